@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.convert_throughput import BYTECODE, make_dataset
-from chatcodec.registry import get_codec
+from chatcodec._registry import get_codec
 
 BATCH_ROWS = 1024
 TO_ANTHROPIC = {"max_tokens": 1024}
@@ -41,7 +41,7 @@ def _rows(count: int) -> list[str]:
 
 
 def _expected(texts: list[str]) -> list[dict[str, Any]]:
-    from chatcodec.batch.convert import ConvertOptions, convert_payload
+    from chatcodec.batch._convert import ConvertOptions, convert_payload
 
     options = ConvertOptions("openai-chat", "anthropic", encoder_options=tuple(TO_ANTHROPIC.items()))
     return [convert_payload(text.encode(), options).converted or {} for text in texts]
@@ -51,7 +51,7 @@ def engine_seconds(count: int, rounds: int) -> dict[str, EngineRun]:
     """Seconds per row, one worker, of each engine (see the module docstring)."""
     import pyarrow as pa
 
-    from chatcodec.batch.convert import ConvertOptions, convert_payload, dump_json
+    from chatcodec.batch._convert import ConvertOptions, convert_payload, dump_json
     from chatcodec.datasets import ArrowConverter
 
     texts = _rows(count)

@@ -118,7 +118,7 @@ def _row_cases(sessions: Any, source: str, target: str, shape: str, *, into: tup
     cases, failed = into
     import chatcodec
     from bench import agent_sources, anchors_litellm_agents
-    from chatcodec.conversion import read_request_data
+    from chatcodec._conversion import read_request_data
 
     row = row_key(source, target, shape, sessions.turns)
     reader = next(item for item in agent_sources.SOURCES if item.provider == source)

@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import chatcodec
 from bench.floor import openai_to_anthropic
 from bench.workloads import ANTHROPIC_OPTIONS, openai_session
-from chatcodec.providers.contract.context import DecodeContext
-from chatcodec.providers.openai_chat.messages import decode_messages
-from chatcodec.providers.openai_chat.wire_validators import request_adapter
+from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.openai_chat.messages import decode_messages
+from chatcodec._providers.openai_chat.wire_validators import request_adapter
 
 
 def _stages(request: dict[str, Any]) -> dict[str, Callable[[], object]]:

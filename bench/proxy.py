@@ -137,7 +137,7 @@ def measure(rounds: int, repeats: int) -> dict[str, float]:
     import httpx
 
     from chatcodec.serve import ServeConfig
-    from chatcodec.serve.app import create_app
+    from chatcodec.serve._app import create_app
 
     stream, events = _long_stream(repeats)
     plain = (FIXTURES / "response" / "thinking_text_tool_use.json").read_bytes()

@@ -74,7 +74,7 @@ and would import whatever the venv has installed; each puts this tree first itse
 
 _CHECK = (
     "assert chatcodec.__file__.startswith({source!r}), chatcodec.__file__\n"
-    "assert 'chatcodec.model.messages' not in sys.modules, 'first use left the one-pass path'"
+    "assert 'chatcodec._model.messages' not in sys.modules, 'first use left the one-pass path'"
 )
 """What a chatcodec run asserts: it imported the tree under test, and its first use took
 the one-pass path (the general path loads the canonical models)."""

@@ -44,7 +44,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from chatcodec.serve import ServeConfig
-from chatcodec.serve.app import create_app
+from chatcodec.serve._app import create_app
 
 MODEL = "claude-sonnet-4-5"
 KEY = {"authorization": "Bearer soak-key"}

@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from chatcodec.serve.response_store import ResponseStore, owner_of
-from chatcodec.serve.response_store_sqlite import SqliteBackend
+from chatcodec.serve._response_store import ResponseStore, owner_of
+from chatcodec.serve._response_store_sqlite import SqliteBackend
 
 OWNER = owner_of("bench")
 TURN = [

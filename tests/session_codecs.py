@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import chatcodec
-from chatcodec.providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.provider_codec import ProviderCodec
 
 STREAMLESS_TWIN = "ollama-streamless"
 """A codec registered for the whole test session: the ``ollama`` folder's codec under a name of

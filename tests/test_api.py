@@ -17,9 +17,9 @@ from chatcodec import ChatRequest, ChatResponse
 
 def test_every_provider_folder_is_registered_once_by_its_folder_name() -> None:
     """The registry's names are the provider folders (``openai-chat`` ->
-    ``providers/openai_chat/``; an underscored folder is not a provider), one each, so a
+    ``_providers/openai_chat/``; an underscored folder is not a provider), one each, so a
     new folder with its one registry line is a new provider and nothing else lists them."""
-    folders = Path(chatcodec.__file__).parent / "providers"
+    folders = Path(chatcodec.__file__).parent / "_providers"
     with_codec = sorted(  # ``_template`` is the folder a newcomer copies, never registered
         path.name for path in folders.iterdir() if (path / "codec.py").exists() and not path.name.startswith("_")
     )
@@ -41,7 +41,7 @@ def test_registered_providers_are_known_and_load() -> None:
 @pytest.fixture
 def no_built_in_providers(monkeypatch: pytest.MonkeyPatch) -> None:
     """The registry as it was before any provider codec landed."""
-    from chatcodec import registry
+    from chatcodec import _registry as registry
 
     # whole tables swapped, not keys deleted and put back (which would leave the built-in
     # order reversed: detection prefers formats in that order); what is derived from

@@ -15,9 +15,9 @@ import pytest
 
 import chatcodec
 from chatcodec import BatchConverter
-from chatcodec.batch.convert import ConvertOptions, LineBatch, convert_lines, convert_payload, iter_line_batches
-from chatcodec.batch.parallel import convert_batches, usable_cores
-from chatcodec.cli.progress import ProgressBar
+from chatcodec.batch._convert import ConvertOptions, LineBatch, convert_lines, convert_payload, iter_line_batches
+from chatcodec.batch._parallel import convert_batches, usable_cores
+from chatcodec.cli._progress import ProgressBar
 
 
 def _request(text: str) -> dict[str, Any]:
@@ -148,7 +148,7 @@ def test_the_converter_pickles_for_worker_processes() -> None:
 def _without_codec(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """The registry without ``name``'s codec: every known format has one now, so the
     "known format, no codec" path is tested on a registry that lacks one."""
-    from chatcodec import registry
+    from chatcodec import _registry as registry
 
     # the tables swapped whole (deleting a key and putting it back would move it last in
     # the built-in order detection prefers), and the generation bumped for what is derived
@@ -176,7 +176,7 @@ def test_convert_payload_reports_a_bug_instead_of_raising(monkeypatch: pytest.Mo
     def broken(*_: object, **__: object) -> dict[str, Any]:
         raise KeyError("role")
 
-    monkeypatch.setattr("chatcodec.batch.convert.convert_request", broken)
+    monkeypatch.setattr("chatcodec.batch._convert.convert_request", broken)
     outcome = convert_payload(_request("a"), ConvertOptions("openai-chat", "anthropic"))
     assert outcome.converted is None
     assert outcome.error == "internal error, please report it: KeyError: 'role'"

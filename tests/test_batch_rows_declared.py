@@ -1,6 +1,6 @@
 """Batch envelopes and training dialects are facts of the provider folders: each folder's
 ``batch_rows.py`` declares the envelopes its bodies ride in (and what a body holds
-differently there), and :data:`chatcodec.batch.envelopes.ENVELOPES` is assembled from those
+differently there), and :data:`chatcodec.batch._envelopes.ENVELOPES` is assembled from those
 declarations alone, so a new provider's batch rows need no shared edit."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from collections import Counter
 
 import pytest
 
-from chatcodec.batch import envelopes, training
-from chatcodec.providers.contract.envelopes import FORMAT
-from chatcodec.registry import PROVIDER_NAMES, get_batch_rows
+from chatcodec._providers.contract.envelopes import FORMAT
+from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
+from chatcodec.batch import _envelopes as envelopes
+from chatcodec.batch import _training as training
 
 DECLARED = [(name, body) for name in PROVIDER_NAMES for body in get_batch_rows(name).bodies]
 

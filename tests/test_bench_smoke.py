@@ -206,7 +206,7 @@ def test_the_stream_conversion_check_reports_a_lost_fragment() -> None:
 def test_the_proxy_benchs_long_stream_converts_whole() -> None:
     """The stream the proxy bench times is one the proxy converts to its end (it once sent
     deltas for a block never started, and the proxy broke it off at its 18th event)."""
-    from chatcodec.streams.convert import convert_stream
+    from chatcodec.streams._convert import convert_stream
 
     body, deltas = _bench("proxy")._long_stream(3)
     converted = b"".join(convert_stream([body], source="anthropic", target="openai-chat", on_loss="ignore"))

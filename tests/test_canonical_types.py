@@ -1,4 +1,4 @@
-"""The canonical ``TypedDict`` s (:mod:`chatcodec.model.canonical_types`) and the canonical models
+"""The canonical ``TypedDict`` s (:mod:`chatcodec._model.canonical_types`) and the canonical models
 describe the same JSON.
 
 The module is generated from the models by ``tools/canonical_types.py``; here it is
@@ -30,8 +30,8 @@ from typing_extensions import is_typeddict
 
 import chatcodec
 from chatcodec import STREAM_EVENT_ADAPTER, ChatRequest, ChatResponse
-from chatcodec.model import canonical_types
-from chatcodec.testing import strategies
+from chatcodec._model import canonical_types
+from chatcodec.testing import _strategies as strategies
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -86,7 +86,7 @@ def test_the_committed_modules_are_generated_from_the_models() -> None:
     generated = GENERATOR.render()
     assert set(generated) == {"canonical_types.py", *(f"{part}.py" for part in GENERATOR.PARTS)}
     for name, text in generated.items():
-        committed = (ROOT / "src" / "chatcodec" / "model" / name).read_text(encoding="utf-8")
+        committed = (ROOT / "src" / "chatcodec" / "_model" / name).read_text(encoding="utf-8")
         assert committed == text, f"run: python tools/canonical_types.py ({name} drifted)"
 
 
@@ -288,9 +288,9 @@ def test_importing_the_types_loads_neither_pydantic_nor_the_models() -> None:
     source = Path(chatcodec.__file__).parent.parent
     code = (
         f"import sys; sys.path.insert(0, {str(source)!r})\n"
-        "import chatcodec.model.canonical_types\n"
+        "import chatcodec._model.canonical_types\n"
         "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'chatcodec.'))))"
     )
     loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
-    parts = [f"chatcodec.model.{part}" for part in GENERATOR.PARTS]
-    assert loaded.strip() == str(sorted(["chatcodec.model", "chatcodec.model.canonical_types", *parts]))
+    parts = [f"chatcodec._model.{part}" for part in GENERATOR.PARTS]
+    assert loaded.strip() == str(sorted(["chatcodec._model", "chatcodec._model.canonical_types", *parts]))

@@ -344,7 +344,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
 def _without_codec(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """The registry without ``name``'s codec: every known format has one now, so the
     "known format, no codec" path is tested on a registry that lacks one."""
-    from chatcodec import registry
+    from chatcodec import _registry as registry
 
     # the tables swapped whole (deleting a key and putting it back would move it last in
     # the built-in order detection prefers), and the generation bumped for what is derived
@@ -370,7 +370,7 @@ def test_a_bug_exits_70_not_1(
     def broken(_: Path) -> object:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("chatcodec.cli.convert.open_input", broken)
+    monkeypatch.setattr("chatcodec.cli._convert.open_input", broken)
     assert _convert(str(tmp_path / "in.jsonl")) == 70
     err = capsys.readouterr().err
     assert "RuntimeError: a bug" in err

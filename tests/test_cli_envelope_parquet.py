@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from chatcodec.batch import envelopes
+from chatcodec.batch import _envelopes as envelopes
 from chatcodec.cli import main
 
 pa = pytest.importorskip("pyarrow")
@@ -115,9 +115,9 @@ def test_canonical_parquet_into_an_envelope_that_needs_ids_rejects_rows_without_
 
 
 def test_a_field_no_row_of_the_first_group_had_stops_the_run_rather_than_lose_it(tmp_path: Path) -> None:
-    from chatcodec.batch.convert import BatchResult, ConvertOptions
-    from chatcodec.datasets.envelope_parquet import EnvelopeParquetSink
-    from chatcodec.datasets.parquet_sink import ColumnTypeError
+    from chatcodec.batch._convert import BatchResult, ConvertOptions
+    from chatcodec.datasets._envelope_parquet import EnvelopeParquetSink
+    from chatcodec.datasets._parquet_sink import ColumnTypeError
 
     options = ConvertOptions("openai-chat", "openai-chat", envelope="openai-batch", out_envelope="openai-batch")
     sink = EnvelopeParquetSink(tmp_path / "out.parquet", options, rows_per_group=1)

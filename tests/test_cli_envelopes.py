@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from anthropic.types.messages import MessageBatchIndividualResponse, batch_create_params
 
-from chatcodec.batch import envelopes
-from chatcodec.batch.convert import ConvertOptions, convert_payload
+from chatcodec._registry import get_codec
+from chatcodec.batch import _envelopes as envelopes
+from chatcodec.batch._convert import ConvertOptions, convert_payload
 from chatcodec.cli import main
-from chatcodec.registry import get_codec
 from sdk_oracle import assert_matches
 
 FIXTURES = Path(__file__).parent / "fixtures" / "envelopes"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import chatcodec
-from chatcodec import schema
-from chatcodec.cli import commands as cli
+from chatcodec import _schema as schema
+from chatcodec.cli import _commands as cli
 from chatcodec.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,7 +82,7 @@ def test_validate_says_when_the_input_is_no_known_format(capsys: pytest.CaptureF
 @pytest.mark.parametrize("provider", ["openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse"])
 def test_validate_tells_all_five_formats_apart(provider: str, tmp_path: Path) -> None:
     """A recorded request of each format is read as that format."""
-    from chatcodec import detect
+    from chatcodec import _detect as detect
 
     for recorded in sorted((FIXTURES / provider / "request").iterdir()):
         assert detect.detect(json.loads(recorded.read_text())) == provider, recorded.name
@@ -136,7 +136,7 @@ def test_dash_is_standard_input_for_validate_and_convert(
 
 def test_schema_kinds_of_the_command_line_are_the_schema_modules() -> None:
     """``cli.SCHEMA_KINDS`` spells out the schema kinds so the parser is built without
-    the models; a kind added to ``chatcodec.schema`` must be added there too."""
+    the models; a kind added to ``chatcodec._schema`` must be added there too."""
     assert cli.SCHEMA_KINDS == schema.SCHEMA_KINDS
 
 

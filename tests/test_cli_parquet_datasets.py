@@ -210,7 +210,7 @@ def test_an_id_of_another_type_than_its_columns_stops_the_run_with_a_message_not
 ) -> None:
     """A JSON id column's type is the one its first row group holds; a later id that does
     not fit cannot be written in that column."""
-    from chatcodec.datasets import parquet_sink
+    from chatcodec.datasets import _parquet_sink as parquet_sink
 
     monkeypatch.setattr(parquet_sink, "ROWS_PER_GROUP", 2)
     rows = [{"id": index, **_user("a")} for index in range(128)] + [{"id": "last", **_user("b")}]  # two batches

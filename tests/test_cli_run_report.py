@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from chatcodec.cli import main
-from chatcodec.cli.progress import PLAIN_INTERVAL, ProgressBar, progress_mode
-from chatcodec.cli.run_report import SHOWN, SUMMARY_ROWS, path_pattern
+from chatcodec.cli._progress import PLAIN_INTERVAL, ProgressBar, progress_mode
+from chatcodec.cli._run_report import SHOWN, SUMMARY_ROWS, path_pattern
 
 IMAGE_DETAIL = "image detail 'high' (Anthropic has no resolution hint)"
 
@@ -101,7 +101,7 @@ def test_off_a_terminal_progress_is_a_plain_line_every_few_seconds() -> None:
 def test_progress_plain_is_printed_by_a_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from chatcodec.cli import progress
+    from chatcodec.cli import _progress as progress
 
     monkeypatch.setattr(progress, "PLAIN_INTERVAL", 0.0)  # a line after every batch, not every 5 s
     source = _write(tmp_path / "in.jsonl", [_lossy_request("a")] * 300)
@@ -118,7 +118,7 @@ def test_progress_plain_is_printed_by_a_run(
 def test_a_missing_parquet_output_folder_is_refused_before_the_input_is_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from chatcodec.cli import convert
+    from chatcodec.cli import _convert as convert
 
     def never(*_: object) -> None:
         raise AssertionError("the input was opened")

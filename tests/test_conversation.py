@@ -121,7 +121,7 @@ def test_dump_to_a_format_with_request_fields() -> None:
 
 
 def test_dump_to_a_provider_without_codec_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from chatcodec import registry
+    from chatcodec import _registry as registry
 
     # the tables swapped whole (deleting a key and putting it back would move it last in
     # the built-in order detection prefers), and the generation bumped for what is derived
@@ -140,7 +140,7 @@ def test_render_is_one_line_per_message() -> None:
 def test_a_recorded_openai_stream_then_dump_to_anthropic() -> None:
     from pathlib import Path
 
-    from chatcodec.streams.sse import iter_sse_json
+    from chatcodec.streams._sse import iter_sse_json
 
     recording = Path(__file__).parent / "fixtures" / "openai-chat" / "stream" / "parallel_tool_calls.sse"
     conversation = Conversation(system="sys", messages=[{"role": "user", "content": "weather?"}])

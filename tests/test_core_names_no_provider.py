@@ -1,6 +1,6 @@
 """The edge law: no module outside a provider folder names a provider.
 
-What a provider says lives in its folder, ``providers/<name>/``: its wire, its rules, and
+What a provider says lives in its folder, ``_providers/<name>/``: its wire, its rules, and
 its edge (``edge.py``: routes, upstream URL and headers, stream framing, error shapes,
 detection marks, strict extension rows). The rest of chatcodec reaches a provider through
 the registry (``get_codec(name)``, ``get_edge(name)``), so a provider without those facts
@@ -9,23 +9,23 @@ line.
 
 Read with ``ast`` from the source: a module *names* a provider when a string in its code
 holds a registry name as a word (``"anthropic"``, ``"openai-chat"``), or a provider folder
-(``chatcodec.providers.anthropic``), or an import reaches into a provider folder.
+(``chatcodec._providers.anthropic``), or an import reaches into a provider folder.
 Docstrings (module, class, function and attribute docstrings) and comments may name
 providers: they say where a rule comes from.
 
 The allowance, each entry with its reason; an entry that no longer matches fails too, so
 the list only shrinks:
 
-- ``registry.py``, the ``_BUILT_IN`` table: the one line each built-in provider adds
+- ``_registry.py``, the ``_BUILT_IN`` table: the one line each built-in provider adds
   outside its folder.
-- ``dialects/base.py``, ``dialects/state.py``, ``model/messages.py``: a dialect (Verifiers,
+- ``_dialects/base.py``, ``_dialects/state.py``, ``_model/messages.py``: a dialect (Verifiers,
   LiteLLM, OpenRouter shapes in stored conversations) borrows a provider's shapes, and its
   reader names the codec that reads them.
-- ``providers/families/claude/wire_rules.py``: Claude's thinking signatures, a rule shared by the two
+- ``_providers/families/claude/wire_rules.py``: Claude's thinking signatures, a rule shared by the two
   providers that serve Claude (Anthropic and Bedrock).
-- ``providers/families/google/thought_signatures.py``: Gemini's thought signature as a call's
+- ``_providers/families/google/thought_signatures.py``: Gemini's thought signature as a call's
   ``gemini`` bag holds it, carried by OpenAI Chat and Anthropic in places of their own.
-- ``testing/strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
+- ``testing/_strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 """
 
 from __future__ import annotations
@@ -36,25 +36,25 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import chatcodec
-from chatcodec.registry import PROVIDER_NAMES
+from chatcodec._registry import PROVIDER_NAMES
 
 SOURCE = Path(chatcodec.__file__).parent
 """The package under test (the worktree's ``src/chatcodec`` when ``src`` comes first on the path)."""
 
-FOLDERS = tuple(sorted(path.name for path in (SOURCE / "providers").iterdir() if (path / "codec.py").exists()))
+FOLDERS = tuple(sorted(path.name for path in (SOURCE / "_providers").iterdir() if (path / "codec.py").exists()))
 """The provider folders (``openai_chat``, ...): every folder with a ``codec.py``."""
 
 ALLOWED_MODULES: dict[str, str] = {
-    "dialects/base.py": "a dialect's reader names the codec that reads the shapes it borrows",
-    "dialects/state.py": "a dialect's reader names the codec that reads the shapes it borrows",
-    "model/messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
-    "providers/families/claude/wire_rules.py": "Claude's signature scheme, shared by the two providers serving Claude",
-    "providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
-    "testing/strategies.py": "provider-metadata keys a strategy draws (data)",
+    "_dialects/base.py": "a dialect's reader names the codec that reads the shapes it borrows",
+    "_dialects/state.py": "a dialect's reader names the codec that reads the shapes it borrows",
+    "_model/messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
+    "_providers/families/claude/wire_rules.py": "Claude's signature scheme, shared by the two providers serving Claude",
+    "_providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
+    "testing/_strategies.py": "provider-metadata keys a strategy draws (data)",
 }
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {
-    "registry.py": ("_BUILT_IN",),
+    "_registry.py": ("_BUILT_IN",),
 }
 """Modules that may name providers only inside these module-level tables."""
 
@@ -65,7 +65,7 @@ def _outside_provider_folders() -> Iterator[tuple[str, Path]]:
     for path in sorted(SOURCE.rglob("*.py")):
         relative = path.relative_to(SOURCE).as_posix()
         parts = relative.split("/")
-        if not (parts[0] == "providers" and len(parts) > 2 and parts[1] in FOLDERS):
+        if not (parts[0] == "_providers" and len(parts) > 2 and parts[1] in FOLDERS):
             yield relative, path
 
 
@@ -114,7 +114,7 @@ def test_no_module_outside_a_provider_folder_names_a_provider() -> None:
         for places in [namings(path, ALLOWED_TABLES.get(relative, ()))]
         if places
     }
-    assert not offenders, f"provider facts outside their folder (move them to providers/<name>/): {offenders}"
+    assert not offenders, f"provider facts outside their folder (move them to _providers/<name>/): {offenders}"
 
 
 def test_every_allowance_is_still_needed() -> None:
@@ -136,7 +136,7 @@ def test_the_law_sees_a_provider_named_in_code_but_not_in_a_docstring(tmp_path: 
         "def framing(provider):\n"
         '    """As openai-chat does."""\n'
         "    return provider == 'bedrock-converse'  # a comment naming anthropic is fine\n"
-        "from chatcodec.providers.anthropic import edge\n"
+        "from chatcodec._providers.anthropic import edge\n"
     )
     assert [place.split(":")[0] for place in namings(module)] == ["2", "5", "6"]
     assert [place.split(":")[0] for place in namings(module, ("TABLE",))] == ["5", "6"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import chatcodec
-from chatcodec.model import stream_events
-from chatcodec.streams.replay import events_from_response
+from chatcodec._model import stream_events
+from chatcodec.streams._replay import events_from_response
 
 RESPONSES = "openai-responses"
 

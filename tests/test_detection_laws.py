@@ -22,10 +22,10 @@ from typing import Any, cast
 import pytest
 
 import chatcodec
-from chatcodec import detect
-from chatcodec.providers.contract.detection import Detection
-from chatcodec.providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
-from chatcodec.registry import Codec, registered_providers
+from chatcodec import _detect as detect
+from chatcodec._providers.contract.detection import Detection
+from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
+from chatcodec._registry import Codec, registered_providers
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from chatcodec.batch import training
-from chatcodec.batch.convert import ConvertOptions, Outcome, convert_payload
+from chatcodec.batch import _training as training
+from chatcodec.batch._convert import ConvertOptions, Outcome, convert_payload
 
 FIXTURES = Path(__file__).parent / "fixtures" / "training"
 WRITTEN = [name for name in training.CONVERSATION_DIALECTS if name not in training.READ_ONLY_DIALECTS]

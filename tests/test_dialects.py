@@ -1,4 +1,4 @@
-"""Alternate input shapes (the table in chatcodec.dialects.reader) become the canonical form at
+"""Alternate input shapes (the table in chatcodec._dialects.reader) become the canonical form at
 the API boundary; OpenAI shapes read as the openai-chat codec reads them, Anthropic
 blocks as the anthropic codec does."""
 
@@ -12,8 +12,9 @@ import pydantic
 import pytest
 
 import chatcodec
-from chatcodec import AssistantMessage, ToolMessage, UserMessage, compat
-from chatcodec.dialects import reader as dialects
+from chatcodec import AssistantMessage, ToolMessage, UserMessage
+from chatcodec import _compat as compat
+from chatcodec._dialects import reader as dialects
 
 # What the codecs add when they read reasoning: who produced it, and (openai-chat) the field.
 _FROM_ANTHROPIC = {"provider": "anthropic"}
@@ -519,7 +520,7 @@ def test_validated_models_pass_through() -> None:
     assert isinstance(messages[1], ToolMessage)
 
 
-# --- media helpers in chatcodec.compat ----------------------------------------------
+# --- media helpers in chatcodec._compat ----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -613,8 +614,8 @@ def test_models_take_canonical_data_only(dialect: dict[str, Any]) -> None:
 
 
 def test_the_reasoning_fields_read_are_the_openai_chat_codecs() -> None:
-    from chatcodec.dialects import base as dialect_base
-    from chatcodec.providers.openai_chat import reasoning
+    from chatcodec._dialects import base as dialect_base
+    from chatcodec._providers.openai_chat import reasoning
 
     assert dialect_base.REASONING_STRING_FIELDS == reasoning.STRING_FIELDS
     assert dialect_base.REASONING_DETAILS == reasoning.DETAILS
@@ -622,7 +623,7 @@ def test_the_reasoning_fields_read_are_the_openai_chat_codecs() -> None:
 
 
 def test_a_codec_without_a_dialect_decoder_says_what_it_cannot_read() -> None:
-    from chatcodec.providers.contract.provider_codec import ProviderCodec
+    from chatcodec._providers.contract.provider_codec import ProviderCodec
 
     codec = chatcodec.get_codec("gemini")
     assert isinstance(codec, ProviderCodec)

@@ -53,7 +53,7 @@ def _run_shell(block: Block) -> None:
 
 
 def _run_toml(block: Block) -> None:
-    from chatcodec.serve.config import ServeConfig, read_config_file
+    from chatcodec.serve._config import ServeConfig, read_config_file
 
     Path("chatcodec.toml").write_text(block.code, encoding="utf-8")
     ServeConfig(**read_config_file("chatcodec.toml"))

@@ -8,9 +8,9 @@ from typing import Any, cast
 import pytest
 
 import chatcodec
-from chatcodec import detect
-from chatcodec.providers.contract.edge import Edge, ErrorShape, Front, StreamFraming
-from chatcodec.registry import Codec, get_edge
+from chatcodec import _detect as detect
+from chatcodec._providers.contract.edge import Edge, ErrorShape, Front, StreamFraming
+from chatcodec._registry import Codec, get_edge
 
 
 class _EdgelessCodec:

@@ -1,4 +1,4 @@
-"""The family law: a module under ``providers/families/`` is a fact more than one provider
+"""The family law: a module under ``_providers/families/`` is a fact more than one provider
 folder needs, so at least two provider folders import it (directly, or through another
 family module they import). A fact of one folder stays in that folder; a family module
 only one folder reaches is moved back there (CONTRIBUTING, "Families for sibling wires").
@@ -18,7 +18,7 @@ from test_layers import SOURCE, graph
 
 PATHS = graph.module_paths(SOURCE.parent)
 EDGES = graph.imports(graph.module_names(SOURCE.parent))
-FAMILY = "providers/families/"
+FAMILY = "_providers/families/"
 FAMILY_MODULES = sorted(
     name for name, path in PATHS.items() if path.startswith(FAMILY) and not path.endswith("__init__.py")
 )
@@ -53,11 +53,11 @@ def _reached_by() -> dict[str, set[str]]:
 REACHED = _reached_by()
 
 ONE_FOLDER_TODAY: dict[str, str] = {
-    "chatcodec.providers.families.claude.output_limits": (
+    "chatcodec._providers.families.claude.output_limits": (
         "Claude's output limits, read by anthropic/ alone: Bedrock Converse fills no max_tokens "
         "(move it into anthropic/, or let Converse use it)"
     ),
-    "chatcodec.providers.families.google.single_types": (
+    "chatcodec._providers.families.google.single_types": (
         "Google's Schema type rule for Gemini's OpenAI-compatible endpoint, read by "
         "openai_chat/servers/gemini.py alone (move it there, or let the gemini folder use it)"
     ),

@@ -1,7 +1,7 @@
 """First use: a fresh process's ``import chatcodec`` and one request
 conversion load no canonical model.
 
-A conversion builds no model, so loading the models (``chatcodec.model.messages`` and the
+A conversion builds no model, so loading the models (``chatcodec._model.messages`` and the
 modules it pulls in, about 100 ms) or pydantic (about 70 ms) for it is pure start-up
 cost: the API imports its model, stream and strict helpers where they are used, and the
 OpenAI Chat field decoders live in ``request_fields.py``, which imports no model.
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import get_args
 
 import chatcodec
-from chatcodec.model.request import ReasoningEffort
-from chatcodec.providers.openai_chat import settings
+from chatcodec._model.request import ReasoningEffort
+from chatcodec._providers.openai_chat import settings
 
 SOURCE = Path(chatcodec.__file__).parent.parent
 """The tree under test (the worktree's ``src`` when it comes first on the path)."""
@@ -56,10 +56,10 @@ _PROBE = textwrap.dedent(
 )
 
 _MODELS = (
-    "chatcodec.model.messages",
-    "chatcodec.model.content",
-    "chatcodec.model.request",
-    "chatcodec.model.response",
+    "chatcodec._model.messages",
+    "chatcodec._model.content",
+    "chatcodec._model.request",
+    "chatcodec._model.response",
     "pydantic",
 )
 
@@ -81,7 +81,7 @@ def test_a_conversion_in_a_fresh_process_loads_no_canonical_model() -> None:
     loaded = found["loaded"]
     assert isinstance(loaded, list)
     assert [name for name in _MODELS if name in loaded] == []
-    assert not any(name.startswith(("chatcodec.strict.fields", "chatcodec.stream")) for name in loaded)
+    assert not any(name.startswith(("chatcodec._strict.fields", "chatcodec.stream")) for name in loaded)
 
 
 def test_the_fresh_process_converts_as_the_general_path_does() -> None:
@@ -92,7 +92,7 @@ def test_the_fresh_process_converts_as_the_general_path_does() -> None:
 
 
 def test_the_effort_values_spelled_out_are_the_canonical_type() -> None:
-    """``settings.EFFORTS`` spells out :data:`~chatcodec.model.request.ReasoningEffort` so the
+    """``settings.EFFORTS`` spells out :data:`~chatcodec._model.request.ReasoningEffort` so the
     decoder loads no model; a value added to the type must be added there too."""
     assert get_args(ReasoningEffort) == settings.EFFORTS
 
@@ -123,4 +123,4 @@ def test_chatcodec_convert_of_request_lines_loads_no_model_and_no_process_pool(t
     assert found["code"] == 0
     assert len(out.read_text().splitlines()) == 2
     loaded = found["loaded"]
-    assert [name for name in (*_MODELS, "chatcodec.batch.parallel", "multiprocessing") if name in loaded] == []
+    assert [name for name in (*_MODELS, "chatcodec.batch._parallel", "multiprocessing") if name in loaded] == []

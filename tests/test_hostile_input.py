@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 import chatcodec
+from chatcodec._payloads import deeper_than
 from chatcodec.cli import main
-from chatcodec.payloads import deeper_than
 
 _BIG = "1" * 5000
 
@@ -80,7 +80,7 @@ def test_a_huge_integer_in_a_dataset_line_and_the_cli_is_not_an_internal_error(
 
 
 def test_a_huge_integer_on_a_jsonl_line_names_the_line_and_path() -> None:
-    from chatcodec.streams.sse import iter_jsonl
+    from chatcodec.streams._sse import iter_jsonl
 
     lines = '{"a": 1}\n{"b": [' + _BIG + "]}\n"
     with pytest.raises(chatcodec.StreamError, match="4300-digit limit") as caught:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.payloads import load_object
-from chatcodec.providers.openai_chat.common_shapes import COMMON_REQUEST
+from chatcodec._payloads import load_object
+from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FRONTED = ["openai-chat", "anthropic", "gemini", "bedrock-converse"]

@@ -1,10 +1,10 @@
-"""The kit law: the shared packages under ``providers/`` that are not a family name no
+"""The kit law: the shared packages under ``_providers/`` that are not a family name no
 vendor and no model family in their code.
 
-``providers/kit/`` is mechanics (bags, markers, tool names, schema walking, stream
-reading), ``providers/contract/`` is what every folder implements, ``providers/history/``
+``_providers/kit/`` is mechanics (bags, markers, tool names, schema walking, stream
+reading), ``_providers/contract/`` is what every folder implements, ``_providers/history/``
 the turn rules every writer may ask for by its capabilities. A fact of one vendor that two
-folders share lives in ``providers/families/<family>/``; a fact of one folder in that
+folders share lives in ``_providers/families/<family>/``; a fact of one folder in that
 folder. So a module of these three packages that needs a vendor's name is in the wrong
 package.
 
@@ -14,7 +14,7 @@ argument, keyword, variable or attribute name, an imported module or name) and n
 docstrings) holds one of :data:`VENDOR_WORDS` as a word, case-insensitively. A word is
 bounded by anything that is not a letter, and by a change from lower to upper case
 (``OPENAI_TOOL_NAMES``, ``write_openai_error``, ``isClaudeModel``, ``"OpenAI cache"``,
-``"chatcodec.providers.families.claude"`` all hold one; ``draws`` does not). Docstrings and
+``"chatcodec._providers.families.claude"`` all hold one; ``draws`` does not). Docstrings and
 comments may name vendors: they cite where a rule comes from.
 """
 
@@ -29,7 +29,7 @@ import chatcodec
 SOURCE = Path(chatcodec.__file__).parent
 """The package under test (the worktree's ``src/chatcodec`` when ``src`` comes first on the path)."""
 
-NO_VENDOR_PACKAGES = ("providers/kit", "providers/contract", "providers/history")
+NO_VENDOR_PACKAGES = ("_providers/kit", "_providers/contract", "_providers/history")
 """The packages the law covers, under ``src/chatcodec``."""
 
 VENDOR_WORDS = ("anthropic", "aws", "bedrock", "claude", "gemini", "google", "gpt", "ollama", "openai")
@@ -98,7 +98,7 @@ def test_no_kit_contract_or_history_module_names_a_vendor() -> None:
         for path in sorted((SOURCE / package).rglob("*.py"))
         if (namings := vendor_namings(path))
     }
-    assert not offenders, f"vendor facts in a no-vendor package (move them to providers/families/): {offenders}"
+    assert not offenders, f"vendor facts in a no-vendor package (move them to _providers/families/): {offenders}"
 
 
 def test_the_packages_the_law_covers_exist() -> None:
@@ -111,7 +111,7 @@ def test_the_law_sees_identifiers_and_strings_but_not_docstrings(tmp_path: Path)
     module = tmp_path / "probe.py"
     module.write_text(
         '"""Cites Anthropic\'s and OpenAI\'s docs: allowed."""\n'
-        "from chatcodec.providers.families.claude import wire_rules\n"
+        "from chatcodec._providers.families.claude import wire_rules\n"
         "OPENAI_TOOL_NAMES = 1\n"
         '"""Names Gemini: an attribute docstring, allowed."""\n'
         "def isBedrockModel(name):\n"
@@ -120,7 +120,7 @@ def test_the_law_sees_identifiers_and_strings_but_not_docstrings(tmp_path: Path)
         encoding="utf-8",
     )
     assert vendor_namings(module) == [
-        "2: 'chatcodec.providers.families.claude'",
+        "2: 'chatcodec._providers.families.claude'",
         "3: 'OPENAI_TOOL_NAMES'",
         "5: 'isBedrockModel'",
         "6: 'Ollama says '",

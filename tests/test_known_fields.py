@@ -1,4 +1,4 @@
-"""The committed ``providers/<name>/known_fields.json`` files are what the installed SDKs
+"""The committed ``_providers/<name>/known_fields.json`` files are what the installed SDKs
 define: regenerated here, and compared with the files."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from types import ModuleType
 
 import pytest
 
-from chatcodec.providers.contract.provider_codec import ProviderCodec
-from chatcodec.providers.kit.field_sets import load_field_sets
-from chatcodec.registry import get_codec
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.kit.field_sets import load_field_sets
+from chatcodec._registry import get_codec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,8 +48,8 @@ def test_a_request_field_the_sdk_defines_is_known() -> None:
 def test_the_field_sets_are_read_once_per_provider() -> None:
     codec = get_codec("anthropic")
     assert isinstance(codec, ProviderCodec)
-    assert codec.field_sets() is codec.field_sets() is load_field_sets("chatcodec.providers.anthropic")
+    assert codec.field_sets() is codec.field_sets() is load_field_sets("chatcodec._providers.anthropic")
 
 
 def test_a_package_without_a_data_file_has_no_field_sets() -> None:
-    assert load_field_sets("chatcodec.providers.kit") is None
+    assert load_field_sets("chatcodec._providers.kit") is None

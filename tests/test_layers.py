@@ -5,7 +5,7 @@ chatcodec is drawn in seven layers, lowest first::
     vocabulary -> core validation -> kit -> providers -> readers -> API -> CLI
 
 A module may import its own layer and the layers before it, never a later one; and no
-provider imports another provider (each ``providers/<name>/`` folder is sealed: providers
+provider imports another provider (each ``_providers/<name>/`` folder is sealed: providers
 meet only through the kit and the registry). :data:`PLACES` puts every module in a layer,
 one line per group of modules, kept in ``tools/import_graph.py`` (the one graph and
 layer table, which ``python tools/import_graph.py`` reports from); a new module matching
@@ -93,50 +93,50 @@ def test_no_import_circle_spans_layers() -> None:
 def test_the_shared_packages_under_providers_are_no_provider_folder() -> None:
     """The contract, the kit, the families and the history rules sit in the kit layer and
     belong to no provider, so every folder may import them; a folder's modules are its own."""
-    assert layer_of("providers/kit/__init__.py") == layer_of("providers/kit/bags.py") == "kit"
-    assert layer_of("providers/contract/context.py") == layer_of("providers/families/claude/wire_rules.py") == "kit"
-    assert layer_of("providers/history/turns.py") == "kit"
-    assert layer_of("model/messages.py") == layer_of("model/canonical_types.py") == "vocabulary"
-    assert layer_of("providers/gemini/rules.py") == "providers"
-    assert layer_of("serve/__init__.py") == layer_of("serve/app.py") == "CLI"
+    assert layer_of("_providers/kit/__init__.py") == layer_of("_providers/kit/bags.py") == "kit"
+    assert layer_of("_providers/contract/context.py") == layer_of("_providers/families/claude/wire_rules.py") == "kit"
+    assert layer_of("_providers/history/turns.py") == "kit"
+    assert layer_of("_model/messages.py") == layer_of("_model/canonical_types.py") == "vocabulary"
+    assert layer_of("_providers/gemini/rules.py") == "providers"
+    assert layer_of("serve/__init__.py") == layer_of("serve/_app.py") == "CLI"
     for shared in ("kit/bags.py", "contract/roles.py", "families/openai/model_rules.py", "history/turns.py"):
-        assert provider_of(f"providers/{shared}") is None
-    assert provider_of("providers/gemini/rules.py") == "gemini"
+        assert provider_of(f"_providers/{shared}") is None
+    assert provider_of("_providers/gemini/rules.py") == "gemini"
 
 
 def test_no_flat_module_under_providers() -> None:
-    """Every module under ``providers/`` lives in a package that says its concern (the
+    """Every module under ``_providers/`` lives in a package that says its concern (the
     contract, the kit, a family, the history rules or a provider folder)."""
-    assert sorted(path.name for path in (SOURCE / "providers").glob("*.py")) == ["__init__.py"]
+    assert sorted(path.name for path in (SOURCE / "_providers").glob("*.py")) == ["__init__.py"]
 
 
 def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
     """The helpers find what they are meant to: a kit module importing a dialect reader,
     a provider importing another, and the circle the two close."""
     package = tmp_path / "chatcodec"
-    (package / "providers" / "openai_chat").mkdir(parents=True)
-    (package / "providers" / "anthropic").mkdir()
-    (package / "providers" / "kit").mkdir()
-    (package / "dialects").mkdir()
+    (package / "_providers" / "openai_chat").mkdir(parents=True)
+    (package / "_providers" / "anthropic").mkdir()
+    (package / "_providers" / "kit").mkdir()
+    (package / "_dialects").mkdir()
     files = {
         "__init__.py": "",
-        "dialects/__init__.py": "",
-        "dialects/reader.py": "from chatcodec.providers.openai_chat import parts\n",
-        "providers/__init__.py": "",
-        "providers/kit/__init__.py": "",
-        "providers/kit/tool_names.py": "def f():\n    from chatcodec.dialects import reader\n",
-        "providers/openai_chat/__init__.py": "",
-        "providers/openai_chat/parts.py": "from chatcodec.providers.kit import tool_names\n",
-        "providers/anthropic/__init__.py": "",
-        "providers/anthropic/parts.py": "from ..openai_chat.parts import x\n",
+        "_dialects/__init__.py": "",
+        "_dialects/reader.py": "from chatcodec._providers.openai_chat import parts\n",
+        "_providers/__init__.py": "",
+        "_providers/kit/__init__.py": "",
+        "_providers/kit/tool_names.py": "def f():\n    from chatcodec._dialects import reader\n",
+        "_providers/openai_chat/__init__.py": "",
+        "_providers/openai_chat/parts.py": "from chatcodec._providers.kit import tool_names\n",
+        "_providers/anthropic/__init__.py": "",
+        "_providers/anthropic/parts.py": "from ..openai_chat.parts import x\n",
     }
     for path, text in files.items():
         (package / path).write_text(text)
     assert upward_imports(package) == [
-        ("providers/anthropic/parts.py", "providers/openai_chat/parts.py"),
-        ("providers/kit/tool_names.py", "dialects/reader.py"),
+        ("_providers/anthropic/parts.py", "_providers/openai_chat/parts.py"),
+        ("_providers/kit/tool_names.py", "_dialects/reader.py"),
     ]
-    circle = ["dialects/reader.py", "providers/kit/tool_names.py", "providers/openai_chat/parts.py"]
+    circle = ["_dialects/reader.py", "_providers/kit/tool_names.py", "_providers/openai_chat/parts.py"]
     assert cycles_spanning_layers(package) == [circle]
 
 
@@ -152,16 +152,16 @@ _PROBE = textwrap.dedent(
     chatcodec.validate_message({"role": "assistant", "content": [{"type": "text", "text": "hello"}]})
     chatcodec.validate_model(ChatRequest, {"messages": [{"role": "system", "content": "be brief"}]})
     UserMessage.model_validate({"role": "user", "content": "hi"})
-    print(sorted(name for name in sys.modules if name.startswith("chatcodec.providers")))
+    print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers")))
     chatcodec.validate_messages([{"role": "assistant", "content": "x", "reasoning_content": "because"}])
-    print(sorted(name for name in sys.modules if name.startswith("chatcodec.providers.openai_chat.codec")))
+    print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers.openai_chat.codec")))
     """
 )
 
 
 def test_validating_canonical_messages_loads_no_provider_module() -> None:
     """In a fresh interpreter, ``import chatcodec`` and validating
-    canonical data import nothing under ``chatcodec.providers``; a dialect (an OpenAI
+    canonical data import nothing under ``chatcodec._providers``; a dialect (an OpenAI
     reasoning field) loads the codec that reads it, on first use."""
     source = str(SOURCE.parent)
     result = subprocess.run(
@@ -173,13 +173,13 @@ def test_validating_canonical_messages_loads_no_provider_module() -> None:
     )
     before, after = result.stdout.splitlines()
     assert before == "[]"
-    assert after == "['chatcodec.providers.openai_chat.codec']"
+    assert after == "['chatcodec._providers.openai_chat.codec']"
 
 
 _CODEC_PROBE = textwrap.dedent(
     """
     import sys
-    from chatcodec.registry import PROVIDER_NAMES, get_codec
+    from chatcodec._registry import PROVIDER_NAMES, get_codec
 
     for name in PROVIDER_NAMES:
         get_codec(name)
@@ -191,7 +191,7 @@ _CODEC_PROBE = textwrap.dedent(
 def test_loading_every_codec_loads_no_reader() -> None:
     """A codec sits below the readers, so loading one imports no module
     of a later layer (``anthropic/__init__.py`` once imported its helpers, and with them
-    ``validation.py`` and the dialect readers, whenever its codec loaded). A package's
+    ``_validation.py`` and the dialect readers, whenever its codec loaded). A package's
     ``__init__`` is imported on the way to its modules, so those are left out."""
     source = str(SOURCE.parent)
     result = subprocess.run(
@@ -204,5 +204,5 @@ def test_loading_every_codec_loads_no_reader() -> None:
     paths = graph.module_paths(SOURCE.parent)
     lower = graph.LAYER_NAMES[: graph.LAYER_NAMES.index("providers") + 1]
     loaded = [name for name in result.stdout.split() if name in paths and not paths[name].endswith("__init__.py")]
-    assert "chatcodec.providers.anthropic.codec" in loaded
+    assert "chatcodec._providers.anthropic.codec" in loaded
     assert [name for name in loaded if layer_of(paths[name]) not in lower] == []

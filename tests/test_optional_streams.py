@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.contract.provider_codec import ProviderCodec
-from chatcodec.streams.convert import stream_codecs
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec.streams._convert import stream_codecs
 
 NAME = "streamless"
 
@@ -26,7 +26,7 @@ EVENTS: list[dict[str, Any]] = [{"delta": "hello"}, {"stop_reason": "end"}]
 def streamless_codec(name: str = NAME, folder: str = "_template") -> ProviderCodec:
     """A provider folder's roles (the template's unless ``folder`` names another), given no
     stream decoder or encoder (a folder without ``stream_decode.py`` and ``stream_encode.py``)."""
-    package = f"chatcodec.providers.{folder}"
+    package = f"chatcodec._providers.{folder}"
     role = {module: importlib.import_module(f"{package}.{module}") for module in _ROLE_MODULES}
     return ProviderCodec(
         name,

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.option_table import LEGACY_REMOVAL, OptionTable
+from chatcodec._option_table import LEGACY_REMOVAL, OptionTable
+from chatcodec._registry import get_codec, registered_providers
 from chatcodec.options import (
     AnthropicOptions,
     BedrockConverseOptions,
@@ -25,8 +26,7 @@ from chatcodec.options import (
     OpenAIChatOptions,
     OpenAIResponsesOptions,
 )
-from chatcodec.registry import get_codec, registered_providers
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 
 USER_TURN = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
 RESPONSE = {
@@ -209,7 +209,7 @@ def test_the_cli_sends_extra_fields_as_wire_fields(tmp_path: Any, capsys: pytest
 
 
 def test_serve_refuses_a_misspelt_route_option_at_start_up() -> None:
-    from chatcodec.serve.config import Route
+    from chatcodec.serve._config import Route
 
     with pytest.raises(ValueError, match="did you mean 'server'"):
         Route("*", "openai-chat", "https://api.example.com/v1", options={"sever": "deepseek"})

@@ -1,10 +1,10 @@
-"""The plain shapes the writers test inline (``providers/kit/plain_shapes.py``) are the
+"""The plain shapes the writers test inline (``_providers/kit/plain_shapes.py``) are the
 canonical types' required keys: a new required key changes the count here, not in each
 writer."""
 
 from __future__ import annotations
 
-from chatcodec.model.canonical_types import (
+from chatcodec._model.canonical_types import (
     AssistantMessageData,
     SystemMessageData,
     TextPartData,
@@ -13,7 +13,7 @@ from chatcodec.model.canonical_types import (
     ToolUsePartData,
     UserMessageData,
 )
-from chatcodec.providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT, PLAIN_TOOL_USE
+from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT, PLAIN_TOOL_USE
 
 
 def test_a_plain_text_part_holds_the_required_keys_of_a_text_part() -> None:

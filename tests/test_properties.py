@@ -29,8 +29,8 @@ from chatcodec import (
     ToolMessage,
     UserMessage,
 )
-from chatcodec.schema import SchemaKind, json_schema
-from chatcodec.streams.replay import events_from_response
+from chatcodec._schema import SchemaKind, json_schema
+from chatcodec.streams._replay import events_from_response
 from chatcodec.testing import (
     Splitter,
     assistant_content_parts,

@@ -8,27 +8,27 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.model.response import FinishReason
-from chatcodec.model.stream_events import (
+from chatcodec._losses import LossRecorder
+from chatcodec._model.response import FinishReason
+from chatcodec._model.stream_events import (
     AnyStreamEvent,
     FinishEvent,
     ResponseStartEvent,
     TextDeltaEvent,
     TextStartEvent,
 )
-from chatcodec.option_table import OptionTable
-from chatcodec.providers.anthropic import finish_reason as anthropic_finish
-from chatcodec.providers.anthropic import request as anthropic_request
-from chatcodec.providers.anthropic.parts import AnthropicContext
-from chatcodec.providers.bedrock_converse import finish_reason as bedrock_finish
-from chatcodec.providers.contract.context import DecodeContext, EncodeContext, read_options
-from chatcodec.providers.contract.provider_codec import ProviderCodec
-from chatcodec.providers.gemini import finish_reason as gemini_finish
-from chatcodec.providers.gemini import rules as gemini_rules
-from chatcodec.providers.openai_chat import request as openai_chat_request
-from chatcodec.providers.openai_responses import request as openai_responses_request
-from chatcodec.registry import PROVIDER_NAMES, get_codec
+from chatcodec._option_table import OptionTable
+from chatcodec._providers.anthropic import finish_reason as anthropic_finish
+from chatcodec._providers.anthropic import request as anthropic_request
+from chatcodec._providers.anthropic.parts import AnthropicContext
+from chatcodec._providers.bedrock_converse import finish_reason as bedrock_finish
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.gemini import finish_reason as gemini_finish
+from chatcodec._providers.gemini import rules as gemini_rules
+from chatcodec._providers.openai_chat import request as openai_chat_request
+from chatcodec._providers.openai_responses import request as openai_responses_request
+from chatcodec._registry import PROVIDER_NAMES, get_codec
 
 
 def _codec(name: str) -> ProviderCodec:

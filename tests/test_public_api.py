@@ -53,8 +53,8 @@ def test_importing_chatcodec_loads_neither_pydantic_nor_the_models() -> None:
 
 def test_public_names_load_on_first_access() -> None:
     code = (
-        "import sys, chatcodec; before = 'chatcodec.model.messages' in sys.modules; "
-        "chatcodec.UserMessage; print(before, 'chatcodec.model.messages' in sys.modules)"
+        "import sys, chatcodec; before = 'chatcodec._model.messages' in sys.modules; "
+        "chatcodec.UserMessage; print(before, 'chatcodec._model.messages' in sys.modules)"
     )
     loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert loaded.split() == ["False", "True"]
@@ -68,7 +68,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_importing_chatcodec_loads_no_provider_codec_or_test_helper() -> None:
     code = (
         "import sys, chatcodec; "
-        "print(sorted(m for m in sys.modules if m.startswith(('chatcodec.providers', 'chatcodec.testing', "
+        "print(sorted(m for m in sys.modules if m.startswith(('chatcodec._providers', 'chatcodec.testing', "
         "'hypothesis'))))"
     )
     loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
@@ -172,7 +172,7 @@ def test_the_codec_contract_holds_what_the_template_folder_imports_from_the_hous
     # outside its own folder is in the contract or the package's __all__
     from chatcodec import contract
 
-    template = Path(chatcodec.__file__).parent / "providers" / "_template"
+    template = Path(chatcodec.__file__).parent / "_providers" / "_template"
     public = {*contract.__all__, *chatcodec.__all__}
     taken: set[str] = set()
     for module in template.glob("*.py"):

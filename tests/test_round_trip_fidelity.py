@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROVIDERS = ("anthropic", "bedrock-converse", "gemini", "openai-chat", "openai-responses")

@@ -12,7 +12,7 @@ import pytest
 
 import chatcodec
 from chatcodec._narrow import as_sampling_number
-from chatcodec.registry import registered_providers
+from chatcodec._registry import registered_providers
 
 NUMBERS = [2**60, -(2**60), 2**53 + 1, 2**53 + 2, 10**400, 3, 0.5]
 

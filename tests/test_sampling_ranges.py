@@ -31,7 +31,7 @@ CANONICAL = {"topP": "top_p"}
 
 
 def _ranges(provider: str) -> list[Any]:
-    return list(importlib.import_module(f"chatcodec.providers.{provider.replace('-', '_')}.rules").SAMPLING_RANGES)
+    return list(importlib.import_module(f"chatcodec._providers.{provider.replace('-', '_')}.rules").SAMPLING_RANGES)
 
 
 CASES = [pytest.param(provider, item, id=f"{provider}-{item.key}") for provider in BODIES for item in _ranges(provider)]

@@ -21,7 +21,7 @@ from pydantic import BaseModel, TypeAdapter
 from tests.conformance.fixtures import stream_event_dicts
 
 import chatcodec
-from chatcodec.sdk_objects import sdk_json
+from chatcodec._sdk_objects import sdk_json
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatcodec.errors import StreamError
-from chatcodec.streams.sse import SSEEvent, iter_jsonl, iter_sse, iter_sse_json, looks_like_sse
+from chatcodec._errors import StreamError
+from chatcodec.streams._sse import SSEEvent, iter_jsonl, iter_sse, iter_sse_json, looks_like_sse
 
 _REPO_ROOT = Path(__file__).resolve().parent.parent
 _SHARED_FIXTURES = _REPO_ROOT.parent / "shared" / "fixtures"

@@ -16,10 +16,10 @@ import pytest
 from botocore.eventstream import EventStreamBuffer
 
 import chatcodec
-from chatcodec.streams import framing as stream_framing
-from chatcodec.streams.event_stream import EventStreamParser, encode_event_message
-from chatcodec.streams.framing import Framing, WireEventReader
-from chatcodec.streams.sse import iter_sse
+from chatcodec.streams import _framing as stream_framing
+from chatcodec.streams._event_stream import EventStreamParser, encode_event_message
+from chatcodec.streams._framing import Framing, WireEventReader
+from chatcodec.streams._sse import iter_sse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-import chatcodec.streams.framing
+import chatcodec.streams._framing
 from chatcodec import PROVIDER_NAMES
 
 EMPTY_BODIES = [b"", b"\n\n", []]
@@ -186,7 +186,7 @@ def test_a_cut_stream_read_as_partial_is_given_no_finish(source: str, target: st
 
 def _framed(source: str, events: list[dict[str, Any]]) -> bytes:
     """``events`` as the source's body on the wire (SSE, JSON lines, event-stream binary)."""
-    writer = chatcodec.streams.framing.WireEventWriter(source)
+    writer = chatcodec.streams._framing.WireEventWriter(source)
     return b"".join(writer.write(event) for event in events) + writer.close()
 
 

@@ -1,7 +1,7 @@
 """A stream's fixed cost: what ``accumulate_stream`` skips must change
 nothing. Usage kept as plain counts (no ``Usage`` model per event), the finished response
-validated once (:func:`chatcodec.model.response.validate_response`), and OpenAI chunks checked
-by a closed schema (:data:`~chatcodec.providers.openai_chat.stream_chunk.COMMON_CHUNK`)
+validated once (:func:`chatcodec._model.response.validate_response`), and OpenAI chunks checked
+by a closed schema (:data:`~chatcodec._providers.openai_chat.stream_chunk.COMMON_CHUNK`)
 before the wire adapter."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import pydantic_core
 import pytest
 
 import chatcodec
-from chatcodec.model.response import ChatResponse, validate_response
-from chatcodec.providers.openai_chat.stream_chunk import COMMON_CHUNK
-from chatcodec.providers.openai_chat.wire_validators import chunk_adapter
-from chatcodec.streams.builder import StreamBuilder, plain_counts
+from chatcodec._model.response import ChatResponse, validate_response
+from chatcodec._providers.openai_chat.stream_chunk import COMMON_CHUNK
+from chatcodec._providers.openai_chat.wire_validators import chunk_adapter
+from chatcodec.streams._builder import StreamBuilder, plain_counts
 from conformance.stream_law import StreamLaw, outcome
 from fuzz import mutate, seeds
 from fuzz.run import RandomChooser

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.streams.input import iter_event_payloads
+from chatcodec.streams._input import iter_event_payloads
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -12,9 +12,9 @@ import pytest
 from tests.conformance.fixtures import stream_event_dicts
 
 import chatcodec
-from chatcodec.registry import get_codec
-from chatcodec.strict.extensions import EXTENSIONS
-from chatcodec.strict.fields import schema_for
+from chatcodec._registry import get_codec
+from chatcodec._strict.extensions import EXTENSIONS
+from chatcodec._strict.fields import schema_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROVIDERS = tuple(name for name in chatcodec.PROVIDER_NAMES if schema_for(name) is not None)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.providers._template.codec import CODEC
+from chatcodec._providers._template.codec import CODEC
 from chatcodec.serve import ServeConfig
 
 NAME = "template"

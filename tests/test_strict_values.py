@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.strict.fields import schema_for
+from chatcodec._strict.fields import schema_for
 
 _ANTHROPIC: dict[str, Any] = {"model": "m", "max_tokens": 16, "messages": [{"role": "user", "content": "hi"}]}
 _OPENAI: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
 import chatcodec
-from chatcodec.providers.kit.token_logprobs import read_token_logprobs, write_token_logprobs
+from chatcodec._providers.kit.token_logprobs import read_token_logprobs, write_token_logprobs
 
 OPENAI_TOKENS = [
     {

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic.markers import KIT as ANTHROPIC_KIT
-from chatcodec.providers.kit import (
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.anthropic.markers import KIT as ANTHROPIC_KIT
+from chatcodec._providers.kit import (
     bag_key,
     is_marker,
     leftovers,

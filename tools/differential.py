@@ -142,7 +142,7 @@ def digest(root: Path) -> list[str]:
     """One line per conversion of the corpus, by the chatcodec under ``root/src``."""
     sys.path[:0] = [str(root / "src"), str(CORPUS)]
     import chatcodec
-    from chatcodec.streams.convert import convert_stream
+    from chatcodec.streams._convert import convert_stream
 
     lines = [*_request_lines(chatcodec), *_recorded_lines(chatcodec, convert_stream)]
     return [_IDS.sub(r"\1_X", _CLOCKS.sub(r"\2=0", line)) for line in lines]

@@ -13,7 +13,7 @@ Each sits in a page under ``docs/`` between two marker comments::
 and ``python tools/docs.py`` rewrites what is between them, in whichever page holds the
 markers (each section in exactly one page). The sections are read from the registry: the
 target rules of every registered provider
-(:func:`chatcodec.providers.contract.target_rules.rules_table`), and the servers table of
+(:func:`chatcodec._providers.contract.target_rules.rules_table`), and the servers table of
 every provider whose folder has a ``servers/table.py`` (``servers_table()``), named
 ``<provider>-servers``. ``--check`` writes nothing and exits 1 naming a section that
 drifted or has no markers (``tests/test_docs_generated.py`` runs it in ``make test``).
@@ -36,10 +36,10 @@ import sys
 from pathlib import Path
 
 import chatcodec
-from chatcodec.losses import LOSS_KINDS
-from chatcodec.providers.contract.target_rules import rules_table
-from chatcodec.providers.kit.reasoning import budget_table
-from chatcodec.registry import PROVIDER_NAMES
+from chatcodec._losses import LOSS_KINDS
+from chatcodec._providers.contract.target_rules import rules_table
+from chatcodec._providers.kit.reasoning import budget_table
+from chatcodec._registry import PROVIDER_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -54,51 +54,51 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "The entry points: decode, encode and convert requests, responses and streams; validate "
         "conversations at a boundary; build one turn by turn.",
         (
-            "chatcodec.api",
-            "chatcodec.validation",
-            "chatcodec.conversation",
-            "chatcodec.content_rule",
-            "chatcodec.rendering",
+            "chatcodec._api",
+            "chatcodec._validation",
+            "chatcodec._conversation",
+            "chatcodec._content_rule",
+            "chatcodec._rendering",
         ),
     ),
-    ("Messages", "The canonical messages, tagged by `role`.", ("chatcodec.model.messages",)),
-    ("Content parts", "The parts of a message's content, tagged by `type`.", ("chatcodec.model.content",)),
+    ("Messages", "The canonical messages, tagged by `role`.", ("chatcodec._model.messages",)),
+    ("Content parts", "The parts of a message's content, tagged by `type`.", ("chatcodec._model.content",)),
     (
         "Requests, responses and tools",
         "A whole request or response in canonical form.",
-        ("chatcodec.model.request", "chatcodec.model.response", "chatcodec.model.tools"),
+        ("chatcodec._model.request", "chatcodec._model.response", "chatcodec._model.tools"),
     ),
-    ("Stream events", "Canonical stream events, tagged by `type`.", ("chatcodec.model.stream_events",)),
+    ("Stream events", "Canonical stream events, tagged by `type`.", ("chatcodec._model.stream_events",)),
     (
         "Streams on the wire",
         "Pieces for a server of your own: server-sent events, push-style conversion, accumulation.",
         (
-            "chatcodec.streams.accumulator",
-            "chatcodec.streams.convert",
-            "chatcodec.streams.sse",
-            "chatcodec.streams.framing",
+            "chatcodec.streams._accumulator",
+            "chatcodec.streams._convert",
+            "chatcodec.streams._sse",
+            "chatcodec.streams._framing",
         ),
     ),
     (
         "Losses and errors",
         "What a conversion could not carry, and the exception tree.",
-        ("chatcodec.losses", "chatcodec.errors", "chatcodec.error_shapes"),
+        ("chatcodec._losses", "chatcodec._errors", "chatcodec._error_shapes"),
     ),
     (
         "The codec contract",
         "What a third-party codec implements and registers with `register_codec` "
         "([Contributing a provider](../contributing.md)).",
-        ("chatcodec.registry",),
+        ("chatcodec._registry",),
     ),
     (
         "Canonical data as typed dicts",
         "`TypedDict`s equal to the models' JSON (`model_dump()`), for code that keeps plain dicts.",
-        ("chatcodec.model.canonical_types",),
+        ("chatcodec._model.canonical_types",),
     ),
     (
         "Datasets, JSON Schema, start-up",
         "Converting a column of a batch, the published schemas, and warming the validators.",
-        ("chatcodec.batch.converter", "chatcodec.schema", "chatcodec.warm"),
+        ("chatcodec.batch._converter", "chatcodec._schema", "chatcodec._warm"),
     ),
 )
 
@@ -122,9 +122,9 @@ def api_reference() -> str:
 
 
 def loss_kinds_table() -> str:
-    """The loss kinds with their meaning, read from :mod:`chatcodec.losses`' docstring (the
-    one place they are explained), in :data:`chatcodec.losses.LOSS_KINDS` order."""
-    import chatcodec.losses as losses_module
+    """The loss kinds with their meaning, read from :mod:`chatcodec._losses`' docstring (the
+    one place they are explained), in :data:`chatcodec._losses.LOSS_KINDS` order."""
+    import chatcodec._losses as losses_module
 
     text = inspect.getdoc(losses_module) or ""
     meanings: dict[str, str] = {}
@@ -140,7 +140,7 @@ def loss_kinds_table() -> str:
             current = None
     missing = [kind for kind in LOSS_KINDS if kind not in meanings]
     if missing:
-        raise DocsError(f"chatcodec.losses' docstring explains no loss kind {', '.join(missing)}")
+        raise DocsError(f"chatcodec._losses' docstring explains no loss kind {', '.join(missing)}")
     rows = ["| kind | what it touches |", "| --- | --- |"]
     for kind in LOSS_KINDS:
         meaning = re.sub(r":\w+:`~?([\w.]+)`", r"`\1`", meanings[kind]).replace("``", "`")
@@ -151,7 +151,7 @@ def loss_kinds_table() -> str:
 def serve_settings_table() -> str:
     """Every ``chatcodec serve`` setting as a ``--config`` TOML key: the fields of
     :class:`chatcodec.serve.ServeConfig` with their type, default and docstring."""
-    from chatcodec.serve import config as config_module
+    from chatcodec.serve import _config as config_module
 
     source = Path(inspect.getfile(config_module)).read_text(encoding="utf-8")
     docstrings: dict[str, str] = {}
@@ -200,7 +200,7 @@ def sections() -> dict[str, str]:
         "api-reference": api_reference(),
     }
     for provider in PROVIDER_NAMES:  # the built-in folders (a codec registered at run time has no docs page)
-        module = f"chatcodec.providers.{provider.replace('-', '_')}.servers.table"
+        module = f"chatcodec._providers.{provider.replace('-', '_')}.servers.table"
         try:
             spec = importlib.util.find_spec(module)
         except ModuleNotFoundError:  # no servers/ package in the folder

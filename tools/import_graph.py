@@ -48,26 +48,26 @@ LAYER_NAMES = ("vocabulary", "core validation", "kit", "providers", "readers", "
 PLACES: tuple[tuple[str, str], ...] = (
     # (layer, module paths under src/chatcodec; the first line a module matches places it;
     #  ``*`` stays inside one directory, ``**`` spans any depth)
-    ("vocabulary", "model/**"),  # the canonical models and their JSON as TypedDicts (canonical_types: generated)
-    ("vocabulary", "_narrow.py compat.py errors.py error_statuses.py losses.py payloads.py"),
-    ("vocabulary", "options.py option_table.py"),  # the encoders' options: typed for callers, and their one check
-    ("core validation", "canonical_validation.py"),
-    ("kit", "providers/__init__.py providers/contract/** providers/kit/**"),  # the codec contract; mechanics
-    ("kit", "providers/families/** providers/history/**"),  # a vendor's facts shared by folders; history rules
+    ("vocabulary", "_model/**"),  # the canonical models and their JSON as TypedDicts (canonical_types: generated)
+    ("vocabulary", "_narrow.py _compat.py _errors.py _error_statuses.py _losses.py _payloads.py"),
+    ("vocabulary", "options.py _option_table.py"),  # the encoders' options: typed for callers, and their one check
+    ("core validation", "_canonical_validation.py"),
+    ("kit", "_providers/__init__.py _providers/contract/** _providers/kit/**"),  # the codec contract; mechanics
+    ("kit", "_providers/families/** _providers/history/**"),  # a vendor's facts shared by folders; history rules
     (
         "kit",
-        "registry.py codec_options.py detect.py streams/__init__.py streams/builder.py streams/part_builder.py "
-        "streams/sse.py streams/event_stream.py streams/framing.py contract.py",
+        "_registry.py _codec_options.py _detect.py streams/__init__.py streams/_builder.py streams/_part_builder.py "
+        "streams/_sse.py streams/_event_stream.py streams/_framing.py contract.py",
     ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract
-    ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
-    ("providers", "providers/*/**"),
-    ("readers", "dialects/** validation.py sdk_objects.py content_rule.py canonical_codec.py"),
+    ("readers", "_providers/*/__init__.py _providers/*/convenience.py"),  # a provider's helpers over the boundary
+    ("providers", "_providers/*/**"),
+    ("readers", "_dialects/** _validation.py _sdk_objects.py _content_rule.py _canonical_codec.py"),
     (
         "readers",
-        "rendering.py streams/input.py streams/replay.py strict/** error_shapes.py conversion.py",
+        "_rendering.py streams/_input.py streams/_replay.py _strict/** _error_shapes.py _conversion.py",
     ),  # strict: the boundary checks; conversion: the one request path, through get_codec
-    ("API", "__init__.py api.py conversation.py streams/accumulator.py batch/**"),
-    ("API", "schema.py _portable_schema.py testing/** streams/convert.py warm.py"),
+    ("API", "__init__.py _api.py _conversation.py streams/_accumulator.py batch/**"),
+    ("API", "_schema.py _portable_schema.py testing/** streams/_convert.py _warm.py"),
     ("API", "datasets/**"),  # the columnar form and the engines' batch helpers
     ("CLI", "__main__.py cli/** serve/**"),
 )
@@ -83,19 +83,19 @@ _PATTERNS = [(layer, _pattern(glob)) for layer, globs in PLACES for glob in glob
 
 
 def layer_of(path: str) -> str | None:
-    """The layer of a module given by its path under ``chatcodec/`` (``providers/kit/bags.py``),
+    """The layer of a module given by its path under ``chatcodec/`` (``_providers/kit/bags.py``),
     None for a module no line of :data:`PLACES` places."""
     return next((layer for layer, pattern in _PATTERNS if pattern.match(path)), None)
 
 
 SHARED_PACKAGES = frozenset({"contract", "families", "history", "kit"})
-"""The packages under ``providers/`` that are no provider folder: every folder may import them."""
+"""The packages under ``_providers/`` that are no provider folder: every folder may import them."""
 
 
 def provider_of(path: str) -> str | None:
     """The provider folder a module belongs to (``anthropic``), None outside one."""
     parts = path.split("/")
-    return parts[1] if len(parts) > 2 and parts[0] == "providers" and parts[1] not in SHARED_PACKAGES else None
+    return parts[1] if len(parts) > 2 and parts[0] == "_providers" and parts[1] not in SHARED_PACKAGES else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +119,8 @@ def module_names(src: Path) -> dict[str, Path]:
 
 
 def module_paths(src: Path) -> dict[str, str]:
-    """Dotted name -> path under ``src/chatcodec`` (``chatcodec.providers.kit`` ->
-    ``providers/kit/__init__.py``), the spelling :data:`PLACES` uses."""
+    """Dotted name -> path under ``src/chatcodec`` (``chatcodec._providers.kit`` ->
+    ``_providers/kit/__init__.py``), the spelling :data:`PLACES` uses."""
     root = src / PACKAGE
     return {name: file.relative_to(root).as_posix() for name, file in module_names(src).items()}
 

@@ -27,17 +27,17 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
+    from chatcodec._canonical_validation import validate_with
+    from chatcodec._errors import json_path
+    from chatcodec._losses import LossRecorder, Steps
     from chatcodec._narrow import as_dict, as_list, is_dict, is_list
-    from chatcodec.canonical_validation import validate_with
-    from chatcodec.errors import json_path
-    from chatcodec.losses import LossRecorder, Steps
-    from chatcodec.option_table import OptionTable
-    from chatcodec.providers.contract.capabilities import Capabilities
-    from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
-    from chatcodec.providers.contract.detection import Detection
-    from chatcodec.providers.contract.edge import Edge, ErrorShape, StreamFraming
-    from chatcodec.providers.contract.provider_codec import ProviderCodec
-    from chatcodec.providers.contract.roles import (
+    from chatcodec._option_table import OptionTable
+    from chatcodec._providers.contract.capabilities import Capabilities
+    from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
+    from chatcodec._providers.contract.detection import Detection
+    from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming
+    from chatcodec._providers.contract.provider_codec import ProviderCodec
+    from chatcodec._providers.contract.roles import (
         CapabilitiesTable,
         DialectFunctions,
         EdgeTable,
@@ -53,11 +53,11 @@ if _typing.TYPE_CHECKING:
         ToolFunctions,
         UsageFunctions,
     )
-    from chatcodec.providers.contract.structure import Structure
-    from chatcodec.providers.contract.target_rules import ProviderRules, RequiredField
-    from chatcodec.providers.history.turns import history_for
-    from chatcodec.providers.kit.arguments import arguments_object, compact_json
-    from chatcodec.providers.kit.bags import (
+    from chatcodec._providers.contract.structure import Structure
+    from chatcodec._providers.contract.target_rules import ProviderRules, RequiredField
+    from chatcodec._providers.history.turns import history_for
+    from chatcodec._providers.kit.arguments import arguments_object, compact_json
+    from chatcodec._providers.kit.bags import (
         ABSENT,
         NULLS,
         absent_keys,
@@ -75,13 +75,13 @@ if _typing.TYPE_CHECKING:
         wire_fields,
         wire_key,
     )
-    from chatcodec.providers.kit.cache import decode_cache_control, encode_cache_control
-    from chatcodec.providers.kit.errors import canonical_refusal, path
-    from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
-    from chatcodec.providers.kit.service_tier import report_tier, report_user
-    from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
-    from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
-    from chatcodec.providers.kit.wire import (
+    from chatcodec._providers.kit.cache import decode_cache_control, encode_cache_control
+    from chatcodec._providers.kit.errors import canonical_refusal, path
+    from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
+    from chatcodec._providers.kit.service_tier import report_tier, report_user
+    from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
+    from chatcodec._providers.kit.tool_names import tool_name, tool_name_map
+    from chatcodec._providers.kit.wire import (
         constrained,
         discriminator,
         sdk_kinds,
@@ -91,8 +91,8 @@ if _typing.TYPE_CHECKING:
         tagged,
         wire_shape,
     )
-    from chatcodec.registry import StreamDecoder, StreamEncoder
-    from chatcodec.streams.builder import PartBuilder, StreamBuilder
+    from chatcodec._registry import StreamDecoder, StreamEncoder
+    from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
 __all__ = [
     "ABSENT",
@@ -178,86 +178,86 @@ __all__ = [
 ]
 
 _EXPORTED_FROM: dict[str, str] = {
-    "ABSENT": "chatcodec.providers.kit.bags",
-    "MODEL_OPTION": "chatcodec.providers.contract.context",
-    "NULLS": "chatcodec.providers.kit.bags",
-    "RULE_OPTIONS": "chatcodec.providers.contract.context",
-    "TOOL_ORDER": "chatcodec.providers.kit.provider_kit",
-    "Capabilities": "chatcodec.providers.contract.capabilities",
-    "CapabilitiesTable": "chatcodec.providers.contract.roles",
-    "DecodeContext": "chatcodec.providers.contract.context",
-    "Detection": "chatcodec.providers.contract.detection",
-    "DialectFunctions": "chatcodec.providers.contract.roles",
-    "Edge": "chatcodec.providers.contract.edge",
-    "EdgeTable": "chatcodec.providers.contract.roles",
-    "EncodeContext": "chatcodec.providers.contract.context",
-    "ErrorShape": "chatcodec.providers.contract.edge",
-    "FeedByReading": "chatcodec.providers.kit.stream_reading",
-    "FinishReasonFunctions": "chatcodec.providers.contract.roles",
-    "JsonFront": "chatcodec.providers.contract.roles",
-    "LossRecorder": "chatcodec.losses",
-    "MessageFunctions": "chatcodec.providers.contract.roles",
-    "OptionTable": "chatcodec.option_table",
-    "PartBuilder": "chatcodec.streams.builder",
-    "PartFunctions": "chatcodec.providers.contract.roles",
-    "ProviderCodec": "chatcodec.providers.contract.provider_codec",
-    "ProviderKit": "chatcodec.providers.kit.provider_kit",
-    "ProviderRules": "chatcodec.providers.contract.target_rules",
-    "RequestFunctions": "chatcodec.providers.contract.roles",
-    "RequiredField": "chatcodec.providers.contract.target_rules",
-    "ResponseFunctions": "chatcodec.providers.contract.roles",
-    "RulesTable": "chatcodec.providers.contract.roles",
-    "SettingsFunctions": "chatcodec.providers.contract.roles",
-    "Steps": "chatcodec.losses",
-    "StreamBuilder": "chatcodec.streams.builder",
-    "StreamDecoder": "chatcodec.registry",
-    "StreamEncoder": "chatcodec.registry",
-    "StreamFraming": "chatcodec.providers.contract.edge",
-    "Structure": "chatcodec.providers.contract.structure",
-    "StructureTable": "chatcodec.providers.contract.roles",
-    "ToolFunctions": "chatcodec.providers.contract.roles",
-    "UsageFunctions": "chatcodec.providers.contract.roles",
-    "absent_keys": "chatcodec.providers.kit.bags",
-    "arguments_object": "chatcodec.providers.kit.arguments",
+    "ABSENT": "chatcodec._providers.kit.bags",
+    "MODEL_OPTION": "chatcodec._providers.contract.context",
+    "NULLS": "chatcodec._providers.kit.bags",
+    "RULE_OPTIONS": "chatcodec._providers.contract.context",
+    "TOOL_ORDER": "chatcodec._providers.kit.provider_kit",
+    "Capabilities": "chatcodec._providers.contract.capabilities",
+    "CapabilitiesTable": "chatcodec._providers.contract.roles",
+    "DecodeContext": "chatcodec._providers.contract.context",
+    "Detection": "chatcodec._providers.contract.detection",
+    "DialectFunctions": "chatcodec._providers.contract.roles",
+    "Edge": "chatcodec._providers.contract.edge",
+    "EdgeTable": "chatcodec._providers.contract.roles",
+    "EncodeContext": "chatcodec._providers.contract.context",
+    "ErrorShape": "chatcodec._providers.contract.edge",
+    "FeedByReading": "chatcodec._providers.kit.stream_reading",
+    "FinishReasonFunctions": "chatcodec._providers.contract.roles",
+    "JsonFront": "chatcodec._providers.contract.roles",
+    "LossRecorder": "chatcodec._losses",
+    "MessageFunctions": "chatcodec._providers.contract.roles",
+    "OptionTable": "chatcodec._option_table",
+    "PartBuilder": "chatcodec.streams._builder",
+    "PartFunctions": "chatcodec._providers.contract.roles",
+    "ProviderCodec": "chatcodec._providers.contract.provider_codec",
+    "ProviderKit": "chatcodec._providers.kit.provider_kit",
+    "ProviderRules": "chatcodec._providers.contract.target_rules",
+    "RequestFunctions": "chatcodec._providers.contract.roles",
+    "RequiredField": "chatcodec._providers.contract.target_rules",
+    "ResponseFunctions": "chatcodec._providers.contract.roles",
+    "RulesTable": "chatcodec._providers.contract.roles",
+    "SettingsFunctions": "chatcodec._providers.contract.roles",
+    "Steps": "chatcodec._losses",
+    "StreamBuilder": "chatcodec.streams._builder",
+    "StreamDecoder": "chatcodec._registry",
+    "StreamEncoder": "chatcodec._registry",
+    "StreamFraming": "chatcodec._providers.contract.edge",
+    "Structure": "chatcodec._providers.contract.structure",
+    "StructureTable": "chatcodec._providers.contract.roles",
+    "ToolFunctions": "chatcodec._providers.contract.roles",
+    "UsageFunctions": "chatcodec._providers.contract.roles",
+    "absent_keys": "chatcodec._providers.kit.bags",
+    "arguments_object": "chatcodec._providers.kit.arguments",
     "as_dict": "chatcodec._narrow",
     "as_list": "chatcodec._narrow",
-    "bag_key": "chatcodec.providers.kit.bags",
-    "canonical_refusal": "chatcodec.providers.kit.errors",
-    "compact_json": "chatcodec.providers.kit.arguments",
-    "constrained": "chatcodec.providers.kit.wire",
-    "decode_cache_control": "chatcodec.providers.kit.cache",
-    "discriminator": "chatcodec.providers.kit.wire",
-    "encode_cache_control": "chatcodec.providers.kit.cache",
-    "history_for": "chatcodec.providers.history.turns",
-    "holds_a_container": "chatcodec.providers.kit.bags",
+    "bag_key": "chatcodec._providers.kit.bags",
+    "canonical_refusal": "chatcodec._providers.kit.errors",
+    "compact_json": "chatcodec._providers.kit.arguments",
+    "constrained": "chatcodec._providers.kit.wire",
+    "decode_cache_control": "chatcodec._providers.kit.cache",
+    "discriminator": "chatcodec._providers.kit.wire",
+    "encode_cache_control": "chatcodec._providers.kit.cache",
+    "history_for": "chatcodec._providers.history.turns",
+    "holds_a_container": "chatcodec._providers.kit.bags",
     "is_dict": "chatcodec._narrow",
     "is_list": "chatcodec._narrow",
-    "is_marker": "chatcodec.providers.kit.bags",
-    "json_path": "chatcodec.errors",
-    "keeps_a_container": "chatcodec.providers.kit.bags",
-    "kept_object": "chatcodec.providers.kit.bags",
-    "leftovers": "chatcodec.providers.kit.bags",
-    "mark_absent": "chatcodec.providers.kit.bags",
-    "meaningful_markers": "chatcodec.providers.kit.provider_kit",
-    "path": "chatcodec.providers.kit.errors",
-    "present": "chatcodec.providers.kit.bags",
-    "read_event": "chatcodec.providers.kit.stream_reading",
-    "report_tier": "chatcodec.providers.kit.service_tier",
-    "report_user": "chatcodec.providers.kit.service_tier",
-    "restore_fields": "chatcodec.providers.kit.bags",
-    "sdk_kinds": "chatcodec.providers.kit.wire",
-    "shape_fields": "chatcodec.providers.kit.wire",
-    "split_fields": "chatcodec.providers.kit.bags",
-    "stands_for": "chatcodec.providers.kit.wire",
-    "tag": "chatcodec.providers.kit.wire",
-    "tagged": "chatcodec.providers.kit.wire",
-    "tool_name": "chatcodec.providers.kit.tool_names",
-    "tool_name_map": "chatcodec.providers.kit.tool_names",
-    "unmapped": "chatcodec.providers.kit.bags",
-    "validate_with": "chatcodec.canonical_validation",
-    "wire_fields": "chatcodec.providers.kit.bags",
-    "wire_key": "chatcodec.providers.kit.bags",
-    "wire_shape": "chatcodec.providers.kit.wire",
+    "is_marker": "chatcodec._providers.kit.bags",
+    "json_path": "chatcodec._errors",
+    "keeps_a_container": "chatcodec._providers.kit.bags",
+    "kept_object": "chatcodec._providers.kit.bags",
+    "leftovers": "chatcodec._providers.kit.bags",
+    "mark_absent": "chatcodec._providers.kit.bags",
+    "meaningful_markers": "chatcodec._providers.kit.provider_kit",
+    "path": "chatcodec._providers.kit.errors",
+    "present": "chatcodec._providers.kit.bags",
+    "read_event": "chatcodec._providers.kit.stream_reading",
+    "report_tier": "chatcodec._providers.kit.service_tier",
+    "report_user": "chatcodec._providers.kit.service_tier",
+    "restore_fields": "chatcodec._providers.kit.bags",
+    "sdk_kinds": "chatcodec._providers.kit.wire",
+    "shape_fields": "chatcodec._providers.kit.wire",
+    "split_fields": "chatcodec._providers.kit.bags",
+    "stands_for": "chatcodec._providers.kit.wire",
+    "tag": "chatcodec._providers.kit.wire",
+    "tagged": "chatcodec._providers.kit.wire",
+    "tool_name": "chatcodec._providers.kit.tool_names",
+    "tool_name_map": "chatcodec._providers.kit.tool_names",
+    "unmapped": "chatcodec._providers.kit.bags",
+    "validate_with": "chatcodec._canonical_validation",
+    "wire_fields": "chatcodec._providers.kit.bags",
+    "wire_key": "chatcodec._providers.kit.bags",
+    "wire_shape": "chatcodec._providers.kit.wire",
 }
 
 

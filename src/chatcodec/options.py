@@ -4,7 +4,7 @@
 and the other encoders is typed :data:`EncoderOptions`, the union of the codecs'
 TypedDicts: ``options={"max_token": 1024}`` fails mypy and pyright, and at run time
 every codec refuses a name its table (a provider's ``markers.OPTIONS``) does not hold,
-with an :class:`~chatcodec.errors.OptionError` (:mod:`chatcodec.option_table`). Annotate
+with an :class:`~chatcodec._errors.OptionError` (:mod:`chatcodec._option_table`). Annotate
 a dict built ahead of the call with the codec's own TypedDict
 (``settings: AnthropicOptions = {...}``). Wire fields to send are not options: they go in
 ``extra_fields=``.
@@ -29,7 +29,7 @@ rewritten to what it takes (the default) or sent as it is with ``strict: false``
 
 class RuleOptions(TypedDict, total=False):
     """The target rules' options, taken by every provider codec
-    (:mod:`chatcodec.providers.contract.target_rules`)."""
+    (:mod:`chatcodec._providers.contract.target_rules`)."""
 
     api_version: str
     """The API version the body is for (default: what the provider's current official SDK sends)."""
@@ -83,7 +83,7 @@ class OpenAIResponsesOptions(RuleOptions, total=False):
     """Seal another provider's signed reasoning into output items, so it comes back."""
     seal_key: str
     """The key each seal carries a MAC under (HMAC-SHA256), so a reader holding it can
-    refuse a seal it did not write (:func:`chatcodec.providers.openai_responses.carried_reasoning.verify_seal`)."""
+    refuse a seal it did not write (:func:`chatcodec._providers.openai_responses.carried_reasoning.verify_seal`)."""
 
 
 class GeminiOptions(RuleOptions, total=False):

@@ -12,8 +12,8 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
+from chatcodec._registry import get_codec
 from chatcodec.datasets import analyst_tables
-from chatcodec.registry import get_codec
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

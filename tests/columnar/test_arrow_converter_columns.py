@@ -6,8 +6,8 @@ import json
 
 import pyarrow as pa
 
+from chatcodec._registry import get_codec
 from chatcodec.datasets import ArrowConverter, to_table
-from chatcodec.registry import get_codec
 from columnar.rows import TO_ANTHROPIC, expected_anthropic, recorded_requests
 
 

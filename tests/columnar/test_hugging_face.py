@@ -10,8 +10,8 @@ import datasets
 import pyarrow as pa
 import pytest
 
+from chatcodec._registry import get_codec
 from chatcodec.datasets import ArrowConverter, to_table, without_arrow_nulls
-from chatcodec.registry import get_codec
 from columnar.rows import TO_ANTHROPIC, expected_anthropic, recorded_requests, tool_rows
 
 

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 import chatcodec
-from chatcodec.registry import available_formats, get_codec
+from chatcodec._registry import available_formats, get_codec
 
 _OPENAI_STREAM = (
     b'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,'

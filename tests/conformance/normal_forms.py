@@ -118,7 +118,7 @@ def without_unasked_logprobs(
     update: dict[str, Any], request: chatcodec.ChatRequest, keys: tuple[str, ...] = ("logprobs", "top_logprobs")
 ) -> None:
     """``logprobs: false`` and ``top_logprobs: 0`` ask for nothing, so a target without the
-    setting (of ``keys``) drops it without a report (``providers/kit/logprob_settings.py``)."""
+    setting (of ``keys``) drops it without a report (``_providers/kit/logprob_settings.py``)."""
     for key, nothing in (("logprobs", False), ("top_logprobs", 0)):
         if key in keys and getattr(request, key) is not None and getattr(request, key) == nothing:
             update[key] = None
@@ -126,7 +126,7 @@ def without_unasked_logprobs(
 
 def effort_reading(reasoning: dict[str, Any] | None) -> dict[str, Any] | None:
     """What canonical reasoning reads back as from a format that says an effort only (the
-    chat formats without a thinking switch), for what is written without a report (``providers/kit/reasoning.py``):
+    chat formats without a thinking switch), for what is written without a report (``_providers/kit/reasoning.py``):
     thinking disabled (or a budget of 0) is effort ``none``; an effort with thinking switched on or adaptive is
     reasoning switched on at that effort."""
     if reasoning is None:

@@ -5,7 +5,7 @@ not written here: each registered provider ``<name>`` exports its own as ``ENTRY
 ``tests/providers/<name with underscores>/conformance.py`` (a :class:`ProviderEntry`), so a
 new codec gets the whole suite from its own folder (its fixtures in ``tests/fixtures/<name>/``
 with their provenance). A registered provider without an entry fails collection. The laws
-use only the public API (``chatcodec``, ``chatcodec.testing``, ``chatcodec.streams.replay``),
+use only the public API (``chatcodec``, ``chatcodec.testing``, ``chatcodec.streams._replay``),
 so refactors of the codecs' internals cannot break them.
 """
 

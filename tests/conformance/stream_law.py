@@ -1,6 +1,6 @@
 """The law every provider's stream decoder keeps, whichever way its builder runs.
 
-``accumulate_stream`` drives the decoder with a :class:`~chatcodec.streams.builder.StreamBuilder`
+``accumulate_stream`` drives the decoder with a :class:`~chatcodec.streams._builder.StreamBuilder`
 that builds the response directly; ``decode_stream`` drives it with one that emits canonical
 events, which :class:`~chatcodec.StreamAccumulator` (the same builder, fed events) turns
 into a response. Both must give the same response (as JSON, key order included) or raise

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings, stream_events
 from conformance.entry import ProviderEntry
 from conformance.fixtures import JsonObject

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from chatcodec.registry import get_edge
+from chatcodec._registry import get_edge
 from conformance.providers import PROVIDER_NAMES
 
 LISTING = [name for name in PROVIDER_NAMES if (front := get_edge(name).front) is not None and front.models is not None]

@@ -27,9 +27,9 @@ from collections.abc import Iterator
 import pytest
 
 import chatcodec
-from chatcodec.error_statuses import error_status
-from chatcodec.registry import get_edge
-from chatcodec.streams.replay import events_from_response
+from chatcodec._error_statuses import error_status
+from chatcodec._registry import get_edge
+from chatcodec.streams._replay import events_from_response
 from conformance.providers import PROVIDER_NAMES, STREAMING_NAMES
 
 

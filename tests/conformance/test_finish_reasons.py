@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from conformance.entry import ProviderEntry
 from conformance.providers import PROVIDERS, STREAMING_NAMES, case_id
 

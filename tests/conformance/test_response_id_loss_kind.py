@@ -1,13 +1,13 @@
 """Law: a response's ``id`` and ``model`` are metadata (the model never reads them), so a
 format with no place for them reports them as ``metadata`` losses, whole and streamed,
-as every format does (the kinds: ``chatcodec/losses.py``)."""
+as every format does (the kinds: ``chatcodec/_losses.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from conformance.providers import PROVIDER_NAMES, STREAMING_NAMES
 
 RESPONSE = chatcodec.ChatResponse.model_validate(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from conformance.providers import PROVIDER_NAMES, STREAMING_NAMES
 
 ORDINARY = chatcodec.ChatResponse(

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings
 from conformance.entry import ProviderEntry, StreamPair
 from conformance.normal_forms import without_provider_data

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 import chatcodec
-from chatcodec.providers.contract.provider_codec import ProviderCodec
-from chatcodec.strict.fields import schema_for
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._strict.fields import schema_for
 
 
 @pytest.mark.parametrize("name", chatcodec.registered_providers())

@@ -1,5 +1,5 @@
 """For every provider, tool names follow the provider's rule on encode
-(``providers/kit/tool_names.py``; each rule is its entry's ``tool_name_rule``, written out from
+(``_providers/kit/tool_names.py``; each rule is its entry's ``tool_name_rule``, written out from
 the provider's SDK or API reference rather than taken from the codecs). A blank name is
 fitted like any other and reported at its JSON path (a call a model made with no
 name must not stop the conversion); a name the provider would reject is rewritten the same way

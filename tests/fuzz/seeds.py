@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
-from chatcodec.streams.sse import iter_jsonl, iter_sse_json
+from chatcodec.streams._sse import iter_jsonl, iter_sse_json
 from session_codecs import FIXTURE_FOLDERS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

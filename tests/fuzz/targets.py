@@ -31,7 +31,7 @@ from pydantic import BaseModel
 
 import chatcodec
 from chatcodec.cli import main
-from chatcodec.streams.sse import iter_sse_json
+from chatcodec.streams._sse import iter_sse_json
 from fuzz import seeds
 from fuzz.mutate import Chooser, dumps, mutated, mutated_bytes, mutated_json_text, pick
 
@@ -88,7 +88,7 @@ def path_in(root: object, wanted: str) -> bool:
     renders them: each place's path is built from its parent's, and only places whose path
     starts ``wanted`` are entered, so the cost is the path's length, not the value's size
     (a value nested a thousand levels included)."""
-    from chatcodec.errors import json_path
+    from chatcodec._errors import json_path
 
     stack: list[tuple[object, str]] = [(root, "$")]
     while stack:

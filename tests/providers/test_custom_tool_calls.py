@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from providers.openai_responses.responses_support import assert_request_matches_sdk, assert_stream_matches_sdk
 
 CHAT = "openai-chat"

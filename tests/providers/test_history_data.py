@@ -1,4 +1,4 @@
-"""The history rules over canonical data (``providers/history/turns.py``): a history they
+"""The history rules over canonical data (``_providers/history/turns.py``): a history they
 made is one the target takes as it is, and they report a loss exactly when they change
 the history."""
 
@@ -10,11 +10,11 @@ from itertools import product
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chatcodec.losses import LossRecorder
-from chatcodec.model.request import ChatRequest
-from chatcodec.providers.history.turns import history_for
-from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
-from chatcodec.testing import strategies
+from chatcodec._losses import LossRecorder
+from chatcodec._model.request import ChatRequest
+from chatcodec._providers.history.turns import history_for
+from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
+from chatcodec.testing import _strategies as strategies
 
 TRAITS = list(product([False, True], repeat=2))
 """``freeform_calls`` and ``results_follow_calls``; the developer role is kept, so every

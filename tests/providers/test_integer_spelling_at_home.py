@@ -1,7 +1,7 @@
 """A sampling number spelled as a JSON integer (``top_p: 1``) comes back as it was written
 on a home round trip, on every format that reads one: JSON has one number type (RFC 8259
 section 6), so ``1`` and ``1.0`` mean the same to every server, but a diff, a dedup hash
-or a Parquet payload column sees the text (``providers/kit/integer_spelling.py``)."""
+or a Parquet payload column sees the text (``_providers/kit/integer_spelling.py``)."""
 
 from __future__ import annotations
 

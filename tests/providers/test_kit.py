@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.providers import kit
-from chatcodec.providers.anthropic.markers import KIT as ANTHROPIC
-from chatcodec.providers.bedrock_converse.markers import KIT as BEDROCK
-from chatcodec.providers.kit import arguments
-from chatcodec.providers.openai_chat.markers import KIT as OPENAI_CHAT
+from chatcodec._losses import LossRecorder
+from chatcodec._providers import kit
+from chatcodec._providers.anthropic.markers import KIT as ANTHROPIC
+from chatcodec._providers.bedrock_converse.markers import KIT as BEDROCK
+from chatcodec._providers.kit import arguments
+from chatcodec._providers.openai_chat.markers import KIT as OPENAI_CHAT
 
 _SCALARS = st.one_of(
     st.none(),

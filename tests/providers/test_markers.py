@@ -1,5 +1,5 @@
 """Every spelling marker a decoder writes is classified where its provider documents its
-markers (``providers/<name>/markers.py``): pure spelling, dropped by another provider
+markers (``_providers/<name>/markers.py``): pure spelling, dropped by another provider
 without a report, or carrying meaning, declared in the provider's kit and reported when
 dropped. A new marker cannot slip in unclassified: decoding every
 recorded request, response and stream finds the markers the decoders really write."""
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import chatcodec
-from chatcodec.providers.kit import is_marker, meaningful_markers
+from chatcodec._providers.kit import is_marker, meaningful_markers
 from conformance.providers import PROVIDER
 
 PROVIDER_NAMES = chatcodec.PROVIDER_NAMES
@@ -26,7 +26,7 @@ registered at run time, such as the session's streamless twin of a folder, has n
 
 _BAGS = ("provider_metadata", "provider_options", "choice_metadata")
 _MEANINGFUL_SECTION = "Carry meaning"
-_SOURCES = Path(chatcodec.__file__).parent / "providers"
+_SOURCES = Path(chatcodec.__file__).parent / "_providers"
 _NOT_MARKERS = {
     "_tool_result": "a block type's suffix (web_search_tool_result)",
     "_call": "an item type's suffix (computer_call)",
@@ -38,7 +38,7 @@ _NOT_MARKERS = {
 
 @cache
 def _docstring(provider: str) -> str:
-    module = importlib.import_module(f"chatcodec.providers.{provider.replace('-', '_')}.markers")
+    module = importlib.import_module(f"chatcodec._providers.{provider.replace('-', '_')}.markers")
     return module.__doc__ or ""
 
 
@@ -78,7 +78,7 @@ def _written(provider: str) -> frozenset[str]:
 @pytest.mark.parametrize("provider", PROVIDER_NAMES)
 def test_every_marker_written_is_documented(provider: str) -> None:
     undocumented = _written(provider) - _documented(_docstring(provider))
-    assert not undocumented, f"classify these in providers/{provider}/markers.py: {sorted(undocumented)}"
+    assert not undocumented, f"classify these in _providers/{provider}/markers.py: {sorted(undocumented)}"
 
 
 @pytest.mark.parametrize("provider", PROVIDER_NAMES)
@@ -114,7 +114,7 @@ def test_every_marker_in_the_code_is_documented(provider: str) -> None:
     """The recordings do not make a decoder write every marker it can: the code's string
     literals that look like markers are all documented too (or known not to be one)."""
     undocumented = _literals(provider) - _documented(_docstring(provider)) - _NOT_MARKERS.keys()
-    assert not undocumented, f"classify these in providers/{provider}/markers.py: {sorted(undocumented)}"
+    assert not undocumented, f"classify these in _providers/{provider}/markers.py: {sorted(undocumented)}"
 
 
 def test_a_declaration_is_found_before_its_provider_is_imported() -> None:
@@ -125,7 +125,7 @@ def test_a_declaration_is_found_before_its_provider_is_imported() -> None:
         "request = chatcodec.ChatRequest(model='m', max_tokens=5, messages=[chatcodec.UserMessage(content='q')],\n"
         "    provider_options={'openai-chat': {'_cache': 'cache_control', '_stop': 'string'},\n"
         "                      'acme': {'_cache': 'cache_control'}})\n"
-        "assert 'chatcodec.providers.openai_chat.markers' not in sys.modules\n"
+        "assert 'chatcodec._providers.openai_chat.markers' not in sys.modules\n"
         "losses = []\n"
         "chatcodec.encode_request('anthropic', request, on_loss='ignore', losses=losses)\n"
         "print([loss.what for loss in losses])\n"
@@ -141,10 +141,10 @@ def test_a_declaration_is_found_without_the_registry_or_the_codec() -> None:
     declares nothing."""
     code = (
         "import sys\n"
-        "from chatcodec.providers.kit import meaningful_markers\n"
+        "from chatcodec._providers.kit import meaningful_markers\n"
         "print(sorted(meaningful_markers('openai-chat')), dict(meaningful_markers('acme')),\n"
         "      dict(meaningful_markers('Not A Provider')), dict(meaningful_markers('kit')))\n"
-        "loaded = ('chatcodec.registry', 'chatcodec.providers.openai_chat.codec')\n"
+        "loaded = ('chatcodec._registry', 'chatcodec._providers.openai_chat.codec')\n"
         "print([module for module in loaded if module in sys.modules])\n"
     )
     printed = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout

@@ -3,7 +3,7 @@ reference, the streaming reference where the codec streams, and where its change
 announced), so a reader of a quirk's docstring finds the source it is checked against,
 and maps its modules (every module and subpackage of the folder, its own ones included,
 each a bullet with its job), so a newcomer finds where a rule lives without opening them
-all. The form is the template's (``providers/_template/__init__.py``)."""
+all. The form is the template's (``_providers/_template/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 import chatcodec
-from chatcodec.providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.provider_codec import ProviderCodec
 from conformance.providers import streams
 
-PROVIDERS_FOLDER = Path(chatcodec.__file__).parent / "providers"
+PROVIDERS_FOLDER = Path(chatcodec.__file__).parent / "_providers"
 
 FOLDERS = sorted(path.parent for path in PROVIDERS_FOLDER.glob("*/codec.py"))
 """Every provider folder (the template's too: a copy of it starts with the map)."""

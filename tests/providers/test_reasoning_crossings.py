@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.providers.kit.reasoning import EFFORT_BUDGETS, budget_table, effort_for_budget
+from chatcodec._providers.kit.reasoning import EFFORT_BUDGETS, budget_table, effort_for_budget
 
 
 def _convert(

@@ -1,4 +1,4 @@
-"""The schema rewrites of ``providers/families``, as pure functions: what each one does,
+"""The schema rewrites of ``_providers/families``, as pure functions: what each one does,
 checked against the SDKs' own code for the same job (google-genai's ``Schema``, the
 Anthropic SDK's ``transform_schema``, the openai SDK's strict-schema pass) and against
 JSON Schema itself; idempotence and "a schema already in the subset is left alone" as
@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from openai.lib._pydantic import _ensure_strict_json_schema  # pyright: ignore[reportPrivateUsage]
 
 import chatcodec
-from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
-from chatcodec.providers.families.google.openapi_schema import from_openapi
-from chatcodec.providers.families.openai.strict_schema import nullable, to_openai_strict
-from chatcodec.providers.families.schema_writing import cached_rewrite, looks_openapi
-from chatcodec.providers.kit.schema_walk import MAX_DEPTH
+from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
+from chatcodec._providers.families.google.openapi_schema import from_openapi
+from chatcodec._providers.families.openai.strict_schema import nullable, to_openai_strict
+from chatcodec._providers.families.schema_writing import cached_rewrite, looks_openapi
+from chatcodec._providers.kit.schema_walk import MAX_DEPTH
 
 GEMINI_SCHEMA: dict[str, Any] = {
     "type": "OBJECT",

@@ -186,7 +186,7 @@ def test_an_output_format_reaches_anthropic_in_the_structured_outputs_subset() -
 def test_an_output_format_reaches_bedrock_in_the_structured_outputs_subset() -> None:
     body, _ = _convert(_OPENAI_STRICT_BODY, "openai-chat", "bedrock-converse")
     text = body["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"]
-    assert chatcodec.payloads.loads(text) == _ANTHROPIC_PARAMETERS
+    assert chatcodec._payloads.loads(text) == _ANTHROPIC_PARAMETERS
 
 
 def test_a_non_strict_tool_reaches_anthropic_as_it_was() -> None:
@@ -307,7 +307,7 @@ def test_an_optional_property_of_a_strict_openai_tool_goes_back_to_openai_unchan
 
 
 def test_schema_changes_are_their_own_loss_kind_a_policy_can_refuse() -> None:
-    assert "schema" in chatcodec.losses.LOSS_KINDS
+    assert "schema" in chatcodec._losses.LOSS_KINDS
     with pytest.raises(chatcodec.LossError) as raised:
         chatcodec.convert_request(
             _GEMINI_BODY, source="gemini", target="anthropic", on_loss={"schema": "error", "*": "ignore"}

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.contract.context import EncodeContext
-from chatcodec.providers.contract.target_rules import ProviderRules, apply_target_rules, rules_for
-from chatcodec.registry import get_codec
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules, rules_for
+from chatcodec._registry import get_codec
 
 OLD = {"api_version": "2023-06-01"}
 NEW = {"api_version": "2026-10-21"}  # over the 2023-06-01 an Anthropic body with such blocks shows

@@ -1,7 +1,7 @@
-"""The folder contract cannot drift: ``providers/_template/`` (the folder a newcomer
+"""The folder contract cannot drift: ``_providers/_template/`` (the folder a newcomer
 copies, not registered) has every file of the contract, and every registered provider's
 folder has the same files with the same public signatures. The names each file must
-define are read from the role protocols (``providers/contract/roles.py``), the one list of them.
+define are read from the role protocols (``_providers/contract/roles.py``), the one list of them.
 The template's own codec converts a text conversation both ways, so what is copied works.
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.providers._template import codec as template_codec
-from chatcodec.providers.contract import roles
+from chatcodec._providers._template import codec as template_codec
+from chatcodec._providers.contract import roles
 
-TEMPLATE = "chatcodec.providers._template"
+TEMPLATE = "chatcodec._providers._template"
 
 ROLES: dict[str, type] = {
     "request": roles.RequestFunctions,
@@ -63,7 +63,7 @@ REQUIRED = (*ROLES, *OWN_NAMES)
 
 
 def _folder(name: str) -> str:
-    return f"chatcodec.providers.{name.replace('-', '_')}"
+    return f"chatcodec._providers.{name.replace('-', '_')}"
 
 
 def _files(package: str) -> set[str]:

@@ -2,7 +2,7 @@
 within OpenAI Chat (and the Responses API: ``test_custom_tool_calls.py``); a format with
 no freeform tool type gets neither the call nor the tool result answering it (a result
 whose call was not sent is a 400 there), one loss naming both
-(``providers/history/turns.py``)."""
+(``_providers/history/turns.py``)."""
 
 from __future__ import annotations
 

@@ -12,10 +12,10 @@ import typing
 import pytest
 import typing_extensions
 
-from chatcodec.providers.contract.provider_codec import ProviderCodec
-from chatcodec.providers.kit.wire import SDK_KINDS, sdk_kinds, shape_fields
-from chatcodec.registry import PROVIDER_NAMES, get_codec
-from chatcodec.strict.fields import Schema, schema_for
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.kit.wire import SDK_KINDS, sdk_kinds, shape_fields
+from chatcodec._registry import PROVIDER_NAMES, get_codec
+from chatcodec._strict.fields import Schema, schema_for
 
 
 def _described() -> dict[str, str]:
@@ -33,7 +33,7 @@ def _described() -> dict[str, str]:
 DESCRIBED = _described()
 
 
-_FAMILIES = "chatcodec.providers.families."
+_FAMILIES = "chatcodec._providers.families."
 
 
 def _shapes(package: str) -> dict[str, type]:

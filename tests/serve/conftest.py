@@ -29,7 +29,7 @@ def fresh_fake(fake: FakeUpstream) -> None:
 @pytest.fixture(autouse=True, scope="session")
 def config_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The servers' config directory (where a seal key is kept with no durable store:
-    :mod:`chatcodec.serve.seals`) is the session's own, never the user's."""
+    :mod:`chatcodec.serve._seals`) is the session's own, never the user's."""
     previous = os.environ.get("XDG_CONFIG_HOME")
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("config"))
     yield

@@ -20,8 +20,8 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from chatcodec.serve import ServeConfig
-from chatcodec.serve.app import create_app
-from chatcodec.streams.event_stream import encode_event_message
+from chatcodec.serve._app import create_app
+from chatcodec.streams._event_stream import encode_event_message
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

@@ -12,7 +12,7 @@ import httpx
 import openai
 import pytest
 
-from chatcodec.serve.auth import read_key_file
+from chatcodec.serve._auth import read_key_file
 from serve.harness import FakeUpstream, fixture_json, proxy, serving_fake
 
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]

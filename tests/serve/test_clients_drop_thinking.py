@@ -1,6 +1,6 @@
 """The clients that drop ``thinking_blocks``, in a thinking + tool loop through the OpenAI
 Chat front against Claude: the gateway keeps the signed thinking of the first answer and
-puts it back on the next request (:mod:`chatcodec.serve.kept_thinking`), so Claude takes
+puts it back on the next request (:mod:`chatcodec.serve._kept_thinking`), so Claude takes
 the tool result instead of answering 400 "Expected `thinking` or `redacted_thinking`, but
 found `tool_use`".
 
@@ -168,8 +168,8 @@ def _final_as_stream(fake: FakeUpstream, *, stream: bool) -> None:
         return
     import chatcodec
     from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart
-    from chatcodec.streams.framing import WireEventWriter
-    from chatcodec.streams.replay import events_from_response
+    from chatcodec.streams._framing import WireEventWriter
+    from chatcodec.streams._replay import events_from_response
 
     answer = ChatResponse(
         id="answer_2",

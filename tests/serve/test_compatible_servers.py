@@ -51,8 +51,8 @@ def test_a_clients_replayed_thinking_reaches_deepseek_in_its_tool_loop(fake: Fak
 
 
 def test_the_command_line_passes_its_options_to_the_upstream_writer(monkeypatch: pytest.MonkeyPatch) -> None:
-    from chatcodec.cli.commands import main
-    from chatcodec.serve import server
+    from chatcodec.cli._commands import main
+    from chatcodec.serve import _server as server
 
     started: list[ServeConfig] = []
     monkeypatch.setattr(server, "run", lambda config, **_: started.append(config))

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 import httpx
 
 from chatcodec.serve import ServeConfig
-from chatcodec.serve.app import create_app
-from chatcodec.serve.deadlines import server_settings
+from chatcodec.serve._app import create_app
+from chatcodec.serve._deadlines import server_settings
 from serve.harness import serving
 
 HEAD = b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer k\r\ncontent-type: application/json\r\n"

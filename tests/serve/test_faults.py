@@ -15,8 +15,8 @@ import httpx
 import openai
 import pytest
 
-import chatcodec.serve.steps.answer
-import chatcodec.serve.steps.validate
+import chatcodec.serve._steps.answer
+import chatcodec.serve._steps.validate
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 
 SSE = "text/event-stream"
@@ -90,7 +90,7 @@ def test_an_unhandled_error_is_a_500_in_the_fronts_shape(fake: FakeUpstream, mon
     def broken(*arguments: object, **settings: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(chatcodec.serve.steps.answer, "convert_answer", broken)
+    monkeypatch.setattr(chatcodec.serve._steps.answer, "convert_answer", broken)
     fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
     with proxy("openai-chat", "anthropic", fake.base) as origin:
         answer = httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY)
@@ -169,13 +169,13 @@ def test_a_body_above_the_limit_is_a_413_declared_or_chunked(fake: FakeUpstream)
 
 def test_a_large_body_is_converted_off_the_event_loop(fake: FakeUpstream, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    read = chatcodec.serve.steps.validate.read_request_data
+    read = chatcodec.serve._steps.validate.read_request_data
 
     def recording(*arguments: Any, **settings: Any) -> dict[str, Any]:
         threads.append(threading.current_thread().name)
         return read(*arguments, **settings)
 
-    monkeypatch.setattr(chatcodec.serve.steps.validate, "read_request_data", recording)
+    monkeypatch.setattr(chatcodec.serve._steps.validate, "read_request_data", recording)
     large = {**CHAT, "messages": [{"role": "user", "content": "x" * 2000}]}
     with proxy("openai-chat", "anthropic", fake.base, offload_bytes=1000) as origin:
         for body in (CHAT, large):

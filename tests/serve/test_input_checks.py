@@ -182,9 +182,9 @@ def test_strict_is_validate_with_on_loss_error() -> None:
 
 
 def test_the_command_line_takes_the_split_flags() -> None:
-    from chatcodec.cli.commands import _parser
-    from chatcodec.cli.serve import settings_from
-    from chatcodec.serve import config as config_module
+    from chatcodec.cli._commands import _parser
+    from chatcodec.cli._serve import settings_from
+    from chatcodec.serve import _config as config_module
 
     route = ["--api", "openai-chat", "--upstream", "anthropic", "--upstream-url", "https://api.anthropic.com"]
     checks = ["--validate", "--on-loss", "error", "--allow-loss", "setting", "--allow-loss", "metadata"]
@@ -195,9 +195,9 @@ def test_the_command_line_takes_the_split_flags() -> None:
 
 
 def _config(*flags: str) -> ServeConfig:
-    from chatcodec.cli.commands import _parser
-    from chatcodec.cli.serve import settings_from
-    from chatcodec.serve import config as config_module
+    from chatcodec.cli._commands import _parser
+    from chatcodec.cli._serve import settings_from
+    from chatcodec.serve import _config as config_module
 
     route = ["--api", "openai-chat", "--upstream", "anthropic", "--upstream-url", "https://api.anthropic.com"]
     return ServeConfig(**settings_from(_parser().parse_args(["serve", *route, *flags]), config_module))
@@ -219,7 +219,7 @@ def test_allow_loss_adds_to_the_default_kinds_and_allow_only_starts_from_none() 
 def test_a_loss_flag_without_on_loss_error_is_refused_at_start(
     flags: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from chatcodec.cli.commands import main
+    from chatcodec.cli._commands import main
 
     route = ["--api", "openai-chat", "--upstream", "anthropic", "--upstream-url", "https://api.anthropic.com"]
     assert main(["serve", *route, *flags]) == 64
@@ -227,7 +227,7 @@ def test_a_loss_flag_without_on_loss_error_is_refused_at_start(
 
 
 def test_serve_help_lists_what_on_loss_error_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    from chatcodec.cli.commands import main
+    from chatcodec.cli._commands import main
 
     with pytest.raises(SystemExit):
         main(["serve", "--help"])

@@ -11,7 +11,7 @@ import openai
 import pytest
 
 from chatcodec.serve import ServeConfig
-from chatcodec.serve.config import Route
+from chatcodec.serve._config import Route
 from serve.harness import FakeUpstream, serving_config, serving_fake
 
 CLAUDE_MODELS = {

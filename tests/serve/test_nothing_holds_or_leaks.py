@@ -19,7 +19,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 import chatcodec
 from chatcodec import FinishEvent, FinishReason, ResponseStartEvent, TextDeltaEvent, TextEndEvent, TextStartEvent
 from chatcodec.serve import ServeConfig
-from chatcodec.streams.framing import WireEventWriter
+from chatcodec.streams._framing import WireEventWriter
 from serve.harness import FakeUpstream, fixture_json, proxy, serving_config
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
@@ -80,7 +80,7 @@ def test_a_previous_response_id_that_is_not_a_string_is_a_400(fake: FakeUpstream
 def test_an_unexpected_error_is_a_500_that_names_its_type_and_logs_where_not_what(
     fake: FakeUpstream, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from chatcodec.serve.steps import fit
+    from chatcodec.serve._steps import fit
 
     def broken(*arguments: Any, **settings: Any) -> Any:
         raise UnicodeEncodeError("utf-8", SECRET_TEXT, 0, 1, "surrogates not allowed")
@@ -174,7 +174,7 @@ def test_every_numeric_setting_is_finite_and_in_range_at_start(setting: dict[str
 def test_a_toml_shape_error_exits_64_naming_the_key(
     tmp_path: Any, capsys: pytest.CaptureFixture[str], line: str, key: str
 ) -> None:
-    from chatcodec.cli.commands import main
+    from chatcodec.cli._commands import main
 
     path = tmp_path / "serve.toml"
     path.write_text(f'api = "openai-chat"\nupstream = "anthropic"\nupstream_url = "https://a"\n{line}\n')
@@ -183,7 +183,7 @@ def test_a_toml_shape_error_exits_64_naming_the_key(
 
 
 def test_the_command_line_takes_nan_as_a_refusal_not_a_server(capsys: pytest.CaptureFixture[str]) -> None:
-    from chatcodec.cli.commands import main
+    from chatcodec.cli._commands import main
 
     arguments = ["serve", "--api", "openai-chat", "--upstream", "anthropic", "--upstream-url", "https://a"]
     assert main([*arguments, "--timeout", "nan"]) == 64

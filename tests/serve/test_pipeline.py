@@ -1,5 +1,5 @@
 """One direction through the gateway: a request passes the named steps of
-:mod:`chatcodec.serve.steps` once each, in order, and never climbs back into a module it
+:mod:`chatcodec.serve._steps` once each, in order, and never climbs back into a module it
 came through (the app among them).
 
 Two views of the same rule. The import graph of ``chatcodec.serve`` has no circle (a
@@ -28,14 +28,14 @@ import httpx
 import pytest
 
 import chatcodec.serve
-from chatcodec.serve import steps
+from chatcodec.serve import _steps as steps
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 SERVE = Path(chatcodec.serve.__file__).parent
-APP = "chatcodec.serve.app"
-STEP_PREFIX = "chatcodec.serve.steps."
+APP = "chatcodec.serve._app"
+STEP_PREFIX = "chatcodec.serve._steps."
 KEY = {"authorization": "Bearer sk-test"}
 CHAT = {
     "model": "claude-sonnet-4-5",
@@ -88,7 +88,7 @@ def test_the_serve_modules_import_each_other_without_a_circle() -> None:
 
 def test_nothing_imports_the_app_but_the_server_that_runs_it() -> None:
     importers = {name for name, imported in _import_graph().items() if APP in imported}
-    assert importers == {"chatcodec.serve.server"}
+    assert importers == {"chatcodec.serve._server"}
 
 
 def test_every_step_the_pipeline_names_is_a_module_of_its_own() -> None:

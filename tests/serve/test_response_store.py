@@ -18,8 +18,8 @@ import pytest
 
 import chatcodec
 from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart
-from chatcodec.serve.response_store import ResponseStore, owner_of
-from chatcodec.serve.store_spelling import open_store, read_store_spelling
+from chatcodec.serve._response_store import ResponseStore, owner_of
+from chatcodec.serve._store_spelling import open_store, read_store_spelling
 from serve.harness import FakeUpstream, proxy, serving_fake
 
 ALICE, BOB = owner_of("alice-key"), owner_of("bob-key")

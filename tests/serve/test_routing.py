@@ -15,7 +15,7 @@ from google import genai
 from google.genai import types
 
 from chatcodec.serve import ServeConfig
-from chatcodec.serve.config import Route, parse_route, read_config_file
+from chatcodec.serve._config import Route, parse_route, read_config_file
 from serve.harness import FakeUpstream, fixture_json, serving_config
 
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
@@ -192,9 +192,9 @@ def test_routes_from_the_command_line_and_a_toml_file(tmp_path: Path) -> None:
 
 
 def test_the_command_line_adds_to_its_config_file_and_wins_over_it(tmp_path: Path) -> None:
-    from chatcodec.cli.commands import _parser  # the parser main() uses
-    from chatcodec.cli.serve import settings_from
-    from chatcodec.serve import config as config_module
+    from chatcodec.cli._commands import _parser  # the parser main() uses
+    from chatcodec.cli._serve import settings_from
+    from chatcodec.serve import _config as config_module
 
     path = tmp_path / "serve.toml"
     path.write_text(

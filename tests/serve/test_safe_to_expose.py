@@ -111,7 +111,7 @@ def test_a_callers_own_key_still_takes_its_organization_and_project(fake: FakeUp
 
 
 def test_every_toml_setting_is_type_checked(tmp_path: Any) -> None:
-    from chatcodec.serve.config import read_config_file
+    from chatcodec.serve._config import read_config_file
 
     path = tmp_path / "serve.toml"
     wrong = {
@@ -130,9 +130,9 @@ def test_every_toml_setting_is_type_checked(tmp_path: Any) -> None:
 
 
 def test_host_and_port_are_taken_from_the_toml_file_as_the_readme_says(tmp_path: Any) -> None:
-    from chatcodec.cli.commands import _parser
-    from chatcodec.cli.serve import settings_from
-    from chatcodec.serve import config as config_module
+    from chatcodec.cli._commands import _parser
+    from chatcodec.cli._serve import settings_from
+    from chatcodec.serve import _config as config_module
 
     path = tmp_path / "serve.toml"
     path.write_text(
@@ -293,7 +293,7 @@ def test_a_large_request_is_converted_and_written_off_the_event_loop(
     bodies went from 208 to 118 ms)."""
     import asyncio
 
-    from chatcodec.serve.steps import fit as fit_module
+    from chatcodec.serve._steps import fit as fit_module
 
     on_the_loop: list[bool] = []
     written = fit_module.upstream_call

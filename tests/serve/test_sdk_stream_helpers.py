@@ -34,7 +34,7 @@ from chatcodec import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from chatcodec.streams.framing import WireEventWriter
+from chatcodec.streams._framing import WireEventWriter
 from serve.harness import FakeUpstream, proxy
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")

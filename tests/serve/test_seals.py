@@ -1,4 +1,4 @@
-"""Sealed reasoning authenticated (the Responses front, :mod:`chatcodec.serve.seals`): a seal
+"""Sealed reasoning authenticated (the Responses front, :mod:`chatcodec.serve._seals`): a seal
 this server wrote comes back and is replayed; one it did not write (forged, altered, from
 another key) is refused 400 under ``--validate`` and left out with a loss otherwise; what
 a seal holds never reaches a bare exception, nor the upstream when its API does not
@@ -16,8 +16,8 @@ import pytest
 
 import chatcodec
 from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart, ThinkingPart, ToolUsePart
-from chatcodec.errors import ChatcodecError
-from chatcodec.providers.openai_responses.carried_reasoning import PREFIX, seal, verify_seal
+from chatcodec._errors import ChatcodecError
+from chatcodec._providers.openai_responses.carried_reasoning import PREFIX, seal, verify_seal
 from serve.harness import FakeUpstream, proxy
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")

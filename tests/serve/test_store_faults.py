@@ -25,9 +25,9 @@ import pytest
 import chatcodec
 from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart
 from chatcodec.serve import ServeConfig
-from chatcodec.serve.response_store import ResponseStore, owner_of
-from chatcodec.serve.response_store_sqlite import SqliteBackend
-from chatcodec.serve.store_spelling import read_store_spelling
+from chatcodec.serve._response_store import ResponseStore, owner_of
+from chatcodec.serve._response_store_sqlite import SqliteBackend
+from chatcodec.serve._store_spelling import read_store_spelling
 from serve.harness import FakeUpstream, proxy
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
@@ -128,7 +128,7 @@ def test_a_redis_server_that_is_gone_costs_the_caller_nothing_but_a_header(fake:
 def test_a_sqlite_file_locked_past_its_busy_timeout_costs_the_caller_nothing_but_a_header(
     fake: FakeUpstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("chatcodec.serve.response_store_sqlite.BUSY_TIMEOUT", 0.3)
+    monkeypatch.setattr("chatcodec.serve._response_store_sqlite.BUSY_TIMEOUT", 0.3)
     path = tmp_path / "answers.db"
     fake.reply(_answer("Paris."))
     with proxy("openai-responses", "anthropic", fake.base, store=f"sqlite:{path}") as origin:
@@ -147,7 +147,7 @@ def test_a_sqlite_file_locked_past_its_busy_timeout_costs_the_caller_nothing_but
 def test_a_held_sqlite_write_lock_never_holds_a_request_that_keeps_nothing(
     fake: FakeUpstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("chatcodec.serve.response_store_sqlite.BUSY_TIMEOUT", 3.0)
+    monkeypatch.setattr("chatcodec.serve._response_store_sqlite.BUSY_TIMEOUT", 3.0)
     path = tmp_path / "answers.db"
     fake.reply(_answer("Kept, once the lock goes."))
     fake.reply(_answer("Not kept."))

@@ -11,7 +11,7 @@ import openai
 import pytest
 
 import chatcodec
-from chatcodec.providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.provider_codec import ProviderCodec
 from serve.harness import FakeUpstream, proxy
 from test_optional_streams import streamless_codec
 

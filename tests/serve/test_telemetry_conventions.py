@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from chatcodec.serve import ServeConfig
-from chatcodec.serve.fronts import front
+from chatcodec.serve._fronts import front
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, serving_config, serving_fake
 
 SSE = "text/event-stream"
@@ -188,7 +188,7 @@ def test_the_conversation_id_is_the_answer_a_responses_request_continues(fake: F
 
 
 def test_a_request_refused_before_it_is_routed_still_names_its_model(fake: FakeUpstream) -> None:
-    from chatcodec.serve.config import parse_route
+    from chatcodec.serve._config import parse_route
 
     config = ServeConfig("openai-chat", otel=True, routes=(parse_route(f"claude-*=anthropic@{fake.base}"),))
     with traced(config) as (origin, exporter):

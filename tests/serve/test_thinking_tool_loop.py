@@ -48,7 +48,7 @@ from chatcodec import (
     ToolCallStartEvent,
     ToolUsePart,
 )
-from chatcodec.streams.framing import WireEventWriter
+from chatcodec.streams._framing import WireEventWriter
 from serve.harness import FakeUpstream, Received, proxy
 
 THOUGHT = "The user wants the weather; I should call get_weather for Paris."
@@ -317,7 +317,7 @@ PAIRS = [
 """The OpenAI-shaped fronts against every upstream that signs, Anthropic's own API as the
 reference (a Claude client replays the blocks it got), and the Anthropic front before
 Gemini: with no store, the call's signature rides in its ``tool_use`` id, which every
-Claude client sends back (``providers/anthropic/tool_ids.py``)."""
+Claude client sends back (``_providers/anthropic/tool_ids.py``)."""
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import assert_never, assert_type
 
 from chatcodec import ChatRequestData, ChatResponseData, ContentPartData, MessageData, StreamEventData
-from chatcodec.model.canonical_types import (
+from chatcodec._model.canonical_types import (
     AssistantMessageData,
     MediaSourceData,
     TextPartData,

@@ -1,16 +1,16 @@
 """Conversations at dataset scale: an exact columnar form, and the engines that read it.
 
-- :mod:`~chatcodec.datasets.layout`: the columnar form (content always a list of parts,
+- :mod:`~chatcodec.datasets._layout`: the columnar form (content always a list of parts,
   free-form values as JSON text), published as ``schemas/request.arrow.json`` and
   ``schemas/response.arrow.json``;
-- :mod:`~chatcodec.datasets.columnar`: canonical dicts to its rows and back, exactly;
-- :mod:`~chatcodec.datasets.arrow_form`: its :class:`pyarrow.Schema` and tables;
-- :mod:`~chatcodec.datasets.arrow_rows`: wire payloads as Arrow wrote them (``null``-filled);
-- :mod:`~chatcodec.datasets.engines`: :class:`ArrowConverter`, for Hugging Face
+- :mod:`~chatcodec.datasets._columnar`: canonical dicts to its rows and back, exactly;
+- :mod:`~chatcodec.datasets._arrow_form`: its :class:`pyarrow.Schema` and tables;
+- :mod:`~chatcodec.datasets._arrow_rows`: wire payloads as Arrow wrote them (``null``-filled);
+- :mod:`~chatcodec.datasets._engines`: :class:`ArrowConverter`, for Hugging Face
   ``datasets.map`` and Ray Data ``map_batches``;
-- :mod:`~chatcodec.datasets.analyst_view`: flat tables of exchanges, messages and parts
+- :mod:`~chatcodec.datasets._analyst_view`: flat tables of exchanges, messages and parts
   for SQL and dataframe queries (:func:`analyst_tables`);
-- :mod:`~chatcodec.datasets.parquet_files` and :mod:`~chatcodec.datasets.parquet_sink`:
+- :mod:`~chatcodec.datasets._parquet_files` and :mod:`~chatcodec.datasets._parquet_sink`:
   the command line's Parquet input and output.
 
 pyarrow (the ``arrow`` extra) is imported on first use of a name that needs it, never by
@@ -21,22 +21,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chatcodec.datasets.arrow_rows import without_arrow_nulls
-from chatcodec.datasets.columnar import from_columnar, to_columnar
-from chatcodec.datasets.layout import COLUMNAR_KINDS, ColumnarKind, columnar_layout, layout_document
+from chatcodec.datasets._arrow_rows import without_arrow_nulls
+from chatcodec.datasets._columnar import from_columnar, to_columnar
+from chatcodec.datasets._layout import COLUMNAR_KINDS, ColumnarKind, columnar_layout, layout_document
 
 if TYPE_CHECKING:
-    from chatcodec.datasets.analyst_view import analyst_tables
-    from chatcodec.datasets.arrow_form import arrow_schema, form_of, from_table, to_table
-    from chatcodec.datasets.engines import ArrowConverter
+    from chatcodec.datasets._analyst_view import analyst_tables
+    from chatcodec.datasets._arrow_form import arrow_schema, form_of, from_table, to_table
+    from chatcodec.datasets._engines import ArrowConverter
 
 _LAZY = {
-    "ArrowConverter": "chatcodec.datasets.engines",
-    "analyst_tables": "chatcodec.datasets.analyst_view",
-    "arrow_schema": "chatcodec.datasets.arrow_form",
-    "form_of": "chatcodec.datasets.arrow_form",
-    "from_table": "chatcodec.datasets.arrow_form",
-    "to_table": "chatcodec.datasets.arrow_form",
+    "ArrowConverter": "chatcodec.datasets._engines",
+    "analyst_tables": "chatcodec.datasets._analyst_view",
+    "arrow_schema": "chatcodec.datasets._arrow_form",
+    "form_of": "chatcodec.datasets._arrow_form",
+    "from_table": "chatcodec.datasets._arrow_form",
+    "to_table": "chatcodec.datasets._arrow_form",
 }
 
 

@@ -19,11 +19,11 @@ JSON line per request), :mod:`.telemetry` and :mod:`.genai_messages` (opt-in Gen
 spans), :mod:`.steps` (a request's steps, one module each, in the order it passes them:
 authenticate, read, route, validate, fit, send, answer or stream, keep), :mod:`.app`
 (the Starlette application, which only wires the steps), :mod:`.server` (uvicorn).
-What each API says on HTTP is its provider's edge (``providers/<name>/edge.py``), read
-through :func:`~chatcodec.registry.get_edge`; this package names no provider.
+What each API says on HTTP is its provider's edge (``_providers/<name>/edge.py``), read
+through :func:`~chatcodec._registry.get_edge`; this package names no provider.
 Starlette, uvicorn and httpx are imported only here; the core never imports this package.
 """
 
-from chatcodec.serve.config import ServeConfig
+from chatcodec.serve._config import ServeConfig
 
 __all__ = ["ServeConfig"]

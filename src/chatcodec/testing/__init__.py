@@ -10,10 +10,10 @@ meaning (another provider reports one it drops as lost): a cross-provider test m
 ignore every other marker, never these.
 """
 
-from chatcodec.providers.kit import meaningful_markers
+from chatcodec._providers.kit import meaningful_markers
 
 try:
-    from chatcodec.testing.strategies import (
+    from chatcodec.testing._strategies import (
         Splitter,
         assistant_content_parts,
         assistant_messages,

@@ -13,7 +13,7 @@ from anthropic.types.message_create_params import MessageCreateParamsNonStreamin
 from pydantic import TypeAdapter
 
 import chatcodec
-from chatcodec.streams.input import iter_event_payloads
+from chatcodec.streams._input import iter_event_payloads
 from sdk_oracle import assert_matches
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "anthropic"

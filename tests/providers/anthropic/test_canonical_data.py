@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic import wire
-from chatcodec.providers.anthropic.tools import empty_schema
-from chatcodec.registry import get_codec
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.anthropic import wire
+from chatcodec._providers.anthropic.tools import empty_schema
+from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests, chat_responses
 from conformance.generated_requests import bare_request
 from conformance.mutations import mutated
@@ -379,10 +379,10 @@ def test_reading_and_writing_the_common_shapes_in_a_fresh_process_loads_no_model
     found = json.loads(subprocess.run(command, capture_output=True, text=True, check=True, timeout=60).stdout)
     models = (
         "pydantic",
-        "chatcodec.model.messages",
-        "chatcodec.model.content",
-        "chatcodec.model.request",
-        "chatcodec.model.response",
+        "chatcodec._model.messages",
+        "chatcodec._model.content",
+        "chatcodec._model.request",
+        "chatcodec._model.response",
     )
     assert [name for name in models if name in found["loaded"]] == []
     assert found["converted"] == payload

@@ -1,4 +1,4 @@
-"""Clacky parity: the helpers re-exported from ``chatcodec.providers.anthropic``."""
+"""Clacky parity: the helpers re-exported from ``chatcodec._providers.anthropic``."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.providers.anthropic import (
+from chatcodec._providers.anthropic import (
     build_request_body,
     format_tool_results,
     parse_response,
     sanitize_tool_use_id,
     tool_id_map,
 )
-from chatcodec.providers.anthropic.convenience import NOT_RUN
-from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id as encoder_map
+from chatcodec._providers.anthropic.convenience import NOT_RUN
+from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id as encoder_map
 from providers.anthropic.anthropic_support import assert_valid_request, load_json
 
 WEATHER = {"name": "get_weather", "description": "Weather", "parameters": {"type": "object", "properties": {}}}

@@ -1,9 +1,9 @@
-"""The Anthropic Messages API on HTTP: its edge's facts (``providers/anthropic/edge.py``)."""
+"""The Anthropic Messages API on HTTP: its edge's facts (``_providers/anthropic/edge.py``)."""
 
 from __future__ import annotations
 
 import chatcodec
-from chatcodec.registry import get_edge
+from chatcodec._registry import get_edge
 
 EDGE = get_edge("anthropic")
 

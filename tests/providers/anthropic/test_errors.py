@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.model.stream_events import TextDeltaEvent, TextStartEvent, ToolCallEndEvent
+from chatcodec._model.stream_events import TextDeltaEvent, TextStartEvent, ToolCallEndEvent
 from providers.anthropic.anthropic_support import (
     REQUEST_FIXTURES,
     RESPONSE_FIXTURES,

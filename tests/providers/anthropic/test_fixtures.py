@@ -15,7 +15,7 @@ import pytest
 from anthropic.lib.streaming._messages import accumulate_event
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from providers.anthropic.anthropic_support import (
     ERROR_FIXTURES,
     PREDATES_SDK,

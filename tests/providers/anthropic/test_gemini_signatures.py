@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.providers.anthropic.tool_ids import signed_tool_use_id, split_signed_id
+from chatcodec._providers.anthropic.tool_ids import signed_tool_use_id, split_signed_id
 from providers.anthropic.anthropic_support import assert_valid_request
 
 PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")

@@ -12,10 +12,10 @@ from typing import Any, get_args
 import pytest
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.model.content import ImagePart
-from chatcodec.providers.openai_chat import common_shapes
-from chatcodec.registry import get_codec
+from chatcodec._losses import LossRecorder
+from chatcodec._model.content import ImagePart
+from chatcodec._providers.openai_chat import common_shapes
+from chatcodec._registry import get_codec
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "agent_session.openai-chat.json"
 URL = "https://example.com/cat.png"

@@ -10,8 +10,8 @@ import pytest
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 
 import chatcodec
-from chatcodec.providers.anthropic.servers import SERVERS, server_for_url
-from chatcodec.providers.anthropic.servers.fitting import ALWAYS, places
+from chatcodec._providers.anthropic.servers import SERVERS, server_for_url
+from chatcodec._providers.anthropic.servers.fitting import ALWAYS, places
 from sdk_oracle import check
 
 TOOL = {"name": "weather", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}

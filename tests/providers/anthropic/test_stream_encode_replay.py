@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 
 FORMAT = "anthropic"
 MESSAGE = {

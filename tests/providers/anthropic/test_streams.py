@@ -10,7 +10,7 @@ import pytest
 from anthropic.lib.streaming._messages import accumulate_event
 
 import chatcodec
-from chatcodec.model.stream_events import (
+from chatcodec._model.stream_events import (
     FinishEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
@@ -25,7 +25,7 @@ from chatcodec.model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from providers.anthropic.anthropic_support import (
     assert_valid_stream,
     encode_events,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.providers.anthropic import request as anthropic_request
+from chatcodec._providers.anthropic import request as anthropic_request
 
 INPUTS: list[dict[str, Any]] = [
     {"path": "notes/a.md", "limit": 100, "ok": True, "none": None, "list": [1, "x", [False]]},

@@ -2,7 +2,7 @@
 ``tests/conformance/providers.py``.
 
 The oracles are botocore's ``ParamValidator`` on the ``bedrock-runtime`` service model
-(``providers/bedrock_converse/bedrock_support.py``). botocore has no stream accumulator,
+(``_providers/bedrock_converse/bedrock_support.py``). botocore has no stream accumulator,
 so each recorded stream pairs with :func:`reference_accumulation`: the ``Converse`` body
 the events stand for, built here by the rules the AWS documentation gives (deltas of one
 ``contentBlockIndex`` concatenate; ``toolUse.input`` fragments are JSON text; the stop
@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.testing import strategies as canonical
+from chatcodec.testing import _strategies as canonical
 from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import (
@@ -48,7 +48,7 @@ def check_stream(events: list[JsonObject]) -> None:
     wire: usage members newer than the installed model (AWS sends them; botocore's parser
     skips them), and ``metrics`` in ``metadata``, which SDK-level recordings leave out (the
     encoder writes it unless the stream it re-encodes had none: its ``_no_metrics`` marker,
-    tested in ``providers/bedrock_converse/test_streams.py``)."""
+    tested in ``_providers/bedrock_converse/test_streams.py``)."""
     adapted = [for_sdk("", event) for event in events]
     for event in adapted:
         if isinstance(event.get("metadata"), dict):
@@ -302,7 +302,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
 
 def _claude_thinking_reading(reasoning: dict[str, Any] | None) -> None:
-    """What Claude's thinking config reads back as (``providers/families/claude/wire_rules.py``), in place:
+    """What Claude's thinking config reads back as (``_providers/families/claude/wire_rules.py``), in place:
     a budget above 0 is thinking switched on (``enabled``), and ``include_thoughts=True``
     beside thinking that is on says nothing (Claude returns its thinking whenever it
     thinks), so it is not sent. Found by the there-and-back law, Bedrock -> Gemini -> Bedrock,

@@ -1,9 +1,9 @@
-"""Bedrock Converse on HTTP: its edge's facts (``providers/bedrock_converse/edge.py``)."""
+"""Bedrock Converse on HTTP: its edge's facts (``_providers/bedrock_converse/edge.py``)."""
 
 from __future__ import annotations
 
 import chatcodec
-from chatcodec.registry import get_edge
+from chatcodec._registry import get_edge
 
 EDGE = get_edge("bedrock-converse")
 

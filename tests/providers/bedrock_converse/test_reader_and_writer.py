@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.bedrock_converse import request as bedrock_request
-from chatcodec.providers.bedrock_converse import wire
-from chatcodec.providers.bedrock_converse.media import IMAGE_TYPES
-from chatcodec.providers.bedrock_converse.request import UNSUPPORTED
-from chatcodec.providers.bedrock_converse.thinking import is_base64
-from chatcodec.registry import get_codec
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.bedrock_converse import request as bedrock_request
+from chatcodec._providers.bedrock_converse import wire
+from chatcodec._providers.bedrock_converse.media import IMAGE_TYPES
+from chatcodec._providers.bedrock_converse.request import UNSUPPORTED
+from chatcodec._providers.bedrock_converse.thinking import is_base64
+from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests
 from conformance.generated_requests import bare_request
 from conformance.mutations import mutated
@@ -204,7 +204,7 @@ def test_converting_through_bedrock_loads_no_canonical_model() -> None:
     neither pydantic nor the canonical models."""
     script = """
 import sys, chatcodec
-from chatcodec.registry import get_codec
+from chatcodec._registry import get_codec
 get_codec("bedrock-converse")
 image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
 session = {"model": "m", "messages": [
@@ -221,9 +221,9 @@ body["messages"][0]["content"] += [document, {"cachePoint": {"type": "default"}}
 body["outputConfig"] = {"effort": "high"}
 body["additionalModelRequestFields"] = {"thinking": {"type": "enabled", "budget_tokens": 1024}}
 codec = get_codec("bedrock-converse")
-from chatcodec.losses import LossRecorder
+from chatcodec._losses import LossRecorder
 codec.write_request(codec.read_request(body), LossRecorder())
-models = {"pydantic", *(f"chatcodec.model.{name}" for name in ("content", "messages", "request", "response"))}
+models = {"pydantic", *(f"chatcodec._model.{name}" for name in ("content", "messages", "request", "response"))}
 print(sorted(name for name in sys.modules if name in models))
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)

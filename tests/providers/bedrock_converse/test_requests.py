@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.providers.bedrock_converse.request import tool_id_map
-from chatcodec.providers.families.aws.tool_ids import restore_tool_use_id
+from chatcodec._providers.bedrock_converse.request import tool_id_map
+from chatcodec._providers.families.aws.tool_ids import restore_tool_use_id
 from providers.bedrock_converse.bedrock_support import MODEL, assert_valid_request, assert_valid_response
 
 PROVIDER = "bedrock-converse"

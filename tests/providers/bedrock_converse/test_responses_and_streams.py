@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.registry import get_codec
-from chatcodec.streams.replay import events_from_response
+from chatcodec._losses import LossRecorder
+from chatcodec._registry import get_codec
+from chatcodec.streams._replay import events_from_response
 from providers.bedrock_converse.bedrock_support import assert_valid_response, assert_valid_stream
 
 PROVIDER = "bedrock-converse"

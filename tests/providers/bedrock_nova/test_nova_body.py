@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import chatcodec
+from chatcodec._losses import LossRecorder
 from chatcodec.cli import main
-from chatcodec.losses import LossRecorder
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "bedrock-nova"
 USER = {"role": "user", "content": [{"text": "hi"}]}

@@ -2,7 +2,7 @@
 ``tests/conformance/providers.py``.
 
 The SDK oracles are google-genai's pydantic types with unknown fields forbidden
-(``providers/gemini/gemini_support.py``). google-genai has no stream accumulator, so each
+(``_providers/gemini/gemini_support.py``). google-genai has no stream accumulator, so each
 recorded stream pairs with :func:`wire_accumulation`: the chunks folded into one
 ``GenerateContentResponse`` on the wire, as Google describes a stream (text of one part
 concatenated chunk after chunk, calls whole, Vertex's partial arguments assembled, the
@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.testing import strategies as canonical
+from chatcodec.testing import _strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import with_compact_arguments, without_provider_data, without_spelling_markers

@@ -20,7 +20,7 @@ from typing import Any
 from google.genai import types
 
 import chatcodec
-from chatcodec.streams.input import iter_event_payloads
+from chatcodec.streams._input import iter_event_payloads
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "gemini"
 

@@ -1,12 +1,12 @@
-"""The Gemini API on HTTP: its edge's facts (``providers/gemini/edge.py``)."""
+"""The Gemini API on HTTP: its edge's facts (``_providers/gemini/edge.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
 import chatcodec
-from chatcodec.providers.contract.edge import RouteError
-from chatcodec.registry import get_edge
+from chatcodec._providers.contract.edge import RouteError
+from chatcodec._registry import get_edge
 
 EDGE = get_edge("gemini")
 

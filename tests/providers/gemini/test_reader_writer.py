@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.payloads import loads
-from chatcodec.providers.gemini import wire
-from chatcodec.providers.gemini.results import parsed_object
+from chatcodec._losses import LossRecorder
+from chatcodec._payloads import loads
+from chatcodec._providers.gemini import wire
+from chatcodec._providers.gemini.results import parsed_object
 from conformance.generated_requests import REQUESTS
 from conformance.mutations import mutated
 from conformance.providers import PROVIDER
@@ -393,10 +393,10 @@ def test_reading_and_writing_common_requests_loads_no_model_and_no_pydantic() ->
     command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(source)!r})\n{_PROBE}", argument]
     found = json.loads(subprocess.run(command, capture_output=True, text=True, check=True, timeout=60).stdout)
     models = (
-        "chatcodec.model.messages",
-        "chatcodec.model.content",
-        "chatcodec.model.request",
-        "chatcodec.model.response",
+        "chatcodec._model.messages",
+        "chatcodec._model.content",
+        "chatcodec._model.request",
+        "chatcodec._model.response",
         "pydantic",
     )
     assert [name for name in models if name in found["loaded"]] == []

@@ -1,12 +1,12 @@
-"""Ollama's ``/api/chat`` on HTTP: its edge's facts (``providers/ollama/edge.py``)."""
+"""Ollama's ``/api/chat`` on HTTP: its edge's facts (``_providers/ollama/edge.py``)."""
 
 from __future__ import annotations
 
 import json
 
 import chatcodec
-from chatcodec import detect
-from chatcodec.registry import get_edge
+from chatcodec import _detect as detect
+from chatcodec._registry import get_edge
 from providers.ollama.ollama_support import FIXTURES
 
 EDGE = get_edge("ollama")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from providers.ollama.conformance_streams import CALL, last, line
 from providers.ollama.ollama_support import assert_valid_response, assert_valid_stream, load_json
 

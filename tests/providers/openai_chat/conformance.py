@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.providers.openai_chat.cache_control import spelled
+from chatcodec._providers.openai_chat.cache_control import spelled
 from chatcodec.testing import chat_requests
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
@@ -137,7 +137,7 @@ def _data_urls(value: Any) -> Any:
             and source.get("type") == "url"
             and "media_type" not in source
         ):
-            value = {**value, "source": chatcodec.compat.source_from_url(source["url"])}
+            value = {**value, "source": chatcodec._compat.source_from_url(source["url"])}
         return {key: _data_urls(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_data_urls(item) for item in value]

@@ -12,9 +12,9 @@ from openai.types.chat.completion_create_params import (
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec.providers.openai_chat.servers import SERVERS, Server
-from chatcodec.providers.openai_chat.servers.fitting import REASONING_FIELDS, request_fields
-from chatcodec.strict.fields import describe, schema_for, unknown_fields
+from chatcodec._providers.openai_chat.servers import SERVERS, Server
+from chatcodec._providers.openai_chat.servers.fitting import REASONING_FIELDS, request_fields
+from chatcodec._strict.fields import describe, schema_for, unknown_fields
 from sdk_oracle import check
 
 

@@ -22,11 +22,11 @@ from pydantic import BaseModel
 
 import chatcodec
 from chatcodec import ChatRequest, ChatResponse
-from chatcodec.losses import LossRecorder
-from chatcodec.model.messages import MESSAGES_ADAPTER
-from chatcodec.providers.openai_chat.common_shapes import COMMON_REQUEST
-from chatcodec.providers.openai_chat.wire_validators import request_adapter
-from chatcodec.registry import get_codec
+from chatcodec._losses import LossRecorder
+from chatcodec._model.messages import MESSAGES_ADAPTER
+from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
+from chatcodec._providers.openai_chat.wire_validators import request_adapter
+from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests, chat_responses
 from conformance.mutations import mutated
 from providers.openai_chat.openai_chat_support import FORMAT, fixture_names, load_json

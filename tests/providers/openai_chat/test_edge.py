@@ -1,11 +1,11 @@
-"""OpenAI Chat Completions on HTTP: its edge's facts (``providers/openai_chat/edge.py``)."""
+"""OpenAI Chat Completions on HTTP: its edge's facts (``_providers/openai_chat/edge.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import chatcodec
-from chatcodec.registry import get_edge
+from chatcodec._registry import get_edge
 
 EDGE = get_edge("openai-chat")
 

@@ -43,10 +43,10 @@ from chatcodec import (
     Usage,
     UserMessage,
 )
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.history.turns import history_for
-from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
-from chatcodec.streams.replay import events_from_response
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.history.turns import history_for
+from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
+from chatcodec.streams._replay import events_from_response
 from chatcodec.testing import chat_requests, chat_responses, chunkings, json_objects
 from providers.openai_chat.openai_chat_support import (
     FORMAT,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 
 REFUSED: dict[str, Any] = {
     "id": "msg_1",

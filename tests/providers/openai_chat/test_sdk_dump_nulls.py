@@ -6,7 +6,7 @@ branch (the same canonical data as the session without them, plus one marker eac
 from __future__ import annotations
 
 import chatcodec
-from chatcodec.conversion import read_request_data
+from chatcodec._conversion import read_request_data
 from providers.openai_chat.spelling_twins import sdk_dump_session, without_nulls
 
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.providers.openai_chat.servers import SERVERS, server_for_model, server_for_url
-from chatcodec.providers.openai_chat.servers.fitting import nearest_effort
-from chatcodec.strict.fields import payload_problems
+from chatcodec._providers.openai_chat.servers import SERVERS, server_for_model, server_for_url
+from chatcodec._providers.openai_chat.servers.fitting import nearest_effort
+from chatcodec._strict.fields import payload_problems
 from providers.openai_chat.servers_support import assert_valid_for, convert, rule_losses
 
 ANTHROPIC = Path(__file__).resolve().parents[2] / "fixtures" / "anthropic" / "request"

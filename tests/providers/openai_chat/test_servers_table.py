@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from chatcodec.providers.openai_chat.servers import SERVERS
-from chatcodec.providers.openai_chat.servers.table import servers_table
+from chatcodec._providers.openai_chat.servers import SERVERS
+from chatcodec._providers.openai_chat.servers.table import servers_table
 
 
 def test_the_table_has_a_row_per_server() -> None:

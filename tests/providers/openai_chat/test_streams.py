@@ -31,10 +31,10 @@ from chatcodec import (
     ToolUsePart,
     UsageEvent,
 )
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.contract.context import EncodeContext
-from chatcodec.providers.openai_chat.stream_encode import StreamEncoder
-from chatcodec.streams.replay import events_from_response
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.openai_chat.stream_encode import StreamEncoder
+from chatcodec.streams._replay import events_from_response
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
 
 
@@ -502,7 +502,7 @@ _ANTHROPIC: list[dict[str, Any]] = [
 
 def test_push_style_decoder() -> None:
     codec = chatcodec.get_codec(FORMAT)
-    assert isinstance(codec, chatcodec.registry.SupportsStreamDecoder)
+    assert isinstance(codec, chatcodec._registry.SupportsStreamDecoder)
     decoder = codec.stream_decoder()
     events = [
         event

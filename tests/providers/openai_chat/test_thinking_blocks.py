@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 
 from .openai_chat_support import assert_chunks_match_sdk, assert_response_matches_sdk
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec.providers.contract.context import DecodeContext
-from chatcodec.providers.kit import sdk_kinds, shape_fields
-from chatcodec.providers.openai_chat import reasoning, request, request_fields, wire
-from chatcodec.providers.openai_chat.common_shapes import SDK_NULLS
-from chatcodec.providers.openai_chat.markers import PROVIDER
-from chatcodec.strict.fields import schema_for
+from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.kit import sdk_kinds, shape_fields
+from chatcodec._providers.openai_chat import reasoning, request, request_fields, wire
+from chatcodec._providers.openai_chat.common_shapes import SDK_NULLS
+from chatcodec._providers.openai_chat.markers import PROVIDER
+from chatcodec._strict.fields import schema_for
 
 _EVERY_TYPED_FIELD: dict[str, Any] = {
     "model": "gpt-4o",

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.losses import LossRecorder
-from chatcodec.registry import get_codec
+from chatcodec._losses import LossRecorder
+from chatcodec._registry import get_codec
 
 
 def _call(call_id: str, name: str = "read", arguments: str = '{"path":"a"}') -> dict[str, Any]:
@@ -244,7 +244,7 @@ def test_an_anthropic_to_openai_conversion_in_a_fresh_process_loads_no_canonical
         [sys.executable, "-c", script, json.dumps(_BODY)], capture_output=True, text=True, check=True, timeout=60
     )
     found = json.loads(result.stdout)
-    models = ("chatcodec.model.messages", "chatcodec.model.content", "chatcodec.model.request", "pydantic")
+    models = ("chatcodec._model.messages", "chatcodec._model.content", "chatcodec._model.request", "pydantic")
     assert [name for name in models if name in found["loaded"]] == []
     expected = chatcodec.convert_request(_BODY, source="anthropic", target="openai-chat", on_loss="ignore", strict=True)
     assert found["converted"] == expected

@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.testing import strategies as canonical
+from chatcodec.testing import _strategies as canonical
 from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import effort_reading, without_neutral_penalties, without_unasked_logprobs
@@ -204,7 +204,7 @@ def _images(value: Any) -> Any:
             cleaned["detail"] = "auto"
         source = value.get("source")
         if isinstance(source, dict) and source.get("type") == "url" and "media_type" not in source:
-            cleaned["source"] = chatcodec.compat.source_from_url(source["url"])
+            cleaned["source"] = chatcodec._compat.source_from_url(source["url"])
     title = cleaned.get("title") if value.get("type") == "document" else None
     if title is not None and cleaned.get("filename") in (None, title):
         cleaned["filename"], cleaned["title"] = title, None

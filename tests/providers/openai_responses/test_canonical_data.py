@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 import chatcodec
+from chatcodec._losses import LossRecorder
 from chatcodec._narrow import is_list
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.openai_responses import wire
-from chatcodec.registry import get_codec
+from chatcodec._providers.openai_responses import wire
+from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests, chat_responses
 from conformance.mutations import mutated
 
@@ -254,7 +254,7 @@ responses = {"model": "m", "input": [{"role": "user", "content": "q"},
 chatcodec.convert_request(chat, source="openai-chat", target="openai-responses", on_loss="ignore")
 chatcodec.convert_request(responses, source="openai-responses", target="openai-responses", on_loss="ignore")
 chatcodec.convert_response({"output": [], "status": "completed"}, source="openai-responses", target="openai-responses")
-models = ("pydantic", *(f"chatcodec.model.{name}" for name in ("request", "content", "messages", "response")))
+models = ("pydantic", *(f"chatcodec._model.{name}" for name in ("request", "content", "messages", "response")))
 print(json.dumps([name for name in models if name in sys.modules]))
 """
 

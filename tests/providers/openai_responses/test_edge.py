@@ -1,9 +1,9 @@
-"""The OpenAI Responses API on HTTP: its edge's facts (``providers/openai_responses/edge.py``)."""
+"""The OpenAI Responses API on HTTP: its edge's facts (``_providers/openai_responses/edge.py``)."""
 
 from __future__ import annotations
 
 import chatcodec
-from chatcodec.registry import get_edge
+from chatcodec._registry import get_edge
 
 EDGE = get_edge("openai-responses")
 

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatcodec.errors import ChatcodecError
-from chatcodec.providers.openai_responses import wire
+from chatcodec._errors import ChatcodecError
+from chatcodec._providers.openai_responses import wire
 
 _ABSENT = object()
 _KINDS = st.sampled_from(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 
 import chatcodec
-from chatcodec.streams.replay import events_from_response
+from chatcodec.streams._replay import events_from_response
 from chatcodec.testing import chat_responses
 from conformance.normal_forms import without_provider_data
 from providers.openai_responses.conformance import single_hop_requests

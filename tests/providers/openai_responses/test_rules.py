@@ -13,8 +13,8 @@ import pytest
 
 import chatcodec
 from chatcodec import AssistantMessage, ChatRequest, TextPart, ThinkingPart, ToolUsePart, UserMessage
-from chatcodec.streams.replay import events_from_response
-from chatcodec.streams.sse import iter_sse_json
+from chatcodec.streams._replay import events_from_response
+from chatcodec.streams._sse import iter_sse_json
 from providers.openai_responses.responses_support import (
     FIXTURES,
     FORMAT,
@@ -241,7 +241,7 @@ def test_another_providers_refusal_is_sent_as_assistant_text_and_reported() -> N
 
 
 def test_a_text_part_that_opens_a_message_item_streams_live() -> None:
-    from chatcodec.model.stream_events import ResponseStartEvent, TextDeltaEvent, TextStartEvent
+    from chatcodec._model.stream_events import ResponseStartEvent, TextDeltaEvent, TextStartEvent
 
     wire = chatcodec.encode_stream(
         FORMAT,
@@ -347,7 +347,7 @@ def test_a_kept_object_that_is_not_an_object_is_refused_at_its_path(request_fiel
 def test_a_tool_call_streams_its_arguments_as_they_come() -> None:
     """A proxy's client sees a call being written: each argument delta goes out before
     the call's end has arrived, on the item announced when the call began."""
-    from chatcodec.model import stream_events as ev
+    from chatcodec._model import stream_events as ev
 
     pulled: list[str] = []
 

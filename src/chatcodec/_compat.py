@@ -1,0 +1,79 @@
+"""Media helpers shared by the canonical model and the codecs: data URLs and audio formats.
+
+Reading alternate input shapes (the role this module once had) is
+:mod:`chatcodec._dialects.reader`; the canonical models themselves accept canonical data only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+);base64")
+_BASE64_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
+
+# OpenAI's input_audio "format" <-> MIME type. Unlisted formats map to audio/<format>.
+_AUDIO_MEDIA_TYPES = {"mp3": "audio/mpeg", "wav": "audio/wav", "pcm16": "audio/pcm"}
+_AUDIO_FORMATS = {media_type: name for name, media_type in _AUDIO_MEDIA_TYPES.items()}
+
+
+def media_type_for_audio_format(audio_format: str) -> str:
+    """``"mp3"`` -> ``"audio/mpeg"``; unknown formats become ``audio/<format>``."""
+    return _AUDIO_MEDIA_TYPES.get(audio_format, f"audio/{audio_format}")
+
+
+def audio_format_from_media_type(media_type: str | None) -> str | None:
+    """``"audio/mpeg"`` -> ``"mp3"``; the inverse of :func:`media_type_for_audio_format`."""
+    if media_type is None:
+        return None
+    if media_type in _AUDIO_FORMATS:
+        return _AUDIO_FORMATS[media_type]
+    return media_type.removeprefix("audio/")
+
+
+def source_from_url(url: str, media_type: str | None = None) -> dict[str, Any]:
+    """A media source for ``url``: a base64 source for a ``data:`` URL, else a URL source.
+
+    Only data URLs that :func:`data_url` rebuilds character for character are split,
+    so encoding back to a URL-based provider is exact.
+    """
+    head, comma, data = url.partition(",")
+    match = _DATA_URL_HEAD.fullmatch(head) if comma and head.startswith("data:") else None
+    if match is not None and _is_base64_text(data):
+        return {"type": "base64", "media_type": match["media_type"], "data": data}
+    source: dict[str, Any] = {"type": "url", "url": url}
+    if media_type is not None:
+        source["media_type"] = media_type
+    return source
+
+
+def reads_back(media_type: str, data: str) -> bool:
+    """Whether :func:`data_url` of ``media_type`` and ``data`` reads back, by
+    :func:`source_from_url`, as that media type and data: a media type the head pattern
+    takes whole (no comma to split at) and base64 text. Decided without building the URL
+    and reading it again (a copy of what may be megabytes)."""
+    return media_type_reads_back(media_type) and _is_base64_text(data)
+
+
+def media_type_reads_back(media_type: str) -> bool:
+    """Whether a data URL of ``media_type`` reads back as that media type: the head pattern
+    takes it whole (no comma to split at). :func:`reads_back` for data already known to be
+    base64 text (the check is a pass over what may be megabytes: done once, not twice)."""
+    return _DATA_URL_HEAD.fullmatch(f"data:{media_type};base64") is not None
+
+
+def is_base64_text(data: str) -> bool:
+    """Whether ``data`` holds only the base64 alphabet (standard or URL-safe, padding): text
+    a data URL can carry (a lone surrogate, which no UTF-8 body can hold, is not)."""
+    return _is_base64_text(data)
+
+
+def _is_base64_text(data: str) -> bool:
+    # Deleting the alphabet with bytes.translate is a table lookup per byte in C, four
+    # times faster than a regex over what may be megabytes of base64.
+    return data.isascii() and not data.encode("ascii").translate(None, _BASE64_BYTES)
+
+
+def data_url(media_type: str, data: str) -> str:
+    """The ``data:`` URL for base64 ``data``."""
+    return f"data:{media_type};base64,{data}"

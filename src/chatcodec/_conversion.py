@@ -1,0 +1,98 @@
+"""The one request conversion path: the source provider's reader to canonical data, the
+target provider's writer from it, with no canonical model built on the way.
+
+:func:`~chatcodec.convert_request`, the batch converter and ``chatcodec serve`` all
+convert through here; each provider has one reader and one writer (its codec's
+``read_request`` and ``write_request``), so there is no second path to agree with.
+Split in two steps because the proxy changes canonical fields between them (the model
+it maps, the stream flag) and tells a refused read from a refused write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from chatcodec._errors import ChatcodecError
+from chatcodec._losses import LossRecorder
+from chatcodec._option_table import named_options
+from chatcodec._payloads import load_object
+from chatcodec._providers.contract.context import with_field_data
+from chatcodec._registry import get_codec
+from chatcodec._sdk_objects import sdk_json_nested
+
+
+def read_request_data(
+    payload: object, source: str, *, strict: bool = False, target: str | None = None, server: str | None = None
+) -> dict[str, Any]:
+    """``payload`` (a dict, JSON text or bytes, or SDK objects) read by ``source``'s reader
+    as canonical request data; ``strict`` refuses what the provider refuses first (what
+    ``server``, a compatible server of the format, refuses when named), and a turn order
+    ``target`` refuses (when given).
+
+    A plain dict goes to the reader as it is, not walked for SDK objects: the walk cost a
+    third of an agent session's conversion, and the reader's closed front takes JSON
+    values only, so an SDK object anywhere inside is refused, and only then is the
+    payload walked and read again (an SDK object is never a reason for an error)."""
+    reader = get_codec(source)
+    if strict:
+        from chatcodec._strict.check import check_request, check_target
+
+        fields = load_object(sdk_json_nested(payload), f"{source} request")
+        check_request(source, fields, f"{source} request", server)
+        canonical = reader.read_request(fields)
+        if target is not None:
+            check_target(source, fields, target, f"{source} request for {target}")
+        return canonical
+    if type(payload) is dict:
+        fields = cast("dict[str, Any]", payload)
+        try:
+            return reader.read_request(fields)
+        except ChatcodecError:
+            walked = sdk_json_nested(fields)
+            if walked is fields:
+                raise
+            fields = load_object(walked, f"{source} request")
+            return reader.read_request(fields)
+    if isinstance(payload, str | bytes | bytearray):  # parsed and validated in one pass, in Rust
+        return reader.read_request_json(payload)
+    return reader.read_request(load_object(sdk_json_nested(payload), f"{source} request"))
+
+
+def common_json(text: str | bytes | bytearray, source: str) -> dict[str, Any] | None:
+    """JSON ``text`` parsed and validated in one pass in Rust by ``source``'s closed front,
+    when it takes it, for a reading that follows on this thread (which does not validate it
+    again); ``None`` otherwise (then parse it as :func:`~chatcodec._payloads.load_object` does)."""
+    parse = getattr(get_codec(source), "common_json", None)
+    return None if parse is None else cast("dict[str, Any] | None", parse(text))
+
+
+def write_request_data(
+    canonical: dict[str, Any],
+    target: str,
+    recorder: LossRecorder,
+    options: Mapping[str, Any] | None = None,
+    extra_fields: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``canonical`` written by ``target``'s writer, its losses into ``recorder``.
+
+    ``options`` are the writer's settings by name (its codec's ``options``: any other name
+    raises :class:`~chatcodec._errors.OptionError`); ``extra_fields`` are wire fields to
+    send, kept in the request's ``provider_options[target]``."""
+    writer = get_codec(target)
+    named = named_options(target, writer.options, options)
+    if extra_fields:
+        canonical = with_field_data(canonical, target, extra_fields)
+    return writer.write_request(canonical, recorder, options=named)
+
+
+def with_updates(canonical: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
+    """``canonical`` with ``update`` over its top-level fields, as
+    ``ChatRequest.model_copy(update=...)`` sets them; a ``None`` removes the field (an
+    unset field reads as ``None``)."""
+    for key, value in update.items():
+        if value is None:
+            canonical.pop(key, None)
+        else:
+            canonical[key] = value
+    return canonical

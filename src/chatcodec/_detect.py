@@ -1,0 +1,344 @@
+"""Telling wire formats apart, for the command line.
+
+The decoders are tolerant readers, so a body in the wrong format often "decodes": an
+OpenAI decoder given an Anthropic request drops its top-level ``system`` with only a
+loss line. The CLI therefore looks for *markers*: things a body can hold in some formats
+and not in others (a top-level ``system`` is Anthropic's, a ``role: "system"`` message is
+never Anthropic's, a string ``finish_reason`` is OpenAI's). A body whose markers all
+exclude a format is clearly not in it; the formats every marker allows are what it
+looks like. A body with no marker (a bare list of messages, a request with only user
+turns) is any format, and is read as given.
+
+Which format can hold which mark is each provider's fact, read from its wire description
+(``Edge.detection``, :class:`~chatcodec._providers.contract.detection.Detection`: every
+top-level key its SDK kinds, wire shapes and documented extensions hold, its roles, its
+other marks); canonical's is its data's fields, :data:`CANONICAL_ROLES` and
+:data:`CANONICAL_HOLDS`. A mark every format holds tells none apart and is no marker, so
+registering a format described this way changes no verdict on another format's
+recordings (``tests/test_detection_laws.py``). This module finds the marks in a body; a
+mark no known format holds is not a marker. The
+marks (``<...>`` a value found in the body):
+
+==============================  ==========================================================
+``object:<value>``              a top-level ``object`` string
+``response-type:<value>``       a top-level ``type`` beside ``role: "assistant"``
+``error-type:<value>``          a top-level ``type`` beside an ``error`` object
+``finish_reason:string``        a string (or object: ``finish_reason:object``) in ``choices``
+``key:<name>``                  a top-level key
+``output:list``                 ``object: "response"`` or an ``output`` list
+``output:object``               an ``output`` object
+``tool:function``               the first tool holding ``function`` (then ``input_schema``,
+                                ``parameters``, ``functionDeclarations`` in that order)
+``tool:server``                 the first tool's ``type`` ends in a date (``web_search_20250305``)
+``role:<role>``                 a message's ``role``
+``message:model-or-parts``      a message with ``role: "model"`` or ``parts``
+``message:tool_calls``          a message holding ``tool_calls``
+``message:result-parts``        a ``tool`` message whose results are parts (no ``tool_call_id``)
+``part:untyped``                a content entry with no ``type`` (and no ``role``/``content``)
+``part:<type>``                 a content part of that ``type``
+``block:<type>``                a content block of that ``type`` (``thinking`` only with a
+                                ``thinking`` field)
+``block:tool_use+input``        a ``tool_use`` block with ``input`` (without: ``block:tool_use``)
+``block:<type>+source``         an ``image``/``document`` with a ``source`` object (``+media_type``
+                                when the source holds one)
+==============================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from chatcodec._errors import ProviderLookupError
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._providers.contract.detection import Held
+from chatcodec._registry import CANONICAL, generation, get_edge, registered_providers
+
+__all__ = [
+    "CANONICAL",
+    "CANONICAL_HOLDS",
+    "CANONICAL_ROLES",
+    "CANONICAL_SHORTHANDS",
+    "Marker",
+    "detect",
+    "fitting",
+    "known_formats",
+    "markers",
+    "mismatch",
+    "other_format",
+]
+
+CANONICAL_ROLES = ("system", "developer", "user", "assistant", "tool")
+"""The roles of a canonical message (:mod:`chatcodec.messages`)."""
+
+CANONICAL_SHORTHANDS = ("system", "message", "finish_reason")
+"""Top-level keys canonical reads beyond its data's fields: a request's ``system``
+(:func:`chatcodec.request.with_system_shorthand`), a response's single ``message`` and
+its ``finish_reason`` (:func:`chatcodec.response.with_single_message_shorthand`)."""
+
+CANONICAL_HOLDS = (
+    "finish_reason:object",
+    "tool:function",  # the dialect reads it too
+    "tool:input_schema",
+    "tool:parameters",
+    "message:result-parts",
+    "part:image_url",
+    "part:input_audio",
+    "part:file",
+    "block:redacted_thinking",
+    "block:server_tool_use",
+    "block:web_search_tool_result",
+    "block:search_result",
+    "block:thinking",
+    "block:tool_use",
+    "block:tool_result",
+    "block:image+source",
+    "block:document+source",
+    "block:image+source+media_type",  # a base64 or file source names its media type
+    "block:document+source+media_type",
+)
+"""The marks a canonical body can hold beyond its keys and roles (chatcodec's own format,
+so its fact lives here); its keys are the fields of its request and response data."""
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """Something found in a body, and the formats that can hold it."""
+
+    found: str
+    """What and where, for messages (``"a top-level 'system'"``)."""
+    formats: frozenset[str]
+    """The formats a body holding it can be in."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """Who holds which mark, for the formats detection knows right now."""
+
+    known: tuple[str, ...]
+    """The formats, in the order preferred when several fit: the registry's, canonical last."""
+    holders: dict[str, frozenset[str]]
+    """Mark -> the formats holding it (a mark nobody holds, or every format holds, is absent)."""
+    keys: dict[str, int]
+    """The top-level keys that tell formats apart -> their place in the order the formats
+    describe them (a body's are reported in that order, whatever order it holds them in)."""
+    fields: dict[str, frozenset[str]]
+    """Format -> every top-level key it holds (those all formats hold too)."""
+
+
+_last: list[tuple[int, _Table]] = []
+"""The registry's generation the table was built at, and the table."""
+
+
+def _table() -> _Table:
+    """The table for the edges registered now (built again when a codec is registered)."""
+    if _last and _last[0][0] == generation():
+        return _last[0][1]
+    holding: list[tuple[str, Held]] = []
+    for name in registered_providers():
+        try:
+            edge = get_edge(name)
+        except ProviderLookupError:  # a codec without an edge: a format detection does not know
+            continue
+        if edge.detection is not None:
+            extensions = (*edge.extensions, *(row for rows in edge.server_extensions.values() for row in rows))
+            holding.append((name, edge.detection.held(extensions)))
+    table = _built([*holding, (CANONICAL, _canonical())])
+    _last[:] = [(generation(), table)]
+    return table
+
+
+def _canonical() -> Held:
+    from chatcodec._model.canonical_types import ChatRequestData, ChatResponseData
+
+    keys = dict.fromkeys((*ChatRequestData.__annotations__, *ChatResponseData.__annotations__, *CANONICAL_SHORTHANDS))
+    return Held(tuple(keys), CANONICAL_ROLES, frozenset(CANONICAL_HOLDS))
+
+
+def _built(holding: list[tuple[str, Held]]) -> _Table:
+    """Mark -> holders from each format's marks: a format without a roles list holds every
+    role, and a mark every format holds tells none apart, so it is no marker."""
+    holders: dict[str, set[str]] = {}
+    for name, held in holding:
+        for mark in (*(f"key:{key}" for key in held.keys), *held.shapes):
+            holders.setdefault(mark, set()).add(name)
+        for role in held.roles or ():
+            holders.setdefault(f"role:{role}", set()).add(name)
+    for name, held in holding:
+        if held.roles is None:
+            for mark, names in holders.items():
+                if mark.startswith("role:"):
+                    names.add(name)
+    every = len(holding)
+    kept = {mark: frozenset(names) for mark, names in holders.items() if len(names) < every}
+    keys = dict.fromkeys(key for _, held in holding for key in held.keys if f"key:{key}" in kept)
+    fields = {name: frozenset(held.keys) for name, held in holding}
+    return _Table(tuple(name for name, _ in holding), kept, {key: place for place, key in enumerate(keys)}, fields)
+
+
+def known_formats() -> tuple[str, ...]:
+    """The formats detection knows, in the order preferred when several fit."""
+    return _table().known
+
+
+def markers(data: object) -> list[Marker]:
+    """The markers in a request or response body (empty for anything else)."""
+    return _markers(data, _table())
+
+
+def _markers(data: object, table: _Table) -> list[Marker]:
+    fields = as_dict(data)
+    if fields is None:
+        return []
+    holders = table.holders
+    found = [*_top_level(fields, table.keys), *_in_messages(fields, holders)]
+    return [Marker(text, holders[mark]) for mark, text in found if mark in holders]
+
+
+_Found = tuple[str, str]
+"""A mark and what was found, for messages."""
+
+
+def _top_level(fields: dict[str, Any], keys: dict[str, int]) -> Iterator[_Found]:
+    kind, role = fields.get("object"), fields.get("type")
+    if isinstance(kind, str):
+        yield f"object:{kind}", f"'object': {kind!r}"
+    if isinstance(role, str) and fields.get("role") == "assistant":
+        yield f"response-type:{role}", f"a response of 'type': {role!r}"
+    if isinstance(role, str) and isinstance(fields.get("error"), dict):
+        yield f"error-type:{role}", f"an error of 'type': {role!r}"
+    for choice in map(as_dict, as_list(fields.get("choices")) or ()):
+        reason = None if choice is None else choice.get("finish_reason")
+        if isinstance(reason, str):
+            yield "finish_reason:string", "a string 'finish_reason' in 'choices'"
+        elif isinstance(reason, dict):
+            yield "finish_reason:object", "a 'finish_reason' object in 'choices'"
+    for key in sorted((key for key in fields if key in keys), key=keys.__getitem__):  # a body has few keys
+        if key == "prompt" and isinstance(fields[key], str):
+            continue  # a dataset's prompt column (UltraChat's, TRL's), not Responses' prompt template object
+        yield f"key:{key}", f"a top-level {key!r}"
+    yield from _in_tools(fields.get("tools"))
+    if fields.get("object") == "response" or isinstance(fields.get("output"), list):
+        yield "output:list", "'object': 'response' or an 'output' list"
+    if isinstance(fields.get("output"), dict):
+        yield "output:object", "an 'output' object"
+
+
+def _in_tools(tools: object) -> Iterator[_Found]:
+    for tool in map(as_dict, as_list(tools) or ()):
+        if tool is None:
+            continue
+        if "function" in tool:
+            yield "tool:function", "a tool with 'function'"
+            return
+        if "input_schema" in tool:
+            yield "tool:input_schema", "a tool with 'input_schema'"
+            return
+        if "parameters" in tool:
+            yield "tool:parameters", "a tool with top-level 'parameters'"
+            return
+        if "functionDeclarations" in tool or "function_declarations" in tool:
+            yield "tool:functionDeclarations", "a tool with 'functionDeclarations'"
+            return
+        kind = tool.get("type")
+        if isinstance(kind, str) and kind[-8:].isdigit():  # server tools: ``web_search_20250305``
+            yield "tool:server", f"a {kind!r} server tool"
+            return
+
+
+def _in_messages(fields: dict[str, Any], holders: Mapping[str, object]) -> Iterator[_Found]:
+    messages = as_list(fields.get("messages")) or []
+    for choice in map(as_dict, as_list(fields.get("choices")) or ()):
+        if choice is not None and isinstance(choice.get("message"), dict):
+            messages = [*messages, choice["message"]]
+    for index, message in enumerate(map(as_dict, messages)):
+        if message is not None:
+            yield from _in_message(message, index, holders)
+
+
+def _in_message(message: dict[str, Any], index: int, holders: Mapping[str, object]) -> Iterator[_Found]:
+    where = f"message {index}"
+    role = message.get("role")
+    if isinstance(role, str):
+        yield f"role:{role}", f"a {role!r} role ({where})"
+    if role == "model" or "parts" in message:
+        yield "message:model-or-parts", f"a 'model' role or 'parts' ({where})"
+    if "tool_calls" in message:
+        yield "message:tool_calls", f"'tool_calls' ({where})"
+    if role == "tool" and isinstance(message.get("content"), list) and "tool_call_id" not in message:
+        yield "message:result-parts", f"tool results as parts ({where})"
+    for part in map(as_dict, as_list(message.get("content")) or ()):
+        if part is not None:
+            yield from _in_part(part, where, holders)
+
+
+def _in_part(part: dict[str, Any], where: str, holders: Mapping[str, object]) -> Iterator[_Found]:
+    kind = part.get("type")
+    if kind is None and part and not part.keys() & {"role", "content"}:
+        yield "part:untyped", f"a content block with no 'type' ({where})"
+    if not isinstance(kind, str):
+        return
+    if f"part:{kind}" in holders:
+        yield f"part:{kind}", f"a {kind!r} part ({where})"
+    elif kind == "tool_use":
+        yield "block:tool_use" + ("+input" if "input" in part else ""), f"a 'tool_use' block ({where})"
+    elif kind in ("image", "document") and isinstance(part.get("source"), dict):
+        mark = f"block:{kind}+source" + ("+media_type" if "media_type" in part["source"] else "")
+        yield mark, f"an {kind!r} block with a 'source' ({where})"
+    elif kind != "thinking" or "thinking" in part:
+        yield f"block:{kind}", f"a {kind!r} block ({where})"
+
+
+def fitting(found: list[Marker], known: tuple[str, ...] | None = None) -> list[str]:
+    """The known formats every marker allows, in :func:`known_formats` order."""
+    return [name for name in known or known_formats() if all(name in marker.formats for marker in found)]
+
+
+def mismatch(source: str, data: object) -> str | None:
+    """Why ``data`` is clearly not in the ``source`` format, naming what it looks like;
+    ``None`` when nothing says so (formats detection does not know pass unchecked)."""
+    against = other_format(source, data)
+    if against is None:
+        return _holding_nothing(source, data)
+    found, candidate = against
+    looks = f"it looks like {candidate}" if candidate else "its markers fit no one known format"
+    return f"this is not {source} input: it has {found}; {looks} (give that as --from)"
+
+
+def _holding_nothing(source: str, data: object) -> str | None:
+    """Why ``data`` is not in ``source``: it holds keys, and not one of them is a field of
+    ``source`` (an OpenAI Evals item ``{item, sample}`` given as a Responses request read as
+    an empty conversation, a false success)."""
+    fields = as_dict(data)
+    held = _table().fields.get(source)
+    if not fields or held is None or not held.isdisjoint(fields):
+        return None
+    listed = ", ".join(repr(key) for key in list(fields)[:4])
+    return f"this is not {source} input: none of its fields ({listed}) is one {source} has (give its format as --from)"
+
+
+def other_format(source: str, data: object) -> tuple[str, str | None] | None:
+    """What says ``data`` is not in the ``source`` format (the first marker against it, in
+    words) and the format every marker fits (``None``: none fits); ``None`` when nothing
+    says so (formats detection does not know pass unchecked)."""
+    table = _table()
+    if source not in table.known:
+        return None
+    found = _markers(data, table)
+    against = [marker for marker in found if source not in marker.formats]
+    if not against:
+        return None
+    candidates = [name for name in fitting(found, table.known) if name != source]
+    return against[0].found, candidates[0] if candidates else None
+
+
+def detect(data: object) -> str | None:
+    """The format ``data`` is in, when its markers say so; ``None`` when nothing does or
+    they fit no one format (then the accepted dialects may still read it)."""
+    table = _table()
+    found = _markers(data, table)
+    if not found:
+        return None
+    formats = fitting(found, table.known)
+    return formats[0] if formats else None

@@ -1,0 +1,167 @@
+"""What an encode could not carry into the target format, and what to do about it.
+
+A conversion is exact or it says what it dropped or changed: codecs record a
+:class:`Loss` for each thing the target cannot hold, and the caller's ``on_loss`` policy
+decides whether that warns (the default), raises, or stays quiet. The list is always
+available to the caller, whatever the policy.
+
+Every loss has a :data:`LossKind`, so a policy can treat them apart
+(``on_loss={"content": "error", "*": "warn"}``: refuse a conversion that changes what the
+model reads, warn about the rest). The kinds:
+
+``content``   what the model reads or writes was dropped or changed: a part, a message,
+              a tool call, thinking, a citation (the default kind)
+``setting``   a request setting the target has no field for, or takes only in part
+              (a sampling penalty, a reasoning summary, a service tier, a cache breakpoint)
+``rule``      the target's API version or model family refuses what was asked, so the body
+              was changed to what it accepts (:mod:`chatcodec._providers.contract.target_rules`)
+``default``   a field the target requires was missing and its default was sent (Anthropic's
+              ``max_tokens``)
+``required``  a field the target requires is missing and was left out, as no value can be
+              made up (``model``): the target will refuse the body
+``metadata``  data kept for exact round trips that the model never sees: another
+              provider's bag, an id, a usage detail, a provider's own finish reason
+``spelling``  a spelling another server may read differently (OpenAI Chat's
+              ``max_tokens`` against ``max_completion_tokens``)
+``schema``    a tool's or output format's JSON Schema was rewritten to what the target
+              takes (Gemini's OpenAPI spellings, Anthropic's structured-outputs subset,
+              OpenAI's strict mode); the path points inside the schema
+
+A value equal to the target's default is no loss at all (``n: 1``, ``logprobs: false``,
+``presence_penalty: 0``): it is dropped without a report.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeAlias, get_args
+
+from chatcodec._errors import ChatcodecError, json_path
+
+Steps: TypeAlias = tuple[int | str, ...]
+"""A path into the canonical input as steps: ``("messages", 2, "content", 0)``. Codecs
+pass steps, so the text ``$.messages[2].content[0]`` is built only for a real loss."""
+
+LossKind = Literal["content", "setting", "rule", "default", "required", "metadata", "spelling", "schema"]
+"""What a loss touches (see the module docstring)."""
+
+LOSS_KINDS: tuple[LossKind, ...] = get_args(LossKind)
+"""Every :data:`LossKind`, in the order the module docstring gives them."""
+
+LossAction = Literal["warn", "error", "ignore"]
+"""What to do with a loss: emit a :class:`LossWarning`, raise :class:`LossError`, or say
+nothing (it is still collected)."""
+
+OnLoss: TypeAlias = LossAction | Mapping[str, LossAction]
+"""Policy for losses: one :data:`LossAction` for every loss, or one per
+:data:`LossKind` with ``"*"`` for the kinds not named (``{"content": "error", "*":
+"warn"}``; a kind neither named nor covered by ``"*"`` warns). Raising names every loss
+whose kind says ``"error"``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """One thing the target format could not carry."""
+
+    path: str
+    """JSON path in the canonical input (``$.messages[3].content[1]``)."""
+    what: str
+    """What was dropped or changed (``thinking part``, ``cache_control``)."""
+    why: str
+    """Why the target cannot carry it."""
+    kind: LossKind = "content"
+    """What it touches: ``content`` unless the codec says otherwise (see :data:`LossKind`)."""
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.what} ({self.why})"
+
+
+def loss_action(on_loss: OnLoss, kind: LossKind) -> LossAction:
+    """The action ``on_loss`` takes for a loss of ``kind``."""
+    if isinstance(on_loss, str):
+        return on_loss
+    return on_loss.get(kind) or on_loss.get("*") or "warn"
+
+
+def check_policy(on_loss: OnLoss) -> None:
+    """Refuse a per-kind policy naming a kind or an action that does not exist, so a typo
+    (``{"contnet": "error"}``) never quietly warns instead of raising."""
+    if isinstance(on_loss, str):
+        return
+    unknown = sorted(set(on_loss) - {*LOSS_KINDS, "*"})
+    actions = sorted({str(action) for action in on_loss.values()} - set(get_args(LossAction)))
+    if unknown or actions:
+        known = ", ".join((*LOSS_KINDS, "*"))
+        raise ValueError(f"on_loss: unknown kind(s) {unknown} or action(s) {actions} (kinds: {known})")
+
+
+class LossWarning(UserWarning):
+    """Warning category for losses under ``on_loss="warn"``; ``.loss`` holds the record."""
+
+    def __init__(self, loss: Loss) -> None:
+        super().__init__(str(loss))
+        self.loss = loss
+        """The loss warned about."""
+
+
+class LossError(ChatcodecError, ValueError):
+    """An encode could not carry everything and the caller asked for ``on_loss="error"``."""
+
+    def __init__(self, losses: Sequence[Loss]) -> None:
+        listed = "\n".join(f"  {loss}" for loss in losses)
+        super().__init__(f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}")
+        self.losses: list[Loss] = list(losses)
+        """Every loss found, not only the first."""
+
+
+class LossRecorder:
+    """Collects losses during one encode; codecs call :meth:`add`, the API calls :meth:`settle`.
+
+    A loss is kept as its parts and becomes a :class:`Loss` (its path rendered) only when
+    :attr:`losses` is read: a caller who ignores losses never pays for their text.
+    """
+
+    __slots__ = ("_pending", "_rendered")
+
+    def __init__(self) -> None:
+        self._pending: list[tuple[str | Steps, str, str, LossKind]] = []
+        self._rendered: list[Loss] = []
+
+    @property
+    def losses(self) -> list[Loss]:
+        """Losses recorded so far, in the order found."""
+        if self._pending:
+            self._rendered.extend(
+                Loss(path if isinstance(path, str) else json_path(path), what, why, kind)
+                for path, what, why, kind in self._pending
+            )
+            self._pending.clear()
+        return self._rendered
+
+    def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
+        """Record that ``what`` at ``path`` (a JSON path, or its :data:`Steps`) cannot be
+        carried, because ``why``; ``kind`` says what it touches (:data:`LossKind`)."""
+        self._pending.append((path, what, why, kind))
+
+    def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None, stacklevel: int = 3) -> None:
+        """Apply the caller's policy; ``sink`` receives every loss whatever the policy.
+
+        ``stacklevel`` is counted from this method: the default points a warning at the
+        code that called the public function that called :meth:`settle`.
+        """
+        check_policy(on_loss)
+        if sink is None and (on_loss == "ignore" or not (self._pending or self._rendered)):
+            return
+        if sink is not None:
+            sink.extend(self.losses)
+        if not self.losses or on_loss == "ignore":
+            return
+        actions = [(loss, loss_action(on_loss, loss.kind)) for loss in self.losses]
+        refused = [loss for loss, action in actions if action == "error"]
+        if refused:
+            raise LossError(refused)
+        for loss, action in actions:
+            if action == "warn":
+                warnings.warn(LossWarning(loss), stacklevel=stacklevel)

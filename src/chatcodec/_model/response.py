@@ -1,0 +1,185 @@
+"""The canonical chat response: the model's turn, why it ended, and what it cost."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import Field, model_validator
+
+from chatcodec._model._base import (
+    CanonicalModel,
+    JsonInt,
+    NonNegativeInt,
+    ProviderMetadata,
+    TaggedOn,
+    omitted_when_empty,
+    omitted_when_none,
+)
+from chatcodec._model.messages import AssistantMessage
+from chatcodec._narrow import as_dict
+
+UnifiedFinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"]
+"""Why generation ended, the same across providers.
+
+``stop``: natural end or a stop sequence; ``length``: hit the token limit;
+``tool_calls``: wants tool results; ``content_filter``: blocked by a safety system;
+``refusal``: the model declined; ``pause``: a long server-side turn paused (Anthropic
+``pause_turn``), send it back to continue; ``error``: failed; ``other``: anything else
+(look at ``raw``).
+"""
+
+
+class FinishReason(CanonicalModel):
+    """Why generation ended: the normalized value and the provider's own words."""
+
+    unified: UnifiedFinishReason
+    """The normalized reason."""
+    raw: str | None = omitted_when_none()
+    """The provider's value exactly as sent (``end_turn``, ``STOP``, ``tool_use`` ...)."""
+
+
+class Usage(CanonicalModel):
+    """Token counts, normalized so nothing is counted twice.
+
+    ``input_tokens`` is the whole prompt, cached parts included (Anthropic reports cache
+    reads and writes *outside* its ``input_tokens``; its codec adds them back in).
+    ``output_tokens`` includes ``reasoning_tokens``.
+    """
+
+    input_tokens: NonNegativeInt | None = omitted_when_none()
+    """All prompt tokens, cache reads and writes included."""
+    output_tokens: NonNegativeInt | None = omitted_when_none()
+    """All generated tokens, reasoning included."""
+    cache_read_tokens: NonNegativeInt | None = omitted_when_none()
+    """Prompt tokens served from the cache (part of ``input_tokens``)."""
+    cache_write_tokens: NonNegativeInt | None = omitted_when_none()
+    """Prompt tokens written to the cache (part of ``input_tokens``)."""
+    reasoning_tokens: NonNegativeInt | None = omitted_when_none()
+    """Generated tokens spent on reasoning (part of ``output_tokens``)."""
+    provider_metadata: ProviderMetadata | None = omitted_when_none()
+    """Provider-specific counts (cache TTL split, server-tool use, audio tokens ...)."""
+
+    @property
+    def total_tokens(self) -> int | None:
+        """Input plus output, when both are known."""
+        if self.input_tokens is None or self.output_tokens is None:
+            return None
+        return self.input_tokens + self.output_tokens
+
+
+class TopLogprob(CanonicalModel):
+    """One of the likeliest tokens at a position, with its log probability."""
+
+    token: str
+    """The token's text."""
+    logprob: float
+    """Its log probability (natural log, 0 or less)."""
+    bytes: list[Annotated[int, Field(ge=0, le=255)]] | None = omitted_when_none()
+    """Its UTF-8 bytes, where a token is part of a character its text cannot show alone."""
+
+
+class TokenLogprob(CanonicalModel):
+    """One generated token, its log probability and the likeliest alternatives at its
+    position (OpenAI Chat's ``logprobs.content`` entry, Ollama's ``logprobs`` entry,
+    Responses' ``output_text.logprobs`` entry)."""
+
+    token: str
+    """The token's text."""
+    logprob: float
+    """Its log probability (natural log, 0 or less)."""
+    bytes: list[Annotated[int, Field(ge=0, le=255)]] | None = omitted_when_none()
+    """Its UTF-8 bytes, where a token is part of a character its text cannot show alone."""
+    top_logprobs: list[TopLogprob] = omitted_when_empty()
+    """The likeliest tokens at this position (as many as the request's ``top_logprobs``)."""
+
+
+class ResponseChoice(CanonicalModel):
+    """One generated answer; requests for several (OpenAI ``n``) give several."""
+
+    index: NonNegativeInt = 0
+    """Position of this answer among the choices."""
+    message: Annotated[AssistantMessage, TaggedOn("role")]
+    """What the model said (with its ``role`` tag, as every message carries one)."""
+    finish_reason: FinishReason | None = omitted_when_none()
+    """Why this answer ended; ``None`` when unknown (an interrupted stream)."""
+    logprobs: list[TokenLogprob] | None = omitted_when_none()
+    """The answer's text tokens with their log probabilities, in order, when the request
+    asked for them (``logprobs``); a format with no place for them reports them."""
+    provider_metadata: ProviderMetadata | None = omitted_when_none()
+    """Per-choice provider data (OpenRouter's ``native_finish_reason`` ...)."""
+
+
+class ChatResponse(CanonicalModel):
+    """A model's response to a :class:`~chatcodec.ChatRequest`.
+
+    Most responses have one choice; :attr:`message` and :attr:`finish_reason` read it.
+    Passing ``message=`` (and ``finish_reason=``) builds that single choice.
+    """
+
+    id: str | None = omitted_when_none()
+    """The provider's response id."""
+    model: str | None = omitted_when_none()
+    """The model that answered, as the provider named it."""
+    created: JsonInt | None = omitted_when_none()
+    """Unix time of creation, when the provider says."""
+    choices: list[ResponseChoice] = Field(min_length=1)
+    """The answers; one unless several were requested (each ``index`` used once)."""
+    usage: Usage | None = omitted_when_none()
+    """Token counts, when reported."""
+    provider_metadata: ProviderMetadata | None = omitted_when_none()
+    """Provider data with no canonical field (system fingerprint, service tier ...)."""
+
+    def __init__(self, /, **data: Any) -> None:
+        """Build a response from its fields; ``message=`` (and ``finish_reason=``) build its
+        single choice. The shorthand is the constructor's: ``model_validate`` takes canonical data."""
+        super().__init__(**with_single_message_shorthand(data))
+
+    @model_validator(mode="after")
+    def _choice_indexes_are_unique(self) -> Self:
+        indexes = [choice.index for choice in self.choices]
+        if len(set(indexes)) != len(indexes):
+            raise ValueError("choice indexes must be unique")
+        return self
+
+    @property
+    def message(self) -> AssistantMessage:
+        """The first choice's message."""
+        return self.choices[0].message
+
+    @property
+    def finish_reason(self) -> FinishReason | None:
+        """The first choice's finish reason."""
+        return self.choices[0].finish_reason
+
+
+def with_single_message_shorthand(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with ``message`` (and ``finish_reason``) turned into the single choice,
+    unless ``choices`` is given too (then the schema reports the stray keys). A message
+    given as a dict may leave out its ``role``."""
+    if "message" not in fields or "choices" in fields:
+        return fields
+    rest = {key: value for key, value in fields.items() if key not in ("message", "finish_reason")}
+    message: object = fields["message"]
+    untagged = as_dict(message)
+    if untagged is not None and "role" not in untagged:
+        # The constructor's shorthand, like ``AssistantMessage(content=...)``: the one role a
+        # response message can have. ``model_validate`` takes tagged canonical data only.
+        message = {"role": "assistant", **untagged}
+    choice: dict[str, object] = {"message": message}
+    if fields.get("finish_reason") is not None:
+        choice["finish_reason"] = fields["finish_reason"]
+    rest["choices"] = [choice]
+    return rest
+
+
+def validate_response(data: dict[str, Any]) -> ChatResponse:
+    """``ChatResponse.model_validate(data)`` for canonical ``data``, validated once.
+
+    ``model_validate`` of a model with its own ``__init__`` calls that ``__init__``, which
+    validates again inside (the after-validator runs twice); this validates into a new
+    instance as ``BaseModel.__init__`` does, without the ``message=`` shorthand: for data
+    with ``choices``, as a stream builder's always has, the shorthand changes nothing.
+    Raises pydantic's ``ValidationError`` as ``model_validate`` does."""
+    response = ChatResponse.__new__(ChatResponse)
+    ChatResponse.__pydantic_validator__.validate_python(data, self_instance=response)
+    return response

@@ -1,0 +1,100 @@
+"""The Anthropic Messages API codec (registry name ``"anthropic"``).
+
+API documentation:
+
+- Reference: https://platform.claude.com/docs/en/api/messages
+- Streaming (server-sent events): https://platform.claude.com/docs/en/build-with-claude/streaming
+- Versions and migration: https://platform.claude.com/docs/en/api/versioning ,
+  https://platform.claude.com/docs/en/api/migration-2026-10-21
+- SDK types (the tests' oracle): https://github.com/anthropics/anthropic-sdk-python/tree/main/src/anthropic/types
+
+Load it through the registry (``chatcodec.get_codec("anthropic")``) or the top-level
+functions; the names below are the Anthropic-specific helpers (Clacky parity, tool-id
+mapping) that have no place in the provider-neutral API.
+
+Modules (each a job of its own; the contract's files as in ``_providers/_template``):
+
+- ``codec``: the codec object the registry loads: the role modules below handed to
+  ``ProviderCodec``.
+- ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
+  keeps in its bags.
+- ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared
+  rules, strict mode and the laws.
+- ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
+  shapes, detection marks.
+- ``batch_rows``: where Messages bodies ride in batch files (Message Batches; Bedrock batch
+  rows of a Claude model).
+- ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
+- ``request``: the one reader and the one writer of request bodies, over canonical data.
+- ``response``: the one reader and the one writer of response bodies, over canonical data.
+- ``messages``: the wire's message list <-> canonical messages.
+- ``parts``: content blocks <-> canonical content parts.
+- ``tools``: tool definitions and tool choice, both ways.
+- ``settings``: sampling, reasoning and output-format settings, both ways.
+- ``finish_reason``: the wire's finish word <-> the canonical finish reason.
+- ``usage``: token counts <-> canonical usage.
+- ``rules``: what the target accepts today, by API version and model family (``RULES``, with
+  sources).
+- ``structure``: what strict mode's structural rules read of a request (its turns, token limit,
+  calls and results).
+- ``dialect``: what the dialect readers (``chatcodec._dialects``) read of this shape outside a
+  request body.
+- ``stream_decode``: wire stream events -> the shared stream builder (the one stream path).
+- ``stream_encode``: canonical stream events -> wire stream events.
+
+This provider's own:
+
+- ``convenience``: the Clacky-style helpers an agent loop calls around the API
+  (``build_request_body``, ``parse_response``, ...).
+- ``media``: the image and document sources Anthropic takes, and how a canonical source is
+  written as one.
+- ``servers``: the Anthropic-compatible servers (DeepSeek, Kimi, MiniMax, z.ai) a body can be
+  written for, as data.
+- ``tool_ids``: tool-call ids Anthropic accepts, by a reversible, collision-free rewrite.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chatcodec._providers.anthropic.convenience import (
+        build_request_body,
+        format_tool_results,
+        parse_response,
+        sanitize_tool_use_id,
+    )
+    from chatcodec._providers.anthropic.request import tool_id_map
+    from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id
+
+_LAZY = {
+    "build_request_body": "chatcodec._providers.anthropic.convenience",
+    "format_tool_results": "chatcodec._providers.anthropic.convenience",
+    "parse_response": "chatcodec._providers.anthropic.convenience",
+    "sanitize_tool_use_id": "chatcodec._providers.anthropic.tool_ids",
+    "tool_id_map": "chatcodec._providers.anthropic.request",
+    "restore_tool_use_id": "chatcodec._providers.anthropic.tool_ids",
+}
+"""Each helper's module, imported on first use: this package is imported whenever any of
+its modules is (the codec included), and ``convenience`` loads the canonical readers
+(``chatcodec._validation``), which loading a codec must not."""
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "build_request_body",
+    "format_tool_results",
+    "parse_response",
+    "restore_tool_use_id",
+    "sanitize_tool_use_id",
+    "tool_id_map",
+]

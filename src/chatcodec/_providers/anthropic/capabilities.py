@@ -1,0 +1,20 @@
+"""What the Anthropic Messages API can carry (the record shared rules and laws read)."""
+
+from chatcodec._providers.contract.capabilities import Capabilities
+
+CAPABILITIES = Capabilities(
+    display_name="Anthropic",
+    tool_choice=frozenset({"auto", "none", "required", "tool"}),
+    system="top_level_and_turns",
+    developer_role=False,
+    freeform_calls=False,
+    results_follow_calls=True,  # "tool_use ids were found without tool_result blocks immediately after"
+    media=frozenset({"image", "document"}),
+    tool_result_media=frozenset({"image", "document"}),
+    reasoning=frozenset({"effort", "budget", "adaptive", "disabled"}),
+    signed_thinking=True,
+    cache_markers=True,
+    multiple_choices=False,
+    call_ids=True,
+    strict_reading=True,
+)

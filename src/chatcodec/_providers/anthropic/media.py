@@ -1,0 +1,88 @@
+"""The media sources Anthropic takes: which base64 image types, which document sources
+(a PDF, plain text, a URL, a file id), and how a canonical source is written as one. A
+source Anthropic would refuse is dropped and reported (a loss), never sent to be refused.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._providers.families.claude.wire_rules import report_image_detail
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossRecorder, Steps
+
+Part = Mapping[str, Any]
+"""A canonical content part as data."""
+
+
+IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+"""The base64 image types Anthropic takes (``Base64ImageSource.media_type`` in the API
+reference and the SDK's types; "Supported image formats: JPEG, PNG, GIF, and WebP",
+https://docs.anthropic.com/en/docs/build-with-claude/vision): a HEIC, BMP, SVG or TIFF
+image is refused with a 400."""
+
+
+def takes_image(part: Part, losses: LossRecorder, at: Steps) -> bool:
+    """Whether Anthropic takes the image part: not a base64 type it refuses (a loss); a
+    ``detail`` it has no field for is reported. Its source is :func:`media_source`."""
+    source = part["source"]
+    if source["type"] == "base64" and source["media_type"] not in IMAGE_TYPES:
+        why = "Anthropic takes JPEG, PNG, GIF and WebP images only"
+        losses.add(at, f"image of type {source['media_type']}", why)
+        return False
+    detail = part.get("detail")
+    if detail is not None:
+        report_image_detail(detail, losses, at, "Anthropic")
+    return True
+
+
+PDF = "application/pdf"
+PLAIN_TEXT_TYPE = "text/plain"
+
+
+def document_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    """The document source Anthropic takes (``Base64PDFSource``, ``PlainTextSource``,
+    ``URLPDFSource``, ``FileDocumentSource`` in the API reference and SDK types): base64
+    only as a PDF, text only as ``text/plain``. Base64 plain text is sent as the text it
+    encodes (the same bytes, so nothing changes); any other base64 document would be
+    rejected, so it is dropped and reported."""
+    kind = source["type"]
+    if kind == "base64" and source["media_type"] != PDF:
+        text = _plain_text(source["data"]) if source["media_type"] == PLAIN_TEXT_TYPE else None
+        if text is not None:
+            return {"type": "text", "media_type": PLAIN_TEXT_TYPE, "data": text}
+        why = "Anthropic takes base64 documents as PDF only (plain text as UTF-8 text)"
+        losses.add(at, f"document of type {source['media_type']}", why)
+        return None
+    media_type = source.get("media_type", PLAIN_TEXT_TYPE)
+    if kind == "text" and media_type != PLAIN_TEXT_TYPE:
+        why = "Anthropic text documents are text/plain; sent as that"
+        losses.add((*at, "source", "media_type"), f"media type {media_type}", why)
+        return {"type": "text", "media_type": PLAIN_TEXT_TYPE, "data": source["text"]}
+    return media_source(source, losses, at)
+
+
+def _plain_text(data: str) -> str | None:
+    """The UTF-8 text base64 ``data`` encodes, or None when it is not that (bad base64,
+    other bytes)."""
+    try:
+        return base64.b64decode(data, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def media_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """The wire ``source`` of a canonical media source: base64, text, a URL or a file id
+    (a URL or file source has no media type: one given is reported)."""
+    kind = source["type"]
+    if kind == "base64":
+        return {"type": "base64", "media_type": source["media_type"], "data": source["data"]}
+    if kind == "text":
+        return {"type": "text", "media_type": source.get("media_type", PLAIN_TEXT_TYPE), "data": source["text"]}
+    wire = {"type": "url", "url": source["url"]} if kind == "url" else {"type": "file", "file_id": source["file_id"]}
+    if source.get("media_type") is not None:
+        losses.add((*at, "source", "media_type"), "media type", f"Anthropic {kind} sources have none")
+    return wire

@@ -1,0 +1,369 @@
+"""What the Anthropic Messages API accepts today, by API version and model family.
+
+API versions (the ``anthropic-version`` header): ``2023-06-01`` and ``2026-10-21``, the
+first new one since 2023, sent by default by every official SDK from Python 2.0.0 on
+(``ANTHROPIC_API_VERSION = "2026-10-21"`` in ``anthropic/_constants.py`` of SDK 2.12), so
+it is the default here. ``options={"api_version": "2023-06-01"}`` keeps the older rules.
+https://platform.claude.com/docs/en/api/versioning ;
+https://platform.claude.com/docs/en/api/migration-2026-10-21
+
+A request read from Anthropic that carries what only ``2023-06-01`` accepts (``temperature``
+and the rest: a valid body shows the version it was sent with) keeps that version for its
+own re-encode (``request.py``), so a same-provider round trip stays exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._providers.anthropic.markers import DEFAULT_MAX_TOKENS
+from chatcodec._providers.contract.target_rules import (
+    ProviderRules,
+    RequiredField,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    is_default,
+    range_rule,
+)
+from chatcodec._providers.families.claude.model_rules import (
+    ADAPTIVE_ONLY,
+    BEFORE_SYSTEM_TURNS,
+    CLAUDE_4_6_UP,
+    CLAUDE_4_UP,
+    EFFORT_SOURCE,
+    EFFORT_UP_TO_HIGH,
+    HAIKU_5_5_SOURCE,
+    NO_SAMPLING,
+    OPUS_5_5_SOURCE,
+    PAIR_SOURCE,
+    PLACEMENT_SOURCE,
+    SAMPLING_DEFAULTS,
+    SAMPLING_SOURCE,
+    SYSTEM_MODELS_SOURCE,
+    SYSTEM_SOURCE,
+    SYSTEM_TURNS,
+    TIED_THINKING,
+    ThinkingPlace,
+    adaptive_for_budget,
+    cap_effort,
+    drop_disabled_thinking,
+    drop_prefill,
+    drop_sampling,
+    drop_top_p_beside_temperature,
+    ends_in_server_tool_use,
+    fold_system_turns,
+    place_system_turns,
+    unforced_tool_choice,
+)
+
+_MESSAGES = "https://platform.claude.com/docs/en/api/messages"
+
+OLD = "2023-06-01"
+"""The API version of 2023 to 2026."""
+NEW = "2026-10-21"
+"""The API version official SDKs send since Python 2.0.0 (2026-10-21)."""
+
+_MIGRATION = "https://platform.claude.com/docs/en/api/migration-2026-10-21"
+_KEEP_OLD = f'api_version="{OLD}"'
+
+
+def _sampling_removed(call: RuleCall) -> None:
+    """``temperature``, ``top_p`` and ``top_k`` are gone: 400 "Extra inputs are not
+    permitted", even ``temperature: 1.0``."""
+    for key in ("temperature", "top_p", "top_k"):
+        if key not in call.body:
+            continue
+        value = call.body.pop(key)
+        default = SAMPLING_DEFAULTS.get(key)
+        if default is None or not is_default(value, default):
+            call.report((key,), f"{key} {value!r}", "not sent")
+
+
+def _assistant_document(call: RuleCall) -> None:
+    """A ``document`` block directly in an assistant turn is a 400: it moves to the end
+    of the preceding user turn, or is dropped when there is none."""
+    messages = as_list(call.body.get("messages")) or []
+    emptied: list[int] = []
+    for index, message in enumerate(messages):
+        fields = as_dict(message)
+        blocks = as_list(fields.get("content")) if fields is not None and fields.get("role") == "assistant" else None
+        if fields is None or not blocks or not any(_is_document(block) for block in blocks):
+            continue
+        fields["content"] = [block for block in blocks if not _is_document(block)]
+        if not fields["content"]:
+            emptied.append(index)  # an empty turn is refused too; the API joins the user turns around it
+        documents = [block for block in blocks if _is_document(block)]
+        target = _preceding_user(messages, index)
+        if target is None:
+            call.report(("messages", index), "document in an assistant turn", "dropped: no user turn before it")
+            continue
+        content = target.get("content")
+        target["content"] = [
+            *([{"type": "text", "text": content}] if isinstance(content, str) else content or []),
+            *documents,
+        ]
+        call.report(("messages", index), "document in an assistant turn", "moved to the end of the user turn before it")
+    if emptied:
+        call.body["messages"] = [message for index, message in enumerate(messages) if index not in emptied]
+
+
+def _is_document(block: object) -> bool:
+    fields = as_dict(block)
+    return fields is not None and fields.get("type") == "document"
+
+
+def _preceding_user(messages: list[Any], index: int) -> dict[str, Any] | None:
+    for message in reversed(messages[:index]):
+        fields = as_dict(message)
+        if fields is not None and fields.get("role") == "user":
+            return fields
+    return None
+
+
+def _user_text_citations(call: RuleCall) -> None:
+    """A user ``text`` block with non-empty ``citations``, directly or inside a
+    ``search_result`` (also one in a ``tool_result``), is a 400: the citations are dropped.
+    Blocks are copied, never changed in place: a block kept whole from the request's
+    ``provider_metadata`` is the caller's own object."""
+    for index, message in enumerate(as_list(call.body.get("messages")) or []):
+        fields = as_dict(message)
+        if fields is not None and fields.get("role") == "user":
+            stripped = _without_citations(call, as_list(fields.get("content")) or [], ("messages", index, "content"))
+            if stripped is not None:
+                fields["content"] = stripped
+
+
+def _without_citations(call: RuleCall, blocks: list[Any], at: tuple[str | int, ...]) -> list[Any] | None:
+    """``blocks`` without user-text citations, or ``None`` when there were none."""
+    changed = list(blocks)
+    found = False
+    for index, block in enumerate(blocks):
+        fields = as_dict(block)
+        if fields is None:
+            continue
+        if fields.get("type") == "text" and fields.get("citations"):
+            changed[index] = {key: value for key, value in fields.items() if key != "citations"}
+            found = True
+            call.report((*at, index, "citations"), "citations on user text", "not sent")
+        elif fields.get("type") in ("search_result", "tool_result"):
+            inner = _without_citations(call, as_list(fields.get("content")) or [], (*at, index, "content"))
+            if inner is not None:
+                changed[index] = {**fields, "content": inner}
+                found = True
+    return changed if found else None
+
+
+_SAMPLING = {"temperature": "temperature", "top_p": "top_p", "top_k": "top_k"}
+_THINKING = ThinkingPlace(("thinking",), ("output_config", "effort"))
+
+
+def _temperature_deprecated(call: RuleCall) -> None:
+    """Opus 4.7+, Sonnet 5+, Haiku 5.5+, Fable 5+ and Mythos refuse a non-default
+    ``temperature``, ``top_p`` or ``top_k``."""
+    drop_sampling(call, call.body, _SAMPLING, ())
+
+
+def _temperature_with_top_p(call: RuleCall) -> None:
+    """Claude 4+ refuses ``temperature`` and ``top_p`` together: ``top_p`` goes."""
+    drop_top_p_beside_temperature(call, call.body, ("temperature", "top_p"), ())
+
+
+def _manual_thinking(call: RuleCall) -> None:
+    """``thinking: {type: "enabled", budget_tokens}`` is refused (adaptive thinking only):
+    sent as adaptive thinking at the effort the budget maps to."""
+    adaptive_for_budget(call, _THINKING)
+
+
+def _effort_up_to_high(call: RuleCall) -> None:
+    """Claude 4 to 4.5 take efforts up to ``high``: ``xhigh`` and ``max`` sent as ``high``."""
+    cap_effort(call, as_dict(call.body.get("output_config")), ("output_config",))
+
+
+def _disabled_thinking(call: RuleCall) -> None:
+    """Opus 5.5 and Fable 5.1 refuse ``thinking: {type: "disabled"}``: not sent."""
+    drop_disabled_thinking(call, _THINKING)
+
+
+def _forced_tool_choice(call: RuleCall) -> None:
+    """Opus 5.5 and Fable 5.1 refuse ``tool_choice`` ``any`` or a named tool: sent as ``auto``."""
+    unforced_tool_choice(call, ("tool_choice",), lambda choice: choice.get("type") in ("any", "tool"))
+
+
+def _prefill(call: RuleCall) -> None:
+    """Claude 4.6+ refuses a final assistant turn (prefill): not sent."""
+    drop_prefill(call, ends_in_server_tool_use)
+
+
+def _text_block(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _system_turns(call: RuleCall) -> None:
+    """Mid-conversation ``role: "system"`` turns exist only on Opus 4.8+, Sonnet 5.5+, Haiku
+    5.5+, Fable 5+ and Mythos 5+ ("role 'system' is not supported on this model"): folded
+    into the top-level ``system``."""
+    fold_system_turns(call, _text_block)
+
+
+def _system_placement(call: RuleCall) -> None:
+    """Where the model takes system turns, one must follow a user turn (or an assistant
+    turn ending in server tool use) and never another system turn: joined or folded."""
+    place_system_turns(call, _text_block)
+
+
+def version_shown(request: dict[str, Any], *, turns: bool = True) -> str | None:
+    """``2023-06-01`` when a request body holds what only that version accepts (a sampling
+    setting, an assistant ``document``, user-text ``citations``): it was written for it.
+    ``turns=False``: the body is known to hold no such block (the one reader's closed
+    schema of the common shapes takes none), so its turns are not walked."""
+    if any(key in request for key in ("temperature", "top_p", "top_k")):
+        return OLD
+    if not turns:
+        return None
+    for message in as_list(request.get("messages")) or []:
+        fields = as_dict(message) or {}
+        blocks = as_list(fields.get("content")) or []
+        if fields.get("role") == "assistant" and any(_is_document(block) for block in blocks):
+            return OLD
+        if fields.get("role") == "user" and _has_citations(blocks):
+            return OLD
+    return None
+
+
+def _has_citations(blocks: list[Any]) -> bool:
+    for block in blocks:
+        fields = as_dict(block) or {}
+        if fields.get("type") == "text" and fields.get("citations"):
+            return True
+        if fields.get("type") in ("search_result", "tool_result") and _has_citations(
+            as_list(fields.get("content")) or []
+        ):
+            return True
+    return False
+
+
+FILLED_MAX_TOKENS = (
+    f"the model's output limit ({DEFAULT_MAX_TOKENS} for a model not in families/claude/output_limits.py)"
+)
+"""What a request without ``max_tokens`` is sent (``request.py``), as the README row says it."""
+
+RANGE_SOURCE = (
+    "https://platform.claude.com/docs/en/api/messages (Required range: temperature and top_p 0 <= x <= 1, top_k x >= 0)"
+)
+SAMPLING_RANGES = (
+    SamplingRange("temperature", 0.0, 1.0, RANGE_SOURCE),
+    SamplingRange("top_p", 0.0, 1.0, RANGE_SOURCE),
+    SamplingRange("top_k", 0, None, RANGE_SOURCE),
+)
+"""The Messages API's sampling ranges (OpenAI's and Gemini's temperature go to 2)."""
+
+
+RULES = ProviderRules(
+    provider="anthropic",
+    api_versions=(OLD, NEW),
+    default_version=NEW,
+    version_source="https://platform.claude.com/docs/en/api/versioning",
+    rules=(
+        TargetRule(
+            "sampling_removed",
+            "`temperature`, `top_p`, `top_k` not sent (a default value silently)",
+            _MIGRATION,
+            _sampling_removed,
+            versions=frozenset({NEW}),
+            option=_KEEP_OLD,
+        ),
+        TargetRule(
+            "assistant_document",
+            "a `document` block in an assistant turn moves to the user turn before it (dropped if none)",
+            _MIGRATION,
+            _assistant_document,
+            versions=frozenset({NEW}),
+            option=_KEEP_OLD,
+            looks_for="document",
+        ),
+        TargetRule(
+            "user_text_citations",
+            "`citations` on user `text` (also in `search_result`) not sent",
+            _MIGRATION,
+            _user_text_citations,
+            versions=frozenset({NEW}),
+            option=_KEEP_OLD,
+            looks_for="citations",
+        ),
+        TargetRule(
+            "temperature_deprecated",
+            "a non-default `temperature`, `top_p` or `top_k` not sent",
+            f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
+            _temperature_deprecated,
+            versions=frozenset({OLD}),
+            families=(NO_SAMPLING,),
+        ),
+        TargetRule(
+            "temperature_with_top_p",
+            "`top_p` not sent beside `temperature`",
+            PAIR_SOURCE,
+            _temperature_with_top_p,
+            versions=frozenset({OLD}),
+            families=(CLAUDE_4_UP,),
+        ),
+        TargetRule(
+            "manual_thinking",
+            "`thinking` `enabled` with `budget_tokens` sent as `adaptive`, with the effort the budget maps to",
+            f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
+            _manual_thinking,
+            families=(ADAPTIVE_ONLY,),
+        ),
+        TargetRule(
+            "effort_up_to_high",
+            "`output_config.effort` `xhigh` or `max` sent as `high`",
+            EFFORT_SOURCE,
+            _effort_up_to_high,
+            families=(EFFORT_UP_TO_HIGH,),
+        ),
+        TargetRule(
+            "disabled_thinking",
+            '`thinking: {type: "disabled"}` not sent (the model always thinks)',
+            OPUS_5_5_SOURCE,
+            _disabled_thinking,
+            families=(TIED_THINKING,),
+        ),
+        TargetRule(
+            "forced_tool_choice",
+            "`tool_choice` `any` or a named `tool` sent as `auto`",
+            OPUS_5_5_SOURCE,
+            _forced_tool_choice,
+            families=(TIED_THINKING,),
+        ),
+        TargetRule(
+            "prefill",
+            "a final assistant turn (prefill) not sent (one ending in server tool use is kept)",
+            SAMPLING_SOURCE,
+            _prefill,
+            families=(CLAUDE_4_6_UP,),
+        ),
+        TargetRule(
+            "mid_conversation_system",
+            'a `role: "system"` turn after the first turn moves to the end of the top-level `system`',
+            f"{SYSTEM_SOURCE} ; {SYSTEM_MODELS_SOURCE}",
+            _system_turns,
+            families=(BEFORE_SYSTEM_TURNS,),
+            looks_for="system turn",
+        ),
+        TargetRule(
+            "system_turn_placement",
+            "a system turn not right after a user turn moves to the top-level `system` (after one: joined to it)",
+            PLACEMENT_SOURCE,
+            _system_placement,
+            families=(SYSTEM_TURNS,),
+            looks_for="system turn",
+        ),
+        range_rule(SAMPLING_RANGES),
+    ),
+    required=(
+        RequiredField("model", _MESSAGES),
+        RequiredField("max_tokens", _MESSAGES, default=FILLED_MAX_TOKENS),
+    ),
+)
+"""Anthropic's table (:mod:`chatcodec._providers.contract.target_rules`)."""

@@ -1,0 +1,55 @@
+"""The Anthropic-compatible servers an ``anthropic`` body can be written for, as data.
+
+One module per server holds its :class:`~.server.Server` record with the source of each
+fact. The writer reads the chosen one (:func:`fit_written`): the option ``server`` names
+it (``options={"server": "deepseek"}``, CLI ``--option server=deepseek``); with none, the
+target is Anthropic itself and the body is sent as written. :func:`server_for_url` names
+the server a base URL points at (``chatcodec serve``'s ``--upstream-url
+https://api.deepseek.com/anthropic``). Choosing and reporting are shared with the
+OpenAI-compatible servers (:mod:`chatcodec._providers.kit.servers`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._providers.anthropic.servers import deepseek, kimi, minimax, zai
+from chatcodec._providers.anthropic.servers.fitting import fit_request
+from chatcodec._providers.anthropic.servers.server import Server, ServerCall
+from chatcodec._providers.kit import servers as kit_servers
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import EncodeContext
+
+__all__ = ["OPTION", "SERVERS", "TABLE", "Server", "fit_written", "server_for_url", "server_named"]
+
+TABLE: kit_servers.ServerTable[Server] = kit_servers.ServerTable(
+    module.SERVER for module in (deepseek, kimi, zai, minimax)
+)
+"""The servers (:class:`~chatcodec._providers.kit.servers.ServerTable`)."""
+SERVERS: Mapping[str, Server] = TABLE.servers
+"""Every server by its option name, in the docs' order."""
+OPTION = kit_servers.OPTION
+
+
+def server_named(name: str) -> Server:
+    """The server called ``name``; an unknown name is refused with the known ones."""
+    return TABLE.named(name)
+
+
+def server_for_url(url: str) -> Server | None:
+    """The server a base URL points at (host and path: ``https://api.deepseek.com/anthropic``), or None."""
+    return TABLE.for_url(url)
+
+
+def fit_written(wire: dict[str, Any], context: EncodeContext) -> None:
+    """``wire`` (the body written) fitted to the server the options name, if any
+    (:func:`~.fitting.fit_request`)."""
+    server = TABLE.chosen(context.options)
+    if server is None:
+        return
+    model = wire.get("model")
+    fit_request(
+        wire, ServerCall(server, wire, model if isinstance(model, str) else None, context.options, context.losses)
+    )

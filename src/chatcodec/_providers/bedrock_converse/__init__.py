@@ -1,0 +1,41 @@
+"""The ``bedrock-converse`` codec: AWS Bedrock Converse and ConverseStream as JSON.
+
+API documentation:
+
+- Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
+- Streaming: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
+- Guide: https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference.html
+- Changes: https://docs.aws.amazon.com/bedrock/latest/userguide/doc-history.html
+- Service model (the tests' oracle, botocore):
+  https://github.com/boto/botocore/tree/develop/botocore/data/bedrock-runtime
+
+Modules (what every Bedrock block body shares is in the AWS family, ``_providers/families/aws/``:
+the block shapes, tool ids, turn alternation and tool results, the Runtime's errors and signing,
+batch rows):
+
+- ``wire``: Converse's own shapes (request, ``inferenceConfig``, usage, response, the stream's
+  ``metadata``) over the family's blocks, and the closed schema of a request's common shapes.
+- ``request``: the one reader and writer of a request body.
+- ``response``: the one reader and writer of an answer.
+- ``messages``: turns <-> canonical messages (system turns, tool-result runs, merged turns).
+- ``parts``: content blocks <-> canonical parts.
+- ``media``: images and documents (formats, sources, names).
+- ``audio``: ``audio`` blocks.
+- ``video``: ``video`` blocks.
+- ``citations``: ``citationsContent`` blocks as text.
+- ``thinking``: reasoning blocks and Claude's signed thinking.
+- ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.
+- ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
+  ``outputConfig``.
+- ``usage``: token counts (cache counts and their twins).
+- ``finish_reason``: ``stopReason`` words.
+- ``stream_decode``: ConverseStream events -> the stream builder.
+- ``stream_encode``: canonical events -> ConverseStream events.
+- ``context``: ``BedrockContext``, the encode state Converse adds.
+- ``markers``: the name, the kit, the options, the markers (each classified).
+- ``capabilities``: what the wire can carry.
+- ``rules``: Claude's model rules on Bedrock, the sampling ranges.
+- ``edge``: HTTP facts: routes, auth, token counting, detection.
+- ``batch_rows``: Bedrock batch rows (the default body).
+- ``codec``: the codec the registry names, with the family's ``structure``.
+"""

@@ -1,0 +1,122 @@
+"""Bedrock ``Converse`` output <-> canonical response data (no model built).
+
+``output.message`` is the one choice's message (blocks map one to one and in order, a
+``cachePoint`` aside); ``stopReason`` the finish reason (unified plus raw); ``usage`` is
+normalized (``usage.py``); ``metrics``, ``trace``, ``additionalModelResponseFields``,
+``performanceConfig``, ``serviceTier`` and newer members ride in the response's bag. A
+Converse response names no model, so thinking parts record ``provider`` only.
+
+An error body (``{"message": ...}``, the error type being in the dropped
+``x-amzn-errortype`` header) is not a response: decoding it raises
+:class:`~chatcodec.ProviderAPIError` with that message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._errors import ProviderAPIError
+from chatcodec._narrow import as_dict
+from chatcodec._providers.bedrock_converse import wire as shapes
+from chatcodec._providers.bedrock_converse.context import BedrockContext
+from chatcodec._providers.bedrock_converse.finish_reason import (
+    decode_finish_reason,
+    encode_finish_reason,
+    encode_unknown_finish,
+)
+from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec._providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
+from chatcodec._providers.bedrock_converse.usage import decode_usage, encode_usage
+from chatcodec._providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.families.aws.tool_ids import name_empty_calls
+from chatcodec._providers.kit import Steps, leftovers, restore_fields, shape_fields
+
+RESPONSE_MAPPED = shape_fields(shapes.Response)
+"""Response members with a canonical home: the ones its shape types (``wire.py``)."""
+
+
+def raise_if_error(payload: dict[str, Any]) -> None:
+    """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
+    if "output" in payload or "message" not in payload:
+        return
+    body = validated(adapters().error, payload, "Bedrock Converse error")
+    error_type = payload.get("__type")
+    raise ProviderAPIError(body["message"], error_type if isinstance(error_type, str) else None, payload)
+
+
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a Converse response body as canonical response data."""
+    raise_if_error(payload)
+    response = validated(adapters().response, payload, "Bedrock Converse response")
+    refuse_too_deep(payload)
+    output = response["output"]
+    message = output["message"]
+    content = name_empty_calls(decode_blocks(message["content"], ASSISTANT_KINDS), PROVIDER)
+    message_bag = leftovers(message, ("role", "content"))
+    if message["role"] != "assistant":
+        message_bag["role"] = message["role"]
+    assistant = KIT.attach({"role": "assistant", "content": content}, message_bag)
+    choice: dict[str, Any] = KIT.attach({"index": 0, "message": assistant}, leftovers(output, ("message",)))
+    bag = leftovers(response, RESPONSE_MAPPED)
+    finish_reason = decode_finish_reason(response.get("stopReason"), bag)
+    if finish_reason is not None:
+        choice["finish_reason"] = finish_reason
+    canonical: dict[str, Any] = {"choices": [choice]}
+    usage = as_dict(response.get("usage"))
+    if usage is not None:
+        canonical["usage"] = decode_usage(usage)
+    return KIT.attach(canonical, bag)
+
+
+def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
+    """Write canonical response data as a Converse output (one choice: Converse has no ``n``)."""
+    losses = shared.losses
+    bag = KIT.claim(losses, response.get("provider_metadata"), ())
+    wire = restore_fields(bag)
+    for key in ("id", "model"):  # not ``created``: the server's clock, nothing a user sent
+        if response.get(key) is not None:
+            losses.add((key,), f"response {key}", "a Converse response has none", "metadata")
+    choices: list[Mapping[str, Any]] = response["choices"]
+    for index in range(1, len(choices)):
+        losses.add(("choices", index), "extra choice", "Bedrock returns one answer per response")
+    choice = choices[0]
+    context = shared.extend(BedrockContext, model=None)  # a response replays the answering model's own signatures
+    output = restore_fields(KIT.claim(losses, choice.get("provider_metadata"), ("choices", 0)))
+    output["message"] = encode_message(choice["message"], context, ("choices", 0, "message"))
+    wire["output"] = output
+    at: Steps = ("choices", 0, "finish_reason")
+    stop_reason = encode_finish_reason(choice.get("finish_reason"), bag, context, at)
+    wire["stopReason"] = stop_reason if stop_reason is not None else encode_unknown_finish(losses, at)
+    wire["usage"] = encode_usage(response.get("usage") or {}, context, ("usage",))
+    wire.setdefault("metrics", {"latencyMs": 0})
+    return wire
+
+
+_RESPONSE_PARTS = frozenset({"text", "thinking", "tool_use", "opaque", "refusal", "image"})
+"""The parts a Converse response can hold."""
+
+
+def encode_message(message: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
+    """The response's ``output.message`` for an assistant message (canonical data); parts a
+    response cannot hold are losses."""
+    bag = KIT.claim(context.losses, message.get("provider_metadata"), at)
+    if message.get("name") is not None:
+        context.losses.add((*at, "name"), "participant name", "Bedrock messages have no name")
+    if message.get("cache_control") is not None:
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points", "setting"
+        )
+    content = message.get("content", "")
+    parts: list[Mapping[str, Any]] = (
+        content if not isinstance(content, str) else [{"type": "text", "text": content}] if content else []
+    )
+    blocks: list[dict[str, Any]] = []
+    for index, part in enumerate(parts):
+        part_at = (*at, "content", index)
+        if part["type"] not in _RESPONSE_PARTS:
+            context.losses.add(part_at, f"{part['type']} part", "a Converse response cannot contain it")
+            continue
+        blocks.extend(encode_blocks(part, context, part_at))
+    return {"role": "assistant", **restore_fields(bag), "content": blocks}

@@ -1,0 +1,47 @@
+"""This provider's name, its kit, its encoder options, and the spelling markers it keeps.
+
+Markers are keys starting with exactly one ``_`` in a bag (``provider_metadata[PROVIDER]``),
+never written to the wire.
+
+Pure spelling (every server that takes one spelling takes the other with the same
+meaning; another provider drops them without a report):
+
+* ``_nulls`` / ``_absent``: the kit's (a ``null`` field, a field left out);
+* ``_snake``: ``inferenceConfig`` spelled ``max_new_tokens`` / ``top_p`` / ``top_k``, the
+  names Nova took first, beside the camel-case ones its user guide uses now (``settings.py``);
+* ``_integers``: ``temperature`` or ``topP`` spelled as a JSON integer (``settings.py``);
+* ``_inference_config``, ``_tool_config``, ``_empty_stop``: an empty ``inferenceConfig`` or
+  ``toolConfig`` object, or an empty ``stopSequences`` list, was sent;
+* ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
+* ``_status``: ``toolResult.status: "success"`` was spelled out;
+* ``_bucket_owner``: a media source's ``s3Location.bucketOwner`` (only Bedrock reads an S3
+  location, so no other format's server reads it differently without the owner);
+* ``_reasoning_in_config``: ``reasoningConfig`` came inside ``inferenceConfig`` (``settings.py``);
+* ``_metadata``: a stream's ``metadata`` event came, with its members besides ``usage``
+  (``metrics``, ``trace``), written back at the stream's end (``stream_decode.py``);
+* ``_separate``: the wire had this turn apart from a same-role turn before it, so it is not
+  merged (``messages.py``).
+
+Carry meaning: none.
+
+Encoder options: the target rules' ``api_version`` and ``skip_rules`` (typed by
+:class:`chatcodec.options.RuleOptions`); the model is in the URL, never in the body.
+"""
+
+from __future__ import annotations
+
+from chatcodec._option_table import OptionTable
+from chatcodec._providers.contract.context import RULE_OPTIONS
+from chatcodec._providers.kit import ProviderKit
+
+PROVIDER = "bedrock-nova"
+"""Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options`` bags."""
+
+KIT = ProviderKit(PROVIDER)
+"""The shared bag operations bound to this provider (:mod:`chatcodec._providers.kit`)."""
+
+BUCKET_OWNER = "_bucket_owner"
+"""Marker: a media source's ``s3Location.bucketOwner``."""
+
+OPTIONS = OptionTable.of(*RULE_OPTIONS)
+"""This encoder's options: the target rules' (``api_version``, ``skip_rules``)."""

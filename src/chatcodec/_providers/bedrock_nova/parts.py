@@ -1,0 +1,293 @@
+"""Nova's content blocks <-> canonical parts (canonical data, no model).
+
+A block is a union by member name, as on every Bedrock block wire
+(:mod:`chatcodec._providers.families.aws.blocks`). A block with exactly one member canonical
+can hold where it stands becomes that part: ``text``; ``image`` (``jpeg``, ``png``,
+``gif``, ``webp``) and ``video`` (Nova's nine formats but ``mpg``, which shares
+``video/mpeg`` with ``mpeg``) from ``bytes`` (base64 text in the JSON body) or an
+``s3Location`` (an ``s3://`` URL, its ``bucketOwner`` in the bag); ``toolUse``;
+``toolResult`` of ``text``, ``json`` and ``image`` items; ``reasoningContent`` (Nova 2 Lite
+sends ``[REDACTED]`` text: https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html).
+Anything else (a ``document``, which InvokeModel does not take, ``audio``, a member added
+later, a block of several members) is an opaque part holding the block verbatim. A
+``cachePoint`` block marks the part before it (its ``cache_control``: ``messages.py``).
+
+Encoding writes what Nova takes and reports the rest: no ``http(s)`` URL or file id (Nova
+reads bytes or S3), no document, no audio outside Nova 2 Omni's formats, thinking of
+another provider (Nova verifies no signature: it is sent as reasoning text only when it
+is Nova's own). Tool ids and names follow the family's rules (``families/aws/tool_ids.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_list, is_dict
+from chatcodec._payloads import loads
+from chatcodec._providers.bedrock_nova.markers import BUCKET_OWNER, KIT, PROVIDER
+from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.families.aws.blobs import is_base64
+from chatcodec._providers.families.aws.tool_ids import MAPPING, restore_tool_use_id
+from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields, tool_names
+from chatcodec._providers.kit.tool_arguments import input_object
+
+IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+"""Nova's image ``format`` -> media type."""
+VIDEO_TYPES = {
+    "mkv": "video/x-matroska",
+    "mov": "video/quicktime",
+    "mp4": "video/mp4",
+    "webm": "video/webm",
+    "three_gp": "video/3gpp",
+    "flv": "video/x-flv",
+    "mpeg": "video/mpeg",
+    "wmv": "video/x-ms-wmv",
+}
+"""Nova's video ``format`` -> media type (``mpg`` is kept opaque: it shares ``video/mpeg``)."""
+_MEDIA = {"image": IMAGE_TYPES, "video": VIDEO_TYPES}
+_FORMATS = {kind: {media: name for name, media in table.items()} for kind, table in _MEDIA.items()}
+_FORMATS["image"]["image/jpg"] = "jpeg"
+_S3 = "s3://"
+
+# --- decode --------------------------------------------------------------------------------
+
+
+def opaque(block: Mapping[str, Any]) -> dict[str, Any]:
+    """A block kept whole, to go back out verbatim."""
+    return {"type": "opaque", "provider": PROVIDER, "data": dict(block)}
+
+
+def decode_block(block: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical part for one block (opaque when canonical cannot hold it exactly)."""
+    if len(block) == 1:
+        ((member, value),) = block.items()
+        if member == "text" and isinstance(value, str):
+            return {"type": "text", "text": value}
+        fields = as_dict(value)
+        decoded = _decode_member(member, fields) if fields is not None else None
+        if decoded is not None:
+            return decoded
+    return opaque(block)
+
+
+def _decode_member(member: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+    if member in _MEDIA:
+        return decode_media(member, fields)
+    if member == "toolUse":
+        return _decode_tool_use(fields)
+    if member == "toolResult":
+        return _decode_tool_result(fields)
+    if member == "reasoningContent":
+        return _decode_reasoning(fields)
+    return None
+
+
+def decode_media(kind: str, media: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An ``image`` or ``video`` block's part; None when canonical cannot hold it exactly."""
+    wire_format = media.get("format")
+    media_type = _MEDIA[kind].get(wire_format) if isinstance(wire_format, str) else None
+    source = as_dict(media.get("source"))
+    if media_type is None or source is None or len(source) != 1:
+        return None
+    bag = leftovers(media, ("format", "source"))
+    if isinstance(source.get("bytes"), str):
+        return KIT.attach(
+            {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": source["bytes"]}}, bag
+        )
+    location = as_dict(source.get("s3Location"))
+    if location is None or not isinstance(location.get("uri"), str) or set(location) - {"uri", "bucketOwner"}:
+        return None
+    if "bucketOwner" in location:
+        if not isinstance(location["bucketOwner"], str):
+            return None
+        bag[BUCKET_OWNER] = location["bucketOwner"]
+    return KIT.attach({"type": kind, "source": {"type": "url", "url": location["uri"], "media_type": media_type}}, bag)
+
+
+def _decode_tool_use(tool_use: Mapping[str, Any]) -> dict[str, Any] | None:
+    if not is_dict(tool_use.get("input")) or "type" in tool_use:
+        return None  # a server tool's call, or input canonical holds as other JSON: kept whole
+    part = {
+        "type": "tool_use",
+        "id": restore_tool_use_id(tool_use["toolUseId"]),
+        "name": tool_use["name"],
+        "arguments": compact_json(tool_use["input"]),
+    }
+    return KIT.attach(part, leftovers(tool_use, ("toolUseId", "name", "input")))
+
+
+def _decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any] | None:
+    content: list[dict[str, Any]] = []
+    for item in result["content"]:
+        decoded = _decode_result_item(item)
+        if decoded is None:
+            return None
+        content.append(decoded)
+    bag = leftovers(result, ("toolUseId", "content", "status"))
+    part: dict[str, Any] = {"type": "tool_result", "tool_use_id": restore_tool_use_id(result["toolUseId"])}
+    part["content"] = content
+    status = result.get("status")
+    if status == "error":
+        part["is_error"] = True
+    elif status == "success":
+        bag["_status"] = True
+    elif status is not None:
+        return None
+    return KIT.attach(part, bag)
+
+
+def _decode_result_item(item: Mapping[str, Any]) -> dict[str, Any] | None:
+    if len(item) != 1:
+        return None
+    if isinstance(item.get("text"), str):
+        return {"type": "text", "text": item["text"]}
+    if "json" in item:
+        return {"type": "text", "text": compact_json(item["json"]), "provider_metadata": {PROVIDER: {"_json": True}}}
+    image = as_dict(item.get("image"))
+    return decode_media("image", image) if image is not None else None
+
+
+def _decode_reasoning(reasoning: Mapping[str, Any]) -> dict[str, Any] | None:
+    text = as_dict(reasoning.get("reasoningText"))
+    if len(reasoning) != 1 or text is None or not isinstance(text.get("text"), str) or "signature" in text:
+        return None
+    return KIT.attach({"type": "thinking", "text": text["text"], "provider": PROVIDER}, leftovers(text, ("text",)))
+
+
+# --- encode --------------------------------------------------------------------------------
+
+
+def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The block for one canonical part (None: not carried, reported)."""
+    kind = part["type"]
+    if kind == "text":
+        bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
+        return {"text": part["text"]} if not bag else {"text": part["text"], **restore_fields(bag)}
+    if kind in ("image", "video"):
+        return encode_media(kind, part, context, at)
+    if kind == "tool_use":
+        return _encode_tool_use(part, context, at)
+    if kind == "tool_result":
+        return _encode_tool_result(part, context, at)
+    if kind == "thinking":
+        return _encode_thinking(part, context, at)
+    if kind == "opaque":
+        if part["provider"] == PROVIDER:
+            return dict(part["data"])
+        context.losses.add(at, f"opaque {part['provider']} block", "Nova cannot read another provider's block")
+        return None
+    if kind in ("audio", "document", "refusal"):
+        why = {"audio": "Nova's InvokeModel body has no audio here", "document": "InvokeModel takes no documents"}
+        context.losses.add(at, f"{kind} part", why.get(kind, "Nova has no refusal block"))
+        return None
+    raise AssertionError(f"unknown part type {kind!r}")  # canonical data is validated before a writer
+
+
+def encode_media(kind: str, part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """An ``image`` or ``video`` block; a source Nova cannot fetch is a loss."""
+    source = part["source"]
+    name = _FORMATS[kind].get(str(source.get("media_type") or "").lower())
+    bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
+    owner = bag.pop(BUCKET_OWNER, None)
+    if name is None:
+        context.losses.add(
+            (*at, "source"), f"{kind} of type {source.get('media_type')!r}", f"Nova takes no such {kind}"
+        )
+        return None
+    if source["type"] == "base64":
+        if not is_base64(source["data"]):
+            context.losses.add((*at, "source", "data"), f"{kind} data", "not standard base64 (Bedrock bytes)")
+            return None
+        wire_source: dict[str, Any] = {"bytes": source["data"]}
+    elif source["type"] == "url" and source["url"].startswith(_S3):
+        location = {"uri": source["url"], **({"bucketOwner": owner} if isinstance(owner, str) else {})}
+        wire_source = {"s3Location": location}
+    else:
+        context.losses.add(
+            (*at, "source"), f"{kind} {source['type']} source", "Nova reads bytes or an S3 location only"
+        )
+        return None
+    for key in ("detail", "start_offset", "end_offset", "fps"):
+        if part.get(key) is not None:
+            context.losses.add((*at, key), key, f"Nova's {kind} block has no {key}", "setting")
+    return {kind: {**restore_fields(bag), "format": name, "source": wire_source}}
+
+
+def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
+    """A tool name Nova accepts (the common rule, reported when rewritten)."""
+    return tool_names.tool_name(name, context.losses, at, PROVIDER)
+
+
+def tool_use_id(tool_id: str, context: EncodeContext, at: Steps) -> str:
+    """The id Nova is sent (the family's ``ToolUseId`` rule; a hashed one reported)."""
+    if MAPPING.hashed(tool_id):
+        context.losses.add(
+            at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed", "metadata"
+        )
+    return MAPPING.sanitize(tool_id)
+
+
+def _encode_tool_use(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
+    tool_use = {
+        **restore_fields(bag),
+        "toolUseId": tool_use_id(part["id"], context, (*at, "id")),
+        "name": tool_name(part["name"], context, at),
+        "input": input_object(part["arguments"], context.losses, at, "Nova"),
+    }
+    return {"toolUse": tool_use}
+
+
+def _encode_tool_result(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
+    status = bag.pop("_status", None)
+    content = part["content"]
+    items = [{"text": content}] if isinstance(content, str) and content else []  # "": no items
+    for index, item in enumerate(content if not isinstance(content, str) else ()):
+        if item.get("cache_control") is not None:
+            why = "Nova's tool results hold no cache points (one goes after the result)"
+            context.losses.add((*at, "content", index, "cache_control"), "cache_control", why, "setting")
+        written = _encode_result_item(item, context, (*at, "content", index))
+        if written is not None:
+            items.append(written)
+    result: dict[str, Any] = {**restore_fields(bag), "toolUseId": tool_use_id(part["tool_use_id"], context, at)}
+    result["content"] = items
+    if part.get("is_error"):
+        result["status"] = "error"
+    elif status is True:
+        result["status"] = "success"
+    if part.get("name") is not None:
+        context.losses.add((*at, "name"), "tool result name", "Nova pairs a result by its id only", "metadata")
+    return {"toolResult": result}
+
+
+def _encode_result_item(item: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    if item["type"] == "text" and KIT.marker(item.get("provider_metadata"), "_json") is True:
+        try:
+            return {"json": loads(item["text"])}
+        except ValueError:
+            pass  # not JSON after all (a caller's bag may say anything): sent as text
+    if item["type"] == "image":
+        return encode_media("image", item, context, at)
+    if item["type"] == "text":
+        return encode_part(item, context, at)
+    context.losses.add(at, f"{item['type']} in a tool result", "Nova's tool results hold text, JSON and images")
+    return None
+
+
+def _encode_thinking(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    if part.get("provider") not in (PROVIDER, None) or part.get("signature") or part.get("encrypted"):
+        why = "Nova cannot verify another model's reasoning: not sent"
+        context.losses.add(at, "thinking", why)
+        return None
+    bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
+    if part.get("redacted"):
+        context.losses.add(at, "redacted thinking", "Nova has no redacted reasoning block")
+        return None
+    return {"reasoningContent": {"reasoningText": {**restore_fields(bag), "text": part["text"]}}}
+
+
+def blocks_of(content: object) -> list[dict[str, Any]]:
+    """A message's ``content`` as a list of block objects (already validated)."""
+    return [block for block in as_list(content) or () if is_dict(block)]

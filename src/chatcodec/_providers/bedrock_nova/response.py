@@ -1,0 +1,72 @@
+"""The one reader and the one writer of Nova's InvokeModel answer:
+``{output: {message}, stopReason, usage}`` (one answer, no id, no model: the model is in the
+URL, the ``x-amzn-RequestId`` header names the call). The Runtime's error body
+(``{"message"}``) is raised as a :class:`~chatcodec.ProviderAPIError`, never read as an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._errors import ProviderAPIError, rule_error
+from chatcodec._providers.bedrock_nova.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec._providers.bedrock_nova.markers import KIT
+from chatcodec._providers.bedrock_nova.messages import decode_parts, encode_message
+from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
+from chatcodec._providers.bedrock_nova.wire import adapters, is_error_body, validated
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.kit import leftovers, restore_fields
+
+_MAPPED = ("output", "stopReason", "usage")
+
+
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read an InvokeModel answer as canonical response data (one choice)."""
+    del context
+    if is_error_body(payload):
+        error = validated(adapters().error, payload, "Nova error")
+        raise ProviderAPIError(error["message"], None, payload)
+    response = validated(adapters().response, payload, "Nova response")
+    output = response["output"]
+    message = output["message"]
+    canonical_message = KIT.attach(
+        {"role": "assistant", "content": decode_parts(message["content"])}, leftovers(message, ("role", "content"))
+    )
+    if message["role"] != "assistant":
+        raise rule_error(
+            "Nova response", ("output", "message", "role"), "role", "an answer is the assistant's", message
+        )
+    choice: dict[str, Any] = {"index": 0, "message": canonical_message}
+    reason = decode_finish_reason(response.get("stopReason"), {})
+    if reason is not None:
+        choice["finish_reason"] = reason
+    rest = leftovers(output, ("message",))
+    if rest:
+        KIT.attach(choice, {"output": rest})
+    canonical: dict[str, Any] = {"choices": [choice]}
+    if "usage" in response:
+        canonical["usage"] = decode_usage(response["usage"])
+    return KIT.attach(canonical, leftovers(response, _MAPPED))
+
+
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write canonical response data as an InvokeModel answer: its first choice (another is a loss)."""
+    losses = context.losses
+    wire = restore_fields(KIT.claim(losses, response.get("provider_metadata"), ()))
+    for key in ("id", "model"):
+        if response.get(key) is not None:
+            losses.add((key,), key, "Nova's answer has no such field (the model is in the URL)", "metadata")
+    choices = response["choices"]
+    for index in range(1, len(choices)):
+        losses.add(("choices", index), f"answer {index}", "Nova answers hold one message")
+    choice: Mapping[str, Any] = choices[0] if choices else {"index": 0, "message": {"role": "assistant", "content": []}}
+    choice_bag = KIT.claim(losses, choice.get("provider_metadata"), ("choices", 0))
+    message = encode_message(choice["message"], context, ("choices", 0, "message"))
+    wire["output"] = {**restore_fields(choice_bag).get("output", {}), "message": message}
+    word = encode_finish_reason(choice.get("finish_reason"), {}, context, ("choices", 0, "finish_reason"))
+    if word is not None:
+        wire["stopReason"] = word
+    if response.get("usage") is not None:
+        wire["usage"] = encode_usage(response["usage"], context, ("usage",))
+    return {key: wire[key] for key in (*_MAPPED, *wire) if key in wire}

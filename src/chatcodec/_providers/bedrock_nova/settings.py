@@ -1,0 +1,154 @@
+"""``inferenceConfig`` and ``reasoningConfig`` <-> canonical settings.
+
+Nova's ``inferenceConfig`` has two spellings: ``maxTokens``, ``topP`` and ``topK`` in the
+user guide's request schema (https://docs.aws.amazon.com/nova/latest/nova2-userguide/request-response-schema.html),
+``max_new_tokens``, ``top_p`` and ``top_k`` in its first examples and in the bodies many
+callers still send (https://docs.aws.amazon.com/nova/latest/userguide/using-invoke-api.html);
+the service takes both. The reader takes either (the camel name when a body has both: the
+other rides in the bag) and marks the snake spelling (``_snake``), so the writer gives a
+body back as it came and writes the camel names otherwise.
+
+``reasoningConfig`` (``type`` ``enabled`` / ``disabled``, ``maxReasoningEffort`` ``low`` /
+``medium`` / ``high``; Nova 2 Lite) is a top-level field of the InvokeModel body, and the
+schema page shows it inside ``inferenceConfig``: read in either place, written back where it
+came (``_reasoning_in_config``), at the top level otherwise. Nova takes no thinking budget:
+a canonical ``budget_tokens`` is a loss. Values canonical cannot hold exactly stay in the bag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_sampling_number
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.kit import unmapped
+from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
+
+_NAMES = (("maxTokens", "max_new_tokens", "max_tokens"), ("topP", "top_p", "top_p"), ("topK", "top_k", "top_k"))
+"""(camel name, snake name, canonical name) of each setting with two spellings."""
+_SNAKE = "_snake"
+_IN_CONFIG = "_reasoning_in_config"
+_EFFORTS = ("low", "medium", "high")
+_NEAREST = {"none": None, "minimal": "low", "xhigh": "high", "max": "high"}
+"""A canonical effort Nova has no word for -> the word sent (None: reasoning disabled)."""
+SETTINGS = ("max_tokens", "temperature", "top_p", "top_k", "stop", "reasoning")
+"""The canonical settings this module reads and writes."""
+
+
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
+    """Read ``inferenceConfig`` and ``reasoningConfig`` into ``canonical``."""
+    del context
+    config = request.get("inferenceConfig")
+    if config is not None:
+        _decode_inference(config, canonical, bag)
+    reasoning = request.get("reasoningConfig")
+    if reasoning is not None:
+        mapped = decode_reasoning(reasoning)
+        if mapped is None:
+            bag["reasoningConfig"] = reasoning
+        else:
+            canonical["reasoning"] = mapped
+
+
+def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    mapped = ["temperature", "stopSequences"]
+    snake: list[str] = []
+    for camel, snake_name, name in _NAMES:
+        key = camel if camel in config else snake_name if snake_name in config else None
+        if key is None or (name == "max_tokens" and config[key] < 1):
+            continue  # canonical needs max_tokens >= 1: a 0 is kept as it was
+        canonical[name] = as_sampling_number(config[key]) if name == "top_p" else config[key]
+        mapped.append(key)
+        if key == snake_name:
+            snake.append(key)
+    if snake:
+        bag[_SNAKE] = snake
+    mark_integers(config, ("temperature", "topP", "top_p"), bag)  # canonical holds a float
+    if "temperature" in config:
+        canonical["temperature"] = as_sampling_number(config["temperature"])
+    stop = config.get("stopSequences")
+    if stop:
+        canonical["stop"] = stop
+    elif stop == []:
+        bag["_empty_stop"] = True
+    reasoning = config.get("reasoningConfig")
+    if reasoning is not None and "reasoning" not in canonical:
+        decoded = decode_reasoning(reasoning)
+        if decoded is not None:
+            canonical["reasoning"] = decoded
+            bag[_IN_CONFIG] = True
+            mapped.append("reasoningConfig")
+    rest = unmapped(config, mapped)
+    if rest:
+        bag["inferenceConfig"] = rest
+    if not config:
+        bag["_inference_config"] = True
+
+
+def decode_reasoning(reasoning: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Canonical reasoning for a ``reasoningConfig``; None when canonical cannot hold it exactly."""
+    kind, effort = reasoning.get("type"), reasoning.get("maxReasoningEffort")
+    if set(reasoning) - {"type", "maxReasoningEffort"} or kind not in ("enabled", "disabled"):
+        return None
+    if kind == "disabled":
+        return {"enabled": False} if effort is None else None
+    return {"enabled": True} if effort is None else {"enabled": True, "effort": effort} if effort in _EFFORTS else None
+
+
+def encode_settings(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
+    """Write the canonical settings as ``inferenceConfig`` (and ``reasoningConfig``)."""
+    kept = as_dict(bag.get("inferenceConfig"))
+    config: dict[str, Any] = {} if kept is None else dict(kept)
+    snake = bag.get(_SNAKE) or ()
+    for camel, snake_name, name in _NAMES:
+        if request.get(name) is not None:
+            config[snake_name if snake_name in snake else camel] = request[name]
+    if request.get("temperature") is not None:
+        config["temperature"] = request["temperature"]
+    stop = request.get("stop")
+    if stop or bag.get("_empty_stop"):
+        config["stopSequences"] = list(stop or ())
+    respell_integers(config, bag)
+    reasoning = _encode_reasoning(request.get("reasoning"), context)
+    if reasoning is not None and bag.get(_IN_CONFIG):
+        config["reasoningConfig"] = reasoning
+    elif reasoning is not None:
+        wire["reasoningConfig"] = reasoning
+    if config or bag.get("_inference_config"):
+        wire["inferenceConfig"] = {key: config[key] for key in sorted(config, key=_order)}
+
+
+_ORDER = ("maxTokens", "max_new_tokens", "temperature", "topP", "top_p", "topK", "top_k", "stopSequences")
+
+
+def _order(key: str) -> int:
+    return _ORDER.index(key) if key in _ORDER else len(_ORDER)
+
+
+def _encode_reasoning(reasoning: Mapping[str, Any] | None, context: EncodeContext) -> dict[str, Any] | None:
+    if reasoning is None:
+        return None
+    at = ("reasoning",)
+    for key in ("budget_tokens", "adaptive", "summary", "include_thoughts"):
+        if reasoning.get(key) is not None:
+            context.losses.add((*at, key), f"reasoning {key}", "Nova's reasoningConfig takes an effort only", "setting")
+    effort = reasoning.get("effort")
+    if effort is not None and effort not in _EFFORTS:
+        nearest = _NEAREST.get(effort)
+        sent = f"sent {nearest!r}" if nearest else "reasoning sent disabled"
+        context.losses.add(
+            (*at, "effort"), f"effort {effort!r}", f"Nova's efforts are low, medium, high: {sent}", "setting"
+        )
+        if nearest is None:
+            return {"type": "disabled"}
+        effort = nearest
+    if reasoning.get("enabled") is False:
+        return {"type": "disabled"}
+    if effort is None and reasoning.get("enabled") is None and reasoning.get("budget_tokens") is None:
+        return None
+    return {"type": "enabled", **({"maxReasoningEffort": effort} if effort is not None else {})}

@@ -1,0 +1,74 @@
+"""Nova's ``usage`` <-> canonical usage, without counting anything twice.
+
+Nova reports ``inputTokens`` (the prompt outside the cache), ``outputTokens``,
+``totalTokens``, and with prompt caching ``cacheReadInputTokenCount`` and
+``cacheWriteInputTokenCount`` beside the input
+(https://docs.aws.amazon.com/nova/latest/userguide/prompt-caching.html), as every Bedrock
+Runtime usage counts them. Canonical ``input_tokens`` is the whole prompt, so decoding adds
+the cache counts and encoding subtracts them; ``totalTokens`` is written as input plus
+output, and kept in the bag only when the wire said something else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._providers.bedrock_nova.markers import KIT
+from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields
+
+_INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
+_READ, _WRITE = "cacheReadInputTokenCount", "cacheWriteInputTokenCount"
+_MAPPED = (_INPUT, _OUTPUT, _TOTAL, _READ, _WRITE)
+_REQUIRED = (_INPUT, _OUTPUT, _TOTAL)
+
+
+def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
+    """Canonical usage data for a wire ``usage`` object."""
+    canonical: dict[str, Any] = {}
+    read, write = wire.get(_READ), wire.get(_WRITE)
+    if wire.get(_INPUT) is not None:
+        canonical["input_tokens"] = wire[_INPUT] + (read or 0) + (write or 0)
+    if wire.get(_OUTPUT) is not None:
+        canonical["output_tokens"] = wire[_OUTPUT]
+    if read is not None:
+        canonical["cache_read_tokens"] = read
+    if write is not None:
+        canonical["cache_write_tokens"] = write
+    bag = split_fields(dict(wire), _MAPPED)
+    if _TOTAL in wire and wire[_TOTAL] != canonical.get("input_tokens", 0) + canonical.get("output_tokens", 0):
+        bag[_TOTAL] = wire[_TOTAL]
+    absent = [key for key in _REQUIRED if key not in wire]
+    if absent:
+        bag[ABSENT] = absent
+    return KIT.attach(canonical, bag)
+
+
+def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """Wire usage for canonical usage data (the three counts written as 0 when unknown,
+    unless the reader saw them absent)."""
+    losses = context.losses
+    bag = KIT.claim(losses, usage.get("provider_metadata"), at)
+    wire = restore_fields(bag)
+    read, write = usage.get("cache_read_tokens"), usage.get("cache_write_tokens")
+    if usage.get("input_tokens") is not None:
+        uncached = usage["input_tokens"] - (read or 0) - (write or 0)
+        if uncached < 0:
+            why = "the cache counts exceed the input count: input sent as 0"
+            losses.add((*at, "input_tokens"), "input token count", why, "metadata")
+        wire[_INPUT] = max(uncached, 0)
+    for key, wire_key in (("output_tokens", _OUTPUT), ("cache_read_tokens", _READ), ("cache_write_tokens", _WRITE)):
+        if usage.get(key) is not None:
+            wire[wire_key] = usage[key]
+    absent = absent_keys(bag)
+    if _TOTAL not in wire and _TOTAL not in absent:
+        wire[_TOTAL] = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
+    if usage.get("reasoning_tokens"):  # a count of 0 says nothing: no loss
+        losses.add((*at, "reasoning_tokens"), "reasoning token count", "Nova usage has no such count", "metadata")
+    filled = [key for key in _REQUIRED if key not in absent and key not in wire]
+    if filled:
+        why = f"Nova's usage holds {', '.join(_REQUIRED)}; {', '.join(filled)} written as 0"
+        losses.add(at, "missing usage counts", why, "default")
+        wire.update(dict.fromkeys(filled, 0))
+    return {key: wire[key] for key in (*_MAPPED, *wire) if key in wire}

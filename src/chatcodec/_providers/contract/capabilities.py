@@ -1,0 +1,72 @@
+"""What a provider's wire can carry, as data: its ``capabilities.py`` (``CAPABILITIES``).
+
+pydantic-ai's ``ModelProfile`` is the anchor: what a model or format can hold is a record
+that shared code reads, instead of a keyword at each call site or an assumption in a
+shared test. The shared history rules (:mod:`chatcodec._providers.history.turns`) read the turn
+traits; the conformance laws and strict mode read the rest, so no shared code assumes a
+``tool_choice``, a ``developer`` role or a cache marker of every provider.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ToolChoiceKind = Literal["auto", "none", "required", "tool"]
+"""The canonical tool-choice kinds (:class:`~chatcodec.ToolChoice` ``type``)."""
+
+MediaKind = Literal["image", "audio", "video", "document"]
+"""The canonical media parts."""
+
+SystemPlacement = Literal["messages", "top_level", "top_level_and_turns"]
+"""Where a format keeps system instructions: as turns in the message list (OpenAI Chat,
+Responses input), only as one top-level prompt (Gemini ``systemInstruction``, Bedrock
+``system``), or top level and, on the models that take them, as turns (Anthropic)."""
+
+ReasoningKind = Literal["effort", "budget", "adaptive", "disabled"]
+"""How a format configures reasoning: an effort word, a token budget, adaptive thinking,
+or switching it off."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Capabilities:
+    """One wire format's capabilities (see the module docstring)."""
+
+    display_name: str
+    """How loss texts and errors name the format (``"OpenAI Chat"``)."""
+    tool_choice: frozenset[ToolChoiceKind]
+    """The tool-choice kinds it can write; empty when it has no tool choice."""
+    system: SystemPlacement
+    """Where it keeps system instructions."""
+    developer_role: bool
+    """It has a ``developer`` role distinct from ``system`` (else one is sent as system, reported)."""
+    freeform_calls: bool
+    """It has freeform (custom) tool calls, so it sends a ``tool_use`` of ``kind: custom`` as
+    one; else such a call goes, with its results
+    (:func:`chatcodec._providers.history.turns.without_unsent_calls`; a response's or a
+    stream's by :mod:`chatcodec._providers.kit.freeform_calls`)."""
+    results_follow_calls: bool
+    """Tool results must come right after their call (:mod:`chatcodec._providers.history.turns`)."""
+    media: frozenset[MediaKind]
+    """The media parts a user turn can carry."""
+    tool_result_media: frozenset[MediaKind]
+    """The media parts a tool result can carry."""
+    reasoning: frozenset[ReasoningKind]
+    """How it configures reasoning; empty when it cannot."""
+    signed_thinking: bool
+    """It replays thinking with a provider signature (Claude, Gemini) or encrypted payload."""
+    cache_markers: bool
+    """It has explicit cache breakpoints (``cache_control`` or an equivalent)."""
+    multiple_choices: bool
+    """A request can ask for several answers (``n`` > 1)."""
+    call_ids: bool
+    """Tool calls carry ids on the wire (else ids are invented and matched by order or name)."""
+    strict_reading: bool
+    """``strict=True`` can be honoured: the codec has what strict mode reads (a published
+    field set, ``known_fields.json``, with its value rules, or a ``structure`` role). A
+    codec without it refuses ``strict=True`` with a
+    :class:`~chatcodec.CodecNotAvailableError` rather than reading leniently unasked."""
+    logprobs: bool = False
+    """Its answers carry token log probabilities (a choice's ``logprobs``), written by its
+    response and stream writers; else a choice's are reported where it is written
+    (:func:`chatcodec._providers.kit.logprob_settings.report_choice_logprobs`)."""

@@ -1,0 +1,145 @@
+"""What one decode or one encode carries along, the same for every provider.
+
+Before this module each encoder found its settings in its own place (a knob popped from
+``provider_options[provider]``, an ``_``-marker read from a response's metadata, a
+``losses`` argument threaded beside them), and each folder grew its own context class.
+:class:`EncodeContext` and :class:`DecodeContext` are the one door: the codec
+(:class:`~chatcodec._providers.contract.provider_codec.ProviderCodec`) builds them at the edge,
+with the options given by argument (over those a stored request's bag sets) in
+:attr:`EncodeContext.options`, and every role function of a provider takes them. A
+provider that needs more state while encoding (cache breakpoints, tool names by call id)
+subclasses :class:`EncodeContext`, so the shared fields stay where every reader expects
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import fields as dataclass_fields
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from chatcodec._losses import LossRecorder
+from chatcodec._option_table import OptionTable, escaped_fields, stored_options
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.target_rules import ProviderRules
+
+RULE_OPTIONS = ("api_version", "skip_rules")
+"""The target rules' options (:mod:`chatcodec._providers.contract.target_rules`), for the ``OPTIONS``
+table of every provider with a ``rules.py`` (here, below the registry the rules engine
+imports, so a provider's ``markers.py`` loads neither)."""
+
+
+MODEL_OPTION = "model"
+"""The option naming the model a request without one is sent to, for the ``OPTIONS`` table
+of every provider whose body names the model (an option, not a field written back from
+the bag, where a stored request may also set it)."""
+
+
+NO_OPTIONS: Mapping[str, object] = MappingProxyType({})
+"""The options of an encode that was given none."""
+
+
+def read_options(
+    provider: str, bag: Mapping[str, Any] | None, table: OptionTable, field: str = "provider_options"
+) -> Mapping[str, object]:
+    """The encoder options a stored ``provider_options[provider]`` (or a response's
+    ``provider_metadata[provider]``) bag sets, by their public names: the table's
+    :attr:`~chatcodec._option_table.OptionTable.stored` names, and a legacy ``_``-spelling
+    (warned, :func:`~chatcodec._option_table.stored_options`). The bag is left as it is
+    (the encoder leaves an option out of what it writes back)."""
+    if not bag:
+        return NO_OPTIONS
+    found = stored_options(provider, table, bag, field)
+    return MappingProxyType(found) if found else NO_OPTIONS
+
+
+def with_field_data(request: dict[str, Any], provider: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Canonical request data (taken over: a reader made it) with ``fields`` (wire fields
+    the caller asks to send, ``extra_fields=``) over its ``provider_options[provider]``, a
+    ``_``-key escaped so it is sent, not read as a marker."""
+    if fields:
+        provider_options = dict(request.get("provider_options") or {})
+        provider_options[provider] = {**(provider_options.get(provider) or {}), **escaped_fields(fields)}
+        request["provider_options"] = provider_options
+    return request
+
+
+ContextT = TypeVar("ContextT", bound="EncodeContext")
+
+
+@dataclass(slots=True)
+class EncodeContext:
+    """One encode's shared state: who is writing, where losses go, for which model, with
+    which options and rules.
+
+    Every encoder role function (``encode_messages``, ``encode_part``, ``encode_tools``,
+    ``encode_settings``, ``encode_usage``, ``encode_finish_reason``, the stream encoder)
+    takes one, so a new setting or rule reaches all of them without a new argument."""
+
+    provider: str
+    """The registry name of the format being written: the key of this provider's own
+    bags (``provider_metadata[provider]``), and the name losses and errors give."""
+    losses: LossRecorder
+    """Where what the format cannot carry is recorded; the caller settles it (warn,
+    raise or ignore) once the encode is done."""
+    _: KW_ONLY
+    model: str | None = None
+    """The request's (or response's) model, when known: some rules depend on it (Gemini 3
+    wants thought signatures replayed, Bedrock replays Claude signatures only to Claude)."""
+    options: Mapping[str, object] = field(default_factory=lambda: NO_OPTIONS)
+    """This provider's encoder options, read-only and by public name
+    (``reasoning_field``, ``unsigned_thinking``...): the one place encoders read settings
+    from, by argument or from a stored bag (see :func:`read_options`)."""
+    rules: ProviderRules | None = None
+    """The target's rules table (its ``rules.py``, the codec's ``rules`` role): what the
+    API versions and model families accept, applied last to a request body
+    (:func:`~chatcodec._providers.contract.target_rules.apply_target_rules`); None for a provider
+    without one."""
+    for_request: bool = field(default=True)
+    """Writing a request (True) or a response: some fields exist in only one of them
+    (cache markers), and names follow request rules only in a request."""
+    holds: set[str] | None = None
+    """What the body written may hold of what target rules look for
+    (:attr:`~chatcodec._providers.contract.target_rules.TargetRule.looks_for`), for a writer that
+    keeps count (it sets an empty set and adds as it writes); None: not known, every rule
+    in force runs. Shared by :meth:`extend`, so a provider's context adds to the same set."""
+
+    def option(self, name: str) -> object:
+        """The option ``name``, or None when not set."""
+        return self.options.get(name)
+
+    def extend(self, kind: type[ContextT], **fields: Any) -> ContextT:
+        """This context as a provider's subclass of it, with that subclass's own
+        ``fields``: how an encoder that needs more state (cache breakpoints, tool names
+        by call id) keeps the shared fields the codec gave it."""
+        shared = {name: getattr(self, name) for name in _SHARED_FIELDS}
+        return kind(**{**shared, **fields})
+
+
+_SHARED_FIELDS = tuple(field.name for field in dataclass_fields(EncodeContext))
+"""The shared context's fields, for :meth:`EncodeContext.extend` (named once: every encode
+of a provider with its own context extends one, and ``dataclasses.fields`` costs more
+than the rest of a small request's context)."""
+
+
+@dataclass(slots=True)
+class DecodeContext:
+    """One decode's shared state: which format is read, where changes made while reading
+    are recorded, and how strictly."""
+
+    provider: str
+    """The registry name of the format being read: the key of the bags the decoder fills."""
+    losses: LossRecorder = field(default_factory=LossRecorder)
+    """Where a reading that changes the input (a value normalised, a field the canonical
+    form cannot hold exactly) is recorded; a decode that changes nothing leaves it empty."""
+    strict: bool = False
+    """Refuse what the documented wire format does not allow instead of reading it as
+    far as it goes (the lenient default); the strict-boundary work reads it."""
+    closed: bool = False
+    """Set by a reader whose closed front took the whole body (:mod:`.closed_schema`):
+    every free-form value was then checked in Rust as a JSON value no deeper than the
+    canonical model holds it, so the codec need not write the canonical data again to be
+    sure a model would hold it (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request`)."""

@@ -1,0 +1,564 @@
+"""The one codec class every provider is an instance of, and the roles it is built from.
+
+A provider folder writes functions, never a codec class: its ``codec.py`` hands its role
+modules (``request.py``, ``response.py``, ``finish_reason.py``, ``usage.py``,
+``messages.py``, ``parts.py``, ``tools.py``, ``settings.py``) and its stream decoder and
+encoder classes to :class:`ProviderCodec`, which gives the registry the
+:class:`~chatcodec._registry.Codec` methods and the incremental stream decoding the
+conversation builder needs. So the forwarding is written once, and a reader who knows
+one provider's ``codec.py`` knows them all.
+
+Each role is a protocol in :mod:`chatcodec._providers.contract.roles`, with one signature for every
+provider. Where a provider's reading really differs, the difference is a named keyword
+argument with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as
+Vercel's AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``.
+``decode_usage`` and ``decode_finish_reason`` map one value and take no context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from operator import length_hint
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import pydantic_core
+
+from chatcodec._errors import CodecNotAvailableError, StreamError, ValidationError
+from chatcodec._losses import LossRecorder
+from chatcodec._option_table import OptionTable
+from chatcodec._payloads import load_object, refuse_unwritable_numbers, too_deep
+from chatcodec._providers.contract.capabilities import Capabilities
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
+from chatcodec._providers.contract.edge import Edge
+from chatcodec._providers.contract.roles import (
+    CapabilitiesTable,
+    DialectFunctions,
+    EdgeTable,
+    FinishReasonFunctions,
+    JsonFront,
+    MessageFunctions,
+    PartFunctions,
+    RequestFunctions,
+    ResponseFunctions,
+    RulesTable,
+    SettingsFunctions,
+    StructureTable,
+    ToolFunctions,
+    UsageFunctions,
+)
+from chatcodec._providers.contract.structure import Structure
+from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules
+from chatcodec._providers.kit import canonical_refusal
+from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
+from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
+from chatcodec._providers.kit.logprob_settings import report_choice_logprobs
+from chatcodec._registry import StreamDecoder, StreamEncoder
+
+if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use)
+    from chatcodec._model.messages import AnyMessage
+    from chatcodec._model.request import ChatRequest
+    from chatcodec._model.response import ChatResponse
+    from chatcodec._model.stream_events import AnyStreamEvent
+    from chatcodec.streams._builder import StreamBuilder
+
+InputT = TypeVar("InputT")
+ResultT = TypeVar("ResultT")
+ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
+ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
+
+
+class ProviderCodec:
+    """A wire format's codec, assembled from its folder's role modules."""
+
+    __slots__ = (
+        "_dialect",
+        "_new_stream_decoder",
+        "_new_stream_encoder",
+        "_requests",
+        "_responses",
+        "capabilities",
+        "edge",
+        "finish_reasons",
+        "messages",
+        "name",
+        "options",
+        "parts",
+        "rules",
+        "settings",
+        "structure",
+        "tools",
+        "usage",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        options: OptionTable,
+        requests: RequestFunctions,
+        responses: ResponseFunctions,
+        finish_reasons: FinishReasonFunctions,
+        usage: UsageFunctions,
+        messages: MessageFunctions[ProviderContextT],
+        parts: PartFunctions[ProviderContextT],
+        tools: ToolFunctions[ProviderContextT],
+        settings: SettingsFunctions[ProviderContextT],
+        capabilities: CapabilitiesTable,
+        stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder] | None = None,
+        stream_encoder: Callable[[EncodeContext], StreamEncoder] | None = None,
+        rules: RulesTable | None = None,
+        structure: StructureTable | None = None,
+        dialect: DialectFunctions | None = None,
+        edge: EdgeTable | None = None,
+    ) -> None:
+        """The arguments are the folder's modules (and its two stream classes), each
+        checked against its role's protocol; ``options`` is the encoder's option table
+        (:class:`~chatcodec._option_table.OptionTable`: the names ``options=`` takes, and
+        those a stored ``provider_options`` bag may set). Streams are optional: a
+        folder without ``stream_decode.py`` / ``stream_encode.py`` gives no
+        ``stream_decoder`` / ``stream_encoder``, and every stream entry point then raises
+        :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks."""
+        self.name: str = name
+        """The registry name (``"openai-chat"``)."""
+        self.capabilities: Capabilities = capabilities.CAPABILITIES
+        """What the wire can carry (its ``capabilities.py``): read by the shared history
+        rules, strict mode and the conformance laws, so none assumes a feature of every
+        provider."""
+        self.options: OptionTable = options
+        """This encoder's options, by their one name."""
+        self.finish_reasons: FinishReasonFunctions = finish_reasons
+        """The role modules, for readers above the providers (the dialect readers), which
+        reach a provider only through its codec."""
+        self.usage: UsageFunctions = usage
+        self.messages: MessageFunctions[Any] = messages
+        self.parts: PartFunctions[Any] = parts
+        self.tools: ToolFunctions[Any] = tools
+        self.settings: SettingsFunctions[Any] = settings
+        self._requests = requests
+        self._responses = responses
+        self._new_stream_decoder = stream_decoder
+        self._new_stream_encoder = stream_encoder
+        self.rules: ProviderRules | None = None if rules is None else rules.RULES
+        """The target's rules (its ``rules.py`` table), put in every encode context and
+        applied last by :meth:`encode_request`; None for a provider without a table."""
+        self.structure: Structure | None = None if structure is None else structure.STRUCTURE
+        """The provider's conversation shape and refusals (its ``structure.py``), for the
+        structural rules of strict mode; None for a provider without one."""
+        self._dialect = dialect
+        self.edge: Edge | None = None if edge is None else edge.EDGE
+        """What the provider says on HTTP (its ``edge.py``), read through
+        :func:`~chatcodec._registry.get_edge`; None for a codec without one, which the
+        server, stream framing and error shapes refuse."""
+
+    def __repr__(self) -> str:
+        return f"ProviderCodec({self.name!r})"
+
+    def decode_context(self) -> DecodeContext:
+        """A fresh context for one decode."""
+        return DecodeContext(self.name)
+
+    def encode_context(
+        self,
+        losses: LossRecorder,
+        *,
+        model: str | None = None,
+        bag: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
+        for_request: bool = True,
+    ) -> EncodeContext:
+        """A fresh context for one encode: ``options`` are the caller's, by public name;
+        ``bag`` is this provider's own bag of the request or response, where stored
+        requests may still set an option (``provider_options[name]``: an option given by
+        argument wins)."""
+        found = read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
+        if options:
+            found = MappingProxyType({**found, **options})
+        return EncodeContext(self.name, losses, model=model, options=found, rules=self.rules, for_request=for_request)
+
+    # --- requests -------------------------------------------------------------------------
+
+    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A request body as canonical data (no model built): the one reader. It refuses
+        what :meth:`decode_request` refuses: a body the reader's closed front took holds
+        only values the model holds; any other is written by pydantic-core first
+        (:func:`~chatcodec._conversion.held`), and the model asked only when it cannot be."""
+        context = self.decode_context()
+        canonical = _reading(self._requests.decode_request, payload, context)
+        if not context.closed:
+            held(canonical, self.decode_request, payload)
+        return canonical
+
+    def _read_request_unheld(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return _reading(self._requests.decode_request, payload, self.decode_context())
+
+    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+        """A request body given as JSON text, as canonical data: parsed and validated in
+        one pass in Rust by the provider's closed schema (its request module's
+        ``JSON_FRONT``), then read; a body of another shape, or no JSON front, is parsed
+        as :func:`~chatcodec._payloads.load_object` parses it and read as a dict."""
+        validated = self.common_json(text)
+        if validated is None:
+            return self.read_request(load_object(text, f"{self.name} request"))
+        try:
+            return self.read_request(validated)
+        finally:
+            self.release_json()
+
+    def common_json(self, text: str | bytes | bytearray) -> dict[str, Any] | None:
+        """JSON text parsed and validated in one pass by the provider's closed front, when
+        it takes it (the copy is taken: :meth:`read_request` of it on this thread does not
+        validate it again); ``None`` otherwise, or for a provider without a front."""
+        front: JsonFront | None = getattr(self._requests, "JSON_FRONT", None)
+        return None if front is None else front.read_json(text)
+
+    def release_json(self) -> None:
+        """Forget the copy :meth:`common_json` took (a read that did not take it)."""
+        front: JsonFront | None = getattr(self._requests, "JSON_FRONT", None)
+        if front is not None:
+            front.release()
+
+    def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
+        """Read a request body into a model; everything without a canonical field is kept."""
+        from chatcodec._model.request import ChatRequest
+
+        return _reading(_validated(ChatRequest, self._read_request_unheld), payload, self.decode_context())
+
+    def write_request(
+        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Write canonical request data as a body: the one writer. What the format cannot
+        carry is recorded in ``losses``; the provider's rules in force (API version, model
+        family) are applied last (:mod:`chatcodec._providers.contract.target_rules`)."""
+        bag = _own_bag(request.get("provider_options"), self.name)
+        context = self.encode_context(losses, model=request.get("model"), bag=bag, options=options)
+        try:
+            wire = self._requests.encode_request(request, context)
+        except RecursionError:
+            raise too_deep() from None
+        apply_target_rules(wire, context)
+        return wire
+
+    def encode_request(
+        self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Write a request model as a body: its canonical data through :meth:`write_request`."""
+        return self.write_request(request.model_dump(), losses, options=options)
+
+    # --- responses ------------------------------------------------------------------------
+
+    def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A response body as canonical data (no model built)."""
+        return _reading(self._responses.decode_response, payload, self.decode_context())
+
+    def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
+        """Read a response body into a model."""
+        from chatcodec._model.response import ChatResponse
+
+        return _reading(_validated(ChatResponse, self.read_response), payload, self.decode_context())
+
+    def write_response(
+        self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Write canonical response data as a body (for proxies and test doubles)."""
+        if not self.capabilities.freeform_calls and holds_custom_calls(response):
+            response = without_custom_calls(response, losses, self.capabilities.display_name)
+        if not self.capabilities.logprobs:
+            report_choice_logprobs(response, losses, self.capabilities.display_name)
+        bag = _own_bag(response.get("provider_metadata"), self.name)
+        context = self.encode_context(losses, model=response.get("model"), bag=bag, options=options, for_request=False)
+        try:
+            return self._responses.encode_response(response, context)
+        except RecursionError:
+            raise too_deep() from None
+
+    def encode_response(
+        self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Write a response model as a body: its canonical data through :meth:`write_response`."""
+        return self.write_response(response.model_dump(), losses, options=options)
+
+    def read_messages(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A bare wire ``messages`` list (a stored conversation) as canonical message data."""
+        return _reading(self._requests.decode_message_list, messages, self.decode_context())
+
+    def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
+        """Read a bare wire ``messages`` list (a stored conversation) into models."""
+        from chatcodec._canonical_validation import validate_with
+        from chatcodec._model.messages import MESSAGES_ADAPTER
+
+        def decode(payload: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
+            del context  # ``read_messages`` builds its own
+            return validate_with(MESSAGES_ADAPTER, self.read_messages(payload), "Messages")
+
+        return _reading(decode, messages, self.decode_context())  # a value too deep: refused at its place
+
+    def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
+        """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
+        driving ``builder`` (by default one that emits canonical events)."""
+        if self._new_stream_decoder is None:
+            raise self._without_streams("decoder", "decode")
+        return _DepthGuard(self._new_stream_decoder(builder, self.decode_context()), builder, self.name)
+
+    @property
+    def decodes_streams(self) -> bool:
+        """Whether this codec reads streams (its folder has ``stream_decode.py``)."""
+        return self._new_stream_decoder is not None
+
+    @property
+    def encodes_streams(self) -> bool:
+        """Whether this codec writes streams (its folder has ``stream_encode.py``)."""
+        return self._new_stream_encoder is not None
+
+    def _without_streams(self, piece: str, verb: str) -> CodecNotAvailableError:
+        return CodecNotAvailableError(
+            f"the {self.name} codec has no stream {piece}: it reads and writes whole requests and "
+            f"responses only (its ProviderCodec was given no stream_{piece}=, as a folder without "
+            f"stream_{verb}.py); ask it for a whole response instead of a stream"
+        )
+
+    def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
+        """Canonical events for a whole stream, lazily: ``feed`` over the events, then
+        ``close`` (a codec without streams refuses at the call, not at the first event)."""
+        return _decoded(self.stream_decoder(None), events)
+
+    def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder:
+        """A fresh push-style encoder for one stream (``feed`` each canonical event, then
+        ``close``); ``options`` are its output options by name, straight into its context
+        (a start event's metadata may still spell them as markers, read as legacy input)."""
+        if self._new_stream_encoder is None:
+            raise self._without_streams("encoder", "encode")
+        encoder = self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
+        if self.capabilities.freeform_calls:
+            return encoder
+        from chatcodec._providers.kit.freeform_streams import WithoutCustomCalls
+
+        return WithoutCustomCalls(encoder, losses, self.capabilities.display_name)
+
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
+        then ``close`` (a codec without streams refuses at the call)."""
+        return _encoded(self.stream_encoder(losses, options=options), events)
+
+    # --- dialect reading ----------------------------------------------------------------------
+    # What the dialect readers (chatcodec._dialects.reader, chatcodec._dialects.tools) call: pieces of
+    # this provider's shape found outside a request body, read into canonical *data* (dicts,
+    # not yet validated: the boundary validates them with the caller's paths), by the
+    # provider's ``dialect`` role (its ``dialect.py``).
+
+    def decode_part(self, part: dict[str, Any]) -> dict[str, Any]:
+        """One content part (block) in this provider's shape, as canonical part data."""
+        return self._dialect_role("content parts").decode_part(part)
+
+    def decode_assistant(self, message: dict[str, Any]) -> dict[str, Any]:
+        """One assistant message in this provider's shape, as canonical message data."""
+        return self._dialect_role("assistant messages").decode_assistant(message)
+
+    def decode_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A request's ``tools`` list in this provider's shape, as canonical tool data
+        (function tools only: a provider's own tool kinds have no canonical tool)."""
+        return self._dialect_role("tool definitions").decode_tools(tools, self.decode_context())
+
+    def _dialect_role(self, what: str) -> DialectFunctions:
+        if self._dialect is None:
+            raise NotImplementedError(f"the {self.name} codec reads no {what} outside a body")
+        return self._dialect
+
+    # --- published field sets, for strict reading ---------------------------------------------
+    # What chatcodec._strict.fields reads through the codec (never from a provider folder): the
+    # ``known_fields.json`` package data beside the provider's own modules.
+
+    def field_sets(self) -> FieldSets | None:
+        """The fields this provider's published API defines, per object kind (its
+        ``known_fields.json``, generated from the official SDK by ``tools/known_fields.py``),
+        read once on first use; ``None`` for a codec whose package has no such file."""
+        package = getattr(self._requests, "__package__", None)
+        return load_field_sets(package) if isinstance(package, str) and package else None
+
+    # --- end of published field sets --------------------------------------------------------
+
+
+def _decoded(decoder: StreamDecoder, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
+    for event in events:
+        yield from decoder.feed(event)
+    yield from decoder.close()
+
+
+def _encoded(encoder: StreamEncoder, events: Iterable[AnyStreamEvent]) -> Iterator[dict[str, Any]]:
+    try:
+        for event in events:
+            yield from encoder.feed(event)
+        yield from encoder.close()
+    except RecursionError:
+        raise too_deep() from None
+
+
+def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:
+    """``bags[name]`` when ``bags`` is a ``provider_options`` / ``provider_metadata`` mapping."""
+    if not isinstance(bags, Mapping):
+        return None
+    own: object = cast("Mapping[str, object]", bags).get(name)
+    return cast("Mapping[str, Any]", own) if isinstance(own, Mapping) else None
+
+
+def _validated(
+    model: type[ModelT], read: Callable[[dict[str, Any]], dict[str, Any]]
+) -> Callable[[dict[str, Any], DecodeContext], ModelT]:
+    """A decode that reads canonical data with ``read`` and validates it as ``model``
+    (the door where a model is built: errors name the canonical place)."""
+    from chatcodec._canonical_validation import validate_canonical
+
+    def decode(payload: dict[str, Any], context: DecodeContext) -> ModelT:
+        del context  # ``read`` builds its own
+        return validate_canonical(model, read(payload))
+
+    return decode
+
+
+def held(
+    canonical: dict[str, Any], decode: Callable[[dict[str, Any]], object], fields: dict[str, Any]
+) -> dict[str, Any]:
+    """``canonical``, once it is sure the canonical model would hold it, so a conversion
+    refuses what ``decode_*`` refuses: a reader builds no model, and where it keeps a
+    value whole (a bag, a tool schema, Bedrock's ``outputConfig``) a value nested past
+    pydantic-core's depth limit, or a Python object that is not JSON, passed the reader.
+    pydantic-core writes ``canonical`` first (its depth limit is a few levels stricter than
+    validation's); only when it cannot is ``decode(fields)`` asked, which raises as
+    ``decode_*`` does (the route into the deepest value). Writing costs a quarter of a
+    plain agent session's conversion, so a provider's reader asks for it only for a body
+    its closed front did not take (``DecodeContext.closed``); a response, always."""
+    try:
+        pydantic_core.to_json(canonical)
+    except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):
+        decode(fields)
+    return canonical
+
+
+def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT, context: DecodeContext) -> ResultT:
+    """``decode(payload)``, with a value nested too deeply for Python or for pydantic
+    refused at its place in ``payload``.
+
+    pydantic-core refuses a value nested past its depth limit only when the canonical
+    model is built, at the value's canonical place (``provider_metadata[...]``), which the
+    input does not have; the route into the input's deepest value is where it is."""
+    try:
+        return decode(payload, context)
+    except RecursionError:
+        raise too_deep(payload) from None
+    except ValidationError as error:
+        if _too_deep(error):
+            raise too_deep(payload) from None
+        if _refused(error, "finite_number"):  # a NaN the wire shapes took as a value: named where it is
+            refuse_unwritable_numbers(payload)
+        raise
+
+
+def _refused(error: ValidationError, rule: str) -> bool:
+    return any(detail["type"] == rule for detail in error.errors(include_url=False))
+
+
+def _too_deep(error: ValidationError) -> bool:
+    return _refused(error, "recursion_depth_exceeded")
+
+
+_DEPTH_RULE = "[rule: recursion_depth_exceeded]"
+"""How :func:`~chatcodec._providers.kit.canonical_refusal` names pydantic-core's depth limit."""
+
+
+class _DepthGuard:
+    """A stream decoder whose ``RecursionError`` (an event nested a thousand levels
+    deep) is a :class:`~chatcodec.StreamError` naming the event and the route into its
+    deepest value, and which refuses, when it is closed, a stream that said nothing
+    (:meth:`close`). Written once here, so every provider's decoder has it."""
+
+    __slots__ = ("_builder", "_decoder", "_fed", "_given", "_name")
+
+    def __init__(self, decoder: StreamDecoder, builder: StreamBuilder | None, name: str) -> None:
+        self._decoder = decoder
+        self._builder = builder
+        self._name = name
+        self._fed = 0
+        self._given = 0  # canonical events given back (emitting: no builder was passed)
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        self._fed += 1
+        try:
+            given = self._decoder.feed(event)
+            self._given += len(given)
+            return given
+        except RecursionError:
+            raise self._error(event) from None
+        except StreamError as error:
+            if error.path == "$" and _DEPTH_RULE in str(error):  # refused at a canonical place: name the event's
+                raise self._error(event) from None
+            raise
+        except ValidationError as error:  # a canonical model built from the event refused a too-deep value
+            if _too_deep(error):
+                raise self._error(event) from None
+            raise
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        if type(events) is list:
+            self._read_list(cast("list[dict[str, Any]]", events))
+            return
+        last: list[dict[str, Any] | None] = [None]
+        try:
+            self._decoder.read(self._counted(events, last))
+        except RecursionError:
+            raise self._error(last[0]) from None
+        except ValidationError as error:
+            if _too_deep(error):
+                raise self._error(last[0]) from None
+            raise
+
+    def _read_list(self, events: list[dict[str, Any]]) -> None:
+        """:meth:`read` of a list with no step per event: the list's own iterator says how
+        far the decoder got (``length_hint`` is exact for it), so the event being read when
+        an error came is known without counting each one (the counting generator cost
+        about a fifth of reading a delta)."""
+        iterator = iter(events)
+        try:
+            self._decoder.read(iterator)
+        except BaseException as error:
+            consumed = len(events) - length_hint(iterator)
+            self._fed += consumed
+            if isinstance(error, RecursionError) or (isinstance(error, ValidationError) and _too_deep(error)):
+                raise self._error(events[consumed - 1] if consumed else None) from None
+            raise
+        self._fed += len(events)
+
+    def _counted(self, events: Iterable[dict[str, Any]], last: list[dict[str, Any] | None]) -> Iterator[dict[str, Any]]:
+        for event in events:
+            self._fed += 1
+            last[0] = event
+            yield event
+
+    def close(self) -> list[AnyStreamEvent]:
+        """The events the end of the stream gives; a stream of no events, or of none this
+        format's decoder reads (a 200 answer holding a JSON body, which Anthropic's and
+        Responses' decoders skip as an unknown event type), is a
+        :class:`~chatcodec.StreamError`, not an empty answer that looks successful."""
+        try:
+            given = self._decoder.close()
+        except RecursionError:
+            raise self._error(None) from None
+        except pydantic_core.ValidationError as error:  # an event built at the end (the finish) refused a kept value
+            raise canonical_refusal(error, max(self._fed - 1, 0)) from None
+        if not given and not self._given and (self._builder is None or self._builder.built_nothing()):
+            raise self._said_nothing()
+        return given
+
+    def _said_nothing(self) -> StreamError:
+        name = self._name
+        if not self._fed:
+            why = "no events: an answer that is not a stream (an error page, a JSON body) holds none"
+            return StreamError(f"the {name} stream has {why}")
+        why = f"none of its {self._fed} events is an event of the {name} stream format (a JSON body answered instead?)"
+        return StreamError(f"the stream says nothing: {why}", "$", 0)
+
+    def _error(self, event: object) -> StreamError:
+        refused = too_deep(event)
+        message = str(refused).partition(": ")[2]
+        return StreamError(message, refused.path, max(self._fed - 1, 0))

@@ -1,0 +1,388 @@
+"""What each provider accepts today, as data: API versions, model families, their rules.
+
+The provider APIs change under a converter: Anthropic's API version ``2026-10-21`` (the
+default of every official SDK since Python 2.0) refuses ``temperature``; Opus 4.7 refuses
+it under ``2023-06-01`` too; Gemini 3 refuses ``thinkingLevel`` beside ``thinkingBudget``;
+gpt-5.4 on Chat Completions refuses function tools beside ``reasoning_effort``. The SDK
+types cannot say any of this, so each provider keeps a table in its ``rules.py``
+(:class:`ProviderRules`): the API versions it knows and the default, the model families
+with their constraints, the fields it requires. :func:`apply_target_rules` runs once at the
+end of every request encode (``ProviderCodec.encode_request``): each rule in force edits
+the encoded body to what the target accepts and records one :class:`~chatcodec.Loss` of
+kind ``rule`` naming the rule, the API version or model family, and the option that
+changes it. A value equal to the target's default is dropped without a loss.
+
+Options (read from the :class:`~chatcodec._providers.contract.context.EncodeContext` by public
+name, as every encoder option is; each provider's ``markers.OPTIONS`` lists them):
+
+``api_version``  the API version the body is for; the provider's
+                 :attr:`ProviderRules.default_version` (what its current official SDK
+                 sends) when not given (Anthropic's reader marks a body only
+                 ``2023-06-01`` takes, and its writer reads the mark back)
+``skip_rules``   names of rules not to apply (a proxy that knows its
+                 upstream takes what the table says it refuses); ``"*"``: none applies
+                 (the storage mode: a file for training or an archive, which no live
+                 server reads, keeps what was asked)
+
+The table is a role of the provider's codec (``ProviderCodec(rules=...)``, its
+``rules.py``), which puts it in every encode context (:attr:`EncodeContext.rules`): this
+module imports no provider.
+
+Models: a family matches a model id by its :attr:`ModelFamily.matches` rule. **A model id
+no family of a rule recognizes (another vendor's id, a fine-tune alias, no model at all)
+gets the permissive rule: no model-family rule applies to it**, only the API version's.
+chatcodec never refuses or edits a request for a model it cannot name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from chatcodec._errors import ChatcodecError
+from chatcodec._losses import LossRecorder, Steps
+from chatcodec._narrow import as_dict
+from chatcodec._registry import PROVIDER_NAMES, get_codec
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import EncodeContext
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFamily:
+    """Models that share a constraint, told apart by their id."""
+
+    name: str
+    """How losses and the docs name it (``Claude Opus 4.7+``)."""
+    matches: Callable[[str], bool]
+    """Whether a model id (any case, with a platform prefix such as Bedrock's
+    ``us.anthropic.``) belongs to the family."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequiredField:
+    """A body field the target refuses a request without."""
+
+    key: str
+    """The wire key (``model``)."""
+    source: str
+    """Where the requirement is documented."""
+    default: object = None
+    """What the encoder sends when neither the request nor the option of the same name
+    gives it (a ``default`` loss: Anthropic's ``max_tokens``); ``None``: nothing is made
+    up, and the missing field is a ``required`` loss."""
+
+
+@dataclass(slots=True)
+class RuleCall:
+    """What a rule's edit gets: the body to change and where to say what changed."""
+
+    provider: str
+    """The target's registry name."""
+    body: dict[str, Any]
+    """The encoded request body, edited in place."""
+    model: str | None
+    """The request's model id, if known."""
+    version: str
+    """The API version in force."""
+    rule: TargetRule
+    """The rule being applied."""
+    scope: str
+    """``API version 2026-10-21`` or ``model family Claude Opus 4.7+``: why it applies."""
+    losses: LossRecorder
+    """Where each change is recorded."""
+
+    def report(self, at: Steps, what: str, change: str) -> None:
+        """Record one change the rule made, as a ``rule`` loss naming the rule, its
+        scope and the option that changes it; ``at`` is a path in the encoded body, which
+        is what the rule read."""
+        why = f"{change}: rule {self.provider}.{self.rule.name} ({self.scope}; {self.rule.changed_by})"
+        self.losses.add(at, what, why, "rule")
+
+
+@dataclass(frozen=True, slots=True)
+class TargetRule:
+    """One thing a provider refuses, and what the encoder sends instead."""
+
+    name: str
+    """Its name in losses and in ``skip_rules`` (``sampling_removed``)."""
+    summary: str
+    """What the target refuses and what is sent instead (one line, for the docs)."""
+    source: str
+    """Where the provider says so (documentation, migration guide or issue links)."""
+    edit: Callable[[RuleCall], None]
+    """Changes the body to what the target accepts, reporting each change."""
+    versions: frozenset[str] | None = None
+    """The API versions it applies under; ``None``: all of them."""
+    families: tuple[ModelFamily, ...] | None = None
+    """The model families it applies to (the first that matches names the scope);
+    ``None``: every model, a model no family recognizes included."""
+    option: str = ""
+    """The option that changes it (``api_version="2023-06-01"``), named in its losses;
+    empty: skipping it by name (:attr:`changed_by`)."""
+    looks_for: str | None = None
+    """What the rule looks for inside the messages (``"document"``, ``"citations"``,
+    ``"system turn"``), walking every block to find it; ``None`` for a rule that reads
+    top-level fields only. A writer that knows its body holds none of it says so
+    (``apply_target_rules(..., holds=...)``), and the rule is not run: on a conversion
+    the walks cost as much as the rest of the encode."""
+
+    @property
+    def changed_by(self) -> str:
+        """The option named in its losses and the docs: :attr:`option`, else
+        ``skip_rules=["<name>"]``, which every rule takes."""
+        return self.option or f'skip_rules=["{self.name}"]'
+
+    def scope(self, version: str, model: str | None) -> str | None:
+        """Why the rule applies to ``model`` under ``version``, or ``None`` when it does not."""
+        if self.versions is not None and version not in self.versions:
+            return None
+        if self.families is None:
+            return f"API version {version}" if self.versions is not None else "every model"
+        if model is None:
+            return None
+        lowered = model.lower()
+        family = next((family for family in self.families if family.matches(lowered)), None)
+        return None if family is None else f"model family {family.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderRules:
+    """One provider's table: what it accepts today."""
+
+    provider: str
+    """The registry name."""
+    api_versions: tuple[str, ...]
+    """Every API version it knows, oldest first."""
+    default_version: str
+    """The version its current official SDK sends, used when no ``api_version`` is given."""
+    version_source: str
+    """Where the versions and the default are documented."""
+    rules: tuple[TargetRule, ...] = ()
+    """Its rules, applied in this order."""
+    required: tuple[RequiredField, ...] = field(default=())
+    """Body fields it refuses a request without."""
+
+
+def rules_for(provider: str) -> ProviderRules | None:
+    """The table of ``provider`` (its codec's ``rules`` role), or ``None`` when it has none."""
+    table: object = getattr(get_codec(provider), "rules", None)
+    return table if isinstance(table, ProviderRules) else None
+
+
+def apply_target_rules(
+    wire_body: dict[str, Any], context: EncodeContext, *, holds: Container[str] | None = None
+) -> None:
+    """Edit ``wire_body`` (a request body for ``context.provider``) to what the provider
+    accepts under the API version and model in force (the context's rules, options and
+    model), recording a ``rule`` loss for each change, and report every required field
+    that is missing (``required``).
+
+    ``holds``: what the body may hold of what rules look for (:attr:`TargetRule.looks_for`),
+    when the writer knows (a writer that writes no document, citation or system
+    turn, so it passes ``()``; a writer that keeps count says so in ``context.holds``); a
+    rule looking for something else is skipped. ``None`` (unknown): every rule in force runs."""
+    table = context.rules
+    if table is None:
+        return
+    if holds is None:
+        holds = context.holds
+    version = _version(table, context.option("api_version"))
+    model = context.model
+    if model is None and isinstance(wire_body.get("model"), str):
+        model = wire_body["model"]
+    skipped = _skipped(context.option("skip_rules"))
+    provider, losses = context.provider, context.losses
+    for rule, scope in _in_force(table, version, model):
+        if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
+            continue
+        rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses))
+    for required in table.required:
+        if wire_body.get(required.key) is None:
+            why = f"{provider} requires it and the request has none; set it, or the option {required.key!r}"
+            losses.add((required.key,), required.key, why, "required")
+
+
+_IN_FORCE: dict[tuple[int, str, str | None], tuple[ProviderRules, tuple[tuple[TargetRule, str], ...]]] = {}
+"""What :func:`_in_force` worked out, by the table's identity (each is a module constant,
+kept beside its entry so a reused identity is never mistaken for it), version and model."""
+_MAX_IN_FORCE = 1024
+"""Models named without end (a dataset of many fine-tunes) do not grow it past this."""
+
+
+def _in_force(table: ProviderRules, version: str, model: str | None) -> tuple[tuple[TargetRule, str], ...]:
+    """The rules of ``table`` in force for ``model`` under ``version``, each with its
+    scope, in order: worked out once per table, version and model (a gateway or a dataset
+    converts for a handful), not per request, as matching model families costs a look at
+    every family of every rule."""
+    key = (id(table), version, model)
+    known = _IN_FORCE.get(key)
+    if known is not None and known[0] is table:
+        return known[1]
+    in_force: list[tuple[TargetRule, str]] = []
+    for rule in table.rules:
+        scope = rule.scope(version, model)
+        if scope is not None:
+            in_force.append((rule, scope))
+    if len(_IN_FORCE) >= _MAX_IN_FORCE:
+        _IN_FORCE.clear()
+    _IN_FORCE[key] = (table, tuple(in_force))
+    return _IN_FORCE[key][1]
+
+
+EVERY_RULE = "*"
+"""``skip_rules="*"``: no rule applies, the storage mode (a training or archive file keeps
+what was asked; no live server reads it). Required fields are still reported."""
+
+
+class _Every:
+    """Holds every rule name."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+def _skipped(option: object) -> Container[str]:
+    """The ``skip_rules`` option as the names it holds (a list or set of names, or
+    :data:`EVERY_RULE`)."""
+    if option == EVERY_RULE:
+        return _Every()
+    if isinstance(option, str):  # one name
+        return (option,)
+    return cast("Container[str]", option) if isinstance(option, list | tuple | set | frozenset) else ()
+
+
+def _version(table: ProviderRules, chosen: object) -> str:
+    if chosen is None:
+        return table.default_version
+    if chosen not in table.api_versions:
+        known = ", ".join(table.api_versions)
+        raise ChatcodecError(f"{table.provider} has no API version {chosen!r} (known: {known})")
+    return str(chosen)
+
+
+def is_default(value: object, default: float) -> bool:
+    """Whether a sampling value equals the target's default (``1`` is ``1.0``, ``True`` is not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == default
+
+
+def clamp_to_range(
+    call: RuleCall,
+    holder: dict[str, Any],
+    keys: tuple[str, ...],
+    at: Steps,
+    bounds: tuple[float | None, float | None],
+) -> None:
+    """Bring each number under ``keys`` of ``holder`` (at ``at`` in the body) into
+    ``bounds`` (``None``: unbounded on that side), reporting each change: a target refuses
+    a sampling value outside its range (a temperature of 1.5 is OpenAI's and Gemini's, a
+    400 from Claude and Converse)."""
+    low, high = bounds
+    for key in keys:
+        value = holder.get(key)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        if high is not None and value > high:
+            clamped = high
+        elif low is not None and value < low:
+            clamped = low
+        else:
+            continue
+        holder[key] = clamped
+        if low is not None and high is not None:
+            takes = f"{low} to {high}"
+        else:
+            takes = f"at least {low}" if low is not None else f"at most {high}"
+        call.report((*at, key), f"{key} {value!r}", f"sent as {clamped} (the target takes {takes})")
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingRange:
+    """One sampling value's documented range on a target (``temperature`` 0 to 1 on the
+    Messages API), with the page that says so: the data :func:`range_rule` reads, and
+    ``tools/known_fields.py`` writes into strict reading's tables."""
+
+    key: str
+    """The wire key (``temperature``, ``topP``)."""
+    low: float | None
+    """The least value the target takes; ``None``: no lower bound."""
+    high: float | None
+    """The greatest value the target takes; ``None``: no upper bound."""
+    source: str
+    """The documentation that states the range (a URL, then what it says)."""
+    at: tuple[str, ...] = ()
+    """Where the key sits in the body (``("generationConfig",)``)."""
+
+    def shown(self) -> str:
+        """The range as the docs table writes it (``0 to 1``, ``at least 0``)."""
+        if self.low is not None and self.high is not None:
+            return f"{_number(self.low)} to {_number(self.high)}"
+        return f"at least {_number(self.low)}" if self.low is not None else f"at most {_number(self.high)}"
+
+
+def _number(value: float | None) -> str:
+    return f"{value:g}"
+
+
+def range_rule(ranges: tuple[SamplingRange, ...]) -> TargetRule:
+    """The ``sampling_range`` rule over a target's documented ranges: a value outside is
+    sent as the nearest bound, reported (the target answers 400 to it as it is)."""
+    named = ", ".join(f"`{'.'.join((*item.at, item.key))}` {item.shown()}" for item in ranges)
+
+    def edit(call: RuleCall) -> None:
+        for item in ranges:
+            holder: dict[str, Any] | None = call.body
+            for step in item.at:
+                holder = as_dict(holder.get(step)) if holder is not None else None
+            if holder is not None:
+                clamp_to_range(call, holder, (item.key,), item.at, (item.low, item.high))
+
+    sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
+    return TargetRule("sampling_range", f"a value outside its range ({named}) sent as the nearest bound", sources, edit)
+
+
+NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}
+"""Canonical settings whose value here changes nothing: a target without the setting does
+the same, so dropping it is no loss."""
+
+
+def carries_nothing(key: str, value: object) -> bool:
+    """Whether a canonical setting ``key`` at ``value`` is the neutral one (a penalty of 0)."""
+    neutral = NEUTRAL_SETTINGS.get(key)
+    return neutral is not None and is_default(value, neutral)
+
+
+def rules_table() -> str:
+    """The docs' table of every built-in rule (generated, so it cannot drift)."""
+    lines = [
+        "| provider | rule | applies to | what is sent instead | changed by | source |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for provider in sorted(PROVIDER_NAMES):  # the built-in ones: a codec registered at run time is no docs row
+        table = rules_for(provider)
+        for rule in table.rules if table is not None else ():
+            changed_by = rule.changed_by
+            lines.append(
+                f"| {provider} | `{rule.name}` | {_applies(rule)} | {rule.summary} | `{changed_by}` | {rule.source} |"
+            )
+        for required in table.required if table is not None else ():
+            lines.append(_required_row(provider, required))
+    return "\n".join(lines)
+
+
+def _required_row(provider: str, required: RequiredField) -> str:
+    """A docs row for a required field: what is sent when the request lacks it."""
+    key = required.key
+    if required.default is None:
+        instead = f"nothing: a missing `{key}` is reported (`required`)"
+    else:
+        instead = f"a missing `{key}` is sent as `{required.default}`, reported (`default`)"
+    option = f'`options={{"{key}": ...}}`'
+    return f"| {provider} | required `{key}` | every request | {instead} | {option} | {required.source} |"
+
+
+def _applies(rule: TargetRule) -> str:
+    versions = "any version" if rule.versions is None else "API " + ", ".join(sorted(rule.versions))
+    families = "every model" if rule.families is None else "; ".join(family.name for family in rule.families)
+    return f"{versions}; {families}"

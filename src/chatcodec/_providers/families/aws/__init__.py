@@ -1,0 +1,18 @@
+"""Amazon Bedrock's block wire: what every AWS block body shares, served by Bedrock Converse
+(``_providers/bedrock_converse/``) and Amazon Nova's InvokeModel body (``_providers/bedrock_nova/``).
+
+``blocks``      the wire shapes: content blocks (unions by member name) and their media
+                sources, tool uses and results, reasoning, cache points, messages, the tool
+                configuration, the error body, the stream's block events
+``tool_ids``    the ``ToolUseId`` rule (a reversible rewrite) and made-up ids for empty ones
+``structure``   strict mode's structure: a user turn first, ``toolUse`` paired with
+                ``toolResult``, the Runtime's ``ValidationException`` texts
+``runtime``     the Runtime's exception types by HTTP status, its error body and stream
+                exception event (written and read), SigV4 signing
+``batch``       Bedrock batch inference rows (``recordId``, ``modelInput`` / ``modelOutput``)
+``blobs``       the base64 text botocore takes as a blob (media bytes, redacted reasoning)
+
+What one of the two bodies alone has stays in its folder: Converse's top-level fields,
+``additionalModelRequestFields``, guardrails, citations, documents and Claude's signed
+thinking; Nova's ``inferenceConfig`` spellings and ``reasoningConfig``.
+"""

@@ -1,0 +1,20 @@
+"""What the Gemini API can carry (the record shared rules and laws read)."""
+
+from chatcodec._providers.contract.capabilities import Capabilities
+
+CAPABILITIES = Capabilities(
+    display_name="Gemini",
+    tool_choice=frozenset({"auto", "none", "required", "tool"}),
+    system="top_level",
+    developer_role=False,
+    freeform_calls=False,
+    results_follow_calls=True,  # a functionResponse turn right after the functionCall turn
+    media=frozenset({"image", "audio", "video", "document"}),
+    tool_result_media=frozenset({"image", "audio", "document"}),  # FunctionResponse.parts
+    reasoning=frozenset({"effort", "budget", "disabled"}),
+    signed_thinking=True,
+    cache_markers=False,
+    multiple_choices=True,  # candidateCount
+    call_ids=False,  # ids are optional; matched by name and order
+    strict_reading=True,
+)

@@ -1,0 +1,221 @@
+"""What the Gemini API says on HTTP: ``POST /v1beta/models/{model}:generateContent``.
+
+- Routes: google-genai posts to ``{base_url}/v1beta/models/{model}:generateContent`` or
+  ``:streamGenerateContent`` (``?alt=sse``: an SSE stream, else one JSON array whose items
+  arrive over time); the model and the stream flag are in the path, not the body
+  (https://ai.google.dev/api/generate-content). ``/v1/models/...`` is answered too.
+- Auth: ``x-goog-api-key`` (or ``?key=``), the key from ``GEMINI_API_KEY``.
+- Stream: SSE ``data:`` lines ended by CRLF (``alt=sse``, as Google's server writes them).
+- Errors: ``{"error": {"code", "message", "status"}}`` with Google's canonical status
+  names (https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes); in a stream
+  the same body as one more chunk; ``streamGenerateContent`` without ``alt=sse`` answers
+  an error as a one-item array.
+- Models: ``GET /v1beta/models`` answers ``{"models": [{"name": "models/...", ...}]}``
+  (https://ai.google.dev/api/models#method:-models.list).
+- Token counting: ``POST /v1beta/models/{model}:countTokens`` takes ``{"contents"}`` or
+  ``{"generateContentRequest"}`` (the whole request, with system instruction and tools),
+  answers ``{"totalTokens"}`` (https://ai.google.dev/api/tokens).
+- Strict reading: Vertex AI's additions and proto3 JSON's second spelling of every field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import quote
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._providers.contract.detection import Detection
+from chatcodec._providers.contract.edge import (
+    Call,
+    CountFront,
+    CountUpstream,
+    Edge,
+    ErrorShape,
+    Extension,
+    Framing,
+    Front,
+    ModelList,
+    RouteError,
+    StreamFraming,
+    Upstream,
+    UpstreamModels,
+    bearer_key,
+    count_of,
+    model_in_path,
+    read_first_item,
+    read_nested_error,
+)
+from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
+
+METHODS = {"generateContent": False, "streamGenerateContent": True}
+"""The path's method -> whether it streams."""
+ERROR_TYPES: Mapping[int, str] = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    409: "ABORTED",
+    429: "RESOURCE_EXHAUSTED",
+    499: "CANCELLED",
+    500: "INTERNAL",
+    501: "UNIMPLEMENTED",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+}
+"""Google's canonical status names by HTTP status."""
+
+ERROR_READS: Mapping[str, int] = {"FAILED_PRECONDITION": 400, "OUT_OF_RANGE": 400}
+"""Google's canonical statuses with no HTTP status of their own in the table above, read
+as the 400 the API answers them with
+(https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes)."""
+
+
+def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
+    """The model and the method are the path's ``{model}:{method}``; the body gets the
+    model, as the codec reads it; ``generationConfig.candidateCount`` says how many answers."""
+    model, _, method = (target or "").rpartition(":")
+    if method not in METHODS or not model:
+        raise RouteError(f"unknown Gemini method {target!r}: expected generateContent or streamGenerateContent")
+    framing: Framing = "sse" if query.get("alt") == "sse" else "json-array"
+    options = {INCLUDE_THOUGHTS: True} if asks_for_thoughts(payload) else None
+    choices = count_of((as_dict(payload.get("generationConfig")) or {}).get("candidateCount"))
+    return Call({**payload, "model": model}, model, METHODS[method], framing, options, choices=choices)
+
+
+def asks_for_thoughts(payload: Mapping[str, Any]) -> bool:
+    """``generationConfig.thinkingConfig.includeThoughts`` (google-genai may spell the keys
+    snake_case): Gemini answers with thoughts only then, and so does a server of its API."""
+    config = as_dict(payload.get("generationConfig") or payload.get("generation_config")) or {}
+    thinking = as_dict(config.get("thinkingConfig") or config.get("thinking_config")) or {}
+    return (thinking.get("includeThoughts") or thinking.get("include_thoughts")) is True
+
+
+def read_models(body: object) -> list[str]:
+    """The model names of ``GET /v1beta/models`` (``{"models": [{"name": "models/..."}]}``,
+    https://ai.google.dev/api/models#method:-models.list), without the ``models/`` prefix a
+    request's path adds back."""
+    entries = [as_dict(entry) or {} for entry in as_list((as_dict(body) or {}).get("models")) or ()]
+    return [entry["name"].removeprefix("models/") for entry in entries if isinstance(entry.get("name"), str)]
+
+
+def write_models(names: Sequence[str]) -> dict[str, Any]:
+    methods = ["generateContent", "streamGenerateContent", "countTokens"]
+    models = [{"name": f"models/{name}", "displayName": name, "supportedGenerationMethods": methods} for name in names]
+    return {"models": models}
+
+
+def count_request(body: dict[str, Any], path_model: str | None) -> dict[str, Any]:
+    """The ``generateContentRequest`` when given (it holds the system instruction and
+    tools), else the body's ``contents``; the model is the path's."""
+    inner = as_dict(body.get("generateContentRequest"))
+    request = dict(inner) if inner is not None else {key: value for key, value in body.items()}
+    return {**request, "model": path_model or request.get("model")}
+
+
+def count_url(base: str, model: str) -> str:
+    return f"{base}/v1beta/models/{quote(model.removeprefix('models/'), safe='')}:countTokens"
+
+
+def count_body(body: dict[str, Any], model: str) -> dict[str, Any]:
+    request = model_in_path(body, False)
+    return {"generateContentRequest": {"model": f"models/{model.removeprefix('models/')}", **request}}
+
+
+def read_count(body: object) -> int | None:
+    tokens = (as_dict(body) or {}).get("totalTokens")
+    return tokens if isinstance(tokens, int) else None
+
+
+def caller_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
+    """google-genai's ``x-goog-api-key`` header, a ``?key=`` query, or a bearer token."""
+    return headers.get("x-goog-api-key") or query.get("key") or bearer_key(headers, query)
+
+
+def upstream_url(base: str, model: str, stream: bool) -> str:
+    name = quote(model.removeprefix("models/"), safe="")
+    return f"{base}/v1beta/models/{name}:" + ("streamGenerateContent?alt=sse" if stream else "generateContent")
+
+
+def upstream_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
+    return {"x-goog-api-key": key} if key else {}
+
+
+def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    return {"error": {"code": status, "message": message, "status": kind}}
+
+
+_VERTEX = "https://cloud.google.com/vertex-ai/docs/reference/rest/v1/projects.locations.endpoints/generateContent"
+_VERTEX_LABELS = "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/GenerateContentRequest"
+_REST = "https://ai.google.dev/api/generate-content#request-body"
+_PROTO_JSON = "https://protobuf.dev/programming-guides/json/#json-options"
+_IMAGE_CONFIG = "https://ai.google.dev/api/generate-content#ImageConfig"
+_RECORDED = "recorded, no documentation found: tests/fixtures/"
+
+EXTENSIONS: tuple[Extension, ...] = (
+    Extension(PROVIDER, "GenerateContentRequest", ("labels", "model"), _VERTEX_LABELS),
+    Extension(
+        PROVIDER,
+        "GenerateContentRequest",
+        (
+            "system_instruction",
+            "tool_config",
+            "safety_settings",
+            "generation_config",
+            "cached_content",
+            "service_tier",
+            "continuation_token",
+        ),
+        _PROTO_JSON,
+    ),
+    Extension(PROVIDER, "GenerateContentRequest", ("model",), _REST),
+    # The SDK types it on its own GenerateContentConfig (``image_config``), not on the
+    # GenerationConfig the REST body's table is generated from; both spellings (proto3 JSON).
+    Extension(PROVIDER, "GenerationConfig", ("imageConfig", "image_config"), _IMAGE_CONFIG),
+    Extension(PROVIDER, "GenerateContentResponse", ("error",), _VERTEX),
+    Extension(
+        PROVIDER,
+        "GenerateContentResponseUsageMetadata",
+        ("serviceTier",),
+        _RECORDED + "gemini/response/function_call_thought_signature.json",
+    ),
+)
+"""Vertex AI's additions and proto3 JSON's two spellings (strict reading accepts them)."""
+
+EDGE = Edge(
+    PROVIDER,
+    response_name="a Gemini response",
+    framing=StreamFraming("sse", line_end="\r\n"),
+    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error), reads=ERROR_READS),
+    front=Front(
+        ("/v1beta/models/{target}", "/v1/models/{target}"),
+        read_call,
+        caller_key,
+        models=ModelList(("/v1beta/models", "/v1/models"), write_models),
+        count_tokens=CountFront(
+            ("/v1beta/models/{model}:countTokens", "/v1/models/{model}:countTokens"),
+            count_request,
+            lambda tokens: {"totalTokens": tokens},
+        ),
+    ),
+    upstream=Upstream(
+        upstream_url,
+        "GEMINI_API_KEY",
+        upstream_headers,
+        model_in_path,
+        count_tokens=CountUpstream(count_url, count_body, read_count),
+        models=UpstreamModels(lambda base: f"{base}/v1beta/models?pageSize=1000", read_models),
+        semconv_name="gcp.gemini",
+    ),
+    detection=Detection(
+        package=__package__,
+        roles=None,
+        shapes=(
+            "tool:functionDeclarations",
+            "message:model-or-parts",
+        ),
+        snake_case=True,
+    ),
+    extensions=EXTENSIONS,
+)
+"""The Gemini API edge."""

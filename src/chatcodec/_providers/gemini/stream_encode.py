@@ -1,0 +1,362 @@
+"""Canonical stream events -> Gemini stream chunks (:func:`encode_stream`), so a proxy can
+serve ``streamGenerateContent`` from any upstream (the SSE text: ``chatcodec.to_sse``).
+
+Every chunk is a partial ``GenerateContentResponse`` carrying ``responseId`` and
+``modelVersion``. The decoder's rule (:mod:`.stream_decode`) says what a chunk's parts
+mean: the first part of a chunk continues the candidate's open text, any other part is
+a new part. So the encoder keeps one chunk pending: a delta of the part being written
+goes first in a fresh chunk, the first piece of a new part joins the pending chunk
+behind what it holds. A tool call is sent whole when it ends (its argument text parsed
+into ``args``), media and opaque parts whole; a signature rides on the last piece of its
+part. A usage event ends the pending chunk (Gemini sends usage on the chunk it
+describes), and the finish reason goes on the pending chunk's candidate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, assert_never
+
+from chatcodec._error_statuses import error_status
+from chatcodec._errors import StreamError
+from chatcodec._losses import LossRecorder
+from chatcodec._model.stream_events import (
+    AnyStreamEvent,
+    ChoiceMetadataEvent,
+    ErrorEvent,
+    FinishEvent,
+    PartEvent,
+    PartLifecycleEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.gemini.finish_reason import encode_finish_reason
+from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
+from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
+from chatcodec._providers.gemini.response import CANDIDATE_MAPPED
+from chatcodec._providers.gemini.usage import encode_usage
+from chatcodec._providers.kit import Steps, absent_keys, restore_fields
+from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
+
+
+def _empty() -> dict[str, Any]:
+    return {}  # a factory, not dict[str, Any]: calling a generic alias raises and clears an error inside
+
+
+def _no_pieces() -> list[str]:
+    return []
+
+
+@dataclass
+class _Open:
+    """A part between its start and end event."""
+
+    kind: str
+    fields: dict[str, Any]
+    """Wire fields from the start event's bag (a signature, ``thought: false``...)."""
+    piece: dict[str, Any] | None = None
+    """The last wire part written for it, while it is in the pending chunk."""
+    written: bool = False
+    call: dict[str, Any] = field(default_factory=_empty)
+    arguments: list[str] = field(default_factory=_no_pieces)
+    foreign: bool = False
+    """Another provider's reasoning shown as a thought: its signature is not sent."""
+
+
+class StreamEncoder:
+    """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
+
+    def __init__(self, context: EncodeContext) -> None:
+        self.losses: LossRecorder = context.losses
+        self.context: GeminiContext = context.extend(GeminiContext)
+        self.head: dict[str, Any] = {}
+        self.started: bool = False
+        self.first_fields: dict[str, Any] | None = {}
+        self.pending: dict[str, Any] | None = None
+        self.sealed: bool = False
+        """Whether the pending chunk has its usage: the next piece starts a new chunk."""
+        self.open: dict[tuple[int, int], _Open] = {}
+        self.ready: list[dict[str, Any]] = []
+        self.emitted: bool = False
+        self.refusals: set[tuple[int, int]] = set()
+        self.position: int = 0
+
+    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+        """The chunks ``event`` completes (possibly none yet)."""
+        try:
+            self._feed(event, ("events", self.position))
+        finally:
+            self.position += 1
+        ready, self.ready = self.ready, []
+        yield from ready
+
+    def close(self) -> Iterator[dict[str, Any]]:
+        """The pending chunk (a response with nothing in it is still one chunk: a stream of
+        none is no answer at all, and is refused when read back)."""
+        if not self.emitted and self.pending is None and (self.head or self.started):
+            self._chunk()
+        self._flush()
+        ready, self.ready = self.ready, []
+        yield from ready
+
+    def _flush(self) -> None:
+        if self.pending is not None:
+            self.ready.append(self.pending)
+            self.pending = None
+            self.emitted = True
+        self.sealed = False
+
+    def _feed(self, event: AnyStreamEvent, at: Steps) -> None:
+        match event:
+            case ResponseStartEvent():
+                self._start(event, at)
+            case UsageEvent():
+                if self.sealed:
+                    self._flush()
+                usage = event.usage.model_dump()
+                self._chunk()["usageMetadata"] = encode_usage(usage, self.context, (*at, "usage"))
+                self.sealed = True
+            case FinishEvent():
+                self._finish(event, at)
+            case ChoiceMetadataEvent():
+                self._choice_data(event, at)
+            case ErrorEvent():
+                self._flush()
+                self.ready.append(_error_body(event))
+                self.emitted = True
+            case _:
+                self._part_event(event, at)
+
+    def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+        self.started = True
+        bag = KIT.claim(self.losses, event.provider_metadata, at)
+        if event.id is not None:
+            self.head["responseId"] = event.id
+        if event.model is not None:
+            self.head["modelVersion"] = event.model
+        # ``created`` (the server's clock, nothing a user sent) is dropped unreported, as in a response
+        self.first_fields = restore_fields(bag)
+
+    def _chunk(self) -> dict[str, Any]:
+        if self.pending is None:
+            self.pending = {**(self.first_fields or {}), **self.head}
+            self.first_fields = None
+        return self.pending
+
+    def _candidate(self, choice: int) -> dict[str, Any]:
+        chunk = self._chunk()
+        candidates: list[dict[str, Any]] = chunk.setdefault("candidates", [])
+        for candidate in candidates:
+            if candidate.get("index", 0) == choice:
+                return candidate
+        fresh: dict[str, Any] = {"content": {"parts": [], "role": "model"}, "index": choice}
+        candidates.append(fresh)
+        return fresh
+
+    def _parts(self, choice: int) -> list[dict[str, Any]]:
+        candidate = self._candidate(choice)
+        content: dict[str, Any] = candidate.setdefault("content", {"parts": [], "role": "model"})
+        parts: list[dict[str, Any]] = content.setdefault("parts", [])
+        return parts
+
+    def _piece(self, choice: int, piece: dict[str, Any], *, continuation: bool) -> None:
+        """Write ``piece``: first in a chunk when it continues a part, else behind the
+        pending chunk's parts."""
+        if self.sealed or (continuation and self.pending is not None and self._parts(choice)):
+            self._flush()
+        self._parts(choice).append(piece)
+
+    def _finish(self, event: FinishEvent, at: Steps) -> None:
+        report_finish_logprobs(event.logprobs, self.losses, at, "Gemini")
+        response_bag = KIT.claim(self.losses, event.provider_metadata, at)
+        if response_bag.get(NO_CANDIDATES) is not None:
+            self._chunk()
+            return
+        bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
+        candidate = self._candidate(event.choice)
+        candidate.update(_unmapped(restore_fields(bag), CANDIDATE_MAPPED))
+        if "index" in absent_keys(bag) and event.choice == 0:
+            del candidate["index"]
+        reason = encode_finish_reason(event.finish_reason.model_dump(), bag, self.context, (*at, "finish_reason"))
+        if reason is not None:
+            candidate["finishReason"] = reason
+        content: dict[str, Any] = candidate.get("content") or {}
+        if not content.get("parts") and content.keys() <= {"parts", "role"} and content.get("role") == "model":
+            candidate.pop("content", None)  # nothing in it but the answer's role
+
+    def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
+        """A choice's bag goes on its candidate and its message's on the candidate's
+        ``content``, where ``encode_response`` writes them; the decoder gathers both over
+        the chunks."""
+        why = "a Gemini stream gives response fields on its first chunk"
+        KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), why)
+        bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
+        message_bag = KIT.claim(self.losses, event.message_metadata, (*at, "message_metadata"))
+        # what the candidate and its content say themselves wins, as in ``encode_response``
+        fields = _unmapped(restore_fields(bag), CANDIDATE_MAPPED)
+        message_fields = _unmapped(restore_fields(message_bag), ("parts",))
+        if not fields and not message_fields:
+            return
+        candidate = self._candidate(event.choice)
+        candidate.update(fields)
+        content: dict[str, Any] = candidate.setdefault("content", {"parts": [], "role": "model"})
+        content.update(message_fields)
+
+    # --- parts ---------------------------------------------------------------------------
+
+    def _part_event(self, event: PartLifecycleEvent, at: Steps) -> None:
+        match event:
+            case TextStartEvent():
+                fields = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
+                self.open[(event.choice, event.index)] = _Open("text", fields)
+            case ThinkingStartEvent():
+                self._thinking_start(event, at)
+            case TextDeltaEvent() | ThinkingDeltaEvent():
+                self._text(event.choice, event.index, event.delta)
+            case ThinkingSignatureDeltaEvent():
+                self._signature(event.choice, event.index, event.delta, at)
+            case TextEndEvent() | ThinkingEndEvent():
+                self._text_end(event, at)
+            case ToolCallStartEvent():
+                bag = KIT.claim(self.losses, event.provider_metadata, at)
+                self.open[(event.choice, event.index)] = _Open(
+                    "tool_use", {}, call={"id": event.id, "name": event.name, "bag": bag}
+                )
+            case ToolCallDeltaEvent():
+                state = self.open.get((event.choice, event.index))
+                if state is not None:
+                    state.arguments.append(event.delta)
+            case ToolCallEndEvent():
+                self._tool_end(event, at)
+            case RefusalDeltaEvent():
+                self._refusal(event, at)
+            case PartEvent():
+                self._whole(event, at)
+            case _:
+                assert_never(event)
+
+    def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> None:
+        """A refusal is sent as text (reported once per part)."""
+        key = (event.choice, event.index)
+        if key not in self.refusals:
+            self.losses.add(at, "refusal", "Gemini has no refusal part; sent as text")
+            self.refusals.add(key)
+            self.open[key] = _Open("text", {})
+        self._text(event.choice, event.index, event.delta)
+
+    def _thinking_start(self, event: ThinkingStartEvent, at: Steps) -> None:
+        """A thought part; another provider's reasoning is not sent (as in a body)."""
+        fields = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
+        if event.provider != PROVIDER:
+            if shows_foreign_thought(self.context, None):
+                self.open[(event.choice, event.index)] = _Open("thinking", {"thought": True}, foreign=True)
+                return
+            source = event.provider or "an unknown provider"
+            self.losses.add(at, "thinking", f"reasoning from {source} is not Gemini's thought; not sent")
+            return
+        self.open[(event.choice, event.index)] = _Open("thinking", {**fields, "thought": True})
+
+    def _text(self, choice: int, index: int, delta: str) -> None:
+        state = self.open.get((choice, index))
+        if state is None:
+            return
+        piece: dict[str, Any] = {"text": delta}
+        if state.kind == "thinking":
+            piece["thought"] = True
+        if not state.written:
+            piece = {**state.fields, **piece}
+        self._piece(choice, piece, continuation=state.written)
+        state.piece = piece
+        state.written = True
+
+    def _signature(self, choice: int, index: int, delta: str, at: Steps) -> None:
+        state = self.open.get((choice, index))
+        if state is None:
+            return
+        if state.foreign:
+            foreign_signature(delta, self.losses, at)
+            return
+        if state.piece is None or not self._is_pending(choice, state.piece):
+            self._text(choice, index, "")
+        assert state.piece is not None
+        state.piece["thoughtSignature"] = state.piece.get("thoughtSignature", "") + delta
+
+    def _is_pending(self, choice: int, piece: dict[str, Any]) -> bool:
+        return self.pending is not None and any(part is piece for part in self._parts(choice))
+
+    def _text_end(self, event: TextEndEvent | ThinkingEndEvent, at: Steps) -> None:
+        key = (event.choice, event.index)
+        state = self.open.get(key)
+        if state is None:
+            return
+        if isinstance(event, ThinkingEndEvent) and event.encrypted is not None:
+            self.losses.add((*at, "encrypted"), "encrypted reasoning", "Gemini thoughts carry no encrypted payload")
+        extra = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
+        if not state.written or (
+            extra and not (state.piece is not None and self._is_pending(event.choice, state.piece))
+        ):
+            self._text(event.choice, event.index, "")  # a piece for an empty part, or to carry the end
+        if extra and state.piece is not None:
+            state.piece.update(extra)
+        del self.open[key]
+
+    def _tool_end(self, event: ToolCallEndEvent, at: Steps) -> None:
+        state = self.open.get((event.choice, event.index))
+        if state is None:
+            return
+        if state.kind != "tool_use":  # found by the stream law: a tool end for a text part
+            raise StreamError(
+                f"the end of tool call {event.index}, which is an open {state.kind} part", "$.index", self.position
+            )
+        del self.open[(event.choice, event.index)]
+        extra = KIT.claim(self.losses, event.provider_metadata, at)
+        bag = {**state.call["bag"], **extra}
+        part: dict[str, Any] = {
+            "type": "tool_use",
+            "id": state.call["id"],
+            "name": state.call["name"],
+            "arguments": "".join(state.arguments),
+        }
+        if bag:
+            part["provider_metadata"] = {PROVIDER: bag}
+        wire = encode_part(part, self.context, at)
+        if wire is not None:
+            self._piece(event.choice, wire, continuation=False)
+
+    def _whole(self, event: PartEvent, at: Steps) -> None:
+        part = event.part.model_dump()
+        if event.provider_metadata is not None:
+            part["provider_metadata"] = {**(part.get("provider_metadata") or {}), **event.provider_metadata}
+        wire = encode_part(part, self.context, at)
+        if wire is not None:
+            self._piece(event.choice, wire, continuation=False)
+
+
+def _unmapped(fields: dict[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
+    return {key: value for key, value in fields.items() if key not in mapped}
+
+
+def _error_body(event: ErrorEvent) -> dict[str, Any]:
+    """Google's error shape, ``{"error": {"code", "message", "status"}}``: google-genai
+    reads ``code`` from a streamed error chunk (``errors.APIError`` raises ``TypeError``
+    without it), so it is the status the error type stands for (500 when unknown)."""
+    body = event.body
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return dict(body)
+    error: dict[str, Any] = {"code": error_status(event.error_type), "message": event.message}
+    if event.error_type is not None:
+        error["status"] = event.error_type
+    return {"error": error}

@@ -1,0 +1,259 @@
+"""A request's history as a target format can hold it, over canonical data: the turn-level
+rules several writers share, each format saying which it needs by its
+:class:`~chatcodec._providers.contract.capabilities.Capabilities`.
+
+- a tool call kept whole from another format (an opaque part holding a call id) cannot be
+  sent, so it goes with its results (a result without its call is a 400 everywhere:
+  Anthropic "unexpected `tool_use_id` found in `tool_result` blocks", Responses "No tool
+  call found for function call output");
+- ``freeform_calls=False``: a freeform call (``tool_use`` of ``kind: custom``) goes too,
+  with its results: the format has no call of free text, and sending it as a function
+  call would give the model a call of a tool it was never offered;
+- ``results_follow_calls=True``: a message between a call and its results moves after
+  the results (OpenAI Chat, Anthropic, Bedrock and Gemini require the results right after
+  the call; Responses does not);
+- ``developer_role=False``: a ``developer`` message is sent as ``system``, reported.
+
+Each rewrite is reported as a loss; loss paths after a move count messages in the order
+that is sent. Messages are canonical message dicts, never changed in place: a rewrite
+gives a new list (and new messages where their content changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
+from operator import itemgetter, methodcaller
+from typing import Any, cast
+
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.contract.capabilities import Capabilities
+
+MOVED = "message between a tool call and its result"
+"""What a loss names when a message is moved after the results of a call."""
+
+_ID_KEYS = ("id", "call_id")
+"""Where a provider's call block keeps the id its result names (OpenAI Chat ``id``,
+Responses items ``call_id``)."""
+
+Message = Mapping[str, Any]
+
+
+def history_for(
+    messages: list[Message], losses: LossRecorder, provider: str, capabilities: Capabilities
+) -> list[Message]:
+    """``messages`` as ``provider`` takes them (the list itself when nothing changes)."""
+    name = capabilities.display_name
+    freeform = capabilities.freeform_calls
+    if _holds_unsent(messages, freeform=freeform):
+        messages = without_unsent_calls(messages, losses, provider, name, freeform=freeform)
+    if capabilities.results_follow_calls:
+        messages = results_after_calls(messages, losses, name)
+    if not capabilities.developer_role:
+        report_developer_roles(messages, losses, name)
+    return messages
+
+
+_TYPE = itemgetter("type")
+_KIND = methodcaller("get", "kind")
+_ROLE = itemgetter("role")
+_AFTER_CALLS = ("tool", "assistant")
+"""The roles that may follow an assistant's calls where its results must come next."""
+
+
+def _holds_unsent(messages: Sequence[Message], *, freeform: bool) -> bool:
+    """Whether an assistant message holds an opaque part or (``freeform`` false) a custom
+    call (the kinds that can be a call the target cannot send): most histories hold none,
+    and this look, whose inner loops run in C, costs a fraction of
+    :func:`without_unsent_calls` walking every part."""
+    for message in messages:
+        if message["role"] == "assistant":
+            content: Any = message.get("content")
+            if content.__class__ is list and (
+                "opaque" in map(_TYPE, content) or (not freeform and "custom" in map(_KIND, content))
+            ):
+                return True
+    return False
+
+
+def report_developer_roles(messages: Sequence[Message], losses: LossRecorder, target: str) -> None:
+    """A loss for each ``developer`` message, which ``target`` sends as system."""
+    if "developer" not in map(_ROLE, messages):  # most histories hold none: looked for in C
+        return
+    for index, message in enumerate(messages):
+        if message["role"] == "developer":
+            losses.add(("messages", index, "role"), "developer role", f"{target} has no developer role; sent as system")
+
+
+# --- results right after their call ------------------------------------------------------
+
+
+def _parts(message: Message) -> list[Mapping[str, Any]]:
+    content: object = message.get("content")
+    return cast("list[Mapping[str, Any]]", content) if isinstance(content, list) else []
+
+
+def _call_ids(message: Message) -> set[str]:
+    if message["role"] != "assistant":
+        return set()
+    return {part["id"] for part in _parts(message) if part["type"] == "tool_use"}
+
+
+def _answers(messages: Sequence[Message], position: int, calls: set[str]) -> bool:
+    if position >= len(messages) or messages[position]["role"] != "tool":
+        return False
+    return any(result.get("tool_use_id") in calls for result in _parts(messages[position]))
+
+
+def results_after_calls(messages: list[Message], losses: LossRecorder, target: str) -> list[Message]:
+    """``messages`` with every message standing between an assistant's tool calls and the
+    tool message answering them moved after that tool message (and the tool messages
+    right after it); the list itself when nothing moves."""
+    if not any(first == "assistant" and then not in _AFTER_CALLS for first, then in {*pairwise(map(_ROLE, messages))}):
+        return messages  # no assistant is followed by another role (most histories): the pairs are made in C
+    moved: list[Message] | None = None
+    index = 0
+    while index < len(messages):
+        between = index + 1
+        if messages[index]["role"] != "assistant":  # only an assistant's calls have results to wait for
+            index = between
+            continue
+        while between < len(messages) and messages[between]["role"] not in _AFTER_CALLS:
+            between += 1
+        if between == index + 1:  # nothing stands after it (the calls are not looked at: most messages)
+            index += 1
+            continue
+        calls = _call_ids(messages[index])
+        if not calls or not _answers(messages, between, calls):
+            index += 1
+            continue
+        end = between
+        while end < len(messages) and messages[end]["role"] == "tool":
+            end += 1
+        why = f"{target} needs the results right after the call; moved after them"
+        for position in range(index + 1, between):
+            losses.add(("messages", position), MOVED, why)
+        moved = list(messages) if moved is None else moved
+        moved[index + 1 : end] = [*messages[between:end], *messages[index + 1 : between]]
+        index = end
+    return messages if moved is None else moved
+
+
+# --- calls the target cannot send, with their results ------------------------------------
+
+
+def _call_id(part: Mapping[str, Any]) -> str | None:
+    data: Mapping[str, Any] = part.get("data") or {}
+    return next((data[key] for key in _ID_KEYS if isinstance(data.get(key), str)), None)
+
+
+CUSTOM_CALL = "custom tool call"
+"""How a loss names a freeform call the target cannot send."""
+
+
+def _foreign_calls(
+    messages: Sequence[Message], target: str, *, freeform: bool
+) -> tuple[dict[str, tuple[str, tuple[int, int]]], set[tuple[int, int]]]:
+    """Calls the target cannot send, by id: (what they are, place): opaque parts of another
+    provider holding a call id and (``freeform`` false) custom calls; and the places of
+    the opaque ones that repeat a ``tool_use`` of their own message (LangChain's
+    ``AIMessage`` holds an Anthropic ``tool_use`` block in ``content`` and the same call in
+    ``tool_calls``): that call is sent, once, as the ``tool_use``."""
+    calls: dict[str, tuple[str, tuple[int, int]]] = {}
+    repeated: set[tuple[int, int]] = set()
+    for index, message in enumerate(messages):
+        if message["role"] != "assistant":
+            continue
+        parts = _parts(message)
+        sent: set[str] | None = None
+        for position, part in enumerate(parts):
+            if not freeform and part.get("kind") == "custom":
+                calls[part["id"]] = (CUSTOM_CALL, (index, position))
+                continue
+            if part["type"] != "opaque" or part.get("provider") == target:
+                continue
+            call_id = _call_id(part)
+            if call_id is None:
+                continue
+            if sent is None:
+                sent = {part["id"] for part in parts if part["type"] == "tool_use"}
+            if call_id in sent:
+                repeated.add((index, position))
+            else:
+                calls[call_id] = (f"{part.get('provider')} tool call", (index, position))
+    return calls, repeated
+
+
+def without_unsent_calls(
+    messages: list[Message], losses: LossRecorder, target: str, name: str, *, freeform: bool = True
+) -> list[Message]:
+    """``messages`` without another provider's opaque calls that tool results answer, and
+    without those results, one loss per call at the call's path naming its results; a
+    message left empty goes too. An opaque call repeating a ``tool_use`` of its message
+    goes without a loss (the call is sent). Unless ``freeform``, custom calls go too,
+    answered or not. The list itself when there are none."""
+    calls, dropped = _foreign_calls(messages, target, freeform=freeform)
+    if not freeform:
+        dropped |= _unanswered_custom_calls(messages, calls, losses, name)
+    if not calls:
+        return _without(messages, dropped) if dropped else messages
+    results: dict[str, list[tuple[int, int]]] = {}
+    for index, message in enumerate(messages):
+        if message["role"] != "tool":
+            continue
+        for position, result in enumerate(_parts(message)):
+            result_id: str = result.get("tool_use_id", "")
+            call = calls.get(result_id)
+            if call is not None and call[1][0] < index:
+                results.setdefault(result_id, []).append((index, position))
+    if not results:
+        return _without(messages, dropped) if dropped else messages
+    for call_id, (what, at) in calls.items():
+        answered = results.get(call_id)
+        if answered:
+            listed = ", ".join(f"$.messages[{index}].content[{position}]" for index, position in answered)
+            losses.add(
+                ("messages", at[0], "content", at[1]),
+                f"{what} {call_id!r} and its tool result ({listed})",
+                f"{name} cannot carry this call, and refuses a tool result whose call is not sent; both dropped",
+            )
+            dropped |= {at, *answered}
+    return _without(messages, dropped)
+
+
+def _unanswered_custom_calls(
+    messages: Sequence[Message],
+    calls: dict[str, tuple[str, tuple[int, int]]],
+    losses: LossRecorder,
+    name: str,
+) -> set[tuple[int, int]]:
+    """The places of the custom calls no later tool result answers, each reported (an
+    answered one is reported with its results); they leave ``calls``."""
+    last_answer: dict[str, int] = {}  # call id -> the last tool message answering it
+    for index, message in enumerate(messages):
+        if message["role"] == "tool":
+            last_answer.update((result.get("tool_use_id", ""), index) for result in _parts(message))
+    places: set[tuple[int, int]] = set()
+    for call_id, (what, at) in list(calls.items()):
+        if what == CUSTOM_CALL and last_answer.get(call_id, -1) < at[0]:
+            losses.add(
+                ("messages", at[0], "content", at[1]),
+                f"{what} {call_id!r}",
+                f"{name} has no freeform tool calls; dropped",
+            )
+            places.add(at)
+            del calls[call_id]
+    return places
+
+
+def _without(messages: list[Message], dropped: set[tuple[int, int]]) -> list[Message]:
+    kept: list[Message] = []
+    for index, message in enumerate(messages):
+        parts = _parts(message)
+        if not any((index, position) in dropped for position in range(len(parts))):
+            kept.append(message)
+            continue
+        left = [part for position, part in enumerate(parts) if (index, position) not in dropped]
+        if left:
+            kept.append({**message, "content": left})
+    return kept

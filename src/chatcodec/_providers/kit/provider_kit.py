@@ -1,0 +1,216 @@
+"""Markers and the provider kit: the bag operations bound to one provider's name, and what
+another provider's bag means to an encoder that is not its own.
+
+An encoder for another provider does not read a bag: it reports it as a loss
+(:meth:`ProviderKit.claim`). Keys starting with exactly one ``_`` in a bag are *markers*
+(:mod:`.bags`): how a value was spelled (a ``null``, a missing default, one string
+instead of a list), or an option for that provider's encoder. Each provider documents its
+own markers in its ``markers.py``, and classifies each one there. Most are *pure
+spelling*: the two spellings mean the same to every server that takes either, so another
+provider drops them without a report. A few *carry meaning*: a server may accept one
+spelling and refuse or misread the other (a gateway that reads OpenAI Chat's cache
+breakpoint only as ``cache_control``), or the model would see something else. A provider declares
+those in its kit (``ProviderKit(name, meaningful_markers={marker: why})``), and another
+provider's encoder reports one it drops as a loss (:meth:`ProviderKit.report_foreign`).
+
+The declarations form a table keyed by provider name, which each provider's
+``markers.py`` fills by making its kit (``KIT = ProviderKit(...)`` registers itself).
+:func:`meaningful_markers` reads it without depending on import order: a provider whose
+``markers.py`` was not imported yet is found by the folder naming rule every provider
+follows (``openai-chat`` -> ``chatcodec._providers.openai_chat.markers``) and that small
+module is imported (with its folder's ``__init__``), not the provider's codec and not the
+registry, which sits above the kit. A name no such module answers, or
+one whose kit declares nothing, has no meaningful markers. A codec registered from
+outside chatcodec and written with this kit fills its entry when its kit is made, which
+its decoder's import does.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._losses import LossKind, LossRecorder, Steps
+from chatcodec._providers.kit.arguments import compact_json
+from chatcodec._providers.kit.bags import is_marker, wire_key
+
+_NO_MEANINGFUL: Mapping[str, str] = {}
+_KITS: dict[str, ProviderKit] = {}
+"""The marker table: every kit made so far, by provider name (each provider's ``markers.KIT``)."""
+_PROVIDERS_PACKAGE = "chatcodec._providers"
+"""Where every provider folder is (``<folder>/markers.py`` holds its kit)."""
+_NOT_PROVIDERS: set[str] = set()
+"""Names whose ``markers`` module does not exist, so a bag under such a name (written by
+hand, or by a provider outside this package) costs one failed import, not one per bag."""
+
+
+class ProviderKit:
+    """The bag operations bound to one provider's name (each provider's ``markers.KIT``)."""
+
+    __slots__ = ("meaningful_markers", "name")
+
+    def __init__(self, name: str, meaningful_markers: Mapping[str, str] = _NO_MEANINGFUL) -> None:
+        self.name: str = name
+        """Registry name of the provider, and the key of its ``provider_metadata`` bags."""
+        self.meaningful_markers: Mapping[str, str] = dict(meaningful_markers)
+        """This provider's markers that carry meaning, each with why: another provider
+        that drops one reports it as lost (see the module docstring)."""
+        _KITS[name] = self
+        _PLANS.clear()
+
+    def own(self, metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A copy of what this provider kept on an object when it decoded it, or ``{}``."""
+        if not metadata:
+            return {}
+        return dict(metadata.get(self.name) or {})
+
+    def claim(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps) -> dict[str, Any]:
+        """This provider's bag on an object being encoded; other providers' bags are
+        reported as lost at ``at``."""
+        if not metadata:
+            return {}
+        self.report_foreign(losses, metadata, at)
+        return dict(metadata.get(self.name) or {})
+
+    def report_foreign(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps) -> None:
+        """Record a loss for every other provider's data on an object this one encodes:
+        its wire fields, and its markers that carry meaning (pure spellings are dropped
+        without a report)."""
+        if not metadata:
+            return
+        for name, bag in metadata.items():
+            if name == self.name:
+                continue
+            plan = _PLANS.get((name, *bag))
+            if plan is None:
+                plan = _plan(name, bag)
+            what, meaningful = plan
+            if what is not None:
+                losses.add(at, what, f"{self.name} has no field for it", _bag_kind(at))
+            if meaningful:
+                self._report_meaningful(losses, name, bag, meaningful, at)
+
+    def _report_meaningful(
+        self, losses: LossRecorder, name: str, bag: Mapping[str, Any], keys: tuple[str, ...], at: Steps
+    ) -> None:
+        """Report the markers ``keys`` of ``name``'s bag, which ``name`` declared
+        meaningful, with the value they held. One set to ``null`` records that there was
+        nothing to spell (a marker naming the key a value came under, for an object
+        without that value), so it is not reported."""
+        declared = meaningful_markers(name)
+        for key in keys:
+            value = bag[key]
+            if value is None:
+                continue
+            spelled = f"={compact_json(value)}" if isinstance(value, str | int | bool) else ""
+            why = f"{self.name} has no field for it: {declared[key]}"
+            losses.add(at, f"{name} spelling {key}{spelled}", why, "spelling")
+
+    def spelling_only(self, metadata: Mapping[str, Any] | None) -> bool:
+        """Whether ``metadata`` holds only other providers' pure spelling markers (an OpenAI
+        SDK dump's ``_nulls``): nothing this encoder writes or reports, so the object takes
+        the branch of one without a bag."""
+        if not metadata or self.name in metadata:
+            return False
+        for name, bag in metadata.items():
+            plan = _PLANS.get((name, *bag))
+            if plan is None:
+                plan = _plan(name, bag)
+            if plan[0] is not None or plan[1]:
+                return False
+        return True
+
+    def bare(self, canonical: Mapping[str, Any], size: int) -> bool:
+        """Whether ``canonical`` (a message or part) holds ``size`` keys, or those and a
+        ``provider_metadata`` of other providers' pure spelling alone (:meth:`spelling_only`):
+        the plain shape an encoder writes without looking further."""
+        held = len(canonical)
+        return held == size or (held == size + 1 and self.spelling_only(canonical.get("provider_metadata")))
+
+    def report_unplaced(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps, why: str) -> None:
+        """Record a loss for every bag on an object this provider has no place for on the
+        wire at hand, its own included (``why`` says so); markers are never reported."""
+        if not metadata:  # the usual case: every assistant turn a Responses encoder writes
+            return
+        self.report_foreign(losses, metadata, at)
+        keys = sorted(wire_key(key) for key in self.own(metadata) if not is_marker(key))
+        if keys:
+            losses.add(at, f"{self.name} data {keys}", why, _bag_kind(at))
+
+    def attach(self, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
+        """``canonical`` with ``provider_metadata = {name: bag}`` when ``bag`` is not empty."""
+        if bag:
+            canonical["provider_metadata"] = {self.name: dict(bag)}
+        return canonical
+
+    def marker(self, metadata: Mapping[str, Any] | None, key: str) -> object:
+        """The value of marker ``key`` in this provider's bag, or ``None``."""
+        if not metadata:
+            return None
+        bag = metadata.get(self.name)
+        return None if bag is None else bag.get(key)
+
+
+TOOL_ORDER: Mapping[str, str] = {
+    "_tool_order": "the tools come back function tools first, and the model reads them in order"
+}
+"""The ``_tool_order`` marker of the wires that list server and client tools in one list
+(Anthropic, Bedrock Converse, Responses): meaningful, declared the same way by each."""
+
+
+_PLANS: dict[tuple[str, ...], tuple[str | None, tuple[str, ...]]] = {}
+"""What another provider's bag of given keys reports, by its provider and keys in order:
+the loss for its wire fields (``None`` when it has none) and its meaningful markers.
+Worked out once per shape (an agent session repeats a few, on every call and result);
+cleared when a kit is made, whose declarations may change the answer."""
+_MAX_PLANS = 4096
+"""Bags whose keys vary without end (unknown fields of every kind) do not grow it past this."""
+
+
+def _plan(name: str, bag: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...]]:
+    keys = sorted(wire_key(key) for key in bag if not is_marker(key))
+    what = f"{name} data {keys}" if keys else None
+    meaningful: tuple[str, ...] = ()
+    if any(is_marker(key) for key in bag):
+        meaningful = tuple(sorted(meaningful_markers(name).keys() & bag.keys()))
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.clear()
+    plan = _PLANS[(name, *bag)] = (what, meaningful)
+    return plan
+
+
+def _bag_kind(at: Steps) -> LossKind:
+    """A request's own bag holds settings (``n``, ``logprobs``); any other object's holds
+    data kept for round trips (ids, a block's extra fields)."""
+    return "setting" if at == ("provider_options",) else "metadata"
+
+
+def meaningful_markers(provider: str) -> Mapping[str, str]:
+    """The markers of ``provider`` that carry meaning, each with why (``{}`` for a name
+    no kit declared). A provider whose kit was not made yet has its ``markers.py``
+    imported first (see the module docstring): a bag can reach another provider's encoder
+    without its own codec ever running (a caller wrote ``provider_options["openai-chat"]``
+    by hand)."""
+    kit = _KITS.get(provider)
+    if kit is None and provider not in _NOT_PROVIDERS:
+        _import_markers(provider)
+        kit = _KITS.get(provider)
+    return _NO_MEANINGFUL if kit is None else kit.meaningful_markers
+
+
+def _import_markers(provider: str) -> None:
+    """Import ``chatcodec._providers.<folder>.markers`` for ``provider`` (its name with
+    ``-`` as ``_``), remembering a name that has no such module; a module that exists but
+    fails on its own imports raises as usual."""
+    folder = provider.replace("-", "_")
+    if not folder.isidentifier() or folder != folder.lower():
+        _NOT_PROVIDERS.add(provider)
+        return
+    module = f"{_PROVIDERS_PACKAGE}.{folder}.markers"
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is None or not (module == error.name or module.startswith(f"{error.name}.")):
+            raise
+        _NOT_PROVIDERS.add(provider)

@@ -1,0 +1,160 @@
+"""The common shapes of a Chat Completions request, closed: the front of the reader
+(``request.py``). The request as an agent sends it, written closed in pydantic-core and
+validated in one pass in Rust, with no pydantic loaded. A body it refuses is not an
+error: the reader validates it with the wire adapters (:mod:`.wire`), which read every
+shape and name the wire path and rule of an error. So this schema accepts only what they
+accept, and gives the same validated copy; the reading after is one.
+
+It takes its fields from the wire shapes of :mod:`.wire`, the one description of the
+wire (each naming its SDK kinds): every closed object is built with
+:func:`~chatcodec._providers.kit.closed_schema.closed_like` from the shape it is the
+common form of, so it takes only that shape's fields (or ones the shape leaves to its
+extras, named as ``beyond``), in its order. What it adds is the common *values* (no
+``null`` where a field may be left out, the common choices of a tagged union); the
+conformance laws hold the two forms together (every recorded body round-trips; mutated
+bodies decode the same or fail the same either way).
+"""
+
+from __future__ import annotations
+
+from pydantic_core import core_schema as cs
+
+from chatcodec._providers.kit import shape_fields
+from chatcodec._providers.kit.closed_schema import (
+    LazyValidator,
+    closed,
+    closed_like,
+    either,
+    json_object,
+    literal,
+    non_empty,
+    number,
+    text,
+)
+from chatcodec._providers.kit.closed_schema import tagged as by_tag
+from chatcodec._providers.openai_chat import wire
+
+IMAGE_DETAILS = ("auto", "low", "high")
+"""The image ``detail`` values canonical has (``ImagePart.detail``): a part with another
+(``"original"``) keeps it in a bag, read after the full wire validation."""
+
+
+def _content(kinds: tuple[str, ...]) -> cs.CoreSchema:
+    # a gateway's cache marker on a text part: an extra key the full shapes keep as it is
+    cached = {"cache_control": json_object()}
+    choices = {"text": closed_like(wire.TextPart, {"type": literal("text"), "text": text()}, beyond=cached)}
+    if "image_url" in kinds:
+        image = closed_like(wire.ImageUrl, {"url": non_empty()}, {"detail": literal(*IMAGE_DETAILS)})
+        choices["image_url"] = closed_like(wire.ImagePart, {"type": literal("image_url"), "image_url": image})
+    return either(text(), cs.list_schema(by_tag(choices, "type"), strict=True))
+
+
+SDK_NULLS = ("refusal", "function_call", "annotations", "audio")
+"""What the OpenAI SDK's ``ChatCompletionMessage.model_dump()`` adds to an assistant message
+it appends to the history, all ``null`` (and ``"name": null`` on any message): taken by the
+closed schema as ``null`` only, which the reader keeps as spelling whatever their order
+(:data:`~chatcodec._providers.kit.NULLS`, sorted), as after the full validation."""
+
+
+def _message(shape: type, required: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
+    """A message of the common shapes: ``name`` may be ``null`` (a field of the shape, or
+    beyond it: a tool result's), a message-level cache marker (an extra key of the full
+    shapes, after their declared ones) an object."""
+    null_name = {"name": cs.none_schema()}
+    if "name" in shape_fields(shape):
+        return closed_like(shape, required, null_name, beyond={"cache_control": json_object()})
+    return closed_like(shape, required, beyond={**null_name, "cache_control": json_object()})
+
+
+def _messages() -> cs.CoreSchema:
+    function = closed_like(wire.FunctionCall, {"name": text(), "arguments": text()})
+    call = closed_like(wire.ToolCall, {"id": text(), "type": literal("function"), "function": function})
+    typed_nulls = [key for key in SDK_NULLS if key in shape_fields(wire.AssistantMessage)]
+    assistant = closed_like(
+        wire.AssistantMessage,
+        {"role": literal("assistant")},
+        {
+            "content": cs.nullable_schema(text()),
+            "reasoning_content": text(),
+            "tool_calls": cs.list_schema(call, strict=True, min_length=1),
+            "name": cs.none_schema(),
+            **{key: cs.none_schema() for key in typed_nulls},
+        },
+        beyond={
+            **{key: cs.none_schema() for key in SDK_NULLS if key not in typed_nulls},
+            "cache_control": json_object(),
+        },
+    )
+    system, user = wire.SystemMessage, wire.UserMessage
+    choices = {
+        "system": _message(system, {"role": literal("system"), "content": _content(("text",))}),
+        "developer": _message(system, {"role": literal("developer"), "content": _content(("text",))}),
+        "user": _message(user, {"role": literal("user"), "content": _content(("text", "image_url"))}),
+        "assistant": assistant,
+        "tool": _message(
+            wire.ToolMessage, {"role": literal("tool"), "tool_call_id": text(), "content": _content(("text",))}
+        ),
+    }
+    return cs.list_schema(by_tag(choices, "role"), strict=True)
+
+
+def _response_format() -> cs.CoreSchema:
+    optional = {"description": text(), "schema": json_object(), "strict": strict_bool()}
+    schema = closed_like(wire.JsonSchema, {"name": text()}, optional)
+    return by_tag(
+        {
+            "text": closed_like(wire.SimpleFormat, {"type": literal("text")}),
+            "json_object": closed_like(wire.SimpleFormat, {"type": literal("json_object")}),
+            "json_schema": closed_like(wire.JsonSchemaFormat, {"type": literal("json_schema"), "json_schema": schema}),
+        },
+        "type",
+    )
+
+
+def _fields(json_input: bool) -> dict[str, cs.CoreSchema]:
+    """The top-level fields :data:`COMMON_REQUEST` reads, besides ``messages``."""
+    function = closed_like(
+        wire.FunctionDefinition,
+        {"name": non_empty()},
+        {"description": text(), "parameters": json_object(), "strict": strict_bool()},
+    )
+    tool = closed_like(wire.FunctionTool, {"type": literal("function"), "function": function})
+    chosen = closed_like(wire.NamedFunction, {"name": text()})
+    named = closed_like(wire.NamedToolChoice, {"type": literal("function"), "function": chosen})
+    count = cs.int_schema(strict=True)
+    return {
+        "model": text(),
+        "tools": cs.list_schema(tool, strict=True),
+        "tool_choice": either(literal("auto", "none", "required"), named),
+        "max_completion_tokens": count,
+        "max_tokens": count,
+        "temperature": number(json_input=json_input),
+        "top_p": number(json_input=json_input),
+        "frequency_penalty": number(json_input=json_input),
+        "presence_penalty": number(json_input=json_input),
+        "seed": count,
+        "stop": either(text(), cs.list_schema(text(), strict=True)),
+        "stream": strict_bool(),
+        "parallel_tool_calls": strict_bool(),
+        "metadata": json_object(),
+        "reasoning_effort": text(),
+        "response_format": _response_format(),
+    }
+
+
+def strict_bool() -> cs.CoreSchema:
+    """``true`` or ``false``, nothing read as one."""
+    return cs.bool_schema(strict=True)
+
+
+def _request(json_input: bool) -> cs.CoreSchema:
+    # fields with no canonical home (any JSON value) are kept in the request's bag
+    return closed_like(wire.Request, {"messages": _messages()}, _fields(json_input), extra=True)
+
+
+COMMON_REQUEST = LazyValidator(_request)
+"""The common request shapes, for dicts and for JSON text or bytes."""
+
+COMMON_MESSAGES = LazyValidator(lambda json_input: closed({"messages": _messages()}))
+"""The common messages, as a request's ``messages`` (a bare list is validated as
+``{"messages": [...]}``: the validator reads objects)."""

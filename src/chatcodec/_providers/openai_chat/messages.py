@@ -1,0 +1,282 @@
+"""The ``messages`` list of a request, both ways.
+
+Two rewrites keep OpenAI's rules:
+
+- **Tool results are grouped** (no loss: nothing changes but the grouping). OpenAI sends
+  one ``role: tool`` message per result; consecutive ones decode into a single canonical
+  tool message (as Anthropic, Gemini and Bedrock send them), and a tool message with N
+  results encodes as N ``tool`` messages. Two canonical tool messages in a row therefore
+  read back as one.
+- **Media in tool results move to a user message** (a loss: the result no longer holds
+  them). OpenAI ``tool`` messages hold text only, so the images, audio and files of a
+  result are sent in a ``user`` message right after the group of ``tool`` messages (tool
+  messages must directly follow the assistant turn), and a result left with no text is
+  sent as ``""``. Decoding gives that user message back as a user message.
+
+OpenAI rejects ``content: []`` on a system or user message, and an assistant message
+with neither content nor tool calls: one whose parts were all dropped (each a loss) is
+left out, with a loss; one that was empty at the source is written as it was.
+
+A tool message's own leftovers (keys OpenAI adds in future, or a compatible server's
+``name``) live on its result part, since grouping makes the result the unit.
+
+Both ways work on canonical message data. Each function reads the plain shape first (a
+message of a role and a string, a text part, a tool result of text): the wire and the
+canonical objects are then the same but for the tool result's names, so nothing else is
+looked at; anything more goes through the general reading or writing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._providers.kit import NULLS, leftovers, present
+from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE
+from chatcodec._providers.openai_chat import assistant, cache_control, functions, parts, reasoning
+from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec._providers.openai_chat.null_spelling import message_fields, nulls_as_spelling
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossRecorder, Steps
+    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+
+Message = Mapping[str, Any]
+"""A canonical message's data (as a message model dumps it; a key holding its default may be absent)."""
+
+# --- decode --------------------------------------------------------------------------
+
+_RESULT_ROLES = frozenset({"tool", "function"})
+_ROLE = itemgetter("role")
+
+
+def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
+    """Validated wire messages as canonical message dicts (tool results grouped).
+
+    The validated copy belongs to the reader: a system, developer or user message of a
+    role and content is the canonical message once its content is read, so it is taken
+    over, not rebuilt (as its text parts are by :func:`~.parts.decode_parts`)."""
+    decoded: list[dict[str, Any]] = []
+    append = decoded.append
+    ids = functions.CallIds()
+    # ``function`` results pair with calls by name (functions.py): only then are calls noted
+    pairs = "function" in map(_ROLE, messages)  # looked for in C: every message of every conversion
+    group: list[dict[str, Any]] | None = None  # the results of the open tool message
+    for message in messages:
+        role = message["role"]
+        if role in _RESULT_ROLES:
+            if role == "function":
+                result = functions.decode_function_message(message, ids)
+            else:
+                result = _decode_tool_result(message)
+                if pairs:
+                    ids.answered(result["tool_use_id"])
+            if group is None:
+                group = [result]
+                append({"role": "tool", "content": group})
+            else:
+                group.append(result)
+            continue
+        group = None
+        if role == "assistant":
+            append(assistant.decode_assistant(message, ids=ids))
+            if pairs:
+                ids.calls(decoded[-1])
+        elif len(message) == 2:  # system, developer, user: the wire types allow no other role
+            content = message["content"]
+            if type(content) is not str:
+                message["content"] = parts.decode_parts(content)
+            append(message)
+        else:
+            append(_decode_plain(message))
+    return decoded
+
+
+def _decode_plain(message: dict[str, Any]) -> dict[str, Any]:
+    """A system, developer or user message with more than a role and content."""
+    canonical: dict[str, Any] = {"role": message["role"], "content": parts.decode_parts(message["content"])}
+    if len(message) == 3 and "name" in message and message["name"] is None:  # an SDK dump's
+        canonical["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+        return canonical
+    if isinstance(message.get("name"), str):
+        canonical["name"] = message["name"]
+    bag = nulls_as_spelling(leftovers(message, ("role", "content", *present(message, "name"))))
+    cache_control.take(bag, canonical)
+    return KIT.attach(canonical, bag)
+
+
+def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
+    content = message["content"]
+    if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
+        return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
+    if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
+        result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
+        result["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+        return result
+    result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
+    bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))
+    cache_control.take(bag, result)
+    return KIT.attach(result, bag)
+
+
+# --- encode --------------------------------------------------------------------------
+
+_ON_PARTS = "OpenAI cache breakpoints sit on content parts"
+_PLAIN_ROLES = frozenset({"system", "developer", "user"})
+
+
+def encode_messages(messages: Sequence[Message], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+    """``messages[start:]`` as wire messages (the whole list: OpenAI keeps system
+    messages in it, so the request passes 0)."""
+    losses = context.losses
+    reasoning_field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
+    wire: list[dict[str, Any]] = []
+    append = wire.append
+    moved: list[dict[str, Any]] = []  # media from tool results, sent after the tool group
+    for index in range(start, len(messages)):
+        message = messages[index]
+        role = message["role"]
+        if role == "tool":
+            wire.extend(_encode_tool_message(message, moved, context, index))
+            continue
+        if moved:
+            append({"role": "user", "content": moved})
+            moved = []
+        if role in _PLAIN_ROLES:
+            content = message["content"]
+            if len(message) == PLAIN_MESSAGE and type(content) is str:  # a role and a string: the wire message as it is
+                append({"role": role, "content": content})
+                continue
+            plain = _encode_plain(message, context, ("messages", index))
+            if plain is not None:
+                append(plain)
+        elif role == "assistant":
+            _encode_assistant(message, wire, reasoning_field, losses, ("messages", index))
+        else:  # a text message
+            losses.add(("messages", index), "text message", "OpenAI Chat has no raw-text role; sent as a user message")
+            append({"role": "user", "content": message["content"]})
+    if moved:
+        append({"role": "user", "content": moved})
+    return wire
+
+
+def _encode_assistant(
+    message: Message, wire: list[dict[str, Any]], reasoning_field: str | None, losses: LossRecorder, at: Steps
+) -> None:
+    encoded = assistant.encode_assistant(message, reasoning_field, losses, at)
+    if message.get("content") and set(encoded) <= {"role", "content"} and not encoded.get("content"):
+        losses.add(at, "assistant message", "none of its parts can be carried; OpenAI rejects it empty")
+    else:
+        wire.append(encoded)
+
+
+def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    losses = context.losses
+    message = cache_control.onto_last_part(message, losses, at)
+    metadata = message.get("provider_metadata")
+    role = message["role"]
+    if metadata is None:
+        wire: dict[str, Any] = {"role": role}
+    else:
+        KIT.report_foreign(losses, metadata, at)
+        wire = {**message_fields(KIT.own(metadata)), "role": role}
+    content = message["content"]
+    if isinstance(content, str):
+        wire["content"] = content
+    else:
+        encoded = [parts.encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content)]
+        wire["content"] = [part for part in encoded if part is not None]
+        if content and not wire["content"]:
+            losses.add(at, f"{role} message", "none of its parts can be carried; OpenAI rejects empty content")
+            return None
+    if len(message) == PLAIN_MESSAGE:
+        return wire
+    name = message.get("name")
+    if name is not None:
+        wire["name"] = name
+    cache_control.write(wire, message.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
+    return wire
+
+
+def _encode_tool_message(
+    message: Message, moved: list[dict[str, Any]], context: EncodeContext, index: int
+) -> list[dict[str, Any]]:
+    results: list[Mapping[str, Any]] = message["content"]
+    if len(message) == PLAIN_MESSAGE:
+        shared: dict[str, Any] = {}
+    else:
+        losses = context.losses
+        at: Steps = ("messages", index)
+        metadata = message.get("provider_metadata")
+        KIT.report_foreign(losses, metadata, at)
+        if message.get("cache_control") is not None:
+            losses.add((*at, "cache_control"), "cache_control", _ON_PARTS, "setting")
+        if message.get("name") is not None:
+            losses.add((*at, "name"), "tool message name", "OpenAI tool messages have no name")
+        shared = message_fields(KIT.own(metadata))
+    encoded: list[dict[str, Any]] = []
+    for position, result in enumerate(results):
+        content = result.get("content")
+        size = len(result)
+        if size == 3 and type(content) is str and not shared:  # type, tool_use_id and text: as it is
+            encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": content})
+        elif content is None or shared or not (size == 3 or (size == 4 and "name" in result)):
+            encoded.append(_encode_result(result, shared, moved, context, ("messages", index, "content", position)))
+        else:  # parts (Bedrock results), or a tool name (Gemini's): no bag, flag or marker
+            at = ("messages", index, "content", position)
+            wire = content if isinstance(content, str) else _result_content(content, moved, context, at)
+            encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": wire})
+            _result_losses(result, context.losses, at, named=False)
+    return encoded
+
+
+def _encode_result(
+    result: Mapping[str, Any], shared: dict[str, Any], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
+) -> dict[str, Any]:
+    losses = context.losses
+    metadata = result.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, at)
+    own = {**shared, **message_fields(KIT.own(metadata))}
+    function_message = functions.encode_function_message(result, own)
+    if function_message is not None:
+        _result_losses(result, losses, at, named=True)
+        return function_message
+    wire: dict[str, Any] = {**own, "role": "tool", "tool_call_id": result["tool_use_id"]}
+    content = result.get("content", "")
+    wire["content"] = content if isinstance(content, str) else _result_content(content, moved, context, at)
+    _result_losses(result, losses, at, named=False)
+    cache_control.write(wire, result.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
+    return wire
+
+
+def _result_losses(result: Mapping[str, Any], losses: LossRecorder, at: Steps, *, named: bool) -> None:
+    """What a ``tool`` message (or, ``named``, a ``function`` message) has no field for."""
+    if result.get("is_error"):
+        losses.add((*at, "is_error"), "tool error flag", "OpenAI tool messages cannot mark an error (content is sent)")
+    if result.get("name") is not None and not named:
+        losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
+    if named and result.get("cache_control") is not None:
+        losses.add((*at, "cache_control"), "cache_control", "a function message takes no cache breakpoint", "setting")
+
+
+def _result_content(
+    content: list[Mapping[str, Any]], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
+) -> list[dict[str, Any]] | str:
+    """The text parts a ``tool`` message keeps; media go to ``moved`` (a loss each)."""
+    losses = context.losses
+    kept: list[dict[str, Any]] = []
+    for index, part in enumerate(content):
+        steps = (*at, "content", index)
+        kind = part["type"]
+        stays = kind == "text" or (kind == "opaque" and part["provider"] == PROVIDER)
+        encoded = parts.encode_part(part, context, steps)
+        if encoded is None:
+            continue
+        if stays:
+            kept.append(encoded)
+        else:
+            why = "OpenAI tool messages hold text only; sent in a user message after the results"
+            losses.add(steps, f"{kind} part in a tool result", why)
+            moved.append(encoded)
+    return kept if kept or not content else ""

@@ -1,0 +1,43 @@
+"""The ``null`` message fields of an OpenAI SDK dump, kept as spelling.
+
+``ChatCompletionMessage.model_dump()`` (what an agent built on the openai SDK appends to its
+history) writes ``"refusal": null``, ``"function_call": null``, ``"annotations": null`` and
+``"audio": null`` on every assistant message, and frameworks built on pydantic add
+``"name": null`` to any message. Each is a field OpenAI documents, and ``null`` there means
+"none" in every format: the reader keeps the keys in the :data:`~chatcodec._providers.kit.NULLS`
+marker (in the order they came), so this writer gives them back as they were and another
+provider drops them without a report, as the kit does for every documented ``null``
+(:mod:`chatcodec._providers.kit.null_fields`). A ``null`` under any other key is data the caller
+sent: it stays a wire field of the bag, written back here and reported elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._narrow import as_list
+from chatcodec._providers.kit import NULLS, wire_fields
+
+SPELLED_NULLS = frozenset({"refusal", "function_call", "annotations", "audio", "name"})
+"""The message keys whose ``null`` is spelling (the SDK dump's, and a ``null`` name)."""
+
+
+def nulls_as_spelling(bag: dict[str, Any]) -> dict[str, Any]:
+    """``bag`` (a message's leftovers) with its :data:`SPELLED_NULLS` fields moved into the
+    ``_nulls`` marker, in their order."""
+    nulls = [key for key, value in bag.items() if value is None and key in SPELLED_NULLS]
+    if nulls:
+        for key in nulls:
+            del bag[key]
+        bag[NULLS] = nulls
+    return bag
+
+
+def message_fields(bag: Mapping[str, Any]) -> dict[str, Any]:
+    """The wire fields a message's own bag stands for: its spelled ``null`` keys first (as
+    the SDK dump had them before the fields this writer writes), then its wire fields."""
+    nulls = as_list(bag.get(NULLS)) if bag else None
+    if not nulls:
+        return wire_fields(bag)
+    return {**dict.fromkeys(key for key in nulls if isinstance(key, str)), **wire_fields(bag)}

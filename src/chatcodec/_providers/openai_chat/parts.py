@@ -1,0 +1,439 @@
+"""Content parts of system, user and tool messages, both ways.
+
+OpenAI spells media as ``image_url`` (a URL or a ``data:`` URL), ``input_audio`` (base64
+plus a short format name) and ``file`` (a ``data:`` URL in ``file_data``, or a
+``file_id``). What cannot be said that way (an image by file id, audio by URL, a PDF by
+URL) is dropped with a loss. A video is the compatible servers' ``video_url`` part (vLLM,
+SGLang, Kimi, Together: a URL or a ``data:`` URL, as ``image_url``), written for a server
+named to take it (:mod:`.server_media`). ``prompt_cache_breakpoint`` (explicit prompt caching) maps
+to the part's ``cache_control``; OpenAI offers the lifetimes ``30m`` and ``12h`` only.
+
+Both ways work on canonical data (the JSON a part model dumps). A text part holding only
+its ``type`` and ``text`` reads and writes the same on both sides, so it is taken over as
+it is (the reader's input is a validated copy that belongs to the call); every other part
+goes through the general reading or writing below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec import _compat as compat
+from chatcodec._narrow import as_dict
+from chatcodec._providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS, decode_prompt_cache_breakpoint
+from chatcodec._providers.kit import encode_cache_control, leftovers, unmapped, wire_fields
+from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
+from chatcodec._providers.openai_chat import cache_control
+from chatcodec._providers.openai_chat.common_shapes import IMAGE_DETAILS
+from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
+from chatcodec._providers.openai_chat.server_media import (
+    STORAGE_URL,
+    VIDEO_URL,
+    clip_losses,
+    document_url,
+    file_url,
+    file_url_source,
+    image_file_part,
+    unfetched,
+    untaken_file,
+    video_target,
+)
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossRecorder, Steps
+    from chatcodec._providers.contract.context import EncodeContext
+
+_TTLS = OPENAI_CACHE_TTLS
+_BREAKPOINT = "prompt_cache_breakpoint"
+NO_FILENAME = "_no_filename"
+"""Marker on a decoded ``file`` part whose ``file_data`` came without a ``filename``."""
+_AUDIO_FORMATS = frozenset({"wav", "mp3"})
+"""The formats OpenAI's ``input_audio`` takes (``Literal["wav", "mp3"]`` in the SDK's
+``ChatCompletionContentPartInputAudioParam``): OGG, FLAC, AAC or PCM, from any format
+(an ``input_audio`` read with such a format too), is a loss, not a part the API refuses."""
+_AUDIO_ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+"""Media types other providers use for the two formats OpenAI's ``input_audio`` takes
+(``Literal["wav", "mp3"]`` in the SDK's ``ChatCompletionContentPartInputAudioParam``):
+Gemini documents ``audio/mp3`` for MP3 (ai.google.dev "Audio understanding", supported
+formats), browsers and Python's ``mimetypes`` give ``audio/x-wav`` / ``audio/wave``; the
+registered names are ``audio/mpeg`` and ``audio/wav``."""
+
+# --- decode --------------------------------------------------------------------------
+
+
+def decode_part(part: dict[str, Any]) -> dict[str, Any]:
+    """A wire content part of a system, user or tool message, as a canonical part dict."""
+    match part.get("type"):
+        case "text":
+            return decode_text_part(part)
+        case "image_url":
+            return _decode_image(part)
+        case "input_audio":
+            return _decode_audio(part)
+        case "file":
+            return _decode_file(part)
+        case "video_url":
+            return _decode_video(part)
+        case _:
+            return opaque(part)
+
+
+def decode_parts(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """Message content: a string stays a string, a list becomes canonical parts (a plain
+    text part, most of them, is taken over without a call)."""
+    if isinstance(content, str):
+        return content
+    return [part if len(part) == 2 and part["type"] == "text" else decode_part(part) for part in content]
+
+
+def decode_text_part(part: dict[str, Any]) -> dict[str, Any]:
+    """A text part: the canonical one as it is when it holds nothing else."""
+    if len(part) == 2 and "text" in part:
+        return part
+    canonical: dict[str, Any] = {"type": "text", "text": part["text"]}
+    return _finish(canonical, part, ("type", "text"))
+
+
+def _finish(canonical: dict[str, Any], part: dict[str, Any], mapped: tuple[str, ...], **nested: Any) -> dict[str, Any]:
+    """Add the cache marker and keep the unmapped keys (``nested`` holds sub-object rests)."""
+    cache = decode_prompt_cache_breakpoint(part.get(_BREAKPOINT))
+    if cache is not None:
+        canonical["cache_control"] = cache
+        mapped = (*mapped, _BREAKPOINT)
+    bag = leftovers(part, mapped)
+    bag.update({key: value for key, value in nested.items() if value})
+    if cache is None:
+        cache_control.take(bag, canonical)  # the OpenRouter / litellm spelling
+    return KIT.attach(canonical, bag)
+
+
+IMAGE_URL_STRING = "_image_url"
+"""Marker: ``"string"`` when ``image_url`` was the URL itself, not ``{"url": ...}``."""
+
+
+def _media_source(url: str) -> tuple[dict[str, Any], str | None]:
+    """The source of a media URL, and the scheme of a server's file URL read as a file id
+    (:func:`.server_media.file_url_source`), None for another URL."""
+    stored = file_url_source(url)
+    if stored is not None:
+        return stored
+    return compat.source_from_url(url), None
+
+
+def _mark(decoded: dict[str, Any], marker: str, value: object) -> dict[str, Any]:
+    """``decoded`` with a spelling marker in its bag (None: unchanged)."""
+    if value is not None:
+        decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][marker] = value
+    return decoded
+
+
+def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(part["image_url"], str):  # litellm's bare-string form (see wire.ImagePart)
+        source, scheme = _media_source(part["image_url"])
+        bare = _finish({"type": "image", "source": source}, part, ("type", "image_url"))
+        return _mark(_mark(bare, IMAGE_URL_STRING, "string"), STORAGE_URL, scheme)
+    image_url: dict[str, Any] = part["image_url"]
+    source, scheme = _media_source(image_url["url"])
+    canonical: dict[str, Any] = {"type": "image", "source": source}
+    if len(part) == 2 and (len(image_url) == 1 or (len(image_url) == 2 and image_url.get("detail") in IMAGE_DETAILS)):
+        if len(image_url) == 2:  # a url and a detail canonical has: nothing for a bag
+            canonical["detail"] = image_url["detail"]
+        return _mark(canonical, STORAGE_URL, scheme)
+    mapped = ["url"]
+    if image_url.get("detail") in IMAGE_DETAILS:  # "original" and future values stay in the bag
+        canonical["detail"] = image_url["detail"]
+        mapped.append("detail")
+    decoded = _finish(canonical, part, ("type", "image_url"), image_url=unmapped(image_url, mapped))
+    return _mark(decoded, STORAGE_URL, scheme)
+
+
+def _decode_audio(part: dict[str, Any]) -> dict[str, Any]:
+    audio: dict[str, Any] = part["input_audio"]
+    media_type = compat.media_type_for_audio_format(audio["format"])
+    source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
+    nested = unmapped(audio, ("data", "format"))
+    canonical = _finish({"type": "audio", "source": source}, part, ("type", "input_audio"), input_audio=nested)
+    if compat.audio_format_from_media_type(media_type) != audio["format"]:  # "mpeg" would come back as "mp3"
+        canonical.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER]["_format"] = audio["format"]
+    return canonical
+
+
+def _decode_video(part: dict[str, Any]) -> dict[str, Any]:
+    video_url = as_dict(part.get("video_url"))
+    url = video_url.get("url") if video_url is not None else None
+    if video_url is None or not isinstance(url, str) or not url:
+        return opaque(part)
+    source, scheme = _media_source(url)
+    canonical: dict[str, Any] = {"type": "video", "source": source}
+    decoded = _finish(canonical, part, ("type", "video_url"), video_url=unmapped(video_url, ("url",)))
+    return _mark(_mark(decoded, VIDEO_URL, True), STORAGE_URL, scheme)
+
+
+def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
+    file: dict[str, Any] = part["file"]
+    canonical: dict[str, Any] = {"type": "document"}
+    if "file_data" in file:
+        source = compat.source_from_url(file["file_data"])
+        if source["type"] != "base64":
+            return opaque(part)  # OpenAI wants a data URL here; anything else is kept verbatim
+        canonical["source"] = source
+        mapped = ["file_data"]
+    elif "file_id" in file:
+        canonical["source"] = {"type": "file", "file_id": file["file_id"]}
+        mapped = ["file_id"]
+    else:
+        return opaque(part)
+    if "filename" in file:
+        canonical["filename"] = file["filename"]
+        mapped.append("filename")
+    decoded = _finish(canonical, part, ("type", "file"), file=unmapped(file, mapped))
+    if "file_data" in file and "filename" not in file:  # written back without one (see _encode_filename)
+        decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][NO_FILENAME] = True
+    return decoded
+
+
+# --- encode --------------------------------------------------------------------------
+
+Part = Mapping[str, Any]
+"""A canonical part's data (as a part model dumps it; a key holding its default may be absent)."""
+
+
+def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The wire part for a canonical one, or ``None`` (with a loss) when OpenAI cannot hold
+    it. Calls, results, reasoning and refusals are not content parts here: the message
+    encoders place them in their own fields, so they never reach this function."""
+    kind = part["type"]
+    if kind == "text" and len(part) == PLAIN_TEXT:
+        return dict(part)  # {"type": "text", "text": ...} is the wire part as it is
+    losses = context.losses
+    KIT.report_foreign(losses, part.get("provider_metadata"), at)
+    if kind == "text":
+        return encode_text_part(part, losses, at)
+    if kind == "image":
+        return _encode_image(part, context, at)
+    if kind == "audio":
+        return _encode_audio(part, losses, at)
+    if kind == "document":
+        return _encode_document(part, context, at)
+    if kind == "video":
+        return _encode_video(part, context, at)
+    if kind == "opaque":
+        return encode_opaque(part, losses, at)
+    losses.add(at, f"{kind} part", "OpenAI Chat content holds no such part")  # thinking, tool_use, tool_result, refusal
+    return None
+
+
+def encode_text_part(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """A text part (another provider's bag on it is the caller's to report)."""
+    if len(part) == PLAIN_TEXT:
+        return dict(part)
+    wire = {**wire_fields(KIT.own(part.get("provider_metadata"))), "type": "text", "text": part["text"]}
+    return _with_breakpoint(wire, part, losses, at)
+
+
+def encode_opaque(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    provider = part["provider"]
+    if provider != PROVIDER:
+        losses.add(at, f"{provider} block", f"{PROVIDER} cannot carry another provider's block")
+        return None
+    if part.get("cache_control") is not None:
+        losses.add(
+            (*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint", "setting"
+        )
+    return dict(part["data"])
+
+
+def _with_breakpoint(wire: dict[str, Any], part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """The part's cache marker: as ``cache_control`` when it was read so, else as OpenAI's
+    ``prompt_cache_breakpoint``."""
+    cache = part.get("cache_control")
+    if cache is None:
+        return wire
+    if cache_control.spelled(part.get("provider_metadata")):
+        wire[cache_control.KEY] = encode_cache_control(cache)
+        return wire
+    breakpoint: dict[str, Any] = {"mode": "explicit"}
+    ttl = cache.get("ttl")
+    if ttl in _TTLS:
+        breakpoint["ttl"] = ttl
+    elif ttl is not None:
+        why = f"OpenAI cache breakpoints last {' or '.join(_TTLS)}; the default (30m) is used"
+        losses.add((*at, "cache_control", "ttl"), f"cache ttl {ttl!r}", why, "setting")
+    wire[_BREAKPOINT] = breakpoint
+    return wire
+
+
+def _nested(bag: dict[str, Any], key: str) -> dict[str, Any]:
+    return dict(as_dict(bag.pop(key, None)) or {})
+
+
+def _encode_image(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    source = part["source"]
+    kind = source["type"]
+    losses = context.losses
+    metadata = part.get("provider_metadata")
+    if kind == "url":
+        url = source["url"]
+        if unfetched(url, "image", losses, at):
+            return None
+        _media_type_loss(source.get("media_type"), losses, at)
+    elif kind == "base64":
+        written = _data_url(source, losses, at)
+        if written is None:
+            return None
+        url = written
+    else:  # file
+        stored = file_url(part, KIT.own(metadata), context)
+        image_file = image_file_part(part, context, at) if stored is None else None
+        if stored is None and image_file is None:
+            losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
+            return None
+        if image_file is not None:
+            return _with_breakpoint(image_file, part, losses, at)
+        url = stored
+        _media_type_loss(source.get("media_type"), losses, at)
+    detail = part.get("detail")
+    if metadata is None and part.get("cache_control") is None:  # the usual image: no bag to read
+        image_url = {"url": url} if detail is None else {"url": url, "detail": detail}
+        return {"type": "image_url", "image_url": image_url}
+    bag = KIT.own(metadata)
+    image_url = {**_nested(bag, "image_url"), "url": url}
+    if detail is not None:
+        image_url["detail"] = detail
+    bare = bag.get(IMAGE_URL_STRING) == "string" and image_url == {"url": url}  # still says nothing more
+    wire = {**wire_fields(bag), "type": "image_url", "image_url": url if bare else image_url}
+    return _with_breakpoint(wire, part, losses, at)
+
+
+def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    source = part["source"]
+    if source["type"] != "base64":
+        losses.add(at, f"audio by {source['type']}", "OpenAI input_audio is inline base64 only")
+        return None
+    media_type: str = source["media_type"]
+    bag = KIT.own(part.get("provider_metadata"))
+    spelled = bag.get("_format")
+    alias = _AUDIO_ALIASES.get(media_type)
+    if alias is not None:
+        why = f"OpenAI names it {alias!r}, which reads back as {compat.media_type_for_audio_format(alias)}"
+        losses.add((*at, "source", "media_type"), f"media type {media_type}", why)
+        input_audio = {**_nested(bag, "input_audio"), "data": source["data"], "format": alias}
+        return _with_breakpoint(
+            {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}, part, losses, at
+        )
+    audio_format = compat.audio_format_from_media_type(media_type) or ""
+    if isinstance(spelled, str) and compat.media_type_for_audio_format(spelled) == media_type:
+        audio_format = spelled
+    if compat.media_type_for_audio_format(audio_format) != media_type:
+        losses.add(at, f"audio of type {media_type}", "it has no OpenAI input_audio format name")
+        return None
+    if compat.audio_format_from_media_type(media_type) not in _AUDIO_FORMATS:  # "mpeg", read as spelled, is mp3
+        losses.add(at, f"audio of type {media_type}", "OpenAI input_audio takes wav and mp3 only")
+        return None
+    input_audio = {**_nested(bag, "input_audio"), "data": source["data"], "format": audio_format}
+    wire = {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}
+    return _with_breakpoint(wire, part, losses, at)
+
+
+def _encode_video(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """A ``video_url`` part, for a server that takes one (:func:`.server_media.video_target`)."""
+    losses = context.losses
+    bag = KIT.own(part.get("provider_metadata"))
+    if not video_target(context, bag.get(VIDEO_URL) is True, at):
+        return None
+    source = part["source"]
+    if source["type"] == "url":
+        url = source["url"]
+        if unfetched(url, "video", losses, at):
+            return None
+        _media_type_loss(source.get("media_type"), losses, at)
+    elif source["type"] == "base64":
+        url = _data_url(source, losses, at)
+    else:
+        url = file_url(part, bag, context)
+        if url is None:
+            losses.add(at, "video by file id", "video_url takes a URL or a data URL (Kimi's ms://<file-id>)")
+            return None
+        _media_type_loss(source.get("media_type"), losses, at)
+    clip_losses(part, losses, at)
+    video_url = {**_nested(bag, "video_url"), "url": url}
+    wire = {**wire_fields(bag), "type": "video_url", "video_url": video_url}
+    return _with_breakpoint(wire, part, losses, at)
+
+
+def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    source = part["source"]
+    kind = source["type"]
+    losses = context.losses
+    if kind == "base64":
+        instead = untaken_file(source, context, at)
+        if instead is not None:
+            return _with_breakpoint(instead, part, losses, at) if instead else None
+    elif kind == "url":
+        written = document_url(part, context, at)
+        if written is not None:
+            return _with_breakpoint(written, part, losses, at)
+    bag = KIT.own(part.get("provider_metadata"))
+    file = _nested(bag, "file")
+    if kind == "base64":
+        file_data = _data_url(source, losses, at)
+        if file_data is None:
+            return None
+        file["file_data"] = file_data
+    elif kind == "file":
+        file["file_id"] = source["file_id"]
+        _media_type_loss(source.get("media_type"), losses, at)
+    elif kind == "text":
+        losses.add(at, "plain-text document", "OpenAI has no text documents; sent as a text part")
+        return _with_breakpoint({"type": "text", "text": source["text"]}, part, losses, at)
+    else:  # url
+        losses.add(at, "document by URL", "OpenAI files are data URLs or file ids")
+        return None
+    _encode_filename(part, file, losses, at)
+    wire = {**wire_fields(bag), "type": "file", "file": file}
+    return _with_breakpoint(wire, part, losses, at)
+
+
+def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
+    """``filename``: the part's, else its title (Anthropic's ``title`` is the name shown,
+    OpenAI's ``filename`` the same). OpenAI rejects ``file_data`` without a file name
+    ("Missing required parameter: 'messages[0].content[0].file.filename'"), so one with
+    neither gets a name from its media type, and the invented name is reported (unless it
+    came from an OpenAI payload that had none: a same-provider round trip stays exact)."""
+    title = part.get("title")
+    filename = part.get("filename")
+    if filename is None:
+        filename = title
+    if title not in (None, filename):
+        losses.add((*at, "title"), "document title", "OpenAI file parts have one file name, kept")
+    unnamed_at_source = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
+    if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
+        from chatcodec._providers.families.openai.file_names import invented_filename
+
+        filename = invented_filename(part["source"].get("media_type"))
+        losses.add(
+            (*at, "filename"), "file name", f"OpenAI requires one with file data; none was given, sent {filename!r}"
+        )
+    if filename is not None:
+        file["filename"] = filename
+
+
+def _data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str | None:
+    """The data URL of a base64 source; None (reported) when its data is not base64 text:
+    a ``data:`` URL of anything else is refused by OpenAI, and a lone surrogate in it
+    cannot even be written as a UTF-8 body."""
+    media_type, data = source["media_type"], source["data"]
+    if not compat.is_base64_text(data):
+        losses.add((*at, "source", "data"), "media data", "not base64: OpenAI cannot read it as a data URL")
+        return None
+    url = compat.data_url(media_type, data)
+    if not compat.media_type_reads_back(media_type):  # the data is base64 text: checked above
+        why = "OpenAI sends it as a data URL, which does not read back as this media type and data"
+        losses.add((*at, "source"), "base64 source", why)
+    return url
+
+
+def _media_type_loss(media_type: str | None, losses: LossRecorder, at: Steps) -> None:
+    if media_type is not None:
+        losses.add((*at, "source", "media_type"), "media type", "OpenAI sends no media type with a URL or file id")

@@ -1,0 +1,186 @@
+"""Chat Completions request bodies, both ways, over canonical data: the one reader and the
+one writer of this format.
+
+Top-level fields without a canonical home (``n``, ``logprobs``, ``stream_options``,
+``web_search_options``, ``user``, ``store``, a compatible server's ``thinking`` or
+``top_k``...) stay in ``provider_options["openai-chat"]`` and are sent back as they were,
+to the server they came for; a body written for a named server (the option ``server``, or
+a model id only it serves) holds only what that server takes (:mod:`.servers`).
+``max_tokens`` and ``max_completion_tokens`` both mean the canonical ``max_tokens``; the
+newer ``max_completion_tokens`` is written unless the payload used ``max_tokens`` (or the
+caller sets the option ``max_tokens_key="max_tokens"``, for servers that know only that
+one); another provider holds the limit in its own field, so the key is a pure spelling
+there (``markers.py``). A sampling number spelled as an integer is written so again
+(:mod:`~chatcodec._providers.kit.integer_spelling`). Custom tools (``type: custom``) are kept whole in
+``provider_tools``.
+
+The reader validates a body once: the closed schema of the common shapes
+(:data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_REQUEST`, one pass in Rust, no
+pydantic loaded) and, when it refuses, the full wire shapes, whose errors name the wire
+path and rule. Either validated copy is then read by the same functions, each taking the
+plain shape first. What it returns is canonical data: what ``ChatRequest.model_dump()``
+gives for the request, with no model built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._narrow import as_dict
+from chatcodec._providers.history.turns import history_for
+from chatcodec._providers.kit import absent_keys, holds_a_container, leftovers, wire_fields
+from chatcodec._providers.kit.integer_spelling import respell_integers
+from chatcodec._providers.kit.logprob_settings import write_logprob_settings
+from chatcodec._providers.kit.service_tier import write_tier
+from chatcodec._providers.openai_chat import servers, settings, tools
+from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
+from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES, COMMON_REQUEST
+from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec._providers.openai_chat.messages import decode_messages, encode_messages
+from chatcodec._providers.openai_chat.request_fields import (
+    ASK_FOR_USAGE,
+    DECODERS,
+    DEFAULTS,
+    MAX_TOKENS_KEY,
+    MAX_TOKENS_KEYS,
+    NEUTRAL,
+    SAME_NAME,
+    SAME_NAME_TOO,
+    SERVICE_TIERS,
+    STREAM_OPTIONS,
+)
+from chatcodec._providers.openai_chat.wire import Request
+from chatcodec._providers.openai_chat.wire_validators import fully_validated, messages_adapter, request_adapter
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossRecorder
+    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+
+JSON_FRONT = COMMON_REQUEST
+"""The closed schema that parses a JSON body and validates it in one pass in Rust
+(:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request_json`)."""
+
+
+# --- decode --------------------------------------------------------------------------
+
+
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a request body as canonical data; everything without a canonical field is kept."""
+    wire: dict[str, Any] | None = COMMON_REQUEST.validate(payload)
+    if wire is None:  # a shape beyond the common ones, or an error: the full wire shapes say which
+        validated: Request = fully_validated(request_adapter(), payload, "OpenAI Chat request")
+        wire = dict(validated)
+    else:
+        context.closed = True
+    data: dict[str, Any] = {"messages": decode_messages(wire["messages"], context)}
+    if len(wire) == 1:
+        return data
+    bag: dict[str, Any] = {}
+    mapped = ["messages"]
+    for decoder in DECODERS:
+        mapped += decoder(wire, data, bag, context)
+    bag = {**leftovers(wire, mapped), **bag}
+    if bag:
+        data["provider_options"] = {PROVIDER: bag}
+        if context.closed and holds_a_container(bag):  # a JSON value kept in the bag sits deeper than it came
+            context.closed = False
+    return data
+
+
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
+    """Read a bare ``messages`` list (a stored conversation) with this format's rules."""
+    common = COMMON_MESSAGES.validate({"messages": messages})
+    if common is not None:
+        return decode_messages(common["messages"], context)
+    wire = fully_validated(messages_adapter(), messages, "OpenAI Chat messages")
+    return decode_messages([dict(message) for message in wire], context)
+
+
+def _neutral_fields(bag: dict[str, Any]) -> dict[str, Any]:
+    kept = as_dict(bag.get(DEFAULTS)) or {}
+    return {key: value for key, value in kept.items() if key in NEUTRAL and value == NEUTRAL[key]}
+
+
+# --- encode --------------------------------------------------------------------------
+
+_KNOBS = (*SAME_NAME[1:], *SAME_NAME_TOO)
+"""The settings written as they are, in the order they are written."""
+
+
+def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write a body for canonical request data; what OpenAI cannot carry is recorded in
+    ``context.losses``."""
+    losses = context.losses
+    server, named = servers.prepare(request, context)
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    options = request.get("provider_options")
+    wire: dict[str, Any] = {}
+    bag: dict[str, Any] = {}
+    if options:
+        KIT.report_foreign(losses, options, ("provider_options",))
+        bag = KIT.own(options)
+        wire = {**_neutral_fields(bag), **wire_fields(bag)}
+        wire.pop("model", None)  # an option (read into the context), not a field to send back
+    model = request.get("model")
+    if model is None:
+        model = context.option("model")
+    if model is not None:
+        wire["model"] = model
+    wire["messages"] = encode_messages(messages, 0, context)
+    tools.encode_tools(request, wire, bag, context)
+    _encode_knobs(request, bag, context, wire)
+    if bag:
+        respell_integers(wire, bag)
+    if request.get("stream") is True and STREAM_OPTIONS not in wire and STREAM_OPTIONS not in absent_keys(bag):
+        wire[STREAM_OPTIONS] = dict(ASK_FOR_USAGE)
+    settings.encode_settings(request, wire, bag, context)
+    if request.get("cache_control") is not None:
+        why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
+        losses.add(("cache_control",), "request-wide cache_control", why, "setting")
+    servers.fit_written(wire, server, named, context)
+    return wire
+
+
+def _encode_knobs(
+    request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]
+) -> None:
+    losses = context.losses
+    for key in _KNOBS:
+        value = request.get(key)
+        if value is not None:
+            wire[key] = value
+    write_logprob_settings(request, wire)
+    max_tokens = request.get("max_tokens")
+    if max_tokens is not None:
+        spelled = context.option("max_tokens_key")
+        if spelled is None:  # the reader's marker of the key the source used
+            spelled = bag.get(MAX_TOKENS_KEY)
+        wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = max_tokens
+    stop = request.get("stop")
+    if stop:
+        one_string = bag.get("_stop") == "string" and len(stop) == 1
+        wire["stop"] = stop[0] if one_string else list(stop)
+    if request.get("top_k") is not None:
+        losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling", "setting")
+    metadata = request.get("metadata")
+    if metadata is not None:
+        _encode_metadata(metadata, wire, losses)
+    user = request.get("user")
+    if user is not None:
+        wire["user"] = user
+    tier = request.get("service_tier")
+    if tier is not None:
+        written = write_tier(tier, SERVICE_TIERS, losses, "OpenAI Chat")
+        if written is not None:
+            wire["service_tier"] = written
+
+
+def _encode_metadata(metadata: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    kept = {key: value for key, value in metadata.items() if isinstance(value, str)}
+    if len(kept) < len(metadata):
+        for key in metadata:  # in the request's order
+            if key not in kept:
+                why = "OpenAI metadata values are strings"
+                losses.add(("metadata", key), "metadata value that is not a string", why, "metadata")
+    wire["metadata"] = kept

@@ -1,0 +1,182 @@
+"""The top-level fields of a Chat Completions request, read into canonical data.
+
+Each decoder maps some wire fields into the canonical dict (and markers into the
+request's bag) and returns the keys it mapped; the reader
+(:func:`~chatcodec._providers.openai_chat.request.decode_request`) runs :data:`DECODERS`
+in order. What they write is what the canonical model dumps: a sampling number is a
+float (:func:`~chatcodec._narrow.as_sampling_number`, the canonical ``SamplingNumber``
+rule), and nothing holds its default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from chatcodec._narrow import as_count, as_sampling_number
+from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.kit import ABSENT, present
+from chatcodec._providers.kit.integer_spelling import mark_integers
+from chatcodec._providers.kit.logprob_settings import read_logprob_settings
+from chatcodec._providers.kit.service_tier import read_tier
+from chatcodec._providers.openai_chat import settings, tools
+
+SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
+"""Fields with the same name and value in canonical (``model`` first)."""
+SAME_NAME_TOO = ("seed", "stream")
+SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
+"""The canonical ``SamplingNumber`` fields: a float in canonical data (``1`` reads as ``1.0``)."""
+MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
+MAX_TOKENS_KEY = "_max_tokens_key"
+"""Marker: the key of ``MAX_TOKENS_KEYS`` the source used, read back by the request writer
+unless the ``max_tokens_key`` option chooses."""
+
+Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], list[str]]
+"""Maps some wire fields into the canonical dict (and markers into the bag); returns the keys mapped."""
+
+
+def _decode_same_name(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    keys = present(wire, *SAME_NAME, *SAME_NAME_TOO)
+    data.update((key, as_sampling_number(wire[key]) if key in SAMPLING else wire[key]) for key in keys)
+    mark_integers(wire, SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
+    return keys
+
+
+def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
+    tools.decode_tools(wire, data, bag, context)
+    mapped = ["tool_choice"] if "tool_choice" in data else []
+    return ["tools", *mapped] if "tools" in data or "provider_tools" in data else mapped
+
+
+def _decode_max_tokens(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    for key in MAX_TOKENS_KEYS:
+        value = wire.get(key)
+        if as_count(value, minimum=1) is not None:  # 0 or less is not a canonical limit: kept as it is
+            data["max_tokens"] = value
+            if key == "max_tokens":
+                bag[MAX_TOKENS_KEY] = key
+            return [key]
+    return []
+
+
+def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
+    stop = wire.get("stop")
+    if isinstance(stop, str):
+        data["stop"] = [stop]
+        bag["_stop"] = "string"
+        return ["stop"]
+    if not stop:
+        return []  # null or []: kept as it is
+    data["stop"] = stop
+    return ["stop"]
+
+
+def _decode_settings(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    settings.decode_settings(wire, data, bag, context)
+    return [key for canonical, key in _SETTINGS_KEYS if canonical in data]
+
+
+_SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
+
+
+NEUTRAL: dict[str, object] = {"n": 1, "store": False}
+"""Fields whose value here is what every other provider does anyway (one answer, nothing
+stored): kept as the pure-spelling marker ``_defaults``, so an
+OpenAI round trip is exact and another provider drops them without a report (a value
+equal to the target's default is not a loss: ``--strict`` once rejected 200 of 500
+ordinary lines for ``n: 1`` alone)."""
+DEFAULTS = "_defaults"
+"""The marker :data:`NEUTRAL` fields are kept under."""
+
+
+def _decode_defaults(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    found = {
+        key: wire[key] for key, value in NEUTRAL.items() if type(wire.get(key)) is type(value) and wire[key] == value
+    }
+    if found:
+        bag[DEFAULTS] = found
+    return list(found)
+
+
+def _decode_logprobs(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    """``logprobs`` and ``top_logprobs``, the canonical fields of the same names (a format
+    with none reports them unless they ask for nothing: :mod:`~chatcodec._providers.kit.logprob_settings`)."""
+    return read_logprob_settings(wire, data)
+
+
+def _decode_metadata(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    metadata = wire.get("metadata")
+    if metadata is None or not all(isinstance(value, str) for value in metadata.values()):
+        return []
+    data["metadata"] = metadata
+    return ["metadata"]
+
+
+SERVICE_TIERS = {tier: tier for tier in ("auto", "default", "flex", "scale", "priority", "fast")}
+"""Chat Completions' tiers (openai 3.54 ``CompletionCreateParams.service_tier``), canonical's
+words (:mod:`chatcodec._providers.kit.service_tier`)."""
+
+
+def _decode_identity(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    """``user`` (the end user's id) and a ``service_tier`` this format has."""
+    mapped: list[str] = []
+    user = wire.get("user")
+    if isinstance(user, str):
+        data["user"] = user
+        mapped.append("user")
+    tier = read_tier(wire.get("service_tier"), SERVICE_TIERS)
+    if tier is not None:
+        data["service_tier"] = tier
+        mapped.append("service_tier")
+    return mapped
+
+
+STREAM_OPTIONS = "stream_options"
+ASK_FOR_USAGE = {"include_usage": True}
+"""What a streaming request gets by default: OpenAI Chat sends a stream's usage only when
+asked (``stream_options.include_usage``: "an additional chunk will be streamed before the
+data: [DONE] message ... the usage field on this chunk shows the token usage statistics
+for the entire request", API reference), while Anthropic, Gemini, Bedrock and Responses
+streams always carry it, so a client of theirs whose request is converted expects it. A
+streaming request asking exactly this is not kept (the writer's default, no loss
+elsewhere); one without ``stream_options`` is marked ``_absent`` and written back without."""
+
+
+def _decode_stream_options(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    if wire.get("stream") is not True:
+        return []
+    if STREAM_OPTIONS not in wire:
+        bag[ABSENT] = [STREAM_OPTIONS]
+        return []
+    options = wire[STREAM_OPTIONS]
+    return [STREAM_OPTIONS] if options == ASK_FOR_USAGE and type(options["include_usage"]) is bool else []
+
+
+DECODERS: tuple[Decoder, ...] = (
+    _decode_same_name,
+    _decode_tools,
+    _decode_max_tokens,
+    _decode_stop,
+    _decode_settings,
+    _decode_logprobs,
+    _decode_metadata,
+    _decode_identity,
+    _decode_defaults,
+    _decode_stream_options,
+)

@@ -1,0 +1,147 @@
+"""The OpenAI-compatible servers an ``openai-chat`` body can be written for, as data.
+
+One module per server holds its :class:`~.server.Server` record with the source of each
+fact. The writer reads the chosen one (:func:`chosen_server`):
+
+1. the option ``server`` names it (``options={"server": "deepseek"}``, CLI
+   ``--option server=deepseek``);
+2. otherwise a model id only one server spells so names it (``deepseek-reasoner``,
+   ``gemini-3-flash-preview``, ``grok-4``, ``mistral-large-latest``);
+3. otherwise the target is OpenAI, unnamed: what a reading of ``openai-chat`` kept is
+   written back as it came, and only what the writer would place for another server
+   (a Gemini signature) is left out, reported.
+
+:func:`server_for_url` names the server a base URL points at (``chatcodec serve``'s
+``--upstream-url``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._providers.kit import servers as kit_servers
+from chatcodec._providers.openai_chat.servers import (
+    azure,
+    deepseek,
+    gemini,
+    groq,
+    kimi,
+    mistral,
+    ollama,
+    openai,
+    openrouter,
+    sglang,
+    together,
+    vllm,
+    xai,
+)
+from chatcodec._providers.openai_chat.servers.fitting import fit_request
+from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import EncodeContext
+
+__all__ = [
+    "DEFAULT",
+    "SERVERS",
+    "TABLE",
+    "Refusal",
+    "Server",
+    "ServerCall",
+    "ServerRule",
+    "chosen_server",
+    "fit_written",
+    "prepare",
+    "server_for_model",
+    "server_for_url",
+    "server_named",
+]
+
+TABLE: kit_servers.ServerTable[Server] = kit_servers.ServerTable(
+    module.SERVER
+    for module in (
+        openai,
+        azure,
+        gemini,
+        deepseek,
+        kimi,
+        openrouter,
+        vllm,
+        sglang,
+        ollama,
+        groq,
+        mistral,
+        xai,
+        together,
+    )
+)
+"""The servers (:class:`~chatcodec._providers.kit.servers.ServerTable`)."""
+SERVERS: Mapping[str, Server] = TABLE.servers
+"""Every server by its option name, in the docs' order."""
+
+DEFAULT = SERVERS["openai"]
+"""The target when nothing names another."""
+
+OPTION = kit_servers.OPTION
+"""The option's public name."""
+
+
+def server_named(name: str) -> Server:
+    """The server called ``name``; an unknown name is refused with the known ones."""
+    return TABLE.named(name)
+
+
+@cache
+def _model_patterns() -> tuple[tuple[re.Pattern[str], Server], ...]:
+    return tuple((re.compile(pattern), server) for server in SERVERS.values() for pattern in server.models)
+
+
+def server_for_model(model: str | None) -> Server | None:
+    """The server a model id names unambiguously (``deepseek-chat``), or None."""
+    if not model:
+        return None
+    lowered = model.lower()
+    return next((server for pattern, server in _model_patterns() if pattern.fullmatch(lowered)), None)
+
+
+def server_for_url(url: str) -> Server | None:
+    """The server a base URL points at (its host, or host and port), or None."""
+    return TABLE.for_url(url)
+
+
+def chosen_server(options: Mapping[str, object], model: object) -> tuple[Server, bool]:
+    """The server a body is written for, and whether something named it (the option or
+    the model id) rather than the default."""
+    named = options.get(OPTION)
+    if isinstance(named, Server):
+        return named, True
+    chosen = TABLE.chosen(options)
+    if chosen is not None:
+        return chosen, True
+    found = server_for_model(model if isinstance(model, str) else None)
+    return (found, True) if found is not None else (DEFAULT, False)
+
+
+REASONING_OPTION = "reasoning_field"
+
+
+def prepare(request: Mapping[str, Any], context: EncodeContext) -> tuple[Server, bool]:
+    """The server the request is written for (see the module docstring); a named server
+    that takes reasoning back gets it there unless the caller's ``reasoning_field`` says
+    otherwise (DeepSeek's ``reasoning_content``, OpenRouter's ``reasoning_details``)."""
+    model = request.get("model")
+    server, named = chosen_server(context.options, model if model is not None else context.option("model"))
+    if named and server.reasoning_field is not None and REASONING_OPTION not in context.options:
+        context.options = MappingProxyType({**context.options, REASONING_OPTION: server.reasoning_field})
+    return server, named
+
+
+def fit_written(wire: dict[str, Any], server: Server, named: bool, context: EncodeContext) -> None:
+    """``wire`` (the body written) fitted to ``server`` (:func:`~.fitting.fit_request`)."""
+    model = wire.get("model")
+    call = ServerCall(server, wire, model if isinstance(model, str) else None, context.options, context.losses)
+    fit_request(wire, call, named=named)

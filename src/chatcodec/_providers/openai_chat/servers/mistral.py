@@ -1,0 +1,166 @@
+"""Mistral's chat API (``https://api.mistral.ai/v1``): OpenAI-shaped, its own field list.
+
+The reference lists its fields (https://docs.mistral.ai/api/#tag/chat): the seed is
+``random_seed``, the limit ``max_tokens``; there is no ``logit_bias``, ``logprobs``,
+``user``, ``store`` or ``metadata``, and an unknown field is refused (422 "Extra inputs
+are not permitted"). Its own additions are ``safe_prompt`` and ``prompt_mode``. Reasoning
+models answer with ``{"type": "thinking", "thinking": [...]}`` content parts, which go back
+the same way (https://docs.mistral.ai/capabilities/reasoning/), and so does reasoning from
+any other provider: the writer puts it in ``reasoning_content`` for this server, and the
+``thinking_chunks`` rule moves it into a leading ``thinking`` chunk (Mistral reads no
+reasoning field); ``reasoning_effort`` is
+``none`` or ``high`` (https://docs.mistral.ai/capabilities/reasoning/adjustable); documents ride in
+``document_url`` parts (https://docs.mistral.ai/capabilities/document_ai/basic_ocr/): a PDF
+``file`` part (a data URL in ``file_data``) is sent as one, a file by id is not (the part
+takes a URL). A conversation ending in an assistant message is refused unless that message
+says ``"prefix": true`` ("Expected last role User or Tool (or Assistant with prefix True)
+for serving"; the reference's ``prefix``; the Vercel mistral converter sets it), so it
+does, reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.openai_chat.servers import kinds
+from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
+
+DOCS = "https://docs.mistral.ai/api/#tag/chat/operation/chat_completion_v1_chat_completions_post"
+_REASONING = "https://docs.mistral.ai/capabilities/reasoning/"
+FIELDS = frozenset(
+    {
+        "model",
+        "messages",
+        "temperature",
+        "top_p",
+        "max_tokens",
+        "stream",
+        "stop",
+        "random_seed",
+        "response_format",
+        "tools",
+        "tool_choice",
+        "presence_penalty",
+        "frequency_penalty",
+        "n",
+        "prediction",
+        "parallel_tool_calls",
+        "prompt_mode",
+        "safe_prompt",
+        "reasoning_effort",
+    }
+)
+"""The request fields Mistral's reference lists."""
+_DOCUMENTS = "https://docs.mistral.ai/capabilities/document_ai/basic_ocr/"
+
+
+def _prefix(call: ServerCall) -> None:
+    """A final assistant message is sent with ``"prefix": true`` (a continuation)."""
+    messages = as_list(call.body.get("messages"))
+    last = as_dict(messages[-1]) if messages else None
+    if messages and last is not None and last.get("role") == "assistant" and last.get("prefix") is not True:
+        last["prefix"] = True
+        at = ("messages", len(messages) - 1, "prefix")
+        call.report(at, "final assistant message", "sent with prefix: true, as Mistral continues one")
+
+
+def _thinking_chunks(call: ServerCall) -> None:
+    """Reasoning written in ``reasoning_content`` goes back as a leading ``thinking``
+    content chunk of its assistant message (Mistral's own shape for it)."""
+    for message in as_list(call.body.get("messages")) or ():
+        fields = as_dict(message) or {}
+        reasoning = fields.pop("reasoning_content", None) if fields.get("role") == "assistant" else None
+        if not isinstance(reasoning, str) or not reasoning:
+            continue
+        content: object = fields.get("content")
+        parts: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) and content else []
+        parts = list(as_list(content) or parts)
+        fields["content"] = [{"type": "thinking", "thinking": [{"type": "text", "text": reasoning}]}, *parts]
+
+
+def _documents(call: ServerCall) -> None:
+    """A ``file`` part of a PDF data URL is sent as a ``document_url`` part; any other file
+    part (by id, another type) is not sent."""
+    for index, message in enumerate(as_list(call.body.get("messages")) or ()):
+        fields = as_dict(message) or {}
+        content = as_list(fields.get("content"))
+        if content is None or not any((as_dict(part) or {}).get("type") == "file" for part in content):
+            continue
+        kept: list[Any] = []
+        for position, part in enumerate(content):
+            document = _document_url(part)
+            if document is not None:
+                kept.append(document)
+                continue
+            if (as_dict(part) or {}).get("type") != "file":
+                kept.append(part)
+                continue
+            at = ("messages", index, "content", position)
+            call.report(at, "file part", f"not sent: Mistral takes documents as a PDF URL ({_DOCUMENTS})")
+        fields["content"] = kept or ""
+
+
+def _document_url(part: object) -> dict[str, Any] | None:
+    """The ``document_url`` part for a ``file`` part holding a PDF data URL (its file
+    name, which Mistral's part has no field for, goes: the document is the same)."""
+    fields = as_dict(part) or {}
+    file = as_dict(fields.get("file")) if fields.get("type") == "file" else None
+    data = file.get("file_data") if file is not None else None
+    if not isinstance(data, str) or not data.startswith("data:application/pdf;base64,"):
+        return None
+    return {"type": "document_url", "document_url": data}
+
+
+SERVER = Server(
+    "mistral",
+    "Mistral",
+    DOCS,
+    hosts=("api.mistral.ai",),
+    models=(
+        r"(mistral|magistral|codestral|devstral|ministral|pixtral|voxtral)-[\w.-]*(latest|\d{4})",
+        r"open-mistral-[\w.-]+",
+    ),
+    fields=FIELDS,
+    refuses=(
+        Refusal("seed", DOCS, instead="random_seed"),
+        Refusal("max_completion_tokens", DOCS, instead="max_tokens"),
+    ),
+    extensions=(
+        *(
+            Extension(kinds.PROVIDER, kind, ("random_seed", "safe_prompt", "prompt_mode"), DOCS)
+            for kind in kinds.REQUESTS
+        ),
+        Extension(kinds.PROVIDER, "ChatCompletionAssistantMessageParam", ("prefix",), DOCS),
+    ),
+    reasoning_field="reasoning_content",
+    reasoning_source=_REASONING + " (thinking goes back as a content part)",
+    efforts=("none", "high"),
+    efforts_source="https://docs.mistral.ai/capabilities/reasoning/adjustable",
+    parts=frozenset({"text", "image_url", "input_audio", "document_url", "thinking", "file"}),
+    parts_source=DOCS + " (a PDF `file` part is sent as `document_url`)",
+    file_types=frozenset({"application/pdf"}),
+    semconv_name="mistral_ai",
+    rules=(
+        ServerRule(
+            "thinking_chunks",
+            "reasoning from any provider sent back as a leading `thinking` content chunk",
+            _REASONING,
+            _thinking_chunks,
+        ),
+        ServerRule(
+            "documents",
+            "a PDF `file` part sent as a `document_url` data URL; another file part not sent",
+            _DOCUMENTS,
+            _documents,
+        ),
+        ServerRule(
+            "prefix",
+            'a final assistant message sent with `"prefix": true`',
+            DOCS + " (prefix)",
+            _prefix,
+        ),
+    ),
+)
+"""Mistral."""

@@ -1,0 +1,55 @@
+"""SGLang's OpenAI-compatible server: sampling extras, reasoning as ``reasoning_content``.
+
+Extra sampling and constraint parameters:
+https://docs.sglang.ai/basic_usage/sampling_params.html; with a reasoning parser the
+answer splits thinking into ``reasoning_content`` (``separate_reasoning``), which the
+chat templates read back (https://docs.sglang.ai/advanced_features/separate_reasoning.html).
+Like vLLM it serves any model on any host: chosen by option only.
+"""
+
+from __future__ import annotations
+
+from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.openai_chat.servers import kinds
+from chatcodec._providers.openai_chat.servers.server import Server
+
+DOCS = "https://docs.sglang.ai/basic_usage/openai_api_completions.html"
+_SAMPLING = "https://docs.sglang.ai/basic_usage/sampling_params.html"
+_REASONING = "https://docs.sglang.ai/advanced_features/separate_reasoning.html"
+FIELDS = (
+    "top_k",
+    "min_p",
+    "repetition_penalty",
+    "min_new_tokens",
+    "regex",
+    "ebnf",
+    "json_schema",
+    "ignore_eos",
+    "skip_special_tokens",
+    "no_stop_trim",
+    "stop_token_ids",
+    "chat_template_kwargs",
+    "separate_reasoning",
+    "stream_reasoning",
+    "continue_final_message",
+    "lora_path",
+    "rid",
+)
+
+SERVER = Server(
+    "sglang",
+    "SGLang",
+    DOCS,
+    extensions=(
+        *(Extension(kinds.PROVIDER, kind, FIELDS, _SAMPLING) for kind in kinds.REQUESTS),
+        *(Extension(kinds.PROVIDER, kind, ("reasoning_content",), _REASONING) for kind in kinds.MESSAGES),
+        Extension(kinds.PROVIDER, "*Choice", ("matched_stop",), DOCS),
+    ),
+    reasoning_field="reasoning_content",
+    reasoning_source=_REASONING,
+    efforts=("low", "medium", "high"),
+    efforts_source=DOCS,
+    parts=frozenset({"text", "image_url", "input_audio", "video_url"}),
+    parts_source="https://docs.sglang.ai/basic_usage/openai_api_vision.html",
+)
+"""SGLang."""

@@ -1,0 +1,132 @@
+"""Reasoning and output settings <-> canonical ``reasoning`` and ``response_format``.
+
+OpenAI Chat has one reasoning knob, ``reasoning_effort``: it reads as reasoning switched on
+at that effort (``none``: off), so it reaches Claude as thinking. Another provider's
+thinking is written as an effort (``none`` when disabled, a budget by the table in
+:mod:`chatcodec._providers.kit.reasoning`, adaptive thinking as ``high``, each reported); a
+summary setting or ``include_thoughts`` is a loss. ``response_format``
+is ``text``, ``json_object`` or ``json_schema`` (its ``schema`` is the canonical
+``json_schema``); other types, and an effort this library does not know, stay in the
+request's leftovers and go back as they came.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._narrow import as_dict
+from chatcodec._providers.families.schema_writing import (
+    FORMAT_AS_SENT,
+    STRICT_SCHEMA_OPTION,
+    openai_format_as_sent,
+    openai_strict_schema,
+)
+from chatcodec._providers.kit import present, unmapped
+from chatcodec._providers.kit.reasoning import effort_word, reasoning_for_effort
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossRecorder
+    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+
+EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+"""The canonical :data:`~chatcodec._model.request.ReasoningEffort` values, spelled out so the
+decoder loads no model (a test checks they are the type's)."""
+_OTHER_REASONING = ("summary", "include_thoughts")
+
+
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
+    """Fill ``reasoning`` and ``response_format`` from ``reasoning_effort`` and ``response_format``."""
+    _decode_reasoning_effort(request, canonical)
+    _decode_response_format(request, canonical, bag)
+
+
+def encode_settings(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
+    """Write ``reasoning_effort`` and ``response_format`` for canonical request data
+    (``bag`` is the request's own bag, unused: the wire fields kept from decoding are
+    already in ``wire``)."""
+    losses = context.losses
+    reasoning = request.get("reasoning")
+    if reasoning is not None:
+        _encode_reasoning(reasoning, wire, losses)
+    response_format = request.get("response_format")
+    if response_format is not None:
+        as_sent = bag.get(FORMAT_AS_SENT)
+        _encode_response_format(response_format, wire, losses, context.option(STRICT_SCHEMA_OPTION), as_sent)
+
+
+def _encode_reasoning(config: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    effort = effort_word(config, losses, "OpenAI Chat")
+    if effort is not None:
+        wire["reasoning_effort"] = effort
+    for name in _OTHER_REASONING:
+        if config.get(name) is not None:
+            losses.add(("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort", "setting")
+
+
+def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any]) -> None:
+    effort = wire.get("reasoning_effort")
+    if effort in EFFORTS:  # anything else stays in the request's leftovers
+        data["reasoning"] = reasoning_for_effort(effort)
+
+
+def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> None:
+    wire_format = wire.get("response_format")
+    if wire_format is None or wire_format["type"] not in ("text", "json_object", "json_schema"):
+        return  # another shape: kept in the request's leftovers
+    canonical: dict[str, Any] = {"type": wire_format["type"]}
+    if wire_format["type"] != "json_schema":  # a json_schema beside another type is kept as it came
+        extra = unmapped(wire_format, ("type",))
+    else:
+        extra = unmapped(wire_format, ("type", "json_schema"))
+        schema: dict[str, Any] = wire_format["json_schema"]
+        keys = ["name", *present(schema, "description", "schema", "strict")]
+        canonical.update((("json_schema" if key == "schema" else key), schema[key]) for key in keys)
+        schema_rest = unmapped(schema, keys)
+        if schema_rest:
+            extra["json_schema"] = schema_rest
+    if extra:
+        bag["response_format"] = extra
+    if openai_format_as_sent(canonical):  # sent back unchanged (families/schema_writing.py)
+        bag[FORMAT_AS_SENT] = True
+    data["response_format"] = canonical
+
+
+def _encode_response_format(
+    response_format: Mapping[str, Any],
+    wire: dict[str, Any],
+    losses: LossRecorder,
+    strict_schema: object,
+    as_sent: object,
+) -> None:
+    extra = dict(as_dict(wire.get("response_format")) or {})
+    kind = response_format.get("type", "text")
+    built: dict[str, Any] = {"type": kind}
+    fields: dict[str, Any] = {"name": response_format.get("name"), "description": response_format.get("description")}
+    fields |= {"schema": response_format.get("json_schema"), "strict": response_format.get("strict")}
+    if kind == "json_schema" and fields["schema"] is not None:  # JSON Schema, and what strict mode takes
+        at = ("response_format", "json_schema")
+        fields["schema"], fields["strict"] = openai_strict_schema(
+            fields["schema"], fields["strict"], losses, at, strict_schema, as_sent=as_sent
+        )
+    if kind == "json_schema":
+        schema = {**(as_dict(extra.get("json_schema")) or {})}
+        schema.update((key, value) for key, value in fields.items() if value is not None)
+        if fields["name"] is None:
+            losses.add(
+                ("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'", "setting"
+            )
+            schema["name"] = "response"
+        built["json_schema"] = schema
+    else:
+        for key, value in fields.items():
+            if value is not None:
+                name = "json_schema" if key == "schema" else key
+                losses.add(
+                    ("response_format", name), f"response_format {name}", f"not used with {built['type']}", "setting"
+                )
+    wire["response_format"] = {**extra, **built}

@@ -1,0 +1,74 @@
+"""What the OpenAI Chat stream decoder keeps for each choice while it streams: which
+canonical part each wire stream of the choice feeds (text, refusal, each reasoning field,
+each ``thinking_blocks`` entry and ``reasoning_details`` entry, each tool call), the
+choice's finish and role as first seen (a repeat must match them), its extras and joined
+``logprobs``. Kept apart from :mod:`.stream_decode`, which reads the chunks, so each module
+holds one concern (and stays under the house's 600 lines).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._providers.openai_chat.stream_calls import CustomCall
+from chatcodec.streams._builder import PartBuilder
+
+CONTINUED_REASONING = ("reasoning_content", "reasoning")
+"""The reasoning fields a one-field delta may continue (:func:`continued_reasoning`)."""
+
+
+class ChoiceState:
+    """Which canonical part each wire stream of one choice feeds."""
+
+    __slots__ = (
+        "block",
+        "block_key",
+        "custom",
+        "details",
+        "encrypted",
+        "extras",
+        "finish_word",
+        "finished",
+        "logprobs",
+        "next_index",
+        "open",
+        "pending_refusal",
+        "pending_text",
+        "refusal",
+        "role",
+        "text",
+        "thinking",
+        "tools",
+    )
+
+    def __init__(self) -> None:
+        self.next_index: int = 0
+        self.text: PartBuilder | None = None
+        self.refusal: PartBuilder | None = None
+        self.thinking: dict[str, PartBuilder] = {}  # reasoning field -> part
+        self.block: PartBuilder | None = None  # the thinking_blocks entry being streamed, until its signature
+        self.block_key: int | None = None  # the wire index of the last thinking_blocks fragment, if it had one
+        self.details: dict[int, PartBuilder | int] = {}  # reasoning_details index -> part (its index: kept whole)
+        self.tools: dict[int, tuple[PartBuilder, str, str]] = {}  # tool-call index -> (part, id, name)
+        self.custom: dict[int, CustomCall] = {}  # tool-call index -> custom call being gathered
+        self.open: list[PartBuilder] = []
+        self.encrypted: dict[int, str] = {}
+        self.pending_text: bool = False
+        self.pending_refusal: bool = False
+        self.finished: bool = False
+        self.finish_word: str | None = None  # the raw finish_reason, which a repeat must match
+        self.role: str | None = None  # the first delta.role, which a repeat must match
+        self.extras: dict[str, Any] = {}  # the choice's own fields seen so far (logprobs ...)
+        self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs, lists joined
+
+    def take(self) -> int:
+        """The next canonical part index of the choice."""
+        index = self.next_index
+        self.next_index += 1
+        return index
+
+
+def continued_reasoning(state: ChoiceState, delta: dict[str, Any]) -> tuple[PartBuilder | None, Any]:
+    """The open thinking part a one-field reasoning delta continues, and its text."""
+    field, text = next(iter(delta.items()))
+    return (state.thinking.get(field) if field in CONTINUED_REASONING else None), text

@@ -1,0 +1,590 @@
+"""Canonical stream events to ``chat.completion.chunk`` dicts (:class:`StreamEncoder`), so a
+proxy can serve the OpenAI streaming API from any upstream (the SSE text is the edge's
+framing: ``chatcodec.to_sse``).
+
+One chunk per event that carries data, built on the fields of the
+:class:`~chatcodec.ResponseStartEvent` (placeholders when the upstream gave none, as the
+SDK requires ``id``, ``created`` and ``model`` on every chunk). A choice's first chunk
+says ``role: assistant``. A text part announces itself with ``content: ""`` (as OpenAI's
+first chunk does), which lets an empty text part survive the trip. Tool calls are
+numbered per choice in the order they start.
+
+Reasoning goes to the field its start event names (or, for a part whose field is only
+known at its end, as :func:`~chatcodec.streams._replay.events_from_response` produces, it
+is held back until that end). Reasoning from another provider follows the
+``reasoning_field`` option (given by argument; the old ``_reasoning_field`` on the start
+event's metadata is read with a ``DeprecationWarning``), by default ``reasoning_content``;
+set to ``None`` it is dropped with a loss. Several text parts of one choice run together
+in a stream, also with a loss. Lists in a delta are numbered by :mod:`.stream_indexes`.
+
+Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the request
+asked for ``stream_options.include_usage``. Other providers report usage early
+(Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
+usage chunk it did not ask for, so usage events are merged and held to the end. The
+``include_usage`` option (the context's option; a start event's old ``_include_usage``
+spelling is read with a ``DeprecationWarning``) says whether that chunk is sent: a proxy
+passes the client's ``stream_options.include_usage``; with no option the chunk is sent
+when the stream had usage. ``created`` is the current time when the upstream gave none.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, assert_never, cast
+
+from chatcodec._model.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec._model.stream_events import (
+    AnyStreamEvent,
+    ChoiceMetadataEvent,
+    ErrorEvent,
+    FinishEvent,
+    PartEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._providers.contract.context import EncodeContext, read_options
+from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
+from chatcodec._providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
+from chatcodec._providers.openai_chat import logprobs, reasoning, stream_indexes, thought_signatures
+from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
+from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
+from chatcodec._providers.openai_chat.null_spelling import message_fields
+from chatcodec._providers.openai_chat.stream_calls import join_logprobs
+from chatcodec._providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
+from chatcodec._providers.openai_chat.usage import encode_usage, merged_usage
+
+_PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
+
+
+def _error_object(event: ErrorEvent) -> dict[str, Any]:
+    """OpenAI's error object for a mid-stream error: the upstream's own when it is one
+    (``{"message": ..., "type": ...}``), else built from the message and type, so the SDK
+    shows the message rather than another provider's body nested inside."""
+    body = as_dict(event.body)
+    if body is not None and isinstance(body.get("message"), str) and body.get("type") != "error":
+        return dict(body)
+    return {"message": event.message, "type": event.error_type or "server_error", "param": None, "code": None}
+
+
+@dataclass
+class _Thinking:
+    """Where one thinking part's deltas go; ``target`` None means held back or dropped."""
+
+    target: str | None
+    entry: dict[str, Any] = field(default_factory=dict[str, Any])  # reasoning_details entry base
+    held: list[tuple[str, str]] | None = None  # ("text" | "signature", delta) until the end
+    dropped: bool = False
+    signature_lost: bool = False
+    sent: bool = False
+    blocks: bool = False  # Claude's thinking: its text and signature also go into thinking_blocks
+    block: int = 0  # the index of its thinking_blocks entry (with blocks) or Mistral content entry
+    string: bool = True  # with blocks: its text also goes into the target string (read back as ``_also``)
+    signature: list[str] | None = None  # a block's signature, written whole when the part ends
+
+
+@dataclass
+class _ChoiceState:
+    role_sent: bool = False
+    text_parts: int = 0
+    calls: dict[int, int] = field(default_factory=dict[int, int])  # part index -> wire tool index
+    custom: set[int] = field(default_factory=set[int])  # the part indexes of custom calls
+    thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
+    details: int = 0  # the next reasoning_details index
+    blocks: int = 0  # the next thinking_blocks index
+    contents: int = 0  # the next index of a content list entry (a Mistral thinking part)
+    logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
+    held: dict[str, Any] = field(default_factory=dict[str, Any])  # the choice's own bag, for its finish
+    message: dict[str, Any] = field(default_factory=dict[str, Any])  # its message's bag, for its finish
+    held_at: Steps | None = None  # the event that brought them, for a loss if no finish comes
+    finished: bool = False
+
+
+class StreamEncoder:
+    """Turns canonical events into wire chunks, one event at a time."""
+
+    def __init__(self, context: EncodeContext) -> None:
+        self._context = context
+        self._losses = context.losses
+        self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": int(time.time()), "model": ""}
+        self._option: str | None = reasoning.output_option(context, ("options", reasoning.PUBLIC_OPTION))
+        include_usage = context.option("include_usage")
+        self._include_usage: bool | None = None if include_usage is None else bool(include_usage)
+        self._started = False  # a start event came (an answer, even one that says nothing)
+        self._written = False  # a chunk was written
+        self._usage: UsageEvent | None = None  # merged, sent once at the end
+        self._usage_at: Steps = ()
+        self._choices: dict[int, _ChoiceState] = {}
+        self._number = -1
+
+    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+        """The chunks for one event (often none or one). A text or tool-call delta, nearly
+        every event, goes straight to where :meth:`_part_event` would send it."""
+        self._number += 1
+        kind = type(event)
+        if kind is TextDeltaEvent:
+            text = cast("TextDeltaEvent", event)
+            return iter((self._delta(text.choice, {"content": text.delta}, text),))
+        if kind is ToolCallDeltaEvent:
+            return iter(self._call_delta(cast("ToolCallDeltaEvent", event), (self._number,)))
+        return iter(self._event(event, self._number))
+
+    def _event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
+        at = (number,)
+        match event:
+            case ResponseStartEvent():
+                self._start(event, at)
+                return []
+            case UsageEvent():
+                self._hold_usage(event, at)
+                return []
+            case FinishEvent():
+                return [self._finish(event, at)]
+            case ChoiceMetadataEvent():
+                self._choice_data(event, at)
+                return []
+            case ErrorEvent():
+                return [{"error": _error_object(event)}]
+            case _:
+                return self._part_event(event, at)
+
+    def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+        self._started = True
+        KIT.report_foreign(self._losses, event.provider_metadata, at)
+        bag = KIT.own(event.provider_metadata)
+        # the context's options, over those a start event's bag still spells the old way (warned)
+        options = {**self._context.options, **read_options(PROVIDER, bag, OPTIONS, "provider_metadata")}
+        self._context = replace(self._context, options=options)
+        self._option = reasoning.output_option(self._context, ("options", reasoning.PUBLIC_OPTION))
+        include_usage = self._context.option("include_usage")
+        self._include_usage = None if include_usage is None else bool(include_usage)
+        left_out = absent_keys(bag)
+        base = {**wire_fields(bag), "object": bag.get("object", CHUNK_OBJECT)}
+        for key, default in _PLACEHOLDERS:
+            value = getattr(event, key)
+            if value is not None:
+                base[key] = value
+            elif key not in left_out:
+                base[key] = int(time.time()) if key == "created" else default
+        if "object" in left_out:
+            del base["object"]
+        self._base = base
+
+    # --- chunk building ----------------------------------------------------------------
+
+    def _chunk(
+        self, choices: list[dict[str, Any]], event: AnyStreamEvent | None = None, **fields: Any
+    ) -> dict[str, Any]:
+        self._written = True
+        chunk = {**self._base, "choices": choices, **fields}
+        late = as_dict(KIT.own(event.provider_metadata).get("_chunk")) if event is not None else None
+        if late is not None:
+            chunk.update(late)
+        return chunk
+
+    def _delta(self, choice: int, delta: dict[str, Any], carrier: AnyStreamEvent | None = None) -> dict[str, Any]:
+        """A chunk with one choice's delta; a delta event ``carrier`` brings its chunk's extras."""
+        state = self._state(choice)
+        if not state.role_sent:
+            delta = {"role": "assistant", **delta}
+            state.role_sent = True
+        metadata = carrier.provider_metadata if carrier is not None else None
+        if not metadata:  # nearly every delta: nothing to merge
+            return {**self._base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]}
+        extras = wire_fields(KIT.own(metadata))
+        if "logprobs" in extras:
+            state.logprobs = join_logprobs(state.logprobs, extras["logprobs"])
+        delta_extras = extras.pop("delta", None)
+        if isinstance(delta_extras, dict):
+            delta = {**delta, **delta_extras}
+        return self._chunk([{**extras, "index": choice, "delta": delta, "finish_reason": None}])
+
+    def _state(self, choice: int) -> _ChoiceState:
+        state = self._choices.get(choice)
+        if state is None:  # not setdefault: building a state to throw away cost more than the delta
+            state = self._choices[choice] = _ChoiceState()
+        return state
+
+    def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
+        """The finish chunk: the choice's bag (``choice_metadata``, over what a :class:`ChoiceMetadataEvent`
+        brought) and ``logprobs`` give its fields and the finish word's spelling, the message's bag the
+        fields of its ``delta`` (where a body has them on the message: ``annotations`` ...); the event's
+        own bag only the chunk's late fields."""
+        KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
+        state = self._state(event.choice)
+        bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
+        word = encode_finish_reason(event.finish_reason.model_dump(), bag, self._context, (*at, "finish_reason"))
+        if event.logprobs is not None:  # the choice's canonical tokens, as a body's choice spells them
+            bag["logprobs"] = logprobs.write_choice_logprobs(event.logprobs)
+        if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
+            del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
+        delta = self._message_fields(state.message, at)
+        state.held, state.message, state.held_at, state.finished = {}, {}, None, True
+        choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": delta, "finish_reason": word}
+        return self._chunk([choice], event)
+
+    def _message_fields(self, bag: dict[str, Any], at: Steps) -> dict[str, Any]:
+        """The message bag's fields for the finish chunk's ``delta``. A field the decoder
+        reads as content (``content``, ``tool_calls`` ...) would add to the answer there,
+        so one that is not ``null`` (which a decoder never keeps in the bag) is a loss, as
+        the message's own value wins over it in ``encode_response``."""
+        fields = message_fields(bag)
+        clashing = sorted(key for key in DELTA_KEYS if fields.get(key) is not None)
+        if clashing:
+            why = "in a stream's delta it would add to the answer"
+            self._losses.add((*at, "message_metadata"), f"{PROVIDER} data {clashing}", why)
+        return {key: value for key, value in fields.items() if key not in clashing}
+
+    def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
+        """The choice's and its message's bags wait for the choice's finish chunk: an OpenAI
+        stream gives a choice's own fields with its ``finish_reason`` (the decoder reads
+        them there), so data that comes after the finish, or with none, is a loss."""
+        why = "an OpenAI stream gives a choice's own fields with its finish_reason"
+        KIT.report_unplaced(self._losses, event.provider_metadata, (*at, "provider_metadata"), why)
+        state = self._state(event.choice)
+        bags = (
+            ("choice_metadata", event.choice_metadata, state.held),
+            ("message_metadata", event.message_metadata, state.message),
+        )
+        for name, metadata, held in bags:
+            if state.finished:
+                KIT.report_unplaced(self._losses, metadata, (*at, name), f"{why}, which came before")
+            else:
+                held.update(KIT.claim(self._losses, metadata, (*at, name)))
+        state.held_at = at
+
+    def close(self) -> Iterator[dict[str, Any]]:
+        """The usage chunk (see the module docstring); report the choice data no finish
+        came for (see :meth:`_choice_data`)."""
+        for state in self._choices.values():
+            held = {key: value for key, value in {**state.held, **state.message}.items() if not is_marker(key)}
+            if held and state.held_at is not None:
+                why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
+                self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
+        # a started answer that said nothing is still one chunk: a stream of none is no answer
+        said = [self._delta(0, {})] if self._started and not self._written and self._usage is None else []
+        if self._usage is None or self._include_usage is False:
+            return iter(said)
+        usage = encode_usage(self._usage.usage.model_dump(), self._context, (*self._usage_at, "usage"))
+        return iter((*said, self._chunk([], self._usage, usage=usage)))
+
+    def _hold_usage(self, event: UsageEvent, at: Steps) -> None:
+        """Merge ``event`` into the usage held for the end (later counts replace earlier
+        ones field by field, as :class:`~chatcodec.UsageEvent` says)."""
+        if self._usage is not None:
+            event = event.model_copy(update={"usage": merged_usage(self._usage.usage, event.usage)})
+        self._usage, self._usage_at = event, at
+
+    # --- parts -------------------------------------------------------------------------
+
+    def _part_event(self, event: AnyStreamEvent, at: Steps) -> list[dict[str, Any]]:
+        match event:
+            case TextStartEvent():
+                return self._text_start(event, at)
+            case TextDeltaEvent():
+                return [self._delta(event.choice, {"content": event.delta}, event)]
+            case RefusalDeltaEvent():
+                return [self._delta(event.choice, {"refusal": event.delta}, event)]
+            case ToolCallStartEvent():
+                return [self._call_start(event, at)]
+            case ToolCallDeltaEvent():
+                return self._call_delta(event, at)
+            case ThinkingStartEvent():
+                self._thinking_start(event, at)
+                return []
+            case ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent():
+                return self._thinking_delta(event, at)
+            case ThinkingEndEvent():
+                return self._thinking_end(event, at)
+            case TextEndEvent() | ToolCallEndEvent():
+                self._end_metadata_loss(event, at)
+                return []
+            case PartEvent():
+                return self._whole(event, at)
+            case ResponseStartEvent() | UsageEvent() | FinishEvent() | ChoiceMetadataEvent() | ErrorEvent():
+                return []  # handled in event()
+            case _:
+                assert_never(event)
+
+    def _text_start(self, event: TextStartEvent, at: Steps) -> list[dict[str, Any]]:
+        state = self._state(event.choice)
+        state.text_parts += 1
+        if state.text_parts == 2:
+            why = "an OpenAI stream has one content text per choice"
+            self._losses.add(at, "second text part of a choice (runs into the first)", why)
+        return [self._delta(event.choice, {"content": ""})]
+
+    def _end_metadata_loss(self, event: TextEndEvent | ToolCallEndEvent, at: Steps) -> None:
+        KIT.report_foreign(self._losses, event.provider_metadata, at)
+        kept = wire_fields(KIT.own(event.provider_metadata))
+        if kept:
+            why = "an OpenAI stream sends a part's fields with its first chunk"
+            self._losses.add((*at, "provider_metadata"), f"{PROVIDER} data {sorted(kept)} at a part's end", why)
+
+    def _call_start(self, event: ToolCallStartEvent, at: Steps) -> dict[str, Any]:
+        """The call's first fragment; a Gemini thought signature goes in its
+        ``extra_content``, as a response's call writes it (:mod:`.thought_signatures`)."""
+        signature, foreign = thought_signatures.split_signature(event.provider_metadata)
+        KIT.report_foreign(self._losses, foreign, at)
+        if not event.name.strip():  # as encode_response reports it: kept, as the model called it
+            self._losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
+        state = self._state(event.choice)
+        wire_index = state.calls[event.index] = len(state.calls)
+        bag = KIT.own(event.provider_metadata)
+        if event.kind == "custom":  # its input streams as custom.input fragments (openai-openapi#576)
+            state.custom.add(event.index)
+            custom = {**(as_dict(bag.pop("custom", None)) or {}), "name": event.name, "input": ""}
+            fragment = {**wire_fields(bag), "index": wire_index, "id": event.id, "type": "custom", "custom": custom}
+            return self._delta(event.choice, {"tool_calls": [fragment]})
+        function = {**(as_dict(bag.pop("function", None)) or {}), "name": event.name, "arguments": ""}
+        call: dict[str, Any] = {**wire_fields(bag), "index": wire_index, "id": event.id}
+        if "type" not in absent_keys(bag):
+            call["type"] = "function"
+        call["function"] = function
+        thought_signatures.write_signature(call, signature)
+        return self._delta(event.choice, {"tool_calls": [call]})
+
+    def _call_delta(self, event: ToolCallDeltaEvent, at: Steps) -> list[dict[str, Any]]:
+        state = self._state(event.choice)
+        wire_index = state.calls.get(event.index)
+        if wire_index is None:
+            self._losses.add(at, "tool-call delta for a call never started", "OpenAI needs the call's id first")
+            return []
+        fragment: dict[str, Any]
+        if event.index in state.custom:
+            fragment = {"index": wire_index, "custom": {"input": event.delta}}
+        else:
+            fragment = {"index": wire_index, "function": {"arguments": event.delta}}
+        return [self._delta(event.choice, {"tool_calls": [fragment]}, event)]
+
+    # --- thinking ------------------------------------------------------------------------
+
+    def _thinking_start(self, event: ThinkingStartEvent, at: Steps) -> None:
+        KIT.report_foreign(self._losses, event.provider_metadata, at)
+        state = self._state(event.choice)
+        bag = KIT.own(event.provider_metadata) if event.provider == PROVIDER else {}
+        field_name = bag.get("field")
+        if event.provider == PROVIDER and field_name not in (*reasoning.FIELDS, reasoning.CONTENT):
+            state.thinking[event.index] = _Thinking(None, held=[])  # its field comes with its end
+            return
+        target = str(field_name) if event.provider == PROVIDER else self._option
+        thinking = _Thinking(target, block=stream_indexes.next_content(state) if target == reasoning.CONTENT else 0)
+        if event.provider != PROVIDER and (
+            event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
+        ):
+            thinking.blocks = target in reasoning.STRING_FIELDS
+            thinking.block = stream_indexes.next_block(state)
+            if KIT.marker(event.provider_metadata, reasoning.BLOCK) is True:  # read from thinking_blocks
+                thinking.string = target in (as_list(KIT.marker(event.provider_metadata, "_also")) or ())
+        if target is None:
+            thinking.dropped = True
+            reasoning.drop_loss(event.provider, self._losses, at)
+        elif target == reasoning.DETAILS:
+            thinking.entry = self._entry(state, event.provider, bag)
+        state.thinking[event.index] = thinking
+
+    def _entry(self, state: _ChoiceState, provider: str | None, bag: dict[str, Any]) -> dict[str, Any]:
+        """The ``reasoning_details`` entry a part's fragments share, with its ``index`` (its
+        own, read from the stream it came from, or the next one)."""
+        if bag.get("field") == reasoning.DETAILS:
+            return stream_indexes.indexed_detail(
+                {key: value for key, value in wire_fields(bag).items() if key != "field"}, state
+            )
+        entry_format = reasoning.FORMATS.get(provider or "", "unknown")
+        return stream_indexes.indexed_detail({"type": "reasoning.text", "format": entry_format}, state)
+
+    def _thinking_delta(
+        self, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, at: Steps
+    ) -> list[dict[str, Any]]:
+        thinking = self._state(event.choice).thinking.get(event.index)
+        kind = "text" if isinstance(event, ThinkingDeltaEvent) else "signature"
+        if thinking is None or thinking.dropped:
+            return []
+        if thinking.held is not None:
+            thinking.held.append((kind, event.delta))
+            return []
+        delta = self._reasoning_delta(thinking, kind, event.delta, at)
+        thinking.sent |= delta is not None
+        return [] if delta is None else [self._delta(event.choice, delta, event)]
+
+    def _reasoning_delta(self, thinking: _Thinking, kind: str, text: str, at: Steps) -> dict[str, Any] | None:
+        target = thinking.target
+        if target == reasoning.DETAILS:
+            key = (
+                "signature"
+                if kind == "signature"
+                else "summary"
+                if thinking.entry.get("type") == "reasoning.summary"
+                else "text"
+            )
+            return {target: [{**thinking.entry, key: text}]}
+        if thinking.blocks:
+            if kind == "signature":
+                thinking.signature = [*(thinking.signature or []), text]
+                return None
+            block = {reasoning.BLOCKS: [{"index": thinking.block, "type": "thinking", "thinking": text}]}
+            return {str(target): text, **block} if thinking.string else block
+        if kind == "signature":
+            if not thinking.signature_lost:
+                thinking.signature_lost = True
+                self._losses.add(at, "thinking signature", f"{target} is plain text")
+            return None
+        if target == reasoning.CONTENT:
+            return stream_indexes.content_fragment(thinking.block, text)
+        assert target is not None
+        return {target: text}
+
+    def _thinking_end(self, event: ThinkingEndEvent, at: Steps) -> list[dict[str, Any]]:
+        state = self._state(event.choice)
+        thinking = state.thinking.pop(event.index, None)
+        if thinking is None or thinking.dropped:
+            return []
+        chunks: list[dict[str, Any]] = []
+        if thinking.held is not None:
+            bag = KIT.own(event.provider_metadata)
+            target = bag.get("field")
+            thinking.target = str(target) if target in (*reasoning.FIELDS, reasoning.CONTENT) else self._option
+            if thinking.target is None:
+                reasoning.drop_loss(PROVIDER, self._losses, at)
+                return []
+            if thinking.target == reasoning.DETAILS:
+                thinking.entry = self._entry(state, PROVIDER, bag)
+            thinking.block = stream_indexes.next_content(state) if thinking.target == reasoning.CONTENT else 0
+            for kind, text in thinking.held:
+                delta = self._reasoning_delta(thinking, kind, text, at)
+                if delta is not None:
+                    chunks.append(self._delta(event.choice, delta))
+        if thinking.target == reasoning.DETAILS and not (thinking.sent or chunks or event.encrypted is not None):
+            # an entry with no text or signature still exists: one empty fragment opens it
+            chunks.append(self._delta(event.choice, self._reasoning_delta(thinking, "text", "", at) or {}))
+        if thinking.blocks:
+            chunks.extend(self._block_end(event, thinking, state))
+        elif event.encrypted is not None:
+            if thinking.target == reasoning.DETAILS:
+                entry = {**thinking.entry, "type": "reasoning.encrypted", "data": event.encrypted}
+                chunks.append(self._delta(event.choice, {reasoning.DETAILS: [entry]}))
+            else:
+                self._losses.add((*at, "encrypted"), "encrypted reasoning", f"{thinking.target} is plain text")
+        return chunks
+
+    def _block_end(self, event: ThinkingEndEvent, thinking: _Thinking, state: _ChoiceState) -> list[dict[str, Any]]:
+        """A Claude thinking block's end: its signature, whole, closes the block (as the
+        OpenAI Agents SDK and litellm read a streamed block); an encrypted payload is a
+        redacted block of its own, at the next index unless the part sent nothing else."""
+        blocks: list[dict[str, Any]] = []
+        if thinking.signature is not None:
+            signature = "".join(thinking.signature)
+            blocks.append({"index": thinking.block, "type": "thinking", "thinking": "", "signature": signature})
+        if event.encrypted is not None:
+            index = stream_indexes.next_block(state) if thinking.sent or blocks else thinking.block
+            blocks.append({"index": index, "type": "redacted_thinking", "data": event.encrypted})
+        if not (thinking.sent or blocks):  # an empty block still exists: one empty fragment opens it
+            blocks.append({"index": thinking.block, "type": "thinking", "thinking": ""})
+        opening = {str(thinking.target): ""} if thinking.string and not thinking.sent else {}
+        chunks = [self._delta(event.choice, {**opening, reasoning.BLOCKS: [blocks[0]]})] if blocks else []
+        chunks.extend(self._delta(event.choice, {reasoning.BLOCKS: [block]}) for block in blocks[1:])
+        return chunks
+
+    # --- whole parts ---------------------------------------------------------------------
+
+    def _whole(self, event: PartEvent, at: Steps) -> list[dict[str, Any]]:
+        part = event.part
+        where: tuple[int | str, ...] = (*at, "part")
+        metadata: Mapping[str, Any] | None = part.provider_metadata
+        if isinstance(part, ToolUsePart):  # a Gemini signature is written (see _call_start)
+            metadata = thought_signatures.split_signature(metadata)[1]
+        KIT.report_foreign(self._losses, metadata, where)
+        match part:
+            case TextPart():
+                self._whole_loss(part, where)
+                opened = self._text_start(TextStartEvent(index=event.index, choice=event.choice), at)
+                return [*opened, self._delta(event.choice, {"content": part.text})] if part.text else opened
+            case RefusalPart():
+                self._whole_loss(part, where)
+                return [self._delta(event.choice, {"refusal": part.text})]
+            case ToolUsePart():
+                self._whole_loss(part, where, bag=False)
+                start = ToolCallStartEvent(
+                    index=event.index,
+                    choice=event.choice,
+                    id=part.id,
+                    name=part.name,
+                    provider_metadata=part.provider_metadata,
+                    kind=part.kind,
+                )
+                chunks = [self._call_start(start, at)]
+                if part.arguments:
+                    delta = ToolCallDeltaEvent(index=event.index, choice=event.choice, delta=part.arguments)
+                    chunks.extend(self._call_delta(delta, at))
+                return chunks
+            case ThinkingPart():
+                return self._whole_thinking(event.choice, part, where)
+            case OpaquePart() if (
+                part.provider == PROVIDER and KIT.own(part.provider_metadata).get("_in") == "tool_calls"
+            ):
+                return [self._whole_call(event, part, where)]
+            case ImagePart() | AudioPart() | OpaquePart():
+                why = "an OpenAI stream carries text, refusals, reasoning and tool calls"
+                self._losses.add(where, f"{part.type} part", why)
+                return []
+            case _:
+                assert_never(part)
+
+    def _whole_call(self, event: PartEvent, part: OpaquePart, where: tuple[int | str, ...]) -> dict[str, Any]:
+        """A custom (freeform) tool call, or another non-function call kept whole: one
+        ``tool_calls`` fragment holding all of it, at the next tool-call index."""
+        state = self._state(event.choice)
+        wire_index = state.calls[event.index] = len(state.calls)
+        if part.cache_control is not None:
+            self._losses.add(
+                (*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint", "setting"
+            )
+        return self._delta(event.choice, {"tool_calls": [{"index": wire_index, **part.data}]})
+
+    def _whole_loss(
+        self, part: TextPart | RefusalPart | ToolUsePart, where: tuple[int | str, ...], *, bag: bool = True
+    ) -> None:
+        if part.cache_control is not None:
+            self._losses.add(
+                (*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint", "setting"
+            )
+        kept = wire_fields(KIT.own(part.provider_metadata))
+        if bag and kept:
+            why = "an OpenAI stream has no place for a content part's own fields"
+            self._losses.add((*where, "provider_metadata"), f"{PROVIDER} data {sorted(kept)}", why)
+
+    def _whole_thinking(self, choice: int, model: ThinkingPart, where: tuple[int | str, ...]) -> list[dict[str, Any]]:
+        part = model.model_dump()  # the reasoning writers read canonical data
+        target = reasoning.field_for(part, self._option)
+        if target is None:
+            reasoning.drop_loss(model.provider, self._losses, where)
+            return []
+        if target == reasoning.CONTENT:
+            content = reasoning.encode_content_thinking(part, self._losses, where)
+            return [self._delta(choice, stream_indexes.numbered_content(content, self._state(choice)))]
+        writer = reasoning.ReasoningWriter(self._losses, output=True)
+        writer.add(part, target, where)
+        fields = writer.fields(where)
+        state = self._state(choice)
+        own_detail = model.provider == PROVIDER and KIT.own(model.provider_metadata).get("field") == reasoning.DETAILS
+        if reasoning.DETAILS in fields:  # numbered by the writer from 0: this stream's next indexes instead
+            entries = as_list(fields[reasoning.DETAILS]) or []
+            kept = [entry if own_detail else stream_indexes.unindexed(entry) for entry in entries]
+            fields[reasoning.DETAILS] = [stream_indexes.indexed_detail(entry, state) for entry in kept]
+        if reasoning.BLOCKS in fields:
+            blocks = as_list(fields[reasoning.BLOCKS]) or []
+            fields[reasoning.BLOCKS] = [{"index": stream_indexes.next_block(state), **block} for block in blocks]
+        return [self._delta(choice, fields)]

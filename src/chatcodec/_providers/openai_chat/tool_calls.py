@@ -1,0 +1,163 @@
+"""One OpenAI Chat tool call <-> one canonical ``tool_use`` part: the plain call (an id,
+``type: function``, a function of name and argument text) both ways in one step, and the
+rest (a bag, an SDK-accumulated ``index``, a Gemini thought signature, a cache marker, a
+custom-tool call kept opaque) by the full reading and writing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._narrow import as_dict
+from chatcodec._providers.kit import absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
+from chatcodec._providers.kit.plain_shapes import PLAIN_TOOL_USE
+from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
+from chatcodec._providers.openai_chat import cache_control, functions, parts, thought_signatures
+from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX, opaque
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossRecorder, Steps
+
+Part = Mapping[str, Any]
+
+VALID_NAME = COMMON_TOOL_NAMES.valid.match
+"""Whether a name is one OpenAI takes as it is."""
+
+
+def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A wire tool call as a ``tool_use`` part (a custom-tool call as one of ``kind:
+    custom``); a call of another kind is kept opaque."""
+    plain = plain_call(call)
+    if plain is not None:
+        return plain
+    kind = call.get("type", "function")
+    if kind == "custom" and _is_custom_call(call):
+        return decode_custom_call(call)
+    if kind != "function":
+        return opaque(dict(call), {"_in": "tool_calls"})
+    function: dict[str, Any] = call["function"]
+    bag = leftovers(call, ("id", "type", "function"))
+    if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
+        bag[SDK_INDEX] = bag.pop("index")
+    arguments = functions.decode_arguments(function, bag)
+    part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
+    function_rest = unmapped(function, ("name", "arguments"))
+    if function_rest:
+        bag["function"] = function_rest
+    mark_absent(bag, call, "type")
+    cache_control.take(bag, part)
+    signature = thought_signatures.take_signature(bag)
+    return thought_signatures.attach_signature(KIT.attach(part, bag), signature)
+
+
+def _is_custom_call(call: Mapping[str, Any]) -> bool:
+    """Whether a ``type: custom`` call has the shape of OpenAI's (an id, a ``custom`` of a
+    name and text input); one that has not stays opaque, kept as it came."""
+    custom = as_dict(call.get("custom"))
+    return (
+        isinstance(call.get("id"), str)
+        and custom is not None
+        and isinstance(custom.get("name"), str)
+        and isinstance(custom.get("input", ""), str)
+    )
+
+
+def decode_custom_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A custom (freeform) tool call, ``{"id", "type": "custom", "custom": {"name",
+    "input"}}`` (openai 3.54 ``ChatCompletionMessageCustomToolCallParam``), as a ``tool_use``
+    part of ``kind: custom`` whose ``arguments`` are the free-text input."""
+    custom: dict[str, Any] = call["custom"]
+    bag = leftovers(call, ("id", "type", "custom"))
+    if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
+        bag[SDK_INDEX] = bag.pop("index")
+    part = {
+        "type": "tool_use",
+        "id": call["id"],
+        "name": custom["name"],
+        "arguments": custom.get("input", ""),
+        "kind": "custom",
+    }
+    custom_rest = unmapped(custom, ("name", "input"))
+    if custom_rest:
+        bag["custom"] = custom_rest
+    mark_absent(bag, custom, "input")
+    cache_control.take(bag, part)
+    return KIT.attach(part, bag)
+
+
+def encode_custom_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bool) -> dict[str, Any]:
+    """A ``tool_use`` part of ``kind: custom`` as OpenAI's custom tool call, its free-text
+    input written as it is."""
+    metadata = part.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, steps)
+    bag = KIT.own(metadata)
+    name: str = part["name"] if response else tool_name(part["name"], losses, steps, PROVIDER)
+    custom: dict[str, Any] = {**(as_dict(bag.pop("custom", None)) or {}), "name": name}
+    if part.get("arguments") or "input" not in absent_keys(bag):
+        custom["input"] = part.get("arguments", "")
+    call: dict[str, Any] = {**wire_fields(bag), "id": part["id"], "type": "custom", "custom": custom}
+    if SDK_INDEX in bag:
+        call = {"index": bag[SDK_INDEX], **call}
+    why = "OpenAI tool calls take no cache breakpoint"
+    cache_control.write(call, part.get("cache_control"), metadata, losses, steps, why=why)
+    return call
+
+
+def plain_call(call: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``tool_use`` part of a plain call (``id``, ``type: function`` and a function of
+    ``name`` and argument text: nothing for a bag), or None."""
+    if len(call) != 3 or call.get("type") != "function":
+        return None
+    function: Any = call.get("function")  # per call: a type test inline, not a TypeGuard's frame
+    if (
+        function.__class__ is not dict
+        or len(function) != 2
+        or type(function.get("arguments")) is not str
+        or "name" not in function
+    ):
+        return None
+    return {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+
+
+def plain_call_wire(part: Part, name: str) -> dict[str, Any]:
+    """The wire call for a call holding nothing but its id, name and arguments."""
+    text: str = part["arguments"]
+    if not text or text.isspace():
+        text = "{}"  # a call without arguments is "{}": OpenAI rejects ""
+    return {"id": part["id"], "type": "function", "function": {"name": name, "arguments": text}}
+
+
+def encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bool) -> dict[str, Any] | None:
+    """A wire tool call. In a request the name follows OpenAI's rule (``kit.tool_name``);
+    a response carries the name the model called, as it is."""
+    if part["type"] == "opaque":
+        return parts.encode_opaque(part, losses, steps)
+    if part.get("kind") == "custom":
+        return encode_custom_call(part, losses, steps, response=response)
+    name: str = part["name"]
+    if (
+        len(part) == PLAIN_TOOL_USE and "arguments" in part and (response or VALID_NAME(name)) and name.strip()
+    ):  # no bag
+        return plain_call_wire(part, name)
+    metadata = part.get("provider_metadata")
+    signature, foreign = thought_signatures.split_signature(metadata)
+    KIT.report_foreign(losses, foreign, steps)
+    bag = KIT.own(metadata)
+    if not response:
+        name = tool_name(name, losses, steps, PROVIDER)
+    elif not name.strip():  # a request refuses it (tool_names); what a model called is kept
+        losses.add((*steps, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
+    arguments = functions.encode_arguments(part)
+    if isinstance(arguments, str) and not arguments.strip():
+        arguments = "{}"  # a call without arguments is "{}": OpenAI rejects ""
+    function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
+    call: dict[str, Any] = {**wire_fields(bag), "id": part["id"]}
+    if SDK_INDEX in bag:
+        call = {"index": bag[SDK_INDEX], **call}
+    if "type" not in absent_keys(bag):
+        call["type"] = "function"
+    call["function"] = function
+    thought_signatures.write_signature(call, signature)
+    why = "OpenAI tool calls take no cache breakpoint"
+    cache_control.write(call, part.get("cache_control"), metadata, losses, steps, why=why)
+    return call

@@ -1,0 +1,334 @@
+"""Responses content parts <-> canonical content parts.
+
+Input parts (``input_text``, ``input_image``, ``input_file``, ``input_audio``) live in
+user, system and developer messages and in function call outputs; output parts
+(``output_text`` with its ``annotations`` and ``logprobs``, ``refusal``) in assistant
+message items. A part canonical cannot hold where it stands is kept whole as an opaque
+part. ``prompt_cache_breakpoint`` on an input part is the canonical cache marker.
+
+Encoding rules from the API and its SDK types (``openai.types.responses``):
+
+* ``input_image`` requires ``detail`` (``ResponseInputImageParam``): a canonical image
+  with none is sent with ``"auto"``, the API's default, which is what it meant;
+* audio: see :data:`INPUT_AUDIO`;
+* images and files go by URL (a ``data:`` URL for base64), ``file_id``, or for files
+  ``file_data`` (a data URL) and ``file_url``; text documents have no input part;
+* assistant text is ``output_text``; an assistant image or audio clip has no part.
+
+A URL, file id or file URL canonical cannot hold (empty, or text with a lone surrogate,
+which canonical's non-empty strings refuse) leaves its part opaque, kept whole: the
+reader gives canonical data by construction, with no model to refuse it later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeGuard
+
+from chatcodec import _compat as compat
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.families.openai.cache_breakpoint import (
+    decode_prompt_cache_breakpoint,
+    encode_prompt_cache_breakpoint,
+)
+from chatcodec._providers.families.openai.file_names import invented_filename
+from chatcodec._providers.kit import ABSENT, Steps, absent_keys, restore_fields, sdk_kinds, split_fields
+from chatcodec._providers.kit.null_fields import with_unknown_nulls
+from chatcodec._providers.openai_responses import wire as shapes
+from chatcodec._providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
+
+BREAKPOINT = "prompt_cache_breakpoint"
+INPUT_AUDIO = "_input_audio"
+"""Marker: an audio part read from an ``input_audio`` part. The API's message content
+(``ResponseInputMessageContentListParam``) has no audio part, so only audio that came from
+Responses goes back as ``input_audio``; other audio is reported."""
+DETAILS = ("auto", "low", "high")
+"""Image details canonical names; ``original`` and later values stay in the bag."""
+
+USER_KINDS = frozenset({"input_text", "input_image", "input_file", "input_audio"})
+SYSTEM_KINDS = frozenset({"input_text"})
+RESULT_KINDS = frozenset({"input_text", "input_image", "input_file"})
+ASSISTANT_KINDS = frozenset({"output_text", "refusal"})
+_TEXT_KINDS = ("input_text", "output_text")
+
+# --- decode ------------------------------------------------------------------------------
+
+
+def canonical_text(value: object) -> TypeGuard[str]:
+    """Whether ``value`` is text a canonical non-empty string holds: pydantic-core reads
+    such a field as UTF-8, so it refuses a lone surrogate (``string_unicode``), which JSON
+    may hold."""
+    if not isinstance(value, str) or not value:
+        return False
+    if value.isascii():
+        return True
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def opaque(wire: Mapping[str, Any], bag: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A wire object kept whole, for this provider to get back verbatim."""
+    return KIT.attach({"type": "opaque", "provider": PROVIDER, "data": dict(wire)}, bag or {})
+
+
+def decode_parts(parts: list[Any], allowed: frozenset[str]) -> list[dict[str, Any]]:
+    """Canonical parts for a (validated) wire content list."""
+    return [decode_part(part, allowed) for part in parts]
+
+
+def decode_part(part: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, Any]:
+    """The canonical part for a wire part, opaque when ``allowed`` excludes its kind."""
+    kind = part["type"]
+    if kind not in allowed:
+        return opaque(part)
+    if kind in _TEXT_KINDS and (len(part) == 2 or _annotated(part)):  # the plain shapes
+        text = {"type": "text", "text": part["text"]}
+        return text if len(part) == 2 else KIT.attach(text, {"annotations": part["annotations"]})
+    decoded: dict[str, Any] | None
+    match kind:
+        case "input_text" | "output_text":
+            decoded = {"type": "text", "text": part["text"]}
+            mapped: tuple[str, ...] = ("type", "text")
+        case "refusal":
+            decoded, mapped = {"type": "refusal", "text": part["refusal"]}, ("type", "refusal")
+        case "input_image":
+            decoded, mapped = _decode_image(part)
+        case "input_file":
+            decoded, mapped = _decode_file(part)
+        case _:
+            decoded, mapped = _decode_audio(part)
+    return opaque(part) if decoded is None else _finish(decoded, part, mapped)
+
+
+def _annotated(part: Mapping[str, Any]) -> bool:
+    """An ``output_text`` of its text and its (list of) annotations only."""
+    return len(part) == 3 and type(part.get("annotations")) is list
+
+
+def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
+    cache = decode_prompt_cache_breakpoint(part.get(BREAKPOINT))
+    if cache is not None:
+        canonical["cache_control"] = cache
+        mapped = (*mapped, BREAKPOINT)
+    bag = split_fields(part, mapped)
+    if part["type"] in _TEXT_SDK_KINDS and None in part.values():
+        with_unknown_nulls(bag, __package__, _TEXT_SDK_KINDS[part["type"]])
+    bag.update(KIT.own(canonical.pop("provider_metadata", None)))
+    return KIT.attach(canonical, bag)
+
+
+_TEXT_SDK_KINDS = {"output_text": sdk_kinds(shapes.OutputText), "input_text": sdk_kinds(shapes.InputText)}
+"""The SDK kinds of each text part: a ``null`` in one of its fields is spelling, in any other
+key data (:mod:`chatcodec._providers.kit.null_fields`)."""
+
+
+def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    url, file_id = part.get("image_url"), part.get("file_id")
+    mapped: tuple[str, ...]
+    if canonical_text(url) and file_id is None:
+        source, mapped = compat.source_from_url(url), ("type", "image_url")
+    elif canonical_text(file_id) and url is None:
+        source, mapped = {"type": "file", "file_id": file_id}, ("type", "file_id")
+    else:
+        return None, ()
+    canonical: dict[str, Any] = {"type": "image", "source": source}
+    if "detail" not in part:  # the SDK requires it; a payload without it gets none back
+        canonical["provider_metadata"] = {PROVIDER: {ABSENT: ["detail"]}}
+    if part.get("detail") in DETAILS:
+        canonical["detail"] = part["detail"]
+        mapped = (*mapped, "detail")
+    return canonical, mapped
+
+
+def _decode_file(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    given = [key for key in ("file_data", "file_id", "file_url") if part.get(key) is not None]
+    if len(given) != 1 or not canonical_text(part[given[0]]):
+        return None, ()
+    key = given[0]
+    if key == "file_data":
+        source = compat.source_from_url(part[key])
+        if source["type"] != "base64":
+            return None, ()  # the API wants a data URL here; anything else stays verbatim
+    elif key == "file_id":
+        source = {"type": "file", "file_id": part[key]}
+    else:
+        source = {"type": "url", "url": part[key]}
+    canonical: dict[str, Any] = {"type": "document", "source": source}
+    mapped: tuple[str, ...] = ("type", key)
+    if part.get("filename") is not None:
+        canonical["filename"] = part["filename"]
+        mapped = (*mapped, "filename")
+    elif key == "file_data" and "filename" not in part:  # written back without one (see _encode_filename)
+        canonical["provider_metadata"] = {PROVIDER: {NO_FILENAME: True}}
+    return canonical, mapped
+
+
+def _decode_audio(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    audio = part["input_audio"]
+    media_type = compat.media_type_for_audio_format(audio["format"])
+    if set(audio) != {"data", "format"} or compat.audio_format_from_media_type(media_type) != audio["format"]:
+        return None, ()  # a spelling canonical would not give back: kept whole
+    if not canonical_text(media_type):
+        return None, ()
+    source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
+    canonical = {"type": "audio", "source": source, "provider_metadata": {PROVIDER: {INPUT_AUDIO: True}}}
+    return canonical, ("type", "input_audio")
+
+
+# --- encode ------------------------------------------------------------------------------
+
+Part = Mapping[str, Any]
+"""A canonical part, as data."""
+
+
+def part_bag(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """This provider's bag on ``part`` (other providers' reported as lost)."""
+    metadata = part.get("provider_metadata")
+    if metadata is None:  # the common case
+        return {}
+    return KIT.claim(losses, metadata, at)
+
+
+def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The input part for a user, system or tool-result part; None (a loss) when none fits."""
+    losses = context.losses
+    wire: dict[str, Any] | None
+    match part["type"]:
+        case "text":
+            wire = {**restore_fields(part_bag(part, losses, at)), "type": "input_text", "text": part["text"]}
+        case "image":
+            wire = _encode_image(part, losses, at)
+        case "document":
+            wire = _encode_document(part, losses, at)
+        case "audio":
+            wire = _encode_audio(part, losses, at)
+        case "opaque":
+            return encode_opaque(part, losses, at)
+        case kind:  # thinking, refusal, tool_use, tool_result
+            losses.add(at, f"{kind} part", "a Responses input message has no such part")
+            return None
+    cache_control = part.get("cache_control")
+    if wire is not None and cache_control is not None:
+        wire[BREAKPOINT] = encode_prompt_cache_breakpoint(cache_control, losses, at)
+    return wire
+
+
+def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    own = part_bag(part, losses, at)
+    bag = restore_fields(own)
+    source = part["source"]
+    match source["type"]:
+        case "url":
+            bag["image_url"] = source["url"]
+            _media_type_loss(source.get("media_type"), losses, at)
+        case "base64":
+            bag["image_url"] = data_url(source, losses, at)
+        case _:  # a file
+            bag["file_id"] = source["file_id"]
+            _media_type_loss(source.get("media_type"), losses, at)
+    wire = {**bag, "type": "input_image"}
+    detail = part.get("detail")
+    if detail is not None:
+        wire["detail"] = detail
+    elif "detail" not in absent_keys(own):
+        wire.setdefault("detail", "auto")
+    return wire
+
+
+def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    bag = restore_fields(part_bag(part, losses, at))
+    source = part["source"]
+    match source["type"]:
+        case "base64":
+            bag["file_data"] = data_url(source, losses, at)
+        case "file":
+            bag["file_id"] = source["file_id"]
+            _media_type_loss(source.get("media_type"), losses, at)
+        case "url":
+            bag["file_url"] = source["url"]
+            _media_type_loss(source.get("media_type"), losses, at)
+        case _:  # plain text
+            losses.add(at, "plain-text document", "Responses has no text documents; sent as input_text")
+            return {"type": "input_text", "text": source["text"]}
+    _encode_filename(part, bag, losses, at)
+    return {**bag, "type": "input_file"}
+
+
+def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
+    """``filename``: the part's, else its title. Inline ``file_data`` needs one (400
+    "Missing required parameter: 'input[0].content[0].filename'"), so a part with neither
+    gets an invented one (:mod:`chatcodec._providers.families.openai.file_names`), reported, unless it was
+    read from a Responses payload that had none (its own round trip stays exact)."""
+    title = part.get("title")
+    filename = part.get("filename")
+    if filename is None:
+        filename = title
+    if title not in (None, filename):
+        losses.add((*at, "title"), "document title", "Responses input files have one file name, kept")
+    unnamed_at_source = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
+    if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
+        filename = invented_filename(part["source"].get("media_type"))
+        losses.add((*at, "filename"), "file name", f"Responses requires one with file data; sent {filename!r}")
+    if filename is not None:
+        file["filename"] = filename
+
+
+def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    if not KIT.marker(part.get("provider_metadata"), INPUT_AUDIO):
+        why = "the Responses SDK's message content has no audio part; only one read from Responses goes back"
+        losses.add(at, "audio part", why)
+        return None
+    source = part["source"]
+    media_type = source.get("media_type")
+    audio_format = compat.audio_format_from_media_type(media_type) or ""
+    if source["type"] != "base64" or compat.media_type_for_audio_format(audio_format) != media_type:
+        losses.add(at, f"audio by {source['type']} ({media_type})", "Responses input_audio is base64 wav or mp3")
+        return None
+    bag = restore_fields(part_bag(part, losses, at))
+    return {**bag, "type": "input_audio", "input_audio": {"data": source["data"], "format": audio_format}}
+
+
+def output_part(part: Part, bag: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """An assistant message item's part, with ``bag`` (its own, already claimed):
+    ``output_text`` (annotations from the bag, or none) or ``refusal``."""
+    fields = restore_fields(bag)
+    if part.get("cache_control") is not None:
+        losses.add(
+            (*at, "cache_control"), "cache_control", "Responses output parts carry no cache breakpoint", "setting"
+        )
+    if part["type"] == "refusal":
+        return {**fields, "type": "refusal", "refusal": part["text"]}
+    return {"annotations": [], **fields, "type": "output_text", "text": part["text"]}
+
+
+def encode_opaque(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    """An opaque part back as the object it was, when it is this provider's."""
+    provider = part.get("provider")
+    if provider != PROVIDER:
+        losses.add(at, f"{provider} block", f"{PROVIDER} cannot carry another provider's block")
+        return None
+    KIT.report_foreign(losses, part.get("provider_metadata"), at)
+    if part.get("cache_control") is not None:
+        losses.add(
+            (*at, "cache_control"), "cache_control", "the item is sent verbatim, without a breakpoint", "setting"
+        )
+    return dict(part["data"])
+
+
+def data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str:
+    """The ``data:`` URL for a base64 source (a loss when it would not read back the same)."""
+    media_type, data = source["media_type"], source["data"]
+    url = compat.data_url(media_type, data)
+    if not compat.reads_back(media_type, data):
+        why = "Responses sends it as a data URL, which does not read back as this media type and data"
+        losses.add((*at, "source"), "base64 source", why)
+    return url
+
+
+def _media_type_loss(media_type: str | None, losses: LossRecorder, at: Steps) -> None:
+    if media_type is not None:
+        losses.add((*at, "source", "media_type"), "media type", "Responses sends no media type with a URL or file id")

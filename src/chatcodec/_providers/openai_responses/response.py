@@ -1,0 +1,189 @@
+"""``response`` bodies (``Response``), both ways.
+
+The ``output`` items in order are the one choice's assistant message (:mod:`.items`);
+``status`` and ``incomplete_details.reason`` are its finish reason; ``usage`` is usage;
+``created_at`` is ``created``. Everything else (``error``, the echoed request settings
+such as ``instructions``, ``tools``, ``reasoning``, ``text``, ``store``, ``billing``
+...) rides in the response's bag and is written back verbatim.
+
+The SDK's ``Response`` requires ``id``, ``created_at``, ``model``, ``object``,
+``output``, ``parallel_tool_calls``, ``tool_choice`` and ``tools``. A canonical response
+from elsewhere may lack them; they are then written as placeholders (``""``,
+``"response"``, ``true``, ``"auto"``, ``[]``), never as data, and ``created_at`` as the
+current time (as openai-chat stamps ``created``); a recorded body that left one out gets
+none back. Responses has one answer per response: choices after the first
+are reported and left out.
+
+A server answering the request itself (``chatcodec serve``'s Responses front) gives the
+``server_fields`` option: the response is then the Open Responses ``ResponseResource``
+(https://www.openresponses.org/reference), with the server's own id and the request's
+settings echoed (:func:`as_served`); the output items are named from that id.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, cast
+
+from chatcodec._errors import ProviderAPIError
+from chatcodec._losses import LossRecorder
+from chatcodec._narrow import as_dict
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.kit import absent_keys, mark_absent, restore_fields, split_fields
+from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, Sealing, sealing_of
+from chatcodec._providers.openai_responses.finish_reason import (
+    decode_finish_reason,
+    encode_finish_reason,
+    incomplete_reason,
+)
+from chatcodec._providers.openai_responses.items import decode_item, encode_assistant
+from chatcodec._providers.openai_responses.markers import KIT, SERVER_FIELDS
+from chatcodec._providers.openai_responses.usage import decode_usage, encode_usage
+from chatcodec._providers.openai_responses.wire import RESPONSE, adapted
+
+OBJECT = "response"
+PLACEHOLDERS: tuple[tuple[str, object], ...] = (
+    ("id", ""),
+    ("created_at", 0),
+    ("model", ""),
+    ("object", OBJECT),
+    ("parallel_tool_calls", True),
+    ("tool_choice", "auto"),
+    ("tools", []),
+)
+"""The fields ``Response`` requires, with what is written when canonical has no value."""
+
+_TOOL_CALLS = ("function_call", "custom_tool_call")
+
+
+def raise_error_body(payload: dict[str, Any]) -> None:
+    """An error body (``{"error": {...}}`` with no ``output``, what a 4xx/5xx carries)
+    raises :class:`~chatcodec.ProviderAPIError` with the provider's message and type."""
+    if "error" in payload and "output" not in payload:
+        error = as_dict(payload["error"]) or {"message": str(payload["error"])}
+        kind = error.get("type") or error.get("code")
+        raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
+
+
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a response body into canonical response data; everything without a canonical
+    field is kept."""
+    raise_error_body(payload)
+    wire = RESPONSE.front(payload)
+    if wire is not None:
+        return decode_response_dict(wire)
+    # the adapter says why, or takes a value canonical cannot hold (as request._held)
+    from chatcodec._canonical_validation import validate_canonical
+    from chatcodec._model.response import ChatResponse
+
+    canonical = decode_response_dict(adapted(RESPONSE, payload, "OpenAI Responses response"))
+    validate_canonical(ChatResponse, canonical)
+    return canonical
+
+
+def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
+    """The canonical response (as a dict) for a validated body; the stream decoder uses it
+    for the response a terminal event carries."""
+    mapped = ["output", "status", "usage"]
+    data: dict[str, Any] = {}
+    for wire_key, key in (("id", "id"), ("model", "model"), ("created_at", "created")):
+        if isinstance(wire.get(wire_key), str | int) and not isinstance(wire.get(wire_key), bool):
+            data[key] = wire[wire_key]
+            mapped.append(wire_key)
+    if wire.get("object") == OBJECT:
+        mapped.append("object")
+    output = wire["output"]
+    calls = SealedCalls()
+    parts = [part for position, item in enumerate(output) for part in decode_item(item, ("output", position), calls)]
+    choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
+    bag = split_fields(wire, mapped)
+    details = as_dict(wire.get("incomplete_details")) or {}
+    tool_calls = any(item.get("type") in _TOOL_CALLS for item in output)
+    finish_reason = decode_finish_reason(
+        wire.get("status"), bag, incomplete_reason=details.get("reason"), has_tool_calls=tool_calls
+    )
+    if finish_reason is not None:
+        choice["finish_reason"] = finish_reason
+        if finish_reason["raw"] == details.get("reason") and set(details) == {"reason"}:
+            bag.pop("incomplete_details")
+    data["choices"] = [choice]
+    if isinstance(wire.get("usage"), dict):
+        data["usage"] = decode_usage(wire["usage"])
+    mark_absent(bag, wire, *(key for key, _ in PLACEHOLDERS), "status")
+    return KIT.attach(data, bag)
+
+
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write canonical response data as a body; what Responses cannot carry is recorded in
+    ``context.losses``."""
+    losses = context.losses
+    KIT.report_foreign(losses, response.get("provider_metadata"), ())
+    bag = KIT.own(response.get("provider_metadata"))
+    left_out = absent_keys(bag)
+    wire = restore_fields(bag)
+    for key, placeholder in PLACEHOLDERS:
+        if key not in left_out:
+            wire.setdefault(key, placeholder)
+    if response.get("created") is None and "created_at" not in left_out and wire.get("created_at") == 0:
+        # Another format may have no creation time (Anthropic, Gemini): stamped now, as
+        # openai-chat's ``created`` is, so a client never reads 1970.
+        wire["created_at"] = int(time.time())
+    for wire_key, key in (("id", "id"), ("model", "model"), ("created_at", "created")):
+        if response.get(key) is not None:
+            wire[wire_key] = response[key]
+    choices = response["choices"]
+    for index in range(1, len(choices)):
+        losses.add(("choices", index), "extra choice", "a Responses response holds one answer")
+    choice = choices[0]
+    why = "a Responses answer is its output items: the decoder keeps no choice bag"
+    KIT.report_unplaced(losses, choice.get("provider_metadata"), ("choices", 0), why)
+    served = server_fields(context)
+    response_id = served.get("id") if served is not None else None
+    sealing = sealing_of(context.options)
+    wire["output"] = encode_output(choice["message"], losses, response_id or response.get("id"), sealing=sealing)
+    finish_reason = choice.get("finish_reason")
+    status = encode_finish_reason(finish_reason, bag, context, ("choices", 0, "finish_reason"))
+    reason = incomplete_reason(finish_reason, bag)
+    if "status" not in left_out or finish_reason is not None:
+        wire["status"] = status
+    if reason is not None:
+        wire["incomplete_details"] = {**(as_dict(wire.get("incomplete_details")) or {}), "reason": reason}
+    if response.get("usage") is not None:
+        wire["usage"] = encode_usage(response["usage"], context, ("usage",))
+    return wire if served is None else as_served(wire, served)
+
+
+ANSWER_FIELDS = ("error", "incomplete_details", "usage")
+"""What a ``ResponseResource`` requires of the answer itself, null when it has none."""
+
+
+def server_fields(context: EncodeContext) -> Mapping[str, Any] | None:
+    """The ``server_fields`` option: the fields of a server answering the request itself."""
+    fields = context.option(SERVER_FIELDS)
+    return cast("Mapping[str, Any]", fields) if isinstance(fields, Mapping) else None
+
+
+def as_served(wire: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``wire`` as the server answering the request returns it: the Open Responses
+    ``ResponseResource``, whose every field is required (some may be null). The server's
+    fields (its ``resp_`` id, the request's settings echoed) go over the converted
+    answer; ``completed_at`` is now when the answer completed, null otherwise; the
+    answer's own ``error``, ``incomplete_details`` and ``usage`` are null when absent."""
+    wire.update(fields)
+    wire["completed_at"] = int(time.time()) if wire.get("status") == "completed" else None
+    for key in ANSWER_FIELDS:
+        wire.setdefault(key, None)
+    return wire
+
+
+def encode_output(
+    message: Mapping[str, Any],
+    losses: LossRecorder,
+    response_id: str | None = None,
+    *,
+    sealing: Sealing | None = None,
+) -> list[dict[str, Any]]:
+    """The ``output`` items for the answer (``sealing``: the ``encrypted_reasoning`` option)."""
+    at = ("choices", 0, "message")
+    return encode_assistant(message, losses, at, for_request=False, response_id=response_id, sealing=sealing)

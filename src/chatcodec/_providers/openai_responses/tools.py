@@ -1,0 +1,205 @@
+"""``tools``, ``tool_choice`` and ``parallel_tool_calls`` <-> canonical tools.
+
+A ``function`` tool is flat in Responses (``name``, ``parameters``, ``strict`` beside
+``type``, not under ``function`` as in Chat) and is a canonical
+:class:`~chatcodec.ToolDefinition`. Every other kind (``web_search``, ``file_search``,
+``computer_use_preview``, ``code_interpreter``, ``image_generation``, ``mcp``,
+``local_shell``, ``custom`` ...) runs on OpenAI's side or has no canonical meaning and is
+kept whole in ``provider_tools``; their interleaving is kept as a ``_tool_order`` marker.
+
+``FunctionToolParam`` requires ``parameters`` and ``strict`` (both nullable), and the API
+treats a missing ``strict`` as ``true``: a canonical tool with no ``strict`` is sent
+``"strict": null`` (the provider default it asked for), and a wire tool without the key
+is marked so it goes back without it.
+
+``tool_choice`` is ``"auto"``, ``"none"``, ``"required"`` or ``{"type": "function",
+"name": ...}``; other choices (``allowed_tools``, a built-in tool, ``mcp``) are kept whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chatcodec._losses import LossRecorder, Steps
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.families.openai.strict_schema import to_openai_strict
+from chatcodec._providers.families.schema_writing import (
+    AS_SENT,
+    STRICT_SCHEMA_OPTION,
+    openai_strict_schema,
+    read_as_sent,
+)
+from chatcodec._providers.kit import NULLS, restore_fields, split_fields
+from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES, tool_name
+from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
+from chatcodec._providers.openai_responses.parts import canonical_text, opaque
+
+_CHOICES = ("auto", "none", "required")
+_FUNCTION, _BUILT_IN = "function", "provider"
+_TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
+_NO_PARAMETERS = "_no_parameters"
+_NO_STRICT = "_no_strict"
+
+
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
+    """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
+    tools = as_list(request.get("tools"))
+    if tools is not None:
+        order = [_FUNCTION if _is_function(tool) else _BUILT_IN for tool in tools]
+        functions = [decode_function_tool(tool) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION]
+        built_in = [opaque(tool) for tool, kind in zip(tools, order, strict=True) if kind != _FUNCTION]
+        if functions:
+            canonical["tools"] = functions
+        if built_in:
+            canonical["provider_tools"] = built_in
+        if _BUILT_IN in order and order != sorted(order, key=lambda kind: kind == _BUILT_IN):
+            bag["_tool_order"] = order
+        if not tools:
+            bag["_empty_tools"] = True
+    choice = request.get("tool_choice")
+    if choice in _CHOICES:
+        canonical["tool_choice"] = {"type": choice}
+    elif _is_named_function(choice):
+        canonical["tool_choice"] = {"type": "tool", "name": (as_dict(choice) or {})["name"]}
+    elif choice is not None:
+        bag["tool_choice"] = choice
+    if isinstance(request.get("parallel_tool_calls"), bool):
+        canonical["parallel_tool_calls"] = request["parallel_tool_calls"]
+
+
+def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """A canonical tool for a ``function`` tool: its other fields in the bag, and markers
+    for a ``parameters`` or ``strict`` the wire left out (both are written by default).
+    Without ``parameters``, canonical's default is written, as the model dumps it."""
+    definition: dict[str, Any] = {"type": "function", "name": tool["name"]}
+    if tool.get("description") is not None:
+        definition["description"] = tool["description"]
+    parameters = tool.get("parameters")
+    definition["parameters"] = {"type": "object", "properties": {}} if parameters is None else parameters
+    if tool.get("strict") is not None:
+        definition["strict"] = tool["strict"]
+    rest = split_fields(tool, _TOOL_FIELDS)
+    if "parameters" not in tool:
+        rest[_NO_PARAMETERS] = True
+    elif parameters is not None and read_as_sent(parameters, to_openai_strict if tool.get("strict") is True else None):
+        rest[AS_SENT] = True  # sent back unchanged (families/schema_writing.py)
+    if "strict" not in tool:
+        rest[_NO_STRICT] = True
+    return KIT.attach(definition, rest)
+
+
+def _is_function(tool: dict[str, Any]) -> bool:
+    """Whether ``tool`` is a function tool canonical holds (a name it takes: non-empty,
+    no lone surrogate), else it is kept whole with the built-in tools."""
+    parameters = tool.get("parameters")
+    return (
+        tool.get("type") == "function"
+        and canonical_text(tool.get("name"))
+        and (parameters is None or isinstance(parameters, dict))
+        and isinstance(tool.get("strict"), bool | None)
+        and isinstance(tool.get("description"), str | None)
+    )
+
+
+def _is_named_function(choice: object) -> bool:
+    fields = as_dict(choice)
+    return (
+        fields is not None
+        and set(fields) == {"type", "name"}
+        and fields["type"] == "function"
+        and bool(isinstance(fields["name"], str) and fields["name"])
+    )
+
+
+def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+    """Write ``tools``, ``tool_choice`` and ``parallel_tool_calls``."""
+    losses = context.losses
+    wire.pop("tools", None)
+    functions, built_in = request.get("tools"), request.get("provider_tools")
+    if functions or built_in or bag.get("_empty_tools"):
+        tools = _ordered(
+            [_encode_tool(tool, index, context) for index, tool in enumerate(functions or ())],
+            _built_in(built_in or (), losses),
+            as_list(bag.get("_tool_order")),
+        )
+        if tools or bag.get("_empty_tools"):
+            wire["tools"] = tools
+    choice = request.get("tool_choice")
+    if choice is not None:
+        kind = choice.get("type", "auto")
+        wire["tool_choice"] = (
+            kind
+            if kind != "tool"
+            else {"type": "function", "name": request_tool_name(choice.get("name") or "", losses, ("tool_choice",))}
+        )
+    if request.get("parallel_tool_calls") is not None:
+        wire["parallel_tool_calls"] = request["parallel_tool_calls"]
+
+
+def _built_in(tools: Sequence[Mapping[str, Any]], losses: LossRecorder) -> list[dict[str, Any]]:
+    """This provider's own built-in tools, as they were; another provider's are reported."""
+    built_in: list[dict[str, Any]] = []
+    for index, tool in enumerate(tools):
+        at = ("provider_tools", index)
+        if tool["provider"] != PROVIDER:
+            losses.add(at, f"{tool['provider']} tool", f"only {PROVIDER}'s own tools can be sent to it")
+            continue
+        KIT.report_foreign(losses, tool.get("provider_metadata"), at)
+        built_in.append(dict(tool["data"]))
+    return built_in
+
+
+def request_tool_name(name: str, losses: LossRecorder, at: Steps) -> str:
+    """A tool name as a request sends it (OpenAI's rule: :func:`~chatcodec._providers.kit.tool_name`,
+    which remembers the names sent as they are in :data:`SENT_AS_IS`)."""
+    return tool_name(name, losses, at, PROVIDER)
+
+
+SENT_AS_IS = COMMON_TOOL_NAMES.accepted
+"""Tool names OpenAI's rule took as they are: a loop may look a name up here first."""
+
+
+def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext) -> dict[str, Any]:
+    losses = context.losses
+    at = ("tools", index)
+    metadata = tool.get("provider_metadata")
+    rest = KIT.claim(losses, metadata, at) if metadata else {}
+    wire: dict[str, Any] = {
+        **restore_fields(rest),
+        "type": "function",
+        "name": request_tool_name(tool["name"], losses, at),
+    }
+    if tool.get("description") is not None:
+        wire["description"] = tool["description"]
+    strict = tool.get("strict")
+    if not rest.get(_NO_PARAMETERS) and "parameters" not in (as_list(rest.get(NULLS)) or ()):
+        parameters = tool.get("parameters")
+        if parameters is None:
+            wire["parameters"] = {"type": "object", "properties": {}}
+        else:  # JSON Schema, and what strict mode takes when strict is true (families/schema_writing.py)
+            option = context.option(STRICT_SCHEMA_OPTION)
+            at_schema, as_sent = (*at, "parameters"), rest.get(AS_SENT)
+            wire["parameters"], strict = openai_strict_schema(
+                parameters, strict, losses, at_schema, option, as_sent=as_sent
+            )
+    if strict is not None:
+        wire["strict"] = strict
+    elif not rest.get(_NO_STRICT):
+        wire["strict"] = None
+    if tool.get("cache_control") is not None:
+        losses.add((*at, "cache_control"), "cache_control", "Responses tools carry no cache breakpoint", "setting")
+    return wire
+
+
+def _ordered(
+    functions: list[dict[str, Any]], built_in: list[dict[str, Any]], order: list[Any] | None
+) -> list[dict[str, Any]]:
+    """Function tools then the others, unless the decoder recorded another order."""
+    if order is None or order.count(_FUNCTION) != len(functions) or order.count(_BUILT_IN) != len(built_in):
+        return functions + built_in
+    pending = {_FUNCTION: iter(functions), _BUILT_IN: iter(built_in)}
+    return [next(pending[kind]) for kind in order]

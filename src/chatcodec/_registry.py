@@ -1,0 +1,416 @@
+"""The codec contract and the registry of wire formats.
+
+A codec is a module-level object with six methods (:class:`Codec`). Provider codecs
+live in ``chatcodec._providers.<name>`` and are imported only when first used, so
+``import chatcodec`` stays light. Adding a provider means writing its folder and adding
+one line to :data:`_BUILT_IN`; see CONTRIBUTING.md.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import importlib
+import pickle
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+
+from chatcodec import _error_statuses as error_statuses
+from chatcodec._errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
+from chatcodec._option_table import NO_OPTIONS, OptionTable
+
+if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
+    from chatcodec._losses import LossRecorder
+    from chatcodec._model.messages import AnyMessage
+    from chatcodec._model.request import ChatRequest
+    from chatcodec._model.response import ChatResponse
+    from chatcodec._model.stream_events import AnyStreamEvent
+    from chatcodec._providers.contract.edge import Edge
+    from chatcodec._providers.contract.envelopes import BatchRows
+    from chatcodec.streams._builder import StreamBuilder
+
+CANONICAL = "canonical"
+"""Name of chatcodec's own JSON format, usable wherever a provider name is."""
+
+_BUILT_IN: dict[str, str] = {
+    CANONICAL: "chatcodec._canonical_codec:CODEC",
+    "openai-chat": "chatcodec._providers.openai_chat.codec:CODEC",
+    "anthropic": "chatcodec._providers.anthropic.codec:CODEC",
+    "openai-responses": "chatcodec._providers.openai_responses.codec:CODEC",
+    "gemini": "chatcodec._providers.gemini.codec:CODEC",
+    "bedrock-converse": "chatcodec._providers.bedrock_converse.codec:CODEC",
+    "ollama": "chatcodec._providers.ollama.codec:CODEC",
+    "bedrock-nova": "chatcodec._providers.bedrock_nova.codec:CODEC",
+}
+"""Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
+the one line a new provider adds here."""
+
+PROVIDER_NAMES: tuple[str, ...] = tuple(name for name in _BUILT_IN if name != CANONICAL)
+"""The provider wire formats chatcodec knows, by their registry names (read from
+:data:`_BUILT_IN`, so a provider is named once)."""
+
+
+class Codec(Protocol):
+    """What every wire format implements. ``read_*`` read the wire into canonical data
+    (plain dicts, no model built) and ``write_*`` write canonical data to the wire,
+    recording losses: the one reader and writer per direction. ``decode_*`` and
+    ``encode_*`` are the same with models at the door. ``options`` are the encoder's, by
+    public name, straight into its encode context."""
+
+    name: str
+    """The registry name (``"openai-chat"``)."""
+    options: OptionTable
+    """The encoder's options, by their one name (``options=`` refuses any other)."""
+
+    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]: ...
+
+    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+        """A request body given as JSON text, as canonical data (a codec may parse and
+        validate it in one pass)."""
+        ...
+
+    def write_request(
+        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def decode_request(self, payload: dict[str, Any]) -> ChatRequest: ...
+
+    def encode_request(
+        self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def read_response(self, payload: dict[str, Any]) -> dict[str, Any]: ...
+
+    def write_response(
+        self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def decode_response(self, payload: dict[str, Any]) -> ChatResponse: ...
+
+    def encode_response(
+        self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]: ...
+
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]: ...
+
+
+class StreamDecoder(Protocol):
+    """Push-style decoding of one provider stream: feed wire events as they arrive
+    (from a sync or async source alike)."""
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """Canonical events for one wire event (often none, sometimes several)."""
+        ...
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read wire events into the decoder's builder (what :meth:`feed` does, without
+        handing events back: how ``accumulate_stream`` drives it, with the whole stream)."""
+        ...
+
+    def close(self) -> list[AnyStreamEvent]:
+        """Events still owed when the stream ends."""
+        ...
+
+
+@runtime_checkable
+class SupportsStreamDecoder(Protocol):
+    """A codec that decodes streams incrementally (what :class:`~chatcodec.Conversation`,
+    async proxies and :func:`~chatcodec.accumulate_stream` use); ``decode_stream`` is then
+    ``feed`` over the events.
+
+    The decoder drives ``builder`` (a :class:`~chatcodec.streams._builder.StreamBuilder`):
+    none means one that emits canonical events; ``accumulate_stream`` passes one that
+    builds the response directly.
+    """
+
+    def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
+        """A decoder of this format's stream, driving ``builder`` (a new one when omitted)."""
+        ...
+
+
+class StreamEncoder(Protocol):
+    """Push-style encoding of one canonical stream: ``feed`` each canonical event as it
+    is decoded (from a sync or async source alike), ``close`` at the end. What the losses
+    recorder passed to :meth:`SupportsStreamEncoder.stream_encoder` collects is settled
+    by the caller."""
+
+    def feed(self, event: AnyStreamEvent) -> Iterable[dict[str, Any]]:
+        """The wire events ``event`` completes (often none or one)."""
+        ...
+
+    def close(self) -> Iterable[dict[str, Any]]:
+        """The closing wire events."""
+        ...
+
+
+@runtime_checkable
+class SupportsStreamEncoder(Protocol):
+    """A codec that encodes streams push-style (what :class:`~chatcodec.StreamConverter`
+    and async proxies use); ``encode_stream`` is then ``feed`` over the events."""
+
+    def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder: ...
+
+
+@runtime_checkable
+class SupportsMessageDecoding(Protocol):
+    """A codec that reads wire messages without a whole request around them."""
+
+    def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]: ...
+
+
+_loaded: dict[str, Codec] = {}
+_custom: dict[str, Callable[[], Codec]] = {}
+
+_edges_loaded: dict[str, Edge] = {}
+"""Each name's edge once looked up (:func:`get_edge`; detection asks for every edge on
+each body it reads); :func:`register_codec` and :func:`unregister_codec` forget it."""
+
+
+def register_codec(name: str, factory: Callable[[], Codec]) -> None:
+    """Register (or replace) a codec under ``name``; ``factory`` runs on first use."""
+    _custom[name] = factory
+    _forget(name)
+
+
+def unregister_codec(name: str) -> None:
+    """Remove a codec added with :func:`register_codec`."""
+    _custom.pop(name, None)
+    _forget(name)
+
+
+_generation = [0]
+
+
+def generation() -> int:
+    """How many times a codec was registered or unregistered: what is derived from every
+    codec (detection's table of marks) is built again when it changes."""
+    return _generation[0]
+
+
+def _forget(name: str) -> None:
+    _generation[0] += 1
+    _loaded.pop(name, None)
+    _edges_loaded.pop(name, None)
+
+
+def available_formats() -> list[str]:
+    """Every name :func:`get_codec` accepts right now, ``canonical`` first."""
+    return [*_BUILT_IN, *(name for name in _custom if name not in _BUILT_IN)]
+
+
+def registered_providers() -> list[str]:
+    """The provider formats with a codec right now (``canonical`` excluded)."""
+    return [name for name in available_formats() if name != CANONICAL]
+
+
+def get_codec(name: str) -> Codec:
+    """The codec for ``name``, imported on first use.
+
+    Raises :class:`~chatcodec.CodecNotAvailableError` for a known provider without a
+    codec yet, and :class:`~chatcodec.UnknownProviderError` for any other name.
+    """
+    codec = _loaded.get(name)
+    if codec is not None:
+        return codec
+    if name in _custom:
+        codec = _custom[name]()
+    elif name in _BUILT_IN:
+        module_name, _, attribute = _BUILT_IN[name].partition(":")
+        codec = getattr(importlib.import_module(module_name), attribute)
+    else:
+        raise _lookup_error(name)
+    if not hasattr(codec, "write_request"):
+        codec = cast("Codec", ModelCodec(codec))
+    elif name in _BUILT_IN:
+        copyreg.pickle(cast("type[Any]", type(codec)), _by_name)
+    _loaded[name] = codec
+    return codec
+
+
+def _by_name(codec: object) -> tuple[Callable[[str], Codec], tuple[str]]:
+    """How a built-in codec pickles: as its registry name, looked up again where it is
+    unpickled, so an engine's workers (Ray, Spark, ``datasets.map(num_proc=...)``) share
+    the module-level codec rather than a copy of the role modules it holds (which do
+    not pickle). A codec's class is registered with :mod:`copyreg` when it is first
+    looked up, as :func:`pickle.dumps` is only ever given a codec that was."""
+    name = next((name for name, loaded in _loaded.items() if loaded is codec), None)
+    if name is None:
+        raise pickle.PicklingError(f"{codec!r} is not a registered codec, so it has no name to pickle by")
+    return get_codec, (name,)
+
+
+class ModelCodec:
+    """A codec written with the six model methods only (``decode_*``/``encode_*`` of
+    requests, responses and streams, as :class:`Codec` was before canonical data was the
+    currency): read and write go through models. It takes no option (``options=`` refuses
+    every name); wire fields go by ``extra_fields=``, into ``provider_options[name]``."""
+
+    options: OptionTable = NO_OPTIONS
+
+    def __init__(self, codec: Any) -> None:
+        self._codec = codec
+        self.name: str = codec.name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._codec, attribute)
+
+    def __reduce__(self) -> tuple[Callable[[str], Codec], tuple[str]]:
+        """Pickled by its registry name, as the built-in codecs are (:func:`_by_name`)."""
+        return _by_name(self)
+
+    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        request: ChatRequest = self._codec.decode_request(payload)
+        return request.model_dump()
+
+    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+        from chatcodec._payloads import load_object
+
+        return self.read_request(load_object(text, f"{self.name} request"))
+
+    def write_request(
+        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        from chatcodec._canonical_validation import validate_canonical
+        from chatcodec._model.request import ChatRequest
+
+        return self.encode_request(validate_canonical(ChatRequest, request), losses, options=options)
+
+    def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
+        decoded: ChatRequest = self._codec.decode_request(payload)
+        return decoded
+
+    def encode_request(
+        self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        if options:
+            bags = dict(request.provider_options or {})
+            bags[self.name] = {**(bags.get(self.name) or {}), **options}
+            request = request.model_copy(update={"provider_options": bags})
+        encoded: dict[str, Any] = self._codec.encode_request(request, losses)
+        return encoded
+
+    def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
+        response: ChatResponse = self._codec.decode_response(payload)
+        return response.model_dump()
+
+    def write_response(
+        self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        from chatcodec._canonical_validation import validate_canonical
+        from chatcodec._model.response import ChatResponse
+
+        return self.encode_response(validate_canonical(ChatResponse, response), losses, options=options)
+
+    def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
+        decoded: ChatResponse = self._codec.decode_response(payload)
+        return decoded
+
+    def encode_response(
+        self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        del options  # a six-method codec reads no output options
+        encoded: dict[str, Any] = self._codec.encode_response(response, losses)
+        return encoded
+
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        del options  # a six-method codec reads no output options
+        encoded: Iterator[dict[str, Any]] = self._codec.encode_stream(events, losses)
+        return encoded
+
+
+def get_edge(name: str) -> Edge:
+    """What ``name``'s API says on HTTP: its codec's ``edge`` role (routes, upstream URL and
+    headers, stream framing, error shapes, detection marks, strict extension rows; see
+    :mod:`chatcodec._providers.contract.edge`). A built-in provider's is imported without its
+    codec, from the ``edge`` module beside the codec module :data:`_BUILT_IN` names, so
+    detection on a conversion loads no canonical model.
+
+    Raises :class:`~chatcodec.ProviderLookupError` for a codec without an edge
+    (``canonical``, a codec a caller wrote without one): its HTTP facts are unknown, and
+    no other provider's stand in for them.
+    """
+    loaded = _edges_loaded.get(name)
+    if loaded is not None:
+        return loaded
+    from chatcodec._providers.contract.edge import Edge
+
+    edge: object = None
+    if name in _BUILT_IN and name not in _custom and name != CANONICAL:
+        module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".edge"
+        try:
+            edge = importlib.import_module(module_name).EDGE
+        except ModuleNotFoundError as error:  # a folder without an edge.py: ask its codec
+            if error.name != module_name:
+                raise
+    if edge is None:
+        edge = getattr(get_codec(name), "edge", None)
+    if not isinstance(edge, Edge):
+        raise ProviderLookupError(
+            f"the codec registered as {name!r} has no edge: its HTTP facts (paths, URL, auth, stream "
+            "framing, error shapes) are unknown; give its ProviderCodec an edge= role (_providers/<name>/edge.py)"
+        )
+    _edges_loaded[name] = edge
+    return edge
+
+
+def get_batch_rows(name: str) -> BatchRows:
+    """The batch envelopes ``name``'s bodies ride in and whether the training dialects hold
+    its messages (:class:`~chatcodec._providers.contract.envelopes.BatchRows`): a built-in
+    folder's ``batch_rows.py`` beside its codec module, or a codec's ``batch_rows``
+    attribute; none for a format that declares none."""
+    from chatcodec._providers.contract.envelopes import NO_BATCH_ROWS, BatchRows
+
+    rows: object = None
+    if name in _BUILT_IN and name not in _custom and name != CANONICAL:
+        module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".batch_rows"
+        try:
+            rows = importlib.import_module(module_name).BATCH_ROWS
+        except ModuleNotFoundError as error:  # a folder without batch rows
+            if error.name != module_name:
+                raise
+    elif name in _custom:
+        rows = getattr(get_codec(name), "batch_rows", None)
+    return rows if isinstance(rows, BatchRows) else NO_BATCH_ROWS
+
+
+_statuses: list[tuple[int, dict[str, int]]] = []
+"""The generation the error-status table was built at, and the table."""
+
+
+def _error_statuses() -> dict[str, int]:
+    """Error type -> HTTP status from every registered edge's ``errors`` (its types by
+    status and the other types it reads), in registry order; a codec without an edge adds
+    none. :mod:`chatcodec._error_statuses` reads it (installed below)."""
+    if _statuses and _statuses[0][0] == generation():
+        return _statuses[0][1]
+    table: dict[str, int] = {}
+    for name in registered_providers():
+        try:
+            statuses = get_edge(name).errors.statuses()
+        except ProviderLookupError:
+            continue
+        for kind, status in statuses.items():
+            table.setdefault(kind, status)
+    _statuses[:] = [(generation(), table)]
+    return table
+
+
+error_statuses.read_statuses_from(_error_statuses)
+
+
+def _lookup_error(name: str) -> Exception:
+    available = ", ".join(available_formats())
+    providers = registered_providers()
+    registered = ", ".join(providers) if providers else "none yet"
+    if name in PROVIDER_NAMES:
+        return CodecNotAvailableError(
+            f"provider {name!r} is a known wire format but has no codec registered yet "
+            f"(registered providers: {registered}; usable formats: {available})"
+        )
+    known = ", ".join(PROVIDER_NAMES)
+    return UnknownProviderError(f"unknown provider {name!r}; known wire formats: {known}, {CANONICAL}")

@@ -1,0 +1,553 @@
+"""Training dataset dialects: the rows fine-tuning and RL libraries keep conversations in.
+
+Each dialect maps a row to a conversation chatcodec converts (a request body in OpenAI
+Chat's shapes, read by that codec so its spellings come back; Verifiers' rows and the pair
+form by the canonical reader) and back, so
+``chatcodec convert --from sharegpt --to openai-chat`` (or ``--to sharegpt``) takes one
+command. The dialects, each with the documentation it follows:
+
+``sharegpt``               ``{"conversations": [{"from", "value"}], "system", "tools"}`` as
+                           LLaMA-Factory reads it (``human``/``gpt``/``function_call``/
+                           ``observation``/``system``; ``tools`` and calls as JSON text):
+                           https://github.com/hiyouga/LLaMA-Factory/blob/main/data/README.md.
+                           Keys and role names come from a configuration
+                           (:func:`layout_from_config`: LLaMA-Factory's ``columns``/``tags``
+                           or axolotl's ``field_messages``/``message_property_mappings``/
+                           ``roles``, https://docs.axolotl.ai/docs/dataset-formats/conversation.html)
+``trl-prompt-completion``  ``{"prompt": [...], "completion": [...], "tools"?}``, TRL's
+                           conversational prompt-completion type:
+                           https://huggingface.co/docs/trl/dataset_formats
+``verifiers``              a Verifiers rollout: ``prompt`` and ``completion`` message lists
+                           (flat ``tool_calls``) beside ``answer``, ``reward``, ``info``, ...
+``hf-chat``                ``{"messages", "tools"}`` in Hugging Face's chat-template shapes
+                           (:mod:`.chat_template_calls`: calls without ids, object arguments)
+``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
+``openai-evals``           an OpenAI Evals item ``{"item", "sample"}``, read only
+                           (:mod:`.eval_items`)
+``trl-preference``         ``{"prompt", "chosen", "rejected"}`` (TRL's conversational
+                           preference type; without ``prompt``, the sides' shared start is
+                           the prompt, and written so again)
+``sharegpt-preference``    LLaMA-Factory's ShareGPT preference row: ``conversations`` (and
+                           ``system``, ``tools``) then ``chosen``/``rejected`` answers
+                           ``{"from": "gpt", "value"}``
+``openai-dpo``             ``{"input": {"messages", "tools"?, "parallel_tool_calls"?},
+                           "preferred_output", "non_preferred_output"}``:
+                           https://platform.openai.com/docs/guides/direct-preference-optimization
+``preference``             chatcodec's pair form: ``{"prompt": <canonical request>,
+                           "chosen": <canonical messages>, "rejected": <canonical messages>}``,
+                           both sides kept exactly, whatever the pair came from
+==========================================================================================
+
+A pair dialect converts only to another pair dialect. Columns a dialect does not own
+(Verifiers' ``reward``, a dataset's ``id``) are kept when reading and writing the same
+dialect and are a ``metadata`` loss each when moving to another. Writing a row, every field
+of the body it has no place for is a loss with its path, as a provider writer reports
+(:func:`unplaced_fields`; per-message ``weight`` where the row has no training flag), and
+what reading made up or could not split again (a Hugging Face call's id, alpaca's
+``input``) is reported unless the row is written in its own dialect again
+(``tests/test_dialect_round_trips.py`` holds the law).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from chatcodec._losses import Loss
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
+from chatcodec.batch import _alpaca as alpaca
+from chatcodec.batch import _eval_items as eval_items
+from chatcodec.batch import _sharegpt as sharegpt
+from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids, without_made_up_ids
+from chatcodec.batch._training_layout import (
+    SHAREGPT,
+    ConversationLayout,
+    TrainingRowError,
+    layout_from_config,
+)
+
+__all__ = [
+    "CONVERSATION_DIALECTS",
+    "PAIR_DIALECTS",
+    "READ_ONLY_DIALECTS",
+    "SHAREGPT",
+    "TRAINING_DIALECTS",
+    "WRITTEN_FROM",
+    "ConversationLayout",
+    "PreferencePair",
+    "ReadConversation",
+    "TrainingRowError",
+    "column_losses",
+    "extra_columns",
+    "layout_from_config",
+    "own_columns",
+    "pair_part_format",
+    "read_conversation",
+    "read_format",
+    "read_pair",
+    "with_dialect_hint",
+    "with_empty_fields",
+    "write_conversation",
+    "write_pair",
+]
+
+CONVERSATION_DIALECTS: Final = (
+    "sharegpt",
+    "trl-prompt-completion",
+    "verifiers",
+    "hf-chat",
+    "alpaca",
+    "openai-evals",
+)
+"""Dialects whose row is one conversation."""
+READ_ONLY_DIALECTS: Final = ("openai-evals",)
+"""Dialects read and never written (an eval item is the eval's data, not a target)."""
+PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "sharegpt-preference", "preference")
+"""Dialects whose row is a preference pair: a prompt and two completions."""
+TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *PAIR_DIALECTS)
+"""Every training dialect's name (``--from``/``--to``)."""
+
+WRITTEN_FROM: Final = next(name for name in PROVIDER_NAMES if get_batch_rows(name).training_dialects)
+"""The format a conversation is converted to before a dialect's row is written from it: the
+one whose folder says the training dialects hold its message shapes (its ``batch_rows.py``)."""
+
+_READ_IN_CANONICAL: Final = frozenset({"verifiers", "preference"})
+"""The dialects read by the canonical reader: a Verifiers rollout's flat calls and
+``provider_state``, chatcodec's pair form. Every other dialect's conversation is in OpenAI
+Chat's shapes, read by its codec, so the spellings it keeps (an assistant's ``content``
+absent, ``null`` or ``""``) come back as they were."""
+
+
+def read_format(dialect: str) -> str:
+    """The format a dialect's conversation (or a pair's parts) is read in."""
+    return "canonical" if dialect in _READ_IN_CANONICAL else WRITTEN_FROM
+
+
+_OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
+    "trl-prompt-completion": ("prompt", "completion", "tools"),
+    "verifiers": ("prompt", "completion"),
+    "hf-chat": ("messages", "tools"),
+    "openai-evals": ("item", "sample"),
+    "trl-preference": ("prompt", "chosen", "rejected", "tools"),
+    "openai-dpo": ("input", "preferred_output", "non_preferred_output"),
+    "preference": ("prompt", "chosen", "rejected"),
+}
+
+
+def own_columns(dialect: str, layout: ConversationLayout = SHAREGPT) -> tuple[str, ...]:
+    """The columns a dialect's row holds the conversation in."""
+    if dialect in ("sharegpt", "sharegpt-preference"):
+        columns = (layout.messages, layout.system, layout.tools, layout.images)
+        sides = ("chosen", "rejected") if dialect == "sharegpt-preference" else ()
+        return tuple(column for column in (*columns, *sides) if column)
+    if dialect == "alpaca":
+        return alpaca.AlpacaColumns.of(layout).names
+    return _OWN_COLUMNS[dialect]
+
+
+def extra_columns(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> list[str]:
+    """The row's columns the dialect does not own."""
+    owned = own_columns(dialect, layout)
+    return [column for column in row if column not in owned]
+
+
+def column_losses(row: Mapping[str, Any], dialect: str, target: str, layout: ConversationLayout) -> list[Loss]:
+    """A ``metadata`` loss for each column of ``row`` another dialect has no place for."""
+    return [
+        Loss(f"$.{column}", f"{dialect} column", f"{target} rows have no place for it", "metadata")
+        for column in extra_columns(row, dialect, layout)
+    ]
+
+
+_MORE_SETTINGS: Final = frozenset({"max_completion_tokens", "seed", "n", "user"})
+"""OpenAI's names for settings beyond the canonical request's fields."""
+
+
+@functools.cache
+def _settings() -> frozenset[str]:
+    """A request body's settings (the canonical request data's fields, and OpenAI's names
+    for a few more): a dialect without them reports each as a ``setting``, any other key as
+    a column. Read on the first loss, so converting loads no model module."""
+    from chatcodec._model.canonical_types import ChatRequestData
+
+    return frozenset(ChatRequestData.__annotations__) | _MORE_SETTINGS
+
+
+def unplaced_fields(body: Mapping[str, Any], placed: Sequence[str], dialect: str) -> list[Loss]:
+    """A loss for each field of a request body a dialect's row has no place for: a setting
+    (``temperature``, ``model``) or a dataset's own column (``category``, ``score``), which
+    ``--column NAME`` carries beside the row instead."""
+    losses: list[Loss] = []
+    for key in body:
+        if key in placed:
+            continue
+        if key in _settings():
+            losses.append(Loss(f"$.{key}", key, f"{dialect} rows keep no request settings", "setting"))
+        else:
+            why = f"{dialect} rows have no place for it (--column {key} carries a dataset column)"
+            losses.append(Loss(f"$.{key}", "field", why, "metadata"))
+    return losses
+
+
+def with_dialect_hint(message: str, body: Mapping[str, Any]) -> str:
+    """A format mismatch's message, naming the training dialect the row plainly is."""
+    if as_dict(body.get("item")) is not None and set(body) <= {"item", "sample"}:
+        return f"{message}; an OpenAI Evals item {{item, sample}} is --from openai-evals"
+    if needs_call_ids(as_list(body.get("messages")) or []):
+        hint = "calls without ids, results without tool_call_id: Hugging Face chat-template rows are --from hf-chat"
+        return f"{message}\n({hint})"
+    return message
+
+
+def _messages(value: object, path: str) -> list[Any]:
+    messages = as_list(value)
+    if messages is None:
+        text = " (text is TRL's standard form, which is no conversation)" if isinstance(value, str) else ""
+        raise TrainingRowError(f"expected a list of messages{text}", path)
+    return messages
+
+
+# --- conversations ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReadConversation:
+    """A conversation row read: the body to convert, and how the row spelled it."""
+
+    body: dict[str, Any]
+    """A request body (``messages``, ``tools``) in :func:`read_format`'s shapes."""
+    prompt_length: int | None = None
+    """How many messages the row's ``prompt`` held (prompt/completion dialects)."""
+    layout: ConversationLayout | None = None
+    """The layout writing the same dialect again gives the row back with (a ShareGPT system
+    prompt as a turn, not the column)."""
+    notes: tuple[Loss, ...] = ()
+    """What reading made up (a Hugging Face call's id), reported unless the row is written
+    in its own dialect again."""
+    input_length: int | None = None
+    """Where an alpaca row's ``input`` started in its last prompt (``instruction\ninput``)."""
+    object_arguments: bool = True
+    """Whether the row gave its calls' arguments as objects (Hugging Face's spelling)."""
+
+
+def read_conversation(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> ReadConversation:
+    """The conversation of a ``dialect`` row, as a request body."""
+    notes: list[Loss] = []
+    if dialect == "sharegpt":
+        as_read = _as_read(row, layout)
+        if as_read is not layout:
+            why = "another format's system message comes back as the system column (LLaMA-Factory reads both alike)"
+            notes.append(Loss(f"$.{layout.messages}[0]", "system turn", why, "spelling"))
+        return ReadConversation(sharegpt.read_sharegpt(row, layout), layout=as_read, notes=tuple(notes))
+    if dialect == "alpaca":
+        read = alpaca.read_alpaca(row, alpaca.AlpacaColumns.of(layout))
+        if read.input_length is not None:
+            why = "joined to the instruction by a newline, as LLaMA-Factory builds the prompt: the split is not kept"
+            notes.append(Loss(f"$.{layout.query}", "alpaca input", why, "spelling"))
+        imaged = sharegpt_images(read.body, row, layout)
+        return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
+    if dialect == "openai-evals":
+        return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
+    if dialect == "hf-chat":
+        given = _messages(row.get("messages"), "$.messages")
+        listed = with_call_ids(given, "$.messages", notes)
+        tools = {"tools": row["tools"]} if row.get("tools") is not None else {}
+        return ReadConversation(
+            {"messages": listed, **tools}, notes=tuple(notes), object_arguments=object_arguments(given)
+        )
+    prompt = _messages(row.get("prompt"), "$.prompt")
+    completion = _messages(row.get("completion"), "$.completion")
+    messages: list[Any] = [*prompt, *completion]
+    objects = object_arguments(messages)
+    if dialect == "trl-prompt-completion":
+        messages = with_call_ids(messages, "$.prompt", notes)
+    elif dialect == "verifiers":
+        messages = [_kept_empty_text(message) for message in messages]
+    body: dict[str, Any] = {"messages": messages}
+    if dialect == "trl-prompt-completion" and row.get("tools") is not None:
+        body["tools"] = row["tools"]
+    return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects)
+
+
+def sharegpt_images(body: dict[str, Any], row: Mapping[str, Any], layout: ConversationLayout) -> dict[str, Any]:
+    """An alpaca body with its ``<image>`` placeholders read as the row's images, as
+    LLaMA-Factory's multimodal alpaca rows give them."""
+    return sharegpt.with_row_images(body, row, layout)
+
+
+def _as_read(row: Mapping[str, Any], layout: ConversationLayout) -> ConversationLayout:
+    """The layout that writes ``row`` back as it came: a system prompt given as the first
+    turn stays a turn (LLaMA-Factory reads both spellings alike)."""
+    first = as_dict((as_list(row.get(layout.messages)) or [None])[0])
+    if first is not None and layout.roles.get(str(first.get(layout.role))) == "system" and layout.system:
+        return replace(layout, system=None)
+    return layout
+
+
+def _kept_empty_text(message: Any) -> Any:
+    """A Verifiers answer's ``content: ""`` beside its calls as an empty text part, which
+    the writer gives back as ``""`` (the canonical reader drops an empty string)."""
+    fields = as_dict(message)
+    if fields is None or fields.get("content") != "" or not fields.get("tool_calls"):
+        return message
+    return {**fields, "content": [{"type": "text", "text": ""}]}
+
+
+_PLACED: Final[Mapping[str, tuple[str, ...]]] = {
+    "trl-prompt-completion": ("messages", "tools"),
+    "verifiers": ("messages", "tools"),
+    "hf-chat": ("messages", "tools"),
+}
+
+
+def write_conversation(
+    body: Mapping[str, Any],
+    dialect: str,
+    layout: ConversationLayout = SHAREGPT,
+    *,
+    prompt_length: int | None = None,
+    input_length: int | None = None,
+    object_arguments: bool = True,
+    losses: list[Loss],
+) -> dict[str, Any]:
+    """A ``dialect`` row from a :data:`WRITTEN_FROM` request body; every field of the body
+    the row has no place for is a loss."""
+    if dialect in READ_ONLY_DIALECTS:
+        raise TrainingRowError(
+            f"{dialect} is read, not written: an eval item is the eval's data", rule="training_read_only"
+        )
+    messages = _messages(body.get("messages"), "$.messages")
+    if dialect == "sharegpt":
+        losses += unplaced_fields(body, ("messages", "tools"), dialect)
+        return sharegpt.write_sharegpt(body, messages, layout, losses)
+    if dialect == "alpaca":
+        losses += unplaced_fields(body, ("messages",), dialect)
+        return _write_alpaca(messages, layout, losses, input_length)
+    losses += unplaced_fields(body, _PLACED[dialect], dialect)
+    messages = [_without_weight(message, index, dialect, losses) for index, message in enumerate(messages)]
+    if dialect == "verifiers":
+        messages = [_verifiers_message(message, index, losses) for index, message in enumerate(messages)]
+    else:  # TRL's rows take Hugging Face's call shapes: the ids made up reading them are left out again
+        messages = without_made_up_ids(messages, losses, objects=object_arguments)
+    if dialect == "hf-chat":
+        return {"messages": messages, **({"tools": body["tools"]} if body.get("tools") else {})}
+    split = prompt_length if prompt_length is not None else _completion_start(messages)
+    prompt, completion = messages[:split], messages[split:]
+    if dialect == "verifiers":
+        prompt, completion = [_flat_calls(message) for message in prompt], [_flat_calls(m) for m in completion]
+    row: dict[str, Any] = {"prompt": prompt, "completion": completion}
+    if dialect == "trl-prompt-completion" and body.get("tools"):
+        row["tools"] = body["tools"]
+    elif body.get("tools"):
+        losses.append(Loss("$.tools", "tools", f"{dialect} rows keep no tools", "content"))
+    return row
+
+
+def _write_alpaca(
+    messages: list[Any], layout: ConversationLayout, losses: list[Loss], input_length: int | None
+) -> dict[str, Any]:
+    images: list[str] = []
+    texts = [
+        sharegpt.turn_text((as_dict(message) or {}).get("content"), images, layout, f"$.messages[{index}].content")
+        for index, message in enumerate(messages)
+    ]
+    columns = alpaca.AlpacaColumns.of(layout)
+    row = alpaca.write_alpaca(messages, columns, losses, texts=texts, input_length=input_length)
+    if images and columns.images:
+        row[columns.images] = images
+    return row
+
+
+def _without_weight(message: Any, index: int, dialect: str, losses: list[Loss]) -> Any:
+    """A message without OpenAI's per-message ``weight``, which TRL's and Verifiers' rows
+    have no place for (their trainers train every completion message): a loss."""
+    fields = as_dict(message)
+    if fields is None or "weight" not in fields:
+        return message
+    why = f"{dialect} rows have no per-message weight: their trainers train every answer"
+    losses.append(Loss(f"$.messages[{index}].weight", "training weight", why, "setting"))
+    return {key: value for key, value in fields.items() if key != "weight"}
+
+
+_VERIFIERS_KEYS: Final = frozenset(
+    {
+        "role",
+        "content",
+        "name",
+        "tool_calls",
+        "tool_call_id",
+        "refusal",
+        "annotations",
+        "audio",
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "thinking_blocks",
+    }
+)
+"""The message keys a Verifiers rollout holds (OpenAI's message params, and the reasoning
+fields the canonical reader takes)."""
+
+
+def _verifiers_message(message: Any, index: int, losses: list[Loss]) -> Any:
+    """A message without the keys a Verifiers message has no place for (axolotl's
+    ``train``): a loss each."""
+    fields = as_dict(message)
+    if fields is None or _VERIFIERS_KEYS.issuperset(fields):
+        return message
+    for key in fields:
+        if key not in _VERIFIERS_KEYS:
+            why = "a Verifiers message holds OpenAI's message fields only"
+            losses.append(Loss(f"$.messages[{index}].{key}", key, why, "metadata"))
+    return {key: value for key, value in fields.items() if key in _VERIFIERS_KEYS}
+
+
+def _completion_start(messages: Sequence[Any]) -> int:
+    """Where the completion starts: after the last user (or system) message."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = as_dict(messages[index])
+        if message is not None and message.get("role") in ("user", "system"):
+            return index + 1
+    return 0
+
+
+def _flat_calls(message: Any) -> Any:
+    """An OpenAI assistant message with Verifiers' flat calls (``{id, name, arguments}``)."""
+    fields = as_dict(message)
+    calls = None if fields is None else as_list(fields.get("tool_calls"))
+    if fields is None or calls is None:
+        return message
+    flat: list[dict[str, Any]] = []
+    for call in calls:
+        function = as_dict((as_dict(call) or {}).get("function")) or {}
+        flat.append(
+            {
+                "id": (as_dict(call) or {}).get("id"),
+                "name": function.get("name"),
+                "arguments": function.get("arguments"),
+            }
+        )
+    return {**fields, "tool_calls": flat}
+
+
+# --- preference pairs ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PreferencePair:
+    """A prompt and two completions, each in one format."""
+
+    prompt: dict[str, Any]
+    """The prompt as a request body (``messages``, ``tools``, settings)."""
+    chosen: list[Any]
+    """The preferred completion's messages."""
+    rejected: list[Any]
+    """The other completion's messages."""
+    implicit: bool = False
+    """The row gave no prompt: each side is the whole conversation (TRL's implicit prompt)."""
+
+
+def read_pair(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> PreferencePair:
+    """The pair of a pair dialect's row (``preference``: canonical data; else OpenAI shapes)."""
+    if dialect == "openai-dpo":
+        prompt = as_dict(row.get("input"))
+        if prompt is None:
+            raise TrainingRowError("expected the prompt object", "$.input")
+        chosen, rejected = row.get("preferred_output"), row.get("non_preferred_output")
+        return PreferencePair(
+            prompt, _messages(chosen, "$.preferred_output"), _messages(rejected, "$.non_preferred_output")
+        )
+    if dialect == "sharegpt-preference":
+        chosen = _sharegpt_answer(row.get("chosen"), "$.chosen", layout)
+        return PreferencePair(
+            sharegpt.read_sharegpt(row, layout), chosen, _sharegpt_answer(row.get("rejected"), "$.rejected", layout)
+        )
+    chosen, rejected = _messages(row.get("chosen"), "$.chosen"), _messages(row.get("rejected"), "$.rejected")
+    if dialect == "trl-preference" and "prompt" not in row:  # TRL's implicit prompt: the shared start
+        shared = next(
+            (index for index, (one, other) in enumerate(zip(chosen, rejected, strict=False)) if one != other),
+            min(len(chosen), len(rejected)),
+        )
+        return PreferencePair({"messages": chosen[:shared]}, chosen[shared:], rejected[shared:], implicit=True)
+    if dialect == "preference":
+        prompt = as_dict(row.get("prompt"))
+        if prompt is None:
+            raise TrainingRowError("expected a canonical request", "$.prompt")
+    else:
+        prompt = {"messages": _messages(row.get("prompt"), "$.prompt")}
+        if row.get("tools") is not None:
+            prompt["tools"] = row["tools"]
+    return PreferencePair(prompt, chosen, rejected)
+
+
+def _sharegpt_answer(value: object, path: str, layout: ConversationLayout) -> list[Any]:
+    """LLaMA-Factory's ``chosen``/``rejected``: one assistant message ``{from, value}``."""
+    fields = as_dict(value)
+    if fields is None or fields.get(layout.role) != layout.tag_of("assistant"):
+        raise TrainingRowError(f"expected an assistant message ({layout.role}: {layout.tag_of('assistant')!r})", path)
+    text = fields.get(layout.content)
+    if not isinstance(text, str):
+        raise TrainingRowError("expected text", f"{path}.{layout.content}")
+    return [{"role": "assistant", "content": text}]
+
+
+def write_pair(
+    pair: PreferencePair, dialect: str, losses: list[Loss], layout: ConversationLayout = SHAREGPT
+) -> dict[str, Any]:
+    """A pair dialect's row from a pair in its format (see :func:`read_pair`)."""
+    if dialect == "openai-dpo":
+        return {"input": pair.prompt, "preferred_output": pair.chosen, "non_preferred_output": pair.rejected}
+    if dialect == "preference":
+        return {"prompt": pair.prompt, "chosen": pair.chosen, "rejected": pair.rejected}
+    if dialect == "sharegpt-preference":
+        messages = _messages(pair.prompt.get("messages"), "$.prompt.messages")
+        losses += [
+            replace(loss, path=f"$.prompt{loss.path[1:]}")
+            for loss in unplaced_fields(pair.prompt, ("messages", "tools"), dialect)
+        ]
+        row = sharegpt.write_sharegpt(pair.prompt, messages, layout, losses)
+        for side, answer in (("chosen", pair.chosen), ("rejected", pair.rejected)):
+            text = _only_text_answer(answer, f"$.{side}", layout)
+            row[side] = {layout.role: layout.tag_of("assistant"), layout.content: text}
+        return row
+    prompt = pair.prompt.get("messages", [])
+    if pair.implicit:
+        return {"chosen": [*prompt, *pair.chosen], "rejected": [*prompt, *pair.rejected]}
+    row = {"prompt": prompt, "chosen": pair.chosen, "rejected": pair.rejected}
+    for key, value in pair.prompt.items():
+        if key == "tools":
+            row["tools"] = value
+        elif key != "messages":
+            losses.append(Loss(f"$.prompt.{key}", key, f"{dialect} rows keep no request settings", "setting"))
+    return row
+
+
+def _only_text_answer(answer: list[Any], path: str, layout: ConversationLayout) -> str:
+    message = as_dict(answer[0]) if len(answer) == 1 else None
+    content = None if message is None else message.get("content")
+    if (
+        message is None
+        or message.get("role") != "assistant"
+        or not isinstance(content, str)
+        or message.get("tool_calls")
+    ):
+        raise TrainingRowError(f"{layout.messages} preference rows hold one assistant text answer per side", path)
+    return content
+
+
+def with_empty_fields(original: Mapping[str, Any], written: Mapping[str, Any]) -> dict[str, Any]:
+    """``written`` in ``original``'s key order, with the empty fields of ``original`` it
+    lacks in their places: a codec drops a value equal to its default (OpenAI DPO's
+    documented ``"tools": []``), which the same dialect written again keeps."""
+    merged = {
+        key: written.get(key, value) for key, value in original.items() if key in written or value in ([], {}, None)
+    }
+    return merged | {key: value for key, value in written.items() if key not in merged}
+
+
+def pair_part_format(dialect: str) -> str:
+    """The format a pair dialect's parts are written in."""
+    return "canonical" if dialect == "preference" else WRITTEN_FROM

@@ -1,0 +1,379 @@
+"""The ``chatcodec`` command line: validate conversations, convert payloads, export schemas.
+
+Exit codes (all in :mod:`chatcodec.cli._exit_codes`): 0 success; ``validate``: 1 when any
+conversation is invalid (every problem printed with its JSON path); ``convert``: the
+number of payloads rejected, 1 to 63 (63 or more); 64 bad usage (argparse's own errors
+included, instead of its usual 2), 66 the input is missing or unreadable, 70 an internal
+error, 74 an I/O error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+
+from chatcodec import _detect as detect
+from chatcodec._errors import ChatcodecError, ValidationError
+from chatcodec.batch._envelopes import ENVELOPE_NAMES
+from chatcodec.batch._training import CONVERSATION_DIALECTS
+from chatcodec.cli import _exit_codes as exit_codes
+from chatcodec.cli._convert import add_convert_command, is_parquet
+from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
+from chatcodec.cli._documents import Document
+from chatcodec.cli._serve import add_serve_command
+
+if TYPE_CHECKING:  # the models load where `validate` and `schema` run, not for `convert`
+    from chatcodec._model.messages import AnyMessage
+    from chatcodec._schema import SchemaKind
+
+SCHEMA_KINDS: tuple[SchemaKind, ...] = ("messages", "request", "response", "stream-event")
+"""``schema --kind``'s choices: :data:`chatcodec._schema.SCHEMA_KINDS`, spelled here so the
+parser is built without the schema module, which loads every model (``chatcodec convert``
+starts without them; ``tests/test_cli_formats.py`` checks the two agree)."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (bad usage exits 64 via ``SystemExit``)."""
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    try:
+        code: int = arguments.run(arguments, sys.stdout)
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python from
+        # complaining again when it flushes standard output at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return exit_codes.IO_ERROR
+    except OSError as error:
+        print(f"chatcodec: {error}", file=sys.stderr)
+        return exit_codes.NO_INPUT if _is_input(error, arguments) else exit_codes.IO_ERROR
+    except ChatcodecError as error:  # a whole file that is not JSON at all
+        print(f"{getattr(arguments, 'file', 'chatcodec')}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("chatcodec: interrupted", file=sys.stderr)
+        return exit_codes.INTERRUPTED
+    except Exception:  # a bug: exit 70, not Python's 1, which means "one payload rejected"
+        import traceback
+
+        traceback.print_exc()
+        print("chatcodec: internal error; please report it with the traceback above", file=sys.stderr)
+        return exit_codes.SOFTWARE
+    return code
+
+
+def _is_input(error: OSError, arguments: argparse.Namespace) -> bool:
+    source: Path | None = getattr(arguments, "file", None)
+    filename: object = error.filename
+    return source is not None and isinstance(filename, str) and filename == os.fspath(source)
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse, exiting 64 (``EX_USAGE``) on bad usage rather than 2, for every sub-command."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(exit_codes.USAGE, f"{self.prog}: error: {message}\n")
+
+
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The command line's parser, built once: it holds no state between ``parse_args``
+    calls, and building it (~2 ms, mostly argparse's gettext lookups) dominated a program
+    that calls :func:`main` many times (the fuzz harness, tests, an embedding tool)."""
+    parser = _ArgumentParser(
+        prog="chatcodec",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        epilog=EXIT_CODES_HELP,
+    )
+    parser.add_argument("--version", action=_VersionAction)
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+    _add_validate_command(commands)
+    _add_schema_command(commands)
+    add_convert_command(commands)
+    add_serve_command(commands)
+    return parser
+
+
+def _add_validate_command(commands: Any) -> None:
+    """Register ``validate`` on the sub-command parser."""
+    validate = commands.add_parser("validate", help="validate a conversation (JSON) or conversations (JSONL)")
+    validate.add_argument(
+        "file", type=Path, help="a JSON file (messages list, request or response body) or JSONL ('-': standard input)"
+    )
+    validate.add_argument(
+        "--format",
+        choices=(*detect.known_formats(), *ENVELOPE_NAMES, *CONVERSATION_DIALECTS),
+        help="the input's wire format or batch envelope (default: told from the input, an envelope included; "
+        "canonical and the accepted dialects when nothing tells)",
+    )
+    validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse what the provider would refuse: unknown fields (with the nearest name), orphan or duplicate "
+        "tool results, empty conversations, token limits under 1",
+    )
+    validate.add_argument(
+        "--in-format",
+        choices=("json", "parquet"),
+        help="the file's format: json (a JSON document or JSON lines) or parquet, one payload per row (default: "
+        "parquet for a .parquet file, else json)",
+    )
+    shown = validate.add_mutually_exclusive_group()
+    shown.add_argument("--pretty", action="store_true", help="print each conversation one line per message")
+    shown.add_argument("--canonical", action="store_true", help="print the canonical JSON of each conversation")
+    validate.set_defaults(run=_run_validate)
+
+
+def _add_schema_command(commands: Any) -> None:
+    """Register ``schema`` on the sub-command parser."""
+    schema = commands.add_parser("schema", help="print or write the JSON Schemas of the canonical types")
+    schema.add_argument("--kind", choices=SCHEMA_KINDS, default="messages", help="the schema to print")
+    schema.add_argument("--out", type=Path, help="write every schema into this folder")
+    schema.add_argument("--check", action="store_true", help="with --out: fail if the files differ from the code")
+    schema.set_defaults(run=_run_schema)
+
+
+def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
+    from chatcodec.cli._documents import iter_documents
+
+    path: Path = arguments.file
+    failures = 0
+    conversations = 0
+    documents = iter_documents(path, parquet=is_parquet(path, arguments.in_format))
+    for document in _batch_rows(documents, arguments.format):
+        conversations += 1
+        failures += not _validate_one(document, arguments, out)
+    if failures:
+        print(f"{failures} of {conversations} conversation(s) invalid", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _validate_one(document: Document, arguments: argparse.Namespace, out: TextIO) -> bool:
+    """Validate one document of the file and print what the arguments ask for it; whether it
+    was valid (why not goes to stderr)."""
+    import json
+
+    from chatcodec._rendering import render_conversation
+    from chatcodec._validation import dump_messages
+
+    where = f"{arguments.file}{document.label}"
+    for note in document.notes:
+        print(f"{where}: {note}", file=sys.stderr)
+    try:
+        if document.error is not None:
+            raise ChatcodecError(document.error)
+        messages = _validate_document(document.data, arguments.format, strict=arguments.strict, written=document.format)
+    except ChatcodecError as error:
+        print(f"{where}: {_describe(error)}", file=sys.stderr)
+        return False
+    if arguments.pretty:
+        print(f"# {where}: {_summary(messages)}", file=out)
+        print(render_conversation(messages), file=out)
+    elif arguments.canonical:
+        print(json.dumps(dump_messages(messages), ensure_ascii=False), file=out)
+    else:
+        print(f"{where}: ok, {_summary(messages)}", file=out)
+    return True
+
+
+def _batch_rows(documents: Iterable[Document], format_name: str | None) -> Iterator[Document]:
+    """The documents, a batch results document's rows given one by one (Gemini's inlined
+    results: :mod:`chatcodec.batch._batch_documents`), numbered from 1 as lines are."""
+    from chatcodec.batch import _batch_documents as batch_documents
+
+    for document in documents:
+        found = None
+        if document.label == "" and batch_documents.reads_documents(format_name):
+            found = batch_documents.document_rows(document.data, format_name)
+        if found is None:
+            yield document
+            continue
+        yield from (Document(f":{number}", row, format=found[0]) for number, row in enumerate(found[1], start=1))
+
+
+def _validate_document(
+    data: object, format_name: str | None, *, strict: bool = False, written: str | None = None
+) -> list[AnyMessage]:
+    """The messages of one document, read in ``format_name``, else in the format its file
+    says it holds (``written``), else in the format it shows; a training row's or a batch
+    row's messages are its conversation's or its body's."""
+    if format_name in CONVERSATION_DIALECTS:  # a training row: its messages, in shapes the dialect reader takes
+        return _training_row_messages(data, format_name, strict=strict)
+    if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope
+        format_name, written = written, None
+    data, format_name = _opened(data, format_name)
+    if format_name is not None:
+        wrong = detect.mismatch(format_name, data)
+        if wrong is not None:
+            raise ChatcodecError(wrong.replace("--from", "--format"))
+    chosen = format_name or written or detect.detect(data)
+    if chosen is not None and chosen != detect.CANONICAL:
+        try:
+            return _decoded_messages(chosen, data, strict=strict)
+        except ValidationError as error:
+            told = "is" if format_name is not None else "looks like"
+            raise ChatcodecError(f"{told} {chosen}, invalid at {error.paths[0]}:\n{_describe(error)}") from None
+    return _canonical_or_preferred(data, told=format_name is not None or written is not None, strict=strict)
+
+
+def _training_row_messages(data: object, format_name: str, *, strict: bool) -> list[AnyMessage]:
+    """A training row's conversation, read in the shapes its dialect reader takes."""
+    from chatcodec._payloads import load_object
+    from chatcodec.batch import _training as training
+
+    body = training.read_conversation(load_object(data, format_name), format_name).body
+    read_in = training.read_format(format_name)
+    return _canonical_messages(body) if read_in == "canonical" else _decoded_messages(read_in, body, strict=strict)
+
+
+def _canonical_or_preferred(data: object, *, told: bool, strict: bool) -> list[AnyMessage]:
+    """A body no provider format claims, as canonical messages; one canonical refuses that
+    no marker places and no format was ``told`` for, in the format detection prefers."""
+    try:
+        return _canonical_messages(data)
+    except ValidationError as error:
+        if not told and not detect.markers(data):
+            read = _read_in_preferred_format(data, strict=strict)
+            if read is not None:
+                return read
+            known = ", ".join(detect.known_formats())
+            raise ChatcodecError(f"not in any format chatcodec knows ({known}; --format names one):\n{error}") from None
+        raise
+
+
+def _opened(data: object, format_name: str | None) -> tuple[object, str | None]:
+    """A batch row's body and its format (:mod:`chatcodec.batch._envelopes`): read out of
+    the envelope ``format_name`` names, or the one the row shows when none is named; a
+    row in an envelope given as a bare body's format is an error, never "0 messages"."""
+    from chatcodec._narrow import as_dict
+    from chatcodec.batch import _envelopes as envelopes
+
+    row = as_dict(data)
+    if row is None:
+        return data, format_name
+    if format_name is not None and format_name in ENVELOPE_NAMES:
+        envelope, _ = envelopes.envelope_named(format_name)
+    else:
+        found = envelopes.mistaken_envelope(row)
+        if found is None:
+            return data, format_name
+        if format_name is not None:
+            why = envelopes.mistaken_message(row, format_name, "request or response") or ""
+            raise ChatcodecError(why.replace("--from", "--format"))
+        envelope = found
+    body = envelopes.open_row(row, envelope).body
+    return body, envelope.formats[0] if len(envelope.formats) == 1 else None  # else told by the body
+
+
+def _read_in_preferred_format(data: object, *, strict: bool) -> list[AnyMessage] | None:
+    """The messages of a body no marker places and canonical refuses, read in the format
+    detection prefers when several fit (the first known): a body whose marker shows that
+    format is read by it, so one without (an extra dataset column beside user turns only,
+    where a system turn would have been the marker) is read the same, not held to
+    canonical's closed fields alone; ``None`` when that format refuses it too."""
+    try:
+        return _decoded_messages(detect.known_formats()[0], data, strict=strict)
+    except ChatcodecError:
+        return None
+
+
+def _canonical_messages(data: object) -> list[AnyMessage]:
+    from chatcodec._model.request import ChatRequest
+    from chatcodec._model.response import ChatResponse
+    from chatcodec._narrow import as_dict
+    from chatcodec._validation import validate_messages, validate_model
+
+    fields = as_dict(data)
+    if fields is not None and "messages" in fields:
+        return validate_model(ChatRequest, fields).messages
+    if fields is not None and ("choices" in fields or "message" in fields):
+        return [choice.message for choice in validate_model(ChatResponse, fields).choices]
+    return validate_messages(data)
+
+
+def _decoded_messages(format_name: str, data: object, *, strict: bool) -> list[AnyMessage]:
+    """A provider body's messages, as its codec decodes it (request or response)."""
+    from chatcodec._api import decode_request, decode_response
+    from chatcodec._payloads import load_object
+
+    fields = load_object(data, f"{format_name} body")
+    if _is_response(fields):
+        return [choice.message for choice in decode_response(format_name, fields, strict=strict).choices]
+    return decode_request(format_name, fields, strict=strict).messages
+
+
+_RESPONSE_KEYS = ("choices", "candidates", "output", "stopReason")
+
+
+def _is_response(fields: dict[str, Any]) -> bool:
+    return any(key in fields for key in _RESPONSE_KEYS) or fields.get("type") in ("message", "error")
+
+
+def _version() -> str:
+    from chatcodec import __version__
+
+    return __version__
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, as argparse's ``action="version"`` prints it, with the version read
+    (``importlib.metadata``, ~8 ms) only when asked for, not each time the parser is built."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show program's version number and exit"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        sys.stdout.write(f"{parser.prog} {_version()}\n")
+        parser.exit()
+
+
+def _describe(error: ChatcodecError) -> str:
+    if isinstance(error, ValidationError):
+        return "\n".join(f"  {line}" if index else line for index, line in enumerate(str(error).splitlines()))
+    return str(error)
+
+
+def _summary(messages: list[AnyMessage]) -> str:
+    from collections import Counter
+
+    from chatcodec._model.messages import AssistantMessage
+
+    roles = Counter(message.role for message in messages)
+    calls = sum(len(message.tool_calls) for message in messages if isinstance(message, AssistantMessage))
+    answered = {tool_use_id for message in messages if message.role == "tool" for tool_use_id in _ids(message)}
+    called = {call.id for message in messages if isinstance(message, AssistantMessage) for call in message.tool_calls}
+    by_role = ", ".join(f"{count} {role}" for role, count in roles.items())
+    return f"{len(messages)} messages ({by_role}), {calls} tool calls, {len(called - answered)} unanswered"
+
+
+def _ids(message: Any) -> list[str]:
+    return list(message.tool_use_ids)
+
+
+def _run_schema(arguments: argparse.Namespace, out: TextIO) -> int:
+    from chatcodec._schema import render_schema, stale_schemas, write_schemas
+
+    directory: Path | None = arguments.out
+    if directory is None:
+        kind: SchemaKind = arguments.kind
+        out.write(render_schema(kind))
+        return 0
+    if arguments.check:
+        stale = stale_schemas(directory)
+        for path in stale:
+            print(f"{path} is out of date: run `chatcodec schema --out {directory}`", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write_schemas(directory):
+        print(f"wrote {path}", file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,178 @@
+"""``convert``'s row formats beyond bare bodies: batch envelopes and custom layouts.
+
+``--from``/``--to`` take a body format (``openai-chat``), or a batch envelope preset
+(``openai-batch``, ``anthropic-batch-results``; ``NAME:FORMAT`` fixes the body format:
+``bedrock-batch:anthropic``) from :data:`chatcodec.batch._envelopes.ENVELOPES`; a layout of
+your own is given by JSON pointers (``--body-at /request/body --id-at /meta/id``, and
+``--out-body-at``/``--out-id-at`` for the output). This module turns those arguments into
+:class:`~chatcodec.batch._convert.ConvertOptions` fields; the row pipeline is the one every
+conversion takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chatcodec._registry import CANONICAL, PROVIDER_NAMES, available_formats
+from chatcodec.batch import _envelopes as envelopes
+from chatcodec.batch import _training as training
+
+TRAINING_DIALECTS = training.TRAINING_DIALECTS
+"""The training dialects' names (rows of their own, read without a codec of their own)."""
+
+FORMATS_HELP = (
+    f"a body format ({', '.join((*PROVIDER_NAMES, CANONICAL))}), a batch envelope "
+    f"({', '.join(envelopes.ENVELOPE_NAMES)}; NAME:FORMAT fixes its body format) or a training dialect "
+    f"({', '.join(training.TRAINING_DIALECTS)})"
+)
+
+
+DIALECT_LINES = {
+    "sharegpt": "LLaMA-Factory / axolotl {conversations: [{from, value}], system, tools, images}",
+    "trl-prompt-completion": "TRL {prompt: [...], completion: [...], tools}",
+    "verifiers": "a Verifiers rollout {prompt, completion, answer, reward, ...}",
+    "hf-chat": "Hugging Face chat-template {messages, tools}: calls without ids, arguments as objects",
+    "alpaca": "LLaMA-Factory alpaca {instruction, input, output, system, history, images}",
+    "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} (read only)",
+    "trl-preference": "TRL {prompt, chosen, rejected} (prompt optional)",
+    "openai-dpo": "OpenAI DPO {input, preferred_output, non_preferred_output}",
+    "sharegpt-preference": "LLaMA-Factory {conversations, chosen, rejected}",
+    "preference": "chatcodec's pair form {prompt, chosen, rejected}, canonical",
+}
+"""One line per training dialect, for ``convert --help``."""
+
+
+def dialects_help() -> str:
+    """``convert --help``'s list of training dialects, a line each."""
+    width = max(len(name) for name in training.TRAINING_DIALECTS)
+    lines = [f"  {name:<{width}}  {DIALECT_LINES[name]}" for name in training.TRAINING_DIALECTS]
+    return "training dialects (--from/--to; --dialect-config maps keys and columns):\n" + "\n".join(lines)
+
+
+def row_format(text: str) -> str:
+    """``--from``/``--to``'s value: a body format (a known one without its codec too, refused
+    once with why before a line is read; and a codec registered at run time, for a program
+    that calls :func:`chatcodec.cli.main` after ``register_codec``), an envelope preset or a
+    training dialect."""
+    if text in PROVIDER_NAMES or text in available_formats() or text in training.TRAINING_DIALECTS:
+        return text
+    if envelopes.is_envelope_spec(text) and not text.startswith("body="):
+        try:
+            envelopes.envelope_named(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+        return text
+    raise argparse.ArgumentTypeError(f"unknown format {text!r}: {FORMATS_HELP}")
+
+
+def add_layout_arguments(convert: Any) -> None:
+    """``--model``, the JSON-pointer layout options and ``--dialect-config``."""
+    convert.add_argument(
+        "--model",
+        metavar="NAME",
+        help="the model every converted request names, replacing the input's (e.g. a batch moved to Anthropic)",
+    )
+    convert.add_argument(
+        "--dialect-config",
+        type=Path,
+        metavar="JSON",
+        help="a sharegpt or alpaca row's keys, columns and role names: a JSON file holding LLaMA-Factory's "
+        "dataset_info entry (columns, tags) or axolotl's chat_template keys (field_messages, "
+        "message_property_mappings, roles, message_field_training)",
+    )
+    convert.add_argument(
+        "--id-from-line",
+        action="store_true",
+        help="number the rows: a row whose envelope holds no id (Vertex batch input) gets line-N, N its JSON "
+        "Lines line number, as its id in the output envelope (or under --id-field)",
+    )
+    for prefix, side in (("", "input"), ("out-", "output")):
+        convert.add_argument(
+            f"--{prefix}body-at",
+            metavar="POINTER",
+            help=f"the JSON pointer of the body in each {side} row of a custom layout (e.g. /request/body)",
+        )
+        convert.add_argument(
+            f"--{prefix}id-at",
+            metavar="POINTER",
+            help=f"the JSON pointer of the id in each {side} row of a custom layout",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RowFormats:
+    """What the arguments say about rows: formats, envelopes, kind."""
+
+    source: str
+    """The body format read (an envelope's default when a row does not tell)."""
+    target: str
+    """The body format written."""
+    kind: str
+    """Requests or responses."""
+    envelope: str | None
+    """The input rows' envelope spec."""
+    out_envelope: str | None
+    """The output rows' envelope spec."""
+
+
+def resolve(arguments: argparse.Namespace) -> RowFormats:
+    """The formats and envelopes the arguments name; ``ValueError`` says what is wrong."""
+    in_layout = _layout(arguments.body_at, arguments.id_at, "--body-at")
+    out_layout = _layout(arguments.out_body_at, arguments.out_id_at, "--out-body-at")
+    envelope, source, source_kind = _side(arguments.source, in_layout, "--body-at", "--from")
+    out_envelope, target, target_kind = _side(arguments.target, out_layout, "--out-body-at", "--to")
+    kinds = [(arguments.kind, "--kind")] if arguments.kind is not None else []
+    kinds += [kind for kind in (source_kind, target_kind) if kind is not None]
+    rows = RowFormats(source, target, kinds[0][0] if kinds else "request", envelope, out_envelope)
+    _refuse_mixtures(arguments, rows, kinds)
+    return rows
+
+
+def _side(name: str, layout: str | None, option: str, flag: str) -> tuple[str | None, str, tuple[str, str] | None]:
+    """One side's envelope spec, body format, and the row kind its envelope says (with
+    where it says it), from the format it names (``--from``/``--to``) and its custom layout."""
+    if not envelopes.is_envelope_spec(name):
+        return layout, name, None
+    if layout is not None:
+        raise ValueError(f"{option} is for a {flag} body format, not an envelope preset")
+    return name, _body_format(name), (envelopes.envelope_named(name)[0].kind, f"{flag} {name}")
+
+
+def _refuse_mixtures(arguments: argparse.Namespace, rows: RowFormats, kinds: list[tuple[str, str]]) -> None:
+    """``ValueError`` for formats, envelopes and options that do not go together."""
+    dialects = [name for name in (rows.source, rows.target) if name in training.TRAINING_DIALECTS]
+    if dialects and (rows.envelope is not None or rows.out_envelope is not None):
+        raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
+    if getattr(arguments, "id_from_line", False) and rows.envelope is None:
+        raise ValueError("--id-from-line numbers the rows of an envelope without ids (--from vertex-batch ...)")
+    if rows.target in training.READ_ONLY_DIALECTS:
+        raise ValueError(f"{rows.target} is read, not written (--from {rows.target}): an eval item is the eval's data")
+    if dialects and arguments.kind == "response":
+        raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: --kind request")
+    if len({kind for kind, _ in kinds}) > 1:
+        said = ", ".join(f"{where} ({kind}s)" for kind, where in kinds)
+        raise ValueError(f"the row kinds disagree: {said}")
+    if arguments.id_field is not None and rows.envelope is not None and rows.out_envelope is not None:
+        raise ValueError("--id-field is for a row that is a bare body; envelopes carry their own ids")
+
+
+def _body_format(spec: str) -> str:
+    envelope, body_format = envelopes.envelope_named(spec)
+    return body_format or envelope.formats[0]
+
+
+def _layout(body_at: str | None, id_at: str | None, option: str) -> str | None:
+    """A custom layout's spec from its two pointers (``None`` when neither is given)."""
+    if body_at is None:
+        if id_at is not None:
+            raise ValueError(f"{option.replace('body', 'id')} needs {option}")
+        return None
+    spec = f"body={body_at}" + (f",id={id_at}" if id_at is not None else "")
+    for pointer in (body_at, id_at):
+        if pointer is not None:
+            envelopes.split_pointer(pointer)  # raises for a pointer not starting with '/'
+    envelopes.envelope_named(spec)
+    return spec

@@ -1,0 +1,314 @@
+"""``chatcodec serve``: the command line of the proxy in :mod:`chatcodec.serve`.
+
+The arguments are read here; the server's own modules (Starlette, uvicorn, httpx, from
+the ``serve`` extra) are imported only when the command runs, so the rest of the
+command line works without them. A ``--config`` TOML file gives the same settings
+(:func:`chatcodec.serve._config.read_config_file`); an option given on the command line
+wins over the file, and ``--route``/``--model-map``/``--client-key`` add to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from typing import Any, TextIO
+
+from chatcodec._losses import LOSS_KINDS
+from chatcodec.cli import _exit_codes as exit_codes
+from chatcodec.cli._convert_arguments import encoder_option
+from chatcodec.serve._config import fronts, upstreams
+
+_INSTALL = "pip install -e '.[serve]' in a checkout of chatcodec (the package is not on PyPI)"
+
+
+def add_serve_command(commands: Any) -> None:
+    """Add ``serve`` to the sub-commands."""
+    serve = commands.add_parser(
+        "serve",
+        help="serve one provider's API in front of others (needs the serve extra)",
+        description="Serve --api to callers and call the upstream each model routes to, converting requests, "
+        "responses, streams and errors both ways.",
+    )
+    _add_routes(serve)
+    _add_access(serve)
+    _add_limits(serve)
+    _add_checks(serve)
+    _add_tracing(serve)
+    _add_store(serve)
+    _add_writer_options(serve)
+    serve.set_defaults(run=_run_serve)
+
+
+def _add_tracing(serve: Any) -> None:
+    """OpenTelemetry spans."""
+    serve.add_argument(
+        "--otel", action="store_true", default=None, help="an OpenTelemetry span per request (otel extra)"
+    )
+    serve.add_argument(
+        "--otel-content",
+        action="store_true",
+        default=None,
+        help="put the messages on the spans too (they hold user data)",
+    )
+
+
+def _add_store(serve: Any) -> None:
+    """Where answers are kept for a Responses caller to continue, and the key that seals reasoning."""
+    serve.add_argument(
+        "--store",
+        metavar="memory[:N]|sqlite:PATH|redis://HOST:PORT/DB",
+        help="keep answers (memory: the last N, default 1000; sqlite: a file that outlives a restart; "
+        "redis: shared by replicas; bounds as ?max_answers=N&max_bytes=64MB) so a Responses caller can "
+        "continue one with previous_response_id or GET it (without it, such a request is refused with a 400)",
+    )
+    serve.add_argument(
+        "--no-keep-thinking",
+        dest="keep_thinking",
+        action="store_false",
+        default=None,
+        help="with --store: do not keep answers' signed thinking for the clients that drop it (kept by default)",
+    )
+    serve.add_argument(
+        "--seal-key-file",
+        metavar="FILE",
+        help="the key the Responses front's sealed reasoning is authenticated with, shared by replicas "
+        "(default: CHATCODEC_SEAL_KEY, else one made and kept in the store, or in ~/.config/chatcodec/seal-key)",
+    )
+
+
+def _add_writer_options(serve: Any) -> None:
+    """What the upstream's request writer is given."""
+    serve.add_argument(
+        "--option",
+        dest="writer_options",
+        type=encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for the upstream's request writer, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option server=deepseek for an OpenAI-compatible upstream the URL does not name)",
+    )
+
+
+def _add_routes(serve: Any) -> None:
+    """The API offered, the upstreams called, and where the server listens."""
+    serve.add_argument("--api", choices=fronts(), help="the API offered to callers")
+    serve.add_argument("--upstream", choices=upstreams(), help="the API called for a model no --route matches")
+    serve.add_argument(
+        "--upstream-url",
+        help="that upstream's base URL, as its SDK takes base_url (OpenAI's with /v1, Anthropic's without)",
+    )
+    serve.add_argument(
+        "--route",
+        action="append",
+        default=[],
+        metavar="PATTERN=FORMAT@URL",
+        help="send models matching PATTERN (fnmatch, after --model-map) to that upstream; repeatable, first match wins",
+    )
+    serve.add_argument("--config", metavar="FILE.toml", help="settings and [[route]] tables in a TOML file")
+    serve.add_argument("--host", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="the port to listen on (default 8080)")
+    serve.add_argument(
+        "--model-map", nargs="*", default=[], metavar="FROM=TO", help="rename models on the way upstream"
+    )
+    serve.add_argument(
+        "--api-key-env",
+        help="the variable holding the default upstream's key for client-key holders (default: the SDK's)",
+    )
+
+
+def _add_access(serve: Any) -> None:
+    serve.add_argument(
+        "--client-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a key callers must present (then the upstream key comes from the environment); repeatable",
+    )
+    serve.add_argument("--client-key-file", metavar="FILE", help="client keys, one a line")
+    serve.add_argument(
+        "--allow-anonymous",
+        action="store_true",
+        default=None,
+        help="let callers with no key spend the environment's upstream key (an open relay to whoever reaches the port)",
+    )
+
+
+def _add_checks(serve: Any) -> None:
+    serve.add_argument(
+        "--validate",
+        action="store_true",
+        default=None,
+        help="refuse (400) what the front's provider would refuse: unknown fields and typos, values out of range, "
+        "a turn order the upstream refuses (an orphan tool result); what the official SDKs send passes",
+    )
+    _add_loss_policy(serve)
+    serve.add_argument(
+        "--strict",
+        action="store_true",
+        default=None,
+        help="--validate --on-loss error (kept for servers started with it)",
+    )
+
+
+def _add_loss_policy(serve: Any) -> None:
+    """What the gateway does with a request the upstream would get changed."""
+    serve.add_argument(
+        "--on-loss",
+        choices=("report", "error"),
+        help="a request the upstream would get changed: sent with its losses in the chatcodec-losses header "
+        "(report, the default) or refused 400 listing them (error), unless every loss is of an allowed kind. "
+        "The kinds: content (what the model reads was dropped or changed: a part, a tool call, thinking), "
+        "setting (a setting the upstream has no field for: n=2, a penalty, a service tier), rule (the "
+        "upstream's API version or model family refuses what was asked, so the body was changed), default "
+        "(a required field the client left out was filled: max_tokens), required (a required field left out, "
+        "the upstream will refuse), metadata (what the model never sees: ids, another provider's data), "
+        "spelling (a field spelled another way), schema (a tool's JSON Schema rewritten)",
+    )
+    serve.add_argument(
+        "--allow-loss",
+        dest="added_losses",
+        action="append",
+        choices=LOSS_KINDS,
+        metavar="KIND",
+        help="a loss kind that also passes under --on-loss error (repeatable; added to the default kinds: default, "
+        "required, metadata, spelling, schema; so content, setting and rule refuse unless added)",
+    )
+    serve.add_argument(
+        "--allow-only",
+        dest="only_losses",
+        action="append",
+        choices=(*LOSS_KINDS, "none"),
+        metavar="KIND",
+        help="the loss kinds that pass under --on-loss error, instead of the defaults (repeatable; "
+        "--allow-only none: every loss refuses)",
+    )
+
+
+def _add_limits(serve: Any) -> None:
+    serve.add_argument("--max-connections", type=int, help="upstream connections at once (default 100)")
+    serve.add_argument(
+        "--pool-timeout", type=float, help="seconds to wait for a free connection, then 503 (default 10)"
+    )
+    serve.add_argument("--connect-timeout", type=float, help="seconds to connect upstream, then 504 (default 10)")
+    serve.add_argument("--timeout", type=float, help="seconds between two upstream reads, then 504 (default 600)")
+    serve.add_argument("--max-body-bytes", type=int, help="the largest request body, then 413 (default 32 MiB)")
+    serve.add_argument(
+        "--head-timeout", type=float, help="seconds a caller has to send a request's head, then closed (default 10)"
+    )
+    serve.add_argument(
+        "--body-timeout", type=float, help="seconds a caller has to send a request's body, then 408 (default 60)"
+    )
+    serve.add_argument(
+        "--write-timeout",
+        type=float,
+        help="seconds a stream's caller may take to accept one write, then its stream ends and the upstream "
+        "stream is closed (default 60)",
+    )
+    serve.add_argument(
+        "--shutdown-timeout", type=float, help="seconds a shutdown waits for requests in flight (default 30)"
+    )
+    serve.add_argument(
+        "--max-event-bytes", type=int, help="the largest upstream stream event, then an error event (default 32 MiB)"
+    )
+    serve.add_argument(
+        "--max-answer-bytes", type=int, help="the largest plain upstream answer, then 502 (default 128 MiB)"
+    )
+
+
+_PLAIN_OPTIONS = (
+    "api",
+    "upstream",
+    "upstream_url",
+    "api_key_env",
+    "store",
+    "seal_key_file",
+    "keep_thinking",
+    "allow_anonymous",
+    "max_connections",
+    "pool_timeout",
+    "connect_timeout",
+    "timeout",
+    "max_body_bytes",
+    "head_timeout",
+    "body_timeout",
+    "max_event_bytes",
+    "max_answer_bytes",
+    "write_timeout",
+    "shutdown_timeout",
+    "host",
+    "port",
+    "validate",
+    "on_loss",
+    "strict",
+    "otel",
+    "otel_content",
+)
+
+
+def settings_from(arguments: argparse.Namespace, config_module: Any) -> dict[str, Any]:
+    """The :class:`~chatcodec.serve.ServeConfig` keywords of the command line over its ``--config`` file."""
+    settings: dict[str, Any] = config_module.read_config_file(arguments.config) if arguments.config else {}
+    for name in _PLAIN_OPTIONS:
+        if getattr(arguments, name) is not None:
+            settings[name] = getattr(arguments, name)
+    routes = tuple(config_module.parse_route(text) for text in arguments.route)
+    settings["routes"] = (*routes, *settings.get("routes", ()))
+    settings["model_map"] = {**settings.get("model_map", {}), **config_module.parse_model_map(arguments.model_map)}
+    settings["options"] = {**settings.get("options", {}), **dict(arguments.writer_options)}
+    keys = set(settings.get("client_keys", ())) | set(arguments.client_key)
+    if arguments.client_key_file:
+        keys |= importlib.import_module("chatcodec.serve._auth").read_key_file(arguments.client_key_file)
+    settings["client_keys"] = frozenset(keys)
+    _allowed_losses(arguments, settings, config_module.DEFAULT_ALLOWED_LOSSES)
+    if "api" not in settings:
+        raise ValueError("--api is needed (on the command line or in --config)")
+    return settings
+
+
+def _allowed_losses(arguments: argparse.Namespace, settings: dict[str, Any], defaults: tuple[str, ...]) -> None:
+    """``--allow-only`` (from none) and then ``--allow-loss`` (added) over the file's
+    ``allowed_losses`` or the defaults."""
+    if arguments.only_losses is None and arguments.added_losses is None:
+        return
+    kinds = list(settings.get("allowed_losses", defaults))
+    if arguments.only_losses is not None:
+        kinds = [kind for kind in arguments.only_losses if kind != "none"]
+    kinds += [kind for kind in arguments.added_losses or () if kind not in kinds]
+    settings["allowed_losses"] = tuple(dict.fromkeys(kinds))
+
+
+def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
+    try:
+        config_module = importlib.import_module("chatcodec.serve._config")
+        server = importlib.import_module("chatcodec.serve._server")
+    except ImportError as error:
+        print(f"chatcodec serve needs the serve extra: {_INSTALL} ({error})", file=sys.stderr)
+        return exit_codes.USAGE
+    try:
+        config = config_module.ServeConfig(**settings_from(arguments, config_module))
+    except (ValueError, OSError) as error:
+        print(f"chatcodec serve: {error}", file=sys.stderr)
+        return exit_codes.USAGE
+    if config.otel and importlib.util.find_spec("opentelemetry") is None:
+        print("chatcodec serve --otel needs the otel extra (opentelemetry-api and -sdk)", file=sys.stderr)
+        return exit_codes.USAGE
+    routes = ", ".join(f"{route.pattern} -> {route.upstream} at {route.url}" for route in config.all_routes)
+    print(f"chatcodec serve: {config.api} API on http://{config.host}:{config.port}, {routes}", file=out, flush=True)
+    if not config.client_keys:
+        print(
+            "chatcodec serve: no --client-key: callers' own keys go upstream"
+            + ("; callers with none spend the environment's key" if config.allow_anonymous else ""),
+            file=out,
+            flush=True,
+        )
+    if config.allow_anonymous and config.host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"chatcodec serve: warning: --allow-anonymous on {config.host}: anyone who reaches the port "
+            "spends the environment's upstream key",
+            file=sys.stderr,
+        )
+    server.run(config)
+    return 0

@@ -1,1 +1,0 @@
-"""Claude's rules, shared by the Anthropic and Bedrock Converse folders (see :mod:`chatcodec.providers.families`)."""

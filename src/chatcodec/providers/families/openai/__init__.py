@@ -1,1 +1,0 @@
-"""OpenAI's rules, shared by the Chat Completions and Responses folders (see :mod:`chatcodec.providers.families`)."""

@@ -1,0 +1,129 @@
+"""The Starlette application: one route per front path, each request walked through the
+steps of :mod:`chatcodec.serve._steps` in one direction, and nothing else.
+
+A request is let in (:mod:`~chatcodec.serve._steps.authenticate`, before its body is read),
+read (:mod:`~chatcodec.serve._steps.read`), routed (:mod:`~chatcodec.serve._steps.route`),
+validated (:mod:`~chatcodec.serve._steps.validate`), fitted to its upstream
+(:mod:`~chatcodec.serve._steps.fit`), sent (:mod:`~chatcodec.serve._steps.send`), and
+answered (:mod:`~chatcodec.serve._steps.answer`) or streamed
+(:mod:`~chatcodec.serve._steps.stream`), each of which hands what it answered to
+:mod:`~chatcodec.serve._steps.keep`. While the upstream works, a caller that goes away
+cancels it (:mod:`~chatcodec.serve._steps.caller_watch`).
+
+Errors reach the caller in its own API's shape (:mod:`.refusal`), unhandled ones
+included, with the upstream's status, error type, ``retry-after``, rate-limit and
+request-id headers; a stream that breaks after its headers were sent ends with an error
+event instead. What each API says on HTTP is read from its edge, never assumed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from chatcodec._warm import warm_up
+from chatcodec.serve import _endpoints as endpoints
+from chatcodec.serve._config import ServeConfig
+from chatcodec.serve._deadlines import BodyDeadline
+from chatcodec.serve._fronts import routes
+from chatcodec.serve._refusal import RefusalError, refused
+from chatcodec.serve._request_log import RequestRecord, internal_error
+from chatcodec.serve._seals import seal_key
+from chatcodec.serve._steps import answer, authenticate, fit, read, route, send, stream, validate
+from chatcodec.serve._steps.caller_watch import unless_caller_leaves
+from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._stored_answers import kept_answer_routes
+
+
+def create_app(
+    config: ServeConfig,
+    *,
+    client: httpx.AsyncClient | None = None,
+    tracer_provider: Any = None,
+    meter_provider: Any = None,
+) -> Starlette:
+    """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
+    and closed with the app by default); ``tracer_provider`` the OpenTelemetry
+    ``TracerProvider`` spans go to under ``config.otel`` (default: the global one), and
+    ``meter_provider`` the ``MeterProvider`` of the GenAI client metrics (likewise)."""
+    proxy = Proxy(Server(config, client, tracer_provider, meter_provider))
+    paths: list[BaseRoute] = [
+        *endpoints.routes(proxy.server),
+        *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
+        *kept_answer_routes(proxy.server),
+    ]
+    return Starlette(
+        routes=paths,
+        middleware=[Middleware(BodyDeadline, seconds=config.body_timeout)],
+        lifespan=proxy.lifespan,
+        exception_handlers={HTTPException: proxy.http_error, Exception: proxy.unhandled},
+    )
+
+
+class Proxy:
+    """The request handler: the steps wired, over what they share (:class:`Server`)."""
+
+    def __init__(self, server: Server) -> None:
+        self.server: Server = server
+
+    @asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncGenerator[None]:
+        """Warm the codecs up, open the upstream client and read the seal key; close the
+        client and the store at shutdown."""
+        server = self.server
+        warm_up([server.config.api, *server.config.upstream_names])
+        server.open_client()
+        answerer = server.answerer
+        if answerer.answering is not None:  # a front whose answers seal reasoning
+            server.seal_key = answerer.seal_key = await seal_key(server.config.seal_key_file, answerer.store)
+        try:
+            yield
+        finally:
+            if not server.client_given:
+                await server.client.aclose()
+            if answerer.store is not None:
+                await answerer.store.close()
+
+    async def http_error(self, request: Request, error: Exception) -> Response:
+        """Starlette's own 404 and 405, in the front's shape."""
+        status = error.status_code if isinstance(error, HTTPException) else 500
+        detail = error.detail if isinstance(error, HTTPException) else "error"
+        return refused(self.server.config.api, RefusalError(status, f"{request.method} {request.url.path}: {detail}"))
+
+    async def unhandled(self, request: Request, error: Exception) -> Response:
+        """An error no handler expected: a 500 in the front's shape (where it happened logged)."""
+        return refused(self.server.config.api, RefusalError(500, internal_error(request.url.path, error)))
+
+    async def handle(self, request: Request) -> Response:
+        """Walk one request through the steps; the log line is written when its answer is complete."""
+        server = self.server
+        record = RequestRecord(server.config.api, request.url.path)
+        server.telemetry.start(record)
+        try:
+            admitted = authenticate.admitted(server.config, request)
+            called = await read.read(server, request, record)
+            routed = route.routed(server, called, admitted, record)
+            validated = await validate.validated(server, routed)
+            fitted = await fit.fitted(server, validated, admitted, record)
+            async with unless_caller_leaves(request, record) as watched:
+                sent = await send.sent(server, fitted)
+                answering = stream.streamed if fitted.call.stream else answer.answered
+                watched.response = await answering(server, fitted, sent, record)
+            response = watched.answer()
+        except RefusalError as refusal:
+            response = refused(server.config.api, refusal, record)
+        except Exception as error:  # every error in the front's shape, never text/plain
+            response = refused(server.config.api, RefusalError(500, internal_error(request.url.path, error)), record)
+        record.request_id = response.headers.setdefault("x-request-id", record.request_id)
+        if not isinstance(response, StreamingResponse):
+            record.emit()
+        return response

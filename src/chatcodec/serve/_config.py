@@ -1,0 +1,402 @@
+"""The settings of one ``chatcodec serve`` process (no third-party import, so the
+command line can build them before the server's dependencies are checked).
+
+Defaults, and why (the docs' gateway page says the same):
+
+- ``max_body_bytes`` 32 MiB: the largest request body Anthropic's Messages API takes
+  (https://docs.anthropic.com/en/api/overview#request-size-limits; OpenAI's and Gemini's
+  inline limits are of the same order); a body above it is answered 413 before it is read
+  whole, so a 300 MB body cannot take the process's memory.
+- ``offload_bytes`` 256 KiB: a body or an answer above it is parsed and converted on a
+  worker thread, so a small request does not wait behind a large one on the event loop.
+- ``max_connections`` 100 (httpx's own default) and ``pool_timeout`` 10 s: a request that
+  finds every upstream connection busy for that long is answered 503, not left waiting unseen.
+- ``connect_timeout`` 10 s and ``timeout`` 600 s (between two reads: a reasoning model can
+  think for minutes before its first token) are answered 504.
+- No client keys and ``allow_anonymous`` off: each caller's own key goes upstream, and a
+  caller with no key is refused 401, never given the operator's key from the environment;
+  ``--host 0.0.0.0`` therefore never makes an open relay (see :mod:`.auth`).
+- ``head_timeout`` 10 s and ``body_timeout`` 60 s: a caller that opens a connection and
+  sends no request head, or a head and then half a body, is cut off instead of holding a
+  socket and a task forever (:mod:`.deadlines`).
+- ``write_timeout`` 60 s: a stream's caller that accepts no write for that long (it
+  stopped reading, its connection still open) loses its stream, and the upstream stream
+  is closed, so it holds no upstream connection; ``shutdown_timeout`` 30 s: how long a
+  shutdown waits for requests in flight.
+- ``max_event_bytes`` 32 MiB and ``max_answer_bytes`` 128 MiB: one upstream stream event
+  (a Gemini chunk with an inline image is a few MB) or one plain answer larger than that
+  is a 502, so an upstream that never ends an event cannot take the process's memory.
+
+Every value is checked against its declared type (:mod:`.setting_types`): a TOML
+``allow_anonymous = "false"`` is an error, never a truthy string.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from fnmatch import fnmatchcase
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from chatcodec._errors import CodecNotAvailableError, ProviderLookupError
+from chatcodec._losses import LOSS_KINDS, LossAction, LossKind
+from chatcodec._narrow import as_dict, as_list, is_list
+from chatcodec._option_table import named_options
+from chatcodec._registry import get_codec, get_edge, registered_providers
+from chatcodec.serve._setting_types import check_fields
+from chatcodec.serve._store_spelling import check_store_spelling
+
+_GLOB = frozenset("*?[")
+_POSITIVE = (
+    "max_connections",
+    "pool_timeout",
+    "connect_timeout",
+    "timeout",
+    "max_body_bytes",
+    "head_timeout",
+    "body_timeout",
+    "max_event_bytes",
+    "max_answer_bytes",
+    "write_timeout",
+    "shutdown_timeout",
+)
+
+
+def fronts() -> tuple[str, ...]:
+    """The APIs the server can offer its callers: the registered providers whose edge has a front."""
+    return tuple(name for name in registered_providers() if _side(name, "front"))
+
+
+def upstreams() -> tuple[str, ...]:
+    """The APIs the server can call: the registered providers whose edge has an upstream side."""
+    return tuple(name for name in registered_providers() if _side(name, "upstream"))
+
+
+def _side(name: str, side: str) -> bool:
+    try:
+        edge = get_edge(name)
+    except ProviderLookupError:  # a codec without an edge: nothing to serve or call
+        return False
+    return getattr(edge, side) is not None
+
+
+def _strict_front(api: str, validate: bool) -> None:
+    """``--validate`` refused at start for a front whose codec cannot read strictly, rather
+    than every request answered with the refusal."""
+    from chatcodec._strict.check import refuse_unless_strict
+
+    if not validate:
+        return
+    try:
+        refuse_unless_strict(api)
+    except CodecNotAvailableError as error:
+        raise ValueError(f"--validate cannot check {api} requests: {error}") from None
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where requests for the models matching ``pattern`` go."""
+
+    pattern: str
+    """An ``fnmatch`` pattern over the model name after ``model_map`` (``claude-*``, ``*``)."""
+    upstream: str
+    """The API called (one of :func:`upstreams`)."""
+    url: str
+    """The upstream's base URL, as its official SDK takes ``base_url``: OpenAI's includes
+    ``/v1`` (``https://api.openai.com/v1``), Anthropic's and Gemini's do not
+    (``https://api.anthropic.com``, ``https://generativelanguage.googleapis.com``),
+    Bedrock's is the runtime endpoint (``https://bedrock-runtime.us-east-1.amazonaws.com``)."""
+    api_key_env: str | None = None
+    """The environment variable holding the operator's key for this upstream (default:
+    the upstream SDK's own, such as ``ANTHROPIC_API_KEY``)."""
+    models: tuple[str, ...] = ()
+    """Model names listed by ``GET /v1/models`` for this route (a pattern lists none)."""
+    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    """The upstream writer's options by name (``server=deepseek``); they win over what
+    the URL implies (:meth:`ServeConfig.writer_options`)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self, "[[route]] ")
+        called = upstreams()
+        if self.upstream not in called:
+            raise ValueError(f"an upstream must be one of {', '.join(called)}, not {self.upstream!r}")
+        if not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"an upstream URL must be http(s), not {self.url!r}")
+        if not self.pattern:
+            raise ValueError("a route's model pattern is empty")
+        if self.options:  # a misspelt option is refused at start-up (an OptionError is a ValueError)
+            named_options(self.upstream, get_codec(self.upstream).options, self.options)
+
+    def matches(self, model: str) -> bool:
+        """Whether ``model`` goes this way (case-sensitive, as model names are)."""
+        return fnmatchcase(model, self.pattern)
+
+    @property
+    def listed(self) -> tuple[str, ...]:
+        """The models to list: the route's ``models``, or its pattern when it is one name."""
+        if self.models:
+            return self.models
+        return () if _GLOB & set(self.pattern) else (self.pattern,)
+
+
+DEFAULT_ALLOWED_LOSSES: tuple[LossKind, ...] = ("default", "required", "metadata", "spelling", "schema")
+"""The loss kinds ``--on-loss error`` lets pass unless told otherwise (see :attr:`ServeConfig.allowed_losses`)."""
+
+
+def _check_numbers(config: ServeConfig) -> None:
+    """Every number finite and in range: ``nan`` passes no comparison (a ``--timeout nan``
+    server answered every request 500) and ``inf`` would be no deadline at all."""
+    for name in _POSITIVE:
+        value = getattr(config, name)
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{name} must be a positive finite number, not {value}")
+    if config.offload_bytes < 0:
+        raise ValueError(f"offload_bytes must be 0 or more, not {config.offload_bytes}")
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """What ``chatcodec serve`` was asked to do."""
+
+    api: str
+    """The API offered to callers (one of :func:`fronts`)."""
+    upstream: str | None = None
+    """The API called for a model no ``routes`` entry matches (one of :func:`upstreams`)."""
+    upstream_url: str | None = None
+    """That upstream's base URL (see :attr:`Route.url`)."""
+    model_map: Mapping[str, str] = field(default_factory=dict[str, str])
+    """Caller model name -> upstream model name; a name not listed passes unchanged."""
+    api_key_env: str | None = None
+    """The environment variable holding the default upstream's key (default: the upstream SDK's own)."""
+    validate: bool = False
+    """``--validate``: read requests as the front's provider reads them
+    (``decode_request(strict=True)``: an unknown field or a typo, a value out of range, and
+    a turn order the routed upstream refuses, such as an orphan tool result, are a 400 in
+    the front's error shape). What the official SDKs themselves send passes (their own
+    output fields, documented in each edge's extensions). Losses are another question:
+    :attr:`on_loss`."""
+    on_loss: Literal["report", "error"] = "report"
+    """``--on-loss``: what a request the upstream would get changed is answered with.
+    ``report``: sent, its losses in the ``chatcodec-losses`` header and the log line;
+    ``error``: refused 400 with the losses listed, unless every one is of a kind in
+    :attr:`allowed_losses`."""
+    allowed_losses: tuple[LossKind, ...] = DEFAULT_ALLOWED_LOSSES
+    """The loss kinds (:data:`chatcodec.LossKind`) that pass under ``on_loss =
+    "error"``, all of them (the command line's ``--allow-loss KIND`` adds one to these,
+    ``--allow-only KIND`` or ``--allow-only none`` starts from none); by default what the
+    model never sees or what only changes how a field is spelled, so ``content``,
+    ``setting`` (``n=2`` to an API with one answer) and ``rule`` refuse. Set without
+    ``on_loss = "error"`` it would do nothing, so it is refused at start."""
+    strict: bool = False
+    """``--strict``, kept for the servers started with it: ``validate`` and
+    ``on_loss = "error"`` together."""
+    timeout: float = 600.0
+    """Seconds to wait for the upstream between two reads (then 504)."""
+    routes: tuple[Route, ...] = ()
+    """Upstreams by model, tried in order before the default ``upstream``."""
+    client_keys: frozenset[str] = frozenset()
+    """The keys callers present to this server; when set, only they are let in, and the
+    upstream gets the operator's key from the environment, never the caller's."""
+    allow_anonymous: bool = False
+    """Let a caller with no key spend the operator's key from the environment (an open
+    relay to whoever reaches the port; for a loopback-only or otherwise guarded server)."""
+    max_connections: int = 100
+    """Upstream connections open at once (all upstreams together)."""
+    pool_timeout: float = 10.0
+    """Seconds a request waits for a free upstream connection (then 503)."""
+    connect_timeout: float = 10.0
+    """Seconds to open an upstream connection (then 504)."""
+    max_body_bytes: int = 32 * 1024 * 1024
+    """The largest request body taken (then 413)."""
+    offload_bytes: int = 256 * 1024
+    """Bodies and answers larger than this are converted on a worker thread."""
+    otel: bool = False
+    """Write an OpenTelemetry span per request (the ``otel`` extra; :mod:`.telemetry`)."""
+    otel_content: bool = False
+    """Put the input and output messages on the spans too (they hold what users wrote)."""
+    store: str | None = None
+    """Where answers are kept for a later request to continue (``previous_response_id``
+    on the Responses front, ``GET /v1/responses/{id}``): ``memory[:N]``, ``sqlite:PATH`` or
+    ``redis://HOST:PORT/DB``, bounds as ``?max_answers=N&max_bytes=SIZE``; None keeps none,
+    and a request continuing an answer is refused (:mod:`chatcodec.serve._response_store`)."""
+    keep_thinking: bool = True
+    """With a store: keep the signed thinking of answers and put it back on the next request
+    whose assistant turn comes without it (:mod:`chatcodec.serve._kept_thinking`)."""
+    seal_key_file: str | None = None
+    """A file holding the key the Responses front's sealed reasoning is authenticated with
+    (the same on every replica); None: ``CHATCODEC_SEAL_KEY``, else one kept in the store
+    or the config directory (:mod:`chatcodec.serve._seals`)."""
+    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    """The default upstream's writer options by name (``--option server=deepseek``); they
+    win over what its URL implies (:meth:`writer_options`; a route has its own)."""
+    host: str = "127.0.0.1"
+    """The address to listen on."""
+    port: int = 8080
+    """The port to listen on."""
+    head_timeout: float = 10.0
+    """Seconds a connection may take to send a request's head (then it is closed)."""
+    body_timeout: float = 60.0
+    """Seconds a request may take to send its whole body (then 408)."""
+    max_event_bytes: int = 32 * 1024 * 1024
+    """The largest upstream stream event taken (then the stream ends with an error event)."""
+    max_answer_bytes: int = 128 * 1024 * 1024
+    """The largest plain upstream answer taken (then 502)."""
+    write_timeout: float = 60.0
+    """Seconds a stream's caller may take to accept one write (a caller that stops reading
+    while its connection stays open): then its stream ends, and the upstream stream is
+    closed and its connection freed (:mod:`.deadlines`)."""
+    shutdown_timeout: float = 30.0
+    """Seconds a shutdown (SIGTERM, Ctrl-C) waits for requests in flight before it closes
+    their connections."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if self.strict:
+            object.__setattr__(self, "validate", True)
+            object.__setattr__(self, "on_loss", "error")
+        unknown = sorted(set(self.allowed_losses) - set(LOSS_KINDS))
+        if unknown:
+            raise ValueError(f"allowed_losses: unknown loss kind(s) {unknown} (kinds: {', '.join(LOSS_KINDS)})")
+        if self.on_loss != "error" and set(self.allowed_losses) != set(DEFAULT_ALLOWED_LOSSES):
+            raise ValueError(
+                "--allow-loss/--allow-only (allowed_losses) only act with --on-loss error (or --strict): "
+                "under --on-loss report every request is sent and its losses reported"
+            )
+        offered = fronts()
+        if self.api not in offered:
+            raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
+        _strict_front(self.api, self.validate)
+        if (self.upstream is None) != (self.upstream_url is None):
+            raise ValueError("--upstream and --upstream-url go together")
+        if self.upstream is not None:
+            if self.upstream not in upstreams():
+                raise ValueError(f"--upstream must be one of {', '.join(upstreams())}, not {self.upstream!r}")
+            if not str(self.upstream_url).startswith(("http://", "https://")):
+                raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
+        check_store_spelling(self.store)  # refuses a spelling it does not know (nothing opened yet)
+        if not self.all_routes:
+            raise ValueError("nothing to call: give --upstream and --upstream-url, or at least one --route")
+        _check_numbers(self)
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port must be 0 to 65535, not {self.port}")
+
+    @property
+    def loss_policy(self) -> dict[str, LossAction]:
+        """The policy the request's losses are settled by (:func:`chatcodec._losses.loss_action`)."""
+        if self.on_loss == "report":
+            return {"*": "ignore"}
+        return {"*": "error", **dict.fromkeys(self.allowed_losses, "ignore")}
+
+    @cached_property
+    def all_routes(self) -> tuple[Route, ...]:
+        """The routes in the order tried: ``routes``, then the default upstream for any model."""
+        if self.upstream is None or self.upstream_url is None:
+            return self.routes
+        return (*self.routes, Route("*", self.upstream, self.upstream_url, self.api_key_env, options=self.options))
+
+    def writer_options(self, route: Route | None = None) -> dict[str, object]:
+        """The options ``route``'s upstream writer gets (default: the default upstream's):
+        what its URL implies (the OpenAI-compatible server it points at), then its own
+        ``options`` (``--option`` for the default upstream)."""
+        chosen = route if route is not None else self.all_routes[-1]
+        side = get_edge(chosen.upstream).upstream
+        implied = side.options(chosen.url) if side is not None and side.options else {}
+        return {**implied, **chosen.options}
+
+    def route_for(self, model: str) -> Route | None:
+        """The first route whose pattern matches ``model`` (the name after ``model_map``)."""
+        return next((route for route in self.all_routes if route.matches(model)), None)
+
+    @property
+    def listed_models(self) -> tuple[str, ...]:
+        """What ``GET /v1/models`` lists: the mapped names callers use, then each route's models."""
+        names = [*self.model_map, *(name for route in self.all_routes for name in route.listed)]
+        return tuple(dict.fromkeys(names))
+
+    @property
+    def upstream_names(self) -> tuple[str, ...]:
+        """Every API called, once each (what the server warms up)."""
+        return tuple(dict.fromkeys(route.upstream for route in self.all_routes))
+
+
+def parse_model_map(pairs: list[str]) -> dict[str, str]:
+    """``["gpt-4o=claude-sonnet-4-6", ...]`` as a dict; a pair without ``=`` is refused."""
+    mapping: dict[str, str] = {}
+    for pair in pairs:
+        source, equals, target = pair.partition("=")
+        if not equals or not source or not target:
+            raise ValueError(f"--model-map takes FROM=TO, not {pair!r}")
+        mapping[source] = target
+    return mapping
+
+
+def parse_route(text: str) -> Route:
+    """``claude-*=anthropic@https://api.anthropic.com`` as a :class:`Route`."""
+    pattern, equals, rest = text.partition("=")
+    upstream, at, url = rest.partition("@")
+    if not equals or not at:
+        raise ValueError(f"--route takes PATTERN=FORMAT@URL, not {text!r}")
+    return Route(pattern.strip(), upstream.strip(), url.strip())
+
+
+_TABLES = frozenset(("model_map", "options"))
+"""The settings that are TOML tables (the command line adds its own entries to them)."""
+_ROUTE_KEYS = frozenset(("pattern", "upstream", "url", "api_key_env", "models", "options"))
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """A TOML file's settings as :class:`ServeConfig` keywords: any field by its name
+    (``api``, ``max_connections``, ``[model_map]``, ``[options]``...), ``[[route]]`` tables
+    with ``pattern``, ``upstream``, ``url`` and optional ``api_key_env``, ``models`` and
+    ``options``, and
+    ``client_key_file`` (keys one a line); an unknown key is refused, not ignored."""
+    with Path(path).open("rb") as file:
+        loaded = tomllib.load(file)
+    known = {item.name for item in fields(ServeConfig)} - {"routes", "client_keys"}
+    settings: dict[str, Any] = {}
+    for key, value in loaded.items():
+        if key == "route":
+            tables = [as_dict(table) for table in as_list(value) or [None]]
+            if not is_list(value) or None in tables:
+                raise ValueError(f"{path}: route must be [[route]] tables, not {value!r}")
+            settings["routes"] = tuple(_route(table or {}, path) for table in tables)
+        elif key == "client_key_file":
+            if not isinstance(value, str):
+                raise ValueError(f"{path}: client_key_file must be a string, not {value!r}")
+            from chatcodec.serve._auth import read_key_file
+
+            settings["client_keys"] = read_key_file(Path(path).parent / value)
+        elif key in _TABLES and as_dict(value) is None:
+            raise ValueError(f"{path}: {key} must be a table ([{key}]), not {value!r}")
+        elif key in known:
+            settings[key] = _tuple(value)
+        else:
+            raise ValueError(f"{path}: unknown setting {key!r}")
+    return settings
+
+
+def _route(table: Mapping[str, Any], path: str | Path) -> Route:
+    unknown = set(table) - _ROUTE_KEYS
+    if unknown:
+        raise ValueError(f"{path}: unknown route settings {sorted(unknown)}")
+    try:
+        return Route(
+            table["pattern"],
+            table["upstream"],
+            table["url"],
+            table.get("api_key_env"),
+            _tuple(table.get("models", ())),
+            table.get("options", {}),
+        )
+    except KeyError as error:
+        raise ValueError(f"{path}: a [[route]] needs pattern, upstream and url (missing {error})") from None
+
+
+def _tuple(value: object) -> Any:
+    """A TOML array as the tuple a setting holds; any other value as it is, for the type
+    check to refuse (a string is not a list of names)."""
+    return tuple(value) if is_list(value) else value

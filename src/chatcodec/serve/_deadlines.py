@@ -1,0 +1,161 @@
+"""Deadlines for what a caller sends: a request's head, then its body.
+
+uvicorn closes a keep-alive connection that stays idle after an answer
+(``timeout_keep_alive``), but it sets no timer on a new connection, and any byte received
+cancels the one it set: a caller that opens sockets and sends nothing, or a head one byte
+at a time (slowloris), holds each socket for ever. Two deadlines close that:
+
+- **the head** (:func:`head_deadline_protocol`): a connection has ``head_timeout``
+  seconds, from its opening or from the first byte of its next request, to send a whole
+  request head, or it is closed. It is uvicorn's own h11 protocol with one timer added
+  (``uvicorn.Config(http=...)``), since the application never sees a request whose head
+  has not arrived;
+- **the body** (:class:`BodyDeadline`, ASGI middleware): once its head is in, a request
+  has ``body_timeout`` seconds to send its whole body, or it is answered 408 in the front's
+  error shape with ``connection: close`` (a half-sent body would leave the connection
+  unreadable), so a task never waits on a caller that stopped sending.
+
+Two more hold the server's side: **the write deadline** (:func:`write_deadline_stream`):
+a stream's caller that stops reading while its connection stays open would block the
+write for ever (uvicorn waits for its buffer to drain), holding the upstream stream and
+its pool connection; a write not accepted within ``write_timeout`` seconds ends the
+stream, and the upstream stream is closed. **The shutdown deadline**: uvicorn's
+``timeout_graceful_shutdown``, so SIGTERM waits ``shutdown_timeout`` seconds for requests
+in flight, not for a stream nobody reads.
+
+A head's size is h11's limit (``h11_max_incomplete_event_size``, 16 KiB by default in
+uvicorn: a longer head is a 400), and an idle keep-alive connection uvicorn's
+``timeout_keep_alive`` (5 s); both kept as uvicorn sets them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+import anyio
+import h11
+from starlette.responses import StreamingResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from chatcodec.serve._refusal import RefusalError
+
+__all__ = ["BodyDeadline", "head_deadline_protocol", "server_settings", "write_deadline_stream"]
+
+
+def head_deadline_protocol(head_timeout: float) -> type[H11Protocol]:
+    """uvicorn's h11 protocol, closing a connection whose request head takes longer than
+    ``head_timeout`` seconds."""
+
+    class HeadDeadlineProtocol(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:  # the head is in: the body's deadline now
+                self._disarm()
+            elif self._head_timer is None and self.conn.our_state is h11.IDLE:
+                self._arm()  # the first bytes of a keep-alive connection's next head
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._head_timer = self.loop.call_later(head_timeout, self._head_late)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_late(self) -> None:
+            self._head_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.close()
+
+    return HeadDeadlineProtocol
+
+
+class BodyDeadline:
+    """ASGI middleware: a request's body must arrive whole within ``seconds`` of its head."""
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        deadline = anyio.current_time() + self.seconds
+        complete = False
+
+        async def timed() -> Message:
+            nonlocal complete
+            if complete:
+                return await receive()
+            with anyio.move_on_after(max(deadline - anyio.current_time(), 0)):
+                message = await receive()
+                complete = message["type"] != "http.request" or not message.get("more_body", False)
+                return message
+            raise RefusalError(
+                408, f"the request body did not arrive within {self.seconds:g} s", headers={"connection": "close"}
+            )
+
+        await self.app(scope, timed, send)
+
+
+class _WriteDeadlineResponse(StreamingResponse):
+    """A streamed answer whose every write must be accepted within ``write_timeout``
+    seconds; past it the stream ends (``on_late`` is told first), and its body iterator is
+    closed however the response ends, which closes the upstream stream."""
+
+    def __init__(self, *arguments: Any, write_timeout: float, on_late: Callable[[str], None], **settings: Any) -> None:
+        super().__init__(*arguments, **settings)
+        self.write_timeout = write_timeout
+        self.on_late = on_late
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def timed(message: Message) -> None:
+            with anyio.fail_after(self.write_timeout):
+                await send(message)
+
+        try:
+            await super().__call__(scope, receive, timed)
+        except TimeoutError:  # the caller stopped reading: its connection is closed by the server
+            self.on_late(f"the caller accepted no write for {self.write_timeout:g} s (it stopped reading)")
+        finally:
+            close = getattr(self.body_iterator, "aclose", None)
+            if close is not None:
+                with anyio.CancelScope(shield=True):
+                    await close()
+
+
+def write_deadline_stream(
+    body: AsyncIterator[bytes],
+    media_type: str,
+    headers: Mapping[str, str],
+    *,
+    write_timeout: float,
+    on_late: Callable[[str], None],
+) -> StreamingResponse:
+    """The streamed answer of ``body`` whose every write must be accepted within
+    ``write_timeout`` seconds (``on_late`` is told why the stream ended early)."""
+    return _WriteDeadlineResponse(
+        body, media_type=media_type, headers=headers, write_timeout=write_timeout, on_late=on_late
+    )
+
+
+def server_settings(head_timeout: float, shutdown_timeout: float | None = None) -> dict[str, Any]:
+    """The ``uvicorn.Config`` keywords the deadlines need."""
+    settings: dict[str, Any] = {"http": head_deadline_protocol(head_timeout)}
+    if shutdown_timeout is not None:
+        settings["timeout_graceful_shutdown"] = shutdown_timeout
+    return settings

@@ -1,0 +1,115 @@
+"""The routes beside the proxied calls: ``GET /health``, the front's model list, and its
+token counting endpoint.
+
+- ``GET /health`` answers ``{"status": "ok"}`` with no key asked (for load balancers and
+  orchestrators); it says the process serves, not that an upstream is up.
+- The model list (``GET /v1/models`` for both OpenAI APIs and Anthropic,
+  ``/v1beta/models`` for Gemini, ``/api/tags`` for Ollama: the front edge's
+  ``Front.models``) lists the names callers can use here: the ``--model-map`` names,
+  then each route's ``models`` or its pattern when that is a plain name, then what a
+  pattern route's upstream lists that the route serves (:mod:`.model_listing`), in the
+  list shape the front's SDK reads.
+- Token counting (Anthropic's ``/v1/messages/count_tokens``, Gemini's ``:countTokens``,
+  the Responses ``/v1/responses/input_tokens``: ``Front.count_tokens``) converts the
+  request as a call would be, and asks the routed upstream's own counting endpoint
+  (``Upstream.count_tokens``); an upstream with none (OpenAI Chat, Ollama) is a 501 in
+  the front's shape: counting is the provider's tokenizer, which chatcodec does not guess.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from chatcodec.serve._auth import upstream_key
+from chatcodec.serve._fronts import front
+from chatcodec.serve._limits import check_model, json_object, json_or_text, passed_headers, read_body
+from chatcodec.serve._model_listing import upstream_models
+from chatcodec.serve._refusal import RefusalError, refused
+from chatcodec.serve._request_log import RequestRecord
+from chatcodec.serve._steps.authenticate import admitted
+from chatcodec.serve._steps.fit import written
+from chatcodec.serve._steps.route import route_for
+from chatcodec.serve._steps.send import send, upstream_refusal
+from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._steps.validate import read_canonical
+from chatcodec.serve._upstream import count_call, upstream_side
+
+
+def routes(server: Server) -> list[BaseRoute]:
+    """The health, model list and token counting routes of the server's front (before
+    the call routes: Gemini's ``{model}:countTokens`` is also a ``{target}``)."""
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def models(request: Request) -> Response:
+        return await list_models(server, request)
+
+    async def count(request: Request) -> Response:
+        return await count_tokens(server, request)
+
+    offered = front(server.config.api)
+    found: list[BaseRoute] = [Route("/health", health, methods=["GET"])]
+    if offered.models is not None:
+        found.extend(Route(path, models, methods=["GET"]) for path in offered.models.routes)
+    if offered.count_tokens is not None:
+        found.extend(Route(path, count, methods=["POST"]) for path in offered.count_tokens.routes)
+    return found
+
+
+async def list_models(server: Server, request: Request) -> Response:
+    """The routed models in the front's list shape (a caller must be let in, as for a call)."""
+    config = server.config
+    listing = front(config.api).models
+    assert listing is not None, "routed only for a front with a model list"
+    try:
+        caller = admitted(config, request).caller
+    except RefusalError as refusal:
+        return refused(config.api, refusal)
+    asked = await upstream_models(config, server.client, caller)
+    return JSONResponse(listing.write(list(dict.fromkeys((*config.listed_models, *asked)))))
+
+
+async def count_tokens(server: Server, request: Request) -> Response:
+    """Count a request's input tokens upstream; the log line is written as for a call."""
+    record = RequestRecord(server.config.api, request.url.path)
+    try:
+        response = await _counted(server, request, record)
+    except RefusalError as refusal:
+        response = refused(server.config.api, refusal, record)
+    record.emit()
+    return response
+
+
+async def _counted(server: Server, request: Request, record: RequestRecord) -> Response:
+    config = server.config
+    counting = front(config.api).count_tokens
+    assert counting is not None, "routed only for a front with token counting"
+    let_in = admitted(config, request)
+    fields = json_object(await read_body(request, config.max_body_bytes))
+    payload = counting.request(fields, request.path_params.get("model"))
+    named = payload.get("model")
+    record.model = named if isinstance(named, str) else None
+    model = config.model_map.get(record.model or "", record.model or "")
+    check_model(model)
+    route = route_for(config, model)
+    record.upstream, record.upstream_model = route.upstream, model
+    canonical = read_canonical(server, payload, route)
+    body, record.losses = written(server, canonical, model, route, stream=False, version=None)
+    side = upstream_side(route.upstream)
+    key = upstream_key(side, let_in.caller, route.api_key_env)
+    outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers)
+    if outgoing is None or side.count_tokens is None:
+        raise RefusalError(501, f"the {route.upstream} upstream has no token counting endpoint")
+    answer = await send(server, outgoing, route.upstream, stream=False)
+    passed = passed_headers(answer.headers)
+    payload_back = json_or_text(answer.content)
+    if answer.status_code >= 400:
+        raise upstream_refusal(server, answer, payload_back, route.upstream, passed)
+    tokens = side.count_tokens.read(payload_back)
+    if tokens is None:
+        raise RefusalError(502, f"the {route.upstream} upstream's token count holds no count")
+    record.status = 200
+    return JSONResponse(counting.write(tokens), headers=passed)

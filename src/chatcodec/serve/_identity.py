@@ -1,0 +1,105 @@
+"""An answer's id and model where the upstream's body names neither (Bedrock Converse).
+
+A ``ConverseResponse`` and its stream carry no id and no model: the model is in the URL
+and the id in the ``x-amzn-RequestId`` header (the upstream edge's ``answer_id_header``).
+A caller of the OpenAI or Anthropic API reads both from the body (the OpenAI SDK's
+``completion.id``, Claude Code's ``message.model``), so the answer converted for it gets
+the header's id and the model the route called, never an empty string. An upstream whose
+body has them keeps its own.
+
+The same model is the one that thought: its thinking parts (a ``reasoningContent``
+block, a stream's reasoning deltas) name it too. Claude on Bedrock signs with
+Anthropic's scheme, and a writer replays a Bedrock signature only for a part whose model
+is a Claude model (``families/claude/wire_rules.claude_signed``): without it, an
+Anthropic caller got ``"signature": ""`` and its next request was refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from chatcodec._losses import Loss, LossRecorder
+from chatcodec._model.content import ThinkingPart
+from chatcodec._model.stream_events import AnyStreamEvent, PartEvent, ResponseStartEvent, ThinkingStartEvent
+from chatcodec._narrow import as_dict
+from chatcodec._registry import get_codec
+from chatcodec.serve._upstream import upstream_side
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """The id and model an answer gets where its body has none."""
+
+    id: str | None
+    model: str | None
+
+    def fill(self, canonical: dict[str, Any]) -> dict[str, Any]:
+        """Canonical response data with its missing (or empty) id and model filled, its
+        thinking parts' model too."""
+        for key, value in (("id", self.id), ("model", self.model)):
+            if value and not canonical.get(key):
+                canonical[key] = value
+        if self.model:
+            for part in _thinking_parts(canonical):
+                part.setdefault("model", self.model)
+        return canonical
+
+    def started(self, event: AnyStreamEvent) -> AnyStreamEvent:
+        """A stream's start event with its missing id and model filled, a thinking part's
+        model too; other events as they are."""
+        if isinstance(event, ThinkingStartEvent):
+            return event.model_copy(update={"model": self.model}) if self.model and not event.model else event
+        if isinstance(event, PartEvent):
+            part = event.part
+            if self.model and isinstance(part, ThinkingPart) and not part.model:
+                return event.model_copy(update={"part": part.model_copy(update={"model": self.model})})
+            return event
+        if not isinstance(event, ResponseStartEvent) or (event.id and event.model):
+            return event
+        update = {
+            key: value for key, value in (("id", self.id), ("model", self.model)) if value and not getattr(event, key)
+        }
+        return event.model_copy(update=update) if update else event
+
+
+def _thinking_parts(canonical: dict[str, Any]) -> list[dict[str, Any]]:
+    """The thinking parts of a canonical response's messages that name no model."""
+    found: list[dict[str, Any]] = []
+    for choice in canonical.get("choices") or ():
+        message = as_dict((as_dict(choice) or {}).get("message")) or {}
+        for part in message.get("content") or ():
+            fields = as_dict(part)
+            if fields is not None and fields.get("type") == "thinking" and not fields.get("model"):
+                fields.pop("model", None)
+                found.append(fields)
+    return found
+
+
+def answer_identity(upstream: str, headers: Mapping[str, str], model: str) -> Identity:
+    """What an answer of ``upstream`` lacks: the id its response ``headers`` give, the
+    ``model`` called; none where its body names them itself."""
+    header = upstream_side(upstream).answer_id_header
+    if header is None:
+        return Identity(None, None)
+    found = next((value for name, value in headers.items() if name.lower() == header), None)
+    return Identity(found, model or None)
+
+
+def convert_answer(
+    fields: dict[str, Any],
+    *,
+    source: str,
+    target: str,
+    losses: list[Loss],
+    options: Mapping[str, Any] | None,
+    identity: Identity,
+) -> dict[str, Any]:
+    """``convert_response`` with the answer's missing id and model filled in between the
+    reading and the writing (losses gathered into ``losses``, never raised)."""
+    canonical = identity.fill(get_codec(source).read_response(fields))
+    recorder = LossRecorder()
+    written = get_codec(target).write_response(canonical, recorder, options=options)
+    recorder.settle("ignore", losses)
+    return written

@@ -1,0 +1,191 @@
+"""What the server refuses before any work, and what it hands back from the upstream.
+
+- **Body size**: a body above ``max_body_bytes`` is answered 413 as soon as its
+  ``Content-Length`` says so, or as soon as that many bytes have arrived when it sends
+  none (chunked), so the process never holds more than the limit of one body.
+- **Model names** reach URL paths (Gemini's ``/models/{model}:generateContent``,
+  Bedrock's ``/model/{modelId}/converse``). Each edge percent-escapes the name, but no
+  escaping stops a ``.`` or ``..`` segment: an HTTP client removes dot segments
+  (RFC 3986 section 5.2.4), so ``..`` would turn ``/model/../converse`` into another
+  path of the upstream. A name with a ``.``/``..`` segment, a control character, or more
+  than 512 characters is refused 400 before a URL is built.
+- **Upstream sizes**: a plain answer above ``max_answer_bytes`` (its ``Content-Length``,
+  or its decoded bytes as they arrive, so a gzip bomb is cut too) is a 502, and a stream
+  whose bytes since its last complete event pass ``max_event_bytes`` (an upstream that
+  never ends an event) ends with an error: the process never holds more than one limit
+  of either.
+- **Headers passed back**: the upstream's ``retry-after`` (and ``retry-after-ms``, which
+  the OpenAI SDK reads first), its rate-limit headers (``x-ratelimit-*``,
+  ``anthropic-ratelimit-*``, ``ratelimit-*``: any name holding ``ratelimit``) and its
+  request id (any name ending in ``request-id`` or ``requestid``), on errors and answers
+  alike, so a caller's SDK waits as long as the provider said, not its own 0.4 s; and
+  ``x-should-retry``, which both the OpenAI and Anthropic SDKs obey over their own
+  status rules (``_should_retry`` in openai-python and anthropic-sdk-python). The
+  upstream's request id is also given as ``x-request-id`` (what the OpenAI SDK reads)
+  and ``request-id`` (the Anthropic SDK's) when the upstream used another name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+import pydantic_core
+from starlette.requests import Request
+
+from chatcodec._errors import CodecNotAvailableError, StreamError
+from chatcodec._narrow import as_dict
+from chatcodec._payloads import JSONValueError, loads, unwritable_number
+from chatcodec.serve._refusal import RefusalError
+from chatcodec.streams._convert import stream_codecs
+
+MODEL_NAME_LIMIT = 512
+NESTING_LIMIT = 200
+"""The deepest request body read (arrays and objects within each other): pydantic-core's
+JSON parser's own limit, past which every reader would recurse without end; a deeper
+body is a 400, never a ``RecursionError``."""
+_TOO_DEEP = "recursion limit exceeded"
+_REQUEST_ID_NAMES = ("x-request-id", "request-id")
+_PASSED = frozenset(("retry-after", "retry-after-ms", "x-should-retry"))
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, or a 413 once it is known to exceed ``limit`` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _too_large(limit)
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def _too_large(limit: int) -> RefusalError:
+    return RefusalError(413, f"the request body is larger than this server's limit of {limit} bytes")
+
+
+async def read_answer(response: httpx.Response, limit: int, upstream: str) -> bytes:
+    """A plain upstream answer's body (``response`` opened as a stream), or a 502 once it
+    is known to exceed ``limit`` bytes; a read that fails is a 504 (timeout) or a 502."""
+    declared = response.headers.get("content-length", "")
+    too_large = RefusalError(
+        502, f"the {upstream} upstream's answer is larger than this server's limit of {limit} bytes"
+    )
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    parts: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            parts.append(chunk)
+    except httpx.TimeoutException as error:
+        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
+    except httpx.HTTPError as error:
+        raise RefusalError(502, f"the {upstream} upstream's answer broke off: {error!r}") from None
+    return b"".join(parts)
+
+
+class EventSizeCheck:
+    """Counts a stream's bytes since its last complete event, and raises once they pass
+    ``limit``: a :class:`~chatcodec._errors.StreamError`, which ends the stream with the
+    front's error event (or a 502 before its first event)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._pending = 0
+
+    def fed(self, chunk: bytes, events_read: bool) -> None:
+        """Note ``chunk``, fed to the reader; ``events_read``: it completed an event."""
+        self._pending = 0 if events_read else self._pending + len(chunk)
+        if self._pending > self.limit:
+            raise StreamError(f"an upstream event is larger than this server's limit of {self.limit} bytes")
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """A request body parsed, or a 400 when it is not one JSON object: not JSON, nested
+    deeper than :data:`NESTING_LIMIT`, or holding what no encoder writes back (a lone
+    surrogate escape such as ``"\\ud83d"``, a client cutting an emoji in two; ``NaN``; a
+    number out of range). The error says where (a JSON path, a line and column), never
+    what the body holds."""
+    try:
+        payload: object = pydantic_core.from_json(raw, allow_inf_nan=False)
+    except ValueError as error:
+        if _TOO_DEEP in str(error):
+            raise RefusalError(400, f"the request body is nested deeper than {NESTING_LIMIT} levels") from None
+        payload = _read_exactly(raw)  # the reader that names the path of what it refuses
+    else:
+        found = unwritable_number(payload)
+        if found is not None:
+            raise RefusalError(400, f"the request body cannot be read: {found[0]} at {found[1]}")
+    fields = as_dict(payload)
+    if fields is None:
+        raise RefusalError(400, "the request body must be a JSON object")
+    return fields
+
+
+def _read_exactly(raw: bytes) -> object:
+    try:
+        return loads(raw)
+    except JSONValueError as error:
+        raise RefusalError(400, f"the request body cannot be read: {error}") from None
+    except UnicodeDecodeError as error:
+        raise RefusalError(400, f"the request body is not UTF-8: {error.reason} at byte {error.start}") from None
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        raise RefusalError(400, f"the request body is not JSON: {error.msg} ({where})") from None
+    except ValueError:
+        raise RefusalError(400, "the request body is not JSON") from None
+
+
+def json_or_text(content: bytes) -> object:
+    """An upstream's answer parsed, or its text when it is not JSON."""
+    try:
+        return json.loads(content)
+    except ValueError:
+        return content.decode("utf-8", errors="replace")
+
+
+def check_model(model: str) -> None:
+    """Refuse a model name that would change the upstream URL's path (see the module
+    docstring); no name passes (a server serving one model may take a request without)."""
+    if len(model) > MODEL_NAME_LIMIT:
+        raise RefusalError(400, f"the model name is longer than {MODEL_NAME_LIMIT} characters")
+    if any(segment in (".", "..") for segment in model.split("/")):
+        raise RefusalError(400, f"invalid model name {model!r}: a '.' or '..' segment would change the upstream path")
+    if any(ord(character) < 0x20 or ord(character) == 0x7F for character in model):
+        raise RefusalError(400, f"invalid model name {model!r}: it holds a control character")
+
+
+def passed_headers(upstream_headers: Mapping[str, str]) -> dict[str, str]:
+    """The upstream's retry, rate-limit and request-id headers, to answer with."""
+    passed: dict[str, str] = {}
+    request_id: str | None = None
+    for name, value in upstream_headers.items():
+        lowered = name.lower()
+        if lowered in _PASSED or "ratelimit" in lowered:
+            passed[lowered] = value
+        elif lowered.endswith(("request-id", "requestid")):
+            passed[lowered] = value
+            request_id = request_id or value
+    if request_id is not None:
+        for name in _REQUEST_ID_NAMES:
+            passed.setdefault(name, request_id)
+    return passed
+
+
+def streams_between(upstream: str, api: str) -> None:
+    """Refuse a stream, before the upstream is called, where a codec has no stream
+    modules (streams are optional in a provider folder): 400, naming what it lacks."""
+    try:
+        stream_codecs(upstream, api)
+    except CodecNotAvailableError as error:
+        raise RefusalError(400, f"this server cannot stream this answer: {error}; send stream false") from None

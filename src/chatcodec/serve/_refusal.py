@@ -1,0 +1,72 @@
+"""A request answered with an error, and that error in the caller's own API's shape.
+
+Every error the server answers goes through here, the unhandled ones too (a 500 in the
+front's shape, never Starlette's ``text/plain`` "Internal Server Error"): the caller's
+SDK then raises its own typed error (``openai.RateLimitError``,
+``anthropic.OverloadedError``) with the message and status. An upstream's error type
+is kept when the front's API has the same type for the same status (Anthropic to
+Anthropic keeps ``overloaded_error``), and goes in the body's ``code`` where the front's shape has an
+empty one (OpenAI's), so a caller can still tell ``insufficient_quota`` from a rate limit.
+When the front speaks the upstream's own API, the upstream's error body is passed as it
+came (OpenAI's ``type``, ``code`` and ``param``, Anthropic's ``type``): nothing to translate,
+so nothing is lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from starlette.responses import JSONResponse, Response
+
+from chatcodec._error_statuses import error_status
+from chatcodec._narrow import as_dict
+from chatcodec._registry import get_edge
+
+if TYPE_CHECKING:
+    from chatcodec.serve._request_log import RequestRecord
+
+
+class RefusalError(Exception):
+    """A request answered with an error in the caller's shape."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        error_type: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        body: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.error_type = error_type
+        """The upstream's own error type (``rate_limit_exceeded``), when it named one."""
+        self.headers: dict[str, str] = dict(headers or {})
+        """Headers to answer with (the upstream's ``retry-after``, rate limits, request id)."""
+        self.body: dict[str, Any] | None = None if body is None else dict(body)
+        """The upstream's own error body, answered as it is (set only when the front speaks its API)."""
+
+
+def refusal_body(api: str, refusal: RefusalError) -> dict[str, Any]:
+    """The error body of ``api`` for ``refusal``."""
+    if refusal.body is not None:
+        return refusal.body
+    shape = get_edge(api).errors
+    own_types = {*shape.types.values(), shape.server_error}
+    kept = refusal.error_type in own_types and error_status(refusal.error_type) == refusal.status
+    kind = refusal.error_type if kept and refusal.error_type is not None else shape.type_for(refusal.status)
+    body = shape.write(refusal.message, refusal.status, kind)
+    inner = as_dict(body.get("error"))
+    if refusal.error_type is not None and inner is not None and "code" in inner and inner["code"] is None:
+        inner["code"] = refusal.error_type
+    return body
+
+
+def refused(api: str, refusal: RefusalError, record: RequestRecord | None = None) -> Response:
+    """``refusal`` as the ``api`` front's error body, status and headers (noted on ``record``)."""
+    if record is not None:
+        record.status, record.error = refusal.status, refusal.message
+    return JSONResponse(refusal_body(api, refusal), refusal.status, headers=refusal.headers)

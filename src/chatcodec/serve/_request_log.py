@@ -1,0 +1,131 @@
+"""One JSON line per request on the ``chatcodec.serve`` logger, and the losses header.
+
+The line says what an operator asks first: the request id (also sent back as
+``x-request-id``: the upstream's when it gave one), the status, the two formats, the
+models, whether it streamed, how long it took, and what the conversion could not carry
+(``losses``: the count, and each loss as ``path: what``). A stream that ends in an error
+after its 200 headers logs that error and its status as ``status`` (``"headers": 200``
+says what the caller's headers said). The record also ends the request's span when
+telemetry is on (:mod:`.telemetry`). The same losses, counted and
+summarized, go back to the caller in the ``chatcodec-losses`` response header (request
+losses, and for a plain response the response's; a stream's are known only at its end,
+so they are in the log line). An answer delivered but not kept because the store
+failed says so in ``store_error`` (the line, the span, and a plain answer's
+``chatcodec-store-error`` header).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import traceback
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from chatcodec._losses import Loss
+
+LOGGER = logging.getLogger("chatcodec.serve")
+LOSSES_HEADER = "chatcodec-losses"
+STORE_ERROR_HEADER = "chatcodec-store-error"
+_HEADER_LIMIT = 512
+
+
+class Span(Protocol):
+    """What the record needs of a telemetry span (:class:`.telemetry.RequestSpan`)."""
+
+    def end(self, record: RequestRecord) -> None: ...
+
+
+@dataclass
+class RequestRecord:
+    """What is known of one request so far; :meth:`emit` writes it once, at the end."""
+
+    api: str
+    path: str
+    upstream: str | None = None
+    started: float = field(default_factory=time.perf_counter)
+    status: int = 0
+    model: str | None = None
+    upstream_model: str | None = None
+    stream: bool = False
+    losses: list[Loss] = field(default_factory=list[Loss])
+    error: str | None = None
+    cancelled: bool = False
+    events: int | None = None
+    stream_error_status: int | None = None
+    """The status of an error that ended a stream after its 200 headers."""
+    request_id: str = field(default_factory=lambda: f"req_{uuid.uuid4().hex}")
+    span: Span | None = None
+    """The request's span (telemetry on), ended once by :meth:`emit`."""
+    store_error: str | None = None
+    """Why the answer, delivered, was not kept (the store failed: :mod:`.response_store`)."""
+
+    def late(self, reason: str) -> None:
+        """A stream ended because its caller stopped reading (logged as 499, as a caller gone)."""
+        self.error, self.stream_error_status = reason, 499
+
+    def emit(self) -> None:
+        """Log the line (at WARNING for a 5xx, INFO otherwise)."""
+        status = self.stream_error_status or self.status
+        line: dict[str, Any] = {
+            "event": "chatcodec._model.request",
+            "request_id": self.request_id,
+            "path": self.path,
+            "status": status,
+            "api": self.api,
+            "upstream": self.upstream,
+            "model": self.model,
+            "upstream_model": self.upstream_model,
+            "stream": self.stream,
+            "latency_ms": round((time.perf_counter() - self.started) * 1000, 2),
+            "losses": len(self.losses),
+            "loss_summary": [f"{loss.path}: {loss.what}" for loss in self.losses],
+        }
+        if self.events is not None:
+            line["events"] = self.events
+        if self.error is not None:
+            line["error"] = self.error
+        if self.stream_error_status is not None:
+            line["headers"] = self.status
+        if self.cancelled:
+            line["cancelled"] = True
+        if self.store_error is not None:
+            line["store_error"] = self.store_error
+        LOGGER.log(logging.WARNING if status >= 500 else logging.INFO, json.dumps(line, ensure_ascii=False))
+        if self.span is not None:
+            span, self.span = self.span, None
+            span.end(self)
+
+
+def store_error_header(error: str | None) -> dict[str, str]:
+    """``chatcodec-store-error: ...``: the answer was delivered but the store failed to keep
+    it (ASCII, cut at 512 characters), or no header."""
+    if error is None:
+        return {}
+    text = error.encode("ascii", "backslashreplace").decode("ascii").replace("\r", " ").replace("\n", " ")
+    return {STORE_ERROR_HEADER: text if len(text) <= _HEADER_LIMIT else text[: _HEADER_LIMIT - 3] + "..."}
+
+
+def losses_header(losses: list[Loss]) -> dict[str, str]:
+    """``chatcodec-losses: 2; $.messages[1].content[0]: thinking part from anthropic; ...``
+    (ASCII, cut at 512 characters), or no header when nothing was lost."""
+    if not losses:
+        return {}
+    summary = "; ".join([str(len(losses)), *(f"{loss.path}: {loss.what}" for loss in losses)])
+    ascii_summary = summary.encode("ascii", "backslashreplace").decode("ascii").replace("\r", " ").replace("\n", " ")
+    if len(ascii_summary) > _HEADER_LIMIT:
+        ascii_summary = ascii_summary[: _HEADER_LIMIT - 3] + "..."
+    return {LOSSES_HEADER: ascii_summary}
+
+
+def internal_error(path: str, error: BaseException) -> str:
+    """The 500's message for an error no handler expected, logged with where it was raised:
+    its type and the frames it passed, never its text or a value (an exception's text may
+    quote the request or the answer: a ``UnicodeEncodeError`` holds the whole string)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = [f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}" for frame in frames]
+    LOGGER.error("unhandled %s on %s, raised through %s", type(error).__name__, path, " < ".join(reversed(where)))
+    return f"internal error in chatcodec serve: {type(error).__name__}"

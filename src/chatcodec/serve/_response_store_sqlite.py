@@ -1,0 +1,212 @@
+"""Kept records in a SQLite file (``--store sqlite:PATH``): they outlive a restart.
+
+The table ``answers`` holds each :class:`~chatcodec.serve._response_store.Kept` with its
+size and the thread it belongs to (the id of the answer that started it), and the table
+``threads`` when each thread was last used (nanoseconds, so several processes on one host
+sharing the file agree on the order): keeping an answer makes its whole thread recent
+with one row written, and past the bounds the least recently used threads are deleted
+first (within a thread, its oldest answers). The file is opened in WAL mode, so readers
+never wait for a writer (https://www.sqlite.org/wal.html), with ``synchronous=NORMAL``
+(a commit is not flushed to disk: an answer kept just before a power cut may be lost,
+never the file), and a busy timeout, so processes sharing it take turns instead of
+failing.
+
+Python's own :mod:`sqlite3` is used (no dependency), never on the event loop: reads run
+on a small pool of threads of their own and writes on one thread (SQLite has one writer
+at a time), each thread with its own connection. So a write lock held by another process
+delays only the writes waiting for it, never a request that keeps nothing, and never the
+loop. A thread's history is one recursive query (``WITH RECURSIVE``,
+https://www.sqlite.org/lang_with.html): no write per ancestor, and no write at all when
+reading.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from chatcodec.serve._response_store import Kept, StoreError, check_bounds
+
+BUSY_TIMEOUT = 5.0
+"""Seconds a write waits for another connection's write lock (then :class:`StoreError`)."""
+READERS = 2
+"""Threads that read the file at once."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS answers (
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    parent TEXT,
+    messages TEXT NOT NULL,
+    response TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    used INTEGER NOT NULL
+);
+DROP INDEX IF EXISTS answers_used;
+CREATE INDEX IF NOT EXISTS answers_used_size ON answers (used, size);
+CREATE TABLE IF NOT EXISTS threads (id TEXT PRIMARY KEY, used INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+"""``answers_used_size`` covers what the bounds read (count, total size, order of use),
+so they never read the messages."""
+
+_CHAIN = """
+WITH RECURSIVE chain(id, owner, parent, messages, depth) AS (
+    SELECT id, owner, parent, messages, 0 FROM answers WHERE id = :id
+    UNION ALL
+    SELECT answers.id, answers.owner, answers.parent, answers.messages, chain.depth + 1
+    FROM answers JOIN chain ON answers.id = chain.parent
+    WHERE chain.depth + 1 < :limit
+)
+SELECT owner, parent, messages, '' FROM chain ORDER BY depth
+"""
+
+_ORDER = """
+    SELECT answers.id, answers.size FROM answers LEFT JOIN threads ON threads.id = COALESCE(answers.thread, answers.id)
+    ORDER BY COALESCE(threads.used, answers.used) DESC, answers.rowid DESC
+"""
+"""Every answer, the most recently used thread first (an answer of a file written before
+threads were kept counts as a thread of its own)."""
+
+_FORGET_PAST_COUNT = f"DELETE FROM answers WHERE id IN (SELECT id FROM ({_ORDER}) LIMIT -1 OFFSET :capacity)"
+
+_FORGET_PAST_BYTES = f"""
+DELETE FROM answers WHERE id IN (
+    SELECT id FROM (SELECT id, SUM(size) OVER (ROWS UNBOUNDED PRECEDING) AS running FROM ({_ORDER}))
+    WHERE running > :max_bytes
+)
+"""
+"""The most recent answers that fit in the byte bound stay; every one after them goes."""
+
+_FORGET_THREADS = "DELETE FROM threads WHERE id NOT IN (SELECT COALESCE(thread, id) FROM answers)"
+
+Result = TypeVar("Result")
+
+
+class SqliteBackend:
+    """Kept records in the SQLite file at ``path`` (created with its table when missing)."""
+
+    def __init__(self, path: str, capacity: int, max_bytes: int, *, busy_timeout: float | None = None) -> None:
+        check_bounds(capacity, max_bytes)
+        self.capacity = capacity
+        self.max_bytes = max_bytes
+        self.description: str = f"in the SQLite file {path}"
+        self._path = Path(path).expanduser()
+        self._busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        setup = self._connection()
+        setup.execute("PRAGMA journal_mode=WAL")
+        setup.executescript(_SCHEMA)
+        columns = {row[1] for row in setup.execute("PRAGMA table_info(answers)")}
+        if "thread" not in columns:  # a file written before threads were kept
+            setup.execute("ALTER TABLE answers ADD COLUMN thread TEXT")
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="chatcodec-store-write")
+        self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="chatcodec-store-read")
+        self.statements: int = 0
+        """Statements run so far (what a test counts: a thread is read in one)."""
+
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection (SQLite connections are not shared across threads)."""
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(
+                self._path, timeout=self._busy_timeout, check_same_thread=False, isolation_level=None
+            )
+            connection.execute("PRAGMA synchronous=NORMAL")
+            self._local.connection = connection
+            with self._connections_lock:
+                self._connections.append(connection)
+        return connection
+
+    async def _run(self, executor: ThreadPoolExecutor, work: Callable[[sqlite3.Connection], Result]) -> Result:
+        def run() -> Result:
+            return work(self._connection())
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, run)
+        except sqlite3.Error as error:
+            raise StoreError(f"the SQLite store {self._path} failed: {error}") from error
+
+    def _execute(
+        self, connection: sqlite3.Connection, sql: str, parameters: tuple[object, ...] | Mapping[str, object] = ()
+    ) -> sqlite3.Cursor:
+        self.statements += 1
+        return connection.execute(sql, parameters)
+
+    async def count(self) -> int:
+        def count(connection: sqlite3.Connection) -> int:
+            (found,) = self._execute(connection, "SELECT COUNT(*) FROM answers").fetchone()
+            return int(found)
+
+        return await self._run(self._readers, count)
+
+    async def load(self, key: str) -> Kept | None:
+        def load(connection: sqlite3.Connection) -> Kept | None:
+            sql = "SELECT owner, parent, messages, response FROM answers WHERE id = ?"
+            row = self._execute(connection, sql, (key,)).fetchone()
+            return None if row is None else Kept(*row)
+
+        return await self._run(self._readers, load)
+
+    async def chain(self, key: str, limit: int) -> list[Kept]:
+        def chain(connection: sqlite3.Connection) -> list[Kept]:
+            rows = self._execute(connection, _CHAIN, {"id": key, "limit": limit}).fetchall()
+            return [Kept(*row) for row in rows]
+
+        return await self._run(self._readers, chain)
+
+    async def save(self, key: str, kept: Kept) -> None:
+        def save(connection: sqlite3.Connection) -> None:
+            now = time.time_ns()
+            self._execute(connection, "BEGIN IMMEDIATE")
+            try:
+                thread = key
+                if kept.parent is not None:
+                    sql = "SELECT COALESCE(thread, id) FROM answers WHERE id = ?"
+                    found = self._execute(connection, sql, (kept.parent,)).fetchone()
+                    thread = key if found is None else str(found[0])
+                row = (key, kept.owner, kept.parent, kept.messages, kept.response, kept.size, now, thread)
+                self._execute(connection, "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+                sql = "INSERT INTO threads VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET used = excluded.used"
+                self._execute(connection, sql, (thread, now))
+                self._forget_beyond_bounds(connection)
+                self._execute(connection, "COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+
+        await self._run(self._writer, save)
+
+    def _forget_beyond_bounds(self, connection: sqlite3.Connection) -> None:
+        count, total = self._execute(connection, "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM answers").fetchone()
+        if count > self.capacity:
+            self._execute(connection, _FORGET_PAST_COUNT, {"capacity": self.capacity})
+        if total > self.max_bytes:
+            self._execute(connection, _FORGET_PAST_BYTES, {"max_bytes": self.max_bytes})
+        if count > self.capacity or total > self.max_bytes:
+            self._execute(connection, _FORGET_THREADS)
+
+    async def secret(self, name: str, candidate: str) -> str:
+        def secret(connection: sqlite3.Connection) -> str:
+            self._execute(connection, "INSERT OR IGNORE INTO secrets VALUES (?, ?)", (name, candidate))
+            (value,) = self._execute(connection, "SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
+            return str(value)
+
+        return await self._run(self._writer, secret)
+
+    async def close(self) -> None:
+        self._writer.shutdown(wait=True)
+        self._readers.shutdown(wait=True)
+        with self._connections_lock:
+            for connection in self._connections:
+                connection.close()
+            self._connections.clear()

@@ -1,0 +1,113 @@
+"""Sealed reasoning authenticated: what the Responses front writes into ``encrypted_content``
+comes back only as it was written.
+
+The Responses front seals another provider's signed reasoning into the reasoning items it
+answers with (:mod:`chatcodec._providers.openai_responses.carried_reasoning`), and the
+caller sends those items back; the gateway then sends what they hold upstream with the
+operator's key. A seal is base64 of JSON a caller can write too, so each one the front
+writes carries an HMAC-SHA256 under the server's *seal key* (the encoder's ``seal_key``
+option), and each one a request brings is checked against it before it is read
+(:func:`checked_seals`): a seal that fails is refused 400 under ``--validate``, and
+otherwise left out of the request (its reasoning is not sent upstream) with a loss in
+the ``chatcodec-losses`` header. What a seal holds is checked as canonical data when it
+is read (its bags objects of finite JSON values), and under ``--validate`` the body the
+upstream gets from a request with seals is checked with the upstream's strict field sets
+(:func:`check_unsealed`), so nothing a seal carried reaches the upstream that its API
+does not define.
+
+The key (:func:`seal_key`): ``--seal-key-file`` or ``CHATCODEC_SEAL_KEY`` when given (the
+same on every replica); otherwise one made once and kept where the answers are (a SQLite
+store's file, a Redis store's server: replicas sharing the store share it), or, with no
+durable store (or a store that cannot be reached when the server starts), in
+``$XDG_CONFIG_HOME/chatcodec/seal-key`` (``~/.config``), so seals outlive a restart. Give
+replicas the key file to make their seals independent of the store.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from chatcodec._losses import Loss
+from chatcodec._providers.kit.errors import path
+from chatcodec.serve._fronts import front
+from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._request_log import LOGGER
+from chatcodec.serve._response_store import ResponseStore, StoreError
+
+KEY_VARIABLE = "CHATCODEC_SEAL_KEY"
+KEY_NAME = "seal-key"
+"""The name the key is kept under (a store's secret, the config directory's file)."""
+
+_WHAT = "sealed reasoning this server did not write"
+_WHY = "its MAC does not match this server's seal key, so what it holds is not sent upstream"
+
+
+async def seal_key(key_file: str | None, store: ResponseStore | None) -> str:
+    """The server's seal key: the file's, the environment's, the store's, or the config directory's."""
+    if key_file is not None:
+        return _read_key(Path(key_file).expanduser())
+    given = os.environ.get(KEY_VARIABLE)
+    if given:
+        return given
+    if store is not None and store.durable:
+        try:
+            return await store.secret(KEY_NAME, secrets.token_urlsafe(32))
+        except StoreError as error:  # a server starts without its store; its seals are its own until restarted
+            LOGGER.warning("the seal key could not be read from the store (%s): using the config directory's", error)
+    return _kept_key(_config_dir() / KEY_NAME)
+
+
+def _read_key(path: Path) -> str:
+    key = path.read_text(encoding="utf-8").strip()
+    if len(key) < 16:
+        raise ValueError(f"the seal key in {path} is shorter than 16 characters")
+    return key
+
+
+def _config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "chatcodec"
+
+
+def _kept_key(path: Path) -> str:
+    """The key in ``path``, made (readable by this user only) when missing."""
+    if path.exists():
+        return _read_key(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(32)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first
+        return _read_key(path)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(key + "\n")
+    return key
+
+
+def checked_seals(
+    api: str, payload: dict[str, Any], key: str, *, validate: bool
+) -> tuple[dict[str, Any], list[Loss], bool]:
+    """``payload`` without the sealed reasoning items whose MAC fails (a 400 under
+    ``validate``), the losses that says, and whether any seal stays."""
+    answering = front(api).answering
+    if answering is None:
+        return payload, [], False
+    payload, failed, sealed = answering.unverified_seals(payload, key)
+    if failed and validate:
+        raise RefusalError(400, f"invalid {api} request: {failed[0]}: {_WHAT} ({_WHY}); send it as it came, or not")
+    return payload, [Loss(where, _WHAT, _WHY) for where in failed], sealed
+
+
+def check_unsealed(upstream: str, body: Mapping[str, Any]) -> None:
+    """Refuse (400) an upstream body, written from a request with seals, holding a field
+    the upstream's strict field sets do not define (what a seal carried onto a block)."""
+    from chatcodec._strict.fields import payload_problems
+
+    problems = payload_problems(upstream, "request", body)
+    if problems:
+        listed = "; ".join(f"{path(*problem.location)}: {problem.message}" for problem in problems[:3])
+        raise RefusalError(400, f"the sealed reasoning of this request would send {upstream} what it refuses: {listed}")

@@ -1,0 +1,65 @@
+"""Step 7, plain: the upstream's answer converted for the caller (on a worker thread when
+it is large), its missing id and model filled (:mod:`chatcodec.serve._identity`), the span
+given its attributes, what is to be kept handed to :mod:`.keep`, and the caller's response
+with the upstream's passed headers, the losses and any store error."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+from anyio import to_thread
+from starlette.responses import Response
+
+from chatcodec._api import decode_response
+from chatcodec._errors import ChatcodecError
+from chatcodec._narrow import as_dict
+from chatcodec.serve._fronts import answering
+from chatcodec.serve._identity import convert_answer
+from chatcodec.serve._limits import json_or_text
+from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
+from chatcodec.serve._steps import keep
+from chatcodec.serve._steps.fit import Fitted
+from chatcodec.serve._steps.send import Sent
+from chatcodec.serve._steps.shared import Server
+
+
+async def answered(server: Server, fitted: Fitted, sent: Sent, record: RequestRecord) -> Response:
+    """The caller's response to ``fitted``, from the upstream's plain answer ``sent``."""
+    convert = partial(_converted, server, fitted, sent, record)
+    large = len(sent.content) > server.config.offload_bytes
+    rendered, kept, message = await to_thread.run_sync(convert) if large else convert()
+    await keep.kept(server, record, fitted.answer, kept, message)
+    record.status = 200
+    headers = {**sent.passed, **losses_header(record.losses), **store_error_header(record.store_error)}
+    return Response(rendered, 200, headers=headers, media_type="application/json")
+
+
+def _converted(
+    server: Server, fitted: Fitted, sent: Sent, record: RequestRecord
+) -> tuple[bytes, answering.KeptAnswer | None, dict[str, Any] | None]:
+    """The answer as JSON bytes for the caller, what is kept of it, and its canonical message
+    (when anything is kept)."""
+    upstream = fitted.route.upstream
+    fields = as_dict(json_or_text(sent.content))
+    if fields is None:
+        raise RefusalError(502, f"the {upstream} upstream's answer is not a JSON object")
+    try:
+        converted = convert_answer(
+            fields,
+            source=upstream,
+            target=server.config.api,
+            losses=record.losses,
+            options=fitted.call.options,
+            identity=sent.identity,
+        )
+    except ChatcodecError as error:
+        raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
+    kept = message = None
+    if fitted.answer.kept or server.keeps_thinking:
+        message = decode_response(upstream, fields).choices[0].message.model_dump(mode="json", exclude_none=True)
+        kept = server.answerer.to_keep(fitted.answer, converted, fitted.canonical, message)
+    server.telemetry.answered(record, upstream, fields, sent.identity)
+    return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode(), kept, message

@@ -1,0 +1,132 @@
+"""Step 5: the request fitted to its upstream. What the store keeps for it is put back
+first: the conversation of the answer a Responses request continues
+(``previous_response_id``, :mod:`chatcodec.serve._fronts.answering`) and the signed
+thinking its client dropped (:mod:`chatcodec.serve._kept_thinking`). A store that fails
+here is a 503 for a continued answer (nothing was sent upstream: the caller may try
+again) and nothing for thinking (the request goes on as the client sent it; the upstream
+says whether it needed it). Then the body is written by the upstream's writer under the
+rules of the API version sent, its losses settled by ``--on-loss``
+(:mod:`chatcodec.serve._request_losses`), a body shaped by a seal checked under
+``--validate``, and the call signed; a large one on a worker thread (writing 7.6 MB takes
+75 ms)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+from anyio import to_thread
+
+from chatcodec._conversion import with_updates, write_request_data
+from chatcodec._errors import ChatcodecError
+from chatcodec._losses import Loss, LossRecorder
+from chatcodec.serve import _kept_thinking as kept_thinking
+from chatcodec.serve._auth import upstream_key
+from chatcodec.serve._config import Route as UpstreamRoute
+from chatcodec.serve._fronts import Call, answering
+from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._request_log import LOGGER, RequestRecord
+from chatcodec.serve._request_losses import settled
+from chatcodec.serve._response_store import StoreError
+from chatcodec.serve._seals import check_unsealed
+from chatcodec.serve._steps.authenticate import Admitted
+from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._steps.validate import Validated
+from chatcodec.serve._upstream import UpstreamCall, upstream_call, upstream_side
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A request read, routed and written, ready to send."""
+
+    call: Call
+    """The front's call, continued where it names an earlier answer (``answer.call``)."""
+    answer: answering.Prepared
+    """What the front owes this answer (its own id, the request echoed, kept for later)."""
+    route: UpstreamRoute
+    model: str
+    """The model name sent upstream (after ``model_map``)."""
+    canonical: dict[str, Any]
+    """The request as canonical data, continued (what an answer kept is added to)."""
+    outgoing: UpstreamCall
+    """The upstream request: its URL, serialized body and signed headers."""
+
+
+async def fitted(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Fitted:
+    """``validated`` continued from the store, written for its upstream and signed."""
+    routed = validated.routed
+    answer = await _recalled(server, routed.answer, validated.canonical, routed.route.upstream, admitted.owner)
+    write = partial(_written, server, validated, answer, admitted, record)
+    fit = await to_thread.run_sync(write) if routed.size > server.config.offload_bytes else write()
+    server.telemetry.requested(
+        record,
+        fit.canonical,
+        fit.route.url,
+        server=server.writer_options(fit.route).get("server"),
+        conversation=fit.call.conversation or answer.parent,  # or the answer it continues
+        choices=fit.call.choices,
+    )
+    return fit
+
+
+async def _recalled(
+    server: Server, answer: answering.Prepared, canonical: dict[str, Any], upstream: str, owner: str
+) -> answering.Prepared:
+    """``answer`` with the conversation it continues; ``canonical`` with the thinking its
+    current turn came without."""
+    answerer = server.answerer
+    try:
+        answer = await answerer.recalled(replace(answer, owner=owner))
+    except answering.AnswerRefusedError as refusal:
+        raise RefusalError(400, str(refusal)) from None
+    except StoreError as error:
+        LOGGER.warning("the store could not be read: %s", error)
+        raise RefusalError(503, f"the store of kept answers cannot be read: {error}; try again") from None
+    if server.keeps_thinking and answerer.store is not None:
+        try:
+            await kept_thinking.restore(answerer.store, owner, canonical, upstream)
+        except StoreError as error:
+            LOGGER.warning("kept thinking could not be read: %s", error)
+    return answer
+
+
+def _written(
+    server: Server, validated: Validated, answer: answering.Prepared, admitted: Admitted, record: RequestRecord
+) -> Fitted:
+    routed, canonical = validated.routed, validated.canonical
+    route, call = routed.route, answer.call
+    server.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
+    body, losses = written(server, canonical, routed.model, route, stream=call.stream, version=routed.version)
+    if validated.sealed and server.config.validate:
+        check_unsealed(route.upstream, body)
+    record.losses = [*validated.losses, *losses]
+    outgoing = upstream_call(
+        route.upstream,
+        route.url,
+        body,
+        model=routed.model,
+        stream=call.stream,
+        key=upstream_key(upstream_side(route.upstream), admitted.caller, route.api_key_env),
+        caller_headers=admitted.headers,
+        version=routed.version,
+    )
+    return Fitted(call, answer, route, routed.model, canonical, outgoing)
+
+
+def written(
+    server: Server, canonical: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None
+) -> tuple[dict[str, Any], list[Loss]]:
+    """The upstream body and its losses: the model and stream flag set on ``canonical``,
+    the upstream's writer under the rules of the API ``version`` sent, its losses settled
+    by ``--on-loss``."""
+    with_updates(canonical, {"model": model, "stream": True if stream else None})
+    recorder = LossRecorder()
+    try:
+        options = server.writer_options(route)
+        if version is not None:
+            options = {**options, "api_version": version}
+        body = write_request_data(canonical, route.upstream, recorder, options)
+    except ChatcodecError as error:
+        raise RefusalError(400, f"the request cannot be sent to {route.upstream}: {error}") from None
+    return body, settled(recorder, server.config.loss_policy, route.upstream)

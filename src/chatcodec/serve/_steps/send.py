@@ -1,0 +1,93 @@
+"""Step 6: the upstream called. A full pool is a 503, a timeout a 504, no connection a
+502; an upstream's error answer is refused in the front's shape with its status, its
+error read in the upstream's shape (:mod:`chatcodec._error_shapes`), and the retry,
+rate-limit and request-id headers it passed (:func:`~chatcodec.serve._limits.passed_headers`).
+A plain answer is read whole within ``max_answer_bytes``; a stream is handed on open, its
+first bytes not yet read."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import anyio
+import httpx
+
+from chatcodec._error_shapes import read_error
+from chatcodec._narrow import as_dict
+from chatcodec._registry import get_edge
+from chatcodec.serve._identity import Identity, answer_identity
+from chatcodec.serve._limits import json_or_text, passed_headers, read_answer
+from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._steps.fit import Fitted
+from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._upstream import UpstreamCall
+
+
+@dataclass(frozen=True)
+class Sent:
+    """The upstream's successful answer."""
+
+    response: httpx.Response
+    """The upstream response (a plain one read and closed; a stream's still open)."""
+    content: bytes
+    """A plain answer's body (empty for a stream)."""
+    passed: dict[str, str]
+    """The upstream headers the caller gets too."""
+    identity: Identity
+    """The id and model the answer's body may lack (:mod:`chatcodec.serve._identity`)."""
+
+
+async def sent(server: Server, fitted: Fitted) -> Sent:
+    """The upstream's answer to ``fitted`` (a refusal for its error answer)."""
+    upstream = fitted.route.upstream
+    response = await send(server, fitted.outgoing, upstream, stream=True)
+    content = b""
+    if not fitted.call.stream:
+        try:
+            content = await read_answer(response, server.config.max_answer_bytes, upstream)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await response.aclose()
+    passed = passed_headers(response.headers)
+    if response.status_code >= 400:
+        if fitted.call.stream:
+            try:
+                content = await response.aread()
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await response.aclose()
+        raise upstream_refusal(server, response, json_or_text(content), upstream, passed)
+    return Sent(response, content, passed, answer_identity(upstream, response.headers, fitted.model))
+
+
+async def send(server: Server, outgoing: UpstreamCall, upstream: str, *, stream: bool) -> httpx.Response:
+    """Send ``outgoing``; a full pool is a 503, a timeout a 504, no connection a 502."""
+    client, config = server.client, server.config
+    built = client.build_request("POST", outgoing.url, content=outgoing.body, headers=outgoing.headers)
+    try:
+        return await client.send(built, stream=stream)
+    except httpx.PoolTimeout:
+        raise RefusalError(
+            503,
+            f"all {config.max_connections} upstream connections stayed busy for {config.pool_timeout} s; try again",
+            headers={"retry-after": "1"},
+        ) from None
+    except httpx.TimeoutException as error:
+        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
+    except httpx.LocalProtocolError:  # its text quotes the header value it refused: a key
+        raise RefusalError(502, f"the request to the {upstream} upstream cannot be written on HTTP") from None
+    except httpx.HTTPError as error:
+        raise RefusalError(502, f"the {upstream} upstream cannot be reached: {error!r}") from None
+
+
+def upstream_refusal(
+    server: Server, response: httpx.Response, payload: object, upstream: str, passed: Mapping[str, str]
+) -> RefusalError:
+    """The refusal for an upstream's error answer: its status, its error read in the
+    upstream's shape, and the headers it passed on."""
+    header = get_edge(upstream).errors.type_header
+    error_type = None if header is None else response.headers.get(header)
+    error = read_error(upstream, payload, response.status_code, error_type)
+    own = as_dict(payload) if upstream == server.config.api else None  # passed as it came (.refusal)
+    return RefusalError(response.status_code, error.message, error_type=error.error_type, headers=passed, body=own)

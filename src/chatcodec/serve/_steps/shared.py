@@ -1,0 +1,68 @@
+"""What the steps of every request share: the server's config, its answering front and
+store, its telemetry, the upstream HTTP client, each route's writer options and the key
+seals are authenticated with. The app makes one and opens it in its lifespan."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from chatcodec.serve._config import Route as UpstreamRoute
+from chatcodec.serve._config import ServeConfig
+from chatcodec.serve._fronts import answering
+from chatcodec.serve._store_spelling import open_store
+from chatcodec.serve._telemetry import Telemetry, default_provider
+
+
+class Server:
+    """The parts of one server every request's steps use."""
+
+    def __init__(
+        self,
+        config: ServeConfig,
+        client: httpx.AsyncClient | None,
+        tracer_provider: Any = None,
+        meter_provider: Any = None,
+    ) -> None:
+        self.config: ServeConfig = config
+        self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
+        self.client_given: bool = client is not None
+        """Whether the upstream client was given (then it is not closed with the app)."""
+        self._client = client
+        self.telemetry: Telemetry = Telemetry(
+            config.otel,
+            content=config.otel_content,
+            tracer_provider=tracer_provider,
+            meter_provider=meter_provider,
+            provider=default_provider(config),
+        )
+        self.keeps_thinking: bool = config.keep_thinking and self.answerer.store is not None
+        """Whether answers' signed thinking is kept and put back (a store, and no ``--no-keep-thinking``)."""
+        self.seal_key: str | None = None
+        """The key sealed reasoning is authenticated with (the lifespan reads it: :mod:`chatcodec.serve._seals`)."""
+        self._writer_options: dict[int, dict[str, object]] = {
+            id(route): config.writer_options(route) for route in config.all_routes
+        }
+        """Each route's upstream writer options (the compatible server its URL points at,
+        ``--option``), read once."""
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        """The upstream HTTP client (the app's lifespan opens it)."""
+        assert self._client is not None, "the app's lifespan opens the client"
+        return self._client
+
+    def open_client(self) -> None:
+        """Open the upstream client, its pool and timeouts from the config (unless one was given)."""
+        if self._client is None:
+            config = self.config
+            timeout = httpx.Timeout(config.timeout, connect=config.connect_timeout, pool=config.pool_timeout)
+            limits = httpx.Limits(
+                max_connections=config.max_connections, max_keepalive_connections=config.max_connections
+            )
+            self._client = httpx.AsyncClient(timeout=timeout, limits=limits)
+
+    def writer_options(self, route: UpstreamRoute) -> dict[str, object]:
+        """The upstream writer options of ``route`` (one of the config's)."""
+        return self._writer_options[id(route)]

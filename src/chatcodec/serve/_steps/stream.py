@@ -1,0 +1,233 @@
+"""Step 7, streamed: the upstream's stream converted and relayed to the caller as it comes,
+what is to be kept handed to :mod:`.keep` before the last bytes are written.
+
+A stream's headers are sent once its first event is converted, so an upstream that
+answers 200 with no event is a 502, not an empty success; a body that ends between two
+events ends the caller's stream with an error event in its own shape, never a clean
+finish it would take for a complete answer. Each canonical event is shown to the log
+line, the span and what the stream gathers to keep on its way to the caller's encoder
+(:class:`ObservedConverter`). Every write must be accepted within ``write_timeout``
+(:func:`~chatcodec.serve._deadlines.write_deadline_stream`); however the stream ends (a
+caller gone or too slow included), the upstream response is closed, which tells the
+upstream to stop and frees its pool connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+import httpx
+from starlette.responses import Response
+
+from chatcodec._error_statuses import error_status
+from chatcodec._errors import ChatcodecError
+from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec.serve._deadlines import write_deadline_stream
+from chatcodec.serve._identity import Identity
+from chatcodec.serve._limits import EventSizeCheck
+from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._request_log import RequestRecord, losses_header
+from chatcodec.serve._steps import keep
+from chatcodec.serve._steps.fit import Fitted
+from chatcodec.serve._steps.send import Sent
+from chatcodec.serve._steps.shared import Server
+from chatcodec.streams._accumulator import StreamAccumulator
+from chatcodec.streams._convert import StreamConverter
+
+__all__ = ["CUT_OFF", "ObservedConverter", "StreamGathering", "streamed"]
+
+CUT_OFF = "the upstream stream ended before its answer did (its connection was cut between two events)"
+"""The error that ends a stream whose upstream body ended without its format's last event or an error event."""
+
+
+async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRecord) -> Response:
+    """The caller's streamed response to ``fitted``, from the upstream's open stream ``sent``."""
+    upstream, config = fitted.route.upstream, server.config
+    response = sent.response
+    try:
+        gathering = StreamGathering(server, fitted, record)
+        watch = gathering if gathering.active else None
+        converter = ObservedConverter(
+            upstream,
+            config.api,
+            options=fitted.call.options,
+            on_loss="ignore",
+            target_framing=fitted.call.framing,
+            observe=_observer(server, record, watch),
+            identity=sent.identity,
+            max_event_bytes=config.max_event_bytes,
+        )
+        chunks = response.aiter_bytes()
+        first = await _first_events(chunks, converter, upstream)
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await response.aclose()
+        raise
+    record.status = 200
+    headers = {**sent.passed, **losses_header(record.losses), "cache-control": "no-cache"}
+    body = _relayed(response, chunks, first, converter, record, gathering=watch)
+    limit = config.write_timeout
+    return write_deadline_stream(body, converter.media_type, headers, write_timeout=limit, on_late=record.late)
+
+
+def _observer(
+    server: Server, record: RequestRecord, gathering: StreamGathering | None
+) -> Callable[[AnyStreamEvent], None]:
+    """What watches a stream's canonical events: an error event the upstream sent
+    mid-stream goes into the log line with its status; the span gathers the answer;
+    ``gathering`` the answer to keep."""
+
+    def observe(event: AnyStreamEvent) -> None:
+        if isinstance(event, ErrorEvent):
+            record.error = event.message
+            record.stream_error_status = error_status(event.error_type, 502)
+        server.telemetry.observe(record, event)
+        if gathering is not None:
+            gathering.observe(event)
+
+    return observe
+
+
+class ObservedConverter(StreamConverter):
+    """A stream converter that shows each canonical event to ``observe`` on its way to
+    the target's encoder (the error events among them already translated)."""
+
+    def __init__(
+        self,
+        *arguments: Any,
+        observe: Callable[[AnyStreamEvent], None],
+        identity: Identity,
+        max_event_bytes: int,
+        **settings: Any,
+    ) -> None:
+        super().__init__(*arguments, **settings)
+        self._observe = observe
+        self._identity = identity
+        self._sizes = EventSizeCheck(max_event_bytes)
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The converted bytes for ``chunk``; a :class:`StreamError` once one upstream event
+        passes ``max_event_bytes`` (:mod:`chatcodec.serve._limits`)."""
+        before = self.events_in
+        converted = super().feed(chunk)
+        self._sizes.fed(chunk, self.events_in > before)
+        return converted
+
+    def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
+        event = self._identity.started(event)
+        self._observe(event)
+        return super()._encoded(event)
+
+
+class StreamGathering:
+    """What one streamed answer leaves to keep, gathered as it goes: its canonical events
+    (for its signed thinking) and the bytes written read back (for a Responses answer),
+    handed to :mod:`.keep` once, before the bytes that complete the answer are written, so
+    a caller that continues at once finds them."""
+
+    def __init__(self, server: Server, fitted: Fitted, record: RequestRecord) -> None:
+        self._server = server
+        self._prepared = fitted.answer
+        self._record = record
+        self._watch = server.answerer.watch(fitted.answer, fitted.canonical)
+        self._events = StreamAccumulator() if server.keeps_thinking else None
+        self._handed = False
+
+    @property
+    def active(self) -> bool:
+        return self._watch is not None or self._events is not None
+
+    def observe(self, event: AnyStreamEvent) -> None:
+        """One canonical event on its way to the caller."""
+        if self._watch is not None:
+            self._watch.observe(event)
+        if self._events is not None:
+            self._events.add(event)
+
+    async def written(self, converted: bytes, *, last: bool) -> None:
+        """Bytes about to be written to the caller (``last``: the stream's end)."""
+        if self._handed:
+            return
+        answer = None if self._watch is None else self._watch.feed(converted)
+        if answer is None and not last:
+            return
+        message = self._message()
+        if answer is not None or message is not None:
+            self._handed = True
+            await keep.kept(self._server, self._record, self._prepared, answer, message)
+
+    def _message(self) -> dict[str, Any] | None:
+        events = self._events
+        if events is None or events.errors:
+            return None
+        try:
+            message: dict[str, Any] = events.response().choices[0].message.model_dump(mode="json", exclude_none=True)
+        except (ChatcodecError, ValueError, IndexError):
+            return None
+        return message
+
+
+async def _first_events(chunks: AsyncIterator[bytes], converter: StreamConverter, upstream: str) -> bytes:
+    """The converted bytes up to the first event written for the caller; a stream that
+    ends with no event at all is a 502 (an upstream 200 with an empty body is a failure
+    the caller must see, not an empty answer)."""
+    try:
+        async for chunk in chunks:
+            converted = converter.feed(chunk)
+            if converted:
+                return converted
+    except ChatcodecError as error:
+        raise RefusalError(502, f"the {upstream} upstream's stream cannot be read: {error}") from None
+    except httpx.TimeoutException as error:
+        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
+    except httpx.HTTPError as error:
+        raise RefusalError(502, f"the {upstream} upstream's stream broke off: {error!r}") from None
+    if converter.events_in == 0:
+        raise RefusalError(502, f"the {upstream} upstream answered 200 with an empty stream (no event)")
+    return b""
+
+
+async def _relayed(
+    upstream: httpx.Response,
+    chunks: AsyncIterator[bytes],
+    first: bytes,
+    converter: StreamConverter,
+    record: RequestRecord,
+    *,
+    gathering: StreamGathering | None,
+) -> AsyncIterator[bytes]:
+    """The converted stream after its ``first`` bytes; the upstream response is closed
+    however it ends (a caller that went away cancels this generator, and the close tells
+    the upstream to stop). ``gathering`` reads what is written, to keep the answer
+    (``--store``) before its last event is written."""
+
+    async def watched(converted: bytes, *, last: bool = False) -> bytes:
+        if gathering is not None:
+            await gathering.written(converted, last=last)
+        return converted
+
+    finished = False
+    try:
+        yield await watched(first)
+        async for chunk in chunks:
+            converted = converter.feed(chunk)
+            if converted:
+                yield await watched(converted)
+        closing = converter.close(cut_off=CUT_OFF)
+        if not converter.ended:  # an error event in the front's shape ends the stream (close)
+            record.error, record.stream_error_status = CUT_OFF, 502
+        yield await watched(closing, last=True)
+        finished = True
+    except (ChatcodecError, httpx.HTTPError) as error:
+        record.error, record.stream_error_status = f"the upstream stream broke off: {error}", 502
+        yield converter.fail(record.error, 502)
+        finished = True
+    finally:
+        with anyio.CancelScope(shield=True):
+            await upstream.aclose()
+        record.cancelled = not finished
+        record.losses = [*record.losses, *converter.losses]
+        record.events = converter.events_out
+        record.emit()

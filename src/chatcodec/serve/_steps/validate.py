@@ -1,0 +1,70 @@
+"""Step 4: the call read as canonical data by the front's reader: strictly under
+``--validate``, against the routed upstream's turn order and the fields of the compatible
+server it points at, which is why it follows the route. Sealed reasoning is checked first
+(:mod:`chatcodec.serve._seals`): a seal this server did not write is refused or left out
+with a loss. A large body is read on a worker thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from anyio import to_thread
+
+from chatcodec._conversion import read_request_data
+from chatcodec._errors import ChatcodecError
+from chatcodec._losses import Loss
+from chatcodec.serve._config import Route as UpstreamRoute
+from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._seals import checked_seals
+from chatcodec.serve._steps.route import Routed
+from chatcodec.serve._steps.shared import Server
+
+
+@dataclass(frozen=True)
+class Validated:
+    """A routed call read as canonical data."""
+
+    routed: Routed
+    canonical: dict[str, Any]
+    losses: list[Loss]
+    """What the request lost before it was read (a seal this server did not write)."""
+    sealed: bool
+    """Whether it brought sealed reasoning this server wrote."""
+
+
+async def validated(server: Server, routed: Routed) -> Validated:
+    """``routed``'s call as canonical data (a 400 naming what is invalid)."""
+    validate = partial(_validated, server, routed)
+    return await to_thread.run_sync(validate) if routed.size > server.config.offload_bytes else validate()
+
+
+def _validated(server: Server, routed: Routed) -> Validated:
+    config = server.config
+    payload, sealed = routed.answer.call.payload, False
+    losses: list[Loss] = []
+    if server.seal_key is not None:
+        payload, losses, sealed = checked_seals(config.api, payload, server.seal_key, validate=config.validate)
+    return Validated(routed, read_canonical(server, payload, routed.route), losses, sealed)
+
+
+def read_canonical(server: Server, payload: dict[str, Any], route: UpstreamRoute) -> dict[str, Any]:
+    """The front's reader to canonical data (strict under ``--validate``, the upstream's
+    turn order included)."""
+    config = server.config
+    validate = config.validate
+    try:
+        target = route.upstream if validate else None
+        reading = _reading_server(server, route) if validate else None
+        return read_request_data(payload, config.api, strict=validate, target=target, server=reading)
+    except (ChatcodecError, ValueError) as error:
+        raise RefusalError(400, f"invalid {config.api} request: {error}") from None
+
+
+def _reading_server(server: Server, route: UpstreamRoute) -> str | None:
+    """The compatible server whose fields ``--validate`` accepts: the route's, when the
+    caller speaks the upstream's own format (``--upstream-url https://api.deepseek.com``
+    with an OpenAI Chat front accepts DeepSeek's ``thinking``, not OpenRouter's fields)."""
+    found = server.writer_options(route).get("server")
+    return found if route.upstream == server.config.api and isinstance(found, str) else None

@@ -1,0 +1,398 @@
+"""Opt-in OpenTelemetry spans, one per proxied request (``--otel``, the ``otel`` extra).
+
+Each span follows the GenAI semantic conventions for an inference call
+(https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/): named
+``chat {gen_ai.request.model}``, kind ``CLIENT`` (the proxy is the client of the
+upstream), with ``gen_ai.operation.name``; ``gen_ai.provider.name``, the provider really
+answering (the upstream edge's ``Upstream.provider_name``: DeepSeek for an OpenAI Chat
+upstream at ``https://api.deepseek.com``), set from the start to the default upstream's,
+so a request refused before it is routed carries one too; ``gen_ai.request.*`` from the
+request (model, max tokens, temperature, top p, top k, stop sequences, seed, penalties,
+``stream``), ``gen_ai.output.type`` (``json`` for a JSON response format, else ``text``),
+``gen_ai.conversation.id`` (the caller's conversation: the Responses API's
+``conversation``), ``gen_ai.response.*`` and ``gen_ai.usage.*`` from the answer (plain,
+or gathered from a stream's events as they pass: the cache read and write and reasoning
+token counts too), ``gen_ai.response.time_to_first_chunk`` (seconds from the request to a
+stream's first event), ``server.address``/``server.port`` of the upstream, and
+``error.type`` (the HTTP status) with an error status when the request failed. What the
+conversion could not carry is one ``chatcodec.serve.loss`` span event per loss (its JSON
+path and what was lost).
+
+The messages themselves (``gen_ai.system_instructions``, ``gen_ai.input.messages``,
+``gen_ai.output.messages``, as JSON in the conventions' format: :mod:`.genai_messages`)
+and the tool definitions (``gen_ai.tool.definitions``) go on the span only with
+``--otel-content``: they hold what users and developers wrote, which the conventions
+leave opt-in for the same reason.
+
+Besides the spans, the conventions' client metrics
+(https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-metrics/):
+``gen_ai.client.operation.duration`` (seconds, one per request, with ``error.type`` when it
+failed) and ``gen_ai.client.token.usage`` (one per token type the answer counted, ``input``
+and ``output``), each with the span's operation, provider, models and server. The request's
+``gen_ai.request.choice.count`` is set when it asks for more than one answer (the front's
+edge reads the count: ``Call.choices``), and
+``gen_ai.conversation.id`` is also the answer a Responses request continues
+(``previous_response_id``). A request refused before it is routed still names the model
+it asked for.
+
+Spans and metrics go to the global providers, which the operator configures (the
+``opentelemetry-instrument`` launcher, or ``OTEL_*`` variables with an SDK set up in
+code); with telemetry off nothing here is imported and a request pays nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from chatcodec._api import decode_response
+from chatcodec._model.stream_events import (
+    AnyStreamEvent,
+    FinishEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    ThinkingDeltaEvent,
+    ToolCallDeltaEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+from chatcodec._narrow import as_dict
+from chatcodec.serve import _genai_messages as genai_messages
+from chatcodec.serve._request_log import RequestRecord
+from chatcodec.serve._upstream import upstream_side
+
+if TYPE_CHECKING:
+    from opentelemetry.metrics import Histogram, Meter
+    from opentelemetry.trace import Span, Tracer
+
+    from chatcodec.serve._config import ServeConfig
+    from chatcodec.serve._identity import Identity
+
+_REQUEST_SETTINGS = {
+    "max_tokens": "gen_ai.request.max_tokens",
+    "temperature": "gen_ai.request.temperature",
+    "top_p": "gen_ai.request.top_p",
+    "top_k": "gen_ai.request.top_k",
+    "seed": "gen_ai.request.seed",
+    "frequency_penalty": "gen_ai.request.frequency_penalty",
+    "presence_penalty": "gen_ai.request.presence_penalty",
+    "stop": "gen_ai.request.stop_sequences",
+}
+"""Canonical request fields -> their span attributes."""
+_USAGE = {
+    "input_tokens": "gen_ai.usage.input_tokens",
+    "output_tokens": "gen_ai.usage.output_tokens",
+    "cache_read_tokens": "gen_ai.usage.cache_read.input_tokens",
+    "cache_write_tokens": "gen_ai.usage.cache_creation.input_tokens",
+    "reasoning_tokens": "gen_ai.usage.reasoning.output_tokens",
+}
+"""Canonical usage counts -> their span attributes (the canonical ``input_tokens`` holds
+the cached tokens, as the conventions' does)."""
+_JSON_FORMATS = frozenset({"json_object", "json_schema"})
+
+
+def default_provider(config: ServeConfig) -> str:
+    """The ``gen_ai.provider.name`` of a request not routed yet: the default upstream's, or
+    the one every route shares (empty when routes differ and none is the default)."""
+    routes = config.all_routes
+    names = [provider_name(route.upstream, config.writer_options(route).get("server")) for route in routes]
+    if config.upstream is not None and names:
+        return names[-1]
+    return names[0] if len(set(names)) == 1 else ""
+
+
+def provider_name(upstream: str, server: object = None) -> str:
+    """The ``gen_ai.provider.name`` of a call to ``upstream`` (at the compatible ``server``
+    its writer options name, if any)."""
+    return upstream_side(upstream).provider_name(upstream, server)
+
+
+class Telemetry:
+    """The spans of one server (a no-op when off)."""
+
+    def __init__(
+        self,
+        enabled: bool,
+        *,
+        content: bool = False,
+        tracer_provider: Any = None,
+        meter_provider: Any = None,
+        provider: str = "",
+    ) -> None:
+        self.content = content
+        self.provider = provider
+        """The ``gen_ai.provider.name`` a span carries until its request is routed (the
+        default upstream's): a request refused before that names one too."""
+        self._tracer: Tracer | None = None
+        self._metrics: Metrics | None = None
+        if enabled:
+            from opentelemetry import metrics, trace  # the otel extra; checked by the command line
+
+            from chatcodec import __version__
+
+            self._tracer = trace.get_tracer("chatcodec.serve", __version__, tracer_provider)
+            self._metrics = Metrics(metrics.get_meter("chatcodec.serve", __version__, meter_provider))
+
+    @property
+    def enabled(self) -> bool:
+        return self._tracer is not None
+
+    def start(self, record: RequestRecord) -> None:
+        """Open the request's span; the record ends it when it is written."""
+        if self._tracer is None:
+            return
+        from opentelemetry.trace import SpanKind
+
+        attributes = {"gen_ai.operation.name": "chat"}
+        if self.provider:
+            attributes["gen_ai.provider.name"] = self.provider
+        span = self._tracer.start_span("chat", kind=SpanKind.CLIENT, attributes=attributes)
+        record.span = RequestSpan(
+            span, content=self.content, started=record.started, metrics=self._metrics, attributes=attributes
+        )
+
+    def requested(
+        self,
+        record: RequestRecord,
+        canonical: Mapping[str, Any],
+        url: str,
+        *,
+        server: object = None,
+        conversation: str | None = None,
+        choices: int | None = None,
+    ) -> None:
+        """The request's attributes, once it is routed and converted (``server``: the
+        compatible server the route's writer options name; ``conversation``: the caller's;
+        ``choices``: how many answers it asked for, as its front's edge read it)."""
+        if isinstance(record.span, RequestSpan):
+            record.span.requested(record, canonical, url, server=server, conversation=conversation, choices=choices)
+
+    def answered(self, record: RequestRecord, upstream: str, fields: Mapping[str, Any], identity: Identity) -> None:
+        """A plain answer's attributes: ``fields``, the ``upstream``'s answer, read as
+        canonical data (its missing id and model filled by ``identity``) only when a span
+        wants it."""
+        if isinstance(record.span, RequestSpan):
+            canonical = decode_response(upstream, dict(fields)).model_dump(mode="json", exclude_none=True)
+            record.span.answered(identity.fill(canonical))
+
+    def observe(self, record: RequestRecord, event: AnyStreamEvent) -> None:
+        """A stream's canonical event on its way to the caller."""
+        if isinstance(record.span, RequestSpan):
+            record.span.observe(event)
+
+
+class Metrics:
+    """The GenAI client metrics: two histograms, with the bucket boundaries the
+    conventions advise."""
+
+    def __init__(self, meter: Meter) -> None:
+        self.duration: Histogram = meter.create_histogram(
+            "gen_ai.client.operation.duration",
+            unit="s",
+            description="GenAI operation duration.",
+            explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
+        )
+        self.tokens: Histogram = meter.create_histogram(
+            "gen_ai.client.token.usage",
+            unit="{token}",
+            description="Number of input and output tokens used.",
+            explicit_bucket_boundaries_advisory=_TOKEN_BUCKETS,
+        )
+
+
+_DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
+_TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
+"""The boundaries the conventions give for each metric."""
+_METRIC_ATTRIBUTES = (
+    "gen_ai.operation.name",
+    "gen_ai.provider.name",
+    "gen_ai.request.model",
+    "gen_ai.response.model",
+    "server.address",
+    "server.port",
+)
+"""The span attributes the metrics carry too."""
+
+
+class RequestSpan:
+    """One request's span and what its stream has shown so far."""
+
+    def __init__(
+        self,
+        span: Span,
+        *,
+        content: bool,
+        started: float | None = None,
+        metrics: Metrics | None = None,
+        attributes: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.span = span
+        self.content = content
+        self.metrics = metrics
+        self.attributes: dict[str, Any] = dict(attributes or {})
+        """What was set on the span, for the metrics (a span cannot be read back through the API)."""
+        self.tokens: dict[str, int] = {}
+        self.started: float = time.perf_counter() if started is None else started
+        """When the request came in (``time.perf_counter``), for the time to the first chunk."""
+        self.first_chunk_seen: bool = False
+        self.finish_reasons: list[str] = []
+        self.parts: dict[tuple[int, int], dict[str, Any]] = {}
+
+    def requested(
+        self,
+        record: RequestRecord,
+        canonical: Mapping[str, Any],
+        url: str,
+        *,
+        server: object = None,
+        conversation: str | None = None,
+        choices: int | None = None,
+    ) -> None:
+        model = record.upstream_model or ""
+        self.span.update_name(f"chat {model}".strip())
+        address = urlsplit(url)
+        attributes: dict[str, Any] = {
+            "gen_ai.request.model": model,
+            "server.address": address.hostname or "",
+            "server.port": address.port or (443 if address.scheme == "https" else 80),
+            "gen_ai.request.stream": record.stream,
+            "gen_ai.output.type": "json" if _format_type(canonical) in _JSON_FORMATS else "text",
+        }
+        if record.upstream is not None:
+            attributes["gen_ai.provider.name"] = provider_name(record.upstream, server)
+        if conversation:
+            attributes["gen_ai.conversation.id"] = conversation
+        if choices is not None and choices != 1:
+            attributes["gen_ai.request.choice.count"] = choices
+        for field, attribute in _REQUEST_SETTINGS.items():
+            value = canonical.get(field)
+            if isinstance(value, (int, float, str)) or (isinstance(value, list) and value):
+                attributes[attribute] = value
+        if self.content:
+            messages = list(canonical.get("messages") or [])
+            attributes["gen_ai.input.messages"] = json.dumps(genai_messages.input_messages(messages))
+            system = genai_messages.system_instructions(messages)
+            if system:
+                attributes["gen_ai.system_instructions"] = json.dumps(system)
+            tools = [_tool_definition(tool) for tool in canonical.get("tools") or ()]
+            if tools:
+                attributes["gen_ai.tool.definitions"] = json.dumps(tools)
+        self._set(attributes)
+
+    def _set(self, attributes: Mapping[str, Any]) -> None:
+        self.span.set_attributes(attributes)
+        self.attributes.update(attributes)
+
+    def answered(self, canonical: Mapping[str, Any]) -> None:
+        self._identity(canonical.get("id"), canonical.get("model"))
+        self._usage(canonical.get("usage") or {})
+        choices: list[Mapping[str, Any]] = list(canonical.get("choices") or [])
+        reasons = [
+            genai_messages.finish_reason((as_dict(choice.get("finish_reason")) or {}).get("unified"))
+            for choice in choices
+        ]
+        self.span.set_attribute("gen_ai.response.finish_reasons", [reason or "" for reason in reasons])
+        if self.content:
+            output = [
+                genai_messages.output_message(choice.get("message") or {}, reason)
+                for choice, reason in zip(choices, reasons, strict=True)
+            ]
+            self.span.set_attribute("gen_ai.output.messages", json.dumps(output))
+
+    def observe(self, event: AnyStreamEvent) -> None:
+        """Gather a stream's answer from its canonical events as they pass."""
+        if not self.first_chunk_seen:
+            self.first_chunk_seen = True
+            self.span.set_attribute("gen_ai.response.time_to_first_chunk", time.perf_counter() - self.started)
+        if isinstance(event, ResponseStartEvent):
+            self._identity(event.id, event.model)
+        elif isinstance(event, UsageEvent):
+            self._usage(event.usage.model_dump(exclude_none=True))
+        elif isinstance(event, FinishEvent):
+            self.finish_reasons.append(genai_messages.finish_reason(event.finish_reason.unified) or "")
+        elif self.content:
+            self._gather(event)
+
+    def _gather(self, event: AnyStreamEvent) -> None:
+        if isinstance(event, (TextDeltaEvent, ThinkingDeltaEvent)):
+            kind = "text" if isinstance(event, TextDeltaEvent) else "reasoning"
+            part = self.parts.setdefault((event.choice, event.index), {"type": kind, "content": ""})
+            part["content"] += event.delta
+        elif isinstance(event, ToolCallStartEvent):
+            self.parts[event.choice, event.index] = {
+                "type": "tool_call",
+                "id": event.id,
+                "name": event.name,
+                "arguments": "",
+            }
+        elif isinstance(event, ToolCallDeltaEvent) and (event.choice, event.index) in self.parts:
+            self.parts[event.choice, event.index]["arguments"] += event.delta
+
+    def end(self, record: RequestRecord) -> None:
+        """Close the span with the request's outcome and its losses, and record the metrics."""
+        from opentelemetry.trace import Status, StatusCode
+
+        if "gen_ai.request.model" not in self.attributes and (record.upstream_model or record.model):
+            model = record.upstream_model or record.model or ""  # refused before it was routed
+            self.span.update_name(f"chat {model}")
+            self._set({"gen_ai.request.model": model})
+
+        if self.finish_reasons:
+            self.span.set_attribute("gen_ai.response.finish_reasons", self.finish_reasons)
+        if self.content and self.parts:
+            parts = [part for _, part in sorted(self.parts.items())]
+            message = {"role": "assistant", "parts": parts, "finish_reason": next(iter(self.finish_reasons), "")}
+            self.span.set_attribute("gen_ai.output.messages", json.dumps([message]))
+        for loss in record.losses:
+            self.span.add_event(
+                "chatcodec.serve.loss", {"chatcodec.loss.path": str(loss.path), "chatcodec.loss.what": loss.what}
+            )
+        if record.store_error is not None:
+            self.span.add_event("chatcodec.serve.store_error", {"exception.message": record.store_error})
+        status = record.stream_error_status or record.status
+        if record.cancelled:
+            self._set({"error.type": "cancelled"})
+        elif status >= 400:
+            self._set({"error.type": str(status)})
+            self.span.set_status(Status(StatusCode.ERROR, record.error))
+        self.span.end()
+        self._measured()
+
+    def _measured(self) -> None:
+        if self.metrics is None:
+            return
+        shared = {name: self.attributes[name] for name in _METRIC_ATTRIBUTES if name in self.attributes}
+        failed = {"error.type": self.attributes["error.type"]} if "error.type" in self.attributes else {}
+        self.metrics.duration.record(time.perf_counter() - self.started, {**shared, **failed})
+        for token_type, count in self.tokens.items():
+            self.metrics.tokens.record(count, {**shared, "gen_ai.token.type": token_type})
+
+    def _identity(self, response_id: object, model: object) -> None:
+        if isinstance(response_id, str):
+            self._set({"gen_ai.response.id": response_id})
+        if isinstance(model, str):
+            self._set({"gen_ai.response.model": model})
+
+    def _usage(self, usage: Mapping[str, Any]) -> None:
+        for field, attribute in _USAGE.items():
+            if isinstance(usage.get(field), int):
+                self.span.set_attribute(attribute, usage[field])
+        for field, token_type in (("input_tokens", "input"), ("output_tokens", "output")):
+            if isinstance(usage.get(field), int):
+                self.tokens[token_type] = usage[field]
+
+
+def _format_type(canonical: Mapping[str, Any]) -> object:
+    return (as_dict(canonical.get("response_format")) or {}).get("type")
+
+
+def _tool_definition(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """A canonical tool as the conventions' ``gen_ai.tool.definitions`` entry."""
+    parameters: object = tool.get("parameters") or {}
+    definition: dict[str, Any] = {"type": "function", "name": tool.get("name"), "parameters": parameters}
+    if tool.get("description"):
+        definition["description"] = tool["description"]
+    return definition

@@ -1,0 +1,103 @@
+"""The upstream call: its URL, body and headers, from the upstream's edge.
+
+URLs are built the way each official SDK builds them from its ``base_url``
+(``Upstream.url`` in ``_providers/<name>/edge.py``): OpenAI's ``{base}/chat/completions``
+(the base includes ``/v1``), Anthropic's ``{base}/v1/messages``, Gemini's
+``{base}/v1beta/models/{model}:generateContent``, Bedrock's ``{base}/model/{modelId}/converse``.
+An API that takes the model and the stream flag in the URL has them taken out of the
+body (``Upstream.body``); an OpenAI Chat stream asks for ``stream_options.include_usage``,
+so usage reaches every caller that wants it (the caller's own wish is applied on the way back).
+A token count goes to the upstream's counting endpoint (``Upstream.count_tokens``) with
+the request written for it, reduced to what that endpoint takes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from chatcodec._providers.contract.edge import Upstream
+from chatcodec._registry import get_edge
+
+
+@dataclass(frozen=True)
+class UpstreamCall:
+    """One request to send upstream."""
+
+    url: str
+    body: bytes
+    headers: dict[str, str]
+
+
+def upstream_side(api: str) -> Upstream:
+    """The client side of ``api`` (refused when its edge has none)."""
+    found = get_edge(api).upstream
+    if found is None:
+        raise ValueError(f"{api} cannot be called upstream: its edge has no upstream")
+    return found
+
+
+def api_version(upstream: str, caller_headers: Mapping[str, str], configured: object = None) -> str | None:
+    """The API version the upstream body is written for and sent with (``Upstream.version_header``):
+    the caller's own, else the operator's (``--option api_version=...``), else the edge's
+    default; None for an API without a version header."""
+    side = upstream_side(upstream)
+    if side.version_header is None:
+        return None
+    chosen = caller_headers.get(side.version_header) or configured
+    return chosen if isinstance(chosen, str) and chosen else side.default_version
+
+
+def upstream_call(
+    upstream: str,
+    base_url: str,
+    body: dict[str, Any],
+    *,
+    model: str | None,
+    stream: bool,
+    key: str | None,
+    caller_headers: Mapping[str, str],
+    version: str | None = None,
+) -> UpstreamCall:
+    """The request for ``body`` (already in the upstream's format, for API ``version``)."""
+    side = upstream_side(upstream)
+    url = side.url(base_url.rstrip("/"), model or "", stream)
+    return _signed(side, url, side.body(dict(body), stream), key, caller_headers, version=version)
+
+
+def count_call(
+    upstream: str,
+    base_url: str,
+    body: dict[str, Any],
+    *,
+    model: str,
+    key: str | None,
+    caller_headers: Mapping[str, str],
+) -> UpstreamCall | None:
+    """The token count request for ``body`` (in the upstream's format), or None when the
+    upstream has no counting endpoint."""
+    side = upstream_side(upstream)
+    if side.count_tokens is None:
+        return None
+    url = side.count_tokens.url(base_url.rstrip("/"), model)
+    return _signed(side, url, side.count_tokens.body(dict(body), model), key, caller_headers)
+
+
+def _signed(
+    side: Upstream,
+    url: str,
+    body: dict[str, Any],
+    key: str | None,
+    caller_headers: Mapping[str, str],
+    *,
+    version: str | None = None,
+) -> UpstreamCall:
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    headers = {"content-type": "application/json", **side.headers(key, caller_headers)}
+    if side.version_header is not None and version is not None:
+        headers[side.version_header] = version  # the version whose rules wrote the body
+    if side.sign is not None and "authorization" not in headers:
+        headers = side.sign(url, data, headers)
+    return UpstreamCall(url, data, headers)

@@ -1,0 +1,556 @@
+"""The one stream builder every provider's stream decoder drives.
+
+A provider's ``StreamDecoder`` reads its wire events and tells the builder what they
+mean, with cheap calls: a part opens, text arrives for it, it closes, the answer
+finishes, usage is known. The builder does one of two things with that, chosen when it
+is made:
+
+- ``emit=True``: it turns each call into the canonical stream event
+  (:data:`~chatcodec.StreamEvent`) for ``decode_stream``, :class:`~chatcodec.Conversation`
+  and proxies, handed over by :meth:`StreamBuilder.take_events`;
+- ``emit=False``: it builds the :class:`~chatcodec.ChatResponse` directly, with no event
+  model per delta. A part's text goes to a list (its :attr:`PartBuilder.append` *is* that
+  list's ``append``) and is joined once at the end, so the work is linear in the stream,
+  and the finished response is validated once.
+
+Both modes are one code path for the decoder, so ``accumulate_stream`` gives what
+``decode_stream`` followed by :class:`~chatcodec.StreamAccumulator` gives, which is this
+builder fed the canonical events through :meth:`StreamBuilder.add`. In building mode the
+builder also raises the accumulator's errors for out-of-order parts, naming the event by
+its position in the canonical stream (counted without keeping the events).
+
+This module is canonical: it imports no provider code.
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+import pydantic_core
+
+from chatcodec._canonical_validation import validate_canonical
+from chatcodec._errors import ProviderAPIError, StreamError, as_chatcodec_error
+from chatcodec._model.content import ToolCallKind
+from chatcodec._model.response import ChatResponse, FinishReason, Usage, validate_response
+from chatcodec._model.stream_events import (
+    AnyStreamEvent,
+    ChoiceMetadataEvent,
+    ErrorEvent,
+    FinishEvent,
+    PartEvent,
+    PartLifecycleEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+from chatcodec.streams._part_builder import FOLD_AT, PartBuilder
+
+__all__ = ["COMPACT_EVERY", "Metadata", "PartBuilder", "StreamBuilder", "plain_counts"]
+
+COMPACT_EVERY = 4096
+"""Events between two :meth:`StreamBuilder.compact` calls."""
+
+
+Metadata = dict[str, dict[str, Any]] | None
+"""Provider metadata for an event (merged into the part or response it belongs to)."""
+
+_USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+_USAGE_FIELD_SET = frozenset(_USAGE_FIELDS)
+_DELTA_EVENTS: dict[str, type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent | RefusalDeltaEvent]] = {
+    "text": TextDeltaEvent,
+    "thinking": ThinkingDeltaEvent,
+    "tool_use": ToolCallDeltaEvent,
+    "refusal": RefusalDeltaEvent,
+}
+_START_EVENTS: dict[str, type[TextStartEvent | ThinkingStartEvent | ToolCallStartEvent]] = {
+    "text": TextStartEvent,
+    "thinking": ThinkingStartEvent,
+    "tool_use": ToolCallStartEvent,
+}
+_START_FIELDS: dict[str, dict[str, str]] = {"text": {}, "thinking": {}, "tool_use": {"id": "", "name": ""}}
+"""Placeholders for the start events' other required fields."""
+_KIND_BY_EVENT = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "tool_call_delta": "tool_use",
+    "text_end": "text",
+    "thinking_end": "thinking",
+    "tool_call_end": "tool_use",
+}
+
+
+class StreamBuilder:
+    """Driven by a provider's stream decoder: emits canonical events or builds the response."""
+
+    def __init__(self, *, emit: bool = False) -> None:
+        self.emitting = emit
+        """True when the calls become canonical events rather than a response."""
+        self.errors: list[ErrorEvent] = []
+        """Error events seen in the stream."""
+        self.ended: bool = False
+        """Whether the stream said it is over: its format's last event (:meth:`end`) or an error came."""
+        self.missing_end: str | None = None
+        """After :meth:`stream_closed`, what ends this format's stream when it never came;
+        ``None`` if it ended, or if the decoder does not say (canonical events have no last event)."""
+        self._events: list[AnyStreamEvent] = []
+        self._response: dict[str, Any] = {}
+        self._choices: dict[int, dict[int, PartBuilder]] = {}
+        self._finish: dict[int, FinishReason | dict[str, Any]] = {}
+        self._choice_bags: dict[int, dict[str, Any]] = {}  # choice -> {"provider_metadata": ...}
+        self._message_bags: dict[int, dict[str, Any]] = {}  # choice -> its message's, the same way
+        self._usage: dict[str, Any] | None = None
+        self._count = 0  # events other than deltas (a delta is counted by its fragment)
+        self._growing_parts: list[PartBuilder] = []  # parts opened in building mode, for compact()
+        self._deltas_added = 0  # delta events taken through add(), to compact now and then
+
+    def compact(self) -> None:
+        """Fold the fragments of the parts still growing (see :meth:`PartBuilder.fold`).
+
+        Stream decoders call it every :data:`COMPACT_EVERY` events, and :meth:`add` every
+        as many deltas, so memory follows the size of the answer, not the number of
+        events; each fragment is copied once more, so the work stays linear."""
+        growing = [part for part in self._growing_parts if not part.closed]
+        for part in growing:
+            if len(part.fragments) >= FOLD_AT:
+                part.fold()
+        self._growing_parts = growing
+
+    def take_events(self) -> list[AnyStreamEvent]:
+        """The events emitted since the last call (always none in building mode)."""
+        events, self._events = self._events, []
+        return events
+
+    # --- response-level ---------------------------------------------------------------------
+
+    def start(
+        self, *, id: str | None = None, model: str | None = None, created: int | None = None, metadata: Metadata = None
+    ) -> None:
+        """The response began, with what is known up front."""
+        if self.emitting:
+            known = {
+                key: value for key, value in (("id", id), ("model", model), ("created", created)) if value is not None
+            }
+            self._events.append(ResponseStartEvent.model_validate({**known, "provider_metadata": metadata}))
+            return
+        for key, value in (("id", id), ("model", model), ("created", created)):
+            if value is not None:
+                self._response[key] = value
+        _merge_metadata(self._response, metadata)
+        self._count += 1
+
+    def usage(self, usage: Usage | dict[str, Any], metadata: Metadata = None) -> None:
+        """Token counts so far; later values replace earlier ones field by field.
+        ``metadata`` is response-level data that came with them, merged into the response.
+
+        ``usage`` may be canonical fields as a dict (what a decoder builds): in building
+        mode counts that are plain non-negative ints are merged as they are, with no
+        ``Usage`` model per event (the response is validated once at the end); anything
+        else is validated as ``Usage`` here, where it arrived, so errors stay the same."""
+        if not self.emitting and isinstance(usage, dict) and plain_counts(usage):
+            _merge_metadata(self._response, metadata)
+            merged = self._usage if self._usage is not None else {}
+            self._usage = merged
+            for key, value in usage.items():
+                if value is not None:
+                    merged[key] = value
+            self._count += 1
+            return
+        model = usage if isinstance(usage, Usage) else validate_canonical(Usage, usage)
+        if self.emitting:
+            self._events.append(UsageEvent(usage=model, provider_metadata=metadata))
+            return
+        _merge_metadata(self._response, metadata)
+        if self._usage is None:
+            self._usage = {}
+        for key in _USAGE_FIELDS:
+            value = getattr(model, key)
+            if value is not None:
+                self._usage[key] = value
+        _merge_metadata(self._usage, model.provider_metadata)
+        self._count += 1
+
+    def finish(
+        self,
+        choice: int,
+        finish_reason: FinishReason | dict[str, Any],
+        metadata: Metadata = None,
+        *,
+        choice_metadata: Metadata = None,
+        logprobs: list[Any] | None = None,
+    ) -> None:
+        """Answer ``choice`` ended, and why; ``metadata`` belongs to the response,
+        ``choice_metadata`` and ``logprobs`` to the choice (see :class:`~chatcodec.FinishEvent`)."""
+        if self.emitting:
+            fields: dict[str, Any] = {"choice": choice, "finish_reason": finish_reason, "provider_metadata": metadata}
+            fields.update(choice_metadata=choice_metadata, logprobs=logprobs)
+            self._events.append(FinishEvent.model_validate(fields))
+            return
+        if choice < 0:  # refused as the finish event would refuse it
+            FinishEvent.model_validate({"choice": choice, "finish_reason": finish_reason})
+        self._finish[choice] = finish_reason
+        _merge_metadata(self._response, metadata)
+        if logprobs is not None:  # the choice's canonical field, beside its bag
+            self._choice_bags.setdefault(choice, {})["logprobs"] = logprobs
+        if choice_metadata is not None:
+            _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
+        self._count += 1
+
+    def choice_data(
+        self,
+        choice: int,
+        choice_metadata: Metadata = None,
+        message_metadata: Metadata = None,
+        metadata: Metadata = None,
+    ) -> None:
+        """Data of answer ``choice`` that needs no finish: its own bag and its message's
+        (see :class:`~chatcodec.ChoiceMetadataEvent`); ``metadata`` belongs to the response."""
+        if self.emitting:
+            fields = {
+                "choice": choice,
+                "choice_metadata": choice_metadata,
+                "message_metadata": message_metadata,
+                "provider_metadata": metadata,
+            }
+            self._events.append(ChoiceMetadataEvent.model_validate(fields))
+            return
+        if choice < 0:  # refused as the event would refuse it
+            ChoiceMetadataEvent.model_validate({"choice": choice})
+        _merge_metadata(self._response, metadata)
+        _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
+        _merge_metadata(self._message_bags.setdefault(choice, {}), message_metadata)
+        self._count += 1
+
+    def end(self) -> None:
+        """The stream's own last event came (``message_stop``, ``response.completed``,
+        ``done: true`` ...); no canonical event stands for it: entry points read :attr:`ended`."""
+        self.ended = True
+
+    def stream_closed(self, awaited: str) -> None:
+        """The wire stream is over; ``awaited`` names what ends this format's stream, kept
+        as :attr:`missing_end` if it never came (a cut between two events: docs/streams.md)."""
+        if not self.ended:
+            self.missing_end = awaited
+
+    def refuse_cut(self, source: str) -> None:
+        """Raise the :class:`~chatcodec.StreamError` of a ``source`` stream closed without
+        its last event (:attr:`missing_end`); nothing for one that ended."""
+        if self.missing_end is not None:
+            message = f"the {source} stream ended without {self.missing_end}: it was cut off"
+            raise StreamError(f"{message} (partial=True reads what arrived)")
+
+    def error(self, event: ErrorEvent) -> None:
+        """The provider reported an error inside the stream (which ends it)."""
+        self.ended = True
+        if self.emitting:
+            self._events.append(event)
+            return
+        self.errors.append(event)
+        self._count += 1
+
+    # --- parts -----------------------------------------------------------------------------
+
+    def open_text(self, choice: int, index: int, metadata: Metadata = None) -> PartBuilder:
+        """A text part begins."""
+        if self.emitting:
+            self._events.append(TextStartEvent(index=index, choice=choice, provider_metadata=metadata))
+            return self._emitter("text", choice, index)
+        return self._open("text", choice, index, {}, metadata)
+
+    def open_thinking(
+        self,
+        choice: int,
+        index: int,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+        metadata: Metadata = None,
+    ) -> PartBuilder:
+        """A thinking part begins."""
+        if self.emitting:
+            event = ThinkingStartEvent(
+                index=index, choice=choice, provider=provider, model=model, provider_metadata=metadata
+            )
+            self._events.append(event)
+            return self._emitter("thinking", choice, index)
+        fields = {key: value for key, value in (("provider", provider), ("model", model)) if value is not None}
+        return self._open("thinking", choice, index, fields, metadata)
+
+    def open_tool_call(
+        self,
+        choice: int,
+        index: int,
+        *,
+        id: str,
+        name: str,
+        metadata: Metadata = None,
+        kind: ToolCallKind = "function",
+    ) -> PartBuilder:
+        """A tool call begins; its id and name are known (``kind``: ``custom`` for a
+        freeform call, whose deltas are free text)."""
+        if self.emitting:
+            event = ToolCallStartEvent(
+                index=index, choice=choice, id=id, name=name, provider_metadata=metadata, kind=kind
+            )
+            self._events.append(event)
+            return self._emitter("tool_use", choice, index)
+        fields: dict[str, Any] = (
+            {"id": id, "name": name} if kind == "function" else {"id": id, "name": name, "kind": kind}
+        )
+        return self._open("tool_use", choice, index, fields, metadata)
+
+    def open_refusal(self, choice: int, index: int) -> PartBuilder:
+        """A refusal part: it has no start event, its first delta starts it."""
+        if self.emitting:
+            return self._emitter("refusal", choice, index)
+        if choice < 0 or index < 0:  # refused as its first delta event would refuse it
+            RefusalDeltaEvent(index=index, choice=choice, delta="")
+        parts = self._choices.setdefault(choice, {})
+        builder = parts.get(index)
+        if builder is None:
+            builder = parts[index] = PartBuilder("refusal", choice, index, {})
+            self._growing_parts.append(builder)
+        return builder
+
+    def delta(self, part: PartBuilder, text: str, metadata: Metadata) -> None:
+        """A delta that carries provider metadata (kept on the event; a response has no
+        place for it, as the accumulator never had)."""
+        if self.emitting:
+            event_class = _DELTA_EVENTS[part.kind]
+            self._events.append(
+                event_class(index=part.index, choice=part.choice, delta=text, provider_metadata=metadata)
+            )
+        else:
+            part.fragments.append(text)
+
+    def signature(self, part: PartBuilder, text: str, metadata: Metadata = None) -> None:
+        """More of a thinking part's signature."""
+        if self.emitting:
+            event = ThinkingSignatureDeltaEvent(
+                index=part.index, choice=part.choice, delta=text, provider_metadata=metadata
+            )
+            self._events.append(event)
+        elif part.signature is None:
+            part.signature = [text]
+        else:
+            part.signature.append(text)
+
+    def close(self, part: PartBuilder, *, encrypted: str | None = None, metadata: Metadata = None) -> None:
+        """The part is complete (``encrypted``: opaque reasoning delivered at the end)."""
+        if self.emitting:
+            self._events.append(_end_event(part, encrypted, metadata))
+            return
+        if encrypted is not None:
+            part.fields["encrypted"] = encrypted
+        part.fold()  # the part is complete: one string from now on
+        part.closed = True
+        _merge_metadata(part.fields, metadata)
+        self._count += 1
+
+    def whole(self, event: PartEvent) -> None:
+        """A part that arrives whole (image, redacted thinking, server-tool block ...)."""
+        if self.emitting:
+            self._events.append(event)
+            return
+        parts = self._choices.setdefault(event.choice, {})
+        if event.index in parts:
+            raise self._error(f"part {event.index} of choice {event.choice} was already started")
+        whole = event.part.model_dump(mode="json")
+        _merge_metadata(whole, event.provider_metadata)
+        builder = parts[event.index] = PartBuilder(event.part.type, event.choice, event.index, {})
+        builder.closed = True
+        builder.whole = whole
+        self._count += 1
+
+    # --- canonical events in (StreamAccumulator, the canonical codec) ------------------------
+
+    def add(self, event: AnyStreamEvent) -> None:
+        """Take one canonical event, checking its order as an accumulator must."""
+        if self.emitting:
+            self._events.append(event)
+            return
+        match event:
+            case ResponseStartEvent():
+                self.start(id=event.id, model=event.model, created=event.created, metadata=event.provider_metadata)
+            case UsageEvent():
+                self.usage(event.usage, event.provider_metadata)
+            case FinishEvent():
+                choice, reason, logprobs = event.choice, event.finish_reason, event.logprobs
+                self.finish(
+                    choice, reason, event.provider_metadata, choice_metadata=event.choice_metadata, logprobs=logprobs
+                )
+            case ChoiceMetadataEvent():
+                self.choice_data(event.choice, event.choice_metadata, event.message_metadata, event.provider_metadata)
+            case ErrorEvent():
+                self.error(event)
+            case _:
+                self._add_part_event(event)
+
+    def _add_part_event(self, event: PartLifecycleEvent) -> None:
+        match event:
+            case TextStartEvent():
+                self.open_text(event.choice, event.index, event.provider_metadata)
+            case ThinkingStartEvent():
+                self.open_thinking(
+                    event.choice,
+                    event.index,
+                    provider=event.provider,
+                    model=event.model,
+                    metadata=event.provider_metadata,
+                )
+            case ToolCallStartEvent():
+                self.open_tool_call(
+                    event.choice,
+                    event.index,
+                    id=event.id,
+                    name=event.name,
+                    metadata=event.provider_metadata,
+                    kind=event.kind,
+                )
+            case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
+                self._growing(event, _KIND_BY_EVENT[event.type]).fragments.append(event.delta)
+                self._deltas_added += 1
+                if not self._deltas_added % COMPACT_EVERY:
+                    self.compact()
+            case ThinkingSignatureDeltaEvent():
+                self.signature(self._growing(event, "thinking"), event.delta)
+            case RefusalDeltaEvent():
+                builder = self._choices.get(event.choice, {}).get(event.index)
+                if builder is not None and builder.kind != "refusal":
+                    raise self._error(f"refusal_delta for part {event.index}, which is a {builder.kind} part")
+                self.open_refusal(event.choice, event.index).fragments.append(event.delta)
+            case TextEndEvent() | ToolCallEndEvent() | ThinkingEndEvent():
+                encrypted = event.encrypted if isinstance(event, ThinkingEndEvent) else None
+                part = self._growing(event, _KIND_BY_EVENT[event.type])
+                self.close(part, encrypted=encrypted, metadata=event.provider_metadata)
+            case PartEvent():
+                self.whole(event)
+            case _:
+                assert_never(event)
+
+    # --- the result ----------------------------------------------------------------------
+
+    def response(self, *, allow_errors: bool = False) -> ChatResponse:
+        """The response so far, validated.
+
+        Parts never closed are included as they stand (an interrupted stream keeps what
+        arrived). An error event in the stream raises :class:`~chatcodec.ProviderAPIError`
+        unless ``allow_errors`` is true.
+        """
+        if self.errors and not allow_errors:
+            first = self.errors[0]
+            raise ProviderAPIError(first.message, first.error_type, first.body)
+        choices: list[dict[str, Any]] = []
+        for choice_index in sorted(self._choices.keys() | self._finish.keys() | self._choice_bags.keys() or {0}):
+            builders = self._choices.get(choice_index, {})
+            content = [builders[index].build() for index in sorted(builders)]
+            message = {"role": "assistant", "content": content, **self._message_bags.get(choice_index, {})}
+            choice: dict[str, Any] = {"index": choice_index, "message": message}
+            if choice_index in self._finish:
+                choice["finish_reason"] = self._finish[choice_index]
+            choice.update(self._choice_bags.get(choice_index, {}))
+            choices.append(choice)
+        payload: dict[str, Any] = {**self._response, "choices": choices}
+        if self._usage is not None:
+            payload["usage"] = self._usage
+        return _validated_response(payload)
+
+    def part_so_far(self, choice: int, index: int) -> dict[str, Any]:
+        """The part at ``index`` of ``choice`` as built so far (canonical JSON)."""
+        builder = self._choices.get(choice, {}).get(index)
+        if builder is None:
+            raise StreamError(f"part {index} of choice {choice} was never started")
+        return builder.build()
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _open(self, kind: str, choice: int, index: int, fields: dict[str, Any], metadata: Metadata) -> PartBuilder:
+        if choice < 0 or index < 0:  # refused as the start event would refuse it
+            _START_EVENTS[kind].model_validate({"index": index, "choice": choice, **_START_FIELDS[kind]})
+        parts = self._choices.setdefault(choice, {})
+        if index in parts:
+            raise self._error(f"part {index} of choice {choice} was already started")
+        builder = parts[index] = PartBuilder(kind, choice, index, fields)
+        _merge_metadata(fields, metadata)
+        self._count += 1
+        self._growing_parts.append(builder)
+        return builder
+
+    def _emitter(self, kind: str, choice: int, index: int) -> PartBuilder:
+        """A part whose ``append`` emits its delta event (nothing is kept)."""
+        part = PartBuilder(kind, choice, index, {})
+        event_class = _DELTA_EVENTS[kind]
+
+        def emit(text: str) -> None:
+            self._events.append(event_class(index=index, choice=choice, delta=text))
+
+        part.append = emit
+        return part
+
+    def _growing(self, event: Any, kind: str) -> PartBuilder:
+        builder = self._choices.get(event.choice, {}).get(event.index)
+        if builder is None:
+            raise self._error(f"{event.type} for part {event.index}, which was never started")
+        if builder.kind != kind:
+            raise self._error(f"{event.type} for part {event.index}, which is a {builder.kind} part")
+        if builder.closed:
+            raise self._error(f"{event.type} for part {event.index}, which has already ended")
+        return builder
+
+    def built_nothing(self) -> bool:
+        """Whether no call has reached this builder yet (in building mode; an emitting
+        builder's events are counted by whoever takes them)."""
+        return self._events_so_far() == 0 and not self._events
+
+    def _events_so_far(self) -> int:
+        """How many canonical events the calls so far stand for: the others counted as
+        they came, each delta as the fragment it left."""
+        deltas = sum(part.deltas() for parts in self._choices.values() for part in parts.values())
+        return self._count + deltas
+
+    def _error(self, message: str) -> StreamError:
+        return StreamError(message, path="$.index", event_index=self._events_so_far())
+
+
+def _end_event(part: PartBuilder, encrypted: str | None, metadata: Metadata) -> AnyStreamEvent:
+    if part.kind == "text":
+        return TextEndEvent(index=part.index, choice=part.choice, provider_metadata=metadata)
+    if part.kind == "thinking":
+        return ThinkingEndEvent(index=part.index, choice=part.choice, encrypted=encrypted, provider_metadata=metadata)
+    return ToolCallEndEvent(index=part.index, choice=part.choice, provider_metadata=metadata)
+
+
+def _validated_response(payload: dict[str, Any]) -> ChatResponse:
+    """``validate_canonical(ChatResponse, payload)``, validated once: ``model_validate``
+    goes through ``ChatResponse``'s own ``__init__`` (its ``message=`` shorthand), which
+    validates again inside with the after-validator run twice; canonical data needs no
+    shorthand (:func:`chatcodec._model.response.validate_response`). Same result, same errors."""
+    try:
+        return validate_response(payload)
+    except pydantic_core.ValidationError as error:
+        raise as_chatcodec_error(error, ChatResponse.__name__, payload) from None
+
+
+def plain_counts(usage: dict[str, Any]) -> bool:
+    """Whether canonical usage fields are counts ``Usage`` would keep as they are: known
+    count fields only, each ``None`` or a non-negative ``int`` (no bag, no ``3.0``)."""
+    if not usage.keys() <= _USAGE_FIELD_SET:
+        return False
+    return all(value is None or (value.__class__ is int and value >= 0) for value in usage.values())
+
+
+def _merge_metadata(target: dict[str, Any], metadata: Metadata) -> None:
+    if metadata is None:
+        return
+    merged: dict[str, dict[str, Any]] = target.setdefault("provider_metadata", {})
+    for provider, values in metadata.items():
+        merged.setdefault(provider, {}).update(values)
