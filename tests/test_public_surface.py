@@ -1,0 +1,126 @@
+"""The public face, pinned: every module a user can import without an underscore, and its names.
+
+A name importable without an underscore is a promise (httpx's ``test_exported_members``;
+pydantic keeps its machinery under ``pydantic._internal``). Everything else chatcodec holds
+is under a module whose name starts with ``_`` and may move. A change to this table is a
+change to the API: make it on purpose, with a CHANGELOG line, and keep ``make typecheck``'s
+symbol budget (``tools/public_symbols.py``, ``pyright --verifytypes``) in step.
+A module without ``__all__`` is pinned by the names it defines at its top level.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import chatcodec
+
+ROOT = Path(chatcodec.__file__).parent
+
+PUBLIC_MODULES: dict[str, str] = {
+    "chatcodec": (
+        "AnyMessage AnyPart AnyStreamEvent AssistantContentPart AssistantMessage AudioPart Base64Source "
+        "BatchConverter CacheControl ChatRequest ChatRequestData ChatResponse ChatResponseData ChatcodecError "
+        "ChoiceMetadataEvent Codec CodecNotAvailableError ContentPart ContentPartData ContentRule "
+        "Conversation DocumentPart ErrorEvent FileSource FinishEvent FinishReason ImagePart Loss LossError "
+        "LossKind LossWarning MESSAGES_ADAPTER MESSAGE_ADAPTER MISSING_RESULT_TEXT Message MessageData "
+        "Messages OnLoss OpaquePart OptionError PROVIDER_NAMES PartEvent PayloadError ProviderAPIError "
+        "ProviderLookupError ReasoningConfig ReasoningEffort RefusalDeltaEvent RefusalPart ResponseChoice "
+        "ResponseFormat ResponseStartEvent SCHEMA_KINDS SCHEMA_VERSION SSEEvent SSEParser "
+        "STREAM_EVENT_ADAPTER SchemaKind StreamAccumulator StreamConverter StreamDecoder StreamEncoder "
+        "StreamError StreamEvent StreamEventData SupportsMessageDecoding SupportsStreamDecoder "
+        "SupportsStreamEncoder SystemContentPart SystemMessage TextDeltaEvent TextEndEvent TextMessage "
+        "TextPart TextSource TextStartEvent ThinkingDeltaEvent ThinkingEndEvent ThinkingPart "
+        "ThinkingSignatureDeltaEvent ThinkingStartEvent ToolArgumentsError ToolCallDeltaEvent "
+        "ToolCallEndEvent ToolCallStartEvent ToolChoice ToolDefinition ToolMessage ToolResultContentPart "
+        "ToolResultPart ToolUsePart UnifiedFinishReason UnknownProviderError UrlSource Usage UsageEvent "
+        "UserContentPart UserMessage ValidationError VideoPart accumulate_stream aconvert_stream "
+        "available_formats convert_request convert_response convert_stream decode_request decode_response "
+        "decode_stream dump_messages encode_request encode_response encode_stream error_body error_event "
+        "format_sse get_codec json_schema read_error register_codec registered_providers render_conversation "
+        "render_message to_sse unregister_codec validate_message validate_messages validate_model warm_up"
+    ),
+    "chatcodec.batch": "",
+    "chatcodec.cli": "main",
+    "chatcodec.contract": (
+        "ABSENT Capabilities CapabilitiesTable DecodeContext Detection DialectFunctions Edge EdgeTable "
+        "EncodeContext ErrorShape FeedByReading FinishReasonFunctions JsonFront LossRecorder MODEL_OPTION "
+        "MessageFunctions NULLS OptionTable PartBuilder PartFunctions ProviderCodec ProviderKit ProviderRules "
+        "RULE_OPTIONS RequestFunctions RequiredField ResponseFunctions RulesTable SettingsFunctions Steps "
+        "StreamBuilder StreamDecoder StreamEncoder StreamFraming Structure StructureTable TOOL_ORDER "
+        "ToolFunctions UsageFunctions absent_keys arguments_object as_dict as_list bag_key canonical_refusal "
+        "compact_json constrained decode_cache_control discriminator encode_cache_control history_for "
+        "holds_a_container is_dict is_list is_marker json_path keeps_a_container kept_object leftovers "
+        "mark_absent meaningful_markers path present read_event report_tier report_user restore_fields "
+        "sdk_kinds shape_fields split_fields stands_for tag tagged tool_name tool_name_map unmapped "
+        "validate_with wire_fields wire_key wire_shape"
+    ),
+    "chatcodec.datasets": (
+        "ArrowConverter COLUMNAR_KINDS ColumnarKind analyst_tables arrow_schema columnar_layout form_of "
+        "from_columnar from_table layout_document to_columnar to_table without_arrow_nulls"
+    ),
+    "chatcodec.options": (
+        "AnthropicOptions BedrockConverseOptions EncoderOptions GeminiOptions OllamaOptions OpenAIChatOptions "
+        "OpenAIResponsesOptions ReadingOptions RuleOptions StrictSchema UnsignedThinking"
+    ),
+    "chatcodec.serve": "ServeConfig",
+    "chatcodec.streams": "",
+    "chatcodec.testing": (
+        "Splitter assistant_content_parts assistant_messages audio_parts base64_sources cache_controls "
+        "chat_requests chat_responses chunkings conversations document_parts file_sources finish_reasons "
+        "image_parts json_objects json_values meaningful_markers messages opaque_parts provider_metadata "
+        "reasoning_configs refusal_parts response_choices response_formats stream_events system_messages "
+        "text_messages text_parts text_sources thinking_parts tool_choices tool_definitions tool_messages "
+        "tool_result_parts tool_use_parts url_sources usages user_messages video_parts"
+    ),
+}
+"""Each public module's names, space-separated (a module without ``__all__``: its top-level definitions)."""
+
+
+def _public_modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for file in sorted(ROOT.rglob("*.py")):
+        parts = list(file.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not any(part.startswith("_") for part in parts):
+            found[".".join(parts)] = file
+    return found
+
+
+def _names(module_name: str, file: Path) -> list[str]:
+    module = importlib.import_module(module_name)
+    exported = getattr(module, "__all__", None)
+    if exported is not None:
+        return sorted(exported)
+    defined: set[str] = set()
+    for node in ast.parse(file.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Assign):
+            defined |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            defined.add(node.target.id)
+    return sorted(name for name in defined if not name.startswith("_"))
+
+
+def test_the_public_modules_are_the_pinned_ones() -> None:
+    assert sorted(_public_modules()) == sorted(PUBLIC_MODULES)
+
+
+@pytest.mark.parametrize("module_name", sorted(PUBLIC_MODULES))
+def test_each_public_module_exports_exactly_its_pinned_names(module_name: str) -> None:
+    assert _names(module_name, _public_modules()[module_name]) == sorted(PUBLIC_MODULES[module_name].split())
+
+
+def test_every_pinned_name_resolves() -> None:
+    missing = [
+        f"{module_name}.{name}"
+        for module_name, names in PUBLIC_MODULES.items()
+        for name in names.split()
+        if not hasattr(importlib.import_module(module_name), name)
+    ]
+    assert missing == []
