@@ -174,9 +174,7 @@ class UsageData(TypedDict, closed=True):
 
 
 class TopLogprobData(TypedDict, closed=True):
-    """One of the likeliest tokens at a position, with its log probability. Mirrors
-    :class:`~chatcodec._model.response.TopLogprob`.
-    """
+    """One of the likeliest tokens at a position, with its log probability. Mirrors :class:`~chatcodec.TopLogprob`."""
 
     token: str
     logprob: float
@@ -186,7 +184,7 @@ class TopLogprobData(TypedDict, closed=True):
 class TokenLogprobData(TypedDict, closed=True):
     """One generated token, its log probability and the likeliest alternatives at its position (OpenAI Chat's
     ``logprobs.content`` entry, Ollama's ``logprobs`` entry, Responses' ``output_text.logprobs`` entry). Mirrors
-    :class:`~chatcodec._model.response.TokenLogprob`.
+    :class:`~chatcodec.TokenLogprob`.
     """
 
     token: str

@@ -6,10 +6,9 @@ tool calls, empty texts, cache markers on odd parts, provider metadata everywher
 strategies produce such values directly as canonical models, always valid, so a user's
 property tests can say "for any conversation ..." in one line.
 
-Sizes are kept small (a few items per list, short texts) so properties run fast; text
-alphabets stay general (any code point but surrogates). Free-form JSON (provider metadata,
-tool schemas, opaque blocks) avoids floats, so it survives any JSON round trip exactly.
-Each public function returns the same (cached) strategy object on every call.
+Sizes are kept small (a few items per list, short texts) so properties run fast; text alphabets stay general (any code
+point but surrogates). Free-form JSON (provider metadata, tool schemas, opaque blocks) avoids floats, so it survives
+any JSON round trip exactly. Each public function returns the same (cached) strategy object on every call.
 """
 
 from __future__ import annotations

@@ -331,6 +331,8 @@ def range_rule(ranges: tuple[SamplingRange, ...]) -> TargetRule:
     named = ", ".join(f"`{'.'.join((*item.at, item.key))}` {item.shown()}" for item in ranges)
 
     def edit(call: RuleCall) -> None:
+        """Each documented range clamped where the body holds its setting: the provider
+        answers 400 to a value outside it, so the nearest bound is sent and reported."""
         for item in ranges:
             holder: dict[str, Any] | None = call.body
             for step in item.at:
