@@ -27,6 +27,7 @@ from conformance.normal_forms import (
     without_neutral_penalties,
     without_provider_data,
     without_spelling_markers,
+    without_unasked_logprobs,
 )
 from providers.bedrock_nova.conformance_streams import CASES
 from providers.bedrock_nova.nova_support import assert_valid_request, assert_valid_response, assert_valid_stream
@@ -205,6 +206,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """
     update: dict[str, Any] = {"model": None}  # in the URL, not the body (request.py)
     without_neutral_penalties(update, request)
+    without_unasked_logprobs(update, request)
     dumped = request.model_copy(update=update).model_dump(mode="json")
     dumped["messages"] = _rewritten_messages(request)
     reasoning = dumped.get("reasoning")
