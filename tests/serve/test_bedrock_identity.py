@@ -43,8 +43,10 @@ def test_a_bedrock_answer_has_its_request_id_and_model_for_an_openai_caller(fake
 
 
 def test_a_bedrock_answer_has_its_request_id_and_model_for_an_anthropic_caller(fake: FakeUpstream) -> None:
-    with proxy("anthropic", "bedrock-converse", fake.base) as origin:
-        client = anthropic.Anthropic(base_url=origin, api_key="k", max_retries=0)
+    with (
+        proxy("anthropic", "bedrock-converse", fake.base) as origin,
+        anthropic.Anthropic(base_url=origin, api_key="k", max_retries=0) as client,
+    ):
         fake.reply(
             fixture_json("bedrock-converse", "response", "gpt_oss_reasoning.json"),
             headers={"x-amzn-RequestId": REQUEST_ID},
@@ -74,8 +76,10 @@ def test_claude_thinking_on_bedrock_keeps_its_signature_for_an_anthropic_caller(
     that model: plain and streamed, the caller gets the signature Bedrock sent."""
     plain = fixture_json("bedrock-converse", "response", "reasoning_cache_count_fields.json")
     signed = plain["output"]["message"]["content"][0]["reasoningContent"]["reasoningText"]["signature"]
-    with proxy("anthropic", "bedrock-converse", fake.base) as origin:
-        client = anthropic.Anthropic(base_url=origin, api_key="k", max_retries=0)
+    with (
+        proxy("anthropic", "bedrock-converse", fake.base) as origin,
+        anthropic.Anthropic(base_url=origin, api_key="k", max_retries=0) as client,
+    ):
         fake.reply(plain, headers={"x-amzn-RequestId": REQUEST_ID})
         message = client.messages.create(model=CLAUDE_ON_BEDROCK, max_tokens=2048, messages=HELLO)
         fake.reply(

@@ -87,7 +87,6 @@ def encode_system(messages: Sequence[Mapping[str, Any]], context: EncodeContext)
 def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
     """``messages[start:]`` as wire turns, consecutive messages of one wire role merged."""
     written: list[dict[str, Any]] = []
-    firsts: list[Steps] = []
     for index, message in enumerate(messages[start:], start):
         at: Steps = ("messages", index)
         role = _WIRE_ROLES.get(message["role"])
@@ -97,15 +96,14 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
             role = "user"
         bag = _claim(message, context, at)
         blocks = _blocks(message, context, at)
+        if not blocks:  # Bedrock's runtime refuses a turn of no blocks (Converse's rule too)
+            context.losses.add(at, "empty message", "Bedrock rejects a message with no content")
+            continue
         if written and written[-1]["role"] == role and not bag.get(SEPARATE):
             written[-1]["content"].extend(blocks)
             continue
         written.append({**_fields(bag), "role": role, "content": blocks})
-        firsts.append(at)
-    for turn, at in zip(written, firsts, strict=True):
-        if not turn["content"]:  # Bedrock's runtime refuses a turn of no blocks, as on Converse
-            context.losses.add(at, "empty message", "Bedrock rejects a message with no content")
-    return [turn for turn in written if turn["content"]]
+    return written
 
 
 def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
