@@ -85,6 +85,13 @@ pytest: $(VENV)/.installed-dev $(JS_INSTALLED)
 pytest-random: $(VENV)/.installed-dev $(JS_INSTALLED)
 	CHATCODEC_HYPOTHESIS_PROFILE=$(RANDOM_PROFILE) $(BIN)/python -m pytest
 
+# The timed random sweep (tools/sweep.py): every Hypothesis module, round after round under a
+# fresh seed, for SWEEP_MINUTES; each round's log (with its seed) in sweep-logs/.
+SWEEP_MINUTES ?= 60
+.PHONY: sweep
+sweep: $(VENV)/.installed-dev $(JS_INSTALLED)
+	$(BIN)/python tools/sweep.py --minutes $(SWEEP_MINUTES)
+
 # The long fuzz run (tests/fuzz/README.md): FUZZ_INPUTS inputs per public entry point
 # (shared by its providers and provider pairs), in FUZZ_JOBS processes, logs in fuzz-logs/.
 FUZZ_INPUTS ?= 1000000
