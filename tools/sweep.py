@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 _USES_HYPOTHESIS = re.compile(r"^\s*(from hypothesis\b|import hypothesis\b)", re.MULTILINE)
-_SUMMARY = re.compile(r"=+ (.*\d+ (?:passed|failed|error).*?) in ")
+_SUMMARY = re.compile(r"^=*\s*(\d+ (?:passed|failed|errors?)[^\n]*?) in [\d.]+s", re.MULTILINE)
 
 
 def property_modules() -> list[str]:
