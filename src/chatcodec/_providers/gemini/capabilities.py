@@ -17,4 +17,5 @@ CAPABILITIES = Capabilities(
     multiple_choices=True,  # candidateCount
     call_ids=False,  # ids are optional; matched by name and order
     strict_reading=True,
+    logprob_settings=True,  # generationConfig.responseLogprobs, logprobs
 )

@@ -49,7 +49,6 @@ from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreig
 from chatcodec._providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec._providers.gemini.usage import encode_usage
 from chatcodec._providers.kit import Steps, absent_keys, restore_fields
-from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
 
 
 def _empty() -> dict[str, Any]:
@@ -180,7 +179,6 @@ class StreamEncoder:
         self._parts(choice).append(piece)
 
     def _finish(self, event: FinishEvent, at: Steps) -> None:
-        report_finish_logprobs(event.logprobs, self.losses, at, "Gemini")
         response_bag = KIT.claim(self.losses, event.provider_metadata, at)
         if response_bag.get(NO_CANDIDATES) is not None:
             self._chunk()

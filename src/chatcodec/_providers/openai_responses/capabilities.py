@@ -20,4 +20,5 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=True,
+    logprob_settings=True,  # top_logprobs, include message.output_text.logprobs
 )

@@ -56,7 +56,6 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._narrow import as_list
 from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
 from chatcodec._providers.openai_responses.carried_reasoning import seal_call, sealing_of
 from chatcodec._providers.openai_responses.edge import error_fields
 from chatcodec._providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
@@ -189,7 +188,6 @@ def _answer_data(stream: _Stream, event: UsageEvent | FinishEvent | ChoiceMetada
     if isinstance(event, UsageEvent):
         stream.usage = event.usage
     elif isinstance(event, FinishEvent):
-        report_finish_logprobs(event.logprobs, stream.losses, ("choices", event.choice), "Responses")
         stream.finish = event
     else:
         _choice_data(stream, event)
