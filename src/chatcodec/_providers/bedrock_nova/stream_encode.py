@@ -33,7 +33,6 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec._providers.bedrock_nova.capabilities import CAPABILITIES
 from chatcodec._providers.bedrock_nova.finish_reason import encode_finish_reason
 from chatcodec._providers.bedrock_nova.markers import KIT
 from chatcodec._providers.bedrock_nova.parts import tool_name, tool_use_id
