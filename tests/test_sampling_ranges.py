@@ -91,3 +91,76 @@ def test_a_value_inside_every_range_is_sent_as_it_is() -> None:
         losses: list[chatcodec.Loss] = []
         chatcodec.encode_request(provider, request, on_loss="ignore", losses=losses)
         assert not [loss for loss in losses if "sampling_range" in loss.why], provider
+
+
+# --- the OpenAI-compatible servers: each its own documented ranges --------------------------------
+
+SERVER_RANGES: dict[str, dict[str, tuple[float | None, float | None]]] = {
+    "vllm": {"temperature": (0, None), "top_p": (0, 1), "frequency_penalty": (-2, 2), "presence_penalty": (-2, 2)},
+    "sglang": {"temperature": (0, None), "top_p": (0, 1), "frequency_penalty": (-2, 2), "presence_penalty": (-2, 2)},
+    "kimi": {"temperature": (0, 1), "top_p": (0, 1), "frequency_penalty": (-2, 2), "presence_penalty": (-2, 2)},
+    "mistral": {"top_p": (0, 1), "frequency_penalty": (-2, 2), "presence_penalty": (-2, 2)},
+    "together": {"temperature": (0, 1)},
+    "gemini": {"temperature": (0, 2), "top_p": (0, 1)},
+    "ollama": {},
+    "openrouter": {"temperature": (0, 2), "top_p": (0, 1), "frequency_penalty": (-2, 2), "presence_penalty": (-2, 2)},
+}
+"""From each server's reference: vLLM's ``SamplingParams._verify_args`` ("temperature must be
+non-negative", "top_p must be in (0, 1]", the penalties "[-2, 2]"), SGLang's sampling parameters
+page (the same), Moonshot's chat reference (``temperature`` "from 0 to 1"), Mistral's (``top_p``
+[0 .. 1], the penalties [-2 .. 2], ``temperature`` only "we recommend between 0.0 and 0.7"),
+Together's (``temperature`` "A decimal number from 0-1"), Gemini's GenerationConfig, Ollama's
+compatibility page (no range), OpenRouter's parameters page. The others (OpenAI, Azure, DeepSeek,
+Groq, xAI) document OpenAI's."""
+OPENAI_RANGES = {"temperature": (0, 2), "top_p": (0, 1), "frequency_penalty": (-2, 2), "presence_penalty": (-2, 2)}
+PROBES = {
+    "temperature": (-0.5, 3.5),
+    "top_p": (-0.5, 1.5),
+    "frequency_penalty": (-2.5, 2.5),
+    "presence_penalty": (-2.5, 2.5),
+}
+"""A value below and above each documented range (and any an undocumented range leaves alone)."""
+
+
+def _server_ranges(server: str) -> dict[str, tuple[float | None, float | None]]:
+    return SERVER_RANGES.get(server, OPENAI_RANGES)
+
+
+@pytest.mark.parametrize("server", ["openai", "azure", "deepseek", "groq", "xai", *SERVER_RANGES])
+@pytest.mark.parametrize("key", sorted(PROBES))
+def test_a_named_server_gets_its_own_documented_range(server: str, key: str) -> None:
+    low, high = _server_ranges(server).get(key, (None, None))
+    for value in PROBES[key]:
+        body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], key: value}
+        losses: list[chatcodec.Loss] = []
+        written = chatcodec.convert_request(
+            body,
+            source="openai-chat",
+            target="openai-chat",
+            on_loss="ignore",
+            losses=losses,
+            options={"server": server},
+        )
+        clamped = low if low is not None and value < low else high if high is not None and value > high else None
+        reported = [loss.path for loss in losses if "sampling_range" in loss.why]
+        if key not in written:  # a server that takes no such field (xAI's reasoning models, Groq) drops it itself
+            continue
+        assert written[key] == (value if clamped is None else clamped), (server, key, value)
+        assert reported == ([] if clamped is None else [f"$.{key}"])
+
+
+def test_vllm_takes_a_temperature_above_openais_2_and_kimi_none_above_1() -> None:
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 2.5}
+    for server, sent in (("vllm", 2.5), ("kimi", 1.0), ("openai", 2.0)):
+        written = chatcodec.convert_request(
+            body, source="openai-chat", target="openai-chat", on_loss="ignore", options={"server": server}
+        )
+        assert written["temperature"] == sent
+
+
+def test_every_server_range_names_its_documentation() -> None:
+    from chatcodec._providers.openai_chat.servers import SERVERS
+
+    for server in SERVERS.values():
+        for item in server.sampling_ranges or ():
+            assert item.source.startswith("https://"), server.name

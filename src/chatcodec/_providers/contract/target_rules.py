@@ -92,6 +92,9 @@ class RuleCall:
     """``API version 2026-10-21`` or ``model family Claude Opus 4.7+``: why it applies."""
     losses: LossRecorder
     """Where each change is recorded."""
+    options: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    """The encode's options by public name (a rule whose data depends on one reads it:
+    OpenAI Chat's sampling ranges on the ``server`` it names)."""
 
     def report(self, at: Steps, what: str, change: str) -> None:
         """Record one change the rule made, as a ``rule`` loss naming the rule, its
@@ -197,7 +200,7 @@ def apply_target_rules(
     for rule, scope in _in_force(table, version, model):
         if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
             continue
-        rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses))
+        rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options))
     for required in table.required:
         if wire_body.get(required.key) is None:
             why = f"{provider} requires it and the request has none; set it, or the option {required.key!r}"
@@ -325,15 +328,22 @@ def _number(value: float | None) -> str:
     return f"{value:g}"
 
 
-def range_rule(ranges: tuple[SamplingRange, ...]) -> TargetRule:
+def range_rule(
+    ranges: tuple[SamplingRange, ...],
+    *,
+    ranges_for: Callable[[RuleCall], tuple[SamplingRange, ...]] | None = None,
+    others: str = "",
+) -> TargetRule:
     """The ``sampling_range`` rule over a target's documented ranges: a value outside is
-    sent as the nearest bound, reported (the target answers 400 to it as it is)."""
+    sent as the nearest bound, reported (the target answers 400 to it as it is).
+    ``ranges_for``: the ranges in force for one body, where they depend on what the
+    call names (an OpenAI-compatible server's own); ``others`` says so in the summary."""
     named = ", ".join(f"`{'.'.join((*item.at, item.key))}` {item.shown()}" for item in ranges)
 
     def edit(call: RuleCall) -> None:
         """Each documented range clamped where the body holds its setting: the provider
         answers 400 to a value outside it, so the nearest bound is sent and reported."""
-        for item in ranges:
+        for item in ranges if ranges_for is None else ranges_for(call):
             holder: dict[str, Any] | None = call.body
             for step in item.at:
                 holder = as_dict(holder.get(step)) if holder is not None else None
@@ -341,7 +351,8 @@ def range_rule(ranges: tuple[SamplingRange, ...]) -> TargetRule:
                 clamp_to_range(call, holder, (item.key,), item.at, (item.low, item.high))
 
     sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
-    return TargetRule("sampling_range", f"a value outside its range ({named}) sent as the nearest bound", sources, edit)
+    summary = f"a value outside its range ({named}{others}) sent as the nearest bound"
+    return TargetRule("sampling_range", summary, sources, edit)
 
 
 NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}

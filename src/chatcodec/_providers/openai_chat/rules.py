@@ -35,6 +35,7 @@ from chatcodec._providers.families.openai.model_rules import (
     drop_sampling_beside_reasoning,
     minimal_for_none,
 )
+from chatcodec._providers.openai_chat.servers import chosen_server
 
 VERSION = "v1"
 """The one Chat Completions API version."""
@@ -110,6 +111,15 @@ SAMPLING_RANGES = (
 )
 """Chat Completions' sampling ranges."""
 
+
+def _server_ranges(call: RuleCall) -> tuple[SamplingRange, ...]:
+    """The ranges of the server the body goes to (chosen as the writer chose it: the
+    ``server`` option, the base URL's host, or a model id only one server serves), or
+    OpenAI's where the server documents OpenAI's (:attr:`.servers.server.Server.sampling_ranges`)."""
+    server, _ = chosen_server(call.options, call.model)
+    return SAMPLING_RANGES if server.sampling_ranges is None else server.sampling_ranges
+
+
 RULES = ProviderRules(
     provider="openai-chat",
     api_versions=(VERSION,),
@@ -138,7 +148,7 @@ RULES = ProviderRules(
             _sampling_with_reasoning,
             families=(GPT_5_UP,),
         ),
-        range_rule(SAMPLING_RANGES),
+        range_rule(SAMPLING_RANGES, ranges_for=_server_ranges, others="; a named server's own: the servers table"),
     ),
     required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/chat/create"),),
 )
