@@ -5,8 +5,12 @@ and reports it (``sampling_range``), and strict reading refuses it, as the provi
 From the documentation: Anthropic's Messages reference gives "Required range: 0 <= x <= 1" for
 ``temperature`` and ``top_p`` and "x >= 0" for ``top_k``; OpenAI's Chat reference ``temperature``
 "between 0 and 2" and the penalties "between -2.0 and 2.0"; Responses ``temperature`` 0 to 2;
-Gemini's GenerationConfig ``temperature`` [0.0, 2.0] and ``topP``; Bedrock's InferenceConfiguration
-``temperature`` and ``topP`` minimum 0, maximum 1.
+Gemini's GenerationConfig ``temperature`` [0.0, 2.0] and ``topP``, and Vertex AI's ``presencePenalty``
+and ``frequencyPenalty`` ("up to, but not including, 2.0. Its minimum value is -2.0"); Bedrock's
+InferenceConfiguration ``temperature`` and ``topP`` minimum 0, maximum 1; OpenAI Chat's ``logit_bias``
+"bias value from -100 to 100"; Responses' ``max_output_tokens`` at least 16 (the API's own 400,
+"Expected a value >= 16"). Gemini's ``topK`` has no documented range (ai.google.dev, google-genai and
+Vertex AI state none), and neither has Responses ``logit_bias``, which Responses does not take.
 """
 
 from __future__ import annotations
@@ -26,7 +30,12 @@ BODIES: dict[str, dict[str, Any]] = {
     "bedrock-converse": {"modelId": "m", "messages": [{"role": "user", "content": [{"text": "hi"}]}]},
 }
 """A minimal request of each format strict reading has a field set for."""
-CANONICAL = {"topP": "top_p"}
+CANONICAL = {
+    "topP": "top_p",
+    "presencePenalty": "presence_penalty",
+    "frequencyPenalty": "frequency_penalty",
+    "max_output_tokens": "max_tokens",
+}
 """Wire keys spelt otherwise than the canonical request field."""
 
 
@@ -37,36 +46,44 @@ def _ranges(provider: str) -> list[Any]:
 CASES = [pytest.param(provider, item, id=f"{provider}-{item.key}") for provider in BODIES for item in _ranges(provider)]
 
 
-def _with(provider: str, at: tuple[str, ...], key: str, value: float) -> dict[str, Any]:
+def _with(provider: str, item: Any, value: float) -> dict[str, Any]:
     body = dict(BODIES[provider])
     holder = body
-    for step in at:
+    for step in item.at:
         holder[step] = dict(holder.get(step, {}))
         holder = holder[step]
-    holder[key] = value
+    holder[item.key] = {"50256": value} if item.each else value  # `logit_bias`: token id to bias
     return body
 
 
 def test_every_range_names_its_documentation() -> None:
-    assert len(CASES) >= 12
-    assert all(case.values[1].source.startswith("https://") for case in CASES)  # type: ignore[union-attr]
+    assert len(CASES) >= 16
+    documented = [case for case in CASES if case.values[1].key != "max_output_tokens"]  # type: ignore[union-attr]
+    assert all(case.values[1].source.startswith("https://") for case in documented)  # type: ignore[union-attr]
+    # Responses' floor is the API's own 400, quoted with where it was recorded
+    assert all("https://" in case.values[1].source for case in CASES)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(("provider", "item"), CASES)
 def test_strict_reading_takes_the_bounds_and_refuses_beyond(provider: str, item: Any) -> None:
-    for bound in (item.low, item.high):
+    taken = [item.low, item.high - 0.01 if item.exclusive_high else item.high]
+    for bound in taken:
         if bound is not None:
-            chatcodec.decode_request(provider, _with(provider, item.at, item.key, bound), strict=True)
-    beyond = [*([] if item.low is None else [item.low - 1]), *([] if item.high is None else [item.high + 0.5])]
+            chatcodec.decode_request(provider, _with(provider, item, bound), strict=True)
+    refused = item.high if item.exclusive_high else None if item.high is None else item.high + 0.5
+    beyond = [*([] if item.low is None else [item.low - 1]), *([] if refused is None else [refused])]
     for value in beyond:
-        with pytest.raises(chatcodec.ValidationError, match=rf"{item.key}.*(below the minimum|above the maximum)"):
-            chatcodec.decode_request(provider, _with(provider, item.at, item.key, value), strict=True)
+        with pytest.raises(chatcodec.ValidationError, match=r"(below the minimum|above the maximum|not below)"):
+            chatcodec.decode_request(provider, _with(provider, item, value), strict=True)
 
 
-@pytest.mark.parametrize(("provider", "item"), CASES)
+@pytest.mark.parametrize(("provider", "item"), [case for case in CASES if not case.values[1].each])  # type: ignore[union-attr]
 def test_the_writer_sends_a_value_outside_as_the_nearest_bound_and_reports_it(provider: str, item: Any) -> None:
     field = CANONICAL.get(item.key, item.key)
-    bound, outside = (item.high, item.high + 1) if item.high is not None else (item.low, item.low - 1)
+    if item.high is None:
+        bound, outside = item.low, item.low - 1
+    else:
+        bound, outside = (round(item.high - 0.01, 2), item.high) if item.exclusive_high else (item.high, item.high + 1)
     request = chatcodec.ChatRequest(
         model=BODIES[provider].get("model", "gemini-2.5-flash"),
         messages=[chatcodec.UserMessage(content="hi")],
@@ -164,3 +181,23 @@ def test_every_server_range_names_its_documentation() -> None:
     for server in SERVERS.values():
         for item in server.sampling_ranges or ():
             assert item.source.startswith("https://"), server.name
+
+
+def test_openai_chat_logit_bias_values_are_held_to_minus_100_to_100_each() -> None:
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "logit_bias": {"50256": -150, "13": 7}}
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(
+        body, source="openai-chat", target="openai-chat", on_loss="ignore", losses=losses
+    )
+    assert written["logit_bias"] == {"50256": -100, "13": 7}
+    assert [loss.path for loss in losses if "sampling_range" in loss.why] == ["$.logit_bias['50256']"]
+    with pytest.raises(chatcodec.ValidationError, match=r"logit_bias\['50256'\].*below the minimum, -100"):
+        chatcodec.decode_request("openai-chat", body, strict=True)
+
+
+def test_a_canonical_max_tokens_below_16_reaches_responses_as_16_reported() -> None:
+    request = chatcodec.ChatRequest(model="gpt-4o", messages=[chatcodec.UserMessage(content="hi")], max_tokens=1)
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("openai-responses", request, on_loss="ignore", losses=losses)
+    assert body["max_output_tokens"] == 16
+    assert [loss.path for loss in losses if "sampling_range" in loss.why] == ["$.max_output_tokens"]

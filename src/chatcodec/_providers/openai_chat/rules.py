@@ -103,11 +103,17 @@ RANGE_SOURCE = (
     "frequency_penalty, presence_penalty: between -2.0 and 2.0; the API's 400: \"Invalid 'temperature': "
     'decimal above maximum value. Expected a value <= 2")'
 )
+LOGIT_BIAS_SOURCE = (
+    'https://platform.openai.com/docs/api-reference/chat/create#chat-create-logit_bias ("maps tokens (specified '
+    "by their token ID in the tokenizer) to an associated bias value from -100 to 100\"; the SDK's "
+    "CompletionCreateParams.logit_bias says the same)"
+)
 SAMPLING_RANGES = (
     SamplingRange("temperature", 0.0, 2.0, RANGE_SOURCE),
     SamplingRange("top_p", 0.0, 1.0, RANGE_SOURCE),
     SamplingRange("frequency_penalty", -2.0, 2.0, RANGE_SOURCE),
     SamplingRange("presence_penalty", -2.0, 2.0, RANGE_SOURCE),
+    SamplingRange("logit_bias", -100, 100, LOGIT_BIAS_SOURCE, each=True),
 )
 """Chat Completions' sampling ranges."""
 
