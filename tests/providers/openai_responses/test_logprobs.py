@@ -202,3 +202,14 @@ def test_a_stream_carries_them_from_the_terminal_response_both_ways(chunks: int)
         next(line for line in back.splitlines() if "response.completed" in line and line.startswith("data"))[6:]
     )
     assert _text_parts(terminal["response"])[0]["logprobs"] == entries
+
+
+def test_an_empty_token_list_puts_an_empty_list_on_each_part_unreported() -> None:
+    data = chatcodec.decode_response("openai-chat", CHAT_BODY).model_dump()
+    data["choices"][0]["logprobs"] = []
+    data["choices"][0]["message"]["content"] = [{"type": "text", "text": "Hello"}, {"type": "text", "text": "there"}]
+    losses: list[chatcodec.Loss] = []
+    response = chatcodec.ChatResponse.model_validate(data)
+    body = chatcodec.encode_response("openai-responses", response, on_loss="ignore", losses=losses)
+    assert [part["logprobs"] for part in _text_parts(body)] == [[], []]
+    assert not [loss for loss in losses if "logprobs" in loss.path]

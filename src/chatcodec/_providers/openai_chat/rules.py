@@ -122,6 +122,9 @@ def _server_ranges(call: RuleCall) -> tuple[SamplingRange, ...]:
     """The ranges of the server the body goes to (chosen as the writer chose it: the
     ``server`` option, the base URL's host, or a model id only one server serves), or
     OpenAI's where the server documents OpenAI's (:attr:`.servers.server.Server.sampling_ranges`)."""
+    body = call.body
+    if not any(item.key in body for item in SAMPLING_RANGES):  # most bodies: no server need be chosen again
+        return ()
     server, _ = chosen_server(call.options, call.model)
     return SAMPLING_RANGES if server.sampling_ranges is None else server.sampling_ranges
 

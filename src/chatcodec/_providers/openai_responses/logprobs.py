@@ -94,7 +94,8 @@ def place_answer_logprobs(
             losses.add((*at, LOGPROBS), "token log probabilities", why)
         return output
     texts = [output[item]["content"][part]["text"] for item, part in places]
-    shares = _shares(tokens, texts)
+    nothing: list[list[Mapping[str, Any]]] = [[] for _ in places]
+    shares = _shares(tokens, texts) if tokens else nothing
     if shares is None:
         why = f"they do not divide by their bytes along the answer's {len(places)} output_text parts: all on the first"
         losses.add((*at, LOGPROBS), "token log probabilities", why)
