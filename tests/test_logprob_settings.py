@@ -73,3 +73,60 @@ def test_a_format_with_no_log_probabilities_reports_a_request_for_them(target: s
     nothing = {**BODIES["openai-chat"], "logprobs": False, "top_logprobs": 0}
     _, quiet = _convert(nothing, "openai-chat", target)
     assert [loss.path for loss in quiet if "logprobs" in loss.path] == []  # asks for nothing: no loss
+
+
+# --- the mechanism: the codec reports, from its capabilities, whatever its writers do ------------
+
+
+def _codecs() -> list[Any]:
+    from chatcodec._providers._template.codec import CODEC as TEMPLATE
+    from chatcodec._registry import get_codec, registered_providers
+
+    return [TEMPLATE, *(get_codec(name) for name in registered_providers())]
+
+
+def _request(**settings: Any) -> dict[str, Any]:
+    return {"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}], **settings}
+
+
+@pytest.mark.parametrize("codec", _codecs(), ids=lambda codec: codec.name)
+def test_every_codec_without_the_settings_reports_them_once(codec: Any) -> None:
+    from chatcodec._losses import LossRecorder
+
+    recorder = LossRecorder()
+    codec.write_request(_request(**ASKED), recorder)
+    reported = [(loss.path, loss.kind) for loss in recorder.losses if "logprobs" in loss.path]
+    if codec.capabilities.logprob_settings:
+        assert reported == []
+    else:  # the template's and every writer's code never mentions them: ProviderCodec reports
+        assert reported == [("$.logprobs", "setting"), ("$.top_logprobs", "setting")]
+    quiet = LossRecorder()
+    codec.write_request(_request(logprobs=False, top_logprobs=0), quiet)
+    assert [loss.path for loss in quiet.losses if "logprobs" in loss.path] == []
+
+
+_FINISHED = [
+    {"type": "response_start", "id": "r", "model": "m"},
+    {"type": "text_start", "index": 0},
+    {"type": "text_delta", "index": 0, "delta": "Hi"},
+    {"type": "text_end", "index": 0},
+    {
+        "type": "finish",
+        "finish_reason": {"unified": "stop", "raw": "stop"},
+        "logprobs": [{"token": "Hi", "logprob": -0.25}],
+    },
+]
+
+
+@pytest.mark.parametrize("codec", [codec for codec in _codecs() if codec.encodes_streams], ids=lambda codec: codec.name)
+def test_every_stream_writer_without_logprobs_reports_a_finishs_once(codec: Any) -> None:
+    from pydantic import TypeAdapter
+
+    from chatcodec._losses import LossRecorder
+    from chatcodec._model.stream_events import AnyStreamEvent
+
+    events = TypeAdapter(list[AnyStreamEvent]).validate_python(_FINISHED)
+    recorder = LossRecorder()
+    list(codec.encode_stream(events, recorder))
+    reported = [loss.path for loss in recorder.losses if "logprobs" in loss.path]
+    assert reported == ([] if codec.capabilities.logprobs else ["$.events[4].logprobs"])

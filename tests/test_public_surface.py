@@ -54,7 +54,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "ToolFunctions UsageFunctions absent_keys arguments_object as_dict as_list bag_key canonical_refusal "
         "compact_json constrained decode_cache_control discriminator encode_cache_control history_for "
         "holds_a_container is_dict is_list is_marker json_path keeps_a_container kept_object leftovers "
-        "mark_absent meaningful_markers path present read_event report_finish_logprobs report_tier "
+        "mark_absent meaningful_markers path present read_event report_tier "
         "report_user restore_fields sdk_kinds shape_fields split_fields stands_for tag tagged tool_name "
         "tool_name_map unmapped validate_with wire_fields wire_key wire_shape"
     ),

@@ -6,8 +6,10 @@ possibly ``null``, ``top_logprobs`` of ``TopLogprob``: every key written), a str
 carrying its own tokens; Ollama's chat response has a top-level ``logprobs`` list of the same
 entries with ``bytes`` and ``top_logprobs`` left out when empty (``api.Logprob``, Go's
 ``omitempty``; ollama-python's ``chat(..., logprobs=True, top_logprobs=3)`` example reads
-``response["logprobs"]``), a stream's line carrying its own. Anthropic, Bedrock Converse,
-Gemini and (in this version) Responses get a loss.
+``response["logprobs"]``), a stream's line carrying its own. Responses (its ``output_text``
+parts' ``logprobs``: ``tests/providers/openai_responses/test_logprobs.py``) and Gemini
+(``logprobsResult``: ``tests/providers/gemini/test_logprobs.py``) carry them too; Anthropic and
+Bedrock Converse get a loss.
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def test_a_stream_s_logprobs_are_the_finished_choice_s_as_the_body_has_them() ->
     assert chatcodec.accumulate_stream("openai-chat", chunks).choices[0].logprobs == streamed.choices[0].logprobs
 
 
-@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse", "gemini", "openai-responses"])
+@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
 def test_a_format_with_no_place_for_them_reports_them(target: str) -> None:
     _, losses = _convert(OPENAI_BODY, "openai-chat", target)
     assert [loss.path for loss in losses if "logprobs" in loss.path] == ["$.choices[0].logprobs"]

@@ -52,7 +52,8 @@ def test_each_format_writes_its_own_spelling_back_exactly(source: str) -> None:
 
 
 def _request(**fields: Any) -> chatcodec.ChatRequest:
-    return chatcodec.ChatRequest(model="m", max_tokens=5, messages=[chatcodec.UserMessage(content="hi")], **fields)
+    # 64: Responses refuses a max_output_tokens below 16 (its sampling_range rule)
+    return chatcodec.ChatRequest(model="m", max_tokens=64, messages=[chatcodec.UserMessage(content="hi")], **fields)
 
 
 @pytest.mark.parametrize(

@@ -597,8 +597,10 @@ def _ranges(package: str, kinds: Sequence[str], typed: bool = False) -> dict[str
     for item in rules.SAMPLING_RANGES:
         rule: dict[str, Any] = {"source": item.source}
         rule.update({"type": "number"} if typed else {})
-        rule.update({} if item.low is None else {"minimum": item.low})
-        rule.update({} if item.high is None else {"maximum": item.high})
+        bounds: dict[str, Any] = {} if item.low is None else {"minimum": item.low}
+        if item.high is not None:
+            bounds["exclusive_maximum" if item.exclusive_high else "maximum"] = item.high
+        rule.update({"values": bounds} if item.each else bounds)
         found.update(_gemini(item.key, rule) if package == "gemini" else {item.key: rule})
     return {kind: dict(found) for kind in kinds}
 

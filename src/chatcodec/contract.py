@@ -77,7 +77,6 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec._providers.kit.cache import decode_cache_control, encode_cache_control
     from chatcodec._providers.kit.errors import canonical_refusal, path
-    from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec._providers.kit.service_tier import report_tier, report_user
     from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
@@ -160,7 +159,6 @@ __all__ = [
     "path",
     "present",
     "read_event",
-    "report_finish_logprobs",
     "report_tier",
     "report_user",
     "restore_fields",
@@ -244,7 +242,6 @@ _EXPORTED_FROM: dict[str, str] = {
     "path": "chatcodec._providers.kit.errors",
     "present": "chatcodec._providers.kit.bags",
     "read_event": "chatcodec._providers.kit.stream_reading",
-    "report_finish_logprobs": "chatcodec._providers.kit.logprob_settings",
     "report_tier": "chatcodec._providers.kit.service_tier",
     "report_user": "chatcodec._providers.kit.service_tier",
     "restore_fields": "chatcodec._providers.kit.bags",

@@ -253,7 +253,7 @@ def test_responses_call_ids_longer_than_64_are_rewritten_the_same_for_call_and_o
         {"role": "assistant", "content": [{"type": "tool_use", "id": call_id, "name": "f", "input": {}}]},
         {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "r"}]},
     ]
-    body, losses = _encode("openai-responses", model="gpt-5", messages=messages)
+    body, losses = _encode("openai-responses", model="gpt-5", messages=messages, max_tokens=64)
     sent = [item["call_id"] for item in body["input"] if "call_id" in item]
     assert len(sent) == 2
     assert sent[0] == sent[1]
@@ -262,7 +262,9 @@ def test_responses_call_ids_longer_than_64_are_rewritten_the_same_for_call_and_o
 
 
 def test_responses_effort_max_is_sent_as_max() -> None:
-    body, losses = _encode("openai-responses", model="gpt-5.6", reasoning={"effort": "max", "enabled": True})
+    body, losses = _encode(
+        "openai-responses", model="gpt-5.6", reasoning={"effort": "max", "enabled": True}, max_tokens=64
+    )
     assert body["reasoning"] == {"effort": "max"}
     assert losses == []
 

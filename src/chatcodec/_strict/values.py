@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import Problem
 from chatcodec._narrow import as_list
@@ -120,6 +120,13 @@ def _value_problem(rule: Mapping[str, Any], value: object, location: Location) -
         return _string_problem(rule, value, name, location)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return _range_problem(rule, value, name, location)
+    each = rule.get("values")
+    if isinstance(each, Mapping) and isinstance(value, Mapping):  # every value of an object (`logit_bias`)
+        entries = cast("Mapping[str, object]", value)
+        for key, entry in entries.items():
+            problem = _value_problem(cast("Mapping[str, Any]", each), entry, (*location, key))
+            if problem is not None:
+                return problem
     return None
 
 
@@ -153,6 +160,10 @@ def _range_problem(rule: Mapping[str, Any], value: float, name: str, location: L
         return Problem(location, "out_of_range", f"`{name}`: {value} is below the minimum, {low}", value)
     if isinstance(high, int | float) and value > high:
         return Problem(location, "out_of_range", f"`{name}`: {value} is above the maximum, {high}", value)
+    below = rule.get("exclusive_maximum")
+    if isinstance(below, int | float) and value >= below:
+        message = f"`{name}`: {value} is not below the maximum, {below} (which it does not take)"
+        return Problem(location, "out_of_range", message, value)
     return None
 
 

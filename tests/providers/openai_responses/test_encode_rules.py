@@ -216,7 +216,7 @@ def test_responses_an_empty_assistant_item_of_its_own_goes_back_as_it_came() -> 
 def test_responses_an_assistant_turn_of_several_texts_is_one_message_item() -> None:
     anthropic = {
         "model": "claude-sonnet-4-5",
-        "max_tokens": 10,
+        "max_tokens": 64,  # Responses refuses a max_output_tokens below 16 (rules.py)
         "messages": [
             {"role": "user", "content": "hi"},
             {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},

@@ -16,10 +16,11 @@ SAMPLING = ("max_tokens", "temperature")
 """The settings this wire spells as the canonical request does."""
 
 _UNSENT = (
-    *("stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed", "logprobs", "top_logprobs"),
+    *("stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
     *("reasoning", "response_format"),
 )
-"""The canonical settings this wire has no field for."""
+"""The canonical settings this wire has no field for (``logprobs`` and ``top_logprobs``
+too, reported by the codec itself from ``Capabilities.logprob_settings``)."""
 
 
 def decode_settings(

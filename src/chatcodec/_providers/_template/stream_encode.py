@@ -38,7 +38,6 @@ from chatcodec._model.stream_events import (
 from chatcodec._providers._template.finish_reason import encode_finish_reason
 from chatcodec._providers._template.usage import encode_usage
 from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
 
 
 class StreamEncoder:
@@ -60,7 +59,6 @@ class StreamEncoder:
             case ErrorEvent():
                 yield {"error": {"message": event.message, **({"type": event.error_type} if event.error_type else {})}}
             case FinishEvent():
-                report_finish_logprobs(event.logprobs, self.context.losses, at, "Template Chat")
                 reason = event.finish_reason.model_dump(exclude_none=True)
                 self.end["stop_reason"] = encode_finish_reason(reason, {}, self.context, at)
             case UsageEvent():

@@ -71,7 +71,6 @@ from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec._providers.history.turns import history_for
 from chatcodec._providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-from chatcodec._providers.kit.logprob_settings import report_logprob_settings
 from chatcodec._providers.kit.service_tier import read_tier, write_tier
 
 if TYPE_CHECKING:
@@ -248,7 +247,6 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         value = request.get(key)
         if value is not None and not carries_nothing(key, value):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
-    report_logprob_settings(request, losses, "Anthropic")
     encode_settings(request, wire, bag, context)
     cache_control = request.get("cache_control")
     if cache_control is not None:

@@ -59,7 +59,6 @@ from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import claude_signed
 from chatcodec._providers.families.google.thought_signatures import split_signature
 from chatcodec._providers.kit import Steps, restore_fields
-from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
@@ -158,7 +157,6 @@ class StreamEncoder:
             case FinishEvent():
                 if self._other_choice(event.choice):
                     return
-                report_finish_logprobs(event.logprobs, self.losses, ("events", self.position), "Anthropic")
                 yield from self._ensure_started()
                 yield from self._close_all()
                 self.finish = event

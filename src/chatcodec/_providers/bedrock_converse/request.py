@@ -54,7 +54,6 @@ from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec._providers.history.turns import history_for
 from chatcodec._providers.kit import keeps_a_container, leftovers, restore_fields, shape_fields, unmapped
 from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-from chatcodec._providers.kit.logprob_settings import report_logprob_settings
 from chatcodec._providers.kit.service_tier import read_tier, report_user, write_tier
 
 if TYPE_CHECKING:
@@ -198,7 +197,6 @@ def _report_unsupported(request: Mapping[str, Any], context: EncodeContext) -> N
         if value is not None and not carries_nothing(key, value):
             context.losses.add((key,), key, UNSUPPORTED_WHY, "setting")
     report_user(request.get("user"), context.losses, "Bedrock Converse")
-    report_logprob_settings(request, context.losses, "Bedrock Converse")
     if request.get("cache_control") is not None:
         what = "request cache_control"
         context.losses.add(("cache_control",), what, "Bedrock caches at cachePoint blocks only", "setting")

@@ -56,7 +56,6 @@ from chatcodec._providers.bedrock_converse.usage import encode_usage
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import FINISH_MARKER
 from chatcodec._providers.kit import Steps, restore_fields
-from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
 
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _STOP_MEMBERS = frozenset({"additionalModelResponseFields"})
@@ -147,7 +146,6 @@ class StreamEncoder:
                 self._add_usage(event.usage)
             case FinishEvent():
                 if not self._other_choice(event.choice):
-                    report_finish_logprobs(event.logprobs, self.losses, ("events", self.position), "Bedrock Converse")
                     yield from self._finish(event)
             case ChoiceMetadataEvent():
                 if not self._other_choice(event.choice):

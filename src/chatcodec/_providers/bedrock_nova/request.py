@@ -24,7 +24,6 @@ from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.contract.target_rules import carries_nothing
 from chatcodec._providers.history.turns import history_for
 from chatcodec._providers.kit import leftovers, restore_fields
-from chatcodec._providers.kit.logprob_settings import report_logprob_settings
 from chatcodec._providers.kit.service_tier import report_tier, report_user
 
 TITLE = "Nova request"
@@ -76,7 +75,6 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         value = request.get(key)
         if value is not None and not carries_nothing(key, value):
             losses.add((key,), key, "Nova's InvokeModel body has no such field", "setting")
-    report_logprob_settings(request, losses, CAPABILITIES.display_name)
     report_user(request.get("user"), losses, CAPABILITIES.display_name)
     report_tier(request.get("service_tier"), losses, CAPABILITIES.display_name)
     return {key: wire[key] for key in (*_ORDER, *wire) if key in wire}

@@ -33,7 +33,6 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec._providers.bedrock_nova.capabilities import CAPABILITIES
 from chatcodec._providers.bedrock_nova.finish_reason import encode_finish_reason
 from chatcodec._providers.bedrock_nova.markers import KIT
 from chatcodec._providers.bedrock_nova.parts import tool_name, tool_use_id
@@ -41,7 +40,6 @@ from chatcodec._providers.bedrock_nova.stream_decode import INVOCATION_METRICS
 from chatcodec._providers.bedrock_nova.usage import encode_usage
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.kit import restore_fields
-from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
 
 _BlockEvent = (
     TextStartEvent
@@ -101,7 +99,6 @@ class StreamEncoder:
             case PartEvent():
                 yield from self._whole(event, at)
             case FinishEvent():
-                report_finish_logprobs(event.logprobs, self.context.losses, at, CAPABILITIES.display_name)
                 yield from self._finish(event, at)
             case UsageEvent():
                 self.usage = event.usage.model_dump(exclude_none=True)

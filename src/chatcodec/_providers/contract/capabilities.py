@@ -68,5 +68,13 @@ class Capabilities:
     :class:`~chatcodec.CodecNotAvailableError` rather than reading leniently unasked."""
     logprobs: bool = False
     """Its answers carry token log probabilities (a choice's ``logprobs``), written by its
-    response and stream writers; else a choice's are reported where it is written
-    (:func:`chatcodec._providers.kit.logprob_settings.report_choice_logprobs`)."""
+    response and stream writers; else a choice's (or a stream's finish event's) are
+    reported where it is written, by :class:`~chatcodec._providers.contract.provider_codec.ProviderCodec`
+    (:func:`chatcodec._providers.kit.logprob_settings.report_choice_logprobs`,
+    :class:`chatcodec._providers.kit.logprob_streams.WithoutLogprobs`), so no writer of a
+    format without them has to remember to."""
+    logprob_settings: bool = False
+    """Its requests can ask for token log probabilities (the canonical ``logprobs`` and
+    ``top_logprobs``), written by its request writer; else they are reported once the
+    writer is done, by ``ProviderCodec.write_request``
+    (:func:`chatcodec._providers.kit.logprob_settings.report_logprob_settings`)."""

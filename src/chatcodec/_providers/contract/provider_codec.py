@@ -52,7 +52,7 @@ from chatcodec._providers.contract.target_rules import ProviderRules, apply_targ
 from chatcodec._providers.kit import canonical_refusal
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
-from chatcodec._providers.kit.logprob_settings import report_choice_logprobs
+from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
 from chatcodec._registry import StreamDecoder, StreamEncoder
 
 if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use)
@@ -229,13 +229,17 @@ class ProviderCodec:
     ) -> dict[str, Any]:
         """Write canonical request data as a body: the one writer. What the format cannot
         carry is recorded in ``losses``; the provider's rules in force (API version, model
-        family) are applied last (:mod:`chatcodec._providers.contract.target_rules`)."""
+        family) are applied last (:mod:`chatcodec._providers.contract.target_rules`). A
+        format that cannot ask for token log probabilities reports the request's
+        settings here (``Capabilities.logprob_settings``), for every writer."""
         bag = _own_bag(request.get("provider_options"), self.name)
         context = self.encode_context(losses, model=request.get("model"), bag=bag, options=options)
         try:
             wire = self._requests.encode_request(request, context)
         except RecursionError:
             raise too_deep() from None
+        if not self.capabilities.logprob_settings:
+            report_logprob_settings(request, losses, self.capabilities.display_name)
         apply_target_rules(wire, context)
         return wire
 
@@ -325,15 +329,25 @@ class ProviderCodec:
     def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder:
         """A fresh push-style encoder for one stream (``feed`` each canonical event, then
         ``close``); ``options`` are its output options by name, straight into its context
-        (a start event's metadata may still spell them as markers, read as legacy input)."""
+        (a start event's metadata may still spell them as markers, read as legacy input).
+        What the format's capabilities say it cannot carry (freeform calls, token log
+        probabilities) is taken out or reported here, around its own encoder."""
         if self._new_stream_encoder is None:
             raise self._without_streams("encoder", "encode")
-        encoder = self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
-        if self.capabilities.freeform_calls:
-            return encoder
-        from chatcodec._providers.kit.freeform_streams import WithoutCustomCalls
+        encoder: StreamEncoder = self._new_stream_encoder(
+            self.encode_context(losses, options=options, for_request=False)
+        )
+        capabilities = self.capabilities
+        if not capabilities.freeform_calls:
+            from chatcodec._providers.kit.freeform_streams import WithoutCustomCalls
 
-        return WithoutCustomCalls(encoder, losses, self.capabilities.display_name)
+            encoder = WithoutCustomCalls(encoder, losses, capabilities.display_name)
+        if not capabilities.logprobs:
+            from chatcodec._providers.kit.logprob_streams import WithoutLogprobs
+
+            multiple = capabilities.multiple_choices
+            encoder = WithoutLogprobs(encoder, losses, capabilities.display_name, multiple_choices=multiple)
+        return encoder
 
     def encode_stream(
         self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None

@@ -92,6 +92,9 @@ class RuleCall:
     """``API version 2026-10-21`` or ``model family Claude Opus 4.7+``: why it applies."""
     losses: LossRecorder
     """Where each change is recorded."""
+    options: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    """The encode's options by public name (a rule whose data depends on one reads it:
+    OpenAI Chat's sampling ranges on the ``server`` it names)."""
 
     def report(self, at: Steps, what: str, change: str) -> None:
         """Record one change the rule made, as a ``rule`` loss naming the rule, its
@@ -197,7 +200,7 @@ def apply_target_rules(
     for rule, scope in _in_force(table, version, model):
         if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
             continue
-        rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses))
+        rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options))
     for required in table.required:
         if wire_body.get(required.key) is None:
             why = f"{provider} requires it and the request has none; set it, or the option {required.key!r}"
@@ -273,28 +276,37 @@ def clamp_to_range(
     keys: tuple[str, ...],
     at: Steps,
     bounds: tuple[float | None, float | None],
+    *,
+    exclusive_high: bool = False,
 ) -> None:
     """Bring each number under ``keys`` of ``holder`` (at ``at`` in the body) into
-    ``bounds`` (``None``: unbounded on that side), reporting each change: a target refuses
-    a sampling value outside its range (a temperature of 1.5 is OpenAI's and Gemini's, a
-    400 from Claude and Converse)."""
+    ``bounds`` (``None``: unbounded on that side; ``exclusive_high``: the high bound is not
+    taken, so the value just below it is sent, to the precision a sampling setting is
+    written with), reporting each change: a target refuses a sampling value outside its
+    range (a temperature of 1.5 is OpenAI's and Gemini's, a 400 from Claude and Converse)."""
     low, high = bounds
     for key in keys:
         value = holder.get(key)
         if not isinstance(value, int | float) or isinstance(value, bool):
             continue
-        if high is not None and value > high:
-            clamped = high
+        if high is not None and (value >= high if exclusive_high else value > high):
+            clamped = round(high - EXCLUSIVE_STEP, 2) if exclusive_high else high
         elif low is not None and value < low:
             clamped = low
         else:
             continue
         holder[key] = clamped
+        below = "below " if exclusive_high else ""
         if low is not None and high is not None:
-            takes = f"{low} to {high}"
+            takes = f"{low} to {below}{high}"
         else:
-            takes = f"at least {low}" if low is not None else f"at most {high}"
+            takes = f"at least {low}" if low is not None else f"{below or 'at most '}{high}"
         call.report((*at, key), f"{key} {value!r}", f"sent as {clamped} (the target takes {takes})")
+
+
+EXCLUSIVE_STEP = 0.01
+"""How far below a bound the target does not take a clamped value is sent (MiniMax's
+``temperature`` in (0, 1] is sent as 0.01 for 0, the same step)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,35 +325,57 @@ class SamplingRange:
     """The documentation that states the range (a URL, then what it says)."""
     at: tuple[str, ...] = ()
     """Where the key sits in the body (``("generationConfig",)``)."""
+    exclusive_high: bool = False
+    """The high bound itself is refused ("up to, but not including, 2.0")."""
+    each: bool = False
+    """The key holds an object whose every value is held to the range (``logit_bias``:
+    token id to bias), not a number."""
 
     def shown(self) -> str:
-        """The range as the docs table writes it (``0 to 1``, ``at least 0``)."""
+        """The range as the docs table writes it (``0 to 1``, ``at least 0``, ``-2 to below 2``)."""
+        below = "below " if self.exclusive_high else ""
+        each = "each value " if self.each else ""
         if self.low is not None and self.high is not None:
-            return f"{_number(self.low)} to {_number(self.high)}"
-        return f"at least {_number(self.low)}" if self.low is not None else f"at most {_number(self.high)}"
+            return f"{each}{_number(self.low)} to {below}{_number(self.high)}"
+        if self.low is not None:
+            return f"{each}at least {_number(self.low)}"
+        return f"{each}{below or 'at most '}{_number(self.high)}"
 
 
 def _number(value: float | None) -> str:
     return f"{value:g}"
 
 
-def range_rule(ranges: tuple[SamplingRange, ...]) -> TargetRule:
+def range_rule(
+    ranges: tuple[SamplingRange, ...],
+    *,
+    ranges_for: Callable[[RuleCall], tuple[SamplingRange, ...]] | None = None,
+    others: str = "",
+) -> TargetRule:
     """The ``sampling_range`` rule over a target's documented ranges: a value outside is
-    sent as the nearest bound, reported (the target answers 400 to it as it is)."""
+    sent as the nearest bound, reported (the target answers 400 to it as it is).
+    ``ranges_for``: the ranges in force for one body, where they depend on what the
+    call names (an OpenAI-compatible server's own); ``others`` says so in the summary."""
     named = ", ".join(f"`{'.'.join((*item.at, item.key))}` {item.shown()}" for item in ranges)
 
     def edit(call: RuleCall) -> None:
         """Each documented range clamped where the body holds its setting: the provider
         answers 400 to a value outside it, so the nearest bound is sent and reported."""
-        for item in ranges:
+        for item in ranges if ranges_for is None else ranges_for(call):
             holder: dict[str, Any] | None = call.body
             for step in item.at:
                 holder = as_dict(holder.get(step)) if holder is not None else None
-            if holder is not None:
-                clamp_to_range(call, holder, (item.key,), item.at, (item.low, item.high))
+            if holder is not None and item.each:
+                values, at = as_dict(holder.get(item.key)), (*item.at, item.key)
+                if values is not None:
+                    clamp_to_range(call, values, tuple(values), at, (item.low, item.high))
+            elif holder is not None:
+                bounds = (item.low, item.high)
+                clamp_to_range(call, holder, (item.key,), item.at, bounds, exclusive_high=item.exclusive_high)
 
     sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
-    return TargetRule("sampling_range", f"a value outside its range ({named}) sent as the nearest bound", sources, edit)
+    summary = f"a value outside its range ({named}{others}) sent as the nearest bound"
+    return TargetRule("sampling_range", summary, sources, edit)
 
 
 NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}

@@ -46,6 +46,7 @@ Modules (each a job of its own; the contract's files as in ``_providers/_templat
 This provider's own:
 
 - ``call_ids``: ids for function calls, which carry none on Gemini's wire.
+- ``logprobs``: a candidate's ``logprobsResult`` <-> the choice's token log probabilities.
 - ``media``: ``inlineData`` / ``fileData`` <-> canonical image, audio, video and document parts
   (in content and in tool results).
 - ``partial_args``: Vertex AI's streamed function-call arguments (``partialArgs``).

@@ -17,4 +17,6 @@ CAPABILITIES = Capabilities(
     multiple_choices=True,  # candidateCount
     call_ids=False,  # ids are optional; matched by name and order
     strict_reading=True,
+    logprobs=True,  # a candidate's logprobsResult (logprobs.py)
+    logprob_settings=True,  # generationConfig.responseLogprobs, logprobs
 )

@@ -2,12 +2,12 @@
 
 Each candidate is a choice: its parts map in order to the assistant message's parts
 (thought parts record ``provider="gemini"`` and ``modelVersion``; calls get made-up ids,
-:mod:`.call_ids`), ``finishReason`` the finish reason (:mod:`.finish_reason`), and the
-rest (``safetyRatings``, ``citationMetadata``, ``groundingMetadata``,
-``urlContextMetadata``, ``avgLogprobs``, ``finishMessage``...) rides in the choice's
-bag. ``usageMetadata`` is normalized (:mod:`.usage`); ``responseId`` is the id,
-``modelVersion`` the model, and ``promptFeedback``, ``createTime`` and the rest ride in
-the response's bag.
+:mod:`.call_ids`), ``finishReason`` the finish reason (:mod:`.finish_reason`),
+``logprobsResult`` its token log probabilities (:mod:`.logprobs`), and the rest
+(``safetyRatings``, ``citationMetadata``, ``groundingMetadata``, ``urlContextMetadata``,
+``avgLogprobs``, ``finishMessage``...) rides in the choice's bag. ``usageMetadata`` is
+normalized (:mod:`.usage`); ``responseId`` is the id, ``modelVersion`` the model, and
+``promptFeedback``, ``createTime`` and the rest ride in the response's bag.
 
 A blocked prompt comes back with ``promptFeedback.blockReason`` and no candidate: it
 decodes to one empty choice whose finish reason is ``content_filter`` (raw: the block
@@ -27,6 +27,7 @@ from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
+from chatcodec._providers.gemini.logprobs import RESULT, take_logprobs, write_logprobs
 from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, SNAKE
 from chatcodec._providers.gemini.messages import content_fields
 from chatcodec._providers.gemini.parts import GeminiContext, PartDecoding, decode_part, encode_part
@@ -152,6 +153,9 @@ def decode_candidate(candidate: dict[str, Any], position: int, model: str | None
     finish_reason = decode_finish_reason(candidate.get("finishReason"), bag, has_tool_calls=has_calls)
     if finish_reason is not None:
         choice["finish_reason"] = finish_reason
+    tokens = take_logprobs(bag) if RESULT in bag else None
+    if tokens is not None:
+        choice["logprobs"] = tokens
     return KIT.attach(choice, bag)
 
 
@@ -223,4 +227,7 @@ def encode_candidate(choice: Mapping[str, Any], position: int, context: EncodeCo
     finish_reason = encode_finish_reason(choice.get("finish_reason"), bag, context, (*at, "finish_reason"))
     if finish_reason is not None:
         wire["finishReason"] = finish_reason
+    tokens = choice.get("logprobs")
+    if tokens is not None:
+        wire[RESULT] = write_logprobs(tokens, wire.get(RESULT), losses, at)
     return wire

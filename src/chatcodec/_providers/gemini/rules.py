@@ -146,11 +146,19 @@ RANGE_SOURCE = (
     "https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference#generationconfig "
     "(temperature 0.0-2.0, topP 0.0-1.0)"
 )
+PENALTY_SOURCE = (
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference#generationconfig "
+    '(presencePenalty, frequencyPenalty: "The maximum value for presencePenalty is up to, but not including, 2.0. '
+    'Its minimum value is -2.0."; ai.google.dev and google-genai state no range)'
+)
 SAMPLING_RANGES = (
     SamplingRange("temperature", 0.0, 2.0, RANGE_SOURCE, at=("generationConfig",)),
     SamplingRange("topP", 0.0, 1.0, RANGE_SOURCE, at=("generationConfig",)),
+    SamplingRange("presencePenalty", -2.0, 2.0, PENALTY_SOURCE, at=("generationConfig",), exclusive_high=True),
+    SamplingRange("frequencyPenalty", -2.0, 2.0, PENALTY_SOURCE, at=("generationConfig",), exclusive_high=True),
 )
-"""Gemini's documented sampling ranges (``topK`` and the penalties have none documented)."""
+"""Gemini's documented sampling ranges (``topK`` has none documented: "The maximum number of
+tokens to consider when sampling", ai.google.dev; google-genai's ``top_k`` docstring neither)."""
 
 RULES = ProviderRules(
     provider="gemini",

@@ -17,7 +17,9 @@ willContinue}]}`` chunks fill its arguments, and an empty ``functionCall {}`` en
 
 ``usageMetadata`` repeats totals so far on many chunks: later values replace earlier
 ones, key by key; the counts are emitted whenever they change (live usage), and the
-whole usage (with its bag) once at the end, when it is final. A chunk with no candidate and a
+whole usage (with its bag) once at the end, when it is final. A candidate's
+``logprobsResult`` steps are joined over its chunks and given with its finish
+(:mod:`.logprobs`). A chunk with no candidate and a
 ``promptFeedback.blockReason`` is a blocked prompt; ``{"error": {...}}`` is an error event.
 """
 
@@ -34,6 +36,7 @@ from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
+from chatcodec._providers.gemini.logprobs import RESULT, join_results, take_logprobs
 from chatcodec._providers.gemini.markers import NO_ARGS, NO_CANDIDATES, PROVIDER
 from chatcodec._providers.gemini.partial_args import PartialCall
 from chatcodec._providers.gemini.parts import PartDecoding, decode_call, decode_part
@@ -124,7 +127,8 @@ class StreamDecoder(FeedByReading):
             self._choice_data(choice, state)
         for choice, (reason, bag) in sorted(self.finishes.items()):
             bag.update(self.choices[choice].extras)  # a chunk after the finish may add fields
-            self.builder.finish(choice, reason, choice_metadata={PROVIDER: bag} if bag else None)
+            tokens = take_logprobs(bag) if RESULT in bag else None
+            self.builder.finish(choice, reason, choice_metadata={PROVIDER: bag} if bag else None, logprobs=tokens)
         self.finishes.clear()
         if self.usage is not None:
             self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
@@ -204,7 +208,10 @@ class StreamDecoder(FeedByReading):
         parts: list[dict[str, Any]] = content.get("parts") or []
         for number, part in enumerate(parts):
             self._part(choice, state, part, continues=number == 0)
-        state.extras.update(leftovers(candidate, CANDIDATE_MAPPED))
+        extras = leftovers(candidate, CANDIDATE_MAPPED)
+        if RESULT in extras and RESULT in state.extras:  # each chunk's steps follow the earlier ones'
+            extras[RESULT] = join_results(state.extras[RESULT], extras[RESULT])
+        state.extras.update(extras)
         state.message.update(content_rest(content))
         if "finishReason" in candidate:
             bag = dict(state.extras)

@@ -44,12 +44,12 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.gemini.finish_reason import encode_finish_reason
+from chatcodec._providers.gemini.logprobs import RESULT, write_logprobs
 from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
 from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
 from chatcodec._providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec._providers.gemini.usage import encode_usage
 from chatcodec._providers.kit import Steps, absent_keys, restore_fields
-from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
 
 
 def _empty() -> dict[str, Any]:
@@ -180,7 +180,6 @@ class StreamEncoder:
         self._parts(choice).append(piece)
 
     def _finish(self, event: FinishEvent, at: Steps) -> None:
-        report_finish_logprobs(event.logprobs, self.losses, at, "Gemini")
         response_bag = KIT.claim(self.losses, event.provider_metadata, at)
         if response_bag.get(NO_CANDIDATES) is not None:
             self._chunk()
@@ -193,6 +192,9 @@ class StreamEncoder:
         reason = encode_finish_reason(event.finish_reason.model_dump(), bag, self.context, (*at, "finish_reason"))
         if reason is not None:
             candidate["finishReason"] = reason
+        if event.logprobs is not None:  # the whole answer's, on its last chunk
+            tokens = [token.model_dump() for token in event.logprobs]
+            candidate[RESULT] = write_logprobs(tokens, candidate.get(RESULT), self.losses, at)
         content: dict[str, Any] = candidate.get("content") or {}
         if not content.get("parts") and content.keys() <= {"parts", "role"} and content.get("role") == "model":
             candidate.pop("content", None)  # nothing in it but the answer's role

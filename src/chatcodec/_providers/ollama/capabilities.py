@@ -18,4 +18,5 @@ CAPABILITIES = Capabilities(
     call_ids=True,  # since 2025 (api.ToolCall.ID, Message.ToolCallID); older bodies pair by name and order
     strict_reading=False,  # no published field set (known_fields.json) nor structure role to read strictly
     logprobs=True,  # a choice's logprobs: kit/token_logprobs.py
+    logprob_settings=True,  # logprobs, top_logprobs
 )

@@ -18,4 +18,5 @@ CAPABILITIES = Capabilities(
     call_ids=True,
     strict_reading=True,
     logprobs=True,  # a choice's logprobs: kit/token_logprobs.py
+    logprob_settings=True,  # logprobs, top_logprobs
 )

@@ -35,6 +35,7 @@ from chatcodec._providers.families.openai.model_rules import (
     drop_sampling_beside_reasoning,
     minimal_for_none,
 )
+from chatcodec._providers.openai_chat.servers import chosen_server
 
 VERSION = "v1"
 """The one Chat Completions API version."""
@@ -102,13 +103,31 @@ RANGE_SOURCE = (
     "frequency_penalty, presence_penalty: between -2.0 and 2.0; the API's 400: \"Invalid 'temperature': "
     'decimal above maximum value. Expected a value <= 2")'
 )
+LOGIT_BIAS_SOURCE = (
+    'https://platform.openai.com/docs/api-reference/chat/create#chat-create-logit_bias ("maps tokens (specified '
+    "by their token ID in the tokenizer) to an associated bias value from -100 to 100\"; the SDK's "
+    "CompletionCreateParams.logit_bias says the same)"
+)
 SAMPLING_RANGES = (
     SamplingRange("temperature", 0.0, 2.0, RANGE_SOURCE),
     SamplingRange("top_p", 0.0, 1.0, RANGE_SOURCE),
     SamplingRange("frequency_penalty", -2.0, 2.0, RANGE_SOURCE),
     SamplingRange("presence_penalty", -2.0, 2.0, RANGE_SOURCE),
+    SamplingRange("logit_bias", -100, 100, LOGIT_BIAS_SOURCE, each=True),
 )
 """Chat Completions' sampling ranges."""
+
+
+def _server_ranges(call: RuleCall) -> tuple[SamplingRange, ...]:
+    """The ranges of the server the body goes to (chosen as the writer chose it: the
+    ``server`` option, the base URL's host, or a model id only one server serves), or
+    OpenAI's where the server documents OpenAI's (:attr:`.servers.server.Server.sampling_ranges`)."""
+    body = call.body
+    if not any(item.key in body for item in SAMPLING_RANGES):  # most bodies: no server need be chosen again
+        return ()
+    server, _ = chosen_server(call.options, call.model)
+    return SAMPLING_RANGES if server.sampling_ranges is None else server.sampling_ranges
+
 
 RULES = ProviderRules(
     provider="openai-chat",
@@ -138,7 +157,7 @@ RULES = ProviderRules(
             _sampling_with_reasoning,
             families=(GPT_5_UP,),
         ),
-        range_rule(SAMPLING_RANGES),
+        range_rule(SAMPLING_RANGES, ranges_for=_server_ranges, others="; a named server's own: the servers table"),
     ),
     required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/chat/create"),),
 )

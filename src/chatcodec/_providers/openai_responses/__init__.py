@@ -43,6 +43,8 @@ This provider's own:
 
 - ``carried_reasoning``: another provider's signed reasoning, carried to a Responses client in
   ``encrypted_content``.
+- ``logprobs``: the answer's token log probabilities <-> its ``output_text`` parts'
+  ``logprobs``.
 - ``items``: the assistant side of a conversation: output items <-> one canonical assistant
   turn.
 - ``server``: what a server answering the Responses API owes its callers: the Open Responses

@@ -20,4 +20,6 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=True,
+    logprobs=True,  # output_text parts' logprobs (logprobs.py)
+    logprob_settings=True,  # top_logprobs, include message.output_text.logprobs
 )

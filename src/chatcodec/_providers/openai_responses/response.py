@@ -1,6 +1,7 @@
 """``response`` bodies (``Response``), both ways.
 
-The ``output`` items in order are the one choice's assistant message (:mod:`.items`);
+The ``output`` items in order are the one choice's assistant message (:mod:`.items`),
+its ``output_text`` parts' ``logprobs`` the choice's tokens (:mod:`.logprobs`);
 ``status`` and ``incomplete_details.reason`` are its finish reason; ``usage`` is usage;
 ``created_at`` is ``created``. Everything else (``error``, the echoed request settings
 such as ``instructions``, ``tools``, ``reasoning``, ``text``, ``store``, ``billing``
@@ -38,6 +39,7 @@ from chatcodec._providers.openai_responses.finish_reason import (
     incomplete_reason,
 )
 from chatcodec._providers.openai_responses.items import decode_item, encode_assistant
+from chatcodec._providers.openai_responses.logprobs import place_answer_logprobs, take_answer_logprobs
 from chatcodec._providers.openai_responses.markers import KIT, SERVER_FIELDS
 from chatcodec._providers.openai_responses.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_responses.wire import RESPONSE, adapted
@@ -97,6 +99,9 @@ def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
     calls = SealedCalls()
     parts = [part for position, item in enumerate(output) for part in decode_item(item, ("output", position), calls)]
     choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
+    tokens = take_answer_logprobs(parts)
+    if tokens is not None:
+        choice["logprobs"] = tokens
     bag = split_fields(wire, mapped)
     details = as_dict(wire.get("incomplete_details")) or {}
     tool_calls = any(item.get("type") in _TOOL_CALLS for item in output)
@@ -141,7 +146,8 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     served = server_fields(context)
     response_id = served.get("id") if served is not None else None
     sealing = sealing_of(context.options)
-    wire["output"] = encode_output(choice["message"], losses, response_id or response.get("id"), sealing=sealing)
+    output = encode_output(choice["message"], losses, response_id or response.get("id"), sealing=sealing)
+    wire["output"] = place_answer_logprobs(output, choice.get("logprobs"), losses, ("choices", 0))
     finish_reason = choice.get("finish_reason")
     status = encode_finish_reason(finish_reason, bag, context, ("choices", 0, "finish_reason"))
     reason = incomplete_reason(finish_reason, bag)

@@ -80,9 +80,16 @@ def _model_or_prompt(call: RuleCall) -> None:
 
 
 RANGE_SOURCE = "https://platform.openai.com/docs/api-reference/responses/create (temperature: between 0 and 2; top_p)"
+MAX_OUTPUT_SOURCE = (
+    "https://platform.openai.com/docs/api-reference/responses/create (max_output_tokens: no minimum stated) and "
+    "the API's own 400: \"Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got "
+    '1 instead." (code integer_below_min_value; https://github.com/earendil-works/pi/issues/6265 ; '
+    "https://github.com/vectorize-io/hindsight/issues/58 , Azure's Responses the same)"
+)
 SAMPLING_RANGES = (
     SamplingRange("temperature", 0.0, 2.0, RANGE_SOURCE),
     SamplingRange("top_p", 0.0, 1.0, RANGE_SOURCE),
+    SamplingRange("max_output_tokens", 16, None, MAX_OUTPUT_SOURCE),
 )
 """The Responses API's sampling ranges (Chat's, without the penalties it has no field for)."""
 

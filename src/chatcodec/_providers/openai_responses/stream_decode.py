@@ -10,7 +10,8 @@ them (``output_text``, ``refusal``, ``reasoning_summary_text``, ``reasoning_text
 calls (several items streaming at once) never overwrite each other.
 
 The finished item is the truth for everything a delta does not carry (item ``id``,
-``status``, ``annotations``, ``logprobs``, ``encrypted_content``): at
+``status``, ``annotations``, ``logprobs``, ``encrypted_content``; the answer's token log
+probabilities come whole with the terminal response, :mod:`.logprobs`): at
 ``output_item.done`` the decoder reads the item exactly as the non-streamed response
 decoder does (:func:`.items.decode_item`) and closes each streamed part with that part's
 bag, opening (with its whole text) any part that never streamed. Built-in tool items
@@ -45,6 +46,7 @@ from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec._providers.openai_responses.items import decode_item
+from chatcodec._providers.openai_responses.logprobs import take_part_logprobs
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.response import decode_response_dict
 from chatcodec._providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
@@ -239,7 +241,7 @@ class StreamDecoder(FeedByReading):
         choice = decoded["choices"][0]
         metadata = decoded.get("provider_metadata")
         if "finish_reason" in choice:
-            self.builder.finish(0, choice["finish_reason"], metadata)
+            self.builder.finish(0, choice["finish_reason"], metadata, logprobs=choice.get("logprobs"))
         elif metadata is not None:  # an answer whose end is unknown keeps its fields
             self.builder.choice_data(0, metadata=metadata)
 
@@ -333,6 +335,7 @@ class StreamDecoder(FeedByReading):
             return
         slots = _slots(item, len(decoded))
         for part, slot in zip(decoded, slots, strict=True):
+            take_part_logprobs(part)  # the answer's: the terminal response gives them whole
             if part["type"] == "refusal" and slot is not None:
                 index = record.refusals.pop(slot, None)
                 index = self._allocate() if index is None else index

@@ -56,10 +56,10 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._narrow import as_list
 from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
 from chatcodec._providers.openai_responses.carried_reasoning import seal_call, sealing_of
 from chatcodec._providers.openai_responses.edge import error_fields
 from chatcodec._providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
+from chatcodec._providers.openai_responses.logprobs import place_answer_logprobs
 from chatcodec._providers.openai_responses.markers import KIT
 from chatcodec._providers.openai_responses.response import encode_response
 from chatcodec._providers.openai_responses.stream_items import content_events, empty_item, item_id
@@ -189,7 +189,6 @@ def _answer_data(stream: _Stream, event: UsageEvent | FinishEvent | ChoiceMetada
     if isinstance(event, UsageEvent):
         stream.usage = event.usage
     elif isinstance(event, FinishEvent):
-        report_finish_logprobs(event.logprobs, stream.losses, ("choices", event.choice), "Responses")
         stream.finish = event
     else:
         _choice_data(stream, event)
@@ -487,7 +486,8 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
         KIT.report_unplaced(stream.losses, finish.choice_metadata, ("choices", 0), _NO_CHOICE_BAG)
     reason: FinishReason | None = None if finish is None else finish.finish_reason
     wire = _stamped(stream, encode_response(_answer(stream, metadata, reason, stream.usage), stream.context))
-    wire["output"] = stream.writer.items
+    tokens = None if finish is None or finish.logprobs is None else [token.model_dump() for token in finish.logprobs]
+    wire["output"] = place_answer_logprobs(stream.writer.items, tokens, stream.losses, ("choices", 0))
     if finish is None and stream.error is not None:
         _failed(wire, stream.error)
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)

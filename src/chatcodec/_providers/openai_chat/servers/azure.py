@@ -30,5 +30,7 @@ SERVER = Server(
     file_types=frozenset({"application/pdf"}),  # OpenAI's models: a PDF only (openai.py)
     notes=("the deployment in the URL names the model; the key goes in an `api-key` header",),
     semconv_name="azure.ai.openai",
+    # sampling_ranges: OpenAI's, as its reference gives them (temperature between 0 and 2; top_p;
+    # penalties between -2.0 and 2.0: https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference)
 )
 """Azure OpenAI."""

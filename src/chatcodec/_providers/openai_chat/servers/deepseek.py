@@ -93,5 +93,7 @@ SERVER = Server(
         ),
     ),
     semconv_name="deepseek",
+    # sampling_ranges: OpenAI's, as its reference gives them (temperature <= 2; top_p <= 1; frequency_penalty,
+    # presence_penalty >= -2 and <= 2: https://api-docs.deepseek.com/api/create-chat-completion)
 )
 """DeepSeek."""

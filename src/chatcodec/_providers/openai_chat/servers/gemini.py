@@ -20,6 +20,7 @@ import re
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.families.google.single_types import single_types
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server, ServerCall, ServerRule
@@ -89,6 +90,11 @@ def _rewritten(call: ServerCall, schema: object, at: tuple[str | int, ...]) -> o
 
 SCHEMA = "https://ai.google.dev/api/caching#Schema"
 
+_RANGES = (
+    "https://ai.google.dev/api/generate-content#generationconfig (temperature: [0.0, 2.0]; topP; the "
+    "penalties have no documented range) through https://ai.google.dev/gemini-api/docs/openai"
+)
+
 SERVER = Server(
     "gemini",
     "Gemini (OpenAI compatibility)",
@@ -122,5 +128,6 @@ SERVER = Server(
         ),
     ),
     semconv_name="gcp.gemini",
+    sampling_ranges=(SamplingRange("temperature", 0.0, 2.0, _RANGES), SamplingRange("top_p", 0.0, 1.0, _RANGES)),
 )
 """Gemini's OpenAI-compatible endpoint."""

@@ -59,5 +59,7 @@ SERVER = Server(
     parts_source="https://console.groq.com/docs/vision",
     rules=(ServerRule("one_choice", "`n` other than 1 is not sent", DOCS, _one_choice),),
     semconv_name="groq",
+    # sampling_ranges: OpenAI's, as its reference gives them (temperature between 0 and 2; top_p; penalties
+    # between -2.0 and 2.0: https://console.groq.com/docs/api-reference#chat-create)
 )
 """Groq."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import ModelParts, Server, ServerCall, ServerRule
 from chatcodec._providers.openai_chat.servers.turns import reasoning_back_in_tool_loop
@@ -34,6 +35,8 @@ _THINKING_MODELS = re.compile(r"kimi-k2-thinking|kimi-k2\.[5-9]|kimi-k[3-9]")
 def _thinking(call: ServerCall) -> bool:
     return _THINKING_MODELS.search((call.model or "").lower()) is not None
 
+
+_RANGES = DOCS + " (temperature: from 0 to 1; top_p: from 0 to 1; presence_penalty, frequency_penalty: -2.0 to 2.0)"
 
 SERVER = Server(
     "kimi",
@@ -63,6 +66,12 @@ SERVER = Server(
             THINKING,
             reasoning_back_in_tool_loop(THINKING, _thinking),
         ),
+    ),
+    sampling_ranges=(
+        SamplingRange("temperature", 0.0, 1.0, _RANGES),
+        SamplingRange("top_p", 0.0, 1.0, _RANGES),
+        SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
+        SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
     ),
 )
 """Kimi."""

@@ -24,6 +24,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
 
@@ -113,6 +114,11 @@ def _document_url(part: object) -> dict[str, Any] | None:
     return {"type": "document_url", "document_url": data}
 
 
+_RANGES = (
+    DOCS + " (top_p: number [ 0 .. 1 ]; presence_penalty, frequency_penalty: number [ -2 .. 2 ]; "
+    'temperature has no range, only "we recommend between 0.0 and 0.7")'
+)
+
 SERVER = Server(
     "mistral",
     "Mistral",
@@ -161,6 +167,11 @@ SERVER = Server(
             DOCS + " (prefix)",
             _prefix,
         ),
+    ),
+    sampling_ranges=(
+        SamplingRange("top_p", 0.0, 1.0, _RANGES),
+        SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
+        SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
     ),
 )
 """Mistral."""

@@ -57,5 +57,6 @@ SERVER = Server(
     efforts_source=DOCS + " (model-defined names)",
     parts=frozenset({"text", "image_url"}),
     parts_source=DOCS,
+    sampling_ranges=(),  # docs/openai.md lists the fields it takes and no range: the model's runner decides
 )
 """Ollama's /v1 endpoint."""

@@ -28,5 +28,6 @@ SERVER = Server(
     file_types=frozenset({"application/pdf"}),
     cache_marker="prompt_cache_breakpoint",
     semconv_name="openai",
+    # sampling_ranges: None, the table's own (rules.SAMPLING_RANGES)
 )
 """OpenAI, the default target."""

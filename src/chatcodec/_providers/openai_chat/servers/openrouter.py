@@ -12,6 +12,7 @@ Anthropic's ``cache_control`` on content parts, system messages and tools
 from __future__ import annotations
 
 from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 
@@ -21,6 +22,11 @@ _CACHE = "https://openrouter.ai/docs/features/prompt-caching#anthropic-claude"
 _REQUEST = DOCS + "#request-body"
 _RESPONSE = DOCS + "#responses"
 FIELDS = ("reasoning", "provider", "transforms", "models", "route", "usage", "plugins")
+
+_RANGES = (
+    "https://openrouter.ai/docs/api/reference/parameters (temperature: 0.0 to 2.0; top_p: 0.0 to 1.0; "
+    "frequency_penalty, presence_penalty: -2.0 to 2.0)"
+)
 
 SERVER = Server(
     "openrouter",
@@ -44,5 +50,11 @@ SERVER = Server(
     efforts_source=REASONING + "#reasoning-effort-level",
     parts_source="https://openrouter.ai/docs/features/multimodal/overview",
     cache_marker="cache_control",
+    sampling_ranges=(
+        SamplingRange("temperature", 0.0, 2.0, _RANGES),
+        SamplingRange("top_p", 0.0, 1.0, _RANGES),
+        SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
+        SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
+    ),
 )
 """OpenRouter."""

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.kit import servers as kit_servers
 from chatcodec._providers.kit.servers import OPTION_HINT, Refusal
 
@@ -88,6 +89,11 @@ class Server:
     """The scheme under which its ``image_url`` and ``video_url`` parts take a Files API id
     as a URL (Kimi's ``ms://<file-id>``, "moonshot storage"); None: a URL is fetched, and
     an image or video by file id is not sent that way."""
+    sampling_ranges: tuple[SamplingRange, ...] | None = None
+    """The sampling values' ranges its reference documents, each with its source (what
+    the ``openai-chat`` ``sampling_range`` rule holds a body for it to: vLLM takes a
+    ``temperature`` above 2, Kimi none above 1); ``None``: OpenAI's (the server documents
+    OpenAI's numbers, or is OpenAI); ``()``: it documents none, and nothing is clamped."""
     cache_marker: str | None = None
     """The cache breakpoint it reads on a content part: OpenAI's ``prompt_cache_breakpoint``,
     the gateways' ``cache_control``, or None (it caches by itself; the marker is dropped)."""

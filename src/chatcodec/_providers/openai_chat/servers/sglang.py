@@ -10,6 +10,7 @@ Like vLLM it serves any model on any host: chosen by option only.
 from __future__ import annotations
 
 from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 
@@ -36,6 +37,11 @@ FIELDS = (
     "rid",
 )
 
+_RANGES = (
+    _SAMPLING + " (temperature: 0 or more, 0 is greedy; top_p in (0, 1]; "
+    "frequency_penalty and presence_penalty in [-2, 2])"
+)
+
 SERVER = Server(
     "sglang",
     "SGLang",
@@ -51,5 +57,11 @@ SERVER = Server(
     efforts_source=DOCS,
     parts=frozenset({"text", "image_url", "input_audio", "video_url"}),
     parts_source="https://docs.sglang.ai/basic_usage/openai_api_vision.html",
+    sampling_ranges=(
+        SamplingRange("temperature", 0.0, None, _RANGES),
+        SamplingRange("top_p", 0.0, 1.0, _RANGES),
+        SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
+        SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
+    ),
 )
 """SGLang."""

@@ -36,6 +36,9 @@ def _row(server: Server) -> str:
     if not server.signatures:
         changes.append("Gemini signatures")
     rules = [f"`{rule.name}`: {rule.summary}" for rule in server.rules]
+    if server.sampling_ranges is not None:  # None: OpenAI's ranges, the table's own
+        ranges = ", ".join(f"`{item.key}` {item.shown()}" for item in server.sampling_ranges)
+        rules.insert(0, f"`sampling_range`: {ranges or 'none documented, none clamped'}")
     cells = (
         f"{server.title} (`{server.name}`)",
         "; ".join(chosen),

@@ -10,6 +10,7 @@ reasoning models answer with ``reasoning`` on the message
 from __future__ import annotations
 
 from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 
@@ -23,6 +24,11 @@ FIELDS = (
     "safety_model",
     "echo",
     "reasoning",
+)
+
+_RANGES = (
+    'https://docs.together.ai/reference/chat-completions-1 (temperature: "A decimal number from 0-1"; '
+    "the penalties and top_p have no documented range)"
 )
 
 SERVER = Server(
@@ -39,5 +45,6 @@ SERVER = Server(
     efforts_source=DOCS,
     parts=frozenset({"text", "image_url", "video_url", "audio_url"}),
     parts_source="https://docs.together.ai/docs/vision-overview",
+    sampling_ranges=(SamplingRange("temperature", 0.0, 1.0, _RANGES),),
 )
 """Together AI."""

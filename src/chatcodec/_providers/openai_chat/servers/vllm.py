@@ -12,6 +12,7 @@ under any name and has no fixed host, so it is chosen by option only.
 from __future__ import annotations
 
 from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 
@@ -45,6 +46,12 @@ FIELDS = (
     "request_id",
 )
 
+_RANGES = (
+    "https://github.com/vllm-project/vllm/blob/main/vllm/sampling_params.py (SamplingParams._verify_args: "
+    '"temperature must be non-negative", "top_p must be in (0, 1]", "presence_penalty must be in [-2, 2]", '
+    '"frequency_penalty must be in [-2, 2]")'
+)
+
 SERVER = Server(
     "vllm",
     "vLLM",
@@ -61,5 +68,11 @@ SERVER = Server(
     efforts_source=_PROTOCOL + " (ChatCompletionRequest.reasoning_effort)",
     parts=frozenset({"text", "image_url", "input_audio", "video_url"}),
     parts_source="https://docs.vllm.ai/en/latest/features/multimodal_inputs.html",
+    sampling_ranges=(
+        SamplingRange("temperature", 0.0, None, _RANGES),
+        SamplingRange("top_p", 0.0, 1.0, _RANGES),
+        SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
+        SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
+    ),
 )
 """vLLM."""

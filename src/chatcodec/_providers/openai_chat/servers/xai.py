@@ -58,5 +58,7 @@ SERVER = Server(
         ),
     ),
     semconv_name="x_ai",
+    # sampling_ranges: OpenAI's, as its reference gives them (temperature between 0 and 2; top_p; penalties
+    # between -2.0 and 2.0: https://docs.x.ai/docs/api-reference#chat-completions)
 )
 """xAI."""
