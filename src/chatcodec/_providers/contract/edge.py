@@ -36,6 +36,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.detection import Detection
+from chatcodec._providers.contract.extension import Extension
 
 __all__ = [
     "Answering",
@@ -431,32 +432,6 @@ class Upstream:
         if isinstance(server, str) and server:
             return self.server_semconv.get(server, server)
         return self.semconv_name or registry_name
-
-
-# --- strict reading ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Extension:
-    """Fields a server documents beyond the official SDK types, which strict reading
-    accepts (:mod:`chatcodec._strict.extensions`)."""
-
-    provider: str
-    """The provider whose kind it is (the edge's own name)."""
-    kind: str
-    """A kind name of the provider's ``known_fields.json``, or an ``fnmatch`` pattern
-    (``*`` for every kind, ``Response*DeltaEvent``)."""
-    fields: tuple[str, ...]
-    source: str
-    """Where the addition is documented (``recorded, ...`` for one seen in a fixture only)."""
-    api_version: str = ""
-    """The API version whose fields these are, when the generated table's SDK targets a
-    later one that removed them (``""``: an addition, not a version difference)."""
-    arm_of: str = ""
-    """For a part the SDK's union has no arm for (a server's ``video_url``): the union it
-    joins; ``kind`` then names the new arm, ``fields`` are its fields (free-form inside)."""
-    tag: str = ""
-    """With :attr:`arm_of`: the ``type`` that tells the new arm apart."""
 
 
 # --- the record ----------------------------------------------------------------------------
