@@ -31,6 +31,7 @@ uvicorn: a longer head is a 400), and an idle keep-alive connection uvicorn's
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -123,14 +124,24 @@ class _WriteDeadlineResponse(StreamingResponse):
         self.on_late = on_late
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """One cancel scope holds the whole response, its deadline set for each write and
+        lifted after it (never while the body waits on the upstream): a scope entered per
+        write (``anyio.fail_after``) cost more per streamed event than the write itself."""
+        write_timeout = self.write_timeout
+        deadline = anyio.CancelScope()
+
         async def timed(message: Message) -> None:
-            with anyio.fail_after(self.write_timeout):
+            deadline.deadline = anyio.current_time() + write_timeout
+            try:
                 await send(message)
+            finally:
+                deadline.deadline = math.inf
 
         try:
-            await super().__call__(scope, receive, timed)
-        except TimeoutError:  # the caller stopped reading: its connection is closed by the server
-            self.on_late(f"the caller accepted no write for {self.write_timeout:g} s (it stopped reading)")
+            with deadline:
+                await super().__call__(scope, receive, timed)
+            if deadline.cancelled_caught:  # the caller stopped reading: its connection is closed by the server
+                self.on_late(f"the caller accepted no write for {write_timeout:g} s (it stopped reading)")
         finally:
             close = getattr(self.body_iterator, "aclose", None)
             if close is not None:
