@@ -132,6 +132,7 @@ class _WriteDeadlineResponse(StreamingResponse):
         write_timeout, loop = self.write_timeout, asyncio.get_running_loop()
         deadline = anyio.CancelScope()
         started: list[float] = []  # the start of the write under way, if one is
+        timer: asyncio.TimerHandle
 
         def check() -> None:
             nonlocal timer
