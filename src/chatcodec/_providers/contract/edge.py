@@ -14,8 +14,10 @@ mode, ``chatcodec serve``) reaches it through ``registry.get_edge(name)``, the c
 refused with a :class:`~chatcodec.ProviderLookupError` rather than given another
 provider's.
 
-``edge.py`` files import nothing heavier than this module: detection reads every edge
-on a conversion, which loads no canonical model (first use).
+``edge.py`` files import nothing heavier than this module: detection (a conversion that
+does not name its source) reads every edge, and loads no canonical model. A conversion
+that names its formats imports no ``edge.py``: a codec reads its edge when first asked
+(:attr:`~chatcodec._providers.contract.provider_codec.ProviderCodec.edge`; first use).
 
 Framing, the one word the framing readers and writers share (:mod:`chatcodec.streams._framing`):
 
