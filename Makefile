@@ -137,9 +137,14 @@ bench-quick: $(BENCH_VENV)/.installed
 
 # Instructions per conversion under valgrind callgrind (bench/instructions.py): chatcodec, litellm's
 # fastest converter, the floor and the canonical model's validation on the agent sessions, a table
-# of counts and ratios that the machine's load does not move. Needs valgrind and a C compiler.
+# of counts and ratios that the machine's load does not move; then first use per pair and the
+# first stream in a fresh process (bench/first_use.py) and serve's cost per streamed event against
+# the in-process converter (bench/serve_events.py), each in instructions and CPU time. Needs
+# valgrind and a C compiler.
 bench-instructions: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/instructions.py
+	$(BENCH_BIN)/python bench/first_use.py --instructions
+	$(BENCH_BIN)/python bench/serve_events.py --instructions
 
 # The gateway's soak (bench/soak.py): 10,000 Responses requests through chatcodec serve with a real
 # Redis store restarted halfway; fails if any answer is lost. Needs redis-server on PATH.

@@ -6,10 +6,12 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import chatcodec
+from bench import first_use
 from bench.report import Section, Table, Target
 
 TARGET_MILLISECONDS = 80.0
@@ -158,7 +160,35 @@ def run(runs: int, traced_runs: int) -> Section:
         )
     section = Section("imports", "Cold import", INTRO, [table])
     _targets(section, timed)
+    _first_uses(section, runs)
     return section
+
+
+def _first_uses(section: Section, runs: int) -> None:
+    """First use on realistic work, every pair and the first stream (:mod:`bench.first_use`,
+    CPU time; ``python bench/first_use.py --instructions`` counts them too)."""
+    with tempfile.TemporaryDirectory(prefix="chatcodec-first-use-") as directory:
+        made = first_use.cases(Path(directory), [])
+        times = first_use.cpu_times(made, runs)
+    caption = (
+        f"First use on realistic work: a fresh `python -I` process imports chatcodec and converts a "
+        f"{first_use.TURNS}-turn agent session once (or an SSE stream of {first_use.STREAM_DELTAS} deltas), "
+        f"{runs} runs per case, interleaved"
+    )
+    section.tables.append(Table(first_use.HEADERS, first_use.rows(made, times, {}), caption=caption))
+    worst = max(made, key=lambda case: first_use.total_milliseconds(times[case.label]))
+    requests = [case for case in made if not case.stream]
+    worst_request = max(requests, key=lambda case: first_use.total_milliseconds(times[case.label]))
+    for what, case in (("a 50-turn session, worst pair", worst_request), ("worst of every pair and stream", worst)):
+        milliseconds = first_use.total_milliseconds(times[case.label])
+        section.targets.append(
+            Target(
+                f"first use on realistic work, {what}: import + first conversion (CPU time)",
+                f"<= {first_use.TARGET_MILLISECONDS:.0f} ms",
+                f"{milliseconds:.1f} ms ({case.label})",
+                milliseconds <= first_use.TARGET_MILLISECONDS,
+            )
+        )
 
 
 def _milliseconds(samples: list[dict[str, float]], key: str) -> str:

@@ -16,6 +16,8 @@ import textwrap
 from pathlib import Path
 from typing import get_args
 
+import pytest
+
 import chatcodec
 from chatcodec._model.request import ReasoningEffort
 from chatcodec._providers.openai_chat import settings
@@ -124,3 +126,67 @@ def test_chatcodec_convert_of_request_lines_loads_no_model_and_no_process_pool(t
     assert len(out.read_text().splitlines()) == 2
     loaded = found["loaded"]
     assert [name for name in (*_MODELS, "chatcodec.batch._parallel", "multiprocessing") if name in loaded] == []
+
+
+# --- what a fresh process's first conversion imports, per pair ---------------------------------
+
+_PAIRS = (
+    ("openai-chat", "anthropic"),
+    ("anthropic", "openai-chat"),
+    ("openai-chat", "openai-responses"),
+    ("openai-responses", "openai-chat"),
+    ("openai-chat", "gemini"),
+    ("gemini", "openai-chat"),
+    ("openai-chat", "bedrock-converse"),
+    ("bedrock-converse", "openai-chat"),
+)
+
+_PAIR_PROBE = textwrap.dedent(
+    """
+    import json, sys
+    import chatcodec
+
+    source, target, body = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    chatcodec.convert_request(body, source=source, target=target, on_loss="ignore")
+    mimetypes = sys.modules.get("mimetypes")
+    print(json.dumps({"loaded": sorted(sys.modules), "mime_table_read": bool(mimetypes and mimetypes.inited)}))
+    """
+)
+
+_NOT_FOR_A_CONVERSION = (
+    "chatcodec._providers.contract.edge",
+    "chatcodec._providers.contract.detection",
+    "chatcodec._providers.contract.structure",
+    "hashlib",
+    "pickle",
+    "annotated_types",
+    *_MODELS,
+)
+"""What a conversion does not need and a fresh process's first one must not import (each
+costs that conversion millions of instructions, `bench/first_use.py`): the HTTP facts of
+the edges and the conversation shapes strict mode reads (the codec imports its ``edge.py``
+and ``structure.py`` when they are first read), OpenSSL (only an id or name too long, or a
+sealed reasoning item, is hashed), pickle (only a refusal to pickle names it), pydantic's
+``annotated_types`` (a wire constraint is built with the adapter that needs it), and the
+canonical models."""
+
+
+@pytest.mark.parametrize(("source", "target"), _PAIRS)
+def test_a_first_conversion_imports_no_edge_no_structure_and_nothing_it_does_not_use(source: str, target: str) -> None:
+    body = (
+        _BODY
+        if source == "openai-chat"
+        else chatcodec.convert_request(_BODY, source="openai-chat", target=source, on_loss="ignore")
+    )
+    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{_PAIR_PROBE}"]
+    result = subprocess.run([*command, source, target, json.dumps(body)], capture_output=True, text=True, check=True)
+    found = json.loads(result.stdout)
+    loaded = set(found["loaded"])
+    unwanted = set(_NOT_FOR_A_CONVERSION)
+    if "bedrock-converse" in (source, target):
+        unwanted.discard("annotated_types")  # families/aws/blocks.py's Count still names annotated_types.Ge
+    assert sorted(loaded & unwanted) == []
+    assert not [
+        name for name in loaded if name.startswith("chatcodec._providers.") and name.endswith((".edge", ".structure"))
+    ]
+    assert not found["mime_table_read"], "the system's mime.types was read for a body that names no file"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copyreg
 import importlib
-import pickle
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
@@ -238,6 +237,8 @@ def _by_name(codec: object) -> tuple[Callable[[str], Codec], tuple[str]]:
     looked up, as :func:`pickle.dumps` is only ever given a codec that was."""
     name = next((name for name, loaded in _loaded.items() if loaded is codec), None)
     if name is None:
+        import pickle  # only to refuse: it costs a first use ~5 M instructions
+
         raise pickle.PicklingError(f"{codec!r} is not a registered codec, so it has no name to pickle by")
     return get_codec, (name,)
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import httpx
 
@@ -70,3 +71,65 @@ def test_a_request_in_time_is_untouched() -> None:
             headers={"authorization": "Bearer k"},
         )
     assert answer.status_code == 400  # read and refused for its content, not cut off
+
+
+# --- the write deadline, on the ASGI response alone ---------------------------------------------
+
+
+def _stream_through(send_delay: float, event_delay: float, write_timeout: float) -> tuple[list[bytes], list[str], bool]:
+    """``write_deadline_stream`` of three events (``event_delay`` seconds before each) written
+    to a caller whose every write of the body takes ``send_delay`` seconds: what the caller received,
+    what ``on_late`` was told, and whether the body iterator was closed."""
+    import anyio
+
+    from chatcodec.serve._deadlines import write_deadline_stream
+
+    received: list[bytes] = []
+    late: list[str] = []
+    closed = False
+
+    async def body() -> AsyncIterator[bytes]:
+        nonlocal closed
+        try:
+            for number in range(3):
+                await anyio.sleep(event_delay)
+                yield f"data: {number}\n\n".encode()
+        finally:
+            closed = True
+
+    async def receive() -> dict[str, Any]:
+        await anyio.sleep_forever()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.body" and message.get("body"):
+            await anyio.sleep(send_delay)
+            received.append(message["body"])
+
+    async def run() -> None:
+        response = write_deadline_stream(
+            body(), "text/event-stream", {}, write_timeout=write_timeout, on_late=late.append
+        )
+        scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "method": "POST", "headers": []}
+        await response(scope, receive, send)
+
+    anyio.run(run)
+    return received, late, closed
+
+
+def test_a_caller_that_stops_reading_ends_the_stream_at_the_write_deadline() -> None:
+    started = time.monotonic()
+    received, late, closed = _stream_through(send_delay=30, event_delay=0, write_timeout=0.2)
+    assert time.monotonic() - started < 5
+    assert received == []
+    assert late == ["the caller accepted no write for 0.2 s (it stopped reading)"]
+    assert closed
+
+
+def test_the_write_deadline_does_not_run_while_the_upstream_thinks() -> None:
+    """Each write has ``write_timeout`` seconds; the time between events (an upstream that
+    thinks longer than that) is not a write, and ends nothing."""
+    received, late, closed = _stream_through(send_delay=0, event_delay=0.3, write_timeout=0.2)
+    assert received == [b"data: 0\n\n", b"data: 1\n\n", b"data: 2\n\n"]
+    assert late == []
+    assert closed

@@ -27,7 +27,7 @@ import fnmatch
 from collections.abc import Iterable
 
 from chatcodec._errors import ProviderLookupError
-from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.extension import Extension
 from chatcodec._registry import PROVIDER_NAMES, get_edge
 
 __all__ = ["Extension", "all_extensions", "extension_fields"]

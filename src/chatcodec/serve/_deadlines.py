@@ -123,15 +123,40 @@ class _WriteDeadlineResponse(StreamingResponse):
         self.on_late = on_late
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def timed(message: Message) -> None:
-            with anyio.fail_after(self.write_timeout):
-                await send(message)
+        """One cancel scope holds the whole response and one timer watches its writes: a
+        write only notes when it started, and the timer, due when the write under way (or
+        the next) could first be late, ends the response if that write is still under way
+        ``write_timeout`` seconds after it started, else sets itself for the write then
+        under way. A timer or scope per write (``anyio.fail_after``) cost more per
+        streamed event than the write itself."""
+        write_timeout, loop = self.write_timeout, asyncio.get_running_loop()
+        deadline = anyio.CancelScope()
+        started: list[float] = []  # the start of the write under way, if one is
+        timer: asyncio.TimerHandle
 
+        def check() -> None:
+            nonlocal timer
+            now = loop.time()
+            if started and now - started[0] >= write_timeout:
+                deadline.cancel()
+            else:
+                timer = loop.call_at((started[0] if started else now) + write_timeout, check)
+
+        async def timed(message: Message) -> None:
+            started.append(loop.time())
+            try:
+                await send(message)
+            finally:
+                started.clear()
+
+        timer = loop.call_at(loop.time() + write_timeout, check)
         try:
-            await super().__call__(scope, receive, timed)
-        except TimeoutError:  # the caller stopped reading: its connection is closed by the server
-            self.on_late(f"the caller accepted no write for {self.write_timeout:g} s (it stopped reading)")
+            with deadline:
+                await super().__call__(scope, receive, timed)
+            if deadline.cancelled_caught:  # the caller stopped reading: its connection is closed by the server
+                self.on_late(f"the caller accepted no write for {write_timeout:g} s (it stopped reading)")
         finally:
+            timer.cancel()
             close = getattr(self.body_iterator, "aclose", None)
             if close is not None:
                 with anyio.CancelScope(shield=True):

@@ -9,6 +9,8 @@ reads of it, and nothing else.
 ``capabilities``    :class:`~.capabilities.Capabilities`, what a folder's wire can carry
                     (its ``capabilities.py``)
 ``edge``            :class:`~.edge.Edge`, what a provider says on HTTP (its ``edge.py``)
+``extension``       :class:`~.extension.Extension`, fields a server documents beyond the
+                    SDK types (an edge's and a server table's rows for strict reading)
 ``detection``       :class:`~.detection.Detection`, the edge's wire description as format
                     detection reads it (its keys, roles and other marks)
 ``structure``       :class:`~.structure.Structure`, the conversation shape strict mode

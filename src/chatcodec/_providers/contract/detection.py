@@ -29,7 +29,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from chatcodec._providers.contract.edge import Extension
+    from chatcodec._providers.contract.extension import Extension
 
 __all__ = ["WIRE_SHAPES", "Detection", "Held"]
 

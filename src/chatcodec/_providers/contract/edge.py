@@ -14,8 +14,10 @@ mode, ``chatcodec serve``) reaches it through ``registry.get_edge(name)``, the c
 refused with a :class:`~chatcodec.ProviderLookupError` rather than given another
 provider's.
 
-``edge.py`` files import nothing heavier than this module: detection reads every edge
-on a conversion, which loads no canonical model (first use).
+``edge.py`` files import nothing heavier than this module: detection (a conversion that
+does not name its source) reads every edge, and loads no canonical model. A conversion
+that names its formats imports no ``edge.py``: a codec reads its edge when first asked
+(:attr:`~chatcodec._providers.contract.provider_codec.ProviderCodec.edge`; first use).
 
 Framing, the one word the framing readers and writers share (:mod:`chatcodec.streams._framing`):
 
@@ -36,6 +38,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.detection import Detection
+from chatcodec._providers.contract.extension import Extension
 
 __all__ = [
     "Answering",
@@ -431,32 +434,6 @@ class Upstream:
         if isinstance(server, str) and server:
             return self.server_semconv.get(server, server)
         return self.semconv_name or registry_name
-
-
-# --- strict reading ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Extension:
-    """Fields a server documents beyond the official SDK types, which strict reading
-    accepts (:mod:`chatcodec._strict.extensions`)."""
-
-    provider: str
-    """The provider whose kind it is (the edge's own name)."""
-    kind: str
-    """A kind name of the provider's ``known_fields.json``, or an ``fnmatch`` pattern
-    (``*`` for every kind, ``Response*DeltaEvent``)."""
-    fields: tuple[str, ...]
-    source: str
-    """Where the addition is documented (``recorded, ...`` for one seen in a fixture only)."""
-    api_version: str = ""
-    """The API version whose fields these are, when the generated table's SDK targets a
-    later one that removed them (``""``: an addition, not a version difference)."""
-    arm_of: str = ""
-    """For a part the SDK's union has no arm for (a server's ``video_url``): the union it
-    joins; ``kind`` then names the new arm, ``fields`` are its fields (free-form inside)."""
-    tag: str = ""
-    """With :attr:`arm_of`: the ``type`` that tells the new arm apart."""
 
 
 # --- the record ----------------------------------------------------------------------------

@@ -30,7 +30,6 @@ from chatcodec._option_table import OptionTable
 from chatcodec._payloads import load_object, refuse_unwritable_numbers, too_deep
 from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
-from chatcodec._providers.contract.edge import Edge
 from chatcodec._providers.contract.roles import (
     CapabilitiesTable,
     DialectFunctions,
@@ -47,7 +46,6 @@ from chatcodec._providers.contract.roles import (
     ToolFunctions,
     UsageFunctions,
 )
-from chatcodec._providers.contract.structure import Structure
 from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules
 from chatcodec._providers.kit import canonical_refusal
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
@@ -60,6 +58,8 @@ if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (fi
     from chatcodec._model.request import ChatRequest
     from chatcodec._model.response import ChatResponse
     from chatcodec._model.stream_events import AnyStreamEvent
+    from chatcodec._providers.contract.edge import Edge
+    from chatcodec._providers.contract.structure import Structure
     from chatcodec.streams._builder import StreamBuilder
 
 InputT = TypeVar("InputT")
@@ -73,12 +73,15 @@ class ProviderCodec:
 
     __slots__ = (
         "_dialect",
+        "_edge",
+        "_edge_role",
         "_new_stream_decoder",
         "_new_stream_encoder",
         "_requests",
         "_responses",
+        "_structure",
+        "_structure_role",
         "capabilities",
-        "edge",
         "finish_reasons",
         "messages",
         "name",
@@ -86,7 +89,6 @@ class ProviderCodec:
         "parts",
         "rules",
         "settings",
-        "structure",
         "tools",
         "usage",
     )
@@ -108,9 +110,9 @@ class ProviderCodec:
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder] | None = None,
         stream_encoder: Callable[[EncodeContext], StreamEncoder] | None = None,
         rules: RulesTable | None = None,
-        structure: StructureTable | None = None,
+        structure: StructureTable | Callable[[], StructureTable] | None = None,
         dialect: DialectFunctions | None = None,
-        edge: EdgeTable | None = None,
+        edge: EdgeTable | Callable[[], EdgeTable] | None = None,
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
         checked against its role's protocol; ``options`` is the encoder's option table
@@ -142,17 +144,46 @@ class ProviderCodec:
         self.rules: ProviderRules | None = None if rules is None else rules.RULES
         """The target's rules (its ``rules.py`` table), put in every encode context and
         applied last by :meth:`encode_request`; None for a provider without a table."""
-        self.structure: Structure | None = None if structure is None else structure.STRUCTURE
-        """The provider's conversation shape and refusals (its ``structure.py``), for the
-        structural rules of strict mode; None for a provider without one."""
+        self._structure_role = structure
+        """The structure role as given: its module, or a function that imports it, called
+        on the first read of :attr:`structure` (strict mode reads it; a conversion does not)."""
+        self._structure: Structure | None = None
         self._dialect = dialect
-        self.edge: Edge | None = None if edge is None else edge.EDGE
-        """What the provider says on HTTP (its ``edge.py``), read through
-        :func:`~chatcodec._registry.get_edge`; None for a codec without one, which the
-        server, stream framing and error shapes refuse."""
+        self._edge_role = edge
+        """The edge role as given: its module, or a function that imports it (a built-in
+        folder's ``codec.py``), called on the first read of :attr:`edge`. A conversion
+        reads no HTTP fact, and importing ``edge.py`` with the contract's records cost a
+        fresh process's first conversion about 60 M instructions (first use); ``structure.py``
+        with its records, about 20 M."""
+        self._edge: Edge | None = None
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
+
+    @property
+    def edge(self) -> Edge | None:
+        """What the provider says on HTTP (its ``edge.py``), read through
+        :func:`~chatcodec._registry.get_edge`; None for a codec without one, which the
+        server, stream framing and error shapes refuse."""
+        edge = self._edge
+        if edge is None and self._edge_role is not None:
+            role = self._edge_role
+            edge = self._edge = (role() if callable(role) else role).EDGE
+        return edge
+
+    @edge.setter
+    def edge(self, edge: Edge | None) -> None:
+        self._edge, self._edge_role = edge, None
+
+    @property
+    def structure(self) -> Structure | None:
+        """The provider's conversation shape and refusals (its ``structure.py``), for the
+        structural rules of strict mode; None for a provider without one."""
+        structure = self._structure
+        if structure is None and self._structure_role is not None:
+            role = self._structure_role
+            structure = self._structure = (role() if callable(role) else role).STRUCTURE
+        return structure
 
     def decode_context(self) -> DecodeContext:
         """A fresh context for one decode."""

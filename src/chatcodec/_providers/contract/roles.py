@@ -12,14 +12,16 @@ decode entry points and the decoders that read a body take a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from chatcodec._losses import Steps
 from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.contract.edge import Edge
-from chatcodec._providers.contract.structure import Structure
 from chatcodec._providers.contract.target_rules import ProviderRules
+
+if TYPE_CHECKING:  # a conversion imports no edge and no structure (first use)
+    from chatcodec._providers.contract.edge import Edge
+    from chatcodec._providers.contract.structure import Structure
 
 CanonicalInput = Mapping[str, Any]
 """What an encoder role function reads: canonical data (the JSON a model dumps, a key

@@ -31,7 +31,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 import pydantic_core
-from annotated_types import Ge, MinLen
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
@@ -39,7 +38,7 @@ from chatcodec._errors import as_chatcodec_error
 from chatcodec._narrow import as_dict
 from chatcodec._payloads import refuse_unwritable_numbers
 from chatcodec._providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
-from chatcodec._providers.kit import shape_fields, stands_for, wire_shape
+from chatcodec._providers.kit import constrained, shape_fields, stands_for, wire_shape
 from chatcodec._providers.kit.closed_schema import (
     JSON_VALUE,
     LazyValidator,
@@ -57,7 +56,7 @@ from chatcodec._providers.kit.closed_schema import (
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
-Count = Annotated[int, Ge(0)]
+Count = Annotated[int, constrained(ge=0)]
 """A token count or an index: canonical models refuse negative ones, so the wire does too."""
 
 
@@ -75,7 +74,9 @@ class Blob(TypedDict):
 class FileData(TypedDict):
     """``fileData``: a URI (Files API, ``gs://``, ``https://``) and its MIME type."""
 
-    fileUri: Annotated[str, MinLen(1)]  # a URL source names something (canonical rule, at the wire path)
+    fileUri: Annotated[
+        str, constrained(min_length=1)
+    ]  # a URL source names something (canonical rule, at the wire path)
     mimeType: NotRequired[str]
 
 
@@ -94,7 +95,9 @@ class FunctionCall(TypedDict):
     """A call; ``args`` is an object. Vertex streams ``partialArgs`` with ``willContinue``
     and ends the call with an empty ``functionCall {}``."""
 
-    name: NotRequired[Annotated[str, MinLen(1)]]  # a call names its tool (the encoders' rule, at the wire path)
+    name: NotRequired[
+        Annotated[str, constrained(min_length=1)]
+    ]  # a call names its tool (the encoders' rule, at the wire path)
     args: NotRequired[dict[str, Any]]
     id: NotRequired[str]
     partialArgs: NotRequired[list[PartialArg]]
@@ -148,7 +151,7 @@ class Content(TypedDict):
 @wire_shape
 class FunctionDeclaration(TypedDict):
     name: Annotated[
-        str, MinLen(1)
+        str, constrained(min_length=1)
     ]  # a tool needs a name (canonical ToolDefinition's rule, checked here at the wire path)
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]

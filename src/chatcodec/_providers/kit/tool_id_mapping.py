@@ -26,7 +26,6 @@ report the changed id as a loss.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -66,6 +65,8 @@ class ToolIdMapping:
         escaped = PREFIX + _escape(tool_use_id)
         if self.max_length is None or len(escaped) <= self.max_length:
             return escaped
+        import hashlib  # only for an id too long to escape: OpenSSL costs a first use ~9 M instructions
+
         digest = hashlib.sha256(tool_use_id.encode("utf-8", "surrogatepass")).hexdigest()
         return HASHED_PREFIX + digest[: self.max_length - len(HASHED_PREFIX)]
 

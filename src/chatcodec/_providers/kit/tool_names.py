@@ -25,7 +25,6 @@ reported: the request is sent, the call keeps its place beside its result.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -114,5 +113,7 @@ def fitted_tool_name(name: str, rule: ToolNameRule = COMMON_TOOL_NAMES) -> str:
     cleaned = rule.replaced.sub("_", name)
     if rule.first is not None and not rule.first.match(cleaned):
         cleaned = "_" + cleaned
+    import hashlib  # only for a name the rule refuses: OpenSSL costs a first use ~9 M instructions
+
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{cleaned[: rule.limit - len(digest) - 1]}_{digest}"

@@ -38,7 +38,6 @@ Rules on encode, from the API's errors:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -337,6 +336,8 @@ def name_item(item: dict[str, Any], response_id: str | None, position: int) -> N
         # surrogatepass: an id read from JSON may hold a lone surrogate, and it must still
         # name the item (the fuzz run found it: UnicodeEncodeError from here)
         seed = f"{response_id or ''}/{position}".encode("utf-8", "surrogatepass")
+        import hashlib  # here, not at import: OpenSSL costs a fresh process's first conversion ~9 M instructions
+
         item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
     if item.get("type") == "function_call":
         # a call is complete once written: OpenAI's output calls carry ``status``, and the

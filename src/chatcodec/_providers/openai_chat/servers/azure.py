@@ -10,7 +10,7 @@ breakpoint is not sent.
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 

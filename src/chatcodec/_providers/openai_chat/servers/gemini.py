@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.families.google.single_types import single_types
 from chatcodec._providers.openai_chat.servers import kinds

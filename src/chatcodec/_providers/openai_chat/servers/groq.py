@@ -12,7 +12,7 @@ Reasoning comes back as ``reasoning``, set by ``reasoning_format`` / ``include_r
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import ModelParts, Server, ServerCall, ServerRule

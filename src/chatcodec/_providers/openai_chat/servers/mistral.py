@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule

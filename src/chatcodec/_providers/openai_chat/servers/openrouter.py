@@ -11,7 +11,7 @@ Anthropic's ``cache_control`` on content parts, system messages and tools
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server

@@ -9,7 +9,7 @@ reasoning models answer with ``reasoning`` on the message
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.edge import Extension
+from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
