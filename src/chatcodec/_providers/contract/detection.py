@@ -126,7 +126,7 @@ def _module_shapes(module: str) -> tuple[dict[str, ast.ClassDef], dict[str, tupl
         tree = ast.parse(source.read())
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     imported = {
-        alias.asname or alias.name: (node.module, alias.name)
+        alias.asname or alias.name: (node.module or "", alias.name)
         for node in tree.body
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("chatcodec.")
         for alias in node.names
