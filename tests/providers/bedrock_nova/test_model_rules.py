@@ -46,7 +46,9 @@ def test_a_nova_model_id_names_its_model(model: str, name: str) -> None:
     assert known.name == name
 
 
-@pytest.mark.parametrize("model", ["amazon.titan-text-express-v1", "anthropic.claude-sonnet-4-5", "nova-micro", "gpt-4o"])
+@pytest.mark.parametrize(
+    "model", ["amazon.titan-text-express-v1", "anthropic.claude-sonnet-4-5", "nova-micro", "gpt-4o"]
+)
 def test_another_model_is_no_nova_model(model: str) -> None:
     assert model_of(model) is None
 
@@ -85,7 +87,9 @@ def test_nova_micro_is_sent_no_image_in_a_tool_result() -> None:
     assert [loss.path for loss in losses if loss.kind == "rule"] == ["$.messages[2].content[0].toolResult.content[1]"]
 
 
-@pytest.mark.parametrize("model", ["amazon.nova-lite-v1:0", "us.amazon.nova-pro-v1:0", "global.amazon.nova-2-lite-v1:0"])
+@pytest.mark.parametrize(
+    "model", ["amazon.nova-lite-v1:0", "us.amazon.nova-pro-v1:0", "global.amazon.nova-2-lite-v1:0"]
+)
 def test_a_multimodal_nova_model_is_sent_its_media(model: str) -> None:
     body, losses = _encode(_request(model))
     assert [next(iter(block)) for block in body["messages"][0]["content"]] == ["text", "image", "video"]
