@@ -18,6 +18,7 @@ any other model gets the permissive rule (nothing is changed). Two facts change 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,10 +80,10 @@ def model_of(model: str) -> NovaModel | None:
     return next((known for known in MODELS if known.key == found[1]), None)
 
 
-def _family(name: str, test: Any) -> ModelFamily:
+def _family(name: str, test: Callable[[NovaModel], bool]) -> ModelFamily:
     def matches(model: str) -> bool:
         known = model_of(model)
-        return known is not None and bool(test(known))
+        return known is not None and test(known)
 
     return ModelFamily(name, matches)
 
