@@ -23,7 +23,7 @@ import pytest
 
 import chatcodec
 from chatcodec import _detect as detect
-from chatcodec._providers.contract.detection import Detection
+from chatcodec._providers.contract.detection import Detection, _module_shapes
 from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
 from chatcodec._registry import Codec, registered_providers
 
@@ -128,3 +128,16 @@ def test_a_mark_every_format_holds_is_no_marker() -> None:
     only when every format holds them (then it is read as given)."""
     assert detect.markers([{"role": "user", "content": "hi"}]) == []
     assert all("'user' role" not in marker.found for marker in detect.markers({"messages": [{"role": "user"}]}))
+
+
+@pytest.mark.parametrize("package", ["bedrock_converse", "bedrock_nova"])
+def test_a_wire_shape_taken_from_the_family_is_read_from_the_family(package: str) -> None:
+    """The AWS folders' ``ErrorBody`` is ``families/aws/blocks.py``'s, imported by their
+    ``wire.py``: its ``message`` is one of their keys without a hand-written ``keys=``."""
+    detection = Detection(package=f"chatcodec._providers.{package}")
+    keys = detection.held().keys
+    assert "message" in keys
+    assert "messages" in keys  # the folder's own Request shape still counts
+    own_classes, imported = _module_shapes(f"chatcodec._providers.{package}.wire")
+    assert "ErrorBody" not in own_classes  # so "message" came from the family's shape
+    assert imported["ErrorBody"] == ("chatcodec._providers.families.aws.blocks", "ErrorBody")

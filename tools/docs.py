@@ -104,8 +104,10 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 
 def api_reference() -> str:
-    """One mkdocstrings entry per name in ``chatcodec.__all__``, grouped by the module that
-    defines it (``chatcodec._EXPORTED_FROM``), so the reference lists exactly the public face."""
+    """One mkdocstrings entry per name in ``chatcodec.__all__``, under its public path
+    (``chatcodec.convert_request``: griffe follows the package's imports to the definition),
+    grouped by the module that defines it (``chatcodec._EXPORTED_FROM``), so the reference
+    lists exactly the public face and shows no underscored module."""
     exported: dict[str, str] = chatcodec._EXPORTED_FROM  # the package's own table of its names
     grouped = {module for _, _, modules in API_GROUPS for module in modules}
     strays = sorted(name for name in chatcodec.__all__ if exported[name] not in grouped)
@@ -117,7 +119,7 @@ def api_reference() -> str:
         lines += [f"## {title}", "", blurb, ""]
         names = sorted((name for name in chatcodec.__all__ if exported[name] in modules), key=order.__getitem__)
         for name in names:
-            lines += [f"::: {exported[name]}.{name}", ""]
+            lines += [f"::: chatcodec.{name}", ""]  # the path a user imports, not where it is defined
     return "\n".join(lines).rstrip("\n")
 
 

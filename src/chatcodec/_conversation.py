@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from chatcodec._api import SdkPayload, decode_request, decode_response, encode_request
-from chatcodec._errors import CodecNotAvailableError, StreamError, ValidationError
+from chatcodec._errors import CodecNotAvailableError, StreamError, ValidationError, shown_as_public
 from chatcodec._losses import Loss, OnLoss
 from chatcodec._model.content import ToolResultContentPart, ToolResultPart, ToolUsePart
 from chatcodec._model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
@@ -257,3 +257,6 @@ class _StreamInProgress:
         built = self.accumulator.part_so_far(event.choice, event.index)
         call = ToolUsePart.model_validate(built)
         return PartEvent(index=event.index, choice=event.choice, part=call)
+
+
+shown_as_public(Conversation)  # shown as chatcodec.Conversation (it is imported from there)

@@ -406,3 +406,28 @@ def _status_of(error_type: str | None) -> int | None:
     if error_type is None or not statuses_known():  # no edge read yet: the status is unknown
         return None
     return error_status(error_type)
+
+
+def shown_as_public(*classes: type) -> None:
+    """Give each public class defined in an underscored module the module a user imports
+    it from (``chatcodec``), so a traceback reads ``chatcodec.PayloadError``, not
+    ``chatcodec._errors.PayloadError``. Pickling finds them there too (``chatcodec``
+    loads them on first access). Only for classes nothing resolves annotations of by
+    module: the pydantic models keep their own (their field docs and forward references
+    are read from it)."""
+    for cls in classes:
+        cls.__module__ = "chatcodec"
+
+
+shown_as_public(
+    ChatcodecError,
+    ValidationError,
+    PayloadError,
+    OptionError,
+    StreamError,
+    ToolArgumentsError,
+    ProviderLookupError,
+    UnknownProviderError,
+    CodecNotAvailableError,
+    ProviderAPIError,
+)

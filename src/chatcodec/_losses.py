@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias, get_args
 
-from chatcodec._errors import ChatcodecError, json_path
+from chatcodec._errors import ChatcodecError, json_path, shown_as_public
 
 Steps: TypeAlias = tuple[int | str, ...]
 """A path into the canonical input as steps: ``("messages", 2, "content", 0)``. Codecs
@@ -165,3 +165,6 @@ class LossRecorder:
         for loss, action in actions:
             if action == "warn":
                 warnings.warn(LossWarning(loss), stacklevel=stacklevel)
+
+
+shown_as_public(LossWarning, LossError)

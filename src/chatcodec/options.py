@@ -4,7 +4,7 @@
 and the other encoders is typed :data:`EncoderOptions`, the union of the codecs'
 TypedDicts: ``options={"max_token": 1024}`` fails mypy and pyright, and at run time
 every codec refuses a name its table (a provider's ``markers.OPTIONS``) does not hold,
-with an :class:`~chatcodec._errors.OptionError` (:mod:`chatcodec._option_table`). Annotate
+with an :class:`~chatcodec.OptionError` (:mod:`chatcodec._option_table`). Annotate
 a dict built ahead of the call with the codec's own TypedDict
 (``settings: AnthropicOptions = {...}``). Wire fields to send are not options: they go in
 ``extra_fields=``.
@@ -17,6 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypedDict
+
+__all__ = [
+    "AnthropicOptions",
+    "BedrockConverseOptions",
+    "EncoderOptions",
+    "GeminiOptions",
+    "OllamaOptions",
+    "OpenAIChatOptions",
+    "OpenAIResponsesOptions",
+    "ReadingOptions",
+    "RuleOptions",
+    "StrictSchema",
+    "UnsignedThinking",
+]
 
 UnsignedThinking = Literal["drop", "text"]
 """Thinking the target cannot verify (another provider's, unsigned): dropped with a loss

@@ -8,15 +8,14 @@ Each client is the real framework, installed as a test dependency (pinned in the
 extra), driving its own loop: LangChain's ``ChatOpenAI``, pydantic-ai's ``OpenAIChatModel``
 (and its ``OpenAIResponsesModel`` through the Responses front), the OpenAI Agents SDK's
 ``OpenAIChatCompletionsModel``; plain and streamed. The Vercel AI SDK is JavaScript: its
-``openai.chat()`` request is replayed in the exact shape its ``convert-to-openai-chat-
-messages`` writes (the assistant text as a string, ``""`` with only tool calls, each tool
-result a ``tool`` message).
+own ``openai.chat()`` runs the same loop in node (``test_vercel_ai_sdk.py``); its request
+shapes are replayed here only for the upstreams and callers of the last tests
+(:func:`_replayed_loop`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -117,47 +116,10 @@ def _agents_sdk(origin: str, *, stream: bool) -> str:
     return asyncio.run(run())
 
 
-def _vercel_ai_sdk(origin: str, *, stream: bool) -> str:
-    """``generateText``/``streamText`` with ``openai.chat()``: the request shapes of
-    ``@ai-sdk/openai``'s ``convert-to-openai-chat-messages`` (replayed: it is JavaScript)."""
-    user = {"role": "user", "content": "Weather in Paris?"}
-    first = {"model": "m", "messages": [user], "tools": [WEATHER], "tool_choice": "auto"}
-    if stream:
-        first |= {"stream": True, "stream_options": {"include_usage": True}}
-    answer = httpx.post(f"{origin}/v1/chat/completions", json=first, headers={"authorization": "Bearer k"}, timeout=30)
-    assert answer.status_code == 200, answer.text
-    text, arguments = "", ""
-    if stream:
-        for line in answer.text.splitlines():
-            if line.startswith("data: {"):
-                for choice in json.loads(line[6:])["choices"]:
-                    delta = choice["delta"]
-                    text += delta.get("content") or ""
-                    arguments += "".join(
-                        call["function"].get("arguments") or "" for call in delta.get("tool_calls") or []
-                    )
-    else:
-        message = answer.json()["choices"][0]["message"]
-        text, arguments = message.get("content") or "", message["tool_calls"][0]["function"]["arguments"]
-    call = {"id": CALL_ID, "type": "function", "function": {"name": "get_weather", "arguments": arguments}}
-    assistant = {"role": "assistant", "content": text, "tool_calls": [call]}
-    result = {"role": "tool", "tool_call_id": CALL_ID, "content": '"sunny"'}
-    second = {**first, "messages": [user, assistant, result]}
-    final = httpx.post(f"{origin}/v1/chat/completions", json=second, headers={"authorization": "Bearer k"}, timeout=30)
-    assert final.status_code == 200, final.text
-    return str(final.json()["choices"][0]["message"]["content"] if not stream else _streamed_text(final.text))
-
-
-def _streamed_text(text: str) -> str:
-    chunks = [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: {")]
-    return "".join(choice["delta"].get("content") or "" for chunk in chunks for choice in chunk["choices"])
-
-
 CLIENTS: dict[str, Callable[..., str]] = {
     "langchain-chat-openai": _langchain,
     "pydantic-ai-chat": _pydantic_ai,
     "openai-agents-chat-completions": _agents_sdk,
-    "vercel-ai-sdk-openai-chat": _vercel_ai_sdk,
 }
 
 

@@ -48,10 +48,15 @@ def test_the_vercel_ai_sdk_loop_gets_its_thinking_back(fake: FakeUpstream, strea
     assert _check_anthropic(fake.received[1].body) is None
 
 
-def test_without_a_store_the_vercel_ai_sdk_loop_reaches_claude_without_its_thinking(fake: FakeUpstream) -> None:
+@pytest.mark.parametrize(
+    "settings", [{}, {"store": "memory", "keep_thinking": False}], ids=["no-store", "store-keeps-no-thinking"]
+)
+def test_without_kept_thinking_the_vercel_ai_sdk_loop_reaches_claude_without_it(
+    fake: FakeUpstream, settings: dict[str, Any]
+) -> None:
     _queue_first(fake, "anthropic", stream=False)
     _final_as_stream(fake, stream=False)
-    with proxy("openai-chat", "anthropic", fake.base, model_map={"m": UPSTREAM}) as origin:
+    with proxy("openai-chat", "anthropic", fake.base, model_map={"m": UPSTREAM}, **settings) as origin:
         _run_loop(origin, stream=False)
     refusal = _check_anthropic(fake.received[1].body)
     assert refusal is not None

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
 
+from chatcodec._errors import shown_as_public
 from chatcodec._registry import get_codec
 from chatcodec.batch._convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
 from chatcodec.batch._envelopes import envelope_named
@@ -149,3 +150,6 @@ def _plain(value: object) -> object:
         items = cast("list[object] | tuple[object, ...]", value)
         return [_plain(item) for item in items]
     return value
+
+
+shown_as_public(BatchConverter)  # shown as chatcodec.BatchConverter (it is imported from there)

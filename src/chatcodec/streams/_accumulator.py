@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from chatcodec._errors import shown_as_public
 from chatcodec._model.response import ChatResponse
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.streams._builder import StreamBuilder
@@ -59,3 +60,6 @@ def accumulate(events: Iterable[AnyStreamEvent]) -> ChatResponse:
     accumulator = StreamAccumulator()
     accumulator.extend(events)
     return accumulator.response()
+
+
+shown_as_public(StreamAccumulator)  # shown as chatcodec.StreamAccumulator (it is imported from there)

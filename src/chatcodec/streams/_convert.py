@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from chatcodec._codec_options import checked_options
 from chatcodec._error_shapes import error_event, translated_event
-from chatcodec._errors import CodecNotAvailableError, StreamError
+from chatcodec._errors import CodecNotAvailableError, StreamError, shown_as_public
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
 from chatcodec._registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
@@ -242,3 +242,6 @@ async def aconvert_stream(
         if converted:
             yield converted
     yield converter.close(partial=partial)
+
+
+shown_as_public(StreamConverter)  # shown as chatcodec.StreamConverter (it is imported from there)

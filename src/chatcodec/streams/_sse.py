@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeAlias, cast
 
-from chatcodec._errors import StreamError
+from chatcodec._errors import StreamError, shown_as_public
 from chatcodec._payloads import JSONValueError, loads
 
 __all__ = [
@@ -299,3 +299,6 @@ def _parse_object(text: str, event_index: int, what: str) -> dict[str, Any]:
         kind = _JSON_TYPE_NAMES.get(type(parsed), type(parsed).__name__)
         raise StreamError(f"{what} is a JSON {kind}, not an object: {preview!r}", event_index=event_index)
     return cast("dict[str, Any]", parsed)
+
+
+shown_as_public(SSEParser)  # shown as chatcodec.SSEParser (it is imported from there)

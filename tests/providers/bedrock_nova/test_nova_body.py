@@ -157,3 +157,30 @@ def test_bedrock_batch_rows_carry_nova_bodies(tmp_path: Path) -> None:
     row = json.loads(told.read_text(encoding="utf-8"))
     assert row["body"]["messages"][0]["role"] == "system"
     assert body["system"][0]["text"] in json.dumps(row["body"]["messages"][0])
+
+
+@pytest.mark.parametrize(
+    ("where", "block"),
+    [
+        ("user", {"reasoningContent": {"reasoningText": {"text": "r"}}}),
+        ("user", {"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}),
+        ("assistant", {"toolResult": {"toolUseId": "t1", "content": [{"text": "42"}]}}),
+        ("assistant", {"video": {"format": "mp4", "source": {"s3Location": {"uri": "s3://b/v.mp4"}}}}),
+        ("system", {"image": {"format": "png", "source": {"bytes": "iVBORw0KGgo="}}}),
+    ],
+)
+def test_a_block_its_turn_cannot_hold_is_kept_whole_and_sent_back(where: str, block: dict[str, Any]) -> None:
+    """A block canonical cannot hold in that role (a server tool's result in an assistant
+    turn, Nova 2's web grounding) is an opaque part, as Converse's reader keeps it, not a
+    canonical message refused by its own validation."""
+    turns: list[dict[str, Any]] = [{"role": "user", "content": [{"text": "q"}]}]
+    body: dict[str, Any] = {"messages": turns}
+    if where == "system":
+        body["system"] = [{"text": "rules"}, block]
+    elif where == "user":
+        turns[0]["content"].append(block)
+    else:
+        turns.append({"role": "assistant", "content": [block]})
+    request = chatcodec.decode_request("bedrock-nova", body)
+    assert "opaque" in [part.type for message in request.messages for part in message.parts]
+    assert chatcodec.encode_request("bedrock-nova", request, on_loss="error") == body

@@ -28,26 +28,19 @@ from chatcodec._providers.contract.target_rules import (
     range_rule,
 )
 from chatcodec._providers.families.claude.model_rules import (
-    ADAPTIVE_ONLY,
     BEFORE_SYSTEM_TURNS,
-    CLAUDE_4_6_UP,
-    CLAUDE_4_UP,
-    EFFORT_SOURCE,
-    EFFORT_UP_TO_HIGH,
     HAIKU_5_5_SOURCE,
     NO_SAMPLING,
-    OPUS_5_5_SOURCE,
-    PAIR_SOURCE,
     PLACEMENT_SOURCE,
     SAMPLING_DEFAULTS,
     SAMPLING_SOURCE,
     SYSTEM_MODELS_SOURCE,
     SYSTEM_SOURCE,
     SYSTEM_TURNS,
-    TIED_THINKING,
     ThinkingPlace,
     adaptive_for_budget,
     cap_effort,
+    claude_rule,
     drop_disabled_thinking,
     drop_prefill,
     drop_sampling,
@@ -300,48 +293,24 @@ RULES = ProviderRules(
             versions=frozenset({OLD}),
             families=(NO_SAMPLING,),
         ),
-        TargetRule(
+        claude_rule(
             "temperature_with_top_p",
             "`top_p` not sent beside `temperature`",
-            PAIR_SOURCE,
             _temperature_with_top_p,
             versions=frozenset({OLD}),
-            families=(CLAUDE_4_UP,),
         ),
-        TargetRule(
+        claude_rule(
             "manual_thinking",
             "`thinking` `enabled` with `budget_tokens` sent as `adaptive`, with the effort the budget maps to",
-            f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
             _manual_thinking,
-            families=(ADAPTIVE_ONLY,),
         ),
-        TargetRule(
-            "effort_up_to_high",
-            "`output_config.effort` `xhigh` or `max` sent as `high`",
-            EFFORT_SOURCE,
-            _effort_up_to_high,
-            families=(EFFORT_UP_TO_HIGH,),
+        claude_rule("effort_up_to_high", "`output_config.effort` `xhigh` or `max` sent as `high`", _effort_up_to_high),
+        claude_rule(
+            "disabled_thinking", '`thinking: {type: "disabled"}` not sent (the model always thinks)', _disabled_thinking
         ),
-        TargetRule(
-            "disabled_thinking",
-            '`thinking: {type: "disabled"}` not sent (the model always thinks)',
-            OPUS_5_5_SOURCE,
-            _disabled_thinking,
-            families=(TIED_THINKING,),
-        ),
-        TargetRule(
-            "forced_tool_choice",
-            "`tool_choice` `any` or a named `tool` sent as `auto`",
-            OPUS_5_5_SOURCE,
-            _forced_tool_choice,
-            families=(TIED_THINKING,),
-        ),
-        TargetRule(
-            "prefill",
-            "a final assistant turn (prefill) not sent (one ending in server tool use is kept)",
-            SAMPLING_SOURCE,
-            _prefill,
-            families=(CLAUDE_4_6_UP,),
+        claude_rule("forced_tool_choice", "`tool_choice` `any` or a named `tool` sent as `auto`", _forced_tool_choice),
+        claude_rule(
+            "prefill", "a final assistant turn (prefill) not sent (one ending in server tool use is kept)", _prefill
         ),
         TargetRule(
             "mid_conversation_system",

@@ -117,7 +117,6 @@ EDGE = Edge(
     ),
     detection=Detection(
         package=__package__,
-        keys=("message",),  # the Runtime's error body, a shape of the family (families/aws/blocks.py)
         roles=("user", "assistant"),
         shapes=(
             "output:object",

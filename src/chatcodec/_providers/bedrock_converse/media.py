@@ -25,10 +25,8 @@ from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse.context import BedrockContext
 from chatcodec._providers.bedrock_converse.markers import BUCKET_OWNER, KIT
 from chatcodec._providers.families.aws.blobs import is_base64
+from chatcodec._providers.families.aws.blocks import IMAGE_TYPES
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
-
-IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
-"""botocore ``ImageFormat`` -> media type."""
 
 DOCUMENT_TYPES = {
     "pdf": "application/pdf",

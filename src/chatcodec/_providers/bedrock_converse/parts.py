@@ -51,12 +51,12 @@ from chatcodec._providers.bedrock_converse.media import (
 from chatcodec._providers.bedrock_converse.media import part_bag as _bag
 from chatcodec._providers.bedrock_converse.thinking import decode_reasoning, encode_thinking
 from chatcodec._providers.bedrock_converse.video import decode_video, encode_video
-from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
+from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, SENT_AS_IS, restore_tool_use_id, tool_use_id
 from chatcodec._providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields, tool_names
 from chatcodec._providers.kit.closed_schema import WithFloats, json_text
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec._providers.kit.tool_arguments import input_object
-from chatcodec._providers.kit.tool_id_mapping import HASHED_PREFIX, PREFIX
+from chatcodec._providers.kit.tool_id_mapping import PREFIX
 from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
 
 USER_KINDS = frozenset({"text", "image", "document", "audio", "video"})
@@ -354,14 +354,10 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
 
 
 _VALID_NAME = COMMON_TOOL_NAMES.valid.match
-_SENT_AS_IS: set[str] = set()
-"""Tool ids seen sent as they are (the rewrite left them alone): each id is sent twice a
-request (call and result), and in every request of a session, so a set look-up spares the
-rewrite's call. Only unchanged ids are kept (a rewritten one is reported every time),
-at most :data:`_SENT_AS_IS_MAX`."""
 _SENT_AS_IS_MAX = 4096
 _VALID_NAMES: set[str] = set()
-"""Tool names seen valid (sent as they are), for the same reason, bounded the same way."""
+"""Tool names seen valid (sent as they are), for the reason the family keeps the ids sent as
+they are (``families/aws/tool_ids.SENT_AS_IS``), bounded the same way."""
 
 
 def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
@@ -380,23 +376,6 @@ def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
     return tool_names.tool_name(name, context.losses, at, PROVIDER)
 
 
-def tool_use_id(original: str, context: BedrockContext, at: Steps) -> str:
-    """The id sent for ``original`` (:mod:`.tool_ids`); a hashed one (too long to escape)
-    is reported at ``at``."""
-    if original in _SENT_AS_IS:
-        return original
-    sent = MAPPING.sanitize(original)
-    if sent == original:
-        if len(_SENT_AS_IS) >= _SENT_AS_IS_MAX:
-            _SENT_AS_IS.clear()
-        _SENT_AS_IS.add(original)
-    elif sent.startswith(HASHED_PREFIX):
-        context.losses.add(
-            at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed", "metadata"
-        )
-    return sent
-
-
 def _encode_tool_use(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
     metadata = part.get("provider_metadata")
     bag = KIT.claim(context.losses, metadata, at) if metadata else _NO_BAG
@@ -404,10 +383,10 @@ def _encode_tool_use(part: Mapping[str, Any], context: BedrockContext, at: Steps
     call_id = part["id"]
     if bag and bag.get(EMPTY_ID):  # the response's call had no id (tool_ids.name_empty_calls): sent as it came
         call["toolUseId"] = ""
-    elif call_id in _SENT_AS_IS:
+    elif call_id in SENT_AS_IS:
         call["toolUseId"] = call_id
     else:
-        call["toolUseId"] = tool_use_id(call_id, context, (*at, "id"))
+        call["toolUseId"] = tool_use_id(call_id, context.losses, (*at, "id"))
     name = part["name"]
     call["name"] = name if name in _VALID_NAMES else tool_name(name, context, at)
     arguments = part.get("arguments", "")
@@ -424,7 +403,7 @@ def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: St
     bag = KIT.claim(context.losses, metadata, at) if metadata else _NO_BAG
     result = restore_fields(bag) if bag else {}
     call_id = part["tool_use_id"]
-    result["toolUseId"] = call_id if call_id in _SENT_AS_IS else tool_use_id(call_id, context, at)
+    result["toolUseId"] = call_id if call_id in SENT_AS_IS else tool_use_id(call_id, context.losses, at)
     content = part.get("content", "")
     if isinstance(content, str):
         result["content"] = [{"text": content}] if content else []

@@ -29,22 +29,15 @@ from chatcodec._providers.contract.target_rules import (
     range_rule,
 )
 from chatcodec._providers.families.claude.model_rules import (
-    ADAPTIVE_ONLY,
-    CLAUDE_4_6_UP,
-    CLAUDE_4_UP,
-    EFFORT_SOURCE,
-    EFFORT_UP_TO_HIGH,
     EVERY_CLAUDE,
     HAIKU_5_5_SOURCE,
     NO_SAMPLING,
-    OPUS_5_5_SOURCE,
-    PAIR_SOURCE,
     SAMPLING_SOURCE,
     SYSTEM_SOURCE,
-    TIED_THINKING,
     ThinkingPlace,
     adaptive_for_budget,
     cap_effort,
+    claude_rule,
     drop_disabled_thinking,
     drop_prefill,
     drop_sampling,
@@ -196,48 +189,22 @@ RULES = ProviderRules(
             _temperature_deprecated,
             families=(NO_SAMPLING,),
         ),
-        TargetRule(
-            "temperature_with_top_p",
-            "`inferenceConfig.topP` not sent beside `temperature`",
-            PAIR_SOURCE,
-            _temperature_with_top_p,
-            families=(CLAUDE_4_UP,),
+        claude_rule(
+            "temperature_with_top_p", "`inferenceConfig.topP` not sent beside `temperature`", _temperature_with_top_p
         ),
-        TargetRule(
+        claude_rule(
             "manual_thinking",
             "`thinking` `enabled` with `budget_tokens` sent as `adaptive`, with `outputConfig.effort` from the budget",
-            f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
             _manual_thinking,
-            families=(ADAPTIVE_ONLY,),
         ),
-        TargetRule(
-            "effort_up_to_high",
-            "`outputConfig.effort` `xhigh` or `max` sent as `high`",
-            EFFORT_SOURCE,
-            _effort_up_to_high,
-            families=(EFFORT_UP_TO_HIGH,),
+        claude_rule("effort_up_to_high", "`outputConfig.effort` `xhigh` or `max` sent as `high`", _effort_up_to_high),
+        claude_rule(
+            "disabled_thinking", '`thinking: {type: "disabled"}` not sent (the model always thinks)', _disabled_thinking
         ),
-        TargetRule(
-            "disabled_thinking",
-            '`thinking: {type: "disabled"}` not sent (the model always thinks)',
-            OPUS_5_5_SOURCE,
-            _disabled_thinking,
-            families=(TIED_THINKING,),
+        claude_rule(
+            "forced_tool_choice", "`toolConfig.toolChoice` `any` or `tool` sent as `auto`", _forced_tool_choice
         ),
-        TargetRule(
-            "forced_tool_choice",
-            "`toolConfig.toolChoice` `any` or `tool` sent as `auto`",
-            OPUS_5_5_SOURCE,
-            _forced_tool_choice,
-            families=(TIED_THINKING,),
-        ),
-        TargetRule(
-            "prefill",
-            "a final assistant turn (prefill) not sent",
-            SAMPLING_SOURCE,
-            _prefill,
-            families=(CLAUDE_4_6_UP,),
-        ),
+        claude_rule("prefill", "a final assistant turn (prefill) not sent", _prefill),
         TargetRule(
             "mid_conversation_system",
             'a `role: "system"` turn moves to the end of the top-level `system`',

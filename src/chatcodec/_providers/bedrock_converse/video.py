@@ -21,20 +21,8 @@ from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse.audio import FORMAT, SourceReader, SourceWriter
 from chatcodec._providers.bedrock_converse.context import BedrockContext
 from chatcodec._providers.bedrock_converse.markers import BUCKET_OWNER, KIT
+from chatcodec._providers.families.aws.blocks import VIDEO_TYPES
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
-
-VIDEO_TYPES = {
-    "mkv": "video/x-matroska",
-    "mov": "video/quicktime",
-    "mp4": "video/mp4",
-    "webm": "video/webm",
-    "flv": "video/x-flv",
-    "mpeg": "video/mpeg",
-    "mpg": "video/mpeg",
-    "wmv": "video/x-ms-wmv",
-    "three_gp": "video/3gpp",
-}
-"""botocore ``VideoFormat`` -> media type."""
 
 _FORMATS = {
     **{media: name for name, media in VIDEO_TYPES.items() if name != "mpg"},

@@ -33,8 +33,6 @@ generated ``known_fields.json`` (``tests/providers/test_wire_description.py``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, NotRequired, cast
 
@@ -43,32 +41,25 @@ from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
 from chatcodec._providers.families.aws.blocks import (
-    BlockDelta,
-    BlockStart,
-    BlockStop,
+    Adapters,
     CachePoint,
     ContentBlock,
     Count,
-    Delta,
     DocumentBlock,
     ErrorBody,
     ImageBlock,
     MediaSource,
     Message,
-    MessageStart,
-    MessageStop,
     ReasoningContent,
-    ReasoningDelta,
     ReasoningText,
     S3Location,
-    StreamException,
     Tool,
     ToolConfig,
     ToolResultBlock,
     ToolResultContentBlock,
     ToolSpec,
     ToolUseBlock,
-    ToolUseDelta,
+    build_adapters,
 )
 from chatcodec._providers.kit import stands_for
 from chatcodec._providers.kit.closed_schema import (
@@ -143,59 +134,23 @@ class Metadata(TypedDict):
     usage: NotRequired[Usage]
 
 
-_SHAPES: tuple[type, ...] = (
-    S3Location, MediaSource, ImageBlock, DocumentBlock, ToolUseBlock, ToolResultContentBlock,
-    ToolResultBlock, ReasoningText, ReasoningContent, CachePoint, ContentBlock, Message,
-    InferenceConfig, ToolSpec, Tool, ToolConfig, Request, Usage, Output, Response, ErrorBody,
-    MessageStart, BlockStart, ToolUseDelta, ReasoningDelta, Delta, BlockDelta, BlockStop,
-    MessageStop, Metadata, StreamException,
-)  # fmt: skip
-"""Every shape above, given the kit's wire config when the adapters are built."""
-
-
-@dataclass(frozen=True, slots=True)
-class Adapters:
-    """The strict adapters of the wire shapes (errors with wire paths and rules)."""
-
-    request: TypeAdapter[Any]
-    """A request body."""
-    messages: TypeAdapter[list[Any]]
-    """A stored list of messages."""
-    response: TypeAdapter[Any]
-    """A response body."""
-    error: TypeAdapter[Any]
-    """An error body."""
-    events: Mapping[str, TypeAdapter[Any]]
-    """Each ``ConverseStreamOutput`` member's payload, by its event type."""
-    exception: TypeAdapter[Any]
-    """An exception event's payload (``throttlingException``, ``validationException`` ...)."""
+OWN_SHAPES: tuple[type, ...] = (InferenceConfig, Request, Usage, Output, Response, Metadata)
+"""The shapes Converse has of its own, beside the family's
+(:data:`~chatcodec._providers.families.aws.blocks.SHAPES`)."""
 
 
 @cache
 def adapters() -> Adapters:
     """The adapters, built once, on first use (they load pydantic)."""
-    from pydantic import TypeAdapter
-
     from chatcodec._model._base import deferred_adapter
-    from chatcodec._providers.kit import wire_shape
 
-    for shape in _SHAPES:
-        wire_shape(shape)
-    events = {
-        "messageStart": MessageStart,
-        "contentBlockStart": BlockStart,
-        "contentBlockDelta": BlockDelta,
-        "contentBlockStop": BlockStop,
-        "messageStop": MessageStop,
-        "metadata": Metadata,
-    }
-    return Adapters(
-        request=TypeAdapter(Request),
+    return build_adapters(
+        OWN_SHAPES,
+        request=Request,
+        response=Response,
+        error=ErrorBody,
+        metadata=Metadata,
         messages=deferred_adapter(list[Message]),
-        response=TypeAdapter(Response),
-        error=TypeAdapter(ErrorBody),
-        events={name: TypeAdapter(shape) for name, shape in events.items()},
-        exception=TypeAdapter(StreamException),
     )
 
 

@@ -35,7 +35,7 @@ Modules:
 - ``stream_encode``: canonical events -> the chunks' JSON events.
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the body can carry.
-- ``rules``: the schema version.
+- ``rules``: the schema version, and each model's documented facts and rules (Micro text only, reasoning on Nova 2).
 - ``edge``: HTTP facts: routes, event-stream framing, the Runtime's errors.
 - ``batch_rows``: Bedrock batch rows (``--from bedrock-batch:bedrock-nova``).
 - ``codec``: the codec the registry names, with the family's ``structure``.

@@ -28,15 +28,26 @@ CACHE_POINT = {"cachePoint": {"type": "default"}}
 _WIRE_ROLES = {"user": "user", "tool": "user", "assistant": "assistant"}
 
 
-def decode_parts(blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Canonical parts for a block list, each ``cachePoint`` folded into the part before it."""
+USER_MEMBERS = frozenset({"text", "image", "video", "toolResult"})
+"""Members a user turn's blocks are read from (a ``toolResult`` becomes a tool message)."""
+ASSISTANT_MEMBERS = frozenset({"text", "image", "toolUse", "reasoningContent"})
+"""Members an assistant turn's blocks are read from: a ``toolResult`` there (Nova's
+server-tool result beside its ``server_tool_use`` call) is kept whole, as Converse keeps it."""
+SYSTEM_MEMBERS = frozenset({"text"})
+"""Members ``system`` blocks are read from."""
+
+
+def decode_parts(blocks: Sequence[Mapping[str, Any]], members: frozenset[str]) -> list[dict[str, Any]]:
+    """Canonical parts for a block list, each ``cachePoint`` folded into the part before it;
+    a block of a member the role's canonical message cannot hold (``members``) is kept whole."""
     parts: list[dict[str, Any]] = []
     for block in blocks:
         point = len(block) == 1 and "cachePoint" in block
         if point and block["cachePoint"] == {"type": "default"} and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = {"type": "ephemeral"}
             continue
-        parts.append(opaque(block) if point else decode_block(block))
+        held = len(block) != 1 or next(iter(block)) in members
+        parts.append(decode_block(block) if held and not point else opaque(block))
     return parts
 
 
@@ -49,7 +60,7 @@ def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, A
         role = message["role"]
         if role not in ("user", "assistant"):
             raise rule_error("Nova message", ("messages", index, "role"), "role", "user or assistant", role)
-        parts = decode_parts(message["content"])
+        parts = decode_parts(message["content"], USER_MEMBERS if role == "user" else ASSISTANT_MEMBERS)
         turn = _runs(parts) if role == "user" else [("assistant", parts)]
         bag = leftovers(message, ("role", "content"))
         if role == previous:

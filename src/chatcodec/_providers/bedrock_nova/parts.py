@@ -28,22 +28,13 @@ from chatcodec._payloads import loads
 from chatcodec._providers.bedrock_nova.markers import BUCKET_OWNER, KIT, PROVIDER
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.aws.blobs import is_base64
-from chatcodec._providers.families.aws.tool_ids import MAPPING, restore_tool_use_id
+from chatcodec._providers.families.aws.blocks import IMAGE_TYPES
+from chatcodec._providers.families.aws.blocks import VIDEO_TYPES as FAMILY_VIDEO_TYPES
+from chatcodec._providers.families.aws.tool_ids import restore_tool_use_id, tool_use_id
 from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields, tool_names
 from chatcodec._providers.kit.tool_arguments import input_object
 
-IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
-"""Nova's image ``format`` -> media type."""
-VIDEO_TYPES = {
-    "mkv": "video/x-matroska",
-    "mov": "video/quicktime",
-    "mp4": "video/mp4",
-    "webm": "video/webm",
-    "three_gp": "video/3gpp",
-    "flv": "video/x-flv",
-    "mpeg": "video/mpeg",
-    "wmv": "video/x-ms-wmv",
-}
+VIDEO_TYPES = {name: media for name, media in FAMILY_VIDEO_TYPES.items() if name != "mpg"}
 """Nova's video ``format`` -> media type (``mpg`` is kept opaque: it shares ``video/mpeg``)."""
 _MEDIA = {"image": IMAGE_TYPES, "video": VIDEO_TYPES}
 _FORMATS = {kind: {media: name for name, media in table.items()} for kind, table in _MEDIA.items()}
@@ -219,20 +210,11 @@ def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
     return tool_names.tool_name(name, context.losses, at, PROVIDER)
 
 
-def tool_use_id(tool_id: str, context: EncodeContext, at: Steps) -> str:
-    """The id Nova is sent (the family's ``ToolUseId`` rule; a hashed one reported)."""
-    if MAPPING.hashed(tool_id):
-        context.losses.add(
-            at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed", "metadata"
-        )
-    return MAPPING.sanitize(tool_id)
-
-
 def _encode_tool_use(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
     tool_use = {
         **restore_fields(bag),
-        "toolUseId": tool_use_id(part["id"], context, (*at, "id")),
+        "toolUseId": tool_use_id(part["id"], context.losses, (*at, "id")),
         "name": tool_name(part["name"], context, at),
         "input": input_object(part["arguments"], context.losses, at, "Nova"),
     }
@@ -251,7 +233,7 @@ def _encode_tool_result(part: Mapping[str, Any], context: EncodeContext, at: Ste
         written = _encode_result_item(item, context, (*at, "content", index))
         if written is not None:
             items.append(written)
-    result: dict[str, Any] = {**restore_fields(bag), "toolUseId": tool_use_id(part["tool_use_id"], context, at)}
+    result: dict[str, Any] = {**restore_fields(bag), "toolUseId": tool_use_id(part["tool_use_id"], context.losses, at)}
     result["content"] = items
     if part.get("is_error"):
         result["status"] = "error"

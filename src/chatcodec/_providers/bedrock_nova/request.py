@@ -16,7 +16,13 @@ from typing import Any
 
 from chatcodec._providers.bedrock_nova.capabilities import CAPABILITIES
 from chatcodec._providers.bedrock_nova.markers import KIT, PROVIDER
-from chatcodec._providers.bedrock_nova.messages import decode_messages, decode_parts, encode_messages, encode_system
+from chatcodec._providers.bedrock_nova.messages import (
+    SYSTEM_MEMBERS,
+    decode_messages,
+    decode_parts,
+    encode_messages,
+    encode_system,
+)
 from chatcodec._providers.bedrock_nova.settings import decode_settings, encode_settings
 from chatcodec._providers.bedrock_nova.tools import decode_tools, encode_tools
 from chatcodec._providers.bedrock_nova.wire import adapters, validated
@@ -38,7 +44,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     request = validated(adapters().request, payload, TITLE)
     messages = decode_messages(request["messages"], context)
     if "system" in request:
-        messages.insert(0, {"role": "system", "content": decode_parts(request["system"])})
+        messages.insert(0, {"role": "system", "content": decode_parts(request["system"], SYSTEM_MEMBERS)})
     canonical: dict[str, Any] = {"messages": messages}
     bag = leftovers(request, (*_MAPPED, "system"))
     bag.pop("inferenceConfig", None)

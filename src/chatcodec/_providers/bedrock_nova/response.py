@@ -12,7 +12,7 @@ from typing import Any
 from chatcodec._errors import ProviderAPIError, rule_error
 from chatcodec._providers.bedrock_nova.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers.bedrock_nova.markers import KIT
-from chatcodec._providers.bedrock_nova.messages import decode_parts, encode_message
+from chatcodec._providers.bedrock_nova.messages import ASSISTANT_MEMBERS, decode_parts, encode_message
 from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters, is_error_body, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
@@ -31,7 +31,8 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     output = response["output"]
     message = output["message"]
     canonical_message = KIT.attach(
-        {"role": "assistant", "content": decode_parts(message["content"])}, leftovers(message, ("role", "content"))
+        {"role": "assistant", "content": decode_parts(message["content"], ASSISTANT_MEMBERS)},
+        leftovers(message, ("role", "content")),
     )
     if message["role"] != "assistant":
         raise rule_error(

@@ -18,7 +18,6 @@ they follow the Nova user guide (``__init__.py``'s links).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, NotRequired
 
@@ -26,32 +25,13 @@ from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
 from chatcodec._providers.families.aws.blocks import (
-    BlockDelta,
-    BlockStart,
-    BlockStop,
-    CachePoint,
+    Adapters,
     ContentBlock,
     Count,
-    Delta,
-    DocumentBlock,
     ErrorBody,
-    ImageBlock,
-    MediaSource,
     Message,
-    MessageStart,
-    MessageStop,
-    ReasoningContent,
-    ReasoningDelta,
-    ReasoningText,
-    S3Location,
-    StreamException,
-    Tool,
     ToolConfig,
-    ToolResultBlock,
-    ToolResultContentBlock,
-    ToolSpec,
-    ToolUseBlock,
-    ToolUseDelta,
+    build_adapters,
 )
 
 if TYPE_CHECKING:
@@ -118,29 +98,9 @@ class Metadata(TypedDict):
     usage: NotRequired[Usage]
 
 
-_SHAPES: tuple[type, ...] = (
-    S3Location, MediaSource, ImageBlock, DocumentBlock, ToolUseBlock, ToolResultContentBlock,
-    ToolResultBlock, ReasoningText, ReasoningContent, CachePoint, ContentBlock, Message,
-    ToolSpec, Tool, ToolConfig, ErrorBody, MessageStart, BlockStart, ToolUseDelta, ReasoningDelta,
-    Delta, BlockDelta, BlockStop, MessageStop, StreamException,
-    ReasoningConfig, InferenceConfig, Request, Usage, Output, Response, Metadata,
-)  # fmt: skip
-"""Every shape, given the kit's wire config when the adapters are built."""
-
-EVENTS = ("messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata")
-"""The stream's event members, in the order a stream holds them."""
-
-
-@dataclass(frozen=True, slots=True)
-class Adapters:
-    """The strict adapters of the wire shapes (errors with wire paths and rules)."""
-
-    request: TypeAdapter[Any]
-    messages: TypeAdapter[list[Any]]
-    response: TypeAdapter[Any]
-    error: TypeAdapter[Any]
-    events: dict[str, TypeAdapter[Any]]
-    exception: TypeAdapter[Any]
+OWN_SHAPES: tuple[type, ...] = (ReasoningConfig, InferenceConfig, Request, Usage, Output, Response, Metadata)
+"""The shapes Nova has of its own, beside the family's
+(:data:`~chatcodec._providers.families.aws.blocks.SHAPES`)."""
 
 
 @cache
@@ -148,18 +108,13 @@ def adapters() -> Adapters:
     """The adapters, built once, on first use (they load pydantic)."""
     from pydantic import TypeAdapter
 
-    from chatcodec._providers.kit import wire_shape
-
-    for shape in _SHAPES:
-        wire_shape(shape)
-    shapes = (MessageStart, BlockStart, BlockDelta, BlockStop, MessageStop, Metadata)
-    return Adapters(
-        request=TypeAdapter(Request),
+    return build_adapters(
+        OWN_SHAPES,
+        request=Request,
+        response=Response,
+        error=ErrorBody,
+        metadata=Metadata,
         messages=TypeAdapter(list[Message]),
-        response=TypeAdapter(Response),
-        error=TypeAdapter(ErrorBody),
-        events={name: TypeAdapter(shape) for name, shape in zip(EVENTS, shapes, strict=True)},
-        exception=TypeAdapter(StreamException),
     )
 
 

@@ -8,7 +8,8 @@ seventh provider listing its ``stop_sequences`` and ``thinking`` broke 57 tests 
 So a format's top-level keys are *all* of them, read from what the folder already
 describes: the SDK's request and response kinds in its ``known_fields.json`` (the union
 arms of a root included), the fields its wire ``Request``, ``Response`` and ``ErrorBody``
-shapes type, and the extensions its edge documents for those kinds. Its message roles
+shapes type (where ``wire.py`` takes one from its family, the family's), and the extensions
+its edge documents for those kinds. Its message roles
 are the ones its messages list takes (``None``: it has no ``messages`` list detection
 reads, so a role says nothing against it). Its other marks (part and block tags, tool and
 choice shapes: the vocabulary in :mod:`chatcodec._detect`) are listed in ``shapes``.
@@ -93,27 +94,44 @@ class Detection:
 def _shape_fields(module: str) -> Iterator[str]:
     """The fields the :data:`WIRE_SHAPES` of ``module`` type, their bases' first, read from
     its source: a ``wire.py`` may build pydantic adapters at import, and detection runs on
-    paths that load no pydantic (``chatcodec convert``'s first use)."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        return
-    with open(spec.origin, encoding="utf-8") as source:
-        tree = ast.parse(source.read())
-    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    paths that load no pydantic (``chatcodec convert``'s first use). A shape or base the
+    module imports (a family's, ``families/aws/blocks.py``'s ``ErrorBody``) is read from the
+    module it comes from, so a folder lists no family key by hand."""
 
-    def fields(name: str) -> Iterator[str]:
+    def fields(module: str, name: str) -> Iterator[str]:
+        classes, imported = _module_shapes(module)
         shape = classes.get(name)
         if shape is None:
+            if name in imported:
+                yield from fields(*imported[name])
             return
         for base in shape.bases:
             if isinstance(base, ast.Name):
-                yield from fields(base.id)
+                yield from fields(module, base.id)
         for statement in shape.body:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                 yield statement.target.id
 
     for name in WIRE_SHAPES:
-        yield from fields(name)
+        yield from fields(module, name)
+
+
+def _module_shapes(module: str) -> tuple[dict[str, ast.ClassDef], dict[str, tuple[str, str]]]:
+    """The classes ``module`` defines, and the names it imports from ``chatcodec`` modules
+    (``name -> (module, name there)``), read from its source; nothing for a module not found."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        return {}, {}
+    with open(spec.origin, encoding="utf-8") as source:
+        tree = ast.parse(source.read())
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    imported = {
+        alias.asname or alias.name: (node.module or "", alias.name)
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("chatcodec.")
+        for alias in node.names
+    }
+    return classes, imported
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")

@@ -2,9 +2,11 @@
 (``_providers/bedrock_converse/``) and Amazon Nova's InvokeModel body (``_providers/bedrock_nova/``).
 
 ``blocks``      the wire shapes: content blocks (unions by member name) and their media
-                sources, tool uses and results, reasoning, cache points, messages, the tool
-                configuration, the error body, the stream's block events
-``tool_ids``    the ``ToolUseId`` rule (a reversible rewrite) and made-up ids for empty ones
+                sources and formats, tool uses and results, reasoning, cache points,
+                messages, the tool configuration, the error body, the stream's block
+                events; and a body's adapters, built from its own shapes over these
+``tool_ids``    the ``ToolUseId`` rule (a reversible rewrite, the id each writer sends, a
+                hashed one reported) and made-up ids for empty ones
 ``structure``   strict mode's structure: a user turn first, ``toolUse`` paired with
                 ``toolResult``, the Runtime's ``ValidationException`` texts
 ``runtime``     the Runtime's exception types by HTTP status, its error body and stream

@@ -10,15 +10,37 @@ extra keys (AWS adds members often; the decoders keep them for the round trip).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, NotRequired
 
 from annotated_types import Ge
 from typing_extensions import TypedDict
 
 from chatcodec._providers.kit import stands_for
 
+if TYPE_CHECKING:  # the adapters are built on first use (they load pydantic)
+    from pydantic import TypeAdapter
+
 Count = Annotated[int, Ge(0)]
 """A token count or block index: canonical refuses negative ones, so the wire does too."""
+
+
+IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+"""botocore ``ImageFormat`` -> media type."""
+
+VIDEO_TYPES = {
+    "mkv": "video/x-matroska",
+    "mov": "video/quicktime",
+    "mp4": "video/mp4",
+    "webm": "video/webm",
+    "flv": "video/x-flv",
+    "mpeg": "video/mpeg",
+    "mpg": "video/mpeg",
+    "wmv": "video/x-ms-wmv",
+    "three_gp": "video/3gpp",
+}
+"""botocore ``VideoFormat`` -> media type (``mpg`` and ``mpeg`` share one)."""
 
 
 @stands_for("S3Location")
@@ -207,3 +229,65 @@ class MessageStop(TypedDict):
 )
 class StreamException(TypedDict):
     message: NotRequired[str]
+
+
+SHAPES: tuple[type, ...] = (
+    S3Location, MediaSource, ImageBlock, DocumentBlock, ToolUseBlock, ToolResultContentBlock,
+    ToolResultBlock, ReasoningText, ReasoningContent, CachePoint, ContentBlock, Message,
+    ToolSpec, Tool, ToolConfig, ErrorBody, MessageStart, BlockStart, ToolUseDelta, ReasoningDelta,
+    Delta, BlockDelta, BlockStop, MessageStop, StreamException,
+)  # fmt: skip
+"""Every shape above, given the kit's wire config when a body's adapters are built."""
+
+EVENTS = ("messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata")
+"""A stream's event members, in the order a stream holds them (``ConverseStreamOutput``'s
+members; the JSON events inside InvokeModelWithResponseStream's chunks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Adapters:
+    """One body's strict adapters of its wire shapes (errors with wire paths and rules)."""
+
+    request: TypeAdapter[Any]
+    """A request body."""
+    messages: TypeAdapter[list[Any]]
+    """A stored list of messages."""
+    response: TypeAdapter[Any]
+    """A response body."""
+    error: TypeAdapter[Any]
+    """An error body."""
+    events: Mapping[str, TypeAdapter[Any]]
+    """Each stream event's payload, by its member name (:data:`EVENTS`)."""
+    exception: TypeAdapter[Any]
+    """An exception event's payload (``throttlingException``, ``validationException`` ...)."""
+
+
+def build_adapters(
+    own_shapes: tuple[type, ...],
+    *,
+    request: type,
+    response: type,
+    error: type,
+    metadata: type,
+    messages: TypeAdapter[list[Any]],
+) -> Adapters:
+    """A body's adapters: the family's shapes and the body's own (``own_shapes``: its
+    ``Request``, ``Response``, ``Usage``, stream ``metadata``...) given the kit's wire
+    config, over the family's blocks and stream events. ``error`` is the body's error
+    shape (both bodies answer the Runtime's :class:`ErrorBody`); ``messages`` its adapter
+    of a stored message list (built as the body's reader wants it)."""
+    from pydantic import TypeAdapter
+
+    from chatcodec._providers.kit import wire_shape
+
+    for shape in (*SHAPES, *own_shapes):
+        wire_shape(shape)
+    events = (MessageStart, BlockStart, BlockDelta, BlockStop, MessageStop, metadata)
+    return Adapters(
+        request=TypeAdapter(request),
+        messages=messages,
+        response=TypeAdapter(response),
+        error=TypeAdapter(error),
+        events={name: TypeAdapter(shape) for name, shape in zip(EVENTS, events, strict=True)},
+        exception=TypeAdapter(StreamException),
+    )

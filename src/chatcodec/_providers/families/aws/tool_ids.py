@@ -20,9 +20,12 @@ a request Bedrock rejects with a ValidationException, so it is an error by polic
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.kit.tool_id_mapping import ToolIdMapping
+from chatcodec._providers.kit.tool_id_mapping import HASHED_PREFIX, ToolIdMapping
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossRecorder, Steps
 
 MAX_LENGTH = 64
 """Longest tool id Bedrock accepts (its tool names follow ``tool_names.COMMON_TOOL_NAMES``)."""
@@ -34,6 +37,29 @@ MAPPING = ToolIdMapping(r"\A[a-zA-Z0-9_.:-]+\Z", max_length=MAX_LENGTH)
 def sanitize_tool_use_id(tool_use_id: str) -> str:
     """The id Bedrock is sent: unchanged when valid, else escaped (or hashed when too long)."""
     return MAPPING.sanitize(tool_use_id)
+
+
+SENT_AS_IS: set[str] = set()
+"""Tool ids seen sent as they are (the rewrite left them alone): each id is sent twice a
+request (call and result), and in every request of a session, so a set look-up spares the
+rewrite's call. Only unchanged ids are kept (a rewritten one is reported every time), at
+most :data:`SENT_AS_IS_MAX`."""
+SENT_AS_IS_MAX = 4096
+
+
+def tool_use_id(original: str, losses: LossRecorder, at: Steps) -> str:
+    """The id sent for ``original`` (:data:`MAPPING`); a hashed one (too long to escape)
+    is reported at ``at``."""
+    if original in SENT_AS_IS:
+        return original
+    sent = MAPPING.sanitize(original)
+    if sent == original:
+        if len(SENT_AS_IS) >= SENT_AS_IS_MAX:
+            SENT_AS_IS.clear()
+        SENT_AS_IS.add(original)
+    elif sent.startswith(HASHED_PREFIX):
+        losses.add(at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed", "metadata")
+    return sent
 
 
 def restore_tool_use_id(wire_id: str) -> str:

@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.target_rules import ModelFamily, RuleCall, is_default
+from chatcodec._providers.contract.target_rules import ModelFamily, RuleCall, TargetRule, is_default
 from chatcodec._providers.kit.reasoning import effort_for_budget
 
 _MODEL_ID = re.compile(r"claude-(opus|sonnet|haiku|fable|mythos)-(\d{1,2}|preview)(?:[-.](\d{1,2}))?(?![0-9])")
@@ -178,6 +178,25 @@ SYSTEM_MODELS_SOURCE = "https://platform.claude.com/docs/ja/build-with-claude/mi
 English page still says Opus 4.8 only; @langchain/anthropic 1.5.13 adds Sonnet 5, which
 Anthropic's page excludes)."""
 PLACEMENT_SOURCE = "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-mid-conversation-system.html"
+
+
+_RULE_FACTS: dict[str, tuple[str, tuple[ModelFamily, ...]]] = {
+    "temperature_with_top_p": (PAIR_SOURCE, (CLAUDE_4_UP,)),
+    "manual_thinking": (f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}", (ADAPTIVE_ONLY,)),
+    "effort_up_to_high": (EFFORT_SOURCE, (EFFORT_UP_TO_HIGH,)),
+    "disabled_thinking": (OPUS_5_5_SOURCE, (TIED_THINKING,)),
+    "forced_tool_choice": (OPUS_5_5_SOURCE, (TIED_THINKING,)),
+    "prefill": (SAMPLING_SOURCE, (CLAUDE_4_6_UP,)),
+}
+"""Each Claude rule both wires apply alike: its source and the families it binds."""
+
+
+def claude_rule(name: str, summary: str, edit: Callable[[RuleCall], None], **scope: Any) -> TargetRule:
+    """The target rule ``name`` of :data:`_RULE_FACTS` (its source and families, the same on
+    every wire), with the wire's own ``summary`` (the fields it names) and ``edit``;
+    ``scope``: the wire's other :class:`TargetRule` fields (Anthropic's ``versions``)."""
+    source, families = _RULE_FACTS[name]
+    return TargetRule(name, summary, source, edit, families=families, **scope)
 
 
 def drop_sampling(call: RuleCall, holder: dict[str, Any], keys: Mapping[str, str], at: tuple[str, ...]) -> None:
