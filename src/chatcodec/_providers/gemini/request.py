@@ -116,7 +116,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         wire["model"] = model
     leading = leading_system_count(messages)
     system = encode_system(messages[:leading], context)
-    if system == _NO_INSTRUCTION:  # system messages whose every part was left out say nothing
+    if system == _NO_INSTRUCTION:  # an empty system prompt (Bedrock's `system: []`) says nothing
         system = None
     if system is not None and leading == len(messages):
         wire["contents"] = [system_as_turn(system, losses)]

@@ -74,8 +74,13 @@ _INSTRUCTION_ROLES = frozenset({"system", "developer"})
 
 
 def empty_instruction(message: Message) -> bool:
-    """A system or developer message with no parts: an empty prompt, which says nothing."""
-    return message["role"] in _INSTRUCTION_ROLES and message.get("content") == []
+    """A system or developer message with no parts and nothing else said (no name, cache
+    marker or bag, each of which the writer reports or carries): an empty prompt."""
+    return (
+        message["role"] in _INSTRUCTION_ROLES
+        and message.get("content") == []
+        and not any(message.get(key) for key in ("name", "cache_control", "provider_metadata"))
+    )
 
 
 _TYPE = itemgetter("type")
