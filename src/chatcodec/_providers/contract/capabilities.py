@@ -67,11 +67,13 @@ class Capabilities:
     codec without it refuses ``strict=True`` with a
     :class:`~chatcodec.CodecNotAvailableError` rather than reading leniently unasked."""
     empty_system: bool = True
-    """It can send an empty system prompt as it stands (a top-level ``system: []``: Anthropic,
-    Bedrock); else a system or developer message with no parts is left out, unreported, as
-    an empty prompt is no prompt (:func:`chatcodec._providers.history.turns.history_for`):
-    sent as a message it is refused (OpenAI: "Invalid 'messages[0].content': empty array.
-    Expected an array with minimum length 1"), and Gemini refuses a ``Content`` of no parts."""
+    """Its writer takes an empty system prompt as it stands (a top-level ``system: []``:
+    Anthropic, Bedrock; Gemini's writer leaves an empty leading one out itself, as it joins
+    system messages into one instruction); else a system or developer message with no parts
+    is left out, unreported, as an empty prompt is no prompt
+    (:func:`chatcodec._providers.history.turns.history_for`): sent as a message it is refused
+    (OpenAI: "Invalid 'messages[0].content': empty array. Expected an array with minimum
+    length 1") or is an empty turn (Ollama)."""
     logprobs: bool = False
     """Its answers carry token log probabilities (a choice's ``logprobs``), written by its
     response and stream writers; else a choice's are reported where it is written
