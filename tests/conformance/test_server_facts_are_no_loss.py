@@ -55,6 +55,6 @@ def test_a_recorded_answers_creation_time_is_no_loss_in_another_format(source: s
     body = chatcodec.encode_response(source, ORDINARY, on_loss="ignore")
     losses: list[chatcodec.Loss] = []
     chatcodec.convert_response(body, source=source, target=target, on_loss="ignore", losses=losses)
-    # a source with no creation time (Anthropic, Gemini, Bedrock) gives the target none to
-    # drop: a target that requires one invents it, reported as invented (test_invented_fields)
+    # a source format with no creation time gives the target none to drop: a target that
+    # requires one invents it, reported as invented (test_invented_fields)
     assert [loss for loss in _about_time_or_usage(losses) if "created" in loss and "invented" not in loss] == []
