@@ -68,12 +68,12 @@ class Capabilities:
     :class:`~chatcodec.CodecNotAvailableError` rather than reading leniently unasked."""
     empty_system: bool = True
     """Its writer takes an empty system prompt as it stands (a top-level ``system: []``:
-    Anthropic, Bedrock; Gemini's writer leaves an empty leading one out itself, as it joins
-    system messages into one instruction); else a system or developer message with no parts
-    is left out, unreported, as an empty prompt is no prompt
+    Anthropic, Bedrock); else a system or developer message with no parts is left out,
+    unreported, as an empty prompt is no prompt
     (:func:`chatcodec._providers.history.turns.history_for`): sent as a message it is refused
     (OpenAI: "Invalid 'messages[0].content': empty array. Expected an array with minimum
-    length 1") or is an empty turn (Ollama)."""
+    length 1"), is an empty turn (Ollama), or (Gemini, after the first turn) a ``Content`` of
+    no parts, refused ("contents.parts must not be empty")."""
     logprobs: bool = False
     """Its answers carry token log probabilities (a choice's ``logprobs``), written by its
     response and stream writers; else a choice's are reported where it is written

@@ -16,8 +16,8 @@ rules several writers share, each format saying which it needs by its
 - ``empty_system=False``: an empty system (or developer) message, ``content: []`` (Bedrock's
   ``system: []``), is not sent. Sent as a message it is refused (OpenAI: "Invalid
   'messages[0].content': empty array. Expected an array with minimum length 1") or is an
-  empty turn (Ollama ``content: ""``); a top-level prompt of Anthropic or Bedrock says it
-  as ``system: []`` (and Gemini's writer leaves it out itself). It is the one rewrite not
+  empty turn (Ollama ``content: ""``) or a ``Content`` of no parts Gemini refuses; a
+  top-level prompt of Anthropic or Bedrock says it as ``system: []``. It is the one rewrite not
   reported: an empty prompt is no prompt, the target's default, and a value equal to the
   target's default is no loss (:mod:`chatcodec._losses`; ``system=[]`` is a common boto3
   default, which would warn on every conversion).
