@@ -22,8 +22,10 @@ rules several writers share, each format saying which it needs by its
   target's default is no loss (:mod:`chatcodec._losses`; ``system=[]`` is a common boto3
   default, which would warn on every conversion).
 
-Each rewrite but the last is reported as a loss; loss paths after a move count messages in the order
-that is sent. Messages are canonical message dicts, never changed in place: a rewrite
+Each rewrite but the last is reported as a loss; loss paths after a move or a drop count
+messages in the order that is sent (so after a left-out empty system message, one lower
+than in the request: keeping the request's numbering would take a skip in each writer's
+message loop instead). Messages are canonical message dicts, never changed in place: a rewrite
 gives a new list (and new messages where their content changes).
 """
 
