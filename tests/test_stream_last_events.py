@@ -129,3 +129,51 @@ def test_an_error_event_ends_a_stream_as_the_providers_error(provider: str, erro
         chatcodec.accumulate_stream(provider, events)
     decoded = list(chatcodec.decode_stream(provider, events))  # no cut-off error: the error event ended it
     assert [event.type for event in decoded].count("error") == 1
+
+
+WHOLE_STREAMS = [
+    pytest.param("anthropic", "text_basic.sse", "message_stop", id="anthropic"),
+    pytest.param("openai-chat", "text_with_usage_obfuscation.sse", "finish_reason", id="openai-chat"),
+    pytest.param("openai-responses", "text_output.sse", r"response\.completed", id="openai-responses"),
+    pytest.param("gemini", "text.sse", "finishReason", id="gemini"),
+    pytest.param("bedrock-converse", "redacted_reasoning.jsonl", "messageStop", id="bedrock-converse"),
+    pytest.param("ollama", "text.jsonl", '"done": true', id="ollama"),
+    pytest.param("bedrock-nova", "text.jsonl", "messageStop", id="bedrock-nova"),
+]
+"""A recorded stream per format, and what its documented last event is called."""
+
+
+def _cut_before_last_event(provider: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` up to (not including) the one that ends the stream: the last for most formats;
+    OpenAI Chat's finishing chunk may be followed by a usage chunk, Bedrock's (and Nova's)
+    ``messageStop`` by its ``metadata``."""
+    if provider == "openai-chat":
+        return events[
+            : max(n for n, event in enumerate(events) for c in event.get("choices", []) if c.get("finish_reason"))
+        ]
+    if provider.startswith("bedrock-"):
+        return events[: next(n for n, event in enumerate(events) if "messageStop" in event)]
+    return events[:-1]
+
+
+@pytest.mark.parametrize(("provider", "name", "awaited"), WHOLE_STREAMS)
+def test_a_conversation_refuses_a_stream_cut_before_its_last_event(provider: str, name: str, awaited: str) -> None:
+    whole = _events(provider, name)
+    finished = chatcodec.Conversation()
+    for event in whole:
+        finished.append_chunk(provider, event)
+    message = finished.finish_stream()
+    assert message == chatcodec.accumulate_stream(provider, whole).message
+    cut = chatcodec.Conversation()
+    for event in _cut_before_last_event(provider, whole):
+        cut.append_chunk(provider, event)
+    with pytest.raises(chatcodec.StreamError, match=awaited):
+        cut.finish_stream()
+    assert cut.messages == []
+    with pytest.raises(chatcodec.StreamError, match=r"partial=True"):  # the stream was closed: nothing more is fed
+        cut.append_chunk(provider, whole[-1])
+    partial = cut.finish_stream(partial=True)  # the refused stream is still there to take as it stands
+    assert (
+        partial == chatcodec.accumulate_stream(provider, _cut_before_last_event(provider, whole), partial=True).message
+    )
+    assert cut.messages == [partial]

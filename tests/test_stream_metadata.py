@@ -241,7 +241,10 @@ def test_a_bag_field_the_wire_reads_as_the_answer_does_not_change_it() -> None:
     answer or move it, so the answer's own fields win, as in ``encode_response``."""
     text = chatcodec.TextPart(text="Otters")
     stop = chatcodec.FinishReason(unified="stop")
-    openai = chatcodec.ChatResponse(
+    openai = chatcodec.ChatResponse(  # named and dated: nothing a chunk requires is invented
+        id="c1",
+        model="m",
+        created=1,
         message=chatcodec.AssistantMessage(content=[text], provider_metadata={"openai-chat": {"content": "sneaky"}}),
         finish_reason=stop,
     )

@@ -32,6 +32,7 @@ from chatcodec._sdk_objects import SdkObject, sdk_json_nested
 from chatcodec._strict.check import check_messages, check_stream_event, wrong_entry_point
 from chatcodec._validation import validate_message, validate_model
 from chatcodec.streams._accumulator import StreamAccumulator
+from chatcodec.streams._builder import StreamBuilder
 
 _MESSAGE_CLASSES = (SystemMessage, UserMessage, AssistantMessage, ToolMessage, TextMessage)
 
@@ -125,21 +126,27 @@ class Conversation:
         holding a field the provider's API does not define.
         """
         if self._stream is None:
-            self._stream = _StreamInProgress(_decoder_for(provider))
-        elif self._stream.provider_decoder is not None and provider != self._stream.provider:
+            self._stream = _StreamInProgress(provider)
+        elif provider != self._stream.provider:
             raise StreamError(f"a {self._stream.provider} stream is in progress; finish it first")
-        self._stream.provider = provider
         event = load_object(sdk_json_nested(chunk), f"{provider} stream chunk")
         if strict:
             check_stream_event(provider, event, f"{provider} stream chunk")
         return self._stream.feed(event)
 
-    def finish_stream(self) -> AssistantMessage:
-        """End the stream in progress and add the message it built."""
+    def finish_stream(self, *, partial: bool = False) -> AssistantMessage:
+        """End the stream in progress and add the message it built.
+
+        A stream that never sent its format's last event (Anthropic's ``message_stop``, a
+        ``finish_reason`` for every OpenAI choice, ...: docs/streams.md) was cut between two
+        events: that is a :class:`~chatcodec.StreamError` naming what is missing, as
+        :func:`~chatcodec.accumulate_stream` raises, and the stream stays in progress, so
+        ``finish_stream(partial=True)`` can still add what arrived (a finish that never
+        came is then ``None``)."""
         if self._stream is None:
             raise StreamError("no stream in progress")
-        stream, self._stream = self._stream, None
-        message = stream.finish()
+        message = self._stream.finish(partial=partial)
+        self._stream = None
         self.messages.append(message)
         return message
 
@@ -213,29 +220,34 @@ class Conversation:
         return render_conversation(self.messages, width)
 
 
-def _decoder_for(provider: str) -> StreamDecoder:
-    codec = get_codec(provider)
-    if not isinstance(codec, SupportsStreamDecoder):
-        raise CodecNotAvailableError(f"the {provider} codec cannot decode a stream incrementally")
-    return codec.stream_decoder()
-
-
 class _StreamInProgress:
-    """One stream being fed: decode, accumulate, and hold tool calls until complete."""
+    """One stream being fed: decode, accumulate, and hold tool calls until complete. The
+    decoder drives a builder of its own, which says whether the stream ended as its
+    format ends one (the cut check :func:`~chatcodec.decode_stream` makes)."""
 
-    def __init__(self, decoder: StreamDecoder) -> None:
-        self.provider_decoder: StreamDecoder | None = decoder
-        self.provider = ""
+    def __init__(self, provider: str) -> None:
+        codec = get_codec(provider)
+        if not isinstance(codec, SupportsStreamDecoder):
+            raise CodecNotAvailableError(f"the {provider} codec cannot decode a stream incrementally")
+        self.provider = provider
+        self.builder = StreamBuilder(emit=True)
+        self.decoder: StreamDecoder = codec.stream_decoder(self.builder)
+        self.closed = False
         self.accumulator = StreamAccumulator()
         self.pending_calls: dict[tuple[int, int], ToolCallStartEvent] = {}
 
     def feed(self, chunk: dict[str, Any]) -> list[AnyStreamEvent]:
-        assert self.provider_decoder is not None
-        return self._take(self.provider_decoder.feed(chunk))
+        if self.closed:
+            why = "finish_stream found it cut off; finish_stream(partial=True) adds what arrived"
+            raise StreamError(f"the {self.provider} stream in progress was closed: {why}")
+        return self._take(self.decoder.feed(chunk))
 
-    def finish(self) -> AssistantMessage:
-        assert self.provider_decoder is not None
-        self._take(self.provider_decoder.close())
+    def finish(self, *, partial: bool) -> AssistantMessage:
+        if not self.closed:
+            self.closed = True
+            self._take(self.decoder.close())
+        if not partial:
+            self.builder.refuse_cut(self.provider)
         return self.accumulator.response().message
 
     def _take(self, events: list[AnyStreamEvent]) -> list[AnyStreamEvent]:

@@ -186,3 +186,22 @@ def _without_bags(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _without_bags(item) for key, item in value.items() if key != "provider_metadata"}
     return value
+
+
+def without_empty_instructions(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    """``request`` without its empty system and developer messages (``content: []`` and
+    nothing else said): a format whose instructions are messages sends none for them (the
+    shared history rules, ``Capabilities.empty_system``), unreported, as an empty prompt is
+    no prompt."""
+    kept = [
+        message
+        for message in request.messages
+        if not (
+            isinstance(message, chatcodec.SystemMessage)
+            and message.content == []
+            and message.name is None
+            and message.cache_control is None
+            and not message.provider_metadata
+        )
+    ]
+    return request if len(kept) == len(request.messages) else request.model_copy(update={"messages": kept})

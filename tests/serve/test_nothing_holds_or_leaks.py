@@ -127,7 +127,7 @@ def test_a_stream_whose_caller_stops_reading_is_ended_and_its_upstream_connectio
     events += [TextDeltaEvent(index=0, delta="x" * 4000) for _ in range(4000)]  # 16 MB: more than any buffer
     events += [TextEndEvent(index=0), FinishEvent(finish_reason=FinishReason(unified="stop"))]
     writer = WireEventWriter("anthropic")
-    wire = chatcodec.encode_stream("anthropic", events)
+    wire = chatcodec.encode_stream("anthropic", events, on_loss="ignore")  # the fake's bytes: no usage, invented
     stream = b"".join(writer.write(event) for event in wire) + writer.close()
     fake.reply(stream, content_type="text/event-stream", chunk_size=65536)
     answer = fixture_json("anthropic", "response", "adaptive_thinking_leading_text.json")

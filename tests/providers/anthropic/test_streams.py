@@ -187,7 +187,8 @@ def test_refusals_and_extra_choices_are_reported() -> None:
     wire, losses = encode_events(events)
     assert_valid_stream(wire)
     assert chatcodec.accumulate_stream("anthropic", wire).message.text == "I can't help."
-    assert [loss.path for loss in losses] == ["$.content[0]", "$.choices[1]"]
+    # no start event and no usage: the id, model and usage a message requires are invented, reported
+    assert [loss.path for loss in losses] == ["$.id", "$.model", "$.content[0]", "$.choices[1]", "$.usage"]
 
 
 def test_error_events_become_error_events() -> None:
@@ -280,4 +281,5 @@ def test_streamed_arguments_that_are_not_an_object_are_reported() -> None:
     ]
     wire, losses = encode_events(events)
     assert_valid_stream(wire)
-    assert [loss.path for loss in losses] == ["$.content[0].arguments"]
+    # no start event and no usage: the id, model and usage a message requires are invented, reported
+    assert [loss.path for loss in losses] == ["$.id", "$.model", "$.content[0].arguments", "$.usage"]

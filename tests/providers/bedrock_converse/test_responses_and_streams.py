@@ -16,6 +16,9 @@ from providers.bedrock_converse.bedrock_support import assert_valid_response, as
 
 PROVIDER = "bedrock-converse"
 
+METRICS = "$.provider_metadata['bedrock-converse'].metrics"
+"""Where an invented ``metrics.latencyMs: 0`` is reported: where a Converse answer's metrics are kept."""
+
 
 def _body(**fields: Any) -> dict[str, Any]:
     message = {"role": "assistant", "content": [{"text": "hi"}]}
@@ -84,7 +87,8 @@ def test_usage_from_another_provider_is_written_as_bedrock_counts_it() -> None:
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_response(PROVIDER, response, on_loss="ignore", losses=losses)
     assert body["usage"] == {"inputTokens": 40, "outputTokens": 7, "totalTokens": 107, "cacheReadInputTokens": 60}
-    assert [loss.path for loss in losses] == ["$.usage.reasoning_tokens"]
+    # and the latency botocore requires, which the answer never measured
+    assert [loss.path for loss in losses] == ["$.usage.reasoning_tokens", METRICS]
     assert_valid_response(body)
 
 
@@ -142,7 +146,9 @@ def test_a_stream_from_another_provider_writes_what_botocore_requires() -> None:
     )
     losses: list[chatcodec.Loss] = []
     wire = list(chatcodec.encode_stream(PROVIDER, events_from_response(response), on_loss="ignore", losses=losses))
-    assert losses == []
+    assert [(loss.path, loss.what, loss.kind) for loss in losses] == [
+        (METRICS, "invented metrics.latencyMs", "default")
+    ]
     assert_valid_stream(wire)
     assert [next(iter(event)) for event in wire] == [
         "messageStart",
@@ -273,7 +279,7 @@ def test_usage_counts_written_as_zero_because_bedrock_requires_them_are_reported
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_response("bedrock-converse", response, on_loss="ignore", losses=losses)
     assert body["usage"] == {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}
-    assert [(loss.path, loss.kind) for loss in losses if loss.path.startswith("$.usage")] == [("$.usage", "default")]
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.usage", "default"), (METRICS, "default")]
 
 
 def test_an_answers_reasoning_from_another_provider_is_reported_as_read_back_as_bedrocks() -> None:
@@ -292,4 +298,7 @@ def test_an_answers_reasoning_from_another_provider_is_reported_as_read_back_as_
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_response("bedrock-converse", response, on_loss="ignore", losses=losses)
     assert body["output"]["message"]["content"] == [{"reasoningContent": {"reasoningText": {"text": "hmm"}}}]
-    assert [(loss.what, loss.kind) for loss in losses] == [("thinking part from openai-responses", "metadata")]
+    assert [(loss.what, loss.kind) for loss in losses] == [
+        ("thinking part from openai-responses", "metadata"),
+        ("invented metrics.latencyMs", "default"),  # botocore requires it; no answer from elsewhere has it
+    ]

@@ -22,7 +22,12 @@ import chatcodec
 from chatcodec.testing import _strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import with_compact_arguments, without_provider_data, without_spelling_markers
+from conformance.normal_forms import (
+    with_compact_arguments,
+    without_empty_instructions,
+    without_provider_data,
+    without_spelling_markers,
+)
 from providers.gemini.conformance_streams import CASES
 from providers.gemini.gemini_support import assert_valid_request, assert_valid_response, assert_valid_stream
 from providers.gemini.gemini_support import for_sdk as strip_newer_fields
@@ -175,7 +180,10 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       ``adaptive`` (a dynamic budget, or a level shown with its thoughts) beside no budget,
       and as nothing beside one; a level shown with its thoughts is ``adaptive``
       (``settings.py``).
+    * (first) an empty system or developer message is not sent
+      (``Capabilities.empty_system``; ``normal_forms.without_empty_instructions``).
     """
+    request = without_empty_instructions(request)  # an empty prompt is no prompt: not sent
     dumped = request.model_dump(mode="json")
     dumped["model"] = None
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}

@@ -16,7 +16,7 @@ import chatcodec
 from chatcodec.testing import _strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import without_provider_data, without_spelling_markers
+from conformance.normal_forms import without_empty_instructions, without_provider_data, without_spelling_markers
 from providers.ollama.conformance_streams import CASES
 from providers.ollama.ollama_support import assert_valid_request, assert_valid_response, assert_valid_stream
 from providers.ollama.strategies import ollama_responses
@@ -126,7 +126,10 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * ``strict: true`` on a schema is what Ollama always does: left out;
     * reasoning: a level is thinking switched on at that effort (an effort reads back with
       ``enabled: true``), and effort ``none`` is ``think: false`` (``enabled: false``).
+    * (first) an empty system or developer message is not sent
+      (``Capabilities.empty_system``; ``normal_forms.without_empty_instructions``).
     """
+    request = without_empty_instructions(request)  # an empty prompt is no prompt: not sent
     dumped = request.model_dump(mode="json")
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     dumped["messages"] = _messages(dumped["messages"], names)

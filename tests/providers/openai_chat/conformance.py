@@ -19,7 +19,7 @@ from chatcodec._providers.openai_chat.cache_control import spelled
 from chatcodec.testing import chat_requests
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import effort_reading
+from conformance.normal_forms import effort_reading, without_empty_instructions
 from providers.openai_chat.conformance_streams import CASES
 from providers.openai_chat.openai_chat_support import (
     assert_chunks_match_sdk,
@@ -65,7 +65,10 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     (Media in tool results, which move to a user message after the group, are a reported
     loss, so they are not rewritten here.)
+    * (first) an empty system or developer message is not sent
+      (``Capabilities.empty_system``; ``normal_forms.without_empty_instructions``).
     """
+    request = without_empty_instructions(request)  # an empty prompt is no prompt: not sent
     messages: list[chatcodec.AnyMessage] = []
     for message in request.messages:
         if isinstance(message, chatcodec.ToolMessage) and messages and isinstance(messages[-1], chatcodec.ToolMessage):

@@ -134,7 +134,9 @@ MESSAGES = st.one_of(
     st.builds(
         SystemMessage,
         role=st.sampled_from(["system", "developer"]),
-        content=st.one_of(TEXT, st.lists(TEXT_PARTS, max_size=2)),
+        # OpenAI refuses an empty list ("Expected an array with minimum length 1"): an empty
+        # system prompt is not sent (Capabilities.empty_system)
+        content=st.one_of(TEXT, st.lists(TEXT_PARTS, min_size=1, max_size=2)),
         name=NAMES,
     ),
     st.builds(UserMessage, content=_user_content(), name=NAMES),

@@ -26,7 +26,8 @@ def test_an_anthropic_refusal_is_content_filter_in_openai_chat() -> None:
         REFUSED, source="anthropic", target="openai-chat", losses=losses, on_loss="ignore"
     )
     assert converted["choices"][0]["finish_reason"] == "content_filter"
-    assert [loss.what for loss in losses] == ["finish reason 'refusal'"]
+    # an Anthropic message has no creation time: the one OpenAI requires is invented, reported
+    assert [loss.what for loss in losses] == ["invented created", "finish reason 'refusal'"]
 
 
 def test_an_anthropic_refusal_streams_as_content_filter() -> None:

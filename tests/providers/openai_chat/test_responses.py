@@ -56,7 +56,10 @@ def round_trip(payload: dict[str, Any]) -> ChatResponse:
 )
 def test_finish_reasons_from_elsewhere(unified: str, raw: str | None, word: str, lost: bool) -> None:
     reason = FinishReason(unified=unified, raw=raw)  # type: ignore[arg-type]
-    encoded, losses = encode_response(ChatResponse(message=AssistantMessage(content="x"), finish_reason=reason))
+    named = {"id": "r1", "model": "m", "created": 1}  # nothing invented: only the finish may be lost
+    encoded, losses = encode_response(
+        ChatResponse(message=AssistantMessage(content="x"), finish_reason=reason, **named)
+    )
     assert encoded["choices"][0]["finish_reason"] == word
     assert bool(losses) is lost
     assert_response_matches_sdk(encoded)
@@ -72,7 +75,13 @@ def test_missing_fields_get_placeholders_and_a_missing_finish_reason_a_loss() ->
         "model": "",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "length"}],
     }  # an unknown end is cut short, never "stop"
-    assert [loss.path for loss in losses] == ["$.choices[0].finish_reason"]
+    # the placeholders are values the answer never had: each reported once, a default
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        ("$.id", "default"),
+        ("$.created", "default"),
+        ("$.model", "default"),
+        ("$.choices[0].finish_reason", "content"),
+    ]
     assert_response_matches_sdk(encoded)
 
 
@@ -102,7 +111,12 @@ def test_usage_details_map_to_canonical_counts() -> None:
 def test_usage_from_elsewhere() -> None:
     usage = Usage(input_tokens=100, output_tokens=20, cache_read_tokens=80, cache_write_tokens=10, reasoning_tokens=5)
     response = ChatResponse(
-        message=AssistantMessage(content="x"), finish_reason=FinishReason(unified="stop"), usage=usage
+        id="r1",
+        model="m",
+        created=1,
+        message=AssistantMessage(content="x"),
+        finish_reason=FinishReason(unified="stop"),
+        usage=usage,
     )
     encoded, losses = encode_response(response)
     assert losses == []
@@ -193,6 +207,7 @@ def test_an_anthropic_response_in_openai_shape_with_reasoning_off() -> None:
         "$.choices[0].message.content",
         "$.choices[0].message.content",
         "$.choices[0].message.content[0]",
+        "$.created",  # an Anthropic message has no creation time: now is invented
     ]
     assert_response_matches_sdk(encoded)
 
@@ -229,7 +244,11 @@ def test_mistral_list_content_stays_a_list_in_a_response() -> None:
 
 def test_a_lone_text_part_from_elsewhere_is_a_plain_string() -> None:
     response = ChatResponse(
-        message=AssistantMessage(content=[TextPart(text="hi")]), finish_reason=FinishReason(unified="stop")
+        id="r1",
+        model="m",
+        created=1,
+        message=AssistantMessage(content=[TextPart(text="hi")]),
+        finish_reason=FinishReason(unified="stop"),
     )
     encoded, losses = encode_response(response)
     assert encoded["choices"][0]["message"] == {"role": "assistant", "content": "hi"}
@@ -248,7 +267,9 @@ def test_choice_level_fields_of_another_provider_are_reported() -> None:
         provider_metadata={"gemini": {"safetyRatings": []}},
     )
     _, losses = encode_response(
-        ChatResponse(choices=[choice], provider_metadata={"anthropic": {"stop_sequence": None}})
+        ChatResponse(
+            id="r1", model="m", created=1, choices=[choice], provider_metadata={"anthropic": {"stop_sequence": None}}
+        )
     )
     assert sorted(loss.path for loss in losses) == ["$", "$.choices[0]"]
 

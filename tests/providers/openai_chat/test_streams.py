@@ -346,7 +346,7 @@ def anthropic_events(**start_options: Any) -> list[chatcodec.AnyStreamEvent]:
 def test_an_anthropic_stream_as_openai_chunks_with_reasoning_off() -> None:
     chunks, losses = encode_events(anthropic_events(), {"reasoning_field": None})
     assert_chunks_match_sdk(chunks)
-    assert [loss.path for loss in losses] == ["$[1]"]
+    assert [loss.path for loss in losses] == ["$[0].created", "$[1]"]  # Anthropic gives no creation time
     assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
     assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls"
     assert chunks[-1]["choices"] == []
@@ -364,6 +364,7 @@ def test_the_option_sends_foreign_reasoning(field: str) -> None:
     thinking = accumulate(chunks).message.parts[0]
     assert isinstance(thinking, ThinkingPart)
     assert thinking.text == "Plan"
+    losses = [loss for loss in losses if loss.path != "$[0].created"]  # Anthropic gives no creation time
     if field == "reasoning_details":
         assert (thinking.signature, losses) == ("sig", [])
     else:  # Claude's signature closes its block in thinking_blocks, beside the text
@@ -377,7 +378,12 @@ def test_events_without_a_start_get_placeholders() -> None:
     chunks, losses = encode_events(
         [TextDeltaEvent(index=0, delta="hi"), FinishEvent(finish_reason=FinishReason(unified="stop"))]
     )
-    assert losses == []
+    # every chunk carries them; each is reported once, when the stream closes
+    assert [(loss.path, loss.what, loss.kind) for loss in losses] == [
+        ("$.id", "invented id", "default"),
+        ("$.created", "invented created", "default"),
+        ("$.model", "invented model", "default"),
+    ]
     assert_chunks_match_sdk(chunks)
     assert {(part["id"], part["model"]) for part in chunks} == {("", "")}
     assert len({part["created"] for part in chunks}) == 1
@@ -393,7 +399,7 @@ def test_two_text_parts_in_one_choice_run_together_with_a_loss() -> None:
         FinishEvent(finish_reason=FinishReason(unified="stop")),
     ]
     chunks, losses = encode_events(events)
-    assert [loss.path for loss in losses] == ["$[2]"]
+    assert [loss.path for loss in losses] == ["$[2]", "$.id", "$.created", "$.model"]  # no start event
     assert accumulate(chunks).message.text == "ab"
 
 
@@ -417,6 +423,11 @@ def test_foreign_reasoning_streams_as_reasoning_content_by_default() -> None:
     assert [chunk["choices"][0]["delta"].get("reasoning_content") for chunk in chunks[:1]] == ["Plan"]
 
 
+NOT_WARNED: chatcodec.OnLoss = {"default": "ignore", "*": "warn"}
+"""Anthropic's stream has no creation time: the one OpenAI's chunks require is invented,
+reported (a ``default`` loss, not warned in the tests below, which are about usage)."""
+
+
 def usage_events() -> list[chatcodec.AnyStreamEvent]:
     """Usage first and in two parts, as Anthropic reports it (message_start, message_delta)."""
     return [
@@ -431,7 +442,7 @@ def usage_events() -> list[chatcodec.AnyStreamEvent]:
 
 
 def test_usage_is_one_chunk_last_with_no_choices() -> None:
-    chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": True}))
+    chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), on_loss=NOT_WARNED, options={"include_usage": True}))
     usage_chunks = [chunk for chunk in chunks if "usage" in chunk]
     assert usage_chunks == [chunks[-1]]
     assert chunks[-1]["choices"] == []
@@ -440,7 +451,7 @@ def test_usage_is_one_chunk_last_with_no_choices() -> None:
 
 
 def test_no_usage_chunk_unless_include_usage() -> None:
-    chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": False}))
+    chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), on_loss=NOT_WARNED, options={"include_usage": False}))
     assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)
 
 
@@ -461,7 +472,7 @@ def test_stream_options_reach_the_encoder_by_argument_without_a_start_event() ->
     them, and the caller's events are not rewritten to carry them."""
     events = usage_events()[1:]  # no ResponseStartEvent
     before = [event.model_dump() for event in events]
-    chunks = list(chatcodec.encode_stream(FORMAT, events, options={"include_usage": False}))
+    chunks = list(chatcodec.encode_stream(FORMAT, events, on_loss=NOT_WARNED, options={"include_usage": False}))
     assert chunks
     assert all("usage" not in chunk for chunk in chunks)
     assert [event.model_dump() for event in events] == before
@@ -589,4 +600,7 @@ def test_another_providers_data_on_a_finish_event_is_reported_when_streamed_to_o
     losses: list[chatcodec.Loss] = []
     chunks = list(chatcodec.encode_stream(FORMAT, events, on_loss="ignore", losses=losses))
     assert chunks[-1]["choices"][0]["finish_reason"] == "stop"
-    assert [(loss.path, loss.what) for loss in losses] == [("$[4].provider_metadata", "anthropic data ['container']")]
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$[0].created", "invented created"),  # Anthropic gives no creation time
+        ("$[4].provider_metadata", "anthropic data ['container']"),
+    ]

@@ -20,7 +20,12 @@ import chatcodec
 from chatcodec.testing import _strategies as canonical
 from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import effort_reading, without_neutral_penalties, without_unasked_logprobs
+from conformance.normal_forms import (
+    effort_reading,
+    without_empty_instructions,
+    without_neutral_penalties,
+    without_unasked_logprobs,
+)
 from providers.openai_responses.conformance_streams import CASES
 from providers.openai_responses.responses_support import (
     assert_request_matches_sdk,
@@ -121,7 +126,10 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a penalty of 0 changes nothing: not sent;
     * an input file has one name: a document's title is sent as its ``filename`` when it
       has none (or the same one), so it reads back as the file name.
+    * (first) an empty system or developer message is not sent
+      (``Capabilities.empty_system``; ``normal_forms.without_empty_instructions``).
     """
+    request = without_empty_instructions(request)  # an empty prompt is no prompt: not sent
     messages: list[chatcodec.AnyMessage] = []
     for message in request.messages:
         if isinstance(message, chatcodec.ToolMessage) and messages and isinstance(messages[-1], chatcodec.ToolMessage):

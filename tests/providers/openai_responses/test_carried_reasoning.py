@@ -136,8 +136,8 @@ def test_a_gemini_calls_signature_is_sealed_before_the_call_and_read_back_onto_i
     call = chatcodec.ToolUsePart(
         id="call_1", name="get", arguments="{}", provider_metadata={"gemini": {"thoughtSignature": signature}}
     )
-    response = chatcodec.ChatResponse(
-        id="r", model="gemini-3-pro-preview", message=chatcodec.AssistantMessage(content=[call])
+    response = chatcodec.ChatResponse(  # a creation time, which Responses requires: nothing invented
+        id="r", model="gemini-3-pro-preview", created=1, message=chatcodec.AssistantMessage(content=[call])
     )
     wire = chatcodec.encode_response("openai-responses", response, on_loss="error", options=SEALING)
     assert [item["type"] for item in wire["output"]] == ["reasoning", "function_call"]

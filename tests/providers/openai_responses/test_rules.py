@@ -216,7 +216,15 @@ def test_a_response_from_another_provider_encodes_to_a_valid_responses_body_and_
     assert [(call.id, call.name, call.arguments) for call in streamed] == [
         (call.id, call.name, call.arguments) for call in anthropic.message.tool_calls
     ]
-    assert all("anthropic" in loss.what for loss in losses)
+    # what Responses requires and an Anthropic message has no value for is invented, reported
+    invented = [loss.path for loss in losses if loss.what.startswith("invented ")]
+    assert invented == [
+        "$.created",
+        "$.usage.cache_read_tokens",
+        "$.usage.cache_write_tokens",
+        "$.usage.reasoning_tokens",
+    ]
+    assert all("anthropic" in loss.what for loss in losses if loss.path not in invented)
 
 
 def test_conversation_dumps_to_and_appends_from_responses() -> None:

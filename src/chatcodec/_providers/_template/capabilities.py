@@ -14,6 +14,7 @@ CAPABILITIES = Capabilities(
     display_name="Template Chat",
     tool_choice=frozenset(),
     system="messages",
+    empty_system=False,
     developer_role=False,
     freeform_calls=False,
     results_follow_calls=True,

@@ -28,6 +28,7 @@ from chatcodec._providers.anthropic.usage import decode_usage, encode_usage, no_
 from chatcodec._providers.anthropic.wire import ErrorBody, Response, refuse_too_deep, validated_object
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.kit import Steps, restore_fields, split_fields
+from chatcodec._providers.kit.invented import report_invented
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",
@@ -101,20 +102,19 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         wire["stop_reason"] = stop_reason
     usage = response.get("usage")
     if usage is not None:
-        wire["usage"] = encode_usage(usage, context, ("usage",))
-        filled = [key for key in ("input_tokens", "output_tokens") if usage.get(key) is None and key in wire["usage"]]
-        if filled:  # read back, a 0 is a count the answer never had
-            why = f"an Anthropic Message's usage requires both counts; {', '.join(filled)} written as 0"
-            losses.add(("usage",), "missing usage counts", why, "default")
+        wire["usage"] = encode_usage(usage, context, ("usage",))  # it reports a count written as 0
     elif not bag:
-        losses.add(("usage",), "usage", "an Anthropic Message requires it; none was given, sent zero counts")
         wire["usage"] = no_usage()
+        report_invented(losses, ("usage",), "usage", OWNER, wire["usage"])
     return wire
+
+
+OWNER = "an Anthropic Message"
 
 
 def _invented(losses: LossRecorder, key: str) -> str:
     """The empty string for a field an Anthropic ``Message`` requires and the response lacks."""
-    losses.add((key,), key, "an Anthropic Message requires one; none was given, sent ''")
+    report_invented(losses, (key,), key, OWNER, "")
     return ""
 
 

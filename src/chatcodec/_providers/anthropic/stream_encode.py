@@ -52,13 +52,20 @@ from chatcodec._payloads import loads
 from chatcodec._providers.anthropic.finish_reason import encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
 from chatcodec._providers.anthropic.parts import AnthropicContext, encode_part
-from chatcodec._providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED, RESPONSE_PARTS, empty_text
+from chatcodec._providers.anthropic.response import (
+    MESSAGE_DEFAULTS,
+    MESSAGE_MAPPED,
+    OWNER,
+    RESPONSE_PARTS,
+    empty_text,
+)
 from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id, signed_tool_use_id
 from chatcodec._providers.anthropic.usage import encode_usage
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import claude_signed
 from chatcodec._providers.families.google.thought_signatures import split_signature
 from chatcodec._providers.kit import Steps, restore_fields
+from chatcodec._providers.kit.invented import report_invented
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
@@ -179,7 +186,12 @@ class StreamEncoder:
         yield from self._ensure_started()
         yield from self._close_all()
         delta = self._delta_fields()
-        yield {"type": "message_delta", "delta": delta, "usage": self._wire_usage()}
+        if self.usage or self.usage_metadata:
+            usage = self._wire_usage()
+        else:  # the whole usage is made up: one report, as encode_response gives
+            usage = self._wire_usage(LossRecorder())
+            report_invented(self.losses, ("usage",), "usage", OWNER, usage)
+        yield {"type": "message_delta", "delta": delta, "usage": usage}
         if self.finish is not None:  # a stream cut short upstream (no finish came) gets no message_stop
             yield {"type": "message_stop"}
 
@@ -213,6 +225,9 @@ class StreamEncoder:
         # in message_delta (message_start has null), where it goes.
         self.stop_sequence = message.get("stop_sequence")
         message.update(id=start.id or "", model=start.model or "", content=[], stop_reason=None, stop_sequence=None)
+        for key in ("id", "model"):  # required by the SDK's Message: reported once, here
+            if getattr(start, key) is None:
+                report_invented(self.losses, (key,), key, OWNER, "")
         message["usage"] = self._wire_usage(LossRecorder())  # the final usage reports any loss
         self.start_fields = {key: value for key, value in message.items() if key not in MESSAGE_MAPPED}
         yield {"type": "message_start", "message": message}

@@ -24,6 +24,7 @@ from chatcodec._providers.anthropic.markers import KIT
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
 from chatcodec._providers.kit import ABSENT, Steps, restore_fields, shape_fields, split_fields
+from chatcodec._providers.kit.invented import report_invented
 
 _INPUT = "input_tokens"
 _READ = "cache_read_input_tokens"
@@ -115,7 +116,7 @@ def no_usage() -> dict[str, Any]:
 
 def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """Wire usage for canonical ``usage`` data. The SDK requires both counts, so a missing
-    count is written as zero, unless the decoder saw the count absent."""
+    count is written as zero, reported, unless the decoder saw the count absent."""
     losses = context.losses
     bag = KIT.claim(losses, usage.get("provider_metadata"), at)
     wire = restore_fields(bag)
@@ -128,7 +129,9 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     if reasoning_tokens is not None:
         details = as_dict(wire.get(_DETAILS)) or {}
         wire[_DETAILS] = {**details, _THINKING: reasoning_tokens}
+    absent = as_list(bag.get(ABSENT)) or []
     for key in _REQUIRED:
-        if key not in (as_list(bag.get(ABSENT)) or []):
-            wire.setdefault(key, 0)
+        if key not in absent and key not in wire:  # read back, a 0 is a count the answer never had
+            wire[key] = 0
+            report_invented(losses, (*at, key), f"usage.{key}", "an Anthropic Message", 0)
     return wire

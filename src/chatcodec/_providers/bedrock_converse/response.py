@@ -14,9 +14,11 @@ An error body (``{"message": ...}``, the error type being in the dropped
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from chatcodec._errors import ProviderAPIError
+from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse import wire as shapes
 from chatcodec._providers.bedrock_converse.context import BedrockContext
@@ -32,6 +34,7 @@ from chatcodec._providers.bedrock_converse.wire import adapters, refuse_too_deep
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
 from chatcodec._providers.kit import Steps, leftovers, restore_fields, shape_fields
+from chatcodec._providers.kit.invented import report_invented
 
 RESPONSE_MAPPED = shape_fields(shapes.Response)
 """Response members with a canonical home: the ones its shape types (``wire.py``)."""
@@ -89,9 +92,21 @@ def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[
     at: Steps = ("choices", 0, "finish_reason")
     stop_reason = encode_finish_reason(choice.get("finish_reason"), bag, context, at)
     wire["stopReason"] = stop_reason if stop_reason is not None else encode_unknown_finish(losses, at)
-    wire["usage"] = encode_usage(response.get("usage") or {}, context, ("usage",))
-    wire.setdefault("metrics", {"latencyMs": 0})
+    usage = response.get("usage")
+    if usage is not None:
+        wire["usage"] = encode_usage(usage, context, ("usage",))
+    elif "usage" not in wire:  # botocore requires it: the whole usage is made up, one report
+        wire["usage"] = encode_usage({}, replace(context, losses=LossRecorder()), ("usage",))
+        report_invented(losses, ("usage",), "usage", "a Converse response", wire["usage"])
+    if "metrics" not in wire:  # botocore requires them; read back, a 0 latency is a time never measured
+        wire["metrics"] = {"latencyMs": 0}
+        report_invented(losses, METRICS_AT, "metrics.latencyMs", "a Converse response", 0)
     return wire
+
+
+METRICS_AT: Steps = ("provider_metadata", PROVIDER, "metrics")
+"""Where a Converse answer's ``metrics`` are kept (the response's bag): where an invented
+latency is reported."""
 
 
 _RESPONSE_PARTS = frozenset({"text", "thinking", "tool_use", "opaque", "refusal", "image"})

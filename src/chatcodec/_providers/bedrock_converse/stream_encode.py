@@ -51,12 +51,14 @@ from chatcodec._providers.bedrock_converse.context import BedrockContext
 from chatcodec._providers.bedrock_converse.finish_reason import encode_finish_reason
 from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.parts import encode_blocks, tool_name
+from chatcodec._providers.bedrock_converse.response import METRICS_AT
 from chatcodec._providers.bedrock_converse.stream_decode import NO_METRICS
 from chatcodec._providers.bedrock_converse.usage import encode_usage
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.aws.tool_ids import tool_use_id
 from chatcodec._providers.families.claude.wire_rules import FINISH_MARKER
 from chatcodec._providers.kit import Steps, restore_fields
+from chatcodec._providers.kit.invented import report_invented
 
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _STOP_MEMBERS = frozenset({"additionalModelResponseFields"})
@@ -170,8 +172,9 @@ class StreamEncoder:
             return  # a stream that had no metadata event (usage, metrics) gets none
         usage = {**self.usage, "provider_metadata": self.usage_metadata} if self.usage_metadata else self.usage
         metadata["usage"] = encode_usage(usage, self.context, ("usage",))
-        if not self.bag.get(NO_METRICS):
-            metadata.setdefault("metrics", {"latencyMs": 0})  # required by botocore
+        if not self.bag.get(NO_METRICS) and "metrics" not in metadata:  # required by botocore
+            metadata["metrics"] = {"latencyMs": 0}
+            report_invented(self.losses, METRICS_AT, "metrics.latencyMs", "a ConverseStream metadata event", 0)
         yield {"metadata": metadata}
 
     # --- framing -------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from chatcodec._providers.bedrock_converse.markers import KIT
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
 from chatcodec._providers.kit import ABSENT, Steps, absent_keys, restore_fields, shape_fields, split_fields
+from chatcodec._providers.kit.invented import report_invented_counts
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokens", "cacheWriteInputTokens"
@@ -33,6 +34,9 @@ _REQUIRED = (_INPUT, _OUTPUT, _TOTAL)
 _MAPPED = frozenset(shape_fields(shapes.Usage))
 """The counts the usage shape types (``wire.py``), all read here: any other is kept."""
 _SPELLING = UsageSpelling(_INPUT, _OUTPUT, _READ, _WRITE)
+_COUNTS = (("input_tokens", _INPUT), ("output_tokens", _OUTPUT))
+"""The required counts with a canonical field (``totalTokens`` is their sum, written above)."""
+_OWNER = "botocore's TokenUsage"
 
 
 def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
@@ -65,9 +69,8 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
             wire[twin] = wire[_TWINS[twin]]
     if usage.get("reasoning_tokens"):  # a count of 0 says nothing: no loss
         losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count", "metadata")
-    filled = [key for key in _REQUIRED if key not in absent and key not in wire]
+    filled = [(key, wire_key) for key, wire_key in _COUNTS if wire_key not in absent and wire_key not in wire]
     if filled:  # read back, a 0 is a count the answer never had
-        why = f"botocore requires {', '.join(_REQUIRED)}; {', '.join(filled)} written as 0"
-        losses.add(at, "missing usage counts", why, "default")
-        wire.update(dict.fromkeys(filled, 0))
+        report_invented_counts(losses, at, ((key, f"usage.{wire_key}") for key, wire_key in filled), _OWNER)
+        wire.update(dict.fromkeys((wire_key for _, wire_key in filled), 0))
     return wire

@@ -17,6 +17,7 @@ from typing import Any
 from chatcodec._providers.bedrock_nova.markers import KIT
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields
+from chatcodec._providers.kit.invented import report_invented_counts
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokenCount", "cacheWriteInputTokenCount"
@@ -66,9 +67,12 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
         wire[_TOTAL] = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
     if usage.get("reasoning_tokens"):  # a count of 0 says nothing: no loss
         losses.add((*at, "reasoning_tokens"), "reasoning token count", "Nova usage has no such count", "metadata")
-    filled = [key for key in _REQUIRED if key not in absent and key not in wire]
-    if filled:
-        why = f"Nova's usage holds {', '.join(_REQUIRED)}; {', '.join(filled)} written as 0"
-        losses.add(at, "missing usage counts", why, "default")
-        wire.update(dict.fromkeys(filled, 0))
+    filled = [
+        (key, wire_key)
+        for key, wire_key in (("input_tokens", _INPUT), ("output_tokens", _OUTPUT))
+        if wire_key not in absent and wire_key not in wire
+    ]
+    if filled:  # read back, a 0 is a count the answer never had
+        report_invented_counts(losses, at, ((key, f"usage.{wire_key}") for key, wire_key in filled), "Nova's usage")
+        wire.update(dict.fromkeys((wire_key for _, wire_key in filled), 0))
     return {key: wire[key] for key in (*_MAPPED, *wire) if key in wire}

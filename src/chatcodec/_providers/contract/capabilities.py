@@ -66,6 +66,14 @@ class Capabilities:
     field set, ``known_fields.json``, with its value rules, or a ``structure`` role). A
     codec without it refuses ``strict=True`` with a
     :class:`~chatcodec.CodecNotAvailableError` rather than reading leniently unasked."""
+    empty_system: bool = True
+    """Its writer takes an empty system prompt as it stands (a top-level ``system: []``:
+    Anthropic, Bedrock); else a system or developer message with no parts is left out,
+    unreported, as an empty prompt is no prompt
+    (:func:`chatcodec._providers.history.turns.history_for`): sent as a message it is refused
+    (OpenAI: "Invalid 'messages[0].content': empty array. Expected an array with minimum
+    length 1"), is an empty turn (Ollama), or (Gemini, after the first turn) a ``Content`` of
+    no parts, refused ("contents.parts must not be empty")."""
     logprobs: bool = False
     """Its answers carry token log probabilities (a choice's ``logprobs``), written by its
     response and stream writers; else a choice's (or a stream's finish event's) are

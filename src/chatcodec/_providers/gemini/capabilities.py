@@ -6,6 +6,7 @@ CAPABILITIES = Capabilities(
     display_name="Gemini",
     tool_choice=frozenset({"auto", "none", "required", "tool"}),
     system="top_level",
+    empty_system=False,  # a Content of no parts is refused: "contents.parts must not be empty"
     developer_role=False,
     freeform_calls=False,
     results_follow_calls=True,  # a functionResponse turn right after the functionCall turn

@@ -12,10 +12,20 @@ rules several writers share, each format saying which it needs by its
 - ``results_follow_calls=True``: a message between a call and its results moves after
   the results (OpenAI Chat, Anthropic, Bedrock and Gemini require the results right after
   the call; Responses does not);
-- ``developer_role=False``: a ``developer`` message is sent as ``system``, reported.
+- ``developer_role=False``: a ``developer`` message is sent as ``system``, reported;
+- ``empty_system=False``: an empty system (or developer) message, ``content: []`` (Bedrock's
+  ``system: []``), is not sent. Sent as a message it is refused (OpenAI: "Invalid
+  'messages[0].content': empty array. Expected an array with minimum length 1") or is an
+  empty turn (Ollama ``content: ""``) or a ``Content`` of no parts Gemini refuses; a
+  top-level prompt of Anthropic or Bedrock says it as ``system: []``. It is the one rewrite not
+  reported: an empty prompt is no prompt, the target's default, and a value equal to the
+  target's default is no loss (:mod:`chatcodec._losses`; ``system=[]`` is a common boto3
+  default, which would warn on every conversion).
 
-Each rewrite is reported as a loss; loss paths after a move count messages in the order
-that is sent. Messages are canonical message dicts, never changed in place: a rewrite
+Each rewrite but the last is reported as a loss; loss paths after a move or a drop count
+messages in the order that is sent (so after a left-out empty system message, one lower
+than in the request: keeping the request's numbering would take a skip in each writer's
+message loop instead). Messages are canonical message dicts, never changed in place: a rewrite
 gives a new list (and new messages where their content changes).
 """
 
@@ -45,6 +55,8 @@ def history_for(
     """``messages`` as ``provider`` takes them (the list itself when nothing changes)."""
     name = capabilities.display_name
     freeform = capabilities.freeform_calls
+    if not capabilities.empty_system and holds_empty_content(messages):  # first: the rest never sees them
+        messages = [message for message in messages if not empty_instruction(message)]
     if _holds_unsent(messages, freeform=freeform):
         messages = without_unsent_calls(messages, losses, provider, name, freeform=freeform)
     if capabilities.results_follow_calls:
@@ -54,9 +66,29 @@ def history_for(
     return messages
 
 
+def holds_empty_content(messages: Sequence[Message]) -> bool:
+    """Whether a message has ``content: []`` (what an empty system message has): looked
+    for in C, as most histories hold none."""
+    return [] in map(_CONTENT, messages)
+
+
+_INSTRUCTION_ROLES = frozenset({"system", "developer"})
+
+
+def empty_instruction(message: Message) -> bool:
+    """A system or developer message with no parts and nothing else said (no name, cache
+    marker or bag, each of which the writer reports or carries): an empty prompt."""
+    return (
+        message["role"] in _INSTRUCTION_ROLES
+        and message.get("content") == []
+        and not any(message.get(key) for key in ("name", "cache_control", "provider_metadata"))
+    )
+
+
 _TYPE = itemgetter("type")
 _KIND = methodcaller("get", "kind")
 _ROLE = itemgetter("role")
+_CONTENT = methodcaller("get", "content")
 _AFTER_CALLS = ("tool", "assistant")
 """The roles that may follow an assistant's calls where its results must come next."""
 

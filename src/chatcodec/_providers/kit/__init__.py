@@ -30,6 +30,9 @@ by two folders are in :mod:`chatcodec._providers.families`, what a folder must s
 ``servers``         a format's compatible servers: the table that chooses one by option or
                     base URL, the call that reports each change as a ``rule`` loss, refusals
                     and rules (import it from its module)
+``invented``        the report of a value written for a required field the answer never had
+                    (an ``id``, a creation time, a count of 0), one per field (import it
+                    from its module)
 ``freeform_calls``  freeform (custom) calls in a response for a format without them;
 ``freeform_streams`` the same for a stream (an encoder over the format's)
 ``stream_reading``  what every stream decoder shares: ``read_event``, ``FeedByReading``,

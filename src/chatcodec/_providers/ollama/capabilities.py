@@ -6,6 +6,7 @@ CAPABILITIES = Capabilities(
     display_name="Ollama",
     tool_choice=frozenset(),  # no tool_choice: the model decides
     system="messages",
+    empty_system=False,
     developer_role=False,
     freeform_calls=False,  # a call is a function name and an arguments object
     results_follow_calls=False,  # the template renders the history in any order

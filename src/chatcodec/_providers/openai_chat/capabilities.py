@@ -6,6 +6,7 @@ CAPABILITIES = Capabilities(
     display_name="OpenAI Chat",
     tool_choice=frozenset({"auto", "none", "required", "tool"}),
     system="messages",
+    empty_system=False,
     developer_role=True,
     freeform_calls=True,  # custom tool calls (type "custom") are sent as they were read
     results_follow_calls=True,  # "An assistant message with 'tool_calls' must be followed by tool messages"

@@ -9,9 +9,11 @@ the response's bag.
 
 The SDK's ``ChatCompletion`` requires ``id``, ``created``, ``model`` and each choice's
 ``finish_reason``. A canonical response from elsewhere may lack them; ``id`` and ``model``
-are then written as ``""`` (placeholders, not data) and ``created`` as the current time (a
-client that sorts or expires by it reads 1970 from ``0``), and a missing
-finish reason as ``"stop"`` with a loss, since that one tells the client something.
+are then written as ``""`` and ``created`` as the current time (a client that sorts or
+expires by it reads 1970 from ``0``), and a usage's missing ``prompt_tokens`` or
+``completion_tokens`` as 0 (:mod:`.usage`): each is reported, as read back it is a value the
+answer never had (:mod:`chatcodec._providers.kit.invented`). A missing finish reason is
+written as ``"stop"``, also with a loss.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._errors import ProviderAPIError
 from chatcodec._narrow import as_dict
 from chatcodec._providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
+from chatcodec._providers.kit.invented import NOW, report_invented
 from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.assistant import decode_assistant, encode_assistant
 from chatcodec._providers.openai_chat.finish_reason import (
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 
 OBJECT = "chat.completion"
+OWNER = "an OpenAI ChatCompletion"
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
 
 
@@ -114,6 +118,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
             wire[key] = value
         elif key not in left_out and key not in wire:
             wire[key] = int(time.time()) if key == "created" else default
+            report_invented(losses, (key,), key, OWNER, NOW if key == "created" else default)
     if "object" not in wire and "object" not in left_out:
         wire["object"] = OBJECT
     wire["choices"] = [

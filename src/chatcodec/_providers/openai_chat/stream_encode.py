@@ -25,6 +25,8 @@ usage chunk it did not ask for, so usage events are merged and held to the end. 
 spelling is read with a ``DeprecationWarning``) says whether that chunk is sent: a proxy
 passes the client's ``stream_options.include_usage``; with no option the chunk is sent
 when the stream had usage. ``created`` is the current time when the upstream gave none.
+Each placeholder is reported once (:mod:`chatcodec._providers.kit.invented`): at the start
+event's field, or at ``$.id`` ... for a stream with no start event, when it closes.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.context import EncodeContext, read_options
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec._providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
+from chatcodec._providers.kit.invented import NOW, report_invented
 from chatcodec._providers.openai_chat import logprobs, reasoning, stream_indexes, thought_signatures
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
@@ -68,6 +71,7 @@ from chatcodec._providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_K
 from chatcodec._providers.openai_chat.usage import encode_usage, merged_usage
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
+_OWNER = "an OpenAI ChatCompletionChunk"
 
 
 def _error_object(event: ErrorEvent) -> dict[str, Any]:
@@ -179,6 +183,7 @@ class StreamEncoder:
                 base[key] = value
             elif key not in left_out:
                 base[key] = int(time.time()) if key == "created" else default
+                report_invented(self._losses, (*at, key), key, _OWNER, NOW if key == "created" else default)
         if "object" in left_out:
             del base["object"]
         self._base = base
@@ -274,6 +279,9 @@ class StreamEncoder:
             if held and state.held_at is not None:
                 why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
+        if not self._started and (self._choices or self._written or self._usage is not None):
+            for key, default in _PLACEHOLDERS:  # no start event: every chunk had the placeholders
+                report_invented(self._losses, (key,), key, _OWNER, NOW if key == "created" else default)
         # a started answer that said nothing is still one chunk: a stream of none is no answer
         said = [self._delta(0, {})] if self._started and not self._written and self._usage is None else []
         if self._usage is None or self._include_usage is False:

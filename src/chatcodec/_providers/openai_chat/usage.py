@@ -8,7 +8,8 @@ otherwise. Other details (audio, image, prediction tokens, OpenRouter ``cost``, 
 other counts are all 0 (OpenAI writes ``audio_tokens: 0``, ``accepted_prediction_tokens: 0``
 on every answer): it says nothing, so it rides in the ``_zero_details`` marker, written back
 here and dropped by another format without a report. The SDK requires the three
-top-level counts, so a count the source did not report is written as 0.
+top-level counts, so a count the source did not report is written as 0, reported
+(:mod:`chatcodec._providers.kit.invented`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec._providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
+from chatcodec._providers.kit.invented import report_invented
 from chatcodec._providers.openai_chat.markers import KIT
 
 if TYPE_CHECKING:
@@ -86,6 +88,7 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
             wire[wire_key] = value
         elif wire_key not in left_out and wire_key not in wire:  # a null kept in the bag stays null
             wire[wire_key] = 0
+            report_invented(losses, (*at, key), f"usage.{wire_key}", "OpenAI's CompletionUsage", 0)
     if "total_tokens" not in wire and "total_tokens" not in left_out:
         wire["total_tokens"] = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
     zero = as_dict(bag.get(_ZERO_DETAILS)) or {}

@@ -6,6 +6,7 @@ CAPABILITIES = Capabilities(
     display_name="The Responses API",
     tool_choice=frozenset({"auto", "none", "required", "tool"}),
     system="messages",
+    empty_system=False,
     developer_role=True,
     freeform_calls=True,  # custom_tool_call items (a tool_use of kind custom)
     results_follow_calls=False,  # input may hold a message between function_call and its output

@@ -44,7 +44,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_list, as_sampling_number
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.contract.target_rules import carries_nothing
-from chatcodec._providers.history.turns import history_for
+from chatcodec._providers.history.turns import history_for, holds_empty_content
 from chatcodec._providers.kit import keeps_a_container, restore_fields, split_fields
 from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec._providers.kit.service_tier import read_tier, write_tier
@@ -227,7 +227,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     losses = context.losses
     messages: list[Message] = request.get("messages") or []
     kept_whole, encrypted = survey(messages)
-    if kept_whole:  # the shared history rules for what this format can carry act on such parts only
+    if kept_whole or holds_empty_content(messages):  # what the shared history rules act on, for this format
         messages = history_for(messages, losses, PROVIDER, CAPABILITIES)
     bag, wire = _own_fields(request.get("provider_options"), losses)
     model = request.get("model")
@@ -354,8 +354,9 @@ def _without_unpersisted_reasoning(
 def survey(messages: Sequence[Message]) -> tuple[bool, bool]:
     """What the assistant turns hold that two rules look for, in one pass: a part kept
     whole (``opaque``: another format's call, which :func:`~chatcodec._providers.history.turns.history_for`
-    sends with its results or drops with them, for this format's capabilities its only
-    rule), and this provider's encrypted reasoning (which asks for ``include``)."""
+    sends with its results or drops with them: with an empty system message, what its
+    rules act on for this format's capabilities), and this provider's encrypted reasoning
+    (which asks for ``include``)."""
     kept_whole = encrypted = False
     for message in messages:
         parts: Any = message.get("content") if message["role"] == "assistant" else None

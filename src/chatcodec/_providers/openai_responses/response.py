@@ -9,11 +9,12 @@ such as ``instructions``, ``tools``, ``reasoning``, ``text``, ``store``, ``billi
 
 The SDK's ``Response`` requires ``id``, ``created_at``, ``model``, ``object``,
 ``output``, ``parallel_tool_calls``, ``tool_choice`` and ``tools``. A canonical response
-from elsewhere may lack them; they are then written as placeholders (``""``,
-``"response"``, ``true``, ``"auto"``, ``[]``), never as data, and ``created_at`` as the
-current time (as openai-chat stamps ``created``); a recorded body that left one out gets
-none back. Responses has one answer per response: choices after the first
-are reported and left out.
+from elsewhere may lack them: an ``id`` and ``model`` are then written as ``""`` and
+``created_at`` as the current time (as openai-chat stamps ``created``), each reported (read
+back, they are values the answer never had: :mod:`chatcodec._providers.kit.invented`), and
+the rest as the API's defaults (``"response"``, ``true``, ``"auto"``, ``[]``: what a request
+that set nothing echoes); a recorded body that left one out gets none back. Responses has
+one answer per response: choices after the first are reported and left out.
 
 A server answering the request itself (``chatcodec serve``'s Responses front) gives the
 ``server_fields`` option: the response is then the Open Responses ``ResponseResource``
@@ -32,6 +33,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.kit import absent_keys, mark_absent, restore_fields, split_fields
+from chatcodec._providers.kit.invented import NOW, report_invented
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, Sealing, sealing_of
 from chatcodec._providers.openai_responses.finish_reason import (
     decode_finish_reason,
@@ -45,16 +47,19 @@ from chatcodec._providers.openai_responses.usage import decode_usage, encode_usa
 from chatcodec._providers.openai_responses.wire import RESPONSE, adapted
 
 OBJECT = "response"
+ANSWER_NAMES: tuple[tuple[str, str], ...] = (("id", "id"), ("created_at", "created"), ("model", "model"))
+"""The fields ``Response`` requires that name the answer (wire, canonical): when canonical
+has none, ``""`` or the current time is written, reported."""
+
 PLACEHOLDERS: tuple[tuple[str, object], ...] = (
-    ("id", ""),
-    ("created_at", 0),
-    ("model", ""),
     ("object", OBJECT),
     ("parallel_tool_calls", True),
     ("tool_choice", "auto"),
     ("tools", []),
 )
-"""The fields ``Response`` requires, with what is written when canonical has no value."""
+"""The other fields ``Response`` requires, with what is written when the answer has none:
+the constant ``object``, and the request settings it echoes as a request that set none
+echoes them (the API's defaults: nothing the answer held is made up, so no loss)."""
 
 _TOOL_CALLS = ("function_call", "custom_tool_call")
 
@@ -115,7 +120,7 @@ def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
     data["choices"] = [choice]
     if isinstance(wire.get("usage"), dict):
         data["usage"] = decode_usage(wire["usage"])
-    mark_absent(bag, wire, *(key for key, _ in PLACEHOLDERS), "status")
+    mark_absent(bag, wire, *(key for key, _ in ANSWER_NAMES), *(key for key, _ in PLACEHOLDERS), "status")
     return KIT.attach(data, bag)
 
 
@@ -127,23 +132,25 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     bag = KIT.own(response.get("provider_metadata"))
     left_out = absent_keys(bag)
     wire = restore_fields(bag)
+    served = server_fields(context)
+    for wire_key, key in ANSWER_NAMES:
+        if response.get(key) is not None:
+            wire[wire_key] = response[key]
+        elif wire_key not in wire and wire_key not in left_out:
+            # Another format may have no creation time (Anthropic, Gemini): stamped now, as
+            # openai-chat's ``created`` is, so a client never reads 1970.
+            wire[wire_key] = int(time.time()) if key == "created" else ""
+            if served is None or wire_key not in served:  # a server answering gives its own
+                report_invented(losses, (key,), wire_key, "a Responses Response", NOW if key == "created" else "")
     for key, placeholder in PLACEHOLDERS:
         if key not in left_out:
             wire.setdefault(key, placeholder)
-    if response.get("created") is None and "created_at" not in left_out and wire.get("created_at") == 0:
-        # Another format may have no creation time (Anthropic, Gemini): stamped now, as
-        # openai-chat's ``created`` is, so a client never reads 1970.
-        wire["created_at"] = int(time.time())
-    for wire_key, key in (("id", "id"), ("model", "model"), ("created_at", "created")):
-        if response.get(key) is not None:
-            wire[wire_key] = response[key]
     choices = response["choices"]
     for index in range(1, len(choices)):
         losses.add(("choices", index), "extra choice", "a Responses response holds one answer")
     choice = choices[0]
     why = "a Responses answer is its output items: the decoder keeps no choice bag"
     KIT.report_unplaced(losses, choice.get("provider_metadata"), ("choices", 0), why)
-    served = server_fields(context)
     response_id = served.get("id") if served is not None else None
     sealing = sealing_of(context.options)
     output = encode_output(choice["message"], losses, response_id or response.get("id"), sealing=sealing)

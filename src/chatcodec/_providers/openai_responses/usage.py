@@ -6,7 +6,8 @@ and the newer ``cache_write_tokens``) and ``output_tokens`` includes
 to one, never added twice. ``total_tokens`` is derived when it is the plain sum and kept
 otherwise. ``ResponseUsage`` requires every count and both details objects (the SDK
 now requires ``cache_write_tokens`` too), so a count the source did not report is
-written as 0 on a usage from another provider.
+written as 0 on a usage from another provider, reported
+(:mod:`chatcodec._providers.kit.invented`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from chatcodec._narrow import as_count, as_dict
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
+from chatcodec._providers.kit.invented import report_invented
 from chatcodec._providers.openai_responses.markers import KIT
 
 _DETAILS = {
@@ -28,6 +30,7 @@ _REQUIRED_DETAILS = {
     "output_tokens_details": ("reasoning_tokens",),
 }
 _COUNTS = (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens"))
+_OWNER = "the SDK's ResponseUsage"
 
 
 def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
@@ -70,15 +73,17 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
             wire[wire_key] = value
         elif wire_key not in left_out and wire_key not in wire:
             wire[wire_key] = 0
+            report_invented(losses, (*at, key), f"usage.{wire_key}", _OWNER, 0)
     if "total_tokens" not in wire and "total_tokens" not in left_out:
         wire["total_tokens"] = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
     for details_key, pairs in _DETAILS.items():
         details = dict(as_dict(bag.get(details_key)) or {})
         details.update((wire_key, usage[key]) for wire_key, key in pairs if usage.get(key) is not None)
         if details_key not in left_out:
-            for required in _REQUIRED_DETAILS[details_key]:
-                if not bag.get(f"_no_{required}"):
-                    details.setdefault(required, 0)
+            for wire_key, key in pairs:
+                if not bag.get(f"_no_{wire_key}") and wire_key not in details:
+                    details[wire_key] = 0
+                    report_invented(losses, (*at, key), f"usage.{details_key}.{wire_key}", _OWNER, 0)
         if details or details_key not in left_out:
             wire[details_key] = details
     return wire
