@@ -223,3 +223,28 @@ def test_a_reasoning_config_with_no_setting_writes_no_reasoning_object() -> None
     assert losses == []
     kept = {"model": "gpt-5", "input": [], "reasoning": {"generate_summary": "auto"}}
     assert chatcodec.convert_request(kept, source=FORMAT, target=FORMAT)["reasoning"] == {"generate_summary": "auto"}
+
+
+def test_a_results_name_goes_on_a_function_output_and_is_a_loss_on_a_custom_one() -> None:
+    """The SDK's ``FunctionCallOutput`` has a ``name``; ``ResponseCustomToolCallOutputParam``
+    (call_id, output, type, id, caller) has none, so a named result answering a custom call
+    is sent without it and reported."""
+    for kind, item_type in ((None, "function_call_output"), ("custom", "custom_tool_call_output")):
+        call: dict[str, Any] = {"type": "tool_use", "id": "call_1", "name": "apply_patch", "arguments": "{}"}
+        if kind is not None:
+            call["kind"] = kind
+        result = {"type": "tool_result", "tool_use_id": "call_1", "content": "applied", "name": "apply_patch"}
+        request = {
+            "model": "gpt-5",
+            "messages": [{"role": "assistant", "content": [call]}, {"role": "tool", "content": [result]}],
+        }
+        losses: list[chatcodec.Loss] = []
+        body = chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses)
+        assert_request_matches_sdk(body)
+        output = body["input"][-1]
+        assert output["type"] == item_type
+        named = item_type == "function_call_output"
+        assert ("name" in output) is named
+        assert [loss.path for loss in losses if loss.what == "tool name"] == (
+            [] if named else ["$.messages[1].content[0].name"]
+        )

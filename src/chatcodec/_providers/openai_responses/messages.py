@@ -15,8 +15,10 @@ Items map to messages where they stand, so order is kept exactly:
   ``mcp_approval_response``, kinds added later) is kept whole, as opaque parts of a user
   message marked ``_items``, and goes back out as the same items.
 
-Function outputs have no error flag, so a canonical ``is_error`` result is a loss; their
-``name`` is the canonical result's ``name``. The plain shapes an agent session is made of
+Function outputs have no error flag, so a canonical ``is_error`` result is a loss; a
+``function_call_output``'s ``name`` is the canonical result's ``name``, and a
+``custom_tool_call_output`` has none (the SDK's ``ResponseCustomToolCallOutputParam``: its
+call id, output, type, id and caller), so a result's name there is a loss. The plain shapes an agent session is made of
 (a message of one string, an output of one string) are read and written by the first
 branch of each function, with no bag built.
 """
@@ -279,8 +281,10 @@ def encode_result(
     kind = "custom_tool_call_output" if custom or bag.get(CUSTOM) else "function_call_output"
     item = {**restore_fields(bag), "type": kind, "call_id": result["tool_use_id"]}
     item["output"] = content if isinstance(content, str) else encode_parts(content, context, at)
-    if result.get("name") is not None:
+    if result.get("name") is not None and kind == "function_call_output":
         item["name"] = result["name"]
+    elif result.get("name") is not None:
+        losses.add((*at, "name"), "tool name", "Responses custom tool call outputs have no name")
     if result.get("is_error"):
         losses.add((*at, "is_error"), "error flag", "Responses function call outputs have no error flag")
     if result.get("cache_control") is not None:
