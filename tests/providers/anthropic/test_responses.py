@@ -187,3 +187,30 @@ def test_a_response_without_type_or_stop_sequence_round_trips() -> None:
     """Anthropic-compatible endpoints leave fields out; absent stays absent."""
     payload = {"id": "m1", "model": "x", "content": [{"type": "text", "text": "hi"}], "usage": {"input_tokens": 1}}
     assert encode_response(chatcodec.decode_response("anthropic", payload)) == (payload, [])
+
+
+@pytest.mark.parametrize("text", ["", "I can't help with that."], ids=["empty", "text"])
+def test_a_refusal_part_is_reported_whether_or_not_it_has_text(text: str) -> None:
+    """Anthropic has no refusal block (it says a refusal by ``stop_reason``): a refusal's text
+    is sent as a text block, and an empty one is not sent at all (no empty text block), but
+    the answer's refusing is gone either way, in a body and in a stream alike."""
+    from chatcodec.streams._replay import events_from_response
+
+    answer = chatcodec.ChatResponse.model_validate(
+        {
+            "id": "resp_1",
+            "model": "gpt-5",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": [{"type": "refusal", "text": text}]}}],
+            "usage": {"input_tokens": 3, "output_tokens": 0},
+        }
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_response("anthropic", answer, on_loss="ignore", losses=losses)
+    assert body["content"] == ([{"type": "text", "text": text}] if text else [])
+    assert [loss.what for loss in losses if "refusal" in loss.what] == ["refusal part"]
+    for split in (lambda whole: [whole], lambda whole: list(whole) or [""]):
+        streamed: list[chatcodec.Loss] = []
+        events = events_from_response(answer, split)
+        wire = list(chatcodec.encode_stream("anthropic", events, on_loss="ignore", losses=streamed))
+        assert [loss.what for loss in streamed if "refusal" in loss.what] == ["refusal part"]
+        assert [event["type"] for event in wire].count("content_block_start") == (1 if text else 0)

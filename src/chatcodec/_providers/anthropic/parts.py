@@ -366,6 +366,12 @@ class AnthropicContext(EncodeContext):
         return block
 
 
+REFUSAL_SENT_AS_TEXT = "Anthropic has no refusal block; sent as text"
+"""Why a refusal part is a loss: Anthropic says a refusal by ``stop_reason: refusal``, with
+no block for the refusal's text. An empty one is not sent at all (no empty text block), but
+the answer's having refused is lost either way, so it is reported either way."""
+
+
 def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     """The wire block for canonical ``part`` data, or None when Anthropic cannot carry it
     (a loss)."""
@@ -387,7 +393,7 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
         case "opaque":
             return _encode_opaque(part, context, at)
         case "refusal":
-            context.losses.add(at, "refusal part", "Anthropic has no refusal block; sent as text")
+            context.losses.add(at, "refusal part", REFUSAL_SENT_AS_TEXT)
             return _cached({**_bag(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
         case "audio":
             context.losses.add(at, "audio part", "Anthropic messages cannot hold audio")

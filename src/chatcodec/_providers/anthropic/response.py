@@ -23,7 +23,13 @@ from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
-from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, AnthropicContext, decode_parts, encode_part
+from chatcodec._providers.anthropic.parts import (
+    ASSISTANT_KINDS,
+    REFUSAL_SENT_AS_TEXT,
+    AnthropicContext,
+    decode_parts,
+    encode_part,
+)
 from chatcodec._providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec._providers.anthropic.wire import ErrorBody, Response, refuse_too_deep, validated_object
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
@@ -142,8 +148,10 @@ def encode_content(choice: Mapping[str, Any], context: AnthropicContext, at: Ste
         if part["type"] not in RESPONSE_PARTS:
             context.losses.add(part_at, f"{part['type']} part", "an Anthropic response cannot contain it")
             continue
-        if empty_text(part):
-            continue  # Anthropic sends no empty text block (nor does its stream encoder)
+        if empty_text(part):  # Anthropic sends no empty text block (nor does its stream encoder)
+            if part["type"] == "refusal":  # but the answer said it refused: that is gone
+                context.losses.add(part_at, "refusal part", REFUSAL_SENT_AS_TEXT)
+            continue
         block = encode_part(part, context, part_at)
         if block is not None:
             blocks.append(block)
@@ -152,8 +160,8 @@ def encode_content(choice: Mapping[str, Any], context: AnthropicContext, at: Ste
 
 def empty_text(part: Mapping[str, Any]) -> bool:
     """A text part with no text and no citations (an OpenAI-compatible ``"content": ""``
-    beside tool calls), or an empty refusal (sent as text): it carries nothing, and an
-    Anthropic answer has no such block."""
+    beside tool calls), or an empty refusal (sent as text): an Anthropic answer has no
+    such block (the refusal is reported by the caller)."""
     if part["type"] == "refusal":
         return not part["text"]  # sent as text: an empty one is an empty text block
     if part["type"] != "text" or part["text"]:

@@ -51,7 +51,7 @@ from chatcodec._narrow import is_list
 from chatcodec._payloads import loads
 from chatcodec._providers.anthropic.finish_reason import encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
-from chatcodec._providers.anthropic.parts import AnthropicContext, encode_part
+from chatcodec._providers.anthropic.parts import REFUSAL_SENT_AS_TEXT, AnthropicContext, encode_part
 from chatcodec._providers.anthropic.response import (
     MESSAGE_DEFAULTS,
     MESSAGE_MAPPED,
@@ -124,6 +124,7 @@ class StreamEncoder:
         self.ended_early: dict[int, _Open] = {}  # blocks stopped when a later one began, by part index
         self.waiting: dict[int, dict[str, Any]] = {}  # text blocks waiting for their first text, by part index
         self.queued: dict[int, _Queued] = {}  # tool calls waiting for the open call to stop, by part index
+        self.refusals: set[int] = set()  # refusal parts reported, by part index
         self.next_index: int = 0
         self.position: int = 0
         self.dropped_choices: set[int] = set()
@@ -489,10 +490,12 @@ class StreamEncoder:
         yield from self._stop(event.index, "text")
 
     def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> Iterator[dict[str, Any]]:
+        if event.index not in self.refusals:  # once per part, empty or not: the refusal is gone
+            self.refusals.add(event.index)
+            self.losses.add(at, "refusal part", REFUSAL_SENT_AS_TEXT)
         if not event.delta and event.index not in self.open:
-            return  # no empty text block (as for text): an empty refusal carries nothing
+            return  # no empty text block (as for text)
         if event.index not in self.open and event.index not in self.ended_early:
-            self.losses.add(at, "refusal part", "Anthropic has no refusal block; sent as text")
             yield from self._begin(event.index, "text", {"type": "text", "text": ""})
         yield from self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
 
@@ -503,6 +506,8 @@ class StreamEncoder:
             return
         dumped = part.model_dump()
         if empty_text(dumped):
+            if part.type == "refusal":
+                self.losses.add(at, "refusal part", REFUSAL_SENT_AS_TEXT)
             return  # as encode_response: Anthropic sends no empty text block
         block = encode_part(dumped, self.context, at)
         if block is None:
