@@ -201,3 +201,39 @@ def test_the_upstream_body_is_the_decoded_request_updated_and_encoded(
     update = {"model": "claude-sonnet-4-6", "stream": None}
     decoded = chatcodec.decode_request("openai-chat", payload).model_copy(update=update)
     assert fake.last.body == chatcodec.encode_request("anthropic", decoded, on_loss="ignore")
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["plain", "streamed"])
+def test_the_answer_is_created_at_the_gateways_clock_and_nothing_is_invented(
+    fake: FakeUpstream, client: openai.OpenAI, caplog: pytest.LogCaptureFixture, streamed: bool
+) -> None:
+    """A Claude answer names no creation time and a ChatCompletion requires one: the gateway
+    gives the time the answer arrived, so the writer reports no invented ``created``."""
+    if streamed:
+        fake.reply(fixture_bytes("anthropic", "stream", "text_basic.sse"), content_type=SSE)
+    else:
+        fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+    caplog.set_level(logging.INFO, logger="chatcodec.serve")
+    before = int(time.time())
+    if streamed:
+        created = {chunk.created for chunk in _stream(client)}
+    else:
+        raw = client.chat.completions.with_raw_response.create(
+            model="gpt-4o", messages=[{"role": "user", "content": "hi"}], max_completion_tokens=100
+        )
+        created = {raw.parse().created}
+        assert "created" not in raw.headers.get("chatcodec-losses", "")
+    assert len(created) == 1
+    assert before <= created.pop() <= int(time.time())
+    lines = _log_lines(caplog)
+    for _ in range(100):  # a stream's line is written once the server has sent its end
+        if lines:
+            break
+        time.sleep(0.02)
+        lines = _log_lines(caplog)
+    assert [line["status"] for line in lines] == [200]
+    assert not [summary for summary in lines[0].get("loss_summary", []) if "created" in summary]
+
+
+def _log_lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
+    return [json.loads(record.getMessage()) for record in caplog.records if record.name == "chatcodec.serve"]

@@ -1,4 +1,4 @@
-"""An answer's id and model where the upstream's body names neither (Bedrock Converse).
+"""An answer's id, model and creation time where the upstream's body does not name them.
 
 A ``ConverseResponse`` and its stream carry no id and no model: the model is in the URL
 and the id in the ``x-amzn-RequestId`` header (the upstream edge's ``answer_id_header``).
@@ -6,6 +6,12 @@ A caller of the OpenAI or Anthropic API reads both from the body (the OpenAI SDK
 ``completion.id``, Claude Code's ``message.model``), so the answer converted for it gets
 the header's id and the model the route called, never an empty string. An upstream whose
 body has them keeps its own.
+
+The creation time is the gateway's own fact: an Anthropic, Bedrock or Gemini answer has no
+``created``, and an OpenAI ``ChatCompletion`` (``created``) or Responses ``Response``
+(``created_at``) requires one. The gateway gives the time the upstream's answer arrived,
+so the writer has nothing to invent (it reports what it invents) and the caller's
+``chatcodec-losses`` header does not name a time on every such answer.
 
 The same model is the one that thought: its thinking parts (a ``reasoningContent``
 block, a stream's reasoning deltas) name it too. Claude on Bedrock signs with
@@ -16,8 +22,9 @@ Anthropic caller got ``"signature": ""`` and its next request was refused.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec._losses import Loss, LossRecorder
@@ -30,15 +37,20 @@ from chatcodec.serve._upstream import upstream_side
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """The id and model an answer gets where its body has none."""
+    """The id, model and creation time an answer gets where its body has none."""
 
     id: str | None
     model: str | None
+    created: int = field(default_factory=lambda: int(time.time()))
+    """When the upstream's answer reached the gateway (Unix seconds)."""
+
+    def _missing(self) -> tuple[tuple[str, str | int | None], ...]:
+        return (("id", self.id), ("model", self.model), ("created", self.created))
 
     def fill(self, canonical: dict[str, Any]) -> dict[str, Any]:
-        """Canonical response data with its missing (or empty) id and model filled, its
-        thinking parts' model too."""
-        for key, value in (("id", self.id), ("model", self.model)):
+        """Canonical response data with its missing (or empty) id, model and creation time
+        filled, its thinking parts' model too."""
+        for key, value in self._missing():
             if value and not canonical.get(key):
                 canonical[key] = value
         if self.model:
@@ -47,8 +59,8 @@ class Identity:
         return canonical
 
     def started(self, event: AnyStreamEvent) -> AnyStreamEvent:
-        """A stream's start event with its missing id and model filled, a thinking part's
-        model too; other events as they are."""
+        """A stream's start event with its missing id, model and creation time filled, a
+        thinking part's model too; other events as they are."""
         if isinstance(event, ThinkingStartEvent):
             return event.model_copy(update={"model": self.model}) if self.model and not event.model else event
         if isinstance(event, PartEvent):
@@ -56,11 +68,9 @@ class Identity:
             if self.model and isinstance(part, ThinkingPart) and not part.model:
                 return event.model_copy(update={"part": part.model_copy(update={"model": self.model})})
             return event
-        if not isinstance(event, ResponseStartEvent) or (event.id and event.model):
+        if not isinstance(event, ResponseStartEvent) or (event.id and event.model and event.created):
             return event
-        update = {
-            key: value for key, value in (("id", self.id), ("model", self.model)) if value and not getattr(event, key)
-        }
+        update = {key: value for key, value in self._missing() if value and not getattr(event, key)}
         return event.model_copy(update=update) if update else event
 
 
@@ -79,7 +89,7 @@ def _thinking_parts(canonical: dict[str, Any]) -> list[dict[str, Any]]:
 
 def answer_identity(upstream: str, headers: Mapping[str, str], model: str) -> Identity:
     """What an answer of ``upstream`` lacks: the id its response ``headers`` give, the
-    ``model`` called; none where its body names them itself."""
+    ``model`` called (none where its body names them itself), and the time it arrived."""
     header = upstream_side(upstream).answer_id_header
     if header is None:
         return Identity(None, None)

@@ -1,5 +1,5 @@
 """Step 7, plain: the upstream's answer converted for the caller (on a worker thread when
-it is large), its missing id and model filled (:mod:`chatcodec.serve._identity`), the span
+it is large), its missing id, model and creation time filled (:mod:`chatcodec.serve._identity`), the span
 given its attributes, what is to be kept handed to :mod:`.keep`, and the caller's response
 with the upstream's passed headers, the losses and any store error."""
 

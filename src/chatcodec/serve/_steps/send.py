@@ -35,7 +35,7 @@ class Sent:
     passed: dict[str, str]
     """The upstream headers the caller gets too."""
     identity: Identity
-    """The id and model the answer's body may lack (:mod:`chatcodec.serve._identity`)."""
+    """The id, model and creation time the answer's body may lack (:mod:`chatcodec.serve._identity`)."""
 
 
 async def sent(server: Server, fitted: Fitted) -> Sent:
