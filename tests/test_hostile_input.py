@@ -474,3 +474,22 @@ def test_a_conversation_holding_itself_is_refused_by_the_strict_reader_at_its_pl
     with pytest.raises(chatcodec.PayloadError, match=r"\[rule: cyclic_value\]") as caught:
         chatcodec.decode_request("openai-chat", {"model": "m", "messages": messages}, strict=True)
     assert caught.value.path == "$.messages[1]"
+
+
+@pytest.mark.parametrize("key", ["role", "type"])
+def test_an_item_tag_nested_1000_levels_is_refused_with_no_unraisable_report(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Responses item is routed in Rust by its ``type``, or its ``role``: a tag that is an
+    object a thousand deep is refused at its path, and pydantic-core never tries to quote
+    the tag's repr (which fails in Python and was printed as an ignored exception)."""
+    import sys
+
+    unraisable: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda report: unraisable.append(report.exc_type.__name__))
+    item = {"role": "user", "content": "hi"} if key == "type" else {"content": "hi"}
+    body = {"model": "gpt-5", "input": [{**item, key: _nested(1000)}]}
+    with pytest.raises(chatcodec.ChatcodecError) as caught:
+        chatcodec.convert_request(body, source="openai-responses", target="openai-chat")
+    assert "$.input[0]" in str(caught.value)
+    assert unraisable == []

@@ -370,7 +370,11 @@ def _front_one_of(one_of: OneOf, members: tuple[Any, ...]) -> cs.CoreSchema:
     for _, values in one_of.routes:
         choices.update((value, shapes[tag]) for value, tag in values.items() if value not in choices)
     paths: list[list[str | int]] = [[key] for key, _ in one_of.routes]
-    tagged = cs.tagged_union_schema(choices, paths)
+    # A fixed error, as kit.closed_schema.tagged's: the default quotes the tag's repr, which
+    # for a role nested a thousand deep fails in Python (reported as an unraisable exception).
+    tagged = cs.tagged_union_schema(
+        choices, paths, custom_error_type="closed_tag", custom_error_message="not a known item"
+    )
     known = "|".join(map(re.escape, one_of.routes[0][1]))
     other_kind = cs.str_schema(pattern=f"^(?!(?:{known})\\Z)", regex_engine="python-re", strict=True)
     return cs.union_schema([tagged, _front_typed_dict(members[-1], {"type": other_kind})], mode="left_to_right")
