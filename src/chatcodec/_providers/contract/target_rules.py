@@ -194,10 +194,15 @@ def apply_target_rules(
         model = wire_body["model"]
     skipped = _skipped(context.option("skip_rules"))
     provider, losses = context.provider, context.losses
+    call: RuleCall | None = None  # one for every rule of the request, its rule and scope set for each
     for rule, scope in _in_force(table, version, model):
         if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
             continue
-        rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses))
+        if call is None:
+            call = RuleCall(provider, wire_body, model, version, rule, scope, losses)
+        else:
+            call.rule, call.scope = rule, scope
+        rule.edit(call)
     for required in table.required:
         if wire_body.get(required.key) is None:
             why = f"{provider} requires it and the request has none; set it, or the option {required.key!r}"
@@ -337,7 +342,7 @@ def range_rule(ranges: tuple[SamplingRange, ...]) -> TargetRule:
             holder: dict[str, Any] | None = call.body
             for step in item.at:
                 holder = as_dict(holder.get(step)) if holder is not None else None
-            if holder is not None:
+            if holder is not None and item.key in holder:  # most requests set none of them
                 clamp_to_range(call, holder, (item.key,), item.at, (item.low, item.high))
 
     sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
