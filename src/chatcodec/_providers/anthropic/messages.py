@@ -232,11 +232,9 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
 def _plain_result(content: Any) -> bool:
     """Whether a result's content is written as it is: a string, or text parts of a
     type and a non-empty text alone (what :func:`~.parts.encode_part` gives them too)."""
-    if type(content) is str:
-        return True
-    return type(content) is list and all(
-        item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in content
-    )
+    if content.__class__ is not list:  # Any, no typing.cast per result: a Python call each
+        return type(content) is str
+    return all(item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in content)
 
 
 def _foreign_bag_only(message: Message, role: str) -> bool:

@@ -177,8 +177,8 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
         metadata = message.get("provider_metadata")
         if metadata is not None and _holds_a_container(metadata):
             return True
-        content: Any = message.get("content")  # no cast call per message: a Python call each
-        if type(content) is list:
+        content: Any = message.get("content")  # Any, no typing.cast per message: a Python call each
+        if content.__class__ is list:
             for part in content:
                 metadata = part.get("provider_metadata")
                 if metadata is not None and _holds_a_container(metadata):
