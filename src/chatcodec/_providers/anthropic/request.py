@@ -341,16 +341,16 @@ class _ToolNames:
     """Tool names by call id, walked on the first call and remembered: a ``functools.cache``
     of a ``partial`` made per request cost more than most requests' reading of them."""
 
-    __slots__ = ("_messages", "_names")
+    __slots__ = ("messages", "names")
 
     def __init__(self, messages: list[Mapping[str, Any]]) -> None:
-        self._messages = messages
-        self._names: dict[str, str] | None = None
+        self.messages = messages
+        self.names: dict[str, str] | None = None
 
     def __call__(self) -> dict[str, str]:
-        if self._names is None:
-            self._names = _names(self._messages)
-        return self._names
+        if self.names is None:
+            self.names = _names(self.messages)
+        return self.names
 
 
 def _names(messages: list[Mapping[str, Any]]) -> dict[str, str]:
