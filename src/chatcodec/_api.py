@@ -19,6 +19,7 @@ from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
 from chatcodec._payloads import Payload, load_object
+from chatcodec._providers.contract.context import close_conversion, open_conversion
 from chatcodec._providers.contract.provider_codec import held
 from chatcodec._registry import StreamDecoder, SupportsStreamDecoder, get_codec
 from chatcodec._sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
@@ -274,9 +275,13 @@ def convert_request(
     The source's reader gives canonical data and the target's writer writes it
     (:mod:`chatcodec._conversion`): no canonical model is built."""
     named = checked_options(target, options)  # before reading: a typo is the caller's
-    canonical = read_request_data(payload, source, strict=strict, target=target)
-    recorder = LossRecorder()
-    encoded = write_request_data(canonical, target, recorder, named, extra_fields)
+    span = open_conversion()  # no caller's code runs between the read and the write
+    try:
+        canonical = read_request_data(payload, source, strict=strict, target=target)
+        recorder = LossRecorder()
+        encoded = write_request_data(canonical, target, recorder, named, extra_fields)
+    finally:
+        close_conversion(span)
     recorder.settle(on_loss, losses)
     return encoded
 

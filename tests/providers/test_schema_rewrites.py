@@ -314,3 +314,40 @@ def test_schema_changes_are_their_own_loss_kind_a_policy_can_refuse() -> None:
         )
     assert {loss.kind for loss in raised.value.losses} == {"schema"}
     assert "$.tools[0].parameters.propertyOrdering" in [loss.path for loss in raised.value.losses]
+
+
+def test_a_schema_changed_in_place_between_conversions_is_written_afresh() -> None:
+    """A conversion makes each schema's JSON text once, for its read and its write
+    (``contract.context.CONVERSION``); what it remembered ends with it, so the same schema
+    object changed in place before the next conversion is judged by its new text."""
+    from chatcodec._providers.contract.context import CONVERSION
+
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
+    function = {"name": "f", "parameters": schema, "strict": True}
+    request = {
+        "model": "gpt-5",
+        "messages": [{"role": "user", "content": "q"}],
+        "tools": [{"type": "function", "function": function}],
+    }
+
+    def written() -> tuple[Any, list[str]]:
+        losses: list[chatcodec.Loss] = []
+        body = chatcodec.convert_request(
+            request, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
+        )
+        return body["tools"][0]["input_schema"], [loss.what for loss in losses if loss.kind == "schema"]
+
+    assert written() == (schema, [])
+    schema["additionalProperties"] = 0  # equal to False in Python, told apart by its text
+    subset, changes = written()
+    assert changes == ["additionalProperties set to false"]
+    assert subset["additionalProperties"] is False
+    assert CONVERSION.get() is None
+    with pytest.raises(chatcodec.ChatcodecError):
+        chatcodec.convert_request({"messages": 1}, source="openai-chat", target="anthropic")
+    assert CONVERSION.get() is None  # closed when the conversion raises too

@@ -244,6 +244,43 @@ def test_a_long_call_id_is_hashed_the_same_in_the_call_and_its_output() -> None:
     assert kept["input"][1]["call_id"] == LONG_ID
 
 
+_LONG_ITEMS: dict[str, dict[str, Any]] = {
+    "a call with its own fields": {
+        "type": "function_call",
+        "call_id": LONG_ID,
+        "name": "f",
+        "arguments": "{}",
+        "status": "completed",
+    },
+    "an output with its own fields": {
+        "type": "function_call_output",
+        "call_id": LONG_ID,
+        "output": "ok",
+        "status": "completed",
+    },
+    "a custom call": {"type": "custom_tool_call", "call_id": LONG_ID, "name": "f", "input": "x"},
+    "a call kept whole": {
+        "type": "local_shell_call",
+        "id": "lsc_1",
+        "call_id": LONG_ID,
+        "status": "completed",
+        "action": {"type": "exec", "command": ["ls"], "env": {}},
+    },
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_LONG_ITEMS))
+def test_a_long_call_id_is_found_wherever_the_writer_writes_it(shape: str) -> None:
+    """The one pass notes a long ``call_id`` at every place it writes one (plain items, items
+    with their own fields, items kept whole), so the rule rewrites it as a walk of every item would."""
+    body = {"model": "gpt-5.4", "input": [{"role": "user", "content": "q"}, _LONG_ITEMS[shape]]}
+    losses: list[chatcodec.Loss] = []
+    items = chatcodec.convert_request(body, source=PROVIDER, target=PROVIDER, on_loss="ignore", losses=losses)["input"]
+    assert len(items[1]["call_id"]) == 64
+    assert items[1]["call_id"] != LONG_ID
+    assert [loss.what for loss in losses if loss.kind == "rule"] == [f"call id {LONG_ID!r}"]
+
+
 _PROBE = """
 import json, sys
 import chatcodec

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from sys import get_int_max_str_digits, maxsize
-from typing import Any, cast
+from typing import Any
 
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_list
@@ -229,14 +229,12 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
     return writer.finish(prefill=True)
 
 
-def _plain_result(content: object) -> bool:
+def _plain_result(content: Any) -> bool:
     """Whether a result's content is written as it is: a string, or text parts of a
     type and a non-empty text alone (what :func:`~.parts.encode_part` gives them too)."""
-    if type(content) is str:
-        return True
-    return type(content) is list and all(
-        item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in cast("list[Message]", content)
-    )
+    if content.__class__ is not list:  # Any, no typing.cast per result: a Python call each
+        return type(content) is str
+    return all(item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in content)
 
 
 def _foreign_bag_only(message: Message, role: str) -> bool:
@@ -394,7 +392,7 @@ class _Writer:
                 and (len(part) == PLAIN_TOOL_RESULT or KIT.bare(part, PLAIN_TOOL_RESULT))
                 and _plain_result(result := part.get("content"))
             ):
-                written_content = result if type(result) is str else list(cast("list[Message]", result))  # as they are
+                written_content = result if type(result) is str else list(result or ())  # as they are
                 into.append(
                     {
                         "type": "tool_result",

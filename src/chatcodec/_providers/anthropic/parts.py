@@ -193,7 +193,7 @@ def _decode_thinking(block: Mapping[str, Any], model: str | None) -> dict[str, A
         canonical["signature"] = block["signature"]
     if model is not None:
         canonical["model"] = model
-    return _decoded_part(canonical, block, _THINKING_FIELDS)
+    return canonical if len(block) == 3 and "signature" in block else _decoded_part(canonical, block, _THINKING_FIELDS)
 
 
 def _decode_redacted_thinking(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:

@@ -34,7 +34,6 @@ earlier ones are dropped and reported.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -219,7 +218,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     context = shared.extend(
         AnthropicContext,
         unsigned_thinking=unsigned_thinking(shared),
-        tool_names=cache(partial(_names, messages)),  # walked once, if a result names its tool
+        tool_names=_ToolNames(messages),  # walked once, if a result names its tool
     )
     wire = restore_fields(bag) if bag else {}
     _encode_required(request, wire, shared)
@@ -334,6 +333,22 @@ def _user_over_metadata(
     elif metadata == {}:
         why = "Anthropic's metadata holds the request's user, so it reads back as the user alone"
         losses.add(("metadata",), "empty metadata", why, "metadata")
+
+
+class _ToolNames:
+    """Tool names by call id, walked on the first call and remembered: a ``functools.cache``
+    of a ``partial`` made per request cost more than most requests' reading of them."""
+
+    __slots__ = ("messages", "names")
+
+    def __init__(self, messages: list[Mapping[str, Any]]) -> None:
+        self.messages = messages
+        self.names: dict[str, str] | None = None
+
+    def __call__(self) -> dict[str, str]:
+        if self.names is None:
+            self.names = _names(self.messages)
+        return self.names
 
 
 def _names(messages: list[Mapping[str, Any]]) -> dict[str, str]:

@@ -15,6 +15,7 @@ them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextvars import ContextVar, Token
 from dataclasses import KW_ONLY, dataclass, field
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
@@ -30,6 +31,26 @@ RULE_OPTIONS = ("api_version", "skip_rules")
 """The target rules' options (:mod:`chatcodec._providers.contract.target_rules`), for the ``OPTIONS``
 table of every provider with a ``rules.py`` (here, below the registry the rules engine
 imports, so a provider's ``markers.py`` loads neither)."""
+
+
+SchemaTexts = dict[int, tuple[Any, bytes]]
+"""Each schema object's JSON text by identity, the object held beside it."""
+
+CONVERSION: ContextVar[SchemaTexts | None] = ContextVar("chatcodec_conversion", default=None)
+"""What one ``convert_request`` remembers from its read for its write, in the span no
+caller's code runs in (:func:`open_conversion` to :func:`close_conversion`): the schema
+texts of :mod:`chatcodec._providers.families.schema_writing`; None outside one (a
+``ContextVar``: a third of a thread-local's cost to read)."""
+
+
+def open_conversion() -> Token[SchemaTexts | None]:
+    """Start a conversion's span; the token to give :func:`close_conversion`."""
+    return CONVERSION.set({})
+
+
+def close_conversion(token: Token[SchemaTexts | None]) -> None:
+    """End the span :func:`open_conversion` started."""
+    CONVERSION.reset(token)
 
 
 MODEL_OPTION = "model"

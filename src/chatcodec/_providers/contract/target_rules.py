@@ -197,10 +197,15 @@ def apply_target_rules(
         model = wire_body["model"]
     skipped = _skipped(context.option("skip_rules"))
     provider, losses = context.provider, context.losses
+    call: RuleCall | None = None  # one for every rule of the request, its rule and scope set for each
     for rule, scope in _in_force(table, version, model):
         if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
             continue
-        rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options))
+        if call is None:
+            call = RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options)
+        else:
+            call.rule, call.scope = rule, scope
+        rule.edit(call)
     for required in table.required:
         if wire_body.get(required.key) is None:
             why = f"{provider} requires it and the request has none; set it, or the option {required.key!r}"
@@ -365,11 +370,13 @@ def range_rule(
             holder: dict[str, Any] | None = call.body
             for step in item.at:
                 holder = as_dict(holder.get(step)) if holder is not None else None
-            if holder is not None and item.each:
-                values, at = as_dict(holder.get(item.key)), (*item.at, item.key)
+            if holder is None or item.key not in holder:  # most requests set none of them
+                continue
+            if item.each:
+                values, at = as_dict(holder[item.key]), (*item.at, item.key)
                 if values is not None:
                     clamp_to_range(call, values, tuple(values), at, (item.low, item.high))
-            elif holder is not None:
+            else:
                 bounds = (item.low, item.high)
                 clamp_to_range(call, holder, (item.key,), item.at, bounds, exclusive_high=item.exclusive_high)
 

@@ -15,7 +15,9 @@ back (the loss says what).
 
 An agent sends the same tools every turn: :func:`cached_rewrite` remembers which schemas
 (told apart by their ``pydantic_core.to_json`` text) a rewrite left unchanged, and answers
-those without a walk (a changed schema, or one with no JSON text, is walked).
+those without a walk (a changed schema, or one with no JSON text, is walked). Within one
+``convert_request`` (:data:`~chatcodec._providers.contract.context.CONVERSION`) a schema's
+text is made once: the reader's as-sent test and the writer's rewrite look up the same object.
 
 A schema read from a format is what its sender gave that API: sent back to the same
 format, it is not rewritten (the round trip is exact; the API judges it, as it did). A
@@ -41,6 +43,7 @@ from pydantic_core import from_json, to_json
 
 from chatcodec._errors import PayloadError, ValidationError
 from chatcodec._losses import LossRecorder, Steps
+from chatcodec._providers.contract.context import CONVERSION
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.google.openapi_schema import from_openapi
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
@@ -64,9 +67,19 @@ _UNCHANGED: dict[tuple[Rewrite, bytes], object] = {}  # (rewrite, JSON text) -> 
 
 def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
     """``rewrite(schema, at)``; ``(schema, [])`` for one it was seen to leave alone (a value
-    equal to the text's, so that a tuple, bytes or an integer key spelled alike is walked)."""
+    equal to the text's, so that a tuple, bytes or an integer key spelled alike is walked).
+    The JSON text is made once per object in one conversion
+    (:data:`~chatcodec._providers.contract.context.CONVERSION`): ``pydantic_core.to_json`` is
+    most of a remembered schema's cost, and the reader and the writer each ask."""
+    texts = CONVERSION.get()
+    known_text = None if texts is None else texts.get(id(schema))
     try:
-        key = (rewrite, to_json(schema, inf_nan_mode="constants"))
+        if known_text is not None and known_text[0] is schema:
+            key = (rewrite, known_text[1])
+        else:
+            key = (rewrite, to_json(schema, inf_nan_mode="constants"))
+            if texts is not None:
+                texts[id(schema)] = (schema, key[1])
     except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
         return rewrite(schema, at)
     known = _UNCHANGED.get(key)

@@ -177,9 +177,9 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
         metadata = message.get("provider_metadata")
         if metadata is not None and _holds_a_container(metadata):
             return True
-        content = message.get("content")
-        if type(content) is list:
-            for part in cast("list[dict[str, Any]]", content):
+        content: Any = message.get("content")  # Any, no typing.cast per message: a Python call each
+        if content.__class__ is list:
+            for part in content:
                 metadata = part.get("provider_metadata")
                 if metadata is not None and _holds_a_container(metadata):
                     return True

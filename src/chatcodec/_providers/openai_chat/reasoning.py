@@ -252,11 +252,13 @@ def field_for(part: Thinking, reasoning_field: str | None) -> str | None:
     return reasoning_field
 
 
+_NO_FIELD = f"OpenAI Chat has no standard reasoning field; the option reasoning_field can name one: {', '.join(FIELDS)}"
+
+
 def drop_loss(provider: str | None, losses: LossRecorder, at: Steps) -> None:
-    """Record that a thinking part from ``provider`` has nowhere to go."""
-    source = provider or "an unknown provider"
-    why = f"OpenAI Chat has no standard reasoning field; the option reasoning_field can name one: {', '.join(FIELDS)}"
-    losses.add(at, f"thinking part from {source}", why)
+    """Record that a thinking part from ``provider`` has nowhere to go (every Claude
+    thinking part of a conversion without ``reasoning_field``: the reason is made once)."""
+    losses.add(at, f"thinking part from {provider or 'an unknown provider'}", _NO_FIELD)
 
 
 class ReasoningWriter:

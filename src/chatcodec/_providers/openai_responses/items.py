@@ -56,6 +56,7 @@ from chatcodec._providers.openai_responses.parts import (
     output_part,
     part_bag,
 )
+from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, note_call_ids
 from chatcodec._providers.openai_responses.tools import SENT_AS_IS, request_tool_name
 
 Part = Mapping[str, Any]
@@ -224,9 +225,11 @@ def encode_assistant(
     for_request: bool = True,
     response_id: str | None = None,
     sealing: Sealing | None = None,
+    holds: set[str] | None = None,
 ) -> list[dict[str, Any]]:
     """The items for one canonical assistant turn (a request's history, or a response's
-    output, other providers' signed reasoning sealed when ``sealing``)."""
+    output, other providers' signed reasoning sealed when ``sealing``); a request's
+    ``call_id`` over 64 characters is noted in ``holds`` (:data:`~.rules.LONG_CALL_ID`)."""
     if len(message) != 2 and not KIT.bare(message, 2):  # more than its role and content
         _report_turn_fields(message, losses, at)
     content = message.get("content", "")
@@ -236,7 +239,7 @@ def encode_assistant(
         losses.add((*at, "content"), "empty assistant turn", "Responses has no item for a turn with nothing in it")
         return []
     if for_request:
-        return _request_turn(content, losses, at)
+        return _request_turn(content, losses, at, holds)
     state = ItemWriter(losses, for_request, sealing=sealing)
     parts: list[Part] = [{"type": "text", "text": content}] if isinstance(content, str) else content
     for index, part in enumerate(parts if content else []):  # a response's output is output messages
@@ -259,7 +262,7 @@ def _report_turn_fields(message: Mapping[str, Any], losses: LossRecorder, at: St
         )
 
 
-def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps, holds: set[str] | None) -> list[dict[str, Any]]:
     """A request turn's items. The parts agent sessions are made of (a text and nothing
     else, a call of arguments that open a JSON object and nothing else, reasoning of
     another provider, which writes no item) are written here, an item each; from the
@@ -281,9 +284,11 @@ def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[di
             if name not in SENT_AS_IS:
                 name = request_tool_name(name, losses, (*at, "content", index))
             items.append({"type": "function_call", "call_id": part["id"], "name": name, "arguments": part["arguments"]})
+            if len(part["id"]) > CALL_ID_MAX_LENGTH and holds is not None:
+                holds.add(LONG_CALL_ID)
             after_text = False
         elif not (kind == "thinking" and _foreign_reasoning(part, losses, (*at, "content", index))):
-            return _written_turn(parts, index, items, losses, at)
+            return note_call_ids(_written_turn(parts, index, items, losses, at), holds)
     return items
 
 

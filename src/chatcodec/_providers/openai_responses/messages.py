@@ -47,6 +47,7 @@ from chatcodec._providers.openai_responses.parts import (
     encode_part,
     opaque,
 )
+from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, note_call_ids
 
 _MESSAGE_FIELDS = shape_fields(shapes.Message)
 _OUTPUT_FIELDS = shape_fields(shapes.CallOutput)
@@ -155,7 +156,7 @@ def _to_string_form(message: dict[str, Any]) -> None:
 
 def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
     """The ``input`` items for ``messages[start:]``."""
-    losses = context.losses
+    losses, holds = context.losses, context.holds
     items: list[dict[str, Any]] = []
     custom: set[str] = set()  # the ids of the custom calls so far: their outputs are custom too
     for index in range(start, len(messages)):
@@ -171,14 +172,14 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
             continue
         at: Steps = ("messages", index)
         if role == "assistant":
-            items += encode_assistant(message, losses, at)
+            items += encode_assistant(message, losses, at, holds=holds)
             parts: Any = content
             if parts.__class__ is list and "custom" in map(_KIND, parts):  # the look runs in C
                 custom.update(part["id"] for part in cast("Parts", parts) if part.get("kind") == "custom")
         elif role == "tool":
             items += _encode_tool_message(message, context, at, custom)
         elif role == "user" and KIT.marker(message.get("provider_metadata"), ITEMS):
-            items += _encode_carried_items(message, context, at)
+            items += note_call_ids(_encode_carried_items(message, context, at), holds)
         elif role in _INPUT_ROLES:
             items.append(encode_message(message, context, at))
         else:  # a raw-text message
@@ -202,6 +203,8 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
     if message.get("name") is not None:
         losses.add((*at, "name"), "participant name", "Responses messages have no name")
     item = restore_fields(bag)
+    if "call_id" in item:  # a wire field the bag kept
+        note_call_ids([item], context.holds)
     if bag.get(TYPED):
         item["type"] = "message"
     item["role"] = message["role"]
@@ -256,16 +259,19 @@ def _encode_tool_message(
         if message.get("cache_control") is not None:
             losses.add((*at, "cache_control"), "cache_control", _NO_BREAKPOINT, "setting")
     items: list[dict[str, Any]] = []
+    holds = context.holds
     for index, result in enumerate(message["content"]):
+        call_id = result["tool_use_id"]
+        if len(call_id) > CALL_ID_MAX_LENGTH and holds is not None:  # each item's call_id is this id
+            holds.add(LONG_CALL_ID)
         content = result.get("content")
         if type(content) is str and (
             len(result) == PLAIN_TOOL_RESULT or KIT.bare(result, PLAIN_TOOL_RESULT)
         ):  # the plain shape: type, tool_use_id, content
-            call_id = result["tool_use_id"]
             kind = "custom_tool_call_output" if call_id in custom else "function_call_output"
             items.append({"type": kind, "call_id": call_id, "output": content})
         else:
-            answers_custom = result.get("tool_use_id") in custom
+            answers_custom = call_id in custom
             items.append(encode_result(result, context, (*at, "content", index), custom=answers_custom))
     return items
 

@@ -52,6 +52,7 @@ from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec._providers.openai_responses.messages import decode_messages, encode_messages
+from chatcodec._providers.openai_responses.rules import note_call_ids
 from chatcodec._providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec._providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec._providers.openai_responses.wire import ITEMS, REQUEST, adapted
@@ -230,6 +231,10 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     if kept_whole or holds_empty_content(messages):  # what the shared history rules act on, for this format
         messages = history_for(messages, losses, PROVIDER, CAPABILITIES)
     bag, wire = _own_fields(request.get("provider_options"), losses)
+    holds: set[str] = set()  # what the target rules look for, noted where it is written
+    context.holds = holds
+    if "input" in wire:  # items kept in the bag (a body with no input read), sent unless messages replace them
+        note_call_ids(as_list(wire["input"]) or [], holds)
     model = request.get("model")
     if model is None:
         model = context.option("model")

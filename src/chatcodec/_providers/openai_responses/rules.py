@@ -34,10 +34,27 @@ CALL_ID_MAX_LENGTH = 64
 
 LONG_CALL_ID = "call id over 64 characters"
 """What :func:`_call_id_length` looks for in the items (``TargetRule.looks_for``): the one
-pass, which writes every ``call_id`` itself, says whether the body holds one."""
+pass, which writes every ``call_id`` itself, says whether the body holds one
+(:func:`note_call_ids`, or inline where a part's id is written), so the rule walks the
+items only when one is there."""
 
 CALL_IDS = ToolIdMapping(r"(?s).+\Z", CALL_ID_MAX_LENGTH)
 """Any id of up to 64 characters is kept; a longer one is hashed to 64."""
+
+
+def note_call_ids(items: list[dict[str, Any]], holds: set[str] | None) -> list[dict[str, Any]]:
+    """Note in ``holds`` (the encode's :attr:`~chatcodec._providers.contract.context.EncodeContext.holds`)
+    a ``call_id`` over 64 characters among ``items``: for the writer's general paths, whose
+    items may carry a ``call_id`` from a bag or a part kept whole (the plain ones check the
+    id they write inline); ``items`` is returned."""
+    if holds is None or LONG_CALL_ID in holds:
+        return items
+    for item in items:
+        call_id: Any = item.get("call_id") if item.__class__ is dict else None
+        if call_id.__class__ is str and len(call_id) > CALL_ID_MAX_LENGTH:
+            holds.add(LONG_CALL_ID)
+            break
+    return items
 
 
 def _call_id_length(call: RuleCall) -> None:
