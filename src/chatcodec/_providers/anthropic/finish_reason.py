@@ -19,6 +19,12 @@ from chatcodec._losses import Steps
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import StopReasons
 
+REFUSAL_SENT_AS_TEXT = "Anthropic has no refusal block; sent as text"
+"""Why a refusal part is a loss: Anthropic says a refusal by ``stop_reason: refusal``, with
+no block for the refusal's text. An empty one is not sent at all (no empty text block), but
+the answer's having refused is lost either way, so it is reported either way."""
+
+
 if TYPE_CHECKING:  # annotations only: the codec loads no canonical model (first use)
     from chatcodec._model.response import UnifiedFinishReason
 

@@ -35,6 +35,7 @@ from typing import Any
 from chatcodec._errors import rule_error
 from chatcodec._narrow import as_list
 from chatcodec._providers.anthropic import wire as shapes
+from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
 from chatcodec._providers.anthropic.media import document_source, media_source, takes_image
 from chatcodec._providers.anthropic.tool_ids import (
@@ -366,15 +367,8 @@ class AnthropicContext(EncodeContext):
         return block
 
 
-REFUSAL_SENT_AS_TEXT = "Anthropic has no refusal block; sent as text"
-"""Why a refusal part is a loss: Anthropic says a refusal by ``stop_reason: refusal``, with
-no block for the refusal's text. An empty one is not sent at all (no empty text block), but
-the answer's having refused is lost either way, so it is reported either way."""
-
-
 def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    """The wire block for canonical ``part`` data, or None when Anthropic cannot carry it
-    (a loss)."""
+    """The wire block for canonical ``part`` data, or None where Anthropic cannot carry it."""
     match part["type"]:  # the most frequent kinds in agent sessions first
         case "tool_result":
             return _encode_tool_result(part, context, at)

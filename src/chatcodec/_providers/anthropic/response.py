@@ -21,11 +21,14 @@ from typing import Any
 from chatcodec._errors import ProviderAPIError
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
-from chatcodec._providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec._providers.anthropic.finish_reason import (
+    REFUSAL_SENT_AS_TEXT,
+    decode_finish_reason,
+    encode_finish_reason,
+)
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
 from chatcodec._providers.anthropic.parts import (
     ASSISTANT_KINDS,
-    REFUSAL_SENT_AS_TEXT,
     AnthropicContext,
     decode_parts,
     encode_part,

@@ -18,13 +18,12 @@ Vercel's AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from operator import length_hint
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pydantic_core
 
-from chatcodec._errors import CodecNotAvailableError, StreamError, ValidationError
+from chatcodec._errors import CodecNotAvailableError, ValidationError
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable
 from chatcodec._payloads import load_object, refuse_unwritable_numbers, too_deep
@@ -47,7 +46,7 @@ from chatcodec._providers.contract.roles import (
     UsageFunctions,
 )
 from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules
-from chatcodec._providers.kit import canonical_refusal
+from chatcodec._providers.kit.depth_guard import DepthGuard, refused, too_deep_error
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
 from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
@@ -333,7 +332,7 @@ class ProviderCodec:
         driving ``builder`` (by default one that emits canonical events)."""
         if self._new_stream_decoder is None:
             raise self._without_streams("decoder", "decode")
-        return _DepthGuard(self._new_stream_decoder(builder, self.decode_context()), builder, self.name)
+        return DepthGuard(self._new_stream_decoder(builder, self.decode_context()), builder, self.name)
 
     @property
     def decodes_streams(self) -> bool:
@@ -493,117 +492,8 @@ def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT
     except RecursionError:
         raise too_deep(payload) from None
     except ValidationError as error:
-        if _too_deep(error):
+        if too_deep_error(error):
             raise too_deep(payload) from None
-        if _refused(error, "finite_number"):  # a NaN the wire shapes took as a value: named where it is
+        if refused(error, "finite_number"):  # a NaN the wire shapes took as a value: named where it is
             refuse_unwritable_numbers(payload)
         raise
-
-
-def _refused(error: ValidationError, rule: str) -> bool:
-    return any(detail["type"] == rule for detail in error.errors(include_url=False))
-
-
-def _too_deep(error: ValidationError) -> bool:
-    return _refused(error, "recursion_depth_exceeded")
-
-
-_DEPTH_RULE = "[rule: recursion_depth_exceeded]"
-"""How :func:`~chatcodec._providers.kit.canonical_refusal` names pydantic-core's depth limit."""
-
-
-class _DepthGuard:
-    """A stream decoder whose ``RecursionError`` (an event nested a thousand levels
-    deep) is a :class:`~chatcodec.StreamError` naming the event and the route into its
-    deepest value, and which refuses, when it is closed, a stream that said nothing
-    (:meth:`close`). Written once here, so every provider's decoder has it."""
-
-    __slots__ = ("_builder", "_decoder", "_fed", "_given", "_name")
-
-    def __init__(self, decoder: StreamDecoder, builder: StreamBuilder | None, name: str) -> None:
-        self._decoder = decoder
-        self._builder = builder
-        self._name = name
-        self._fed = 0
-        self._given = 0  # canonical events given back (emitting: no builder was passed)
-
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        self._fed += 1
-        try:
-            given = self._decoder.feed(event)
-            self._given += len(given)
-            return given
-        except RecursionError:
-            raise self._error(event) from None
-        except StreamError as error:
-            if error.path == "$" and _DEPTH_RULE in str(error):  # refused at a canonical place: name the event's
-                raise self._error(event) from None
-            raise
-        except ValidationError as error:  # a canonical model built from the event refused a too-deep value
-            if _too_deep(error):
-                raise self._error(event) from None
-            raise
-
-    def read(self, events: Iterable[dict[str, Any]]) -> None:
-        if type(events) is list:
-            self._read_list(cast("list[dict[str, Any]]", events))
-            return
-        last: list[dict[str, Any] | None] = [None]
-        try:
-            self._decoder.read(self._counted(events, last))
-        except RecursionError:
-            raise self._error(last[0]) from None
-        except ValidationError as error:
-            if _too_deep(error):
-                raise self._error(last[0]) from None
-            raise
-
-    def _read_list(self, events: list[dict[str, Any]]) -> None:
-        """:meth:`read` of a list with no step per event: the list's own iterator says how
-        far the decoder got (``length_hint`` is exact for it), so the event being read when
-        an error came is known without counting each one (the counting generator cost
-        about a fifth of reading a delta)."""
-        iterator = iter(events)
-        try:
-            self._decoder.read(iterator)
-        except BaseException as error:
-            consumed = len(events) - length_hint(iterator)
-            self._fed += consumed
-            if isinstance(error, RecursionError) or (isinstance(error, ValidationError) and _too_deep(error)):
-                raise self._error(events[consumed - 1] if consumed else None) from None
-            raise
-        self._fed += len(events)
-
-    def _counted(self, events: Iterable[dict[str, Any]], last: list[dict[str, Any] | None]) -> Iterator[dict[str, Any]]:
-        for event in events:
-            self._fed += 1
-            last[0] = event
-            yield event
-
-    def close(self) -> list[AnyStreamEvent]:
-        """The events the end of the stream gives; a stream of no events, or of none this
-        format's decoder reads (a 200 answer holding a JSON body, which Anthropic's and
-        Responses' decoders skip as an unknown event type), is a
-        :class:`~chatcodec.StreamError`, not an empty answer that looks successful."""
-        try:
-            given = self._decoder.close()
-        except RecursionError:
-            raise self._error(None) from None
-        except pydantic_core.ValidationError as error:  # an event built at the end (the finish) refused a kept value
-            raise canonical_refusal(error, max(self._fed - 1, 0)) from None
-        if not given and not self._given and (self._builder is None or self._builder.built_nothing()):
-            raise self._said_nothing()
-        return given
-
-    def _said_nothing(self) -> StreamError:
-        name = self._name
-        if not self._fed:
-            why = "no events: an answer that is not a stream (an error page, a JSON body) holds none"
-            return StreamError(f"the {name} stream has {why}")
-        why = f"none of its {self._fed} events is an event of the {name} stream format (a JSON body answered instead?)"
-        return StreamError(f"the stream says nothing: {why}", "$", 0)
-
-    def _error(self, event: object) -> StreamError:
-        refused = too_deep(event)
-        message = str(refused).partition(": ")[2]
-        return StreamError(message, refused.path, max(self._fed - 1, 0))

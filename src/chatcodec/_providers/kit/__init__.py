@@ -37,6 +37,9 @@ by two folders are in :mod:`chatcodec._providers.families`, what a folder must s
 ``freeform_streams`` the same for a stream (an encoder over the format's)
 ``stream_reading``  what every stream decoder shares: ``read_event``, ``FeedByReading``,
                     batch reading with the builder's compaction
+``depth_guard``     the guard around every stream decoder: an event nested too deep is a
+                    ``StreamError`` naming it, and a stream that said nothing is refused
+                    (import it from its module)
 
 ``Steps`` is a loss path as steps (``("messages", 2, "content", 0)``), rendered
 ``$.messages[2].content[0]`` only when a loss is recorded. The names below are the kit's
