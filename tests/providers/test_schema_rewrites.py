@@ -5,6 +5,7 @@ came from unchanged. Each body written is checked by its SDK's request types."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -351,3 +352,27 @@ def test_a_schema_changed_in_place_between_conversions_is_written_afresh() -> No
     with pytest.raises(chatcodec.ChatcodecError):
         chatcodec.convert_request({"messages": 1}, source="openai-chat", target="anthropic")
     assert CONVERSION.get() is None  # closed when the conversion raises too
+
+
+@pytest.mark.parametrize("source", ["openai-chat", "openai-responses", "ollama"])
+def test_a_schema_only_like_geminis_reads_back_with_no_mark(source: str) -> None:
+    """An upper-case ``type`` Gemini does not spell (``"A"``) looks like Gemini's OpenAPI
+    subset, but its rewrite to JSON Schema changes nothing: the writer sends it as it is
+    (no loss), so reading it back gives the request exactly, with no as-sent mark (data
+    the request never had); a real Gemini spelling read from a body is still marked."""
+    request = chatcodec.ChatRequest.model_validate(
+        {
+            "model": "m",
+            "messages": [{"role": "user", "content": "hi"}],
+            "response_format": {"type": "json_schema", "json_schema": {"type": "A"}}
+            | ({} if source == "ollama" else {"name": "answer"}),  # Ollama's format has no name
+        }
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request(source, request, on_loss="ignore", losses=losses)
+    assert [loss for loss in losses if loss.kind == "schema"] == []
+    assert chatcodec.decode_request(source, body) == request
+    text = json.dumps(body)
+    gemini_spelled = json.loads(text.replace('"A"', '"STRING"'))  # Gemini's spelling of a string type
+    assert gemini_spelled != body
+    assert chatcodec.decode_request(source, gemini_spelled).provider_options is not None

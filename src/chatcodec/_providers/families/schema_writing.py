@@ -151,9 +151,15 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None) -> bool:
     """Whether a decoder marks ``schema`` (read from its own format) to be sent back
     unchanged: its writer would rewrite it (Gemini's spellings; with ``rewrite``, the
     format's strict subset, for a strict tool or an output format). A schema too deep to
-    walk is marked too: it goes back as it came, as before."""
+    walk is marked too: it goes back as it came, as before. A schema that only looks like
+    Gemini's (an unknown upper-case ``type``) and that the rewrite leaves as it is needs no
+    mark: the writer sends it unchanged anyway, and a mark would be data the request
+    never had."""
     if rewrite is None:
-        return looks_openapi(schema)
+        try:
+            return looks_openapi(schema) and bool(from_openapi(schema)[1])
+        except PayloadError:  # too deep to walk
+            return True
     try:
         return bool(cached_rewrite(_spelled_or(rewrite), schema, ())[1])
     except ValidationError:
