@@ -169,7 +169,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     rewritten = silent_rewrites(without_spelling_markers(request))
     items: list[Any] = []
     for message in rewritten.messages:
-        role = {"tool": "user", "developer": "system"}.get(message.role, message.role)
+        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported
         parts = [_part_meaning(part) for part in message.parts] or [{"empty": True}]
         items += [(role, part) for part in parts]
         items += [("name", message.name)] if message.name is not None else []
@@ -192,7 +192,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     * content is always a block list: a string reads back as one text part (``""`` as no
       part), and a tool result's string likewise;
-    * leading system messages are one ``system`` list, read back as one system message;
+    * leading system messages are one ``system`` list, read back as one system message (a
+      ``developer`` message reads back as system, reported: it keeps its role here);
     * consecutive tool and user messages are one user turn, read back as runs of results
       and the rest;
     * a message's ``cache_control`` is a cache point after its last block, read back on
@@ -234,11 +235,9 @@ def _rewritten_messages(request: chatcodec.ChatRequest) -> list[dict[str, Any]]:
         dumped["content"] = parts
         is_system = dumped["role"] in ("system", "developer")
         previous = rewritten[-1] if rewritten else None
-        if previous is not None and leading and is_system and previous["role"] == "system":
+        if previous is not None and leading and is_system and previous["role"] == dumped["role"]:
             previous["content"] += parts
             continue
-        if is_system and leading:
-            dumped["role"] = "system"
         leading = leading and is_system
         rewritten.append(dumped)
     return _regrouped(rewritten)
