@@ -40,6 +40,7 @@ FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
     "max_tokens": "length",
     "tool_use": "tool_calls",
     "content_filtered": "content_filter",
+    "guardrail_intervened": "content_filter",  # Nova 2 takes guardrails (Bedrock's one word list)
     "malformed_model_output": "error",
     "malformed_tool_use": "error",
     "a_reason_added_in_2027": "other",  # a word Nova adds later: kept as sent

@@ -19,6 +19,8 @@ meaning; another provider drops them without a report):
 * ``_reasoning_in_config``: ``reasoningConfig`` came inside ``inferenceConfig`` (``settings.py``);
 * ``_metadata``: a stream's ``metadata`` event came, with its members besides ``usage``
   (``metrics``, ``trace``), written back at the stream's end (``stream_decode.py``);
+* ``_finish_reason`` (responses, a stream's finish): a ``stopReason`` this codec does not
+  know, written back by this codec only (``families/aws/finish_reason.py``);
 * ``_separate``: the wire had this turn apart from a same-role turn before it, so it is not
   merged (``messages.py``).
 
