@@ -310,6 +310,18 @@ def _parsed(text: str) -> object:
 # --- the entry -----------------------------------------------------------------------------------
 
 
+SERVER_THEN_CLIENT_TOOLS: JsonObject = {
+    "messages": [{"role": "user", "content": [{"text": "q"}]}],
+    "toolConfig": {
+        "tools": [
+            {"systemTool": {"name": "nova_grounding"}},
+            {"toolSpec": {"name": "f", "inputSchema": {"json": {}}}},
+        ]
+    },
+}
+"""A system tool (Nova 2's web grounding) before a client tool: the ``_tool_order`` marker."""
+
+
 def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
     """``messageStart`` keeps its unknown members: ``value`` goes into the first event's."""
     first = {**events[0], "messageStart": {**events[0]["messageStart"], "x_extension": value}}
@@ -333,5 +345,6 @@ ENTRY = ProviderEntry.minimal(
     deep_kept_value=deep_kept_value,
     same_result=same_streamed,
     silent_rewrites=silent_rewrites,
+    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
     unplaced_response_fields=("created", "id", "model", "usage.reasoning_tokens"),
 )
