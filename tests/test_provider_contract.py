@@ -21,9 +21,9 @@ from chatcodec._option_table import OptionTable
 from chatcodec._providers.anthropic import finish_reason as anthropic_finish
 from chatcodec._providers.anthropic import request as anthropic_request
 from chatcodec._providers.anthropic.parts import AnthropicContext
-from chatcodec._providers.bedrock_converse import finish_reason as bedrock_finish
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
 from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.families.aws import finish_reason as bedrock_finish
 from chatcodec._providers.gemini import finish_reason as gemini_finish
 from chatcodec._providers.gemini import rules as gemini_rules
 from chatcodec._providers.openai_chat import request as openai_chat_request

@@ -40,6 +40,7 @@ FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
     "max_tokens": "length",
     "tool_use": "tool_calls",
     "content_filtered": "content_filter",
+    "guardrail_intervened": "content_filter",  # Nova 2 takes guardrails (Bedrock's one word list)
     "malformed_model_output": "error",
     "malformed_tool_use": "error",
     "a_reason_added_in_2027": "other",  # a word Nova adds later: kept as sent
@@ -169,7 +170,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     rewritten = silent_rewrites(without_spelling_markers(request))
     items: list[Any] = []
     for message in rewritten.messages:
-        role = {"tool": "user", "developer": "system"}.get(message.role, message.role)
+        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported
         parts = [_part_meaning(part) for part in message.parts] or [{"empty": True}]
         items += [(role, part) for part in parts]
         items += [("name", message.name)] if message.name is not None else []
@@ -192,7 +193,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     * content is always a block list: a string reads back as one text part (``""`` as no
       part), and a tool result's string likewise;
-    * leading system messages are one ``system`` list, read back as one system message;
+    * leading system messages are one ``system`` list, read back as one system message (a
+      ``developer`` message reads back as system, reported: it keeps its role here);
     * consecutive tool and user messages are one user turn, read back as runs of results
       and the rest;
     * a message's ``cache_control`` is a cache point after its last block, read back on
@@ -234,11 +236,9 @@ def _rewritten_messages(request: chatcodec.ChatRequest) -> list[dict[str, Any]]:
         dumped["content"] = parts
         is_system = dumped["role"] in ("system", "developer")
         previous = rewritten[-1] if rewritten else None
-        if previous is not None and leading and is_system and previous["role"] == "system":
+        if previous is not None and leading and is_system and previous["role"] == dumped["role"]:
             previous["content"] += parts
             continue
-        if is_system and leading:
-            dumped["role"] = "system"
         leading = leading and is_system
         rewritten.append(dumped)
     return _regrouped(rewritten)
@@ -310,6 +310,18 @@ def _parsed(text: str) -> object:
 # --- the entry -----------------------------------------------------------------------------------
 
 
+SERVER_THEN_CLIENT_TOOLS: JsonObject = {
+    "messages": [{"role": "user", "content": [{"text": "q"}]}],
+    "toolConfig": {
+        "tools": [
+            {"systemTool": {"name": "nova_grounding"}},
+            {"toolSpec": {"name": "f", "inputSchema": {"json": {}}}},
+        ]
+    },
+}
+"""A system tool (Nova 2's web grounding) before a client tool: the ``_tool_order`` marker."""
+
+
 def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
     """``messageStart`` keeps its unknown members: ``value`` goes into the first event's."""
     first = {**events[0], "messageStart": {**events[0]["messageStart"], "x_extension": value}}
@@ -333,5 +345,7 @@ ENTRY = ProviderEntry.minimal(
     deep_kept_value=deep_kept_value,
     same_result=same_streamed,
     silent_rewrites=silent_rewrites,
+    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
     unplaced_response_fields=("created", "id", "model", "usage.reasoning_tokens"),
+    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past 0 to 1 (digits, not ranges)
 )

@@ -136,3 +136,29 @@ def test_skip_rules_sends_micro_its_media_as_asked() -> None:
     request = _request("amazon.nova-micro-v1:0")
     body, _ = _encode(request, skip_rules=["text_only"])
     assert len(body["messages"][0]["content"]) == 3
+
+
+@pytest.mark.parametrize("body_name", ["camel", "snake"])
+def test_a_sampling_value_past_the_guide_s_range_is_sent_as_its_bound(body_name: str) -> None:
+    """The user guide's request schema: ``temperature`` up to 1, ``topP`` 0 to 1 (in either
+    spelling of ``inferenceConfig``); a value past them is sent as the bound and reported."""
+    config = (
+        {"temperature": 1.5, "topP": 2, "maxTokens": 10} if body_name == "camel" else {"top_p": 2, "max_new_tokens": 10}
+    )
+    wire = {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "inferenceConfig": config}
+    request = chatcodec.decode_request("bedrock-nova", wire)
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("bedrock-nova", request, on_loss="ignore", losses=losses)
+    top_p = "topP" if body_name == "camel" else "top_p"
+    assert body["inferenceConfig"][top_p] == 1.0
+    ranged = sorted(loss.path for loss in losses if "sampling_range" in loss.why)
+    expected = [f"$.inferenceConfig.{key}" for key in (["temperature", "topP"] if body_name == "camel" else ["top_p"])]
+    assert ranged == expected
+    if body_name == "camel":
+        assert body["inferenceConfig"]["temperature"] == 1.0
+
+
+def test_a_temperature_of_0_is_sent_as_it_is() -> None:
+    body, losses = _encode(_request("us.amazon.nova-pro-v1:0", temperature=0.0, top_p=0.5))
+    assert body["inferenceConfig"]["temperature"] == 0.0
+    assert not [loss for loss in losses if "sampling_range" in loss.why]

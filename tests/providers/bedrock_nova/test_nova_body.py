@@ -184,3 +184,39 @@ def test_a_block_its_turn_cannot_hold_is_kept_whole_and_sent_back(where: str, bl
     request = chatcodec.decode_request("bedrock-nova", body)
     assert "opaque" in [part.type for message in request.messages for part in message.parts]
     assert chatcodec.encode_request("bedrock-nova", request, on_loss="error") == body
+
+
+def test_system_tools_and_interleaved_order_come_back_as_sent() -> None:
+    """Nova 2's built-in tools are ``systemTool`` entries beside ``toolSpec``s in ``toolConfig``
+    (https://docs.aws.amazon.com/nova/latest/nova2-userguide/using-tools.html): kept whole, in order."""
+    spec = {"toolSpec": {"name": "lookup", "inputSchema": {"json": {"type": "object", "properties": {}}}}}
+    body = {"messages": [USER], "toolConfig": {"tools": [{"systemTool": {"name": "nova_grounding"}}, spec]}}
+    codec = chatcodec.get_codec("bedrock-nova")
+    request = codec.decode_request(body)
+    assert [tool.name for tool in request.tools or ()] == ["lookup"]
+    assert [tool.data for tool in request.provider_tools or ()] == [{"systemTool": {"name": "nova_grounding"}}]
+    losses = LossRecorder()
+    assert codec.encode_request(request, losses) == body
+    assert losses.losses == []
+
+
+def test_what_nova_tools_lack_is_reported() -> None:
+    """Bedrock's prompt caching caches Nova's ``system`` and ``messages``, not ``tools``; Nova's
+    tool guide has no ``strict``; Bedrock rejects an empty description."""
+    tool = {"name": "f", "description": "", "parameters": {"type": "object"}, "strict": True}
+    request = chatcodec.ChatRequest(
+        messages=[chatcodec.UserMessage(content="hi")],
+        tools=[{**tool, "cache_control": {"type": "ephemeral"}}],
+        tool_choice={"type": "none"},
+    )
+    losses = LossRecorder()
+    written = chatcodec.get_codec("bedrock-nova").encode_request(request, losses)
+    assert written["toolConfig"] == {
+        "tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}]
+    }
+    assert sorted(loss.path for loss in losses.losses) == [
+        "$.tool_choice",
+        "$.tools[0].cache_control",
+        "$.tools[0].description",
+        "$.tools[0].strict",
+    ]

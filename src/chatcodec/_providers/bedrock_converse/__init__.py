@@ -28,7 +28,7 @@ batch rows):
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
   ``outputConfig``.
 - ``usage``: token counts (cache counts and their twins).
-- ``finish_reason``: ``stopReason`` words.
+- ``finish_reason``: ``stopReason`` words (the AWS family's table).
 - ``stream_decode``: ConverseStream events -> the stream builder.
 - ``stream_encode``: canonical events -> ConverseStream events.
 - ``context``: ``BedrockContext``, the encode state Converse adds.

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from chatcodec._option_table import OptionTable
 from chatcodec._providers.contract.context import RULE_OPTIONS
+from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.kit import TOOL_ORDER, ProviderKit
 
 PROVIDER = "bedrock-converse"
@@ -69,6 +70,9 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
+
+BODY = Body(KIT, "Bedrock Converse", "Bedrock")
+"""This body for the AWS family's shared readers and writers (every member Converse documents)."""
 
 BUCKET_OWNER = "_bucket_owner"
 """Marker: a media source's ``s3Location.bucketOwner`` (``media.py``)."""

@@ -42,8 +42,6 @@ from chatcodec._providers.bedrock_converse.parts import (
     SYSTEM_KINDS,
     USER_KINDS,
     Blocks,
-    cache_marker,
-    cache_point,
     decode_blocks,
     decode_tool_result,
     encode_part,
@@ -52,6 +50,7 @@ from chatcodec._providers.bedrock_converse.parts import (
 )
 from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.families.aws import blocks
+from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
 from chatcodec._providers.families.claude.prefill import trim_prefill_block
 from chatcodec._providers.families.claude.wire_rules import is_claude_model
 from chatcodec._providers.kit import Steps, is_marker, leftovers, restore_fields, shape_fields

@@ -51,13 +51,20 @@ from chatcodec._providers.bedrock_converse.media import (
 from chatcodec._providers.bedrock_converse.media import part_bag as _bag
 from chatcodec._providers.bedrock_converse.thinking import decode_reasoning, encode_thinking
 from chatcodec._providers.bedrock_converse.video import decode_video, encode_video
-from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, SENT_AS_IS, restore_tool_use_id, tool_use_id
-from chatcodec._providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields, tool_names
+from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
+from chatcodec._providers.families.aws.tool_ids import (
+    EMPTY_ID,
+    SENT_AS_IS,
+    VALID_NAMES,
+    restore_tool_use_id,
+    tool_use_id,
+)
+from chatcodec._providers.families.aws.tool_ids import tool_name as aws_tool_name
+from chatcodec._providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields
 from chatcodec._providers.kit.closed_schema import WithFloats, json_text
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec._providers.kit.tool_arguments import input_object
 from chatcodec._providers.kit.tool_id_mapping import PREFIX
-from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
 
 USER_KINDS = frozenset({"text", "image", "document", "audio", "video"})
 """Members a canonical user message (or tool result) holds as parts."""
@@ -114,18 +121,6 @@ def decode_blocks(
         else:
             append(decode_block(block, kinds, model, closed=closed))
     return parts
-
-
-def cache_marker(block: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The canonical marker for a ``cachePoint`` block (among content, system or tools),
-    or None when the block is another one or says more than canonical can (another
-    ``type``, extra keys)."""
-    point: Any = block.get("cachePoint")
-    if len(block) != 1 or point.__class__ is not dict or point.get("type") != "default":
-        return None
-    if not point.keys() <= {"type", "ttl"} or not isinstance(point.get("ttl", ""), str):
-        return None
-    return {"type": "ephemeral", "ttl": point["ttl"]} if "ttl" in point else {"type": "ephemeral"}
 
 
 def member_of(block: Mapping[str, Any]) -> str | None:
@@ -274,12 +269,6 @@ PartType = Literal[
 """The canonical part tags (``content.AnyPart``), so a match over them is checked whole."""
 
 
-def cache_point(cache_control: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``cachePoint`` block for a canonical marker."""
-    ttl = cache_control.get("ttl")
-    return {"cachePoint": {"type": "default"} if ttl is None else {"type": "default", "ttl": ttl}}
-
-
 def encode_blocks(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> Blocks:
     """The wire blocks for ``part`` (itself, then a ``cachePoint`` when it is marked: a
     Bedrock cache marker is a block of its own); none when Bedrock cannot carry it."""
@@ -353,27 +342,9 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
             assert_never(kind)
 
 
-_VALID_NAME = COMMON_TOOL_NAMES.valid.match
-_SENT_AS_IS_MAX = 4096
-_VALID_NAMES: set[str] = set()
-"""Tool names seen valid (sent as they are), for the reason the family keeps the ids sent as
-they are (``families/aws/tool_ids.SENT_AS_IS``), bounded the same way."""
-
-
 def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
-    """``name`` as Bedrock's ``ToolName`` allows it (OpenAI's rule: botocore's pattern
-    ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`~chatcodec._providers.kit.tool_names`),
-    reported, so two long names stay two names and calls, choices and definitions agree.
-    A blank name is an error in a request and ``tool``, reported, in a response or stream."""
-    if _VALID_NAME(name):
-        if len(_VALID_NAMES) >= _SENT_AS_IS_MAX:
-            _VALID_NAMES.clear()
-        _VALID_NAMES.add(name)
-        return name
-    if not name.strip() and not context.for_request:  # what the model called: no request to refuse
-        context.losses.add((*at, "name"), "blank tool name", "Bedrock tool names are 1 to 64 characters; sent 'tool'")
-        return "tool"
-    return tool_names.tool_name(name, context.losses, at, PROVIDER)
+    """``name`` as Bedrock's ``ToolName`` allows it (the family's rule, ``families/aws/tool_ids.py``)."""
+    return aws_tool_name(name, context, at, PROVIDER)
 
 
 def _encode_tool_use(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
@@ -388,7 +359,7 @@ def _encode_tool_use(part: Mapping[str, Any], context: BedrockContext, at: Steps
     else:
         call["toolUseId"] = tool_use_id(call_id, context.losses, (*at, "id"))
     name = part["name"]
-    call["name"] = name if name in _VALID_NAMES else tool_name(name, context, at)
+    call["name"] = name if name in VALID_NAMES else aws_tool_name(name, context, at, PROVIDER)
     arguments = part.get("arguments", "")
     parsed, exact = arguments_object(arguments)  # the usual call: exact JSON object text, read once
     call["input"] = parsed if exact and type(parsed) is dict else input_object(arguments, context.losses, at, "Bedrock")

@@ -22,16 +22,16 @@ from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse import wire as shapes
 from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.finish_reason import (
-    decode_finish_reason,
-    encode_finish_reason,
-    encode_unknown_finish,
-)
 from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
 from chatcodec._providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.families.aws.finish_reason import (
+    decode_finish_reason,
+    encode_finish_reason,
+    encode_unknown_finish,
+)
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
 from chatcodec._providers.kit import Steps, leftovers, restore_fields, shape_fields
 from chatcodec._providers.kit.invented import report_invented

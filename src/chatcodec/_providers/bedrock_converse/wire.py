@@ -202,7 +202,7 @@ def _blocks(shape: type, **members: cs.CoreSchema) -> cs.CoreSchema:
 
 
 def _cache_point() -> cs.CoreSchema:
-    """A ``cachePoint`` canonical reads as a marker (``parts.cache_marker``)."""
+    """A ``cachePoint`` canonical reads as a marker (``families/aws/blocks.cache_marker``)."""
     return closed_like(CachePoint, {"type": literal("default")}, {"ttl": text()})
 
 

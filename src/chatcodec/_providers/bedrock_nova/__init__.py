@@ -30,7 +30,7 @@ Modules:
 - ``settings``: ``inferenceConfig`` (its two spellings) and ``reasoningConfig``.
 - ``tools``: ``toolConfig``: tool specs and ``toolChoice``.
 - ``usage``: token counts (the cache counts beside the input).
-- ``finish_reason``: ``stopReason`` words.
+- ``finish_reason``: ``stopReason`` words (the AWS family's table).
 - ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder.
 - ``stream_encode``: canonical events -> the chunks' JSON events.
 - ``markers``: the name, the kit, the options, the markers (each classified).

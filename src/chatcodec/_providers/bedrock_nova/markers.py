@@ -19,10 +19,17 @@ meaning; another provider drops them without a report):
 * ``_reasoning_in_config``: ``reasoningConfig`` came inside ``inferenceConfig`` (``settings.py``);
 * ``_metadata``: a stream's ``metadata`` event came, with its members besides ``usage``
   (``metrics``, ``trace``), written back at the stream's end (``stream_decode.py``);
+* ``_finish_reason`` (responses, a stream's finish): a ``stopReason`` this codec does not
+  know, written back by this codec only (``families/aws/finish_reason.py``);
+* ``_tool_config`` also marks a ``toolConfig`` of no tools; ``_schema_as_sent``: a tool's
+  schema goes back as it came (``families/schema_writing.py``);
 * ``_separate``: the wire had this turn apart from a same-role turn before it, so it is not
   merged (``messages.py``).
 
-Carry meaning: none.
+Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
+
+* ``_tool_order``: server (``systemTool``) and function tools were interleaved (the kit's
+  :data:`~chatcodec._providers.kit.TOOL_ORDER`; ``families/aws/tools.py``).
 
 Encoder options: the target rules' ``api_version`` and ``skip_rules`` (typed by
 :class:`chatcodec.options.RuleOptions`); the model is in the URL, never in the body.
@@ -32,13 +39,19 @@ from __future__ import annotations
 
 from chatcodec._option_table import OptionTable
 from chatcodec._providers.contract.context import RULE_OPTIONS
-from chatcodec._providers.kit import ProviderKit
+from chatcodec._providers.families.aws.body import Body
+from chatcodec._providers.kit import TOOL_ORDER, ProviderKit
 
 PROVIDER = "bedrock-nova"
 """Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options`` bags."""
 
-KIT = ProviderKit(PROVIDER)
+KIT = ProviderKit(PROVIDER, meaningful_markers={**TOOL_ORDER})
 """The shared bag operations bound to this provider (:mod:`chatcodec._providers.kit`)."""
+
+BODY = Body(KIT, "Amazon Nova", "Nova", tool_cache_points=False, strict_tools=False)
+"""This body for the AWS family's shared readers and writers: Nova caches no tools
+(Bedrock's prompt caching caches Nova's ``system`` and ``messages`` only) and its tool
+guide documents no ``strict``."""
 
 BUCKET_OWNER = "_bucket_owner"
 """Marker: a media source's ``s3Location.bucketOwner``."""

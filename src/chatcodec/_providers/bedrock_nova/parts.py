@@ -31,7 +31,8 @@ from chatcodec._providers.families.aws.blobs import is_base64
 from chatcodec._providers.families.aws.blocks import IMAGE_TYPES
 from chatcodec._providers.families.aws.blocks import VIDEO_TYPES as FAMILY_VIDEO_TYPES
 from chatcodec._providers.families.aws.tool_ids import restore_tool_use_id, tool_use_id
-from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields, tool_names
+from chatcodec._providers.families.aws.tool_ids import tool_name as aws_tool_name
+from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields
 from chatcodec._providers.kit.tool_arguments import input_object
 
 VIDEO_TYPES = {name: media for name, media in FAMILY_VIDEO_TYPES.items() if name != "mpg"}
@@ -206,8 +207,8 @@ def encode_media(kind: str, part: Mapping[str, Any], context: EncodeContext, at:
 
 
 def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
-    """A tool name Nova accepts (the common rule, reported when rewritten)."""
-    return tool_names.tool_name(name, context.losses, at, PROVIDER)
+    """A tool name Nova accepts (the family's rule, ``families/aws/tool_ids.py``)."""
+    return aws_tool_name(name, context, at, PROVIDER)
 
 
 def _encode_tool_use(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:

@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._errors import ProviderAPIError, rule_error
-from chatcodec._providers.bedrock_nova.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers.bedrock_nova.markers import KIT
 from chatcodec._providers.bedrock_nova.messages import ASSISTANT_MEMBERS, decode_parts, encode_message
 from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters, is_error_body, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.families.aws.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers.kit import leftovers, restore_fields
 
 _MAPPED = ("output", "stopReason", "usage")
@@ -39,7 +39,8 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
             "Nova response", ("output", "message", "role"), "role", "an answer is the assistant's", message
         )
     choice: dict[str, Any] = {"index": 0, "message": canonical_message}
-    reason = decode_finish_reason(response.get("stopReason"), {})
+    bag = leftovers(response, _MAPPED)
+    reason = decode_finish_reason(response.get("stopReason"), bag)  # a word added later: recorded in bag
     if reason is not None:
         choice["finish_reason"] = reason
     rest = leftovers(output, ("message",))
@@ -48,13 +49,14 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     canonical: dict[str, Any] = {"choices": [choice]}
     if "usage" in response:
         canonical["usage"] = decode_usage(response["usage"])
-    return KIT.attach(canonical, leftovers(response, _MAPPED))
+    return KIT.attach(canonical, bag)
 
 
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write canonical response data as an InvokeModel answer: its first choice (another is a loss)."""
     losses = context.losses
-    wire = restore_fields(KIT.claim(losses, response.get("provider_metadata"), ()))
+    bag = KIT.claim(losses, response.get("provider_metadata"), ())
+    wire = restore_fields(bag)
     for key in ("id", "model"):
         if response.get(key) is not None:
             losses.add((key,), key, "Nova's answer has no such field (the model is in the URL)", "metadata")
@@ -65,7 +67,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     choice_bag = KIT.claim(losses, choice.get("provider_metadata"), ("choices", 0))
     message = encode_message(choice["message"], context, ("choices", 0, "message"))
     wire["output"] = {**restore_fields(choice_bag).get("output", {}), "message": message}
-    word = encode_finish_reason(choice.get("finish_reason"), {}, context, ("choices", 0, "finish_reason"))
+    word = encode_finish_reason(choice.get("finish_reason"), bag, context, ("choices", 0, "finish_reason"))
     if word is not None:
         wire["stopReason"] = word
     if response.get("usage") is not None:

@@ -5,7 +5,8 @@ last (``_providers/contract/target_rules.py``).
 The body names no model (it is in the URL), so a rule applies when the request's model is
 a Nova id, with or without a cross-region prefix or an inference-profile ARN around it
 (``amazon.nova-micro-v1:0``, ``us.amazon.nova-pro-v1:0``, ``global.amazon.nova-2-lite-v1:0``);
-any other model gets the permissive rule (nothing is changed). Two facts change a body:
+any other model gets the permissive rule (nothing is changed) but for the sampling ranges
+(:data:`SAMPLING_RANGES`, the body's own for every model). Two facts change a body:
 
 - Nova Micro reads text only ("Because Amazon Nova Micro does not support images or
   videos as input, those parts of the request schema do not apply to Amazon Nova Micro",
@@ -23,7 +24,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule
+from chatcodec._providers.contract.target_rules import (
+    ModelFamily,
+    ProviderRules,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    range_rule,
+)
 
 VERSION = "messages-v1"
 """The body's one schema version (``schemaVersion``)."""
@@ -131,6 +139,18 @@ def _reasoning_config(call: RuleCall) -> None:
             call.report((*at, "reasoningConfig"), "reasoningConfig", "not sent: the model has no extended thinking")
 
 
+_RANGES_SOURCE = (
+    f"{_SOURCE} (inferenceConfig: temperature 0.00001-1, topP 0-1; the version 1 schema: temperature "
+    "greater than 0 and less than 1.0, topP greater than 0, at most 1.0)"
+)
+SAMPLING_RANGES = tuple(
+    SamplingRange(key, 0.0, 1.0, _RANGES_SOURCE, at=("inferenceConfig",)) for key in ("temperature", "topP", "top_p")
+)
+"""Nova's sampling ranges, as the user guide's request schema gives them (``topP`` in either
+spelling, ``top_p`` being the one Nova took first). A temperature of 0, which the guide's
+lowest bound (0.00001) leaves out, is sent as it is: the ranges hold what is past 1."""
+
+
 RULES = ProviderRules(
     provider="bedrock-nova",
     api_versions=(VERSION,),
@@ -151,6 +171,7 @@ RULES = ProviderRules(
             _reasoning_config,
             families=(NO_REASONING,),
         ),
+        range_rule(SAMPLING_RANGES),
     ),
 )
 """Nova's table."""

@@ -32,11 +32,11 @@ from chatcodec._errors import StreamError, as_chatcodec_error, json_path
 from chatcodec._model.response import Usage
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec._narrow import as_dict
-from chatcodec._providers.bedrock_nova.finish_reason import decode_finish_reason
 from chatcodec._providers.bedrock_nova.markers import PROVIDER
 from chatcodec._providers.bedrock_nova.usage import decode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters
 from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.families.aws.finish_reason import decode_finish_reason
 from chatcodec._providers.families.aws.tool_ids import restore_tool_use_id
 from chatcodec._providers.kit import leftovers
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event

@@ -33,13 +33,14 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec._providers.bedrock_nova.finish_reason import encode_finish_reason
 from chatcodec._providers.bedrock_nova.markers import KIT
 from chatcodec._providers.bedrock_nova.parts import tool_name
 from chatcodec._providers.bedrock_nova.stream_decode import INVOCATION_METRICS
 from chatcodec._providers.bedrock_nova.usage import encode_usage
 from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.families.aws.finish_reason import encode_finish_reason
 from chatcodec._providers.families.aws.tool_ids import tool_use_id
+from chatcodec._providers.families.claude.wire_rules import FINISH_MARKER
 from chatcodec._providers.kit import restore_fields
 
 _BlockEvent = (
@@ -80,6 +81,8 @@ class StreamEncoder:
         self.opened: set[int] = set()
         """The blocks a delta or a start was written for (a stop needs one before it)."""
         self.other_choices: set[int] = set()
+        self.finish_word: dict[str, Any] = {}
+        """An unknown ``stopReason`` the start's bag recorded (:data:`FINISH_MARKER`)."""
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The events ``event`` completes (possibly none yet)."""
@@ -159,6 +162,8 @@ class StreamEncoder:
             if getattr(event, key) is not None:
                 self.context.losses.add((*at, key), key, "Nova's stream has no such field", "metadata")
         self.started = True
+        if FINISH_MARKER in bag:  # a stopReason the response's reader recorded (a response replayed)
+            self.finish_word = {FINISH_MARKER: bag[FINISH_MARKER]}
         yield {"messageStart": {**restore_fields(bag), "role": "assistant"}}
 
     def _whole(self, event: PartEvent, at: Steps) -> Iterator[dict[str, Any]]:
@@ -184,7 +189,7 @@ class StreamEncoder:
         why = "Nova's stream has no place for an answer's data"
         KIT.report_unplaced(self.context.losses, event.choice_metadata, (*at, "choice_metadata"), why)
         reason = event.finish_reason.model_dump(exclude_none=True)
-        word = encode_finish_reason(reason, bag, self.context, (*at, "finish_reason"))
+        word = encode_finish_reason(reason, {**self.finish_word, **bag}, self.context, (*at, "finish_reason"))
         metadata = bag.pop("_metadata", None)
         self.metadata = metadata is not None
         self.tail = {**(metadata if isinstance(metadata, dict) else {})}

@@ -291,3 +291,24 @@ def build_adapters(
         events={name: TypeAdapter(shape) for name, shape in zip(EVENTS, events, strict=True)},
         exception=TypeAdapter(StreamException),
     )
+
+
+# --- cache points (a block of their own after what they mark) ---------------------------
+
+
+def cache_marker(block: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The canonical marker for a ``cachePoint`` block (among content, system or tools),
+    or None when the block is another one or says more than canonical can (another
+    ``type``, extra keys)."""
+    point: Any = block.get("cachePoint")
+    if len(block) != 1 or point.__class__ is not dict or point.get("type") != "default":
+        return None
+    if not point.keys() <= {"type", "ttl"} or not isinstance(point.get("ttl", ""), str):
+        return None
+    return {"type": "ephemeral", "ttl": point["ttl"]} if "ttl" in point else {"type": "ephemeral"}
+
+
+def cache_point(cache_control: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``cachePoint`` block for a canonical marker."""
+    ttl = cache_control.get("ttl")
+    return {"cachePoint": {"type": "default"} if ttl is None else {"type": "default", "ttl": ttl}}

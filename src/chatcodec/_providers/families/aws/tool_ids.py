@@ -22,10 +22,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.kit import tool_names
 from chatcodec._providers.kit.tool_id_mapping import HASHED_PREFIX, ToolIdMapping
+from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
 
 if TYPE_CHECKING:
     from chatcodec._losses import LossRecorder, Steps
+    from chatcodec._providers.contract.context import EncodeContext
 
 MAX_LENGTH = 64
 """Longest tool id Bedrock accepts (its tool names follow ``tool_names.COMMON_TOOL_NAMES``)."""
@@ -85,3 +88,27 @@ def name_empty_calls(parts: list[dict[str, Any]], provider: str) -> list[dict[st
         if part.get("type") == "tool_use" and part.get("id") == "" and bag.get(EMPTY_ID):
             part["id"] = made_up_id(index)
     return parts
+
+
+_VALID_NAME = COMMON_TOOL_NAMES.valid.match
+_NAMES_AS_IS_MAX = 4096
+VALID_NAMES: set[str] = set()
+"""Tool names seen valid (sent as they are), for the reason :data:`SENT_AS_IS` keeps ids,
+bounded the same way: a writer sends a name found here without another look."""
+
+
+def tool_name(name: str, context: EncodeContext, at: Steps, provider: str) -> str:
+    """``name`` as Bedrock's ``ToolName`` allows it (OpenAI's rule: botocore's pattern
+    ``[a-zA-Z0-9_-]+``, 1 to 64), for either body (``provider``, the body's registry name):
+    the shared rewrite (:mod:`~chatcodec._providers.kit.tool_names`), reported, so two long
+    names stay two names and calls, choices and definitions agree. A blank name is an error
+    in a request and ``tool``, reported, in a response or stream."""
+    if _VALID_NAME(name):
+        if len(VALID_NAMES) >= _NAMES_AS_IS_MAX:
+            VALID_NAMES.clear()
+        VALID_NAMES.add(name)
+        return name
+    if not name.strip() and not context.for_request:  # what the model called: no request to refuse
+        context.losses.add((*at, "name"), "blank tool name", "Bedrock tool names are 1 to 64 characters; sent 'tool'")
+        return "tool"
+    return tool_names.tool_name(name, context.losses, at, provider)

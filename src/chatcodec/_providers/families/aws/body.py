@@ -1,0 +1,29 @@
+"""What a Bedrock block body tells the family's shared readers and writers: its kit (the
+registry name its bags and opaque blocks carry), the names its losses and errors use, and
+the few members AWS documents for one body and not the other. Each body's ``markers.py``
+holds its :class:`Body`; the shared functions take it, never a copy of themselves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chatcodec._providers.kit import ProviderKit
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """One Bedrock block body (Converse, Nova's InvokeModel body)."""
+
+    kit: ProviderKit
+    """The body's kit: its bags, markers and opaque blocks are ``kit.name``'s."""
+    name: str
+    """The body named in losses and errors (``"Bedrock Converse"``, ``"Amazon Nova"``)."""
+    short: str
+    """The shorter name where a loss says whose blocks or tools these are (``"Bedrock"``, ``"Nova"``)."""
+    tool_cache_points: bool = True
+    """Whether a ``cachePoint`` may follow a tool in ``toolConfig.tools``: Bedrock's prompt
+    caching caches ``tools`` for Claude models, and for Amazon Nova only ``system`` and
+    ``messages`` (https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html)."""
+    strict_tools: bool = True
+    """Whether a ``toolSpec`` takes ``strict`` (Converse's structured tool use); Nova's tool
+    guide documents no such member."""
