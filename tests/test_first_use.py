@@ -183,8 +183,6 @@ def test_a_first_conversion_imports_no_edge_no_structure_and_nothing_it_does_not
     found = json.loads(result.stdout)
     loaded = set(found["loaded"])
     unwanted = set(_NOT_FOR_A_CONVERSION)
-    if "bedrock-converse" in (source, target):
-        unwanted.discard("annotated_types")  # families/aws/blocks.py's Count still names annotated_types.Ge
     assert sorted(loaded & unwanted) == []
     assert not [
         name for name in loaded if name.startswith("chatcodec._providers.") and name.endswith((".edge", ".structure"))

@@ -1,6 +1,9 @@
 """The codec object the registry loads: the folder's role modules handed to
 :class:`~chatcodec._providers.contract.provider_codec.ProviderCodec`, with the AWS family's
-structure (turn alternation, tool uses paired with results) as its strict-mode rules."""
+structure (turn alternation, tool uses paired with results) as its strict-mode rules.
+
+As every built-in folder's: the edge and structure roles are imported when first read (a
+conversion reads neither: first use), the stream classes when the first stream is."""
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from chatcodec._providers.bedrock_nova import (
     capabilities,
-    edge,
     finish_reason,
     messages,
     parts,
@@ -21,10 +23,10 @@ from chatcodec._providers.bedrock_nova import (
 )
 from chatcodec._providers.bedrock_nova.markers import OPTIONS, PROVIDER
 from chatcodec._providers.contract.provider_codec import ProviderCodec
-from chatcodec._providers.families.aws import structure
 
 if TYPE_CHECKING:
     from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec._providers.contract.roles import EdgeTable, StructureTable
     from chatcodec._registry import StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import StreamBuilder
 
@@ -41,6 +43,20 @@ def _stream_encoder(context: EncodeContext) -> StreamEncoder:
     return StreamEncoder(context)
 
 
+def _edge() -> EdgeTable:
+    """The edge role, imported when first read: a conversion reads no HTTP fact (first use)."""
+    from chatcodec._providers.bedrock_nova import edge
+
+    return edge
+
+
+def _structure() -> StructureTable:
+    """The structure role, imported when first read: strict mode reads it, a conversion does not."""
+    from chatcodec._providers.families.aws import structure
+
+    return structure
+
+
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
@@ -54,8 +70,8 @@ CODEC = ProviderCodec(
     settings=settings,
     capabilities=capabilities,
     rules=rules,
-    edge=edge,
-    structure=structure,
+    edge=_edge,
+    structure=_structure,
     stream_decoder=_stream_decoder,
     stream_encoder=_stream_encoder,
 )

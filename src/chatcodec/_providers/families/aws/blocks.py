@@ -14,15 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, NotRequired
 
-from annotated_types import Ge
 from typing_extensions import TypedDict
 
-from chatcodec._providers.kit import stands_for
+from chatcodec._providers.kit import constrained, stands_for
 
 if TYPE_CHECKING:  # the adapters are built on first use (they load pydantic)
     from pydantic import TypeAdapter
 
-Count = Annotated[int, Ge(0)]
+Count = Annotated[int, constrained(ge=0)]
 """A token count or block index: canonical refuses negative ones, so the wire does too."""
 
 
