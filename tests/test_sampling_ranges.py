@@ -163,6 +163,25 @@ def test_a_named_server_gets_its_own_documented_range(server: str, key: str) -> 
         assert reported == ([] if clamped is None else [f"$.{key}"])
 
 
+@pytest.mark.parametrize("server", ["openai", "azure", "deepseek", "groq", "xai", *SERVER_RANGES])
+@pytest.mark.parametrize("key", sorted(PROBES))
+def test_strict_reading_for_a_named_server_takes_what_its_writer_sends(server: str, key: str) -> None:
+    """Strict reading of a body for ``server`` (``options={"server": ...}``) holds it to the
+    same documented range as the writer's ``sampling_range`` rule: a value inside is read, a
+    value outside is refused at its path (vLLM takes a temperature of 3.5, Kimi none above 1,
+    Ollama documents no range at all)."""
+    low, high = _server_ranges(server).get(key, (None, None))
+    for value in (*PROBES[key], *(bound for bound in (low, high) if bound is not None)):
+        body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], key: value}
+        outside = (low is not None and value < low) or (high is not None and value > high)
+        if not outside:
+            read = chatcodec.decode_request("openai-chat", body, strict=True, options={"server": server})
+            assert getattr(read, key) == value, (server, key, value)
+            continue
+        with pytest.raises(chatcodec.ValidationError, match=rf"\$\.{key}: .*\[rule: out_of_range\]"):
+            chatcodec.decode_request("openai-chat", body, strict=True, options={"server": server})
+
+
 def test_vllm_takes_a_temperature_above_openais_2_and_kimi_none_above_1() -> None:
     body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 2.5}
     for server, sent in (("vllm", 2.5), ("kimi", 1.0), ("openai", 2.0)):

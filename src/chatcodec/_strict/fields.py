@@ -27,6 +27,7 @@ from chatcodec._errors import Problem, ProviderLookupError, json_path
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import cycle_path, cyclic
 from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.kit.field_sets import FieldSets
 from chatcodec._registry import generation, get_codec, registered_providers
 from chatcodec._strict.extensions import Extension, extension_fields
@@ -117,10 +118,44 @@ def _schema(
         extensions=extension_fields(rows, kinds),
         events_outside_sdk=events,
         required=field_sets.required,
-        values=field_sets.values,
+        values=_held_to_server(field_sets.values, codec, server),
         one_member=field_sets.one_member,
         one_of=field_sets.one_of,
     )
+
+
+def _held_to_server(
+    values: dict[str, dict[str, dict[str, Any]]], codec: ProviderCodec, server: str | None
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """The value rules for a body sent to ``server``: where its reference documents its own
+    sampling ranges (the edge's ``server_ranges``: vLLM takes a ``temperature`` above 2,
+    Kimi none above 1), those in place of the format's, as the writer's ``sampling_range``
+    rule holds a body for that server; the format's own otherwise."""
+    edge = codec.edge
+    ranges = None if server is None or edge is None else edge.server_ranges.get(server)
+    if not ranges:
+        return values
+    held = {item.key: item for item in ranges if not item.at}
+    changed: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind, rules in values.items():
+        replaced = {key: _ranged(rule, held[key]) for key, rule in rules.items() if key in held}
+        if replaced:
+            changed[kind] = {**rules, **replaced}
+    return {**values, **changed}
+
+
+def _ranged(rule: Mapping[str, Any], item: SamplingRange) -> dict[str, Any]:
+    """``rule`` with ``item``'s bounds in place of its own (on each value of an object for
+    ``each``), none where ``item`` has none."""
+    high = "exclusive_maximum" if item.exclusive_high else "maximum"
+    bounds = {key: value for key, value in (("minimum", item.low), (high, item.high)) if value is not None}
+    if item.each:
+        inner = {key: value for key, value in dict(rule.get("values") or {}).items() if key not in _BOUNDS}
+        return {**rule, "values": {**inner, **bounds}, "source": item.source}
+    return {**{key: value for key, value in rule.items() if key not in _BOUNDS}, **bounds, "source": item.source}
+
+
+_BOUNDS = frozenset({"minimum", "maximum", "exclusive_maximum"})
 
 
 def _extensions(provider: str, codec: ProviderCodec, server: str | None) -> tuple[Extension, ...]:

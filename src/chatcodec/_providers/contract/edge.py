@@ -34,11 +34,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.extension import Extension
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.target_rules import SamplingRange
 
 __all__ = [
     "Answering",
@@ -465,3 +468,10 @@ class Edge:
     """Per named server speaking this format, the extensions that server alone documents:
     strict reading of a body for one server (``schema_for(provider, server=...)``) accepts
     those and no other server's. Empty: the format names no servers."""
+    server_ranges: Mapping[str, tuple[SamplingRange, ...]] = field(
+        default_factory=dict[str, tuple["SamplingRange", ...]]
+    )
+    """Per named server whose reference documents its own sampling ranges (vLLM takes a
+    ``temperature`` above 2, Kimi none above 1; ``()``: it documents none), the ranges strict
+    reading of a body for that server holds it to, in place of the format's own for the same
+    keys; a server absent here documents the format's."""

@@ -37,6 +37,7 @@ from chatcodec._providers.contract.edge import (
     read_data_ids,
     read_nested_error,
 )
+from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -48,6 +49,7 @@ from chatcodec._providers.kit import sdk_kinds
 from chatcodec._providers.openai_chat import servers
 from chatcodec._providers.openai_chat import wire as shapes
 from chatcodec._providers.openai_chat.markers import PROVIDER
+from chatcodec._providers.openai_chat.rules import SAMPLING_RANGES
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 
@@ -123,6 +125,15 @@ def _server_rows(server: Server) -> tuple[Extension, ...]:
     return (*server.extensions, *(arm for tag, arm in kinds.PART_ARMS.items() if tag in taken))
 
 
+def _held_to(ranges: tuple[SamplingRange, ...]) -> tuple[SamplingRange, ...]:
+    """A server's own ranges in place of Chat Completions' (as the ``sampling_range`` rule
+    takes them): each of OpenAI's ranged keys the server documents no range for is held to
+    none."""
+    own = {item.key for item in ranges}
+    none = "the server's reference documents no range for it"
+    return (*ranges, *(SamplingRange(item.key, None, None, none) for item in SAMPLING_RANGES if item.key not in own))
+
+
 EXTENSIONS: tuple[Extension, ...] = (
     *_OTHERS,
     *dict.fromkeys(row for server in servers.SERVERS.values() for row in _server_rows(server)),
@@ -170,5 +181,10 @@ EDGE = Edge(
     ),
     extensions=EXTENSIONS,
     server_extensions={name: _server_rows(server) for name, server in servers.SERVERS.items()},
+    server_ranges={
+        name: _held_to(server.sampling_ranges)
+        for name, server in servers.SERVERS.items()
+        if server.sampling_ranges is not None
+    },
 )
 """The OpenAI Chat Completions edge."""
