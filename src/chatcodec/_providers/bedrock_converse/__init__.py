@@ -19,9 +19,9 @@ batch rows):
 - ``response``: the one reader and writer of an answer.
 - ``messages``: turns <-> canonical messages (system turns, tool-result runs, merged turns).
 - ``parts``: content blocks <-> canonical parts.
-- ``media``: images and documents (formats, sources, names).
+- ``media``: documents (formats, sources, names), and this body's bindings of the AWS
+  family's image and video reader and writer.
 - ``audio``: ``audio`` blocks.
-- ``video``: ``video`` blocks.
 - ``citations``: ``citationsContent`` blocks as text.
 - ``thinking``: reasoning blocks and Claude's signed thinking.
 - ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.

@@ -17,7 +17,8 @@ from typing import Any
 from chatcodec._compat import audio_format_from_media_type, media_type_for_audio_format
 from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import BUCKET_OWNER, KIT
+from chatcodec._providers.bedrock_converse.markers import KIT
+from chatcodec._providers.families.aws.media import BUCKET_OWNER, FORMAT
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
 
 AUDIO_FORMATS = frozenset(
@@ -26,13 +27,11 @@ AUDIO_FORMATS = frozenset(
 """botocore ``AudioFormat``."""
 _ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav", "audio/x-flac": "flac", "audio/x-m4a": "m4a"}
 """Media types other providers and browsers use for a format (Gemini's ``audio/mp3``)."""
-FORMAT = "_format"
-"""Marker: the wire format, when the media type reads back as another name."""
 
 SourceReader = Callable[[Mapping[str, Any], str | None], dict[str, Any] | None]
 SourceWriter = Callable[[Mapping[str, Any], str, BedrockContext, Steps, object], dict[str, Any] | None]
-""":func:`.media.encode_source`: a canonical source, what it is, the context, where, and
-the bucket owner the part's bag keeps."""
+"""The family's ``encode_source`` (``families/aws/media.py``): a canonical source, what it
+is, the context, where, and the bucket owner the part's bag keeps."""
 
 
 def decode_audio(audio: Mapping[str, Any], read_source: SourceReader) -> dict[str, Any] | None:

@@ -19,14 +19,14 @@ meaning; another provider drops them without a report):
   on the wire, an object in canonical); ``_no_schema``: it had no schema;
 * ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
 * ``_no_name``, ``_no_format``: a document without ``name`` or ``format``;
-* ``_format``: an ``audio`` block's ``format`` when its media type reads back as another
+* ``_format``: an ``audio`` or ``video`` block's ``format`` when its media type reads back as another
   name (``mpeg`` beside ``mp3``; ``audio.py``);
 * ``_citations_content``, ``_pieces``: a text part came as a ``citationsContent`` block,
   with its text in these pieces when there were other than one (``citations.py``);
 * ``_no_metrics``: a stream's ``metadata`` had no ``metrics`` (``stream_decode.py``);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
 * ``_bucket_owner``: a media source's ``s3Location.bucketOwner``, the account that owns
-  the bucket (``media.py``). Only Bedrock reads an S3 location, so no other format's
+  the bucket (the family's ``media.py``). Only Bedrock reads an S3 location, so no other format's
   server reads it differently without the owner (Gemini reports the S3 media itself);
 * ``_empty_id``: a response's call came with ``toolUseId: ""`` and got a made-up id
   (``tool_ids.py``); ``""`` is written back;
@@ -73,9 +73,6 @@ KIT = ProviderKit(
 
 BODY = Body(KIT, "Bedrock Converse", "Bedrock")
 """This body for the AWS family's shared readers and writers (every member Converse documents)."""
-
-BUCKET_OWNER = "_bucket_owner"
-"""Marker: a media source's ``s3Location.bucketOwner`` (``media.py``)."""
 
 OPTIONS = OptionTable.of(
     "unsigned_thinking",

@@ -11,7 +11,7 @@ for, is kept whole). A plain ``text`` block, most of every conversation, is read
 
 Encoding follows the rules Bedrock rejects requests over:
 
-* images and documents go as ``bytes`` (base64 text here) or an ``s3Location``; Bedrock
+* images and documents go as ``bytes`` (base64 text here) or an ``s3Location`` (the family's ``media.py``); Bedrock
   fetches no ``http(s)`` URL and has no file ids, so such a source is a loss (a warning or
   an error by the ``on_loss`` policy) and the part is not sent (:mod:`.media`);
 * a document needs a ``name`` Bedrock accepts, unique in the request (:mod:`.media`);
@@ -21,7 +21,7 @@ Encoding follows the rules Bedrock rejects requests over:
   result, ``"success"`` when it was spelled out), or always / never by the
   ``tool_result_status`` option (some model families reject the field);
 * audio goes as an ``audio`` block, as an image does (:mod:`.audio`), and a video as a
-  ``video`` block (:mod:`.video`);
+  ``video`` block (the family's ``media.py``);
 * thinking: replayed only where the target can verify it (:mod:`.thinking`).
 
 A plain text part (its ``type`` and ``text`` only) is written as it is, first.
@@ -43,15 +43,15 @@ from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.media import (
     decode_document,
     decode_image,
-    decode_source,
+    decode_video,
     encode_document,
     encode_image,
-    encode_source,
+    encode_video,
 )
 from chatcodec._providers.bedrock_converse.media import part_bag as _bag
 from chatcodec._providers.bedrock_converse.thinking import decode_reasoning, encode_thinking
-from chatcodec._providers.bedrock_converse.video import decode_video, encode_video
 from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
+from chatcodec._providers.families.aws.media import decode_source, encode_source
 from chatcodec._providers.families.aws.tool_ids import (
     EMPTY_ID,
     SENT_AS_IS,
@@ -176,7 +176,7 @@ _MEDIA_READERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any] | None]] 
     "image": decode_image,
     "document": decode_document,
     "audio": partial(decode_audio, read_source=decode_source),
-    "video": partial(decode_video, read_source=decode_source),
+    "video": decode_video,
 }
 """The media members' readers (None: the block is kept whole)."""
 
@@ -335,7 +335,7 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
         case "audio":
             return encode_audio(part, _bag(part, context, at), encode_source, context, at)
         case "video":
-            return encode_video(part, _bag(part, context, at), encode_source, context, at)
+            return encode_video(part, _bag(part, context, at), context, at)
         case "opaque":
             return _encode_opaque(part, context, at)
         case _:

@@ -16,6 +16,8 @@ meaning; another provider drops them without a report):
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
 * ``_bucket_owner``: a media source's ``s3Location.bucketOwner`` (only Bedrock reads an S3
   location, so no other format's server reads it differently without the owner);
+  ``_format``: a ``video`` block's ``format`` when its media type reads back as another
+  name (``mpg`` beside ``mpeg``; the family's ``media.py``);
 * ``_reasoning_in_config``: ``reasoningConfig`` came inside ``inferenceConfig`` (``settings.py``);
 * ``_metadata``: a stream's ``metadata`` event came, with its members besides ``usage``
   (``metrics``, ``trace``), written back at the stream's end (``stream_decode.py``);
@@ -52,9 +54,6 @@ BODY = Body(KIT, "Amazon Nova", "Nova", tool_cache_points=False, strict_tools=Fa
 """This body for the AWS family's shared readers and writers: Nova caches no tools
 (Bedrock's prompt caching caches Nova's ``system`` and ``messages`` only) and its tool
 guide documents no ``strict``."""
-
-BUCKET_OWNER = "_bucket_owner"
-"""Marker: a media source's ``s3Location.bucketOwner``."""
 
 OPTIONS = OptionTable.of(*RULE_OPTIONS)
 """This encoder's options: the target rules' (``api_version``, ``skip_rules``)."""

@@ -2,18 +2,18 @@
 
 A block is a union by member name, as on every Bedrock block wire
 (:mod:`chatcodec._providers.families.aws.blocks`). A block with exactly one member canonical
-can hold where it stands becomes that part: ``text``; ``image`` (``jpeg``, ``png``,
-``gif``, ``webp``) and ``video`` (Nova's nine formats but ``mpg``, which shares
-``video/mpeg`` with ``mpeg``) from ``bytes`` (base64 text in the JSON body) or an
-``s3Location`` (an ``s3://`` URL, its ``bucketOwner`` in the bag); ``toolUse``;
+can hold where it stands becomes that part: ``text``; ``image`` and ``video`` from
+``bytes`` (base64 text in the JSON body, as in Converse's) or an ``s3Location`` (the AWS
+family's reader and writer, ``families/aws/media.py``, over Nova's :data:`~.markers.BODY`);
+``toolUse``;
 ``toolResult`` of ``text``, ``json`` and ``image`` items; ``reasoningContent`` (Nova 2 Lite
 sends ``[REDACTED]`` text: https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html).
 Anything else (a ``document``, which InvokeModel does not take, ``audio``, a member added
 later, a block of several members) is an opaque part holding the block verbatim. A
 ``cachePoint`` block marks the part before it (its ``cache_control``: ``messages.py``).
 
-Encoding writes what Nova takes and reports the rest: no ``http(s)`` URL or file id (Nova
-reads bytes or S3), no document, no audio outside Nova 2 Omni's formats, thinking of
+Encoding writes what Nova takes and reports the rest: no ``http(s)`` URL or file id (Bedrock
+reads bytes or S3: the family's media writer), no document, no audio outside Nova 2 Omni's formats, thinking of
 another provider (Nova verifies no signature: it is sent as reasoning text only when it
 is Nova's own). Tool ids and names follow the family's rules (``families/aws/tool_ids.py``).
 """
@@ -25,22 +25,16 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list, is_dict
 from chatcodec._payloads import loads
-from chatcodec._providers.bedrock_nova.markers import BUCKET_OWNER, KIT, PROVIDER
+from chatcodec._providers.bedrock_nova.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.families.aws.blobs import is_base64
-from chatcodec._providers.families.aws.blocks import IMAGE_TYPES
-from chatcodec._providers.families.aws.blocks import VIDEO_TYPES as FAMILY_VIDEO_TYPES
+from chatcodec._providers.families.aws.media import Media
 from chatcodec._providers.families.aws.tool_ids import restore_tool_use_id, tool_use_id
 from chatcodec._providers.families.aws.tool_ids import tool_name as aws_tool_name
 from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields
 from chatcodec._providers.kit.tool_arguments import input_object
 
-VIDEO_TYPES = {name: media for name, media in FAMILY_VIDEO_TYPES.items() if name != "mpg"}
-"""Nova's video ``format`` -> media type (``mpg`` is kept opaque: it shares ``video/mpeg``)."""
-_MEDIA = {"image": IMAGE_TYPES, "video": VIDEO_TYPES}
-_FORMATS = {kind: {media: name for name, media in table.items()} for kind, table in _MEDIA.items()}
-_FORMATS["image"]["image/jpg"] = "jpeg"
-_S3 = "s3://"
+MEDIA = Media(BODY)
+"""Nova's images and videos (the AWS family's reader and writer)."""
 
 # --- decode --------------------------------------------------------------------------------
 
@@ -64,8 +58,10 @@ def decode_block(block: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _decode_member(member: str, fields: dict[str, Any]) -> dict[str, Any] | None:
-    if member in _MEDIA:
-        return decode_media(member, fields)
+    if member == "image":
+        return MEDIA.decode_image(fields)
+    if member == "video":
+        return MEDIA.decode_video(fields)
     if member == "toolUse":
         return _decode_tool_use(fields)
     if member == "toolResult":
@@ -73,28 +69,6 @@ def _decode_member(member: str, fields: dict[str, Any]) -> dict[str, Any] | None
     if member == "reasoningContent":
         return _decode_reasoning(fields)
     return None
-
-
-def decode_media(kind: str, media: Mapping[str, Any]) -> dict[str, Any] | None:
-    """An ``image`` or ``video`` block's part; None when canonical cannot hold it exactly."""
-    wire_format = media.get("format")
-    media_type = _MEDIA[kind].get(wire_format) if isinstance(wire_format, str) else None
-    source = as_dict(media.get("source"))
-    if media_type is None or source is None or len(source) != 1:
-        return None
-    bag = leftovers(media, ("format", "source"))
-    if isinstance(source.get("bytes"), str):
-        return KIT.attach(
-            {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": source["bytes"]}}, bag
-        )
-    location = as_dict(source.get("s3Location"))
-    if location is None or not isinstance(location.get("uri"), str) or set(location) - {"uri", "bucketOwner"}:
-        return None
-    if "bucketOwner" in location:
-        if not isinstance(location["bucketOwner"], str):
-            return None
-        bag[BUCKET_OWNER] = location["bucketOwner"]
-    return KIT.attach({"type": kind, "source": {"type": "url", "url": location["uri"], "media_type": media_type}}, bag)
 
 
 def _decode_tool_use(tool_use: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -137,7 +111,7 @@ def _decode_result_item(item: Mapping[str, Any]) -> dict[str, Any] | None:
     if "json" in item:
         return {"type": "text", "text": compact_json(item["json"]), "provider_metadata": {PROVIDER: {"_json": True}}}
     image = as_dict(item.get("image"))
-    return decode_media("image", image) if image is not None else None
+    return MEDIA.decode_image(image) if image is not None else None
 
 
 def _decode_reasoning(reasoning: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -156,8 +130,10 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
     if kind == "text":
         bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
         return {"text": part["text"]} if not bag else {"text": part["text"], **restore_fields(bag)}
-    if kind in ("image", "video"):
-        return encode_media(kind, part, context, at)
+    if kind == "image":
+        return MEDIA.encode_image(part, context, at)
+    if kind == "video":
+        return MEDIA.encode_video(part, MEDIA.part_bag(part, context, at), context, at)
     if kind == "tool_use":
         return _encode_tool_use(part, context, at)
     if kind == "tool_result":
@@ -174,36 +150,6 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
         context.losses.add(at, f"{kind} part", why.get(kind, "Nova has no refusal block"))
         return None
     raise AssertionError(f"unknown part type {kind!r}")  # canonical data is validated before a writer
-
-
-def encode_media(kind: str, part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
-    """An ``image`` or ``video`` block; a source Nova cannot fetch is a loss."""
-    source = part["source"]
-    name = _FORMATS[kind].get(str(source.get("media_type") or "").lower())
-    bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
-    owner = bag.pop(BUCKET_OWNER, None)
-    if name is None:
-        context.losses.add(
-            (*at, "source"), f"{kind} of type {source.get('media_type')!r}", f"Nova takes no such {kind}"
-        )
-        return None
-    if source["type"] == "base64":
-        if not is_base64(source["data"]):
-            context.losses.add((*at, "source", "data"), f"{kind} data", "not standard base64 (Bedrock bytes)")
-            return None
-        wire_source: dict[str, Any] = {"bytes": source["data"]}
-    elif source["type"] == "url" and source["url"].startswith(_S3):
-        location = {"uri": source["url"], **({"bucketOwner": owner} if isinstance(owner, str) else {})}
-        wire_source = {"s3Location": location}
-    else:
-        context.losses.add(
-            (*at, "source"), f"{kind} {source['type']} source", "Nova reads bytes or an S3 location only"
-        )
-        return None
-    for key in ("detail", "start_offset", "end_offset", "fps"):
-        if part.get(key) is not None:
-            context.losses.add((*at, key), key, f"Nova's {kind} block has no {key}", "setting")
-    return {kind: {**restore_fields(bag), "format": name, "source": wire_source}}
 
 
 def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
@@ -252,7 +198,7 @@ def _encode_result_item(item: Mapping[str, Any], context: EncodeContext, at: Ste
         except ValueError:
             pass  # not JSON after all (a caller's bag may say anything): sent as text
     if item["type"] == "image":
-        return encode_media("image", item, context, at)
+        return MEDIA.encode_image(item, context, at)
     if item["type"] == "text":
         return encode_part(item, context, at)
     context.losses.add(at, f"{item['type']} in a tool result", "Nova's tool results hold text, JSON and images")

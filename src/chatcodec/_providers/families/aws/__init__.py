@@ -13,6 +13,7 @@
                 exception event (written and read), SigV4 signing
 ``batch``       Bedrock batch inference rows (``recordId``, ``modelInput`` / ``modelOutput``)
 ``blobs``       the base64 text botocore takes as a blob (media bytes, redacted reasoning)
+``media``       ``image`` and ``video`` blocks and their ``bytes`` / ``s3Location`` sources
 ``body``        what a body tells the shared functions (its kit, names, the members it lacks)
 ``tools``       ``toolConfig`` <-> canonical tools, provider tools and tool choice
 ``finish_reason`` ``stopReason`` words <-> canonical finish reasons (both bodies' one list)
