@@ -220,3 +220,53 @@ def test_what_nova_tools_lack_is_reported() -> None:
         "$.tools[0].description",
         "$.tools[0].strict",
     ]
+
+
+def _thinking_request(**thinking: Any) -> chatcodec.ChatRequest:
+    return chatcodec.ChatRequest.model_validate(
+        {
+            "model": "us.amazon.nova-2-lite-v1:0",
+            "messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": [{"type": "thinking", **thinking}, {"type": "text", "text": "ok"}]},
+                {"role": "user", "content": "more"},
+            ],
+        }
+    )
+
+
+def test_nova_reasoning_goes_back_as_reasoning_text_and_anothers_signed_thinking_does_not() -> None:
+    """Nova's reasoning is unsigned (the user guide's ``reasoningContent.reasoningText``):
+    its own, or unsigned thinking of unknown origin, is sent as it came; Claude's signed
+    thinking (the AWS family's thinking writer, Nova's body serving no Claude) is not sent,
+    reported."""
+    own = chatcodec.encode_request("bedrock-nova", _thinking_request(text="plan", provider="bedrock-nova"))
+    assert own["messages"][1]["content"][0] == {"reasoningContent": {"reasoningText": {"text": "plan"}}}
+    unknown = chatcodec.encode_request("bedrock-nova", _thinking_request(text="plan"))
+    assert unknown["messages"][1]["content"][0] == {"reasoningContent": {"reasoningText": {"text": "plan"}}}
+    losses = LossRecorder()
+    signed = _thinking_request(text="plan", provider="anthropic", signature="sig", model="claude-sonnet-4-5")
+    written = chatcodec.get_codec("bedrock-nova").encode_request(signed, losses)
+    assert written["messages"][1]["content"] == [{"text": "ok"}]
+    assert [loss.what for loss in losses.losses] == ["thinking part"]
+
+
+@pytest.mark.parametrize(
+    "reasoning",
+    [
+        {"reasoningText": {"text": "plan", "signature": "sig"}},
+        {"redactedContent": base64.b64encode(b"x").decode()},
+    ],
+)
+def test_signed_or_redacted_reasoning_is_kept_whole(reasoning: dict[str, Any]) -> None:
+    """Nova's body serves no Claude: a signature or ``redactedContent`` (Claude's) is kept
+    whole in its block, and goes back as it came."""
+    body = {
+        "messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {"role": "assistant", "content": [{"reasoningContent": reasoning}, {"text": "ok"}]},
+        ]
+    }
+    request = chatcodec.decode_request("bedrock-nova", body)
+    assert request.messages[1].parts[0].type == "opaque"
+    assert chatcodec.encode_request("bedrock-nova", request) == body

@@ -23,7 +23,6 @@ batch rows):
   family's image and video reader and writer.
 - ``audio``: ``audio`` blocks.
 - ``citations``: ``citationsContent`` blocks as text.
-- ``thinking``: reasoning blocks and Claude's signed thinking.
 - ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
   ``outputConfig``.
@@ -31,7 +30,6 @@ batch rows):
 - ``finish_reason``: ``stopReason`` words (the AWS family's table).
 - ``stream_decode``: ConverseStream events -> the stream builder.
 - ``stream_encode``: canonical events -> ConverseStream events.
-- ``context``: ``BedrockContext``, the encode state Converse adds.
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the wire can carry.
 - ``rules``: Claude's model rules on Bedrock, the sampling ranges.

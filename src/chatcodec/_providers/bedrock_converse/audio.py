@@ -16,8 +16,8 @@ from typing import Any
 
 from chatcodec._compat import audio_format_from_media_type, media_type_for_audio_format
 from chatcodec._narrow import as_dict
-from chatcodec._providers.bedrock_converse.context import BedrockContext
 from chatcodec._providers.bedrock_converse.markers import KIT
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.media import BUCKET_OWNER, FORMAT
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
 

@@ -18,8 +18,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.bedrock_converse.context import BedrockContext
 from chatcodec._providers.bedrock_converse.markers import BODY, KIT
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.media import Media, decode_source, encode_source, media_format, with_owner
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
 

@@ -35,7 +35,6 @@ from operator import itemgetter
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec._providers.bedrock_converse.context import BedrockContext
 from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.parts import (
     ASSISTANT_KINDS,
@@ -51,6 +50,7 @@ from chatcodec._providers.bedrock_converse.parts import (
 from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.families.aws import blocks
 from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.claude.prefill import trim_prefill_block
 from chatcodec._providers.families.claude.wire_rules import is_claude_model
 from chatcodec._providers.kit import Steps, is_marker, leftovers, restore_fields, shape_fields

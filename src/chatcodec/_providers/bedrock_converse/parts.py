@@ -22,7 +22,7 @@ Encoding follows the rules Bedrock rejects requests over:
   ``tool_result_status`` option (some model families reject the field);
 * audio goes as an ``audio`` block, as an image does (:mod:`.audio`), and a video as a
   ``video`` block (the family's ``media.py``);
-* thinking: replayed only where the target can verify it (:mod:`.thinking`).
+* thinking: replayed only where the target can verify it (the family's ``thinking.py``).
 
 A plain text part (its ``type`` and ``text`` only) is written as it is, first.
 """
@@ -38,8 +38,7 @@ from chatcodec._narrow import as_dict
 from chatcodec._payloads import loads
 from chatcodec._providers.bedrock_converse.audio import decode_audio, encode_audio
 from chatcodec._providers.bedrock_converse.citations import decode_citations, encode_citations
-from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.media import (
     decode_document,
     decode_image,
@@ -49,9 +48,10 @@ from chatcodec._providers.bedrock_converse.media import (
     encode_video,
 )
 from chatcodec._providers.bedrock_converse.media import part_bag as _bag
-from chatcodec._providers.bedrock_converse.thinking import decode_reasoning, encode_thinking
 from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.media import decode_source, encode_source
+from chatcodec._providers.families.aws.thinking import decode_reasoning, encode_thinking
 from chatcodec._providers.families.aws.tool_ids import (
     EMPTY_ID,
     SENT_AS_IS,
@@ -159,7 +159,7 @@ def decode_block(
     elif member == "toolUse":
         decoded = _decode_tool_use(value, closed)
     elif member == "reasoningContent":
-        decoded = decode_reasoning(value, model)
+        decoded = decode_reasoning(BODY, value, model)
     elif member == "json":
         decoded = {"type": "text", "text": arguments_text(value, closed=closed)}
         decoded["provider_metadata"] = {PROVIDER: {"_json": True}}

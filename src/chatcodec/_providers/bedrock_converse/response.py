@@ -21,12 +21,12 @@ from chatcodec._errors import ProviderAPIError
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse import wire as shapes
-from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
 from chatcodec._providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.finish_reason import (
     decode_finish_reason,
     encode_finish_reason,
@@ -85,7 +85,9 @@ def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[
     for index in range(1, len(choices)):
         losses.add(("choices", index), "extra choice", "Bedrock returns one answer per response")
     choice = choices[0]
-    context = shared.extend(BedrockContext, model=None)  # a response replays the answering model's own signatures
+    context = shared.extend(
+        BedrockContext, body=BODY, model=None
+    )  # a response replays the answering model's own signatures
     output = restore_fields(KIT.claim(losses, choice.get("provider_metadata"), ("choices", 0)))
     output["message"] = encode_message(choice["message"], context, ("choices", 0, "message"))
     wire["output"] = output

@@ -50,10 +50,10 @@ PROVIDER = "bedrock-nova"
 KIT = ProviderKit(PROVIDER, meaningful_markers={**TOOL_ORDER})
 """The shared bag operations bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
-BODY = Body(KIT, "Amazon Nova", "Nova", tool_cache_points=False, strict_tools=False)
+BODY = Body(KIT, "Amazon Nova", "Nova", tool_cache_points=False, strict_tools=False, claude=False)
 """This body for the AWS family's shared readers and writers: Nova caches no tools
-(Bedrock's prompt caching caches Nova's ``system`` and ``messages`` only) and its tool
-guide documents no ``strict``."""
+(Bedrock's prompt caching caches Nova's ``system`` and ``messages`` only), its tool
+guide documents no ``strict``, and it serves no Claude (its reasoning is unsigned)."""
 
 OPTIONS = OptionTable.of(*RULE_OPTIONS)
 """This encoder's options: the target rules' (``api_version``, ``skip_rules``)."""

@@ -19,7 +19,8 @@ from chatcodec._errors import rule_error
 from chatcodec._losses import Steps
 from chatcodec._providers.bedrock_nova.markers import KIT
 from chatcodec._providers.bedrock_nova.parts import decode_block, encode_part, opaque
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.kit import leftovers, restore_fields
 
 SEPARATE = "_separate"
@@ -85,7 +86,7 @@ def _runs(parts: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]
     return runs or [("user", [])]
 
 
-def encode_system(messages: Sequence[Mapping[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
+def encode_system(messages: Sequence[Mapping[str, Any]], context: BedrockContext) -> list[dict[str, Any]]:
     """The leading system messages as Nova's top-level ``system`` blocks."""
     blocks: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
@@ -95,7 +96,7 @@ def encode_system(messages: Sequence[Mapping[str, Any]], context: EncodeContext)
     return blocks
 
 
-def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: BedrockContext) -> list[dict[str, Any]]:
     """``messages[start:]`` as wire turns, consecutive messages of one wire role merged."""
     written: list[dict[str, Any]] = []
     for index, message in enumerate(messages[start:], start):
@@ -117,7 +118,7 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
     return written
 
 
-def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+def encode_message(message: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
     """One canonical message as a wire turn (a response's, at its own path)."""
     bag = _claim(message, context, at)
     role = _WIRE_ROLES.get(message["role"], "user")
@@ -129,7 +130,7 @@ def _fields(bag: Mapping[str, Any]) -> dict[str, Any]:
     return restore_fields({key: value for key, value in bag.items() if key != SEPARATE})
 
 
-def _claim(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _claim(message: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
     if message.get("name") is not None:
         context.losses.add((*at, "name"), "message name", "Nova turns have no name", "metadata")
     metadata = message.get("provider_metadata")
@@ -137,7 +138,7 @@ def _claim(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dic
 
 
 def _blocks(
-    message: Mapping[str, Any], context: EncodeContext, at: Steps, *, answer: bool = False
+    message: Mapping[str, Any], context: BedrockContext, at: Steps, *, answer: bool = False
 ) -> list[dict[str, Any]]:
     """A message's blocks; an answer's cache markers are reported (a cache point marks a
     prompt's prefix: Nova's answers hold none)."""
@@ -156,7 +157,7 @@ def _blocks(
 
 
 def _cache_point(
-    marker: Mapping[str, Any], blocks: list[dict[str, Any]], context: EncodeContext, at: Steps, answer: bool
+    marker: Mapping[str, Any], blocks: list[dict[str, Any]], context: BedrockContext, at: Steps, answer: bool
 ) -> None:
     if answer or not blocks:
         why = "Nova's answers hold no cache points" if answer else "a cache point needs a block before it"

@@ -7,15 +7,17 @@ can hold where it stands becomes that part: ``text``; ``image`` and ``video`` fr
 family's reader and writer, ``families/aws/media.py``, over Nova's :data:`~.markers.BODY`);
 ``toolUse``;
 ``toolResult`` of ``text``, ``json`` and ``image`` items; ``reasoningContent`` (Nova 2 Lite
-sends ``[REDACTED]`` text: https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html).
+sends ``[REDACTED]`` text: https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html;
+the family's ``thinking.py``, which keeps signed or redacted reasoning whole for Nova).
 Anything else (a ``document``, which InvokeModel does not take, ``audio``, a member added
 later, a block of several members) is an opaque part holding the block verbatim. A
 ``cachePoint`` block marks the part before it (its ``cache_control``: ``messages.py``).
 
-Encoding writes what Nova takes and reports the rest: no ``http(s)`` URL or file id (Bedrock
-reads bytes or S3: the family's media writer), no document, no audio outside Nova 2 Omni's formats, thinking of
-another provider (Nova verifies no signature: it is sent as reasoning text only when it
-is Nova's own). Tool ids and names follow the family's rules (``families/aws/tool_ids.py``).
+Encoding writes what Nova takes and reports the rest: no ``http(s)`` URL or file id
+(Bedrock reads bytes or S3: the family's media writer), no document, no audio outside Nova
+2 Omni's formats, thinking of another provider (Nova verifies no signature: the family's
+``thinking.py`` sends it as reasoning text only when it is Nova's own or unsigned of
+unknown origin). Tool ids and names follow the family's rules (``families/aws/tool_ids.py``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from chatcodec._narrow import as_dict, as_list, is_dict
 from chatcodec._payloads import loads
 from chatcodec._providers.bedrock_nova.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.media import Media
+from chatcodec._providers.families.aws.thinking import decode_reasoning, encode_thinking
 from chatcodec._providers.families.aws.tool_ids import restore_tool_use_id, tool_use_id
 from chatcodec._providers.families.aws.tool_ids import tool_name as aws_tool_name
 from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields
@@ -67,7 +71,7 @@ def _decode_member(member: str, fields: dict[str, Any]) -> dict[str, Any] | None
     if member == "toolResult":
         return _decode_tool_result(fields)
     if member == "reasoningContent":
-        return _decode_reasoning(fields)
+        return decode_reasoning(BODY, fields, None)
     return None
 
 
@@ -114,17 +118,10 @@ def _decode_result_item(item: Mapping[str, Any]) -> dict[str, Any] | None:
     return MEDIA.decode_image(image) if image is not None else None
 
 
-def _decode_reasoning(reasoning: Mapping[str, Any]) -> dict[str, Any] | None:
-    text = as_dict(reasoning.get("reasoningText"))
-    if len(reasoning) != 1 or text is None or not isinstance(text.get("text"), str) or "signature" in text:
-        return None
-    return KIT.attach({"type": "thinking", "text": text["text"], "provider": PROVIDER}, leftovers(text, ("text",)))
-
-
 # --- encode --------------------------------------------------------------------------------
 
 
-def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     """The block for one canonical part (None: not carried, reported)."""
     kind = part["type"]
     if kind == "text":
@@ -139,7 +136,7 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
     if kind == "tool_result":
         return _encode_tool_result(part, context, at)
     if kind == "thinking":
-        return _encode_thinking(part, context, at)
+        return encode_thinking(part, context, at)
     if kind == "opaque":
         if part["provider"] == PROVIDER:
             return dict(part["data"])
@@ -157,7 +154,7 @@ def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
     return aws_tool_name(name, context, at, PROVIDER)
 
 
-def _encode_tool_use(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _encode_tool_use(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
     bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
     tool_use = {
         **restore_fields(bag),
@@ -168,7 +165,7 @@ def _encode_tool_use(part: Mapping[str, Any], context: EncodeContext, at: Steps)
     return {"toolUse": tool_use}
 
 
-def _encode_tool_result(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
     bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
     status = bag.pop("_status", None)
     content = part["content"]
@@ -191,7 +188,7 @@ def _encode_tool_result(part: Mapping[str, Any], context: EncodeContext, at: Ste
     return {"toolResult": result}
 
 
-def _encode_result_item(item: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def _encode_result_item(item: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     if item["type"] == "text" and KIT.marker(item.get("provider_metadata"), "_json") is True:
         try:
             return {"json": loads(item["text"])}
@@ -203,18 +200,6 @@ def _encode_result_item(item: Mapping[str, Any], context: EncodeContext, at: Ste
         return encode_part(item, context, at)
     context.losses.add(at, f"{item['type']} in a tool result", "Nova's tool results hold text, JSON and images")
     return None
-
-
-def _encode_thinking(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
-    if part.get("provider") not in (PROVIDER, None) or part.get("signature") or part.get("encrypted"):
-        why = "Nova cannot verify another model's reasoning: not sent"
-        context.losses.add(at, "thinking", why)
-        return None
-    bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
-    if part.get("redacted"):
-        context.losses.add(at, "redacted thinking", "Nova has no redacted reasoning block")
-        return None
-    return {"reasoningContent": {"reasoningText": {**restore_fields(bag), "text": part["text"]}}}
 
 
 def blocks_of(content: object) -> list[dict[str, Any]]:

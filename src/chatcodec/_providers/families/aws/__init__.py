@@ -14,11 +14,14 @@
 ``batch``       Bedrock batch inference rows (``recordId``, ``modelInput`` / ``modelOutput``)
 ``blobs``       the base64 text botocore takes as a blob (media bytes, redacted reasoning)
 ``media``       ``image`` and ``video`` blocks and their ``bytes`` / ``s3Location`` sources
-``body``        what a body tells the shared functions (its kit, names, the members it lacks)
+``thinking``    ``reasoningContent`` <-> thinking parts, and when a signature replays
+``context``     ``BedrockContext``: a body's encode state (its ``Body``, options, document names)
+``body``        what a body tells the shared functions (its kit, names, the members it lacks,
+                whether it serves Claude)
 ``tools``       ``toolConfig`` <-> canonical tools, provider tools and tool choice
 ``finish_reason`` ``stopReason`` words <-> canonical finish reasons (both bodies' one list)
 
 What one of the two bodies alone has stays in its folder: Converse's top-level fields,
-``additionalModelRequestFields``, guardrails, citations, documents and Claude's signed
-thinking; Nova's ``inferenceConfig`` spellings and ``reasoningConfig``.
+``additionalModelRequestFields``, guardrails, citations and documents; Nova's
+``inferenceConfig`` spellings and ``reasoningConfig``.
 """
