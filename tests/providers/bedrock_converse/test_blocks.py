@@ -69,7 +69,6 @@ NOVA_KINDS: dict[str, str] = {
     "guard content": "opaque",
     "reasoning text": "opaque",  # a signature: Nova verifies none
     "redacted reasoning": "opaque",
-    "typed tool use": "opaque",
     "citations content": "opaque",
     "citations content in pieces": "opaque",
 }

@@ -53,17 +53,15 @@ from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.media import decode_source, encode_source
 from chatcodec._providers.families.aws.thinking import decode_reasoning, encode_thinking
 from chatcodec._providers.families.aws.tool_ids import (
-    EMPTY_ID,
     SENT_AS_IS,
-    VALID_NAMES,
     restore_tool_use_id,
     tool_use_id,
 )
 from chatcodec._providers.families.aws.tool_ids import tool_name as aws_tool_name
-from chatcodec._providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields
+from chatcodec._providers.families.aws.tool_use import decode_tool_use, encode_tool_use
+from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields
 from chatcodec._providers.kit.closed_schema import WithFloats, json_text
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
-from chatcodec._providers.kit.tool_arguments import input_object
 from chatcodec._providers.kit.tool_id_mapping import PREFIX
 
 USER_KINDS = frozenset({"text", "image", "document", "audio", "video"})
@@ -112,7 +110,7 @@ def decode_blocks(
                 continue
             call = block.get("toolUse") if calls else None
             if call is not None:
-                part = _decode_tool_use(call, closed)
+                part = decode_tool_use(BODY, call, closed)
                 append(opaque(as_sent(block) if closed else block) if part is None else part)
                 continue
         marker = cache_marker(block)
@@ -157,7 +155,7 @@ def decode_block(
     if member == "text":
         decoded = {"type": "text", "text": value}
     elif member == "toolUse":
-        decoded = _decode_tool_use(value, closed)
+        decoded = decode_tool_use(BODY, value, closed)
     elif member == "reasoningContent":
         decoded = decode_reasoning(BODY, value, model)
     elif member == "json":
@@ -212,25 +210,6 @@ def as_sent(value: Any) -> Any:
     if value.__class__ is list:
         return [as_sent(item) for item in value]
     return value
-
-
-def _decode_tool_use(call: Mapping[str, Any], closed: bool) -> dict[str, Any] | None:
-    plain = len(call) == 3  # the three members alone
-    if not plain and call.get("type", "tool_use") != "tool_use":
-        return None  # a server tool's call (Nova ``server_tool_use``): kept whole
-    wire_id: str = call["toolUseId"]
-    canonical = {
-        "type": "tool_use",
-        "id": restore_tool_use_id(wire_id) if wire_id.startswith(PREFIX) else wire_id,
-        "name": call["name"],
-        "arguments": json_text(call["input"], _max_digits()) if closed else compact_json(call["input"]),
-    }
-    if plain and wire_id:  # nothing to keep
-        return canonical
-    bag = leftovers(call, ("toolUseId", "name", "input"))
-    if wire_id == "":  # a response gives it a made-up id (tool_ids.name_empty_calls)
-        bag[EMPTY_ID] = True
-    return KIT.attach(canonical, bag)
 
 
 def decode_tool_result(result: Mapping[str, Any], *, closed: bool = False) -> dict[str, Any]:
@@ -315,7 +294,7 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
     kind: PartType = part["type"]
     match kind:
         case "tool_use":
-            return _encode_tool_use(part, context, at)
+            return encode_tool_use(part, context, at)
         case "tool_result":
             return _encode_tool_result(part, context, at)
         case "text" | "refusal":
@@ -345,25 +324,6 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
 def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
     """``name`` as Bedrock's ``ToolName`` allows it (the family's rule, ``families/aws/tool_ids.py``)."""
     return aws_tool_name(name, context, at, PROVIDER)
-
-
-def _encode_tool_use(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
-    metadata = part.get("provider_metadata")
-    bag = KIT.claim(context.losses, metadata, at) if metadata else _NO_BAG
-    call = restore_fields(bag) if bag else {}
-    call_id = part["id"]
-    if bag and bag.get(EMPTY_ID):  # the response's call had no id (tool_ids.name_empty_calls): sent as it came
-        call["toolUseId"] = ""
-    elif call_id in SENT_AS_IS:
-        call["toolUseId"] = call_id
-    else:
-        call["toolUseId"] = tool_use_id(call_id, context.losses, (*at, "id"))
-    name = part["name"]
-    call["name"] = name if name in VALID_NAMES else aws_tool_name(name, context, at, PROVIDER)
-    arguments = part.get("arguments", "")
-    parsed, exact = arguments_object(arguments)  # the usual call: exact JSON object text, read once
-    call["input"] = parsed if exact and type(parsed) is dict else input_object(arguments, context.losses, at, "Bedrock")
-    return {"toolUse": call}
 
 
 _NO_BAG: Mapping[str, Any] = {}

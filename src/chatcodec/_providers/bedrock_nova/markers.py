@@ -14,6 +14,8 @@ meaning; another provider drops them without a report):
   ``toolConfig`` object, or an empty ``stopSequences`` list, was sent;
 * ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
+* ``_empty_id``: a call came with ``toolUseId: ""`` (``families/aws/tool_use.py``); ``""``
+  is written back;
 * ``_bucket_owner``: a media source's ``s3Location.bucketOwner`` (only Bedrock reads an S3
   location, so no other format's server reads it differently without the owner);
   ``_format``: a ``video`` block's ``format`` when its media type reads back as another

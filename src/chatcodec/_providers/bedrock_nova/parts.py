@@ -5,7 +5,7 @@ A block is a union by member name, as on every Bedrock block wire
 can hold where it stands becomes that part: ``text``; ``image`` and ``video`` from
 ``bytes`` (base64 text in the JSON body, as in Converse's) or an ``s3Location`` (the AWS
 family's reader and writer, ``families/aws/media.py``, over Nova's :data:`~.markers.BODY`);
-``toolUse``;
+``toolUse`` (``families/aws/tool_use.py``: a server tool's call kept whole);
 ``toolResult`` of ``text``, ``json`` and ``image`` items; ``reasoningContent`` (Nova 2 Lite
 sends ``[REDACTED]`` text: https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html;
 the family's ``thinking.py``, which keeps signed or redacted reasoning whole for Nova).
@@ -34,8 +34,8 @@ from chatcodec._providers.families.aws.media import Media
 from chatcodec._providers.families.aws.thinking import decode_reasoning, encode_thinking
 from chatcodec._providers.families.aws.tool_ids import restore_tool_use_id, tool_use_id
 from chatcodec._providers.families.aws.tool_ids import tool_name as aws_tool_name
+from chatcodec._providers.families.aws.tool_use import decode_tool_use, encode_tool_use
 from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields
-from chatcodec._providers.kit.tool_arguments import input_object
 
 MEDIA = Media(BODY)
 """Nova's images and videos (the AWS family's reader and writer)."""
@@ -67,24 +67,12 @@ def _decode_member(member: str, fields: dict[str, Any]) -> dict[str, Any] | None
     if member == "video":
         return MEDIA.decode_video(fields)
     if member == "toolUse":
-        return _decode_tool_use(fields)
+        return decode_tool_use(BODY, fields)
     if member == "toolResult":
         return _decode_tool_result(fields)
     if member == "reasoningContent":
         return decode_reasoning(BODY, fields, None)
     return None
-
-
-def _decode_tool_use(tool_use: Mapping[str, Any]) -> dict[str, Any] | None:
-    if not is_dict(tool_use.get("input")) or "type" in tool_use:
-        return None  # a server tool's call, or input canonical holds as other JSON: kept whole
-    part = {
-        "type": "tool_use",
-        "id": restore_tool_use_id(tool_use["toolUseId"]),
-        "name": tool_use["name"],
-        "arguments": compact_json(tool_use["input"]),
-    }
-    return KIT.attach(part, leftovers(tool_use, ("toolUseId", "name", "input")))
 
 
 def _decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -132,7 +120,7 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
     if kind == "video":
         return MEDIA.encode_video(part, MEDIA.part_bag(part, context, at), context, at)
     if kind == "tool_use":
-        return _encode_tool_use(part, context, at)
+        return encode_tool_use(part, context, at)
     if kind == "tool_result":
         return _encode_tool_result(part, context, at)
     if kind == "thinking":
@@ -152,17 +140,6 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
 def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
     """A tool name Nova accepts (the family's rule, ``families/aws/tool_ids.py``)."""
     return aws_tool_name(name, context, at, PROVIDER)
-
-
-def _encode_tool_use(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
-    bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
-    tool_use = {
-        **restore_fields(bag),
-        "toolUseId": tool_use_id(part["id"], context.losses, (*at, "id")),
-        "name": tool_name(part["name"], context, at),
-        "input": input_object(part["arguments"], context.losses, at, "Nova"),
-    }
-    return {"toolUse": tool_use}
 
 
 def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:

@@ -14,6 +14,7 @@
 ``batch``       Bedrock batch inference rows (``recordId``, ``modelInput`` / ``modelOutput``)
 ``blobs``       the base64 text botocore takes as a blob (media bytes, redacted reasoning)
 ``media``       ``image`` and ``video`` blocks and their ``bytes`` / ``s3Location`` sources
+``tool_use``    ``toolUse`` blocks <-> tool-use parts (a server tool's call kept whole)
 ``thinking``    ``reasoningContent`` <-> thinking parts, and when a signature replays
 ``context``     ``BedrockContext``: a body's encode state (its ``Body``, options, document names)
 ``body``        what a body tells the shared functions (its kit, names, the members it lacks,
