@@ -18,11 +18,7 @@ batch rows):
 - ``request``: the one reader and writer of a request body.
 - ``response``: the one reader and writer of an answer.
 - ``messages``: turns <-> canonical messages (system turns, tool-result runs, merged turns).
-- ``parts``: content blocks <-> canonical parts.
-- ``media``: documents (formats, sources, names), and this body's bindings of the AWS
-  family's image and video reader and writer.
-- ``audio``: ``audio`` blocks.
-- ``citations``: ``citationsContent`` blocks as text.
+- ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer).
 - ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
   ``outputConfig``.

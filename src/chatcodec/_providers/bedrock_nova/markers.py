@@ -52,10 +52,21 @@ PROVIDER = "bedrock-nova"
 KIT = ProviderKit(PROVIDER, meaningful_markers={**TOOL_ORDER})
 """The shared bag operations bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
-BODY = Body(KIT, "Amazon Nova", "Nova", tool_cache_points=False, strict_tools=False, claude=False)
+BODY = Body(
+    KIT,
+    "Amazon Nova",
+    "Nova",
+    tool_cache_points=False,
+    strict_tools=False,
+    claude=False,
+    lacks=frozenset({"document", "audio", "guardContent", "citationsContent"}),
+)
 """This body for the AWS family's shared readers and writers: Nova caches no tools
 (Bedrock's prompt caching caches Nova's ``system`` and ``messages`` only), its tool
-guide documents no ``strict``, and it serves no Claude (its reasoning is unsigned)."""
+guide documents no ``strict``, it serves no Claude (its reasoning is unsigned), and it
+takes no ``document`` ("Document Support is limited to only Converse API"), ``audio``,
+``guardContent`` or ``citationsContent`` block: each is kept whole when read, reported
+when written (the Nova user guide's request schema)."""
 
 OPTIONS = OptionTable.of(*RULE_OPTIONS)
 """This encoder's options: the target rules' (``api_version``, ``skip_rules``)."""

@@ -17,10 +17,11 @@ from typing import Any
 
 from chatcodec._errors import rule_error
 from chatcodec._losses import Steps
-from chatcodec._providers.bedrock_nova.markers import KIT
-from chatcodec._providers.bedrock_nova.parts import decode_block, encode_part, opaque
+from chatcodec._narrow import is_dict
+from chatcodec._providers.bedrock_nova.markers import BODY, KIT
 from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.families.aws.context import BedrockContext
+from chatcodec._providers.families.aws.parts import decode_block, decode_tool_result, encode_part, last_result_marker
 from chatcodec._providers.kit import leftovers, restore_fields
 
 SEPARATE = "_separate"
@@ -47,8 +48,8 @@ def decode_parts(blocks: Sequence[Mapping[str, Any]], members: frozenset[str]) -
         if point and block["cachePoint"] == {"type": "default"} and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = {"type": "ephemeral"}
             continue
-        held = len(block) != 1 or next(iter(block)) in members
-        parts.append(decode_block(block) if held and not point else opaque(block))
+        result = block.get("toolResult") if len(block) == 1 and "toolResult" in members else None
+        parts.append(decode_tool_result(BODY, result) if is_dict(result) else decode_block(BODY, block, members))
     return parts
 
 
@@ -149,8 +150,11 @@ def _blocks(
         block = encode_part(part, context, part_at)
         if block is not None:
             blocks.append(block)
-        if part.get("cache_control") is not None:
-            _cache_point(part["cache_control"], blocks, context, (*part_at, "cache_control"), answer)
+        marker = part.get("cache_control")
+        if marker is None and part["type"] == "tool_result":  # a cache point after the result caches it
+            marker = last_result_marker(part)
+        if marker is not None:
+            _cache_point(marker, blocks, context, (*part_at, "cache_control"), answer)
     if message.get("cache_control") is not None:
         _cache_point(message["cache_control"], blocks, context, (*at, "cache_control"), answer)
     return blocks

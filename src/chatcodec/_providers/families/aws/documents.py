@@ -1,9 +1,9 @@
 """Bedrock Converse ``document`` blocks <-> canonical document parts (canonical data, no
-model), and this body's bindings of the AWS family's image and video reader and writer
-(``families/aws/media.py``: sources, images, videos).
+model). A body that lacks them (Amazon Nova's InvokeModel body: "Document Support is
+limited to only Converse API") keeps the block whole and reports the part
+(:attr:`~.body.Body.lacks`, ``parts.py``).
 
-A document's source is ``bytes``, an ``s3Location`` or ``text`` (Amazon Nova's InvokeModel
-body takes no documents: "Document Support is limited to only Converse API").
+A document's source is ``bytes``, an ``s3Location`` (:mod:`.media`) or ``text``.
 
 A document needs a ``name`` of letters, digits, single spaces, hyphens, parentheses and
 square brackets, unique in the request (``DocumentBlock.name``: "The name can only contain
@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.bedrock_converse.markers import BODY, KIT
+from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.media import Media, decode_source, encode_source, media_format, with_owner
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
@@ -38,17 +38,8 @@ DOCUMENT_TYPES = {
 
 _DOCUMENT_FORMATS = {media: name for name, media in DOCUMENT_TYPES.items()}
 
-MEDIA = Media(BODY)
-"""Converse's images and videos (the family's reader and writer)."""
-part_bag = MEDIA.part_bag
-owner_of = MEDIA.owner_of
-decode_image = MEDIA.decode_image
-encode_image = MEDIA.encode_image
-decode_video = MEDIA.decode_video
-encode_video = MEDIA.encode_video
 
-
-def decode_document(document: Mapping[str, Any]) -> dict[str, Any] | None:
+def decode_document(body: Body, document: Mapping[str, Any]) -> dict[str, Any] | None:
     """A ``DocumentBlock`` as a document part (None: kept whole)."""
     wire_format = document.get("format")
     media_type = DOCUMENT_TYPES.get(wire_format) if isinstance(wire_format, str) else None
@@ -70,7 +61,7 @@ def decode_document(document: Mapping[str, Any]) -> dict[str, Any] | None:
         bag["_no_name"] = True
     if wire_format is None:
         bag["_no_format"] = True
-    return KIT.attach(canonical, bag)
+    return body.kit.attach(canonical, bag)
 
 
 # --- encode --------------------------------------------------------------------------------
@@ -95,10 +86,11 @@ def document_name(wanted: str, context: BedrockContext) -> str:
 def encode_document(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     """The ``document`` block for a document part; None when Bedrock cannot take it (a loss)."""
     source = part["source"]
-    wire_source = encode_source(source, "document", context, at, owner_of(part))
+    media = Media(context.body)
+    wire_source = encode_source(source, "document", context, at, media.owner_of(part))
     if wire_source is None:
         return None
-    bag = part_bag(part, context, at)
+    bag = media.part_bag(part, context, at)
     document: dict[str, Any] = restore_fields(bag)
     if not bag.get("_no_format"):
         document_format = media_format(
