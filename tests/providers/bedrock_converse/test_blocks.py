@@ -66,11 +66,9 @@ NOVA_KINDS: dict[str, str] = {
     "document text": "opaque",
     "document no format": "opaque",
     "document citations": "opaque",
-    "mpg video": "opaque",  # mpg shares video/mpeg with mpeg; Nova's reader keeps it whole
     "guard content": "opaque",
     "reasoning text": "opaque",  # a signature: Nova verifies none
     "redacted reasoning": "opaque",
-    "typed tool use": "opaque",
     "citations content": "opaque",
     "citations content in pieces": "opaque",
 }

@@ -22,9 +22,9 @@ import chatcodec
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.bedrock_converse import request as bedrock_request
 from chatcodec._providers.bedrock_converse import wire
-from chatcodec._providers.bedrock_converse.media import IMAGE_TYPES
 from chatcodec._providers.bedrock_converse.request import UNSUPPORTED
-from chatcodec._providers.bedrock_converse.thinking import is_base64
+from chatcodec._providers.families.aws.blobs import is_base64
+from chatcodec._providers.families.aws.blocks import IMAGE_TYPES
 from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests
 from conformance.generated_requests import bare_request

@@ -220,3 +220,87 @@ def test_what_nova_tools_lack_is_reported() -> None:
         "$.tools[0].description",
         "$.tools[0].strict",
     ]
+
+
+def _thinking_request(**thinking: Any) -> chatcodec.ChatRequest:
+    return chatcodec.ChatRequest.model_validate(
+        {
+            "model": "us.amazon.nova-2-lite-v1:0",
+            "messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": [{"type": "thinking", **thinking}, {"type": "text", "text": "ok"}]},
+                {"role": "user", "content": "more"},
+            ],
+        }
+    )
+
+
+def test_nova_reasoning_goes_back_as_reasoning_text_and_anothers_signed_thinking_does_not() -> None:
+    """Nova's reasoning is unsigned (the user guide's ``reasoningContent.reasoningText``):
+    its own, or unsigned thinking of unknown origin, is sent as it came; Claude's signed
+    thinking (the AWS family's thinking writer, Nova's body serving no Claude) is not sent,
+    reported."""
+    own = chatcodec.encode_request("bedrock-nova", _thinking_request(text="plan", provider="bedrock-nova"))
+    assert own["messages"][1]["content"][0] == {"reasoningContent": {"reasoningText": {"text": "plan"}}}
+    unknown = chatcodec.encode_request("bedrock-nova", _thinking_request(text="plan"))
+    assert unknown["messages"][1]["content"][0] == {"reasoningContent": {"reasoningText": {"text": "plan"}}}
+    losses = LossRecorder()
+    signed = _thinking_request(text="plan", provider="anthropic", signature="sig", model="claude-sonnet-4-5")
+    written = chatcodec.get_codec("bedrock-nova").encode_request(signed, losses)
+    assert written["messages"][1]["content"] == [{"text": "ok"}]
+    assert [loss.what for loss in losses.losses] == ["thinking part"]
+
+
+@pytest.mark.parametrize(
+    "reasoning",
+    [
+        {"reasoningText": {"text": "plan", "signature": "sig"}},
+        {"redactedContent": base64.b64encode(b"x").decode()},
+    ],
+)
+def test_signed_or_redacted_reasoning_is_kept_whole(reasoning: dict[str, Any]) -> None:
+    """Nova's body serves no Claude: a signature or ``redactedContent`` (Claude's) is kept
+    whole in its block, and goes back as it came."""
+    body = {
+        "messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {"role": "assistant", "content": [{"reasoningContent": reasoning}, {"text": "ok"}]},
+        ]
+    }
+    request = chatcodec.decode_request("bedrock-nova", body)
+    assert request.messages[1].parts[0].type == "opaque"
+    assert chatcodec.encode_request("bedrock-nova", request) == body
+
+
+def _encoded_with_losses(message: dict[str, Any]) -> tuple[dict[str, Any], LossRecorder]:
+    request = chatcodec.ChatRequest.model_validate({"model": "us.amazon.nova-2-lite-v1:0", "messages": [message]})
+    losses = LossRecorder()
+    return chatcodec.get_codec("bedrock-nova").encode_request(request, losses), losses
+
+
+def test_a_document_is_reported_its_body_has_no_document_blocks() -> None:
+    """ "Document Support is limited to only Converse API" (the Nova user guide): the AWS
+    family's part writer reports a document for Nova's body (``Body.lacks``) and sends the
+    rest of the turn."""
+    document = {"type": "document", "source": {"type": "text", "text": "notes", "media_type": "text/plain"}}
+    written, losses = _encoded_with_losses({"role": "user", "content": [{"type": "text", "text": "read"}, document]})
+    assert written["messages"] == [{"role": "user", "content": [{"text": "read"}]}]
+    assert [(loss.path, loss.why) for loss in losses.losses] == [
+        ("$.messages[0].content[1]", "Amazon Nova's body has no document blocks")
+    ]
+
+
+def test_a_marked_last_item_of_a_tool_result_is_a_cache_point_after_the_result() -> None:
+    """A ``toolResult`` holds no ``cachePoint``; one right after it caches the same prefix
+    (Bedrock's prompt caching caches Nova's ``messages``), as Converse writes it."""
+    call = {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "arguments": "{}"}]}
+    marked = {"type": "text", "text": "42", "cache_control": {"type": "ephemeral"}}
+    result = {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [marked]}]}
+    request = chatcodec.ChatRequest.model_validate(
+        {"model": "us.amazon.nova-2-lite-v1:0", "messages": [{"role": "user", "content": "q"}, call, result]}
+    )
+    written = chatcodec.encode_request("bedrock-nova", request)
+    assert written["messages"][2]["content"] == [
+        {"toolResult": {"toolUseId": "t1", "content": [{"text": "42"}]}},
+        {"cachePoint": {"type": "default"}},
+    ]

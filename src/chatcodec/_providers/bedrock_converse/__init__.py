@@ -18,12 +18,7 @@ batch rows):
 - ``request``: the one reader and writer of a request body.
 - ``response``: the one reader and writer of an answer.
 - ``messages``: turns <-> canonical messages (system turns, tool-result runs, merged turns).
-- ``parts``: content blocks <-> canonical parts.
-- ``media``: images and documents (formats, sources, names).
-- ``audio``: ``audio`` blocks.
-- ``video``: ``video`` blocks.
-- ``citations``: ``citationsContent`` blocks as text.
-- ``thinking``: reasoning blocks and Claude's signed thinking.
+- ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer).
 - ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
   ``outputConfig``.
@@ -31,7 +26,6 @@ batch rows):
 - ``finish_reason``: ``stopReason`` words (the AWS family's table).
 - ``stream_decode``: ConverseStream events -> the stream builder.
 - ``stream_encode``: canonical events -> ConverseStream events.
-- ``context``: ``BedrockContext``, the encode state Converse adds.
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the wire can carry.
 - ``rules``: Claude's model rules on Bedrock, the sampling ranges.

@@ -19,17 +19,17 @@ meaning; another provider drops them without a report):
   on the wire, an object in canonical); ``_no_schema``: it had no schema;
 * ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
 * ``_no_name``, ``_no_format``: a document without ``name`` or ``format``;
-* ``_format``: an ``audio`` block's ``format`` when its media type reads back as another
-  name (``mpeg`` beside ``mp3``; ``audio.py``);
+* ``_format``: an ``audio`` or ``video`` block's ``format`` when its media type reads back as another
+  name (``mpeg`` beside ``mp3``; the family's ``audio.py``);
 * ``_citations_content``, ``_pieces``: a text part came as a ``citationsContent`` block,
-  with its text in these pieces when there were other than one (``citations.py``);
+  with its text in these pieces when there were other than one (the family's ``citations.py``);
 * ``_no_metrics``: a stream's ``metadata`` had no ``metrics`` (``stream_decode.py``);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
 * ``_bucket_owner``: a media source's ``s3Location.bucketOwner``, the account that owns
-  the bucket (``media.py``). Only Bedrock reads an S3 location, so no other format's
+  the bucket (the family's ``media.py``). Only Bedrock reads an S3 location, so no other format's
   server reads it differently without the owner (Gemini reports the S3 media itself);
 * ``_empty_id``: a response's call came with ``toolUseId: ""`` and got a made-up id
-  (``tool_ids.py``); ``""`` is written back;
+  (the family's ``tool_use.py``); ``""`` is written back;
 * ``_count_twins``: the legacy
   ``cache*InputTokenCount`` twins repeated the counts;
 * ``_in_messages``: as in the Anthropic codec (``messages.py``);
@@ -46,7 +46,7 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 * ``_tool_order``: server and client tools were interleaved (the kit's
   :data:`~chatcodec._providers.kit.TOOL_ORDER`);
 * ``_guard``: a text part came as a ``guardContent`` block (its ``qualifiers`` kept):
-  the text reaches every format, the guardrail's selection of it does not (``parts.py``).
+  the text reaches every format, the guardrail's selection of it does not (the family's ``parts.py``).
 
 Encoder options arrive by argument (``options=``), by their public names (see ``request.py``);
 a stored request may still spell them in ``provider_options["bedrock-converse"]``.
@@ -73,9 +73,6 @@ KIT = ProviderKit(
 
 BODY = Body(KIT, "Bedrock Converse", "Bedrock")
 """This body for the AWS family's shared readers and writers (every member Converse documents)."""
-
-BUCKET_OWNER = "_bucket_owner"
-"""Marker: a media source's ``s3Location.bucketOwner`` (``media.py``)."""
 
 OPTIONS = OptionTable.of(
     "unsigned_thinking",

@@ -35,9 +35,12 @@ from operator import itemgetter
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec._providers.bedrock_converse.parts import (
+from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
+from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.families.aws import blocks
+from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
+from chatcodec._providers.families.aws.context import BedrockContext
+from chatcodec._providers.families.aws.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
     USER_KINDS,
@@ -48,9 +51,6 @@ from chatcodec._providers.bedrock_converse.parts import (
     last_result_marker,
     marked,
 )
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.families.aws import blocks
-from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
 from chatcodec._providers.families.claude.prefill import trim_prefill_block
 from chatcodec._providers.families.claude.wire_rules import is_claude_model
 from chatcodec._providers.kit import Steps, is_marker, leftovers, restore_fields, shape_fields
@@ -68,7 +68,7 @@ _ALTERNATING = ("user", "assistant")
 
 def decode_system(system: list[Any], *, closed: bool = False) -> dict[str, Any]:
     """The canonical system message for the top-level ``system`` blocks."""
-    return {"role": "system", "content": decode_blocks(system, SYSTEM_KINDS, closed=closed)}
+    return {"role": "system", "content": decode_blocks(BODY, system, SYSTEM_KINDS, closed=closed)}
 
 
 def decode_messages(
@@ -86,7 +86,7 @@ def decode_messages(
             canonical.append(
                 {
                     "role": "assistant",
-                    "content": decode_blocks(message["content"], ASSISTANT_KINDS, model, closed=closed),
+                    "content": decode_blocks(BODY, message["content"], ASSISTANT_KINDS, model, closed=closed),
                 }
             )
         else:
@@ -105,7 +105,10 @@ def _decode_message(message: dict[str, Any], model: str | None, closed: bool, ca
         canonical.append(KIT.attach(decode_system(content, closed=closed), {**bag, IN_MESSAGES: True}))
         return
     if role == "assistant":
-        assistant = {"role": "assistant", "content": decode_blocks(content, ASSISTANT_KINDS, model, closed=closed)}
+        assistant = {
+            "role": "assistant",
+            "content": decode_blocks(BODY, content, ASSISTANT_KINDS, model, closed=closed),
+        }
         canonical.append(KIT.attach(assistant, bag))
         return
     if role != "user":
@@ -115,7 +118,7 @@ def _decode_message(message: dict[str, Any], model: str | None, closed: bool, ca
     if results:
         canonical.append({"role": "tool", "content": results})
     if rest or not results:
-        canonical.append({"role": "user", "content": decode_blocks(rest, USER_KINDS, closed=closed)})
+        canonical.append({"role": "user", "content": decode_blocks(BODY, rest, USER_KINDS, closed=closed)})
     KIT.attach(canonical[first], bag)
 
 
@@ -127,7 +130,7 @@ def _split_results(content: list[Any], closed: bool) -> tuple[list[dict[str, Any
     for block in content:
         result: Any = block.get("toolResult") if len(block) == 1 else None
         if result.__class__ is dict:
-            results.append(decode_tool_result(result, closed=closed))
+            results.append(decode_tool_result(BODY, result, closed=closed))
             previous_was_result = True
             continue
         marker = cache_marker(block) if previous_was_result else None

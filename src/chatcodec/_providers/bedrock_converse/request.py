@@ -35,8 +35,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec._providers.bedrock_converse import wire as shapes
 from chatcodec._providers.bedrock_converse.capabilities import CAPABILITIES
-from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.messages import (
     decode_messages,
     decode_system,
@@ -49,6 +48,7 @@ from chatcodec._providers.bedrock_converse.tools import decode_tools, encode_too
 from chatcodec._providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.contract.target_rules import carries_nothing
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.tool_ids import MAPPING
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec._providers.history.turns import history_for
@@ -166,6 +166,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     status = shared.option("tool_result_status")
     context = shared.extend(
         BedrockContext,
+        body=BODY,
         unsigned_thinking=unsigned_thinking(shared),
         tool_result_status=status if status in ("always", "never") else "source",
     )

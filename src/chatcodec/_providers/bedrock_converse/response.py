@@ -21,17 +21,17 @@ from chatcodec._errors import ProviderAPIError
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse import wire as shapes
-from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec._providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
+from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.finish_reason import (
     decode_finish_reason,
     encode_finish_reason,
     encode_unknown_finish,
 )
+from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
 from chatcodec._providers.kit import Steps, leftovers, restore_fields, shape_fields
 from chatcodec._providers.kit.invented import report_invented
@@ -56,7 +56,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     refuse_too_deep(payload)
     output = response["output"]
     message = output["message"]
-    content = name_empty_calls(decode_blocks(message["content"], ASSISTANT_KINDS), PROVIDER)
+    content = name_empty_calls(decode_blocks(BODY, message["content"], ASSISTANT_KINDS), PROVIDER)
     message_bag = leftovers(message, ("role", "content"))
     if message["role"] != "assistant":
         message_bag["role"] = message["role"]
@@ -85,7 +85,9 @@ def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[
     for index in range(1, len(choices)):
         losses.add(("choices", index), "extra choice", "Bedrock returns one answer per response")
     choice = choices[0]
-    context = shared.extend(BedrockContext, model=None)  # a response replays the answering model's own signatures
+    context = shared.extend(
+        BedrockContext, body=BODY, model=None
+    )  # a response replays the answering model's own signatures
     output = restore_fields(KIT.claim(losses, choice.get("provider_metadata"), ("choices", 0)))
     output["message"] = encode_message(choice["message"], context, ("choices", 0, "message"))
     wire["output"] = output

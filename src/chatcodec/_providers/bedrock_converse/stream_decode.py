@@ -40,12 +40,12 @@ from chatcodec._model.response import Usage
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import loads
-from chatcodec._providers.bedrock_converse.markers import PROVIDER
-from chatcodec._providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_block
+from chatcodec._providers.bedrock_converse.markers import BODY, PROVIDER
 from chatcodec._providers.bedrock_converse.usage import decode_usage
 from chatcodec._providers.bedrock_converse.wire import adapters
 from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.families.aws.finish_reason import decode_finish_reason
+from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_block
 from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec._providers.kit import leftovers
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
@@ -307,7 +307,7 @@ class StreamDecoder(FeedByReading):
         if block is None:
             raise self._error(f"contentBlockStop for content block {index}, which was never started")
         if block.part is None:
-            part = decode_block(self._whole(block), ASSISTANT_KINDS)
+            part = decode_block(BODY, self._whole(block), ASSISTANT_KINDS)
             self.builder.whole(PartEvent.model_validate({"index": index, "part": part}))
         elif block.citations is not None:
             self.builder.close(block.part, metadata={PROVIDER: {"citations": block.citations}})

@@ -47,14 +47,14 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._narrow import is_list
 from chatcodec._payloads import loads
-from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec._providers.bedrock_converse.parts import encode_blocks, tool_name
+from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.response import METRICS_AT
 from chatcodec._providers.bedrock_converse.stream_decode import NO_METRICS
 from chatcodec._providers.bedrock_converse.usage import encode_usage
 from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.finish_reason import encode_finish_reason
+from chatcodec._providers.families.aws.parts import encode_blocks, tool_name
 from chatcodec._providers.families.aws.tool_ids import tool_use_id
 from chatcodec._providers.families.claude.wire_rules import FINISH_MARKER
 from chatcodec._providers.kit import Steps, restore_fields
@@ -97,7 +97,7 @@ class StreamEncoder:
     def __init__(self, context: EncodeContext) -> None:
         self.losses: LossRecorder = context.losses
         self.context: BedrockContext = context.extend(
-            BedrockContext, model=None
+            BedrockContext, body=BODY, model=None
         )  # the answering model's own signatures
         self.started: bool = False
         self.bag: dict[str, Any] = {}

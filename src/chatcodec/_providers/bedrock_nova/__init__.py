@@ -25,8 +25,8 @@ Modules:
 - ``response``: the one reader and writer of an answer (``output.message``, ``stopReason``,
   ``usage``).
 - ``messages``: turns <-> canonical messages: tool-result runs, merged turns, cache points.
-- ``parts``: content blocks <-> canonical parts (text, image, video, tool use and result,
-  reasoning; anything else opaque).
+- ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer, over
+  Nova's body: no documents, audio, guard or citations blocks; anything else opaque).
 - ``settings``: ``inferenceConfig`` (its two spellings) and ``reasoningConfig``.
 - ``tools``: ``toolConfig``: tool specs and ``toolChoice``.
 - ``usage``: token counts (the cache counts beside the input).

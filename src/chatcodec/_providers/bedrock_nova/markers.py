@@ -14,8 +14,12 @@ meaning; another provider drops them without a report):
   ``toolConfig`` object, or an empty ``stopSequences`` list, was sent;
 * ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
+* ``_empty_id``: a call came with ``toolUseId: ""`` (``families/aws/tool_use.py``); ``""``
+  is written back;
 * ``_bucket_owner``: a media source's ``s3Location.bucketOwner`` (only Bedrock reads an S3
   location, so no other format's server reads it differently without the owner);
+  ``_format``: a ``video`` block's ``format`` when its media type reads back as another
+  name (``mpg`` beside ``mpeg``; the family's ``media.py``);
 * ``_reasoning_in_config``: ``reasoningConfig`` came inside ``inferenceConfig`` (``settings.py``);
 * ``_metadata``: a stream's ``metadata`` event came, with its members besides ``usage``
   (``metrics``, ``trace``), written back at the stream's end (``stream_decode.py``);
@@ -48,13 +52,21 @@ PROVIDER = "bedrock-nova"
 KIT = ProviderKit(PROVIDER, meaningful_markers={**TOOL_ORDER})
 """The shared bag operations bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
-BODY = Body(KIT, "Amazon Nova", "Nova", tool_cache_points=False, strict_tools=False)
+BODY = Body(
+    KIT,
+    "Amazon Nova",
+    "Nova",
+    tool_cache_points=False,
+    strict_tools=False,
+    claude=False,
+    lacks=frozenset({"document", "audio", "guardContent", "citationsContent"}),
+)
 """This body for the AWS family's shared readers and writers: Nova caches no tools
-(Bedrock's prompt caching caches Nova's ``system`` and ``messages`` only) and its tool
-guide documents no ``strict``."""
-
-BUCKET_OWNER = "_bucket_owner"
-"""Marker: a media source's ``s3Location.bucketOwner``."""
+(Bedrock's prompt caching caches Nova's ``system`` and ``messages`` only), its tool
+guide documents no ``strict``, it serves no Claude (its reasoning is unsigned), and it
+takes no ``document`` ("Document Support is limited to only Converse API"), ``audio``,
+``guardContent`` or ``citationsContent`` block: each is kept whole when read, reported
+when written (the Nova user guide's request schema)."""
 
 OPTIONS = OptionTable.of(*RULE_OPTIONS)
 """This encoder's options: the target rules' (``api_version``, ``skip_rules``)."""

@@ -17,9 +17,11 @@ from typing import Any
 
 from chatcodec._errors import rule_error
 from chatcodec._losses import Steps
-from chatcodec._providers.bedrock_nova.markers import KIT
-from chatcodec._providers.bedrock_nova.parts import decode_block, encode_part, opaque
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._narrow import is_dict
+from chatcodec._providers.bedrock_nova.markers import BODY, KIT
+from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.families.aws.context import BedrockContext
+from chatcodec._providers.families.aws.parts import decode_block, decode_tool_result, encode_part, last_result_marker
 from chatcodec._providers.kit import leftovers, restore_fields
 
 SEPARATE = "_separate"
@@ -46,8 +48,8 @@ def decode_parts(blocks: Sequence[Mapping[str, Any]], members: frozenset[str]) -
         if point and block["cachePoint"] == {"type": "default"} and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = {"type": "ephemeral"}
             continue
-        held = len(block) != 1 or next(iter(block)) in members
-        parts.append(decode_block(block) if held and not point else opaque(block))
+        result = block.get("toolResult") if len(block) == 1 and "toolResult" in members else None
+        parts.append(decode_tool_result(BODY, result) if is_dict(result) else decode_block(BODY, block, members))
     return parts
 
 
@@ -85,7 +87,7 @@ def _runs(parts: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]
     return runs or [("user", [])]
 
 
-def encode_system(messages: Sequence[Mapping[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
+def encode_system(messages: Sequence[Mapping[str, Any]], context: BedrockContext) -> list[dict[str, Any]]:
     """The leading system messages as Nova's top-level ``system`` blocks."""
     blocks: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
@@ -95,7 +97,7 @@ def encode_system(messages: Sequence[Mapping[str, Any]], context: EncodeContext)
     return blocks
 
 
-def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: BedrockContext) -> list[dict[str, Any]]:
     """``messages[start:]`` as wire turns, consecutive messages of one wire role merged."""
     written: list[dict[str, Any]] = []
     for index, message in enumerate(messages[start:], start):
@@ -117,7 +119,7 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
     return written
 
 
-def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+def encode_message(message: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
     """One canonical message as a wire turn (a response's, at its own path)."""
     bag = _claim(message, context, at)
     role = _WIRE_ROLES.get(message["role"], "user")
@@ -129,7 +131,7 @@ def _fields(bag: Mapping[str, Any]) -> dict[str, Any]:
     return restore_fields({key: value for key, value in bag.items() if key != SEPARATE})
 
 
-def _claim(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _claim(message: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
     if message.get("name") is not None:
         context.losses.add((*at, "name"), "message name", "Nova turns have no name", "metadata")
     metadata = message.get("provider_metadata")
@@ -137,7 +139,7 @@ def _claim(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dic
 
 
 def _blocks(
-    message: Mapping[str, Any], context: EncodeContext, at: Steps, *, answer: bool = False
+    message: Mapping[str, Any], context: BedrockContext, at: Steps, *, answer: bool = False
 ) -> list[dict[str, Any]]:
     """A message's blocks; an answer's cache markers are reported (a cache point marks a
     prompt's prefix: Nova's answers hold none)."""
@@ -148,15 +150,18 @@ def _blocks(
         block = encode_part(part, context, part_at)
         if block is not None:
             blocks.append(block)
-        if part.get("cache_control") is not None:
-            _cache_point(part["cache_control"], blocks, context, (*part_at, "cache_control"), answer)
+        marker = part.get("cache_control")
+        if marker is None and part["type"] == "tool_result":  # a cache point after the result caches it
+            marker = last_result_marker(part)
+        if marker is not None:
+            _cache_point(marker, blocks, context, (*part_at, "cache_control"), answer)
     if message.get("cache_control") is not None:
         _cache_point(message["cache_control"], blocks, context, (*at, "cache_control"), answer)
     return blocks
 
 
 def _cache_point(
-    marker: Mapping[str, Any], blocks: list[dict[str, Any]], context: EncodeContext, at: Steps, answer: bool
+    marker: Mapping[str, Any], blocks: list[dict[str, Any]], context: BedrockContext, at: Steps, answer: bool
 ) -> None:
     if answer or not blocks:
         why = "Nova's answers hold no cache points" if answer else "a cache point needs a block before it"

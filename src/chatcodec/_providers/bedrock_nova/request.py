@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.bedrock_nova.capabilities import CAPABILITIES
-from chatcodec._providers.bedrock_nova.markers import KIT, PROVIDER
+from chatcodec._providers.bedrock_nova.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_nova.messages import (
     SYSTEM_MEMBERS,
     decode_messages,
@@ -28,6 +28,7 @@ from chatcodec._providers.bedrock_nova.tools import decode_tools, encode_tools
 from chatcodec._providers.bedrock_nova.wire import adapters, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.contract.target_rules import carries_nothing
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.history.turns import history_for
 from chatcodec._providers.kit import leftovers, restore_fields
 from chatcodec._providers.kit.service_tier import report_tier, report_user
@@ -63,8 +64,9 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     return decode_messages(validated(adapters().messages, messages, "Nova messages"), context)
 
 
-def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
     """Write canonical request data as a Nova InvokeModel body."""
+    context = shared.extend(BedrockContext, body=BODY)
     losses = context.losses
     bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     wire = restore_fields({key: value for key, value in bag.items() if key not in ("inferenceConfig",)})

@@ -10,11 +10,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._errors import ProviderAPIError, rule_error
-from chatcodec._providers.bedrock_nova.markers import KIT
+from chatcodec._providers.bedrock_nova.markers import BODY, KIT
 from chatcodec._providers.bedrock_nova.messages import ASSISTANT_MEMBERS, decode_parts, encode_message
 from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters, is_error_body, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers.kit import leftovers, restore_fields
 
@@ -52,8 +53,9 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     return KIT.attach(canonical, bag)
 
 
-def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
     """Write canonical response data as an InvokeModel answer: its first choice (another is a loss)."""
+    context = shared.extend(BedrockContext, body=BODY)
     losses = context.losses
     bag = KIT.claim(losses, response.get("provider_metadata"), ())
     wire = restore_fields(bag)

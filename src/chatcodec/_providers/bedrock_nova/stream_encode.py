@@ -33,13 +33,12 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec._providers.bedrock_nova.markers import KIT
-from chatcodec._providers.bedrock_nova.parts import tool_name
+from chatcodec._providers.bedrock_nova.markers import KIT, PROVIDER
 from chatcodec._providers.bedrock_nova.stream_decode import INVOCATION_METRICS
 from chatcodec._providers.bedrock_nova.usage import encode_usage
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.aws.finish_reason import encode_finish_reason
-from chatcodec._providers.families.aws.tool_ids import tool_use_id
+from chatcodec._providers.families.aws.tool_ids import tool_name, tool_use_id
 from chatcodec._providers.families.claude.wire_rules import FINISH_MARKER
 from chatcodec._providers.kit import restore_fields
 
@@ -153,7 +152,10 @@ class StreamEncoder:
                 assert_never(event)
 
     def _tool_start(self, index: int, tool_id: str, name: str, at: Steps) -> dict[str, Any]:
-        call = {"toolUseId": tool_use_id(tool_id, self.context.losses, at), "name": tool_name(name, self.context, at)}
+        call = {
+            "toolUseId": tool_use_id(tool_id, self.context.losses, at),
+            "name": tool_name(name, self.context, at, PROVIDER),
+        }
         return {"contentBlockStart": {"start": {"toolUse": call}, "contentBlockIndex": index}}
 
     def _start(self, event: ResponseStartEvent, at: Steps) -> Iterator[dict[str, Any]]:
@@ -175,7 +177,7 @@ class StreamEncoder:
         elif part["type"] == "tool_use":
             call = {
                 "toolUseId": tool_use_id(part["id"], self.context.losses, at),
-                "name": tool_name(part["name"], self.context, at),
+                "name": tool_name(part["name"], self.context, at, PROVIDER),
             }
             yield {"contentBlockStart": {"start": {"toolUse": call}, "contentBlockIndex": event.index}}
             yield _delta(event.index, "toolUse", {"input": part["arguments"]})

@@ -13,11 +13,22 @@
                 exception event (written and read), SigV4 signing
 ``batch``       Bedrock batch inference rows (``recordId``, ``modelInput`` / ``modelOutput``)
 ``blobs``       the base64 text botocore takes as a blob (media bytes, redacted reasoning)
-``body``        what a body tells the shared functions (its kit, names, the members it lacks)
+``parts``       content blocks <-> canonical parts (each body's members: its ``Body``),
+                tool results, ``guardContent`` text, ``json`` result items, cache points
+``media``       ``image`` and ``video`` blocks and their ``bytes`` / ``s3Location`` sources
+``documents``   ``document`` blocks (formats, sources, unique names): Converse's only
+``audio``       ``audio`` blocks: Converse's only
+``citations``   ``citationsContent`` blocks as text: Converse's only
+``tool_use``    ``toolUse`` blocks <-> tool-use parts (a server tool's call kept whole)
+``thinking``    ``reasoningContent`` <-> thinking parts, and when a signature replays
+``context``     ``BedrockContext``: a body's encode state (its ``Body``, options, document names)
+``body``        what a body tells the shared functions (its kit, names, the members it lacks,
+                whether it serves Claude)
 ``tools``       ``toolConfig`` <-> canonical tools, provider tools and tool choice
 ``finish_reason`` ``stopReason`` words <-> canonical finish reasons (both bodies' one list)
 
-What one of the two bodies alone has stays in its folder: Converse's top-level fields,
-``additionalModelRequestFields``, guardrails, citations, documents and Claude's signed
-thinking; Nova's ``inferenceConfig`` spellings and ``reasoningConfig``.
+What one of the two bodies alone has at the top level stays in its folder: Converse's
+top-level fields, ``additionalModelRequestFields``, guardrails; Nova's ``inferenceConfig``
+spellings and ``reasoningConfig``; and, for now, each body's turns (``messages.py``) and
+streams. A block member one body lacks is that body's ``Body.lacks``.
 """

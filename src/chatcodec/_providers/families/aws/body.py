@@ -27,3 +27,13 @@ class Body:
     strict_tools: bool = True
     """Whether a ``toolSpec`` takes ``strict`` (Converse's structured tool use); Nova's tool
     guide documents no such member."""
+    claude: bool = True
+    """Whether the body serves Claude: Claude's signed reasoning (``signature``,
+    ``redactedContent``) is read and replayed, and a target model of None may be Claude.
+    Nova's InvokeModel body serves Nova models only, whose reasoning carries no signature
+    (https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html)."""
+    lacks: frozenset[str] = frozenset()
+    """Block members AWS documents for Converse and not for this body: its reader keeps such
+    a block whole, its writer reports the part (Nova's InvokeModel body: ``document``,
+    "Document Support is limited to only Converse API"; ``audio``; ``guardContent``;
+    ``citationsContent``)."""

@@ -1,5 +1,7 @@
 """Reasoning blocks (``reasoningContent``) <-> canonical thinking parts, and when a
-signature may be replayed.
+signature may be replayed, for both Bedrock block bodies (a body that serves no Claude,
+Nova's, reads no signature or ``redactedContent`` and writes none: its
+:attr:`~.body.Body.claude`).
 
 Claude on Bedrock and the direct Anthropic API sign thinking with one scheme: Anthropic's
 extended-thinking documentation says signatures are compatible across its platforms
@@ -29,9 +31,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec._providers.families.aws.blobs import is_base64
+from chatcodec._providers.families.aws.body import Body
+from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.claude.model_rules import signed_by_another_model
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS, claude_signed, is_claude_model
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
@@ -48,13 +50,16 @@ def unverifiable_why(provider: str | None) -> str:
     return f"{origin}; the target model cannot verify it"
 
 
-def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[str, Any] | None:
-    """A ``reasoningContent`` block as a thinking part (None when canonical cannot hold it)."""
+def decode_reasoning(body: Body, reasoning: Mapping[str, Any], model: str | None) -> dict[str, Any] | None:
+    """A ``reasoningContent`` block as a thinking part (None when canonical cannot hold it:
+    a body that serves no Claude keeps signed or redacted reasoning whole)."""
     if len(reasoning) != 1:
         return None
-    canonical: dict[str, Any] = {"type": "thinking", "provider": PROVIDER}
+    canonical: dict[str, Any] = {"type": "thinking", "provider": body.kit.name}
     if model is not None:
         canonical["model"] = model
+    if not body.claude and ("redactedContent" in reasoning or "signature" in (reasoning.get("reasoningText") or ())):
+        return None
     if "redactedContent" in reasoning:
         return {**canonical, "text": "", "encrypted": reasoning["redactedContent"], "redacted": True}
     text = as_dict(reasoning.get("reasoningText"))
@@ -63,7 +68,7 @@ def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[st
     canonical["text"] = text["text"]
     if "signature" in text:
         canonical["signature"] = text["signature"]
-    return KIT.attach(canonical, leftovers(text, ("text", "signature")))
+    return body.kit.attach(canonical, leftovers(text, ("text", "signature")))
 
 
 def accepts_signed_thinking(part: Mapping[str, Any], context: BedrockContext) -> bool:
@@ -71,17 +76,19 @@ def accepts_signed_thinking(part: Mapping[str, Any], context: BedrockContext) ->
     of unknown origin), or Anthropic's when the target ``modelId`` is a Claude model (same
     signature scheme)."""
     provider = part.get("provider")
-    if provider is None or provider == PROVIDER:
+    if provider is None or provider == context.body.kit.name:
         return True
-    return claude_signed(provider, part.get("model")) and is_claude_model(context.model)
+    return context.body.claude and claude_signed(provider, part.get("model")) and is_claude_model(context.model)
 
 
 def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     """The ``reasoningContent`` block for a thinking part (canonical data), or None when the
     target cannot take it (a loss)."""
     provider = part.get("provider")
+    body = context.body
     if (
         provider is not None
+        and provider != body.kit.name
         and provider not in CLAUDE_SIGNERS
         and context.for_request
         and part.get("encrypted") is None
@@ -90,7 +97,7 @@ def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps)
     ours = accepts_signed_thinking(part, context)
     text, signature, encrypted = part.get("text", ""), part.get("signature"), part.get("encrypted")
     if part.get("redacted") and encrypted:
-        if not ours or not is_base64(encrypted):
+        if not ours or not body.claude or not is_base64(encrypted):
             context.losses.add(at, "redacted thinking", "its payload is not one this Bedrock model can read")
             return None
         if text or signature:
@@ -100,13 +107,13 @@ def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps)
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning text has no such payload")
     if not context.for_request:
         unsigned = not signature and encrypted is None  # a signed one's dropped signature is reported already
-        if provider != PROVIDER and unsigned and (provider is None or not ours):  # it reads back as ours
+        if provider != body.kit.name and unsigned and (provider is None or not ours):  # it reads back as ours
             source = provider or "an unknown provider"
-            why = f"sent as Bedrock reasoning text; reads back as {PROVIDER}'s"
+            why = f"sent as Bedrock reasoning text; reads back as {body.kit.name}'s"
             context.losses.add(at, f"thinking part from {source}", why, "metadata")
         return _reasoning(part, ours, context, at)
     unverifiable = provider in ("anthropic", None) and not signature
-    if provider is None and context.model is not None and not is_claude_model(context.model):
+    if provider is None and not (body.claude and (context.model is None or is_claude_model(context.model))):
         unverifiable = False  # a model that is not Claude verifies nothing
     if ours and not unverifiable and not signed_by_another_model(part.get("model"), context.model):
         return _reasoning(
@@ -136,10 +143,11 @@ thinking in every assistant turn)."""
 
 def _reasoning(part: Mapping[str, Any], ours: bool, context: BedrockContext, at: Steps) -> dict[str, Any]:
     metadata = part.get("provider_metadata")
-    text: dict[str, Any] = restore_fields(KIT.claim(context.losses, metadata, at)) if metadata else {}
+    kit = context.body.kit
+    text: dict[str, Any] = restore_fields(kit.claim(context.losses, metadata, at)) if metadata else {}
     text["text"] = part.get("text", "")
     signature = part.get("signature")
-    if signature is not None and ours:
+    if signature is not None and ours and context.body.claude:
         text["signature"] = signature
     elif signature:
         context.losses.add((*at, "signature"), f"{part.get('provider')} signature", "meaningless to this Bedrock model")

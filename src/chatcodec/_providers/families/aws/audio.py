@@ -1,4 +1,5 @@
-"""Bedrock Converse ``audio`` blocks <-> canonical audio parts.
+"""Bedrock ``audio`` blocks <-> canonical audio parts (a body that lacks them, Nova's, keeps
+them whole and reports an audio part: :attr:`~.body.Body.lacks`).
 
 botocore's ``bedrock-runtime`` model has ``ContentBlock.audio`` (``AudioBlock``: a
 ``format`` of ``AudioFormat`` and a ``source`` union of ``bytes`` or ``s3Location``, as
@@ -11,13 +12,14 @@ rest ``audio/<format>``. Two formats share a media type with another (``mpeg`` w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._compat import audio_format_from_media_type, media_type_for_audio_format
 from chatcodec._narrow import as_dict
-from chatcodec._providers.bedrock_converse.context import BedrockContext
-from chatcodec._providers.bedrock_converse.markers import BUCKET_OWNER, KIT
+from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.families.aws.body import Body
+from chatcodec._providers.families.aws.media import BUCKET_OWNER, FORMAT, decode_source, encode_source
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
 
 AUDIO_FORMATS = frozenset(
@@ -26,23 +28,16 @@ AUDIO_FORMATS = frozenset(
 """botocore ``AudioFormat``."""
 _ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav", "audio/x-flac": "flac", "audio/x-m4a": "m4a"}
 """Media types other providers and browsers use for a format (Gemini's ``audio/mp3``)."""
-FORMAT = "_format"
-"""Marker: the wire format, when the media type reads back as another name."""
-
-SourceReader = Callable[[Mapping[str, Any], str | None], dict[str, Any] | None]
-SourceWriter = Callable[[Mapping[str, Any], str, BedrockContext, Steps, object], dict[str, Any] | None]
-""":func:`.media.encode_source`: a canonical source, what it is, the context, where, and
-the bucket owner the part's bag keeps."""
 
 
-def decode_audio(audio: Mapping[str, Any], read_source: SourceReader) -> dict[str, Any] | None:
+def decode_audio(body: Body, audio: Mapping[str, Any]) -> dict[str, Any] | None:
     """The canonical audio part for an ``AudioBlock``; None when canonical cannot hold it
     (the block is then kept opaque)."""
     wire_format = audio.get("format")
     if wire_format not in AUDIO_FORMATS or not isinstance(audio.get("source"), dict):
         return None
     media_type = media_type_for_audio_format(wire_format)
-    source = read_source(audio["source"], media_type)
+    source = decode_source(audio["source"], media_type)
     if source is None:
         return None
     bag = leftovers(audio, ("format", "source"))
@@ -51,7 +46,7 @@ def decode_audio(audio: Mapping[str, Any], read_source: SourceReader) -> dict[st
         bag[BUCKET_OWNER] = owner["bucketOwner"]
     if _format(media_type) != wire_format:
         bag[FORMAT] = wire_format
-    return KIT.attach({"type": "audio", "source": source}, bag)
+    return body.kit.attach({"type": "audio", "source": source}, bag)
 
 
 def _format(media_type: str | None) -> str | None:
@@ -61,12 +56,12 @@ def _format(media_type: str | None) -> str | None:
 
 
 def encode_audio(
-    part: Mapping[str, Any], bag: dict[str, Any], write_source: SourceWriter, context: BedrockContext, at: Steps
+    part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps
 ) -> dict[str, Any] | None:
     """An ``audio`` block for an audio part (canonical data); None when its format or
     source is not one Bedrock takes (reported)."""
     source = part["source"]
-    wire_source = write_source(source, "audio", context, at, bag.get(BUCKET_OWNER))
+    wire_source = encode_source(source, "audio", context, at, bag.get(BUCKET_OWNER))
     if wire_source is None:
         return None
     media_type = source.get("media_type")

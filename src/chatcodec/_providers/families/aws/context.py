@@ -1,6 +1,6 @@
-"""What one Bedrock Converse encode carries beyond the shared context, apart from the
-modules that read it, so ``parts.py`` and ``thinking.py`` both take it without importing
-each other."""
+"""What one Bedrock block body's encode carries beyond the shared context (Converse's and
+Nova's encoders each build one, with their :class:`~.body.Body`), apart from the modules
+that read it, so ``parts.py`` and ``thinking.py`` both take it without importing each other."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.claude.wire_rules import UnsignedThinking
 
 StatusPolicy = Literal["source", "always", "never"]
@@ -17,8 +18,11 @@ StatusPolicy = Literal["source", "always", "never"]
 @dataclass(slots=True, kw_only=True)
 class BedrockContext(EncodeContext):
     """A Bedrock encode's state beyond the shared context (whose ``model``, the target
-    ``modelId``, decides whether Claude signatures replay): the options, checked, and
-    the document names used so far."""
+    ``modelId``, decides whether Claude signatures replay): the body written, the options,
+    checked, and the document names used so far."""
+
+    body: Body
+    """The body being written (its kit, names, and what it lacks)."""
 
     unsigned_thinking: UnsignedThinking = "drop"
     """The ``unsigned_thinking`` option (anything but ``"text"`` is ``"drop"``)."""

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.bedrock_converse.markers import KIT
+from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.kit import leftovers, restore_fields
 
 CITATIONS_CONTENT = "_citations_content"
@@ -26,7 +26,7 @@ PIECES = "_pieces"
 """Marker: the generated text pieces, when there were other than one."""
 
 
-def decode_citations(block: Mapping[str, Any]) -> dict[str, Any] | None:
+def decode_citations(body: Body, block: Mapping[str, Any]) -> dict[str, Any] | None:
     """A text part for a ``citationsContent`` block whose content is all text; None when
     any of it is not (the block is then kept opaque)."""
     content = as_list(block.get("content", []))
@@ -42,7 +42,7 @@ def decode_citations(block: Mapping[str, Any]) -> dict[str, Any] | None:
     bag[CITATIONS_CONTENT] = True
     if len(pieces) != 1:
         bag[PIECES] = pieces
-    return KIT.attach({"type": "text", "text": "".join(pieces)}, bag)
+    return body.kit.attach({"type": "text", "text": "".join(pieces)}, bag)
 
 
 def _text_of(item: object) -> str | None:
