@@ -169,4 +169,5 @@ def _cache_point(
         return
     if marker.get("ttl") is not None:
         context.losses.add((*at, "ttl"), "cache ttl", "Nova's cache point has no ttl", "setting")
-    blocks.append({key: dict(value) for key, value in CACHE_POINT.items()})
+    if "cachePoint" not in blocks[-1]:  # a message's marker on a part already marked: one point (as Converse)
+        blocks.append({key: dict(value) for key, value in CACHE_POINT.items()})
