@@ -61,3 +61,19 @@ def test_an_empty_instruction_anywhere_is_sent_as_nothing_or_as_itself(target: s
         assert body.pop("system") == []
         assert body == chatcodec.encode_request(target, without, on_loss="ignore")
         assert "$.messages[3]" in {loss.path for loss in losses}
+
+
+@pytest.mark.parametrize("name", ["", "planner"])
+@pytest.mark.parametrize("target", [target for target in TARGETS if not get_codec(target).capabilities.empty_system])
+def test_an_empty_instruction_with_a_name_is_not_left_out_unsaid(target: str, name: str) -> None:
+    """A name is something the message says, even ``""``: such a message is no empty prompt,
+    so it is not left out silently; the writer sends or reports what it holds."""
+    request = {
+        "model": "m",
+        "messages": [{"role": "system", "content": [], "name": name}, {"role": "user", "content": "hi"}],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request(target, request, on_loss="ignore", losses=losses)
+    reported = [loss for loss in losses if loss.path.startswith("$.messages[0]")]
+    back = chatcodec.decode_request(target, body)
+    assert reported or any(message.name == name for message in back.messages), (target, body, losses)

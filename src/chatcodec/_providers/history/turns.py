@@ -81,7 +81,9 @@ def empty_instruction(message: Message) -> bool:
     return (
         message["role"] in _INSTRUCTION_ROLES
         and message.get("content") == []
-        and not any(message.get(key) for key in ("name", "cache_control", "provider_metadata"))
+        and message.get("name") is None  # a name, even "", is said: the writer carries or reports it
+        and message.get("cache_control") is None
+        and not message.get("provider_metadata")  # an empty bag carries nothing
     )
 
 
