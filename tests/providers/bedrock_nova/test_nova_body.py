@@ -321,3 +321,15 @@ def test_a_message_marker_on_a_part_already_marked_is_one_cache_point(role: str)
     blocks = body["messages"][-1]["content"]
     assert ["cachePoint" in block for block in blocks] == [False, True]
     assert [loss for loss in losses if loss.what == "cache_control"] == []
+
+
+@pytest.mark.parametrize("effort", ["low", "high", "minimal"])
+def test_an_effort_beside_disabled_reasoning_is_reported_nova_sends_disabled_alone(effort: str) -> None:
+    """Nova's ``reasoningConfig`` is ``{"type": "disabled"}`` or ``{"type": "enabled",
+    "maxReasoningEffort": ...}``: an effort asked beside disabled reasoning (which Converse
+    carries as Claude's ``outputConfig.effort``) has no place, so it is reported."""
+    request = {"messages": [{"role": "user", "content": "hi"}], "reasoning": {"enabled": False, "effort": effort}}
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("bedrock-nova", request, on_loss="ignore", losses=losses)
+    assert body["reasoningConfig"] == {"type": "disabled"}
+    assert [(loss.path, loss.what) for loss in losses] == [("$.reasoning.effort", f"effort {effort!r}")]

@@ -138,6 +138,11 @@ def _encode_reasoning(reasoning: Mapping[str, Any] | None, context: EncodeContex
         if reasoning.get(key) is not None:
             context.losses.add((*at, key), f"reasoning {key}", "Nova's reasoningConfig takes an effort only", "setting")
     effort = reasoning.get("effort")
+    if reasoning.get("enabled") is False:
+        if effort is not None:  # a disabled reasoningConfig has no maxReasoningEffort
+            why = "Nova takes an effort only with reasoning enabled; sent disabled"
+            context.losses.add((*at, "effort"), f"effort {effort!r}", why, "setting")
+        return {"type": "disabled"}
     if effort is not None and effort not in _EFFORTS:
         nearest = _NEAREST.get(effort)
         sent = f"sent {nearest!r}" if nearest else "reasoning sent disabled"
@@ -147,8 +152,6 @@ def _encode_reasoning(reasoning: Mapping[str, Any] | None, context: EncodeContex
         if nearest is None:
             return {"type": "disabled"}
         effort = nearest
-    if reasoning.get("enabled") is False:
-        return {"type": "disabled"}
     if effort is None and reasoning.get("enabled") is None and reasoning.get("budget_tokens") is None:
         return None
     return {"type": "enabled", **({"maxReasoningEffort": effort} if effort is not None else {})}
