@@ -383,3 +383,42 @@ def test_a_tag_with_a_lone_surrogate_is_a_chatcodec_error_that_shows_its_escape(
     message = str(raised.value)
     assert "Input tag 'a\\ud800b' found using 'type'" in message
     assert "[rule: union_tag_invalid]" in message
+
+
+def _raised(call: Any) -> chatcodec.ChatcodecError:
+    try:
+        call()
+    except chatcodec.ChatcodecError as error:
+        return error
+    raise AssertionError("no error")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: chatcodec.decode_request("openai-chat", "{not json"),
+        lambda: chatcodec.convert_request(
+            {"messages": []}, source="openai-chat", target="anthropic", options={"max_token": 5}
+        ),
+        lambda: chatcodec.accumulate_stream("anthropic", [{"type": "message_start"}]),
+        lambda: chatcodec.decode_response("openai-chat", {"error": {"message": "boom", "type": "server_error"}}),
+        lambda: chatcodec.decode_request("anthropic", {"messages": "x"}),
+        lambda: chatcodec.encode_request(
+            "anthropic",
+            {"messages": [{"role": "user", "content": [{"type": "audio", "data": "AA==", "media_type": "audio/wav"}]}]},
+            on_loss="error",
+        ),
+    ],
+    ids=["payload", "option", "stream", "provider-api", "validation", "loss"],
+)
+def test_an_error_pickled_to_another_process_comes_back_as_it_was(call: Any) -> None:
+    """A dataset worker's error crosses to the parent process pickled (Ray, Spark,
+    multiprocessing): it comes back with the same type, message and attributes, not with its
+    message rendered a second time by ``__init__`` (``at $: at $.a: ...``)."""
+    import pickle
+
+    error = _raised(call)
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is type(error)
+    assert str(again) == str(error)
+    assert {key: value for key, value in vars(again).items()} == {key: value for key, value in vars(error).items()}

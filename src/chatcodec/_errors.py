@@ -25,7 +25,7 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import LiteralString, TypeGuard
+from typing import Any, LiteralString, TypeGuard
 
 import pydantic_core
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
@@ -52,6 +52,21 @@ def json_path(location: Sequence[int | str]) -> str:
 
 class ChatcodecError(Exception):
     """Base class of every error chatcodec raises on purpose."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its message and attributes, not its constructor's arguments: an error
+        that crosses to another process (a dataset worker's, Ray's, Spark's) comes back as
+        it was. The default calls ``__init__`` again with the rendered message, which a
+        subclass's ``__init__`` renders once more (``at $: at $.a: x``)."""
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(kind: type[ChatcodecError], args: tuple[Any, ...], state: dict[str, Any]) -> ChatcodecError:
+    """A pickled :class:`ChatcodecError` back: its message and attributes, no ``__init__``."""
+    error = kind.__new__(kind)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class ValidationError(pydantic_core.ValidationError, ChatcodecError):
