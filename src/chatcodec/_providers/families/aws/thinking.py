@@ -35,7 +35,12 @@ from chatcodec._providers.families.aws.blobs import is_base64
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.claude.model_rules import signed_by_another_model
-from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS, claude_signed, is_claude_model
+from chatcodec._providers.families.claude.wire_rules import (
+    ANTHROPIC_API,
+    CLAUDE_SIGNERS,
+    claude_signed,
+    is_claude_model,
+)
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
 
 SENT_AS_TEXT = "; sent as plain text"
@@ -112,7 +117,7 @@ def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps)
             why = f"sent as Bedrock reasoning text; reads back as {body.kit.name}'s"
             context.losses.add(at, f"thinking part from {source}", why, "metadata")
         return _reasoning(part, ours, context, at)
-    unverifiable = provider in ("anthropic", None) and not signature
+    unverifiable = provider in (ANTHROPIC_API, None) and not signature
     if provider is None and not (body.claude and (context.model is None or is_claude_model(context.model))):
         unverifiable = False  # a model that is not Claude verifies nothing
     if ours and not unverifiable and not signed_by_another_model(part.get("model"), context.model):

@@ -33,7 +33,11 @@ from chatcodec._providers.kit.reasoning import EFFORT_BUDGETS, SMALLEST_BUDGET, 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec._model.response import UnifiedFinishReason
 
-CLAUDE_SIGNERS = frozenset({"anthropic", "bedrock-converse"})
+ANTHROPIC_API = "anthropic"
+"""The Anthropic API's registry name: thinking it gives is always signed by Claude's scheme,
+and thinking it may have given (no provider named) may carry a signature only Claude checks."""
+
+CLAUDE_SIGNERS = frozenset({ANTHROPIC_API, "bedrock-converse"})
 """Providers whose Claude thinking carries Anthropic's signature scheme (the Anthropic
 API itself; Claude on Bedrock Converse): Anthropic's documentation says signatures are
 compatible across the platforms that serve Claude."""
@@ -49,7 +53,7 @@ def claude_signed(provider: str | None, model: str | None) -> bool:
     """Whether thinking from ``provider`` and ``model`` is signed by Claude's scheme, so
     another platform serving Claude can verify it: Anthropic's own, or Bedrock's when the
     model that produced it is known to be Claude."""
-    if provider == "anthropic":
+    if provider == ANTHROPIC_API:
         return True
     return provider in CLAUDE_SIGNERS and is_claude_model(model)
 
