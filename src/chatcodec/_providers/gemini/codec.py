@@ -26,6 +26,7 @@ from chatcodec._providers.gemini.markers import OPTIONS, PROVIDER
 
 if TYPE_CHECKING:
     from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec._providers.contract.roles import EdgeTable, StructureTable
     from chatcodec._registry import StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import StreamBuilder
 
@@ -42,10 +43,24 @@ def _stream_encoder(context: EncodeContext) -> StreamEncoder:
     return StreamEncoder(context)
 
 
+def _edge() -> EdgeTable:
+    """The edge role, imported when first read: a conversion reads no HTTP fact (first use)."""
+    from chatcodec._providers.gemini import edge
+
+    return edge
+
+
+def _structure() -> StructureTable:
+    """The structure role, imported when first read: strict mode reads it, a conversion does not."""
+    from chatcodec._providers.gemini import structure
+
+    return structure
+
+
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
-    edge="chatcodec._providers.gemini.edge",  # imported when first read: a conversion reads no HTTP fact
+    edge=_edge,
     requests=request,
     responses=response,
     finish_reasons=finish_reason,
@@ -56,7 +71,7 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=_stream_decoder,
     stream_encoder=_stream_encoder,
-    structure="chatcodec._providers.gemini.structure",  # imported when strict mode reads it
+    structure=_structure,
     capabilities=capabilities,
     rules=rules,
 )
