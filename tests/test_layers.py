@@ -112,7 +112,8 @@ def test_no_flat_module_under_providers() -> None:
 
 def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
     """The helpers find what they are meant to: a kit module importing a dialect reader,
-    a provider importing another, and the circle the two close."""
+    a provider importing another (by an import, or by a lazy role's dotted name), and the
+    circle the two close."""
     package = tmp_path / "chatcodec"
     (package / "_providers" / "openai_chat").mkdir(parents=True)
     (package / "_providers" / "anthropic").mkdir()
@@ -129,10 +130,12 @@ def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
         "_providers/openai_chat/parts.py": "from chatcodec._providers.kit import tool_names\n",
         "_providers/anthropic/__init__.py": "",
         "_providers/anthropic/parts.py": "from ..openai_chat.parts import x\n",
+        "_providers/anthropic/codec.py": 'CODEC = ProviderCodec(edge="chatcodec._providers.openai_chat.parts")\n',
     }
     for path, text in files.items():
         (package / path).write_text(text)
     assert upward_imports(package) == [
+        ("_providers/anthropic/codec.py", "_providers/openai_chat/parts.py"),
         ("_providers/anthropic/parts.py", "_providers/openai_chat/parts.py"),
         ("_providers/kit/tool_names.py", "_dialects/reader.py"),
     ]

@@ -15,6 +15,10 @@ What it reads: every ``import`` statement of every module under ``<src>/chatcode
 ``in functions``   runs when the function is first called (an import delayed to dodge a circle)
 ``TYPE_CHECKING``  read by type checkers only (``if TYPE_CHECKING:``)
 
+A built-in ``codec.py`` names its edge and structure roles by dotted name
+(``ProviderCodec(edge="chatcodec._providers.x.edge")``), imported on first read: those
+count as imports in functions (:data:`LAZY_ROLES`).
+
 ``import a.b.c`` and ``from a.b import c`` are edges to ``a.b.c`` when that is a module,
 else to the nearest module above it. The parent packages Python also initialises on the
 way are not edges (as grimp and import-linter count them), so a package ``__init__``
@@ -173,16 +177,37 @@ def _targets(statement: ast.stmt, source: str, is_package: bool) -> Iterator[str
             yield f"{base}.{alias.name}"
 
 
+LAZY_ROLES = frozenset({"edge", "structure"})
+"""The ``ProviderCodec`` arguments a built-in ``codec.py`` gives as a module's dotted name,
+imported on the role's first read (a conversion reads neither): counted as imports in
+functions, since that is what they are."""
+
+
+def _lazy_roles(tree: ast.Module) -> Iterator[tuple[str, int]]:
+    """Every ``edge="chatcodec...."`` / ``structure="..."`` keyword of a call, with its line."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                value = keyword.value
+                if keyword.arg in LAZY_ROLES and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    yield value.value, keyword.lineno
+
+
 def imports(modules: dict[str, Path]) -> list[Import]:
     """Every edge between two chatcodec modules, with its kind and line."""
     edges: dict[Import, None] = {}  # one edge per statement and target, in order
     for source, file in modules.items():
         tree = ast.parse(file.read_text(encoding="utf-8"), str(file))
-        for statement, kind in _statements(tree.body, "top level"):
-            for name in _targets(statement, source, file.name == "__init__.py"):
-                target = _resolve(name, modules)
-                if target is not None and target != source:
-                    edges[Import(source, target, kind, statement.lineno)] = None
+        found = [
+            (name, kind, statement.lineno)
+            for statement, kind in _statements(tree.body, "top level")
+            for name in _targets(statement, source, file.name == "__init__.py")
+        ]
+        found += [(name, "in functions", line) for name, line in _lazy_roles(tree)]
+        for name, kind, line in found:
+            target = _resolve(name, modules)
+            if target is not None and target != source:
+                edges[Import(source, target, kind, line)] = None
     return list(edges)
 
 

@@ -18,6 +18,7 @@ Vercel's AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -109,9 +110,9 @@ class ProviderCodec:
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder] | None = None,
         stream_encoder: Callable[[EncodeContext], StreamEncoder] | None = None,
         rules: RulesTable | None = None,
-        structure: StructureTable | Callable[[], StructureTable] | None = None,
+        structure: StructureTable | str | None = None,
         dialect: DialectFunctions | None = None,
-        edge: EdgeTable | Callable[[], EdgeTable] | None = None,
+        edge: EdgeTable | str | None = None,
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
         checked against its role's protocol; ``options`` is the encoder's option table
@@ -144,13 +145,13 @@ class ProviderCodec:
         """The target's rules (its ``rules.py`` table), put in every encode context and
         applied last by :meth:`encode_request`; None for a provider without a table."""
         self._structure_role = structure
-        """The structure role as given: its module, or a function that imports it, called
-        on the first read of :attr:`structure` (strict mode reads it; a conversion does not)."""
+        """The structure role as given: its module, or its module's dotted name, imported on
+        the first read of :attr:`structure` (strict mode reads it; a conversion does not)."""
         self._structure: Structure | None = None
         self._dialect = dialect
         self._edge_role = edge
-        """The edge role as given: its module, or a function that imports it (a built-in
-        folder's ``codec.py``), called on the first read of :attr:`edge`. A conversion
+        """The edge role as given: its module, or its module's dotted name (a built-in
+        folder's ``codec.py``), imported on the first read of :attr:`edge`. A conversion
         reads no HTTP fact, and importing ``edge.py`` with the contract's records cost a
         fresh process's first conversion about 60 M instructions (first use); ``structure.py``
         with its records, about 20 M."""
@@ -167,7 +168,7 @@ class ProviderCodec:
         edge = self._edge
         if edge is None and self._edge_role is not None:
             role = self._edge_role
-            edge = self._edge = (role() if callable(role) else role).EDGE
+            edge = self._edge = (import_module(role) if isinstance(role, str) else role).EDGE
         return edge
 
     @edge.setter
@@ -181,7 +182,7 @@ class ProviderCodec:
         structure = self._structure
         if structure is None and self._structure_role is not None:
             role = self._structure_role
-            structure = self._structure = (role() if callable(role) else role).STRUCTURE
+            structure = self._structure = (import_module(role) if isinstance(role, str) else role).STRUCTURE
         return structure
 
     def decode_context(self) -> DecodeContext:

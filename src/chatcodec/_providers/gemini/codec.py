@@ -26,7 +26,6 @@ from chatcodec._providers.gemini.markers import OPTIONS, PROVIDER
 
 if TYPE_CHECKING:
     from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-    from chatcodec._providers.contract.roles import EdgeTable, StructureTable
     from chatcodec._registry import StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import StreamBuilder
 
@@ -43,24 +42,10 @@ def _stream_encoder(context: EncodeContext) -> StreamEncoder:
     return StreamEncoder(context)
 
 
-def _edge() -> EdgeTable:
-    """The edge role, imported when first read: a conversion reads no HTTP fact (first use)."""
-    from chatcodec._providers.gemini import edge
-
-    return edge
-
-
-def _structure() -> StructureTable:
-    """The structure role, imported when first read: strict mode reads it, a conversion does not."""
-    from chatcodec._providers.gemini import structure
-
-    return structure
-
-
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
-    edge=_edge,
+    edge="chatcodec._providers.gemini.edge",  # imported when first read: a conversion reads no HTTP fact
     requests=request,
     responses=response,
     finish_reasons=finish_reason,
@@ -71,7 +56,7 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=_stream_decoder,
     stream_encoder=_stream_encoder,
-    structure=_structure,
+    structure="chatcodec._providers.gemini.structure",  # imported when strict mode reads it
     capabilities=capabilities,
     rules=rules,
 )

@@ -25,7 +25,6 @@ from chatcodec._providers.ollama.markers import OPTIONS, PROVIDER
 
 if TYPE_CHECKING:
     from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-    from chatcodec._providers.contract.roles import EdgeTable
     from chatcodec._registry import StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import StreamBuilder
 
@@ -42,13 +41,6 @@ def _stream_encoder(context: EncodeContext) -> StreamEncoder:
     return StreamEncoder(context)
 
 
-def _edge() -> EdgeTable:
-    """The edge role, imported when first read: a conversion reads no HTTP fact (first use)."""
-    from chatcodec._providers.ollama import edge
-
-    return edge
-
-
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
@@ -63,7 +55,7 @@ CODEC = ProviderCodec(
     stream_decoder=_stream_decoder,
     stream_encoder=_stream_encoder,
     capabilities=capabilities,
-    edge=_edge,
+    edge="chatcodec._providers.ollama.edge",  # imported when first read: a conversion reads no HTTP fact
     rules=rules,
 )
 """The codec instance registered as ``ollama``."""
