@@ -199,18 +199,26 @@ def test_a_stored_bedrock_conversation_is_read_and_written_back() -> None:
 @pytest.mark.parametrize("provider", ["bedrock-converse", "bedrock-nova"])
 @pytest.mark.parametrize("member", ["image", "document", "video", "audio"])
 @pytest.mark.parametrize("value", [None, "clip.mp4", 3], ids=["null", "string", "number"])
-def test_a_media_block_that_holds_no_object_is_refused_or_kept_whole(provider: str, member: str, value: Any) -> None:
-    """botocore's ``VideoBlock`` and ``AudioBlock`` are objects, as ``ImageBlock`` is: a block
-    holding something else (``{"video": null}``) is refused at its path by the wire shapes
-    that type it (image, document), or kept whole, as any block the reader cannot hold, by
-    both bodies; never a bare error from inside the reader."""
+def test_a_media_block_that_holds_no_object_is_refused_at_its_path(provider: str, member: str, value: Any) -> None:
+    """botocore's ``VideoBlock`` and ``AudioBlock`` are objects, as ``ImageBlock`` and
+    ``DocumentBlock`` are: the wire shapes type all four, so a block holding something else
+    (``{"video": null}``) is refused at its path, never a bare error from inside the reader."""
     body = {"messages": [{"role": "user", "content": [{member: value}]}]}
-    if member in ("image", "document"):  # typed by the wire shapes
-        with pytest.raises(chatcodec.ValidationError, match=rf"\$\.messages\[0\]\.content\[0\]\.{member}"):
-            chatcodec.decode_request(provider, body)
-        return
-    request = chatcodec.decode_request(provider, body)
-    (part,) = request.messages[0].content
-    assert isinstance(part, chatcodec.OpaquePart)
-    assert part.data == {member: value}
-    assert chatcodec.encode_request(provider, request)["messages"] == body["messages"]
+    with pytest.raises(chatcodec.ValidationError, match=rf"\$\.messages\[0\]\.content\[0\]\.{member}"):
+        chatcodec.decode_request(provider, body)
+
+
+@pytest.mark.parametrize("provider", ["bedrock-converse", "bedrock-nova"])
+def test_a_video_in_a_tool_result_is_typed_too(provider: str) -> None:
+    """``ToolResultContentBlock`` has ``video`` (botocore): a malformed one is refused at its path."""
+    body = {
+        "messages": [
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]},
+            {
+                "role": "user",
+                "content": [{"toolResult": {"toolUseId": "t1", "content": [{"video": {"format": "mp4"}}]}}],
+            },
+        ]
+    }
+    with pytest.raises(chatcodec.ValidationError, match=r"toolResult\.content\[0\]\.video\.source"):
+        chatcodec.decode_request(provider, body)

@@ -64,6 +64,19 @@ class ImageBlock(TypedDict):
     source: MediaSource
 
 
+@stands_for("VideoBlock")
+class VideoBlock(TypedDict):
+    format: str
+    source: MediaSource
+
+
+@stands_for("AudioBlock")
+class AudioBlock(TypedDict):
+    format: str
+    source: MediaSource
+    error: NotRequired[dict[str, Any]]
+
+
 @stands_for("DocumentBlock")
 class DocumentBlock(TypedDict):
     source: MediaSource
@@ -89,6 +102,7 @@ class ToolResultContentBlock(TypedDict):
     json: NotRequired[Any]
     image: NotRequired[ImageBlock]
     document: NotRequired[DocumentBlock]
+    video: NotRequired[VideoBlock]
 
 
 @stands_for("ToolResultBlock")
@@ -124,6 +138,8 @@ class ContentBlock(TypedDict):
     text: NotRequired[str]
     image: NotRequired[ImageBlock]
     document: NotRequired[DocumentBlock]
+    video: NotRequired[VideoBlock]
+    audio: NotRequired[AudioBlock]
     toolUse: NotRequired[ToolUseBlock]
     toolResult: NotRequired[ToolResultBlock]
     reasoningContent: NotRequired[ReasoningContent]

@@ -158,8 +158,8 @@ def decode_block(
     elif member == "json":
         decoded = {"type": "text", "text": arguments_text(value, closed=closed)}
         decoded["provider_metadata"] = {body.kit.name: {"_json": True}}
-    elif member in _MEDIA:  # a block the wire shapes leave untyped (video, audio) may hold a non-object
-        decoded = _decode_media(body, member, value) if value.__class__ is dict else None
+    elif member in _MEDIA:
+        decoded = _decode_media(body, member, value)
     else:
         decoded = decode_citations(body, value)
     if decoded is None:  # kept whole
