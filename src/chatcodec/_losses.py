@@ -116,6 +116,35 @@ class LossError(ChatcodecError, ValueError):
         """Every loss found, not only the first."""
 
 
+@dataclass(frozen=True, slots=True)
+class Renumbering:
+    """Where each message of a rewritten history came from, so a loss found while writing
+    it names its place in the request (:func:`chatcodec._providers.history.turns.history_for`
+    leaves out an empty system message, drops calls the target cannot send and moves a
+    message after a call's results; a writer numbers the messages it is given)."""
+
+    messages: tuple[int, ...]
+    """The request's index of each message as sent."""
+    parts: Mapping[int, tuple[int, ...]]
+    """For a sent message (by its index as sent) some of whose parts were dropped: the
+    request's position of each part kept."""
+
+    def apply(self, path: Steps) -> Steps:
+        """``path`` (``("messages", 2, "content", 0)``, numbered as sent) in the request's numbering."""
+        if len(path) < 2 or path[0] != "messages" or path[1].__class__ is not int:
+            return path
+        sent = int(path[1])
+        if not 0 <= sent < len(self.messages):
+            return path
+        rest = path[2:]
+        kept = self.parts.get(sent)
+        if kept is not None and len(rest) >= 2 and rest[0] == "content" and rest[1].__class__ is int:
+            position = int(rest[1])
+            if 0 <= position < len(kept):
+                rest = ("content", kept[position], *rest[2:])
+        return ("messages", self.messages[sent], *rest)
+
+
 class LossRecorder:
     """Collects losses during one encode; codecs call :meth:`add`, the API calls :meth:`settle`.
 
@@ -123,11 +152,23 @@ class LossRecorder:
     :attr:`losses` is read: a caller who ignores losses never pays for their text.
     """
 
-    __slots__ = ("_pending", "_rendered")
+    __slots__ = ("_pending", "_rendered", "_renumbering")
 
     def __init__(self) -> None:
         self._pending: list[tuple[str | Steps, str, str, LossKind]] = []
         self._rendered: list[Loss] = []
+        self._renumbering: Renumbering | None = None
+
+    def renumber(self, renumbering: Renumbering | None) -> None:
+        """Number the message steps of the losses added from now on as the request does
+        (None: as they are given). Set while a rewritten history is written; cleared before
+        the target's rules, whose paths number the body's own messages."""
+        self._renumbering = renumbering
+
+    def request_path(self, path: Steps) -> str:
+        """``path`` as a loss would name it (renumbered as the request counts): for a loss's
+        text that names another place."""
+        return json_path(path if self._renumbering is None else self._renumbering.apply(path))
 
     @property
     def losses(self) -> list[Loss]:
@@ -143,6 +184,8 @@ class LossRecorder:
     def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
         """Record that ``what`` at ``path`` (a JSON path, or its :data:`Steps`) cannot be
         carried, because ``why``; ``kind`` says what it touches (:data:`LossKind`)."""
+        if self._renumbering is not None and not isinstance(path, str):
+            path = self._renumbering.apply(path)
         self._pending.append((path, what, why, kind))
 
     def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None, stacklevel: int = 3) -> None:

@@ -269,6 +269,8 @@ class ProviderCodec:
             wire = self._requests.encode_request(request, context)
         except RecursionError:
             raise too_deep() from None
+        finally:
+            losses.renumber(None)  # the rules number the body's own messages (history_for's renumbering ends)
         if not self.capabilities.logprob_settings:
             report_logprob_settings(request, losses, self.capabilities.display_name)
         apply_target_rules(wire, context)

@@ -22,11 +22,11 @@ rules several writers share, each format saying which it needs by its
   target's default is no loss (:mod:`chatcodec._losses`; ``system=[]`` is a common boto3
   default, which would warn on every conversion).
 
-Each rewrite but the last is reported as a loss; loss paths after a move or a drop count
-messages in the order that is sent (so after a left-out empty system message, one lower
-than in the request: keeping the request's numbering would take a skip in each writer's
-message loop instead). Messages are canonical message dicts, never changed in place: a rewrite
-gives a new list (and new messages where their content changes).
+Each rewrite but the last is reported as a loss. Loss paths name the request's places
+after a move or a drop too: the writer numbers the messages it is given, and the loss
+recorder renumbers them (:class:`~chatcodec._losses.Renumbering`). Messages are canonical
+message dicts, never changed in place: a rewrite gives a new list (and new messages where
+their content changes).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from itertools import pairwise
 from operator import itemgetter, methodcaller
 from typing import Any, cast
 
-from chatcodec._losses import LossRecorder
+from chatcodec._losses import LossRecorder, Renumbering
 from chatcodec._providers.contract.capabilities import Capabilities
 
 MOVED = "message between a tool call and its result"
@@ -52,18 +52,51 @@ Message = Mapping[str, Any]
 def history_for(
     messages: list[Message], losses: LossRecorder, provider: str, capabilities: Capabilities
 ) -> list[Message]:
-    """``messages`` as ``provider`` takes them (the list itself when nothing changes)."""
+    """``messages`` as ``provider`` takes them (the list itself when nothing changes). When
+    they change, ``losses`` numbers the messages of the losses found from here on (these
+    rules' and the writer's) as the request does (:class:`~chatcodec._losses.Renumbering`);
+    the codec clears it before the target's rules."""
     name = capabilities.display_name
     freeform = capabilities.freeform_calls
+    request = messages
+    copies: dict[int, tuple[Message, tuple[int, ...]]] = {}
     if not capabilities.empty_system and holds_empty_content(messages):  # first: the rest never sees them
         messages = [message for message in messages if not empty_instruction(message)]
     if _holds_unsent(messages, freeform=freeform):
-        messages = without_unsent_calls(messages, losses, provider, name, freeform=freeform)
+        _renumber(losses, request, messages, copies)
+        messages = without_unsent_calls(messages, losses, provider, name, freeform=freeform, copies=copies)
     if capabilities.results_follow_calls:
+        _renumber(losses, request, messages, copies)
         messages = results_after_calls(messages, losses, name)
+    _renumber(losses, request, messages, copies)
     if not capabilities.developer_role:
         report_developer_roles(messages, losses, name)
     return messages
+
+
+def _renumber(
+    losses: LossRecorder,
+    request: Sequence[Message],
+    messages: Sequence[Message],
+    copies: Mapping[int, tuple[Message, tuple[int, ...]]],
+) -> None:
+    """Have ``losses`` number ``messages`` (rewritten from ``request``) as ``request`` does.
+    A message is found by identity: the rules never change one in place, and a message
+    some of whose parts were dropped is a copy :func:`without_unsent_calls` lists in
+    ``copies`` with its original and the positions it kept."""
+    if messages is request:
+        losses.renumber(None)
+        return
+    index_of = {id(message): index for index, message in enumerate(request)}
+    numbers: list[int] = []
+    parts: dict[int, tuple[int, ...]] = {}
+    for sent, message in enumerate(messages):
+        copied = copies.get(id(message))
+        original = message
+        if copied is not None:
+            original, parts[sent] = copied
+        numbers.append(index_of.get(id(original), sent))
+    losses.renumber(Renumbering(tuple(numbers), parts))
 
 
 def holds_empty_content(messages: Sequence[Message]) -> bool:
@@ -219,18 +252,25 @@ def _foreign_calls(
 
 
 def without_unsent_calls(
-    messages: list[Message], losses: LossRecorder, target: str, name: str, *, freeform: bool = True
+    messages: list[Message],
+    losses: LossRecorder,
+    target: str,
+    name: str,
+    *,
+    freeform: bool = True,
+    copies: dict[int, tuple[Message, tuple[int, ...]]] | None = None,
 ) -> list[Message]:
     """``messages`` without another provider's opaque calls that tool results answer, and
     without those results, one loss per call at the call's path naming its results; a
     message left empty goes too. An opaque call repeating a ``tool_use`` of its message
     goes without a loss (the call is sent). Unless ``freeform``, custom calls go too,
-    answered or not. The list itself when there are none."""
+    answered or not. The list itself when there are none. ``copies`` receives, for each
+    message some of whose parts go, its copy's ``id`` -> (the message, the positions kept)."""
     calls, dropped = _foreign_calls(messages, target, freeform=freeform)
     if not freeform:
         dropped |= _unanswered_custom_calls(messages, calls, losses, name)
     if not calls:
-        return _without(messages, dropped) if dropped else messages
+        return _without(messages, dropped, copies) if dropped else messages
     results: dict[str, list[tuple[int, int]]] = {}
     for index, message in enumerate(messages):
         if message["role"] != "tool":
@@ -241,18 +281,20 @@ def without_unsent_calls(
             if call is not None and call[1][0] < index:
                 results.setdefault(result_id, []).append((index, position))
     if not results:
-        return _without(messages, dropped) if dropped else messages
+        return _without(messages, dropped, copies) if dropped else messages
     for call_id, (what, at) in calls.items():
         answered = results.get(call_id)
         if answered:
-            listed = ", ".join(f"$.messages[{index}].content[{position}]" for index, position in answered)
+            listed = ", ".join(
+                losses.request_path(("messages", index, "content", position)) for index, position in answered
+            )
             losses.add(
                 ("messages", at[0], "content", at[1]),
                 f"{what} {call_id!r} and its tool result ({listed})",
                 f"{name} cannot carry this call, and refuses a tool result whose call is not sent; both dropped",
             )
             dropped |= {at, *answered}
-    return _without(messages, dropped)
+    return _without(messages, dropped, copies)
 
 
 def _unanswered_custom_calls(
@@ -280,14 +322,21 @@ def _unanswered_custom_calls(
     return places
 
 
-def _without(messages: list[Message], dropped: set[tuple[int, int]]) -> list[Message]:
+def _without(
+    messages: list[Message],
+    dropped: set[tuple[int, int]],
+    copies: dict[int, tuple[Message, tuple[int, ...]]] | None,
+) -> list[Message]:
     kept: list[Message] = []
     for index, message in enumerate(messages):
         parts = _parts(message)
         if not any((index, position) in dropped for position in range(len(parts))):
             kept.append(message)
             continue
-        left = [part for position, part in enumerate(parts) if (index, position) not in dropped]
-        if left:
-            kept.append({**message, "content": left})
+        positions = tuple(position for position in range(len(parts)) if (index, position) not in dropped)
+        if positions:
+            copy = {**message, "content": [parts[position] for position in positions]}
+            if copies is not None:
+                copies[id(copy)] = (message, positions)
+            kept.append(copy)
     return kept
