@@ -17,7 +17,8 @@ batch rows):
   ``metadata``) over the family's blocks, and the closed schema of a request's common shapes.
 - ``request``: the one reader and writer of a request body.
 - ``response``: the one reader and writer of an answer.
-- ``messages``: turns <-> canonical messages (system turns, tool-result runs, merged turns).
+- ``messages``: turns <-> canonical messages (the AWS family's turns: system turns,
+  tool-result runs, merged turns).
 - ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer).
 - ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and

@@ -24,7 +24,8 @@ Modules:
 - ``request``: the one reader and writer of a request body (system, messages, settings, tools).
 - ``response``: the one reader and writer of an answer (``output.message``, ``stopReason``,
   ``usage``).
-- ``messages``: turns <-> canonical messages: tool-result runs, merged turns, cache points.
+- ``messages``: turns <-> canonical messages (the AWS family's turns, over Nova's body: no
+  system turns, no cache ttl).
 - ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer, over
   Nova's body: no documents, audio, guard or citations blocks; anything else opaque).
 - ``settings``: ``inferenceConfig`` (its two spellings) and ``reasoningConfig``.
