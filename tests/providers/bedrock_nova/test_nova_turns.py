@@ -81,7 +81,7 @@ def test_turns_a_nova_body_had_apart_stay_apart() -> None:
 
 
 def test_tool_results_go_first_in_their_user_turn() -> None:
-    call = {"type": "tool_use", "id": "t1", "name": "f", "input": {}}
+    call: dict[str, Any] = {"type": "tool_use", "id": "t1", "name": "f", "input": {}}
     result = {"type": "tool_result", "tool_use_id": "t1", "content": "42"}
     body, _ = _to_nova(
         [
@@ -103,7 +103,9 @@ def test_a_cache_ttl_is_reported_and_a_point_with_one_is_kept_whole() -> None:
         "messages": [{"role": "user", "content": [{"text": "hi"}, {"cachePoint": {"type": "default", "ttl": "1h"}}]}]
     }
     request = chatcodec.decode_request("bedrock-nova", wire)
-    assert [part.type for part in request.messages[0].content] == ["text", "opaque"]
+    content = request.messages[0].content
+    assert not isinstance(content, str)
+    assert [part.type for part in content] == ["text", "opaque"]
     assert chatcodec.encode_request("bedrock-nova", request) == wire
 
 
