@@ -25,7 +25,7 @@ batch rows):
   ``outputConfig``.
 - ``usage``: token counts (cache counts and their twins).
 - ``finish_reason``: ``stopReason`` words (the AWS family's table).
-- ``stream_decode``: ConverseStream events -> the stream builder.
+- ``stream_decode``: ConverseStream events -> the stream builder (the AWS family's decoder).
 - ``stream_encode``: canonical events -> ConverseStream events.
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the wire can carry.

@@ -32,7 +32,8 @@ Modules:
 - ``tools``: ``toolConfig``: tool specs and ``toolChoice``.
 - ``usage``: token counts (the cache counts beside the input).
 - ``finish_reason``: ``stopReason`` words (the AWS family's table).
-- ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder.
+- ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder (the AWS
+  family's decoder, with the chunk framing).
 - ``stream_encode``: canonical events -> the chunks' JSON events.
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the body can carry.

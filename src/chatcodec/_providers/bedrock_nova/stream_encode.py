@@ -166,7 +166,7 @@ class StreamEncoder:
         self.started = True
         if FINISH_MARKER in bag:  # a stopReason the response's reader recorded (a response replayed)
             self.finish_word = {FINISH_MARKER: bag[FINISH_MARKER]}
-        yield {"messageStart": {**restore_fields(bag), "role": "assistant"}}
+        yield {"messageStart": {"role": "assistant", **restore_fields(bag)}}
 
     def _whole(self, event: PartEvent, at: Steps) -> Iterator[dict[str, Any]]:
         part = event.part.model_dump(exclude_none=True)

@@ -27,11 +27,13 @@
 ``turns``       ``messages`` and ``system`` <-> canonical messages, and an answer's message:
                 tool-result runs, merged turns, blank text, the prefill trim (each body's
                 system turns and cache ttl: its ``Body``)
+``stream_decode`` a block stream's events -> the stream builder (each body's ``StreamFacts``;
+                Nova's chunk framing in its folder)
 ``tools``       ``toolConfig`` <-> canonical tools, provider tools and tool choice
 ``finish_reason`` ``stopReason`` words <-> canonical finish reasons (both bodies' one list)
 
 What one of the two bodies alone has at the top level stays in its folder: Converse's
 top-level fields, ``additionalModelRequestFields``, guardrails; Nova's ``inferenceConfig``
-spellings and ``reasoningConfig``; and, for now, each body's streams. A block member one
-body lacks is that body's ``Body.lacks``.
+spellings and ``reasoningConfig``; Nova's stream framing (``chunk`` events); and, for now,
+each body's stream writer. A block member one body lacks is that body's ``Body.lacks``.
 """
