@@ -26,7 +26,7 @@ batch rows):
 - ``usage``: token counts (cache counts and their twins).
 - ``finish_reason``: ``stopReason`` words (the AWS family's table).
 - ``stream_decode``: ConverseStream events -> the stream builder (the AWS family's decoder).
-- ``stream_encode``: canonical events -> ConverseStream events.
+- ``stream_encode``: canonical events -> ConverseStream events (the AWS family's encoder).
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the wire can carry.
 - ``rules``: Claude's model rules on Bedrock, the sampling ranges.

@@ -9,13 +9,11 @@ yields it from ``converse_stream()["stream"]``; the ``metadata`` event's ``metri
 from __future__ import annotations
 
 from chatcodec._providers.bedrock_converse.markers import BODY
-from chatcodec._providers.bedrock_converse.usage import decode_usage
+from chatcodec._providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_converse.wire import adapters
-from chatcodec._providers.families.aws.stream_decode import NO_METRICS, BlockStreamDecoder, StreamFacts
+from chatcodec._providers.families.aws.stream_decode import BlockStreamDecoder, StreamFacts
 
-__all__ = ["NO_METRICS", "StreamDecoder"]
-
-FACTS = StreamFacts(BODY, "ConverseStream", adapters(), decode_usage)
+FACTS = StreamFacts(BODY, "ConverseStream", adapters(), decode_usage, encode_usage)
 """Converse's stream (its adapters built on first use: a stream's decoder is imported with
 the canonical models)."""
 

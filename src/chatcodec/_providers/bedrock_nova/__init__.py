@@ -34,7 +34,7 @@ Modules:
 - ``finish_reason``: ``stopReason`` words (the AWS family's table).
 - ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder (the AWS
   family's decoder, with the chunk framing).
-- ``stream_encode``: canonical events -> the chunks' JSON events.
+- ``stream_encode``: canonical events -> the chunks' JSON events (the AWS family's encoder).
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the body can carry.
 - ``rules``: the schema version, and each model's documented facts and rules (Micro text only, reasoning on Nova 2).

@@ -22,7 +22,7 @@ from typing import Any
 from chatcodec._errors import StreamError
 from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_nova.markers import BODY
-from chatcodec._providers.bedrock_nova.usage import decode_usage
+from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters
 from chatcodec._providers.families.aws.stream_decode import BlockStreamDecoder, StreamFacts
 
@@ -31,7 +31,15 @@ INVOCATION_METRICS = "amazon-bedrock-invocationMetrics"
 METADATA = "_metadata"
 """Marker: the ``metadata`` event came, with its members besides ``usage`` (``True``: none)."""
 
-FACTS = StreamFacts(BODY, "Nova stream", adapters(), decode_usage, metadata_marker=METADATA)
+FACTS = StreamFacts(
+    BODY,
+    "Nova stream",
+    adapters(),
+    decode_usage,
+    encode_usage,
+    metadata_marker=METADATA,
+    last_member=INVOCATION_METRICS,
+)
 """Nova's stream (its adapters built on first use, with the canonical models)."""
 
 

@@ -29,11 +29,13 @@
                 system turns and cache ttl: its ``Body``)
 ``stream_decode`` a block stream's events -> the stream builder (each body's ``StreamFacts``;
                 Nova's chunk framing in its folder)
+``stream_encode`` canonical stream events -> a block stream's events (the same facts)
 ``tools``       ``toolConfig`` <-> canonical tools, provider tools and tool choice
 ``finish_reason`` ``stopReason`` words <-> canonical finish reasons (both bodies' one list)
 
 What one of the two bodies alone has at the top level stays in its folder: Converse's
 top-level fields, ``additionalModelRequestFields``, guardrails; Nova's ``inferenceConfig``
-spellings and ``reasoningConfig``; Nova's stream framing (``chunk`` events); and, for now,
-each body's stream writer. A block member one body lacks is that body's ``Body.lacks``.
+spellings and ``reasoningConfig``; Nova's stream framing (``chunk`` events). A block member
+one body lacks is that body's ``Body.lacks``; what else a body does its own way is a field of
+its ``Body`` or its ``StreamFacts``.
 """

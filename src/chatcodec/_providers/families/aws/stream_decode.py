@@ -47,13 +47,13 @@ from chatcodec._model.response import Usage
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import loads
-from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.aws.blocks import Adapters
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.finish_reason import decode_finish_reason
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_block
 from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
-from chatcodec._providers.kit import leftovers
+from chatcodec._providers.kit import Steps, leftovers
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
@@ -112,11 +112,16 @@ class StreamFacts:
     """The body's wire adapters (its ``events`` and ``exception``)."""
     decode_usage: Callable[[Mapping[str, Any]], dict[str, Any]]
     """The body's usage reader."""
+    encode_usage: Callable[[Mapping[str, Any], EncodeContext, Steps], dict[str, Any]]
+    """The body's usage writer."""
     metadata_marker: str | None = None
     """Where the ``metadata`` event's members besides ``usage`` are kept: None, in the
     finish's bag itself (Converse's response has ``metrics`` and ``trace`` at its top), or
     under this marker (Nova's answer has neither: ``{"_metadata": {...}}``, ``True`` when
     the event held usage alone)."""
+    last_member: str | None = None
+    """A member the body's framing adds beside the last event's (Nova's
+    ``amazon-bedrock-invocationMetrics``): read into the finish's bag, written on the last event."""
 
 
 class BlockStreamDecoder(FeedByReading):
