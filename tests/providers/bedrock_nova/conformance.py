@@ -191,12 +191,12 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``request.py``, ``messages.py``, ``parts.py``,
     ``settings.py``), because the request means the same after it:
 
-    * content is always a block list: a string reads back as one text part (``""`` as no
-      part), and a tool result's string likewise;
+    * content is always a block list: a string reads back as one text part (``""`` is blank
+      text, dropped and reported), and a tool result's string likewise;
     * leading system messages are one ``system`` list, read back as one system message (a
       ``developer`` message reads back as system, reported: it keeps its role here);
-    * consecutive tool and user messages are one user turn, read back as runs of results
-      and the rest;
+    * consecutive tool messages and a user message after them are one user turn (results
+      first), read back as the results and the rest (another merge is reported);
     * a message's ``cache_control`` is a cache point after its last block, read back on
       that block's part;
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
@@ -230,7 +230,7 @@ def _rewritten_messages(request: chatcodec.ChatRequest) -> list[dict[str, Any]]:
         dumped = message.model_dump(mode="json", context={"content_form": "list"})
         parts = [_rewritten_part(part) for part in dumped["content"]]
         if isinstance(message.content, str) and message.content == "":
-            parts = []
+            parts = [{"type": "text", "text": ""}]  # blank text: dropped and reported (the family's turns)
         if message.cache_control is not None and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = dumped.pop("cache_control")
         dumped["content"] = parts

@@ -17,15 +17,16 @@ batch rows):
   ``metadata``) over the family's blocks, and the closed schema of a request's common shapes.
 - ``request``: the one reader and writer of a request body.
 - ``response``: the one reader and writer of an answer.
-- ``messages``: turns <-> canonical messages (system turns, tool-result runs, merged turns).
+- ``messages``: turns <-> canonical messages (the AWS family's turns: system turns,
+  tool-result runs, merged turns).
 - ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer).
 - ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
   ``outputConfig``.
 - ``usage``: token counts (cache counts and their twins).
 - ``finish_reason``: ``stopReason`` words (the AWS family's table).
-- ``stream_decode``: ConverseStream events -> the stream builder.
-- ``stream_encode``: canonical events -> ConverseStream events.
+- ``stream_decode``: ConverseStream events -> the stream builder (the AWS family's decoder).
+- ``stream_encode``: canonical events -> ConverseStream events (the AWS family's encoder).
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the wire can carry.
 - ``rules``: Claude's model rules on Bedrock, the sampling ranges.

@@ -32,9 +32,9 @@ meaning; another provider drops them without a report):
   (the family's ``tool_use.py``); ``""`` is written back;
 * ``_count_twins``: the legacy
   ``cache*InputTokenCount`` twins repeated the counts;
-* ``_in_messages``: as in the Anthropic codec (``messages.py``);
+* ``_in_messages``: as in the Anthropic codec (the family's ``turns.py``);
 * ``_separate``: the wire had this turn apart from a same-role turn before it (after tool
-  results, or two user or assistant turns in a row), so it is not merged (``messages.py``);
+  results, or two user or assistant turns in a row), so it is not merged (the family's ``turns.py``);
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
   it (Gemini's spellings; the structured-outputs subset of a strict tool or an output

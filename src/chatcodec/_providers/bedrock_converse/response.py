@@ -22,6 +22,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse import wire as shapes
 from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
+from chatcodec._providers.bedrock_converse.messages import encode_message
 from chatcodec._providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
@@ -31,7 +32,7 @@ from chatcodec._providers.families.aws.finish_reason import (
     encode_finish_reason,
     encode_unknown_finish,
 )
-from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
+from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
 from chatcodec._providers.kit import Steps, leftovers, restore_fields, shape_fields
 from chatcodec._providers.kit.invented import report_invented
@@ -109,31 +110,3 @@ def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[
 METRICS_AT: Steps = ("provider_metadata", PROVIDER, "metrics")
 """Where a Converse answer's ``metrics`` are kept (the response's bag): where an invented
 latency is reported."""
-
-
-_RESPONSE_PARTS = frozenset({"text", "thinking", "tool_use", "opaque", "refusal", "image"})
-"""The parts a Converse response can hold."""
-
-
-def encode_message(message: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
-    """The response's ``output.message`` for an assistant message (canonical data); parts a
-    response cannot hold are losses."""
-    bag = KIT.claim(context.losses, message.get("provider_metadata"), at)
-    if message.get("name") is not None:
-        context.losses.add((*at, "name"), "participant name", "Bedrock messages have no name")
-    if message.get("cache_control") is not None:
-        context.losses.add(
-            (*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points", "setting"
-        )
-    content = message.get("content", "")
-    parts: list[Mapping[str, Any]] = (
-        content if not isinstance(content, str) else [{"type": "text", "text": content}] if content else []
-    )
-    blocks: list[dict[str, Any]] = []
-    for index, part in enumerate(parts):
-        part_at = (*at, "content", index)
-        if part["type"] not in _RESPONSE_PARTS:
-            context.losses.add(part_at, f"{part['type']} part", "a Converse response cannot contain it")
-            continue
-        blocks.extend(encode_blocks(part, context, part_at))
-    return {"role": "assistant", **restore_fields(bag), "content": blocks}

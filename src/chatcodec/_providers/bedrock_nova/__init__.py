@@ -24,15 +24,17 @@ Modules:
 - ``request``: the one reader and writer of a request body (system, messages, settings, tools).
 - ``response``: the one reader and writer of an answer (``output.message``, ``stopReason``,
   ``usage``).
-- ``messages``: turns <-> canonical messages: tool-result runs, merged turns, cache points.
+- ``messages``: turns <-> canonical messages (the AWS family's turns, over Nova's body: no
+  system turns, no cache ttl).
 - ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer, over
   Nova's body: no documents, audio, guard or citations blocks; anything else opaque).
 - ``settings``: ``inferenceConfig`` (its two spellings) and ``reasoningConfig``.
 - ``tools``: ``toolConfig``: tool specs and ``toolChoice``.
 - ``usage``: token counts (the cache counts beside the input).
 - ``finish_reason``: ``stopReason`` words (the AWS family's table).
-- ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder.
-- ``stream_encode``: canonical events -> the chunks' JSON events.
+- ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder (the AWS
+  family's decoder, with the chunk framing).
+- ``stream_encode``: canonical events -> the chunks' JSON events (the AWS family's encoder).
 - ``markers``: the name, the kit, the options, the markers (each classified).
 - ``capabilities``: what the body can carry.
 - ``rules``: the schema version, and each model's documented facts and rules (Micro text only, reasoning on Nova 2).

@@ -28,7 +28,7 @@ meaning; another provider drops them without a report):
 * ``_tool_config`` also marks a ``toolConfig`` of no tools; ``_schema_as_sent``: a tool's
   schema goes back as it came (``families/schema_writing.py``);
 * ``_separate``: the wire had this turn apart from a same-role turn before it, so it is not
-  merged (``messages.py``).
+  merged (the family's ``turns.py``).
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
@@ -56,15 +56,20 @@ BODY = Body(
     KIT,
     "Amazon Nova",
     "Nova",
+    response="a Nova response",
     tool_cache_points=False,
     strict_tools=False,
     claude=False,
+    system_turns=False,
+    cache_ttl=False,
     lacks=frozenset({"document", "audio", "guardContent", "citationsContent"}),
 )
-"""This body for the AWS family's shared readers and writers: Nova caches no tools
-(Bedrock's prompt caching caches Nova's ``system`` and ``messages`` only), its tool
-guide documents no ``strict``, it serves no Claude (its reasoning is unsigned), and it
-takes no ``document`` ("Document Support is limited to only Converse API"), ``audio``,
+"""This body for the AWS family's shared readers and writers: its turns are ``user`` and
+``assistant`` (a later system message goes as a user turn, reported), its cache points
+take no ``ttl`` (the request schema documents none), Nova caches no tools (Bedrock's
+prompt caching caches Nova's ``system`` and ``messages`` only), its tool guide documents
+no ``strict``, it serves no Claude (its reasoning is unsigned), and it takes no
+``document`` ("Document Support is limited to only Converse API"), ``audio``,
 ``guardContent`` or ``citationsContent`` block: each is kept whole when read, reported
 when written (the Nova user guide's request schema)."""
 

@@ -17,11 +17,11 @@ from typing import Any
 from chatcodec._providers.bedrock_nova.capabilities import CAPABILITIES
 from chatcodec._providers.bedrock_nova.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_nova.messages import (
-    SYSTEM_MEMBERS,
     decode_messages,
-    decode_parts,
+    decode_system,
     encode_messages,
     encode_system,
+    leading_system_count,
 )
 from chatcodec._providers.bedrock_nova.settings import decode_settings, encode_settings
 from chatcodec._providers.bedrock_nova.tools import decode_tools, encode_tools
@@ -45,7 +45,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     request = validated(adapters().request, payload, TITLE)
     messages = decode_messages(request["messages"], context)
     if "system" in request:
-        messages.insert(0, {"role": "system", "content": decode_parts(request["system"], SYSTEM_MEMBERS)})
+        messages.insert(0, decode_system(request["system"]))
     canonical: dict[str, Any] = {"messages": messages}
     bag = leftovers(request, (*_MAPPED, "system"))
     bag.pop("inferenceConfig", None)
@@ -71,9 +71,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     wire = restore_fields({key: value for key, value in bag.items() if key not in ("inferenceConfig",)})
     messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
-    leading = 0
-    while leading < len(messages) and messages[leading]["role"] in ("system", "developer"):
-        leading += 1
+    leading = leading_system_count(messages)
     if leading:
         wire["system"] = encode_system(messages[:leading], context)
     wire["messages"] = encode_messages(messages, leading, context)

@@ -11,13 +11,18 @@ from typing import Any
 
 from chatcodec._errors import ProviderAPIError, rule_error
 from chatcodec._providers.bedrock_nova.markers import BODY, KIT
-from chatcodec._providers.bedrock_nova.messages import ASSISTANT_MEMBERS, decode_parts, encode_message
+from chatcodec._providers.bedrock_nova.messages import encode_message
 from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters, is_error_body, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.aws.context import BedrockContext
-from chatcodec._providers.families.aws.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec._providers.kit import leftovers, restore_fields
+from chatcodec._providers.families.aws.finish_reason import (
+    decode_finish_reason,
+    encode_finish_reason,
+    encode_unknown_finish,
+)
+from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks
+from chatcodec._providers.kit import Steps, leftovers, restore_fields
 
 _MAPPED = ("output", "stopReason", "usage")
 
@@ -32,7 +37,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     output = response["output"]
     message = output["message"]
     canonical_message = KIT.attach(
-        {"role": "assistant", "content": decode_parts(message["content"], ASSISTANT_MEMBERS)},
+        {"role": "assistant", "content": decode_blocks(BODY, message["content"], ASSISTANT_KINDS)},
         leftovers(message, ("role", "content")),
     )
     if message["role"] != "assistant":
@@ -69,9 +74,9 @@ def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[
     choice_bag = KIT.claim(losses, choice.get("provider_metadata"), ("choices", 0))
     message = encode_message(choice["message"], context, ("choices", 0, "message"))
     wire["output"] = {**restore_fields(choice_bag).get("output", {}), "message": message}
-    word = encode_finish_reason(choice.get("finish_reason"), bag, context, ("choices", 0, "finish_reason"))
-    if word is not None:
-        wire["stopReason"] = word
+    at: Steps = ("choices", 0, "finish_reason")
+    word = encode_finish_reason(choice.get("finish_reason"), bag, context, at)
+    wire["stopReason"] = word if word is not None else encode_unknown_finish(losses, at, BODY.response)
     if response.get("usage") is not None:
         wire["usage"] = encode_usage(response["usage"], context, ("usage",))
     return {key: wire[key] for key in (*_MAPPED, *wire) if key in wire}

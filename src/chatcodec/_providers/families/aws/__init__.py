@@ -23,12 +23,19 @@
 ``thinking``    ``reasoningContent`` <-> thinking parts, and when a signature replays
 ``context``     ``BedrockContext``: a body's encode state (its ``Body``, options, document names)
 ``body``        what a body tells the shared functions (its kit, names, the members it lacks,
-                whether it serves Claude)
+                whether it serves Claude, has system turns, takes a cache ttl)
+``turns``       ``messages`` and ``system`` <-> canonical messages, and an answer's message:
+                tool-result runs, merged turns, blank text, the prefill trim (each body's
+                system turns and cache ttl: its ``Body``)
+``stream_decode`` a block stream's events -> the stream builder (each body's ``StreamFacts``;
+                Nova's chunk framing in its folder)
+``stream_encode`` canonical stream events -> a block stream's events (the same facts)
 ``tools``       ``toolConfig`` <-> canonical tools, provider tools and tool choice
 ``finish_reason`` ``stopReason`` words <-> canonical finish reasons (both bodies' one list)
 
 What one of the two bodies alone has at the top level stays in its folder: Converse's
 top-level fields, ``additionalModelRequestFields``, guardrails; Nova's ``inferenceConfig``
-spellings and ``reasoningConfig``; and, for now, each body's turns (``messages.py``) and
-streams. A block member one body lacks is that body's ``Body.lacks``.
+spellings and ``reasoningConfig``; Nova's stream framing (``chunk`` events). A block member
+one body lacks is that body's ``Body.lacks``; what else a body does its own way is a field of
+its ``Body`` or its ``StreamFacts``.
 """

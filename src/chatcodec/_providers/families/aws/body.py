@@ -20,6 +20,8 @@ class Body:
     """The body named in losses and errors (``"Bedrock Converse"``, ``"Amazon Nova"``)."""
     short: str
     """The shorter name where a loss says whose blocks or tools these are (``"Bedrock"``, ``"Nova"``)."""
+    response: str = "a Converse response"
+    """The answer named in losses (``"a Converse response cannot contain it"``)."""
     tool_cache_points: bool = True
     """Whether a ``cachePoint`` may follow a tool in ``toolConfig.tools``: Bedrock's prompt
     caching caches ``tools`` for Claude models, and for Amazon Nova only ``system`` and
@@ -32,6 +34,12 @@ class Body:
     ``redactedContent``) is read and replayed, and a target model of None may be Claude.
     Nova's InvokeModel body serves Nova models only, whose reasoning carries no signature
     (https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html)."""
+    system_turns: bool = True
+    """Whether ``messages`` may hold a ``system`` turn (Converse's ``ConversationRole`` has
+    it); Nova's turns are ``user`` and ``assistant``, its system prompt top-level only."""
+    cache_ttl: bool = True
+    """Whether a ``cachePoint`` takes a ``ttl`` (botocore's ``CachePointBlock``: ``5m`` |
+    ``1h``); Nova's request schema documents none."""
     lacks: frozenset[str] = frozenset()
     """Block members AWS documents for Converse and not for this body: its reader keeps such
     a block whole, its writer reports the part (Nova's InvokeModel body: ``document``,

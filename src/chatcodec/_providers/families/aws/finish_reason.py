@@ -84,8 +84,9 @@ UNKNOWN_END = "max_tokens"
 """The ``stopReason`` of an answer whose end is unknown: cut short, not whole."""
 
 
-def encode_unknown_finish(losses: LossRecorder, at: Steps) -> str:
-    """The required ``stopReason`` for an answer with no finish reason (a cut-off stream)."""
-    why = f"a Converse response requires a stopReason; the answer's end is unknown (cut off), sent {UNKNOWN_END!r}"
+def encode_unknown_finish(losses: LossRecorder, at: Steps, response: str = "a Converse response") -> str:
+    """The required ``stopReason`` for an answer with no finish reason (a cut-off stream);
+    ``response``: the answer named in the loss (a body's ``Body.response``)."""
+    why = f"{response} requires a stopReason; the answer's end is unknown (cut off), sent {UNKNOWN_END!r}"
     losses.add(at, "missing finish reason", why)
     return UNKNOWN_END

@@ -107,12 +107,19 @@ def decode_blocks(
                 part = decode_tool_use(body, call, closed)
                 append(opaque(body, as_sent(block) if closed else block) if part is None else part)
                 continue
-        marker = cache_marker(block)
+        marker = body_marker(body, block)
         if marker is not None and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = marker
         else:
             append(decode_block(body, block, kinds, model, closed=closed))
     return parts
+
+
+def body_marker(body: Body, block: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The canonical marker for a ``cachePoint`` block (:func:`~.blocks.cache_marker`) on
+    this body: one with a ``ttl`` the body's cache point lacks is kept whole instead (None)."""
+    marker = cache_marker(block)
+    return None if marker is not None and not body.cache_ttl and "ttl" in marker else marker
 
 
 def member_of(block: Mapping[str, Any]) -> str | None:
@@ -287,7 +294,17 @@ def marked(block: dict[str, Any], marker: Mapping[str, Any], context: BedrockCon
             (*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points", "setting"
         )
         return [block]
-    return [block, cache_point(marker)]
+    return [block, cache_point_for(marker, context, (*at, "cache_control"))]
+
+
+def cache_point_for(marker: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any]:
+    """The ``cachePoint`` block for a marker (at ``at``) on the context's body: a ``ttl`` the
+    body's cache point lacks is reported and left out."""
+    body = context.body
+    if body.cache_ttl or marker.get("ttl") is None:
+        return cache_point(marker)
+    context.losses.add((*at, "ttl"), "cache ttl", f"{body.short}'s cache point has no ttl", "setting")
+    return cache_point({})
 
 
 def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
