@@ -3,6 +3,7 @@ counting, error bodies and exception events, padding, and what a stream writes."
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -302,3 +303,21 @@ def test_an_answers_reasoning_from_another_provider_is_reported_as_read_back_as_
         ("thinking part from openai-responses", "metadata"),
         ("invented metrics.latencyMs", "default"),  # botocore requires it; no answer from elsewhere has it
     ]
+
+
+@pytest.mark.parametrize("provider", ["bedrock-converse", "bedrock-nova"])
+def test_a_member_of_message_stop_the_codec_does_not_know_is_written_back_on_it(provider: str) -> None:
+    """AWS adds members to its events: one on ``messageStop`` (read into the finish's bag)
+    is written back on ``messageStop``, not dropped, as one on ``messageStart`` is on its event."""
+    events: list[dict[str, Any]] = [
+        {"messageStart": {"role": "assistant", "startNote": 1}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "a"}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"messageStop": {"stopReason": "end_turn", "stopNote": {"b": 2}}},
+    ]
+    if provider == "bedrock-nova":  # read as InvokeModelWithResponseStream's chunks of the same events
+        events = [{"chunk": {"bytes": base64.b64encode(json.dumps(event).encode()).decode()}} for event in events]
+    decoded = list(chatcodec.decode_stream(provider, events))
+    wire = list(chatcodec.encode_stream(provider, decoded, on_loss="error"))
+    assert {"messageStart": {"role": "assistant", "startNote": 1}} in wire
+    assert {"messageStop": {"stopReason": "end_turn", "stopNote": {"b": 2}}} in wire

@@ -236,8 +236,11 @@ class BlockStreamEncoder:
         self.finished = True
         marker = self.facts.metadata_marker
         fields: dict[str, Any] = {}
-        if marker is None:
+        if marker is None:  # the finish bag's members no event took yet go on messageStop (where they were read)
+            written = set(self.bag)
             self._take_bag(event.provider_metadata, ("provider_metadata",))
+            untaken = _STOP_MEMBERS | _METADATA_MEMBERS | written
+            fields = {key: value for key, value in self.bag.items() if key not in untaken and key != NO_METRICS}
         else:  # a marked body's finish bag: its metadata event's members, the rest messageStop's
             bag = self.kit.claim(self.losses, event.provider_metadata, ("provider_metadata",))
             if FINISH_MARKER in bag:
