@@ -3,7 +3,11 @@ other projects' cases, differential fuzzing or recorded traffic chatcodec had no
 
 from __future__ import annotations
 
+import base64
+import json
 from typing import Any
+
+import pytest
 
 import chatcodec
 from chatcodec._model import stream_events
@@ -127,11 +131,16 @@ def test_gemini_result_with_empty_id_pairs_with_its_call_by_position() -> None:
     assert chatcodec.encode_request("gemini", decoded) == request
 
 
-def test_bedrock_call_with_empty_id_gets_a_made_up_id_in_responses_and_streams() -> None:
-    response = chatcodec.decode_response("bedrock-converse", BEDROCK_EMPTY_ID)
+@pytest.mark.parametrize("provider", ["bedrock-converse", "bedrock-nova"])
+def test_bedrock_call_with_empty_id_gets_a_made_up_id_in_responses_and_streams(provider: str) -> None:
+    """A call with ``toolUseId: ""`` (Nova's answers are Converse-shaped) gets a made-up id
+    a result can name, and is written back with its empty id."""
+    body = BEDROCK_EMPTY_ID if provider == "bedrock-converse" else {**BEDROCK_EMPTY_ID, "metrics": None}
+    body = {key: value for key, value in body.items() if value is not None}
+    response = chatcodec.decode_response(provider, body)
     call = response.choices[0].message.tool_calls[0]
     assert call.id == "bedrock_call_0"
-    assert chatcodec.encode_response("bedrock-converse", response) == BEDROCK_EMPTY_ID
+    assert chatcodec.encode_response(provider, response) == body
     stream = [
         {"messageStart": {"role": "assistant"}},
         {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "", "name": "f"}}}},
@@ -139,9 +148,11 @@ def test_bedrock_call_with_empty_id_gets_a_made_up_id_in_responses_and_streams()
         {"contentBlockStop": {"contentBlockIndex": 0}},
         {"messageStop": {"stopReason": "tool_use"}},
     ]
-    streamed = chatcodec.accumulate_stream("bedrock-converse", stream)
+    if provider == "bedrock-nova":
+        stream = [{"chunk": {"bytes": base64.b64encode(json.dumps(event).encode()).decode()}} for event in stream]
+    streamed = chatcodec.accumulate_stream(provider, stream)
     assert streamed.choices[0].message.tool_calls[0].id == "bedrock_call_0"
-    anthropic, _ = convert_response(BEDROCK_EMPTY_ID, "bedrock-converse", "anthropic")
+    anthropic, _ = convert_response(body, provider, "anthropic")
     assert anthropic["content"][0]["id"] == "bedrock_call_0"
 
 

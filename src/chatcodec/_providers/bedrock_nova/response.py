@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._errors import ProviderAPIError, rule_error
-from chatcodec._providers.bedrock_nova.markers import BODY, KIT
+from chatcodec._providers.bedrock_nova.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_nova.messages import encode_message
 from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters, is_error_body, validated
@@ -22,6 +22,7 @@ from chatcodec._providers.families.aws.finish_reason import (
     encode_unknown_finish,
 )
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks
+from chatcodec._providers.families.aws.tool_ids import name_empty_calls
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
 
 _MAPPED = ("output", "stopReason", "usage")
@@ -37,7 +38,10 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     output = response["output"]
     message = output["message"]
     canonical_message = KIT.attach(
-        {"role": "assistant", "content": decode_blocks(BODY, message["content"], ASSISTANT_KINDS)},
+        {
+            "role": "assistant",
+            "content": name_empty_calls(decode_blocks(BODY, message["content"], ASSISTANT_KINDS), PROVIDER),
+        },
         leftovers(message, ("role", "content")),
     )
     if message["role"] != "assistant":
