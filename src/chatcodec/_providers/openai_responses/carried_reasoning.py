@@ -50,6 +50,7 @@ from typing import Any
 
 from chatcodec._errors import PayloadError
 from chatcodec._narrow import as_dict, is_dict
+from chatcodec._providers.kit.bags import holds_a_container
 from chatcodec._providers.openai_responses.markers import PROVIDER
 
 PREFIX = "chatcodec.reasoning.v1:"
@@ -155,12 +156,36 @@ def seal_call(part: Mapping[str, Any], key: str | None = None) -> tuple[str | No
 
 
 class SealedCalls:
-    """The call bags sealed into reasoning items of one turn, until their call is read."""
+    """The call bags sealed into reasoning items of one turn, until their call is read,
+    and what the reading learns as it goes."""
 
     def __init__(self) -> None:
         self._bags: dict[str, dict[str, Any]] = {}
         self.encrypted = False
         """Whether a reasoning item replaying OpenAI's own encrypted reasoning was read."""
+        self.deep = False
+        """Whether a bag the reading wrote holds a JSON object or array
+        (:func:`~chatcodec._providers.kit.holds_a_container`): what
+        :func:`~chatcodec._providers.kit.keeps_a_container` asks of the canonical data,
+        learnt where each bag is written instead of walking every message and part again."""
+
+    def learn(self, bag: Mapping[str, Any]) -> None:
+        """Note a bag of this provider as written (:attr:`deep`)."""
+        if bag and not self.deep and holds_a_container(bag):
+            self.deep = True
+
+    def learn_bags(self, metadata: object) -> None:
+        """Note every provider's bag of a ``provider_metadata`` as written (a value that is
+        not a bag counts as deep, as :func:`~chatcodec._providers.kit.keeps_a_container` counts it)."""
+        if not metadata or self.deep:
+            return
+        if not is_dict(metadata):
+            self.deep = True
+            return
+        for bag in metadata.values():
+            if type(bag) is not dict or holds_a_container(bag):
+                self.deep = True
+                return
 
     def take(self, part: Mapping[str, Any]) -> bool:
         """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False)."""
@@ -174,6 +199,7 @@ class SealedCalls:
         bags = self._bags.pop(str(part.get("id", "")), None)
         if bags:
             part["provider_metadata"] = {**bags, **(as_dict(part.get("provider_metadata")) or {})}
+            self.learn_bags(bags)
         return part
 
 

@@ -88,15 +88,20 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
     (``calls``: the call bags sealed in the turn so far, :mod:`.carried_reasoning`)."""
     match item.get("type"):
         case "message" | None if item.get("role") == "assistant":
-            return _decode_message(item)
+            return _decode_message(item, calls)
         case "reasoning":
             encrypted = item.get("encrypted_content")
             if is_sealed(encrypted):
                 sealed = unseal(item["encrypted_content"], path(*at, "encrypted_content"))
-                return [] if (calls or SealedCalls()).take(sealed) else [sealed]
+                if calls is None:
+                    return [] if SealedCalls().take(sealed) else [sealed]
+                if calls.take(sealed):
+                    return []
+                calls.learn_bags(sealed.get("provider_metadata"))
+                return [sealed]
             if encrypted and calls is not None:
                 calls.encrypted = True
-            return _decode_reasoning(item)
+            return _decode_reasoning(item, calls)
         case "function_call":
             canonical = {
                 "type": "tool_use",
@@ -104,8 +109,13 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
                 "name": item["name"],
                 "arguments": item["arguments"],
             }
-            call = canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))
-            return [call if calls is None else calls.apply(call)]
+            if len(item) == 4:
+                return [canonical if calls is None else calls.apply(canonical)]
+            bag = split_fields(item, _CALL_FIELDS)
+            if calls is None:
+                return [KIT.attach(canonical, bag)]
+            calls.learn(bag)
+            return [calls.apply(KIT.attach(canonical, bag))]
         case "custom_tool_call":
             canonical = {
                 "type": "tool_use",
@@ -114,12 +124,15 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
                 "arguments": item["input"],
                 "kind": "custom",
             }
-            return [KIT.attach(canonical, split_fields(item, _CUSTOM_FIELDS))]
+            bag = split_fields(item, _CUSTOM_FIELDS)
+            if calls is not None:
+                calls.learn(bag)
+            return [KIT.attach(canonical, bag)]
         case _:
             return [opaque(item)]
 
 
-def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _decode_message(item: Mapping[str, Any], learnt: SealedCalls | None) -> list[dict[str, Any]]:
     content = item["content"]
     if type(content) is str:
         first: dict[str, Any] = {"type": "text", "text": content}
@@ -128,7 +141,7 @@ def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     elif not content:
         return [opaque(item)]  # no part to carry the item's fields
     else:
-        parts = decode_parts(content, ASSISTANT_KINDS)
+        parts = decode_parts(content, ASSISTANT_KINDS, learnt)
         for part in parts:
             if part["type"] == "opaque":  # a content part of a kind added later, marked as content
                 KIT.attach(part, {**KIT.own(part.get("provider_metadata")), CONTENT: True})
@@ -138,11 +151,13 @@ def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     rest = split_fields(item, _MESSAGE_FIELDS)
     if rest:
         bag["item"] = rest
+        if learnt is not None:
+            learnt.deep = True  # an object in the bag
     KIT.attach(first, bag)
     return parts
 
 
-def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _decode_reasoning(item: Mapping[str, Any], learnt: SealedCalls | None) -> list[dict[str, Any]]:
     content = item.get("content")
     entries: list[tuple[dict[str, Any], str]] = [(entry, "summary") for entry in item["summary"]]
     if content:
@@ -159,6 +174,8 @@ def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     if item.get("encrypted_content") is not None:
         parts[-1]["encrypted"] = item["encrypted_content"]
     for part, bag in zip(parts, bags, strict=True):
+        if learnt is not None:
+            learnt.learn(bag)
         KIT.attach(part, bag)
     return parts
 

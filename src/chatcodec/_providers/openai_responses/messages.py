@@ -78,7 +78,7 @@ def decode_messages(
         role = item.get("role") if kind is None or kind == "message" else None
         if role is not None and role != "assistant":
             turn = results = carried = None
-            canonical.append(decode_message(item))
+            canonical.append(decode_message(item, calls))
         elif role is not None or is_assistant_kind(kind):
             results = carried = None
             if turn is None or (after_message and role is not None):
@@ -92,7 +92,7 @@ def decode_messages(
             if results is None:
                 results = []
                 canonical.append({"role": "tool", "content": results})
-            results.append(decode_output(item, custom))
+            results.append(decode_output(item, custom, calls))
         else:
             turn = results = None
             if carried is None:
@@ -106,22 +106,28 @@ def decode_messages(
     return canonical
 
 
-def decode_message(item: Mapping[str, Any]) -> dict[str, Any]:
-    """A user, system or developer message item as a canonical message."""
+def decode_message(item: Mapping[str, Any], learnt: SealedCalls | None = None) -> dict[str, Any]:
+    """A user, system or developer message item as a canonical message (``learnt``: what
+    the reading learns of the bags it writes, :attr:`.SealedCalls.deep`)."""
     role, content = item["role"], item["content"]
     if type(content) is str:
         canonical: dict[str, Any] = {"role": role, "content": content}
         if len(item) == 2:  # the plain shape: nothing else to keep
             return canonical
     else:
-        canonical = {"role": role, "content": decode_parts(content, USER_KINDS if role == "user" else SYSTEM_KINDS)}
+        kinds = USER_KINDS if role == "user" else SYSTEM_KINDS
+        canonical = {"role": role, "content": decode_parts(content, kinds, learnt)}
     bag = split_fields(item, _MESSAGE_FIELDS)
     if "type" in item:
         bag[TYPED] = True
+    if learnt is not None:
+        learnt.learn(bag)
     return KIT.attach(canonical, bag)
 
 
-def decode_output(item: Mapping[str, Any], custom: Collection[str] = ()) -> dict[str, Any]:
+def decode_output(
+    item: Mapping[str, Any], custom: Collection[str] = (), learnt: SealedCalls | None = None
+) -> dict[str, Any]:
     """A function (or custom tool) call output item as a canonical tool-result part. A
     ``custom_tool_call_output`` answering a call in ``custom`` (the custom calls read
     before it) needs no marker: the writer gives the output of a custom call that type."""
@@ -129,7 +135,7 @@ def decode_output(item: Mapping[str, Any], custom: Collection[str] = ()) -> dict
     canonical: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": item["call_id"],
-        "content": output if type(output) is str else decode_parts(output, RESULT_KINDS),
+        "content": output if type(output) is str else decode_parts(output, RESULT_KINDS, learnt),
     }
     if len(item) == 3 and item["type"] == "function_call_output":  # the plain shape
         return canonical
@@ -138,6 +144,8 @@ def decode_output(item: Mapping[str, Any], custom: Collection[str] = ()) -> dict
     bag = split_fields(item, _OUTPUT_FIELDS)
     if item["type"] == "custom_tool_call_output" and item["call_id"] not in custom:
         bag[CUSTOM] = True
+    if learnt is not None:
+        learnt.learn(bag)
     return KIT.attach(canonical, bag)
 
 
