@@ -46,7 +46,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._errors import PayloadError
 from chatcodec._narrow import as_dict, is_dict
@@ -179,11 +179,12 @@ class SealedCalls:
         not a bag counts as deep, as :func:`~chatcodec._providers.kit.keeps_a_container` counts it)."""
         if not metadata or self.deep:
             return
-        if not is_dict(metadata):
+        bags = as_dict(metadata)
+        if bags is None:
             self.deep = True
             return
-        for bag in metadata.values():
-            if type(bag) is not dict or holds_a_container(bag):
+        for bag in bags.values():
+            if type(bag) is not dict or holds_a_container(cast("dict[str, object]", bag)):
                 self.deep = True
                 return
 
