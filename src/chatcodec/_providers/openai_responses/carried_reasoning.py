@@ -169,6 +169,13 @@ class SealedCalls:
         :func:`~chatcodec._providers.kit.keeps_a_container` asks of the canonical data,
         learnt where each bag is written instead of walking every message and part again."""
 
+    @staticmethod
+    def noted(calls: SealedCalls | None, bag: dict[str, Any]) -> dict[str, Any]:
+        """``bag``, noted as written in ``calls`` when the reading keeps them (:attr:`deep`)."""
+        if bag and calls is not None and not calls.deep and holds_a_container(bag):
+            calls.deep = True  # a call less than ``learn``: every bag of a request is noted here
+        return bag
+
     def learn(self, bag: Mapping[str, Any]) -> None:
         """Note a bag of this provider as written (:attr:`deep`)."""
         if bag and not self.deep and holds_a_container(bag):
@@ -189,17 +196,23 @@ class SealedCalls:
                 return
 
     def take(self, part: Mapping[str, Any]) -> bool:
-        """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False)."""
+        """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False, its
+        bags noted as written)."""
         if part.get("type") != "tool_use":
+            self.learn_bags(part.get("provider_metadata"))
             return False
         self._bags[str(part["id"])] = as_dict(part.get("provider_metadata")) or {}
         return True
 
     def apply(self, part: dict[str, Any]) -> dict[str, Any]:
-        """``part`` (a decoded tool call) with the bags sealed for its id."""
+        """``part`` (a decoded tool call: its own bag, if any, alone in its metadata) with
+        the bags sealed for its id, every bag noted as written (:attr:`deep`)."""
+        metadata: dict[str, Any] | None = part.get("provider_metadata")
+        if metadata is not None:
+            self.learn(metadata[PROVIDER])
         bags = self._bags.pop(str(part.get("id", "")), None)
         if bags:
-            part["provider_metadata"] = {**bags, **(as_dict(part.get("provider_metadata")) or {})}
+            part["provider_metadata"] = {**bags, **(metadata or {})}
             self.learn_bags(bags)
         return part
 

@@ -59,6 +59,7 @@ from chatcodec._providers.openai_responses.parts import (
 from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, note_call_ids
 from chatcodec._providers.openai_responses.tools import SENT_AS_IS, request_tool_name
 
+_noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 Part = Mapping[str, Any]
 """A canonical assistant part, as data."""
 
@@ -93,12 +94,7 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
             encrypted = item.get("encrypted_content")
             if is_sealed(encrypted):
                 sealed = unseal(item["encrypted_content"], path(*at, "encrypted_content"))
-                if calls is None:
-                    return [] if SealedCalls().take(sealed) else [sealed]
-                if calls.take(sealed):
-                    return []
-                calls.learn_bags(sealed.get("provider_metadata"))
-                return [sealed]
+                return [] if (calls or SealedCalls()).take(sealed) else [sealed]
             if encrypted and calls is not None:
                 calls.encrypted = True
             return _decode_reasoning(item, calls)
@@ -109,13 +105,8 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
                 "name": item["name"],
                 "arguments": item["arguments"],
             }
-            if len(item) == 4:
-                return [canonical if calls is None else calls.apply(canonical)]
-            bag = split_fields(item, _CALL_FIELDS)
-            if calls is None:
-                return [KIT.attach(canonical, bag)]
-            calls.learn(bag)
-            return [calls.apply(KIT.attach(canonical, bag))]
+            call = canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))
+            return [call if calls is None else calls.apply(call)]
         case "custom_tool_call":
             canonical = {
                 "type": "tool_use",
@@ -124,15 +115,12 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
                 "arguments": item["input"],
                 "kind": "custom",
             }
-            bag = split_fields(item, _CUSTOM_FIELDS)
-            if calls is not None:
-                calls.learn(bag)
-            return [KIT.attach(canonical, bag)]
+            return [KIT.attach(canonical, _noted(calls, split_fields(item, _CUSTOM_FIELDS)))]
         case _:
             return [opaque(item)]
 
 
-def _decode_message(item: Mapping[str, Any], learnt: SealedCalls | None) -> list[dict[str, Any]]:
+def _decode_message(item: Mapping[str, Any], calls: SealedCalls | None) -> list[dict[str, Any]]:
     content = item["content"]
     if type(content) is str:
         first: dict[str, Any] = {"type": "text", "text": content}
@@ -141,7 +129,7 @@ def _decode_message(item: Mapping[str, Any], learnt: SealedCalls | None) -> list
     elif not content:
         return [opaque(item)]  # no part to carry the item's fields
     else:
-        parts = decode_parts(content, ASSISTANT_KINDS, learnt)
+        parts = decode_parts(content, ASSISTANT_KINDS, calls)
         for part in parts:
             if part["type"] == "opaque":  # a content part of a kind added later, marked as content
                 KIT.attach(part, {**KIT.own(part.get("provider_metadata")), CONTENT: True})
@@ -149,15 +137,11 @@ def _decode_message(item: Mapping[str, Any], learnt: SealedCalls | None) -> list
         bag = KIT.own(first.get("provider_metadata"))
         bag[ITEM] = "message" if "type" in item else "bare"
     rest = split_fields(item, _MESSAGE_FIELDS)
-    if rest:
-        bag["item"] = rest
-        if learnt is not None:
-            learnt.deep = True  # an object in the bag
-    KIT.attach(first, bag)
+    KIT.attach(first, _noted(calls, {**bag, "item": rest}) if rest else bag)  # its parts' bags were noted
     return parts
 
 
-def _decode_reasoning(item: Mapping[str, Any], learnt: SealedCalls | None) -> list[dict[str, Any]]:
+def _decode_reasoning(item: Mapping[str, Any], calls: SealedCalls | None) -> list[dict[str, Any]]:
     content = item.get("content")
     entries: list[tuple[dict[str, Any], str]] = [(entry, "summary") for entry in item["summary"]]
     if content:
@@ -174,9 +158,7 @@ def _decode_reasoning(item: Mapping[str, Any], learnt: SealedCalls | None) -> li
     if item.get("encrypted_content") is not None:
         parts[-1]["encrypted"] = item["encrypted_content"]
     for part, bag in zip(parts, bags, strict=True):
-        if learnt is not None:
-            learnt.learn(bag)
-        KIT.attach(part, bag)
+        KIT.attach(part, _noted(calls, bag))
     return parts
 
 
