@@ -53,7 +53,7 @@ def decode_tools(
         order: list[str] = []
         for index, tool in enumerate(tools):
             if tool.get("type") in (None, "custom"):
-                functions.append(_decode_tool(tool, index))
+                functions.append(_decode_tool(tool, index, exact=context.closed))
                 order.append(_FUNCTION)
             else:
                 servers.append(opaque(tool))
@@ -71,7 +71,8 @@ def decode_tools(
         _decode_choice(choice, canonical, bag)
 
 
-def _decode_tool(tool: dict[str, Any], index: int) -> dict[str, Any]:
+def _decode_tool(tool: dict[str, Any], index: int, *, exact: bool) -> dict[str, Any]:
+    """``exact``: the closed front's copy (:func:`~.schema_writing.cached_rewrite`)."""
     name = tool.get("name")
     if name is None:  # a client tool names itself (a toolset entry, which has no name, has a type)
         raise rule_error("Anthropic request", ("tools", index, "name"), "missing", "Field required", tool)
@@ -92,7 +93,7 @@ def _decode_tool(tool: dict[str, Any], index: int) -> dict[str, Any]:
     rest = split_fields(tool, mapped)
     if "input_schema" not in tool:
         rest["_no_input_schema"] = True
-    elif read_as_sent(schema, to_anthropic_subset if tool.get("strict") is True else None):
+    elif read_as_sent(schema, to_anthropic_subset if tool.get("strict") is True else None, exact=exact):
         rest[AS_SENT] = True  # sent back unchanged (families/schema_writing.py)
     return KIT.attach(definition, rest)
 

@@ -33,8 +33,9 @@ table of every provider with a ``rules.py`` (here, below the registry the rules 
 imports, so a provider's ``markers.py`` loads neither)."""
 
 
-SchemaTexts = dict[int, tuple[Any, bytes]]
-"""Each schema object's JSON text by identity, the object held beside it."""
+SchemaTexts = dict[int, tuple[Any, bytes, bool]]
+"""Each schema object's JSON text by identity, the object held beside it, and whether the
+object is known to be exactly the text's value (its types JSON's own)."""
 
 CONVERSION: ContextVar[SchemaTexts | None] = ContextVar("chatcodec_conversion", default=None)
 """What one ``convert_request`` remembers from its read for its write, in the span no

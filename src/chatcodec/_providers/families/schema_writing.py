@@ -65,25 +65,34 @@ _STRICT_SCHEMAS: tuple[StrictSchema, ...] = ("rewrite", "drop_strict")
 _UNCHANGED: dict[tuple[Rewrite, bytes], object] = {}  # (rewrite, JSON text) -> its value; 512 at most
 
 
-def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
+def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps, *, exact: bool = False) -> tuple[Any, list[SchemaChange]]:
     """``rewrite(schema, at)``; ``(schema, [])`` for one it was seen to leave alone (a value
     equal to the text's, so that a tuple, bytes or an integer key spelled alike is walked).
     The JSON text is made once per object in one conversion
     (:data:`~chatcodec._providers.contract.context.CONVERSION`): ``pydantic_core.to_json`` is
-    most of a remembered schema's cost, and the reader and the writer each ask."""
+    most of a remembered schema's cost, and the reader and the writer each ask.
+
+    ``exact``: ``schema`` is a copy a reader's closed front made (every value checked in
+    Rust to be JSON's own type, :func:`~chatcodec._providers.kit.closed_schema.json_value`),
+    so its text names it exactly and the value needs no comparing; an object compared once
+    is exact for the rest of the conversion (each remembered value is its text's), so the
+    writer does not compare what the reader did."""
     texts = CONVERSION.get()
     known_text = None if texts is None else texts.get(id(schema))
-    try:
-        if known_text is not None and known_text[0] is schema:
-            key = (rewrite, known_text[1])
-        else:
-            key = (rewrite, to_json(schema, inf_nan_mode="constants"))
-            if texts is not None:
-                texts[id(schema)] = (schema, key[1])
-    except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
-        return rewrite(schema, at)
+    if known_text is not None and known_text[0] is schema:
+        key = (rewrite, known_text[1])
+        exact = exact or known_text[2]
+    else:
+        try:
+            key = (rewrite, to_json(schema))  # NaN and infinities spelled as constants (the default)
+        except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
+            return rewrite(schema, at)
+        if texts is not None:
+            texts[id(schema)] = (schema, key[1], exact)
     known = _UNCHANGED.get(key)
-    if known is not None and known == schema:
+    if known is not None and (exact or known == schema):
+        if not exact and texts is not None:
+            texts[id(schema)] = (schema, key[1], True)
         return schema, []
     result = rewrite(schema, at)
     if result[0] is not schema or result[1] or len(key[1]) > 1 << 16:
@@ -147,32 +156,32 @@ def _spelled_or(rewrite: Rewrite) -> Rewrite:
     return spelled_or
 
 
-def read_as_sent(schema: Any, rewrite: Rewrite | None = None) -> bool:
+def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = False) -> bool:
     """Whether a decoder marks ``schema`` (read from its own format) to be sent back
     unchanged: its writer would rewrite it (Gemini's spellings; with ``rewrite``, the
     format's strict subset, for a strict tool or an output format). A schema too deep to
     walk is marked too: it goes back as it came, as before. A schema that only looks like
     Gemini's (an unknown upper-case ``type``) and that the rewrite leaves as it is needs no
     mark: the writer sends it unchanged anyway, and a mark would be data the request
-    never had."""
+    never had. ``exact``: ``schema`` is the reader's closed front's copy (:func:`cached_rewrite`)."""
     if rewrite is None:
         try:
             return looks_openapi(schema) and bool(from_openapi(schema)[1])
         except PayloadError:  # too deep to walk
             return True
     try:
-        return bool(cached_rewrite(_spelled_or(rewrite), schema, ())[1])
+        return bool(cached_rewrite(_spelled_or(rewrite), schema, (), exact=exact)[1])
     except ValidationError:
         return True
 
 
-def openai_format_as_sent(response_format: Mapping[str, Any]) -> bool:
+def openai_format_as_sent(response_format: Mapping[str, Any], *, exact: bool = False) -> bool:
     """:func:`read_as_sent` for a canonical response format an OpenAI decoder read (its
     strict mode's rewrite when ``strict`` is true)."""
     schema = response_format.get("json_schema")
     if schema is None:
         return False
-    return read_as_sent(schema, to_openai_strict if response_format.get("strict") is True else None)
+    return read_as_sent(schema, to_openai_strict if response_format.get("strict") is True else None, exact=exact)
 
 
 def json_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object = False) -> Any:

@@ -40,7 +40,7 @@ def decode_settings(
 ) -> None:
     """Fill ``reasoning`` and ``response_format`` from ``reasoning_effort`` and ``response_format``."""
     _decode_reasoning_effort(request, canonical)
-    _decode_response_format(request, canonical, bag)
+    _decode_response_format(request, canonical, bag, exact=context.closed)
 
 
 def encode_settings(
@@ -74,7 +74,8 @@ def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any]) -> None
         data["reasoning"] = reasoning_for_effort(effort)
 
 
-def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> None:
+def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], *, exact: bool) -> None:
+    """``exact``: the closed front's copy (:func:`~.schema_writing.cached_rewrite`)."""
     wire_format = wire.get("response_format")
     if wire_format is None or wire_format["type"] not in ("text", "json_object", "json_schema"):
         return  # another shape: kept in the request's leftovers
@@ -91,7 +92,7 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
             extra["json_schema"] = schema_rest
     if extra:
         bag["response_format"] = extra
-    if openai_format_as_sent(canonical):  # sent back unchanged (families/schema_writing.py)
+    if openai_format_as_sent(canonical, exact=exact):  # sent back unchanged (families/schema_writing.py)
         bag[FORMAT_AS_SENT] = True
     data["response_format"] = canonical
 

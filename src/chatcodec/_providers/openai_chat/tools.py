@@ -53,17 +53,18 @@ def decode_tools(
 ) -> None:
     """Fill ``tools``, ``provider_tools`` and ``tool_choice`` (``bag`` is the request's own
     bag, unused: what is not mapped stays in the request's leftovers)."""
-    _decode_function_tools(request, canonical)
+    _decode_function_tools(request, canonical, exact=context.closed)
     _decode_tool_choice(request, canonical)
 
 
-def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
+def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact: bool) -> None:
+    """``exact``: the closed front's copy (:func:`~.schema_writing.cached_rewrite`)."""
     tools = wire.get("tools")
     if not tools:
         return  # null or []: kept as it is
     functions_left = sum(1 for tool in tools if tool["type"] == "function")
     if functions_left:
-        data["tools"] = [_decode_function_tool(tool) for tool in tools if tool["type"] == "function"]
+        data["tools"] = [_decode_function_tool(tool, exact) for tool in tools if tool["type"] == "function"]
     if functions_left == len(tools):
         return
     provider_tools: list[dict[str, Any]] = []
@@ -81,9 +82,9 @@ _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
 _VALID_NAME = COMMON_TOOL_NAMES.valid.match
 
 
-def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+def _decode_function_tool(tool: dict[str, Any], exact: bool) -> dict[str, Any]:
     function: dict[str, Any] = tool["function"]
-    as_sent = "parameters" in function and _as_sent(function)
+    as_sent = "parameters" in function and _as_sent(function, exact)
     if (
         not as_sent
         and len(tool) == 2
@@ -108,9 +109,10 @@ def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(definition, bag)
 
 
-def _as_sent(function: dict[str, Any]) -> bool:
+def _as_sent(function: dict[str, Any], exact: bool) -> bool:
     """Whether the function's schema goes back unchanged though this writer would rewrite it."""
-    return read_as_sent(function["parameters"], to_openai_strict if function.get("strict") is True else None)
+    rewrite = to_openai_strict if function.get("strict") is True else None
+    return read_as_sent(function["parameters"], rewrite, exact=exact)
 
 
 def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any]) -> None:

@@ -46,10 +46,11 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._errors import PayloadError
 from chatcodec._narrow import as_dict, is_dict
+from chatcodec._providers.kit.bags import holds_a_container
 from chatcodec._providers.openai_responses.markers import PROVIDER
 
 PREFIX = "chatcodec.reasoning.v1:"
@@ -155,25 +156,64 @@ def seal_call(part: Mapping[str, Any], key: str | None = None) -> tuple[str | No
 
 
 class SealedCalls:
-    """The call bags sealed into reasoning items of one turn, until their call is read."""
+    """The call bags sealed into reasoning items of one turn, until their call is read,
+    and what the reading learns as it goes."""
 
     def __init__(self) -> None:
         self._bags: dict[str, dict[str, Any]] = {}
         self.encrypted = False
         """Whether a reasoning item replaying OpenAI's own encrypted reasoning was read."""
+        self.deep = False
+        """Whether a bag the reading wrote holds a JSON object or array
+        (:func:`~chatcodec._providers.kit.holds_a_container`): what
+        :func:`~chatcodec._providers.kit.keeps_a_container` asks of the canonical data,
+        learnt where each bag is written instead of walking every message and part again."""
+
+    @staticmethod
+    def noted(calls: SealedCalls | None, bag: dict[str, Any]) -> dict[str, Any]:
+        """``bag``, noted as written in ``calls`` when the reading keeps them (:attr:`deep`)."""
+        if bag and calls is not None and not calls.deep and holds_a_container(bag):
+            calls.deep = True  # a call less than ``learn``: every bag of a request is noted here
+        return bag
+
+    def learn(self, bag: Mapping[str, Any]) -> None:
+        """Note a bag of this provider as written (:attr:`deep`)."""
+        if bag and not self.deep and holds_a_container(bag):
+            self.deep = True
+
+    def learn_bags(self, metadata: object) -> None:
+        """Note every provider's bag of a ``provider_metadata`` as written (a value that is
+        not a bag counts as deep, as :func:`~chatcodec._providers.kit.keeps_a_container` counts it)."""
+        if not metadata or self.deep:
+            return
+        bags = as_dict(metadata)
+        if bags is None:
+            self.deep = True
+            return
+        for bag in bags.values():
+            if type(bag) is not dict or holds_a_container(cast("dict[str, object]", bag)):
+                self.deep = True
+                return
 
     def take(self, part: Mapping[str, Any]) -> bool:
-        """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False)."""
+        """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False, its
+        bags noted as written)."""
         if part.get("type") != "tool_use":
+            self.learn_bags(part.get("provider_metadata"))
             return False
         self._bags[str(part["id"])] = as_dict(part.get("provider_metadata")) or {}
         return True
 
     def apply(self, part: dict[str, Any]) -> dict[str, Any]:
-        """``part`` (a decoded tool call) with the bags sealed for its id."""
+        """``part`` (a decoded tool call: its own bag, if any, alone in its metadata) with
+        the bags sealed for its id, every bag noted as written (:attr:`deep`)."""
+        metadata: dict[str, Any] | None = part.get("provider_metadata")
+        if metadata is not None:
+            self.learn(metadata[PROVIDER])
         bags = self._bags.pop(str(part.get("id", "")), None)
         if bags:
-            part["provider_metadata"] = {**bags, **(as_dict(part.get("provider_metadata")) or {})}
+            part["provider_metadata"] = {**bags, **(metadata or {})}
+            self.learn_bags(bags)
         return part
 
 

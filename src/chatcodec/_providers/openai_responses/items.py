@@ -59,6 +59,7 @@ from chatcodec._providers.openai_responses.parts import (
 from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, note_call_ids
 from chatcodec._providers.openai_responses.tools import SENT_AS_IS, request_tool_name
 
+_noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 Part = Mapping[str, Any]
 """A canonical assistant part, as data."""
 
@@ -88,7 +89,7 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
     (``calls``: the call bags sealed in the turn so far, :mod:`.carried_reasoning`)."""
     match item.get("type"):
         case "message" | None if item.get("role") == "assistant":
-            return _decode_message(item)
+            return _decode_message(item, calls)
         case "reasoning":
             encrypted = item.get("encrypted_content")
             if is_sealed(encrypted):
@@ -96,7 +97,7 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
                 return [] if (calls or SealedCalls()).take(sealed) else [sealed]
             if encrypted and calls is not None:
                 calls.encrypted = True
-            return _decode_reasoning(item)
+            return _decode_reasoning(item, calls)
         case "function_call":
             canonical = {
                 "type": "tool_use",
@@ -114,12 +115,12 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
                 "arguments": item["input"],
                 "kind": "custom",
             }
-            return [KIT.attach(canonical, split_fields(item, _CUSTOM_FIELDS))]
+            return [KIT.attach(canonical, _noted(calls, split_fields(item, _CUSTOM_FIELDS)))]
         case _:
             return [opaque(item)]
 
 
-def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _decode_message(item: Mapping[str, Any], calls: SealedCalls | None) -> list[dict[str, Any]]:
     content = item["content"]
     if type(content) is str:
         first: dict[str, Any] = {"type": "text", "text": content}
@@ -128,7 +129,7 @@ def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     elif not content:
         return [opaque(item)]  # no part to carry the item's fields
     else:
-        parts = decode_parts(content, ASSISTANT_KINDS)
+        parts = decode_parts(content, ASSISTANT_KINDS, calls)
         for part in parts:
             if part["type"] == "opaque":  # a content part of a kind added later, marked as content
                 KIT.attach(part, {**KIT.own(part.get("provider_metadata")), CONTENT: True})
@@ -136,13 +137,11 @@ def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
         bag = KIT.own(first.get("provider_metadata"))
         bag[ITEM] = "message" if "type" in item else "bare"
     rest = split_fields(item, _MESSAGE_FIELDS)
-    if rest:
-        bag["item"] = rest
-    KIT.attach(first, bag)
+    KIT.attach(first, _noted(calls, {**bag, "item": rest}) if rest else bag)  # its parts' bags were noted
     return parts
 
 
-def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _decode_reasoning(item: Mapping[str, Any], calls: SealedCalls | None) -> list[dict[str, Any]]:
     content = item.get("content")
     entries: list[tuple[dict[str, Any], str]] = [(entry, "summary") for entry in item["summary"]]
     if content:
@@ -159,7 +158,7 @@ def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     if item.get("encrypted_content") is not None:
         parts[-1]["encrypted"] = item["encrypted_content"]
     for part, bag in zip(parts, bags, strict=True):
-        KIT.attach(part, bag)
+        KIT.attach(part, _noted(calls, bag))
     return parts
 
 

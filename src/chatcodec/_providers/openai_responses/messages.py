@@ -53,6 +53,7 @@ _MESSAGE_FIELDS = shape_fields(shapes.Message)
 _OUTPUT_FIELDS = shape_fields(shapes.CallOutput)
 """The fields each item's shape types (``wire.py``), all read here: any other is kept."""
 _OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
+_noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 _KIND = methodcaller("get", "kind")
 Parts = list[Mapping[str, Any]]
 _INPUT_ROLES = ("user", "system", "developer")
@@ -78,7 +79,7 @@ def decode_messages(
         role = item.get("role") if kind is None or kind == "message" else None
         if role is not None and role != "assistant":
             turn = results = carried = None
-            canonical.append(decode_message(item))
+            canonical.append(decode_message(item, calls))
         elif role is not None or is_assistant_kind(kind):
             results = carried = None
             if turn is None or (after_message and role is not None):
@@ -92,7 +93,7 @@ def decode_messages(
             if results is None:
                 results = []
                 canonical.append({"role": "tool", "content": results})
-            results.append(decode_output(item, custom))
+            results.append(decode_output(item, custom, calls))
         else:
             turn = results = None
             if carried is None:
@@ -106,22 +107,28 @@ def decode_messages(
     return canonical
 
 
-def decode_message(item: Mapping[str, Any]) -> dict[str, Any]:
-    """A user, system or developer message item as a canonical message."""
+def decode_message(item: Mapping[str, Any], calls: SealedCalls | None = None) -> dict[str, Any]:
+    """A user, system or developer message item as a canonical message (``calls``: what a
+    request's reading learns, each bag noted as written, :attr:`.SealedCalls.deep`)."""
     role, content = item["role"], item["content"]
     if type(content) is str:
         canonical: dict[str, Any] = {"role": role, "content": content}
         if len(item) == 2:  # the plain shape: nothing else to keep
             return canonical
     else:
-        canonical = {"role": role, "content": decode_parts(content, USER_KINDS if role == "user" else SYSTEM_KINDS)}
+        canonical = {
+            "role": role,
+            "content": decode_parts(content, USER_KINDS if role == "user" else SYSTEM_KINDS, calls),
+        }
     bag = split_fields(item, _MESSAGE_FIELDS)
     if "type" in item:
         bag[TYPED] = True
-    return KIT.attach(canonical, bag)
+    return KIT.attach(canonical, _noted(calls, bag))
 
 
-def decode_output(item: Mapping[str, Any], custom: Collection[str] = ()) -> dict[str, Any]:
+def decode_output(
+    item: Mapping[str, Any], custom: Collection[str] = (), calls: SealedCalls | None = None
+) -> dict[str, Any]:
     """A function (or custom tool) call output item as a canonical tool-result part. A
     ``custom_tool_call_output`` answering a call in ``custom`` (the custom calls read
     before it) needs no marker: the writer gives the output of a custom call that type."""
@@ -129,7 +136,7 @@ def decode_output(item: Mapping[str, Any], custom: Collection[str] = ()) -> dict
     canonical: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": item["call_id"],
-        "content": output if type(output) is str else decode_parts(output, RESULT_KINDS),
+        "content": output if type(output) is str else decode_parts(output, RESULT_KINDS, calls),
     }
     if len(item) == 3 and item["type"] == "function_call_output":  # the plain shape
         return canonical
@@ -138,7 +145,7 @@ def decode_output(item: Mapping[str, Any], custom: Collection[str] = ()) -> dict
     bag = split_fields(item, _OUTPUT_FIELDS)
     if item["type"] == "custom_tool_call_output" and item["call_id"] not in custom:
         bag[CUSTOM] = True
-    return KIT.attach(canonical, bag)
+    return KIT.attach(canonical, _noted(calls, bag))
 
 
 def _to_string_form(message: dict[str, Any]) -> None:

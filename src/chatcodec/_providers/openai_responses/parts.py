@@ -36,8 +36,10 @@ from chatcodec._providers.families.openai.file_names import invented_filename
 from chatcodec._providers.kit import ABSENT, Steps, absent_keys, restore_fields, sdk_kinds, split_fields
 from chatcodec._providers.kit.null_fields import with_unknown_nulls
 from chatcodec._providers.openai_responses import wire as shapes
+from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 
+_noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 BREAKPOINT = "prompt_cache_breakpoint"
 INPUT_AUDIO = "_input_audio"
 """Marker: an audio part read from an ``input_audio`` part. The API's message content
@@ -75,19 +77,20 @@ def opaque(wire: Mapping[str, Any], bag: Mapping[str, Any] | None = None) -> dic
     return KIT.attach({"type": "opaque", "provider": PROVIDER, "data": dict(wire)}, bag or {})
 
 
-def decode_parts(parts: list[Any], allowed: frozenset[str]) -> list[dict[str, Any]]:
-    """Canonical parts for a (validated) wire content list."""
-    return [decode_part(part, allowed) for part in parts]
+def decode_parts(parts: list[Any], allowed: frozenset[str], calls: SealedCalls | None = None) -> list[dict[str, Any]]:
+    """Canonical parts for a (validated) wire content list (``calls``: what a request's
+    reading learns, each bag noted as written, :attr:`.SealedCalls.deep`)."""
+    return [decode_part(part, allowed, calls) for part in parts]
 
 
-def decode_part(part: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, Any]:
+def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedCalls | None = None) -> dict[str, Any]:
     """The canonical part for a wire part, opaque when ``allowed`` excludes its kind."""
     kind = part["type"]
     if kind not in allowed:
         return opaque(part)
     if kind in _TEXT_KINDS and (len(part) == 2 or _annotated(part)):  # the plain shapes
         text = {"type": "text", "text": part["text"]}
-        return text if len(part) == 2 else KIT.attach(text, {"annotations": part["annotations"]})
+        return text if len(part) == 2 else KIT.attach(text, _noted(calls, {"annotations": part["annotations"]}))
     decoded: dict[str, Any] | None
     match kind:
         case "input_text" | "output_text":
@@ -101,7 +104,7 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, A
             decoded, mapped = _decode_file(part)
         case _:
             decoded, mapped = _decode_audio(part)
-    return opaque(part) if decoded is None else _finish(decoded, part, mapped)
+    return opaque(part) if decoded is None else _finish(decoded, part, mapped, calls)
 
 
 def _annotated(part: Mapping[str, Any]) -> bool:
@@ -109,7 +112,9 @@ def _annotated(part: Mapping[str, Any]) -> bool:
     return len(part) == 3 and type(part.get("annotations")) is list
 
 
-def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
+def _finish(
+    canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[str, ...], calls: SealedCalls | None
+) -> dict[str, Any]:
     cache = decode_prompt_cache_breakpoint(part.get(BREAKPOINT))
     if cache is not None:
         canonical["cache_control"] = cache
@@ -118,7 +123,7 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
     if part["type"] in _TEXT_SDK_KINDS and None in part.values():
         with_unknown_nulls(bag, __package__, _TEXT_SDK_KINDS[part["type"]])
     bag.update(KIT.own(canonical.pop("provider_metadata", None)))
-    return KIT.attach(canonical, bag)
+    return KIT.attach(canonical, _noted(calls, bag))
 
 
 _TEXT_SDK_KINDS = {"output_text": sdk_kinds(shapes.OutputText), "input_text": sdk_kinds(shapes.InputText)}

@@ -45,7 +45,7 @@ from chatcodec._narrow import as_list, as_sampling_number
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.contract.target_rules import carries_nothing
 from chatcodec._providers.history.turns import history_for, holds_empty_content
-from chatcodec._providers.kit import keeps_a_container, restore_fields, split_fields
+from chatcodec._providers.kit import restore_fields, split_fields
 from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec._providers.kit.service_tier import read_tier, write_tier
 from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
@@ -97,14 +97,16 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
     request = REQUEST.front(payload)
     if request is None:  # the adapter says why, or takes a value canonical cannot hold
-        return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context))
-    canonical = _read(request, context)
-    context.closed = not keeps_a_container(canonical)  # a bag's value sits deeper than it came
+        return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context, SealedCalls()))
+    learnt = SealedCalls()
+    canonical = _read(request, context, learnt)
+    context.closed = not learnt.deep  # a bag's value sits deeper than it came (kit.keeps_a_container)
     return canonical
 
 
-def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
-    """The canonical request data for a validated body."""
+def _read(request: dict[str, Any], context: DecodeContext, learnt: SealedCalls) -> dict[str, Any]:
+    """The canonical request data for a validated body (``learnt``: what the reading
+    learns as it goes, :class:`.SealedCalls`)."""
     canonical: dict[str, Any] = {key: request[key] for key in _AS_THEY_ARE if request.get(key) is not None}
     bag = split_fields(request, MAPPED_FIELDS)
     for key in _SAMPLING:
@@ -112,7 +114,7 @@ def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
         if value is not None:
             canonical[key] = as_sampling_number(value)
     mark_integers(request, _SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
-    canonical["messages"] = _decode_input(request, bag, context)
+    canonical["messages"] = _decode_input(request, bag, context, learnt)
     max_tokens = request.get("max_output_tokens")
     if max_tokens is not None and max_tokens >= 1:
         canonical["max_tokens"] = max_tokens
@@ -124,6 +126,7 @@ def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     _read_logprobs(request, canonical, bag)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
+        learnt.learn(bag)
     return canonical
 
 
@@ -174,7 +177,9 @@ def _write_logprobs(request: Mapping[str, Any], wire: dict[str, Any]) -> None:
             wire["include"] = [*include, OUTPUT_LOGPROBS]
 
 
-def _decode_input(request: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[dict[str, Any]]:
+def _decode_input(
+    request: dict[str, Any], bag: dict[str, Any], context: DecodeContext, read: SealedCalls
+) -> list[dict[str, Any]]:
     """``instructions`` and a string ``input`` as marked messages, items as messages."""
     messages: list[dict[str, Any]] = []
     instructions = request.get("instructions")
@@ -186,7 +191,6 @@ def _decode_input(request: dict[str, Any], bag: dict[str, Any], context: DecodeC
     if type(wire_input) is str:
         messages.append({"role": "user", "content": wire_input, "provider_metadata": {PROVIDER: {INPUT_STRING: True}}})
     elif wire_input is not None:
-        read = SealedCalls()
         messages += decode_messages(wire_input, context, read)
         if "include" not in request and read.encrypted:  # OpenAI's encrypted reasoning, learnt in the pass
             bag[_NO_INCLUDE] = True
