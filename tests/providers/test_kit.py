@@ -254,3 +254,19 @@ def test_a_kit_made_later_changes_what_its_bags_report() -> None:
     why = "anthropic has no field for it: the server reads it"
     found = _reported(ANTHROPIC, {"acme-outside": {"_mode": "x"}})
     assert found == [('acme-outside spelling _mode="x"', why, "spelling")]
+
+
+def test_a_container_kept_in_a_tool_results_part_is_found() -> None:
+    """A bag on a part inside a tool result's content sits deeper in canonical than on the
+    wire, as any bag does: the reader must ask for the canonical check there too."""
+    from chatcodec._providers.kit import keeps_a_container
+
+    def request(bag: object) -> dict[str, object]:
+        inner = {"type": "image", "source": {"type": "url", "url": "u"}, "provider_metadata": {"p": {"k": bag}}}
+        result = {"type": "tool_result", "tool_use_id": "c1", "content": [inner]}
+        return {"messages": [{"role": "tool", "content": [result]}]}
+
+    assert keeps_a_container(request({"a": 1}))
+    assert keeps_a_container(request([{"a": 1}]))
+    assert not keeps_a_container(request("scalar"))
+    assert not keeps_a_container(request(["a", "b"]))

@@ -7,8 +7,7 @@ gives a bag (message, function and custom calls and their outputs, reasoning wit
 and content entries, input and output text, images, files, annotations, a sealed call and
 sealed thinking of another provider), each with or without a field the reader keeps, its
 value a scalar, a list of scalars, a list holding a container, or an object, at one place
-at a time. (``keeps_a_container`` does not look into a tool result's content parts; the
-reader learns a bag there too, so the walk here adds them.)"""
+at a time, a tool result's content parts included."""
 
 from __future__ import annotations
 
@@ -95,27 +94,11 @@ def _sealed_call(bags: dict[str, Any]) -> dict[str, Any]:
     return {"type": "tool_use", "id": "call_1", "provider_metadata": bags}
 
 
-def _keeps_a_container(canonical: dict[str, Any]) -> bool:
-    """``kit.keeps_a_container``, and the parts inside a tool result's content, which it
-    does not look into: a bag there sits deeper still, and the reader learns it too."""
-    if keeps_a_container(canonical):
-        return True
-    results = [
-        part
-        for message in canonical["messages"]
-        if type(message.get("content")) is list
-        for part in message["content"]
-        if part["type"] == "tool_result" and type(part.get("content")) is list
-    ]
-    inner = [{"role": "user", "content": result["content"]} for result in results]
-    return keeps_a_container({"messages": inner})
-
-
 def _closed_as_walked(body: dict[str, Any]) -> None:
     context = DecodeContext("openai-responses")
     canonical = request.decode_request(json.loads(json.dumps(body)), context)
     taken = wire.REQUEST.front(json.loads(json.dumps(body))) is not None
-    assert context.closed == (taken and not _keeps_a_container(canonical)), body
+    assert context.closed == (taken and not keeps_a_container(canonical)), body
 
 
 @pytest.mark.parametrize("with_content", [False, True])

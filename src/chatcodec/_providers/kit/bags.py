@@ -169,7 +169,8 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
     the front refused every value nested past pydantic-core's depth limit *where it was*.
     A value kept in a bag sits a few levels deeper in canonical than it came, so near the
     limit it may pass the front and not canonical: a reader that keeps one asks for the
-    check. An agent session's bags hold scalar markers only."""
+    check. An agent session's bags hold scalar markers only. The parts inside a tool
+    result's content are looked at too."""
     options = canonical.get("provider_options")
     if options is not None and _holds_a_container(options):
         return True
@@ -178,11 +179,21 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
         if metadata is not None and _holds_a_container(metadata):
             return True
         content: Any = message.get("content")  # Any, no typing.cast per message: a Python call each
-        if content.__class__ is list:
-            for part in content:
-                metadata = part.get("provider_metadata")
-                if metadata is not None and _holds_a_container(metadata):
-                    return True
+        if content.__class__ is list and _parts_keep_a_container(content):
+            return True
+    return False
+
+
+def _parts_keep_a_container(parts: list[Any]) -> bool:
+    """Whether a part's bag, or the bag of a part inside a tool result's content (a level
+    deeper still), holds a container."""
+    for part in parts:
+        metadata = part.get("provider_metadata")
+        if metadata is not None and _holds_a_container(metadata):
+            return True
+        inner = part.get("content") if part.get("type") == "tool_result" else None
+        if inner.__class__ is list and _parts_keep_a_container(inner):
+            return True
     return False
 
 
