@@ -37,7 +37,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-TARGETS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "ollama")
+TARGETS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "bedrock-nova", "ollama")
+"""Every format a conversion is written to (Nova too, since its turns and streams run on
+Converse's code: a change there must show in Nova's outputs as well)."""
 _CLOCKS = re.compile(r'(\\?")(created|created_at|completed_at)\\?": ?\d+')
 _IDS = re.compile(r"(msg|chatcmpl|resp|call|toolu|rs|fc)_?[A-Za-z0-9]{16,}")
 
