@@ -66,7 +66,8 @@ class Loss:
     """One thing the target format could not carry."""
 
     path: str
-    """JSON path in the canonical input (``$.messages[3].content[1]``)."""
+    """JSON path in the canonical input (``$.messages[3].content[1]``), messages counted as
+    the input counts them; a ``rule`` loss's path is in the encoded body, which the rule read."""
     what: str
     """What was dropped or changed (``thinking part``, ``cache_control``)."""
     why: str
