@@ -191,7 +191,7 @@ def _parts_keep_a_container(parts: list[Any]) -> bool:
         metadata = part.get("provider_metadata")
         if metadata is not None and _holds_a_container(metadata):
             return True
-        inner = part.get("content") if part.get("type") == "tool_result" else None
+        inner: Any = part.get("content") if part.get("type") == "tool_result" else None
         if inner.__class__ is list and _parts_keep_a_container(inner):
             return True
     return False
