@@ -59,10 +59,10 @@ TEXT = "".join(token["token"] for piece in PIECES for token in piece)
 
 def _chat_chunks(pieces: list[list[dict[str, Any]]] = PIECES) -> list[dict[str, Any]]:
     opening = {"index": 0, "delta": {"role": "assistant", "content": ""}, "logprobs": None, "finish_reason": None}
-    chunks = [{**_BASE, "choices": [opening]}]
+    chunks: list[dict[str, Any]] = [{**_BASE, "choices": [opening]}]
     for piece in pieces:
         text = "".join(token["token"] for token in piece)
-        choice = {
+        choice: dict[str, Any] = {
             "index": 0,
             "delta": {"content": text},
             "logprobs": {"content": piece, "refusal": None},
@@ -137,7 +137,7 @@ def test_the_accumulated_chat_answer_has_the_bodys_tokens() -> None:
 
 def test_chat_to_chat_is_exact_and_writes_each_chunks_tokens_on_it() -> None:
     events = list(chatcodec.decode_stream("openai-chat", _chat_chunks()))
-    wire = list(chatcodec.encode_stream("openai-chat", events, on_loss="raise"))
+    wire = list(chatcodec.encode_stream("openai-chat", events, on_loss="error"))
     for chunk in wire:
         ChatCompletionChunk.model_validate(chunk)
     carried = [chunk["choices"][0].get("logprobs") for chunk in wire if chunk["choices"][0]["delta"].get("content")]
@@ -162,17 +162,17 @@ def test_a_refusals_tokens_stay_as_the_chunk_spelt_them() -> None:
     the refusal delta carries the chunk's ``logprobs`` in its bag, and the finish joins them
     into the choice's bag, as the non-streamed choice keeps them."""
     token = _token("I", -0.1)
-    refusing = {
+    refusing: dict[str, Any] = {
         "index": 0,
         "delta": {"refusal": "I"},
         "logprobs": {"content": None, "refusal": [token]},
         "finish_reason": None,
     }
-    finish = {"index": 0, "delta": {}, "logprobs": None, "finish_reason": "stop"}
-    chunks = [{**_BASE, "choices": [refusing]}, {**_BASE, "choices": [finish]}]
+    finish: dict[str, Any] = {"index": 0, "delta": {}, "logprobs": None, "finish_reason": "stop"}
+    chunks: list[dict[str, Any]] = [{**_BASE, "choices": [refusing]}, {**_BASE, "choices": [finish]}]
     for chunk in chunks:
         ChatCompletionChunk.model_validate(chunk)
-    body = {
+    body: dict[str, Any] = {
         **_BASE,
         "object": "chat.completion",
         "choices": [{**refusing, "message": {"role": "assistant", "content": None, "refusal": "I"}, **finish}],
@@ -215,7 +215,7 @@ def _responses_stream(per_delta: int) -> list[dict[str, Any]]:
         }
         for group in groups
     ]
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "response.created", "response": {**RECORDED, "status": "in_progress", "output": []}},
         {
             "type": "response.output_item.added",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._errors import StreamError
+from chatcodec._narrow import as_list
 from chatcodec._providers.openai_chat.stream_calls import CustomCall, join_logprobs, text_tokens
 from chatcodec.streams._builder import PartBuilder
 
@@ -93,7 +94,7 @@ class ChoiceState:
 
 def _any_tokens(joined: dict[str, Any] | None) -> bool:
     """Whether the chunks' joined ``logprobs`` hold a token (a list that is not empty)."""
-    return joined is not None and any(isinstance(value, list) and value for value in joined.values())
+    return joined is not None and any(as_list(value) for value in joined.values())
 
 
 def continued_reasoning(state: ChoiceState, delta: dict[str, Any]) -> tuple[PartBuilder | None, Any]:

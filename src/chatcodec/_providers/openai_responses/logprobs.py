@@ -224,11 +224,15 @@ def delta_shares(entries: object, pieces: Sequence[str]) -> list[list[dict[str, 
 def _spelled_entry(token: Mapping[str, Any]) -> bool:
     """An entry of the part's spelling (``Logprob``: ``token``, ``bytes``, ``logprob``,
     ``top_logprobs``), as :func:`place_answer_logprobs` writes them."""
+    top = as_list(token.get("top_logprobs"))
     return (
         isinstance(token.get("token"), str)
+        and "logprob" in token
         and isinstance(token.get("bytes"), list)
+        and top is not None
         and all(
-            isinstance(item, Mapping) and isinstance(item.get("token"), str) for item in token.get("top_logprobs") or ()
+            (item := as_dict(entry)) is not None and isinstance(item.get("token"), str) and "logprob" in item
+            for entry in top
         )
     )
 
