@@ -38,6 +38,7 @@ class ChoiceState:
         "pending_text",
         "refusal",
         "role",
+        "streamed_tokens",
         "text",
         "thinking",
         "tools",
@@ -61,7 +62,8 @@ class ChoiceState:
         self.finish_word: str | None = None  # the raw finish_reason, which a repeat must match
         self.role: str | None = None  # the first delta.role, which a repeat must match
         self.extras: dict[str, Any] = {}  # the choice's own fields seen so far (logprobs ...)
-        self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs, lists joined
+        self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs no text delta took, lists joined
+        self.streamed_tokens: bool = False  # whether a text delta took a chunk's tokens
 
     def chunk_tokens(self, extras: dict[str, Any], delta: dict[str, Any]) -> tuple[list[dict[str, Any]], Any] | None:
         """A text chunk's tokens, for its text delta, with the ``logprobs`` they were read
@@ -72,6 +74,7 @@ class ChoiceState:
         if tokens is None:
             self.logprobs = join_logprobs(self.logprobs, extras.get("logprobs"))
             return None
+        self.streamed_tokens = True
         return tokens, extras.pop("logprobs")
 
     def check_role(self, number: int, role: object, where: tuple[int, int]) -> None:

@@ -557,7 +557,8 @@ class StreamDecoder(FeedByReading):
         message_fields = bag.pop("delta", None)
         if message_fields is not None:  # the finish chunk's delta: the message's own fields
             self.builder.choice_data(number, message_metadata={PROVIDER: nulls_as_spelling(dict(message_fields))})
-        tokens = logprobs.take_choice_logprobs(bag, state.logprobs)  # the whole answer's, as a body's choice
+        tokens = logprobs.take_choice_logprobs(bag, state.logprobs)  # those no text delta carried
+        tokens = None if tokens == [] and state.streamed_tokens else tokens  # OpenAI's first chunk's "content": []
         choice_metadata = {PROVIDER: bag} if bag else None
         self.builder.finish(number, reason, self._late_fields(), choice_metadata=choice_metadata, logprobs=tokens)
 
