@@ -23,8 +23,8 @@ What it gets right where other libraries did not:
 
 Kept for a proxy to re-encode: the first chunk's ``id``, ``model``, ``created`` and other
 chunk fields (``system_fingerprint``, ``service_tier``, OpenRouter ``provider``, Groq
-``x_groq``) on :class:`~chatcodec.ResponseStartEvent`; per-chunk ``logprobs`` and delta
-extras (Groq ``channel``) on the delta event they came with; chunk fields that change
+``x_groq``) on :class:`~chatcodec.ResponseStartEvent`; a text chunk's ``logprobs`` as its text
+delta's tokens, other chunk extras (Groq ``channel``) on the delta event they came with; chunk fields that change
 later (Groq's final ``x_groq``) as ``_chunk`` on the finish or usage event; the finishing
 choice's own fields (OpenRouter ``native_finish_reason``, ``logprobs``) and the marker of a
 compatible server's finish word (``_finish_reason``) as the finish event's

@@ -12,9 +12,10 @@ A part's tokens are taken only when that split gives them back exactly: every en
 every key and its ``bytes`` a list, at least one token, and their bytes joined equal to the
 part's text in UTF-8. Otherwise (``logprobs: []``, what a request that asked for none
 gets; a server's own spelling; tokens that do not spell the text) the list stays in the
-part's bag, as it came. Streams read the same rule on each finished item (its
-``output_item.done``), and write the tokens on the terminal response's parts: a canonical
-stream gives them at its finish, after the items were sent.
+part's bag, as it came. In a stream, each ``output_text.delta`` gives its own tokens, without
+``bytes`` (:func:`read_delta_logprobs`, :func:`write_delta_logprobs`); the finished items are
+read by the same rule, and the tokens a canonical stream gives at its finish go on the
+terminal response's parts that hold none (:func:`after_deltas`, :func:`place_answer_logprobs`).
 """
 
 from __future__ import annotations
