@@ -234,7 +234,7 @@ def _delta(
         item = stream.writer.items[pending.live]
         yield stream.event(f"{_CALL_EVENTS[item['type']]}.delta", **_call_at(item, pending.live), delta=delta)
     else:
-        entries = write_delta_logprobs(tokens or ())
+        entries = write_delta_logprobs(tokens) if tokens else []
         yield stream.event(
             "response.output_text.delta", **_live_at(stream, pending.live), delta=delta, logprobs=entries
         )
