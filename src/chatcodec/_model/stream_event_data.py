@@ -36,6 +36,7 @@ class TextDeltaEventData(TypedDict, closed=True):
 
     type: Literal["text_delta"]
     delta: str
+    logprobs: NotRequired[list[TokenLogprobData]]
     index: int
     choice: NotRequired[int]
     provider_metadata: NotRequired[ProviderMetadata]

@@ -78,6 +78,11 @@ class TextDeltaEvent(_PartEventBase):
     """Tag of this event kind."""
     delta: str
     """The new text."""
+    logprobs: list[TokenLogprob] | None = omitted_when_none()
+    """The tokens of this text with their log probabilities, when the stream gives them
+    per delta (OpenAI Chat's chunk ``logprobs.content``, Responses'
+    ``output_text.delta.logprobs``, Ollama's chunk ``logprobs``); the answer's tokens are
+    the deltas' in order, then those of its :class:`FinishEvent`."""
 
 
 class TextEndEvent(_PartEventBase):
@@ -197,8 +202,10 @@ class FinishEvent(_EventBase):
     finish_reason: FinishReason
     """Why it ended."""
     logprobs: list[TokenLogprob] | None = omitted_when_none()
-    """The ended answer's tokens with their log probabilities, all of them (the choice's
-    ``logprobs``), when the stream carried them."""
+    """The ended answer's tokens with their log probabilities that no text delta carried
+    (all of them for a format that gives them only at the end, or a replayed response),
+    when the stream carried any: the choice's ``logprobs`` are the text deltas' tokens,
+    then these."""
     choice_metadata: ProviderMetadata | None = omitted_when_none()
     """Provider data of the choice that ended (its ``provider_metadata``: the raw finish
     word's spelling marker, OpenRouter ``native_finish_reason`` ...)."""

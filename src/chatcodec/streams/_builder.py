@@ -107,6 +107,8 @@ class StreamBuilder:
         self._choices: dict[int, dict[int, PartBuilder]] = {}
         self._finish: dict[int, FinishReason | dict[str, Any]] = {}
         self._choice_bags: dict[int, dict[str, Any]] = {}  # choice -> {"provider_metadata": ...}
+        self._logprobs: dict[int, list[Any]] = {}  # choice -> the tokens its text deltas carried
+        self._finish_logprobs: dict[int, list[Any]] = {}  # choice -> the tokens its finish carried
         self._message_bags: dict[int, dict[str, Any]] = {}  # choice -> its message's, the same way
         self._usage: dict[str, Any] | None = None
         self._count = 0  # events other than deltas (a delta is counted by its fragment)
@@ -199,8 +201,8 @@ class StreamBuilder:
             FinishEvent.model_validate({"choice": choice, "finish_reason": finish_reason})
         self._finish[choice] = finish_reason
         _merge_metadata(self._response, metadata)
-        if logprobs is not None:  # the choice's canonical field, beside its bag
-            self._choice_bags.setdefault(choice, {})["logprobs"] = logprobs
+        if logprobs is not None:  # the choice's canonical field, after its deltas' tokens
+            self._finish_logprobs[choice] = logprobs
         if choice_metadata is not None:
             _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
         self._count += 1
@@ -321,16 +323,26 @@ class StreamBuilder:
             self._growing_parts.append(builder)
         return builder
 
-    def delta(self, part: PartBuilder, text: str, metadata: Metadata) -> None:
+    def delta(self, part: PartBuilder, text: str, metadata: Metadata, *, logprobs: list[Any] | None = None) -> None:
         """A delta that carries provider metadata (kept on the event; a response has no
-        place for it, as the accumulator never had)."""
+        place for it, as the accumulator never had) or, for text, its tokens' log
+        probabilities (the choice's ``logprobs`` gather them in order)."""
         if self.emitting:
+            if logprobs is not None and part.kind == "text":
+                event = TextDeltaEvent.model_validate(
+                    {"index": part.index, "choice": part.choice, "delta": text, "logprobs": logprobs}
+                    | ({"provider_metadata": metadata} if metadata is not None else {})
+                )
+                self._events.append(event)
+                return
             event_class = _DELTA_EVENTS[part.kind]
             self._events.append(
                 event_class(index=part.index, choice=part.choice, delta=text, provider_metadata=metadata)
             )
         else:
             part.fragments.append(text)
+            if logprobs is not None and part.kind == "text":
+                self._logprobs.setdefault(part.choice, []).extend(logprobs)
 
     def signature(self, part: PartBuilder, text: str, metadata: Metadata = None) -> None:
         """More of a thinking part's signature."""
@@ -418,6 +430,9 @@ class StreamBuilder:
                 )
             case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
                 self._growing(event, _KIND_BY_EVENT[event.type]).fragments.append(event.delta)
+                if type(event) is TextDeltaEvent and event.logprobs is not None:
+                    tokens = [token.model_dump(mode="json") for token in event.logprobs]
+                    self._logprobs.setdefault(event.choice, []).extend(tokens)
                 self._deltas_added += 1
                 if not self._deltas_added % COMPACT_EVERY:
                     self.compact()
@@ -450,7 +465,8 @@ class StreamBuilder:
             first = self.errors[0]
             raise ProviderAPIError(first.message, first.error_type, first.body)
         choices: list[dict[str, Any]] = []
-        for choice_index in sorted(self._choices.keys() | self._finish.keys() | self._choice_bags.keys() or {0}):
+        chosen = self._choices.keys() | self._finish.keys() | self._choice_bags.keys() | self._finish_logprobs.keys()
+        for choice_index in sorted(chosen | self._logprobs.keys() or {0}):
             builders = self._choices.get(choice_index, {})
             content = [builders[index].build() for index in sorted(builders)]
             message = {"role": "assistant", "content": content, **self._message_bags.get(choice_index, {})}
@@ -458,6 +474,9 @@ class StreamBuilder:
             if choice_index in self._finish:
                 choice["finish_reason"] = self._finish[choice_index]
             choice.update(self._choice_bags.get(choice_index, {}))
+            streamed, last = self._logprobs.get(choice_index), self._finish_logprobs.get(choice_index)
+            if streamed is not None or last is not None:  # the deltas' tokens, then the finish's
+                choice["logprobs"] = [*(streamed or ()), *(last or ())]
             choices.append(choice)
         payload: dict[str, Any] = {**self._response, "choices": choices}
         if self._usage is not None:

@@ -76,7 +76,19 @@ def broken() -> dict[str, list[Any]]:
 def rules() -> dict[str, list[JsonObject]]:
     """Streams that exercise one rule of the decoder each."""
     start = chunk(delta(role="assistant", content=""))
+    token = {
+        "token": "a",
+        "logprob": -0.1,
+        "bytes": [97],
+        "top_logprobs": [{"token": "b", "logprob": -2.0, "bytes": [98]}],
+    }
     return {
+        "logprobs-per-chunk": [  # each chunk's tokens on its text delta; one with no text, for the finish
+            start,
+            chunk({**delta(content="a"), "logprobs": {"content": [token], "refusal": None}}),
+            chunk({**delta(content="a"), "logprobs": {"content": [token], "refusal": None}}),
+            chunk({**delta(finish_reason="stop"), "logprobs": {"content": [token], "refusal": None}}),
+        ],
         "repeated-reasoning": [
             chunk(delta(reasoning_content="r", reasoning="r")),
             chunk(delta(reasoning="s")),

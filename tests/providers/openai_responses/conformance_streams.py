@@ -130,7 +130,20 @@ def rules() -> dict[str, list[JsonObject]]:
     """Streams that exercise one rule of the decoder each."""
     text_at = {"item_id": "msg_1", "output_index": 0, "content_index": 0}
     calls = [call('{"a":1}', 1), call('{"b":2}', 2)]
+    entry = {"token": "Hi", "logprob": -0.1, "top_logprobs": [{"token": "Ho", "logprob": -2.0}]}
+    spelled = {**entry, "bytes": [72, 105], "top_logprobs": [{"token": "Ho", "bytes": [72, 111], "logprob": -2.0}]}
+    with_tokens = {
+        **message("HiHi"),
+        "content": [{**message()["content"][0], "text": "HiHi", "logprobs": [spelled] * 2}],
+    }
     return {
+        "logprobs-per-delta": [  # each delta's tokens on its text delta; the terminal's after them on the finish
+            event("created", response=response()),
+            event("output_text.delta", **text_at, delta="Hi", logprobs=[entry]),
+            event("output_text.delta", **text_at, delta="Hi", logprobs=[]),
+            event("output_item.done", output_index=0, item=with_tokens),
+            event("completed", response=response("completed", [with_tokens])),
+        ],
         "no-created": [
             event("output_text.delta", **text_at, delta="Hi"),
             event("output_item.done", output_index=0, item=message("Hi")),

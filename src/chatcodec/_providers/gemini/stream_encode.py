@@ -93,6 +93,7 @@ class StreamEncoder:
         self.emitted: bool = False
         self.refusals: set[tuple[int, int]] = set()
         self.position: int = 0
+        self.tokens: dict[int, tuple[Steps, list[dict[str, Any]]]] = {}  # choice -> its text deltas' tokens
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The chunks ``event`` completes (possibly none yet)."""
@@ -105,7 +106,11 @@ class StreamEncoder:
 
     def close(self) -> Iterator[dict[str, Any]]:
         """The pending chunk (a response with nothing in it is still one chunk: a stream of
-        none is no answer at all, and is refused when read back)."""
+        none is no answer at all, and is refused when read back). Text deltas' tokens with
+        no finish to carry them are reported."""
+        for at, _ in self.tokens.values():
+            self.losses.add((*at, "logprobs"), "token log probabilities", "a Gemini stream gives them at the finish")
+        self.tokens.clear()
         if not self.emitted and self.pending is None and (self.head or self.started):
             self._chunk()
         self._flush()
@@ -192,8 +197,9 @@ class StreamEncoder:
         reason = encode_finish_reason(event.finish_reason.model_dump(), bag, self.context, (*at, "finish_reason"))
         if reason is not None:
             candidate["finishReason"] = reason
-        if event.logprobs is not None:  # the whole answer's, on its last chunk
-            tokens = [token.model_dump() for token in event.logprobs]
+        streamed = self.tokens.pop(event.choice, None)
+        if event.logprobs is not None or streamed is not None:  # the whole answer's, on its last chunk
+            tokens = [*(streamed[1] if streamed else ()), *(token.model_dump() for token in event.logprobs or ())]
             candidate[RESULT] = write_logprobs(tokens, candidate.get(RESULT), self.losses, at)
         content: dict[str, Any] = candidate.get("content") or {}
         if not content.get("parts") and content.keys() <= {"parts", "role"} and content.get("role") == "model":
@@ -227,6 +233,7 @@ class StreamEncoder:
             case ThinkingStartEvent():
                 self._thinking_start(event, at)
             case TextDeltaEvent() | ThinkingDeltaEvent():
+                self._hold_tokens(event, at)
                 self._text(event.choice, event.index, event.delta)
             case ThinkingSignatureDeltaEvent():
                 self._signature(event.choice, event.index, event.delta, at)
@@ -249,6 +256,13 @@ class StreamEncoder:
                 self._whole(event, at)
             case _:
                 assert_never(event)
+
+    def _hold_tokens(self, event: TextDeltaEvent | ThinkingDeltaEvent, at: Steps) -> None:
+        """A text delta's tokens wait for its answer's finish, whose chunk gives the
+        candidate's ``logprobsResult`` (as the reader takes a Gemini stream's, joined)."""
+        if isinstance(event, TextDeltaEvent) and event.logprobs is not None:
+            held = self.tokens.setdefault(event.choice, (at, []))[1]
+            held.extend(token.model_dump() for token in event.logprobs)
 
     def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> None:
         """A refusal is sent as text (reported once per part)."""

@@ -11,9 +11,12 @@ in the layout of a message (thinking, images, text, calls within a line). Empty
 
 The first line gives the response's model, ``created`` and bag (:mod:`.response`); a field
 that first appears on a later line joins the bag with the finish. The message's own
-fields (a ``null`` the server wrote) and the choice's ``logprobs`` (the lines' lists,
-joined, as the server joins them for a body: the finish event's canonical tokens) are given
-with the finish, or at the end for an answer that never finished. An ``{"error": "..."}`` line is an error event.
+fields (a ``null`` the server wrote) and the choice's ``logprobs`` are given with the finish,
+or at the end for an answer that never finished. A line's ``logprobs`` are its text delta's
+tokens when it has text (``message.content``) and they are spelled as Ollama spells them;
+the other lines' lists are joined, as the server joins them for a body, into the finish
+event's tokens (and once one went there, the later ones follow, so the order holds). An
+``{"error": "..."}`` line is an error event.
 """
 
 from __future__ import annotations
@@ -95,8 +98,9 @@ class StreamDecoder(FeedByReading):
         if not self.started:
             self._start(line)
         message: dict[str, Any] = line.get("message") or {}
-        self._message(message)
-        if "logprobs" in line:
+        tokens = self._line_tokens(line, message)
+        self._message(message, tokens)
+        if "logprobs" in line and tokens is None:
             self._logprobs(line["logprobs"])
         if line.get("done") is True:
             self._finish(line)
@@ -120,8 +124,15 @@ class StreamDecoder(FeedByReading):
             model=canonical.get("model"), created=canonical.get("created"), metadata={PROVIDER: bag} if bag else None
         )
 
-    def _message(self, message: dict[str, Any]) -> None:
-        """The pieces of one line's message, in the layout of a message."""
+    def _line_tokens(self, line: dict[str, Any], message: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """A line's tokens for its text delta (see the module docstring), or None."""
+        content = message.get("content")
+        if not content or not isinstance(content, str) or "logprobs" not in line or self.choice_bag.get("logprobs"):
+            return None
+        return read_token_logprobs(line["logprobs"], every_key=False)
+
+    def _message(self, message: dict[str, Any], tokens: list[dict[str, Any]] | None = None) -> None:
+        """The pieces of one line's message, in the layout of a message (``tokens``: its text's)."""
         if message.get("thinking") is not None:
             self._text("thinking", message["thinking"])
         for image in message.get("images") or ():
@@ -129,24 +140,27 @@ class StreamDecoder(FeedByReading):
             event = PartEvent.model_validate({"index": self._next(), "part": decode_image(image)})
             self.builder.whole(event)
         if message.get("content"):
-            self._text("text", message["content"])
+            self._text("text", message["content"], tokens)
         for call in message.get("tool_calls") or ():
             self._call(call)
         rest = split_fields(message, tuple(key for key in _MESSAGE_MAPPED if message.get(key) is not None))
         if rest:
             _merge_bag(self.message_bag, rest)
 
-    def _text(self, kind: str, piece: str) -> None:
+    def _text(self, kind: str, piece: str, tokens: list[dict[str, Any]] | None = None) -> None:
         if self.open is not None and self.open[0] == kind:
-            self.open[1].append(piece)
-            return
-        self._close_open()
-        if kind == "thinking":
-            part = self.builder.open_thinking(0, self._next(), provider=PROVIDER)
+            part = self.open[1]
         else:
-            part = self.builder.open_text(0, self._next())
-        part.append(piece)
-        self.open = (kind, part)
+            self._close_open()
+            if kind == "thinking":
+                part = self.builder.open_thinking(0, self._next(), provider=PROVIDER)
+            else:
+                part = self.builder.open_text(0, self._next())
+            self.open = (kind, part)
+        if tokens is None:
+            part.append(piece)
+        else:
+            self.builder.delta(part, piece, None, logprobs=tokens)
 
     def _call(self, call: dict[str, Any]) -> None:
         self._close_open()

@@ -113,7 +113,10 @@ class StreamEncoder:
     def _part_event(self, event: PartLifecycleEvent, at: Steps) -> Iterator[dict[str, Any]]:
         match event:
             case TextDeltaEvent():
-                yield self._line({"content": event.delta})
+                line = self._line({"content": event.delta})
+                if event.logprobs is not None:  # the text's own tokens, on its line as Ollama streams them
+                    line["logprobs"] = [token.model_dump(exclude_none=True) for token in event.logprobs]
+                yield line
             case ToolCallStartEvent():
                 self.calls[event.index] = {"id": event.id, "name": event.name, "metadata": event.provider_metadata}
                 self.calls[event.index]["arguments"] = []

@@ -3,7 +3,8 @@
 OpenAI Chat answers a request with ``logprobs: true`` with ``choices[].logprobs`` =
 ``{"content": [...], "refusal": null}`` (``ChoiceLogprobs``: the answer's text tokens, and
 a refusal's tokens when the model refused); a stream carries each chunk's tokens in its
-choice's ``logprobs``, joined at the finish (:func:`.stream_calls.join_logprobs`). The
+choice's ``logprobs``: a text chunk's are its text delta's (:func:`.stream_calls.text_tokens`),
+any other's are joined for the finish (:func:`.stream_calls.join_logprobs`). The
 ``content`` entries are the canonical tokens (:mod:`chatcodec._providers.kit.token_logprobs`,
 every key written); an object of another shape (a refusal's tokens, a server's own
 spelling) stays in the choice's bag, as it came.

@@ -1,7 +1,8 @@
 """What an OpenAI Chat stream spreads over chunks that the non-streamed choice holds in one
 place: a tool call's fragments (which continue a call, and what the call keeps), a custom
-(freeform) tool call, gathered until it is complete, and the ``logprobs`` of each chunk,
-joined into the choice's."""
+(freeform) tool call, gathered until it is complete, and the ``logprobs`` of each chunk:
+a text chunk's are its text delta's tokens (:func:`text_tokens`), any other's are joined
+into the choice's."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.kit import leftovers, mark_absent
 from chatcodec._providers.openai_chat import thought_signatures
+from chatcodec._providers.openai_chat.logprobs import read_choice_logprobs
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.tool_calls import decode_tool_call
 from chatcodec.streams._builder import PartBuilder
@@ -33,6 +35,19 @@ class CustomCall:
     def part(self) -> dict[str, Any]:
         custom = {**(as_dict(self.call.get("custom")) or {}), "input": "".join(self.inputs)}
         return decode_tool_call({**self.call, "custom": custom})
+
+
+def text_tokens(extras: dict[str, Any], delta: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The canonical tokens of a chunk's ``logprobs`` (in its choice's ``extras``) when the
+    chunk has text (``delta.content``) and they are ``{"content": [...], "refusal": null}``
+    as OpenAI spells them: the text delta's own tokens. None for any other (a refusal's
+    tokens, ``logprobs.refusal``, stay as the chunk spelt them, joined for the finish, as
+    the non-streamed choice keeps them; so do a server's own spelling and a chunk with no
+    text)."""
+    content = delta.get("content")
+    if not isinstance(content, str) or not content or "logprobs" not in extras:
+        return None
+    return read_choice_logprobs(extras["logprobs"])
 
 
 def join_logprobs(joined: dict[str, Any] | None, chunk: object) -> dict[str, Any] | None:

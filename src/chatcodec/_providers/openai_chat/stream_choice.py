@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._providers.openai_chat.stream_calls import CustomCall
+from chatcodec._errors import StreamError
+from chatcodec._narrow import as_list
+from chatcodec._providers.openai_chat.stream_calls import CustomCall, join_logprobs, text_tokens
 from chatcodec.streams._builder import PartBuilder
 
 CONTINUED_REASONING = ("reasoning_content", "reasoning")
@@ -36,6 +38,7 @@ class ChoiceState:
         "pending_text",
         "refusal",
         "role",
+        "streamed_tokens",
         "text",
         "thinking",
         "tools",
@@ -59,13 +62,42 @@ class ChoiceState:
         self.finish_word: str | None = None  # the raw finish_reason, which a repeat must match
         self.role: str | None = None  # the first delta.role, which a repeat must match
         self.extras: dict[str, Any] = {}  # the choice's own fields seen so far (logprobs ...)
-        self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs, lists joined
+        self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs no text delta took, lists joined
+        self.streamed_tokens: bool = False  # whether a text delta took a chunk's tokens
+
+    def chunk_tokens(self, extras: dict[str, Any], delta: dict[str, Any]) -> tuple[list[dict[str, Any]], Any] | None:
+        """A text chunk's tokens, for its text delta, with the ``logprobs`` they were read
+        from (taken out of the chunk's choice ``extras``); None, the chunk's ``logprobs``
+        joined for the finish, when they are no text delta's (:func:`.stream_calls.text_tokens`),
+        or once tokens went to the finish (they come after the deltas')."""
+        tokens = text_tokens(extras, delta) if not _any_tokens(self.logprobs) else None  # the order holds
+        if tokens is None:
+            self.logprobs = join_logprobs(self.logprobs, extras.get("logprobs"))
+            return None
+        self.streamed_tokens = True
+        return tokens, extras.pop("logprobs")
+
+    def check_role(self, number: int, role: object, where: tuple[int, int]) -> None:
+        """``delta.role`` may come again (OpenRouter repeats it on every chunk); another
+        role in the same choice is a conflict, not an answer."""
+        if not isinstance(role, str):
+            return
+        if self.role is None:
+            self.role = role
+        elif role != self.role:
+            message = f"choice {number} changed its role from {self.role!r} to {role!r}"
+            raise StreamError(message, f"$.choices[{where[1]}].delta.role", where[0])
 
     def take(self) -> int:
         """The next canonical part index of the choice."""
         index = self.next_index
         self.next_index += 1
         return index
+
+
+def _any_tokens(joined: dict[str, Any] | None) -> bool:
+    """Whether the chunks' joined ``logprobs`` hold a token (a list that is not empty)."""
+    return joined is not None and any(as_list(value) for value in joined.values())
 
 
 def continued_reasoning(state: ChoiceState, delta: dict[str, Any]) -> tuple[PartBuilder | None, Any]:

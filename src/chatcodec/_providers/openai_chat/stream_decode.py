@@ -23,8 +23,8 @@ What it gets right where other libraries did not:
 
 Kept for a proxy to re-encode: the first chunk's ``id``, ``model``, ``created`` and other
 chunk fields (``system_fingerprint``, ``service_tier``, OpenRouter ``provider``, Groq
-``x_groq``) on :class:`~chatcodec.ResponseStartEvent`; per-chunk ``logprobs`` and delta
-extras (Groq ``channel``) on the delta event they came with; chunk fields that change
+``x_groq``) on :class:`~chatcodec.ResponseStartEvent`; a text chunk's ``logprobs`` as its text
+delta's tokens, other chunk extras (Groq ``channel``) on the delta event they came with; chunk fields that change
 later (Groq's final ``x_groq``) as ``_chunk`` on the finish or usage event; the finishing
 choice's own fields (OpenRouter ``native_finish_reason``, ``logprobs``) and the marker of a
 compatible server's finish word (``_finish_reason``) as the finish event's
@@ -113,6 +113,7 @@ class StreamDecoder(FeedByReading):
         self._envelope: tuple[Any, ...] | None = None
         self._choices: dict[int, ChoiceState] = {}
         self._extras: dict[str, Any] | None = None  # for the choice's first delta or finish
+        self._tokens: tuple[list[dict[str, Any]], object] | None = None  # the chunk's, for its text delta
         self._chunk: dict[str, Any] | None = None  # whose changed fields go on its first finish or usage
 
     def close(self) -> list[AnyStreamEvent]:
@@ -251,14 +252,16 @@ class StreamDecoder(FeedByReading):
             state = self._choices[number] = ChoiceState()
         delta: dict[str, Any] = wire_choice["delta"]
         finish = wire_choice.get("finish_reason")
-        self._check_role(state, number, delta.get("role"), where)
+        state.check_role(number, delta.get("role"), where)
         if state.finished:
             self._after_finish(state, number, wire_choice, where)
             return
         self._extras = _extras(wire_choice, delta)
+        self._tokens = None
         if self._extras is not None:
             state.extras.update(self._extras)
-            state.logprobs = join_logprobs(state.logprobs, self._extras.get("logprobs"))
+            self._tokens = state.chunk_tokens(self._extras, delta)  # a text chunk's, for its delta (_append)
+            self._extras = self._extras or None
         if delta.get(reasoning.BLOCKS):
             delta = self._blocks(state, number, delta)
         if "reasoning_content" in delta or "reasoning" in delta or "reasoning_details" in delta:
@@ -269,20 +272,12 @@ class StreamDecoder(FeedByReading):
             self._refusal(state, number, delta["refusal"])
         for index, fragment in enumerate(delta.get("tool_calls") or ()):
             self._tool_call(state, number, fragment, (*where, index))
+        if self._tokens is not None:  # no text delta took them: the finish gives them
+            state.logprobs = join_logprobs(state.logprobs, self._tokens[1])
+            self._tokens = None
         if isinstance(finish, str):
             self._finish(state, number, finish)
         self._extras = None
-
-    def _check_role(self, state: ChoiceState, number: int, role: object, where: tuple[int, int]) -> None:
-        """``delta.role`` may come again (OpenRouter repeats it on every chunk); another
-        role in the same choice is a conflict, not an answer."""
-        if not isinstance(role, str):
-            return
-        if state.role is None:
-            state.role = role
-        elif role != state.role:
-            message = f"choice {number} changed its role from {state.role!r} to {role!r}"
-            raise StreamError(message, _at(where, "delta.role"), where[0])
 
     def _after_finish(
         self, state: ChoiceState, number: int, wire_choice: dict[str, Any], where: tuple[int, int]
@@ -307,11 +302,15 @@ class StreamDecoder(FeedByReading):
             self._finish(state, number, state.finish_word)
 
     def _append(self, part: PartBuilder, text: str) -> None:
-        """A delta; the first of a choice carries the choice's extras (``logprobs`` ...)."""
-        if self._extras is None:
+        """A delta; the first of a choice carries the choice's extras, a text delta the
+        chunk's tokens (:func:`.stream_calls.text_tokens`)."""
+        tokens = None
+        if self._tokens is not None and part.kind == "text":
+            tokens, self._tokens = self._tokens[0], None
+        if self._extras is None and tokens is None:
             part.append(text)
         else:
-            self.builder.delta(part, text, {PROVIDER: self._extras})
+            self.builder.delta(part, text, {PROVIDER: self._extras} if self._extras else None, logprobs=tokens)
             self._extras = None
 
     # --- reasoning ---------------------------------------------------------------------
@@ -558,7 +557,8 @@ class StreamDecoder(FeedByReading):
         message_fields = bag.pop("delta", None)
         if message_fields is not None:  # the finish chunk's delta: the message's own fields
             self.builder.choice_data(number, message_metadata={PROVIDER: nulls_as_spelling(dict(message_fields))})
-        tokens = logprobs.take_choice_logprobs(bag, state.logprobs)  # the whole answer's, as a body's choice
+        tokens = logprobs.take_choice_logprobs(bag, state.logprobs)  # those no text delta carried
+        tokens = None if tokens == [] and state.streamed_tokens else tokens  # OpenAI's first chunk's "content": []
         choice_metadata = {PROVIDER: bag} if bag else None
         self.builder.finish(number, reason, self._late_fields(), choice_metadata=choice_metadata, logprobs=tokens)
 

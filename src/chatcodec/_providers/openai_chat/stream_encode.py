@@ -6,8 +6,8 @@ One chunk per event that carries data, built on the fields of the
 :class:`~chatcodec.ResponseStartEvent` (placeholders when the upstream gave none, as the
 SDK requires ``id``, ``created`` and ``model`` on every chunk). A choice's first chunk
 says ``role: assistant``. A text part announces itself with ``content: ""`` (as OpenAI's
-first chunk does), which lets an empty text part survive the trip. Tool calls are
-numbered per choice in the order they start.
+first chunk does): an empty text part survives the trip. Tool calls are numbered per choice
+as they start. A text delta's tokens are its chunk's ``logprobs``, a finish's its chunk's.
 
 Reasoning goes to the field its start event names (or, for a part whose field is only
 known at its end, as :func:`~chatcodec.streams._replay.events_from_response` produces, it
@@ -15,18 +15,17 @@ is held back until that end). Reasoning from another provider follows the
 ``reasoning_field`` option (given by argument; the old ``_reasoning_field`` on the start
 event's metadata is read with a ``DeprecationWarning``), by default ``reasoning_content``;
 set to ``None`` it is dropped with a loss. Several text parts of one choice run together
-in a stream, also with a loss. Lists in a delta are numbered by :mod:`.stream_indexes`.
-
-Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the request
-asked for ``stream_options.include_usage``. Other providers report usage early
-(Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
-usage chunk it did not ask for, so usage events are merged and held to the end. The
+(a loss). Lists in a delta are numbered by :mod:`.stream_indexes`. Usage is one chunk, the
+last, with ``choices: []``: what OpenAI sends when the request asked for
+``stream_options.include_usage``. Other providers report usage early (Anthropic's
+``message_start``), and a client's ``chunk.choices[0]`` loop fails on a usage chunk it did
+not ask for, so usage events are merged and held to the end. The
 ``include_usage`` option (the context's option; a start event's old ``_include_usage``
 spelling is read with a ``DeprecationWarning``) says whether that chunk is sent: a proxy
 passes the client's ``stream_options.include_usage``; with no option the chunk is sent
 when the stream had usage. ``created`` is the current time when the upstream gave none.
 Each placeholder is reported once (:mod:`chatcodec._providers.kit.invented`): at the start
-event's field, or at ``$.id`` ... for a stream with no start event, when it closes.
+event's field, or at ``$.id`` for a stream with no start event, when it closes.
 """
 
 from __future__ import annotations
@@ -207,11 +206,14 @@ class StreamEncoder:
             delta = {"role": "assistant", **delta}
             state.role_sent = True
         metadata = carrier.provider_metadata if carrier is not None else None
-        if not metadata:  # nearly every delta: nothing to merge
+        tokens = carrier.logprobs if isinstance(carrier, TextDeltaEvent) else None
+        if not metadata and tokens is None:  # nearly every delta: nothing to merge
             return {**self._base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]}
         extras = wire_fields(KIT.own(metadata))
         if "logprobs" in extras:
             state.logprobs = join_logprobs(state.logprobs, extras["logprobs"])
+        if tokens is not None:  # the text's own tokens, on its chunk as OpenAI streams them
+            extras["logprobs"] = logprobs.write_choice_logprobs(tokens)
         delta_extras = extras.pop("delta", None)
         if isinstance(delta_extras, dict):
             delta = {**delta, **delta_extras}

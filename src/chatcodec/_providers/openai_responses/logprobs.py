@@ -12,9 +12,10 @@ A part's tokens are taken only when that split gives them back exactly: every en
 every key and its ``bytes`` a list, at least one token, and their bytes joined equal to the
 part's text in UTF-8. Otherwise (``logprobs: []``, what a request that asked for none
 gets; a server's own spelling; tokens that do not spell the text) the list stays in the
-part's bag, as it came. Streams read the same rule on each finished item (its
-``output_item.done``), and write the tokens on the terminal response's parts: a canonical
-stream gives them at its finish, after the items were sent.
+part's bag, as it came. In a stream, each ``output_text.delta`` gives its own tokens, without
+``bytes`` (:func:`read_delta_logprobs`, :func:`write_delta_logprobs`); the finished items are
+read by the same rule, and the tokens a canonical stream gives at its finish go on the
+terminal response's parts that hold none (:func:`after_deltas`, :func:`place_answer_logprobs`).
 """
 
 from __future__ import annotations
@@ -144,3 +145,131 @@ def _token_bytes(token: Mapping[str, Any]) -> bytes:
 
 def _utf8(text: str) -> bytes:
     return text.encode(errors="surrogatepass")
+
+
+_DELTA_KEYS = frozenset({"token", "logprob", "top_logprobs"})
+_DELTA_TOP_KEYS = frozenset({"token", "logprob"})
+
+
+def read_delta_logprobs(entries: object, text: str) -> list[dict[str, Any]] | None:
+    """The canonical tokens of an ``output_text.delta``'s ``logprobs``
+    (``ResponseTextDeltaEvent.Logprob``: ``token``, ``logprob``, ``top_logprobs`` of
+    ``token``/``logprob``; no ``bytes``, which the part's entries have): each token's bytes
+    are its text's UTF-8, so they are taken only when they spell the delta's ``text``.
+    None for an empty list (what a request that asked for none gets) or another spelling."""
+    listed = as_list(entries)
+    if not listed:
+        return None
+    spelled: list[dict[str, Any]] = []
+    for entry in listed:
+        fields = as_dict(entry)
+        top = as_list(fields.get("top_logprobs")) if fields is not None else None
+        if fields is None or fields.keys() != _DELTA_KEYS or top is None or not _delta_entry(fields):
+            return None
+        alternatives = [as_dict(item) for item in top]
+        if not all(item is not None and item.keys() == _DELTA_TOP_KEYS and _delta_entry(item) for item in alternatives):
+            return None
+        spelled.append(
+            {
+                **fields,
+                "bytes": _utf8_list(fields),
+                "top_logprobs": [{**item, "bytes": _utf8_list(item)} for item in top],
+            }
+        )
+    tokens = read_token_logprobs(spelled, every_key=True)
+    if tokens is None or b"".join(bytes(token["bytes"]) for token in tokens) != _utf8(text):
+        return None
+    return tokens
+
+
+def _delta_entry(fields: Mapping[str, Any]) -> bool:
+    return isinstance(fields["token"], str)
+
+
+def _utf8_list(fields: Mapping[str, Any]) -> list[int]:
+    return list(_utf8(fields["token"]))
+
+
+def write_delta_logprobs(tokens: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The ``logprobs`` of an ``output_text.delta`` or ``.done`` for canonical tokens or a
+    part's entries (``Logprob`` without ``bytes``, in the SDK's field order)."""
+    return [
+        {
+            "token": token["token"],
+            "logprob": token["logprob"],
+            "top_logprobs": [
+                {"token": item["token"], "logprob": item["logprob"]} for item in token.get("top_logprobs") or ()
+            ],
+        }
+        for token in tokens
+    ]
+
+
+def delta_shares(entries: object, pieces: Sequence[str]) -> list[list[dict[str, Any]]]:
+    """A part's ``logprobs`` shared out along its deltas' texts (``pieces``), each share
+    the entries whose bytes spell its piece, for each delta's own ``logprobs``; ``[]`` for
+    every delta when they do not divide so (a part kept as it came)."""
+    nothing: list[list[dict[str, Any]]] = [[] for _ in pieces]
+    listed = as_list(entries)
+    tokens = [fields for entry in listed or () if (fields := as_dict(entry)) is not None]
+    if not tokens or len(tokens) != len(listed or ()) or not all(_spelled_entry(token) for token in tokens):
+        return nothing
+    shares = _shares(tokens, pieces)
+    if shares is None or any(
+        b"".join(_token_bytes(t) for t in share) != _utf8(piece) for share, piece in zip(shares, pieces, strict=True)
+    ):
+        return nothing
+    return [write_delta_logprobs(share) for share in shares]
+
+
+def _spelled_entry(token: Mapping[str, Any]) -> bool:
+    """An entry of the part's spelling (``Logprob``: ``token``, ``bytes``, ``logprob``,
+    ``top_logprobs``), as :func:`place_answer_logprobs` writes them."""
+    top = as_list(token.get("top_logprobs"))
+    return (
+        isinstance(token.get("token"), str)
+        and "logprob" in token
+        and isinstance(token.get("bytes"), list)
+        and top is not None
+        and all(
+            (item := as_dict(entry)) is not None and isinstance(item.get("token"), str) and "logprob" in item
+            for entry in top
+        )
+    )
+
+
+def after_deltas(
+    taken: Sequence[Mapping[str, Any]], tokens: list[dict[str, Any]] | None
+) -> list[dict[str, Any]] | None:
+    """The answer's ``tokens`` (the terminal response's) that no ``output_text.delta``
+    gave (``taken``, in order): those after them, None when there are none. When the
+    deltas' tokens are not the response's first, the deltas' stand and the response's
+    are not given again."""
+    if not taken:
+        return tokens
+    if tokens is None or len(tokens) < len(taken):
+        return None
+    if any(_unspelled(a) != _unspelled(b) for a, b in zip(taken, tokens, strict=False)):
+        return None
+    return tokens[len(taken) :] or None
+
+
+def _unspelled(token: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A token as a delta says it: its text and log probability, and its alternatives'."""
+    top = tuple((item.get("token"), item.get("logprob")) for item in token.get("top_logprobs") or ())
+    return token.get("token"), token.get("logprob"), top
+
+
+def part_entries(tokens: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """An ``output_text``'s ``logprobs`` for canonical tokens (``Logprob`` entries)."""
+    return [_entry(token, top=True) for token in tokens]
+
+
+def done_logprobs(entries: object) -> list[dict[str, Any]]:
+    """An ``output_text.done``'s ``logprobs`` for its part's: the same tokens without
+    ``bytes`` (the event's ``Logprob``); ``[]`` for a list of another spelling."""
+    listed = as_list(entries) or []
+    tokens = [fields for entry in listed if (fields := as_dict(entry)) is not None]
+    if len(tokens) != len(listed) or not all(_spelled_entry(token) for token in tokens):
+        return []
+    return write_delta_logprobs(tokens)

@@ -10,14 +10,16 @@ them (``output_text``, ``refusal``, ``reasoning_summary_text``, ``reasoning_text
 calls (several items streaming at once) never overwrite each other.
 
 The finished item is the truth for everything a delta does not carry (item ``id``,
-``status``, ``annotations``, ``logprobs``, ``encrypted_content``; the answer's token log
-probabilities come whole with the terminal response, :mod:`.logprobs`): at
+``status``, ``annotations``, ``logprobs``, ``encrypted_content``): at
 ``output_item.done`` the decoder reads the item exactly as the non-streamed response
 decoder does (:func:`.items.decode_item`) and closes each streamed part with that part's
 bag, opening (with its whole text) any part that never streamed. Built-in tool items
 (``web_search_call`` ...) arrive whole at their ``done``, and so does a refusal: a
 canonical refusal has no start or end event to carry its item's bag, so its deltas are
 passed over and the finished item gives it whole, at the place its first event kept.
+An ``output_text.delta``'s tokens (its ``logprobs``) are its text delta's,
+while each delta's spell its text (:func:`.logprobs.read_delta_logprobs`); the answer's other
+tokens come with the terminal response, on its finish (:func:`.logprobs.after_deltas`).
 The terminal event
 (``response.completed``, ``.incomplete``, ``.failed``) carries the whole response: its
 status, usage and top-level fields are read as :mod:`.response` reads them. So streamed
@@ -46,7 +48,7 @@ from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec._providers.openai_responses.items import decode_item
-from chatcodec._providers.openai_responses.logprobs import take_part_logprobs
+from chatcodec._providers.openai_responses.logprobs import after_deltas, read_delta_logprobs, take_part_logprobs
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.response import decode_response_dict
 from chatcodec._providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
@@ -109,6 +111,8 @@ class StreamDecoder(FeedByReading):
         self.position: int = -1
         self.sequence: int = -1  # the highest sequence_number read so far
         self.sealed_calls: SealedCalls = SealedCalls()
+        self.tokens: list[dict[str, Any]] = []  # the tokens the text deltas gave
+        self.taking: bool = True  # until a delta's tokens do not spell its text
         """Call bags sealed into reasoning items so far (:mod:`.carried_reasoning`)."""
 
     def close(self) -> list[AnyStreamEvent]:
@@ -142,6 +146,7 @@ class StreamDecoder(FeedByReading):
                         and output_index.__class__ is int
                         and slot[1].__class__ is int
                         and delta.__class__ is str
+                        and not event.get("logprobs")
                         and slot in record.streamed
                         and (part := record.parts[slot]).kind == continuing[2]
                     ):
@@ -241,7 +246,8 @@ class StreamDecoder(FeedByReading):
         choice = decoded["choices"][0]
         metadata = decoded.get("provider_metadata")
         if "finish_reason" in choice:
-            self.builder.finish(0, choice["finish_reason"], metadata, logprobs=choice.get("logprobs"))
+            tokens = after_deltas(self.tokens, choice.get("logprobs"))
+            self.builder.finish(0, choice["finish_reason"], metadata, logprobs=tokens)
         elif metadata is not None:  # an answer whose end is unknown keeps its fields
             self.builder.choice_data(0, metadata=metadata)
 
@@ -284,9 +290,26 @@ class StreamDecoder(FeedByReading):
         if not isinstance(delta, str):
             raise StreamError("delta must be text", "$.delta", self.position)
         part = self._part(output_index, slot, part_kind)
-        if part is not None:
-            self.items[output_index].streamed.add(slot)
+        if part is None:
+            return
+        self.items[output_index].streamed.add(slot)
+        tokens = self._delta_tokens(event, delta) if part_kind == "text" else None
+        if tokens is None:
             part.append(delta)
+        else:
+            self.builder.delta(part, delta, None, logprobs=tokens)
+
+    def _delta_tokens(self, event: dict[str, Any], delta: str) -> list[dict[str, Any]] | None:
+        """An ``output_text.delta``'s tokens, while every delta's so far spelled its text
+        (after one that did not, the rest come with the terminal response, in order)."""
+        if not self.taking or not event.get("logprobs"):
+            return None
+        tokens = read_delta_logprobs(event["logprobs"], delta)
+        if tokens is None:
+            self.taking = False
+        else:
+            self.tokens.extend(tokens)
+        return tokens
 
     def _part(self, output_index: int, slot: Slot, kind: str, item: dict[str, Any] | None = None) -> PartBuilder | None:
         """The part at ``slot`` of an item, opened on first mention (tolerant of a stream

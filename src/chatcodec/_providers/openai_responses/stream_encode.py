@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chatcodec._losses import LossRecorder, Steps
-from chatcodec._model.response import FinishReason, Usage
+from chatcodec._model.response import FinishReason, TokenLogprob, Usage
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -59,8 +59,14 @@ from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.openai_responses.carried_reasoning import seal_call, sealing_of
 from chatcodec._providers.openai_responses.edge import error_fields
 from chatcodec._providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
-from chatcodec._providers.openai_responses.logprobs import place_answer_logprobs
-from chatcodec._providers.openai_responses.markers import KIT
+from chatcodec._providers.openai_responses.logprobs import (
+    LOGPROBS,
+    done_logprobs,
+    part_entries,
+    place_answer_logprobs,
+    write_delta_logprobs,
+)
+from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.response import encode_response
 from chatcodec._providers.openai_responses.stream_items import content_events, empty_item, item_id
 
@@ -80,6 +86,8 @@ class _Pending:
     signature: list[str] | None = None
     live: int | None = None
     """The ``output_index`` of the message item a text part streams into as it arrives."""
+    tokens: list[dict[str, Any]] | None = None
+    """A text part's tokens, as its deltas gave them (its ``output_text``'s ``logprobs``)."""
 
 
 @dataclass
@@ -164,7 +172,9 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
             yield from _start_text(stream, event) if isinstance(event, TextStartEvent) else _start_call(stream, event)
         case ThinkingStartEvent():
             stream.pending[event.index] = _Pending(event, "thinking")
-        case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
+        case TextDeltaEvent():
+            yield from _delta(stream, event.index, event.delta, event.logprobs)
+        case ThinkingDeltaEvent() | ToolCallDeltaEvent():
             yield from _delta(stream, event.index, event.delta)
         case RefusalDeltaEvent():
             _pending(stream, event.index, "refusal").fragments.append(event.delta)
@@ -210,16 +220,24 @@ def _finish_refusals(stream: _Stream) -> Iterator[dict[str, Any]]:
         yield from _end(stream, index, None, {})
 
 
-def _delta(stream: _Stream, index: int, delta: str) -> Iterator[dict[str, Any]]:
+def _delta(
+    stream: _Stream, index: int, delta: str, logprobs: list[TokenLogprob] | None = None
+) -> Iterator[dict[str, Any]]:
     pending = _pending(stream, index, "text")
     pending.fragments.append(delta)
+    tokens = None if logprobs is None else [token.model_dump() for token in logprobs]
+    if tokens is not None:
+        pending.tokens = [*(pending.tokens or ()), *tokens]
     if pending.live is None or not delta:
         return
     if pending.kind == "tool_call":
         item = stream.writer.items[pending.live]
         yield stream.event(f"{_CALL_EVENTS[item['type']]}.delta", **_call_at(item, pending.live), delta=delta)
     else:
-        yield stream.event("response.output_text.delta", **_live_at(stream, pending.live), delta=delta, logprobs=[])
+        entries = write_delta_logprobs(tokens) if tokens else []
+        yield stream.event(
+            "response.output_text.delta", **_live_at(stream, pending.live), delta=delta, logprobs=entries
+        )
 
 
 def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, Any]]:
@@ -331,9 +349,8 @@ def _end_live(stream: _Stream, part: Part, index: int, position: int) -> Iterato
         item["content"] = [*content, *joined]
     wire_part: dict[str, Any] = content[0]
     where = _live_at(stream, position)
-    yield stream.event(
-        "response.output_text.done", **where, text=wire_part["text"], logprobs=wire_part.get("logprobs") or []
-    )
+    tokens = done_logprobs(wire_part.get("logprobs"))
+    yield stream.event("response.output_text.done", **where, text=wire_part["text"], logprobs=tokens)
     yield stream.event("response.content_part.done", **where, part=wire_part)
 
 
@@ -377,6 +394,10 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
     elif pending.kind == "refusal":
         part = _part("refusal", text=text, **extra)
     else:
+        if pending.tokens is not None:  # the deltas' tokens are the output_text's (as OpenAI's item has them)
+            entries: list[Any] = part_entries(pending.tokens)
+            merged[PROVIDER] = {**merged.get(PROVIDER, {}), LOGPROBS: entries}
+            extra["provider_metadata"] = merged
         part = _part("text", text=text, **extra)
         if pending.live is not None:
             yield from _end_live(stream, part, index, pending.live)

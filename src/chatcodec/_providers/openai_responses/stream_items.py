@@ -13,6 +13,7 @@ from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
+from chatcodec._providers.openai_responses.logprobs import delta_shares, done_logprobs
 
 EventWriter = Callable[..., dict[str, Any]]
 """The stream's event maker: ``event(kind, **fields)`` numbers the event
@@ -83,9 +84,12 @@ def message_part_events(
             **({"logprobs": []} if "logprobs" in part else {}),
         }
         yield event("response.content_part.added", **where, part=empty)
-        for delta in deltas(part["text"], fragments):
-            yield event("response.output_text.delta", **where, delta=delta, logprobs=[])
-        yield event("response.output_text.done", **where, text=part["text"], logprobs=part.get("logprobs") or [])
+        pieces = deltas(part["text"], fragments)
+        for delta, tokens in zip(pieces, delta_shares(part.get("logprobs"), pieces), strict=True):
+            yield event("response.output_text.delta", **where, delta=delta, logprobs=tokens)
+        yield event(
+            "response.output_text.done", **where, text=part["text"], logprobs=done_logprobs(part.get("logprobs"))
+        )
     yield event("response.content_part.done", **where, part=part)
 
 
