@@ -376,3 +376,38 @@ def test_a_schema_only_like_geminis_reads_back_with_no_mark(source: str) -> None
     gemini_spelled = json.loads(text.replace('"A"', '"STRING"'))  # Gemini's spelling of a string type
     assert gemini_spelled != body
     assert chatcodec.decode_request(source, gemini_spelled).provider_options is not None
+
+
+@pytest.mark.parametrize(
+    ("source", "place"),
+    [
+        *(
+            (source, place)
+            for source in ("openai-chat", "openai-responses", "anthropic")
+            for place in ("tool", "response_format")
+        ),
+        ("bedrock-converse", "tool"),  # its output format's schema is JSON text, read as it came
+    ],
+)
+def test_a_strict_schema_only_like_geminis_reads_back_with_no_mark(source: str, place: str) -> None:
+    """The same for a strict tool or output format, whose writer rewrites in two steps
+    (Gemini's spellings to JSON Schema, then the format's strict subset): when neither
+    changes the schema, the reader marks nothing, as the writer sends it as it is."""
+    schema = {"type": "A"}
+    fields: dict[str, Any] = {
+        "model": "m",
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+    }
+    if place == "tool":
+        fields["tools"] = [{"name": "f", "parameters": schema, "strict": True}]
+    else:
+        fields["response_format"] = {"type": "json_schema", "name": "answer", "json_schema": schema, "strict": True}
+    request = chatcodec.ChatRequest.model_validate(fields)
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request(source, request, on_loss="ignore", losses=losses)
+    assert [loss for loss in losses if loss.kind == "schema"] == []
+    back = chatcodec.decode_request(source, body)
+    assert "as_sent" not in json.dumps(back.model_dump(mode="json"))
+    gemini_spelled = json.loads(json.dumps(body).replace('"A"', '"STRING"'))
+    assert "as_sent" in json.dumps(chatcodec.decode_request(source, gemini_spelled).model_dump(mode="json"))

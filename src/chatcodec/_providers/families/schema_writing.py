@@ -170,9 +170,13 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = F
         except PayloadError:  # too deep to walk
             return True
     try:
-        return bool(cached_rewrite(_spelled_or(rewrite), schema, (), exact=exact)[1])
-    except ValidationError:
+        changes = cached_rewrite(_spelled_or(rewrite), schema, (), exact=exact)[1]
+        if changes is _GEMINI_SPELLED:  # the writer's two steps: JSON Schema spelling, then the subset
+            respelled, spelled = from_openapi(schema)
+            return bool(spelled) or bool(cached_rewrite(rewrite, respelled, ())[1])
+    except (ValidationError, PayloadError):  # too deep to walk
         return True
+    return bool(changes)
 
 
 def openai_format_as_sent(response_format: Mapping[str, Any], *, exact: bool = False) -> bool:
