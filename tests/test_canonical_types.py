@@ -29,9 +29,9 @@ from pydantic_core import PydanticUndefined
 from typing_extensions import is_typeddict
 
 import chatcodec
+import chatcodec.testing as strategies
 from chatcodec import STREAM_EVENT_ADAPTER, ChatRequest, ChatResponse
 from chatcodec._model import canonical_types
-from chatcodec.testing import _strategies as strategies
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -25,7 +25,7 @@ the list only shrinks:
   providers that serve Claude (Anthropic and Bedrock).
 - ``_providers/families/google/thought_signatures.py``: Gemini's thought signature as a call's
   ``gemini`` bag holds it, carried by OpenAI Chat and Anthropic in places of their own.
-- ``testing/_strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
+- ``testing/_blocks.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ ALLOWED_MODULES: dict[str, str] = {
     "_model/messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
     "_providers/families/claude/wire_rules.py": "Claude's signature scheme, shared by the two providers serving Claude",
     "_providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
-    "testing/_strategies.py": "provider-metadata keys a strategy draws (data)",
+    "testing/_blocks.py": "provider-metadata keys a strategy draws (data)",
 }
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {

@@ -23,6 +23,7 @@ from chatcodec import (
     AssistantMessage,
     ChatRequest,
     ChatResponse,
+    ResponseChoice,
     StreamAccumulator,
     SystemMessage,
     TextPart,
@@ -263,11 +264,21 @@ def _replayable(response: ChatResponse) -> ChatResponse:
                         "cache_control": None,
                     }
                 ),
+                "logprobs": choice.logprobs if _tokens_replayed(choice) else None,
             }
         )
         for choice in response.choices
     ]
     return response.model_copy(update={"choices": choices})
+
+
+def _tokens_replayed(choice: ResponseChoice) -> bool:
+    """Whether replay carries the choice's ``logprobs``: on its finish, or (unfinished) on
+    a text part streamed as deltas; an unfinished choice with neither has no event for
+    them (``events_from_response``)."""
+    return choice.finish_reason is not None or any(
+        isinstance(part, TextPart) and part.cache_control is None for part in choice.message.parts
+    )
 
 
 _replayable_responses = chat_responses().map(_replayable)

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import chatcodec
+import chatcodec.testing as strategies
 from chatcodec._registry import get_codec
 from chatcodec.datasets import ColumnarKind, from_table, to_table
-from chatcodec.testing import _strategies as strategies
 from conformance.entry import ProviderEntry
 from conformance.providers import case_id, fixture_cases
 

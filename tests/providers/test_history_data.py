@@ -10,11 +10,11 @@ from itertools import product
 from hypothesis import given
 from hypothesis import strategies as st
 
+import chatcodec.testing as strategies
 from chatcodec._losses import LossRecorder
 from chatcodec._model.request import ChatRequest
 from chatcodec._providers.history.turns import empty_instruction, history_for
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
-from chatcodec.testing import _strategies as strategies
 
 TRAITS = list(product([False, True], repeat=2))
 """``freeform_calls`` and ``results_follow_calls``; the developer role is kept, so every

@@ -24,7 +24,7 @@ from chatcodec._model.content import (
     ToolUsePart,
     VideoPart,
 )
-from chatcodec._model.response import ChatResponse, ResponseChoice
+from chatcodec._model.response import ChatResponse, ResponseChoice, TokenLogprob
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -69,13 +69,19 @@ def events_from_response(response: ChatResponse, split: Splitter = whole) -> Ite
 
 def _choice_events(choice: ResponseChoice, split: Splitter) -> Iterator[AnyStreamEvent]:
     """A choice's parts, then its message's bag (and its own, when it has no finish to
-    carry it) on a :class:`ChoiceMetadataEvent`, then its finish (with its ``logprobs``:
-    only a finish carries them, so an unfinished choice's are not replayed). A choice with
-    nothing at all still gets that event, so it is not lost from the response."""
+    carry it) on a :class:`ChoiceMetadataEvent`, then its finish. A choice with nothing at
+    all still gets that event, so it is not lost from the response.
+
+    Its ``logprobs`` ride on its finish; an unfinished choice's on the first delta of its
+    first streamed text part (the accumulated choice gathers its deltas' tokens), as a
+    stream cut before its finish gave them. An unfinished choice with tokens but no such
+    part has no event to carry them, and its tokens are not replayed."""
     parts = choice.message.parts
-    for index, part in enumerate(parts):
-        yield from _part_events(part, index, choice.index, split)
     finished = choice.finish_reason is not None
+    carrier = None if finished or choice.logprobs is None else _first_streamed_text(parts)
+    for index, part in enumerate(parts):
+        tokens = choice.logprobs if index == carrier else None
+        yield from _part_events(part, index, choice.index, split, tokens)
     choice_bag = None if finished else choice.provider_metadata
     message_bag = choice.message.provider_metadata
     if choice_bag is not None or message_bag is not None or not (parts or finished):
@@ -89,13 +95,29 @@ def _choice_events(choice: ResponseChoice, split: Splitter) -> Iterator[AnyStrea
         )
 
 
-def _part_events(part: AnyPart, index: int, choice: int, split: Splitter) -> Iterator[AnyStreamEvent]:
+def _first_streamed_text(parts: list[AnyPart]) -> int | None:
+    """The place of the first text part replayed as deltas (one with a cache breakpoint
+    is replayed whole); None when there is none."""
+    return next((index for index, part in enumerate(parts) if _streamed_text(part)), None)
+
+
+def _streamed_text(part: AnyPart) -> bool:
+    return isinstance(part, TextPart) and part.cache_control is None
+
+
+def _part_events(
+    part: AnyPart, index: int, choice: int, split: Splitter, tokens: list[TokenLogprob] | None = None
+) -> Iterator[AnyStreamEvent]:
+    """``part``'s events; ``tokens`` (a streamed text part's only) ride on its first delta,
+    an empty one when its text gives none."""
     where: dict[str, Any] = {"index": index, "choice": choice}
     metadata = part.provider_metadata
     match part:
-        case TextPart() if part.cache_control is None:
+        case TextPart() if _streamed_text(part):
             yield TextStartEvent(**where)
-            yield from (TextDeltaEvent(**where, delta=delta) for delta in split(part.text))
+            deltas = split(part.text) or ([""] if tokens is not None else [])
+            for position, delta in enumerate(deltas):
+                yield TextDeltaEvent(**where, delta=delta, logprobs=tokens if position == 0 else None)
             yield TextEndEvent(**where, provider_metadata=metadata)
         case ThinkingPart() if part.cache_control is None and not part.redacted:
             yield ThinkingStartEvent(**where, provider=part.provider, model=part.model)

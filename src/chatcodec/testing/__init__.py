@@ -13,31 +13,25 @@ ignore every other marker, never these.
 from chatcodec._providers.kit import meaningful_markers
 
 try:
+    from chatcodec.testing._answers import chat_responses, finish_reasons, response_choices, stream_events, usages
+    from chatcodec.testing._blocks import json_objects, json_values, provider_metadata
+    from chatcodec.testing._chunking import Splitter, chunkings
     from chatcodec.testing._strategies import (
-        Splitter,
         assistant_content_parts,
         assistant_messages,
         audio_parts,
         base64_sources,
         cache_controls,
         chat_requests,
-        chat_responses,
-        chunkings,
         conversations,
         document_parts,
         file_sources,
-        finish_reasons,
         image_parts,
-        json_objects,
-        json_values,
         messages,
         opaque_parts,
-        provider_metadata,
         reasoning_configs,
         refusal_parts,
-        response_choices,
         response_formats,
-        stream_events,
         system_messages,
         text_messages,
         text_parts,
@@ -49,7 +43,6 @@ try:
         tool_result_parts,
         tool_use_parts,
         url_sources,
-        usages,
         user_messages,
         video_parts,
     )

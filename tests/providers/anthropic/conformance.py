@@ -19,7 +19,7 @@ from anthropic.lib.streaming._messages import accumulate_event
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.testing import _strategies as canonical
+import chatcodec.testing as canonical
 from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import with_compact_arguments, without_neutral_penalties, without_unasked_logprobs

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
+import chatcodec.testing as canonical
 from chatcodec.streams._replay import events_from_response
-from chatcodec.testing import _strategies as canonical
 from providers.anthropic.anthropic_support import assert_valid_request, assert_valid_stream, encode_events
 from providers.anthropic.anthropic_support import encode_request as encode
 from providers.anthropic.anthropic_support import encode_response as encode_body

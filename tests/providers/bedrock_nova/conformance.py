@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.testing import _strategies as canonical
+import chatcodec.testing as canonical
 from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import (
@@ -198,7 +198,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * consecutive tool messages and a user message after them are one user turn (results
       first), read back as the results and the rest (another merge is reported);
     * a message's ``cache_control`` is a cache point after its last block, read back on
-      that block's part;
+      that block's part; one on the last part of a tool result's content is a cache point
+      after the result, read back on the result;
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
     * ``detail="auto"`` is the default: not sent; ``is_error=False`` is no status;
     * thinking reads back attributed to ``bedrock-nova``;
@@ -293,6 +294,11 @@ def _rewritten_part(part: dict[str, Any]) -> dict[str, Any]:
         if isinstance(content, str):
             content = [{"type": "text", "text": content}] if content else []
         part = {**part, "content": [_rewritten_part(item) for item in content or []]}
+        last = part["content"][-1] if part["content"] else {}
+        if part.get("cache_control") is None and last.get("cache_control") is not None:
+            # a cache point after the result (Converse's ToolResultContentBlock has none): the same prefix
+            part["content"] = [*part["content"][:-1], {**last, "cache_control": None}]
+            part["cache_control"] = last["cache_control"]
         if part.get("is_error") is False:
             part["is_error"] = None
     if part.get("type") == "image" and part.get("detail") == "auto":

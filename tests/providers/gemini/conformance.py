@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.testing import _strategies as canonical
+import chatcodec.testing as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import (

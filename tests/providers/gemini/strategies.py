@@ -10,7 +10,7 @@ import json
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.testing import _strategies as canonical
+import chatcodec.testing as canonical
 
 _words = st.text(min_size=1, max_size=12).filter(lambda text: text.strip() != "")
 _signatures = st.one_of(st.none(), st.binary(min_size=1, max_size=12).map(lambda raw: base64.b64encode(raw).decode()))

@@ -9,7 +9,7 @@ import json
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.testing import _strategies as canonical
+import chatcodec.testing as canonical
 
 _words = st.text(min_size=1, max_size=12).filter(lambda text: text.strip() != "")
 _PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="

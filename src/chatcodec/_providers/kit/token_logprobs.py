@@ -16,8 +16,10 @@ from collections.abc import Mapping, Sequence
 from math import isfinite
 from typing import Any
 
+from chatcodec._losses import LossRecorder, Steps
 from chatcodec._narrow import as_dict, as_list
 
+LOGPROBS = "logprobs"
 _ENTRY_KEYS = frozenset({"token", "logprob", "bytes", "top_logprobs"})
 _TOP_KEYS = frozenset({"token", "logprob", "bytes"})
 
@@ -103,3 +105,19 @@ def _write_token(token: Mapping[str, Any], every_key: bool, *, top: bool) -> dic
         if alternatives or every_key:
             entry["top_logprobs"] = alternatives
     return entry
+
+
+def put_logprobs(
+    fields: dict[str, Any], written: object, provider: str, losses: LossRecorder, at: Steps
+) -> dict[str, Any]:
+    """A choice's wire ``fields`` (its bag's) with the canonical tokens, as ``written``, at
+    ``logprobs``: first, where a bag kept them before they had a canonical field, or at the
+    bag's place. The canonical field is the choice's tokens, so a ``logprobs`` the bag also
+    kept (a spelling its reader did not take) gives way to it, reported when it differs."""
+    kept = fields.get(LOGPROBS, written)
+    if kept != written:
+        why = "the choice's canonical logprobs take its place"
+        losses.add((*at, LOGPROBS), f"{provider} data [{LOGPROBS!r}]", why)
+    placed = {LOGPROBS: written, **fields}
+    placed[LOGPROBS] = written
+    return placed

@@ -20,10 +20,10 @@ from typing import Any
 from chatcodec._errors import ProviderAPIError
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.kit import Steps, absent_keys, leftovers, mark_absent, restore_fields
-from chatcodec._providers.kit.token_logprobs import read_token_logprobs, write_token_logprobs
+from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
 from chatcodec._providers.ollama.call_ids import response_call_id
 from chatcodec._providers.ollama.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec._providers.ollama.markers import KIT
+from chatcodec._providers.ollama.markers import KIT, PROVIDER
 from chatcodec._providers.ollama.messages import decode_assistant, encode_assistant
 from chatcodec._providers.ollama.timestamps import created_of, format_created
 from chatcodec._providers.ollama.usage import FIELDS as USAGE_FIELDS
@@ -162,8 +162,8 @@ def encode_end(choice: Mapping[str, Any], context: EncodeContext, at: Steps) -> 
         losses.add((*at, "index"), "choice index", "an Ollama response's one answer has no index", "metadata")
     wire = restore_fields(bag)
     tokens = choice.get("logprobs")
-    if tokens is not None:  # where the bag kept it before it had a canonical field: first
-        wire = {"logprobs": write_token_logprobs(tokens, every_key=False), **wire}
+    if tokens is not None:
+        wire = put_logprobs(wire, write_token_logprobs(tokens, every_key=False), PROVIDER, losses, at)
     reason = encode_finish_reason(choice.get("finish_reason"), bag, context, (*at, "finish_reason"))
     if reason is not None:
         wire["done_reason"] = reason

@@ -16,9 +16,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec._providers.kit.token_logprobs import read_token_logprobs, write_token_logprobs
+from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
+from chatcodec._providers.openai_chat.markers import PROVIDER
 
 if TYPE_CHECKING:
+    from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model.response import TokenLogprob
 
 
@@ -45,3 +47,11 @@ def write_choice_logprobs(tokens: Sequence[Mapping[str, Any] | TokenLogprob]) ->
     """A choice's ``logprobs`` for canonical tokens (data, or the models a stream event holds)."""
     data = [token if isinstance(token, Mapping) else token.model_dump() for token in tokens]
     return {"content": write_token_logprobs(data, every_key=True), "refusal": None}
+
+
+def place_choice_logprobs(
+    fields: dict[str, Any], tokens: Sequence[Mapping[str, Any] | TokenLogprob], losses: LossRecorder, at: Steps
+) -> dict[str, Any]:
+    """A choice's ``fields`` with its canonical ``tokens`` written at ``logprobs``, over a
+    ``logprobs`` its bag kept (:func:`~chatcodec._providers.kit.token_logprobs.put_logprobs`)."""
+    return put_logprobs(fields, write_choice_logprobs(tokens), PROVIDER, losses, at)

@@ -33,7 +33,7 @@ from chatcodec._providers.openai_chat.finish_reason import (
     encode_finish_reason,
     encode_unknown_finish,
 )
-from chatcodec._providers.openai_chat.logprobs import read_choice_logprobs, write_choice_logprobs
+from chatcodec._providers.openai_chat.logprobs import place_choice_logprobs, read_choice_logprobs
 from chatcodec._providers.openai_chat.markers import KIT
 from chatcodec._providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, response_adapter
@@ -141,8 +141,8 @@ def _encode_choice(
     message = encode_assistant(choice["message"], reasoning_field, losses, at, response=True)
     wire = wire_fields(bag)
     tokens = choice.get("logprobs")
-    if tokens is not None:  # where the bag kept it before it had a canonical field: first
-        wire = {"logprobs": write_choice_logprobs(tokens), **wire}
+    if tokens is not None:
+        wire = place_choice_logprobs(wire, tokens, losses, ("choices", index))
     wire.update(index=choice.get("index", 0), message=message)
     at = ("choices", index, "finish_reason")
     finish_reason = choice.get("finish_reason")

@@ -235,7 +235,7 @@ class StreamEncoder:
         bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
         word = encode_finish_reason(event.finish_reason.model_dump(), bag, self._context, (*at, "finish_reason"))
         if event.logprobs is not None:  # the choice's canonical tokens, as a body's choice spells them
-            bag["logprobs"] = logprobs.write_choice_logprobs(event.logprobs)
+            bag = logprobs.place_choice_logprobs(bag, event.logprobs, self._losses, (*at, "choice_metadata"))
         if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         delta = self._message_fields(state.message, at)
