@@ -158,7 +158,8 @@ def test_a_format_with_no_place_for_them_reports_them(target: str) -> None:
     assert [loss.what for loss in streamed if "logprobs" in loss.path] == ["token log probabilities"]
 
 
-_BYTES = st.none() | st.lists(st.integers(min_value=0, max_value=255), min_size=1, max_size=4)
+_BYTES = st.none() | st.lists(st.integers(min_value=0, max_value=255), max_size=4)
+"""Empty bytes too: the empty token's UTF-8, which each spelling reads back."""
 _ALTERNATIVE = st.builds(
     chatcodec.TopLogprob, token=st.text(), logprob=st.floats(max_value=0, allow_infinity=False), bytes=_BYTES
 )
@@ -186,4 +187,15 @@ def test_a_token_canonical_cannot_hold_stays_as_it_came() -> None:
     body = {**OLLAMA_BODY, "logprobs": [{"token": "\ud83d", "logprob": -1.0}]}
     response = chatcodec.decode_response("ollama", body)
     assert response.choices[0].logprobs is None
+    assert chatcodec.encode_response("ollama", response) == body
+
+
+def test_an_ollama_token_with_empty_bytes_is_read_as_canonical() -> None:
+    # the empty token's bytes are empty; refused, the whole answer's tokens went to the bag
+    body = {**OLLAMA_BODY, "logprobs": [{"token": "", "logprob": -0.5, "bytes": []}, {"token": "!", "logprob": -0.1}]}
+    response = chatcodec.decode_response("ollama", body)
+    assert response.choices[0].logprobs == [
+        chatcodec.TokenLogprob(token="", logprob=-0.5, bytes=[]),
+        chatcodec.TokenLogprob(token="!", logprob=-0.1),
+    ]
     assert chatcodec.encode_response("ollama", response) == body

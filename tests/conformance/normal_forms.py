@@ -156,10 +156,15 @@ def response_meaning(response: chatcodec.ChatResponse, unplaced: Sequence[str] =
     its own; the unified reason is the meaning), content as a list of parts (a string is
     one text part), tool arguments as compact JSON (:func:`with_compact_arguments`), no
     empty text part (a format whose content is one string holds nothing for it, and it
-    says nothing), and the ``unplaced`` dotted fields (the target's
-    ``unplaced_response_fields``) left out."""
+    says nothing), no token ``bytes`` that are the token's UTF-8 (they say nothing more:
+    Gemini has none, Responses writes them), and the ``unplaced`` dotted fields (the
+    target's ``unplaced_response_fields``) left out."""
     meaning: JsonObject = _without_bags(with_compact_arguments(response).model_dump(mode="json"))
     for choice in meaning["choices"]:
+        for token in choice.get("logprobs") or ():
+            for entry in (token, *token.get("top_logprobs", ())):
+                if entry.get("bytes") == list(entry["token"].encode()):
+                    del entry["bytes"]
         if choice.get("finish_reason") is not None:
             choice["finish_reason"].pop("raw", None)
         message = choice["message"]

@@ -7,7 +7,10 @@ entries (``api.Logprob``: the same keys, ``bytes`` and ``top_logprobs`` left out
 empty, Go's ``omitempty``) are the canonical :class:`~chatcodec.TokenLogprob`. The two
 spellings differ only in what they leave out, so each reader takes its own spelling only
 (every key written, or nothing empty written), and a list spelled otherwise stays where
-the reader keeps unmapped fields: a same-format round trip is exact either way.
+the reader keeps unmapped fields: a same-format round trip is exact either way. One
+exception: an empty ``bytes`` list is taken in both, as canonical holds it (the empty
+token's UTF-8 is empty) and the writer gives it back; refused, it sent a whole answer's
+tokens to the bag.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ def _read_token(entry: object, keys: frozenset[str], every_key: bool) -> dict[st
     if "bytes" not in fields or (fields["bytes"] is None and every_key):
         return read
     data = as_list(fields["bytes"])
-    if data is None or (not data and not every_key) or not all(_a_byte(item) for item in data):
+    if data is None or not all(_a_byte(item) for item in data):
         return None
     read["bytes"] = data
     return read
