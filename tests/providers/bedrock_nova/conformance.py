@@ -202,7 +202,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       after the result, read back on the result;
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
     * ``detail="auto"`` is the default: not sent; ``is_error=False`` is no status;
-    * thinking reads back attributed to ``bedrock-nova``;
+    * thinking reads back attributed to ``bedrock-nova``, with no model (a Nova body names
+      none: ``families/aws/thinking.py`` records the model only when the request names it);
     * a penalty of 0 changes nothing: not sent;
     * the model is in the URL, where the caller puts it: the body holds none;
     * an effort (or budget) without the switch reads back with reasoning switched on.
@@ -283,8 +284,8 @@ def _regrouped(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _rewritten_part(part: dict[str, Any]) -> dict[str, Any]:
-    if part.get("type") == "thinking":
-        part = {**part, "provider": PROVIDER}
+    if part.get("type") == "thinking":  # attributed to the body's reader: no model, which is in the URL
+        part = {**part, "provider": PROVIDER, "model": None}
     if part.get("type") == "tool_use":
         parsed = _parsed(part.get("arguments", ""))
         if isinstance(parsed, dict):
