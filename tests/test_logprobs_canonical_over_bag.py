@@ -95,7 +95,7 @@ def test_a_bag_spelling_equal_to_what_is_written_is_no_loss(provider: str) -> No
 def test_replay_gives_an_unfinished_choices_tokens_on_its_first_text_delta() -> None:
     response = _response("acme", finished=False).model_copy(deep=True)
     response.choices[0].provider_metadata = None
-    events = list(events_from_response(response, lambda text: list(text)))
+    events = list(events_from_response(response, list))
     deltas = [event for event in events if isinstance(event, TextDeltaEvent)]
     assert [delta.delta for delta in deltas] == ["H", "i", "!"]
     assert deltas[0].logprobs == response.choices[0].logprobs
