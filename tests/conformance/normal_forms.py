@@ -157,7 +157,7 @@ def response_meaning(response: chatcodec.ChatResponse, unplaced: Sequence[str] =
     one text part), tool arguments as compact JSON (:func:`with_compact_arguments`), no
     empty text part (a format whose content is one string holds nothing for it, and it
     says nothing), no token ``bytes`` that are the token's UTF-8 (they say nothing more:
-    Gemini has none, Responses writes them), and the ``unplaced`` dotted fields (the
+    one format keeps none, another always writes them), and the ``unplaced`` dotted fields (the
     target's ``unplaced_response_fields``) left out."""
     meaning: JsonObject = _without_bags(with_compact_arguments(response).model_dump(mode="json"))
     for choice in meaning["choices"]:
