@@ -68,6 +68,8 @@ This provider's own:
   schema (the decoder's front).
 - ``stream_indexes``: the ``index`` of each list entry in a streamed delta, as the SDK's stream
   helpers merge them.
+- ``stream_thinking``: the deltas a thinking part makes in a written stream, and which field they
+  go to.
 - ``thought_signatures``: Gemini's thought signature on a compatible tool call <->
   ``thoughtSignature``.
 - ``tool_calls``: one tool call <-> one canonical ``tool_use`` part.

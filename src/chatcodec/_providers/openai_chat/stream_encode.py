@@ -10,11 +10,11 @@ first chunk does): an empty text part survives the trip. Tool calls are numbered
 as they start. A text delta's tokens are its chunk's ``logprobs``, a finish's its chunk's.
 
 Reasoning goes to the field its start event names (or, for a part whose field is only
-known at its end, as :func:`~chatcodec.streams._replay.events_from_response` produces, it
-is held back until that end). Reasoning from another provider follows the
-``reasoning_field`` option (given by argument; the old ``_reasoning_field`` on the start
-event's metadata is read with a ``DeprecationWarning``), by default ``reasoning_content``;
-set to ``None`` it is dropped with a loss. Several text parts of one choice run together
+known at its end, it is held back until that end; :mod:`.stream_thinking` makes its
+deltas). Reasoning from another provider follows the ``reasoning_field`` option (given by
+argument; the old ``_reasoning_field`` on the start event's metadata is read with a
+``DeprecationWarning``), by default ``reasoning_content``; set to ``None`` it is dropped
+with a loss. Several text parts of one choice run together
 (a loss). Lists in a delta are numbered by :mod:`.stream_indexes`. Usage is one chunk, the
 last, with ``choices: []``: what OpenAI sends when the request asked for
 ``stream_options.include_usage``. Other providers report usage early (Anthropic's
@@ -56,12 +56,11 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_dict
 from chatcodec._providers.contract.context import EncodeContext, read_options
-from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec._providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
 from chatcodec._providers.kit.invented import NOW, report_invented
-from chatcodec._providers.openai_chat import logprobs, reasoning, stream_indexes, thought_signatures
+from chatcodec._providers.openai_chat import logprobs, reasoning, stream_thinking, thought_signatures
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import message_fields
@@ -84,28 +83,12 @@ def _error_object(event: ErrorEvent) -> dict[str, Any]:
 
 
 @dataclass
-class _Thinking:
-    """Where one thinking part's deltas go; ``target`` None means held back or dropped."""
-
-    target: str | None
-    entry: dict[str, Any] = field(default_factory=dict[str, Any])  # reasoning_details entry base
-    held: list[tuple[str, str]] | None = None  # ("text" | "signature", delta) until the end
-    dropped: bool = False
-    signature_lost: bool = False
-    sent: bool = False
-    blocks: bool = False  # Claude's thinking: its text and signature also go into thinking_blocks
-    block: int = 0  # the index of its thinking_blocks entry (with blocks) or Mistral content entry
-    string: bool = True  # with blocks: its text also goes into the target string (read back as ``_also``)
-    signature: list[str] | None = None  # a block's signature, written whole when the part ends
-
-
-@dataclass
 class _ChoiceState:
     role_sent: bool = False
     text_parts: int = 0
     calls: dict[int, int] = field(default_factory=dict[int, int])  # part index -> wire tool index
     custom: set[int] = field(default_factory=set[int])  # the part indexes of custom calls
-    thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
+    thinking: dict[int, stream_thinking.ThinkingRoute] = field(default_factory=dict[int, stream_thinking.ThinkingRoute])
     details: int = 0  # the next reasoning_details index
     blocks: int = 0  # the next thinking_blocks index
     contents: int = 0  # the next index of a content list entry (a Mistral thinking part)
@@ -313,7 +296,7 @@ class StreamEncoder:
             case ToolCallDeltaEvent():
                 return self._call_delta(event, at)
             case ThinkingStartEvent():
-                self._thinking_start(event, at)
+                stream_thinking.start(self._state(event.choice), event, self._option, self._losses, at)
                 return []
             case ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent():
                 return self._thinking_delta(event, at)
@@ -380,133 +363,17 @@ class StreamEncoder:
             fragment = {"index": wire_index, "function": {"arguments": event.delta}}
         return [self._delta(event.choice, {"tool_calls": [fragment]}, event)]
 
-    # --- thinking ------------------------------------------------------------------------
-
-    def _thinking_start(self, event: ThinkingStartEvent, at: Steps) -> None:
-        KIT.report_foreign(self._losses, event.provider_metadata, at)
-        state = self._state(event.choice)
-        bag = KIT.own(event.provider_metadata) if event.provider == PROVIDER else {}
-        field_name = bag.get("field")
-        if event.provider == PROVIDER and field_name not in (*reasoning.FIELDS, reasoning.CONTENT):
-            state.thinking[event.index] = _Thinking(None, held=[])  # its field comes with its end
-            return
-        target = str(field_name) if event.provider == PROVIDER else self._option
-        thinking = _Thinking(target, block=stream_indexes.next_content(state) if target == reasoning.CONTENT else 0)
-        if event.provider != PROVIDER and (
-            event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
-        ):
-            thinking.blocks = target in reasoning.STRING_FIELDS
-            thinking.block = stream_indexes.next_block(state)
-            if KIT.marker(event.provider_metadata, reasoning.BLOCK) is True:  # read from thinking_blocks
-                thinking.string = target in (as_list(KIT.marker(event.provider_metadata, "_also")) or ())
-        if target is None:
-            thinking.dropped = True
-            reasoning.drop_loss(event.provider, self._losses, at)
-        elif target == reasoning.DETAILS:
-            thinking.entry = self._entry(state, event.provider, bag)
-        state.thinking[event.index] = thinking
-
-    def _entry(self, state: _ChoiceState, provider: str | None, bag: dict[str, Any]) -> dict[str, Any]:
-        """The ``reasoning_details`` entry a part's fragments share, with its ``index`` (its
-        own, read from the stream it came from, or the next one)."""
-        if bag.get("field") == reasoning.DETAILS:
-            return stream_indexes.indexed_detail(
-                {key: value for key, value in wire_fields(bag).items() if key != "field"}, state
-            )
-        entry_format = reasoning.FORMATS.get(provider or "", "unknown")
-        return stream_indexes.indexed_detail({"type": "reasoning.text", "format": entry_format}, state)
+    # --- thinking (the deltas are :mod:`.stream_thinking`'s) ------------------------------
 
     def _thinking_delta(
         self, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, at: Steps
     ) -> list[dict[str, Any]]:
-        thinking = self._state(event.choice).thinking.get(event.index)
-        kind = "text" if isinstance(event, ThinkingDeltaEvent) else "signature"
-        if thinking is None or thinking.dropped:
-            return []
-        if thinking.held is not None:
-            thinking.held.append((kind, event.delta))
-            return []
-        delta = self._reasoning_delta(thinking, kind, event.delta, at)
-        thinking.sent |= delta is not None
-        return [] if delta is None else [self._delta(event.choice, delta, event)]
-
-    def _reasoning_delta(self, thinking: _Thinking, kind: str, text: str, at: Steps) -> dict[str, Any] | None:
-        target = thinking.target
-        if target == reasoning.DETAILS:
-            key = (
-                "signature"
-                if kind == "signature"
-                else "summary"
-                if thinking.entry.get("type") == "reasoning.summary"
-                else "text"
-            )
-            return {target: [{**thinking.entry, key: text}]}
-        if thinking.blocks:
-            if kind == "signature":
-                thinking.signature = [*(thinking.signature or []), text]
-                return None
-            block = {reasoning.BLOCKS: [{"index": thinking.block, "type": "thinking", "thinking": text}]}
-            return {str(target): text, **block} if thinking.string else block
-        if kind == "signature":
-            if not thinking.signature_lost:
-                thinking.signature_lost = True
-                self._losses.add(at, "thinking signature", f"{target} is plain text")
-            return None
-        if target == reasoning.CONTENT:
-            return stream_indexes.content_fragment(thinking.block, text)
-        assert target is not None
-        return {target: text}
+        deltas = stream_thinking.deltas(self._state(event.choice), event, self._losses, at)
+        return [self._delta(event.choice, delta, event) for delta in deltas]
 
     def _thinking_end(self, event: ThinkingEndEvent, at: Steps) -> list[dict[str, Any]]:
-        state = self._state(event.choice)
-        thinking = state.thinking.pop(event.index, None)
-        if thinking is None or thinking.dropped:
-            return []
-        chunks: list[dict[str, Any]] = []
-        if thinking.held is not None:
-            bag = KIT.own(event.provider_metadata)
-            target = bag.get("field")
-            thinking.target = str(target) if target in (*reasoning.FIELDS, reasoning.CONTENT) else self._option
-            if thinking.target is None:
-                reasoning.drop_loss(PROVIDER, self._losses, at)
-                return []
-            if thinking.target == reasoning.DETAILS:
-                thinking.entry = self._entry(state, PROVIDER, bag)
-            thinking.block = stream_indexes.next_content(state) if thinking.target == reasoning.CONTENT else 0
-            for kind, text in thinking.held:
-                delta = self._reasoning_delta(thinking, kind, text, at)
-                if delta is not None:
-                    chunks.append(self._delta(event.choice, delta))
-        if thinking.target == reasoning.DETAILS and not (thinking.sent or chunks or event.encrypted is not None):
-            # an entry with no text or signature still exists: one empty fragment opens it
-            chunks.append(self._delta(event.choice, self._reasoning_delta(thinking, "text", "", at) or {}))
-        if thinking.blocks:
-            chunks.extend(self._block_end(event, thinking, state))
-        elif event.encrypted is not None:
-            if thinking.target == reasoning.DETAILS:
-                entry = {**thinking.entry, "type": "reasoning.encrypted", "data": event.encrypted}
-                chunks.append(self._delta(event.choice, {reasoning.DETAILS: [entry]}))
-            else:
-                self._losses.add((*at, "encrypted"), "encrypted reasoning", f"{thinking.target} is plain text")
-        return chunks
-
-    def _block_end(self, event: ThinkingEndEvent, thinking: _Thinking, state: _ChoiceState) -> list[dict[str, Any]]:
-        """A Claude thinking block's end: its signature, whole, closes the block (as the
-        OpenAI Agents SDK and litellm read a streamed block); an encrypted payload is a
-        redacted block of its own, at the next index unless the part sent nothing else."""
-        blocks: list[dict[str, Any]] = []
-        if thinking.signature is not None:
-            signature = "".join(thinking.signature)
-            blocks.append({"index": thinking.block, "type": "thinking", "thinking": "", "signature": signature})
-        if event.encrypted is not None:
-            index = stream_indexes.next_block(state) if thinking.sent or blocks else thinking.block
-            blocks.append({"index": index, "type": "redacted_thinking", "data": event.encrypted})
-        if not (thinking.sent or blocks):  # an empty block still exists: one empty fragment opens it
-            blocks.append({"index": thinking.block, "type": "thinking", "thinking": ""})
-        opening = {str(thinking.target): ""} if thinking.string and not thinking.sent else {}
-        chunks = [self._delta(event.choice, {**opening, reasoning.BLOCKS: [blocks[0]]})] if blocks else []
-        chunks.extend(self._delta(event.choice, {reasoning.BLOCKS: [block]}) for block in blocks[1:])
-        return chunks
+        deltas = stream_thinking.end(self._state(event.choice), event, self._option, self._losses, at)
+        return [self._delta(event.choice, delta) for delta in deltas]
 
     # --- whole parts ---------------------------------------------------------------------
 
@@ -541,7 +408,9 @@ class StreamEncoder:
                     chunks.extend(self._call_delta(delta, at))
                 return chunks
             case ThinkingPart():
-                return self._whole_thinking(event.choice, part, where)
+                choice = event.choice
+                fields = stream_thinking.whole(lambda: self._state(choice), part, self._option, self._losses, where)
+                return [] if fields is None else [self._delta(choice, fields)]
             case OpaquePart() if (
                 part.provider == PROVIDER and KIT.own(part.provider_metadata).get("_in") == "tool_calls"
             ):
@@ -575,26 +444,3 @@ class StreamEncoder:
         if bag and kept:
             why = "an OpenAI stream has no place for a content part's own fields"
             self._losses.add((*where, "provider_metadata"), f"{PROVIDER} data {sorted(kept)}", why)
-
-    def _whole_thinking(self, choice: int, model: ThinkingPart, where: tuple[int | str, ...]) -> list[dict[str, Any]]:
-        part = model.model_dump()  # the reasoning writers read canonical data
-        target = reasoning.field_for(part, self._option)
-        if target is None:
-            reasoning.drop_loss(model.provider, self._losses, where)
-            return []
-        if target == reasoning.CONTENT:
-            content = reasoning.encode_content_thinking(part, self._losses, where)
-            return [self._delta(choice, stream_indexes.numbered_content(content, self._state(choice)))]
-        writer = reasoning.ReasoningWriter(self._losses, output=True)
-        writer.add(part, target, where)
-        fields = writer.fields(where)
-        state = self._state(choice)
-        own_detail = model.provider == PROVIDER and KIT.own(model.provider_metadata).get("field") == reasoning.DETAILS
-        if reasoning.DETAILS in fields:  # numbered by the writer from 0: this stream's next indexes instead
-            entries = as_list(fields[reasoning.DETAILS]) or []
-            kept = [entry if own_detail else stream_indexes.unindexed(entry) for entry in entries]
-            fields[reasoning.DETAILS] = [stream_indexes.indexed_detail(entry, state) for entry in kept]
-        if reasoning.BLOCKS in fields:
-            blocks = as_list(fields[reasoning.BLOCKS]) or []
-            fields[reasoning.BLOCKS] = [{"index": stream_indexes.next_block(state), **block} for block in blocks]
-        return [self._delta(choice, fields)]
