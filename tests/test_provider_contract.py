@@ -20,7 +20,7 @@ from chatcodec._model.stream_events import (
 from chatcodec._option_table import OptionTable
 from chatcodec._providers.anthropic import finish_reason as anthropic_finish
 from chatcodec._providers.anthropic import request as anthropic_request
-from chatcodec._providers.anthropic.parts import AnthropicContext
+from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.families.aws import finish_reason as bedrock_finish

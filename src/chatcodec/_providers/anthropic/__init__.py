@@ -46,10 +46,14 @@ This provider's own:
 
 - ``convenience``: the Clacky-style helpers an agent loop calls around the API
   (``build_request_body``, ``parse_response``, ...).
+- ``encode_context``: what an encode carries beyond the shared context (unsigned thinking, tool
+  names, cache breakpoints), and a written block's restored fields and cache marker.
 - ``media``: the image and document sources Anthropic takes, and how a canonical source is
   written as one.
 - ``servers``: the Anthropic-compatible servers (DeepSeek, Kimi, MiniMax, z.ai) a body can be
   written for, as data.
+- ``thinking``: canonical thinking parts to ``thinking`` and ``redacted_thinking`` blocks (which
+  signatures are replayed).
 - ``tool_ids``: tool-call ids Anthropic accepts, by a reversible, collision-free rewrite.
 """
 

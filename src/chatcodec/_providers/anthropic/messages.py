@@ -42,12 +42,12 @@ from typing import Any
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_list
 from chatcodec._providers.anthropic import wire
+from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
 from chatcodec._providers.anthropic.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
     USER_KINDS,
-    AnthropicContext,
     decode_part,
     decode_parts,
     decode_tool_result,

@@ -8,16 +8,10 @@ verbatim, so nothing is lost and the same block goes back out.
 
 Encoding follows the rules Anthropic rejects requests over:
 
-* thinking is replayed only when Claude produced it and signed it (here, or on Bedrock
-  Converse when the part names a Claude model: one signature scheme,
-  :func:`~chatcodec._providers.families.claude.wire_rules.claude_signed`), and, to Opus 5.5 and Fable 5.1, only when
-  the same model signed it ("thinking blocks are tied to the model that produced them":
-  https://platform.claude.com/docs/en/models/opus-5-5/whats-new-opus-5-5): a part from another provider (its
-  signature means nothing here) or with no or an empty signature (OpenAI
-  reasoning, an interrupted stream) would get 400 "Invalid signature", so it is dropped,
-  or sent as plain text when ``provider_options["anthropic"]["unsigned_thinking"]`` is
-  ``"text"``; either way it is a loss. Redacted thinking goes back as ``redacted_thinking``
-  with its payload untouched, never as text.
+* thinking is replayed only when Claude produced it and signed it (:mod:`.thinking`): a
+  part from another provider or with no signature Anthropic can verify would get 400
+  "Invalid signature", so it is dropped or sent as text, a loss either way. Redacted
+  thinking goes back as ``redacted_thinking`` with its payload untouched, never as text.
 * ``cache_control`` is never put on a thinking block (the API does not allow it there).
 * ``tool_use.input`` must be an object: argument text that is not a JSON object is sent
   as ``{}`` and reported.
@@ -28,16 +22,17 @@ Encoding follows the rules Anthropic rejects requests over:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from chatcodec._errors import rule_error
 from chatcodec._narrow import as_list
 from chatcodec._providers.anthropic import wire as shapes
+from chatcodec._providers.anthropic.encode_context import AnthropicContext, Part, cached, own_fields, restored_fields
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
 from chatcodec._providers.anthropic.media import document_source, media_source, takes_image
+from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import (
     MAPPING,
     SIGNATURE_SEPARATOR,
@@ -45,16 +40,11 @@ from chatcodec._providers.anthropic.tool_ids import (
     signed_tool_use_id,
     split_signed_id,
 )
-from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.families.claude.model_rules import signed_by_another_model
-from chatcodec._providers.families.claude.wire_rules import UnsignedThinking, claude_signed
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
 from chatcodec._providers.kit import (
     Steps,
     compact_json,
     decode_cache_control,
-    encode_cache_control,
-    restore_fields,
     sdk_kinds,
     shape_fields,
     split_fields,
@@ -64,10 +54,6 @@ from chatcodec._providers.kit.closed_schema import WithFloats, json_text
 from chatcodec._providers.kit.null_fields import with_unknown_nulls
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec._providers.kit.tool_arguments import input_object
-
-Part = Mapping[str, Any]
-"""A canonical content part as data (what ``model_dump()`` gives; a key holding its
-default may be absent)."""
 
 _SANITIZE = MAPPING.sanitize
 
@@ -327,46 +313,6 @@ def decode_parts(
 # --- encode ------------------------------------------------------------------------------
 
 
-@dataclass
-class Breakpoint:
-    """A ``cache_control`` written into the output, in prompt order."""
-
-    block: dict[str, Any]
-    at: Steps
-
-
-@dataclass(slots=True, kw_only=True)
-class AnthropicContext(EncodeContext):
-    """An Anthropic encode's state beyond the shared context: how unsigned thinking is
-    sent, tool names for results, and the cache breakpoints written so far."""
-
-    unsigned_thinking: UnsignedThinking = "drop"
-    """The ``unsigned_thinking`` option, checked (anything but ``"text"`` is ``"drop"``)."""
-    tool_names: Callable[[], dict[str, str]] = dict
-    """Tool names by call id, asked for only when a result names its tool (rare)."""
-    breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
-    signed: dict[str, str] = field(default_factory=dict[str, str])
-    """The ids written so far with a Gemini signature in them, by call id (``tool_ids.py``)."""
-
-    def holding(self, *what: str) -> None:
-        """Note that the body may hold ``what`` a target rule looks for (``rules.py``:
-        ``document``, ``citations``, ``system turn``), so the rule runs."""
-        if self.holds is not None:
-            self.holds.update(what)
-
-    def cache(self, block: dict[str, Any], cache_control: Mapping[str, Any] | None, at: Steps) -> dict[str, Any]:
-        """Put ``cache_control`` on ``block`` and remember the breakpoint (responses have none)."""
-        if cache_control is not None and not self.for_request:
-            self.losses.add(
-                (*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers", "setting"
-            )
-        elif cache_control is not None:
-            block["cache_control"] = encode_cache_control(cache_control)
-        if "cache_control" in block:
-            self.breakpoints.append(Breakpoint(block, at))
-        return block
-
-
 def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     """The wire block for canonical ``part`` data, or None where Anthropic cannot carry it."""
     match part["type"]:  # the most frequent kinds in agent sessions first
@@ -377,9 +323,9 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
         case "text":
             if len(part) == PLAIN_TEXT:
                 return {"type": "text", "text": part["text"]}
-            return _cached({**_bag(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
+            return cached({**own_fields(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
         case "thinking":
-            return _encode_thinking(part, context, at)
+            return encode_thinking(part, context, at)
         case "image":
             return _encode_image(part, context, at)
         case "document":
@@ -388,7 +334,7 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
             return _encode_opaque(part, context, at)
         case "refusal":
             context.losses.add(at, "refusal part", REFUSAL_SENT_AS_TEXT)
-            return _cached({**_bag(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
+            return cached({**own_fields(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
         case "audio":
             context.losses.add(at, "audio part", "Anthropic messages cannot hold audio")
             return None
@@ -399,35 +345,15 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
             raise rule_error("Anthropic request", at, "part_type", "not a canonical content part type", kind)
 
 
-def _bag(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    """The wire fields the part's own bag keeps (written first, as they were read); the
-    part's ``provider_metadata`` claimed, another provider's bag reported."""
-    metadata = part.get("provider_metadata")
-    if metadata is None:  # the common case
-        return {}
-    return _restored(KIT.claim(context.losses, metadata, at), context)
-
-
-def _restored(bag: dict[str, Any], context: AnthropicContext) -> dict[str, Any]:
-    """The wire fields of an own bag, which may keep ``citations`` (a text's, read back)."""
-    if bag:
-        context.holding("citations")
-    return restore_fields(bag)
-
-
-def _cached(block: dict[str, Any], part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    """``block`` with the part's cache marker (one its bag restored counts too)."""
-    cache_control = part.get("cache_control")
-    if cache_control is None and "cache_control" not in block:  # the common case
-        return block
-    return context.cache(block, cache_control, at)
-
-
 def _encode_image(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     if not takes_image(part, context.losses, at):
         return None
-    block = {**_bag(part, context, at), "type": "image", "source": media_source(part["source"], context.losses, at)}
-    return _cached(block, part, context, at)
+    block = {
+        **own_fields(part, context, at),
+        "type": "image",
+        "source": media_source(part["source"], context.losses, at),
+    }
+    return cached(block, part, context, at)
 
 
 def _encode_document(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
@@ -435,7 +361,7 @@ def _encode_document(part: Part, context: AnthropicContext, at: Steps) -> dict[s
     if source is None:
         return None
     context.holding("document")
-    block = {**_bag(part, context, at), "type": "document", "source": source}
+    block = {**own_fields(part, context, at), "type": "document", "source": source}
     title, filename = part.get("title"), part.get("filename")
     if title is None:
         title = filename  # OpenAI's file name is the name shown
@@ -443,58 +369,7 @@ def _encode_document(part: Part, context: AnthropicContext, at: Steps) -> dict[s
         block["title"] = title
     if filename not in (None, title):
         context.losses.add((*at, "filename"), "document file name", "Anthropic documents have one title, kept")
-    return _cached(block, part, context, at)
-
-
-def _encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    if part.get("cache_control") is not None:
-        context.losses.add(
-            (*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks", "setting"
-        )
-    provider, text, signature = part.get("provider"), part.get("text", ""), part.get("signature")
-    ours = provider in (PROVIDER, None) or claude_signed(provider, part.get("model"))  # Claude on Bedrock too
-    encrypted = part.get("encrypted")
-    if part.get("redacted") and ours and encrypted:
-        if text or signature:
-            context.losses.add(at, "text or signature of redacted thinking", "redacted_thinking carries only data")
-        return {**_bag(part, context, at), "type": "redacted_thinking", "data": encrypted}
-    if part.get("redacted"):
-        context.losses.add(at, "redacted thinking", "its payload is not Anthropic's")
-        return None
-    if not context.for_request:
-        return _response_thinking(part, ours, context, at)
-    signer = part.get("model")
-    other_model = signed_by_another_model(signer, context.model)
-    if ours and signature and not other_model:
-        _encrypted_loss(part, context, at)
-        return {**_bag(part, context, at), "type": "thinking", "thinking": text, "signature": signature}
-    why = "no signature Anthropic can verify" if ours else f"produced by {provider!r}, not Anthropic"
-    if ours and signature:  # Opus 5.5 and Fable 5.1 verify only their own (families/claude/model_rules.py)
-        why = f"signed by {signer!r}, and {context.model!r} takes only thinking it signed"
-    if context.unsigned_thinking == "text" and text:
-        context.losses.add(at, "thinking part", f"{why}; sent as plain text")
-        return {"type": "text", "text": text}
-    context.losses.add(at, "thinking part", f"{why}; replaying it would get 400 'Invalid signature'")
-    return None
-
-
-def _response_thinking(part: Part, ours: bool, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    """A response may show reasoning from any source; only Anthropic's signature is kept."""
-    _encrypted_loss(part, context, at)
-    given = part.get("signature")
-    signature = given or ""
-    if not ours and signature:
-        context.losses.add((*at, "signature"), f"{part.get('provider')} signature", "meaningless to Anthropic clients")
-        signature = ""
-    elif given is None:
-        why = "Anthropic thinking blocks require one; none was given, sent ''"
-        context.losses.add((*at, "signature"), "thinking signature", why)
-    return {**_bag(part, context, at), "type": "thinking", "thinking": part.get("text", ""), "signature": signature}
-
-
-def _encrypted_loss(part: Part, context: AnthropicContext, at: Steps) -> None:
-    if part.get("encrypted") is not None:
-        context.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic thinking blocks have no such payload")
+    return cached(block, part, context, at)
 
 
 def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
@@ -518,14 +393,14 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
         metadata = rest
     else:
         signature = None
-    block = _restored(KIT.claim(context.losses, metadata, at), context) if metadata else {}
+    block = restored_fields(KIT.claim(context.losses, metadata, at), context) if metadata else {}
     block["type"] = "tool_use"
     block["id"] = _tool_id(part, part["id"], context, (*at, "id"))
     if signature:
         block["id"] = context.signed[part["id"]] = signed_tool_use_id(block["id"], signature)
     block["name"] = tool_name(name, context.losses, at, PROVIDER) if context.for_request else name
     block["input"] = input_object(part.get("arguments", ""), context.losses, at, "Anthropic")
-    return _cached(block, part, context, at)
+    return cached(block, part, context, at)
 
 
 def _encode_tool_result(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
@@ -536,7 +411,7 @@ def _encode_tool_result(part: Part, context: AnthropicContext, at: Steps) -> dic
     signature = bag.pop(SIGNED, None)
     if isinstance(signature, str) and signature and sent == _SANITIZE(tool_use_id):  # its call is not in the body
         sent = signed_tool_use_id(sent, signature)
-    block = {**_restored(bag, context), "type": "tool_result", "tool_use_id": sent}
+    block = {**restored_fields(bag, context), "type": "tool_result", "tool_use_id": sent}
     content = part.get("content", "")
     if isinstance(content, str):
         if content or not bag.get("_no_content"):
@@ -550,7 +425,7 @@ def _encode_tool_result(part: Part, context: AnthropicContext, at: Steps) -> dic
     name = part.get("name")
     if name is not None and context.tool_names().get(tool_use_id) != name:
         context.losses.add((*at, "name"), "tool name", "Anthropic results carry no name; no matching call names it")
-    return _cached(block, part, context, at)
+    return cached(block, part, context, at)
 
 
 def _result_content(content: list[Part], context: AnthropicContext, at: Steps) -> list[Part]:

@@ -41,6 +41,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_sampling_number
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
+from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.markers import API_VERSION, DEFAULT_MAX_TOKENS, KIT, PROVIDER
 from chatcodec._providers.anthropic.messages import (
     decode_messages,
@@ -49,7 +50,6 @@ from chatcodec._providers.anthropic.messages import (
     encode_system,
     leading_system_count,
 )
-from chatcodec._providers.anthropic.parts import AnthropicContext
 from chatcodec._providers.anthropic.rules import version_shown
 from chatcodec._providers.anthropic.settings import budget_wanted, decode_settings, encode_settings
 from chatcodec._providers.anthropic.tool_ids import tool_id_rewrites

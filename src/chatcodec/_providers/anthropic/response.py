@@ -21,6 +21,7 @@ from typing import Any
 from chatcodec._errors import ProviderAPIError
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
+from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import (
     REFUSAL_SENT_AS_TEXT,
     decode_finish_reason,
@@ -29,7 +30,6 @@ from chatcodec._providers.anthropic.finish_reason import (
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
 from chatcodec._providers.anthropic.parts import (
     ASSISTANT_KINDS,
-    AnthropicContext,
     decode_parts,
     encode_part,
 )

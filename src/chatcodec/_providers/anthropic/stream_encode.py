@@ -49,9 +49,10 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._narrow import is_list
 from chatcodec._payloads import loads
+from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT, encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
-from chatcodec._providers.anthropic.parts import AnthropicContext, encode_part
+from chatcodec._providers.anthropic.parts import encode_part
 from chatcodec._providers.anthropic.response import (
     MESSAGE_DEFAULTS,
     MESSAGE_MAPPED,

@@ -1,0 +1,78 @@
+"""Canonical thinking parts to Anthropic ``thinking`` and ``redacted_thinking`` blocks.
+
+Thinking is replayed only when Claude produced it and signed it (here, or on Bedrock
+Converse when the part names a Claude model: one signature scheme,
+:func:`~chatcodec._providers.families.claude.wire_rules.claude_signed`), and, to models
+that verify only their own (:mod:`chatcodec._providers.families.claude.model_rules`), only
+when the same model signed it ("thinking blocks are tied to the model that produced
+them": https://platform.claude.com/docs/en/models/opus-5-5/whats-new-opus-5-5). Anything
+else would get 400 "Invalid signature": it is dropped, or sent as plain text with the
+``unsigned_thinking`` option, a loss either way. A response may show reasoning from any
+source; only Anthropic's signature is kept there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._providers.anthropic.encode_context import AnthropicContext, Part, own_fields
+from chatcodec._providers.anthropic.markers import PROVIDER
+from chatcodec._providers.families.claude.model_rules import signed_by_another_model
+from chatcodec._providers.families.claude.wire_rules import claude_signed
+from chatcodec._providers.kit import Steps
+
+
+def encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    if part.get("cache_control") is not None:
+        context.losses.add(
+            (*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks", "setting"
+        )
+    provider, text, signature = part.get("provider"), part.get("text", ""), part.get("signature")
+    ours = provider in (PROVIDER, None) or claude_signed(provider, part.get("model"))  # Claude on Bedrock too
+    encrypted = part.get("encrypted")
+    if part.get("redacted") and ours and encrypted:
+        if text or signature:
+            context.losses.add(at, "text or signature of redacted thinking", "redacted_thinking carries only data")
+        return {**own_fields(part, context, at), "type": "redacted_thinking", "data": encrypted}
+    if part.get("redacted"):
+        context.losses.add(at, "redacted thinking", "its payload is not Anthropic's")
+        return None
+    if not context.for_request:
+        return _response_thinking(part, ours, context, at)
+    signer = part.get("model")
+    other_model = signed_by_another_model(signer, context.model)
+    if ours and signature and not other_model:
+        _encrypted_loss(part, context, at)
+        return {**own_fields(part, context, at), "type": "thinking", "thinking": text, "signature": signature}
+    why = "no signature Anthropic can verify" if ours else f"produced by {provider!r}, not Anthropic"
+    if ours and signature:  # Opus 5.5 and Fable 5.1 verify only their own (families/claude/model_rules.py)
+        why = f"signed by {signer!r}, and {context.model!r} takes only thinking it signed"
+    if context.unsigned_thinking == "text" and text:
+        context.losses.add(at, "thinking part", f"{why}; sent as plain text")
+        return {"type": "text", "text": text}
+    context.losses.add(at, "thinking part", f"{why}; replaying it would get 400 'Invalid signature'")
+    return None
+
+
+def _response_thinking(part: Part, ours: bool, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    """A response may show reasoning from any source; only Anthropic's signature is kept."""
+    _encrypted_loss(part, context, at)
+    given = part.get("signature")
+    signature = given or ""
+    if not ours and signature:
+        context.losses.add((*at, "signature"), f"{part.get('provider')} signature", "meaningless to Anthropic clients")
+        signature = ""
+    elif given is None:
+        why = "Anthropic thinking blocks require one; none was given, sent ''"
+        context.losses.add((*at, "signature"), "thinking signature", why)
+    return {
+        **own_fields(part, context, at),
+        "type": "thinking",
+        "thinking": part.get("text", ""),
+        "signature": signature,
+    }
+
+
+def _encrypted_loss(part: Part, context: AnthropicContext, at: Steps) -> None:
+    if part.get("encrypted") is not None:
+        context.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic thinking blocks have no such payload")
