@@ -199,3 +199,16 @@ def test_an_ollama_token_with_empty_bytes_is_read_as_canonical() -> None:
         chatcodec.TokenLogprob(token="!", logprob=-0.1),
     ]
     assert chatcodec.encode_response("ollama", response) == body
+
+
+@pytest.mark.parametrize("logprob", [10**400, 2**53 + 1], ids=["past-a-double", "not-exact-in-a-double"])
+@pytest.mark.parametrize(("provider", "body"), [("openai-chat", OPENAI_BODY), ("ollama", OLLAMA_BODY)])
+def test_a_logprob_a_double_cannot_hold_stays_as_it_came(provider: str, body: dict[str, Any], logprob: int) -> None:
+    # JSON's numbers have no size limit; canonical's logprob is a double (the APIs' own
+    # type), so an integer no double holds exactly is kept where it came, not rounded
+    odd = json.loads(json.dumps(body))
+    tokens = odd["choices"][0]["logprobs"]["content"] if provider == "openai-chat" else odd["logprobs"]
+    tokens[1]["logprob"] = logprob
+    response = chatcodec.decode_response(provider, odd)
+    assert response.choices[0].logprobs is None
+    assert chatcodec.encode_response(provider, response, on_loss="error") == odd

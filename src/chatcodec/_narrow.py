@@ -7,6 +7,7 @@ strictly typed.
 
 from __future__ import annotations
 
+from math import isfinite
 from typing import Any, TypeGuard
 
 
@@ -50,6 +51,16 @@ def as_sampling_number(value: object) -> object:
     if type(value) is int and fits_a_double(value):
         return float(value)
     return value
+
+
+def is_a_double(value: object) -> bool:
+    """Whether ``value`` is a JSON number a finite double holds exactly, as the APIs' own
+    ``double`` fields (a token's log probability) are: a finite float, or an integer
+    :func:`fits_a_double` says holds (JSON numbers have no size limit: ``10**400`` or
+    ``2**53 + 1`` would be rounded, or overflow). Not a bool."""
+    if type(value) is float:
+        return isfinite(value)
+    return type(value) is int and fits_a_double(value)
 
 
 def fits_a_double(value: int) -> bool:

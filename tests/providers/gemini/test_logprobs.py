@@ -150,3 +150,12 @@ def test_a_streams_steps_are_joined_over_its_chunks_and_given_with_the_finish() 
     assert results == [
         {"chosenCandidates": [{"token": "Hi", "logProbability": -0.1}, {"token": "!", "logProbability": -0.5}]}
     ]
+
+
+def test_a_log_probability_a_double_cannot_hold_stays_in_the_bag_as_it_came() -> None:
+    for logprob in (10**400, 2**53 + 1):  # JSON numbers have no size limit; the API's are doubles
+        odd = copy.deepcopy(BODY)
+        odd["candidates"][0]["logprobsResult"]["chosenCandidates"][1]["logProbability"] = logprob
+        response = chatcodec.decode_response("gemini", odd)
+        assert response.choices[0].logprobs is None
+        assert chatcodec.encode_response("gemini", response, on_loss="error") == odd

@@ -213,3 +213,12 @@ def test_an_empty_token_list_puts_an_empty_list_on_each_part_unreported() -> Non
     body = chatcodec.encode_response("openai-responses", response, on_loss="ignore", losses=losses)
     assert [part["logprobs"] for part in _text_parts(body)] == [[], []]
     assert not [loss for loss in losses if "logprobs" in loss.path]
+
+
+@pytest.mark.parametrize("logprob", [10**400, 2**53 + 1], ids=["past-a-double", "not-exact-in-a-double"])
+def test_a_logprob_a_double_cannot_hold_stays_on_its_part_as_it_came(logprob: int) -> None:
+    odd = copy.deepcopy(RECORDED)
+    _text_parts(odd)[0]["logprobs"][1]["logprob"] = logprob
+    response = chatcodec.decode_response("openai-responses", odd)
+    assert response.choices[0].logprobs is None
+    assert chatcodec.encode_response("openai-responses", response, on_loss="error") == odd

@@ -25,11 +25,10 @@ stays in the bag whole, as it came.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from math import isfinite
 from typing import Any
 
 from chatcodec._losses import LossRecorder, Steps
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_dict, as_list, is_a_double
 
 RESULT = "logprobsResult"
 CHOSEN, TOP = "chosenCandidates", "topCandidates"
@@ -83,7 +82,7 @@ def _token(entry: object) -> dict[str, Any] | None:
     token, logprob = fields.get("token"), fields.get("logProbability")
     if not isinstance(token, str) or not _unicode(token):
         return None
-    if not (type(logprob) is int or type(logprob) is float) or not isfinite(logprob):
+    if not is_a_double(logprob):  # a double in the API (JSON may hold -Infinity, 1e400)
         return None
     return {"token": token, "logprob": logprob}
 

@@ -16,11 +16,10 @@ tokens to the bag.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from math import isfinite
 from typing import Any
 
 from chatcodec._losses import LossRecorder, Steps
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_dict, as_list, is_a_double
 
 LOGPROBS = "logprobs"
 _ENTRY_KEYS = frozenset({"token", "logprob", "bytes", "top_logprobs"})
@@ -58,8 +57,8 @@ def _read_token(entry: object, keys: frozenset[str], every_key: bool) -> dict[st
     if fields is None or not fields.keys() <= keys or (every_key and fields.keys() != keys):
         return None
     token, logprob = fields.get("token"), fields.get("logprob")
-    if not isinstance(token, str) or not _unicode(token) or not _finite(logprob):
-        return None  # canonical text is Unicode and numbers finite (JSON may hold "\ud800", -Infinity)
+    if not isinstance(token, str) or not _unicode(token) or not is_a_double(logprob):
+        return None  # canonical text is Unicode and a logprob a double (JSON may hold "\ud800", -Infinity, 1e400)
     read: dict[str, Any] = {"token": token, "logprob": logprob}
     if "top_logprobs" in fields:
         read["top_logprobs"] = fields["top_logprobs"]
@@ -82,10 +81,6 @@ def _unicode(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _finite(value: object) -> bool:
-    return (type(value) is int or type(value) is float) and isfinite(value)  # not a bool
 
 
 def _a_byte(value: object) -> bool:
