@@ -53,7 +53,7 @@ def as_sampling_number(value: object) -> object:
     return value
 
 
-def is_a_double(value: object) -> bool:
+def is_a_double(value: object) -> TypeGuard[int | float]:
     """Whether ``value`` is a JSON number a finite double holds exactly, as the APIs' own
     ``double`` fields (a token's log probability) are: a finite float, or an integer
     :func:`fits_a_double` says holds (JSON numbers have no size limit: ``10**400`` or

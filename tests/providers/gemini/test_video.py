@@ -93,6 +93,18 @@ def test_a_clip_spelled_otherwise_stays_in_the_bag_and_goes_back_as_it_came() ->
     assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == _request(part)
 
 
+@pytest.mark.parametrize("fps", [10**400, 2**53 + 1], ids=["past-a-double", "not-exact-in-a-double"])
+def test_a_frame_rate_no_double_holds_stays_in_the_bag_and_goes_back_as_it_came(fps: int) -> None:
+    # fps is a double in the API; JSON's numbers have no size limit (10**400 raised a bare
+    # OverflowError, 2**53 + 1 was rounded silently)
+    part = {"inlineData": {"mimeType": "video/mp4", "data": MP4}, "videoMetadata": {"fps": fps}}
+    decoded = chatcodec.decode_request(PROVIDER, _request(part))
+    video = decoded.messages[0].parts[0]
+    assert isinstance(video, chatcodec.VideoPart)
+    assert video.fps is None
+    assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == _request(part)
+
+
 def test_a_canonical_video_is_written_with_its_clip_as_video_metadata() -> None:
     video = chatcodec.VideoPart(
         source=chatcodec.Base64Source(media_type="video/mp4", data=MP4), start_offset=90, end_offset=120.25, fps=2

@@ -20,6 +20,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._narrow import is_a_double
+
 VIDEO_METADATA = "videoMetadata"
 _DURATION = re.compile(r"\d{1,12}(\.\d{1,9})?s")
 _OFFSETS = {"startOffset": "start_offset", "endOffset": "end_offset"}
@@ -50,7 +52,7 @@ def take_clip(canonical: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
             if duration(seconds) != value:
                 return canonical
             clip[_OFFSETS[key]] = seconds
-        elif key == "fps" and isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        elif key == "fps" and is_a_double(value) and value > 0:  # a double in the API; JSON may hold 10**400
             clip["fps"] = float(value)
         else:
             return canonical
