@@ -119,6 +119,24 @@ def test_a_gemini_response_schema_is_written_as_json_schema(target: str) -> None
     assert "$.response_format.json_schema" in _schema_losses(losses)
 
 
+@pytest.mark.parametrize(
+    "spelling", ["1" * 5000, "1e400", "\u00b2"], ids=["5000-digits", "past-a-double", "superscript"]
+)
+def test_a_gemini_number_string_no_json_number_holds_stays_the_string_it_was(spelling: str) -> None:
+    # Gemini's OpenAPI subset spells int64 counts and a numeric enum's values as strings; one
+    # that reads as no finite number (past Python's 4300-digit parse, past a double, a digit
+    # that is not ASCII) raised a bare ValueError or was written as Infinity, which is not JSON
+    node = {"type": "INTEGER", "format": "enum", "enum": [spelling], "maxItems": spelling}
+    schema = {"type": "OBJECT", "properties": {"a": node, "b": {"type": "STRING", "maxLength": spelling}}}
+    body = {**_GEMINI_BODY, "tools": [{"functionDeclarations": [{"name": "book", "parameters": schema}]}]}
+    converted, _ = _convert(body, "gemini", "openai-chat")
+    json.dumps(converted, allow_nan=False)
+    properties = _tool_schema(converted, "openai-chat")["properties"]
+    assert properties["a"]["enum"] == [spelling]
+    assert properties["a"]["maxItems"] == spelling
+    assert properties["b"]["maxLength"] == spelling
+
+
 def test_a_gemini_schema_comes_back_to_gemini_as_it_was_sent() -> None:
     losses: list[chatcodec.Loss] = []
     back = chatcodec.convert_request(_GEMINI_BODY, source="gemini", target="gemini", on_loss="error", losses=losses)

@@ -25,6 +25,7 @@ the same object, with no change (so it is safe on every schema: no detection ste
 
 from __future__ import annotations
 
+from math import isfinite
 from typing import Any
 
 from chatcodec._losses import Steps
@@ -81,8 +82,9 @@ def _node(node: dict[str, Any], walk: SchemaWalk) -> dict[str, Any]:
     _example(rewritten, walk)
     for key in _COUNTS & rewritten.keys():
         value = rewritten[key]
-        if isinstance(value, str) and value.isdigit():
-            rewritten[key] = int(value)
+        count = _count(value)
+        if count is not None:
+            rewritten[key] = count
             walk.record((key,), _SPELLING, _WHY)
     return rewritten if len(walk.changes) > found else node  # e.g. a count that is no number: as it was
 
@@ -191,17 +193,32 @@ def _enum(node: dict[str, Any], walk: SchemaWalk) -> None:
         walk.record(("enum",), _SPELLING, _WHY)
 
 
+def _count(value: object) -> int | None:
+    """A count Gemini spells as a string (``"5"``: int64 in its OpenAPI subset) as a number;
+    None for any other string, and for one Python cannot parse as an int (a non-ASCII digit
+    such as ``"\u00b2"``, which ``str.isdigit`` accepts; more than 4,300 digits), which stays
+    as it was."""
+    if not isinstance(value, str) or not (value.isascii() and value.isdigit()):
+        return None
+    try:
+        return int(value)
+    except ValueError:  # past the int parse's digit limit
+        return None
+
+
 def _number(value: object) -> int | float | None:
-    """A numeric string of a Gemini enum (its values are strings) as a number."""
+    """A numeric string of a Gemini enum (its values are strings) as a number; None for one
+    no JSON number holds (``"1e400"`` reads as infinity, which is not JSON)."""
     if not isinstance(value, str):
         return value if isinstance(value, int | float) and not isinstance(value, bool) else None
     try:
         return int(value)
     except ValueError:
         try:
-            return float(value)
+            number = float(value)
         except ValueError:
             return None
+        return number if isfinite(number) else None
 
 
 def _ordering(node: dict[str, Any], walk: SchemaWalk) -> None:
