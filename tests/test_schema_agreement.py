@@ -104,6 +104,25 @@ def test_models_coerce_nothing(kind: chatcodec.SchemaKind, document: object) -> 
         ("request", {"max_tokens": 100.0, "temperature": 1}),
         ("response", {"choices": [{"message": {"role": "assistant", "content": "x"}, "index": 1.0}]}),
         ("stream-event", {"type": "text_delta", "index": 2.0, "delta": "x"}),
+        # a token's bytes (and an alternative's): integers from 0 to 255, whole floats too
+        (
+            "response",
+            {
+                "choices": [
+                    {
+                        "message": {"role": "assistant", "content": "x"},
+                        "logprobs": [
+                            {
+                                "token": "x",
+                                "logprob": -0.5,
+                                "bytes": [120.0],
+                                "top_logprobs": [{"token": "y", "logprob": -1, "bytes": [255.0]}],
+                            }
+                        ],
+                    }
+                ]
+            },
+        ),
     ],
 )
 def test_one_json_number_type(kind: chatcodec.SchemaKind, document: object) -> None:

@@ -31,7 +31,7 @@ them back when encoding to the same provider, so a same-provider round trip is e
 @dataclass(frozen=True)
 class _WholeNumber:
     """Core schema of an integer field: an ``int``, or a float with no fraction (``3.0``, made
-    an ``int``), never a string or bool; at least ``minimum`` when one is set.
+    an ``int``), never a string or bool; at least ``minimum`` and at most ``maximum`` when set.
 
     JSON has one number type, and JSON Schema (hence ajv and ``jsonschema``) counts ``3.0``
     as an integer; strict pydantic would refuse it, so the schema and the models would
@@ -39,6 +39,7 @@ class _WholeNumber:
     """
 
     minimum: int | None = None
+    maximum: int | None = None
 
     def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
         whole = core_schema.union_schema(
@@ -51,14 +52,13 @@ class _WholeNumber:
             mode="left_to_right",
             custom_error_type="int_type",
         )
-        if self.minimum is None:
+        if self.minimum is None and self.maximum is None:
             return whole
-        return core_schema.chain_schema([whole, core_schema.int_schema(ge=self.minimum)])
+        return core_schema.chain_schema([whole, core_schema.int_schema(ge=self.minimum, le=self.maximum)])
 
     def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        if self.minimum is None:
-            return {"type": "integer"}
-        return {"type": "integer", "minimum": self.minimum}
+        bounds = {"minimum": self.minimum, "maximum": self.maximum}
+        return {"type": "integer", **{key: value for key, value in bounds.items() if value is not None}}
 
 
 def _float_as_int(value: float) -> int:
@@ -114,6 +114,9 @@ NonNegativeInt = Annotated[int, _WholeNumber(minimum=0)]
 
 PositiveInt = Annotated[int, _WholeNumber(minimum=1)]
 """A :data:`JsonInt` that is at least 1."""
+
+Byte = Annotated[int, _WholeNumber(minimum=0, maximum=255)]
+"""A :data:`JsonInt` from 0 to 255 (a token's UTF-8 bytes)."""
 
 
 def deferred_adapter(annotation: Any) -> TypeAdapter[Any]:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import Field, model_validator
 
 from chatcodec._model._base import (
+    Byte,
     CanonicalModel,
     JsonInt,
     NonNegativeInt,
@@ -74,7 +75,7 @@ class TopLogprob(CanonicalModel):
     """The token's text."""
     logprob: float
     """Its log probability (natural log, 0 or less)."""
-    bytes: list[Annotated[int, Field(ge=0, le=255)]] | None = omitted_when_none()
+    bytes: list[Byte] | None = omitted_when_none()
     """Its UTF-8 bytes, where a token is part of a character its text cannot show alone."""
 
 
@@ -87,7 +88,7 @@ class TokenLogprob(CanonicalModel):
     """The token's text."""
     logprob: float
     """Its log probability (natural log, 0 or less)."""
-    bytes: list[Annotated[int, Field(ge=0, le=255)]] | None = omitted_when_none()
+    bytes: list[Byte] | None = omitted_when_none()
     """Its UTF-8 bytes, where a token is part of a character its text cannot show alone."""
     top_logprobs: list[TopLogprob] = omitted_when_empty()
     """The likeliest tokens at this position (as many as the request's ``top_logprobs``)."""
