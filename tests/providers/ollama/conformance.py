@@ -194,7 +194,10 @@ def _laid_out(parts: list[Any]) -> Any:
 
 
 def _plain_text(part: dict[str, Any]) -> bool:
-    return part.get("type") == "text" and not part.get("cache_control") and not part.get("provider_metadata")
+    """A text part with nothing but its text: no cache marker, and no bag holding data (a
+    bag that is empty, ``{"openai": {}}``, carries nothing, so nothing is reported)."""
+    bags = part.get("provider_metadata") or {}
+    return part.get("type") == "text" and not part.get("cache_control") and not any(bags.values())
 
 
 def _empty_text(part: dict[str, Any]) -> bool:
