@@ -52,3 +52,30 @@ def test_a_custom_call_and_its_result_go_together() -> None:
     kept = history_for(messages, recorder, "anthropic", replace(CAPABILITIES, freeform_calls=False))
     assert kept == [messages[0], messages[3]]
     assert [loss.path for loss in recorder.losses] == ["$.messages[1].content[0]"]
+
+
+def test_two_unsendable_calls_sharing_an_id_both_go() -> None:
+    # ids are keys, but a server that gives none sends "" for each: the first call stayed
+    # (unreported) when the calls were kept by id, so the next pass dropped it
+    call = {"type": "tool_use", "id": "", "name": "grep", "arguments": "x", "kind": "custom"}
+    answered = {"type": "opaque", "provider": "gemini", "data": {"id": "", "functionCall": {"name": "f"}}}
+    result = {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "", "content": "done"}]}
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [call]},
+        {"role": "assistant", "content": [call]},
+        {"role": "user", "content": "again"},
+        {"role": "assistant", "content": [answered]},
+        result,
+        {"role": "assistant", "content": [answered]},
+        result,
+    ]
+    recorder = LossRecorder()
+    kept = history_for(messages, recorder, "anthropic", replace(CAPABILITIES, freeform_calls=False))
+    assert kept == [messages[0], messages[3]]
+    assert [loss.path for loss in recorder.losses] == [
+        "$.messages[1].content[0]",
+        "$.messages[2].content[0]",
+        "$.messages[4].content[0]",
+        "$.messages[6].content[0]",
+    ]

@@ -218,15 +218,18 @@ CUSTOM_CALL = "custom tool call"
 """How a loss names a freeform call the target cannot send."""
 
 
-def _foreign_calls(
-    messages: Sequence[Message], target: str, *, freeform: bool
-) -> tuple[dict[str, tuple[str, tuple[int, int]]], set[tuple[int, int]]]:
-    """Calls the target cannot send, by id: (what they are, place): opaque parts of another
+Unsent = dict[str, list[tuple[str, tuple[int, int]]]]
+"""Calls the target cannot send, by id: (what each is, its place). A list, as two calls may
+share an id (``""`` from a server that gives none): each is dropped, not only the last."""
+
+
+def _foreign_calls(messages: Sequence[Message], target: str, *, freeform: bool) -> tuple[Unsent, set[tuple[int, int]]]:
+    """Calls the target cannot send (:data:`Unsent`): opaque parts of another
     provider holding a call id and (``freeform`` false) custom calls; and the places of
     the opaque ones that repeat a ``tool_use`` of their own message (LangChain's
     ``AIMessage`` holds an Anthropic ``tool_use`` block in ``content`` and the same call in
     ``tool_calls``): that call is sent, once, as the ``tool_use``."""
-    calls: dict[str, tuple[str, tuple[int, int]]] = {}
+    calls: Unsent = {}
     repeated: set[tuple[int, int]] = set()
     for index, message in enumerate(messages):
         if message["role"] != "assistant":
@@ -235,7 +238,7 @@ def _foreign_calls(
         sent: set[str] | None = None
         for position, part in enumerate(parts):
             if not freeform and part.get("kind") == "custom":
-                calls[part["id"]] = (CUSTOM_CALL, (index, position))
+                calls.setdefault(part["id"], []).append((CUSTOM_CALL, (index, position)))
                 continue
             if part["type"] != "opaque" or part.get("provider") == target:
                 continue
@@ -247,7 +250,7 @@ def _foreign_calls(
             if call_id in sent:
                 repeated.add((index, position))
             else:
-                calls[call_id] = (f"{part.get('provider')} tool call", (index, position))
+                calls.setdefault(call_id, []).append((f"{part.get('provider')} tool call", (index, position)))
     return calls, repeated
 
 
@@ -277,14 +280,16 @@ def without_unsent_calls(
             continue
         for position, result in enumerate(_parts(message)):
             result_id: str = result.get("tool_use_id", "")
-            call = calls.get(result_id)
-            if call is not None and call[1][0] < index:
+            unsent = calls.get(result_id)
+            if unsent and unsent[0][1][0] < index:  # after the first such call
                 results.setdefault(result_id, []).append((index, position))
     if not results:
         return _without(messages, dropped, copies) if dropped else messages
-    for call_id, (what, at) in calls.items():
-        answered = results.get(call_id)
-        if answered:
+    for call_id, unsent in calls.items():
+        for what, at in unsent:
+            answered = [place for place in results.get(call_id, ()) if place[0] > at[0]]
+            if not answered:
+                continue
             listed = ", ".join(
                 losses.request_path(("messages", index, "content", position)) for index, position in answered
             )
@@ -299,7 +304,7 @@ def without_unsent_calls(
 
 def _unanswered_custom_calls(
     messages: Sequence[Message],
-    calls: dict[str, tuple[str, tuple[int, int]]],
+    calls: Unsent,
     losses: LossRecorder,
     name: str,
 ) -> set[tuple[int, int]]:
@@ -310,14 +315,21 @@ def _unanswered_custom_calls(
         if message["role"] == "tool":
             last_answer.update((result.get("tool_use_id", ""), index) for result in _parts(message))
     places: set[tuple[int, int]] = set()
-    for call_id, (what, at) in list(calls.items()):
-        if what == CUSTOM_CALL and last_answer.get(call_id, -1) < at[0]:
-            losses.add(
-                ("messages", at[0], "content", at[1]),
-                f"{what} {call_id!r}",
-                f"{name} has no freeform tool calls; dropped",
-            )
-            places.add(at)
+    for call_id, unsent in list(calls.items()):
+        kept: list[tuple[str, tuple[int, int]]] = []
+        for what, at in unsent:
+            if what == CUSTOM_CALL and last_answer.get(call_id, -1) < at[0]:
+                losses.add(
+                    ("messages", at[0], "content", at[1]),
+                    f"{what} {call_id!r}",
+                    f"{name} has no freeform tool calls; dropped",
+                )
+                places.add(at)
+            else:
+                kept.append((what, at))
+        if kept:
+            calls[call_id] = kept
+        else:
             del calls[call_id]
     return places
 
