@@ -317,3 +317,17 @@ def test_a_schema_beside_json_object_is_reported_not_dropped_silently() -> None:
     body, losses = encode_request(request)
     assert body["generationConfig"] == {"responseMimeType": "application/json"}
     assert [(loss.path, loss.kind) for loss in losses] == [("$.response_format.json_schema", "setting")]
+
+
+def test_gemini_a_result_part_s_cache_marker_and_another_provider_s_bag_are_reported() -> None:
+    # a functionResponse has no cache marker (Gemini caches whole prompts, cachedContent) and its
+    # text is the response string: both were dropped silently, as on no other part
+    text = {"type": "text", "text": "42", "cache_control": {"type": "ephemeral"}}
+    cited = {"type": "text", "text": "!", "provider_metadata": {"anthropic": {"citations": []}}}
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("gemini", _call_and_result([text, cited]), on_loss="ignore", losses=losses)
+    assert_valid_request(body)
+    assert {(loss.path, loss.kind) for loss in losses} >= {
+        ("$.messages[2].content[0].content[0].cache_control", "setting"),
+        ("$.messages[2].content[0].content[1]", "metadata"),
+    }

@@ -197,7 +197,10 @@ def _text_and_media(
 
 def _media(item: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     kind = item["type"]
-    if kind == "text":
+    if item.get("cache_control") is not None:  # as on any part (parts.encode_part)
+        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
+    if kind == "text":  # its text is in the response: another provider's bag on it has no place
+        KIT.report_foreign(losses, item.get("provider_metadata"), at)
         return None
     if kind in ("image", "audio", "document"):
         bag = KIT.claim(losses, item.get("provider_metadata"), at)
