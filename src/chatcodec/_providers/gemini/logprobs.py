@@ -29,6 +29,7 @@ from typing import Any
 
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._narrow import as_dict, as_list, is_a_double
+from chatcodec._providers.kit.token_logprobs import unicode_text
 
 RESULT = "logprobsResult"
 CHOSEN, TOP = "chosenCandidates", "topCandidates"
@@ -80,7 +81,7 @@ def _token(entry: object) -> dict[str, Any] | None:
     if fields is None:
         return None
     token, logprob = fields.get("token"), fields.get("logProbability")
-    if not isinstance(token, str) or not _unicode(token):
+    if not isinstance(token, str) or not unicode_text(token):
         return None
     if not is_a_double(logprob):  # a double in the API (JSON may hold -Infinity, 1e400)
         return None
@@ -110,16 +111,6 @@ def _step(step: object) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
     if any(rests):
         rest["candidates"] = rests
     return tokens, rest
-
-
-def _unicode(text: str) -> bool:
-    if text.isascii():
-        return True
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def write_logprobs(

@@ -73,6 +73,9 @@ PROVIDER = "gemini"
 KIT = ProviderKit(PROVIDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
+NO_CACHE_MARKER = "Gemini caches whole prompts (cachedContent)"
+"""Why a ``cache_control`` anywhere in a request is a loss: Gemini has no per-block marker."""
+
 INCLUDE_THOUGHTS = "include_thoughts"
 """The option of a server whose caller asked for thoughts (``thinkingConfig.includeThoughts``):
 reasoning from another provider is shown in the answer as thought parts."""

@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.gemini import wire as shapes
-from chatcodec._providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
+from chatcodec._providers.gemini.markers import JOINED, KIT, NO_CACHE_MARKER, STRING_SYSTEM
 from chatcodec._providers.gemini.parts import (
     GeminiContext,
     PartDecoding,
@@ -296,9 +296,7 @@ def _message_bag(message: Mapping[str, Any], context: GeminiContext, at: Steps) 
     if message.get("name") is not None:
         context.losses.add((*at, "name"), "participant name", "Gemini turns have no name")
     if message.get("cache_control") is not None:
-        context.losses.add(
-            (*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting"
-        )
+        context.losses.add((*at, "cache_control"), "cache_control", NO_CACHE_MARKER, "setting")
     return bag
 
 

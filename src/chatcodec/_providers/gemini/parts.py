@@ -26,6 +26,7 @@ from chatcodec._providers.gemini.markers import (
     INCLUDE_THOUGHTS,
     KIT,
     NO_ARGS,
+    NO_CACHE_MARKER,
     PROVIDER,
     SKIP_SENTINEL,
     SKIPPED,
@@ -178,7 +179,7 @@ def encode_part(part: Mapping[str, Any], context: GeminiContext, at: Steps) -> d
     metadata = part.get("provider_metadata")
     bag = KIT.claim(losses, metadata, at) if metadata else {}
     if part.get("cache_control") is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
+        losses.add((*at, "cache_control"), "cache_control", NO_CACHE_MARKER, "setting")
     if kind == "text":
         return checked_signature({**restore_fields(bag), "text": part["text"]}, losses, at)
     if kind == "tool_use":

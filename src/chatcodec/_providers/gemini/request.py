@@ -31,7 +31,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.capabilities import CAPABILITIES
-from chatcodec._providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED_ID
+from chatcodec._providers.gemini.markers import KIT, NO_CACHE_MARKER, PROVIDER, SNAKE, SYNTHESIZED_ID
 from chatcodec._providers.gemini.messages import (
     decode_messages,
     decode_system,
@@ -169,7 +169,7 @@ def report_unmapped(stream: bool | None, metadata: object, cache_control: object
     if metadata is not None:
         losses.add(("metadata",), "metadata", "Gemini requests have no metadata field", "metadata")
     if cache_control is not None:
-        losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
+        losses.add(("cache_control",), "cache_control", NO_CACHE_MARKER, "setting")
 
 
 def _calls(messages: Sequence[Mapping[str, Any]]) -> tuple[dict[str, str], frozenset[str]]:

@@ -33,7 +33,7 @@ from chatcodec._narrow import as_dict, is_dict
 from chatcodec._payloads import loads
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.call_ids import OpenCalls, synthesized_call_id
-from chatcodec._providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
+from chatcodec._providers.gemini.markers import EMPTY_ID, KIT, NO_CACHE_MARKER, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec._providers.gemini.media import decode_media, encode_media
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
 from chatcodec._providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, shape_fields, unmapped
@@ -198,7 +198,7 @@ def _text_and_media(
 def _media(item: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     kind = item["type"]
     if item.get("cache_control") is not None:  # as on any part (parts.encode_part)
-        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
+        losses.add((*at, "cache_control"), "cache_control", NO_CACHE_MARKER, "setting")
     if kind == "text":  # its text is in the response: another provider's bag on it has no place
         KIT.report_foreign(losses, item.get("provider_metadata"), at)
         return None

@@ -22,7 +22,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_count, as_list
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.gemini import wire as shapes
-from chatcodec._providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
+from chatcodec._providers.gemini.markers import KIT, NO_CACHE_MARKER, PROVIDER, SCHEMA_KEY
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
 from chatcodec._providers.kit import leftovers, restore_fields, shape_fields, unmapped
 from chatcodec._providers.kit.tool_names import tool_name
@@ -198,5 +198,5 @@ def _encode_declaration(tool: Mapping[str, Any], index: int, losses: LossRecorde
     if tool.get("strict") is not None:
         losses.add((*at, "strict"), "strict", "Gemini function declarations have no strict switch", "setting")
     if tool.get("cache_control") is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
+        losses.add((*at, "cache_control"), "cache_control", NO_CACHE_MARKER, "setting")
     return declaration

@@ -57,7 +57,7 @@ def _read_token(entry: object, keys: frozenset[str], every_key: bool) -> dict[st
     if fields is None or not fields.keys() <= keys or (every_key and fields.keys() != keys):
         return None
     token, logprob = fields.get("token"), fields.get("logprob")
-    if not isinstance(token, str) or not _unicode(token) or not is_a_double(logprob):
+    if not isinstance(token, str) or not unicode_text(token) or not is_a_double(logprob):
         return None  # canonical text is Unicode and a logprob a double (JSON may hold "\ud800", -Infinity, 1e400)
     read: dict[str, Any] = {"token": token, "logprob": logprob}
     if "top_logprobs" in fields:
@@ -71,7 +71,7 @@ def _read_token(entry: object, keys: frozenset[str], every_key: bool) -> dict[st
     return read
 
 
-def _unicode(text: str) -> bool:
+def unicode_text(text: str) -> bool:
     """Whether ``text`` holds no lone surrogate (pydantic-core refuses one in a ``str``
     field, ``string_unicode``; a token cut inside a character may be sent as one)."""
     if text.isascii():
