@@ -49,6 +49,9 @@ from bench import callgrind  # noqa: E402
 
 FULL = "full session"
 NULLS = "SDK-dump nulls"
+BENCH, PERF = "bench", "perf"
+"""The session sets: the bench's own (:mod:`bench.agent_sources`) and the acceptance sessions
+speed is judged on (:mod:`bench.perf_sessions`)."""
 
 ROWS: tuple[tuple[str, str, str], ...] = (
     ("openai-chat", "anthropic", FULL),
@@ -100,28 +103,44 @@ def row_key(source: str, target: str, shape: str, turns: int) -> str:
 # --- the child: build the cases, check them, count them ------------------------------------------
 
 
-def _cases(turns: int, only: Sequence[str]) -> tuple[list[Case], list[str]]:
-    """Every case of one size, and the checks that failed (a failed case is not counted)."""
-    from bench import agent_sources
+def _cases(turns: int, only: Sequence[str], sets: Sequence[str]) -> tuple[list[Case], list[str]]:
+    """Every case of one size, and the checks that failed (a failed case is not counted):
+    the bench's own sessions, then the acceptance sessions of that size (:mod:`bench.perf_sessions`)."""
+    from bench import agent_sources, perf_sessions
 
     sessions = agent_sources.Sessions(turns)
     cases: list[Case] = []
     failed: list[str] = []
-    for source, target, shape in ROWS:
+    for source, target, shape in ROWS if BENCH in sets else ():
         if not only or f"{source}->{target}" in only:
-            _row_cases(sessions, source, target, shape, into=(cases, failed))
+            reader = next(item for item in agent_sources.SOURCES if item.provider == source)
+            payload = sessions.get(reader, reader.full if shape == FULL else (shape,), target)
+            plain = sessions.get(reader, (), target) if shape == FULL else None
+            row = row_key(source, target, shape, turns)
+            _payload_cases(row, source, target, payload, plain, into=(cases, failed))
+    for session in perf_sessions.sessions([turns]) if PERF in sets else ():
+        if not only or f"{session.source}->{session.target}" in only:
+            row = row_key(session.source, session.target, session.shape, turns)
+            _payload_cases(row, session.source, session.target, session.body, session.body, into=(cases, failed))
     return cases, failed
 
 
-def _row_cases(sessions: Any, source: str, target: str, shape: str, *, into: tuple[list[Case], list[str]]) -> None:
-    """The cases of one row (into ``cases, failed``), each output checked against the view of its input first."""
+def _payload_cases(
+    row: str,
+    source: str,
+    target: str,
+    payload: dict[str, Any],
+    plain: dict[str, Any] | None,
+    *,
+    into: tuple[list[Case], list[str]],
+) -> None:
+    """The cases of one row (into ``cases, failed``), each output checked against the view of its input first.
+    ``plain``: what the floor converts (the bench's plainest twin, or an acceptance session itself);
+    ``None``, no floor on this row."""
     cases, failed = into
     import chatcodec
     from bench import agent_sources, anchors_litellm_agents
     from chatcodec._conversion import read_request_data
-
-    row = row_key(source, target, shape, sessions.turns)
-    reader = next(item for item in agent_sources.SOURCES if item.provider == source)
 
     def add(
         form: str, name: str, call: Callable[[], object], view: Callable[[Any], object] | None, expected: object
@@ -135,7 +154,6 @@ def _row_cases(sessions: Any, source: str, target: str, shape: str, *, into: tup
     def convert(given: object) -> object:
         return chatcodec.convert_request(given, source=source, target=target, on_loss="ignore")
 
-    payload = sessions.get(reader, reader.full if shape == FULL else (shape,), target)
     body = json.dumps(payload).encode()
     view = agent_sources.viewer(source, target)
     expected = agent_sources.expected(payload, source, target)
@@ -153,8 +171,7 @@ def _row_cases(sessions: Any, source: str, target: str, shape: str, *, into: tup
             anchor_expected = agent_sources.expected(payload, source, target, messages_only=only_messages)
             add("dict", LITELLM + anchor.name, anchor.call, anchor_view, anchor_expected)
     floor = agent_sources.FLOORS.get((source, target))
-    if floor is not None and shape == FULL:
-        plain = sessions.get(reader, (), target)
+    if floor is not None and plain is not None and _floor_converts(floor, plain, view, source, target):
         plain_body = json.dumps(plain).encode()
         plain_expected = agent_sources.expected(plain, source, target)
         add("dict", FLOOR, partial(floor, plain), view, plain_expected)
@@ -163,18 +180,37 @@ def _row_cases(sessions: Any, source: str, target: str, shape: str, *, into: tup
         add("bytes", CHATCODEC_PLAIN, partial(convert, plain_body), view, plain_expected)
 
 
+def _floor_converts(
+    floor: Callable[[dict[str, Any]], object],
+    plain: dict[str, Any],
+    view: Callable[[Any], object],
+    source: str,
+    target: str,
+) -> bool:
+    """Whether the hand-written floor says what ``plain`` says (it handles the plain shapes only,
+    so an acceptance session with one it lacks has no floor row rather than a failed one)."""
+    from bench import agent_sources
+
+    try:
+        return view(floor(plain)) == agent_sources.expected(plain, source, target)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+
+
 def _repeat(call: Callable[[], object], times: int) -> None:
     for _ in range(times):
         call()
 
 
-def child(library: Path, turns: Sequence[int], only: Sequence[str], calls: int, warmup: int) -> int:
+def child(
+    library: Path, turns: Sequence[int], only: Sequence[str], calls: int, warmup: int, *, sets: Sequence[str]
+) -> int:
     """Count every case under callgrind (this process runs under it); each region is dumped
     as ``label|n``. The failed checks are printed on stderr as ``FAILED label``."""
     requests = callgrind.Requests(library)
     cases: list[Case] = []
     for size in turns:
-        made, failed = _cases(size, only)
+        made, failed = _cases(size, only, sets)
         cases.extend(made)
         for label in failed:
             print(f"FAILED {label}", file=sys.stderr)
@@ -197,7 +233,15 @@ def child(library: Path, turns: Sequence[int], only: Sequence[str], calls: int, 
 # --- the parent: run the child under valgrind, read the dumps, print the table ----------------------
 
 
-def count(turns: Sequence[int], only: Sequence[str], calls: int, warmup: int, keep: Path | None) -> dict[str, float]:
+def count(
+    turns: Sequence[int],
+    only: Sequence[str],
+    calls: int,
+    warmup: int,
+    keep: Path | None,
+    *,
+    sets: Sequence[str] = ("bench",),
+) -> dict[str, float]:
     """Instructions per call of every case, by label (``row|form|name``)."""
     with tempfile.TemporaryDirectory(prefix="chatcodec-instructions-") as temporary:
         directory = keep or Path(temporary)
@@ -220,6 +264,8 @@ def count(turns: Sequence[int], only: Sequence[str], calls: int, warmup: int, ke
             str(warmup),
             "--turns",
             *map(str, turns),
+            "--sessions",
+            *sets,
         ]
         if only:
             command += ["--only", *only]
@@ -256,7 +302,9 @@ def table(counts: dict[str, float], turns: Sequence[int]) -> str:
         "| canonical validation | / validation |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for source, target, shape in ROWS:
+    from bench import perf_sessions
+
+    for source, target, shape in (*ROWS, *perf_sessions.STEMS.values()):
         for size in turns:
             row = row_key(source, target, shape, size)
             for form in ("dict", "bytes"):
@@ -296,10 +344,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="keep the callgrind dumps in this directory")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--sessions",
+        nargs="+",
+        choices=(BENCH, PERF),
+        default=None,
+        help=f"{BENCH}: the bench's own agent sessions; {PERF}: the acceptance sessions of ../shared/perf-sessions "
+        "(default: both, or only the bench's when that folder is missing)",
+    )
     arguments = parser.parse_args(argv)
     if arguments.child is not None:
-        return child(arguments.child, arguments.turns, arguments.only, arguments.calls, arguments.warmup)
-    counts = count(arguments.turns, arguments.only, arguments.calls, arguments.warmup, arguments.keep)
+        sets = arguments.sessions or [BENCH]
+        return child(arguments.child, arguments.turns, arguments.only, arguments.calls, arguments.warmup, sets=sets)
+    from bench import perf_sessions
+
+    sets = arguments.sessions or ([BENCH, PERF] if perf_sessions.available() else [BENCH])
+    counts = count(arguments.turns, arguments.only, arguments.calls, arguments.warmup, arguments.keep, sets=sets)
     print(_header())
     print()
     print(table(counts, arguments.turns))

@@ -19,7 +19,8 @@ request (``tests/fixtures`` and, when it is there, ``../shared/fixtures``) from 
 to every format, read leniently and strictly, given as a dict, as JSON bytes and as JSON
 text, and written back to its own format through each other one; the bench's agent
 sessions (OpenAI-SDK and Claude sessions of 1, 3 and 12 turns, plain, with each shape
-alone, and with all of them); every recorded response to every
+alone, and with all of them); the 10-step acceptance sessions of ``../shared/perf-sessions``
+(nested tool arguments, which the bench's own sessions lack); every recorded response to every
 format, lenient and strict; every recorded stream to every format. Clock fields and
 generated ids are blanked, as they differ from run to run.
 """
@@ -64,7 +65,7 @@ def _fixture_dirs() -> list[Path]:
 
 
 def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
-    from bench import agent_workloads, workloads
+    from bench import agent_workloads, perf_sessions, workloads
 
     for folder in _fixture_dirs():
         for path in sorted(folder.glob("*/request/*.json")):
@@ -81,6 +82,8 @@ def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
             yield f"claude{turns}{shapes}", "anthropic", agent_workloads.claude_session(turns, shapes, seed=turns)
         yield f"workload-openai{turns}", "openai-chat", workloads.openai_session(turns)
         yield f"workload-anthropic{turns}", "anthropic", workloads.anthropic_session(turns)
+    for session in perf_sessions.sessions([10], CORPUS.parent / "shared" / "perf-sessions"):
+        yield f"perf-{session.source}-{session.target}-{session.shape}", session.source, session.body
 
 
 def _request_lines(chatcodec: Any) -> Iterator[str]:

@@ -1,0 +1,62 @@
+"""The acceptance sessions speed is judged on: ``../shared/perf-sessions/`` beside the checkout.
+
+Each file is one request body, ``<stem>-<steps>.json.gz``, a coding agent's tool loop as its
+client sends it (nested tool arguments, reasoning, screenshots, big tool results; the
+folder's README says what each holds). :data:`STEMS` names the pair and shape of each stem;
+:func:`sessions` reads every file of the given sizes. The bench's own sessions
+(:mod:`bench.agent_workloads`) carry flat tool arguments, which is why these are counted
+beside them: the cost of proving nested arguments exact never showed on those.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FOLDER = Path(__file__).resolve().parent.parent.parent / "shared" / "perf-sessions"
+"""Where a checkout finds the sessions (``../shared/perf-sessions`` beside its root)."""
+
+REAL = "perf session"
+NULLS = "perf session, SDK-dump nulls"
+
+STEMS: dict[str, tuple[str, str, str]] = {
+    "oc-anthropic-real": ("openai-chat", "anthropic", REAL),
+    "oc-anthropic-nulls": ("openai-chat", "anthropic", NULLS),
+    "an-oc-real": ("anthropic", "openai-chat", REAL),
+    "oc-responses-real": ("openai-chat", "openai-responses", REAL),
+    "resp-oc-real": ("openai-responses", "openai-chat", REAL),
+    "oc-bedrock-real": ("openai-chat", "bedrock-converse", REAL),
+    "oc-gemini-real": ("openai-chat", "gemini", REAL),
+}
+"""File stem -> (source, target, shape), in the order the issue's table gives them."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """One acceptance session: its pair, shape, size and body."""
+
+    source: str
+    target: str
+    shape: str
+    steps: int
+    body: dict[str, Any]
+
+
+def available(folder: Path = FOLDER) -> bool:
+    """Whether the folder holds any session (a checkout without ``../shared`` counts none)."""
+    return folder.is_dir() and any(folder.glob("*.json.gz"))
+
+
+def sessions(steps: tuple[int, ...] | list[int], folder: Path = FOLDER) -> list[Session]:
+    """Every session of the given sizes, in :data:`STEMS` order; a missing file is skipped."""
+    found: list[Session] = []
+    for stem, (source, target, shape) in STEMS.items():
+        for size in steps:
+            path = folder / f"{stem}-{size}.json.gz"
+            if path.is_file():
+                with gzip.open(path, "rt", encoding="utf-8") as file:
+                    found.append(Session(source, target, shape, size, json.load(file)))
+    return found
