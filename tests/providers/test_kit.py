@@ -113,6 +113,70 @@ def test_a_native_spelling_proves_exactness_only_when_the_careful_reading_agrees
     assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
 
 
+_TRICKY_KEYS = st.sampled_from(["a", "b", "a\\", 'a"', 'a":', ":", ""])
+_TRICKY_VALUES = st.recursive(
+    st.one_of(
+        st.integers(min_value=-(2**70), max_value=2**70),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(alphabet=st.sampled_from('a":\\ \n1.eé'), max_size=6),
+    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_TRICKY_KEYS, inner, max_size=3)),
+    max_leaves=10,
+)
+
+
+@st.composite
+def _respelled_texts(draw: st.DrawFn) -> str:
+    """Nested values whose keys and strings hold quotes, colons and backslashes, written
+    then respelled the ways the key-end count must see through: a quote as ``\\u0022``, a
+    gap before a colon, a key repeated in a nested object, a number given more digits."""
+    value = draw(st.dictionaries(_TRICKY_KEYS, _TRICKY_VALUES, min_size=1, max_size=3))
+    text = json.dumps(
+        value, ensure_ascii=draw(st.booleans()), separators=draw(st.sampled_from([(",", ":"), (", ", ": ")]))
+    )
+    if draw(st.booleans()):
+        text = text.replace('\\"', "\\u0022", draw(st.integers(0, 2)))
+    if draw(st.booleans()):
+        text = text.replace('":', '" :', draw(st.integers(0, 2)))
+    opening = [index for index, char in enumerate(text) if char == "{" and text[index + 1 : index + 2] == '"']
+    if opening and draw(st.booleans()):  # a repeated key in some object, perhaps nested
+        at = draw(st.sampled_from(opening)) + 1
+        text = text[:at] + draw(st.sampled_from(['"a":1,', '"a\\\\":2,', '"":[3.5],', '"a\\"":0,'])) + text[at:]
+    elif draw(st.booleans()) and "5" in text:
+        text = text.replace("5", "5.00000000000000000001", 1)
+    return text
+
+
+@settings(max_examples=800, deadline=None)
+@given(_respelled_texts())
+def test_the_key_end_count_is_never_fooled(text: str) -> None:
+    """Soundness of the count proof on texts made to fool it: keys ending in a backslash,
+    escaped quotes before colons, quotes spelled ``\\u0022``, gaps, repeats at any depth."""
+    parsed, exact = kit.arguments_object(text)
+    careful_parsed, careful_exact = _careful(text)
+    assert exact == careful_exact, text
+    assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
+
+
+def test_nested_arguments_with_code_and_floats_are_proved_without_the_careful_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What agents send (edit lists with code holding ``"key": value``, env maps, floats,
+    non-ASCII, ``json.dumps``'s spacing) is proved by the counts alone."""
+    texts = [
+        '{"path": "a.py", "edits": [{"old": "return {\\"ok\\": 1}", "new": "z\\u00fcrich"}], "timeout": 120.5}',
+        '{"command": "ls", "env": {"LANG": "C.UTF-8", "N": "1"}, "ratio": 1.50, "big": 2e3}',
+        '{"todos": [{"id": "1", "content": "r\u00e9sum\u00e9", "status": "done", "priority": 2}]}',
+    ]
+
+    def refuse(text: str) -> tuple[object, bool]:
+        raise AssertionError(f"the careful reading was asked for {text}")
+
+    monkeypatch.setattr(arguments, "_careful_arguments", refuse)
+    for text in texts:
+        assert kit.arguments_object(text) == (json.loads(text), True)
+
+
 def test_nested_values_are_proved_by_their_spelling() -> None:
     assert kit.arguments_object('{"a":{"b":[1,2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)
     assert kit.arguments_object('{"a": {"b": [1, 2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)

@@ -92,72 +92,104 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     caller reports the difference rather than sending it unsaid. Whitespace and number
     spelling (``1.50``, ``2e3``) carry no information and are not differences.
 
-    The common cases are proved by pydantic-core and the C encoder, with no walk in
-    Python: a flat object (strings, integers, booleans, nulls: the usual call) must hold
-    as many key ends (``"`` then ``:``) as keys, which a repeated key would break (first
-    counted as colons, a cheaper count that strings can only add to); any other value
-    must be spelled exactly as a native serialiser writes the parsed value
-    (:func:`_written_back`), which a repeated key (written once), a rounded number (written
-    shortest) or ``NaN`` (refused) can never be. Anything else is read again, carefully,
-    by ``json.loads``.
+    pydantic-core parses once, and two counts prove the reading exact with no second
+    serialisation: the text holds no more key ends than the parsed value holds keys
+    (:func:`_no_repeated_key`: a repeated key is one key end more), and every number
+    spelled with a fraction or an exponent is one a double holds (:func:`_floats_exact`,
+    asked only when the value holds a float; integers are read whole). The containers are
+    walked by type, never value by value in Python (:func:`_keys_and_floats`). What the
+    counts cannot prove (a key end inside a string, a rounded number) is read again,
+    carefully, by ``json.loads``.
     """
     try:
         parsed: Any = _from_json(arguments)
     except (ValueError, TypeError):  # TypeError: a str pydantic-core cannot take (a lone surrogate)
         return _careful_arguments(arguments)
     if parsed.__class__ is dict and _FLAT.issuperset(map(type, parsed.values())):  # the usual call, inline
-        keys = len(parsed)
-        if arguments.count(":") == keys or _key_ends(arguments) == keys:
+        keys, floats = len(parsed), False
+        if arguments.count(":") == keys:  # no string holds a colon: the cheapest proof
             return parsed, True
-    elif _written_back(parsed, arguments):
+    else:
+        keys, floats = _keys_and_floats(parsed)
+    if _no_repeated_key(arguments, keys) and (not floats or _floats_exact(arguments)):
         return parsed, True
     return _careful_arguments(arguments)
 
 
 _from_json = pydantic_core.from_json
 
+_CONTAINERS = (dict, list)
+
+
+def _keys_and_floats(value: object) -> tuple[int, bool]:
+    """How many keys the parsed value's objects hold, all depths, and whether it holds a
+    float (``NaN`` and ``Infinity``, which pydantic-core reads, are floats)."""
+    keys = 0
+    floats = False
+    pending: list[Any] = [value]
+    while pending:
+        item = pending.pop()
+        children: Any
+        if item.__class__ is dict:
+            keys += len(item)
+            children = item.values()
+        elif item.__class__ is list:
+            children = item
+        else:
+            floats = floats or item.__class__ is float
+            continue
+        kinds = set(map(type, children))
+        if float in kinds:
+            floats = True
+        if dict in kinds or list in kinds:
+            pending.extend(child for child in children if child.__class__ in _CONTAINERS)
+    return keys, floats
+
+
 _KEY_ENDS = re.compile(r'"\s*:')
-"""Where an object key ends; a string value holding ``":`` only adds to the count, so an
-equal count proves there is no repeated key."""
+"""Where an object key ends: a closing quote, then a colon. Every key end is one; a string
+can only add (an escaped quote then a colon, or a string opening on a colon)."""
+
+_ESCAPED_KEY_ENDS = re.compile(r'\\"\s*:')
+"""The ends :data:`_KEY_ENDS` finds after an escaped quote: inside a string, never a key's."""
 
 _QUOTE_GAP = re.compile('"[ \n\t\r]')
 """Whitespace after a quote: only then can a key end be spelled other than ``":``."""
 
 
-def _key_ends(arguments: str) -> int:
-    """How many key ends the text holds (string values can add to it, never take away)."""
-    if _QUOTE_GAP.search(arguments) is not None:
-        return len(_KEY_ENDS.findall(arguments))
-    return arguments.count('":')
+def _no_repeated_key(arguments: str, keys: int) -> bool:
+    """Whether the text holds no repeated key: its key ends, counted from above, are no
+    more than the parsed value's ``keys`` (each repeat would be one more).
+
+    The quotes a string escapes are taken out of the count when no string ends in a
+    backslash (``\\"``), the one spelling where a key's own closing quote follows one."""
+    if _QUOTE_GAP.search(arguments) is None:
+        ends = arguments.count('":')
+        if ends > keys and '\\\\"' not in arguments:
+            ends -= arguments.count('\\":')
+    else:
+        ends = len(_KEY_ENDS.findall(arguments))
+        if ends > keys and '\\\\"' not in arguments:
+            ends -= len(_ESCAPED_KEY_ENDS.findall(arguments))
+    return ends == keys
 
 
-_PYTHON_SPELLINGS = (
-    _c_encoder(json.JSONEncoder(allow_nan=False)),
-    _c_encoder(json.JSONEncoder(allow_nan=False, ensure_ascii=False)),
-    _c_encoder(json.JSONEncoder(allow_nan=False, separators=(",", ":"))),
-)
-"""``json.dumps``'s spellings beside pydantic-core's compact one, ``NaN`` and ``Infinity``
-refused (JSON has no such value, the careful reading reports them)."""
+_FLOAT_SPELLINGS = re.compile(r"\d+(?:\.\d+)?[eE][-+]?\d+|\d+\.\d+")
+"""A number spelled with an exponent or a fraction (its sign says nothing of its digits).
+Every such number of the text is one match, whole (what comes before a number is never a
+digit); a string's digits can only add matches."""
 
 
-def _written_back(parsed: object, arguments: str) -> bool:
-    """Whether ``arguments`` is exactly a native serialiser's text of ``parsed``: compact
-    with non-ASCII kept (pydantic-core, as models write), or ``json.dumps`` with its
-    default separators, with and without ``ensure_ascii``, or compact with it.
-
-    Equal text proves the reading exact: the text is then a function of the value, so it
-    said nothing the value does not hold (a repeated key is written once, a number with
-    more digits than its double is written shorter, ``NaN`` is written ``null`` or refused)."""
-    written = pydantic_core.to_json(parsed)
-    if written == arguments.encode("utf-8", "surrogatepass"):
-        return b"NaN" not in written and b"Infinity" not in written  # pydantic-core writes them as null: never equal
-    for spelling in _PYTHON_SPELLINGS:
-        try:
-            if spelling(parsed) == arguments:
-                return True
-        except (ValueError, RecursionError):
+def _floats_exact(arguments: str) -> bool:
+    """Whether every number with a fraction or an exponent says no more than its double
+    (``NaN`` and ``Infinity`` never do; a string spelling them only sends the text to the
+    careful reading)."""
+    if "NaN" in arguments or "Infinity" in arguments:
+        return False
+    for spelling in _FLOAT_SPELLINGS.findall(arguments):
+        if repr(float(spelling)) != spelling and not _exact(spelling):
             return False
-    return False
+    return True
 
 
 _FLAT = frozenset({str, int, bool, type(None)})
