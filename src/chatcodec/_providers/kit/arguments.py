@@ -96,7 +96,8 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     serialisation: the text holds no more key ends than the parsed value holds keys
     (:func:`_no_repeated_key`: a repeated key is one key end more), and every number
     spelled with a fraction or an exponent is one a double holds (:func:`_floats_exact`,
-    asked only when the value holds a float; integers are read whole). The containers are
+    asked only when the value holds a float, of the tokens Python's JSON scanner finds;
+    integers are read whole). The containers are
     walked by type, never value by value in Python (:func:`_keys_and_floats`). What the
     counts cannot prove (a key end inside a string, a rounded number) is read again,
     carefully, by ``json.loads``.
@@ -118,12 +119,14 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
 
 _from_json = pydantic_core.from_json
 
-_CONTAINERS = (dict, list)
 
-
-def _keys_and_floats(value: object) -> tuple[int, bool]:
+def _keys_and_floats(value: Any) -> tuple[int, bool]:
     """How many keys the parsed value's objects hold, all depths, and whether it holds a
-    float (``NaN`` and ``Infinity``, which pydantic-core reads, are floats)."""
+    float (``NaN`` and ``Infinity``, which pydantic-core reads, are floats). A container of
+    scalars that are neither (the usual one) is passed by one type test in C."""
+    kind = value.__class__
+    if kind is not dict and kind is not list:
+        return 0, kind is float
     keys = 0
     floats = False
     pending: list[Any] = [value]
@@ -133,16 +136,16 @@ def _keys_and_floats(value: object) -> tuple[int, bool]:
         if item.__class__ is dict:
             keys += len(item)
             children = item.values()
-        elif item.__class__ is list:
-            children = item
         else:
-            floats = floats or item.__class__ is float
+            children = item
+        if _FLAT.issuperset(map(type, children)):
             continue
-        kinds = set(map(type, children))
-        if float in kinds:
-            floats = True
-        if dict in kinds or list in kinds:
-            pending.extend(child for child in children if child.__class__ in _CONTAINERS)
+        for child in children:
+            kind = child.__class__
+            if kind is dict or kind is list:
+                pending.append(child)
+            elif kind is float:
+                floats = True
     return keys, floats
 
 
@@ -174,21 +177,33 @@ def _no_repeated_key(arguments: str, keys: int) -> bool:
     return ends == keys
 
 
-_FLOAT_SPELLINGS = re.compile(r"\d+(?:\.\d+)?[eE][-+]?\d+|\d+\.\d+")
-"""A number spelled with an exponent or a fraction (its sign says nothing of its digits).
-Every such number of the text is one match, whole (what comes before a number is never a
-digit); a string's digits can only add matches."""
+class _InexactError(Exception):
+    """A number the text spells with more than its double holds, or a constant JSON lacks."""
+
+
+def _exact_float(spelling: str) -> float:
+    if repr(float(spelling)) != spelling and not _exact(spelling):
+        raise _InexactError
+    return 0.0  # the value read is not kept: pydantic-core's is
+
+
+def _no_constant(spelling: str) -> float:
+    raise _InexactError
+
+
+_FLOAT_SPELLINGS = json.JSONDecoder(parse_float=_exact_float, parse_constant=_no_constant)
+"""A reader that hands every number spelled with a fraction or an exponent (and ``NaN``,
+``Infinity``) to a check, in C: the tokens are found by the scanner that parses JSON, so
+digits inside strings are never taken for numbers. Stateless, so threads can share it."""
 
 
 def _floats_exact(arguments: str) -> bool:
     """Whether every number with a fraction or an exponent says no more than its double
-    (``NaN`` and ``Infinity`` never do; a string spelling them only sends the text to the
-    careful reading)."""
-    if "NaN" in arguments or "Infinity" in arguments:
+    (``NaN`` and ``Infinity`` never do)."""
+    try:
+        _FLOAT_SPELLINGS.decode(arguments)
+    except (_InexactError, ValueError, RecursionError):
         return False
-    for spelling in _FLOAT_SPELLINGS.findall(arguments):
-        if repr(float(spelling)) != spelling and not _exact(spelling):
-            return False
     return True
 
 
