@@ -7,6 +7,7 @@ Reading alternate input shapes (the role this module once had) is
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from typing import Any
 
 _DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+);base64")
@@ -68,7 +69,25 @@ def is_base64_text(data: str) -> bool:
     return _is_base64_text(data)
 
 
+PROVEN_BASE64: ContextVar[dict[int, str] | None] = ContextVar("chatcodec_proven_base64", default=None)
+"""The base64 texts one ``convert_request`` has checked, by identity (each held, so its id
+is not reused): the reader proves an image's data when it splits a data URL, and the
+writer that builds a data URL again asks about the same string. Set for the span no
+caller's code runs in (``open_conversion`` to ``close_conversion``); None outside one."""
+
+
 def _is_base64_text(data: str) -> bool:
+    proven = PROVEN_BASE64.get()
+    if proven is not None and proven.get(id(data)) is data:
+        return True  # checked by this conversion's reader
+    if _alphabet_only(data):
+        if proven is not None:
+            proven[id(data)] = data
+        return True
+    return False
+
+
+def _alphabet_only(data: str) -> bool:
     # Deleting the alphabet with bytes.translate is a table lookup per byte in C, four
     # times faster than a regex over what may be megabytes of base64.
     return data.isascii() and not data.encode("ascii").translate(None, _BASE64_BYTES)
