@@ -15,7 +15,7 @@ from chatcodec._payloads import load_object
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 
 FIXTURES = Path(__file__).parent / "fixtures"
-FRONTED = ["openai-chat", "anthropic", "gemini", "bedrock-converse"]
+FRONTED = ["openai-chat", "anthropic", "gemini", "bedrock-converse", "openai-responses"]
 CASES = [
     (source, path)
     for source in FRONTED
@@ -43,12 +43,11 @@ def test_a_json_body_converts_as_the_same_body_given_as_a_dict(source: str, path
     ["1e400", "NaN", "Infinity", '"a\\ud800b"', "1" * 5000],
     ids=["overflow", "nan", "infinity", "lone-surrogate", "past-digit-limit"],
 )
-@pytest.mark.parametrize("source", ["openai-chat", "anthropic"])
+@pytest.mark.parametrize("source", ["openai-chat", "anthropic", "openai-responses"])
 def test_a_value_no_json_may_hold_is_refused_as_the_parser_refuses_it(value: str, source: str) -> None:
-    text = (
-        '{"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}], '
-        f'"metadata": {{"user_id": "u", "x": {value}}}}}'
-    )
+    turns = '"input": "hi"' if source == "openai-responses" else '"messages": [{"role": "user", "content": "hi"}]'
+    text = f'{{"model": "m", "max_tokens": 5, {turns}, "metadata": {{"user_id": "u", "x": {value}}}}}'
+
     with pytest.raises(chatcodec.ChatcodecError) as expected:
         load_object(text)
     with pytest.raises(chatcodec.ChatcodecError) as refused:

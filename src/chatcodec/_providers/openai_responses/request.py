@@ -55,7 +55,7 @@ from chatcodec._providers.openai_responses.messages import decode_messages, enco
 from chatcodec._providers.openai_responses.rules import note_call_ids
 from chatcodec._providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec._providers.openai_responses.tools import decode_tools, encode_tools
-from chatcodec._providers.openai_responses.wire import ITEMS, REQUEST, adapted
+from chatcodec._providers.openai_responses.wire import ITEMS, REQUEST, REQUEST_FRONT, adapted
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""
@@ -90,12 +90,16 @@ _NO_INPUT = "_no_input"
 
 Message = Mapping[str, Any]
 
+JSON_FRONT = REQUEST_FRONT
+"""The closed schema that parses a JSON body and validates it in one pass in Rust
+(:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request_json`)."""
+
 # --- the reader --------------------------------------------------------------------------
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
-    request = REQUEST.front(payload)
+    request = REQUEST_FRONT.validate(payload)
     if request is None:  # the adapter says why, or takes a value canonical cannot hold
         return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context, SealedCalls()))
     learnt = SealedCalls()

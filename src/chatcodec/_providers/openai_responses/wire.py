@@ -45,7 +45,7 @@ from typing_extensions import TypedDict, is_typeddict
 
 from chatcodec._narrow import as_dict, is_dict
 from chatcodec._providers.kit import stands_for
-from chatcodec._providers.kit.closed_schema import FINITE, JSON_VALUE, build, either, json_object
+from chatcodec._providers.kit.closed_schema import FINITE, JSON_VALUE, LazyValidator, build, either, json_object
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -426,6 +426,10 @@ class Shape:
 
 
 REQUEST = Shape(Request)
+REQUEST_FRONT = LazyValidator(lambda json_input: front_schema(Request))
+"""The request's front (:data:`REQUEST`'s schema) for a dict and for JSON text: text is
+parsed and validated in one pass in Rust, and the copy taken for the read that follows
+(:class:`~chatcodec._providers.kit.closed_schema.LazyValidator`)."""
 ITEMS = Shape(list[Item])
 ITEM = Shape(Item)
 RESPONSE = Shape(Response)
