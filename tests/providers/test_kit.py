@@ -177,6 +177,46 @@ def test_nested_arguments_with_code_and_floats_are_proved_without_the_careful_re
         assert kit.arguments_object(text) == (json.loads(text), True)
 
 
+@pytest.fixture(autouse=True)
+def _nothing_proved_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test proves its texts itself: the memory of proved texts starts empty."""
+    monkeypatch.setattr(arguments, "_PROVED", arguments._ProvedTexts())  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_proved_text_is_remembered_and_only_parsed_the_next_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent resends its history every turn: the second request's copy of a call is
+    not proved again (its verdict is a function of the text), and gets a fresh value."""
+    text = '{"path": "a.py", "edits": [{"old": "x: 1", "new": "y: 2"}], "ratio": 1.5}'
+    first, exact = kit.arguments_object(text)
+    assert exact
+
+    def proved_again(text: str, parsed: object) -> bool:
+        pytest.fail(f"proved again: {text}")
+
+    monkeypatch.setattr(arguments, "_proved", proved_again)
+    again, exact_again = kit.arguments_object("".join(text))  # an equal text, another object
+    assert exact_again
+    assert again == first
+    assert again is not first
+
+
+def test_a_text_that_is_not_exact_is_never_remembered() -> None:
+    text = '{"a": {"b": 1, "b": 2}}'
+    assert kit.arguments_object(text) == ({"a": {"b": 2}}, False)
+    assert kit.arguments_object(text) == ({"a": {"b": 2}}, False)
+    assert text not in arguments._PROVED.texts  # pyright: ignore[reportPrivateUsage]
+
+
+def test_the_memory_forgets_everything_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arguments, "_PROVED_CHARACTERS", 40)
+    texts = ['{"n": 1, "s": "aaaaaaaa"}', '{"n": 2, "s": "bbbbbbbb"}']
+    for text in texts:
+        assert kit.arguments_object(text)[1]
+    proved = arguments._PROVED  # pyright: ignore[reportPrivateUsage]
+    assert proved.texts == {texts[1]}
+    assert proved.characters == len(texts[1])
+
+
 def test_nested_values_are_proved_by_their_spelling() -> None:
     assert kit.arguments_object('{"a":{"b":[1,2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)
     assert kit.arguments_object('{"a": {"b": [1, 2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)

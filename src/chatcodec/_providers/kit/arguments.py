@@ -101,20 +101,59 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     walked by type, never value by value in Python (:func:`_keys_and_floats`). What the
     counts cannot prove (a key end inside a string, a rounded number) is read again,
     carefully, by ``json.loads``.
+
+    An agent sends its whole history every turn, so a text proved exact is remembered
+    (:data:`_PROVED`) and the next request's copy of it is only parsed.
     """
     try:
         parsed: Any = _from_json(arguments)
     except (ValueError, TypeError):  # TypeError: a str pydantic-core cannot take (a lone surrogate)
         return _careful_arguments(arguments)
-    if parsed.__class__ is dict and _FLAT.issuperset(map(type, parsed.values())):  # the usual call, inline
-        keys, floats = len(parsed), False
-        if arguments.count(":") == keys:  # no string holds a colon: the cheapest proof
-            return parsed, True
-    else:
-        keys, floats = _keys_and_floats(parsed)
-    if _no_repeated_key(arguments, keys) and (not floats or _floats_exact(arguments)):
+    if arguments in _PROVED.texts:
+        return parsed, True
+    if _proved(arguments, parsed):
+        _PROVED.add(arguments)
         return parsed, True
     return _careful_arguments(arguments)
+
+
+class _ProvedTexts:
+    """The argument texts proved exact, by value (exactness is a function of the text): at
+    most :data:`_PROVED_CHARACTERS` characters of them, forgotten all at once when full
+    (a new session's calls), as the schema rewrites' memory is
+    (:mod:`chatcodec._providers.families.schema_writing`)."""
+
+    __slots__ = ("characters", "texts")
+
+    def __init__(self) -> None:
+        self.texts: set[str] = set()
+        self.characters = 0
+
+    def add(self, text: str) -> None:
+        if self.characters + len(text) > _PROVED_CHARACTERS:
+            self.texts = set()  # a new set replaces the old: a reader on another thread keeps its own
+            self.characters = 0
+        self.texts.add(text)
+        self.characters += len(text)
+
+
+_PROVED_CHARACTERS = 1 << 22
+"""What :data:`_PROVED` may hold: 4 Mi characters of argument text (a long agent session's calls)."""
+
+_PROVED = _ProvedTexts()
+
+
+def _proved(arguments: str, parsed: Any) -> bool:
+    """Whether the counts prove the parsed value says exactly what ``arguments`` says."""
+    if parsed.__class__ is dict and _FLAT.issuperset(map(type, parsed.values())):  # the usual call, inline
+        keys, floats = len(parsed), False
+    else:
+        keys, floats = _keys_and_floats(parsed)
+    # every key ends in a colon and a string can only add one: no string holding a colon
+    # proves it in one count; else the key ends are counted (:func:`_no_repeated_key`)
+    return (arguments.count(":") == keys or _no_repeated_key(arguments, keys)) and (
+        not floats or _floats_exact(arguments)
+    )
 
 
 _from_json = pydantic_core.from_json
