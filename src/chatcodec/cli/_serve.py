@@ -289,11 +289,11 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
         return exit_codes.USAGE
     try:
         config = config_module.ServeConfig(**settings_from(arguments, config_module))
+        if config.otel and importlib.util.find_spec("opentelemetry") is None:
+            raise ValueError("--otel needs the otel extra (opentelemetry-api and -sdk)")
+        app = server.create_app(config)  # the store opened, the seal key read: before the banner
     except (ValueError, OSError) as error:
         print(f"chatcodec serve: {error}", file=sys.stderr)
-        return exit_codes.USAGE
-    if config.otel and importlib.util.find_spec("opentelemetry") is None:
-        print("chatcodec serve --otel needs the otel extra (opentelemetry-api and -sdk)", file=sys.stderr)
         return exit_codes.USAGE
     routes = ", ".join(f"{route.pattern} -> {route.upstream} at {route.url}" for route in config.all_routes)
     print(f"chatcodec serve: {config.api} API on http://{config.host}:{config.port}, {routes}", file=out, flush=True)
@@ -310,5 +310,5 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             "spends the environment's upstream key",
             file=sys.stderr,
         )
-    server.run(config)
+    server.run(config, app=app)
     return 0

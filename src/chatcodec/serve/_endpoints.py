@@ -68,6 +68,7 @@ async def list_models(server: Server, request: Request) -> Response:
         caller = admitted(config, request).caller
     except RefusalError as refusal:
         return refused(config.api, refusal)
+    await server.ready()
     asked = await upstream_models(config, server.client, caller)
     return JSONResponse(listing.write(list(dict.fromkeys((*config.listed_models, *asked)))))
 
@@ -87,6 +88,7 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     config = server.config
     counting = front(config.api).count_tokens
     assert counting is not None, "routed only for a front with token counting"
+    await server.ready()
     let_in = admitted(config, request)
     fields = json_object(await read_body(request, config.max_body_bytes))
     payload = counting.request(fields, request.path_params.get("model"))

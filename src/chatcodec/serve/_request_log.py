@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 import traceback
 import uuid
@@ -98,6 +99,16 @@ class RequestRecord:
         if self.span is not None:
             span, self.span = self.span, None
             span.end(self)
+
+
+def log_to_stderr() -> None:
+    """Send the request lines to standard error, one JSON line each, unless the
+    application configured the ``chatcodec.serve`` logger itself (a handler of its own)."""
+    if not LOGGER.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        LOGGER.addHandler(handler)
+        LOGGER.setLevel(logging.INFO)
 
 
 def store_error_header(error: str | None) -> dict[str, str]:
