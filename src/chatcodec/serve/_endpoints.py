@@ -1,8 +1,9 @@
 """The routes beside the proxied calls: ``GET /health``, the front's model list, and its
 token counting endpoint.
 
-- ``GET /health`` answers ``{"status": "ok"}`` with no key asked (for load balancers and
-  orchestrators); it says the process serves, not that an upstream is up.
+- ``GET /health`` answers ``{"status": "ok"}`` with no key asked (for load balancers)
+  when the store answers, else 503 naming it; ``GET /health/live`` answers whenever the
+  process does (an orchestrator's liveness probe). Neither asks an upstream (:mod:`.health`).
 - The model list (``GET /v1/models`` for both OpenAI APIs and Anthropic,
   ``/v1beta/models`` for Gemini, ``/api/tags`` for Ollama: the front edge's
   ``Front.models``) lists the names callers can use here: the ``--model-map`` names,
@@ -24,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 
 from chatcodec.serve._auth import upstream_key
 from chatcodec.serve._fronts import front
+from chatcodec.serve._health import HealthCheck
 from chatcodec.serve._limits import check_model, json_object, json_or_text, passed_headers, read_body
 from chatcodec.serve._model_listing import upstream_models
 from chatcodec.serve._refusal import RefusalError, refused
@@ -41,8 +43,14 @@ def routes(server: Server) -> list[BaseRoute]:
     """The health, model list and token counting routes of the server's front (before
     the call routes: Gemini's ``{model}:countTokens`` is also a ``{target}``)."""
 
+    checker = HealthCheck(server.answerer.store)
+
     async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok"})
+        verdict = await checker.verdict()
+        return JSONResponse(verdict.body, verdict.status, headers={"cache-control": "no-store"})
+
+    async def live(request: Request) -> Response:
+        return JSONResponse({"status": "ok"}, headers={"cache-control": "no-store"})
 
     async def models(request: Request) -> Response:
         return await list_models(server, request)
@@ -51,7 +59,7 @@ def routes(server: Server) -> list[BaseRoute]:
         return await count_tokens(server, request)
 
     offered = front(server.config.api)
-    found: list[BaseRoute] = [Route("/health", health, methods=["GET"])]
+    found: list[BaseRoute] = [Route("/health", health, methods=["GET"]), Route("/health/live", live, methods=["GET"])]
     if offered.models is not None:
         found.extend(Route(path, models, methods=["GET"]) for path in offered.models.routes)
     if offered.count_tokens is not None:

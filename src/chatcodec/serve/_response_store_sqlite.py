@@ -149,6 +149,12 @@ class SqliteBackend:
 
         return await self._run(self._readers, count)
 
+    async def check(self) -> None:
+        def check(connection: sqlite3.Connection) -> None:
+            self._execute(connection, "SELECT id FROM threads LIMIT 1").fetchall()
+
+        await self._run(self._readers, check)
+
     async def load(self, key: str) -> Kept | None:
         def load(connection: sqlite3.Connection) -> Kept | None:
             sql = "SELECT owner, parent, messages, response FROM answers WHERE id = ?"
