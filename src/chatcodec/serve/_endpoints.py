@@ -30,6 +30,7 @@ from chatcodec.serve._limits import check_model, json_object, json_or_text, pass
 from chatcodec.serve._model_listing import upstream_models
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord
+from chatcodec.serve._request_losses import LossRefusalError
 from chatcodec.serve._steps.authenticate import admitted
 from chatcodec.serve._steps.fit import written
 from chatcodec.serve._steps.route import route_for
@@ -107,7 +108,11 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     route = route_for(config, model)
     record.upstream, record.upstream_model = route.upstream, model
     canonical = read_canonical(server, payload, route)
-    body, record.losses = written(server, canonical, model, route, stream=False, version=None)
+    try:
+        body, record.losses = written(server, canonical, model, route, stream=False, version=None)
+    except LossRefusalError as refusal:  # its losses in the answer's header, as a count sent would have them
+        record.losses = refusal.losses
+        raise
     side = upstream_side(route.upstream)
     key = upstream_key(side, let_in.caller, route.api_key_env)
     outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers)
