@@ -29,6 +29,18 @@ from typing import Any, Protocol
 from chatcodec._losses import Loss
 
 LOGGER = logging.getLogger("chatcodec.serve")
+REQUEST_EVENT = "chatcodec.model.request"
+"""The ``event`` of the request log line. Event names are part of the documented interface
+(an alert keys on them: the gateway page lists them, ``tests/serve/test_log_events.py``
+pins them) and name no module, so moving code renames none of them; this one was
+``chatcodec.model.request`` before a module move made it ``chatcodec._model.request``,
+and is that again."""
+LOSS_EVENT = "chatcodec.serve.loss"
+"""The span event of each loss (``--otel``: :mod:`.telemetry`)."""
+STORE_ERROR_EVENT = "chatcodec.serve.store_error"
+"""The span event of an answer the store failed to keep (``--otel``)."""
+EVENT_NAMES = (REQUEST_EVENT, LOSS_EVENT, STORE_ERROR_EVENT)
+"""Every event name the gateway writes."""
 LOSSES_HEADER = "chatcodec-losses"
 STORE_ERROR_HEADER = "chatcodec-store-error"
 _HEADER_LIMIT = 512
@@ -72,7 +84,7 @@ class RequestRecord:
         """Log the line (at WARNING for a 5xx, INFO otherwise)."""
         status = self.stream_error_status or self.status
         line: dict[str, Any] = {
-            "event": "chatcodec._model.request",
+            "event": REQUEST_EVENT,
             "request_id": self.request_id,
             "path": self.path,
             "status": status,
