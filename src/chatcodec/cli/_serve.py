@@ -263,6 +263,10 @@ def settings_from(arguments: argparse.Namespace, config_module: Any) -> dict[str
         keys |= importlib.import_module("chatcodec.serve._auth").read_key_file(arguments.client_key_file)
     settings["client_keys"] = frozenset(keys)
     _allowed_losses(arguments, settings, config_module.DEFAULT_ALLOWED_LOSSES)
+    if settings.get("strict") and (settings.get("on_loss") == "report" or settings.get("validate") is False):
+        raise ValueError(
+            "--strict is --validate --on-loss error: it cannot go with --on-loss report or validate = false"
+        )
     if "api" not in settings:
         raise ValueError("--api is needed (on the command line or in --config)")
     return settings

@@ -26,7 +26,7 @@ import sys
 from starlette.applications import Starlette
 
 from chatcodec.serve._app import create_app
-from chatcodec.serve._config import ServeConfig, read_config_file
+from chatcodec.serve._config import ServeConfig, check_given_settings, read_config_file
 from chatcodec.serve._request_log import log_to_stderr
 
 __all__ = ["CONFIG_VARIABLE", "STARTUP_FAILURE", "app_from_environment"]
@@ -45,7 +45,9 @@ def app_from_environment() -> Starlette:
     try:
         if not path:
             raise ValueError(f"{CONFIG_VARIABLE} must name the settings file (TOML, as chatcodec serve --config reads)")
-        app = create_app(ServeConfig(**read_config_file(path)))
+        settings = read_config_file(path)
+        check_given_settings(settings)
+        app = create_app(ServeConfig(**settings))
     except (ValueError, OSError) as error:
         print(f"chatcodec serve: {error}", file=sys.stderr, flush=True)
         raise SystemExit(STARTUP_FAILURE) from None

@@ -13,8 +13,8 @@ import httpx
 from chatcodec._warm import warm_up
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._config import ServeConfig
-from chatcodec.serve._fronts import answering
-from chatcodec.serve._seals import seal_key
+from chatcodec.serve._fronts import answering, front
+from chatcodec.serve._seals import given_seal_key, seal_key
 from chatcodec.serve._store_spelling import open_store
 from chatcodec.serve._telemetry import Telemetry, default_provider
 
@@ -30,6 +30,10 @@ class Server:
         meter_provider: Any = None,
     ) -> None:
         self.config: ServeConfig = config
+        seals = front(config.api).answering is not None  # a front whose answers seal reasoning
+        self._given_seal_key = given_seal_key(config.seal_key_file) if seals else None
+        """The key the operator gave, read first, so a bad one stops the server before it listens
+        (and before the store is opened)."""
         self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
         self.client_given: bool = client is not None
         """Whether the upstream client was given (then it is not closed with the app)."""
@@ -44,7 +48,7 @@ class Server:
         self.keeps_thinking: bool = config.keep_thinking and self.answerer.store is not None
         """Whether answers' signed thinking is kept and put back (a store, and no ``--no-keep-thinking``)."""
         self.seal_key: str | None = None
-        """The key sealed reasoning is authenticated with (:meth:`ready` reads it: :mod:`chatcodec.serve._seals`)."""
+        """The key sealed reasoning is authenticated with (:meth:`ready` sets it: :mod:`chatcodec.serve._seals`)."""
         self._ready = False
         self._writer_options: dict[int, dict[str, object]] = {
             id(route): config.writer_options(route) for route in config.all_routes
@@ -69,7 +73,7 @@ class Server:
         self.open_client()
         answerer = self.answerer
         if answerer.answering is not None and self.seal_key is None:  # a front whose answers seal reasoning
-            self.seal_key = answerer.seal_key = await seal_key(self.config.seal_key_file, answerer.store)
+            self.seal_key = answerer.seal_key = await seal_key(self._given_seal_key, answerer.store)
         self._ready = True
 
     def open_client(self) -> None:
