@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from chatcodec._error_statuses import error_status
 from chatcodec._narrow import as_dict
 from chatcodec._registry import get_edge
+from chatcodec.serve._bounded import bounded
 from chatcodec.serve._request_log import losses_header
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ class RefusalError(Exception):
         headers: Mapping[str, str] | None = None,
         body: Mapping[str, Any] | None = None,
     ) -> None:
+        message = bounded(message)  # it may quote the caller: a field name, a model (:mod:`.bounded`)
         super().__init__(message)
         self.status = status
         self.message = message

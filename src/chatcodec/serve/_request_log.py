@@ -1,6 +1,7 @@
 """One JSON line per request on the ``chatcodec.serve`` logger, and the losses header.
 
-The line says what an operator asks first: the request id (also sent back as
+The line says what an operator asks first (the caller's own text in it cut to a bounded
+length, :mod:`.bounded`): the request id (also sent back as
 ``x-request-id``: the upstream's when it gave one), the status, the two formats, the
 models, whether it streamed, how long it took, and what the conversion could not carry
 (``losses``: the count, and each loss as ``path: what``). A stream that ends in an error
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from chatcodec._losses import Loss
+from chatcodec.serve._bounded import bounded
 
 LOGGER = logging.getLogger("chatcodec.serve")
 REQUEST_EVENT = "chatcodec.model.request"
@@ -86,21 +88,21 @@ class RequestRecord:
         line: dict[str, Any] = {
             "event": REQUEST_EVENT,
             "request_id": self.request_id,
-            "path": self.path,
+            "path": bounded(self.path),
             "status": status,
             "api": self.api,
             "upstream": self.upstream,
-            "model": self.model,
-            "upstream_model": self.upstream_model,
+            "model": None if self.model is None else bounded(self.model),
+            "upstream_model": None if self.upstream_model is None else bounded(self.upstream_model),
             "stream": self.stream,
             "latency_ms": round((time.perf_counter() - self.started) * 1000, 2),
             "losses": len(self.losses),
-            "loss_summary": [f"{loss.path}: {loss.what}" for loss in self.losses],
+            "loss_summary": [bounded(f"{loss.path}: {loss.what}") for loss in self.losses],
         }
         if self.events is not None:
             line["events"] = self.events
         if self.error is not None:
-            line["error"] = self.error
+            line["error"] = bounded(self.error)
         if self.stream_error_status is not None:
             line["headers"] = self.status
         if self.cancelled:
