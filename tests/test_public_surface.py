@@ -66,7 +66,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "AnthropicOptions BedrockConverseOptions EncoderOptions GeminiOptions OllamaOptions OpenAIChatOptions "
         "OpenAIResponsesOptions ReadingOptions RuleOptions StrictSchema UnsignedThinking"
     ),
-    "chatcodec.serve": "ServeConfig",
+    "chatcodec.serve": "ServeConfig app_from_environment create_app",
     "chatcodec.streams": "",
     "chatcodec.testing": (
         "Splitter assistant_content_parts assistant_messages audio_parts base64_sources cache_controls "

@@ -1,7 +1,7 @@
 """Keep each lazy public module's one export list: its ``TYPE_CHECKING`` imports.
 
-``chatcodec/__init__.py`` and ``chatcodec/contract.py`` load their names on first access
-(PEP 562), so each needs three things: the imports under ``if TYPE_CHECKING:`` (what type
+``chatcodec/__init__.py``, ``chatcodec/contract.py`` and ``chatcodec/serve/__init__.py`` load
+their names on first access (PEP 562), so each needs three things: the imports under ``if TYPE_CHECKING:`` (what type
 checkers and readers see: every public name and the module it comes from), ``__all__``
 (a literal list, the only form pyright and mypy read) and ``_EXPORTED_FROM`` (the table
 ``__getattr__`` imports from). The imports are the one list; this tool writes the other
@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ("src/chatcodec/__init__.py", "src/chatcodec/contract.py")
+MODULES = ("src/chatcodec/__init__.py", "src/chatcodec/contract.py", "src/chatcodec/serve/__init__.py")
 
 
 def sort_key(name: str) -> tuple[int, str]:

@@ -4,11 +4,14 @@ of a module that asks for it (``pytestmark = pytest.mark.usefixtures("fresh_fake
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from serve.harness import FakeUpstream, serving_fake
+from serve.redis_server import RedisServer
 
 
 @pytest.fixture(scope="module")
@@ -37,3 +40,16 @@ def config_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         del os.environ["XDG_CONFIG_HOME"]
     else:
         os.environ["XDG_CONFIG_HOME"] = previous
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A real Redis server, started (append-only, in the test's folder), stopped at the end."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not on PATH: install it (apt-get install redis-server) to test the Redis store")
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -51,6 +51,7 @@ class Reply:
     chunk_size: int = 7  # streamed in small pieces, as a network would
     endless: bool = False  # keep streaming until the client goes away
     delay: float = 0.0  # wait this long before answering, watching for the client to go
+    stall: float = 0.0  # after the body, send nothing for this long (an upstream gone quiet mid-stream)
     headers: dict[str, str] = field(default_factory=dict[str, str])
 
 
@@ -102,6 +103,7 @@ class FakeUpstream:
             while reply.endless:
                 await asyncio.sleep(0.02)
                 yield b": keep-alive\n\n"
+            await asyncio.sleep(reply.stall)
         finally:
             self.stream_closed.set()
 

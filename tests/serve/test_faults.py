@@ -200,3 +200,31 @@ def test_a_mid_stream_error_is_logged_with_its_status(fake: FakeUpstream, caplog
     line = json.loads(next(record.getMessage() for record in caplog.records if record.name == "chatcodec.serve"))
     assert (line["status"], line["headers"]) == (529, 200)
     assert line["error"]
+
+
+def test_an_upstream_quiet_mid_stream_past_the_timeout_is_named_a_timeout(
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    """httpx's ReadTimeout has no text: the stream's error said "broke off: " and nothing more."""
+    caplog.set_level(logging.INFO, logger="chatcodec.serve")
+    events = fixture_bytes("anthropic", "stream", "text_basic.sse").split(b"\n\n")
+    fake.reply(b"\n\n".join(events[:4]) + b"\n\n", content_type=SSE, stall=3.0)  # up to the first text
+    with proxy("openai-chat", "anthropic", fake.base, timeout=0.5) as origin:
+        answer = httpx.post(f"{origin}/v1/chat/completions", json={**CHAT, "stream": True}, headers=KEY, timeout=10)
+        deadline = time.monotonic() + 5
+        while not [record for record in caplog.records if record.name == "chatcodec.serve"]:
+            assert time.monotonic() < deadline, "no log line"
+            time.sleep(0.01)
+    assert answer.status_code == 200
+    reason = "the upstream stream timed out: nothing came for 0.5 s (--timeout)"
+    assert reason in answer.text  # the caller's error event
+    line = json.loads(next(record.getMessage() for record in caplog.records if record.name == "chatcodec.serve"))
+    assert (line["status"], line["headers"], line["error"]) == (504, 200, reason)
+
+
+def test_an_upstream_that_never_answers_is_named_a_timeout(fake: FakeUpstream) -> None:
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"), delay=3.0)
+    with proxy("openai-chat", "anthropic", fake.base, timeout=0.5) as origin:
+        answer = httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY, timeout=10)
+    assert answer.status_code == 504
+    assert answer.json()["error"]["message"] == "the anthropic upstream timed out: nothing came for 0.5 s (--timeout)"

@@ -77,6 +77,16 @@ def test_a_previous_response_id_that_is_not_a_string_is_a_400(fake: FakeUpstream
     assert fake.received == []
 
 
+def test_an_empty_previous_response_id_is_a_400_never_a_fresh_start(fake: FakeUpstream) -> None:
+    body = {"model": "m", "input": "Hi", "previous_response_id": ""}
+    for store in (None, "memory"):
+        with proxy("openai-responses", "anthropic", fake.base, store=store) as origin:
+            answer = httpx.post(f"{origin}/v1/responses", json=body, headers=HEADERS, timeout=30)
+        assert answer.status_code == 400, answer.text
+        assert "previous_response_id must name an answer, not be empty" in answer.json()["error"]["message"]
+    assert fake.received == []
+
+
 def test_an_unexpected_error_is_a_500_that_names_its_type_and_logs_where_not_what(
     fake: FakeUpstream, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
 import socket
 import sqlite3
-import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -29,6 +26,7 @@ from chatcodec.serve._response_store import ResponseStore, owner_of
 from chatcodec.serve._response_store_sqlite import SqliteBackend
 from chatcodec.serve._store_spelling import read_store_spelling
 from serve.harness import FakeUpstream, proxy
+from serve.redis_server import RedisServer
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
 
@@ -172,58 +170,6 @@ def test_a_held_sqlite_write_lock_never_holds_a_request_that_keeps_nothing(
 
 
 # --- Redis: a real server restarted, and a fault-injecting proxy in front of it -------------------
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not on PATH: install it (apt-get install redis-server) to test the Redis store")
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-class RedisServer:
-    """A real ``redis-server`` on loopback that a test can restart on the same port."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
-        self.folder = folder
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = [
-            "redis-server",
-            "--port",
-            str(self.port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--dir",
-            str(self.folder),
-        ]
-        self.process = subprocess.Popen(
-            [*command, "--appendonly", "yes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
 
 
 class FaultyLink:

@@ -263,6 +263,10 @@ def settings_from(arguments: argparse.Namespace, config_module: Any) -> dict[str
         keys |= importlib.import_module("chatcodec.serve._auth").read_key_file(arguments.client_key_file)
     settings["client_keys"] = frozenset(keys)
     _allowed_losses(arguments, settings, config_module.DEFAULT_ALLOWED_LOSSES)
+    if settings.get("strict") and (settings.get("on_loss") == "report" or settings.get("validate") is False):
+        raise ValueError(
+            "--strict is --validate --on-loss error: it cannot go with --on-loss report or validate = false"
+        )
     if "api" not in settings:
         raise ValueError("--api is needed (on the command line or in --config)")
     return settings
@@ -289,11 +293,11 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
         return exit_codes.USAGE
     try:
         config = config_module.ServeConfig(**settings_from(arguments, config_module))
+        if config.otel and importlib.util.find_spec("opentelemetry") is None:
+            raise ValueError("--otel needs the otel extra (opentelemetry-api and -sdk)")
+        app = server.create_app(config)  # the store opened, the seal key read: before the banner
     except (ValueError, OSError) as error:
         print(f"chatcodec serve: {error}", file=sys.stderr)
-        return exit_codes.USAGE
-    if config.otel and importlib.util.find_spec("opentelemetry") is None:
-        print("chatcodec serve --otel needs the otel extra (opentelemetry-api and -sdk)", file=sys.stderr)
         return exit_codes.USAGE
     routes = ", ".join(f"{route.pattern} -> {route.upstream} at {route.url}" for route in config.all_routes)
     print(f"chatcodec serve: {config.api} API on http://{config.host}:{config.port}, {routes}", file=out, flush=True)
@@ -310,5 +314,5 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             "spends the environment's upstream key",
             file=sys.stderr,
         )
-    server.run(config)
+    server.run(config, app=app)
     return 0

@@ -6,24 +6,51 @@ A caller's official SDK (``openai``, ``anthropic``, ``google-genai``) points its
 :func:`~chatcodec.encode_request`, and the upstream's answer converted back, a stream
 chunk by chunk as it arrives (:class:`~chatcodec.StreamConverter`), never buffered.
 
-Modules: :mod:`.config` (the settings, routes by model, the TOML file), :mod:`.fronts`
-(the caller-facing APIs: paths, where the model, stream flag and key are;
-:mod:`.fronts.answering`, what a front whose answers are the server's own resources owes,
-the Responses API's), :mod:`.response_store` (answers kept for ``previous_response_id``,
-``--store``; :mod:`.store_spelling` reads the spelling and opens it),
-:mod:`.upstream` (URLs, bodies and headers for the upstream), :mod:`.auth` (client keys
-and the key sent upstream), :mod:`.limits` (body size, model names, headers passed back,
-work moved off the event loop), :mod:`.refusal` (every error in the front's shape),
-:mod:`.endpoints` (``/health``, model lists, token counting), :mod:`.request_log` (one
-JSON line per request), :mod:`.telemetry` and :mod:`.genai_messages` (opt-in GenAI
-spans), :mod:`.steps` (a request's steps, one module each, in the order it passes them:
-authenticate, read, route, validate, fit, send, answer or stream, keep), :mod:`.app`
-(the Starlette application, which only wires the steps), :mod:`.server` (uvicorn).
+The public names: :class:`ServeConfig` (the settings), :func:`create_app` (the ASGI
+application for a config: to run under a server of one's own, mount in another ASGI app,
+or call in-process through ``httpx.ASGITransport``) and :func:`app_from_environment` (the
+factory ``uvicorn --factory chatcodec.serve:app_from_environment`` calls, reading the
+TOML file ``CHATCODEC_SERVE_CONFIG`` names). Everything else is under underscored
+modules and may move: the app only wires a request's steps (``_steps``: authenticate,
+read, route, validate, fit, send, answer or stream, keep), each a module of its own.
 What each API says on HTTP is its provider's edge (``_providers/<name>/edge.py``), read
 through :func:`~chatcodec._registry.get_edge`; this package names no provider.
-Starlette, uvicorn and httpx are imported only here; the core never imports this package.
+Starlette, uvicorn and httpx are imported only here, and only when :func:`create_app`
+is first asked for (each public name loads on first access, PEP 562, and
+``ServeConfig`` imports none of them, so the command line checks its settings first);
+the core never imports this package. The ``TYPE_CHECKING`` imports are the one export
+list: ``__all__`` and ``_EXPORTED_FROM`` are written from them by ``tools/exports.py``.
 """
 
-from chatcodec.serve._config import ServeConfig
+import importlib as _importlib
+import typing as _typing
 
-__all__ = ["ServeConfig"]
+if _typing.TYPE_CHECKING:
+    from chatcodec.serve._app import create_app
+    from chatcodec.serve._config import ServeConfig
+    from chatcodec.serve._factory import app_from_environment
+
+__all__ = [
+    "ServeConfig",
+    "app_from_environment",
+    "create_app",
+]
+
+_EXPORTED_FROM: dict[str, str] = {
+    "ServeConfig": "chatcodec.serve._config",
+    "app_from_environment": "chatcodec.serve._factory",
+    "create_app": "chatcodec.serve._app",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    module_name = _EXPORTED_FROM.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'chatcodec.serve' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module_name), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*(name for name in globals() if not name.startswith("_")), *__all__})

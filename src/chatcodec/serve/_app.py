@@ -30,14 +30,12 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from chatcodec._warm import warm_up
 from chatcodec.serve import _endpoints as endpoints
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._deadlines import BodyDeadline
 from chatcodec.serve._fronts import routes
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord, internal_error
-from chatcodec.serve._seals import seal_key
 from chatcodec.serve._steps import answer, authenticate, fit, read, route, send, stream, validate
 from chatcodec.serve._steps.caller_watch import unless_caller_leaves
 from chatcodec.serve._steps.shared import Server
@@ -77,21 +75,17 @@ class Proxy:
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncGenerator[None]:
-        """Warm the codecs up, open the upstream client and read the seal key; close the
-        client and the store at shutdown."""
+        """Ready the server (:meth:`Server.ready`: codecs warmed up, upstream client open,
+        seal key read) before the first request; close the client and the store at shutdown."""
         server = self.server
-        warm_up([server.config.api, *server.config.upstream_names])
-        server.open_client()
-        answerer = server.answerer
-        if answerer.answering is not None:  # a front whose answers seal reasoning
-            server.seal_key = answerer.seal_key = await seal_key(server.config.seal_key_file, answerer.store)
+        await server.ready()
         try:
             yield
         finally:
             if not server.client_given:
                 await server.client.aclose()
-            if answerer.store is not None:
-                await answerer.store.close()
+            if server.answerer.store is not None:
+                await server.answerer.store.close()
 
     async def http_error(self, request: Request, error: Exception) -> Response:
         """Starlette's own 404 and 405, in the front's shape."""
@@ -109,6 +103,7 @@ class Proxy:
         record = RequestRecord(server.config.api, request.url.path)
         server.telemetry.start(record)
         try:
+            await server.ready()
             admitted = authenticate.admitted(server.config, request)
             called = await read.read(server, request, record)
             routed = route.routed(server, called, admitted, record)

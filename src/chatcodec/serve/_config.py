@@ -158,6 +158,26 @@ def _check_numbers(config: ServeConfig) -> None:
         raise ValueError(f"offload_bytes must be 0 or more, not {config.offload_bytes}")
 
 
+def _check_inert_settings(config: ServeConfig) -> None:
+    """A setting that would do nothing is refused rather than ignored: the operator meant
+    something by it."""
+    if config.seal_key_file is not None and not _seals_reasoning(config.api):
+        sealing = ", ".join(name for name in fronts() if _seals_reasoning(name))
+        raise ValueError(
+            f"--seal-key-file (seal_key_file) only acts on a front that seals reasoning ({sealing}), not {config.api}"
+        )
+    if not config.keep_thinking and config.store is None:
+        raise ValueError(
+            "--no-keep-thinking (keep_thinking = false) only acts with --store: without one nothing is kept"
+        )
+
+
+def _seals_reasoning(api: str) -> bool:
+    """Whether ``api``'s front answers with resources of its own, whose reasoning it seals."""
+    offered = get_edge(api).front
+    return offered is not None and offered.answering is not None
+
+
 @dataclass(frozen=True)
 class ServeConfig:
     """What ``chatcodec serve`` was asked to do."""
@@ -225,11 +245,13 @@ class ServeConfig:
     and a request continuing an answer is refused (:mod:`chatcodec.serve._response_store`)."""
     keep_thinking: bool = True
     """With a store: keep the signed thinking of answers and put it back on the next request
-    whose assistant turn comes without it (:mod:`chatcodec.serve._kept_thinking`)."""
+    whose assistant turn comes without it (:mod:`chatcodec.serve._kept_thinking`); turned
+    off without a store, it is refused at start (it would do nothing)."""
     seal_key_file: str | None = None
     """A file holding the key the Responses front's sealed reasoning is authenticated with
-    (the same on every replica); None: ``CHATCODEC_SEAL_KEY``, else one kept in the store
-    or the config directory (:mod:`chatcodec.serve._seals`)."""
+    (the same on every replica; 16 characters or more, in a file of at most 4 KiB, as is
+    ``CHATCODEC_SEAL_KEY``); None: ``CHATCODEC_SEAL_KEY``, else one kept in the store or the
+    config directory (:mod:`chatcodec.serve._seals`). Refused at start on a front that seals nothing."""
     options: Mapping[str, object] = field(default_factory=dict[str, object])
     """The default upstream's writer options by name (``--option server=deepseek``); they
     win over what its URL implies (:meth:`writer_options`; a route has its own)."""
@@ -278,6 +300,7 @@ class ServeConfig:
             if not str(self.upstream_url).startswith(("http://", "https://")):
                 raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
         check_store_spelling(self.store)  # refuses a spelling it does not know (nothing opened yet)
+        _check_inert_settings(self)
         if not self.all_routes:
             raise ValueError("nothing to call: give --upstream and --upstream-url, or at least one --route")
         _check_numbers(self)
@@ -321,6 +344,16 @@ class ServeConfig:
     def upstream_names(self) -> tuple[str, ...]:
         """Every API called, once each (what the server warms up)."""
         return tuple(dict.fromkeys(route.upstream for route in self.all_routes))
+
+
+def check_given_settings(settings: Mapping[str, Any]) -> None:
+    """Refuse settings given together that contradict each other, which :class:`ServeConfig`
+    cannot see once its defaults are filled in: ``strict`` with ``on_loss = "report"`` or
+    ``validate = false`` (``strict`` would silently win)."""
+    if settings.get("strict") and (settings.get("on_loss") == "report" or settings.get("validate") is False):
+        raise ValueError(
+            "--strict is --validate --on-loss error: it cannot go with --on-loss report or validate = false"
+        )
 
 
 def parse_model_map(pairs: list[str]) -> dict[str, str]:

@@ -1,8 +1,9 @@
 """The routes beside the proxied calls: ``GET /health``, the front's model list, and its
 token counting endpoint.
 
-- ``GET /health`` answers ``{"status": "ok"}`` with no key asked (for load balancers and
-  orchestrators); it says the process serves, not that an upstream is up.
+- ``GET /health`` answers ``{"status": "ok"}`` with no key asked (for load balancers)
+  when the store answers, else 503 naming it; ``GET /health/live`` answers whenever the
+  process does (an orchestrator's liveness probe). Neither asks an upstream (:mod:`.health`).
 - The model list (``GET /v1/models`` for both OpenAI APIs and Anthropic,
   ``/v1beta/models`` for Gemini, ``/api/tags`` for Ollama: the front edge's
   ``Front.models``) lists the names callers can use here: the ``--model-map`` names,
@@ -24,10 +25,12 @@ from starlette.routing import BaseRoute, Route
 
 from chatcodec.serve._auth import upstream_key
 from chatcodec.serve._fronts import front
+from chatcodec.serve._health import HealthCheck
 from chatcodec.serve._limits import check_model, json_object, json_or_text, passed_headers, read_body
 from chatcodec.serve._model_listing import upstream_models
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord
+from chatcodec.serve._request_losses import LossRefusalError
 from chatcodec.serve._steps.authenticate import admitted
 from chatcodec.serve._steps.fit import written
 from chatcodec.serve._steps.route import route_for
@@ -41,8 +44,14 @@ def routes(server: Server) -> list[BaseRoute]:
     """The health, model list and token counting routes of the server's front (before
     the call routes: Gemini's ``{model}:countTokens`` is also a ``{target}``)."""
 
+    checker = HealthCheck(server.answerer.store)
+
     async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok"})
+        verdict = await checker.verdict()
+        return JSONResponse(verdict.body, verdict.status, headers={"cache-control": "no-store"})
+
+    async def live(request: Request) -> Response:
+        return JSONResponse({"status": "ok"}, headers={"cache-control": "no-store"})
 
     async def models(request: Request) -> Response:
         return await list_models(server, request)
@@ -51,7 +60,7 @@ def routes(server: Server) -> list[BaseRoute]:
         return await count_tokens(server, request)
 
     offered = front(server.config.api)
-    found: list[BaseRoute] = [Route("/health", health, methods=["GET"])]
+    found: list[BaseRoute] = [Route("/health", health, methods=["GET"]), Route("/health/live", live, methods=["GET"])]
     if offered.models is not None:
         found.extend(Route(path, models, methods=["GET"]) for path in offered.models.routes)
     if offered.count_tokens is not None:
@@ -68,6 +77,7 @@ async def list_models(server: Server, request: Request) -> Response:
         caller = admitted(config, request).caller
     except RefusalError as refusal:
         return refused(config.api, refusal)
+    await server.ready()
     asked = await upstream_models(config, server.client, caller)
     return JSONResponse(listing.write(list(dict.fromkeys((*config.listed_models, *asked)))))
 
@@ -87,6 +97,7 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     config = server.config
     counting = front(config.api).count_tokens
     assert counting is not None, "routed only for a front with token counting"
+    await server.ready()
     let_in = admitted(config, request)
     fields = json_object(await read_body(request, config.max_body_bytes))
     payload = counting.request(fields, request.path_params.get("model"))
@@ -97,7 +108,11 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     route = route_for(config, model)
     record.upstream, record.upstream_model = route.upstream, model
     canonical = read_canonical(server, payload, route)
-    body, record.losses = written(server, canonical, model, route, stream=False, version=None)
+    try:
+        body, record.losses = written(server, canonical, model, route, stream=False, version=None)
+    except LossRefusalError as refusal:  # its losses in the answer's header, as a count sent would have them
+        record.losses = refusal.losses
+        raise
     side = upstream_side(route.upstream)
     key = upstream_key(side, let_in.caller, route.api_key_env)
     outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers)

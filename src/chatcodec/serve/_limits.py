@@ -39,6 +39,7 @@ from chatcodec._errors import CodecNotAvailableError, StreamError
 from chatcodec._narrow import as_dict
 from chatcodec._payloads import JSONValueError, loads, unwritable_number
 from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._upstream_errors import failure
 from chatcodec.streams._convert import stream_codecs
 
 MODEL_NAME_LIMIT = 512
@@ -70,7 +71,7 @@ def _too_large(limit: int) -> RefusalError:
     return RefusalError(413, f"the request body is larger than this server's limit of {limit} bytes")
 
 
-async def read_answer(response: httpx.Response, limit: int, upstream: str) -> bytes:
+async def read_answer(response: httpx.Response, limit: int, upstream: str, *, timeout: float) -> bytes:
     """A plain upstream answer's body (``response`` opened as a stream), or a 502 once it
     is known to exceed ``limit`` bytes; a read that fails is a 504 (timeout) or a 502."""
     declared = response.headers.get("content-length", "")
@@ -87,10 +88,9 @@ async def read_answer(response: httpx.Response, limit: int, upstream: str) -> by
             if size > limit:
                 raise too_large
             parts.append(chunk)
-    except httpx.TimeoutException as error:
-        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
     except httpx.HTTPError as error:
-        raise RefusalError(502, f"the {upstream} upstream's answer broke off: {error!r}") from None
+        reason, status = failure(error, timeout=timeout, connect_timeout=timeout)
+        raise RefusalError(status, f"the {upstream} upstream's answer {reason}") from None
     return b"".join(parts)
 
 

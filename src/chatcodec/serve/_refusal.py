@@ -9,7 +9,9 @@ Anthropic keeps ``overloaded_error``), and goes in the body's ``code`` where the
 empty one (OpenAI's), so a caller can still tell ``insufficient_quota`` from a rate limit.
 When the front speaks the upstream's own API, the upstream's error body is passed as it
 came (OpenAI's ``type``, ``code`` and ``param``, Anthropic's ``type``): nothing to translate,
-so nothing is lost.
+so nothing is lost. What the request lost on its way upstream is in the
+``chatcodec-losses`` header of an error answer as of a success: an upstream's 400 is
+often the loss's consequence (Claude's thinking required where a seal was dropped).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from starlette.responses import JSONResponse, Response
 from chatcodec._error_statuses import error_status
 from chatcodec._narrow import as_dict
 from chatcodec._registry import get_edge
+from chatcodec.serve._bounded import bounded
+from chatcodec.serve._request_log import losses_header
 
 if TYPE_CHECKING:
     from chatcodec.serve._request_log import RequestRecord
@@ -39,6 +43,7 @@ class RefusalError(Exception):
         headers: Mapping[str, str] | None = None,
         body: Mapping[str, Any] | None = None,
     ) -> None:
+        message = bounded(message)  # it may quote the caller: a field name, a model (:mod:`.bounded`)
         super().__init__(message)
         self.status = status
         self.message = message
@@ -66,7 +71,10 @@ def refusal_body(api: str, refusal: RefusalError) -> dict[str, Any]:
 
 
 def refused(api: str, refusal: RefusalError, record: RequestRecord | None = None) -> Response:
-    """``refusal`` as the ``api`` front's error body, status and headers (noted on ``record``)."""
+    """``refusal`` as the ``api`` front's error body, status and headers (noted on ``record``,
+    whose losses so far go in the ``chatcodec-losses`` header)."""
+    headers = refusal.headers
     if record is not None:
         record.status, record.error = refusal.status, refusal.message
-    return JSONResponse(refusal_body(api, refusal), refusal.status, headers=refusal.headers)
+        headers = {**headers, **losses_header(record.losses)}
+    return JSONResponse(refusal_body(api, refusal), refusal.status, headers=headers)

@@ -1,6 +1,7 @@
 """One JSON line per request on the ``chatcodec.serve`` logger, and the losses header.
 
-The line says what an operator asks first: the request id (also sent back as
+The line says what an operator asks first (the caller's own text in it cut to a bounded
+length, :mod:`.bounded`): the request id (also sent back as
 ``x-request-id``: the upstream's when it gave one), the status, the two formats, the
 models, whether it streamed, how long it took, and what the conversion could not carry
 (``losses``: the count, and each loss as ``path: what``). A stream that ends in an error
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 import traceback
 import uuid
@@ -26,8 +28,21 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from chatcodec._losses import Loss
+from chatcodec.serve._bounded import bounded
 
 LOGGER = logging.getLogger("chatcodec.serve")
+REQUEST_EVENT = "chatcodec.model.request"
+"""The ``event`` of the request log line. Event names are part of the documented interface
+(an alert keys on them: the gateway page lists them, ``tests/serve/test_log_events.py``
+pins them) and name no module, so moving code renames none of them; this one was
+``chatcodec.model.request`` before a module move made it ``chatcodec._model.request``,
+and is that again."""
+LOSS_EVENT = "chatcodec.serve.loss"
+"""The span event of each loss (``--otel``: :mod:`.telemetry`)."""
+STORE_ERROR_EVENT = "chatcodec.serve.store_error"
+"""The span event of an answer the store failed to keep (``--otel``)."""
+EVENT_NAMES = (REQUEST_EVENT, LOSS_EVENT, STORE_ERROR_EVENT)
+"""Every event name the gateway writes."""
 LOSSES_HEADER = "chatcodec-losses"
 STORE_ERROR_HEADER = "chatcodec-store-error"
 _HEADER_LIMIT = 512
@@ -71,23 +86,23 @@ class RequestRecord:
         """Log the line (at WARNING for a 5xx, INFO otherwise)."""
         status = self.stream_error_status or self.status
         line: dict[str, Any] = {
-            "event": "chatcodec._model.request",
+            "event": REQUEST_EVENT,
             "request_id": self.request_id,
-            "path": self.path,
+            "path": bounded(self.path),
             "status": status,
             "api": self.api,
             "upstream": self.upstream,
-            "model": self.model,
-            "upstream_model": self.upstream_model,
+            "model": None if self.model is None else bounded(self.model),
+            "upstream_model": None if self.upstream_model is None else bounded(self.upstream_model),
             "stream": self.stream,
             "latency_ms": round((time.perf_counter() - self.started) * 1000, 2),
             "losses": len(self.losses),
-            "loss_summary": [f"{loss.path}: {loss.what}" for loss in self.losses],
+            "loss_summary": [bounded(f"{loss.path}: {loss.what}") for loss in self.losses],
         }
         if self.events is not None:
             line["events"] = self.events
         if self.error is not None:
-            line["error"] = self.error
+            line["error"] = bounded(self.error)
         if self.stream_error_status is not None:
             line["headers"] = self.status
         if self.cancelled:
@@ -98,6 +113,16 @@ class RequestRecord:
         if self.span is not None:
             span, self.span = self.span, None
             span.end(self)
+
+
+def log_to_stderr() -> None:
+    """Send the request lines to standard error, one JSON line each, unless the
+    application configured the ``chatcodec.serve`` logger itself (a handler of its own)."""
+    if not LOGGER.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        LOGGER.addHandler(handler)
+        LOGGER.setLevel(logging.INFO)
 
 
 def store_error_header(error: str | None) -> dict[str, str]:

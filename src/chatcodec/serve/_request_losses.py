@@ -27,9 +27,18 @@ from collections.abc import Mapping
 from chatcodec._losses import Loss, LossAction, LossError, LossRecorder, loss_action
 from chatcodec.serve._refusal import RefusalError
 
-__all__ = ["settled"]
+__all__ = ["LossRefusalError", "refuse_unless_allowed", "settled"]
 
 _STREAM_FLAG = "$.stream"
+
+
+class LossRefusalError(RefusalError):
+    """A request refused by ``--on-loss error``, with all its losses (for the
+    ``chatcodec-losses`` header and the log line, as an answer sent would have them)."""
+
+    def __init__(self, losses: list[Loss], refused: list[Loss], upstream: str) -> None:
+        super().__init__(400, f"--on-loss error: the request cannot be sent to {upstream} whole: {LossError(refused)}")
+        self.losses = losses
 
 
 def settled(recorder: LossRecorder, policy: Mapping[str, LossAction], upstream: str) -> list[Loss]:
@@ -38,8 +47,13 @@ def settled(recorder: LossRecorder, policy: Mapping[str, LossAction], upstream: 
     found: list[Loss] = []
     recorder.settle("ignore", found)
     losses = [loss for loss in found if loss.path != _STREAM_FLAG]
+    refuse_unless_allowed(losses, policy, upstream)
+    return losses
+
+
+def refuse_unless_allowed(losses: list[Loss], policy: Mapping[str, LossAction], upstream: str) -> None:
+    """A 400 listing the ``losses`` that ``policy`` refuses, if any: the writer's, and those
+    of the request before it was read (a seal this server did not write, left out)."""
     refused = [loss for loss in losses if loss_action(policy, loss.kind) == "error"]
     if refused:
-        error = LossError(refused)
-        raise RefusalError(400, f"--on-loss error: the request cannot be sent to {upstream} whole: {error}")
-    return losses
+        raise LossRefusalError(losses, refused, upstream)

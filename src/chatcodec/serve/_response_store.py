@@ -125,6 +125,10 @@ class Backend(Protocol):
         """Let go of the file or connections (the server's shutdown)."""
         ...
 
+    async def check(self) -> None:
+        """Answer one cheap read, or raise :class:`StoreError` (``/health``: :mod:`.health`)."""
+        ...
+
     async def secret(self, name: str, candidate: str) -> str:
         """The secret kept as ``name``; ``candidate`` kept and returned when there is none
         (the first replica to ask makes it, every other one reads it)."""
@@ -162,6 +166,10 @@ class ResponseStore:
 
     async def count(self) -> int:
         return await self.backend.count()
+
+    async def check(self) -> None:
+        """Whether the backend answers (a :class:`StoreError` when it does not)."""
+        await self.backend.check()
 
     async def close(self) -> None:
         await self.backend.close()
@@ -256,6 +264,9 @@ class MemoryBackend:
 
     async def close(self) -> None:
         """Nothing to let go of: the records go with the process."""
+
+    async def check(self) -> None:
+        """The process's memory answers while the process does."""
 
     async def secret(self, name: str, candidate: str) -> str:
         return self._secrets.setdefault(name, candidate)

@@ -167,6 +167,9 @@ class RedisBackend:
         found = await self._call("count", self._redis.zcard(PREFIX + "used"))
         return int(found)
 
+    async def check(self) -> None:
+        await self.count()  # ZCARD: O(1), and typed where redis-py's PING is not
+
     async def load(self, key: str) -> Kept | None:
         values = await self._call(
             "read", self._redis.hmget(PREFIX + "answer:" + key, ["owner", "parent", "messages", "response"])

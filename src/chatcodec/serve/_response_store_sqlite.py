@@ -99,20 +99,30 @@ class SqliteBackend:
         self.description: str = f"in the SQLite file {path}"
         self._path = Path(path).expanduser()
         self._busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
-        self._path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
+        try:
+            self._set_up()
+        except (sqlite3.Error, OSError) as error:  # a file that is not a database, a folder, no permission
+            self._close_connections()
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise ValueError(f"--store sqlite:{path}: the SQLite store cannot be opened: {reason}") from None
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="chatcodec-store-write")
+        self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="chatcodec-store-read")
+        self.statements: int = 0
+        """Statements run so far (what a test counts: a thread is read in one)."""
+
+    def _set_up(self) -> None:
+        """The file made (and its folder) and its tables, in WAL mode; a file of an older
+        version given the column it lacks."""
+        self._path.parent.mkdir(parents=True, exist_ok=True)
         setup = self._connection()
         setup.execute("PRAGMA journal_mode=WAL")
         setup.executescript(_SCHEMA)
         columns = {row[1] for row in setup.execute("PRAGMA table_info(answers)")}
         if "thread" not in columns:  # a file written before threads were kept
             setup.execute("ALTER TABLE answers ADD COLUMN thread TEXT")
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="chatcodec-store-write")
-        self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="chatcodec-store-read")
-        self.statements: int = 0
-        """Statements run so far (what a test counts: a thread is read in one)."""
 
     def _connection(self) -> sqlite3.Connection:
         """This thread's connection (SQLite connections are not shared across threads)."""
@@ -148,6 +158,12 @@ class SqliteBackend:
             return int(found)
 
         return await self._run(self._readers, count)
+
+    async def check(self) -> None:
+        def check(connection: sqlite3.Connection) -> None:
+            self._execute(connection, "SELECT id FROM threads LIMIT 1").fetchall()
+
+        await self._run(self._readers, check)
 
     async def load(self, key: str) -> Kept | None:
         def load(connection: sqlite3.Connection) -> Kept | None:
@@ -206,6 +222,9 @@ class SqliteBackend:
     async def close(self) -> None:
         self._writer.shutdown(wait=True)
         self._readers.shutdown(wait=True)
+        self._close_connections()
+
+    def _close_connections(self) -> None:
         with self._connections_lock:
             for connection in self._connections:
                 connection.close()

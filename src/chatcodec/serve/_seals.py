@@ -16,7 +16,8 @@ upstream gets from a request with seals is checked with the upstream's strict fi
 does not define.
 
 The key (:func:`seal_key`): ``--seal-key-file`` or ``CHATCODEC_SEAL_KEY`` when given (the
-same on every replica); otherwise one made once and kept where the answers are (a SQLite
+same on every replica; each held to one rule, 16 characters or more, and read when the
+app is made: :func:`given_seal_key`); otherwise one made once and kept where the answers are (a SQLite
 store's file, a Redis store's server: replicas sharing the store share it), or, with no
 durable store (or a store that cannot be reached when the server starts), in
 ``$XDG_CONFIG_HOME/chatcodec/seal-key`` (``~/.config``), so seals outlive a restart. Give
@@ -46,12 +47,26 @@ _WHAT = "sealed reasoning this server did not write"
 _WHY = "its MAC does not match this server's seal key, so what it holds is not sent upstream"
 
 
-async def seal_key(key_file: str | None, store: ResponseStore | None) -> str:
-    """The server's seal key: the file's, the environment's, the store's, or the config directory's."""
+KEY_MIN_CHARACTERS = 16
+"""The shortest key taken, from a file or the environment (a key a caller can guess forges seals)."""
+KEY_FILE_LIMIT = 4096
+"""The most bytes of a key file read: a key is one line, and ``/dev/zero`` has no end."""
+
+
+def given_seal_key(key_file: str | None) -> str | None:
+    """The key the operator gave, held to one rule wherever it comes from: ``key_file``'s,
+    else ``CHATCODEC_SEAL_KEY``'s (None: neither given). Read when the app is made, so a
+    key that cannot be used stops the server before it listens (a :class:`ValueError`
+    naming the setting)."""
     if key_file is not None:
-        return _read_key(Path(key_file).expanduser())
+        return _read_key(Path(key_file).expanduser(), f"--seal-key-file {key_file}")
     given = os.environ.get(KEY_VARIABLE)
-    if given:
+    return None if given is None else _checked_key(given.strip(), KEY_VARIABLE)
+
+
+async def seal_key(given: str | None, store: ResponseStore | None) -> str:
+    """The server's seal key: the one given (:func:`given_seal_key`), the store's, or the config directory's."""
+    if given is not None:
         return given
     if store is not None and store.durable:
         try:
@@ -61,10 +76,27 @@ async def seal_key(key_file: str | None, store: ResponseStore | None) -> str:
     return _kept_key(_config_dir() / KEY_NAME)
 
 
-def _read_key(path: Path) -> str:
-    key = path.read_text(encoding="utf-8").strip()
-    if len(key) < 16:
-        raise ValueError(f"the seal key in {path} is shorter than 16 characters")
+def _read_key(path: Path, setting: str) -> str:
+    """The key in the file at ``path``: at most :data:`KEY_FILE_LIMIT` bytes of UTF-8 text, stripped."""
+    try:
+        with path.open("rb") as file:
+            data = file.read(KEY_FILE_LIMIT + 1)
+    except OSError as error:
+        raise ValueError(f"{setting}: cannot be read: {error.strerror or type(error).__name__}") from None
+    if len(data) > KEY_FILE_LIMIT:
+        raise ValueError(f"{setting}: longer than {KEY_FILE_LIMIT} bytes (a seal key file holds one key)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{setting}: not UTF-8 text (a seal key file holds one key on a line)") from None
+    return _checked_key(text.strip(), setting)
+
+
+def _checked_key(key: str, setting: str) -> str:
+    if len(key) < KEY_MIN_CHARACTERS:
+        raise ValueError(f"{setting}: the seal key is shorter than {KEY_MIN_CHARACTERS} characters")
+    if not key.isprintable():
+        raise ValueError(f"{setting}: the seal key holds a control character")
     return key
 
 
@@ -76,13 +108,13 @@ def _config_dir() -> Path:
 def _kept_key(path: Path) -> str:
     """The key in ``path``, made (readable by this user only) when missing."""
     if path.exists():
-        return _read_key(path)
+        return _read_key(path, f"the seal key file {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(32)
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another process made it first
-        return _read_key(path)
+        return _read_key(path, f"the seal key file {path}")
     with os.fdopen(descriptor, "w", encoding="utf-8") as file:
         file.write(key + "\n")
     return key

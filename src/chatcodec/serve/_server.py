@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import logging
-import sys
-
 import uvicorn
+from starlette.applications import Starlette
 
 from chatcodec.serve._app import create_app
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._deadlines import server_settings
-from chatcodec.serve._request_log import LOGGER
+from chatcodec.serve._request_log import log_to_stderr
 
 
-def run(config: ServeConfig) -> None:
-    """Serve ``config`` on its ``host`` and ``port`` until interrupted; request lines go
-    to standard error as JSON."""
-    if not LOGGER.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        LOGGER.addHandler(handler)
-        LOGGER.setLevel(logging.INFO)
+def run(config: ServeConfig, app: Starlette | None = None) -> None:
+    """Serve ``app`` (default: :func:`create_app` of ``config``) on the config's ``host``
+    and ``port`` until interrupted; request lines go to standard error as JSON."""
+    log_to_stderr()
     uvicorn.run(
-        create_app(config),
+        app if app is not None else create_app(config),
         host=config.host,
         port=config.port,
         access_log=False,

@@ -61,7 +61,7 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._narrow import as_dict
 from chatcodec.serve import _genai_messages as genai_messages
-from chatcodec.serve._request_log import RequestRecord
+from chatcodec.serve._request_log import LOSS_EVENT, STORE_ERROR_EVENT, RequestRecord
 from chatcodec.serve._upstream import upstream_side
 
 if TYPE_CHECKING:
@@ -347,11 +347,9 @@ class RequestSpan:
             message = {"role": "assistant", "parts": parts, "finish_reason": next(iter(self.finish_reasons), "")}
             self.span.set_attribute("gen_ai.output.messages", json.dumps([message]))
         for loss in record.losses:
-            self.span.add_event(
-                "chatcodec.serve.loss", {"chatcodec.loss.path": str(loss.path), "chatcodec.loss.what": loss.what}
-            )
+            self.span.add_event(LOSS_EVENT, {"chatcodec.loss.path": str(loss.path), "chatcodec.loss.what": loss.what})
         if record.store_error is not None:
-            self.span.add_event("chatcodec.serve.store_error", {"exception.message": record.store_error})
+            self.span.add_event(STORE_ERROR_EVENT, {"exception.message": record.store_error})
         status = record.stream_error_status or record.status
         if record.cancelled:
             self._set({"error.type": "cancelled"})

@@ -99,12 +99,15 @@ class ResponsesAnswering:
         return {SERVER_FIELDS: fields, SEALING: ENCRYPTED_REASONING in include or not stored}
 
     def continues(self, payload: Mapping[str, Any]) -> str | None:
-        """The ``previous_response_id`` (a string, as OpenAI's reference types it); any
-        other value is refused (``ValueError``), never read as none and the history left out."""
+        """The ``previous_response_id`` (a non-empty string, as OpenAI's reference types it);
+        any other value, ``""`` included, is refused (``ValueError``), never read as none and
+        the history left out."""
         value = payload.get(PREVIOUS)
         if value is not None and not isinstance(value, str):
             raise ValueError(f"previous_response_id must be a string, not a JSON {_json_type(value)}")
-        return value or None
+        if value == "":
+            raise ValueError("previous_response_id must name an answer, not be empty (leave it out to start anew)")
+        return value
 
     def wants_stored(self, payload: Mapping[str, Any]) -> bool:
         """The caller's ``store`` (true when left out, as OpenAI's default)."""

@@ -27,7 +27,7 @@ from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._fronts import Call, answering
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import LOGGER, RequestRecord
-from chatcodec.serve._request_losses import settled
+from chatcodec.serve._request_losses import LossRefusalError, refuse_unless_allowed, settled
 from chatcodec.serve._response_store import StoreError
 from chatcodec.serve._seals import check_unsealed
 from chatcodec.serve._steps.authenticate import Admitted
@@ -97,10 +97,16 @@ def _written(
     routed, canonical = validated.routed, validated.canonical
     route, call = routed.route, answer.call
     server.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
-    body, losses = written(server, canonical, routed.model, route, stream=call.stream, version=routed.version)
+    record.losses = list(validated.losses)  # in an error answer's header too, from here on
+    try:
+        refuse_unless_allowed(validated.losses, server.config.loss_policy, route.upstream)
+        body, losses = written(server, canonical, routed.model, route, stream=call.stream, version=routed.version)
+    except LossRefusalError as refusal:
+        record.losses = [*validated.losses, *(loss for loss in refusal.losses if loss not in validated.losses)]
+        raise
+    record.losses = [*validated.losses, *losses]
     if validated.sealed and server.config.validate:
         check_unsealed(route.upstream, body)
-    record.losses = [*validated.losses, *losses]
     outgoing = upstream_call(
         route.upstream,
         route.url,

@@ -22,6 +22,7 @@ from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._steps.fit import Fitted
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._upstream import UpstreamCall
+from chatcodec.serve._upstream_errors import failure
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,9 @@ async def sent(server: Server, fitted: Fitted) -> Sent:
     content = b""
     if not fitted.call.stream:
         try:
-            content = await read_answer(response, server.config.max_answer_bytes, upstream)
+            content = await read_answer(
+                response, server.config.max_answer_bytes, upstream, timeout=server.config.timeout
+            )
         finally:
             with anyio.CancelScope(shield=True):
                 await response.aclose()
@@ -74,7 +77,8 @@ async def send(server: Server, outgoing: UpstreamCall, upstream: str, *, stream:
             headers={"retry-after": "1"},
         ) from None
     except httpx.TimeoutException as error:
-        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
+        reason, status = failure(error, timeout=config.timeout, connect_timeout=config.connect_timeout)
+        raise RefusalError(status, f"the {upstream} upstream {reason}") from None
     except httpx.LocalProtocolError:  # its text quotes the header value it refused: a key
         raise RefusalError(502, f"the request to the {upstream} upstream cannot be written on HTTP") from None
     except httpx.HTTPError as error:

@@ -1,6 +1,8 @@
 """What the steps of every request share: the server's config, its answering front and
 store, its telemetry, the upstream HTTP client, each route's writer options and the key
-seals are authenticated with. The app makes one and opens it in its lifespan."""
+seals are authenticated with. The app makes one and readies it in its lifespan, or, when
+the lifespan does not run (the app mounted in another ASGI app, whose server runs only the
+outer lifespan), before the first request that needs it (:meth:`Server.ready`)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,11 @@ from typing import Any
 
 import httpx
 
+from chatcodec._warm import warm_up
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._config import ServeConfig
-from chatcodec.serve._fronts import answering
+from chatcodec.serve._fronts import answering, front
+from chatcodec.serve._seals import given_seal_key, seal_key
 from chatcodec.serve._store_spelling import open_store
 from chatcodec.serve._telemetry import Telemetry, default_provider
 
@@ -26,6 +30,10 @@ class Server:
         meter_provider: Any = None,
     ) -> None:
         self.config: ServeConfig = config
+        seals = front(config.api).answering is not None  # a front whose answers seal reasoning
+        self._given_seal_key = given_seal_key(config.seal_key_file) if seals else None
+        """The key the operator gave, read first, so a bad one stops the server before it listens
+        (and before the store is opened)."""
         self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
         self.client_given: bool = client is not None
         """Whether the upstream client was given (then it is not closed with the app)."""
@@ -40,7 +48,8 @@ class Server:
         self.keeps_thinking: bool = config.keep_thinking and self.answerer.store is not None
         """Whether answers' signed thinking is kept and put back (a store, and no ``--no-keep-thinking``)."""
         self.seal_key: str | None = None
-        """The key sealed reasoning is authenticated with (the lifespan reads it: :mod:`chatcodec.serve._seals`)."""
+        """The key sealed reasoning is authenticated with (:meth:`ready` sets it: :mod:`chatcodec.serve._seals`)."""
+        self._ready = False
         self._writer_options: dict[int, dict[str, object]] = {
             id(route): config.writer_options(route) for route in config.all_routes
         }
@@ -49,9 +58,23 @@ class Server:
 
     @property
     def client(self) -> httpx.AsyncClient:
-        """The upstream HTTP client (the app's lifespan opens it)."""
-        assert self._client is not None, "the app's lifespan opens the client"
+        """The upstream HTTP client (:meth:`ready` opens it)."""
+        assert self._client is not None, "Server.ready opens the client"
         return self._client
+
+    async def ready(self) -> None:
+        """Warm the codecs up, open the upstream client and read the seal key, once: the
+        lifespan does it at start, and every request that needs them first asks, so an app
+        whose lifespan never ran (mounted) neither fails nor skips a seal's check.
+        Concurrent first requests may each read the key: they read the same one."""
+        if self._ready:
+            return
+        warm_up([self.config.api, *self.config.upstream_names])
+        self.open_client()
+        answerer = self.answerer
+        if answerer.answering is not None and self.seal_key is None:  # a front whose answers seal reasoning
+            self.seal_key = answerer.seal_key = await seal_key(self._given_seal_key, answerer.store)
+        self._ready = True
 
     def open_client(self) -> None:
         """Open the upstream client, its pool and timeouts from the config (unless one was given)."""

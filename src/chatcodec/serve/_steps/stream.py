@@ -24,6 +24,7 @@ from starlette.responses import Response
 from chatcodec._error_statuses import error_status
 from chatcodec._errors import ChatcodecError
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._identity import Identity
 from chatcodec.serve._limits import EventSizeCheck
@@ -33,6 +34,7 @@ from chatcodec.serve._steps import keep
 from chatcodec.serve._steps.fit import Fitted
 from chatcodec.serve._steps.send import Sent
 from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._upstream_errors import failure
 from chatcodec.streams._accumulator import StreamAccumulator
 from chatcodec.streams._convert import StreamConverter
 
@@ -60,14 +62,14 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
             max_event_bytes=config.max_event_bytes,
         )
         chunks = response.aiter_bytes()
-        first = await _first_events(chunks, converter, upstream)
+        first = await _first_events(chunks, converter, upstream, config)
     except BaseException:
         with anyio.CancelScope(shield=True):
             await response.aclose()
         raise
     record.status = 200
     headers = {**sent.passed, **losses_header(record.losses), "cache-control": "no-cache"}
-    body = _relayed(response, chunks, first, converter, record, gathering=watch)
+    body = _relayed(response, chunks, first, converter, record, config=config, gathering=watch)
     limit = config.write_timeout
     return write_deadline_stream(body, converter.media_type, headers, write_timeout=limit, on_late=record.late)
 
@@ -169,7 +171,9 @@ class StreamGathering:
         return message
 
 
-async def _first_events(chunks: AsyncIterator[bytes], converter: StreamConverter, upstream: str) -> bytes:
+async def _first_events(
+    chunks: AsyncIterator[bytes], converter: StreamConverter, upstream: str, config: ServeConfig
+) -> bytes:
     """The converted bytes up to the first event written for the caller; a stream that
     ends with no event at all is a 502 (an upstream 200 with an empty body is a failure
     the caller must see, not an empty answer)."""
@@ -180,10 +184,9 @@ async def _first_events(chunks: AsyncIterator[bytes], converter: StreamConverter
                 return converted
     except ChatcodecError as error:
         raise RefusalError(502, f"the {upstream} upstream's stream cannot be read: {error}") from None
-    except httpx.TimeoutException as error:
-        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
     except httpx.HTTPError as error:
-        raise RefusalError(502, f"the {upstream} upstream's stream broke off: {error!r}") from None
+        reason, status = failure(error, timeout=config.timeout, connect_timeout=config.connect_timeout)
+        raise RefusalError(status, f"the {upstream} upstream's stream {reason}") from None
     if converter.events_in == 0:
         raise RefusalError(502, f"the {upstream} upstream answered 200 with an empty stream (no event)")
     return b""
@@ -196,6 +199,7 @@ async def _relayed(
     converter: StreamConverter,
     record: RequestRecord,
     *,
+    config: ServeConfig,
     gathering: StreamGathering | None,
 ) -> AsyncIterator[bytes]:
     """The converted stream after its ``first`` bytes; the upstream response is closed
@@ -220,9 +224,14 @@ async def _relayed(
             record.error, record.stream_error_status = CUT_OFF, 502
         yield await watched(closing, last=True)
         finished = True
-    except (ChatcodecError, httpx.HTTPError) as error:
-        record.error, record.stream_error_status = f"the upstream stream broke off: {error}", 502
+    except ChatcodecError as error:
+        record.error, record.stream_error_status = f"the upstream stream cannot be read: {error}", 502
         yield converter.fail(record.error, 502)
+        finished = True
+    except httpx.HTTPError as error:
+        reason, status = failure(error, timeout=config.timeout, connect_timeout=config.connect_timeout)
+        record.error, record.stream_error_status = f"the upstream stream {reason}", status
+        yield converter.fail(record.error, status)
         finished = True
     finally:
         with anyio.CancelScope(shield=True):

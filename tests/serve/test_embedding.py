@@ -1,0 +1,225 @@
+"""The gateway as an ASGI application of one's own: ``chatcodec.serve.create_app`` called
+in-process through ``httpx.ASGITransport``, mounted in another Starlette app (whose server
+runs only the outer lifespan), and ``uvicorn --factory chatcodec.serve:app_from_environment``
+run as several worker processes sharing one SQLite store."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.routing import Mount
+
+import chatcodec
+from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart
+from chatcodec._providers.openai_responses.carried_reasoning import seal
+from chatcodec.serve import ServeConfig, create_app
+from serve.harness import FakeUpstream
+
+pytestmark = pytest.mark.usefixtures("fresh_fake")
+
+KEY = {"authorization": "Bearer alice-key"}
+
+
+def _answer(text: str) -> dict[str, Any]:
+    response = ChatResponse(
+        id="msg_1",
+        model="claude-sonnet-4-5",
+        message=AssistantMessage(content=[TextPart(text=text)]),
+        finish_reason=FinishReason(unified="stop", raw="end_turn"),
+    )
+    return chatcodec.encode_response("anthropic", response, on_loss="ignore")
+
+
+def _chat(text: str) -> dict[str, Any]:
+    return {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": text}]}
+
+
+def test_create_app_serves_health_through_asgi_transport() -> None:
+    app = create_app(ServeConfig(api="openai-chat", upstream="anthropic", upstream_url="http://127.0.0.1:9"))
+
+    async def run() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway") as client:
+            return await client.get("/health")
+
+    health = anyio.run(run)
+    assert (health.status_code, health.json()) == (200, {"status": "ok"})
+
+
+def test_a_call_through_asgi_transport_inside_the_apps_lifespan(fake: FakeUpstream) -> None:
+    """``httpx.ASGITransport`` sends no lifespan events: the test runs the app's own, which
+    opens the upstream client and closes it (and the store) at the end."""
+    fake.reply(_answer("Paris."))
+    app = create_app(ServeConfig(api="openai-chat", upstream="anthropic", upstream_url=fake.base))
+
+    async def run() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=transport, base_url="http://g") as client,
+        ):
+            return await client.post("/v1/chat/completions", json=_chat("Capital of France?"), headers=KEY)
+
+    answer = anyio.run(run)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["choices"][0]["message"]["content"] == "Paris."
+    assert fake.last.path == "/v1/messages"
+
+
+def test_mounted_in_another_app_the_gateway_answers_under_its_prefix(fake: FakeUpstream) -> None:
+    """Starlette (and FastAPI) run a mounted app's lifespan only when the outer one enters it."""
+    fake.reply(_answer("Mounted."))
+    gateway = create_app(ServeConfig(api="openai-chat", upstream="anthropic", upstream_url=fake.base))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with gateway.router.lifespan_context(gateway):
+            yield
+
+    outer = Starlette(routes=[Mount("/llm", app=gateway)], lifespan=lifespan)
+
+    async def run() -> tuple[httpx.Response, httpx.Response]:
+        transport = httpx.ASGITransport(app=outer)
+        async with lifespan(outer), httpx.AsyncClient(transport=transport, base_url="http://outer") as client:
+            health = await client.get("/llm/health")
+            answer = await client.post("/llm/v1/chat/completions", json=_chat("Say mounted."), headers=KEY)
+            return health, answer
+
+    health, answer = anyio.run(run)
+    assert health.status_code == 200
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["choices"][0]["message"]["content"] == "Mounted."
+
+
+def test_a_responses_front_whose_lifespan_never_ran_still_checks_seals(fake: FakeUpstream) -> None:
+    """The seal key is read before the first call that needs it, lifespan or not: a forged
+    seal is refused, never taken for one of the server's own."""
+    part = {"type": "thinking", "text": "I think.", "signature": "c2ln", "provider": "anthropic"}
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": seal(part)}  # no key
+    forged = {"model": "claude-sonnet-4-5", "input": [{"role": "user", "content": "Hi."}, reasoning]}
+    config = ServeConfig(api="openai-responses", upstream="anthropic", upstream_url=fake.base, validate=True)
+
+    async def run() -> httpx.Response:
+        async with httpx.AsyncClient() as upstream_client:
+            outer = Starlette(routes=[Mount("/llm", app=create_app(config, client=upstream_client))])
+            transport = httpx.ASGITransport(app=outer)
+            async with httpx.AsyncClient(transport=transport, base_url="http://outer") as client:
+                return await client.post("/llm/v1/responses", json=forged, headers=KEY)
+
+    refused = anyio.run(run)
+    assert refused.status_code == 400, refused.text
+    assert "sealed reasoning this server did not write" in refused.json()["error"]["message"]
+    assert fake.received == []
+
+
+# --- uvicorn --factory, several worker processes on one store ------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def _uvicorn(settings: Path, *options: str) -> Iterator[str]:
+    """``uvicorn --factory chatcodec.serve:app_from_environment`` on a free port; yields its origin."""
+    port = _free_port()
+    environment = {**os.environ, "CHATCODEC_SERVE_CONFIG": str(settings), "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-m", "uvicorn", "--factory", "chatcodec.serve:app_from_environment"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--log-level", "warning", *options],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    origin = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{origin}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"uvicorn did not start: {process.communicate(timeout=10)[1].decode()}")
+            time.sleep(0.1)
+        yield origin
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def test_worker_processes_sharing_one_sqlite_store_continue_each_others_answers(
+    fake: FakeUpstream, tmp_path: Path
+) -> None:
+    settings = tmp_path / "gateway.toml"
+    settings.write_text(
+        f'api = "openai-responses"\nupstream = "anthropic"\nupstream_url = "{fake.base}"\n'
+        f'store = "sqlite:{tmp_path / "answers.db"}"\n'
+    )
+    turns = 6
+    for turn in range(turns):
+        fake.reply(_answer(f"answer {turn}"))
+    with _uvicorn(settings, "--workers", "2") as two_workers, _uvicorn(settings) as another:
+        previous: str | None = None
+        for turn in range(turns):
+            origin = two_workers if turn % 2 == 0 else another
+            body: dict[str, Any] = {"model": "claude-sonnet-4-5", "input": f"question {turn}"}
+            if previous is not None:
+                body["previous_response_id"] = previous
+            answer = httpx.post(f"{origin}/v1/responses", json=body, headers=KEY, timeout=30)
+            assert answer.status_code == 200, answer.text
+            assert "chatcodec-store-error" not in answer.headers
+            previous = answer.json()["id"]
+        kept = httpx.get(f"{two_workers}/v1/responses/{previous}", headers=KEY, timeout=30)
+    sent = [[message["content"] for message in received.body["messages"]] for received in fake.received]
+    assert len(sent) == turns
+    last = sent[-1]  # the whole history, whichever process kept each answer
+    assert [text if isinstance(text, str) else text[0]["text"] for text in last] == [
+        piece for turn in range(turns - 1) for piece in (f"question {turn}", f"answer {turn}")
+    ] + [f"question {turns - 1}"]
+    assert kept.status_code == 200
+    assert kept.json()["output"][0]["content"][0]["text"] == f"answer {turns - 1}"
+
+
+def test_the_factory_stops_a_worker_with_one_line_when_a_setting_is_wrong(tmp_path: Path) -> None:
+    settings = tmp_path / "gateway.toml"
+    settings.write_text('api = "openai-chat"\nupstream = "anthropic"\nupstream_url = "ftp://nowhere"\n')
+    environment = {**os.environ, "CHATCODEC_SERVE_CONFIG": str(settings), "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-m", "uvicorn", "--factory", "chatcodec.serve:app_from_environment"]
+    finished = subprocess.run(
+        [*command, "--port", str(_free_port())],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert finished.returncode == 3  # uvicorn's startup failure: its supervisor does not restart the worker
+    lines = [line for line in finished.stderr.splitlines() if line.startswith("chatcodec serve:")]
+    assert lines == ["chatcodec serve: --upstream-url must be an http(s) URL, not 'ftp://nowhere'"]
+    assert "Traceback" not in finished.stderr
+
+
+def test_the_factory_names_its_variable_when_it_is_not_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatcodec.serve import app_from_environment
+
+    monkeypatch.delenv("CHATCODEC_SERVE_CONFIG", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        app_from_environment()
+    assert stopped.value.code == 3
