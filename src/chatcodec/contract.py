@@ -18,9 +18,10 @@ use (a sibling folder, a family's rules, the strict checks) is internal and may 
   markers, tool names and arguments, wire shapes), as the built-in folders use them.
 
 Names load on first access (PEP 562), as in ``chatcodec`` itself: importing the contract
-loads no canonical model. The lists below are kept by ``tools/exports.py`` (run
-``python tools/exports.py``): the ``TYPE_CHECKING`` imports are the one list, ``__all__``
-and the lazy table are generated from them.
+loads no canonical model, and type checkers see only the names imported below. The lists
+below are kept by ``tools/exports.py`` (run ``python tools/exports.py``): the
+``TYPE_CHECKING`` imports are the one list, ``__all__`` and the lazy table are generated
+from them.
 """
 
 import importlib as _importlib
@@ -261,13 +262,15 @@ _EXPORTED_FROM: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    module_name = _EXPORTED_FROM.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module_name), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error
+
+    def __getattr__(name: str) -> _typing.Any:
+        module_name = _EXPORTED_FROM.get(name)
+        if module_name is None:
+            raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
+        value = getattr(_importlib.import_module(module_name), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
 
 
 def __dir__() -> list[str]:
