@@ -186,3 +186,13 @@ def test_the_codec_contract_holds_what_the_template_folder_imports_from_the_hous
                 taken |= {alias.name for alias in node.names}
     assert taken
     assert sorted(taken - public) == []
+
+
+def test_the_codec_contract_has_a_version_and_a_documented_promise() -> None:
+    from chatcodec import contract
+
+    assert type(contract.CONTRACT_VERSION) is int
+    assert contract.CONTRACT_VERSION >= 1
+    promise = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    assert "### The contract's version" in promise
+    assert f"(today `{contract.CONTRACT_VERSION}`)" in promise  # the page states the version it describes

@@ -34,6 +34,7 @@ from chatcodec._model.content import (
     VideoPart,
 )
 from chatcodec._model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec._public_label import shown_as
 from chatcodec._validation import dump_messages
 
 if TYPE_CHECKING:
@@ -134,3 +135,6 @@ class ContentRule:
             losses.add(at, f"{part.type} part", "string content holds only text")
             return False
         return True
+
+
+shown_as("chatcodec", ContentRule)

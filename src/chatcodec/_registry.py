@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 from chatcodec import _error_statuses as error_statuses
 from chatcodec._errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
 from chatcodec._option_table import NO_OPTIONS, OptionTable
+from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec._losses import LossRecorder
@@ -415,3 +416,19 @@ def _lookup_error(name: str) -> Exception:
         )
     known = ", ".join(PROVIDER_NAMES)
     return UnknownProviderError(f"unknown provider {name!r}; known wire formats: {known}, {CANONICAL}")
+
+
+shown_as(
+    "chatcodec",
+    Codec,
+    StreamDecoder,
+    StreamEncoder,
+    SupportsMessageDecoding,
+    SupportsStreamDecoder,
+    SupportsStreamEncoder,
+    available_formats,
+    get_codec,
+    register_codec,
+    registered_providers,
+    unregister_codec,
+)

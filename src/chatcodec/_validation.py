@@ -24,6 +24,7 @@ from chatcodec._model.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMess
 from chatcodec._model.request import ChatRequest
 from chatcodec._model.response import ChatResponse
 from chatcodec._payloads import parse_json
+from chatcodec._public_label import shown_as
 from chatcodec._sdk_objects import sdk_json_items
 
 if TYPE_CHECKING:
@@ -99,3 +100,6 @@ def dump_messages(messages: list[AnyMessage], **options: Any) -> list[MessageDat
     (``exclude=...``) gives dicts the type no longer describes."""
     dumped: list[MessageData] = MESSAGES_ADAPTER.dump_python(messages, mode="json", **options)
     return dumped
+
+
+shown_as("chatcodec", dump_messages, validate_message, validate_messages, validate_model)
