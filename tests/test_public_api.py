@@ -136,7 +136,7 @@ def test_documents_use_only_names_in_all(document: str) -> None:
 
 @pytest.mark.parametrize("page", sorted((ROOT / "docs").rglob("*.md")), ids=lambda page: page.name)
 def test_the_docs_pages_use_only_names_in_all(page: Path) -> None:
-    used = _public_uses(page.read_text(encoding="utf-8")) - {"__all__"}
+    used = _public_uses(page.read_text(encoding="utf-8")) - {"__all__", "codecs"}  # "chatcodec.codecs": a group
     assert sorted(name for name in used if name not in chatcodec.__all__ and not _submodule(name)) == []
 
 
