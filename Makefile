@@ -30,8 +30,9 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests
 
 # The public API as pyright --verifytypes counts it (tools/public_symbols.py): lower it as
-# internals are underscored, raise it only for a name meant to be a promise.
-PUBLIC_SYMBOLS ?= 600
+# internals are underscored, raise it only for a name meant to be a promise. It is the real count,
+# so any growth is caught.
+PUBLIC_SYMBOLS ?= 360
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

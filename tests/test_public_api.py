@@ -141,7 +141,7 @@ def test_the_docs_pages_use_only_names_in_all(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     for event in EVENT_NAMES:  # the gateway's log events (``chatcodec.model.request``) are names, not modules
         text = text.replace(event, "")
-    used = _public_uses(text) - {"__all__"}
+    used = _public_uses(text) - {"__all__", "codecs"}  # "chatcodec.codecs": an entry-point group
     assert sorted(name for name in used if name not in chatcodec.__all__ and not _submodule(name)) == []
 
 
@@ -191,3 +191,13 @@ def test_the_codec_contract_holds_what_the_template_folder_imports_from_the_hous
                 taken |= {alias.name for alias in node.names}
     assert taken
     assert sorted(taken - public) == []
+
+
+def test_the_codec_contract_has_a_version_and_a_documented_promise() -> None:
+    from chatcodec import contract
+
+    assert type(contract.CONTRACT_VERSION) is int
+    assert contract.CONTRACT_VERSION >= 1
+    promise = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    assert "### The contract's version" in promise
+    assert f"(today `{contract.CONTRACT_VERSION}`)" in promise  # the page states the version it describes

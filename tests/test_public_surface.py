@@ -46,8 +46,8 @@ PUBLIC_MODULES: dict[str, str] = {
     "chatcodec.batch": "",
     "chatcodec.cli": "main",
     "chatcodec.contract": (
-        "ABSENT Capabilities CapabilitiesTable DecodeContext Detection DialectFunctions Edge EdgeTable "
-        "EncodeContext ErrorShape FeedByReading FinishReasonFunctions JsonFront LossRecorder MODEL_OPTION "
+        "ABSENT CONTRACT_VERSION Capabilities CapabilitiesTable DecodeContext Detection DialectFunctions Edge "
+        "EdgeTable EncodeContext ErrorShape FeedByReading FinishReasonFunctions JsonFront LossRecorder MODEL_OPTION "
         "MessageFunctions NULLS OptionTable PartBuilder PartFunctions ProviderCodec ProviderKit ProviderRules "
         "RULE_OPTIONS RequestFunctions RequiredField ResponseFunctions RulesTable SettingsFunctions Steps "
         "StreamBuilder StreamDecoder StreamEncoder StreamFraming Structure StructureTable TOOL_ORDER "

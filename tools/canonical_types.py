@@ -214,12 +214,14 @@ def model_classes(module: types.ModuleType) -> list[type[Any]]:
     """The public canonical models a module defines, in the order it defines them."""
     from pydantic import BaseModel
 
+    from chatcodec._public_label import defined_in
+
     return [
         value
         for name, value in vars(module).items()
         if isinstance(value, type)
         and issubclass(value, BaseModel)
-        and value.__module__ == module.__name__
+        and defined_in(value) == module.__name__  # a public model's __module__ is chatcodec
         and not name.startswith("_")
     ]
 
@@ -430,6 +432,18 @@ def _part_bodies(modules: list[types.ModuleType], names: Namer) -> dict[str, lis
     return bodies
 
 
+_CLASS = re.compile(r"^class (\w+)\(", re.MULTILINE)
+
+
+def _public_names() -> set[str]:
+    """``chatcodec.__all__``, read from the source (the generated modules may be stale)."""
+    import ast
+
+    tree = ast.parse((ROOT / "src" / "chatcodec" / "__init__.py").read_text(encoding="utf-8"))
+    listed = next(node for node in tree.body if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__")
+    return set(ast.literal_eval(listed.value))
+
+
 def render() -> dict[str, str]:
     """The text of each generated module, by file name under ``chatcodec/_model/``, for the
     models as they are: the parts of :data:`PARTS`, then ``canonical_types.py``, which
@@ -437,6 +451,7 @@ def render() -> dict[str, str]:
     modules = canonical_modules()
     texts: dict[str, str] = {}
     owner: dict[str, str] = {}
+    classes: set[str] = set()
     for part, body in _part_bodies(modules, namer(modules)).items():
         code = _DOCSTRING.sub("", "\n".join(body))
         mine = set(_DEFINED.findall(code)) - {"if", "else"}
@@ -453,12 +468,16 @@ def render() -> dict[str, str]:
         for source in (source for source in PARTS if source in earlier):
             head += _import(f"chatcodec._model.{source}", _sorted_names(earlier[source]))
         owner.update(dict.fromkeys(mine, part))
+        classes |= set(_CLASS.findall(code))
         lines = [*head, *(body if body[0] == "" else ["", *body])]
         texts[f"{part}.py"] = "\n".join(lines) + "\n"
     door = [*_HEADER.splitlines(), ""]
     for part in PARTS:
         door += [*_import(f"chatcodec._model.{part}", _sorted_names({n for n, p in owner.items() if p == part}))]
+    door += ["from chatcodec._public_label import shown_as"]
     door += ["", "__all__ = [", *(f'    "{name}",' for name in sorted(owner)), "]"]
+    public = [name for name in sorted(owner) if name in _public_names() and name in classes]
+    door += ["", f'shown_as("chatcodec", {", ".join(public)})  # the TypedDict classes chatcodec exports']
     texts["canonical_types.py"] = "\n".join(door) + "\n"
     return texts
 

@@ -53,16 +53,25 @@ def _assignment(tree: ast.Module, target: str) -> ast.stmt:
     raise LookupError(f"no {target} assignment")
 
 
+def defined_here(tree: ast.Module) -> set[str]:
+    """The public names the module assigns itself (``CONTRACT_VERSION``): in ``__all__``,
+    not in the lazy table."""
+    targets = [node.target for node in tree.body if isinstance(node, ast.AnnAssign)]
+    targets += [target for node in tree.body if isinstance(node, ast.Assign) for target in node.targets]
+    return {target.id for target in targets if isinstance(target, ast.Name) and not target.id.startswith("_")}
+
+
 def render(text: str) -> str:
-    """``text`` with ``__all__`` and ``_EXPORTED_FROM`` written from its imports."""
+    """``text`` with ``__all__`` and ``_EXPORTED_FROM`` written from its imports (and the
+    public names it defines itself, for ``__all__``)."""
     tree = ast.parse(text)
     table = exported_from(tree)
-    names = sorted(table, key=sort_key)
+    names = sorted({*table, *defined_here(tree)}, key=sort_key)
     lines = text.splitlines(keepends=True)
     blocks = {
         "__all__": "__all__ = [\n" + "".join(f'    "{name}",\n' for name in names) + "]\n",
         "_EXPORTED_FROM": "_EXPORTED_FROM: dict[str, str] = {\n"
-        + "".join(f'    "{name}": "{table[name]}",\n' for name in names)
+        + "".join(f'    "{name}": "{table[name]}",\n' for name in names if name in table)
         + "}\n",
     }
     spans = sorted(((_assignment(tree, target), block) for target, block in blocks.items()), key=lambda s: -s[0].lineno)

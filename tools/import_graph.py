@@ -53,14 +53,14 @@ PLACES: tuple[tuple[str, str], ...] = (
     # (layer, module paths under src/chatcodec; the first line a module matches places it;
     #  ``*`` stays inside one directory, ``**`` spans any depth)
     ("vocabulary", "_model/**"),  # the canonical models and their JSON as TypedDicts (canonical_types: generated)
-    ("vocabulary", "_narrow.py _compat.py _errors.py _error_statuses.py _losses.py _payloads.py"),
+    ("vocabulary", "_narrow.py _compat.py _errors.py _error_statuses.py _losses.py _payloads.py _public_label.py"),
     ("vocabulary", "options.py _option_table.py"),  # the encoders' options: typed for callers, and their one check
     ("core validation", "_canonical_validation.py"),
     ("kit", "_providers/__init__.py _providers/contract/** _providers/kit/**"),  # the codec contract; mechanics
     ("kit", "_providers/families/** _providers/history/**"),  # a vendor's facts shared by folders; history rules
     (
         "kit",
-        "_registry.py _codec_options.py _detect.py streams/__init__.py streams/_builder.py streams/_part_builder.py "
+        "_registry.py _installed_codecs.py _codec_options.py _detect.py streams/__init__.py streams/_builder.py streams/_part_builder.py "
         "streams/_sse.py streams/_event_stream.py streams/_framing.py contract.py",
     ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract
     ("readers", "_providers/*/__init__.py _providers/*/convenience.py"),  # a provider's helpers over the boundary

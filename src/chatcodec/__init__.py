@@ -5,7 +5,9 @@ responses and streams between providers with :func:`convert_request`,
 :func:`decode_stream` and friends. Every public name is listed in ``__all__``.
 
 Public names load on first access (PEP 562): ``import chatcodec`` costs about as much
-as ``import pydantic``, and a program pays only for the models and codecs it uses.
+as ``import pydantic``, and a program pays only for the models and codecs it uses. The
+module ``__getattr__`` that loads them is hidden from type checkers (``if not
+TYPE_CHECKING:``): they see only the imports below, so a misspelt name is a type error.
 
 The imports under ``TYPE_CHECKING`` are the one export list (each public name and the
 module it comes from); ``__all__`` and the lazy table ``_EXPORTED_FROM`` are written from
@@ -414,22 +416,24 @@ _EXPORTED_FROM: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    if name == "__version__":  # from the installed package's metadata, read on first use
-        from importlib.metadata import PackageNotFoundError, version
+if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error
 
-        try:
-            found = version("chatcodec")
-        except PackageNotFoundError:  # a source tree on sys.path, not installed
-            found = "0+unknown"
-        globals()[name] = found
-        return found
-    module_name = _EXPORTED_FROM.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'chatcodec' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module_name), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+    def __getattr__(name: str) -> _typing.Any:
+        if name == "__version__":  # from the installed package's metadata, read on first use
+            from importlib.metadata import PackageNotFoundError, version
+
+            try:
+                found = version("chatcodec")
+            except PackageNotFoundError:  # a source tree on sys.path, not installed
+                found = "0+unknown"
+            globals()[name] = found
+            return found
+        module_name = _EXPORTED_FROM.get(name)
+        if module_name is None:
+            raise AttributeError(f"module 'chatcodec' has no attribute {name!r}")
+        value = getattr(_importlib.import_module(module_name), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
 
 
 def __dir__() -> list[str]:

@@ -21,6 +21,7 @@ from chatcodec._option_table import OptionTable, escaped_fields, named_options, 
 from chatcodec._payloads import Payload, load_object
 from chatcodec._providers.contract.context import close_conversion, open_conversion
 from chatcodec._providers.contract.provider_codec import held
+from chatcodec._public_label import shown_as
 from chatcodec._registry import StreamDecoder, SupportsStreamDecoder, get_codec
 from chatcodec._sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
@@ -348,3 +349,17 @@ def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:
     from chatcodec._validation import validate_model
 
     return validate_model(model, sdk_json_items(value))
+
+
+shown_as(
+    "chatcodec",
+    accumulate_stream,
+    convert_request,
+    convert_response,
+    decode_request,
+    decode_response,
+    decode_stream,
+    encode_request,
+    encode_response,
+    encode_stream,
+)

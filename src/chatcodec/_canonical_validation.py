@@ -16,6 +16,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from chatcodec._errors import as_chatcodec_error
 from chatcodec._payloads import parse_json, refuse_unwritable_numbers
+from chatcodec._public_label import shown_as
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 ValueT = TypeVar("ValueT")
@@ -46,3 +47,6 @@ def validate_canonical(model: type[ModelT], data: object) -> ModelT:
     except pydantic_core.ValidationError as error:
         root = parse_json(data) if isinstance(data, str | bytes | bytearray) else data
         raise as_chatcodec_error(error, model.__name__, root) from None
+
+
+shown_as("chatcodec.contract", validate_with)

@@ -18,7 +18,7 @@ content_rule=...)``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, assert_never
+from typing import TYPE_CHECKING, Any, Literal, assert_never
 
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.content import (
@@ -34,7 +34,11 @@ from chatcodec._model.content import (
     VideoPart,
 )
 from chatcodec._model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec._public_label import shown_as
 from chatcodec._validation import dump_messages
+
+if TYPE_CHECKING:
+    from chatcodec._model.canonical_types import MessageData
 
 _BESIDE_CONTENT = (ThinkingPart, ToolUsePart)
 """Assistant parts a chat format keeps in fields of their own, beside a string content."""
@@ -62,7 +66,7 @@ class ContentRule:
 
     def dump(
         self, messages: list[AnyMessage], *, on_loss: OnLoss = "warn", losses: list[Loss] | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[MessageData]:
         """Canonical JSON of ``messages`` in this rule's form (the losses are settled by
         ``on_loss`` and put in ``losses``, as encoders do)."""
         recorder = LossRecorder()
@@ -131,3 +135,6 @@ class ContentRule:
             losses.add(at, f"{part.type} part", "string content holds only text")
             return False
         return True
+
+
+shown_as("chatcodec", ContentRule)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from chatcodec._api import SdkPayload, decode_request, decode_response, encode_request
-from chatcodec._errors import CodecNotAvailableError, StreamError, ValidationError, shown_as_public
+from chatcodec._errors import CodecNotAvailableError, StreamError, ValidationError
 from chatcodec._losses import Loss, OnLoss
 from chatcodec._model.content import ToolResultContentPart, ToolResultPart, ToolUsePart
 from chatcodec._model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
@@ -26,6 +26,7 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
 )
 from chatcodec._payloads import load_object
+from chatcodec._public_label import shown_as
 from chatcodec._registry import StreamDecoder, SupportsMessageDecoding, SupportsStreamDecoder, get_codec
 from chatcodec._rendering import render_conversation
 from chatcodec._sdk_objects import SdkObject, sdk_json_nested
@@ -271,4 +272,4 @@ class _StreamInProgress:
         return PartEvent(index=event.index, choice=event.choice, part=call)
 
 
-shown_as_public(Conversation)  # shown as chatcodec.Conversation (it is imported from there)
+shown_as("chatcodec", Conversation)  # shown as chatcodec.Conversation (it is imported from there)

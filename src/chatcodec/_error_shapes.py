@@ -21,6 +21,7 @@ from typing import Any
 from chatcodec._error_statuses import error_status
 from chatcodec._errors import ProviderAPIError
 from chatcodec._model.stream_events import ErrorEvent
+from chatcodec._public_label import shown_as
 from chatcodec._registry import get_edge
 
 __all__ = ["error_body", "error_event", "error_status", "error_type_for", "read_error"]
@@ -63,3 +64,6 @@ def read_error(
     if not message:
         message = f"the {provider} upstream answered HTTP {code}"
     return ProviderAPIError(message, kind, body, status_code=code)
+
+
+shown_as("chatcodec", error_body, error_event, read_error)

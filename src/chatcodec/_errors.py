@@ -32,6 +32,7 @@ from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from chatcodec._error_statuses import error_status, statuses_known
 from chatcodec._narrow import as_dict, as_list
+from chatcodec._public_label import shown_as
 
 _NO_ROOT: object = object()
 
@@ -423,18 +424,9 @@ def _status_of(error_type: str | None) -> int | None:
     return error_status(error_type)
 
 
-def shown_as_public(*classes: type) -> None:
-    """Give each public class defined in an underscored module the module a user imports
-    it from (``chatcodec``), so a traceback reads ``chatcodec.PayloadError``, not
-    ``chatcodec._errors.PayloadError``. Pickling finds them there too (``chatcodec``
-    loads them on first access). Only for classes nothing resolves annotations of by
-    module: the pydantic models keep their own (their field docs and forward references
-    are read from it)."""
-    for cls in classes:
-        cls.__module__ = "chatcodec"
-
-
-shown_as_public(
+shown_as("chatcodec.contract", json_path)
+shown_as(
+    "chatcodec",
     ChatcodecError,
     ValidationError,
     PayloadError,

@@ -38,7 +38,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias, get_args
 
-from chatcodec._errors import ChatcodecError, json_path, shown_as_public
+from chatcodec._errors import ChatcodecError, json_path
+from chatcodec._public_label import shown_as
 
 Steps: TypeAlias = tuple[int | str, ...]
 """A path into the canonical input as steps: ``("messages", 2, "content", 0)``. Codecs
@@ -211,4 +212,5 @@ class LossRecorder:
                 warnings.warn(LossWarning(loss), stacklevel=stacklevel)
 
 
-shown_as_public(LossWarning, LossError)
+shown_as("chatcodec", Loss, LossWarning, LossError)
+shown_as("chatcodec.contract", LossRecorder)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from math import isfinite
 from typing import Any, TypeGuard
 
+from chatcodec._public_label import shown_as
+
 
 def is_dict(data: object) -> TypeGuard[dict[str, Any]]:
     """Whether ``data`` is a JSON object (``isinstance(data, dict)``, said so that both
@@ -69,3 +71,6 @@ def fits_a_double(value: int) -> bool:
         return int(float(value)) == value
     except OverflowError:
         return False
+
+
+shown_as("chatcodec.contract", as_dict, as_list, is_dict, is_list)

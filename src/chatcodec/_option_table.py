@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec._errors import OptionError
+from chatcodec._public_label import shown_as
 
 LEGACY_REMOVAL = "0.3.0"
 """The release that stops reading an option spelled with a leading ``_``."""
@@ -137,3 +138,6 @@ def escaped_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
     """``extra_fields`` as bag keys: a wire key that starts with ``_`` gets one more, so it
     is sent and never read as a marker (``_providers/kit/bags.py``'s spelling)."""
     return {("_" + key if key[:1] == "_" else key): value for key, value in fields.items()}
+
+
+shown_as("chatcodec.contract", OptionTable)

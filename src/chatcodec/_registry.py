@@ -3,7 +3,10 @@
 A codec is a module-level object with six methods (:class:`Codec`). Provider codecs
 live in ``chatcodec._providers.<name>`` and are imported only when first used, so
 ``import chatcodec`` stays light. Adding a provider means writing its folder and adding
-one line to :data:`_BUILT_IN`; see CONTRIBUTING.md.
+one line to :data:`_BUILT_IN`; see CONTRIBUTING.md. A codec another distribution installs
+is found by its ``chatcodec.codecs`` entry point (:mod:`chatcodec._installed_codecs`), and
+one a program registers with :func:`register_codec`; the names are looked up in that order:
+built in, registered at run time, installed.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from chatcodec import _error_statuses as error_statuses
+from chatcodec import _installed_codecs as installed_codecs
 from chatcodec._errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
 from chatcodec._option_table import NO_OPTIONS, OptionTable
+from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec._losses import LossRecorder
@@ -42,6 +47,8 @@ _BUILT_IN: dict[str, str] = {
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""
+
+_BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(name for name in _BUILT_IN if name != CANONICAL)
 """The provider wire formats chatcodec knows, by their registry names (read from
@@ -196,8 +203,21 @@ def _forget(name: str) -> None:
 
 
 def available_formats() -> list[str]:
-    """Every name :func:`get_codec` accepts right now, ``canonical`` first."""
-    return [*_BUILT_IN, *(name for name in _custom if name not in _BUILT_IN)]
+    """Every name :func:`get_codec` accepts right now, ``canonical`` first: the built-in
+    formats, those registered at run time, then those installed by other distributions
+    (``chatcodec.codecs`` entry points, read on the first call)."""
+    known = [*_BUILT_IN, *(name for name in _custom if name not in _BUILT_IN)]
+    return [*known, *(name for name in _installed() if name not in known)]
+
+
+def is_available(name: str) -> bool:
+    """Whether :func:`get_codec` knows ``name`` (the entry points are read only for a name
+    neither built in nor registered at run time)."""
+    return name in _BUILT_IN or name in _custom or name in _installed()
+
+
+def _installed() -> dict[str, Any]:
+    return installed_codecs.installed(_BUILT_IN_NAMES)
 
 
 def registered_providers() -> list[str]:
@@ -219,11 +239,13 @@ def get_codec(name: str) -> Codec:
     elif name in _BUILT_IN:
         module_name, _, attribute = _BUILT_IN[name].partition(":")
         codec = getattr(importlib.import_module(module_name), attribute)
+    elif name in _installed():
+        codec = installed_codecs.load(_installed()[name])
     else:
         raise _lookup_error(name)
     if not hasattr(codec, "write_request"):
         codec = cast("Codec", ModelCodec(codec))
-    elif name in _BUILT_IN:
+    elif name not in _custom:  # a built-in or installed codec is found by its name in any process
         copyreg.pickle(cast("type[Any]", type(codec)), _by_name)
     _loaded[name] = codec
     return codec
@@ -374,7 +396,7 @@ def get_batch_rows(name: str) -> BatchRows:
         except ModuleNotFoundError as error:  # a folder without batch rows
             if error.name != module_name:
                 raise
-    elif name in _custom:
+    elif name != CANONICAL and is_available(name):
         rows = getattr(get_codec(name), "batch_rows", None)
     return rows if isinstance(rows, BatchRows) else NO_BATCH_ROWS
 
@@ -413,5 +435,21 @@ def _lookup_error(name: str) -> Exception:
             f"provider {name!r} is a known wire format but has no codec registered yet "
             f"(registered providers: {registered}; usable formats: {available})"
         )
-    known = ", ".join(PROVIDER_NAMES)
+    known = ", ".join((*PROVIDER_NAMES, *_installed()))  # the built-in formats, then the installed ones
     return UnknownProviderError(f"unknown provider {name!r}; known wire formats: {known}, {CANONICAL}")
+
+
+shown_as(
+    "chatcodec",
+    Codec,
+    StreamDecoder,
+    StreamEncoder,
+    SupportsMessageDecoding,
+    SupportsStreamDecoder,
+    SupportsStreamEncoder,
+    available_formats,
+    get_codec,
+    register_codec,
+    registered_providers,
+    unregister_codec,
+)

@@ -19,6 +19,7 @@ from chatcodec._model.content import (
     VideoPart,
 )
 from chatcodec._model.messages import AnyMessage
+from chatcodec._public_label import shown_as
 
 
 def render_part(part: AnyPart, width: int = 80) -> str:
@@ -61,3 +62,6 @@ def render_conversation(messages: Sequence[AnyMessage], width: int = 80) -> str:
 
 def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+shown_as("chatcodec", render_conversation, render_message)

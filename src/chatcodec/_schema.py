@@ -18,6 +18,7 @@ from chatcodec._model.response import ChatResponse
 from chatcodec._model.stream_events import STREAM_EVENT_ADAPTER
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._portable_schema import portable_schema
+from chatcodec._public_label import shown_as
 from chatcodec.datasets._layout import COLUMNAR_KINDS, ColumnarKind, layout_document
 
 SchemaKind = Literal["messages", "request", "response", "stream-event"]
@@ -144,3 +145,6 @@ def stale_schemas(directory: Path) -> list[Path]:
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             stale.append(path)
     return stale
+
+
+shown_as("chatcodec", json_schema)

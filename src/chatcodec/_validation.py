@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic_core
 from pydantic import BaseModel
@@ -24,7 +24,11 @@ from chatcodec._model.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMess
 from chatcodec._model.request import ChatRequest
 from chatcodec._model.response import ChatResponse
 from chatcodec._payloads import parse_json
+from chatcodec._public_label import shown_as
 from chatcodec._sdk_objects import sdk_json_items
+
+if TYPE_CHECKING:
+    from chatcodec._model.canonical_types import MessageData
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 ValueT = TypeVar("ValueT")
@@ -89,7 +93,13 @@ def validate_message(data: object) -> AnyMessage:
     return _read_then_validate(MESSAGE_ADAPTER.validate_python, read_message, data, "Message")
 
 
-def dump_messages(messages: list[AnyMessage], **options: Any) -> list[dict[str, Any]]:
-    """Canonical JSON-ready dicts for ``messages`` (``model_dump`` options pass through)."""
-    dumped: list[dict[str, Any]] = MESSAGES_ADAPTER.dump_python(messages, mode="json", **options)
+def dump_messages(messages: list[AnyMessage], **options: Any) -> list[MessageData]:
+    """Canonical JSON-ready dicts for ``messages``, typed as :data:`~chatcodec.MessageData`
+    (``message["role"] == "tool"`` narrows to a tool message's keys). ``model_dump`` options
+    pass through (``context={"content_form": "list"}``); one that leaves keys out
+    (``exclude=...``) gives dicts the type no longer describes."""
+    dumped: list[MessageData] = MESSAGES_ADAPTER.dump_python(messages, mode="json", **options)
     return dumped
+
+
+shown_as("chatcodec", dump_messages, validate_message, validate_messages, validate_model)

@@ -26,6 +26,7 @@ from chatcodec._model.messages import AssistantMessage, ToolMessage, UserMessage
 from chatcodec._model.request import ChatRequest
 from chatcodec._model.response import ChatResponse, FinishReason, Usage
 from chatcodec._model.tools import ToolDefinition
+from chatcodec._public_label import shown_as
 from chatcodec._registry import registered_providers
 from chatcodec.streams._replay import events_from_response
 
@@ -61,3 +62,6 @@ def warm_up(providers: Iterable[str] | None = None) -> None:
             list(decode_stream(provider, list(encode_stream(provider, events, on_loss="ignore"))))
         except CodecNotAvailableError:  # a codec without stream modules: nothing to warm
             continue
+
+
+shown_as("chatcodec", warm_up)

@@ -18,9 +18,10 @@ use (a sibling folder, a family's rules, the strict checks) is internal and may 
   markers, tool names and arguments, wire shapes), as the built-in folders use them.
 
 Names load on first access (PEP 562), as in ``chatcodec`` itself: importing the contract
-loads no canonical model. The lists below are kept by ``tools/exports.py`` (run
-``python tools/exports.py``): the ``TYPE_CHECKING`` imports are the one list, ``__all__``
-and the lazy table are generated from them.
+loads no canonical model, and type checkers see only the names imported below. The lists
+below are kept by ``tools/exports.py`` (run ``python tools/exports.py``): the
+``TYPE_CHECKING`` imports are the one list, ``__all__`` and the lazy table are generated
+from them.
 """
 
 import importlib as _importlib
@@ -94,8 +95,21 @@ if _typing.TYPE_CHECKING:
     from chatcodec._registry import StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
+
+CONTRACT_VERSION: _typing.Final = 1
+"""The version of this contract, raised only when a release breaks a codec written against it.
+
+While it stays the same, a release keeps: every name in ``__all__`` (moved names stay
+importable from here); the role protocols' signatures (a new parameter comes with a default,
+and a new role function is optional, the codec working without it); the records' fields
+(``Capabilities``, ``Edge``, ``Detection``, ``Structure``, ``ProviderRules``...: a new field
+has a default); and what the laws demand of a codec. A codec may check
+it at import and refuse a contract it was not written for, as a Vercel AI SDK provider
+states its ``specificationVersion`` (docs/contributing.md, "The contract's version")."""
+
 __all__ = [
     "ABSENT",
+    "CONTRACT_VERSION",
     "MODEL_OPTION",
     "NULLS",
     "RULE_OPTIONS",
@@ -260,14 +274,26 @@ _EXPORTED_FROM: dict[str, str] = {
     "wire_shape": "chatcodec._providers.kit.wire",
 }
 
+_LABELLED_HERE = ("chatcodec._providers.kit.", "chatcodec._providers.history.")
+"""The modules whose contract names are shown as ``chatcodec.contract.<name>`` when reached
+through here; every other defining module labels its own public names where they are defined
+(:mod:`chatcodec._public_label`). The kit and the history are the built-in folders' shared
+helpers, whose names are moving into the contract (issue 64)."""
 
-def __getattr__(name: str) -> _typing.Any:
-    module_name = _EXPORTED_FROM.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module_name), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+
+if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error
+
+    def __getattr__(name: str) -> _typing.Any:
+        module_name = _EXPORTED_FROM.get(name)
+        if module_name is None:
+            raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
+        value = getattr(_importlib.import_module(module_name), name)
+        if module_name.startswith(_LABELLED_HERE) and callable(value):  # a class or function, not a constant
+            from chatcodec._public_label import shown_as
+
+            shown_as("chatcodec.contract", value)
+        globals()[name] = value  # later lookups skip this function
+        return value
 
 
 def __dir__() -> list[str]:

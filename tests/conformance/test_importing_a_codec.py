@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import chatcodec
+from chatcodec._public_label import defined_in
 
 SOURCE = Path(chatcodec.__file__).parent.parent
 """The tree under test (the worktree's ``src`` when it comes first on the path)."""
@@ -29,12 +30,12 @@ TESTS = Path(__file__).resolve().parents[1]
 CANONICAL_MODELS = tuple(
     sorted(
         {
-            chatcodec.ChatRequest.__module__,
-            chatcodec.ChatResponse.__module__,
-            chatcodec.UserMessage.__module__,
-            chatcodec.TextPart.__module__,
-            chatcodec.ToolDefinition.__module__,
-            chatcodec.TextDeltaEvent.__module__,
+            defined_in(chatcodec.ChatRequest),
+            defined_in(chatcodec.ChatResponse),
+            defined_in(chatcodec.UserMessage),
+            defined_in(chatcodec.TextPart),
+            defined_in(chatcodec.ToolDefinition),
+            defined_in(chatcodec.TextDeltaEvent),
             "pydantic",
         }
     )

@@ -50,10 +50,18 @@ assert_type(accumulator.response(), ChatResponse)
 reason = FinishReason(unified="stop", raw="end_turn")
 assert_type(reason.unified, chatcodec.UnifiedFinishReason)
 
+dumped = chatcodec.dump_messages(messages)
+assert_type(dumped, list[chatcodec.MessageData])  # the documented TypedDicts, not dict[str, Any]
+assert_type(chatcodec.ContentRule(vision=True).dump(messages), list[chatcodec.MessageData])
+first_dumped = dumped[0]
+if first_dumped["role"] == "tool":
+    assert_type(first_dumped["content"][0]["tool_use_id"], str)
+
 # --- misuse the checkers must reject -------------------------------------------------
 
 UserMessage(content=123)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 FinishReason(unified="finished")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 chatcodec.encode_request("canonical", request, on_loss="shout")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 ToolUsePart(id="1", name="f", arguments={"a": 1})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+dumped[0]["tool_call_id"]  # type: ignore[typeddict-item]  # pyright: ignore[reportGeneralTypeIssues]
 assistant.tool_calls[0].arguments.keys()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]

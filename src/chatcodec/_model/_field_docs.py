@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec._public_label import defined_in
 
 
 def describe_fields(schema: dict[str, Any], model: type[Any]) -> None:
@@ -36,10 +37,10 @@ def describe_fields(schema: dict[str, Any], model: type[Any]) -> None:
 def _docstrings_through_mro(model: type[Any]) -> dict[str, str]:
     docstrings: dict[str, str] = {}
     for cls in reversed(model.__mro__):
-        module = sys.modules.get(cls.__module__)
-        if module is None or not cls.__module__.startswith("chatcodec"):
+        module_name = defined_in(cls)  # a public model's __module__ is where a user imports it
+        if module_name not in sys.modules or not module_name.startswith("chatcodec"):
             continue
-        docstrings.update(_module_docstrings(cls.__module__).get(cls.__qualname__, {}))
+        docstrings.update(_module_docstrings(module_name).get(cls.__qualname__, {}))
     return docstrings
 
 

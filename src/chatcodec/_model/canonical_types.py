@@ -88,6 +88,7 @@ from chatcodec._model.stream_event_data import (
     ToolCallStartEventData,
     UsageEventData,
 )
+from chatcodec._public_label import shown_as
 
 __all__ = [
     "AssistantContentPartData",
@@ -153,3 +154,5 @@ __all__ = [
     "UserMessageData",
     "VideoPartData",
 ]
+
+shown_as("chatcodec", ChatRequestData, ChatResponseData)  # the TypedDict classes chatcodec exports

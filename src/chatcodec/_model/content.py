@@ -31,6 +31,7 @@ from chatcodec._model._base import CanonicalModel, ProviderMetadata, TaggedOn, f
 from chatcodec._model._field_docs import describe_fields
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import loads
+from chatcodec._public_label import shown_as
 
 
 class CacheControl(CanonicalModel):
@@ -447,3 +448,23 @@ def content_text(content: str | Sequence[AnyPart]) -> str:
     if isinstance(content, str):
         return content
     return "".join(part.text for part in content if isinstance(part, TextPart))
+
+
+shown_as(
+    "chatcodec",
+    AudioPart,
+    Base64Source,
+    CacheControl,
+    DocumentPart,
+    FileSource,
+    ImagePart,
+    OpaquePart,
+    RefusalPart,
+    TextPart,
+    TextSource,
+    ThinkingPart,
+    ToolResultPart,
+    ToolUsePart,
+    UrlSource,
+    VideoPart,
+)

@@ -42,6 +42,7 @@ from chatcodec._model.content import (
     render_content,
 )
 from chatcodec._narrow import as_list
+from chatcodec._public_label import shown_as
 
 _Default = TypeVar("_Default")
 """What ``message.get(key, default)`` answers when ``key`` is absent."""
@@ -486,3 +487,5 @@ MESSAGES_ADAPTER: TypeAdapter[list[AnyMessage]] = deferred_adapter(Messages)
 
 MESSAGE_ADAPTER: TypeAdapter[AnyMessage] = deferred_adapter(Message)
 """Validates a single message of any role."""
+
+shown_as("chatcodec", AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage)

@@ -27,6 +27,7 @@ from chatcodec._model.content import CacheControl, OpaquePart, TextPart
 from chatcodec._model.messages import AnyMessage, Messages, SystemMessage
 from chatcodec._model.tools import ToolChoice, ToolDefinition
 from chatcodec._narrow import as_list, fits_a_double
+from chatcodec._public_label import shown_as
 
 
 def _integer_as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -201,3 +202,6 @@ def with_system_shorthand(fields: dict[str, Any]) -> dict[str, Any]:
 def system_parts(messages: list[SystemMessage]) -> list[TextPart | OpaquePart]:
     """All parts of ``messages`` in order (for providers with one system field)."""
     return [part for message in messages for part in message.parts if isinstance(part, TextPart | OpaquePart)]
+
+
+shown_as("chatcodec", ChatRequest, ReasoningConfig, ResponseFormat)

@@ -18,6 +18,7 @@ from chatcodec._model._base import (
 )
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._narrow import as_dict
+from chatcodec._public_label import shown_as
 
 UnifiedFinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"]
 """Why generation ended, the same across providers.
@@ -184,3 +185,6 @@ def validate_response(data: dict[str, Any]) -> ChatResponse:
     response = ChatResponse.__new__(ChatResponse)
     ChatResponse.__pydantic_validator__.validate_python(data, self_instance=response)
     return response
+
+
+shown_as("chatcodec", ChatResponse, FinishReason, ResponseChoice, TokenLogprob, TopLogprob, Usage)

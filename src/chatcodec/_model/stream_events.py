@@ -28,6 +28,7 @@ from chatcodec._model._base import (
 )
 from chatcodec._model.content import AssistantContentPart, ToolCallKind, function_by_default
 from chatcodec._model.response import FinishReason, TokenLogprob, Usage
+from chatcodec._public_label import shown_as
 
 
 def _is_zero(value: object) -> bool:
@@ -271,3 +272,24 @@ StreamEvent = Annotated[AnyStreamEvent, TaggedOn("type")]
 
 STREAM_EVENT_ADAPTER: TypeAdapter[AnyStreamEvent] = deferred_adapter(StreamEvent)
 """Validates one stream event of any kind."""
+
+shown_as(
+    "chatcodec",
+    ChoiceMetadataEvent,
+    ErrorEvent,
+    FinishEvent,
+    PartEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)

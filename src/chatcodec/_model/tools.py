@@ -9,6 +9,7 @@ from pydantic import ConfigDict, Field, JsonValue, model_validator
 from chatcodec._model._base import CanonicalModel, ProviderMetadata, omitted_when_none
 from chatcodec._model._field_docs import describe_fields
 from chatcodec._model.content import CacheControl
+from chatcodec._public_label import shown_as
 
 
 def _empty_object_schema() -> dict[str, JsonValue]:
@@ -59,3 +60,6 @@ class ToolChoice(CanonicalModel):
         if (self.type == "tool") != (self.name is not None):
             raise ValueError("name is required when type is 'tool', and only then")
         return self
+
+
+shown_as("chatcodec", ToolChoice, ToolDefinition)

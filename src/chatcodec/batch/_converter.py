@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
 
-from chatcodec._errors import shown_as_public
+from chatcodec._public_label import shown_as
 from chatcodec._registry import get_codec
 from chatcodec.batch._convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
 from chatcodec.batch._envelopes import envelope_named
@@ -152,4 +152,4 @@ def _plain(value: object) -> object:
     return value
 
 
-shown_as_public(BatchConverter)  # shown as chatcodec.BatchConverter (it is imported from there)
+shown_as("chatcodec", BatchConverter)  # shown as chatcodec.BatchConverter (it is imported from there)

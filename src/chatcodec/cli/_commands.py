@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from chatcodec import _detect as detect
 from chatcodec._errors import ChatcodecError, ValidationError
+from chatcodec._public_label import shown_as
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._training import CONVERSATION_DIALECTS
 from chatcodec.cli import _exit_codes as exit_codes
@@ -377,3 +378,5 @@ def _run_schema(arguments: argparse.Namespace, out: TextIO) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+shown_as("chatcodec.cli", main)

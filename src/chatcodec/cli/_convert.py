@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from chatcodec._errors import ProviderLookupError
 from chatcodec._losses import LOSS_KINDS
-from chatcodec._registry import available_formats, get_codec
+from chatcodec._registry import get_codec, is_available
 from chatcodec.batch._convert import (
     BatchResult,
     ConvertOptions,
@@ -157,7 +157,7 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
     output that cannot be written), or the parser's usage error; ``None`` to go on."""
     try:
         for name in (options.source, options.target):  # refused once, not on every line
-            if name not in available_formats() and name not in presets.TRAINING_DIALECTS:
+            if name not in presets.TRAINING_DIALECTS and not is_available(name):
                 get_codec(name)  # raises, naming what there is
     except ProviderLookupError as error:
         print(f"chatcodec convert: error: {error}", file=sys.stderr)

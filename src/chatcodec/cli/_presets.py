@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chatcodec._registry import CANONICAL, PROVIDER_NAMES, available_formats
+from chatcodec._errors import ProviderLookupError
+from chatcodec._registry import CANONICAL, PROVIDER_NAMES, is_available
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
 
@@ -57,8 +58,11 @@ def row_format(text: str) -> str:
     once with why before a line is read; and a codec registered at run time, for a program
     that calls :func:`chatcodec.cli.main` after ``register_codec``), an envelope preset or a
     training dialect."""
-    if text in PROVIDER_NAMES or text in available_formats() or text in training.TRAINING_DIALECTS:
-        return text
+    try:
+        if text in PROVIDER_NAMES or text in training.TRAINING_DIALECTS or is_available(text):
+            return text
+    except ProviderLookupError as error:  # an installed codec's entry point is refused
+        raise argparse.ArgumentTypeError(str(error)) from None
     if envelopes.is_envelope_spec(text) and not text.startswith("body="):
         try:
             envelopes.envelope_named(text)

@@ -40,13 +40,15 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'chatcodec.datasets' has no attribute {name!r}")
-    import importlib
+if not TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error
 
-    return getattr(importlib.import_module(module), name)
+    def __getattr__(name: str) -> Any:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module 'chatcodec.datasets' has no attribute {name!r}")
+        import importlib
+
+        return getattr(importlib.import_module(module), name)
 
 
 __all__ = [

@@ -29,6 +29,7 @@ from itertools import zip_longest
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list, is_dict, is_list
+from chatcodec._public_label import shown_as
 from chatcodec.datasets._arrow import Table, pa
 
 ANALYST_TABLES = ("exchanges", "messages", "parts")
@@ -263,3 +264,6 @@ def _tool_name(tool: object) -> str | None:
 
 def _json(value: Mapping[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+shown_as("chatcodec.datasets", analyst_tables)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any, cast
 
+from chatcodec._public_label import shown_as
 from chatcodec.datasets._arrow import DataType, Field, RecordBatch, Schema, Table, pa
 from chatcodec.datasets._columnar import from_columnar, to_columnar
 from chatcodec.datasets._layout import (
@@ -92,3 +93,6 @@ def from_table(table: Table | RecordBatch, kind: ColumnarKind | None = None) -> 
     names = [field.name for field in arrow_schema(form)]
     selected = table.select([name for name in names if name in table.schema.names])
     return from_columnar(cast("list[dict[str, Any]]", selected.to_pylist()), form)
+
+
+shown_as("chatcodec.datasets", arrow_schema, form_of, from_table, to_table)

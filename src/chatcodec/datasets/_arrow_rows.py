@@ -25,6 +25,7 @@ from typing import Any
 from chatcodec._errors import json_path
 from chatcodec._losses import Loss
 from chatcodec._narrow import is_dict, is_list
+from chatcodec._public_label import shown_as
 
 FREE_FORM_KEYS = frozenset(
     {"parameters", "input_schema", "inputSchema", "json_schema", "schema", "responseSchema", "metadata"}
@@ -65,3 +66,6 @@ def _value(item: Any, steps: tuple[int | str, ...], free: bool, dropped: list[tu
     if is_list(item):
         return [_value(element, (*steps, index), free, dropped) for index, element in enumerate(item)]
     return item
+
+
+shown_as("chatcodec.datasets", without_arrow_nulls)

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from chatcodec._errors import PayloadError
+from chatcodec._public_label import shown_as
 from chatcodec.datasets._layout import (
     TEXT_FLAG,
     ColumnarKind,
@@ -180,3 +181,6 @@ def _struct_decoder(struct: Struct) -> Converter:
 def _is_plain_list(shape: Shape) -> bool:
     """A list of scalars (``stop``), which Arrow gives back as it is."""
     return isinstance(shape, ListOf) and isinstance(shape.item, Scalar)
+
+
+shown_as("chatcodec.datasets", from_columnar, to_columnar)

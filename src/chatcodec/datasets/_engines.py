@@ -36,6 +36,7 @@ from typing import Any, Literal, cast
 from chatcodec._codec_options import checked_options
 from chatcodec._losses import LOSS_KINDS, Loss
 from chatcodec._narrow import is_dict
+from chatcodec._public_label import shown_as
 from chatcodec._registry import CANONICAL, get_codec
 from chatcodec.batch._convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
 from chatcodec.datasets._arrow import Array, DataType, RecordBatch, Table, pa
@@ -174,3 +175,6 @@ def _with_column(table: Table, name: str, values: Array) -> Table:
     if name in table.schema.names:
         return table.set_column(table.schema.get_field_index(name), name, values)
     return table.append_column(name, values)
+
+
+shown_as("chatcodec.datasets", ArrowConverter)

@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeAlias, Union, get_args, get_origin, get_typ
 from typing_extensions import is_typeddict
 
 from chatcodec._model import canonical_types
+from chatcodec._public_label import shown_as
 
 ScalarType = Literal["string", "int64", "float64", "bool"]
 """The Arrow types of scalar fields."""
@@ -184,3 +185,6 @@ def _type_document(shape: Shape) -> dict[str, Any]:
             return {"type": "list", "item": _type_document(shape.item)}
         case Struct():
             return {"type": "struct", "fields": _fields_document(shape)}
+
+
+shown_as("chatcodec.datasets", columnar_layout, layout_document)

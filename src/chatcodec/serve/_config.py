@@ -46,6 +46,7 @@ from chatcodec._errors import CodecNotAvailableError, ProviderLookupError
 from chatcodec._losses import LOSS_KINDS, LossAction, LossKind
 from chatcodec._narrow import as_dict, as_list, is_list
 from chatcodec._option_table import named_options
+from chatcodec._public_label import shown_as
 from chatcodec._registry import get_codec, get_edge, registered_providers
 from chatcodec.serve._setting_types import check_fields
 from chatcodec.serve._store_spelling import check_store_spelling
@@ -433,3 +434,6 @@ def _tuple(value: object) -> Any:
     """A TOML array as the tuple a setting holds; any other value as it is, for the type
     check to refuse (a string is not a list of names)."""
     return tuple(value) if is_list(value) else value
+
+
+shown_as("chatcodec.serve", ServeConfig)

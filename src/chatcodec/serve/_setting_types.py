@@ -15,7 +15,9 @@ import types
 import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Literal, cast, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args, get_origin
+
+from chatcodec._public_label import type_hints
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -29,7 +31,7 @@ _MISSING = object()
 def check_fields(instance: DataclassInstance, where: str = "") -> None:
     """Raise ``ValueError`` naming the first field of the dataclass ``instance`` whose
     value does not have its declared type (``where`` prefixes the name: ``[[route]] ``)."""
-    hints = get_type_hints(type(instance))
+    hints = type_hints(type(instance))  # resolved where the class is defined, not its public module
     for item in fields(instance):
         value = getattr(instance, item.name)
         hint = hints[item.name]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec._errors import shown_as_public
 from chatcodec._model.response import ChatResponse
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec._public_label import shown_as
 from chatcodec.streams._builder import StreamBuilder
 
 
@@ -62,4 +62,4 @@ def accumulate(events: Iterable[AnyStreamEvent]) -> ChatResponse:
     return accumulator.response()
 
 
-shown_as_public(StreamAccumulator)  # shown as chatcodec.StreamAccumulator (it is imported from there)
+shown_as("chatcodec", StreamAccumulator)  # shown as chatcodec.StreamAccumulator (it is imported from there)

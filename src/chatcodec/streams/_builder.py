@@ -53,6 +53,7 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec._public_label import shown_as
 from chatcodec.streams._part_builder import FOLD_AT, PartBuilder
 
 __all__ = ["COMPACT_EVERY", "Metadata", "PartBuilder", "StreamBuilder", "plain_counts"]
@@ -573,3 +574,6 @@ def _merge_metadata(target: dict[str, Any], metadata: Metadata) -> None:
     merged: dict[str, dict[str, Any]] = target.setdefault("provider_metadata", {})
     for provider, values in metadata.items():
         merged.setdefault(provider, {}).update(values)
+
+
+shown_as("chatcodec.contract", StreamBuilder)

@@ -26,9 +26,10 @@ from typing import Any, cast
 
 from chatcodec._codec_options import checked_options
 from chatcodec._error_shapes import error_event, translated_event
-from chatcodec._errors import CodecNotAvailableError, StreamError, shown_as_public
+from chatcodec._errors import CodecNotAvailableError, StreamError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
+from chatcodec._public_label import shown_as
 from chatcodec._registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
 from chatcodec.streams._builder import StreamBuilder
 from chatcodec.streams._framing import Framing, WireEventReader, WireEventWriter
@@ -244,4 +245,4 @@ async def aconvert_stream(
     yield converter.close(partial=partial)
 
 
-shown_as_public(StreamConverter)  # shown as chatcodec.StreamConverter (it is imported from there)
+shown_as("chatcodec", aconvert_stream, convert_stream, StreamConverter)

@@ -23,6 +23,7 @@ from typing import Any, cast
 from chatcodec._errors import StreamError
 from chatcodec._payloads import JSONValueError, loads
 from chatcodec._providers.contract.edge import Framing, StreamFraming
+from chatcodec._public_label import shown_as
 from chatcodec._registry import get_edge
 from chatcodec.streams._event_stream import EventStreamParser, encode_event_message
 from chatcodec.streams._sse import SSEParser, decode_utf8_chunk, format_sse
@@ -273,3 +274,6 @@ def _scalar_end(text: str, position: int) -> int:
     while position < len(text) and text[position] not in _SEPARATORS:
         position += 1
     return position
+
+
+shown_as("chatcodec", to_sse)

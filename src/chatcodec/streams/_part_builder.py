@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from chatcodec._public_label import shown_as
+
 FOLD_AT = 256
 """Fragments a growing part holds before ``StreamBuilder.compact`` folds them."""
 
@@ -73,3 +75,6 @@ class PartBuilder:
         if self.signature is not None:
             built["signature"] = "".join(self.signature)
         return built
+
+
+shown_as("chatcodec.contract", PartBuilder)

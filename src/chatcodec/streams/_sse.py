@@ -24,8 +24,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeAlias, cast
 
-from chatcodec._errors import StreamError, shown_as_public
+from chatcodec._errors import StreamError
 from chatcodec._payloads import JSONValueError, loads
+from chatcodec._public_label import shown_as
 
 __all__ = [
     "SSEEvent",
@@ -301,4 +302,4 @@ def _parse_object(text: str, event_index: int, what: str) -> dict[str, Any]:
     return cast("dict[str, Any]", parsed)
 
 
-shown_as_public(SSEParser)  # shown as chatcodec.SSEParser (it is imported from there)
+shown_as("chatcodec", SSEEvent, format_sse, SSEParser)

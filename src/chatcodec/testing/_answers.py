@@ -42,6 +42,7 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec._public_label import shown_as
 from chatcodec.testing._blocks import (
     COUNTS,
     INDEXES,
@@ -206,3 +207,6 @@ def _response_events() -> st.SearchStrategy[AnyStreamEvent]:
 def stream_events() -> st.SearchStrategy[AnyStreamEvent]:
     """Any single valid stream event (not a coherent stream: see ``events_from_response``)."""
     return st.one_of(_response_events(), _part_events())
+
+
+shown_as("chatcodec.testing", chat_responses, finish_reasons, response_choices, stream_events, usages)

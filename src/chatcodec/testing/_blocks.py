@@ -13,6 +13,8 @@ from typing import TypeVar
 from hypothesis import strategies as st
 from pydantic import JsonValue
 
+from chatcodec._public_label import shown_as
+
 ValueT = TypeVar("ValueT")
 
 MAX_ITEMS = 5
@@ -72,3 +74,6 @@ def json_objects() -> st.SearchStrategy[dict[str, JsonValue]]:
 def provider_metadata() -> st.SearchStrategy[dict[str, dict[str, JsonValue]]]:
     """Provider metadata bags: provider name to a JSON object (either may be empty)."""
     return st.dictionaries(PROVIDERS, json_objects(), max_size=2)
+
+
+shown_as("chatcodec.testing", json_objects, json_values, provider_metadata)

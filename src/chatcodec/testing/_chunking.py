@@ -14,6 +14,8 @@ from itertools import cycle
 
 from hypothesis import strategies as st
 
+from chatcodec._public_label import shown_as
+
 Splitter = Callable[[str], list[str]]
 """Cuts a text into non-empty pieces that join back to it."""
 
@@ -48,3 +50,6 @@ def chunkings() -> st.SearchStrategy[Splitter]:
     """
     sizes = st.lists(st.integers(min_value=1, max_value=_MAX_PIECE), min_size=1, max_size=_MAX_SIZES)
     return sizes.map(lambda drawn: _Chunker(tuple(drawn)))
+
+
+shown_as("chatcodec.testing", chunkings)

@@ -44,6 +44,7 @@ from chatcodec._model.content import (
 from chatcodec._model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec._model.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 from chatcodec._model.tools import ToolChoice, ToolDefinition
+from chatcodec._public_label import shown_as
 from chatcodec.testing._blocks import (
     BASE64_ALPHABET,
     COUNTS,
@@ -378,3 +379,35 @@ def chat_requests() -> st.SearchStrategy[ChatRequest]:
 
 SERVICE_TIERS = ("auto", "default", "flex", "priority", "scale", "fast", "ultrafast", "reserved")
 """The tiers some format has (:attr:`chatcodec.ChatRequest.service_tier`)."""
+
+shown_as(
+    "chatcodec.testing",
+    assistant_content_parts,
+    assistant_messages,
+    audio_parts,
+    base64_sources,
+    cache_controls,
+    chat_requests,
+    conversations,
+    document_parts,
+    file_sources,
+    image_parts,
+    messages,
+    opaque_parts,
+    reasoning_configs,
+    refusal_parts,
+    response_formats,
+    system_messages,
+    text_messages,
+    text_parts,
+    text_sources,
+    thinking_parts,
+    tool_choices,
+    tool_definitions,
+    tool_messages,
+    tool_result_parts,
+    tool_use_parts,
+    url_sources,
+    user_messages,
+    video_parts,
+)

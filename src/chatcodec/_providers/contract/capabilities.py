@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from chatcodec._public_label import shown_as
+
 ToolChoiceKind = Literal["auto", "none", "required", "tool"]
 """The canonical tool-choice kinds (:class:`~chatcodec.ToolChoice` ``type``)."""
 
@@ -86,3 +88,6 @@ class Capabilities:
     ``top_logprobs``), written by its request writer; else they are reported once the
     writer is done, by ``ProviderCodec.write_request``
     (:func:`chatcodec._providers.kit.logprob_settings.report_logprob_settings`)."""
+
+
+shown_as("chatcodec.contract", Capabilities)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from chatcodec._compat import PROVEN_BASE64
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable, escaped_fields, stored_options
+from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
     from chatcodec._providers.contract.target_rules import ProviderRules
@@ -172,3 +173,6 @@ class DecodeContext:
     every free-form value was then checked in Rust as a JSON value no deeper than the
     canonical model holds it, so the codec need not write the canonical data again to be
     sure a model would hold it (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request`)."""
+
+
+shown_as("chatcodec.contract", DecodeContext, EncodeContext)

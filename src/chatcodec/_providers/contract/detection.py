@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
+from chatcodec._public_label import shown_as
+
 if TYPE_CHECKING:
     from chatcodec._providers.contract.extension import Extension
 
@@ -139,3 +141,6 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 
 def _snake(key: str) -> str:
     return _CAMEL.sub(r"_\1", key).lower()
+
+
+shown_as("chatcodec.contract", Detection)

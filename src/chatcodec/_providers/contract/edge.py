@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.extension import Extension
+from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
     from chatcodec._providers.contract.target_rules import SamplingRange
@@ -475,3 +476,6 @@ class Edge:
     ``temperature`` above 2, Kimi none above 1; ``()``: it documents none), the ranges strict
     reading of a body for that server holds it to, in place of the format's own for the same
     keys; a server absent here documents the format's."""
+
+
+shown_as("chatcodec.contract", Edge, ErrorShape, StreamFraming)

@@ -51,6 +51,7 @@ from chatcodec._providers.kit.depth_guard import DepthGuard, refused, too_deep_e
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
 from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
+from chatcodec._public_label import shown_as
 from chatcodec._registry import StreamDecoder, StreamEncoder
 
 if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use)
@@ -500,3 +501,6 @@ def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT
         if refused(error, "finite_number"):  # a NaN the wire shapes took as a value: named where it is
             refuse_unwritable_numbers(payload)
         raise
+
+
+shown_as("chatcodec.contract", ProviderCodec)

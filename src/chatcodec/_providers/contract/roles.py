@@ -18,6 +18,7 @@ from chatcodec._losses import Steps
 from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.contract.target_rules import ProviderRules
+from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:  # a conversion imports no edge and no structure (first use)
     from chatcodec._providers.contract.edge import Edge
@@ -182,3 +183,22 @@ class EdgeTable(Protocol):
     framing, error shapes; :mod:`chatcodec._providers.contract.edge`)."""
 
     EDGE: Edge
+
+
+shown_as(
+    "chatcodec.contract",
+    CapabilitiesTable,
+    DialectFunctions,
+    EdgeTable,
+    FinishReasonFunctions,
+    JsonFront,
+    MessageFunctions,
+    PartFunctions,
+    RequestFunctions,
+    ResponseFunctions,
+    RulesTable,
+    SettingsFunctions,
+    StructureTable,
+    ToolFunctions,
+    UsageFunctions,
+)

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from chatcodec._public_label import shown_as
+
 Location = tuple[int | str, ...]
 """A JSON path into the request, as keys and indexes."""
 
@@ -107,3 +109,6 @@ def user_first(message: str) -> TurnOrder:
 def role_at(entry: Mapping[str, Any], where: Location) -> Location:
     """The place of an entry's ``role`` field, or of the entry when it has none."""
     return (*where, "role") if "role" in entry else where
+
+
+shown_as("chatcodec.contract", Structure)

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._narrow import as_dict
+from chatcodec._public_label import shown_as
 from chatcodec._registry import PROVIDER_NAMES, get_codec
 
 if TYPE_CHECKING:
@@ -429,3 +430,6 @@ def _applies(rule: TargetRule) -> str:
     versions = "any version" if rule.versions is None else "API " + ", ".join(sorted(rule.versions))
     families = "every model" if rule.families is None else "; ".join(family.name for family in rule.families)
     return f"{versions}; {families}"
+
+
+shown_as("chatcodec.contract", ProviderRules, RequiredField)
