@@ -1,7 +1,7 @@
-"""A conversion checks an image's base64 text once: its reader proves it when it splits a
-data URL, and the writer that builds a data URL again takes that proof (the check is a pass
-over what may be megabytes). Outside a conversion nothing is remembered, and text that is
-not base64 is never taken as proven."""
+"""An image's base64 text is checked once: its reader checks it when it splits a data URL,
+and the writer that builds a data URL again, and the next request that resends it (an
+agent resends its screenshots every turn), find it remembered. Text that is not base64 is
+never remembered, and the memory is bounded."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ import pytest
 
 import chatcodec
 from chatcodec import _compat
-from chatcodec._providers.contract.context import close_conversion, open_conversion
 
 _DATA = base64.b64encode(bytes(range(256)) * 64).decode()
+
+
+@pytest.fixture(autouse=True)
+def _nothing_checked_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_compat, "_PROVEN", _compat._ProvenTexts())  # pyright: ignore[reportPrivateUsage]
 
 
 def _responses_body(url: str) -> dict[str, object]:
@@ -35,38 +39,27 @@ def _counted_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return checked
 
 
-def test_a_conversion_checks_an_images_base64_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_images_base64_is_checked_once_across_a_conversion_and_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
     checked = _counted_checks(monkeypatch)
     url = "data:image/png;base64," + _DATA
-    body = chatcodec.convert_request(_responses_body(url), source="openai-responses", target="openai-chat")
-    assert body["messages"][0]["content"][0]["image_url"]["url"] == url
+    for _ in range(2):  # the second: the next turn resending the same screenshot, as a new string
+        given = _responses_body("".join(url))
+        body = chatcodec.convert_request(given, source="openai-responses", target="openai-chat")
+        assert body["messages"][0]["content"][0]["image_url"]["url"] == url
     assert checked == [len(_DATA)]
 
 
-def test_a_decode_then_an_encode_check_it_each(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Outside one conversion the reader's proof is not kept: each step checks (the reason
-    the test above can fail)."""
-    checked = _counted_checks(monkeypatch)
-    request = chatcodec.decode_request("openai-responses", _responses_body("data:image/png;base64," + _DATA))
-    chatcodec.encode_request("openai-chat", request)
-    assert checked == [len(_DATA), len(_DATA)]
+def test_text_that_is_not_base64_is_checked_each_time_and_never_remembered() -> None:
+    assert not _compat.is_base64_text("not base64!")
+    assert not _compat.is_base64_text("not base64!")
+    assert "not base64!" not in _compat._PROVEN.texts  # pyright: ignore[reportPrivateUsage]
+    assert not _compat.is_base64_text("a\ud800")  # a lone surrogate: no UTF-8 body holds it
 
 
-def test_outside_a_conversion_nothing_is_remembered() -> None:
-    assert _compat.PROVEN_BASE64.get() is None
-    assert _compat.is_base64_text(_DATA)
-    assert _compat.PROVEN_BASE64.get() is None
-
-
-def test_within_a_span_only_base64_text_is_proven() -> None:
-    span = open_conversion()
-    try:
-        assert _compat.is_base64_text(_DATA)
-        assert not _compat.is_base64_text("not base64!")
-        proven = _compat.PROVEN_BASE64.get()
-        assert proven is not None
-        assert list(proven.values()) == [_DATA]
-        assert _compat.is_base64_text(_DATA)
-    finally:
-        close_conversion(span)
-    assert _compat.PROVEN_BASE64.get() is None
+def test_the_memory_forgets_everything_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_compat, "_PROVEN_CHARACTERS", 10)
+    assert _compat.is_base64_text("AAAAAAAA")
+    assert _compat.is_base64_text("BBBBBBBB")
+    proven = _compat._PROVEN  # pyright: ignore[reportPrivateUsage]
+    assert proven.texts == {"BBBBBBBB"}
+    assert proven.characters == 8

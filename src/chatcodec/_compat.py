@@ -7,7 +7,6 @@ Reading alternate input shapes (the role this module once had) is
 from __future__ import annotations
 
 import re
-from contextvars import ContextVar
 from typing import Any
 
 _DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+);base64")
@@ -69,20 +68,38 @@ def is_base64_text(data: str) -> bool:
     return _is_base64_text(data)
 
 
-PROVEN_BASE64: ContextVar[dict[int, str] | None] = ContextVar("chatcodec_proven_base64", default=None)
-"""The base64 texts one ``convert_request`` has checked, by identity (each held, so its id
-is not reused): the reader proves an image's data when it splits a data URL, and the
-writer that builds a data URL again asks about the same string. Set for the span no
-caller's code runs in (``open_conversion`` to ``close_conversion``); None outside one."""
+class _ProvenTexts:
+    """Base64 texts checked, by value: an agent resends its screenshots every turn, and
+    the writer that builds a data URL again asks about the text its reader checked. At
+    most :data:`_PROVEN_CHARACTERS` characters, forgotten all at once when full."""
+
+    __slots__ = ("characters", "texts")
+
+    def __init__(self) -> None:
+        self.texts: set[str] = set()
+        self.characters = 0
+
+    def add(self, text: str) -> None:
+        if self.characters + len(text) > _PROVEN_CHARACTERS:
+            self.texts = set()  # a new set replaces the old: a reader on another thread keeps its own
+            self.characters = 0
+        self.texts.add(text)
+        self.characters += len(text)
+
+
+_PROVEN_CHARACTERS = 1 << 23
+"""What :data:`_PROVEN` may hold: 8 Mi characters of base64 (a long session's screenshots)."""
+
+_PROVEN = _ProvenTexts()
 
 
 def _is_base64_text(data: str) -> bool:
-    proven = PROVEN_BASE64.get()
-    if proven is not None and proven.get(id(data)) is data:
-        return True  # checked by this conversion's reader
+    # Looking a text up hashes it once (a third of the check's cost, and nothing for
+    # the same object again); a text that is not base64 is never remembered.
+    if data in _PROVEN.texts:
+        return True
     if _alphabet_only(data):
-        if proven is not None:
-            proven[id(data)] = data
+        _PROVEN.add(data)
         return True
     return False
 

@@ -21,7 +21,6 @@ from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from chatcodec._compat import PROVEN_BASE64
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable, escaped_fields, stored_options
 from chatcodec._public_label import shown_as
@@ -46,20 +45,14 @@ texts of :mod:`chatcodec._providers.families.schema_writing`; None outside one (
 ``ContextVar``: a third of a thread-local's cost to read)."""
 
 
-ConversionSpan = tuple[Token[SchemaTexts | None], Token[dict[int, str] | None]]
-"""What :func:`open_conversion` set, for :func:`close_conversion` to reset."""
+def open_conversion() -> Token[SchemaTexts | None]:
+    """Start a conversion's span; the token to give :func:`close_conversion`."""
+    return CONVERSION.set({})
 
 
-def open_conversion() -> ConversionSpan:
-    """Start a conversion's span (its schema texts, and the base64 texts its reader proved:
-    :data:`chatcodec._compat.PROVEN_BASE64`); the tokens to give :func:`close_conversion`."""
-    return CONVERSION.set({}), PROVEN_BASE64.set({})
-
-
-def close_conversion(span: ConversionSpan) -> None:
+def close_conversion(token: Token[SchemaTexts | None]) -> None:
     """End the span :func:`open_conversion` started."""
-    CONVERSION.reset(span[0])
-    PROVEN_BASE64.reset(span[1])
+    CONVERSION.reset(token)
 
 
 MODEL_OPTION = "model"
