@@ -304,7 +304,9 @@ def _conversation_row(
         if source != target:  # what reading made up, which the same dialect leaves out again
             losses += read.notes
     if target not in training.CONVERSATION_DIALECTS:
-        return _converted_body(read.body, replace(options, source=body_format), losses)
+        converted = _converted_body(read.body, replace(options, source=body_format), losses)
+        losses[:] = _without_model_required(losses)  # a training row names none: its body is a training row too
+        return converted
     converted = _converted_body(read.body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
     losses[:] = _without_model_required(losses)
     same = source == target
@@ -343,7 +345,8 @@ def _pair_row(
 
 
 def _without_model_required(losses: list[Loss]) -> list[Loss]:
-    """A training row names no model: the writer's "model required" is no loss here."""
+    """A training row names no model (the fine-tuning job does): the writer's "model
+    required", an API's rule for a request it is sent, is no loss of the row's."""
     return [loss for loss in losses if not (loss.kind == "required" and loss.path == "$.model")]
 
 
