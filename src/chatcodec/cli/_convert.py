@@ -181,6 +181,8 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
 def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, source: InputFile, out: TextIO) -> int:
     """Convert JSON lines, or one document (a table of one row for a tabular output)."""
     if source.lines is not None:
+        if source.indexed:  # a JSON array's items: numbered by index in every message
+            options = replace(options, numbered="index")
         return _convert_lines(arguments, options, source.lines, source.size, out)
     rows = _document_rows(source.document or b"", options)
     if rows is not None:  # one document holding a batch's rows (Gemini's inlined results)
@@ -294,7 +296,8 @@ def _convert_lines(
             file=sys.stderr,
         )
         return 1
-    return _convert_batches(arguments, options, iter_line_batches(lines), convert_lines, size=size, out=out)
+    batches = iter_line_batches(lines, first=0 if options.numbered == "index" else 1)
+    return _convert_batches(arguments, options, batches, convert_lines, size=size, out=out)
 
 
 def _convert_batches(
@@ -312,7 +315,7 @@ def _convert_batches(
     if clash:
         print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
-    report = _run_report(arguments, rejects_path, size)
+    report = _run_report(arguments, rejects_path, size, options)
     try:
         with _sink(arguments, options, out) as write:
             for result in _converted(batches, options, arguments.workers, convert):
@@ -329,7 +332,9 @@ def _convert_batches(
     return report.summarize()
 
 
-def _run_report(arguments: argparse.Namespace, rejects_path: Path, size: int | None) -> RunReport:
+def _run_report(
+    arguments: argparse.Namespace, rejects_path: Path, size: int | None, options: ConvertOptions
+) -> RunReport:
     """The run's report: its progress line, rejects file and loss summary, as the arguments ask."""
     return RunReport(
         arguments.file,
@@ -338,6 +343,7 @@ def _run_report(arguments: argparse.Namespace, rejects_path: Path, size: int | N
         quiet=arguments.quiet,
         all_losses=arguments.all_losses,
         losses_file=None if arguments.losses_file is None else arguments.losses_file.open("w", encoding="utf-8"),
+        numbered=options.numbered,
     )
 
 
