@@ -128,9 +128,6 @@ def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
         rows = presets.resolve(arguments)
     except ValueError as error:
         parser.error(str(error))
-    enveloped = rows.envelope is not None or rows.out_envelope is not None
-    if arguments.id_field is not None and not arguments.keep_lines and not enveloped:
-        arguments.parser.error("--id-field needs --keep-lines")
     _check_options(arguments, rows.target)
     options = ConvertOptions(
         rows.source,
