@@ -56,6 +56,7 @@ from chatcodec.cli._dataset_options import (
     with_storage,
 )
 from chatcodec.cli._documents import InputFile, is_stdin, open_input
+from chatcodec.cli._pending_output import PendingOutput
 from chatcodec.cli._progress import ProgressBar, progress_mode
 from chatcodec.cli._run_report import RejectsFile, RunReport, report_losses
 
@@ -273,8 +274,10 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, te
         return 1
     report_losses(path, outcome.losses, sys.stderr.write, quiet=arguments.quiet)
     body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
-    if arguments.out is not None:
-        arguments.out.write_bytes(body)  # the input was read whole: writing over it is safe
+    if arguments.out is not None:  # the input was read whole: writing over it is safe
+        with PendingOutput(arguments.out) as pending:
+            Path(pending.path or arguments.out).write_bytes(body)
+            pending.commit()
         return exit_codes.OK
     with _output(None, out) as write:
         write(body)
@@ -313,19 +316,22 @@ def _convert_batches(
         print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
     report = _run_report(arguments, rejects_path, size, options)
-    try:
-        with _sink(arguments, options, out) as write:
-            for result in _converted(batches, options, arguments.workers, convert):
-                write(result)
-                report.record(result)
-    except _broken_pool() as error:  # evaluated only when an exception comes through
-        report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
-        return exit_codes.SOFTWARE
-    except _column_type_error() as error:
-        report.progress.print(f"chatcodec convert: {arguments.out}: {error}")
-        return exit_codes.IO_ERROR
-    finally:
-        report.close()
+    # under a temporary name until complete: an interrupted or failed run leaves no partial output
+    with PendingOutput(arguments.out, folder=arguments.layout == "analyst") as pending:
+        try:
+            with _sink(arguments, options, out, pending.path) as write:
+                for result in _converted(batches, options, arguments.workers, convert):
+                    write(result)
+                    report.record(result)
+        except _broken_pool() as error:  # evaluated only when an exception comes through
+            report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
+            return exit_codes.SOFTWARE
+        except _column_type_error() as error:
+            report.progress.print(f"chatcodec convert: {arguments.out}: {error}")
+            return exit_codes.IO_ERROR
+        finally:
+            report.close()
+        pending.commit()
     return report.summarize()
 
 
@@ -362,22 +368,24 @@ def _converted(
 
 @contextmanager
 def _sink(
-    arguments: argparse.Namespace, options: ConvertOptions, out: TextIO
+    arguments: argparse.Namespace, options: ConvertOptions, out: TextIO, path: Path | None
 ) -> Generator[Callable[[BatchResult], object]]:
-    """Where each batch's result goes: JSON lines (``--out`` or ``out``), or a Parquet file."""
+    """Where each batch's result goes: JSON lines (``path``, ``--out``'s temporary name, or
+    ``out``), or a Parquet file (or the analyst's folder) at ``path``."""
     if not _tabular_output(arguments):
-        with _output(arguments.out, out) as write:
+        with _output(path, out) as write:
             yield lambda result: write(result.output)
         return
     from chatcodec.datasets._parquet_sink import ParquetSink
 
+    assert path is not None  # a tabular output needs --out (refused before reading otherwise)
     sink = (
-        analyst_sink(arguments.out, options)
+        analyst_sink(path, options)
         if arguments.layout == "analyst"
-        else envelope_sink(arguments.out, options)
+        else envelope_sink(path, options)
         if options.out_envelope is not None
         else ParquetSink(
-            arguments.out,
+            path,
             options,
             column_types(arguments.file if is_parquet(arguments.file, arguments.in_format) else None, options),
         )
