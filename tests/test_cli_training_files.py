@@ -142,3 +142,20 @@ def test_validate_reads_an_array_of_rows_by_index_and_a_messages_list_whole(
     )
     assert main(["validate", str(messages)]) == 0
     assert f"{messages}: ok, 2 messages (1 user, 1 assistant)" in capsys.readouterr().out
+
+
+def test_one_json_line_on_standard_input_comes_out_as_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``head -1 x.jsonl | chatcodec convert - ... >> out.jsonl`` kept JSON lines broken:
+    the one line came out pretty-printed. A pretty-printed document stays pretty."""
+    import io
+    import sys
+
+    line = (CORPUS.read_text("utf-8").splitlines()[0] + "\n").encode()
+    for given, lines in ((line, 1), (json.dumps(json.loads(line), indent=2).encode(), None)):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(given), encoding="utf-8"))
+        assert main(["convert", "-", "--from", "openai-chat", "--to", "openai-chat", "--storage"]) == 0
+        out = capsys.readouterr().out
+        assert json.loads(out) == json.loads(line)
+        assert (out.count("\n") == 1) == (lines == 1)

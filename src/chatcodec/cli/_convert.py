@@ -1,6 +1,7 @@
 """``chatcodec convert``: move requests or responses between wire formats, at any scale.
 
-A single JSON document is converted and pretty-printed. JSON lines (one payload per
+A single JSON document is converted and pretty-printed (one given on one line stays on one
+line, so a JSON line piped in appends to JSON lines). JSON lines (one payload per
 line) stream through in constant memory and in input order, on ``--workers`` processes:
 every line that cannot be converted goes to a rejects file with its line number, the
 error (with its JSON path) and the line verbatim, so nothing is lost or silently
@@ -273,7 +274,8 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, te
         print(f"{path}: {outcome.error}", file=sys.stderr)
         return 1
     report_losses(path, outcome.losses, sys.stderr.write, quiet=arguments.quiet)
-    body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
+    one_line = b"\n" not in text.strip()  # a JSON line stays one (head -1 x.jsonl | convert - >> out.jsonl)
+    body = dump_json(outcome.converted, None if arguments.compact or one_line else 2) + b"\n"
     if arguments.out is not None:  # the input was read whole: writing over it is safe
         with PendingOutput(arguments.out) as pending:
             Path(pending.path or arguments.out).write_bytes(body)
