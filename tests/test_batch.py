@@ -8,6 +8,7 @@ import json
 import pickle
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -295,3 +296,65 @@ def test_encoder_options_reach_the_target_encoder() -> None:
     result = converter({"request": [{"model": "m", "messages": [{"role": "user", "content": "hi"}]}]})
     assert result["anthropic_request"][0]["max_tokens"] == 64
     assert result["chatcodec_losses"] == [[]]
+
+
+# Every name --from/--to takes (issue 63)
+
+TRAINING = Path(__file__).parent / "fixtures" / "training"
+ENVELOPES = Path(__file__).parent / "fixtures" / "envelopes"
+
+
+def test_every_row_format_the_command_line_takes_is_listed_with_what_it_is() -> None:
+    from chatcodec.cli._presets import row_format
+    from chatcodec.datasets import row_formats
+
+    names = row_formats()
+    assert (names["openai-chat"], names["canonical"]) == ("format", "format")
+    assert (names["anthropic-batch-results"], names["sharegpt"], names["alpaca"]) == ("envelope", "dialect", "dialect")
+    assert [row_format(name) for name in names] == list(names)  # --from/--to take each
+
+
+def test_a_dialect_row_converts_in_a_column_with_its_configuration() -> None:
+    rows = (TRAINING / "alpaca-renamed.jsonl").read_text(encoding="utf-8").splitlines()
+    config = json.loads((TRAINING / "alpaca-info.json").read_text(encoding="utf-8"))
+    converter = BatchConverter(source="alpaca", target="openai-chat", column="row", dialect_config=config)
+    result = converter({"row": rows})
+    assert result["chatcodec_error"] == [None] * len(rows)
+    first = json.loads(result["openai-chat_request"][0])
+    assert first["messages"][0] == {"role": "system", "content": "You are a translator."}
+    assert first["messages"][-1] == {"role": "assistant", "content": "Guten Morgen"}
+    unmapped = BatchConverter(source="alpaca", target="openai-chat", column="row")({"row": rows})
+    assert all(error is not None for error in unmapped["chatcodec_error"])  # the keys are the configuration's
+
+
+def test_an_envelope_name_is_the_rows_envelope_and_says_their_kind() -> None:
+    rows = (ENVELOPES / "anthropic-batch-results.jsonl").read_text(encoding="utf-8").splitlines()
+    converter = BatchConverter(source="anthropic-batch-results", target="openai-batch-output", column="row")
+    assert (converter.options.kind, converter.options.envelope) == ("response", "anthropic-batch-results")
+    assert converter.output_column == "openai-batch-output_response"
+    result = converter({"row": rows})
+    pairs = zip(rows, result[converter.output_column], result["chatcodec_error"], strict=True)
+    kept = [
+        (json.loads(row)["custom_id"], json.loads(written)["custom_id"]) for row, written, error in pairs if not error
+    ]
+    assert kept
+    assert all(given == written for given, written in kept)
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "kind", "said"),
+    [
+        ("sharegpt", "openai-evals", None, "openai-evals is read, not written"),
+        ("sharegpt", "openai-chat", "response", "holds conversations: kind request"),
+        (
+            "anthropic-batch-results",
+            "openai-chat",
+            "request",
+            r"the row kinds disagree: kind \(requests\), source anthropic-batch-results \(responses\)",
+        ),
+        ("sharegpt", "openai-batch", None, "is a row of its own, not a body in an envelope"),
+    ],
+)
+def test_names_that_do_not_go_together_fail_at_once(source: str, target: str, kind: Any, said: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        BatchConverter(source=source, target=target, column="row", kind=kind)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from anthropic.types.messages import MessageBatchIndividualResponse, batch_create_params
 
+import chatcodec
 from chatcodec._registry import get_codec
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch._convert import ConvertOptions, convert_payload
@@ -117,14 +118,15 @@ def test_every_response_envelope_pair_converts_and_keeps_ids(tmp_path: Path, sou
 
 def _every_row_converts(source: str, target: str, options: ConvertOptions) -> None:
     """Each row is written in the target envelope, which reads it back; its id is kept
-    where both envelopes have one, and a target that requires one refuses a row without."""
+    where both envelopes have one, and a target that needs one (a service requires it, or
+    an answer written anew says which request it answers) refuses a row without."""
     target_envelope, _ = envelopes.envelope_named(target)
     source_envelope, _ = envelopes.envelope_named(source)
     for row in _rows(FIXTURES / f"{source}.jsonl"):
         options = _with_target_format(options, target_envelope)
         outcome = convert_payload(row, options)
         source_id = envelopes.open_row(row, source_envelope).id
-        if source_id is None and target_envelope.id_required:
+        if source_id is None and envelopes.needs_id(target_envelope, new_row=source != target):
             assert outcome.converted is None
             assert "[rule: envelope_id]" in (outcome.error or "")
             continue
@@ -402,3 +404,39 @@ def test_a_column_naming_an_envelopes_own_field_is_a_usage_error(capsys: pytest.
     assert outcome.error is not None
     assert "$.body" in outcome.error
     assert "--column body" in outcome.error
+
+
+@pytest.mark.parametrize(
+    ("target", "id_path"),
+    [
+        ("openai-batch-output", "$.custom_id"),
+        ("bedrock-batch-output:anthropic", "$.recordId"),
+        ("gemini-batch-output", "$.key"),
+        ("gemini-batch-inline-output", "$.metadata.key"),
+    ],
+)
+def test_an_answer_written_into_an_output_envelope_has_its_id_or_is_refused(
+    tmp_path: Path, target: str, id_path: str
+) -> None:
+    """Issue 63: canonical response rows into openai-batch-output or bedrock-batch-output
+    were written with no custom_id/recordId and exit 0; an answer that names no request
+    joins to nothing. With ``--id-field`` the row's own id is written."""
+    answer = json.loads(
+        (Path(__file__).parent / "fixtures" / "openai-chat" / "response" / "single_tool_call.json").read_text()
+    )
+    canonical = chatcodec.decode_response("openai-chat", answer).model_dump(mode="json", exclude_none=True)
+    source = tmp_path / "answers.jsonl"
+    source.write_text(json.dumps({"row": "r-1", **canonical}) + "\n", encoding="utf-8")
+    arguments = ("--from", "canonical", "--kind", "response", "--to", target, "--column", "row")
+    code, _ = _convert(tmp_path, source, *arguments)
+    assert code == 1
+    (reject,) = _rows(tmp_path / "rejects.jsonl")
+    assert reject["error"].startswith(f"at {id_path}: ")
+    assert "say which request they answer by its id" in reject["error"]
+    code, out = _convert(
+        tmp_path, source, "--from", "canonical", "--kind", "response", "--to", target, "--id-field", "row"
+    )
+    assert code == 0
+    (written,) = _rows(out)
+    envelope, _ = envelopes.envelope_named(target)
+    assert envelopes.open_row(written, envelope).id == "r-1"

@@ -51,10 +51,11 @@ def test_convert_without_the_option_still_writes_only_converted_rows(tmp_path: P
     assert len(_converted(tmp_path)) == 2
 
 
-def test_id_field_needs_keep_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["convert", str(_source(tmp_path)), "--from", "openai-chat", "--to", "anthropic", "--id-field", "id"])
-    assert "--keep-lines" in capsys.readouterr().err
+def test_id_field_works_alone(tmp_path: Path) -> None:
+    """An id column is useful without placeholders (issue 63: it was a usage error)."""
+    rows = _converted(tmp_path, "--id-field", "id")
+    assert [row["id"] for row in rows] == ["a", "c"]
+    assert [next(iter(row)) for row in rows] == ["id", "id"]  # the row's id first, and no loss for it
 
 
 def test_keep_lines_is_in_the_convert_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -209,7 +209,8 @@ def test_an_id_of_another_type_than_its_columns_stops_the_run_with_a_message_not
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A JSON id column's type is the one its first row group holds; a later id that does
-    not fit cannot be written in that column."""
+    not fit cannot be written in that column. The run failed: no output is left, not even
+    the rows before it (issue 63: they read as a whole, valid file)."""
     from chatcodec.datasets import _parquet_sink as parquet_sink
 
     monkeypatch.setattr(parquet_sink, "ROWS_PER_GROUP", 2)
@@ -220,7 +221,7 @@ def test_an_id_of_another_type_than_its_columns_stops_the_run_with_a_message_not
     error = capsys.readouterr().err
     assert "the column 'id' is int64" in error
     assert "Traceback" not in error
-    assert pq.read_table(tmp_path / "out.parquet").column("id").to_pylist() == list(range(128))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.jsonl"]
 
 
 def test_integer_sampling_numbers_stay_integers_through_canonical_parquet(tmp_path: Path) -> None:

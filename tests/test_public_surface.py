@@ -60,7 +60,7 @@ PUBLIC_MODULES: dict[str, str] = {
     ),
     "chatcodec.datasets": (
         "ArrowConverter COLUMNAR_KINDS ColumnarKind analyst_tables arrow_schema columnar_layout form_of "
-        "from_columnar from_table layout_document to_columnar to_table without_arrow_nulls"
+        "from_columnar from_table layout_document row_formats to_columnar to_table without_arrow_nulls"
     ),
     "chatcodec.options": (
         "AnthropicOptions BedrockConverseOptions EncoderOptions GeminiOptions OllamaOptions OpenAIChatOptions "

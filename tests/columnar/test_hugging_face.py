@@ -100,3 +100,47 @@ def test_from_parquet_reads_the_file_the_command_line_wrote_with_its_typed_ids(t
     assert [row["id"] for row in rows] == list(range(len(payloads)))
     for row, payload in zip(rows, payloads, strict=True):
         assert json.loads(row["anthropic_request"]) == expected_anthropic(payload)[0]
+
+
+TRAINING = Path(__file__).parents[1] / "fixtures" / "training"
+
+
+def _cli_output(path: Path, dialect: str, target: str) -> list[str]:
+    """What ``chatcodec convert`` writes for the file, one JSON text per row."""
+    import contextlib
+    import io
+
+    from chatcodec.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["convert", str(path), "--from", dialect, "--to", target, "--quiet"]) == 0
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize(
+    ("file", "dialect"), [("sharegpt.jsonl", "sharegpt"), ("alpaca_data.json", "alpaca"), ("alpaca.jsonl", "alpaca")]
+)
+def test_a_training_dialect_converts_inside_map_as_the_command_line_does(file: str, dialect: str) -> None:
+    """Issue 63: ``ArrowConverter(source="sharegpt")`` raised UnknownProviderError; a dataset
+    as ``load_dataset("json")`` reads it (the whole row, a JSON array file too) converts."""
+    path = TRAINING / file
+    dataset = datasets.load_dataset("json", data_files=str(path), split="train")
+    to_openai = ArrowConverter(source=dialect, target="openai-chat")
+    converted = dataset.with_format("arrow").map(to_openai, batched=True, batch_size=2)
+    assert converted["chatcodec_error"].to_pylist() == [None] * len(dataset)
+    assert converted["openai-chat_request"].to_pylist() == _cli_output(path, dialect, "openai-chat")
+
+
+def test_rows_convert_into_a_training_dialect_and_an_envelope() -> None:
+    path = TRAINING / "openai-fine-tuning.jsonl"
+    rows = [line for line in path.read_text(encoding="utf-8").splitlines()]
+    dataset = datasets.Dataset.from_dict({"text": rows})
+    to_sharegpt = ArrowConverter(source="openai-chat", target="sharegpt", column="text")
+    assert to_sharegpt(dataset.data.table)["sharegpt_request"].to_pylist() == _cli_output(
+        path, "openai-chat", "sharegpt"
+    )
+    to_batch = ArrowConverter(source="openai-chat", target="openai-batch", column="text")
+    written = to_batch(dataset.data.table)
+    assert to_batch.options.out_envelope == "openai-batch"
+    assert written["chatcodec_error"].to_pylist()[0] is not None  # no id to give the row (issue 63, item 4)

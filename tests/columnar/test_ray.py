@@ -106,3 +106,36 @@ def test_ray_reads_a_hugging_face_dataset_and_converts_it() -> None:
     converted = {row["request"]: row["anthropic_request"] for row in rows}
     for payload in payloads:
         assert json.loads(converted[json.dumps(payload)]) == expected_anthropic(payload)[0]
+
+
+TRAINING = Path(__file__).parents[1] / "fixtures" / "training"
+
+
+def _cli_output(path: Path, dialect: str) -> list[str]:
+    import contextlib
+    import io
+
+    from chatcodec.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["convert", str(path), "--from", dialect, "--to", "openai-chat", "--quiet"]) == 0
+    return out.getvalue().splitlines()
+
+
+def test_sharegpt_and_alpaca_datasets_convert_in_ray_as_the_command_line_does() -> None:
+    """Issue 63: training dialects inside the engines. ShareGPT JSON lines as ``read_json``
+    types them; alpaca's JSON array file through Hugging Face ``load_dataset`` (pyarrow's
+    JSON reader, under ``read_json``, takes JSON lines only)."""
+    import datasets
+
+    sharegpt = TRAINING / "sharegpt.jsonl"
+    to_openai = ArrowConverter(source="sharegpt", target="openai-chat")
+    rows = ray.data.read_json(str(sharegpt)).map_batches(to_openai, batch_format="pyarrow").take_all()
+    assert [row["chatcodec_error"] for row in rows] == [None] * len(rows)
+    assert [row["openai-chat_request"] for row in rows] == _cli_output(sharegpt, "sharegpt")
+    alpaca = TRAINING / "alpaca_data.json"
+    loaded = datasets.load_dataset("json", data_files=str(alpaca), split="train")
+    to_openai = ArrowConverter(source="alpaca", target="openai-chat")
+    rows = ray.data.from_huggingface(loaded).map_batches(to_openai, batch_format="pyarrow").take_all()
+    assert [row["openai-chat_request"] for row in rows] == _cli_output(alpaca, "alpaca")

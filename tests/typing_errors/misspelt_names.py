@@ -3,7 +3,7 @@
 Not run by pytest, and not part of ``tests/typing`` (which must type-check clean):
 ``tests/test_typing_public_names.py`` runs both checkers on this file and expects an error
 on exactly the marked lines. The lazy module ``__getattr__`` of ``chatcodec``,
-``chatcodec.contract`` and ``chatcodec.datasets`` is hidden from type checkers (``if not
+``chatcodec.contract``, ``chatcodec.datasets`` and ``chatcodec.serve`` is hidden from type checkers (``if not
 TYPE_CHECKING:``), so they know only the real names; were it visible, every line here would
 type-check and fail at run time.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 import chatcodec
 import chatcodec.contract
 import chatcodec.datasets
+import chatcodec.serve
 from chatcodec import (
     ChatRequest,
     convert_request,
@@ -39,5 +40,7 @@ misspelt_kit = chatcodec.contract.wire_feilds  # misspelt
 converter_class = chatcodec.datasets.ArrowConverter
 misspelt_converter = chatcodec.datasets.ArrowConverterr  # misspelt
 misspelt_layout = chatcodec.datasets.columnar_layuot  # misspelt
+app_factory = chatcodec.serve.create_app
+misspelt_app_factory = chatcodec.serve.create_ap  # misspelt
 
 __all__ = ["ArrowConverter", "ArrowConverterr", "ProviderCodec", "ProviderCodek", "convert_requets"]

@@ -76,7 +76,17 @@ def _missing(keys: list[str], fields: Mapping[str, Any], where: Location) -> Pro
     input has): one mistake, whichever fields it leaves out."""
     listed = ", ".join(f"`{key}`" for key in keys)
     message = f"{listed}: field required" if len(keys) == 1 else f"fields required: {listed}"
+    if not where and "model" in keys:
+        message += f" ({_NO_MODEL_IN_TRAINING})"
     return Problem(where, "missing_field", message, dict(fields))
+
+
+_NO_MODEL_IN_TRAINING = (
+    "an API request names its model; a fine-tuning file's rows name none, the job does: "
+    "chatcodec convert --storage writes such rows without requiring one"
+)
+"""What strict reading adds to a missing ``model``: OpenAI's, Mistral's and Together's
+fine-tuning rows hold ``messages`` (and ``tools``) only, and are no API request."""
 
 
 def _values(schema: Schema, kinds: tuple[str, ...], fields: Mapping[str, Any], where: Location) -> Iterator[Problem]:

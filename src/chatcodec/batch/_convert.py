@@ -30,6 +30,9 @@ from chatcodec.batch import _training as training
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""
 
+RowNumbering = Literal["line", "index"]
+"""How rows are numbered: by JSON Lines line (from 1), or by JSON array index (from 0)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ConvertOptions:
@@ -79,6 +82,9 @@ class ConvertOptions:
     extra_fields: tuple[tuple[str, Any], ...] = ()
     """Wire fields every converted request sends as they are (``extra_fields`` of
     :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
+    numbered: RowNumbering = "line"
+    """What a row's number is: its JSON Lines line (from 1), or its index in a JSON array
+    (from 0, ``item-N`` as the id ``id_from_line`` gives, ``index`` in a reject record)."""
 
     @property
     def row_fields(self) -> tuple[str, ...]:
@@ -202,7 +208,7 @@ def _enveloped(payload: object, options: ConvertOptions, line: int | None = None
             envelope, body_format = envelopes.envelope_named(options.envelope)
             opened = envelopes.open_row(row, envelope, body_format)
             if opened.id is None and options.id_from_line and line is not None:
-                opened = replace(opened, id=f"line-{line}")
+                opened = replace(opened, id=f"{'line' if options.numbered == 'line' else 'item'}-{line}")
             body, source = opened.body, opened.body_format or options.source
         elif options.id_field is not None and options.id_field in row:
             row_id = row[options.id_field]
@@ -304,7 +310,9 @@ def _conversation_row(
         if source != target:  # what reading made up, which the same dialect leaves out again
             losses += read.notes
     if target not in training.CONVERSATION_DIALECTS:
-        return _converted_body(read.body, replace(options, source=body_format), losses)
+        converted = _converted_body(read.body, replace(options, source=body_format), losses)
+        losses[:] = _without_model_required(losses)  # a training row names none: its body is a training row too
+        return converted
     converted = _converted_body(read.body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
     losses[:] = _without_model_required(losses)
     same = source == target
@@ -343,7 +351,8 @@ def _pair_row(
 
 
 def _without_model_required(losses: list[Loss]) -> list[Loss]:
-    """A training row names no model: the writer's "model required" is no loss here."""
+    """A training row names no model (the fine-tuning job does): the writer's "model
+    required", an API's rule for a request it is sent, is no loss of the row's."""
     return [loss for loss in losses if not (loss.kind == "required" and loss.path == "$.model")]
 
 
@@ -418,13 +427,16 @@ class Reject:
     """The rejects-file record: one JSON object and a newline (see :func:`reject_record`)."""
 
 
-def reject_record(line: int, error: str, text: bytes, losses: Iterable[Loss] = ()) -> bytes:
-    """One rejects-file line: ``{"line", "error", "losses"?, "text" | "text_base64"}``.
+def reject_record(
+    line: int, error: str, text: bytes, losses: Iterable[Loss] = (), numbered: RowNumbering = "line"
+) -> bytes:
+    """One rejects-file line: ``{"line", "error", "losses"?, "text" | "text_base64"}``
+    (``"index"`` in place of ``"line"`` for an item of a JSON array).
 
     ``text`` is the input line verbatim (without its terminator); a line that is not
     UTF-8 is kept byte for byte as ``text_base64`` instead.
     """
-    record: dict[str, object] = {"line": line, "error": error}
+    record: dict[str, object] = {numbered: line, "error": error}
     listed = [str(loss) for loss in losses]
     if listed:
         record["losses"] = listed
@@ -474,15 +486,18 @@ class BatchResult:
     writer of another format (Parquet) can tell them from converted payloads."""
 
 
-def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: int = 1 << 21) -> Iterator[LineBatch]:
+def iter_line_batches(
+    lines: Iterable[bytes], max_lines: int = 128, max_bytes: int = 1 << 21, *, first: int = 1
+) -> Iterator[LineBatch]:
     """Group the lines of a binary JSONL stream into batches, lazily.
 
     A batch closes at ``max_lines`` non-blank lines or ``max_bytes`` of input, whichever
     comes first, so memory stays bounded whatever the line lengths; a single line
     longer than ``max_bytes`` is a batch of its own. Blank lines are skipped but counted.
+    ``first``: the first line's number (0 for the items of a JSON array, by index).
     """
     batch = LineBatch()
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first):
         if batch.lines and batch.size + len(line) > max_bytes:
             yield batch
             batch = LineBatch()
@@ -529,7 +544,9 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
         if outcome.converted is None:
             error = outcome.error or "not converted"
             result.rejects.append(
-                Reject(line.number, error, reject_record(line.number, error, line.text, outcome.losses))
+                Reject(
+                    line.number, error, reject_record(line.number, error, line.text, outcome.losses, options.numbered)
+                )
             )
             if options.keep_lines:
                 result.placeholders.append(result.converted + len(result.placeholders))

@@ -27,9 +27,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
 
 from chatcodec._public_label import shown_as
-from chatcodec._registry import get_codec
 from chatcodec.batch._convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
-from chatcodec.batch._envelopes import envelope_named
+from chatcodec.batch._row_formats import row_options
 
 OutputFormat = Literal["auto", "dict", "json"]
 """How converted payloads are written: ``"auto"`` keeps each input's form (JSON text for
@@ -45,10 +44,15 @@ class BatchConverter:
     ``losses_column`` is ``None``, the losses of each row as a list of strings. With
     ``strict=True`` a row with any loss fails. ``options`` go to the target's request
     encoder (as in :func:`~chatcodec.convert_request`: ``{"max_tokens": 1024}`` for Anthropic).
-    ``envelope``/``out_envelope`` name the batch envelope rows are read from and written in
-    (:mod:`chatcodec.batch._envelopes`: ``"openai-batch"``, ``"anthropic-batch"``, or
-    ``"body=/pointer,id=/pointer"``; ``source``/``target`` are then the body formats), and
-    ``model`` replaces the model every converted request names.
+
+    ``source`` and ``target`` take every name ``chatcodec convert --from/--to`` takes
+    (:func:`chatcodec.datasets.row_formats`): a wire format, a batch envelope
+    (``"openai-batch"``, whose rows also say the ``kind``) or a training dialect
+    (``"sharegpt"``, ``"alpaca"``, ``"trl-prompt-completion"``, ...; ``dialect_config`` is
+    a LLaMA-Factory ``dataset_info`` entry or axolotl's keys, as ``--dialect-config``).
+    ``envelope``/``out_envelope`` give a custom layout beside a body format
+    (``"body=/pointer,id=/pointer"``), and ``model`` replaces the model every converted
+    request names.
     """
 
     def __init__(
@@ -57,7 +61,7 @@ class BatchConverter:
         source: str,
         target: str,
         column: str,
-        kind: PayloadKind = "request",
+        kind: PayloadKind | None = None,
         output_column: str | None = None,
         error_column: str = "chatcodec_error",
         losses_column: str | None = "chatcodec_losses",
@@ -67,26 +71,23 @@ class BatchConverter:
         envelope: str | None = None,
         out_envelope: str | None = None,
         model: str | None = None,
+        dialect_config: Mapping[str, Any] | None = None,
     ) -> None:
-        get_codec(source)  # an unknown or missing codec fails here, not on every row
-        get_codec(target)
-        for spec in (envelope, out_envelope):
-            if spec is not None:
-                envelope_named(spec)  # an unknown envelope fails here too
-        self.options: ConvertOptions = ConvertOptions(
+        self.options: ConvertOptions = row_options(
             source,
             target,
-            kind,
-            strict,
-            tuple((options or {}).items()),
+            kind=kind,
+            strict=strict,
+            options=options,
             envelope=envelope,
             out_envelope=out_envelope,
             model=model,
+            dialect_config=dialect_config,
         )
         """The conversion applied to every row."""
         self.column = column
         """The column holding the payloads."""
-        self.output_column: str = output_column or f"{target}_{kind}"
+        self.output_column: str = output_column or f"{target}_{self.options.kind}"
         """Where converted payloads go (default ``<target>_<kind>``, e.g. ``anthropic_request``)."""
         self.error_column = error_column
         """Where each row's error goes: ``None`` when it converted."""

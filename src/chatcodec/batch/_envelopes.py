@@ -54,6 +54,7 @@ __all__ = [  # BODY, ID, IdRule and EnvelopeKind are the contract's (_providers/
     "is_envelope_spec",
     "mistaken_envelope",
     "mistaken_message",
+    "needs_id",
     "open_row",
     "pointer_path",
     "row_keys",
@@ -395,7 +396,7 @@ def close_row(
         if held is BODY:
             set_pointer(written, pointer, body)
         elif held is ID:
-            _write_id(written, pointer, identity, envelope)
+            _write_id(written, pointer, identity, envelope, new_row=not same)
         elif isinstance(held, ByFormat):
             set_pointer(written, pointer, held.values[body_format or envelope.formats[0]])
         elif not same:
@@ -417,15 +418,28 @@ def close_row(
     return written
 
 
-def _write_id(written: dict[str, Any], pointer: str, identity: object, envelope: Envelope) -> None:
+def needs_id(envelope: Envelope, *, new_row: bool = True) -> bool:
+    """Whether a row written in ``envelope`` must hold an id (see :func:`_write_id`)."""
+    if envelope.pointer_of(ID) is None:
+        return False
+    return envelope.id_required or (envelope.kind == "response" and new_row)
+
+
+def _write_id(written: dict[str, Any], pointer: str, identity: object, envelope: Envelope, *, new_row: bool) -> None:
+    """Write the row's id where ``envelope`` holds it, or refuse a row without one that the
+    envelope needs: a service requires it (OpenAI's and Anthropic's ``custom_id``), or the
+    row is an answer written anew (every output envelope's id says which request it
+    answers: an OpenAI output row without ``custom_id``, a Bedrock one without ``recordId``
+    joins to nothing). A row read from the same envelope keeps what it had."""
     if identity is None:
-        if envelope.id_required:
-            raise EnvelopeError(
-                f"{envelope.name} rows need an id and this row has none (--id-field names the input's)",
-                pointer_path(pointer),
-                "envelope_id",
-            )
-        return
+        if not needs_id(envelope, new_row=new_row):
+            return
+        why = "need an id" if envelope.id_required else "say which request they answer by its id"
+        raise EnvelopeError(
+            f"{envelope.name} rows {why} and this row has none (--id-field names the input's)",
+            pointer_path(pointer),
+            "envelope_id",
+        )
     rule = envelope.id_rule
     if rule is not None and not (isinstance(identity, str) and re.fullmatch(rule.pattern, identity)):
         raise EnvelopeError(

@@ -1,6 +1,7 @@
 """``chatcodec convert``: move requests or responses between wire formats, at any scale.
 
-A single JSON document is converted and pretty-printed. JSON lines (one payload per
+A single JSON document is converted and pretty-printed (one given on one line stays on one
+line, so a JSON line piped in appends to JSON lines). JSON lines (one payload per
 line) stream through in constant memory and in input order, on ``--workers`` processes:
 every line that cannot be converted goes to a rejects file with its line number, the
 error (with its JSON path) and the line verbatim, so nothing is lost or silently
@@ -56,6 +57,7 @@ from chatcodec.cli._dataset_options import (
     with_storage,
 )
 from chatcodec.cli._documents import InputFile, is_stdin, open_input
+from chatcodec.cli._pending_output import PendingOutput
 from chatcodec.cli._progress import ProgressBar, progress_mode
 from chatcodec.cli._run_report import RejectsFile, RunReport, report_losses
 
@@ -128,9 +130,6 @@ def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
         rows = presets.resolve(arguments)
     except ValueError as error:
         parser.error(str(error))
-    enveloped = rows.envelope is not None or rows.out_envelope is not None
-    if arguments.id_field is not None and not arguments.keep_lines and not enveloped:
-        arguments.parser.error("--id-field needs --keep-lines")
     _check_options(arguments, rows.target)
     options = ConvertOptions(
         rows.source,
@@ -181,6 +180,8 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
 def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, source: InputFile, out: TextIO) -> int:
     """Convert JSON lines, or one document (a table of one row for a tabular output)."""
     if source.lines is not None:
+        if source.indexed:  # a JSON array's items: numbered by index in every message
+            options = replace(options, numbered="index")
         return _convert_lines(arguments, options, source.lines, source.size, out)
     rows = _document_rows(source.document or b"", options)
     if rows is not None:  # one document holding a batch's rows (Gemini's inlined results)
@@ -273,9 +274,12 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, te
         print(f"{path}: {outcome.error}", file=sys.stderr)
         return 1
     report_losses(path, outcome.losses, sys.stderr.write, quiet=arguments.quiet)
-    body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
-    if arguments.out is not None:
-        arguments.out.write_bytes(body)  # the input was read whole: writing over it is safe
+    one_line = b"\n" not in text.strip()  # a JSON line stays one (head -1 x.jsonl | convert - >> out.jsonl)
+    body = dump_json(outcome.converted, None if arguments.compact or one_line else 2) + b"\n"
+    if arguments.out is not None:  # the input was read whole: writing over it is safe
+        with PendingOutput(arguments.out) as pending:
+            Path(pending.path or arguments.out).write_bytes(body)
+            pending.commit()
         return exit_codes.OK
     with _output(None, out) as write:
         write(body)
@@ -294,7 +298,8 @@ def _convert_lines(
             file=sys.stderr,
         )
         return 1
-    return _convert_batches(arguments, options, iter_line_batches(lines), convert_lines, size=size, out=out)
+    batches = iter_line_batches(lines, first=0 if options.numbered == "index" else 1)
+    return _convert_batches(arguments, options, batches, convert_lines, size=size, out=out)
 
 
 def _convert_batches(
@@ -312,24 +317,29 @@ def _convert_batches(
     if clash:
         print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
-    report = _run_report(arguments, rejects_path, size)
-    try:
-        with _sink(arguments, options, out) as write:
-            for result in _converted(batches, options, arguments.workers, convert):
-                write(result)
-                report.record(result)
-    except _broken_pool() as error:  # evaluated only when an exception comes through
-        report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
-        return exit_codes.SOFTWARE
-    except _column_type_error() as error:
-        report.progress.print(f"chatcodec convert: {arguments.out}: {error}")
-        return exit_codes.IO_ERROR
-    finally:
-        report.close()
+    report = _run_report(arguments, rejects_path, size, options)
+    # under a temporary name until complete: an interrupted or failed run leaves no partial output
+    with PendingOutput(arguments.out, folder=arguments.layout == "analyst") as pending:
+        try:
+            with _sink(arguments, options, out, pending.path) as write:
+                for result in _converted(batches, options, arguments.workers, convert):
+                    write(result)
+                    report.record(result)
+        except _broken_pool() as error:  # evaluated only when an exception comes through
+            report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
+            return exit_codes.SOFTWARE
+        except _column_type_error() as error:
+            report.progress.print(f"chatcodec convert: {arguments.out}: {error}")
+            return exit_codes.IO_ERROR
+        finally:
+            report.close()
+        pending.commit()
     return report.summarize()
 
 
-def _run_report(arguments: argparse.Namespace, rejects_path: Path, size: int | None) -> RunReport:
+def _run_report(
+    arguments: argparse.Namespace, rejects_path: Path, size: int | None, options: ConvertOptions
+) -> RunReport:
     """The run's report: its progress line, rejects file and loss summary, as the arguments ask."""
     return RunReport(
         arguments.file,
@@ -338,6 +348,7 @@ def _run_report(arguments: argparse.Namespace, rejects_path: Path, size: int | N
         quiet=arguments.quiet,
         all_losses=arguments.all_losses,
         losses_file=None if arguments.losses_file is None else arguments.losses_file.open("w", encoding="utf-8"),
+        numbered=options.numbered,
     )
 
 
@@ -359,22 +370,24 @@ def _converted(
 
 @contextmanager
 def _sink(
-    arguments: argparse.Namespace, options: ConvertOptions, out: TextIO
+    arguments: argparse.Namespace, options: ConvertOptions, out: TextIO, path: Path | None
 ) -> Generator[Callable[[BatchResult], object]]:
-    """Where each batch's result goes: JSON lines (``--out`` or ``out``), or a Parquet file."""
+    """Where each batch's result goes: JSON lines (``path``, ``--out``'s temporary name, or
+    ``out``), or a Parquet file (or the analyst's folder) at ``path``."""
     if not _tabular_output(arguments):
-        with _output(arguments.out, out) as write:
+        with _output(path, out) as write:
             yield lambda result: write(result.output)
         return
     from chatcodec.datasets._parquet_sink import ParquetSink
 
+    assert path is not None  # a tabular output needs --out (refused before reading otherwise)
     sink = (
-        analyst_sink(arguments.out, options)
+        analyst_sink(path, options)
         if arguments.layout == "analyst"
-        else envelope_sink(arguments.out, options)
+        else envelope_sink(path, options)
         if options.out_envelope is not None
         else ParquetSink(
-            arguments.out,
+            path,
             options,
             column_types(arguments.file if is_parquet(arguments.file, arguments.in_format) else None, options),
         )

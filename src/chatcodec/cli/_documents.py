@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from chatcodec._errors import ChatcodecError
+from chatcodec._narrow import as_dict
 from chatcodec._payloads import parse_json
+from chatcodec.cli._json_array import array_items, starts_an_array
 
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
@@ -30,7 +32,8 @@ class Document:
     """One conversation or payload read from a file."""
 
     label: str
-    """Where it came from: ``""`` for a whole file, ``":<line>"`` for a JSONL line."""
+    """Where it came from: ``""`` for a whole file, ``":<line>"`` for a JSONL line,
+    ``"[<index>]"`` for an item of a JSON array."""
     data: object
     """The parsed JSON, or ``None`` when ``error`` is set."""
     error: str | None = None
@@ -71,14 +74,41 @@ def iter_documents(path: Path, *, parquet: bool = False) -> Iterator[Document]:
     if path.suffix in _JSONL_SUFFIXES and not is_stdin(path):
         yield from _lines(path)
         return
-    # bytes: text that is not UTF-8 is then a PayloadError, not a crash
-    data = sys.stdin.buffer.read() if is_stdin(path) else path.read_bytes()
+    with _binary(path) as stream:
+        head = _through_first_content(stream)
+        if head and starts_an_array(head[-1]):
+            yield from _array_documents(array_items(stream, b"".join(head)))
+            return
+        # bytes: text that is not UTF-8 is then a PayloadError, not a crash
+        data = b"".join(head) + stream.read()
     try:
         yield Document("", parse_json(data))
     except ChatcodecError:
         if b"\n" not in data.strip():
             raise
         yield from _numbered(io.BytesIO(data))  # a JSONL file without the suffix
+
+
+def _array_documents(items: Iterator[bytes]) -> Iterator[Document]:
+    """A JSON array file's documents: one conversation when it is a list of messages (its
+    first item has a ``role``), else a row per item, labelled by its index (``[3]``)."""
+    first = next(items, None)
+    if first is None:
+        yield Document("", [])
+        return
+    try:
+        opening: object = parse_json(first)
+    except ChatcodecError:
+        opening = None
+    if opening is None or "role" in (as_dict(opening) or {}):  # read whole: errors name $[0]...
+        yield Document("", parse_json(b"[" + b",".join([first, *items]) + b"]"))
+        return
+    yield Document("[0]", opening)
+    for index, item in enumerate(items, start=1):
+        try:
+            yield Document(f"[{index}]", parse_json(item))
+        except ChatcodecError as error:
+            yield Document(f"[{index}]", None, str(error))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +121,9 @@ class InputFile:
     """The whole file when it holds one JSON document (or something that is not JSON)."""
     size: int | None
     """Its size in bytes when known (a regular file), for progress."""
+    indexed: bool = False
+    """Whether ``lines`` are the items of a JSON array (:mod:`chatcodec.cli._json_array`),
+    numbered by their index from 0, not by line."""
 
 
 @contextmanager
@@ -99,9 +132,10 @@ def open_input(path: Path) -> Generator[InputFile]:
 
     JSON lines: the ``.jsonl``/``.ndjson`` suffixes, an empty or blank file (no
     documents), or a first non-blank line that is a whole JSON value followed by more
-    non-blank lines; they stream in constant memory, from a pipe too. Only when the first
-    line is not JSON on its own (a pretty-printed document, or JSON lines whose first
-    line is broken) is the whole file read to tell the two apart.
+    non-blank lines; they stream in constant memory, from a pipe too. A JSON array (a
+    training file as downloaded: ``alpaca_data.json``) streams its items as rows. Only
+    when the first line is not JSON on its own (a pretty-printed document, or JSON lines
+    whose first line is broken) is the whole file read to tell the two apart.
     """
     with _binary(path) as stream:
         size = _regular_size(stream)
@@ -111,6 +145,8 @@ def open_input(path: Path) -> Generator[InputFile]:
         head = _through_first_content(stream)
         if not head or not head[-1].strip():  # nothing but blank lines
             yield InputFile(iter(head), None, size)
+        elif starts_an_array(head[-1]):
+            yield InputFile(array_items(stream, b"".join(head)), None, size, indexed=True)
         elif _is_json(head[-1]):
             after = _through_first_content(stream)
             if after and after[-1].strip():

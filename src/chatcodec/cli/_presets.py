@@ -12,7 +12,6 @@ conversion takes.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from chatcodec._errors import ProviderLookupError
 from chatcodec._registry import CANONICAL, PROVIDER_NAMES, is_available
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
+from chatcodec.batch._row_formats import Labels, RowFormats, resolve_row_formats
 
 TRAINING_DIALECTS = training.TRAINING_DIALECTS
 """The training dialects' names (rows of their own, read without a codec of their own)."""
@@ -106,66 +106,26 @@ def add_layout_arguments(convert: Any) -> None:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RowFormats:
-    """What the arguments say about rows: formats, envelopes, kind."""
-
-    source: str
-    """The body format read (an envelope's default when a row does not tell)."""
-    target: str
-    """The body format written."""
-    kind: str
-    """Requests or responses."""
-    envelope: str | None
-    """The input rows' envelope spec."""
-    out_envelope: str | None
-    """The output rows' envelope spec."""
+CLI_LABELS = Labels("--from", "--to", "--body-at", "--out-body-at", "--kind")
+"""How the command line names the converters' arguments."""
 
 
 def resolve(arguments: argparse.Namespace) -> RowFormats:
     """The formats and envelopes the arguments name; ``ValueError`` says what is wrong."""
-    in_layout = _layout(arguments.body_at, arguments.id_at, "--body-at")
-    out_layout = _layout(arguments.out_body_at, arguments.out_id_at, "--out-body-at")
-    envelope, source, source_kind = _side(arguments.source, in_layout, "--body-at", "--from")
-    out_envelope, target, target_kind = _side(arguments.target, out_layout, "--out-body-at", "--to")
-    kinds = [(arguments.kind, "--kind")] if arguments.kind is not None else []
-    kinds += [kind for kind in (source_kind, target_kind) if kind is not None]
-    rows = RowFormats(source, target, kinds[0][0] if kinds else "request", envelope, out_envelope)
-    _refuse_mixtures(arguments, rows, kinds)
-    return rows
-
-
-def _side(name: str, layout: str | None, option: str, flag: str) -> tuple[str | None, str, tuple[str, str] | None]:
-    """One side's envelope spec, body format, and the row kind its envelope says (with
-    where it says it), from the format it names (``--from``/``--to``) and its custom layout."""
-    if not envelopes.is_envelope_spec(name):
-        return layout, name, None
-    if layout is not None:
-        raise ValueError(f"{option} is for a {flag} body format, not an envelope preset")
-    return name, _body_format(name), (envelopes.envelope_named(name)[0].kind, f"{flag} {name}")
-
-
-def _refuse_mixtures(arguments: argparse.Namespace, rows: RowFormats, kinds: list[tuple[str, str]]) -> None:
-    """``ValueError`` for formats, envelopes and options that do not go together."""
-    dialects = [name for name in (rows.source, rows.target) if name in training.TRAINING_DIALECTS]
-    if dialects and (rows.envelope is not None or rows.out_envelope is not None):
-        raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
+    rows = resolve_row_formats(
+        arguments.source,
+        arguments.target,
+        kind=arguments.kind,
+        envelope=_layout(arguments.body_at, arguments.id_at, "--body-at"),
+        out_envelope=_layout(arguments.out_body_at, arguments.out_id_at, "--out-body-at"),
+        labels=CLI_LABELS,
+        check_codecs=False,  # refused with its own exit code before the input is read
+    )
     if getattr(arguments, "id_from_line", False) and rows.envelope is None:
         raise ValueError("--id-from-line numbers the rows of an envelope without ids (--from vertex-batch ...)")
-    if rows.target in training.READ_ONLY_DIALECTS:
-        raise ValueError(f"{rows.target} is read, not written (--from {rows.target}): an eval item is the eval's data")
-    if dialects and arguments.kind == "response":
-        raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: --kind request")
-    if len({kind for kind, _ in kinds}) > 1:
-        said = ", ".join(f"{where} ({kind}s)" for kind, where in kinds)
-        raise ValueError(f"the row kinds disagree: {said}")
     if arguments.id_field is not None and rows.envelope is not None and rows.out_envelope is not None:
         raise ValueError("--id-field is for a row that is a bare body; envelopes carry their own ids")
-
-
-def _body_format(spec: str) -> str:
-    envelope, body_format = envelopes.envelope_named(spec)
-    return body_format or envelope.formats[0]
+    return rows
 
 
 def _layout(body_at: str | None, id_at: str | None, option: str) -> str | None:

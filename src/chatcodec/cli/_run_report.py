@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from chatcodec._losses import LOSS_KINDS, Loss
-from chatcodec.batch._convert import BatchResult
+from chatcodec.batch._convert import BatchResult, RowNumbering
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli._progress import ProgressBar
 
@@ -94,6 +94,8 @@ class RunReport:
     quiet: bool = False
     all_losses: bool = False
     losses_file: IO[str] | None = None
+    numbered: RowNumbering = "line"
+    """Rows by JSON Lines line (``file:3``) or JSON array index (``file[2]``)."""
     converted: int = 0
     rejected: int = 0
     losses: int = 0
@@ -106,7 +108,7 @@ class RunReport:
         for reject in result.rejects:
             self.rejects.write(reject.record)
             if self._shows(self.rejected):
-                self.progress.print(f"{self.path}:{reject.line}: {reject.error}")
+                self.progress.print(f"{self.where(reject.line)}: {reject.error}")
             self.rejected += 1
         for line, loss in result.losses:
             self._count(line, loss)
@@ -114,12 +116,16 @@ class RunReport:
         self.lossy_lines += len({line for line, _ in result.losses})
         self.progress.advance(result.converted + len(result.rejects), result.size)
 
+    def where(self, number: int) -> str:
+        """A row's place: ``file:LINE``, or ``file[INDEX]`` for an item of a JSON array."""
+        return f"{self.path}:{number}" if self.numbered == "line" else f"{self.path}[{number}]"
+
     def _shows(self, seen: int) -> bool:
         return not self.quiet and (self.all_losses or seen < SHOWN)
 
     def _count(self, line: int, loss: Loss) -> None:
         if self._shows(self.losses):
-            self.progress.print(f"{self.path}:{line}: loss ({loss.kind}): {loss}")
+            self.progress.print(f"{self.where(line)}: loss ({loss.kind}): {loss}")
         self.losses += 1
         self.kinds[loss.kind] += 1
         key = (loss.kind, path_pattern(loss.path))
@@ -129,7 +135,7 @@ class RunReport:
         else:
             group.count += 1
         if self.losses_file is not None:
-            record = {"line": line, "kind": loss.kind, "path": loss.path, "what": loss.what, "why": loss.why}
+            record = {self.numbered: line, "kind": loss.kind, "path": loss.path, "what": loss.what, "why": loss.why}
             self.losses_file.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def close(self) -> None:
@@ -159,7 +165,8 @@ class RunReport:
         ranked = sorted(self.groups.items(), key=lambda item: -item[1].count)
         for (kind, pattern), group in ranked[:SUMMARY_ROWS]:
             first = group.first
-            where = f"{pattern}: {first.what} ({first.why}; first at line {group.first_line})"
+            at = f"line {group.first_line}" if self.numbered == "line" else f"[{group.first_line}]"
+            where = f"{pattern}: {first.what} ({first.why}; first at {at})"
             print(f"  {group.count:>10,}  {kind:<8}  {where}", file=sys.stderr)
         if len(ranked) > SUMMARY_ROWS:
             print(f"  ... {len(ranked) - SUMMARY_ROWS:,} more (kind, path) groups", file=sys.stderr)

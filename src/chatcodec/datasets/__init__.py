@@ -7,7 +7,8 @@
 - :mod:`~chatcodec.datasets._arrow_form`: its :class:`pyarrow.Schema` and tables;
 - :mod:`~chatcodec.datasets._arrow_rows`: wire payloads as Arrow wrote them (``null``-filled);
 - :mod:`~chatcodec.datasets._engines`: :class:`ArrowConverter`, for Hugging Face
-  ``datasets.map`` and Ray Data ``map_batches``;
+  ``datasets.map`` and Ray Data ``map_batches``, from and to every name of
+  :func:`row_formats` (wire formats, batch envelopes, training dialects);
 - :mod:`~chatcodec.datasets._analyst_view`: flat tables of exchanges, messages and parts
   for SQL and dataframe queries (:func:`analyst_tables`);
 - :mod:`~chatcodec.datasets._parquet_files` and :mod:`~chatcodec.datasets._parquet_sink`:
@@ -26,6 +27,7 @@ from chatcodec.datasets._columnar import from_columnar, to_columnar
 from chatcodec.datasets._layout import COLUMNAR_KINDS, ColumnarKind, columnar_layout, layout_document
 
 if TYPE_CHECKING:
+    from chatcodec.batch._row_formats import row_formats
     from chatcodec.datasets._analyst_view import analyst_tables
     from chatcodec.datasets._arrow_form import arrow_schema, form_of, from_table, to_table
     from chatcodec.datasets._engines import ArrowConverter
@@ -36,6 +38,7 @@ _LAZY = {
     "arrow_schema": "chatcodec.datasets._arrow_form",
     "form_of": "chatcodec.datasets._arrow_form",
     "from_table": "chatcodec.datasets._arrow_form",
+    "row_formats": "chatcodec.batch._row_formats",
     "to_table": "chatcodec.datasets._arrow_form",
 }
 
@@ -62,6 +65,7 @@ __all__ = [
     "from_columnar",
     "from_table",
     "layout_document",
+    "row_formats",
     "to_columnar",
     "to_table",
     "without_arrow_nulls",

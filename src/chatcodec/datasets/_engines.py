@@ -33,12 +33,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal, cast
 
-from chatcodec._codec_options import checked_options
 from chatcodec._losses import LOSS_KINDS, Loss
 from chatcodec._narrow import is_dict
 from chatcodec._public_label import shown_as
-from chatcodec._registry import CANONICAL, get_codec
+from chatcodec._registry import CANONICAL
 from chatcodec.batch._convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
+from chatcodec.batch._row_formats import row_options
 from chatcodec.datasets._arrow import Array, DataType, RecordBatch, Table, pa
 from chatcodec.datasets._arrow_form import arrow_schema
 from chatcodec.datasets._arrow_rows import without_arrow_nulls
@@ -61,6 +61,13 @@ class ArrowConverter:
     is an error, not a conversion. ``options`` go to the target's request encoder, as in
     :func:`~chatcodec.convert_request`. ``validate_only``: read every row and report its
     error and losses, with no output column (what ``chatcodec validate`` does per row).
+
+    ``source`` and ``target`` take every name ``chatcodec convert --from/--to`` takes
+    (:func:`~chatcodec.datasets.row_formats`): a wire format, a batch envelope
+    (``"openai-batch"``) or a training dialect (``"sharegpt"``, ``"alpaca"``, ...; a
+    dialect's row is the whole Arrow row, its columns as the dataset has them, and
+    ``dialect_config`` maps its keys as ``--dialect-config`` does). ``envelope``,
+    ``out_envelope`` and ``model`` are as :class:`~chatcodec.BatchConverter`'s.
     """
 
     def __init__(
@@ -68,7 +75,7 @@ class ArrowConverter:
         *,
         source: str,
         target: str = CANONICAL,
-        kind: PayloadKind = "request",
+        kind: PayloadKind | None = None,
         column: str | None = None,
         output_column: str | None = None,
         error_column: str = "chatcodec_error",
@@ -78,20 +85,31 @@ class ArrowConverter:
         strict_kinds: tuple[str, ...] = LOSS_KINDS,
         options: Mapping[str, Any] | None = None,
         validate_only: bool = False,
+        envelope: str | None = None,
+        out_envelope: str | None = None,
+        model: str | None = None,
+        dialect_config: Mapping[str, Any] | None = None,
     ) -> None:
-        get_codec(source)  # an unknown name fails here, not on every row
-        checked_options(target, options)  # so does a misspelt option (OptionError)
         if output_form == "columnar" and target != CANONICAL:
             raise ValueError(
                 "ArrowConverter: output_form='columnar' is the canonical form; it needs target='canonical'"
             )
-        self.options: ConvertOptions = ConvertOptions(
-            source, target, kind, strict, tuple((options or {}).items()), strict_kinds=strict_kinds
+        self.options: ConvertOptions = row_options(
+            source,
+            target,
+            kind=kind,
+            strict=strict,
+            strict_kinds=strict_kinds,
+            options=options,
+            envelope=envelope,
+            out_envelope=out_envelope,
+            model=model,
+            dialect_config=dialect_config,
         )
         """The conversion applied to every row."""
         self.column = column
         """The column holding the payloads, or ``None`` when each row is one."""
-        self.output_column: str | None = None if validate_only else (output_column or f"{target}_{kind}")
+        self.output_column: str | None = None if validate_only else (output_column or f"{target}_{self.options.kind}")
         """Where converted payloads go (default ``<target>_<kind>``), ``None`` when only validating."""
         self.error_column = error_column
         """Where each row's error goes (``null`` when it converted)."""

@@ -43,13 +43,15 @@ _EXPORTED_FROM: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    module_name = _EXPORTED_FROM.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'chatcodec.serve' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module_name), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error
+
+    def __getattr__(name: str) -> _typing.Any:
+        module_name = _EXPORTED_FROM.get(name)
+        if module_name is None:
+            raise AttributeError(f"module 'chatcodec.serve' has no attribute {name!r}")
+        value = getattr(_importlib.import_module(module_name), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
 
 
 def __dir__() -> list[str]:

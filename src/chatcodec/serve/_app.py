@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from chatcodec._public_label import shown_as
 from chatcodec.serve import _endpoints as endpoints
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._deadlines import BodyDeadline
@@ -122,3 +123,6 @@ class Proxy:
         if not isinstance(response, StreamingResponse):
             record.emit()
         return response
+
+
+shown_as("chatcodec.serve", create_app)

@@ -25,6 +25,7 @@ import sys
 
 from starlette.applications import Starlette
 
+from chatcodec._public_label import shown_as
 from chatcodec.serve._app import create_app
 from chatcodec.serve._config import ServeConfig, check_given_settings, read_config_file
 from chatcodec.serve._request_log import log_to_stderr
@@ -53,3 +54,6 @@ def app_from_environment() -> Starlette:
         raise SystemExit(STARTUP_FAILURE) from None
     log_to_stderr()
     return app
+
+
+shown_as("chatcodec.serve", app_from_environment)

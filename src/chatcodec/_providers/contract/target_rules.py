@@ -181,7 +181,7 @@ def apply_target_rules(
     """Edit ``wire_body`` (a request body for ``context.provider``) to what the provider
     accepts under the API version and model in force (the context's rules, options and
     model), recording a ``rule`` loss for each change, and report every required field
-    that is missing (``required``).
+    that is missing (``required``) unless writing for storage (:data:`EVERY_RULE`).
 
     ``holds``: what the body may hold of what rules look for (:attr:`TargetRule.looks_for`),
     when the writer knows (a writer that writes no document, citation or system
@@ -207,9 +207,14 @@ def apply_target_rules(
         else:
             call.rule, call.scope = rule, scope
         rule.edit(call)
+    if isinstance(skipped, _Every):  # storage: a training or archive row goes to no API, which requires them
+        return
     for required in table.required:
         if wire_body.get(required.key) is None:
-            why = f"{provider} requires it and the request has none; set it, or the option {required.key!r}"
+            why = (
+                f"{provider} requires it and the request has none; set it, or the option {required.key!r} "
+                "(a training or archive file needs none: skip_rules='*', convert --storage)"
+            )
             losses.add((required.key,), required.key, why, "required")
 
 
@@ -242,7 +247,9 @@ def _in_force(table: ProviderRules, version: str, model: str | None) -> tuple[tu
 
 EVERY_RULE = "*"
 """``skip_rules="*"``: no rule applies, the storage mode (a training or archive file keeps
-what was asked; no live server reads it). Required fields are still reported."""
+what was asked; no live server reads it). No required field is reported either: the API
+requires ``model`` of a request it is sent, and OpenAI's, Mistral's and Together's
+fine-tuning rows name none (the job names the model)."""
 
 
 class _Every:
