@@ -152,6 +152,8 @@ def _payload_cases(
             cases.append(case)
 
     def convert(given: object) -> object:
+        if os.environ.get(FIRST_SIGHT):
+            _forget_proved_texts()
         return chatcodec.convert_request(given, source=source, target=target, on_loss="ignore")
 
     body = json.dumps(payload).encode()
@@ -178,6 +180,21 @@ def _payload_cases(
         add("bytes", LOADS_PLAIN, partial(json.loads, plain_body), None, None)
         add("dict", CHATCODEC_PLAIN, partial(convert, plain), view, plain_expected)
         add("bytes", CHATCODEC_PLAIN, partial(convert, plain_body), view, plain_expected)
+
+
+FIRST_SIGHT = "CHATCODEC_BENCH_FIRST_SIGHT"
+"""Set (by ``--first-sight``): every chatcodec conversion starts with the memories of proved
+tool-argument texts and base64 texts empty, as a first sight of a session's calls and
+images; unset, the counts are an agent loop's steady state (each request resends what the
+last one held, so those were proved before)."""
+
+
+def _forget_proved_texts() -> None:
+    from chatcodec import _compat
+    from chatcodec._providers.kit import arguments
+
+    arguments._PROVED = arguments._ProvedTexts()  # pyright: ignore[reportPrivateUsage]
+    _compat._PROVEN = _compat._ProvenTexts()  # pyright: ignore[reportPrivateUsage]
 
 
 def _floor_converts(
@@ -343,6 +360,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=3, help="conversions per counted region")
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="keep the callgrind dumps in this directory")
+    parser.add_argument(
+        "--first-sight",
+        action="store_true",
+        help="empty the memories of proved argument and base64 texts before each chatcodec conversion",
+    )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument(
         "--sessions",
@@ -359,6 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bench import perf_sessions
 
     sets = arguments.sessions or ([BENCH, PERF] if perf_sessions.available() else [BENCH])
+    if arguments.first_sight:
+        os.environ[FIRST_SIGHT] = "1"  # the child inherits it
     counts = count(arguments.turns, arguments.only, arguments.calls, arguments.warmup, arguments.keep, sets=sets)
     print(_header())
     print()
@@ -373,7 +397,12 @@ def _header() -> str:
     return (
         f"Instructions per conversion (valgrind callgrind, PYTHONHASHSEED=0), chatcodec {revision or '?'}, "
         f"Python {sys.version.split()[0]}; ✓/✗: at or below litellm's fastest, "
-        f"openai-chat -> anthropic <= {FLOOR_LIMIT:.0f}x the floor, <= {VALIDATION_LIMIT:.0f}x canonical validation."
+        f"openai-chat -> anthropic <= {FLOOR_LIMIT:.0f}x the floor, <= {VALIDATION_LIMIT:.0f}x canonical validation; "
+        + (
+            "first sight: proved argument and base64 texts forgotten before each conversion."
+            if os.environ.get(FIRST_SIGHT)
+            else "steady state: a session's calls and images proved before, as on an agent's next turn."
+        )
     )
 
 
