@@ -97,10 +97,9 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     (:func:`_no_repeated_key`: a repeated key is one key end more), and every number
     spelled with a fraction or an exponent is one a double holds (:func:`_floats_exact`,
     asked only when the value holds a float, of the tokens Python's JSON scanner finds;
-    integers are read whole). The containers are
-    walked by type, never value by value in Python (:func:`_keys_and_floats`). What the
-    counts cannot prove (a key end inside a string, a rounded number) is read again,
-    carefully, by ``json.loads``.
+    integers are read whole). The keys are counted by container (:func:`_keys_and_floats`:
+    a container of scalars is passed by one type test in C). What the counts cannot prove
+    (a key end inside a string, a rounded number) is read again, carefully, by ``json.loads``.
 
     An agent sends its whole history every turn, so a text proved exact is remembered
     (:data:`_PROVED`) and the next request's copy of it is only parsed.
@@ -203,8 +202,9 @@ def _no_repeated_key(arguments: str, keys: int) -> bool:
     """Whether the text holds no repeated key: its key ends, counted from above, are no
     more than the parsed value's ``keys`` (each repeat would be one more).
 
-    The quotes a string escapes are taken out of the count when no string ends in a
-    backslash (``\\"``), the one spelling where a key's own closing quote follows one."""
+    The quotes a string escapes (a backslash, then a quote) are taken out of the count
+    when the text holds no two backslashes before a quote: only then can a key's own
+    closing quote follow a backslash (a key ending in one)."""
     if _QUOTE_GAP.search(arguments) is None:
         ends = arguments.count('":')
         if ends > keys and '\\\\"' not in arguments:
