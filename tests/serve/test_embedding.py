@@ -134,32 +134,38 @@ def _free_port() -> int:
         return port
 
 
+def _listening(socket_path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX) as probe:
+        try:
+            probe.connect(str(socket_path))
+        except OSError:
+            return False
+        return True
+
+
 @contextmanager
-def _uvicorn(settings: Path, *options: str) -> Iterator[str]:
-    """``uvicorn --factory chatcodec.serve:app_from_environment`` on a free port; yields its origin."""
-    port = _free_port()
+def _uvicorn(settings: Path, socket_path: Path, *options: str) -> Iterator[httpx.Client]:
+    """``uvicorn --factory chatcodec.serve:app_from_environment`` on a Unix socket of its own
+    (no free-port race with other servers on the machine); yields a client of it."""
     environment = {**os.environ, "CHATCODEC_SERVE_CONFIG": str(settings), "PYTHONPATH": os.pathsep.join(sys.path)}
     command = [sys.executable, "-m", "uvicorn", "--factory", "chatcodec.serve:app_from_environment"]
     process = subprocess.Popen(
-        [*command, "--port", str(port), "--log-level", "warning", *options],
+        [*command, "--uds", str(socket_path), "--log-level", "warning", *options],
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    origin = f"http://127.0.0.1:{port}"
+    client = httpx.Client(transport=httpx.HTTPTransport(uds=str(socket_path)), base_url="http://gateway", timeout=30)
     try:
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{origin}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
+        while not _listening(socket_path):  # probed with a socket closed each time (httpx leaks a refused one)
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"uvicorn did not start: {process.communicate(timeout=10)[1].decode()}")
             time.sleep(0.1)
-        yield origin
+        assert client.get("/health").status_code == 200
+        yield client
     finally:
+        client.close()
         process.terminate()
         process.communicate(timeout=30)
 
@@ -175,18 +181,21 @@ def test_worker_processes_sharing_one_sqlite_store_continue_each_others_answers(
     turns = 6
     for turn in range(turns):
         fake.reply(_answer(f"answer {turn}"))
-    with _uvicorn(settings, "--workers", "2") as two_workers, _uvicorn(settings) as another:
+    with (
+        _uvicorn(settings, tmp_path / "two.sock", "--workers", "2") as two_workers,
+        _uvicorn(settings, tmp_path / "one.sock") as another,
+    ):
         previous: str | None = None
         for turn in range(turns):
-            origin = two_workers if turn % 2 == 0 else another
+            client = two_workers if turn % 2 == 0 else another
             body: dict[str, Any] = {"model": "claude-sonnet-4-5", "input": f"question {turn}"}
             if previous is not None:
                 body["previous_response_id"] = previous
-            answer = httpx.post(f"{origin}/v1/responses", json=body, headers=KEY, timeout=30)
+            answer = client.post("/v1/responses", json=body, headers=KEY)
             assert answer.status_code == 200, answer.text
             assert "chatcodec-store-error" not in answer.headers
             previous = answer.json()["id"]
-        kept = httpx.get(f"{two_workers}/v1/responses/{previous}", headers=KEY, timeout=30)
+        kept = two_workers.get(f"/v1/responses/{previous}", headers=KEY)
     sent = [[message["content"] for message in received.body["messages"]] for received in fake.received]
     assert len(sent) == turns
     last = sent[-1]  # the whole history, whichever process kept each answer
