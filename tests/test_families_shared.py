@@ -53,10 +53,6 @@ def _reached_by() -> dict[str, set[str]]:
 REACHED = _reached_by()
 
 ONE_FOLDER_TODAY: dict[str, str] = {
-    "chatcodec._providers.families.claude.output_limits": (
-        "Claude's output limits, read by anthropic/ alone: Bedrock Converse fills no max_tokens "
-        "(move it into anthropic/, or let Converse use it)"
-    ),
     "chatcodec._providers.families.google.single_types": (
         "Google's Schema type rule for Gemini's OpenAI-compatible endpoint, read by "
         "openai_chat/servers/gemini.py alone (move it there, or let the gemini folder use it)"

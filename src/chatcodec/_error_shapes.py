@@ -56,14 +56,19 @@ def read_error(
 ) -> ProviderAPIError:
     """The error an upstream ``provider`` answered with (its body, parsed or not), as a
     :class:`~chatcodec.ProviderAPIError` with its status: the HTTP status when known,
-    else the one its type stands for. ``error_type`` is for a type sent in a header
-    (Bedrock's ``x-amzn-ErrorType``: ``Edge.errors.type_header``)."""
-    message, found_type = get_edge(provider).errors.read(body)
+    else the one its type stands for in ``provider``'s vocabulary. ``error_type`` is for a
+    type sent in a header (Bedrock's ``x-amzn-ErrorType``: ``Edge.errors.type_header``);
+    a body naming no type, of a shape typed by status (``ErrorShape.typed_by_status``),
+    gets the provider's type for ``status``."""
+    errors = get_edge(provider).errors
+    message, found_type = errors.read(body)
     kind = found_type if found_type is not None else error_type
-    code = status if status is not None else error_status(kind)
+    if kind is None and status is not None and errors.typed_by_status:  # a wire whose body is only a message
+        kind = errors.type_for(status)
+    code = status if status is not None else error_status(kind, provider=provider)
     if not message:
         message = f"the {provider} upstream answered HTTP {code}"
-    return ProviderAPIError(message, kind, body, status_code=code)
+    return ProviderAPIError(message, kind, body, status_code=code, provider=provider)
 
 
 shown_as("chatcodec", error_body, error_event, read_error)

@@ -402,7 +402,13 @@ class ProviderAPIError(ChatcodecError):
     """The provider reported an error, in a response body or inside a stream."""
 
     def __init__(
-        self, message: str, error_type: str | None = None, body: object = None, *, status_code: int | None = None
+        self,
+        message: str,
+        error_type: str | None = None,
+        body: object = None,
+        *,
+        status_code: int | None = None,
+        provider: str | None = None,
     ) -> None:
         super().__init__(f"{error_type}: {message}" if error_type else message)
         self.message = message
@@ -411,17 +417,20 @@ class ProviderAPIError(ChatcodecError):
         """The provider's error type or code, when it gave one."""
         self.body = body
         """The error as the provider sent it."""
-        self.status_code: int | None = status_code if status_code is not None else _status_of(error_type)
+        self.provider = provider
+        """The codec whose wire the error came in, when known: its own error types are read
+        first (each codec's types are its own namespace)."""
+        self.status_code: int | None = status_code if status_code is not None else _status_of(error_type, provider)
         """The HTTP status it came with, else the one its type stands for
-        (:func:`chatcodec._error_statuses.error_status`, read from the registered edges, 500
-        for a type none of them names); None when neither is known (or no edge has been
-        read: nothing has imported the registry yet)."""
+        (:func:`chatcodec._error_statuses.error_status`, read from :attr:`provider`'s edge
+        first, then every registered one, 500 for a type none of them names); None when
+        neither is known (or no edge has been read: nothing has imported the registry yet)."""
 
 
-def _status_of(error_type: str | None) -> int | None:
+def _status_of(error_type: str | None, provider: str | None) -> int | None:
     if error_type is None or not statuses_known():  # no edge read yet: the status is unknown
         return None
-    return error_status(error_type)
+    return error_status(error_type, provider=provider)
 
 
 shown_as("chatcodec.contract", json_path)

@@ -423,7 +423,15 @@ def _error_statuses() -> dict[str, int]:
     return table
 
 
-error_statuses.read_statuses_from(_error_statuses)
+def _own_error_statuses(name: str) -> Mapping[str, int]:
+    """``name``'s own error types -> HTTP status (none for a codec without an edge)."""
+    try:
+        return get_edge(name).errors.statuses()
+    except ProviderLookupError:
+        return {}
+
+
+error_statuses.read_statuses_from(_error_statuses, _own_error_statuses)
 
 
 def _lookup_error(name: str) -> Exception:

@@ -89,6 +89,11 @@ def test_efforts_a_max_tokens_cap_collapses_onto_one_budget_report_a_rule_loss(t
         ("claude-sonnet-4-5-20250929", 64_000),
         ("claude-haiku-4-5-20251001", 64_000),
         ("claude-opus-4-1-20250805", 32_000),
+        ("claude-3-7-sonnet-20250219", 64_000),
+        ("claude-3-5-haiku-20241022", 8_192),
+        ("claude-3-5-sonnet-20241022", 8_192),
+        ("claude-3-opus-20240229", 4_096),
+        ("claude-3-haiku-20240307", 4_096),
     ],
 )
 def test_a_request_without_max_tokens_gets_the_claude_models_output_limit(model: str, limit: int) -> None:
@@ -107,18 +112,108 @@ def test_a_request_without_max_tokens_gets_the_claude_models_output_limit(model:
 def test_each_effort_keeps_its_own_budget_when_the_client_sends_no_max_tokens() -> None:
     """Codex sends no ``max_tokens`` (Responses makes it optional): on a Claude model
     without adaptive thinking, ``medium`` and ``high`` are 8,192 and 24,576, not one capped
-    budget; a model without a known limit gets room for the budget. Nothing chatcodec
-    filled in is a loss that refuses: under ``on_loss="error"`` only the ``default`` loss
-    for the filled value and the crossing to a budget (a ``setting``) are recorded."""
-    for model, stream in (("claude-sonnet-4-5", True), ("claude-sonnet-4-5", False), ("proxy-model", False)):
+    budget. Nothing chatcodec filled in is a loss that refuses: under ``on_loss="error"``
+    only the ``default`` loss for the filled value and the crossing to a budget (a
+    ``setting``) are recorded."""
+    for stream in (True, False):
         budgets = {}
         for effort in ("medium", "high", "xhigh"):
-            request = {"model": model, "input": "q", "reasoning": {"effort": effort}, "stream": stream}
+            request = {"model": "claude-sonnet-4-5", "input": "q", "reasoning": {"effort": effort}, "stream": stream}
             body, losses = _convert(request, "openai-responses", "anthropic")
             budgets[effort] = body["thinking"]["budget_tokens"]
             assert body["thinking"]["budget_tokens"] < body["max_tokens"]
             assert {loss.kind for loss in losses} <= {"default", "setting"}, losses
         assert budgets == {effort: EFFORT_BUDGETS[effort] for effort in budgets}
+
+
+def test_a_budget_the_client_gave_gets_room_on_a_model_without_a_known_limit() -> None:
+    """Gemini's ``thinkingBudget`` to a model chatcodec does not know: the budget is the
+    client's, so it is sent, and the filled ``max_tokens`` leaves room for it and an answer."""
+    gemini = {
+        "model": "proxy-model",
+        "contents": [{"role": "user", "parts": [{"text": "q"}]}],
+        "generationConfig": {"thinkingConfig": {"thinkingBudget": 24576}},
+    }
+    body, losses = _convert(gemini, "gemini", "anthropic")
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 24576}
+    assert body["max_tokens"] == 24576 + 4096
+    assert [loss.kind for loss in losses if loss.path == "$.max_tokens"] == ["default"]
+
+
+# --- issue 62: a model without extended thinking, or one chatcodec does not know ---------------
+
+
+def _claude_effort_fields(body: dict[str, Any], target: str) -> tuple[Any, Any]:
+    """The thinking object and the effort a body carries (None where it carries none)."""
+    if target == "anthropic":
+        return body.get("thinking"), (body.get("output_config") or {}).get("effort")
+    fields = body.get("additionalModelRequestFields") or {}
+    return fields.get("thinking"), (body.get("outputConfig") or {}).get("effort")
+
+
+@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
+@pytest.mark.parametrize(
+    "model",
+    [
+        "claude-3-5-haiku-20241022",
+        "claude-3-5-sonnet-20241022",
+        "claude-3-opus-20240229",
+        "anthropic.claude-3-haiku-20240307-v1:0",
+        "proxy-model",
+        "deepseek-chat",
+        "claude-2.1",
+    ],
+)
+def test_an_effort_makes_no_thinking_for_a_model_not_known_to_think(target: str, model: str) -> None:
+    """``reasoning_effort: high`` on Claude 3.5 Haiku was sent as ``budget_tokens: 24576``,
+    which a model without extended thinking refuses; a model chatcodec does not know may
+    refuse it too. Neither thinking nor the effort is sent, a ``default`` loss says so."""
+    chat = {"model": model, "reasoning_effort": "high", "messages": [{"role": "user", "content": "q"}]}
+    body, losses = _convert(chat, "openai-chat", target)
+    assert _claude_effort_fields(body, target) == (None, None)
+    reasoning = [(loss.path, loss.kind) for loss in losses if loss.path.startswith("$.reasoning")]
+    assert reasoning == [("$.reasoning.enabled", "default")]
+    assert "not known to have extended thinking" in next(loss.why for loss in losses if loss.path.startswith("$.reas"))
+
+
+@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
+@pytest.mark.parametrize("model", ["claude-3-7-sonnet-20250219", "us.anthropic.claude-sonnet-4-20250514-v1:0"])
+def test_an_effort_still_makes_a_budget_for_an_older_claude_that_thinks(target: str, model: str) -> None:
+    chat = {
+        "model": model,
+        "reasoning_effort": "high",
+        "max_tokens": 30000,
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    body, _ = _convert(chat, "openai-chat", target)
+    assert _claude_effort_fields(body, target) == ({"type": "enabled", "budget_tokens": 24576}, None)
+
+
+@pytest.mark.parametrize(
+    ("target", "thinking_at"),
+    [("anthropic", ("thinking",)), ("bedrock-converse", ("additionalModelRequestFields", "thinking"))],
+)
+def test_thinking_the_client_gave_is_not_sent_to_a_claude_without_extended_thinking(
+    target: str, thinking_at: tuple[str, ...]
+) -> None:
+    """An Anthropic request with a thinking budget, sent to Claude 3.5 Haiku: the
+    ``no_extended_thinking`` rule takes it off (a ``rule`` loss); to a model chatcodec does
+    not know, the client's own thinking goes as given."""
+    anthropic = {
+        "model": "claude-3-5-haiku-20241022",
+        "max_tokens": 8000,
+        "thinking": {"type": "enabled", "budget_tokens": 2048},
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    body, losses = _convert(anthropic, "anthropic", target)
+    assert _claude_effort_fields(body, target)[0] is None
+    assert [(loss.path, loss.kind) for loss in losses if loss.kind == "rule"] == [
+        ("$." + ".".join(thinking_at), "rule")
+    ]
+    assert any(f"{target}.no_extended_thinking" in str(loss) for loss in losses), losses
+    body, losses = _convert({**anthropic, "model": "proxy-model"}, "anthropic", target)
+    assert _claude_effort_fields(body, target)[0] == {"type": "enabled", "budget_tokens": 2048}
+    assert [loss for loss in losses if loss.kind == "rule"] == []
 
 
 def test_an_anthropic_effort_without_thinking_stays_without_thinking() -> None:

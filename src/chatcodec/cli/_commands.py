@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from chatcodec import _detect as detect
 from chatcodec._errors import ChatcodecError, ValidationError
+from chatcodec._extras import MissingExtraError
 from chatcodec._public_label import shown_as
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._training import CONVERSATION_DIALECTS
@@ -52,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"chatcodec: {error}", file=sys.stderr)
         return exit_codes.NO_INPUT if _is_input(error, arguments) else exit_codes.IO_ERROR
+    except MissingExtraError as error:  # Parquet without pyarrow: what to install, in one line
+        print(f"chatcodec: {error}", file=sys.stderr)
+        return exit_codes.USAGE
     except ChatcodecError as error:  # a whole file that is not JSON at all
         print(f"{getattr(arguments, 'file', 'chatcodec')}: {error}", file=sys.stderr)
         return 1

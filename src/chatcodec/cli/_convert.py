@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from chatcodec._errors import ProviderLookupError
+from chatcodec._extras import MissingExtraError
 from chatcodec._losses import LOSS_KINDS
 from chatcodec._registry import get_codec, is_available
 from chatcodec.batch._convert import (
@@ -252,11 +253,8 @@ def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out
         size = path.stat().st_size
         batches = iter_row_batches(path, options.kind, options.source, options.id_field, columns=options.columns)
         first = list(itertools.islice(batches, 1))  # a file Arrow cannot read fails here, before any output
-    except ImportError as error:
-        print(
-            f"chatcodec convert: error: Parquet needs pyarrow ({error}): pip install 'chatcodec[arrow]'",
-            file=sys.stderr,
-        )
+    except MissingExtraError as error:
+        print(f"chatcodec convert: error: {error}", file=sys.stderr)
         return exit_codes.USAGE
     except OSError as error:
         print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)

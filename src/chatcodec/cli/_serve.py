@@ -15,12 +15,11 @@ import importlib.util
 import sys
 from typing import Any, TextIO
 
+from chatcodec._extras import missing_extra
 from chatcodec._losses import LOSS_KINDS
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli._convert_arguments import encoder_option
 from chatcodec.serve._config import fronts, upstreams
-
-_INSTALL = "pip install -e '.[serve]' in a checkout of chatcodec (the package is not on PyPI)"
 
 
 def add_serve_command(commands: Any) -> None:
@@ -289,12 +288,12 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
         config_module = importlib.import_module("chatcodec.serve._config")
         server = importlib.import_module("chatcodec.serve._server")
     except ImportError as error:
-        print(f"chatcodec serve needs the serve extra: {_INSTALL} ({error})", file=sys.stderr)
+        print(missing_extra("chatcodec serve", "serve", error.name or "starlette"), file=sys.stderr)
         return exit_codes.USAGE
     try:
         config = config_module.ServeConfig(**settings_from(arguments, config_module))
         if config.otel and importlib.util.find_spec("opentelemetry") is None:
-            raise ValueError("--otel needs the otel extra (opentelemetry-api and -sdk)")
+            raise ValueError(str(missing_extra("--otel", "otel", "opentelemetry")))
         app = server.create_app(config)  # the store opened, the seal key read: before the banner
     except (ValueError, OSError) as error:
         print(f"chatcodec serve: {error}", file=sys.stderr)

@@ -3,7 +3,8 @@
 pyarrow (26.0) ships no type information (no ``py.typed``, no stubs), so under strict
 checking every use of it would be Unknown: it is imported here once, as ``Any``, and the
 table types are named aliases of ``Any`` that say in a signature what is meant.
-Importing this module imports pyarrow; ``pyarrow.parquet`` loads on its first use.
+Importing this module imports pyarrow (without it: :class:`~chatcodec._extras.MissingExtraError`);
+``pyarrow.parquet`` loads on its first use.
 """
 
 from __future__ import annotations
@@ -13,7 +14,20 @@ from array import array
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
-pa: Any = importlib.import_module("pyarrow")
+from chatcodec._extras import missing_extra
+
+
+def _pyarrow() -> Any:
+    """pyarrow, or the one-line error naming the extra to install (``_extras.py``)."""
+    try:
+        return importlib.import_module("pyarrow")
+    except ModuleNotFoundError as error:
+        if error.name != "pyarrow":
+            raise
+        raise missing_extra("Parquet (and any Arrow table)", "arrow", "pyarrow") from None
+
+
+pa: Any = _pyarrow()
 """The ``pyarrow`` module."""
 
 Table: TypeAlias = Any

@@ -19,7 +19,13 @@ Two more hold the server's side: **the write deadline** (:func:`write_deadline_s
 a stream's caller that stops reading while its connection stays open would block the
 write for ever (uvicorn waits for its buffer to drain), holding the upstream stream and
 its pool connection; a write not accepted within ``write_timeout`` seconds ends the
-stream, and the upstream stream is closed. **The shutdown deadline**: uvicorn's
+stream, and the upstream stream is closed. The caller's connection is then aborted, not
+closed: a close waits for the socket's buffer to drain, which a caller that reads nothing
+never does, and uvicorn, seeing a response that ended unfinished on a connection still
+open, logged an ERROR line ("ASGI callable returned without completing response.") for
+every slow caller, beside the request log's own 499. The head-deadline protocol puts the
+abort in the request's scope (:data:`ABORT`), so the line is left for a real fault; under
+another server the stream ends as before. **The shutdown deadline**: uvicorn's
 ``timeout_graceful_shutdown``, so SIGTERM waits ``shutdown_timeout`` seconds for requests
 in flight, not for a stream nobody reads.
 
@@ -42,7 +48,11 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from chatcodec.serve._refusal import RefusalError
 
-__all__ = ["BodyDeadline", "head_deadline_protocol", "server_settings", "write_deadline_stream"]
+__all__ = ["ABORT", "BodyDeadline", "head_deadline_protocol", "server_settings", "write_deadline_stream"]
+
+ABORT = "chatcodec.abort_connection"
+"""The ASGI scope ``extensions`` key of the call that aborts the request's connection (set by
+:func:`head_deadline_protocol`; the write deadline calls it on a caller that stopped reading)."""
 
 
 def head_deadline_protocol(head_timeout: float) -> type[H11Protocol]:
@@ -54,6 +64,7 @@ def head_deadline_protocol(head_timeout: float) -> type[H11Protocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self.app = _with_abort(self.app, transport.abort)
             self._arm()
 
         def data_received(self, data: bytes) -> None:
@@ -112,6 +123,16 @@ class BodyDeadline:
         await self.app(scope, timed, send)
 
 
+def _with_abort(app: ASGIApp, abort: Callable[[], None]) -> ASGIApp:
+    """``app`` with ``abort`` (the connection's) in each request's scope extensions."""
+
+    async def with_abort(scope: Scope, receive: Receive, send: Send) -> None:
+        scope["extensions"] = {**scope.get("extensions", {}), ABORT: abort}
+        await app(scope, receive, send)
+
+    return with_abort
+
+
 class _WriteDeadlineResponse(StreamingResponse):
     """A streamed answer whose every write must be accepted within ``write_timeout``
     seconds; past it the stream ends (``on_late`` is told first), and its body iterator is
@@ -153,8 +174,12 @@ class _WriteDeadlineResponse(StreamingResponse):
         try:
             with deadline:
                 await super().__call__(scope, receive, timed)
-            if deadline.cancelled_caught:  # the caller stopped reading: its connection is closed by the server
+            if deadline.cancelled_caught:  # the caller stopped reading: its connection is aborted (module docstring)
                 self.on_late(f"the caller accepted no write for {write_timeout:g} s (it stopped reading)")
+                abort = scope.get("extensions", {}).get(ABORT)
+                if abort is not None:
+                    abort()
+                    await asyncio.sleep(0)  # the loop tells uvicorn the connection is lost before the app returns
         finally:
             timer.cancel()
             close = getattr(self.body_iterator, "aclose", None)

@@ -28,6 +28,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+from chatcodec._extras import missing_extra
 from chatcodec.serve._response_store import Kept, StoreError, check_bounds
 
 PREFIX = "chatcodec:"
@@ -143,7 +144,7 @@ class RedisBackend:
             from redis.backoff import ExponentialBackoff
             from redis.exceptions import ConnectionError as RedisConnectionError
         except ImportError:
-            raise ValueError("a Redis store needs the redis package: pip install 'chatcodec[redis]'") from None
+            raise ValueError(str(missing_extra("a Redis store", "redis", "redis"))) from None
         self.capacity = capacity
         self.max_bytes = max_bytes
         self.description: str = f"in Redis at {urlsplit(url).hostname}"

@@ -3,13 +3,14 @@
 Property tests find the shapes nobody writes by hand; shipping the strategies with the
 package lets users test their own codecs, proxies and agents against the same values
 chatcodec tests itself with. Needs the optional ``hypothesis`` dependency
-(``pip install chatcodec[testing]``); ``chatcodec`` itself never imports this package.
+(the ``testing`` extra); ``chatcodec`` itself never imports this package.
 
 :func:`meaningful_markers` names the spelling markers of a provider's bags that carry
 meaning (another provider reports one it drops as lost): a cross-provider test may
 ignore every other marker, never these.
 """
 
+from chatcodec._extras import missing_extra
 from chatcodec._providers.kit import meaningful_markers
 
 try:
@@ -49,10 +50,7 @@ try:
 except ModuleNotFoundError as _missing:  # say what to install, not only what is missing
     if _missing.name != "hypothesis":
         raise
-    raise ModuleNotFoundError(
-        "chatcodec.testing needs the optional hypothesis dependency: pip install 'chatcodec[testing]'",
-        name="hypothesis",
-    ) from None
+    raise missing_extra("chatcodec.testing", "testing", "hypothesis") from None
 
 __all__ = [
     "Splitter",

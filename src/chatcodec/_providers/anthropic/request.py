@@ -65,7 +65,7 @@ from chatcodec._providers.anthropic.wire import (
 )
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.contract.target_rules import carries_nothing
-from chatcodec._providers.families.claude.output_limits import filled_max_tokens, output_limit
+from chatcodec._providers.families.claude.model_limits import filled_max_tokens, output_limit
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec._providers.history.turns import history_for
 from chatcodec._providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
@@ -259,7 +259,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
 def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext) -> None:
     """``model`` and ``max_tokens``: the request's, else the caller's option (from the
     context). Without ``max_tokens`` Anthropic rejects the request, so the model's own
-    output limit is sent (:mod:`~chatcodec._providers.families.claude.output_limits`: what a
+    output limit is sent (:mod:`~chatcodec._providers.families.claude.model_limits`: what a
     client of a format where it is optional asked for; 4096 for a model not in the table),
     a ``default`` loss, never one that refuses; a missing ``model`` is left out (nothing is made up, so nothing changed
     to report: the API names the field it wants)."""

@@ -27,6 +27,7 @@ from chatcodec._providers.contract.target_rules import (
     is_default,
     range_rule,
 )
+from chatcodec._providers.families.claude.model_limits import MODELS_SOURCE, NO_EXTENDED_THINKING, drop_thinking
 from chatcodec._providers.families.claude.model_rules import (
     BEFORE_SYSTEM_TURNS,
     HAIKU_5_5_SOURCE,
@@ -169,6 +170,11 @@ def _manual_thinking(call: RuleCall) -> None:
     adaptive_for_budget(call, _THINKING)
 
 
+def _no_extended_thinking(call: RuleCall) -> None:
+    """Claude 3, 3.5 Haiku and 3.5 Sonnet have no extended thinking: ``thinking`` not sent."""
+    drop_thinking(call, _THINKING)
+
+
 def _effort_up_to_high(call: RuleCall) -> None:
     """Claude 4 to 4.5 take efforts up to ``high``: ``xhigh`` and ``max`` sent as ``high``."""
     cap_effort(call, as_dict(call.body.get("output_config")), ("output_config",))
@@ -238,7 +244,7 @@ def _has_citations(blocks: list[Any]) -> bool:
 
 
 FILLED_MAX_TOKENS = (
-    f"the model's output limit ({DEFAULT_MAX_TOKENS} for a model not in families/claude/output_limits.py)"
+    f"the model's output limit ({DEFAULT_MAX_TOKENS} for a model not in families/claude/model_limits.py)"
 )
 """What a request without ``max_tokens`` is sent (``request.py``), as the README row says it."""
 
@@ -303,6 +309,13 @@ RULES = ProviderRules(
             "manual_thinking",
             "`thinking` `enabled` with `budget_tokens` sent as `adaptive`, with the effort the budget maps to",
             _manual_thinking,
+        ),
+        TargetRule(
+            "no_extended_thinking",
+            "`thinking` `enabled` or `adaptive` not sent",
+            MODELS_SOURCE,
+            _no_extended_thinking,
+            families=(NO_EXTENDED_THINKING,),
         ),
         claude_rule("effort_up_to_high", "`output_config.effort` `xhigh` or `max` sent as `high`", _effort_up_to_high),
         claude_rule(

@@ -7,9 +7,10 @@ map exactly. What canonical can say and Anthropic cannot (OpenAI's ``minimal`` a
 ``none`` efforts, reasoning summaries, Gemini's ``include_thoughts`` without thinking) is
 sent as the closest setting and reported. Reasoning switched on with an effort (an OpenAI
 ``reasoning_effort``) is adaptive thinking at that effort on Claude 4.6+, and a thinking
-budget from the effort (:mod:`chatcodec._providers.kit.reasoning`) on a model without
-adaptive thinking (older Claude, an id chatcodec cannot name), reported; an effort alone
-stays an effort without thinking. Structured output (``output_config.format`` with a JSON
+budget from the effort (:mod:`chatcodec._providers.kit.reasoning`) on an older Claude
+with extended thinking, and nothing on a model without it or one chatcodec cannot name
+(``families/claude/model_limits.py``), reported; an effort alone stays an effort without
+thinking. Structured output (``output_config.format`` with a JSON
 schema) is canonical ``response_format``.
 """
 
@@ -21,10 +22,13 @@ from typing import Any
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_count, as_dict
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.families.claude.model_rules import takes_adaptive_thinking
-from chatcodec._providers.families.claude.output_limits import output_limit
+from chatcodec._providers.families.claude.model_limits import output_limit
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
-from chatcodec._providers.families.claude.wire_rules import encode_thinking_config
+from chatcodec._providers.families.claude.wire_rules import (
+    effort_spent_on_thinking,
+    encode_thinking_config,
+    thinking_taken,
+)
 from chatcodec._providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
 from chatcodec._providers.kit import restore_fields, split_fields
 
@@ -97,18 +101,19 @@ def encode_settings(
     output_config = dict(as_dict(wire.pop("output_config", None)) or {})
     thinking: dict[str, Any] | None = None
     if reasoning is not None:
+        taken = thinking_taken(context.model)
         thinking = encode_thinking_config(
             reasoning,
             losses,
             unsupported=("summary", "include_thoughts"),
             why="Anthropic has no such setting",
-            adaptive_ok=takes_adaptive_thinking(context.model),
+            taken=taken,
             max_tokens=_budget_cap(request, context),
         )
         effort = _encode_effort(reasoning.get("effort"), losses)
         if effort == "none" and thinking is None:
             thinking = {"type": "disabled"}
-        elif effort is not None and effort != "none" and not _budget_from_effort(reasoning, thinking):
+        elif effort is not None and effort != "none" and not effort_spent_on_thinking(reasoning, taken):
             output_config["effort"] = effort
     if thinking is not None:
         wire["thinking"] = {**restore_fields(thinking_rest), **thinking}
@@ -144,17 +149,11 @@ def budget_wanted(request: Mapping[str, Any], context: EncodeContext) -> int | N
         LossRecorder(),
         unsupported=(),
         why="",
-        adaptive_ok=takes_adaptive_thinking(context.model),
+        taken=thinking_taken(context.model),
         max_tokens=output_limit(context.model),
     )
     budget = (thinking or {}).get("budget_tokens")
     return budget if isinstance(budget, int) else None
-
-
-def _budget_from_effort(reasoning: Mapping[str, Any], thinking: Mapping[str, Any] | None) -> bool:
-    """Whether the thinking budget was made from the effort (a model without adaptive
-    thinking, which may not take an effort either: the budget says it)."""
-    return thinking is not None and thinking.get("type") == "enabled" and reasoning.get("budget_tokens") is None
 
 
 def _encode_effort(effort: str | None, losses: LossRecorder) -> str | None:

@@ -28,6 +28,7 @@ from chatcodec._providers.contract.target_rules import (
     TargetRule,
     range_rule,
 )
+from chatcodec._providers.families.claude.model_limits import MODELS_SOURCE, NO_EXTENDED_THINKING, drop_thinking
 from chatcodec._providers.families.claude.model_rules import (
     EVERY_CLAUDE,
     HAIKU_5_5_SOURCE,
@@ -77,6 +78,11 @@ def _manual_thinking(call: RuleCall) -> None:
     """A manual thinking budget is refused (adaptive thinking only): sent as adaptive
     thinking at the effort the budget maps to (``outputConfig.effort``)."""
     adaptive_for_budget(call, _THINKING)
+
+
+def _no_extended_thinking(call: RuleCall) -> None:
+    """Claude 3, 3.5 Haiku and 3.5 Sonnet have no extended thinking: ``thinking`` not sent."""
+    drop_thinking(call, _THINKING)
 
 
 def _disabled_thinking(call: RuleCall) -> None:
@@ -196,6 +202,13 @@ RULES = ProviderRules(
             "manual_thinking",
             "`thinking` `enabled` with `budget_tokens` sent as `adaptive`, with `outputConfig.effort` from the budget",
             _manual_thinking,
+        ),
+        TargetRule(
+            "no_extended_thinking",
+            "`additionalModelRequestFields.thinking` `enabled` or `adaptive` not sent",
+            MODELS_SOURCE,
+            _no_extended_thinking,
+            families=(NO_EXTENDED_THINKING,),
         ),
         claude_rule("effort_up_to_high", "`outputConfig.effort` `xhigh` or `max` sent as `high`", _effort_up_to_high),
         claude_rule(

@@ -29,9 +29,13 @@ from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._payloads import loads
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.families.claude.model_rules import takes_adaptive_thinking
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
-from chatcodec._providers.families.claude.wire_rules import encode_thinking_config
+from chatcodec._providers.families.claude.wire_rules import (
+    ThinkingTaken,
+    effort_spent_on_thinking,
+    encode_thinking_config,
+    thinking_taken,
+)
 from chatcodec._providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
 
 _FORMAT_KEYS = {"name", "description", "schema"}
@@ -134,9 +138,7 @@ def encode_settings(
     output = dict(as_dict(bag.get("outputConfig")) or {})
     if reasoning is not None:
         limit = request.get("max_tokens")
-        _encode_reasoning(
-            reasoning, fields, output, losses, adaptive_ok=takes_adaptive_thinking(context.model), max_tokens=limit
-        )
+        _encode_reasoning(reasoning, fields, output, losses, taken=thinking_taken(context.model), max_tokens=limit)
     if fields or had_fields:
         wire["additionalModelRequestFields"] = fields
     if response_format is not None:
@@ -176,25 +178,25 @@ def _encode_reasoning(
     output: dict[str, Any],
     losses: LossRecorder,
     *,
-    adaptive_ok: bool,
+    taken: ThinkingTaken,
     max_tokens: int | None,
 ) -> None:
     """Claude's ``thinking`` into ``fields`` and the effort into ``output`` (reasoning
-    switched on with an effort: adaptive thinking on Claude 4.6+, else a budget from the
-    effort, which then is not sent as an effort too, as on Anthropic)."""
+    switched on with an effort: adaptive thinking on Claude 4.6+, a budget from the effort
+    on an older Claude with extended thinking, which then is not sent as an effort too, and
+    neither on a model not known to think, as on Anthropic)."""
     thinking = encode_thinking_config(
         reasoning,
         losses,
         unsupported=("summary", "include_thoughts"),
         why="Bedrock Converse has no such setting (Claude thinking sent)",
-        adaptive_ok=adaptive_ok,
+        taken=taken,
         max_tokens=max_tokens,
     )
     effort = _encode_effort(reasoning.get("effort"), losses)
-    from_effort = thinking is not None and thinking.get("type") == "enabled" and reasoning.get("budget_tokens") is None
     if effort == "none" and thinking is None:
         thinking = {"type": "disabled"}
-    elif effort is not None and effort != "none" and not from_effort:
+    elif effort is not None and effort != "none" and not effort_spent_on_thinking(reasoning, taken):
         output["effort"] = effort
     if thinking is not None:
         fields["thinking"] = thinking

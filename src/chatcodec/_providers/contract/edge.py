@@ -131,6 +131,10 @@ class ErrorShape:
     """Types and codes the provider sends beside its documented ones, with the HTTP status
     each stands for (OpenAI's ``code`` values, another spelling of a type): read, never
     written. With :attr:`types`, what :func:`chatcodec._error_statuses.error_status` reads."""
+    typed_by_status: bool = False
+    """The provider's error body names no type (Cohere's ``{"message"}``): an error read
+    with its HTTP status known gets its type from :attr:`types` by that status
+    (:meth:`type_for`), as the provider's own SDK types its exceptions by status."""
 
     def statuses(self) -> dict[str, int]:
         """Every type this provider writes or sends -> its HTTP status."""

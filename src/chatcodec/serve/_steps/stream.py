@@ -84,7 +84,7 @@ def _observer(
     def observe(event: AnyStreamEvent) -> None:
         if isinstance(event, ErrorEvent):
             record.error = event.message
-            record.stream_error_status = error_status(event.error_type, 502)
+            record.stream_error_status = error_status(event.error_type, 502, provider=record.upstream)
         server.telemetry.observe(record, event)
         if gathering is not None:
             gathering.observe(event)

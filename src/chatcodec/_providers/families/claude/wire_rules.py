@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._providers.families.claude.model_limits import known_to_think
+from chatcodec._providers.families.claude.model_rules import takes_adaptive_thinking
 from chatcodec._providers.kit.reasoning import EFFORT_BUDGETS, SMALLEST_BUDGET, budget_for_effort, thinking_on
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
@@ -139,6 +141,27 @@ def encode_counts(
 
 # --- thinking config -----------------------------------------------------------------
 
+ThinkingTaken = Literal["adaptive", "budget", "none"]
+"""How a model takes thinking switched on by an effort alone (:func:`thinking_taken`)."""
+
+
+def thinking_taken(model: str | None) -> ThinkingTaken:
+    """``adaptive`` for Claude 4.6+ (and a Claude-style id no table names: a Claude newer
+    than the table), ``budget`` for a Claude model before 4.6 known to have extended
+    thinking (``model_limits.py``), ``none`` for any other: a Claude without extended
+    thinking refuses a ``thinking`` object, and a model chatcodec cannot name may."""
+    if takes_adaptive_thinking(model):
+        return "adaptive"
+    return "budget" if known_to_think(model) else "none"
+
+
+def effort_spent_on_thinking(reasoning: Mapping[str, Any], taken: ThinkingTaken) -> bool:
+    """Whether an effort that switched thinking on is not sent as an effort too: on a
+    model taking a budget the budget says it (such a model may not take an effort either),
+    and a model taking no thinking is sent neither."""
+    switched = reasoning.get("enabled") is True and reasoning.get("budget_tokens") is None
+    return taken != "adaptive" and switched and not reasoning.get("adaptive")
+
 
 def encode_thinking_config(
     reasoning: Mapping[str, Any],
@@ -146,7 +169,7 @@ def encode_thinking_config(
     *,
     unsupported: tuple[str, ...],
     why: str,
-    adaptive_ok: bool = False,
+    taken: ThinkingTaken = "budget",
     max_tokens: int | None = None,
 ) -> dict[str, Any] | None:
     """The ``thinking`` object for ``reasoning`` (None: nothing to send). The format's
@@ -155,10 +178,11 @@ def encode_thinking_config(
     thinking whenever it thinks).
 
     Thinking turned on without a budget or adaptive mode (an OpenAI ``reasoning_effort``,
-    Ollama's ``think``) is adaptive thinking where the model takes it (``adaptive_ok``:
-    Claude 4.6+), else a budget from the effort (:mod:`chatcodec._providers.kit.reasoning`,
-    capped below ``max_tokens`` as Anthropic requires), reported. A budget of 0 with no
-    switch (Gemini's ``thinkingBudget: 0``) is thinking disabled."""
+    Ollama's ``think``) is what the model ``taken`` (:func:`thinking_taken`): adaptive
+    thinking, a budget from the effort (:mod:`chatcodec._providers.kit.reasoning`, capped
+    below ``max_tokens`` as Anthropic requires), or, for a model not known to think,
+    nothing (a ``default`` loss: no thinking it may refuse is made up); each reported. A
+    budget of 0 with no switch (Gemini's ``thinkingBudget: 0``) is thinking disabled."""
     at = ("reasoning",)
     on = thinking_on(reasoning)
     for key in unsupported:
@@ -181,16 +205,25 @@ def encode_thinking_config(
     if adaptive:
         return {"type": "adaptive"}
     if enabled:
-        return _switched_on(reasoning.get("effort"), losses, adaptive_ok=adaptive_ok, max_tokens=max_tokens)
+        return _switched_on(reasoning.get("effort"), losses, taken=taken, max_tokens=max_tokens)
     return None
 
 
 def _switched_on(
-    effort: str | None, losses: LossRecorder, *, adaptive_ok: bool, max_tokens: int | None
-) -> dict[str, Any]:
-    """Thinking switched on with at most an effort: adaptive, or a budget from the effort."""
+    effort: str | None, losses: LossRecorder, *, taken: ThinkingTaken, max_tokens: int | None
+) -> dict[str, Any] | None:
+    """Thinking switched on with at most an effort: adaptive, a budget from the effort, or
+    nothing for a model not known to think."""
     at = ("reasoning", "enabled")
-    if adaptive_ok:
+    said = f"effort {effort!r}" if effort is not None else "reasoning on without an effort"
+    if taken == "none":
+        why = (
+            "not sent: the model is not known to have extended thinking (families/claude/model_limits.py), "
+            "and one without it refuses a thinking object; give a thinking budget to send one"
+        )
+        losses.add(at, said, why, "default")
+        return None
+    if taken == "adaptive":
         if effort is None:
             losses.add(at, "reasoning on without a budget", "sent as adaptive thinking", "setting")
         return {"type": "adaptive"}
@@ -199,7 +232,6 @@ def _switched_on(
         budget = max(SMALLEST_BUDGET, max_tokens - 1)
         if effort is not None:
             _report_collapse(effort, budget, max_tokens, losses)
-    said = f"effort {effort!r}" if effort is not None else "reasoning on without an effort"
     losses.add(
         at, said, f"sent as thinking with budget_tokens {budget} (the model has no adaptive thinking)", "setting"
     )
