@@ -310,6 +310,12 @@ def convert_response(
         from chatcodec._strict.check import check_payload
 
         check_payload(source, "response", fields, f"{source} response")
+    if target != source:
+        from chatcodec._error_shapes import failed_answer
+
+        failure = failed_answer(source, canonical, fields)
+        if failure is not None:
+            raise failure
     encoded = writer.write_response(canonical, recorder, options=named)
     recorder.settle(on_loss, losses)
     return encoded

@@ -16,6 +16,7 @@ is a 529, which an OpenAI client gets as a ``server_error`` with status 529.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._error_statuses import error_status
@@ -69,6 +70,25 @@ def read_error(
     if not message:
         message = f"the {provider} upstream answered HTTP {code}"
     return ProviderAPIError(message, kind, body, status_code=code, provider=provider)
+
+
+def failed_answer(source: str, response: Mapping[str, Any], body: object) -> ProviderAPIError | None:
+    """The error of an answer that failed as a whole, for a conversion to another format:
+    its finish reason is ``error`` and its body carries ``source``'s error object (a
+    Responses ``Response`` with ``status: "failed"`` and ``error: {code, message}``,
+    https://platform.openai.com/docs/api-reference/responses/object). A format without a
+    failed status would write it as an answer that stopped (``finish_reason: "stop"``);
+    raised, it is answered as the error it is, in the target's shape (:func:`error_body`),
+    as an error body is. An answer that ended with an error finish and no error object
+    (Gemini's ``MALFORMED_FUNCTION_CALL``) is an answer: None."""
+    choices: Any = response.get("choices")
+    finish: Any = choices[0].get("finish_reason") if choices else None
+    if finish is None or finish.get("unified") != "error":
+        return None
+    message, kind = get_edge(source).errors.read(body)
+    if not message:
+        return None
+    return ProviderAPIError(message, kind, body, status_code=error_status(kind))
 
 
 shown_as("chatcodec", error_body, error_event, read_error)

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from chatcodec._error_shapes import failed_answer
 from chatcodec._losses import Loss, LossRecorder
 from chatcodec._model.content import ThinkingPart
 from chatcodec._model.stream_events import AnyStreamEvent, PartEvent, ResponseStartEvent, ThinkingStartEvent
@@ -109,6 +110,9 @@ def convert_answer(
     """``convert_response`` with the answer's missing id and model filled in between the
     reading and the writing (losses gathered into ``losses``, never raised)."""
     canonical = identity.fill(get_codec(source).read_response(fields))
+    failure = failed_answer(source, canonical, fields) if target != source else None
+    if failure is not None:
+        raise failure
     recorder = LossRecorder()
     written = get_codec(target).write_response(canonical, recorder, options=options)
     recorder.settle("ignore", losses)

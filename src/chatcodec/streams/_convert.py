@@ -176,7 +176,8 @@ class StreamConverter:
             self._finished = True
         elif isinstance(event, ErrorEvent):
             self.error, self._finished = event, True
-            event = translated_event(event, self._target)
+            if self._settings.source != self._target:  # the source's own error is the target's already
+                event = translated_event(event, self._target)
         return [self._written(wire_event) for wire_event in self._encoder.feed(event)]
 
     def _written(self, wire_event: dict[str, Any]) -> bytes:

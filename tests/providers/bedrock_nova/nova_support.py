@@ -51,7 +51,23 @@ def assert_valid_request(body: dict[str, Any]) -> None:
         if "reasoningConfig" in holder:
             _reasoning(holder["reasoningConfig"])
     shared = {key: body[key] for key in ("system", "messages", "toolConfig") if key in body}
+    if "system" in shared:
+        shared["system"] = _apart(shared["system"])
+    if "messages" in shared:
+        shared["messages"] = [{**turn, "content": _apart(turn["content"])} for turn in shared["messages"]]
     assert_valid({"modelId": PLACEHOLDER_MODEL, **shared}, CONVERSE.input_shape, "request")
+
+
+def _apart(blocks: list[Any]) -> list[Any]:
+    """Nova's text blocks holding their ``cachePoint`` (``{"text", "cachePoint"}``, AWS's Nova
+    InvokeModel prompt-caching example) as Converse's two one-member blocks, for botocore."""
+    converse: list[Any] = []
+    for block in blocks:
+        if isinstance(block, dict) and block.keys() == {"text", "cachePoint"}:
+            converse += [{"text": block["text"]}, {"cachePoint": block["cachePoint"]}]
+        else:
+            converse.append(block)
+    return converse
 
 
 def _usage(usage: object) -> dict[str, Any]:

@@ -97,7 +97,7 @@ def test_tool_results_go_first_in_their_user_turn() -> None:
 def test_a_cache_ttl_is_reported_and_a_point_with_one_is_kept_whole() -> None:
     marker = {"type": "ephemeral", "ttl": "1h"}
     body, losses = _to_nova([{"role": "user", "content": [{"type": "text", "text": "hi", "cache_control": marker}]}])
-    assert body["messages"][0]["content"] == [{"text": "hi"}, {"cachePoint": {"type": "default"}}]
+    assert body["messages"][0]["content"] == [{"text": "hi", "cachePoint": {"type": "default"}}]
     assert _whats(losses)["$.messages[0].content[0].cache_control.ttl"] == "cache ttl"
     wire = {
         "messages": [{"role": "user", "content": [{"text": "hi"}, {"cachePoint": {"type": "default", "ttl": "1h"}}]}]

@@ -243,6 +243,38 @@ def test_assistant_text_between_tool_calls_is_sent_as_consecutive_assistant_mess
     assert all(loss.what != "text parts" for loss in losses)
 
 
+def test_assistant_text_after_its_last_call_stays_in_that_calls_message() -> None:
+    """Responses items ``[user, function_call c1, assistant message, function_call_output c1]``
+    (the OpenAI Agents SDK's converter shape): the text has no result before it, so it
+    belongs to the call's turn. One Ollama assistant message holds it (``content`` before
+    ``tool_calls``, api/types.go's ``Message``), as Ollama's own Responses layer and the
+    OpenAI Chat writer send it: three messages, not a text-only assistant message between
+    the call and its result."""
+    responses = {
+        "model": "llama3.2",
+        "input": [
+            {"role": "user", "content": "go"},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Checking."}]},
+            {"type": "function_call_output", "call_id": "c1", "output": "r"},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        responses, source="openai-responses", target="ollama", losses=losses, on_loss="ignore"
+    )
+    assert body["messages"] == [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": "Checking.",
+            "tool_calls": [{"id": "c1", "function": {"name": "f", "arguments": {}}}],
+        },
+        {"role": "tool", "content": "r", "tool_name": "f", "tool_call_id": "c1"},
+    ]
+    assert [loss.what for loss in losses] == ["order of the parts"]
+
+
 @pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
 def test_an_ollama_thinking_level_reaches_claude_as_thinking_at_that_effort(target: str) -> None:
     """``think: "high"`` turns thinking on (Ollama's ``ThinkValue``: "a level of thinking",

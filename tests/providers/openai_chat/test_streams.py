@@ -405,11 +405,10 @@ def test_two_text_parts_in_one_choice_run_together_with_a_loss() -> None:
 
 def test_error_events_encode_as_error_chunks() -> None:
     body = {"message": "boom", "type": "server_error"}
-    chunks, _ = encode_events(
-        [ErrorEvent(message="boom", error_type="server_error", body=body), ErrorEvent(message="bare")]
-    )
-    bare = {"message": "bare", "type": "server_error", "param": None, "code": None}
-    assert chunks == [{"error": body}, {"error": bare}]
+    chunks, _ = encode_events([ErrorEvent(message="boom", error_type="server_error", body=body)])
+    assert chunks == [{"error": body}]
+    chunks, _ = encode_events([ErrorEvent(message="bare")])
+    assert chunks == [{"error": {"message": "bare", "type": "server_error", "param": None, "code": None}}]
 
 
 def test_a_foreign_error_body_is_not_nested_in_an_openai_error() -> None:

@@ -67,6 +67,7 @@ from chatcodec._providers.families.claude.wire_rules import claude_signed
 from chatcodec._providers.families.google.thought_signatures import split_signature
 from chatcodec._providers.kit import Steps, restore_fields
 from chatcodec._providers.kit.invented import report_invented
+from chatcodec._providers.kit.stream_errors import report_after_error
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
@@ -128,6 +129,9 @@ class StreamEncoder:
         self.refusals: set[int] = set()  # refusal parts reported, by part index
         self.next_index: int = 0
         self.position: int = 0
+        self.failed: bool = False
+        """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
+        self.dropped: bool = False  # an event came after it, left out
         self.dropped_choices: set[int] = set()
         self.stop_sequence: object = None
         self.start_bag: dict[str, Any] = {}
@@ -139,6 +143,9 @@ class StreamEncoder:
         event, is written here, as :meth:`_part_event` would write it, without the
         dispatch through four generators and a dozen class matches; any other event
         takes that way."""
+        if self.failed:
+            self.dropped = True
+            return iter(())
         shape = _DELTA_SHAPES.get(type(event))
         if shape is not None and self.started and cast("_Delta", event).choice == 0:
             delta = cast("_Delta", event)
@@ -173,6 +180,7 @@ class StreamEncoder:
                 if not self._other_choice(event.choice):
                     self._choice_data(event)
             case ErrorEvent():
+                self.failed = True
                 yield self._error(event)
             case _:  # narrowed to the part events, matched exhaustively below
                 if self._other_choice(event.choice):
@@ -182,7 +190,12 @@ class StreamEncoder:
 
     def close(self) -> Iterator[dict[str, Any]]:
         """The closing events: open blocks stop, then ``message_delta`` (its ``stop_reason``
-        null when no finish came) and, when the stream finished, ``message_stop``."""
+        null when no finish came) and, when the stream finished, ``message_stop``; nothing
+        after an error."""
+        if self.failed:
+            if self.dropped:
+                report_after_error(self.losses, "Anthropic")
+            return
         if not self.started and self.start is None and self.finish is None and not self.usage:
             return
         yield from self._ensure_started()

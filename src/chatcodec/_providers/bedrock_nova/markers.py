@@ -29,6 +29,8 @@ meaning; another provider drops them without a report):
   schema goes back as it came (``families/schema_writing.py``);
 * ``_separate``: the wire had this turn apart from a same-role turn before it, so it is not
   merged (the family's ``turns.py``).
+* ``_cache_apart``: a text part's ``cachePoint`` came as a block of its own after it, where
+  this body writes it inside the text block (the family's ``inner_cache_points.py``).
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
@@ -62,11 +64,13 @@ BODY = Body(
     claude=False,
     system_turns=False,
     cache_ttl=False,
+    cache_inside=True,
     lacks=frozenset({"document", "audio", "guardContent", "citationsContent"}),
 )
 """This body for the AWS family's shared readers and writers: its turns are ``user`` and
 ``assistant`` (a later system message goes as a user turn, reported), its cache points
-take no ``ttl`` (the request schema documents none), Nova caches no tools (Bedrock's
+take no ``ttl`` (the request schema documents none) and go inside the text block they
+cache (the family's ``inner_cache_points.py``), Nova caches no tools (Bedrock's
 prompt caching caches Nova's ``system`` and ``messages`` only), its tool guide documents
 no ``strict``, it serves no Claude (its reasoning is unsigned), and it takes no
 ``document`` ("Document Support is limited to only Converse API"), ``audio``,

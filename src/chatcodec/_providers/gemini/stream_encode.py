@@ -50,6 +50,7 @@ from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreig
 from chatcodec._providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec._providers.gemini.usage import encode_usage
 from chatcodec._providers.kit import Steps, absent_keys, restore_fields
+from chatcodec._providers.kit.stream_errors import report_after_error
 
 
 def _empty() -> dict[str, Any]:
@@ -94,9 +95,15 @@ class StreamEncoder:
         self.refusals: set[tuple[int, int]] = set()
         self.position: int = 0
         self.tokens: dict[int, tuple[Steps, list[dict[str, Any]]]] = {}  # choice -> its text deltas' tokens
+        self.failed: bool = False
+        """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
+        self.dropped: bool = False  # an event came after it, left out
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The chunks ``event`` completes (possibly none yet)."""
+        if self.failed:
+            self.dropped = True
+            return
         try:
             self._feed(event, ("events", self.position))
         finally:
@@ -107,7 +114,11 @@ class StreamEncoder:
     def close(self) -> Iterator[dict[str, Any]]:
         """The pending chunk (a response with nothing in it is still one chunk: a stream of
         none is no answer at all, and is refused when read back). Text deltas' tokens with
-        no finish to carry them are reported."""
+        no finish to carry them are reported. Nothing after an error."""
+        if self.failed:
+            if self.dropped:
+                report_after_error(self.losses, "Gemini")
+            return
         for at, _ in self.tokens.values():
             self.losses.add((*at, "logprobs"), "token log probabilities", "a Gemini stream gives them at the finish")
         self.tokens.clear()
@@ -139,6 +150,7 @@ class StreamEncoder:
             case ChoiceMetadataEvent():
                 self._choice_data(event, at)
             case ErrorEvent():
+                self.failed = True
                 self._flush()
                 self.ready.append(_error_body(event))
                 self.emitted = True

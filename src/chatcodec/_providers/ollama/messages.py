@@ -196,7 +196,10 @@ def _encode_assistant_turns(message: Canonical, context: EncodeContext, at: Step
     after it, so such a message cannot keep its order; the server takes consecutive
     assistant messages and renders each in turn (its templates range over ``.Messages``,
     https://github.com/ollama/ollama/blob/main/docs/template.md), so the model reads the
-    text between the calls where it was, not joined without a separator."""
+    text between the calls where it was, not joined without a separator. Text after the
+    last call (no result can stand between parts of one message) stays in that call's turn,
+    as Ollama's own Responses layer and the OpenAI Chat writer keep it: one message, not a
+    text-only assistant message between the calls and their results."""
     content = message.get("content", "")
     runs = [] if isinstance(content, str) else _runs_after_calls(content)
     if len(runs) < 2:
@@ -208,7 +211,8 @@ def _encode_assistant_turns(message: Canonical, context: EncodeContext, at: Step
 
 
 def _runs_after_calls(parts: Sequence[Canonical]) -> list[list[Canonical]]:
-    """``parts`` cut before each part (not an empty text) that follows a tool call."""
+    """``parts`` cut before each part (not an empty text) that follows a tool call and
+    comes before another call: a last run without calls joins the run before it."""
     runs: list[list[Canonical]] = [[]]
     after_call = False
     for part in parts:
@@ -217,6 +221,8 @@ def _runs_after_calls(parts: Sequence[Canonical]) -> list[list[Canonical]]:
             after_call = False
         runs[-1].append(part)
         after_call = after_call or part["type"] == "tool_use"
+    if len(runs) > 1 and not after_call:
+        runs[-2].extend(runs.pop())
     return runs
 
 

@@ -42,6 +42,7 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.kit import Steps, restore_fields
+from chatcodec._providers.kit.stream_errors import report_after_error
 from chatcodec._providers.ollama.markers import KIT
 from chatcodec._providers.ollama.media import encode_image
 from chatcodec._providers.ollama.parts import encode_call, encode_part
@@ -72,9 +73,15 @@ class StreamEncoder:
         self.started: bool = False
         self.said: bool = False  # a line was written
         self.position: int = 0
+        self.failed: bool = False
+        """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
+        self.dropped: bool = False  # an event came after it, left out
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The lines ``event`` completes (possibly none yet)."""
+        if self.failed:
+            self.dropped = True
+            return
         at: Steps = ("events", self.position)
         self.position += 1
         yield from self._feed(event, at)
@@ -82,7 +89,11 @@ class StreamEncoder:
     def close(self) -> Iterator[dict[str, Any]]:
         """The last line: ``done: true`` with the finish and usage (``done: false`` if never
         finished); a started answer that said nothing is still that one line (a stream of
-        none is no answer, and is refused when read back)."""
+        none is no answer, and is refused when read back); nothing after an error."""
+        if self.failed:
+            if self.dropped:
+                report_after_error(self.losses, "Ollama")
+            return
         if self.finished or self.end or self.message or (self.started and not self.said):
             message = {"role": "assistant", "content": "", **self.message}
             yield {**self.head, "message": message, "done": self.finished, **self.end}
@@ -94,6 +105,7 @@ class StreamEncoder:
             case UsageEvent():
                 self.end.update(encode_usage(event.usage.model_dump(exclude_none=True), self.context, (*at, "usage")))
             case ErrorEvent():
+                self.failed = True
                 yield {"error": event.message}
             case _ if event.choice != 0:
                 self.losses.add(at, f"answer {event.choice}", "an Ollama stream holds one answer")

@@ -60,6 +60,7 @@ from chatcodec._narrow import as_dict
 from chatcodec._providers.contract.context import EncodeContext, read_options
 from chatcodec._providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
 from chatcodec._providers.kit.invented import NOW, report_invented
+from chatcodec._providers.kit.stream_errors import report_after_error
 from chatcodec._providers.openai_chat import logprobs, reasoning, stream_thinking, thought_signatures
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
@@ -115,11 +116,17 @@ class StreamEncoder:
         self._usage_at: Steps = ()
         self._choices: dict[int, _ChoiceState] = {}
         self._number = -1
+        self.failed: bool = False
+        """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
+        self.dropped: bool = False  # an event came after it, left out
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The chunks for one event (often none or one). A text or tool-call delta, nearly
         every event, goes straight to where :meth:`_part_event` would send it."""
         self._number += 1
+        if self.failed:
+            self.dropped = True
+            return iter(())
         kind = type(event)
         if kind is TextDeltaEvent:
             text = cast("TextDeltaEvent", event)
@@ -143,6 +150,7 @@ class StreamEncoder:
                 self._choice_data(event, at)
                 return []
             case ErrorEvent():
+                self.failed = True
                 return [{"error": _error_object(event)}]
             case _:
                 return self._part_event(event, at)
@@ -258,7 +266,11 @@ class StreamEncoder:
 
     def close(self) -> Iterator[dict[str, Any]]:
         """The usage chunk (see the module docstring); report the choice data no finish
-        came for (see :meth:`_choice_data`)."""
+        came for (see :meth:`_choice_data`); nothing after an error."""
+        if self.failed:
+            if self.dropped:
+                report_after_error(self._losses, "OpenAI Chat")
+            return iter(())
         for state in self._choices.values():
             held = {key: value for key, value in {**state.held, **state.message}.items() if not is_marker(key)}
             if held and state.held_at is not None:

@@ -110,6 +110,7 @@ class StreamDecoder(FeedByReading):
         self.started: bool = False
         self.position: int = -1
         self.sequence: int = -1  # the highest sequence_number read so far
+        self.errored: bool = False  # an error event came
         self.sealed_calls: SealedCalls = SealedCalls()
         self.tokens: list[dict[str, Any]] = []  # the tokens the text deltas gave
         self.taking: bool = True  # until a delta's tokens do not spell its text
@@ -182,6 +183,7 @@ class StreamDecoder(FeedByReading):
         elif kind in TERMINAL:
             self._terminal(event)
         elif kind == "error":
+            self.errored = True
             message = event.get("message")
             code = event.get("code")
             self.builder.error(
@@ -245,6 +247,9 @@ class StreamDecoder(FeedByReading):
             self.builder.usage(validate_canonical(Usage, usage))
         choice = decoded["choices"][0]
         metadata = decoded.get("provider_metadata")
+        error = as_dict(wire.get("error")) if wire.get("status") == "failed" and not self.errored else None
+        if error is not None:  # failed with no error event: the error is the terminal's (see _failure)
+            self.builder.error(_failure(error, event))
         if "finish_reason" in choice:
             tokens = after_deltas(self.tokens, choice.get("logprobs"))
             self.builder.finish(0, choice["finish_reason"], metadata, logprobs=tokens)
@@ -397,6 +402,20 @@ def _call_start_bag(item: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
     if isinstance(item.get("id"), str):
         return {PROVIDER: {"id": item["id"]}}
     return None
+
+
+def _failure(error: dict[str, Any], terminal: dict[str, Any]) -> ErrorEvent:
+    """The error of a ``response.failed`` that came with no ``error`` event before it (its
+    ``response.error``, ``{"code", "message"}``): every other format's stream ends with an
+    error, so a failed answer stays a failure there, not a stream that stopped. Its body is
+    the terminal event, so this format's encoder writes no ``error`` event for it (the
+    terminal carries it again)."""
+    message, code = error.get("message"), error.get("code")
+    return ErrorEvent(
+        message=message if isinstance(message, str) else "",
+        error_type=code if isinstance(code, str) else None,
+        body=terminal,
+    )
 
 
 def _text(value: object) -> str | None:

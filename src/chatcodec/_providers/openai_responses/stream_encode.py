@@ -190,8 +190,16 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
         case UsageEvent() | FinishEvent() | ChoiceMetadataEvent():
             _answer_data(stream, event)
         case ErrorEvent():
-            stream.error = event
-            yield stream.event("error", **error_fields(event.message, event.error_type))
+            yield from _error(stream, event)
+
+
+def _error(stream: _Stream, event: ErrorEvent) -> Iterator[dict[str, Any]]:
+    """The ``error`` event, held for the terminal ``response.failed``; none for an error read
+    from such a terminal (its body), which that terminal carries again."""
+    stream.error = event
+    body: Any = event.body
+    if body.__class__ is not dict or body.get("type") != "response.failed":
+        yield stream.event("error", **error_fields(event.message, event.error_type))
 
 
 def _answer_data(stream: _Stream, event: UsageEvent | FinishEvent | ChoiceMetadataEvent) -> None:

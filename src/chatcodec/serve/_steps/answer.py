@@ -13,7 +13,7 @@ from anyio import to_thread
 from starlette.responses import Response
 
 from chatcodec._api import decode_response
-from chatcodec._errors import ChatcodecError
+from chatcodec._errors import ChatcodecError, ProviderAPIError
 from chatcodec._narrow import as_dict
 from chatcodec.serve._fronts import answering
 from chatcodec.serve._identity import convert_answer
@@ -55,6 +55,9 @@ def _converted(
             options=fitted.call.options,
             identity=sent.identity,
         )
+    except ProviderAPIError as error:  # an answer that failed as a whole (a Responses status "failed")
+        status = error.status_code or 500
+        raise RefusalError(status, error.message, error_type=error.error_type, headers=sent.passed) from None
     except ChatcodecError as error:
         raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
     kept = message = None

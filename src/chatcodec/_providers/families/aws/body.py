@@ -40,6 +40,10 @@ class Body:
     cache_ttl: bool = True
     """Whether a ``cachePoint`` takes a ``ttl`` (botocore's ``CachePointBlock``: ``5m`` |
     ``1h``); Nova's request schema documents none."""
+    cache_inside: bool = False
+    """Whether a text block's ``cachePoint`` goes inside it (``{"text", "cachePoint"}``), as
+    Nova's InvokeModel body takes it, rather than as a block of its own after it, as
+    Converse's one-member blocks need (:mod:`.inner_cache_points`)."""
     lacks: frozenset[str] = frozenset()
     """Block members AWS documents for Converse and not for this body: its reader keeps such
     a block whole, its writer reports the part (Nova's InvokeModel body: ``document``,

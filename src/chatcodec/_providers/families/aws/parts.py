@@ -10,7 +10,8 @@ with ``type: "server_tool_use"`` and its ``toolResult`` inside the *assistant* t
 member added after this was written) an opaque part holding the block verbatim. A
 ``cachePoint`` block marks the part before it: it becomes that part's ``cache_control``
 (:func:`cache_marker`; one with nothing before it, or with fields canonical has no word
-for, is kept whole). A plain ``text`` block, most of every conversation, is read first.
+for, is kept whole); on Nova's body a point inside a text block marks that text
+(:mod:`.inner_cache_points`). A plain ``text`` block, most of every conversation, is read first.
 
 Encoding follows the rules Bedrock rejects requests over:
 
@@ -44,6 +45,7 @@ from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.citations import decode_citations, encode_citations
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.documents import decode_document, encode_document
+from chatcodec._providers.families.aws.inner_cache_points import decode_inner, mark_apart
 from chatcodec._providers.families.aws.media import Media
 from chatcodec._providers.families.aws.thinking import decode_reasoning, encode_thinking
 from chatcodec._providers.families.aws.tool_ids import (
@@ -110,8 +112,12 @@ def decode_blocks(
         marker = body_marker(body, block)
         if marker is not None and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = marker
+            mark_apart(body, parts[-1])
         else:
-            append(decode_block(body, block, kinds, model, closed=closed))
+            append(
+                (body.cache_inside and decode_inner(body, block))
+                or decode_block(body, block, kinds, model, closed=closed)
+            )
     return parts
 
 

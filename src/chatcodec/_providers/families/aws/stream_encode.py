@@ -61,6 +61,7 @@ from chatcodec._providers.families.aws.tool_ids import tool_use_id
 from chatcodec._providers.families.claude.wire_rules import FINISH_MARKER
 from chatcodec._providers.kit import Steps, restore_fields
 from chatcodec._providers.kit.invented import report_invented
+from chatcodec._providers.kit.stream_errors import report_after_error
 
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _STOP_MEMBERS = frozenset({"additionalModelResponseFields"})
@@ -114,6 +115,9 @@ class BlockStreamEncoder:
         self.next_index: int = 0
         self.position: int = 0
         self.dropped_choices: set[int] = set()
+        self.failed: bool = False
+        """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
+        self.dropped: bool = False  # an event came after it, left out
 
     def feed(self, event: AnyStreamEvent) -> Iterator[Event]:
         """The wire events ``event`` completes (possibly none yet).
@@ -122,6 +126,9 @@ class BlockStreamEncoder:
         event, is written here as :meth:`_part_event` would write it (a tool call's held
         until its block stops), without the dispatch through nested generators and class
         matches; any other event takes that way."""
+        if self.failed:
+            self.dropped = True
+            return iter(())
         kind = _DELTA_BLOCKS.get(type(event))
         if kind is not None and self.started and cast("_Delta", event).choice == 0:
             delta = cast("_Delta", event)
@@ -160,6 +167,7 @@ class BlockStreamEncoder:
                 if not self._other_choice(event.choice):
                     self._choice_data(event)
             case ErrorEvent():
+                self.failed = True
                 yield self._error(event)
             case _:
                 if not self._other_choice(event.choice):
@@ -168,7 +176,11 @@ class BlockStreamEncoder:
 
     def close(self) -> Iterator[Event]:
         """The closing events: open blocks stop, then ``metadata`` (usage and metrics), when
-        the canonical stream had usage or metrics."""
+        the canonical stream had usage or metrics; nothing after an error."""
+        if self.failed:
+            if self.dropped:
+                report_after_error(self.losses, self.facts.body.name)
+            return
         if not self.started and not self.finished and not self.usage:
             return
         yield from self._ensure_started()

@@ -38,7 +38,8 @@ Encoding follows the API's rules:
   (:mod:`chatcodec._providers.families.claude.prefill`, the rule the Anthropic encoder
   applies); other models are sent it as it is;
 * a message's ``cache_control`` is a ``cachePoint`` after its last block (its ``ttl``
-  reported on a body whose cache point has none: :func:`~.parts.cache_point_for`).
+  reported on a body whose cache point has none: :func:`~.parts.cache_point_for`), inside
+  that block when it is text on a body that takes it there (Nova's: :mod:`.inner_cache_points`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from chatcodec._providers.families.aws import blocks
 from chatcodec._providers.families.aws.blocks import cache_point
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.context import BedrockContext
+from chatcodec._providers.families.aws.inner_cache_points import joined
 from chatcodec._providers.families.aws.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
@@ -402,8 +404,9 @@ def _add_parts(parts: list[Any], context: BedrockContext, at: Steps, content: Bl
             marker = last_result_marker(part)
         if marker is not None:
             for point in marked(block, marker, context, part_at)[1:]:
-                marks[len(content)] = part_at
-                content.append(point)
+                if not joined(context.body, content, point, part):
+                    marks[len(content)] = part_at
+                    content.append(point)
     return blank
 
 
@@ -419,9 +422,11 @@ def _mark(
     if len(content) == count:
         context.losses.add((*at, "cache_control"), "cache_control", "the message has no block to cache", "setting")
     elif "cachePoint" not in content[-1]:
-        marks[len(content)] = at
-        content.append(cache_point_for(marker, context, (*at, "cache_control")))
-    elif content[-1] != cache_point(marker if context.body.cache_ttl else {}):
+        point = cache_point_for(marker, context, (*at, "cache_control"))
+        if not joined(context.body, content, point, None):
+            marks[len(content)] = at
+            content.append(point)
+    elif content[-1]["cachePoint"] != cache_point(marker if context.body.cache_ttl else {})["cachePoint"]:
         context.losses.add(
             (*at, "cache_control"), "cache_control", "its last block has a different marker, kept", "setting"
         )
