@@ -170,6 +170,35 @@ def test_openai_evals_items_read_as_conversations(tmp_path: Path, capsys: pytest
     assert "loss (metadata): $.sample.model: eval sample field" in err
 
 
+def test_openai_evals_output_items_read_sample_input_then_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FIXTURES / "openai-evals-output-items.jsonl"
+    code, out = _convert(tmp_path, source, "--from", "openai-evals", "--to", "openai-chat")
+    assert code == 0
+    run_item, source_row = (row["messages"] for row in _rows(out))
+    assert [message["role"] for message in run_item] == ["developer", "user", "assistant"]
+    assert run_item[-1] == {"role": "assistant", "content": "Hardware"}
+    assert source_row == [
+        {"role": "user", "content": "I'm in vim and I can't quit!"},
+        {"role": "assistant", "content": "Software"},
+    ]
+    err = capsys.readouterr().err
+    assert "loss (metadata): $.datasource_item.correct_label: eval item field" in err
+    assert "loss (metadata): $.sample.usage: eval sample field" in err
+    assert "loss (metadata): $.results: openai-evals column" in err
+    assert "$.sample.output" not in err
+    assert "$.sample.input" not in err
+
+
+def test_an_output_item_given_as_chat_names_openai_evals(tmp_path: Path) -> None:
+    source = FIXTURES / "openai-evals-output-items.jsonl"
+    code, _ = _convert(tmp_path, source, "--from", "openai-chat", "--to", "anthropic")
+    assert code != 0
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert "eval.run.output_item) is --from openai-evals" in error
+
+
 def test_an_evals_item_given_as_responses_is_refused_not_emptied(tmp_path: Path) -> None:
     source = FIXTURES / "openai-evals.jsonl"
     code, out = _convert(tmp_path, source, "--from", "openai-responses", "--to", "openai-chat")

@@ -22,8 +22,9 @@ command. The dialects, each with the documentation it follows:
 ``hf-chat``                ``{"messages", "tools"}`` in Hugging Face's chat-template shapes
                            (:mod:`.chat_template_calls`: calls without ids, object arguments)
 ``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
-``openai-evals``           an OpenAI Evals item ``{"item", "sample"}``, read only
-                           (:mod:`.eval_items`)
+``openai-evals``           an OpenAI Evals item ``{"item", "sample"}`` or a run's output
+                           item (``datasource_item``, ``sample.input``/``output``), read
+                           only (:mod:`.eval_items`)
 ``trl-preference``         ``{"prompt", "chosen", "rejected"}`` (TRL's conversational
                            preference type; without ``prompt``, the sides' shared start is
                            the prompt, and written so again)
@@ -130,7 +131,7 @@ _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
     "trl-prompt-completion": ("prompt", "completion", "tools"),
     "verifiers": ("prompt", "completion"),
     "hf-chat": ("messages", "tools"),
-    "openai-evals": ("item", "sample"),
+    "openai-evals": ("item", "sample", "datasource_item"),
     "trl-preference": ("prompt", "chosen", "rejected", "tools"),
     "openai-dpo": ("input", "preferred_output", "non_preferred_output"),
     "preference": ("prompt", "chosen", "rejected"),
@@ -196,6 +197,8 @@ def with_dialect_hint(message: str, body: Mapping[str, Any]) -> str:
     """A format mismatch's message, naming the training dialect the row plainly is."""
     if as_dict(body.get("item")) is not None and set(body) <= {"item", "sample"}:
         return f"{message}; an OpenAI Evals item {{item, sample}} is --from openai-evals"
+    if body.get("object") == eval_items.OUTPUT_ITEM:
+        return f"{message}; an OpenAI Evals output item (eval.run.output_item) is --from openai-evals"
     if needs_call_ids(as_list(body.get("messages")) or []):
         hint = "calls without ids, results without tool_call_id: Hugging Face chat-template rows are --from hf-chat"
         return f"{message}\n({hint})"
