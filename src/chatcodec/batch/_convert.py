@@ -323,6 +323,7 @@ def _conversation_row(
         prompt_length=read.prompt_length if same else None,
         input_length=read.input_length if same else None,
         object_arguments=read.object_arguments if same else True,
+        nested_calls=read.nested_calls if same else (),
         losses=losses,
     )
 

@@ -52,7 +52,7 @@ what reading made up or could not split again (a Hugging Face call's id, alpaca'
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -234,6 +234,10 @@ class ReadConversation:
     """Where an alpaca row's ``input`` started in its last prompt (``instruction\ninput``)."""
     object_arguments: bool = True
     """Whether the row gave its calls' arguments as objects (Hugging Face's spelling)."""
+    nested_calls: tuple[bool, ...] = ()
+    """For each tool call of a Verifiers row, in order: whether it came in OpenAI's nested
+    shape (``{id, type, function: {name, arguments}}``) rather than Verifiers' flat one, so
+    the same dialect written again gives each call back in the shape it came in."""
 
 
 def read_conversation(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> ReadConversation:
@@ -272,7 +276,17 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
     body: dict[str, Any] = {"messages": messages}
     if dialect == "trl-prompt-completion" and row.get("tools") is not None:
         body["tools"] = row["tools"]
-    return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects)
+    nested = _nested_calls(messages) if dialect == "verifiers" else ()
+    return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects, nested_calls=nested)
+
+
+def _nested_calls(messages: Sequence[Any]) -> tuple[bool, ...]:
+    """Whether each call of ``messages``, in order, is in OpenAI's nested shape."""
+    return tuple(
+        "function" in (as_dict(call) or {})
+        for message in messages
+        for call in as_list((as_dict(message) or {}).get("tool_calls")) or ()
+    )
 
 
 def sharegpt_images(body: dict[str, Any], row: Mapping[str, Any], layout: ConversationLayout) -> dict[str, Any]:
@@ -314,10 +328,12 @@ def write_conversation(
     prompt_length: int | None = None,
     input_length: int | None = None,
     object_arguments: bool = True,
+    nested_calls: Sequence[bool] = (),
     losses: list[Loss],
 ) -> dict[str, Any]:
     """A ``dialect`` row from a :data:`WRITTEN_FROM` request body; every field of the body
-    the row has no place for is a loss."""
+    the row has no place for is a loss. A Verifiers row's calls are flat unless
+    ``nested_calls`` says a call came nested (:attr:`ReadConversation.nested_calls`)."""
     if dialect in READ_ONLY_DIALECTS:
         raise TrainingRowError(
             f"{dialect} is read, not written: an eval item is the eval's data", rule="training_read_only"
@@ -340,7 +356,9 @@ def write_conversation(
     split = prompt_length if prompt_length is not None else _completion_start(messages)
     prompt, completion = messages[:split], messages[split:]
     if dialect == "verifiers":
-        prompt, completion = [_flat_calls(message) for message in prompt], [_flat_calls(m) for m in completion]
+        shapes = iter(nested_calls)
+        prompt = [_flat_calls(message, shapes) for message in prompt]
+        completion = [_flat_calls(message, shapes) for message in completion]
     row: dict[str, Any] = {"prompt": prompt, "completion": completion}
     if dialect == "trl-prompt-completion" and body.get("tools"):
         row["tools"] = body["tools"]
@@ -417,23 +435,27 @@ def _completion_start(messages: Sequence[Any]) -> int:
     return 0
 
 
-def _flat_calls(message: Any) -> Any:
-    """An OpenAI assistant message with Verifiers' flat calls (``{id, name, arguments}``)."""
+def _flat_calls(message: Any, nested: Iterator[bool]) -> Any:
+    """An OpenAI assistant message with Verifiers' flat calls (``{id, name, arguments}``),
+    but for the calls ``nested`` (one flag per call, in order) says came in OpenAI's shape."""
     fields = as_dict(message)
     calls = None if fields is None else as_list(fields.get("tool_calls"))
     if fields is None or calls is None:
         return message
-    flat: list[dict[str, Any]] = []
+    written: list[Any] = []
     for call in calls:
+        if next(nested, False):
+            written.append(call)
+            continue
         function = as_dict((as_dict(call) or {}).get("function")) or {}
-        flat.append(
+        written.append(
             {
                 "id": (as_dict(call) or {}).get("id"),
                 "name": function.get("name"),
                 "arguments": function.get("arguments"),
             }
         )
-    return {**fields, "tool_calls": flat}
+    return {**fields, "tool_calls": written}
 
 
 # --- preference pairs ------------------------------------------------------------------
