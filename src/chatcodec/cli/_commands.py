@@ -21,7 +21,8 @@ from chatcodec import _detect as detect
 from chatcodec._errors import ChatcodecError, ValidationError
 from chatcodec._public_label import shown_as
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
-from chatcodec.batch._training import CONVERSATION_DIALECTS
+from chatcodec.batch._fine_tuning import is_fine_tuning_row
+from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli._convert import add_convert_command, is_parquet
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
@@ -305,7 +306,30 @@ def _decoded_messages(format_name: str, data: object, *, strict: bool) -> list[A
     fields = load_object(data, f"{format_name} body")
     if _is_response(fields):
         return [choice.message for choice in decode_response(format_name, fields, strict=strict).choices]
+    if strict and format_name == WRITTEN_FROM and is_fine_tuning_row(fields):
+        return _fine_tuning_messages(format_name, fields)
     return decode_request(format_name, fields, strict=strict).messages
+
+
+def _fine_tuning_messages(format_name: str, fields: dict[str, Any]) -> list[AnyMessage]:
+    """A fine-tuning row's messages, read strictly: its weights by the fine-tuning format's
+    rules (:mod:`chatcodec.batch._fine_tuning`), the rest by the API's, one error for all."""
+    from chatcodec._api import decode_request
+    from chatcodec._errors import Problem, problems_error
+    from chatcodec.batch._fine_tuning import without_weights
+
+    checked, problems = without_weights(fields)
+    try:
+        decode_request(format_name, checked, strict=True)
+    except ValidationError as error:
+        found = [
+            Problem(tuple(detail["loc"]), detail["type"], detail["msg"], detail["input"])
+            for detail in error.errors(include_url=False)
+        ]
+        raise problems_error(error.title, [*found, *problems]) from None
+    if problems:
+        raise problems_error(f"{format_name} request", problems)
+    return decode_request(format_name, fields).messages
 
 
 _RESPONSE_KEYS = ("choices", "candidates", "output", "stopReason")
