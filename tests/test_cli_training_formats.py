@@ -291,3 +291,67 @@ def test_hugging_face_arguments_are_openai_json_text_and_back(
         "unit": "celsius",
     }
     assert "loss (spelling): $.messages[2].tool_calls[0].function.arguments: arguments text" in capsys.readouterr().err
+
+
+def test_a_text_prompt_completion_row_names_the_config_that_reads_it(tmp_path: Path) -> None:
+    """Together's instruction rows ``{prompt, completion}`` are text: the error says which config reads them."""
+    row = {"prompt": "Translate to French: cheese", "completion": "fromage"}
+    source = _written(tmp_path, "together.jsonl", [row])
+    for dialect, path in (("trl-prompt-completion", "$.prompt"), ("alpaca", "$.instruction")):
+        code, _ = _convert(tmp_path, source, "--from", dialect, "--to", "openai-chat")
+        assert code == 1
+        error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+        assert f"at {path}:" in error
+        config_text = '{"columns": {"prompt": "prompt", "response": "completion"}}'
+        assert f"--from alpaca --dialect-config FILE, FILE holding {config_text}" in error
+    config = tmp_path / "together.json"
+    config.write_text(json.dumps({"columns": {"prompt": "prompt", "response": "completion"}}), encoding="utf-8")
+    code, out = _convert(tmp_path, source, "--from", "alpaca", "--dialect-config", str(config), "--to", "openai-chat")
+    assert code == 0
+    assert _rows(out)[0]["messages"] == [
+        {"role": "user", "content": "Translate to French: cheese"},
+        {"role": "assistant", "content": "fromage"},
+    ]
+
+
+def test_wildchat_per_message_keys_are_reported_where_they_are_copied(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """WildChat's turns carry ``language``, ``toxic``, ``turn_identifier``: kept on the message, said so."""
+    turn = {"language": "English", "toxic": False, "turn_identifier": 1}
+    row = {
+        "conversation_hash": "c1",
+        "conversation": [{"role": "user", "content": "hi", **turn}, {"role": "assistant", "content": "Hello", **turn}],
+    }
+    source = _written(tmp_path, "wildchat.jsonl", [row])
+    config = tmp_path / "wildchat.json"
+    config.write_text(json.dumps({"type": "chat_template", "field_messages": "conversation"}), encoding="utf-8")
+    arguments = ("--from", "sharegpt", "--dialect-config", str(config))
+    code, out = _convert(tmp_path, source, *arguments, "--to", "openai-chat")
+    assert code == 0
+    assert _rows(out)[0]["messages"][1]["toxic"] is False
+    err = capsys.readouterr().err
+    assert "loss (metadata): $.conversation[0].language: turn key (a turn's own key, kept on the message" in err
+    assert "$.conversation[1].toxic: turn key" in err
+    code, out = _convert(tmp_path, source, *arguments, "--to", "sharegpt", "--dialect-config", str(config))
+    assert code == 0
+    assert _rows(out) == [row]
+    assert "turn key" not in capsys.readouterr().err  # the same dialect gives each key back where it was
+
+
+def test_nova_fine_tuning_rows_convert_with_no_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = FIXTURES / "nova-fine-tuning.jsonl"
+    code, out = _convert(
+        tmp_path, source, "--from", "bedrock-nova", "--to", "bedrock-nova", "--storage", "--strict-all"
+    )
+    assert code == 0
+    assert _rows(out) == _rows(source)
+    code, out = _convert(tmp_path, source, "--from", "bedrock-nova", "--to", "openai-chat", "--storage")
+    assert code == 0
+    assert _rows(out)[0]["messages"][0] == {
+        "role": "system",
+        "content": [{"type": "text", "text": "You are a digital assistant with a friendly personality"}],
+    }
+    err = capsys.readouterr().err
+    assert "bedrock-nova data ['schemaVersion']" in err
+    assert "$.model" not in err

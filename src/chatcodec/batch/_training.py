@@ -208,7 +208,7 @@ def with_dialect_hint(message: str, body: Mapping[str, Any]) -> str:
 def _messages(value: object, path: str) -> list[Any]:
     messages = as_list(value)
     if messages is None:
-        text = " (text is TRL's standard form, which is no conversation)" if isinstance(value, str) else ""
+        text = f": {alpaca.TEXT_PAIR_HINT}" if isinstance(value, str) else ""
         raise TrainingRowError(f"expected a list of messages{text}", path)
     return messages
 
@@ -248,7 +248,8 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         if as_read is not layout:
             why = "another format's system message comes back as the system column (LLaMA-Factory reads both alike)"
             notes.append(Loss(f"$.{layout.messages}[0]", "system turn", why, "spelling"))
-        return ReadConversation(sharegpt.read_sharegpt(row, layout), layout=as_read, notes=tuple(notes))
+        conversation = sharegpt.read_sharegpt(row, layout, notes)
+        return ReadConversation(conversation, layout=as_read, notes=tuple(notes))
     if dialect == "alpaca":
         read = alpaca.read_alpaca(row, alpaca.AlpacaColumns.of(layout))
         if read.input_length is not None:
