@@ -355,3 +355,42 @@ def test_nova_fine_tuning_rows_convert_with_no_model(tmp_path: Path, capsys: pyt
     err = capsys.readouterr().err
     assert "bedrock-nova data ['schemaVersion']" in err
     assert "$.model" not in err
+
+
+def test_a_row_no_format_fits_says_so_and_what_to_do(tmp_path: Path) -> None:
+    """An OpenAssistant tree: "give that as --from" named no format to give."""
+    row = {"message_id": "m1", "text": "hi", "role": "prompter", "replies": [{"text": "Hello", "role": "assistant"}]}
+    code, _ = _convert(tmp_path, _written(tmp_path, "oasst.jsonl", [row]), "--from", "openai-chat", "--to", "anthropic")
+    assert code != 0
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert "no format chatcodec reads fits it; convert its rows to one first" in error
+    assert "give that as --from" not in error
+
+
+def test_an_lmsys_conversation_column_is_named_not_taken_for_responses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """LMSYS-Chat-1M's ``conversation`` "looked like openai-responses", and validated as 0 messages."""
+    row = {"conversation_id": "x", "conversation": [{"role": "user", "content": "hi"}], "language": "English"}
+    source = _written(tmp_path, "lmsys.jsonl", [row])
+    code, _ = _convert(tmp_path, source, "--from", "openai-chat", "--to", "anthropic")
+    assert code != 0
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert "its 'conversation' is a list of messages (LMSYS-Chat-1M's and WildChat's rows)" in error
+    assert '--from sharegpt --dialect-config FILE reads it, FILE holding {"type": "chat_template"' in error
+    assert "looks like openai-responses" not in error
+    assert main(["validate", str(source)]) == 1
+    assert "its 'conversation' is a list of messages" in capsys.readouterr().err
+
+
+def test_an_anthropic_batch_row_given_as_openai_batch_names_its_envelope(tmp_path: Path) -> None:
+    row = {
+        "custom_id": "r1",
+        "params": {"model": "claude-x", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]},
+    }
+    source = _written(tmp_path, "batch.jsonl", [row])
+    code, _ = _convert(tmp_path, source, "--from", "openai-batch", "--to", "anthropic-batch")
+    assert code != 0
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert "is in the anthropic-batch envelope, not openai-batch: give --from anthropic-batch" in error
+    assert "(absent)" not in error

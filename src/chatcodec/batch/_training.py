@@ -82,6 +82,7 @@ __all__ = [
     "ReadConversation",
     "TrainingRowError",
     "column_losses",
+    "conversation_column_message",
     "extra_columns",
     "layout_from_config",
     "own_columns",
@@ -191,6 +192,24 @@ def unplaced_fields(body: Mapping[str, Any], placed: Sequence[str], dialect: str
             why = f"{dialect} rows have no place for it (--column {key} carries a dataset column)"
             losses.append(Loss(f"$.{key}", "field", why, "metadata"))
     return losses
+
+
+CONVERSATION_COLUMN_CONFIG: Final = '{"type": "chat_template", "field_messages": "conversation"}'
+"""The ``--dialect-config`` that reads a row whose messages are its ``conversation`` column."""
+
+
+def conversation_column_message(body: Mapping[str, Any], source: str) -> str | None:
+    """Why a row whose ``conversation`` is a list of messages (LMSYS-Chat-1M's, WildChat's)
+    is not ``source`` input, and what reads it: Responses' ``conversation`` is an id, so
+    the row looked like a Responses request and read as no messages at all."""
+    listed = as_list(body.get("conversation"))
+    if source == "sharegpt" or "messages" in body or not listed or as_dict(listed[0]) is None:
+        return None
+    return (
+        f"this is not {source} input: its 'conversation' is a list of messages (LMSYS-Chat-1M's and WildChat's "
+        "rows), not a Responses conversation id: chatcodec convert --from sharegpt --dialect-config FILE reads "
+        f"it, FILE holding {CONVERSATION_COLUMN_CONFIG} [rule: conversation_column]"
+    )
 
 
 def with_dialect_hint(message: str, body: Mapping[str, Any]) -> str:

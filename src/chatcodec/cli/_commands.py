@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from chatcodec import _detect as detect
 from chatcodec._errors import ChatcodecError, ValidationError
+from chatcodec._narrow import as_dict
 from chatcodec._public_label import shown_as
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._fine_tuning import is_fine_tuning_row
-from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM
+from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM, conversation_column_message
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli._convert import add_convert_command, is_parquet
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
@@ -209,6 +210,10 @@ def _validate_document(
     if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope
         format_name, written = written, None
     data, format_name = _opened(data, format_name)
+    fields = as_dict(data) or {}
+    column = None if format_name is not None else conversation_column_message(fields, detect.detect(fields) or "chat")
+    if column is not None:  # LMSYS-Chat-1M's rows looked like Responses requests: "ok, 0 messages"
+        raise ChatcodecError(column)
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)
         if wrong is not None:
