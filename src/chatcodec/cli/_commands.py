@@ -143,13 +143,21 @@ def _add_schema_command(commands: Any) -> None:
 
 def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     from chatcodec.cli._documents import iter_documents
+    from chatcodec.cli._file_format import FileFormat
 
     path: Path = arguments.file
     failures = 0
     conversations = 0
     documents = iter_documents(path, parquet=is_parquet(path, arguments.in_format))
+    one_format = FileFormat() if arguments.format is None else None  # --format: every row is read as it
     for document in _batch_rows(documents, arguments.format):
         conversations += 1
+        if one_format is not None and document.format is None and document.error is None:
+            mixed = one_format.mismatch(document.data, document.label, _canonical_messages)
+            if mixed is not None:
+                print(f"{arguments.file}{document.label}: {mixed}", file=sys.stderr)
+                failures += 1
+                continue
         failures += not _validate_one(document, arguments, out)
     if failures:
         print(f"{failures} of {conversations} conversation(s) invalid", file=sys.stderr)
