@@ -67,6 +67,34 @@ def test_strict_reading_of_a_row_without_a_model_says_a_training_row_needs_none(
     assert "`model`: field required (an API request names its model; a fine-tuning file's rows name none" in err
 
 
+def test_strict_reading_knows_a_fine_tuning_rows_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenAI's guide puts ``weight`` (0 or 1) on assistant messages: it was an "unknown field"."""
+    assert main(["validate", "--strict", "--format", "openai-chat", str(CORPUS)]) == 1
+    err = capsys.readouterr().err
+    assert "weight" not in err
+    assert "`model`: field required" in err  # the API's rule still holds; the weight is no longer refused
+    source = tmp_path / "weights.jsonl"
+    row = {
+        "messages": [
+            {"role": "user", "content": "Hi", "weight": 1},
+            {"role": "assistant", "content": "Hello", "weight": 2},
+            {"role": "assistant", "content": "Hello again", "weight": 0, "wieght": 1},
+        ]
+    }
+    source.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert main(["validate", "--strict", str(source)]) == 1
+    err = capsys.readouterr().err
+    assert "at $.messages[0].weight: `weight`: on assistant messages only" in err
+    assert "[rule: training_weight]" in err
+    assert "at $.messages[1].weight: `weight`: 0 or 1" in err
+    assert "at $.messages[2].wieght: `wieght`: unknown field" in err
+    assert "$.messages[2].weight" not in err
+    with_model = tmp_path / "request.jsonl"
+    with_model.write_text(json.dumps({"model": "gpt-4.1", **row}) + "\n", encoding="utf-8")
+    assert main(["validate", "--strict", str(with_model)]) == 1
+    assert "at $.messages[2].weight: `weight`: unknown field" in capsys.readouterr().err  # an API request has none
+
+
 ALPACA_DATA = FIXTURES / "alpaca_data.json"
 """Stanford alpaca's file as downloaded: one pretty-printed JSON array (README)."""
 

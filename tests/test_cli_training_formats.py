@@ -170,6 +170,35 @@ def test_openai_evals_items_read_as_conversations(tmp_path: Path, capsys: pytest
     assert "loss (metadata): $.sample.model: eval sample field" in err
 
 
+def test_openai_evals_output_items_read_sample_input_then_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FIXTURES / "openai-evals-output-items.jsonl"
+    code, out = _convert(tmp_path, source, "--from", "openai-evals", "--to", "openai-chat")
+    assert code == 0
+    run_item, source_row = (row["messages"] for row in _rows(out))
+    assert [message["role"] for message in run_item] == ["developer", "user", "assistant"]
+    assert run_item[-1] == {"role": "assistant", "content": "Hardware"}
+    assert source_row == [
+        {"role": "user", "content": "I'm in vim and I can't quit!"},
+        {"role": "assistant", "content": "Software"},
+    ]
+    err = capsys.readouterr().err
+    assert "loss (metadata): $.datasource_item.correct_label: eval item field" in err
+    assert "loss (metadata): $.sample.usage: eval sample field" in err
+    assert "loss (metadata): $.results: openai-evals column" in err
+    assert "$.sample.output" not in err
+    assert "$.sample.input" not in err
+
+
+def test_an_output_item_given_as_chat_names_openai_evals(tmp_path: Path) -> None:
+    source = FIXTURES / "openai-evals-output-items.jsonl"
+    code, _ = _convert(tmp_path, source, "--from", "openai-chat", "--to", "anthropic")
+    assert code != 0
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert "eval.run.output_item) is --from openai-evals" in error
+
+
 def test_an_evals_item_given_as_responses_is_refused_not_emptied(tmp_path: Path) -> None:
     source = FIXTURES / "openai-evals.jsonl"
     code, out = _convert(tmp_path, source, "--from", "openai-responses", "--to", "openai-chat")
@@ -262,3 +291,106 @@ def test_hugging_face_arguments_are_openai_json_text_and_back(
         "unit": "celsius",
     }
     assert "loss (spelling): $.messages[2].tool_calls[0].function.arguments: arguments text" in capsys.readouterr().err
+
+
+def test_a_text_prompt_completion_row_names_the_config_that_reads_it(tmp_path: Path) -> None:
+    """Together's instruction rows ``{prompt, completion}`` are text: the error says which config reads them."""
+    row = {"prompt": "Translate to French: cheese", "completion": "fromage"}
+    source = _written(tmp_path, "together.jsonl", [row])
+    for dialect, path in (("trl-prompt-completion", "$.prompt"), ("alpaca", "$.instruction")):
+        code, _ = _convert(tmp_path, source, "--from", dialect, "--to", "openai-chat")
+        assert code == 1
+        error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+        assert f"at {path}:" in error
+        config_text = '{"columns": {"prompt": "prompt", "response": "completion"}}'
+        assert f"--from alpaca --dialect-config FILE, FILE holding {config_text}" in error
+    config = tmp_path / "together.json"
+    config.write_text(json.dumps({"columns": {"prompt": "prompt", "response": "completion"}}), encoding="utf-8")
+    code, out = _convert(tmp_path, source, "--from", "alpaca", "--dialect-config", str(config), "--to", "openai-chat")
+    assert code == 0
+    assert _rows(out)[0]["messages"] == [
+        {"role": "user", "content": "Translate to French: cheese"},
+        {"role": "assistant", "content": "fromage"},
+    ]
+
+
+def test_wildchat_per_message_keys_are_reported_where_they_are_copied(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """WildChat's turns carry ``language``, ``toxic``, ``turn_identifier``: kept on the message, said so."""
+    turn = {"language": "English", "toxic": False, "turn_identifier": 1}
+    row = {
+        "conversation_hash": "c1",
+        "conversation": [{"role": "user", "content": "hi", **turn}, {"role": "assistant", "content": "Hello", **turn}],
+    }
+    source = _written(tmp_path, "wildchat.jsonl", [row])
+    config = tmp_path / "wildchat.json"
+    config.write_text(json.dumps({"type": "chat_template", "field_messages": "conversation"}), encoding="utf-8")
+    arguments = ("--from", "sharegpt", "--dialect-config", str(config))
+    code, out = _convert(tmp_path, source, *arguments, "--to", "openai-chat")
+    assert code == 0
+    assert _rows(out)[0]["messages"][1]["toxic"] is False
+    err = capsys.readouterr().err
+    assert "loss (metadata): $.conversation[0].language: turn key (a turn's own key, kept on the message" in err
+    assert "$.conversation[1].toxic: turn key" in err
+    code, out = _convert(tmp_path, source, *arguments, "--to", "sharegpt", "--dialect-config", str(config))
+    assert code == 0
+    assert _rows(out) == [row]
+    assert "turn key" not in capsys.readouterr().err  # the same dialect gives each key back where it was
+
+
+def test_nova_fine_tuning_rows_convert_with_no_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = FIXTURES / "nova-fine-tuning.jsonl"
+    code, out = _convert(
+        tmp_path, source, "--from", "bedrock-nova", "--to", "bedrock-nova", "--storage", "--strict-all"
+    )
+    assert code == 0
+    assert _rows(out) == _rows(source)
+    code, out = _convert(tmp_path, source, "--from", "bedrock-nova", "--to", "openai-chat", "--storage")
+    assert code == 0
+    assert _rows(out)[0]["messages"][0] == {
+        "role": "system",
+        "content": [{"type": "text", "text": "You are a digital assistant with a friendly personality"}],
+    }
+    err = capsys.readouterr().err
+    assert "bedrock-nova data ['schemaVersion']" in err
+    assert "$.model" not in err
+
+
+def test_a_row_no_format_fits_says_so_and_what_to_do(tmp_path: Path) -> None:
+    """An OpenAssistant tree: "give that as --from" named no format to give."""
+    row = {"message_id": "m1", "text": "hi", "role": "prompter", "replies": [{"text": "Hello", "role": "assistant"}]}
+    code, _ = _convert(tmp_path, _written(tmp_path, "oasst.jsonl", [row]), "--from", "openai-chat", "--to", "anthropic")
+    assert code != 0
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert "no format chatcodec reads fits it; convert its rows to one first" in error
+    assert "give that as --from" not in error
+
+
+def test_an_lmsys_conversation_column_is_named_not_taken_for_responses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """LMSYS-Chat-1M's ``conversation`` "looked like openai-responses", and validated as 0 messages."""
+    row = {"conversation_id": "x", "conversation": [{"role": "user", "content": "hi"}], "language": "English"}
+    source = _written(tmp_path, "lmsys.jsonl", [row])
+    code, _ = _convert(tmp_path, source, "--from", "openai-chat", "--to", "anthropic")
+    assert code != 0
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert "its 'conversation' is a list of messages (LMSYS-Chat-1M's and WildChat's rows)" in error
+    assert '--from sharegpt --dialect-config FILE reads it, FILE holding {"type": "chat_template"' in error
+    assert "looks like openai-responses" not in error
+    assert main(["validate", str(source)]) == 1
+    assert "its 'conversation' is a list of messages" in capsys.readouterr().err
+
+
+def test_an_anthropic_batch_row_given_as_openai_batch_names_its_envelope(tmp_path: Path) -> None:
+    row = {
+        "custom_id": "r1",
+        "params": {"model": "claude-x", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]},
+    }
+    source = _written(tmp_path, "batch.jsonl", [row])
+    code, _ = _convert(tmp_path, source, "--from", "openai-batch", "--to", "anthropic-batch")
+    assert code != 0
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert "is in the anthropic-batch envelope, not openai-batch: give --from anthropic-batch" in error
+    assert "(absent)" not in error

@@ -102,6 +102,16 @@ def test_a_verifiers_empty_content_comes_back_empty(tmp_path: Path) -> None:
     assert out.read_bytes() == source.read_bytes()
 
 
+def test_verifiers_calls_come_back_in_the_shape_they_came_in(tmp_path: Path) -> None:
+    """Older Verifiers rollouts hold OpenAI's nested calls: Verifiers -> Verifiers flattened them, silently."""
+    source = FIXTURES / "verifiers-nested-calls.jsonl"
+    code, out = _convert(tmp_path, source, "--from", "verifiers", "--to", "verifiers", "--strict-all")
+    assert code == 0
+    assert _rows(out) == _rows(source)
+    code, out = _convert(tmp_path, FIXTURES / "verifiers.jsonl", "--from", "verifiers", "--to", "verifiers")
+    assert _rows(out) == _rows(FIXTURES / "verifiers.jsonl")
+
+
 def test_a_sharegpt_system_turn_stays_a_turn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = FIXTURES / "sharegpt-system-turn.jsonl"
     code, out = _convert(tmp_path, source, "--from", "sharegpt", "--to", "sharegpt", "--strict-all")

@@ -302,8 +302,13 @@ def mismatch(source: str, data: object) -> str | None:
     if against is None:
         return _holding_nothing(source, data)
     found, candidate = against
-    looks = f"it looks like {candidate}" if candidate else "its markers fit no one known format"
-    return f"this is not {source} input: it has {found}; {looks} (give that as --from)"
+    if candidate is None:
+        return (
+            f"this is not {source} input: it has {found}, and no format chatcodec reads fits it; convert its rows "
+            "to one first (a conversation per row, such as {messages: [{role, content}]}): `chatcodec convert "
+            "--help` lists the formats and training dialects"
+        )
+    return f"this is not {source} input: it has {found}; it looks like {candidate} (give that as --from)"
 
 
 def _holding_nothing(source: str, data: object) -> str | None:

@@ -222,6 +222,56 @@ def test_parts_say_which_tool_results_failed(tmp_path: Path) -> None:
     ]
 
 
+def test_a_tool_result_names_the_tool_of_the_call_it_answers(tmp_path: Path) -> None:
+    """Anthropic's and OpenAI's results name no tool: the error rate per tool needed a self-join."""
+    calls = [
+        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "get_time", "input": {"city": "Oslo"}},
+        {"type": "tool_use", "id": "toolu_3", "name": "get_weather", "input": {"city": "Oslo"}},
+    ]
+    results = [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "timeout", "is_error": True},
+        {"type": "tool_result", "tool_use_id": "toolu_2", "content": "12:00"},
+        {"type": "tool_result", "tool_use_id": "toolu_3", "content": "12 C"},
+    ]
+    wire = {
+        "model": "claude-x",
+        "max_tokens": 64,
+        "messages": [
+            {"role": "user", "content": "weather and time?"},
+            {"role": "assistant", "content": calls},
+            {"role": "user", "content": results},
+        ],
+    }
+    tables = analyst_tables([get_codec("anthropic").read_request(wire)])
+    pq.write_table(tables["parts"], tmp_path / "parts.parquet")
+    rates = duckdb.sql(
+        f"SELECT tool_name, avg(is_error::INT) FROM '{tmp_path}/parts.parquet' WHERE type = 'tool_result' "
+        "GROUP BY 1 ORDER BY 1"
+    ).fetchall()
+    assert rates == [("get_time", 0.0), ("get_weather", 0.5)]
+
+
+def test_input_tokens_says_it_counts_cache_reads(tmp_path: Path) -> None:
+    """Anthropic's ``input_tokens`` leaves cache reads out; the canonical count (OpenAI's meaning) holds them."""
+    wire = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-x",
+        "content": [{"type": "text", "text": "Hi."}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "cache_read_input_tokens": 100, "output_tokens": 3},
+    }
+    tables = analyst_tables([None], [get_codec("anthropic").read_response(wire)])
+    pq.write_table(tables["exchanges"], tmp_path / "exchanges.parquet")
+    counted = duckdb.sql(f"SELECT input_tokens, cache_read_tokens FROM '{tmp_path}/exchanges.parquet'").fetchall()
+    assert counted == [(110, 100)]
+    field = pq.read_schema(tmp_path / "exchanges.parquet").field("input_tokens")
+    assert b"cache reads and writes included" in (field.metadata or {})[b"description"]
+
+
 def test_every_choice_of_an_n_greater_than_one_answer_is_a_row_with_its_finish_reason(tmp_path: Path) -> None:
     """OpenAI Chat's ``n`` asks for several choices, each with its own ``finish_reason``
     (https://platform.openai.com/docs/api-reference/chat/object)."""

@@ -63,3 +63,15 @@ def test_spark_map_in_arrow_converts_every_row_as_in_process(monkeypatch: pytest
         row = by_request[json.dumps(payload)]
         assert row["chatcodec_error"] is None
         assert json.loads(row["anthropic_request"]) == expected_anthropic(payload)[0]
+
+
+def test_the_docs_recipe_points_the_workers_at_this_python() -> None:
+    """Spark's workers run the ``python`` on the PATH: without ``PYSPARK_PYTHON`` they fail with
+    "No module named 'chatcodec'" unless the venv is activated (the test above sets it too)."""
+    from pathlib import Path
+
+    page = (Path(__file__).parents[2] / "docs" / "datasets.md").read_text(encoding="utf-8")
+    recipe = page[page.index("Spark (`DataFrame.mapInArrow`") :]
+    recipe = recipe[: recipe.index("mapInArrow(convert_batches")]
+    assert "No module named 'chatcodec'" in recipe
+    assert recipe.index('os.environ["PYSPARK_PYTHON"] = sys.executable') < recipe.index("SparkSession.builder")

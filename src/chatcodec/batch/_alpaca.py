@@ -19,6 +19,16 @@ from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.batch._training_layout import ConversationLayout, TrainingRowError
 
+TEXT_PAIR_CONFIG = '{"columns": {"prompt": "prompt", "response": "completion"}}'
+"""The ``--dialect-config`` that reads a ``{prompt, completion}`` row of text as alpaca."""
+TEXT_PAIR_HINT = (
+    "a {prompt, completion} row of text (Together's instruction rows, TRL's standard prompt-completion) is one "
+    f"user turn and its answer: --from alpaca --dialect-config FILE, FILE holding {TEXT_PAIR_CONFIG}"
+)
+"""What to do with a ``{prompt, completion}`` row of text: it names no roles, so no dialect
+reads it without the configuration that says which column is the prompt
+(https://docs.together.ai/docs/fine-tuning-data-preparation, "Instruction")."""
+
 
 @dataclass(frozen=True, slots=True)
 class AlpacaColumns:
@@ -72,6 +82,12 @@ def read_alpaca(row: Mapping[str, Any], columns: AlpacaColumns) -> ReadAlpaca:
         messages.append({"role": "system", "content": system})
     for asked, answered in _history(row, columns.history):
         messages += [{"role": "user", "content": asked}, {"role": "assistant", "content": answered}]
+    if (
+        row.get(columns.prompt) is None
+        and isinstance(row.get("prompt"), str)
+        and isinstance(row.get("completion"), str)
+    ):
+        raise TrainingRowError(f"expected the {columns.prompt!r} column; {TEXT_PAIR_HINT}", f"$.{columns.prompt}")
     instruction = _text(row, columns.prompt, required=True) or ""
     given = _text(row, columns.query)
     content = f"{instruction}\n{given}" if given else instruction

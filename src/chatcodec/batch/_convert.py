@@ -130,7 +130,7 @@ def convert_payload(payload: object, options: ConvertOptions, line: int | None =
         # (tolerant decoders would "convert" a body in another format)
         wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
         if wrong_format is None:
-            wrong_format = mismatch(options.source, body)
+            wrong_format = training.conversation_column_message(body, options.source) or mismatch(options.source, body)
         if wrong_format is not None:
             return Outcome(None, training.with_dialect_hint(wrong_format, body))
         converted = _converted_body(body, options, losses)
@@ -323,6 +323,7 @@ def _conversation_row(
         prompt_length=read.prompt_length if same else None,
         input_length=read.input_length if same else None,
         object_arguments=read.object_arguments if same else True,
+        nested_calls=read.nested_calls if same else (),
         losses=losses,
     )
 

@@ -277,7 +277,23 @@ def open_row(row: dict[str, Any], envelope: Envelope, body_format: str | None = 
 
     Raises :class:`EnvelopeError` (naming the JSON path and the rule) for a row with no
     body where the envelope keeps it, a service field with another value (a failed row),
-    or an id the envelope requires and the row lacks."""
+    or an id the envelope requires and the row lacks; for a row of another known envelope
+    (an Anthropic batch row given as ``openai-batch``), naming that envelope."""
+    try:
+        return _opened_row(row, envelope, body_format)
+    except EnvelopeError:
+        other = mistaken_envelope(row)  # asked only once the row is refused: the rare path
+        if other is None or other.name == envelope.name:
+            raise
+        held = ", ".join(row)
+        raise EnvelopeError(
+            f"this row ({held}) is in the {other.name} envelope, not {envelope.name}: give --from {other.name}",
+            "$",
+            "envelope_mistaken",
+        ) from None
+
+
+def _opened_row(row: dict[str, Any], envelope: Envelope, body_format: str | None) -> OpenedRow:
     _refuse_failed(row, envelope)
     told: str | None = None
     for pointer, held in envelope.layout:

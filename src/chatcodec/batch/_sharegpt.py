@@ -34,8 +34,11 @@ _MESSAGE_KEYS: Final = frozenset({"role", "content", "tool_calls", "tool_call_id
 """The message keys a ShareGPT turn places (role, text, calls; a result answers by order)."""
 
 
-def read_sharegpt(row: Mapping[str, Any], layout: ConversationLayout) -> dict[str, Any]:
-    """The OpenAI Chat body of a ShareGPT row."""
+def read_sharegpt(
+    row: Mapping[str, Any], layout: ConversationLayout, notes: list[Loss] | None = None
+) -> dict[str, Any]:
+    """The OpenAI Chat body of a ShareGPT row; a turn's own keys (WildChat's ``language``
+    and ``toxic``, NeMo's ``label``) ride on its message, each a note in ``notes``."""
     entries = row.get(layout.messages)
     listed = as_list(entries)
     if listed is None:
@@ -47,7 +50,8 @@ def read_sharegpt(row: Mapping[str, Any], layout: ConversationLayout) -> dict[st
         messages.append({"role": "system", "content": system})
     pending: list[str] = []
     for index, entry in enumerate(listed):
-        messages.append(_read_turn(entry, layout, f"$.{layout.messages}[{index}]", _Reading(images, pending, messages)))
+        reading = _Reading(images, pending, messages, [] if notes is None else notes)
+        messages.append(_read_turn(entry, layout, f"$.{layout.messages}[{index}]", reading))
     if images:
         raise TrainingRowError(f"{len(images)} image(s) more than the <image> placeholders", f"$.{layout.images}")
     body: dict[str, Any] = {"messages": messages}
@@ -67,6 +71,8 @@ class _Reading:
     """The ids of the calls no ``observation`` has answered yet, in order."""
     messages: list[dict[str, Any]]
     """The messages read so far (a call's made-up id counts them)."""
+    notes: list[Loss]
+    """What reading put where the row did not have it (a turn's own key on its message)."""
 
 
 def _read_turn(entry: object, layout: ConversationLayout, path: str, reading: _Reading) -> dict[str, Any]:
@@ -82,6 +88,12 @@ def _read_turn(entry: object, layout: ConversationLayout, path: str, reading: _R
     if not isinstance(value, str):
         raise TrainingRowError("expected text", f"{path}.{layout.content}")
     own = _turn_keys(fields, layout, path, assistant=role in ("assistant", "tool_call"))
+    for key in own:
+        if key != WEIGHT:
+            why = (
+                f"a turn's own key, kept on the message as {key!r}: no chat API has such a field (a server refuses it)"
+            )
+            reading.notes.append(Loss(f"{path}.{key}", "turn key", why, "metadata"))
     if role == "tool_call":
         calls = _calls(value, f"{path}.{layout.content}", len(reading.messages))
         reading.pending.extend(call["id"] for call in calls)

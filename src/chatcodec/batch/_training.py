@@ -22,8 +22,9 @@ command. The dialects, each with the documentation it follows:
 ``hf-chat``                ``{"messages", "tools"}`` in Hugging Face's chat-template shapes
                            (:mod:`.chat_template_calls`: calls without ids, object arguments)
 ``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
-``openai-evals``           an OpenAI Evals item ``{"item", "sample"}``, read only
-                           (:mod:`.eval_items`)
+``openai-evals``           an OpenAI Evals item ``{"item", "sample"}`` or a run's output
+                           item (``datasource_item``, ``sample.input``/``output``), read
+                           only (:mod:`.eval_items`)
 ``trl-preference``         ``{"prompt", "chosen", "rejected"}`` (TRL's conversational
                            preference type; without ``prompt``, the sides' shared start is
                            the prompt, and written so again)
@@ -51,7 +52,7 @@ what reading made up or could not split again (a Hugging Face call's id, alpaca'
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -81,6 +82,7 @@ __all__ = [
     "ReadConversation",
     "TrainingRowError",
     "column_losses",
+    "conversation_column_message",
     "extra_columns",
     "layout_from_config",
     "own_columns",
@@ -130,7 +132,7 @@ _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
     "trl-prompt-completion": ("prompt", "completion", "tools"),
     "verifiers": ("prompt", "completion"),
     "hf-chat": ("messages", "tools"),
-    "openai-evals": ("item", "sample"),
+    "openai-evals": ("item", "sample", "datasource_item"),
     "trl-preference": ("prompt", "chosen", "rejected", "tools"),
     "openai-dpo": ("input", "preferred_output", "non_preferred_output"),
     "preference": ("prompt", "chosen", "rejected"),
@@ -192,10 +194,30 @@ def unplaced_fields(body: Mapping[str, Any], placed: Sequence[str], dialect: str
     return losses
 
 
+CONVERSATION_COLUMN_CONFIG: Final = '{"type": "chat_template", "field_messages": "conversation"}'
+"""The ``--dialect-config`` that reads a row whose messages are its ``conversation`` column."""
+
+
+def conversation_column_message(body: Mapping[str, Any], source: str) -> str | None:
+    """Why a row whose ``conversation`` is a list of messages (LMSYS-Chat-1M's, WildChat's)
+    is not ``source`` input, and what reads it: Responses' ``conversation`` is an id, so
+    the row looked like a Responses request and read as no messages at all."""
+    listed = as_list(body.get("conversation"))
+    if source == "sharegpt" or "messages" in body or not listed or as_dict(listed[0]) is None:
+        return None
+    return (
+        f"this is not {source} input: its 'conversation' is a list of messages (LMSYS-Chat-1M's and WildChat's "
+        "rows), not a Responses conversation id: chatcodec convert --from sharegpt --dialect-config FILE reads "
+        f"it, FILE holding {CONVERSATION_COLUMN_CONFIG} [rule: conversation_column]"
+    )
+
+
 def with_dialect_hint(message: str, body: Mapping[str, Any]) -> str:
     """A format mismatch's message, naming the training dialect the row plainly is."""
     if as_dict(body.get("item")) is not None and set(body) <= {"item", "sample"}:
         return f"{message}; an OpenAI Evals item {{item, sample}} is --from openai-evals"
+    if body.get("object") == eval_items.OUTPUT_ITEM:
+        return f"{message}; an OpenAI Evals output item (eval.run.output_item) is --from openai-evals"
     if needs_call_ids(as_list(body.get("messages")) or []):
         hint = "calls without ids, results without tool_call_id: Hugging Face chat-template rows are --from hf-chat"
         return f"{message}\n({hint})"
@@ -205,7 +227,7 @@ def with_dialect_hint(message: str, body: Mapping[str, Any]) -> str:
 def _messages(value: object, path: str) -> list[Any]:
     messages = as_list(value)
     if messages is None:
-        text = " (text is TRL's standard form, which is no conversation)" if isinstance(value, str) else ""
+        text = f": {alpaca.TEXT_PAIR_HINT}" if isinstance(value, str) else ""
         raise TrainingRowError(f"expected a list of messages{text}", path)
     return messages
 
@@ -231,6 +253,10 @@ class ReadConversation:
     """Where an alpaca row's ``input`` started in its last prompt (``instruction\ninput``)."""
     object_arguments: bool = True
     """Whether the row gave its calls' arguments as objects (Hugging Face's spelling)."""
+    nested_calls: tuple[bool, ...] = ()
+    """For each tool call of a Verifiers row, in order: whether it came in OpenAI's nested
+    shape (``{id, type, function: {name, arguments}}``) rather than Verifiers' flat one, so
+    the same dialect written again gives each call back in the shape it came in."""
 
 
 def read_conversation(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> ReadConversation:
@@ -241,7 +267,8 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         if as_read is not layout:
             why = "another format's system message comes back as the system column (LLaMA-Factory reads both alike)"
             notes.append(Loss(f"$.{layout.messages}[0]", "system turn", why, "spelling"))
-        return ReadConversation(sharegpt.read_sharegpt(row, layout), layout=as_read, notes=tuple(notes))
+        conversation = sharegpt.read_sharegpt(row, layout, notes)
+        return ReadConversation(conversation, layout=as_read, notes=tuple(notes))
     if dialect == "alpaca":
         read = alpaca.read_alpaca(row, alpaca.AlpacaColumns.of(layout))
         if read.input_length is not None:
@@ -269,7 +296,17 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
     body: dict[str, Any] = {"messages": messages}
     if dialect == "trl-prompt-completion" and row.get("tools") is not None:
         body["tools"] = row["tools"]
-    return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects)
+    nested = _nested_calls(messages) if dialect == "verifiers" else ()
+    return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects, nested_calls=nested)
+
+
+def _nested_calls(messages: Sequence[Any]) -> tuple[bool, ...]:
+    """Whether each call of ``messages``, in order, is in OpenAI's nested shape."""
+    return tuple(
+        "function" in (as_dict(call) or {})
+        for message in messages
+        for call in as_list((as_dict(message) or {}).get("tool_calls")) or ()
+    )
 
 
 def sharegpt_images(body: dict[str, Any], row: Mapping[str, Any], layout: ConversationLayout) -> dict[str, Any]:
@@ -311,10 +348,12 @@ def write_conversation(
     prompt_length: int | None = None,
     input_length: int | None = None,
     object_arguments: bool = True,
+    nested_calls: Sequence[bool] = (),
     losses: list[Loss],
 ) -> dict[str, Any]:
     """A ``dialect`` row from a :data:`WRITTEN_FROM` request body; every field of the body
-    the row has no place for is a loss."""
+    the row has no place for is a loss. A Verifiers row's calls are flat unless
+    ``nested_calls`` says a call came nested (:attr:`ReadConversation.nested_calls`)."""
     if dialect in READ_ONLY_DIALECTS:
         raise TrainingRowError(
             f"{dialect} is read, not written: an eval item is the eval's data", rule="training_read_only"
@@ -337,7 +376,9 @@ def write_conversation(
     split = prompt_length if prompt_length is not None else _completion_start(messages)
     prompt, completion = messages[:split], messages[split:]
     if dialect == "verifiers":
-        prompt, completion = [_flat_calls(message) for message in prompt], [_flat_calls(m) for m in completion]
+        shapes = iter(nested_calls)
+        prompt = [_flat_calls(message, shapes) for message in prompt]
+        completion = [_flat_calls(message, shapes) for message in completion]
     row: dict[str, Any] = {"prompt": prompt, "completion": completion}
     if dialect == "trl-prompt-completion" and body.get("tools"):
         row["tools"] = body["tools"]
@@ -414,23 +455,27 @@ def _completion_start(messages: Sequence[Any]) -> int:
     return 0
 
 
-def _flat_calls(message: Any) -> Any:
-    """An OpenAI assistant message with Verifiers' flat calls (``{id, name, arguments}``)."""
+def _flat_calls(message: Any, nested: Iterator[bool]) -> Any:
+    """An OpenAI assistant message with Verifiers' flat calls (``{id, name, arguments}``),
+    but for the calls ``nested`` (one flag per call, in order) says came in OpenAI's shape."""
     fields = as_dict(message)
     calls = None if fields is None else as_list(fields.get("tool_calls"))
     if fields is None or calls is None:
         return message
-    flat: list[dict[str, Any]] = []
+    written: list[Any] = []
     for call in calls:
+        if next(nested, False):
+            written.append(call)
+            continue
         function = as_dict((as_dict(call) or {}).get("function")) or {}
-        flat.append(
+        written.append(
             {
                 "id": (as_dict(call) or {}).get("id"),
                 "name": function.get("name"),
                 "arguments": function.get("arguments"),
             }
         )
-    return {**fields, "tool_calls": flat}
+    return {**fields, "tool_calls": written}
 
 
 # --- preference pairs ------------------------------------------------------------------

@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from chatcodec import _detect as detect
 from chatcodec._errors import ChatcodecError, ValidationError
 from chatcodec._extras import MissingExtraError
+from chatcodec._narrow import as_dict
 from chatcodec._public_label import shown_as
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
-from chatcodec.batch._training import CONVERSATION_DIALECTS
+from chatcodec.batch._fine_tuning import is_fine_tuning_row
+from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM, conversation_column_message
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli._convert import add_convert_command, is_parquet
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
@@ -145,13 +147,21 @@ def _add_schema_command(commands: Any) -> None:
 
 def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     from chatcodec.cli._documents import iter_documents
+    from chatcodec.cli._file_format import FileFormat
 
     path: Path = arguments.file
     failures = 0
     conversations = 0
     documents = iter_documents(path, parquet=is_parquet(path, arguments.in_format))
+    one_format = FileFormat() if arguments.format is None else None  # --format: every row is read as it
     for document in _batch_rows(documents, arguments.format):
         conversations += 1
+        if one_format is not None and document.format is None and document.error is None:
+            mixed = one_format.mismatch(document.data, document.label, _canonical_messages)
+            if mixed is not None:
+                print(f"{arguments.file}{document.label}: {mixed}", file=sys.stderr)
+                failures += 1
+                continue
         failures += not _validate_one(document, arguments, out)
     if failures:
         print(f"{failures} of {conversations} conversation(s) invalid", file=sys.stderr)
@@ -212,6 +222,10 @@ def _validate_document(
     if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope
         format_name, written = written, None
     data, format_name = _opened(data, format_name)
+    fields = as_dict(data) or {}
+    column = None if format_name is not None else conversation_column_message(fields, detect.detect(fields) or "chat")
+    if column is not None:  # LMSYS-Chat-1M's rows looked like Responses requests: "ok, 0 messages"
+        raise ChatcodecError(column)
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)
         if wrong is not None:
@@ -309,7 +323,30 @@ def _decoded_messages(format_name: str, data: object, *, strict: bool) -> list[A
     fields = load_object(data, f"{format_name} body")
     if _is_response(fields):
         return [choice.message for choice in decode_response(format_name, fields, strict=strict).choices]
+    if strict and format_name == WRITTEN_FROM and is_fine_tuning_row(fields):
+        return _fine_tuning_messages(format_name, fields)
     return decode_request(format_name, fields, strict=strict).messages
+
+
+def _fine_tuning_messages(format_name: str, fields: dict[str, Any]) -> list[AnyMessage]:
+    """A fine-tuning row's messages, read strictly: its weights by the fine-tuning format's
+    rules (:mod:`chatcodec.batch._fine_tuning`), the rest by the API's, one error for all."""
+    from chatcodec._api import decode_request
+    from chatcodec._errors import Problem, problems_error
+    from chatcodec.batch._fine_tuning import without_weights
+
+    checked, problems = without_weights(fields)
+    try:
+        decode_request(format_name, checked, strict=True)
+    except ValidationError as error:
+        found = [
+            Problem(tuple(detail["loc"]), detail["type"], detail["msg"], detail["input"])
+            for detail in error.errors(include_url=False)
+        ]
+        raise problems_error(error.title, [*found, *problems]) from None
+    if problems:
+        raise problems_error(f"{format_name} request", problems)
+    return decode_request(format_name, fields).messages
 
 
 _RESPONSE_KEYS = ("choices", "candidates", "output", "stopReason")

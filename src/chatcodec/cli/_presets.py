@@ -37,7 +37,7 @@ DIALECT_LINES = {
     "verifiers": "a Verifiers rollout {prompt, completion, answer, reward, ...}",
     "hf-chat": "Hugging Face chat-template {messages, tools}: calls without ids, arguments as objects",
     "alpaca": "LLaMA-Factory alpaca {instruction, input, output, system, history, images}",
-    "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} (read only)",
+    "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} and run output items (read only)",
     "trl-preference": "TRL {prompt, chosen, rejected} (prompt optional)",
     "openai-dpo": "OpenAI DPO {input, preferred_output, non_preferred_output}",
     "sharegpt-preference": "LLaMA-Factory {conversations, chosen, rejected}",

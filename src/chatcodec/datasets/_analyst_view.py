@@ -13,7 +13,15 @@ thinking", "tokens per model"), so this view answers them in three tables that j
                text, its part and tool-call counts; a response's messages are its choices,
                one row each (``n > 1``), with the ``choice`` index and its ``finish_reason``
 ``parts``      one row per content part: its type, text, tool name, call id, arguments,
-               and ``is_error`` on a tool result (which calls failed)
+               and ``is_error`` on a tool result (which calls failed); a tool result's
+               ``tool_name`` is the name of the call it answers (most formats' results
+               name none), so an error rate per tool is one ``GROUP BY``
+
+``input_tokens`` is the canonical usage's: the whole prompt, cache reads and writes
+included (OpenAI's meaning). Anthropic and Bedrock report cache reads and writes beside
+their ``input_tokens``; their codecs add them in, so the column is comparable across
+providers and ``cache_read_tokens`` is a part of it, never an addition to it. Each
+column's description (the Arrow field's ``description`` metadata) says so.
 
 It is a view, not a storage form: it is written beside the columnar form (which stays the
 exact one), from the same canonical data. Queries over it are in the docs ("An analyst's
@@ -35,7 +43,13 @@ from chatcodec.datasets._arrow import Table, pa
 ANALYST_TABLES = ("exchanges", "messages", "parts")
 """The tables of the view, in the order they are listed."""
 
-_EXCHANGE_FIELDS: tuple[tuple[str, Any], ...] = (
+_INPUT_TOKENS = (
+    "prompt tokens, cache reads and writes included (OpenAI's meaning; Anthropic's and Bedrock's "
+    "input_tokens leave them out, their codecs add them in)"
+)
+_TOOL_NAME = "the tool called (tool_use), or the tool of the call a tool_result answers"
+
+_EXCHANGE_FIELDS: tuple[tuple[Any, ...], ...] = (
     ("exchange", pa.int64()),
     ("model", pa.string()),
     ("messages", pa.int64()),
@@ -46,14 +60,14 @@ _EXCHANGE_FIELDS: tuple[tuple[str, Any], ...] = (
     ("response_model", pa.string()),
     ("finish_reason", pa.string()),
     ("choices", pa.int64()),
-    ("input_tokens", pa.int64()),
+    ("input_tokens", pa.int64(), _INPUT_TOKENS),
     ("output_tokens", pa.int64()),
-    ("cache_read_tokens", pa.int64()),
+    ("cache_read_tokens", pa.int64(), "prompt tokens served from the cache: a part of input_tokens"),
     ("reasoning_tokens", pa.int64()),
     ("request", pa.string()),
     ("response", pa.string()),
 )
-_MESSAGE_FIELDS: tuple[tuple[str, Any], ...] = (
+_MESSAGE_FIELDS: tuple[tuple[Any, ...], ...] = (
     ("exchange", pa.int64()),
     ("side", pa.string()),
     ("message", pa.int64()),
@@ -64,7 +78,7 @@ _MESSAGE_FIELDS: tuple[tuple[str, Any], ...] = (
     ("choice", pa.int64()),
     ("finish_reason", pa.string()),
 )
-_PART_FIELDS: tuple[tuple[str, Any], ...] = (
+_PART_FIELDS: tuple[tuple[Any, ...], ...] = (
     ("exchange", pa.int64()),
     ("side", pa.string()),
     ("message", pa.int64()),
@@ -72,13 +86,13 @@ _PART_FIELDS: tuple[tuple[str, Any], ...] = (
     ("role", pa.string()),
     ("type", pa.string()),
     ("text", pa.string()),
-    ("tool_name", pa.string()),
+    ("tool_name", pa.string(), _TOOL_NAME),
     ("tool_use_id", pa.string()),
     ("arguments", pa.string()),
     ("is_error", pa.bool_()),
 )
 
-COLUMN_NAMES = frozenset(name for fields in (_EXCHANGE_FIELDS, _MESSAGE_FIELDS, _PART_FIELDS) for name, _ in fields)
+COLUMN_NAMES = frozenset(column[0] for fields in (_EXCHANGE_FIELDS, _MESSAGE_FIELDS, _PART_FIELDS) for column in fields)
 """Every column of the view's tables (a dataset column given beside them needs another name)."""
 
 
@@ -120,8 +134,14 @@ def analyst_tables(
     return tables
 
 
-def _table(rows: list[dict[str, Any]], fields: tuple[tuple[str, Any], ...]) -> Table:
-    return pa.Table.from_pylist(rows, schema=pa.schema([pa.field(name, kind) for name, kind in fields]))
+def _table(rows: list[dict[str, Any]], fields: tuple[tuple[Any, ...], ...]) -> Table:
+    """The rows as a table; a field given a third item has it as its ``description``."""
+    schema = pa.schema([pa.field(column[0], column[1], metadata=_description(column[2:])) for column in fields])
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def _description(given: tuple[Any, ...]) -> dict[str, str] | None:
+    return {"description": str(given[0])} if given else None
 
 
 def _add_exchange(
@@ -131,8 +151,9 @@ def _add_exchange(
     answered = list(_messages(response, "response"))
     used: list[str] = []
     thinking = False
+    calls: dict[str, str] = {}  # call id -> tool name, for the results that answer them
     for side, number, message in (*asked, *answered):
-        called, thought = _add_message(rows, index, (side, number, message), response)
+        called, thought = _add_message(rows, index, (side, number, message), response, calls)
         used += called
         thinking = thinking or thought
     rows.exchanges.append(
@@ -152,10 +173,15 @@ def _add_exchange(
 
 
 def _add_message(
-    rows: _Rows, index: int, placed: tuple[str, int, Mapping[str, Any]], response: Mapping[str, Any] | None
+    rows: _Rows,
+    index: int,
+    placed: tuple[str, int, Mapping[str, Any]],
+    response: Mapping[str, Any] | None,
+    calls: dict[str, str],
 ) -> tuple[list[str], bool]:
     """One message's row and its parts' rows (``placed``: its side and number); the names
-    of the tools it calls, and whether it holds thinking."""
+    of the tools it calls, and whether it holds thinking. ``calls``: the exchange's calls
+    so far by id, which this message's calls join and its results are named from."""
     side, number, message = placed
     parts = list(_parts(message))
     used: list[str] = []
@@ -165,7 +191,12 @@ def _add_message(
         thinking = thinking or kind == "thinking"
         if kind == "tool_use":
             used.append(str(part.get("name")))
-        rows.parts.append(_part_row(index, side, number, part_number, message=message, part=part))
+            if isinstance(part.get("id"), str) and isinstance(part.get("name"), str):
+                calls[part["id"]] = part["name"]
+        row = _part_row(index, side, number, part_number, message=message, part=part)
+        if kind == "tool_result" and row["tool_name"] is None:
+            row["tool_name"] = calls.get(str(part.get("tool_use_id")))
+        rows.parts.append(row)
     texts = [str(part["text"]) for part in parts if part.get("type") == "text" and "text" in part]
     rows.messages.append(
         {
