@@ -248,3 +248,30 @@ def test_a_results_name_goes_on_a_function_output_and_is_a_loss_on_a_custom_one(
         assert [loss.path for loss in losses if loss.what == "tool name"] == (
             [] if named else ["$.messages[1].content[0].name"]
         )
+
+
+def test_an_output_texts_empty_annotations_are_no_loss_and_come_back() -> None:
+    """The Responses writer gives every ``output_text`` ``annotations: []`` (the SDK's
+    ``ResponseOutputText`` requires the field): read back, an empty list is no data to carry,
+    so another format reports nothing for it; a non-empty list still is reported."""
+    cited = {"type": "url_citation", "start_index": 0, "end_index": 1, "url": "https://example.com", "title": "t"}
+    body = {
+        "model": "gpt-5",
+        "input": [
+            {"role": "user", "content": "hi"},
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [
+                    {"type": "output_text", "text": "a", "annotations": []},
+                    {"type": "output_text", "text": "b", "annotations": [cited]},
+                ],
+            },
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(body, source="openai-responses", target="anthropic", on_loss="ignore", losses=losses)
+    annotated = [loss.path for loss in losses if "annotations" in loss.what]
+    assert annotated == ["$.messages[1].content[1]"]
+    back = chatcodec.convert_request(body, source="openai-responses", target="openai-responses", on_loss="error")
+    assert back["input"][1]["content"] == body["input"][1]["content"]

@@ -90,7 +90,9 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
         return opaque(part)
     if kind in _TEXT_KINDS and (len(part) == 2 or _annotated(part)):  # the plain shapes
         text = {"type": "text", "text": part["text"]}
-        return text if len(part) == 2 else KIT.attach(text, _noted(calls, {"annotations": part["annotations"]}))
+        if len(part) == 2 or (kind == "output_text" and not part["annotations"]):
+            return text  # an output_text's empty annotations are what the writer writes: no bag to carry
+        return KIT.attach(text, _noted(calls, {"annotations": part["annotations"]}))
     decoded: dict[str, Any] | None
     match kind:
         case "input_text" | "output_text":
