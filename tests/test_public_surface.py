@@ -69,9 +69,11 @@ PUBLIC_MODULES: dict[str, str] = {
     "chatcodec.serve": "ServeConfig app_from_environment create_app",
     "chatcodec.streams": "",
     "chatcodec.testing": (
-        "Splitter assistant_content_parts assistant_messages audio_parts base64_sources cache_controls "
-        "chat_requests chat_responses chunkings conversations document_parts file_sources finish_reasons "
-        "image_parts json_objects json_values meaningful_markers messages opaque_parts provider_metadata "
+        "BagSamples LawCase ProviderEntry SingleHop Splitter StreamCases StreamPair "
+        "assistant_content_parts assistant_messages audio_parts base64_sources cache_controls "
+        "chat_requests chat_responses check_codec chunkings codec_law_cases conversations document_parts "
+        "events_from_response file_sources finish_reasons "
+        "image_parts json_objects json_values law_cases meaningful_markers messages opaque_parts provider_metadata "
         "reasoning_configs refusal_parts response_choices response_formats stream_events system_messages "
         "text_messages text_parts text_sources thinking_parts tool_choices tool_definitions tool_messages "
         "tool_result_parts tool_use_parts url_sources usages user_messages video_parts"

@@ -18,10 +18,10 @@ import pytest
 from anthropic.types import Message, RawMessageStreamEvent
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage
 from pydantic import BaseModel, TypeAdapter
-from tests.conformance.fixtures import stream_event_dicts
 
 import chatcodec
 from chatcodec._sdk_objects import sdk_json
+from chatcodec.testing._laws.fixtures import stream_event_dicts
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

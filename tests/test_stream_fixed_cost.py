@@ -17,7 +17,7 @@ from chatcodec._model.response import ChatResponse, validate_response
 from chatcodec._providers.openai_chat.stream_chunk import COMMON_CHUNK
 from chatcodec._providers.openai_chat.wire_validators import chunk_adapter
 from chatcodec.streams._builder import StreamBuilder, plain_counts
-from conformance.stream_law import StreamLaw, outcome
+from chatcodec.testing._laws.stream_law import StreamLaw, outcome
 from fuzz import mutate, seeds
 from fuzz.run import RandomChooser
 from providers.anthropic.conformance_streams import plain_stream

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conformance.fixtures import stream_event_dicts
 
 import chatcodec
 from chatcodec._registry import get_codec
 from chatcodec._strict.extensions import EXTENSIONS
 from chatcodec._strict.fields import schema_for
+from chatcodec.testing._laws.fixtures import stream_event_dicts
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROVIDERS = tuple(name for name in chatcodec.PROVIDER_NAMES if schema_for(name) is not None)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.entry import ProviderEntry
+from chatcodec.testing import LawCase, ProviderEntry
 from conformance.providers import PROVIDER
 
 HERE = Path(__file__).resolve().parent
@@ -29,7 +29,9 @@ def providers_in(item: pytest.Item) -> int:
     names: set[str] = set()
     for value in callspec.params.values():
         for each in value if isinstance(value, tuple) else (value,):
-            if isinstance(each, ProviderEntry):
+            if isinstance(each, LawCase):
+                names.update(each.codecs)
+            elif isinstance(each, ProviderEntry):
                 names.add(each.name)
             elif isinstance(each, str) and each in PROVIDER:
                 names.add(each)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import importlib
 
 import chatcodec
-from conformance.entry import ProviderEntry
+from chatcodec.testing import ProviderEntry
+from chatcodec.testing._laws.suite import streams
 
 
 def entry_module(name: str) -> str:
@@ -34,15 +35,6 @@ PROVIDERS: tuple[ProviderEntry, ...] = tuple(_entry(name) for name in chatcodec.
 PROVIDER = {provider.name: provider for provider in PROVIDERS}
 PROVIDER_NAMES = list(PROVIDER)
 """Hypothesis tests take the name (it prints a falsifying example's dataclass in full)."""
-
-
-def streams(name: str) -> bool:
-    """Whether the registered codec ``name`` reads and writes streams, as the codec says
-    (``decodes_streams`` and ``encodes_streams``: streams are optional in the folder contract,
-    a folder without ``stream_decode.py``/``stream_encode.py`` refuses every stream entry
-    point), so the stream laws hold for the others and no list names them."""
-    codec = chatcodec.get_codec(name)
-    return bool(getattr(codec, "decodes_streams", True) and getattr(codec, "encodes_streams", True))
 
 
 STREAMING = [provider for provider in PROVIDERS if streams(provider.name)]

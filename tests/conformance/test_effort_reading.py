@@ -4,7 +4,7 @@ effort ``none``, written without a report."""
 
 from __future__ import annotations
 
-from conformance.normal_forms import effort_reading
+from chatcodec.testing._laws.normal_forms import effort_reading
 
 
 def test_a_thinking_budget_of_0_reads_as_effort_none() -> None:

@@ -1,6 +1,7 @@
 """The conformance laws name no provider.
 
 A provider's facts live in its entry (``tests/providers/<name>/conformance.py``); a law
+(shipped in ``chatcodec/testing/_laws/``, or a test of this folder)
 that branches on a provider's name, or keeps a table keyed by one, puts them back here,
 where a new provider would have to edit it. Every Python file in this folder is read as
 tokens: no identifier, string (docstrings included) or comment may hold a registered
@@ -16,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
+import chatcodec.testing._laws as laws
 from conformance.providers import PROVIDERS
 
 HERE = Path(__file__).resolve().parent
-LAW_FILES = sorted(HERE.glob("*.py"))
+LAWS = Path(laws.__file__).resolve().parent
+LAW_FILES = sorted([*HERE.glob("*.py"), *LAWS.glob("*.py")])
 
 CHECKED = {tokenize.NAME, tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
 """Identifiers, strings (an f-string's text too: one token of its own on Python 3.12+) and comments."""

@@ -1,15 +1,13 @@
-"""A law parametrized over every provider calls no stream entry point: streams are optional
-in the folder contract, so a law that streams is parametrized over the codecs that say they
-stream (:data:`conformance.providers.STREAMING`, read from each codec's
-``decodes_streams``/``encodes_streams``), and one over every codec must hold for a codec
-without streams too (which refuses every stream entry point at the call).
+"""A law over every codec calls no stream entry point: streams are optional in the contract,
+so a law that streams takes its cases from the codecs that say they stream (``Suite.streaming``,
+read from each codec's ``decodes_streams``/``encodes_streams``), and one over every codec must
+hold for a codec without streams too (which refuses every stream entry point at the call).
 
-The check is static, by ``ast``: every ``test_*`` function of the conformance laws whose
-``parametrize`` reads :data:`~conformance.providers.PROVIDERS` or
-:data:`~conformance.providers.PROVIDER_NAMES` (or a module-level name built from them), and
-every function it calls that this suite defines (in its module, or imported from
-``conformance.*``), transitively, names none of :data:`STREAM_ENTRY_POINTS`. A law that
-needs streams for some providers only reads :data:`~conformance.providers.STREAMING`.
+The check is static, by ``ast``, over the shipped laws (``chatcodec/testing/_laws/law_*.py``):
+every function declared with ``@law(cases)`` whose cases read the suite's every-codec names
+(:data:`EVERY_PROVIDER`, directly or through a module-level function), and every function it
+calls that the laws define (in its module, or imported from ``chatcodec.testing._laws.*``),
+transitively, names none of :data:`STREAM_ENTRY_POINTS`.
 """
 
 from __future__ import annotations
@@ -20,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
+import chatcodec.testing._laws as laws
+
+HERE = Path(laws.__file__).resolve().parent
+PACKAGE = "chatcodec.testing._laws."
 
 STREAM_ENTRY_POINTS = frozenset(
     {
@@ -39,12 +40,11 @@ STREAM_ENTRY_POINTS = frozenset(
 """The public stream entry points (``chatcodec``'s, a codec's own, ``Conversation``'s),
 each refused at the call by a codec without streams."""
 
-EVERY_PROVIDER = frozenset({"PROVIDERS", "PROVIDER_NAMES"})
-"""The names that hold every registered provider."""
+EVERY_PROVIDER = frozenset({"entries", "names", "pairs", "recorded"})
+"""The suite's names that hold every codec."""
 
-STREAMING_PROVIDERS = frozenset({"STREAMING", "STREAMING_NAMES"})
-"""The names that hold the providers whose codecs stream (not looked into: they are built
-from :data:`EVERY_PROVIDER`, filtered)."""
+STREAMING_PROVIDERS = frozenset({"streaming", "recorded_streams"})
+"""The suite's names that hold the codecs that stream (built from every codec, filtered)."""
 
 
 @cache
@@ -69,8 +69,8 @@ def _definitions(module: str) -> dict[str, tuple[str, ast.AST]]:
     its own, and those it imports from ``conformance.*`` (by the module they live in)."""
     found: dict[str, tuple[str, ast.AST]] = {}
     for node in _tree(module).body:
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("conformance."):
-            source = (node.module or "").removeprefix("conformance.")
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGE):
+            source = (node.module or "").removeprefix(PACKAGE)
             for alias in node.names:
                 found.update({alias.asname or alias.name: _definitions(source).get(alias.name, (source, node))})
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -92,15 +92,15 @@ def _reaches(module: str, node: ast.AST, wanted: frozenset[str], seen: set[tuple
         if name in definitions and (definitions[name][0], name) not in seen:
             seen.add((definitions[name][0], name))
             home, definition = definitions[name]
-            if not isinstance(definition, ast.ImportFrom):
+            if not isinstance(definition, ast.ImportFrom | ast.ClassDef):  # a class: an annotation's type
                 hit |= _reaches(home, definition, wanted, seen)
     return hit
 
 
 def _parametrized_over_every_provider(module: str, function: ast.FunctionDef) -> bool:
     for decorator in function.decorator_list:
-        if isinstance(decorator, ast.Call) and _names(decorator.func) >= {"parametrize"}:
-            values = decorator.args[1:] + [keyword.value for keyword in decorator.keywords]
+        if isinstance(decorator, ast.Call) and _names(decorator.func) == {"law"}:
+            values = decorator.args + [keyword.value for keyword in decorator.keywords]
             reached = _reaches(module, values[0], EVERY_PROVIDER | STREAMING_PROVIDERS, set()) if values else set()
             if reached & EVERY_PROVIDER and not reached & STREAMING_PROVIDERS:
                 return True
@@ -110,9 +110,9 @@ def _parametrized_over_every_provider(module: str, function: ast.FunctionDef) ->
 def _laws() -> list[tuple[str, ast.FunctionDef]]:
     return [
         (path.stem, node)
-        for path in sorted(HERE.glob("test_*.py"))
+        for path in sorted(HERE.glob("law_*.py"))
         for node in _tree(path.stem).body
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+        if isinstance(node, ast.FunctionDef) and any(_names(each) >= {"law"} for each in node.decorator_list)
     ]
 
 
@@ -127,9 +127,9 @@ def test_the_check_finds_laws_over_every_provider_and_over_streaming_ones() -> N
     streaming = [
         law.name
         for module, law in _laws()
-        if any(_names(decorator) & STREAMING_PROVIDERS for decorator in law.decorator_list)
+        if any(_reaches(module, decorator, STREAMING_PROVIDERS, set()) for decorator in law.decorator_list)
     ]
-    assert streaming, "no law reads STREAMING"
+    assert streaming, "no law reads the streaming codecs"
     assert not set(every) & set(streaming)
 
 
@@ -140,6 +140,6 @@ def test_a_law_over_every_provider_calls_no_stream_entry_point(case: str) -> Non
     body = ast.Module(body=law.body, type_ignores=[])
     called = _reaches(module, body, STREAM_ENTRY_POINTS, set())
     assert not called, (
-        f"{case} is parametrized over every provider but calls {sorted(called)}: a codec without "
-        "streams refuses those; parametrize it over conformance.providers.STREAMING instead"
+        f"{case} is over every codec but calls {sorted(called)}: a codec without "
+        "streams refuses those; take its cases from suite.streaming instead"
     )

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from conformance.entry import NO_BAGS, ProviderEntry, no_sdk_oracle
+from chatcodec.testing._laws.entry import NO_BAGS, ProviderEntry, no_sdk_oracle
 from conformance.providers import PROVIDERS, by_name
 
 
@@ -59,5 +59,5 @@ def test_what_a_minimal_entry_is_given_wins_over_what_it_derives() -> None:
 def test_an_entry_whose_fixture_folder_lacks_a_kind_lists_none_of_it() -> None:
     """A codec without streams has no ``stream/`` folder (git keeps no empty one): the
     entry lists no recorded streams rather than failing the collection of every law."""
-    entry = replace(PROVIDERS[0], name="no-such-fixture-folder")
+    entry = replace(PROVIDERS[0], fixtures=PROVIDERS[0].folder.parent / "no-such-fixture-folder")
     assert entry.recorded == {"request": [], "response": [], "stream": []}

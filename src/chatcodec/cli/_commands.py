@@ -26,6 +26,7 @@ from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._fine_tuning import is_fine_tuning_row
 from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM, conversation_column_message
 from chatcodec.cli import _exit_codes as exit_codes
+from chatcodec.cli._check_codec import add_check_codec_command
 from chatcodec.cli._convert import add_convert_command, is_parquet
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
 from chatcodec.cli._documents import Document
@@ -103,6 +104,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_schema_command(commands)
     add_convert_command(commands)
     add_serve_command(commands)
+    add_check_codec_command(commands)
     return parser
 
 

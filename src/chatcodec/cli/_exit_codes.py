@@ -6,6 +6,7 @@
       count is printed on standard error). ``validate``: 1 when anything is invalid.
 64    bad usage: an unknown option, a missing argument, a bad value (``EX_USAGE``)
 66    the input file is missing or cannot be opened (``EX_NOINPUT``)
+69    ``check-codec`` without the testing extra (``EX_UNAVAILABLE``)
 70    an internal error, such as a worker process that died (``EX_SOFTWARE``)
 74    reading or writing failed part-way, or an output cannot be written (``EX_IOERR``)
 130   interrupted with Ctrl-C
@@ -27,6 +28,9 @@ USAGE: Final = 64
 """Bad usage (``EX_USAGE``)."""
 NO_INPUT: Final = 66
 """The input file is missing or unreadable (``EX_NOINPUT``)."""
+UNAVAILABLE: Final = 69
+"""A dependency the command needs is not installed (``EX_UNAVAILABLE``): ``check-codec`` without the
+testing extra."""
 SOFTWARE: Final = 70
 """An internal error (``EX_SOFTWARE``)."""
 IO_ERROR: Final = 74

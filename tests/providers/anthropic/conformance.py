@@ -20,9 +20,14 @@ from hypothesis import strategies as st
 
 import chatcodec
 import chatcodec.testing as canonical
-from conformance.entry import ProviderEntry, SingleHop, StreamPair
-from conformance.fixtures import JsonObject
-from conformance.normal_forms import with_compact_arguments, without_neutral_penalties, without_unasked_logprobs
+from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.normal_forms import (
+    with_compact_arguments,
+    without_neutral_penalties,
+    without_unasked_logprobs,
+)
+from conformance.recordings import recordings_of
 from providers.anthropic.anthropic_support import (
     PREDATES_SDK,
     assert_valid_request,
@@ -357,6 +362,7 @@ ENTRY = ProviderEntry.minimal(
     # 2026-10-21 takes no sampling settings; the laws send numbers past 0 to 1 (digits, not ranges)
     sampling_options={"api_version": "2023-06-01", "skip_rules": ["sampling_range"]},
     name="anthropic",
+    fixtures=recordings_of("anthropic"),
     names_in_prose=("anthropic", "claude"),
     check_request=check_request,
     check_response=check_response,

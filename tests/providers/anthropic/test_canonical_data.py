@@ -23,8 +23,8 @@ from chatcodec._providers.anthropic import wire
 from chatcodec._providers.anthropic.tools import empty_schema
 from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests, chat_responses
+from chatcodec.testing._laws.mutations import mutated
 from conformance.generated_requests import bare_request
-from conformance.mutations import mutated
 from providers.anthropic.anthropic_support import REQUEST_FIXTURES, RESPONSE_FIXTURES, load_json
 
 CODEC = get_codec("anthropic")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conformance.stream_law import StreamLaw, outcome
+from chatcodec.testing._laws.stream_law import StreamLaw, outcome
 from providers.anthropic.conformance_streams import block_delta, block_start, plain_stream
 
 LAW = StreamLaw("anthropic")

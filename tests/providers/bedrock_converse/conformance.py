@@ -20,15 +20,16 @@ from hypothesis import strategies as st
 
 import chatcodec
 import chatcodec.testing as canonical
-from conformance.entry import ProviderEntry, SingleHop, StreamPair
-from conformance.fixtures import JsonObject
-from conformance.normal_forms import (
+from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.normal_forms import (
     with_compact_arguments,
     without_neutral_penalties,
     without_provider_data,
     without_spelling_markers,
     without_unasked_logprobs,
 )
+from conformance.recordings import recordings_of
 from providers.bedrock_converse.bedrock_support import (
     assert_valid_request,
     assert_valid_response,
@@ -416,6 +417,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 ENTRY = ProviderEntry.minimal(
     sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past 0 to 1 (digits, not ranges)
     name="bedrock-converse",
+    fixtures=recordings_of("bedrock-converse"),
     names_in_prose=("bedrock", "aws", "amazon"),
     check_request=check_request,
     check_response=check_response,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.fixtures import JsonObject
-from conformance.stream_law import GONE, Path, StreamCases
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.stream_law import GONE, Path, StreamCases
 
 
 def delta(index: object, value: JsonObject, **extra: Any) -> JsonObject:

@@ -27,8 +27,8 @@ from chatcodec._providers.families.aws.blobs import is_base64
 from chatcodec._providers.families.aws.blocks import IMAGE_TYPES
 from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests
+from chatcodec.testing._laws.mutations import mutated
 from conformance.generated_requests import bare_request
-from conformance.mutations import mutated
 from conformance.providers import PROVIDER
 
 BEDROCK = "bedrock-converse"

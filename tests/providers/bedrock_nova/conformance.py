@@ -20,15 +20,16 @@ from hypothesis import strategies as st
 
 import chatcodec
 import chatcodec.testing as canonical
-from conformance.entry import ProviderEntry, SingleHop, StreamPair
-from conformance.fixtures import JsonObject
-from conformance.normal_forms import (
+from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.normal_forms import (
     with_compact_arguments,
     without_neutral_penalties,
     without_provider_data,
     without_spelling_markers,
     without_unasked_logprobs,
 )
+from conformance.recordings import recordings_of
 from providers.bedrock_nova.conformance_streams import CASES
 from providers.bedrock_nova.nova_support import assert_valid_request, assert_valid_response, assert_valid_stream
 
@@ -337,6 +338,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 ENTRY = ProviderEntry.minimal(
     name=PROVIDER,
+    fixtures=recordings_of(PROVIDER),
     names_in_prose=("bedrock", "aws", "amazon", "nova"),
     check_request=assert_valid_request,
     check_response=assert_valid_response,

@@ -8,8 +8,8 @@ import base64
 import json
 from typing import Any
 
-from conformance.fixtures import JsonObject
-from conformance.stream_law import GONE, Path, StreamCases
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.stream_law import GONE, Path, StreamCases
 
 METRICS = {"inputTokenCount": 40, "outputTokenCount": 9, "invocationLatency": 900, "firstByteLatency": 300}
 

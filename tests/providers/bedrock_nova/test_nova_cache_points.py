@@ -109,3 +109,22 @@ def test_a_point_inside_a_block_canonical_cannot_mark_is_kept_whole() -> None:
         assert not isinstance(content, str)
         assert content[0].type == "opaque"
         assert chatcodec.encode_request("bedrock-nova", request) == wire
+
+
+def test_a_blank_system_message_before_a_cached_one_drops_alone() -> None:
+    """The blank-text rule dropped the cache point after a blank block, taking a point
+    inside the next text block for it (a KeyError): only a point of a block of its own is
+    the blank block's; the cached text after it keeps its point inside (found by the
+    losses law's drawn examples)."""
+    losses: list[chatcodec.Loss] = []
+    request = {
+        "messages": [
+            {"role": "system", "content": ""},
+            {"role": "system", "content": "0", "cache_control": {"type": "ephemeral"}},
+            {"role": "user", "content": "hi"},
+        ]
+    }
+    model = chatcodec.ChatRequest.model_validate(request)
+    body = chatcodec.encode_request("bedrock-nova", model, on_loss="ignore", losses=losses)
+    assert body["system"] == [{"text": "0", "cachePoint": {"type": "default"}}]
+    assert [loss.what for loss in losses] == ["blank text block"]

@@ -20,14 +20,15 @@ from hypothesis import strategies as st
 
 import chatcodec
 import chatcodec.testing as canonical
-from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
-from conformance.fixtures import JsonObject
-from conformance.normal_forms import (
+from chatcodec.testing._laws.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.normal_forms import (
     with_compact_arguments,
     without_empty_instructions,
     without_provider_data,
     without_spelling_markers,
 )
+from conformance.recordings import recordings_of
 from providers.gemini.conformance_streams import CASES
 from providers.gemini.gemini_support import assert_valid_request, assert_valid_response, assert_valid_stream
 from providers.gemini.gemini_support import for_sdk as strip_newer_fields
@@ -338,6 +339,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 ENTRY = ProviderEntry(
     name="gemini",
+    fixtures=recordings_of("gemini"),
     sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past the ranges (digits, not ranges)
     names_in_prose=("gemini", "google", "vertex"),
     check_request=check_request,

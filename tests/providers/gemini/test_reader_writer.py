@@ -26,8 +26,8 @@ from chatcodec._losses import LossRecorder
 from chatcodec._payloads import loads
 from chatcodec._providers.gemini import wire
 from chatcodec._providers.gemini.results import parsed_object
+from chatcodec.testing._laws.mutations import mutated
 from conformance.generated_requests import REQUESTS
-from conformance.mutations import mutated
 from conformance.providers import PROVIDER
 
 GEMINI = PROVIDER["gemini"]

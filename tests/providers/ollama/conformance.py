@@ -14,9 +14,14 @@ from hypothesis import strategies as st
 
 import chatcodec
 import chatcodec.testing as canonical
-from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
-from conformance.fixtures import JsonObject
-from conformance.normal_forms import without_empty_instructions, without_provider_data, without_spelling_markers
+from chatcodec.testing._laws.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.normal_forms import (
+    without_empty_instructions,
+    without_provider_data,
+    without_spelling_markers,
+)
+from conformance.recordings import recordings_of
 from providers.ollama.conformance_streams import CASES
 from providers.ollama.ollama_support import assert_valid_request, assert_valid_response, assert_valid_stream
 from providers.ollama.strategies import ollama_responses
@@ -254,6 +259,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 ENTRY = ProviderEntry(
     name="ollama",
+    fixtures=recordings_of("ollama"),
     names_in_prose=("ollama", "llama", "qwen"),
     check_request=check_request,
     check_response=check_response,

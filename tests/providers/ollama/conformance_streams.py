@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.fixtures import JsonObject
-from conformance.stream_law import GONE, Path, StreamCases
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.stream_law import GONE, Path, StreamCases
 
 HEAD = {"model": "qwen3", "created_at": "2025-07-07T20:22:19.184789Z"}
 

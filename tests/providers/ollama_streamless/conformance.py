@@ -14,4 +14,4 @@ from session_codecs import STREAMLESS_TWIN, STREAMLESS_TWIN_OF
 
 assert TWIN_OF_ENTRY.name == STREAMLESS_TWIN_OF
 
-ENTRY = replace(TWIN_OF_ENTRY, name=STREAMLESS_TWIN, fixtures=STREAMLESS_TWIN_OF)
+ENTRY = replace(TWIN_OF_ENTRY, name=STREAMLESS_TWIN, fixtures=TWIN_OF_ENTRY.fixtures)

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 import chatcodec
 from chatcodec._providers.openai_chat.cache_control import spelled
 from chatcodec.testing import chat_requests
-from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
-from conformance.fixtures import JsonObject
-from conformance.normal_forms import effort_reading, without_empty_instructions
+from chatcodec.testing._laws.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.normal_forms import effort_reading, without_empty_instructions
+from conformance.recordings import recordings_of
 from providers.openai_chat.conformance_streams import CASES
 from providers.openai_chat.openai_chat_support import (
     assert_chunks_match_sdk,
@@ -334,6 +335,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 ENTRY = ProviderEntry(
     rule_models=("gpt-5.6",),
     name="openai-chat",
+    fixtures=recordings_of("openai-chat"),
     sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past the ranges (digits, not ranges)
     names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
     check_request=check_request,

@@ -28,7 +28,7 @@ from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.wire_validators import request_adapter
 from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests, chat_responses
-from conformance.mutations import mutated
+from chatcodec.testing._laws.mutations import mutated
 from providers.openai_chat.openai_chat_support import FORMAT, fixture_names, load_json
 
 CODEC = get_codec(FORMAT)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conformance.stream_law import StreamLaw, outcome
+from chatcodec.testing._laws.stream_law import StreamLaw, outcome
 from providers.openai_chat.conformance_streams import plain_stream
 from providers.openai_chat.openai_chat_support import FORMAT
 

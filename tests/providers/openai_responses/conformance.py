@@ -18,14 +18,15 @@ from hypothesis import strategies as st
 
 import chatcodec
 import chatcodec.testing as canonical
-from conformance.entry import ProviderEntry, SingleHop, StreamPair
-from conformance.fixtures import JsonObject
-from conformance.normal_forms import (
+from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.normal_forms import (
     effort_reading,
     without_empty_instructions,
     without_neutral_penalties,
     without_unasked_logprobs,
 )
+from conformance.recordings import recordings_of
 from providers.openai_responses.conformance_streams import CASES
 from providers.openai_responses.responses_support import (
     assert_request_matches_sdk,
@@ -364,6 +365,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 ENTRY = ProviderEntry.minimal(
     name=NAME,
+    fixtures=recordings_of(NAME),
     sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past the ranges (digits, not ranges)
     names_in_prose=("openai",),
     check_request=check_request,

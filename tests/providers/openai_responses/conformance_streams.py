@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.fixtures import JsonObject
-from conformance.stream_law import GONE, Path, StreamCases, data_lines
+from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.stream_law import GONE, Path, StreamCases, data_lines
 
 _USAGE = {
     "input_tokens": 12,

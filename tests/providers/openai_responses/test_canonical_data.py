@@ -23,7 +23,7 @@ from chatcodec._narrow import is_list
 from chatcodec._providers.openai_responses import wire
 from chatcodec._registry import get_codec
 from chatcodec.testing import chat_requests, chat_responses
-from conformance.mutations import mutated
+from chatcodec.testing._laws.mutations import mutated
 
 PROVIDER = "openai-responses"
 CODEC = get_codec(PROVIDER)

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 import chatcodec
 from chatcodec.streams._replay import events_from_response
 from chatcodec.testing import chat_responses
-from conformance.normal_forms import without_provider_data
+from chatcodec.testing._laws.normal_forms import without_provider_data
 from providers.openai_responses.conformance import single_hop_requests
 from providers.openai_responses.responses_support import (
     FORMAT,

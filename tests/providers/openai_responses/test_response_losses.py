@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import assistant_messages, chat_responses, finish_reasons, usages
-from conformance.normal_forms import response_meaning, without_provider_data
+from chatcodec.testing._laws.normal_forms import response_meaning, without_provider_data
 from conformance.providers import PROVIDER, PROVIDER_NAMES
 from providers.openai_responses.conformance import shaped_responses
 

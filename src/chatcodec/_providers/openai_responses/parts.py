@@ -90,14 +90,14 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
         return opaque(part)
     if kind in _TEXT_KINDS and (len(part) == 2 or _annotated(part)):  # the plain shapes
         text = {"type": "text", "text": part["text"]}
-        if len(part) == 2 or (kind == "output_text" and not part["annotations"]):
-            return text  # an output_text's empty annotations are what the writer writes: no bag to carry
+        if len(part) == 2 or _no_annotations(part):
+            return text
         return KIT.attach(text, _noted(calls, {"annotations": part["annotations"]}))
     decoded: dict[str, Any] | None
     match kind:
         case "input_text" | "output_text":
             decoded = {"type": "text", "text": part["text"]}
-            mapped: tuple[str, ...] = ("type", "text")
+            mapped: tuple[str, ...] = _EMPTY_ANNOTATIONS if _no_annotations(part) else ("type", "text")
         case "refusal":
             decoded, mapped = {"type": "refusal", "text": part["refusal"]}, ("type", "refusal")
         case "input_image":
@@ -107,6 +107,15 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
         case _:
             decoded, mapped = _decode_audio(part)
     return opaque(part) if decoded is None else _finish(decoded, part, mapped, calls)
+
+
+_EMPTY_ANNOTATIONS = ("type", "text", "annotations")
+
+
+def _no_annotations(part: Mapping[str, Any]) -> bool:
+    """An ``output_text`` whose ``annotations`` are ``[]``: what the writer gives every one
+    (the SDK's ``ResponseOutputText`` requires the field), so no data to carry in a bag."""
+    return part["type"] == "output_text" and part.get("annotations") == []
 
 
 def _annotated(part: Mapping[str, Any]) -> bool:

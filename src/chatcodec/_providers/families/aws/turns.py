@@ -448,7 +448,7 @@ def _without_blank_text(blocks: Blocks, marks: Marks, context: BedrockContext) -
                 marks[index], "blank text block", "Bedrock rejects text without non-whitespace characters"
             )
             dropped = True
-        elif dropped and "cachePoint" in block:
+        elif dropped and block.keys() == {"cachePoint"}:  # the dropped block's own point (not one inside text)
             at = marks[index]
             context.losses.add((*at, "cache_control"), "cache_control", "the block it followed was dropped", "setting")
         else:

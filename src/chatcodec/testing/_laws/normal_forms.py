@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import chatcodec
+from chatcodec.contract import is_dict, is_list
 from chatcodec.testing import meaningful_markers
 
 JsonObject = dict[str, Any]
@@ -29,7 +30,7 @@ def with_compact_arguments(response: chatcodec.ChatResponse) -> chatcodec.ChatRe
     A stream gives the argument text as the model wrote it, a provider that sends
     parsed objects only the object: the same arguments, spelled differently.
     """
-    choices = []
+    choices: list[chatcodec.ResponseChoice] = []
     for choice in response.choices:
         parts: list[Any] = []
         for part in choice.message.parts:
@@ -47,9 +48,9 @@ KNOWN_PROVIDERS = frozenset(chatcodec.registered_providers())
 
 
 def _scrubbed(value: Any) -> Any:
-    if isinstance(value, list):
+    if is_list(value):
         return [_scrubbed(item) for item in value]
-    if not isinstance(value, dict):
+    if not is_dict(value):
         return value
     opaque_data = ("provider_metadata", "provider_options", "data", "metadata", "parameters", "json_schema", "body")
     scrubbed = {key: item if key in opaque_data else _scrubbed(item) for key, item in value.items()}
@@ -57,7 +58,7 @@ def _scrubbed(value: Any) -> Any:
         scrubbed["provider"] = "acme"
     for key in ("provider_metadata", "provider_options"):
         bags = scrubbed.get(key)
-        if isinstance(bags, dict):
+        if is_dict(bags):
             kept = {name: bag for name, bag in bags.items() if name not in KNOWN_PROVIDERS}
             scrubbed[key] = kept or None
     return scrubbed
@@ -78,14 +79,14 @@ def _is_pure_spelling(provider: str, key: str) -> bool:
 
 
 def _unmarked(value: Any) -> Any:
-    if isinstance(value, list):
+    if is_list(value):
         return [_unmarked(item) for item in value]
-    if not isinstance(value, dict):
+    if not is_dict(value):
         return value
     cleaned = {key: _unmarked(item) for key, item in value.items()}
     for key in ("provider_metadata", "provider_options"):
         bags = value.get(key)
-        if isinstance(bags, dict) and all(isinstance(bag, dict) for bag in bags.values()):  # not a bag named so
+        if is_dict(bags) and all(is_dict(bag) for bag in bags.values()):  # not a bag named so
             kept = {
                 name: {k: v for k, v in bag.items() if not _is_pure_spelling(name, k)} for name, bag in bags.items()
             }
@@ -176,8 +177,8 @@ def response_meaning(response: chatcodec.ChatResponse, unplaced: Sequence[str] =
         *parents, last = dotted.split(".")
         holder: Any = meaning
         for step in parents:
-            holder = holder.get(step) if isinstance(holder, dict) else None
-        if isinstance(holder, dict):
+            holder = holder.get(step) if is_dict(holder) else None
+        if is_dict(holder):
             holder.pop(last, None)
     return meaning
 
@@ -186,9 +187,9 @@ _EMPTY_TEXT = {"type": "text", "text": ""}
 
 
 def _without_bags(value: Any) -> Any:
-    if isinstance(value, list):
+    if is_list(value):
         return [_without_bags(item) for item in value]
-    if isinstance(value, dict):
+    if is_dict(value):
         return {key: _without_bags(item) for key, item in value.items() if key != "provider_metadata"}
     return value
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from chatcodec.contract import is_dict, is_list
+
 Path = tuple[int | str, ...]
 
 _DEEP = 200
@@ -42,19 +44,19 @@ ODD_VALUES = st.one_of(SHALLOW_VALUES, st.sampled_from(["list", "object"]).map(_
 def paths(value: object, at: Path = ()) -> list[Path]:
     """Every place in ``value``: the root, each object key, each list item."""
     found = [at]
-    if isinstance(value, dict):
+    if is_dict(value):
         for key, item in value.items():
             found += paths(item, (*at, key))
-    elif isinstance(value, list):
+    elif is_list(value):
         for index, item in enumerate(value):
             found += paths(item, (*at, index))
     return found
 
 
 def _strings(value: object) -> list[str]:
-    if isinstance(value, dict):
+    if is_dict(value):
         return [text for item in value.values() for text in _strings(item)]
-    if isinstance(value, list):
+    if is_list(value):
         return [text for item in value for text in _strings(item)]
     return [value] if isinstance(value, str) and len(value) < 40 else []
 
@@ -77,9 +79,9 @@ def _mutate(draw: st.DrawFn, root: Any, odd: st.SearchStrategy[object]) -> Any:
         del parent[key]
     elif action == "retag" and _strings(root):
         parent[key] = draw(st.sampled_from(_strings(root)))
-    elif action == "insert" and isinstance(parent, dict):
+    elif action == "insert" and is_dict(parent):
         parent[draw(st.text(max_size=12))] = draw(odd)
-    elif action == "duplicate" and isinstance(parent, list):
+    elif action == "duplicate" and is_list(parent):
         parent.insert(int(key), copy.deepcopy(parent[int(key)]))
     else:
         parent[key] = draw(odd)

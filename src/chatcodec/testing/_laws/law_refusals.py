@@ -5,7 +5,7 @@ The conversion reads a body with the source's reader and builds no canonical mod
 decode builds one. Whatever the model refuses (a kept value nested past pydantic-core's
 depth limit, at any place; a mutated field of any kind) the reader must refuse too, or a
 gateway converting requests forwards what it would refuse to decode. Mutated recordings
-of every provider, and a value nested around the depth limit at every object of a
+of every codec, and a value nested around the depth limit at every object of a
 recording (the free-form values included: tool schemas, arguments, options).
 """
 
@@ -15,14 +15,14 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
-from conformance.entry import ProviderEntry
-from conformance.mutations import mutated
-from conformance.providers import PROVIDER, PROVIDER_NAMES, PROVIDERS, by_name
+from chatcodec.contract import is_dict, is_list
+from chatcodec.testing._laws.entry import ProviderEntry
+from chatcodec.testing._laws.mutations import mutated
+from chatcodec.testing._laws.registry import law
 
 Location = tuple[int | str, ...]
 
@@ -39,7 +39,7 @@ def _refuses(call: Any, *args: Any, **kwargs: Any) -> bool:
 
 
 def _target(provider: str) -> str:
-    return next(name for name in PROVIDER_NAMES if name != provider)
+    return next(name for name in chatcodec.registered_providers() if name != provider)
 
 
 def _agree(provider: str, body: object, kind: str = "request") -> None:
@@ -54,20 +54,21 @@ def _agree(provider: str, body: object, kind: str = "request") -> None:
         assert converted, f"decode_{kind} refuses it, convert_{kind} to {target} takes it"
 
 
-@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+@law(lambda suite: [entry for entry in suite.entries if entry.recorded["request"]])
 @given(data=st.data())
-def test_convert_request_refuses_a_mutated_request_decode_request_refuses(provider: str, data: st.DataObject) -> None:
-    entry = PROVIDER[provider]
-    name = data.draw(st.sampled_from(entry.names("request")))
-    _agree(provider, data.draw(mutated(entry.load("request", name))))
+def convert_request_refuses_a_mutated_request_decode_request_refuses(
+    provider: ProviderEntry, data: st.DataObject
+) -> None:
+    name = data.draw(st.sampled_from(provider.names("request")))
+    _agree(provider.name, data.draw(mutated(provider.load("request", name))))
 
 
 def _objects(value: object, steps: Location = ()) -> Iterator[Location]:
-    if isinstance(value, dict):
+    if is_dict(value):
         yield steps
         for key, item in value.items():
-            yield from _objects(item, (*steps, key))
-    elif isinstance(value, list):
+            yield from _objects(item, (*steps, str(key)))
+    elif is_list(value):
         for index, item in enumerate(value):
             yield from _objects(item, (*steps, index))
 
@@ -79,9 +80,8 @@ def _nested(depth: int) -> object:
     return value
 
 
-@pytest.mark.parametrize("kind", ["request", "response"])
-@pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)
-def test_convert_refuses_a_value_nested_too_deeply_wherever_decode_does(provider: ProviderEntry, kind: str) -> None:
+@law(lambda suite: [(entry, kind) for kind in ("request", "response") for entry in suite.entries])
+def convert_refuses_a_value_nested_too_deeply_wherever_decode_does(provider: ProviderEntry, kind: str) -> None:
     for name in provider.names(kind)[:3]:
         body = provider.load(kind, name)
         for place in _objects(body):

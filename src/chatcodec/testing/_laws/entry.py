@@ -20,11 +20,10 @@ from typing import Any, Literal
 from hypothesis import strategies as st
 
 import chatcodec
-from conformance.fixtures import JsonObject, stream_event_dicts
-from conformance.normal_forms import identical
-from conformance.stream_law import StreamCases
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from chatcodec._public_label import shown_as
+from chatcodec.testing._laws.fixtures import JsonObject, stream_event_dicts
+from chatcodec.testing._laws.normal_forms import identical
+from chatcodec.testing._laws.stream_law import StreamCases
 
 Comparable = Callable[[chatcodec.ChatResponse], object]
 """Maps a response to what two spellings of the same result share (see each use)."""
@@ -91,10 +90,11 @@ def no_stream_pairs(_entry: ProviderEntry) -> list[StreamPair]:
     return []
 
 
-def recorded_counts(name: str) -> dict[str, int]:
-    """How many fixtures of each kind ``tests/fixtures/<name>/`` holds (error bodies are
-    not responses)."""
-    folder = FIXTURES / name
+def recorded_counts(folder: Path | None) -> dict[str, int]:
+    """How many recordings of each kind ``folder`` holds (none without a folder; error bodies
+    are not responses)."""
+    if folder is None:
+        return dict.fromkeys(("request", "response", "stream"), 0)
     return {
         kind: sum(
             1
@@ -138,14 +138,14 @@ class ProviderEntry:
     """Recorded streams (of this entry) and their non-streamed equivalents."""
     stream_pair_count: int
     """How many recorded streams have a non-streamed equivalent."""
-    streams: StreamCases
+    streams: StreamCases | None
     """Hand-written streams (plain, broken, one per decoder rule) and the mutation
     vocabulary of the stream law (``accumulate_stream`` gives what ``decode_stream`` does)."""
     shaped_responses: Callable[[], st.SearchStrategy[chatcodec.ChatResponse]]
     """Responses the provider carries exactly (its own shapes), streamed by the stream law."""
     single_hop: SingleHop
     """The single-hop loss law's generator and normal forms."""
-    tool_name_rule: re.Pattern[str]
+    tool_name_rule: re.Pattern[str] | None
     """The provider's documented tool-name rule, written out from its SDK or API reference
     (not taken from the codec), with the source in the entry."""
     bags: BagSamples
@@ -199,10 +199,10 @@ class ProviderEntry:
     known_path_bugs: Mapping[tuple[str, str | None], str] = field(default_factory=dict[tuple[str, str | None], str])
     """``(error type, first path step or None for any)`` of validation errors whose paths the
     mutation law does not check yet, each with its bug (fix it, then delete the entry)."""
-    fixtures: str = ""
-    """The folder under ``tests/fixtures`` holding the recordings, when it is not the
-    registry name's: a codec registered twice (the session's streamless twin of a folder,
-    ``tests/session_codecs.py``) reads the same wire, so it reads the same recordings."""
+    fixtures: Path | None = None
+    """The folder holding the recordings (``request/``, ``response/``, ``stream/``), or None
+    for a codec checked without any (the laws over recordings have no case for it). A codec
+    registered twice (a folder's streamless twin) reads the same wire, so the same folder."""
 
     @classmethod
     def minimal(
@@ -212,10 +212,10 @@ class ProviderEntry:
         finish_reasons: Mapping[str, chatcodec.UnifiedFinishReason],
         with_finish_reason: Callable[[JsonObject, str], JsonObject],
         finish_reason_fixture: str,
-        streams: StreamCases,
+        streams: StreamCases | None,
         shaped_responses: Callable[[], st.SearchStrategy[chatcodec.ChatResponse]],
         single_hop: SingleHop,
-        tool_name_rule: re.Pattern[str],
+        tool_name_rule: re.Pattern[str] | None,
         deep_kept_value: DeepValueHook,
         **stated: Any,
     ) -> ProviderEntry:
@@ -228,7 +228,7 @@ class ProviderEntry:
         stated.setdefault("names_in_prose", (name.partition("-")[0],))
         for oracle in ("check_request", "check_response", "check_stream"):
             stated.setdefault(oracle, no_sdk_oracle)
-        stated.setdefault("recordings", recorded_counts(stated.get("fixtures") or name))
+        stated.setdefault("recordings", recorded_counts(stated.get("fixtures")))
         stated.setdefault("pair_streams", no_stream_pairs)
         stated.setdefault("bags", NO_BAGS)
         counted = "stream_pair_count" not in stated
@@ -251,16 +251,15 @@ class ProviderEntry:
         return f"ProviderEntry({self.name!r})"
 
     @property
-    def folder(self) -> Path:
-        return FIXTURES / (self.fixtures or self.name)
+    def folder(self) -> Path | None:
+        return self.fixtures
 
     def names(self, kind: str) -> list[str]:
         """File names of the recorded fixtures of one kind (``request``, ``response``,
         ``stream``); provider error bodies (``error_*``) are not responses. A kind without
         its folder has none (a codec without streams has no ``stream/``, and git keeps no
         empty folder), as :func:`recorded_counts` counts it."""
-        folder = self.folder / kind
-        if not folder.is_dir():
+        if self.folder is None or not (folder := self.folder / kind).is_dir():
             return []
         return sorted(
             path.name
@@ -269,11 +268,16 @@ class ProviderEntry:
         )
 
     def load(self, kind: str, name: str) -> JsonObject:
-        loaded: JsonObject = json.loads((self.folder / kind / name).read_text(encoding="utf-8"))
+        loaded: JsonObject = json.loads((self._folder / kind / name).read_text(encoding="utf-8"))
         return loaded
 
+    @property
+    def _folder(self) -> Path:
+        assert self.folder is not None, f"{self.name} has no recordings"
+        return self.folder
+
     def stream_text(self, name: str) -> str:
-        return (self.folder / "stream" / name).read_text(encoding="utf-8")
+        return (self._folder / "stream" / name).read_text(encoding="utf-8")
 
     def stream_events(self, name: str) -> list[JsonObject]:
         return stream_event_dicts(self.stream_text(name))
@@ -284,3 +288,6 @@ class ProviderEntry:
     @cached_property
     def recorded(self) -> dict[str, list[str]]:
         return {kind: self.names(kind) for kind in ("request", "response", "stream")}
+
+
+shown_as("chatcodec.testing", BagSamples, ProviderEntry, SingleHop, StreamPair)

@@ -21,7 +21,9 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
-from conformance.fixtures import JsonObject
+from chatcodec._public_label import shown_as
+from chatcodec.contract import is_dict, is_list
+from chatcodec.testing._laws.fixtures import JsonObject
 
 Outcome = str | tuple[type[BaseException], str]
 """A response as JSON, or an error's type and message."""
@@ -108,8 +110,9 @@ def changed(events: list[JsonObject], position: int, path: Path, value: object) 
         parent = parent[step]
     if value is not GONE:
         parent[path[-1]] = copy.deepcopy(value)
-    elif isinstance(parent, list):
-        del parent[path[-1]]
+    elif is_list(parent):
+        items: list[Any] = parent
+        del items[int(path[-1])]
     else:
         parent.pop(path[-1], None)
     return changed_events
@@ -117,10 +120,10 @@ def changed(events: list[JsonObject], position: int, path: Path, value: object) 
 
 def _containers(value: Any) -> list[dict[str, Any] | list[Any]]:
     """Every dict and list inside ``value``, ``value`` included."""
-    if isinstance(value, dict):
+    if is_dict(value):
         found: list[dict[str, Any] | list[Any]] = [value]
         items: Iterable[Any] = value.values()
-    elif isinstance(value, list):
+    elif is_list(value):
         found, items = [value], value
     else:
         return []
@@ -185,3 +188,6 @@ def data_lines(events: list[JsonObject], *, named: bool) -> str:
         data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
         text += f"event: {event.get('type', 'message')}\ndata: {data}\n\n" if named else f"data: {data}\n\n"
     return text
+
+
+shown_as("chatcodec.testing", StreamCases)

@@ -1,25 +1,21 @@
 """Law: every finish reason maps both ways.
 
-Each raw word a provider documents decodes to its unified reason with the word kept
+Each raw word a codec's entry documents decodes to its unified reason with the word kept
 (``FinishReason(unified, raw)``), encodes back to the same word with no loss (the body
 equals the recorded one with that word), and survives a stream: replayed as events,
-encoded as the provider's stream and accumulated, the response has the same reason.
+encoded as the codec's stream and accumulated, the response has the same reason.
 """
 
 from __future__ import annotations
 
-import pytest
-
 import chatcodec
-from chatcodec.streams._replay import events_from_response
-from conformance.entry import ProviderEntry
-from conformance.providers import PROVIDERS, STREAMING_NAMES, case_id
-
-CASES = [(provider, raw) for provider in PROVIDERS for raw in provider.finish_reasons]
+from chatcodec.testing._laws.entry import ProviderEntry
+from chatcodec.testing._laws.registry import law
+from chatcodec.testing._replay import events_from_response
 
 
-@pytest.mark.parametrize(("provider", "raw"), CASES, ids=case_id)
-def test_raw_finish_reason_maps_both_ways(provider: ProviderEntry, raw: str) -> None:
+@law(lambda suite: [(entry, raw) for entry in suite.entries for raw in entry.finish_reasons])
+def raw_finish_reason_maps_both_ways(provider: ProviderEntry, raw: str) -> None:
     payload = provider.with_finish_reason(provider.load("response", provider.finish_reason_fixture), raw)
     response = chatcodec.decode_response(provider.name, payload)
     assert response.finish_reason == chatcodec.FinishReason(unified=provider.finish_reasons[raw], raw=raw)
@@ -28,15 +24,13 @@ def test_raw_finish_reason_maps_both_ways(provider: ProviderEntry, raw: str) -> 
     assert losses == []
 
 
-STREAMABLE = [
-    (provider, raw) for provider, raw in CASES if raw not in provider.stream_gaps and provider.name in STREAMING_NAMES
-]
-"""Every case of a codec with streams but the words a provider's ``stream_gaps`` names,
-each with its bug."""
-
-
-@pytest.mark.parametrize(("provider", "raw"), STREAMABLE, ids=case_id)
-def test_raw_finish_reason_survives_a_stream(provider: ProviderEntry, raw: str) -> None:
+@law(
+    lambda suite: [
+        (entry, raw) for entry in suite.streaming for raw in entry.finish_reasons if raw not in entry.stream_gaps
+    ]
+)
+def raw_finish_reason_survives_a_stream(provider: ProviderEntry, raw: str) -> None:
+    """Every word of a codec with streams but those its entry's ``stream_gaps`` names, each with its bug."""
     payload = provider.with_finish_reason(provider.load("response", provider.finish_reason_fixture), raw)
     response = chatcodec.decode_response(provider.name, payload)
     losses: list[chatcodec.Loss] = []

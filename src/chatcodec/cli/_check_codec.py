@@ -1,0 +1,53 @@
+"""``chatcodec check-codec NAME``: the provider laws over one installed codec (built-in, or
+found by its ``chatcodec.codecs`` entry point), from the installed package.
+
+Prints one line per failing law case and a last line ``laws: P passed, F failed``; exits 1
+when any fails. The laws draw examples with Hypothesis, an optional dependency: without it
+the command says what to install and exits 69 (``EX_UNAVAILABLE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from chatcodec.cli import _exit_codes as exit_codes
+
+INSTALL = "chatcodec check-codec needs the testing extra: pip install 'chatcodec[testing]'"
+
+
+def add_check_codec_command(commands: Any) -> None:
+    """Register ``check-codec`` on the sub-command parser."""
+    check = commands.add_parser(
+        "check-codec",
+        help="run every provider law over an installed codec (needs the testing extra)",
+        description="Run the provider laws the built-in codecs pass over an installed codec: one line per failing "
+        "law, then 'laws: P passed, F failed'.",
+    )
+    check.add_argument("name", help="the codec's registry name (a built-in, or one an installed distribution declares)")
+    check.set_defaults(run=_run_check_codec)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _run_check_codec(arguments: argparse.Namespace, out: TextIO) -> int:
+    try:
+        from chatcodec.testing import check_codec
+    except ModuleNotFoundError as missing:
+        if missing.name != "hypothesis":
+            raise
+        print(INSTALL, file=sys.stderr)
+        return exit_codes.UNAVAILABLE
+    passed = failed = 0
+    for case, error in check_codec(arguments.name):
+        if error is None:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAILED {case.id}: {_first_line(error)}", file=out, flush=True)
+    print(f"laws: {passed} passed, {failed} failed", file=out)
+    return 1 if failed else exit_codes.OK

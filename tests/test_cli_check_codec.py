@@ -1,0 +1,49 @@
+"""``chatcodec check-codec``: what it says without the testing extra, for an unknown name, and
+its last line (the laws themselves run in ``tests/conformance/test_laws.py``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from chatcodec.cli import main
+
+_WITHOUT_HYPOTHESIS = "import sys; sys.modules['hypothesis'] = None; from chatcodec.cli import main; sys.exit(main())"
+
+
+def test_without_the_testing_extra_it_says_what_to_install() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_HYPOTHESIS, "check-codec", "ollama"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 69
+    assert "pip install 'chatcodec[testing]'" in result.stderr
+
+
+def test_an_unknown_codec_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-codec", "no-such-codec"]) == 1
+    assert "no-such-codec" in capsys.readouterr().err
+
+
+def test_the_last_line_counts_the_laws(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every case runs and is counted; a failing one is printed with its first line."""
+    import chatcodec.testing
+
+    def fails() -> None:
+        raise AssertionError("the law does not hold\nmore detail")
+
+    cases = [
+        chatcodec.testing.LawCase("m::holds[x]", ("x",), lambda: None),
+        chatcodec.testing.LawCase("m::fails[x]", ("x",), fails),
+    ]
+    monkeypatch.setattr("chatcodec.testing._laws.check.codec_law_cases", lambda name, entry=None: cases)
+    assert main(["check-codec", "ollama"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "FAILED m::fails[x]: AssertionError: the law does not hold",
+        "laws: 1 passed, 1 failed",
+    ]
