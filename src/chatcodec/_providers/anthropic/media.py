@@ -25,18 +25,34 @@ https://docs.anthropic.com/en/docs/build-with-claude/vision): a HEIC, BMP, SVG o
 image is refused with a 400."""
 
 
-def takes_image(part: Part, losses: LossRecorder, at: Steps) -> bool:
-    """Whether Anthropic takes the image part: not a base64 type it refuses (a loss); a
-    ``detail`` it has no field for is reported. Its source is :func:`media_source`."""
-    source = part["source"]
+def image_source(part: Part, losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
+    """The canonical source of an image part Anthropic takes, to write with
+    :func:`media_source`, or None for a base64 type it refuses (a loss); a ``detail`` it has
+    no field for is reported. A media type is case-insensitive (RFC 2045, section 5.1:
+    ``image/JPEG`` is a JPEG) but the API takes the four lower-case names only: one in other
+    case is written lower case, reported."""
+    source: Mapping[str, Any] = part["source"]
     if source["type"] == "base64" and source["media_type"] not in IMAGE_TYPES:
-        why = "Anthropic takes JPEG, PNG, GIF and WebP images only"
-        losses.add(at, f"image of type {source['media_type']}", why)
-        return False
+        lowered = _lower_case_type(source, losses, at)
+        if lowered is None:
+            return None
+        source = lowered
     detail = part.get("detail")
     if detail is not None:
         report_image_detail(detail, losses, at, "Anthropic")
-    return True
+    return source
+
+
+def _lower_case_type(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
+    """``source`` with its media type in the lower case Anthropic takes (reported), or None
+    when it names no type Anthropic takes in any case (a loss)."""
+    media_type: str = source["media_type"]
+    lowered = media_type.lower()
+    if lowered not in IMAGE_TYPES:
+        losses.add(at, f"image of type {media_type}", "Anthropic takes JPEG, PNG, GIF and WebP images only")
+        return None
+    losses.add((*at, "source", "media_type"), f"media type {media_type}", f"Anthropic takes it as {lowered}")
+    return {**source, "media_type": lowered}
 
 
 PDF = "application/pdf"

@@ -216,10 +216,10 @@ def encode_media(
         )
     if source_type == "base64":
         if kind == "image" and read_as == "image" and source["media_type"] not in IMAGE_TYPES:
-            losses.add(
-                at, f"image of type {source['media_type']}", "Gemini takes PNG, JPEG, WebP, HEIC and HEIF images"
-            )
-            return None
+            lowered = _lower_case_type(source, losses, at)
+            if lowered is None:
+                return None
+            source = lowered
         if not is_base64(source["data"]):
             losses.add((*at, "source", "data"), "media data", "not base64: Gemini cannot read it")
             return None
@@ -230,6 +230,19 @@ def encode_media(
         return _file_data(kind, source, bag, losses, at)
     losses.add((*at, "source"), "text document", "Gemini has no document part; sent as text")
     return {**restore_fields(bag), "text": source["text"]}
+
+
+def _lower_case_type(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
+    """A base64 image ``source`` with its media type in the lower case Gemini takes, reported
+    (a media type is case-insensitive, RFC 2045 section 5.1, so ``image/JPEG`` is a JPEG; the
+    API's list is lower case), or None when it names no type Gemini takes in any case (a loss)."""
+    media_type: str = source["media_type"]
+    lowered = media_type.lower()
+    if lowered not in IMAGE_TYPES:
+        losses.add(at, f"image of type {media_type}", "Gemini takes PNG, JPEG, WebP, HEIC and HEIF images")
+        return None
+    losses.add((*at, "source", "media_type"), f"media type {media_type}", f"Gemini takes it as {lowered}")
+    return {**source, "media_type": lowered}
 
 
 def _url_data(
