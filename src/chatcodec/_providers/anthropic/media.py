@@ -1,6 +1,14 @@
 """The media sources Anthropic takes: which base64 image types, which document sources
 (a PDF, plain text, a URL, a file id), and how a canonical source is written as one. A
-source Anthropic would refuse is dropped and reported (a loss), never sent to be refused.
+source Anthropic would refuse is dropped and reported (a loss), never sent to be refused,
+but for one case:
+
+A ``file:`` URL (``file:///home/me/cat.png``) names a path on the caller's machine, which
+Anthropic's servers cannot fetch. It is kept as given and reported, not dropped: a
+same-format round trip stays exact (a request the provider refuses is the caller's to fix, sent as it came),
+a gateway in front of the provider may resolve it (vLLM reads local files under
+``--allowed-local-media-path``), and dropping it would change what the model is asked
+about; the loss tells the caller to send the bytes inline (base64) instead.
 """
 
 from __future__ import annotations
@@ -9,6 +17,7 @@ import base64
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._compat import is_local_file_url, local_file_why
 from chatcodec._providers.families.claude.wire_rules import report_image_detail
 
 if TYPE_CHECKING:
@@ -98,7 +107,12 @@ def media_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> 
         return {"type": "base64", "media_type": source["media_type"], "data": source["data"]}
     if kind == "text":
         return {"type": "text", "media_type": source.get("media_type", PLAIN_TEXT_TYPE), "data": source["text"]}
-    wire = {"type": "url", "url": source["url"]} if kind == "url" else {"type": "file", "file_id": source["file_id"]}
+    if kind == "url":
+        wire = {"type": "url", "url": source["url"]}
+        if is_local_file_url(source["url"]):
+            losses.add((*at, "source", "url"), "local file URL", local_file_why("Anthropic"))
+    else:
+        wire = {"type": "file", "file_id": source["file_id"]}
     if source.get("media_type") is not None:
         losses.add((*at, "source", "media_type"), "media type", f"Anthropic {kind} sources have none")
     return wire
