@@ -167,8 +167,16 @@ def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple
     return canonical, mapped
 
 
+_DATA_AND_ID = ["file_data", "file_id"]
+"""An ``input_file`` with both its bytes and an uploaded file's id (the SDK's
+``ResponseInputFileParam`` makes each optional, and neither excludes the other): read as
+its bytes (what every target can send), the id kept for a Responses round trip."""
+
+
 def _decode_file(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     given = [key for key in ("file_data", "file_id", "file_url") if part.get(key) is not None]
+    if given == _DATA_AND_ID:  # the file's bytes are its content, its id rides in the bag
+        given = given[:1]
     if len(given) != 1 or not canonical_text(part[given[0]]):
         return None, ()
     key = given[0]
