@@ -110,6 +110,18 @@ def _alphabet_only(data: str) -> bool:
     return data.isascii() and not data.encode("ascii").translate(None, _BASE64_BYTES)
 
 
+def is_local_file_url(url: str) -> bool:
+    """Whether ``url`` is a ``file:`` URL (RFC 8089; a scheme is case-insensitive): a path on
+    the caller's machine, which a hosted provider cannot fetch."""
+    return url[:5].lower() == "file:"
+
+
+def local_file_why(provider: str) -> str:
+    """Why a ``file:`` URL sent to ``provider`` is reported: kept as given, not dropped (the
+    writers' module docstrings say why)."""
+    return f"a file: URL names a path on the caller's machine, which {provider} cannot fetch; sent as given"
+
+
 def data_url(media_type: str, data: str) -> str:
     """The ``data:`` URL for base64 ``data``."""
     return f"data:{media_type};base64,{data}"

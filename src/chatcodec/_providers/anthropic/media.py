@@ -1,6 +1,14 @@
 """The media sources Anthropic takes: which base64 image types, which document sources
 (a PDF, plain text, a URL, a file id), and how a canonical source is written as one. A
-source Anthropic would refuse is dropped and reported (a loss), never sent to be refused.
+source Anthropic would refuse is dropped and reported (a loss), never sent to be refused,
+but for one case:
+
+A ``file:`` URL (``file:///home/me/cat.png``) names a path on the caller's machine, which
+Anthropic's servers cannot fetch. It is kept as given and reported, not dropped: a
+same-format round trip stays exact (a request the provider refuses is the caller's to fix, sent as it came),
+a gateway in front of the provider may resolve it (vLLM reads local files under
+``--allowed-local-media-path``), and dropping it would change what the model is asked
+about; the loss tells the caller to send the bytes inline (base64) instead.
 """
 
 from __future__ import annotations
@@ -9,6 +17,7 @@ import base64
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._compat import is_local_file_url, local_file_why
 from chatcodec._providers.families.claude.wire_rules import report_image_detail
 
 if TYPE_CHECKING:
@@ -25,18 +34,34 @@ https://docs.anthropic.com/en/docs/build-with-claude/vision): a HEIC, BMP, SVG o
 image is refused with a 400."""
 
 
-def takes_image(part: Part, losses: LossRecorder, at: Steps) -> bool:
-    """Whether Anthropic takes the image part: not a base64 type it refuses (a loss); a
-    ``detail`` it has no field for is reported. Its source is :func:`media_source`."""
-    source = part["source"]
+def image_source(part: Part, losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
+    """The canonical source of an image part Anthropic takes, to write with
+    :func:`media_source`, or None for a base64 type it refuses (a loss); a ``detail`` it has
+    no field for is reported. A media type is case-insensitive (RFC 2045, section 5.1:
+    ``image/JPEG`` is a JPEG) but the API takes the four lower-case names only: one in other
+    case is written lower case, reported."""
+    source: Mapping[str, Any] = part["source"]
     if source["type"] == "base64" and source["media_type"] not in IMAGE_TYPES:
-        why = "Anthropic takes JPEG, PNG, GIF and WebP images only"
-        losses.add(at, f"image of type {source['media_type']}", why)
-        return False
+        lowered = _lower_case_type(source, losses, at)
+        if lowered is None:
+            return None
+        source = lowered
     detail = part.get("detail")
     if detail is not None:
         report_image_detail(detail, losses, at, "Anthropic")
-    return True
+    return source
+
+
+def _lower_case_type(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
+    """``source`` with its media type in the lower case Anthropic takes (reported), or None
+    when it names no type Anthropic takes in any case (a loss)."""
+    media_type: str = source["media_type"]
+    lowered = media_type.lower()
+    if lowered not in IMAGE_TYPES:
+        losses.add(at, f"image of type {media_type}", "Anthropic takes JPEG, PNG, GIF and WebP images only")
+        return None
+    losses.add((*at, "source", "media_type"), f"media type {media_type}", f"Anthropic takes it as {lowered}")
+    return {**source, "media_type": lowered}
 
 
 PDF = "application/pdf"
@@ -82,7 +107,12 @@ def media_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> 
         return {"type": "base64", "media_type": source["media_type"], "data": source["data"]}
     if kind == "text":
         return {"type": "text", "media_type": source.get("media_type", PLAIN_TEXT_TYPE), "data": source["text"]}
-    wire = {"type": "url", "url": source["url"]} if kind == "url" else {"type": "file", "file_id": source["file_id"]}
+    if kind == "url":
+        wire = {"type": "url", "url": source["url"]}
+        if is_local_file_url(source["url"]):
+            losses.add((*at, "source", "url"), "local file URL", local_file_why("Anthropic"))
+    else:
+        wire = {"type": "file", "file_id": source["file_id"]}
     if source.get("media_type") is not None:
         losses.add((*at, "source", "media_type"), "media type", f"Anthropic {kind} sources have none")
     return wire

@@ -31,7 +31,7 @@ from chatcodec._providers.anthropic import wire as shapes
 from chatcodec._providers.anthropic.encode_context import AnthropicContext, Part, cached, own_fields, restored_fields
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
-from chatcodec._providers.anthropic.media import document_source, media_source, takes_image
+from chatcodec._providers.anthropic.media import document_source, image_source, media_source
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import (
     MAPPING,
@@ -346,13 +346,10 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
 
 
 def _encode_image(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    if not takes_image(part, context.losses, at):
+    source = image_source(part, context.losses, at)
+    if source is None:
         return None
-    block = {
-        **own_fields(part, context, at),
-        "type": "image",
-        "source": media_source(part["source"], context.losses, at),
-    }
+    block = {**own_fields(part, context, at), "type": "image", "source": media_source(source, context.losses, at)}
     return cached(block, part, context, at)
 
 

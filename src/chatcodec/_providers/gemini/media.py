@@ -14,6 +14,14 @@ https://ai.google.dev/gemini-api/docs/media-resolution, "Per-part media resoluti
 OpenAI's image ``detail`` is; ``auto`` is no field (Gemini's default).
 Other levels (``MEDIUM``, ``ULTRA_HIGH``, a ``numTokens``) have no canonical word and
 ride in the bag.
+
+A ``file:`` URL (``file:///home/me/cat.png``) names a path on the caller's machine, which
+Gemini cannot fetch (``fileData.fileUri`` is a Files API URI, ``gs://`` or ``http(s)``). It
+is kept as given and reported, not dropped: a same-format round trip stays exact (a request
+the provider refuses is the caller's to fix, sent as it came), a gateway in front of the
+provider may resolve it (vLLM reads local files under ``--allowed-local-media-path``), and
+dropping it would change what the model is asked about; the loss tells the caller to send
+the bytes inline (base64) instead.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import pydantic_core
 from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
+from chatcodec._compat import is_local_file_url, local_file_why
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import as_dict
 from chatcodec._providers.gemini.markers import KIT, NO_MIME_TYPE
@@ -216,10 +225,10 @@ def encode_media(
         )
     if source_type == "base64":
         if kind == "image" and read_as == "image" and source["media_type"] not in IMAGE_TYPES:
-            losses.add(
-                at, f"image of type {source['media_type']}", "Gemini takes PNG, JPEG, WebP, HEIC and HEIF images"
-            )
-            return None
+            lowered = _lower_case_type(source, losses, at)
+            if lowered is None:
+                return None
+            source = lowered
         if not is_base64(source["data"]):
             losses.add((*at, "source", "data"), "media data", "not base64: Gemini cannot read it")
             return None
@@ -232,6 +241,19 @@ def encode_media(
     return {**restore_fields(bag), "text": source["text"]}
 
 
+def _lower_case_type(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
+    """A base64 image ``source`` with its media type in the lower case Gemini takes, reported
+    (a media type is case-insensitive, RFC 2045 section 5.1, so ``image/JPEG`` is a JPEG; the
+    API's list is lower case), or None when it names no type Gemini takes in any case (a loss)."""
+    media_type: str = source["media_type"]
+    lowered = media_type.lower()
+    if lowered not in IMAGE_TYPES:
+        losses.add(at, f"image of type {media_type}", "Gemini takes PNG, JPEG, WebP, HEIC and HEIF images")
+        return None
+    losses.add((*at, "source", "media_type"), f"media type {media_type}", f"Gemini takes it as {lowered}")
+    return {**source, "media_type": lowered}
+
+
 def _url_data(
     kind: str, source: Mapping[str, Any], bag: dict[str, Any], losses: LossRecorder, at: Steps
 ) -> dict[str, Any] | None:
@@ -239,6 +261,8 @@ def _url_data(
     if source["url"][:5].lower() == "s3://":
         losses.add((*at, "source"), f"{kind} in S3", S3_WHY)
         return None
+    if is_local_file_url(source["url"]):
+        losses.add((*at, "source", "url"), "local file URL", local_file_why("Gemini"))
     file_data = {"fileUri": source["url"]}
     if source.get("media_type") is not None:
         file_data["mimeType"] = source["media_type"]

@@ -18,6 +18,13 @@ Encoding rules from the API and its SDK types (``openai.types.responses``):
 A URL, file id or file URL canonical cannot hold (empty, or text with a lone surrogate,
 which canonical's non-empty strings refuse) leaves its part opaque, kept whole: the
 reader gives canonical data by construction, with no model to refuse it later.
+
+A ``file:`` URL (``file:///home/me/cat.png``) in ``image_url`` or ``file_url`` names a path
+on the caller's machine, which OpenAI cannot fetch. It is kept as given and reported, not
+dropped: a same-format round trip stays exact (a request the provider refuses is the
+caller's to fix, sent as it came), a gateway in front of the provider may resolve it (vLLM
+reads local files under ``--allowed-local-media-path``), and dropping it would change what
+the model is asked about; the loss tells the caller to send the bytes inline instead.
 """
 
 from __future__ import annotations
@@ -160,8 +167,16 @@ def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple
     return canonical, mapped
 
 
+_DATA_AND_ID = ["file_data", "file_id"]
+"""An ``input_file`` with both its bytes and an uploaded file's id (the SDK's
+``ResponseInputFileParam`` makes each optional, and neither excludes the other): read as
+its bytes (what every target can send), the id kept for a Responses round trip."""
+
+
 def _decode_file(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     given = [key for key in ("file_data", "file_id", "file_url") if part.get(key) is not None]
+    if given == _DATA_AND_ID:  # the file's bytes are its content, its id rides in the bag
+        given = given[:1]
     if len(given) != 1 or not canonical_text(part[given[0]]):
         return None, ()
     key = given[0]
@@ -239,7 +254,7 @@ def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
     source = part["source"]
     match source["type"]:
         case "url":
-            bag["image_url"] = source["url"]
+            bag["image_url"] = _url(source["url"], losses, at)
             _media_type_loss(source.get("media_type"), losses, at)
         case "base64":
             bag["image_url"] = data_url(source, losses, at)
@@ -255,6 +270,13 @@ def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
     return wire
 
 
+def _url(url: str, losses: LossRecorder, at: Steps) -> str:
+    """A media URL as given; a ``file:`` one reported (see the module docstring)."""
+    if compat.is_local_file_url(url):
+        losses.add((*at, "source", "url"), "local file URL", compat.local_file_why("OpenAI"))
+    return url
+
+
 def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     bag = restore_fields(part_bag(part, losses, at))
     source = part["source"]
@@ -265,7 +287,7 @@ def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, A
             bag["file_id"] = source["file_id"]
             _media_type_loss(source.get("media_type"), losses, at)
         case "url":
-            bag["file_url"] = source["url"]
+            bag["file_url"] = _url(source["url"], losses, at)
             _media_type_loss(source.get("media_type"), losses, at)
         case _:  # plain text
             losses.add(at, "plain-text document", "Responses has no text documents; sent as input_text")
