@@ -12,9 +12,8 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from chatcodec._extras import install_hint
 from chatcodec.cli import _exit_codes as exit_codes
-
-INSTALL = "chatcodec check-codec needs the testing extra: pip install 'chatcodec[testing]'"
 
 
 def add_check_codec_command(commands: Any) -> None:
@@ -40,7 +39,7 @@ def _run_check_codec(arguments: argparse.Namespace, out: TextIO) -> int:
     except ModuleNotFoundError as missing:
         if missing.name != "hypothesis":
             raise
-        print(INSTALL, file=sys.stderr)
+        print(f"chatcodec check-codec needs the testing extra (hypothesis): {install_hint('testing')}", file=sys.stderr)
         return exit_codes.UNAVAILABLE
     passed = failed = 0
     for case, error in check_codec(arguments.name):

@@ -2,8 +2,8 @@
 
 Every recorded request and response, read into canonical data, written as the columnar
 form into a Parquet file and read back, is the same canonical data; encoded again, a
-recorded request is the recorded request. The columnar form needs ``pyarrow`` (the
-``chatcodec[arrow]`` extra): without it these laws have no case.
+recorded request is the recorded request. The columnar form needs ``pyarrow`` (the arrow
+extra): without it these laws have no case.
 """
 
 from __future__ import annotations
