@@ -178,3 +178,32 @@ def test_an_entry_langchain_cannot_load_is_refused_at_its_path() -> None:
             target="openai-chat",
         )
     assert "$.messages[1]" in str(raised.value)
+
+
+def test_the_command_line_converts_a_langgraph_history_and_back(tmp_path: Path) -> None:
+    """``chatcodec convert --from langchain``: a LangGraph checkpoint's ``dumpd`` history to
+    Anthropic, and the Anthropic body back to LangChain, which LangChain loads."""
+    import subprocess
+    import sys
+
+    from langchain_core.messages import messages_from_dict
+
+    source = Path(__file__).parent / "fixtures" / "langchain" / "langgraph_checkpoint_dumpd.json"
+    anthropic = tmp_path / "anthropic.json"
+    command = [sys.executable, "-m", "chatcodec", "convert"]
+    first = subprocess.run(
+        [*command, str(source), "--from", "langchain", "--to", "anthropic", "--out", str(anthropic)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert first.returncode == 0, first.stderr
+    back = subprocess.run(
+        [*command, str(anthropic), "--from", "anthropic", "--to", "langchain"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert back.returncode == 0, back.stderr
+    loaded = messages_from_dict(json.loads(back.stdout)["messages"])
+    assert [message.type for message in loaded][:3] == ["system", "human", "ai"]

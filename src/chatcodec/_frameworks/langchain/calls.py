@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.langchain.markers import KIT
-from chatcodec.contract import EncodeContext, Steps, compact_json, leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, leftovers, wire_fields
 
 
 def decode_calls(data: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -64,7 +64,7 @@ def _parsed(arguments: str) -> dict[str, Any] | None:
     if not arguments:
         return {}
     try:
-        value = json.loads(arguments)
+        value: Any = json.loads(arguments)
     except ValueError:
         return None
-    return value if isinstance(value, dict) else None
+    return as_dict(value)

@@ -22,7 +22,7 @@ from typing import Any
 from chatcodec._frameworks.langchain.blocks import decode_block, encode_block
 from chatcodec._frameworks.langchain.calls import decode_calls, encode_calls
 from chatcodec._frameworks.langchain.markers import KIND_OF_CLASS, KIT
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, as_list, leftovers, wire_fields
 
 _ROLES = {"human": "user", "system": "system", "ai": "assistant", "tool": "tool"}
 """A LangChain message type -> the canonical role."""
@@ -39,14 +39,15 @@ def unwrap(entry: Mapping[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any
 
     Raises :class:`ValueError` for an entry of neither serialisation (the caller names its path)."""
     if entry.get("lc") == 1 and entry.get("type") == "constructor":
-        names = entry.get("id")
-        kind = KIND_OF_CLASS.get(names[-1]) if isinstance(names, list) and names else None
-        kwargs = entry.get("kwargs")
-        if kind is None or not isinstance(kwargs, dict):
+        names = as_list(entry.get("id"))
+        last = names[-1] if names else None
+        kind = KIND_OF_CLASS.get(last) if isinstance(last, str) else None
+        kwargs = as_dict(entry.get("kwargs"))
+        if kind is None or kwargs is None:
             raise ValueError(f"a dumpd entry of class {names!r}: not a human, AI, system or tool message")
         return kind, kwargs, {"_lc": {"lc": 1, "id": names}}
-    kind, data = entry.get("type"), entry.get("data")
-    if not isinstance(kind, str) or kind not in _ROLES or not isinstance(data, dict):
+    kind, data = entry.get("type"), as_dict(entry.get("data"))
+    if not isinstance(kind, str) or kind not in _ROLES or data is None:
         raise ValueError(f"a message of type {kind!r}: LangChain's human, ai, system and tool messages are read")
     return kind, data, {}
 

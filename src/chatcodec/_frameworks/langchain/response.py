@@ -15,7 +15,7 @@ from chatcodec._frameworks.langchain.markers import KIT
 from chatcodec._frameworks.langchain.messages import encode_message
 from chatcodec._frameworks.langchain.usage import decode_usage, encode_usage
 from chatcodec._frameworks.langchain.wire import validated_history
-from chatcodec.contract import DecodeContext, EncodeContext
+from chatcodec.contract import DecodeContext, EncodeContext, as_dict
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -26,8 +26,8 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     _, data, _ = unwrap(entry)
     message = decode_messages([entry], context)[0]
     choice: dict[str, Any] = {"index": 0, "message": message}
-    meta = data.get("response_metadata") or {}
-    word = meta.get("finish_reason", meta.get("stop_reason"))
+    meta: Any = data.get("response_metadata") or {}
+    word: Any = meta.get("finish_reason", meta.get("stop_reason"))
     reason = decode_finish_reason(word if isinstance(word, str) else None, {})
     if reason is not None:
         choice["finish_reason"] = reason
@@ -43,17 +43,19 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write a canonical response's first choice as a stored ``AIMessage``."""
-    choices = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
+    choices: Any = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
     for index in range(1, len(choices)):
         context.losses.add(("choices", index), "choice", "a LangChain AIMessage is one answer")
-    choice = choices[0]
+    choice: Any = choices[0]
     entry = encode_message(choice["message"], context, ("choices", 0, "message"))
-    data = entry.get("data", entry.get("kwargs"))
-    assert isinstance(data, dict)
+    data = as_dict(entry.get("data", entry.get("kwargs")))
+    assert data is not None
     kept = KIT.own(choice["message"].get("provider_metadata"))
     if response.get("usage") and "usage_metadata" not in kept:
         data["usage_metadata"] = encode_usage(response["usage"], context, ("usage",))
-    meta = data.setdefault("response_metadata", {}) if "response_metadata" not in kept else data["response_metadata"]
+    meta: Any = (
+        data.setdefault("response_metadata", {}) if "response_metadata" not in kept else data["response_metadata"]
+    )
     word = encode_finish_reason(choice.get("finish_reason"), {}, context, ("choices", 0, "finish_reason"))
     if word is not None and "finish_reason" not in meta and "stop_reason" not in meta:
         meta["finish_reason"] = word

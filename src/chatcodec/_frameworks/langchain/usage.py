@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.langchain.markers import KIT
-from chatcodec.contract import EncodeContext, Steps, leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps, as_dict, leftovers, wire_fields
 
 _DETAILS = (
     ("input_token_details", "cache_read", "cache_read_tokens"),
@@ -22,12 +22,12 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     usage = {key: wire[key] for key in ("input_tokens", "output_tokens") if isinstance(wire.get(key), int)}
     bag = leftovers(wire, ("input_tokens", "output_tokens", "input_token_details", "output_token_details"))
     for group, key, canonical in _DETAILS:
-        details = wire.get(group)
-        if isinstance(details, dict) and isinstance(details.get(key), int):
+        details = as_dict(wire.get(group))
+        if details is not None and isinstance(details.get(key), int):
             usage[canonical] = details[key]
     for group in ("input_token_details", "output_token_details"):
-        details = wire.get(group)
-        if isinstance(details, dict):
+        details = as_dict(wire.get(group))
+        if details is not None:
             bag[group] = {key: value for key, value in details.items() if (group, key) not in _MAPPED_DETAILS}
     return KIT.attach(usage, {key: value for key, value in bag.items() if value != {}})
 
