@@ -44,13 +44,22 @@ _BUILT_IN: dict[str, str] = {
     "bedrock-converse": "chatcodec._providers.bedrock_converse.codec:CODEC",
     "ollama": "chatcodec._providers.ollama.codec:CODEC",
     "bedrock-nova": "chatcodec._providers.bedrock_nova.codec:CODEC",
+    "langchain": "chatcodec._frameworks.langchain.codec:CODEC",
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""
 
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
-PROVIDER_NAMES: tuple[str, ...] = tuple(name for name in _BUILT_IN if name != CANONICAL)
+FRAMEWORK_FORMATS = frozenset({"langchain"})
+"""The built-in formats that are a framework's stored history, not a provider's wire
+(``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
+batch rows, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which
+the server, detection and the provider laws iterate."""
+
+PROVIDER_NAMES: tuple[str, ...] = tuple(
+    name for name in _BUILT_IN if name != CANONICAL and name not in FRAMEWORK_FORMATS
+)
 """The provider wire formats chatcodec knows, by their registry names (read from
 :data:`_BUILT_IN`, so a provider is named once)."""
 
@@ -222,7 +231,7 @@ def _installed() -> dict[str, Any]:
 
 def registered_providers() -> list[str]:
     """The provider formats with a codec right now (``canonical`` excluded)."""
-    return [name for name in available_formats() if name != CANONICAL]
+    return [name for name in available_formats() if name != CANONICAL and name not in FRAMEWORK_FORMATS]
 
 
 def get_codec(name: str) -> Codec:

@@ -1,0 +1,48 @@
+"""The finish word: LangChain keeps the provider's own word in ``response_metadata``
+(``finish_reason`` for OpenAI models, ``stop_reason`` for Claude), which rides in the
+message's bag; as a response's reason it is read from there."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec.contract import EncodeContext, Steps
+
+if TYPE_CHECKING:
+    from chatcodec._model.response import UnifiedFinishReason
+
+WORDS: Mapping[str, UnifiedFinishReason] = {
+    "stop": "stop",
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "STOP": "stop",
+    "length": "length",
+    "max_tokens": "length",
+    "MAX_TOKENS": "length",
+    "tool_calls": "tool_calls",
+    "tool_use": "tool_calls",
+    "content_filter": "content_filter",
+    "refusal": "content_filter",
+    "SAFETY": "content_filter",
+}
+"""The words the chat models LangChain wraps write, with their unified reason."""
+
+
+def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
+    """The canonical reason for a kept word (None when the message has none)."""
+    del bag
+    if raw is None:
+        return None
+    return {"unified": WORDS.get(raw, "other"), "raw": raw}
+
+
+def encode_finish_reason(
+    reason: Mapping[str, Any] | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
+) -> str | None:
+    """The word kept in ``response_metadata.finish_reason``: the raw word, else the unified one."""
+    del bag, context, at
+    if reason is None:
+        return None
+    raw = reason.get("raw")
+    return raw if isinstance(raw, str) else str(reason["unified"])

@@ -1,0 +1,177 @@
+"""A LangChain history's messages <-> canonical messages.
+
+Each stored message is one of LangChain's two serialisations: ``messages_to_dict``'s
+``{"type": "human", "data": {...}}`` or ``dumpd``'s constructor envelope ``{"lc": 1, "type":
+"constructor", "id": ["langchain", "schema", "messages", "HumanMessage"], "kwargs": {...}}``
+(which leaves out the fields holding their defaults). Both read the same fields: ``human``,
+``system``, ``ai`` and ``tool`` are the user, system, assistant and tool roles; ``name`` is the
+message's name; an ``AIMessage``'s calls are ``tool_use`` parts after its content
+(:mod:`.calls`); a ``ToolMessage`` is one ``tool_result`` (``status: "error"`` is
+``is_error``, its ``artifact`` kept on the result). Every other field (``id``,
+``additional_kwargs``, ``response_metadata``, ``usage_metadata``) is kept in the message's
+bag: a history read and written again is the same history, and another format reports what
+it cannot carry. A message is written in the serialisation it was read from
+(``messages_to_dict``'s for one from another format).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chatcodec._frameworks.langchain.blocks import decode_block, encode_block
+from chatcodec._frameworks.langchain.calls import decode_calls, encode_calls
+from chatcodec._frameworks.langchain.markers import KIND_OF_CLASS, KIT
+from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, as_list, leftovers, wire_fields
+
+_ROLES = {"human": "user", "system": "system", "ai": "assistant", "tool": "tool"}
+"""A LangChain message type -> the canonical role."""
+
+_KINDS = {"user": "human", "system": "system", "developer": "system", "assistant": "ai", "tool": "tool"}
+"""A canonical role -> the LangChain type it is written as."""
+
+_MAPPED = ("type", "content", "name", "tool_calls", "invalid_tool_calls", "tool_call_id", "status", "artifact")
+"""The fields of a message's ``data`` with a canonical home (the rest ride in its bag)."""
+
+
+def unwrap(entry: Mapping[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A stored message's type, its fields, and the bag recording its serialisation.
+
+    Raises :class:`ValueError` for an entry of neither serialisation (the caller names its path)."""
+    if entry.get("lc") == 1 and entry.get("type") == "constructor":
+        names = as_list(entry.get("id"))
+        last = names[-1] if names else None
+        kind = KIND_OF_CLASS.get(last) if isinstance(last, str) else None
+        kwargs = as_dict(entry.get("kwargs"))
+        if kind is None or kwargs is None:
+            raise ValueError(f"a dumpd entry of class {names!r}: not a human, AI, system or tool message")
+        return kind, kwargs, {"_lc": {"lc": 1, "id": names}}
+    kind, data = entry.get("type"), as_dict(entry.get("data"))
+    if not isinstance(kind, str) or kind not in _ROLES or data is None:
+        raise ValueError(f"a message of type {kind!r}: LangChain's human, ai, system and tool messages are read")
+    return kind, data, {}
+
+
+def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
+    """Stored LangChain messages as canonical message dicts."""
+    del context  # nothing shared between messages
+    return [decode_message(entry) for entry in wire]
+
+
+def decode_message(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """One stored message as a canonical message dict."""
+    kind, data, bag = unwrap(entry)
+    kept = leftovers(data, _MAPPED)
+    empty = {key: value for key, value in kept.items() if value in (None, {}, [])}
+    empty.update({key: [] for key in ("tool_calls", "invalid_tool_calls") if data.get(key) == []})
+    bag.update({key: value for key, value in kept.items() if key not in empty})
+    if empty:
+        bag["_empty"] = empty  # LangChain's defaults written out: no data to report elsewhere
+    canonical: dict[str, Any] = {"role": _ROLES[kind]}
+    if isinstance(data.get("name"), str):
+        canonical["name"] = data["name"]
+    elif "name" in data:
+        bag.setdefault("_empty", {})["name"] = data["name"]
+    content = data.get("content", "")
+    if kind == "tool":
+        canonical["content"] = [_tool_result(data, content)]
+    elif kind == "ai" and (data.get("tool_calls") or data.get("invalid_tool_calls")):
+        if isinstance(content, str):
+            bag["_string"] = True
+            content = [content] if content else []
+        canonical["content"] = [*map(decode_block, content), *decode_calls(data)]
+    else:
+        canonical["content"] = content if isinstance(content, str) else [decode_block(block) for block in content]
+    return KIT.attach(canonical, bag)
+
+
+def _tool_result(data: Mapping[str, Any], content: str | list[Any]) -> dict[str, Any]:
+    result: dict[str, Any] = {"type": "tool_result", "tool_use_id": data.get("tool_call_id") or ""}
+    result["content"] = content if isinstance(content, str) else [decode_block(block) for block in content]
+    status = data.get("status")
+    if status == "error":
+        result["is_error"] = True
+    bag: dict[str, Any] = {}
+    if status is not None and status != "error":
+        bag["_status"] = status
+    if "artifact" in data:
+        bag["artifact"] = data["artifact"]
+    return KIT.attach(result, bag)
+
+
+def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+    """``messages[start:]`` as stored LangChain messages."""
+    return [
+        encode_message(message, context, ("messages", index)) for index, message in enumerate(messages[start:], start)
+    ]
+
+
+def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """One canonical message as a stored LangChain message, in the serialisation it came in."""
+    role = message["role"]
+    kind = _KINDS.get(role)
+    if kind is None:
+        context.losses.add(at, f"{role} message", "LangChain keeps no such message; written as a human message")
+        kind = "human"
+    if message.get("cache_control") is not None:
+        context.losses.add((*at, "cache_control"), "cache_control", "LangChain messages keep no cache marker")
+    bag = KIT.claim(context.losses, message.get("provider_metadata"), at)
+    envelope, string, empty = bag.pop("_lc", None), bag.pop("_string", None), bag.pop("_empty", {})
+    data: dict[str, Any] = {}
+    if kind == "tool":
+        _write_results(message["content"], data, context, at)
+    else:
+        data["content"] = _content(message["content"], kind, data, context, at)
+        if string and isinstance(data["content"], list) and all(isinstance(item, str) for item in data["content"]):
+            data["content"] = "".join(data["content"])
+    data["type"] = kind
+    if message.get("name") is not None:
+        data["name"] = message["name"]
+    data.update(wire_fields(bag))
+    data.update({key: value for key, value in empty.items() if key not in data})
+    if envelope is not None:
+        return {"lc": 1, "type": "constructor", "id": envelope["id"], "kwargs": data}
+    return {"type": kind, "data": data}
+
+
+def _content(
+    content: str | Sequence[Mapping[str, Any]], kind: str, data: dict[str, Any], context: EncodeContext, at: Steps
+) -> str | list[Any]:
+    if isinstance(content, str):
+        return content
+    blocks: list[Any] = []
+    calls: list[tuple[int, Mapping[str, Any]]] = []
+    for index, part in enumerate(content):
+        if part["type"] == "tool_use" and kind == "ai":
+            calls.append((index, part))
+            continue
+        block = encode_block(part, context, (*at, "content", index))
+        if block is not None:
+            blocks.append(block)
+    if calls:
+        encode_calls(calls, data, context, at)
+    return blocks
+
+
+def _write_results(
+    content: Sequence[Mapping[str, Any]], data: dict[str, Any], context: EncodeContext, at: Steps
+) -> None:
+    """A tool message's result as a ``ToolMessage`` (one result per message in LangChain)."""
+    for index in range(1, len(content)):
+        context.losses.add((*at, "content", index), "tool result", "a LangChain ToolMessage holds one result")
+    if not content:
+        data["content"], data["tool_call_id"] = "", ""
+        return
+    result = content[0]
+    bag = KIT.claim(context.losses, result.get("provider_metadata"), (*at, "content", 0))
+    body = result.get("content", "")
+    data["content"] = body if isinstance(body, str) else _content(body, "tool", data, context, (*at, "content", 0))
+    data["tool_call_id"] = result["tool_use_id"]
+    if result.get("name") is not None:
+        data["name"] = result["name"]
+    status = "error" if result.get("is_error") else bag.pop("_status", None)
+    if "artifact" in bag:
+        data["artifact"] = bag.pop("artifact")
+    if status is not None:
+        data["status"] = status
+    data.update(wire_fields(bag))

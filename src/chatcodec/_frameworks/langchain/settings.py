@@ -1,0 +1,31 @@
+"""Sampling, reasoning and output-format settings: a stored LangChain history holds none
+(they are the chat model's parameters), so each set one is a loss of kind ``setting``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec.contract import DecodeContext, EncodeContext
+
+_SETTINGS = (
+    *("max_tokens", "temperature", "stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
+    *("reasoning", "response_format"),
+)
+
+
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
+    """A history has no settings to read."""
+    del request, canonical, bag, context
+
+
+def encode_settings(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
+    """Each setting the request sets is reported: a history cannot keep it."""
+    del wire, bag
+    for key in _SETTINGS:
+        if request.get(key) is not None:
+            context.losses.add((key,), key, f"a LangChain history keeps no {key} setting", "setting")

@@ -1,0 +1,209 @@
+"""The ``langchain`` format against LangChain itself (langchain-core is the oracle).
+
+What chatcodec writes loads with ``messages_from_dict`` / ``langchain_core.load.load`` into the
+same messages LangChain built; what LangChain writes (``messages_to_dict``, ``dumpd``) reads
+and writes back exactly; a history converts to OpenAI Chat and Anthropic and back with its
+calls, results, images and signed thinking intact, and every field the target lacks reported.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.load import dumpd, load
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+    messages_from_dict,
+    messages_to_dict,
+)
+
+import chatcodec
+
+FIXTURES = Path(__file__).parent / "fixtures" / "langchain"
+
+
+def _history() -> list[BaseMessage]:
+    return [
+        SystemMessage("Be brief."),
+        HumanMessage(
+            content=[{"type": "text", "text": "What is this?"}, {"type": "image", "url": "https://x.test/a.png"}]
+        ),
+        AIMessage(
+            content=[
+                {"type": "thinking", "thinking": "Look it up.", "signature": "sig-1"},
+                {"type": "text", "text": "One moment."},
+            ],
+            tool_calls=[{"name": "lookup", "args": {"q": "a.png", "n": 2}, "id": "toolu_1"}],
+            usage_metadata={
+                "input_tokens": 9,
+                "output_tokens": 5,
+                "total_tokens": 14,
+                "input_token_details": {"cache_read": 4},
+            },
+            response_metadata={"stop_reason": "tool_use"},
+            id="run-1",
+        ),
+        ToolMessage("a cat", tool_call_id="toolu_1", artifact={"hits": 1}),
+        AIMessage(
+            content="", invalid_tool_calls=[{"name": "lookup", "args": "{oops", "id": "toolu_2", "error": "bad JSON"}]
+        ),
+        ToolMessage("no", tool_call_id="toolu_2", status="error"),
+        AIMessage(content=[{"type": "reasoning", "reasoning": "done"}, {"type": "text", "text": "A cat."}]),
+    ]
+
+
+def _convert(body: Any, source: str, target: str) -> tuple[Any, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        written = chatcodec.convert_request(body, source=source, target=target, options={"skip_rules": "*"})
+    return written, [str(warning.message) for warning in caught]
+
+
+@pytest.mark.parametrize("form", ["messages_to_dict", "dumpd"])
+def test_what_langchain_writes_round_trips_exactly(form: str) -> None:
+    messages = _history()
+    stored = messages_to_dict(messages) if form == "messages_to_dict" else [dumpd(message) for message in messages]
+    written, losses = _convert({"messages": stored}, "langchain", "langchain")
+    assert written == {"messages": stored}
+    assert losses == []
+
+
+def test_what_chatcodec_writes_loads_in_langchain_as_the_same_messages() -> None:
+    messages = _history()
+    written, _ = _convert({"messages": messages_to_dict(messages)}, "langchain", "langchain")
+    assert messages_from_dict(written["messages"]) == messages
+    dumped, _ = _convert({"messages": [dumpd(message) for message in messages]}, "langchain", "langchain")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # LangChainBetaWarning: load is in beta
+        assert [load(entry) for entry in dumped["messages"]] == messages
+
+
+@pytest.mark.parametrize("name", ["langgraph_state.json", "langgraph_checkpoint_dumpd.json"])
+def test_the_fixture_history_round_trips_and_loads(name: str) -> None:
+    stored = json.loads((FIXTURES / name).read_text())
+    written, losses = _convert(stored, "langchain", "langchain")
+    assert written == stored
+    assert losses == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # LangChainBetaWarning: load is in beta
+        loaded = messages_from_dict(written["messages"]) if "state" in name else [load(m) for m in written["messages"]]
+    assert [type(message).__name__ for message in loaded][:4] == [
+        "SystemMessage",
+        "HumanMessage",
+        "AIMessage",
+        "ToolMessage",
+    ]
+
+
+def test_a_history_from_openai_chat_loads_in_langchain_with_calls_and_results() -> None:
+    openai_body = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://x.test/b.png"}}]},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"a":1}'}}],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+        ],
+    }
+    written, _ = _convert(openai_body, "openai-chat", "langchain")
+    loaded = messages_from_dict(written["messages"])
+    assert isinstance(loaded[1], AIMessage)
+    assert loaded[1].tool_calls == [{"name": "f", "args": {"a": 1}, "id": "call_1", "type": "tool_call"}]
+    assert isinstance(loaded[2], ToolMessage)
+    assert (loaded[2].tool_call_id, loaded[2].content) == ("call_1", "ok")
+    assert loaded[0].content == [{"type": "image", "url": "https://x.test/b.png"}]
+
+
+@pytest.mark.parametrize("wire", ["openai-chat", "anthropic"])
+def test_through_a_provider_wire_and_back_keeps_calls_results_and_images(wire: str) -> None:
+    stored = json.loads((FIXTURES / "langgraph_state.json").read_text())
+    sent, losses = _convert(stored, "langchain", wire)
+    assert any("usage_metadata" in loss and "$.messages[2]" in loss for loss in losses)  # said, not dropped
+    back, _ = _convert(sent, wire, "langchain")
+    loaded = messages_from_dict(back["messages"])
+    original = messages_from_dict(stored["messages"])
+    calls = [call for message in loaded if isinstance(message, AIMessage) for call in message.tool_calls]
+    expected = [call for message in original if isinstance(message, AIMessage) for call in message.tool_calls]
+    assert all(call in calls for call in expected)  # Anthropic sends the invalid call too, wrapped (reported)
+    results = [(m.tool_call_id, m.content) for m in loaded if isinstance(m, ToolMessage)]
+    assert results == [(m.tool_call_id, m.content) for m in original if isinstance(m, ToolMessage)]
+    image = next(block for block in loaded[1].content if isinstance(block, dict) and block.get("type") == "image")
+    assert image["base64"] == "iVBORw0KGgo="
+
+
+def test_claude_thinking_keeps_its_signature_through_anthropic() -> None:
+    stored = json.loads((FIXTURES / "langgraph_state.json").read_text())
+    sent, _ = _convert(stored, "langchain", "anthropic")
+    assert sent["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": "I should call the tool.",
+        "signature": "EqQBCkYIAxgCKkA",
+    }
+    back, _ = _convert(sent, "anthropic", "langchain")
+    thinking = messages_from_dict(back["messages"])[2].content[0]
+    assert thinking == {"type": "thinking", "thinking": "I should call the tool.", "signature": "EqQBCkYIAxgCKkA"}
+
+
+def test_validate_messages_reads_a_bare_langchain_list() -> None:
+    stored = messages_to_dict(_history())
+    codec = chatcodec.get_codec("langchain")
+    canonical = codec.decode_request({"messages": stored})
+    assert [message.role for message in canonical.messages] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+
+
+def test_an_entry_langchain_cannot_load_is_refused_at_its_path() -> None:
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.convert_request(
+            {"messages": [{"type": "human", "data": {"content": "hi"}}, {"type": "chat"}]},
+            source="langchain",
+            target="openai-chat",
+        )
+    assert "$.messages[1]" in str(raised.value)
+
+
+def test_the_command_line_converts_a_langgraph_history_and_back(tmp_path: Path) -> None:
+    """``chatcodec convert --from langchain``: a LangGraph checkpoint's ``dumpd`` history to
+    Anthropic, and the Anthropic body back to LangChain, which LangChain loads."""
+    import subprocess
+    import sys
+
+    from langchain_core.messages import messages_from_dict
+
+    source = Path(__file__).parent / "fixtures" / "langchain" / "langgraph_checkpoint_dumpd.json"
+    anthropic = tmp_path / "anthropic.json"
+    command = [sys.executable, "-m", "chatcodec", "convert"]
+    first = subprocess.run(
+        [*command, str(source), "--from", "langchain", "--to", "anthropic", "--out", str(anthropic)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert first.returncode == 0, first.stderr
+    back = subprocess.run(
+        [*command, str(anthropic), "--from", "anthropic", "--to", "langchain"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert back.returncode == 0, back.stderr
+    loaded = messages_from_dict(json.loads(back.stdout)["messages"])
+    assert [message.type for message in loaded][:3] == ["system", "human", "ai"]
