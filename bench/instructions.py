@@ -192,9 +192,10 @@ last one held, so those were proved before)."""
 def _forget_proved_texts() -> None:
     from chatcodec import _compat
     from chatcodec._providers.kit import arguments
+    from chatcodec._text_memory import TextMemory
 
-    arguments._PROVED = arguments._ProvedTexts()  # pyright: ignore[reportPrivateUsage]
-    _compat._PROVEN = _compat._ProvenTexts()  # pyright: ignore[reportPrivateUsage]
+    arguments._PROVED = TextMemory(arguments._PROVED.limit)  # pyright: ignore[reportPrivateUsage]
+    _compat._PROVEN = TextMemory(_compat._PROVEN.limit)  # pyright: ignore[reportPrivateUsage]
 
 
 def _floor_converts(

@@ -11,13 +11,14 @@ import pytest
 
 import chatcodec
 from chatcodec import _compat
+from chatcodec._text_memory import TextMemory
 
 _DATA = base64.b64encode(bytes(range(256)) * 64).decode()
 
 
 @pytest.fixture(autouse=True)
 def _nothing_checked_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_compat, "_PROVEN", _compat._ProvenTexts())  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(_compat, "_PROVEN", TextMemory(1 << 23))
 
 
 def _responses_body(url: str) -> dict[str, object]:
@@ -57,7 +58,7 @@ def test_text_that_is_not_base64_is_checked_each_time_and_never_remembered() -> 
 
 
 def test_the_memory_forgets_everything_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_compat, "_PROVEN_CHARACTERS", 10)
+    monkeypatch.setattr(_compat, "_PROVEN", TextMemory(10))
     assert _compat.is_base64_text("AAAAAAAA")
     assert _compat.is_base64_text("BBBBBBBB")
     proven = _compat._PROVEN  # pyright: ignore[reportPrivateUsage]

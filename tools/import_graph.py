@@ -54,7 +54,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     #  ``*`` stays inside one directory, ``**`` spans any depth)
     ("vocabulary", "_model/**"),  # the canonical models and their JSON as TypedDicts (canonical_types: generated)
     ("vocabulary", "_narrow.py _compat.py _errors.py _error_statuses.py _losses.py _payloads.py _public_label.py"),
-    ("vocabulary", "_extras.py"),  # the optional dependencies, and how to install one that is missing
+    ("vocabulary", "_extras.py _text_memory.py"),  # the optional dependencies, and how to install one that is missing
     ("vocabulary", "options.py _option_table.py"),  # the encoders' options: typed for callers, and their one check
     ("core validation", "_canonical_validation.py"),
     ("kit", "_providers/__init__.py _providers/contract/** _providers/kit/**"),  # the codec contract; mechanics

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from chatcodec._text_memory import TextMemory
+
 _DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+);base64")
 _BASE64_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
 
@@ -68,29 +70,10 @@ def is_base64_text(data: str) -> bool:
     return _is_base64_text(data)
 
 
-class _ProvenTexts:
-    """Base64 texts checked, by value: an agent resends its screenshots every turn, and
-    the writer that builds a data URL again asks about the text its reader checked. At
-    most :data:`_PROVEN_CHARACTERS` characters, forgotten all at once when full."""
-
-    __slots__ = ("characters", "texts")
-
-    def __init__(self) -> None:
-        self.texts: set[str] = set()
-        self.characters = 0
-
-    def add(self, text: str) -> None:
-        if self.characters + len(text) > _PROVEN_CHARACTERS:
-            self.texts = set()  # a new set replaces the old: a reader on another thread keeps its own
-            self.characters = 0
-        self.texts.add(text)
-        self.characters += len(text)
-
-
-_PROVEN_CHARACTERS = 1 << 23
-"""What :data:`_PROVEN` may hold: 8 Mi characters of base64 (a long session's screenshots)."""
-
-_PROVEN = _ProvenTexts()
+_PROVEN = TextMemory(1 << 23)
+"""Base64 texts checked (8 Mi characters: a long session's screenshots): an agent resends
+its screenshots every turn, and the writer that builds a data URL again asks about the text
+its reader checked (:mod:`chatcodec._text_memory`)."""
 
 
 def _is_base64_text(data: str) -> bool:

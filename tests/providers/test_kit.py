@@ -18,6 +18,7 @@ from chatcodec._providers.anthropic.markers import KIT as ANTHROPIC
 from chatcodec._providers.bedrock_converse.markers import KIT as BEDROCK
 from chatcodec._providers.kit import arguments
 from chatcodec._providers.openai_chat.markers import KIT as OPENAI_CHAT
+from chatcodec._text_memory import TextMemory
 
 _SCALARS = st.one_of(
     st.none(),
@@ -180,7 +181,7 @@ def test_nested_arguments_with_code_and_floats_are_proved_without_the_careful_re
 @pytest.fixture(autouse=True)
 def _nothing_proved_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test proves its texts itself: the memory of proved texts starts empty."""
-    monkeypatch.setattr(arguments, "_PROVED", arguments._ProvedTexts())  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(arguments, "_PROVED", TextMemory(1 << 22))
 
 
 def test_a_proved_text_is_remembered_and_only_parsed_the_next_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -208,7 +209,7 @@ def test_a_text_that_is_not_exact_is_never_remembered() -> None:
 
 
 def test_the_memory_forgets_everything_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(arguments, "_PROVED_CHARACTERS", 40)
+    monkeypatch.setattr(arguments, "_PROVED", TextMemory(40))
     texts = ['{"n": 1, "s": "aaaaaaaa"}', '{"n": 2, "s": "bbbbbbbb"}']
     for text in texts:
         assert kit.arguments_object(text)[1]

@@ -13,6 +13,8 @@ from typing import Any
 
 import pydantic_core
 
+from chatcodec._text_memory import TextMemory
+
 
 def _c_encoder(settings: json.JSONEncoder) -> Callable[[object], str]:
     """``settings.encode`` with the C encoder it makes on every call made once.
@@ -116,30 +118,9 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     return _careful_arguments(arguments)
 
 
-class _ProvedTexts:
-    """The argument texts proved exact, by value (exactness is a function of the text): at
-    most :data:`_PROVED_CHARACTERS` characters of them, forgotten all at once when full
-    (a new session's calls), as the schema rewrites' memory is
-    (:mod:`chatcodec._providers.families.schema_writing`)."""
-
-    __slots__ = ("characters", "texts")
-
-    def __init__(self) -> None:
-        self.texts: set[str] = set()
-        self.characters = 0
-
-    def add(self, text: str) -> None:
-        if self.characters + len(text) > _PROVED_CHARACTERS:
-            self.texts = set()  # a new set replaces the old: a reader on another thread keeps its own
-            self.characters = 0
-        self.texts.add(text)
-        self.characters += len(text)
-
-
-_PROVED_CHARACTERS = 1 << 22
-"""What :data:`_PROVED` may hold: 4 Mi characters of argument text (a long agent session's calls)."""
-
-_PROVED = _ProvedTexts()
+_PROVED = TextMemory(1 << 22)
+"""Argument texts proved exact (4 Mi characters: a long agent session's calls), by value:
+exactness is a function of the text (:mod:`chatcodec._text_memory`)."""
 
 
 def _proved(arguments: str, parsed: Any) -> bool:

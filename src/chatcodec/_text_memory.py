@@ -1,0 +1,30 @@
+"""A process's bounded memory of texts already proved: a check that is a function of the
+text alone (base64 text, exact tool-argument JSON) need not run again on an equal text.
+
+An agent sends its whole history every turn, so each request repeats the calls and images
+of the one before: a set of the texts proved, looked up by value (hashing a text costs a
+fraction of checking it, and nothing for the same object again). Bounded by characters and
+forgotten all at once when full (a new session's texts), as the schema rewrites' memory is
+(:mod:`chatcodec._providers.families.schema_writing`). Only texts that passed are kept.
+"""
+
+from __future__ import annotations
+
+
+class TextMemory:
+    """Texts proved, by value, at most ``limit`` characters of them."""
+
+    __slots__ = ("characters", "limit", "texts")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.texts: set[str] = set()
+        """Look a text up here (``text in memory.texts``: no Python call on the hot path)."""
+        self.characters = 0
+
+    def add(self, text: str) -> None:
+        if self.characters + len(text) > self.limit:
+            self.texts = set()  # a new set replaces the old: a reader on another thread keeps its own
+            self.characters = 0
+        self.texts.add(text)
+        self.characters += len(text)
