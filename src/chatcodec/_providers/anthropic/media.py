@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._compat import is_local_file_url, local_file_why
 from chatcodec._providers.families.claude.wire_rules import report_image_detail
+from chatcodec._providers.kit.media_types import lower_case_source
 
 if TYPE_CHECKING:
     from chatcodec._losses import LossRecorder, Steps
@@ -34,6 +35,10 @@ https://docs.anthropic.com/en/docs/build-with-claude/vision): a HEIC, BMP, SVG o
 image is refused with a 400."""
 
 
+_IMAGES_TAKEN = "Anthropic takes JPEG, PNG, GIF and WebP images only"
+"""What Anthropic says of an image type it does not take (in any case)."""
+
+
 def image_source(part: Part, losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
     """The canonical source of an image part Anthropic takes, to write with
     :func:`media_source`, or None for a base64 type it refuses (a loss); a ``detail`` it has
@@ -42,7 +47,14 @@ def image_source(part: Part, losses: LossRecorder, at: Steps) -> Mapping[str, An
     case is written lower case, reported."""
     source: Mapping[str, Any] = part["source"]
     if source["type"] == "base64" and source["media_type"] not in IMAGE_TYPES:
-        lowered = _lower_case_type(source, losses, at)
+        lowered = lower_case_source(
+            source,
+            IMAGE_TYPES,
+            losses,
+            at,
+            provider="Anthropic",
+            takes="Anthropic takes JPEG, PNG, GIF and WebP images only",
+        )
         if lowered is None:
             return None
         source = lowered
@@ -50,18 +62,6 @@ def image_source(part: Part, losses: LossRecorder, at: Steps) -> Mapping[str, An
     if detail is not None:
         report_image_detail(detail, losses, at, "Anthropic")
     return source
-
-
-def _lower_case_type(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
-    """``source`` with its media type in the lower case Anthropic takes (reported), or None
-    when it names no type Anthropic takes in any case (a loss)."""
-    media_type: str = source["media_type"]
-    lowered = media_type.lower()
-    if lowered not in IMAGE_TYPES:
-        losses.add(at, f"image of type {media_type}", "Anthropic takes JPEG, PNG, GIF and WebP images only")
-        return None
-    losses.add((*at, "source", "media_type"), f"media type {media_type}", f"Anthropic takes it as {lowered}")
-    return {**source, "media_type": lowered}
 
 
 PDF = "application/pdf"

@@ -41,6 +41,7 @@ from chatcodec._narrow import as_dict
 from chatcodec._providers.gemini.markers import KIT, NO_MIME_TYPE
 from chatcodec._providers.gemini.video import VIDEO_METADATA, clip_metadata, is_youtube, take_clip
 from chatcodec._providers.kit import Steps, leftovers, restore_fields
+from chatcodec._providers.kit.media_types import lower_case_source
 
 Turn = Literal["user", "model", "system", "result"]
 """Which kind of content a part is read for: each canonical message (and a tool result) takes
@@ -50,6 +51,10 @@ MEDIA_KEYS = {"inlineData": ("mimeType", "data"), "fileData": ("fileUri", "mimeT
 _BASE64_BYTES = SchemaValidator(cs.bytes_schema(), config=cs.CoreConfig(val_json_bytes="base64"))
 """pydantic-core's base64 reading of JSON, which the google-genai types use for ``bytes``
 fields (pydantic's ``val_json_bytes="base64"``; built here without pydantic)."""
+
+
+_IMAGES_TAKEN = "Gemini takes PNG, JPEG, WebP, HEIC and HEIF images"
+"""What Gemini says of an image type it does not take (in any case)."""
 
 
 def is_base64(text: str) -> bool:
@@ -225,7 +230,14 @@ def encode_media(
         )
     if source_type == "base64":
         if kind == "image" and read_as == "image" and source["media_type"] not in IMAGE_TYPES:
-            lowered = _lower_case_type(source, losses, at)
+            lowered = lower_case_source(
+                source,
+                IMAGE_TYPES,
+                losses,
+                at,
+                provider="Gemini",
+                takes="Gemini takes PNG, JPEG, WebP, HEIC and HEIF images",
+            )
             if lowered is None:
                 return None
             source = lowered
@@ -239,19 +251,6 @@ def encode_media(
         return _file_data(kind, source, bag, losses, at)
     losses.add((*at, "source"), "text document", "Gemini has no document part; sent as text")
     return {**restore_fields(bag), "text": source["text"]}
-
-
-def _lower_case_type(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any] | None:
-    """A base64 image ``source`` with its media type in the lower case Gemini takes, reported
-    (a media type is case-insensitive, RFC 2045 section 5.1, so ``image/JPEG`` is a JPEG; the
-    API's list is lower case), or None when it names no type Gemini takes in any case (a loss)."""
-    media_type: str = source["media_type"]
-    lowered = media_type.lower()
-    if lowered not in IMAGE_TYPES:
-        losses.add(at, f"image of type {media_type}", "Gemini takes PNG, JPEG, WebP, HEIC and HEIF images")
-        return None
-    losses.add((*at, "source", "media_type"), f"media type {media_type}", f"Gemini takes it as {lowered}")
-    return {**source, "media_type": lowered}
 
 
 def _url_data(

@@ -14,6 +14,8 @@ by two folders are in :mod:`chatcodec._providers.families`, what a folder must s
 ``arguments``       tool-argument JSON: ``compact_json``, ``arguments_object``
 ``tool_arguments``  tool arguments for the formats that take them as a JSON object
 ``cache``           the ``cache_control`` marker object
+``media_types``     a base64 source's media type in the lower case an API's list takes
+                    (import it from its module)
 ``wire``            ``wire_shape``, ``tagged``, ``discriminator``, ``tag``, ``constrained``: the
                     wire shapes (``TypedDict``), loading pydantic only when a validator is built;
                     ``stands_for``, ``sdk_kinds``, ``shape_fields``: the SDK kinds a shape
