@@ -4,8 +4,6 @@ them, and the canonical replay the stream laws stand on gives every response bac
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -82,32 +80,6 @@ def test_the_gateway_facts_are_not_empty() -> None:
 # --- the canonical replay the stream laws stand on ------------------------------------------
 
 
-def _with_bags(response: chatcodec.ChatResponse, choice_bag: Any, message_bag: Any) -> chatcodec.ChatResponse:
-    """``response`` with ``choice_bag`` merged into every choice's bag and ``message_bag``
-    into every message's (each a ``provider_metadata`` value, or None for none)."""
-    choices = [
-        choice.model_copy(
-            update={
-                "provider_metadata": _merged(choice.provider_metadata, choice_bag),
-                "message": choice.message.model_copy(
-                    update={"provider_metadata": _merged(choice.message.provider_metadata, message_bag)}
-                ),
-            }
-        )
-        for choice in response.choices
-    ]
-    return response.model_copy(update={"choices": choices})
-
-
-def _merged(metadata: Any, extra: Any) -> Any:
-    if extra is None:
-        return metadata
-    merged = {provider: dict(bag) for provider, bag in (metadata or {}).items()}
-    for provider, bag in extra.items():
-        merged.setdefault(provider, {}).update(bag)
-    return merged
-
-
 def _replayable(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
     """List content, no message ``name`` or ``cache_control`` (no event carries them)."""
     choices = [
@@ -144,7 +116,7 @@ def _responses_with_choice_and_message_bags(draw: st.DrawFn) -> chatcodec.ChatRe
     response = draw(chat_responses())
     first = response.choices[0].model_copy(update={"finish_reason": None, "provider_metadata": draw(_BAGS)})
     response = response.model_copy(update={"choices": [first, *response.choices[1:]]})
-    return _with_bags(response, None, draw(_BAGS))
+    return law_stream_metadata.bags_merged(response, None, draw(_BAGS))
 
 
 @given(response=_responses_with_choice_and_message_bags().map(_replayable), split=chunkings())

@@ -14,6 +14,7 @@ from pydantic import TypeAdapter
 
 import chatcodec
 from chatcodec.streams._input import iter_event_payloads
+from chatcodec.testing._laws.normal_forms import with_compact_arguments
 from sdk_oracle import assert_matches
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "anthropic"
@@ -94,26 +95,9 @@ def assert_valid_stream(events: Iterable[dict[str, Any]]) -> None:
             STREAM_EVENT.validate_python(event)
 
 
-def normalized_arguments(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
-    """``response`` with tool arguments rewritten as compact JSON.
-
-    A stream gives the argument text exactly as the model wrote it
-    (``{"city": "Paris"}``), a non-streamed response only the parsed ``input`` object,
-    which decodes to compact text (``{"city":"Paris"}``): the same arguments, spelled
-    differently. Comparisons between the two go through this.
-    """
-    choices = []
-    for choice in response.choices:
-        parts: list[Any] = []
-        for part in choice.message.parts:
-            if isinstance(part, chatcodec.ToolUsePart) and part.arguments_are_valid_json:
-                compact = json.dumps(part.parsed_arguments(), ensure_ascii=False, separators=(",", ":"))
-                parts.append(part.model_copy(update={"arguments": compact}))
-            else:
-                parts.append(part)
-        message = choice.message.model_copy(update={"content": parts})
-        choices.append(choice.model_copy(update={"message": message}))
-    return response.model_copy(update={"choices": choices})
+normalized_arguments = with_compact_arguments
+"""Tool arguments rewritten as compact JSON: a stream gives the text as the model wrote it, a
+non-streamed Anthropic response only the parsed ``input`` (the laws' normal form)."""
 
 
 def without_null_markers(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:

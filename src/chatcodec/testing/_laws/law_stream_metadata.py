@@ -31,7 +31,7 @@ def _sample_keys(provider: ProviderEntry) -> set[str]:
     return {key for bag in (provider.bags.choice, provider.bags.message) for key in bag or {}}
 
 
-def _with_bags(response: chatcodec.ChatResponse, choice_bag: Any, message_bag: Any) -> chatcodec.ChatResponse:
+def bags_merged(response: chatcodec.ChatResponse, choice_bag: Any, message_bag: Any) -> chatcodec.ChatResponse:
     """``response`` with ``choice_bag`` merged into every choice's bag and ``message_bag``
     into every message's (each a ``provider_metadata`` value, or None for none)."""
     choices = [
@@ -95,7 +95,7 @@ def choice_and_message_bags_stream_as_they_encode(provider: ProviderEntry, data:
     if any(choice.logprobs is not None for choice in carried.choices):
         # canonical tokens take the place of a bag's, reported (test_logprobs_canonical_over_bag.py)
         choice_bag.pop("logprobs", None)
-    response = _with_bags(carried, {name: choice_bag}, None if message_bag is None else {name: message_bag})
+    response = bags_merged(carried, {name: choice_bag}, None if message_bag is None else {name: message_bag})
     whole_losses: list[chatcodec.Loss] = []
     whole = chatcodec.decode_response(
         name, chatcodec.encode_response(name, response, on_loss="ignore", losses=whole_losses)
