@@ -59,15 +59,16 @@ def _upstream_app(plain: bytes, stream: bytes) -> Any:
     return Starlette(routes=[Route("/{rest:path}", messages, methods=["POST"])])
 
 
-def _pass_through_app(upstream: str) -> Any:
-    """The same stack as chatcodec serve, converting nothing."""
+def _pass_through_app(upstream: str, client: Any = None) -> Any:
+    """The same stack as chatcodec serve, converting nothing (on ``client`` when given:
+    :mod:`bench.serve_requests` gives both apps the same mock upstream)."""
     import httpx
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response, StreamingResponse
     from starlette.routing import Route
 
-    client = httpx.AsyncClient(timeout=60)
+    client = client if client is not None else httpx.AsyncClient(timeout=60)
 
     async def forward(request: Request) -> Response:
         body = await request.body()
