@@ -83,8 +83,17 @@ class RequestRecord:
         self.error, self.stream_error_status = reason, 499
 
     def emit(self) -> None:
-        """Log the line (at WARNING for a 5xx, INFO otherwise)."""
+        """Log the line (at WARNING for a 5xx, INFO otherwise); the line is built only for a
+        logger that writes it (an app embedded with its logging off pays nothing for it)."""
         status = self.stream_error_status or self.status
+        level = logging.WARNING if status >= 500 else logging.INFO
+        if LOGGER.isEnabledFor(level):
+            self._log(level, status)
+        if self.span is not None:
+            span, self.span = self.span, None
+            span.end(self)
+
+    def _log(self, level: int, status: int) -> None:
         line: dict[str, Any] = {
             "event": REQUEST_EVENT,
             "request_id": self.request_id,
@@ -109,10 +118,7 @@ class RequestRecord:
             line["cancelled"] = True
         if self.store_error is not None:
             line["store_error"] = self.store_error
-        LOGGER.log(logging.WARNING if status >= 500 else logging.INFO, json.dumps(line, ensure_ascii=False))
-        if self.span is not None:
-            span, self.span = self.span, None
-            span.end(self)
+        LOGGER.log(level, json.dumps(line, ensure_ascii=False))
 
 
 def log_to_stderr() -> None:
