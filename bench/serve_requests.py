@@ -128,12 +128,19 @@ class Bench:
         return await _call(self.pass_app)
 
     async def conversions(self) -> object:
-        import chatcodec
+        """The two conversions as serve's steps call them: the request read and written, the
+        answer read and written, each from parsed JSON (serve parses both bodies itself)."""
+        from chatcodec._conversion import read_request_data, write_request_data
+        from chatcodec._losses import LossRecorder
+        from chatcodec._registry import get_codec
 
-        sent = chatcodec.convert_request(json.loads(_BODY), source="openai-chat", target="anthropic", on_loss="ignore")
-        return sent, chatcodec.convert_response(
-            json.loads(_ANSWER), source="anthropic", target="openai-chat", on_loss="ignore"
-        )
+        recorder = LossRecorder()
+        canonical = read_request_data(json.loads(_BODY), "openai-chat")
+        sent = write_request_data(canonical, "anthropic", recorder, {})
+        answer = get_codec("anthropic").read_response(json.loads(_ANSWER))
+        written = get_codec("openai-chat").write_response(answer, recorder, options=None)
+        recorder.settle("ignore", [])
+        return sent, written
 
     def runs(self) -> dict[str, Callable[[], Awaitable[object]]]:
         return {SERVE: self.serve, PASS_THROUGH: self.pass_through, CONVERSIONS: self.conversions}
