@@ -133,8 +133,9 @@ class Route:
             named_options(self.upstream, get_codec(self.upstream).options, self.options)
 
     def matches(self, model: str) -> bool:
-        """Whether ``model`` goes this way (case-sensitive, as model names are)."""
-        return fnmatchcase(model, self.pattern)
+        """Whether ``model`` goes this way (case-sensitive, as model names are); the catch-all
+        ``*`` that every default upstream has matches without a pattern match."""
+        return self.pattern == "*" or fnmatchcase(model, self.pattern)
 
     @property
     def listed(self) -> tuple[str, ...]:
@@ -308,9 +309,10 @@ class ServeConfig:
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0 to 65535, not {self.port}")
 
-    @property
+    @cached_property
     def loss_policy(self) -> dict[str, LossAction]:
-        """The policy the request's losses are settled by (:func:`chatcodec._losses.loss_action`)."""
+        """The policy the request's losses are settled by (:func:`chatcodec._losses.loss_action`),
+        built once: every request reads it twice."""
         if self.on_loss == "report":
             return {"*": "ignore"}
         return {"*": "error", **dict.fromkeys(self.allowed_losses, "ignore")}

@@ -75,23 +75,24 @@ async def read_answer(response: httpx.Response, limit: int, upstream: str, *, ti
     """A plain upstream answer's body (``response`` opened as a stream), or a 502 once it
     is known to exceed ``limit`` bytes; a read that fails is a 504 (timeout) or a 502."""
     declared = response.headers.get("content-length", "")
-    too_large = RefusalError(
-        502, f"the {upstream} upstream's answer is larger than this server's limit of {limit} bytes"
-    )
     if declared.isdigit() and int(declared) > limit:
-        raise too_large
+        raise _answer_too_large(upstream, limit)
     parts: list[bytes] = []
     size = 0
     try:
         async for chunk in response.aiter_bytes():
             size += len(chunk)
             if size > limit:
-                raise too_large
+                raise _answer_too_large(upstream, limit)
             parts.append(chunk)
     except httpx.HTTPError as error:
         reason, status = failure(error, timeout=timeout, connect_timeout=timeout)
         raise RefusalError(status, f"the {upstream} upstream's answer {reason}") from None
     return b"".join(parts)
+
+
+def _answer_too_large(upstream: str, limit: int) -> RefusalError:
+    return RefusalError(502, f"the {upstream} upstream's answer is larger than this server's limit of {limit} bytes")
 
 
 class EventSizeCheck:
