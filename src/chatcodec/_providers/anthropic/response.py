@@ -16,6 +16,7 @@ it); no model is built here.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from sys import get_int_max_str_digits, maxsize
 from typing import Any
 
 from chatcodec._errors import ProviderAPIError
@@ -34,7 +35,14 @@ from chatcodec._providers.anthropic.parts import (
     encode_part,
 )
 from chatcodec._providers.anthropic.usage import decode_usage, encode_usage, no_usage
-from chatcodec._providers.anthropic.wire import ErrorBody, Response, refuse_too_deep, validated_object
+from chatcodec._providers.anthropic.wire import (
+    COMMON_RESPONSE,
+    DEEPEST,
+    ErrorBody,
+    Response,
+    refuse_too_deep,
+    validated_object,
+)
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.kit import Steps, restore_fields, split_fields
 from chatcodec._providers.kit.invented import report_invented
@@ -68,11 +76,18 @@ def raise_if_error(payload: dict[str, Any]) -> None:
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read an Anthropic response body into canonical response data."""
     raise_if_error(payload)
-    message = validated_object(Response, payload, "Anthropic response")
+    message = COMMON_RESPONSE.validate(payload)
+    common = message is not None
+    if message is None:
+        message = validated_object(Response, payload, "Anthropic response")
     model = message.get("model") or None  # an empty name says nothing about who thought
+    digits = (get_int_max_str_digits() or maxsize) if common else 0  # parts.decode_parts
     choice: dict[str, Any] = {
         "index": 0,
-        "message": {"role": "assistant", "content": decode_parts(message["content"], ASSISTANT_KINDS, model)},
+        "message": {
+            "role": "assistant",
+            "content": decode_parts(message["content"], ASSISTANT_KINDS, model, digits=digits),
+        },
     }
     bag = message_bag(message)
     finish_reason = decode_finish_reason(message.get("stop_reason"), bag)
@@ -84,7 +99,13 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     if usage is not None:
         canonical["usage"] = decode_usage(usage)
     KIT.attach(canonical, bag)
-    refuse_too_deep(canonical, payload)  # no model is built to refuse a kept value nested too deep
+    # no model is built to refuse a kept value nested too deep; in the common shapes only the
+    # fields kept as they came can nest (the bag, two levels down; usage's, one)
+    if common:
+        refuse_too_deep(bag, payload, limit=DEEPEST - 2)
+        refuse_too_deep(canonical.get("usage"), payload, limit=DEEPEST - 1)
+    else:
+        refuse_too_deep(canonical, payload)
     return canonical
 
 

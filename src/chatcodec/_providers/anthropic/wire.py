@@ -550,3 +550,36 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
 
 COMMON_REQUEST = LazyValidator(_common_request)
 """The common request shapes (built on first use; the one reader validates dicts with it)."""
+
+
+def _common_response(json_input: bool) -> cs.CoreSchema:
+    """A response of the request's assistant blocks and counted usage; its other fields
+    (``container``, ``stop_details``, usage's cache, tier and geography) kept as JSON values
+    in their order, as the wire shapes keep extras. A ``null`` where the wire shape takes one."""
+    blocks = _common_blocks()
+    assistant = _tagged({kind: blocks[kind] for kind in ("text", "thinking", "redacted_thinking", "tool_use")})
+    count = cs.nullable_schema(cs.int_schema(strict=True, ge=0))
+    details = closed_like(OutputTokensDetails, {}, {"thinking_tokens": count}, every_field=True)
+    counts = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    usage = closed_like(
+        Usage,
+        {},
+        {**dict.fromkeys(counts, count), "output_tokens_details": cs.nullable_schema(details)},
+        extra=True,
+        every_field=True,
+    )
+    maybe_text = cs.nullable_schema(text())
+    named = {key: maybe_text for key in ("id", "model", "stop_reason", "stop_sequence")}
+    root = closed_like(
+        Response,
+        {"content": _list(assistant)},
+        {**named, "type": text(), "role": text(), "usage": cs.nullable_schema(usage)},
+        extra=True,
+        every_field=True,
+    )
+    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
+
+
+COMMON_RESPONSE = LazyValidator(_common_response)
+"""The common response shapes: the reader of an answer validates it with this first, as the
+request reader does (a ``TypeAdapter`` of the wire shapes cost a third of reading one)."""
