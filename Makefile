@@ -64,7 +64,8 @@ schema-check: $(VENV)/.installed-dev
 	$(BIN)/chatcodec schema --out schemas --check
 
 # The JavaScript/TypeScript check of the schemas (tests/test_schema_js.py) runs ajv,
-# json-schema-to-typescript and tsc from js/, installed from the npm registry at the
+# json-schema-to-typescript and tsc from js/, and the docs site's smoke test the headless
+# Chromium of @sparticuz/chromium (js/browser.mjs), installed from the npm registry at the
 # versions js/package-lock.json pins (node 20 and npm on the PATH).
 JS_INSTALLED := js/node_modules/.package-lock.json
 
