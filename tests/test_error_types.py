@@ -150,3 +150,45 @@ def test_a_built_in_decoder_reads_a_type_in_its_own_namespace(outside: str) -> N
         chatcodec.decode_response("anthropic", _recorded("anthropic", "error_400_orphan_tool_result.json"))
     assert (raised.value.provider, raised.value.status_code) == ("anthropic", 400)
     assert error_status("invalid_request_error", provider=outside) == 422
+
+
+_ANTHROPIC_START = {
+    "type": "message_start",
+    "message": {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 3, "output_tokens": 1},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("provider", "events", "error_type", "status"),
+    [
+        # Anthropic's error event (https://docs.anthropic.com/en/api/messages-streaming#error-events).
+        (
+            "anthropic",
+            [_ANTHROPIC_START, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}],
+            "overloaded_error",
+            529,
+        ),
+        # Bedrock's ConverseStream exception event (tests/providers/bedrock_converse has it too).
+        (
+            "bedrock-converse",
+            [{"messageStart": {"role": "assistant"}}, {"throttlingException": {"message": "Too many requests"}}],
+            "throttlingException",
+            429,
+        ),
+    ],
+)
+def test_an_error_inside_a_codecs_stream_names_its_codec(
+    provider: str, events: list[dict[str, Any]], error_type: str, status: int
+) -> None:
+    with pytest.raises(chatcodec.ProviderAPIError) as raised:
+        chatcodec.accumulate_stream(provider, events)
+    assert (raised.value.provider, raised.value.error_type, raised.value.status_code) == (provider, error_type, status)
