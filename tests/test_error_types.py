@@ -19,6 +19,7 @@ import chatcodec
 from chatcodec import Codec
 from chatcodec._error_shapes import read_error
 from chatcodec._error_statuses import error_status
+from chatcodec._providers._template import response as template_response
 from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
 
@@ -152,7 +153,7 @@ def test_a_built_in_decoder_reads_a_type_in_its_own_namespace(outside: str) -> N
     assert error_status("invalid_request_error", provider=outside) == 422
 
 
-_ANTHROPIC_START = {
+_ANTHROPIC_START: dict[str, Any] = {
     "type": "message_start",
     "message": {
         "id": "msg_1",
@@ -192,3 +193,11 @@ def test_an_error_inside_a_codecs_stream_names_its_codec(
     with pytest.raises(chatcodec.ProviderAPIError) as raised:
         chatcodec.accumulate_stream(provider, events)
     assert (raised.value.provider, raised.value.error_type, raised.value.status_code) == (provider, error_type, status)
+
+
+def test_the_template_a_newcomer_copies_names_its_codec_on_its_errors() -> None:
+    """The outside recipe keeps its types in its own namespace, so a copied codec's type
+    cannot take a built-in's meaning (or the built-in's its)."""
+    with pytest.raises(chatcodec.ProviderAPIError) as raised:
+        template_response.raise_if_error({"error": {"message": "No such model", "type": "not_found"}})
+    assert (raised.value.provider, raised.value.error_type) == ("template", "not_found")
