@@ -1,11 +1,15 @@
-// Opens the built docs site in headless Chromium (Debian's /usr/bin/chromium, driven by
-// playwright-core) and checks that the navigation and the search work; screenshots go to the
-// folder given. Run by tests/test_docs_site.py: node site-smoke.mjs BASE_URL SCREENSHOT_DIR
+// Opens the built docs site in headless Chromium (the pinned one of browser.mjs, driven by
+// playwright-core) and checks that the navigation and the search work;
+// screenshots go to the folder given. Run by tests/test_docs_site.py:
+// node site-smoke.mjs BASE_URL SCREENSHOT_DIR
 import { chromium } from "playwright-core";
+import { pinnedChromium } from "./browser.mjs";
 
 const [base, shots] = process.argv.slice(2);
+const { executablePath, env } = await pinnedChromium();
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  executablePath,
+  env: { ...process.env, ...env },
   args: [
     "--headless",
     "--no-sandbox",
@@ -16,7 +20,7 @@ const browser = await chromium.launch({
     "--no-first-run",
   ],
 });
-const result = {};
+const result = { browser: { executablePath, version: browser.version() } };
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(base, { waitUntil: "networkidle" });

@@ -1,7 +1,11 @@
 """The docs site builds with warnings as errors (a broken link or anchor, a reference or a
 docstring mkdocstrings cannot render), and a reader can use it: headless Chromium opens the
 built pages, follows the navigation and searches (``js/site-smoke.mjs``), keeping screenshots
-in ``test-output/docs-site/`` for a person to look at."""
+in ``test-output/docs-site/`` for a person to look at.
+
+The browser is the project's own: the headless Chromium inside the ``@sparticuz/chromium`` npm
+package, pinned by ``js/package-lock.json`` and unpacked by ``js/browser.mjs``, so the test runs
+on a fresh clone (no system browser, nothing fetched but the npm packages)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,6 @@ import functools
 import http.server
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -18,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from js_packages import JS, node_with_packages
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = ROOT / "test-output" / "docs-site"
 
 
@@ -69,13 +73,19 @@ def served(site: Path) -> Iterator[str]:
         server.server_close()
 
 
-@pytest.mark.skipif(not CHROMIUM.is_file(), reason="no Chromium at /usr/bin/chromium (.ci/run installs Debian's)")
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on the PATH")
-def test_navigation_and_search_work_in_a_browser(served: str) -> None:
+def _pinned_chromium_major() -> str:
+    """Chromium's major version as js/package-lock.json pins it (@sparticuz/chromium's major)."""
+    lock = json.loads((JS / "package-lock.json").read_text(encoding="utf-8"))
+    version: str = lock["packages"]["node_modules/@sparticuz/chromium"]["version"]
+    return version.split(".", maxsplit=1)[0]
+
+
+def test_navigation_and_search_work_in_the_pinned_browser(served: str) -> None:
+    node = node_with_packages()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     smoke = subprocess.run(
-        ["node", "site-smoke.mjs", served, str(SCREENSHOTS)],
-        cwd=ROOT / "js",
+        [node, "site-smoke.mjs", served, str(SCREENSHOTS)],
+        cwd=JS,
         capture_output=True,
         text=True,
         timeout=180,
@@ -83,6 +93,9 @@ def test_navigation_and_search_work_in_a_browser(served: str) -> None:
     )
     assert smoke.returncode == 0, smoke.stdout + smoke.stderr
     result = json.loads(smoke.stdout.strip().splitlines()[-1])
+    browser = Path(result["browser"]["executablePath"])
+    assert browser.is_relative_to(JS / "node_modules" / ".cache"), browser  # not a system browser
+    assert result["browser"]["version"].split(".")[0] == _pinned_chromium_major(), result["browser"]
     assert result["title"].startswith("chatcodec")
     assert {"Getting started", "The gateway", "API"} <= set(result["navigation"])
     assert result["clicked"]["url"].endswith("/getting-started/")

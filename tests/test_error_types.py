@@ -8,7 +8,9 @@ codec says, and the built-in's meaning (and its laws) stay as they were."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -17,10 +19,12 @@ import chatcodec
 from chatcodec import Codec
 from chatcodec._error_shapes import read_error
 from chatcodec._error_statuses import error_status
+from chatcodec._providers._template import response as template_response
 from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
 
 _OUTSIDE = "outside-messages"
+_FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _write_error(message: str, status: int, kind: str) -> dict[str, Any]:
@@ -92,3 +96,108 @@ def test_an_outside_codecs_type_is_its_own_and_leaves_the_built_ins_alone(outsid
         ).status_code
         == 400
     )
+
+
+def _recorded(provider: str, name: str) -> Any:
+    return json.loads((_FIXTURES / provider / "response" / name).read_text(encoding="utf-8"))
+
+
+_OPENAI_ERROR = {
+    "message": "Invalid 'messages[1].role'",
+    "type": "invalid_request_error",
+    "param": "messages",
+    "code": None,
+}
+"""The ``error`` object of OpenAI's error bodies (``{"error": {message, type, param, code}}``,
+https://platform.openai.com/docs/guides/error-codes), as tests/providers/openai_chat has it."""
+
+
+@pytest.mark.parametrize(
+    ("provider", "body", "error_type", "status"),
+    [
+        ("anthropic", _recorded("anthropic", "error_400_orphan_tool_result.json"), "invalid_request_error", 400),
+        ("openai-chat", {"error": _OPENAI_ERROR}, "invalid_request_error", 400),
+        (
+            "openai-responses",
+            _recorded("openai-responses", "error_400_reasoning_without_following_item.json"),
+            "invalid_request_error",
+            400,
+        ),
+        ("gemini", _recorded("gemini", "error_404_model_not_found.json"), "NOT_FOUND", 404),
+        ("gemini", _recorded("gemini", "error_400_invalid_argument_vertex.json"), "INVALID_ARGUMENT", 400),
+        # A body with its ``code`` and no ``status``: the status is the code, not what "429" stands for.
+        ("gemini", {"error": {"code": 429, "message": "Resource has been exhausted"}}, "429", 429),
+        # Bodies that are only a message (the status came in the HTTP answer, which a body lacks).
+        ("bedrock-converse", _recorded("bedrock-converse", "error_400_s3_not_supported.json"), None, None),
+        ("bedrock-converse", {"message": "Rate exceeded", "__type": "ThrottlingException"}, "ThrottlingException", 429),
+        ("bedrock-nova", {"message": "Malformed input request"}, None, None),
+        ("ollama", _recorded("ollama", "error_model_failed.json"), None, None),
+    ],
+)
+def test_a_built_in_decoder_names_its_codec_and_the_status_it_knows(
+    provider: str, body: dict[str, Any], error_type: str | None, status: int | None
+) -> None:
+    """Each built-in decoder's ``ProviderAPIError`` says which codec read it (its types are
+    read in that codec's namespace) and carries the status when the body gives it or its
+    type stands for one."""
+    with pytest.raises(chatcodec.ProviderAPIError) as raised:
+        chatcodec.decode_response(provider, body)
+    assert (raised.value.provider, raised.value.error_type, raised.value.status_code) == (provider, error_type, status)
+
+
+def test_a_built_in_decoder_reads_a_type_in_its_own_namespace(outside: str) -> None:
+    """An outside codec naming ``invalid_request_error`` a 422 changes nothing for Anthropic's."""
+    with pytest.raises(chatcodec.ProviderAPIError) as raised:
+        chatcodec.decode_response("anthropic", _recorded("anthropic", "error_400_orphan_tool_result.json"))
+    assert (raised.value.provider, raised.value.status_code) == ("anthropic", 400)
+    assert error_status("invalid_request_error", provider=outside) == 422
+
+
+_ANTHROPIC_START: dict[str, Any] = {
+    "type": "message_start",
+    "message": {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 3, "output_tokens": 1},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("provider", "events", "error_type", "status"),
+    [
+        # Anthropic's error event (https://docs.anthropic.com/en/api/messages-streaming#error-events).
+        (
+            "anthropic",
+            [_ANTHROPIC_START, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}],
+            "overloaded_error",
+            529,
+        ),
+        # Bedrock's ConverseStream exception event (tests/providers/bedrock_converse has it too).
+        (
+            "bedrock-converse",
+            [{"messageStart": {"role": "assistant"}}, {"throttlingException": {"message": "Too many requests"}}],
+            "throttlingException",
+            429,
+        ),
+    ],
+)
+def test_an_error_inside_a_codecs_stream_names_its_codec(
+    provider: str, events: list[dict[str, Any]], error_type: str, status: int
+) -> None:
+    with pytest.raises(chatcodec.ProviderAPIError) as raised:
+        chatcodec.accumulate_stream(provider, events)
+    assert (raised.value.provider, raised.value.error_type, raised.value.status_code) == (provider, error_type, status)
+
+
+def test_the_template_a_newcomer_copies_names_its_codec_on_its_errors() -> None:
+    """The outside recipe keeps its types in its own namespace, so a copied codec's type
+    cannot take a built-in's meaning (or the built-in's its)."""
+    with pytest.raises(chatcodec.ProviderAPIError) as raised:
+        template_response.raise_if_error({"error": {"message": "No such model", "type": "not_found"}})
+    assert (raised.value.provider, raised.value.error_type) == ("template", "not_found")

@@ -4,7 +4,7 @@ A name importable without an underscore is a promise (httpx's ``test_exported_me
 pydantic keeps its machinery under ``pydantic._internal``). Everything else chatcodec holds
 is under a module whose name starts with ``_`` and may move. A change to this table is a
 change to the API: make it on purpose, with a CHANGELOG line, and keep ``make typecheck``'s
-symbol budget (``tools/public_symbols.py``, ``pyright --verifytypes``) in step.
+symbol count (``tools/public_symbols.py``, ``pyright --verifytypes``) in step.
 A module without ``__all__`` is pinned by the names it defines at its top level.
 """
 

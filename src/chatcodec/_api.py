@@ -237,24 +237,23 @@ def accumulate_stream(
     arrived (a choice whose finish never came has ``finish_reason`` ``None``).
     """
     from chatcodec._strict.check import checked_events
-    from chatcodec.streams._accumulator import StreamAccumulator
     from chatcodec.streams._builder import StreamBuilder
     from chatcodec.streams._input import iter_event_payloads
 
     codec = get_codec(provider)
     if strict:
         events = checked_events(provider, iter_event_payloads(events))
-    if not _decodes_incrementally(type(codec)):
-        accumulator = StreamAccumulator()
-        accumulator.extend(codec.decode_stream(iter_event_payloads(events)))
-        return accumulator.response()
     builder = StreamBuilder()
+    if not _decodes_incrementally(type(codec)):
+        for event in codec.decode_stream(iter_event_payloads(events)):
+            builder.add(event)
+        return builder.response(provider=provider)
     decoder = cast("SupportsStreamDecoder", codec).stream_decoder(builder)
     decoder.read(_plain_dicts(events) or iter_event_payloads(events))
     decoder.close()
     if not partial:
         builder.refuse_cut(provider)
-    return builder.response()
+    return builder.response(provider=provider)
 
 
 def convert_request(

@@ -88,7 +88,7 @@ def failed_answer(source: str, response: Mapping[str, Any], body: object) -> Pro
     message, kind = get_edge(source).errors.read(body)
     if not message:
         return None
-    return ProviderAPIError(message, kind, body, status_code=error_status(kind))
+    return ProviderAPIError(message, kind, body, status_code=error_status(kind, provider=source), provider=source)
 
 
 shown_as("chatcodec", error_body, error_event, read_error)

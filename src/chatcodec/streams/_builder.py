@@ -455,16 +455,17 @@ class StreamBuilder:
 
     # --- the result ----------------------------------------------------------------------
 
-    def response(self, *, allow_errors: bool = False) -> ChatResponse:
+    def response(self, *, allow_errors: bool = False, provider: str | None = None) -> ChatResponse:
         """The response so far, validated.
 
         Parts never closed are included as they stand (an interrupted stream keeps what
         arrived). An error event in the stream raises :class:`~chatcodec.ProviderAPIError`
-        unless ``allow_errors`` is true.
+        unless ``allow_errors`` is true, naming ``provider``, the codec whose stream it
+        was when known (its error types are read in that codec's namespace).
         """
         if self.errors and not allow_errors:
             first = self.errors[0]
-            raise ProviderAPIError(first.message, first.error_type, first.body)
+            raise ProviderAPIError(first.message, first.error_type, first.body, provider=provider)
         choices: list[dict[str, Any]] = []
         chosen = self._choices.keys() | self._finish.keys() | self._choice_bags.keys() | self._finish_logprobs.keys()
         for choice_index in sorted(chosen | self._logprobs.keys() or {0}):

@@ -42,10 +42,11 @@ def test_the_failed_answer_is_the_sdks_response() -> None:
 def test_a_failed_answer_converts_as_its_error(target: str) -> None:
     with pytest.raises(ProviderAPIError) as raised:
         chatcodec.convert_response(FAILED, source="openai-responses", target=target)
-    assert (raised.value.message, raised.value.error_type, raised.value.status_code) == (
+    assert (raised.value.message, raised.value.error_type, raised.value.status_code, raised.value.provider) == (
         ERROR["message"],
         "server_error",
         500,
+        "openai-responses",  # the codec whose answer failed: its type is read in its namespace
     )
 
 

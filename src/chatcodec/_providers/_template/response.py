@@ -28,7 +28,7 @@ def raise_if_error(payload: object) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
     if is_error_body(payload):
         error = validated(ErrorBody, payload, "Template error")["error"]
-        raise ProviderAPIError(error["message"], error.get("type"), payload)
+        raise ProviderAPIError(error["message"], error.get("type"), payload, provider=KIT.name)  # its namespace
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

@@ -70,7 +70,7 @@ def raise_if_error(payload: dict[str, Any]) -> None:
         return
     body = validated_object(ErrorBody, payload, "Anthropic error")
     error = body["error"]
-    raise ProviderAPIError(error.get("message", ""), error.get("type"), payload)
+    raise ProviderAPIError(error.get("message", ""), error.get("type"), payload, provider=PROVIDER)
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

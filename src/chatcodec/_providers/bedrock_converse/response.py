@@ -47,7 +47,9 @@ def raise_if_error(payload: dict[str, Any]) -> None:
         return
     body = validated(adapters().error, payload, "Bedrock Converse error")
     error_type = payload.get("__type")
-    raise ProviderAPIError(body["message"], error_type if isinstance(error_type, str) else None, payload)
+    raise ProviderAPIError(
+        body["message"], error_type if isinstance(error_type, str) else None, payload, provider=PROVIDER
+    )
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

@@ -33,7 +33,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     del context
     if is_error_body(payload):
         error = validated(adapters().error, payload, "Nova error")
-        raise ProviderAPIError(error["message"], None, payload)
+        raise ProviderAPIError(error["message"], None, payload, provider=PROVIDER)
     response = validated(adapters().response, payload, "Nova response")
     output = response["output"]
     message = output["message"]

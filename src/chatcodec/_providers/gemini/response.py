@@ -49,7 +49,9 @@ def raise_if_error(payload: object) -> None:
     body, _ = validated(ErrorBody, payload, "Gemini error")
     error: dict[str, Any] = body["error"]
     error_type = error.get("status") or (str(error["code"]) if "code" in error else None)
-    raise ProviderAPIError(error.get("message", ""), error_type, payload)
+    raise ProviderAPIError(
+        error.get("message", ""), error_type, payload, status_code=error.get("code"), provider=KIT.name
+    )
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

@@ -43,7 +43,7 @@ def raise_if_error(payload: object) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
     if is_error_body(payload):
         body = validated(ErrorBody, payload, "Ollama error")
-        raise ProviderAPIError(body["error"], None, payload)
+        raise ProviderAPIError(body["error"], None, payload, provider=PROVIDER)
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

@@ -55,7 +55,12 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     if "error" in payload and "choices" not in payload:
         error = as_dict(payload["error"]) or {"message": str(payload["error"])}
         kind = error.get("type") or error.get("code")
-        raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
+        raise ProviderAPIError(
+            str(error.get("message", error)),
+            None if kind is None else str(kind),
+            payload["error"],
+            provider=KIT.name,
+        )
     validated = fully_validated(response_adapter(), payload, "OpenAI Chat response")
     wire: dict[str, Any] = dict(validated)
     known = present(wire, "id", "created", "model")

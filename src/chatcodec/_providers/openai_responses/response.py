@@ -70,7 +70,12 @@ def raise_error_body(payload: dict[str, Any]) -> None:
     if "error" in payload and "output" not in payload:
         error = as_dict(payload["error"]) or {"message": str(payload["error"])}
         kind = error.get("type") or error.get("code")
-        raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
+        raise ProviderAPIError(
+            str(error.get("message", error)),
+            None if kind is None else str(kind),
+            payload["error"],
+            provider=KIT.name,
+        )
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
