@@ -19,6 +19,7 @@ from chatcodec.contract import (
     as_dict,
     compact_json,
     leftovers,
+    tool_name,
     wire_fields,
 )
 
@@ -76,7 +77,8 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
         block.update(type=kind, data=source["data"], mimeType=source["media_type"])
         return block
     if kind == "tool_use" and part.get("kind", "function") == "function":
-        block.update(type="tool_use", id=part["id"], name=part["name"], input=_input(part["arguments"], context, at))
+        name = tool_name(part["name"], losses, at, PROVIDER) if context.for_request else part["name"]
+        block.update(type="tool_use", id=part["id"], name=name, input=_input(part["arguments"], context, at))
         return block
     if kind == "tool_result":
         return _encode_result(part, block, context, at)

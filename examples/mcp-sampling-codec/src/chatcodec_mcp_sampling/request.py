@@ -1,9 +1,8 @@
 """The one reader and the one writer of ``CreateMessageRequestParams``, over canonical data.
 
-``systemPrompt`` is the canonical leading system message; ``modelPreferences``,
-``includeContext``, ``task`` and ``_meta`` have no canonical field and ride in
-``provider_options["mcp-sampling"]``. A sampling request names no model (the server only
-hints one), so a canonical ``model`` is reported where it cannot be placed.
+``systemPrompt`` is the canonical leading system message; the first model hint the
+canonical ``model`` (``model_hint``); ``modelPreferences``' other fields, ``includeContext``,
+``task`` and ``_meta`` have no canonical field and ride in ``provider_options["mcp-sampling"]``.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from chatcodec.contract import DecodeContext, EncodeContext, history_for, leftov
 from chatcodec_mcp_sampling.capabilities import CAPABILITIES
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 from chatcodec_mcp_sampling.messages import decode_messages, encode_messages
+from chatcodec_mcp_sampling.model_hint import put_model, take_model
 from chatcodec_mcp_sampling.settings import decode_settings, encode_settings
 from chatcodec_mcp_sampling.tools import decode_tools, encode_tools
 from chatcodec_mcp_sampling.wire import Message, Request, validated
@@ -31,6 +31,9 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         messages.insert(0, {"role": "system", "content": request["systemPrompt"]})
     canonical: dict[str, Any] = {"messages": messages}
     bag = leftovers(request, _MAPPED)
+    model = take_model(bag)
+    if model is not None:
+        canonical["model"] = model
     decode_tools(request, canonical, bag, context)
     decode_settings(request, canonical, bag, context)
     if bag:
@@ -57,7 +60,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     encode_tools(request, wire, {}, context)
     encode_settings(request, wire, {}, context)
     if request.get("model") is not None:
-        losses.add(("model",), "model", f"{DISPLAY} requests name no model (a server only hints one)", "metadata")
+        put_model(request["model"], wire)
     for key in ("stream", "cache_control"):
         if request.get(key):
             losses.add((key,), key, f"{DISPLAY} requests have no {key}", "setting")

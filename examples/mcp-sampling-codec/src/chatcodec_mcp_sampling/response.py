@@ -63,6 +63,6 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         wire["stopReason"] = word
     if response.get("id") is not None:
         losses.add(("id",), "response id", f"{DISPLAY} results have no id", "metadata")
-    if response.get("usage") is not None:
+    if any(count for count in (response.get("usage") or {}).values() if isinstance(count, int)):
         losses.add(("usage",), "token counts", f"{DISPLAY} results have no usage", "metadata")
     return wire

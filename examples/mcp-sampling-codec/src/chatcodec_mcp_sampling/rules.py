@@ -1,5 +1,6 @@
-"""What a client accepts: ``maxTokens`` is required (``CreateMessageRequestParams``), so a
-request without one is sent a default, reported as a ``default`` loss."""
+"""What a client accepts: ``maxTokens`` is required (``CreateMessageRequestParams``); the
+settings writer sends a request without one :data:`DEFAULT_MAX_TOKENS`, reported as a
+``default`` loss, and this table reports it missing after a rule removed it."""
 
 from __future__ import annotations
 

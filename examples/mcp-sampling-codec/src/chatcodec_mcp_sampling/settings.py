@@ -10,6 +10,7 @@ from typing import Any
 from chatcodec.contract import DecodeContext, EncodeContext
 
 from chatcodec_mcp_sampling.markers import DISPLAY
+from chatcodec_mcp_sampling.rules import DEFAULT_MAX_TOKENS
 
 SETTINGS = {"maxTokens": "max_tokens", "temperature": "temperature", "stopSequences": "stop", "metadata": "metadata"}
 """Wire key -> canonical field."""
@@ -40,6 +41,10 @@ def encode_settings(
         value = request.get(field)
         if value is not None:
             wire[key] = [value] if field == "stop" and isinstance(value, str) else value
+    if "maxTokens" not in wire:
+        wire["maxTokens"] = DEFAULT_MAX_TOKENS
+        why = f"{DISPLAY} requires maxTokens and the request has none; sent {DEFAULT_MAX_TOKENS}"
+        context.losses.add(("max_tokens",), "max_tokens", why, "default")
     for field in _UNSENT:
         if request.get(field) is not None:
             context.losses.add((field,), field, f"{DISPLAY} has no {field} setting", "setting")

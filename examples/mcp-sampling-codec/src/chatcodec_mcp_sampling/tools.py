@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict, leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, as_dict, leftovers, tool_name, wire_fields
 
-from chatcodec_mcp_sampling.markers import DISPLAY, KIT
+from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object"}
 """The ``inputSchema`` of a tool that takes no parameters (the schema requires one)."""
@@ -53,7 +53,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
                 losses.add(at, f"{tool.get('type')} tool", f"{DISPLAY} tools are functions")
                 continue
             definition = wire_fields(KIT.claim(losses, tool.get("provider_metadata"), at))
-            definition["name"] = tool["name"]
+            definition["name"] = tool_name(tool["name"], losses, at, PROVIDER)
             if tool.get("description") is not None:
                 definition["description"] = tool["description"]
             parameters = tool.get("parameters")
