@@ -79,11 +79,25 @@ js: $(JS_INSTALLED)
 # 2,000 examples per law; chatcodec, the short random run); a failure prints its reproduce blob.
 RANDOM_PROFILE ?= chatcodec-long
 
-pytest: $(VENV)/.installed-dev $(JS_INSTALLED)
+# The outside codec of examples/ (MCP sampling, its own distribution) built as a wheel and
+# installed from it into build/examples/site, not into .venv: the suite's own tables list the
+# built-in codecs, and tests/test_outside_codec_mcp.py runs `chatcodec check-codec` and
+# `chatcodec convert` over the installed wheel in fresh processes with that site on their path.
+EXAMPLE_WHEELS := build/examples/wheels
+EXAMPLE_SITE := build/examples/site
+EXAMPLE_SOURCES := $(shell find examples/mcp-sampling-codec -type f -not -path '*/__pycache__/*')
+
+$(VENV)/.installed-examples: $(VENV)/.installed-dev $(EXAMPLE_SOURCES)
+	rm -rf $(EXAMPLE_WHEELS) $(EXAMPLE_SITE)
+	$(BIN)/python -m pip wheel --quiet --no-deps examples/mcp-sampling-codec -w $(EXAMPLE_WHEELS)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(EXAMPLE_SITE) $(EXAMPLE_WHEELS)/*.whl
+	touch $@
+
+pytest: $(VENV)/.installed-dev $(VENV)/.installed-examples $(JS_INSTALLED)
 	CHATCODEC_HYPOTHESIS_PROFILE=chatcodec-ci $(BIN)/python -m pytest
 
 .PHONY: pytest-random
-pytest-random: $(VENV)/.installed-dev $(JS_INSTALLED)
+pytest-random: $(VENV)/.installed-dev $(VENV)/.installed-examples $(JS_INSTALLED)
 	CHATCODEC_HYPOTHESIS_PROFILE=$(RANDOM_PROFILE) $(BIN)/python -m pytest
 
 # The timed random sweep (tools/sweep.py): every Hypothesis module, round after round under a
