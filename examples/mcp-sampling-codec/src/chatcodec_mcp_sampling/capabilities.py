@@ -5,7 +5,6 @@ text, image and audio content, tool use and tool results with ids, a top-level
 from __future__ import annotations
 
 from chatcodec.contract import Capabilities
-
 from chatcodec_mcp_sampling.markers import DISPLAY
 
 CAPABILITIES = Capabilities(

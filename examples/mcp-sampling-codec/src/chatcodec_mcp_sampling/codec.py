@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from chatcodec.contract import ProviderCodec
-
 from chatcodec_mcp_sampling import (
     capabilities,
     finish_reason,

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec.contract import Edge, ErrorShape, StreamFraming, as_dict
-
 from chatcodec_mcp_sampling.markers import PROVIDER
 
 _CODES = {"-1": 400, "-32600": 400, "-32602": 400, "-32603": 500}

@@ -9,7 +9,6 @@ from typing import Any
 
 from chatcodec import UnifiedFinishReason
 from chatcodec.contract import EncodeContext, Steps
-
 from chatcodec_mcp_sampling.markers import DISPLAY
 
 WORDS: Mapping[str, UnifiedFinishReason] = {

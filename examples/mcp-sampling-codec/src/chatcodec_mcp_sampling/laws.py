@@ -2,8 +2,8 @@
 ``chatcodec.laws`` entry point names :func:`entry`, so ``chatcodec check-codec
 mcp-sampling`` runs every law over the installed codec with the fixtures of the spec's
 examples (``fixtures/``, provenance in its ``MANIFEST.md``), the SDK's types as the oracle
-of every body the codec writes, the ``stopReason`` words, and the rewrites the wire makes
-without a loss. Needs the ``testing`` extra (Hypothesis, mcp-types).
+of every body the codec writes, the ``stopReason`` words, and the settings the wire has.
+Needs the ``testing`` extra (Hypothesis, mcp-types).
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
+from chatcodec.contract import as_dict, as_list
 from chatcodec.testing import ProviderEntry, SingleHop, chat_requests, chat_responses
-
 from chatcodec_mcp_sampling.finish_reason import WORDS
 from chatcodec_mcp_sampling.markers import PROVIDER
-from chatcodec_mcp_sampling.tools import EMPTY_SCHEMA
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -52,15 +51,15 @@ def with_finish_reason(body: dict[str, Any], word: str) -> dict[str, Any]:
     return changed
 
 
-def _scrubbed(value: Any) -> Any:
+def _scrubbed(value: object) -> object:
     """A generated value without any codec's bags or opaque parts: only a decoder writes them."""
-    if isinstance(value, list):
-        return [_scrubbed(item) for item in value if not (isinstance(item, dict) and item.get("type") == "opaque")]
-    if isinstance(value, dict):
+    items = as_list(value)
+    if items is not None:
+        return [_scrubbed(item) for item in items if (as_dict(item) or {}).get("type") != "opaque"]
+    fields = as_dict(value)
+    if fields is not None:
         return {
-            key: _scrubbed(item)
-            for key, item in value.items()
-            if key not in ("provider_metadata", "provider_options")
+            key: _scrubbed(item) for key, item in fields.items() if key not in ("provider_metadata", "provider_options")
         }
     return value
 
@@ -75,8 +74,7 @@ def _parts(content: Any) -> Any:
 
 def reading(request: chatcodec.ChatRequest) -> object:
     """What a request reads back as when nothing is lost: every turn's content a list of
-    parts (a text is one text block), the system turns one text, a tool without parameters
-    taking an empty object schema."""
+    parts (a text is one text block), the system turns one text."""
     data: dict[str, Any] = request.model_dump(mode="json", exclude_none=True)
     for message in data.get("messages", []):
         if message["role"] in ("system", "developer"):
@@ -88,21 +86,7 @@ def reading(request: chatcodec.ChatRequest) -> object:
             for part in message["content"]:
                 if part.get("type") == "tool_result":
                     part["content"] = _parts(part.get("content", []))
-    for tool in data.get("tools", []):
-        tool.setdefault("parameters", dict(EMPTY_SCHEMA))
     return data
-
-
-def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
-    """The rewrites the writer makes unreported, as the request means the same after them:
-    a tool without parameters is sent the empty object schema the spec requires."""
-    if not request.tools:
-        return request
-    tools = [
-        tool.model_copy(update={"parameters": dict(EMPTY_SCHEMA)}) if tool.parameters is None else tool
-        for tool in request.tools
-    ]
-    return request.model_copy(update={"tools": tools})
 
 
 def _no_deep_value(events: list[dict[str, Any]], value: object) -> tuple[list[dict[str, Any]], int]:
@@ -125,7 +109,6 @@ def entry() -> ProviderEntry:
         check_request=check_request,
         check_response=check_response,
         check_stream=check_stream,
-        silent_rewrites=silent_rewrites,
         unplaced_response_fields=("id", "created", "usage"),
         sampling_settings=("temperature",),
         fixtures=FIXTURES,

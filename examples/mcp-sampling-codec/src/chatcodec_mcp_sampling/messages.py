@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
-
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, LIST
 from chatcodec_mcp_sampling.parts import decode_block, encode_part
 
@@ -24,8 +23,8 @@ def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, A
 
 
 def decode_message(message: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
-    content = message["content"]
-    blocks: list[dict[str, Any]] = content if isinstance(content, list) else [content]
+    content: dict[str, Any] | list[dict[str, Any]] = message["content"]
+    blocks = content if isinstance(content, list) else [content]
     parts = [decode_block(block, context) for block in blocks]
     role = message["role"]
     if role == "user" and parts and all(part["type"] == "tool_result" for part in parts):

@@ -22,7 +22,6 @@ from chatcodec.contract import (
     tool_name,
     wire_fields,
 )
-
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 
 _MEDIA = ("image", "audio")
@@ -50,7 +49,7 @@ def _decode_result(block: dict[str, Any], context: DecodeContext) -> dict[str, A
         "tool_use_id": block["toolUseId"],
         "content": [decode_block(inner, context) for inner in block["content"]],
     }
-    mapped = ("type", "toolUseId", "content")
+    mapped: tuple[str, ...] = ("type", "toolUseId", "content")
     if block.get("isError") is True:
         part["is_error"] = True
         mapped = (*mapped, "isError")

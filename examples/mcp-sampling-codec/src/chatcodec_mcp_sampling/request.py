@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.contract import DecodeContext, EncodeContext, history_for, leftovers, shape_fields, wire_fields
-
 from chatcodec_mcp_sampling.capabilities import CAPABILITIES
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 from chatcodec_mcp_sampling.messages import decode_messages, encode_messages
@@ -82,7 +81,11 @@ def _system_prompt(messages: list[Mapping[str, Any]], context: EncodeContext) ->
             if part["type"] == "text":
                 texts.append(part["text"])
             else:
-                context.losses.add((*at, "content", number), f"{part['type']} part", f"{DISPLAY}'s systemPrompt is text")
+                context.losses.add(
+                    (*at, "content", number), f"{part['type']} part", f"{DISPLAY}'s systemPrompt is text"
+                )
     if len(texts) > 1:
-        context.losses.add(("messages",), "system turns", f"{DISPLAY} has one systemPrompt; they were joined", "content")
+        context.losses.add(
+            ("messages",), "system turns", f"{DISPLAY} has one systemPrompt; they were joined", "content"
+        )
     return "\n\n".join(texts)

@@ -13,7 +13,6 @@ from typing import Any
 
 from chatcodec import ProviderAPIError
 from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fields
-
 from chatcodec_mcp_sampling.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT
 from chatcodec_mcp_sampling.messages import decode_message, encode_message
@@ -47,22 +46,28 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write a canonical response dict as a result: its first choice (another is a loss)."""
     losses = context.losses
-    wire: dict[str, Any] = {"role": "assistant", **wire_fields(KIT.claim(losses, response.get("provider_metadata"), ()))}
+    wire: dict[str, Any] = {
+        "role": "assistant",
+        **wire_fields(KIT.claim(losses, response.get("provider_metadata"), ())),
+    }
     choices = response["choices"]
     for index in range(1, len(choices)):
         losses.add(("choices", index), f"answer {index}", f"{DISPLAY} results hold one answer")
-    message = choices[0]["message"] if choices else {"role": "assistant", "content": []}
+    message: Mapping[str, Any] = choices[0]["message"] if choices else {"role": "assistant", "content": []}
     written = encode_message(message, context, ("choices", 0, "message"))
     wire["content"] = written["content"] if written is not None else []
     model = response.get("model")
     if model is None:
         losses.add(("model",), "model", f"{DISPLAY} results name their model; none was known, sent ''", "required")
     wire["model"] = model if model is not None else ""
-    word = encode_finish_reason(choices[0].get("finish_reason") if choices else None, {}, context, ("choices", 0, "finish_reason"))
+    word = encode_finish_reason(
+        choices[0].get("finish_reason") if choices else None, {}, context, ("choices", 0, "finish_reason")
+    )
     if word is not None:
         wire["stopReason"] = word
     if response.get("id") is not None:
         losses.add(("id",), "response id", f"{DISPLAY} results have no id", "metadata")
-    if any(count for count in (response.get("usage") or {}).values() if isinstance(count, int)):
+    usage: Mapping[str, Any] = response.get("usage") or {}
+    if any(count for count in usage.values() if isinstance(count, int)):
         losses.add(("usage",), "token counts", f"{DISPLAY} results have no usage", "metadata")
     return wire

@@ -5,7 +5,6 @@ settings writer sends a request without one :data:`DEFAULT_MAX_TOKENS`, reported
 from __future__ import annotations
 
 from chatcodec.contract import ProviderRules, RequiredField
-
 from chatcodec_mcp_sampling import SPEC_VERSION
 from chatcodec_mcp_sampling.markers import PROVIDER
 

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.contract import DecodeContext, EncodeContext
-
 from chatcodec_mcp_sampling.markers import DISPLAY
 from chatcodec_mcp_sampling.rules import DEFAULT_MAX_TOKENS
 

@@ -11,14 +11,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.contract import DecodeContext, EncodeContext, as_dict, leftovers, tool_name, wire_fields
-
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object"}
 """The ``inputSchema`` of a tool that takes no parameters (the schema requires one)."""
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Read ``tools`` and ``toolChoice`` into ``canonical``; a choice without a mode stays in ``bag``."""
     del context
     tools = bag.pop("tools", None)
@@ -71,7 +72,12 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
         return
     kind = choice["type"]
     if kind == "tool":
-        losses.add(("tool_choice",), f"tool choice {choice.get('name')!r}", f"{DISPLAY} cannot force one tool; sent 'required'", "setting")
+        losses.add(
+            ("tool_choice",),
+            f"tool choice {choice.get('name')!r}",
+            f"{DISPLAY} cannot force one tool; sent 'required'",
+            "setting",
+        )
         kind = "required"
     kept = as_dict(wire.get("toolChoice")) or {}
     wire["toolChoice"] = {**kept, "mode": kind}

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
-from chatcodec.contract import as_dict, constrained, tag, tagged, validate_with, wire_shape
 from typing_extensions import TypedDict
+
+from chatcodec.contract import as_dict, constrained, tag, tagged, validate_with, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
