@@ -26,8 +26,8 @@ demo: $(VENV)/.installed
 test: lint typecheck schema-check pytest
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff format --check src tests
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests examples
+	$(BIN)/ruff check src tests examples
 
 # The public API as pyright --verifytypes counts it (tools/public_symbols.py): lower it as
 # internals are underscored, raise it only for a name meant to be a promise. It is the real count,
@@ -40,6 +40,8 @@ typecheck: $(VENV)/.installed-dev
 	$(BIN)/python tools/public_symbols.py --max $(PUBLIC_SYMBOLS)  # pyright --verifytypes: every exported symbol typed, and no more of them than the budget
 	$(BIN)/mypy --strict --warn-unused-ignores tests/typing
 	$(BIN)/pyright --pythonversion 3.11 tests/typing
+	MYPYPATH=examples/mcp-sampling-codec/src $(BIN)/mypy --strict examples/mcp-sampling-codec/src/chatcodec_mcp_sampling  # the outside codec, as strict as chatcodec
+	$(BIN)/pyright -p examples/mcp-sampling-codec
 
 schemas: $(VENV)/.installed
 	$(BIN)/chatcodec schema --out schemas
