@@ -117,3 +117,38 @@ def test_the_codec_imports_only_public_chatcodec_modules() -> None:
             for name in names:
                 if name.split(".")[0] == "chatcodec":
                     assert name in PUBLIC, f"{path.name} imports {name}"
+
+
+_EVERY_BUILT_IN_RECORDING = """
+import json, pathlib, warnings
+import chatcodec
+from chatcodec_mcp_sampling.laws import check_request, check_response
+
+warnings.simplefilter("ignore")  # each conversion reports what MCP sampling cannot carry
+failed, converted = [], 0
+for provider in chatcodec.registered_providers():
+    for kind, convert, check in (
+        ("request", chatcodec.convert_request, check_request),
+        ("response", chatcodec.convert_response, check_response),
+    ):
+        for path in sorted(pathlib.Path("tests/fixtures", provider, kind).glob("*.json")):
+            if path.name.startswith("error_"):
+                continue
+            try:
+                check(convert(json.loads(path.read_text()), source=provider, target="mcp-sampling", on_loss="ignore"))
+            except Exception as error:
+                failed.append(f"{path}: {type(error).__name__}: {error}")
+            converted += 1
+print(converted)
+print("\\n".join(failed))
+"""
+
+
+def test_every_recorded_body_of_a_built_in_converts_to_a_body_the_sdk_takes() -> None:
+    """The built-in providers' recordings (tests/fixtures), converted to MCP sampling: each
+    result passes the SDK's types (mcp-types, the example's oracle), whatever was lost."""
+    result = _run("-c", _EVERY_BUILT_IN_RECORDING, timeout=300)
+    assert result.returncode == 0, result.stderr
+    converted, *failed = result.stdout.splitlines()
+    assert [line for line in failed if line] == []
+    assert int(converted) >= 100
