@@ -26,8 +26,8 @@ demo: $(VENV)/.installed
 test: lint typecheck schema-check pytest
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff format --check src tests
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests examples
+	$(BIN)/ruff check src tests examples
 
 # The public API as pyright --verifytypes counts it (tools/public_symbols.py): lower it as
 # internals are underscored, raise it only for a name meant to be a promise. It must be the real
@@ -40,6 +40,8 @@ typecheck: $(VENV)/.installed-dev
 	$(BIN)/python tools/public_symbols.py --expected $(PUBLIC_SYMBOLS)  # pyright --verifytypes: every exported symbol typed, and exactly PUBLIC_SYMBOLS of them
 	$(BIN)/mypy --strict --warn-unused-ignores tests/typing
 	$(BIN)/pyright --pythonversion 3.11 tests/typing
+	MYPYPATH=examples/mcp-sampling-codec/src $(BIN)/mypy --strict examples/mcp-sampling-codec/src/chatcodec_mcp_sampling  # the outside codec, as strict as chatcodec
+	$(BIN)/pyright -p examples/mcp-sampling-codec
 
 schemas: $(VENV)/.installed
 	$(BIN)/chatcodec schema --out schemas
@@ -80,11 +82,25 @@ js: $(JS_INSTALLED)
 # 2,000 examples per law; chatcodec, the short random run); a failure prints its reproduce blob.
 RANDOM_PROFILE ?= chatcodec-long
 
-pytest: $(VENV)/.installed-dev $(JS_INSTALLED)
+# The outside codec of examples/ (MCP sampling, its own distribution) built as a wheel and
+# installed from it into build/examples/site, not into .venv: the suite's own tables list the
+# built-in codecs, and tests/test_outside_codec_mcp.py runs `chatcodec check-codec` and
+# `chatcodec convert` over the installed wheel in fresh processes with that site on their path.
+EXAMPLE_WHEELS := build/examples/wheels
+EXAMPLE_SITE := build/examples/site
+EXAMPLE_SOURCES := $(shell find examples/mcp-sampling-codec -type f -not -path '*/__pycache__/*')
+
+$(VENV)/.installed-examples: $(VENV)/.installed-dev $(EXAMPLE_SOURCES)
+	rm -rf $(EXAMPLE_WHEELS) $(EXAMPLE_SITE)
+	$(BIN)/python -m pip wheel --quiet --no-deps examples/mcp-sampling-codec -w $(EXAMPLE_WHEELS)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(EXAMPLE_SITE) $(EXAMPLE_WHEELS)/*.whl
+	touch $@
+
+pytest: $(VENV)/.installed-dev $(VENV)/.installed-examples $(JS_INSTALLED)
 	CHATCODEC_HYPOTHESIS_PROFILE=chatcodec-ci $(BIN)/python -m pytest
 
 .PHONY: pytest-random
-pytest-random: $(VENV)/.installed-dev $(JS_INSTALLED)
+pytest-random: $(VENV)/.installed-dev $(VENV)/.installed-examples $(JS_INSTALLED)
 	CHATCODEC_HYPOTHESIS_PROFILE=$(RANDOM_PROFILE) $(BIN)/python -m pytest
 
 # The timed random sweep (tools/sweep.py): every Hypothesis module, round after round under a

@@ -50,15 +50,19 @@ CODEC = EnvelopeCodec()
 '''
 
 
-def _distribution(site: Path, name: str, modules: dict[str, str], entry_points: dict[str, str]) -> None:
-    """Lay out distribution ``name`` 0.1 in ``site`` as pip installs it: modules and dist-info."""
+def _distribution(
+    site: Path, name: str, modules: dict[str, str], entry_points: dict[str, str], laws: dict[str, str] | None = None
+) -> None:
+    """Lay out distribution ``name`` 0.1 in ``site`` as pip installs it: modules and dist-info
+    (``laws``: its ``chatcodec.laws`` entry points)."""
     for module, source in modules.items():
         (site / f"{module}.py").write_text(textwrap.dedent(source), encoding="utf-8")
     info = site / f"{name}-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n", encoding="utf-8")
     lines = "".join(f"{key} = {value}\n" for key, value in entry_points.items())
-    (info / "entry_points.txt").write_text(f"[chatcodec.codecs]\n{lines}", encoding="utf-8")
+    stated = "".join(f"{key} = {value}\n" for key, value in (laws or {}).items())
+    (info / "entry_points.txt").write_text(f"[chatcodec.codecs]\n{lines}\n[chatcodec.laws]\n{stated}", encoding="utf-8")
 
 
 def _run(site: Path, *arguments: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -88,7 +92,7 @@ def test_an_installed_codec_converts_in_a_fresh_process(tmp_path: Path) -> None:
         """
         import json, sys
         import chatcodec
-        print("chatcodec_envelope" in sys.modules, chatcodec.available_formats()[-1])
+        print("chatcodec_envelope" in sys.modules, "envelope" in chatcodec.available_formats())
         body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
         wrapped = chatcodec.convert_request(body, source="openai-chat", target="envelope")
         back = chatcodec.convert_request(wrapped, source="envelope", target="anthropic")
@@ -98,7 +102,7 @@ def test_an_installed_codec_converts_in_a_fresh_process(tmp_path: Path) -> None:
     result = _run(_envelope_site(tmp_path), "-c", code)
     assert result.returncode == 0, result.stderr
     listed, converted = result.stdout.splitlines()
-    assert listed == "False envelope"  # listed by name, not imported yet
+    assert listed == "False True"  # listed by name, not imported yet
     assert (
         converted == "True " + json.dumps([{"role": "user", "content": "hi"}]) + " [{'role': 'user', 'content': 'hi'}]"
     )
@@ -207,3 +211,70 @@ def test_an_installed_object_that_is_not_a_codec_is_refused(tmp_path: Path) -> N
     assert result.returncode == 0, result.stderr
     assert "chatcodec_odd 0.1" in result.stdout
     assert "is a int, not a codec" in result.stdout
+
+
+_ENVELOPE_LAWS = """
+from pathlib import Path
+
+from chatcodec.testing import ProviderEntry, SingleHop, chat_requests, chat_responses
+
+
+def entry():
+    return ProviderEntry.minimal(
+        "envelope",
+        finish_reasons={},
+        with_finish_reason=lambda body, word: body,
+        finish_reason_fixture="",
+        streams=None,
+        shaped_responses=lambda: chat_responses(finished=True),
+        single_hop=SingleHop(requests=chat_requests, original=lambda r: r, decoded=lambda r: r),
+        tool_name_rule=None,
+        deep_kept_value=lambda events, value: (events, 0),
+        fixtures=Path(__file__).parent / "envelope_fixtures",
+    )
+
+
+NOT_AN_ENTRY = 42
+"""
+
+
+def _law_site(tmp_path: Path, laws: str) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    modules = {"chatcodec_envelope": _ENVELOPE_CODEC, "envelope_laws": _ENVELOPE_LAWS}
+    _distribution(site, "chatcodec_envelope", modules, {"envelope": "chatcodec_envelope:CODEC"}, {"envelope": laws})
+    recorded = site / "envelope_fixtures" / "request"
+    recorded.mkdir(parents=True)
+    body = {"envelope": {"model": "m", "messages": [{"role": "user", "content": "hi"}]}}
+    (recorded / "hello.json").write_text(json.dumps(body), encoding="utf-8")
+    return site
+
+
+_COUNT_RECORDED = textwrap.dedent(
+    """
+    import chatcodec, chatcodec.testing
+    try:
+        cases = chatcodec.testing.codec_law_cases("envelope")
+    except chatcodec.CodecNotAvailableError as error:
+        print(error)
+    else:
+        print([case.id for case in cases if "recorded_request_round_trips_exactly" in case.id])
+    """
+)
+
+
+def test_the_laws_read_the_facts_a_distribution_states(tmp_path: Path) -> None:
+    """``check-codec NAME`` without an entry takes the one the ``chatcodec.laws`` entry point
+    names: here its one recorded request, which the derived entry would not know."""
+    result = _run(_law_site(tmp_path, "envelope_laws:entry"), "-c", _COUNT_RECORDED)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['law_recordings::recorded_request_round_trips_exactly[envelope-hello.json]']"
+
+
+def test_stated_law_facts_that_are_no_entry_are_refused_naming_the_distribution(tmp_path: Path) -> None:
+    result = _run(_law_site(tmp_path, "envelope_laws:NOT_AN_ENTRY"), "-c", _COUNT_RECORDED)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "the law facts of 'envelope' stated by the distribution chatcodec_envelope 0.1 ('chatcodec.laws' entry point "
+        "envelope = envelope_laws:NOT_AN_ENTRY) are a int, not a chatcodec.testing.ProviderEntry"
+    )

@@ -4,7 +4,10 @@ Every law in ``tests/conformance`` is parametrized over :data:`PROVIDERS`. The e
 not written here: each registered provider ``<name>`` exports its own as ``ENTRY`` from
 ``tests/providers/<name with underscores>/conformance.py`` (a :class:`ProviderEntry`), so a
 new codec gets the whole suite from its own folder (its fixtures in ``tests/fixtures/<name>/``
-with their provenance). A registered provider without an entry fails collection. The laws
+with their provenance). A registered provider without an entry fails collection; a codec
+another distribution installs (a ``chatcodec.codecs`` entry point: ``examples/``' MCP sampling
+codec, once ``make test`` installed its wheel) is checked by its own distribution's laws
+(``chatcodec check-codec NAME``, ``tests/test_outside_codec_mcp.py``), not here. The laws
 use only the public API (``chatcodec``, ``chatcodec.testing``, ``chatcodec.streams._replay``),
 so refactors of the codecs' internals cannot break them.
 """
@@ -12,6 +15,7 @@ so refactors of the codecs' internals cannot break them.
 from __future__ import annotations
 
 import importlib
+from importlib.metadata import entry_points
 
 import chatcodec
 from chatcodec.testing import ProviderEntry
@@ -30,7 +34,12 @@ def _entry(name: str) -> ProviderEntry:
     return entry
 
 
-PROVIDERS: tuple[ProviderEntry, ...] = tuple(_entry(name) for name in chatcodec.registered_providers())
+_INSTALLED = frozenset(point.name for point in entry_points(group="chatcodec.codecs"))
+"""The codecs other distributions install: each checked by its own laws."""
+
+PROVIDERS: tuple[ProviderEntry, ...] = tuple(
+    _entry(name) for name in chatcodec.registered_providers() if name not in _INSTALLED
+)
 
 PROVIDER = {provider.name: provider for provider in PROVIDERS}
 PROVIDER_NAMES = list(PROVIDER)

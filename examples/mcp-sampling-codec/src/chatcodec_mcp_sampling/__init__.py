@@ -1,0 +1,36 @@
+"""A chatcodec codec for the Model Context Protocol's sampling messages, written outside
+chatcodec: it imports only ``chatcodec``, ``chatcodec.contract`` and ``chatcodec.options``
+(and ``chatcodec.testing`` for its laws), as any third-party codec would.
+
+An MCP server asks its client to sample a model with ``sampling/createMessage``; the
+request's ``params`` (``CreateMessageRequestParams``) and the client's answer
+(``CreateMessageResult``) are this codec's request and response bodies. Installing the
+distribution registers the codec under the name ``mcp-sampling`` (its ``chatcodec.codecs``
+entry point), so ``chatcodec convert --from mcp-sampling --to anthropic`` hands a server's
+sampling request to a provider, and the provider's answer comes back as a result.
+
+API documentation:
+
+- Reference: https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
+- Schema: https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts
+- Changelog: https://modelcontextprotocol.io/specification/2025-11-25/changelog
+
+Modules, one job each (the folder contract of a built-in provider):
+
+- ``codec``: the codec object the entry point names.
+- ``markers``: the codec's name, its kit, its options and its spelling markers.
+- ``capabilities``: what the wire can carry.
+- ``wire``: the wire's shapes, keys spelled as the schema spells them.
+- ``request`` / ``response``: the one reader and writer of each body.
+- ``messages`` / ``parts``: sampling messages and content blocks.
+- ``tools`` / ``settings``: tool definitions and ``toolChoice``; ``maxTokens``,
+  ``temperature``, ``stopSequences``, ``metadata``.
+- ``finish_reason``: ``stopReason`` <-> the canonical finish reason.
+- ``usage``: the wire has no token counts.
+- ``rules``: ``maxTokens`` is required.
+- ``edge``: the JSON-RPC error object a refused sampling request answers with.
+- ``laws``: the facts the provider laws need (``chatcodec check-codec mcp-sampling``).
+"""
+
+SPEC_VERSION = "2025-11-25"
+"""The MCP specification revision this codec reads and writes."""

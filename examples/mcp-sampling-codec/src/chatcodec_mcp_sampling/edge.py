@@ -1,0 +1,39 @@
+"""What the wire says on failure (``EDGE``): a client that refuses to sample answers the
+JSON-RPC request with an error object (``{"code": -1, "message": "User rejected sampling
+request"}``, the spec's example). There is no HTTP route of its own: MCP carries these
+messages inside JSON-RPC, over stdio or its streamable HTTP transport."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.contract import Edge, ErrorShape, StreamFraming, as_dict
+from chatcodec_mcp_sampling.markers import PROVIDER
+
+_CODES = {"-1": 400, "-32600": 400, "-32602": 400, "-32603": 500}
+"""The JSON-RPC codes this edge writes and reads, with the HTTP status they stand for:
+``-1`` the spec's user rejection, ``-32600``/``-32602`` an invalid request or params,
+``-32603`` an internal error."""
+
+
+def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    """The JSON-RPC error object: ``code`` the error type as a number."""
+    del status
+    return {"code": int(kind) if kind.lstrip("-").isdigit() else -32603, "message": message}
+
+
+def read_error(body: object) -> tuple[str, str | None]:
+    """The message and type (the code, as text) of an error object."""
+    if isinstance(body, str):
+        return body, None
+    error = as_dict(body) or {}
+    message, code = error.get("message"), error.get("code")
+    return (message if isinstance(message, str) else ""), (str(code) if isinstance(code, int) else None)
+
+
+EDGE = Edge(
+    PROVIDER,
+    response_name="an MCP sampling result",
+    framing=StreamFraming("jsonl"),
+    errors=ErrorShape({400: "-32602", 500: "-32603"}, "-32603", write_error, read_error, reads=_CODES),
+)

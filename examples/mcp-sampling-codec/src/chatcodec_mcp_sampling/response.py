@@ -1,0 +1,73 @@
+"""The one reader and the one writer of ``CreateMessageResult``, over canonical data.
+
+A result is one message (``role``, ``content``), its ``model`` and its ``stopReason``; it
+has no id, no clock and no token counts, so a response converted here loses those,
+reported (``created`` excepted: the server's clock is nothing a user sent). A JSON-RPC
+error object (a client refusing to sample) is raised as a :class:`~chatcodec.ProviderAPIError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec import ProviderAPIError
+from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fields
+from chatcodec_mcp_sampling.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec_mcp_sampling.markers import DISPLAY, KIT
+from chatcodec_mcp_sampling.messages import decode_message, encode_message
+from chatcodec_mcp_sampling.wire import ErrorBody, Response, is_error_body, validated
+
+MAPPED = ("role", "content", "model", "stopReason")
+
+
+def raise_if_error(payload: object) -> None:
+    """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is a JSON-RPC error object."""
+    if is_error_body(payload):
+        error = validated(ErrorBody, payload, "MCP sampling error")
+        raise ProviderAPIError(error["message"], str(error["code"]), payload)
+
+
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a result as a canonical response dict (one choice)."""
+    raise_if_error(payload)
+    response = validated(Response, payload, "MCP sampling result")
+    message = decode_message({"role": "assistant", "content": response["content"]}, context)
+    choice: dict[str, Any] = {"index": 0, "message": message}
+    reason = decode_finish_reason(response.get("stopReason"), {})
+    if reason is not None:
+        choice["finish_reason"] = reason
+    bag = leftovers(response, MAPPED)
+    if response["role"] != "assistant":
+        bag["role"] = response["role"]  # a result spoken as the user: written back as it came
+    return KIT.attach({"model": response["model"], "choices": [choice]}, bag)
+
+
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write a canonical response dict as a result: its first choice (another is a loss)."""
+    losses = context.losses
+    wire: dict[str, Any] = {
+        "role": "assistant",
+        **wire_fields(KIT.claim(losses, response.get("provider_metadata"), ())),
+    }
+    choices = response["choices"]
+    for index in range(1, len(choices)):
+        losses.add(("choices", index), f"answer {index}", f"{DISPLAY} results hold one answer")
+    message: Mapping[str, Any] = choices[0]["message"] if choices else {"role": "assistant", "content": []}
+    written = encode_message(message, context, ("choices", 0, "message"))
+    wire["content"] = written["content"] if written is not None else []
+    model = response.get("model")
+    if model is None:
+        losses.add(("model",), "model", f"{DISPLAY} results name their model; none was known, sent ''", "required")
+    wire["model"] = model if model is not None else ""
+    word = encode_finish_reason(
+        choices[0].get("finish_reason") if choices else None, {}, context, ("choices", 0, "finish_reason")
+    )
+    if word is not None:
+        wire["stopReason"] = word
+    if response.get("id") is not None:
+        losses.add(("id",), "response id", f"{DISPLAY} results have no id", "metadata")
+    usage: Mapping[str, Any] = response.get("usage") or {}
+    if any(count for count in usage.values() if isinstance(count, int)):
+        losses.add(("usage",), "token counts", f"{DISPLAY} results have no usage", "metadata")
+    return wire

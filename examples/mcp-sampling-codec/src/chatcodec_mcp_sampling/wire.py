@@ -1,0 +1,164 @@
+"""The one description of the wire: the 2025-11-25 schema's sampling shapes as ``TypedDict``s,
+keys spelled as the schema spells them (``mimeType``, ``toolUseId``, ``maxTokens``).
+
+Every object is open to extra keys (``_meta``, ``annotations``, what a later revision adds):
+the readers keep them in bags, so a same-codec round trip is exact. The validators are
+built on first use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
+
+from typing_extensions import TypedDict
+
+from chatcodec.contract import as_dict, constrained, tag, tagged, validate_with, wire_shape
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+Unit = Annotated[int | float, constrained(ge=0, le=1)]
+"""A priority or a weight: the schema's numbers between 0 and 1."""
+
+
+@wire_shape
+class TextBlock(TypedDict):
+    type: Literal["text"]
+    text: str
+
+
+@wire_shape
+class MediaBlock(TypedDict):
+    """An image or audio block: base64 ``data`` and its ``mimeType``."""
+
+    type: Literal["image", "audio"]
+    data: str
+    mimeType: str
+
+
+@wire_shape
+class ToolUseBlock(TypedDict):
+    type: Literal["tool_use"]
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@wire_shape
+class OtherBlock(TypedDict):
+    """A block a tool result's content may hold beyond text, image and audio
+    (``resource_link``, ``resource``): kept whole."""
+
+    type: str
+
+
+ResultBlock = Annotated[
+    Annotated[TextBlock, tag("text")]
+    | Annotated[MediaBlock, tag("image")]
+    | Annotated[MediaBlock, tag("audio")]
+    | Annotated[OtherBlock, tag("other")],
+    tagged(("text", "image", "audio"), fallback="other"),
+]
+"""A ``ContentBlock`` of a tool result's ``content``."""
+
+
+@wire_shape
+class ToolResultBlock(TypedDict):
+    type: Literal["tool_result"]
+    toolUseId: str
+    content: list[ResultBlock]
+    structuredContent: NotRequired[dict[str, Any]]
+    isError: NotRequired[bool]
+
+
+Block = Annotated[
+    Annotated[TextBlock, tag("text")]
+    | Annotated[MediaBlock, tag("image")]
+    | Annotated[MediaBlock, tag("audio")]
+    | Annotated[ToolUseBlock, tag("tool_use")]
+    | Annotated[ToolResultBlock, tag("tool_result")],
+    tagged(("text", "image", "audio", "tool_use", "tool_result"), fallback="unknown"),
+]
+"""A ``SamplingMessageContentBlock`` (an unknown ``type`` is refused at its path)."""
+
+
+@wire_shape
+class Message(TypedDict):
+    """A ``SamplingMessage``: one block, or a list of them."""
+
+    role: Literal["user", "assistant"]
+    content: Block | list[Block]
+
+
+@wire_shape
+class Tool(TypedDict):
+    name: str
+    description: NotRequired[str]
+    inputSchema: dict[str, Any]
+
+
+@wire_shape
+class ToolChoice(TypedDict):
+    mode: NotRequired[Literal["auto", "none", "required"]]
+
+
+@wire_shape
+class ModelPreferences(TypedDict):
+    costPriority: NotRequired[Unit]
+    speedPriority: NotRequired[Unit]
+    intelligencePriority: NotRequired[Unit]
+
+
+@wire_shape
+class Request(TypedDict):
+    """``CreateMessageRequestParams``, in the schema's order."""
+
+    messages: list[Message]
+    modelPreferences: NotRequired[ModelPreferences]
+    systemPrompt: NotRequired[str]
+    includeContext: NotRequired[Literal["none", "thisServer", "allServers"]]
+    temperature: NotRequired[int | float]
+    maxTokens: Annotated[int, constrained(ge=0)]
+    stopSequences: NotRequired[list[str]]
+    metadata: NotRequired[dict[str, Any]]
+    tools: NotRequired[list[Tool]]
+    toolChoice: NotRequired[ToolChoice]
+
+
+@wire_shape
+class Response(TypedDict):
+    """``CreateMessageResult``."""
+
+    role: Literal["user", "assistant"]
+    content: Block | list[Block]
+    model: str
+    stopReason: NotRequired[str]
+
+
+@wire_shape
+class ErrorBody(TypedDict):
+    """A JSON-RPC error object, as a client answers a sampling request it refuses
+    (``{"code": -1, "message": "User rejected sampling request"}``)."""
+
+    code: int
+    message: str
+
+
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+
+
+def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
+    """``payload`` checked as ``shape`` (errors name its JSON paths), as a plain dict."""
+    adapter = _ADAPTERS.get(shape)
+    if adapter is None:
+        from pydantic import TypeAdapter
+
+        adapter = _ADAPTERS[shape] = TypeAdapter(shape)
+    checked = as_dict(validate_with(adapter, payload, title))
+    assert checked is not None  # every shape here is a TypedDict
+    return checked
+
+
+def is_error_body(payload: object) -> bool:
+    """Whether ``payload`` is a JSON-RPC error object rather than a result."""
+    body = as_dict(payload)
+    return body is not None and "code" in body and "message" in body and "content" not in body

@@ -1,0 +1,154 @@
+"""The outside codec of ``examples/mcp-sampling-codec``, used from its installed wheel.
+
+``make test`` builds the distribution as a wheel and installs it into ``build/examples/site``
+(the Makefile's ``$(VENV)/.installed-examples``); each test here runs a fresh process with that
+site on its path, so the codec is found only by its ``chatcodec.codecs`` entry point (no
+``register_codec`` call) and its law facts only by its ``chatcodec.laws`` one. The request and
+result bodies are the MCP specification's own examples (2025-11-25, client/sampling),
+shipped in the wheel's ``fixtures/`` with their provenance.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "build" / "examples" / "site"
+PACKAGE = ROOT / "examples" / "mcp-sampling-codec" / "src" / "chatcodec_mcp_sampling"
+FIXTURES = PACKAGE / "fixtures"
+PUBLIC = ("chatcodec", "chatcodec.contract", "chatcodec.options", "chatcodec.testing")
+"""What the codec may import of chatcodec: the public modules only."""
+
+
+def _run(*arguments: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    if not (SITE / "chatcodec_mcp_sampling").is_dir():
+        pytest.fail("the example's wheel is not installed: run `make .venv/.installed-examples` (make test does)")
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SITE), str(ROOT / "src")])}
+    return subprocess.run(
+        [sys.executable, *arguments],
+        input=stdin,
+        env=environment,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def test_check_codec_runs_at_least_100_laws_from_the_installed_wheel() -> None:
+    result = _run("-m", "chatcodec", "check-codec", "mcp-sampling", timeout=900)
+    last = result.stdout.strip().splitlines()[-1]
+    found = re.fullmatch(r"laws: (\d+) passed, (\d+) failed", last)
+    assert found is not None, result.stdout + result.stderr
+    assert found.group(2) == "0", result.stdout
+    assert int(found.group(1)) >= 100
+    assert result.returncode == 0
+
+
+def test_the_laws_read_the_codec_from_the_wheel_and_its_stated_facts() -> None:
+    code = (
+        "import chatcodec, chatcodec.testing as t\n"
+        "cases = t.codec_law_cases('mcp-sampling')\n"
+        "print(chatcodec.get_codec('mcp-sampling').decode_request.__module__)\n"
+        "print(sum('recorded_request_round_trips_exactly' in case.id for case in cases))\n"
+        "import chatcodec_mcp_sampling; print(chatcodec_mcp_sampling.__file__)\n"
+    )
+    result = _run("-c", code)
+    assert result.returncode == 0, result.stderr
+    _, recorded, where = result.stdout.splitlines()
+    assert int(recorded) == len(list((FIXTURES / "request").iterdir()))  # its own fixtures, stated by entry point
+    assert Path(where).is_relative_to(SITE)  # the installed wheel, not the source tree
+
+
+def test_convert_from_mcp_sampling_to_anthropic_in_a_fresh_process() -> None:
+    body = (FIXTURES / "request" / "spec_basic_text.json").read_text(encoding="utf-8")
+    result = _run("-m", "chatcodec", "convert", "-", "--from", "mcp-sampling", "--to", "anthropic", stdin=body)
+    assert result.returncode == 0, result.stderr
+    converted = json.loads(result.stdout)
+    assert converted["system"] == "You are a helpful assistant."
+    assert converted["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "What is the capital of France?"}]}
+    ]
+    assert converted["max_tokens"] == 100
+    assert converted["model"] == "claude-3-sonnet"  # the spec's model hint
+    assert "modelPreferences" in result.stderr  # the priorities have no Anthropic field: reported
+
+
+def test_an_anthropic_answer_becomes_a_create_message_result() -> None:
+    """The spec's tool-use result, from the same answer written by Anthropic."""
+    answer = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-3-sonnet-20240307",
+        "content": [
+            {"type": "tool_use", "id": "call_abc123", "name": "get_weather", "input": {"city": "Paris"}},
+            {"type": "tool_use", "id": "call_def456", "name": "get_weather", "input": {"city": "London"}},
+        ],
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 0, "output_tokens": 0},
+    }
+    result = _run(
+        "-m", "chatcodec", "convert", "-", "--from", "anthropic", "--to", "mcp-sampling", "--kind", "response",
+        stdin=json.dumps(answer),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    expected = json.loads((FIXTURES / "response" / "spec_tool_use.json").read_text(encoding="utf-8"))
+    assert json.loads(result.stdout) == expected
+    assert "response id (MCP sampling results have no id)" in result.stderr  # reported
+
+
+def test_the_codec_imports_only_public_chatcodec_modules() -> None:
+    for path in sorted(PACKAGE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                if name.split(".")[0] == "chatcodec":
+                    assert name in PUBLIC, f"{path.name} imports {name}"
+
+
+_EVERY_BUILT_IN_RECORDING = """
+import json, pathlib, warnings
+import chatcodec
+from chatcodec_mcp_sampling.laws import check_request, check_response
+
+warnings.simplefilter("ignore")  # each conversion reports what MCP sampling cannot carry
+failed, converted = [], 0
+for provider in chatcodec.registered_providers():
+    for kind, convert, check in (
+        ("request", chatcodec.convert_request, check_request),
+        ("response", chatcodec.convert_response, check_response),
+    ):
+        for path in sorted(pathlib.Path("tests/fixtures", provider, kind).glob("*.json")):
+            if path.name.startswith("error_"):
+                continue
+            try:
+                check(convert(json.loads(path.read_text()), source=provider, target="mcp-sampling", on_loss="ignore"))
+            except Exception as error:
+                failed.append(f"{path}: {type(error).__name__}: {error}")
+            converted += 1
+print(converted)
+print("\\n".join(failed))
+"""
+
+
+def test_every_recorded_body_of_a_built_in_converts_to_a_body_the_sdk_takes() -> None:
+    """The built-in providers' recordings (tests/fixtures), converted to MCP sampling: each
+    result passes the SDK's types (mcp-types, the example's oracle), whatever was lost."""
+    result = _run("-c", _EVERY_BUILT_IN_RECORDING, timeout=300)
+    assert result.returncode == 0, result.stderr
+    converted, *failed = result.stdout.splitlines()
+    assert [line for line in failed if line] == []
+    assert int(converted) >= 100
