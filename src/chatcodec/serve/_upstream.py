@@ -13,13 +13,13 @@ the request written for it, reduced to what that endpoint takes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from chatcodec._providers.contract.edge import Upstream
 from chatcodec._registry import get_edge
+from chatcodec.serve._json_body import json_body
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def _signed(
     *,
     version: str | None = None,
 ) -> UpstreamCall:
-    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    data = json_body(body)
     headers = {"content-type": "application/json", **side.headers(key, caller_headers)}
     if side.version_header is not None and version is not None:
         headers[side.version_header] = version  # the version whose rules wrote the body

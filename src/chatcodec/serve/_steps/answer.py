@@ -5,7 +5,6 @@ with the upstream's passed headers, the losses and any store error."""
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Any
 
@@ -17,6 +16,7 @@ from chatcodec._errors import ChatcodecError, ProviderAPIError
 from chatcodec._narrow import as_dict
 from chatcodec.serve._fronts import answering
 from chatcodec.serve._identity import convert_answer
+from chatcodec.serve._json_body import json_body
 from chatcodec.serve._limits import json_or_text
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
@@ -65,4 +65,4 @@ def _converted(
         message = decode_response(upstream, fields).choices[0].message.model_dump(mode="json", exclude_none=True)
         kept = server.answerer.to_keep(fitted.answer, converted, fitted.canonical, message)
     server.telemetry.answered(record, upstream, fields, sent.identity)
-    return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode(), kept, message
+    return json_body(converted), kept, message
