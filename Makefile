@@ -163,6 +163,7 @@ bench-instructions: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/instructions.py
 	$(BENCH_BIN)/python bench/first_use.py --instructions
 	$(BENCH_BIN)/python bench/serve_events.py --instructions
+	$(BENCH_BIN)/python bench/serve_requests.py
 
 # The gateway's soak (bench/soak.py): 10,000 Responses requests through chatcodec serve with a real
 # Redis store restarted halfway; fails if any answer is lost. Needs redis-server on PATH.
