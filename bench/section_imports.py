@@ -169,6 +169,7 @@ def _first_uses(section: Section, runs: int) -> None:
     CPU time; ``python bench/first_use.py --instructions`` counts them too)."""
     with tempfile.TemporaryDirectory(prefix="chatcodec-first-use-") as directory:
         made = first_use.cases(Path(directory), [])
+        first_use.warm_bytecode(made)
         times = first_use.cpu_times(made, runs)
     caption = (
         f"First use on realistic work: a fresh `python -I` process imports chatcodec and converts a "

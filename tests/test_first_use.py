@@ -188,3 +188,35 @@ def test_a_first_conversion_imports_no_edge_no_structure_and_nothing_it_does_not
         name for name in loaded if name.startswith("chatcodec._providers.") and name.endswith((".edge", ".structure"))
     ]
     assert not found["mime_table_read"], "the system's mime.types was read for a body that names no file"
+
+
+_STREAM_PROBE = textwrap.dedent(
+    """
+    import json, sys
+    import chatcodec
+
+    with open(sys.argv[1], "rb") as file:
+        body = file.read()
+    b"".join(chatcodec.convert_stream(body, source="anthropic", target="openai-chat", on_loss="ignore"))
+    from chatcodec._providers.anthropic import stream_decode, wire
+
+    built = [kind for kind, adapter in stream_decode._EVENT_ADAPTERS.items() if adapter.pydantic_complete]
+    made = wire.adapter.cache_info().currsize - len(stream_decode._EVENT_ADAPTERS)  # the union's, for an error
+    print(json.dumps({"loaded": sorted(sys.modules), "built": built, "made": made}))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "recorded", ["text_basic.sse", "thinking_signature_delta.sse", "tool_use_input_json_delta.sse"]
+)
+def test_a_first_stream_builds_no_wire_adapter_and_imports_no_pickle(recorded: str) -> None:
+    """A recorded Anthropic stream of the common events is checked by the closed schema of
+    ``stream_shapes.py`` alone (a ``TypeAdapter`` of the wire's block union was most of a
+    first stream's conversion), and a converter that is never pickled loads no pickle."""
+    path = Path(__file__).parent / "fixtures" / "anthropic" / "stream" / recorded
+    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{_STREAM_PROBE}"]
+    found = json.loads(subprocess.run([*command, str(path)], capture_output=True, text=True, check=True).stdout)
+    assert found["built"] == []
+    assert found["made"] == 0
+    assert "pickle" not in found["loaded"]

@@ -2,7 +2,8 @@
 nothing. Usage kept as plain counts (no ``Usage`` model per event), the finished response
 validated once (:func:`chatcodec._model.response.validate_response`), and OpenAI chunks checked
 by a closed schema (:data:`~chatcodec._providers.openai_chat.stream_chunk.COMMON_CHUNK`)
-before the wire adapter."""
+before the wire adapter, Anthropic events by theirs
+(:data:`~chatcodec._providers.anthropic.stream_shapes.COMMON_EVENT`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 
 import chatcodec
 from chatcodec._model.response import ChatResponse, validate_response
+from chatcodec._providers.anthropic import wire as anthropic_wire
+from chatcodec._providers.anthropic.stream_shapes import COMMON_EVENT
 from chatcodec._providers.openai_chat.stream_chunk import COMMON_CHUNK
 from chatcodec._providers.openai_chat.wire_validators import chunk_adapter
 from chatcodec.streams._builder import StreamBuilder, plain_counts
@@ -125,9 +128,9 @@ def test_anthropic_tool_input_streams_from_its_first_fragment(start_input: dict[
     assert [call.arguments for call in calls] == ['{"x": 1}']
 
 
-def _chunks() -> list[Any]:
+def _chunks(provider: str = "openai-chat") -> list[Any]:
     """Recorded chunks, and chunks mutated from them (a fixed seed)."""
-    recorded = [chunk for stream in seeds.seeds("openai-chat").streams for chunk in stream]
+    recorded = [chunk for stream in seeds.seeds(provider).streams for chunk in stream]
     chooser = RandomChooser(25)
     shuffle = random.Random(7)
     mutated = [mutate.mutated(chooser, shuffle.choice(recorded)) for _ in range(600)]
@@ -146,3 +149,29 @@ def test_common_chunk_accepts_only_what_the_wire_adapter_gives_back_unchanged() 
         accepted += 1
         assert chunk_adapter().validate_python(chunk) == chunk
     assert accepted > 50
+
+
+def test_common_event_accepts_only_what_the_wire_adapter_accepts() -> None:
+    """The Anthropic decoder skips the wire adapter for an event the closed schema
+    accepts, so the adapter must accept every such event too; recorded events and
+    mutations of them (a fixed seed), a field typed wrong among them."""
+    edges: list[Any] = [
+        {"type": "content_block_start", "index": -1, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": "", "citations": 5}},
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "thinking", "thinking": "", "signature": None},
+        },
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": 1}},
+        {"type": "message_delta", "delta": {"stop_reason": 1}, "usage": {"output_tokens": 1}},
+        {"type": "message_delta", "delta": {}, "usage": {"output_tokens_details": {"thinking_tokens": -1}}},
+    ]
+    accepted = 0
+    for event in [*_chunks("anthropic"), *edges]:
+        if COMMON_EVENT.validate(event) is None:
+            continue
+        accepted += 1
+        anthropic_wire.adapter(anthropic_wire.StreamEvent).validate_python(event)
+    assert accepted > 50
+    assert all(COMMON_EVENT.validate(event) is None for event in edges)

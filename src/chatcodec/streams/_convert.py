@@ -19,7 +19,6 @@ translated through its HTTP status (:mod:`chatcodec._error_shapes`): an Anthropi
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -99,6 +98,8 @@ class StreamConverter:
         state, which has no portable form, and refuses. A ``losses`` list given to it is
         not sent: the copy records its losses in its own :attr:`losses`."""
         if self.events_in or self.events_out:
+            import pickle  # loaded when a converter is pickled: a stream never is
+
             raise pickle.PicklingError(
                 f"a StreamConverter that has converted events ({self.events_in} in) cannot be pickled; "
                 "pickle it before the stream starts"

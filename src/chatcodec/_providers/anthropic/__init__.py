@@ -41,6 +41,8 @@ Modules (each a job of its own; the contract's files as in ``_providers/_templat
   request body.
 - ``stream_decode``: wire stream events -> the shared stream builder (the one stream path).
 - ``stream_encode``: canonical stream events -> wire stream events.
+- ``stream_shapes``: the common stream events as one closed pydantic-core schema (the decoder's
+  check of an event before the wire adapters).
 
 This provider's own:
 

@@ -22,8 +22,9 @@ streaming that kind of delta: :meth:`StreamDecoder._read_batch` checks that shap
 value of exactly the type the wire adapter requires, and appends the text, which is all
 the general reading below would do with it (a ``tool_use`` block whose start ``input`` is
 empty streams so from its first fragment; ``message_stop`` and ``ping`` are passed over
-there too). Any other event goes through the wire adapter, whose errors name the event
-(``$[n]``) and the path.
+there too). Any other event is checked by the closed schema of the common events
+(:mod:`~chatcodec._providers.anthropic.stream_shapes`), and when it refuses, by the wire
+adapter, whose errors name the event (``$[n]``) and the path.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from chatcodec._providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, TEXT_KINDS, arguments_text, decode_part
 from chatcodec._providers.anthropic.response import MESSAGE_MAPPED, message_bag
+from chatcodec._providers.anthropic.stream_shapes import COMMON_EVENT
 from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id, split_signed_id
 from chatcodec._providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec._providers.contract.context import DecodeContext
@@ -207,6 +209,8 @@ class StreamDecoder(FeedByReading):
         # ping and event types added later carry nothing to map
 
     def _validate(self, event: Any) -> None:
+        if COMMON_EVENT.validate(event) is not None:  # a common shape: what the adapters accept
+            return
         kind = cast("dict[str, Any]", event).get("type") if event.__class__ is dict else None
         adapter = _EVENT_ADAPTERS.get(kind) if isinstance(kind, str) else None
         if adapter is not None:  # the union's member for this type, without its discriminator call
