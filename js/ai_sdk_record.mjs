@@ -46,7 +46,7 @@ const SCRIPTS = {
   google: [
     [
       { type: "reasoning", text: "Call the weather tool.", providerMetadata: { google: { thoughtSignature: "CiQBcsjafQ==" } } },
-      { type: "tool-call", toolCallId: "call_g1", toolName: "weather", input: '{"city":"Rome"}', providerMetadata: { google: { thoughtSignature: "CiUBcsjafR==" } } },
+      { type: "tool-call", toolCallId: "call_g1", toolName: "weather", input: '{"city":"Rome"}', providerMetadata: { google: { thoughtSignature: "CiUBcsjafQ==" } } },
     ],
     [
       { type: "source", sourceType: "url", id: "src_1", url: "https://weather.test/rome", title: "Rome weather" },
