@@ -46,6 +46,7 @@ _BUILT_IN: dict[str, str] = {
     "bedrock-nova": "chatcodec._providers.bedrock_nova.codec:CODEC",
     "langchain": "chatcodec._frameworks.langchain.codec:CODEC",
     "ai-sdk-model": "chatcodec._frameworks.ai_sdk_model.codec:CODEC",
+    "ai-sdk-ui": "chatcodec._frameworks.ai_sdk_ui.codec:CODEC",
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""

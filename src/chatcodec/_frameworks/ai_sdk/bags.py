@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.provider_options import foreign_metadata
-from chatcodec.contract import LossRecorder, ProviderKit, Steps
+from chatcodec._frameworks.ai_sdk.provider_options import decode_options, encode_options, foreign_metadata
+from chatcodec.contract import EncodeContext, LossRecorder, ProviderKit, Steps, as_dict, leftovers
 
 
 def attach(kit: ProviderKit, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
@@ -22,3 +22,45 @@ def attach(kit: ProviderKit, canonical: dict[str, Any], bag: Mapping[str, Any]) 
 def claim(kit: ProviderKit, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps) -> dict[str, Any]:
     """The format's own bag; other formats' bags reported, but for the Gemini signature it writes."""
     return kit.claim(losses, foreign_metadata(metadata), at)
+
+
+def finish(
+    kit: ProviderKit,
+    canonical: dict[str, Any],
+    wire: Mapping[str, Any],
+    mapped: tuple[str, ...],
+    *,
+    key: str,
+    markers: Mapping[str, Any],
+) -> dict[str, Any]:
+    """``canonical`` with its provider options (under ``key``: ``providerOptions`` or
+    ``providerMetadata``) read and its bag attached: the unmapped fields, the rest of the
+    options, and ``markers`` (each set one as ``_name``)."""
+    bag = leftovers(wire, (*mapped, key))
+    rest = decode_options(canonical, wire.get(key))
+    if rest or (key in wire and not wire[key]):
+        bag[key] = rest
+    bag.update({f"_{name}": value for name, value in markers.items() if value is not None})
+    return attach(kit, canonical, bag)
+
+
+def write_options(
+    wire: dict[str, Any], part: Mapping[str, Any], kept: object, context: EncodeContext, at: Steps, *, key: str
+) -> dict[str, Any]:
+    """``wire`` with canonical ``part``'s provider options written under ``key`` (when
+    there are some, or the part came with an empty object)."""
+    options = encode_options(part, kept, context, at)
+    if options or kept is not None:
+        wire[key] = options
+    return wire
+
+
+def json_output(metadata: Mapping[str, Any] | None) -> bool:
+    """Whether a canonical result's text was a JSON value in either AI SDK form (a
+    ``ModelMessage`` ``json`` output, marked ``_output``, or a UI part's non-string
+    ``output``, marked ``_json``): both forms write it back as the value, as the AI SDK's own
+    ``convertToModelMessages`` does between them."""
+    if not metadata:
+        return False
+    model = as_dict(metadata.get("ai-sdk-model")) or {}
+    return model.get("_output") == "json" or bool((as_dict(metadata.get("ai-sdk-ui")) or {}).get("_json"))

@@ -18,7 +18,7 @@ WORDS: Mapping[str, UnifiedFinishReason] = {
     "error": "error",
     "other": "other",
 }
-_WORD_OF = {unified: word for word, unified in WORDS.items()}
+_WORD_OF: Mapping[str, str] = {unified: word for word, unified in WORDS.items()}
 
 
 def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
@@ -39,7 +39,7 @@ def encode_finish_reason(
     raw = reason.get("raw")
     if isinstance(raw, str) and raw in WORDS:
         return raw
-    word = _WORD_OF.get(str(reason["unified"]), "other")
+    word: str = _WORD_OF.get(str(reason["unified"]), "other")
     if isinstance(raw, str) and raw != word:
         context.losses.add(at, f"finish reason {raw!r}", f"the AI SDK's finish reasons are its own; sent as {word!r}")
     return word

@@ -81,12 +81,12 @@ def encode_options(part: Mapping[str, Any], kept: object, context: EncodeContext
     """The ``providerOptions`` for canonical ``part``: ``kept`` (from the bag) with the
     canonical fields written in; ``{}`` when there is nothing to write."""
     reasoning = part.get("type") == "thinking"
-    options = {key: dict(value) if isinstance(value, dict) else value for key, value in (as_dict(kept) or {}).items()}
+    options: dict[str, Any] = dict(as_dict(kept) or {})
     if part.get("cache_control") is not None:
         _put(options, ANTHROPIC, "cacheControl", dict(part["cache_control"]))
     if reasoning:
         _thinking_options(part, options, context, at)
-    gemini = as_dict((part.get("provider_metadata") or {}).get(GEMINI))
+    gemini = as_dict((as_dict(part.get("provider_metadata")) or {}).get(GEMINI))
     if gemini is not None and isinstance(gemini.get(SIGNATURE), str):
         _put(options, GOOGLE, SIGNATURE, gemini[SIGNATURE])
     return options

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.bags import claim
-from chatcodec._frameworks.ai_sdk.provider_options import encode_options
+from chatcodec._frameworks.ai_sdk.bags import claim, write_options
 from chatcodec._frameworks.ai_sdk_model.markers import KIT
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, decode_part, encode_part, finish
 from chatcodec._frameworks.ai_sdk_model.results import decode_result, encode_result
@@ -33,7 +32,7 @@ def decode_message(message: dict[str, Any]) -> dict[str, Any]:
     canonical: dict[str, Any] = {"role": role}
     approvals: list[list[Any]] = []
     if role == "tool":
-        results = []
+        results: list[dict[str, Any]] = []
         for index, part in enumerate(content):
             if part["type"] == "tool-result":
                 results.append(decode_result(part))
@@ -96,11 +95,8 @@ def encode_message(
     else:
         encoded = (encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content))
         wire["content"] = [part for part in encoded if part is not None]
-    options = encode_options(message, kept, context, at)
     wire.update(wire_fields(bag))
-    if options or kept is not None:
-        wire[OPTIONS] = options
-    return wire
+    return write_options(wire, message, kept, context, at, key=OPTIONS)
 
 
 def _system_text(

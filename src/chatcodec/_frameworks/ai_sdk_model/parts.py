@@ -17,11 +17,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.bags import attach, claim
+from chatcodec._frameworks.ai_sdk import bags
+from chatcodec._frameworks.ai_sdk.bags import claim, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, data_url, kind_of, media_type_of, source_of
-from chatcodec._frameworks.ai_sdk.provider_options import decode_options, encode_options
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
-from chatcodec.contract import EncodeContext, Steps, compact_json, leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
 
 OPTIONS = "providerOptions"
 
@@ -29,14 +29,8 @@ OPTIONS = "providerOptions"
 def finish(
     canonical: dict[str, Any], wire: Mapping[str, Any], mapped: tuple[str, ...], **markers: Any
 ) -> dict[str, Any]:
-    """``canonical`` with its options read and its bag (unmapped fields, the rest of the
-    options, ``markers``) attached."""
-    bag = leftovers(wire, (*mapped, OPTIONS))
-    rest = decode_options(canonical, wire.get(OPTIONS))
-    if rest or (OPTIONS in wire and not wire[OPTIONS]):
-        bag[OPTIONS] = rest
-    bag.update({f"_{key}": value for key, value in markers.items() if value is not None})
-    return attach(KIT, canonical, bag)
+    """``canonical`` with its ``providerOptions`` read and its bag attached (:func:`..ai_sdk.bags.finish`)."""
+    return bags.finish(KIT, canonical, wire, mapped, key=OPTIONS, markers=markers)
 
 
 def decode_part(part: dict[str, Any]) -> dict[str, Any]:
@@ -101,11 +95,8 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
     else:
         context.losses.add(at, f"{kind} part", f"the AI SDK has no part for a {kind} part here")
         return None
-    options = encode_options(part, kept, context, at)
     wire.update(wire_fields(bag))
-    if options or kept is not None:
-        wire[OPTIONS] = options
-    return wire
+    return write_options(wire, part, kept, context, at, key=OPTIONS)
 
 
 def _call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:

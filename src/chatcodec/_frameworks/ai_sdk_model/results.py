@@ -14,9 +14,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.bags import claim
+from chatcodec._frameworks.ai_sdk.bags import claim, json_output, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of
-from chatcodec._frameworks.ai_sdk.provider_options import encode_options
 from chatcodec._frameworks.ai_sdk_model.markers import DENIED, KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, finish
 from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, wire_fields
@@ -95,17 +94,14 @@ def encode_result(
         "toolName": name,
         "output": output,
     }
-    options = encode_options(result, kept, context, at)
     wire.update(wire_fields(bag))
-    if options or kept is not None:
-        wire[OPTIONS] = options
-    return wire
+    return write_options(wire, result, kept, context, at, key=OPTIONS)
 
 
 def _output(result: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     content = result.get("content", "")
     error = bool(result.get("is_error"))
-    spelled = bag.pop("_output", None)
+    spelled = bag.pop("_output", None) or ("json" if json_output(result.get("provider_metadata")) else None)
     if spelled == DENIED and error and isinstance(content, str):
         return {"type": DENIED} if bag.pop("_no_reason", None) and not content else {"type": DENIED, "reason": content}
     if isinstance(content, str):
@@ -149,8 +145,5 @@ def _encode_item(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> 
     else:
         context.losses.add(at, f"{kind} part", "an AI SDK tool output holds text and media only")
         return None
-    options = encode_options(part, kept, context, at)
     item.update(wire_fields(bag))
-    if options or kept is not None:
-        item[OPTIONS] = options
-    return item
+    return write_options(item, part, kept, context, at, key=OPTIONS)
