@@ -33,8 +33,7 @@ def check_message(message: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("a tool ModelMessage's content is a list of parts")
     if not isinstance(content, str | list):
         raise ValueError(f"a {role} ModelMessage's content is a string or a list of parts")
-    parts: object = content
-    for index, part in enumerate(as_list(parts) or []):
+    for index, part in enumerate(as_list(message.get("content")) or []):
         entry = as_dict(part)
         if entry is None or not isinstance(entry.get("type"), str):
             raise ValueError(f"content[{index}]: a part is an object with a type")
