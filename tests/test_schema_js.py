@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from conformance.providers import PROVIDERS, STREAMING
+from js_packages import JS, installed_node, run_in_js
 from schema_agreement import (
     KINDS,
     canonical_objects,
@@ -34,29 +33,14 @@ from schema_agreement import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-JS = ROOT / "js"
 SCHEMAS = ROOT / "schemas"
-_NODE_TIMEOUT = 120
-
-
-def _run(command: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command, cwd=JS, capture_output=True, text=True, timeout=_NODE_TIMEOUT, check=False, **options
-    )
+_run = run_in_js
 
 
 @pytest.fixture(scope="module")
 def node() -> str:
     """``node``, with js/'s packages installed from the lockfile."""
-    node = shutil.which("node")
-    npm = shutil.which("npm")
-    assert node is not None, "node (20 or later) must be on the PATH for the schema check from JavaScript"
-    assert npm is not None, "npm must be on the PATH to install js/'s pinned packages"
-    installed = JS / "node_modules" / ".package-lock.json"
-    if not installed.exists() or installed.stat().st_mtime < (JS / "package-lock.json").stat().st_mtime:
-        result = _run([npm, "ci", "--no-audit", "--no-fund"])
-        assert result.returncode == 0, result.stderr
-    return node
+    return installed_node()
 
 
 def ajv_verdicts(node: str, batch: list[tuple[chatcodec.SchemaKind, object]], tmp_path: Path) -> list[dict[str, Any]]:

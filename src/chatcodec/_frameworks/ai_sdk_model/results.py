@@ -111,6 +111,10 @@ def _output(result: Mapping[str, Any], bag: dict[str, Any], context: EncodeConte
             except ValueError:
                 pass
         return {"type": "error-text" if error else "text", "value": content}
+    if error and all(part["type"] == "text" and not part.get("provider_metadata") for part in content):
+        if len(content) > 1:
+            context.losses.add((*at, "content"), "text parts", "an AI SDK error output is one text: the parts joined")
+        return {"type": "error-text", "value": "".join(part["text"] for part in content)}
     items = [
         item for index, part in enumerate(content) if (item := _encode_item(part, context, (*at, "content", index)))
     ]
