@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._providers.families.google.thought_signatures import GEMINI, attach_signature, split_signature
 from chatcodec.contract import EncodeContext, Steps, as_dict
 
 ANTHROPIC = "anthropic"
 """The AI SDK's key (and chatcodec's provider name) for Claude."""
 GOOGLE = "google"
 """The AI SDK's key for Gemini."""
-GEMINI = "gemini"
-"""chatcodec's name for Gemini: a thinking part's ``provider`` and the key of its bags."""
 SIGNATURE = "thoughtSignature"
+"""The key of Gemini's thought signature under ``google`` (as Gemini spells its part field)."""
 
 
 def _without(options: dict[str, Any], provider: str, key: str) -> Any:
@@ -61,7 +61,7 @@ def decode_options(part: dict[str, Any], options: object) -> dict[str, Any]:
         if reasoning and "provider" not in part:
             part["provider"], part["signature"] = GEMINI, signature
         else:
-            part.setdefault("provider_metadata", {})[GEMINI] = {SIGNATURE: signature}
+            attach_signature(part, signature)
     return rest
 
 
@@ -86,9 +86,9 @@ def encode_options(part: Mapping[str, Any], kept: object, context: EncodeContext
         _put(options, ANTHROPIC, "cacheControl", dict(part["cache_control"]))
     if reasoning:
         _thinking_options(part, options, context, at)
-    gemini = as_dict((as_dict(part.get("provider_metadata")) or {}).get(GEMINI))
-    if gemini is not None and isinstance(gemini.get(SIGNATURE), str):
-        _put(options, GOOGLE, SIGNATURE, gemini[SIGNATURE])
+    signature, _ = split_signature(as_dict(part.get("provider_metadata")))
+    if signature is not None:
+        _put(options, GOOGLE, SIGNATURE, signature)
     return options
 
 
@@ -107,13 +107,7 @@ def _thinking_options(part: Mapping[str, Any], options: dict[str, Any], context:
         context.losses.add((*at, "encrypted"), "encrypted reasoning", f"the AI SDK keeps no {provider} payload")
 
 
-def foreign_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def foreign_metadata(metadata: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
     """``metadata`` without the ``gemini`` bag's thought signature (written as
     ``providerOptions.google``), so the kit reports only what is left of other formats."""
-    if not metadata or GEMINI not in metadata:
-        return dict(metadata) if metadata else None
-    gemini = {key: value for key, value in (as_dict(metadata[GEMINI]) or {}).items() if key != SIGNATURE}
-    rest = {key: value for key, value in metadata.items() if key != GEMINI}
-    if gemini:
-        rest[GEMINI] = gemini
-    return rest
+    return split_signature(metadata)[1]
