@@ -310,3 +310,27 @@ def test_the_command_line_turns_stored_histories_into_a_fine_tuning_file(fmt: st
     assert _calls(codec.decode_request(histories[0]).messages) == _calls(
         codec.decode_request(_histories(name)[0]).messages
     )
+
+
+EDGE: dict[str, Any] = json.loads((FIXTURES / "edge_cases.json").read_text())
+EDGE_CASES = [(fmt, history) for fmt in ("ai-sdk-model", "ai-sdk-ui") for history in EDGE[fmt]]
+
+
+def test_the_hand_written_shapes_are_the_ai_sdks_and_round_trip_exactly(tmp_path: Path) -> None:
+    """Each less common shape (every tool output type, approvals, provider-executed calls,
+    dynamic tools, streaming and approval states, repeated and trailing step-starts, sources)
+    passes the AI SDK's own schemas, reads and writes back exactly, and what each wire gives
+    back is still the AI SDK's."""
+    batch: list[tuple[str, Any]] = []
+    for fmt, history in EDGE_CASES:
+        batch.append((_kind(fmt), history["messages"]))
+        written, losses = _convert(history, fmt, fmt)
+        assert written == history
+        assert losses == []
+        for wire in ("openai-chat", "anthropic", "gemini"):
+            sent, out_losses = _convert(history, fmt, wire)
+            assert out_losses
+            back, _ = _convert(sent, wire, fmt)
+            batch.append((_kind(fmt), back["messages"]))
+    verdicts = _verdicts(batch, tmp_path)
+    assert [(index, verdict["errors"]) for index, verdict in enumerate(verdicts) if not verdict["valid"]] == []
