@@ -334,3 +334,18 @@ def test_the_hand_written_shapes_are_the_ai_sdks_and_round_trip_exactly(tmp_path
             batch.append((_kind(fmt), back["messages"]))
     verdicts = _verdicts(batch, tmp_path)
     assert [(index, verdict["errors"]) for index, verdict in enumerate(verdicts) if not verdict["valid"]] == []
+
+
+def test_the_analyst_view_reads_stored_ui_chats(tmp_path: Path) -> None:
+    """``chatcodec convert --from ai-sdk-ui --to canonical --layout analyst``: the chats'
+    turns, calls and results as Parquet tables (each assistant loop as its turns)."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "analyst"
+    command = [sys.executable, "-m", "chatcodec", "convert", str(FIXTURES / "ui_messages.jsonl")]
+    command += ["--from", "ai-sdk-ui", "--to", "canonical", "--layout", "analyst", "--out", str(out)]
+    ran = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert ran.returncode == 0, ran.stderr
+    roles = pq.read_table(out / "messages.parquet").column("role").to_pylist()
+    assert roles == ["system", "user", "assistant", "tool", "assistant"] * 2
+    kinds = pq.read_table(out / "parts.parquet").column("type").to_pylist()
+    assert kinds.count("tool_use") == kinds.count("tool_result") == 3

@@ -10,7 +10,6 @@ string) with a required ``mediaType``; an image part holds ``image`` with an opt
 from __future__ import annotations
 
 import base64
-import binascii
 from collections.abc import Mapping
 from typing import Any
 
@@ -82,12 +81,3 @@ def data_of(part: Mapping[str, Any], context: EncodeContext, at: Steps, *, as_da
         return f"data:{source['media_type']};base64,{encoded}" if as_data_url else encoded
     context.losses.add((*at, "source"), f"{kind} source", "an AI SDK file holds data or a URL, not a file id")
     return None
-
-
-def is_base64(text: str) -> bool:
-    """Whether ``text`` is strict base64 (what a data string without a URL must be)."""
-    try:
-        base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return True
