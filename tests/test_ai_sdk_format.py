@@ -349,3 +349,30 @@ def test_the_analyst_view_reads_stored_ui_chats(tmp_path: Path) -> None:
     assert roles == ["system", "user", "assistant", "tool", "assistant"] * 2
     kinds = pq.read_table(out / "parts.parquet").column("type").to_pylist()
     assert kinds.count("tool_use") == kinds.count("tool_result") == 3
+
+
+def test_a_ui_answer_keeps_its_usage_and_finish_in_metadata() -> None:
+    """A UIMessage has no usage of its own: an answer's usage, finish reason and model go in
+    its ``metadata`` (where ``messageMetadata`` puts them), and read back from there."""
+    openai = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7},
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_response(openai, source="openai-chat", target="ai-sdk-ui", losses=losses, on_loss="ignore")
+    message = body["messages"][0]
+    assert message["id"] == "chatcmpl-1"
+    assert message["metadata"] == {
+        "finishReason": "stop",
+        "usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7},
+        "model": "gpt-4o",
+    }
+    assert not [loss for loss in losses if loss.path.startswith("$.usage")]
+    assert chatcodec.convert_response(body, source="ai-sdk-ui", target="ai-sdk-ui") == body
+    back = chatcodec.decode_response("ai-sdk-ui", body)
+    assert back.usage is not None
+    assert (back.usage.input_tokens, back.usage.output_tokens) == (5, 2)

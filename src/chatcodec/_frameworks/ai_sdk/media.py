@@ -56,11 +56,30 @@ def source_of(text: str, media_type: str | None, *, data_urls: bool) -> dict[str
     return {"type": "base64", "media_type": media_type or sniffed(text) or "application/octet-stream", "data": text}
 
 
+PLACES: dict[str, frozenset[str]] = {
+    "system": frozenset({"text", "opaque"}),
+    "user": frozenset({"text", "image", "audio", "video", "document", "opaque"}),
+    "assistant": frozenset({"text", "thinking", "tool_use", "refusal", "image", "audio", "opaque"}),
+}
+"""The canonical parts each role holds: another part a message of the role carries (a file
+of a document type in an assistant turn) is kept whole as an opaque part of the format."""
+
+
+def placed(canonical: dict[str, Any], wire: dict[str, Any], role: str, provider: str) -> dict[str, Any]:
+    """``canonical`` when a ``role`` message holds its kind, else ``wire`` kept opaque."""
+    if canonical["type"] in PLACES.get(role, PLACES["user"]):
+        return canonical
+    return {"type": "opaque", "provider": provider, "data": wire}
+
+
 def media_type_of(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> str:
     """A canonical media part's media type, which the AI SDK requires on a file; one made up
     from the part's kind (``image/*``) is reported."""
     media_type = part["source"].get("media_type")
     if isinstance(media_type, str) and media_type:
+        if kind_of(media_type) != part["type"]:
+            why = f"the AI SDK reads a file's kind from its media type: {media_type!r} reads as {kind_of(media_type)}"
+            context.losses.add((*at, "source", "media_type"), f"{part['type']} part", why)
         return media_type
     made = "application/octet-stream" if part["type"] == "document" else f"{part['type']}/*"
     context.losses.add((*at, "source"), "media type", f"the AI SDK requires one on a file; written as {made}")

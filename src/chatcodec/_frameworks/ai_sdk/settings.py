@@ -11,7 +11,7 @@ from chatcodec.contract import DecodeContext, EncodeContext
 
 _SETTINGS = (
     *("max_tokens", "temperature", "stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
-    *("reasoning", "response_format"),
+    *("reasoning", "response_format", "logprobs", "top_logprobs"),
 )
 _UNSENT = ("metadata", "cache_control", "user", "service_tier", "stream")
 

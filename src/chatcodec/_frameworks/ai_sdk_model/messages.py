@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk.bags import claim, write_options
-from chatcodec._frameworks.ai_sdk_model.markers import KIT
+from chatcodec._frameworks.ai_sdk.media import placed
+from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, decode_part, encode_part, finish
 from chatcodec._frameworks.ai_sdk_model.results import decode_result, encode_result
 from chatcodec.contract import DecodeContext, EncodeContext, Steps, wire_fields
@@ -42,7 +43,7 @@ def decode_message(message: dict[str, Any]) -> dict[str, Any]:
     elif isinstance(content, str):
         canonical["content"] = content
     else:
-        canonical["content"] = [decode_part(part) for part in content]
+        canonical["content"] = [placed(decode_part(part), part, role, PROVIDER) for part in content]
     decoded = finish(canonical, message, ("role", "content"))
     if approvals:
         decoded.setdefault("provider_metadata", {}).setdefault(KIT.name, {})["approvals"] = approvals
@@ -70,9 +71,10 @@ def encode_message(
     """One canonical message as a ``ModelMessage``."""
     role = message["role"]
     losses = context.losses
-    if role == "developer":
-        losses.add((*at, "role"), "developer role", "the AI SDK has system messages only; written as one")
-        role = "system"
+    if role not in ("system", "user", "assistant", "tool"):
+        written = "system" if role == "developer" else "user"
+        losses.add((*at, "role"), f"{role} role", f"a ModelMessage has no {role} role; written as a {written} message")
+        role = written
     if message.get("name") is not None:
         losses.add((*at, "name"), "name", "a ModelMessage has no name")
     bag = claim(KIT, losses, message.get("provider_metadata"), at)

@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
-from chatcodec._frameworks.ai_sdk_ui.markers import KIT
+from chatcodec._frameworks.ai_sdk.media import placed
+from chatcodec._frameworks.ai_sdk_ui.markers import KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_ui.parts import decode_part, encode_part
 from chatcodec._frameworks.ai_sdk_ui.tool_parts import DYNAMIC, answer, decode_tool, encode_call, is_tool_part
 from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
@@ -80,7 +81,7 @@ def decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
             if result is not None:
                 turns.results.append(result)
         else:
-            turns.add(decode_part(part))
+            turns.add(placed(decode_part(part), part, role, PROVIDER))
     return turns.close()
 
 
