@@ -141,6 +141,9 @@ def test_signed_thinking_survives_its_own_provider(fmt: str, history: dict[str, 
     if wire == "gemini":
         call = next(part for content in sent["contents"] for part in content["parts"] if "functionCall" in part)
         assert call["thoughtSignature"] == "CiUBcsjafQ=="
+        calls = [part for message in back["messages"] for part in message.get("content") or message.get("parts") or []]
+        signed = [part for part in calls if "CiUBcsjafQ==" in json.dumps(part)]
+        assert [part["type"] for part in signed] == ["tool-call" if fmt == "ai-sdk-model" else "tool-weather"]
 
 
 def test_what_chatcodec_writes_passes_the_ai_sdk_schemas(tmp_path: Path) -> None:
