@@ -379,3 +379,15 @@ def test_a_ui_answer_keeps_its_usage_and_finish_in_metadata() -> None:
     back = chatcodec.decode_response("ai-sdk-ui", body)
     assert back.usage is not None
     assert (back.usage.input_tokens, back.usage.output_tokens) == (5, 2)
+
+
+def test_validate_messages_reads_stored_ui_messages() -> None:
+    """``validate_messages`` takes a stored ``UIMessage[]`` (what ``useChat`` persists) as it
+    takes any accepted shape: the tool loop as its turns; one the AI SDK would refuse is
+    refused at its place."""
+    messages = chatcodec.validate_messages(UI[1]["messages"])
+    assert [message.role for message in messages] == ["system", "user", "assistant", "tool", "assistant"]
+    assert _calls(messages) == [("call_g1", "weather", {"city": "Rome"})]
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.validate_messages([UI[1]["messages"][0], {"id": "x", "role": "robot", "parts": []}])
+    assert "[1]" in str(raised.value)
