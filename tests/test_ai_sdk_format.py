@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import chatcodec
+from chatcodec.contract import as_list
 from js_packages import installed_node, run_in_js
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ai_sdk"
@@ -141,9 +142,18 @@ def test_signed_thinking_survives_its_own_provider(fmt: str, history: dict[str, 
     if wire == "gemini":
         call = next(part for content in sent["contents"] for part in content["parts"] if "functionCall" in part)
         assert call["thoughtSignature"] == "CiUBcsjafQ=="
-        calls = [part for message in back["messages"] for part in message.get("content") or message.get("parts") or []]
-        signed = [part for part in calls if "CiUBcsjafQ==" in json.dumps(part)]
-        assert [part["type"] for part in signed] == ["tool-call" if fmt == "ai-sdk-model" else "tool-weather"]
+        assert _signed_part_types(back["messages"], "CiUBcsjafQ==") == [
+            "tool-call" if fmt == "ai-sdk-model" else "tool-weather"
+        ]
+
+
+def _signed_part_types(messages: list[dict[str, Any]], signature: str) -> list[str]:
+    """The types of the stored parts (a ModelMessage's content, a UIMessage's parts) holding ``signature``."""
+    types: list[str] = []
+    for message in messages:
+        parts = as_list(message.get("parts", message.get("content"))) or []
+        types += [str(part["type"]) for part in parts if signature in json.dumps(part)]
+    return types
 
 
 def test_what_chatcodec_writes_passes_the_ai_sdk_schemas(tmp_path: Path) -> None:
@@ -385,9 +395,10 @@ def test_validate_messages_reads_stored_ui_messages() -> None:
     """``validate_messages`` takes a stored ``UIMessage[]`` (what ``useChat`` persists) as it
     takes any accepted shape: the tool loop as its turns; one the AI SDK would refuse is
     refused at its place."""
-    messages = chatcodec.validate_messages(UI[1]["messages"])
+    messages: list[chatcodec.AnyMessage] = chatcodec.validate_messages(UI[1]["messages"])
     assert [message.role for message in messages] == ["system", "user", "assistant", "tool", "assistant"]
     assert _calls(messages) == [("call_g1", "weather", {"city": "Rome"})]
     with pytest.raises(chatcodec.ValidationError) as raised:
-        chatcodec.validate_messages([UI[1]["messages"][0], {"id": "x", "role": "robot", "parts": []}])
+        robot: dict[str, Any] = {"id": "x", "role": "robot", "parts": []}
+        chatcodec.validate_messages([UI[1]["messages"][0], robot])
     assert "[1]" in str(raised.value)
