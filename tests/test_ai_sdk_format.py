@@ -398,7 +398,7 @@ def test_validate_messages_reads_stored_ui_messages() -> None:
     messages: list[chatcodec.AnyMessage] = chatcodec.validate_messages(UI[1]["messages"])
     assert [message.role for message in messages] == ["system", "user", "assistant", "tool", "assistant"]
     assert _calls(messages) == [("call_g1", "weather", {"city": "Rome"})]
+    robot: dict[str, Any] = {"id": "x", "role": "robot", "parts": []}
     with pytest.raises(chatcodec.ValidationError) as raised:
-        robot: dict[str, Any] = {"id": "x", "role": "robot", "parts": []}
         chatcodec.validate_messages([UI[1]["messages"][0], robot])
     assert "[1]" in str(raised.value)
