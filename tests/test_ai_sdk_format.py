@@ -402,3 +402,41 @@ def test_validate_messages_reads_stored_ui_messages() -> None:
     with pytest.raises(chatcodec.ValidationError) as raised:
         chatcodec.validate_messages([UI[1]["messages"][0], robot])
     assert "[1]" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "history"),
+    [
+        (
+            "ai-sdk-model",
+            {"messages": [{"role": "user", "content": [{"type": "text", "text": "a", "providerOptions": "odd"}]}]},
+        ),
+        ("ai-sdk-model", {"messages": [{"role": "user", "content": "a", "providerOptions": None}]}),
+        (
+            "ai-sdk-ui",
+            {
+                "messages": [
+                    {
+                        "id": "a",
+                        "role": "assistant",
+                        "parts": [{"type": "tool-f", "toolCallId": "c", "state": "output-available"}],
+                    }
+                ]
+            },
+        ),
+        (
+            "ai-sdk-ui",
+            {
+                "messages": [
+                    {"id": "a", "role": "user", "parts": [{"type": "text", "text": "x", "providerMetadata": [1]}]}
+                ]
+            },
+        ),
+    ],
+)
+def test_odd_spellings_come_back_as_they_came(fmt: str, history: dict[str, Any]) -> None:
+    """Options that are no object, a null, an answered tool part without its output: kept,
+    not normalised away (found reading the code: each was dropped before)."""
+    written, losses = _convert(history, fmt, fmt)
+    assert written == history
+    assert losses == []

@@ -37,20 +37,34 @@ def finish(
     ``providerMetadata``) read and its bag attached: the unmapped fields, the rest of the
     options, and ``markers`` (each set one as ``_name``)."""
     bag = leftovers(wire, (*mapped, key))
-    rest = decode_options(canonical, wire.get(key))
-    if rest or (key in wire and not wire[key]):
-        bag[key] = rest
+    raw = as_dict(wire.get(key))
+    if key in wire and raw is None:  # no options object: kept as it came
+        bag[key] = wire[key]
+    else:
+        rest = decode_options(canonical, raw)
+        if rest or (key in wire and not raw):
+            bag[key] = rest
     bag.update({f"_{name}": value for name, value in markers.items() if value is not None})
     return attach(kit, canonical, bag)
+
+
+UNKEPT = object()
+"""What a bag without an options object pops (one kept as ``null`` is written back as ``null``)."""
 
 
 def write_options(
     wire: dict[str, Any], part: Mapping[str, Any], kept: object, context: EncodeContext, at: Steps, *, key: str
 ) -> dict[str, Any]:
-    """``wire`` with canonical ``part``'s provider options written under ``key`` (when
-    there are some, or the part came with an empty object)."""
-    options = encode_options(part, kept, context, at)
-    if options or kept is not None:
+    """``wire`` with canonical ``part``'s provider options written under ``key``: ``kept``
+    (popped from the bag with :data:`UNKEPT` as the default) with the canonical fields
+    written in; no key when nothing was kept and nothing is to be written; a kept value
+    that is no object written back as it came."""
+    options_kept = as_dict(kept)
+    if kept is not UNKEPT and options_kept is None:
+        wire[key] = kept
+        return wire
+    options = encode_options(part, options_kept, context, at)
+    if options or kept is not UNKEPT:
         wire[key] = options
     return wire
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.bags import claim, write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, write_options
 from chatcodec._frameworks.ai_sdk.media import placed
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, decode_part, encode_part, finish
@@ -78,7 +78,7 @@ def encode_message(
     if message.get("name") is not None:
         losses.add((*at, "name"), "name", "a ModelMessage has no name")
     bag = claim(KIT, losses, message.get("provider_metadata"), at)
-    kept = bag.pop(OPTIONS, None)
+    kept = bag.pop(OPTIONS, UNKEPT)
     content = message["content"]
     wire: dict[str, Any] = {"role": role}
     if role == "tool":

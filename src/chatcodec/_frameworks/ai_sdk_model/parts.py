@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
-from chatcodec._frameworks.ai_sdk.bags import claim, write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, data_url, kind_of, media_type_of, source_of
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
 from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
@@ -72,7 +72,7 @@ def decode_file(part: dict[str, Any]) -> dict[str, Any]:
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """One canonical part as a content part; None (with a loss) for one the AI SDK has no part for."""
     bag = claim(KIT, context.losses, part.get("provider_metadata"), at)
-    kept = bag.pop(OPTIONS, None)
+    kept = bag.pop(OPTIONS, UNKEPT)
     kind = part["type"]
     if kind == "opaque":
         if part["provider"] == PROVIDER:

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.bags import claim, json_output, write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, json_output, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of
 from chatcodec._frameworks.ai_sdk_model.markers import DENIED, KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, finish
@@ -79,7 +79,7 @@ def encode_result(
 ) -> dict[str, Any]:
     """A canonical result as a ``tool-result`` part (its ``toolName`` from its call when unnamed)."""
     bag = claim(KIT, context.losses, result.get("provider_metadata"), at)
-    kept = bag.pop(OPTIONS, None)
+    kept = bag.pop(OPTIONS, UNKEPT)
     name = result.get("name") or names.get(result["tool_use_id"])
     if name is None:
         context.losses.add(
@@ -125,7 +125,7 @@ def _output(result: Mapping[str, Any], bag: dict[str, Any], context: EncodeConte
 
 def _encode_item(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     bag = claim(KIT, context.losses, part.get("provider_metadata"), at)
-    kept = bag.pop(OPTIONS, None)
+    kept = bag.pop(OPTIONS, UNKEPT)
     kind = part["type"]
     if kind == "opaque" and part["provider"] == PROVIDER:
         return dict(part["data"])

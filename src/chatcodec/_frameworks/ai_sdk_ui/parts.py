@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
-from chatcodec._frameworks.ai_sdk.bags import write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of, source_of
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT, METADATA, PROVIDER
 from chatcodec.contract import EncodeContext, Steps, wire_fields
@@ -49,7 +49,7 @@ def decode_part(part: dict[str, Any]) -> dict[str, Any]:
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """One canonical part (not a call) as a UI part; None (with a loss) for one a UI message has no part for."""
     bag = bags.claim(KIT, context.losses, part.get("provider_metadata"), at)
-    kept = bag.pop(METADATA, None)
+    kept = bag.pop(METADATA, UNKEPT)
     kind = part["type"]
     if kind == "opaque":
         if part["provider"] == PROVIDER:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
-from chatcodec._frameworks.ai_sdk.bags import write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, write_options
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT
 from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
 
@@ -50,6 +50,8 @@ def decode_tool(part: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | 
     bag: dict[str, Any] = {}
     if state == "output-error":
         result["is_error"], result["content"] = True, part.get("errorText", "")
+    elif "output" not in part:
+        result["content"], bag["_no_output"] = "", True
     elif isinstance(part.get("output"), str):
         result["content"] = part["output"]
     else:
@@ -62,7 +64,7 @@ def decode_tool(part: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | 
 def encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A canonical call as a tool part waiting for its result (``input-available``)."""
     bag = bags.claim(KIT, context.losses, part.get("provider_metadata"), at)
-    kept = bag.pop(CALL_METADATA, None)
+    kept = bag.pop(CALL_METADATA, UNKEPT)
     if part.get("kind", "function") != "function":
         context.losses.add((*at, "kind"), "custom tool call", "AI SDK calls take a JSON input; sent as one")
     wire: dict[str, Any] = {"type": f"tool-{part['name']}"}
@@ -97,6 +99,8 @@ def answer(tool: dict[str, Any], result: Mapping[str, Any], context: EncodeConte
         content = "".join(part["text"] for part in content if part["type"] == "text")
     if result.get("is_error"):
         tool.update(state="output-error", errorText=content)
+    elif bag.pop("_no_output", None) and not content:
+        tool["state"] = "output-available"
     else:
         spelled = bags.json_output(result.get("provider_metadata"))
         tool.update(state="output-available", output=_output(content, spelled))
