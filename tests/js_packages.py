@@ -1,14 +1,23 @@
-"""``node`` with js/'s packages installed at the versions ``js/package-lock.json`` pins: ``make test``
-installs them (``npm ci``, ``make js``), and a test that needs them installs them itself when they
-are missing or older than the lockfile, so running one test file alone works too."""
+"""``node`` with js/'s packages installed at the versions ``js/package-lock.json`` pins, for the
+tests that check chatcodec from JavaScript (the JSON Schemas with ajv, the Vercel AI SDK's own
+message schemas, the docs site in the pinned browser): ``make test`` installs them (``npm ci``,
+``make js``), and a test that needs them installs them itself when they are missing or older
+than the lockfile, so running one test file alone works too."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 JS = Path(__file__).resolve().parents[1] / "js"
+NODE_TIMEOUT = 120
+
+
+def run_in_js(command: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    """``command`` run in js/, its output captured as text."""
+    return subprocess.run(command, cwd=JS, capture_output=True, text=True, timeout=NODE_TIMEOUT, check=False, **options)
 
 
 def node_with_packages() -> str:

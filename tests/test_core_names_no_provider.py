@@ -28,6 +28,8 @@ the list only shrinks:
 - ``testing/_blocks.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 - ``_frameworks/langchain/blocks.py``: LangChain passes Anthropic's ``thinking`` blocks through
   as they are, so its reader names the provider whose signature they carry.
+- ``_frameworks/ai_sdk/provider_options.py``: the AI SDK keeps Claude's signatures and cache
+  markers under the provider's key (``providerOptions.anthropic``), so its reader names it.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ ALLOWED_MODULES: dict[str, str] = {
     "_providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
     "testing/_blocks.py": "provider-metadata keys a strategy draws (data)",
     "_frameworks/langchain/blocks.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
+    "_frameworks/ai_sdk/provider_options.py": "the AI SDK keeps Claude's signatures under providerOptions.anthropic",
 }
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {

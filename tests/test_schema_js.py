@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from conformance.providers import PROVIDERS, STREAMING
-from js_packages import JS, node_with_packages
+from js_packages import JS, node_with_packages, run_in_js
 from schema_agreement import (
     KINDS,
     canonical_objects,
@@ -35,13 +34,7 @@ from schema_agreement import (
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
-_NODE_TIMEOUT = 120
-
-
-def _run(command: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command, cwd=JS, capture_output=True, text=True, timeout=_NODE_TIMEOUT, check=False, **options
-    )
+_run = run_in_js
 
 
 @pytest.fixture(scope="module")

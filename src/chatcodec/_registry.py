@@ -45,13 +45,15 @@ _BUILT_IN: dict[str, str] = {
     "ollama": "chatcodec._providers.ollama.codec:CODEC",
     "bedrock-nova": "chatcodec._providers.bedrock_nova.codec:CODEC",
     "langchain": "chatcodec._frameworks.langchain.codec:CODEC",
+    "ai-sdk-model": "chatcodec._frameworks.ai_sdk_model.codec:CODEC",
+    "ai-sdk-ui": "chatcodec._frameworks.ai_sdk_ui.codec:CODEC",
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""
 
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
-FRAMEWORK_FORMATS = frozenset({"langchain"})
+FRAMEWORK_FORMATS = frozenset({"langchain", "ai-sdk-model", "ai-sdk-ui"})
 """The built-in formats that are a framework's stored history, not a provider's wire
 (``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
 batch rows, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which

@@ -23,6 +23,7 @@ from chatcodec._errors import PayloadError, as_chatcodec_error, rule_error
 from chatcodec._model.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
 from chatcodec._model.request import ChatRequest
 from chatcodec._model.response import ChatResponse
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import parse_json
 from chatcodec._public_label import shown_as
 from chatcodec._sdk_objects import sdk_json_items
@@ -84,8 +85,29 @@ def validate_model(model: type[ModelT], data: object) -> ModelT:
 
 
 def validate_messages(data: object) -> list[AnyMessage]:
-    """Validate a conversation: a list of messages in any accepted shape."""
-    return _read_then_validate(MESSAGES_ADAPTER.validate_python, read_messages, data, "Messages")
+    """Validate a conversation: a list of messages in any accepted shape, or a stored Vercel
+    AI SDK ``UIMessage[]`` (read by the ``ai-sdk-ui`` format: an assistant ``UIMessage`` is
+    several canonical messages, so it is read as a whole list, not message by message)."""
+    return _read_then_validate(MESSAGES_ADAPTER.validate_python, _read_conversation, data, "Messages")
+
+
+_UI_FORMAT = "ai-sdk-ui"
+"""The framework format whose message lists :func:`validate_messages` also reads."""
+
+
+def _read_conversation(data: object) -> Any:
+    """``data`` read as the dialects are, or as ``UIMessage[]`` when its first message is one
+    (an ``id`` and ``parts``, no ``content``: no canonical or provider message looks so)."""
+    listed = as_list(data)
+    first = as_dict(listed[0]) if listed else None
+    if listed and first is not None and "parts" in first and "id" in first and "content" not in first:
+        from chatcodec._registry import SupportsMessageDecoding, get_codec
+
+        codec = get_codec(_UI_FORMAT)
+        assert isinstance(codec, SupportsMessageDecoding)
+        messages: list[dict[str, Any]] = listed  # each checked as a UIMessage by the format's validator
+        return codec.decode_messages(messages)
+    return read_messages(data)
 
 
 def validate_message(data: object) -> AnyMessage:

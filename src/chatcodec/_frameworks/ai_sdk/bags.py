@@ -1,0 +1,80 @@
+"""A part's bags when Gemini's thought signature rides beside the format's own: the
+``gemini`` bag :mod:`.provider_options` fills must survive the format's bag being attached,
+and must not be reported as lost by the format's own encoder, which writes it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._frameworks.ai_sdk.provider_options import decode_options, encode_options, foreign_metadata
+from chatcodec.contract import EncodeContext, LossRecorder, ProviderKit, Steps, as_dict, leftovers
+
+
+def attach(kit: ProviderKit, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
+    """``canonical`` with ``bag`` as its ``provider_metadata[kit.name]`` (kept beside a
+    ``gemini`` bag already there) when ``bag`` is not empty."""
+    if bag:
+        canonical.setdefault("provider_metadata", {})[kit.name] = dict(bag)
+    return canonical
+
+
+def claim(kit: ProviderKit, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps) -> dict[str, Any]:
+    """The format's own bag; other formats' bags reported, but for the Gemini signature it writes."""
+    return kit.claim(losses, foreign_metadata(metadata), at)
+
+
+def finish(
+    kit: ProviderKit,
+    canonical: dict[str, Any],
+    wire: Mapping[str, Any],
+    mapped: tuple[str, ...],
+    *,
+    key: str,
+    markers: Mapping[str, Any],
+) -> dict[str, Any]:
+    """``canonical`` with its provider options (under ``key``: ``providerOptions`` or
+    ``providerMetadata``) read and its bag attached: the unmapped fields, the rest of the
+    options, and ``markers`` (each set one as ``_name``)."""
+    bag = leftovers(wire, (*mapped, key))
+    raw = as_dict(wire.get(key))
+    if key in wire and raw is None:  # no options object: kept as it came
+        bag[key] = wire[key]
+    else:
+        rest = decode_options(canonical, raw)
+        if rest or (key in wire and not raw):
+            bag[key] = rest
+    bag.update({f"_{name}": value for name, value in markers.items() if value is not None})
+    return attach(kit, canonical, bag)
+
+
+UNKEPT = object()
+"""What a bag without an options object pops (one kept as ``null`` is written back as ``null``)."""
+
+
+def write_options(
+    wire: dict[str, Any], part: Mapping[str, Any], kept: object, context: EncodeContext, at: Steps, *, key: str
+) -> dict[str, Any]:
+    """``wire`` with canonical ``part``'s provider options written under ``key``: ``kept``
+    (popped from the bag with :data:`UNKEPT` as the default) with the canonical fields
+    written in; no key when nothing was kept and nothing is to be written; a kept value
+    that is no object written back as it came."""
+    options_kept = as_dict(kept)
+    if kept is not UNKEPT and options_kept is None:
+        wire[key] = kept
+        return wire
+    options = encode_options(part, options_kept, context, at)
+    if options or kept is not UNKEPT:
+        wire[key] = options
+    return wire
+
+
+def json_output(metadata: Mapping[str, Any] | None) -> bool:
+    """Whether a canonical result's text was a JSON value in either AI SDK form (a
+    ``ModelMessage`` ``json`` output, marked ``_output``, or a UI part's non-string
+    ``output``, marked ``_json``): both forms write it back as the value, as the AI SDK's own
+    ``convertToModelMessages`` does between them."""
+    if not metadata:
+        return False
+    model = as_dict(metadata.get("ai-sdk-model")) or {}
+    return model.get("_output") == "json" or bool((as_dict(metadata.get("ai-sdk-ui")) or {}).get("_json"))

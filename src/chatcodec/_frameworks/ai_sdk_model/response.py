@@ -1,0 +1,46 @@
+"""A response is ``{"messages": [assistant ModelMessage], "finishReason"?, "usage"?}``: the
+answer as ``response.messages`` holds it, with ``generateText``'s finish reason and usage."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._frameworks.ai_sdk.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage
+from chatcodec._frameworks.ai_sdk_model.messages import decode_message, encode_message
+from chatcodec._frameworks.ai_sdk_model.wire import validated_history
+from chatcodec.contract import DecodeContext, EncodeContext, as_dict
+
+
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a stored answer as a canonical response dict."""
+    del context
+    history = validated_history({"messages": payload.get("messages")}, "AI SDK response")
+    if len(history["messages"]) != 1 or history["messages"][0]["role"] != "assistant":
+        raise ValueError("an AI SDK response holds one assistant ModelMessage")
+    choice: dict[str, Any] = {"index": 0, "message": decode_message(history["messages"][0])}
+    word = payload.get("finishReason")
+    reason = decode_finish_reason(word if isinstance(word, str) else None, {})
+    if reason is not None:
+        choice["finish_reason"] = reason
+    response: dict[str, Any] = {"choices": [choice]}
+    usage = as_dict(payload.get("usage"))
+    if usage is not None:
+        response["usage"] = decode_usage(usage)
+    return response
+
+
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write a canonical response's first choice as a stored answer."""
+    choices: Any = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
+    for index in range(1, len(choices)):
+        context.losses.add(("choices", index), "choice", "an AI SDK answer is one message")
+    choice: Any = choices[0]
+    wire: dict[str, Any] = {"messages": [encode_message(choice["message"], {}, context, ("choices", 0, "message"))]}
+    word = encode_finish_reason(choice.get("finish_reason"), {}, context, ("choices", 0, "finish_reason"))
+    if word is not None:
+        wire["finishReason"] = word
+    if response.get("usage"):
+        wire["usage"] = encode_usage(response["usage"], context, ("usage",))
+    return wire

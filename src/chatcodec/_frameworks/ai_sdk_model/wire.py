@@ -1,0 +1,72 @@
+"""What a ``ModelMessage[]`` history holds, and its validator.
+
+Each message is checked for the shape the AI SDK's ``modelMessageSchema`` requires of it (its
+role, a string or a list of typed parts as that role takes, a tool result's typed
+``output``), so a message the AI SDK would refuse is refused at its own path
+(``$.messages[3]``) as a :class:`~chatcodec.ValidationError` before anything is read. Inside
+a part, fields are open: what has no canonical field is kept as it is. The validator is
+built on first use, so importing the codec loads no pydantic.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from chatcodec.contract import as_dict, as_list, validate_with
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+_ADAPTERS: list[TypeAdapter[Any]] = []
+_OUTPUTS = frozenset({"text", "json", "error-text", "error-json", "execution-denied", "content"})
+_ROLES = frozenset({"system", "user", "assistant", "tool"})
+
+
+def check_message(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` when the AI SDK takes it; a :class:`ValueError` saying why otherwise."""
+    role, content = message.get("role"), message.get("content")
+    if role not in _ROLES:
+        raise ValueError(f"role {role!r}: a ModelMessage is a system, user, assistant or tool message")
+    if role == "system" and not isinstance(content, str):
+        raise ValueError("a system ModelMessage's content is a string")
+    if role == "tool" and not isinstance(content, list):
+        raise ValueError("a tool ModelMessage's content is a list of parts")
+    if not isinstance(content, str | list):
+        raise ValueError(f"a {role} ModelMessage's content is a string or a list of parts")
+    for index, part in enumerate(as_list(message.get("content")) or []):
+        entry = as_dict(part)
+        if entry is None or not isinstance(entry.get("type"), str):
+            raise ValueError(f"content[{index}]: a part is an object with a type")
+        if entry["type"] == "tool-result":
+            _check_result(entry, index)
+    return message
+
+
+def _check_result(part: dict[str, Any], index: int) -> None:
+    output = as_dict(part.get("output"))
+    if not isinstance(part.get("toolCallId"), str) or not isinstance(part.get("toolName"), str):
+        raise ValueError(f"content[{index}]: a tool-result names its toolCallId and toolName")
+    if output is None or output.get("type") not in _OUTPUTS:
+        raise ValueError(f"content[{index}].output: one of the AI SDK's typed outputs ({sorted(_OUTPUTS)})")
+    if output["type"] == "content" and not isinstance(output.get("value"), list):
+        raise ValueError(f"content[{index}].output.value: a content output's value is a list")
+    if output["type"] in ("text", "error-text") and not isinstance(output.get("value"), str):
+        raise ValueError(f"content[{index}].output.value: a {output['type']} output's value is a string")
+
+
+def validated_history(payload: object, title: str) -> dict[str, Any]:
+    """``payload`` checked as a ``{"messages": [...]}`` history the AI SDK takes."""
+    if not _ADAPTERS:
+        from typing import Annotated, NotRequired
+
+        from pydantic import AfterValidator, TypeAdapter
+        from typing_extensions import TypedDict
+
+        class Checked(TypedDict):
+            messages: list[Annotated[dict[str, Any], AfterValidator(check_message)]]
+            model: NotRequired[str]
+
+        _ADAPTERS.append(TypeAdapter(Checked))
+    checked = as_dict(validate_with(_ADAPTERS[0], payload, title))
+    assert checked is not None
+    return checked

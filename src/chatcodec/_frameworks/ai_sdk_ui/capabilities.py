@@ -1,0 +1,26 @@
+"""What an AI SDK ``UIMessage[]`` history can carry, as data (``CAPABILITIES``)."""
+
+from __future__ import annotations
+
+from chatcodec.contract import Capabilities
+
+CAPABILITIES = Capabilities(
+    display_name="AI SDK UIMessage",
+    tool_choice=frozenset(),
+    system="messages",
+    developer_role=False,
+    freeform_calls=False,
+    results_follow_calls=False,
+    media=frozenset({"image", "audio", "video", "document"}),
+    tool_result_media=frozenset(),
+    reasoning=frozenset(),
+    signed_thinking=True,
+    cache_markers=True,
+    multiple_choices=False,
+    call_ids=True,
+    strict_reading=False,
+)
+"""System messages in the list, media as file parts (URLs or data URLs), signed thinking and
+cache markers in ``providerMetadata`` (which ``convertToModelMessages`` passes on), calls by id
+with their output as a JSON value on the call's part; no media in tool outputs, no tool
+definitions or settings."""

@@ -1,0 +1,31 @@
+"""The ``ai-sdk-ui`` format's name, its kit, its encoder options and the markers it keeps.
+
+Markers are keys starting with exactly one ``_`` in a bag (``provider_metadata["ai-sdk-ui"]``),
+never written out.
+
+Pure spelling (another format drops them without a report): ``_state`` on a text or reasoning
+part (its streaming ``state``, ``done`` once stored) and on a call (a state a result does not
+imply: ``input-streaming``, an approval state, ``output-denied``); ``_dynamic`` on a call (a
+``dynamic-tool`` part, not a ``tool-NAME`` one); ``_no_input`` on a call (its part held no
+``input``); ``_json`` on a result (its ``output`` was a JSON value, written here as JSON text);
+``_steps`` on a part (the number of ``step-start`` parts before it); ``_trailing_steps`` on a
+message (``step-start`` parts after its last part); ``_cont`` on a message (it continues the
+UI message before it: the AI SDK keeps a whole tool loop in one assistant ``UIMessage``,
+which reads as assistant, tool, assistant... messages).
+"""
+
+from __future__ import annotations
+
+from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+
+PROVIDER = "ai-sdk-ui"
+"""Registry name, and the key of this format's ``provider_metadata`` bags."""
+
+KIT = ProviderKit(PROVIDER)
+"""The shared bag operations bound to this format."""
+
+OPTIONS = OptionTable.of(MODEL_OPTION, *RULE_OPTIONS)
+"""Taken as every encoder takes them (a history has no target rules to skip), so `convert --storage` works."""
+
+METADATA = "providerMetadata"
+"""The key a UI part keeps its provider data under (a ``ModelMessage`` part's ``providerOptions``)."""

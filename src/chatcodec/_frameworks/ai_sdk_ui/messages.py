@@ -1,0 +1,175 @@
+"""``UIMessage``s <-> canonical messages.
+
+A system or user ``UIMessage`` is one canonical message. An assistant ``UIMessage`` holds a
+whole tool loop: its parts are the steps' text, reasoning and calls, each tool part holding
+its call's outcome too. It reads as the canonical turns a provider sends: an assistant
+message with the calls, a tool message with the results of the tool parts answered, and,
+where a ``step-start`` part begins a step after answered calls, the next assistant message
+(marked ``_cont``), as the AI SDK's own ``convertToModelMessages`` splits it. The message's
+``id`` and ``metadata`` ride in the first canonical message's bag; ``step-start`` parts are
+markers on the part after them (``_steps``) or the message (``_trailing_steps``), so the
+``UIMessage`` written back is the one read. Writing folds each tool message's results back
+into their calls' parts, and an assistant message after a tool message into the same
+``UIMessage`` after a ``step-start``, as the AI SDK keeps a loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chatcodec._frameworks.ai_sdk import bags
+from chatcodec._frameworks.ai_sdk.media import placed
+from chatcodec._frameworks.ai_sdk_ui.markers import KIT, PROVIDER
+from chatcodec._frameworks.ai_sdk_ui.parts import decode_part, encode_part
+from chatcodec._frameworks.ai_sdk_ui.tool_parts import DYNAMIC, answer, decode_tool, encode_call, is_tool_part
+from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
+
+STEP = {"type": "step-start"}
+_NO_CALL = "a UI tool output sits on its call's part, not in the history: written as a dynamic tool part with no input"
+
+
+def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
+    """Stored ``UIMessage``s as canonical message dicts (an assistant one as several)."""
+    del context  # nothing shared between messages
+    return [canonical for message in wire for canonical in decode_message(message)]
+
+
+class _Turns:
+    """The canonical messages one ``UIMessage`` reads as, built part by part."""
+
+    def __init__(self, role: str, head: dict[str, Any]) -> None:
+        self.role = role
+        self.done: list[dict[str, Any]] = []
+        self.content: list[dict[str, Any]] = []
+        self.results: list[dict[str, Any]] = []
+        self.bag: dict[str, Any] = head
+        self.steps = 0
+
+    def add(self, part: dict[str, Any]) -> None:
+        if self.steps and self.results:
+            self.flush()
+            self.bag = {"_cont": True}
+        if self.steps:
+            part.setdefault("provider_metadata", {}).setdefault(KIT.name, {})["_steps"] = self.steps
+            self.steps = 0
+        self.content.append(part)
+
+    def flush(self) -> None:
+        self.done.append(bags.attach(KIT, {"role": self.role, "content": self.content}, self.bag))
+        if self.results:
+            self.done.append({"role": "tool", "content": self.results})
+        self.content, self.results = [], []
+
+    def close(self) -> list[dict[str, Any]]:
+        if self.steps:
+            self.bag["_trailing_steps"] = self.steps
+        self.flush()
+        return self.done
+
+
+def decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """One ``UIMessage`` (checked by :mod:`.wire`) as canonical message dicts."""
+    role = message["role"]
+    turns = _Turns(role, leftovers(message, ("role", "parts")))
+    for part in message["parts"]:
+        if part.get("type") == "step-start" and len(part) == 1:
+            turns.steps += 1
+        elif role == "assistant" and is_tool_part(part):
+            call, result = decode_tool(part)
+            turns.add(call)
+            if result is not None:
+                turns.results.append(result)
+        else:
+            turns.add(placed(decode_part(part), part, role, PROVIDER))
+    return turns.close()
+
+
+class _Writer:
+    """``UIMessage``s built from canonical messages, folding results and continued turns in."""
+
+    def __init__(self, context: EncodeContext) -> None:
+        self.context = context
+        self.out: list[dict[str, Any]] = []
+        self.calls: dict[str, dict[str, Any]] = {}
+        self.after_results = False
+
+    def message(self, message: Mapping[str, Any], at: Steps) -> None:
+        losses = self.context.losses
+        role = message["role"]
+        if role == "tool":
+            self.results(message, at)
+            return
+        if role not in ("system", "user", "assistant"):
+            losses.add(
+                (*at, "role"), f"{role} role", "a UIMessage is a system, user or assistant message; written as one"
+            )
+            role = "system" if role == "developer" else "user"
+        for key in ("name", "cache_control"):
+            if message.get(key) is not None:
+                losses.add((*at, key), key, f"a UIMessage has no {key}")
+        bag = bags.claim(KIT, losses, message.get("provider_metadata"), at)
+        continued = bag.pop("_cont", None)
+        trailing = bag.pop("_trailing_steps", None) or 0
+        follows = role == "assistant" and bool(self.out) and self.out[-1]["role"] == "assistant"
+        parts: list[dict[str, Any]]
+        if follows and (continued or ("id" not in bag and self.after_results)):
+            parts = self.out[-1]["parts"]
+            if not continued:
+                parts.append(dict(STEP))
+        else:
+            parts = []
+            target: dict[str, Any] = {"id": bag.pop("id", None) or f"message-{at[-1]}", "role": role, "parts": parts}
+            target.update(wire_fields(bag))
+            self.out.append(target)
+        self.after_results = False
+        self.parts(message["content"], parts, at)
+        parts.extend(dict(STEP) for _ in range(int(trailing)))
+
+    def parts(self, content: str | Sequence[Mapping[str, Any]], parts: list[dict[str, Any]], at: Steps) -> None:
+        if isinstance(content, str):
+            parts.append({"type": "text", "text": content})
+            return
+        for index, part in enumerate(content):
+            where = (*at, "content", index)
+            steps = KIT.marker(part.get("provider_metadata"), "_steps")
+            parts.extend(dict(STEP) for _ in range(steps if isinstance(steps, int) else 0))
+            if part["type"] == "tool_use":
+                tool = encode_call(part, self.context, where)
+                self.calls[part["id"]] = tool
+                parts.append(tool)
+                continue
+            encoded = encode_part(part, self.context, where)
+            if encoded is not None:
+                parts.append(encoded)
+
+    def results(self, message: Mapping[str, Any], at: Steps) -> None:
+        losses = self.context.losses
+        bags.claim(KIT, losses, message.get("provider_metadata"), at)
+        for index, result in enumerate(message["content"]):
+            where = (*at, "content", index)
+            tool = self.calls.pop(result["tool_use_id"], None)
+            if tool is None:
+                losses.add(
+                    where,
+                    "tool result",
+                    _NO_CALL,
+                )
+                tool = {"type": DYNAMIC, "toolName": result.get("name") or "", "toolCallId": result["tool_use_id"]}
+                self._assistant(at).append(tool)
+            answer(tool, result, self.context, where)
+        self.after_results = True
+
+    def _assistant(self, at: Steps) -> list[dict[str, Any]]:
+        if not self.out or self.out[-1]["role"] != "assistant":
+            self.out.append({"id": f"message-{at[-1]}", "role": "assistant", "parts": []})
+        parts: list[dict[str, Any]] = self.out[-1]["parts"]
+        return parts
+
+
+def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+    """``messages[start:]`` as ``UIMessage``s."""
+    writer = _Writer(context)
+    for index, message in enumerate(messages[start:], start):
+        writer.message(message, ("messages", index))
+    return writer.out

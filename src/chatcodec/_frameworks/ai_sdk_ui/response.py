@@ -1,0 +1,66 @@
+"""A response is ``{"messages": [assistant UIMessage]}`` without tool outputs: one answer.
+
+A ``UIMessage`` has no usage or finish reason of its own; an app puts what it wants of the
+answer in the message's ``metadata`` (``toUIMessageStream({messageMetadata})``). This format
+reads and writes ``metadata.usage`` (the AI SDK's ``LanguageModelUsage``),
+``metadata.finishReason`` and ``metadata.model`` there, and the response's id as the message's.
+An assistant ``UIMessage`` holding answered calls is a history of several turns (assistant,
+tool, assistant...), read with the request; as a response it is refused, not cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._frameworks.ai_sdk.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage
+from chatcodec._frameworks.ai_sdk_ui.messages import decode_message, encode_messages
+from chatcodec._frameworks.ai_sdk_ui.wire import validated_history
+from chatcodec.contract import DecodeContext, EncodeContext, as_dict
+
+
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read one stored assistant ``UIMessage`` as a canonical response dict."""
+    del context
+    history = validated_history({"messages": payload.get("messages")}, "AI SDK UI response")
+    entries = history["messages"]
+    if len(entries) != 1 or entries[0]["role"] != "assistant":
+        raise ValueError("an AI SDK UI response holds one assistant UIMessage")
+    messages = decode_message(entries[0])
+    if len(messages) != 1:
+        raise ValueError("this UIMessage holds tool outputs: a history of several turns, read as a request")
+    choice: dict[str, Any] = {"index": 0, "message": messages[0]}
+    response: dict[str, Any] = {"choices": [choice], "id": entries[0]["id"]}
+    metadata = as_dict(entries[0].get("metadata")) or {}
+    word = metadata.get("finishReason")
+    reason = decode_finish_reason(word if isinstance(word, str) else None, {})
+    if reason is not None:
+        choice["finish_reason"] = reason
+    usage = as_dict(metadata.get("usage"))
+    if usage is not None:
+        response["usage"] = decode_usage(usage)
+    if isinstance(metadata.get("model"), str):
+        response["model"] = metadata["model"]
+    return response
+
+
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write a canonical response's first choice as one assistant ``UIMessage``."""
+    choices: Any = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
+    for index in range(1, len(choices)):
+        context.losses.add(("choices", index), "choice", "an AI SDK UI answer is one message")
+    message = encode_messages([choices[0]["message"]], 0, context)[0]
+    if response.get("id") is not None:
+        message["id"] = response["id"]
+    metadata: dict[str, Any] = dict(as_dict(message.get("metadata")) or {})
+    word = encode_finish_reason(choices[0].get("finish_reason"), {}, context, ("choices", 0, "finish_reason"))
+    if word is not None:
+        metadata.setdefault("finishReason", word)
+    if response.get("usage"):
+        metadata.setdefault("usage", encode_usage(response["usage"], context, ("usage",)))
+    if response.get("model") is not None:
+        metadata.setdefault("model", response["model"])
+    if metadata:
+        message["metadata"] = metadata
+    return {"messages": [message]}
