@@ -10,7 +10,8 @@ builder emits canonical events (``decode_stream``) or builds the response direct
 (``accumulate_stream``), so there is one accumulation path for every provider. The toy
 wire streams JSON lines: ``{"delta": "..."}`` pieces of text, then a last line with the
 ``stop_reason`` and ``usage``; an ``{"error": ...}`` line is an error event. This module
-is imported on the first stream only (``codec.py``): it builds canonical event models.
+is imported on the first stream only (``ProviderCodec.from_package``): it builds canonical
+event models.
 
 For speed a decoder may read the event nearly every stream is made of (a delta continuing
 an open part) inline in :meth:`read`, each check one the wire validation makes of it,

@@ -18,8 +18,8 @@ from chatcodec._model.response import ChatResponse
 from chatcodec._model.tools import ToolDefinition
 from chatcodec._narrow import as_dict
 from chatcodec._payloads import Payload, load_object
-from chatcodec._providers.anthropic.codec import CODEC
 from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id
+from chatcodec._registry import get_codec
 from chatcodec._validation import validate_messages, validate_model
 
 THINKING_BUDGETS: Mapping[str, int] = {
@@ -34,6 +34,9 @@ THINKING_BUDGETS: Mapping[str, int] = {
 
 MIN_THINKING_BUDGET = 1024
 """Anthropic rejects a smaller ``budget_tokens``."""
+
+CODEC = get_codec("anthropic")
+"""The registry's codec (its folder's modules, built by ``ProviderCodec.from_package``)."""
 
 NOT_RUN = "Error: this tool call was not run, so it has no result."
 """Text of the error result :func:`format_tool_results` adds for an unanswered call."""

@@ -86,3 +86,13 @@ OPTIONS = OptionTable.of(
 set in ``provider_options[PROVIDER]``): what to do with thinking Bedrock cannot verify, and
 when ``toolResult.status`` is written. They reach the encoders in
 :attr:`~chatcodec._providers.contract.context.EncodeContext.options`."""
+
+ROLES = {
+    "finish_reason": "chatcodec._providers.families.aws.finish_reason",
+    "parts": "chatcodec._providers.families.aws.parts",
+    "tools": "chatcodec._providers.bedrock_converse.request:TOOLS",
+    "structure": "chatcodec._providers.families.aws.structure",
+}
+"""The roles the AWS family plays for this folder (``ProviderCodec.from_package``): one table of
+``stopReason`` words, one block reader and writer, turn alternation and tool pairing, and the
+family's tool config bound to this body (``request.TOOLS``)."""

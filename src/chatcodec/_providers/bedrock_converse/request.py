@@ -44,17 +44,22 @@ from chatcodec._providers.bedrock_converse.messages import (
     leading_system_count,
 )
 from chatcodec._providers.bedrock_converse.settings import decode_settings, encode_settings
-from chatcodec._providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec._providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.contract.target_rules import carries_nothing
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.tool_ids import MAPPING
+from chatcodec._providers.families.aws.tools import ToolConfig
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec._providers.history.turns import history_for
 from chatcodec._providers.kit import keeps_a_container, leftovers, restore_fields, shape_fields, unmapped
 from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec._providers.kit.service_tier import read_tier, report_user, write_tier
+
+TOOLS = ToolConfig(BODY)
+"""``toolConfig``: the AWS family's reader and writer (``families/aws/tools.py``) for Converse's body,
+the folder's ``tools`` role (its ``markers.ROLES``)."""
+decode_tools, encode_tools = TOOLS.decode_tools, TOOLS.encode_tools
 
 if TYPE_CHECKING:
     from chatcodec._model.request import ChatRequest

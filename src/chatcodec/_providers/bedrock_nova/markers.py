@@ -79,3 +79,13 @@ when written (the Nova user guide's request schema)."""
 
 OPTIONS = OptionTable.of(*RULE_OPTIONS)
 """This encoder's options: the target rules' (``api_version``, ``skip_rules``)."""
+
+ROLES = {
+    "finish_reason": "chatcodec._providers.families.aws.finish_reason",
+    "parts": "chatcodec._providers.families.aws.parts",
+    "tools": "chatcodec._providers.bedrock_nova.request:TOOLS",
+    "structure": "chatcodec._providers.families.aws.structure",
+}
+"""The roles the AWS family plays for this folder (``ProviderCodec.from_package``): one table of
+``stopReason`` words, one block reader and writer, turn alternation and tool pairing, and the
+family's tool config bound to this body (``request.TOOLS``)."""
