@@ -25,15 +25,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec._errors import StreamError, ValidationError, json_path
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec import AnyStreamEvent, ErrorEvent, StreamError, ValidationError
 from chatcodec._providers._template.finish_reason import decode_finish_reason
 from chatcodec._providers._template.markers import PROVIDER
 from chatcodec._providers._template.usage import decode_usage
 from chatcodec._providers._template.wire import ErrorBody, StreamLine, is_error_body, validated
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.streams._builder import PartBuilder, StreamBuilder
+from chatcodec.contract import DecodeContext, FeedByReading, PartBuilder, StreamBuilder, json_path, read_event
 
 STREAM_END = "its line with stop_reason"
 """What ends this wire's stream (its documentation's words and link, as every provider's
