@@ -31,12 +31,22 @@ if _typing.TYPE_CHECKING:
     from chatcodec._canonical_validation import validate_with
     from chatcodec._errors import json_path
     from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._narrow import as_dict, as_list, is_dict, is_list
+    from chatcodec._model.stream_events import PartLifecycleEvent
+    from chatcodec._narrow import as_dict, as_list, as_sampling_number, is_dict, is_list
     from chatcodec._option_table import OptionTable
     from chatcodec._providers.contract.capabilities import Capabilities
     from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
     from chatcodec._providers.contract.detection import Detection
-    from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming
+    from chatcodec._providers.contract.edge import (
+        Call,
+        Edge,
+        ErrorShape,
+        Front,
+        ModelList,
+        StreamFraming,
+        Upstream,
+        UpstreamModels,
+    )
     from chatcodec._providers.contract.provider_codec import ProviderCodec
     from chatcodec._providers.contract.roles import (
         CapabilitiesTable,
@@ -78,10 +88,16 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec._providers.kit.cache import decode_cache_control, encode_cache_control
     from chatcodec._providers.kit.errors import canonical_refusal, path
+    from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
+    from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
+    from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
     from chatcodec._providers.kit.service_tier import report_tier, report_user
+    from chatcodec._providers.kit.stream_errors import report_after_error
     from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-    from chatcodec._providers.kit.tool_names import tool_name, tool_name_map
+    from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
+    from chatcodec._providers.kit.tool_arguments import input_object
+    from chatcodec._providers.kit.tool_names import tool_name, tool_name_map, unblank_tool_name
     from chatcodec._providers.kit.wire import (
         constrained,
         discriminator,
@@ -114,6 +130,7 @@ __all__ = [
     "NULLS",
     "RULE_OPTIONS",
     "TOOL_ORDER",
+    "Call",
     "Capabilities",
     "CapabilitiesTable",
     "DecodeContext",
@@ -125,12 +142,15 @@ __all__ = [
     "ErrorShape",
     "FeedByReading",
     "FinishReasonFunctions",
+    "Front",
     "JsonFront",
     "LossRecorder",
     "MessageFunctions",
+    "ModelList",
     "OptionTable",
     "PartBuilder",
     "PartFunctions",
+    "PartLifecycleEvent",
     "ProviderCodec",
     "ProviderKit",
     "ProviderRules",
@@ -147,11 +167,14 @@ __all__ = [
     "Structure",
     "StructureTable",
     "ToolFunctions",
+    "Upstream",
+    "UpstreamModels",
     "UsageFunctions",
     "absent_keys",
     "arguments_object",
     "as_dict",
     "as_list",
+    "as_sampling_number",
     "bag_key",
     "canonical_refusal",
     "compact_json",
@@ -161,6 +184,7 @@ __all__ = [
     "encode_cache_control",
     "history_for",
     "holds_a_container",
+    "input_object",
     "is_dict",
     "is_list",
     "is_marker",
@@ -169,12 +193,19 @@ __all__ = [
     "kept_object",
     "leftovers",
     "mark_absent",
+    "mark_integers",
     "meaningful_markers",
     "path",
     "present",
+    "put_logprobs",
     "read_event",
+    "read_logprob_settings",
+    "read_token_logprobs",
+    "reasoning_for_effort",
+    "report_after_error",
     "report_tier",
     "report_user",
+    "respell_integers",
     "restore_fields",
     "sdk_kinds",
     "shape_fields",
@@ -182,13 +213,17 @@ __all__ = [
     "stands_for",
     "tag",
     "tagged",
+    "thinking_on",
     "tool_name",
     "tool_name_map",
+    "unblank_tool_name",
     "unmapped",
     "validate_with",
     "wire_fields",
     "wire_key",
     "wire_shape",
+    "write_logprob_settings",
+    "write_token_logprobs",
 ]
 
 _EXPORTED_FROM: dict[str, str] = {
@@ -197,6 +232,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "NULLS": "chatcodec._providers.kit.bags",
     "RULE_OPTIONS": "chatcodec._providers.contract.context",
     "TOOL_ORDER": "chatcodec._providers.kit.provider_kit",
+    "Call": "chatcodec._providers.contract.edge",
     "Capabilities": "chatcodec._providers.contract.capabilities",
     "CapabilitiesTable": "chatcodec._providers.contract.roles",
     "DecodeContext": "chatcodec._providers.contract.context",
@@ -208,12 +244,15 @@ _EXPORTED_FROM: dict[str, str] = {
     "ErrorShape": "chatcodec._providers.contract.edge",
     "FeedByReading": "chatcodec._providers.kit.stream_reading",
     "FinishReasonFunctions": "chatcodec._providers.contract.roles",
+    "Front": "chatcodec._providers.contract.edge",
     "JsonFront": "chatcodec._providers.contract.roles",
     "LossRecorder": "chatcodec._losses",
     "MessageFunctions": "chatcodec._providers.contract.roles",
+    "ModelList": "chatcodec._providers.contract.edge",
     "OptionTable": "chatcodec._option_table",
     "PartBuilder": "chatcodec.streams._builder",
     "PartFunctions": "chatcodec._providers.contract.roles",
+    "PartLifecycleEvent": "chatcodec._model.stream_events",
     "ProviderCodec": "chatcodec._providers.contract.provider_codec",
     "ProviderKit": "chatcodec._providers.kit.provider_kit",
     "ProviderRules": "chatcodec._providers.contract.target_rules",
@@ -230,11 +269,14 @@ _EXPORTED_FROM: dict[str, str] = {
     "Structure": "chatcodec._providers.contract.structure",
     "StructureTable": "chatcodec._providers.contract.roles",
     "ToolFunctions": "chatcodec._providers.contract.roles",
+    "Upstream": "chatcodec._providers.contract.edge",
+    "UpstreamModels": "chatcodec._providers.contract.edge",
     "UsageFunctions": "chatcodec._providers.contract.roles",
     "absent_keys": "chatcodec._providers.kit.bags",
     "arguments_object": "chatcodec._providers.kit.arguments",
     "as_dict": "chatcodec._narrow",
     "as_list": "chatcodec._narrow",
+    "as_sampling_number": "chatcodec._narrow",
     "bag_key": "chatcodec._providers.kit.bags",
     "canonical_refusal": "chatcodec._providers.kit.errors",
     "compact_json": "chatcodec._providers.kit.arguments",
@@ -244,6 +286,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "encode_cache_control": "chatcodec._providers.kit.cache",
     "history_for": "chatcodec._providers.history.turns",
     "holds_a_container": "chatcodec._providers.kit.bags",
+    "input_object": "chatcodec._providers.kit.tool_arguments",
     "is_dict": "chatcodec._narrow",
     "is_list": "chatcodec._narrow",
     "is_marker": "chatcodec._providers.kit.bags",
@@ -252,12 +295,19 @@ _EXPORTED_FROM: dict[str, str] = {
     "kept_object": "chatcodec._providers.kit.bags",
     "leftovers": "chatcodec._providers.kit.bags",
     "mark_absent": "chatcodec._providers.kit.bags",
+    "mark_integers": "chatcodec._providers.kit.integer_spelling",
     "meaningful_markers": "chatcodec._providers.kit.provider_kit",
     "path": "chatcodec._providers.kit.errors",
     "present": "chatcodec._providers.kit.bags",
+    "put_logprobs": "chatcodec._providers.kit.token_logprobs",
     "read_event": "chatcodec._providers.kit.stream_reading",
+    "read_logprob_settings": "chatcodec._providers.kit.logprob_settings",
+    "read_token_logprobs": "chatcodec._providers.kit.token_logprobs",
+    "reasoning_for_effort": "chatcodec._providers.kit.reasoning",
+    "report_after_error": "chatcodec._providers.kit.stream_errors",
     "report_tier": "chatcodec._providers.kit.service_tier",
     "report_user": "chatcodec._providers.kit.service_tier",
+    "respell_integers": "chatcodec._providers.kit.integer_spelling",
     "restore_fields": "chatcodec._providers.kit.bags",
     "sdk_kinds": "chatcodec._providers.kit.wire",
     "shape_fields": "chatcodec._providers.kit.wire",
@@ -265,13 +315,17 @@ _EXPORTED_FROM: dict[str, str] = {
     "stands_for": "chatcodec._providers.kit.wire",
     "tag": "chatcodec._providers.kit.wire",
     "tagged": "chatcodec._providers.kit.wire",
+    "thinking_on": "chatcodec._providers.kit.reasoning",
     "tool_name": "chatcodec._providers.kit.tool_names",
     "tool_name_map": "chatcodec._providers.kit.tool_names",
+    "unblank_tool_name": "chatcodec._providers.kit.tool_names",
     "unmapped": "chatcodec._providers.kit.bags",
     "validate_with": "chatcodec._canonical_validation",
     "wire_fields": "chatcodec._providers.kit.bags",
     "wire_key": "chatcodec._providers.kit.bags",
     "wire_shape": "chatcodec._providers.kit.wire",
+    "write_logprob_settings": "chatcodec._providers.kit.logprob_settings",
+    "write_token_logprobs": "chatcodec._providers.kit.token_logprobs",
 }
 
 _LABELLED_HERE = ("chatcodec._providers.kit.", "chatcodec._providers.history.")

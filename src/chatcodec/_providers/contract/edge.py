@@ -482,4 +482,4 @@ class Edge:
     keys; a server absent here documents the format's."""
 
 
-shown_as("chatcodec.contract", Edge, ErrorShape, StreamFraming)
+shown_as("chatcodec.contract", Call, Edge, ErrorShape, Front, ModelList, StreamFraming, Upstream, UpstreamModels)
