@@ -29,7 +29,7 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from chatcodec._canonical_validation import validate_with
-    from chatcodec._errors import json_path
+    from chatcodec._errors import json_path, rule_error
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._narrow import as_dict, as_list, as_sampling_number, is_dict, is_list
@@ -47,6 +47,7 @@ if _typing.TYPE_CHECKING:
         Upstream,
         UpstreamModels,
     )
+    from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
     from chatcodec._providers.contract.provider_codec import ProviderCodec
     from chatcodec._providers.contract.roles import (
         CapabilitiesTable,
@@ -65,7 +66,16 @@ if _typing.TYPE_CHECKING:
         UsageFunctions,
     )
     from chatcodec._providers.contract.structure import Structure
-    from chatcodec._providers.contract.target_rules import ProviderRules, RequiredField
+    from chatcodec._providers.contract.target_rules import (
+        ModelFamily,
+        ProviderRules,
+        RequiredField,
+        RuleCall,
+        SamplingRange,
+        TargetRule,
+        carries_nothing,
+        range_rule,
+    )
     from chatcodec._providers.history.turns import history_for
     from chatcodec._providers.kit.arguments import arguments_object, compact_json
     from chatcodec._providers.kit.bags import (
@@ -89,6 +99,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._providers.kit.cache import decode_cache_control, encode_cache_control
     from chatcodec._providers.kit.errors import canonical_refusal, path
     from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
+    from chatcodec._providers.kit.invented import report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
@@ -130,6 +141,7 @@ __all__ = [
     "NULLS",
     "RULE_OPTIONS",
     "TOOL_ORDER",
+    "BatchRows",
     "Call",
     "Capabilities",
     "CapabilitiesTable",
@@ -139,6 +151,7 @@ __all__ = [
     "Edge",
     "EdgeTable",
     "EncodeContext",
+    "EnvelopeBody",
     "ErrorShape",
     "FeedByReading",
     "FinishReasonFunctions",
@@ -146,6 +159,7 @@ __all__ = [
     "JsonFront",
     "LossRecorder",
     "MessageFunctions",
+    "ModelFamily",
     "ModelList",
     "OptionTable",
     "PartBuilder",
@@ -157,7 +171,9 @@ __all__ = [
     "RequestFunctions",
     "RequiredField",
     "ResponseFunctions",
+    "RuleCall",
     "RulesTable",
+    "SamplingRange",
     "SettingsFunctions",
     "Steps",
     "StreamBuilder",
@@ -166,6 +182,7 @@ __all__ = [
     "StreamFraming",
     "Structure",
     "StructureTable",
+    "TargetRule",
     "ToolFunctions",
     "Upstream",
     "UpstreamModels",
@@ -177,6 +194,7 @@ __all__ = [
     "as_sampling_number",
     "bag_key",
     "canonical_refusal",
+    "carries_nothing",
     "compact_json",
     "constrained",
     "decode_cache_control",
@@ -198,15 +216,18 @@ __all__ = [
     "path",
     "present",
     "put_logprobs",
+    "range_rule",
     "read_event",
     "read_logprob_settings",
     "read_token_logprobs",
     "reasoning_for_effort",
     "report_after_error",
+    "report_invented_counts",
     "report_tier",
     "report_user",
     "respell_integers",
     "restore_fields",
+    "rule_error",
     "sdk_kinds",
     "shape_fields",
     "split_fields",
@@ -232,6 +253,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "NULLS": "chatcodec._providers.kit.bags",
     "RULE_OPTIONS": "chatcodec._providers.contract.context",
     "TOOL_ORDER": "chatcodec._providers.kit.provider_kit",
+    "BatchRows": "chatcodec._providers.contract.envelopes",
     "Call": "chatcodec._providers.contract.edge",
     "Capabilities": "chatcodec._providers.contract.capabilities",
     "CapabilitiesTable": "chatcodec._providers.contract.roles",
@@ -241,6 +263,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "Edge": "chatcodec._providers.contract.edge",
     "EdgeTable": "chatcodec._providers.contract.roles",
     "EncodeContext": "chatcodec._providers.contract.context",
+    "EnvelopeBody": "chatcodec._providers.contract.envelopes",
     "ErrorShape": "chatcodec._providers.contract.edge",
     "FeedByReading": "chatcodec._providers.kit.stream_reading",
     "FinishReasonFunctions": "chatcodec._providers.contract.roles",
@@ -248,6 +271,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "JsonFront": "chatcodec._providers.contract.roles",
     "LossRecorder": "chatcodec._losses",
     "MessageFunctions": "chatcodec._providers.contract.roles",
+    "ModelFamily": "chatcodec._providers.contract.target_rules",
     "ModelList": "chatcodec._providers.contract.edge",
     "OptionTable": "chatcodec._option_table",
     "PartBuilder": "chatcodec.streams._builder",
@@ -259,7 +283,9 @@ _EXPORTED_FROM: dict[str, str] = {
     "RequestFunctions": "chatcodec._providers.contract.roles",
     "RequiredField": "chatcodec._providers.contract.target_rules",
     "ResponseFunctions": "chatcodec._providers.contract.roles",
+    "RuleCall": "chatcodec._providers.contract.target_rules",
     "RulesTable": "chatcodec._providers.contract.roles",
+    "SamplingRange": "chatcodec._providers.contract.target_rules",
     "SettingsFunctions": "chatcodec._providers.contract.roles",
     "Steps": "chatcodec._losses",
     "StreamBuilder": "chatcodec.streams._builder",
@@ -268,6 +294,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "StreamFraming": "chatcodec._providers.contract.edge",
     "Structure": "chatcodec._providers.contract.structure",
     "StructureTable": "chatcodec._providers.contract.roles",
+    "TargetRule": "chatcodec._providers.contract.target_rules",
     "ToolFunctions": "chatcodec._providers.contract.roles",
     "Upstream": "chatcodec._providers.contract.edge",
     "UpstreamModels": "chatcodec._providers.contract.edge",
@@ -279,6 +306,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "as_sampling_number": "chatcodec._narrow",
     "bag_key": "chatcodec._providers.kit.bags",
     "canonical_refusal": "chatcodec._providers.kit.errors",
+    "carries_nothing": "chatcodec._providers.contract.target_rules",
     "compact_json": "chatcodec._providers.kit.arguments",
     "constrained": "chatcodec._providers.kit.wire",
     "decode_cache_control": "chatcodec._providers.kit.cache",
@@ -300,15 +328,18 @@ _EXPORTED_FROM: dict[str, str] = {
     "path": "chatcodec._providers.kit.errors",
     "present": "chatcodec._providers.kit.bags",
     "put_logprobs": "chatcodec._providers.kit.token_logprobs",
+    "range_rule": "chatcodec._providers.contract.target_rules",
     "read_event": "chatcodec._providers.kit.stream_reading",
     "read_logprob_settings": "chatcodec._providers.kit.logprob_settings",
     "read_token_logprobs": "chatcodec._providers.kit.token_logprobs",
     "reasoning_for_effort": "chatcodec._providers.kit.reasoning",
     "report_after_error": "chatcodec._providers.kit.stream_errors",
+    "report_invented_counts": "chatcodec._providers.kit.invented",
     "report_tier": "chatcodec._providers.kit.service_tier",
     "report_user": "chatcodec._providers.kit.service_tier",
     "respell_integers": "chatcodec._providers.kit.integer_spelling",
     "restore_fields": "chatcodec._providers.kit.bags",
+    "rule_error": "chatcodec._errors",
     "sdk_kinds": "chatcodec._providers.kit.wire",
     "shape_fields": "chatcodec._providers.kit.wire",
     "split_fields": "chatcodec._providers.kit.bags",

@@ -43,10 +43,8 @@ Encoder options: the target rules' ``api_version`` and ``skip_rules`` (typed by
 
 from __future__ import annotations
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import RULE_OPTIONS
 from chatcodec._providers.families.aws.body import Body
-from chatcodec._providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.contract import RULE_OPTIONS, TOOL_ORDER, OptionTable, ProviderKit
 
 PROVIDER = "bedrock-nova"
 """Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options`` bags."""
