@@ -27,24 +27,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.markers import PROVIDER
-from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.edge import (
     CountFront,
     CountUpstream,
+    Extension,
+    bearer_key,
+    read_data_ids,
+    read_nested_error,
+)
+from chatcodec.contract import (
+    Detection,
     Edge,
     ErrorShape,
-    Extension,
     Front,
     ModelList,
     StreamFraming,
     Upstream,
     UpstreamModels,
-    bearer_key,
-    read_data_ids,
-    read_nested_error,
+    as_dict,
 )
 
 DEFAULT_API_VERSION = "2023-06-01"

@@ -54,10 +54,8 @@ a stored request may still spell them in ``provider_options["bedrock-converse"]`
 
 from __future__ import annotations
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import RULE_OPTIONS
 from chatcodec._providers.families.aws.body import Body
-from chatcodec._providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.contract import RULE_OPTIONS, TOOL_ORDER, OptionTable, ProviderKit
 
 PROVIDER = "bedrock-converse"
 """Registry name, and the key of this codec's provider-metadata bags."""

@@ -24,22 +24,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.edge import (
-    Call,
     CountFront,
     CountUpstream,
-    Edge,
-    ErrorShape,
     Extension,
     Framing,
-    Front,
-    ModelList,
     RouteError,
-    StreamFraming,
-    Upstream,
-    UpstreamModels,
     bearer_key,
     count_of,
     model_in_path,
@@ -47,6 +37,19 @@ from chatcodec._providers.contract.edge import (
     read_nested_error,
 )
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
+from chatcodec.contract import (
+    Call,
+    Detection,
+    Edge,
+    ErrorShape,
+    Front,
+    ModelList,
+    StreamFraming,
+    Upstream,
+    UpstreamModels,
+    as_dict,
+    as_list,
+)
 
 METHODS = {"generateContent": False, "streamGenerateContent": True}
 """The path's method -> whether it streams."""

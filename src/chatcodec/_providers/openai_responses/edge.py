@@ -26,20 +26,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.edge import (
-    Call,
     CountFront,
     CountUpstream,
-    Edge,
-    ErrorShape,
     Extension,
-    Front,
-    ModelList,
-    StreamFraming,
-    Upstream,
-    UpstreamModels,
     body_call,
     read_data_ids,
     read_nested_error,
@@ -53,6 +43,18 @@ from chatcodec._providers.families.openai.edge import (
 )
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.server import ANSWERING
+from chatcodec.contract import (
+    Call,
+    Detection,
+    Edge,
+    ErrorShape,
+    Front,
+    ModelList,
+    StreamFraming,
+    Upstream,
+    UpstreamModels,
+    as_dict,
+)
 
 
 def write_error_event(message: str, status: int, kind: str) -> dict[str, Any]:
