@@ -46,21 +46,22 @@ PUBLIC_MODULES: dict[str, str] = {
     "chatcodec.batch": "",
     "chatcodec.cli": "main",
     "chatcodec.contract": (
-        "ABSENT BatchRows CONTRACT_VERSION Call Capabilities CapabilitiesTable DecodeContext Detection "
-        "DialectFunctions Edge EdgeTable EncodeContext EnvelopeBody ErrorShape FeedByReading "
+        "ABSENT BatchRows CONTRACT_VERSION Call Capabilities CapabilitiesTable CountUpstream DecodeContext "
+        "Detection DialectFunctions Edge EdgeTable EncodeContext EnvelopeBody ErrorShape Extension FeedByReading "
         "FinishReasonFunctions Front JsonFront LossRecorder MODEL_OPTION MessageFunctions ModelFamily ModelList "
         "NULLS OptionTable PartBuilder PartFunctions PartLifecycleEvent ProviderCodec ProviderKit ProviderRules "
         "RULE_OPTIONS RequestFunctions RequiredField ResponseFunctions RuleCall RulesTable SamplingRange "
         "SettingsFunctions Steps StreamBuilder StreamDecoder StreamEncoder StreamFraming Structure StructureTable "
         "TOOL_ORDER TargetRule ToolFunctions Upstream UpstreamModels UsageFunctions absent_keys arguments_object "
-        "as_dict as_list as_sampling_number bag_key canonical_refusal carries_nothing compact_json constrained "
-        "decode_cache_control discriminator encode_cache_control history_for holds_a_container input_object "
-        "is_dict is_list is_marker json_path keeps_a_container kept_object leftovers mark_absent mark_integers "
-        "meaningful_markers path present put_logprobs range_rule read_event read_logprob_settings "
-        "read_token_logprobs reasoning_for_effort report_after_error report_invented_counts report_tier "
-        "report_user respell_integers restore_fields rule_error sdk_kinds shape_fields split_fields stands_for "
-        "tag tagged thinking_on tool_name tool_name_map unblank_tool_name unmapped validate_with wire_fields "
-        "wire_key wire_shape write_logprob_settings write_token_logprobs"
+        "as_dict as_list as_sampling_number bag_key bearer_headers canonical_refusal carries_nothing compact_json "
+        "constrained decode_cache_control discriminator encode_cache_control history_for holds_a_container "
+        "input_object is_dict is_list is_marker json_path keeps_a_container kept_object leftovers loads "
+        "mark_absent mark_integers meaningful_markers model_in_path path present put_logprobs range_rule "
+        "read_event read_logprob_settings read_tier read_token_logprobs reasoning_for_effort report_after_error "
+        "report_invented report_invented_counts report_tier report_user respell_integers restore_fields "
+        "rule_error sdk_kinds shape_fields split_fields stands_for tag tagged thinking_on too_deep tool_name "
+        "tool_name_map unblank_tool_name unmapped validate_with wire_fields wire_key wire_shape "
+        "write_logprob_settings write_tier write_token_logprobs"
     ),
     "chatcodec.datasets": (
         "ArrowConverter COLUMNAR_KINDS ColumnarKind analyst_tables arrow_schema columnar_layout form_of "

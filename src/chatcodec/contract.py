@@ -34,11 +34,13 @@ if _typing.TYPE_CHECKING:
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._narrow import as_dict, as_list, as_sampling_number, is_dict, is_list
     from chatcodec._option_table import OptionTable
+    from chatcodec._payloads import loads, too_deep
     from chatcodec._providers.contract.capabilities import Capabilities
     from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
     from chatcodec._providers.contract.detection import Detection
     from chatcodec._providers.contract.edge import (
         Call,
+        CountUpstream,
         Edge,
         ErrorShape,
         Front,
@@ -46,8 +48,11 @@ if _typing.TYPE_CHECKING:
         StreamFraming,
         Upstream,
         UpstreamModels,
+        bearer_headers,
+        model_in_path,
     )
     from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
+    from chatcodec._providers.contract.extension import Extension
     from chatcodec._providers.contract.provider_codec import ProviderCodec
     from chatcodec._providers.contract.roles import (
         CapabilitiesTable,
@@ -99,11 +104,11 @@ if _typing.TYPE_CHECKING:
     from chatcodec._providers.kit.cache import decode_cache_control, encode_cache_control
     from chatcodec._providers.kit.errors import canonical_refusal, path
     from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-    from chatcodec._providers.kit.invented import report_invented_counts
+    from chatcodec._providers.kit.invented import report_invented, report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
-    from chatcodec._providers.kit.service_tier import report_tier, report_user
+    from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
     from chatcodec._providers.kit.stream_errors import report_after_error
     from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
     from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
@@ -145,6 +150,7 @@ __all__ = [
     "Call",
     "Capabilities",
     "CapabilitiesTable",
+    "CountUpstream",
     "DecodeContext",
     "Detection",
     "DialectFunctions",
@@ -153,6 +159,7 @@ __all__ = [
     "EncodeContext",
     "EnvelopeBody",
     "ErrorShape",
+    "Extension",
     "FeedByReading",
     "FinishReasonFunctions",
     "Front",
@@ -193,6 +200,7 @@ __all__ = [
     "as_list",
     "as_sampling_number",
     "bag_key",
+    "bearer_headers",
     "canonical_refusal",
     "carries_nothing",
     "compact_json",
@@ -210,18 +218,22 @@ __all__ = [
     "keeps_a_container",
     "kept_object",
     "leftovers",
+    "loads",
     "mark_absent",
     "mark_integers",
     "meaningful_markers",
+    "model_in_path",
     "path",
     "present",
     "put_logprobs",
     "range_rule",
     "read_event",
     "read_logprob_settings",
+    "read_tier",
     "read_token_logprobs",
     "reasoning_for_effort",
     "report_after_error",
+    "report_invented",
     "report_invented_counts",
     "report_tier",
     "report_user",
@@ -235,6 +247,7 @@ __all__ = [
     "tag",
     "tagged",
     "thinking_on",
+    "too_deep",
     "tool_name",
     "tool_name_map",
     "unblank_tool_name",
@@ -244,6 +257,7 @@ __all__ = [
     "wire_key",
     "wire_shape",
     "write_logprob_settings",
+    "write_tier",
     "write_token_logprobs",
 ]
 
@@ -257,6 +271,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "Call": "chatcodec._providers.contract.edge",
     "Capabilities": "chatcodec._providers.contract.capabilities",
     "CapabilitiesTable": "chatcodec._providers.contract.roles",
+    "CountUpstream": "chatcodec._providers.contract.edge",
     "DecodeContext": "chatcodec._providers.contract.context",
     "Detection": "chatcodec._providers.contract.detection",
     "DialectFunctions": "chatcodec._providers.contract.roles",
@@ -265,6 +280,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "EncodeContext": "chatcodec._providers.contract.context",
     "EnvelopeBody": "chatcodec._providers.contract.envelopes",
     "ErrorShape": "chatcodec._providers.contract.edge",
+    "Extension": "chatcodec._providers.contract.extension",
     "FeedByReading": "chatcodec._providers.kit.stream_reading",
     "FinishReasonFunctions": "chatcodec._providers.contract.roles",
     "Front": "chatcodec._providers.contract.edge",
@@ -305,6 +321,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "as_list": "chatcodec._narrow",
     "as_sampling_number": "chatcodec._narrow",
     "bag_key": "chatcodec._providers.kit.bags",
+    "bearer_headers": "chatcodec._providers.contract.edge",
     "canonical_refusal": "chatcodec._providers.kit.errors",
     "carries_nothing": "chatcodec._providers.contract.target_rules",
     "compact_json": "chatcodec._providers.kit.arguments",
@@ -322,18 +339,22 @@ _EXPORTED_FROM: dict[str, str] = {
     "keeps_a_container": "chatcodec._providers.kit.bags",
     "kept_object": "chatcodec._providers.kit.bags",
     "leftovers": "chatcodec._providers.kit.bags",
+    "loads": "chatcodec._payloads",
     "mark_absent": "chatcodec._providers.kit.bags",
     "mark_integers": "chatcodec._providers.kit.integer_spelling",
     "meaningful_markers": "chatcodec._providers.kit.provider_kit",
+    "model_in_path": "chatcodec._providers.contract.edge",
     "path": "chatcodec._providers.kit.errors",
     "present": "chatcodec._providers.kit.bags",
     "put_logprobs": "chatcodec._providers.kit.token_logprobs",
     "range_rule": "chatcodec._providers.contract.target_rules",
     "read_event": "chatcodec._providers.kit.stream_reading",
     "read_logprob_settings": "chatcodec._providers.kit.logprob_settings",
+    "read_tier": "chatcodec._providers.kit.service_tier",
     "read_token_logprobs": "chatcodec._providers.kit.token_logprobs",
     "reasoning_for_effort": "chatcodec._providers.kit.reasoning",
     "report_after_error": "chatcodec._providers.kit.stream_errors",
+    "report_invented": "chatcodec._providers.kit.invented",
     "report_invented_counts": "chatcodec._providers.kit.invented",
     "report_tier": "chatcodec._providers.kit.service_tier",
     "report_user": "chatcodec._providers.kit.service_tier",
@@ -347,6 +368,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "tag": "chatcodec._providers.kit.wire",
     "tagged": "chatcodec._providers.kit.wire",
     "thinking_on": "chatcodec._providers.kit.reasoning",
+    "too_deep": "chatcodec._payloads",
     "tool_name": "chatcodec._providers.kit.tool_names",
     "tool_name_map": "chatcodec._providers.kit.tool_names",
     "unblank_tool_name": "chatcodec._providers.kit.tool_names",
@@ -356,6 +378,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "wire_key": "chatcodec._providers.kit.bags",
     "wire_shape": "chatcodec._providers.kit.wire",
     "write_logprob_settings": "chatcodec._providers.kit.logprob_settings",
+    "write_tier": "chatcodec._providers.kit.service_tier",
     "write_token_logprobs": "chatcodec._providers.kit.token_logprobs",
 }
 

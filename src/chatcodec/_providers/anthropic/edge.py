@@ -29,18 +29,13 @@ from typing import Any
 
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.markers import PROVIDER
-from chatcodec._providers.contract.edge import (
-    CountFront,
-    CountUpstream,
-    Extension,
-    bearer_key,
-    read_data_ids,
-    read_nested_error,
-)
+from chatcodec._providers.contract.edge import CountFront, bearer_key, read_data_ids, read_nested_error
 from chatcodec.contract import (
+    CountUpstream,
     Detection,
     Edge,
     ErrorShape,
+    Extension,
     Front,
     ModelList,
     StreamFraming,

@@ -63,7 +63,6 @@ from chatcodec._providers.anthropic.wire import (
 )
 from chatcodec._providers.families.claude.model_limits import filled_max_tokens, output_limit
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
-from chatcodec._providers.kit.service_tier import read_tier, write_tier
 from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
@@ -74,9 +73,11 @@ from chatcodec.contract import (
     encode_cache_control,
     history_for,
     mark_integers,
+    read_tier,
     respell_integers,
     restore_fields,
     split_fields,
+    write_tier,
 )
 
 if TYPE_CHECKING:

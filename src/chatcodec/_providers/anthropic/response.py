@@ -33,8 +33,16 @@ from chatcodec._providers.anthropic.parts import (
 )
 from chatcodec._providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec._providers.anthropic.wire import ErrorBody, Response, refuse_too_deep, validated_object
-from chatcodec._providers.kit.invented import report_invented
-from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps, as_dict, restore_fields, split_fields
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    as_dict,
+    report_invented,
+    restore_fields,
+    split_fields,
+)
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",

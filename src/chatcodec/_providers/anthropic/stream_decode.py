@@ -37,7 +37,6 @@ import pydantic_core
 from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError
 from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import as_chatcodec_error
-from chatcodec._payloads import loads
 from chatcodec._providers.anthropic import wire
 from chatcodec._providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec._providers.anthropic.markers import PROVIDER
@@ -54,6 +53,7 @@ from chatcodec.contract import (
     PartBuilder,
     StreamBuilder,
     json_path,
+    loads,
     read_event,
     split_fields,
 )

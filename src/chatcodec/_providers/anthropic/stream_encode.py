@@ -45,7 +45,6 @@ from chatcodec import (
     Usage,
     UsageEvent,
 )
-from chatcodec._payloads import loads
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT, encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
@@ -61,14 +60,15 @@ from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id, signed
 from chatcodec._providers.anthropic.usage import encode_usage
 from chatcodec._providers.families.claude.wire_rules import claude_signed
 from chatcodec._providers.families.google.thought_signatures import split_signature
-from chatcodec._providers.kit.invented import report_invented
 from chatcodec.contract import (
     EncodeContext,
     LossRecorder,
     PartLifecycleEvent,
     Steps,
     is_list,
+    loads,
     report_after_error,
+    report_invented,
     restore_fields,
 )
 

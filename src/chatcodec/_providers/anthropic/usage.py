@@ -22,13 +22,13 @@ from chatcodec._narrow import as_count
 from chatcodec._providers.anthropic import wire as shapes
 from chatcodec._providers.anthropic.markers import KIT
 from chatcodec._providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
-from chatcodec._providers.kit.invented import report_invented
 from chatcodec.contract import (
     ABSENT,
     EncodeContext,
     Steps,
     as_dict,
     as_list,
+    report_invented,
     restore_fields,
     shape_fields,
     split_fields,

@@ -30,7 +30,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._payloads import deeper_than, too_deep
+from chatcodec._payloads import deeper_than
 from chatcodec._providers.kit.closed_schema import (
     LazyValidator,
     closed_like,
@@ -44,7 +44,7 @@ from chatcodec._providers.kit.closed_schema import (
     text,
 )
 from chatcodec._providers.kit.closed_schema import tagged as by_tag
-from chatcodec.contract import as_dict, constrained, stands_for, tag, tagged, wire_shape
+from chatcodec.contract import as_dict, constrained, stands_for, tag, tagged, too_deep, wire_shape
 
 Text = Annotated[str, constrained(max_length=2**31)]
 """Text canonical keeps where it requires text (a tool name, a URL, a media type, a file

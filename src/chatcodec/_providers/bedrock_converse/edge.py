@@ -29,7 +29,6 @@ from typing import Any
 from urllib.parse import quote
 
 from chatcodec._providers.bedrock_converse.markers import PROVIDER
-from chatcodec._providers.contract.edge import CountUpstream, Extension, bearer_headers, model_in_path
 from chatcodec._providers.families.aws.runtime import (
     ERROR_READS,
     ERROR_TYPES,
@@ -38,7 +37,18 @@ from chatcodec._providers.families.aws.runtime import (
     write_error,
     write_error_event,
 )
-from chatcodec.contract import Detection, Edge, ErrorShape, StreamFraming, Upstream, as_dict
+from chatcodec.contract import (
+    CountUpstream,
+    Detection,
+    Edge,
+    ErrorShape,
+    Extension,
+    StreamFraming,
+    Upstream,
+    as_dict,
+    bearer_headers,
+    model_in_path,
+)
 
 
 def upstream_url(base: str, model: str, stream: bool) -> str:

@@ -48,7 +48,6 @@ from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.tool_ids import MAPPING
 from chatcodec._providers.families.aws.tools import ToolConfig
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
-from chatcodec._providers.kit.service_tier import read_tier, write_tier
 from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
@@ -59,11 +58,13 @@ from chatcodec.contract import (
     keeps_a_container,
     leftovers,
     mark_integers,
+    read_tier,
     report_user,
     respell_integers,
     restore_fields,
     shape_fields,
     unmapped,
+    write_tier,
 )
 
 TOOLS = ToolConfig(BODY)

@@ -31,7 +31,6 @@ from chatcodec._providers.families.aws.finish_reason import (
 )
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
-from chatcodec._providers.kit.invented import report_invented
 from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
@@ -39,6 +38,7 @@ from chatcodec.contract import (
     Steps,
     as_dict,
     leftovers,
+    report_invented,
     restore_fields,
     shape_fields,
 )

@@ -179,7 +179,7 @@ def refuse_too_deep(payload: object) -> None:
     while stack:
         node, depth = pop()
         if depth >= DEPTH_LIMIT:
-            from chatcodec._payloads import too_deep
+            from chatcodec.contract import too_deep
 
             raise too_deep(payload)
         for child in node.values() if node.__class__ is dict else node:

@@ -482,4 +482,17 @@ class Edge:
     keys; a server absent here documents the format's."""
 
 
-shown_as("chatcodec.contract", Call, Edge, ErrorShape, Front, ModelList, StreamFraming, Upstream, UpstreamModels)
+shown_as(
+    "chatcodec.contract",
+    Call,
+    CountUpstream,
+    Edge,
+    ErrorShape,
+    Front,
+    ModelList,
+    StreamFraming,
+    Upstream,
+    UpstreamModels,
+    bearer_headers,
+    model_in_path,
+)

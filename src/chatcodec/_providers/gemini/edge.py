@@ -26,22 +26,21 @@ from urllib.parse import quote
 
 from chatcodec._providers.contract.edge import (
     CountFront,
-    CountUpstream,
-    Extension,
     Framing,
     RouteError,
     bearer_key,
     count_of,
-    model_in_path,
     read_first_item,
     read_nested_error,
 )
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 from chatcodec.contract import (
     Call,
+    CountUpstream,
     Detection,
     Edge,
     ErrorShape,
+    Extension,
     Front,
     ModelList,
     StreamFraming,
@@ -49,6 +48,7 @@ from chatcodec.contract import (
     UpstreamModels,
     as_dict,
     as_list,
+    model_in_path,
 )
 
 METHODS = {"generateContent": False, "streamGenerateContent": True}

@@ -42,16 +42,17 @@ from chatcodec._providers.gemini.settings import decode_settings, encode_setting
 from chatcodec._providers.gemini.spelling import snake_cased
 from chatcodec._providers.gemini.tools import decode_tools, encode_tools
 from chatcodec._providers.gemini.wire import REQUEST, Content, checked_request, holds_json, refuse_unheld, validated
-from chatcodec._providers.kit.service_tier import read_tier, write_tier
 from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
     LossRecorder,
     history_for,
     leftovers,
+    read_tier,
     report_user,
     restore_fields,
     shape_fields,
+    write_tier,
 )
 
 _MAPPED = shape_fields(shapes.Request)

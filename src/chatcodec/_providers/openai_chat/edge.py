@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.contract.edge import Extension, count_of, read_data_ids, read_nested_error
+from chatcodec._providers.contract.edge import count_of, read_data_ids, read_nested_error
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -40,6 +40,7 @@ from chatcodec.contract import (
     Detection,
     Edge,
     ErrorShape,
+    Extension,
     Front,
     ModelList,
     SamplingRange,

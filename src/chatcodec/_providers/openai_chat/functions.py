@@ -38,9 +38,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._payloads import loads
 from chatcodec._providers.openai_chat.markers import KIT
-from chatcodec.contract import as_list, compact_json, is_dict, leftovers, unmapped
+from chatcodec.contract import as_list, compact_json, is_dict, leftovers, loads, unmapped
 
 FUNCTION_CALL = "_function_call"
 FUNCTION_RESULT = "_function"

@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.kit.service_tier import write_tier
 from chatcodec._providers.openai_chat import servers, settings, tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES, COMMON_REQUEST
@@ -56,6 +55,7 @@ from chatcodec.contract import (
     respell_integers,
     wire_fields,
     write_logprob_settings,
+    write_tier,
 )
 
 if TYPE_CHECKING:

@@ -14,9 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 from chatcodec._narrow import as_count
-from chatcodec._providers.kit.service_tier import read_tier
 from chatcodec._providers.openai_chat import settings, tools
-from chatcodec.contract import ABSENT, DecodeContext, as_sampling_number, mark_integers, present, read_logprob_settings
+from chatcodec.contract import (
+    ABSENT,
+    DecodeContext,
+    as_sampling_number,
+    mark_integers,
+    present,
+    read_logprob_settings,
+    read_tier,
+)
 
 SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
 """Fields with the same name and value in canonical (``model`` first)."""

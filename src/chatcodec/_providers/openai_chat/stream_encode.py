@@ -63,7 +63,7 @@ from chatcodec import (
     UsageEvent,
 )
 from chatcodec._providers.contract.context import read_options
-from chatcodec._providers.kit.invented import NOW, report_invented
+from chatcodec._providers.kit.invented import NOW
 from chatcodec._providers.openai_chat import logprobs, reasoning, stream_thinking, thought_signatures
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
@@ -78,6 +78,7 @@ from chatcodec.contract import (
     as_dict,
     is_marker,
     report_after_error,
+    report_invented,
     wire_fields,
     wire_key,
 )

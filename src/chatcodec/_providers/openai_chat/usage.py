@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.kit.invented import report_invented
 from chatcodec._providers.openai_chat.markers import KIT
-from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, unmapped, wire_fields
+from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, report_invented, unmapped, wire_fields
 
 if TYPE_CHECKING:
     from chatcodec import Usage

@@ -26,14 +26,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from chatcodec._providers.contract.edge import (
-    CountFront,
-    CountUpstream,
-    Extension,
-    body_call,
-    read_data_ids,
-    read_nested_error,
-)
+from chatcodec._providers.contract.edge import CountFront, body_call, read_data_ids, read_nested_error
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -45,9 +38,11 @@ from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.server import ANSWERING
 from chatcodec.contract import (
     Call,
+    CountUpstream,
     Detection,
     Edge,
     ErrorShape,
+    Extension,
     Front,
     ModelList,
     StreamFraming,

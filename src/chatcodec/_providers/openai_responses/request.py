@@ -41,7 +41,6 @@ from operator import itemgetter, methodcaller
 from typing import Any
 
 from chatcodec._providers.history.turns import holds_empty_content
-from chatcodec._providers.kit.service_tier import read_tier, write_tier
 from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
@@ -59,9 +58,11 @@ from chatcodec.contract import (
     carries_nothing,
     history_for,
     mark_integers,
+    read_tier,
     respell_integers,
     restore_fields,
     split_fields,
+    write_tier,
 )
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"

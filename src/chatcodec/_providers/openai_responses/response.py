@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from chatcodec import ProviderAPIError
-from chatcodec._providers.kit.invented import NOW, report_invented
+from chatcodec._providers.kit.invented import NOW
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, Sealing, sealing_of
 from chatcodec._providers.openai_responses.finish_reason import (
     decode_finish_reason,
@@ -48,6 +48,7 @@ from chatcodec.contract import (
     absent_keys,
     as_dict,
     mark_absent,
+    report_invented,
     restore_fields,
     split_fields,
 )
