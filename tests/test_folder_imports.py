@@ -31,11 +31,11 @@ CONVERTED = ("_template", "bedrock_nova", "ollama")
 here when its imports are public (the others still import the kit and the contract's internals)."""
 
 NOT_YET: dict[str, int] = {
-    "anthropic": 24,
+    "anthropic": 20,
     "bedrock_converse": 2,
-    "gemini": 24,
-    "openai_chat": 24,
-    "openai_responses": 18,
+    "gemini": 20,
+    "openai_chat": 21,
+    "openai_responses": 13,
 }
 """The folders not converted yet, each with the import statements of private modules it makes
 today (a ceiling: a new one fails; a folder converted moves to :data:`CONVERTED`)."""

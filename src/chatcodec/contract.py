@@ -28,11 +28,11 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from chatcodec._canonical_validation import validate_with
+    from chatcodec._canonical_validation import validate_canonical, validate_with
     from chatcodec._errors import json_path, rule_error
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model.stream_events import PartLifecycleEvent
-    from chatcodec._narrow import as_dict, as_list, as_sampling_number, is_dict, is_list
+    from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_dict, is_list
     from chatcodec._option_table import OptionTable
     from chatcodec._payloads import loads, too_deep
     from chatcodec._providers.contract.capabilities import Capabilities
@@ -40,6 +40,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._providers.contract.detection import Detection
     from chatcodec._providers.contract.edge import (
         Call,
+        CountFront,
         CountUpstream,
         Edge,
         ErrorShape,
@@ -50,6 +51,8 @@ if _typing.TYPE_CHECKING:
         UpstreamModels,
         bearer_headers,
         model_in_path,
+        read_data_ids,
+        read_nested_error,
     )
     from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
     from chatcodec._providers.contract.extension import Extension
@@ -70,7 +73,15 @@ if _typing.TYPE_CHECKING:
         ToolFunctions,
         UsageFunctions,
     )
-    from chatcodec._providers.contract.structure import Structure
+    from chatcodec._providers.contract.structure import (
+        Location,
+        Structure,
+        ToolStep,
+        Turn,
+        TurnOrder,
+        TurnProblem,
+        role_at,
+    )
     from chatcodec._providers.contract.target_rules import (
         ModelFamily,
         ProviderRules,
@@ -150,6 +161,7 @@ __all__ = [
     "Call",
     "Capabilities",
     "CapabilitiesTable",
+    "CountFront",
     "CountUpstream",
     "DecodeContext",
     "Detection",
@@ -164,6 +176,7 @@ __all__ = [
     "FinishReasonFunctions",
     "Front",
     "JsonFront",
+    "Location",
     "LossRecorder",
     "MessageFunctions",
     "ModelFamily",
@@ -191,11 +204,16 @@ __all__ = [
     "StructureTable",
     "TargetRule",
     "ToolFunctions",
+    "ToolStep",
+    "Turn",
+    "TurnOrder",
+    "TurnProblem",
     "Upstream",
     "UpstreamModels",
     "UsageFunctions",
     "absent_keys",
     "arguments_object",
+    "as_count",
     "as_dict",
     "as_list",
     "as_sampling_number",
@@ -227,8 +245,10 @@ __all__ = [
     "present",
     "put_logprobs",
     "range_rule",
+    "read_data_ids",
     "read_event",
     "read_logprob_settings",
+    "read_nested_error",
     "read_tier",
     "read_token_logprobs",
     "reasoning_for_effort",
@@ -239,6 +259,7 @@ __all__ = [
     "report_user",
     "respell_integers",
     "restore_fields",
+    "role_at",
     "rule_error",
     "sdk_kinds",
     "shape_fields",
@@ -252,6 +273,7 @@ __all__ = [
     "tool_name_map",
     "unblank_tool_name",
     "unmapped",
+    "validate_canonical",
     "validate_with",
     "wire_fields",
     "wire_key",
@@ -271,6 +293,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "Call": "chatcodec._providers.contract.edge",
     "Capabilities": "chatcodec._providers.contract.capabilities",
     "CapabilitiesTable": "chatcodec._providers.contract.roles",
+    "CountFront": "chatcodec._providers.contract.edge",
     "CountUpstream": "chatcodec._providers.contract.edge",
     "DecodeContext": "chatcodec._providers.contract.context",
     "Detection": "chatcodec._providers.contract.detection",
@@ -285,6 +308,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "FinishReasonFunctions": "chatcodec._providers.contract.roles",
     "Front": "chatcodec._providers.contract.edge",
     "JsonFront": "chatcodec._providers.contract.roles",
+    "Location": "chatcodec._providers.contract.structure",
     "LossRecorder": "chatcodec._losses",
     "MessageFunctions": "chatcodec._providers.contract.roles",
     "ModelFamily": "chatcodec._providers.contract.target_rules",
@@ -312,11 +336,16 @@ _EXPORTED_FROM: dict[str, str] = {
     "StructureTable": "chatcodec._providers.contract.roles",
     "TargetRule": "chatcodec._providers.contract.target_rules",
     "ToolFunctions": "chatcodec._providers.contract.roles",
+    "ToolStep": "chatcodec._providers.contract.structure",
+    "Turn": "chatcodec._providers.contract.structure",
+    "TurnOrder": "chatcodec._providers.contract.structure",
+    "TurnProblem": "chatcodec._providers.contract.structure",
     "Upstream": "chatcodec._providers.contract.edge",
     "UpstreamModels": "chatcodec._providers.contract.edge",
     "UsageFunctions": "chatcodec._providers.contract.roles",
     "absent_keys": "chatcodec._providers.kit.bags",
     "arguments_object": "chatcodec._providers.kit.arguments",
+    "as_count": "chatcodec._narrow",
     "as_dict": "chatcodec._narrow",
     "as_list": "chatcodec._narrow",
     "as_sampling_number": "chatcodec._narrow",
@@ -348,8 +377,10 @@ _EXPORTED_FROM: dict[str, str] = {
     "present": "chatcodec._providers.kit.bags",
     "put_logprobs": "chatcodec._providers.kit.token_logprobs",
     "range_rule": "chatcodec._providers.contract.target_rules",
+    "read_data_ids": "chatcodec._providers.contract.edge",
     "read_event": "chatcodec._providers.kit.stream_reading",
     "read_logprob_settings": "chatcodec._providers.kit.logprob_settings",
+    "read_nested_error": "chatcodec._providers.contract.edge",
     "read_tier": "chatcodec._providers.kit.service_tier",
     "read_token_logprobs": "chatcodec._providers.kit.token_logprobs",
     "reasoning_for_effort": "chatcodec._providers.kit.reasoning",
@@ -360,6 +391,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "report_user": "chatcodec._providers.kit.service_tier",
     "respell_integers": "chatcodec._providers.kit.integer_spelling",
     "restore_fields": "chatcodec._providers.kit.bags",
+    "role_at": "chatcodec._providers.contract.structure",
     "rule_error": "chatcodec._errors",
     "sdk_kinds": "chatcodec._providers.kit.wire",
     "shape_fields": "chatcodec._providers.kit.wire",
@@ -373,6 +405,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "tool_name_map": "chatcodec._providers.kit.tool_names",
     "unblank_tool_name": "chatcodec._providers.kit.tool_names",
     "unmapped": "chatcodec._providers.kit.bags",
+    "validate_canonical": "chatcodec._canonical_validation",
     "validate_with": "chatcodec._canonical_validation",
     "wire_fields": "chatcodec._providers.kit.bags",
     "wire_key": "chatcodec._providers.kit.bags",

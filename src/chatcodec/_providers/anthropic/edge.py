@@ -29,8 +29,9 @@ from typing import Any
 
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.markers import PROVIDER
-from chatcodec._providers.contract.edge import CountFront, bearer_key, read_data_ids, read_nested_error
+from chatcodec._providers.contract.edge import bearer_key
 from chatcodec.contract import (
+    CountFront,
     CountUpstream,
     Detection,
     Edge,
@@ -42,6 +43,8 @@ from chatcodec.contract import (
     Upstream,
     UpstreamModels,
     as_dict,
+    read_data_ids,
+    read_nested_error,
 )
 
 DEFAULT_API_VERSION = "2023-06-01"

@@ -35,7 +35,6 @@ from typing import Any, cast
 import pydantic_core
 
 from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError
-from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import as_chatcodec_error
 from chatcodec._providers.anthropic import wire
 from chatcodec._providers.anthropic.finish_reason import decode_finish_reason
@@ -56,6 +55,7 @@ from chatcodec.contract import (
     loads,
     read_event,
     split_fields,
+    validate_canonical,
 )
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})

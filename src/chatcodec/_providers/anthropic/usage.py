@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_count
 from chatcodec._providers.anthropic import wire as shapes
 from chatcodec._providers.anthropic.markers import KIT
 from chatcodec._providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
@@ -26,6 +25,7 @@ from chatcodec.contract import (
     ABSENT,
     EncodeContext,
     Steps,
+    as_count,
     as_dict,
     as_list,
     report_invented,

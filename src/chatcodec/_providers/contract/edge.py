@@ -485,6 +485,7 @@ class Edge:
 shown_as(
     "chatcodec.contract",
     Call,
+    CountFront,
     CountUpstream,
     Edge,
     ErrorShape,
@@ -495,4 +496,6 @@ shown_as(
     UpstreamModels,
     bearer_headers,
     model_in_path,
+    read_data_ids,
+    read_nested_error,
 )

@@ -24,18 +24,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from chatcodec._providers.contract.edge import (
-    CountFront,
-    Framing,
-    RouteError,
-    bearer_key,
-    count_of,
-    read_first_item,
-    read_nested_error,
-)
+from chatcodec._providers.contract.edge import Framing, RouteError, bearer_key, count_of, read_first_item
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 from chatcodec.contract import (
     Call,
+    CountFront,
     CountUpstream,
     Detection,
     Edge,
@@ -49,6 +42,7 @@ from chatcodec.contract import (
     as_dict,
     as_list,
     model_in_path,
+    read_nested_error,
 )
 
 METHODS = {"generateContent": False, "streamGenerateContent": True}

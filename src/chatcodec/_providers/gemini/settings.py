@@ -32,13 +32,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_count
 from chatcodec._providers.gemini.markers import LEVEL_SPELLING, NO_THOUGHTS, PROVIDER
 from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
     LossRecorder,
     Steps,
+    as_count,
     as_sampling_number,
     kept_object,
     mark_integers,

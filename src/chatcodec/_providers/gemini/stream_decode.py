@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage, ValidationError
-from chatcodec._canonical_validation import validate_canonical
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
 from chatcodec._providers.gemini.logprobs import RESULT, join_results, take_logprobs
@@ -55,6 +54,7 @@ from chatcodec.contract import (
     leftovers,
     mark_absent,
     read_event,
+    validate_canonical,
 )
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_count
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.markers import KIT, NO_CACHE_MARKER, PROVIDER, SCHEMA_KEY
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
@@ -26,6 +25,7 @@ from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
     LossRecorder,
+    as_count,
     as_list,
     leftovers,
     restore_fields,

@@ -482,8 +482,7 @@ def refuse_unheld(kind: Literal["request", "response", "messages"], canonical: o
     nested past pydantic-core's depth limit (which ``ProviderCodec.read_request`` turns into
     a :class:`~chatcodec.PayloadError` at the payload's deepest route) or a Python object
     that is not JSON. The models are imported on this rare path only."""
-    from chatcodec._canonical_validation import validate_canonical
-    from chatcodec.contract import validate_with
+    from chatcodec.contract import validate_canonical, validate_with
 
     if kind == "request":
         from chatcodec import ChatRequest

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.contract.edge import count_of, read_data_ids, read_nested_error
+from chatcodec._providers.contract.edge import count_of
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -48,6 +48,8 @@ from chatcodec.contract import (
     Upstream,
     UpstreamModels,
     as_dict,
+    read_data_ids,
+    read_nested_error,
     sdk_kinds,
 )
 

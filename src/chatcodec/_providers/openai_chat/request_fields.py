@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chatcodec._narrow import as_count
 from chatcodec._providers.openai_chat import settings, tools
 from chatcodec.contract import (
     ABSENT,
     DecodeContext,
+    as_count,
     as_sampling_number,
     mark_integers,
     present,

@@ -80,7 +80,7 @@ def _refused(data: dict[str, Any]) -> None:
     :class:`~chatcodec.ChatResponse` refuses: its path and rule, as decoding to the model
     gives them)."""
     from chatcodec import ChatResponse
-    from chatcodec._canonical_validation import validate_canonical
+    from chatcodec.contract import validate_canonical
 
     validate_canonical(ChatResponse, data)
 

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from chatcodec._providers.contract.edge import CountFront, body_call, read_data_ids, read_nested_error
+from chatcodec._providers.contract.edge import body_call
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -38,6 +38,7 @@ from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.server import ANSWERING
 from chatcodec.contract import (
     Call,
+    CountFront,
     CountUpstream,
     Detection,
     Edge,
@@ -49,6 +50,8 @@ from chatcodec.contract import (
     Upstream,
     UpstreamModels,
     as_dict,
+    read_data_ids,
+    read_nested_error,
 )
 
 

@@ -230,7 +230,7 @@ def _held(canonical: dict[str, Any]) -> dict[str, Any]:
     from a Python caller), refused here with canonical's error (the codec turns a depth
     error into one at the payload's deepest place), as every decoder refused it before."""
     from chatcodec import ChatRequest
-    from chatcodec._canonical_validation import validate_canonical
+    from chatcodec.contract import validate_canonical
 
     validate_canonical(ChatRequest, canonical)
     return canonical

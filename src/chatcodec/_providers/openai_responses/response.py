@@ -89,7 +89,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
         return decode_response_dict(wire)
     # the adapter says why, or takes a value canonical cannot hold (as request._held)
     from chatcodec import ChatResponse
-    from chatcodec._canonical_validation import validate_canonical
+    from chatcodec.contract import validate_canonical
 
     canonical = decode_response_dict(adapted(RESPONSE, payload, "OpenAI Responses response"))
     validate_canonical(ChatResponse, canonical)

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_count
 from chatcodec._providers.openai_responses.markers import KIT
 from chatcodec.contract import (
     EncodeContext,
     absent_keys,
+    as_count,
     as_dict,
     leftovers,
     mark_absent,
