@@ -21,7 +21,7 @@ def test_every_provider_folder_is_registered_once_by_its_folder_name() -> None:
     new folder with its one registry line is a new provider and nothing else lists them."""
     folders = Path(chatcodec.__file__).parent / "_providers"
     with_codec = sorted(  # ``_template`` is the folder a newcomer copies, never registered
-        path.name for path in folders.iterdir() if (path / "codec.py").exists() and not path.name.startswith("_")
+        path.name for path in folders.iterdir() if (path / "markers.py").exists() and not path.name.startswith("_")
     )
     assert sorted(name.replace("-", "_") for name in chatcodec.PROVIDER_NAMES) == with_codec
     assert len(set(chatcodec.PROVIDER_NAMES)) == len(chatcodec.PROVIDER_NAMES)

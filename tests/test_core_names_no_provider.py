@@ -45,8 +45,9 @@ from chatcodec._registry import PROVIDER_NAMES
 SOURCE = Path(chatcodec.__file__).parent
 """The package under test (the worktree's ``src/chatcodec`` when ``src`` comes first on the path)."""
 
-FOLDERS = tuple(sorted(path.name for path in (SOURCE / "_providers").iterdir() if (path / "codec.py").exists()))
-"""The provider folders (``openai_chat``, ...): every folder with a ``codec.py``."""
+FOLDERS = tuple(sorted(path.name for path in (SOURCE / "_providers").iterdir() if (path / "markers.py").exists()))
+"""The provider folders (``openai_chat``, ...): every folder with a ``markers.py`` (its name and
+options, which ``ProviderCodec.from_package`` reads)."""
 
 ALLOWED_MODULES: dict[str, str] = {
     "_dialects/base.py": "a dialect's reader names the codec that reads the shapes it borrows",

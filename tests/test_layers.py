@@ -131,11 +131,14 @@ def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
         "_providers/anthropic/__init__.py": "",
         "_providers/anthropic/parts.py": "from ..openai_chat.parts import x\n",
         "_providers/anthropic/codec.py": 'CODEC = ProviderCodec(edge="chatcodec._providers.openai_chat.parts")\n',
+        "_providers/anthropic/markers.py": 'ROLES = {"tools": "chatcodec._providers.openai_chat.tools:TOOLS"}\n',
+        "_providers/openai_chat/tools.py": "",
     }
     for path, text in files.items():
         (package / path).write_text(text)
     assert upward_imports(package) == [
         ("_providers/anthropic/codec.py", "_providers/openai_chat/parts.py"),
+        ("_providers/anthropic/markers.py", "_providers/openai_chat/tools.py"),
         ("_providers/anthropic/parts.py", "_providers/openai_chat/parts.py"),
         ("_providers/kit/tool_names.py", "_dialects/reader.py"),
     ]
@@ -157,7 +160,7 @@ _PROBE = textwrap.dedent(
     UserMessage.model_validate({"role": "user", "content": "hi"})
     print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers")))
     chatcodec.validate_messages([{"role": "assistant", "content": "x", "reasoning_content": "because"}])
-    print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers.openai_chat.codec")))
+    print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers.openai_chat.markers")))
     """
 )
 
@@ -176,7 +179,7 @@ def test_validating_canonical_messages_loads_no_provider_module() -> None:
     )
     before, after = result.stdout.splitlines()
     assert before == "[]"
-    assert after == "['chatcodec._providers.openai_chat.codec']"
+    assert after == "['chatcodec._providers.openai_chat.markers']"
 
 
 _CODEC_PROBE = textwrap.dedent(
@@ -207,5 +210,5 @@ def test_loading_every_codec_loads_no_reader() -> None:
     paths = graph.module_paths(SOURCE.parent)
     lower = graph.LAYER_NAMES[: graph.LAYER_NAMES.index("providers") + 1]
     loaded = [name for name in result.stdout.split() if name in paths and not paths[name].endswith("__init__.py")]
-    assert "chatcodec._providers.anthropic.codec" in loaded
+    assert "chatcodec._providers.anthropic.request" in loaded
     assert [name for name in loaded if layer_of(paths[name]) not in lower] == []

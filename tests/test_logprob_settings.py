@@ -79,10 +79,13 @@ def test_a_format_with_no_log_probabilities_reports_a_request_for_them(target: s
 
 
 def _codecs() -> list[Any]:
-    from chatcodec._providers._template.codec import CODEC as TEMPLATE
+    from chatcodec._providers.contract.provider_codec import ProviderCodec
     from chatcodec._registry import get_codec, registered_providers
 
-    return [TEMPLATE, *(get_codec(name) for name in registered_providers())]
+    return [
+        ProviderCodec.from_package("chatcodec._providers._template"),
+        *(get_codec(name) for name in registered_providers()),
+    ]
 
 
 def _request(**settings: Any) -> dict[str, Any]:

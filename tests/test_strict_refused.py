@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._providers._template.codec import CODEC
+from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec.serve import ServeConfig
 
 NAME = "template"
+CODEC = ProviderCodec.from_package("chatcodec._providers._template")
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_tokenz": 5}
 """A typo strict mode exists to refuse: this codec would keep it in its bag, unasked."""

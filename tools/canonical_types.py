@@ -440,7 +440,9 @@ def _public_names() -> set[str]:
     import ast
 
     tree = ast.parse((ROOT / "src" / "chatcodec" / "__init__.py").read_text(encoding="utf-8"))
-    listed = next(node for node in tree.body if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__")
+    listed = next(
+        node for node in tree.body if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__"
+    )
     return set(ast.literal_eval(listed.value))
 
 

@@ -15,9 +15,11 @@ What it reads: every ``import`` statement of every module under ``<src>/chatcode
 ``in functions``   runs when the function is first called (an import delayed to dodge a circle)
 ``TYPE_CHECKING``  read by type checkers only (``if TYPE_CHECKING:``)
 
-A built-in ``codec.py`` names its edge and structure roles by dotted name
-(``ProviderCodec(edge="chatcodec._providers.x.edge")``), imported on first read: those
-count as imports in functions (:data:`LAZY_ROLES`).
+A codec names its edge and structure roles by dotted name
+(``ProviderCodec(edge="chatcodec._providers.x.edge")``), imported on first read, and a
+folder's ``markers.ROLES`` names the modules that play its roles from elsewhere (``"parts":
+"chatcodec._providers.families.aws.parts"``), imported when ``ProviderCodec.from_package``
+builds the codec: both count as imports in functions (:data:`LAZY_ROLES`).
 
 ``import a.b.c`` and ``from a.b import c`` are edges to ``a.b.c`` when that is a module,
 else to the nearest module above it. The parent packages Python also initialises on the
@@ -180,24 +182,64 @@ def _targets(statement: ast.stmt, source: str, is_package: bool) -> Iterator[str
 
 
 LAZY_ROLES = frozenset({"edge", "structure"})
-"""The ``ProviderCodec`` arguments a built-in ``codec.py`` gives as a module's dotted name,
+"""The ``ProviderCodec`` arguments a codec may give as a module's dotted name,
 imported on the role's first read (a conversion reads neither): counted as imports in
 functions, since that is what they are."""
 
 
 def _lazy_roles(tree: ast.Module) -> Iterator[tuple[str, int]]:
-    """Every ``edge="chatcodec...."`` / ``structure="..."`` keyword of a call, with its line."""
+    """Every ``edge="chatcodec...."`` / ``structure="..."`` keyword of a call, and every
+    module a ``ROLES = {...}`` table names (``"module"`` or ``"module:attribute"``), with its line."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             for keyword in node.keywords:
                 value = keyword.value
                 if keyword.arg in LAZY_ROLES and isinstance(value, ast.Constant) and isinstance(value.value, str):
                     yield value.value, keyword.lineno
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and _names_roles(node):
+            for value in node.value.values:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    yield value.value.partition(":")[0], value.lineno
+
+
+def _names_roles(node: ast.Assign) -> bool:
+    return any(isinstance(target, ast.Name) and target.id == "ROLES" for target in node.targets)
+
+
+def _lazy_tables(modules: dict[str, Path]) -> dict[str, dict[str, str]]:
+    """Each lazy public module's ``_EXPORTED_FROM`` (``chatcodec``, ``chatcodec.contract``):
+    name -> the module its ``__getattr__`` imports it from."""
+    tables: dict[str, dict[str, str]] = {}
+    for name in (PACKAGE, f"{PACKAGE}.contract"):
+        if name not in modules:
+            continue
+        for node in ast.parse(modules[name].read_text(encoding="utf-8")).body:
+            target = node.target if isinstance(node, ast.AnnAssign) else None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+            if isinstance(target, ast.Name) and target.id == "_EXPORTED_FROM" and isinstance(node.value, ast.Dict):
+                tables[name] = {
+                    key.value: value.value
+                    for key, value in zip(node.value.keys, node.value.values, strict=True)
+                    if isinstance(key, ast.Constant) and isinstance(value, ast.Constant)
+                }
+    return tables
+
+
+def _through(name: str, tables: dict[str, dict[str, str]]) -> str:
+    """``chatcodec.ValidationError`` -> ``chatcodec._errors.ValidationError``: a name taken
+    from a lazy public module is an import of the module that defines it, which is all its
+    ``__getattr__`` imports (the package itself is initialised on the way to any module)."""
+    module, _, leaf = name.rpartition(".")
+    found = tables.get(module, {}).get(leaf)
+    return f"{found}.{leaf}" if found else name
 
 
 def imports(modules: dict[str, Path]) -> list[Import]:
-    """Every edge between two chatcodec modules, with its kind and line."""
+    """Every edge between two chatcodec modules, with its kind and line (a name from a lazy
+    public module counts as an import of the module defining it: :func:`_through`)."""
     edges: dict[Import, None] = {}  # one edge per statement and target, in order
+    tables = _lazy_tables(modules)
     for source, file in modules.items():
         tree = ast.parse(file.read_text(encoding="utf-8"), str(file))
         found = [
@@ -207,7 +249,7 @@ def imports(modules: dict[str, Path]) -> list[Import]:
         ]
         found += [(name, "in functions", line) for name, line in _lazy_roles(tree)]
         for name, kind, line in found:
-            target = _resolve(name, modules)
+            target = _resolve(name if source in tables else _through(name, tables), modules)
             if target is not None and target != source:
                 edges[Import(source, target, kind, line)] = None
     return list(edges)

@@ -5,6 +5,8 @@ A distribution declares its codec in its ``pyproject.toml``::
     [project.entry-points."chatcodec.codecs"]
     cohere = "chatcodec_cohere.codec:CODEC"
 
+(or names the provider folder's package, ``cohere = "chatcodec_cohere"``, whose codec is then
+built from the modules it has by :meth:`~chatcodec.contract.ProviderCodec.from_package`),
 and ``chatcodec.get_codec("cohere")``, ``available_formats()``, every command of the CLI and
 ``chatcodec serve`` find it in any process, with no ``register_codec`` call (pytest's
 ``pytest11`` and Sphinx's extensions are found the same way). The entry points are read
@@ -20,6 +22,7 @@ an entry point whose module fails to import, or an object that is not a codec.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._errors import CodecNotAvailableError, ProviderLookupError
@@ -69,6 +72,10 @@ def load(point: EntryPoint) -> Any:
     where = f"{distribution(point)} ({GROUP!r} entry point {point.name} = {point.value})"
     try:
         codec: Any = point.load()
+        if isinstance(codec, ModuleType):  # a provider folder's package: its codec is built from its modules
+            from chatcodec._providers.contract.provider_codec import ProviderCodec
+
+            codec = ProviderCodec.from_package(codec.__name__)
     except Exception as error:
         raise CodecNotAvailableError(
             f"the codec {point.name!r} installed by {where} could not be loaded: {type(error).__name__}: {error}"

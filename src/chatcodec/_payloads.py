@@ -17,6 +17,7 @@ import pydantic_core
 
 from chatcodec._errors import PayloadError, json_path
 from chatcodec._narrow import as_dict
+from chatcodec._public_label import shown_as
 
 Payload = Mapping[str, Any] | str | bytes | bytearray
 """A JSON object as a dict, or as JSON text or bytes."""
@@ -333,3 +334,6 @@ def _deepest(value: object) -> tuple[int, tuple[int | str, ...]]:
 
 def _as_items(node: object) -> list[object]:
     return cast("list[object]", node) if isinstance(node, list | tuple) else []
+
+
+shown_as("chatcodec.contract", loads, too_deep)

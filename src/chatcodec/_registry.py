@@ -37,19 +37,20 @@ CANONICAL = "canonical"
 
 _BUILT_IN: dict[str, str] = {
     CANONICAL: "chatcodec._canonical_codec:CODEC",
-    "openai-chat": "chatcodec._providers.openai_chat.codec:CODEC",
-    "anthropic": "chatcodec._providers.anthropic.codec:CODEC",
-    "openai-responses": "chatcodec._providers.openai_responses.codec:CODEC",
-    "gemini": "chatcodec._providers.gemini.codec:CODEC",
-    "bedrock-converse": "chatcodec._providers.bedrock_converse.codec:CODEC",
-    "ollama": "chatcodec._providers.ollama.codec:CODEC",
-    "bedrock-nova": "chatcodec._providers.bedrock_nova.codec:CODEC",
-    "langchain": "chatcodec._frameworks.langchain.codec:CODEC",
+    "openai-chat": "chatcodec._providers.openai_chat",
+    "anthropic": "chatcodec._providers.anthropic",
+    "openai-responses": "chatcodec._providers.openai_responses",
+    "gemini": "chatcodec._providers.gemini",
+    "bedrock-converse": "chatcodec._providers.bedrock_converse",
+    "ollama": "chatcodec._providers.ollama",
+    "bedrock-nova": "chatcodec._providers.bedrock_nova",
+    "langchain": "chatcodec._frameworks.langchain",
     "ai-sdk-model": "chatcodec._frameworks.ai_sdk_model.codec:CODEC",
     "ai-sdk-ui": "chatcodec._frameworks.ai_sdk_ui.codec:CODEC",
 }
-"""Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
-the one line a new provider adds here."""
+"""Name -> each built-in codec, imported on first use: a provider folder's package, its codec
+built by :meth:`~chatcodec.contract.ProviderCodec.from_package` from the modules it has, or
+``"module:attribute"`` of a codec object. The one line a new provider adds here."""
 
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
@@ -248,8 +249,7 @@ def get_codec(name: str) -> Codec:
     if name in _custom:
         codec = _custom[name]()
     elif name in _BUILT_IN:
-        module_name, _, attribute = _BUILT_IN[name].partition(":")
-        codec = getattr(importlib.import_module(module_name), attribute)
+        codec = _built_in(_BUILT_IN[name])
     elif name in _installed():
         codec = installed_codecs.load(_installed()[name])
     else:
@@ -259,6 +259,26 @@ def get_codec(name: str) -> Codec:
     elif name not in _custom:  # a built-in or installed codec is found by its name in any process
         copyreg.pickle(cast("type[Any]", type(codec)), _by_name)
     _loaded[name] = codec
+    return codec
+
+
+_built: dict[str, Codec] = {}
+"""Each built-in codec once built, by its :data:`_BUILT_IN` entry: one object per process (a
+codec unregistered and looked up again is the same one), as a module's ``CODEC`` is."""
+
+
+def _built_in(spec: str) -> Codec:
+    """The codec ``spec`` names: a ``"module:attribute"``, or a provider folder's package."""
+    codec = _built.get(spec)
+    if codec is None:
+        module_name, _, attribute = spec.partition(":")
+        if attribute:
+            codec = getattr(importlib.import_module(module_name), attribute)
+        else:
+            from chatcodec._providers.contract.provider_codec import ProviderCodec
+
+            codec = ProviderCodec.from_package(module_name)
+        _built[spec] = codec
     return codec
 
 
@@ -375,7 +395,7 @@ def get_edge(name: str) -> Edge:
 
     edge: object = None
     if name in _BUILT_IN and name not in _custom and name != CANONICAL:
-        module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".edge"
+        module_name = _BUILT_IN[name] + ".edge"  # a folder's package (canonical has no edge)
         try:
             edge = importlib.import_module(module_name).EDGE
         except ModuleNotFoundError as error:  # a folder without an edge.py: ask its codec
@@ -395,13 +415,13 @@ def get_edge(name: str) -> Edge:
 def get_batch_rows(name: str) -> BatchRows:
     """The batch envelopes ``name``'s bodies ride in and whether the training dialects hold
     its messages (:class:`~chatcodec._providers.contract.envelopes.BatchRows`): a built-in
-    folder's ``batch_rows.py`` beside its codec module, or a codec's ``batch_rows``
-    attribute; none for a format that declares none."""
+    folder's ``batch_rows.py``, or a codec's ``batch_rows`` attribute; none for a format that
+    declares none."""
     from chatcodec._providers.contract.envelopes import NO_BATCH_ROWS, BatchRows
 
     rows: object = None
     if name in _BUILT_IN and name not in _custom and name != CANONICAL:
-        module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".batch_rows"
+        module_name = _BUILT_IN[name] + ".batch_rows"  # a folder's package (canonical has no rows)
         try:
             rows = importlib.import_module(module_name).BATCH_ROWS
         except ModuleNotFoundError as error:  # a folder without batch rows

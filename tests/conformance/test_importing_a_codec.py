@@ -3,7 +3,7 @@
 A conversion reads and writes canonical *data*: the models (and pydantic, which they pull
 in) are built only where the public API returns one. So a fresh process that imports a
 registered codec (looks it up in the registry, which imports its package and role modules) has loaded neither: a
-folder that imports its stream classes, or a model, at the top of ``codec.py`` pays the
+folder that imports its stream classes, or a model, at the top of a role module pays the
 models' start-up cost on every conversion. One fresh process per codec, as the first use
 of ``tests/test_first_use.py`` checks the conversion itself.
 """

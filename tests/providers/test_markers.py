@@ -144,7 +144,7 @@ def test_a_declaration_is_found_without_the_registry_or_the_codec() -> None:
         "from chatcodec._providers.kit import meaningful_markers\n"
         "print(sorted(meaningful_markers('openai-chat')), dict(meaningful_markers('acme')),\n"
         "      dict(meaningful_markers('Not A Provider')), dict(meaningful_markers('kit')))\n"
-        "loaded = ('chatcodec._registry', 'chatcodec._providers.openai_chat.codec')\n"
+        "loaded = ('chatcodec._registry', 'chatcodec._providers.openai_chat.request')\n"
         "print([module for module in loaded if module in sys.modules])\n"
     )
     printed = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout

@@ -20,7 +20,7 @@ from conformance.providers import streams
 
 PROVIDERS_FOLDER = Path(chatcodec.__file__).parent / "_providers"
 
-FOLDERS = sorted(path.parent for path in PROVIDERS_FOLDER.glob("*/codec.py"))
+FOLDERS = sorted(path.parent for path in PROVIDERS_FOLDER.glob("*/markers.py"))
 """Every provider folder (the template's too: a copy of it starts with the map)."""
 
 UNMAPPED: dict[str, str] = {}
@@ -72,7 +72,7 @@ def test_provider_package_docstring_maps_every_module_of_its_folder(folder: Path
 
 def test_the_map_check_reads_bullets_only() -> None:
     """Not vacuous: the check finds the template's contract files, and only bullets count."""
-    assert {"codec", "request", "stream_encode"} <= set(_mapped(PROVIDERS_FOLDER / "_template"))
+    assert {"markers", "request", "stream_encode"} <= set(_mapped(PROVIDERS_FOLDER / "_template"))
     assert len(FOLDERS) >= 7
 
 

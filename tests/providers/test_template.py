@@ -2,7 +2,10 @@
 copies, not registered) has every file of the contract, and every registered provider's
 folder has the same files with the same public signatures. The names each file must
 define are read from the role protocols (``_providers/contract/roles.py``), the one list of them.
-The template's own codec converts a text conversation both ways, so what is copied works.
+A role may be played by a module elsewhere that the folder's ``markers.ROLES`` names (the
+AWS family's block reader for both Bedrock folders): the signatures are checked on whatever
+plays it. The template's own codec (``ProviderCodec.from_package``) converts a text
+conversation both ways, so what is copied works.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._providers._template import codec as template_codec
 from chatcodec._providers.contract import roles
+from chatcodec._providers.contract.provider_codec import ProviderCodec
 
 TEMPLATE = "chatcodec._providers._template"
+TEMPLATE_CODEC = ProviderCodec.from_package(TEMPLATE)
+"""The template's codec, built from its folder as the registry builds every built-in's."""
 
 ROLES: dict[str, type] = {
     "request": roles.RequestFunctions,
@@ -34,12 +39,12 @@ ROLES: dict[str, type] = {
     "rules": roles.RulesTable,
     "edge": roles.EdgeTable,
 }
-"""Each contract module and the role protocol it satisfies (``codec.py`` checks it)."""
+"""Each contract module and the role protocol it satisfies (``ProviderCodec.from_package``
+checks its names)."""
 
 OWN_NAMES: dict[str, tuple[str, ...]] = {
     "markers": ("PROVIDER", "KIT", "OPTIONS"),
     "wire": (),
-    "codec": ("CODEC",),
 }
 """Contract modules with no role protocol, and the names each defines."""
 
@@ -48,7 +53,7 @@ STREAMS: dict[str, tuple[str, ...]] = {"stream_decode": ("StreamDecoder",), "str
 
 OPTIONAL = ("structure.py", "dialect.py", "known_fields.json", "batch_rows.py")
 """Files a provider folder may add to the contract (strict mode's rules, the dialect readers'
-pieces, the SDK's field set), each described where ``codec.py`` takes it."""
+pieces, the SDK's field set), each described where ``ProviderCodec.from_package`` takes it."""
 
 
 def _names(module: str) -> tuple[str, ...]:
@@ -76,9 +81,22 @@ def test_the_template_has_every_file_of_the_contract_and_nothing_else() -> None:
     assert _files(TEMPLATE) == expected
 
 
+def _borrowed(name: str) -> dict[str, str]:
+    """The roles a folder's ``markers.ROLES`` says a module elsewhere plays."""
+    return dict(getattr(importlib.import_module(f"{_folder(name)}.markers"), "ROLES", {}))
+
+
+def _role(name: str, module: str) -> object:
+    """What plays the role ``module`` for the folder of ``name``: its own file, or what its
+    ``markers.ROLES`` names (``"module"`` or ``"module:attribute"``)."""
+    module_name, _, attribute = _borrowed(name).get(module, f"{_folder(name)}.{module}").partition(":")
+    found = importlib.import_module(module_name)
+    return getattr(found, attribute) if attribute else found
+
+
 @pytest.mark.parametrize("name", chatcodec.PROVIDER_NAMES)
-def test_every_provider_folder_has_the_contracts_files(name: str) -> None:
-    files = _files(_folder(name))
+def test_every_provider_folder_plays_every_role_of_the_contract(name: str) -> None:
+    files = _files(_folder(name)) | {f"{module}.py" for module in _borrowed(name)}
     assert {f"{module}.py" for module in REQUIRED} - files == set()
     assert len({f"{module}.py" for module in STREAMS} & files) in (0, 2), "both stream modules or neither"
 
@@ -95,7 +113,7 @@ def _provider_modules() -> list[Any]:
 def test_every_provider_module_has_the_templates_public_signatures(name: str, module: str) -> None:
     template = importlib.import_module(f"{TEMPLATE}.{module}")
     try:
-        real = importlib.import_module(f"{_folder(name)}.{module}")
+        real = _role(name, module)
     except ModuleNotFoundError:
         assert module in STREAMS, f"{name} has no {module}.py"
         return
@@ -134,14 +152,14 @@ def _required(signature: inspect.Signature) -> list[str]:
 
 
 def test_the_template_is_not_registered() -> None:
-    assert template_codec.CODEC.name not in chatcodec.available_formats()
+    assert TEMPLATE_CODEC.name not in chatcodec.available_formats()
 
 
 @pytest.fixture
 def template() -> Iterator[str]:
     """The template's codec, registered for one test under its own name."""
-    name = template_codec.CODEC.name
-    chatcodec.register_codec(name, lambda: template_codec.CODEC)
+    name = TEMPLATE_CODEC.name
+    chatcodec.register_codec(name, lambda: TEMPLATE_CODEC)
     try:
         yield name
     finally:

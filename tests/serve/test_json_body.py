@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -26,7 +27,7 @@ def test_every_code_point_is_written_as_json_writes_it() -> None:
 @pytest.mark.parametrize(
     "value",
     [
-        {"a": 1, "b": [True, False, None], "c": {"d": "é\n\t\"\\"}, "e": -(2**63), "f": 2**63 - 1},
+        {"a": 1, "b": [True, False, None], "c": {"d": 'é\n\t"\\'}, "e": -(2**63), "f": 2**63 - 1},
         {"f": 1.5, "small": 1e-05, "big": 1e16, "neg": -0.0},  # floats: json's spelling
         {"big": 2**64, "huge": -(10**30)},  # past 64 bits
         {"first": int("7" * 3000)},
@@ -43,8 +44,12 @@ def test_a_body_is_what_json_writes(value: object) -> None:
 
 @pytest.mark.parametrize("value", [{"lone": "\ud800"}, {"digits": 10**5000}])
 def test_what_json_cannot_write_fails_as_json_fails(value: object) -> None:
-    with pytest.raises(ValueError) as ours:  # UnicodeEncodeError is a ValueError too
-        json_body(value)
-    with pytest.raises(ValueError) as theirs:
-        _dumped(value)
-    assert type(ours.value) is type(theirs.value)
+    assert repr(_failure(lambda: json_body(value))) == repr(_failure(lambda: _dumped(value)))
+
+
+def _failure(write: Callable[[], bytes]) -> BaseException | bytes:
+    """What ``write`` raised (UnicodeEncodeError and the digit limit's are ValueErrors), or its bytes."""
+    try:
+        return write()
+    except ValueError as error:
+        return error

@@ -4,16 +4,22 @@ This package is not registered (no line in ``registry._BUILT_IN``) and describes
 API: its wire is a toy chat format of text turns (``{"role", "content"}``), so each file
 shows the one job it has, its signatures and why it is there, without a real provider's
 quirks in the way. ``tests/providers/test_template.py`` keeps it honest: the template has
-every file of the contract, every real provider folder has the same files with the same
+every file of the contract, every real provider folder plays the same roles with the same
 public signatures, and the template's codec converts a text conversation both ways.
+
+A folder is the modules it has: the codec is built from them by
+``ProviderCodec.from_package``, a role the wire does not have is left out (no tools, no
+settings, no usage, no streams: both stream modules or neither), and ``markers.ROLES`` may
+name a module elsewhere that plays a role (a family's shared reader).
 
 To add a provider (CONTRIBUTING.md, "Adding a provider"):
 
 1. Copy this folder to ``_providers/<name>/`` (the registry name with ``_`` for ``-``);
    set ``PROVIDER`` in ``markers.py``; replace the toy wire with the provider's own,
    file by file (each file's docstring says what it holds).
-2. Add one line to ``_BUILT_IN`` in ``_registry.py``:
-   ``"<name>": "chatcodec._providers.<name>.codec:CODEC"``.
+2. Add one line to ``_BUILT_IN`` in ``_registry.py``: ``"<name>": "chatcodec._providers.<name>"``
+   (the registry builds the codec from the folder's modules, ``ProviderCodec.from_package``;
+   an outside distribution names its package in its ``chatcodec.codecs`` entry point).
 3. Copy the recorded fixtures from ``../shared/fixtures`` into ``tests/fixtures/<name>/``
    (provenance kept) and write ``tests/providers/<name>/conformance.py``.
 
@@ -31,8 +37,6 @@ API documentation:
 Modules (the folder contract, each a job of its own; a real folder's map names its own
 modules after these, each with its job: ``tests/providers/test_package_docs.py`` reads it):
 
-- ``codec``: the codec object the registry loads: the role modules below handed to
-  ``ProviderCodec``.
 - ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
   keeps in its bags.
 - ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared

@@ -8,7 +8,7 @@ calls, a developer turn sent as system, ``strict=True`` refused where it cannot 
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.capabilities import Capabilities
+from chatcodec.contract import Capabilities
 
 CAPABILITIES = Capabilities(
     display_name="Template Chat",

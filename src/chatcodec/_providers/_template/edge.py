@@ -26,10 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers._template.markers import PROVIDER
-from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming
+from chatcodec.contract import Detection, Edge, ErrorShape, StreamFraming, as_dict
 
 
 def write_error(message: str, status: int, kind: str) -> dict[str, Any]:

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._losses import Steps
-from chatcodec._providers.contract.context import EncodeContext
+from chatcodec.contract import EncodeContext, Steps
 
 if TYPE_CHECKING:  # the codec loads no canonical model (first use)
-    from chatcodec._model.response import UnifiedFinishReason
+    from chatcodec import UnifiedFinishReason
 
 WORDS: Mapping[str, UnifiedFinishReason] = {"end": "stop", "max_tokens": "length"}
 """Every finish word the wire documents, with its unified reason."""

@@ -17,9 +17,7 @@ Encoder options: ``model`` (the model a request without one names), and the targ
 
 from __future__ import annotations
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS
-from chatcodec._providers.kit import ProviderKit
+from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
 
 PROVIDER = "template"
 """Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options``

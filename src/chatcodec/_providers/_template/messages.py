@@ -14,11 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import Steps
 from chatcodec._providers._template.markers import KIT
 from chatcodec._providers._template.parts import encode_part
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.kit import leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
 
 _MAPPED = ("role", "content")
 """A wire message's fields with a canonical home."""

@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import Steps
 from chatcodec._providers._template.markers import KIT
-from chatcodec._providers.contract.context import EncodeContext
+from chatcodec.contract import EncodeContext, Steps
 
 
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:

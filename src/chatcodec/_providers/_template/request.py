@@ -23,10 +23,16 @@ from chatcodec._providers._template.messages import decode_messages, encode_mess
 from chatcodec._providers._template.settings import SAMPLING, decode_settings, encode_settings
 from chatcodec._providers._template.tools import decode_tools, encode_tools
 from chatcodec._providers._template.wire import Message, Request, validated
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.history.turns import history_for
-from chatcodec._providers.kit import leftovers, shape_fields, wire_fields
-from chatcodec._providers.kit.service_tier import report_tier, report_user
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    history_for,
+    leftovers,
+    report_tier,
+    report_user,
+    shape_fields,
+    wire_fields,
+)
 
 _MAPPED = ("model", "messages", "stream", *SAMPLING)
 """Top-level fields with a canonical home."""

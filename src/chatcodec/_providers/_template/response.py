@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._errors import ProviderAPIError
+from chatcodec import ProviderAPIError
 from chatcodec._providers._template.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers._template.markers import KIT
 from chatcodec._providers._template.messages import decode_messages, encode_message
 from chatcodec._providers._template.usage import decode_usage, encode_usage
 from chatcodec._providers._template.wire import ErrorBody, Response, is_error_body, validated
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.kit import leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fields
 
 MAPPED = ("id", "model", "message", "stop_reason", "usage")
 """Response fields with a canonical home."""

@@ -5,7 +5,7 @@ API is data with a date and a link, never a branch in a writer."""
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.target_rules import ProviderRules, RequiredField
+from chatcodec.contract import ProviderRules, RequiredField
 
 VERSION = "v1"
 """The one API version the toy wire has."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.contract import DecodeContext, EncodeContext
 
 SAMPLING = ("max_tokens", "temperature")
 """The settings this wire spells as the canonical request does."""

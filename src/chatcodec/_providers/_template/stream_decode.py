@@ -10,7 +10,8 @@ builder emits canonical events (``decode_stream``) or builds the response direct
 (``accumulate_stream``), so there is one accumulation path for every provider. The toy
 wire streams JSON lines: ``{"delta": "..."}`` pieces of text, then a last line with the
 ``stop_reason`` and ``usage``; an ``{"error": ...}`` line is an error event. This module
-is imported on the first stream only (``codec.py``): it builds canonical event models.
+is imported on the first stream only (``ProviderCodec.from_package``): it builds canonical
+event models.
 
 For speed a decoder may read the event nearly every stream is made of (a delta continuing
 an open part) inline in :meth:`read`, each check one the wire validation makes of it,
@@ -24,15 +25,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec._errors import StreamError, ValidationError, json_path
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec import AnyStreamEvent, ErrorEvent, StreamError, ValidationError
 from chatcodec._providers._template.finish_reason import decode_finish_reason
 from chatcodec._providers._template.markers import PROVIDER
 from chatcodec._providers._template.usage import decode_usage
 from chatcodec._providers._template.wire import ErrorBody, StreamLine, is_error_body, validated
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.streams._builder import PartBuilder, StreamBuilder
+from chatcodec.contract import DecodeContext, FeedByReading, PartBuilder, StreamBuilder, json_path, read_event
 
 STREAM_END = "its line with stop_reason"
 """What ends this wire's stream (its documentation's words and link, as every provider's

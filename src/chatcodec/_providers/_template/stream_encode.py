@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, assert_never
 
-from chatcodec._losses import Steps
-from chatcodec._model.stream_events import (
+from chatcodec import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -37,7 +36,7 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._providers._template.finish_reason import encode_finish_reason
 from chatcodec._providers._template.usage import encode_usage
-from chatcodec._providers.contract.context import EncodeContext
+from chatcodec.contract import EncodeContext, Steps
 
 
 class StreamEncoder:

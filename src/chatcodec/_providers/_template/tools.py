@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.contract import DecodeContext, EncodeContext
 
 _TOOL_FIELDS = ("tools", "provider_tools", "tool_choice", "parallel_tool_calls")
 """The canonical request's tool fields."""

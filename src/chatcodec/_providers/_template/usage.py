@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import Steps
 from chatcodec._providers._template.markers import KIT
-from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit import leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps, leftovers, wire_fields
 
 COUNTS = ("input_tokens", "output_tokens")
 """The counts the wire and the canonical usage spell alike."""

@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.kit import constrained, wire_shape
+from chatcodec.contract import as_dict, constrained, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -102,7 +101,7 @@ _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
 def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked as ``shape`` (errors name the payload's JSON paths and rules,
     as a :class:`~chatcodec.ValidationError`), as a plain dict."""
-    from chatcodec._canonical_validation import validate_with  # pydantic: on the first body read
+    from chatcodec.contract import validate_with
 
     adapter = _ADAPTERS.get(shape)
     if adapter is None:

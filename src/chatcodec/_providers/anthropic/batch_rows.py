@@ -7,8 +7,9 @@ and the Messages API refuses the version field, so a body leaving Bedrock loses 
 from __future__ import annotations
 
 from chatcodec._providers.anthropic.markers import PROVIDER
-from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout, IdRule
+from chatcodec._providers.contract.envelopes import BODY, ID, EnvelopeLayout, IdRule
 from chatcodec._providers.families.aws.batch import BEDROCK_BATCH, BEDROCK_BATCH_OUTPUT
+from chatcodec.contract import BatchRows, EnvelopeBody
 
 _CUSTOM_ID = IdRule(
     r"[a-zA-Z0-9_-]{1,64}",

@@ -1,6 +1,6 @@
 """What the Anthropic Messages API can carry (the record shared rules and laws read)."""
 
-from chatcodec._providers.contract.capabilities import Capabilities
+from chatcodec.contract import Capabilities
 
 CAPABILITIES = Capabilities(
     display_name="Anthropic",

@@ -10,17 +10,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import Loss, LossRecorder, OnLoss
-from chatcodec._model.content import CacheControl, ToolResultPart
-from chatcodec._model.messages import AnyMessage, AssistantMessage, SystemMessage, ToolMessage
-from chatcodec._model.request import ChatRequest, ReasoningConfig, ReasoningEffort
-from chatcodec._model.response import ChatResponse
-from chatcodec._model.tools import ToolDefinition
-from chatcodec._narrow import as_dict
+from chatcodec import (
+    AnyMessage,
+    AssistantMessage,
+    CacheControl,
+    ChatRequest,
+    ChatResponse,
+    Loss,
+    OnLoss,
+    ReasoningConfig,
+    ReasoningEffort,
+    SystemMessage,
+    ToolDefinition,
+    ToolMessage,
+    ToolResultPart,
+    get_codec,
+    validate_messages,
+    validate_model,
+)
 from chatcodec._payloads import Payload, load_object
-from chatcodec._providers.anthropic.codec import CODEC
 from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id
-from chatcodec._validation import validate_messages, validate_model
+from chatcodec.contract import LossRecorder, as_dict
 
 THINKING_BUDGETS: Mapping[str, int] = {
     "minimal": 1024,
@@ -34,6 +44,9 @@ THINKING_BUDGETS: Mapping[str, int] = {
 
 MIN_THINKING_BUDGET = 1024
 """Anthropic rejects a smaller ``budget_tokens``."""
+
+CODEC = get_codec("anthropic")
+"""The registry's codec (its folder's modules, built by ``ProviderCodec.from_package``)."""
 
 NOT_RUN = "Error: this tool call was not run, so it has no result."
 """Text of the error result :func:`format_tool_results` adds for an unanswered call."""

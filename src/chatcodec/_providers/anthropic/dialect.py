@@ -12,7 +12,7 @@ from chatcodec._providers.anthropic import parts, tools
 from chatcodec._providers.anthropic.markers import PROVIDER
 
 if TYPE_CHECKING:
-    from chatcodec._providers.contract.context import DecodeContext
+    from chatcodec.contract import DecodeContext
 
 _ANY_BLOCK = parts.ASSISTANT_KINDS | parts.USER_KINDS
 """A block read outside its message may be of any kind a user or assistant turn holds."""

@@ -27,13 +27,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.markers import PROVIDER
-from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import (
+from chatcodec._providers.contract.edge import bearer_key
+from chatcodec.contract import (
     CountFront,
     CountUpstream,
+    Detection,
     Edge,
     ErrorShape,
     Extension,
@@ -42,7 +42,7 @@ from chatcodec._providers.contract.edge import (
     StreamFraming,
     Upstream,
     UpstreamModels,
-    bearer_key,
+    as_dict,
     read_data_ids,
     read_nested_error,
 )

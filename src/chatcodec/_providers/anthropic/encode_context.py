@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec._providers.anthropic.markers import KIT
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import UnsignedThinking
-from chatcodec._providers.kit import Steps, encode_cache_control, restore_fields
+from chatcodec.contract import EncodeContext, Steps, encode_cache_control, restore_fields
 
 Part = Mapping[str, Any]
 """A canonical content part as data (what ``model_dump()`` gives; a key holding its

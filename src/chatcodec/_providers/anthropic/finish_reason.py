@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._losses import Steps
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import StopReasons
+from chatcodec.contract import EncodeContext, Steps
 
 REFUSAL_SENT_AS_TEXT = "Anthropic has no refusal block; sent as text"
 """Why a refusal part is a loss: Anthropic says a refusal by ``stop_reason: refusal``, with
@@ -26,7 +25,7 @@ the answer's having refused is lost either way, so it is reported either way."""
 
 
 if TYPE_CHECKING:  # annotations only: the codec loads no canonical model (first use)
-    from chatcodec._model.response import UnifiedFinishReason
+    from chatcodec import UnifiedFinishReason
 
 _UNIFIED: dict[str, UnifiedFinishReason] = {
     "end_turn": "stop",

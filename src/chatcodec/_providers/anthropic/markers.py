@@ -51,9 +51,7 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 
 from __future__ import annotations
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS
-from chatcodec._providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, TOOL_ORDER, OptionTable, ProviderKit
 
 PROVIDER = "anthropic"
 """Registry name, and the key of this codec's provider-metadata bags."""

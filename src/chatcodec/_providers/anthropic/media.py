@@ -22,7 +22,7 @@ from chatcodec._providers.families.claude.wire_rules import report_image_detail
 from chatcodec._providers.kit.media_types import lower_case_source
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
+    from chatcodec.contract import LossRecorder, Steps
 
 Part = Mapping[str, Any]
 """A canonical content part as data."""

@@ -39,8 +39,6 @@ from collections.abc import Callable, Mapping
 from sys import get_int_max_str_digits, maxsize
 from typing import Any
 
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_list
 from chatcodec._providers.anthropic import wire
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
@@ -56,18 +54,20 @@ from chatcodec._providers.anthropic.parts import (
     result_id,
 )
 from chatcodec._providers.anthropic.tool_ids import MAPPING
-from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.families.claude.prefill import trimmed_prefill
-from chatcodec._providers.kit import (
+from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_RESULT
+from chatcodec.contract import (
     NULLS,
+    DecodeContext,
+    LossRecorder,
     Steps,
+    as_list,
     encode_cache_control,
     is_marker,
     restore_fields,
     shape_fields,
     split_fields,
 )
-from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_RESULT
 
 Message = Mapping[str, Any]
 """A canonical message as data (a key holding its default may be absent)."""

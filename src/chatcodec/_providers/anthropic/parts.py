@@ -25,8 +25,6 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from chatcodec._errors import rule_error
-from chatcodec._narrow import as_list
 from chatcodec._providers.anthropic import wire as shapes
 from chatcodec._providers.anthropic.encode_context import AnthropicContext, Part, cached, own_fields, restored_fields
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT
@@ -41,19 +39,21 @@ from chatcodec._providers.anthropic.tool_ids import (
     split_signed_id,
 )
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
-from chatcodec._providers.kit import (
+from chatcodec._providers.kit.closed_schema import WithFloats, json_text
+from chatcodec._providers.kit.null_fields import with_unknown_nulls
+from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
+from chatcodec.contract import (
     Steps,
+    as_list,
     compact_json,
     decode_cache_control,
+    input_object,
+    rule_error,
     sdk_kinds,
     shape_fields,
     split_fields,
     tool_name,
 )
-from chatcodec._providers.kit.closed_schema import WithFloats, json_text
-from chatcodec._providers.kit.null_fields import with_unknown_nulls
-from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
-from chatcodec._providers.kit.tool_arguments import input_object
 
 _SANITIZE = MAPPING.sanitize
 

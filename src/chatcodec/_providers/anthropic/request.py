@@ -37,8 +37,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_sampling_number
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
@@ -63,17 +61,27 @@ from chatcodec._providers.anthropic.wire import (
     validated,
     validated_object,
 )
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.contract.target_rules import carries_nothing
 from chatcodec._providers.families.claude.model_limits import filled_max_tokens, output_limit
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
-from chatcodec._providers.history.turns import history_for
-from chatcodec._providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
-from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-from chatcodec._providers.kit.service_tier import read_tier, write_tier
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    as_sampling_number,
+    carries_nothing,
+    decode_cache_control,
+    encode_cache_control,
+    history_for,
+    mark_integers,
+    read_tier,
+    respell_integers,
+    restore_fields,
+    split_fields,
+    write_tier,
+)
 
 if TYPE_CHECKING:
-    from chatcodec._model.request import ChatRequest
+    from chatcodec import ChatRequest
 
 MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""

@@ -19,9 +19,7 @@ from collections.abc import Mapping
 from sys import get_int_max_str_digits, maxsize
 from typing import Any
 
-from chatcodec._errors import ProviderAPIError
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_dict
+from chatcodec import ProviderAPIError
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import (
     REFUSAL_SENT_AS_TEXT,
@@ -43,9 +41,16 @@ from chatcodec._providers.anthropic.wire import (
     refuse_too_deep,
     validated_object,
 )
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.kit import Steps, restore_fields, split_fields
-from chatcodec._providers.kit.invented import report_invented
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    as_dict,
+    report_invented,
+    restore_fields,
+    split_fields,
+)
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",

@@ -16,17 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.anthropic.markers import DEFAULT_MAX_TOKENS
-from chatcodec._providers.contract.target_rules import (
-    ProviderRules,
-    RequiredField,
-    RuleCall,
-    SamplingRange,
-    TargetRule,
-    is_default,
-    range_rule,
-)
+from chatcodec._providers.contract.target_rules import is_default
 from chatcodec._providers.families.claude.model_limits import MODELS_SOURCE, NO_EXTENDED_THINKING, drop_thinking
 from chatcodec._providers.families.claude.model_rules import (
     BEFORE_SYSTEM_TURNS,
@@ -50,6 +41,16 @@ from chatcodec._providers.families.claude.model_rules import (
     fold_system_turns,
     place_system_turns,
     unforced_tool_choice,
+)
+from chatcodec.contract import (
+    ProviderRules,
+    RequiredField,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    as_dict,
+    as_list,
+    range_rule,
 )
 
 _MESSAGES = "https://platform.claude.com/docs/en/api/messages"

@@ -19,9 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_count, as_dict
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.claude.model_limits import output_limit
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.claude.wire_rules import (
@@ -30,7 +27,15 @@ from chatcodec._providers.families.claude.wire_rules import (
     thinking_taken,
 )
 from chatcodec._providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
-from chatcodec._providers.kit import restore_fields, split_fields
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    as_count,
+    as_dict,
+    restore_fields,
+    split_fields,
+)
 
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
 _THINKING_KEYS = {"enabled": frozenset({"type", "budget_tokens"}), "adaptive": frozenset({"type"})}

@@ -35,10 +35,8 @@ from typing import Any, cast
 
 import pydantic_core
 
-from chatcodec._canonical_validation import validate_canonical
-from chatcodec._errors import StreamError, as_chatcodec_error, json_path
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec._payloads import loads
+from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError
+from chatcodec._errors import as_chatcodec_error
 from chatcodec._providers.anthropic import wire
 from chatcodec._providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec._providers.anthropic.markers import PROVIDER
@@ -47,12 +45,20 @@ from chatcodec._providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec._providers.anthropic.stream_shapes import COMMON_EVENT
 from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id, split_signed_id
 from chatcodec._providers.anthropic.usage import decode_usage, merge_wire_usage
-from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.families.google.thought_signatures import GEMINI, GEMINI_KEY
-from chatcodec._providers.kit import split_fields
 from chatcodec._providers.kit.null_fields import with_unknown_nulls
-from chatcodec._providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
-from chatcodec.streams._builder import PartBuilder, StreamBuilder
+from chatcodec._providers.kit.stream_reading import read_in_batches, read_one
+from chatcodec.contract import (
+    DecodeContext,
+    FeedByReading,
+    PartBuilder,
+    StreamBuilder,
+    json_path,
+    loads,
+    read_event,
+    split_fields,
+    validate_canonical,
+)
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""

@@ -23,18 +23,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
-from chatcodec._errors import StreamError
-from chatcodec._losses import LossRecorder
-from chatcodec._model.response import Usage
-from chatcodec._model.stream_events import (
+from chatcodec import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
-    PartLifecycleEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
+    StreamError,
     TextDeltaEvent,
     TextEndEvent,
     TextStartEvent,
@@ -45,10 +42,9 @@ from chatcodec._model.stream_events import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
+    Usage,
     UsageEvent,
 )
-from chatcodec._narrow import is_list
-from chatcodec._payloads import loads
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT, encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
@@ -62,12 +58,19 @@ from chatcodec._providers.anthropic.response import (
 )
 from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id, signed_tool_use_id
 from chatcodec._providers.anthropic.usage import encode_usage
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import claude_signed
 from chatcodec._providers.families.google.thought_signatures import split_signature
-from chatcodec._providers.kit import Steps, restore_fields
-from chatcodec._providers.kit.invented import report_invented
-from chatcodec._providers.kit.stream_errors import report_after_error
+from chatcodec.contract import (
+    EncodeContext,
+    LossRecorder,
+    PartLifecycleEvent,
+    Steps,
+    is_list,
+    loads,
+    report_after_error,
+    report_invented,
+    restore_fields,
+)
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.structure import Location, Structure, ToolStep, Turn, role_at
+from chatcodec.contract import Location, Structure, ToolStep, Turn, as_dict, as_list, role_at
 
 
 def tool_steps(message: Mapping[str, Any], turn: int, where: Location) -> Iterator[ToolStep]:

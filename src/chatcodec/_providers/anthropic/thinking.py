@@ -19,7 +19,7 @@ from chatcodec._providers.anthropic.encode_context import AnthropicContext, Part
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.families.claude.model_rules import signed_by_another_model
 from chatcodec._providers.families.claude.wire_rules import claude_signed
-from chatcodec._providers.kit import Steps
+from chatcodec.contract import Steps
 
 
 def encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:

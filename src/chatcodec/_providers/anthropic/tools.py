@@ -17,16 +17,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._errors import rule_error
-from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.anthropic import wire as shapes
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
 from chatcodec._providers.anthropic.parts import opaque
-from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.schema_writing import AS_SENT, anthropic_schema, json_schema, read_as_sent
-from chatcodec._providers.kit import decode_cache_control, restore_fields, shape_fields, split_fields, tool_name
+from chatcodec.contract import (
+    DecodeContext,
+    as_dict,
+    as_list,
+    decode_cache_control,
+    restore_fields,
+    rule_error,
+    shape_fields,
+    split_fields,
+    tool_name,
+)
 
 _TOOL_FIELDS = frozenset({"name", "description", "input_schema", "strict"})
 _CHOICE_FIELDS = frozenset(shape_fields(shapes.ToolChoice))

@@ -18,13 +18,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_count, as_dict, as_list
 from chatcodec._providers.anthropic import wire as shapes
 from chatcodec._providers.anthropic.markers import KIT
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
-from chatcodec._providers.kit import ABSENT, Steps, restore_fields, shape_fields, split_fields
-from chatcodec._providers.kit.invented import report_invented
+from chatcodec.contract import (
+    ABSENT,
+    EncodeContext,
+    Steps,
+    as_count,
+    as_dict,
+    as_list,
+    report_invented,
+    restore_fields,
+    shape_fields,
+    split_fields,
+)
 
 _INPUT = "input_tokens"
 _READ = "cache_read_input_tokens"

@@ -30,9 +30,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._narrow import as_dict
-from chatcodec._payloads import deeper_than, too_deep
-from chatcodec._providers.kit import constrained, stands_for, tag, tagged, wire_shape
+from chatcodec._payloads import deeper_than
 from chatcodec._providers.kit.closed_schema import (
     LazyValidator,
     closed_like,
@@ -46,6 +44,7 @@ from chatcodec._providers.kit.closed_schema import (
     text,
 )
 from chatcodec._providers.kit.closed_schema import tagged as by_tag
+from chatcodec.contract import as_dict, constrained, stands_for, tag, tagged, too_deep, wire_shape
 
 Text = Annotated[str, constrained(max_length=2**31)]
 """Text canonical keeps where it requires text (a tool name, a URL, a media type, a file
@@ -406,7 +405,7 @@ def adapter(shape: Any) -> Any:
 
 def validated(shape: Any, payload: object, title: str) -> Any:
     """``payload`` checked as ``shape`` (errors carry wire paths): a validated copy."""
-    from chatcodec._canonical_validation import validate_with
+    from chatcodec.contract import validate_with
 
     return validate_with(adapter(shape), payload, title)
 

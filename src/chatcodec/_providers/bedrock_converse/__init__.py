@@ -19,18 +19,17 @@ batch rows):
 - ``response``: the one reader and writer of an answer.
 - ``messages``: turns <-> canonical messages (the AWS family's turns: system turns,
   tool-result runs, merged turns).
-- ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer).
-- ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
   ``outputConfig``.
 - ``usage``: token counts (cache counts and their twins).
-- ``finish_reason``: ``stopReason`` words (the AWS family's table).
 - ``stream_decode``: ConverseStream events -> the stream builder (the AWS family's decoder).
 - ``stream_encode``: canonical events -> ConverseStream events (the AWS family's encoder).
-- ``markers``: the name, the kit, the options, the markers (each classified).
+- ``markers``: the name, the kit, the options, the markers (each classified), and ``ROLES``:
+  the roles the AWS family plays for this folder (its ``stopReason`` table, its block reader
+  and writer as ``parts``, its ``structure``; the ``tools`` role is ``request.TOOLS``, the
+  family's tool config over this body).
 - ``capabilities``: what the wire can carry.
 - ``rules``: Claude's model rules on Bedrock, the sampling ranges.
 - ``edge``: HTTP facts: routes, auth, token counting, detection.
 - ``batch_rows``: Bedrock batch rows (the default body).
-- ``codec``: the codec the registry names, with the family's ``structure``.
 """

@@ -5,8 +5,8 @@ https://docs.aws.amazon.com/bedrock/latest/userguide/batch-inference-data.html).
 from __future__ import annotations
 
 from chatcodec._providers.bedrock_converse.markers import PROVIDER
-from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
 from chatcodec._providers.families.aws.batch import BEDROCK_BATCH, BEDROCK_BATCH_OUTPUT
+from chatcodec.contract import BatchRows, EnvelopeBody
 
 BATCH_ROWS = BatchRows(
     (

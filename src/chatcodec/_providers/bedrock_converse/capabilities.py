@@ -11,7 +11,7 @@ budget, ``adaptive``, ``disabled``: the same models as on the Anthropic API, whe
 4.7+ take adaptive thinking only; provider-changes-2026.md) and ``outputConfig.effort``.
 """
 
-from chatcodec._providers.contract.capabilities import Capabilities
+from chatcodec.contract import Capabilities
 
 CAPABILITIES = Capabilities(
     display_name="Bedrock Converse",

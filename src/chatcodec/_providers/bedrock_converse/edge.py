@@ -28,19 +28,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse.markers import PROVIDER
-from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import (
-    CountUpstream,
-    Edge,
-    ErrorShape,
-    Extension,
-    StreamFraming,
-    Upstream,
-    bearer_headers,
-    model_in_path,
-)
 from chatcodec._providers.families.aws.runtime import (
     ERROR_READS,
     ERROR_TYPES,
@@ -48,6 +36,18 @@ from chatcodec._providers.families.aws.runtime import (
     sigv4_headers,
     write_error,
     write_error_event,
+)
+from chatcodec.contract import (
+    CountUpstream,
+    Detection,
+    Edge,
+    ErrorShape,
+    Extension,
+    StreamFraming,
+    Upstream,
+    as_dict,
+    bearer_headers,
+    model_in_path,
 )
 
 

@@ -54,10 +54,8 @@ a stored request may still spell them in ``provider_options["bedrock-converse"]`
 
 from __future__ import annotations
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import RULE_OPTIONS
 from chatcodec._providers.families.aws.body import Body
-from chatcodec._providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.contract import RULE_OPTIONS, TOOL_ORDER, OptionTable, ProviderKit
 
 PROVIDER = "bedrock-converse"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -86,3 +84,13 @@ OPTIONS = OptionTable.of(
 set in ``provider_options[PROVIDER]``): what to do with thinking Bedrock cannot verify, and
 when ``toolResult.status`` is written. They reach the encoders in
 :attr:`~chatcodec._providers.contract.context.EncodeContext.options`."""
+
+ROLES = {
+    "finish_reason": "chatcodec._providers.families.aws.finish_reason",
+    "parts": "chatcodec._providers.families.aws.parts",
+    "tools": "chatcodec._providers.bedrock_converse.request:TOOLS",
+    "structure": "chatcodec._providers.families.aws.structure",
+}
+"""The roles the AWS family plays for this folder (``ProviderCodec.from_package``): one table of
+``stopReason`` words, one block reader and writer, turn alternation and tool pairing, and the
+family's tool config bound to this body (``request.TOOLS``)."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._providers.bedrock_converse.markers import BODY
-from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.families.aws import turns
+from chatcodec.contract import DecodeContext
 
 encode_system = turns.encode_system
 """The top-level ``system`` blocks for the leading system messages."""

@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec._providers.bedrock_converse import wire as shapes
 from chatcodec._providers.bedrock_converse.capabilities import CAPABILITIES
 from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
@@ -44,20 +43,37 @@ from chatcodec._providers.bedrock_converse.messages import (
     leading_system_count,
 )
 from chatcodec._providers.bedrock_converse.settings import decode_settings, encode_settings
-from chatcodec._providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec._providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.contract.target_rules import carries_nothing
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.tool_ids import MAPPING
+from chatcodec._providers.families.aws.tools import ToolConfig
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
-from chatcodec._providers.history.turns import history_for
-from chatcodec._providers.kit import keeps_a_container, leftovers, restore_fields, shape_fields, unmapped
-from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-from chatcodec._providers.kit.service_tier import read_tier, report_user, write_tier
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    as_dict,
+    as_sampling_number,
+    carries_nothing,
+    history_for,
+    keeps_a_container,
+    leftovers,
+    mark_integers,
+    read_tier,
+    report_user,
+    respell_integers,
+    restore_fields,
+    shape_fields,
+    unmapped,
+    write_tier,
+)
+
+TOOLS = ToolConfig(BODY)
+"""``toolConfig``: the AWS family's reader and writer (``families/aws/tools.py``) for Converse's body,
+the folder's ``tools`` role (its ``markers.ROLES``)."""
+decode_tools, encode_tools = TOOLS.decode_tools, TOOLS.encode_tools
 
 if TYPE_CHECKING:
-    from chatcodec._model.request import ChatRequest
+    from chatcodec import ChatRequest
 
 _MAPPED = shape_fields(shapes.Request)
 """The members the request shape types (``wire.py``), all read here: any other is kept."""
@@ -149,7 +165,7 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     wire = closed_messages(messages)
     if wire is not None:
         return decode_messages(wire, context, closed=True)
-    from chatcodec._canonical_validation import validate_with
+    from chatcodec.contract import validate_with
 
     wire = validate_with(adapters().messages, messages, "Bedrock Converse messages")
     refuse_too_deep(messages)

@@ -17,15 +17,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from chatcodec._errors import ProviderAPIError
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_dict
+from chatcodec import ProviderAPIError
 from chatcodec._providers.bedrock_converse import wire as shapes
 from chatcodec._providers.bedrock_converse.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_converse.messages import encode_message
 from chatcodec._providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.finish_reason import (
     decode_finish_reason,
@@ -34,8 +31,17 @@ from chatcodec._providers.families.aws.finish_reason import (
 )
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
-from chatcodec._providers.kit import Steps, leftovers, restore_fields, shape_fields
-from chatcodec._providers.kit.invented import report_invented
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    as_dict,
+    leftovers,
+    report_invented,
+    restore_fields,
+    shape_fields,
+)
 
 RESPONSE_MAPPED = shape_fields(shapes.Response)
 """Response members with a canonical home: the ones its shape types (``wire.py``)."""

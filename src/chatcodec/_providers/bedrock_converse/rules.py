@@ -19,15 +19,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.target_rules import (
-    ModelFamily,
-    ProviderRules,
-    RuleCall,
-    SamplingRange,
-    TargetRule,
-    range_rule,
-)
 from chatcodec._providers.families.claude.model_limits import MODELS_SOURCE, NO_EXTENDED_THINKING, drop_thinking
 from chatcodec._providers.families.claude.model_rules import (
     EVERY_CLAUDE,
@@ -45,6 +36,16 @@ from chatcodec._providers.families.claude.model_rules import (
     drop_top_p_beside_temperature,
     fold_system_turns,
     unforced_tool_choice,
+)
+from chatcodec.contract import (
+    ModelFamily,
+    ProviderRules,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    as_dict,
+    as_list,
+    range_rule,
 )
 
 VERSION = "2023-09-30"

@@ -25,10 +25,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_dict
-from chatcodec._payloads import loads
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.claude.wire_rules import (
     ThinkingTaken,
@@ -37,6 +33,7 @@ from chatcodec._providers.families.claude.wire_rules import (
     thinking_taken,
 )
 from chatcodec._providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, as_dict, loads
 
 _FORMAT_KEYS = {"name", "description", "schema"}
 _KEPT = frozenset({"additionalModelRequestFields", "outputConfig"})

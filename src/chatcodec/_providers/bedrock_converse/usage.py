@@ -19,13 +19,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_list
 from chatcodec._providers.bedrock_converse import wire as shapes
 from chatcodec._providers.bedrock_converse.markers import KIT
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
-from chatcodec._providers.kit import ABSENT, Steps, absent_keys, restore_fields, shape_fields, split_fields
-from chatcodec._providers.kit.invented import report_invented_counts
+from chatcodec.contract import (
+    ABSENT,
+    EncodeContext,
+    Steps,
+    absent_keys,
+    as_list,
+    report_invented_counts,
+    restore_fields,
+    shape_fields,
+    split_fields,
+)
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokens", "cacheWriteInputTokens"

@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Any, NotRequired, cast
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers.families.aws.blocks import (
     Adapters,
     CachePoint,
@@ -61,7 +60,6 @@ from chatcodec._providers.families.aws.blocks import (
     ToolUseBlock,
     build_adapters,
 )
-from chatcodec._providers.kit import stands_for
 from chatcodec._providers.kit.closed_schema import (
     LazyValidator,
     closed,
@@ -76,6 +74,7 @@ from chatcodec._providers.kit.closed_schema import (
     tagged,
     text,
 )
+from chatcodec.contract import as_dict, stands_for
 
 if TYPE_CHECKING:  # the adapters are built on first use (a request read in Rust needs none)
     from pydantic import TypeAdapter
@@ -156,7 +155,7 @@ def adapters() -> Adapters:
 
 def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked by ``adapter`` (errors carry wire paths), as a plain dict."""
-    from chatcodec._canonical_validation import validate_with
+    from chatcodec.contract import validate_with
 
     checked = as_dict(validate_with(adapter, payload, title))
     assert checked is not None  # every adapter here validates a TypedDict
@@ -180,7 +179,7 @@ def refuse_too_deep(payload: object) -> None:
     while stack:
         node, depth = pop()
         if depth >= DEPTH_LIMIT:
-            from chatcodec._payloads import too_deep
+            from chatcodec.contract import too_deep
 
             raise too_deep(payload)
         for child in node.values() if node.__class__ is dict else node:

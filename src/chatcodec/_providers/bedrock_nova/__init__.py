@@ -26,19 +26,17 @@ Modules:
   ``usage``).
 - ``messages``: turns <-> canonical messages (the AWS family's turns, over Nova's body: no
   system turns, no cache ttl).
-- ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer, over
-  Nova's body: no documents, audio, guard or citations blocks; anything else opaque).
 - ``settings``: ``inferenceConfig`` (its two spellings) and ``reasoningConfig``.
-- ``tools``: ``toolConfig``: tool specs and ``toolChoice``.
 - ``usage``: token counts (the cache counts beside the input).
-- ``finish_reason``: ``stopReason`` words (the AWS family's table).
 - ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder (the AWS
   family's decoder, with the chunk framing).
 - ``stream_encode``: canonical events -> the chunks' JSON events (the AWS family's encoder).
-- ``markers``: the name, the kit, the options, the markers (each classified).
+- ``markers``: the name, the kit, the options, the markers (each classified), and ``ROLES``:
+  the roles the AWS family plays for this folder (its ``stopReason`` table, its block reader
+  and writer as ``parts``, its ``structure``; the ``tools`` role is ``request.TOOLS``, the
+  family's tool config over this body).
 - ``capabilities``: what the body can carry.
 - ``rules``: the schema version, and each model's documented facts and rules (Micro text only, reasoning on Nova 2).
 - ``edge``: HTTP facts: routes, event-stream framing, the Runtime's errors.
 - ``batch_rows``: Bedrock batch rows (``--from bedrock-batch:bedrock-nova``).
-- ``codec``: the codec the registry names, with the family's ``structure``.
 """

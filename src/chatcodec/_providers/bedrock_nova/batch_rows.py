@@ -6,8 +6,8 @@ says ``schemaVersion`` is a Nova row; otherwise ``--from bedrock-batch:bedrock-n
 from __future__ import annotations
 
 from chatcodec._providers.bedrock_nova.markers import PROVIDER
-from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
 from chatcodec._providers.families.aws.batch import BEDROCK_BATCH, BEDROCK_BATCH_OUTPUT
+from chatcodec.contract import BatchRows, EnvelopeBody
 
 _SCHEMA_VERSION = "/modelInput/schemaVersion"
 

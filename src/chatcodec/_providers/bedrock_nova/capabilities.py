@@ -8,7 +8,7 @@ same features as the Converse API except for document input modality",
 https://docs.aws.amazon.com/nova/latest/nova2-userguide/using-invoke-api.html).
 """
 
-from chatcodec._providers.contract.capabilities import Capabilities
+from chatcodec.contract import Capabilities
 
 CAPABILITIES = Capabilities(
     display_name="Amazon Nova",

@@ -13,8 +13,6 @@
 from __future__ import annotations
 
 from chatcodec._providers.bedrock_nova.markers import PROVIDER
-from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming
 from chatcodec._providers.families.aws.runtime import (
     ERROR_READS,
     ERROR_TYPES,
@@ -22,6 +20,7 @@ from chatcodec._providers.families.aws.runtime import (
     write_error,
     write_error_event,
 )
+from chatcodec.contract import Detection, Edge, ErrorShape, StreamFraming
 
 EDGE = Edge(
     PROVIDER,

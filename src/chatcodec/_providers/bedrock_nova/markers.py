@@ -43,10 +43,8 @@ Encoder options: the target rules' ``api_version`` and ``skip_rules`` (typed by
 
 from __future__ import annotations
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import RULE_OPTIONS
 from chatcodec._providers.families.aws.body import Body
-from chatcodec._providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.contract import RULE_OPTIONS, TOOL_ORDER, OptionTable, ProviderKit
 
 PROVIDER = "bedrock-nova"
 """Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options`` bags."""
@@ -79,3 +77,13 @@ when written (the Nova user guide's request schema)."""
 
 OPTIONS = OptionTable.of(*RULE_OPTIONS)
 """This encoder's options: the target rules' (``api_version``, ``skip_rules``)."""
+
+ROLES = {
+    "finish_reason": "chatcodec._providers.families.aws.finish_reason",
+    "parts": "chatcodec._providers.families.aws.parts",
+    "tools": "chatcodec._providers.bedrock_nova.request:TOOLS",
+    "structure": "chatcodec._providers.families.aws.structure",
+}
+"""The roles the AWS family plays for this folder (``ProviderCodec.from_package``): one table of
+``stopReason`` words, one block reader and writer, turn alternation and tool pairing, and the
+family's tool config bound to this body (``request.TOOLS``)."""

@@ -24,14 +24,24 @@ from chatcodec._providers.bedrock_nova.messages import (
     leading_system_count,
 )
 from chatcodec._providers.bedrock_nova.settings import decode_settings, encode_settings
-from chatcodec._providers.bedrock_nova.tools import decode_tools, encode_tools
 from chatcodec._providers.bedrock_nova.wire import adapters, validated
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.contract.target_rules import carries_nothing
 from chatcodec._providers.families.aws.context import BedrockContext
-from chatcodec._providers.history.turns import history_for
-from chatcodec._providers.kit import leftovers, restore_fields
-from chatcodec._providers.kit.service_tier import report_tier, report_user
+from chatcodec._providers.families.aws.tools import ToolConfig
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    carries_nothing,
+    history_for,
+    leftovers,
+    report_tier,
+    report_user,
+    restore_fields,
+)
+
+TOOLS = ToolConfig(BODY)
+"""``toolConfig``: the AWS family's reader and writer (``families/aws/tools.py``) for Nova's body,
+the folder's ``tools`` role (its ``markers.ROLES``)."""
+decode_tools, encode_tools = TOOLS.decode_tools, TOOLS.encode_tools
 
 TITLE = "Nova request"
 _MAPPED = ("messages", "inferenceConfig", "toolConfig", "reasoningConfig")

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._errors import ProviderAPIError, rule_error
+from chatcodec import ProviderAPIError
 from chatcodec._providers.bedrock_nova.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_nova.messages import encode_message
 from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters, is_error_body, validated
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.finish_reason import (
     decode_finish_reason,
@@ -23,7 +22,7 @@ from chatcodec._providers.families.aws.finish_reason import (
 )
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
-from chatcodec._providers.kit import Steps, leftovers, restore_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, restore_fields, rule_error
 
 _MAPPED = ("output", "stopReason", "usage")
 

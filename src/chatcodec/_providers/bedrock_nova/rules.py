@@ -23,13 +23,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.target_rules import (
+from chatcodec.contract import (
     ModelFamily,
     ProviderRules,
     RuleCall,
     SamplingRange,
     TargetRule,
+    as_dict,
+    as_list,
     range_rule,
 )
 

@@ -20,10 +20,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_sampling_number
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.kit import unmapped
-from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    as_dict,
+    as_sampling_number,
+    mark_integers,
+    respell_integers,
+    unmapped,
+)
 
 _NAMES = (("maxTokens", "max_new_tokens", "max_tokens"), ("topP", "top_p", "top_p"), ("topK", "top_k", "top_k"))
 """(camel name, snake name, canonical name) of each setting with two spellings."""

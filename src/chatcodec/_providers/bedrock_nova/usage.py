@@ -15,9 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.bedrock_nova.markers import KIT
-from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields
-from chatcodec._providers.kit.invented import report_invented_counts
+from chatcodec.contract import (
+    ABSENT,
+    EncodeContext,
+    Steps,
+    absent_keys,
+    report_invented_counts,
+    restore_fields,
+    split_fields,
+)
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokenCount", "cacheWriteInputTokenCount"

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers.families.aws.blocks import (
     Adapters,
     ContentBlock,
@@ -33,6 +32,7 @@ from chatcodec._providers.families.aws.blocks import (
     ToolConfig,
     build_adapters,
 )
+from chatcodec.contract import as_dict
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -120,7 +120,7 @@ def adapters() -> Adapters:
 
 def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> Any:
     """``payload`` checked by ``adapter`` (errors carry wire paths and rules)."""
-    from chatcodec._canonical_validation import validate_with
+    from chatcodec.contract import validate_with
 
     return validate_with(adapter, payload, title)
 

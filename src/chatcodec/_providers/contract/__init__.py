@@ -1,8 +1,10 @@
 """The codec contract: what every provider folder implements and what the shared code
 reads of it, and nothing else.
 
-``provider_codec``  :class:`~.provider_codec.ProviderCodec`, the one codec class a folder's
-                    ``codec.py`` builds from its role modules
+``provider_codec``  :class:`~.provider_codec.ProviderCodec`, the one codec class, built
+                    from a folder's role modules
+``folder``          the roles a folder's modules play, found by file name
+                    (:meth:`~.provider_codec.ProviderCodec.from_package`)
 ``roles``           one protocol per role module (request, response, messages, parts, ...)
 ``context``         :class:`~.context.EncodeContext` and :class:`~.context.DecodeContext`,
                     what one encode or decode carries

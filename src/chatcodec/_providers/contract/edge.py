@@ -7,12 +7,12 @@ stream is framed, and what an error looks like, plain and inside a stream. Those
 differ per provider and belong beside it, as rust-genai's ``Adapter`` trait holds
 ``default_auth``, ``default_endpoint`` and ``get_service_url`` per adapter and the
 Vercel AI SDK keeps ``anthropic-error.ts`` in the Anthropic package. Each provider folder
-writes ``EDGE = Edge(...)`` in its ``edge.py``; its ``codec.py`` passes the module as the
-codec's ``edge=`` role, and the core (stream framing, error shapes, detection, strict
-mode, ``chatcodec serve``) reaches it through ``registry.get_edge(name)``, the codec's
-``edge``. No core module carries a provider's HTTP facts, and a codec without an edge is
-refused with a :class:`~chatcodec.ProviderLookupError` rather than given another
-provider's.
+writes ``EDGE = Edge(...)`` in its ``edge.py``, the codec's ``edge`` role
+(``ProviderCodec.from_package`` names the module, imported on first read), and the core
+(stream framing, error shapes, detection, strict mode, ``chatcodec serve``) reaches it
+through ``registry.get_edge(name)``, the codec's ``edge``. No core module carries a
+provider's HTTP facts, and a codec without an edge is refused with a
+:class:`~chatcodec.ProviderLookupError` rather than given another provider's.
 
 ``edge.py`` files import nothing heavier than this module: detection (a conversion that
 does not name its source) reads every edge, and loads no canonical model. A conversion
@@ -482,4 +482,20 @@ class Edge:
     keys; a server absent here documents the format's."""
 
 
-shown_as("chatcodec.contract", Edge, ErrorShape, StreamFraming)
+shown_as(
+    "chatcodec.contract",
+    Call,
+    CountFront,
+    CountUpstream,
+    Edge,
+    ErrorShape,
+    Front,
+    ModelList,
+    StreamFraming,
+    Upstream,
+    UpstreamModels,
+    bearer_headers,
+    model_in_path,
+    read_data_ids,
+    read_nested_error,
+)

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from chatcodec._public_label import shown_as
+
 EnvelopeKind = Literal["request", "response"]
 """What an envelope's body is."""
 
@@ -120,3 +122,6 @@ class BatchRows:
 
 NO_BATCH_ROWS: Final = BatchRows()
 """A folder without a ``batch_rows.py``: in no envelope, holding no training dialect."""
+
+
+shown_as("chatcodec.contract", BatchRows, EnvelopeBody)

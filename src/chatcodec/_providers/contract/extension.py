@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chatcodec._public_label import shown_as
+
 __all__ = ["Extension"]
 
 
@@ -35,3 +37,6 @@ class Extension:
     joins; ``kind`` then names the new arm, ``fields`` are its fields (free-form inside)."""
     tag: str = ""
     """With :attr:`arm_of`: the ``type`` that tells the new arm apart."""
+
+
+shown_as("chatcodec.contract", Extension)

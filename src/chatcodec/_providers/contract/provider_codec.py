@@ -1,12 +1,14 @@
 """The one codec class every provider is an instance of, and the roles it is built from.
 
-A provider folder writes functions, never a codec class: its ``codec.py`` hands its role
-modules (``request.py``, ``response.py``, ``finish_reason.py``, ``usage.py``,
-``messages.py``, ``parts.py``, ``tools.py``, ``settings.py``) and its stream decoder and
-encoder classes to :class:`ProviderCodec`, which gives the registry the
-:class:`~chatcodec._registry.Codec` methods and the incremental stream decoding the
-conversation builder needs. So the forwarding is written once, and a reader who knows
-one provider's ``codec.py`` knows them all.
+A provider folder writes functions, never a codec class, and no codec object either: the
+registry builds each built-in's with :meth:`ProviderCodec.from_package`, which finds the
+folder's role modules by their file names (``request.py``, ``response.py``,
+``finish_reason.py``, ``usage.py``, ``messages.py``, ``parts.py``, ``tools.py``,
+``settings.py``, ``capabilities.py``, ``rules.py``, ``edge.py``, ``structure.py``,
+``dialect.py``, ``stream_decode.py``, ``stream_encode.py``) and gives a role the folder
+does not have its default (no tools, no settings, no usage, no stream...). So a folder is
+the modules it has, the forwarding is written once, and a reader who knows one folder
+knows them all.
 
 Each role is a protocol in :mod:`chatcodec._providers.contract.roles`, with one signature for every
 provider. Where a provider's reading really differs, the difference is a named keyword
@@ -26,7 +28,7 @@ import pydantic_core
 
 from chatcodec._errors import CodecNotAvailableError, ValidationError
 from chatcodec._losses import LossRecorder
-from chatcodec._option_table import OptionTable
+from chatcodec._option_table import NO_OPTIONS, OptionTable
 from chatcodec._payloads import load_object, refuse_unwritable_numbers, too_deep
 from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
@@ -70,7 +72,9 @@ ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
 
 
 class ProviderCodec:
-    """A wire format's codec, assembled from its folder's role modules."""
+    """A wire format's codec, assembled from its folder's role modules: built from the
+    package by :meth:`from_package` (the registry's way for every built-in), or given
+    the role modules one by one."""
 
     __slots__ = (
         "_dialect",
@@ -94,6 +98,28 @@ class ProviderCodec:
         "usage",
     )
 
+    name: str
+    """The registry name (``"openai-chat"``)."""
+    capabilities: Capabilities
+    """What the wire can carry (its ``capabilities.py``): read by the shared history rules,
+    strict mode and the conformance laws, so none assumes a feature of every provider."""
+    options: OptionTable
+    """This encoder's options, by their one name."""
+    rules: ProviderRules | None
+    """The target's rules (its ``rules.py`` table), put in every encode context and applied
+    last by :meth:`encode_request`; None for a provider without a table."""
+    finish_reasons: FinishReasonFunctions | None
+    """The role modules the request and response roles call, kept for readers above the
+    providers (the dialect readers), which reach a provider only through its codec; None
+    for a role the wire does not have (a history without usage, a wire without tools)."""
+    usage: UsageFunctions | None
+    messages: MessageFunctions[Any] | None
+    parts: PartFunctions[Any] | None
+    tools: ToolFunctions[Any] | None
+    settings: SettingsFunctions[Any] | None
+    _edge: Edge | None
+    _structure: Structure | None
+
     def __init__(
         self,
         name: str,
@@ -101,13 +127,13 @@ class ProviderCodec:
         options: OptionTable,
         requests: RequestFunctions,
         responses: ResponseFunctions,
-        finish_reasons: FinishReasonFunctions,
-        usage: UsageFunctions,
-        messages: MessageFunctions[ProviderContextT],
-        parts: PartFunctions[ProviderContextT],
-        tools: ToolFunctions[ProviderContextT],
-        settings: SettingsFunctions[ProviderContextT],
         capabilities: CapabilitiesTable,
+        finish_reasons: FinishReasonFunctions | None = None,
+        usage: UsageFunctions | None = None,
+        messages: MessageFunctions[ProviderContextT] | None = None,
+        parts: PartFunctions[ProviderContextT] | None = None,
+        tools: ToolFunctions[ProviderContextT] | None = None,
+        settings: SettingsFunctions[ProviderContextT] | None = None,
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder] | None = None,
         stream_encoder: Callable[[EncodeContext], StreamEncoder] | None = None,
         rules: RulesTable | None = None,
@@ -117,46 +143,50 @@ class ProviderCodec:
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
         checked against its role's protocol; ``options`` is the encoder's option table
-        (:class:`~chatcodec._option_table.OptionTable`: the names ``options=`` takes, and
-        those a stored ``provider_options`` bag may set). Streams are optional: a
-        folder without ``stream_decode.py`` / ``stream_encode.py`` gives no
-        ``stream_decoder`` / ``stream_encoder``, and every stream entry point then raises
-        :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks."""
-        self.name: str = name
-        """The registry name (``"openai-chat"``)."""
-        self.capabilities: Capabilities = capabilities.CAPABILITIES
-        """What the wire can carry (its ``capabilities.py``): read by the shared history
-        rules, strict mode and the conformance laws, so none assumes a feature of every
-        provider."""
-        self.options: OptionTable = options
-        """This encoder's options, by their one name."""
-        self.finish_reasons: FinishReasonFunctions = finish_reasons
-        """The role modules, for readers above the providers (the dialect readers), which
-        reach a provider only through its codec."""
-        self.usage: UsageFunctions = usage
-        self.messages: MessageFunctions[Any] = messages
-        self.parts: PartFunctions[Any] = parts
-        self.tools: ToolFunctions[Any] = tools
-        self.settings: SettingsFunctions[Any] = settings
-        self._requests = requests
-        self._responses = responses
-        self._new_stream_decoder = stream_decoder
-        self._new_stream_encoder = stream_encoder
-        self.rules: ProviderRules | None = None if rules is None else rules.RULES
-        """The target's rules (its ``rules.py`` table), put in every encode context and
-        applied last by :meth:`encode_request`; None for a provider without a table."""
-        self._structure_role = structure
-        """The structure role as given: its module, or its module's dotted name, imported on
-        the first read of :attr:`structure` (strict mode reads it; a conversion does not)."""
-        self._structure: Structure | None = None
-        self._dialect = dialect
-        self._edge_role = edge
-        """The edge role as given: its module, or its module's dotted name (a built-in
-        folder's ``codec.py``), imported on the first read of :attr:`edge`. A conversion
-        reads no HTTP fact, and importing ``edge.py`` with the contract's records cost a
-        fresh process's first conversion about 60 M instructions (first use); ``structure.py``
-        with its records, about 20 M."""
-        self._edge: Edge | None = None
+        (:class:`~chatcodec._option_table.OptionTable`). Only the request, response and
+        capabilities roles are required: a wire without tools, settings, usage, finish
+        words or streams leaves those out, and every stream entry point then raises
+        :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks.
+        ``edge`` and ``structure`` may be a module's dotted name, imported on first read
+        (a conversion reads neither: importing ``edge.py`` with the contract's records cost
+        a fresh process's first conversion about 60 M instructions; ``structure.py``, 20 M)."""
+        self.name, self.options, self.capabilities = name, options, capabilities.CAPABILITIES
+        self.rules = None if rules is None else rules.RULES
+        self.finish_reasons, self.usage, self.messages = finish_reasons, usage, messages
+        self.parts, self.tools, self.settings = parts, tools, settings
+        self._requests, self._responses, self._dialect = requests, responses, dialect
+        self._new_stream_decoder, self._new_stream_encoder = stream_decoder, stream_encoder
+        self._structure_role, self._structure = structure, None
+        self._edge_role, self._edge = edge, None
+
+    @classmethod
+    def from_package(
+        cls, package: str, /, *, name: str | None = None, options: OptionTable | None = None
+    ) -> ProviderCodec:
+        """The codec of the provider folder ``package`` (a dotted package name,
+        ``"chatcodec_cohere"``): what the registry builds each built-in with, and what an
+        outside distribution's entry point may name (``cohere = "chatcodec_cohere"``, or
+        ``CODEC = ProviderCodec.from_package("chatcodec_cohere")`` in one of its modules).
+
+        Each role is the package's module of that file name
+        (:data:`~chatcodec._providers.contract.folder.ROLE_FILES`). Its ``markers.py`` gives
+        ``PROVIDER`` (the name, unless ``name`` is given), ``OPTIONS`` (the options, unless
+        ``options`` is given; no options without one) and, optionally, ``ROLES``: a role's
+        file name -> the ``"module"`` or ``"module:attribute"`` that plays it instead of a
+        file of the folder (a family's reader shared by two folders). The edge, structure
+        and stream modules are imported on their first use, the others now. A role the
+        folder does not have gets its default (no tools, no stream...); a folder without
+        ``request.py``, ``response.py`` or ``capabilities.py`` is refused with a
+        :class:`TypeError` naming what is missing, as is a role module without its
+        protocol's functions."""
+        from chatcodec._providers.contract.folder import roles_of
+
+        found = roles_of(package)
+        markers = found.pop("markers")
+        name = getattr(markers, "PROVIDER", None) if name is None else name
+        if not isinstance(name, str):
+            raise TypeError(f"the provider folder {package} names no codec: give name=, or PROVIDER in its markers.py")
+        return cls(name, options=getattr(markers, "OPTIONS", NO_OPTIONS) if options is None else options, **found)
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"

@@ -1,7 +1,10 @@
 """The roles a provider folder plays, one protocol each, with one signature for every
 provider: a module satisfies a protocol through its functions, so a provider missing a
-role function, or with a different signature, fails type-checking in its ``codec.py``,
-where :class:`~chatcodec._providers.contract.provider_codec.ProviderCodec` is given its modules.
+role function, or with a different signature, fails type-checking where
+:class:`~chatcodec._providers.contract.provider_codec.ProviderCodec` is given its modules, and
+a role module missing a function the protocol names is refused by name when
+:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.from_package` builds a
+codec from its folder (:mod:`chatcodec._providers.contract.folder`).
 
 Encoders take an :class:`~chatcodec._providers.contract.context.EncodeContext` (a provider may
 pass its own subclass through its roles: the ``ContextT_contra`` of the protocols); the

@@ -439,4 +439,14 @@ def _applies(rule: TargetRule) -> str:
     return f"{versions}; {families}"
 
 
-shown_as("chatcodec.contract", ProviderRules, RequiredField)
+shown_as(
+    "chatcodec.contract",
+    ModelFamily,
+    ProviderRules,
+    RequiredField,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    carries_nothing,
+    range_rule,
+)

@@ -3,8 +3,9 @@ file, a results file, or the results inlined in the batch) and Vertex AI's batch
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout
+from chatcodec._providers.contract.envelopes import BODY, ID, EnvelopeLayout
 from chatcodec._providers.gemini.markers import PROVIDER
+from chatcodec.contract import BatchRows, EnvelopeBody
 
 GEMINI_BATCH = EnvelopeLayout(
     "gemini-batch",

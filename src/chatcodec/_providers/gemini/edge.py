@@ -24,29 +24,26 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import (
+from chatcodec._providers.contract.edge import Framing, RouteError, bearer_key, count_of, read_first_item
+from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
+from chatcodec.contract import (
     Call,
     CountFront,
     CountUpstream,
+    Detection,
     Edge,
     ErrorShape,
     Extension,
-    Framing,
     Front,
     ModelList,
-    RouteError,
     StreamFraming,
     Upstream,
     UpstreamModels,
-    bearer_key,
-    count_of,
+    as_dict,
+    as_list,
     model_in_path,
-    read_first_item,
     read_nested_error,
 )
-from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 
 METHODS = {"generateContent": False, "streamGenerateContent": True}
 """The path's method -> whether it streams."""

@@ -20,11 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._losses import Steps
-from chatcodec._providers.contract.context import EncodeContext
+from chatcodec.contract import EncodeContext, Steps
 
 if TYPE_CHECKING:
-    from chatcodec._model.response import UnifiedFinishReason
+    from chatcodec import UnifiedFinishReason
 
 FINISH_REASONS: dict[str, UnifiedFinishReason] = {
     "STOP": "stop",

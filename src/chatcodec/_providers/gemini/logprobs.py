@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import LossRecorder, Steps
-from chatcodec._narrow import as_dict, as_list, is_a_double
+from chatcodec._narrow import is_a_double
 from chatcodec._providers.kit.token_logprobs import unicode_text
+from chatcodec.contract import LossRecorder, Steps, as_dict, as_list
 
 RESULT = "logprobsResult"
 CHOSEN, TOP = "chosenCandidates", "topCandidates"

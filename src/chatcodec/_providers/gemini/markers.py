@@ -63,9 +63,7 @@ Encoder options (:data:`OPTIONS`), by argument (``options=``) or, in a stored re
 
 from __future__ import annotations
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import RULE_OPTIONS
-from chatcodec._providers.kit import ProviderKit
+from chatcodec.contract import RULE_OPTIONS, OptionTable, ProviderKit
 
 PROVIDER = "gemini"
 """Registry name, and the key of this codec's provider-metadata bags."""

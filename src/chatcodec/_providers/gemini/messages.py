@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.markers import JOINED, KIT, NO_CACHE_MARKER, STRING_SYSTEM
 from chatcodec._providers.gemini.parts import (
@@ -42,8 +41,17 @@ from chatcodec._providers.gemini.parts import (
 )
 from chatcodec._providers.gemini.results import decode_result
 from chatcodec._providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
-from chatcodec._providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields, shape_fields
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
+from chatcodec.contract import (
+    DecodeContext,
+    Steps,
+    absent_keys,
+    is_marker,
+    leftovers,
+    mark_absent,
+    restore_fields,
+    shape_fields,
+)
 
 _TURN_FIELDS = shape_fields(shapes.Content)
 """The fields a turn's shape types (``wire.py``), both read here."""

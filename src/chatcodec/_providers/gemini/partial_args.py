@@ -16,9 +16,8 @@ import itertools
 import re
 from typing import Any
 
-from chatcodec._errors import StreamError
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.kit import compact_json
+from chatcodec import StreamError
+from chatcodec.contract import as_dict, as_list, compact_json
 
 _STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 _VALUE_KEYS = ("stringValue", "numberValue", "boolValue", "nullValue")

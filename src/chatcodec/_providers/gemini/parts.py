@@ -18,8 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatcodec._losses import LossRecorder
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec._providers.gemini.markers import (
     EMPTY_ID,
@@ -36,10 +34,19 @@ from chatcodec._providers.gemini.markers import (
 from chatcodec._providers.gemini.media import Turn, decode_media, encode_media, is_base64
 from chatcodec._providers.gemini.results import decode_result, encode_result, parsed_object
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
-from chatcodec._providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec._providers.kit.closed_schema import json_text
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
-from chatcodec._providers.kit.tool_names import tool_name
+from chatcodec.contract import (
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    compact_json,
+    kept_object,
+    leftovers,
+    restore_fields,
+    tool_name,
+    unmapped,
+)
 
 _SIGNATURE = "thoughtSignature"
 _CALL_FIELDS = ("name", "args", "id")

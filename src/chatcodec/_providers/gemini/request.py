@@ -27,8 +27,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import LossRecorder
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.capabilities import CAPABILITIES
 from chatcodec._providers.gemini.markers import KIT, NO_CACHE_MARKER, PROVIDER, SNAKE, SYNTHESIZED_ID
@@ -44,9 +42,18 @@ from chatcodec._providers.gemini.settings import decode_settings, encode_setting
 from chatcodec._providers.gemini.spelling import snake_cased
 from chatcodec._providers.gemini.tools import decode_tools, encode_tools
 from chatcodec._providers.gemini.wire import REQUEST, Content, checked_request, holds_json, refuse_unheld, validated
-from chatcodec._providers.history.turns import history_for
-from chatcodec._providers.kit import leftovers, restore_fields, shape_fields
-from chatcodec._providers.kit.service_tier import read_tier, report_user, write_tier
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    history_for,
+    leftovers,
+    read_tier,
+    report_user,
+    restore_fields,
+    shape_fields,
+    write_tier,
+)
 
 _MAPPED = shape_fields(shapes.Request)
 """The fields the request shape types (``wire.py``), all read here: any other is kept."""

@@ -21,9 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._errors import ProviderAPIError, rule_error
-from chatcodec._losses import LossRecorder
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec import ProviderAPIError
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
@@ -34,7 +32,19 @@ from chatcodec._providers.gemini.parts import GeminiContext, PartDecoding, decod
 from chatcodec._providers.gemini.spelling import snake_cased
 from chatcodec._providers.gemini.usage import decode_usage, encode_usage
 from chatcodec._providers.gemini.wire import ErrorBody, Response, holds_json, is_error_body, refuse_unheld, validated
-from chatcodec._providers.kit import ABSENT, Steps, absent_keys, leftovers, mark_absent, restore_fields, shape_fields
+from chatcodec.contract import (
+    ABSENT,
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    absent_keys,
+    leftovers,
+    mark_absent,
+    restore_fields,
+    rule_error,
+    shape_fields,
+)
 
 RESPONSE_MAPPED = ("candidates", "usageMetadata", "modelVersion", "responseId")
 """Response fields with a canonical home."""

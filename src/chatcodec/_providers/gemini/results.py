@@ -28,16 +28,26 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_dict, is_dict
-from chatcodec._payloads import loads
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec._providers.gemini.markers import EMPTY_ID, KIT, NO_CACHE_MARKER, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec._providers.gemini.media import decode_media, encode_media
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
-from chatcodec._providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, shape_fields, unmapped
-from chatcodec._providers.kit.tool_names import fitted_tool_name, tool_name
+from chatcodec._providers.kit.tool_names import fitted_tool_name
+from chatcodec.contract import (
+    LossRecorder,
+    Steps,
+    as_dict,
+    compact_json,
+    is_dict,
+    kept_object,
+    leftovers,
+    loads,
+    restore_fields,
+    shape_fields,
+    tool_name,
+    unmapped,
+)
 
 _TEXT_FORMS = ("output", "error")
 _VALID_NAME = GEMINI_TOOL_NAMES.valid.match

@@ -28,17 +28,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.target_rules import (
+from chatcodec._providers.contract.target_rules import is_default
+from chatcodec._providers.kit.reasoning import budget_for_effort
+from chatcodec.contract import (
     ModelFamily,
     ProviderRules,
     RuleCall,
     SamplingRange,
     TargetRule,
-    is_default,
+    as_dict,
+    as_list,
     range_rule,
 )
-from chatcodec._providers.kit.reasoning import budget_for_effort
 
 VERSION = "v1beta"
 """The Gemini API version chatcodec's wire shapes follow."""

@@ -32,13 +32,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import LossRecorder, Steps
-from chatcodec._narrow import as_count, as_sampling_number
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.gemini.markers import LEVEL_SPELLING, NO_THOUGHTS, PROVIDER
-from chatcodec._providers.kit import kept_object
-from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-from chatcodec._providers.kit.reasoning import thinking_on
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    as_count,
+    as_sampling_number,
+    kept_object,
+    mark_integers,
+    respell_integers,
+    thinking_on,
+)
 
 _OPTIONS = ("provider_options", PROVIDER)
 """Where a request keeps Gemini's own settings (what the encoder starts from)."""

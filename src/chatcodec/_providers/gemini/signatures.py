@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
-from chatcodec._losses import LossRecorder, Steps
 from chatcodec._providers.gemini.markers import SKIP_SENTINEL
+from chatcodec.contract import LossRecorder, Steps
 
 if TYPE_CHECKING:  # messages.py applies the rule to the turns it builds
     from chatcodec._providers.gemini.messages import WireTurn

@@ -28,8 +28,9 @@ from typing import Any
 import pydantic_core
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from chatcodec._errors import ValidationError, is_template
-from chatcodec._narrow import as_dict, as_list, is_dict, is_list
+from chatcodec import ValidationError
+from chatcodec._errors import is_template
+from chatcodec.contract import as_dict, as_list, is_dict, is_list
 
 FREE_FORM = frozenset(
     {

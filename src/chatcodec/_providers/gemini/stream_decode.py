@@ -29,11 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatcodec._canonical_validation import validate_canonical
-from chatcodec._errors import StreamError, ValidationError, json_path
-from chatcodec._model.response import Usage
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec._providers.contract.context import DecodeContext
+from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage, ValidationError
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
 from chatcodec._providers.gemini.logprobs import RESULT, join_results, take_logprobs
@@ -49,9 +45,17 @@ from chatcodec._providers.gemini.response import (
 )
 from chatcodec._providers.gemini.usage import decode_usage
 from chatcodec._providers.gemini.wire import ErrorBody, Response, is_error_body, validated
-from chatcodec._providers.kit import leftovers, mark_absent
-from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.streams._builder import PartBuilder, StreamBuilder
+from chatcodec.contract import (
+    DecodeContext,
+    FeedByReading,
+    PartBuilder,
+    StreamBuilder,
+    json_path,
+    leftovers,
+    mark_absent,
+    read_event,
+    validate_canonical,
+)
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 _PIECE_KEYS = frozenset({"partialArgs", "willContinue"})

@@ -18,18 +18,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
-from chatcodec._error_statuses import error_status
-from chatcodec._errors import StreamError
-from chatcodec._losses import LossRecorder
-from chatcodec._model.stream_events import (
+from chatcodec import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
-    PartLifecycleEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
+    StreamError,
     TextDeltaEvent,
     TextEndEvent,
     TextStartEvent,
@@ -42,15 +39,22 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec._providers.contract.context import EncodeContext
+from chatcodec._error_statuses import error_status
 from chatcodec._providers.gemini.finish_reason import encode_finish_reason
 from chatcodec._providers.gemini.logprobs import RESULT, write_logprobs
 from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
 from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
 from chatcodec._providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec._providers.gemini.usage import encode_usage
-from chatcodec._providers.kit import Steps, absent_keys, restore_fields
-from chatcodec._providers.kit.stream_errors import report_after_error
+from chatcodec.contract import (
+    EncodeContext,
+    LossRecorder,
+    PartLifecycleEvent,
+    Steps,
+    absent_keys,
+    report_after_error,
+    restore_fields,
+)
 
 
 def _empty() -> dict[str, Any]:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.structure import Location, Structure, ToolStep, Turn, TurnProblem, role_at, spoken
+from chatcodec._providers.contract.structure import spoken
+from chatcodec.contract import Location, Structure, ToolStep, Turn, TurnProblem, as_dict, as_list, role_at
 
 _KEYS: tuple[tuple[str, Literal["call", "result"]], ...] = (
     ("functionCall", "call"),

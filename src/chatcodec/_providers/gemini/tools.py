@@ -18,14 +18,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_count, as_list
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.markers import KIT, NO_CACHE_MARKER, PROVIDER, SCHEMA_KEY
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
-from chatcodec._providers.kit import leftovers, restore_fields, shape_fields, unmapped
-from chatcodec._providers.kit.tool_names import tool_name
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    as_count,
+    as_list,
+    leftovers,
+    restore_fields,
+    shape_fields,
+    tool_name,
+    unmapped,
+)
 
 _DECLARATION_FIELDS = shape_fields(shapes.FunctionDeclaration)
 """The fields a declaration's shape types (``wire.py``), all read here: any other is kept."""

@@ -20,9 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.gemini.markers import KIT
-from chatcodec._providers.kit import ABSENT, Steps, absent_keys, leftovers, restore_fields
+from chatcodec.contract import ABSENT, EncodeContext, Steps, absent_keys, leftovers, restore_fields
 
 _PROMPT = "promptTokenCount"
 _TOOL_USE = "toolUsePromptTokenCount"

@@ -35,10 +35,8 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._errors import as_chatcodec_error
-from chatcodec._narrow import as_dict
 from chatcodec._payloads import refuse_unwritable_numbers
 from chatcodec._providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
-from chatcodec._providers.kit import constrained, shape_fields, stands_for, wire_shape
 from chatcodec._providers.kit.closed_schema import (
     JSON_VALUE,
     LazyValidator,
@@ -52,6 +50,7 @@ from chatcodec._providers.kit.closed_schema import (
     number,
     text,
 )
+from chatcodec.contract import as_dict, constrained, shape_fields, stands_for, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -483,17 +482,17 @@ def refuse_unheld(kind: Literal["request", "response", "messages"], canonical: o
     nested past pydantic-core's depth limit (which ``ProviderCodec.read_request`` turns into
     a :class:`~chatcodec.PayloadError` at the payload's deepest route) or a Python object
     that is not JSON. The models are imported on this rare path only."""
-    from chatcodec._canonical_validation import validate_canonical, validate_with
+    from chatcodec.contract import validate_canonical, validate_with
 
     if kind == "request":
-        from chatcodec._model.request import ChatRequest
+        from chatcodec import ChatRequest
 
         validate_canonical(ChatRequest, canonical)
     elif kind == "response":
-        from chatcodec._model.response import ChatResponse
+        from chatcodec import ChatResponse
 
         validate_canonical(ChatResponse, canonical)
     else:
-        from chatcodec._model.messages import MESSAGES_ADAPTER
+        from chatcodec import MESSAGES_ADAPTER
 
         validate_with(MESSAGES_ADAPTER, canonical, "Messages")

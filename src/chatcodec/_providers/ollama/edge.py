@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import (
+from chatcodec._providers.ollama.markers import PROVIDER
+from chatcodec.contract import (
     Call,
+    Detection,
     Edge,
     ErrorShape,
     Front,
@@ -29,8 +29,9 @@ from chatcodec._providers.contract.edge import (
     StreamFraming,
     Upstream,
     UpstreamModels,
+    as_dict,
+    as_list,
 )
-from chatcodec._providers.ollama.markers import PROVIDER
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:

@@ -20,12 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._losses import Steps
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.ollama.markers import FINISH_REASON
+from chatcodec.contract import EncodeContext, Steps
 
 if TYPE_CHECKING:  # the codec loads no canonical model (first use)
-    from chatcodec._model.response import UnifiedFinishReason
+    from chatcodec import UnifiedFinishReason
 
 DONE_REASONS: Mapping[str, UnifiedFinishReason] = {
     "stop": "stop",

@@ -39,9 +39,7 @@ rules' ``api_version`` and ``skip_rules``.
 
 from __future__ import annotations
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS
-from chatcodec._providers.kit import ProviderKit
+from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
 
 PROVIDER = "ollama"
 """Registry name, and the key of this codec's provider-metadata bags."""

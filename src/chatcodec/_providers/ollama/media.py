@@ -16,7 +16,7 @@ import binascii
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import LossRecorder, Steps
+from chatcodec.contract import LossRecorder, Steps
 
 UNKNOWN_MEDIA_TYPE = "application/octet-stream"
 """The media type of an image whose bytes match no signature known here."""

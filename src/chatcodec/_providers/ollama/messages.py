@@ -30,14 +30,21 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from chatcodec._losses import Steps
-from chatcodec._narrow import as_list
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
 from chatcodec._providers.ollama.call_ids import OpenCalls, orphan_result_id, request_call_id
 from chatcodec._providers.ollama.markers import KIT, NO_TOOL_NAME, SYNTHESIZED_ID, WITHOUT_ID
 from chatcodec._providers.ollama.media import decode_image
 from chatcodec._providers.ollama.parts import decode_call, decode_thinking, encode_call, encode_part
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    Steps,
+    absent_keys,
+    as_list,
+    mark_absent,
+    present,
+    restore_fields,
+    split_fields,
+)
 
 Canonical = Mapping[str, Any]
 """A canonical message or part as a dict (the JSON the models validate)."""

@@ -20,15 +20,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import LossRecorder, Steps
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit import compact_json, leftovers, present, shape_fields, unmapped, wire_fields
-from chatcodec._providers.kit.tool_arguments import input_object
-from chatcodec._providers.kit.tool_names import unblank_tool_name
 from chatcodec._providers.ollama import wire
 from chatcodec._providers.ollama.markers import INDEX, KIT, NO_ARGUMENTS, PROVIDER, SYNTHESIZED_ID, TYPED
 from chatcodec._providers.ollama.media import encode_image
+from chatcodec.contract import (
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    as_dict,
+    compact_json,
+    input_object,
+    leftovers,
+    present,
+    shape_fields,
+    unblank_tool_name,
+    unmapped,
+    wire_fields,
+)
 
 Part = Mapping[str, Any]
 """A canonical part as a dict (the JSON ``ContentPart`` validates)."""

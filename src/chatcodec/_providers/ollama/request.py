@@ -19,17 +19,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.history.turns import history_for
-from chatcodec._providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
-from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
-from chatcodec._providers.kit.service_tier import report_tier, report_user
 from chatcodec._providers.ollama.capabilities import CAPABILITIES
 from chatcodec._providers.ollama.markers import KIT, PROVIDER
 from chatcodec._providers.ollama.messages import decode_messages, encode_messages
 from chatcodec._providers.ollama.settings import decode_settings, encode_settings
 from chatcodec._providers.ollama.tools import decode_tools, encode_tools
 from chatcodec._providers.ollama.wire import Request, validated, validated_messages
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    absent_keys,
+    history_for,
+    mark_absent,
+    present,
+    read_logprob_settings,
+    report_tier,
+    report_user,
+    restore_fields,
+    split_fields,
+    write_logprob_settings,
+)
 
 _MAPPED = ("model", "messages", "tools", "options", "think", "format", "stream")
 """Top-level fields with a canonical home (or read by :mod:`.settings` into the bag)."""

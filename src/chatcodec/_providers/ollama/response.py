@@ -17,10 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._errors import ProviderAPIError
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.kit import Steps, absent_keys, leftovers, mark_absent, restore_fields
-from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
+from chatcodec import ProviderAPIError
 from chatcodec._providers.ollama.call_ids import response_call_id
 from chatcodec._providers.ollama.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers.ollama.markers import KIT, PROVIDER
@@ -29,6 +26,18 @@ from chatcodec._providers.ollama.timestamps import created_of, format_created
 from chatcodec._providers.ollama.usage import FIELDS as USAGE_FIELDS
 from chatcodec._providers.ollama.usage import decode_usage, encode_usage, has_usage
 from chatcodec._providers.ollama.wire import ErrorBody, Response, is_error_body, validated
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    Steps,
+    absent_keys,
+    leftovers,
+    mark_absent,
+    put_logprobs,
+    read_token_logprobs,
+    restore_fields,
+    write_token_logprobs,
+)
 
 RESPONSE_MAPPED = ("model", "created_at", "message", "done", "done_reason", "logprobs", *USAGE_FIELDS)
 """Response fields with a canonical home (or the choice's bag)."""

@@ -3,7 +3,7 @@ without a model ("model is required", ``server/routes.go``), and no model-family
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.target_rules import ProviderRules, RequiredField
+from chatcodec.contract import ProviderRules, RequiredField
 
 VERSION = "api"
 """Ollama's API has no version: its routes are ``/api/...``."""

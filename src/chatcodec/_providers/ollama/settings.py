@@ -30,13 +30,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_dict, as_sampling_number
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.schema_writing import FORMAT_AS_SENT, json_schema, read_as_sent
-from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
 from chatcodec._providers.ollama.wire import THINK_LEVELS
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    as_dict,
+    as_sampling_number,
+    mark_integers,
+    reasoning_for_effort,
+    respell_integers,
+    thinking_on,
+)
 
 SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
 """Sampling numbers with the same name in ``options`` and canonical form."""

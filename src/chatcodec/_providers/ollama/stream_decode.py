@@ -24,12 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec._errors import StreamError, ValidationError, json_path
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.kit import NULLS, split_fields
-from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec._providers.kit.token_logprobs import read_token_logprobs
+from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, ValidationError
 from chatcodec._providers.ollama.call_ids import response_call_id
 from chatcodec._providers.ollama.finish_reason import decode_finish_reason
 from chatcodec._providers.ollama.markers import PROVIDER
@@ -38,7 +33,17 @@ from chatcodec._providers.ollama.parts import decode_call
 from chatcodec._providers.ollama.response import RESPONSE_MAPPED, response_head, stamp_of
 from chatcodec._providers.ollama.usage import decode_usage, has_usage
 from chatcodec._providers.ollama.wire import ErrorBody, Response, is_error_body, validated
-from chatcodec.streams._builder import PartBuilder, StreamBuilder
+from chatcodec.contract import (
+    NULLS,
+    DecodeContext,
+    FeedByReading,
+    PartBuilder,
+    StreamBuilder,
+    json_path,
+    read_event,
+    read_token_logprobs,
+    split_fields,
+)
 
 _MESSAGE_MAPPED = ("role", "content", "thinking", "images", "tool_calls")
 """Message fields each line's pieces are read from (the rest is the message's bag)."""

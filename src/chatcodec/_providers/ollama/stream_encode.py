@@ -18,14 +18,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, assert_never
 
-from chatcodec._losses import LossRecorder
-from chatcodec._model.stream_events import (
+from chatcodec import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
-    PartLifecycleEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
     TextDeltaEvent,
@@ -40,14 +38,19 @@ from chatcodec._model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit import Steps, restore_fields
-from chatcodec._providers.kit.stream_errors import report_after_error
 from chatcodec._providers.ollama.markers import KIT
 from chatcodec._providers.ollama.media import encode_image
 from chatcodec._providers.ollama.parts import encode_call, encode_part
 from chatcodec._providers.ollama.response import encode_end, encode_head
 from chatcodec._providers.ollama.usage import encode_usage
+from chatcodec.contract import (
+    EncodeContext,
+    LossRecorder,
+    PartLifecycleEvent,
+    Steps,
+    report_after_error,
+    restore_fields,
+)
 
 
 class StreamEncoder:

@@ -21,12 +21,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.schema_writing import AS_SENT, json_schema, read_as_sent
-from chatcodec._providers.kit import leftovers, present, unmapped, wire_fields
-from chatcodec._providers.kit.tool_names import unblank_tool_name
 from chatcodec._providers.ollama.markers import KIT, NO_PARAMETERS, PROVIDER
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    as_dict,
+    leftovers,
+    present,
+    unblank_tool_name,
+    unmapped,
+    wire_fields,
+)
 
 _EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
 """The canonical default of a tool's ``parameters``."""

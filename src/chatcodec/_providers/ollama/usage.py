@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit import wire_fields
 from chatcodec._providers.ollama.markers import KIT
+from chatcodec.contract import EncodeContext, wire_fields
 
 COUNTS = (("prompt_eval_count", "input_tokens"), ("eval_count", "output_tokens"))
 """Wire count -> canonical count."""

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec._narrow import as_dict, is_dict
-from chatcodec._providers.kit import constrained, discriminator, tag, wire_shape
+from chatcodec.contract import as_dict, constrained, discriminator, is_dict, tag, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -173,7 +172,7 @@ def is_error_body(payload: object) -> bool:
 def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked as ``shape`` (:class:`Request`, :class:`Response`,
     :class:`ErrorBody`; errors carry wire paths), as a plain dict."""
-    from chatcodec._canonical_validation import validate_with  # pydantic: on the first body read
+    from chatcodec.contract import validate_with
 
     checked = as_dict(validate_with(_adapter(shape), payload, title))
     assert checked is not None  # every shape here is a TypedDict
@@ -182,7 +181,7 @@ def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
 
 def validated_messages(messages: object, title: str) -> list[dict[str, Any]]:
     """A stored list of messages checked as :class:`Message` shapes."""
-    from chatcodec._canonical_validation import validate_with
+    from chatcodec.contract import validate_with
 
     checked: list[dict[str, Any]] = validate_with(_adapter(list[Message]), messages, title)
     return checked

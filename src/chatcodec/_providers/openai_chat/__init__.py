@@ -14,8 +14,6 @@ for the reasoning fields and ``stream_calls.py`` for how tool-call fragments are
 
 Modules (each a job of its own; the contract's files as in ``_providers/_template``):
 
-- ``codec``: the codec object the registry loads: the role modules below handed to
-  ``ProviderCodec``.
 - ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
   keeps in its bags.
 - ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared

@@ -21,8 +21,6 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.kit import NULLS, leftovers, wire_fields
 from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec._providers.openai_chat import (
     cache_control,
@@ -41,9 +39,10 @@ from chatcodec._providers.openai_chat.tool_calls import (
     plain_call,
     plain_call_wire,
 )
+from chatcodec.contract import NULLS, as_dict, as_list, leftovers, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
+    from chatcodec.contract import LossRecorder, Steps
 
 Part = Mapping[str, Any]
 """A canonical part's data (as a part model dumps it; a key holding its default may be absent)."""

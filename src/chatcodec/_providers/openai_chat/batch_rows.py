@@ -8,9 +8,9 @@ so a dialect's row is written from a Chat Completions body.
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
 from chatcodec._providers.families.openai.batch import OPENAI_BATCH, OPENAI_BATCH_OUTPUT
 from chatcodec._providers.openai_chat.markers import PROVIDER
+from chatcodec.contract import BatchRows, EnvelopeBody
 
 BATCH_ROWS = BatchRows(
     (

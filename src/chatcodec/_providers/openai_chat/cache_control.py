@@ -30,12 +30,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.kit import decode_cache_control, encode_cache_control
 from chatcodec._providers.openai_chat.markers import KIT
+from chatcodec.contract import as_dict, as_list, decode_cache_control, encode_cache_control
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
+    from chatcodec.contract import LossRecorder, Steps
 
 KEY = "cache_control"
 """The wire key, as the gateways spell it."""

@@ -1,6 +1,6 @@
 """What OpenAI Chat Completions can carry (the record shared rules and laws read)."""
 
-from chatcodec._providers.contract.capabilities import Capabilities
+from chatcodec.contract import Capabilities
 
 CAPABILITIES = Capabilities(
     display_name="OpenAI Chat",

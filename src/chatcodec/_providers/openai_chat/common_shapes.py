@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from pydantic_core import core_schema as cs
 
-from chatcodec._providers.kit import shape_fields
 from chatcodec._providers.kit.closed_schema import (
     LazyValidator,
     closed,
@@ -33,6 +32,7 @@ from chatcodec._providers.kit.closed_schema import (
 )
 from chatcodec._providers.kit.closed_schema import tagged as by_tag
 from chatcodec._providers.openai_chat import wire
+from chatcodec.contract import shape_fields
 
 IMAGE_DETAILS = ("auto", "low", "high")
 """The image ``detail`` values canonical has (``ImagePart.detail``): a part with another

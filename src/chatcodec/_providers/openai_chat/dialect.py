@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._providers.openai_chat import assistant, parts, tools
 
 if TYPE_CHECKING:
-    from chatcodec._providers.contract.context import DecodeContext
+    from chatcodec.contract import DecodeContext
 
 
 def decode_part(part: dict[str, Any]) -> dict[str, Any]:

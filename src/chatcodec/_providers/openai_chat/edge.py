@@ -21,23 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import (
-    Call,
-    Edge,
-    ErrorShape,
-    Extension,
-    Front,
-    ModelList,
-    StreamFraming,
-    Upstream,
-    UpstreamModels,
-    count_of,
-    read_data_ids,
-    read_nested_error,
-)
-from chatcodec._providers.contract.target_rules import SamplingRange
+from chatcodec._providers.contract.edge import count_of
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -45,13 +29,29 @@ from chatcodec._providers.families.openai.edge import (
     write_openai_error,
     write_openai_models,
 )
-from chatcodec._providers.kit import sdk_kinds
 from chatcodec._providers.openai_chat import servers
 from chatcodec._providers.openai_chat import wire as shapes
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.rules import SAMPLING_RANGES
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
+from chatcodec.contract import (
+    Call,
+    Detection,
+    Edge,
+    ErrorShape,
+    Extension,
+    Front,
+    ModelList,
+    SamplingRange,
+    StreamFraming,
+    Upstream,
+    UpstreamModels,
+    as_dict,
+    read_data_ids,
+    read_nested_error,
+    sdk_kinds,
+)
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:

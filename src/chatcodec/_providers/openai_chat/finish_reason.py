@@ -29,9 +29,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._model.response import UnifiedFinishReason
-    from chatcodec._providers.contract.context import EncodeContext
+    from chatcodec import UnifiedFinishReason
+    from chatcodec.contract import EncodeContext, LossRecorder, Steps
 
 STANDARD = ("stop", "length", "tool_calls", "content_filter", "function_call")
 """The values of the SDK's ``Choice.finish_reason``."""

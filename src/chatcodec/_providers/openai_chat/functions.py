@@ -38,10 +38,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_list, is_dict
-from chatcodec._payloads import loads
-from chatcodec._providers.kit import compact_json, leftovers, unmapped
 from chatcodec._providers.openai_chat.markers import KIT
+from chatcodec.contract import as_list, compact_json, is_dict, leftovers, loads, unmapped
 
 FUNCTION_CALL = "_function_call"
 FUNCTION_RESULT = "_function"

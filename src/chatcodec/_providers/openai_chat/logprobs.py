@@ -15,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
 from chatcodec._providers.openai_chat.markers import PROVIDER
+from chatcodec.contract import as_dict, put_logprobs, read_token_logprobs, write_token_logprobs
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._model.response import TokenLogprob
+    from chatcodec import TokenLogprob
+    from chatcodec.contract import LossRecorder, Steps
 
 
 def read_choice_logprobs(logprobs: object) -> list[dict[str, Any]] | None:

@@ -94,9 +94,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._option_table import OptionTable
-from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS
-from chatcodec._providers.kit import ProviderKit
+from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
 
 PROVIDER = "openai-chat"
 """Registry name of this wire format and key of its ``provider_metadata`` bags."""

@@ -32,15 +32,14 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.kit import NULLS, leftovers, present
 from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE
 from chatcodec._providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import message_fields, nulls_as_spelling
+from chatcodec.contract import NULLS, leftovers, present
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
 
 Message = Mapping[str, Any]
 """A canonical message's data (as a message model dumps it; a key holding its default may be absent)."""

@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_list
-from chatcodec._providers.kit import NULLS, wire_fields
+from chatcodec.contract import NULLS, as_list, wire_fields
 
 SPELLED_NULLS = frozenset({"refusal", "function_call", "annotations", "audio", "name"})
 """The message keys whose ``null`` is spelling (the SDK dump's, and a ``null`` name)."""

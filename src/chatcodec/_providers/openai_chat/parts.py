@@ -20,9 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec import _compat as compat
-from chatcodec._narrow import as_dict
 from chatcodec._providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS, decode_prompt_cache_breakpoint
-from chatcodec._providers.kit import encode_cache_control, leftovers, unmapped, wire_fields
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec._providers.openai_chat import cache_control
 from chatcodec._providers.openai_chat.common_shapes import IMAGE_DETAILS
@@ -39,10 +37,10 @@ from chatcodec._providers.openai_chat.server_media import (
     untaken_file,
     video_target,
 )
+from chatcodec.contract import as_dict, encode_cache_control, leftovers, unmapped, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._providers.contract.context import EncodeContext
+    from chatcodec.contract import EncodeContext, LossRecorder, Steps
 
 _TTLS = OPENAI_CACHE_TTLS
 _BREAKPOINT = "prompt_cache_breakpoint"

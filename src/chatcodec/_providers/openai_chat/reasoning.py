@@ -49,15 +49,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._errors import PayloadError
-from chatcodec._narrow import as_dict, as_list
+from chatcodec import PayloadError
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
-from chatcodec._providers.kit import absent_keys, leftovers, path, wire_fields
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX
+from chatcodec.contract import absent_keys, as_dict, as_list, leftovers, path, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._providers.contract.context import EncodeContext
+    from chatcodec.contract import EncodeContext, LossRecorder, Steps
 
 Thinking = Mapping[str, Any]
 """A canonical thinking part's data (``text`` may be absent: its default is ``""``)."""

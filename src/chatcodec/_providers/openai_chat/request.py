@@ -27,12 +27,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.history.turns import history_for
-from chatcodec._providers.kit import absent_keys, holds_a_container, leftovers, wire_fields
-from chatcodec._providers.kit.integer_spelling import respell_integers
-from chatcodec._providers.kit.logprob_settings import write_logprob_settings
-from chatcodec._providers.kit.service_tier import write_tier
 from chatcodec._providers.openai_chat import servers, settings, tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES, COMMON_REQUEST
@@ -52,10 +46,20 @@ from chatcodec._providers.openai_chat.request_fields import (
 )
 from chatcodec._providers.openai_chat.wire import Request
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, messages_adapter, request_adapter
+from chatcodec.contract import (
+    absent_keys,
+    as_dict,
+    history_for,
+    holds_a_container,
+    leftovers,
+    respell_integers,
+    wire_fields,
+    write_logprob_settings,
+    write_tier,
+)
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder
-    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 JSON_FRONT = COMMON_REQUEST
 """The closed schema that parses a JSON body and validates it in one pass in Rust

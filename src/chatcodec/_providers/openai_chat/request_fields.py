@@ -13,13 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chatcodec._narrow import as_count, as_sampling_number
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.kit import ABSENT, present
-from chatcodec._providers.kit.integer_spelling import mark_integers
-from chatcodec._providers.kit.logprob_settings import read_logprob_settings
-from chatcodec._providers.kit.service_tier import read_tier
 from chatcodec._providers.openai_chat import settings, tools
+from chatcodec.contract import (
+    ABSENT,
+    DecodeContext,
+    as_count,
+    as_sampling_number,
+    mark_integers,
+    present,
+    read_logprob_settings,
+    read_tier,
+)
 
 SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
 """Fields with the same name and value in canonical (``model`` first)."""

@@ -22,10 +22,8 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._errors import ProviderAPIError
-from chatcodec._narrow import as_dict
-from chatcodec._providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
-from chatcodec._providers.kit.invented import NOW, report_invented
+from chatcodec import ProviderAPIError
+from chatcodec._providers.kit.invented import NOW
 from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.assistant import decode_assistant, encode_assistant
 from chatcodec._providers.openai_chat.finish_reason import (
@@ -37,9 +35,10 @@ from chatcodec._providers.openai_chat.logprobs import place_choice_logprobs, rea
 from chatcodec._providers.openai_chat.markers import KIT
 from chatcodec._providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, response_adapter
+from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, present, report_invented, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec.contract import DecodeContext, EncodeContext
 
 OBJECT = "chat.completion"
 OWNER = "an OpenAI ChatCompletion"
@@ -85,8 +84,8 @@ def _refused(data: dict[str, Any]) -> None:
     """Raise the canonical response's error for ``data`` (what the wire lets through and a
     :class:`~chatcodec.ChatResponse` refuses: its path and rule, as decoding to the model
     gives them)."""
-    from chatcodec._canonical_validation import validate_canonical
-    from chatcodec._model.response import ChatResponse
+    from chatcodec import ChatResponse
+    from chatcodec.contract import validate_canonical
 
     validate_canonical(ChatResponse, data)
 

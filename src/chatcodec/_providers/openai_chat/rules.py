@@ -17,16 +17,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.target_rules import (
-    ModelFamily,
-    ProviderRules,
-    RequiredField,
-    RuleCall,
-    SamplingRange,
-    TargetRule,
-    range_rule,
-)
 from chatcodec._providers.families.openai.model_rules import (
     EFFORT_SOURCE,
     GPT_5_BEFORE_5_1,
@@ -36,6 +26,17 @@ from chatcodec._providers.families.openai.model_rules import (
     minimal_for_none,
 )
 from chatcodec._providers.openai_chat.servers import chosen_server
+from chatcodec.contract import (
+    ModelFamily,
+    ProviderRules,
+    RequiredField,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    as_dict,
+    as_list,
+    range_rule,
+)
 
 VERSION = "v1"
 """The one Chat Completions API version."""

@@ -44,9 +44,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._providers.contract.context import EncodeContext
     from chatcodec._providers.openai_chat.servers.server import Server
+    from chatcodec.contract import EncodeContext, LossRecorder, Steps
 
 VIDEO_URL = "_video_url"
 """Marker: the video was read from a ``video_url`` part (``markers.py``)."""

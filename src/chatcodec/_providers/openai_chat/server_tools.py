@@ -34,10 +34,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._payloads import loads
-from chatcodec._providers.kit import compact_json
 from chatcodec._providers.openai_chat.markers import KIT
+from chatcodec.contract import as_dict, as_list, compact_json, loads
 
 FIELDS = "provider_specific_fields"
 """litellm's message key for provider data."""

@@ -15,19 +15,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers.families.schema_writing import (
     FORMAT_AS_SENT,
     STRICT_SCHEMA_OPTION,
     openai_format_as_sent,
     openai_strict_schema,
 )
-from chatcodec._providers.kit import present, unmapped
-from chatcodec._providers.kit.reasoning import effort_word, reasoning_for_effort
+from chatcodec._providers.kit.reasoning import effort_word
+from chatcodec.contract import as_dict, present, reasoning_for_effort, unmapped
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder
-    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 """The canonical :data:`~chatcodec._model.request.ReasoningEffort` values, spelled out so the

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.kit import leftovers, mark_absent
 from chatcodec._providers.openai_chat import thought_signatures
 from chatcodec._providers.openai_chat.logprobs import read_choice_logprobs
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.tool_calls import decode_tool_call
-from chatcodec.streams._builder import PartBuilder
+from chatcodec.contract import PartBuilder, as_dict, as_list, leftovers, mark_absent
 
 
 class CustomCall:

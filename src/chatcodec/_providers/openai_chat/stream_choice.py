@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._errors import StreamError
-from chatcodec._narrow import as_list
+from chatcodec import StreamError
 from chatcodec._providers.openai_chat.stream_calls import CustomCall, join_logprobs, text_tokens
-from chatcodec.streams._builder import PartBuilder
+from chatcodec.contract import PartBuilder, as_list
 
 CONTINUED_REASONING = ("reasoning_content", "reasoning")
 """The reasoning fields a one-field delta may continue (:func:`continued_reasoning`)."""

@@ -13,14 +13,12 @@ from typing import Any, cast
 import pydantic_core
 from pydantic_core import core_schema as cs
 
-from chatcodec._canonical_validation import validate_with
-from chatcodec._errors import StreamError, ValidationError
-from chatcodec._model.stream_events import ErrorEvent
-from chatcodec._narrow import as_dict
+from chatcodec import ErrorEvent, StreamError, ValidationError
 from chatcodec._payloads import unwritable_number
 from chatcodec._providers.kit.closed_schema import LazyValidator, closed_like, literal, text
 from chatcodec._providers.openai_chat import wire
 from chatcodec._providers.openai_chat.wire_validators import chunk_adapter
+from chatcodec.contract import as_dict, validate_with
 
 
 def common_chunk(json_input: bool) -> cs.CoreSchema:

@@ -52,19 +52,15 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
-from chatcodec._errors import StreamError
-from chatcodec._model.stream_events import (
+from chatcodec import (
     AnyStreamEvent,
     PartEvent,
+    StreamError,
     ThinkingDeltaEvent,
     ThinkingSignatureDeltaEvent,
     UsageEvent,
 )
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.kit import leftovers as rest
-from chatcodec._providers.kit import mark_absent, shape_fields
-from chatcodec._providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
+from chatcodec._providers.kit.stream_reading import read_in_batches, read_one
 from chatcodec._providers.openai_chat import logprobs, reasoning, stream_indexes, wire
 from chatcodec._providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec._providers.openai_chat.markers import PROVIDER
@@ -73,7 +69,19 @@ from chatcodec._providers.openai_chat.stream_calls import CustomCall, call_bag, 
 from chatcodec._providers.openai_chat.stream_choice import ChoiceState, continued_reasoning
 from chatcodec._providers.openai_chat.stream_chunk import error_event, validated_chunk
 from chatcodec._providers.openai_chat.usage import decode_usage
-from chatcodec.streams._builder import PartBuilder, StreamBuilder, plain_counts
+from chatcodec.contract import (
+    DecodeContext,
+    FeedByReading,
+    PartBuilder,
+    StreamBuilder,
+    as_dict,
+    as_list,
+    mark_absent,
+    read_event,
+    shape_fields,
+)
+from chatcodec.contract import leftovers as rest
+from chatcodec.streams._builder import plain_counts
 
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""

@@ -35,32 +35,35 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
-from chatcodec._model.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec._model.stream_events import (
+from chatcodec import (
     AnyStreamEvent,
+    AudioPart,
     ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
+    ImagePart,
+    OpaquePart,
     PartEvent,
     RefusalDeltaEvent,
+    RefusalPart,
     ResponseStartEvent,
     TextDeltaEvent,
     TextEndEvent,
+    TextPart,
     TextStartEvent,
     ThinkingDeltaEvent,
     ThinkingEndEvent,
+    ThinkingPart,
     ThinkingSignatureDeltaEvent,
     ThinkingStartEvent,
     ToolCallDeltaEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
+    ToolUsePart,
     UsageEvent,
 )
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.context import EncodeContext, read_options
-from chatcodec._providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
-from chatcodec._providers.kit.invented import NOW, report_invented
-from chatcodec._providers.kit.stream_errors import report_after_error
+from chatcodec._providers.contract.context import read_options
+from chatcodec._providers.kit.invented import NOW
 from chatcodec._providers.openai_chat import logprobs, reasoning, stream_thinking, thought_signatures
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
@@ -68,6 +71,17 @@ from chatcodec._providers.openai_chat.null_spelling import message_fields
 from chatcodec._providers.openai_chat.stream_calls import join_logprobs
 from chatcodec._providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec._providers.openai_chat.usage import encode_usage, merged_usage
+from chatcodec.contract import (
+    EncodeContext,
+    Steps,
+    absent_keys,
+    as_dict,
+    is_marker,
+    report_after_error,
+    report_invented,
+    wire_fields,
+    wire_key,
+)
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
 _OWNER = "an OpenAI ChatCompletionChunk"

@@ -18,21 +18,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from chatcodec._model.content import ThinkingPart
-from chatcodec._model.stream_events import (
+from chatcodec import (
     ThinkingDeltaEvent,
     ThinkingEndEvent,
+    ThinkingPart,
     ThinkingSignatureDeltaEvent,
     ThinkingStartEvent,
 )
-from chatcodec._narrow import as_list
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
-from chatcodec._providers.kit import Steps, wire_fields
 from chatcodec._providers.openai_chat import reasoning, stream_indexes
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec.contract import Steps, as_list, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder
+    from chatcodec.contract import LossRecorder
 
 
 @dataclass

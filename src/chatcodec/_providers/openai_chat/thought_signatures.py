@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers.families.google.thought_signatures import (
     GEMINI,
     GEMINI_KEY,
     attach_signature,
     split_signature,
 )
+from chatcodec.contract import as_dict
 
 __all__ = ["GEMINI", "GEMINI_KEY", "attach_signature", "split_signature", "take_signature", "write_signature"]
 

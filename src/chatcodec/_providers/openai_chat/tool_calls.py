@@ -8,15 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.kit import absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
 from chatcodec._providers.kit.plain_shapes import PLAIN_TOOL_USE
 from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec._providers.openai_chat import cache_control, functions, parts, thought_signatures
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX, opaque
+from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, tool_name, unmapped, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
+    from chatcodec.contract import LossRecorder, Steps
 
 Part = Mapping[str, Any]
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
 from chatcodec._providers.families.schema_writing import (
     AS_SENT,
@@ -22,8 +21,13 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
     read_as_sent,
 )
-from chatcodec._providers.kit import (
+from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
+from chatcodec._providers.openai_chat import cache_control
+from chatcodec._providers.openai_chat import wire as shapes
+from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
+from chatcodec.contract import (
     absent_keys,
+    as_dict,
     leftovers,
     mark_absent,
     present,
@@ -32,14 +36,9 @@ from chatcodec._providers.kit import (
     unmapped,
     wire_fields,
 )
-from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
-from chatcodec._providers.openai_chat import cache_control
-from chatcodec._providers.openai_chat import wire as shapes
-from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
 
 
 def _default_parameters() -> dict[str, Any]:

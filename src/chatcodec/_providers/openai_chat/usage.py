@@ -17,14 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
-from chatcodec._providers.kit.invented import report_invented
 from chatcodec._providers.openai_chat.markers import KIT
+from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, report_invented, unmapped, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec._model.response import Usage
-    from chatcodec._providers.contract.context import EncodeContext
+    from chatcodec import Usage
+    from chatcodec.contract import EncodeContext
 
 _DETAILS = {
     "prompt_tokens_details": (("cached_tokens", "cache_read_tokens"), ("cache_write_tokens", "cache_write_tokens")),
@@ -104,7 +102,7 @@ def merged_usage(held: Usage, later: Usage) -> Usage:
     """Two usage events of one stream as one (the later's counts win, provider bags merged per
     provider): the chunk encoder holds usage to the last chunk, as OpenAI sends it. The model
     is imported here, as the stream path needs it and a plain conversion loads no model."""
-    from chatcodec._model.response import Usage
+    from chatcodec import Usage
 
     fields = {**held.model_dump(exclude_none=True), **later.model_dump(exclude_none=True)}
     metadata = {**(held.provider_metadata or {})}

@@ -20,8 +20,7 @@ from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec._narrow import as_dict, is_dict
-from chatcodec._providers.kit import constrained, discriminator, stands_for, tag, tagged, wire_shape
+from chatcodec.contract import as_dict, constrained, discriminator, is_dict, stands_for, tag, tagged, wire_shape
 
 NonEmpty = Annotated[str, constrained(min_length=1)]
 """Text the canonical model requires to be non-empty (URLs, file ids, tool names)."""

@@ -10,12 +10,11 @@ API documentation:
 - Open Responses (the open specification of this API; a server's resource, :mod:`.server`):
   https://www.openresponses.org/specification
 
-The registry loads :data:`chatcodec._providers.openai_responses.codec.CODEC` as ``openai-responses``.
+The registry builds its codec from this folder's modules (``ProviderCodec.from_package``) as
+``openai-responses``.
 
 Modules (each a job of its own; the contract's files as in ``_providers/_template``):
 
-- ``codec``: the codec object the registry loads: the role modules below handed to
-  ``ProviderCodec``.
 - ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
   keeps in its bags.
 - ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
 from chatcodec._providers.families.openai.batch import OPENAI_BATCH, OPENAI_BATCH_OUTPUT
 from chatcodec._providers.openai_responses.markers import PROVIDER
+from chatcodec.contract import BatchRows, EnvelopeBody
 
 BATCH_ROWS = BatchRows(
     (

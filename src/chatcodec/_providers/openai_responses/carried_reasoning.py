@@ -48,10 +48,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from chatcodec._errors import PayloadError
-from chatcodec._narrow import as_dict, is_dict
-from chatcodec._providers.kit.bags import holds_a_container
+from chatcodec import PayloadError
 from chatcodec._providers.openai_responses.markers import PROVIDER
+from chatcodec.contract import as_dict, holds_a_container, is_dict
 
 PREFIX = "chatcodec.reasoning.v1:"
 """What a sealed ``encrypted_content`` starts with (OpenAI's own payloads are Fernet

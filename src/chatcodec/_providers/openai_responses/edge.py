@@ -26,24 +26,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import (
-    Call,
-    CountFront,
-    CountUpstream,
-    Edge,
-    ErrorShape,
-    Extension,
-    Front,
-    ModelList,
-    StreamFraming,
-    Upstream,
-    UpstreamModels,
-    body_call,
-    read_data_ids,
-    read_nested_error,
-)
+from chatcodec._providers.contract.edge import body_call
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -53,6 +36,23 @@ from chatcodec._providers.families.openai.edge import (
 )
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.server import ANSWERING
+from chatcodec.contract import (
+    Call,
+    CountFront,
+    CountUpstream,
+    Detection,
+    Edge,
+    ErrorShape,
+    Extension,
+    Front,
+    ModelList,
+    StreamFraming,
+    Upstream,
+    UpstreamModels,
+    as_dict,
+    read_data_ids,
+    read_nested_error,
+)
 
 
 def write_error_event(message: str, status: int, kind: str) -> dict[str, Any]:

@@ -22,11 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._losses import Steps
-from chatcodec._providers.contract.context import EncodeContext
+from chatcodec.contract import EncodeContext, Steps
 
 if TYPE_CHECKING:
-    from chatcodec._model.response import UnifiedFinishReason
+    from chatcodec import UnifiedFinishReason
 
 FinishReason = Mapping[str, Any]
 """A canonical finish reason, as data (``unified``, and ``raw`` when known)."""

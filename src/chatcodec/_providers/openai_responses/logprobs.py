@@ -23,10 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import LossRecorder, Steps
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.kit.token_logprobs import read_token_logprobs
 from chatcodec._providers.openai_responses.markers import PROVIDER
+from chatcodec.contract import LossRecorder, Steps, as_dict, as_list, read_token_logprobs
 
 LOGPROBS = "logprobs"
 

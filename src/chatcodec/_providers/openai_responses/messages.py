@@ -29,10 +29,7 @@ from collections.abc import Collection, Mapping, Sequence
 from operator import methodcaller
 from typing import Any, cast
 
-from chatcodec._losses import LossRecorder
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.openai.cache_breakpoint import encode_prompt_cache_breakpoint
-from chatcodec._providers.kit import Steps, restore_fields, shape_fields, split_fields
 from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
@@ -48,6 +45,15 @@ from chatcodec._providers.openai_responses.parts import (
     opaque,
 )
 from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, note_call_ids
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    restore_fields,
+    shape_fields,
+    split_fields,
+)
 
 _MESSAGE_FIELDS = shape_fields(shapes.Message)
 _OUTPUT_FIELDS = shape_fields(shapes.CallOutput)

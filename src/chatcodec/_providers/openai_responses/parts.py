@@ -33,18 +33,25 @@ from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from chatcodec import _compat as compat
-from chatcodec._losses import LossRecorder
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
 )
 from chatcodec._providers.families.openai.file_names import invented_filename
-from chatcodec._providers.kit import ABSENT, Steps, absent_keys, restore_fields, sdk_kinds, split_fields
 from chatcodec._providers.kit.null_fields import with_unknown_nulls
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
+from chatcodec.contract import (
+    ABSENT,
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    absent_keys,
+    restore_fields,
+    sdk_kinds,
+    split_fields,
+)
 
 _noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 BREAKPOINT = "prompt_cache_breakpoint"

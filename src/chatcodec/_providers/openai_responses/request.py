@@ -40,14 +40,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter, methodcaller
 from typing import Any
 
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_list, as_sampling_number
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.contract.target_rules import carries_nothing
-from chatcodec._providers.history.turns import history_for, holds_empty_content
-from chatcodec._providers.kit import restore_fields, split_fields
-from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-from chatcodec._providers.kit.service_tier import read_tier, write_tier
+from chatcodec._providers.history.turns import holds_empty_content
 from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
@@ -56,6 +49,21 @@ from chatcodec._providers.openai_responses.rules import note_call_ids
 from chatcodec._providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec._providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec._providers.openai_responses.wire import ITEMS, REQUEST, REQUEST_FRONT, adapted
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    as_list,
+    as_sampling_number,
+    carries_nothing,
+    history_for,
+    mark_integers,
+    read_tier,
+    respell_integers,
+    restore_fields,
+    split_fields,
+    write_tier,
+)
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""
@@ -207,8 +215,8 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     """Read a bare Responses ``input`` item list (a stored conversation)."""
     items = ITEMS.front(messages)
     if items is None:
-        from chatcodec._canonical_validation import validate_with
-        from chatcodec._model.messages import MESSAGES_ADAPTER
+        from chatcodec import MESSAGES_ADAPTER
+        from chatcodec.contract import validate_with
 
         read = decode_messages(ITEMS.adapter(messages, "OpenAI Responses input items"), context)
         validate_with(MESSAGES_ADAPTER, read, "Messages")  # as _held
@@ -221,8 +229,8 @@ def _held(canonical: dict[str, Any]) -> dict[str, Any]:
     may hold a value canonical cannot (nested past pydantic-core's depth limit, not JSON
     from a Python caller), refused here with canonical's error (the codec turns a depth
     error into one at the payload's deepest place), as every decoder refused it before."""
-    from chatcodec._canonical_validation import validate_canonical
-    from chatcodec._model.request import ChatRequest
+    from chatcodec import ChatRequest
+    from chatcodec.contract import validate_canonical
 
     validate_canonical(ChatRequest, canonical)
     return canonical

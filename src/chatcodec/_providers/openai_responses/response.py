@@ -28,12 +28,8 @@ import time
 from collections.abc import Mapping
 from typing import Any, cast
 
-from chatcodec._errors import ProviderAPIError
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
-from chatcodec._providers.kit import absent_keys, mark_absent, restore_fields, split_fields
-from chatcodec._providers.kit.invented import NOW, report_invented
+from chatcodec import ProviderAPIError
+from chatcodec._providers.kit.invented import NOW
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, Sealing, sealing_of
 from chatcodec._providers.openai_responses.finish_reason import (
     decode_finish_reason,
@@ -45,6 +41,17 @@ from chatcodec._providers.openai_responses.logprobs import place_answer_logprobs
 from chatcodec._providers.openai_responses.markers import KIT, SERVER_FIELDS
 from chatcodec._providers.openai_responses.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_responses.wire import RESPONSE, adapted
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    absent_keys,
+    as_dict,
+    mark_absent,
+    report_invented,
+    restore_fields,
+    split_fields,
+)
 
 OBJECT = "response"
 ANSWER_NAMES: tuple[tuple[str, str], ...] = (("id", "id"), ("created_at", "created"), ("model", "model"))
@@ -86,8 +93,8 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     if wire is not None:
         return decode_response_dict(wire)
     # the adapter says why, or takes a value canonical cannot hold (as request._held)
-    from chatcodec._canonical_validation import validate_canonical
-    from chatcodec._model.response import ChatResponse
+    from chatcodec import ChatResponse
+    from chatcodec.contract import validate_canonical
 
     canonical = decode_response_dict(adapted(RESPONSE, payload, "OpenAI Responses response"))
     validate_canonical(ChatResponse, canonical)

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.target_rules import ProviderRules, RuleCall, SamplingRange, TargetRule, range_rule
 from chatcodec._providers.families.openai.model_rules import (
     EFFORT_SOURCE,
     GPT_5_BEFORE_5_1,
@@ -25,6 +23,7 @@ from chatcodec._providers.families.openai.model_rules import (
     minimal_for_none,
 )
 from chatcodec._providers.kit.tool_id_mapping import ToolIdMapping
+from chatcodec.contract import ProviderRules, RuleCall, SamplingRange, TargetRule, as_dict, range_rule
 
 VERSION = "v1"
 """The one Responses API version."""

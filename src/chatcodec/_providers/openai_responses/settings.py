@@ -16,19 +16,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._errors import rule_error
-from chatcodec._losses import LossRecorder
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.schema_writing import (
     FORMAT_AS_SENT,
     STRICT_SCHEMA_OPTION,
     openai_format_as_sent,
     openai_strict_schema,
 )
-from chatcodec._providers.kit import kept_object, leftovers, restore_fields, unmapped
-from chatcodec._providers.kit.reasoning import effort_word, reasoning_for_effort
+from chatcodec._providers.kit.reasoning import effort_word
 from chatcodec._providers.openai_responses.markers import PROVIDER
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    as_dict,
+    kept_object,
+    leftovers,
+    reasoning_for_effort,
+    restore_fields,
+    rule_error,
+    unmapped,
+)
 
 _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
 """Responses' efforts; ``max`` since 2026 (openai 3.54 ``shared_params/reasoning.py``,

@@ -39,20 +39,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatcodec._canonical_validation import validate_canonical
-from chatcodec._errors import StreamError
-from chatcodec._model.response import Usage
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
+from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec._providers.openai_responses.items import decode_item
 from chatcodec._providers.openai_responses.logprobs import after_deltas, read_delta_logprobs, take_part_logprobs
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.response import decode_response_dict
 from chatcodec._providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
-from chatcodec.streams._builder import PartBuilder, StreamBuilder
+from chatcodec.contract import (
+    DecodeContext,
+    FeedByReading,
+    PartBuilder,
+    StreamBuilder,
+    as_dict,
+    read_event,
+    validate_canonical,
+)
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 STREAM_END = "its response.completed, response.incomplete or response.failed event"

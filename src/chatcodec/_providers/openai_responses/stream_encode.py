@@ -32,13 +32,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from chatcodec._losses import LossRecorder, Steps
-from chatcodec._model.response import FinishReason, TokenLogprob, Usage
-from chatcodec._model.stream_events import (
+from chatcodec import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
+    FinishReason,
     PartEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
@@ -49,13 +48,13 @@ from chatcodec._model.stream_events import (
     ThinkingEndEvent,
     ThinkingSignatureDeltaEvent,
     ThinkingStartEvent,
+    TokenLogprob,
     ToolCallDeltaEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
+    Usage,
     UsageEvent,
 )
-from chatcodec._narrow import as_list
-from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.openai_responses.carried_reasoning import seal_call, sealing_of
 from chatcodec._providers.openai_responses.edge import error_fields
 from chatcodec._providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
@@ -69,6 +68,7 @@ from chatcodec._providers.openai_responses.logprobs import (
 from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.response import encode_response
 from chatcodec._providers.openai_responses.stream_items import content_events, empty_item, item_id
+from chatcodec.contract import EncodeContext, LossRecorder, Steps, as_list
 
 _ENDS_A_REFUSAL = (TextStartEvent, ThinkingStartEvent, ToolCallStartEvent, PartEvent, FinishEvent)
 """Events after which a refusal under way is complete (the next part, or the finish)."""

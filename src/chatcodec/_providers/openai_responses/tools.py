@@ -21,9 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import LossRecorder, Steps
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
 from chatcodec._providers.families.schema_writing import (
     AS_SENT,
@@ -31,10 +28,21 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
     read_as_sent,
 )
-from chatcodec._providers.kit import NULLS, restore_fields, split_fields
-from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES, tool_name
+from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.parts import canonical_text, opaque
+from chatcodec.contract import (
+    NULLS,
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    Steps,
+    as_dict,
+    as_list,
+    restore_fields,
+    split_fields,
+    tool_name,
+)
 
 _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"

@@ -15,11 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_count, as_dict
-from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
-from chatcodec._providers.kit.invented import report_invented
 from chatcodec._providers.openai_responses.markers import KIT
+from chatcodec.contract import (
+    EncodeContext,
+    absent_keys,
+    as_count,
+    as_dict,
+    leftovers,
+    mark_absent,
+    report_invented,
+    unmapped,
+    wire_fields,
+)
 
 _DETAILS = {
     "input_tokens_details": (("cached_tokens", "cache_read_tokens"), ("cache_write_tokens", "cache_write_tokens")),

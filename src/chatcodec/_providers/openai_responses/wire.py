@@ -43,9 +43,8 @@ from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict, is_typeddict
 
-from chatcodec._narrow import as_dict, is_dict
-from chatcodec._providers.kit import stands_for
 from chatcodec._providers.kit.closed_schema import FINITE, JSON_VALUE, LazyValidator, build, either, json_object
+from chatcodec.contract import as_dict, is_dict, stands_for
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -415,7 +414,7 @@ class Shape:
             from pydantic import TypeAdapter
 
             self._adapter = TypeAdapter(self._annotation)
-        from chatcodec._canonical_validation import validate_with
+        from chatcodec.contract import validate_with
 
         return validate_with(self._adapter, payload, title)
 

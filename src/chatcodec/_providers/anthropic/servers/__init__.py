@@ -20,7 +20,7 @@ from chatcodec._providers.anthropic.servers.server import Server, ServerCall
 from chatcodec._providers.kit import servers as kit_servers
 
 if TYPE_CHECKING:
-    from chatcodec._providers.contract.context import EncodeContext
+    from chatcodec.contract import EncodeContext
 
 __all__ = ["OPTION", "SERVERS", "TABLE", "Server", "fit_written", "server_for_url", "server_named"]
 

@@ -20,11 +20,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.anthropic.servers.server import Server, ServerCall
+from chatcodec.contract import as_dict, as_list
 
 if TYPE_CHECKING:
-    from chatcodec._losses import Steps
+    from chatcodec.contract import Steps
 
 ALWAYS = frozenset({"model", "messages", "max_tokens"})
 """What every server needs, listed or not."""

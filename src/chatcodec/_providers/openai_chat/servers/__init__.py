@@ -43,7 +43,7 @@ from chatcodec._providers.openai_chat.servers.fitting import fit_request
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
 
 if TYPE_CHECKING:
-    from chatcodec._providers.contract.context import EncodeContext
+    from chatcodec.contract import EncodeContext
 
 __all__ = [
     "DEFAULT",

@@ -10,9 +10,9 @@ breakpoint is not sent.
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
+from chatcodec.contract import Extension
 
 DOCS = "https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference"
 _ON_YOUR_DATA = "https://learn.microsoft.com/en-us/azure/ai-foundry/openai/references/on-your-data"

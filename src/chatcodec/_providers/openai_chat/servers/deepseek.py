@@ -21,10 +21,10 @@
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import ModelParts, Refusal, Server, ServerCall, ServerRule
 from chatcodec._providers.openai_chat.servers.turns import reasoning_back_in_tool_loop
+from chatcodec.contract import Extension
 
 DOCS = "https://api-docs.deepseek.com/api/create-chat-completion"
 THINKING = "https://api-docs.deepseek.com/guides/thinking_mode"

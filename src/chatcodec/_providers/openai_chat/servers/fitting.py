@@ -28,17 +28,16 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
 )
-from chatcodec._providers.kit import decode_cache_control, encode_cache_control
 from chatcodec._providers.kit.field_sets import load_field_sets
 from chatcodec._providers.openai_chat.servers.server import Server, ServerCall
+from chatcodec.contract import as_dict, as_list, decode_cache_control, encode_cache_control
 
 if TYPE_CHECKING:
-    from chatcodec._losses import Steps
+    from chatcodec.contract import Steps
 
 PACKAGE = "chatcodec._providers.openai_chat"
 REQUEST_KINDS = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")

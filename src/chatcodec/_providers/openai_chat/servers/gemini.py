@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import re
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.extension import Extension
-from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.families.google.single_types import single_types
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server, ServerCall, ServerRule
 from chatcodec._providers.openai_chat.servers.turns import current_steps
+from chatcodec.contract import Extension, SamplingRange, as_dict, as_list
 
 DOCS = "https://ai.google.dev/gemini-api/docs/openai"
 SIGNATURES = "https://ai.google.dev/gemini-api/docs/thought-signatures"

@@ -12,9 +12,9 @@ Reasoning comes back as ``reasoning``, set by ``reasoning_format`` / ``include_r
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
+from chatcodec.contract import Extension
 
 DOCS = "https://console.groq.com/docs/openai"
 _REASONING = "https://console.groq.com/docs/reasoning"

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import re
 
-from chatcodec._providers.contract.extension import Extension
-from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import ModelParts, Server, ServerCall, ServerRule
 from chatcodec._providers.openai_chat.servers.turns import reasoning_back_in_tool_loop
+from chatcodec.contract import Extension, SamplingRange
 
 DOCS = "https://platform.moonshot.ai/docs/api/chat"
 THINKING = "https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
+from chatcodec.contract import Extension
 
 PROVIDER = "openai-chat"
 """The provider every row belongs to (the edge's own name)."""

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.extension import Extension
-from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
+from chatcodec.contract import Extension, SamplingRange, as_dict, as_list
 
 DOCS = "https://docs.mistral.ai/api/#tag/chat/operation/chat_completion_v1_chat_completions_post"
 _REASONING = "https://docs.mistral.ai/capabilities/reasoning/"

@@ -10,9 +10,9 @@ https://github.com/ollama/ollama/blob/main/openai/openai.go).
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server
+from chatcodec.contract import Extension
 
 DOCS = "https://docs.ollama.com/api/openai-compatibility"
 _MESSAGE = "https://github.com/ollama/ollama/blob/main/openai/openai.go"

@@ -11,10 +11,9 @@ Anthropic's ``cache_control`` on content parts, system messages and tools
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
-from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
+from chatcodec.contract import Extension, SamplingRange
 
 DOCS = "https://openrouter.ai/docs/api-reference/overview"
 REASONING = "https://openrouter.ai/docs/use-cases/reasoning-tokens"

@@ -18,10 +18,9 @@ import fnmatch
 import re
 from dataclasses import dataclass, field
 
-from chatcodec._providers.contract.extension import Extension
-from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.kit import servers as kit_servers
 from chatcodec._providers.kit.servers import OPTION_HINT, Refusal
+from chatcodec.contract import Extension, SamplingRange
 
 __all__ = ["ALL_PARTS", "OPTION_HINT", "Refusal", "Server", "ServerCall", "ServerRule"]
 

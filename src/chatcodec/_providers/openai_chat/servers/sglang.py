@@ -9,10 +9,9 @@ Like vLLM it serves any model on any host: chosen by option only.
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
-from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
+from chatcodec.contract import Extension, SamplingRange
 
 DOCS = "https://docs.sglang.ai/basic_usage/openai_api_completions.html"
 _SAMPLING = "https://docs.sglang.ai/basic_usage/sampling_params.html"

@@ -9,10 +9,9 @@ reasoning models answer with ``reasoning`` on the message
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
-from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
+from chatcodec.contract import Extension, SamplingRange
 
 DOCS = "https://docs.together.ai/reference/chat-completions-1"
 _REASONING = "https://docs.together.ai/docs/reasoning-models-guide"

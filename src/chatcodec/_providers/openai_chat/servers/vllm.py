@@ -11,10 +11,9 @@ under any name and has no fixed host, so it is chosen by option only.
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.extension import Extension
-from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
+from chatcodec.contract import Extension, SamplingRange
 
 DOCS = "https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html"
 _EXTRA = DOCS + "#extra-parameters"

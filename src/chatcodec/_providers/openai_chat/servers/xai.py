@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server, ServerCall, ServerRule
+from chatcodec.contract import Extension
 
 DOCS = "https://docs.x.ai/docs/api-reference#chat-completions"
 REASONING = "https://docs.x.ai/docs/guides/reasoning"
