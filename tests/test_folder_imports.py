@@ -31,7 +31,7 @@ CONVERTED = ("_template", "bedrock_nova", "ollama")
 here when its imports are public (the others still import the kit and the contract's internals)."""
 
 NOT_YET: dict[str, int] = {
-    "anthropic": 20,
+    "anthropic": 21,  # stream_shapes.py: the closed schema builders wait for a namespace in the contract
     "bedrock_converse": 2,
     "gemini": 20,
     "openai_chat": 21,
