@@ -45,13 +45,14 @@ _BUILT_IN: dict[str, str] = {
     "ollama": "chatcodec._providers.ollama.codec:CODEC",
     "bedrock-nova": "chatcodec._providers.bedrock_nova.codec:CODEC",
     "langchain": "chatcodec._frameworks.langchain.codec:CODEC",
+    "pydantic-ai": "chatcodec._frameworks.pydantic_ai.codec:CODEC",
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""
 
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
-FRAMEWORK_FORMATS = frozenset({"langchain"})
+FRAMEWORK_FORMATS = frozenset({"langchain", "pydantic-ai"})
 """The built-in formats that are a framework's stored history, not a provider's wire
 (``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
 batch rows, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which
