@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, URL_DEFAULTS
-from chatcodec.contract import EncodeContext, Steps, as_list, compact_json, restore_fields, split_fields
+from chatcodec.contract import EncodeContext, Steps, as_dict, as_list, compact_json, restore_fields, split_fields
 
 _URL_KINDS = {"image-url": "image", "audio-url": "audio", "video-url": "video", "document-url": "document"}
 """A URL item's ``kind`` -> the canonical part type."""
@@ -63,13 +63,15 @@ def decode_item(item: object) -> dict[str, Any]:
     """One content item (not a ``cache-point``) as a canonical part."""
     if isinstance(item, str):
         return {"type": "text", "text": item}
-    entry: dict[str, Any] = dict(item) if isinstance(item, Mapping) else {"value": item}
+    entry = as_dict(item)
+    if entry is None:
+        return {"type": "opaque", "provider": PROVIDER, "data": {"value": item}}
     kind = entry.get("kind")
     if kind in _URL_KINDS and isinstance(entry.get("url"), str) and entry["url"]:
         source: dict[str, Any] = {"type": "url", "url": entry["url"]}
         if isinstance(entry.get("media_type"), str) and entry["media_type"]:
             source["media_type"] = entry["media_type"]
-        part = {"type": _URL_KINDS[kind], "source": source}
+        part: dict[str, Any] = {"type": _URL_KINDS[kind], "source": source}
         return KIT.attach(part, _media_bag(entry, ("url", "kind", "media_type"), entry["url"]))
     media = entry.get("media_type")
     data = entry.get("data")
@@ -85,10 +87,11 @@ def decode_items(content: Sequence[object]) -> list[dict[str, Any]]:
     """A content list as canonical parts, each ``cache-point`` the ``cache_control`` of the part before it."""
     parts: list[dict[str, Any]] = []
     for item in content:
-        if isinstance(item, Mapping) and item.get("kind") == "cache-point" and parts and set(item) <= {"kind", "ttl"}:
+        point = as_dict(item)
+        if point is not None and point.get("kind") == "cache-point" and parts and point.keys() <= {"kind", "ttl"}:
             marker: dict[str, Any] = {"type": "ephemeral"}
-            if "ttl" in item:
-                marker["ttl"] = item["ttl"]
+            if "ttl" in point:
+                marker["ttl"] = point["ttl"]
             if "cache_control" not in parts[-1]:
                 parts[-1]["cache_control"] = marker
                 continue
@@ -175,7 +178,8 @@ def _is_text(item: object) -> bool:
 
 
 def _is_item(item: object) -> bool:
-    return isinstance(item, str) or (isinstance(item, Mapping) and item.get("kind") in (*_URL_KINDS, "binary"))
+    entry = as_dict(item)
+    return isinstance(item, str) or (entry is not None and entry.get("kind") in (*_URL_KINDS, "binary"))
 
 
 def encode_return(content: str | Sequence[Mapping[str, Any]], as_json: bool, context: EncodeContext, at: Steps) -> Any:

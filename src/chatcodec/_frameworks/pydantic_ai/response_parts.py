@@ -138,19 +138,27 @@ def write_part(part: Mapping[str, Any], model: object, context: EncodeContext, a
 def _call(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     if part.get("kind", "function") != "function":
         context.losses.add((*at, "kind"), "custom tool call", "pydantic-ai calls take JSON arguments; sent as text")
-    text = part.get("arguments") or ""
+    text: str = part.get("arguments") or ""
     as_text = bag.pop("_args_text", None)
     fields = restore_fields(bag)
-    args: Any = text
+    args: str | dict[str, Any] | None = text
     if not as_text and not (text == "" and "args" in fields):
-        try:
-            parsed: Any = json.loads(text) if text else {}
-        except ValueError:
-            parsed = None
-        args = parsed if isinstance(parsed, dict) else text
+        found = _object(text)
+        args = text if found is None else found
     elif not as_text:
-        args = None
+        args = None  # written as null: no arguments at all
     return {**fields, "tool_name": part["name"], "args": args, "tool_call_id": part["id"], "part_kind": "tool-call"}
+
+
+def _object(text: str) -> dict[str, Any] | None:
+    """The arguments as an object (``{}`` for none), or None when they are no JSON object."""
+    if not text:
+        return {}
+    try:
+        parsed: Any = json.loads(text)
+    except ValueError:
+        return None
+    return as_dict(parsed)
 
 
 def _write_thinking(

@@ -11,27 +11,30 @@ use, so importing the codec loads no pydantic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NotRequired
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, validate_with, wire_shape
+from chatcodec.contract import as_dict, tag, tagged, validate_with, wire_shape
 
 if TYPE_CHECKING:
-    from pydantic import TypeAdapter
+    from pydantic import GetCoreSchemaHandler, TypeAdapter
+    from pydantic_core import CoreSchema
 
 _ADAPTERS: list[TypeAdapter[Any]] = []
 
-_REQUIRED: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
-    "system-prompt": (("content", str),),
+_REQUIRED: dict[str, tuple[tuple[str, tuple[type, ...]], ...]] = {
+    "system-prompt": (("content", (str,)),),
     "user-prompt": (("content", (str, list)),),
-    "tool-return": (("tool_name", str),),
+    "tool-return": (("tool_name", (str,)),),
     "retry-prompt": (("content", (str, list)),),
-    "text": (("content", str),),
-    "thinking": (("content", str),),
-    "tool-call": (("tool_name", str),),
+    "text": (("content", (str,)),),
+    "thinking": (("content", (str,)),),
+    "tool-call": (("tool_name", (str,)),),
 }
 """The fields each mapped part must hold, with their types."""
+
+_WORDS: dict[type, str] = {str: "a string", list: "a list"}
 
 
 def _part(part: dict[str, Any]) -> dict[str, Any]:
@@ -40,29 +43,50 @@ def _part(part: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("a part without a part_kind: pydantic-ai tells its parts apart by it")
     for key, kinds in _REQUIRED.get(kind, ()):
         if not isinstance(part.get(key), kinds):
-            raise ValueError(f"a {kind} part's {key} must be {_names(kinds)}")
+            raise ValueError(f"a {kind} part's {key} must be " + " or ".join(_WORDS[each] for each in kinds))
     return part
 
 
-def _names(kinds: type | tuple[type, ...]) -> str:
-    words = {str: "a string", list: "a list"}
-    return " or ".join(words.get(kind, kind.__name__) for kind in (kinds if isinstance(kinds, tuple) else (kinds,)))
+class _PartCheck:
+    """The check of one part, as pydantic metadata built when the schema is (no pydantic at import)."""
+
+    def __get_pydantic_core_schema__(self, source: type[Any], handler: GetCoreSchemaHandler) -> CoreSchema:
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_after_validator_function(_part, handler(source))
+
+
+_Part = Annotated[dict[str, Any], _PartCheck()]
+
+
+@wire_shape
+class _Request(TypedDict):
+    kind: Literal["request"]
+    parts: list[_Part]
+
+
+@wire_shape
+class _Response(TypedDict):
+    kind: Literal["response"]
+    parts: list[_Part]
+
+
+_KIND = tagged(("request", "response"), "kind")
+"""A message goes to its shape by ``kind``, as ``ModelMessage``'s discriminator sends it."""
+
+
+@wire_shape
+class _History(TypedDict):
+    messages: list[Annotated[Annotated[_Request, tag("request")] | Annotated[_Response, tag("response")], _KIND]]
+    model: NotRequired[str]
 
 
 def validated_history(payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked as ``{"messages": [...]}`` whose every message pydantic-ai can load."""
     if not _ADAPTERS:
-        from typing import Annotated, Literal
+        from pydantic import TypeAdapter
 
-        from pydantic import AfterValidator, Field, TypeAdapter
-
-        part = Annotated[dict[str, Any], AfterValidator(_part)]
-        # the functional form: its types are values, not text a local scope would have to resolve
-        request = wire_shape(TypedDict("Request", {"kind": Literal["request"], "parts": list[part]}))
-        response = wire_shape(TypedDict("Response", {"kind": Literal["response"], "parts": list[part]}))
-        message = Annotated[request | response, Field(discriminator="kind")]
-        checked = wire_shape(TypedDict("History", {"messages": list[message], "model": NotRequired[str]}))
-        _ADAPTERS.append(TypeAdapter(checked))
+        _ADAPTERS.append(TypeAdapter(_History))
     checked = as_dict(validate_with(_ADAPTERS[0], payload, title))
     assert checked is not None
     return checked
