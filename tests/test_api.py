@@ -36,7 +36,7 @@ def test_registered_providers_are_known_and_load() -> None:
     formats = chatcodec.available_formats()
     assert formats[0] == "canonical"
     assert [name for name in formats if name in providers] == providers
-    assert set(formats) - {"canonical", *providers} == {"langchain"}  # a framework's history: a format, no provider
+    assert set(formats) - {"canonical", *providers} == {"langchain", "pydantic-ai"}  # framework histories: no providers
     for name in formats[1:]:
         assert chatcodec.get_codec(name).name == name
 
@@ -60,7 +60,7 @@ def no_built_in_providers(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("no_built_in_providers")
 def test_empty_registry_says_so() -> None:
     assert chatcodec.registered_providers() == []
-    assert chatcodec.available_formats() == ["canonical", "langchain"]  # the framework formats are no providers
+    assert chatcodec.available_formats() == ["canonical", "langchain", "pydantic-ai"]  # framework formats: no providers
 
 
 def test_canonical_codec() -> None:

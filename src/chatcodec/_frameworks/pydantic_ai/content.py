@@ -142,7 +142,7 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext,
         if part.get(key) is not None:
             context.losses.add((*at, key), key, f"pydantic-ai media keeps no {key}")
     if source["type"] == "url":
-        item = restore_fields(bag, URL_DEFAULTS if bag else {})
+        item = restore_fields(bag, URL_DEFAULTS)
         item.update(url=source["url"], kind=_KIND_OF[part["type"]])
         if source.get("media_type") is not None:
             item["media_type"] = source["media_type"]

@@ -6,8 +6,9 @@ never written out. All are pure spelling (another format drops them without a re
 - ``_nulls`` / ``_absent`` (the shared :func:`~chatcodec.contract.split_fields` markers): the
   fields written as ``null``, and the defaulted fields a stored object left out;
 - ``_request`` on the first message of a ``ModelRequest`` whose envelope holds nothing but
-  spelling (its non-null fields, when it has some, ride under the data key ``request``, which
-  another format reports);
+  spelling, when it has some or when the request follows another request (a request after a
+  response or at the start begins by itself); its non-null fields, when it has some, ride under
+  the data key ``request`` instead, which another format reports;
 - ``_instructions`` on a system message: it is the request's ``instructions``, not a
   ``SystemPromptPart``; ``_same_instructions`` on a request's first message: its
   ``instructions`` repeat the previous request's (pydantic-ai writes them on every request);

@@ -26,11 +26,14 @@ def decode_messages(wire: Sequence[Mapping[str, Any]], context: DecodeContext) -
     del context  # nothing shared but the instructions, followed here
     messages: list[dict[str, Any]] = []
     instructions: str | None = None
+    follows = False
     for entry in wire:
         if entry["kind"] == "response":
             messages.append(decode_response_message(entry))
+            follows = False
             continue
-        messages.extend(decode_request_message(entry, instructions))
+        messages.extend(decode_request_message(entry, instructions, follows))
+        follows = True
         if isinstance(entry.get("instructions"), str):
             instructions = entry["instructions"]
     return messages

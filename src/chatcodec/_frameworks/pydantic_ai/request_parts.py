@@ -41,8 +41,9 @@ def _attached(canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, An
     return canonical
 
 
-def decode_request_message(entry: Mapping[str, Any], previous: str | None) -> list[dict[str, Any]]:
-    """One ``ModelRequest`` as canonical messages (``previous``: the instructions before it)."""
+def decode_request_message(entry: Mapping[str, Any], previous: str | None, follows: bool) -> list[dict[str, Any]]:
+    """One ``ModelRequest`` as canonical messages (``previous``: the instructions before it;
+    ``follows``: it comes right after another request, so its first message marks where it starts)."""
     messages: list[dict[str, Any]] = []
     for part in entry.get("parts") or ():
         kind = part.get("part_kind")
@@ -66,6 +67,12 @@ def decode_request_message(entry: Mapping[str, Any], previous: str | None) -> li
         else:
             opaque = {"type": "opaque", "provider": PROVIDER, "data": dict(part)}
             messages.append(KIT.attach({"role": "user", "content": [opaque]}, {"_part_kind": "opaque"}))
+    _envelope(entry, messages, previous, follows)
+    return messages
+
+
+def _envelope(entry: Mapping[str, Any], messages: list[dict[str, Any]], previous: str | None, follows: bool) -> None:
+    """The request's instructions (a marked system message, when new) and its own fields, on its first message."""
     envelope = split_fields(entry, ("parts", "kind", "instructions"), REQUEST_DEFAULTS)
     instructions = entry.get("instructions")
     if isinstance(instructions, str) and instructions == previous:
@@ -75,9 +82,10 @@ def decode_request_message(entry: Mapping[str, Any], previous: str | None) -> li
         messages.insert(at, KIT.attach({"role": "system", "content": instructions}, {"_instructions": True}))
     if not messages:
         messages.append(KIT.attach({"role": "user", "content": ""}, {"_no_parts": True}))
-    data = any(not key.startswith("_") for key in envelope)
-    _attached(messages[0], {"request": envelope} if data else {"_request": envelope})
-    return messages
+    if any(not key.startswith("_") for key in envelope):
+        _attached(messages[0], {"request": envelope})
+    elif envelope or follows:  # a request after a response or at the start begins by itself
+        _attached(messages[0], {"_request": envelope})
 
 
 def _set(bag: dict[str, Any]) -> dict[str, Any]:
@@ -122,12 +130,15 @@ class RequestWriter:
         envelope = bag.pop("request", None)
         envelope = bag.pop("_request", None) if envelope is None else envelope
         if envelope is not None or self.current is None:
-            self.current = restore_fields(envelope, REQUEST_DEFAULTS) if envelope is not None else {}
+            self.current = restore_fields(envelope or {}, REQUEST_DEFAULTS)
             self.current.update(parts=[], kind="request")
             if envelope is not None and envelope.get("_same_instructions"):
                 self.current["instructions"] = self.instructions
             out.append(self.current)
         request = self.current
+        if message["role"] not in ("system", "developer", "user", "tool"):
+            why = "pydantic-ai keeps no such message; written as a user prompt"
+            self.context.losses.add(at, f"{message['role']} message", why)
         if message.get("name") is not None:
             self.context.losses.add((*at, "name"), "message name", "pydantic-ai parts keep no author name")
         if message.get("cache_control") is not None and message["role"] != "user":
@@ -147,7 +158,7 @@ class RequestWriter:
         if role == "tool":
             return [self._return(result, (*at, "content", index)) for index, result in enumerate(content)]
         if role in ("system", "developer"):
-            fields = restore_fields(bag, SYSTEM_DEFAULTS) if bag else {}
+            fields = restore_fields(bag, SYSTEM_DEFAULTS)
             return [{**fields, "content": self._text(content, at), "part_kind": "system-prompt"}]
         if kind == "opaque":
             return [dict(part["data"]) for part in content if part["type"] == "opaque"]
@@ -170,7 +181,7 @@ class RequestWriter:
         as_json = bool(bag.pop("_json", None))
         if result.get("cache_control") is not None:
             self.context.losses.add((*at, "cache_control"), "cache_control", "a tool return keeps no cache marker")
-        fields = restore_fields(bag, RETURN_DEFAULTS if bag and kind == "tool-return" else {})
+        fields = restore_fields(bag, RETURN_DEFAULTS if kind == "tool-return" else {})
         call_id = result["tool_use_id"]
         name = result.get("name") or self.names.get(call_id)
         if name is None:

@@ -37,7 +37,8 @@ _DETAILS_SIGNATURE = "thought_signature"
 def decode_response_message(entry: Mapping[str, Any]) -> dict[str, Any]:
     """One ``ModelResponse`` as a canonical assistant message."""
     model = entry.get("model_name") if isinstance(entry.get("model_name"), str) else None
-    content = [decode_part(part, model) for part in entry.get("parts") or ()]
+    parts = entry.get("parts") or ()
+    content: str | list[dict[str, Any]] = [decode_part(part, model) for part in parts] if parts else ""
     bag = split_fields(entry, ("parts", "kind"), RESPONSE_DEFAULTS)
     return KIT.attach({"role": "assistant", "content": content}, bag)
 
@@ -95,7 +96,7 @@ def _thinking(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
 def encode_response_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """One canonical assistant message as a ``ModelResponse``."""
     bag = KIT.claim(context.losses, message.get("provider_metadata"), at)
-    response = restore_fields(bag, RESPONSE_DEFAULTS) if bag else {}
+    response = restore_fields(bag, RESPONSE_DEFAULTS)
     for key in ("name", "cache_control"):
         if message.get(key) is not None:
             context.losses.add((*at, key), key, f"a pydantic-ai ModelResponse keeps no {key}")
@@ -105,6 +106,9 @@ def encode_response_message(message: Mapping[str, Any], context: EncodeContext, 
         if signers:
             response["model_name"] = signers[0]
     model = response.get("model_name")
+    if not content and not isinstance(content, str):
+        why = "a response without parts is read back as empty text"
+        context.losses.add((*at, "content"), "empty part list", why, "spelling")
     if isinstance(content, str):
         parts = [{"content": content, "part_kind": "text"}] if content else []
     else:
@@ -181,7 +185,6 @@ def _write_thinking(
     elif signature is not None and provider == "gemini" and (in_details or not bag):
         details = as_dict(fields.get("provider_details")) or {}
         fields["provider_details"] = {**details, _DETAILS_SIGNATURE: signature}
-        fields.setdefault("signature", None)
     elif signature is not None:
         fields["signature"] = signature
     if encrypted is not None:

@@ -43,7 +43,7 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
 def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """Canonical usage as pydantic-ai's ``usage``."""
     bag = KIT.claim(context.losses, usage.get("provider_metadata"), at)
-    wire = restore_fields(bag, DEFAULTS) if bag else {}
+    wire = restore_fields(bag, DEFAULTS)
     for theirs, ours in _COUNTS:
         if usage.get(ours) is not None:
             wire[theirs] = usage[ours]
