@@ -28,6 +28,8 @@ the list only shrinks:
 - ``testing/_blocks.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 - ``_frameworks/langchain/blocks.py``: LangChain passes Anthropic's ``thinking`` blocks through
   as they are, so its reader names the provider whose signature they carry.
+- ``_frameworks/pydantic_ai/signers.py``: pydantic-ai names the provider that signed a thought, and
+  where the signature goes depends on it, so the module maps it to the format that reads it back.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ ALLOWED_MODULES: dict[str, str] = {
     "_providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
     "testing/_blocks.py": "provider-metadata keys a strategy draws (data)",
     "_frameworks/langchain/blocks.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
+    "_frameworks/pydantic_ai/signers.py": "pydantic-ai's provider_name says whose signature a thought holds",
 }
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {

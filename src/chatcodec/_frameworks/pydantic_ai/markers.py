@@ -54,23 +54,3 @@ RETURN_DEFAULTS = {"outcome": "success"}
 
 URL_DEFAULTS = {"force_download": False}
 """A ``FileUrl``'s non-null defaults."""
-
-PROVIDERS = {
-    "anthropic": "anthropic",
-    "bedrock": "bedrock-converse",
-    "google-gla": "gemini",
-    "google-vertex": "gemini",
-    "google": "gemini",
-    "google-cloud": "gemini",
-    "openai": "openai-responses",
-}
-"""pydantic-ai's ``provider_name`` -> the canonical thinking ``provider`` (chatcodec's format name)."""
-
-PROVIDER_NAMES = {
-    "anthropic": "anthropic",
-    "bedrock-converse": "bedrock",
-    "gemini": "google-gla",
-    "openai-responses": "openai",
-    "openai-chat": "openai",
-}
-"""The reverse, for thinking read from another format."""

@@ -21,14 +21,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, PROVIDER_NAMES, PROVIDERS, RESPONSE_DEFAULTS
+from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, RESPONSE_DEFAULTS
+from chatcodec._frameworks.pydantic_ai.signers import CLAUDE, GEMINI, OPENAI, PROVIDER_NAMES, PROVIDERS
 from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, restore_fields, split_fields
 
 _REDACTED = "redacted_thinking"
 """The ``id`` pydantic-ai gives Claude's redacted thinking."""
-
-_CLAUDE = ("anthropic", "bedrock-converse")
-"""The canonical providers whose thinking is signed by Claude."""
 
 _DETAILS_SIGNATURE = "thought_signature"
 """Where pydantic-ai keeps a Gemini thought signature (``provider_details``)."""
@@ -75,10 +73,10 @@ def _thinking(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
             thinking["model"] = model
     signature = part.get("signature")
     details = as_dict(part.get("provider_details"))
-    if isinstance(signature, str) and provider in _CLAUDE and part.get("id") == _REDACTED:
+    if isinstance(signature, str) and provider in CLAUDE and part.get("id") == _REDACTED:
         thinking.update(redacted=True, encrypted=signature)
         del bag["id"]
-    elif isinstance(signature, str) and provider == "openai-responses":
+    elif isinstance(signature, str) and provider == OPENAI:
         thinking["encrypted"] = signature
     elif isinstance(signature, str):
         thinking["signature"] = signature
@@ -180,9 +178,9 @@ def _write_thinking(
     if part.get("redacted"):
         fields.update(id=_REDACTED, signature=encrypted)
         encrypted = None
-    elif encrypted is not None and provider == "openai-responses":
+    elif encrypted is not None and provider == OPENAI:
         fields["signature"], encrypted = encrypted, None
-    elif signature is not None and provider == "gemini" and (in_details or not bag):
+    elif signature is not None and provider == GEMINI and (in_details or not bag):
         details = as_dict(fields.get("provider_details")) or {}
         fields["provider_details"] = {**details, _DETAILS_SIGNATURE: signature}
     elif signature is not None:
