@@ -34,7 +34,7 @@ import chatcodec
 from chatcodec._registry import SupportsMessageDecoding
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pydantic_ai"
-NAMES = ["claude_tool_loop.json", "gemini_tool_loop.json"]
+NAMES = ["claude_tool_loop.json", "gemini_tool_loop.json", "validated_media_urls.json"]
 WIRES = ["openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "bedrock-nova", "ollama"]
 
 
@@ -151,6 +151,23 @@ def test_a_gemini_thought_signature_goes_to_gemini_and_back() -> None:
     part = loaded[1].parts[0]
     assert isinstance(part, ThinkingPart)
     assert (part.provider_name, part.provider_details) == ("google-gla", {"thought_signature": "CiQBcsjafA1a"})
+
+
+def test_an_output_retry_and_media_urls_reach_a_wire_as_a_user_turn_and_parts() -> None:
+    """pydantic-ai's RetryFeedbackPart (an output validator's ModelRetry) is a user turn; the
+    URLs keep their inferred media types; the cache point marks the part before it."""
+    stored = _fixture("validated_media_urls.json")
+    sent, losses = _convert({"messages": stored}, "pydantic-ai", "anthropic")
+    user = sent["messages"][0]["content"]
+    assert [block["type"] for block in user] == ["text", "image", "document"]
+    assert user[1]["source"] == {"type": "url", "url": "https://example.com/cat.png"}
+    assert any(loss.startswith("$.messages[1].content[3]") and "audio" in loss for loss in losses)
+    assert any(loss.startswith("$.messages[1].content[4]") and "video" in loss for loss in losses)
+    assert sent["messages"][2] == {"role": "user", "content": "not final: describe every attachment"}
+    assert sent["system"] == "Describe the attachments."
+    gemini, _ = _convert({"messages": stored}, "pydantic-ai", "gemini")
+    media = [part["fileData"] for part in gemini["contents"][0]["parts"] if "fileData" in part]
+    assert [item["mimeType"] for item in media] == ["image/png", "application/pdf", "audio/mpeg", "video/mp4"]
 
 
 def test_an_anthropic_body_loads_in_pydantic_ai_with_calls_results_images_and_thinking() -> None:
@@ -321,9 +338,26 @@ def test_the_command_line_converts_a_file_of_histories_and_back(tmp_path: Path) 
     )
     assert back.returncode == 0, back.stderr
     lines = [json.loads(line) for line in back.stdout.splitlines() if line.strip()]
-    assert len(lines) == 2
+    assert len(lines) == len(NAMES)
     for line, name in zip(lines, NAMES, strict=True):
         loaded = ModelMessagesTypeAdapter.validate_python(line["messages"])
         assert [(n, a) for _, n, a in _calls(loaded)] == [
             (n, a) for _, n, a in _calls(ModelMessagesTypeAdapter.validate_python(_fixture(name)))
         ]
+
+
+def test_a_json_array_of_histories_becomes_a_fine_tuning_file(tmp_path: Path) -> None:
+    """``convert --from pydantic-ai --to openai-chat --storage`` on a JSON array of histories:
+    one OpenAI fine-tuning line per history, its calls and results in order."""
+    source = tmp_path / "histories.json"
+    source.write_text(json.dumps([{"messages": _fixture(name)} for name in NAMES]))
+    command = [sys.executable, "-m", "chatcodec", "convert", str(source), "--from", "pydantic-ai"]
+    done = subprocess.run(
+        [*command, "--to", "openai-chat", "--storage", "--quiet"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(lines) == len(NAMES)
+    roles = [message["role"] for message in lines[0]["messages"]]
+    assert roles == ["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant"]
+    assert lines[1]["messages"][0] == {"role": "system", "content": "Answer in one sentence."}
