@@ -19,9 +19,12 @@ from typing import Any
 import pytest
 from pydantic_ai.messages import (
     BinaryContent,
+    ModelMessage,
     ModelMessagesTypeAdapter,
     ModelRequest,
     ModelResponse,
+    NativeToolCallPart,
+    NativeToolReturnPart,
     SystemPromptPart,
     TextPart,
     ThinkingPart,
@@ -361,3 +364,71 @@ def test_a_json_array_of_histories_becomes_a_fine_tuning_file(tmp_path: Path) ->
     roles = [message["role"] for message in lines[0]["messages"]]
     assert roles == ["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant"]
     assert lines[1]["messages"][0] == {"role": "system", "content": "Answer in one sentence."}
+
+
+def _built() -> list[ModelMessage]:
+    """A history built with pydantic-ai's own classes, of what its runs rarely make: consecutive
+    requests (one with metadata, one with no parts), document and audio bytes, OpenAI reasoning
+    (its encrypted content in ``signature``), built-in tool parts, a call without arguments,
+    returns that are JSON and media, instructions set part-way, an empty response."""
+    return [
+        ModelRequest(parts=[UserPromptPart("first")], metadata={"k": 1}),
+        ModelRequest(parts=[]),
+        ModelRequest(
+            parts=[
+                UserPromptPart(
+                    [
+                        "look",
+                        BinaryContent(b"%PDF-1", media_type="application/pdf"),
+                        BinaryContent(b"RIFF", media_type="audio/wav"),
+                    ]
+                )
+            ]
+        ),
+        ModelResponse(
+            parts=[
+                ThinkingPart("r", id="rs_1", signature="gAAAA-enc", provider_name="openai"),
+                NativeToolCallPart("web_search", {"q": "x"}, tool_call_id="ws_1", provider_name="openai"),
+                NativeToolReturnPart("web_search", {"hits": 2}, tool_call_id="ws_1", provider_name="openai"),
+                TextPart("see", id="msg_1"),
+                ToolCallPart("noargs", None, tool_call_id="c0"),
+                ToolCallPart("f", {"a": [1, 2.5, "é"]}, tool_call_id="c1"),
+            ],
+            model_name="gpt-5",
+            provider_name="openai",
+            finish_reason="tool_call",
+        ),
+        ModelRequest(
+            parts=[
+                ToolReturnPart("noargs", {"ok": True, "n": 3}, tool_call_id="c0"),
+                ToolReturnPart("f", ["here", BinaryContent(b"\x89PNG", media_type="image/png")], tool_call_id="c1"),
+                UserPromptPart("and then?"),
+            ],
+            instructions="Be terse.",
+        ),
+        ModelResponse(parts=[]),
+    ]
+
+
+def test_a_history_of_every_part_round_trips_exactly_and_through_each_wire() -> None:
+    stored = ModelMessagesTypeAdapter.dump_python(_built(), mode="json")
+    written, losses = _convert({"messages": stored}, "pydantic-ai", "pydantic-ai")
+    assert (written, losses) == ({"messages": stored}, [])
+    for wire in WIRES:
+        sent, losses = _convert({"messages": stored, "model": "gpt-5"}, "pydantic-ai", wire)
+        for built_in in ("$.messages[3].content[1]", "$.messages[3].content[2]"):  # the web search, reported
+            assert any(loss.startswith(built_in + ":") for loss in losses), (wire, built_in)
+        back, _ = _convert(sent, wire, "pydantic-ai")
+        loaded = ModelMessagesTypeAdapter.validate_python(back["messages"])
+        assert [args for _, _, args in _calls(loaded)] == [{}, {"a": [1, 2.5, "é"]}], wire
+
+
+def test_openai_reasoning_goes_to_responses_as_encrypted_content_and_back() -> None:
+    stored = ModelMessagesTypeAdapter.dump_python(_built(), mode="json")
+    sent, _ = _convert({"messages": stored, "model": "gpt-5"}, "pydantic-ai", "openai-responses")
+    reasoning = [item for item in sent["input"] if item.get("type") == "reasoning"]
+    assert [(item["encrypted_content"], item["summary"][0]["text"]) for item in reasoning] == [("gAAAA-enc", "r")]
+    back, _ = _convert(sent, "openai-responses", "pydantic-ai")
+    thinking = ModelMessagesTypeAdapter.validate_python(back["messages"])[1].parts[0]
+    assert isinstance(thinking, ThinkingPart)
+    assert (thinking.content, thinking.signature, thinking.provider_name) == ("r", "gAAAA-enc", "openai")
