@@ -319,6 +319,12 @@ def test_an_entry_pydantic_ai_cannot_load_is_refused_at_its_path() -> None:
     assert "$.messages[0]" in str(raised.value)
 
 
+def test_a_request_given_as_a_response_is_refused_at_its_kind() -> None:
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.convert_response({"kind": "request", "parts": []}, source="pydantic-ai", target="openai-chat")
+    assert "$.kind" in str(raised.value)
+
+
 def test_the_command_line_converts_a_file_of_histories_and_back(tmp_path: Path) -> None:
     """``chatcodec convert --from pydantic-ai``: a JSONL file of histories to Anthropic, and back,
     which pydantic-ai loads."""

@@ -14,16 +14,14 @@ from chatcodec._frameworks.pydantic_ai.finish_reason import decode_finish_reason
 from chatcodec._frameworks.pydantic_ai.markers import KIT
 from chatcodec._frameworks.pydantic_ai.response_parts import decode_response_message, encode_response_message
 from chatcodec._frameworks.pydantic_ai.usage import decode_usage, encode_usage
-from chatcodec._frameworks.pydantic_ai.wire import validated_history
+from chatcodec._frameworks.pydantic_ai.wire import validated_response
 from chatcodec.contract import DecodeContext, EncodeContext, as_dict
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a stored ``ModelResponse`` as a canonical response dict."""
     del context
-    entry = validated_history({"messages": [payload]}, "pydantic-ai ModelResponse")["messages"][0]
-    if entry["kind"] != "response":
-        raise ValueError("a pydantic-ai response is a ModelResponse (kind 'response')")
+    entry = validated_response(payload, "pydantic-ai ModelResponse")
     choice: dict[str, Any] = {"index": 0, "message": decode_response_message(entry)}
     word = entry.get("finish_reason")
     reason = decode_finish_reason(word if isinstance(word, str) else None, {})

@@ -83,10 +83,19 @@ class _History(TypedDict):
 
 def validated_history(payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked as ``{"messages": [...]}`` whose every message pydantic-ai can load."""
+    return _validated(0, payload, title)
+
+
+def validated_response(payload: object, title: str) -> dict[str, Any]:
+    """``payload`` checked as one ``ModelResponse`` pydantic-ai can load."""
+    return _validated(1, payload, title)
+
+
+def _validated(which: int, payload: object, title: str) -> dict[str, Any]:
     if not _ADAPTERS:
         from pydantic import TypeAdapter
 
-        _ADAPTERS.append(TypeAdapter(_History))
-    checked = as_dict(validate_with(_ADAPTERS[0], payload, title))
+        _ADAPTERS.extend((TypeAdapter(_History), TypeAdapter(_Response)))
+    checked = as_dict(validate_with(_ADAPTERS[which], payload, title))
     assert checked is not None
     return checked
