@@ -23,6 +23,7 @@ from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, RESPONSE_DEFAULTS
 from chatcodec._frameworks.pydantic_ai.signers import CLAUDE, GEMINI, OPENAI, PROVIDER_NAMES, PROVIDERS
+from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
 from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, restore_fields, split_fields
 
 _REDACTED = "redacted_thinking"
@@ -45,7 +46,7 @@ def decode_part(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
     """One response part as a canonical part."""
     kind = part.get("part_kind")
     if kind == "text" and isinstance(part.get("content"), str):
-        return KIT.attach({"type": "text", "text": part["content"]}, split_fields(part, ("content", "part_kind")))
+        return _signed({"type": "text", "text": part["content"]}, split_fields(part, ("content", "part_kind")))
     if kind == "thinking" and isinstance(part.get("content"), str):
         return _thinking(part, model)
     if kind == "tool-call" and isinstance(part.get("tool_name"), str):
@@ -56,8 +57,24 @@ def decode_part(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
             call["arguments"], bag["_args_text"] = args, True
         else:
             call["arguments"] = "" if args is None else compact_json(args)
-        return KIT.attach(call, bag)
+        return _signed(call, bag)
     return {"type": "opaque", "provider": PROVIDER, "data": dict(part)}
+
+
+def _signed(canonical: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
+    """A text or call part with its bag; a Gemini thought signature in its ``provider_details``
+    goes where canonical keeps a part's Gemini signature (its ``gemini`` bag), so the Gemini
+    writer, and the formats that carry it elsewhere, send it back inside the same part."""
+    details = as_dict(bag.get("provider_details"))
+    signature = details.get(_DETAILS_SIGNATURE) if details is not None else None
+    if details is None or not isinstance(signature, str):
+        return KIT.attach(canonical, bag)
+    rest = {key: value for key, value in details.items() if key != _DETAILS_SIGNATURE}
+    if rest:
+        bag["provider_details"] = rest
+    else:
+        del bag["provider_details"]
+    return attach_signature(KIT.attach(canonical, bag), signature)
 
 
 def _thinking(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
@@ -118,7 +135,23 @@ def encode_response_message(message: Mapping[str, Any], context: EncodeContext, 
 
 def write_part(part: Mapping[str, Any], model: object, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """One canonical part as a response part; None (with a loss) for one pydantic-ai has no part for."""
-    bag = KIT.claim(context.losses, part.get("provider_metadata"), at)
+    kind = part["type"]
+    signature, metadata = split_signature(part.get("provider_metadata")) if kind != "thinking" else (None, None)
+    bag = KIT.claim(context.losses, metadata if signature is not None else part.get("provider_metadata"), at)
+    written = _written(part, bag, model, context, at)
+    if signature is not None and written is not None and kind in ("text", "tool_use"):
+        details = as_dict(written.get("provider_details")) or {}
+        written["provider_details"] = {**details, _DETAILS_SIGNATURE: signature}
+        if not bag:  # from another format: pydantic-ai sends a signature back to the provider named
+            written["provider_name"] = PROVIDER_NAMES[GEMINI]
+    elif signature is not None:
+        context.losses.add(at, "thought signature", f"a pydantic-ai {kind} part keeps no Gemini signature")
+    return written
+
+
+def _written(
+    part: Mapping[str, Any], bag: dict[str, Any], model: object, context: EncodeContext, at: Steps
+) -> dict[str, Any] | None:
     if part.get("cache_control") is not None:
         context.losses.add((*at, "cache_control"), "cache_control", "a pydantic-ai response part keeps no cache marker")
     kind = part["type"]
