@@ -438,3 +438,51 @@ def test_openai_reasoning_goes_to_responses_as_encrypted_content_and_back() -> N
     thinking = ModelMessagesTypeAdapter.validate_python(back["messages"])[1].parts[0]
     assert isinstance(thinking, ThinkingPart)
     assert (thinking.content, thinking.signature, thinking.provider_name) == ("r", "gAAAA-enc", "openai")
+
+
+def test_an_anthropic_response_is_a_model_response_pydantic_ai_loads() -> None:
+    anthropic = {
+        "id": "msg_9",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [
+            {"type": "thinking", "thinking": "Check.", "signature": "sig-9"},
+            {"type": "tool_use", "id": "toolu_9", "name": "weather", "input": {"city": "Oslo"}},
+        ],
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 4, "cache_read_input_tokens": 6},
+    }
+    written = chatcodec.convert_response(anthropic, source="anthropic", target="pydantic-ai", on_loss="ignore")
+    response = ModelMessagesTypeAdapter.validate_python([written])[0]
+    assert isinstance(response, ModelResponse)
+    assert (response.model_name, response.provider_response_id, response.finish_reason) == (
+        "claude-sonnet-4-5",
+        "msg_9",
+        "tool_call",
+    )
+    assert (response.usage.input_tokens, response.usage.cache_read_tokens) == (16, 6)  # cache reads counted in
+    thinking, call = response.parts
+    assert isinstance(thinking, ThinkingPart)
+    assert (thinking.signature, thinking.provider_name) == ("sig-9", "anthropic")
+    assert isinstance(call, ToolCallPart)
+    assert call.args == {"city": "Oslo"}
+
+
+def test_the_analyst_view_reads_pydantic_ai_histories(tmp_path: Path) -> None:
+    pq: Any = pytest.importorskip("pyarrow.parquet")  # the arrow extra, as the other Parquet tests take it
+
+    source = tmp_path / "histories.jsonl"
+    source.write_text("".join(json.dumps({"messages": _fixture(name)}) + "\n" for name in NAMES))
+    out = tmp_path / "analyst"
+    command = [sys.executable, "-m", "chatcodec", "convert", str(source), "--from", "pydantic-ai", "--to", "canonical"]
+    done = subprocess.run(
+        [*command, "--layout", "analyst", "--out", str(out), "--quiet"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    exchanges: list[dict[str, Any]] = pq.read_table(out / "exchanges.parquet").to_pylist()
+    assert [row["has_thinking"] for row in exchanges] == [True, True, False]
+    assert [row["tools_used"] for row in exchanges][:2] == [["weather"], ["weather"]]
+    messages: list[dict[str, Any]] = pq.read_table(out / "messages.parquet").to_pylist()
+    assert [row["role"] for row in messages].count("tool") == 4  # three returns in the Claude run, one in the Gemini
