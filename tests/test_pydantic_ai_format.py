@@ -422,11 +422,29 @@ def test_a_history_of_every_part_round_trips_exactly_and_through_each_wire() -> 
     assert (written, losses) == ({"messages": stored}, [])
     for wire in WIRES:
         sent, losses = _convert({"messages": stored, "model": "gpt-5"}, "pydantic-ai", wire)
-        for built_in in ("$.messages[3].content[1]", "$.messages[3].content[2]"):  # the web search, reported
+        for built_in in ("$.messages[2].content[1]", "$.messages[2].content[2]"):  # the web search, reported
             assert any(loss.startswith(built_in + ":") for loss in losses), (wire, built_in)
         back, _ = _convert(sent, wire, "pydantic-ai")
         loaded = ModelMessagesTypeAdapter.validate_python(back["messages"])
         assert [args for _, _, args in _calls(loaded)] == [{}, {"a": [1, 2.5, "é"]}], wire
+
+
+def test_a_request_without_parts_sends_no_empty_turn_and_comes_back() -> None:
+    """A request a run left without parts rides on its neighbour's bag: no provider gets an
+    empty user turn, and the history written back has it again, alone or not."""
+    stored = ModelMessagesTypeAdapter.dump_python(_built(), mode="json")
+    sent, losses = _convert({"messages": stored}, "pydantic-ai", "anthropic")
+    assert sent["messages"][0] == {"role": "user", "content": "first"}
+    assert sent["messages"][1]["content"][0] == {"type": "text", "text": "look"}
+    empty = [loss for loss in losses if "empty" in loss]
+    assert [loss.split(":")[0] for loss in empty] == ["$.messages[6]"]  # the empty response, not the request
+    histories: list[list[ModelMessage]] = [
+        [ModelRequest(parts=[])],
+        [ModelRequest(parts=[]), ModelRequest(parts=[], instructions="x")],
+    ]
+    for history in histories:
+        alone = ModelMessagesTypeAdapter.dump_python(history, mode="json")
+        assert _convert({"messages": alone}, "pydantic-ai", "pydantic-ai") == ({"messages": alone}, [])
 
 
 def test_openai_reasoning_goes_to_responses_as_encrypted_content_and_back() -> None:

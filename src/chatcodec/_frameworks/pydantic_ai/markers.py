@@ -20,8 +20,13 @@ never written out. All are pure spelling (another format drops them without a re
   the URL or the bytes), written again the same way;
 - ``_provider_name`` on thinking: pydantic-ai's provider name, when the canonical provider
   is spelled otherwise (``google-gla`` is ``gemini``); ``_details_signature`` on thinking
-  whose signature sat in ``provider_details.thought_signature`` (Gemini's place);
-- ``_no_parts`` on a user message standing for a request with no parts.
+  whose signature sat in ``provider_details.thought_signature`` (Gemini's place; on a text or
+  call part that signature goes to the part's ``gemini`` bag instead, where Gemini's reader keeps it);
+- ``_empty_requests_before`` / ``_empty_requests_after``: requests without parts (a run left
+  them ``interrupted``) written before or after this message, which no provider gets as an empty
+  turn (under the data keys ``empty_requests_before`` / ``_after`` when their fields hold data,
+  reported by another format); ``_no_parts`` on the one empty user message standing for a
+  history of such requests only.
 """
 
 from __future__ import annotations

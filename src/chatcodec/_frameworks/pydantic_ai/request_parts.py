@@ -41,9 +41,13 @@ def _attached(canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, An
     return canonical
 
 
-def decode_request_message(entry: Mapping[str, Any], previous: str | None, follows: bool) -> list[dict[str, Any]]:
+def decode_request_message(
+    entry: Mapping[str, Any], previous: str | None, follows: bool
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """One ``ModelRequest`` as canonical messages (``previous``: the instructions before it;
-    ``follows``: it comes right after another request, so its first message marks where it starts)."""
+    ``follows``: it comes right after another request, so its first message marks where it
+    starts), and, for a request with no parts (one a run left ``interrupted``), no message but
+    the bag of its own fields, which the caller keeps on a neighbour."""
     messages: list[dict[str, Any]] = []
     for part in entry.get("parts") or ():
         kind = part.get("part_kind")
@@ -67,12 +71,14 @@ def decode_request_message(entry: Mapping[str, Any], previous: str | None, follo
         else:
             opaque = {"type": "opaque", "provider": PROVIDER, "data": dict(part)}
             messages.append(KIT.attach({"role": "user", "content": [opaque]}, {"_part_kind": "opaque"}))
-    _envelope(entry, messages, previous, follows)
-    return messages
+    return messages, _envelope(entry, messages, previous, follows)
 
 
-def _envelope(entry: Mapping[str, Any], messages: list[dict[str, Any]], previous: str | None, follows: bool) -> None:
-    """The request's instructions (a marked system message, when new) and its own fields, on its first message."""
+def _envelope(
+    entry: Mapping[str, Any], messages: list[dict[str, Any]], previous: str | None, follows: bool
+) -> dict[str, Any]:
+    """The request's instructions (a marked system message, when new) and its own fields, on
+    its first message; returned when it has no message to go on."""
     envelope = split_fields(entry, ("parts", "kind", "instructions"), REQUEST_DEFAULTS)
     instructions = entry.get("instructions")
     if isinstance(instructions, str) and instructions == previous:
@@ -81,11 +87,24 @@ def _envelope(entry: Mapping[str, Any], messages: list[dict[str, Any]], previous
         at = 1 if messages and messages[0]["role"] == "tool" else 0
         messages.insert(at, KIT.attach({"role": "system", "content": instructions}, {"_instructions": True}))
     if not messages:
-        messages.append(KIT.attach({"role": "user", "content": ""}, {"_no_parts": True}))
+        return envelope
     if any(not key.startswith("_") for key in envelope):
         _attached(messages[0], {"request": envelope})
     elif envelope or follows:  # a request after a response or at the start begins by itself
         _attached(messages[0], {"_request": envelope})
+    return envelope
+
+
+def keep_empty(message: dict[str, Any], envelopes: list[dict[str, Any]], where: str) -> None:
+    """Keep requests without parts on a neighbouring message (``where``: ``before`` or
+    ``after`` it), under a data key another format reports when one holds data."""
+    data = any(not key.startswith("_") for envelope in envelopes for key in envelope)
+    _attached(message, {("" if data else "_") + f"empty_requests_{where}": envelopes})
+
+
+def no_parts(envelopes: list[dict[str, Any]]) -> dict[str, Any]:
+    """A history of requests without parts only: an empty user message stands for them."""
+    return KIT.attach({"role": "user", "content": ""}, {"_no_parts": envelopes})
 
 
 def _set(bag: dict[str, Any]) -> dict[str, Any]:
@@ -124,6 +143,15 @@ class RequestWriter:
         """An assistant message ends the request being written."""
         self.current = None
 
+    def empty(self, envelope: Mapping[str, Any], out: list[dict[str, Any]]) -> None:
+        """Write a request without parts, kept on a neighbouring message."""
+        request = restore_fields(envelope, REQUEST_DEFAULTS)
+        request.update(parts=[], kind="request")
+        if envelope.get("_same_instructions"):
+            request["instructions"] = self.instructions
+        out.append(request)
+        self.current = None
+
     def write(self, message: Mapping[str, Any], at: Steps, out: list[dict[str, Any]]) -> None:
         """Add one system, user or tool message to the request it belongs to."""
         bag = KIT.claim(self.context.losses, message.get("provider_metadata"), at)
@@ -148,7 +176,7 @@ class RequestWriter:
             return
         if isinstance(request.get("instructions"), str):
             self.instructions = request["instructions"]
-        if bag.pop("_no_parts", None):
+        if bag.pop("_no_parts", None):  # taken by the history's writer; a stray one writes nothing
             return
         request["parts"].extend(self._parts(message, bag, at))
 
