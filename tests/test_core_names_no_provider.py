@@ -30,6 +30,8 @@ the list only shrinks:
   as they are, so its reader names the provider whose signature they carry.
 - ``_frameworks/ai_sdk/provider_options.py``: the AI SDK keeps Claude's signatures and cache
   markers under the provider's key (``providerOptions.anthropic``), so its reader names it.
+- ``_frameworks/pydantic_ai/signers.py``: pydantic-ai names the provider that signed a thought, and
+  where the signature goes depends on it, so the module maps it to the format that reads it back.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ ALLOWED_MODULES: dict[str, str] = {
     "testing/_blocks.py": "provider-metadata keys a strategy draws (data)",
     "_frameworks/langchain/blocks.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
     "_frameworks/ai_sdk/provider_options.py": "the AI SDK keeps Claude's signatures under providerOptions.anthropic",
+    "_frameworks/pydantic_ai/signers.py": "pydantic-ai's provider_name says whose signature a thought holds",
 }
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {

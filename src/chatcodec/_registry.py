@@ -47,6 +47,7 @@ _BUILT_IN: dict[str, str] = {
     "langchain": "chatcodec._frameworks.langchain",
     "ai-sdk-model": "chatcodec._frameworks.ai_sdk_model.codec:CODEC",
     "ai-sdk-ui": "chatcodec._frameworks.ai_sdk_ui.codec:CODEC",
+    "pydantic-ai": "chatcodec._frameworks.pydantic_ai",
 }
 """Name -> each built-in codec, imported on first use: a provider folder's package, its codec
 built by :meth:`~chatcodec.contract.ProviderCodec.from_package` from the modules it has, or
@@ -54,7 +55,7 @@ built by :meth:`~chatcodec.contract.ProviderCodec.from_package` from the modules
 
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
-FRAMEWORK_FORMATS = frozenset({"langchain", "ai-sdk-model", "ai-sdk-ui"})
+FRAMEWORK_FORMATS = frozenset({"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui"})
 """The built-in formats that are a framework's stored history, not a provider's wire
 (``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
 batch rows, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which

@@ -11,15 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks import unsent
 from chatcodec._frameworks.langchain import settings, tools
 from chatcodec._frameworks.langchain.capabilities import CAPABILITIES
 from chatcodec._frameworks.langchain.markers import KIT, PROVIDER
 from chatcodec._frameworks.langchain.messages import decode_messages, encode_messages
 from chatcodec._frameworks.langchain.wire import validated_history
 from chatcodec.contract import DecodeContext, EncodeContext, history_for
-
-_UNSENT = ("metadata", "cache_control", "user", "service_tier", "stream")
-"""Canonical request fields a stored history has no place for (reported when set)."""
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -46,7 +44,5 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         wire["model"] = request["model"]
     tools.encode_tools(request, wire, {}, context)
     settings.encode_settings(request, wire, {}, context)
-    for key in _UNSENT:
-        if request.get(key) is not None:
-            losses.add((key,), key, f"a LangChain history keeps no {key}", "metadata")
+    unsent.report_request_fields(request, context, tools.DISPLAY)
     return wire

@@ -6,12 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks import unsent
+from chatcodec._frameworks.langchain.tools import DISPLAY
 from chatcodec.contract import DecodeContext, EncodeContext
-
-_SETTINGS = (
-    *("max_tokens", "temperature", "stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
-    *("reasoning", "response_format"),
-)
 
 
 def decode_settings(
@@ -26,6 +23,4 @@ def encode_settings(
 ) -> None:
     """Each setting the request sets is reported: a history cannot keep it."""
     del wire, bag
-    for key in _SETTINGS:
-        if request.get(key) is not None:
-            context.losses.add((key,), key, f"a LangChain history keeps no {key} setting", "setting")
+    unsent.report_settings(request, context, DISPLAY)
