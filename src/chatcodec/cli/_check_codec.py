@@ -33,8 +33,19 @@ def _first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
+def _untimed_examples() -> None:
+    """No deadline for a law's examples in this run: a law checks what a codec gives, not how
+    fast, and its first example pays for the imports (400 ms on a loaded machine against
+    Hypothesis's default 200 ms deadline, a failure that says nothing about the codec)."""
+    from hypothesis import settings
+
+    settings.register_profile("chatcodec-check-codec", parent=settings.default, deadline=None)  # the rest as loaded
+    settings.load_profile("chatcodec-check-codec")
+
+
 def _run_check_codec(arguments: argparse.Namespace, out: TextIO) -> int:
     try:
+        _untimed_examples()  # before the laws are imported: their settings are made at import
         from chatcodec.testing import check_codec
     except ModuleNotFoundError as missing:
         if missing.name != "hypothesis":
