@@ -30,13 +30,13 @@ from urllib.parse import quote
 
 from chatcodec._narrow import as_dict
 from chatcodec._providers.bedrock_converse.markers import PROVIDER
+from chatcodec._providers.bedrock_converse.stream_framing import FRAMING
 from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.edge import (
     CountUpstream,
     Edge,
     ErrorShape,
     Extension,
-    StreamFraming,
     Upstream,
     bearer_headers,
     model_in_path,
@@ -95,7 +95,7 @@ botocore (strict reading accepts them)."""
 EDGE = Edge(
     PROVIDER,
     response_name="a Bedrock Converse response",
-    framing=StreamFraming("event-stream"),
+    framing=FRAMING,
     errors=ErrorShape(
         ERROR_TYPES,
         "InternalServerException",

@@ -13,8 +13,9 @@
 from __future__ import annotations
 
 from chatcodec._providers.bedrock_nova.markers import PROVIDER
+from chatcodec._providers.bedrock_nova.stream_framing import FRAMING
 from chatcodec._providers.contract.detection import Detection
-from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming
+from chatcodec._providers.contract.edge import Edge, ErrorShape
 from chatcodec._providers.families.aws.runtime import (
     ERROR_READS,
     ERROR_TYPES,
@@ -26,7 +27,7 @@ from chatcodec._providers.families.aws.runtime import (
 EDGE = Edge(
     PROVIDER,
     response_name="a Nova response",
-    framing=StreamFraming("event-stream"),
+    framing=FRAMING,
     errors=ErrorShape(
         ERROR_TYPES,
         "InternalServerException",

@@ -37,7 +37,6 @@ from chatcodec._providers.contract.edge import (
     Front,
     ModelList,
     RouteError,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     bearer_key,
@@ -47,6 +46,7 @@ from chatcodec._providers.contract.edge import (
     read_nested_error,
 )
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
+from chatcodec._providers.gemini.stream_framing import FRAMING
 
 METHODS = {"generateContent": False, "streamGenerateContent": True}
 """The path's method -> whether it streams."""
@@ -185,7 +185,7 @@ EXTENSIONS: tuple[Extension, ...] = (
 EDGE = Edge(
     PROVIDER,
     response_name="a Gemini response",
-    framing=StreamFraming("sse", line_end="\r\n"),
+    framing=FRAMING,
     errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error), reads=ERROR_READS),
     front=Front(
         ("/v1beta/models/{target}", "/v1/models/{target}"),

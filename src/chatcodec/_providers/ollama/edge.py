@@ -26,11 +26,11 @@ from chatcodec._providers.contract.edge import (
     ErrorShape,
     Front,
     ModelList,
-    StreamFraming,
     Upstream,
     UpstreamModels,
 )
 from chatcodec._providers.ollama.markers import PROVIDER
+from chatcodec._providers.ollama.stream_framing import FRAMING
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
@@ -89,7 +89,7 @@ def write_models(names: Sequence[str]) -> dict[str, Any]:
 EDGE = Edge(
     PROVIDER,
     response_name="an Ollama chat response",
-    framing=StreamFraming("jsonl"),
+    framing=FRAMING,
     errors=ErrorShape({}, "server_error", write_error, read_error, reads={"server_error": 500}),
     front=Front(("/api/chat",), read_call, models=ModelList(("/api/tags",), write_models)),
     upstream=Upstream(

@@ -30,7 +30,6 @@ from chatcodec._providers.contract.edge import (
     Extension,
     Front,
     ModelList,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     count_of,
@@ -52,6 +51,7 @@ from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.rules import SAMPLING_RANGES
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
+from chatcodec._providers.openai_chat.stream_framing import FRAMING
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
@@ -144,7 +144,7 @@ them): each described server's own (``servers/``), and the few others'."""
 EDGE = Edge(
     PROVIDER,
     response_name="an OpenAI Chat Completions response",
-    framing=StreamFraming("sse", done="[DONE]"),
+    framing=FRAMING,
     errors=ErrorShape(
         OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, reads=OPENAI_ERROR_READS
     ),

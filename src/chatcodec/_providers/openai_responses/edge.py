@@ -37,7 +37,6 @@ from chatcodec._providers.contract.edge import (
     Extension,
     Front,
     ModelList,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     body_call,
@@ -53,6 +52,7 @@ from chatcodec._providers.families.openai.edge import (
 )
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.server import ANSWERING
+from chatcodec._providers.openai_responses.stream_framing import FRAMING
 
 
 def write_error_event(message: str, status: int, kind: str) -> dict[str, Any]:
@@ -142,7 +142,7 @@ def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, s
 EDGE = Edge(
     PROVIDER,
     response_name="an OpenAI Responses response",
-    framing=StreamFraming("sse", named_events=True),
+    framing=FRAMING,
     errors=ErrorShape(
         OPENAI_ERROR_TYPES,
         "server_error",
