@@ -10,7 +10,7 @@ import pytest
 import chatcodec
 from chatcodec import _detect as detect
 from chatcodec._providers.contract.edge import Edge, ErrorShape, Front, StreamFraming
-from chatcodec._registry import Codec, get_edge
+from chatcodec._registry import Codec, get_edge, get_framing
 
 
 class _EdgelessCodec:
@@ -52,6 +52,22 @@ def test_a_codec_registered_under_another_name_brings_its_edge() -> None:
         assert chatcodec.error_body("anthropic-gateway", "m", 529)["error"]["type"] == "overloaded_error"
     finally:
         chatcodec.unregister_codec("anthropic-gateway")
+
+
+@pytest.mark.parametrize("name", chatcodec.PROVIDER_NAMES)
+def test_the_framing_a_stream_reads_without_the_edge_is_the_edges_own(name: str) -> None:
+    """``get_framing`` reads a folder's ``stream_framing.py`` (a stream imports no edge);
+    the edge holds that same object, so the framing is described once."""
+    assert get_framing(name) is get_edge(name).framing
+
+
+def test_a_codec_registered_under_a_built_in_name_brings_its_own_framing() -> None:
+    chatcodec.register_codec("openai-chat", lambda: chatcodec.get_codec("anthropic"))
+    try:
+        assert get_framing("openai-chat") == StreamFraming("sse", named_events=True)
+    finally:
+        chatcodec.unregister_codec("openai-chat")
+    assert get_framing("openai-chat").done == "[DONE]"
 
 
 def test_detection_knows_the_formats_whose_edges_list_marks_and_canonical_last() -> None:

@@ -210,13 +210,22 @@ _STREAM_PROBE = textwrap.dedent(
 @pytest.mark.parametrize(
     "recorded", ["text_basic.sse", "thinking_signature_delta.sse", "tool_use_input_json_delta.sse"]
 )
-def test_a_first_stream_builds_no_wire_adapter_and_imports_no_pickle(recorded: str) -> None:
+def test_a_first_stream_builds_no_wire_adapter_and_imports_no_pickle_and_no_edge(recorded: str) -> None:
     """A recorded Anthropic stream of the common events is checked by the closed schema of
     ``stream_shapes.py`` alone (a ``TypeAdapter`` of the wire's block union was most of a
-    first stream's conversion), and a converter that is never pickled loads no pickle."""
+    first stream's conversion), a converter that is never pickled loads no pickle, and the
+    framing is read from the folders' ``stream_framing.py`` without their edges (whose
+    frozen dataclasses cost a first stream about 57 M instructions)."""
     path = Path(__file__).parent / "fixtures" / "anthropic" / "stream" / recorded
     command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{_STREAM_PROBE}"]
     found = json.loads(subprocess.run([*command, str(path)], capture_output=True, text=True, check=True).stdout)
     assert found["built"] == []
     assert found["made"] == 0
     assert "pickle" not in found["loaded"]
+    loaded = set(found["loaded"])
+    assert "chatcodec._providers.contract.edge" not in loaded
+    assert {
+        "chatcodec._providers.anthropic.stream_framing",
+        "chatcodec._providers.openai_chat.stream_framing",
+    } <= loaded
+    assert not [name for name in loaded if name.startswith("chatcodec._providers.") and name.endswith(".edge")]

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec._model.stream_events import AnyStreamEvent
     from chatcodec._providers.contract.edge import Edge
     from chatcodec._providers.contract.envelopes import BatchRows
+    from chatcodec._providers.contract.framing import StreamFraming
     from chatcodec.streams._builder import StreamBuilder
 
 CANONICAL = "canonical"
@@ -411,6 +412,23 @@ def get_edge(name: str) -> Edge:
         )
     _edges_loaded[name] = edge
     return edge
+
+
+def get_framing(name: str) -> StreamFraming:
+    """How ``name``'s server frames a stream: its edge's ``framing``. A built-in provider's
+    is read from the ``stream_framing`` module beside its codec module (the value its edge
+    holds), so a stream conversion imports no ``edge.py`` (first use); any other codec's
+    comes from :func:`get_edge`, which refuses a codec without an edge."""
+    if name in _BUILT_IN and name not in _custom and name != CANONICAL:
+        module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".stream_framing"
+        try:
+            framing: StreamFraming = importlib.import_module(module_name).FRAMING
+        except ModuleNotFoundError as error:  # a folder without its own framing module
+            if error.name != module_name:
+                raise
+        else:
+            return framing
+    return get_edge(name).framing
 
 
 def get_batch_rows(name: str) -> BatchRows:

@@ -46,7 +46,6 @@ if _typing.TYPE_CHECKING:
         ErrorShape,
         Front,
         ModelList,
-        StreamFraming,
         Upstream,
         UpstreamModels,
         bearer_headers,
@@ -56,6 +55,7 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
     from chatcodec._providers.contract.extension import Extension
+    from chatcodec._providers.contract.framing import StreamFraming
     from chatcodec._providers.contract.provider_codec import ProviderCodec
     from chatcodec._providers.contract.roles import (
         CapabilitiesTable,
@@ -331,7 +331,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "StreamBuilder": "chatcodec.streams._builder",
     "StreamDecoder": "chatcodec._registry",
     "StreamEncoder": "chatcodec._registry",
-    "StreamFraming": "chatcodec._providers.contract.edge",
+    "StreamFraming": "chatcodec._providers.contract.framing",
     "Structure": "chatcodec._providers.contract.structure",
     "StructureTable": "chatcodec._providers.contract.roles",
     "TargetRule": "chatcodec._providers.contract.target_rules",

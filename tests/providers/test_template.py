@@ -51,9 +51,10 @@ OWN_NAMES: dict[str, tuple[str, ...]] = {
 STREAMS: dict[str, tuple[str, ...]] = {"stream_decode": ("StreamDecoder",), "stream_encode": ("StreamEncoder",)}
 """The optional stream modules: a folder has both or neither."""
 
-OPTIONAL = ("structure.py", "dialect.py", "known_fields.json", "batch_rows.py")
+OPTIONAL = ("structure.py", "dialect.py", "known_fields.json", "batch_rows.py", "stream_framing.py")
 """Files a provider folder may add to the contract (strict mode's rules, the dialect readers'
-pieces, the SDK's field set), each described where ``ProviderCodec.from_package`` takes it."""
+pieces, the SDK's field set, its edge's stream framing read without the edge), each
+described where ``ProviderCodec.from_package`` (or the registry: ``get_framing``) takes it."""
 
 
 def _names(module: str) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """How a provider frames its stream on the wire, push-style both ways.
 
 A stream is wire events (dicts) inside a framing, and the framing is the provider's
-fact, in its edge (``Edge.framing``, ``_providers/<name>/edge.py``): SSE (with ``event:``
+fact, in its edge (``Edge.framing``, read from ``_providers/<name>/stream_framing.py``
+without the rest of the edge: :func:`~chatcodec._registry.get_framing`): SSE (with ``event:``
 names or without, a ``[DONE]``-style sentinel or none, LF or CRLF line ends), one JSON
 array whose items arrive over time (Gemini without ``alt=sse``), AWS event-stream binary
 messages (:mod:`chatcodec.streams._event_stream`), or JSON Lines. A provider without an edge is
@@ -22,9 +23,9 @@ from typing import Any, cast
 
 from chatcodec._errors import StreamError
 from chatcodec._payloads import JSONValueError, loads
-from chatcodec._providers.contract.edge import Framing, StreamFraming
+from chatcodec._providers.contract.framing import Framing, StreamFraming
 from chatcodec._public_label import shown_as
-from chatcodec._registry import get_edge
+from chatcodec._registry import get_framing
 from chatcodec.streams._event_stream import EventStreamParser, encode_event_message
 from chatcodec.streams._sse import SSEParser, decode_utf8_chunk, format_sse
 
@@ -42,7 +43,7 @@ _MEDIA_TYPES: dict[Framing, str] = {
 
 def default_framing(provider: str) -> Framing:
     """The framing ``provider``'s own server sends (Gemini's with ``alt=sse``)."""
-    return get_edge(provider).framing.framing
+    return get_framing(provider).framing
 
 
 _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -54,7 +55,7 @@ def to_sse(provider: str, wire_events: Iterable[dict[str, Any]]) -> Iterator[str
     """``provider``'s wire events as the text its server sends: SSE as its edge frames it
     (named events for Anthropic and Responses, ``[DONE]`` after OpenAI Chat's chunks, CRLF
     for Gemini), or JSON Lines for a server that does not speak SSE (Bedrock)."""
-    return _text(get_edge(provider).framing, wire_events)
+    return _text(get_framing(provider), wire_events)
 
 
 def _text(framing: StreamFraming, wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -78,7 +79,7 @@ class WireEventWriter:
 
     def __init__(self, provider: str, framing: Framing | None = None) -> None:
         self._framing: Framing = framing or default_framing(provider)
-        self._sse = get_edge(provider).framing if self._framing == "sse" else None
+        self._sse = get_framing(provider) if self._framing == "sse" else None
         self._written = 0
 
     @property

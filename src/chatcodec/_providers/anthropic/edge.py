@@ -29,6 +29,7 @@ from typing import Any
 
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.markers import PROVIDER
+from chatcodec._providers.anthropic.stream_framing import FRAMING
 from chatcodec._providers.contract.edge import bearer_key
 from chatcodec.contract import (
     CountFront,
@@ -39,7 +40,6 @@ from chatcodec.contract import (
     Extension,
     Front,
     ModelList,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     as_dict,
@@ -183,7 +183,7 @@ EXTENSIONS: tuple[Extension, ...] = (
 EDGE = Edge(
     PROVIDER,
     response_name="an Anthropic response",
-    framing=StreamFraming("sse", named_events=True),
+    framing=FRAMING,
     errors=ErrorShape(ERROR_TYPES, "api_error", write_error, read_nested_error),
     front=Front(
         ("/v1/messages",),

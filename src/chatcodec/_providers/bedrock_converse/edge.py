@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import quote
 
 from chatcodec._providers.bedrock_converse.markers import PROVIDER
+from chatcodec._providers.bedrock_converse.stream_framing import FRAMING
 from chatcodec._providers.families.aws.runtime import (
     ERROR_READS,
     ERROR_TYPES,
@@ -43,7 +44,6 @@ from chatcodec.contract import (
     Edge,
     ErrorShape,
     Extension,
-    StreamFraming,
     Upstream,
     as_dict,
     bearer_headers,
@@ -95,7 +95,7 @@ botocore (strict reading accepts them)."""
 EDGE = Edge(
     PROVIDER,
     response_name="a Bedrock Converse response",
-    framing=StreamFraming("event-stream"),
+    framing=FRAMING,
     errors=ErrorShape(
         ERROR_TYPES,
         "InternalServerException",

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from chatcodec._providers.bedrock_nova.markers import PROVIDER
+from chatcodec._providers.bedrock_nova.stream_framing import FRAMING
 from chatcodec._providers.families.aws.runtime import (
     ERROR_READS,
     ERROR_TYPES,
@@ -20,12 +21,12 @@ from chatcodec._providers.families.aws.runtime import (
     write_error,
     write_error_event,
 )
-from chatcodec.contract import Detection, Edge, ErrorShape, StreamFraming
+from chatcodec.contract import Detection, Edge, ErrorShape
 
 EDGE = Edge(
     PROVIDER,
     response_name="a Nova response",
-    framing=StreamFraming("event-stream"),
+    framing=FRAMING,
     errors=ErrorShape(
         ERROR_TYPES,
         "InternalServerException",

@@ -19,26 +19,21 @@ does not name its source) reads every edge, and loads no canonical model. A conv
 that names its formats imports no ``edge.py``: a codec reads its edge when first asked
 (:attr:`~chatcodec._providers.contract.provider_codec.ProviderCodec.edge`; first use).
 
-Framing, the one word the framing readers and writers share (:mod:`chatcodec.streams._framing`):
-
-==================  ===============================================================
-``sse``             Server-Sent Events: ``data:`` lines (``event:`` names when the
-                    edge says so), maybe a sentinel (OpenAI's ``[DONE]``) at the end
-``json-array``      one JSON array whose items arrive over time (Gemini without ``alt=sse``)
-``event-stream``    AWS event-stream binary messages (Bedrock)
-``jsonl``           JSON Lines: one event object per line (Ollama's ``/api/chat``)
-==================  ===============================================================
+The stream framing (``Edge.framing``) is its own module,
+:mod:`chatcodec._providers.contract.framing` (a folder's ``stream_framing.py``): a stream
+conversion reads it without importing this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.extension import Extension
+from chatcodec._providers.contract.framing import Framing, StreamFraming
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
@@ -69,33 +64,6 @@ __all__ = [
     "read_nested_error",
     "stream_flag_in_body",
 ]
-
-Framing: TypeAlias = Literal["sse", "json-array", "event-stream", "jsonl"]
-"""A stream's framing: SSE, a JSON array, AWS event-stream, or JSON Lines."""
-
-
-# --- stream framing ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class StreamFraming:
-    """How the provider's server frames a stream of wire events."""
-
-    framing: Framing = "sse"
-    """What the provider's own server sends (Gemini's with ``alt=sse``)."""
-    named_events: bool = False
-    """SSE only: each event is preceded by ``event: <its "type">``."""
-    done: str | None = None
-    """SSE only: the data of a last event that ends the stream (OpenAI's ``[DONE]``)."""
-    line_end: str = "\n"
-    """SSE only: the line end the server writes (Gemini's ``alt=sse`` uses CRLF)."""
-
-    @property
-    def text(self) -> Literal["sse", "jsonl"]:
-        """The text form of the stream (``to_sse``): SSE, or JSON Lines for a server that
-        does not speak SSE (Bedrock's binary event-stream, Ollama's JSON Lines)."""
-        return "sse" if self.framing == "sse" else "jsonl"
-
 
 # --- errors --------------------------------------------------------------------------------
 
@@ -491,7 +459,6 @@ shown_as(
     ErrorShape,
     Front,
     ModelList,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     bearer_headers,

@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from chatcodec._providers.contract.edge import Framing, RouteError, bearer_key, count_of, read_first_item
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
+from chatcodec._providers.gemini.stream_framing import FRAMING
 from chatcodec.contract import (
     Call,
     CountFront,
@@ -36,7 +37,6 @@ from chatcodec.contract import (
     Extension,
     Front,
     ModelList,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     as_dict,
@@ -182,7 +182,7 @@ EXTENSIONS: tuple[Extension, ...] = (
 EDGE = Edge(
     PROVIDER,
     response_name="a Gemini response",
-    framing=StreamFraming("sse", line_end="\r\n"),
+    framing=FRAMING,
     errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error), reads=ERROR_READS),
     front=Front(
         ("/v1beta/models/{target}", "/v1/models/{target}"),

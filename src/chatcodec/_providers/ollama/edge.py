@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._providers.ollama.markers import PROVIDER
+from chatcodec._providers.ollama.stream_framing import FRAMING
 from chatcodec.contract import (
     Call,
     Detection,
@@ -26,7 +27,6 @@ from chatcodec.contract import (
     ErrorShape,
     Front,
     ModelList,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     as_dict,
@@ -90,7 +90,7 @@ def write_models(names: Sequence[str]) -> dict[str, Any]:
 EDGE = Edge(
     PROVIDER,
     response_name="an Ollama chat response",
-    framing=StreamFraming("jsonl"),
+    framing=FRAMING,
     errors=ErrorShape({}, "server_error", write_error, read_error, reads={"server_error": 500}),
     front=Front(("/api/chat",), read_call, models=ModelList(("/api/tags",), write_models)),
     upstream=Upstream(

@@ -35,6 +35,7 @@ from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.rules import SAMPLING_RANGES
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
+from chatcodec._providers.openai_chat.stream_framing import FRAMING
 from chatcodec.contract import (
     Call,
     Detection,
@@ -44,7 +45,6 @@ from chatcodec.contract import (
     Front,
     ModelList,
     SamplingRange,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     as_dict,
@@ -144,7 +144,7 @@ them): each described server's own (``servers/``), and the few others'."""
 EDGE = Edge(
     PROVIDER,
     response_name="an OpenAI Chat Completions response",
-    framing=StreamFraming("sse", done="[DONE]"),
+    framing=FRAMING,
     errors=ErrorShape(
         OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, reads=OPENAI_ERROR_READS
     ),

@@ -36,6 +36,7 @@ from chatcodec._providers.families.openai.edge import (
 )
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.server import ANSWERING
+from chatcodec._providers.openai_responses.stream_framing import FRAMING
 from chatcodec.contract import (
     Call,
     CountFront,
@@ -46,7 +47,6 @@ from chatcodec.contract import (
     Extension,
     Front,
     ModelList,
-    StreamFraming,
     Upstream,
     UpstreamModels,
     as_dict,
@@ -142,7 +142,7 @@ def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, s
 EDGE = Edge(
     PROVIDER,
     response_name="an OpenAI Responses response",
-    framing=StreamFraming("sse", named_events=True),
+    framing=FRAMING,
     errors=ErrorShape(
         OPENAI_ERROR_TYPES,
         "server_error",
