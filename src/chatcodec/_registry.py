@@ -397,7 +397,7 @@ def get_edge(name: str) -> Edge:
 
     edge: object = None
     if name in _BUILT_IN and name not in _custom and name != CANONICAL:
-        module_name = _BUILT_IN[name] + ".edge"  # a folder's package (canonical has no edge)
+        module_name = _folder(name) + ".edge"  # canonical has no edge
         try:
             edge = importlib.import_module(module_name).EDGE
         except ModuleNotFoundError as error:  # a folder without an edge.py: ask its codec
@@ -414,13 +414,20 @@ def get_edge(name: str) -> Edge:
     return edge
 
 
+def _folder(name: str) -> str:
+    """The package of a built-in's folder: :data:`_BUILT_IN` names it, or a ``module:attribute``
+    inside it."""
+    spelled = _BUILT_IN[name]
+    return spelled.partition(":")[0].rpartition(".")[0] if ":" in spelled else spelled
+
+
 def get_framing(name: str) -> StreamFraming:
     """How ``name``'s server frames a stream: its edge's ``framing``. A built-in provider's
     is read from the ``stream_framing`` module beside its codec module (the value its edge
     holds), so a stream conversion imports no ``edge.py`` (first use); any other codec's
     comes from :func:`get_edge`, which refuses a codec without an edge."""
     if name in _BUILT_IN and name not in _custom and name != CANONICAL:
-        module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".stream_framing"
+        module_name = _folder(name) + ".stream_framing"
         try:
             framing: StreamFraming = importlib.import_module(module_name).FRAMING
         except ModuleNotFoundError as error:  # a folder without its own framing module
