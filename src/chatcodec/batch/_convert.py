@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from chatcodec._api import convert_request, convert_response
-from chatcodec._conversion import common_json, read_request_data, write_request_data
+from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
 from chatcodec._detect import mismatch
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LOSS_KINDS, Loss, LossRecorder
@@ -156,10 +156,12 @@ def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[
             options=settings,
             extra_fields=dict(options.extra_fields),
         )
-    return _written(read_request_data(body, options.source, target=options.target), options, losses)
+    return _written(read_request_data(body, options.source, target=options.target), options, losses, body)
 
 
-def _written(canonical: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:
+def _written(
+    canonical: dict[str, Any], options: ConvertOptions, losses: list[Loss], body: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Canonical request data written in ``options.target``, its losses into ``losses``, as
     :func:`~chatcodec.convert_request` writes it. The model is set on the canonical data
     between the reader and the writer: each format keeps it elsewhere (a body field,
@@ -167,6 +169,8 @@ def _written(canonical: dict[str, Any], options: ConvertOptions, losses: list[Lo
     if options.model is not None:
         canonical = {**canonical, "model": options.model}
     recorder = LossRecorder()
+    if body is not None:  # losses named in the body read, not in the canonical messages
+        trace_source(recorder, body, options.source, canonical)
     converted = write_request_data(
         canonical, options.target, recorder, dict(options.encoder_options), dict(options.extra_fields)
     )

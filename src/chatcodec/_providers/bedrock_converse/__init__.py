@@ -19,6 +19,8 @@ batch rows):
 - ``response``: the one reader and writer of an answer.
 - ``messages``: turns <-> canonical messages (the AWS family's turns: system turns,
   tool-result runs, merged turns).
+- ``origins``: where each canonical message came from in the request read, for a
+  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
 - ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer).
 - ``tools``: ``toolConfig``: tool specs, system tools, ``toolChoice``.
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and

@@ -26,6 +26,8 @@ Modules:
   ``usage``).
 - ``messages``: turns <-> canonical messages (the AWS family's turns, over Nova's body: no
   system turns, no cache ttl).
+- ``origins``: where each canonical message came from in the request read, for a
+  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
 - ``parts``: content blocks <-> canonical parts (the AWS family's reader and writer, over
   Nova's body: no documents, audio, guard or citations blocks; anything else opaque).
 - ``settings``: ``inferenceConfig`` (its two spellings) and ``reasoningConfig``.
