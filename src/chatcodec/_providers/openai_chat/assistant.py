@@ -33,7 +33,12 @@ from chatcodec._providers.openai_chat import (
     thought_signatures,
 )
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
-from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS, message_fields, nulls_as_spelling
+from chatcodec._providers.openai_chat.null_spelling import (
+    SPELLED_NULLS,
+    nulls_as_spelling,
+    spelled_nulls,
+    with_own_fields,
+)
 from chatcodec._providers.openai_chat.tool_calls import (
     VALID_NAME,
     decode_tool_call,
@@ -311,14 +316,14 @@ def encode_assistant(
     metadata = message.get("provider_metadata")
     KIT.report_foreign(losses, metadata, at)
     bag = KIT.own(metadata)
-    wire: dict[str, Any] = {**message_fields(bag), "role": "assistant"} if bag else {"role": "assistant"}
+    wire: dict[str, Any] = {**spelled_nulls(bag), "role": "assistant"} if bag else {"role": "assistant"}
     name = message.get("name")
     if name is not None:
         wire["name"] = name
     cache_control.write(wire, message.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
     if isinstance(content, str):
         wire["content"] = content
-        return wire
+        return with_own_fields(wire, bag)
     layout = _lay_out(content, reasoning_field, losses, at)
     if not layout.ordered:
         why = "OpenAI carries reasoning, then content, then refusal, then tool calls"
@@ -333,7 +338,7 @@ def encode_assistant(
         _write_calls(wire, layout.calls, losses, at, response=response)
     if layout.server:
         server_tools.write_server_parts(wire, layout.server, wire.get(server_tools.FIELDS))
-    return wire
+    return with_own_fields(wire, bag)
 
 
 def _write_plain_turn(
