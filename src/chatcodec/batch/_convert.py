@@ -22,8 +22,9 @@ from chatcodec._conversion import common_json, read_request_data, trace_source, 
 from chatcodec._detect import mismatch
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LOSS_KINDS, Loss, LossRecorder
-from chatcodec._narrow import as_dict
-from chatcodec._payloads import load_object
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._payloads import load_object, load_value
+from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
 
@@ -125,7 +126,7 @@ def convert_payload(payload: object, options: ConvertOptions, line: int | None =
         if options.kind == "request" and isinstance(payload, str | bytes | bytearray):
             body = common_json(payload, options.source)  # parsed and validated once, in Rust, for the reader
         if body is None:
-            body = load_object(payload, f"{options.source} {options.kind}")
+            body = load_object(history_row(payload, options), f"{options.source} {options.kind}")
         # a batch row given as its body's format says so first; then the body's own marks
         # (tolerant decoders would "convert" a body in another format)
         wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
@@ -139,6 +140,17 @@ def convert_payload(payload: object, options: ConvertOptions, line: int | None =
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
     return _settled(converted, losses, options)
+
+
+def history_row(payload: object, options: ConvertOptions) -> object:
+    """A framework history stored as its bare message list (a LangGraph checkpoint's
+    ``messages`` channel: ``messages_to_dict`` or ``dumpd`` output, one a line or an item
+    of a JSON array) as the ``{"messages": [...]}`` history its reader takes; any other
+    payload as it is."""
+    if options.source not in FRAMEWORK_FORMATS or options.kind != "request":
+        return payload
+    value = as_list(load_value(payload))
+    return payload if value is None else {"messages": value}
 
 
 def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:

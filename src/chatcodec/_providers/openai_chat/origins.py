@@ -39,27 +39,36 @@ def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, 
     return found
 
 
+_REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details", "thinking_blocks", "thinking")
+"""The fields a compatible server keeps an answer's reasoning in (read as thinking parts)."""
+
+
 def assistant_origin(
     at: Steps, wire: Mapping[str, Any], message: Mapping[str, Any], calls: str = "tool_calls"
 ) -> Origin:
-    """An assistant message's parts: its calls at their ``calls`` entries, the rest at the
-    wire content's parts when they are as many (a content string: the one text part),
-    else at the message."""
+    """An assistant message's parts: its calls at their ``calls`` entries, its thinking at
+    the reasoning field it came from, the rest at the wire content's parts when they are as
+    many (a content string: the one text part), else at the message."""
     content = as_list(message.get("content"))
     if content is None:
         return Origin(at)
-    own = [part for part in content if not (is_dict(part) and part.get("type") == "tool_use")]
+    reasoning = next((key for key in _REASONING_FIELDS if key in wire), None)
+    kinds = [str(part.get("type")) if is_dict(part) else "" for part in content]
+    own = [kind for kind in kinds if kind != "tool_use" and not (kind == "thinking" and reasoning)]
     sent = wire.get("content")
     listed = len(items(sent)) == len(own) and isinstance(sent, list)
     single = isinstance(sent, str) and len(own) == 1
     parts: list[Steps] = []
-    called = 0
-    for part in content:
-        if is_dict(part) and part.get("type") == "tool_use":
+    called = placed = 0
+    for kind in kinds:
+        if kind == "tool_use":
             parts.append((*at, calls, called))
             called += 1
+        elif kind == "thinking" and reasoning:
+            parts.append((*at, reasoning))
         elif listed:
-            parts.append((*at, "content", len(parts) - called))
+            parts.append((*at, "content", placed))
+            placed += 1
         else:
             parts.append((*at, "content") if single else at)
     return Origin(at, parts=tuple(parts))
