@@ -35,6 +35,7 @@ from chatcodec._providers.openai_chat import (
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
 from chatcodec._providers.openai_chat.null_spelling import (
     SPELLED_NULLS,
+    message_fields,
     nulls_as_spelling,
     spelled_nulls,
     with_own_fields,
@@ -316,7 +317,10 @@ def encode_assistant(
     metadata = message.get("provider_metadata")
     KIT.report_foreign(losses, metadata, at)
     bag = KIT.own(metadata)
-    wire: dict[str, Any] = {**spelled_nulls(bag), "role": "assistant"} if bag else {"role": "assistant"}
+    # a request's own keys follow the fields written (a fine-tuning row's weight stays last);
+    # a response's lead, as its recordings keep them
+    fields = (message_fields(bag) if response else spelled_nulls(bag)) if bag else {}
+    wire: dict[str, Any] = {**fields, "role": "assistant"}
     name = message.get("name")
     if name is not None:
         wire["name"] = name
