@@ -27,6 +27,7 @@ from chatcodec._payloads import load_object, load_value
 from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
+from chatcodec.batch import _training_pairs as preference
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""
@@ -354,17 +355,17 @@ def _pair_row(
             f"a preference pair converts only between pair dialects ({pairs}), not {source} to {target}",
             rule="training_pair",
         )
-    pair = training.read_pair(row, source, layout)
-    part_options = replace(options, source=training.read_format(source), target=training.pair_part_format(target))
+    pair = preference.read_pair(row, source, layout)
+    part_options = replace(options, source=training.read_format(source), target=preference.pair_part_format(target))
     prompt = _converted_body(pair.prompt, part_options, losses)
     if source == target:
-        prompt = training.with_empty_fields(pair.prompt, prompt)
+        prompt = preference.with_empty_fields(pair.prompt, prompt)
     chosen, rejected = (
         _converted_body({"messages": side}, part_options, losses)["messages"] for side in (pair.chosen, pair.rejected)
     )
     losses[:] = _without_model_required(losses)
-    converted = training.PreferencePair(prompt, chosen, rejected, implicit=pair.implicit and source == target)
-    return training.write_pair(converted, target, losses, layout)
+    converted = preference.PreferencePair(prompt, chosen, rejected, implicit=pair.implicit and source == target)
+    return preference.write_pair(converted, target, losses, layout)
 
 
 def _without_model_required(losses: list[Loss]) -> list[Loss]:
