@@ -187,3 +187,41 @@ def test_one_json_line_on_standard_input_comes_out_as_one_line(
         out = capsys.readouterr().out
         assert json.loads(out) == json.loads(line)
         assert (out.count("\n") == 1) == (lines == 1)
+
+
+def test_openai_chat_to_itself_keeps_each_rows_key_order(tmp_path: Path) -> None:
+    """A ``weight`` came out first (``{"weight": 0, "role": "assistant", ...}``): the same
+    row, but not the same bytes, and a diff of the file showed every weighted row."""
+    code, out = _convert(tmp_path, CORPUS, "--from", "openai-chat", "--to", "openai-chat", "--storage")
+    assert code == 0
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    weighted = [message for row in _rows(CORPUS) for message in row["messages"] if "weight" in message]
+    assert weighted  # the corpus has weights, last in their messages as OpenAI's guide writes them
+    for given, row in zip(_rows(CORPUS), written, strict=True):
+        assert [list(message) for message in row["messages"]] == [list(message) for message in given["messages"]]
+    assert out.read_text(encoding="utf-8").splitlines() == [
+        json.dumps(row, ensure_ascii=False) for row in _rows(CORPUS)
+    ]
+
+
+def test_validate_storage_takes_rows_without_a_model_and_checks_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["validate", "--strict", "--storage", str(CORPUS)]) == 0
+    assert "ok" in capsys.readouterr().out
+    anthropic = tmp_path / "anthropic.jsonl"  # an Anthropic row names no model either, in storage
+    anthropic.write_text(json.dumps({"max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}) + "\n")
+    assert main(["validate", "--strict", "--storage", "--format", "anthropic", str(anthropic)]) == 0
+    assert main(["validate", "--strict", "--format", "anthropic", str(anthropic)]) == 1  # an API request needs one
+    capsys.readouterr()
+    wrong = tmp_path / "wrong.jsonl"  # everything else is still checked: a weight of 2, an unknown field
+    rows = [
+        {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello", "weight": 2}]},
+        {"messages": [{"role": "user", "content": "Hi", "nmae": "x"}]},
+    ]
+    wrong.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert main(["validate", "--strict", "--storage", str(wrong)]) == 1
+    err = capsys.readouterr().err
+    assert "$.messages[1].weight: `weight`: 0 or 1" in err
+    assert "nmae" in err
+    assert "`model`: field required" not in err

@@ -14,7 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._codec_options import checked_options
-from chatcodec._conversion import read_request_data, write_request_data
+from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
@@ -279,6 +279,7 @@ def convert_request(
     try:
         canonical = read_request_data(payload, source, strict=strict, target=target)
         recorder = LossRecorder()
+        trace_source(recorder, payload, source, canonical)
         encoded = write_request_data(canonical, target, recorder, named, extra_fields)
     finally:
         close_conversion(span)

@@ -11,7 +11,7 @@ it maps, the stream flag) and tells a refused read from a refused write.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
@@ -20,6 +20,9 @@ from chatcodec._payloads import load_object
 from chatcodec._providers.contract.context import with_field_data
 from chatcodec._registry import get_codec
 from chatcodec._sdk_objects import sdk_json_nested
+
+if TYPE_CHECKING:
+    from chatcodec._providers.kit.origins import Origin
 
 
 def read_request_data(
@@ -84,6 +87,28 @@ def write_request_data(
     if extra_fields:
         canonical = with_field_data(canonical, target, extra_fields)
     return writer.write_request(canonical, recorder, options=named)
+
+
+def trace_source(recorder: LossRecorder, payload: object, source: str, canonical: Mapping[str, Any]) -> None:
+    """Have ``recorder`` name the losses found while writing ``canonical`` (read from
+    ``payload`` by ``source``'s reader) at their place in ``payload``: its own numbering
+    and field names (:mod:`chatcodec._providers.kit.origins`), found only when a loss is
+    reported."""
+    from chatcodec._providers.contract.provider_codec import ProviderCodec
+    from chatcodec._providers.kit.origins import Origins, checked
+
+    codec = get_codec(source)
+    if not isinstance(codec, ProviderCodec):
+        return
+    messages = cast("list[dict[str, Any]]", canonical.get("messages") or [])
+
+    def find() -> list[Origin]:
+        fields = (
+            cast("dict[str, Any]", payload) if type(payload) is dict else load_object(sdk_json_nested(payload), source)
+        )
+        return checked(codec.message_origins(fields, messages), messages)
+
+    recorder.trace(Origins(find))
 
 
 def with_updates(canonical: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ A value equal to the target's default is no loss at all (``n: 1``, ``logprobs: f
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias, get_args
 
@@ -67,8 +67,10 @@ class Loss:
     """One thing the target format could not carry."""
 
     path: str
-    """JSON path in the canonical input (``$.messages[3].content[1]``), messages counted as
-    the input counts them; a ``rule`` loss's path is in the encoded body, which the rule read."""
+    """JSON path in the input (``$.messages[3].content[1]``): in a conversion, the place in
+    the payload converted (its own field names and numbering: Anthropic's top-level
+    ``system``, each OpenAI ``tool`` message); in an encode, in the canonical request; a
+    ``rule`` loss's path is in the encoded body, which the rule read."""
     what: str
     """What was dropped or changed (``thinking part``, ``cache_control``)."""
     why: str
@@ -154,12 +156,21 @@ class LossRecorder:
     :attr:`losses` is read: a caller who ignores losses never pays for their text.
     """
 
-    __slots__ = ("_pending", "_rendered", "_renumbering")
+    __slots__ = ("_pending", "_rendered", "_renumbering", "_source")
 
     def __init__(self) -> None:
-        self._pending: list[tuple[str | Steps, str, str, LossKind]] = []
+        self._pending: list[tuple[str | Steps, str, str, LossKind, Callable[[Steps], Steps] | None]] = []
         self._rendered: list[Loss] = []
         self._renumbering: Renumbering | None = None
+        self._source: Callable[[Steps], Steps] | None = None
+
+    def trace(self, source: Callable[[Steps], Steps] | None) -> None:
+        """Name the losses added from now on at their place in the payload converted:
+        ``source`` takes a canonical path to the input's
+        (:class:`chatcodec._providers.kit.origins.Origins`), called only when a loss is
+        rendered. Set by a conversion before it writes; the writer ends it before the
+        target's rules, whose paths are in the body they read."""
+        self._source = source
 
     def renumber(self, renumbering: Renumbering | None) -> None:
         """Number the message steps of the losses added from now on as the request does
@@ -170,15 +181,22 @@ class LossRecorder:
     def request_path(self, path: Steps) -> str:
         """``path`` as a loss would name it (renumbered as the request counts): for a loss's
         text that names another place."""
-        return json_path(path if self._renumbering is None else self._renumbering.apply(path))
+        if self._renumbering is not None:
+            path = self._renumbering.apply(path)
+        return json_path(path if self._source is None else self._source(path))
 
     @property
     def losses(self) -> list[Loss]:
         """Losses recorded so far, in the order found."""
         if self._pending:
             self._rendered.extend(
-                Loss(path if isinstance(path, str) else json_path(path), what, why, kind)
-                for path, what, why, kind in self._pending
+                Loss(
+                    path if isinstance(path, str) else json_path(path if source is None else source(path)),
+                    what,
+                    why,
+                    kind,
+                )
+                for path, what, why, kind, source in self._pending
             )
             self._pending.clear()
         return self._rendered
@@ -188,7 +206,7 @@ class LossRecorder:
         carried, because ``why``; ``kind`` says what it touches (:data:`LossKind`)."""
         if self._renumbering is not None and not isinstance(path, str):
             path = self._renumbering.apply(path)
-        self._pending.append((path, what, why, kind))
+        self._pending.append((path, what, why, kind, self._source))
 
     def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None, stacklevel: int = 3) -> None:
         """Apply the caller's policy; ``sink`` receives every loss whatever the policy.

@@ -178,7 +178,7 @@ def test_an_unanswered_custom_call_is_dropped_with_a_loss(target: str) -> None:
     body = chatcodec.convert_request(payload, source=CHAT, target=target, on_loss="ignore", losses=losses)
     assert "print(1)" not in str(body)
     assert "call_2" in str(body)
-    assert [loss.path for loss in losses if loss.what == "custom tool call 'call_1'"] == ["$.messages[1].content[0]"]
+    assert [loss.path for loss in losses if loss.what == "custom tool call 'call_1'"] == ["$.messages[1].tool_calls[0]"]
 
 
 @pytest.mark.parametrize("target", WITHOUT_FREEFORM)

@@ -70,8 +70,8 @@ def test_a_custom_tool_call_and_its_result_are_dropped_together_with_one_loss(ta
     assert "call_2" in text  # the function call and its result are sent as before
     named = [loss for loss in losses if "call_1" in loss.what]
     assert len(named) == 1
-    assert named[0].path == "$.messages[1].content[0]"
-    assert "tool result ($.messages[2].content[0])" in named[0].what
+    assert named[0].path == "$.messages[1].tool_calls[0]"  # as the input numbers it
+    assert "tool result ($.messages[2])" in named[0].what
     assert not [loss for loss in losses if loss.path.startswith("$.messages[2]")]
 
 
@@ -83,7 +83,7 @@ def test_a_turn_holding_only_a_custom_call_goes_with_the_results_turn(target: st
     assert "print(1)" not in text
     assert "run it" in text
     assert "and now?" in text
-    assert [loss.path for loss in losses if "call_1" in loss.what] == ["$.messages[1].content[0]"]
+    assert [loss.path for loss in losses if "call_1" in loss.what] == ["$.messages[1].tool_calls[0]"]
 
 
 @pytest.mark.parametrize("target", _TARGETS)
@@ -92,7 +92,7 @@ def test_every_result_answering_the_dropped_call_is_named(target: str) -> None:
     body, losses = _convert(_request([_CUSTOM_CALL, _FUNCTION_CALL], [*results, _FUNCTION_RESULT]), target)
     assert "call_1" not in json.dumps(body)
     (named,) = [loss for loss in losses if "call_1" in loss.what]
-    assert "($.messages[2].content[0], $.messages[2].content[1])" in named.what
+    assert "($.messages[2], $.messages[3])" in named.what  # each tool message of the input
 
 
 @pytest.mark.parametrize("target", _TARGETS)
@@ -100,7 +100,7 @@ def test_a_custom_call_nothing_answers_is_still_reported_by_the_encoder(target: 
     payload = _request([_CUSTOM_CALL, _FUNCTION_CALL], [_FUNCTION_RESULT])
     body, losses = _convert(payload, target)
     assert "call_1" not in json.dumps(body)
-    assert [loss.path for loss in losses if loss.path.startswith("$.messages[1]")] == ["$.messages[1].content[0]"]
+    assert [loss.path for loss in losses if loss.path.startswith("$.messages[1]")] == ["$.messages[1].tool_calls[0]"]
     assert "call_2" in json.dumps(body)
 
 

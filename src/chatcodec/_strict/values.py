@@ -83,7 +83,7 @@ def _missing(keys: list[str], fields: Mapping[str, Any], where: Location) -> Pro
 
 _NO_MODEL_IN_TRAINING = (
     "an API request names its model; a fine-tuning file's rows name none, the job does: "
-    "chatcodec convert --storage writes such rows without requiring one"
+    "chatcodec convert --storage writes such rows without requiring one, validate --storage reads them so"
 )
 """What strict reading adds to a missing ``model``: OpenAI's, Mistral's and Together's
 fine-tuning rows hold ``messages`` (and ``tools``) only, and are no API request."""

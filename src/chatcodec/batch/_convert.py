@@ -18,14 +18,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from chatcodec._api import convert_request, convert_response
-from chatcodec._conversion import common_json, read_request_data, write_request_data
+from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
 from chatcodec._detect import mismatch
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LOSS_KINDS, Loss, LossRecorder
-from chatcodec._narrow import as_dict
-from chatcodec._payloads import load_object
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._payloads import load_object, load_value
+from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
+from chatcodec.batch import _training_pairs as preference
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""
@@ -125,7 +127,7 @@ def convert_payload(payload: object, options: ConvertOptions, line: int | None =
         if options.kind == "request" and isinstance(payload, str | bytes | bytearray):
             body = common_json(payload, options.source)  # parsed and validated once, in Rust, for the reader
         if body is None:
-            body = load_object(payload, f"{options.source} {options.kind}")
+            body = load_object(history_row(payload, options), f"{options.source} {options.kind}")
         # a batch row given as its body's format says so first; then the body's own marks
         # (tolerant decoders would "convert" a body in another format)
         wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
@@ -139,6 +141,17 @@ def convert_payload(payload: object, options: ConvertOptions, line: int | None =
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
     return _settled(converted, losses, options)
+
+
+def history_row(payload: object, options: ConvertOptions) -> object:
+    """A framework history stored as its bare message list (a LangGraph checkpoint's
+    ``messages`` channel: ``messages_to_dict`` or ``dumpd`` output, one a line or an item
+    of a JSON array) as the ``{"messages": [...]}`` history its reader takes; any other
+    payload as it is."""
+    if options.source not in FRAMEWORK_FORMATS or options.kind != "request":
+        return payload
+    value = as_list(load_value(payload))
+    return payload if value is None else {"messages": value}
 
 
 def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:
@@ -156,10 +169,12 @@ def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[
             options=settings,
             extra_fields=dict(options.extra_fields),
         )
-    return _written(read_request_data(body, options.source, target=options.target), options, losses)
+    return _written(read_request_data(body, options.source, target=options.target), options, losses, body)
 
 
-def _written(canonical: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:
+def _written(
+    canonical: dict[str, Any], options: ConvertOptions, losses: list[Loss], body: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Canonical request data written in ``options.target``, its losses into ``losses``, as
     :func:`~chatcodec.convert_request` writes it. The model is set on the canonical data
     between the reader and the writer: each format keeps it elsewhere (a body field,
@@ -167,6 +182,8 @@ def _written(canonical: dict[str, Any], options: ConvertOptions, losses: list[Lo
     if options.model is not None:
         canonical = {**canonical, "model": options.model}
     recorder = LossRecorder()
+    if body is not None:  # losses named in the body read, not in the canonical messages
+        trace_source(recorder, body, options.source, canonical)
     converted = write_request_data(
         canonical, options.target, recorder, dict(options.encoder_options), dict(options.extra_fields)
     )
@@ -338,17 +355,17 @@ def _pair_row(
             f"a preference pair converts only between pair dialects ({pairs}), not {source} to {target}",
             rule="training_pair",
         )
-    pair = training.read_pair(row, source, layout)
-    part_options = replace(options, source=training.read_format(source), target=training.pair_part_format(target))
+    pair = preference.read_pair(row, source, layout)
+    part_options = replace(options, source=training.read_format(source), target=preference.pair_part_format(target))
     prompt = _converted_body(pair.prompt, part_options, losses)
     if source == target:
-        prompt = training.with_empty_fields(pair.prompt, prompt)
+        prompt = preference.with_empty_fields(pair.prompt, prompt)
     chosen, rejected = (
         _converted_body({"messages": side}, part_options, losses)["messages"] for side in (pair.chosen, pair.rejected)
     )
     losses[:] = _without_model_required(losses)
-    converted = training.PreferencePair(prompt, chosen, rejected, implicit=pair.implicit and source == target)
-    return training.write_pair(converted, target, losses, layout)
+    converted = preference.PreferencePair(prompt, chosen, rejected, implicit=pair.implicit and source == target)
+    return preference.write_pair(converted, target, losses, layout)
 
 
 def _without_model_required(losses: list[Loss]) -> list[Loss]:

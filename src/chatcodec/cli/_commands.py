@@ -132,6 +132,12 @@ def _add_validate_command(commands: Any) -> None:
         help="the file's format: json (a JSON document or JSON lines) or parquet, one payload per row (default: "
         "parquet for a .parquet file, else json)",
     )
+    validate.add_argument(
+        "--storage",
+        action="store_true",
+        help="the rows are for storage (training or archive files), not API requests: with --strict, a row that "
+        "names no model is valid (a fine-tuning job names it), as convert --storage writes them",
+    )
     shown = validate.add_mutually_exclusive_group()
     shown.add_argument("--pretty", action="store_true", help="print each conversation one line per message")
     shown.add_argument("--canonical", action="store_true", help="print the canonical JSON of each conversation")
@@ -184,7 +190,9 @@ def _validate_one(document: Document, arguments: argparse.Namespace, out: TextIO
     try:
         if document.error is not None:
             raise ChatcodecError(document.error)
-        messages = _validate_document(document.data, arguments.format, strict=arguments.strict, written=document.format)
+        messages = _validate_document(
+            document.data, arguments.format, strict=arguments.strict, written=document.format, storage=arguments.storage
+        )
     except ChatcodecError as error:
         print(f"{where}: {_describe(error)}", file=sys.stderr)
         return False
@@ -214,11 +222,12 @@ def _batch_rows(documents: Iterable[Document], format_name: str | None) -> Itera
 
 
 def _validate_document(
-    data: object, format_name: str | None, *, strict: bool = False, written: str | None = None
+    data: object, format_name: str | None, *, strict: bool = False, written: str | None = None, storage: bool = False
 ) -> list[AnyMessage]:
     """The messages of one document, read in ``format_name``, else in the format its file
     says it holds (``written``), else in the format it shows; a training row's or a batch
-    row's messages are its conversation's or its body's."""
+    row's messages are its conversation's or its body's; ``storage``: a row is no API
+    request, so one that names no model is not refused for it."""
     if format_name in CONVERSATION_DIALECTS:  # a training row: its messages, in shapes the dialect reader takes
         return _training_row_messages(data, format_name, strict=strict)
     if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope
@@ -235,7 +244,7 @@ def _validate_document(
     chosen = format_name or written or detect.detect(data)
     if chosen is not None and chosen != detect.CANONICAL:
         try:
-            return _decoded_messages(chosen, data, strict=strict)
+            return _decoded_messages(chosen, data, strict=strict, storage=storage)
         except ValidationError as error:
             told = "is" if format_name is not None else "looks like"
             raise ChatcodecError(f"{told} {chosen}, invalid at {error.paths[0]}:\n{_describe(error)}") from None
@@ -317,8 +326,9 @@ def _canonical_messages(data: object) -> list[AnyMessage]:
     return validate_messages(data)
 
 
-def _decoded_messages(format_name: str, data: object, *, strict: bool) -> list[AnyMessage]:
-    """A provider body's messages, as its codec decodes it (request or response)."""
+def _decoded_messages(format_name: str, data: object, *, strict: bool, storage: bool = False) -> list[AnyMessage]:
+    """A provider body's messages, as its codec decodes it (request or response);
+    ``storage``: a request naming no model is a stored row, not refused for it."""
     from chatcodec._api import decode_request, decode_response
     from chatcodec._payloads import load_object
 
@@ -326,29 +336,41 @@ def _decoded_messages(format_name: str, data: object, *, strict: bool) -> list[A
     if _is_response(fields):
         return [choice.message for choice in decode_response(format_name, fields, strict=strict).choices]
     if strict and format_name == WRITTEN_FROM and is_fine_tuning_row(fields):
-        return _fine_tuning_messages(format_name, fields)
+        return _fine_tuning_messages(format_name, fields, storage=storage)
+    if strict and storage and "model" not in fields:
+        return _fine_tuning_messages(format_name, fields, storage=True, weights=False)
     return decode_request(format_name, fields, strict=strict).messages
 
 
-def _fine_tuning_messages(format_name: str, fields: dict[str, Any]) -> list[AnyMessage]:
+def _fine_tuning_messages(
+    format_name: str, fields: dict[str, Any], *, storage: bool = False, weights: bool = True
+) -> list[AnyMessage]:
     """A fine-tuning row's messages, read strictly: its weights by the fine-tuning format's
-    rules (:mod:`chatcodec.batch._fine_tuning`), the rest by the API's, one error for all."""
+    rules (:mod:`chatcodec.batch._fine_tuning`), the rest by the API's, one error for all;
+    ``storage``: a missing ``model`` is no problem (the job names it)."""
     from chatcodec._api import decode_request
     from chatcodec._errors import Problem, problems_error
     from chatcodec.batch._fine_tuning import without_weights
 
-    checked, problems = without_weights(fields)
+    checked, problems = without_weights(fields) if weights else (fields, [])
     try:
         decode_request(format_name, checked, strict=True)
     except ValidationError as error:
         found = [
             Problem(tuple(detail["loc"]), detail["type"], detail["msg"], detail["input"])
             for detail in error.errors(include_url=False)
+            if not (storage and _missing_model(detail["loc"], detail["type"], detail["msg"]))
         ]
-        raise problems_error(error.title, [*found, *problems]) from None
+        if found or problems:
+            raise problems_error(error.title, [*found, *problems]) from None
     if problems:
         raise problems_error(f"{format_name} request", problems)
     return decode_request(format_name, fields).messages
+
+
+def _missing_model(location: object, rule: object, message: object) -> bool:
+    """Whether a strict reading's problem is the request's missing ``model`` alone."""
+    return not location and rule == "missing_field" and str(message).startswith("`model`: field required")
 
 
 _RESPONSE_KEYS = ("choices", "candidates", "output", "stopReason")

@@ -75,7 +75,9 @@ def test_anthropic_cache_markers_and_documents_cross_to_bedrock() -> None:
         {"text": "summarize"},
         {"cachePoint": {"type": "default", "ttl": "1h"}},
     ]
-    assert losses == ["$.messages[1].content[0].filename"]  # Bedrock needs a name: "document" was made up
+    assert losses == [
+        "$.messages[0].content[0].filename"
+    ]  # Bedrock needs a name: "document" was made up (input numbering)
     assert_valid_request(bedrock)
 
 

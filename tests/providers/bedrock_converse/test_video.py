@@ -86,7 +86,7 @@ def test_a_gemini_video_reaches_bedrock_with_its_clip_reported() -> None:
         {"text": "What happens?"},
     ]
     assert [(loss.path, loss.what) for loss in losses] == [
-        ("$.messages[0].content[0].start_offset", "video start_offset")
+        ("$.contents[0].parts[0].start_offset", "video start_offset")  # the Gemini input's place
     ]
     assert_valid_request(body)
 

@@ -130,7 +130,7 @@ def test_gemini_an_empty_assistant_text_is_not_sent_and_a_turn_left_empty_is_dro
         [{"text": "again"}],
     ]
     assert [(loss.path, loss.what) for loss in losses] == [
-        ("$.messages[1].content[0]", "empty text"),
+        ("$.messages[1].content", "empty text"),  # the input's content string
         ("$.messages[3].content", "empty text"),
         ("$.messages[3]", "empty message"),
     ]
@@ -246,7 +246,7 @@ def test_gemini_a_blank_function_name_is_never_sent_and_the_result_names_what_th
     result = body["contents"][2]["parts"][0]["functionResponse"]
     assert call["name"].strip()
     assert result["name"] == call["name"]
-    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0].name", "blank tool name")]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].tool_calls[0].name", "blank tool name")]
 
 
 _REPEATED = {

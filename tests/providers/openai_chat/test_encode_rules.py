@@ -141,7 +141,7 @@ def test_input_audio_of_a_format_beyond_wav_and_mp3_is_a_loss_not_a_refused_part
     )
     assert_request_matches_sdk(body)
     assert body["messages"][0]["content"] == [{"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}]
-    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0]", "audio of type audio/ogg")]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.contents[0].parts[0]", "audio of type audio/ogg")]
 
 
 def test_input_audio_read_with_a_format_beyond_wav_and_mp3_is_a_loss_on_the_way_back_too() -> None:

@@ -170,8 +170,8 @@ def test_cache_control_from_openai_format_reaches_anthropic() -> None:
     assert [loss.path for loss in cache_losses] == [
         "$.messages[0].content[1]",
         "$.messages[1]",
-        "$.messages[2].content[1]",
-        "$.messages[3].content[0]",
+        "$.messages[2].tool_calls[0]",  # the input's places: the call, the tool message
+        "$.messages[3]",
     ]
     assert anthropic["system"][1]["cache_control"] == {"type": "ephemeral", "ttl": "1h"}
     user, assistant, results = anthropic["messages"][:3]
@@ -331,7 +331,7 @@ def test_custom_tool_call_in_a_message_is_a_custom_call_and_a_loss_elsewhere() -
     chatcodec.convert_request(
         {**payload, "max_tokens": 5}, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses
     )
-    assert [loss.path for loss in losses if "custom tool call" in loss.what] == ["$.messages[0].content[0]"]
+    assert [loss.path for loss in losses if "custom tool call" in loss.what] == ["$.messages[0].tool_calls[0]"]
 
 
 def test_custom_tool_call_in_a_stream_is_no_function_call() -> None:

@@ -88,7 +88,7 @@ def test_audio_mp3_media_type_is_sent_as_mp3_with_a_loss() -> None:
         {"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "AAAA", "format": "mp3"}}]}
     ]
     assert [(loss.path, loss.what) for loss in losses] == [
-        ("$.messages[0].content[0].source.media_type", "media type audio/mp3")
+        ("$.contents[0].parts[0].source.media_type", "media type audio/mp3")
     ]
 
 

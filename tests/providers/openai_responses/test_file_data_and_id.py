@@ -28,6 +28,6 @@ def test_another_format_gets_the_document_and_a_loss_for_the_id() -> None:
     )
     source = {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0="}
     assert wire["messages"] == [{"role": "user", "content": [{"type": "document", "source": source, "title": "a.pdf"}]}]
-    assert "$.messages[0].content[0]: openai-responses data ['file_id'] (anthropic has no field for it)" in [
+    assert "$.input[0].content[0]: openai-responses data ['file_id'] (anthropic has no field for it)" in [
         str(loss) for loss in losses
     ]

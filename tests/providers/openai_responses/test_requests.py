@@ -272,6 +272,6 @@ def test_an_output_texts_empty_annotations_are_no_loss_and_come_back() -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.convert_request(body, source="openai-responses", target="anthropic", on_loss="ignore", losses=losses)
     annotated = [loss.path for loss in losses if "annotations" in loss.what]
-    assert annotated == ["$.messages[1].content[1]"]
+    assert annotated == ["$.input[1].content[1]"]  # the input item's part
     back = chatcodec.convert_request(body, source="openai-responses", target="openai-responses", on_loss="error")
     assert back["input"][1]["content"] == body["input"][1]["content"]

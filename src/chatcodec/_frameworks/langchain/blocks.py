@@ -48,6 +48,8 @@ def decode_block(block: str | dict[str, Any]) -> dict[str, Any]:
         return KIT.attach(redacted, leftovers(block, ("type", "data")))
     if kind == "image_url" and isinstance(block.get("image_url"), dict):
         return _image_url(block)
+    if kind in _MEDIA and isinstance(block.get("source_type"), str):
+        return _v0_media(block, kind)
     if kind in _MEDIA:
         source = _source(block)
         if source is not None:
@@ -57,6 +59,34 @@ def decode_block(block: str | dict[str, Any]) -> dict[str, Any]:
                 part["filename"], mapped = block["filename"], (*mapped, "filename")
             return KIT.attach(part, leftovers(block, mapped))
     return {"type": "opaque", "provider": PROVIDER, "data": block}
+
+
+_V0_KEYS = {"base64": "data", "url": "url", "id": "id"}
+"""LangChain's v0 multimodal blocks (``source_type``, before the standard blocks of 1.0, still
+in LangGraph checkpoints): where each source type keeps its value."""
+
+
+def _v0_media(block: dict[str, Any], kind: str) -> dict[str, Any]:
+    """A v0 media block (``{"type": "image", "source_type": "base64", "data": ..., "mime_type":
+    ...}``, ``"url"`` with ``url``, ``"id"`` with ``id``) as a canonical part, marked to be
+    written back in its shape; any other source type kept whole."""
+    source_type = block["source_type"]
+    key = _V0_KEYS.get(source_type)
+    value, mime = block.get(key or ""), block.get("mime_type")
+    if not isinstance(value, str) or not value or (source_type == "base64" and not (isinstance(mime, str) and mime)):
+        return {"type": "opaque", "provider": PROVIDER, "data": block}
+    source: dict[str, Any]
+    if source_type == "base64":
+        source = {"type": "base64", "media_type": mime, "data": value}
+    else:
+        source = {"type": "url", "url": value} if source_type == "url" else {"type": "file", "file_id": value}
+        if isinstance(mime, str) and mime:
+            source["media_type"] = mime
+    part: dict[str, Any] = {"type": _MEDIA[kind], "source": source}
+    mapped: tuple[str, ...] = ("type", "source_type", key or "", "mime_type")
+    if kind == "file" and isinstance(block.get("filename"), str):
+        part["filename"], mapped = block["filename"], (*mapped, "filename")
+    return KIT.attach(part, {**leftovers(block, mapped), "_v0": True})
 
 
 def _source(block: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -124,7 +154,12 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
         inner = {"url": source["url"], **({"detail": part["detail"]} if "detail" in part else {}), **url_shape}
         return {"type": "image_url", "image_url": inner, **wire_fields(bag)}
     block: dict[str, Any] = {"type": _BLOCK_OF[part["type"]]}
-    if source["type"] == "base64":
+    if bag.pop("_v0", None) and source["type"] in ("base64", "url", "file"):
+        block["source_type"] = {"base64": "base64", "url": "url", "file": "id"}[source["type"]]
+        block[_V0_KEYS[block["source_type"]]] = source.get(
+            {"base64": "data", "url": "url", "file": "file_id"}[source["type"]]
+        )
+    elif source["type"] == "base64":
         block["base64"] = source["data"]
     elif source["type"] in ("url", "file"):
         key = "url" if source["type"] == "url" else "file_id"

@@ -94,20 +94,31 @@ def _tool_result(data: Mapping[str, Any], content: str | list[Any]) -> dict[str,
     bag: dict[str, Any] = {}
     if status is not None and status != "error":
         bag["_status"] = status
-    if "artifact" in data:
+    if data.get("artifact") is not None:
         bag["artifact"] = data["artifact"]
+    elif "artifact" in data:  # messages_to_dict writes the default out: no data to report elsewhere
+        bag["_no_artifact"] = True
     return KIT.attach(result, bag)
 
 
 def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
-    """``messages[start:]`` as stored LangChain messages."""
-    return [
-        encode_message(message, context, ("messages", index)) for index, message in enumerate(messages[start:], start)
-    ]
+    """``messages[start:]`` as stored LangChain messages: a tool message of several results
+    (Anthropic's, Gemini's, Bedrock's user turn of results) as one ``ToolMessage`` each, in
+    order, as LangGraph's tool node writes them (the message's own fields on the first)."""
+    wire: list[dict[str, Any]] = []
+    for index, message in enumerate(messages[start:], start):
+        at: Steps = ("messages", index)
+        results = as_list(message["content"]) if message["role"] == "tool" else None
+        wire.append(encode_message(message, context, at))
+        if results is not None:
+            bare: dict[str, Any] = {"role": "tool", "content": results}
+            wire += [encode_message(bare, context, at, result) for result in range(1, len(results))]
+    return wire
 
 
-def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
-    """One canonical message as a stored LangChain message, in the serialisation it came in."""
+def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps, result: int = 0) -> dict[str, Any]:
+    """One canonical message as a stored LangChain message, in the serialisation it came in
+    (a tool message: its ``result``-th result)."""
     role = message["role"]
     kind = _KINDS.get(role)
     if kind is None:
@@ -119,7 +130,7 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
     envelope, string, empty = bag.pop("_lc", None), bag.pop("_string", None), bag.pop("_empty", {})
     data: dict[str, Any] = {}
     if kind == "tool":
-        _write_results(message["content"], data, context, at)
+        _write_result(message["content"], result, data, context, at)
     else:
         data["content"] = _content(message["content"], kind, data, context, at)
         if string and isinstance(data["content"], list) and all(isinstance(item, str) for item in data["content"]):
@@ -153,25 +164,25 @@ def _content(
     return blocks
 
 
-def _write_results(
-    content: Sequence[Mapping[str, Any]], data: dict[str, Any], context: EncodeContext, at: Steps
+def _write_result(
+    content: Sequence[Mapping[str, Any]], index: int, data: dict[str, Any], context: EncodeContext, at: Steps
 ) -> None:
-    """A tool message's result as a ``ToolMessage`` (one result per message in LangChain)."""
-    for index in range(1, len(content)):
-        context.losses.add((*at, "content", index), "tool result", "a LangChain ToolMessage holds one result")
+    """A tool message's ``index``-th result as a ``ToolMessage`` (one result per message in LangChain)."""
     if not content:
         data["content"], data["tool_call_id"] = "", ""
         return
-    result = content[0]
-    bag = KIT.claim(context.losses, result.get("provider_metadata"), (*at, "content", 0))
+    result, where = content[index], (*at, "content", index)
+    bag = KIT.claim(context.losses, result.get("provider_metadata"), where)
     body = result.get("content", "")
-    data["content"] = body if isinstance(body, str) else _content(body, "tool", data, context, (*at, "content", 0))
+    data["content"] = body if isinstance(body, str) else _content(body, "tool", data, context, where)
     data["tool_call_id"] = result["tool_use_id"]
     if result.get("name") is not None:
         data["name"] = result["name"]
     status = "error" if result.get("is_error") else bag.pop("_status", None)
     if "artifact" in bag:
         data["artifact"] = bag.pop("artifact")
+    elif bag.pop("_no_artifact", None):
+        data["artifact"] = None
     if status is not None:
         data["status"] = status
     data.update(wire_fields(bag))

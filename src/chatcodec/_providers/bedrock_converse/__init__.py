@@ -19,6 +19,8 @@ batch rows):
 - ``response``: the one reader and writer of an answer.
 - ``messages``: turns <-> canonical messages (the AWS family's turns: system turns,
   tool-result runs, merged turns).
+- ``origins``: where each canonical message came from in the request read, for a
+  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
   ``outputConfig``.
 - ``usage``: token counts (cache counts and their twins).

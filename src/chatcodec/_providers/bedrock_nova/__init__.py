@@ -26,6 +26,8 @@ Modules:
   ``usage``).
 - ``messages``: turns <-> canonical messages (the AWS family's turns, over Nova's body: no
   system turns, no cache ttl).
+- ``origins``: where each canonical message came from in the request read, for a
+  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
 - ``settings``: ``inferenceConfig`` (its two spellings) and ``reasoningConfig``.
 - ``usage``: token counts (the cache counts beside the input).
 - ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder (the AWS

@@ -19,7 +19,7 @@ Vercel's AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (fi
     from chatcodec._model.stream_events import AnyStreamEvent
     from chatcodec._providers.contract.edge import Edge
     from chatcodec._providers.contract.structure import Structure
+    from chatcodec._providers.kit.origins import Origin
     from chatcodec.streams._builder import StreamBuilder
 
 InputT = TypeVar("InputT")
@@ -302,6 +303,7 @@ class ProviderCodec:
             raise too_deep() from None
         finally:
             losses.renumber(None)  # the rules number the body's own messages (history_for's renumbering ends)
+            losses.trace(None)  # and name places in the body, not in the input converted
         if not self.capabilities.logprob_settings:
             report_logprob_settings(request, losses, self.capabilities.display_name)
         apply_target_rules(wire, context)
@@ -456,6 +458,20 @@ class ProviderCodec:
         return load_field_sets(package) if isinstance(package, str) and package else None
 
     # --- end of published field sets --------------------------------------------------------
+
+    def message_origins(self, payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
+        """Where each of ``messages`` (read from the request ``payload``) is in ``payload``
+        (the provider's ``origins.py``, :mod:`chatcodec._providers.kit.origins`): read
+        only when a conversion reports a loss; none for a provider without one."""
+        package = getattr(self._requests, "__package__", None)
+        if not isinstance(package, str) or not package:
+            return []
+        try:
+            module = import_module(f"{package}.origins")
+        except ModuleNotFoundError:
+            return []
+        find = cast("Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], list[Origin]]", module.message_origins)
+        return find(payload, messages)
 
 
 def _decoded(decoder: StreamDecoder, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:

@@ -33,6 +33,8 @@ Modules (each a job of its own; the contract's files as in ``_providers/_templat
 - ``request``: the one reader and the one writer of request bodies, over canonical data.
 - ``response``: the one reader and the one writer of response bodies, over canonical data.
 - ``messages``: the wire's message list <-> canonical messages.
+- ``origins``: where each canonical message came from in the request read, for a
+  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
 - ``parts``: content blocks <-> canonical content parts.
 - ``tools``: tool definitions and tool choice, both ways.
 - ``settings``: sampling, reasoning and output-format settings, both ways.

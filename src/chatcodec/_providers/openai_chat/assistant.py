@@ -31,7 +31,13 @@ from chatcodec._providers.openai_chat import (
     thought_signatures,
 )
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
-from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS, message_fields, nulls_as_spelling
+from chatcodec._providers.openai_chat.null_spelling import (
+    SPELLED_NULLS,
+    message_fields,
+    nulls_as_spelling,
+    spelled_nulls,
+    with_own_fields,
+)
 from chatcodec._providers.openai_chat.tool_calls import (
     VALID_NAME,
     decode_tool_call,
@@ -310,14 +316,17 @@ def encode_assistant(
     metadata = message.get("provider_metadata")
     KIT.report_foreign(losses, metadata, at)
     bag = KIT.own(metadata)
-    wire: dict[str, Any] = {**message_fields(bag), "role": "assistant"} if bag else {"role": "assistant"}
+    # a request's own keys follow the fields written (a fine-tuning row's weight stays last);
+    # a response's lead, as its recordings keep them
+    fields = (message_fields(bag) if response else spelled_nulls(bag)) if bag else {}
+    wire: dict[str, Any] = {**fields, "role": "assistant"}
     name = message.get("name")
     if name is not None:
         wire["name"] = name
     cache_control.write(wire, message.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
     if isinstance(content, str):
         wire["content"] = content
-        return wire
+        return with_own_fields(wire, bag)
     layout = _lay_out(content, reasoning_field, losses, at)
     if not layout.ordered:
         why = "OpenAI carries reasoning, then content, then refusal, then tool calls"
@@ -332,7 +341,7 @@ def encode_assistant(
         _write_calls(wire, layout.calls, losses, at, response=response)
     if layout.server:
         server_tools.write_server_parts(wire, layout.server, wire.get(server_tools.FIELDS))
-    return wire
+    return with_own_fields(wire, bag)
 
 
 def _write_plain_turn(

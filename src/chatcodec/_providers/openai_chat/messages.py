@@ -35,7 +35,12 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE
 from chatcodec._providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
-from chatcodec._providers.openai_chat.null_spelling import message_fields, nulls_as_spelling
+from chatcodec._providers.openai_chat.null_spelling import (
+    message_fields,
+    nulls_as_spelling,
+    spelled_nulls,
+    with_own_fields,
+)
 from chatcodec.contract import NULLS, leftovers, present
 
 if TYPE_CHECKING:
@@ -175,11 +180,13 @@ def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[s
     message = cache_control.onto_last_part(message, losses, at)
     metadata = message.get("provider_metadata")
     role = message["role"]
+    own: dict[str, Any] = {}
     if metadata is None:
         wire: dict[str, Any] = {"role": role}
     else:
         KIT.report_foreign(losses, metadata, at)
-        wire = {**message_fields(KIT.own(metadata)), "role": role}
+        own = KIT.own(metadata)
+        wire = {**spelled_nulls(own), "role": role}
     content = message["content"]
     if isinstance(content, str):
         wire["content"] = content
@@ -195,7 +202,7 @@ def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[s
     if name is not None:
         wire["name"] = name
     cache_control.write(wire, message.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
-    return wire
+    return with_own_fields(wire, own) if own else wire
 
 
 def _encode_tool_message(

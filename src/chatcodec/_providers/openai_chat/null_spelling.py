@@ -33,6 +33,22 @@ def nulls_as_spelling(bag: dict[str, Any]) -> dict[str, Any]:
     return bag
 
 
+def spelled_nulls(bag: Mapping[str, Any]) -> dict[str, Any]:
+    """A message's spelled ``null`` keys, written before the fields this writer writes (as
+    the SDK dump had them); its other wire fields come after (:func:`with_own_fields`)."""
+    nulls = as_list(bag.get(NULLS)) if bag else None
+    return dict.fromkeys(key for key in nulls if isinstance(key, str)) if nulls else {}
+
+
+def with_own_fields(wire: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
+    """``wire`` followed by its bag's wire fields it does not hold: a key OpenAI Chat does
+    not define stays after the ones it does, as a fine-tuning row's ``weight`` follows its
+    answer's content (moved first, the row's key order changed)."""
+    for key, value in wire_fields(bag).items():
+        wire.setdefault(key, value)
+    return wire
+
+
 def message_fields(bag: Mapping[str, Any]) -> dict[str, Any]:
     """The wire fields a message's own bag stands for: its spelled ``null`` keys first (as
     the SDK dump had them before the fields this writer writes), then its wire fields."""

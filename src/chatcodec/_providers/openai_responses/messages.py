@@ -58,7 +58,7 @@ from chatcodec.contract import (
 _MESSAGE_FIELDS = shape_fields(shapes.Message)
 _OUTPUT_FIELDS = shape_fields(shapes.CallOutput)
 """The fields each item's shape types (``wire.py``), all read here: any other is kept."""
-_OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
+OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
 _noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 _KIND = methodcaller("get", "kind")
 Parts = list[Mapping[str, Any]]
@@ -94,7 +94,7 @@ def decode_messages(
             turn += decode_item(item, ("input", position), calls)
             if kind == "custom_tool_call":
                 custom.add(item["call_id"])
-        elif kind in _OUTPUT_KINDS:
+        elif kind in OUTPUT_KINDS:
             turn = carried = None
             if results is None:
                 results = []
