@@ -49,7 +49,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "ABSENT BatchRows CONTRACT_VERSION Call Capabilities CapabilitiesTable CountFront CountUpstream "
         "DecodeContext Detection DialectFunctions Edge EdgeTable EncodeContext EnvelopeBody ErrorShape Extension "
         "FeedByReading FinishReasonFunctions Front JsonFront Location LossRecorder MODEL_OPTION MessageFunctions "
-        "ModelFamily ModelList NULLS OptionTable PartBuilder PartFunctions PartLifecycleEvent ProviderCodec "
+        "ModelFamily ModelList NULLS OptionTable Origin PartBuilder PartFunctions PartLifecycleEvent ProviderCodec "
         "ProviderKit ProviderRules RULE_OPTIONS RequestFunctions RequiredField ResponseFunctions RuleCall "
         "RulesTable SamplingRange SettingsFunctions Steps StreamBuilder StreamDecoder StreamEncoder StreamFraming "
         "Structure StructureTable TOOL_ORDER TargetRule ToolFunctions ToolStep Turn TurnOrder TurnProblem "
@@ -60,9 +60,9 @@ PUBLIC_MODULES: dict[str, str] = {
         "mark_integers meaningful_markers model_in_path path present put_logprobs range_rule read_data_ids "
         "read_event read_logprob_settings read_nested_error read_tier read_token_logprobs reasoning_for_effort "
         "report_after_error report_invented report_invented_counts report_tier report_user respell_integers "
-        "restore_fields role_at rule_error sdk_kinds shape_fields split_fields stands_for tag tagged thinking_on "
+        "restore_fields role_at rule_error runs sdk_kinds shape_fields split_fields split_turn stands_for tag tagged thinking_on "
         "too_deep tool_name tool_name_map unblank_tool_name unmapped validate_canonical validate_with wire_fields "
-        "wire_key wire_shape write_logprob_settings write_tier write_token_logprobs"
+        "system_origin wire_key wire_shape write_logprob_settings write_tier write_token_logprobs"
     ),
     "chatcodec.datasets": (
         "ArrowConverter COLUMNAR_KINDS ColumnarKind analyst_tables arrow_schema columnar_layout form_of "

@@ -117,6 +117,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
     from chatcodec._providers.kit.invented import report_invented, report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
+    from chatcodec._providers.kit.origins import Origin, runs, split_turn, system_origin
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
     from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
@@ -182,6 +183,7 @@ __all__ = [
     "ModelFamily",
     "ModelList",
     "OptionTable",
+    "Origin",
     "PartBuilder",
     "PartFunctions",
     "PartLifecycleEvent",
@@ -261,10 +263,13 @@ __all__ = [
     "restore_fields",
     "role_at",
     "rule_error",
+    "runs",
     "sdk_kinds",
     "shape_fields",
     "split_fields",
+    "split_turn",
     "stands_for",
+    "system_origin",
     "tag",
     "tagged",
     "thinking_on",
@@ -314,6 +319,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "ModelFamily": "chatcodec._providers.contract.target_rules",
     "ModelList": "chatcodec._providers.contract.edge",
     "OptionTable": "chatcodec._option_table",
+    "Origin": "chatcodec._providers.kit.origins",
     "PartBuilder": "chatcodec.streams._builder",
     "PartFunctions": "chatcodec._providers.contract.roles",
     "PartLifecycleEvent": "chatcodec._model.stream_events",
@@ -393,10 +399,13 @@ _EXPORTED_FROM: dict[str, str] = {
     "restore_fields": "chatcodec._providers.kit.bags",
     "role_at": "chatcodec._providers.contract.structure",
     "rule_error": "chatcodec._errors",
+    "runs": "chatcodec._providers.kit.origins",
     "sdk_kinds": "chatcodec._providers.kit.wire",
     "shape_fields": "chatcodec._providers.kit.wire",
     "split_fields": "chatcodec._providers.kit.bags",
+    "split_turn": "chatcodec._providers.kit.origins",
     "stands_for": "chatcodec._providers.kit.wire",
+    "system_origin": "chatcodec._providers.kit.origins",
     "tag": "chatcodec._providers.kit.wire",
     "tagged": "chatcodec._providers.kit.wire",
     "thinking_on": "chatcodec._providers.kit.reasoning",

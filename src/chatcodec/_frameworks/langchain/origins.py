@@ -9,15 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._narrow import as_list, is_dict
-from chatcodec._providers.kit.origins import Origin, items
-from chatcodec.contract import Steps
+from chatcodec.contract import Origin, Steps, as_list, is_dict
 
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
     """The origin of each of ``messages`` (read from ``payload``) in ``payload``."""
     found: list[Origin] = []
-    for index, entry in enumerate(items(payload.get("messages"))):
+    for index, entry in enumerate(as_list(payload.get("messages")) or []):
         at: Steps = ("messages", index)
         fields: Steps = (*at, "kwargs" if is_dict(entry) and "kwargs" in entry else "data")
         if is_dict(entry) and entry.get("type", "") in ("tool", "constructor") and _is_tool(entry):

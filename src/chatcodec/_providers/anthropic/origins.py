@@ -8,16 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import Steps
-from chatcodec._narrow import as_list, is_dict
-from chatcodec._providers.kit.origins import Origin, items, split_turn, system_origin
+from chatcodec.contract import Origin, Steps, as_list, is_dict, split_turn, system_origin
 
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
     """The origin of each of ``messages`` (read from ``payload``) in ``payload``."""
     del messages  # the turns say it
     found = [system_origin(("system",))] if "system" in payload else []
-    for index, message in enumerate(items(payload.get("messages"))):
+    for index, message in enumerate(as_list(payload.get("messages")) or []):
         at: Steps = ("messages", index)
         content = as_list(message.get("content")) if is_dict(message) else None
         if not is_dict(message) or message.get("role") != "user" or content is None:

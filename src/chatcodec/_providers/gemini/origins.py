@@ -8,9 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import Steps
-from chatcodec._narrow import is_dict
-from chatcodec._providers.kit.origins import Origin, items, runs
+from chatcodec.contract import Origin, Steps, as_list, is_dict, runs
 
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
@@ -21,9 +19,9 @@ def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, 
         if key in payload:
             system: Steps = (key,)
             found.append(Origin(system, (*system, "parts") if is_dict(payload[key]) else system))
-    for index, content in enumerate(items(payload.get("contents"))):
+    for index, content in enumerate(as_list(payload.get("contents")) or []):
         at: Steps = ("contents", index)
-        parts = items(content.get("parts")) if is_dict(content) else []
+        parts = (as_list(content.get("parts")) or []) if is_dict(content) else []
         if is_dict(content) and content.get("role") == "model":
             found.append(Origin(at, (*at, "parts")))
         else:

@@ -19,6 +19,7 @@ from typing import Any
 
 from chatcodec._losses import Steps
 from chatcodec._narrow import as_list
+from chatcodec._public_label import shown_as
 
 Message = Mapping[str, Any]
 
@@ -94,11 +95,6 @@ def system_origin(at: Steps) -> Origin:
     return Origin(at, at)
 
 
-def items(value: object) -> list[Any]:
-    """``value`` when it is a list, else an empty one (an input's field of another shape)."""
-    return as_list(value) or []
-
-
 def split_turn(
     at: Steps, blocks: Sequence[object], is_result: Callable[[object], bool], skip: Callable[[object], bool]
 ) -> list[Origin]:
@@ -132,3 +128,6 @@ def runs(at: Steps, key: str, blocks: Sequence[object], is_result: Callable[[obj
         current.append((*at, key, position))
     found.append(Origin(at, (*at, key), tuple(current)))
     return found
+
+
+shown_as("chatcodec.contract", Origin, split_turn, system_origin, runs)

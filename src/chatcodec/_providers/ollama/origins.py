@@ -8,9 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import Steps
-from chatcodec._narrow import as_list, is_dict
-from chatcodec._providers.kit.origins import Origin, items
+from chatcodec.contract import Origin, Steps, as_list, is_dict
 
 _FIELDS = {"tool_use": "tool_calls", "thinking": "thinking", "text": "content"}
 """The message field a canonical part of each type comes from (any other: ``images``)."""
@@ -24,7 +22,7 @@ def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, 
     """The origin of each of ``messages`` (read from ``payload``) in ``payload``."""
     found: list[Origin] = []
     results: list[Steps] | None = None  # the results of the open tool message
-    for index, message in enumerate(items(payload.get("messages"))):
+    for index, message in enumerate(as_list(payload.get("messages")) or []):
         at: Steps = ("messages", index)
         if is_dict(message) and message.get("role") == "tool":
             results = [*(results or ()), at]

@@ -8,9 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import Steps
-from chatcodec._narrow import as_list, is_dict
-from chatcodec._providers.kit.origins import Origin, items
+from chatcodec.contract import Origin, Steps, as_list, is_dict
 
 _RESULT_ROLES = ("tool", "function")
 
@@ -23,7 +21,7 @@ def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, 
     """The origin of each of ``messages`` (read from ``payload``) in ``payload``."""
     found: list[Origin] = []
     results: list[Steps] | None = None  # the results of the open tool message
-    for index, message in enumerate(items(payload.get("messages"))):
+    for index, message in enumerate(as_list(payload.get("messages")) or []):
         at: Steps = ("messages", index)
         role = message.get("role") if is_dict(message) else None
         if role in _RESULT_ROLES:
@@ -56,7 +54,7 @@ def assistant_origin(
     kinds = [str(part.get("type")) if is_dict(part) else "" for part in content]
     own = [kind for kind in kinds if kind != "tool_use" and not (kind == "thinking" and reasoning)]
     sent = wire.get("content")
-    listed = len(items(sent)) == len(own) and isinstance(sent, list)
+    listed = len(as_list(sent) or []) == len(own) and isinstance(sent, list)
     single = isinstance(sent, str) and len(own) == 1
     parts: list[Steps] = []
     called = placed = 0

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import Steps
-from chatcodec._narrow import as_list, is_dict
-from chatcodec._providers.kit.origins import Origin, items
 from chatcodec._providers.openai_responses.items import is_assistant_kind
 from chatcodec._providers.openai_responses.messages import OUTPUT_KINDS
+from chatcodec.contract import Origin, Steps, as_list, is_dict
 
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
@@ -27,7 +25,7 @@ def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, 
     group = ""  # the kind of the open message: assistant, tool, other
     after_message = False
     parts: list[Steps] = []
-    for position, item in enumerate(items(payload.get("input"))):
+    for position, item in enumerate(as_list(payload.get("input")) or []):
         at: Steps = ("input", position)
         kind = item.get("type") if is_dict(item) else None
         role = item.get("role") if is_dict(item) and (kind is None or kind == "message") else None

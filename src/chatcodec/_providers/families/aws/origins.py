@@ -8,18 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._losses import Steps
-from chatcodec._narrow import is_dict
-from chatcodec._providers.kit.origins import Origin, items, split_turn
+from chatcodec.contract import Origin, Steps, as_list, is_dict, split_turn
 
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
     """The origin of each of ``messages`` (read from ``payload``) in ``payload``."""
     del messages  # the turns say it
-    found = [_blocks(("system",), ("system",), items(payload["system"]))] if "system" in payload else []
-    for index, message in enumerate(items(payload.get("messages"))):
+    found = [_blocks(("system",), ("system",), (as_list(payload["system"]) or []))] if "system" in payload else []
+    for index, message in enumerate(as_list(payload.get("messages")) or []):
         at: Steps = ("messages", index)
-        content = items(message.get("content")) if is_dict(message) else []
+        content = (as_list(message.get("content")) or []) if is_dict(message) else []
         if is_dict(message) and message.get("role") in ("assistant", "system"):
             found.append(_blocks(at, (*at, "content"), content))
         else:  # a user turn, or one of a role added later (read as a user turn)
