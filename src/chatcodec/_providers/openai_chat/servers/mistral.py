@@ -153,7 +153,8 @@ SERVER = Server(
     rules=(
         ServerRule(
             "thinking_chunks",
-            "reasoning from any provider sent back as a leading `thinking` content chunk",
+            "reasoning in `reasoning_content` sent back as a leading `thinking` content chunk "
+            "(another provider's thinking goes in its place, each part a chunk)",
             _REASONING,
             _thinking_chunks,
         ),
