@@ -207,3 +207,33 @@ def test_the_command_line_converts_a_langgraph_history_and_back(tmp_path: Path) 
     assert back.returncode == 0, back.stderr
     loaded = messages_from_dict(json.loads(back.stdout)["messages"])
     assert [message.type for message in loaded][:3] == ["system", "human", "ai"]
+
+
+def test_a_call_given_twice_sends_the_tool_calls_entry_the_framework_ran() -> None:
+    """Issue 61 (earlier peer case): LangChain's Anthropic integration keeps the
+    ``tool_use`` block in an ``AIMessage``'s content beside its ``tool_calls`` entry of the
+    same id; the ``tool_calls`` entry is the one the framework executed (langchain-core
+    ``AIMessage.tool_calls``), so its arguments are the ones sent, once."""
+    history = [
+        HumanMessage("Weather?"),
+        AIMessage(
+            content=[
+                {"type": "text", "text": "Checking."},
+                {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+            ],
+            tool_calls=[{"name": "get_weather", "args": {"city": "London"}, "id": "toolu_1"}],
+        ),
+        ToolMessage("rain", tool_call_id="toolu_1"),
+    ]
+    wire = {"messages": messages_to_dict(history)}
+    anthropic = chatcodec.convert_request(
+        wire, source="langchain", target="anthropic", on_loss="ignore", options={"model": "claude-sonnet-4-5"}
+    )
+    assert anthropic["messages"][1]["content"] == [
+        {"type": "text", "text": "Checking."},
+        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "London"}},
+    ]
+    chat = chatcodec.convert_request(
+        wire, source="langchain", target="openai-chat", on_loss="ignore", options={"model": "gpt-5.6"}
+    )
+    assert [call["function"]["arguments"] for call in chat["messages"][1]["tool_calls"]] == ['{"city":"London"}']

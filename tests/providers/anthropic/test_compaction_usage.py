@@ -43,7 +43,7 @@ def test_usage_with_compaction_iterations_counts_the_compaction_step() -> None:
 
 def test_usage_with_compaction_iterations_round_trips() -> None:
     body = _response(COMPACTED)
-    assert chatcodec.convert_response(body, source=FORMAT, target=FORMAT, on_loss="raise") == body
+    assert chatcodec.convert_response(body, source=FORMAT, target=FORMAT, on_loss="error") == body
 
 
 def test_a_turn_a_fallback_model_served_keeps_the_top_level_counts() -> None:
@@ -58,3 +58,60 @@ def test_a_turn_a_fallback_model_served_keeps_the_top_level_counts() -> None:
     decoded = chatcodec.decode_response(FORMAT, _response(usage)).usage
     assert decoded is not None
     assert (decoded.input_tokens, decoded.output_tokens) == (100, 50)
+
+
+CACHED = {
+    "input_tokens": 20,
+    "output_tokens": 1000,
+    "cache_read_input_tokens": 23000,
+    "cache_creation_input_tokens": 0,
+    "iterations": [
+        {
+            "type": "compaction",
+            "input_tokens": 10,
+            "output_tokens": 3500,
+            "cache_read_input_tokens": 170000,
+            "cache_creation_input_tokens": 5000,
+        },
+        {
+            "type": "message",
+            "input_tokens": 20,
+            "output_tokens": 1000,
+            "cache_read_input_tokens": 23000,
+            "cache_creation_input_tokens": 0,
+        },
+    ],
+}
+"""Issue 61: each iteration carries its own cache counts (anthropic SDK
+``BetaCompactionIterationUsage`` / ``BetaMessageIterationUsage``: ``input_tokens``,
+``output_tokens``, ``cache_read_input_tokens``, ``cache_creation_input_tokens``), excluded
+from the top level like its input and output."""
+
+
+def test_usage_with_compaction_iterations_counts_their_cache_tokens() -> None:
+    usage = chatcodec.decode_response(FORMAT, _response(CACHED)).usage
+    assert usage is not None
+    assert (usage.cache_read_tokens, usage.cache_write_tokens) == (193000, 5000)
+    assert usage.input_tokens == 10 + 170000 + 5000 + 20 + 23000
+    assert usage.output_tokens == 4500
+
+
+def test_usage_with_cached_compaction_iterations_round_trips() -> None:
+    body = _response(CACHED)
+    assert chatcodec.convert_response(body, source=FORMAT, target=FORMAT, on_loss="error") == body
+
+
+def test_cache_counts_only_the_iterations_have_come_back_only_there() -> None:
+    usage = {
+        "input_tokens": 5,
+        "output_tokens": 7,
+        "iterations": [
+            {"type": "compaction", "input_tokens": 3, "output_tokens": 2, "cache_read_input_tokens": 40},
+            {"type": "message", "input_tokens": 5, "output_tokens": 7},
+        ],
+    }
+    body = _response(usage)
+    decoded = chatcodec.decode_response(FORMAT, body).usage
+    assert decoded is not None
+    assert (decoded.input_tokens, decoded.output_tokens, decoded.cache_read_tokens) == (48, 9, 40)
+    assert chatcodec.convert_response(body, source=FORMAT, target=FORMAT, on_loss="error") == body

@@ -122,3 +122,23 @@ def test_an_openai_stream_served_as_anthropic_sse(name: str) -> None:
     body = chatcodec.encode_response("anthropic", upstream, on_loss="ignore")
     non_streamed = chatcodec.decode_response("anthropic", body)
     assert normalized_arguments(streamed) == normalized_arguments(non_streamed)
+
+
+@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
+@pytest.mark.parametrize(
+    ("model", "thinking"),
+    [
+        ("claude-opus-4-6", {"type": "adaptive"}),
+        ("claude-sonnet-4-5", {"type": "enabled", "budget_tokens": 1024}),
+        ("us.anthropic.claude-3-7-sonnet-20250219-v1:0", {"type": "enabled", "budget_tokens": 1024}),
+    ],
+)
+def test_reasoning_effort_switches_claudes_thinking_on(target: str, model: str, thinking: dict[str, Any]) -> None:
+    """Issue 61 (earlier peer cases): OpenAI's ``reasoning_effort`` asks for reasoning, and
+    Claude reasons only with ``thinking`` on (Anthropic "Extended thinking"; adaptive
+    thinking on 4.6+, where the effort goes in ``output_config.effort``, a budget before):
+    an effort alone would leave Claude answering without thinking."""
+    wire = {"model": model, "reasoning_effort": "low", "messages": [{"role": "user", "content": "hi"}]}
+    body = chatcodec.convert_request(wire, source="openai-chat", target=target, on_loss="ignore")
+    sent = body["thinking"] if target == "anthropic" else body["additionalModelRequestFields"]["thinking"]
+    assert sent == thinking

@@ -105,3 +105,32 @@ def test_a_video_bedrock_cannot_take_is_reported_not_sent(source: dict[str, Any]
     body = chatcodec.convert_request(request, source="canonical", target=PROVIDER, on_loss="ignore", losses=losses)
     assert not any("video" in block for message in body["messages"] for block in message["content"])
     assert [loss.what for loss in losses if loss.what.startswith("video")] == [what]
+
+
+def test_a_document_holding_a_video_is_written_as_a_video_block() -> None:
+    """Issue 61: OpenAI's ``file`` part of an ``.mp4`` reads as a document of type
+    ``video/mp4``; botocore's ``DocumentFormat`` has no video format, and ``VideoBlock`` is
+    Bedrock's one block for video, so it goes there (its name reported), not dropped."""
+    wire = {
+        "model": "us.amazon.nova-pro-v1:0",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What happens?"},
+                    {"type": "file", "file": {"file_data": f"data:video/mp4;base64,{MP4}", "filename": "a.mp4"}},
+                ],
+            }
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(wire, source="openai-chat", target=PROVIDER, on_loss="ignore", losses=losses)
+    assert body["messages"][0]["content"] == [
+        {"text": "What happens?"},
+        {"video": {"format": "mp4", "source": {"bytes": MP4}}},
+    ]
+    assert_valid_request({"messages": body["messages"]})
+    assert sorted(loss.path for loss in losses) == [
+        "$.messages[0].content[1].filename",
+        "$.messages[0].content[1].source",
+    ]

@@ -55,8 +55,29 @@ def test_a_message_level_cache_marker_keeps_the_last_parts_own_different_marker_
     ]
 
 
-def test_a_message_level_cache_marker_on_string_content_is_still_reported() -> None:
-    _, losses = _encode([{"role": "user", "content": "hi", "cache_control": {"type": "ephemeral"}}])
+def test_a_message_level_cache_marker_on_a_string_system_message_makes_a_one_part_list() -> None:
+    """Issue 61 (litellm's peer case): a string system message with a message-level marker.
+    litellm's ``add_cache_control_to_content`` turns the string into one text block carrying
+    the marker; OpenAI's own place for it is ``prompt_cache_breakpoint`` on that text part
+    (SDK ``chat_completion_content_part_text_param.py``), not a dropped marker."""
+    body, losses = _encode(
+        [
+            {"role": "system", "content": "rules", "cache_control": {"type": "ephemeral"}},
+            {"role": "user", "content": "hi"},
+        ]
+    )
+    assert body["messages"] == [
+        {
+            "role": "system",
+            "content": [{"type": "text", "text": "rules", "prompt_cache_breakpoint": {"mode": "explicit"}}],
+        },
+        {"role": "user", "content": "hi"},
+    ]
+    assert losses == []
+
+
+def test_a_message_level_cache_marker_on_empty_string_content_is_still_reported() -> None:
+    _, losses = _encode([{"role": "user", "content": "", "cache_control": {"type": "ephemeral"}}])
     assert [loss.path for loss in losses] == ["$.messages[0].cache_control"]
 
 

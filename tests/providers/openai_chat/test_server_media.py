@@ -228,3 +228,37 @@ def test_media_in_s3_is_reported_not_sent_as_a_url_no_server_fetches(kind: str, 
     body, losses = convert(request, "canonical", **({"server": server} if server else {}))
     assert body["messages"][0]["content"] == [{"type": "text", "text": "x"}]
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0].source", f"{kind} in S3")]
+
+
+@pytest.mark.parametrize(
+    ("server", "model", "checked"),
+    # the body check reads a server's own part list; Kimi's video_url is K2.5's (model_parts)
+    [("vllm", "Qwen/Qwen2.5-VL-7B-Instruct", True), ("kimi", "kimi-k2.5", False)],
+)
+def test_a_document_holding_a_video_goes_as_video_url_to_a_server_that_takes_it(
+    server: str, model: str, checked: bool
+) -> None:
+    """Issue 61: OpenAI's ``file`` part of an ``.mp4`` reads as a document of type
+    ``video/mp4``; vLLM ("Video Inputs") and Kimi K2.5 take video as ``video_url`` and no
+    ``file`` part, so it goes as their own part (name and reading back as video reported),
+    not dropped."""
+    wire = {
+        "model": model,
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What happens?"},
+                    {"type": "file", "file": {"file_data": f"data:video/mp4;base64,{MP4}", "filename": "a.mp4"}},
+                ],
+            }
+        ],
+    }
+    body, losses = convert(wire, "openai-chat", server=server)
+    assert body["messages"][0]["content"][1:] == [VIDEO_PARTS[1]]
+    assert sorted(loss.path for loss in losses) == [
+        "$.messages[0].content[1].filename",
+        "$.messages[0].content[1].source",
+    ]
+    if checked:
+        assert_valid_for(server, body)

@@ -535,6 +535,46 @@ def test_mistral_gets_another_providers_thinking_as_a_leading_thinking_chunk() -
     assert_valid_for("mistral", converted)
 
 
+def test_mistral_gets_interleaved_thinking_in_its_place_not_merged() -> None:
+    """Issue 61: Mistral's reasoning models answer with thinking chunks among the text
+    chunks (https://docs.mistral.ai/capabilities/reasoning/: ``content`` is a list of
+    ``{"type": "thinking", "thinking": [...]}`` and ``{"type": "text"}`` chunks); Claude's
+    interleaved thinking (thinking, text, thinking, text) goes back in that order, each
+    thinking in its own chunk, not merged into one leading chunk."""
+    anthropic = {
+        "model": "magistral-medium-latest",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "first", "signature": "s1"},
+                    {"type": "text", "text": "Checking."},
+                    {"type": "thinking", "thinking": "second", "signature": "s2"},
+                    {"type": "text", "text": "The answer is 4."},
+                ],
+            },
+            {"role": "user", "content": "more"},
+        ],
+    }
+    converted, losses = convert(anthropic, "anthropic", server="mistral")
+    assert converted["messages"][1] == {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": [{"type": "text", "text": "first"}]},
+            {"type": "text", "text": "Checking."},
+            {"type": "thinking", "thinking": [{"type": "text", "text": "second"}]},
+            {"type": "text", "text": "The answer is 4."},
+        ],
+    }
+    assert [loss.path for loss in losses if loss.path.startswith("$.messages[1]")] == [
+        "$.messages[1].content[0].signature",
+        "$.messages[1].content[2].signature",
+    ]
+    assert_valid_for("mistral", converted)
+
+
 _VIDEO = {"type": "video_url", "video_url": {"url": "https://example.com/clip.mp4"}}
 _IMAGE = {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}}
 

@@ -51,17 +51,27 @@ _COUNTED = ("compaction", "message")
 """The iterations whose tokens are the answer's (an ``advisor_message`` bills at another model's rates)."""
 _TOP = "_top_level"
 """Marker: the top-level ``[input_tokens, output_tokens]`` when the counts add the
-compaction iterations (:func:`_iteration_extra`)."""
+compaction iterations (:func:`_iteration_extra`), followed by the top-level
+``cache_read_input_tokens`` and ``cache_creation_input_tokens`` (``None`` when absent)
+when the iterations add cache tokens too."""
+_KEYS = (_INPUT, _OUTPUT, _READ, _WRITE)
+"""The wire counts the iterations add to, in the order of :func:`_iteration_extra`."""
+_CANONICAL = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+"""The canonical count each of :data:`_KEYS` lands in."""
 
 
-def _iteration_extra(wire: Mapping[str, Any]) -> tuple[int, int] | None:
-    """The input and output tokens the iterations hold beyond the top-level counts.
+def _iteration_extra(wire: Mapping[str, Any]) -> tuple[int, int, int, int] | None:
+    """The input, output, cache-read and cache-write tokens the iterations hold beyond the
+    top-level counts.
 
     With server-side compaction, "the top-level input_tokens and output_tokens exclude
     compaction iteration usage ... sum across all entries in the usage.iterations array"
     (Anthropic "Compaction", token usage): the compaction step's tokens are billed, so the
     canonical counts are the sums of the ``compaction`` and ``message`` iterations (as the
-    Vercel AI SDK's ``convertAnthropicUsage`` counts them). A turn a fallback model served
+    Vercel AI SDK's ``convertAnthropicUsage`` counts them). Each iteration carries its own
+    ``cache_creation_input_tokens`` and ``cache_read_input_tokens`` (SDK
+    ``BetaCompactionIterationUsage``, ``BetaMessageIterationUsage``), summed the same way; a
+    cache count an iteration or the top level leaves out is 0. A turn a fallback model served
     (``fallback_message``) has its answer in the top-level counts, which stand."""
     iterations = as_list(wire.get(_ITERATIONS))
     if not iterations:
@@ -70,28 +80,62 @@ def _iteration_extra(wire: Mapping[str, Any]) -> tuple[int, int] | None:
     if any(entry.get("type") == "fallback_message" for entry in counted):
         return None
     counted = [entry for entry in counted if entry.get("type") in _COUNTED]
-    inputs = [as_count(entry.get(_INPUT)) for entry in counted]
-    outputs = [as_count(entry.get(_OUTPUT)) for entry in counted]
     top_in, top_out = as_count(wire.get(_INPUT)), as_count(wire.get(_OUTPUT))
     if not counted or top_in is None or top_out is None:
         return None
-    input_counts = [count for count in inputs if count is not None]
-    output_counts = [count for count in outputs if count is not None]
-    if len(input_counts) < len(counted) or len(output_counts) < len(counted):
-        return None
-    extra = (sum(input_counts) - top_in, sum(output_counts) - top_out)
-    return None if extra == (0, 0) else extra
+    sums: list[int] = []
+    for key in _KEYS:
+        counts = [as_count(entry.get(key)) for entry in counted]
+        if key in (_INPUT, _OUTPUT) and None in counts:
+            return None
+        sums.append(sum(count or 0 for count in counts))
+    tops = (top_in, top_out, as_count(wire.get(_READ)) or 0, as_count(wire.get(_WRITE)) or 0)
+    extra = (sums[0] - tops[0], sums[1] - tops[1], sums[2] - tops[2], sums[3] - tops[3])
+    return None if extra == (0, 0, 0, 0) else extra
+
+
+def _add_iterations(canonical: dict[str, Any], bag: dict[str, Any], wire: Mapping[str, Any]) -> None:
+    """Add the iterations' tokens to the canonical counts (the whole prompt's input holds
+    their cache tokens too), marking the top-level counts for the way back."""
+    extra = _iteration_extra(wire)
+    if extra is None:
+        return
+    read, write = extra[2], extra[3]
+    for key, count in zip(_CANONICAL, (extra[0] + read + write, extra[1], read, write), strict=True):
+        if count or key in canonical:
+            canonical[key] = canonical.get(key, 0) + count
+    top = [wire[_INPUT], wire[_OUTPUT]]
+    bag[_TOP] = top if (read, write) == (0, 0) else [*top, wire.get(_READ), wire.get(_WRITE)]
+
+
+def _take_iterations(usage: Mapping[str, Any], bag: Mapping[str, Any], wire: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``usage`` with the iterations' tokens taken back out, as the top level counts them."""
+    top = as_list(bag.get(_TOP))
+    if top is None or len(top) not in (2, 4):
+        return usage
+    if len(top) == 2:  # the iterations added no cache tokens: the canonical ones are the top level's
+        top = [*top, usage.get("cache_read_tokens"), usage.get("cache_write_tokens")]
+    tops = dict(zip(_KEYS, top, strict=True))
+    extra = _iteration_extra({**wire, **{key: value for key, value in tops.items() if value is not None}})
+    if extra is None:
+        return usage
+    read, write = extra[2], extra[3]
+    taken = dict(usage)
+    for key, wire_key, count in zip(_CANONICAL, _KEYS, (extra[0] + read + write, extra[1], read, write), strict=True):
+        if count:
+            left = (taken.get(key) or 0) - count
+            if left == 0 and wire_key in tops and tops[wire_key] is None:
+                taken.pop(key, None)  # the top level had no such count
+            else:
+                taken[key] = left
+    return taken
 
 
 def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     """Canonical usage fields (as a dict) for a wire usage object."""
     canonical = decode_counts(wire, _SPELLING)
     bag = split_fields(wire, _MAPPED)
-    extra = _iteration_extra(wire)
-    if extra is not None:
-        canonical[_INPUT] = canonical.get(_INPUT, 0) + extra[0]
-        canonical[_OUTPUT] = canonical.get(_OUTPUT, 0) + extra[1]
-        bag[_TOP] = [wire[_INPUT], wire[_OUTPUT]]
+    _add_iterations(canonical, bag, wire)
     absent = [key for key in _REQUIRED if key not in wire]
     if absent:
         bag[ABSENT] = absent  # compatible endpoints leave counts out; keep them out
@@ -128,10 +172,7 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     losses = context.losses
     bag = KIT.claim(losses, usage.get("provider_metadata"), at)
     wire = restore_fields(bag)
-    top = as_list(bag.get(_TOP))
-    extra = _iteration_extra({**wire, _INPUT: top[0], _OUTPUT: top[1]}) if top and len(top) == 2 else None
-    if extra is not None:  # the counts hold the compaction iterations: the top level does not
-        usage = {**usage, _INPUT: (usage.get(_INPUT) or 0) - extra[0], _OUTPUT: (usage.get(_OUTPUT) or 0) - extra[1]}
+    usage = _take_iterations(usage, bag, wire)  # the counts hold the compaction iterations: the top level does not
     encode_counts(usage, wire, _SPELLING, losses, at)
     reasoning_tokens = usage.get("reasoning_tokens")
     if reasoning_tokens is not None:

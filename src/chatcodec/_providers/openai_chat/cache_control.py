@@ -21,8 +21,9 @@ A message-level marker read elsewhere (Anthropic's caching places a message's br
 on its last block; Bedrock's ``cachePoint`` follows the last block) has no message-level
 place in OpenAI's own format, whose ``prompt_cache_breakpoint`` sits on text, image and
 file parts (SDK ``chat_completion_content_part_text_param.py``; GPT-5.6, July 2026): it
-goes on the message's last part, as :func:`onto_last_part` writes it, and is reported only
-where no part can take it (string content, a last part of another kind).
+goes on the message's last part, as :func:`onto_last_part` writes it; string content becomes
+a one-part text list carrying it (as litellm turns a marked string into a marked text block),
+and it is reported only where no part can take it (empty content, a last part of another kind).
 """
 
 from __future__ import annotations
@@ -61,15 +62,23 @@ _CARRIERS = frozenset({"text", "image", "audio", "document"})
 
 def onto_last_part(message: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any]:
     """``message`` with its message-level marker moved onto its last part, where OpenAI's
-    breakpoint lives; unchanged when the marker came as a message-level ``cache_control``
-    (written back there) or no part can take it (the writer then reports it).
+    breakpoint lives (string content becomes one text part carrying it); unchanged when the
+    marker came as a message-level ``cache_control`` (written back there) or no part can take
+    it (the writer then reports it).
 
     A last part with a marker of its own keeps it: the same marker says nothing more, a
     different one is reported."""
     cache = message.get(KEY)
-    content = as_list(message.get("content"))
+    if cache is None or spelled(message.get("provider_metadata")):
+        return message
+    text = message.get("content")
+    if isinstance(text, str) and text:
+        moved = {key: value for key, value in message.items() if key != KEY}
+        moved["content"] = [{"type": "text", "text": text, KEY: cache}]
+        return moved
+    content = as_list(text)
     last = as_dict(content[-1]) if content else None
-    if cache is None or content is None or last is None or spelled(message.get("provider_metadata")):
+    if content is None or last is None:
         return message
     if last["type"] not in _CARRIERS:
         return message

@@ -35,6 +35,7 @@ from chatcodec._providers.openai_chat.server_media import (
     image_file_part,
     unfetched,
     untaken_file,
+    video_document,
     video_target,
 )
 from chatcodec.contract import as_dict, encode_cache_control, leftovers, unmapped, wire_fields
@@ -213,7 +214,8 @@ def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any]
     if kind == "audio":
         return _encode_audio(part, losses, at)
     if kind == "document":
-        return _encode_document(part, context, at)
+        video = video_document(part, context, at)
+        return _encode_document(part, context, at) if video is None else _encode_video(video, context, at)
     if kind == "video":
         return _encode_video(part, context, at)
     if kind == "opaque":

@@ -133,6 +133,26 @@ def image_file_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) 
     return {"type": "file", "file": {"file_id": part["source"]["file_id"]}}
 
 
+def video_document(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The video part to write for a document of a ``video/*`` type (OpenAI's ``file`` part of
+    an ``.mp4``, read as a document) when the named server's parts for the model hold
+    ``video_url`` (vLLM, SGLang, Together, Kimi K2.5+): its own part for video, not a
+    ``file`` part it refuses. Reading back as video, and the name a ``video_url`` has no
+    field for, are reported (issue 61); None for any other document."""
+    media_type = part["source"].get("media_type")
+    if not isinstance(media_type, str) or not media_type.lower().startswith("video/"):
+        return None
+    server, named = target_server(context)
+    if not named or "video_url" not in server.parts_for(_model(context))[0]:
+        return None
+    losses = context.losses
+    losses.add((*at, "source"), "video document", f"{server.title} takes video as video_url; it reads back as video")
+    for field in ("title", "filename"):
+        if part.get(field) is not None:
+            losses.add((*at, field), f"video document {field}", "a video_url part has no name")
+    return {"type": "video", "source": part["source"]}
+
+
 def document_url(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The ``document_url`` part for a document by URL, when the server's parts hold one
     and its file types take the document's (a title or file name it has no field for is

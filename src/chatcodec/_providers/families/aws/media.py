@@ -154,6 +154,11 @@ class Media:
         metadata = part.get("provider_metadata")
         return self.body.kit.claim(context.losses, metadata, at) if metadata else {}
 
+    @staticmethod
+    def takes_video(media_type: object) -> bool:
+        """Whether ``media_type`` is a video type a ``video`` block takes (in any case)."""
+        return isinstance(media_type, str) and media_type.lower() in VIDEO_FORMATS
+
     def owner_of(self, part: Mapping[str, Any]) -> object:
         """The bucket owner a part's own bag keeps (None when it keeps none)."""
         metadata = part.get("provider_metadata")

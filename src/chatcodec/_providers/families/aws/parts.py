@@ -354,6 +354,8 @@ def _encode_media(kind: str, part: Mapping[str, Any], context: BedrockContext, a
     if kind in body.lacks:
         context.losses.add(at, f"{kind} part", f"{body.name}'s body has no {kind} blocks")
         return None
+    if kind == "document" and Media.takes_video(part["source"].get("media_type")) and "video" not in body.lacks:
+        return _encode_video_document(part, context, at)
     if kind == "document":
         return encode_document(part, context, at)
     media = Media(body)
@@ -362,6 +364,23 @@ def _encode_media(kind: str, part: Mapping[str, Any], context: BedrockContext, a
     if kind == "audio":
         return encode_audio(part, media.part_bag(part, context, at), context, at)
     return media.encode_video(part, media.part_bag(part, context, at), context, at)
+
+
+def _encode_video_document(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
+    """A document part holding a video (OpenAI's ``file`` part of an ``.mp4``, read as a
+    document): a ``video`` block, the one Bedrock block for video (Converse ``VideoBlock``:
+    https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_VideoBlock.html), not
+    a dropped part; a ``DocumentBlock`` takes no video format. It reads back as a video part,
+    and a video block has no name: both reported (issue 61)."""
+    context.losses.add(
+        (*at, "source"), "video document", "Bedrock takes video as a video block; it reads back as video"
+    )
+    for field in ("filename", "title"):
+        if part.get(field) is not None:
+            context.losses.add((*at, field), f"video document {field}", "a Bedrock video block has no name")
+    media = Media(context.body)
+    video = {"type": "video", "source": part["source"]}
+    return media.encode_video(video, media.part_bag(part, context, at), context, at)
 
 
 def tool_name(name: str, context: BedrockContext, at: Steps) -> str:

@@ -127,16 +127,24 @@ def chosen_server(options: Mapping[str, object], model: object) -> tuple[Server,
 
 
 REASONING_OPTION = "reasoning_field"
+IN_CONTENT = "_reasoning_in_content"
+"""Internal option: the named server reads reasoning back as ``thinking`` content parts
+(Mistral), so each thinking part is written in its place among the texts."""
 
 
 def prepare(request: Mapping[str, Any], context: EncodeContext) -> tuple[Server, bool]:
     """The server the request is written for (see the module docstring); a named server
     that takes reasoning back gets it there unless the caller's ``reasoning_field`` says
-    otherwise (DeepSeek's ``reasoning_content``, OpenRouter's ``reasoning_details``)."""
+    otherwise (DeepSeek's ``reasoning_content``, OpenRouter's ``reasoning_details``); one whose
+    parts take ``thinking`` (Mistral) gets each thinking part in its place in ``content``, so
+    interleaved reasoning (thinking, text, thinking, text) keeps its order (issue 61)."""
     model = request.get("model")
     server, named = chosen_server(context.options, model if model is not None else context.option("model"))
     if named and server.reasoning_field is not None and REASONING_OPTION not in context.options:
-        context.options = MappingProxyType({**context.options, REASONING_OPTION: server.reasoning_field})
+        chunks = "thinking" in server.parts
+        context.options = MappingProxyType(
+            {**context.options, REASONING_OPTION: server.reasoning_field, **({IN_CONTENT: True} if chunks else {})}
+        )
     return server, named
 
 

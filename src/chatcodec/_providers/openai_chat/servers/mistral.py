@@ -6,8 +6,10 @@ The reference lists its fields (https://docs.mistral.ai/api/#tag/chat): the seed
 are not permitted"). Its own additions are ``safe_prompt`` and ``prompt_mode``. Reasoning
 models answer with ``{"type": "thinking", "thinking": [...]}`` content parts, which go back
 the same way (https://docs.mistral.ai/capabilities/reasoning/), and so does reasoning from
-any other provider: the writer puts it in ``reasoning_content`` for this server, and the
-``thinking_chunks`` rule moves it into a leading ``thinking`` chunk (Mistral reads no
+any other provider: the writer puts each thinking part in its place in ``content`` as a
+``thinking`` chunk for this server (interleaved thinking keeps its order: ``servers.prepare``),
+and the ``thinking_chunks`` rule moves reasoning still in ``reasoning_content`` (this format's
+own, or a caller's ``reasoning_field``) into a leading ``thinking`` chunk (Mistral reads no
 reasoning field); ``reasoning_effort`` is
 ``none`` or ``high`` (https://docs.mistral.ai/capabilities/reasoning/adjustable); documents ride in
 ``document_url`` parts (https://docs.mistral.ai/capabilities/document_ai/basic_ocr/): a PDF
@@ -149,7 +151,8 @@ SERVER = Server(
     rules=(
         ServerRule(
             "thinking_chunks",
-            "reasoning from any provider sent back as a leading `thinking` content chunk",
+            "reasoning in `reasoning_content` sent back as a leading `thinking` content chunk "
+            "(another provider's thinking goes in its place, each part a chunk)",
             _REASONING,
             _thinking_chunks,
         ),
