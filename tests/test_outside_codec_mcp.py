@@ -152,3 +152,95 @@ def test_every_recorded_body_of_a_built_in_converts_to_a_body_the_sdk_takes() ->
     converted, *failed = result.stdout.splitlines()
     assert [line for line in failed if line] == []
     assert int(converted) >= 100
+
+
+_SERVE = """
+import json, sys
+import anyio, httpx
+from chatcodec.serve import ServeConfig, create_app
+
+upstream, answer = sys.argv[1], json.loads(sys.argv[2])
+sent = []
+
+
+def reply(request: httpx.Request) -> httpx.Response:
+    sent.append({"url": str(request.url), "body": json.loads(request.content)})
+    return httpx.Response(200, json=answer)
+
+
+async def main() -> None:
+    config = ServeConfig(api="mcp-sampling", upstream=upstream, upstream_url="http://upstream.test",
+                         model_map={"claude-3-sonnet": "claude-3-sonnet-20240307"}, allow_anonymous=True)
+    async with httpx.AsyncClient(transport=httpx.MockTransport(reply)) as client:
+        app = create_app(config, client=client)
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://serve") as caller:
+                result = await caller.post("/sampling/createMessage", json=json.load(sys.stdin))
+    print(json.dumps({"status": result.status_code, "result": result.json(), "sent": sent}))
+
+
+anyio.run(main)
+"""
+"""``chatcodec serve``'s app with ``--api mcp-sampling``, in a process that finds the codec by
+its entry point only; the upstream is an httpx ``MockTransport`` answering ``argv[2]``."""
+
+_ANSWERS = {
+    "anthropic": {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-3-sonnet-20240307",
+        "content": [{"type": "text", "text": "The capital of France is Paris."}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 20, "output_tokens": 8},
+    },
+    "openai-chat": {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "claude-3-sonnet-20240307",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "The capital of France is Paris."},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 20, "completion_tokens": 8, "total_tokens": 28},
+    },
+}
+"""The upstream's answer to the spec's basic request, as each API writes it (Anthropic's
+Messages API reference, OpenAI's chat completion object)."""
+
+
+@pytest.mark.parametrize("upstream", sorted(_ANSWERS))
+def test_serve_offers_mcp_sampling_with_no_registration_call(upstream: str) -> None:
+    """The spec's basic request posted to ``/sampling/createMessage`` reaches the upstream in
+    its API (model from the first hint, via ``model_map``), and the answer comes back as the
+    spec's ``CreateMessageResult``."""
+    body = (FIXTURES / "request" / "spec_basic_text.json").read_text(encoding="utf-8")
+    result = _run("-c", _SERVE, upstream, json.dumps(_ANSWERS[upstream]), stdin=body)
+    assert result.returncode == 0, result.stderr
+    served = json.loads(result.stdout)
+    assert served["status"] == 200, served
+    expected = json.loads((FIXTURES / "response" / "spec_text_end_turn.json").read_text(encoding="utf-8"))
+    assert served["result"] == expected
+    [sent] = served["sent"]
+    assert sent["body"]["model"] == "claude-3-sonnet-20240307"
+    assert sent["body"]["max_tokens" if upstream == "anthropic" else "max_completion_tokens"] == 100
+    if upstream == "anthropic":
+        assert sent["url"] == "http://upstream.test/v1/messages"
+        assert sent["body"]["system"] == "You are a helpful assistant."
+    else:
+        assert sent["url"] == "http://upstream.test/chat/completions"
+        assert sent["body"]["messages"][0] == {"role": "system", "content": "You are a helpful assistant."}
+
+
+def test_the_cli_offers_mcp_sampling_as_an_api() -> None:
+    result = _run("-m", "chatcodec", "serve", "--help")
+    assert result.returncode == 0, result.stderr
+    offered = re.search(r"--api \{([^}]*)\}", result.stdout)
+    assert offered is not None, result.stdout
+    assert "mcp-sampling" in offered.group(1).split(",")

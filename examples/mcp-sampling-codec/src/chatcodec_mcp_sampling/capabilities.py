@@ -23,4 +23,5 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=False,
+    sampling_settings=frozenset({"temperature"}),  # no topP in CreateMessageRequest's params
 )

@@ -1,13 +1,21 @@
 """What the wire says on failure (``EDGE``): a client that refuses to sample answers the
 JSON-RPC request with an error object (``{"code": -1, "message": "User rejected sampling
-request"}``, the spec's example). There is no HTTP route of its own: MCP carries these
-messages inside JSON-RPC, over stdio or its streamable HTTP transport."""
+request"}``, the spec's example).
+
+MCP carries these messages inside JSON-RPC (over stdio or its streamable HTTP transport), so
+the wire has no HTTP route of its own. The front (``FRONT``) gives ``chatcodec serve`` one: a
+client that answers ``sampling/createMessage`` posts the request's ``params`` to
+``POST /sampling/createMessage`` and gets the ``CreateMessageResult`` to put in its JSON-RPC
+answer, from whichever upstream the model routes to. The model is the first of
+``modelPreferences.hints`` (the spec's hints are substrings the client may map to a model of
+its own: ``--model-map`` or ``--route`` patterns do that mapping); sampling has no stream."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import Edge, ErrorShape, StreamFraming, as_dict
+from chatcodec.contract import Call, Edge, ErrorShape, Front, StreamFraming, as_dict, as_list
 from chatcodec_mcp_sampling.markers import PROVIDER
 
 _CODES = {"-1": 400, "-32600": 400, "-32602": 400, "-32603": 500}
@@ -31,9 +39,20 @@ def read_error(body: object) -> tuple[str, str | None]:
     return (message if isinstance(message, str) else ""), (str(code) if isinstance(code, int) else None)
 
 
+def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
+    """The model a request's first hint names (None without one), never a stream."""
+    hints = as_list((as_dict(payload.get("modelPreferences")) or {}).get("hints")) or []
+    name = (as_dict(hints[0]) or {}).get("name") if hints else None
+    return Call(payload, name if isinstance(name, str) else None, False, "jsonl")
+
+
+FRONT = Front(("/sampling/createMessage",), read_call=read_call)
+"""``POST /sampling/createMessage``: the request's ``params`` in, its result out."""
+
 EDGE = Edge(
     PROVIDER,
     response_name="an MCP sampling result",
     framing=StreamFraming("jsonl"),
     errors=ErrorShape({400: "-32602", 500: "-32603"}, "-32603", write_error, read_error, reads=_CODES),
+    front=FRONT,
 )

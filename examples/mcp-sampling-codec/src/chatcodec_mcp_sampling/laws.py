@@ -110,6 +110,5 @@ def entry() -> ProviderEntry:
         check_response=check_response,
         check_stream=check_stream,
         unplaced_response_fields=("id", "created", "usage"),
-        sampling_settings=("temperature",),
         fixtures=FIXTURES,
     )

@@ -19,6 +19,9 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=False,
+    tool_definitions=False,  # a stored history keeps calls and results, not the tools shown
+    sampling_settings=frozenset(),  # nor the request's settings
+    fitted_tool_names=False,  # its names are any string: no API reads them
 )
 """System messages in the list, media as file parts, signed thinking and cache markers in
 ``providerOptions``, calls by id; no tool definitions or settings."""

@@ -19,6 +19,9 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=False,
+    tool_definitions=False,  # a stored history keeps calls and results, not the tools shown
+    sampling_settings=frozenset(),  # nor the request's settings
+    fitted_tool_names=False,  # its names are any string: no API reads them
 )
 """System messages in the list, media as file parts (URLs or data URLs), signed thinking and
 cache markers in ``providerMetadata`` (which ``convertToModelMessages`` passes on), calls by id

@@ -20,6 +20,9 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=False,
+    tool_definitions=False,  # a stored history keeps calls and results, not the tools shown
+    sampling_settings=frozenset(),  # nor the request's settings
+    fitted_tool_names=False,  # its names are any string: no API reads them
 )
 """A history keeps system messages in the list, media blocks, reasoning and Anthropic's signed
 and redacted thinking as blocks, and calls by id; no cache markers, no tool definitions."""

@@ -88,6 +88,18 @@ class Capabilities:
     ``top_logprobs``), written by its request writer; else they are reported once the
     writer is done, by ``ProviderCodec.write_request``
     (:func:`chatcodec._providers.kit.logprob_settings.report_logprob_settings`)."""
+    tool_definitions: bool = True
+    """Its requests carry tool definitions (the canonical ``tools``). A stored framework
+    history (LangChain's, the AI SDK's) holds the calls and results but not the tools the
+    model was shown: a request's ``tools`` is reported, and the laws about definitions'
+    names are not generated for it."""
+    sampling_settings: frozenset[str] = frozenset({"temperature", "top_p"})
+    """The canonical sampling settings it has a field for, of those the laws carry through a
+    wire (``temperature``, ``top_p``): MCP sampling has no ``top_p``, a stored history has
+    neither. A setting not here is reported as lost, and the laws that carry one take only these."""
+    fitted_tool_names: bool = True
+    """An API checks its tool names, so a blank or rejected name is fitted and reported.
+    False: a stored history's names are any string (no API reads them), carried as they stand."""
 
 
 shown_as("chatcodec.contract", Capabilities)

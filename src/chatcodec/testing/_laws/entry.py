@@ -187,10 +187,6 @@ class ProviderEntry:
     """Encoder options under which this wire takes the sampling settings (``temperature``,
     ``top_p``) a law sends through it: an API version that still has them, and no range
     rule (the laws send numbers of any size)."""
-    sampling_settings: Sequence[str] = ("temperature", "top_p")
-    """The canonical sampling settings this wire has a field for (a wire without ``top_p``,
-    such as MCP sampling, reports one as lost, so the laws that carry a setting through
-    it take only these)."""
     rule_models: Sequence[str] = ()
     """Model ids a model-family rule of this provider's ``rules.py`` applies to, for laws
     that check the rules fire the same way on every path."""

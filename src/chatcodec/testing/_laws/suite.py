@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import chatcodec
+from chatcodec.contract import Capabilities
 from chatcodec.testing._laws.entry import ProviderEntry
 
 
@@ -21,6 +22,19 @@ def streams(name: str) -> bool:
     entry point at the call)."""
     codec = chatcodec.get_codec(name)
     return bool(getattr(codec, "decodes_streams", True) and getattr(codec, "encodes_streams", True))
+
+
+def capabilities(name: str) -> Capabilities | None:
+    """What the codec ``name`` says its wire carries (None: a codec that says nothing,
+    which every law assumes carries everything)."""
+    found = getattr(chatcodec.get_codec(name), "capabilities", None)
+    return found if isinstance(found, Capabilities) else None
+
+
+def carries_tool_definitions(name: str) -> bool:
+    """Whether the codec's requests carry tool definitions (its capabilities say)."""
+    found = capabilities(name)
+    return found is None or found.tool_definitions
 
 
 @dataclass(frozen=True)
