@@ -20,6 +20,9 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=False,
+    tool_definitions=False,  # a stored history keeps calls and returns, not the agent's tools
+    sampling_settings=frozenset(),  # nor its model settings
+    fitted_tool_names=False,  # its names are any string: no API reads them
 )
 """A history keeps system prompts among the parts, media by URL or bytes, thinking with its
 provider's signature, cache points and calls by id; no tool definitions, no settings."""
