@@ -46,8 +46,8 @@ _BUILT_IN: dict[str, str] = {
     "ollama": "chatcodec._providers.ollama",
     "bedrock-nova": "chatcodec._providers.bedrock_nova",
     "langchain": "chatcodec._frameworks.langchain",
-    "ai-sdk-model": "chatcodec._frameworks.ai_sdk_model.codec:CODEC",
-    "ai-sdk-ui": "chatcodec._frameworks.ai_sdk_ui.codec:CODEC",
+    "ai-sdk-model": "chatcodec._frameworks.ai_sdk_model",
+    "ai-sdk-ui": "chatcodec._frameworks.ai_sdk_ui",
     "pydantic-ai": "chatcodec._frameworks.pydantic_ai",
 }
 """Name -> each built-in codec, imported on first use: a provider folder's package, its codec

@@ -27,3 +27,11 @@ OPTIONS = OptionTable.of(MODEL_OPTION, *RULE_OPTIONS)
 
 DENIED = "execution-denied"
 """The ``output`` type of a call the user did not approve: an error result elsewhere."""
+
+ROLES = {
+    "finish_reason": "chatcodec._frameworks.ai_sdk.finish_reason",
+    "settings": "chatcodec._frameworks.ai_sdk.settings",
+    "tools": "chatcodec._frameworks.ai_sdk.tools",
+    "usage": "chatcodec._frameworks.ai_sdk.usage",
+}
+"""The roles both AI SDK formats share, played by :mod:`chatcodec._frameworks.ai_sdk`."""

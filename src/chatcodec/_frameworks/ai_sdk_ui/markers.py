@@ -29,3 +29,11 @@ OPTIONS = OptionTable.of(MODEL_OPTION, *RULE_OPTIONS)
 
 METADATA = "providerMetadata"
 """The key a UI part keeps its provider data under (a ``ModelMessage`` part's ``providerOptions``)."""
+
+ROLES = {
+    "finish_reason": "chatcodec._frameworks.ai_sdk.finish_reason",
+    "settings": "chatcodec._frameworks.ai_sdk.settings",
+    "tools": "chatcodec._frameworks.ai_sdk.tools",
+    "usage": "chatcodec._frameworks.ai_sdk.usage",
+}
+"""The roles both AI SDK formats share, played by :mod:`chatcodec._frameworks.ai_sdk`."""
