@@ -36,7 +36,8 @@ imports, so a provider's ``markers.py`` loads neither)."""
 
 SchemaTexts = dict[int, tuple[Any, bytes, bool]]
 """Each schema object's JSON text by identity, the object held beside it, and whether the
-object is known to be exactly the text's value (its types JSON's own)."""
+object is known to be exactly the text's value (its types JSON's own); under an object's
+negated identity (``~id``), whether it looks like Gemini's spelling instead of the last."""
 
 CONVERSION: ContextVar[SchemaTexts | None] = ContextVar("chatcodec_conversion", default=None)
 """What one ``convert_request`` remembers from its read for its write, in the span no

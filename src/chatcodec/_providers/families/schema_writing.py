@@ -165,8 +165,12 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = F
     mark: the writer sends it unchanged anyway, and a mark would be data the request
     never had. ``exact``: ``schema`` is the reader's closed front's copy (:func:`cached_rewrite`)."""
     if rewrite is None:
+        looked = looks_openapi(schema)
+        texts = CONVERSION.get()
+        if texts is not None:  # the writer's json_schema asks again about the same object
+            texts[~id(schema)] = (schema, b"", looked)
         try:
-            return looks_openapi(schema) and bool(from_openapi(schema)[1])
+            return looked and bool(from_openapi(schema)[1])
         except PayloadError:  # too deep to walk
             return True
     try:
@@ -189,8 +193,19 @@ def openai_format_as_sent(response_format: Mapping[str, Any], *, exact: bool = F
 
 
 def json_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object = False) -> Any:
-    """``schema`` (at ``at``) as JSON Schema, for a target that is not Gemini."""
-    if as_sent or not looks_openapi(schema):
+    """``schema`` (at ``at``) as JSON Schema, for a target that is not Gemini. Whether it
+    looks like Gemini's spelling is asked once per object in one conversion: a reader's
+    :func:`read_as_sent` asked it already, and left the answer under the object's negated
+    identity in :data:`~chatcodec._providers.contract.context.CONVERSION` (a look is about
+    9 k instructions, an agent's seven plain tools 0.13 M of a 10-step session's 1.9 M)."""
+    if as_sent:
+        return schema
+    texts = CONVERSION.get()
+    known = None if texts is None else texts.get(~id(schema))
+    if known is None or known[0] is not schema:
+        if not looks_openapi(schema):
+            return schema
+    elif not known[2]:
         return schema
     rewritten, changes = from_openapi(schema, at)
     if changes:
