@@ -71,7 +71,7 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
-BODY = Body(KIT, "Bedrock Converse", "Bedrock")
+BODY = Body(KIT, "Bedrock Converse", "Bedrock", sibling="bedrock-nova")
 """This body for the AWS family's shared readers and writers (every member Converse documents)."""
 
 OPTIONS = OptionTable.of(
