@@ -352,9 +352,10 @@ ENTRY = ProviderEntry(
     single_hop=SingleHop(requests=single_hop_requests, original=single_hop_original, decoded=single_hop_decoded),
     tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the SDK's FunctionDefinition.name
     bags=BagSamples(
-        # logprobs spelled as a server does (no refusal key): the bag keeps it; OpenAI's own
-        # spelling is the canonical choice.logprobs (tests/test_token_logprobs.py)
-        choice={"native_finish_reason": "end_turn", "logprobs": {"content": []}},
+        # logprobs spelled as a server does (a key of its own): the bag keeps it; OpenAI's own
+        # spelling, and vLLM's without refusal, are the canonical choice.logprobs
+        # (tests/test_token_logprobs.py, providers/openai_chat/test_logprobs_without_refusal.py)
+        choice={"native_finish_reason": "end_turn", "logprobs": {"content": [], "text_offset": []}},
         message={"annotations": [_URL_CITATION], "refusal": None},
         stream_place="with the finish",  # a chunk's choice fields come with its finish_reason
         recorded=True,
