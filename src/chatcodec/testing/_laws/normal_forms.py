@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import chatcodec
+from chatcodec._providers.kit.provider_kit import READ_BY_EVERY_WRITER
 from chatcodec.contract import is_dict, is_list
 from chatcodec.testing import meaningful_markers
 
@@ -75,7 +76,14 @@ def without_provider_data(model: ModelT) -> ModelT:
 
 
 def _is_pure_spelling(provider: str, key: str) -> bool:
-    return key.startswith("_") and not key.startswith("__") and key not in meaningful_markers(provider)
+    """A marker ``provider`` did not declare meaningful, and no contract marker every writer
+    reads (``_outside_range``: a value sent as it came, not clamped)."""
+    return (
+        key.startswith("_")
+        and not key.startswith("__")
+        and key not in meaningful_markers(provider)
+        and key not in READ_BY_EVERY_WRITER
+    )
 
 
 def _unmarked(value: Any) -> Any:
