@@ -12,6 +12,9 @@ meaning; another provider drops them without a report):
 * ``_integers``: ``temperature`` or ``topP`` spelled as a JSON integer (``settings.py``);
 * ``_inference_config``, ``_tool_config``, ``_empty_stop``: an empty ``inferenceConfig`` or
   ``toolConfig`` object, or an empty ``stopSequences`` list, was sent;
+* ``_empty_stop_entry``: the body's own ``stopSequences`` held ``""`` (which the Runtime
+  refuses): the caller's, written back as it came; from another format it is not sent,
+  reported (the family's ``stop_sequences.py``);
 * ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
 * ``_empty_id``: a call came with ``toolUseId: ""`` (``families/aws/tool_use.py``); ``""``
