@@ -45,6 +45,21 @@ READ_BY_EVERY_WRITER: Mapping[str, str] = {
 """Markers that carry meaning and that every writer reads, whichever provider's bag holds
 them (the contract's): no provider declares them (:func:`meaningful_markers`), as no
 writer drops them, yet they are no pure spelling (the laws' normal forms keep them)."""
+_SHARED: dict[tuple[str, str], frozenset[str]] = {}
+"""Markers of one provider's bags that another's writer reads as its own (sibling wires)."""
+
+
+def share_markers(owner: str, reader: str, keys: frozenset[str]) -> None:
+    """Record that ``reader``'s writer reads ``keys`` from ``owner``'s bags (the AWS block
+    bodies' :attr:`~chatcodec._providers.families.aws.body.Body.sibling`)."""
+    _SHARED[owner, reader] = keys
+
+
+def shared_markers(owner: str, reader: str) -> frozenset[str]:
+    """The markers of ``owner``'s bags that ``reader``'s writer reads (:func:`share_markers`)."""
+    return _SHARED.get((owner, reader), frozenset())
+
+
 _KITS: dict[str, ProviderKit] = {}
 """The marker table: every kit made so far, by provider name (each provider's ``markers.KIT``)."""
 _PROVIDERS_PACKAGE = "chatcodec._providers"

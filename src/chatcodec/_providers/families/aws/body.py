@@ -11,6 +11,10 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec._providers.kit import ProviderKit
+from chatcodec._providers.kit.provider_kit import share_markers
+
+SIBLING_MARKERS = frozenset({"_json", "_bucket_owner"})
+"""The markers of the shared block wire a body reads from its sibling's bags (:meth:`Body.marker`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,10 @@ class Body:
     Converse): the two share the block wire, so a marker of that wire which the sibling's
     reader left (a tool result's ``json`` block, an S3 source's ``bucketOwner``) means the
     same here and is written back (:meth:`marker`), not dropped between the two."""
+
+    def __post_init__(self) -> None:
+        if self.sibling is not None:
+            share_markers(self.sibling, self.kit.name, SIBLING_MARKERS)
 
     def marker(self, metadata: Mapping[str, Any] | None, key: str) -> object:
         """Marker ``key`` of the shared block wire: this body's own, else its sibling's."""
