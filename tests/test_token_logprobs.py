@@ -106,11 +106,16 @@ def test_ollama_s_logprobs_reach_openai_chat_and_back() -> None:
 
 
 def test_a_logprobs_object_of_another_spelling_stays_as_it_came() -> None:
-    vllm = json.loads(json.dumps(OPENAI_BODY))
-    vllm["choices"][0]["logprobs"] = {"content": OPENAI_TOKENS}  # no refusal key
-    response = chatcodec.decode_response("openai-chat", vllm)
+    other = json.loads(json.dumps(OPENAI_BODY))
+    other["choices"][0]["logprobs"] = {
+        "content": OPENAI_TOKENS,
+        "refusal": None,
+        "text_offset": [0, 2],
+    }  # a server's own key
+    response = chatcodec.decode_response("openai-chat", other)
     assert response.choices[0].logprobs is None
-    assert chatcodec.encode_response("openai-chat", response, on_loss="error") == vllm
+    assert chatcodec.encode_response("openai-chat", response, on_loss="error") == other
+    # vLLM's spelling (no refusal key) is read as tokens: providers/openai_chat/test_logprobs_without_refusal.py
 
 
 def _ollama_stream() -> bytes:

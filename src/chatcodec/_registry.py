@@ -167,6 +167,17 @@ class StreamEncoder(Protocol):
 
 
 @runtime_checkable
+class NumbersStreamEvents(Protocol):
+    """A stream encoder whose events carry a running number (the Responses stream's
+    ``sequence_number``): an event written beside it (the error that ends a cut stream,
+    :meth:`~chatcodec.StreamConverter.fail`) takes the stream's next number from it."""
+
+    def numbered(self, wire_event: dict[str, Any]) -> dict[str, Any]:
+        """``wire_event`` with the stream's next number (which it then counts)."""
+        ...
+
+
+@runtime_checkable
 class SupportsStreamEncoder(Protocol):
     """A codec that encodes streams push-style (what :class:`~chatcodec.StreamConverter`
     and async proxies use); ``encode_stream`` is then ``feed`` over the events."""

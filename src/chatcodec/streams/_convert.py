@@ -29,7 +29,7 @@ from chatcodec._errors import CodecNotAvailableError, StreamError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
 from chatcodec._public_label import shown_as
-from chatcodec._registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
+from chatcodec._registry import NumbersStreamEvents, SupportsStreamDecoder, SupportsStreamEncoder, get_codec
 from chatcodec.streams._builder import StreamBuilder
 from chatcodec.streams._framing import Framing, WireEventReader, WireEventWriter
 
@@ -168,7 +168,10 @@ class StreamConverter:
         """The bytes that end the stream with an error in the target's shape (for a proxy
         whose upstream broke off or sent what cannot be read: headers are already sent, so
         the error must travel inside the stream); applies the loss policy."""
-        written = self._written(error_event(self._target, message, status)) + self._writer.close()
+        event = error_event(self._target, message, status)
+        if isinstance(self._encoder, NumbersStreamEvents):  # numbered after the events already sent
+            event = self._encoder.numbered(event)
+        written = self._written(event) + self._writer.close()
         self._recorder.settle(self._on_loss, self._losses)
         return written
 

@@ -5,6 +5,7 @@ Nova's (or none) is sent the body unchanged."""
 from __future__ import annotations
 
 import base64
+import copy
 from typing import Any
 
 import pytest
@@ -141,19 +142,24 @@ def test_skip_rules_sends_micro_its_media_as_asked() -> None:
 @pytest.mark.parametrize("body_name", ["camel", "snake"])
 def test_a_sampling_value_past_the_guide_s_range_is_sent_as_its_bound(body_name: str) -> None:
     """The user guide's request schema: ``temperature`` up to 1, ``topP`` 0 to 1 (in either
-    spelling of ``inferenceConfig``); a value past them is sent as the bound and reported."""
+    spelling of ``inferenceConfig``). A Nova body past them is the caller's error, sent as it
+    came (issue 61: the same format's round trip stays exact); a request from elsewhere (a
+    canonical one here) past them is sent the bound, reported."""
     config = (
         {"temperature": 1.5, "topP": 2, "maxTokens": 10} if body_name == "camel" else {"top_p": 2, "max_new_tokens": 10}
     )
     wire = {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "inferenceConfig": config}
-    request = chatcodec.decode_request("bedrock-nova", wire)
+    request = chatcodec.decode_request("bedrock-nova", copy.deepcopy(wire))
     losses: list[chatcodec.Loss] = []
-    body = chatcodec.encode_request("bedrock-nova", request, on_loss="ignore", losses=losses)
-    top_p = "topP" if body_name == "camel" else "top_p"
-    assert body["inferenceConfig"][top_p] == 1.0
+    assert chatcodec.encode_request("bedrock-nova", request, on_loss="ignore", losses=losses) == wire
+    assert [loss for loss in losses if "sampling_range" in loss.why] == []
+    canonical = request.model_copy(update={"provider_options": None})
+    body = chatcodec.encode_request("bedrock-nova", canonical, on_loss="ignore", losses=losses)
+    assert body["inferenceConfig"]["topP"] == 1.0
     ranged = sorted(loss.path for loss in losses if "sampling_range" in loss.why)
-    expected = [f"$.inferenceConfig.{key}" for key in (["temperature", "topP"] if body_name == "camel" else ["top_p"])]
-    assert ranged == expected
+    assert ranged == [
+        f"$.inferenceConfig.{key}" for key in (["temperature", "topP"] if body_name == "camel" else ["topP"])
+    ]
     if body_name == "camel":
         assert body["inferenceConfig"]["temperature"] == 1.0
 
@@ -162,3 +168,20 @@ def test_a_temperature_of_0_is_sent_as_it_is() -> None:
     body, losses = _encode(_request("us.amazon.nova-pro-v1:0", temperature=0.0, top_p=0.5))
     assert body["inferenceConfig"]["temperature"] == 0.0
     assert not [loss for loss in losses if "sampling_range" in loss.why]
+
+
+def test_a_model_that_reads_video_is_sent_the_first_video_only() -> None:
+    """Nova's video guide: "Amazon Nova models allow you to include a single video in the
+    payload" (prompting-video-understanding.html); Nova 2's table: Video, 1 object."""
+    second = {"type": "video", "source": {"type": "url", "url": "s3://bucket/other.mp4", "media_type": "video/mp4"}}
+    request = _request("us.amazon.nova-lite-v1:0")
+    request["messages"][0]["content"].append(second)
+    body, losses = _encode(request)
+    videos = [
+        block["video"]["source"]["s3Location"]["uri"] for block in body["messages"][0]["content"] if "video" in block
+    ]
+    assert videos == ["s3://bucket/clip.mp4"]
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.messages[0].content[3]", "rule")]
+    alone, quiet = _encode(_request("us.amazon.nova-lite-v1:0"))
+    assert sum("video" in block for block in alone["messages"][0]["content"]) == 1
+    assert quiet == []

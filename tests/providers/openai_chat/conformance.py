@@ -62,7 +62,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a function call's blank argument text means no arguments: it is sent as ``"{}"``
       (a custom call's input is free text, sent as it is, blank or not);
     * a message-level ``cache_control`` on list content is OpenAI's breakpoint on the last
-      part (``cache_control.onto_last_part``): it reads back as that part's marker.
+      part (``cache_control.onto_last_part``): it reads back as that part's marker;
+    * a tool result of no parts (``content: []``) reads back as the empty text.
 
     (Media in tool results, which move to a user message after the group, are a reported
     loss, so they are not rewritten here.)
@@ -82,6 +83,10 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     dumped["reasoning"] = effort_reading(dumped.get("reasoning"))
     for message in dumped["messages"]:
         _marker_onto_last_part(message)
+        if message["role"] == "tool":
+            for result in message["content"]:  # a result of no parts reads back as the empty text
+                if result.get("content") == []:
+                    result["content"] = ""
     return chatcodec.ChatRequest.model_validate(_names_and_arguments(_data_urls(dumped)))
 
 
@@ -352,9 +357,10 @@ ENTRY = ProviderEntry(
     single_hop=SingleHop(requests=single_hop_requests, original=single_hop_original, decoded=single_hop_decoded),
     tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the SDK's FunctionDefinition.name
     bags=BagSamples(
-        # logprobs spelled as a server does (no refusal key): the bag keeps it; OpenAI's own
-        # spelling is the canonical choice.logprobs (tests/test_token_logprobs.py)
-        choice={"native_finish_reason": "end_turn", "logprobs": {"content": []}},
+        # logprobs spelled as a server does (a key of its own): the bag keeps it; OpenAI's own
+        # spelling, and vLLM's without refusal, are the canonical choice.logprobs
+        # (tests/test_token_logprobs.py, providers/openai_chat/test_logprobs_without_refusal.py)
+        choice={"native_finish_reason": "end_turn", "logprobs": {"content": [], "text_offset": []}},
         message={"annotations": [_URL_CITATION], "refusal": None},
         stream_place="with the finish",  # a chunk's choice fields come with its finish_reason
         recorded=True,

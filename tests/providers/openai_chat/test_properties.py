@@ -129,7 +129,11 @@ def _user_content() -> st.SearchStrategy[Any]:
     return st.one_of(TEXT, st.lists(st.one_of(TEXT_PARTS, IMAGES, AUDIO, DOCUMENTS), max_size=4))
 
 
-RESULTS = st.builds(ToolResultPart, tool_use_id=TEXT, content=st.one_of(TEXT, st.lists(TEXT_PARTS, max_size=2)))
+RESULTS = st.builds(
+    ToolResultPart, tool_use_id=TEXT, content=st.one_of(TEXT, st.lists(TEXT_PARTS, min_size=1, max_size=2))
+)
+"""A result's content: text, or text parts; no empty list, which is the empty text canonically
+(a tool message's ``content: []`` reads as ``""``, marked, as Responses' ``output: []`` does)."""
 MESSAGES = st.one_of(
     st.builds(
         SystemMessage,

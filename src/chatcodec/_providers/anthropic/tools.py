@@ -136,12 +136,23 @@ def encode_tools(
                 at, f"{tool['provider']} tool", "only Anthropic's own server tools can be sent to Anthropic"
             )
             continue
+        if not _is_tool(tool["data"]):
+            why = "an Anthropic tool has a server tool's type or a client tool's name; this has neither: not sent"
+            context.losses.add((*at, "data"), "anthropic tool", why)
+            continue
         KIT.claim(context.losses, tool.get("provider_metadata"), at)
         servers.append(context.cache(dict(tool["data"]), tool.get("cache_control"), at))
     tools = _ordered(functions, servers, as_list(bag.get("_tool_order"))) if servers else functions
     if tools or bag.get("_empty_tools"):
         wire["tools"] = tools
     _encode_choice(request, wire, context)
+
+
+def _is_tool(data: Mapping[str, Any]) -> bool:
+    """Whether a kept tool is one Anthropic (and this codec's reader) takes: a server tool
+    names its ``type``, a client tool its ``name`` (``{}``, which an edited or generated
+    canonical request may hold, is neither)."""
+    return data.get("type") not in (None, "custom") or isinstance(data.get("name"), str)
 
 
 def _encode_tool(tool: Mapping[str, Any], index: int, context: AnthropicContext) -> dict[str, Any]:

@@ -15,6 +15,9 @@ meaning; another provider drops them without a report):
 * ``_inference_config``, ``_tool_config``, ``_empty_stop``, ``_no_messages``: an empty
   ``inferenceConfig`` or ``toolConfig`` object, an empty ``stopSequences`` list, or no
   ``messages`` at all was sent (``request.py``, ``tools.py``);
+* ``_empty_stop_entry``: the body's own ``stopSequences`` held ``""`` (which the Runtime
+  refuses): the caller's, written back as it came; from another format it is not sent,
+  reported (the family's ``stop_sequences.py``);
 * ``_schema_text``: the ``outputConfig`` JSON schema exactly as spelled (it is a string
   on the wire, an object in canonical); ``_no_schema``: it had no schema;
 * ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
@@ -69,7 +72,7 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
-BODY = Body(KIT, "Bedrock Converse", "Bedrock")
+BODY = Body(KIT, "Bedrock Converse", "Bedrock", sibling="bedrock-nova")
 """This body for the AWS family's shared readers and writers (every member Converse documents)."""
 
 OPTIONS = OptionTable.of(

@@ -45,6 +45,7 @@ from chatcodec._providers.bedrock_converse.messages import (
 from chatcodec._providers.bedrock_converse.settings import decode_settings, encode_settings
 from chatcodec._providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
 from chatcodec._providers.families.aws.context import BedrockContext
+from chatcodec._providers.families.aws.stop_sequences import read_stop, write_stop
 from chatcodec._providers.families.aws.tool_ids import MAPPING
 from chatcodec._providers.families.aws.tools import ToolConfig
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
@@ -148,11 +149,7 @@ def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: di
         mapped.append("maxTokens")
     else:
         del canonical["max_tokens"]  # canonical needs >= 1: kept as it was
-    stop = config.get("stopSequences")
-    if stop:
-        canonical["stop"] = stop
-    elif stop == []:
-        bag["_empty_stop"] = True
+    read_stop(config.get("stopSequences"), canonical, bag)
     rest = unmapped(config, mapped)
     if rest:
         bag["inferenceConfig"] = rest
@@ -201,7 +198,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         wire["messages"] = turns
     if leading:
         wire["system"] = encode_system(messages[:leading], context)
-    _encode_inference(request, wire, bag)
+    _encode_inference(request, wire, bag, context)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
     _report_unsupported(request, context)
@@ -219,16 +216,16 @@ def _report_unsupported(request: Mapping[str, Any], context: EncodeContext) -> N
         context.losses.add(("cache_control",), what, "Bedrock caches at cachePoint blocks only", "setting")
 
 
-def _encode_inference(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any]) -> None:
+def _encode_inference(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
     kept = as_dict(bag.get("inferenceConfig"))
     config: dict[str, Any] = {} if kept is None else dict(kept)
     for wire_key, canonical_key in _INFERENCE:
         value = request.get(canonical_key)
         if value is not None:
             config[wire_key] = value
-    stop = request.get("stop")
-    if stop or bag.get("_empty_stop"):
-        config["stopSequences"] = list(stop or ())
+    write_stop(request, config, bag, context)
     respell_integers(config, bag)
     if config or bag.get("_inference_config"):
         wire["inferenceConfig"] = config

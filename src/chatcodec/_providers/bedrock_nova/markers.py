@@ -12,12 +12,16 @@ meaning; another provider drops them without a report):
 * ``_integers``: ``temperature`` or ``topP`` spelled as a JSON integer (``settings.py``);
 * ``_inference_config``, ``_tool_config``, ``_empty_stop``: an empty ``inferenceConfig`` or
   ``toolConfig`` object, or an empty ``stopSequences`` list, was sent;
+* ``_empty_stop_entry``: the body's own ``stopSequences`` held ``""`` (which the Runtime
+  refuses): the caller's, written back as it came; from another format it is not sent,
+  reported (the family's ``stop_sequences.py``);
 * ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
 * ``_empty_id``: a call came with ``toolUseId: ""`` (``families/aws/tool_use.py``); ``""``
   is written back;
 * ``_bucket_owner``: a media source's ``s3Location.bucketOwner`` (only Bedrock reads an S3
-  location, so no other format's server reads it differently without the owner);
+  location, so no other format's server reads it differently without the owner); these
+  two, and ``_json``, are read from Converse's bag too (``Body.sibling``: the same block wire);
   ``_format``: a ``video`` block's ``format`` when its media type reads back as another
   name (``mpg`` beside ``mpeg``; the family's ``media.py``);
 * ``_reasoning_in_config``: ``reasoningConfig`` came inside ``inferenceConfig`` (``settings.py``);
@@ -64,6 +68,7 @@ BODY = Body(
     cache_ttl=False,
     cache_inside=True,
     lacks=frozenset({"document", "audio", "guardContent", "citationsContent"}),
+    sibling="bedrock-converse",
 )
 """This body for the AWS family's shared readers and writers: its turns are ``user`` and
 ``assistant`` (a later system message goes as a user turn, reported), its cache points

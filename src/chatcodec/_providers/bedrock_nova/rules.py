@@ -14,6 +14,15 @@ any other model gets the permissive rule (nothing is changed) but for the sampli
 - Only Nova 2 takes ``reasoningConfig`` (extended thinking is new in Nova 2 Lite,
   :data:`THINKING_SOURCE`; the version 1 request schema has no such field): a version 1
   model (Micro, Lite, Pro, Premier) is sent none.
+- A model that reads video reads one per request ("Amazon Nova models allow you to include
+  a single video in the payload", :data:`VIDEO_SOURCE`; Nova 2's table: one object, 25 MB
+  inline or 1 GB from S3): a later ``video`` block is not sent, reported.
+
+Per-model facts not written as rules, and why: tool choice (``auto``, ``any``, ``tool``) is
+documented for every Nova understanding model alike (:data:`TOOL_CHOICE_SOURCE`), so there
+is nothing to change by model; the byte limits (25 MB for the whole inline payload, images
+up to 8,000 x 8,000 pixels) are the body's size, which a converter cannot shrink without
+re-encoding media, and the API answers them itself.
 """
 
 from __future__ import annotations
@@ -41,6 +50,11 @@ _SOURCE = "https://docs.aws.amazon.com/nova/latest/nova2-userguide/request-respo
 SCHEMA_V1_SOURCE = "https://docs.aws.amazon.com/nova/latest/userguide/complete-request-schema.html"
 THINKING_SOURCE = "https://docs.aws.amazon.com/nova/latest/nova2-userguide/extended-thinking.html"
 _CARDS = "https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-amazon-{}.html"
+VIDEO_SOURCE = (
+    "https://docs.aws.amazon.com/nova/latest/userguide/prompting-video-understanding.html ; "
+    "https://docs.aws.amazon.com/nova/latest/nova2-userguide/using-multimodal-models.html (Video: 1 object)"
+)
+TOOL_CHOICE_SOURCE = "https://docs.aws.amazon.com/nova/latest/userguide/tool-choice.html"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +112,7 @@ def _family(name: str, test: Callable[[NovaModel], bool]) -> ModelFamily:
 
 
 TEXT_ONLY = _family("Nova Micro", lambda model: not model.media)
+READS_VIDEO = _family("Nova Lite, Pro, Premier, Nova 2 Lite", lambda model: "video" in model.media)
 NO_REASONING = _family("Nova 1 (Micro, Lite, Pro, Premier)", lambda model: not model.reasoning)
 
 
@@ -123,6 +138,34 @@ def _without_media(call: RuleCall, blocks: list[Any], at: tuple[str | int, ...])
         content = as_list(result.get("content")) if result is not None else None
         if result is not None and content:
             result["content"] = _without_media(call, content, (*at, position, "toolResult", "content"))
+        kept.append(block)
+    return kept
+
+
+def _one_video(call: RuleCall) -> None:
+    """A request holds one video: each ``video`` block after the first (in a turn or a tool
+    result, in order) is not sent, reported."""
+    seen = [False]
+    for index, message in enumerate(as_list(call.body.get("messages")) or ()):
+        held = as_dict(message)
+        blocks = as_list(held.get("content")) if held is not None else None
+        if held is not None and blocks:
+            held["content"] = _first_video(call, blocks, ("messages", index, "content"), seen)
+
+
+def _first_video(call: RuleCall, blocks: list[Any], at: tuple[str | int, ...], seen: list[bool]) -> list[Any]:
+    kept: list[Any] = []
+    for position, block in enumerate(blocks):
+        held = as_dict(block)
+        if held is not None and "video" in held:
+            if seen[0]:
+                call.report((*at, position), "video", "not sent: Nova reads one video per request")
+                continue
+            seen[0] = True
+        result = as_dict(held.get("toolResult")) if held is not None else None
+        content = as_list(result.get("content")) if result is not None else None
+        if result is not None and content:
+            result["content"] = _first_video(call, content, (*at, position, "toolResult", "content"), seen)
         kept.append(block)
     return kept
 
@@ -171,6 +214,13 @@ RULES = ProviderRules(
             f"{THINKING_SOURCE} ; {SCHEMA_V1_SOURCE}",
             _reasoning_config,
             families=(NO_REASONING,),
+        ),
+        TargetRule(
+            "one_video",
+            "`video` blocks after the first not sent",
+            VIDEO_SOURCE,
+            _one_video,
+            families=(READS_VIDEO,),
         ),
         range_rule(SAMPLING_RANGES),
     ),

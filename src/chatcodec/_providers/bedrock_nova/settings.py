@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._providers.families.aws.stop_sequences import read_stop, write_stop
 from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
@@ -74,11 +75,7 @@ def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: di
     mark_integers(config, ("temperature", "topP", "top_p"), bag)  # canonical holds a float
     if "temperature" in config:
         canonical["temperature"] = as_sampling_number(config["temperature"])
-    stop = config.get("stopSequences")
-    if stop:
-        canonical["stop"] = stop
-    elif stop == []:
-        bag["_empty_stop"] = True
+    read_stop(config.get("stopSequences"), canonical, bag)
     reasoning = config.get("reasoningConfig")
     if reasoning is not None and "reasoning" not in canonical:
         decoded = decode_reasoning(reasoning)
@@ -115,9 +112,7 @@ def encode_settings(
             config[snake_name if snake_name in snake else camel] = request[name]
     if request.get("temperature") is not None:
         config["temperature"] = request["temperature"]
-    stop = request.get("stop")
-    if stop or bag.get("_empty_stop"):
-        config["stopSequences"] = list(stop or ())
+    write_stop(request, config, bag, context)
     respell_integers(config, bag)
     reasoning = _encode_reasoning(request.get("reasoning"), context)
     if reasoning is not None and bag.get(_IN_CONFIG):

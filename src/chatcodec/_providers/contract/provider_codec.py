@@ -48,11 +48,17 @@ from chatcodec._providers.contract.roles import (
     ToolFunctions,
     UsageFunctions,
 )
-from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules
+from chatcodec._providers.contract.target_rules import (
+    ProviderRules,
+    apply_target_rules,
+    outside_own_ranges,
+    unchecked_settings,
+)
 from chatcodec._providers.kit.depth_guard import DepthGuard, refused, too_deep_error
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
 from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
+from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
 from chatcodec._public_label import shown_as
 from chatcodec._registry import StreamDecoder, StreamEncoder
 
@@ -247,13 +253,23 @@ class ProviderCodec:
         only values the model holds; any other is written by pydantic-core first
         (:func:`~chatcodec._conversion.held`), and the model asked only when it cannot be."""
         context = self.decode_context()
-        canonical = _reading(self._requests.decode_request, payload, context)
+        canonical = self._marked(_reading(self._requests.decode_request, payload, context), payload)
         if not context.closed:
             held(canonical, self.decode_request, payload)
         return canonical
 
     def _read_request_unheld(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return _reading(self._requests.decode_request, payload, self.decode_context())
+        return self._marked(_reading(self._requests.decode_request, payload, self.decode_context()), payload)
+
+    def _marked(self, canonical: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+        """``canonical`` with the ``_outside_range`` marker (``kit/provider_kit.py``) in its bag when
+        ``payload`` sets a sampling value this format's own range does not take: the
+        caller's error, which a writer sends as it came rather than clamping it."""
+        outside = outside_own_ranges(self.rules, payload)
+        if outside:
+            bags = canonical.setdefault("provider_options", {})
+            bags[self.name] = {**bags.get(self.name, {}), OUTSIDE_RANGE: outside}
+        return canonical
 
     def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
         """A request body given as JSON text, as canonical data: parsed and validated in
@@ -306,7 +322,7 @@ class ProviderCodec:
             losses.trace(None)  # and name places in the body, not in the input converted
         if not self.capabilities.logprob_settings:
             report_logprob_settings(request, losses, self.capabilities.display_name)
-        apply_target_rules(wire, context)
+        apply_target_rules(wire, context, unchecked=unchecked_settings(request))
         return wire
 
     def encode_request(

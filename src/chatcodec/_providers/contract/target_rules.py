@@ -42,7 +42,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder, Steps
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
 from chatcodec._public_label import shown_as
 from chatcodec._registry import PROVIDER_NAMES, get_codec
 
@@ -96,6 +97,10 @@ class RuleCall:
     options: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """The encode's options by public name (a rule whose data depends on one reads it:
     OpenAI Chat's sampling ranges on the ``server`` it names)."""
+    unchecked: frozenset[str] = frozenset()
+    """The sampling settings (canonical names, :func:`setting_of`) whose value the request's
+    own format does not allow (the ``_outside_range`` marker, ``kit/provider_kit.py``): the
+    caller's error, sent as it came, not clamped into this target's range."""
 
     def report(self, at: Steps, what: str, change: str) -> None:
         """Record one change the rule made, as a ``rule`` loss naming the rule, its
@@ -131,6 +136,9 @@ class TargetRule:
     top-level fields only. A writer that knows its body holds none of it says so
     (``apply_target_rules(..., holds=...)``), and the rule is not run: on a conversion
     the walks cost as much as the rest of the encode."""
+    ranges: tuple[SamplingRange, ...] = ()
+    """The documented ranges a ``sampling_range`` rule holds values to (:func:`range_rule`):
+    the format's own, which its reader checks a request against (:func:`outside_own_ranges`)."""
 
     @property
     def changed_by(self) -> str:
@@ -176,7 +184,11 @@ def rules_for(provider: str) -> ProviderRules | None:
 
 
 def apply_target_rules(
-    wire_body: dict[str, Any], context: EncodeContext, *, holds: Container[str] | None = None
+    wire_body: dict[str, Any],
+    context: EncodeContext,
+    *,
+    holds: Container[str] | None = None,
+    unchecked: frozenset[str] = frozenset(),
 ) -> None:
     """Edit ``wire_body`` (a request body for ``context.provider``) to what the provider
     accepts under the API version and model in force (the context's rules, options and
@@ -186,7 +198,8 @@ def apply_target_rules(
     ``holds``: what the body may hold of what rules look for (:attr:`TargetRule.looks_for`),
     when the writer knows (a writer that writes no document, citation or system
     turn, so it passes ``()``; a writer that keeps count says so in ``context.holds``); a
-    rule looking for something else is skipped. ``None`` (unknown): every rule in force runs."""
+    rule looking for something else is skipped. ``None`` (unknown): every rule in force runs.
+    ``unchecked``: :attr:`RuleCall.unchecked` (the request's :func:`unchecked_settings`)."""
     table = context.rules
     if table is None:
         return
@@ -203,7 +216,7 @@ def apply_target_rules(
         if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
             continue
         if call is None:
-            call = RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options)
+            call = RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options, unchecked)
         else:
             call.rule, call.scope = rule, scope
         rule.edit(call)
@@ -373,8 +386,12 @@ def range_rule(
 
     def edit(call: RuleCall) -> None:
         """Each documented range clamped where the body holds its setting: the provider
-        answers 400 to a value outside it, so the nearest bound is sent and reported."""
+        answers 400 to a value outside it, so the nearest bound is sent and reported; a
+        value the request's own format does not allow either is the caller's, sent as it
+        came (:attr:`RuleCall.unchecked`)."""
         for item in ranges if ranges_for is None else ranges_for(call):
+            if call.unchecked and setting_of(item.key) in call.unchecked:
+                continue
             holder: dict[str, Any] | None = call.body
             for step in item.at:
                 holder = as_dict(holder.get(step)) if holder is not None else None
@@ -390,7 +407,56 @@ def range_rule(
 
     sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
     summary = f"a value outside its range ({named}{others}) sent as the nearest bound"
-    return TargetRule("sampling_range", summary, sources, edit)
+    return TargetRule("sampling_range", summary, sources, edit, ranges=ranges)
+
+
+_SETTINGS = {
+    "topP": "top_p",
+    "topK": "top_k",
+    "max_output_tokens": "max_tokens",
+    "presencePenalty": "presence_penalty",
+    "frequencyPenalty": "frequency_penalty",
+}
+"""A range's wire key -> the canonical setting it holds, where the two are spelled apart."""
+
+
+def setting_of(key: str) -> str:
+    """The canonical setting a range's wire ``key`` holds (``topP`` -> ``top_p``)."""
+    return _SETTINGS.get(key, key)
+
+
+def outside_own_ranges(table: ProviderRules | None, payload: Mapping[str, Any]) -> list[str]:
+    """The canonical settings whose value in ``payload`` (a request of ``table``'s format)
+    lies outside that format's own documented range (:data:`OUTSIDE_RANGE`)."""
+    found: list[str] = []
+    for rule in table.rules if table is not None else ():
+        for item in rule.ranges:
+            holder: Mapping[str, Any] | None = payload
+            for step in item.at:
+                holder = as_dict(holder.get(step)) if holder is not None else None
+            value = holder.get(item.key) if holder is not None and not item.each else None
+            if isinstance(value, int | float) and not isinstance(value, bool) and not _within(item, value):
+                found.append(setting_of(item.key))
+    return found
+
+
+def _within(item: SamplingRange, value: float) -> bool:
+    if item.low is not None and value < item.low:
+        return False
+    return item.high is None or (value < item.high if item.exclusive_high else value <= item.high)
+
+
+def unchecked_settings(request: Mapping[str, Any]) -> frozenset[str]:
+    """The settings any bag of ``request`` marks :data:`OUTSIDE_RANGE` (canonical data)."""
+    bags = request.get("provider_options")
+    if not bags:
+        return frozenset()
+    marked: set[str] = set()
+    for bag in bags.values():
+        held = as_dict(bag)
+        settings = as_list(held.get(OUTSIDE_RANGE)) if held is not None else None
+        marked.update(setting for setting in settings or () if isinstance(setting, str))
+    return frozenset(marked)
 
 
 NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}

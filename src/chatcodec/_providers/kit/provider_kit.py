@@ -36,6 +36,30 @@ from chatcodec._providers.kit.arguments import compact_json
 from chatcodec._providers.kit.bags import is_marker, wire_key
 
 _NO_MEANINGFUL: Mapping[str, str] = {}
+OUTSIDE_RANGE = "_outside_range"
+"""Marker, in the request bag of the format read: the sampling settings whose value that
+format's own range does not take, sent as they came (``contract/target_rules.py``)."""
+READ_BY_EVERY_WRITER: Mapping[str, str] = {
+    OUTSIDE_RANGE: "a sampling value the request's own format does not take is sent as it came, not clamped"
+}
+"""Markers that carry meaning and that every writer reads, whichever provider's bag holds
+them (the contract's): no provider declares them (:func:`meaningful_markers`), as no
+writer drops them, yet they are no pure spelling (the laws' normal forms keep them)."""
+_SHARED: dict[tuple[str, str], frozenset[str]] = {}
+"""Markers of one provider's bags that another's writer reads as its own (sibling wires)."""
+
+
+def share_markers(owner: str, reader: str, keys: frozenset[str]) -> None:
+    """Record that ``reader``'s writer reads ``keys`` from ``owner``'s bags (the AWS block
+    bodies' :attr:`~chatcodec._providers.families.aws.body.Body.sibling`)."""
+    _SHARED[owner, reader] = keys
+
+
+def shared_markers(owner: str, reader: str) -> frozenset[str]:
+    """The markers of ``owner``'s bags that ``reader``'s writer reads (:func:`share_markers`)."""
+    return _SHARED.get((owner, reader), frozenset())
+
+
 _KITS: dict[str, ProviderKit] = {}
 """The marker table: every kit made so far, by provider name (each provider's ``markers.KIT``)."""
 _PROVIDERS_PACKAGE = "chatcodec._providers"

@@ -23,6 +23,10 @@ meaning; another provider drops them without a report):
                        it was read from (Kimi's ``ms://<file-id>``), written back so with no
                        server named (``server_media.py``)
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
+``_empty_result``      on a tool result: its tool message's ``content`` was ``[]``, read as the
+                       empty text (the same no output; OpenAI refuses ``[]``, ``messages.py``)
+``_no_refusal``        on a choice or a text delta: its ``logprobs`` had no ``refusal`` key
+                       (vLLM's ``ChatCompletionLogProbs``), so none is written back (``logprobs.py``)
 ``_integers``          the sampling numbers spelled as JSON integers (``top_p: 1``), which
                        canonical holds as floats (``_providers/kit/integer_spelling.py``)
 ``_also``              on a reasoning part: other reasoning fields that repeated its text

@@ -110,6 +110,10 @@ def _decode_plain(message: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
+EMPTY_RESULT = "_empty_result"
+"""Marker: a tool message's ``content`` was ``[]`` (read as the empty text), written back so."""
+
+
 def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
     content = message["content"]
     if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
@@ -120,6 +124,9 @@ def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
         return result
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
     bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))
+    if content == []:  # no parts is no output: the empty text, as Responses' "output": [] reads
+        result["content"] = ""
+        bag[EMPTY_RESULT] = True
     cache_control.take(bag, result)
     return KIT.attach(result, bag)
 
@@ -251,6 +258,8 @@ def _encode_result(
     wire: dict[str, Any] = {**own, "role": "tool", "tool_call_id": result["tool_use_id"]}
     content = result.get("content", "")
     wire["content"] = content if isinstance(content, str) else _result_content(content, moved, context, at)
+    if content == "" and KIT.marker(metadata, EMPTY_RESULT) is True:
+        wire["content"] = []
     _result_losses(result, losses, at, named=False)
     cache_control.write(wire, result.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
     return wire

@@ -31,7 +31,12 @@ from chatcodec._providers.openai_chat.finish_reason import (
     encode_finish_reason,
     encode_unknown_finish,
 )
-from chatcodec._providers.openai_chat.logprobs import place_choice_logprobs, read_choice_logprobs
+from chatcodec._providers.openai_chat.logprobs import (
+    NO_REFUSAL,
+    lacks_refusal,
+    place_choice_logprobs,
+    read_choice_logprobs,
+)
 from chatcodec._providers.openai_chat.markers import KIT
 from chatcodec._providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, response_adapter
@@ -101,7 +106,8 @@ def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     tokens = read_choice_logprobs(bag.get("logprobs"))
     if tokens is not None:
         canonical["logprobs"] = tokens
-        del bag["logprobs"]
+        if lacks_refusal(bag.pop("logprobs")):
+            bag[NO_REFUSAL] = True
     mark_absent(bag, choice, "finish_reason")
     return KIT.attach(canonical, bag)
 
@@ -146,7 +152,7 @@ def _encode_choice(
     wire = wire_fields(bag)
     tokens = choice.get("logprobs")
     if tokens is not None:
-        wire = place_choice_logprobs(wire, tokens, losses, ("choices", index))
+        wire = place_choice_logprobs(wire, tokens, losses, ("choices", index), bag)
     wire.update(index=choice.get("index", 0), message=message)
     at = ("choices", index, "finish_reason")
     finish_reason = choice.get("finish_reason")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec import StreamError
+from chatcodec._providers.openai_chat.logprobs import NO_REFUSAL, lacks_refusal
 from chatcodec._providers.openai_chat.stream_calls import CustomCall, join_logprobs, text_tokens
 from chatcodec.contract import PartBuilder, as_list
 
@@ -74,7 +75,10 @@ class ChoiceState:
             self.logprobs = join_logprobs(self.logprobs, extras.get("logprobs"))
             return None
         self.streamed_tokens = True
-        return tokens, extras.pop("logprobs")
+        taken = extras.pop("logprobs")
+        if lacks_refusal(taken):  # vLLM's spelling: the text delta's bag says so (logprobs.NO_REFUSAL)
+            extras[NO_REFUSAL] = True
+        return tokens, taken
 
     def check_role(self, number: int, role: object, where: tuple[int, int]) -> None:
         """``delta.role`` may come again (OpenRouter repeats it on every chunk); another

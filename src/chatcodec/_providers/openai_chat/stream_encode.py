@@ -218,7 +218,7 @@ class StreamEncoder:
         if "logprobs" in extras:
             state.logprobs = join_logprobs(state.logprobs, extras["logprobs"])
         if tokens is not None:  # the text's own tokens, on its chunk as OpenAI streams them
-            extras["logprobs"] = logprobs.write_choice_logprobs(tokens)
+            extras["logprobs"] = logprobs.write_choice_logprobs(tokens, KIT.own(metadata))
         delta_extras = extras.pop("delta", None)
         if isinstance(delta_extras, dict):
             delta = {**delta, **delta_extras}
@@ -240,7 +240,7 @@ class StreamEncoder:
         bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
         word = encode_finish_reason(event.finish_reason.model_dump(), bag, self._context, (*at, "finish_reason"))
         if event.logprobs is not None:  # the choice's canonical tokens, as a body's choice spells them
-            bag = logprobs.place_choice_logprobs(bag, event.logprobs, self._losses, (*at, "choice_metadata"))
+            bag = logprobs.place_choice_logprobs(bag, event.logprobs, self._losses, (*at, "choice_metadata"), bag)
         if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         delta = self._message_fields(state.message, at)

@@ -25,6 +25,8 @@ meaning; another provider drops them without a report):
 * ``_kind``: a reasoning part came from ``content`` (``"content"``) or stands for an item
   with neither summary nor content (``"empty"``); otherwise it is a summary entry;
 * ``_empty_content``: a reasoning item spelled ``"content": []``;
+* ``_empty_output``: a tool output spelled ``"output": []`` (no parts), read as the empty
+  text ``""`` every format takes (OpenAI Chat refuses a tool message's ``content: []``);
 * ``_items``: a user message that only carries items canonical has no message for
   (``item_reference``, ``computer_call_output``, ``mcp_approval_response`` ...), kept opaque
   (another provider reports the opaque items themselves);
@@ -115,5 +117,6 @@ KIND = "_kind"
 CUSTOM = "_custom"
 ITEMS = "_items"
 INSTRUCTIONS = "_instructions"
+EMPTY_OUTPUT = "_empty_output"
 INPUT_STRING = "_input_string"
 NO_FILENAME = "_no_filename"

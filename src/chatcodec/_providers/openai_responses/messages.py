@@ -34,7 +34,16 @@ from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLA
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.items import decode_item, encode_assistant, is_assistant_kind
-from chatcodec._providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, PROVIDER, STRING, TYPED
+from chatcodec._providers.openai_responses.markers import (
+    CUSTOM,
+    EMPTY_OUTPUT,
+    ITEM,
+    ITEMS,
+    KIT,
+    PROVIDER,
+    STRING,
+    TYPED,
+)
 from chatcodec._providers.openai_responses.parts import (
     RESULT_KINDS,
     SYSTEM_KINDS,
@@ -142,13 +151,15 @@ def decode_output(
     canonical: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": item["call_id"],
-        "content": output if type(output) is str else decode_parts(output, RESULT_KINDS, calls),
-    }
-    if len(item) == 3 and item["type"] == "function_call_output":  # the plain shape
+        "content": output if type(output) is str else decode_parts(output, RESULT_KINDS, calls) if output else "",
+    }  # no parts is no output: the empty text every format takes (OpenAI Chat refuses content [])
+    if len(item) == 3 and output != [] and item["type"] == "function_call_output":  # the plain shape
         return canonical
     if item.get("name") is not None:
         canonical["name"] = item["name"]
     bag = split_fields(item, _OUTPUT_FIELDS)
+    if output == []:
+        bag[EMPTY_OUTPUT] = True
     if item["type"] == "custom_tool_call_output" and item["call_id"] not in custom:
         bag[CUSTOM] = True
     return KIT.attach(canonical, _noted(calls, bag))
@@ -300,6 +311,8 @@ def encode_result(
     kind = "custom_tool_call_output" if custom or bag.get(CUSTOM) else "function_call_output"
     item = {**restore_fields(bag), "type": kind, "call_id": result["tool_use_id"]}
     item["output"] = content if isinstance(content, str) else encode_parts(content, context, at)
+    if content == "" and bag.get(EMPTY_OUTPUT):
+        item["output"] = []
     if result.get("name") is not None and kind == "function_call_output":
         item["name"] = result["name"]
     elif result.get("name") is not None:

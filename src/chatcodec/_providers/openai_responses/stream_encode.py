@@ -150,6 +150,14 @@ class StreamEncoder:
             yield from _finish_refusals(stream)
         yield from _encode_event(event, stream)
 
+    def numbered(self, wire_event: dict[str, Any]) -> dict[str, Any]:
+        """An event written beside this encoder (the ``error`` that ends a cut stream, whose
+        edge writes ``sequence_number: 0``) with the stream's next number."""
+        stream = self._stream
+        numbered = {**wire_event, "sequence_number": stream.sequence}
+        stream.sequence += 1
+        return numbered
+
     def close(self) -> Iterator[dict[str, Any]]:
         """The closing events: parts never ended, the items' ``done`` events, the terminal
         event (a stream with no finish ends ``response.incomplete`` with no reason: how a

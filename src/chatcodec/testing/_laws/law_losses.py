@@ -28,6 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
+from chatcodec._providers.kit.provider_kit import shared_markers
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.normal_forms import without_provider_data, without_spelling_markers
 from chatcodec.testing._laws.registry import law
@@ -56,7 +57,8 @@ def _expected(original: chatcodec.ChatRequest, source: ProviderEntry, via: Provi
     """The original after ``via``'s silent rewrites, then ``source``'s: the last hop encodes
     into ``source`` again, without the spelling markers ``via`` could not carry (such as where
     system turns stood: back home they are leading system messages, joined)."""
-    return source.silent_rewrites(via.silent_rewrites(without_spelling_markers(original)))
+    kept = without_spelling_markers(original, shared_markers(source.name, via.name))  # what via reads of them
+    return source.silent_rewrites(via.silent_rewrites(kept))
 
 
 def there_and_back(payload: dict[str, Any], source: ProviderEntry, via: ProviderEntry) -> bool:
@@ -69,7 +71,8 @@ def there_and_back(payload: dict[str, Any], source: ProviderEntry, via: Provider
     if changes(there) or changes(back):
         return False  # something was reported: the law says nothing about the result
     expected = _expected(original, source, via)
-    assert without_spelling_markers(chatcodec.decode_request(source.name, final)) == expected
+    shared = shared_markers(source.name, via.name)
+    assert without_spelling_markers(chatcodec.decode_request(source.name, final), shared) == expected
     assert final == chatcodec.encode_request(source.name, expected, on_loss=_CHANGES_ERROR)
     return True
 

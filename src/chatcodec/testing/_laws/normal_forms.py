@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import chatcodec
+from chatcodec._providers.kit.provider_kit import READ_BY_EVERY_WRITER
 from chatcodec.contract import is_dict, is_list
 from chatcodec.testing import meaningful_markers
 
@@ -74,27 +75,36 @@ def without_provider_data(model: ModelT) -> ModelT:
     return type(model).model_validate(_scrubbed(model.model_dump(mode="json")))
 
 
-def _is_pure_spelling(provider: str, key: str) -> bool:
-    return key.startswith("_") and not key.startswith("__") and key not in meaningful_markers(provider)
+def _is_pure_spelling(provider: str, key: str, keep: frozenset[str] = frozenset()) -> bool:
+    """A marker ``provider`` did not declare meaningful, and no contract marker every writer
+    reads (``_outside_range``: a value sent as it came, not clamped)."""
+    return (
+        key.startswith("_")
+        and not key.startswith("__")
+        and key not in meaningful_markers(provider)
+        and key not in READ_BY_EVERY_WRITER
+        and key not in keep
+    )
 
 
-def _unmarked(value: Any) -> Any:
+def _unmarked(value: Any, keep: frozenset[str] = frozenset()) -> Any:
     if is_list(value):
-        return [_unmarked(item) for item in value]
+        return [_unmarked(item, keep) for item in value]
     if not is_dict(value):
         return value
-    cleaned = {key: _unmarked(item) for key, item in value.items()}
+    cleaned = {key: _unmarked(item, keep) for key, item in value.items()}
     for key in ("provider_metadata", "provider_options"):
         bags = value.get(key)
         if is_dict(bags) and all(is_dict(bag) for bag in bags.values()):  # not a bag named so
             kept = {
-                name: {k: v for k, v in bag.items() if not _is_pure_spelling(name, k)} for name, bag in bags.items()
+                name: {k: v for k, v in bag.items() if not _is_pure_spelling(name, k, keep)}
+                for name, bag in bags.items()
             }
             cleaned[key] = {name: bag for name, bag in kept.items() if bag} or None
     return cleaned
 
 
-def without_spelling_markers(model: ModelT) -> ModelT:
+def without_spelling_markers(model: ModelT, keep: frozenset[str] = frozenset()) -> ModelT:
     """``model`` without the pure-spelling markers of provider bags, and without bags left empty.
 
     Those keys are spelling markers (null versus absent, which field a value came from):
@@ -104,7 +114,7 @@ def without_spelling_markers(model: ModelT) -> ModelT:
     may read in one spelling only) stay: another
     provider that drops one must report it.
     """
-    return type(model).model_validate(_unmarked(model.model_dump(mode="json")))
+    return type(model).model_validate(_unmarked(model.model_dump(mode="json"), keep))
 
 
 def without_neutral_penalties(update: dict[str, Any], request: chatcodec.ChatRequest) -> None:

@@ -5,9 +5,16 @@ holds its :class:`Body`; the shared functions take it, never a copy of themselve
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec._providers.kit import ProviderKit
+from chatcodec._providers.kit.provider_kit import share_markers
+
+SIBLING_MARKERS = frozenset({"_json", "_bucket_owner"})
+"""The markers of the shared block wire a body reads from its sibling's bags (:meth:`Body.marker`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,3 +56,20 @@ class Body:
     a block whole, its writer reports the part (Nova's InvokeModel body: ``document``,
     "Document Support is limited to only Converse API"; ``audio``; ``guardContent``;
     ``citationsContent``)."""
+    sibling: str | None = None
+    """The other Bedrock block body's registry name (Converse's for Nova, Nova's for
+    Converse): the two share the block wire, so a marker of that wire which the sibling's
+    reader left (a tool result's ``json`` block, an S3 source's ``bucketOwner``) means the
+    same here and is written back (:meth:`marker`), not dropped between the two."""
+
+    def __post_init__(self) -> None:
+        if self.sibling is not None:
+            share_markers(self.sibling, self.kit.name, SIBLING_MARKERS)
+
+    def marker(self, metadata: Mapping[str, Any] | None, key: str) -> object:
+        """Marker ``key`` of the shared block wire: this body's own, else its sibling's."""
+        found = self.kit.marker(metadata, key)
+        if found is not None or not metadata or self.sibling is None:
+            return found
+        bag = as_dict(metadata.get(self.sibling))
+        return bag.get(key) if bag is not None else None

@@ -160,9 +160,10 @@ class Media:
         return isinstance(media_type, str) and media_type.lower() in VIDEO_FORMATS
 
     def owner_of(self, part: Mapping[str, Any]) -> object:
-        """The bucket owner a part's own bag keeps (None when it keeps none)."""
+        """The bucket owner a part's bag keeps, this body's or its sibling's (None when
+        neither keeps one)."""
         metadata = part.get("provider_metadata")
-        return self.body.kit.marker(metadata, BUCKET_OWNER) if metadata else None
+        return self.body.marker(metadata, BUCKET_OWNER) if metadata else None
 
     def decode_image(self, image: Mapping[str, Any]) -> dict[str, Any] | None:
         """An ``ImageBlock`` as an image part (None: kept whole)."""
@@ -217,7 +218,7 @@ class Media:
         """A ``video`` block for a video part (canonical data, its body's ``bag`` claimed);
         None when its format or source is not one Bedrock takes (reported)."""
         source = part["source"]
-        wire_source = encode_source(source, "video", context, at, bag.get(BUCKET_OWNER))
+        wire_source = encode_source(source, "video", context, at, self.owner_of(part))
         if wire_source is None:
             return None
         media_type = source.get("media_type")

@@ -423,7 +423,7 @@ def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: St
 def _result_content(item: Mapping[str, Any], context: BedrockContext, at: Steps, *, last: bool) -> Blocks:
     """An item of a result's content (``last``: its marker goes after the ``toolResult``
     block, :func:`last_result_marker`)."""
-    if item["type"] == "text" and context.body.kit.marker(item.get("provider_metadata"), "_json") is True:
+    if item["type"] == "text" and context.body.marker(item.get("provider_metadata"), "_json") is True:
         try:
             return [{"json": loads(item["text"])}]
         except ValueError:
