@@ -42,7 +42,7 @@ def read_choice_logprobs(logprobs: object) -> list[dict[str, Any]] | None:
 
 
 def _with_null_refusal(fields: Mapping[str, Any]) -> bool:
-    return fields.keys() == {"content", "refusal"} and fields["refusal"] is None
+    return len(fields) == 2 and "content" in fields and "refusal" in fields and fields["refusal"] is None
 
 
 def lacks_refusal(logprobs: object) -> bool:
