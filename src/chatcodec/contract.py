@@ -16,6 +16,8 @@ use (a sibling folder, a family's rules, the strict checks) is internal and may 
   :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns), :func:`read_event`;
 - the kit: the mechanics every codec is written with (bags of leftover wire fields,
   markers, tool names and arguments, wire shapes), as the built-in folders use them.
+- :mod:`closed_schema`, one namespace (``closed_schema.text()``, ``closed_schema.closed_like``...):
+  the builders of a reader's closed front schema, kept apart as their names are generic.
 
 Names load on first access (PEP 562), as in ``chatcodec`` itself: importing the contract
 loads no canonical model, and type checkers see only the names imported below. The lists
@@ -31,6 +33,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._canonical_validation import validate_canonical, validate_with
     from chatcodec._errors import json_path, rule_error
     from chatcodec._losses import LossRecorder, Steps
+    from chatcodec._model._base import deferred_adapter
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_dict, is_list
     from chatcodec._option_table import OptionTable
@@ -93,6 +96,7 @@ if _typing.TYPE_CHECKING:
         range_rule,
     )
     from chatcodec._providers.history.turns import history_for
+    from chatcodec._providers.kit import closed_schema
     from chatcodec._providers.kit.arguments import arguments_object, compact_json
     from chatcodec._providers.kit.bags import (
         ABSENT,
@@ -221,9 +225,11 @@ __all__ = [
     "bearer_headers",
     "canonical_refusal",
     "carries_nothing",
+    "closed_schema",
     "compact_json",
     "constrained",
     "decode_cache_control",
+    "deferred_adapter",
     "discriminator",
     "encode_cache_control",
     "history_for",
@@ -353,9 +359,11 @@ _EXPORTED_FROM: dict[str, str] = {
     "bearer_headers": "chatcodec._providers.contract.edge",
     "canonical_refusal": "chatcodec._providers.kit.errors",
     "carries_nothing": "chatcodec._providers.contract.target_rules",
+    "closed_schema": "chatcodec._providers.kit",
     "compact_json": "chatcodec._providers.kit.arguments",
     "constrained": "chatcodec._providers.kit.wire",
     "decode_cache_control": "chatcodec._providers.kit.cache",
+    "deferred_adapter": "chatcodec._model._base",
     "discriminator": "chatcodec._providers.kit.wire",
     "encode_cache_control": "chatcodec._providers.kit.cache",
     "history_for": "chatcodec._providers.history.turns",
@@ -428,7 +436,9 @@ if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a missp
         module_name = _EXPORTED_FROM.get(name)
         if module_name is None:
             raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
-        value = getattr(_importlib.import_module(module_name), name)
+        module = _importlib.import_module(module_name)
+        # a namespace (closed_schema) is a module: its package holds it once it is imported
+        value = getattr(module, name) if hasattr(module, name) else _importlib.import_module(f"{module_name}.{name}")
         if module_name.startswith(_LABELLED_HERE) and callable(value):  # a class or function, not a constant
             from chatcodec._public_label import shown_as
 
