@@ -32,7 +32,7 @@ here when its imports are public (the others still import the kit and the contra
 
 NOT_YET: dict[str, int] = {
     "anthropic": 21,  # stream_shapes.py: the closed schema builders wait for a namespace in the contract
-    "gemini": 20,
+    "gemini": 11,
     "openai_chat": 21,
     "openai_responses": 13,
 }

@@ -31,7 +31,8 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from chatcodec._canonical_validation import validate_canonical, validate_with
-    from chatcodec._errors import json_path, rule_error
+    from chatcodec._compat import is_local_file_url, local_file_why
+    from chatcodec._errors import as_chatcodec_error, json_path, rule_error
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model._base import deferred_adapter
     from chatcodec._model.stream_events import PartLifecycleEvent
@@ -57,7 +58,7 @@ if _typing.TYPE_CHECKING:
         read_data_ids,
         read_nested_error,
     )
-    from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
+    from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout
     from chatcodec._providers.contract.extension import Extension
     from chatcodec._providers.contract.provider_codec import ProviderCodec
     from chatcodec._providers.contract.roles import (
@@ -93,6 +94,7 @@ if _typing.TYPE_CHECKING:
         SamplingRange,
         TargetRule,
         carries_nothing,
+        is_default,
         range_rule,
     )
     from chatcodec._providers.history.turns import history_for
@@ -121,6 +123,8 @@ if _typing.TYPE_CHECKING:
     from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
     from chatcodec._providers.kit.invented import report_invented, report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
+    from chatcodec._providers.kit.media_types import lower_case_source
+    from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
     from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
@@ -156,9 +160,12 @@ states its ``specificationVersion`` (docs/contributing.md, "The contract's versi
 
 __all__ = [
     "ABSENT",
+    "BODY",
     "CONTRACT_VERSION",
+    "ID",
     "MODEL_OPTION",
     "NULLS",
+    "PLAIN_TEXT",
     "RULE_OPTIONS",
     "TOOL_ORDER",
     "BatchRows",
@@ -174,6 +181,7 @@ __all__ = [
     "EdgeTable",
     "EncodeContext",
     "EnvelopeBody",
+    "EnvelopeLayout",
     "ErrorShape",
     "Extension",
     "FeedByReading",
@@ -217,6 +225,7 @@ __all__ = [
     "UsageFunctions",
     "absent_keys",
     "arguments_object",
+    "as_chatcodec_error",
     "as_count",
     "as_dict",
     "as_list",
@@ -235,14 +244,18 @@ __all__ = [
     "history_for",
     "holds_a_container",
     "input_object",
+    "is_default",
     "is_dict",
     "is_list",
+    "is_local_file_url",
     "is_marker",
     "json_path",
     "keeps_a_container",
     "kept_object",
     "leftovers",
     "loads",
+    "local_file_why",
+    "lower_case_source",
     "mark_absent",
     "mark_integers",
     "meaningful_markers",
@@ -291,8 +304,11 @@ __all__ = [
 
 _EXPORTED_FROM: dict[str, str] = {
     "ABSENT": "chatcodec._providers.kit.bags",
+    "BODY": "chatcodec._providers.contract.envelopes",
+    "ID": "chatcodec._providers.contract.envelopes",
     "MODEL_OPTION": "chatcodec._providers.contract.context",
     "NULLS": "chatcodec._providers.kit.bags",
+    "PLAIN_TEXT": "chatcodec._providers.kit.plain_shapes",
     "RULE_OPTIONS": "chatcodec._providers.contract.context",
     "TOOL_ORDER": "chatcodec._providers.kit.provider_kit",
     "BatchRows": "chatcodec._providers.contract.envelopes",
@@ -308,6 +324,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "EdgeTable": "chatcodec._providers.contract.roles",
     "EncodeContext": "chatcodec._providers.contract.context",
     "EnvelopeBody": "chatcodec._providers.contract.envelopes",
+    "EnvelopeLayout": "chatcodec._providers.contract.envelopes",
     "ErrorShape": "chatcodec._providers.contract.edge",
     "Extension": "chatcodec._providers.contract.extension",
     "FeedByReading": "chatcodec._providers.kit.stream_reading",
@@ -351,6 +368,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "UsageFunctions": "chatcodec._providers.contract.roles",
     "absent_keys": "chatcodec._providers.kit.bags",
     "arguments_object": "chatcodec._providers.kit.arguments",
+    "as_chatcodec_error": "chatcodec._errors",
     "as_count": "chatcodec._narrow",
     "as_dict": "chatcodec._narrow",
     "as_list": "chatcodec._narrow",
@@ -369,14 +387,18 @@ _EXPORTED_FROM: dict[str, str] = {
     "history_for": "chatcodec._providers.history.turns",
     "holds_a_container": "chatcodec._providers.kit.bags",
     "input_object": "chatcodec._providers.kit.tool_arguments",
+    "is_default": "chatcodec._providers.contract.target_rules",
     "is_dict": "chatcodec._narrow",
     "is_list": "chatcodec._narrow",
+    "is_local_file_url": "chatcodec._compat",
     "is_marker": "chatcodec._providers.kit.bags",
     "json_path": "chatcodec._errors",
     "keeps_a_container": "chatcodec._providers.kit.bags",
     "kept_object": "chatcodec._providers.kit.bags",
     "leftovers": "chatcodec._providers.kit.bags",
     "loads": "chatcodec._payloads",
+    "local_file_why": "chatcodec._compat",
+    "lower_case_source": "chatcodec._providers.kit.media_types",
     "mark_absent": "chatcodec._providers.kit.bags",
     "mark_integers": "chatcodec._providers.kit.integer_spelling",
     "meaningful_markers": "chatcodec._providers.kit.provider_kit",

@@ -448,5 +448,6 @@ shown_as(
     SamplingRange,
     TargetRule,
     carries_nothing,
+    is_default,
     range_rule,
 )
