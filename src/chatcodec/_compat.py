@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from chatcodec._public_label import shown_as
 from chatcodec._text_memory import TextMemory
 
 _DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+);base64")
@@ -108,3 +109,6 @@ def local_file_why(provider: str) -> str:
 def data_url(media_type: str, data: str) -> str:
     """The ``data:`` URL for base64 ``data``."""
     return f"data:{media_type};base64,{data}"
+
+
+shown_as("chatcodec.contract", is_local_file_url, local_file_why)

@@ -16,6 +16,8 @@ use (a sibling folder, a family's rules, the strict checks) is internal and may 
   :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns), :func:`read_event`;
 - the kit: the mechanics every codec is written with (bags of leftover wire fields,
   markers, tool names and arguments, wire shapes), as the built-in folders use them.
+- :mod:`closed_schema`, one namespace (``closed_schema.text()``, ``closed_schema.closed_like``...):
+  the builders of a reader's closed front schema, kept apart as their names are generic.
 
 Names load on first access (PEP 562), as in ``chatcodec`` itself: importing the contract
 loads no canonical model, and type checkers see only the names imported below. The lists
@@ -29,8 +31,10 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from chatcodec._canonical_validation import validate_canonical, validate_with
-    from chatcodec._errors import json_path, rule_error
+    from chatcodec._compat import is_local_file_url, local_file_why
+    from chatcodec._errors import as_chatcodec_error, json_path, rule_error
     from chatcodec._losses import LossRecorder, Steps
+    from chatcodec._model._base import deferred_adapter
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_dict, is_list
     from chatcodec._option_table import OptionTable
@@ -53,7 +57,7 @@ if _typing.TYPE_CHECKING:
         read_data_ids,
         read_nested_error,
     )
-    from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody
+    from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout
     from chatcodec._providers.contract.extension import Extension
     from chatcodec._providers.contract.framing import StreamFraming
     from chatcodec._providers.contract.provider_codec import ProviderCodec
@@ -90,9 +94,11 @@ if _typing.TYPE_CHECKING:
         SamplingRange,
         TargetRule,
         carries_nothing,
+        is_default,
         range_rule,
     )
     from chatcodec._providers.history.turns import history_for
+    from chatcodec._providers.kit import closed_schema
     from chatcodec._providers.kit.arguments import arguments_object, compact_json
     from chatcodec._providers.kit.bags import (
         ABSENT,
@@ -117,7 +123,9 @@ if _typing.TYPE_CHECKING:
     from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
     from chatcodec._providers.kit.invented import report_invented, report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
+    from chatcodec._providers.kit.media_types import lower_case_source
     from chatcodec._providers.kit.origins import Origin, runs, split_turn, system_origin
+    from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
     from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
@@ -153,9 +161,12 @@ states its ``specificationVersion`` (docs/contributing.md, "The contract's versi
 
 __all__ = [
     "ABSENT",
+    "BODY",
     "CONTRACT_VERSION",
+    "ID",
     "MODEL_OPTION",
     "NULLS",
+    "PLAIN_TEXT",
     "RULE_OPTIONS",
     "TOOL_ORDER",
     "BatchRows",
@@ -171,6 +182,7 @@ __all__ = [
     "EdgeTable",
     "EncodeContext",
     "EnvelopeBody",
+    "EnvelopeLayout",
     "ErrorShape",
     "Extension",
     "FeedByReading",
@@ -215,6 +227,7 @@ __all__ = [
     "UsageFunctions",
     "absent_keys",
     "arguments_object",
+    "as_chatcodec_error",
     "as_count",
     "as_dict",
     "as_list",
@@ -223,22 +236,28 @@ __all__ = [
     "bearer_headers",
     "canonical_refusal",
     "carries_nothing",
+    "closed_schema",
     "compact_json",
     "constrained",
     "decode_cache_control",
+    "deferred_adapter",
     "discriminator",
     "encode_cache_control",
     "history_for",
     "holds_a_container",
     "input_object",
+    "is_default",
     "is_dict",
     "is_list",
+    "is_local_file_url",
     "is_marker",
     "json_path",
     "keeps_a_container",
     "kept_object",
     "leftovers",
     "loads",
+    "local_file_why",
+    "lower_case_source",
     "mark_absent",
     "mark_integers",
     "meaningful_markers",
@@ -290,8 +309,11 @@ __all__ = [
 
 _EXPORTED_FROM: dict[str, str] = {
     "ABSENT": "chatcodec._providers.kit.bags",
+    "BODY": "chatcodec._providers.contract.envelopes",
+    "ID": "chatcodec._providers.contract.envelopes",
     "MODEL_OPTION": "chatcodec._providers.contract.context",
     "NULLS": "chatcodec._providers.kit.bags",
+    "PLAIN_TEXT": "chatcodec._providers.kit.plain_shapes",
     "RULE_OPTIONS": "chatcodec._providers.contract.context",
     "TOOL_ORDER": "chatcodec._providers.kit.provider_kit",
     "BatchRows": "chatcodec._providers.contract.envelopes",
@@ -307,6 +329,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "EdgeTable": "chatcodec._providers.contract.roles",
     "EncodeContext": "chatcodec._providers.contract.context",
     "EnvelopeBody": "chatcodec._providers.contract.envelopes",
+    "EnvelopeLayout": "chatcodec._providers.contract.envelopes",
     "ErrorShape": "chatcodec._providers.contract.edge",
     "Extension": "chatcodec._providers.contract.extension",
     "FeedByReading": "chatcodec._providers.kit.stream_reading",
@@ -351,6 +374,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "UsageFunctions": "chatcodec._providers.contract.roles",
     "absent_keys": "chatcodec._providers.kit.bags",
     "arguments_object": "chatcodec._providers.kit.arguments",
+    "as_chatcodec_error": "chatcodec._errors",
     "as_count": "chatcodec._narrow",
     "as_dict": "chatcodec._narrow",
     "as_list": "chatcodec._narrow",
@@ -359,22 +383,28 @@ _EXPORTED_FROM: dict[str, str] = {
     "bearer_headers": "chatcodec._providers.contract.edge",
     "canonical_refusal": "chatcodec._providers.kit.errors",
     "carries_nothing": "chatcodec._providers.contract.target_rules",
+    "closed_schema": "chatcodec._providers.kit",
     "compact_json": "chatcodec._providers.kit.arguments",
     "constrained": "chatcodec._providers.kit.wire",
     "decode_cache_control": "chatcodec._providers.kit.cache",
+    "deferred_adapter": "chatcodec._model._base",
     "discriminator": "chatcodec._providers.kit.wire",
     "encode_cache_control": "chatcodec._providers.kit.cache",
     "history_for": "chatcodec._providers.history.turns",
     "holds_a_container": "chatcodec._providers.kit.bags",
     "input_object": "chatcodec._providers.kit.tool_arguments",
+    "is_default": "chatcodec._providers.contract.target_rules",
     "is_dict": "chatcodec._narrow",
     "is_list": "chatcodec._narrow",
+    "is_local_file_url": "chatcodec._compat",
     "is_marker": "chatcodec._providers.kit.bags",
     "json_path": "chatcodec._errors",
     "keeps_a_container": "chatcodec._providers.kit.bags",
     "kept_object": "chatcodec._providers.kit.bags",
     "leftovers": "chatcodec._providers.kit.bags",
     "loads": "chatcodec._payloads",
+    "local_file_why": "chatcodec._compat",
+    "lower_case_source": "chatcodec._providers.kit.media_types",
     "mark_absent": "chatcodec._providers.kit.bags",
     "mark_integers": "chatcodec._providers.kit.integer_spelling",
     "meaningful_markers": "chatcodec._providers.kit.provider_kit",
@@ -437,7 +467,9 @@ if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a missp
         module_name = _EXPORTED_FROM.get(name)
         if module_name is None:
             raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
-        value = getattr(_importlib.import_module(module_name), name)
+        module = _importlib.import_module(module_name)
+        # a namespace (closed_schema) is a module: its package holds it once it is imported
+        value = getattr(module, name) if hasattr(module, name) else _importlib.import_module(f"{module_name}.{name}")
         if module_name.startswith(_LABELLED_HERE) and callable(value):  # a class or function, not a constant
             from chatcodec._public_label import shown_as
 

@@ -19,6 +19,7 @@ from typing_extensions import TypeAliasType
 
 from chatcodec._errors import TAG_RULE, as_chatcodec_error
 from chatcodec._model._field_docs import describe_fields
+from chatcodec._public_label import shown_as
 
 ProviderMetadata = TypeAliasType("ProviderMetadata", dict[str, dict[str, JsonValue]])
 """Provider data with no canonical field, keyed by provider name (``"anthropic"``, ...).
@@ -292,3 +293,6 @@ class CanonicalModel(KeyedModel):
         def __getitem__(self, key: str) -> Any: ...
 
         def get(self, key: str, default: Any = None) -> Any: ...
+
+
+shown_as("chatcodec.contract", deferred_adapter)  # a wire adapter of canonical shapes, configured as they are

@@ -39,12 +39,12 @@ from chatcodec._providers.anthropic.tool_ids import (
     split_signed_id,
 )
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
-from chatcodec._providers.kit.closed_schema import WithFloats, json_text
 from chatcodec._providers.kit.null_fields import with_unknown_nulls
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.contract import (
     Steps,
     as_list,
+    closed_schema,
     compact_json,
     decode_cache_control,
     input_object,
@@ -74,11 +74,11 @@ def opaque(block: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "opaque", "provider": PROVIDER, "data": dict(block)}
 
 
-def arguments_text(tool_input: Mapping[str, Any] | WithFloats) -> str:
+def arguments_text(tool_input: Mapping[str, Any] | closed_schema.WithFloats) -> str:
     """``tool_use.input`` as canonical argument text: compact JSON, non-ASCII kept, so that
     parsing it back gives the identical object (:func:`~chatcodec._providers.kit.compact_json`;
     an input the closed request schema marked as holding a float is unwrapped first)."""
-    return compact_json(tool_input.value if type(tool_input) is WithFloats else tool_input)
+    return compact_json(tool_input.value if type(tool_input) is closed_schema.WithFloats else tool_input)
 
 
 def decode_part(block: Mapping[str, Any], allowed: frozenset[str], model: str | None = None) -> dict[str, Any]:
@@ -291,7 +291,7 @@ def decode_parts(
     parts: list[dict[str, Any]] = []
     append = parts.append
     calls = "tool_use" in allowed
-    written = partial(json_text, digits=digits) if digits else arguments_text
+    written = partial(closed_schema.json_text, digits=digits) if digits else arguments_text
     for block in blocks:
         kind = block["type"]
         if kind == "text" and len(block) == 2 and "text" in allowed:

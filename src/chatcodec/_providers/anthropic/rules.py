@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._providers.anthropic.markers import DEFAULT_MAX_TOKENS
-from chatcodec._providers.contract.target_rules import is_default
 from chatcodec._providers.families.claude.model_limits import MODELS_SOURCE, NO_EXTENDED_THINKING, drop_thinking
 from chatcodec._providers.families.claude.model_rules import (
     BEFORE_SYSTEM_TURNS,
@@ -50,6 +49,7 @@ from chatcodec.contract import (
     TargetRule,
     as_dict,
     as_list,
+    is_default,
     range_rule,
 )
 

@@ -36,7 +36,6 @@ from typing import Any, cast
 import pydantic_core
 
 from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError
-from chatcodec._errors import as_chatcodec_error
 from chatcodec._providers.anthropic import wire
 from chatcodec._providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec._providers.anthropic.markers import PROVIDER
@@ -53,6 +52,7 @@ from chatcodec.contract import (
     FeedByReading,
     PartBuilder,
     StreamBuilder,
+    as_chatcodec_error,
     json_path,
     loads,
     read_event,

@@ -31,20 +31,8 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._payloads import deeper_than
-from chatcodec._providers.kit.closed_schema import (
-    LazyValidator,
-    closed_like,
-    either,
-    json_object,
-    json_value_to_write,
-    json_without_floats,
-    literal,
-    non_empty,
-    number,
-    text,
-)
-from chatcodec._providers.kit.closed_schema import tagged as by_tag
 from chatcodec.contract import as_dict, constrained, stands_for, tag, tagged, too_deep, wire_shape
+from chatcodec.contract import closed_schema as sc
 
 Text = Annotated[str, constrained(max_length=2**31)]
 """Text canonical keeps where it requires text (a tool name, a URL, a media type, a file
@@ -439,7 +427,7 @@ def _list(item: cs.CoreSchema) -> cs.CoreSchema:
 
 
 def _tagged(choices: dict[str, cs.CoreSchema], key: str = "type") -> cs.CoreSchema:
-    return by_tag(choices, key)
+    return sc.tagged(choices, key)
 
 
 def _text() -> cs.CoreSchema:
@@ -448,7 +436,7 @@ def _text() -> cs.CoreSchema:
 
 
 def _cache_marker() -> cs.CoreSchema:
-    return closed_like(CacheControl, {"type": literal("ephemeral")}, {"ttl": text()})
+    return sc.closed_like(CacheControl, {"type": sc.literal("ephemeral")}, {"ttl": sc.text()})
 
 
 def _common_blocks() -> dict[str, cs.CoreSchema]:
@@ -456,35 +444,41 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
     marker on any block that takes one."""
     cached = {"cache_control": _cache_marker()}
     sources = {
-        "base64": closed_like(Source, {"type": literal("base64"), "media_type": non_empty(), "data": text()}),
-        "url": closed_like(Source, {"type": literal("url"), "url": non_empty()}),
-        "file": closed_like(Source, {"type": literal("file"), "file_id": non_empty()}),
+        "base64": sc.closed_like(
+            Source, {"type": sc.literal("base64"), "media_type": sc.non_empty(), "data": sc.text()}
+        ),
+        "url": sc.closed_like(Source, {"type": sc.literal("url"), "url": sc.non_empty()}),
+        "file": sc.closed_like(Source, {"type": sc.literal("file"), "file_id": sc.non_empty()}),
     }
-    text_source = closed_like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
-    arguments = json_value_to_write(whole=json_object())  # marked when it holds a float (parts.decode_parts)
-    text_block = closed_like(TextBlock, {"type": literal("text"), "text": text()}, cached)
-    image = closed_like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
-    document = closed_like(
+    text_source = sc.closed_like(Source, {"type": sc.literal("text"), "media_type": _text(), "data": sc.text()})
+    arguments = sc.json_value_to_write(whole=sc.json_object())  # marked when it holds a float (parts.decode_parts)
+    text_block = sc.closed_like(TextBlock, {"type": sc.literal("text"), "text": sc.text()}, cached)
+    image = sc.closed_like(ImageBlock, {"type": sc.literal("image"), "source": _tagged(sources)}, cached)
+    document = sc.closed_like(
         DocumentBlock,
-        {"type": literal("document"), "source": _tagged({**sources, "text": text_source})},
-        {"title": text(), **cached},
+        {"type": sc.literal("document"), "source": _tagged({**sources, "text": text_source})},
+        {"title": sc.text(), **cached},
     )
-    result_content = either(text(), _list(_tagged({"text": text_block, "image": image, "document": document})))
+    result_content = sc.either(sc.text(), _list(_tagged({"text": text_block, "image": image, "document": document})))
     return {
         "text": text_block,
         "image": image,
         "document": document,
-        "tool_result": closed_like(
+        "tool_result": sc.closed_like(
             ToolResultBlock,
-            {"type": literal("tool_result"), "tool_use_id": text()},
+            {"type": sc.literal("tool_result"), "tool_use_id": sc.text()},
             {"content": result_content, "is_error": cs.bool_schema(strict=True), **cached},
         ),
-        "thinking": closed_like(
-            ThinkingBlock, {"type": literal("thinking"), "thinking": text()}, {"signature": text()}
+        "thinking": sc.closed_like(
+            ThinkingBlock, {"type": sc.literal("thinking"), "thinking": sc.text()}, {"signature": sc.text()}
         ),
-        "redacted_thinking": closed_like(RedactedThinkingBlock, {"type": literal("redacted_thinking"), "data": text()}),
-        "tool_use": closed_like(
-            ToolUseBlock, {"type": literal("tool_use"), "id": text(), "name": text(), "input": arguments}, cached
+        "redacted_thinking": sc.closed_like(
+            RedactedThinkingBlock, {"type": sc.literal("redacted_thinking"), "data": sc.text()}
+        ),
+        "tool_use": sc.closed_like(
+            ToolUseBlock,
+            {"type": sc.literal("tool_use"), "id": sc.text(), "name": sc.text(), "input": arguments},
+            cached,
         ),
     }
 
@@ -493,8 +487,10 @@ def _common_messages(blocks: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
     user = _tagged({kind: blocks[kind] for kind in ("text", "image", "document", "tool_result")})
     assistant = _tagged({kind: blocks[kind] for kind in ("text", "thinking", "redacted_thinking", "tool_use")})
     choices = {
-        "user": closed_like(Message, {"role": literal("user"), "content": either(text(), _list(user))}),
-        "assistant": closed_like(Message, {"role": literal("assistant"), "content": either(text(), _list(assistant))}),
+        "user": sc.closed_like(Message, {"role": sc.literal("user"), "content": sc.either(sc.text(), _list(user))}),
+        "assistant": sc.closed_like(
+            Message, {"role": sc.literal("assistant"), "content": sc.either(sc.text(), _list(assistant))}
+        ),
     }
     return _list(_tagged(choices, "role"))
 
@@ -502,16 +498,20 @@ def _common_messages(blocks: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
 def _common_tools() -> cs.CoreSchema:
     """Client tools, and server tools (a ``type`` such as ``web_search_20250305``, their
     own fields as JSON beside the fields every tool has, typed as :class:`Tool` types them)."""
-    shared = {"description": text(), "strict": cs.bool_schema(strict=True), "cache_control": _cache_marker()}
-    client = closed_like(Tool, {"name": non_empty(), "input_schema": json_object()}, shared)
-    server = closed_like(Tool, {"type": text()}, {"name": _text(), **shared, "input_schema": json_object()}, extra=True)
-    return _list(either(client, server))
+    shared = {"description": sc.text(), "strict": cs.bool_schema(strict=True), "cache_control": _cache_marker()}
+    client = sc.closed_like(Tool, {"name": sc.non_empty(), "input_schema": sc.json_object()}, shared)
+    server = sc.closed_like(
+        Tool, {"type": sc.text()}, {"name": _text(), **shared, "input_schema": sc.json_object()}, extra=True
+    )
+    return _list(sc.either(client, server))
 
 
 def _common_choice() -> cs.CoreSchema:
     parallel = {"disable_parallel_tool_use": cs.bool_schema(strict=True)}
-    choices = {kind: closed_like(ToolChoice, {"type": literal(kind)}, parallel) for kind in ("auto", "any", "none")}
-    choices["tool"] = closed_like(ToolChoice, {"type": literal("tool"), "name": text()}, parallel)
+    choices = {
+        kind: sc.closed_like(ToolChoice, {"type": sc.literal(kind)}, parallel) for kind in ("auto", "any", "none")
+    }
+    choices["tool"] = sc.closed_like(ToolChoice, {"type": sc.literal("tool"), "name": sc.text()}, parallel)
     return _tagged(choices)
 
 
@@ -519,35 +519,35 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
     blocks = _common_blocks()
     count = cs.int_schema(strict=True)
     thinking = {
-        "enabled": closed_like(Thinking, {"type": literal("enabled")}, {"budget_tokens": count}),
-        "adaptive": closed_like(Thinking, {"type": literal("adaptive")}),
-        "disabled": closed_like(Thinking, {"type": literal("disabled")}),
+        "enabled": sc.closed_like(Thinking, {"type": sc.literal("enabled")}, {"budget_tokens": count}),
+        "adaptive": sc.closed_like(Thinking, {"type": sc.literal("adaptive")}),
+        "disabled": sc.closed_like(Thinking, {"type": sc.literal("disabled")}),
     }
-    root = closed_like(
+    root = sc.closed_like(
         Request,
         {"messages": _common_messages(blocks)},
         {
-            "model": text(),
+            "model": sc.text(),
             "max_tokens": count,
-            "system": either(text(), _list(blocks["text"])),
+            "system": sc.either(sc.text(), _list(blocks["text"])),
             "tools": _common_tools(),
             "tool_choice": _common_choice(),
-            "stop_sequences": _list(text()),
-            "temperature": number(json_input=json_input),
-            "top_p": number(json_input=json_input),
+            "stop_sequences": _list(sc.text()),
+            "temperature": sc.number(json_input=json_input),
+            "top_p": sc.number(json_input=json_input),
             "top_k": count,
-            "metadata": json_object(),
+            "metadata": sc.json_object(),
             "stream": cs.bool_schema(strict=True),
             "thinking": _tagged(thinking),
-            "output_config": closed_like(OutputConfig, {}, {"effort": text(), "format": json_object()}),
+            "output_config": sc.closed_like(OutputConfig, {}, {"effort": sc.text(), "format": sc.json_object()}),
             "cache_control": _cache_marker(),
         },
         extra=True,  # fields with no canonical home, kept in the request's bag
     )
-    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
+    return cs.definitions_schema(root, [sc.json_without_floats(json_input=json_input)])
 
 
-COMMON_REQUEST = LazyValidator(_common_request)
+COMMON_REQUEST = sc.LazyValidator(_common_request)
 """The common request shapes (built on first use; the one reader validates dicts with it)."""
 
 
@@ -558,27 +558,27 @@ def _common_response(json_input: bool) -> cs.CoreSchema:
     blocks = _common_blocks()
     assistant = _tagged({kind: blocks[kind] for kind in ("text", "thinking", "redacted_thinking", "tool_use")})
     count = cs.nullable_schema(cs.int_schema(strict=True, ge=0))
-    details = closed_like(OutputTokensDetails, {}, {"thinking_tokens": count}, every_field=True)
+    details = sc.closed_like(OutputTokensDetails, {}, {"thinking_tokens": count}, every_field=True)
     counts = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    usage = closed_like(
+    usage = sc.closed_like(
         Usage,
         {},
         {**dict.fromkeys(counts, count), "output_tokens_details": cs.nullable_schema(details)},
         extra=True,
         every_field=True,
     )
-    maybe_text = cs.nullable_schema(text())
+    maybe_text = cs.nullable_schema(sc.text())
     named = {key: maybe_text for key in ("id", "model", "stop_reason", "stop_sequence")}
-    root = closed_like(
+    root = sc.closed_like(
         Response,
         {"content": _list(assistant)},
-        {**named, "type": text(), "role": text(), "usage": cs.nullable_schema(usage)},
+        {**named, "type": sc.text(), "role": sc.text(), "usage": cs.nullable_schema(usage)},
         extra=True,
         every_field=True,
     )
-    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
+    return cs.definitions_schema(root, [sc.json_without_floats(json_input=json_input)])
 
 
-COMMON_RESPONSE = LazyValidator(_common_response)
+COMMON_RESPONSE = sc.LazyValidator(_common_response)
 """The common response shapes: the reader of an answer validates it with this first, as the
 request reader does (a ``TypeAdapter`` of the wire shapes cost a third of reading one)."""

@@ -60,21 +60,7 @@ from chatcodec._providers.families.aws.blocks import (
     ToolUseBlock,
     build_adapters,
 )
-from chatcodec._providers.kit.closed_schema import (
-    LazyValidator,
-    closed,
-    closed_like,
-    either,
-    json_object,
-    json_value_to_write,
-    json_without_floats,
-    literal,
-    non_empty,
-    number,
-    tagged,
-    text,
-)
-from chatcodec.contract import as_dict, stands_for
+from chatcodec.contract import as_dict, closed_schema, stands_for
 
 if TYPE_CHECKING:  # the adapters are built on first use (a request read in Rust needs none)
     from pydantic import TypeAdapter
@@ -141,7 +127,7 @@ OWN_SHAPES: tuple[type, ...] = (InferenceConfig, Request, Usage, Output, Respons
 @cache
 def adapters() -> Adapters:
     """The adapters, built once, on first use (they load pydantic)."""
-    from chatcodec._model._base import deferred_adapter
+    from chatcodec.contract import deferred_adapter
 
     return build_adapters(
         OWN_SHAPES,
@@ -197,88 +183,122 @@ def _list(item: cs.CoreSchema) -> cs.CoreSchema:
 def _blocks(shape: type, **members: cs.CoreSchema) -> cs.CoreSchema:
     """A list of ``shape`` blocks, each with some of ``members`` (a block of none or several
     is kept whole by the reader, which then gives back the tool input written ahead as it came)."""
-    return _list(closed_like(shape, {}, members))
+    return _list(closed_schema.closed_like(shape, {}, members))
 
 
 def _cache_point() -> cs.CoreSchema:
     """A ``cachePoint`` canonical reads as a marker (``families/aws/blocks.cache_marker``)."""
-    return closed_like(CachePoint, {"type": literal("default")}, {"ttl": text()})
+    return closed_schema.closed_like(
+        CachePoint, {"type": closed_schema.literal("default")}, {"ttl": closed_schema.text()}
+    )
 
 
 def _source(*members: str) -> cs.CoreSchema:
     """A media source of one of ``members`` (several: kept whole by the reader)."""
-    location = closed_like(S3Location, {"uri": text()}, {"bucketOwner": text()})
-    kinds = {"bytes": text(), "text": text(), "s3Location": location}
-    return closed_like(MediaSource, {}, {member: kinds[member] for member in members})
+    location = closed_schema.closed_like(
+        S3Location, {"uri": closed_schema.text()}, {"bucketOwner": closed_schema.text()}
+    )
+    kinds = {"bytes": closed_schema.text(), "text": closed_schema.text(), "s3Location": location}
+    return closed_schema.closed_like(MediaSource, {}, {member: kinds[member] for member in members})
 
 
 def _messages() -> cs.CoreSchema:
-    json_value = json_value_to_write()
-    image = closed_like(ImageBlock, {"format": text(), "source": _source("bytes", "s3Location")})
-    document = closed_like(
-        DocumentBlock, {"source": _source("bytes", "text", "s3Location")}, {"name": text(), "format": text()}
+    json_value = closed_schema.json_value_to_write()
+    image = closed_schema.closed_like(
+        ImageBlock, {"format": closed_schema.text(), "source": _source("bytes", "s3Location")}
     )
-    result_content = _blocks(ToolResultContentBlock, text=text(), json=json_value, image=image, document=document)
-    result = closed_like(ToolResultBlock, {"toolUseId": text(), "content": result_content}, {"status": text()})
-    call = closed_like(ToolUseBlock, {"toolUseId": text(), "name": text(), "input": json_value})
-    thought = closed_like(ReasoningText, {"text": text()}, {"signature": text()})
-    reasoning = closed_like(ReasoningContent, {}, {"reasoningText": thought, "redactedContent": text()})
+    document = closed_schema.closed_like(
+        DocumentBlock,
+        {"source": _source("bytes", "text", "s3Location")},
+        {"name": closed_schema.text(), "format": closed_schema.text()},
+    )
+    result_content = _blocks(
+        ToolResultContentBlock, text=closed_schema.text(), json=json_value, image=image, document=document
+    )
+    result = closed_schema.closed_like(
+        ToolResultBlock,
+        {"toolUseId": closed_schema.text(), "content": result_content},
+        {"status": closed_schema.text()},
+    )
+    call = closed_schema.closed_like(
+        ToolUseBlock, {"toolUseId": closed_schema.text(), "name": closed_schema.text(), "input": json_value}
+    )
+    thought = closed_schema.closed_like(
+        ReasoningText, {"text": closed_schema.text()}, {"signature": closed_schema.text()}
+    )
+    reasoning = closed_schema.closed_like(
+        ReasoningContent, {}, {"reasoningText": thought, "redactedContent": closed_schema.text()}
+    )
     user = _blocks(
-        ContentBlock, text=text(), image=image, document=document, toolResult=result, cachePoint=_cache_point()
+        ContentBlock,
+        text=closed_schema.text(),
+        image=image,
+        document=document,
+        toolResult=result,
+        cachePoint=_cache_point(),
     )
-    assistant = _blocks(ContentBlock, text=text(), toolUse=call, reasoningContent=reasoning, cachePoint=_cache_point())
+    assistant = _blocks(
+        ContentBlock, text=closed_schema.text(), toolUse=call, reasoningContent=reasoning, cachePoint=_cache_point()
+    )
     choices = {
-        "user": closed_like(Message, {"role": literal("user"), "content": user}),
-        "assistant": closed_like(Message, {"role": literal("assistant"), "content": assistant}),
+        "user": closed_schema.closed_like(Message, {"role": closed_schema.literal("user"), "content": user}),
+        "assistant": closed_schema.closed_like(
+            Message, {"role": closed_schema.literal("assistant"), "content": assistant}
+        ),
     }
-    return _list(tagged(choices, "role"))
+    return _list(closed_schema.tagged(choices, "role"))
 
 
 def _request(json_input: bool) -> cs.CoreSchema:
-    spec = closed_like(
+    spec = closed_schema.closed_like(
         ToolSpec,
-        {"name": non_empty(), "inputSchema": closed({"json": json_object()})},  # ToolSpec types it as any object
-        {"description": text(), "strict": cs.bool_schema(strict=True)},
+        {
+            "name": closed_schema.non_empty(),
+            "inputSchema": closed_schema.closed({"json": closed_schema.json_object()}),
+        },  # ToolSpec types it as any object
+        {"description": closed_schema.text(), "strict": cs.bool_schema(strict=True)},
     )
-    choice = either(  # ToolConfig types it as any object
-        closed({"auto": closed({})}), closed({"any": closed({})}), closed({"tool": closed({"name": text()})})
+    choice = closed_schema.either(  # ToolConfig types it as any object
+        closed_schema.closed({"auto": closed_schema.closed({})}),
+        closed_schema.closed({"any": closed_schema.closed({})}),
+        closed_schema.closed({"tool": closed_schema.closed({"name": closed_schema.text()})}),
     )
-    inference = closed_like(
+    inference = closed_schema.closed_like(
         InferenceConfig,
         {},
         {
             "maxTokens": cs.int_schema(strict=True),
-            "temperature": number(json_input=json_input),
-            "topP": number(json_input=json_input),
-            "stopSequences": _list(text()),
+            "temperature": closed_schema.number(json_input=json_input),
+            "topP": closed_schema.number(json_input=json_input),
+            "stopSequences": _list(closed_schema.text()),
         },
     )
     tools = _blocks(Tool, toolSpec=spec, cachePoint=_cache_point())
-    root = closed_like(
+    root = closed_schema.closed_like(
         Request,
         {},
         {
             "messages": _messages(),
-            "modelId": text(),
-            "system": _blocks(ContentBlock, text=text(), cachePoint=_cache_point()),
+            "modelId": closed_schema.text(),
+            "system": _blocks(ContentBlock, text=closed_schema.text(), cachePoint=_cache_point()),
             "inferenceConfig": inference,
-            "toolConfig": closed_like(ToolConfig, {"tools": tools}, {"toolChoice": choice}),
-            "additionalModelRequestFields": json_object(),
-            "outputConfig": json_object(),
+            "toolConfig": closed_schema.closed_like(ToolConfig, {"tools": tools}, {"toolChoice": choice}),
+            "additionalModelRequestFields": closed_schema.json_object(),
+            "outputConfig": closed_schema.json_object(),
         },
         extra=True,  # fields with no canonical home, kept in the request's bag
     )
-    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
+    return cs.definitions_schema(root, [closed_schema.json_without_floats(json_input=json_input)])
 
 
 def _message_list(json_input: bool) -> cs.CoreSchema:
-    return cs.definitions_schema(_messages(), [json_without_floats(json_input=json_input)])
+    return cs.definitions_schema(_messages(), [closed_schema.json_without_floats(json_input=json_input)])
 
 
-REQUEST = LazyValidator(_request)
+REQUEST = closed_schema.LazyValidator(_request)
 """The common request shapes (see the module docstring), for dicts and JSON text."""
 
-MESSAGES = LazyValidator(_message_list)
+MESSAGES = closed_schema.LazyValidator(_message_list)
 """The common shapes of a stored ``messages`` list (read by :func:`closed_messages`)."""
 
 

@@ -514,5 +514,6 @@ shown_as(
     SamplingRange,
     TargetRule,
     carries_nothing,
+    is_default,
     range_rule,
 )

@@ -3,9 +3,8 @@ file, a results file, or the results inlined in the batch) and Vertex AI's batch
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.envelopes import BODY, ID, EnvelopeLayout
 from chatcodec._providers.gemini.markers import PROVIDER
-from chatcodec.contract import BatchRows, EnvelopeBody
+from chatcodec.contract import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout
 
 GEMINI_BATCH = EnvelopeLayout(
     "gemini-batch",

@@ -41,8 +41,8 @@ from chatcodec._providers.gemini.parts import (
 )
 from chatcodec._providers.gemini.results import decode_result
 from chatcodec._providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
-from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec.contract import (
+    PLAIN_TEXT,
     DecodeContext,
     Steps,
     absent_keys,

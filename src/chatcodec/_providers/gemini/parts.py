@@ -34,12 +34,12 @@ from chatcodec._providers.gemini.markers import (
 from chatcodec._providers.gemini.media import Turn, decode_media, encode_media, is_base64
 from chatcodec._providers.gemini.results import decode_result, encode_result, parsed_object
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
-from chatcodec._providers.kit.closed_schema import json_text
-from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec.contract import (
+    PLAIN_TEXT,
     EncodeContext,
     LossRecorder,
     Steps,
+    closed_schema,
     compact_json,
     kept_object,
     leftovers,
@@ -140,7 +140,7 @@ def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict
             "type": "tool_use",
             "id": call["id"],
             "name": call["name"],
-            "arguments": json_text(call["args"], context.digits),
+            "arguments": closed_schema.json_text(call["args"], context.digits),
             "provider_metadata": {PROVIDER: {UNSIGNED: True}},
         }
     bag = {} if len(part) == 1 else leftovers(part, ("functionCall",))
@@ -161,7 +161,7 @@ def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict
         arguments = ""
         bag[NO_ARGS] = True
     elif context.digits:
-        arguments = json_text(call["args"], context.digits)
+        arguments = closed_schema.json_text(call["args"], context.digits)
     else:
         arguments = compact_json(call["args"])
     return {

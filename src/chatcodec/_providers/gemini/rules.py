@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from chatcodec._providers.contract.target_rules import is_default
 from chatcodec._providers.kit.reasoning import budget_for_effort
 from chatcodec.contract import (
     ModelFamily,
@@ -38,6 +37,7 @@ from chatcodec.contract import (
     TargetRule,
     as_dict,
     as_list,
+    is_default,
     range_rule,
 )
 

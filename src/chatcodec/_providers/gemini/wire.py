@@ -34,23 +34,17 @@ import pydantic_core
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._errors import as_chatcodec_error
 from chatcodec._payloads import refuse_unwritable_numbers
 from chatcodec._providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
-from chatcodec._providers.kit.closed_schema import (
-    JSON_VALUE,
-    LazyValidator,
-    closed_like,
-    either,
-    json_object,
-    json_value_to_write,
-    json_without_floats,
-    literal,
-    non_empty,
-    number,
-    text,
+from chatcodec.contract import (
+    as_chatcodec_error,
+    as_dict,
+    closed_schema,
+    constrained,
+    shape_fields,
+    stands_for,
+    wire_shape,
 )
-from chatcodec.contract import as_dict, constrained, shape_fields, stands_for, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -326,18 +320,28 @@ def _listed(item: cs.CoreSchema, *, at_least: int = 0) -> cs.CoreSchema:
 def _part() -> cs.CoreSchema:
     """Every key a common part may have; which combinations mean what is the reader's
     business (one schema, no union to try in turn)."""
-    arguments = json_value_to_write(whole=json_object())
-    function_call = closed_like(FunctionCall, {"name": non_empty()}, {"args": arguments, "id": text()})
-    function_response = closed_like(FunctionResponse, {"name": text()}, {"response": json_object(), "id": text()})
-    return closed_like(
+    arguments = closed_schema.json_value_to_write(whole=closed_schema.json_object())
+    function_call = closed_schema.closed_like(
+        FunctionCall, {"name": closed_schema.non_empty()}, {"args": arguments, "id": closed_schema.text()}
+    )
+    function_response = closed_schema.closed_like(
+        FunctionResponse,
+        {"name": closed_schema.text()},
+        {"response": closed_schema.json_object(), "id": closed_schema.text()},
+    )
+    return closed_schema.closed_like(
         Part,
         {},
         {
-            "text": text(),
+            "text": closed_schema.text(),
             "thought": cs.bool_schema(strict=True),
-            _SIGNATURE: text(),
-            "inlineData": closed_like(Blob, {"mimeType": text(), "data": text()}),
-            "fileData": closed_like(FileData, {"fileUri": non_empty()}, {"mimeType": text()}),
+            _SIGNATURE: closed_schema.text(),
+            "inlineData": closed_schema.closed_like(
+                Blob, {"mimeType": closed_schema.text(), "data": closed_schema.text()}
+            ),
+            "fileData": closed_schema.closed_like(
+                FileData, {"fileUri": closed_schema.non_empty()}, {"mimeType": closed_schema.text()}
+            ),
             "functionCall": function_call,
             "functionResponse": function_response,
         },
@@ -345,33 +349,37 @@ def _part() -> cs.CoreSchema:
 
 
 def _tools() -> cs.CoreSchema:
-    declaration = closed_like(
+    declaration = closed_schema.closed_like(
         FunctionDeclaration,
-        {"name": non_empty()},
-        {"description": text(), "parameters": json_object(), "parametersJsonSchema": json_object()},
+        {"name": closed_schema.non_empty()},
+        {
+            "description": closed_schema.text(),
+            "parameters": closed_schema.json_object(),
+            "parametersJsonSchema": closed_schema.json_object(),
+        },
     )
-    tool = closed_like(Tool, {"functionDeclarations": _listed(declaration, at_least=1)})
+    tool = closed_schema.closed_like(Tool, {"functionDeclarations": _listed(declaration, at_least=1)})
     return cs.list_schema(tool, strict=True, min_length=1, max_length=1)
 
 
 def _config_fields(json_input: bool) -> dict[str, cs.CoreSchema]:
     """The ``generationConfig`` keys the closed schema types; any other is an extra JSON value."""
-    thinking = closed_like(
+    thinking = closed_schema.closed_like(
         ThinkingConfig,
         {},
         {
             "thinkingBudget": cs.int_schema(strict=True, ge=-1),
-            "thinkingLevel": literal(*_LEVELS),
+            "thinkingLevel": closed_schema.literal(*_LEVELS),
             "includeThoughts": cs.bool_schema(strict=True),
         },
     )
-    sampling = number(json_input=json_input)
+    sampling = closed_schema.number(json_input=json_input)
     return {
         "temperature": sampling,
         "topP": sampling,
         "topK": cs.int_schema(strict=True),
         "maxOutputTokens": cs.int_schema(strict=True, ge=1),
-        "stopSequences": _listed(text(), at_least=1),
+        "stopSequences": _listed(closed_schema.text(), at_least=1),
         "seed": cs.int_schema(strict=True),
         "presencePenalty": sampling,
         "frequencyPenalty": sampling,
@@ -390,24 +398,31 @@ def _request_fields(json_input: bool) -> tuple[dict[str, cs.CoreSchema], dict[st
     """The request keys the closed schema types, required and optional; any other
     (``safetySettings``, ``cachedContent``, ``labels``...) is an extra JSON value, kept in
     the request's bag."""
-    content = closed_like(Content, {"role": literal("user", "model"), "parts": _listed(_part(), at_least=1)})
-    system_parts = _listed(closed_like(Part, {"text": text()}))
-    system = either(text(), closed_like(Content, {"parts": system_parts}, {"role": text()}))
-    calling = closed_like(FunctionCallingConfig, {"mode": text()}, {"allowedFunctionNames": _listed(text())})
-    generation = closed_like(GenerationConfig, {}, _config_fields(json_input), extra=True)
+    content = closed_schema.closed_like(
+        Content, {"role": closed_schema.literal("user", "model"), "parts": _listed(_part(), at_least=1)}
+    )
+    system_parts = _listed(closed_schema.closed_like(Part, {"text": closed_schema.text()}))
+    system = closed_schema.either(
+        closed_schema.text(),
+        closed_schema.closed_like(Content, {"parts": system_parts}, {"role": closed_schema.text()}),
+    )
+    calling = closed_schema.closed_like(
+        FunctionCallingConfig, {"mode": closed_schema.text()}, {"allowedFunctionNames": _listed(closed_schema.text())}
+    )
+    generation = closed_schema.closed_like(GenerationConfig, {}, _config_fields(json_input), extra=True)
     optional = {
-        "model": text(),
+        "model": closed_schema.text(),
         "systemInstruction": system,
         "tools": _tools(),
-        "toolConfig": closed_like(ToolConfig, {"functionCallingConfig": calling}),
+        "toolConfig": closed_schema.closed_like(ToolConfig, {"functionCallingConfig": calling}),
         "generationConfig": generation,  # responseMimeType, mediaResolution...: JSON values
     }
     return {"contents": _listed(content)}, optional
 
 
 def _request(json_input: bool) -> cs.CoreSchema:
-    root = closed_like(Request, *_request_fields(json_input), extra=True, every_field=True)
-    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
+    root = closed_schema.closed_like(Request, *_request_fields(json_input), extra=True, every_field=True)
+    return cs.definitions_schema(root, [closed_schema.json_without_floats(json_input=json_input)])
 
 
 _REQUEST_FIELDS = frozenset(shape_fields(Request))
@@ -415,7 +430,7 @@ _REQUEST_FIELDS = frozenset(shape_fields(Request))
 (``every_field``); an extra one is checked again (:func:`_extras_to_check_again`)."""
 
 
-REQUEST = LazyValidator(_request)
+REQUEST = closed_schema.LazyValidator(_request)
 """The common request shapes, closed (camelCase keys, no null where a key may be left out,
 JSON values where the wire holds the caller's data): user and model turns of text (a
 thought in a model turn), ``inlineData``, ``fileData``, ``functionCall`` and
@@ -464,7 +479,7 @@ def _extras_to_check_again(request: dict[str, Any]) -> bool:
     return False
 
 
-JSON_VALUES = LazyValidator(lambda json_input: cs.definition_reference_schema(JSON_VALUE))
+JSON_VALUES = closed_schema.LazyValidator(lambda json_input: cs.definition_reference_schema(closed_schema.JSON_VALUE))
 """Any JSON value, checked in Rust (pydantic-core's depth limit included)."""
 
 

@@ -16,6 +16,10 @@ shapes, which read the unusual shape or raise an error at its path.
 
 Each validator is built on first use, in Rust from a hand-written core schema: no
 pydantic model or ``TypeAdapter`` is generated, which keeps first use cheap.
+
+The module is part of the codec contract as one namespace, ``chatcodec.contract.closed_schema``
+(its names are generic: ``text``, ``either``, a ``tagged`` other than the contract's): its
+public names are a promise kept across releases, as the contract's own are.
 """
 
 from __future__ import annotations

@@ -19,20 +19,8 @@ from __future__ import annotations
 
 from pydantic_core import core_schema as cs
 
-from chatcodec._providers.kit.closed_schema import (
-    LazyValidator,
-    closed,
-    closed_like,
-    either,
-    json_object,
-    literal,
-    non_empty,
-    number,
-    text,
-)
-from chatcodec._providers.kit.closed_schema import tagged as by_tag
 from chatcodec._providers.openai_chat import wire
-from chatcodec.contract import shape_fields
+from chatcodec.contract import closed_schema, shape_fields
 
 IMAGE_DETAILS = ("auto", "low", "high")
 """The image ``detail`` values canonical has (``ImagePart.detail``): a part with another
@@ -41,12 +29,22 @@ IMAGE_DETAILS = ("auto", "low", "high")
 
 def _content(kinds: tuple[str, ...]) -> cs.CoreSchema:
     # a gateway's cache marker on a text part: an extra key the full shapes keep as it is
-    cached = {"cache_control": json_object()}
-    choices = {"text": closed_like(wire.TextPart, {"type": literal("text"), "text": text()}, beyond=cached)}
+    cached = {"cache_control": closed_schema.json_object()}
+    choices = {
+        "text": closed_schema.closed_like(
+            wire.TextPart, {"type": closed_schema.literal("text"), "text": closed_schema.text()}, beyond=cached
+        )
+    }
     if "image_url" in kinds:
-        image = closed_like(wire.ImageUrl, {"url": non_empty()}, {"detail": literal(*IMAGE_DETAILS)})
-        choices["image_url"] = closed_like(wire.ImagePart, {"type": literal("image_url"), "image_url": image})
-    return either(text(), cs.list_schema(by_tag(choices, "type"), strict=True))
+        image = closed_schema.closed_like(
+            wire.ImageUrl, {"url": closed_schema.non_empty()}, {"detail": closed_schema.literal(*IMAGE_DETAILS)}
+        )
+        choices["image_url"] = closed_schema.closed_like(
+            wire.ImagePart, {"type": closed_schema.literal("image_url"), "image_url": image}
+        )
+    return closed_schema.either(
+        closed_schema.text(), cs.list_schema(closed_schema.tagged(choices, "type"), strict=True)
+    )
 
 
 SDK_NULLS = ("refusal", "function_call", "annotations", "audio")
@@ -62,50 +60,65 @@ def _message(shape: type, required: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
     shapes, after their declared ones) an object."""
     null_name = {"name": cs.none_schema()}
     if "name" in shape_fields(shape):
-        return closed_like(shape, required, null_name, beyond={"cache_control": json_object()})
-    return closed_like(shape, required, beyond={**null_name, "cache_control": json_object()})
+        return closed_schema.closed_like(
+            shape, required, null_name, beyond={"cache_control": closed_schema.json_object()}
+        )
+    return closed_schema.closed_like(
+        shape, required, beyond={**null_name, "cache_control": closed_schema.json_object()}
+    )
 
 
 def _messages() -> cs.CoreSchema:
-    function = closed_like(wire.FunctionCall, {"name": text(), "arguments": text()})
-    call = closed_like(wire.ToolCall, {"id": text(), "type": literal("function"), "function": function})
+    function = closed_schema.closed_like(
+        wire.FunctionCall, {"name": closed_schema.text(), "arguments": closed_schema.text()}
+    )
+    call = closed_schema.closed_like(
+        wire.ToolCall, {"id": closed_schema.text(), "type": closed_schema.literal("function"), "function": function}
+    )
     typed_nulls = [key for key in SDK_NULLS if key in shape_fields(wire.AssistantMessage)]
-    assistant = closed_like(
+    assistant = closed_schema.closed_like(
         wire.AssistantMessage,
-        {"role": literal("assistant")},
+        {"role": closed_schema.literal("assistant")},
         {
-            "content": cs.nullable_schema(text()),
-            "reasoning_content": text(),
+            "content": cs.nullable_schema(closed_schema.text()),
+            "reasoning_content": closed_schema.text(),
             "tool_calls": cs.list_schema(call, strict=True, min_length=1),
             "name": cs.none_schema(),
             **{key: cs.none_schema() for key in typed_nulls},
         },
         beyond={
             **{key: cs.none_schema() for key in SDK_NULLS if key not in typed_nulls},
-            "cache_control": json_object(),
+            "cache_control": closed_schema.json_object(),
         },
     )
     system, user = wire.SystemMessage, wire.UserMessage
     choices = {
-        "system": _message(system, {"role": literal("system"), "content": _content(("text",))}),
-        "developer": _message(system, {"role": literal("developer"), "content": _content(("text",))}),
-        "user": _message(user, {"role": literal("user"), "content": _content(("text", "image_url"))}),
+        "system": _message(system, {"role": closed_schema.literal("system"), "content": _content(("text",))}),
+        "developer": _message(system, {"role": closed_schema.literal("developer"), "content": _content(("text",))}),
+        "user": _message(user, {"role": closed_schema.literal("user"), "content": _content(("text", "image_url"))}),
         "assistant": assistant,
         "tool": _message(
-            wire.ToolMessage, {"role": literal("tool"), "tool_call_id": text(), "content": _content(("text",))}
+            wire.ToolMessage,
+            {
+                "role": closed_schema.literal("tool"),
+                "tool_call_id": closed_schema.text(),
+                "content": _content(("text",)),
+            },
         ),
     }
-    return cs.list_schema(by_tag(choices, "role"), strict=True)
+    return cs.list_schema(closed_schema.tagged(choices, "role"), strict=True)
 
 
 def _response_format() -> cs.CoreSchema:
-    optional = {"description": text(), "schema": json_object(), "strict": strict_bool()}
-    schema = closed_like(wire.JsonSchema, {"name": text()}, optional)
-    return by_tag(
+    optional = {"description": closed_schema.text(), "schema": closed_schema.json_object(), "strict": strict_bool()}
+    schema = closed_schema.closed_like(wire.JsonSchema, {"name": closed_schema.text()}, optional)
+    return closed_schema.tagged(
         {
-            "text": closed_like(wire.SimpleFormat, {"type": literal("text")}),
-            "json_object": closed_like(wire.SimpleFormat, {"type": literal("json_object")}),
-            "json_schema": closed_like(wire.JsonSchemaFormat, {"type": literal("json_schema"), "json_schema": schema}),
+            "text": closed_schema.closed_like(wire.SimpleFormat, {"type": closed_schema.literal("text")}),
+            "json_object": closed_schema.closed_like(wire.SimpleFormat, {"type": closed_schema.literal("json_object")}),
+            "json_schema": closed_schema.closed_like(
+                wire.JsonSchemaFormat, {"type": closed_schema.literal("json_schema"), "json_schema": schema}
+            ),
         },
         "type",
     )
@@ -113,31 +126,35 @@ def _response_format() -> cs.CoreSchema:
 
 def _fields(json_input: bool) -> dict[str, cs.CoreSchema]:
     """The top-level fields :data:`COMMON_REQUEST` reads, besides ``messages``."""
-    function = closed_like(
+    function = closed_schema.closed_like(
         wire.FunctionDefinition,
-        {"name": non_empty()},
-        {"description": text(), "parameters": json_object(), "strict": strict_bool()},
+        {"name": closed_schema.non_empty()},
+        {"description": closed_schema.text(), "parameters": closed_schema.json_object(), "strict": strict_bool()},
     )
-    tool = closed_like(wire.FunctionTool, {"type": literal("function"), "function": function})
-    chosen = closed_like(wire.NamedFunction, {"name": text()})
-    named = closed_like(wire.NamedToolChoice, {"type": literal("function"), "function": chosen})
+    tool = closed_schema.closed_like(
+        wire.FunctionTool, {"type": closed_schema.literal("function"), "function": function}
+    )
+    chosen = closed_schema.closed_like(wire.NamedFunction, {"name": closed_schema.text()})
+    named = closed_schema.closed_like(
+        wire.NamedToolChoice, {"type": closed_schema.literal("function"), "function": chosen}
+    )
     count = cs.int_schema(strict=True)
     return {
-        "model": text(),
+        "model": closed_schema.text(),
         "tools": cs.list_schema(tool, strict=True),
-        "tool_choice": either(literal("auto", "none", "required"), named),
+        "tool_choice": closed_schema.either(closed_schema.literal("auto", "none", "required"), named),
         "max_completion_tokens": count,
         "max_tokens": count,
-        "temperature": number(json_input=json_input),
-        "top_p": number(json_input=json_input),
-        "frequency_penalty": number(json_input=json_input),
-        "presence_penalty": number(json_input=json_input),
+        "temperature": closed_schema.number(json_input=json_input),
+        "top_p": closed_schema.number(json_input=json_input),
+        "frequency_penalty": closed_schema.number(json_input=json_input),
+        "presence_penalty": closed_schema.number(json_input=json_input),
         "seed": count,
-        "stop": either(text(), cs.list_schema(text(), strict=True)),
+        "stop": closed_schema.either(closed_schema.text(), cs.list_schema(closed_schema.text(), strict=True)),
         "stream": strict_bool(),
         "parallel_tool_calls": strict_bool(),
-        "metadata": json_object(),
-        "reasoning_effort": text(),
+        "metadata": closed_schema.json_object(),
+        "reasoning_effort": closed_schema.text(),
         "response_format": _response_format(),
     }
 
@@ -149,12 +166,12 @@ def strict_bool() -> cs.CoreSchema:
 
 def _request(json_input: bool) -> cs.CoreSchema:
     # fields with no canonical home (any JSON value) are kept in the request's bag
-    return closed_like(wire.Request, {"messages": _messages()}, _fields(json_input), extra=True)
+    return closed_schema.closed_like(wire.Request, {"messages": _messages()}, _fields(json_input), extra=True)
 
 
-COMMON_REQUEST = LazyValidator(_request)
+COMMON_REQUEST = closed_schema.LazyValidator(_request)
 """The common request shapes, for dicts and for JSON text or bytes."""
 
-COMMON_MESSAGES = LazyValidator(lambda json_input: closed({"messages": _messages()}))
+COMMON_MESSAGES = closed_schema.LazyValidator(lambda json_input: closed_schema.closed({"messages": _messages()}))
 """The common messages, as a request's ``messages`` (a bare list is validated as
 ``{"messages": [...]}``: the validator reads objects)."""

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec import _compat as compat
 from chatcodec._providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS, decode_prompt_cache_breakpoint
-from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec._providers.openai_chat import cache_control
 from chatcodec._providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
@@ -38,7 +37,7 @@ from chatcodec._providers.openai_chat.server_media import (
     video_document,
     video_target,
 )
-from chatcodec.contract import as_dict, encode_cache_control, leftovers, unmapped, wire_fields
+from chatcodec.contract import PLAIN_TEXT, as_dict, encode_cache_control, leftovers, unmapped, wire_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import EncodeContext, LossRecorder, Steps

@@ -15,10 +15,9 @@ from pydantic_core import core_schema as cs
 
 from chatcodec import ErrorEvent, StreamError, ValidationError
 from chatcodec._payloads import unwritable_number
-from chatcodec._providers.kit.closed_schema import LazyValidator, closed_like, literal, text
 from chatcodec._providers.openai_chat import wire
 from chatcodec._providers.openai_chat.wire_validators import chunk_adapter
-from chatcodec.contract import as_dict, validate_with
+from chatcodec.contract import as_dict, closed_schema, validate_with
 
 
 def common_chunk(json_input: bool) -> cs.CoreSchema:
@@ -26,34 +25,38 @@ def common_chunk(json_input: bool) -> cs.CoreSchema:
     fragments, a finish word, plain counts, the usual envelope. Every value it accepts the
     wire adapter accepts unchanged (strict types, the chunk ``object``, no unknown keys),
     so the chunk itself is what the adapter would have given, keys read in the same way."""
-    maybe_text = cs.nullable_schema(text())
+    maybe_text = cs.nullable_schema(closed_schema.text())
     count = cs.int_schema(strict=True, ge=0)
-    function = closed_like(wire.FunctionDelta, {}, {"name": maybe_text, "arguments": maybe_text})
+    function = closed_schema.closed_like(wire.FunctionDelta, {}, {"name": maybe_text, "arguments": maybe_text})
     fragment_fields = {"id": maybe_text, "type": maybe_text, "function": cs.nullable_schema(function)}
-    fragment = closed_like(wire.ToolCallDelta, {"index": cs.int_schema(strict=True)}, fragment_fields)
+    fragment = closed_schema.closed_like(wire.ToolCallDelta, {"index": cs.int_schema(strict=True)}, fragment_fields)
     texts = {key: maybe_text for key in ("role", "content", "refusal", "reasoning_content", "reasoning")}
     calls = cs.nullable_schema(cs.list_schema(fragment, strict=True))
-    delta = closed_like(wire.Delta, {}, {**texts, "tool_calls": calls})
-    choice = closed_like(
+    delta = closed_schema.closed_like(wire.Delta, {}, {**texts, "tool_calls": calls})
+    choice = closed_schema.closed_like(
         wire.ChunkChoice,
         {"index": count, "delta": delta},
         {"finish_reason": maybe_text},
         beyond={"logprobs": cs.none_schema()},
     )
     counts = {"prompt_tokens": cs.nullable_schema(count), "completion_tokens": cs.nullable_schema(count)}
-    usage = closed_like(wire.Usage, {}, {**counts, "total_tokens": cs.nullable_schema(cs.int_schema(strict=True))})
+    usage = closed_schema.closed_like(
+        wire.Usage, {}, {**counts, "total_tokens": cs.nullable_schema(cs.int_schema(strict=True))}
+    )
     envelope = {
-        "id": text(),
-        "object": literal("chat.completion.chunk"),
+        "id": closed_schema.text(),
+        "object": closed_schema.literal("chat.completion.chunk"),
         "created": cs.int_schema(strict=True),
-        "model": text(),
+        "model": closed_schema.text(),
     }
     beyond = {"system_fingerprint": maybe_text, "service_tier": maybe_text}
     choices = {"choices": cs.list_schema(choice, strict=True)}
-    return closed_like(wire.Chunk, choices, {**envelope, "usage": cs.nullable_schema(usage)}, beyond=beyond)
+    return closed_schema.closed_like(
+        wire.Chunk, choices, {**envelope, "usage": cs.nullable_schema(usage)}, beyond=beyond
+    )
 
 
-COMMON_CHUNK = LazyValidator(common_chunk)
+COMMON_CHUNK = closed_schema.LazyValidator(common_chunk)
 """Built on first use; about half the wire adapter's cost on a chunk the fast path leaves
 (the first, a tool call's start, the finish, the usage chunk): a stream's fixed cost."""
 
