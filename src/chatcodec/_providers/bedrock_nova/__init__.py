@@ -33,6 +33,8 @@ Modules:
 - ``stream_decode``: InvokeModelWithResponseStream chunks -> the stream builder (the AWS
   family's decoder, with the chunk framing).
 - ``stream_encode``: canonical events -> the chunks' JSON events (the AWS family's encoder).
+- ``stream_framing``: how its server frames a stream (``FRAMING``, which its edge holds), read
+  on a stream's first use without loading the edge.
 - ``markers``: the name, the kit, the options, the markers (each classified), and ``ROLES``:
   the roles the AWS family plays for this folder (its ``stopReason`` table, its block reader
   and writer as ``parts``, its ``structure``; the ``tools`` role is ``request.TOOLS``, the

@@ -17,6 +17,8 @@ functions.
 
 Modules (each a job of its own; the contract's files as in ``_providers/_template``):
 
+- ``stream_framing``: how its server frames a stream (``FRAMING``, which its edge holds), read
+  on a stream's first use without loading the edge.
 - ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
   keeps in its bags.
 - ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared

@@ -14,6 +14,8 @@ for the reasoning fields and ``stream_calls.py`` for how tool-call fragments are
 
 Modules (each a job of its own; the contract's files as in ``_providers/_template``):
 
+- ``stream_framing``: how its server frames a stream (``FRAMING``, which its edge holds), read
+  on a stream's first use without loading the edge.
 - ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
   keeps in its bags.
 - ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared
