@@ -30,18 +30,23 @@ def report_tools(request: Mapping[str, Any], context: EncodeContext, display: st
     """Each tool field the request sets is a loss: the history keeps no tool definitions."""
     for key in TOOL_FIELDS:
         if request.get(key):
-            context.losses.add((key,), key, f"a {display} history keeps no tool definitions", "setting")
+            context.losses.add((key,), key, f"{_a(display)} history keeps no tool definitions", "setting")
 
 
 def report_settings(request: Mapping[str, Any], context: EncodeContext, display: str) -> None:
     """Each setting the request sets is a loss: the history keeps none."""
     for key in SETTINGS:
         if request.get(key) is not None:
-            context.losses.add((key,), key, f"a {display} history keeps no {key} setting", "setting")
+            context.losses.add((key,), key, f"{_a(display)} history keeps no {key} setting", "setting")
 
 
 def report_request_fields(request: Mapping[str, Any], context: EncodeContext, display: str) -> None:
     """Each other request field set is a loss of kind ``metadata``."""
     for key in REQUEST_FIELDS:
         if request.get(key) is not None:
-            context.losses.add((key,), key, f"a {display} history keeps no {key}", "metadata")
+            context.losses.add((key,), key, f"{_a(display)} history keeps no {key}", "metadata")
+
+
+def _a(display: str) -> str:
+    """``display`` with its article: "a LangChain", "an AI SDK"."""
+    return f"{'an' if display[:1].lower() in 'aeiou' else 'a'} {display}"

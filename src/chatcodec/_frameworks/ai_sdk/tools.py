@@ -1,14 +1,16 @@
 """A request's tool definitions and choice: an AI SDK history holds none (tools are given to
-``generateText`` / ``streamText`` beside the messages), so each set one is a loss."""
+``generateText`` / ``streamText`` beside the messages), so each set one is a loss
+(:mod:`chatcodec._frameworks.unsent`, as every framework format reports them)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks import unsent
 from chatcodec.contract import DecodeContext, EncodeContext
 
-_TOOL_FIELDS = ("tools", "provider_tools", "tool_choice", "parallel_tool_calls")
+DISPLAY = "AI SDK"
 
 
 def decode_tools(
@@ -21,6 +23,4 @@ def decode_tools(
 def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Each tool field the request sets is reported: a history cannot keep it."""
     del wire, bag
-    for key in _TOOL_FIELDS:
-        if request.get(key):
-            context.losses.add((key,), key, "an AI SDK history keeps no tool definitions", "setting")
+    unsent.report_tools(request, context, DISPLAY)
