@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS
 from chatcodec._providers.openai_chat.markers import KIT
 from chatcodec.contract import as_dict, as_list, decode_cache_control, encode_cache_control
 
@@ -74,7 +75,7 @@ def onto_last_part(message: Mapping[str, Any], losses: LossRecorder, at: Steps) 
     text = message.get("content")
     if isinstance(text, str) and text:
         moved = {key: value for key, value in message.items() if key != KEY}
-        moved["content"] = [{"type": "text", "text": text, KEY: cache}]
+        moved["content"] = [{"type": "text", "text": text, KEY: _kept_ttl(cache, losses, (*at, KEY))}]
         return moved
     content = as_list(text)
     last = as_dict(content[-1]) if content else None
@@ -89,6 +90,18 @@ def onto_last_part(message: Mapping[str, Any], losses: LossRecorder, at: Steps) 
     elif own != cache:
         losses.add((*at, KEY), KEY, "its last part has a different marker, kept", "setting")
     return moved
+
+
+def _kept_ttl(cache: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any]:
+    """``cache`` without a ttl OpenAI's breakpoint cannot keep, reported here, at the message's
+    marker: the text part it moves onto is no part of the message read, so a loss reported
+    there would name a place the input does not have."""
+    ttl = cache.get("ttl")
+    if ttl is None or ttl in OPENAI_CACHE_TTLS:
+        return cache
+    why = f"OpenAI cache breakpoints last {' or '.join(OPENAI_CACHE_TTLS)}; the default (30m) is used"
+    losses.add((*at, "ttl"), f"cache ttl {ttl!r}", why, "setting")
+    return {key: value for key, value in cache.items() if key != "ttl"}
 
 
 def spelled(metadata: Mapping[str, Any] | None) -> bool:
