@@ -128,12 +128,13 @@ compatibility page (no range), OpenRouter's parameters page. The others (OpenAI,
 Groq, xAI) document OpenAI's."""
 OPENAI_RANGES = {"temperature": (0, 2), "top_p": (0, 1), "frequency_penalty": (-2, 2), "presence_penalty": (-2, 2)}
 PROBES = {
-    "temperature": (-0.5, 3.5),
-    "top_p": (-0.5, 1.5),
-    "frequency_penalty": (-2.5, 2.5),
-    "presence_penalty": (-2.5, 2.5),
+    "temperature": (-0.5, 1.5, 3.5),
+    "top_p": (-0.5, 0.5, 1.5),
+    "frequency_penalty": (-2.5, 1.5, 2.5),
+    "presence_penalty": (-2.5, 1.5, 2.5),
 }
-"""A value below and above each documented range (and any an undocumented range leaves alone)."""
+"""A value below and above each documented range (and any an undocumented range leaves alone),
+and one inside OpenAI's own that a narrower server refuses."""
 
 
 def _server_ranges(server: str) -> dict[str, tuple[float | None, float | None]]:
@@ -156,6 +157,9 @@ def test_a_named_server_gets_its_own_documented_range(server: str, key: str) -> 
             options={"server": server},
         )
         clamped = low if low is not None and value < low else high if high is not None and value > high else None
+        source_low, source_high = OPENAI_RANGES[key]
+        if not source_low <= value <= source_high:  # the body's own format refuses it: sent as it came
+            clamped = None
         reported = [loss.path for loss in losses if "sampling_range" in loss.why]
         if key not in written:  # a server that takes no such field (xAI's reasoning models, Groq) drops it itself
             continue
@@ -182,13 +186,19 @@ def test_strict_reading_for_a_named_server_takes_what_its_writer_sends(server: s
             chatcodec.decode_request("openai-chat", body, strict=True, options={"server": server})
 
 
-def test_vllm_takes_a_temperature_above_openais_2_and_kimi_none_above_1() -> None:
-    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 2.5}
-    for server, sent in (("vllm", 2.5), ("kimi", 1.0), ("openai", 2.0)):
-        written = chatcodec.convert_request(
-            body, source="openai-chat", target="openai-chat", on_loss="ignore", options={"server": server}
-        )
-        assert written["temperature"] == sent
+def test_kimi_takes_no_temperature_above_1_and_a_value_openai_refuses_is_sent_as_it_came() -> None:
+    """Clamped only where the target's range is narrower than the body's own (issue 61): 1.5 is
+    an OpenAI temperature Kimi refuses; 2.5 is no OpenAI temperature, the caller's to answer for."""
+    for temperature, expected in (
+        (1.5, {"vllm": 1.5, "kimi": 1.0, "openai": 1.5}),
+        (2.5, {"vllm": 2.5, "kimi": 2.5, "openai": 2.5}),
+    ):
+        body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": temperature}
+        for server, sent in expected.items():
+            written = chatcodec.convert_request(
+                body, source="openai-chat", target="openai-chat", on_loss="ignore", options={"server": server}
+            )
+            assert written["temperature"] == sent, (temperature, server)
 
 
 def test_every_server_range_names_its_documentation() -> None:
