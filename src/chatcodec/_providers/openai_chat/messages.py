@@ -278,7 +278,9 @@ def _result_losses(result: Mapping[str, Any], losses: LossRecorder, at: Steps, *
 def _result_content(
     content: list[Mapping[str, Any]], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
 ) -> list[dict[str, Any]] | str:
-    """The text parts a ``tool`` message keeps; media go to ``moved`` (a loss each)."""
+    """The text parts a ``tool`` message keeps; media go to ``moved`` (a loss each). No part
+    kept is the empty text: OpenAI refuses ``content: []``, and ``""`` is how canonical holds no
+    output (the reader reads a Chat body's own ``[]`` so, with its marker to write it back)."""
     losses = context.losses
     kept: list[dict[str, Any]] = []
     for index, part in enumerate(content):
@@ -294,4 +296,4 @@ def _result_content(
             why = "OpenAI tool messages hold text only; sent in a user message after the results"
             losses.add(steps, f"{kind} part in a tool result", why)
             moved.append(encoded)
-    return kept if kept or not content else ""
+    return kept or ""
