@@ -9,8 +9,9 @@ the command says what to install and exits 69 (``EX_UNAVAILABLE``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from chatcodec._extras import install_hint
 from chatcodec.cli import _exit_codes as exit_codes
@@ -60,4 +61,17 @@ def _run_check_codec(arguments: argparse.Namespace, out: TextIO) -> int:
             failed += 1
             print(f"FAILED {case.id}: {_first_line(error)}", file=out, flush=True)
     print(f"laws: {passed} passed, {failed} failed", file=out)
-    return 1 if failed else exit_codes.OK
+    code = 1 if failed else exit_codes.OK
+    if getattr(arguments, "as_program", False):
+        _end_process(code)
+    return code
+
+
+def _end_process(code: int) -> NoReturn:
+    """End a ``chatcodec check-codec`` process once its summary is out. The laws load native
+    libraries (pyarrow's thread pools, through the columnar laws) whose teardown at interpreter
+    exit was seen to abort the process after the summary was printed (``terminate called without
+    an active exception``, exit 134), turning a passed check red; nothing is left to clean up."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -46,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (bad usage exits 64 via ``SystemExit``)."""
     parser = _parser()
     arguments = parser.parse_args(argv)
+    arguments.as_program = argv is None  # the process is the command's (check-codec ends it itself)
     try:
         code: int = arguments.run(arguments, sys.stdout)
     except BrokenPipeError:
