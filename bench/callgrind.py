@@ -12,8 +12,11 @@ the cost of the call is the same in every region and cancels in a difference of 
 from __future__ import annotations
 
 import ctypes
+import os
 import re
 import subprocess
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +36,26 @@ def build(directory: Path) -> Path:
     source.write_text(_SOURCE)
     subprocess.run(["cc", "-O1", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
     return library
+
+
+def run(arguments: Sequence[str], directory: Path, env: Mapping[str, str] | None = None) -> str:
+    """Run ``python ARGUMENTS`` under callgrind, instrumentation off until its :class:`Requests`
+    turn it on, its dumps written into ``directory`` (:func:`read_dumps`), with
+    ``PYTHONHASHSEED=0`` so a count does not depend on the hash seed; its stderr (a failed
+    run stops the bench, with the end of it)."""
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        f"--callgrind-out-file={directory}/callgrind.out.%p",
+        sys.executable,
+        *arguments,
+    ]
+    environment = {**os.environ, "PYTHONHASHSEED": "0", **(env or {})}
+    completed = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise SystemExit(f"the counted process failed:\n{completed.stderr[-4000:]}")
+    return completed.stderr
 
 
 class Requests:

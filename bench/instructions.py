@@ -267,33 +267,14 @@ def count(
         for stale in directory.glob("callgrind.out.*"):
             stale.unlink()
         library = callgrind.build(Path(temporary))
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            f"--callgrind-out-file={directory}/callgrind.out.%p",
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--child",
-            str(library),
-            "--calls",
-            str(calls),
-            "--warmup",
-            str(warmup),
-            "--turns",
-            *map(str, turns),
-            "--sessions",
-            *sets,
-        ]
+        arguments = [str(Path(__file__).resolve()), "--child", str(library), "--calls", str(calls)]
+        arguments += ["--warmup", str(warmup), "--turns", *map(str, turns), "--sessions", *sets]
         if only:
-            command += ["--only", *only]
-        env = {**os.environ, "PYTHONHASHSEED": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-        completed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-        failures = [line for line in completed.stderr.splitlines() if line.startswith("FAILED ")]
-        if completed.returncode != 0:
-            raise SystemExit(f"the counted process failed:\n{completed.stderr[-4000:]}")
-        for line in failures:
-            print(f"check failed, not counted: {line.removeprefix('FAILED ')}", file=sys.stderr)
+            arguments += ["--only", *only]
+        stderr = callgrind.run(arguments, directory, {"LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+        for line in stderr.splitlines():
+            if line.startswith("FAILED "):
+                print(f"check failed, not counted: {line.removeprefix('FAILED ')}", file=sys.stderr)
         regions: dict[str, dict[int, int]] = {}
         for dump in callgrind.read_dumps(directory):
             label, _, times = dump.label.rpartition("|")

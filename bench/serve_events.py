@@ -32,9 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -229,24 +227,8 @@ def instructions(lengths: Sequence[int], calls: int) -> dict[str, dict[int, floa
     with tempfile.TemporaryDirectory(prefix="chatcodec-serve-events-") as temporary:
         directory = Path(temporary)
         library = callgrind.build(directory)
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            f"--callgrind-out-file={directory}/callgrind.out.%p",
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--child",
-            str(library),
-            "--calls",
-            str(calls),
-            "--deltas",
-            *map(str, lengths),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        completed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-        if completed.returncode != 0:
-            raise SystemExit(f"the counted process failed:\n{completed.stderr[-4000:]}")
+        arguments = [str(Path(__file__).resolve()), "--child", str(library), "--calls", str(calls), "--deltas"]
+        callgrind.run([*arguments, *map(str, lengths)], directory)
         found: dict[str, dict[int, float]] = {}
         for dump in callgrind.read_dumps(directory):
             name, _, length = dump.label.rpartition("|")

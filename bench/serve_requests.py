@@ -27,8 +27,6 @@ import argparse
 import asyncio
 import gc
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Sequence
@@ -180,22 +178,7 @@ def instructions(calls: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="chatcodec-serve-requests-") as temporary:
         directory = Path(temporary)
         library = callgrind.build(directory)
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            f"--callgrind-out-file={directory}/callgrind.out.%p",
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--child",
-            str(library),
-            "--calls",
-            str(calls),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        completed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-        if completed.returncode != 0:
-            raise SystemExit(f"the counted process failed:\n{completed.stderr[-4000:]}")
+        callgrind.run([str(Path(__file__).resolve()), "--child", str(library), "--calls", str(calls)], directory)
         return {dump.label: dump.instructions / calls for dump in callgrind.read_dumps(directory)}
 
 
