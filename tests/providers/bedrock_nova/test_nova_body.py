@@ -24,6 +24,20 @@ def _request(name: str) -> dict[str, Any]:
     return loaded
 
 
+def test_a_snake_marker_that_is_not_a_list_of_names_writes_the_camel_spelling() -> None:
+    """Found by the fuzz run (``encode_request[bedrock-nova]``): a ``_snake`` marker the caller
+    wrote in ``provider_options`` as a number raised a TypeError from inside the writer. A
+    marker that names no setting marks none, so the documented camel spelling is written."""
+    request = {
+        "messages": [{"role": "user", "content": "hi"}],
+        "max_tokens": 512,
+        "top_k": 50,
+        "provider_options": {"bedrock-nova": {"schemaVersion": "messages-v1", "_snake": 3533000}},
+    }
+    body = chatcodec.encode_request("bedrock-nova", request)
+    assert body["inferenceConfig"] == {"maxTokens": 512, "topK": 50}
+
+
 @pytest.mark.parametrize(
     ("body_name", "max_key", "top_p_key", "top_k_key"),
     [

@@ -25,6 +25,7 @@ from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
     as_dict,
+    as_list,
     as_sampling_number,
     mark_integers,
     respell_integers,
@@ -106,7 +107,7 @@ def encode_settings(
     """Write the canonical settings as ``inferenceConfig`` (and ``reasoningConfig``)."""
     kept = as_dict(bag.get("inferenceConfig"))
     config: dict[str, Any] = {} if kept is None else dict(kept)
-    snake = bag.get(_SNAKE) or ()
+    snake = as_list(bag.get(_SNAKE)) or ()  # a marker the caller wrote by hand may be anything
     for camel, snake_name, name in _NAMES:
         if request.get(name) is not None:
             config[snake_name if snake_name in snake else camel] = request[name]
