@@ -38,7 +38,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_dict, is_list
     from chatcodec._option_table import OptionTable
-    from chatcodec._payloads import loads, too_deep
+    from chatcodec._payloads import deeper_than, loads, too_deep
     from chatcodec._providers.contract.capabilities import Capabilities
     from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
     from chatcodec._providers.contract.detection import Detection
@@ -53,11 +53,12 @@ if _typing.TYPE_CHECKING:
         Upstream,
         UpstreamModels,
         bearer_headers,
+        bearer_key,
         model_in_path,
         read_data_ids,
         read_nested_error,
     )
-    from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout
+    from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout, IdRule
     from chatcodec._providers.contract.extension import Extension
     from chatcodec._providers.contract.framing import StreamFraming
     from chatcodec._providers.contract.provider_codec import ProviderCodec
@@ -98,7 +99,7 @@ if _typing.TYPE_CHECKING:
         range_rule,
     )
     from chatcodec._providers.history.turns import history_for
-    from chatcodec._providers.kit import closed_schema
+    from chatcodec._providers.kit import closed_schema, servers
     from chatcodec._providers.kit.arguments import arguments_object, compact_json
     from chatcodec._providers.kit.bags import (
         ABSENT,
@@ -124,15 +125,17 @@ if _typing.TYPE_CHECKING:
     from chatcodec._providers.kit.invented import report_invented, report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
     from chatcodec._providers.kit.media_types import lower_case_source
+    from chatcodec._providers.kit.null_fields import with_unknown_nulls
     from chatcodec._providers.kit.origins import Origin, runs, split_turn, system_origin
-    from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
+    from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_RESULT, PLAIN_TOOL_USE
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
     from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
     from chatcodec._providers.kit.stream_errors import report_after_error
-    from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
+    from chatcodec._providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
     from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
     from chatcodec._providers.kit.tool_arguments import input_object
+    from chatcodec._providers.kit.tool_id_mapping import ToolIdMapping
     from chatcodec._providers.kit.tool_names import tool_name, tool_name_map, unblank_tool_name
     from chatcodec._providers.kit.wire import (
         constrained,
@@ -167,6 +170,8 @@ __all__ = [
     "MODEL_OPTION",
     "NULLS",
     "PLAIN_TEXT",
+    "PLAIN_TOOL_RESULT",
+    "PLAIN_TOOL_USE",
     "RULE_OPTIONS",
     "TOOL_ORDER",
     "BatchRows",
@@ -188,6 +193,7 @@ __all__ = [
     "FeedByReading",
     "FinishReasonFunctions",
     "Front",
+    "IdRule",
     "JsonFront",
     "Location",
     "LossRecorder",
@@ -218,6 +224,7 @@ __all__ = [
     "StructureTable",
     "TargetRule",
     "ToolFunctions",
+    "ToolIdMapping",
     "ToolStep",
     "Turn",
     "TurnOrder",
@@ -234,12 +241,14 @@ __all__ = [
     "as_sampling_number",
     "bag_key",
     "bearer_headers",
+    "bearer_key",
     "canonical_refusal",
     "carries_nothing",
     "closed_schema",
     "compact_json",
     "constrained",
     "decode_cache_control",
+    "deeper_than",
     "deferred_adapter",
     "discriminator",
     "encode_cache_control",
@@ -268,8 +277,10 @@ __all__ = [
     "range_rule",
     "read_data_ids",
     "read_event",
+    "read_in_batches",
     "read_logprob_settings",
     "read_nested_error",
+    "read_one",
     "read_tier",
     "read_token_logprobs",
     "reasoning_for_effort",
@@ -284,6 +295,7 @@ __all__ = [
     "rule_error",
     "runs",
     "sdk_kinds",
+    "servers",
     "shape_fields",
     "split_fields",
     "split_turn",
@@ -302,6 +314,7 @@ __all__ = [
     "wire_fields",
     "wire_key",
     "wire_shape",
+    "with_unknown_nulls",
     "write_logprob_settings",
     "write_tier",
     "write_token_logprobs",
@@ -314,6 +327,8 @@ _EXPORTED_FROM: dict[str, str] = {
     "MODEL_OPTION": "chatcodec._providers.contract.context",
     "NULLS": "chatcodec._providers.kit.bags",
     "PLAIN_TEXT": "chatcodec._providers.kit.plain_shapes",
+    "PLAIN_TOOL_RESULT": "chatcodec._providers.kit.plain_shapes",
+    "PLAIN_TOOL_USE": "chatcodec._providers.kit.plain_shapes",
     "RULE_OPTIONS": "chatcodec._providers.contract.context",
     "TOOL_ORDER": "chatcodec._providers.kit.provider_kit",
     "BatchRows": "chatcodec._providers.contract.envelopes",
@@ -335,6 +350,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "FeedByReading": "chatcodec._providers.kit.stream_reading",
     "FinishReasonFunctions": "chatcodec._providers.contract.roles",
     "Front": "chatcodec._providers.contract.edge",
+    "IdRule": "chatcodec._providers.contract.envelopes",
     "JsonFront": "chatcodec._providers.contract.roles",
     "Location": "chatcodec._providers.contract.structure",
     "LossRecorder": "chatcodec._losses",
@@ -365,6 +381,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "StructureTable": "chatcodec._providers.contract.roles",
     "TargetRule": "chatcodec._providers.contract.target_rules",
     "ToolFunctions": "chatcodec._providers.contract.roles",
+    "ToolIdMapping": "chatcodec._providers.kit.tool_id_mapping",
     "ToolStep": "chatcodec._providers.contract.structure",
     "Turn": "chatcodec._providers.contract.structure",
     "TurnOrder": "chatcodec._providers.contract.structure",
@@ -381,12 +398,14 @@ _EXPORTED_FROM: dict[str, str] = {
     "as_sampling_number": "chatcodec._narrow",
     "bag_key": "chatcodec._providers.kit.bags",
     "bearer_headers": "chatcodec._providers.contract.edge",
+    "bearer_key": "chatcodec._providers.contract.edge",
     "canonical_refusal": "chatcodec._providers.kit.errors",
     "carries_nothing": "chatcodec._providers.contract.target_rules",
     "closed_schema": "chatcodec._providers.kit",
     "compact_json": "chatcodec._providers.kit.arguments",
     "constrained": "chatcodec._providers.kit.wire",
     "decode_cache_control": "chatcodec._providers.kit.cache",
+    "deeper_than": "chatcodec._payloads",
     "deferred_adapter": "chatcodec._model._base",
     "discriminator": "chatcodec._providers.kit.wire",
     "encode_cache_control": "chatcodec._providers.kit.cache",
@@ -415,8 +434,10 @@ _EXPORTED_FROM: dict[str, str] = {
     "range_rule": "chatcodec._providers.contract.target_rules",
     "read_data_ids": "chatcodec._providers.contract.edge",
     "read_event": "chatcodec._providers.kit.stream_reading",
+    "read_in_batches": "chatcodec._providers.kit.stream_reading",
     "read_logprob_settings": "chatcodec._providers.kit.logprob_settings",
     "read_nested_error": "chatcodec._providers.contract.edge",
+    "read_one": "chatcodec._providers.kit.stream_reading",
     "read_tier": "chatcodec._providers.kit.service_tier",
     "read_token_logprobs": "chatcodec._providers.kit.token_logprobs",
     "reasoning_for_effort": "chatcodec._providers.kit.reasoning",
@@ -431,6 +452,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "rule_error": "chatcodec._errors",
     "runs": "chatcodec._providers.kit.origins",
     "sdk_kinds": "chatcodec._providers.kit.wire",
+    "servers": "chatcodec._providers.kit",
     "shape_fields": "chatcodec._providers.kit.wire",
     "split_fields": "chatcodec._providers.kit.bags",
     "split_turn": "chatcodec._providers.kit.origins",
@@ -449,6 +471,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "wire_fields": "chatcodec._providers.kit.bags",
     "wire_key": "chatcodec._providers.kit.bags",
     "wire_shape": "chatcodec._providers.kit.wire",
+    "with_unknown_nulls": "chatcodec._providers.kit.null_fields",
     "write_logprob_settings": "chatcodec._providers.kit.logprob_settings",
     "write_tier": "chatcodec._providers.kit.service_tier",
     "write_token_logprobs": "chatcodec._providers.kit.token_logprobs",

@@ -462,6 +462,7 @@ shown_as(
     Upstream,
     UpstreamModels,
     bearer_headers,
+    bearer_key,
     model_in_path,
     read_data_ids,
     read_nested_error,
