@@ -65,7 +65,11 @@ PUBLIC_MODULES: dict[str, str] = {
         "report_user respell_integers restore_fields role_at rule_error runs sdk_kinds shape_fields "
         "split_fields split_turn stands_for system_origin tag tagged thinking_on too_deep tool_name "
         "tool_name_map unblank_tool_name unmapped validate_canonical validate_with wire_fields wire_key "
-        "wire_shape write_logprob_settings write_tier write_token_logprobs"
+        "wire_shape write_logprob_settings write_tier write_token_logprobs "
+        # what the Anthropic and Gemini folders import (issue 64 item 1)
+        "Framing IdRule PLAIN_TOOL_RESULT PLAIN_TOOL_USE Problem RouteError ToolIdMapping ToolNameRule bearer_key "
+        "budget_for_effort count_of deeper_than error_status is_a_double problems_error read_in_batches read_one "
+        "refuse_unwritable_numbers servers spoken unicode_text with_unknown_nulls"
     ),
     "chatcodec.datasets": (
         "ArrowConverter COLUMNAR_KINDS ColumnarKind analyst_tables arrow_schema columnar_layout form_of "

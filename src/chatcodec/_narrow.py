@@ -73,4 +73,4 @@ def fits_a_double(value: int) -> bool:
         return False
 
 
-shown_as("chatcodec.contract", as_count, as_dict, as_list, as_sampling_number, is_dict, is_list)
+shown_as("chatcodec.contract", as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list)

@@ -32,13 +32,14 @@ import typing as _typing
 if _typing.TYPE_CHECKING:
     from chatcodec._canonical_validation import validate_canonical, validate_with
     from chatcodec._compat import is_local_file_url, local_file_why
-    from chatcodec._errors import as_chatcodec_error, json_path, rule_error
+    from chatcodec._error_statuses import error_status
+    from chatcodec._errors import Problem, as_chatcodec_error, json_path, problems_error, rule_error
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model._base import deferred_adapter
     from chatcodec._model.stream_events import PartLifecycleEvent
-    from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_dict, is_list
+    from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list
     from chatcodec._option_table import OptionTable
-    from chatcodec._payloads import loads, too_deep
+    from chatcodec._payloads import deeper_than, loads, refuse_unwritable_numbers, too_deep
     from chatcodec._providers.contract.capabilities import Capabilities
     from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
     from chatcodec._providers.contract.detection import Detection
@@ -48,16 +49,20 @@ if _typing.TYPE_CHECKING:
         CountUpstream,
         Edge,
         ErrorShape,
+        Framing,
         Front,
         ModelList,
+        RouteError,
         Upstream,
         UpstreamModels,
         bearer_headers,
+        bearer_key,
+        count_of,
         model_in_path,
         read_data_ids,
         read_nested_error,
     )
-    from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout
+    from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout, IdRule
     from chatcodec._providers.contract.extension import Extension
     from chatcodec._providers.contract.framing import StreamFraming
     from chatcodec._providers.contract.provider_codec import ProviderCodec
@@ -85,6 +90,7 @@ if _typing.TYPE_CHECKING:
         TurnOrder,
         TurnProblem,
         role_at,
+        spoken,
     )
     from chatcodec._providers.contract.target_rules import (
         ModelFamily,
@@ -98,7 +104,7 @@ if _typing.TYPE_CHECKING:
         range_rule,
     )
     from chatcodec._providers.history.turns import history_for
-    from chatcodec._providers.kit import closed_schema
+    from chatcodec._providers.kit import closed_schema, servers
     from chatcodec._providers.kit.arguments import arguments_object, compact_json
     from chatcodec._providers.kit.bags import (
         ABSENT,
@@ -124,16 +130,23 @@ if _typing.TYPE_CHECKING:
     from chatcodec._providers.kit.invented import report_invented, report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
     from chatcodec._providers.kit.media_types import lower_case_source
+    from chatcodec._providers.kit.null_fields import with_unknown_nulls
     from chatcodec._providers.kit.origins import Origin, runs, split_turn, system_origin
-    from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
+    from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_RESULT, PLAIN_TOOL_USE
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
-    from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
+    from chatcodec._providers.kit.reasoning import budget_for_effort, reasoning_for_effort, thinking_on
     from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
     from chatcodec._providers.kit.stream_errors import report_after_error
-    from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-    from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
+    from chatcodec._providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
+    from chatcodec._providers.kit.token_logprobs import (
+        put_logprobs,
+        read_token_logprobs,
+        unicode_text,
+        write_token_logprobs,
+    )
     from chatcodec._providers.kit.tool_arguments import input_object
-    from chatcodec._providers.kit.tool_names import tool_name, tool_name_map, unblank_tool_name
+    from chatcodec._providers.kit.tool_id_mapping import ToolIdMapping
+    from chatcodec._providers.kit.tool_names import ToolNameRule, tool_name, tool_name_map, unblank_tool_name
     from chatcodec._providers.kit.wire import (
         constrained,
         discriminator,
@@ -167,6 +180,8 @@ __all__ = [
     "MODEL_OPTION",
     "NULLS",
     "PLAIN_TEXT",
+    "PLAIN_TOOL_RESULT",
+    "PLAIN_TOOL_USE",
     "RULE_OPTIONS",
     "TOOL_ORDER",
     "BatchRows",
@@ -187,7 +202,9 @@ __all__ = [
     "Extension",
     "FeedByReading",
     "FinishReasonFunctions",
+    "Framing",
     "Front",
+    "IdRule",
     "JsonFront",
     "Location",
     "LossRecorder",
@@ -199,12 +216,14 @@ __all__ = [
     "PartBuilder",
     "PartFunctions",
     "PartLifecycleEvent",
+    "Problem",
     "ProviderCodec",
     "ProviderKit",
     "ProviderRules",
     "RequestFunctions",
     "RequiredField",
     "ResponseFunctions",
+    "RouteError",
     "RuleCall",
     "RulesTable",
     "SamplingRange",
@@ -218,6 +237,8 @@ __all__ = [
     "StructureTable",
     "TargetRule",
     "ToolFunctions",
+    "ToolIdMapping",
+    "ToolNameRule",
     "ToolStep",
     "Turn",
     "TurnOrder",
@@ -234,18 +255,24 @@ __all__ = [
     "as_sampling_number",
     "bag_key",
     "bearer_headers",
+    "bearer_key",
+    "budget_for_effort",
     "canonical_refusal",
     "carries_nothing",
     "closed_schema",
     "compact_json",
     "constrained",
+    "count_of",
     "decode_cache_control",
+    "deeper_than",
     "deferred_adapter",
     "discriminator",
     "encode_cache_control",
+    "error_status",
     "history_for",
     "holds_a_container",
     "input_object",
+    "is_a_double",
     "is_default",
     "is_dict",
     "is_list",
@@ -264,15 +291,19 @@ __all__ = [
     "model_in_path",
     "path",
     "present",
+    "problems_error",
     "put_logprobs",
     "range_rule",
     "read_data_ids",
     "read_event",
+    "read_in_batches",
     "read_logprob_settings",
     "read_nested_error",
+    "read_one",
     "read_tier",
     "read_token_logprobs",
     "reasoning_for_effort",
+    "refuse_unwritable_numbers",
     "report_after_error",
     "report_invented",
     "report_invented_counts",
@@ -284,9 +315,11 @@ __all__ = [
     "rule_error",
     "runs",
     "sdk_kinds",
+    "servers",
     "shape_fields",
     "split_fields",
     "split_turn",
+    "spoken",
     "stands_for",
     "system_origin",
     "tag",
@@ -296,12 +329,14 @@ __all__ = [
     "tool_name",
     "tool_name_map",
     "unblank_tool_name",
+    "unicode_text",
     "unmapped",
     "validate_canonical",
     "validate_with",
     "wire_fields",
     "wire_key",
     "wire_shape",
+    "with_unknown_nulls",
     "write_logprob_settings",
     "write_tier",
     "write_token_logprobs",
@@ -314,6 +349,8 @@ _EXPORTED_FROM: dict[str, str] = {
     "MODEL_OPTION": "chatcodec._providers.contract.context",
     "NULLS": "chatcodec._providers.kit.bags",
     "PLAIN_TEXT": "chatcodec._providers.kit.plain_shapes",
+    "PLAIN_TOOL_RESULT": "chatcodec._providers.kit.plain_shapes",
+    "PLAIN_TOOL_USE": "chatcodec._providers.kit.plain_shapes",
     "RULE_OPTIONS": "chatcodec._providers.contract.context",
     "TOOL_ORDER": "chatcodec._providers.kit.provider_kit",
     "BatchRows": "chatcodec._providers.contract.envelopes",
@@ -334,7 +371,9 @@ _EXPORTED_FROM: dict[str, str] = {
     "Extension": "chatcodec._providers.contract.extension",
     "FeedByReading": "chatcodec._providers.kit.stream_reading",
     "FinishReasonFunctions": "chatcodec._providers.contract.roles",
+    "Framing": "chatcodec._providers.contract.edge",
     "Front": "chatcodec._providers.contract.edge",
+    "IdRule": "chatcodec._providers.contract.envelopes",
     "JsonFront": "chatcodec._providers.contract.roles",
     "Location": "chatcodec._providers.contract.structure",
     "LossRecorder": "chatcodec._losses",
@@ -346,12 +385,14 @@ _EXPORTED_FROM: dict[str, str] = {
     "PartBuilder": "chatcodec.streams._builder",
     "PartFunctions": "chatcodec._providers.contract.roles",
     "PartLifecycleEvent": "chatcodec._model.stream_events",
+    "Problem": "chatcodec._errors",
     "ProviderCodec": "chatcodec._providers.contract.provider_codec",
     "ProviderKit": "chatcodec._providers.kit.provider_kit",
     "ProviderRules": "chatcodec._providers.contract.target_rules",
     "RequestFunctions": "chatcodec._providers.contract.roles",
     "RequiredField": "chatcodec._providers.contract.target_rules",
     "ResponseFunctions": "chatcodec._providers.contract.roles",
+    "RouteError": "chatcodec._providers.contract.edge",
     "RuleCall": "chatcodec._providers.contract.target_rules",
     "RulesTable": "chatcodec._providers.contract.roles",
     "SamplingRange": "chatcodec._providers.contract.target_rules",
@@ -365,6 +406,8 @@ _EXPORTED_FROM: dict[str, str] = {
     "StructureTable": "chatcodec._providers.contract.roles",
     "TargetRule": "chatcodec._providers.contract.target_rules",
     "ToolFunctions": "chatcodec._providers.contract.roles",
+    "ToolIdMapping": "chatcodec._providers.kit.tool_id_mapping",
+    "ToolNameRule": "chatcodec._providers.kit.tool_names",
     "ToolStep": "chatcodec._providers.contract.structure",
     "Turn": "chatcodec._providers.contract.structure",
     "TurnOrder": "chatcodec._providers.contract.structure",
@@ -381,18 +424,24 @@ _EXPORTED_FROM: dict[str, str] = {
     "as_sampling_number": "chatcodec._narrow",
     "bag_key": "chatcodec._providers.kit.bags",
     "bearer_headers": "chatcodec._providers.contract.edge",
+    "bearer_key": "chatcodec._providers.contract.edge",
+    "budget_for_effort": "chatcodec._providers.kit.reasoning",
     "canonical_refusal": "chatcodec._providers.kit.errors",
     "carries_nothing": "chatcodec._providers.contract.target_rules",
     "closed_schema": "chatcodec._providers.kit",
     "compact_json": "chatcodec._providers.kit.arguments",
     "constrained": "chatcodec._providers.kit.wire",
+    "count_of": "chatcodec._providers.contract.edge",
     "decode_cache_control": "chatcodec._providers.kit.cache",
+    "deeper_than": "chatcodec._payloads",
     "deferred_adapter": "chatcodec._model._base",
     "discriminator": "chatcodec._providers.kit.wire",
     "encode_cache_control": "chatcodec._providers.kit.cache",
+    "error_status": "chatcodec._error_statuses",
     "history_for": "chatcodec._providers.history.turns",
     "holds_a_container": "chatcodec._providers.kit.bags",
     "input_object": "chatcodec._providers.kit.tool_arguments",
+    "is_a_double": "chatcodec._narrow",
     "is_default": "chatcodec._providers.contract.target_rules",
     "is_dict": "chatcodec._narrow",
     "is_list": "chatcodec._narrow",
@@ -411,15 +460,19 @@ _EXPORTED_FROM: dict[str, str] = {
     "model_in_path": "chatcodec._providers.contract.edge",
     "path": "chatcodec._providers.kit.errors",
     "present": "chatcodec._providers.kit.bags",
+    "problems_error": "chatcodec._errors",
     "put_logprobs": "chatcodec._providers.kit.token_logprobs",
     "range_rule": "chatcodec._providers.contract.target_rules",
     "read_data_ids": "chatcodec._providers.contract.edge",
     "read_event": "chatcodec._providers.kit.stream_reading",
+    "read_in_batches": "chatcodec._providers.kit.stream_reading",
     "read_logprob_settings": "chatcodec._providers.kit.logprob_settings",
     "read_nested_error": "chatcodec._providers.contract.edge",
+    "read_one": "chatcodec._providers.kit.stream_reading",
     "read_tier": "chatcodec._providers.kit.service_tier",
     "read_token_logprobs": "chatcodec._providers.kit.token_logprobs",
     "reasoning_for_effort": "chatcodec._providers.kit.reasoning",
+    "refuse_unwritable_numbers": "chatcodec._payloads",
     "report_after_error": "chatcodec._providers.kit.stream_errors",
     "report_invented": "chatcodec._providers.kit.invented",
     "report_invented_counts": "chatcodec._providers.kit.invented",
@@ -431,9 +484,11 @@ _EXPORTED_FROM: dict[str, str] = {
     "rule_error": "chatcodec._errors",
     "runs": "chatcodec._providers.kit.origins",
     "sdk_kinds": "chatcodec._providers.kit.wire",
+    "servers": "chatcodec._providers.kit",
     "shape_fields": "chatcodec._providers.kit.wire",
     "split_fields": "chatcodec._providers.kit.bags",
     "split_turn": "chatcodec._providers.kit.origins",
+    "spoken": "chatcodec._providers.contract.structure",
     "stands_for": "chatcodec._providers.kit.wire",
     "system_origin": "chatcodec._providers.kit.origins",
     "tag": "chatcodec._providers.kit.wire",
@@ -443,12 +498,14 @@ _EXPORTED_FROM: dict[str, str] = {
     "tool_name": "chatcodec._providers.kit.tool_names",
     "tool_name_map": "chatcodec._providers.kit.tool_names",
     "unblank_tool_name": "chatcodec._providers.kit.tool_names",
+    "unicode_text": "chatcodec._providers.kit.token_logprobs",
     "unmapped": "chatcodec._providers.kit.bags",
     "validate_canonical": "chatcodec._canonical_validation",
     "validate_with": "chatcodec._canonical_validation",
     "wire_fields": "chatcodec._providers.kit.bags",
     "wire_key": "chatcodec._providers.kit.bags",
     "wire_shape": "chatcodec._providers.kit.wire",
+    "with_unknown_nulls": "chatcodec._providers.kit.null_fields",
     "write_logprob_settings": "chatcodec._providers.kit.logprob_settings",
     "write_tier": "chatcodec._providers.kit.service_tier",
     "write_token_logprobs": "chatcodec._providers.kit.token_logprobs",

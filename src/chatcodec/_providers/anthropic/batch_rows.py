@@ -7,9 +7,8 @@ and the Messages API refuses the version field, so a body leaving Bedrock loses 
 from __future__ import annotations
 
 from chatcodec._providers.anthropic.markers import PROVIDER
-from chatcodec._providers.contract.envelopes import BODY, ID, EnvelopeLayout, IdRule
 from chatcodec._providers.families.aws.batch import BEDROCK_BATCH, BEDROCK_BATCH_OUTPUT
-from chatcodec.contract import BatchRows, EnvelopeBody
+from chatcodec.contract import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout, IdRule
 
 _CUSTOM_ID = IdRule(
     r"[a-zA-Z0-9_-]{1,64}",

@@ -24,11 +24,11 @@ from chatcodec import (
     ToolDefinition,
     ToolMessage,
     ToolResultPart,
+    decode_response,
     get_codec,
     validate_messages,
     validate_model,
 )
-from chatcodec._payloads import Payload, load_object
 from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id
 from chatcodec.contract import LossRecorder, as_dict
 
@@ -128,9 +128,9 @@ def _reasoning(effort: ReasoningEffort | None, max_tokens: int, losses: LossReco
     return ReasoningConfig(enabled=True, budget_tokens=budget)
 
 
-def parse_response(payload: Payload) -> ChatResponse:
+def parse_response(payload: Mapping[str, Any] | str | bytes | bytearray) -> ChatResponse:
     """A canonical response from an Anthropic response body (dict, JSON text or bytes)."""
-    return CODEC.decode_response(load_object(payload, "Anthropic response"))
+    return decode_response("anthropic", payload)
 
 
 def format_tool_results(messages: Iterable[Any]) -> list[AnyMessage]:

@@ -30,7 +30,6 @@ from typing import Any
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.stream_framing import FRAMING
-from chatcodec._providers.contract.edge import bearer_key
 from chatcodec.contract import (
     CountFront,
     CountUpstream,
@@ -43,6 +42,7 @@ from chatcodec.contract import (
     Upstream,
     UpstreamModels,
     as_dict,
+    bearer_key,
     read_data_ids,
     read_nested_error,
 )

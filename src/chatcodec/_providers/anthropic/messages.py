@@ -55,9 +55,10 @@ from chatcodec._providers.anthropic.parts import (
 )
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.families.claude.prefill import trimmed_prefill
-from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_RESULT
 from chatcodec.contract import (
     NULLS,
+    PLAIN_TEXT,
+    PLAIN_TOOL_RESULT,
     DecodeContext,
     LossRecorder,
     Steps,

@@ -39,9 +39,9 @@ from chatcodec._providers.anthropic.tool_ids import (
     split_signed_id,
 )
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
-from chatcodec._providers.kit.null_fields import with_unknown_nulls
-from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.contract import (
+    PLAIN_TEXT,
+    PLAIN_TOOL_USE,
     Steps,
     as_list,
     closed_schema,
@@ -53,6 +53,7 @@ from chatcodec.contract import (
     shape_fields,
     split_fields,
     tool_name,
+    with_unknown_nulls,
 )
 
 _SANITIZE = MAPPING.sanitize

@@ -45,8 +45,6 @@ from chatcodec._providers.anthropic.stream_shapes import COMMON_EVENT
 from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id, split_signed_id
 from chatcodec._providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec._providers.families.google.thought_signatures import GEMINI, GEMINI_KEY
-from chatcodec._providers.kit.null_fields import with_unknown_nulls
-from chatcodec._providers.kit.stream_reading import read_in_batches, read_one
 from chatcodec.contract import (
     DecodeContext,
     FeedByReading,
@@ -56,8 +54,11 @@ from chatcodec.contract import (
     json_path,
     loads,
     read_event,
+    read_in_batches,
+    read_one,
     split_fields,
     validate_canonical,
+    with_unknown_nulls,
 )
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pydantic_core import core_schema as cs
 
 from chatcodec._providers.anthropic import wire
-from chatcodec.contract import closed_schema
+from chatcodec.contract import closed_schema as sc
 
 
 def _maybe(schema: cs.CoreSchema) -> cs.CoreSchema:
@@ -26,7 +26,7 @@ def _maybe(schema: cs.CoreSchema) -> cs.CoreSchema:
 
 def _usage() -> cs.CoreSchema:
     count = _maybe(cs.int_schema(strict=True, ge=0))  # wire.Count | None
-    details = closed_schema.closed_like(wire.OutputTokensDetails, {}, {"thinking_tokens": count}, extra=True)
+    details = sc.closed_like(wire.OutputTokensDetails, {}, {"thinking_tokens": count}, extra=True)
     counts = {
         "input_tokens": count,
         "output_tokens": count,
@@ -34,61 +34,57 @@ def _usage() -> cs.CoreSchema:
         "cache_read_input_tokens": count,
         "output_tokens_details": _maybe(details),
     }
-    return closed_schema.closed_like(wire.Usage, {}, counts, extra=True)
+    return sc.closed_like(wire.Usage, {}, counts, extra=True)
 
 
 def _blocks() -> cs.CoreSchema:
     """The blocks a stream starts: text, thinking and client tool calls (any other type,
     a server tool's block included, is the wire adapter's)."""
     cache = {
-        "cache_control": _maybe(
-            closed_schema.closed_like(
-                wire.CacheControl, {"type": closed_schema.text()}, {"ttl": closed_schema.text()}, extra=True
-            )
-        )
+        "cache_control": _maybe(sc.closed_like(wire.CacheControl, {"type": sc.text()}, {"ttl": sc.text()}, extra=True))
     }
-    citations = {"citations": _maybe(cs.list_schema(closed_schema.json_object(), strict=True))}
+    citations = {"citations": _maybe(cs.list_schema(sc.json_object(), strict=True))}
     choices = {
-        "text": closed_schema.closed_like(
+        "text": sc.closed_like(
             wire.TextBlock,
-            {"type": closed_schema.literal("text"), "text": closed_schema.text()},
+            {"type": sc.literal("text"), "text": sc.text()},
             {**cache, **citations},
             extra=True,
         ),
-        "thinking": closed_schema.closed_like(
+        "thinking": sc.closed_like(
             wire.ThinkingBlock,
-            {"type": closed_schema.literal("thinking"), "thinking": closed_schema.text()},
-            {"signature": closed_schema.text()},
+            {"type": sc.literal("thinking"), "thinking": sc.text()},
+            {"signature": sc.text()},
             extra=True,
         ),
-        "tool_use": closed_schema.closed_like(
+        "tool_use": sc.closed_like(
             wire.ToolUseBlock,
             {
-                "type": closed_schema.literal("tool_use"),
-                "id": closed_schema.text(),
-                "name": closed_schema.text(),
-                "input": closed_schema.json_object(),
+                "type": sc.literal("tool_use"),
+                "id": sc.text(),
+                "name": sc.text(),
+                "input": sc.json_object(),
             },
             cache,
             extra=True,
         ),
     }
-    return closed_schema.tagged(choices, "type")
+    return sc.tagged(choices, "type")
 
 
 def common_event(json_input: bool) -> cs.CoreSchema:
     """The common event shapes by ``type`` (see the module docstring)."""
     del json_input  # events are read from dicts: one form serves
     index = cs.int_schema(strict=True, ge=0)  # wire.BlockIndex
-    maybe_text = _maybe(closed_schema.text())
+    maybe_text = _maybe(sc.text())
     blocks = _blocks()
-    message = closed_schema.closed_like(
+    message = sc.closed_like(
         wire.Response,
         {"content": cs.list_schema(blocks, strict=True)},
         {
             "id": maybe_text,
-            "type": closed_schema.text(),
-            "role": closed_schema.text(),
+            "type": sc.text(),
+            "role": sc.text(),
             "model": maybe_text,
             "stop_reason": maybe_text,
             "stop_sequence": maybe_text,
@@ -96,42 +92,36 @@ def common_event(json_input: bool) -> cs.CoreSchema:
         },
         extra=True,
     )
-    deltas = {key: closed_schema.text() for key in ("text", "partial_json", "thinking", "signature")}
-    delta = closed_schema.closed_like(
-        wire.Delta, {"type": closed_schema.text()}, {**deltas, "citation": closed_schema.json_object()}, extra=True
-    )
-    late = closed_schema.closed_like(
+    deltas = {key: sc.text() for key in ("text", "partial_json", "thinking", "signature")}
+    delta = sc.closed_like(wire.Delta, {"type": sc.text()}, {**deltas, "citation": sc.json_object()}, extra=True)
+    late = sc.closed_like(
         wire.MessageDeltaFields, {}, {"stop_reason": maybe_text, "stop_sequence": maybe_text}, extra=True
     )
-    error = closed_schema.closed_like(
-        wire.ErrorObject, {}, {"type": closed_schema.text(), "message": closed_schema.text()}, extra=True
-    )
+    error = sc.closed_like(wire.ErrorObject, {}, {"type": sc.text(), "message": sc.text()}, extra=True)
     choices = {
-        "message_start": closed_schema.closed_like(
-            wire.MessageStart, {"type": closed_schema.literal("message_start"), "message": message}, extra=True
+        "message_start": sc.closed_like(
+            wire.MessageStart, {"type": sc.literal("message_start"), "message": message}, extra=True
         ),
-        "content_block_start": closed_schema.closed_like(
+        "content_block_start": sc.closed_like(
             wire.BlockStart,
-            {"type": closed_schema.literal("content_block_start"), "index": index, "content_block": blocks},
+            {"type": sc.literal("content_block_start"), "index": index, "content_block": blocks},
             extra=True,
         ),
-        "content_block_delta": closed_schema.closed_like(
+        "content_block_delta": sc.closed_like(
             wire.BlockDelta,
-            {"type": closed_schema.literal("content_block_delta"), "index": index, "delta": delta},
+            {"type": sc.literal("content_block_delta"), "index": index, "delta": delta},
             extra=True,
         ),
-        "message_delta": closed_schema.closed_like(
+        "message_delta": sc.closed_like(
             wire.MessageDelta,
-            {"type": closed_schema.literal("message_delta"), "delta": late},
+            {"type": sc.literal("message_delta"), "delta": late},
             {"usage": _maybe(_usage())},
             extra=True,
         ),
-        "error": closed_schema.closed_like(
-            wire.ErrorBody, {"type": closed_schema.literal("error"), "error": error}, extra=True
-        ),
+        "error": sc.closed_like(wire.ErrorBody, {"type": sc.literal("error"), "error": error}, extra=True),
     }
-    return closed_schema.tagged(choices, "type")
+    return sc.tagged(choices, "type")
 
 
-COMMON_EVENT = closed_schema.LazyValidator(common_event)
+COMMON_EVENT = sc.LazyValidator(common_event)
 """The common events' validator, built on a stream's first event that needs it."""

@@ -17,7 +17,7 @@ The rewrite here is a pure function, so a call and its result always agree, and 
 * **reversible**: :func:`restore_tool_use_id` undoes it, and decoding applies it, so
   ``encode(decode(x)) == x`` for every valid wire id.
 
-The mechanism is the kit's :class:`~chatcodec._providers.kit.tool_id_mapping.ToolIdMapping`
+The mechanism is the contract's :class:`~chatcodec.contract.ToolIdMapping`
 (Bedrock Converse uses it with its own rule); this module binds it to Anthropic's.
 
 **A Gemini thought signature rides in the id.** Gemini 3 refuses a tool loop whose function
@@ -44,13 +44,10 @@ as a signed one (another provider's then gets that signature).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from chatcodec._providers.kit.tool_id_mapping import PREFIX, ToolIdMapping, escape_text, unescape_text
+from chatcodec.contract import ToolIdMapping
 
 __all__ = [
     "MAPPING",
-    "PREFIX",
     "SIGNATURE_SEPARATOR",
     "restore_tool_use_id",
     "sanitize_tool_use_id",
@@ -63,19 +60,12 @@ MAPPING = ToolIdMapping(r"^[a-zA-Z0-9_-]+$")
 """Anthropic's rule: the pattern of the API's 400, no length limit."""
 
 
-def sanitize_tool_use_id(tool_use_id: str) -> str:
-    """The id Anthropic is sent for ``tool_use_id``: unchanged when valid, else escaped."""
-    return MAPPING.sanitize(tool_use_id)
-
-
-def restore_tool_use_id(wire_id: str) -> str:
-    """The original id behind a rewritten one; any other id is returned unchanged."""
-    return MAPPING.restore(wire_id)
-
-
-def tool_id_rewrites(ids: Iterable[str]) -> dict[str, str]:
-    """``{original: sent}`` for the ids among ``ids`` that the encoder rewrites."""
-    return MAPPING.rewrites(ids)
+sanitize_tool_use_id = MAPPING.sanitize
+"""The id Anthropic is sent for a tool-call id: unchanged when valid, else escaped."""
+restore_tool_use_id = MAPPING.restore
+"""The original id behind a rewritten one; any other id is returned unchanged."""
+tool_id_rewrites = MAPPING.rewrites
+"""``{original: sent}`` for the ids among those given that the encoder rewrites."""
 
 
 SIGNATURE_SEPARATOR = "__thought__"
@@ -85,7 +75,7 @@ SIGNATURE_SEPARATOR = "__thought__"
 def signed_tool_use_id(sent_id: str, signature: str) -> str:
     """The id a call holding a Gemini ``signature`` is written with: the id Anthropic is
     sent (:func:`sanitize_tool_use_id`), the separator, the escaped signature."""
-    return f"{sent_id}{SIGNATURE_SEPARATOR}{escape_text(signature)}"
+    return f"{sent_id}{SIGNATURE_SEPARATOR}{MAPPING.escape_text(signature)}"
 
 
 def split_signed_id(wire_id: str) -> tuple[str, str | None]:
@@ -94,5 +84,5 @@ def split_signed_id(wire_id: str) -> tuple[str, str | None]:
     head, separator, body = wire_id.rpartition(SIGNATURE_SEPARATOR)
     if not separator or not head or not body:
         return wire_id, None
-    signature = unescape_text(body)
+    signature = MAPPING.unescape_text(body)
     return (wire_id, None) if signature is None else (head, signature)

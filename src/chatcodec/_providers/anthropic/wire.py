@@ -30,8 +30,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._payloads import deeper_than
-from chatcodec.contract import as_dict, constrained, stands_for, tag, tagged, too_deep, wire_shape
+from chatcodec.contract import as_dict, constrained, deeper_than, stands_for, tag, tagged, too_deep, wire_shape
 from chatcodec.contract import closed_schema as sc
 
 Text = Annotated[str, constrained(max_length=2**31)]

@@ -60,7 +60,6 @@ __all__ = [
     "body_call",
     "model_in_path",
     "read_data_ids",
-    "read_first_item",
     "read_nested_error",
     "stream_flag_in_body",
 ]
@@ -138,17 +137,6 @@ def read_nested_error(body: object) -> tuple[str, str | None]:
         return _text(fields, "message", "Message"), None
     kind = error.get("type") or error.get("status") or error.get("code")
     return _text(error, "message"), None if kind is None else str(kind)
-
-
-def read_first_item(read: ErrorReader) -> ErrorReader:
-    """``read`` for a body that may be a JSON array holding the error as its first item
-    (Gemini's ``streamGenerateContent`` without ``alt=sse`` answers ``[{"error": ...}]``)."""
-
-    def reading(body: object) -> tuple[str, str | None]:
-        items = as_list(body)
-        return read(items[0] if items else body)
-
-    return reading
 
 
 def _text(fields: Mapping[str, Any], *keys: str) -> str:
@@ -459,9 +447,12 @@ shown_as(
     ErrorShape,
     Front,
     ModelList,
+    RouteError,
     Upstream,
     UpstreamModels,
     bearer_headers,
+    bearer_key,
+    count_of,
     model_in_path,
     read_data_ids,
     read_nested_error,

@@ -124,4 +124,4 @@ NO_BATCH_ROWS: Final = BatchRows()
 """A folder without a ``batch_rows.py``: in no envelope, holding no training dialect."""
 
 
-shown_as("chatcodec.contract", BatchRows, EnvelopeBody, EnvelopeLayout)
+shown_as("chatcodec.contract", BatchRows, EnvelopeBody, EnvelopeLayout, IdRule)

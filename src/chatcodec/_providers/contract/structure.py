@@ -111,4 +111,4 @@ def role_at(entry: Mapping[str, Any], where: Location) -> Location:
     return (*where, "role") if "role" in entry else where
 
 
-shown_as("chatcodec.contract", Structure, ToolStep, Turn, TurnProblem, role_at)
+shown_as("chatcodec.contract", Structure, ToolStep, Turn, TurnProblem, role_at, spoken)

@@ -24,7 +24,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from chatcodec._providers.contract.edge import Framing, RouteError, bearer_key, count_of, read_first_item
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 from chatcodec._providers.gemini.stream_framing import FRAMING
 from chatcodec.contract import (
@@ -35,12 +34,16 @@ from chatcodec.contract import (
     Edge,
     ErrorShape,
     Extension,
+    Framing,
     Front,
     ModelList,
+    RouteError,
     Upstream,
     UpstreamModels,
     as_dict,
     as_list,
+    bearer_key,
+    count_of,
     model_in_path,
     read_nested_error,
 )
@@ -142,6 +145,13 @@ def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
     return {"error": {"code": status, "message": message, "status": kind}}
 
 
+def read_error(body: object) -> tuple[str, str | None]:
+    """The error of a body that may be a JSON array holding it as its first item
+    (``streamGenerateContent`` without ``alt=sse`` answers ``[{"error": ...}]``)."""
+    items = as_list(body)
+    return read_nested_error(items[0] if items else body)
+
+
 _VERTEX = "https://cloud.google.com/vertex-ai/docs/reference/rest/v1/projects.locations.endpoints/generateContent"
 _VERTEX_LABELS = "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/GenerateContentRequest"
 _REST = "https://ai.google.dev/api/generate-content#request-body"
@@ -183,7 +193,7 @@ EDGE = Edge(
     PROVIDER,
     response_name="a Gemini response",
     framing=FRAMING,
-    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error), reads=ERROR_READS),
+    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_error, reads=ERROR_READS),
     front=Front(
         ("/v1beta/models/{target}", "/v1/models/{target}"),
         read_call,

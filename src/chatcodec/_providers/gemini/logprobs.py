@@ -27,9 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._narrow import is_a_double
-from chatcodec._providers.kit.token_logprobs import unicode_text
-from chatcodec.contract import LossRecorder, Steps, as_dict, as_list
+from chatcodec.contract import LossRecorder, Steps, as_dict, as_list, is_a_double, unicode_text, unmapped
 
 RESULT = "logprobsResult"
 CHOSEN, TOP = "chosenCandidates", "topCandidates"
@@ -54,7 +52,7 @@ def take_logprobs(bag: dict[str, Any]) -> list[dict[str, Any]] | None:
         token = _token(entry)
         if token is None:
             return None
-        rest_chosen.append(_rest(entry))
+        rest_chosen.append(unmapped(entry, _MAPPED))
         if top is not None:
             alternatives = _step(top[step])
             if alternatives is None:
@@ -88,10 +86,6 @@ def _token(entry: object) -> dict[str, Any] | None:
     return {"token": token, "logprob": logprob}
 
 
-def _rest(entry: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in entry.items() if key not in _MAPPED}
-
-
 def _step(step: object) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
     """One ``topCandidates`` step: its tokens, and what else it holds (each candidate's
     ``tokenId``, under ``candidates``, and the step's other fields)."""
@@ -106,7 +100,7 @@ def _step(step: object) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
         if token is None:
             return None
         tokens.append(token)
-        rests.append(_rest(entry))
+        rests.append(unmapped(entry, _MAPPED))
     rest = {key: value for key, value in fields.items() if key != "candidates"}
     if any(rests):
         rest["candidates"] = rests

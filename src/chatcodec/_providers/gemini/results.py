@@ -33,7 +33,6 @@ from chatcodec._providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec._providers.gemini.markers import EMPTY_ID, KIT, NO_CACHE_MARKER, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec._providers.gemini.media import decode_media, encode_media
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
-from chatcodec._providers.kit.tool_names import fitted_tool_name
 from chatcodec.contract import (
     LossRecorder,
     Steps,
@@ -46,6 +45,7 @@ from chatcodec.contract import (
     restore_fields,
     shape_fields,
     tool_name,
+    tool_name_map,
     unmapped,
 )
 
@@ -162,12 +162,9 @@ def encode_result(
     if name is None:
         losses.add((*at, "name"), "tool name", "Gemini results need their function's name; none is known")
         name = "unknown_function"
-    # a blank name is sent as its call's (the rename is reported once, at the call)
-    blank = not name.strip()
-    fitted = (
-        fitted_tool_name(name, GEMINI_TOOL_NAMES) if blank else tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES)
-    )
-    function_response["name"] = fitted
+    # a blank name is sent as its call's, fitted (the rename is reported once, at the call)
+    blank = tool_name_map((name,), GEMINI_TOOL_NAMES) if not name.strip() else {}
+    function_response["name"] = blank.get(name) or tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES)
     wire_media: list[dict[str, Any]] = []
     if isinstance(content, str):
         text, texts_given = content, True

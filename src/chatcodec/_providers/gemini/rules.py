@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from chatcodec._providers.kit.reasoning import budget_for_effort
 from chatcodec.contract import (
     ModelFamily,
     ProviderRules,
@@ -37,6 +36,7 @@ from chatcodec.contract import (
     TargetRule,
     as_dict,
     as_list,
+    budget_for_effort,
     is_default,
     range_rule,
 )

@@ -26,11 +26,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pydantic_core
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from chatcodec import ValidationError
-from chatcodec._errors import is_template
-from chatcodec.contract import as_dict, as_list, is_dict, is_list
+from chatcodec.contract import Problem, as_dict, as_list, is_dict, is_list, problems_error
 
 FREE_FORM = frozenset(
     {
@@ -157,7 +155,7 @@ def respelled_error(error: pydantic_core.ValidationError, renamed: list[Path], t
     """``error`` (found in the camelCase copy) with its locations spelled as the payload
     spelled them, so every path in the message exists in the caller's input."""
     by_camel: Mapping[Path, str] = {_camel_path(path): str(path[-1]) for path in renamed}
-    details: list[InitErrorDetails] = []
+    problems: list[Problem] = []
     for detail in error.errors(include_url=False):
         camel_location = tuple(detail["loc"])
         location = list(camel_location)
@@ -167,15 +165,8 @@ def respelled_error(error: pydantic_core.ValidationError, renamed: list[Path], t
             original = by_camel.get(camel_location[: index + 1])
             if original is not None:
                 location[index] = original
-        message = detail["msg"].replace("{", "{{").replace("}", "}}")
-        error_type = detail["type"]
-        assert is_template(error_type)  # pydantic's error types are names
-        assert is_template(message)  # braces escaped above
-        custom = PydanticCustomError(error_type, message)
-        details.append({"type": custom, "loc": tuple(location), "input": detail["input"]})
-    built = ValidationError.from_exception_data(title, details)
-    assert isinstance(built, ValidationError)
-    return built
+        problems.append(Problem(tuple(location), detail["type"], detail["msg"], detail["input"]))
+    return problems_error(title, problems)
 
 
 def _camel_path(path: Path) -> Path:

@@ -39,7 +39,6 @@ from chatcodec import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec._error_statuses import error_status
 from chatcodec._providers.gemini.finish_reason import encode_finish_reason
 from chatcodec._providers.gemini.logprobs import RESULT, write_logprobs
 from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
@@ -52,8 +51,10 @@ from chatcodec.contract import (
     PartLifecycleEvent,
     Steps,
     absent_keys,
+    error_status,
     report_after_error,
     restore_fields,
+    unmapped,
 )
 
 
@@ -207,7 +208,7 @@ class StreamEncoder:
             return
         bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
         candidate = self._candidate(event.choice)
-        candidate.update(_unmapped(restore_fields(bag), CANDIDATE_MAPPED))
+        candidate.update(unmapped(restore_fields(bag), CANDIDATE_MAPPED))
         if "index" in absent_keys(bag) and event.choice == 0:
             del candidate["index"]
         reason = encode_finish_reason(event.finish_reason.model_dump(), bag, self.context, (*at, "finish_reason"))
@@ -230,8 +231,8 @@ class StreamEncoder:
         bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
         message_bag = KIT.claim(self.losses, event.message_metadata, (*at, "message_metadata"))
         # what the candidate and its content say themselves wins, as in ``encode_response``
-        fields = _unmapped(restore_fields(bag), CANDIDATE_MAPPED)
-        message_fields = _unmapped(restore_fields(message_bag), ("parts",))
+        fields = unmapped(restore_fields(bag), CANDIDATE_MAPPED)
+        message_fields = unmapped(restore_fields(message_bag), ("parts",))
         if not fields and not message_fields:
             return
         candidate = self._candidate(event.choice)
@@ -375,10 +376,6 @@ class StreamEncoder:
         wire = encode_part(part, self.context, at)
         if wire is not None:
             self._piece(event.choice, wire, continuation=False)
-
-
-def _unmapped(fields: dict[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
-    return {key: value for key, value in fields.items() if key not in mapped}
 
 
 def _error_body(event: ErrorEvent) -> dict[str, Any]:

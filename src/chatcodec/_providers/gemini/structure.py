@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
-from chatcodec._providers.contract.structure import spoken
-from chatcodec.contract import Location, Structure, ToolStep, Turn, TurnProblem, as_dict, as_list, role_at
+from chatcodec.contract import Location, Structure, ToolStep, Turn, TurnProblem, as_dict, as_list, role_at, spoken
 
 _KEYS: tuple[tuple[str, Literal["call", "result"]], ...] = (
     ("functionCall", "call"),

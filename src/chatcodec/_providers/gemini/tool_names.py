@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from chatcodec._providers.kit.tool_names import ToolNameRule
+from chatcodec.contract import ToolNameRule
 
 GEMINI_TOOL_NAMES = ToolNameRule(
     valid=re.compile(r"\A[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}\Z"),

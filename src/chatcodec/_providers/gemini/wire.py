@@ -10,7 +10,7 @@ One description of the wire, in two forms:
   made of (:func:`checked_request` tries it first): one validation in Rust, no pydantic.
 
 Each closed object is built from the shape it narrows
-(:func:`~chatcodec._providers.kit.closed_schema.closed_like`: that shape's fields only, in
+(:func:`~chatcodec._providers.kit.sc.closed_like`: that shape's fields only, in
 its order), adding which keys are common and which values are JSON; the closed schema is
 narrower: every payload it accepts the shapes accept, and the reader reads either alike
 (``tests/providers/gemini/test_reader.py``). Each shape names the SDK kinds it stands for
@@ -34,17 +34,17 @@ import pydantic_core
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._payloads import refuse_unwritable_numbers
 from chatcodec._providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
 from chatcodec.contract import (
     as_chatcodec_error,
     as_dict,
-    closed_schema,
     constrained,
+    refuse_unwritable_numbers,
     shape_fields,
     stands_for,
     wire_shape,
 )
+from chatcodec.contract import closed_schema as sc
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -320,28 +320,22 @@ def _listed(item: cs.CoreSchema, *, at_least: int = 0) -> cs.CoreSchema:
 def _part() -> cs.CoreSchema:
     """Every key a common part may have; which combinations mean what is the reader's
     business (one schema, no union to try in turn)."""
-    arguments = closed_schema.json_value_to_write(whole=closed_schema.json_object())
-    function_call = closed_schema.closed_like(
-        FunctionCall, {"name": closed_schema.non_empty()}, {"args": arguments, "id": closed_schema.text()}
-    )
-    function_response = closed_schema.closed_like(
+    arguments = sc.json_value_to_write(whole=sc.json_object())
+    function_call = sc.closed_like(FunctionCall, {"name": sc.non_empty()}, {"args": arguments, "id": sc.text()})
+    function_response = sc.closed_like(
         FunctionResponse,
-        {"name": closed_schema.text()},
-        {"response": closed_schema.json_object(), "id": closed_schema.text()},
+        {"name": sc.text()},
+        {"response": sc.json_object(), "id": sc.text()},
     )
-    return closed_schema.closed_like(
+    return sc.closed_like(
         Part,
         {},
         {
-            "text": closed_schema.text(),
+            "text": sc.text(),
             "thought": cs.bool_schema(strict=True),
-            _SIGNATURE: closed_schema.text(),
-            "inlineData": closed_schema.closed_like(
-                Blob, {"mimeType": closed_schema.text(), "data": closed_schema.text()}
-            ),
-            "fileData": closed_schema.closed_like(
-                FileData, {"fileUri": closed_schema.non_empty()}, {"mimeType": closed_schema.text()}
-            ),
+            _SIGNATURE: sc.text(),
+            "inlineData": sc.closed_like(Blob, {"mimeType": sc.text(), "data": sc.text()}),
+            "fileData": sc.closed_like(FileData, {"fileUri": sc.non_empty()}, {"mimeType": sc.text()}),
             "functionCall": function_call,
             "functionResponse": function_response,
         },
@@ -349,37 +343,37 @@ def _part() -> cs.CoreSchema:
 
 
 def _tools() -> cs.CoreSchema:
-    declaration = closed_schema.closed_like(
+    declaration = sc.closed_like(
         FunctionDeclaration,
-        {"name": closed_schema.non_empty()},
+        {"name": sc.non_empty()},
         {
-            "description": closed_schema.text(),
-            "parameters": closed_schema.json_object(),
-            "parametersJsonSchema": closed_schema.json_object(),
+            "description": sc.text(),
+            "parameters": sc.json_object(),
+            "parametersJsonSchema": sc.json_object(),
         },
     )
-    tool = closed_schema.closed_like(Tool, {"functionDeclarations": _listed(declaration, at_least=1)})
+    tool = sc.closed_like(Tool, {"functionDeclarations": _listed(declaration, at_least=1)})
     return cs.list_schema(tool, strict=True, min_length=1, max_length=1)
 
 
 def _config_fields(json_input: bool) -> dict[str, cs.CoreSchema]:
     """The ``generationConfig`` keys the closed schema types; any other is an extra JSON value."""
-    thinking = closed_schema.closed_like(
+    thinking = sc.closed_like(
         ThinkingConfig,
         {},
         {
             "thinkingBudget": cs.int_schema(strict=True, ge=-1),
-            "thinkingLevel": closed_schema.literal(*_LEVELS),
+            "thinkingLevel": sc.literal(*_LEVELS),
             "includeThoughts": cs.bool_schema(strict=True),
         },
     )
-    sampling = closed_schema.number(json_input=json_input)
+    sampling = sc.number(json_input=json_input)
     return {
         "temperature": sampling,
         "topP": sampling,
         "topK": cs.int_schema(strict=True),
         "maxOutputTokens": cs.int_schema(strict=True, ge=1),
-        "stopSequences": _listed(closed_schema.text(), at_least=1),
+        "stopSequences": _listed(sc.text(), at_least=1),
         "seed": cs.int_schema(strict=True),
         "presencePenalty": sampling,
         "frequencyPenalty": sampling,
@@ -398,31 +392,27 @@ def _request_fields(json_input: bool) -> tuple[dict[str, cs.CoreSchema], dict[st
     """The request keys the closed schema types, required and optional; any other
     (``safetySettings``, ``cachedContent``, ``labels``...) is an extra JSON value, kept in
     the request's bag."""
-    content = closed_schema.closed_like(
-        Content, {"role": closed_schema.literal("user", "model"), "parts": _listed(_part(), at_least=1)}
+    content = sc.closed_like(Content, {"role": sc.literal("user", "model"), "parts": _listed(_part(), at_least=1)})
+    system_parts = _listed(sc.closed_like(Part, {"text": sc.text()}))
+    system = sc.either(
+        sc.text(),
+        sc.closed_like(Content, {"parts": system_parts}, {"role": sc.text()}),
     )
-    system_parts = _listed(closed_schema.closed_like(Part, {"text": closed_schema.text()}))
-    system = closed_schema.either(
-        closed_schema.text(),
-        closed_schema.closed_like(Content, {"parts": system_parts}, {"role": closed_schema.text()}),
-    )
-    calling = closed_schema.closed_like(
-        FunctionCallingConfig, {"mode": closed_schema.text()}, {"allowedFunctionNames": _listed(closed_schema.text())}
-    )
-    generation = closed_schema.closed_like(GenerationConfig, {}, _config_fields(json_input), extra=True)
+    calling = sc.closed_like(FunctionCallingConfig, {"mode": sc.text()}, {"allowedFunctionNames": _listed(sc.text())})
+    generation = sc.closed_like(GenerationConfig, {}, _config_fields(json_input), extra=True)
     optional = {
-        "model": closed_schema.text(),
+        "model": sc.text(),
         "systemInstruction": system,
         "tools": _tools(),
-        "toolConfig": closed_schema.closed_like(ToolConfig, {"functionCallingConfig": calling}),
+        "toolConfig": sc.closed_like(ToolConfig, {"functionCallingConfig": calling}),
         "generationConfig": generation,  # responseMimeType, mediaResolution...: JSON values
     }
     return {"contents": _listed(content)}, optional
 
 
 def _request(json_input: bool) -> cs.CoreSchema:
-    root = closed_schema.closed_like(Request, *_request_fields(json_input), extra=True, every_field=True)
-    return cs.definitions_schema(root, [closed_schema.json_without_floats(json_input=json_input)])
+    root = sc.closed_like(Request, *_request_fields(json_input), extra=True, every_field=True)
+    return cs.definitions_schema(root, [sc.json_without_floats(json_input=json_input)])
 
 
 _REQUEST_FIELDS = frozenset(shape_fields(Request))
@@ -430,7 +420,7 @@ _REQUEST_FIELDS = frozenset(shape_fields(Request))
 (``every_field``); an extra one is checked again (:func:`_extras_to_check_again`)."""
 
 
-REQUEST = closed_schema.LazyValidator(_request)
+REQUEST = sc.LazyValidator(_request)
 """The common request shapes, closed (camelCase keys, no null where a key may be left out,
 JSON values where the wire holds the caller's data): user and model turns of text (a
 thought in a model turn), ``inlineData``, ``fileData``, ``functionCall`` and
@@ -438,8 +428,8 @@ thought in a model turn), ``inlineData``, ``fileData``, ``functionCall`` and
 ``systemInstruction`` of text parts (or a bare string); one Tool object of
 ``functionDeclarations``; a ``toolConfig``; the ``generationConfig`` keys with a canonical
 home, and any other as a JSON value. A call's ``args`` holding a float come back wrapped
-(:class:`~chatcodec._providers.kit.closed_schema.WithFloats`), so the reader knows which it may
-write with pydantic-core (``closed_schema.json_text``)."""
+(:class:`~chatcodec._providers.kit.sc.WithFloats`), so the reader knows which it may
+write with pydantic-core (``sc.json_text``)."""
 
 
 def checked_request(payload: dict[str, Any]) -> tuple[dict[str, Any], list[list[str | int]], bool]:
@@ -479,7 +469,7 @@ def _extras_to_check_again(request: dict[str, Any]) -> bool:
     return False
 
 
-JSON_VALUES = closed_schema.LazyValidator(lambda json_input: cs.definition_reference_schema(closed_schema.JSON_VALUE))
+JSON_VALUES = sc.LazyValidator(lambda json_input: cs.definition_reference_schema(sc.JSON_VALUE))
 """Any JSON value, checked in Rust (pydantic-core's depth limit included)."""
 
 

@@ -62,7 +62,7 @@ class ToolIdMapping:
     def _sanitized(self, tool_use_id: str) -> str:
         if self._accepts(tool_use_id) and self._original_of(tool_use_id) is None:
             return tool_use_id
-        escaped = PREFIX + _escape(tool_use_id)
+        escaped = PREFIX + self.escape_text(tool_use_id)
         if self.max_length is None or len(escaped) <= self.max_length:
             return escaped
         import hashlib  # only for an id too long to escape: OpenSSL costs a first use ~9 M instructions
@@ -99,40 +99,28 @@ class ToolIdMapping:
         Only exact outputs of the rewrite qualify: the body must be the one escape of an id
         that needed escaping, so natural ids starting with ``cc-`` stay as they are.
         """
-        if not wire_id.startswith(PREFIX):
+        original = self.unescape_text(wire_id[len(PREFIX) :]) if wire_id.startswith(PREFIX) else None
+        if original is None:
             return None
-        body = wire_id[len(PREFIX) :]
+        return original if not self._accepts(original) or self._original_of(original) is not None else None
+
+    @staticmethod
+    def escape_text(text: str) -> str:
+        """``text`` in ``[A-Za-z0-9_-]``: every byte outside ``[A-Za-z0-9-]`` written as ``_``
+        plus two lowercase hex digits (UTF-8), the escape of this rewrite; it never holds two
+        ``_`` in a row, so a separator of two can follow or precede it."""
+        if text.isascii():
+            return text.translate(_ASCII_ESCAPES)
+        return "".join(chr(byte) if byte in _KEPT else f"_{byte:02x}" for byte in text.encode("utf-8", "surrogatepass"))
+
+    @staticmethod
+    def unescape_text(body: str) -> str | None:
+        """The text :meth:`escape_text` wrote as ``body``; None when ``body`` is no such escape."""
         if not _ESCAPED_BODY.match(body):
             return None
         raw = _ESCAPE_SEQUENCE.sub(lambda match: chr(int(match[1], 16)), body).encode("latin-1")
         try:
-            original = raw.decode("utf-8", "surrogatepass")
+            text = raw.decode("utf-8", "surrogatepass")
         except UnicodeDecodeError:
             return None
-        needed_escape = not self._accepts(original) or self._original_of(original) is not None
-        return original if needed_escape and _escape(original) == body else None
-
-
-def _escape(text: str) -> str:
-    if text.isascii():
-        return text.translate(_ASCII_ESCAPES)
-    return "".join(chr(byte) if byte in _KEPT else f"_{byte:02x}" for byte in text.encode("utf-8", "surrogatepass"))
-
-
-def escape_text(text: str) -> str:
-    """``text`` in ``[A-Za-z0-9_-]``: every byte outside ``[A-Za-z0-9-]`` written as ``_``
-    plus two lowercase hex digits (UTF-8), the escape of :class:`ToolIdMapping`; it never
-    holds two ``_`` in a row, so a separator of two can follow or precede it."""
-    return _escape(text)
-
-
-def unescape_text(body: str) -> str | None:
-    """The text :func:`escape_text` wrote as ``body``; None when ``body`` is no such escape."""
-    if not _ESCAPED_BODY.match(body):
-        return None
-    raw = _ESCAPE_SEQUENCE.sub(lambda match: chr(int(match[1], 16)), body).encode("latin-1")
-    try:
-        text = raw.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError:
-        return None
-    return text if _escape(text) == body else None
+        return text if ToolIdMapping.escape_text(text) == body else None

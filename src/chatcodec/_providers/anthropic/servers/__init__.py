@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._providers.anthropic.servers import deepseek, kimi, minimax, zai
 from chatcodec._providers.anthropic.servers.fitting import fit_request
 from chatcodec._providers.anthropic.servers.server import Server, ServerCall
-from chatcodec._providers.kit import servers as kit_servers
+from chatcodec.contract import servers as kit_servers
 
 if TYPE_CHECKING:
     from chatcodec.contract import EncodeContext

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chatcodec._providers.kit import servers as kit_servers
-from chatcodec._providers.kit.servers import Refusal
+from chatcodec.contract import servers as kit_servers
 
 __all__ = ["HOSTED_BY_ANTHROPIC", "Refusal", "Server", "ServerCall", "ServerRule"]
+
+Refusal = kit_servers.Refusal
 
 
 @dataclass(frozen=True, slots=True)
