@@ -34,7 +34,14 @@ def _encode(model: str, content: list[Any], **extra: Any) -> tuple[dict[str, Any
     return body, [loss for loss in losses if loss.kind == "rule"]
 
 
-def test_nova_micro_on_converse_is_sent_no_image_video_or_document() -> None:
+@pytest.mark.parametrize(
+    "model",
+    [
+        "us.amazon.nova-micro-v1:0",
+        "arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.amazon.nova-micro-v1:0",
+    ],
+)
+def test_nova_micro_on_converse_is_sent_no_image_video_or_document(model: str) -> None:
     """Converse's table of models and features: Amazon Nova Micro, Document chat No, Vision
     No (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html);
     the request schema: "Amazon Nova Micro does not support images or videos as input"

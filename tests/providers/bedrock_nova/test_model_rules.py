@@ -41,6 +41,9 @@ def _request(model: str | None, **settings: Any) -> dict[str, Any]:
         ("global.amazon.nova-2-lite-v1:0", "Nova 2 Lite"),
         ("arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.amazon.nova-micro-v1:0", "Nova Micro"),
         ("AMAZON.NOVA-PRO-V1:0", "Nova Pro"),
+        ("apac.amazon.nova-lite-v1:0", "Nova Lite"),
+        ("amazon.nova-2-lite-v1:0:256k", "Nova 2 Lite"),
+        ("arn:aws:bedrock:us-east-1::foundation-model/amazon.nova-premier-v1:0", "Nova Premier"),
     ],
 )
 def test_a_nova_model_id_names_its_model(model: str, name: str) -> None:
