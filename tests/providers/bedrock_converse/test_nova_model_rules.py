@@ -138,3 +138,48 @@ def test_both_bodies_apply_one_rule_of_the_model(rule: str) -> None:
     ]
     if rule in ("text_only", "inline_media_size"):
         assert converse[rule].edit is nova[rule].edit
+
+
+@pytest.mark.parametrize(("effort", "sent"), [("medium", "medium"), ("xhigh", "high")])
+def test_an_openai_effort_reaches_nova_2_lite_on_converse_as_its_reasoning_config(effort: str, sent: str) -> None:
+    """Nova reads reasoning as ``reasoningConfig`` in ``additionalModelRequestFields`` (Nova 2's
+    Converse example: ``additionalModelRequestFields={"reasoningConfig": {"type": "enabled",
+    "maxReasoningEffort": "low"}}``, efforts low, medium, high:
+    https://docs.aws.amazon.com/nova/latest/nova2-userguide/extended-thinking.html), not as
+    Claude's ``thinking`` or ``outputConfig.effort``, which Converse writes for other models."""
+    model = "us.amazon.nova-2-lite-v1:0"  # a gateway routes an OpenAI client to Nova by this name
+    body = {"model": model, "reasoning_effort": effort, "messages": [{"role": "user", "content": "Plan it."}]}
+    losses: list[chatcodec.Loss] = []
+    wire = chatcodec.convert_request(
+        body, source="openai-chat", target="bedrock-converse", on_loss="ignore", losses=losses
+    )
+    assert wire["additionalModelRequestFields"] == {"reasoningConfig": {"type": "enabled", "maxReasoningEffort": sent}}
+    assert "outputConfig" not in wire
+    assert [loss.kind for loss in losses if "reasoning" in loss.path] == ([] if effort == sent else ["setting"])
+
+
+def test_an_openai_effort_is_not_sent_to_nova_pro_on_converse() -> None:
+    """A version 1 model has no extended thinking (its request schema has no
+    ``reasoningConfig``: https://docs.aws.amazon.com/nova/latest/userguide/complete-request-schema.html):
+    nothing about reasoning is sent, reported by the ``reasoning_config`` rule."""
+    model = "us.amazon.nova-pro-v1:0"
+    body = {"model": model, "reasoning_effort": "high", "messages": [{"role": "user", "content": "Plan it."}]}
+    losses: list[chatcodec.Loss] = []
+    wire = chatcodec.convert_request(
+        body, source="openai-chat", target="bedrock-converse", on_loss="ignore", losses=losses
+    )
+    assert "additionalModelRequestFields" not in wire
+    assert "outputConfig" not in wire
+    reported = [loss for loss in losses if loss.kind == "rule"]
+    assert [loss.path for loss in reported] == ["$.additionalModelRequestFields.reasoningConfig"]
+
+
+def test_claude_s_spellings_kept_in_a_bag_are_not_sent_to_nova_pro() -> None:
+    """A ``thinking`` object canonical could not read rides in the bag and is written back;
+    Nova Pro takes no thinking of any spelling (as above): not sent, reported, and the
+    ``additionalModelRequestFields`` that held only it goes too."""
+    thinking = {"type": "enabled", "budget_tokens": 2048, "display": "omitted"}
+    bag = {"bedrock-converse": {"additionalModelRequestFields": {"thinking": thinking}}}
+    body, reported = _encode("us.amazon.nova-pro-v1:0", [{"type": "text", "text": "hi"}], provider_options=bag)
+    assert "additionalModelRequestFields" not in body
+    assert [loss.path for loss in reported] == ["$.additionalModelRequestFields.thinking"]

@@ -24,6 +24,7 @@ import re
 from typing import Any
 
 from chatcodec._providers.families.aws.nova_models import NO_REASONING, SCHEMA_V1_SOURCE, THINKING_SOURCE
+from chatcodec._providers.families.aws.nova_reasoning import drop_claude_reasoning
 from chatcodec._providers.families.aws.nova_rules import drop_reasoning_config, media_rules
 from chatcodec._providers.families.claude.model_limits import MODELS_SOURCE, NO_EXTENDED_THINKING, drop_thinking
 from chatcodec._providers.families.claude.model_rules import (
@@ -187,7 +188,9 @@ def _effort_up_to_high(call: RuleCall) -> None:
 def _nova_reasoning_config(call: RuleCall) -> None:
     """A Nova model without extended thinking takes no ``reasoningConfig`` (Converse carries
     Nova's in ``additionalModelRequestFields``, or in an ``inferenceConfig`` object there):
-    not sent, as Nova's own body does (``families/aws/nova_rules.py``)."""
+    not sent, as Nova's own body does (``families/aws/nova_rules.py``); nor Claude's
+    spellings of reasoning (``thinking``, ``outputConfig.effort``)."""
+    drop_claude_reasoning(call)
     fields = as_dict(call.body.get("additionalModelRequestFields"))
     inner = as_dict(fields.get("inferenceConfig")) if fields is not None else None
     at = ("additionalModelRequestFields",)
@@ -256,7 +259,7 @@ RULES = ProviderRules(
         *media_rules(documents=True),
         TargetRule(
             "reasoning_config",
-            "`additionalModelRequestFields.reasoningConfig` not sent",
+            "`additionalModelRequestFields.reasoningConfig` (or `thinking`, or `outputConfig.effort`) not sent",
             f"{THINKING_SOURCE} ; {SCHEMA_V1_SOURCE}",
             _nova_reasoning_config,
             families=(NO_REASONING,),

@@ -6,7 +6,9 @@ spells it; Nova's ``reasoningConfig``; gpt-oss ``reasoning_effort``). Claude's
 ``{"type": "enabled", "budget_tokens": N}`` and ``{"type": "adaptive"}`` map to canonical
 ``reasoning``; everything else in that object rides in the request bag and is written
 back. Canonical reasoning is written as Claude's ``thinking`` object (the family that
-takes most histories here); what it cannot say (a summary) is reported.
+takes most histories here); what it cannot say (a summary) is reported. For an Amazon Nova
+model id it is written as Nova's ``reasoningConfig`` instead (``families/aws/nova_reasoning.py``,
+the spelling Nova's own body writes), which the ``reasoning_config`` rule keeps for Nova 2 only.
 
 ``outputConfig.effort`` (botocore ``OutputConfig.effort``: ``low``, ``medium``, ``high``,
 ``xhigh``, ``max``) is canonical ``reasoning.effort``, as Anthropic's
@@ -25,6 +27,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._providers.families.aws.nova_models import model_of
+from chatcodec._providers.families.aws.nova_reasoning import encode_reasoning_config
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.claude.wire_rules import (
     ThinkingTaken,
@@ -133,7 +137,11 @@ def encode_settings(
     fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
     had_fields = "additionalModelRequestFields" in bag
     output = dict(as_dict(bag.get("outputConfig")) or {})
-    if reasoning is not None:
+    if reasoning is not None and model_of(context.model or "") is not None:  # Nova's own spelling
+        config = encode_reasoning_config(reasoning, losses)
+        if config is not None:
+            fields["reasoningConfig"] = config
+    elif reasoning is not None:
         limit = request.get("max_tokens")
         _encode_reasoning(reasoning, fields, output, losses, taken=thinking_taken(context.model), max_tokens=limit)
     if fields or had_fields:
