@@ -47,6 +47,11 @@ def _request(model: str | None, **settings: Any) -> dict[str, Any]:
     ],
 )
 def test_a_nova_model_id_names_its_model(model: str, name: str) -> None:
+    """Nova's model ids with their cross-region prefixes and ARNs (Nova 2's core-inference
+    table: ``global.amazon.nova-2-lite-v1:0``, ``us.amazon.nova-2-lite-v1:0``,
+    https://docs.aws.amazon.com/nova/latest/nova2-userguide/core-inference.html; the version 1
+    ids ``amazon.nova-micro-v1:0`` ... ``amazon.nova-premier-v1:0``,
+    https://docs.aws.amazon.com/nova/latest/userguide/using-converse-api.html)."""
     known = model_of(model)
     assert known is not None
     assert known.name == name
@@ -56,6 +61,8 @@ def test_a_nova_model_id_names_its_model(model: str, name: str) -> None:
     "model", ["amazon.titan-text-express-v1", "anthropic.claude-sonnet-4-5", "nova-micro", "gpt-4o"]
 )
 def test_another_model_is_no_nova_model(model: str) -> None:
+    """Titan is Amazon's but no Nova model; a bare ``nova-micro`` is no Bedrock id (every
+    Bedrock id names its vendor: https://docs.aws.amazon.com/bedrock/latest/userguide/models-supported.html)."""
     assert model_of(model) is None
 
 
@@ -83,6 +90,9 @@ def test_the_documented_facts() -> None:
 
 
 def test_nova_micro_is_sent_no_image_or_video() -> None:
+    """ "Because Amazon Nova Micro does not support images or videos as input, those parts of
+    the request schema do not apply to Amazon Nova Micro"
+    (https://docs.aws.amazon.com/nova/latest/userguide/complete-request-schema.html)."""
     body, losses = _encode(_request("us.amazon.nova-micro-v1:0"))
     assert body["messages"][0]["content"] == [{"text": "What is this?"}]
     reported = [loss for loss in losses if loss.kind == "rule"]
@@ -91,6 +101,8 @@ def test_nova_micro_is_sent_no_image_or_video() -> None:
 
 
 def test_nova_micro_is_sent_no_image_in_a_tool_result() -> None:
+    """The same for an image inside a ``toolResult``
+    (https://docs.aws.amazon.com/nova/latest/userguide/complete-request-schema.html)."""
     call = {"type": "tool_use", "id": "call_1", "name": "snap", "arguments": "{}"}
     result = {"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "ok"}, IMAGE]}
     request = {
@@ -110,6 +122,9 @@ def test_nova_micro_is_sent_no_image_in_a_tool_result() -> None:
     "model", ["amazon.nova-lite-v1:0", "us.amazon.nova-pro-v1:0", "global.amazon.nova-2-lite-v1:0"]
 )
 def test_a_multimodal_nova_model_is_sent_its_media(model: str) -> None:
+    """Lite, Pro and Nova 2 Lite read images and video (Converse's table of models: Vision
+    yes, https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html;
+    https://docs.aws.amazon.com/nova/latest/nova2-userguide/using-multimodal-models.html)."""
     body, losses = _encode(_request(model))
     assert [next(iter(block)) for block in body["messages"][0]["content"]] == ["text", "image", "video"]
     assert not [loss for loss in losses if loss.kind == "rule"]
@@ -117,6 +132,10 @@ def test_a_multimodal_nova_model_is_sent_its_media(model: str) -> None:
 
 @pytest.mark.parametrize("model", ["amazon.nova-micro-v1:0", "us.amazon.nova-lite-v1:0", "amazon.nova-premier-v1:0"])
 def test_a_version_1_model_is_sent_no_reasoning_config(model: str) -> None:
+    """Extended thinking is Nova 2 Lite's ("Amazon Nova 2 Lite supports extended thinking",
+    https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html); the
+    version 1 request schema has no ``reasoningConfig``
+    (https://docs.aws.amazon.com/nova/latest/userguide/complete-request-schema.html)."""
     request = {"messages": [{"role": "user", "content": "hi"}], "model": model, "reasoning": {"effort": "high"}}
     body, losses = _encode(request)
     assert "reasoningConfig" not in body
@@ -127,6 +146,9 @@ def test_a_version_1_model_is_sent_no_reasoning_config(model: str) -> None:
 
 
 def test_disabled_reasoning_is_dropped_for_a_version_1_model_without_a_loss() -> None:
+    """Reasoning disabled is every model's default ("Extended thinking OFF (default)",
+    https://docs.aws.amazon.com/nova/latest/nova2-userguide/extended-thinking.html): dropping
+    it changes nothing, so no loss."""
     request = {"messages": [{"role": "user", "content": "hi"}], "model": "amazon.nova-pro-v1:0"}
     request["reasoning"] = {"effort": "none"}
     body, losses = _encode(request)
@@ -135,6 +157,8 @@ def test_disabled_reasoning_is_dropped_for_a_version_1_model_without_a_loss() ->
 
 
 def test_nova_2_lite_keeps_its_reasoning_config() -> None:
+    """``reasoningConfig`` ``{"type": "enabled", "maxReasoningEffort": "medium"}``
+    (https://docs.aws.amazon.com/nova/latest/nova2-userguide/extended-thinking.html)."""
     request = {"messages": [{"role": "user", "content": "hi"}], "model": "global.amazon.nova-2-lite-v1:0"}
     request["reasoning"] = {"effort": "medium"}
     body, losses = _encode(request)
@@ -144,6 +168,8 @@ def test_nova_2_lite_keeps_its_reasoning_config() -> None:
 
 @pytest.mark.parametrize("model", [None, "my-fine-tune", "anthropic.claude-sonnet-4-5"])
 def test_a_model_no_rule_names_gets_the_body_unchanged(model: str | None) -> None:
+    """The permissive rule (docs/converting.md, API versions and model rules): a model id no
+    family names gets no model rule."""
     request = _request(model, reasoning={"effort": "low"})
     body, losses = _encode(request)
     assert [next(iter(block)) for block in body["messages"][0]["content"]] == ["text", "image", "video"]
@@ -152,6 +178,8 @@ def test_a_model_no_rule_names_gets_the_body_unchanged(model: str | None) -> Non
 
 
 def test_skip_rules_sends_micro_its_media_as_asked() -> None:
+    """``skip_rules`` turns a rule off by name (docs/reference/rules.md): a proxy that knows
+    better sends what the table says the model refuses."""
     request = _request("amazon.nova-micro-v1:0")
     body, _ = _encode(request, skip_rules=["text_only"])
     assert len(body["messages"][0]["content"]) == 3
@@ -183,6 +211,9 @@ def test_a_sampling_value_past_the_guide_s_range_is_sent_as_its_bound(body_name:
 
 
 def test_a_temperature_of_0_is_sent_as_it_is() -> None:
+    """The guide's lowest temperature is 0.00001
+    (https://docs.aws.amazon.com/nova/latest/nova2-userguide/request-response-schema.html);
+    0 is sent as it is (``rules.py``: the ranges hold what is past 1)."""
     body, losses = _encode(_request("us.amazon.nova-pro-v1:0", temperature=0.0, top_p=0.5))
     assert body["inferenceConfig"]["temperature"] == 0.0
     assert not [loss for loss in losses if "sampling_range" in loss.why]
