@@ -183,3 +183,23 @@ def test_claude_s_spellings_kept_in_a_bag_are_not_sent_to_nova_pro() -> None:
     body, reported = _encode("us.amazon.nova-pro-v1:0", [{"type": "text", "text": "hi"}], provider_options=bag)
     assert "additionalModelRequestFields" not in body
     assert [loss.path for loss in reported] == ["$.additionalModelRequestFields.thinking"]
+
+
+@pytest.mark.parametrize(
+    "model", ["us.amazon.nova-2-lite-v1:0", "arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/x1"]
+)
+def test_a_converse_body_s_nova_reasoning_config_is_read_and_comes_back_as_it_came(model: str) -> None:
+    """Nova's ``reasoningConfig`` on Converse (``additionalModelRequestFields``, Nova 2's
+    example: https://docs.aws.amazon.com/nova/latest/nova2-userguide/extended-thinking.html)
+    is canonical reasoning when the ``modelId`` names a Nova model, so it reaches Nova's
+    InvokeModel body (top-level ``reasoningConfig``); the same-format trip is exact for a Nova
+    id and for an id naming no model (there it rides in the bag, as before)."""
+    config = {"type": "enabled", "maxReasoningEffort": "high"}
+    fields = {"inferenceConfig": {"topK": 5}, "reasoningConfig": config}
+    body = {"modelId": model, "messages": [{"role": "user", "content": [{"text": "hi"}]}]}
+    body["additionalModelRequestFields"] = fields
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.convert_request(body, source="bedrock-converse", target="bedrock-converse", losses=losses) == body
+    assert losses == []
+    nova = chatcodec.convert_request(body, source="bedrock-converse", target="bedrock-nova", on_loss="ignore")
+    assert nova.get("reasoningConfig") == (config if "nova" in model else None)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.families.aws.nova_reasoning import EFFORTS, encode_reasoning_config
+from chatcodec._providers.families.aws.nova_reasoning import decode_reasoning, encode_reasoning_config
 from chatcodec._providers.families.aws.stop_sequences import read_stop, write_stop
 from chatcodec.contract import (
     DecodeContext,
@@ -86,16 +86,6 @@ def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: di
         bag["inferenceConfig"] = rest
     if not config:
         bag["_inference_config"] = True
-
-
-def decode_reasoning(reasoning: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Canonical reasoning for a ``reasoningConfig``; None when canonical cannot hold it exactly."""
-    kind, effort = reasoning.get("type"), reasoning.get("maxReasoningEffort")
-    if set(reasoning) - {"type", "maxReasoningEffort"} or kind not in ("enabled", "disabled"):
-        return None
-    if kind == "disabled":
-        return {"enabled": False} if effort is None else None
-    return {"enabled": True} if effort is None else {"enabled": True, "effort": effort} if effort in EFFORTS else None
 
 
 def encode_settings(

@@ -28,6 +28,16 @@ _NEAREST = {"none": None, "minimal": "low", "xhigh": "high", "max": "high"}
 FIELDS = "additionalModelRequestFields"
 
 
+def decode_reasoning(reasoning: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Canonical reasoning for a ``reasoningConfig``; None when canonical cannot hold it exactly."""
+    kind, effort = reasoning.get("type"), reasoning.get("maxReasoningEffort")
+    if set(reasoning) - {"type", "maxReasoningEffort"} or kind not in ("enabled", "disabled"):
+        return None
+    if kind == "disabled":
+        return {"enabled": False} if effort is None else None
+    return {"enabled": True} if effort is None else {"enabled": True, "effort": effort} if effort in EFFORTS else None
+
+
 def encode_reasoning_config(reasoning: Mapping[str, Any] | None, losses: LossRecorder) -> dict[str, Any] | None:
     """The ``reasoningConfig`` for canonical ``reasoning`` (None: nothing to send), each
     change a ``setting`` loss."""
