@@ -118,47 +118,21 @@ _READS = frozenset({"image", "video", "document"})
 _ONE_VIDEO = Limit(1, 1, total=1)
 _DOCUMENTS = Limit(5, 1000)
 
+
+def _reader(
+    name: str, context: int, output: int | None, *, reasoning: bool = False, images: Limit = _NONE
+) -> NovaModel:
+    """A model that reads images, videos and documents: one video, five documents."""
+    key = name.lower().replace(" ", "-")
+    return NovaModel(name, key, _READS, context, output, reasoning, CARDS.format(key), images, _ONE_VIDEO, _DOCUMENTS)
+
+
 MODELS = (
     NovaModel("Nova Micro", "nova-micro", frozenset(), 128_000, 5_000, False, CARDS.format("nova-micro")),
-    NovaModel(
-        "Nova Lite",
-        "nova-lite",
-        _READS,
-        300_000,
-        5_000,
-        False,
-        CARDS.format("nova-lite"),
-        _NONE,
-        _ONE_VIDEO,
-        _DOCUMENTS,
-    ),
-    NovaModel(
-        "Nova Pro", "nova-pro", _READS, 300_000, 5_000, False, CARDS.format("nova-pro"), _NONE, _ONE_VIDEO, _DOCUMENTS
-    ),
-    NovaModel(
-        "Nova Premier",
-        "nova-premier",
-        _READS,
-        1_000_000,
-        None,
-        False,
-        CARDS.format("nova-premier"),
-        _NONE,
-        _ONE_VIDEO,
-        _DOCUMENTS,
-    ),
-    NovaModel(
-        "Nova 2 Lite",
-        "nova-2-lite",
-        _READS,
-        1_000_000,
-        None,
-        True,
-        CARDS.format("nova-2-lite"),
-        Limit(5, 1000),
-        _ONE_VIDEO,
-        _DOCUMENTS,
-    ),
+    _reader("Nova Lite", 300_000, 5_000),
+    _reader("Nova Pro", 300_000, 5_000),
+    _reader("Nova Premier", 1_000_000, None),
+    _reader("Nova 2 Lite", 1_000_000, None, reasoning=True, images=Limit(5, 1000)),
 )
 """The understanding models the ``messages-v1`` body and Converse serve. Micro is text only;
 Lite, Pro, Premier and Nova 2 Lite read images, videos and documents (documents through
