@@ -6,7 +6,11 @@ apply. The Claude models refuse the same sampling settings, manual thinking budg
 prefills and forced tool choices here as on the Claude API
 (https://github.com/pollinations/pollinations/pull/11319), and no Claude model on Converse
 takes a mid-conversation ``role: "system"`` turn (Converse's roles are user and assistant).
-Other models on Bedrock (Nova, Llama...) get the permissive rule: nothing is changed,
+Amazon Nova's models get their model facts (``families/aws/nova_models.py``: Micro reads
+text only, one video and Nova 2 Lite's image counts, 25 MB of media in the request, five
+documents, ``reasoningConfig`` on Nova 2 only), the same rules Nova's InvokeModel body
+applies (``families/aws/nova_rules.py``), with documents, which only Converse carries.
+Other models on Bedrock (Llama...) get the permissive rule: nothing is changed,
 but for prompt caching: only Claude and Amazon Nova models take ``cachePoint`` blocks, and
 a model of another vendor (Llama, DeepSeek R1, Mistral, Nemotron...) refuses a request
 holding one ("You invoked an unsupported model or your request did not allow prompt
@@ -19,6 +23,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from chatcodec._providers.families.aws.nova_models import NO_REASONING, SCHEMA_V1_SOURCE, THINKING_SOURCE
+from chatcodec._providers.families.aws.nova_reasoning import drop_claude_reasoning
+from chatcodec._providers.families.aws.nova_rules import drop_reasoning_config, media_rules
 from chatcodec._providers.families.claude.model_limits import MODELS_SOURCE, NO_EXTENDED_THINKING, drop_thinking
 from chatcodec._providers.families.claude.model_rules import (
     EVERY_CLAUDE,
@@ -178,6 +185,21 @@ def _effort_up_to_high(call: RuleCall) -> None:
     cap_effort(call, as_dict(call.body.get("outputConfig")), ("outputConfig",))
 
 
+def _nova_reasoning_config(call: RuleCall) -> None:
+    """A Nova model without extended thinking takes no ``reasoningConfig`` (Converse carries
+    Nova's in ``additionalModelRequestFields``, or in an ``inferenceConfig`` object there):
+    not sent, as Nova's own body does (``families/aws/nova_rules.py``); nor Claude's
+    spellings of reasoning (``thinking``, ``outputConfig.effort``)."""
+    drop_claude_reasoning(call)
+    fields = as_dict(call.body.get("additionalModelRequestFields"))
+    inner = as_dict(fields.get("inferenceConfig")) if fields is not None else None
+    at = ("additionalModelRequestFields",)
+    held = fields is not None and "reasoningConfig" in fields
+    drop_reasoning_config(call, ((fields, at), (inner, (*at, "inferenceConfig"))))
+    if held and not fields:  # it held nothing else
+        del call.body["additionalModelRequestFields"]
+
+
 def _system_turns(call: RuleCall) -> None:
     """Claude on Bedrock has no mid-conversation system turns: folded into ``system``."""
     fold_system_turns(call, lambda text: {"text": text})
@@ -233,6 +255,14 @@ RULES = ProviderRules(
             CACHING_SOURCE,
             _cache_points,
             families=(NO_PROMPT_CACHING,),
+        ),
+        *media_rules(documents=True),
+        TargetRule(
+            "reasoning_config",
+            "`additionalModelRequestFields.reasoningConfig` (or `thinking`, or `outputConfig.effort`) not sent",
+            f"{THINKING_SOURCE} ; {SCHEMA_V1_SOURCE}",
+            _nova_reasoning_config,
+            families=(NO_REASONING,),
         ),
         range_rule(SAMPLING_RANGES),
     ),

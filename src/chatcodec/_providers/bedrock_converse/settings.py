@@ -6,7 +6,11 @@ spells it; Nova's ``reasoningConfig``; gpt-oss ``reasoning_effort``). Claude's
 ``{"type": "enabled", "budget_tokens": N}`` and ``{"type": "adaptive"}`` map to canonical
 ``reasoning``; everything else in that object rides in the request bag and is written
 back. Canonical reasoning is written as Claude's ``thinking`` object (the family that
-takes most histories here); what it cannot say (a summary) is reported.
+takes most histories here); what it cannot say (a summary) is reported. For an Amazon Nova
+model id it is written as Nova's ``reasoningConfig`` instead (``families/aws/nova_reasoning.py``,
+the spelling Nova's own body writes), which the ``reasoning_config`` rule keeps for Nova 2 only;
+a body whose ``modelId`` is a Nova id has its ``reasoningConfig`` read as canonical reasoning
+(when canonical holds it exactly), so it reaches Nova's InvokeModel body and other formats.
 
 ``outputConfig.effort`` (botocore ``OutputConfig.effort``: ``low``, ``medium``, ``high``,
 ``xhigh``, ``max``) is canonical ``reasoning.effort``, as Anthropic's
@@ -25,6 +29,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._providers.families.aws.nova_models import model_of
+from chatcodec._providers.families.aws.nova_reasoning import decode_reasoning, encode_reasoning_config
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.claude.wire_rules import (
     ThinkingTaken,
@@ -54,6 +60,8 @@ def decode_settings(
         if reasoning is not None:
             canonical["reasoning"] = reasoning
             del rest["thinking"]
+        elif "thinking" not in fields and _nova(request.get("modelId")):
+            reasoning = _decode_nova_reasoning(rest, canonical)
         if rest or reasoning is None:
             bag["additionalModelRequestFields"] = rest
     output = as_dict(request.get("outputConfig"))
@@ -65,6 +73,23 @@ def decode_settings(
             return
     if output is not None:
         _decode_output(output, canonical, bag)
+
+
+def _nova(model: object) -> bool:
+    """Whether a Converse body's ``modelId`` names an Amazon Nova model."""
+    return isinstance(model, str) and model_of(model) is not None
+
+
+def _decode_nova_reasoning(rest: dict[str, Any], canonical: dict[str, Any]) -> dict[str, Any] | None:
+    """A Nova model's ``reasoningConfig`` (its spelling on Converse too) as canonical
+    reasoning, taken out of ``rest``, when canonical holds it exactly (the writer spells it
+    back for the same model id)."""
+    config = as_dict(rest.get("reasoningConfig"))
+    reasoning = decode_reasoning(config) if config is not None else None
+    if reasoning is not None:
+        canonical["reasoning"] = reasoning
+        del rest["reasoningConfig"]
+    return reasoning
 
 
 def _decode_thinking(thinking: dict[str, Any]) -> dict[str, Any] | None:
@@ -133,7 +158,11 @@ def encode_settings(
     fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
     had_fields = "additionalModelRequestFields" in bag
     output = dict(as_dict(bag.get("outputConfig")) or {})
-    if reasoning is not None:
+    if reasoning is not None and model_of(context.model or "") is not None:  # Nova's own spelling
+        config = encode_reasoning_config(reasoning, losses)
+        if config is not None:
+            fields["reasoningConfig"] = config
+    elif reasoning is not None:
         limit = request.get("max_tokens")
         _encode_reasoning(reasoning, fields, output, losses, taken=thinking_taken(context.model), max_tokens=limit)
     if fields or had_fields:

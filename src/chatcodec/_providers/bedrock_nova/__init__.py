@@ -40,7 +40,9 @@ Modules:
   and writer as ``parts``, its ``structure``; the ``tools`` role is ``request.TOOLS``, the
   family's tool config over this body).
 - ``capabilities``: what the body can carry.
-- ``rules``: the schema version, and each model's documented facts and rules (Micro text only, reasoning on Nova 2).
+- ``rules``: the schema version, the sampling ranges, and the Nova models' rules (Micro text
+  only, media counts and sizes, reasoning on Nova 2) over the family's model table
+  (``families/aws/nova_models.py``), which Converse applies to a Nova model id too.
 - ``edge``: HTTP facts: routes, event-stream framing, the Runtime's errors.
 - ``batch_rows``: Bedrock batch rows (``--from bedrock-batch:bedrock-nova``).
 """

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._providers.families.aws.nova_reasoning import decode_reasoning, encode_reasoning_config
 from chatcodec._providers.families.aws.stop_sequences import read_stop, write_stop
 from chatcodec.contract import (
     DecodeContext,
@@ -36,9 +37,6 @@ _NAMES = (("maxTokens", "max_new_tokens", "max_tokens"), ("topP", "top_p", "top_
 """(camel name, snake name, canonical name) of each setting with two spellings."""
 _SNAKE = "_snake"
 _IN_CONFIG = "_reasoning_in_config"
-_EFFORTS = ("low", "medium", "high")
-_NEAREST = {"none": None, "minimal": "low", "xhigh": "high", "max": "high"}
-"""A canonical effort Nova has no word for -> the word sent (None: reasoning disabled)."""
 SETTINGS = ("max_tokens", "temperature", "top_p", "top_k", "stop", "reasoning")
 """The canonical settings this module reads and writes."""
 
@@ -91,16 +89,6 @@ def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: di
         bag["_inference_config"] = True
 
 
-def decode_reasoning(reasoning: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Canonical reasoning for a ``reasoningConfig``; None when canonical cannot hold it exactly."""
-    kind, effort = reasoning.get("type"), reasoning.get("maxReasoningEffort")
-    if set(reasoning) - {"type", "maxReasoningEffort"} or kind not in ("enabled", "disabled"):
-        return None
-    if kind == "disabled":
-        return {"enabled": False} if effort is None else None
-    return {"enabled": True} if effort is None else {"enabled": True, "effort": effort} if effort in _EFFORTS else None
-
-
 def encode_settings(
     request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
 ) -> None:
@@ -115,7 +103,7 @@ def encode_settings(
         config["temperature"] = request["temperature"]
     write_stop(request, config, bag, context)
     respell_integers(config, bag)
-    reasoning = _encode_reasoning(request.get("reasoning"), context)
+    reasoning = encode_reasoning_config(request.get("reasoning"), context.losses)
     if reasoning is not None and bag.get(_IN_CONFIG):
         config["reasoningConfig"] = reasoning
     elif reasoning is not None:
@@ -129,30 +117,3 @@ _ORDER = ("maxTokens", "max_new_tokens", "temperature", "topP", "top_p", "topK",
 
 def _order(key: str) -> int:
     return _ORDER.index(key) if key in _ORDER else len(_ORDER)
-
-
-def _encode_reasoning(reasoning: Mapping[str, Any] | None, context: EncodeContext) -> dict[str, Any] | None:
-    if reasoning is None:
-        return None
-    at = ("reasoning",)
-    for key in ("budget_tokens", "adaptive", "summary", "include_thoughts"):
-        if reasoning.get(key) is not None:
-            context.losses.add((*at, key), f"reasoning {key}", "Nova's reasoningConfig takes an effort only", "setting")
-    effort = reasoning.get("effort")
-    if reasoning.get("enabled") is False:
-        if effort is not None:  # a disabled reasoningConfig has no maxReasoningEffort
-            why = "Nova takes an effort only with reasoning enabled; sent disabled"
-            context.losses.add((*at, "effort"), f"effort {effort!r}", why, "setting")
-        return {"type": "disabled"}
-    if effort is not None and effort not in _EFFORTS:
-        nearest = _NEAREST.get(effort)
-        sent = f"sent {nearest!r}" if nearest else "reasoning sent disabled"
-        context.losses.add(
-            (*at, "effort"), f"effort {effort!r}", f"Nova's efforts are low, medium, high: {sent}", "setting"
-        )
-        if nearest is None:
-            return {"type": "disabled"}
-        effort = nearest
-    if effort is None and reasoning.get("enabled") is None and reasoning.get("budget_tokens") is None:
-        return None
-    return {"type": "enabled", **({"maxReasoningEffort": effort} if effort is not None else {})}

@@ -32,6 +32,10 @@
 ``stream_encode`` canonical stream events -> a block stream's events (the same facts)
 ``tools``       ``toolConfig`` <-> canonical tools, provider tools and tool choice
 ``finish_reason`` ``stopReason`` words <-> canonical finish reasons (both bodies' one list)
+``nova_models`` Amazon Nova's understanding models and their documented facts (media read,
+                counts, sizes, extended thinking), told by model id
+``nova_rules``  the model rules over those facts, in both bodies' tables (Nova's body, and
+                Converse given a Nova model id)
 
 What one of the two bodies alone has at the top level stays in its folder: Converse's
 top-level fields, ``additionalModelRequestFields``, guardrails; Nova's ``inferenceConfig``
