@@ -50,3 +50,16 @@ def test_other_outputs_are_read_as_before(output: object) -> None:
     decoded = chatcodec.decode_request("openai-responses", copy.deepcopy(request))
     assert "provider_metadata" not in decoded.messages[-1].model_dump(exclude_none=True)["content"][0]
     assert chatcodec.encode_request("openai-responses", decoded) == request
+
+
+@pytest.mark.parametrize("middle", ["bedrock-converse", "bedrock-nova", "anthropic"])
+def test_an_empty_output_text_comes_back_as_text_through_a_format_without_one(middle: str) -> None:
+    """Converse and Nova hold no output as ``"content": []`` (botocore's ``ToolResultBlock``):
+    on the way back Responses writes the empty text it started from, as OpenAI Chat does,
+    not a ``[]`` no Responses body gave (the no-loss law Responses -> Converse -> Responses,
+    found by a random draw of the conformance laws)."""
+    given = copy.deepcopy(REQUEST)
+    given["input"][-1]["output"] = ""
+    there = chatcodec.convert_request(copy.deepcopy(given), source="openai-responses", target=middle, on_loss="ignore")
+    back = chatcodec.convert_request(there, source=middle, target="openai-responses", on_loss="ignore")
+    assert back["input"][-1] == {"type": "function_call_output", "call_id": "call_1", "output": ""}

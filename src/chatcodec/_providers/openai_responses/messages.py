@@ -310,9 +310,10 @@ def encode_result(
     bag = KIT.claim(losses, result.get("provider_metadata"), at)
     kind = "custom_tool_call_output" if custom or bag.get(CUSTOM) else "function_call_output"
     item = {**restore_fields(bag), "type": kind, "call_id": result["tool_use_id"]}
-    item["output"] = content if isinstance(content, str) else encode_parts(content, context, at)
-    if content == "" and bag.get(EMPTY_OUTPUT):
-        item["output"] = []
+    output = content if isinstance(content, str) else encode_parts(content, context, at)
+    # no output is the empty text, as canonical holds it (a Converse or Anthropic result with no
+    # content), unless the body's own ``[]`` is marked
+    item["output"] = [] if not output and bag.get(EMPTY_OUTPUT) else output or ""
     if result.get("name") is not None and kind == "function_call_output":
         item["name"] = result["name"]
     elif result.get("name") is not None:
