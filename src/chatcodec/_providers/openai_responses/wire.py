@@ -399,7 +399,7 @@ def _front_one_of(one_of: OneOf, members: tuple[Any, ...]) -> cs.CoreSchema:
     # A value holding a route's key was routed by it (or refused there): the untyped member
     # takes only a value holding none of them (its ``type``, when given, ``None``).
     never = cs.str_schema(pattern="(?!)", regex_engine="python-re", strict=True)
-    absent = {key: never for key, _ in one_of.routes[1:]}
+    absent: dict[str, cs.CoreSchema] = {key: never for key, _ in one_of.routes[1:]}
     untyped = members[one_of.tags.index(one_of.untyped)]
     shapes_untyped = _front_typed_dict(untyped, absent, optional=absent)
     return cs.union_schema([tagged, shapes_untyped, catch_all], mode="left_to_right")
