@@ -31,8 +31,9 @@ reachable from a request, a response or a stream event:
   ``number``, ``boolean``) and ``nullable``; ``enum`` (the string literals of the SDK's
   ``Literal``, botocore's ``enum``); ``minimum``/``maximum`` (botocore's ``min``/``max``
   of a number; the SDK docstring's "between A and B" or "≥N"); ``min_length`` of a string
-  (botocore's ``min``); a ``source`` and the provider's ``message`` on a rule the SDK
-  does not carry (:data:`DOCUMENTED`, from the provider's docs);
+  (botocore's ``min``); ``pattern`` of a string (matched whole) and ``max_items`` of a
+  list; a ``source`` and the provider's ``message`` on a rule the SDK does not carry
+  (:data:`DOCUMENTED`, from the provider's docs);
 - ``one_member``: botocore's union kinds, whose objects set exactly one member;
 - ``one_of[kind]``: a proto ``oneof`` the SDK flattens (Gemini's part data, :data:`ONE_OF`):
   ``members`` of which an object sets exactly one, the provider's ``message``, its ``source``.
@@ -552,6 +553,24 @@ _ANTHROPIC_CACHE = (
     "https://platform.claude.com/docs/en/build-with-claude/prompt-caching (cache_control: "
     '{"type": "ephemeral"}, the one cache type; the SDK types it only as a TypedDict key)'
 )
+_OPENAI_STOP = (
+    'https://platform.openai.com/docs/api-reference/chat/create#chat-create-stop ("Up to 4 sequences where the'
+    " API will stop generating further tokens\"; the SDK's CompletionCreateParams.stop says the same)"
+)
+_OPENAI_TOOLS = (
+    'https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools ("A max of 128 functions are'
+    " supported\", as the openai SDK 1.x's CompletionCreateParams.tools carried it; 3.x's docstring no longer says)"
+)
+_OPENAI_NAME = "[a-zA-Z0-9_-]{1,64}"
+_OPENAI_NAME_RULE = "a function name is 1 to 64 characters, each a-z, A-Z, 0-9, an underscore or a dash"
+_OPENAI_NAME_SOURCE = (
+    'https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools-function-name ("Must be a-z,'
+    " A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64\"; the SDK's"
+    " FunctionDefinition.name and completion_create_params.Function.name say the same)"
+)
+_CHAT_FUNCTIONS = ("FunctionDefinition", "Function")
+"""The function definitions of a Chat request: a tool's ``function``, and the deprecated
+``functions`` list's entries."""
 _OPENAI_N = (
     "https://platform.openai.com/docs/api-reference/chat/create (n: how many choices; the API's 400: "
     "\"Invalid 'n': integer below minimum value. Expected a value >= 1\", and above 128)"
@@ -614,8 +633,19 @@ DOCUMENTED: dict[str, dict[str, dict[str, dict[str, Any]]]] = {
         **_ranges("anthropic", _SAMPLING, typed=True),
     },
     "openai_chat": {
-        kind: {**ranges, "n": {"minimum": 1, "maximum": 128, "source": _OPENAI_N}}
-        for kind, ranges in _ranges("openai_chat", _CHAT).items()
+        **{
+            kind: {
+                **ranges,
+                "n": {"minimum": 1, "maximum": 128, "source": _OPENAI_N},
+                "stop": {"max_items": 4, "source": _OPENAI_STOP},
+                "tools": {"max_items": 128, "source": _OPENAI_TOOLS},
+            }
+            for kind, ranges in _ranges("openai_chat", _CHAT).items()
+        },
+        **{
+            kind: {"name": {"pattern": _OPENAI_NAME, "message": _OPENAI_NAME_RULE, "source": _OPENAI_NAME_SOURCE}}
+            for kind in _CHAT_FUNCTIONS
+        },
     },
     "openai_responses": _ranges("openai_responses", _RESPONSES),
     "gemini": {

@@ -21,7 +21,9 @@ misspelling's problem alone.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import Problem
@@ -130,6 +132,10 @@ def _value_problem(rule: Mapping[str, Any], value: object, location: Location) -
         return _string_problem(rule, value, name, location)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return _range_problem(rule, value, name, location)
+    most, items = rule.get("max_items"), as_list(value)
+    if items is not None and isinstance(most, int) and len(items) > most:
+        message = rule.get("message") or f"`{name}`: at most {most} item(s), got {len(items)}"
+        return Problem(location, "too_many", str(message), value)
     each = rule.get("values")
     if isinstance(each, Mapping) and isinstance(value, Mapping):  # every value of an object (`logit_bias`)
         entries = cast("Mapping[str, object]", value)
@@ -153,7 +159,17 @@ def _string_problem(rule: Mapping[str, Any], value: str, name: str, location: Lo
     if isinstance(shortest, int) and len(value) < shortest:
         message = rule.get("message") or f"`{name}`: at least {shortest} character(s), got {len(value)}"
         return Problem(location, "too_short", str(message), value)
+    pattern = rule.get("pattern")
+    if isinstance(pattern, str) and _matcher(pattern)(value) is None:
+        said = rule.get("message") or f"`{name}` must match `{pattern}`"
+        return Problem(location, "pattern_mismatch", f"`{shown(value)}`: {said}", value)
     return None
+
+
+@cache
+def _matcher(pattern: str) -> Callable[[str], re.Match[str] | None]:
+    """A documented pattern compiled once (``fullmatch``: a ``$`` would take a final newline)."""
+    return re.compile(pattern).fullmatch
 
 
 def _allowed(value: str, allowed: list[Any], *, any_case: bool) -> bool:

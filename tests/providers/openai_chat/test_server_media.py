@@ -262,3 +262,23 @@ def test_a_document_holding_a_video_goes_as_video_url_to_a_server_that_takes_it(
     ]
     if checked:
         assert_valid_for(server, body)
+
+
+@pytest.mark.parametrize(("model", "server"), [("Qwen/Qwen2.5-VL-7B-Instruct", "vllm"), ("kimi-k2.5", "kimi")])
+def test_a_pdf_to_vllm_or_kimi_stays_a_rule_loss(model: str, server: str) -> None:
+    """Decided (docs/servers.md): vLLM's chat parts are text, images, audio and video
+    ("Multimodal Inputs", https://docs.vllm.ai/en/latest/features/multimodal_inputs.html), no
+    file; Kimi reads a PDF only through its Files API, whose extracted text the caller puts
+    in a system message (https://platform.moonshot.ai/docs/api/files, purpose "file-extract"):
+    an upload and an extraction no body can stand for. The PDF is not sent, and said so."""
+    data = base64.b64encode(b"%PDF-1.7").decode()
+    document = {
+        "type": "document",
+        "filename": "a.pdf",
+        "source": {"type": "base64", "media_type": "application/pdf", "data": data},
+    }
+    text = {"type": "text", "text": "Sum it up."}
+    request = {"model": model, "messages": [{"role": "user", "content": [text, document]}]}
+    body, losses = convert(request, "canonical", server=server)
+    assert body["messages"][0]["content"] == [text]
+    assert rule_losses(losses, server) == [("$.messages[0].content[1]", "file part")]

@@ -53,6 +53,7 @@ def _item() -> st.SearchStrategy[Any]:
             "role": st.one_of(_ROLES, _VALUES),
             "content": st.one_of(st.text(max_size=3), st.lists(_part(), max_size=2), _VALUES),
             "call_id": st.one_of(st.text(max_size=2), _VALUES),
+            "id": st.one_of(st.text(max_size=2), _VALUES),
             "name": st.one_of(st.text(max_size=2), _VALUES),
             "arguments": st.one_of(st.text(max_size=2), _VALUES),
             "input": _VALUES,

@@ -7,7 +7,8 @@ Each candidate is a choice: its parts map in order to the assistant message's pa
 (``safetyRatings``, ``citationMetadata``, ``groundingMetadata``, ``urlContextMetadata``,
 ``avgLogprobs``, ``finishMessage``...) rides in the choice's bag. ``usageMetadata`` is
 normalized (:mod:`.usage`); ``responseId`` is the id, ``modelVersion`` the model, and
-``promptFeedback``, ``createTime`` and the rest ride in the response's bag.
+``promptFeedback``, ``createTime`` and the rest ride in the response's bag. Another
+format's ``created`` is written as ``createTime`` (RFC 3339, to the second).
 
 A blocked prompt comes back with ``promptFeedback.blockReason`` and no candidate: it
 decodes to one empty choice whose finish reason is ``content_filter`` (raw: the block
@@ -19,6 +20,7 @@ reason), marked ``_no_candidates`` so it encodes back without a candidate. An er
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from chatcodec import ProviderAPIError
@@ -72,6 +74,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     if snake:
         bag[SNAKE] = snake
     canonical = response_fields(response)
+    read_create_time(response.get("createTime"), canonical, bag)
     model = response.get("modelVersion") or None
     prefix = response_prefix(response.get("responseId"))
     candidates: list[dict[str, Any]] = response.get("candidates") or []
@@ -188,11 +191,46 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         wire["responseId"] = response["id"]
     if response.get("model") is not None:
         wire["modelVersion"] = response["model"]
-    # ``created`` is the server's clock, nothing a user sent: Gemini sends ``createTime``
-    # only on Vertex, as text, so it is dropped without a report
+    created = response.get("created")
+    if created is not None and "createTime" not in wire:  # the bag's own text (Vertex sends it) comes home first
+        written = create_time(created, losses)
+        if written is not None:
+            wire["createTime"] = written
     if response.get("usage") is not None:
         wire["usageMetadata"] = encode_usage(response["usage"], context, ("usage",))
     return snake_cased(wire, bag.get(SNAKE))
+
+
+def read_create_time(text: object, canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """``createTime`` (Vertex sends it) as the canonical ``created``, in whole seconds; the
+    text stays in the bag only when the writer would not write it back the same (a
+    fraction of a second), so the round trip is exact."""
+    if not isinstance(text, str):
+        return
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return
+    if moment.tzinfo is None:
+        return
+    created = int(moment.timestamp())
+    canonical["created"] = created
+    if create_time(created, None) == text:
+        bag.pop("createTime", None)
+
+
+def create_time(created: int, losses: LossRecorder | None) -> str | None:
+    """``created`` (Unix seconds) as Gemini's ``createTime`` (google-genai's
+    ``GenerateContentResponse.create_time``, "Timestamp when the request is made to the
+    server", an RFC 3339 text in the REST body); a time no calendar date holds is reported."""
+    try:
+        moment = datetime.fromtimestamp(created, UTC)
+    except (OverflowError, OSError, ValueError):
+        if losses is not None:
+            why = f"{created} is no date Gemini's createTime can write"
+            losses.add(("created",), "creation time", why, "metadata")
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _parts(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:

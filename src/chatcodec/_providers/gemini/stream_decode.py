@@ -40,6 +40,7 @@ from chatcodec._providers.gemini.response import (
     CANDIDATE_MAPPED,
     REPEATED_INDEX,
     content_rest,
+    read_create_time,
     repeated_index,
     response_bag,
 )
@@ -190,8 +191,13 @@ class StreamDecoder(FeedByReading):
         self.model = chunk.get("modelVersion") or None
         self.prefix = response_prefix(chunk.get("responseId"))
         bag = response_bag(chunk)
+        known: dict[str, Any] = {}
+        read_create_time(chunk.get("createTime"), known, bag)
         self.builder.start(
-            id=chunk.get("responseId"), model=chunk.get("modelVersion"), metadata={PROVIDER: bag} if bag else None
+            id=chunk.get("responseId"),
+            model=chunk.get("modelVersion"),
+            created=known.get("created"),
+            metadata={PROVIDER: bag} if bag else None,
         )
 
     def _blocked(self, chunk: dict[str, Any]) -> None:

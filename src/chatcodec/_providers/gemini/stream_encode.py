@@ -43,7 +43,7 @@ from chatcodec._providers.gemini.finish_reason import encode_finish_reason
 from chatcodec._providers.gemini.logprobs import RESULT, write_logprobs
 from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
 from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
-from chatcodec._providers.gemini.response import CANDIDATE_MAPPED
+from chatcodec._providers.gemini.response import CANDIDATE_MAPPED, create_time
 from chatcodec._providers.gemini.usage import encode_usage
 from chatcodec.contract import (
     EncodeContext,
@@ -169,8 +169,11 @@ class StreamEncoder:
             self.head["responseId"] = event.id
         if event.model is not None:
             self.head["modelVersion"] = event.model
-        # ``created`` (the server's clock, nothing a user sent) is dropped unreported, as in a response
         self.first_fields = restore_fields(bag)
+        if event.created is not None and "createTime" not in self.first_fields:  # as in a response
+            written = create_time(event.created, self.losses)
+            if written is not None:
+                self.first_fields["createTime"] = written
 
     def _chunk(self) -> dict[str, Any]:
         if self.pending is None:

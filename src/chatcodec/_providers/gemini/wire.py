@@ -464,7 +464,7 @@ def _extras_to_check_again(request: dict[str, Any]) -> bool:
     config: dict[str, Any] | None = request.get("generationConfig")
     if config:
         for key, value in config.items():
-            if key not in _typed_config_fields() and (has_snake_key({key: value}) or not holds_json(value)):
+            if key not in _typed_config_fields() and (has_snake_key({key: value}) or not holds_json({"": value})):
                 return True
     return False
 

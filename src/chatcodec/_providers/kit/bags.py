@@ -169,11 +169,15 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
     the front refused every value nested past pydantic-core's depth limit *where it was*.
     A value kept in a bag sits a few levels deeper in canonical than it came, so near the
     limit it may pass the front and not canonical: a reader that keeps one asks for the
-    check. An agent session's bags hold scalar markers only. The parts inside a tool
-    result's content are looked at too."""
+    check. An agent session's bags hold scalar markers only. The tools' bags and the parts
+    inside a tool result's content are looked at too."""
     options = canonical.get("provider_options")
     if options is not None and _holds_a_container(options):
         return True
+    for tool in canonical.get("tools") or ():  # a tool's own bag sits deeper than its fields came
+        options = tool.get("provider_metadata")
+        if options is not None and _holds_a_container(options):
+            return True
     for message in canonical["messages"]:
         metadata = message.get("provider_metadata")
         if metadata is not None and _holds_a_container(metadata):

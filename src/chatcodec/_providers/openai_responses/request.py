@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter, methodcaller
 from typing import Any
 
+from chatcodec._payloads import deeper_than
 from chatcodec._providers.history.turns import holds_empty_content
 from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
@@ -133,6 +134,11 @@ def _read(request: dict[str, Any], context: DecodeContext, learnt: SealedCalls) 
     elif max_tokens is not None:
         bag["max_output_tokens"] = max_tokens
     decode_tools(request, canonical, bag, context)
+    for tool in canonical.get("tools", ()):  # a tool's bag sits deeper than its fields came
+        learnt.learn_bags(tool.get("provider_metadata"))
+    for tool in canonical.get("provider_tools", ()):  # a built-in tool, kept whole a level deeper
+        if not learnt.deep and deeper_than(tool["data"], _SHALLOW):
+            learnt.deep = True
     decode_settings(request, canonical, bag, context)
     _read_identity(request, canonical, bag)
     _read_logprobs(request, canonical, bag)
@@ -140,6 +146,12 @@ def _read(request: dict[str, Any], context: DecodeContext, learnt: SealedCalls) 
         canonical["provider_options"] = {PROVIDER: bag}
         learnt.learn(bag)
     return canonical
+
+
+_SHALLOW = 64
+"""A built-in tool nested no deeper than this is far from pydantic-core's depth limit
+(about 255 levels) however deep canonical keeps it: only a deeper one asks for the
+whole-canonical check (``provider_codec.held``), so the two paths refuse alike."""
 
 
 SERVICE_TIERS = {tier: tier for tier in ("auto", "default", "flex", "scale", "priority", "fast", "ultrafast")}

@@ -71,6 +71,9 @@ class OneOf:
     tags: tuple[str, ...]
     tag: Callable[[Any], str]
     routes: tuple[tuple[str, dict[str, str]], ...]
+    untyped: str | None = None
+    """The tag of the member taking a value none of the routes' keys holds (a value given
+    without ``type`` or ``role``), tried before the catch-all; ``None``: no such member."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> cs.CoreSchema:
         members = get_args(source)
@@ -240,6 +243,18 @@ class CallOutput(TypedDict):
     name: NotRequired[str | None]
 
 
+@stands_for("ItemReference", "response_input_item.ItemReference")
+@_shape
+class ItemReference(TypedDict):
+    """An ``item_reference`` given without its ``type`` (the SDK's ``ItemReference``:
+    ``id`` required, ``type`` optional): read only when the item has neither ``type`` nor
+    ``role``, and kept whole as :class:`UnknownItem` is (an opaque part, written back as
+    it came). One with ``"type": "item_reference"`` is an :class:`UnknownItem`."""
+
+    id: str
+    type: NotRequired[Literal["item_reference"] | None]
+
+
 @stands_for()
 @_shape
 class UnknownItem(TypedDict):
@@ -259,6 +274,8 @@ def _item_tag(value: Any) -> str:
     kind = fields.get("type")
     if kind is None and "role" in fields:
         return "message"
+    if kind is None and "id" in fields:
+        return "item_reference"
     if kind == "custom_tool_call_output":
         return "function_call_output"
     return kind if isinstance(kind, str) and kind in ITEM_KINDS else "unknown"
@@ -271,8 +288,8 @@ _ITEM_ROUTES = (
 """``_item_tag`` as routes: by ``type``, and a message without one by its ``role``."""
 
 Item = Annotated[
-    Message | Reasoning | FunctionCall | CustomToolCall | CallOutput | UnknownItem,
-    OneOf((*ITEM_KINDS, "unknown"), _item_tag, _ITEM_ROUTES),
+    Message | Reasoning | FunctionCall | CustomToolCall | CallOutput | ItemReference | UnknownItem,
+    OneOf((*ITEM_KINDS, "item_reference", "unknown"), _item_tag, _ITEM_ROUTES, untyped="item_reference"),
 ]
 
 # --- request -------------------------------------------------------------------------
@@ -376,15 +393,30 @@ def _front_one_of(one_of: OneOf, members: tuple[Any, ...]) -> cs.CoreSchema:
     )
     known = "|".join(map(re.escape, one_of.routes[0][1]))
     other_kind = cs.str_schema(pattern=f"^(?!(?:{known})\\Z)", regex_engine="python-re", strict=True)
-    return cs.union_schema([tagged, _front_typed_dict(members[-1], {"type": other_kind})], mode="left_to_right")
+    catch_all = _front_typed_dict(members[-1], {"type": other_kind})
+    if one_of.untyped is None:
+        return cs.union_schema([tagged, catch_all], mode="left_to_right")
+    # A value holding a route's key was routed by it (or refused there): the untyped member
+    # takes only a value holding none of them (its ``type``, when given, ``None``).
+    never = cs.str_schema(pattern="(?!)", regex_engine="python-re", strict=True)
+    absent: dict[str, cs.CoreSchema] = {key: never for key, _ in one_of.routes[1:]}
+    untyped = members[one_of.tags.index(one_of.untyped)]
+    shapes_untyped = _front_typed_dict(untyped, absent, optional=absent)
+    return cs.union_schema([tagged, shapes_untyped, catch_all], mode="left_to_right")
 
 
-def _front_typed_dict(shape: type, given: dict[str, cs.CoreSchema] | None = None) -> cs.CoreSchema:
+def _front_typed_dict(
+    shape: type, given: dict[str, cs.CoreSchema] | None = None, *, optional: dict[str, cs.CoreSchema] | None = None
+) -> cs.CoreSchema:
+    """``shape``'s front (``given``: the schemas of some of its fields; ``optional``: more
+    fields, not required, the shape does not type)."""
     fields: dict[str, cs.TypedDictField] = {}
     for key, hint in get_type_hints(shape, include_extras=True).items():
         required = get_origin(hint) is not NotRequired
         schema = given[key] if given and key in given else front_schema(hint if required else get_args(hint)[0])
         fields[key] = cs.typed_dict_field(schema, required=required)
+    for key, schema in (optional or {}).items():
+        fields.setdefault(key, cs.typed_dict_field(schema, required=False))
     extras = cs.definition_reference_schema(JSON_VALUE)
     return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True, config=FINITE)
 
