@@ -81,21 +81,33 @@ def test_an_empty_message_is_not_written_as_a_ui_message_the_ai_sdk_refuses(role
     assert [verdict["errors"] for verdict in _verdicts([("ui", body["messages"])], tmp_path)] == [[]]
 
 
-def test_an_answer_after_a_tool_keeps_its_string_form_in_the_loop() -> None:
+@pytest.mark.parametrize(
+    ("answer", "written"),
+    [
+        ("Done.", {"type": "text", "text": "Done."}),
+        ([{"type": "text", "text": "Done."}], {"type": "text", "text": "Done.", "state": "done"}),
+    ],
+    ids=["string", "list"],
+)
+def test_an_answer_after_a_tool_keeps_its_form_in_the_loop(answer: Any, written: dict[str, Any]) -> None:
     """The last assistant turn of a loop, folded into the assistant ``UIMessage`` after a
-    ``step-start``, reads back as the string it was."""
-    request = {
+    ``step-start``, reads back in the form it had."""
+    request: dict[str, Any] = {
         "messages": [
             {"role": "user", "content": "q"},
             {"role": "assistant", "content": [{"type": "tool_use", "id": "c", "name": "f", "arguments": "{}"}]},
             {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "c", "content": "ok"}]},
-            {"role": "assistant", "content": "Done."},
+            {"role": "assistant", "content": answer},
         ]
     }
     body, back, losses = _there_and_back("ai-sdk-ui", request)
     assert losses == []
-    assert body["messages"][1]["parts"][1:] == [{"type": "step-start"}, {"type": "text", "text": "Done."}]
-    assert [message.content for message in back.messages][::3] == ["q", "Done."]
+    assert body["messages"][1]["parts"][1:] == [{"type": "step-start"}, written]
+    assert back.model_dump(mode="json", exclude_none=True)["messages"][3]["content"] == (
+        answer
+        if isinstance(answer, str)
+        else [{**answer[0], "provider_metadata": {"ai-sdk-ui": {"_state": "done", "_steps": 1}}}]
+    )
     assert chatcodec.encode_request("ai-sdk-ui", back) == body
 
 

@@ -184,6 +184,8 @@ class _Writer:
             return
         start = len(parts)
         self.parts(content, parts, at)
+        while start < len(parts) and parts[start] == STEP:  # the part's own step-starts
+            start += 1
         only = content[0] if len(content) == 1 else None
         if only is not None and only["type"] == "text" and parts[start:] == [{"type": "text", "text": only["text"]}]:
             parts[start].update(STRING_FORM)  # else read back as the string form
