@@ -154,3 +154,28 @@ def test_a_ui_image_file_keeps_its_filename_as_the_ai_sdk_converts_it(tmp_path: 
     assert [loss.what for loss in losses] == ["ai-sdk-ui data ['id']"]  # the stored id: a ModelMessage has none
     back = chatcodec.convert_request(model, source="ai-sdk-model", target="ai-sdk-ui", on_loss="error")
     assert back["messages"][0]["parts"][-1] == image
+
+
+@pytest.mark.parametrize("content", [form for form in FORMS if form != []], ids=repr)
+def test_the_single_hop_law_reads_a_framework_formats_markers_as_spelling(content: Any) -> None:
+    """``check-codec``'s single-hop law compares a request with its read-back without the
+    codecs' bags (each written only by its own decoder): a framework format's bag too, so the
+    list form's ``_state`` and a loop's ``_steps`` and ``_cont`` markers are spelling, as a
+    provider's are (a deeper random run than check-codec's found the ``_state`` one)."""
+    from chatcodec.testing._laws.derived_entry import derived_entry
+
+    hop = derived_entry("ai-sdk-ui").single_hop
+    request = chatcodec.ChatRequest.model_validate(
+        {
+            "messages": [
+                {"role": "user", "content": content},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "c", "name": "f", "arguments": "{}"}]},
+                {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "c", "content": "ok"}]},
+                {"role": "assistant", "content": content},
+            ]
+        }
+    )
+    _, back, losses = _there_and_back("ai-sdk-ui", request.model_dump(mode="json", exclude_none=True))
+    assert losses == []
+    assert back != request  # the markers are there
+    assert hop.decoded(back) == hop.original(request)
