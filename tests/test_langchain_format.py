@@ -237,3 +237,40 @@ def test_a_call_given_twice_sends_the_tool_calls_entry_the_framework_ran() -> No
         wire, source="langchain", target="openai-chat", on_loss="ignore", options={"model": "gpt-5.6"}
     )
     assert [call["function"]["arguments"] for call in chat["messages"][1]["tool_calls"]] == ['{"city":"London"}']
+
+
+def _repeated_call(content_input: dict[str, Any]) -> dict[str, Any]:
+    """An ``AIMessage`` as LangChain's Anthropic integration stores it: the ``tool_use`` block
+    in ``content`` with ``content_input``, and the ``tool_calls`` entry of the same id."""
+    history = [
+        HumanMessage("Weather?"),
+        AIMessage(
+            content=[
+                {"type": "text", "text": "Checking."},
+                {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": content_input},
+            ],
+            tool_calls=[{"name": "get_weather", "args": {"city": "London"}, "id": "toolu_1"}],
+        ),
+        ToolMessage("rain", tool_call_id="toolu_1"),
+    ]
+    return {"messages": messages_to_dict(history)}
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai-chat", "gemini", "pydantic-ai", "ai-sdk-model"])
+def test_a_repeated_call_whose_content_block_differs_is_reported_at_the_block(target: str) -> None:
+    """Issue 65 follow-up: the ``tool_calls`` entry is sent; the content block's other
+    ``input`` is not, and that is said at the block's place in the LangChain history (it went
+    without a report); the same input repeated says nothing."""
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(
+        _repeated_call({"city": "Paris"}), source="langchain", target=target, on_loss="ignore", losses=losses
+    )
+    block = "$.messages[1].data.content"
+    assert [(loss.path, loss.what) for loss in losses if loss.path.startswith(block)] == [
+        ("$.messages[1].data.content[1]", "langchain tool call 'toolu_1' arguments")
+    ]
+    same: list[chatcodec.Loss] = []
+    chatcodec.convert_request(
+        _repeated_call({"city": "London"}), source="langchain", target=target, on_loss="ignore", losses=same
+    )
+    assert [loss for loss in same if loss.path.startswith(block)] == []

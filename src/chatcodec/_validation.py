@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from chatcodec._canonical_validation import validate_canonical
 from chatcodec._dialects.base import DialectError
 from chatcodec._dialects.reader import read_message, read_messages, read_request, read_response
-from chatcodec._errors import PayloadError, as_chatcodec_error, rule_error
+from chatcodec._errors import PayloadError, ValidationError, as_chatcodec_error, rule_error
 from chatcodec._model.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
 from chatcodec._model.request import ChatRequest
 from chatcodec._model.response import ChatResponse
@@ -39,7 +39,11 @@ Reader = Callable[[object], Any]
 
 def _read_then_validate(validate: Callable[[object], ValueT], reader: Reader, data: object, title: str) -> ValueT:
     """Read the dialects of ``data`` (parsed first when it is JSON), then validate."""
-    root = _parsed(data)
+    return _validated(validate, reader, _parsed(data), title)
+
+
+def _validated(validate: Callable[[object], ValueT], reader: Reader, root: object, title: str) -> ValueT:
+    """Read the dialects of parsed ``root``, then validate."""
     try:
         canonical = reader(root)
     except DialectError as error:
@@ -85,29 +89,99 @@ def validate_model(model: type[ModelT], data: object) -> ModelT:
 
 
 def validate_messages(data: object) -> list[AnyMessage]:
-    """Validate a conversation: a list of messages in any accepted shape, or a stored Vercel
-    AI SDK ``UIMessage[]`` (read by the ``ai-sdk-ui`` format: an assistant ``UIMessage`` is
-    several canonical messages, so it is read as a whole list, not message by message)."""
-    return _read_then_validate(MESSAGES_ADAPTER.validate_python, _read_conversation, data, "Messages")
+    """Validate a conversation: a list of messages in any accepted shape, or a history an agent
+    framework stored (:func:`_framework_of`): LangChain's ``messages_to_dict`` or ``dumpd``
+    list, pydantic-ai's ``ModelMessagesTypeAdapter`` list, the Vercel AI SDK's ``UIMessage[]``
+    or ``ModelMessage[]``, each read by its format as a whole list (an assistant ``UIMessage``
+    or a ``ModelResponse`` is several canonical messages)."""
+    root = _parsed(data)
+    try:
+        return _validated(MESSAGES_ADAPTER.validate_python, _read_conversation, root, "Messages")
+    except ValidationError:
+        if not _model_messages(root):
+            raise
+    return _validated(MESSAGES_ADAPTER.validate_python, _read_model_messages, root, "Messages")
 
 
-_UI_FORMAT = "ai-sdk-ui"
-"""The framework format whose message lists :func:`validate_messages` also reads."""
+_LANGCHAIN, _PYDANTIC_AI, _UI_FORMAT, _MODEL_FORMAT = "langchain", "pydantic-ai", "ai-sdk-ui", "ai-sdk-model"
+"""The framework formats whose message lists :func:`validate_messages` also reads."""
+
+
+def _framework_of(first: dict[str, Any]) -> str | None:
+    """The framework format a list's first message is in, by a shape no chat message has; None
+    for a chat message (the dialects' reading). Two dict lookups for an OpenAI-shaped message.
+
+    - a ``UIMessage``: ``id`` and ``parts``, no ``content``;
+    - LangChain: no ``role``, ``type`` and ``data`` (``messages_to_dict``) or ``lc`` (``dumpd``);
+    - pydantic-ai: no ``role``, ``kind`` and ``parts`` (``ModelRequest``, ``ModelResponse``).
+
+    An AI SDK ``ModelMessage`` has a ``role`` and a ``content`` as a chat message has: it is
+    read only when the dialects refuse the list and it holds the AI SDK's marks
+    (:func:`_model_messages`), so an OpenAI-shaped list reads as it always did."""
+    if "role" in first:
+        return _UI_FORMAT if "parts" in first and "id" in first and "content" not in first else None
+    if "lc" in first or ("type" in first and "data" in first):
+        return _LANGCHAIN
+    if "kind" in first and "parts" in first:
+        return _PYDANTIC_AI
+    return None
 
 
 def _read_conversation(data: object) -> Any:
-    """``data`` read as the dialects are, or as ``UIMessage[]`` when its first message is one
-    (an ``id`` and ``parts``, no ``content``: no canonical or provider message looks so)."""
+    """``data`` read as the dialects are, or by the framework format its first message is in."""
     listed = as_list(data)
     first = as_dict(listed[0]) if listed else None
-    if listed and first is not None and "parts" in first and "id" in first and "content" not in first:
-        from chatcodec._registry import SupportsMessageDecoding, get_codec
-
-        codec = get_codec(_UI_FORMAT)
-        assert isinstance(codec, SupportsMessageDecoding)
-        messages: list[dict[str, Any]] = listed  # each checked as a UIMessage by the format's validator
-        return codec.decode_messages(messages)
+    if first is not None and ("role" not in first or "parts" in first):  # a chat message has a role, no parts
+        name = _framework_of(first)
+        if name is not None:
+            return _read_as(name, listed)
     return read_messages(data)
+
+
+def _read_as(name: str, listed: Any) -> list[AnyMessage]:
+    """``listed`` read by the framework format ``name`` (each message checked by its validator)."""
+    from chatcodec._registry import SupportsMessageDecoding, get_codec
+
+    codec = get_codec(name)
+    assert isinstance(codec, SupportsMessageDecoding)
+    messages: list[dict[str, Any]] = listed
+    return codec.decode_messages(messages)
+
+
+def _read_model_messages(data: object) -> Any:
+    return _read_as(_MODEL_FORMAT, data)
+
+
+_MODEL_PART_TYPES = frozenset(
+    {"tool-call", "tool-result", "reasoning", "tool-approval-request", "tool-approval-response"}
+)
+"""The ``ModelMessage`` part types no chat dialect has."""
+
+_MODEL_KEYS = ("providerOptions", "mediaType", "toolCallId")
+"""Keys of a ``ModelMessage`` or its parts that no chat dialect has."""
+
+
+def _model_messages(root: object) -> bool:
+    """Whether a list the dialects refused holds the AI SDK ``ModelMessage``'s marks: a
+    ``providerOptions``, ``mediaType`` or ``toolCallId`` key, or a part of a type only it has
+    (looked for only after a refusal, so a refused chat list is not read as one by chance)."""
+    listed = as_list(root)
+    first = as_dict(listed[0]) if listed else None
+    if first is None or _framework_of(first) is not None:  # refused by its own format
+        return False
+    for message in listed or ():
+        fields = as_dict(message)
+        if fields is None:
+            continue
+        content = as_list(fields.get("content")) or ()
+        for item in (fields, *content):
+            part = as_dict(item)
+            if part is None:
+                continue
+            kind = part.get("type")
+            if (isinstance(kind, str) and kind in _MODEL_PART_TYPES) or any(key in part for key in _MODEL_KEYS):
+                return True
+    return False
 
 
 def validate_message(data: object) -> AnyMessage:

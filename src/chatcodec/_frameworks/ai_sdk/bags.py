@@ -78,3 +78,22 @@ def json_output(metadata: Mapping[str, Any] | None) -> bool:
         return False
     model = as_dict(metadata.get("ai-sdk-model")) or {}
     return model.get("_output") == "json" or bool((as_dict(metadata.get("ai-sdk-ui")) or {}).get("_json"))
+
+
+_FORMATS = ("ai-sdk-model", "ai-sdk-ui")
+
+
+def sibling_filename(metadata: Mapping[str, Any] | None, own: str) -> tuple[Mapping[str, Any] | None, str | None]:
+    """The ``filename`` the other AI SDK format kept on a media part that has no canonical
+    one (an image, audio or video file part: both forms give a file part its ``filename``, as
+    ``convertToModelMessages`` carries it), and ``metadata`` without it, so the writer of
+    ``own`` carries it rather than reporting it as the other format's data."""
+    sibling = _FORMATS[1] if own == _FORMATS[0] else _FORMATS[0]
+    bag = as_dict(metadata.get(sibling)) if metadata else None
+    if metadata is None or bag is None or not isinstance(bag.get("filename"), str):
+        return metadata, None
+    rest = {key: value for key, value in bag.items() if key != "filename"}
+    trimmed = {name: value for name, value in metadata.items() if name != sibling}
+    if rest:
+        trimmed[sibling] = rest
+    return trimmed or None, bag["filename"]

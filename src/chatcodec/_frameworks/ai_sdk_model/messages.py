@@ -105,9 +105,12 @@ def _system_text(
     content: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps
 ) -> tuple[str, dict[str, Any] | None]:
     """A system message's parts as the one string a system ``ModelMessage`` holds, and the
-    cache marker of its one text part (the message's own, as Anthropic's prompt has it)."""
-    if len(content) == 1 and content[0]["type"] == "text" and not content[0].get("provider_metadata"):
-        return content[0]["text"], content[0].get("cache_control")
+    cache marker of its one text part (the message's own, as Anthropic's prompt has it). The
+    list form itself reads back as the string form: a spelling loss."""
+    if len(content) <= 1 and all(part["type"] == "text" and not part.get("provider_metadata") for part in content):
+        why = "a system ModelMessage's content is one string: the list reads back as the string"
+        context.losses.add((*at, "content"), "content list", why, "spelling")
+        return (content[0]["text"], content[0].get("cache_control")) if content else ("", None)
     texts: list[str] = []
     for index, part in enumerate(content):
         where = (*at, "content", index)

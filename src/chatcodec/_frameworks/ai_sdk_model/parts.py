@@ -8,7 +8,8 @@ canonical home. Every other part (a provider-executed ``tool-result`` or a
 ``tool-approval-request`` in an assistant turn) is kept whole as an opaque part of this
 format, which another format reports. What a part holds beyond its canonical fields
 (``providerExecuted``, a file's image ``filename``, the rest of ``providerOptions``) rides
-in its bag.
+in its bag; an image's ``filename`` a ``UIMessage`` file part gave is carried the same way,
+written as a ``file`` part (an ``image`` part has none).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
-from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, sibling_filename, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, data_url, kind_of, media_type_of, source_of
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
 from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
@@ -71,7 +72,10 @@ def decode_file(part: dict[str, Any]) -> dict[str, Any]:
 
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """One canonical part as a content part; None (with a loss) for one the AI SDK has no part for."""
-    bag = claim(KIT, context.losses, part.get("provider_metadata"), at)
+    metadata, filename = sibling_filename(part.get("provider_metadata"), PROVIDER)
+    bag = claim(KIT, context.losses, metadata, at)
+    if filename is not None:
+        bag.setdefault("filename", filename)
     kept = bag.pop(OPTIONS, UNKEPT)
     kind = part["type"]
     if kind == "opaque":
@@ -121,7 +125,7 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext,
     data = data_of(part, context, at, as_data_url=as_data_url)
     if data is None:
         return None
-    if part["type"] == "image" and not bag.pop("_file", None):
+    if part["type"] == "image" and not bag.pop("_file", None) and "filename" not in bag:
         image: dict[str, Any] = {"type": "image", "image": data}
         if not bag.pop("_no_media_type", None) and part["source"].get("media_type"):
             image["mediaType"] = part["source"]["media_type"]

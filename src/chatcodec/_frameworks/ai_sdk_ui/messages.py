@@ -26,13 +26,21 @@ from chatcodec._frameworks.ai_sdk_ui.tool_parts import DYNAMIC, answer, decode_t
 from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
 
 STEP = {"type": "step-start"}
+STRING_FORM = {"state": "done"}
+"""A UIMessage holds parts only: a turn of one plain text part reads as the string form
+(``content: "..."``, as a user's typed message is), so a canonical list of one plain text
+part is written with the ``state`` a stored part has once streamed (read back as the part's
+``_state`` marker), and both forms come back as they were."""
 _NO_CALL = "a UI tool output sits on its call's part, not in the history: written as a dynamic tool part with no input"
 
 
 def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
     """Stored ``UIMessage``s as canonical message dicts (an assistant one as several)."""
     del context  # nothing shared between messages
-    return [canonical for message in wire for canonical in decode_message(message)]
+    canonical: list[dict[str, Any]] = []
+    for message in wire:
+        canonical += decode_message(message, len(canonical))
+    return canonical
 
 
 class _Turns:
@@ -56,7 +64,13 @@ class _Turns:
         self.content.append(part)
 
     def flush(self) -> None:
-        self.done.append(bags.attach(KIT, {"role": self.role, "content": self.content}, self.bag))
+        content: str | list[dict[str, Any]] = self.content
+        text = _plain_text(self.content)
+        if text is not None:  # the string form (:data:`STRING_FORM`): the step-starts before it are the message's
+            content, steps = text
+            if steps:
+                self.bag["_steps"] = steps
+        self.done.append(bags.attach(KIT, {"role": self.role, "content": content}, self.bag))
         if self.results:
             self.done.append({"role": "tool", "content": self.results})
         self.content, self.results = [], []
@@ -68,10 +82,36 @@ class _Turns:
         return self.done
 
 
-def decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """One ``UIMessage`` (checked by :mod:`.wire`) as canonical message dicts."""
+def _plain_text(content: list[dict[str, Any]]) -> tuple[str, int] | None:
+    """The text and the step-starts before it of a turn that is one plain text part (a UI
+    ``{"type": "text", "text": ...}`` and nothing else), read as the string form; else None."""
+    if len(content) != 1 or content[0]["type"] != "text" or len(content[0]) > 3:
+        return None
+    part = content[0]
+    metadata = part.get("provider_metadata")
+    if metadata is None and len(part) == 2:
+        return part["text"], 0
+    steps = KIT.marker(metadata, "_steps")
+    if metadata == {KIT.name: {"_steps": steps}} and isinstance(steps, int):
+        return part["text"], steps
+    return None
+
+
+def made_up_id(index: int) -> str:
+    """The id the writer gives a ``UIMessage`` (which requires one) starting at canonical
+    message ``index`` when its message has none: read back as no id, since writing it again
+    at the same place gives it again (a value equal to the default is no data)."""
+    return f"message-{index}"
+
+
+def decode_message(message: dict[str, Any], index: int = 0) -> list[dict[str, Any]]:
+    """One ``UIMessage`` (checked by :mod:`.wire`) as canonical message dicts, the first at
+    canonical ``index``."""
     role = message["role"]
-    turns = _Turns(role, leftovers(message, ("role", "parts")))
+    head = leftovers(message, ("role", "parts"))
+    if head.get("id") == made_up_id(index):
+        del head["id"]
+    turns = _Turns(role, head)
     for part in message["parts"]:
         if part.get("type") == "step-start" and len(part) == 1:
             turns.steps += 1
@@ -117,19 +157,40 @@ class _Writer:
             parts = self.out[-1]["parts"]
             if not continued:
                 parts.append(dict(STEP))
+        elif message["content"] == [] and role != "assistant":
+            why = f"a {role} UIMessage holds at least one part (the AI SDK refuses an empty one): not written"
+            losses.add((*at, "content"), f"empty {role} message", why)
+            return
         else:
             parts = []
-            target: dict[str, Any] = {"id": bag.pop("id", None) or f"message-{at[-1]}", "role": role, "parts": parts}
+            target: dict[str, Any] = {
+                "id": bag.pop("id", None) or made_up_id(int(at[-1])),
+                "role": role,
+                "parts": parts,
+            }
             target.update(wire_fields(bag))
             self.out.append(target)
         self.after_results = False
-        self.parts(message["content"], parts, at)
+        self.content(message["content"], bag, parts, at)
         parts.extend(dict(STEP) for _ in range(int(trailing)))
 
-    def parts(self, content: str | Sequence[Mapping[str, Any]], parts: list[dict[str, Any]], at: Steps) -> None:
+    def content(
+        self, content: str | Sequence[Mapping[str, Any]], bag: dict[str, Any], parts: list[dict[str, Any]], at: Steps
+    ) -> None:
+        """A message's content as parts, each form spelt so it reads back as it was (:data:`STRING_FORM`)."""
         if isinstance(content, str):
+            parts.extend(dict(STEP) for _ in range(int(bag.pop("_steps", None) or 0)))
             parts.append({"type": "text", "text": content})
             return
+        start = len(parts)
+        self.parts(content, parts, at)
+        while start < len(parts) and parts[start] == STEP:  # the part's own step-starts
+            start += 1
+        only = content[0] if len(content) == 1 else None
+        if only is not None and only["type"] == "text" and parts[start:] == [{"type": "text", "text": only["text"]}]:
+            parts[start].update(STRING_FORM)  # else read back as the string form
+
+    def parts(self, content: Sequence[Mapping[str, Any]], parts: list[dict[str, Any]], at: Steps) -> None:
         for index, part in enumerate(content):
             where = (*at, "content", index)
             steps = KIT.marker(part.get("provider_metadata"), "_steps")
@@ -162,7 +223,7 @@ class _Writer:
 
     def _assistant(self, at: Steps) -> list[dict[str, Any]]:
         if not self.out or self.out[-1]["role"] != "assistant":
-            self.out.append({"id": f"message-{at[-1]}", "role": "assistant", "parts": []})
+            self.out.append({"id": made_up_id(int(at[-1])), "role": "assistant", "parts": []})
         parts: list[dict[str, Any]] = self.out[-1]["parts"]
         return parts
 

@@ -6,7 +6,9 @@ whose ``signature`` goes where its provider's readers look for it: Claude's (``a
 ``bedrock``) as the canonical ``signature`` (``id: "redacted_thinking"`` is Claude's redacted
 thinking, its ``signature`` the encrypted payload), OpenAI's as ``encrypted`` (its
 ``encrypted_content``), and Gemini's thought signature, which pydantic-ai keeps in
-``provider_details.thought_signature``, as the thought's ``signature``. The response's
+``provider_details.thought_signature``, as the thought's ``signature``; an OpenAI thought's
+``id`` is its Responses reasoning item's, kept where the Responses reader keeps one
+(:mod:`chatcodec._providers.families.openai.reasoning_items`). The response's
 ``model_name`` names the model that signed it. Built-in tool calls and returns, files,
 compaction and speech parts are kept whole as opaque parts of this format.
 
@@ -24,6 +26,7 @@ from typing import Any
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, RESPONSE_DEFAULTS
 from chatcodec._frameworks.pydantic_ai.signers import CLAUDE, GEMINI, OPENAI, PROVIDER_NAMES, PROVIDERS
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
+from chatcodec._providers.families.openai.reasoning_items import attach_item_id, split_item_id
 from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, restore_fields, split_fields
 
 _REDACTED = "redacted_thinking"
@@ -37,7 +40,9 @@ def decode_response_message(entry: Mapping[str, Any]) -> dict[str, Any]:
     """One ``ModelResponse`` as a canonical assistant message."""
     model = entry.get("model_name") if isinstance(entry.get("model_name"), str) else None
     parts = entry.get("parts") or ()
-    content: str | list[dict[str, Any]] = [decode_part(part, model) for part in parts] if parts else ""
+    decoded = [decode_part(part, model) for part in parts]
+    _read_item_ids(parts, decoded)
+    content: str | list[dict[str, Any]] = decoded or ""
     bag = split_fields(entry, ("parts", "kind"), RESPONSE_DEFAULTS)
     return KIT.attach({"role": "assistant", "content": content}, bag)
 
@@ -108,6 +113,46 @@ def _thinking(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
     return KIT.attach(thinking, bag)
 
 
+def _read_item_ids(parts: Any, content: list[dict[str, Any]]) -> None:
+    """Move OpenAI thinking ids where the Responses writer reads a reasoning item's id
+    (:mod:`...families.openai.reasoning_items`): pydantic-ai gives each summary of one item
+    its id, so only the first of a run of one id starts an item; the rest continue it, and
+    are given the id again on writing (:func:`_write_item_ids`)."""
+    run: str | None = None
+    for wire, part in zip(parts, content, strict=True):
+        if part["type"] != "thinking" or part.get("provider") != OPENAI:
+            run = None
+            continue
+        item_id = wire.get("id")
+        if not isinstance(item_id, str):
+            run = None
+            continue
+        bag = part["provider_metadata"][PROVIDER]
+        del bag["id"]
+        if not bag:
+            del part["provider_metadata"][PROVIDER]
+        if item_id != run:
+            attach_item_id(part, item_id)
+            run = item_id
+
+
+def _write_item_ids(content: list[Mapping[str, Any]], written: list[dict[str, Any] | None]) -> None:
+    """Each OpenAI thinking part's id: the reasoning item's it starts, or continues (the
+    reverse of :func:`_read_item_ids`; a part whose id was ``null`` keeps it)."""
+    run: str | None = None
+    for part, wire in zip(content, written, strict=True):
+        if wire is None or part["type"] != "thinking" or part.get("provider") != OPENAI:
+            run = None
+            continue
+        item_id, _ = split_item_id(part.get("provider_metadata"))
+        if item_id is not None:
+            wire["id"] = run = item_id
+        elif run is not None and "id" not in wire:
+            wire["id"] = run
+        else:
+            run = None
+
+
 def encode_response_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """One canonical assistant message as a ``ModelResponse``."""
     bag = KIT.claim(context.losses, message.get("provider_metadata"), at)
@@ -127,7 +172,8 @@ def encode_response_message(message: Mapping[str, Any], context: EncodeContext, 
     if isinstance(content, str):
         parts = [{"content": content, "part_kind": "text"}] if content else []
     else:
-        written = (write_part(part, model, context, (*at, "content", index)) for index, part in enumerate(content))
+        written = [write_part(part, model, context, (*at, "content", index)) for index, part in enumerate(content)]
+        _write_item_ids(content, written)
         parts = [part for part in written if part is not None]
     response.update(parts=parts, kind="response")
     return response
@@ -136,8 +182,11 @@ def encode_response_message(message: Mapping[str, Any], context: EncodeContext, 
 def write_part(part: Mapping[str, Any], model: object, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """One canonical part as a response part; None (with a loss) for one pydantic-ai has no part for."""
     kind = part["type"]
-    signature, metadata = split_signature(part.get("provider_metadata")) if kind != "thinking" else (None, None)
-    bag = KIT.claim(context.losses, metadata if signature is not None else part.get("provider_metadata"), at)
+    if kind == "thinking":  # its reasoning item id, if any, is written by _write_item_ids
+        signature, metadata = None, split_item_id(part.get("provider_metadata"))[1]
+    else:
+        signature, metadata = split_signature(part.get("provider_metadata"))
+    bag = KIT.claim(context.losses, metadata, at)
     written = _written(part, bag, model, context, at)
     if signature is not None and written is not None and kind in ("text", "tool_use"):
         details = as_dict(written.get("provider_details")) or {}

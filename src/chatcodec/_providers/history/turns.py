@@ -31,6 +31,7 @@ their content changes).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from operator import itemgetter, methodcaller
@@ -45,6 +46,10 @@ MOVED = "message between a tool call and its result"
 _ID_KEYS = ("id", "call_id")
 """Where a provider's call block keeps the id its result names (OpenAI Chat ``id``,
 Responses items ``call_id``)."""
+
+_ARGUMENT_KEYS = ("input", "args", "arguments")
+"""Where a provider's call block keeps its arguments (Anthropic ``input``, LangChain and
+Gemini ``args``, OpenAI ``arguments``: an object, or its JSON text)."""
 
 Message = Mapping[str, Any]
 
@@ -223,19 +228,25 @@ Unsent = dict[str, list[tuple[str, tuple[int, int]]]]
 share an id (``""`` from a server that gives none): each is dropped, not only the last."""
 
 
-def _foreign_calls(messages: Sequence[Message], target: str, *, freeform: bool) -> tuple[Unsent, set[tuple[int, int]]]:
+Places = set[tuple[int, int]]
+"""Parts by (message index, part index)."""
+
+
+def _foreign_calls(messages: Sequence[Message], target: str, *, freeform: bool) -> tuple[Unsent, Places, Places]:
     """Calls the target cannot send (:data:`Unsent`): opaque parts of another
     provider holding a call id and (``freeform`` false) custom calls; and the places of
     the opaque ones that repeat a ``tool_use`` of their own message (LangChain's
     ``AIMessage`` holds an Anthropic ``tool_use`` block in ``content`` and the same call in
-    ``tool_calls``): that call is sent, once, as the ``tool_use``."""
+    ``tool_calls``): that call is sent, once, as the ``tool_use``, and each of those whose
+    arguments differ from the call's is in the third set (its arguments are not sent)."""
     calls: Unsent = {}
-    repeated: set[tuple[int, int]] = set()
+    repeated: Places = set()
+    differing: Places = set()
     for index, message in enumerate(messages):
         if message["role"] != "assistant":
             continue
         parts = _parts(message)
-        sent: set[str] | None = None
+        sent: dict[str, str] | None = None
         for position, part in enumerate(parts):
             if not freeform and part.get("kind") == "custom":
                 calls.setdefault(part["id"], []).append((CUSTOM_CALL, (index, position)))
@@ -246,12 +257,34 @@ def _foreign_calls(messages: Sequence[Message], target: str, *, freeform: bool) 
             if call_id is None:
                 continue
             if sent is None:
-                sent = {part["id"] for part in parts if part["type"] == "tool_use"}
+                sent = {part["id"]: part.get("arguments") or "" for part in parts if part["type"] == "tool_use"}
             if call_id in sent:
                 repeated.add((index, position))
+                if not _same_arguments(part.get("data") or {}, sent[call_id]):
+                    differing.add((index, position))
             else:
                 calls.setdefault(call_id, []).append((f"{part.get('provider')} tool call", (index, position)))
-    return calls, repeated
+    return calls, repeated, differing
+
+
+def _same_arguments(data: Mapping[str, Any], arguments: str) -> bool:
+    """Whether a call block's arguments (an object or its JSON text; none given says nothing
+    else) are the canonical call's ``arguments`` text, as JSON values."""
+    key = next((key for key in _ARGUMENT_KEYS if key in data), None)
+    if key is None:
+        return True
+    return _json_value(data[key]) == _json_value(arguments or "{}")
+
+
+def _json_value(value: object) -> object:
+    """A JSON text's value (the text itself when it is no JSON); any other value as it is."""
+    if not isinstance(value, str):
+        return value
+    try:
+        parsed: object = json.loads(value)
+    except ValueError:
+        return value
+    return parsed
 
 
 def without_unsent_calls(
@@ -266,10 +299,18 @@ def without_unsent_calls(
     """``messages`` without another provider's opaque calls that tool results answer, and
     without those results, one loss per call at the call's path naming its results; a
     message left empty goes too. An opaque call repeating a ``tool_use`` of its message
-    goes without a loss (the call is sent). Unless ``freeform``, custom calls go too,
-    answered or not. The list itself when there are none. ``copies`` receives, for each
-    message some of whose parts go, its copy's ``id`` -> (the message, the positions kept)."""
-    calls, dropped = _foreign_calls(messages, target, freeform=freeform)
+    goes without a loss (the call is sent) when its arguments are the call's, else with one.
+    Unless ``freeform``, custom calls go too, answered or not. The list itself when there
+    are none. ``copies`` receives, for each message some of whose parts go, its copy's
+    ``id`` -> (the message, the positions kept)."""
+    calls, dropped, differing = _foreign_calls(messages, target, freeform=freeform)
+    for index, position in sorted(differing):
+        call: Mapping[str, Any] = _parts(messages[index])[position]
+        losses.add(
+            ("messages", index, "content", position),
+            f"{call.get('provider')} tool call {_call_id(call)!r} arguments",
+            "repeats a tool call of its message with other arguments: the tool call is sent, these are not",
+        )
     if not freeform:
         dropped |= _unanswered_custom_calls(messages, calls, losses, name)
     if not calls:

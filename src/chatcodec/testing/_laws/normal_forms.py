@@ -45,7 +45,9 @@ def with_compact_arguments(response: chatcodec.ChatResponse) -> chatcodec.ChatRe
     return response.model_copy(update={"choices": choices})
 
 
-KNOWN_PROVIDERS = frozenset(chatcodec.registered_providers())
+KNOWN_PROVIDERS = frozenset(name for name in chatcodec.available_formats() if name != "canonical")
+"""Every codec's name, framework formats too: each one's bags and opaque parts are written
+only by its own decoder, so a generated value holds none and a read-back one's are spelling."""
 
 
 def _scrubbed(value: Any) -> Any:

@@ -1,0 +1,127 @@
+"""``validate_messages`` reads the histories agent frameworks store, as a user validating one
+at its boundary hands it over: LangChain's ``messages_to_dict`` and ``dumpd`` lists,
+pydantic-ai's ``ModelMessagesTypeAdapter`` JSON, the Vercel AI SDK's ``ModelMessage[]`` (and
+``UIMessage[]``, tests/test_ai_sdk_format.py). Each gives what its format's own reader gives;
+the histories are written by the frameworks themselves (langchain-core, pydantic-ai, and the
+``ModelMessage`` lists the AI SDK recorded in tests/fixtures/ai_sdk). An OpenAI-shaped list,
+which an AI SDK ``ModelMessage[]`` can also be, reads as it always did.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.load import dumpd
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage, messages_to_dict
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelMessagesTypeAdapter,
+    ModelRequest,
+    ModelResponse,
+    SystemPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+
+import chatcodec
+from chatcodec._registry import SupportsMessageDecoding
+
+AI_SDK = Path(__file__).parent / "fixtures" / "ai_sdk"
+ROLES = ["system", "user", "assistant", "tool", "assistant"]
+
+
+def _own_reading(fmt: str, messages: list[Any]) -> list[chatcodec.AnyMessage]:
+    codec = chatcodec.get_codec(fmt)
+    assert isinstance(codec, SupportsMessageDecoding)
+    return codec.decode_messages(messages)
+
+
+def _langchain() -> list[Any]:
+    return [
+        SystemMessage("Be brief."),
+        HumanMessage("Weather in Paris?"),
+        AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1"}]),
+        ToolMessage("sunny", tool_call_id="call_1"),
+        AIMessage("Sunny."),
+    ]
+
+
+def _pydantic_ai() -> list[ModelMessage]:
+    return [
+        ModelRequest(parts=[SystemPromptPart("Be brief."), UserPromptPart("Weather in Paris?")]),
+        ModelResponse(parts=[ToolCallPart("get_weather", {"city": "Paris"}, tool_call_id="call_1")]),
+        ModelRequest(parts=[ToolReturnPart("get_weather", "sunny", tool_call_id="call_1")]),
+        ModelResponse(parts=[TextPart("Sunny.")]),
+    ]
+
+
+def _model_messages() -> list[list[Any]]:
+    lines = (AI_SDK / "model_messages.jsonl").read_text().splitlines()
+    return [json.loads(line)["messages"] for line in lines if line]
+
+
+def _cases() -> list[tuple[str, str, object]]:
+    langchain = messages_to_dict(_langchain())
+    dumped = [dumpd(message) for message in _langchain()]
+    stored = ModelMessagesTypeAdapter.dump_python(_pydantic_ai(), mode="json")
+    cases: list[tuple[str, str, object]] = [
+        ("messages_to_dict", "langchain", langchain),
+        ("messages_to_dict as JSON text", "langchain", json.dumps(langchain)),
+        ("dumpd", "langchain", dumped),
+        ("ModelMessagesTypeAdapter", "pydantic-ai", stored),
+        ("ModelMessagesTypeAdapter.dump_json", "pydantic-ai", ModelMessagesTypeAdapter.dump_json(_pydantic_ai())),
+    ]
+    cases += [(f"ModelMessage[] {index}", "ai-sdk-model", model) for index, model in enumerate(_model_messages())]
+    return cases
+
+
+@pytest.mark.parametrize(("form", "fmt", "history"), _cases(), ids=[case[0] for case in _cases()])
+def test_a_stored_framework_history_validates_as_its_format_reads_it(form: str, fmt: str, history: object) -> None:
+    read = chatcodec.validate_messages(history)
+    raw: Any = json.loads(history) if isinstance(history, str | bytes) else history
+    assert read == _own_reading(fmt, raw)
+    assert [message.role for message in read] == ROLES
+    calls = [part for message in read if not isinstance(message.content, str) for part in message.content]
+    assert any(isinstance(part, chatcodec.ToolUsePart) for part in calls), form
+
+
+def test_a_chat_list_an_ai_sdk_model_message_list_could_also_be_reads_as_it_always_did() -> None:
+    """Role and content, text parts: both shapes at once; the dialects' reading wins (the
+    same canonical messages the OpenAI Chat reader gives)."""
+    both: list[dict[str, Any]] = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": "hello"},
+    ]
+    assert chatcodec.validate_messages(both) == _own_reading("openai-chat", both)
+
+
+def test_a_refused_chat_list_is_not_read_as_model_messages_by_chance() -> None:
+    """A misspelt key in an OpenAI-shaped list is refused as before: the AI SDK's reader, which
+    keeps unknown keys, is asked only of a list holding the AI SDK's marks."""
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.validate_messages([{"role": "user", "content": "hi", "nmae": "x"}])
+    assert "nmae" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        [{"type": "human", "data": {"content": "hi"}}, {"type": "chat"}],
+        [{"kind": "request", "parts": [{"content": "hi", "part_kind": "user-prompt"}]}, {"kind": "answer"}],
+        [
+            {"role": "user", "content": "hi"},
+            {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f"}]},
+        ],
+    ],
+    ids=["langchain", "pydantic-ai", "ai-sdk-model"],
+)
+def test_a_history_its_framework_would_refuse_is_refused_at_the_message(history: list[Any]) -> None:
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.validate_messages(history)
+    assert "[1]" in str(raised.value)
