@@ -39,7 +39,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list
     from chatcodec._option_table import OptionTable
-    from chatcodec._payloads import deeper_than, loads, refuse_unwritable_numbers, too_deep
+    from chatcodec._payloads import deeper_than, load_object, loads, refuse_unwritable_numbers, too_deep
     from chatcodec._providers.contract.capabilities import Capabilities
     from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
     from chatcodec._providers.contract.detection import Detection
@@ -282,6 +282,7 @@ __all__ = [
     "keeps_a_container",
     "kept_object",
     "leftovers",
+    "load_object",
     "loads",
     "local_file_why",
     "lower_case_source",
@@ -451,6 +452,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "keeps_a_container": "chatcodec._providers.kit.bags",
     "kept_object": "chatcodec._providers.kit.bags",
     "leftovers": "chatcodec._providers.kit.bags",
+    "load_object": "chatcodec._payloads",
     "loads": "chatcodec._payloads",
     "local_file_why": "chatcodec._compat",
     "lower_case_source": "chatcodec._providers.kit.media_types",

@@ -24,13 +24,12 @@ from chatcodec import (
     ToolDefinition,
     ToolMessage,
     ToolResultPart,
-    decode_response,
     get_codec,
     validate_messages,
     validate_model,
 )
 from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id
-from chatcodec.contract import LossRecorder, as_dict
+from chatcodec.contract import LossRecorder, as_dict, load_object
 
 THINKING_BUDGETS: Mapping[str, int] = {
     "minimal": 1024,
@@ -130,7 +129,7 @@ def _reasoning(effort: ReasoningEffort | None, max_tokens: int, losses: LossReco
 
 def parse_response(payload: Mapping[str, Any] | str | bytes | bytearray) -> ChatResponse:
     """A canonical response from an Anthropic response body (dict, JSON text or bytes)."""
-    return decode_response("anthropic", payload)
+    return CODEC.decode_response(load_object(payload, "Anthropic response"))
 
 
 def format_tool_results(messages: Iterable[Any]) -> list[AnyMessage]:

@@ -40,7 +40,6 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter, methodcaller
 from typing import Any
 
-from chatcodec._payloads import deeper_than
 from chatcodec._providers.history.turns import holds_empty_content
 from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
@@ -57,6 +56,7 @@ from chatcodec.contract import (
     as_list,
     as_sampling_number,
     carries_nothing,
+    deeper_than,
     history_for,
     mark_integers,
     read_tier,
