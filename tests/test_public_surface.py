@@ -68,8 +68,8 @@ PUBLIC_MODULES: dict[str, str] = {
         "wire_shape write_logprob_settings write_tier write_token_logprobs "
         # what the Anthropic and Gemini folders import (issue 64 item 1)
         "Framing IdRule PLAIN_TOOL_RESULT PLAIN_TOOL_USE Problem RouteError ToolIdMapping ToolNameRule bearer_key "
-        "budget_for_effort count_of deeper_than error_status is_a_double load_object problems_error read_in_batches read_one "
-        "refuse_unwritable_numbers servers spoken unicode_text with_unknown_nulls"
+        "budget_for_effort count_of deeper_than error_status is_a_double load_object problems_error "
+        "read_in_batches read_one refuse_unwritable_numbers servers spoken unicode_text with_unknown_nulls"
     ),
     "chatcodec.datasets": (
         "ArrowConverter COLUMNAR_KINDS ColumnarKind analyst_tables arrow_schema columnar_layout form_of "
