@@ -31,7 +31,6 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._payloads import deeper_than
-from chatcodec._providers.families.seen_schemas import remembered_json_object
 from chatcodec.contract import as_dict, constrained, stands_for, tag, tagged, too_deep, wire_shape
 from chatcodec.contract import closed_schema as sc
 
@@ -496,14 +495,11 @@ def _common_messages(blocks: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
     return _list(_tagged(choices, "role"))
 
 
-def _common_tools(json_input: bool) -> cs.CoreSchema:
-    """Client tools (a schema the caller sent before is not checked again: :mod:`~chatcodec.
-    _providers.families.seen_schemas`), and server tools (a ``type`` such as
-    ``web_search_20250305``, their own fields as JSON beside the fields every tool has, typed
-    as :class:`Tool` types them)."""
+def _common_tools() -> cs.CoreSchema:
+    """Client tools, and server tools (a ``type`` such as ``web_search_20250305``, their
+    own fields as JSON beside the fields every tool has, typed as :class:`Tool` types them)."""
     shared = {"description": sc.text(), "strict": cs.bool_schema(strict=True), "cache_control": _cache_marker()}
-    schema = remembered_json_object(json_input=json_input)
-    client = sc.closed_like(Tool, {"name": sc.non_empty(), "input_schema": schema}, shared)
+    client = sc.closed_like(Tool, {"name": sc.non_empty(), "input_schema": sc.json_object()}, shared)
     server = sc.closed_like(
         Tool, {"type": sc.text()}, {"name": _text(), **shared, "input_schema": sc.json_object()}, extra=True
     )
@@ -534,7 +530,7 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
             "model": sc.text(),
             "max_tokens": count,
             "system": sc.either(sc.text(), _list(blocks["text"])),
-            "tools": _common_tools(json_input),
+            "tools": _common_tools(),
             "tool_choice": _common_choice(),
             "stop_sequences": _list(sc.text()),
             "temperature": sc.number(json_input=json_input),

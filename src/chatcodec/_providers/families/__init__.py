@@ -22,8 +22,6 @@ models or the same vendor stand behind both lives here, once:
 ``schema_writing``   what the tool and response-format writers call: the rewrites a target
                      needs (JSON Schema, Anthropic's subset, OpenAI's strict mode), each
                      change reported as a loss of kind ``schema``
-``seen_schemas``     the closed fronts' memory of the tool schemas a caller sent before (an
-                     agent resends the same tool list every request): checked once
 
 Each schema rewrite is a pure function over a schema returning the new schema (the same
 object when nothing changed) and its changes, each with its JSON path in the request; the

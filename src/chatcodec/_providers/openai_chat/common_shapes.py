@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from pydantic_core import core_schema as cs
 
-from chatcodec._providers.families.seen_schemas import remembered_json_object
 from chatcodec._providers.openai_chat import wire
 from chatcodec.contract import closed_schema, shape_fields
 
@@ -130,11 +129,7 @@ def _fields(json_input: bool) -> dict[str, cs.CoreSchema]:
     function = closed_schema.closed_like(
         wire.FunctionDefinition,
         {"name": closed_schema.non_empty()},
-        {
-            "description": closed_schema.text(),
-            "parameters": remembered_json_object(json_input=json_input),
-            "strict": strict_bool(),
-        },
+        {"description": closed_schema.text(), "parameters": closed_schema.json_object(), "strict": strict_bool()},
     )
     tool = closed_schema.closed_like(
         wire.FunctionTool, {"type": closed_schema.literal("function"), "function": function}

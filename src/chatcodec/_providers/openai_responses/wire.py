@@ -43,7 +43,6 @@ from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict, is_typeddict
 
-from chatcodec._providers.families.seen_schemas import remembered_json_object
 from chatcodec._providers.kit.closed_schema import FINITE, JSON_VALUE, LazyValidator, build, either, json_object
 from chatcodec.contract import as_dict, is_dict, stands_for
 
@@ -426,18 +425,10 @@ class Shape:
 
 
 REQUEST = Shape(Request)
-
-
-def _request_front(json_input: bool) -> cs.CoreSchema:
-    tools = cs.list_schema(remembered_json_object(json_input=json_input), strict=True)
-    return _front_typed_dict(Request, {"tools": cs.nullable_schema(tools)})
-
-
-REQUEST_FRONT = LazyValidator(_request_front)
+REQUEST_FRONT = LazyValidator(lambda json_input: front_schema(Request))
 """The request's front (:data:`REQUEST`'s schema) for a dict and for JSON text: text is
 parsed and validated in one pass in Rust, and the copy taken for the read that follows
-(:class:`~chatcodec._providers.kit.closed_schema.LazyValidator`); a tool the caller sent
-before is not checked again (:mod:`~chatcodec._providers.families.seen_schemas`)."""
+(:class:`~chatcodec._providers.kit.closed_schema.LazyValidator`)."""
 ITEMS = Shape(list[Item])
 ITEM = Shape(Item)
 RESPONSE = Shape(Response)
