@@ -11,6 +11,7 @@ import pytest
 
 import chatcodec
 from chatcodec import _compat
+from chatcodec._conversion import read_request_data
 from chatcodec._text_memory import TextMemory
 
 _DATA = base64.b64encode(bytes(range(256)) * 64).decode()
@@ -64,3 +65,42 @@ def test_the_memory_forgets_everything_when_full(monkeypatch: pytest.MonkeyPatch
     proven = _compat._PROVEN  # pyright: ignore[reportPrivateUsage]
     assert proven.texts == {"BBBBBBBB"}
     assert proven.characters == 8
+
+
+@pytest.fixture
+def _nothing_split_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_compat, "_SPLIT", {})
+    monkeypatch.setattr(_compat, "_split_characters", 0)
+
+
+@pytest.mark.usefixtures("_nothing_split_before")
+def test_the_same_data_url_object_is_split_once_and_written_back_as_itself() -> None:
+    url = "".join(["data:image/png;base64,", _DATA])
+    given = _responses_body(url)
+    read = [read_request_data(given, "openai-responses") for _ in range(2)]
+    data = [request["messages"][0]["content"][0]["source"]["data"] for request in read]
+    assert data[0] == _DATA
+    assert data[1] is data[0]  # not split (and hashed) again: the text split before
+    body = chatcodec.convert_request(given, source="openai-responses", target="openai-chat")
+    assert body["messages"][0]["content"][0]["image_url"]["url"] is url  # not joined again: the URL given
+
+
+@pytest.mark.usefixtures("_nothing_split_before")
+def test_a_split_data_is_joined_anew_under_another_media_type_and_an_equal_url_is_split_anew() -> None:
+    url = "data:image/png;base64," + _DATA
+    data = _compat.source_from_url(url)["data"]
+    assert _compat.data_url("image/png", data) is url
+    assert _compat.data_url("image/jpeg", data) == "data:image/jpeg;base64," + _DATA
+    copy = "".join(["data:image/png;base64,", _DATA])
+    assert _compat.source_from_url(copy) == {"type": "base64", "media_type": "image/png", "data": _DATA}
+    assert _compat.source_from_url(copy)["data"] is not data
+
+
+@pytest.mark.usefixtures("_nothing_split_before")
+def test_the_split_memory_forgets_everything_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_compat, "_SPLIT_LIMIT", 40)
+    first, second = "data:image/png;base64,AAAA", "data:image/png;base64,BBBB"
+    _compat.source_from_url(first)
+    _compat.source_from_url(second)
+    split = _compat._SPLIT  # pyright: ignore[reportPrivateUsage]
+    assert [entry[0] for entry in split.values()] == [second, second]

@@ -40,9 +40,13 @@ def source_from_url(url: str, media_type: str | None = None) -> dict[str, Any]:
     Only data URLs that :func:`data_url` rebuilds character for character are split,
     so encoding back to a URL-based provider is exact.
     """
+    split = _SPLIT.get(id(url))
+    if split is not None and split[0] is url:  # the same text object, split before
+        return {"type": "base64", "media_type": split[1], "data": split[2]}
     head, comma, data = url.partition(",")
     match = _DATA_URL_HEAD.fullmatch(head) if comma and head.startswith("data:") else None
     if match is not None and _is_base64_text(data):
+        _remember_split(url, match["media_type"], data)
         return {"type": "base64", "media_type": match["media_type"], "data": data}
     source: dict[str, Any] = {"type": "url", "url": url}
     if media_type is not None:
@@ -107,8 +111,35 @@ def local_file_why(provider: str) -> str:
 
 
 def data_url(media_type: str, data: str) -> str:
-    """The ``data:`` URL for base64 ``data``."""
+    """The ``data:`` URL for base64 ``data`` (the URL it was split from, when it was: the
+    same text, not a copy of what may be megabytes)."""
+    split = _SPLIT.get(~id(data))
+    if split is not None and split[2] is data and split[1] == media_type:
+        return split[0]
     return f"data:{media_type};base64,{data}"
+
+
+_SPLIT: dict[int, tuple[str, str, str]] = {}
+"""The data URLs :func:`source_from_url` split, by the identity of the URL text and (negated)
+of its data: ``(url, media type, data)``. An agent resends its screenshots every turn, the
+same text objects when it holds its history (a data URL of a 48 KB screenshot: about 0.2 M
+instructions to split and to hash the data for :data:`_PROVEN`, 50 k to join again). A
+text is immutable, so the same object is the same text; each entry holds its texts, so
+their identities stay theirs. At most :data:`_SPLIT_LIMIT` characters, all forgotten when
+full."""
+_SPLIT_LIMIT = 1 << 23
+_split_characters = 0
+
+
+def _remember_split(url: str, media_type: str, data: str) -> None:
+    global _split_characters  # noqa: PLW0603 - one bounded memory per process, as _PROVEN
+    if _split_characters + len(url) > _SPLIT_LIMIT:
+        _SPLIT.clear()
+        _split_characters = 0
+    entry = (url, media_type, data)
+    _SPLIT[id(url)] = entry
+    _SPLIT[~id(data)] = entry
+    _split_characters += len(url)
 
 
 shown_as("chatcodec.contract", is_local_file_url, local_file_why)

@@ -119,9 +119,13 @@ def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
     if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
         return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
     if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
-        result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
-        result["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
-        return result
+        read = content if type(content) is str else parts.decode_parts(content)
+        return {
+            "type": "tool_result",
+            "tool_use_id": message["tool_call_id"],
+            "content": read,
+            "provider_metadata": {PROVIDER: {NULLS: ["name"]}},
+        }
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
     bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))
     if content == []:  # no parts is no output: the empty text, as Responses' "output": [] reads

@@ -42,10 +42,18 @@ Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContex
 def _decode_same_name(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
-    keys = present(wire, *SAME_NAME, *SAME_NAME_TOO)
+    keys = present(wire, *_SAME_KEYS)
+    if _SAMPLING_KEYS.isdisjoint(keys):  # an agent's request: a model, maybe a seed or a stream flag
+        for key in keys:
+            data[key] = wire[key]
+        return keys
     data.update((key, as_sampling_number(wire[key]) if key in SAMPLING else wire[key]) for key in keys)
     mark_integers(wire, SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     return keys
+
+
+_SAME_KEYS = (*SAME_NAME, *SAME_NAME_TOO)
+_SAMPLING_KEYS = frozenset(SAMPLING)
 
 
 def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
@@ -82,11 +90,14 @@ def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]
 def _decode_settings(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
+    if _SETTINGS_WIRE_KEYS.isdisjoint(wire):  # the usual request: neither is sent
+        return []
     settings.decode_settings(wire, data, bag, context)
     return [key for canonical, key in _SETTINGS_KEYS if canonical in data]
 
 
 _SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
+_SETTINGS_WIRE_KEYS = frozenset(key for _, key in _SETTINGS_KEYS)
 
 
 NEUTRAL: dict[str, object] = {"n": 1, "store": False}
@@ -102,6 +113,8 @@ DEFAULTS = "_defaults"
 def _decode_defaults(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
+    if NEUTRAL.keys().isdisjoint(wire):  # the usual request: neither is sent
+        return []
     found = {
         key: wire[key] for key, value in NEUTRAL.items() if type(wire.get(key)) is type(value) and wire[key] == value
     }

@@ -163,6 +163,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
 
 
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+_TOOL_KEYS_AND_BAGS = _TOOL_KEYS | {"provider_metadata"}
 
 
 def _strict_function(
@@ -180,7 +181,15 @@ def _strict_function(
 def _encode_function_tool(
     tool: Mapping[str, Any], losses: LossRecorder, index: int, strict_schema: object
 ) -> dict[str, Any]:
-    if tool.keys() <= _TOOL_KEYS and _VALID_NAME(tool["name"]):  # nothing kept, nothing to report
+    if (
+        tool.keys() <= _TOOL_KEYS
+        or (
+            tool.keys() <= _TOOL_KEYS_AND_BAGS
+            and tool.get("parameters") is not None
+            and KIT.spelling_only(tool.get("provider_metadata"))
+        )
+    ) and _VALID_NAME(tool["name"]):  # nothing kept, nothing to report (another format's spelling: a
+        # Responses tool's "strict": null): what the steps below give it, at a fraction of the cost
         plain = {key: tool[key] for key in _FUNCTION_KEYS if tool.get(key) is not None}
         if "parameters" not in plain:
             plain["parameters"] = _default_parameters()

@@ -129,8 +129,9 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     wire.pop("tools", None)
     functions, built_in = request.get("tools"), request.get("provider_tools")
     if functions or built_in or bag.get("_empty_tools"):
+        option = context.option(STRICT_SCHEMA_OPTION)  # asked once, not per tool
         tools = _ordered(
-            [_encode_tool(tool, index, context) for index, tool in enumerate(functions or ())],
+            [_encode_tool(tool, index, context, option) for index, tool in enumerate(functions or ())],
             _built_in(built_in or (), losses),
             as_list(bag.get("_tool_order")),
         )
@@ -171,16 +172,18 @@ SENT_AS_IS = COMMON_TOOL_NAMES.accepted
 """Tool names OpenAI's rule took as they are: a loop may look a name up here first."""
 
 
-def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext) -> dict[str, Any]:
+def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext, option: object) -> dict[str, Any]:
+    """A function tool (``option``: the :data:`STRICT_SCHEMA_OPTION`'s value)."""
     losses = context.losses
     at = ("tools", index)
     metadata = tool.get("provider_metadata")
     rest = KIT.claim(losses, metadata, at) if metadata else {}
-    wire: dict[str, Any] = {
-        **restore_fields(rest),
-        "type": "function",
-        "name": request_tool_name(tool["name"], losses, at),
-    }
+    name = tool["name"]
+    if name not in SENT_AS_IS:  # the usual name, looked up first (as a request turn's calls are)
+        name = request_tool_name(name, losses, at)
+    wire: dict[str, Any] = (
+        {**restore_fields(rest), "type": "function", "name": name} if rest else {"type": "function", "name": name}
+    )
     if tool.get("description") is not None:
         wire["description"] = tool["description"]
     strict = tool.get("strict")
@@ -189,7 +192,6 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext) ->
         if parameters is None:
             wire["parameters"] = {"type": "object", "properties": {}}
         else:  # JSON Schema, and what strict mode takes when strict is true (families/schema_writing.py)
-            option = context.option(STRICT_SCHEMA_OPTION)
             at_schema, as_sent = (*at, "parameters"), rest.get(AS_SENT)
             wire["parameters"], strict = openai_strict_schema(
                 parameters, strict, losses, at_schema, option, as_sent=as_sent
