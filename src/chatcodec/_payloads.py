@@ -336,4 +336,4 @@ def _as_items(node: object) -> list[object]:
     return cast("list[object]", node) if isinstance(node, list | tuple) else []
 
 
-shown_as("chatcodec.contract", loads, too_deep)
+shown_as("chatcodec.contract", loads, too_deep, unwritable_number)

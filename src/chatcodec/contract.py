@@ -38,9 +38,15 @@ if _typing.TYPE_CHECKING:
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_dict, is_list
     from chatcodec._option_table import OptionTable
-    from chatcodec._payloads import loads, too_deep
+    from chatcodec._payloads import loads, too_deep, unwritable_number
     from chatcodec._providers.contract.capabilities import Capabilities
-    from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
+    from chatcodec._providers.contract.context import (
+        MODEL_OPTION,
+        RULE_OPTIONS,
+        DecodeContext,
+        EncodeContext,
+        read_options,
+    )
     from chatcodec._providers.contract.detection import Detection
     from chatcodec._providers.contract.edge import (
         Call,
@@ -53,6 +59,8 @@ if _typing.TYPE_CHECKING:
         Upstream,
         UpstreamModels,
         bearer_headers,
+        body_call,
+        count_of,
         model_in_path,
         read_data_ids,
         read_nested_error,
@@ -97,8 +105,8 @@ if _typing.TYPE_CHECKING:
         is_default,
         range_rule,
     )
-    from chatcodec._providers.history.turns import history_for
-    from chatcodec._providers.kit import closed_schema
+    from chatcodec._providers.history.turns import history_for, holds_empty_content
+    from chatcodec._providers.kit import closed_schema, servers
     from chatcodec._providers.kit.arguments import arguments_object, compact_json
     from chatcodec._providers.kit.bags import (
         ABSENT,
@@ -120,20 +128,23 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec._providers.kit.cache import decode_cache_control, encode_cache_control
     from chatcodec._providers.kit.errors import canonical_refusal, path
+    from chatcodec._providers.kit.field_sets import sdk_fields
     from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-    from chatcodec._providers.kit.invented import report_invented, report_invented_counts
+    from chatcodec._providers.kit.invented import NOW, report_invented, report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
     from chatcodec._providers.kit.media_types import lower_case_source
+    from chatcodec._providers.kit.null_fields import with_unknown_nulls
     from chatcodec._providers.kit.origins import Origin, runs, split_turn, system_origin
-    from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
+    from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT, PLAIN_TOOL_USE
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
-    from chatcodec._providers.kit.reasoning import reasoning_for_effort, thinking_on
+    from chatcodec._providers.kit.reasoning import effort_word, reasoning_for_effort, thinking_on
     from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
     from chatcodec._providers.kit.stream_errors import report_after_error
-    from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
+    from chatcodec._providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
     from chatcodec._providers.kit.token_logprobs import put_logprobs, read_token_logprobs, write_token_logprobs
     from chatcodec._providers.kit.tool_arguments import input_object
-    from chatcodec._providers.kit.tool_names import tool_name, tool_name_map, unblank_tool_name
+    from chatcodec._providers.kit.tool_id_mapping import ToolIdMapping
+    from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES, tool_name, tool_name_map, unblank_tool_name
     from chatcodec._providers.kit.wire import (
         constrained,
         discriminator,
@@ -145,7 +156,7 @@ if _typing.TYPE_CHECKING:
         wire_shape,
     )
     from chatcodec._registry import StreamDecoder, StreamEncoder
-    from chatcodec.streams._builder import PartBuilder, StreamBuilder
+    from chatcodec.streams._builder import PartBuilder, StreamBuilder, plain_counts
 
 
 CONTRACT_VERSION: _typing.Final = 1
@@ -162,11 +173,16 @@ states its ``specificationVersion`` (docs/contributing.md, "The contract's versi
 __all__ = [
     "ABSENT",
     "BODY",
+    "COMMON_TOOL_NAMES",
     "CONTRACT_VERSION",
     "ID",
     "MODEL_OPTION",
+    "NOW",
     "NULLS",
+    "PLAIN_MESSAGE",
     "PLAIN_TEXT",
+    "PLAIN_TOOL_RESULT",
+    "PLAIN_TOOL_USE",
     "RULE_OPTIONS",
     "TOOL_ORDER",
     "BatchRows",
@@ -218,6 +234,7 @@ __all__ = [
     "StructureTable",
     "TargetRule",
     "ToolFunctions",
+    "ToolIdMapping",
     "ToolStep",
     "Turn",
     "TurnOrder",
@@ -234,17 +251,21 @@ __all__ = [
     "as_sampling_number",
     "bag_key",
     "bearer_headers",
+    "body_call",
     "canonical_refusal",
     "carries_nothing",
     "closed_schema",
     "compact_json",
     "constrained",
+    "count_of",
     "decode_cache_control",
     "deferred_adapter",
     "discriminator",
+    "effort_word",
     "encode_cache_control",
     "history_for",
     "holds_a_container",
+    "holds_empty_content",
     "input_object",
     "is_default",
     "is_dict",
@@ -263,13 +284,17 @@ __all__ = [
     "meaningful_markers",
     "model_in_path",
     "path",
+    "plain_counts",
     "present",
     "put_logprobs",
     "range_rule",
     "read_data_ids",
     "read_event",
+    "read_in_batches",
     "read_logprob_settings",
     "read_nested_error",
+    "read_one",
+    "read_options",
     "read_tier",
     "read_token_logprobs",
     "reasoning_for_effort",
@@ -283,7 +308,9 @@ __all__ = [
     "role_at",
     "rule_error",
     "runs",
+    "sdk_fields",
     "sdk_kinds",
+    "servers",
     "shape_fields",
     "split_fields",
     "split_turn",
@@ -297,11 +324,13 @@ __all__ = [
     "tool_name_map",
     "unblank_tool_name",
     "unmapped",
+    "unwritable_number",
     "validate_canonical",
     "validate_with",
     "wire_fields",
     "wire_key",
     "wire_shape",
+    "with_unknown_nulls",
     "write_logprob_settings",
     "write_tier",
     "write_token_logprobs",
@@ -310,10 +339,15 @@ __all__ = [
 _EXPORTED_FROM: dict[str, str] = {
     "ABSENT": "chatcodec._providers.kit.bags",
     "BODY": "chatcodec._providers.contract.envelopes",
+    "COMMON_TOOL_NAMES": "chatcodec._providers.kit.tool_names",
     "ID": "chatcodec._providers.contract.envelopes",
     "MODEL_OPTION": "chatcodec._providers.contract.context",
+    "NOW": "chatcodec._providers.kit.invented",
     "NULLS": "chatcodec._providers.kit.bags",
+    "PLAIN_MESSAGE": "chatcodec._providers.kit.plain_shapes",
     "PLAIN_TEXT": "chatcodec._providers.kit.plain_shapes",
+    "PLAIN_TOOL_RESULT": "chatcodec._providers.kit.plain_shapes",
+    "PLAIN_TOOL_USE": "chatcodec._providers.kit.plain_shapes",
     "RULE_OPTIONS": "chatcodec._providers.contract.context",
     "TOOL_ORDER": "chatcodec._providers.kit.provider_kit",
     "BatchRows": "chatcodec._providers.contract.envelopes",
@@ -365,6 +399,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "StructureTable": "chatcodec._providers.contract.roles",
     "TargetRule": "chatcodec._providers.contract.target_rules",
     "ToolFunctions": "chatcodec._providers.contract.roles",
+    "ToolIdMapping": "chatcodec._providers.kit.tool_id_mapping",
     "ToolStep": "chatcodec._providers.contract.structure",
     "Turn": "chatcodec._providers.contract.structure",
     "TurnOrder": "chatcodec._providers.contract.structure",
@@ -381,17 +416,21 @@ _EXPORTED_FROM: dict[str, str] = {
     "as_sampling_number": "chatcodec._narrow",
     "bag_key": "chatcodec._providers.kit.bags",
     "bearer_headers": "chatcodec._providers.contract.edge",
+    "body_call": "chatcodec._providers.contract.edge",
     "canonical_refusal": "chatcodec._providers.kit.errors",
     "carries_nothing": "chatcodec._providers.contract.target_rules",
     "closed_schema": "chatcodec._providers.kit",
     "compact_json": "chatcodec._providers.kit.arguments",
     "constrained": "chatcodec._providers.kit.wire",
+    "count_of": "chatcodec._providers.contract.edge",
     "decode_cache_control": "chatcodec._providers.kit.cache",
     "deferred_adapter": "chatcodec._model._base",
     "discriminator": "chatcodec._providers.kit.wire",
+    "effort_word": "chatcodec._providers.kit.reasoning",
     "encode_cache_control": "chatcodec._providers.kit.cache",
     "history_for": "chatcodec._providers.history.turns",
     "holds_a_container": "chatcodec._providers.kit.bags",
+    "holds_empty_content": "chatcodec._providers.history.turns",
     "input_object": "chatcodec._providers.kit.tool_arguments",
     "is_default": "chatcodec._providers.contract.target_rules",
     "is_dict": "chatcodec._narrow",
@@ -410,13 +449,17 @@ _EXPORTED_FROM: dict[str, str] = {
     "meaningful_markers": "chatcodec._providers.kit.provider_kit",
     "model_in_path": "chatcodec._providers.contract.edge",
     "path": "chatcodec._providers.kit.errors",
+    "plain_counts": "chatcodec.streams._builder",
     "present": "chatcodec._providers.kit.bags",
     "put_logprobs": "chatcodec._providers.kit.token_logprobs",
     "range_rule": "chatcodec._providers.contract.target_rules",
     "read_data_ids": "chatcodec._providers.contract.edge",
     "read_event": "chatcodec._providers.kit.stream_reading",
+    "read_in_batches": "chatcodec._providers.kit.stream_reading",
     "read_logprob_settings": "chatcodec._providers.kit.logprob_settings",
     "read_nested_error": "chatcodec._providers.contract.edge",
+    "read_one": "chatcodec._providers.kit.stream_reading",
+    "read_options": "chatcodec._providers.contract.context",
     "read_tier": "chatcodec._providers.kit.service_tier",
     "read_token_logprobs": "chatcodec._providers.kit.token_logprobs",
     "reasoning_for_effort": "chatcodec._providers.kit.reasoning",
@@ -430,7 +473,9 @@ _EXPORTED_FROM: dict[str, str] = {
     "role_at": "chatcodec._providers.contract.structure",
     "rule_error": "chatcodec._errors",
     "runs": "chatcodec._providers.kit.origins",
+    "sdk_fields": "chatcodec._providers.kit.field_sets",
     "sdk_kinds": "chatcodec._providers.kit.wire",
+    "servers": "chatcodec._providers.kit",
     "shape_fields": "chatcodec._providers.kit.wire",
     "split_fields": "chatcodec._providers.kit.bags",
     "split_turn": "chatcodec._providers.kit.origins",
@@ -444,11 +489,13 @@ _EXPORTED_FROM: dict[str, str] = {
     "tool_name_map": "chatcodec._providers.kit.tool_names",
     "unblank_tool_name": "chatcodec._providers.kit.tool_names",
     "unmapped": "chatcodec._providers.kit.bags",
+    "unwritable_number": "chatcodec._payloads",
     "validate_canonical": "chatcodec._canonical_validation",
     "validate_with": "chatcodec._canonical_validation",
     "wire_fields": "chatcodec._providers.kit.bags",
     "wire_key": "chatcodec._providers.kit.bags",
     "wire_shape": "chatcodec._providers.kit.wire",
+    "with_unknown_nulls": "chatcodec._providers.kit.null_fields",
     "write_logprob_settings": "chatcodec._providers.kit.logprob_settings",
     "write_tier": "chatcodec._providers.kit.service_tier",
     "write_token_logprobs": "chatcodec._providers.kit.token_logprobs",

@@ -462,6 +462,8 @@ shown_as(
     Upstream,
     UpstreamModels,
     bearer_headers,
+    body_call,
+    count_of,
     model_in_path,
     read_data_ids,
     read_nested_error,

@@ -38,7 +38,6 @@ from chatcodec._providers.families.openai.cache_breakpoint import (
     encode_prompt_cache_breakpoint,
 )
 from chatcodec._providers.families.openai.file_names import invented_filename
-from chatcodec._providers.kit.null_fields import with_unknown_nulls
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
@@ -51,6 +50,7 @@ from chatcodec.contract import (
     restore_fields,
     sdk_kinds,
     split_fields,
+    with_unknown_nulls,
 )
 
 _noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
