@@ -25,7 +25,7 @@ the list only shrinks:
   providers that serve Claude (Anthropic and Bedrock).
 - ``_providers/families/google/thought_signatures.py``: Gemini's thought signature as a call's
   ``gemini`` bag holds it, carried by OpenAI Chat and Anthropic in places of their own.
-- ``_providers/families/openai/reasoning_items.py``: a Responses reasoning item's id as the
+- ``_frameworks/pydantic_ai/reasoning_items.py``: a Responses reasoning item's id as the
   ``openai-responses`` bag of its first thinking part holds it, carried by pydantic-ai's
   ``ThinkingPart.id``.
 - ``testing/_blocks.py``: the provider-metadata keys a Hypothesis strategy draws (data).
@@ -60,7 +60,7 @@ ALLOWED_MODULES: dict[str, str] = {
     "_model/messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
     "_providers/families/claude/wire_rules.py": "Claude's signature scheme, shared by the two providers serving Claude",
     "_providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
-    "_providers/families/openai/reasoning_items.py": "a Responses reasoning item's id bag, carried by pydantic-ai",
+    "_frameworks/pydantic_ai/reasoning_items.py": "a Responses reasoning item's id bag, carried by pydantic-ai",
     "testing/_blocks.py": "provider-metadata keys a strategy draws (data)",
     "_frameworks/langchain/blocks.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
     "_frameworks/ai_sdk/provider_options.py": "the AI SDK keeps Claude's signatures under providerOptions.anthropic",

@@ -336,4 +336,4 @@ def _as_items(node: object) -> list[object]:
     return cast("list[object]", node) if isinstance(node, list | tuple) else []
 
 
-shown_as("chatcodec.contract", deeper_than, load_object, loads, refuse_unwritable_numbers, too_deep)
+shown_as("chatcodec.contract", deeper_than, load_object, loads, refuse_unwritable_numbers, too_deep, unwritable_number)

@@ -39,9 +39,22 @@ if _typing.TYPE_CHECKING:
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list
     from chatcodec._option_table import OptionTable
-    from chatcodec._payloads import deeper_than, load_object, loads, refuse_unwritable_numbers, too_deep
+    from chatcodec._payloads import (
+        deeper_than,
+        load_object,
+        loads,
+        refuse_unwritable_numbers,
+        too_deep,
+        unwritable_number,
+    )
     from chatcodec._providers.contract.capabilities import Capabilities
-    from chatcodec._providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
+    from chatcodec._providers.contract.context import (
+        MODEL_OPTION,
+        RULE_OPTIONS,
+        DecodeContext,
+        EncodeContext,
+        read_options,
+    )
     from chatcodec._providers.contract.detection import Detection
     from chatcodec._providers.contract.edge import (
         Call,
@@ -57,6 +70,7 @@ if _typing.TYPE_CHECKING:
         UpstreamModels,
         bearer_headers,
         bearer_key,
+        body_call,
         count_of,
         model_in_path,
         read_data_ids,
@@ -103,7 +117,7 @@ if _typing.TYPE_CHECKING:
         is_default,
         range_rule,
     )
-    from chatcodec._providers.history.turns import history_for
+    from chatcodec._providers.history.turns import history_for, holds_empty_content
     from chatcodec._providers.kit import closed_schema, servers
     from chatcodec._providers.kit.arguments import arguments_object, compact_json
     from chatcodec._providers.kit.bags import (
@@ -126,15 +140,16 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec._providers.kit.cache import decode_cache_control, encode_cache_control
     from chatcodec._providers.kit.errors import canonical_refusal, path
+    from chatcodec._providers.kit.field_sets import sdk_fields
     from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-    from chatcodec._providers.kit.invented import report_invented, report_invented_counts
+    from chatcodec._providers.kit.invented import NOW, report_invented, report_invented_counts
     from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
     from chatcodec._providers.kit.media_types import lower_case_source
     from chatcodec._providers.kit.null_fields import with_unknown_nulls
     from chatcodec._providers.kit.origins import Origin, runs, split_turn, system_origin
-    from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_RESULT, PLAIN_TOOL_USE
+    from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT, PLAIN_TOOL_USE
     from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
-    from chatcodec._providers.kit.reasoning import budget_for_effort, reasoning_for_effort, thinking_on
+    from chatcodec._providers.kit.reasoning import budget_for_effort, effort_word, reasoning_for_effort, thinking_on
     from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
     from chatcodec._providers.kit.stream_errors import report_after_error
     from chatcodec._providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
@@ -146,7 +161,13 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec._providers.kit.tool_arguments import input_object
     from chatcodec._providers.kit.tool_id_mapping import ToolIdMapping
-    from chatcodec._providers.kit.tool_names import ToolNameRule, tool_name, tool_name_map, unblank_tool_name
+    from chatcodec._providers.kit.tool_names import (
+        COMMON_TOOL_NAMES,
+        ToolNameRule,
+        tool_name,
+        tool_name_map,
+        unblank_tool_name,
+    )
     from chatcodec._providers.kit.wire import (
         constrained,
         discriminator,
@@ -158,7 +179,7 @@ if _typing.TYPE_CHECKING:
         wire_shape,
     )
     from chatcodec._registry import StreamDecoder, StreamEncoder
-    from chatcodec.streams._builder import PartBuilder, StreamBuilder
+    from chatcodec.streams._builder import PartBuilder, StreamBuilder, plain_counts
 
 
 CONTRACT_VERSION: _typing.Final = 1
@@ -175,10 +196,13 @@ states its ``specificationVersion`` (docs/contributing.md, "The contract's versi
 __all__ = [
     "ABSENT",
     "BODY",
+    "COMMON_TOOL_NAMES",
     "CONTRACT_VERSION",
     "ID",
     "MODEL_OPTION",
+    "NOW",
     "NULLS",
+    "PLAIN_MESSAGE",
     "PLAIN_TEXT",
     "PLAIN_TOOL_RESULT",
     "PLAIN_TOOL_USE",
@@ -256,6 +280,7 @@ __all__ = [
     "bag_key",
     "bearer_headers",
     "bearer_key",
+    "body_call",
     "budget_for_effort",
     "canonical_refusal",
     "carries_nothing",
@@ -267,10 +292,12 @@ __all__ = [
     "deeper_than",
     "deferred_adapter",
     "discriminator",
+    "effort_word",
     "encode_cache_control",
     "error_status",
     "history_for",
     "holds_a_container",
+    "holds_empty_content",
     "input_object",
     "is_a_double",
     "is_default",
@@ -291,6 +318,7 @@ __all__ = [
     "meaningful_markers",
     "model_in_path",
     "path",
+    "plain_counts",
     "present",
     "problems_error",
     "put_logprobs",
@@ -301,6 +329,7 @@ __all__ = [
     "read_logprob_settings",
     "read_nested_error",
     "read_one",
+    "read_options",
     "read_tier",
     "read_token_logprobs",
     "reasoning_for_effort",
@@ -315,6 +344,7 @@ __all__ = [
     "role_at",
     "rule_error",
     "runs",
+    "sdk_fields",
     "sdk_kinds",
     "servers",
     "shape_fields",
@@ -332,6 +362,7 @@ __all__ = [
     "unblank_tool_name",
     "unicode_text",
     "unmapped",
+    "unwritable_number",
     "validate_canonical",
     "validate_with",
     "wire_fields",
@@ -346,9 +377,12 @@ __all__ = [
 _EXPORTED_FROM: dict[str, str] = {
     "ABSENT": "chatcodec._providers.kit.bags",
     "BODY": "chatcodec._providers.contract.envelopes",
+    "COMMON_TOOL_NAMES": "chatcodec._providers.kit.tool_names",
     "ID": "chatcodec._providers.contract.envelopes",
     "MODEL_OPTION": "chatcodec._providers.contract.context",
+    "NOW": "chatcodec._providers.kit.invented",
     "NULLS": "chatcodec._providers.kit.bags",
+    "PLAIN_MESSAGE": "chatcodec._providers.kit.plain_shapes",
     "PLAIN_TEXT": "chatcodec._providers.kit.plain_shapes",
     "PLAIN_TOOL_RESULT": "chatcodec._providers.kit.plain_shapes",
     "PLAIN_TOOL_USE": "chatcodec._providers.kit.plain_shapes",
@@ -426,6 +460,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "bag_key": "chatcodec._providers.kit.bags",
     "bearer_headers": "chatcodec._providers.contract.edge",
     "bearer_key": "chatcodec._providers.contract.edge",
+    "body_call": "chatcodec._providers.contract.edge",
     "budget_for_effort": "chatcodec._providers.kit.reasoning",
     "canonical_refusal": "chatcodec._providers.kit.errors",
     "carries_nothing": "chatcodec._providers.contract.target_rules",
@@ -437,10 +472,12 @@ _EXPORTED_FROM: dict[str, str] = {
     "deeper_than": "chatcodec._payloads",
     "deferred_adapter": "chatcodec._model._base",
     "discriminator": "chatcodec._providers.kit.wire",
+    "effort_word": "chatcodec._providers.kit.reasoning",
     "encode_cache_control": "chatcodec._providers.kit.cache",
     "error_status": "chatcodec._error_statuses",
     "history_for": "chatcodec._providers.history.turns",
     "holds_a_container": "chatcodec._providers.kit.bags",
+    "holds_empty_content": "chatcodec._providers.history.turns",
     "input_object": "chatcodec._providers.kit.tool_arguments",
     "is_a_double": "chatcodec._narrow",
     "is_default": "chatcodec._providers.contract.target_rules",
@@ -461,6 +498,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "meaningful_markers": "chatcodec._providers.kit.provider_kit",
     "model_in_path": "chatcodec._providers.contract.edge",
     "path": "chatcodec._providers.kit.errors",
+    "plain_counts": "chatcodec.streams._builder",
     "present": "chatcodec._providers.kit.bags",
     "problems_error": "chatcodec._errors",
     "put_logprobs": "chatcodec._providers.kit.token_logprobs",
@@ -471,6 +509,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "read_logprob_settings": "chatcodec._providers.kit.logprob_settings",
     "read_nested_error": "chatcodec._providers.contract.edge",
     "read_one": "chatcodec._providers.kit.stream_reading",
+    "read_options": "chatcodec._providers.contract.context",
     "read_tier": "chatcodec._providers.kit.service_tier",
     "read_token_logprobs": "chatcodec._providers.kit.token_logprobs",
     "reasoning_for_effort": "chatcodec._providers.kit.reasoning",
@@ -485,6 +524,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "role_at": "chatcodec._providers.contract.structure",
     "rule_error": "chatcodec._errors",
     "runs": "chatcodec._providers.kit.origins",
+    "sdk_fields": "chatcodec._providers.kit.field_sets",
     "sdk_kinds": "chatcodec._providers.kit.wire",
     "servers": "chatcodec._providers.kit",
     "shape_fields": "chatcodec._providers.kit.wire",
@@ -502,6 +542,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "unblank_tool_name": "chatcodec._providers.kit.tool_names",
     "unicode_text": "chatcodec._providers.kit.token_logprobs",
     "unmapped": "chatcodec._providers.kit.bags",
+    "unwritable_number": "chatcodec._payloads",
     "validate_canonical": "chatcodec._canonical_validation",
     "validate_with": "chatcodec._canonical_validation",
     "wire_fields": "chatcodec._providers.kit.bags",

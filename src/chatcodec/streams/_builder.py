@@ -577,4 +577,4 @@ def _merge_metadata(target: dict[str, Any], metadata: Metadata) -> None:
         merged.setdefault(provider, {}).update(values)
 
 
-shown_as("chatcodec.contract", StreamBuilder)
+shown_as("chatcodec.contract", StreamBuilder, plain_counts)

@@ -38,6 +38,7 @@ def test_file_data_without_any_name_gets_one_and_says_so() -> None:
     filename = body["messages"][0]["content"][0]["file"]["filename"]
     assert filename.endswith(".pdf")
     assert _paths(losses) == ["$.messages[0].content[0].filename"]
+    assert losses[0].why == f"OpenAI requires one with file data; none was given, sent {filename!r}"
 
 
 def test_a_title_beside_a_different_filename_is_reported() -> None:
@@ -45,6 +46,7 @@ def test_a_title_beside_a_different_filename_is_reported() -> None:
     body, losses = encode_request(_request([{"role": "user", "content": [document]}]))
     assert body["messages"][0]["content"][0]["file"]["filename"] == "q3.pdf"
     assert _paths(losses) == ["$.messages[0].content[0].title"]
+    assert losses[0].why == "OpenAI file parts have one file name, kept"
 
 
 def test_tool_call_without_arguments_is_sent_as_an_empty_object() -> None:

@@ -28,6 +28,7 @@ def test_responses_inline_input_file_gets_the_filename_the_api_requires() -> Non
     (part,) = body["input"][0]["content"]
     assert part["filename"] == "document.pdf"
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0].filename", "file name")]
+    assert losses[0].why == "Responses requires one with file data; sent 'document.pdf'"
 
 
 def test_responses_inline_input_file_takes_the_title_as_its_filename() -> None:

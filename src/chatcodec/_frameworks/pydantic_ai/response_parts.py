@@ -8,7 +8,7 @@ thinking, its ``signature`` the encrypted payload), OpenAI's as ``encrypted`` (i
 ``encrypted_content``), and Gemini's thought signature, which pydantic-ai keeps in
 ``provider_details.thought_signature``, as the thought's ``signature``; an OpenAI thought's
 ``id`` is its Responses reasoning item's, kept where the Responses reader keeps one
-(:mod:`chatcodec._providers.families.openai.reasoning_items`). The response's
+(:mod:`.reasoning_items`). The response's
 ``model_name`` names the model that signed it. Built-in tool calls and returns, files,
 compaction and speech parts are kept whole as opaque parts of this format.
 
@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, RESPONSE_DEFAULTS
+from chatcodec._frameworks.pydantic_ai.reasoning_items import attach_item_id, split_item_id
 from chatcodec._frameworks.pydantic_ai.signers import CLAUDE, GEMINI, OPENAI, PROVIDER_NAMES, PROVIDERS
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
-from chatcodec._providers.families.openai.reasoning_items import attach_item_id, split_item_id
 from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, restore_fields, split_fields
 
 _REDACTED = "redacted_thinking"
@@ -115,7 +115,7 @@ def _thinking(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
 
 def _read_item_ids(parts: Any, content: list[dict[str, Any]]) -> None:
     """Move OpenAI thinking ids where the Responses writer reads a reasoning item's id
-    (:mod:`...families.openai.reasoning_items`): pydantic-ai gives each summary of one item
+    (:mod:`.reasoning_items`): pydantic-ai gives each summary of one item
     its id, so only the first of a run of one id starts an item; the rest continue it, and
     are given the id again on writing (:func:`_write_item_ids`)."""
     run: str | None = None

@@ -169,4 +169,4 @@ class DecodeContext:
     sure a model would hold it (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request`)."""
 
 
-shown_as("chatcodec.contract", DecodeContext, EncodeContext)
+shown_as("chatcodec.contract", DecodeContext, EncodeContext, read_options)

@@ -452,6 +452,7 @@ shown_as(
     UpstreamModels,
     bearer_headers,
     bearer_key,
+    body_call,
     count_of,
     model_in_path,
     read_data_ids,

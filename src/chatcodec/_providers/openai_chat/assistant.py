@@ -21,7 +21,6 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec._providers.openai_chat import (
     cache_control,
     functions,
@@ -41,11 +40,20 @@ from chatcodec._providers.openai_chat.null_spelling import (
 from chatcodec._providers.openai_chat.tool_calls import (
     VALID_NAME,
     decode_tool_call,
-    encode_call,
     plain_call,
     plain_call_wire,
+    write_calls,
 )
-from chatcodec.contract import NULLS, as_dict, as_list, leftovers, wire_fields
+from chatcodec.contract import (
+    NULLS,
+    PLAIN_MESSAGE,
+    PLAIN_TEXT,
+    PLAIN_TOOL_USE,
+    as_dict,
+    as_list,
+    leftovers,
+    wire_fields,
+)
 
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps
@@ -338,7 +346,7 @@ def encode_assistant(
         wire.update(writer.fields(at))
     _write_content(wire, layout, bag, losses, at, response=response)
     if layout.calls:
-        _write_calls(wire, layout.calls, losses, at, response=response)
+        write_calls(wire, layout.calls, losses, at, response=response)
     if layout.server:
         server_tools.write_server_parts(wire, layout.server, wire.get(server_tools.FIELDS))
     return with_own_fields(wire, bag)
@@ -572,26 +580,3 @@ def _encode_item(part: Part, losses: LossRecorder, steps: Steps) -> dict[str, An
     if server_tools.in_content(part):
         return dict(part["data"])
     return parts.encode_opaque(part, losses, steps)
-
-
-def _write_calls(
-    wire: dict[str, Any], calls: list[tuple[Part, int]], losses: LossRecorder, at: Steps, *, response: bool
-) -> None:
-    """``tool_calls``, and the deprecated ``function_call`` for the call that came as one
-    (a message has one such field: a second such call goes in ``tool_calls``, reported)."""
-    listed: list[tuple[Part, int]] = []
-    for part, index in calls:
-        if part["type"] == "tool_use" and functions.is_function_call(part):
-            steps = (*at, "content", index)
-            if "function_call" not in wire:
-                encoded = encode_call(part, losses, steps, response=response)
-                if encoded is not None:
-                    wire["function_call"] = encoded["function"]
-                continue
-            losses.add(steps, "second function_call", "a message has one function_call; this one goes in tool_calls")
-        listed.append((part, index))
-    if listed:
-        encoded_calls = (
-            encode_call(part, losses, (*at, "content", index), response=response) for part, index in listed
-        )
-        wire["tool_calls"] = [call for call in encoded_calls if call is not None]

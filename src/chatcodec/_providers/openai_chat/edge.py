@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.contract.edge import count_of
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -48,6 +47,7 @@ from chatcodec.contract import (
     Upstream,
     UpstreamModels,
     as_dict,
+    count_of,
     read_data_ids,
     read_nested_error,
     sdk_kinds,

@@ -32,7 +32,6 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE
 from chatcodec._providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import (
@@ -41,7 +40,7 @@ from chatcodec._providers.openai_chat.null_spelling import (
     spelled_nulls,
     with_own_fields,
 )
-from chatcodec.contract import NULLS, leftovers, present
+from chatcodec.contract import NULLS, PLAIN_MESSAGE, leftovers, present
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec import _compat as compat
 from chatcodec._providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS, decode_prompt_cache_breakpoint
+from chatcodec._providers.families.openai.file_names import write_filename
 from chatcodec._providers.openai_chat import cache_control
 from chatcodec._providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
@@ -46,6 +47,7 @@ _TTLS = OPENAI_CACHE_TTLS
 _BREAKPOINT = "prompt_cache_breakpoint"
 NO_FILENAME = "_no_filename"
 """Marker on a decoded ``file`` part whose ``file_data`` came without a ``filename``."""
+_FILE_WORDS = ("OpenAI file parts", "OpenAI requires one with file data; none was given,")
 _AUDIO_FORMATS = frozenset({"wav", "mp3"})
 """The formats OpenAI's ``input_audio`` takes (``Literal["wav", "mp3"]`` in the SDK's
 ``ChatCompletionContentPartInputAudioParam``): OGG, FLAC, AAC or PCM, from any format
@@ -186,7 +188,7 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
         canonical["filename"] = file["filename"]
         mapped.append("filename")
     decoded = _finish(canonical, part, ("type", "file"), file=unmapped(file, mapped))
-    if "file_data" in file and "filename" not in file:  # written back without one (see _encode_filename)
+    if "file_data" in file and "filename" not in file:  # written back without one (see write_filename)
         decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][NO_FILENAME] = True
     return decoded
 
@@ -389,33 +391,10 @@ def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str,
     else:  # url
         losses.add(at, "document by URL", "OpenAI files are data URLs or file ids")
         return None
-    _encode_filename(part, file, losses, at)
+    unnamed = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
+    write_filename(part, file, losses, at, unnamed=unnamed, words=_FILE_WORDS)
     wire = {**wire_fields(bag), "type": "file", "file": file}
     return _with_breakpoint(wire, part, losses, at)
-
-
-def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
-    """``filename``: the part's, else its title (Anthropic's ``title`` is the name shown,
-    OpenAI's ``filename`` the same). OpenAI rejects ``file_data`` without a file name
-    ("Missing required parameter: 'messages[0].content[0].file.filename'"), so one with
-    neither gets a name from its media type, and the invented name is reported (unless it
-    came from an OpenAI payload that had none: a same-provider round trip stays exact)."""
-    title = part.get("title")
-    filename = part.get("filename")
-    if filename is None:
-        filename = title
-    if title not in (None, filename):
-        losses.add((*at, "title"), "document title", "OpenAI file parts have one file name, kept")
-    unnamed_at_source = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
-    if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
-        from chatcodec._providers.families.openai.file_names import invented_filename
-
-        filename = invented_filename(part["source"].get("media_type"))
-        losses.add(
-            (*at, "filename"), "file name", f"OpenAI requires one with file data; none was given, sent {filename!r}"
-        )
-    if filename is not None:
-        file["filename"] = filename
 
 
 def _data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str | None:

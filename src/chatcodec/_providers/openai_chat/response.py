@@ -23,7 +23,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec import ProviderAPIError
-from chatcodec._providers.kit.invented import NOW
 from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.assistant import decode_assistant, encode_assistant
 from chatcodec._providers.openai_chat.finish_reason import (
@@ -40,7 +39,7 @@ from chatcodec._providers.openai_chat.logprobs import (
 from chatcodec._providers.openai_chat.markers import KIT
 from chatcodec._providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, response_adapter
-from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, present, report_invented, wire_fields
+from chatcodec.contract import NOW, absent_keys, as_dict, leftovers, mark_absent, present, report_invented, wire_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext

@@ -21,8 +21,7 @@ from chatcodec._providers.families.schema_writing import (
     openai_format_as_sent,
     openai_strict_schema,
 )
-from chatcodec._providers.kit.reasoning import effort_word
-from chatcodec.contract import as_dict, present, reasoning_for_effort, unmapped
+from chatcodec.contract import as_dict, effort_word, present, reasoning_for_effort, unmapped
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder

@@ -14,10 +14,9 @@ import pydantic_core
 from pydantic_core import core_schema as cs
 
 from chatcodec import ErrorEvent, StreamError, ValidationError
-from chatcodec._payloads import unwritable_number
 from chatcodec._providers.openai_chat import wire
 from chatcodec._providers.openai_chat.wire_validators import chunk_adapter
-from chatcodec.contract import as_dict, closed_schema, validate_with
+from chatcodec.contract import as_dict, closed_schema, unwritable_number, validate_with
 
 
 def common_chunk(json_input: bool) -> cs.CoreSchema:

@@ -60,7 +60,6 @@ from chatcodec import (
     ThinkingSignatureDeltaEvent,
     UsageEvent,
 )
-from chatcodec._providers.kit.stream_reading import read_in_batches, read_one
 from chatcodec._providers.openai_chat import logprobs, reasoning, stream_indexes, wire
 from chatcodec._providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec._providers.openai_chat.markers import PROVIDER
@@ -77,11 +76,13 @@ from chatcodec.contract import (
     as_dict,
     as_list,
     mark_absent,
+    plain_counts,
     read_event,
+    read_in_batches,
+    read_one,
     shape_fields,
 )
 from chatcodec.contract import leftovers as rest
-from chatcodec.streams._builder import plain_counts
 
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""

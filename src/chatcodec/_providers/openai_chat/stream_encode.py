@@ -62,8 +62,6 @@ from chatcodec import (
     ToolUsePart,
     UsageEvent,
 )
-from chatcodec._providers.contract.context import read_options
-from chatcodec._providers.kit.invented import NOW
 from chatcodec._providers.openai_chat import logprobs, reasoning, stream_thinking, thought_signatures
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
@@ -72,11 +70,13 @@ from chatcodec._providers.openai_chat.stream_calls import join_logprobs
 from chatcodec._providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec._providers.openai_chat.usage import encode_usage, merged_usage
 from chatcodec.contract import (
+    NOW,
     EncodeContext,
     Steps,
     absent_keys,
     as_dict,
     is_marker,
+    read_options,
     report_after_error,
     report_invented,
     wire_fields,

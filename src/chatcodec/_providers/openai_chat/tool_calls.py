@@ -1,18 +1,27 @@
 """One OpenAI Chat tool call <-> one canonical ``tool_use`` part: the plain call (an id,
 ``type: function``, a function of name and argument text) both ways in one step, and the
 rest (a bag, an SDK-accumulated ``index``, a Gemini thought signature, a cache marker, a
-custom-tool call kept opaque) by the full reading and writing."""
+custom-tool call kept opaque) by the full reading and writing; and a message's calls
+written to its ``tool_calls`` (or deprecated ``function_call``) field."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.kit.plain_shapes import PLAIN_TOOL_USE
-from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec._providers.openai_chat import cache_control, functions, parts, thought_signatures
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX, opaque
-from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, tool_name, unmapped, wire_fields
+from chatcodec.contract import (
+    COMMON_TOOL_NAMES,
+    PLAIN_TOOL_USE,
+    absent_keys,
+    as_dict,
+    leftovers,
+    mark_absent,
+    tool_name,
+    unmapped,
+    wire_fields,
+)
 
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps
@@ -160,3 +169,26 @@ def encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: boo
     why = "OpenAI tool calls take no cache breakpoint"
     cache_control.write(call, part.get("cache_control"), metadata, losses, steps, why=why)
     return call
+
+
+def write_calls(
+    wire: dict[str, Any], calls: list[tuple[Part, int]], losses: LossRecorder, at: Steps, *, response: bool
+) -> None:
+    """``tool_calls``, and the deprecated ``function_call`` for the call that came as one
+    (a message has one such field: a second such call goes in ``tool_calls``, reported)."""
+    listed: list[tuple[Part, int]] = []
+    for part, index in calls:
+        if part["type"] == "tool_use" and functions.is_function_call(part):
+            steps = (*at, "content", index)
+            if "function_call" not in wire:
+                encoded = encode_call(part, losses, steps, response=response)
+                if encoded is not None:
+                    wire["function_call"] = encoded["function"]
+                continue
+            losses.add(steps, "second function_call", "a message has one function_call; this one goes in tool_calls")
+        listed.append((part, index))
+    if listed:
+        encoded_calls = (
+            encode_call(part, losses, (*at, "content", index), response=response) for part, index in listed
+        )
+        wire["tool_calls"] = [call for call in encoded_calls if call is not None]

@@ -21,11 +21,11 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
     read_as_sent,
 )
-from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec._providers.openai_chat import cache_control
 from chatcodec._providers.openai_chat import wire as shapes
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
 from chatcodec.contract import (
+    COMMON_TOOL_NAMES,
     absent_keys,
     as_dict,
     leftovers,

@@ -26,7 +26,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from chatcodec._providers.contract.edge import body_call
 from chatcodec._providers.families.openai.edge import (
     OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
@@ -50,6 +49,7 @@ from chatcodec.contract import (
     Upstream,
     UpstreamModels,
     as_dict,
+    body_call,
     read_data_ids,
     read_nested_error,
 )

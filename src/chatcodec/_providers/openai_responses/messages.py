@@ -30,10 +30,10 @@ from operator import methodcaller
 from typing import Any, cast
 
 from chatcodec._providers.families.openai.cache_breakpoint import encode_prompt_cache_breakpoint
-from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
-from chatcodec._providers.openai_responses.items import decode_item, encode_assistant, is_assistant_kind
+from chatcodec._providers.openai_responses.item_reading import decode_item, is_assistant_kind
+from chatcodec._providers.openai_responses.items import encode_assistant
 from chatcodec._providers.openai_responses.markers import (
     CUSTOM,
     EMPTY_OUTPUT,
@@ -55,6 +55,9 @@ from chatcodec._providers.openai_responses.parts import (
 )
 from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, note_call_ids
 from chatcodec.contract import (
+    PLAIN_MESSAGE,
+    PLAIN_TEXT,
+    PLAIN_TOOL_RESULT,
     DecodeContext,
     EncodeContext,
     LossRecorder,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._providers.openai_responses.items import is_assistant_kind
+from chatcodec._providers.openai_responses.item_reading import is_assistant_kind
 from chatcodec._providers.openai_responses.messages import OUTPUT_KINDS
 from chatcodec.contract import Origin, Steps, as_list, is_dict
 

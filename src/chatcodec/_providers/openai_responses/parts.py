@@ -37,8 +37,7 @@ from chatcodec._providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
 )
-from chatcodec._providers.families.openai.file_names import invented_filename
-from chatcodec._providers.kit.null_fields import with_unknown_nulls
+from chatcodec._providers.families.openai.file_names import write_filename
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
@@ -51,6 +50,7 @@ from chatcodec.contract import (
     restore_fields,
     sdk_kinds,
     split_fields,
+    with_unknown_nulls,
 )
 
 _noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
@@ -61,6 +61,7 @@ INPUT_AUDIO = "_input_audio"
 Responses goes back as ``input_audio``; other audio is reported."""
 DETAILS = ("auto", "low", "high")
 """Image details canonical names; ``original`` and later values stay in the bag."""
+_FILE_WORDS = ("Responses input files", "Responses requires one with file data;")
 
 USER_KINDS = frozenset({"input_text", "input_image", "input_file", "input_audio"})
 SYSTEM_KINDS = frozenset({"input_text"})
@@ -200,7 +201,7 @@ def _decode_file(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[
     if part.get("filename") is not None:
         canonical["filename"] = part["filename"]
         mapped = (*mapped, "filename")
-    elif key == "file_data" and "filename" not in part:  # written back without one (see _encode_filename)
+    elif key == "file_data" and "filename" not in part:  # written back without one (see write_filename)
         canonical["provider_metadata"] = {PROVIDER: {NO_FILENAME: True}}
     return canonical, mapped
 
@@ -299,27 +300,9 @@ def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, A
         case _:  # plain text
             losses.add(at, "plain-text document", "Responses has no text documents; sent as input_text")
             return {"type": "input_text", "text": source["text"]}
-    _encode_filename(part, bag, losses, at)
+    unnamed = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
+    write_filename(part, bag, losses, at, unnamed=unnamed, words=_FILE_WORDS)
     return {**bag, "type": "input_file"}
-
-
-def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
-    """``filename``: the part's, else its title. Inline ``file_data`` needs one (400
-    "Missing required parameter: 'input[0].content[0].filename'"), so a part with neither
-    gets an invented one (:mod:`chatcodec._providers.families.openai.file_names`), reported, unless it was
-    read from a Responses payload that had none (its own round trip stays exact)."""
-    title = part.get("title")
-    filename = part.get("filename")
-    if filename is None:
-        filename = title
-    if title not in (None, filename):
-        losses.add((*at, "title"), "document title", "Responses input files have one file name, kept")
-    unnamed_at_source = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
-    if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
-        filename = invented_filename(part["source"].get("media_type"))
-        losses.add((*at, "filename"), "file name", f"Responses requires one with file data; sent {filename!r}")
-    if filename is not None:
-        file["filename"] = filename
 
 
 def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:

@@ -40,7 +40,6 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter, methodcaller
 from typing import Any
 
-from chatcodec._providers.history.turns import holds_empty_content
 from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
@@ -58,6 +57,7 @@ from chatcodec.contract import (
     carries_nothing,
     deeper_than,
     history_for,
+    holds_empty_content,
     mark_integers,
     read_tier,
     respell_integers,

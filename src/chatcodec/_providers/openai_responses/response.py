@@ -29,19 +29,20 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from chatcodec import ProviderAPIError
-from chatcodec._providers.kit.invented import NOW
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, Sealing, sealing_of
 from chatcodec._providers.openai_responses.finish_reason import (
     decode_finish_reason,
     encode_finish_reason,
     incomplete_reason,
 )
-from chatcodec._providers.openai_responses.items import decode_item, encode_assistant
+from chatcodec._providers.openai_responses.item_reading import decode_item
+from chatcodec._providers.openai_responses.items import encode_assistant
 from chatcodec._providers.openai_responses.logprobs import place_answer_logprobs, take_answer_logprobs
 from chatcodec._providers.openai_responses.markers import KIT, SERVER_FIELDS
 from chatcodec._providers.openai_responses.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_responses.wire import RESPONSE, adapted
 from chatcodec.contract import (
+    NOW,
     DecodeContext,
     EncodeContext,
     LossRecorder,

@@ -22,8 +22,7 @@ from chatcodec._providers.families.openai.model_rules import (
     drop_sampling_beside_reasoning,
     minimal_for_none,
 )
-from chatcodec._providers.kit.tool_id_mapping import ToolIdMapping
-from chatcodec.contract import ProviderRules, RuleCall, SamplingRange, TargetRule, as_dict, range_rule
+from chatcodec.contract import ProviderRules, RuleCall, SamplingRange, TargetRule, ToolIdMapping, as_dict, range_rule
 
 VERSION = "v1"
 """The one Responses API version."""

@@ -22,13 +22,13 @@ from chatcodec._providers.families.schema_writing import (
     openai_format_as_sent,
     openai_strict_schema,
 )
-from chatcodec._providers.kit.reasoning import effort_word
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec.contract import (
     DecodeContext,
     EncodeContext,
     LossRecorder,
     as_dict,
+    effort_word,
     kept_object,
     leftovers,
     reasoning_for_effort,

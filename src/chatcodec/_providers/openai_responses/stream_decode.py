@@ -12,7 +12,7 @@ calls (several items streaming at once) never overwrite each other.
 The finished item is the truth for everything a delta does not carry (item ``id``,
 ``status``, ``annotations``, ``logprobs``, ``encrypted_content``): at
 ``output_item.done`` the decoder reads the item exactly as the non-streamed response
-decoder does (:func:`.items.decode_item`) and closes each streamed part with that part's
+decoder does (:func:`.item_reading.decode_item`) and closes each streamed part with that part's
 bag, opening (with its whole text) any part that never streamed. Built-in tool items
 (``web_search_call`` ...) arrive whole at their ``done``, and so does a refusal: a
 canonical refusal has no start or end event to carry its item's bag, so its deltas are
@@ -41,7 +41,7 @@ from typing import Any
 
 from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
-from chatcodec._providers.openai_responses.items import decode_item
+from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.logprobs import after_deltas, read_delta_logprobs, take_part_logprobs
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.response import decode_response_dict

@@ -28,10 +28,10 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
     read_as_sent,
 )
-from chatcodec._providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.parts import canonical_text, opaque
 from chatcodec.contract import (
+    COMMON_TOOL_NAMES,
     NULLS,
     DecodeContext,
     EncodeContext,

@@ -43,8 +43,7 @@ from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict, is_typeddict
 
-from chatcodec._providers.kit.closed_schema import FINITE, JSON_VALUE, LazyValidator, build, either, json_object
-from chatcodec.contract import as_dict, is_dict, stands_for
+from chatcodec.contract import as_dict, closed_schema, is_dict, stands_for
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -350,7 +349,7 @@ _SCALARS: dict[object, Callable[[], cs.CoreSchema]] = {
     int: lambda: cs.int_schema(strict=True),
     float: lambda: cs.float_schema(strict=True, allow_inf_nan=False),  # no JSON holds NaN or infinity
     bool: lambda: cs.bool_schema(strict=True),
-    Any: lambda: cs.definition_reference_schema(JSON_VALUE),
+    Any: lambda: cs.definition_reference_schema(closed_schema.JSON_VALUE),
 }
 
 
@@ -365,12 +364,12 @@ def front_schema(annotation: Any) -> cs.CoreSchema:
         return _front_one_of(one_of, get_args(union))
     if origin is Union or origin is types.UnionType:
         given = [member for member in get_args(annotation) if member is not type(None)]
-        schema = front_schema(given[0]) if len(given) == 1 else either(*map(front_schema, given))
+        schema = front_schema(given[0]) if len(given) == 1 else closed_schema.either(*map(front_schema, given))
         return cs.nullable_schema(schema) if len(given) < len(get_args(annotation)) else schema
     if origin is list:
         return cs.list_schema(front_schema(get_args(annotation)[0]), strict=True)
     if origin is dict:
-        return json_object()
+        return closed_schema.json_object()
     if origin is Literal:
         return cs.literal_schema(list(get_args(annotation)))
     if is_typeddict(annotation):
@@ -417,8 +416,10 @@ def _front_typed_dict(
         fields[key] = cs.typed_dict_field(schema, required=required)
     for key, schema in (optional or {}).items():
         fields.setdefault(key, cs.typed_dict_field(schema, required=False))
-    extras = cs.definition_reference_schema(JSON_VALUE)
-    return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True, config=FINITE)
+    extras = cs.definition_reference_schema(closed_schema.JSON_VALUE)
+    return cs.typed_dict_schema(
+        fields, extra_behavior="allow", extras_schema=extras, strict=True, config=closed_schema.FINITE
+    )
 
 
 class Shape:
@@ -433,7 +434,7 @@ class Shape:
     def front(self, payload: object) -> Any | None:
         """``payload`` validated by the front (pydantic-core only), or None when it refuses."""
         if self._front is None:
-            self._front = build(lambda json_input: front_schema(self._annotation), json_input=False)
+            self._front = closed_schema.build(lambda json_input: front_schema(self._annotation), json_input=False)
         try:
             return self._front.validate_python(payload)
         except (ValueError, RecursionError):  # pydantic_core.ValidationError is a ValueError
@@ -457,7 +458,7 @@ class Shape:
 
 
 REQUEST = Shape(Request)
-REQUEST_FRONT = LazyValidator(lambda json_input: front_schema(Request))
+REQUEST_FRONT = closed_schema.LazyValidator(lambda json_input: front_schema(Request))
 """The request's front (:data:`REQUEST`'s schema) for a dict and for JSON text: text is
 parsed and validated in one pass in Rust, and the copy taken for the read that follows
 (:class:`~chatcodec._providers.kit.closed_schema.LazyValidator`)."""

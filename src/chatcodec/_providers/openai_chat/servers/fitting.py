@@ -32,9 +32,8 @@ from chatcodec._providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
 )
-from chatcodec._providers.kit.field_sets import load_field_sets
 from chatcodec._providers.openai_chat.servers.server import Server, ServerCall
-from chatcodec.contract import as_dict, as_list, decode_cache_control, encode_cache_control
+from chatcodec.contract import as_dict, as_list, decode_cache_control, encode_cache_control, sdk_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import Steps
@@ -67,16 +66,9 @@ BREAKPOINT, CACHE_CONTROL = "prompt_cache_breakpoint", "cache_control"
 
 
 @cache
-def sdk_fields(kind: str) -> frozenset[str]:
-    """The fields the OpenAI SDK defines on ``kind`` (this folder's ``known_fields.json``)."""
-    sets = load_field_sets(PACKAGE)
-    return frozenset() if sets is None else frozenset(sets.kinds.get(kind, {}))
-
-
-@cache
 def request_fields(server: Server) -> frozenset[str]:
     """The top-level fields ``server`` takes."""
-    base = server.fields if server.fields is not None else sdk_fields(REQUEST_KINDS[0]) | sdk_fields(REQUEST_KINDS[1])
+    base = server.fields if server.fields is not None else sdk_fields(PACKAGE, REQUEST_KINDS)
     added = frozenset(name for kind in REQUEST_KINDS for name in server.extension_fields(kind))
     refused = frozenset(refusal.field for refusal in server.refuses)
     return ((base | added) - refused) | ALWAYS
@@ -87,7 +79,7 @@ def object_fields(server: Server, kind: str) -> frozenset[str]:
     """The fields ``server`` takes on an object of ``kind`` (a message, part, call or
     tool): the SDK's and its extensions, less the message fields it refuses
     (``messages[].name``) and OpenAI's cache breakpoint where it takes another marker."""
-    taken = sdk_fields(kind) | server.extension_fields(kind)
+    taken = sdk_fields(PACKAGE, (kind,)) | server.extension_fields(kind)
     if kind in _MESSAGE_KIND_NAMES:
         prefix = "messages[]."
         taken -= {refusal.field.removeprefix(prefix) for refusal in server.refuses if refusal.field.startswith(prefix)}

@@ -18,14 +18,14 @@ import fnmatch
 import re
 from dataclasses import dataclass, field
 
-from chatcodec._providers.kit import servers as kit_servers
-from chatcodec._providers.kit.servers import OPTION_HINT, Refusal
 from chatcodec.contract import Extension, SamplingRange
+from chatcodec.contract import servers as kit_servers
 
-__all__ = ["ALL_PARTS", "OPTION_HINT", "Refusal", "Server", "ServerCall", "ServerRule"]
+__all__ = ["ALL_PARTS", "Refusal", "Server", "ServerCall", "ServerRule"]
 
 ALL_PARTS = frozenset({"text", "image_url", "input_audio", "file"})
 """The user content part types of the OpenAI SDK (``ChatCompletionContentPartParam``)."""
+Refusal = kit_servers.Refusal
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
-"""A Responses reasoning item's id held in a thinking part's ``openai-responses`` bag (an OpenAI
-family fact).
+"""A Responses reasoning item's id held in a thinking part's ``openai-responses`` bag, which
+pydantic-ai's ``ThinkingPart.id`` carries (here, as pydantic-ai is the one format that reads it).
 
 The Responses API replays reasoning as ``reasoning`` input items, each with the ``id``
 (``rs_...``) it came with beside its ``encrypted_content``
