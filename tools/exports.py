@@ -4,8 +4,8 @@
 their names on first access (PEP 562), so each needs three things: the imports under ``if TYPE_CHECKING:`` (what type
 checkers and readers see: every public name and the module it comes from), ``__all__``
 (a literal list, the only form pyright and mypy read) and ``_EXPORTED_FROM`` (the table
-``__getattr__`` imports from). The imports are the one list; this tool writes the other
-two from them::
+``__getattr__`` imports from, written one entry a module: the module and its names). The
+imports are the one list; this tool writes the other two from them::
 
     python tools/exports.py          # rewrite __all__ and _EXPORTED_FROM
     python tools/exports.py --check  # fail when either has drifted (tests/test_public_api.py)
@@ -61,18 +61,44 @@ def defined_here(tree: ast.Module) -> set[str]:
     return {target.id for target in targets if isinstance(target, ast.Name) and not target.id.startswith("_")}
 
 
+_WIDTH = 120
+"""The line length ruff keeps (pyproject.toml)."""
+
+
+def _module_entry(module: str, members: list[str]) -> str:
+    """One ``(module, "its names")`` row of the lazy table, as ruff formats it: on one line
+    when it fits, else the names as a run of strings of at most the line's width."""
+    one_line = f'        ("{module}", "{" ".join(members)}"),\n'
+    if len(one_line) <= _WIDTH + 1:
+        return one_line
+    chunks: list[str] = []
+    current = ""
+    for member in members:
+        if current and len(current) + len(member) + 1 > _WIDTH - 16:
+            chunks.append(current)
+            current = ""
+        current += f"{member} "
+    chunks.append(current.rstrip())
+    strings = "".join(f'            "{chunk}"\n' for chunk in chunks)
+    return f'        (\n            "{module}",\n{strings.rstrip(chr(10))},\n        ),\n'
+
+
 def render(text: str) -> str:
     """``text`` with ``__all__`` and ``_EXPORTED_FROM`` written from its imports (and the
     public names it defines itself, for ``__all__``)."""
     tree = ast.parse(text)
     table = exported_from(tree)
     names = sorted({*table, *defined_here(tree)}, key=sort_key)
+    by_module: dict[str, list[str]] = {}
+    for name in names:
+        if name in table:
+            by_module.setdefault(table[name], []).append(name)
     lines = text.splitlines(keepends=True)
     blocks = {
         "__all__": "__all__ = [\n" + "".join(f'    "{name}",\n' for name in names) + "]\n",
-        "_EXPORTED_FROM": "_EXPORTED_FROM: dict[str, str] = {\n"
-        + "".join(f'    "{name}": "{table[name]}",\n' for name in names if name in table)
-        + "}\n",
+        "_EXPORTED_FROM": "_EXPORTED_FROM: dict[str, str] = {\n    name: module\n    for module, names in (\n"
+        + "".join(_module_entry(module, sorted(members, key=sort_key)) for module, members in by_module.items())
+        + "    )\n    for name in names.split()\n}\n",
     }
     spans = sorted(((_assignment(tree, target), block) for target, block in blocks.items()), key=lambda s: -s[0].lineno)
     for node, block in spans:

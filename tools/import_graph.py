@@ -217,12 +217,10 @@ def _lazy_tables(modules: dict[str, Path]) -> dict[str, dict[str, str]]:
             target = node.target if isinstance(node, ast.AnnAssign) else None
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id == "_EXPORTED_FROM" and isinstance(node.value, ast.Dict):
-                tables[name] = {
-                    key.value: value.value
-                    for key, value in zip(node.value.keys, node.value.values, strict=True)
-                    if isinstance(key, ast.Constant) and isinstance(value, ast.Constant)
-                }
+            value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+            if isinstance(target, ast.Name) and target.id == "_EXPORTED_FROM" and isinstance(value, ast.DictComp):
+                rows = ast.literal_eval(value.generators[0].iter)  # ((module, "its names"), ...): tools/exports.py
+                tables[name] = {member: module for module, members in rows for member in members.split()}
     return tables
 
 

@@ -37,9 +37,13 @@ __all__ = [
 ]
 
 _EXPORTED_FROM: dict[str, str] = {
-    "ServeConfig": "chatcodec.serve._config",
-    "app_from_environment": "chatcodec.serve._factory",
-    "create_app": "chatcodec.serve._app",
+    name: module
+    for module, names in (
+        ("chatcodec.serve._config", "ServeConfig"),
+        ("chatcodec.serve._factory", "app_from_environment"),
+        ("chatcodec.serve._app", "create_app"),
+    )
+    for name in names.split()
 }
 
 
