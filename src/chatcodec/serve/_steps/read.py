@@ -34,7 +34,10 @@ async def read(server: Server, request: Request, record: RequestRecord) -> ReadC
     """The request's call (a 413 past the size limit, a 400 for what is not one JSON
     object, a 404 for a path the front cannot route)."""
     raw = await read_body(request, server.config.max_body_bytes)
-    target, query = request.path_params.get("target"), dict(request.query_params)
+    target, query = (
+        request.path_params.get("target"),
+        dict(request.query_params) if request.scope.get("query_string") else {},
+    )
     parse = partial(_parsed, server, raw, target, query)
     answer = await to_thread.run_sync(parse) if len(raw) > server.config.offload_bytes else parse()
     record.model, record.stream = answer.call.model, answer.call.stream
