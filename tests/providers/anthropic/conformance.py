@@ -359,8 +359,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 ENTRY = ProviderEntry.minimal(
     rule_models=("claude-opus-4-7",),
-    # 2026-10-21 takes no sampling settings; the laws send numbers past 0 to 1 (digits, not ranges)
-    sampling_options={"api_version": "2023-06-01", "skip_rules": ["sampling_range"]},
+    sampling_options={"api_version": "2023-06-01"},  # 2026-10-21 takes no sampling settings
     name="anthropic",
     fixtures=recordings_of("anthropic"),
     names_in_prose=("anthropic", "claude"),

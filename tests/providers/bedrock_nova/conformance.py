@@ -356,5 +356,4 @@ ENTRY = ProviderEntry.minimal(
     silent_rewrites=silent_rewrites,
     marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
     unplaced_response_fields=("created", "id", "model", "usage.reasoning_tokens"),
-    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past 0 to 1 (digits, not ranges)
 )

@@ -340,7 +340,6 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 ENTRY = ProviderEntry(
     name="gemini",
     fixtures=recordings_of("gemini"),
-    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past the ranges (digits, not ranges)
     names_in_prose=("gemini", "google", "vertex"),
     check_request=check_request,
     check_response=check_response,

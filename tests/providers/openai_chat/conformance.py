@@ -341,7 +341,6 @@ ENTRY = ProviderEntry(
     rule_models=("gpt-5.6",),
     name="openai-chat",
     fixtures=recordings_of("openai-chat"),
-    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past the ranges (digits, not ranges)
     names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
     check_request=check_request,
     check_response=check_response,

@@ -185,8 +185,8 @@ class ProviderEntry:
     """A wire response for a meaningful marker its response decoder writes."""
     sampling_options: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """Encoder options under which this wire takes the sampling settings (``temperature``,
-    ``top_p``) a law sends through it: an API version that still has them, and no range
-    rule (the laws send numbers of any size)."""
+    ``top_p``) a law sends through it: an API version that still has them (the laws skip
+    every range rule themselves: they send numbers of any size)."""
     rule_models: Sequence[str] = ()
     """Model ids a model-family rule of this provider's ``rules.py`` applies to, for laws
     that check the rules fire the same way on every path."""
