@@ -250,15 +250,17 @@ class ProviderCodec:
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A request body as canonical data (no model built): the one reader. It refuses
         what :meth:`decode_request` refuses: a body the reader's closed front took holds
-        only values the model holds; any other is checked by the model's validator
-        (:func:`held`: a reader without a closed front, an outside codec's, need not check
-        the values it reads)."""
-        from chatcodec._model.request import ChatRequest
-
+        only values the model holds, and its reader keeps them so for the rest (the laws
+        check it); a reader with no closed front at all (an outside codec's) need not check
+        the values it reads, so the model checks them (:func:`held`)."""
         context = self.decode_context()
         canonical = self._marked(_reading(self._requests.decode_request, payload, context), payload)
-        if not context.closed:
+        if not context.closed and getattr(self._requests, "JSON_FRONT", None) is None:
+            from chatcodec._model.request import ChatRequest  # no closed front: nothing checked the values
+
             held(canonical, self.decode_request, payload, ChatRequest)
+        elif not context.closed:
+            held(canonical, self.decode_request, payload)
         return canonical
 
     def _read_request_unheld(self, payload: dict[str, Any]) -> dict[str, Any]:
