@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import copy
 import json
-import re
 from typing import Any
 
 from anthropic.lib.streaming._messages import accumulate_event
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 import chatcodec.testing as canonical
+from chatcodec.testing._laws.built_in import anthropic
 from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
 from chatcodec.testing._laws.fixtures import JsonObject
 from chatcodec.testing._laws.normal_forms import (
@@ -357,12 +357,8 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
     return [first, *events[1:]], 0
 
 
-ENTRY = ProviderEntry.minimal(
-    rule_models=("claude-opus-4-7",),
-    sampling_options={"api_version": "2023-06-01"},  # 2026-10-21 takes no sampling settings
-    name="anthropic",
+ENTRY = anthropic.entry(
     fixtures=recordings_of("anthropic"),
-    names_in_prose=("anthropic", "claude"),
     check_request=check_request,
     check_response=check_response,
     check_stream=check_stream,
@@ -375,14 +371,11 @@ ENTRY = ProviderEntry.minimal(
     streams=CASES,
     shaped_responses=anthropic_responses,
     single_hop=SingleHop(requests=single_hop_requests, original=meaning, decoded=meaning),
-    # Anthropic's client tools share OpenAI's rule (the openai SDK's FunctionDefinition.name).
-    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),
     # bags: NO_BAGS (the decoder writes none; encode_response keeps none either, and reports them)
     deep_kept_value=deep_kept_value,
     same_result=compact_arguments,
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
-    unplaced_response_fields=("created",),
     marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
-    reports_reparsed_arguments=True,  # ``input`` is an object: the argument text is parsed
 )
+"""The codec's own facts (``chatcodec.testing._laws.built_in.anthropic``) and those of the recordings and SDK."""
