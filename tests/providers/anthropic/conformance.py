@@ -23,6 +23,7 @@ from chatcodec.testing._laws.built_in import anthropic
 from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
 from chatcodec.testing._laws.fixtures import JsonObject
 from chatcodec.testing._laws.normal_forms import (
+    calls_of,
     with_compact_arguments,
     without_neutral_penalties,
     without_unasked_logprobs,
@@ -259,7 +260,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     without_neutral_penalties(neutral, request)
     without_unasked_logprobs(neutral, request)
     request = request.model_copy(update=neutral)
-    names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
+    names = {call.id: call.name for message in request.messages for call in calls_of(message)}
     items: list[Any] = []
     for message in request.messages:
         role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported
@@ -308,10 +309,6 @@ def _without_markers(value: Any) -> Any:
             if cleaned[key] is None:
                 del cleaned[key]
     return cleaned
-
-
-def _calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:
-    return message.tool_calls if isinstance(message, chatcodec.AssistantMessage) else []
 
 
 def _part_meaning(part: Any, names: dict[str, str]) -> dict[str, Any]:

@@ -3,7 +3,6 @@ a stream and a body of one answer share, and the bags its decoder writes."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -14,6 +13,8 @@ from chatcodec.contract import is_dict, is_list
 from chatcodec.testing._laws.derived_entry import derived_entry
 from chatcodec.testing._laws.entry import BagSamples, ProviderEntry, SingleHop
 from chatcodec.testing._laws.normal_forms import (
+    calls_of,
+    compact_call,
     with_compact_arguments,
     without_empty_instructions,
     without_provider_data,
@@ -65,7 +66,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     request = without_empty_instructions(request)  # an empty prompt is no prompt: not sent
     dumped = request.model_dump(mode="json")
     dumped["model"] = None
-    names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
+    names = {call.id: call.name for message in request.messages for call in calls_of(message)}
     dumped["messages"] = _messages(dumped["messages"], names)
     for key, default in (("parallel_tool_calls", True), ("stream", False)):
         if dumped.get(key) is default:
@@ -99,10 +100,6 @@ def _level_is_dynamic(reasoning: dict[str, Any] | None) -> None:
         reasoning["adaptive"] = True
 
 
-def _calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:
-    return message.tool_calls if isinstance(message, chatcodec.AssistantMessage) else []
-
-
 def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
     rewritten: list[Any] = []
     leading = True
@@ -111,7 +108,7 @@ def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
         if isinstance(message.get("content"), str) and message["role"] != "text":
             message["content"] = [{"type": "text", "text": message["content"]}]
         if message["role"] == "assistant":
-            message["content"] = [_compact(part) for part in message["content"]]
+            message["content"] = [compact_call(part) for part in message["content"]]
         if message["role"] == "tool":
             message["content"] = [_result(part, names) for part in message["content"]]
         previous = rewritten[-1] if rewritten else None
@@ -134,19 +131,6 @@ def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
 
 def _said(message: dict[str, Any]) -> bool:
     return any(message.get(key) for key in ("name", "cache_control", "provider_metadata"))
-
-
-def _compact(part: Any) -> Any:
-    if part.get("type") != "tool_use":
-        return part
-    text = part.get("arguments", "")
-    try:
-        parsed: object = json.loads(text) if text.strip() else {}
-    except ValueError:
-        return part
-    if is_dict(parsed):
-        return {**part, "arguments": json.dumps(parsed, ensure_ascii=False, separators=(",", ":"))}
-    return part
 
 
 def _result(part: Any, names: dict[str, str]) -> Any:

@@ -3,17 +3,18 @@ a stream and a body of one answer share, and the bags its decoder writes."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.contract import is_dict, is_list
+from chatcodec.contract import is_list
 from chatcodec.testing._laws.derived_entry import derived_entry
 from chatcodec.testing._laws.entry import BagSamples, ProviderEntry, SingleHop
 from chatcodec.testing._laws.normal_forms import (
+    calls_of,
+    compact_call,
     without_empty_instructions,
     without_provider_data,
     without_spelling_markers,
@@ -53,7 +54,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """
     request = without_empty_instructions(request)  # an empty prompt is no prompt: not sent
     dumped = request.model_dump(mode="json")
-    names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
+    names = {call.id: call.name for message in request.messages for call in calls_of(message)}
     dumped["messages"] = _messages(dumped["messages"], names)
     choice: dict[str, Any] = dumped.get("tool_choice") or {}
     if choice.get("type") == "auto":
@@ -83,10 +84,6 @@ def _reasoning(reasoning: dict[str, Any] | None) -> dict[str, Any] | None:
     return kept
 
 
-def _calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:
-    return message.tool_calls if isinstance(message, chatcodec.AssistantMessage) else []
-
-
 def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
     rewritten: list[Any] = []
     for original in messages:
@@ -108,7 +105,7 @@ def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
 
 def _laid_out(parts: list[Any]) -> Any:
     """Content as it reads back: empty plain texts gone, and one plain text (or nothing) a string."""
-    kept = [_compact(part) for part in parts if not _empty_text(part)]
+    kept = [compact_call(part) for part in parts if not _empty_text(part)]
     if not kept:
         return ""
     if len(kept) == 1 and _plain_text(kept[0]):
@@ -125,19 +122,6 @@ def _plain_text(part: dict[str, Any]) -> bool:
 
 def _empty_text(part: dict[str, Any]) -> bool:
     return _plain_text(part) and part.get("text") == ""
-
-
-def _compact(part: Any) -> Any:
-    if part.get("type") != "tool_use":
-        return part
-    text = part.get("arguments", "")
-    try:
-        parsed: object = json.loads(text) if text.strip() else {}
-    except ValueError:
-        return part
-    if is_dict(parsed):
-        return {**part, "arguments": json.dumps(parsed, ensure_ascii=False, separators=(",", ":"))}
-    return part
 
 
 def _result(part: Any, names: dict[str, str]) -> Any:
