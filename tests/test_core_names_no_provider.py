@@ -35,6 +35,9 @@ the list only shrinks:
   markers under the provider's key (``providerOptions.anthropic``), so its reader names it.
 - ``_frameworks/pydantic_ai/signers.py``: pydantic-ai names the provider that signed a thought, and
   where the signature goes depends on it, so the module maps it to the format that reads it back.
+- ``testing/_laws/built_in/<folder>.py``: a built-in codec's law facts (its documented rewrites,
+  normal forms, bags), named by a ``chatcodec.laws`` entry point as an outside codec's are; they
+  use private normal-form helpers of ``chatcodec.testing`` a folder may not import yet.
 """
 
 from __future__ import annotations
@@ -65,6 +68,11 @@ ALLOWED_MODULES: dict[str, str] = {
     "_frameworks/langchain/blocks.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
     "_frameworks/ai_sdk/provider_options.py": "the AI SDK keeps Claude's signatures under providerOptions.anthropic",
     "_frameworks/pydantic_ai/signers.py": "pydantic-ai's provider_name says whose signature a thought holds",
+    **{
+        f"testing/_laws/built_in/{folder}.py": "a built-in's law facts, read by check-codec through its entry point "
+        "(they move into _providers/<name>/ once chatcodec.testing names the normal-form helpers they use)"
+        for folder in ("anthropic", "bedrock_nova", "gemini", "ollama", "openai_chat")
+    },
 }
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {

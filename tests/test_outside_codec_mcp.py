@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -81,6 +82,31 @@ def test_convert_from_mcp_sampling_to_anthropic_in_a_fresh_process() -> None:
     assert converted["max_tokens"] == 100
     assert converted["model"] == "claude-3-sonnet"  # the spec's model hint
     assert "modelPreferences" in result.stderr  # the priorities have no Anthropic field: reported
+
+
+def test_a_call_shaped_block_inside_a_tool_result_is_kept_whole() -> None:
+    """A tool result's content holds ``ContentBlock``s (2025-11-25 schema): a ``tool_use``
+    block there is no call, kept whole as the other blocks are, and written back as it came
+    (found by random draws of the refusal law: it was read as a call and failed on its
+    missing ``id`` with a KeyError)."""
+    body = json.loads((FIXTURES / "request" / "spec_tool_results.json").read_text(encoding="utf-8"))
+    results = [block for message in body["messages"] for block in _blocks(message) if block["type"] == "tool_result"]
+    results[0]["content"][0] = {"type": "tool_use", "text": "Weather in Paris"}
+    code = (
+        "import json, sys, chatcodec\n"
+        "body = json.loads(sys.stdin.read())\n"
+        "chatcodec.decode_request('mcp-sampling', body)\n"
+        "back = chatcodec.convert_request(body, source='mcp-sampling', target='mcp-sampling')\n"
+        "print(json.dumps(back == body))\n"
+    )
+    result = _run("-c", code, stdin=json.dumps(body))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "true"
+
+
+def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content: Any = message["content"]
+    return cast("list[dict[str, Any]]", content) if isinstance(content, list) else [content]
 
 
 def test_an_anthropic_answer_becomes_a_create_message_result() -> None:

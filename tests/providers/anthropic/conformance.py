@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import copy
 import json
-import re
 from typing import Any
 
 from anthropic.lib.streaming._messages import accumulate_event
@@ -20,9 +19,11 @@ from hypothesis import strategies as st
 
 import chatcodec
 import chatcodec.testing as canonical
+from chatcodec.testing._laws.built_in import anthropic
 from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
 from chatcodec.testing._laws.fixtures import JsonObject
 from chatcodec.testing._laws.normal_forms import (
+    calls_of,
     with_compact_arguments,
     without_neutral_penalties,
     without_unasked_logprobs,
@@ -259,7 +260,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     without_neutral_penalties(neutral, request)
     without_unasked_logprobs(neutral, request)
     request = request.model_copy(update=neutral)
-    names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
+    names = {call.id: call.name for message in request.messages for call in calls_of(message)}
     items: list[Any] = []
     for message in request.messages:
         role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported
@@ -310,10 +311,6 @@ def _without_markers(value: Any) -> Any:
     return cleaned
 
 
-def _calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:
-    return message.tool_calls if isinstance(message, chatcodec.AssistantMessage) else []
-
-
 def _part_meaning(part: Any, names: dict[str, str]) -> dict[str, Any]:
     dumped: dict[str, Any] = part.model_dump(mode="json")
     if isinstance(part, chatcodec.ThinkingPart):
@@ -357,13 +354,8 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
     return [first, *events[1:]], 0
 
 
-ENTRY = ProviderEntry.minimal(
-    rule_models=("claude-opus-4-7",),
-    # 2026-10-21 takes no sampling settings; the laws send numbers past 0 to 1 (digits, not ranges)
-    sampling_options={"api_version": "2023-06-01", "skip_rules": ["sampling_range"]},
-    name="anthropic",
+ENTRY = anthropic.entry(
     fixtures=recordings_of("anthropic"),
-    names_in_prose=("anthropic", "claude"),
     check_request=check_request,
     check_response=check_response,
     check_stream=check_stream,
@@ -376,14 +368,11 @@ ENTRY = ProviderEntry.minimal(
     streams=CASES,
     shaped_responses=anthropic_responses,
     single_hop=SingleHop(requests=single_hop_requests, original=meaning, decoded=meaning),
-    # Anthropic's client tools share OpenAI's rule (the openai SDK's FunctionDefinition.name).
-    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),
     # bags: NO_BAGS (the decoder writes none; encode_response keeps none either, and reports them)
     deep_kept_value=deep_kept_value,
     same_result=compact_arguments,
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
-    unplaced_response_fields=("created",),
     marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
-    reports_reparsed_arguments=True,  # ``input`` is an object: the argument text is parsed
 )
+"""The codec's own facts (``chatcodec.testing._laws.built_in.anthropic``) and those of the recordings and SDK."""

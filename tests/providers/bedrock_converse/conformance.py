@@ -415,7 +415,6 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 
 ENTRY = ProviderEntry.minimal(
-    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past 0 to 1 (digits, not ranges)
     name="bedrock-converse",
     fixtures=recordings_of("bedrock-converse"),
     names_in_prose=("bedrock", "aws", "amazon"),

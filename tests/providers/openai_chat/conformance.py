@@ -9,24 +9,23 @@ SDK's ``ChatCompletion`` / ``ChatCompletionChunk`` models.
 from __future__ import annotations
 
 import copy
-import re
+from dataclasses import replace
 from typing import Any
 
-from hypothesis import strategies as st
-
 import chatcodec
-from chatcodec._providers.openai_chat.cache_control import spelled
-from chatcodec.testing import chat_requests
-from chatcodec.testing._laws.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
+from chatcodec.testing._laws.built_in import openai_chat
+from chatcodec.testing._laws.built_in.openai_chat import (
+    content_as_list,
+    silent_rewrites,
+)
+from chatcodec.testing._laws.entry import ProviderEntry, StreamPair
 from chatcodec.testing._laws.fixtures import JsonObject
-from chatcodec.testing._laws.normal_forms import effort_reading, without_empty_instructions
 from conformance.recordings import recordings_of
 from providers.openai_chat.conformance_streams import CASES
 from providers.openai_chat.openai_chat_support import (
     assert_chunks_match_sdk,
     assert_request_matches_sdk,
     assert_response_matches_sdk,
-    content_as_list,
 )
 from providers.openai_chat.spelling_twins import SPELLING_TWINS
 from providers.openai_chat.test_properties import openai_responses
@@ -49,165 +48,10 @@ FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
 }
 
 
-def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
-    """What the codec rewrites without a report (``messages.py``, ``request.py``):
-
-    * consecutive tool messages are one group on the wire: they read back as one message;
-    * a ``data:`` image URL reads back as the base64 source it spells;
-    * a reasoning config with nothing set says nothing: it is left out; thinking disabled
-      is effort ``none``; adaptive thinking at an effort is reasoning switched on at it
-      (:func:`~conformance.normal_forms.effort_reading`);
-    * a document's ``title`` is sent as its ``filename`` when it has none (or the same
-      one): both are the name the document is shown by, so it reads back as the file name;
-    * a function call's blank argument text means no arguments: it is sent as ``"{}"``
-      (a custom call's input is free text, sent as it is, blank or not);
-    * a message-level ``cache_control`` on list content is OpenAI's breakpoint on the last
-      part (``cache_control.onto_last_part``): it reads back as that part's marker;
-    * a tool result of no parts (``content: []``) reads back as the empty text.
-
-    (Media in tool results, which move to a user message after the group, are a reported
-    loss, so they are not rewritten here.)
-    * (first) an empty system or developer message is not sent
-      (``Capabilities.empty_system``; ``normal_forms.without_empty_instructions``).
-    """
-    request = without_empty_instructions(request)  # an empty prompt is no prompt: not sent
-    messages: list[chatcodec.AnyMessage] = []
-    for message in request.messages:
-        if isinstance(message, chatcodec.ToolMessage) and messages and isinstance(messages[-1], chatcodec.ToolMessage):
-            messages[-1] = _merged(messages[-1], message)
-        else:
-            messages.append(message)
-    dumped: dict[str, Any] = request.model_copy(update={"messages": messages}).model_dump(mode="json")
-    if dumped.get("reasoning") == {}:
-        dumped["reasoning"] = None
-    dumped["reasoning"] = effort_reading(dumped.get("reasoning"))
-    for message in dumped["messages"]:
-        _marker_onto_last_part(message)
-        if message["role"] == "tool":
-            for result in message["content"]:  # a result of no parts reads back as the empty text
-                if result.get("content") == []:
-                    result["content"] = ""
-    return chatcodec.ChatRequest.model_validate(_names_and_arguments(_data_urls(dumped)))
-
-
-_BREAKPOINT_CARRIERS = frozenset({"text", "image", "audio", "document"})
-"""The canonical parts whose OpenAI part takes a breakpoint (``cache_control._CARRIERS``)."""
-
-
-def _marker_onto_last_part(message: dict[str, Any]) -> None:
-    """A message's ``cache_control`` moved onto its last part, as the writer moves it: unless
-    the message was read with a message-level ``cache_control`` (written back there), tool
-    messages (their results carry it), or the last part has its own (a different one is a
-    reported loss; the same one says nothing more)."""
-    cache = message.get("cache_control")
-    content = message.get("content")
-    if cache is None or message["role"] == "tool" or not isinstance(content, list) or not content:
-        return
-    last = content[-1]
-    if last.get("type") not in _BREAKPOINT_CARRIERS or spelled(message.get("provider_metadata")):
-        return
-    if last.get("cache_control") is None:
-        last["cache_control"] = cache
-        message["cache_control"] = None
-    elif last["cache_control"] == cache:
-        message["cache_control"] = None
-
-
-def _names_and_arguments(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_names_and_arguments(item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    cleaned = {key: _names_and_arguments(item) for key, item in value.items()}
-    kind = value.get("type")
-    if kind == "document" and value.get("title") is not None and value.get("filename") in (None, value["title"]):
-        cleaned["filename"], cleaned["title"] = value["title"], None
-    blank = isinstance(value.get("arguments"), str) and not value["arguments"].strip()
-    if kind == "tool_use" and blank and value.get("kind") != "custom":  # a custom call's input is free text
-        cleaned["arguments"] = "{}"
-    return cleaned
-
-
-def _merged(first: chatcodec.ToolMessage, second: chatcodec.ToolMessage) -> chatcodec.ToolMessage:
-    return chatcodec.ToolMessage(
-        content=[*first.content, *second.content],
-        name=first.name if first.name is not None else second.name,
-        cache_control=first.cache_control or second.cache_control,
-        provider_metadata={**(second.provider_metadata or {}), **(first.provider_metadata or {})} or None,
-    )
-
-
-def _data_urls(value: Any) -> Any:
-    if isinstance(value, dict):
-        source = value.get("source")
-        if (
-            value.get("type") == "image"
-            and isinstance(source, dict)
-            and source.get("type") == "url"
-            and "media_type" not in source
-        ):
-            value = {**value, "source": chatcodec._compat.source_from_url(source["url"])}
-        return {key: _data_urls(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_data_urls(item) for item in value]
-    return value
-
-
 def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:
     changed = copy.deepcopy(payload)
     changed["choices"][0]["finish_reason"] = raw
     return changed
-
-
-def streamed_form(response: chatcodec.ChatResponse) -> dict[str, Any]:
-    """What a stream can reproduce of a response: message content as a list of parts (a
-    stream builds parts) without empty texts (a replay sends no delta for an empty text,
-    so none arrives), no message ``name`` (an answer's message has none on the wire), and
-    of the choice's bag and the message's (carried on the finish chunk, the message's in
-    its ``delta``) only what is not ``null`` (a chunk's ``logprobs: null`` or
-    ``refusal: null`` says nothing, so the stream decoder drops it)."""
-    choices = [
-        choice.model_copy(
-            update={
-                "provider_metadata": _without_nulls(choice.provider_metadata),
-                "message": chatcodec.AssistantMessage(
-                    content=choice.message.parts, provider_metadata=_without_nulls(choice.message.provider_metadata)
-                ),
-            }
-        )
-        for choice in response.choices
-    ]
-    dumped = content_as_list(response.model_copy(update={"choices": choices}))
-    for choice in dumped["choices"]:
-        message = choice["message"]
-        message["content"] = [part for part in message["content"] if not _empty(part)]
-    return dumped
-
-
-def _empty(part: dict[str, Any]) -> bool:
-    """An empty text, or a plain reasoning string left empty (``reasoning_content: ""``,
-    which OpenAI Chat output now writes for another provider's reasoning): a
-    stream's empty delta opens no part, so neither arrives."""
-    if part == {"type": "text", "text": ""}:
-        return True
-    bag = (part.get("provider_metadata") or {}).get("openai-chat") or {}
-    return (
-        part.get("type") == "thinking"
-        and part.get("text") == ""
-        and bag.get("field") in ("reasoning_content", "reasoning")
-        and part.get("signature") is None
-        and part.get("encrypted") is None
-    )
-
-
-def _without_nulls(metadata: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]] | None:
-    """The bags without their ``null`` fields, nor the ``_nulls`` marker that spells an SDK
-    dump's (``null_spelling.py``)."""
-    kept = {
-        provider: {key: value for key, value in bag.items() if value is not None and key != "_nulls"}
-        for provider, bag in (metadata or {}).items()
-    }
-    return {provider: bag for provider, bag in kept.items() if bag} or None
 
 
 def separate_recordings(response: chatcodec.ChatResponse) -> dict[str, Any]:
@@ -260,51 +104,7 @@ def stream_pairs(provider: ProviderEntry) -> list[StreamPair]:
 # --- the single-hop loss law ----------------------------------------------------------------
 
 
-def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
-    """Any canonical request: the codec must report what it cannot carry of any of them."""
-    return chat_requests()
-
-
-def single_hop_original(request: chatcodec.ChatRequest) -> dict[str, Any]:
-    """What ``request`` reads back as when nothing is lost: after :func:`silent_rewrites`,
-    without another provider's bag holding only ``_`` markers (dropped without a report:
-    it says how another provider spelled a value)."""
-    return _without_silent_bags(silent_rewrites(request).model_dump(mode="json"))
-
-
-def single_hop_decoded(request: chatcodec.ChatRequest) -> dict[str, Any]:
-    """The request read back, exactly: every field, this provider's markers included."""
-    dumped: dict[str, Any] = request.model_dump(mode="json")
-    return dumped
-
-
-def _without_silent_bags(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_without_silent_bags(item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    cleaned = {key: _without_silent_bags(item) for key, item in value.items()}
-    for key in ("provider_metadata", "provider_options"):
-        bags = cleaned.get(key)
-        if isinstance(bags, dict):
-            kept = {
-                name: bag
-                for name, bag in bags.items()
-                if name == "openai-chat" or any(not bag_key.startswith("_") for bag_key in bag)
-            }
-            if kept:
-                cleaned[key] = kept
-            else:
-                del cleaned[key]
-    return cleaned
-
-
 # --- the entry -----------------------------------------------------------------------------------
-
-_URL_CITATION = {
-    "type": "url_citation",
-    "url_citation": {"start_index": 0, "end_index": 1, "title": "Otters", "url": "https://example.com/otters"},
-}
 
 
 _EPHEMERAL = {"type": "ephemeral"}
@@ -337,12 +137,9 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
     return [{**events[0], "x_extension": value}, *events[1:]], 0
 
 
-ENTRY = ProviderEntry(
-    rule_models=("gpt-5.6",),
-    name="openai-chat",
+ENTRY = replace(
+    openai_chat.entry(),
     fixtures=recordings_of("openai-chat"),
-    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past the ranges (digits, not ranges)
-    names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
     check_request=check_request,
     check_response=check_response,
     check_stream=check_stream,
@@ -354,21 +151,8 @@ ENTRY = ProviderEntry(
     stream_pair_count=2,
     streams=CASES,
     shaped_responses=openai_responses,
-    single_hop=SingleHop(requests=single_hop_requests, original=single_hop_original, decoded=single_hop_decoded),
-    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the SDK's FunctionDefinition.name
-    bags=BagSamples(
-        # logprobs spelled as a server does (a key of its own): the bag keeps it; OpenAI's own
-        # spelling, and vLLM's without refusal, are the canonical choice.logprobs
-        # (tests/test_token_logprobs.py, providers/openai_chat/test_logprobs_without_refusal.py)
-        choice={"native_finish_reason": "end_turn", "logprobs": {"content": [], "text_offset": []}},
-        message={"annotations": [_URL_CITATION], "refusal": None},
-        stream_place="with the finish",  # a chunk's choice fields come with its finish_reason
-        recorded=True,
-    ),
     deep_kept_value=deep_kept_value,
-    same_result=streamed_form,
-    silent_rewrites=silent_rewrites,
     marker_requests={"_cache": GATEWAY_CACHE_REQUEST},
     spelling_twins=SPELLING_TWINS,
-    own_parameters=("frequency_penalty", "presence_penalty", "seed"),
 )
+"""The codec's own facts (``chatcodec.testing._laws.built_in.openai_chat``) and those of the recordings and SDK."""

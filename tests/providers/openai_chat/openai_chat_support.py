@@ -156,15 +156,3 @@ def _without_custom_fragments(chunk: dict[str, Any]) -> dict[str, Any]:
         )
         choices.append({**choice, "delta": delta})
     return {**chunk, "choices": choices}
-
-
-def content_as_list(response: ChatResponse) -> dict[str, Any]:
-    """A response dump with every message's content as a list of parts, as a stream builds
-    it: a string becomes one text part (an empty string too, as the stream keeps an empty
-    text part; the core's ``content_form="list"`` would drop it)."""
-    dumped: dict[str, Any] = response.model_dump(mode="json")
-    for choice in dumped["choices"]:
-        message = choice["message"]
-        if isinstance(message.get("content", ""), str):
-            message["content"] = [{"type": "text", "text": message.get("content", "")}]
-    return dumped

@@ -48,12 +48,12 @@ from chatcodec._providers.history.turns import history_for
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec.streams._replay import events_from_response
 from chatcodec.testing import chat_requests, chat_responses, chunkings, json_objects
+from chatcodec.testing._laws.built_in.openai_chat import content_as_list
 from providers.openai_chat.openai_chat_support import (
     FORMAT,
     assert_chunks_match_sdk,
     assert_request_matches_sdk,
     assert_response_matches_sdk,
-    content_as_list,
     encode_events,
     encode_request,
     encode_response,

@@ -366,7 +366,6 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 ENTRY = ProviderEntry.minimal(
     name=NAME,
     fixtures=recordings_of(NAME),
-    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past the ranges (digits, not ranges)
     names_in_prose=("openai",),
     check_request=check_request,
     check_response=check_response,

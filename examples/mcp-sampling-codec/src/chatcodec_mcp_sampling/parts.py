@@ -40,20 +40,28 @@ def decode_block(block: dict[str, Any], context: DecodeContext) -> dict[str, Any
         return KIT.attach(part, leftovers(block, ("type", "id", "name", "input")))
     if kind == "tool_result":
         return _decode_result(block, context)
-    return {"type": "opaque", "provider": PROVIDER, "data": block}  # a resource inside a tool result
+    return {"type": "opaque", "provider": PROVIDER, "data": block}
 
 
 def _decode_result(block: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     part: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": block["toolUseId"],
-        "content": [decode_block(inner, context) for inner in block["content"]],
+        "content": [_decode_result_block(inner, context) for inner in block["content"]],
     }
     mapped: tuple[str, ...] = ("type", "toolUseId", "content")
     if block.get("isError") is True:
         part["is_error"] = True
         mapped = (*mapped, "isError")
     return KIT.attach(part, leftovers(block, mapped))  # an ``isError: false`` is kept as it came
+
+
+def _decode_result_block(block: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """A block of a tool result's content: text and media as parts; any other (the wire's
+    ``OtherBlock``, a ``tool_use`` there too: no call, and unchecked) kept whole."""
+    if block["type"] in ("text", *_MEDIA):
+        return decode_block(block, context)
+    return {"type": "opaque", "provider": PROVIDER, "data": block}  # a resource, or a call there
 
 
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:

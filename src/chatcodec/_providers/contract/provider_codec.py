@@ -250,11 +250,16 @@ class ProviderCodec:
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A request body as canonical data (no model built): the one reader. It refuses
         what :meth:`decode_request` refuses: a body the reader's closed front took holds
-        only values the model holds; any other is written by pydantic-core first
-        (:func:`~chatcodec._conversion.held`), and the model asked only when it cannot be."""
+        only values the model holds, and its reader keeps them so for the rest (the laws
+        check it); a reader with no closed front at all (an outside codec's) need not check
+        the values it reads, so the model checks them (:func:`held`)."""
         context = self.decode_context()
         canonical = self._marked(_reading(self._requests.decode_request, payload, context), payload)
-        if not context.closed:
+        if not context.closed and getattr(self._requests, "JSON_FRONT", None) is None:
+            from chatcodec._model.request import ChatRequest  # no closed front: nothing checked the values
+
+            held(canonical, self.decode_request, payload, ChatRequest)
+        elif not context.closed:
             held(canonical, self.decode_request, payload)
         return canonical
 
@@ -528,20 +533,27 @@ def _validated(
 
 
 def held(
-    canonical: dict[str, Any], decode: Callable[[dict[str, Any]], object], fields: dict[str, Any]
+    canonical: dict[str, Any],
+    decode: Callable[[dict[str, Any]], object],
+    fields: dict[str, Any],
+    model: type[ChatRequest] | None = None,
 ) -> dict[str, Any]:
     """``canonical``, once it is sure the canonical model would hold it, so a conversion
     refuses what ``decode_*`` refuses: a reader builds no model, and where it keeps a
     value whole (a bag, a tool schema, Bedrock's ``outputConfig``) a value nested past
-    pydantic-core's depth limit, or a Python object that is not JSON, passed the reader.
-    pydantic-core writes ``canonical`` first (its depth limit is a few levels stricter than
-    validation's); only when it cannot is ``decode(fields)`` asked, which raises as
-    ``decode_*`` does (the route into the deepest value). Writing costs a quarter of a
-    plain agent session's conversion, so a provider's reader asks for it only for a body
-    its closed front did not take (``DecodeContext.closed``); a response, always."""
+    pydantic-core's depth limit, or a Python object that is not JSON, passed the reader;
+    with ``model``, any value the model refuses too (a ``maxTokens: 0`` an outside codec's
+    reader passed on). pydantic-core writes ``canonical`` first (its depth limit is a few
+    levels stricter than validation's), then ``model`` validates it; only when either
+    refuses is ``decode(fields)`` asked, which raises as ``decode_*`` does (the route into
+    the deepest value). Each costs a quarter of a plain agent session's conversion, so a
+    provider's reader asks only for a body its closed front did not take
+    (``DecodeContext.closed``); a response is written, always."""
     try:
         pydantic_core.to_json(canonical)
-    except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):
+        if model is not None:
+            model.model_validate(canonical)
+    except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):  # a ValidationError is a ValueError
         decode(fields)
     return canonical
 

@@ -1,8 +1,9 @@
 """What the conformance laws need to know about one provider: :class:`ProviderEntry`.
 
-Each provider's facts live beside its own tests, in ``tests/providers/<name>/conformance.py``
-(its ``ENTRY``); ``providers.py`` collects one entry per registered provider, and the laws
-read only the entry, so no law names a provider. A provider's difference from the others
+A codec's distribution states the facts its codec gives under a ``chatcodec.laws`` entry
+point (the built-ins' in ``built_in/``); the repository's tests add those of recordings and
+SDKs (``tests/providers/<name>/conformance.py``). The laws read only the entry, so no law
+names a provider. A provider's difference from the others
 is a field here (data, or a named hook with its reason in the entry's docstring), never a
 branch on its name in a law.
 """
@@ -185,8 +186,8 @@ class ProviderEntry:
     """A wire response for a meaningful marker its response decoder writes."""
     sampling_options: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """Encoder options under which this wire takes the sampling settings (``temperature``,
-    ``top_p``) a law sends through it: an API version that still has them, and no range
-    rule (the laws send numbers of any size)."""
+    ``top_p``) a law sends through it: an API version that still has them (the laws skip
+    every range rule themselves: they send numbers of any size)."""
     rule_models: Sequence[str] = ()
     """Model ids a model-family rule of this provider's ``rules.py`` applies to, for laws
     that check the rules fire the same way on every path."""

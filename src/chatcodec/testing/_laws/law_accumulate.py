@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable
-from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
@@ -24,15 +23,13 @@ from chatcodec.testing._answers import chat_responses, stream_events
 from chatcodec.testing._chunking import Splitter, chunkings
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.fixtures import JsonObject
-from chatcodec.testing._laws.registry import law
+from chatcodec.testing._laws.registry import at_least, law
 from chatcodec.testing._laws.stream_law import StreamCases, StreamLaw, broken_streams, changed, one_by_one, outcome
 from chatcodec.testing._laws.suite import Suite
 from chatcodec.testing._replay import events_from_response
 
 MINIMUM_EXAMPLES = 100
-_LOADED: Any = settings()
-_DEFAULT_EXAMPLES: int = _LOADED.max_examples  # the loaded profile's
-AT_LEAST = settings(max_examples=max(MINIMUM_EXAMPLES, _DEFAULT_EXAMPLES), deadline=None)
+AT_LEAST = at_least(MINIMUM_EXAMPLES)
 
 
 def _cases(kind: str) -> Callable[[Suite], list[tuple[ProviderEntry, str]]]:

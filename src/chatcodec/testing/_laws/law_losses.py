@@ -24,19 +24,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec._providers.kit.provider_kit import shared_markers
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.normal_forms import without_provider_data, without_spelling_markers
-from chatcodec.testing._laws.registry import law
+from chatcodec.testing._laws.registry import at_least, law
 from chatcodec.testing._strategies import chat_requests, messages
 
-_LOADED: Any = settings()
-_DEFAULT_EXAMPLES: int = _LOADED.max_examples  # the loaded profile's
-SINGLE_HOP = settings(max_examples=max(100, _DEFAULT_EXAMPLES), deadline=None)
+SINGLE_HOP = at_least(100)
 """At least the 100 examples per codec the per-codec laws this one replaces ran."""
 
 

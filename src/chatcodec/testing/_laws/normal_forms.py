@@ -223,3 +223,23 @@ def without_empty_instructions(request: chatcodec.ChatRequest) -> chatcodec.Chat
         )
     ]
     return request if len(kept) == len(request.messages) else request.model_copy(update={"messages": kept})
+
+
+def calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:
+    """A message's tool calls (an assistant's; none of another role)."""
+    return message.tool_calls if isinstance(message, chatcodec.AssistantMessage) else []
+
+
+def compact_call(part: Any) -> Any:
+    """A canonical part with a tool call's arguments as compact JSON, as a wire that takes them
+    as an object writes them back (empty text is ``{}``; text that is no object stays)."""
+    if part.get("type") != "tool_use":
+        return part
+    text = part.get("arguments", "")
+    try:
+        parsed: object = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return part
+    if is_dict(parsed):
+        return {**part, "arguments": json.dumps(parsed, ensure_ascii=False, separators=(",", ":"))}
+    return part

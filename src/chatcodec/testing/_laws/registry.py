@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from hypothesis import settings
+
 from chatcodec._public_label import shown_as
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.suite import Suite
@@ -108,6 +110,15 @@ def law_cases(entries: Sequence[ProviderEntry], *, only: str | None = None) -> l
     if only is not None:
         cases = [case for case in cases if only in case.codecs]
     return sorted(cases, key=lambda case: min(len(case.codecs), 2))
+
+
+def at_least(floor: int) -> settings:
+    """Hypothesis settings of at least ``floor`` examples under a profile of a quarter of it
+    or more (the test suite's 25, check-codec's 100), the profile's own under a longer one; a
+    smaller profile (a quick pass over every built-in) scales the floor down with it."""
+    profile: Any = settings()  # the loaded one
+    loaded: int = profile.max_examples
+    return settings(max_examples=max(min(floor, 4 * loaded), loaded), deadline=None)
 
 
 @contextmanager
