@@ -34,14 +34,6 @@ failed = {name: [case.id for case, error in check_codec(name) if error is not No
 print(json.dumps({"formats": chatcodec.available_formats(), "failed": failed}))
 """
 
-_KNOWN = {
-    "ai-sdk-ui": pytest.mark.xfail(
-        strict=True,
-        reason="a codec bug, not a missing fact: an empty system message (content '') comes back as a "
-        "one-part list without a report (law_losses); its fix removes this mark",
-    )
-}
-
 
 @pytest.fixture(scope="module")
 def checked() -> dict[str, Any]:
@@ -63,7 +55,7 @@ def test_every_built_in_format_is_checked(checked: dict[str, Any]) -> None:
     assert sorted(name for name in formats if name != "canonical") == sorted(BUILT_IN)
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=_KNOWN.get(name, ())) for name in BUILT_IN])
+@pytest.mark.parametrize("name", BUILT_IN)
 def test_a_built_in_passes_every_law_by_name(name: str, checked: dict[str, Any]) -> None:
     failed: dict[str, list[str]] = checked["failed"]
     assert failed[name] == []
