@@ -28,7 +28,7 @@ Location = tuple[int | str, ...]
 
 _DEPTHS = range(249, 258)
 """Every depth around pydantic-core's depth limit (about 255 levels), where the two paths could
-part: a value 253 deep in a Gemini `generationConfig` and 254 deep in a Responses tool were
+part: a value 253 deep in a setting kept in a bag and 254 deep in a tool definition were
 refused by decode and converted, between the old steps of 3."""
 
 
