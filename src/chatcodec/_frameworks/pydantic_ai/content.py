@@ -8,8 +8,8 @@ is that part's ``cache_control``. Every other item (``text-content``, ``uploaded
 kept whole as an opaque part of this format, which another format reports as lost.
 
 A tool's return is any JSON value: a string is the result's text; a list of such items is its
-parts; anything else is kept as its compact JSON text, marked ``_json``, as pydantic-ai itself
-sends a non-text return to a model.
+parts (parts of text only are written as one string, reported); anything else is kept as its
+compact JSON text, marked ``_json``, as pydantic-ai itself sends a non-text return to a model.
 """
 
 from __future__ import annotations
@@ -183,7 +183,10 @@ def _is_item(item: object) -> bool:
 
 
 def encode_return(content: str | Sequence[Mapping[str, Any]], as_json: bool, context: EncodeContext, at: Steps) -> Any:
-    """Canonical result content as a tool return's content (``as_json``: the JSON value the text spells)."""
+    """Canonical result content as a tool return's content (``as_json``: the JSON value the text
+    spells). Parts of text only are written as one string: pydantic-ai sends a list of strings
+    (or an empty list) to a model as its JSON text, and reads it back as that text, so the list
+    form itself is a spelling change and the parts' boundaries, when several, a loss."""
     if isinstance(content, str):
         if as_json:
             try:
@@ -192,6 +195,11 @@ def encode_return(content: str | Sequence[Mapping[str, Any]], as_json: bool, con
                 return content
         return content
     items = encode_items(content, context, at)
-    if items and all(isinstance(item, str) for item in items):
-        return "".join(items) if len(items) == 1 else items
+    if all(isinstance(item, str) for item in items):
+        if len(items) <= 1:
+            why = "a text-only tool return is one string: the list reads back as the string"
+            context.losses.add(at, "content list", why, "spelling")
+        else:
+            context.losses.add(at, "text parts", "a text-only tool return is one string: the text parts are joined")
+        return "".join(items)
     return items

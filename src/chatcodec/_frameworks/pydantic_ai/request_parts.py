@@ -225,9 +225,17 @@ class RequestWriter:
         return part
 
     def _text(self, content: str | Sequence[Mapping[str, Any]], at: Steps) -> str:
-        """A system or retry message's content as the one string its part holds."""
+        """A system or retry message's content as the one string its part holds: a list (which
+        reads back as the string) is a spelling change, its text parts joined a loss of their
+        boundaries."""
         if isinstance(content, str):
             return content
+        if len(content) <= 1 and all(part["type"] == "text" for part in content):
+            why = "this pydantic-ai part's content is one string: the list reads back as the string"
+            self.context.losses.add((*at, "content"), "content list", why, "spelling")
+        elif sum(part["type"] == "text" for part in content) > 1:
+            why = "this pydantic-ai part's content is one string: the text parts are joined"
+            self.context.losses.add((*at, "content"), "text parts", why)
         texts: list[str] = []
         for index, part in enumerate(content):
             where = (*at, "content", index)

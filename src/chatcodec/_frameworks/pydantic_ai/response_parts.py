@@ -169,6 +169,9 @@ def encode_response_message(message: Mapping[str, Any], context: EncodeContext, 
     if not content and not isinstance(content, str):
         why = "a response without parts is read back as empty text"
         context.losses.add((*at, "content"), "empty part list", why, "spelling")
+    if isinstance(content, str) and content:
+        why = "a ModelResponse holds parts: the string reads back as a list of one text part"
+        context.losses.add((*at, "content"), "content string", why, "spelling")
     if isinstance(content, str):
         parts = [{"content": content, "part_kind": "text"}] if content else []
     else:
