@@ -116,3 +116,20 @@ def test_a_text_only_tool_result_list_is_sent_as_its_text_not_as_json(
     assert part.model_response_str() == sent
     assert got == sent
     assert losses == [("$.messages[2].content[0].content", what, kind)]
+
+
+def test_a_cache_marker_in_a_tool_result_is_reported_not_sent_as_json_text() -> None:
+    """A ``CachePoint`` is user content: in a tool return pydantic-ai would send it to the model
+    as part of the return's JSON text (and chatcodec read it back as that text)."""
+    content = [{**_text("x"), "cache_control": {"type": "ephemeral"}}]
+    loaded, got, losses = _there_and_back("tool", content)
+    request = loaded[2]
+    assert isinstance(request, ModelRequest)
+    (part,) = request.parts
+    assert isinstance(part, ToolReturnPart)
+    assert part.model_response_str() == "x"
+    assert got == "x"
+    assert losses == [
+        ("$.messages[2].content[0].content[0].cache_control", "cache_control", "setting"),
+        ("$.messages[2].content[0].content", "content list", "spelling"),
+    ]

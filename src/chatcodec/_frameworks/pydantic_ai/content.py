@@ -194,7 +194,11 @@ def encode_return(content: str | Sequence[Mapping[str, Any]], as_json: bool, con
             except ValueError:
                 return content
         return content
-    items = encode_items(content, context, at)
+    for index, part in enumerate(content):  # a CachePoint is user content: in a return, JSON text
+        if part.get("cache_control") is not None:
+            why = "a tool return keeps no cache marker"
+            context.losses.add((*at, index, "cache_control"), "cache_control", why, "setting")
+    items = encode_items([{**part, "cache_control": None} for part in content], context, at)
     if all(isinstance(item, str) for item in items):
         if len(items) <= 1:
             why = "a text-only tool return is one string: the list reads back as the string"
