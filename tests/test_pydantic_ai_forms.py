@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from pydantic_ai.messages import (
+    CachePoint,
     ModelMessage,
     ModelMessagesTypeAdapter,
     ModelRequest,
@@ -22,6 +23,7 @@ from pydantic_ai.messages import (
     SystemPromptPart,
     TextPart,
     ToolReturnPart,
+    UserPromptPart,
 )
 
 import chatcodec
@@ -133,3 +135,38 @@ def test_a_cache_marker_in_a_tool_result_is_reported_not_sent_as_json_text() -> 
         ("$.messages[2].content[0].content[0].cache_control", "cache_control", "setting"),
         ("$.messages[2].content[0].content", "content list", "spelling"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("content", "losses"),
+    [
+        ("", [("$.messages[0].cache_control", "message cache_control", "spelling")]),
+        ("x", [("$.messages[0].cache_control", "message cache_control", "spelling")]),
+        ([_text("x")], [("$.messages[0].cache_control", "message cache_control", "spelling")]),
+        ([], []),
+        (
+            [{**_text("x"), "cache_control": {"type": "ephemeral"}}],
+            [("$.messages[0].cache_control", "cache_control", "setting")],
+        ),
+    ],
+    ids=repr,
+)
+def test_a_user_messages_cache_marker_is_a_cache_point_after_its_items(content: Any, losses: list[Any]) -> None:
+    """A ``CachePoint`` after a user prompt's items reads back as its last part's marker: a
+    message's own marker written so is reported (as lost when that part has one of its own),
+    and with no items it reads back as the message's, as it was (it was an opaque part)."""
+    marker = {"type": "ephemeral", "ttl": "1h"}
+    found: list[chatcodec.Loss] = []
+    request = {"model": "m", "messages": [{"role": "user", "content": content, "cache_control": marker}]}
+    body = chatcodec.encode_request("pydantic-ai", request, on_loss="ignore", losses=found)
+    (loaded,) = ModelMessagesTypeAdapter.validate_python(body["messages"])
+    assert isinstance(loaded, ModelRequest)
+    (part,) = loaded.parts
+    assert isinstance(part, UserPromptPart)
+    assert isinstance(part.content, list)
+    assert isinstance(part.content[-1], CachePoint)
+    assert [(loss.path, loss.what, loss.kind) for loss in found] == losses
+    back = chatcodec.decode_request("pydantic-ai", body).model_dump(mode="json", exclude_none=True)["messages"][0]
+    if content == []:
+        assert back == {"role": "user", "content": [], "cache_control": marker}
+        assert part.content[-1].ttl == "1h"

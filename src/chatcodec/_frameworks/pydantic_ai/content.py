@@ -87,16 +87,34 @@ def decode_items(content: Sequence[object]) -> list[dict[str, Any]]:
     """A content list as canonical parts, each ``cache-point`` the ``cache_control`` of the part before it."""
     parts: list[dict[str, Any]] = []
     for item in content:
-        point = as_dict(item)
-        if point is not None and point.get("kind") == "cache-point" and parts and point.keys() <= {"kind", "ttl"}:
-            marker: dict[str, Any] = {"type": "ephemeral"}
-            if "ttl" in point:
-                marker["ttl"] = point["ttl"]
-            if "cache_control" not in parts[-1]:
-                parts[-1]["cache_control"] = marker
-                continue
+        marker = point_marker(item)
+        if marker is not None and parts and "cache_control" not in parts[-1]:
+            parts[-1]["cache_control"] = marker
+            continue
         parts.append(decode_item(item))
     return parts
+
+
+def point_marker(item: object) -> dict[str, Any] | None:
+    """The ``cache_control`` a plain ``cache-point`` item stands for; None for any other item."""
+    point = as_dict(item)
+    if point is None or point.get("kind") != "cache-point" or not point.keys() <= {"kind", "ttl"}:
+        return None
+    marker: dict[str, Any] = {"type": "ephemeral"}
+    if "ttl" in point:
+        marker["ttl"] = point["ttl"]
+    return marker
+
+
+def cache_point(marker: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """A ``cache_control`` (at ``at``) as the ``cache-point`` item after its part."""
+    point: dict[str, Any] = {"kind": "cache-point"}
+    ttl = marker.get("ttl")
+    if ttl in _TTLS:
+        point["ttl"] = ttl
+    elif ttl is not None:
+        context.losses.add((*at, "ttl"), "cache ttl", "a CachePoint lasts 5m or 1h")
+    return point
 
 
 def encode_items(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps) -> list[Any]:
@@ -109,13 +127,7 @@ def encode_items(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at:
             items.append(item)
         marker = part.get("cache_control")
         if marker is not None:
-            point: dict[str, Any] = {"kind": "cache-point"}
-            ttl = marker.get("ttl")
-            if ttl in _TTLS:
-                point["ttl"] = ttl
-            elif ttl is not None:
-                context.losses.add((*where, "cache_control", "ttl"), "cache ttl", "a CachePoint lasts 5m or 1h")
-            items.append(point)
+            items.append(cache_point(marker, context, (*where, "cache_control")))
     return items
 
 
