@@ -22,6 +22,7 @@ from pydantic_ai.messages import (
     ModelResponse,
     TextPart,
     ToolCallPart,
+    ToolReturnPart,
     UserPromptPart,
 )
 from pydantic_ai.models import ModelRequestParameters
@@ -137,6 +138,57 @@ def test_a_stored_part_without_id_or_provider_keys_comes_back_without_them() -> 
         {"part_kind": "text", "content": "a", "id": "msg_1"},
         {"part_kind": "text", "content": "b"},
     ]
+    again = chatcodec.convert_request(
+        {"messages": stored, "model": "gpt-5"}, source="pydantic-ai", target="pydantic-ai"
+    )
+    assert again["messages"] == stored
+
+
+def test_a_tool_calls_item_id_goes_to_responses_as_pydantic_ai_sends_it_and_back() -> None:
+    """A ``ToolCallPart``'s ``id`` is its ``function_call`` item's (``fc_...``, beside the
+    ``call_id``): sent as that item's ``id``, as pydantic-ai sends it, with no loss, and read
+    back from Responses as pydantic-ai reads it."""
+    call = ToolCallPart("lookup", {"q": "a"}, tool_call_id="call_1", id="fc_1", provider_name="openai")
+    messages: list[ModelMessage] = [
+        ModelRequest(parts=[UserPromptPart("hi")]),
+        ModelResponse(parts=[call], model_name="gpt-5", provider_name="openai"),
+        ModelRequest(parts=[ToolReturnPart("lookup", "found", tool_call_id="call_1")]),
+    ]
+    stored: list[dict[str, Any]] = ModelMessagesTypeAdapter.dump_python(messages, mode="json")
+    losses: list[chatcodec.Loss] = []
+    sent = chatcodec.convert_request(
+        {"messages": stored, "model": "gpt-5"},
+        source="pydantic-ai",
+        target="openai-responses",
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert (
+        sent["input"][1]
+        == _sent_by_pydantic_ai(stored)[1]
+        == {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": "lookup",
+            "arguments": '{"q":"a"}',
+        }
+    )
+    assert [loss.path for loss in losses if loss.path.startswith("$.messages[1].content")] == []
+    item = {**sent["input"][1], "status": "completed"}
+    response = Response.model_validate(
+        {"id": "resp_1", "created_at": 0, "model": "gpt-5", "object": "response", "output": [item]}
+        | {"parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+    )
+    reading = MODEL._process_response  # pyright: ignore[reportPrivateUsage]  # the oracle: what pydantic-ai reads
+    (expected,) = reading(response, {}, ModelRequestParameters()).parts
+    assert isinstance(expected, ToolCallPart)
+    back = chatcodec.convert_request(sent, source="openai-responses", target="pydantic-ai")
+    loaded = ModelMessagesTypeAdapter.validate_python(back["messages"])[1]
+    assert isinstance(loaded, ModelResponse)
+    (part,) = loaded.parts
+    assert isinstance(part, ToolCallPart)
+    assert (part.id, part.provider_name, part.tool_call_id) == (expected.id, expected.provider_name, "call_1")
     again = chatcodec.convert_request(
         {"messages": stored, "model": "gpt-5"}, source="pydantic-ai", target="pydantic-ai"
     )

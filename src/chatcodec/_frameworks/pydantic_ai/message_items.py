@@ -1,5 +1,6 @@
 """A Responses message item's id held in a text part's ``openai-responses`` bag, which
-pydantic-ai's ``TextPart.id`` carries (as :mod:`.reasoning_items` does for reasoning items).
+pydantic-ai's ``TextPart.id`` carries, and a ``function_call`` item's, which its
+``ToolCallPart.id`` carries (as :mod:`.reasoning_items` does for reasoning items).
 
 pydantic-ai reads each ``output_text`` of a Responses ``message`` item as a ``TextPart`` with
 the item's ``id`` (``msg_...``) and ``provider_name="openai"``, and sends the text parts of one
@@ -111,3 +112,45 @@ def write_message_ids(content: Sequence[Mapping[str, Any]], written: Sequence[di
             continue
         if not KIT.marker(metadata, NO_PROVIDER):
             wire.setdefault("provider_name", OPENAI)
+
+
+def read_call_id(wire: Mapping[str, Any], call: dict[str, Any]) -> None:
+    """Move a ``ToolCallPart``'s ``id`` (read from ``wire`` into ``call``'s bag) where the
+    Responses reader keeps a ``function_call`` item's."""
+    item_id = wire.get("id")
+    if not isinstance(item_id, str):
+        return
+    bag = call["provider_metadata"][PROVIDER]
+    del bag["id"]
+    if bag.get("provider_name") == OPENAI:
+        del bag["provider_name"]
+    elif "provider_name" not in wire:
+        bag[NO_PROVIDER] = True
+    if not bag:
+        del call["provider_metadata"][PROVIDER]
+    metadata: dict[str, Any] = call["provider_metadata"]
+    metadata[RESPONSES] = {**metadata.get(RESPONSES, {}), ITEM_ID: item_id}
+
+
+def split_call_id(metadata: Mapping[str, Any] | None) -> tuple[str | None, Mapping[str, Any] | None]:
+    """The ``function_call`` item id in a call's ``openai-responses`` bag, and the metadata
+    without it (what is left of that bag is reported as usual)."""
+    bag = (metadata or {}).get(RESPONSES)
+    item_id = bag.get(ITEM_ID) if bag is not None else None
+    if metadata is None or bag is None or not isinstance(item_id, str):
+        return None, metadata
+    rest = {key: value for key, value in bag.items() if key != ITEM_ID}
+    others = {name: value for name, value in metadata.items() if name != RESPONSES}
+    return item_id, {**others, RESPONSES: rest} if rest else others
+
+
+def write_call_id(part: Mapping[str, Any], wire: dict[str, Any]) -> None:
+    """A call's ``function_call`` item id on its ``ToolCallPart``, with the implied
+    ``provider_name`` (the reverse of :func:`read_call_id`)."""
+    metadata = part.get("provider_metadata")
+    item_id, _ = split_call_id(metadata)
+    if item_id is None:
+        return
+    wire["id"] = item_id
+    if not KIT.marker(metadata, NO_PROVIDER):
+        wire.setdefault("provider_name", OPENAI)
