@@ -34,7 +34,7 @@ STATUS = {"status": "completed"}
 NO_ID = "_no_id"
 """Marker: a text part right after a run of one id had no ``id`` key (it does not continue it)."""
 NO_PROVIDER = "_no_provider_name"
-"""Marker: a text part with an item id had no ``provider_name`` key (not the implied one)."""
+"""Marker: a text part or call with an item id had no ``provider_name`` key (not the implied one)."""
 
 
 def read_message_ids(parts: Sequence[Mapping[str, Any]], content: list[dict[str, Any]]) -> None:
