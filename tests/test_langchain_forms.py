@@ -61,3 +61,15 @@ def test_each_form_is_written_as_itself_and_comes_back_without_a_loss(role: str,
     got = back["content"][0]["content"] if role == "tool" else back["content"]
     assert got == content
     assert losses == []
+
+
+def test_a_tool_results_cache_marker_is_reported() -> None:
+    """A ``ToolMessage`` keeps no cache marker: a result's is reported, as a message's and a
+    block's are (found by the single-hop loss law: it was dropped silently)."""
+    result = {"type": "tool_result", "tool_use_id": "call_1", "content": "x", "cache_control": {"type": "ephemeral"}}
+    losses: list[chatcodec.Loss] = []
+    request = {"model": "m", "messages": [{"role": "tool", "content": [result]}]}
+    body = chatcodec.encode_request("langchain", request, on_loss="ignore", losses=losses)
+    (loaded,) = messages_from_dict(body["messages"])
+    assert isinstance(loaded, ToolMessage)
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0].cache_control", "cache_control")]
