@@ -176,6 +176,9 @@ def _write_result(
     body = result.get("content", "")
     data["content"] = body if isinstance(body, str) else _content(body, "tool", data, context, where)
     data["tool_call_id"] = result["tool_use_id"]
+    if result.get("cache_control") is not None:
+        why = "a LangChain ToolMessage keeps no cache marker"
+        context.losses.add((*where, "cache_control"), "cache_control", why)
     if result.get("name") is not None:
         data["name"] = result["name"]
     status = "error" if result.get("is_error") else bag.pop("_status", None)

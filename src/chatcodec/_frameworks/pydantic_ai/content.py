@@ -8,8 +8,8 @@ is that part's ``cache_control``. Every other item (``text-content``, ``uploaded
 kept whole as an opaque part of this format, which another format reports as lost.
 
 A tool's return is any JSON value: a string is the result's text; a list of such items is its
-parts; anything else is kept as its compact JSON text, marked ``_json``, as pydantic-ai itself
-sends a non-text return to a model.
+parts (parts of text only are written as one string, reported); anything else is kept as its
+compact JSON text, marked ``_json``, as pydantic-ai itself sends a non-text return to a model.
 """
 
 from __future__ import annotations
@@ -87,16 +87,34 @@ def decode_items(content: Sequence[object]) -> list[dict[str, Any]]:
     """A content list as canonical parts, each ``cache-point`` the ``cache_control`` of the part before it."""
     parts: list[dict[str, Any]] = []
     for item in content:
-        point = as_dict(item)
-        if point is not None and point.get("kind") == "cache-point" and parts and point.keys() <= {"kind", "ttl"}:
-            marker: dict[str, Any] = {"type": "ephemeral"}
-            if "ttl" in point:
-                marker["ttl"] = point["ttl"]
-            if "cache_control" not in parts[-1]:
-                parts[-1]["cache_control"] = marker
-                continue
+        marker = point_marker(item)
+        if marker is not None and parts and "cache_control" not in parts[-1]:
+            parts[-1]["cache_control"] = marker
+            continue
         parts.append(decode_item(item))
     return parts
+
+
+def point_marker(item: object) -> dict[str, Any] | None:
+    """The ``cache_control`` a plain ``cache-point`` item stands for; None for any other item."""
+    point = as_dict(item)
+    if point is None or point.get("kind") != "cache-point" or not point.keys() <= {"kind", "ttl"}:
+        return None
+    marker: dict[str, Any] = {"type": "ephemeral"}
+    if "ttl" in point:
+        marker["ttl"] = point["ttl"]
+    return marker
+
+
+def cache_point(marker: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """A ``cache_control`` (at ``at``) as the ``cache-point`` item after its part."""
+    point: dict[str, Any] = {"kind": "cache-point"}
+    ttl = marker.get("ttl")
+    if ttl in _TTLS:
+        point["ttl"] = ttl
+    elif ttl is not None:
+        context.losses.add((*at, "ttl"), "cache ttl", "a CachePoint lasts 5m or 1h")
+    return point
 
 
 def encode_items(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps) -> list[Any]:
@@ -109,13 +127,7 @@ def encode_items(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at:
             items.append(item)
         marker = part.get("cache_control")
         if marker is not None:
-            point: dict[str, Any] = {"kind": "cache-point"}
-            ttl = marker.get("ttl")
-            if ttl in _TTLS:
-                point["ttl"] = ttl
-            elif ttl is not None:
-                context.losses.add((*where, "cache_control", "ttl"), "cache ttl", "a CachePoint lasts 5m or 1h")
-            items.append(point)
+            items.append(cache_point(marker, context, (*where, "cache_control")))
     return items
 
 
@@ -183,7 +195,10 @@ def _is_item(item: object) -> bool:
 
 
 def encode_return(content: str | Sequence[Mapping[str, Any]], as_json: bool, context: EncodeContext, at: Steps) -> Any:
-    """Canonical result content as a tool return's content (``as_json``: the JSON value the text spells)."""
+    """Canonical result content as a tool return's content (``as_json``: the JSON value the text
+    spells). Parts of text only are written as one string: pydantic-ai sends a list of strings
+    (or an empty list) to a model as its JSON text, and reads it back as that text, so the list
+    form itself is a spelling change and the parts' boundaries, when several, a loss."""
     if isinstance(content, str):
         if as_json:
             try:
@@ -191,7 +206,16 @@ def encode_return(content: str | Sequence[Mapping[str, Any]], as_json: bool, con
             except ValueError:
                 return content
         return content
-    items = encode_items(content, context, at)
-    if items and all(isinstance(item, str) for item in items):
-        return "".join(items) if len(items) == 1 else items
+    for index, part in enumerate(content):  # a CachePoint is user content: in a return, JSON text
+        if part.get("cache_control") is not None:
+            why = "a tool return keeps no cache marker"
+            context.losses.add((*at, index, "cache_control"), "cache_control", why, "setting")
+    items = encode_items([{**part, "cache_control": None} for part in content], context, at)
+    if all(isinstance(item, str) for item in items):
+        if len(items) <= 1:
+            why = "a text-only tool return is one string: the list reads back as the string"
+            context.losses.add(at, "content list", why, "spelling")
+        else:
+            context.losses.add(at, "text parts", "a text-only tool return is one string: the text parts are joined")
+        return "".join(items)
     return items

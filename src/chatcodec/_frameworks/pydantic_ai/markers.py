@@ -22,6 +22,9 @@ never written out. All are pure spelling (another format drops them without a re
   is spelled otherwise (``google-gla`` is ``gemini``); ``_details_signature`` on thinking
   whose signature sat in ``provider_details.thought_signature`` (Gemini's place; on a text or
   call part that signature goes to the part's ``gemini`` bag instead, where Gemini's reader keeps it);
+- ``_no_id`` on a text part right after a run of one message item id that had no ``id`` key
+  (it does not continue the item), ``_no_provider_name`` on a text part or call with a Responses item id
+  but no ``provider_name`` key (:mod:`.message_items`: ``"openai"`` is implied beside the id);
 - ``_empty_requests_before`` / ``_empty_requests_after``: requests without parts (a run left
   them ``interrupted``) written before or after this message, which no provider gets as an empty
   turn (under the data keys ``empty_requests_before`` / ``_after`` when their fields hold data,

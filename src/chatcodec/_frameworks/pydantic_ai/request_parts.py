@@ -19,7 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.pydantic_ai.content import decode_items, decode_return, encode_items, encode_return
+from chatcodec._frameworks.pydantic_ai.content import (
+    cache_point,
+    decode_items,
+    decode_return,
+    encode_items,
+    encode_return,
+    point_marker,
+)
 from chatcodec._frameworks.pydantic_ai.markers import (
     KIT,
     PROVIDER,
@@ -62,7 +69,12 @@ def decode_request_message(
             messages.append(KIT.attach({"role": "system", "content": part["content"]}, bag))
         elif kind == "user-prompt":
             content = part["content"]
-            user = {"role": "user", "content": content if isinstance(content, str) else decode_items(content)}
+            user: dict[str, Any] = {"role": "user", "content": content}
+            marker = point_marker(content[0]) if not isinstance(content, str) and len(content) == 1 else None
+            if marker is not None:  # a CachePoint alone: an empty message's marker (RequestWriter._message_point)
+                user.update(content=[], cache_control=marker)
+            elif not isinstance(content, str):
+                user["content"] = decode_items(content)
             messages.append(KIT.attach(user, split_fields(part, ("content", "part_kind"))))
         elif kind in _RETRIES:
             text, as_json = decode_return(part.get("content", ""))
@@ -200,8 +212,24 @@ class RequestWriter:
             content if isinstance(content, str) else encode_items(content, self.context, (*at, "content"))
         )
         if message.get("cache_control") is not None:  # a breakpoint after the whole message
-            items = [*([items] if isinstance(items, str) else items), {"kind": "cache-point"}]
+            items = self._message_point(message, items, (*at, "cache_control"))
         return [{**restore_fields(bag), "content": items, "part_kind": "user-prompt"}]
+
+    def _message_point(self, message: Mapping[str, Any], items: str | list[Any], at: Steps) -> list[Any]:
+        """A user message's ``cache_control`` as a ``CachePoint`` after its items. It reads back
+        as its last part's (a spelling change), or, with no part, as the message's; a last part
+        with a marker of its own already ends in one, so the message's is lost."""
+        items = [items] if isinstance(items, str) else items
+        content = message["content"]
+        last = content[-1] if content and not isinstance(content, str) else None
+        if last is not None and last.get("cache_control") is not None:
+            why = "one CachePoint ends the message: the last part's cache marker is written, not the message's"
+            self.context.losses.add(at, "cache_control", why, "setting")
+            return items
+        if content != []:
+            why = "a CachePoint after the message's items reads back as its last part's cache marker"
+            self.context.losses.add(at, "message cache_control", why, "spelling")
+        return [*items, cache_point(message["cache_control"], self.context, at)]
 
     def _return(self, result: Mapping[str, Any], at: Steps) -> dict[str, Any]:
         bag = KIT.claim(self.context.losses, result.get("provider_metadata"), at)
@@ -225,9 +253,17 @@ class RequestWriter:
         return part
 
     def _text(self, content: str | Sequence[Mapping[str, Any]], at: Steps) -> str:
-        """A system or retry message's content as the one string its part holds."""
+        """A system or retry message's content as the one string its part holds: a list (which
+        reads back as the string) is a spelling change, its text parts joined a loss of their
+        boundaries."""
         if isinstance(content, str):
             return content
+        if len(content) <= 1 and all(part["type"] == "text" for part in content):
+            why = "this pydantic-ai part's content is one string: the list reads back as the string"
+            self.context.losses.add((*at, "content"), "content list", why, "spelling")
+        elif sum(part["type"] == "text" for part in content) > 1:
+            why = "this pydantic-ai part's content is one string: the text parts are joined"
+            self.context.losses.add((*at, "content"), "text parts", why)
         texts: list[str] = []
         for index, part in enumerate(content):
             where = (*at, "content", index)

@@ -8,7 +8,8 @@ thinking, its ``signature`` the encrypted payload), OpenAI's as ``encrypted`` (i
 ``encrypted_content``), and Gemini's thought signature, which pydantic-ai keeps in
 ``provider_details.thought_signature``, as the thought's ``signature``; an OpenAI thought's
 ``id`` is its Responses reasoning item's, kept where the Responses reader keeps one
-(:mod:`.reasoning_items`). The response's
+(:mod:`.reasoning_items`), as a ``TextPart``'s ``id`` is its message item's and a
+``ToolCallPart``'s its ``function_call`` item's (:mod:`.message_items`). The response's
 ``model_name`` names the model that signed it. Built-in tool calls and returns, files,
 compaction and speech parts are kept whole as opaque parts of this format.
 
@@ -24,6 +25,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, RESPONSE_DEFAULTS
+from chatcodec._frameworks.pydantic_ai.message_items import (
+    read_call_id,
+    read_message_ids,
+    split_call_id,
+    split_message_id,
+    write_call_id,
+    write_message_ids,
+)
 from chatcodec._frameworks.pydantic_ai.reasoning_items import attach_item_id, split_item_id
 from chatcodec._frameworks.pydantic_ai.signers import CLAUDE, GEMINI, OPENAI, PROVIDER_NAMES, PROVIDERS
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
@@ -42,6 +51,7 @@ def decode_response_message(entry: Mapping[str, Any]) -> dict[str, Any]:
     parts = entry.get("parts") or ()
     decoded = [decode_part(part, model) for part in parts]
     _read_item_ids(parts, decoded)
+    read_message_ids(parts, decoded)
     content: str | list[dict[str, Any]] = decoded or ""
     bag = split_fields(entry, ("parts", "kind"), RESPONSE_DEFAULTS)
     return KIT.attach({"role": "assistant", "content": content}, bag)
@@ -62,7 +72,9 @@ def decode_part(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
             call["arguments"], bag["_args_text"] = args, True
         else:
             call["arguments"] = "" if args is None else compact_json(args)
-        return _signed(call, bag)
+        signed = _signed(call, bag)
+        read_call_id(part, signed)
+        return signed
     return {"type": "opaque", "provider": PROVIDER, "data": dict(part)}
 
 
@@ -169,11 +181,15 @@ def encode_response_message(message: Mapping[str, Any], context: EncodeContext, 
     if not content and not isinstance(content, str):
         why = "a response without parts is read back as empty text"
         context.losses.add((*at, "content"), "empty part list", why, "spelling")
+    if isinstance(content, str) and content:
+        why = "a ModelResponse holds parts: the string reads back as a list of one text part"
+        context.losses.add((*at, "content"), "content string", why, "spelling")
     if isinstance(content, str):
         parts = [{"content": content, "part_kind": "text"}] if content else []
     else:
         written = [write_part(part, model, context, (*at, "content", index)) for index, part in enumerate(content)]
         _write_item_ids(content, written)
+        write_message_ids(content, written)
         parts = [part for part in written if part is not None]
     response.update(parts=parts, kind="response")
     return response
@@ -184,10 +200,14 @@ def write_part(part: Mapping[str, Any], model: object, context: EncodeContext, a
     kind = part["type"]
     if kind == "thinking":  # its reasoning item id, if any, is written by _write_item_ids
         signature, metadata = None, split_item_id(part.get("provider_metadata"))[1]
-    else:
+    else:  # a text part's message item id, if any, is written by write_message_ids
         signature, metadata = split_signature(part.get("provider_metadata"))
+        split = split_message_id if kind == "text" else split_call_id if _function(part) else None
+        metadata = metadata if split is None else split(metadata)[1]
     bag = KIT.claim(context.losses, metadata, at)
     written = _written(part, bag, model, context, at)
+    if written is not None and _function(part):
+        write_call_id(part, written)
     if signature is not None and written is not None and kind in ("text", "tool_use"):
         details = as_dict(written.get("provider_details")) or {}
         written["provider_details"] = {**details, _DETAILS_SIGNATURE: signature}
@@ -196,6 +216,11 @@ def write_part(part: Mapping[str, Any], model: object, context: EncodeContext, a
     elif signature is not None:
         context.losses.add(at, "thought signature", f"a pydantic-ai {kind} part keeps no Gemini signature")
     return written
+
+
+def _function(part: Mapping[str, Any]) -> bool:
+    """Whether ``part`` is a function call (whose Responses item id a ``ToolCallPart`` carries)."""
+    return bool(part["type"] == "tool_use" and part.get("kind", "function") == "function")
 
 
 def _written(
