@@ -167,7 +167,11 @@ def _uvicorn(settings: Path, socket_path: Path, *options: str) -> Iterator[httpx
     finally:
         client.close()
         process.terminate()
-        process.communicate(timeout=30)
+        try:
+            process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # workers slow to stop on a loaded machine: not this test's subject,
+            process.kill()  # and a live server left behind would fail the next test for it
+            process.communicate()
 
 
 def test_worker_processes_sharing_one_sqlite_store_continue_each_others_answers(

@@ -126,7 +126,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       switched on at it (as on OpenAI Chat);
     * a penalty of 0 changes nothing: not sent;
     * an input file has one name: a document's title is sent as its ``filename`` when it
-      has none (or the same one), so it reads back as the file name.
+      has none (or the same one), so it reads back as the file name;
+    * a tool result of no parts (``content: []``) reads back as the empty text (``output: ""``).
     * (first) an empty system or developer message is not sent
       (``Capabilities.empty_system``; ``normal_forms.without_empty_instructions``).
     """
@@ -153,6 +154,11 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     without_neutral_penalties(update, request)
     without_unasked_logprobs(update, request, ("logprobs",))
     dumped = request.model_copy(update=update).model_dump(mode="json")
+    for message in dumped["messages"]:
+        if message["role"] == "tool":
+            for result in message["content"]:  # a result of no parts reads back as the empty text
+                if result.get("content") == []:
+                    result["content"] = ""
     return chatcodec.ChatRequest.model_validate(_images(dumped))
 
 

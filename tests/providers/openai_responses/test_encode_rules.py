@@ -236,3 +236,16 @@ def test_responses_an_assistant_turn_of_several_texts_is_one_message_item() -> N
     assert losses == []
     read_back = chatcodec.decode_request(FORMAT, body).messages
     assert [message.role for message in read_back] == ["user", "assistant"]
+
+
+def test_responses_an_empty_schema_name_is_reported_when_it_is_sent_as_response() -> None:
+    """OpenAI Chat's ``json_schema.name`` and Responses' ``text.format.name`` are 1 to 64
+    characters (the openai SDK's ``ResponseFormatTextJSONSchemaConfigParam.name``): an empty one
+    is sent as ``"response"``, a change reported as an unnamed schema's (found by a random draw
+    of the no-loss law Chat -> Responses -> Chat, which came back named ``response`` unreported)."""
+    request = chatcodec.ChatRequest(
+        messages=[], response_format={"type": "json_schema", "name": "", "json_schema": {"type": "object"}}
+    )
+    body, losses = encode_request(request)
+    assert body["text"]["format"]["name"] == "response"
+    assert [(loss.path, loss.what) for loss in losses] == [("$.response_format.name", "unnamed schema")]

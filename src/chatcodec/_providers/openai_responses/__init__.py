@@ -48,8 +48,10 @@ This provider's own:
   ``encrypted_content``.
 - ``logprobs``: the answer's token log probabilities <-> its ``output_text`` parts'
   ``logprobs``.
-- ``items``: the assistant side of a conversation: output items <-> one canonical assistant
-  turn.
+- ``item_reading``: the assistant side of a conversation read: output items -> one canonical
+  assistant turn.
+- ``items``: the assistant side written: one canonical assistant turn -> output items, with
+  the API's rules.
 - ``server``: what a server answering the Responses API owes its callers: the Open Responses
   ``ResponseResource``.
 - ``stream_items``: the events that show one output item being generated (``added``, deltas,

@@ -165,7 +165,7 @@ def _format(
             wire["type"] = "json_object"
         return wire
     name = response_format.get("name")
-    if name is None:
+    if not name:  # none, or the empty one Responses refuses (a name is 1 to 64 characters)
         losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'", "setting")
     wire["name"] = name or "response"
     # JSON Schema, and what strict mode takes (families/schema_writing.py)
