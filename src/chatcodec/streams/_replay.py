@@ -102,7 +102,9 @@ def _first_streamed_text(parts: list[AnyPart]) -> int | None:
 
 
 def _streamed_text(part: AnyPart) -> bool:
-    return isinstance(part, TextPart) and part.cache_control is None
+    """A text part replayed as deltas: one with no cache breakpoint and no citations (a
+    cited text goes whole, as a part event, so its citations reach the encoder)."""
+    return isinstance(part, TextPart) and part.cache_control is None and not part.citations
 
 
 def _part_events(

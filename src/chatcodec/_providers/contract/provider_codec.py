@@ -54,6 +54,7 @@ from chatcodec._providers.contract.target_rules import (
     outside_own_ranges,
     unchecked_settings,
 )
+from chatcodec._providers.kit.citations import WithoutCitations, report_request_citations, report_response_citations
 from chatcodec._providers.kit.depth_guard import DepthGuard, refused, too_deep_error
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
@@ -322,6 +323,8 @@ class ProviderCodec:
             losses.trace(None)  # and name places in the body, not in the input converted
         if not self.capabilities.logprob_settings:
             report_logprob_settings(request, losses, self.capabilities.display_name)
+        if "request" not in self.capabilities.citations:
+            report_request_citations(request, losses, self.capabilities.display_name)
         apply_target_rules(wire, context, unchecked=unchecked_settings(request))
         return wire
 
@@ -351,6 +354,8 @@ class ProviderCodec:
             response = without_custom_calls(response, losses, self.capabilities.display_name)
         if not self.capabilities.logprobs:
             report_choice_logprobs(response, losses, self.capabilities.display_name)
+        if "response" not in self.capabilities.citations:
+            report_response_citations(response, losses, self.capabilities.display_name)
         bag = _own_bag(response.get("provider_metadata"), self.name)
         context = self.encode_context(losses, model=response.get("model"), bag=bag, options=options, for_request=False)
         try:
@@ -429,6 +434,8 @@ class ProviderCodec:
 
             multiple = capabilities.multiple_choices
             encoder = WithoutLogprobs(encoder, losses, capabilities.display_name, multiple_choices=multiple)
+        if "stream" not in capabilities.citations:
+            encoder = WithoutCitations(encoder, losses, capabilities.display_name)
         return encoder
 
     def encode_stream(
