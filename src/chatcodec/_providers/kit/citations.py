@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_list
+from chatcodec._registry import NumbersStreamEvents
 
 if TYPE_CHECKING:  # annotations only: a codec loads no canonical model until one is asked for
     from chatcodec._losses import LossRecorder, Steps
@@ -81,3 +82,24 @@ class WithoutCitations:
     def close(self) -> Iterable[dict[str, Any]]:
         """The closing wire events."""
         return self._encoder.close()
+
+
+class _NumberedWithoutCitations(WithoutCitations):
+    """The same over an encoder that numbers its events (``NumbersStreamEvents``): an event
+    written beside the stream still takes its next number through the wrapper."""
+
+    __slots__ = ()
+
+    def numbered(self, wire_event: dict[str, Any]) -> dict[str, Any]:
+        """``wire_event`` with the stream's next number, from the format's own encoder."""
+        encoder = self._encoder
+        assert isinstance(encoder, NumbersStreamEvents)  # chosen so by :func:`without_citations`
+        return encoder.numbered(wire_event)
+
+
+def without_citations(encoder: StreamEncoder, losses: LossRecorder, target: str) -> WithoutCitations:
+    """``encoder`` wrapped to report a stream's citations, keeping what it offers beside
+    ``feed`` and ``close`` (its event numbers)."""
+    if isinstance(encoder, NumbersStreamEvents):
+        return _NumberedWithoutCitations(encoder, losses, target)
+    return WithoutCitations(encoder, losses, target)

@@ -47,6 +47,8 @@ from chatcodec.contract import (
     LossRecorder,
     Steps,
     absent_keys,
+    as_dict,
+    as_list,
     restore_fields,
     sdk_kinds,
     split_fields,
@@ -107,12 +109,19 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
         text = {"type": "text", "text": part["text"]}
         if len(part) == 2 or _no_annotations(part):
             return text
+        citations = read_citations(part["annotations"]) if kind == "output_text" else None
+        if citations is not None:
+            text["citations"] = citations
+            return text
         return KIT.attach(text, _noted(calls, {"annotations": part["annotations"]}))
     decoded: dict[str, Any] | None
     match kind:
         case "input_text" | "output_text":
             decoded = {"type": "text", "text": part["text"]}
             mapped: tuple[str, ...] = _EMPTY_ANNOTATIONS if _no_annotations(part) else ("type", "text")
+            citations = read_citations(part.get("annotations")) if kind == "output_text" else None
+            if citations is not None:
+                decoded["citations"], mapped = citations, _EMPTY_ANNOTATIONS
         case "refusal":
             decoded, mapped = {"type": "refusal", "text": part["refusal"]}, ("type", "refusal")
         case "input_image":
@@ -131,6 +140,46 @@ def _no_annotations(part: Mapping[str, Any]) -> bool:
     """An ``output_text`` whose ``annotations`` are ``[]``: what the writer gives every one
     (the SDK's ``ResponseOutputText`` requires the field), so no data to carry in a bag."""
     return part["type"] == "output_text" and part.get("annotations") == []
+
+
+_CITATION_KEYS = frozenset({"type", "url", "title", "start_index", "end_index"})
+"""The keys of a ``url_citation`` annotation (the SDK's ``AnnotationURLCitation``)."""
+
+
+def read_citations(annotations: object) -> list[dict[str, Any]] | None:
+    """The canonical citations of an ``output_text``'s (non-empty) ``annotations``, when
+    every one is a ``url_citation`` of exactly the SDK's fields (``AnnotationURLCitation``:
+    ``type``, ``url``, ``title``, ``start_index``, ``end_index``); else None, and the list
+    stays whole in the part's bag (a file citation, a container file, a field added later)."""
+    entries = as_list(annotations)
+    if not entries:
+        return None
+    citations: list[dict[str, Any]] = []
+    for entry in entries:
+        found = as_dict(entry)
+        if found is None or found.keys() != _CITATION_KEYS or found["type"] != "url_citation":
+            return None
+        url, title, start, end = found["url"], found["title"], found["start_index"], found["end_index"]
+        if not (type(url) is str and type(title) is str and type(start) is int and type(end) is int):
+            return None
+        citations.append({"type": "url_citation", "url": url, "title": title, "start_index": start, "end_index": end})
+    return citations
+
+
+def write_citations(citations: list[Any]) -> list[dict[str, Any]]:
+    """``url_citation`` annotations for canonical citations, in the order OpenAI sends
+    their keys (``type``, ``end_index``, ``start_index``, ``title``, ``url``, as a recorded
+    stream's ``response.output_text.annotation.added`` gives them)."""
+    return [
+        {
+            "type": "url_citation",
+            "end_index": citation["end_index"],
+            "start_index": citation["start_index"],
+            "title": citation["title"],
+            "url": citation["url"],
+        }
+        for citation in citations
+    ]
 
 
 def _annotated(part: Mapping[str, Any]) -> bool:
@@ -330,7 +379,13 @@ def output_part(part: Part, bag: Mapping[str, Any], losses: LossRecorder, at: St
         )
     if part["type"] == "refusal":
         return {**fields, "type": "refusal", "refusal": part["text"]}
-    return {"annotations": [], **fields, "type": "output_text", "text": part["text"]}
+    wire: dict[str, Any] = {"annotations": [], **fields, "type": "output_text", "text": part["text"]}
+    citations = part.get("citations")
+    if citations:  # the canonical citations over annotations kept in a bag
+        if fields.get("annotations"):
+            losses.add((*at, "provider_metadata"), "annotations", "replaced by the part's citations", "metadata")
+        wire["annotations"] = write_citations(citations)
+    return wire
 
 
 def encode_opaque(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
