@@ -14,6 +14,8 @@ is the other source.
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 from openai.types.chat import ChatCompletion, ChatCompletionMessage
@@ -28,6 +30,7 @@ from chatcodec import Loss
 from providers.openai_responses.responses_support import load_json
 
 CHAT, RESPONSES = "openai-chat", "openai-responses"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 TEXT = "Mount Columbia is 3,747 m high (britannica.com). It is in the Rockies (peakbagger.com)."
 
 
@@ -180,3 +183,21 @@ def test_a_request_history_citation_is_reported_for_chat() -> None:
     losses: list[Loss] = []
     chatcodec.convert_request(request, source=RESPONSES, target=CHAT, on_loss="ignore", losses=losses)
     assert [(loss.path, loss.kind) for loss in cited_losses(losses)] == [("$.input[1].content[0].citations", "content")]
+
+
+def test_a_streamed_answers_citations_are_carried_as_before_or_reported() -> None:
+    """A recorded Responses stream with ``response.output_text.annotation.added``
+    (``tests/fixtures/openai-responses/stream/web_search_annotation_added.sse``): canonical
+    stream events have no citation field yet, so the finished item's annotations ride on
+    the text's end event as its bag: accumulated, the text keeps them for Responses, and
+    converted to Chat they are reported, never dropped silently."""
+    recorded = (FIXTURES / "openai-responses" / "stream" / "web_search_annotation_added.sse").read_text()
+    done = next(line for line in recorded.splitlines() if '"response.content_part.done"' in line)
+    annotations = json.loads(done.removeprefix("data: "))["part"]["annotations"]
+    text = chatcodec.accumulate_stream(RESPONSES, recorded).choices[0].message.content[-1]
+    assert isinstance(text, chatcodec.TextPart)
+    assert text.provider_metadata is not None
+    assert text.provider_metadata[RESPONSES]["annotations"] == annotations
+    losses: list[Loss] = []
+    list(chatcodec.convert_stream(recorded, source=RESPONSES, target=CHAT, on_loss="ignore", losses=losses))
+    assert [loss.kind for loss in losses if "annotations" in loss.what] == ["metadata"]
