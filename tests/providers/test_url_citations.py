@@ -130,10 +130,26 @@ def test_recorded_responses_citation_reaches_chat() -> None:
 
 
 def test_same_format_round_trips_stay_exact() -> None:
+    """The same body, and the annotations byte for byte (keys in their order), including a
+    recording re-serialised with sorted keys (the Responses cassette) and a
+    citation whose keys come in another order than the writer's. (The writers give a body's
+    and a message's own keys in their order, as they did before citations.)"""
     body = chat_completion()
     assert convert(body, CHAT, CHAT) == (body, [])
+    reordered = copy.deepcopy(body)
+    for annotation in reordered["choices"][0]["message"]["annotations"]:
+        annotation["url_citation"] = dict(reversed(annotation["url_citation"].items()))
+    for given in (body, reordered):
+        again = convert(given, CHAT, CHAT)[0]
+        assert again == given
+        written = again["choices"][0]["message"]["annotations"]
+        assert json.dumps(written) == json.dumps(given["choices"][0]["message"]["annotations"])
     recorded = load_json("response", "web_search_call_url_citation")
-    assert convert(recorded, RESPONSES, RESPONSES)[0] == recorded
+    again = convert(recorded, RESPONSES, RESPONSES)[0]
+    assert again == recorded
+    written = again["output"][1]["content"][0]["annotations"]
+    assert json.dumps(written) == json.dumps(recorded["output"][1]["content"][0]["annotations"])
+    assert next(iter(recorded["output"][1]["content"][0]["annotations"][0])) == "end_index"  # sorted keys
 
 
 def test_texts_joined_into_one_chat_content_keep_their_spans() -> None:

@@ -219,10 +219,10 @@ def _spelled_nulls(message: Mapping[str, Any]) -> list[str] | None:
 
 
 def _decode_content(
-    content: object, message: Mapping[str, Any], bag: dict[str, Any], cited: list[dict[str, Any]] | None = None
+    content: object, message: Mapping[str, Any], bag: dict[str, Any], cited: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
     if isinstance(content, str):  # with its citations, a response message's
-        return [{"type": "text", "text": content, "citations": cited} if cited else {"type": "text", "text": content}]
+        return [{"type": "text", "text": content, **cited} if cited else {"type": "text", "text": content}]
     listed = as_list(content)
     if listed is not None:
         return [_decode_item(item) for item in listed]

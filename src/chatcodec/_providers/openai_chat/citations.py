@@ -20,25 +20,32 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.families.openai.citation_keys import ORDER, in_order, keys_order
+from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.contract import as_dict, as_list
 
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps
 
-_KEYS = frozenset({"type", "url_citation"})
+_OUTER = ("type", "url_citation")
 _FIELDS = frozenset({"end_index", "start_index", "title", "url"})
+_WRITTEN = ("end_index", "start_index", "title", "url")
+"""The order the writer gives a citation's keys (the SDK's and OpenAI's documented example's)."""
 
 
-def read_citations(annotations: object) -> list[dict[str, Any]] | None:
-    """The canonical citations of a response message's (non-empty) ``annotations``, or None
-    when any entry is not a url citation of exactly the SDK's fields."""
+def read_citations(annotations: object) -> tuple[list[dict[str, Any]], list[str] | None] | None:
+    """The canonical citations of a response message's (non-empty) ``annotations``, with
+    their keys' order when it is not the writer's (:data:`.citation_keys.ORDER`); None when
+    any entry is not a url citation of exactly the SDK's fields, or the keys' orders differ
+    (the list then stays whole in the message's bag)."""
     entries = as_list(annotations)
     if not entries:
         return None
     citations: list[dict[str, Any]] = []
+    inner: list[dict[str, Any]] = []
     for entry in entries:
         outer = as_dict(entry)
-        if outer is None or outer.keys() != _KEYS or outer["type"] != "url_citation":
+        if outer is None or tuple(outer) != _OUTER or outer["type"] != "url_citation":
             return None
         found = as_dict(outer["url_citation"])
         if found is None or found.keys() != _FIELDS:
@@ -47,16 +54,23 @@ def read_citations(annotations: object) -> list[dict[str, Any]] | None:
         if not (type(url) is str and type(title) is str and type(start) is int and type(end) is int):
             return None
         citations.append({"type": "url_citation", "url": url, "title": title, "start_index": start, "end_index": end})
-    return citations
+        inner.append(found)
+    order = keys_order(inner, _WRITTEN)
+    return None if order == [] else (citations, order)
 
 
-def read_message_citations(message: Mapping[str, Any], mapped: list[str]) -> list[dict[str, Any]] | None:
-    """A response message's annotations as its content string's citations, ``annotations``
-    then added to the keys ``mapped``."""
-    cited = read_citations(message.get("annotations"))
-    if cited is not None:
-        mapped.append("annotations")
-    return cited
+def read_message_citations(message: Mapping[str, Any], mapped: list[str]) -> dict[str, Any] | None:
+    """What a response message's annotations give its content string's text part (its
+    ``citations``, and the keys' order in its bag), ``annotations`` then added to the keys
+    ``mapped``; None when they stay in the message's bag."""
+    read = read_citations(message.get("annotations"))
+    if read is None:
+        return None
+    mapped.append("annotations")
+    cited, order = read
+    return (
+        {"citations": cited} if order is None else {"citations": cited, "provider_metadata": {PROVIDER: {ORDER: order}}}
+    )
 
 
 def place_annotations(
@@ -93,15 +107,19 @@ def write_annotations(
     for part in content:
         if part["type"] != "text":
             continue
+        order = KIT.marker(part.get("provider_metadata"), ORDER)
         annotations.extend(
             {
                 "type": "url_citation",
-                "url_citation": {
-                    "end_index": citation["end_index"] + offset,
-                    "start_index": citation["start_index"] + offset,
-                    "title": citation["title"],
-                    "url": citation["url"],
-                },
+                "url_citation": in_order(
+                    {
+                        "end_index": citation["end_index"] + offset,
+                        "start_index": citation["start_index"] + offset,
+                        "title": citation["title"],
+                        "url": citation["url"],
+                    },
+                    order,
+                ),
             }
             for citation in part.get("citations") or ()
         )

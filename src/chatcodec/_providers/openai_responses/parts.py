@@ -37,6 +37,7 @@ from chatcodec._providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
 )
+from chatcodec._providers.families.openai.citation_keys import ORDER, in_order, keys_order
 from chatcodec._providers.families.openai.file_names import write_filename
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
@@ -109,19 +110,21 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
         text = {"type": "text", "text": part["text"]}
         if len(part) == 2 or _no_annotations(part):
             return text
-        citations = read_citations(part["annotations"]) if kind == "output_text" else None
-        if citations is not None:
-            text["citations"] = citations
-            return text
+        read = read_citations(part["annotations"]) if kind == "output_text" else None
+        if read is not None:
+            text["citations"], order = read
+            return text if order is None else KIT.attach(text, _noted(calls, {ORDER: order}))
         return KIT.attach(text, _noted(calls, {"annotations": part["annotations"]}))
     decoded: dict[str, Any] | None
     match kind:
         case "input_text" | "output_text":
             decoded = {"type": "text", "text": part["text"]}
             mapped: tuple[str, ...] = _EMPTY_ANNOTATIONS if _no_annotations(part) else ("type", "text")
-            citations = read_citations(part.get("annotations")) if kind == "output_text" else None
-            if citations is not None:
-                decoded["citations"], mapped = citations, _EMPTY_ANNOTATIONS
+            read = read_citations(part.get("annotations")) if kind == "output_text" else None
+            if read is not None:
+                (decoded["citations"], order), mapped = read, _EMPTY_ANNOTATIONS
+                if order is not None:
+                    decoded["provider_metadata"] = {PROVIDER: {ORDER: order}}
         case "refusal":
             decoded, mapped = {"type": "refusal", "text": part["refusal"]}, ("type", "refusal")
         case "input_image":
@@ -146,15 +149,23 @@ _CITATION_KEYS = frozenset({"type", "url", "title", "start_index", "end_index"})
 """The keys of a ``url_citation`` annotation (the SDK's ``AnnotationURLCitation``)."""
 
 
-def read_citations(annotations: object) -> list[dict[str, Any]] | None:
+_WRITTEN = ("type", "end_index", "start_index", "title", "url")
+"""The order OpenAI sends a url citation's keys in (a recorded stream's
+``response.output_text.annotation.added``), which the writer gives them."""
+
+
+def read_citations(annotations: object) -> tuple[list[dict[str, Any]], list[str] | None] | None:
     """The canonical citations of an ``output_text``'s (non-empty) ``annotations``, when
     every one is a ``url_citation`` of exactly the SDK's fields (``AnnotationURLCitation``:
-    ``type``, ``url``, ``title``, ``start_index``, ``end_index``); else None, and the list
-    stays whole in the part's bag (a file citation, a container file, a field added later)."""
+    ``type``, ``url``, ``title``, ``start_index``, ``end_index``), with their keys' order
+    when it is not the writer's (:data:`~chatcodec._providers.kit.citations.ORDER`); else
+    None, and the list stays whole in the part's bag (a file citation, a container file, a
+    field added later, keys in orders that differ)."""
     entries = as_list(annotations)
     if not entries:
         return None
     citations: list[dict[str, Any]] = []
+    found_entries: list[dict[str, Any]] = []
     for entry in entries:
         found = as_dict(entry)
         if found is None or found.keys() != _CITATION_KEYS or found["type"] != "url_citation":
@@ -163,21 +174,25 @@ def read_citations(annotations: object) -> list[dict[str, Any]] | None:
         if not (type(url) is str and type(title) is str and type(start) is int and type(end) is int):
             return None
         citations.append({"type": "url_citation", "url": url, "title": title, "start_index": start, "end_index": end})
-    return citations
+        found_entries.append(found)
+    order = keys_order(found_entries, _WRITTEN)
+    return None if order == [] else (citations, order)
 
 
-def write_citations(citations: list[Any]) -> list[dict[str, Any]]:
-    """``url_citation`` annotations for canonical citations, in the order OpenAI sends
-    their keys (``type``, ``end_index``, ``start_index``, ``title``, ``url``, as a recorded
-    stream's ``response.output_text.annotation.added`` gives them)."""
+def write_citations(citations: list[Any], order: object = None) -> list[dict[str, Any]]:
+    """``url_citation`` annotations for canonical citations, keys in :data:`_WRITTEN` order
+    or the ``order`` a reading kept."""
     return [
-        {
-            "type": "url_citation",
-            "end_index": citation["end_index"],
-            "start_index": citation["start_index"],
-            "title": citation["title"],
-            "url": citation["url"],
-        }
+        in_order(
+            {
+                "type": "url_citation",
+                "end_index": citation["end_index"],
+                "start_index": citation["start_index"],
+                "title": citation["title"],
+                "url": citation["url"],
+            },
+            order,
+        )
         for citation in citations
     ]
 
@@ -384,7 +399,7 @@ def output_part(part: Part, bag: Mapping[str, Any], losses: LossRecorder, at: St
     if citations:  # the canonical citations over annotations kept in a bag
         if fields.get("annotations"):
             losses.add((*at, "provider_metadata"), "annotations", "replaced by the part's citations", "metadata")
-        wire["annotations"] = write_citations(citations)
+        wire["annotations"] = write_citations(citations, bag.get(ORDER))
     return wire
 
 

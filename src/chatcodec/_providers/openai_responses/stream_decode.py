@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage
+from chatcodec._providers.families.openai.citation_keys import ORDER
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.logprobs import after_deltas, read_delta_logprobs, take_part_logprobs
@@ -408,7 +409,8 @@ def _end_bag(part: dict[str, Any]) -> dict[str, Any] | None:
     if not citations:
         return metadata
     bags: dict[str, Any] = metadata or {}
-    own: dict[str, Any] = {"annotations": write_citations(citations), **(bags.get(PROVIDER) or {})}
+    kept: dict[str, Any] = bags.get(PROVIDER) or {}
+    own: dict[str, Any] = {"annotations": write_citations(citations, kept.get(ORDER)), **kept}
     return {**bags, PROVIDER: own}
 
 
