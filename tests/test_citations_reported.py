@@ -1,7 +1,7 @@
 """A text's url citations (``TextPart.citations``) are written where a format has a place
 for them (``Capabilities.citations``) and reported everywhere else, never dropped silently:
-in a request's history, in an answer's body and in a stream (a replayed cited text goes
-whole, as a part event)."""
+in a request's history, in an answer's body and in a stream (on the text's end event, or
+a whole text's part event)."""
 
 from __future__ import annotations
 
@@ -79,10 +79,16 @@ def test_every_response_writer_carries_or_reports_them(codec: Any) -> None:
 @pytest.mark.parametrize("codec", [codec for codec in _codecs() if codec.encodes_streams], ids=lambda codec: codec.name)
 def test_every_stream_writer_carries_or_reports_them(codec: Any) -> None:
     events = list(events_from_response(chatcodec.ChatResponse.model_validate(_response())))
-    assert [event.type for event in events if event.type.startswith(("text", "part"))] == ["part"]
+    kinds = [event.type for event in events]
+    assert kinds[1:4] == ["text_start", "text_delta", "text_end"]
     losses = LossRecorder()
     list(codec.encode_stream(events, losses))
     if "stream" in codec.capabilities.citations:
         assert _cited(losses) == []
     else:
+        assert _cited(losses) == [("$.events[3].citations", "content")]
+    whole = [events[0], chatcodec.PartEvent(index=0, part=chatcodec.TextPart.model_validate(TEXT)), *events[4:]]
+    losses = LossRecorder()
+    list(codec.encode_stream(whole, losses))  # a text given whole (a part event)
+    if "stream" not in codec.capabilities.citations:
         assert _cited(losses) == [("$.events[1].part.citations", "content")]

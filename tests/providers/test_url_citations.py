@@ -201,19 +201,25 @@ def test_a_request_history_citation_is_reported_for_chat() -> None:
     assert [(loss.path, loss.kind) for loss in cited_losses(losses)] == [("$.input[1].content[0].citations", "content")]
 
 
-def test_a_streamed_answers_citations_are_carried_as_before_or_reported() -> None:
+def test_a_streamed_answers_citations_reach_chat_as_reported_and_come_back_to_responses() -> None:
     """A recorded Responses stream with ``response.output_text.annotation.added``
-    (``tests/fixtures/openai-responses/stream/web_search_annotation_added.sse``): canonical
-    stream events have no citation field yet, so the finished item's annotations ride on
-    the text's end event as its bag: accumulated, the text keeps them for Responses, and
-    converted to Chat they are reported, never dropped silently."""
+    (``tests/fixtures/openai-responses/stream/web_search_annotation_added.sse``): the finished
+    item's annotations are the text's citations, on its end event; accumulated, the text
+    holds them as the non-streamed answer does; written back as a Responses stream its
+    finished parts carry them as they came; an OpenAI Chat stream (which has no place for
+    them yet) reports them."""
     recorded = (FIXTURES / "openai-responses" / "stream" / "web_search_annotation_added.sse").read_text()
     done = next(line for line in recorded.splitlines() if '"response.content_part.done"' in line)
-    annotations = json.loads(done.removeprefix("data: "))["part"]["annotations"]
+    part = json.loads(done.removeprefix("data: "))["part"]
     text = chatcodec.accumulate_stream(RESPONSES, recorded).choices[0].message.content[-1]
     assert isinstance(text, chatcodec.TextPart)
-    assert text.provider_metadata is not None
-    assert text.provider_metadata[RESPONSES]["annotations"] == annotations
+    assert [(c.start_index, c.end_index, c.url, c.title) for c in text.citations] == [
+        (a["start_index"], a["end_index"], a["url"], a["title"]) for a in part["annotations"]
+    ]
+    written = b"".join(chatcodec.convert_stream(recorded, source=RESPONSES, target=RESPONSES, on_loss="error"))
+    line = next(line for line in written.decode().splitlines() if '"response.content_part.done"' in line)
+    rewritten = json.loads(line.removeprefix("data: "))
+    assert json.dumps(rewritten["part"]["annotations"]) == json.dumps(part["annotations"])
     losses: list[Loss] = []
     list(chatcodec.convert_stream(recorded, source=RESPONSES, target=CHAT, on_loss="ignore", losses=losses))
-    assert [loss.kind for loss in losses if "annotations" in loss.what] == ["metadata"]
+    assert [(loss.what, loss.kind) for loss in cited_losses(losses)] == [("url citations", "content")]

@@ -102,9 +102,7 @@ def _first_streamed_text(parts: list[AnyPart]) -> int | None:
 
 
 def _streamed_text(part: AnyPart) -> bool:
-    """A text part replayed as deltas: one with no cache breakpoint and no citations (a
-    cited text goes whole, as a part event, so its citations reach the encoder)."""
-    return isinstance(part, TextPart) and part.cache_control is None and not part.citations
+    return isinstance(part, TextPart) and part.cache_control is None
 
 
 def _part_events(
@@ -120,7 +118,7 @@ def _part_events(
             deltas = split(part.text) or ([""] if tokens is not None else [])
             for position, delta in enumerate(deltas):
                 yield TextDeltaEvent(**where, delta=delta, logprobs=tokens if position == 0 else None)
-            yield TextEndEvent(**where, provider_metadata=metadata)
+            yield TextEndEvent(**where, provider_metadata=metadata, citations=part.citations)
         case ThinkingPart() if part.cache_control is None and not part.redacted:
             yield ThinkingStartEvent(**where, provider=part.provider, model=part.model)
             yield from (ThinkingDeltaEvent(**where, delta=delta) for delta in split(part.text))

@@ -59,9 +59,9 @@ def report_response_citations(response: Mapping[str, Any], losses: LossRecorder,
 
 
 class WithoutCitations:
-    """A stream encoder over a format's own, reporting the citations of a whole text part
-    sent as a :class:`~chatcodec.PartEvent` (how a replayed answer gives a cited text, see
-    :mod:`chatcodec.streams._replay`) at ``events[i]``. Every event goes through as it is."""
+    """A stream encoder over a format's own, reporting a text's citations where they come:
+    on its :class:`~chatcodec.TextEndEvent`, or on a whole text part's
+    :class:`~chatcodec.PartEvent`, at ``events[i]``. Every event goes through as it is."""
 
     __slots__ = ("_encoder", "_losses", "_position", "_target")
 
@@ -72,11 +72,16 @@ class WithoutCitations:
         self._position = -1
 
     def feed(self, event: AnyStreamEvent) -> Iterable[dict[str, Any]]:
-        """The wire events ``event`` completes (a cited text part's citations reported)."""
+        """The wire events ``event`` completes (a text's citations, on its end event or a
+        whole part's, reported)."""
         self._position += 1
-        if event.type == "part" and event.part.type == "text" and event.part.citations:
-            why = WHY.format(target=self._target, where=" in a stream")
-            self._losses.add(("events", self._position, "part", "citations"), "url citations", why)
+        at: Steps | None = None
+        if event.type == "text_end" and event.citations:
+            at = ("events", self._position, "citations")
+        elif event.type == "part" and event.part.type == "text" and event.part.citations:
+            at = ("events", self._position, "part", "citations")
+        if at is not None:
+            self._losses.add(at, "url citations", WHY.format(target=self._target, where=" in a stream"))
         return self._encoder.feed(event)
 
     def close(self) -> Iterable[dict[str, Any]]:

@@ -197,6 +197,14 @@ def write_citations(citations: list[Any], order: object = None) -> list[dict[str
     ]
 
 
+def with_annotations(metadata: Mapping[str, Any], citations: list[Any]) -> dict[str, Any]:
+    """A streamed text's bag with its citations as the ``annotations`` its finished parts
+    carry (``content_part.done``, ``output_item.done``): the stream writer writes a part's
+    wire fields from its bag, so the end event's citations ride there."""
+    kept: dict[str, Any] = dict(metadata.get(PROVIDER) or {})
+    return {**metadata, PROVIDER: {"annotations": write_citations(citations, kept.get(ORDER)), **kept}}
+
+
 def _annotated(part: Mapping[str, Any]) -> bool:
     """An ``output_text`` of its text and its (list of) annotations only."""
     return len(part) == 3 and type(part.get("annotations")) is list

@@ -40,12 +40,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage
-from chatcodec._providers.families.openai.citation_keys import ORDER
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.logprobs import after_deltas, read_delta_logprobs, take_part_logprobs
 from chatcodec._providers.openai_responses.markers import PROVIDER
-from chatcodec._providers.openai_responses.parts import write_citations
 from chatcodec._providers.openai_responses.response import decode_response_dict
 from chatcodec._providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
 from chatcodec.contract import (
@@ -396,22 +394,8 @@ class StreamDecoder(FeedByReading):
             text = part.get("arguments") if kind == "tool_use" else part.get("text")
             if text:
                 builder.append(text)
-        self.builder.close(builder, encrypted=part.get("encrypted"), metadata=_end_bag(part))
-
-
-def _end_bag(part: dict[str, Any]) -> dict[str, Any] | None:
-    """The bag a finished part's end event carries. A text's citations have no stream event
-    yet (``TextEndEvent`` has no field for them): they ride in the bag as the item's
-    ``annotations`` (in the order OpenAI streams their keys), as before the canonical field,
-    so a Responses stream gives them back and another format reports them."""
-    metadata = part.get("provider_metadata")
-    citations = part.get("citations")
-    if not citations:
-        return metadata
-    bags: dict[str, Any] = metadata or {}
-    kept: dict[str, Any] = bags.get(PROVIDER) or {}
-    own: dict[str, Any] = {"annotations": write_citations(citations, kept.get(ORDER)), **kept}
-    return {**bags, PROVIDER: own}
+        metadata, citations = part.get("provider_metadata"), part.get("citations")
+        self.builder.close(builder, encrypted=part.get("encrypted"), metadata=metadata, citations=citations)
 
 
 def _call_start_bag(item: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
