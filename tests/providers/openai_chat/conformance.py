@@ -301,12 +301,6 @@ def _without_silent_bags(value: Any) -> Any:
 
 # --- the entry -----------------------------------------------------------------------------------
 
-_URL_CITATION = {
-    "type": "url_citation",
-    "url_citation": {"start_index": 0, "end_index": 1, "title": "Otters", "url": "https://example.com/otters"},
-}
-
-
 _EPHEMERAL = {"type": "ephemeral"}
 GATEWAY_CACHE_REQUEST: JsonObject = {
     "model": "m",
@@ -361,7 +355,9 @@ ENTRY = ProviderEntry(
         # spelling, and vLLM's without refusal, are the canonical choice.logprobs
         # (tests/test_token_logprobs.py, providers/openai_chat/test_logprobs_without_refusal.py)
         choice={"native_finish_reason": "end_turn", "logprobs": {"content": [], "text_offset": []}},
-        message={"annotations": [_URL_CITATION], "refusal": None},
+        # a message's url citations are its text's now (issue 61, test_url_citations.py): the
+        # sample is a message field with no canonical place, the answer's audio (SDK ChatCompletionAudio)
+        message={"audio": {"id": "audio_1", "data": "UklG", "expires_at": 1, "transcript": "hi"}, "refusal": None},
         stream_place="with the finish",  # a chunk's choice fields come with its finish_reason
         recorded=True,
     ),

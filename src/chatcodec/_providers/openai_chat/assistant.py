@@ -126,7 +126,9 @@ def decode_assistant(
         mapped.append("function_call")
     refusal = message.get("refusal")
     content = message.get("content")
-    cited = citations.read_message_citations(message, mapped) if response and isinstance(content, str) else None
+    cited = (
+        citations.read_message_citations(message, mapped) if response and isinstance(content, str) and content else None
+    )
     if (
         not thinking
         and not call_parts

@@ -125,3 +125,24 @@ def write_annotations(
         )
         offset += len(part["text"])
     return annotations
+
+
+def finish_citations(
+    extras: dict[str, Any] | None, open_parts: Sequence[Any]
+) -> tuple[list[dict[str, Any]] | None, dict[str, Any] | None, dict[str, Any] | None]:
+    """A stream's url citations, from its finish chunk's ``delta.annotations`` (where OpenAI
+    streams them), for its one text part still open (the content string the body's citations
+    point into), with the bag its end event carries (the keys' order, as the body reader
+    keeps it), and the chunk's extras without them; the
+    extras as they are when the annotations are not all url citations or no single text is
+    open (they stay in the message's bag then, as a stream read before citations kept them)."""
+    delta = as_dict((extras or {}).get("delta"))
+    texts = [part for part in open_parts if part.kind == "text"]
+    read = None if delta is None or len(texts) != 1 else read_citations(delta.get("annotations"))
+    if read is None or extras is None or delta is None:
+        return None, None, extras
+    cited, order = read
+    rest = {key: value for key, value in delta.items() if key != "annotations"}
+    left = {key: value for key, value in extras.items() if key != "delta"}
+    bag = None if order is None else {PROVIDER: {ORDER: order}}
+    return cited, bag, ({**left, "delta": rest} if rest else left)
