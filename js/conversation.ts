@@ -1,7 +1,7 @@
 // A small program written against the types json-schema-to-typescript generates from
 // chatcodec's schemas (generated/<kind>.ts): it builds a conversation and a request under
 // `tsc --strict` and prints them as JSON, which the Python test validates with chatcodec.
-import type { AssistantMessage, Messages, ToolUsePart, UserMessage } from "./generated/messages.js";
+import type { AssistantMessage, Messages, TextPart, ToolUsePart, UserMessage } from "./generated/messages.js";
 import type { ChatRequest } from "./generated/request.js";
 
 const call: ToolUsePart = { type: "tool_use", id: "call_1", name: "get_weather", arguments: '{"city": "Paris"}' };
@@ -18,13 +18,24 @@ const messages: Messages = [
   },
   { role: "assistant", content: [{ type: "thinking", text: "Ask the weather tool.", signature: "c2ln" }, call] },
   { role: "tool", content: [{ type: "tool_result", tool_use_id: call.id, content: "18 C, clear" }] },
-  { role: "assistant", content: "18 C and clear." },
+  {
+    role: "assistant",
+    content: [
+      {
+        type: "text",
+        text: "18 C and clear (meteo.fr).",
+        citations: [{ type: "url_citation", url: "https://meteo.fr/paris", title: "Paris", start_index: 15, end_index: 25 }],
+      },
+    ],
+  },
 ];
 
 // @ts-expect-error: a content part needs its `type` tag, as chatcodec requires.
 const untagged: UserMessage = { role: "user", content: [{ text: "hi" }] };
 // @ts-expect-error: a video is something a user gives, not an assistant part.
 const watched: AssistantMessage = { role: "assistant", content: [{ type: "video", source: { type: "file", file_id: "f" } }] };
+// @ts-expect-error: a citation's span is given by its indices, as chatcodec requires.
+const unspanned: TextPart = { type: "text", text: "x", citations: [{ type: "url_citation", url: "u", title: "t" }] };
 // @ts-expect-error: a tool result belongs in a tool message, not a system message.
 const misplaced: Messages = [{ role: "system", content: [{ type: "tool_result", tool_use_id: "call_1" }] }];
 
@@ -46,4 +57,4 @@ const request: ChatRequest = {
 
 const assistant = messages[2];
 const calls = assistant.role === "assistant" ? toolCalls(assistant) : [];
-console.log(JSON.stringify({ messages, request, calls, unused: [untagged, misplaced, watched].length }));
+console.log(JSON.stringify({ messages, request, calls, unused: [untagged, misplaced, watched, unspanned].length }));

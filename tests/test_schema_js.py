@@ -150,6 +150,11 @@ def test_typescript_program_builds_a_conversation_chatcodec_accepts(typescript_o
     messages = chatcodec.validate_messages(built["messages"])
     assert [message.role for message in messages] == ["system", "user", "assistant", "tool", "assistant"]
     assert [part.type for part in messages[1].parts] == ["text", "image", "video"]
+    [cited] = messages[4].parts
+    assert isinstance(cited, chatcodec.TextPart)
+    assert [(c.url, cited.text[c.start_index : c.end_index]) for c in cited.citations] == [
+        ("https://meteo.fr/paris", "(meteo.fr)")
+    ]
     request = chatcodec.ChatRequest.model_validate(built["request"])
     assert request.tools[0].name == "get_weather"
     assert [call["name"] for call in built["calls"]] == ["get_weather"]

@@ -115,7 +115,10 @@ def _openai_search_stream() -> list[dict[str, Any]]:
 def test_openai_finish_delta_fields_are_the_message_bag_as_the_body_has_them() -> None:
     stream = _openai_search_stream()
     response = chatcodec.accumulate_stream("openai-chat", stream)
-    assert response.choices[0].message.provider_metadata == {"openai-chat": {"annotations": [_CITATION]}}
+    # the url citation is the text's (as the body reads it, issue 61); the rest of the delta is the message's bag
+    [text] = response.choices[0].message.parts
+    assert isinstance(text, chatcodec.TextPart)
+    assert [(c.start_index, c.end_index, c.url) for c in text.citations] == [(0, 6, "https://example.com/otters")]
     assert response.choices[0].provider_metadata is None  # not a "delta" key in the choice's bag
     body = {
         "id": "chatcmpl-1",
@@ -133,7 +136,7 @@ def test_openai_finish_delta_fields_are_the_message_bag_as_the_body_has_them() -
     whole = chatcodec.decode_response("openai-chat", body)
     assert response.choices[0].message.provider_metadata == whole.choices[0].message.provider_metadata
     events = list(chatcodec.decode_stream("openai-chat", stream))
-    assert [event.type for event in events[-2:]] == ["choice_metadata", "finish"]
+    assert [event.type for event in events[-2:]] == ["text_end", "finish"]  # the citations on the text's end
     # encoded again: the citations go back on the finish chunk's delta, nothing lost
     chunks = list(chatcodec.encode_stream("openai-chat", events, on_loss="error"))
     assert chunks[-1]["choices"][0]["delta"] == {"annotations": [_CITATION]}

@@ -74,6 +74,7 @@ if _typing.TYPE_CHECKING:
         ToolResultContentPart,
         ToolResultPart,
         ToolUsePart,
+        UrlCitation,
         UrlSource,
         UserContentPart,
         VideoPart,
@@ -243,6 +244,7 @@ __all__ = [
     "TopLogprob",
     "UnifiedFinishReason",
     "UnknownProviderError",
+    "UrlCitation",
     "UrlSource",
     "Usage",
     "UsageEvent",
@@ -307,7 +309,7 @@ _EXPORTED_FROM: dict[str, str] = {
             "chatcodec._model.content",
             "AnyPart AssistantContentPart AudioPart Base64Source CacheControl ContentPart DocumentPart FileSource "
             "ImagePart OpaquePart RefusalPart SystemContentPart TextPart TextSource ThinkingPart "
-            "ToolResultContentPart ToolResultPart ToolUsePart UrlSource UserContentPart VideoPart",
+            "ToolResultContentPart ToolResultPart ToolUsePart UrlCitation UrlSource UserContentPart VideoPart",
         ),
         ("chatcodec.batch._converter", "BatchConverter"),
         ("chatcodec._model.request", "ChatRequest ReasoningConfig ReasoningEffort ResponseFormat"),

@@ -72,3 +72,27 @@ def test_validating_only_writes_errors_and_losses_and_no_output() -> None:
 def test_a_columnar_output_needs_the_canonical_target() -> None:
     with pytest.raises(ValueError, match="needs target='canonical'"):
         ArrowConverter(source="openai-chat", target="anthropic", output_form="columnar")
+
+
+def test_a_texts_citations_are_a_list_of_structs_and_come_back() -> None:
+    """``TextPart.citations`` in the Arrow form: a list of ``{type, url, title, start_index,
+    end_index}`` structs (``schemas/response.arrow.json``), through a table and back."""
+    citation = {"type": "url_citation", "url": "https://b.com", "title": "B", "start_index": 0, "end_index": 4}
+    response = {
+        "id": "r",
+        "model": "m",
+        "choices": [
+            {
+                "message": {
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": "Paris", "citations": [citation]}],
+                },
+                "finish_reason": {"unified": "stop", "raw": "stop"},
+            }
+        ],
+    }
+    table = to_table([response], kind="response")
+    part_type = table.schema.field("choices").type.value_type.field("message").type.field("content").type.value_type
+    cited = part_type.field("citations").type
+    assert cited.value_type.field("start_index").type == pa.int64()
+    assert from_table(table, kind="response") == [response]

@@ -27,7 +27,14 @@ from typing_extensions import TypeAliasType
 
 from chatcodec import _compat as compat
 from chatcodec._errors import ToolArgumentsError
-from chatcodec._model._base import CanonicalModel, ProviderMetadata, TaggedOn, false_by_default, omitted_when_none
+from chatcodec._model._base import (
+    CanonicalModel,
+    ProviderMetadata,
+    TaggedOn,
+    false_by_default,
+    omitted_when_empty,
+    omitted_when_none,
+)
 from chatcodec._model._field_docs import describe_fields
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import loads
@@ -107,13 +114,40 @@ class _PartBase(CanonicalModel):
     """Provider data with no canonical field, keyed by provider name."""
 
 
+class UrlCitation(CanonicalModel):
+    """A web page the model cites for a span of its answer's text.
+
+    OpenAI documents the same four fields in both its APIs: Chat Completions as
+    ``message.annotations[]`` ``{"type": "url_citation", "url_citation": {"start_index",
+    "end_index", "url", "title"}}`` (indices into the message's ``content``), Responses as
+    ``output_text.annotations[]`` ``{"type": "url_citation", "start_index", "end_index",
+    "url", "title"}`` (indices into that part's ``text``). The indices count characters
+    (code points), as a recorded answer's do. A citation with no span (Anthropic's
+    ``web_search_result_location``) has no such index and stays in its provider's bag.
+    """
+
+    type: Literal["url_citation"] = "url_citation"
+    """Tag of this citation kind."""
+    url: str
+    """The cited page."""
+    title: str
+    """The cited page's title."""
+    start_index: int
+    """Where the cited span of the part's text starts (its first character)."""
+    end_index: int
+    """Where the cited span ends (one past its last character)."""
+
+
 class TextPart(_PartBase):
-    """Plain text."""
+    """Plain text, with the sources the model cites for spans of it."""
 
     type: Literal["text"] = "text"
     """Tag of this part kind."""
     text: str
     """The text."""
+    citations: list[UrlCitation] = omitted_when_empty()
+    """Web pages cited for spans of :attr:`text` (OpenAI's ``url_citation`` annotations), in
+    the order given; empty (and left out of dumps) when none."""
 
 
 class ImagePart(_PartBase):
@@ -465,6 +499,7 @@ shown_as(
     ThinkingPart,
     ToolResultPart,
     ToolUsePart,
+    UrlCitation,
     UrlSource,
     VideoPart,
 )

@@ -59,11 +59,22 @@ class TextSourceData(TypedDict, closed=True):
     media_type: str
 
 
+class UrlCitationData(TypedDict, closed=True):
+    """A web page the model cites for a span of its answer's text. Mirrors :class:`~chatcodec.UrlCitation`."""
+
+    type: Literal["url_citation"]
+    url: str
+    title: str
+    start_index: int
+    end_index: int
+
+
 class TextPartData(TypedDict, closed=True):
-    """Plain text. Mirrors :class:`~chatcodec.TextPart`."""
+    """Plain text, with the sources the model cites for spans of it. Mirrors :class:`~chatcodec.TextPart`."""
 
     type: Literal["text"]
     text: str
+    citations: NotRequired[list[UrlCitationData]]
     cache_control: NotRequired[CacheControlData]
     provider_metadata: NotRequired[ProviderMetadata]
 

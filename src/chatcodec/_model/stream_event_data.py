@@ -8,7 +8,7 @@ from typing import Literal, NotRequired, TypeAlias
 
 from typing_extensions import TypedDict
 
-from chatcodec._model.content_data import AssistantContentPartData, JsonValue, ProviderMetadata
+from chatcodec._model.content_data import AssistantContentPartData, JsonValue, ProviderMetadata, UrlCitationData
 from chatcodec._model.conversation_data import FinishReasonData, TokenLogprobData, UsageData
 
 
@@ -46,6 +46,7 @@ class TextEndEventData(TypedDict, closed=True):
     """The text part at ``index`` is complete. Mirrors :class:`~chatcodec.TextEndEvent`."""
 
     type: Literal["text_end"]
+    citations: NotRequired[list[UrlCitationData]]
     index: int
     choice: NotRequired[int]
     provider_metadata: NotRequired[ProviderMetadata]

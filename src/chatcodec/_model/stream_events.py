@@ -24,9 +24,10 @@ from chatcodec._model._base import (
     ProviderMetadata,
     TaggedOn,
     deferred_adapter,
+    omitted_when_empty,
     omitted_when_none,
 )
-from chatcodec._model.content import AssistantContentPart, ToolCallKind, function_by_default
+from chatcodec._model.content import AssistantContentPart, ToolCallKind, UrlCitation, function_by_default
 from chatcodec._model.response import FinishReason, TokenLogprob, Usage
 from chatcodec._public_label import shown_as
 
@@ -91,6 +92,9 @@ class TextEndEvent(_PartEventBase):
 
     type: Literal["text_end"] = "text_end"
     """Tag of this event kind."""
+    citations: list[UrlCitation] = omitted_when_empty()
+    """The part's citations (:attr:`TextPart.citations <chatcodec.TextPart.citations>`),
+    known once its text is: a Responses stream gives them with the finished item."""
 
 
 class RefusalDeltaEvent(_PartEventBase):

@@ -30,7 +30,7 @@ import pydantic_core
 
 from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import ProviderAPIError, StreamError, as_chatcodec_error
-from chatcodec._model.content import ToolCallKind
+from chatcodec._model.content import ToolCallKind, UrlCitation
 from chatcodec._model.response import ChatResponse, FinishReason, Usage, validate_response
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
@@ -357,13 +357,23 @@ class StreamBuilder:
         else:
             part.signature.append(text)
 
-    def close(self, part: PartBuilder, *, encrypted: str | None = None, metadata: Metadata = None) -> None:
-        """The part is complete (``encrypted``: opaque reasoning delivered at the end)."""
+    def close(
+        self,
+        part: PartBuilder,
+        *,
+        encrypted: str | None = None,
+        metadata: Metadata = None,
+        citations: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """The part is complete (``encrypted``: opaque reasoning delivered at the end;
+        ``citations``: a text's, known once it is)."""
         if self.emitting:
-            self._events.append(_end_event(part, encrypted, metadata))
+            self._events.append(_end_event(part, encrypted, metadata, citations))
             return
         if encrypted is not None:
             part.fields["encrypted"] = encrypted
+        if citations:
+            part.fields["citations"] = citations
         part.fold()  # the part is complete: one string from now on
         part.closed = True
         _merge_metadata(part.fields, metadata)
@@ -447,7 +457,8 @@ class StreamBuilder:
             case TextEndEvent() | ToolCallEndEvent() | ThinkingEndEvent():
                 encrypted = event.encrypted if isinstance(event, ThinkingEndEvent) else None
                 part = self._growing(event, _KIND_BY_EVENT[event.type])
-                self.close(part, encrypted=encrypted, metadata=event.provider_metadata)
+                cited = [c.model_dump() for c in event.citations] if isinstance(event, TextEndEvent) else None
+                self.close(part, encrypted=encrypted, metadata=event.provider_metadata, citations=cited)
             case PartEvent():
                 self.whole(event)
             case _:
@@ -542,9 +553,12 @@ class StreamBuilder:
         return StreamError(message, path="$.index", event_index=self._events_so_far())
 
 
-def _end_event(part: PartBuilder, encrypted: str | None, metadata: Metadata) -> AnyStreamEvent:
+def _end_event(
+    part: PartBuilder, encrypted: str | None, metadata: Metadata, citations: list[dict[str, Any]] | None
+) -> AnyStreamEvent:
     if part.kind == "text":
-        return TextEndEvent(index=part.index, choice=part.choice, provider_metadata=metadata)
+        cited = [UrlCitation.model_validate(citation) for citation in citations or ()]
+        return TextEndEvent(index=part.index, choice=part.choice, provider_metadata=metadata, citations=cited)
     if part.kind == "thinking":
         return ThinkingEndEvent(index=part.index, choice=part.choice, encrypted=encrypted, provider_metadata=metadata)
     return ToolCallEndEvent(index=part.index, choice=part.choice, provider_metadata=metadata)

@@ -118,7 +118,7 @@ def _part_events(
             deltas = split(part.text) or ([""] if tokens is not None else [])
             for position, delta in enumerate(deltas):
                 yield TextDeltaEvent(**where, delta=delta, logprobs=tokens if position == 0 else None)
-            yield TextEndEvent(**where, provider_metadata=metadata)
+            yield TextEndEvent(**where, provider_metadata=metadata, citations=part.citations)
         case ThinkingPart() if part.cache_control is None and not part.redacted:
             yield ThinkingStartEvent(**where, provider=part.provider, model=part.model)
             yield from (ThinkingDeltaEvent(**where, delta=delta) for delta in split(part.text))

@@ -150,7 +150,7 @@ def test_n_choices_and_per_choice_logprobs() -> None:
     assert response.choices[0].logprobs is None
 
 
-def test_annotations_audio_and_legacy_function_call_are_kept() -> None:
+def test_citations_audio_and_legacy_function_call_are_kept() -> None:
     annotation = {
         "type": "url_citation",
         "url_citation": {"start_index": 0, "end_index": 4, "title": "T", "url": "https://x"},
@@ -158,10 +158,13 @@ def test_annotations_audio_and_legacy_function_call_are_kept() -> None:
     audio = {"id": "audio_1", "data": "UklG", "expires_at": 1, "transcript": "hi"}
     message = {"content": "Paris", "annotations": [annotation], "audio": audio, "function_call": None, "refusal": None}
     response = round_trip(completion(message))
-    # the SDK dump's nulls are spelling (written back here, dropped unreported elsewhere)
-    assert response.message.provider_metadata == {
-        FORMAT: {"annotations": [annotation], "audio": audio, "_nulls": ["refusal", "function_call"]}
-    }
+    # the SDK dump's nulls are spelling (written back here, dropped unreported elsewhere);
+    # the url citation is the text's canonical citation (the rest of the message's bag)
+    assert response.message.provider_metadata == {FORMAT: {"audio": audio, "_nulls": ["refusal", "function_call"]}}
+    cited = {"type": "url_citation", "url": "https://x", "title": "T", "start_index": 0, "end_index": 4}
+    order = {FORMAT: {"_citation_keys": ["start_index", "end_index", "title", "url"]}}  # not the writer's order
+    citation = chatcodec.UrlCitation.model_validate(cited)
+    assert response.message.parts == [TextPart(text="Paris", citations=[citation], provider_metadata=order)]
 
 
 def test_reasoning_in_responses() -> None:

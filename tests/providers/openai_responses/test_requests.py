@@ -252,8 +252,9 @@ def test_a_results_name_goes_on_a_function_output_and_is_a_loss_on_a_custom_one(
 
 def test_an_output_texts_empty_annotations_are_no_loss_and_come_back() -> None:
     """The Responses writer gives every ``output_text`` ``annotations: []`` (the SDK's
-    ``ResponseOutputText`` requires the field): read back, an empty list is no data to carry,
-    so another format reports nothing for it; a non-empty list still is reported."""
+        ``ResponseOutputText`` requires the field): read back, an empty list is no data to carry,
+        so another format reports nothing for it; a non-empty list (a url citation, the part's
+    canonical citation) still is reported."""
     cited = {"type": "url_citation", "start_index": 0, "end_index": 1, "url": "https://example.com", "title": "t"}
     body = {
         "model": "gpt-5",
@@ -271,7 +272,7 @@ def test_an_output_texts_empty_annotations_are_no_loss_and_come_back() -> None:
     }
     losses: list[chatcodec.Loss] = []
     chatcodec.convert_request(body, source="openai-responses", target="anthropic", on_loss="ignore", losses=losses)
-    annotated = [loss.path for loss in losses if "annotations" in loss.what]
-    assert annotated == ["$.input[1].content[1]"]  # the input item's part
+    annotated = [loss.path for loss in losses if "annotations" in loss.what or "citations" in loss.what]
+    assert annotated == ["$.input[1].content[1].citations"]  # the input item's part's url citation
     back = chatcodec.convert_request(body, source="openai-responses", target="openai-responses", on_loss="error")
     assert back["input"][1]["content"] == body["input"][1]["content"]

@@ -25,6 +25,10 @@ SystemPlacement = Literal["messages", "top_level", "top_level_and_turns"]
 Responses input), only as one top-level prompt (Gemini ``systemInstruction``, Bedrock
 ``system``), or top level and, on the models that take them, as turns (Anthropic)."""
 
+CitationPlace = Literal["request", "response", "stream"]
+"""Where a format can carry a text's url citations: in a request's history, in an answer's
+body, in a stream."""
+
 ReasoningKind = Literal["effort", "budget", "adaptive", "disabled"]
 """How a format configures reasoning: an effort word, a token budget, adaptive thinking,
 or switching it off."""
@@ -97,6 +101,12 @@ class Capabilities:
     """The canonical sampling settings it has a field for, of those the laws carry through a
     wire (``temperature``, ``top_p``): MCP sampling has no ``top_p``, a stored history has
     neither. A setting not here is reported as lost, and the laws that carry one take only these."""
+    citations: frozenset[CitationPlace] = frozenset()
+    """Where it carries a text part's ``citations`` (:class:`~chatcodec.UrlCitation`), written
+    by its own writers there; elsewhere they are reported, by
+    :class:`~chatcodec._providers.contract.provider_codec.ProviderCodec`
+    (:mod:`chatcodec._providers.kit.citations`), so no writer of a format without them has to
+    remember to."""
     fitted_tool_names: bool = True
     """An API checks its tool names, so a blank or rejected name is fitted and reported.
     False: a stored history's names are any string (no API reads them), carried as they stand."""

@@ -54,6 +54,7 @@ from chatcodec._providers.contract.target_rules import (
     outside_own_ranges,
     unchecked_settings,
 )
+from chatcodec._providers.kit.citations import report_request_citations, report_response_citations, without_citations
 from chatcodec._providers.kit.depth_guard import DepthGuard, refused, too_deep_error
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
@@ -318,6 +319,8 @@ class ProviderCodec:
         settings here (``Capabilities.logprob_settings``), for every writer."""
         bag = _own_bag(request.get("provider_options"), self.name)
         context = self.encode_context(losses, model=request.get("model"), bag=bag, options=options)
+        if "request" not in self.capabilities.citations:  # before the writer: named where the input has them
+            report_request_citations(request, losses, self.capabilities.display_name)
         try:
             wire = self._requests.encode_request(request, context)
         except RecursionError:
@@ -356,6 +359,8 @@ class ProviderCodec:
             response = without_custom_calls(response, losses, self.capabilities.display_name)
         if not self.capabilities.logprobs:
             report_choice_logprobs(response, losses, self.capabilities.display_name)
+        if "response" not in self.capabilities.citations:
+            report_response_citations(response, losses, self.capabilities.display_name)
         bag = _own_bag(response.get("provider_metadata"), self.name)
         context = self.encode_context(losses, model=response.get("model"), bag=bag, options=options, for_request=False)
         try:
@@ -434,6 +439,8 @@ class ProviderCodec:
 
             multiple = capabilities.multiple_choices
             encoder = WithoutLogprobs(encoder, losses, capabilities.display_name, multiple_choices=multiple)
+        if "stream" not in capabilities.citations:
+            encoder = without_citations(encoder, losses, capabilities.display_name)
         return encoder
 
     def encode_stream(

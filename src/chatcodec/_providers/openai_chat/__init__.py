@@ -49,6 +49,8 @@ This provider's own:
 - ``logprobs``: a choice's ``logprobs`` (its text tokens) <-> the canonical choice's
   token log probabilities.
 - ``assistant``: assistant messages (in requests and in responses), both ways.
+- ``citations``: a response message's ``url_citation`` annotations <-> its text's canonical
+  citations (moved by the texts joined before each).
 - ``cache_control``: ``cache_control`` written into messages: the OpenRouter / litellm
   convention.
 - ``common_shapes``: the common request shapes as one closed pydantic-core schema: the front of

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat import (
     cache_control,
+    citations,
     functions,
     parts,
     reasoning,
@@ -125,14 +126,23 @@ def decode_assistant(
         mapped.append("function_call")
     refusal = message.get("refusal")
     content = message.get("content")
-    bag: dict[str, Any]
-    if not thinking and not call_parts and not server_parts and refusal is None and isinstance(content, str):
+    cited = (
+        citations.read_message_citations(message, mapped) if response and isinstance(content, str) and content else None
+    )
+    if (
+        not thinking
+        and not call_parts
+        and not server_parts
+        and refusal is None
+        and isinstance(content, str)
+        and cited is None
+    ):
         canonical["content"] = content
-        bag = nulls_as_spelling(leftovers(message, [*mapped, "content"]))
+        bag: dict[str, Any] = nulls_as_spelling(leftovers(message, [*mapped, "content"]))
         cache_control.take(bag, canonical)
         return KIT.attach(canonical, bag)
     bag = {}
-    items = _decode_content(content, message, bag)
+    items = _decode_content(content, message, bag, cited)
     listed = isinstance(content, list)
     others = bool(thinking or call_parts or server_parts)
     if listed and (response or writes_string([_kind(item) for item in items], refusal is not None, others)):
@@ -210,9 +220,11 @@ def _spelled_nulls(message: Mapping[str, Any]) -> list[str] | None:
     return nulls
 
 
-def _decode_content(content: object, message: Mapping[str, Any], bag: dict[str, Any]) -> list[dict[str, Any]]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
+def _decode_content(
+    content: object, message: Mapping[str, Any], bag: dict[str, Any], cited: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    if isinstance(content, str):  # with its citations, a response message's
+        return [{"type": "text", "text": content, **cited} if cited else {"type": "text", "text": content}]
     listed = as_list(content)
     if listed is not None:
         return [_decode_item(item) for item in listed]
@@ -327,6 +339,7 @@ def encode_assistant(
     # a request's own keys follow the fields written (a fine-tuning row's weight stays last);
     # a response's lead, as its recordings keep them
     fields = (message_fields(bag) if response else spelled_nulls(bag)) if bag else {}
+    citations.place_annotations(fields, content, bag, losses, at, response=response)  # before the fields written
     wire: dict[str, Any] = {**fields, "role": "assistant"}
     name = message.get("name")
     if name is not None:

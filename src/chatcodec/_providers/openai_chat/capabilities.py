@@ -20,4 +20,5 @@ CAPABILITIES = Capabilities(
     strict_reading=True,
     logprobs=True,  # a choice's logprobs: kit/token_logprobs.py
     logprob_settings=True,  # logprobs, top_logprobs
+    citations=frozenset({"response", "stream"}),  # url_citation annotations: a response message's, a finish delta's
 )

@@ -13,6 +13,8 @@ meaning; another provider drops them without a report):
                        ``store: false``; ``request.py``)
 ``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
 ``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
+``_citation_keys``     on a cited text part: the order its url citations' keys came in, when
+                       not the writer's (``_providers/families/openai/citation_keys.py``)
 ``_image_url``         ``"string"``: ``image_url`` was the URL itself (litellm's form), not an object
 ``_format``            input-audio ``format`` spelled differently from its MIME type's name
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``

@@ -1,8 +1,7 @@
 """Decoding ``chat.completion.chunk`` streams: the one path, driving the shared stream builder.
 
-:class:`StreamDecoder` reads each chunk and tells a
-:class:`~chatcodec.streams._builder.StreamBuilder` what it means; the builder emits canonical
-events (``decode_stream``) or builds the response (``accumulate_stream``). State is which
+:class:`StreamDecoder` reads each chunk and tells a :class:`~chatcodec.streams._builder.StreamBuilder`
+what it means: it emits events (``decode_stream``) or builds the response (``accumulate_stream``). State is which
 canonical part each wire stream feeds, per choice, so work stays linear in the stream.
 What it gets right where other libraries did not:
 
@@ -29,10 +28,9 @@ later (Groq's final ``x_groq``) as ``_chunk`` on the finish or usage event; the 
 choice's own fields (OpenRouter ``native_finish_reason``, ``logprobs``) and the marker of a
 compatible server's finish word (``_finish_reason``) as the finish event's
 ``choice_metadata``, so they land in the choice's bag as the non-streamed decoder puts
-them; the finish chunk's other ``delta`` fields (``annotations``) are the message's bag, on
-a ``ChoiceMetadataEvent``. Dropped, as meaningless after parsing:
-``obfuscation``, ``delta.role``, ``null`` values, and the ``reasoning`` text OpenRouter
-repeats from ``reasoning_details`` in the same chunk.
+them; its ``delta.annotations`` the open text's citations (:mod:`.citations`), its other ``delta``
+fields the message's bag, on a ``ChoiceMetadataEvent``. Dropped, as meaningless after parsing: ``obfuscation``,
+``delta.role``, ``null`` values, the ``reasoning`` text OpenRouter repeats from ``reasoning_details``.
 
 Validation is strict and per chunk. Nearly every chunk of a stream only continues an open
 part: one choice, one delta field, no finish, no usage. :meth:`StreamDecoder._read_batch` checks
@@ -60,7 +58,7 @@ from chatcodec import (
     ThinkingSignatureDeltaEvent,
     UsageEvent,
 )
-from chatcodec._providers.openai_chat import logprobs, reasoning, stream_indexes, wire
+from chatcodec._providers.openai_chat import citations, logprobs, reasoning, stream_indexes, wire
 from chatcodec._providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import nulls_as_spelling
@@ -549,12 +547,14 @@ class StreamDecoder(FeedByReading):
         state.custom = {}
 
     def _finish(self, state: ChoiceState, number: int, finish: str) -> None:
-        # the chunk's extras are the finishing choice's, not the empty part settled here
-        extras, self._extras = self._extras, None
+        extras, self._extras = self._extras, None  # the finishing choice's, not the empty part settled here
+        cited, bag_of_text, extras = citations.finish_citations(extras, state.open)
         self._settle(state, number, refusal=True)
         self._flush_custom(state, number)
         for part in state.open:
-            self.builder.close(part, encrypted=state.encrypted.get(part.index) if part.kind == "thinking" else None)
+            encrypted = state.encrypted.get(part.index) if part.kind == "thinking" else None
+            cites, bag_of = (cited, bag_of_text) if part.kind == "text" else (None, None)
+            self.builder.close(part, encrypted=encrypted, metadata=bag_of, citations=cites)
         state.open = []
         state.finished = True
         state.text = state.refusal = None  # nothing continues a finished choice

@@ -62,7 +62,7 @@ from chatcodec import (
     ToolUsePart,
     UsageEvent,
 )
-from chatcodec._providers.openai_chat import logprobs, reasoning, stream_thinking, thought_signatures
+from chatcodec._providers.openai_chat import citations, logprobs, reasoning, stream_thinking, thought_signatures
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import message_fields
@@ -346,7 +346,22 @@ class StreamEncoder:
             self._losses.add(at, "second text part of a choice (runs into the first)", why)
         return [self._delta(event.choice, {"content": ""})]
 
+    def _text_citations(self, event: TextEndEvent, at: Steps) -> None:
+        """A text's citations, for the finish chunk's ``delta.annotations`` (where OpenAI streams
+        them, and the decoder reads them): exact for a choice's one content text, whose
+        characters they count; a second text runs into the first, so its citations are reported."""
+        state = self._state(event.choice)
+        if state.text_parts > 1 or state.message.get("annotations") is not None:
+            why = "an OpenAI stream cites into one content text per choice"
+            self._losses.add((*at, "citations"), "url citations", why)
+            return
+        cited = [citation.model_dump() for citation in event.citations]
+        part = {"type": "text", "text": "", "citations": cited, "provider_metadata": event.provider_metadata}
+        state.message["annotations"] = citations.write_annotations([part], {}, self._losses, at)
+
     def _end_metadata_loss(self, event: TextEndEvent | ToolCallEndEvent, at: Steps) -> None:
+        if isinstance(event, TextEndEvent) and event.citations:
+            self._text_citations(event, at)
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         kept = wire_fields(KIT.own(event.provider_metadata))
         if kept:

@@ -23,4 +23,5 @@ CAPABILITIES = Capabilities(
     strict_reading=True,
     logprobs=True,  # output_text parts' logprobs (logprobs.py)
     logprob_settings=True,  # top_logprobs, include message.output_text.logprobs
+    citations=frozenset({"request", "response", "stream"}),  # output_text.annotations url_citation (parts.py)
 )

@@ -253,6 +253,7 @@ def _encode_output(part: Part, state: ItemWriter, at: Steps) -> None:
         state.unnamed.append(item)
     item["role"] = "assistant"
     plain = bag.get(STRING) or (state.for_request and not starts and not bag)  # another provider's: a plain item
+    plain = plain and not part.get("citations")  # a string content has no annotations
     if plain and not bag and kind == "text" and not part["text"]:
         _empty_text(state.losses, at)
         return

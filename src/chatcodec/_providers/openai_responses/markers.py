@@ -41,6 +41,9 @@ meaning; another provider drops them without a report):
 * ``_no_input``, ``_no_include``: the request had no ``input``, or replayed encrypted
   reasoning without asking for it in ``include`` (``request.py``);
 * ``_no_filename``: an inline ``input_file`` had no ``filename`` (``parts.py``);
+* ``_citation_keys``: on a cited text part, the order its ``url_citation`` annotations' keys
+  came in, when not the writer's (a recording re-serialised with sorted keys;
+  ``_providers/families/openai/citation_keys.py``);
 * ``_integers`` (requests): the sampling numbers (``temperature``, ``top_p``) spelled as
   JSON integers (``1``, not ``1.0``: the same number to every server);
 * ``_empty_tools``: ``tools`` was an empty list;

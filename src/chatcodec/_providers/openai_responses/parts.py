@@ -37,6 +37,7 @@ from chatcodec._providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
 )
+from chatcodec._providers.families.openai.citation_keys import ORDER, in_order, keys_order
 from chatcodec._providers.families.openai.file_names import write_filename
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
@@ -47,6 +48,8 @@ from chatcodec.contract import (
     LossRecorder,
     Steps,
     absent_keys,
+    as_dict,
+    as_list,
     restore_fields,
     sdk_kinds,
     split_fields,
@@ -107,12 +110,21 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
         text = {"type": "text", "text": part["text"]}
         if len(part) == 2 or _no_annotations(part):
             return text
+        read = read_citations(part["annotations"]) if kind == "output_text" else None
+        if read is not None:
+            text["citations"], order = read
+            return text if order is None else KIT.attach(text, _noted(calls, {ORDER: order}))
         return KIT.attach(text, _noted(calls, {"annotations": part["annotations"]}))
     decoded: dict[str, Any] | None
     match kind:
         case "input_text" | "output_text":
             decoded = {"type": "text", "text": part["text"]}
             mapped: tuple[str, ...] = _EMPTY_ANNOTATIONS if _no_annotations(part) else ("type", "text")
+            read = read_citations(part.get("annotations")) if kind == "output_text" else None
+            if read is not None:
+                (decoded["citations"], order), mapped = read, _EMPTY_ANNOTATIONS
+                if order is not None:
+                    decoded["provider_metadata"] = {PROVIDER: {ORDER: order}}
         case "refusal":
             decoded, mapped = {"type": "refusal", "text": part["refusal"]}, ("type", "refusal")
         case "input_image":
@@ -131,6 +143,66 @@ def _no_annotations(part: Mapping[str, Any]) -> bool:
     """An ``output_text`` whose ``annotations`` are ``[]``: what the writer gives every one
     (the SDK's ``ResponseOutputText`` requires the field), so no data to carry in a bag."""
     return part["type"] == "output_text" and part.get("annotations") == []
+
+
+_CITATION_KEYS = frozenset({"type", "url", "title", "start_index", "end_index"})
+"""The keys of a ``url_citation`` annotation (the SDK's ``AnnotationURLCitation``)."""
+
+
+_WRITTEN = ("type", "end_index", "start_index", "title", "url")
+"""The order OpenAI sends a url citation's keys in (a recorded stream's
+``response.output_text.annotation.added``), which the writer gives them."""
+
+
+def read_citations(annotations: object) -> tuple[list[dict[str, Any]], list[str] | None] | None:
+    """The canonical citations of an ``output_text``'s (non-empty) ``annotations``, when
+    every one is a ``url_citation`` of exactly the SDK's fields (``AnnotationURLCitation``:
+    ``type``, ``url``, ``title``, ``start_index``, ``end_index``), with their keys' order
+    when it is not the writer's (:data:`~chatcodec._providers.kit.citations.ORDER`); else
+    None, and the list stays whole in the part's bag (a file citation, a container file, a
+    field added later, keys in orders that differ)."""
+    entries = as_list(annotations)
+    if not entries:
+        return None
+    citations: list[dict[str, Any]] = []
+    found_entries: list[dict[str, Any]] = []
+    for entry in entries:
+        found = as_dict(entry)
+        if found is None or found.keys() != _CITATION_KEYS or found["type"] != "url_citation":
+            return None
+        url, title, start, end = found["url"], found["title"], found["start_index"], found["end_index"]
+        if not (type(url) is str and type(title) is str and type(start) is int and type(end) is int):
+            return None
+        citations.append({"type": "url_citation", "url": url, "title": title, "start_index": start, "end_index": end})
+        found_entries.append(found)
+    order = keys_order(found_entries, _WRITTEN)
+    return None if order == [] else (citations, order)
+
+
+def write_citations(citations: list[Any], order: object = None) -> list[dict[str, Any]]:
+    """``url_citation`` annotations for canonical citations, keys in :data:`_WRITTEN` order
+    or the ``order`` a reading kept."""
+    return [
+        in_order(
+            {
+                "type": "url_citation",
+                "end_index": citation["end_index"],
+                "start_index": citation["start_index"],
+                "title": citation["title"],
+                "url": citation["url"],
+            },
+            order,
+        )
+        for citation in citations
+    ]
+
+
+def with_annotations(metadata: Mapping[str, Any], citations: list[Any]) -> dict[str, Any]:
+    """A streamed text's bag with its citations as the ``annotations`` its finished parts
+    carry (``content_part.done``, ``output_item.done``): the stream writer writes a part's
+    wire fields from its bag, so the end event's citations ride there."""
+    kept: dict[str, Any] = dict(metadata.get(PROVIDER) or {})
+    return {**metadata, PROVIDER: {"annotations": write_citations(citations, kept.get(ORDER)), **kept}}
 
 
 def _annotated(part: Mapping[str, Any]) -> bool:
@@ -330,7 +402,13 @@ def output_part(part: Part, bag: Mapping[str, Any], losses: LossRecorder, at: St
         )
     if part["type"] == "refusal":
         return {**fields, "type": "refusal", "refusal": part["text"]}
-    return {"annotations": [], **fields, "type": "output_text", "text": part["text"]}
+    wire: dict[str, Any] = {"annotations": [], **fields, "type": "output_text", "text": part["text"]}
+    citations = part.get("citations")
+    if citations:  # the canonical citations over annotations kept in a bag
+        if fields.get("annotations"):
+            losses.add((*at, "provider_metadata"), "annotations", "replaced by the part's citations", "metadata")
+        wire["annotations"] = write_citations(citations, bag.get(ORDER))
+    return wire
 
 
 def encode_opaque(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:

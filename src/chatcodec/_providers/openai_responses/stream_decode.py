@@ -394,7 +394,8 @@ class StreamDecoder(FeedByReading):
             text = part.get("arguments") if kind == "tool_use" else part.get("text")
             if text:
                 builder.append(text)
-        self.builder.close(builder, encrypted=part.get("encrypted"), metadata=part.get("provider_metadata"))
+        metadata, citations = part.get("provider_metadata"), part.get("citations")
+        self.builder.close(builder, encrypted=part.get("encrypted"), metadata=metadata, citations=citations)
 
 
 def _call_start_bag(item: dict[str, Any]) -> dict[str, dict[str, Any]] | None:

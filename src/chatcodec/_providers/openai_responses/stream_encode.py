@@ -66,6 +66,7 @@ from chatcodec._providers.openai_responses.logprobs import (
     write_delta_logprobs,
 )
 from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
+from chatcodec._providers.openai_responses.parts import with_annotations
 from chatcodec._providers.openai_responses.response import encode_response
 from chatcodec._providers.openai_responses.stream_items import content_events, empty_item, item_id
 from chatcodec.contract import EncodeContext, LossRecorder, Steps, as_list
@@ -191,7 +192,7 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
             pending.signature = [*(pending.signature or []), event.delta]
         case TextEndEvent() | ToolCallEndEvent() | ThinkingEndEvent():
             encrypted = event.encrypted if isinstance(event, ThinkingEndEvent) else None
-            yield from _end(stream, event.index, encrypted, event.provider_metadata or {})
+            yield from _end(stream, event.index, encrypted, _end_bag(event))
         case PartEvent():
             stream.held[event.index] = (event.part.model_dump(), None)
             yield from _flush_held(stream)
@@ -375,6 +376,14 @@ def _pending(stream: _Stream, index: int, kind: str) -> _Pending:
     if found is None:
         found = stream.pending[index] = _Pending(None, kind)
     return found
+
+
+def _end_bag(event: TextEndEvent | ToolCallEndEvent | ThinkingEndEvent) -> dict[str, Any]:
+    """An end event's bag, a text's citations in it as its ``annotations`` (:func:`.parts.with_annotations`)."""
+    metadata = event.provider_metadata or {}
+    if isinstance(event, TextEndEvent) and event.citations:
+        return with_annotations(metadata, [citation.model_dump() for citation in event.citations])
+    return metadata
 
 
 def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -215,12 +215,6 @@ def _without_silent_bags(value: Any) -> Any:
     return cleaned
 
 
-_URL_CITATION = {
-    "type": "url_citation",
-    "url_citation": {"start_index": 0, "end_index": 1, "title": "Otters", "url": "https://example.com/otters"},
-}
-
-
 def content_as_list(response: chatcodec.ChatResponse) -> dict[str, Any]:
     """A response dump with every message's content as a list of parts, as a stream builds
     it: a string becomes one text part (an empty string too, as the stream keeps an empty
@@ -238,7 +232,9 @@ BAGS = BagSamples(
     # spelling, and vLLM's without refusal, are the canonical choice.logprobs
     # (tests/test_token_logprobs.py, providers/openai_chat/test_logprobs_without_refusal.py)
     choice={"native_finish_reason": "end_turn", "logprobs": {"content": [], "text_offset": []}},
-    message={"annotations": [_URL_CITATION], "refusal": None},
+    # a message's url citations are its text's now (tests/providers/test_url_citations.py): the
+    # sample is a message field with no canonical place, the answer's audio (SDK ChatCompletionAudio)
+    message={"audio": {"id": "audio_1", "data": "UklG", "expires_at": 1, "transcript": "hi"}, "refusal": None},
     stream_place="with the finish",  # a chunk's choice fields come with its finish_reason
     recorded=True,
 )
