@@ -4,6 +4,7 @@ may continue."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from starlette.requests import Request
@@ -28,7 +29,7 @@ class Admitted:
 def admitted(config: ServeConfig, request: Request) -> Admitted:
     """Who is calling (or a 401), its headers, and what it owns in the store."""
     headers = {name.lower(): value for name, value in request.headers.items()}
-    query = request.query_params if request.scope.get("query_string") else {}  # parsed only when sent
+    query: Mapping[str, str] = request.query_params if request.scope.get("query_string") else {}  # parsed if sent
     caller = admit(caller_key(config.api, headers, query), config.client_keys, allow_anonymous=config.allow_anonymous)
     forwarded = forwarded_headers(caller, headers)
     return Admitted(caller, forwarded, owner_of(caller_key(config.api, forwarded, query)))
