@@ -9,8 +9,9 @@ API documentation:
 - SDK types (the tests' oracle): https://github.com/anthropics/anthropic-sdk-python/tree/main/src/anthropic/types
 
 Load it through the registry (``chatcodec.get_codec("anthropic")``) or the top-level
-functions; the names below are the Anthropic-specific helpers (Clacky parity, tool-id
-mapping) that have no place in the provider-neutral API.
+functions; the Anthropic-specific helpers (Clacky parity, tool-id mapping) that have no place
+in the provider-neutral API are in their modules (``convenience``, ``tool_ids``,
+``request.tool_id_map``).
 
 Modules (each a job of its own; the contract's files as in ``_providers/_template``):
 
@@ -60,49 +61,3 @@ This provider's own:
   signatures are replayed).
 - ``tool_ids``: tool-call ids Anthropic accepts, by a reversible, collision-free rewrite.
 """
-
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from chatcodec._providers.anthropic.convenience import (
-        build_request_body,
-        format_tool_results,
-        parse_response,
-        sanitize_tool_use_id,
-    )
-    from chatcodec._providers.anthropic.request import tool_id_map
-    from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id
-
-_LAZY = {
-    "build_request_body": "chatcodec._providers.anthropic.convenience",
-    "format_tool_results": "chatcodec._providers.anthropic.convenience",
-    "parse_response": "chatcodec._providers.anthropic.convenience",
-    "sanitize_tool_use_id": "chatcodec._providers.anthropic.tool_ids",
-    "tool_id_map": "chatcodec._providers.anthropic.request",
-    "restore_tool_use_id": "chatcodec._providers.anthropic.tool_ids",
-}
-"""Each helper's module, imported on first use: this package is imported whenever any of
-its modules is (the codec included), and ``convenience`` loads the canonical readers
-(``chatcodec._validation``), which loading a codec must not."""
-
-
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-__all__ = [
-    "build_request_body",
-    "format_tool_results",
-    "parse_response",
-    "restore_tool_use_id",
-    "sanitize_tool_use_id",
-    "tool_id_map",
-]
