@@ -17,7 +17,7 @@ import pytest
 import chatcodec
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.anthropic.markers import KIT as ANTHROPIC_KIT
-from chatcodec._providers.kit import (
+from chatcodec._providers.kit.bags import (
     bag_key,
     is_marker,
     leftovers,

@@ -66,7 +66,7 @@ PLACES: tuple[tuple[str, str], ...] = (
         "_registry.py _installed_codecs.py _codec_options.py _detect.py streams/__init__.py streams/_builder.py streams/_part_builder.py "
         "streams/_sse.py streams/_event_stream.py streams/_framing.py contract.py",
     ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract
-    ("readers", "_providers/*/__init__.py _providers/*/convenience.py"),  # a provider's helpers over the boundary
+    ("readers", "_providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "_providers/*/**"),
     ("providers", "_frameworks/**"),  # agent frameworks' stored histories: codecs on the public contract
     ("readers", "_dialects/** _validation.py _sdk_objects.py _content_rule.py _canonical_codec.py"),

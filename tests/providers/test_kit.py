@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
+from chatcodec import contract
 from chatcodec._losses import LossRecorder
-from chatcodec._providers import kit
 from chatcodec._providers.anthropic.markers import KIT as ANTHROPIC
 from chatcodec._providers.bedrock_converse.markers import KIT as BEDROCK
 from chatcodec._providers.kit import arguments
@@ -58,7 +58,7 @@ def _careful(text: str) -> tuple[Any, bool]:
 @settings(max_examples=300, deadline=None)
 @given(_argument_texts())
 def test_fast_paths_agree_with_the_careful_reading(text: str) -> None:
-    parsed, exact = kit.arguments_object(text)
+    parsed, exact = contract.arguments_object(text)
     careful_parsed, careful_exact = _careful(text)
     assert exact == careful_exact, text
     assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
@@ -108,7 +108,7 @@ def test_a_native_spelling_proves_exactness_only_when_the_careful_reading_agrees
     """Soundness of the re-serialisation proof: whatever the text (nested values, every
     spelling of Python and pydantic-core, repeated keys inside, long numbers, ``NaN``),
     the answer is the careful reading's."""
-    parsed, exact = kit.arguments_object(text)
+    parsed, exact = contract.arguments_object(text)
     careful_parsed, careful_exact = _careful(text)
     assert exact == careful_exact, text
     assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
@@ -153,7 +153,7 @@ def _respelled_texts(draw: st.DrawFn) -> str:
 def test_the_key_end_count_is_never_fooled(text: str) -> None:
     """Soundness of the count proof on texts made to fool it: keys ending in a backslash,
     escaped quotes before colons, quotes spelled ``\\u0022``, gaps, repeats at any depth."""
-    parsed, exact = kit.arguments_object(text)
+    parsed, exact = contract.arguments_object(text)
     careful_parsed, careful_exact = _careful(text)
     assert exact == careful_exact, text
     assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
@@ -175,7 +175,7 @@ def test_nested_arguments_with_code_and_floats_are_proved_without_the_careful_re
 
     monkeypatch.setattr(arguments, "_careful_arguments", refuse)
     for text in texts:
-        assert kit.arguments_object(text) == (json.loads(text), True)
+        assert contract.arguments_object(text) == (json.loads(text), True)
 
 
 @pytest.fixture(autouse=True)
@@ -188,14 +188,14 @@ def test_a_proved_text_is_remembered_and_only_parsed_the_next_time(monkeypatch: 
     """An agent resends its history every turn: the second request's copy of a call is
     not proved again (its verdict is a function of the text), and gets a fresh value."""
     text = '{"path": "a.py", "edits": [{"old": "x: 1", "new": "y: 2"}], "ratio": 1.5}'
-    first, exact = kit.arguments_object(text)
+    first, exact = contract.arguments_object(text)
     assert exact
 
     def proved_again(text: str, parsed: object) -> bool:
         pytest.fail(f"proved again: {text}")
 
     monkeypatch.setattr(arguments, "_proved", proved_again)
-    again, exact_again = kit.arguments_object("".join(text))  # an equal text, another object
+    again, exact_again = contract.arguments_object("".join(text))  # an equal text, another object
     assert exact_again
     assert again == first
     assert again is not first
@@ -203,8 +203,8 @@ def test_a_proved_text_is_remembered_and_only_parsed_the_next_time(monkeypatch: 
 
 def test_a_text_that_is_not_exact_is_never_remembered() -> None:
     text = '{"a": {"b": 1, "b": 2}}'
-    assert kit.arguments_object(text) == ({"a": {"b": 2}}, False)
-    assert kit.arguments_object(text) == ({"a": {"b": 2}}, False)
+    assert contract.arguments_object(text) == ({"a": {"b": 2}}, False)
+    assert contract.arguments_object(text) == ({"a": {"b": 2}}, False)
     assert text not in arguments._PROVED.texts  # pyright: ignore[reportPrivateUsage]
 
 
@@ -212,41 +212,41 @@ def test_the_memory_forgets_everything_when_full(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(arguments, "_PROVED", TextMemory(40))
     texts = ['{"n": 1, "s": "aaaaaaaa"}', '{"n": 2, "s": "bbbbbbbb"}']
     for text in texts:
-        assert kit.arguments_object(text)[1]
+        assert contract.arguments_object(text)[1]
     proved = arguments._PROVED  # pyright: ignore[reportPrivateUsage]
     assert proved.texts == {texts[1]}
     assert proved.characters == len(texts[1])
 
 
 def test_nested_values_are_proved_by_their_spelling() -> None:
-    assert kit.arguments_object('{"a":{"b":[1,2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)
-    assert kit.arguments_object('{"a": {"b": [1, 2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)
-    assert kit.arguments_object('{"a":{"b":1,"b":2}}') == ({"a": {"b": 2}}, False)
-    assert kit.arguments_object('{"a":[0.1000000000000000055511151231257827]}')[1] is False
-    assert kit.arguments_object('{"a":[NaN]}')[1] is False
-    assert kit.arguments_object('{"a":[1e400]}')[1] is False
-    assert kit.arguments_object('{"a":["\\u00e9"]}') == ({"a": ["é"]}, True)
-    assert kit.arguments_object('{"a":{"b":[1.0, -0.0, 123456789012345678901234567890]}}')[1] is True
+    assert contract.arguments_object('{"a":{"b":[1,2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)
+    assert contract.arguments_object('{"a": {"b": [1, 2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)
+    assert contract.arguments_object('{"a":{"b":1,"b":2}}') == ({"a": {"b": 2}}, False)
+    assert contract.arguments_object('{"a":[0.1000000000000000055511151231257827]}')[1] is False
+    assert contract.arguments_object('{"a":[NaN]}')[1] is False
+    assert contract.arguments_object('{"a":[1e400]}')[1] is False
+    assert contract.arguments_object('{"a":["\\u00e9"]}') == ({"a": ["é"]}, True)
+    assert contract.arguments_object('{"a":{"b":[1.0, -0.0, 123456789012345678901234567890]}}')[1] is True
 
 
 def test_what_counts_as_a_change() -> None:
-    assert kit.arguments_object('{"a": 1, "a": 2}') == ({"a": 2}, False)
-    assert kit.arguments_object('{"x": 0.1000000000000000055511151231257827}')[1] is False
-    assert kit.arguments_object('{"x": 1.50, "y": 2e3, "s": "\\":"}')[1] is True
-    assert kit.arguments_object("not json") == (None, False)
+    assert contract.arguments_object('{"a": 1, "a": 2}') == ({"a": 2}, False)
+    assert contract.arguments_object('{"x": 0.1000000000000000055511151231257827}')[1] is False
+    assert contract.arguments_object('{"x": 1.50, "y": 2e3, "s": "\\":"}')[1] is True
+    assert contract.arguments_object("not json") == (None, False)
 
 
 def test_flat_objects_counted_by_colons_still_catch_a_repeated_key() -> None:
     """A flat object is settled by counting colons (strings can only add to the
     count); a colon in a string, or a space before a key's colon, falls back to counting
     key ends, and a repeated key is still a change."""
-    assert kit.arguments_object('{"url": "https://example.com", "n": 1}') == (
+    assert contract.arguments_object('{"url": "https://example.com", "n": 1}') == (
         {"url": "https://example.com", "n": 1},
         True,
     )
-    assert kit.arguments_object('{"a" :1,"a" :2}') == ({"a": 2}, False)
-    assert kit.arguments_object('{"a": "x:", "a": "y"}') == ({"a": "y"}, False)
-    assert kit.arguments_object('{"a":1,"b":null,"c":true}') == ({"a": 1, "b": None, "c": True}, True)
+    assert contract.arguments_object('{"a" :1,"a" :2}') == ({"a": 2}, False)
+    assert contract.arguments_object('{"a": "x:", "a": "y"}') == ({"a": "y"}, False)
+    assert contract.arguments_object('{"a":1,"b":null,"c":true}') == ({"a": 1, "b": None, "c": True}, True)
 
 
 def test_a_proxy_can_map_rewritten_names_back() -> None:
@@ -258,7 +258,7 @@ def test_a_proxy_can_map_rewritten_names_back() -> None:
         messages=[chatcodec.UserMessage(content="q")],
     )
     body = chatcodec.encode_request("anthropic", request, on_loss="ignore")
-    assert kit.tool_name_map([long_name, "valid_name"]) == {long_name: body["tools"][0]["name"]}
+    assert contract.tool_name_map([long_name, "valid_name"]) == {long_name: body["tools"][0]["name"]}
 
 
 def _json_containers(children: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
@@ -301,13 +301,13 @@ def test_compact_json_is_json_dumps_with_its_settings() -> None:
     """``compact_json`` reuses one C encoder: the text must stay byte for byte
     what ``json.dumps`` writes with the same settings, odd values included."""
     for value in ODD_VALUES:
-        assert kit.compact_json(value) == _dumps(value), value
+        assert contract.compact_json(value) == _dumps(value), value
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(), _json_containers))
 def test_compact_json_is_json_dumps_on_any_json_value(value: object) -> None:
-    assert kit.compact_json(value) == _dumps(value)
+    assert contract.compact_json(value) == _dumps(value)
 
 
 def test_compact_json_raises_as_json_dumps_does() -> None:
@@ -320,14 +320,14 @@ def test_compact_json_raises_as_json_dumps_does() -> None:
         deep = [deep]
     for value, error in ((cycle, ValueError), ({"a": {1, 2}}, TypeError), (deep, RecursionError)):
         with pytest.raises(error) as raised:
-            kit.compact_json(value)
+            contract.compact_json(value)
         with pytest.raises(error) as expected:
             _dumps(value)
         assert str(raised.value) == str(expected.value)
-        assert kit.compact_json({"a": [1]}) == '{"a":[1]}'
+        assert contract.compact_json({"a": [1]}) == '{"a":[1]}'
 
 
-def _reported(kit: kit.ProviderKit, metadata: dict[str, Any]) -> list[tuple[str, str, str]]:
+def _reported(kit: contract.ProviderKit, metadata: dict[str, Any]) -> list[tuple[str, str, str]]:
     recorder = LossRecorder()
     kit.report_foreign(recorder, metadata, ("messages", 0))
     return [(loss.what, loss.why, loss.kind) for loss in recorder.losses]
@@ -355,7 +355,7 @@ def test_a_kit_made_later_changes_what_its_bags_report() -> None:
     """A codec from outside chatcodec declares its markers when its kit is made: a bag
     reported before that must not keep the old answer (the name is this test's alone)."""
     assert _reported(ANTHROPIC, {"acme-outside": {"_mode": "x"}}) == []
-    kit.ProviderKit("acme-outside", meaningful_markers={"_mode": "the server reads it"})
+    contract.ProviderKit("acme-outside", meaningful_markers={"_mode": "the server reads it"})
     why = "anthropic has no field for it: the server reads it"
     found = _reported(ANTHROPIC, {"acme-outside": {"_mode": "x"}})
     assert found == [('acme-outside spelling _mode="x"', why, "spelling")]
@@ -364,7 +364,7 @@ def test_a_kit_made_later_changes_what_its_bags_report() -> None:
 def test_a_container_kept_in_a_tool_results_part_is_found() -> None:
     """A bag on a part inside a tool result's content sits deeper in canonical than on the
     wire, as any bag does: the reader must ask for the canonical check there too."""
-    from chatcodec._providers.kit import keeps_a_container
+    from chatcodec._providers.kit.bags import keeps_a_container
 
     def request(bag: object) -> dict[str, object]:
         inner = {"type": "image", "source": {"type": "url", "url": "u"}, "provider_metadata": {"p": {"k": bag}}}

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import chatcodec
-from chatcodec._providers.kit import is_marker, meaningful_markers
+from chatcodec._providers.kit.bags import is_marker
+from chatcodec._providers.kit.provider_kit import meaningful_markers
 from conformance.providers import PROVIDER
 
 PROVIDER_NAMES = chatcodec.PROVIDER_NAMES
@@ -141,7 +142,7 @@ def test_a_declaration_is_found_without_the_registry_or_the_codec() -> None:
     declares nothing."""
     code = (
         "import sys\n"
-        "from chatcodec._providers.kit import meaningful_markers\n"
+        "from chatcodec._providers.kit.provider_kit import meaningful_markers\n"
         "print(sorted(meaningful_markers('openai-chat')), dict(meaningful_markers('acme')),\n"
         "      dict(meaningful_markers('Not A Provider')), dict(meaningful_markers('kit')))\n"
         "loaded = ('chatcodec._registry', 'chatcodec._providers.openai_chat.request')\n"

@@ -17,7 +17,7 @@ SDK oracles, finish words, documented rewrites) for the laws that need them.
 """
 
 from chatcodec._extras import missing_extra
-from chatcodec._providers.kit import meaningful_markers
+from chatcodec._providers.kit.provider_kit import meaningful_markers
 
 try:
     from chatcodec.testing._answers import chat_responses, finish_reasons, response_choices, stream_events, usages

@@ -1,4 +1,4 @@
-"""Clacky parity: the helpers re-exported from ``chatcodec._providers.anthropic``."""
+"""Clacky parity: the Anthropic helpers of ``chatcodec._providers.anthropic.convenience``."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._providers.anthropic import (
+from chatcodec._providers.anthropic.convenience import (
+    NOT_RUN,
     build_request_body,
     format_tool_results,
     parse_response,
     sanitize_tool_use_id,
-    tool_id_map,
 )
-from chatcodec._providers.anthropic.convenience import NOT_RUN
+from chatcodec._providers.anthropic.request import tool_id_map
 from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id as encoder_map
 from providers.anthropic.anthropic_support import assert_valid_request, load_json
 

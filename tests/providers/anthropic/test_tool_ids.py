@@ -7,7 +7,8 @@ import re
 import pytest
 
 import chatcodec
-from chatcodec._providers.anthropic import restore_tool_use_id, sanitize_tool_use_id, tool_id_map
+from chatcodec._providers.anthropic.request import tool_id_map
+from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
 from providers.anthropic.anthropic_support import assert_valid_request, encode_request
 
 PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.kit import sdk_kinds, shape_fields
+from chatcodec._providers.kit.wire import sdk_kinds, shape_fields
 from chatcodec._providers.openai_chat import reasoning, request, request_fields, wire
 from chatcodec._providers.openai_chat.common_shapes import SDK_NULLS
 from chatcodec._providers.openai_chat.markers import PROVIDER

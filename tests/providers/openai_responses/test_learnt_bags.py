@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.kit import keeps_a_container
+from chatcodec._providers.kit.bags import keeps_a_container
 from chatcodec._providers.openai_responses import request, wire
 from chatcodec._providers.openai_responses.carried_reasoning import seal
 

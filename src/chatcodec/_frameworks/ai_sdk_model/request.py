@@ -1,18 +1,16 @@
 """A history as a request: ``{"messages": ModelMessage[]}`` (what ``generateText`` /
-``streamText`` take) <-> a canonical request, by the role both AI SDK formats share
-(:mod:`..ai_sdk.history_request`); ``decode_message_list`` reads a bare ``ModelMessage[]``."""
+``streamText`` take) <-> a canonical request, by the role every stored history shares
+(:mod:`chatcodec._frameworks.history`); ``decode_message_list`` reads a bare ``ModelMessage[]``."""
 
 from __future__ import annotations
 
-from chatcodec._frameworks.ai_sdk.history_request import HistoryRequest
 from chatcodec._frameworks.ai_sdk_model.capabilities import CAPABILITIES
 from chatcodec._frameworks.ai_sdk_model.markers import KIT
 from chatcodec._frameworks.ai_sdk_model.messages import decode_messages, encode_messages
 from chatcodec._frameworks.ai_sdk_model.wire import validated_history
+from chatcodec._frameworks.history import HistoryRequest
 
-TITLE = "AI SDK ModelMessage history"
-
-_ROLE = HistoryRequest(TITLE, KIT, CAPABILITIES, decode_messages, encode_messages, validated_history)
+_ROLE = HistoryRequest("AI SDK", KIT, CAPABILITIES, decode_messages, encode_messages, validated_history)
 decode_request = _ROLE.decode_request
 decode_message_list = _ROLE.decode_message_list
 encode_request = _ROLE.encode_request

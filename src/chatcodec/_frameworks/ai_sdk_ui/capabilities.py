@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-from chatcodec.contract import Capabilities
+from dataclasses import replace
 
-CAPABILITIES = Capabilities(
-    display_name="AI SDK UIMessage",
-    tool_choice=frozenset(),
-    system="messages",
-    developer_role=False,
-    freeform_calls=False,
-    results_follow_calls=False,
-    media=frozenset({"image", "audio", "video", "document"}),
-    tool_result_media=frozenset(),
-    reasoning=frozenset(),
-    signed_thinking=True,
-    cache_markers=True,
-    multiple_choices=False,
-    call_ids=True,
-    strict_reading=False,
-    tool_definitions=False,  # a stored history keeps calls and results, not the tools shown
-    sampling_settings=frozenset(),  # nor the request's settings
-    fitted_tool_names=False,  # its names are any string: no API reads them
-)
+from chatcodec._frameworks.history import STORED_HISTORY
+
+CAPABILITIES = replace(STORED_HISTORY, display_name="AI SDK UIMessage", tool_result_media=frozenset())
 """System messages in the list, media as file parts (URLs or data URLs), signed thinking and
 cache markers in ``providerMetadata`` (which ``convertToModelMessages`` passes on), calls by id
 with their output as a JSON value on the call's part; no media in tool outputs, no tool

@@ -34,8 +34,6 @@ METADATA = "providerMetadata"
 
 ROLES = {
     "finish_reason": "chatcodec._frameworks.ai_sdk.finish_reason",
-    "settings": "chatcodec._frameworks.ai_sdk.settings",
-    "tools": "chatcodec._frameworks.ai_sdk.tools",
     "usage": "chatcodec._frameworks.ai_sdk.usage",
 }
 """The roles both AI SDK formats share, played by :mod:`chatcodec._frameworks.ai_sdk`."""

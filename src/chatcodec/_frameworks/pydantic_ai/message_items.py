@@ -49,19 +49,25 @@ def read_message_ids(parts: Sequence[Mapping[str, Any]], content: list[dict[str,
                 _mark(part, NO_ID)
             run = None
             continue
-        bag = part["provider_metadata"][PROVIDER]
-        del bag["id"]
-        if bag.get("provider_name") == OPENAI:
-            del bag["provider_name"]
-        elif "provider_name" not in wire:
-            bag[NO_PROVIDER] = True
-        if not bag:
-            del part["provider_metadata"][PROVIDER]
+        _take_id(wire, part)
         if item_id != run:
             metadata: dict[str, Any] = part.setdefault("provider_metadata", {})
             item = {ITEM_ID: item_id, **STATUS}
             metadata[RESPONSES] = {**metadata.get(RESPONSES, {}), ITEM_START: MESSAGE, ITEM: item}
             run = item_id
+
+
+def _take_id(wire: Mapping[str, Any], part: dict[str, Any]) -> None:
+    """Take the item ``id`` out of ``part``'s own bag (the Responses bag takes it), with the
+    ``provider_name`` it implies (``"openai"``), marking one the wire did not write."""
+    bag = part["provider_metadata"][PROVIDER]
+    del bag["id"]
+    if bag.get("provider_name") == OPENAI:
+        del bag["provider_name"]
+    elif "provider_name" not in wire:
+        bag[NO_PROVIDER] = True
+    if not bag:
+        del part["provider_metadata"][PROVIDER]
 
 
 def _mark(part: dict[str, Any], marker: str) -> None:
@@ -120,14 +126,7 @@ def read_call_id(wire: Mapping[str, Any], call: dict[str, Any]) -> None:
     item_id = wire.get("id")
     if not isinstance(item_id, str):
         return
-    bag = call["provider_metadata"][PROVIDER]
-    del bag["id"]
-    if bag.get("provider_name") == OPENAI:
-        del bag["provider_name"]
-    elif "provider_name" not in wire:
-        bag[NO_PROVIDER] = True
-    if not bag:
-        del call["provider_metadata"][PROVIDER]
+    _take_id(wire, call)
     metadata: dict[str, Any] = call["provider_metadata"]
     metadata[RESPONSES] = {**metadata.get(RESPONSES, {}), ITEM_ID: item_id}
 

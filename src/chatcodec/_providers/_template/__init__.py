@@ -34,8 +34,24 @@ API documentation:
 - Streaming: https://example.com/template-chat/api#streaming
 - Changelog: https://example.com/template-chat/changelog
 
-Modules (the folder contract, each a job of its own; a real folder's map names its own
-modules after these, each with its job: ``tests/providers/test_package_docs.py`` reads it):
+The contract's optional files, which this toy wire does not need (a real folder has the ones
+its wire does; each job as here):
+
+- ``stream_framing``: how its server frames a stream (``FRAMING``, which its edge holds), read
+  on a stream's first use without loading the edge.
+- ``batch_rows``: where its bodies ride in batch files, and the training dialects that hold its
+  messages.
+- ``origins``: where each canonical message came from in the request read, for a
+  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
+- ``structure``: what strict mode's structural rules read of a request (its turns, token limit,
+  calls and results).
+- ``dialect``: what the dialect readers (``chatcodec._dialects``) read of this shape outside a
+  request body.
+
+Modules (the folder contract, each a job of its own). A real folder's map says "the contract's
+files as in ``_providers/_template``" and gives a bullet, with its job, to each module of its own
+and to a contract file it has more to say of; the contract's files are described here once, the
+optional ones above (``tests/providers/test_package_docs.py`` reads the maps):
 
 - ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
   keeps in its bags.

@@ -9,42 +9,21 @@ API documentation:
 - SDK types (the tests' oracle): https://github.com/anthropics/anthropic-sdk-python/tree/main/src/anthropic/types
 
 Load it through the registry (``chatcodec.get_codec("anthropic")``) or the top-level
-functions; the names below are the Anthropic-specific helpers (Clacky parity, tool-id
-mapping) that have no place in the provider-neutral API.
+functions; the Anthropic-specific helpers (Clacky parity, tool-id mapping) that have no place
+in the provider-neutral API are in their modules (``convenience``, ``tool_ids``,
+``request.tool_id_map``).
 
-Modules (each a job of its own; the contract's files as in ``_providers/_template``):
+Modules (each a job of its own).
 
-- ``stream_framing``: how its server frames a stream (``FRAMING``, which its edge holds), read
-  on a stream's first use without loading the edge.
-- ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
-  keeps in its bags.
-- ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared
-  rules, strict mode and the laws.
-- ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
-  shapes, detection marks.
+The contract's files as in ``_providers/_template``, each with the job its map gives:
+``stream_framing``, ``markers``, ``capabilities``, ``edge``, ``wire``, ``request``,
+``response``, ``messages``, ``origins``, ``parts``, ``tools``, ``settings``, ``finish_reason``,
+``usage``, ``rules``, ``structure``, ``dialect``, ``stream_decode``, ``stream_encode``.
+
+The contract's files this folder says more of:
+
 - ``batch_rows``: where Messages bodies ride in batch files (Message Batches; Bedrock batch
   rows of a Claude model).
-- ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
-- ``request``: the one reader and the one writer of request bodies, over canonical data.
-- ``response``: the one reader and the one writer of response bodies, over canonical data.
-- ``messages``: the wire's message list <-> canonical messages.
-- ``origins``: where each canonical message came from in the request read, for a
-  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
-- ``parts``: content blocks <-> canonical content parts.
-- ``tools``: tool definitions and tool choice, both ways.
-- ``settings``: sampling, reasoning and output-format settings, both ways.
-- ``finish_reason``: the wire's finish word <-> the canonical finish reason.
-- ``usage``: token counts <-> canonical usage.
-- ``rules``: what the target accepts today, by API version and model family (``RULES``, with
-  sources).
-- ``structure``: what strict mode's structural rules read of a request (its turns, token limit,
-  calls and results).
-- ``dialect``: what the dialect readers (``chatcodec._dialects``) read of this shape outside a
-  request body.
-- ``stream_decode``: wire stream events -> the shared stream builder (the one stream path).
-- ``stream_encode``: canonical stream events -> wire stream events.
-- ``stream_shapes``: the common stream events as one closed pydantic-core schema (the decoder's
-  check of an event before the wire adapters).
 
 This provider's own:
 
@@ -56,53 +35,9 @@ This provider's own:
   written as one.
 - ``servers``: the Anthropic-compatible servers (DeepSeek, Kimi, MiniMax, z.ai) a body can be
   written for, as data.
+- ``stream_shapes``: the common stream events as one closed pydantic-core schema (the decoder's
+  check of an event before the wire adapters).
 - ``thinking``: canonical thinking parts to ``thinking`` and ``redacted_thinking`` blocks (which
   signatures are replayed).
 - ``tool_ids``: tool-call ids Anthropic accepts, by a reversible, collision-free rewrite.
 """
-
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from chatcodec._providers.anthropic.convenience import (
-        build_request_body,
-        format_tool_results,
-        parse_response,
-        sanitize_tool_use_id,
-    )
-    from chatcodec._providers.anthropic.request import tool_id_map
-    from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id
-
-_LAZY = {
-    "build_request_body": "chatcodec._providers.anthropic.convenience",
-    "format_tool_results": "chatcodec._providers.anthropic.convenience",
-    "parse_response": "chatcodec._providers.anthropic.convenience",
-    "sanitize_tool_use_id": "chatcodec._providers.anthropic.tool_ids",
-    "tool_id_map": "chatcodec._providers.anthropic.request",
-    "restore_tool_use_id": "chatcodec._providers.anthropic.tool_ids",
-}
-"""Each helper's module, imported on first use: this package is imported whenever any of
-its modules is (the codec included), and ``convenience`` loads the canonical readers
-(``chatcodec._validation``), which loading a codec must not."""
-
-
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-__all__ = [
-    "build_request_body",
-    "format_tool_results",
-    "parse_response",
-    "restore_tool_use_id",
-    "sanitize_tool_use_id",
-    "tool_id_map",
-]

@@ -19,8 +19,6 @@ batch rows):
 - ``response``: the one reader and writer of an answer.
 - ``messages``: turns <-> canonical messages (the AWS family's turns: system turns,
   tool-result runs, merged turns).
-- ``origins``: where each canonical message came from in the request read, for a
-  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
 - ``settings``: ``additionalModelRequestFields`` (Claude's thinking config) and
   ``outputConfig``.
 - ``usage``: token counts (cache counts and their twins).
@@ -30,8 +28,8 @@ batch rows):
   on a stream's first use without loading the edge.
 - ``markers``: the name, the kit, the options, the markers (each classified), and ``ROLES``:
   the roles the AWS family plays for this folder (its ``stopReason`` table, its block reader
-  and writer as ``parts``, its ``structure``; the ``tools`` role is ``request.TOOLS``, the
-  family's tool config over this body).
+  and writer as ``parts``, its ``structure``, its ``origins`` of a request's messages; the
+  ``tools`` role is ``request.TOOLS``, the family's tool config over this body).
 - ``capabilities``: what the wire can carry.
 - ``rules``: Claude's model rules on Bedrock, the sampling ranges.
 - ``edge``: HTTP facts: routes, auth, token counting, detection.

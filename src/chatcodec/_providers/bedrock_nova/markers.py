@@ -88,7 +88,9 @@ ROLES = {
     "parts": "chatcodec._providers.families.aws.parts",
     "tools": "chatcodec._providers.bedrock_nova.request:TOOLS",
     "structure": "chatcodec._providers.families.aws.structure",
+    "origins": "chatcodec._providers.families.aws.origins",
 }
 """The roles the AWS family plays for this folder (``ProviderCodec.from_package``): one table of
-``stopReason`` words, one block reader and writer, turn alternation and tool pairing, and the
-family's tool config bound to this body (``request.TOOLS``)."""
+``stopReason`` words, one block reader and writer, turn alternation and tool pairing, where each
+message of a request came from (``ProviderCodec.message_origins``), and the family's tool config
+bound to this body (``request.TOOLS``)."""

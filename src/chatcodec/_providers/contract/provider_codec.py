@@ -19,6 +19,7 @@ Vercel's AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})`
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from importlib import import_module
 from types import MappingProxyType
@@ -489,13 +490,15 @@ class ProviderCodec:
 
     def message_origins(self, payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
         """Where each of ``messages`` (read from the request ``payload``) is in ``payload``
-        (the provider's ``origins.py``, :mod:`chatcodec._providers.kit.origins`): read
-        only when a conversion reports a loss; none for a provider without one."""
+        (the provider's ``origins.py``, or the module its ``markers.ROLES`` names for
+        ``"origins"``, :mod:`chatcodec._providers.kit.origins`): read only when a conversion
+        reports a loss; none for a provider without one."""
         package = getattr(self._requests, "__package__", None)
         if not isinstance(package, str) or not package:
             return []
+        roles: Mapping[str, str] = getattr(sys.modules.get(f"{package}.markers"), "ROLES", {})
         try:
-            module = import_module(f"{package}.origins")
+            module = import_module(roles.get("origins") or f"{package}.origins")
         except ModuleNotFoundError:
             return []
         find = cast("Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], list[Origin]]", module.message_origins)

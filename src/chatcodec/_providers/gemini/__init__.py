@@ -15,35 +15,17 @@ API documentation:
 Load it through the registry (``chatcodec.get_codec("gemini")``) or the top-level
 functions.
 
-Modules (each a job of its own; the contract's files as in ``_providers/_template``):
+Modules (each a job of its own).
 
-- ``stream_framing``: how its server frames a stream (``FRAMING``, which its edge holds), read
-  on a stream's first use without loading the edge.
-- ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
-  keeps in its bags.
-- ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared
-  rules, strict mode and the laws.
-- ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
-  shapes, detection marks.
+The contract's files as in ``_providers/_template``, each with the job its map gives:
+``stream_framing``, ``markers``, ``capabilities``, ``edge``, ``wire``, ``request``,
+``response``, ``messages``, ``origins``, ``parts``, ``tools``, ``settings``, ``finish_reason``,
+``usage``, ``rules``, ``structure``, ``stream_decode``, ``stream_encode``.
+
+The contract's files this folder says more of:
+
 - ``batch_rows``: where Gemini bodies ride in batch files (the Gemini API's batch mode,
   Vertex AI batch prediction).
-- ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
-- ``request``: the one reader and the one writer of request bodies, over canonical data.
-- ``response``: the one reader and the one writer of response bodies, over canonical data.
-- ``messages``: the wire's message list <-> canonical messages.
-- ``origins``: where each canonical message came from in the request read, for a
-  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
-- ``parts``: content blocks <-> canonical content parts.
-- ``tools``: tool definitions and tool choice, both ways.
-- ``settings``: sampling, reasoning and output-format settings, both ways.
-- ``finish_reason``: the wire's finish word <-> the canonical finish reason.
-- ``usage``: token counts <-> canonical usage.
-- ``rules``: what the target accepts today, by API version and model family (``RULES``, with
-  sources).
-- ``structure``: what strict mode's structural rules read of a request (its turns, token limit,
-  calls and results).
-- ``stream_decode``: wire stream events -> the shared stream builder (the one stream path).
-- ``stream_encode``: canonical stream events -> wire stream events.
 
 This provider's own:
 

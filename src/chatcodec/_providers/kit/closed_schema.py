@@ -32,7 +32,7 @@ from pydantic_core import PydanticSerializationError, SchemaValidator, to_json
 from pydantic_core import core_schema as cs
 
 from chatcodec._narrow import is_dict
-from chatcodec._providers.kit import compact_json
+from chatcodec._providers.kit.arguments import compact_json
 from chatcodec._providers.kit.wire import shape_fields
 
 JSON_VALUE = "closed-json-value"

@@ -16,7 +16,7 @@ import pydantic_core
 
 from chatcodec._errors import StreamError, ValidationError
 from chatcodec._payloads import too_deep
-from chatcodec._providers.kit import canonical_refusal
+from chatcodec._providers.kit.errors import canonical_refusal
 
 if TYPE_CHECKING:
     from chatcodec._model.stream_events import AnyStreamEvent

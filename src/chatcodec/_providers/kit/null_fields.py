@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_list
-from chatcodec._providers.kit import NULLS, bag_key
+from chatcodec._providers.kit.bags import NULLS, bag_key
 from chatcodec._providers.kit.field_sets import sdk_fields
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pydantic_core
 
 from chatcodec._errors import ChatcodecError
-from chatcodec._providers.kit import canonical_refusal
+from chatcodec._providers.kit.errors import canonical_refusal
 from chatcodec.streams._builder import COMPACT_EVERY
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from typing import Any
 
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._narrow import is_dict, is_list
-from chatcodec._providers.kit import arguments_object
+from chatcodec._providers.kit.arguments import arguments_object
 
 INVALID_JSON = "INVALID_JSON"
 """The key a non-object argument text is wrapped under."""

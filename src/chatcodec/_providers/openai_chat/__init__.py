@@ -12,37 +12,17 @@ OpenRouter, Groq, Mistral, vLLM, z.ai) speak it, each adding its own reasoning f
 The codec reads all of them and writes each back the way it came; see ``reasoning.py``
 for the reasoning fields and ``stream_calls.py`` for how tool-call fragments are keyed.
 
-Modules (each a job of its own; the contract's files as in ``_providers/_template``):
+Modules (each a job of its own).
 
-- ``stream_framing``: how its server frames a stream (``FRAMING``, which its edge holds), read
-  on a stream's first use without loading the edge.
-- ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
-  keeps in its bags.
-- ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared
-  rules, strict mode and the laws.
-- ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
-  shapes, detection marks.
+The contract's files as in ``_providers/_template``, each with the job its map gives:
+``stream_framing``, ``markers``, ``capabilities``, ``edge``, ``wire``, ``request``,
+``response``, ``messages``, ``origins``, ``parts``, ``tools``, ``settings``, ``finish_reason``,
+``usage``, ``rules``, ``structure``, ``dialect``, ``stream_decode``, ``stream_encode``.
+
+The contract's files this folder says more of:
+
 - ``batch_rows``: where Chat Completions bodies ride in batch files (OpenAI Batch rows), and
   the training dialects that hold this format's messages.
-- ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
-- ``request``: the one reader and the one writer of request bodies, over canonical data.
-- ``response``: the one reader and the one writer of response bodies, over canonical data.
-- ``messages``: the wire's message list <-> canonical messages.
-- ``origins``: where each canonical message came from in the request read, for a
-  conversion's loss paths (:mod:`chatcodec._providers.kit.origins`).
-- ``parts``: content blocks <-> canonical content parts.
-- ``tools``: tool definitions and tool choice, both ways.
-- ``settings``: sampling, reasoning and output-format settings, both ways.
-- ``finish_reason``: the wire's finish word <-> the canonical finish reason.
-- ``usage``: token counts <-> canonical usage.
-- ``rules``: what the target accepts today, by API version and model family (``RULES``, with
-  sources).
-- ``structure``: what strict mode's structural rules read of a request (its turns, token limit,
-  calls and results).
-- ``dialect``: what the dialect readers (``chatcodec._dialects``) read of this shape outside a
-  request body.
-- ``stream_decode``: wire stream events -> the shared stream builder (the one stream path).
-- ``stream_encode``: canonical stream events -> wire stream events.
 
 This provider's own:
 

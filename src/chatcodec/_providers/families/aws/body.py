@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec._providers.kit import ProviderKit
 from chatcodec._providers.kit.provider_kit import share_markers
+from chatcodec.contract import ProviderKit
 
 SIBLING_MARKERS = frozenset({"_json", "_bucket_owner"})
 """The markers of the shared block wire a body reads from its sibling's bags (:meth:`Body.marker`)."""

@@ -55,10 +55,10 @@ from chatcodec._providers.families.aws.tool_ids import (
 )
 from chatcodec._providers.families.aws.tool_ids import tool_name as aws_tool_name
 from chatcodec._providers.families.aws.tool_use import decode_tool_use, encode_tool_use
-from chatcodec._providers.kit import Steps, compact_json, leftovers, restore_fields
 from chatcodec._providers.kit.closed_schema import WithFloats, json_text
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec._providers.kit.tool_id_mapping import PREFIX
+from chatcodec.contract import Steps, compact_json, leftovers, restore_fields
 
 USER_KINDS = frozenset({"text", "image", "document", "audio", "video"})
 """Members a canonical user message (or tool result) holds as parts."""

@@ -53,8 +53,8 @@ from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.finish_reason import decode_finish_reason
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_block
 from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
-from chatcodec._providers.kit import Steps, leftovers
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
+from chatcodec.contract import Steps, leftovers
 from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
 PADDING = "p"

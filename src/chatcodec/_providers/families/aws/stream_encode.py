@@ -59,9 +59,9 @@ from chatcodec._providers.families.aws.parts import encode_blocks, tool_name
 from chatcodec._providers.families.aws.stream_decode import NO_METRICS, StreamFacts
 from chatcodec._providers.families.aws.tool_ids import tool_use_id
 from chatcodec._providers.families.claude.wire_rules import FINISH_MARKER
-from chatcodec._providers.kit import Steps, restore_fields
 from chatcodec._providers.kit.invented import report_invented
 from chatcodec._providers.kit.stream_errors import report_after_error
+from chatcodec.contract import Steps, restore_fields
 
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _STOP_MEMBERS = frozenset({"additionalModelResponseFields"})

@@ -24,10 +24,10 @@ from chatcodec._providers.families.aws.tool_ids import (
     tool_name,
     tool_use_id,
 )
-from chatcodec._providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields
 from chatcodec._providers.kit.closed_schema import json_text
 from chatcodec._providers.kit.tool_arguments import input_object
 from chatcodec._providers.kit.tool_id_mapping import PREFIX
+from chatcodec.contract import Steps, arguments_object, compact_json, leftovers, restore_fields
 
 _max_digits = sys.get_int_max_str_digits
 _NO_BAG: Mapping[str, Any] = {}

@@ -27,7 +27,7 @@ from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.tool_ids import tool_name
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.schema_writing import AS_SENT, anthropic_schema, json_schema, read_as_sent
-from chatcodec._providers.kit import Steps, leftovers, restore_fields, unmapped
+from chatcodec.contract import Steps, leftovers, restore_fields, unmapped
 
 _FUNCTION, _SERVER = "function", "server"
 _CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}

@@ -1,0 +1,113 @@
+"""What every stored framework history shares, written once: what it can carry, and its
+request role.
+
+A framework stores the conversation, not the call that produced it: tool definitions and
+sampling settings are bound to the agent or the chat model, never kept in the messages. So a
+history's capabilities differ from one framework to another only in its name, its media and
+its cache markers (:data:`STORED_HISTORY`, which each folder's ``capabilities.py`` adjusts), and
+its request is ``{"messages": [...]}`` (a LangGraph state's messages channel, what
+``generateText`` takes, what pydantic-ai's ``ModelMessagesTypeAdapter`` dumps) <-> a canonical
+request, the formats differing only in how a message list is read and written, which each
+folder's ``messages.py`` says (:class:`HistoryRequest`). A request written as a history
+reports each tool field and setting it sets (kind ``setting``), and the request fields a
+history has no place for (kind ``metadata``), rather than dropping them; a history has no
+tools or settings to read, so a folder has no ``tools.py`` or ``settings.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chatcodec.contract import Capabilities, DecodeContext, EncodeContext, ProviderKit, history_for
+
+STORED_HISTORY = Capabilities(
+    display_name="stored history",
+    tool_choice=frozenset(),
+    system="messages",
+    developer_role=False,
+    freeform_calls=False,
+    results_follow_calls=False,
+    media=frozenset({"image", "audio", "video", "document"}),
+    tool_result_media=frozenset({"image", "audio", "video", "document"}),
+    reasoning=frozenset(),
+    signed_thinking=True,
+    cache_markers=True,
+    multiple_choices=False,
+    call_ids=True,
+    strict_reading=False,
+    tool_definitions=False,  # a stored history keeps calls and results, not the tools shown
+    sampling_settings=frozenset(),  # nor the request's settings
+    fitted_tool_names=False,  # its names are any string: no API reads them
+)
+"""What a stored history carries: system messages in the list, every media part (in tool
+results too), signed thinking, cache markers and calls by id; no tool choice, reasoning
+configuration, tool definitions or settings, and one answer. A folder's ``CAPABILITIES`` is this
+with its own name and what differs (``dataclasses.replace``)."""
+
+TOOL_FIELDS = ("tools", "provider_tools", "tool_choice", "parallel_tool_calls")
+"""The request's tool fields."""
+
+SETTINGS = (
+    *("max_tokens", "temperature", "stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
+    *("reasoning", "response_format"),
+)
+"""The request's sampling, reasoning and output-format settings (log probability settings are
+reported by the codec, as for every format without them)."""
+
+REQUEST_FIELDS = ("metadata", "cache_control", "user", "service_tier", "stream")
+"""The request's other fields a stored history has no place for."""
+
+MessagesReader = Callable[[list[Any], DecodeContext], list[dict[str, Any]]]
+MessagesWriter = Callable[[Sequence[Mapping[str, Any]], int, EncodeContext], list[dict[str, Any]]]
+HistoryCheck = Callable[[object, str], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class HistoryRequest:
+    """One format's request role: how its losses name it, its kit and capabilities, and its
+    message list's reader, writer and wire check (named in errors by the capabilities' name)."""
+
+    display: str
+    kit: ProviderKit
+    capabilities: Capabilities
+    read_messages: MessagesReader
+    write_messages: MessagesWriter
+    validated_history: HistoryCheck
+
+    @property
+    def title(self) -> str:
+        """How a wire error names the history (``"LangChain history"``)."""
+        return f"{self.capabilities.display_name} history"
+
+    def decode_request(self, payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+        """Read a stored history as a canonical request dict."""
+        history = self.validated_history(payload, self.title)
+        canonical: dict[str, Any] = {"messages": self.read_messages(history["messages"], context)}
+        if "model" in history:
+            canonical["model"] = history["model"]
+        return canonical
+
+    def decode_message_list(self, messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
+        """Read a bare message list as canonical message dicts."""
+        return self.read_messages(self.validated_history({"messages": messages}, self.title)["messages"], context)
+
+    def encode_request(self, request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+        """Write a canonical request as a stored history; what a history cannot hold is a loss."""
+        self.kit.claim(context.losses, request.get("provider_options"), ("provider_options",))
+        messages = history_for(request.get("messages") or [], context.losses, self.kit.name, self.capabilities)
+        wire: dict[str, Any] = {"messages": self.write_messages(messages, 0, context)}
+        if request.get("model") is not None:
+            wire["model"] = request["model"]
+        a_history = f"{'an' if self.display[:1].lower() in 'aeiou' else 'a'} {self.display} history"
+        for key in TOOL_FIELDS:
+            if request.get(key):
+                context.losses.add((key,), key, f"{a_history} keeps no tool definitions", "setting")
+        for key in SETTINGS:
+            if request.get(key) is not None:
+                context.losses.add((key,), key, f"{a_history} keeps no {key} setting", "setting")
+        for key in REQUEST_FIELDS:
+            if request.get(key) is not None:
+                context.losses.add((key,), key, f"{a_history} keeps no {key}", "metadata")
+        return wire
