@@ -288,9 +288,9 @@ def _built_in(spec: str) -> Codec:
         if attribute:
             codec = getattr(importlib.import_module(module_name), attribute)
         else:
-            from chatcodec._providers.contract.provider_codec import ProviderCodec
+            from chatcodec._providers.contract.folder import from_folder
 
-            codec = ProviderCodec.from_package(module_name)
+            codec = from_folder(module_name)
         _built[spec] = codec
     return codec
 
