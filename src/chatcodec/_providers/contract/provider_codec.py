@@ -32,22 +32,6 @@ from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
 from chatcodec._providers.contract.folder import LazyRole, codec_of
 from chatcodec._providers.contract.reading import held, reading, validated
-from chatcodec._providers.contract.roles import (
-    CapabilitiesTable,
-    DialectFunctions,
-    EdgeTable,
-    FinishReasonFunctions,
-    JsonFront,
-    MessageFunctions,
-    PartFunctions,
-    RequestFunctions,
-    ResponseFunctions,
-    RulesTable,
-    SettingsFunctions,
-    StructureTable,
-    ToolFunctions,
-    UsageFunctions,
-)
 from chatcodec._providers.contract.target_rules import (
     ProviderRules,
     apply_target_rules,
@@ -63,12 +47,28 @@ from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
 from chatcodec._public_label import shown_as
 from chatcodec._registry import StreamDecoder, StreamEncoder
 
-if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use)
+if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use), nor the role protocols
     from chatcodec._model.messages import AnyMessage
     from chatcodec._model.request import ChatRequest
     from chatcodec._model.response import ChatResponse
     from chatcodec._model.stream_events import AnyStreamEvent
     from chatcodec._providers.contract.edge import Edge
+    from chatcodec._providers.contract.roles import (
+        CapabilitiesTable,
+        DialectFunctions,
+        EdgeTable,
+        FinishReasonFunctions,
+        JsonFront,
+        MessageFunctions,
+        PartFunctions,
+        RequestFunctions,
+        ResponseFunctions,
+        RulesTable,
+        SettingsFunctions,
+        StructureTable,
+        ToolFunctions,
+        UsageFunctions,
+    )
     from chatcodec._providers.contract.structure import Structure
     from chatcodec._providers.kit.origins import Origin
     from chatcodec.streams._builder import StreamBuilder
