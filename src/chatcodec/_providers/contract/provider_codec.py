@@ -1,7 +1,8 @@
 """The one codec class every provider is an instance of, and the roles it is built from.
 
 A provider folder writes functions, never a codec class, and no codec object either: the
-registry builds each built-in's with :meth:`ProviderCodec.from_package`, which finds the
+registry builds each built-in's as :meth:`ProviderCodec.from_package` does (each role
+imported when first read: :func:`~chatcodec._providers.contract.folder.from_folder`), which finds the
 folder's role modules by their file names (``request.py``, ``response.py``,
 ``finish_reason.py``, ``usage.py``, ``messages.py``, ``parts.py``, ``tools.py``,
 ``settings.py``, ``capabilities.py``, ``rules.py``, ``edge.py``, ``structure.py``,
@@ -159,7 +160,8 @@ class ProviderCodec:
         cls, package: str, /, *, name: str | None = None, options: OptionTable | None = None
     ) -> ProviderCodec:
         """The codec of the provider folder ``package`` (a dotted package name,
-        ``"chatcodec_cohere"``): what the registry builds each built-in with, and what an
+        ``"chatcodec_cohere"``): how the registry builds each built-in (its roles imported when
+        first read, :func:`~chatcodec._providers.contract.folder.from_folder`), and what an
         outside distribution's entry point may name (``cohere = "chatcodec_cohere"``, or
         ``CODEC = ProviderCodec.from_package("chatcodec_cohere")`` in one of its modules).
 
