@@ -215,7 +215,9 @@ def test_a_first_stream_builds_no_wire_adapter_and_imports_no_pickle_and_no_edge
     ``stream_shapes.py`` alone (a ``TypeAdapter`` of the wire's block union was most of a
     first stream's conversion), a converter that is never pickled loads no pickle, and the
     framing is read from the folders' ``stream_framing.py`` without their edges (whose
-    frozen dataclasses cost a first stream about 57 M instructions)."""
+    frozen dataclasses cost a first stream about 57 M instructions), and neither codec's
+    request roles, nor the servers OpenAI Chat's rules check a body's ranges against, nor the
+    response and message models (an event's finish reason and usage are in ``response_fields``)."""
     path = Path(__file__).parent / "fixtures" / "anthropic" / "stream" / recorded
     command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{_STREAM_PROBE}"]
     found = json.loads(subprocess.run([*command, str(path)], capture_output=True, text=True, check=True).stdout)
@@ -229,3 +231,7 @@ def test_a_first_stream_builds_no_wire_adapter_and_imports_no_pickle_and_no_edge
         "chatcodec._providers.openai_chat.stream_framing",
     } <= loaded
     assert not [name for name in loaded if name.startswith("chatcodec._providers.") and name.endswith(".edge")]
+    request_roles = [name for name in loaded if name.endswith((".request", ".dialect")) and "._providers." in name]
+    assert request_roles == []  # a stream reads no request role of either codec
+    assert "chatcodec._providers.openai_chat.servers" not in loaded  # the rules' range check imports it (47 M)
+    assert {"chatcodec._model.messages", "chatcodec._model.response"}.isdisjoint(loaded)  # the events hold neither

@@ -188,7 +188,10 @@ _CODEC_PROBE = textwrap.dedent(
     from chatcodec._registry import PROVIDER_NAMES, get_codec
 
     for name in PROVIDER_NAMES:
-        get_codec(name)
+        codec = get_codec(name)
+        for role in ("_requests", "_responses", "finish_reasons", "usage", "messages", "parts", "tools", "settings"):
+            getattr(codec, role)  # a built-in's roles are imported when first read
+        codec.rules
     print(" ".join(sorted(name for name in sys.modules if name.startswith("chatcodec"))))
     """
 )
@@ -197,7 +200,8 @@ _CODEC_PROBE = textwrap.dedent(
 def test_loading_every_codec_loads_no_reader() -> None:
     """A codec sits below the readers, so loading one imports no module
     of a later layer (``anthropic/__init__.py`` once imported its helpers, and with them
-    ``_validation.py`` and the dialect readers, whenever its codec loaded). A package's
+    ``_validation.py`` and the dialect readers, whenever its codec loaded). Each role is read,
+    as a built-in codec imports a role's module when it is first read. A package's
     ``__init__`` is imported on the way to its modules, so those are left out."""
     source = str(SOURCE.parent)
     result = subprocess.run(

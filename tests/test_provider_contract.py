@@ -9,7 +9,7 @@ import pytest
 
 import chatcodec
 from chatcodec._losses import LossRecorder
-from chatcodec._model.response import FinishReason
+from chatcodec._model.response_fields import FinishReason
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
     FinishEvent,

@@ -17,6 +17,8 @@ import pytest
 
 import chatcodec
 from chatcodec import _installed_codecs as installed_codecs
+from chatcodec import _registry as registry
+from chatcodec._providers.contract.folder import from_folder
 from chatcodec.contract import LossRecorder, OptionTable, ProviderCodec
 
 TEMPLATE = "chatcodec._providers._template"
@@ -91,6 +93,45 @@ def test_a_role_module_without_its_protocols_function_is_refused_by_name(package
     _write(packages, "broken_codec", files)
     with pytest.raises(TypeError, match=r"broken_codec.usage plays the usage role without encode_usage"):
         ProviderCodec.from_package("broken_codec")
+
+
+def test_a_built_in_folders_roles_are_imported_and_checked_when_first_read(packages: Path) -> None:
+    """The registry builds a built-in's codec with ``from_folder``: a role module is found
+    when the codec is built and imported when first read (a stream reads no request role),
+    where a role without its protocol's function is refused by the same name."""
+    files = {**_BARE, "usage.py": "def decode_usage(wire):\n    return {}\n"}
+    _write(packages, "broken_codec", files)
+    codec = from_folder("broken_codec")
+    assert "broken_codec.request" not in sys.modules
+    assert "broken_codec.usage" not in sys.modules
+    assert codec.tools is None  # no tools.py: the default, found without an import
+    with pytest.raises(TypeError, match=r"broken_codec.usage plays the usage role without encode_usage"):
+        codec.usage  # noqa: B018 (the read is the test)
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    assert codec.write_request(codec.read_request(body), LossRecorder()) == body
+    assert "broken_codec.request" in sys.modules
+    (packages / "broken_codec" / "response.py").unlink()
+    importlib.invalidate_caches()
+    with pytest.raises(TypeError, match=r"the provider folder broken_codec has no response\.py"):
+        from_folder("broken_codec")
+
+
+_ROLES = ("finish_reasons", "usage", "messages", "parts", "tools", "settings", "rules")
+
+
+@pytest.mark.parametrize(
+    ("name", "package"), [(name, spec) for name, spec in registry._BUILT_IN.items() if ":" not in spec]
+)
+def test_every_built_in_folder_passes_the_check_at_once_and_reads_the_same_roles_when_first_read(
+    name: str, package: str
+) -> None:
+    """The registry's codecs check a role when it is first read; building each built-in folder
+    with ``from_package`` checks every role now (a role module missing a protocol function is
+    refused here, by name, before any conversion reads it), and reads the same modules."""
+    checked, registered = ProviderCodec.from_package(package), chatcodec.get_codec(name)
+    assert isinstance(registered, ProviderCodec)
+    assert checked.name == registered.name == name
+    assert [getattr(checked, role) for role in _ROLES] == [getattr(registered, role) for role in _ROLES]
 
 
 def test_a_folder_without_a_required_role_or_a_name_is_refused(packages: Path) -> None:

@@ -59,12 +59,12 @@ _UNIONS = (types.UnionType, typing.Union)
 _ALIASES = (typing_extensions.TypeAliasType, getattr(typing, "TypeAliasType", typing_extensions.TypeAliasType))
 TAGS = ("type", "role")
 
-MODULES = ("content", "messages", "tools", "request", "response", "stream_events")
+MODULES = ("content", "messages", "tools", "request", "response_fields", "response", "stream_events")
 """The canonical modules, in the order their types are written."""
 
 PARTS: dict[str, tuple[str, ...]] = {
     "content_data": ("content",),
-    "conversation_data": ("messages", "tools", "request", "response"),
+    "conversation_data": ("messages", "tools", "request", "response_fields", "response"),
     "stream_event_data": ("stream_events",),
 }
 """The generated modules under ``chatcodec/_model/`` and the canonical modules whose types
@@ -87,7 +87,7 @@ UNIONS: dict[str, tuple[str, ...]] = {
 ``AnyStreamEvent`` hold the classes of ``ContentPart``, ``Message`` and ``StreamEvent``
 (a plain union beside a tagged one, for ``match``); a union of dicts is both, so one name."""
 
-LITERALS: dict[str, tuple[str, ...]] = {"request": ("ReasoningEffort",), "response": ("UnifiedFinishReason",)}
+LITERALS: dict[str, tuple[str, ...]] = {"request": ("ReasoningEffort",), "response_fields": ("UnifiedFinishReason",)}
 """The ``Literal`` aliases kept by name (the light path spells them without the models)."""
 
 _HEADER = '''\

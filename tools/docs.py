@@ -68,7 +68,12 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "Requests, responses and tools",
         "A whole request or response in canonical form.",
-        ("chatcodec._model.request", "chatcodec._model.response", "chatcodec._model.tools"),
+        (
+            "chatcodec._model.request",
+            "chatcodec._model.response",
+            "chatcodec._model.response_fields",
+            "chatcodec._model.tools",
+        ),
     ),
     ("Stream events", "Canonical stream events, tagged by `type`.", ("chatcodec._model.stream_events",)),
     (

@@ -92,15 +92,8 @@ if _typing.TYPE_CHECKING:
         UserMessage,
     )
     from chatcodec._model.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
-    from chatcodec._model.response import (
-        ChatResponse,
-        FinishReason,
-        ResponseChoice,
-        TokenLogprob,
-        TopLogprob,
-        UnifiedFinishReason,
-        Usage,
-    )
+    from chatcodec._model.response import ChatResponse, ResponseChoice
+    from chatcodec._model.response_fields import FinishReason, TokenLogprob, TopLogprob, UnifiedFinishReason, Usage
     from chatcodec._model.stream_events import (
         STREAM_EVENT_ADAPTER,
         AnyStreamEvent,
@@ -317,16 +310,14 @@ _EXPORTED_FROM: dict[str, str] = {
             "chatcodec._model.canonical_types",
             "ChatRequestData ChatResponseData ContentPartData MessageData StreamEventData",
         ),
-        (
-            "chatcodec._model.response",
-            "ChatResponse FinishReason ResponseChoice TokenLogprob TopLogprob UnifiedFinishReason Usage",
-        ),
+        ("chatcodec._model.response", "ChatResponse ResponseChoice"),
         (
             "chatcodec._errors",
             "ChatcodecError CodecNotAvailableError OptionError PayloadError ProviderAPIError ProviderLookupError "
             "StreamError ToolArgumentsError UnknownProviderError ValidationError",
         ),
         ("chatcodec._content_rule", "ContentRule"),
+        ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
         ("chatcodec.streams._sse", "SSEEvent SSEParser format_sse"),
         ("chatcodec.streams._accumulator", "StreamAccumulator"),

@@ -20,7 +20,7 @@ from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
 from chatcodec._payloads import Payload, load_object
 from chatcodec._providers.contract.context import close_conversion, open_conversion
-from chatcodec._providers.contract.provider_codec import held
+from chatcodec._providers.contract.reading import held
 from chatcodec._public_label import shown_as
 from chatcodec._registry import StreamDecoder, SupportsStreamDecoder, get_codec
 from chatcodec._sdk_objects import SdkObject, sdk_json_items, sdk_json_nested

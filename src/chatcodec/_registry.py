@@ -51,7 +51,8 @@ _BUILT_IN: dict[str, str] = {
     "pydantic-ai": "chatcodec._frameworks.pydantic_ai",
 }
 """Name -> each built-in codec, imported on first use: a provider folder's package, its codec
-built by :meth:`~chatcodec.contract.ProviderCodec.from_package` from the modules it has, or
+built as :meth:`~chatcodec.contract.ProviderCodec.from_package` builds one from the modules it
+has (each role imported when first read, so a stream imports no request role), or
 ``"module:attribute"`` of a codec object. The one line a new provider adds here."""
 
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
@@ -288,9 +289,9 @@ def _built_in(spec: str) -> Codec:
         if attribute:
             codec = getattr(importlib.import_module(module_name), attribute)
         else:
-            from chatcodec._providers.contract.provider_codec import ProviderCodec
+            from chatcodec._providers.contract.folder import from_folder
 
-            codec = ProviderCodec.from_package(module_name)
+            codec = from_folder(module_name)
         _built[spec] = codec
     return codec
 

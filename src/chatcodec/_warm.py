@@ -24,7 +24,8 @@ from chatcodec._errors import CodecNotAvailableError
 from chatcodec._model.content import TextPart, ThinkingPart, ToolResultPart, ToolUsePart
 from chatcodec._model.messages import AssistantMessage, ToolMessage, UserMessage
 from chatcodec._model.request import ChatRequest
-from chatcodec._model.response import ChatResponse, FinishReason, Usage
+from chatcodec._model.response import ChatResponse
+from chatcodec._model.response_fields import FinishReason, Usage
 from chatcodec._model.tools import ToolDefinition
 from chatcodec._public_label import shown_as
 from chatcodec._registry import registered_providers

@@ -25,7 +25,7 @@ ReasoningEffort: TypeAlias = Literal["none", "minimal", "low", "medium", "high",
 UnifiedFinishReason: TypeAlias = Literal[
     "stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"
 ]
-"""The values of :data:`~chatcodec._model.response.UnifiedFinishReason`."""
+"""The values of :data:`~chatcodec._model.response_fields.UnifiedFinishReason`."""
 
 
 class SystemMessageData(TypedDict, closed=True):

@@ -28,7 +28,7 @@ from chatcodec._model._base import (
     omitted_when_none,
 )
 from chatcodec._model.content import AssistantContentPart, ToolCallKind, UrlCitation, function_by_default
-from chatcodec._model.response import FinishReason, TokenLogprob, Usage
+from chatcodec._model.response_fields import FinishReason, TokenLogprob, Usage
 from chatcodec._public_label import shown_as
 
 

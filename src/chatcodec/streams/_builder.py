@@ -24,14 +24,14 @@ This module is canonical: it imports no provider code.
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 import pydantic_core
 
 from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import ProviderAPIError, StreamError, as_chatcodec_error
 from chatcodec._model.content import ToolCallKind, UrlCitation
-from chatcodec._model.response import ChatResponse, FinishReason, Usage, validate_response
+from chatcodec._model.response_fields import FinishReason, Usage
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -55,6 +55,9 @@ from chatcodec._model.stream_events import (
 )
 from chatcodec._public_label import shown_as
 from chatcodec.streams._part_builder import FOLD_AT, PartBuilder
+
+if TYPE_CHECKING:  # the response model is built by an accumulation, which imports it: a stream's events need none
+    from chatcodec._model.response import ChatResponse
 
 __all__ = ["COMPACT_EVERY", "Metadata", "PartBuilder", "StreamBuilder", "plain_counts"]
 
@@ -569,6 +572,8 @@ def _validated_response(payload: dict[str, Any]) -> ChatResponse:
     goes through ``ChatResponse``'s own ``__init__`` (its ``message=`` shorthand), which
     validates again inside with the after-validator run twice; canonical data needs no
     shorthand (:func:`chatcodec._model.response.validate_response`). Same result, same errors."""
+    from chatcodec._model.response import ChatResponse, validate_response
+
     try:
         return validate_response(payload)
     except pydantic_core.ValidationError as error:

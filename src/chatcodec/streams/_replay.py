@@ -24,7 +24,8 @@ from chatcodec._model.content import (
     ToolUsePart,
     VideoPart,
 )
-from chatcodec._model.response import ChatResponse, ResponseChoice, TokenLogprob
+from chatcodec._model.response import ChatResponse, ResponseChoice
+from chatcodec._model.response_fields import TokenLogprob
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,

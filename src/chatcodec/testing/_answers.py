@@ -13,15 +13,8 @@ from typing import get_args
 
 from hypothesis import strategies as st
 
-from chatcodec._model.response import (
-    ChatResponse,
-    FinishReason,
-    ResponseChoice,
-    TokenLogprob,
-    TopLogprob,
-    UnifiedFinishReason,
-    Usage,
-)
+from chatcodec._model.response import ChatResponse, ResponseChoice
+from chatcodec._model.response_fields import FinishReason, TokenLogprob, TopLogprob, UnifiedFinishReason, Usage
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec.contract import EncodeContext, Steps
 
 if TYPE_CHECKING:
-    from chatcodec._model.response import UnifiedFinishReason
+    from chatcodec._model.response_fields import UnifiedFinishReason
 
 WORDS: Mapping[str, UnifiedFinishReason] = {
     "stop": "stop",

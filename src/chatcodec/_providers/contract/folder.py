@@ -11,7 +11,11 @@ are named, not imported: the codec imports them on first use (a conversion reads
 
 With no ``codec.py`` handing them over, nothing type-checks the role modules against their protocols
 (:mod:`chatcodec._providers.contract.roles`) when the codec is built, so the functions each
-protocol names are checked here, at run time, and a missing one is refused by name.
+protocol names are checked here, at run time, and a missing one is refused by name: when the
+codec is built (:meth:`~chatcodec.contract.ProviderCodec.from_package`), or, for the registry's
+built-in folders (``roles_of(..., lazy=True)``), when the role is first read. A stream reads
+none of the request and response roles, whose modules were a third of a fresh process's first
+stream (issue 60).
 """
 
 from __future__ import annotations
@@ -20,7 +24,15 @@ import importlib.util
 from collections.abc import Mapping
 from importlib import import_module
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from chatcodec._option_table import NO_OPTIONS
+
+if TYPE_CHECKING:
+    from chatcodec._option_table import OptionTable
+    from chatcodec._providers.contract.provider_codec import ProviderCodec
+
+CodecT = TypeVar("CodecT", bound="ProviderCodec")
 
 ROLE_FILES: Mapping[str, str] = MappingProxyType(
     {
@@ -38,7 +50,7 @@ ROLE_FILES: Mapping[str, str] = MappingProxyType(
     }
 )
 """A role's file name in a folder -> the :class:`~chatcodec.contract.ProviderCodec` argument
-it is given as; each imported when the codec is built."""
+it is given as; each imported when the codec is built (a built-in's, when first read)."""
 
 REQUIRED = frozenset({"request", "response", "capabilities"})
 """The roles every folder has: a codec reads and writes requests and responses, and says
@@ -89,26 +101,56 @@ class LazyClass:
         return f"LazyClass({self.module}:{self.attribute})"
 
 
-def roles_of(package: str) -> dict[str, Any]:
+class LazyRole:
+    """A role's module (or ``"module:attribute"``) named, not imported: what a built-in
+    folder's codec holds for a role until it is first read (:meth:`load`), so a stream,
+    which reads no request or response role, imports none of their modules."""
+
+    __slots__ = ("file", "spec")
+
+    def __init__(self, spec: str, file: str) -> None:
+        self.spec, self.file = spec, file
+
+    def load(self) -> object:
+        """The role, imported now and checked against its protocol (a :class:`TypeError`
+        names a function it lacks, as :func:`roles_of` does when it imports it at once)."""
+        role = _object(self.spec)
+        if role is None:  # found when the codec was built: gone since
+            raise TypeError(f"{self.spec} plays the {self.file} role and cannot be imported")
+        return _checked(role, self.file, self.spec)
+
+    def package(self) -> str | None:
+        """The package of the role's module, without importing it (None for an attribute
+        of a module, whose package is the object's own)."""
+        return None if ":" in self.spec else self.spec.rpartition(".")[0]
+
+    def __repr__(self) -> str:
+        return f"LazyRole({self.spec})"
+
+
+EAGER_ROLES = frozenset({"capabilities"})
+"""The roles imported when the codec is built even with ``lazy=True``: what every use of the
+codec reads (its :attr:`~chatcodec.contract.ProviderCodec.capabilities`)."""
+
+
+def roles_of(package: str, *, lazy: bool = False) -> dict[str, Any]:
     """The :class:`~chatcodec.contract.ProviderCodec` arguments for the folder ``package``,
-    with its ``markers`` module under ``"markers"`` (None without one).
+    with its ``markers`` module under ``"markers"`` (None without one). With ``lazy``, a
+    role but the capabilities is a :class:`LazyRole` (found now, imported when first read).
 
     Raises :class:`TypeError` for a folder without a required role, or a role module
-    without a function its protocol names."""
+    without a function its protocol names (with ``lazy``, when the role is first read)."""
     markers = _module(f"{package}.markers")
     borrowed: Mapping[str, str] = getattr(markers, "ROLES", {})
     found: dict[str, Any] = {"markers": markers}
     for file, argument in ROLE_FILES.items():
         spec = borrowed.get(file) or f"{package}.{file}"
-        role = _object(spec)
+        role = LazyRole(spec, file) if lazy and file not in EAGER_ROLES and _exists(spec) else _object(spec)
         if role is None:
             if file in REQUIRED:
                 raise TypeError(f"the provider folder {package} has no {file}.py: every codec has one")
             continue
-        missing = [name for name in PROTOCOL_NAMES[file] if not hasattr(role, name)]
-        if missing:
-            raise TypeError(f"{spec} plays the {file} role without {', '.join(missing)} (chatcodec.contract's roles)")
-        found[argument] = role
+        found[argument] = role if isinstance(role, LazyRole) else _checked(role, file, spec)
     for file, argument in LAZY_FILES.items():
         spec = borrowed.get(file) or f"{package}.{file}"
         if _exists(spec):
@@ -118,6 +160,13 @@ def roles_of(package: str) -> dict[str, Any]:
         if _exists(spec):
             found[argument] = LazyClass(spec, attribute)
     return found
+
+
+def _checked(role: object, file: str, spec: str) -> object:
+    missing = [name for name in PROTOCOL_NAMES[file] if not hasattr(role, name)]
+    if missing:
+        raise TypeError(f"{spec} plays the {file} role without {', '.join(missing)} (chatcodec.contract's roles)")
+    return role
 
 
 def _object(spec: str) -> object | None:
@@ -137,5 +186,30 @@ def _module(name: str) -> object | None:
         return None
 
 
-def _exists(name: str) -> bool:
-    return importlib.util.find_spec(name) is not None
+def _exists(spec: str) -> bool:
+    """Whether the module ``spec`` names (``"module"`` or ``"module:attribute"``) is there,
+    without importing it (its parent packages are)."""
+    return importlib.util.find_spec(spec.partition(":")[0]) is not None
+
+
+def from_folder(package: str) -> ProviderCodec:
+    """The codec of a built-in provider folder, as the registry builds it: as
+    :meth:`~chatcodec.contract.ProviderCodec.from_package`, each role but the capabilities
+    imported (and checked against its protocol) when first read, so a stream imports none of
+    the request and response roles' modules (a fresh process's first stream, issue 60)."""
+    from chatcodec._providers.contract.provider_codec import ProviderCodec
+
+    return codec_of(ProviderCodec, package, lazy=True)
+
+
+def codec_of(
+    cls: type[CodecT], package: str, *, name: str | None = None, options: OptionTable | None = None, lazy: bool
+) -> CodecT:
+    """``cls`` built from the folder ``package``'s roles (:func:`roles_of`), named by its
+    ``markers.py`` unless ``name`` is given, with its options unless ``options`` is."""
+    found = roles_of(package, lazy=lazy)
+    markers = found.pop("markers")
+    name = getattr(markers, "PROVIDER", None) if name is None else name
+    if not isinstance(name, str):
+        raise TypeError(f"the provider folder {package} names no codec: give name=, or PROVIDER in its markers.py")
+    return cls(name, options=getattr(markers, "OPTIONS", NO_OPTIONS) if options is None else options, **found)

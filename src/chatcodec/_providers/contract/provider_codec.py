@@ -1,7 +1,8 @@
 """The one codec class every provider is an instance of, and the roles it is built from.
 
 A provider folder writes functions, never a codec class, and no codec object either: the
-registry builds each built-in's with :meth:`ProviderCodec.from_package`, which finds the
+registry builds each built-in's as :meth:`ProviderCodec.from_package` does (each role
+imported when first read: :func:`~chatcodec._providers.contract.folder.from_folder`), which finds the
 folder's role modules by their file names (``request.py``, ``response.py``,
 ``finish_reason.py``, ``usage.py``, ``messages.py``, ``parts.py``, ``tools.py``,
 ``settings.py``, ``capabilities.py``, ``rules.py``, ``edge.py``, ``structure.py``,
@@ -25,30 +26,14 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-import pydantic_core
-
-from chatcodec._errors import CodecNotAvailableError, ValidationError
+from chatcodec._errors import CodecNotAvailableError
 from chatcodec._losses import LossRecorder
-from chatcodec._option_table import NO_OPTIONS, OptionTable
-from chatcodec._payloads import load_object, refuse_unwritable_numbers, too_deep
+from chatcodec._option_table import OptionTable
+from chatcodec._payloads import load_object, too_deep
 from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
-from chatcodec._providers.contract.roles import (
-    CapabilitiesTable,
-    DialectFunctions,
-    EdgeTable,
-    FinishReasonFunctions,
-    JsonFront,
-    MessageFunctions,
-    PartFunctions,
-    RequestFunctions,
-    ResponseFunctions,
-    RulesTable,
-    SettingsFunctions,
-    StructureTable,
-    ToolFunctions,
-    UsageFunctions,
-)
+from chatcodec._providers.contract.folder import LazyRole, codec_of
+from chatcodec._providers.contract.reading import held, reading, validated
 from chatcodec._providers.contract.target_rules import (
     ProviderRules,
     apply_target_rules,
@@ -56,7 +41,7 @@ from chatcodec._providers.contract.target_rules import (
     unchecked_settings,
 )
 from chatcodec._providers.kit.citations import report_request_citations, report_response_citations, without_citations
-from chatcodec._providers.kit.depth_guard import DepthGuard, refused, too_deep_error
+from chatcodec._providers.kit.depth_guard import DepthGuard
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
 from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
@@ -64,20 +49,33 @@ from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
 from chatcodec._public_label import shown_as
 from chatcodec._registry import StreamDecoder, StreamEncoder
 
-if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use)
+if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use), nor the role protocols
     from chatcodec._model.messages import AnyMessage
     from chatcodec._model.request import ChatRequest
     from chatcodec._model.response import ChatResponse
     from chatcodec._model.stream_events import AnyStreamEvent
     from chatcodec._providers.contract.edge import Edge
+    from chatcodec._providers.contract.roles import (
+        CapabilitiesTable,
+        DialectFunctions,
+        EdgeTable,
+        FinishReasonFunctions,
+        JsonFront,
+        MessageFunctions,
+        PartFunctions,
+        RequestFunctions,
+        ResponseFunctions,
+        RulesTable,
+        SettingsFunctions,
+        StructureTable,
+        ToolFunctions,
+        UsageFunctions,
+    )
     from chatcodec._providers.contract.structure import Structure
     from chatcodec._providers.kit.origins import Origin
     from chatcodec.streams._builder import StreamBuilder
 
-InputT = TypeVar("InputT")
-ResultT = TypeVar("ResultT")
 ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
-ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
 
 
 class ProviderCodec:
@@ -86,25 +84,16 @@ class ProviderCodec:
     the role modules one by one."""
 
     __slots__ = (
-        "_dialect",
         "_edge",
         "_edge_role",
         "_new_stream_decoder",
         "_new_stream_encoder",
-        "_requests",
-        "_responses",
+        "_roles",
         "_structure",
         "_structure_role",
         "capabilities",
-        "finish_reasons",
-        "messages",
         "name",
         "options",
-        "parts",
-        "rules",
-        "settings",
-        "tools",
-        "usage",
     )
 
     name: str
@@ -114,18 +103,9 @@ class ProviderCodec:
     strict mode and the conformance laws, so none assumes a feature of every provider."""
     options: OptionTable
     """This encoder's options, by their one name."""
-    rules: ProviderRules | None
-    """The target's rules (its ``rules.py`` table), put in every encode context and applied
-    last by :meth:`encode_request`; None for a provider without a table."""
-    finish_reasons: FinishReasonFunctions | None
-    """The role modules the request and response roles call, kept for readers above the
-    providers (the dialect readers), which reach a provider only through its codec; None
-    for a role the wire does not have (a history without usage, a wire without tools)."""
-    usage: UsageFunctions | None
-    messages: MessageFunctions[Any] | None
-    parts: PartFunctions[Any] | None
-    tools: ToolFunctions[Any] | None
-    settings: SettingsFunctions[Any] | None
+    _roles: dict[str, object]
+    """The role modules by argument name, a built-in folder's each a
+    :class:`~chatcodec._providers.contract.folder.LazyRole` until first read."""
     _edge: Edge | None
     _structure: Structure | None
 
@@ -160,10 +140,18 @@ class ProviderCodec:
         (a conversion reads neither: importing ``edge.py`` with the contract's records cost
         a fresh process's first conversion about 60 M instructions; ``structure.py``, 20 M)."""
         self.name, self.options, self.capabilities = name, options, capabilities.CAPABILITIES
-        self.rules = None if rules is None else rules.RULES
-        self.finish_reasons, self.usage, self.messages = finish_reasons, usage, messages
-        self.parts, self.tools, self.settings = parts, tools, settings
-        self._requests, self._responses, self._dialect = requests, responses, dialect
+        self._roles = {
+            "requests": requests,
+            "responses": responses,
+            "finish_reasons": finish_reasons,
+            "usage": usage,
+            "messages": messages,
+            "parts": parts,
+            "tools": tools,
+            "settings": settings,
+            "rules": rules,
+            "dialect": dialect,
+        }
         self._new_stream_decoder, self._new_stream_encoder = stream_decoder, stream_encoder
         self._structure_role, self._structure = structure, None
         self._edge_role, self._edge = edge, None
@@ -173,7 +161,8 @@ class ProviderCodec:
         cls, package: str, /, *, name: str | None = None, options: OptionTable | None = None
     ) -> ProviderCodec:
         """The codec of the provider folder ``package`` (a dotted package name,
-        ``"chatcodec_cohere"``): what the registry builds each built-in with, and what an
+        ``"chatcodec_cohere"``): how the registry builds each built-in (its roles imported when
+        first read, :func:`~chatcodec._providers.contract.folder.from_folder`), and what an
         outside distribution's entry point may name (``cohere = "chatcodec_cohere"``, or
         ``CODEC = ProviderCodec.from_package("chatcodec_cohere")`` in one of its modules).
 
@@ -188,14 +177,71 @@ class ProviderCodec:
         ``request.py``, ``response.py`` or ``capabilities.py`` is refused with a
         :class:`TypeError` naming what is missing, as is a role module without its
         protocol's functions."""
-        from chatcodec._providers.contract.folder import roles_of
+        return codec_of(cls, package, name=name, options=options, lazy=False)
 
-        found = roles_of(package)
-        markers = found.pop("markers")
-        name = getattr(markers, "PROVIDER", None) if name is None else name
-        if not isinstance(name, str):
-            raise TypeError(f"the provider folder {package} names no codec: give name=, or PROVIDER in its markers.py")
-        return cls(name, options=getattr(markers, "OPTIONS", NO_OPTIONS) if options is None else options, **found)
+    def _role(self, argument: str) -> Any:
+        """The role module given as ``argument``, imported now if it was only named (a
+        built-in folder's, :func:`~chatcodec._providers.contract.folder.from_folder`)."""
+        role = self._roles[argument]
+        if isinstance(role, LazyRole):
+            role = self._roles[argument] = role.load()
+        return role
+
+    @property
+    def rules(self) -> ProviderRules | None:
+        """The target's rules (its ``rules.py`` table), put in every encode context and applied
+        last by :meth:`encode_request`; None for a provider without a table."""
+        table: RulesTable | None = self._role("rules")
+        return None if table is None else table.RULES
+
+    @property
+    def finish_reasons(self) -> FinishReasonFunctions | None:
+        """The role modules the request and response roles call, kept for readers above the
+        providers (the dialect readers), which reach a provider only through its codec; None
+        for a role the wire does not have (a history without usage, a wire without tools).
+        A built-in folder's is imported when first read (a stream reads none)."""
+        found: FinishReasonFunctions | None = self._role("finish_reasons")
+        return found
+
+    @property
+    def usage(self) -> UsageFunctions | None:
+        """The ``usage.py`` role (as :attr:`finish_reasons`)."""
+        found: UsageFunctions | None = self._role("usage")
+        return found
+
+    @property
+    def messages(self) -> MessageFunctions[Any] | None:
+        """The ``messages.py`` role (as :attr:`finish_reasons`)."""
+        found: MessageFunctions[Any] | None = self._role("messages")
+        return found
+
+    @property
+    def parts(self) -> PartFunctions[Any] | None:
+        """The ``parts.py`` role (as :attr:`finish_reasons`)."""
+        found: PartFunctions[Any] | None = self._role("parts")
+        return found
+
+    @property
+    def tools(self) -> ToolFunctions[Any] | None:
+        """The ``tools.py`` role (as :attr:`finish_reasons`)."""
+        found: ToolFunctions[Any] | None = self._role("tools")
+        return found
+
+    @property
+    def settings(self) -> SettingsFunctions[Any] | None:
+        """The ``settings.py`` role (as :attr:`finish_reasons`)."""
+        found: SettingsFunctions[Any] | None = self._role("settings")
+        return found
+
+    @property
+    def _requests(self) -> RequestFunctions:
+        found: RequestFunctions = self._role("requests")
+        return found
+
+    @property
+    def _responses(self) -> ResponseFunctions:
+        found: ResponseFunctions = self._role("responses")
+        return found
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
@@ -256,7 +302,7 @@ class ProviderCodec:
         check it); a reader with no closed front at all (an outside codec's) need not check
         the values it reads, so the model checks them (:func:`held`)."""
         context = self.decode_context()
-        canonical = self._marked(_reading(self._requests.decode_request, payload, context), payload)
+        canonical = self._marked(reading(self._requests.decode_request, payload, context), payload)
         if not context.closed and getattr(self._requests, "JSON_FRONT", None) is None:
             from chatcodec._model.request import ChatRequest  # no closed front: nothing checked the values
 
@@ -266,7 +312,7 @@ class ProviderCodec:
         return canonical
 
     def _read_request_unheld(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return self._marked(_reading(self._requests.decode_request, payload, self.decode_context()), payload)
+        return self._marked(reading(self._requests.decode_request, payload, self.decode_context()), payload)
 
     def _marked(self, canonical: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
         """``canonical`` with the ``_outside_range`` marker (``kit/provider_kit.py``) in its bag when
@@ -308,7 +354,7 @@ class ProviderCodec:
         """Read a request body into a model; everything without a canonical field is kept."""
         from chatcodec._model.request import ChatRequest
 
-        return _reading(_validated(ChatRequest, self._read_request_unheld), payload, self.decode_context())
+        return reading(validated(ChatRequest, self._read_request_unheld), payload, self.decode_context())
 
     def write_request(
         self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
@@ -344,13 +390,13 @@ class ProviderCodec:
 
     def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A response body as canonical data (no model built)."""
-        return _reading(self._responses.decode_response, payload, self.decode_context())
+        return reading(self._responses.decode_response, payload, self.decode_context())
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body into a model."""
         from chatcodec._model.response import ChatResponse
 
-        return _reading(_validated(ChatResponse, self.read_response), payload, self.decode_context())
+        return reading(validated(ChatResponse, self.read_response), payload, self.decode_context())
 
     def write_response(
         self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
@@ -377,7 +423,7 @@ class ProviderCodec:
 
     def read_messages(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """A bare wire ``messages`` list (a stored conversation) as canonical message data."""
-        return _reading(self._requests.decode_message_list, messages, self.decode_context())
+        return reading(self._requests.decode_message_list, messages, self.decode_context())
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         """Read a bare wire ``messages`` list (a stored conversation) into models."""
@@ -388,7 +434,7 @@ class ProviderCodec:
             del context  # ``read_messages`` builds its own
             return validate_with(MESSAGES_ADAPTER, self.read_messages(payload), "Messages")
 
-        return _reading(decode, messages, self.decode_context())  # a value too deep: refused at its place
+        return reading(decode, messages, self.decode_context())  # a value too deep: refused at its place
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
@@ -471,9 +517,10 @@ class ProviderCodec:
         return self._dialect_role("tool definitions").decode_tools(tools, self.decode_context())
 
     def _dialect_role(self, what: str) -> DialectFunctions:
-        if self._dialect is None:
+        dialect: DialectFunctions | None = self._role("dialect")
+        if dialect is None:
             raise NotImplementedError(f"the {self.name} codec reads no {what} outside a body")
-        return self._dialect
+        return dialect
 
     # --- published field sets, for strict reading ---------------------------------------------
     # What chatcodec._strict.fields reads through the codec (never from a provider folder): the
@@ -483,8 +530,16 @@ class ProviderCodec:
         """The fields this provider's published API defines, per object kind (its
         ``known_fields.json``, generated from the official SDK by ``tools/known_fields.py``),
         read once on first use; ``None`` for a codec whose package has no such file."""
-        package = getattr(self._requests, "__package__", None)
-        return load_field_sets(package) if isinstance(package, str) and package else None
+        package = self._package()
+        return load_field_sets(package) if package else None
+
+    def _package(self) -> str | None:
+        """The package of the request role's module (the folder's), not importing it to say."""
+        role = self._roles["requests"]
+        package = role.package() if isinstance(role, LazyRole) else None
+        if package is None:
+            package = getattr(self._requests, "__package__", None)
+        return package if isinstance(package, str) and package else None
 
     # --- end of published field sets --------------------------------------------------------
 
@@ -493,8 +548,8 @@ class ProviderCodec:
         (the provider's ``origins.py``, or the module its ``markers.ROLES`` names for
         ``"origins"``, :mod:`chatcodec._providers.kit.origins`): read only when a conversion
         reports a loss; none for a provider without one."""
-        package = getattr(self._requests, "__package__", None)
-        if not isinstance(package, str) or not package:
+        package = self._package()
+        if not package:
             return []
         roles: Mapping[str, str] = getattr(sys.modules.get(f"{package}.markers"), "ROLES", {})
         try:
@@ -526,65 +581,6 @@ def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:
         return None
     own: object = cast("Mapping[str, object]", bags).get(name)
     return cast("Mapping[str, Any]", own) if isinstance(own, Mapping) else None
-
-
-def _validated(
-    model: type[ModelT], read: Callable[[dict[str, Any]], dict[str, Any]]
-) -> Callable[[dict[str, Any], DecodeContext], ModelT]:
-    """A decode that reads canonical data with ``read`` and validates it as ``model``
-    (the door where a model is built: errors name the canonical place)."""
-    from chatcodec._canonical_validation import validate_canonical
-
-    def decode(payload: dict[str, Any], context: DecodeContext) -> ModelT:
-        del context  # ``read`` builds its own
-        return validate_canonical(model, read(payload))
-
-    return decode
-
-
-def held(
-    canonical: dict[str, Any],
-    decode: Callable[[dict[str, Any]], object],
-    fields: dict[str, Any],
-    model: type[ChatRequest] | None = None,
-) -> dict[str, Any]:
-    """``canonical``, once it is sure the canonical model would hold it, so a conversion
-    refuses what ``decode_*`` refuses: a reader builds no model, and where it keeps a
-    value whole (a bag, a tool schema, Bedrock's ``outputConfig``) a value nested past
-    pydantic-core's depth limit, or a Python object that is not JSON, passed the reader;
-    with ``model``, any value the model refuses too (a ``maxTokens: 0`` an outside codec's
-    reader passed on). pydantic-core writes ``canonical`` first (its depth limit is a few
-    levels stricter than validation's), then ``model`` validates it; only when either
-    refuses is ``decode(fields)`` asked, which raises as ``decode_*`` does (the route into
-    the deepest value). Each costs a quarter of a plain agent session's conversion, so a
-    provider's reader asks only for a body its closed front did not take
-    (``DecodeContext.closed``); a response is written, always."""
-    try:
-        pydantic_core.to_json(canonical)
-        if model is not None:
-            model.model_validate(canonical)
-    except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):  # a ValidationError is a ValueError
-        decode(fields)
-    return canonical
-
-
-def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT, context: DecodeContext) -> ResultT:
-    """``decode(payload)``, with a value nested too deeply for Python or for pydantic
-    refused at its place in ``payload``.
-
-    pydantic-core refuses a value nested past its depth limit only when the canonical
-    model is built, at the value's canonical place (``provider_metadata[...]``), which the
-    input does not have; the route into the input's deepest value is where it is."""
-    try:
-        return decode(payload, context)
-    except RecursionError:
-        raise too_deep(payload) from None
-    except ValidationError as error:
-        if too_deep_error(error):
-            raise too_deep(payload) from None
-        if refused(error, "finite_number"):  # a NaN the wire shapes took as a value: named where it is
-            refuse_unwritable_numbers(payload)
-        raise
 
 
 shown_as("chatcodec.contract", ProviderCodec)

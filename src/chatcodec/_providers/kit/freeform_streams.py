@@ -8,7 +8,7 @@ from typing import Any
 
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._model.content import ToolUsePart
-from chatcodec._model.response import FinishReason
+from chatcodec._model.response_fields import FinishReason
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
     FinishEvent,

@@ -35,7 +35,7 @@ from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.claude.wire_rules import StopReasons
 
 if TYPE_CHECKING:  # annotations only: a codec loads no canonical model until one is asked for
-    from chatcodec._model.response import UnifiedFinishReason
+    from chatcodec._model.response_fields import UnifiedFinishReason
 
 UNIFIED: dict[str, UnifiedFinishReason] = {
     "end_turn": "stop",

@@ -43,7 +43,7 @@ import pydantic_core
 
 from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import StreamError, as_chatcodec_error, json_path
-from chatcodec._model.response import Usage
+from chatcodec._model.response_fields import Usage
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import loads

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, assert_never, cast
 from chatcodec._errors import StreamError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec._model.response import Usage
+from chatcodec._model.response_fields import Usage
 from chatcodec._model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,

@@ -33,7 +33,7 @@ from chatcodec._providers.families.claude.model_rules import takes_adaptive_thin
 from chatcodec._providers.kit.reasoning import EFFORT_BUDGETS, SMALLEST_BUDGET, budget_for_effort, thinking_on
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
-    from chatcodec._model.response import UnifiedFinishReason
+    from chatcodec._model.response_fields import UnifiedFinishReason
 
 ANTHROPIC_API = "anthropic"
 """The Anthropic API's registry name: thinking it gives is always signed by Claude's scheme,
