@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._providers.openai_chat import (
     cache_control,
@@ -98,13 +98,18 @@ def writes_string(kinds: Sequence[ContentKind], field_refusals: int, others: boo
 
 
 def decode_assistant(
-    message: Mapping[str, Any], *, response: bool = False, ids: functions.CallIds | None = None
+    message: Mapping[str, Any],
+    *,
+    response: bool = False,
+    ids: functions.CallIds | None = None,
+    closed: bool = False,
 ) -> dict[str, Any]:
     """A wire assistant message (request history or, with ``response``, a response's),
-    canonical; ``ids`` names the conversation's deprecated ``function_call`` entries."""
+    canonical; ``ids`` names the conversation's deprecated ``function_call`` entries;
+    ``closed``: the message is the closed front's copy (``common_shapes.py``)."""
     if len(message) == 2 and type(message.get("content")) is str:  # a role and a content string: nothing else
         return {"role": "assistant", "content": message["content"]}
-    plain = _read_plain_turn(message)
+    plain = _read_plain_turn(message, closed)
     if plain is not None:
         return plain
     thinking, mapped = reasoning.decode_reasoning(message)
@@ -166,11 +171,13 @@ _PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
 _PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
 
 
-def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
+def _read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[str, Any] | None:
     """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
     ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
     fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
-    where a key may be left out): what the general reading below gives it."""
+    where a key may be left out): what the general reading below gives it. ``closed``:
+    the closed front's copy, whose every call is plain (an ``id``, ``type: function`` and
+    a function of exactly a ``name`` and argument text), so none is looked at again."""
     nulls: list[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
         nulls = _spelled_nulls(message)
@@ -193,11 +200,11 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
         body.append(reasoning.thinking(thought, {"field": "reasoning_content"}))
     if content is not None:
         body.append({"type": "text", "text": content})
-    for call in calls or ():
-        part = plain_call(call)
-        if part is None:
+    if calls:
+        parts = _plain_calls(calls, closed)
+        if parts is None:
             return None
-        body.append(part)
+        body += parts
     canonical: dict[str, Any] = {"role": "assistant", "content": body}
     if "content" not in message:
         canonical["provider_metadata"] = {
@@ -206,6 +213,19 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
     elif nulls:
         canonical["provider_metadata"] = {PROVIDER: {NULLS: nulls}}
     return canonical
+
+
+def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
+    """The ``tool_use`` parts of a turn's calls when each is plain, else None (``closed``:
+    the closed front's calls, each plain, read without a look)."""
+    if closed:
+        return [
+            {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+            for call in calls
+            for function in (call["function"],)
+        ]
+    read = [plain_call(call) for call in calls]
+    return None if None in read else cast("list[dict[str, Any]]", read)
 
 
 def _spelled_nulls(message: Mapping[str, Any]) -> list[str] | None:
