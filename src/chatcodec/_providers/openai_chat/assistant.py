@@ -180,7 +180,7 @@ def _read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[s
     a function of exactly a ``name`` and argument text), so none is looked at again."""
     nulls: list[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
-        nulls = _spelled_nulls(message)
+        nulls = _spelled_nulls(message, closed)
         if nulls is None:
             return None
     content = message.get("content")
@@ -228,12 +228,15 @@ def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
     return None if None in read else cast("list[dict[str, Any]]", read)
 
 
-def _spelled_nulls(message: Mapping[str, Any]) -> list[str] | None:
+def _spelled_nulls(message: Mapping[str, Any], closed: bool = False) -> list[str] | None:
     """The keys beyond a plain turn's, in order, when each is an SDK dump's ``null``
-    (:mod:`.null_spelling`); None when any is not."""
+    (:mod:`.null_spelling`); None when any is not. ``closed``: the closed front's copy,
+    which takes each of these keys as ``null`` only (``common_shapes.SDK_NULLS``, ``name``)."""
     if not message.keys() <= _PLAIN_OR_NULL_KEYS:
         return None
     nulls = [key for key in message if key not in _PLAIN_KEYS]
+    if closed:
+        return nulls
     for key in nulls:
         if message[key] is not None:
             return None
