@@ -46,7 +46,8 @@ from chatcodec.contract import (
 
 _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"
-_TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
+_TOOL_FIELDS = frozenset({"type", "name", "description", "parameters", "strict"})
+"""A function tool's fields, read here (a set: :func:`~chatcodec._providers.kit.split_fields` asks each key)."""
 _NO_PARAMETERS = "_no_parameters"
 _NO_STRICT = "_no_strict"
 
