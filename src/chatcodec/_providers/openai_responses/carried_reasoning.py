@@ -212,6 +212,8 @@ class SealedCalls:
         metadata: dict[str, Any] | None = part.get("provider_metadata")
         if metadata is not None:
             self.learn(metadata[PROVIDER])
+        if not self._bags:  # no call sealed into a reasoning item: the usual history
+            return part
         bags = self._bags.pop(str(part.get("id", "")), None)
         if bags:
             part["provider_metadata"] = {**bags, **(metadata or {})}
