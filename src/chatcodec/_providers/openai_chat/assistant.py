@@ -176,8 +176,9 @@ def _read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[s
     ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
     fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
     where a key may be left out): what the general reading below gives it. ``closed``:
-    the closed front's copy, whose every call is plain (an ``id``, ``type: function`` and
-    a function of exactly a ``name`` and argument text), so none is looked at again."""
+    the closed front's copy, whose values have the plain types and every call is plain (an
+    ``id``, ``type: function`` and a function of exactly a ``name`` and argument text), so
+    none is looked at again."""
     nulls: list[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
         nulls = _spelled_nulls(message, closed)
@@ -186,13 +187,12 @@ def _read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[s
     content = message.get("content")
     thought = message.get("reasoning_content")
     calls: Any = message.get("tool_calls")
-    calls = calls if calls.__class__ is list else None  # per turn: a type test inline, not a TypeGuard's frame
-    if (content is not None and type(content) is not str) or (
-        "reasoning_content" in message and type(thought) is not str
-    ):
+    if not closed and (  # the closed front took each as these: text, text, a list of calls (or none)
+        (content is not None and type(content) is not str)
+        or ("reasoning_content" in message and type(thought) is not str)
+        or ("tool_calls" in message and not (calls.__class__ is list and calls))  # null or []: kept in the bag
+    ):  # per turn: type tests inline, not a TypeGuard's frame
         return None
-    if "tool_calls" in message and not calls:
-        return None  # null or []: kept in the bag, by the general reading
     if nulls and thought is None and not calls and content is not None:
         return None  # a lone content string: a string content, by the general reading
     body: list[dict[str, Any]] = []
