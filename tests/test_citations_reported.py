@@ -5,6 +5,7 @@ a whole text's part event)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 import chatcodec
 from chatcodec._losses import LossRecorder
 from chatcodec._model.canonical_types import UrlCitationData
+from chatcodec._providers.contract.context import close_conversion, open_conversion, read_uncited
+from chatcodec._registry import get_codec
 from chatcodec.streams._replay import events_from_response
 
 CITATION: UrlCitationData = {
@@ -26,7 +29,7 @@ TEXT = {"type": "text", "text": "It is Mount Columbia.", "citations": [CITATION]
 
 def _codecs() -> list[Any]:
     from chatcodec._providers.contract.provider_codec import ProviderCodec
-    from chatcodec._registry import get_codec, registered_providers
+    from chatcodec._registry import registered_providers
 
     return [
         ProviderCodec.from_package("chatcodec._providers._template"),
@@ -92,3 +95,53 @@ def test_every_stream_writer_carries_or_reports_them(codec: Any) -> None:
     list(codec.encode_stream(whole, losses))  # a text given whole (a part event)
     if "stream" not in codec.capabilities.citations:
         assert _cited(losses) == [("$.events[1].part.citations", "content")]
+
+
+def _cited_history() -> dict[str, Any]:
+    """A Responses request replaying a cited answer (an ``output_text`` with a
+    ``url_citation`` annotation of exactly the SDK's ``AnnotationURLCitation`` fields)."""
+    annotation = {
+        "type": "url_citation",
+        **{key: CITATION[key] for key in ("end_index", "start_index", "title", "url")},
+    }
+    answer = {"type": "output_text", "text": TEXT["text"], "annotations": [annotation]}
+    replayed = {"type": "message", "role": "assistant", "content": [answer]}
+    return {"model": "m", "input": [{"role": "user", "content": "Which peak?"}, replayed]}
+
+
+_UNCITED_TARGETS = [codec.name for codec in _codecs()[1:] if "request" not in codec.capabilities.citations]
+
+
+@pytest.mark.parametrize("form", ["dict", "bytes"])
+@pytest.mark.parametrize("target", _UNCITED_TARGETS)
+def test_a_conversion_reports_the_citations_its_reading_read(target: str, form: str) -> None:
+    """A conversion's writer skips the look for citations only for a history its reading
+    noted without any (``contract.context.note_citations``): the Responses reader says it
+    read one, so the replayed answer's citations are still reported, read from a dict or
+    from JSON."""
+    request = _cited_history()
+    payload: dict[str, Any] | bytes = request if form == "dict" else json.dumps(request).encode()
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(payload, source="openai-responses", target=target, on_loss="ignore", losses=losses)
+    cited = [(loss.path, loss.kind) for loss in losses if "citations" in loss.path]
+    assert cited == [("$.input[1].content[0].citations", "content")]
+
+
+def test_the_note_names_only_the_history_read_without_citations() -> None:
+    """The note is the ``messages`` list read, by identity, in one conversion's span:
+    another list (a copy), a later reading that read citations, or no span at all, and
+    the writer looks."""
+    span = open_conversion()
+    try:
+        plain = get_codec("openai-chat").read_request({"model": "m", "messages": [{"role": "user", "content": "q"}]})
+        assert read_uncited(plain)
+        assert not read_uncited({**plain, "messages": list(plain["messages"])})
+        cited = get_codec("openai-responses").read_request(_cited_history())
+        assert cited["messages"][1]["content"][0]["citations"] == [CITATION]
+        assert not read_uncited(cited)
+        assert not read_uncited(plain)  # the cited reading was the last one
+        uncited = get_codec("openai-responses").read_request({"model": "m", "input": "q"})
+        assert read_uncited(uncited)
+    finally:
+        close_conversion(span)
+    assert not read_uncited(uncited)

@@ -57,6 +57,13 @@ def loads(text: str | bytes | bytearray) -> Any:
         value = pydantic_core.from_json(text, allow_inf_nan=False)
     except (ValueError, TypeError):  # TypeError: a str holding a lone surrogate is not UTF-8
         return _loads_slowly(text)
+    return loaded(value, text)
+
+
+def loaded(value: Any, text: str | bytes | bytearray) -> Any:
+    """``value``, ``text`` as ``pydantic_core.from_json(text, allow_inf_nan=False)`` parsed
+    it, as :func:`loads` returns it (or refuses it): for a reader that parsed the text so
+    already, which need not parse it again."""
     if _INFINITY in pydantic_core.to_json(value):
         _refuse_unkept(value, text)
     return value

@@ -287,6 +287,9 @@ ARGUMENT_TEXTS = [
     '{"f":1.5}',
     '{"f":1e400}',
     '{"deep":{"f":-1e999}}',
+    '{"deep":{"s":"Infinity"},"f":2.5}',
+    '{"deep":{"s":"\\ud800"}}',
+    '{"edits":[{"old":"a","new":"b"}],"env":{"K":"v"}}',
     '{"list":[1,2]}',
     '{"a":1,"a":2}',
     "",
@@ -312,7 +315,8 @@ def _reference_parse(text: str) -> dict[str, Any] | None:
 
 def test_arguments_read_in_one_step_are_what_the_checked_reading_gives() -> None:
     """``parsed_object`` reads flat argument objects without ``payloads.loads``'s infinity
-    check: every text must read as that check reads it."""
+    check, and checks a nested one's parse as ``loads`` checks its own (not parsing it
+    again): every text must read as ``loads`` reads it."""
     for text in ARGUMENT_TEXTS:
         assert parsed_object(text) == _reference_parse(text), text
     assert parsed_object('{"f":1e400}') is None

@@ -159,17 +159,20 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: AnthropicContext)
     at = ("tools", index)
     metadata = tool.get("provider_metadata")
     rest = KIT.claim(context.losses, metadata, at) if metadata else {}
-    wire = {**restore_fields(rest), "name": tool_name(tool["name"], context.losses, at, PROVIDER)}
-    if tool.get("description") is not None:
-        wire["description"] = tool["description"]
+    name = tool_name(tool["name"], context.losses, at, PROVIDER)
+    wire: dict[str, Any] = {**restore_fields(rest), "name": name} if rest else {"name": name}  # no bag: nothing else
+    description = tool.get("description")
+    if description is not None:
+        wire["description"] = description
     strict = tool.get("strict")
-    if not rest.get("_no_input_schema"):
+    if not rest or not rest.get("_no_input_schema"):
         schema = tool.get("parameters")
         if schema is None:
             wire["input_schema"] = empty_schema()
         else:  # a strict tool's schema in the structured-outputs subset; JSON Schema in any case
             rewrite = anthropic_schema if strict is True else json_schema
-            wire["input_schema"] = rewrite(schema, context.losses, (*at, "parameters"), as_sent=rest.get(AS_SENT))
+            as_sent = rest.get(AS_SENT) if rest else None
+            wire["input_schema"] = rewrite(schema, context.losses, (*at, "parameters"), as_sent=as_sent)
     if strict is not None:
         wire["strict"] = strict
     cache_control = tool.get("cache_control")

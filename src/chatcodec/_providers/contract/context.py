@@ -39,21 +39,53 @@ SchemaTexts = dict[int, tuple[Any, bytes, bool]]
 object is known to be exactly the text's value (its types JSON's own); under an object's
 negated identity (``~id``), whether it looks like Gemini's spelling instead of the last."""
 
-CONVERSION: ContextVar[SchemaTexts | None] = ContextVar("chatcodec_conversion", default=None)
-"""What one ``convert_request`` remembers from its read for its write, in the span no
-caller's code runs in (:func:`open_conversion` to :func:`close_conversion`): the schema
-texts of :mod:`chatcodec._providers.families.schema_writing`; None outside one (a
-``ContextVar``: a third of a thread-local's cost to read)."""
+
+class Conversion:
+    """What one ``convert_request`` remembers from its read for its write, in the span no
+    caller's code runs in (:func:`open_conversion` to :func:`close_conversion`)."""
+
+    __slots__ = ("schema_texts", "uncited")
+
+    def __init__(self) -> None:
+        self.schema_texts: SchemaTexts = {}
+        """The schema texts of :mod:`chatcodec._providers.families.schema_writing`."""
+        self.uncited: object = None
+        """The ``messages`` list of the request read, by identity, when its reading put no
+        url citation on a text part (:func:`note_citations`): the writer of a format with
+        no place for them has none to report, so it does not walk every part to look."""
 
 
-def open_conversion() -> Token[SchemaTexts | None]:
+CONVERSION: ContextVar[Conversion | None] = ContextVar("chatcodec_conversion", default=None)
+"""The span's :class:`Conversion`; None outside one (a ``ContextVar``: a third of a
+thread-local's cost to read)."""
+
+
+def open_conversion() -> Token[Conversion | None]:
     """Start a conversion's span; the token to give :func:`close_conversion`."""
-    return CONVERSION.set({})
+    return CONVERSION.set(Conversion())
 
 
-def close_conversion(token: Token[SchemaTexts | None]) -> None:
+def close_conversion(token: Token[Conversion | None]) -> None:
     """End the span :func:`open_conversion` started."""
     CONVERSION.reset(token)
+
+
+def note_citations(request: Mapping[str, Any], cited: bool) -> None:
+    """Note, in a conversion's span, whether the reading of canonical ``request`` put url
+    citations on its text parts (no: its ``messages`` list is :attr:`Conversion.uncited`)."""
+    span = CONVERSION.get()
+    if span is not None:
+        span.uncited = None if cited else request.get("messages")
+
+
+def read_uncited(request: Mapping[str, Any]) -> bool:
+    """Whether canonical ``request`` is the one this conversion's reading noted without a
+    url citation (:func:`note_citations`): the same ``messages`` list, which no caller's
+    code can have changed in the span."""
+    span = CONVERSION.get()
+    if span is None or span.uncited is None:
+        return False
+    return span.uncited is request.get("messages")
 
 
 MODEL_OPTION = "model"
@@ -167,6 +199,11 @@ class DecodeContext:
     every free-form value was then checked in Rust as a JSON value no deeper than the
     canonical model holds it, so the codec need not write the canonical data again to be
     sure a model would hold it (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request`)."""
+    cited: bool | None = None
+    """Whether the reading put a url citation on a text part: said (True or False) by the
+    reader of a format whose requests carry them (``Capabilities.citations`` names
+    ``request``); None: not said, and a conversion's writer looks for them. A format
+    without them in requests has none to say: its reader never puts one there."""
 
 
 shown_as("chatcodec.contract", DecodeContext, EncodeContext, read_options)

@@ -31,7 +31,13 @@ from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable
 from chatcodec._payloads import load_object, too_deep
 from chatcodec._providers.contract.capabilities import Capabilities
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext, read_options
+from chatcodec._providers.contract.context import (
+    DecodeContext,
+    EncodeContext,
+    note_citations,
+    read_options,
+    read_uncited,
+)
 from chatcodec._providers.contract.folder import LazyRole, codec_of
 from chatcodec._providers.contract.reading import held, reading, validated
 from chatcodec._providers.contract.target_rules import (
@@ -303,6 +309,7 @@ class ProviderCodec:
         the values it reads, so the model checks them (:func:`held`)."""
         context = self.decode_context()
         canonical = self._marked(reading(self._requests.decode_request, payload, context), payload)
+        note_citations(canonical, context.cited is not False and "request" in self.capabilities.citations)
         if not context.closed and getattr(self._requests, "JSON_FRONT", None) is None:
             from chatcodec._model.request import ChatRequest  # no closed front: nothing checked the values
 
@@ -366,8 +373,8 @@ class ProviderCodec:
         settings here (``Capabilities.logprob_settings``), for every writer."""
         bag = _own_bag(request.get("provider_options"), self.name)
         context = self.encode_context(losses, model=request.get("model"), bag=bag, options=options)
-        if "request" not in self.capabilities.citations:  # before the writer: named where the input has them
-            report_request_citations(request, losses, self.capabilities.display_name)
+        if "request" not in self.capabilities.citations and not read_uncited(request):  # before the writer:
+            report_request_citations(request, losses, self.capabilities.display_name)  # named where the input has them
         try:
             wire = self._requests.encode_request(request, context)
         except RecursionError:

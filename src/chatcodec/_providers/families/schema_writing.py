@@ -77,7 +77,8 @@ def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps, *, exact: bool = Fa
     so its text names it exactly and the value needs no comparing; an object compared once
     is exact for the rest of the conversion (each remembered value is its text's), so the
     writer does not compare what the reader did."""
-    texts = CONVERSION.get()
+    span = CONVERSION.get()
+    texts = None if span is None else span.schema_texts
     known_text = None if texts is None else texts.get(id(schema))
     if known_text is not None and known_text[0] is schema:
         key = (rewrite, known_text[1])
@@ -166,7 +167,8 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = F
     never had. ``exact``: ``schema`` is the reader's closed front's copy (:func:`cached_rewrite`)."""
     if rewrite is None:
         looked = looks_openapi(schema)
-        texts = CONVERSION.get()
+        span = CONVERSION.get()
+        texts = None if span is None else span.schema_texts
         if texts is not None:  # the writer's json_schema asks again about the same object
             texts[~id(schema)] = (schema, b"", looked)
         try:
@@ -200,7 +202,8 @@ def json_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object
     9 k instructions, an agent's seven plain tools 0.13 M of a 10-step session's 1.9 M)."""
     if as_sent:
         return schema
-    texts = CONVERSION.get()
+    span = CONVERSION.get()
+    texts = None if span is None else span.schema_texts
     known = None if texts is None else texts.get(~id(schema))
     if known is None or known[0] is not schema:
         if not looks_openapi(schema):

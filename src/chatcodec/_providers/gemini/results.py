@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from chatcodec._payloads import loaded
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec._providers.gemini.markers import EMPTY_ID, KIT, NO_CACHE_MARKER, NO_RESPONSE, PROVIDER, WITHOUT_ID
@@ -61,15 +62,22 @@ def parsed_object(text: str) -> dict[str, Any] | None:
 
     The usual case, an object of strings, integers, booleans and nulls, is read in one
     step: it holds no float, so none that overflowed to infinity, which ``payloads.loads``
-    writes the value back to look for. Anything else (a float, nesting, text
-    pydantic-core refuses, empty text) goes through ``loads``."""
+    writes the value back to look for. Another object pydantic-core parsed (a float,
+    nesting: an agent's edit lists) is checked as ``loads`` checks its own parse
+    (``payloads.loaded``), not parsed again; anything else (text pydantic-core refuses,
+    empty text) goes through ``loads``."""
     try:
         parsed: object = from_json(text, allow_inf_nan=False)
     except (ValueError, TypeError):
         parsed = None
     else:
-        if is_dict(parsed) and type(parsed) is dict and _FLAT.issuperset(map(type, parsed.values())):
-            return parsed
+        if is_dict(parsed) and type(parsed) is dict:
+            if _FLAT.issuperset(map(type, parsed.values())):
+                return parsed
+            try:  # what loads gives for the text: this parse, checked (not parsed again)
+                return as_dict(loaded(parsed, text))
+            except ValueError:
+                return None
     if not text.strip():
         return {}
     try:

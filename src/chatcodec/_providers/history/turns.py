@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from itertools import pairwise
+from itertools import pairwise, repeat
 from operator import itemgetter, methodcaller
 from typing import Any, cast
 
 from chatcodec._losses import LossRecorder, Renumbering
+from chatcodec._narrow import DICT_GET
 from chatcodec._providers.contract.capabilities import Capabilities
 
 MOVED = "message between a tool call and its result"
@@ -107,7 +108,10 @@ def _renumber(
 def holds_empty_content(messages: Sequence[Message]) -> bool:
     """Whether a message has ``content: []`` (what an empty system message has): looked
     for in C, as most histories hold none."""
-    return [] in map(_CONTENT, messages)
+    try:
+        return [] in map(DICT_GET, messages, repeat("content"))  # a method descriptor: no lookup by name
+    except TypeError:  # a message that is no dict
+        return [] in map(_CONTENT, messages)
 
 
 _INSTRUCTION_ROLES = frozenset({"system", "developer"})

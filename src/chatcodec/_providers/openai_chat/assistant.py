@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._providers.openai_chat import (
     cache_control,
@@ -98,13 +98,18 @@ def writes_string(kinds: Sequence[ContentKind], field_refusals: int, others: boo
 
 
 def decode_assistant(
-    message: Mapping[str, Any], *, response: bool = False, ids: functions.CallIds | None = None
+    message: Mapping[str, Any],
+    *,
+    response: bool = False,
+    ids: functions.CallIds | None = None,
+    closed: bool = False,
 ) -> dict[str, Any]:
     """A wire assistant message (request history or, with ``response``, a response's),
-    canonical; ``ids`` names the conversation's deprecated ``function_call`` entries."""
+    canonical; ``ids`` names the conversation's deprecated ``function_call`` entries;
+    ``closed``: the message is the closed front's copy (``common_shapes.py``)."""
     if len(message) == 2 and type(message.get("content")) is str:  # a role and a content string: nothing else
         return {"role": "assistant", "content": message["content"]}
-    plain = _read_plain_turn(message)
+    plain = _read_plain_turn(message, closed)
     if plain is not None:
         return plain
     thinking, mapped = reasoning.decode_reasoning(message)
@@ -166,26 +171,28 @@ _PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
 _PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
 
 
-def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
+def _read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[str, Any] | None:
     """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
     ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
     fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
-    where a key may be left out): what the general reading below gives it."""
+    where a key may be left out): what the general reading below gives it. ``closed``:
+    the closed front's copy, whose values have the plain types and every call is plain (an
+    ``id``, ``type: function`` and a function of exactly a ``name`` and argument text), so
+    none is looked at again."""
     nulls: list[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
-        nulls = _spelled_nulls(message)
+        nulls = _spelled_nulls(message, closed)
         if nulls is None:
             return None
     content = message.get("content")
     thought = message.get("reasoning_content")
     calls: Any = message.get("tool_calls")
-    calls = calls if calls.__class__ is list else None  # per turn: a type test inline, not a TypeGuard's frame
-    if (content is not None and type(content) is not str) or (
-        "reasoning_content" in message and type(thought) is not str
-    ):
+    if not closed and (  # the closed front took each as these: text, text, a list of calls (or none)
+        (content is not None and type(content) is not str)
+        or ("reasoning_content" in message and type(thought) is not str)
+        or ("tool_calls" in message and not (calls.__class__ is list and calls))  # null or []: kept in the bag
+    ):  # per turn: type tests inline, not a TypeGuard's frame
         return None
-    if "tool_calls" in message and not calls:
-        return None  # null or []: kept in the bag, by the general reading
     if nulls and thought is None and not calls and content is not None:
         return None  # a lone content string: a string content, by the general reading
     body: list[dict[str, Any]] = []
@@ -193,11 +200,11 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
         body.append(reasoning.thinking(thought, {"field": "reasoning_content"}))
     if content is not None:
         body.append({"type": "text", "text": content})
-    for call in calls or ():
-        part = plain_call(call)
-        if part is None:
+    if calls:
+        parts = _plain_calls(calls, closed)
+        if parts is None:
             return None
-        body.append(part)
+        body += parts
     canonical: dict[str, Any] = {"role": "assistant", "content": body}
     if "content" not in message:
         canonical["provider_metadata"] = {
@@ -208,12 +215,28 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
     return canonical
 
 
-def _spelled_nulls(message: Mapping[str, Any]) -> list[str] | None:
+def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
+    """The ``tool_use`` parts of a turn's calls when each is plain, else None (``closed``:
+    the closed front's calls, each plain, read without a look)."""
+    if closed:
+        return [
+            {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+            for call in calls
+            for function in (call["function"],)
+        ]
+    read = [plain_call(call) for call in calls]
+    return None if None in read else cast("list[dict[str, Any]]", read)
+
+
+def _spelled_nulls(message: Mapping[str, Any], closed: bool = False) -> list[str] | None:
     """The keys beyond a plain turn's, in order, when each is an SDK dump's ``null``
-    (:mod:`.null_spelling`); None when any is not."""
+    (:mod:`.null_spelling`); None when any is not. ``closed``: the closed front's copy,
+    which takes each of these keys as ``null`` only (``common_shapes.SDK_NULLS``, ``name``)."""
     if not message.keys() <= _PLAIN_OR_NULL_KEYS:
         return None
     nulls = [key for key in message if key not in _PLAIN_KEYS]
+    if closed:
+        return nulls
     for key in nulls:
         if message[key] is not None:
             return None

@@ -66,6 +66,7 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     # ``function`` results pair with calls by name (functions.py): only then are calls noted
     pairs = "function" in map(_ROLE, messages)  # looked for in C: every message of every conversion
     group: list[dict[str, Any]] | None = None  # the results of the open tool message
+    closed = context.closed  # the closed front's copy: its calls are of the plain shape
     for message in messages:
         role = message["role"]
         if role in _RESULT_ROLES:
@@ -83,7 +84,7 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
             continue
         group = None
         if role == "assistant":
-            append(assistant.decode_assistant(message, ids=ids))
+            append(assistant.decode_assistant(message, ids=ids, closed=closed))
             if pairs:
                 ids.calls(decoded[-1])
         elif len(message) == 2:  # system, developer, user: the wire types allow no other role

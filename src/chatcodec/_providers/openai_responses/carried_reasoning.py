@@ -167,6 +167,9 @@ class SealedCalls:
         (:func:`~chatcodec._providers.kit.holds_a_container`): what
         :func:`~chatcodec._providers.kit.keeps_a_container` asks of the canonical data,
         learnt where each bag is written instead of walking every message and part again."""
+        self.cited = False
+        """Whether a text part was read with url citations (:attr:`DecodeContext.cited
+        <chatcodec._providers.contract.context.DecodeContext.cited>`), learnt where they are read."""
 
     @staticmethod
     def noted(calls: SealedCalls | None, bag: dict[str, Any]) -> dict[str, Any]:
@@ -209,6 +212,8 @@ class SealedCalls:
         metadata: dict[str, Any] | None = part.get("provider_metadata")
         if metadata is not None:
             self.learn(metadata[PROVIDER])
+        if not self._bags:  # no call sealed into a reasoning item: the usual history
+            return part
         bags = self._bags.pop(str(part.get("id", "")), None)
         if bags:
             part["provider_metadata"] = {**bags, **(metadata or {})}

@@ -38,11 +38,12 @@ ASSISTANT_ITEMS = frozenset(
 )
 """Item kinds the model produces besides messages and ``*_call`` items."""
 
-_MESSAGE_FIELDS = shape_fields(shapes.Message)
-_REASONING_FIELDS = ("type", "summary", "content", "encrypted_content")
-_CALL_FIELDS = shape_fields(shapes.FunctionCall)
-_CUSTOM_FIELDS = shape_fields(shapes.CustomToolCall)
-"""The fields each item's shape types (``wire.py``), all read here: any other is kept."""
+_MESSAGE_FIELDS = frozenset(shape_fields(shapes.Message))
+_REASONING_FIELDS = frozenset({"type", "summary", "content", "encrypted_content"})
+_CALL_FIELDS = frozenset(shape_fields(shapes.FunctionCall))
+_CUSTOM_FIELDS = frozenset(shape_fields(shapes.CustomToolCall))
+"""The fields each item's shape types (``wire.py``), all read here: any other is kept (sets:
+:func:`~chatcodec._providers.kit.split_fields` asks each key of every item)."""
 
 
 def is_assistant_kind(kind: object) -> bool:

@@ -67,9 +67,10 @@ from chatcodec.contract import (
     split_fields,
 )
 
-_MESSAGE_FIELDS = shape_fields(shapes.Message)
-_OUTPUT_FIELDS = shape_fields(shapes.CallOutput)
-"""The fields each item's shape types (``wire.py``), all read here: any other is kept."""
+_MESSAGE_FIELDS = frozenset(shape_fields(shapes.Message))
+_OUTPUT_FIELDS = frozenset(shape_fields(shapes.CallOutput))
+"""The fields each item's shape types (``wire.py``), all read here: any other is kept (sets:
+:func:`~chatcodec._providers.kit.split_fields` asks each key of every item)."""
 OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
 _noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 _KIND = methodcaller("get", "kind")

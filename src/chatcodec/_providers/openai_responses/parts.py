@@ -113,6 +113,7 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
         read = read_citations(part["annotations"]) if kind == "output_text" else None
         if read is not None:
             text["citations"], order = read
+            _cited(calls)
             return text if order is None else KIT.attach(text, _noted(calls, {ORDER: order}))
         return KIT.attach(text, _noted(calls, {"annotations": part["annotations"]}))
     decoded: dict[str, Any] | None
@@ -123,6 +124,7 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
             read = read_citations(part.get("annotations")) if kind == "output_text" else None
             if read is not None:
                 (decoded["citations"], order), mapped = read, _EMPTY_ANNOTATIONS
+                _cited(calls)
                 if order is not None:
                     decoded["provider_metadata"] = {PROVIDER: {ORDER: order}}
         case "refusal":
@@ -137,6 +139,12 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
 
 
 _EMPTY_ANNOTATIONS = ("type", "text", "annotations")
+
+
+def _cited(calls: SealedCalls | None) -> None:
+    """Note in a request's reading that it read citations (:attr:`.SealedCalls.cited`)."""
+    if calls is not None:
+        calls.cited = True
 
 
 def _no_annotations(part: Mapping[str, Any]) -> bool:

@@ -109,11 +109,13 @@ JSON_FRONT = REQUEST_FRONT
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
     request = REQUEST_FRONT.validate(payload)
-    if request is None:  # the adapter says why, or takes a value canonical cannot hold
-        return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context, SealedCalls()))
     learnt = SealedCalls()
-    canonical = _read(request, context, learnt)
-    context.closed = not learnt.deep  # a bag's value sits deeper than it came (kit.keeps_a_container)
+    if request is None:  # the adapter says why, or takes a value canonical cannot hold
+        canonical = _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context, learnt))
+    else:
+        canonical = _read(request, context, learnt)
+        context.closed = not learnt.deep  # a bag's value sits deeper than it came (kit.keeps_a_container)
+    context.cited = learnt.cited  # url citations read (a conversion's writer need not look for them)
     return canonical
 
 

@@ -46,7 +46,8 @@ from chatcodec.contract import (
 
 _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"
-_TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
+_TOOL_FIELDS = frozenset({"type", "name", "description", "parameters", "strict"})
+"""A function tool's fields, read here (a set: :func:`~chatcodec._providers.kit.split_fields` asks each key)."""
 _NO_PARAMETERS = "_no_parameters"
 _NO_STRICT = "_no_strict"
 
@@ -184,21 +185,23 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext, op
     wire: dict[str, Any] = (
         {**restore_fields(rest), "type": "function", "name": name} if rest else {"type": "function", "name": name}
     )
-    if tool.get("description") is not None:
-        wire["description"] = tool["description"]
+    description = tool.get("description")
+    if description is not None:
+        wire["description"] = description
     strict = tool.get("strict")
-    if not rest.get(_NO_PARAMETERS) and "parameters" not in (as_list(rest.get(NULLS)) or ()):
+    # a tool with no bag (the usual one) has no marker to look up
+    if not rest or (not rest.get(_NO_PARAMETERS) and "parameters" not in (as_list(rest.get(NULLS)) or ())):
         parameters = tool.get("parameters")
         if parameters is None:
             wire["parameters"] = {"type": "object", "properties": {}}
         else:  # JSON Schema, and what strict mode takes when strict is true (families/schema_writing.py)
-            at_schema, as_sent = (*at, "parameters"), rest.get(AS_SENT)
+            at_schema, as_sent = (*at, "parameters"), rest.get(AS_SENT) if rest else None
             wire["parameters"], strict = openai_strict_schema(
                 parameters, strict, losses, at_schema, option, as_sent=as_sent
             )
     if strict is not None:
         wire["strict"] = strict
-    elif not rest.get(_NO_STRICT):
+    elif not rest or not rest.get(_NO_STRICT):
         wire["strict"] = None
     if tool.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses tools carry no cache breakpoint", "setting")

@@ -26,8 +26,10 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping
 from functools import cache
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._narrow import DICT_GET, DICT_HOLDS
 from chatcodec._providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
@@ -96,9 +98,14 @@ def fit_request(body: dict[str, Any], call: ServerCall, *, named: bool) -> None:
     """Edit ``body`` to what ``call.server`` takes (see the module docstring); with
     ``named`` false (the default server) only the signatures placed for Gemini are taken back."""
     if not named:
-        # the look runs for every message of every conversion, so it is written inline (no
-        # TypeGuard or cast call per message): most messages hold no call, most calls no extra_content
         messages: Any = body.get("messages")
+        try:  # most bodies hold no call with extra_content: looked for in C, every call of every message
+            calls_lists = filter(None, map(DICT_GET, messages, repeat("tool_calls")))
+            if not any(map(DICT_HOLDS, chain.from_iterable(calls_lists), repeat("extra_content"))):
+                return
+        except TypeError:  # a value of another shape (not a dict): looked at one by one below
+            pass
+        # the look written inline (no TypeGuard or cast call per message)
         for index, message in enumerate(messages if messages.__class__ is list else ()):
             calls: Any = message.get("tool_calls") if message.__class__ is dict else None
             for item in calls if calls.__class__ is list else ():
