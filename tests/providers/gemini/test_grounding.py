@@ -13,6 +13,7 @@ counts characters (``UrlCitation``), so each span is converted.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from google.genai import types
@@ -99,6 +100,8 @@ def test_the_recorded_groundings_supports_are_the_texts_citations_in_characters(
     written, losses = _round_trip(body)
     assert written == body
     assert losses == []
+    grounding = written["candidates"][0]["groundingMetadata"]
+    assert json.dumps(grounding) == json.dumps(metadata)  # its keys as the recording sorted them, too
 
 
 def test_a_built_grounding_reads_and_round_trips_exactly() -> None:

@@ -28,12 +28,17 @@ list, a source not in it appended.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.contract import LossRecorder, Steps, as_dict, as_list
+from chatcodec.contract import LossRecorder, Steps, as_dict, as_list, is_dict, is_list
 
 METADATA = "groundingMetadata"
+KEYS = "_grounding_keys"
+"""Marker on a candidate's bag: how its read ``groundingMetadata`` ordered its keys, when not
+as the writer does (``"sorted"``: every object's keys sorted, as a recording re-serialised
+with sorted keys has them; a list: its own keys' order), so the round trip gives the same bytes."""
 CITED = "_cited_grounding"
 """Marker on a candidate's bag: its ``groundingMetadata`` was read into its texts' citations,
 and the bag keeps only what has no canonical place (else a kept one is the wire's, whole)."""
@@ -130,6 +135,40 @@ def read_grounding(bag: dict[str, Any], parts: list[dict[str, Any]]) -> None:
     parts[:] = candidate
     bag[METADATA] = kept
     bag[CITED] = True
+    order = _key_order(write_grounding(candidate, positions, kept, None, ()), metadata)
+    if order is not None:
+        bag[KEYS] = order
+
+
+def _sorted(value: object) -> object:
+    """``value`` with every object's keys sorted."""
+    if is_dict(value):
+        return {key: _sorted(value[key]) for key in sorted(value)}
+    if is_list(value):
+        return [_sorted(item) for item in value]
+    return value
+
+
+def _ordered(written: Mapping[str, Any] | None, order: object) -> dict[str, Any] | None:
+    """``written`` with its keys in a :data:`KEYS` marker's order."""
+    if written is None or order is None:
+        return None if written is None else dict(written)
+    if order == "sorted":
+        return {key: _sorted(written[key]) for key in sorted(written)}
+    keys = [key for key in as_list(order) or () if isinstance(key, str) and key in written]
+    return {**{key: written[key] for key in keys}, **written}
+
+
+def _key_order(written: dict[str, Any] | None, metadata: dict[str, Any]) -> str | list[str] | None:
+    """The :data:`KEYS` marker that gives ``metadata``'s bytes from ``written`` (equal to it),
+    None when none is needed (or none gives them: the round trip is then equal, in another order)."""
+    same = json.dumps(metadata)
+    if written is None or json.dumps(written) == same:
+        return None
+    for order in ("sorted", list(metadata)):
+        if json.dumps(_ordered(written, order)) == same:
+            return order
+    return None
 
 
 def place_grounding(
@@ -152,7 +191,7 @@ def place_grounding(
         why = "replaced by the texts' citations"
         losses.add((*at, "provider_metadata"), "groundingMetadata", why, "metadata")
         kept = None
-    grounding = write_grounding(parts, positions, kept, losses, at)
+    grounding = _ordered(write_grounding(parts, positions, kept, losses, at), bag.get(KEYS))
     if grounding is not None:
         wire[METADATA] = grounding
 
