@@ -21,7 +21,8 @@ from openai.types.chat import ChatCompletion
 
 import chatcodec
 from chatcodec import Loss
-from providers.gemini.gemini_support import assert_valid_response, load_json
+from chatcodec.streams._replay import events_from_response
+from providers.gemini.gemini_support import assert_valid_response, assert_valid_stream, load_json
 
 THOUGHT = "Looking up Zürich's weather."
 TEXT = "Zürich is 22°C today. Winds are light. Rain is unlikely."
@@ -212,3 +213,68 @@ def test_a_citation_outside_its_text_is_reported_not_written() -> None:
     supports = body["candidates"][0]["groundingMetadata"]["groundingSupports"]
     assert supports == [{"segment": {"endIndex": 5, "text": "short"}, "groundingChunkIndices": [0]}]
     assert [(loss.path, loss.kind) for loss in losses] == [("$.choices[0].message.content[0].citations[1]", "content")]
+
+
+def _answer(parts: list[chatcodec.TextPart], raw: str) -> chatcodec.ChatResponse:
+    message = {"role": "assistant", "content": [part.model_dump() for part in parts]}
+    choice = {"index": 0, "message": message, "finish_reason": {"unified": "stop", "raw": raw}}
+    return chatcodec.ChatResponse.model_validate({"id": "r1", "model": "m", "choices": [choice]})
+
+
+def _stream(response: chatcodec.ChatResponse) -> tuple[list[dict[str, Any]], list[Loss]]:
+    losses: list[Loss] = []
+    events = events_from_response(response, lambda text: [text[start : start + 9] for start in range(0, len(text), 9)])
+    chunks = list(chatcodec.encode_stream("gemini", events, on_loss="ignore", losses=losses))
+    assert_valid_stream(chunks)
+    return chunks, losses
+
+
+def test_a_grounded_answer_streams_its_grounding_on_the_finish_chunk_and_reads_back() -> None:
+    """Gemini streams the candidate's groundingMetadata on its last chunk, its segments
+    counting the whole answer's parts, as the body's do."""
+    for body in (load_json("response", "google_search_grounding.json"), grounded(scores=True)):
+        response = chatcodec.decode_response("gemini", body)
+        chunks, losses = _stream(response)
+        assert losses == []
+        assert "groundingMetadata" in chunks[-1]["candidates"][0]
+        again = chatcodec.accumulate_stream("gemini", chunks)
+        assert _text(again).citations == _text(response).citations
+        assert again.choices[0].provider_metadata == response.choices[0].provider_metadata
+
+
+def test_a_chat_streams_citations_reach_a_gemini_stream_pointing_at_the_same_words() -> None:
+    cited = chatcodec.TextPart(
+        text=TEXT,
+        citations=[
+            chatcodec.UrlCitation(url="https://wetter.de/z", title="wetter.de", start_index=start, end_index=end)
+            for start, end in [(TEXT.index(WINDS), TEXT.index(WINDS) + len(WINDS))]
+        ],
+    )
+    answer = _answer([cited], "stop")
+    chat = list(chatcodec.encode_stream("openai-chat", events_from_response(answer), on_loss="ignore"))
+    losses: list[Loss] = []
+    sse = b"".join(b"data: " + json.dumps(chunk).encode() + b"\n\n" for chunk in chat) + b"data: [DONE]\n\n"
+    gemini = b"".join(
+        chatcodec.convert_stream(sse, source="openai-chat", target="gemini", on_loss="ignore", losses=losses)
+    )
+    assert [loss for loss in losses if "citation" in loss.what] == []
+    read = _text(chatcodec.accumulate_stream("gemini", gemini))
+    assert _cited(read) == [(WINDS, "https://wetter.de/z")]
+
+
+def test_a_streamed_grounding_citing_a_text_already_ended_stays_whole_in_the_bag() -> None:
+    """The grounding comes on the last chunks, after every text but the last has ended: one
+    citing an earlier text is kept whole (the stream's text events are already given)."""
+    first = chatcodec.TextPart(
+        text=SUNNY, citations=[chatcodec.UrlCitation(url="https://a", title="a", start_index=0, end_index=5)]
+    )
+    answer = _answer([first, chatcodec.TextPart(text=WINDS)], "STOP")
+    chunks, losses = _stream(answer)
+    assert losses == []
+    grounding = chunks[-1]["candidates"][0]["groundingMetadata"]
+    again = chatcodec.accumulate_stream("gemini", chunks)
+    assert [part.citations for part in again.choices[0].message.content if isinstance(part, chatcodec.TextPart)] == [
+        [],
+        [],
+    ]
+    assert _kept(again) == grounding

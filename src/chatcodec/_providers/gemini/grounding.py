@@ -23,7 +23,10 @@ is not the one the citations give (unreferenced or reordered sources); a support
 fields (``confidenceScores``) as ``groundingSupports``, a list of what each support has
 beside its segment and chunk indices. Written: the supports from the text parts' citations
 in order (consecutive citations of one span are one support), the chunks from the bag's
-list, a source not in it appended.
+list, a source not in it appended. A stream gives the metadata on its last chunks (as
+Google's SDKs and the Vercel AI SDK read it, gathered over the chunks), its segments counting
+the whole answer's parts as a body's do: the stream writer holds each text's citations for
+its candidate's finish chunk, the reader reads them for the text still open at the end.
 """
 
 from __future__ import annotations
@@ -179,6 +182,7 @@ def place_grounding(
     *,
     losses: LossRecorder,
     at: Steps,
+    places: Sequence[Steps] | None = None,
 ) -> None:
     """A written candidate's ``groundingMetadata`` (``wire``'s, from its ``bag``), for its
     message's canonical ``parts``: the citations' supports over what a read kept, or the
@@ -191,7 +195,7 @@ def place_grounding(
         why = "replaced by the texts' citations"
         losses.add((*at, "provider_metadata"), "groundingMetadata", why, "metadata")
         kept = None
-    grounding = _ordered(write_grounding(parts, positions, kept, losses, at), bag.get(KEYS))
+    grounding = _ordered(write_grounding(parts, positions, kept, losses, at, places=places), bag.get(KEYS))
     if grounding is not None:
         wire[METADATA] = grounding
 
@@ -211,7 +215,7 @@ def _supports(
     positions: Sequence[int | None],
     chunks: list[Any],
     losses: LossRecorder | None,
-    at: Steps,
+    places: Sequence[Steps],
 ) -> list[dict[str, Any]]:
     """The supports of the text parts' citations, in order, a citation of one span as the
     one before it joining its support; a source not in ``chunks`` appended to it."""
@@ -229,7 +233,7 @@ def _supports(
             if not 0 <= start <= end <= len(text):
                 if losses is not None:
                     why = "its span is not within the text, and Gemini's segment must be"
-                    losses.add((*at, "message", "content", number, "citations", place), "url citation", why)
+                    losses.add((*places[number], place), "url citation", why)
                 continue
             source = (citation["url"], citation["title"])
             index = sources.get(source)
@@ -250,15 +254,20 @@ def write_grounding(
     kept: Mapping[str, Any] | None,
     losses: LossRecorder | None,
     at: Steps,
+    *,
+    places: Sequence[Steps] | None = None,
 ) -> dict[str, Any] | None:
     """A candidate's ``groundingMetadata`` for its message's canonical ``parts``
     (``positions``: each part's index among the parts written, None for one not written;
     ``at`` the choice's place), over what the bag ``kept`` of it (None: nothing kept); None
-    when neither gives any."""
+    when neither gives any. ``places``: where each part's citations are, for a loss (a
+    stream's events; by default the message's content at ``at``)."""
+    if places is None:
+        places = [(*at, "message", "content", number, "citations") for number in range(len(parts))]
     held = kept is not None
     kept = kept or {}
     chunks: list[Any] = list(as_list(kept.get(_CHUNKS)) or ())
-    supports = _supports(parts, positions, chunks, losses, at)
+    supports = _supports(parts, positions, chunks, losses, places)
     metadata = {key: value for key, value in kept.items() if key not in (_CHUNKS, _SUPPORTS)}
     rests = as_list(kept.get(_SUPPORTS))
     if rests is not None and len(rests) != len(supports):

@@ -213,11 +213,6 @@ def entry() -> ProviderEntry:
         same_result=streamed_form,
         silent_rewrites=silent_rewrites,
         unplaced_response_fields=("created", "usage.cache_write_tokens"),
-        stream_gaps={
-            "google_search_grounding.json": "a Gemini stream writer does not yet write a text's url citations as "
-            "the finish chunk's groundingMetadata (nor its reader read them back): reported, so a grounded answer "
-            "replayed as a stream loses its citations (the body carries them: grounding.py)",
-        },
         # Not ``reports_reparsed_arguments``: args are an object too, but duplicate keys in the
         # argument text collapse without a report today (found moving this table; not yet fixed).
     )
