@@ -23,10 +23,11 @@ is not the one the citations give (unreferenced or reordered sources); a support
 fields (``confidenceScores``) as ``groundingSupports``, a list of what each support has
 beside its segment and chunk indices. Written: the supports from the text parts' citations
 in order (consecutive citations of one span are one support), the chunks from the bag's
-list, a source not in it appended. A stream gives the metadata on its last chunks (as
-Google's SDKs and the Vercel AI SDK read it, gathered over the chunks), its segments counting
-the whole answer's parts as a body's do: the stream writer holds each text's citations for
-its candidate's finish chunk, the reader reads them for the text still open at the end.
+list, a source not in it appended. A stream gives the metadata on its last chunks (the
+Vercel AI SDK gathers it over the chunks, vercel/ai#13123); its segments are taken to count
+the whole answer's parts and each part's whole text, as a body's do (no recorded grounded
+stream is at hand to show otherwise): the stream writer holds each text's citations for its
+candidate's finish chunk, the reader reads them for the text still open at the end.
 """
 
 from __future__ import annotations
