@@ -22,11 +22,12 @@ from chatcodec import Loss
 from providers.anthropic.anthropic_support import load_json
 
 RECORDED = "web_search_citations_thinking.json"
+REQUIRED: object = typing_extensions.Required
 
 
 def test_the_request_form_requires_what_a_url_citation_lacks() -> None:
     hints = typing_extensions.get_type_hints(CitationWebSearchResultLocationParam, include_extras=True)
-    required = {key for key, hint in hints.items() if typing_extensions.get_origin(hint) is typing_extensions.Required}
+    required = {key for key, hint in hints.items() if typing_extensions.get_origin(hint) is REQUIRED}
     assert {"encrypted_index", "cited_text"} <= required  # the SDK's ``total=False`` with Required[...]
     assert not {"encrypted_index", "cited_text"} & set(chatcodec.UrlCitation.model_fields)
     title = typing_extensions.get_args(hints["title"])[0]  # Required[Optional[str]]
