@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 from google.genai import types
@@ -24,6 +25,7 @@ from chatcodec import Loss
 from chatcodec.streams._replay import events_from_response
 from providers.gemini.gemini_support import assert_valid_response, assert_valid_stream, load_json
 
+FIXTURES = Path(__file__).parents[2] / "fixtures"
 THOUGHT = "Looking up Zürich's weather."
 TEXT = "Zürich is 22°C today. Winds are light. Rain is unlikely."
 SUNNY, WINDS = "Zürich is 22°C today.", "Winds are light."
@@ -278,3 +280,20 @@ def test_a_streamed_grounding_citing_a_text_already_ended_stays_whole_in_the_bag
         [],
     ]
     assert _kept(again) == grounding
+
+
+def test_a_responses_streams_citations_reach_gemini_at_the_wire_parts_index() -> None:
+    """A recorded Responses stream (``tests/fixtures/openai-responses/stream/
+    web_search_annotation_added.sse``): its web search call is no Gemini part, so the cited
+    text is the answer's first wire part, and its segment counts from there."""
+    recorded = (FIXTURES / "openai-responses" / "stream" / "web_search_annotation_added.sse").read_text()
+    source = _text(chatcodec.accumulate_stream("openai-responses", recorded))
+    assert source.citations
+    losses: list[Loss] = []
+    gemini = b"".join(
+        chatcodec.convert_stream(recorded, source="openai-responses", target="gemini", on_loss="ignore", losses=losses)
+    )
+    assert [loss for loss in losses if "citation" in loss.what] == []
+    read = chatcodec.accumulate_stream("gemini", gemini)
+    assert len(read.choices[0].message.content) == 1
+    assert _cited(_text(read)) == _cited(source)

@@ -85,13 +85,16 @@ class _Open:
     """Another provider's reasoning shown as a thought: its signature is not sent."""
     text: list[str] = field(default_factory=_no_pieces)
     """An answer text's fragments, for the spans its citations name at its end."""
+    position: int = 0
+    """Its wire part's index in the answer (a part not sent has none: the ones after it move up)."""
 
 
 @dataclass
 class _Cited:
     """A text's citations, for its candidate's ``groundingMetadata`` on the finish chunk."""
 
-    index: int
+    position: int
+    """The text's wire part's index in the answer."""
     text: str
     citations: list[dict[str, Any]]
     at: Steps
@@ -118,6 +121,7 @@ class StreamEncoder:
         self.tokens: dict[int, tuple[Steps, list[dict[str, Any]]]] = {}  # choice -> its text deltas' tokens
         self.cited: dict[int, list[_Cited]] = {}  # choice -> its texts' citations, for its finish
         self.choice_bags: dict[int, dict[str, Any]] = {}  # choice -> its bag, for citations with no finish
+        self.wire_parts: dict[int, int] = {}  # choice -> the parts written for it (a segment's partIndex counts them)
         self.failed: bool = False
         """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
         self.dropped: bool = False  # an event came after it, left out
@@ -231,6 +235,8 @@ class StreamEncoder:
         if self.sealed or (continuation and self.pending is not None and self._parts(choice)):
             self._flush()
         self._parts(choice).append(piece)
+        if not continuation:
+            self.wire_parts[choice] = self.wire_parts.get(choice, 0) + 1
 
     def _finish(self, event: FinishEvent, at: Steps) -> None:
         response_bag = KIT.claim(self.losses, event.provider_metadata, at)
@@ -256,16 +262,16 @@ class StreamEncoder:
 
     def _grounding(self, choice: int, candidate: dict[str, Any], bag: dict[str, Any], at: Steps) -> None:
         """The candidate's ``groundingMetadata`` from its texts' citations, as a body's
-        (:func:`.grounding.place_grounding`; a part's index in the stream is its wire part's)."""
+        (:func:`.grounding.place_grounding`), each text at its wire part's index."""
         cited = self.cited.pop(choice, [])
         if not cited and METADATA not in candidate:
             return
-        size = max((text.index + 1 for text in cited), default=0)
+        size = max((text.position + 1 for text in cited), default=0)
         parts: list[dict[str, Any]] = [{"type": "opaque"}] * size
         places: list[Steps] = [at] * size
         for text in cited:
-            parts[text.index] = {"type": "text", "text": text.text, "citations": text.citations}
-            places[text.index] = text.at
+            parts[text.position] = {"type": "text", "text": text.text, "citations": text.citations}
+            places[text.position] = text.at
         place_grounding(candidate, bag, parts, range(size), losses=self.losses, at=at, places=places)
 
     def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
@@ -360,6 +366,7 @@ class StreamEncoder:
             state.text.append(delta)
         if not state.written:
             piece = {**state.fields, **piece}
+            state.position = self.wire_parts.get(choice, 0)
         self._piece(choice, piece, continuation=state.written)
         state.piece = piece
         state.written = True
@@ -396,7 +403,7 @@ class StreamEncoder:
         del self.open[key]
         if isinstance(event, TextEndEvent) and event.citations:
             cited = [citation.model_dump() for citation in event.citations]
-            text = _Cited(event.index, "".join(state.text), cited, (*at, "citations"))
+            text = _Cited(state.position, "".join(state.text), cited, (*at, "citations"))
             self.cited.setdefault(event.choice, []).append(text)
 
     def _tool_end(self, event: ToolCallEndEvent, at: Steps) -> None:
@@ -425,7 +432,8 @@ class StreamEncoder:
     def _whole(self, event: PartEvent, at: Steps) -> None:
         if isinstance(event.part, TextPart) and event.part.citations:
             cited = [citation.model_dump() for citation in event.part.citations]
-            text = _Cited(event.index, event.part.text, cited, (*at, "part", "citations"))
+            position = self.wire_parts.get(event.choice, 0)  # a text part is always written
+            text = _Cited(position, event.part.text, cited, (*at, "part", "citations"))
             self.cited.setdefault(event.choice, []).append(text)
         part = event.part.model_dump()
         if event.provider_metadata is not None:
