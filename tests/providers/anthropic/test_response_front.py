@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import chatcodec
@@ -134,12 +134,20 @@ def test_a_kept_value_nested_too_deep_is_refused_as_by_the_general_path(
 MUTATED = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def _with_float_input() -> dict[str, Any]:
+    """The draw that found it: a tool call's input holding a float, which the front hands
+    on wrapped (``closed_schema.WithFloats``, so its text is written as ``json.dumps``
+    spells a float) where the wire shapes give the plain value: alike only if the wrapper
+    shows as its value."""
+    payload = load_json("response", "parallel_tool_use.json")
+    payload["content"][1]["input"] = {"name": 1e308}
+    return payload
+
+
 @MUTATED
-@given(data=st.data())
-def test_a_mutated_response_reads_the_same_by_either_path(data: st.DataObject) -> None:
-    payload = data.draw(
-        st.sampled_from(RESPONSE_FIXTURES).map(lambda name: load_json("response", name)).flatmap(mutated)
-    )
+@given(payload=st.sampled_from(RESPONSE_FIXTURES).map(lambda name: load_json("response", name)).flatmap(mutated))
+@example(payload=_with_float_input())
+def test_a_mutated_response_reads_the_same_by_either_path(payload: object) -> None:
     if not isinstance(payload, dict):  # the reader takes a body once it is a JSON object
         return
     closed = wire.COMMON_RESPONSE.validate(copy.deepcopy(payload))

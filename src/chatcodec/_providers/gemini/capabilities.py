@@ -20,4 +20,5 @@ CAPABILITIES = Capabilities(
     strict_reading=True,
     logprobs=True,  # a candidate's logprobsResult (logprobs.py)
     logprob_settings=True,  # generationConfig.responseLogprobs, logprobs
+    citations=frozenset({"response", "stream"}),  # a candidate's groundingMetadata (grounding.py); a Content has none
 )

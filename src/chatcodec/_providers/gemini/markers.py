@@ -33,6 +33,11 @@ meaning; another provider drops them without a report):
   not add it (:mod:`.settings`);
 * ``_no_candidates`` (responses): a blocked prompt had no candidate; the canonical
   response holds one empty choice for it;
+* ``_cited_grounding`` (candidates): the candidate's ``groundingMetadata`` was read into its
+  texts' url citations, and the bag keeps only what has no canonical place (without it a
+  kept ``groundingMetadata`` is the wire's, whole; :mod:`.grounding`); ``_grounding_keys``:
+  how that metadata ordered its keys when not as the writer does (a recording re-serialised
+  with sorted keys), so the round trip gives the same bytes;
 * ``_string`` (system message): ``systemInstruction`` was a bare string (a google-genai
   config dump), written back as one;
 * ``_joined`` (user messages): the message shared its wire turn with the tool results

@@ -27,6 +27,7 @@ from chatcodec import ProviderAPIError
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
+from chatcodec._providers.gemini.grounding import METADATA, place_grounding, read_grounding
 from chatcodec._providers.gemini.logprobs import RESULT, take_logprobs, write_logprobs
 from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, SNAKE
 from chatcodec._providers.gemini.messages import content_fields
@@ -157,6 +158,8 @@ def decode_candidate(candidate: dict[str, Any], position: int, model: str | None
     content: dict[str, Any] = candidate.get("content") or {}
     context = PartDecoding(model=model, id_prefix=prefix, container=index)
     parts = [decode_part(part, "model", context, number) for number, part in enumerate(content.get("parts") or [])]
+    if METADATA in bag:
+        read_grounding(bag, parts)
     message_bag = content_rest(content)
     if "content" in candidate:
         mark_absent(message_bag, content, "role", "parts")
@@ -265,10 +268,14 @@ def encode_candidate(choice: Mapping[str, Any], position: int, context: EncodeCo
         )
     part_context = context.extend(GeminiContext)
     parts: list[dict[str, Any]] = []
-    for number, part in enumerate(_parts(message)):
+    positions: list[int | None] = []
+    canonical_parts = _parts(message)
+    for number, part in enumerate(canonical_parts):
         encoded = encode_part(part, part_context, (*message_at, "content", number))
+        positions.append(None if encoded is None else len(parts))
         if encoded is not None:
             parts.append(encoded)
+    place_grounding(wire, bag, canonical_parts, positions, losses=losses, at=at)
     if parts or message_bag or "content" not in absent:
         wire["content"] = content_fields(message_bag, "model", parts)
     index: int = choice.get("index", 0)

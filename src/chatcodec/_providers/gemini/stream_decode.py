@@ -32,6 +32,7 @@ from typing import Any
 from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage, ValidationError
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
+from chatcodec._providers.gemini.grounding import METADATA, read_grounding
 from chatcodec._providers.gemini.logprobs import RESULT, join_results, take_logprobs
 from chatcodec._providers.gemini.markers import NO_ARGS, NO_CANDIDATES, PROVIDER
 from chatcodec._providers.gemini.partial_args import PartialCall
@@ -67,6 +68,10 @@ def _empty() -> dict[str, Any]:
     return {}  # a factory, not dict[str, Any]: calling a generic alias raises and clears an error inside
 
 
+def _fragments() -> list[str]:
+    return []
+
+
 @dataclass
 class _OpenText:
     """A text or thought part that may still grow."""
@@ -75,6 +80,8 @@ class _OpenText:
     part: PartBuilder
     signed: bool
     end_metadata: dict[str, Any] = field(default_factory=_empty)
+    text: list[str] = field(default_factory=_fragments)
+    """An answer text's fragments, for the grounding that may cite it at the end."""
 
 
 @dataclass
@@ -125,7 +132,7 @@ class StreamDecoder(FeedByReading):
     def close(self) -> list[AnyStreamEvent]:
         """Close what is still open, give the candidates' bags and finishes, and the final usage."""
         for choice, state in sorted(self.choices.items()):
-            self._close_open(state)
+            self._close_open(state, cite=True)
             if state.partial is not None:
                 self._end_partial(choice, state)
         for choice, state in sorted(self.choices.items()):
@@ -277,6 +284,8 @@ class StreamDecoder(FeedByReading):
         open_part = state.open
         assert open_part is not None
         open_part.part.append(part["text"])
+        if open_part.kind == "text":
+            open_part.text.append(part["text"])
         signature = part.get("thoughtSignature")
         if signature is None:
             return
@@ -302,14 +311,17 @@ class StreamDecoder(FeedByReading):
         else:
             builder = self.builder.open_text(choice, index, metadata)
             builder.append(decoded["text"])
-            state.open = _OpenText("text", builder, "thoughtSignature" in part)
+            state.open = _OpenText("text", builder, "thoughtSignature" in part, text=[decoded["text"]])
 
-    def _close_open(self, state: _Choice) -> None:
+    def _close_open(self, state: _Choice, *, cite: bool = False) -> None:
+        """End the open part; at the stream's end (``cite``) an answer text with the citations
+        the candidate's ``groundingMetadata`` gives it (:func:`_cited`)."""
         open_part = state.open
         if open_part is None:
             return
         metadata = {PROVIDER: open_part.end_metadata} if open_part.end_metadata else None
-        self.builder.close(open_part.part, metadata=metadata)
+        citations = _cited(state, open_part) if cite and METADATA in state.extras else None
+        self.builder.close(open_part.part, metadata=metadata, citations=citations)
         state.open = None
 
     def _whole(self, choice: int, state: _Choice, part: dict[str, Any]) -> None:
@@ -377,3 +389,22 @@ class StreamDecoder(FeedByReading):
         state.partial = None
         partial.call["arguments"] = partial.arguments_text()
         self._tool_call(choice, partial.index, partial.call)
+
+
+def _cited(state: _Choice, open_part: _OpenText) -> list[dict[str, Any]] | None:
+    """The citations the candidate's ``groundingMetadata`` (on its last chunks) gives the
+    answer text still open at the stream's end, as a body's reader gives them
+    (:func:`.grounding.read_grounding`: a segment's ``partIndex`` counts the answer's parts,
+    as the decoder numbers them); the candidate's bag then keeps what has no canonical place.
+    None when the grounding cites another part too (one already ended), or does not map: it
+    then stays whole in the bag."""
+    if open_part.kind != "text":
+        return None
+    parts: list[dict[str, Any]] = [{"type": "opaque"}] * open_part.part.index
+    parts.append({"type": "text", "text": "".join(open_part.text)})
+    bag = dict(state.extras)
+    read_grounding(bag, parts)
+    citations: list[dict[str, Any]] | None = parts[-1].get("citations")
+    if citations:
+        state.extras = bag
+    return citations

@@ -29,6 +29,7 @@ from chatcodec import (
     StreamError,
     TextDeltaEvent,
     TextEndEvent,
+    TextPart,
     TextStartEvent,
     ThinkingDeltaEvent,
     ThinkingEndEvent,
@@ -40,6 +41,7 @@ from chatcodec import (
     UsageEvent,
 )
 from chatcodec._providers.gemini.finish_reason import encode_finish_reason
+from chatcodec._providers.gemini.grounding import METADATA, place_grounding
 from chatcodec._providers.gemini.logprobs import RESULT, write_logprobs
 from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
 from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
@@ -51,6 +53,7 @@ from chatcodec.contract import (
     PartLifecycleEvent,
     Steps,
     absent_keys,
+    as_dict,
     error_status,
     report_after_error,
     restore_fields,
@@ -80,6 +83,22 @@ class _Open:
     arguments: list[str] = field(default_factory=_no_pieces)
     foreign: bool = False
     """Another provider's reasoning shown as a thought: its signature is not sent."""
+    text: list[str] = field(default_factory=_no_pieces)
+    """An answer text's fragments, for the spans its citations name at its end."""
+    position: int = 0
+    """Its wire part's index in the answer (a part not sent has none: the ones after it move up)."""
+
+
+@dataclass
+class _Cited:
+    """A text's citations, for its candidate's ``groundingMetadata`` on the finish chunk."""
+
+    position: int
+    """The text's wire part's index in the answer."""
+    text: str
+    citations: list[dict[str, Any]]
+    at: Steps
+    """Where they came (the event's ``citations``)."""
 
 
 class StreamEncoder:
@@ -100,6 +119,9 @@ class StreamEncoder:
         self.refusals: set[tuple[int, int]] = set()
         self.position: int = 0
         self.tokens: dict[int, tuple[Steps, list[dict[str, Any]]]] = {}  # choice -> its text deltas' tokens
+        self.cited: dict[int, list[_Cited]] = {}  # choice -> its texts' citations, for its finish
+        self.choice_bags: dict[int, dict[str, Any]] = {}  # choice -> its bag, for citations with no finish
+        self.wire_parts: dict[int, int] = {}  # choice -> the parts written for it (a segment's partIndex counts them)
         self.failed: bool = False
         """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
         self.dropped: bool = False  # an event came after it, left out
@@ -127,6 +149,16 @@ class StreamEncoder:
         for at, _ in self.tokens.values():
             self.losses.add((*at, "logprobs"), "token log probabilities", "a Gemini stream gives them at the finish")
         self.tokens.clear()
+        for choice in list(self.cited):  # a candidate with no finish has its fields on any chunk
+            candidate = self._candidate(choice)
+            bag = self.choice_bags.get(choice, {})
+            kept = as_dict(bag.get(METADATA))
+            if kept is not None:
+                candidate[METADATA] = kept
+            self._grounding(choice, candidate, bag, ("events", self.position))
+            content: dict[str, Any] = candidate.get("content") or {}
+            if not content.get("parts") and content.keys() <= {"parts", "role"}:
+                candidate.pop("content", None)
         if not self.emitted and self.pending is None and (self.head or self.started):
             self._chunk()
         self._flush()
@@ -203,6 +235,8 @@ class StreamEncoder:
         if self.sealed or (continuation and self.pending is not None and self._parts(choice)):
             self._flush()
         self._parts(choice).append(piece)
+        if not continuation:
+            self.wire_parts[choice] = self.wire_parts.get(choice, 0) + 1
 
     def _finish(self, event: FinishEvent, at: Steps) -> None:
         response_bag = KIT.claim(self.losses, event.provider_metadata, at)
@@ -221,9 +255,24 @@ class StreamEncoder:
         if event.logprobs is not None or streamed is not None:  # the whole answer's, on its last chunk
             tokens = [*(streamed[1] if streamed else ()), *(token.model_dump() for token in event.logprobs or ())]
             candidate[RESULT] = write_logprobs(tokens, candidate.get(RESULT), self.losses, at)
+        self._grounding(event.choice, candidate, bag, at)
         content: dict[str, Any] = candidate.get("content") or {}
         if not content.get("parts") and content.keys() <= {"parts", "role"} and content.get("role") == "model":
             candidate.pop("content", None)  # nothing in it but the answer's role
+
+    def _grounding(self, choice: int, candidate: dict[str, Any], bag: dict[str, Any], at: Steps) -> None:
+        """The candidate's ``groundingMetadata`` from its texts' citations, as a body's
+        (:func:`.grounding.place_grounding`), each text at its wire part's index."""
+        cited = self.cited.pop(choice, [])
+        if not cited and METADATA not in candidate:
+            return
+        size = max((text.position + 1 for text in cited), default=0)
+        parts: list[dict[str, Any]] = [{"type": "opaque"}] * size
+        places: list[Steps] = [at] * size
+        for text in cited:
+            parts[text.position] = {"type": "text", "text": text.text, "citations": text.citations}
+            places[text.position] = text.at
+        place_grounding(candidate, bag, parts, range(size), losses=self.losses, at=at, places=places)
 
     def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
         """A choice's bag goes on its candidate and its message's on the candidate's
@@ -232,6 +281,7 @@ class StreamEncoder:
         why = "a Gemini stream gives response fields on its first chunk"
         KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), why)
         bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
+        self.choice_bags[event.choice] = {**self.choice_bags.get(event.choice, {}), **bag}
         message_bag = KIT.claim(self.losses, event.message_metadata, (*at, "message_metadata"))
         # what the candidate and its content say themselves wins, as in ``encode_response``
         fields = unmapped(restore_fields(bag), CANDIDATE_MAPPED)
@@ -312,8 +362,11 @@ class StreamEncoder:
         piece: dict[str, Any] = {"text": delta}
         if state.kind == "thinking":
             piece["thought"] = True
+        else:
+            state.text.append(delta)
         if not state.written:
             piece = {**state.fields, **piece}
+            state.position = self.wire_parts.get(choice, 0)
         self._piece(choice, piece, continuation=state.written)
         state.piece = piece
         state.written = True
@@ -348,6 +401,10 @@ class StreamEncoder:
         if extra and state.piece is not None:
             state.piece.update(extra)
         del self.open[key]
+        if isinstance(event, TextEndEvent) and event.citations:
+            cited = [citation.model_dump() for citation in event.citations]
+            text = _Cited(state.position, "".join(state.text), cited, (*at, "citations"))
+            self.cited.setdefault(event.choice, []).append(text)
 
     def _tool_end(self, event: ToolCallEndEvent, at: Steps) -> None:
         state = self.open.get((event.choice, event.index))
@@ -373,6 +430,11 @@ class StreamEncoder:
             self._piece(event.choice, wire, continuation=False)
 
     def _whole(self, event: PartEvent, at: Steps) -> None:
+        if isinstance(event.part, TextPart) and event.part.citations:
+            cited = [citation.model_dump() for citation in event.part.citations]
+            position = self.wire_parts.get(event.choice, 0)  # a text part is always written
+            text = _Cited(position, event.part.text, cited, (*at, "part", "citations"))
+            self.cited.setdefault(event.choice, []).append(text)
         part = event.part.model_dump()
         if event.provider_metadata is not None:
             part["provider_metadata"] = {**(part.get("provider_metadata") or {}), **event.provider_metadata}

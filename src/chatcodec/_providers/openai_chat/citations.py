@@ -88,10 +88,11 @@ def place_annotations(
 
 
 def write_annotations(
-    content: Sequence[Mapping[str, Any]], bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    content: Sequence[Mapping[str, Any]], bag: Mapping[str, Any], losses: LossRecorder, at: Steps, *, start: int = 0
 ) -> list[dict[str, Any]] | None:
     """The ``annotations`` of a response message whose text parts are joined into its
-    ``content`` string (None when no text part has citations)."""
+    ``content`` string (None when no text part has citations); ``start``: the characters of
+    the string before the first of them (a stream's text after another)."""
     if not any(part["type"] == "text" and part.get("citations") for part in content):
         return None
     if bag.get("_content") == "list":
@@ -103,7 +104,7 @@ def write_annotations(
     if bag.get("annotations"):
         losses.add((*at, "provider_metadata"), "annotations", "replaced by the text's citations", "metadata")
     annotations: list[dict[str, Any]] = []
-    offset = 0
+    offset = start
     for part in content:
         if part["type"] != "text":
             continue

@@ -101,6 +101,9 @@ def _error_object(event: ErrorEvent) -> dict[str, Any]:
 class _ChoiceState:
     role_sent: bool = False
     text_parts: int = 0
+    text_length: int = 0  # the code points of content text written so far
+    text_offset: int = 0  # where the open text part began in the content (its citations count from there)
+    cited: bool = False  # annotations of its texts wait in ``message`` (later texts' join them)
     calls: dict[int, int] = field(default_factory=dict[int, int])  # part index -> wire tool index
     custom: set[int] = field(default_factory=set[int])  # the part indexes of custom calls
     thinking: dict[int, stream_thinking.ThinkingRoute] = field(default_factory=dict[int, stream_thinking.ThinkingRoute])
@@ -143,8 +146,7 @@ class StreamEncoder:
             return iter(())
         kind = type(event)
         if kind is TextDeltaEvent:
-            text = cast("TextDeltaEvent", event)
-            return iter((self._delta(text.choice, {"content": text.delta}, text),))
+            return iter((self._text_delta(cast("TextDeltaEvent", event)),))
         if kind is ToolCallDeltaEvent:
             return iter(self._call_delta(cast("ToolCallDeltaEvent", event), (self._number,)))
         return iter(self._event(event, self._number))
@@ -244,7 +246,7 @@ class StreamEncoder:
         if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         delta = self._message_fields(state.message, at)
-        state.held, state.message, state.held_at, state.finished = {}, {}, None, True
+        state.held, state.message, state.held_at, state.finished, state.cited = {}, {}, None, True, False
         choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": delta, "finish_reason": word}
         return self._chunk([choice], event)
 
@@ -314,7 +316,7 @@ class StreamEncoder:
             case TextStartEvent():
                 return self._text_start(event, at)
             case TextDeltaEvent():
-                return [self._delta(event.choice, {"content": event.delta}, event)]
+                return [self._text_delta(event)]
             case RefusalDeltaEvent():
                 return [self._delta(event.choice, {"refusal": event.delta}, event)]
             case ToolCallStartEvent():
@@ -338,30 +340,42 @@ class StreamEncoder:
             case _:
                 assert_never(event)
 
+    def _text_delta(self, event: TextDeltaEvent) -> dict[str, Any]:
+        """A text's fragment, its characters counted: a later text's citations count from
+        where it begins in the one content string."""
+        chunk = self._delta(event.choice, {"content": event.delta}, event)
+        self._choices[event.choice].text_length += len(event.delta)  # the state _delta made
+        return chunk
+
     def _text_start(self, event: TextStartEvent, at: Steps) -> list[dict[str, Any]]:
         state = self._state(event.choice)
         state.text_parts += 1
+        state.text_offset = state.text_length
         if state.text_parts == 2:
             why = "an OpenAI stream has one content text per choice"
             self._losses.add(at, "second text part of a choice (runs into the first)", why)
         return [self._delta(event.choice, {"content": ""})]
 
-    def _text_citations(self, event: TextEndEvent, at: Steps) -> None:
+    def _text_citations(self, choice: int, cited: list[Any], metadata: Mapping[str, Any] | None, at: Steps) -> None:
         """A text's citations, for the finish chunk's ``delta.annotations`` (where OpenAI streams
-        them, and the decoder reads them): exact for a choice's one content text, whose
-        characters they count; a second text runs into the first, so its citations are reported."""
-        state = self._state(event.choice)
-        if state.text_parts > 1 or state.message.get("annotations") is not None:
+        them, and the decoder reads them): a choice's texts run into one content string, so a
+        later text's citations move by the characters written before it (code points, as
+        OpenAI counts them; :func:`.citations.write_annotations`) and join the earlier ones.
+        Annotations the message's bag already holds (another stream's) are not joined: reported."""
+        state = self._state(choice)
+        if state.message.get("annotations") is not None and not state.cited:
             why = "an OpenAI stream cites into one content text per choice"
             self._losses.add((*at, "citations"), "url citations", why)
             return
-        cited = [citation.model_dump() for citation in event.citations]
-        part = {"type": "text", "text": "", "citations": cited, "provider_metadata": event.provider_metadata}
-        state.message["annotations"] = citations.write_annotations([part], {}, self._losses, at)
+        part = {"type": "text", "text": "", "citations": cited, "provider_metadata": metadata}
+        written = citations.write_annotations([part], {}, self._losses, at, start=state.text_offset) or []
+        state.message["annotations"] = [*(state.message.get("annotations") or ()), *written]
+        state.cited = True
 
     def _end_metadata_loss(self, event: TextEndEvent | ToolCallEndEvent, at: Steps) -> None:
         if isinstance(event, TextEndEvent) and event.citations:
-            self._text_citations(event, at)
+            cited = [citation.model_dump() for citation in event.citations]
+            self._text_citations(event.choice, cited, event.provider_metadata, at)
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         kept = wire_fields(KIT.own(event.provider_metadata))
         if kept:
@@ -429,7 +443,14 @@ class StreamEncoder:
             case TextPart():
                 self._whole_loss(part, where)
                 opened = self._text_start(TextStartEvent(index=event.index, choice=event.choice), at)
-                return [*opened, self._delta(event.choice, {"content": part.text})] if part.text else opened
+                if part.text:
+                    opened.append(
+                        self._text_delta(TextDeltaEvent(index=event.index, choice=event.choice, delta=part.text))
+                    )
+                if part.citations:
+                    cited = [citation.model_dump() for citation in part.citations]
+                    self._text_citations(event.choice, cited, part.provider_metadata, where)
+                return opened
             case RefusalPart():
                 self._whole_loss(part, where)
                 return [self._delta(event.choice, {"refusal": part.text})]
