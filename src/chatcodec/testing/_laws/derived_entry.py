@@ -4,6 +4,7 @@ words, SDK oracle or tool-name rule, so the laws over those have no case for it)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
@@ -12,8 +13,15 @@ import chatcodec
 from chatcodec.testing._answers import chat_responses
 from chatcodec.testing._laws.entry import ProviderEntry, SingleHop
 from chatcodec.testing._laws.fixtures import JsonObject
-from chatcodec.testing._laws.normal_forms import without_provider_data
-from chatcodec.testing._strategies import chat_requests
+from chatcodec.testing._laws.normal_forms import (
+    without_empty_instructions,
+    without_provider_data,
+    without_spelling_markers,
+)
+from chatcodec.testing._laws.suite import capabilities
+from chatcodec.testing._strategies import chat_requests, messages
+
+Rewrites = Callable[[chatcodec.ChatRequest], Any]
 
 
 def _no_deep_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
@@ -32,13 +40,50 @@ def _same(request: chatcodec.ChatRequest) -> object:
     return without_provider_data(request)
 
 
+def any_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
+    """Any canonical request, and single-message ones too (so one loss does not hide another
+    change), without a registered codec's data."""
+    single = st.builds(chatcodec.ChatRequest, messages=st.lists(messages(), max_size=1))
+    return st.one_of(chat_requests(), single).map(without_provider_data)
+
+
+def _with_capabilities(rewrites: Rewrites, name: str) -> Rewrites:
+    """``rewrites`` after what the codec's capabilities say it leaves out unreported: an empty
+    system or developer message where it has no empty prompt (``Capabilities.empty_system``)."""
+    found = capabilities(name)
+    if found is None or found.empty_system:
+        return rewrites
+    return lambda request: rewrites(without_empty_instructions(request))
+
+
+def _single_hop(
+    rewrites: Rewrites | None, name: str, requests: Callable[[], st.SearchStrategy[chatcodec.ChatRequest]]
+) -> SingleHop:
+    """Without stated rewrites, a request reads back as it is (without any codec's data, after
+    what its capabilities say); with them, after them, both sides without pure-spelling markers."""
+    if rewrites is None:
+        same = _with_capabilities(_same, name)
+        return SingleHop(requests=lambda: chat_requests().map(without_provider_data), original=same, decoded=_same)
+    return SingleHop(
+        requests=requests,
+        original=lambda request: without_spelling_markers(rewrites(request)),
+        decoded=without_spelling_markers,
+    )
+
+
 def derived_entry(name: str, **stated: Any) -> ProviderEntry:
     """The entry :func:`chatcodec.testing.check_codec` uses for a codec whose distribution
     states none: the single-hop law over generated requests without any codec's data. With
-    ``stated``, the facts a built-in codec states over these (``built_in/``)."""
+    ``stated``, the facts a built-in codec states over these (``built_in/``); its
+    ``silent_rewrites`` (after what its capabilities say) give its single-hop normal form
+    unless it states one, over its ``single_hop_requests`` (:func:`any_requests`)."""
     chatcodec.get_codec(name)  # an unknown name fails here, as the CLI says
     stated.setdefault("names_in_prose", ())
-    requests = lambda: chat_requests().map(without_provider_data)  # noqa: E731
+    rewrites = stated.get("silent_rewrites")
+    if rewrites is not None:
+        stated["silent_rewrites"] = _with_capabilities(rewrites, name)
+    requests = stated.pop("single_hop_requests", any_requests)
+    single_hop = stated.pop("single_hop", None) or _single_hop(stated.get("silent_rewrites"), name, requests)
     return ProviderEntry.minimal(
         name,
         finish_reasons=stated.pop("finish_reasons", {}),
@@ -46,7 +91,7 @@ def derived_entry(name: str, **stated: Any) -> ProviderEntry:
         finish_reason_fixture=stated.pop("finish_reason_fixture", ""),
         streams=stated.pop("streams", None),
         shaped_responses=stated.pop("shaped_responses", _generated_responses),
-        single_hop=stated.pop("single_hop", SingleHop(requests=requests, original=_same, decoded=_same)),
+        single_hop=single_hop,
         tool_name_rule=stated.pop("tool_name_rule", None),
         deep_kept_value=stated.pop("deep_kept_value", _no_deep_value),
         **stated,
