@@ -1,6 +1,5 @@
 """Bedrock Nova's law facts: what the codec rewrites without a report (``request.py``,
-``messages.py``, ``parts.py``, ``settings.py``; the single-hop normal form judged on what a
-request means) and what a stream and a body of one answer share."""
+``messages.py``, ``parts.py``, ``settings.py``) and what a stream and a body of one answer share."""
 
 from __future__ import annotations
 
@@ -9,9 +8,9 @@ from typing import Any
 
 import chatcodec
 from chatcodec.testing._laws import rewrites as r
-from chatcodec.testing._laws.derived_entry import any_requests, derived_entry
-from chatcodec.testing._laws.entry import ProviderEntry, SingleHop
-from chatcodec.testing._laws.normal_forms import with_compact_arguments, without_spelling_markers
+from chatcodec.testing._laws.derived_entry import derived_entry
+from chatcodec.testing._laws.entry import ProviderEntry
+from chatcodec.testing._laws.normal_forms import with_compact_arguments
 
 PROVIDER = "bedrock-nova"
 
@@ -24,31 +23,6 @@ def same_streamed(response: chatcodec.ChatResponse) -> object:
     if compacted.get("usage") is not None:
         compacted["usage"].pop("provider_metadata", None)
     return compacted
-
-
-def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
-    """What a request says, without the spellings the codec is documented to change (as
-    :func:`silent_rewrites`): turn boundaries, string versus list content, a message's
-    cache marker (on its last part), thinking attribution, argument JSON formatting, the
-    reasoning switch an effort implies, and spelling markers."""
-    rewritten = silent_rewrites(without_spelling_markers(request))
-    items: list[Any] = []
-    for message in rewritten.messages:
-        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported
-        parts = [_part_meaning(part) for part in message.parts] or [{"empty": True}]
-        items += [(role, part) for part in parts]
-        items += [("name", message.name)] if message.name is not None else []
-        if message.cache_control is not None and not message.parts:  # nothing to put a cache point after
-            items.append(("cache_control", message.cache_control.model_dump(mode="json")))
-        items += [("metadata", message.provider_metadata)] if message.provider_metadata else []
-    return {"items": items, **rewritten.model_dump(mode="json", exclude={"messages"})}
-
-
-def _part_meaning(part: Any) -> dict[str, Any]:
-    dumped: dict[str, Any] = part.model_dump(mode="json")
-    if isinstance(part, chatcodec.ToolUsePart) and part.arguments_are_valid_json:
-        dumped["arguments"] = part.parsed_arguments()
-    return {key: value for key, value in dumped.items() if value is not None}
 
 
 def _result(result: dict[str, Any]) -> dict[str, Any]:
@@ -154,7 +128,6 @@ def entry(**stated: Any) -> ProviderEntry:
     return derived_entry(
         PROVIDER,
         names_in_prose=("bedrock", "aws", "amazon", "nova"),
-        single_hop=SingleHop(requests=any_requests, original=meaning, decoded=meaning),
         tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the family's ToolName rule
         same_result=same_streamed,
         silent_rewrites=silent_rewrites,
