@@ -36,8 +36,12 @@ def _generated_responses() -> st.SearchStrategy[chatcodec.ChatResponse]:
     return chat_responses(finished=True).map(without_provider_data)
 
 
-def _same(request: chatcodec.ChatRequest) -> object:
-    return without_provider_data(request)
+def _as_is(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    return request
+
+
+def _generated_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
+    return chat_requests().map(without_provider_data)
 
 
 def any_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
@@ -56,34 +60,20 @@ def _with_capabilities(rewrites: Rewrites, name: str) -> Rewrites:
     return lambda request: rewrites(without_empty_instructions(request))
 
 
-def _single_hop(
-    rewrites: Rewrites | None, name: str, requests: Callable[[], st.SearchStrategy[chatcodec.ChatRequest]]
-) -> SingleHop:
-    """Without stated rewrites, a request reads back as it is (without any codec's data, after
-    what its capabilities say); with them, after them, both sides without pure-spelling markers."""
-    if rewrites is None:
-        same = _with_capabilities(_same, name)
-        return SingleHop(requests=lambda: chat_requests().map(without_provider_data), original=same, decoded=_same)
-    return SingleHop(
-        requests=requests,
-        original=lambda request: without_spelling_markers(rewrites(request)),
-        decoded=without_spelling_markers,
-    )
-
-
 def derived_entry(name: str, **stated: Any) -> ProviderEntry:
     """The entry :func:`chatcodec.testing.check_codec` uses for a codec whose distribution
-    states none: the single-hop law over generated requests without any codec's data. With
-    ``stated``, the facts a built-in codec states over these (``built_in/``); its
-    ``silent_rewrites`` (after what its capabilities say) give its single-hop normal form
-    unless it states one, over its ``single_hop_requests`` (:func:`any_requests`)."""
+    states none: the single-hop law over generated requests without any codec's data (and
+    without what its capabilities say it leaves out). With ``stated``, the facts a built-in
+    codec states over these (``built_in/``): its ``silent_rewrites`` give its single-hop normal
+    form unless it states one (a request reads back as it is after them, both without
+    pure-spelling markers), over its ``single_hop_requests`` (:func:`any_requests`)."""
     chatcodec.get_codec(name)  # an unknown name fails here, as the CLI says
     stated.setdefault("names_in_prose", ())
-    rewrites = stated.get("silent_rewrites")
-    if rewrites is not None:
-        stated["silent_rewrites"] = _with_capabilities(rewrites, name)
-    requests = stated.pop("single_hop_requests", any_requests)
-    single_hop = stated.pop("single_hop", None) or _single_hop(stated.get("silent_rewrites"), name, requests)
+    own = "silent_rewrites" in stated
+    rewrites = stated["silent_rewrites"] = _with_capabilities(stated.get("silent_rewrites", _as_is), name)
+    form: Callable[[chatcodec.ChatRequest], object] = without_spelling_markers if own else without_provider_data
+    requests = stated.pop("single_hop_requests", any_requests if own else _generated_requests)
+    stated.setdefault("single_hop", SingleHop(requests, original=lambda request: form(rewrites(request)), decoded=form))
     return ProviderEntry.minimal(
         name,
         finish_reasons=stated.pop("finish_reasons", {}),
@@ -91,7 +81,7 @@ def derived_entry(name: str, **stated: Any) -> ProviderEntry:
         finish_reason_fixture=stated.pop("finish_reason_fixture", ""),
         streams=stated.pop("streams", None),
         shaped_responses=stated.pop("shaped_responses", _generated_responses),
-        single_hop=single_hop,
+        single_hop=stated.pop("single_hop"),
         tool_name_rule=stated.pop("tool_name_rule", None),
         deep_kept_value=stated.pop("deep_kept_value", _no_deep_value),
         **stated,

@@ -6,7 +6,7 @@ format repeats another's walk."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import chatcodec
@@ -39,12 +39,12 @@ def mapped(value: Any, rewrite: Callable[[JsonObject], JsonObject]) -> Any:
     return rewrite({key: mapped(item, rewrite) for key, item in value.items()})
 
 
-def applied(rows: Iterable[Row]) -> Callable[[JsonObject], JsonObject]:
-    """One object rewritten by every row whose pattern it holds, in order."""
-    listed = tuple(rows)
+def at_top(*rows: Row) -> Step:
+    """The rows applied to one object, in order: the request itself (its settings), or each
+    object :func:`everywhere` walks."""
 
     def rewrite(value: JsonObject) -> JsonObject:
-        for pattern, update in listed:
+        for pattern, update in rows:
             if holds(value, pattern):
                 value = {**value, **(update(value) if callable(update) else update)}
         return value
@@ -52,14 +52,9 @@ def applied(rows: Iterable[Row]) -> Callable[[JsonObject], JsonObject]:
     return rewrite
 
 
-def at_top(*rows: Row) -> Step:
-    """The rows applied to the request itself (its settings)."""
-    return applied(rows)
-
-
 def everywhere(*rows: Row) -> Step:
     """The rows applied to every object of the request (parts, results, nested content)."""
-    return lambda dumped: mapped(dumped, applied(rows))
+    return lambda dumped: mapped(dumped, at_top(*rows))
 
 
 def rewritten(request: chatcodec.ChatRequest, *steps: Step) -> chatcodec.ChatRequest:

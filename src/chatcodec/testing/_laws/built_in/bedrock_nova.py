@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import chatcodec
 from chatcodec.testing._laws import rewrites as r
 from chatcodec.testing._laws.derived_entry import derived_entry
-from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.normal_forms import with_compact_arguments
 
 PROVIDER = "bedrock-nova"
@@ -122,15 +122,14 @@ def _reasoning(top: dict[str, Any]) -> dict[str, Any]:
     return {"reasoning": {"enabled": True, **reasoning} if reasoning else None}
 
 
-def entry(**stated: Any) -> ProviderEntry:
-    """The facts the codec gives, for ``chatcodec check-codec bedrock-nova`` (and ``stated``
-    over them: the repository's tests add the recordings' and the SDK's)."""
-    return derived_entry(
-        PROVIDER,
-        names_in_prose=("bedrock", "aws", "amazon", "nova"),
-        tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the family's ToolName rule
-        same_result=same_streamed,
-        silent_rewrites=silent_rewrites,
-        unplaced_response_fields=("created", "id", "model", "usage.reasoning_tokens"),
-        **stated,
-    )
+entry = partial(
+    derived_entry,
+    PROVIDER,
+    names_in_prose=("bedrock", "aws", "amazon", "nova"),
+    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the family's ToolName rule
+    same_result=same_streamed,
+    silent_rewrites=silent_rewrites,
+    unplaced_response_fields=("created", "id", "model", "usage.reasoning_tokens"),
+)
+"""The facts the codec gives, for ``chatcodec check-codec bedrock-nova`` (the repository's tests
+add the recordings' and the SDK's as keywords)."""

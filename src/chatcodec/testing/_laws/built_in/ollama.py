@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import chatcodec
 from chatcodec.contract import is_list
 from chatcodec.testing._laws import rewrites as r
 from chatcodec.testing._laws.derived_entry import derived_entry
-from chatcodec.testing._laws.entry import BagSamples, ProviderEntry
+from chatcodec.testing._laws.entry import BagSamples
 from chatcodec.testing._laws.normal_forms import without_spelling_markers
 
 
@@ -94,23 +95,23 @@ BAGS = BagSamples(
 )
 
 
-def entry() -> ProviderEntry:
-    """The facts the codec gives, for ``chatcodec check-codec ollama``."""
-    return derived_entry(
-        "ollama",
-        names_in_prose=("ollama", "llama", "qwen"),
-        # Ollama documents no rule: ``api.ToolFunction.Name`` is any string, shown to the model
-        # by the template; a blank one names no tool (fitted and reported, as everywhere).
-        tool_name_rule=re.compile(r"\A(?s:.*\S.*)\Z"),
-        bags=BAGS,
-        same_result=streamed_form,
-        silent_rewrites=silent_rewrites,
-        unplaced_response_fields=(
-            "id",
-            "usage.cache_read_tokens",
-            "usage.cache_write_tokens",
-            "usage.reasoning_tokens",
-        ),
-        own_parameters=("keep_alive",),
-        reports_reparsed_arguments=True,
-    )
+entry = partial(
+    derived_entry,
+    "ollama",
+    names_in_prose=("ollama", "llama", "qwen"),
+    # Ollama documents no rule: ``api.ToolFunction.Name`` is any string, shown to the model
+    # by the template; a blank one names no tool (fitted and reported, as everywhere).
+    tool_name_rule=re.compile(r"\A(?s:.*\S.*)\Z"),
+    bags=BAGS,
+    same_result=streamed_form,
+    silent_rewrites=silent_rewrites,
+    unplaced_response_fields=(
+        "id",
+        "usage.cache_read_tokens",
+        "usage.cache_write_tokens",
+        "usage.reasoning_tokens",
+    ),
+    own_parameters=("keep_alive",),
+    reports_reparsed_arguments=True,
+)
+"""The facts the codec gives, for ``chatcodec check-codec ollama``."""

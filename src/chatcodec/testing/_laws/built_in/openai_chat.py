@@ -4,6 +4,7 @@ what a stream and a body of one answer share, and the bags its decoder writes.""
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any, cast
 
 import chatcodec
@@ -11,7 +12,7 @@ from chatcodec._compat import source_from_url
 from chatcodec.contract import is_dict, is_list
 from chatcodec.testing._laws import rewrites as r
 from chatcodec.testing._laws.derived_entry import derived_entry
-from chatcodec.testing._laws.entry import BagSamples, ProviderEntry, SingleHop
+from chatcodec.testing._laws.entry import BagSamples, SingleHop
 from chatcodec.testing._laws.normal_forms import effort_reading, without_empty_instructions
 from chatcodec.testing._strategies import chat_requests
 
@@ -146,16 +147,16 @@ BAGS = BagSamples(
 )
 
 
-def entry() -> ProviderEntry:
-    """The facts the codec gives, for ``chatcodec check-codec openai-chat``."""
-    return derived_entry(
-        "openai-chat",
-        rule_models=("gpt-5.6",),
-        names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
-        single_hop=SingleHop(requests=chat_requests, original=single_hop_original, decoded=lambda request: request),
-        tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the SDK's FunctionDefinition.name
-        bags=BAGS,
-        same_result=streamed_form,
-        silent_rewrites=silent_rewrites,
-        own_parameters=("frequency_penalty", "presence_penalty", "seed"),
-    )
+entry = partial(
+    derived_entry,
+    "openai-chat",
+    rule_models=("gpt-5.6",),
+    names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
+    single_hop=SingleHop(requests=chat_requests, original=single_hop_original, decoded=lambda request: request),
+    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the SDK's FunctionDefinition.name
+    bags=BAGS,
+    same_result=streamed_form,
+    silent_rewrites=silent_rewrites,
+    own_parameters=("frequency_penalty", "presence_penalty", "seed"),
+)
+"""The facts the codec gives, for ``chatcodec check-codec openai-chat``."""
