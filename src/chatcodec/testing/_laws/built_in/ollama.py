@@ -76,10 +76,11 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
             ({"tool_choice": {"type": "auto"}}, {"tool_choice": None}),  # Ollama's defaults: left out
             ({"parallel_tool_calls": True}, {"parallel_tool_calls": None}),
             ({"response_format": {"type": "text"}}, {"response_format": None}),
+            # ``strict: true`` on a schema is what Ollama always does
             (
                 {"response_format": {"strict": True}},
                 lambda top: {"response_format": {**top["response_format"], "strict": None}},
-            ),  # what Ollama always does
+            ),
             ({}, lambda top: _reasoning(top.get("reasoning"))),
         ),
     )

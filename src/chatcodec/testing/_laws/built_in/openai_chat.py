@@ -55,9 +55,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
                 lambda image: {"source": source_from_url(image["source"]["url"])},
             ),
         ),
-        r.at_top(
-            ({}, lambda top: {"reasoning": effort_reading(top.get("reasoning") or None)})
-        ),  # nothing set: left out
+        # a reasoning config with nothing set is left out; thinking is read as an effort
+        r.at_top(({}, lambda top: {"reasoning": effort_reading(top.get("reasoning") or None)})),
     )
 
 
