@@ -19,16 +19,14 @@ from typing import Any
 import chatcodec
 from chatcodec.contract import is_dict
 from chatcodec.testing._laws.entry import ProviderEntry
-from chatcodec.testing._laws.mutations import containers
+from chatcodec.testing._laws.mutations import Path, containers
 from chatcodec.testing._laws.registry import law
 from chatcodec.testing._laws.suite import Suite
-
-Location = tuple[int | str, ...]
 
 _SECONDS = 10
 
 
-def _holding_itself(body: dict[str, Any], place: Location) -> tuple[dict[str, Any], Location]:
+def _holding_itself(body: dict[str, Any], place: Path) -> tuple[dict[str, Any], Path]:
     """``body`` with the container at ``place`` holding itself, and where it appears again."""
     copied = copy.deepcopy(body)
     node: Any = copied
@@ -71,7 +69,7 @@ def _other(provider: ProviderEntry) -> str:
     return next(name for name in chatcodec.registered_providers() if name != provider.name)
 
 
-def _last_step(location: Location) -> str:
+def _last_step(location: Path) -> str:
     step = location[-1]
     return f"[{step}]" if isinstance(step, int) else f".{step}"
 

@@ -23,8 +23,6 @@ from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.mutations import mutated, places
 from chatcodec.testing._laws.registry import law
 
-Location = tuple[int | str, ...]
-
 _DEPTHS = range(249, 258)
 """Every depth around pydantic-core's depth limit (about 255 levels), where the two paths could
 part: a value 253 deep in a setting kept in a bag and 254 deep in a tool definition were
