@@ -22,12 +22,8 @@ import chatcodec.testing as canonical
 from chatcodec.testing._laws.built_in import anthropic
 from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
 from chatcodec.testing._laws.fixtures import JsonObject
-from chatcodec.testing._laws.normal_forms import (
-    calls_of,
-    with_compact_arguments,
-    without_neutral_penalties,
-    without_unasked_logprobs,
-)
+from chatcodec.testing._laws.normal_forms import with_compact_arguments
+from conformance.normal_forms import calls_of, without_neutral_penalties, without_unasked_logprobs
 from conformance.recordings import recordings_of
 from providers.anthropic.anthropic_support import (
     PREDATES_SDK,

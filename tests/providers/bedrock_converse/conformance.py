@@ -24,11 +24,10 @@ from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
 from chatcodec.testing._laws.fixtures import JsonObject
 from chatcodec.testing._laws.normal_forms import (
     with_compact_arguments,
-    without_neutral_penalties,
     without_provider_data,
     without_spelling_markers,
-    without_unasked_logprobs,
 )
+from conformance.normal_forms import without_neutral_penalties, without_unasked_logprobs
 from conformance.recordings import recordings_of
 from providers.bedrock_converse.bedrock_support import (
     assert_valid_request,

@@ -14,10 +14,6 @@ from typing import Any
 
 import chatcodec
 from chatcodec.testing._laws.built_in import openai_chat
-from chatcodec.testing._laws.built_in.openai_chat import (
-    content_as_list,
-    silent_rewrites,
-)
 from chatcodec.testing._laws.entry import ProviderEntry, StreamPair
 from chatcodec.testing._laws.fixtures import JsonObject
 from conformance.recordings import recordings_of
@@ -28,9 +24,9 @@ from providers.openai_chat.openai_chat_support import (
     assert_response_matches_sdk,
 )
 from providers.openai_chat.spelling_twins import SPELLING_TWINS
-from providers.openai_chat.test_properties import openai_responses
+from providers.openai_chat.test_properties import content_as_list, openai_responses
 
-__all__ = ["ENTRY", "FINISH_REASONS", "check_request", "check_response", "check_stream", "silent_rewrites"]
+__all__ = ["ENTRY", "FINISH_REASONS", "check_request", "check_response", "check_stream"]
 
 check_request = assert_request_matches_sdk
 check_response = assert_response_matches_sdk

@@ -20,12 +20,8 @@ import chatcodec
 import chatcodec.testing as canonical
 from chatcodec.testing._laws.entry import ProviderEntry, SingleHop, StreamPair
 from chatcodec.testing._laws.fixtures import JsonObject
-from chatcodec.testing._laws.normal_forms import (
-    effort_reading,
-    without_empty_instructions,
-    without_neutral_penalties,
-    without_unasked_logprobs,
-)
+from chatcodec.testing._laws.normal_forms import effort_reading, without_empty_instructions
+from conformance.normal_forms import without_neutral_penalties, without_unasked_logprobs
 from conformance.recordings import recordings_of
 from providers.openai_responses.conformance_streams import CASES
 from providers.openai_responses.responses_support import (

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import assistant_messages, chat_responses, finish_reasons, usages
-from chatcodec.testing._laws.normal_forms import response_meaning, without_provider_data
+from chatcodec.testing._laws.normal_forms import without_provider_data
+from conformance.normal_forms import response_meaning
 from conformance.providers import PROVIDER, PROVIDER_NAMES
 from providers.openai_responses.conformance import shaped_responses
 

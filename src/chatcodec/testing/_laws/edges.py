@@ -30,7 +30,3 @@ def status_of(error_type: str | None, provider: str | None = None) -> int:
         if edge is not None and error_type is not None and error_type in (statuses := edge.errors.statuses()):
             return statuses[error_type]
     return 500
-
-
-def with_edges(names: list[str]) -> list[str]:
-    return [name for name in names if edge_of(name) is not None]

@@ -12,33 +12,21 @@ from __future__ import annotations
 
 import copy
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
 import chatcodec
-from chatcodec.contract import is_dict, is_list
+from chatcodec.contract import is_dict
 from chatcodec.testing._laws.entry import ProviderEntry
+from chatcodec.testing._laws.mutations import Path, containers
 from chatcodec.testing._laws.registry import law
 from chatcodec.testing._laws.suite import Suite
-
-Location = tuple[int | str, ...]
 
 _SECONDS = 10
 
 
-def _containers(value: object, steps: Location = ()) -> Iterator[Location]:
-    if is_dict(value):
-        yield steps
-        for key, item in value.items():
-            yield from _containers(item, (*steps, str(key)))
-    elif is_list(value):
-        yield steps
-        for index, item in enumerate(value):
-            yield from _containers(item, (*steps, index))
-
-
-def _holding_itself(body: dict[str, Any], place: Location) -> tuple[dict[str, Any], Location]:
+def _holding_itself(body: dict[str, Any], place: Path) -> tuple[dict[str, Any], Path]:
     """``body`` with the container at ``place`` holding itself, and where it appears again."""
     copied = copy.deepcopy(body)
     node: Any = copied
@@ -81,7 +69,7 @@ def _other(provider: ProviderEntry) -> str:
     return next(name for name in chatcodec.registered_providers() if name != provider.name)
 
 
-def _last_step(location: Location) -> str:
+def _last_step(location: Path) -> str:
     step = location[-1]
     return f"[{step}]" if isinstance(step, int) else f".{step}"
 
@@ -95,7 +83,7 @@ def a_request_holding_itself_is_a_chatcodec_error_at_every_place(provider: Provi
     name = provider.names("request")[0]
     body = provider.load("request", name)
     target = _other(provider)
-    for place in _containers(body):
+    for place, _ in containers(body):
         payload, again = _holding_itself(body, place)
         for strict in (False, True):
             for error in (
@@ -112,7 +100,7 @@ def a_response_holding_itself_is_a_chatcodec_error_at_every_place(provider: Prov
     name = provider.names("response")[0]
     body = provider.load("response", name)
     target = _other(provider)
-    for place in _containers(body):
+    for place, _ in containers(body):
         payload, _ = _holding_itself(body, place)
         assert _refused(chatcodec.decode_response, provider.name, payload) is not None, (name, place)
         refused = _refused(chatcodec.convert_response, payload, source=provider.name, target=target)

@@ -12,19 +12,16 @@ recording (the free-form values included: tool schemas, arguments, options).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.contract import is_dict, is_list
+from chatcodec.contract import is_dict
 from chatcodec.testing._laws.entry import ProviderEntry
-from chatcodec.testing._laws.mutations import mutated
+from chatcodec.testing._laws.mutations import mutated, places
 from chatcodec.testing._laws.registry import law
-
-Location = tuple[int | str, ...]
 
 _DEPTHS = range(249, 258)
 """Every depth around pydantic-core's depth limit (about 255 levels), where the two paths could
@@ -65,16 +62,6 @@ def convert_request_refuses_a_mutated_request_decode_request_refuses(
     _agree(provider.name, data.draw(mutated(provider.load("request", name))))
 
 
-def _objects(value: object, steps: Location = ()) -> Iterator[Location]:
-    if is_dict(value):
-        yield steps
-        for key, item in value.items():
-            yield from _objects(item, (*steps, str(key)))
-    elif is_list(value):
-        for index, item in enumerate(value):
-            yield from _objects(item, (*steps, index))
-
-
 def _nested(depth: int) -> object:
     value: object = 1
     for _ in range(depth):
@@ -86,7 +73,7 @@ def _nested(depth: int) -> object:
 def convert_refuses_a_value_nested_too_deeply_wherever_decode_does(provider: ProviderEntry, kind: str) -> None:
     for name in provider.names(kind)[:3]:
         body = provider.load(kind, name)
-        for place in _objects(body):
+        for place in [path for path, node in places(body) if is_dict(node)]:
             for depth in _DEPTHS:
                 deep = copy.deepcopy(body)
                 node: Any = deep

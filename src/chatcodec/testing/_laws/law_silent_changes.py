@@ -10,8 +10,9 @@ from collections import Counter
 from typing import Any
 
 import chatcodec
-from chatcodec.contract import is_dict, is_list, meaningful_markers
+from chatcodec.contract import is_dict, meaningful_markers
 from chatcodec.testing._laws.entry import ProviderEntry
+from chatcodec.testing._laws.mutations import places
 from chatcodec.testing._laws.registry import law
 from chatcodec.testing._laws.suite import Suite, capabilities
 
@@ -167,19 +168,12 @@ def meaningful_spellings_come_back_or_are_reported(
 def _markers(request: chatcodec.ChatRequest) -> Counter[str]:
     """How many bags of ``request`` hold each marker (with a value: ``null`` is no spelling)."""
     found: Counter[str] = Counter()
-    pending: list[Any] = [request.model_dump(mode="json")]
-    while pending:
-        value = pending.pop()
-        if is_list(value):
-            pending.extend(value)
-        elif is_dict(value):
-            for key in ("provider_metadata", "provider_options"):
-                bags: Any = value.get(key)
-                if is_dict(bags):
-                    found.update(
-                        k for bag in bags.values() for k, v in bag.items() if k[:1] == "_" != k[1:2] and v is not None
-                    )
-            pending.extend(value.values())
+    for _, value in places(request.model_dump(mode="json")):
+        for bags in (value.get(key) for key in ("provider_metadata", "provider_options")) if is_dict(value) else ():
+            if is_dict(bags):
+                found.update(
+                    k for bag in bags.values() for k, v in bag.items() if k[:1] == "_" != k[1:2] and v is not None
+                )
     return found
 
 

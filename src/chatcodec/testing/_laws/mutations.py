@@ -9,6 +9,7 @@ duplicates a list item. One to three mutations per example.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from hypothesis import strategies as st
@@ -41,24 +42,19 @@ ODD_VALUES = st.one_of(SHALLOW_VALUES, st.sampled_from(["list", "object"]).map(_
 """The same, and values nested 200 deep."""
 
 
-def paths(value: object, at: Path = ()) -> list[Path]:
-    """Every place in ``value``: the root, each object key, each list item."""
-    found = [at]
-    if is_dict(value):
-        for key, item in value.items():
-            found += paths(item, (*at, key))
-    elif is_list(value):
-        for index, item in enumerate(value):
-            found += paths(item, (*at, index))
-    return found
+def places(value: object, at: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every place in ``value`` with what it holds: the root, each object key, each list item."""
+    yield at, value
+    items: Iterable[tuple[int | str, Any]] = (
+        value.items() if is_dict(value) else enumerate(value) if is_list(value) else ()
+    )
+    for step, item in items:
+        yield from places(item, (*at, step))
 
 
-def _strings(value: object) -> list[str]:
-    if is_dict(value):
-        return [text for item in value.values() for text in _strings(item)]
-    if is_list(value):
-        return [text for item in value for text in _strings(item)]
-    return [value] if isinstance(value, str) and len(value) < 40 else []
+def containers(value: object) -> list[tuple[Path, Any]]:
+    """The places in ``value`` that hold an object or a list, with it."""
+    return [(path, node) for path, node in places(value) if is_dict(node) or is_list(node)]
 
 
 def _parent(root: Any, path: Path) -> Any:
@@ -69,7 +65,7 @@ def _parent(root: Any, path: Path) -> Any:
 
 
 def _mutate(draw: st.DrawFn, root: Any, odd: st.SearchStrategy[object]) -> Any:
-    path = draw(st.sampled_from(paths(root)))
+    path = draw(st.sampled_from([path for path, _ in places(root)]))
     action = draw(st.sampled_from(["drop", "replace", "retag", "insert", "duplicate"]))
     if not path:  # the whole value: only a replacement makes sense
         return draw(odd)
@@ -77,8 +73,10 @@ def _mutate(draw: st.DrawFn, root: Any, odd: st.SearchStrategy[object]) -> Any:
     key = path[-1]
     if action == "drop":
         del parent[key]
-    elif action == "retag" and _strings(root):
-        parent[key] = draw(st.sampled_from(_strings(root)))
+    elif action == "retag" and (
+        strings := [node for _, node in places(root) if isinstance(node, str) and len(node) < 40]
+    ):
+        parent[key] = draw(st.sampled_from(strings))
     elif action == "insert" and is_dict(parent):
         parent[draw(st.text(max_size=12))] = draw(odd)
     elif action == "duplicate" and is_list(parent):

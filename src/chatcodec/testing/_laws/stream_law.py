@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec._public_label import shown_as
-from chatcodec.contract import is_dict, is_list
+from chatcodec.contract import is_list
 from chatcodec.testing._laws.fixtures import JsonObject
+from chatcodec.testing._laws.mutations import containers
 
 Outcome = str | tuple[type[BaseException], str]
 """A response as JSON, or an error's type and message."""
@@ -118,20 +119,6 @@ def changed(events: list[JsonObject], position: int, path: Path, value: object) 
     return changed_events
 
 
-def _containers(value: Any) -> list[dict[str, Any] | list[Any]]:
-    """Every dict and list inside ``value``, ``value`` included."""
-    if is_dict(value):
-        found: list[dict[str, Any] | list[Any]] = [value]
-        items: Iterable[Any] = value.values()
-    elif is_list(value):
-        found, items = [value], value
-    else:
-        return []
-    for item in items:
-        found.extend(_containers(item))
-    return found
-
-
 @st.composite
 def broken_streams(draw: st.DrawFn, events: list[JsonObject], cases: StreamCases) -> list[Any]:
     """``events`` (deep-copied first) with one to three things changed: a value retyped,
@@ -152,8 +139,8 @@ def broken_streams(draw: st.DrawFn, events: list[JsonObject], cases: StreamCases
             broken[position], broken[position + 1] = broken[position + 1], broken[position]
         elif change == "junk":
             broken[position] = copy.deepcopy(draw(values))
-        elif containers := _containers(broken[position]):
-            _change(draw, draw(st.sampled_from(containers)), change, values, cases)
+        elif found := [node for _, node in containers(broken[position])]:
+            _change(draw, draw(st.sampled_from(found)), change, values, cases)
     return broken
 
 

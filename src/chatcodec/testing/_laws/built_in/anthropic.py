@@ -5,25 +5,20 @@ rewrites and single-hop normal form still live with its tests, which add them.)"
 from __future__ import annotations
 
 import re
-from typing import Any
+from functools import partial
 
 from chatcodec.testing._laws.derived_entry import derived_entry
-from chatcodec.testing._laws.entry import ProviderEntry
 
-
-def entry(**stated: Any) -> ProviderEntry:
-    """The facts the codec gives, for ``chatcodec check-codec anthropic`` (and ``stated``
-    over them: the repository's tests add the recordings', the SDK's and the rewrites)."""
-    return derived_entry(
-        "anthropic",
-        **{
-            "rule_models": ("claude-opus-4-7",),
-            "sampling_options": {"api_version": "2023-06-01"},  # 2026-10-21 takes no sampling settings
-            "names_in_prose": ("anthropic", "claude"),
-            # Anthropic's client tools share OpenAI's rule (the openai SDK's FunctionDefinition.name).
-            "tool_name_rule": re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),
-            "unplaced_response_fields": ("created",),
-            "reports_reparsed_arguments": True,  # ``input`` is an object: the argument text is parsed
-            **stated,
-        },
-    )
+entry = partial(
+    derived_entry,
+    "anthropic",
+    rule_models=("claude-opus-4-7",),
+    sampling_options={"api_version": "2023-06-01"},  # 2026-10-21 takes no sampling settings
+    names_in_prose=("anthropic", "claude"),
+    # Anthropic's client tools share OpenAI's rule (the openai SDK's FunctionDefinition.name).
+    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),
+    unplaced_response_fields=("created",),
+    reports_reparsed_arguments=True,  # ``input`` is an object: the argument text is parsed
+)
+"""The facts the codec gives, for ``chatcodec check-codec anthropic`` (the repository's tests
+add the recordings', the SDK's and the rewrites as keywords)."""
