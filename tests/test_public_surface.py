@@ -61,7 +61,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "carries_nothing closed_schema compact_json constrained count_of decode_cache_control deeper_than "
         "deferred_adapter discriminator effort_word encode_cache_control error_status history_for "
         "holds_a_container holds_empty_content input_object is_a_double is_default is_dict is_list "
-        "is_local_file_url is_marker json_path keeps_a_container kept_object leftovers load_object loads "
+        "is_local_file_url is_marker json_path keeps_a_container kept_object leftovers load_object loaded loads "
         "local_file_why lower_case_source mark_absent mark_integers meaningful_markers model_in_path path "
         "plain_counts present problems_error put_logprobs range_rule read_data_ids read_event read_in_batches "
         "read_logprob_settings read_nested_error read_one read_options read_tier read_token_logprobs "

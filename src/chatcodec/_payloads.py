@@ -343,4 +343,13 @@ def _as_items(node: object) -> list[object]:
     return cast("list[object]", node) if isinstance(node, list | tuple) else []
 
 
-shown_as("chatcodec.contract", deeper_than, load_object, loads, refuse_unwritable_numbers, too_deep, unwritable_number)
+shown_as(
+    "chatcodec.contract",
+    deeper_than,
+    load_object,
+    loaded,
+    loads,
+    refuse_unwritable_numbers,
+    too_deep,
+    unwritable_number,
+)

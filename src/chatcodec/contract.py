@@ -42,6 +42,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._payloads import (
         deeper_than,
         load_object,
+        loaded,
         loads,
         refuse_unwritable_numbers,
         too_deep,
@@ -310,6 +311,7 @@ __all__ = [
     "kept_object",
     "leftovers",
     "load_object",
+    "loaded",
     "loads",
     "local_file_why",
     "lower_case_source",
@@ -436,7 +438,10 @@ _EXPORTED_FROM: dict[str, str] = {
             "constrained discriminator sdk_kinds shape_fields stands_for tag tagged wire_shape",
         ),
         ("chatcodec._providers.kit.cache", "decode_cache_control encode_cache_control"),
-        ("chatcodec._payloads", "deeper_than load_object loads refuse_unwritable_numbers too_deep unwritable_number"),
+        (
+            "chatcodec._payloads",
+            "deeper_than load_object loaded loads refuse_unwritable_numbers too_deep unwritable_number",
+        ),
         ("chatcodec._model._base", "deferred_adapter"),
         ("chatcodec._error_statuses", "error_status"),
         ("chatcodec._providers.history.turns", "history_for holds_empty_content"),

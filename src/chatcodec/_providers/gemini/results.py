@@ -28,7 +28,6 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from chatcodec._payloads import loaded
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec._providers.gemini.markers import EMPTY_ID, KIT, NO_CACHE_MARKER, NO_RESPONSE, PROVIDER, WITHOUT_ID
@@ -42,6 +41,7 @@ from chatcodec.contract import (
     is_dict,
     kept_object,
     leftovers,
+    loaded,
     loads,
     restore_fields,
     shape_fields,

@@ -27,9 +27,8 @@ import base64
 from collections.abc import Mapping
 from functools import cache
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._narrow import DICT_GET, DICT_HOLDS
 from chatcodec._providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
@@ -38,6 +37,8 @@ from chatcodec._providers.openai_chat.servers.server import Server, ServerCall
 from chatcodec.contract import as_dict, as_list, decode_cache_control, encode_cache_control, sdk_fields
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from chatcodec.contract import Steps
 
 PACKAGE = "chatcodec._providers.openai_chat"
@@ -65,6 +66,11 @@ REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details")
 EFFORT_ORDER = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 """The canonical efforts, least first (``settings.EFFORTS``)."""
 BREAKPOINT, CACHE_CONTROL = "prompt_cache_breakpoint", "cache_control"
+
+_GET = cast("Callable[[Any, str], Any]", dict[str, Any].get)
+"""``dict.get`` unbound: ``map`` looks a key up in each dict in C (a non-dict raises TypeError)."""
+_HOLDS = cast("Callable[[Any, str], bool]", dict[str, Any].__contains__)
+"""``dict.__contains__`` unbound, for ``map`` as :data:`_GET` is."""
 
 
 @cache
@@ -100,8 +106,8 @@ def fit_request(body: dict[str, Any], call: ServerCall, *, named: bool) -> None:
     if not named:
         messages: Any = body.get("messages")
         try:  # most bodies hold no call with extra_content: looked for in C, every call of every message
-            calls_lists = filter(None, map(DICT_GET, messages, repeat("tool_calls")))
-            if not any(map(DICT_HOLDS, chain.from_iterable(calls_lists), repeat("extra_content"))):
+            calls_lists = filter(None, map(_GET, messages, repeat("tool_calls")))
+            if not any(map(_HOLDS, chain.from_iterable(calls_lists), repeat("extra_content"))):
                 return
         except TypeError:  # a value of another shape (not a dict): looked at one by one below
             pass
