@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec.contract import Capabilities, DecodeContext, EncodeContext, ProviderKit, history_for
+
+if TYPE_CHECKING:
+    from chatcodec._model.response_fields import UnifiedFinishReason
 
 STORED_HISTORY = Capabilities(
     display_name="stored history",
@@ -58,6 +61,39 @@ reported by the codec, as for every format without them)."""
 
 REQUEST_FIELDS = ("metadata", "cache_control", "user", "service_tier", "stream")
 """The request's other fields a stored history has no place for."""
+
+FinishReader = Callable[[str | None, dict[str, Any]], dict[str, Any] | None]
+
+
+def finish_reader(words: Mapping[str, UnifiedFinishReason]) -> FinishReader:
+    """A folder's ``decode_finish_reason``: the unified reason of one of the format's ``words``
+    (``other`` for a word it does not list), the word kept raw."""
+
+    def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
+        """The canonical reason for a stored word (None when the answer kept none)."""
+        del bag
+        return None if raw is None else {"unified": words.get(raw, "other"), "raw": raw}
+
+    return decode_finish_reason
+
+
+def answer_choice(message: dict[str, Any], word: object, decode: FinishReader) -> dict[str, Any]:
+    """A stored answer's one choice: its message, with the reason of the finish word it kept."""
+    choice: dict[str, Any] = {"index": 0, "message": message}
+    reason = decode(word if isinstance(word, str) else None, {})
+    if reason is not None:
+        choice["finish_reason"] = reason
+    return choice
+
+
+def the_answer(response: Mapping[str, Any], context: EncodeContext, one: str) -> Any:
+    """The choice a stored answer holds: the response's first (an empty answer when it has
+    none: a stored answer is always one message); every other is a loss (``one`` says why)."""
+    choices: Any = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
+    for index in range(1, len(choices)):
+        context.losses.add(("choices", index), "choice", one)
+    return choices[0]
+
 
 MessagesReader = Callable[[list[Any], DecodeContext], list[dict[str, Any]]]
 MessagesWriter = Callable[[Sequence[Mapping[str, Any]], int, EncodeContext], list[dict[str, Any]]]

@@ -55,11 +55,4 @@ class StreamAccumulator:
         return self._builder.part_so_far(choice, index)
 
 
-def accumulate(events: Iterable[AnyStreamEvent]) -> ChatResponse:
-    """Accumulate a whole canonical event stream into a response."""
-    accumulator = StreamAccumulator()
-    accumulator.extend(events)
-    return accumulator.response()
-
-
 shown_as("chatcodec", StreamAccumulator)  # shown as chatcodec.StreamAccumulator (it is imported from there)

@@ -10,6 +10,7 @@ from chatcodec._frameworks.ai_sdk.finish_reason import decode_finish_reason, enc
 from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage
 from chatcodec._frameworks.ai_sdk_model.messages import decode_message, encode_message
 from chatcodec._frameworks.ai_sdk_model.wire import validated_history
+from chatcodec._frameworks.history import answer_choice, the_answer
 from chatcodec.contract import DecodeContext, EncodeContext, as_dict
 
 
@@ -19,11 +20,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     history = validated_history({"messages": payload.get("messages")}, "AI SDK response")
     if len(history["messages"]) != 1 or history["messages"][0]["role"] != "assistant":
         raise ValueError("an AI SDK response holds one assistant ModelMessage")
-    choice: dict[str, Any] = {"index": 0, "message": decode_message(history["messages"][0])}
-    word = payload.get("finishReason")
-    reason = decode_finish_reason(word if isinstance(word, str) else None, {})
-    if reason is not None:
-        choice["finish_reason"] = reason
+    choice = answer_choice(decode_message(history["messages"][0]), payload.get("finishReason"), decode_finish_reason)
     response: dict[str, Any] = {"choices": [choice]}
     usage = as_dict(payload.get("usage"))
     if usage is not None:
@@ -33,10 +30,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write a canonical response's first choice as a stored answer."""
-    choices: Any = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
-    for index in range(1, len(choices)):
-        context.losses.add(("choices", index), "choice", "an AI SDK answer is one message")
-    choice: Any = choices[0]
+    choice: Any = the_answer(response, context, "an AI SDK answer is one message")
     wire: dict[str, Any] = {"messages": [encode_message(choice["message"], {}, context, ("choices", 0, "message"))]}
     word = encode_finish_reason(choice.get("finish_reason"), {}, context, ("choices", 0, "finish_reason"))
     if word is not None:

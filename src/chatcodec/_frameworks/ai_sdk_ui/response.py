@@ -17,6 +17,7 @@ from chatcodec._frameworks.ai_sdk.finish_reason import decode_finish_reason, enc
 from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage
 from chatcodec._frameworks.ai_sdk_ui.messages import decode_message, encode_messages
 from chatcodec._frameworks.ai_sdk_ui.wire import validated_history
+from chatcodec._frameworks.history import answer_choice, the_answer
 from chatcodec.contract import DecodeContext, EncodeContext, as_dict
 
 
@@ -30,13 +31,9 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     messages = decode_message(entries[0])
     if len(messages) != 1:
         raise ValueError("this UIMessage holds tool outputs: a history of several turns, read as a request")
-    choice: dict[str, Any] = {"index": 0, "message": messages[0]}
-    response: dict[str, Any] = {"choices": [choice], "id": entries[0]["id"]}
     metadata = as_dict(entries[0].get("metadata")) or {}
-    word = metadata.get("finishReason")
-    reason = decode_finish_reason(word if isinstance(word, str) else None, {})
-    if reason is not None:
-        choice["finish_reason"] = reason
+    choice = answer_choice(messages[0], metadata.get("finishReason"), decode_finish_reason)
+    response: dict[str, Any] = {"choices": [choice], "id": entries[0]["id"]}
     usage = as_dict(metadata.get("usage"))
     if usage is not None:
         response["usage"] = decode_usage(usage)
@@ -47,14 +44,12 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write a canonical response's first choice as one assistant ``UIMessage``."""
-    choices: Any = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
-    for index in range(1, len(choices)):
-        context.losses.add(("choices", index), "choice", "an AI SDK UI answer is one message")
-    message = encode_messages([choices[0]["message"]], 0, context)[0]
+    choice: Any = the_answer(response, context, "an AI SDK UI answer is one message")
+    message = encode_messages([choice["message"]], 0, context)[0]
     if response.get("id") is not None:
         message["id"] = response["id"]
     metadata: dict[str, Any] = dict(as_dict(message.get("metadata")) or {})
-    word = encode_finish_reason(choices[0].get("finish_reason"), {}, context, ("choices", 0, "finish_reason"))
+    word = encode_finish_reason(choice.get("finish_reason"), {}, context, ("choices", 0, "finish_reason"))
     if word is not None:
         metadata.setdefault("finishReason", word)
     if response.get("usage"):

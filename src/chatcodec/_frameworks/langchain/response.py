@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.history import answer_choice, the_answer
 from chatcodec._frameworks.langchain.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.langchain.markers import KIT
 from chatcodec._frameworks.langchain.messages import encode_message
@@ -24,14 +25,11 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 
     entry = validated_history({"messages": [payload]}, "LangChain AIMessage")["messages"][0]
     _, data, _ = unwrap(entry)
-    message = decode_messages([entry], context)[0]
-    choice: dict[str, Any] = {"index": 0, "message": message}
     meta: Any = data.get("response_metadata") or {}
     word: Any = meta.get("finish_reason", meta.get("stop_reason"))
-    reason = decode_finish_reason(word if isinstance(word, str) else None, {})
-    if reason is not None:
-        choice["finish_reason"] = reason
-    response: dict[str, Any] = {"choices": [choice]}
+    response: dict[str, Any] = {
+        "choices": [answer_choice(decode_messages([entry], context)[0], word, decode_finish_reason)]
+    }
     if isinstance(data.get("usage_metadata"), dict):
         response["usage"] = decode_usage(data["usage_metadata"])
     if isinstance(data.get("id"), str):
@@ -43,10 +41,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write a canonical response's first choice as a stored ``AIMessage``."""
-    choices: Any = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
-    for index in range(1, len(choices)):
-        context.losses.add(("choices", index), "choice", "a LangChain AIMessage is one answer")
-    choice: Any = choices[0]
+    choice: Any = the_answer(response, context, "a LangChain AIMessage is one answer")
     entry = encode_message(choice["message"], context, ("choices", 0, "message"))
     data = as_dict(entry.get("data", entry.get("kwargs")))
     assert data is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._frameworks.history import finish_reader
 from chatcodec.contract import EncodeContext, Steps
 
 if TYPE_CHECKING:
@@ -24,12 +25,8 @@ WORDS: Mapping[str, UnifiedFinishReason] = {
 _WORD_OF: Mapping[str, str] = {"refusal": "content_filter", **{unified: word for word, unified in WORDS.items()}}
 
 
-def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
-    """The canonical reason for a response's word (None when it has none)."""
-    del bag
-    if raw is None:
-        return None
-    return {"unified": WORDS.get(raw, "other"), "raw": raw}
+decode_finish_reason = finish_reader(WORDS)
+"""The canonical reason for a stored word (None when the answer kept none)."""
 
 
 def encode_finish_reason(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.history import answer_choice, the_answer
 from chatcodec._frameworks.pydantic_ai.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.pydantic_ai.markers import KIT
 from chatcodec._frameworks.pydantic_ai.response_parts import decode_response_message, encode_response_message
@@ -22,11 +23,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     """Read a stored ``ModelResponse`` as a canonical response dict."""
     del context
     entry = validated_response(payload, "pydantic-ai ModelResponse")
-    choice: dict[str, Any] = {"index": 0, "message": decode_response_message(entry)}
-    word = entry.get("finish_reason")
-    reason = decode_finish_reason(word if isinstance(word, str) else None, {})
-    if reason is not None:
-        choice["finish_reason"] = reason
+    choice = answer_choice(decode_response_message(entry), entry.get("finish_reason"), decode_finish_reason)
     response: dict[str, Any] = {"choices": [choice]}
     usage = as_dict(entry.get("usage"))
     if usage is not None:
@@ -40,10 +37,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write a canonical response's first choice as a stored ``ModelResponse``."""
-    choices: Any = response.get("choices") or [{"index": 0, "message": {"role": "assistant", "content": []}}]
-    for index in range(1, len(choices)):
-        context.losses.add(("choices", index), "choice", "a pydantic-ai ModelResponse is one answer")
-    choice: Any = choices[0]
+    choice: Any = the_answer(response, context, "a pydantic-ai ModelResponse is one answer")
     kept = KIT.own(choice["message"].get("provider_metadata"))
     entry = encode_response_message(choice["message"], context, ("choices", 0, "message"))
     if response.get("usage") and "usage" not in kept:
