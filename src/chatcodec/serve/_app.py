@@ -51,7 +51,9 @@ def create_app(
     meter_provider: Any = None,
 ) -> Starlette:
     """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
-    and closed with the app by default); ``tracer_provider`` the OpenTelemetry
+    and closed with the app by default; a given one's cookie jar is replaced by one that
+    keeps no cookie an answer sets, since one caller's cookie must not go upstream for
+    another); ``tracer_provider`` the OpenTelemetry
     ``TracerProvider`` spans go to under ``config.otel`` (default: the global one), and
     ``meter_provider`` the ``MeterProvider`` of the GenAI client metrics (likewise)."""
     proxy = Proxy(Server(config, client, tracer_provider, meter_provider))
