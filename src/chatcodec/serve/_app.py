@@ -25,7 +25,6 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
@@ -33,7 +32,6 @@ from starlette.routing import BaseRoute, Route
 from chatcodec._public_label import shown_as
 from chatcodec.serve import _endpoints as endpoints
 from chatcodec.serve._config import ServeConfig
-from chatcodec.serve._deadlines import BodyDeadline
 from chatcodec.serve._fronts import routes
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord, internal_error
@@ -64,7 +62,6 @@ def create_app(
     ]
     return Starlette(
         routes=paths,
-        middleware=[Middleware(BodyDeadline, seconds=config.body_timeout)],
         lifespan=proxy.lifespan,
         exception_handlers={HTTPException: proxy.http_error, Exception: proxy.unhandled},
     )

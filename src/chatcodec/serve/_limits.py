@@ -27,6 +27,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -38,6 +39,7 @@ from starlette.requests import Request
 from chatcodec._errors import CodecNotAvailableError, StreamError
 from chatcodec._narrow import as_dict
 from chatcodec._payloads import JSONValueError, loads, unwritable_number
+from chatcodec.serve._deadlines import BodyDeadline, body_late
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._upstream_errors import failure
 from chatcodec.streams._convert import stream_codecs
@@ -52,18 +54,27 @@ _REQUEST_ID_NAMES = ("x-request-id", "request-id")
 _PASSED = frozenset(("retry-after", "retry-after-ms", "x-should-retry"))
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, or a 413 once it is known to exceed ``limit`` bytes."""
+async def read_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The request body, or a 413 once it is known to exceed ``limit`` bytes, or a 408 when
+    it has not arrived whole within ``seconds`` (:mod:`chatcodec.serve._deadlines`)."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise _too_large(limit)
     parts: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _too_large(limit)
-        parts.append(chunk)
+    deadline = BodyDeadline(seconds)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _too_large(limit)
+            parts.append(chunk)
+    except asyncio.CancelledError:
+        if deadline.passed():
+            raise body_late(seconds) from None
+        raise
+    finally:
+        deadline.cancel()
     return b"".join(parts)
 
 
