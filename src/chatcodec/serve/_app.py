@@ -111,7 +111,7 @@ class Proxy:
             routed = route.routed(server, called, admitted, record)
             validated = await validate.validated(server, routed)
             fitted = await fit.fitted(server, validated, admitted, record)
-            async with unless_caller_leaves(request, record) as watched:
+            with unless_caller_leaves(request, record) as watched:
                 sent = await send.sent(server, fitted)
                 answering = stream.streamed if fitted.call.stream else answer.answered
                 watched.response = await answering(server, fitted, sent, record)
