@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 import time
 import traceback
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -72,7 +72,9 @@ class RequestRecord:
     events: int | None = None
     stream_error_status: int | None = None
     """The status of an error that ended a stream after its 200 headers."""
-    request_id: str = field(default_factory=lambda: f"req_{uuid.uuid4().hex}")
+    request_id: str = field(default_factory=lambda: f"req_{os.urandom(16).hex()}")
+    """128 random bits, as a UUID4's 122 (``uuid.uuid4().hex`` cost 21 k instructions a request:
+    its ``UUID`` object's checks and integer formatting)."""
     span: Span | None = None
     """The request's span (telemetry on), ended once by :meth:`emit`."""
     store_error: str | None = None
