@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from starlette.requests import Request
 
@@ -22,8 +23,16 @@ class Admitted:
     caller: Caller
     headers: dict[str, str]
     """Its headers an upstream may read, lower-cased (:func:`~chatcodec.serve._auth.forwarded_headers`)."""
-    owner: str
-    """The digest of its key: whose kept answers and thinking it may continue."""
+    api: str
+    query: Mapping[str, str]
+    """Its query parameters (empty when it sent none)."""
+
+    @cached_property
+    def owner(self) -> str:
+        """The digest of its key: whose kept answers and thinking it may continue. Worked
+        out when a store asks (the key found again and hashed: 12 k instructions a request
+        a server without a store never needs)."""
+        return owner_of(caller_key(self.api, self.headers, self.query))
 
 
 def admitted(config: ServeConfig, request: Request) -> Admitted:
@@ -31,5 +40,4 @@ def admitted(config: ServeConfig, request: Request) -> Admitted:
     headers = {name.lower(): value for name, value in request.headers.items()}
     query: Mapping[str, str] = request.query_params if request.scope.get("query_string") else {}  # parsed if sent
     caller = admit(caller_key(config.api, headers, query), config.client_keys, allow_anonymous=config.allow_anonymous)
-    forwarded = forwarded_headers(caller, headers)
-    return Admitted(caller, forwarded, owner_of(caller_key(config.api, forwarded, query)))
+    return Admitted(caller, forwarded_headers(caller, headers), config.api, query)
