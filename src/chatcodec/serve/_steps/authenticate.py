@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
 
 from starlette.requests import Request
 
 from chatcodec.serve._auth import Caller, admit, forwarded_headers
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._fronts import caller_key
-from chatcodec.serve._response_store import owner_of
 
 
 @dataclass(frozen=True)
@@ -23,21 +21,17 @@ class Admitted:
     caller: Caller
     headers: dict[str, str]
     """Its headers an upstream may read, lower-cased (:func:`~chatcodec.serve._auth.forwarded_headers`)."""
-    api: str
-    query: Mapping[str, str]
-    """Its query parameters (empty when it sent none)."""
-
-    @cached_property
-    def owner(self) -> str:
-        """The digest of its key: whose kept answers and thinking it may continue. Worked
-        out when a store asks (the key found again and hashed: 12 k instructions a request
-        a server without a store never needs)."""
-        return owner_of(caller_key(self.api, self.headers, self.query))
+    key: str | None
+    """The key it presented (where its SDK sends it). Its digest
+    (:func:`~chatcodec.serve._response_store.owner_of`) says whose kept answers and thinking
+    it may continue; worked out where a store asks (a sha256 a request, 12 k instructions a
+    server without a store never needs)."""
 
 
 def admitted(config: ServeConfig, request: Request) -> Admitted:
-    """Who is calling (or a 401), its headers, and what it owns in the store."""
+    """Who is calling (or a 401), its headers, and the key that says what it owns in the store."""
     headers = {name.lower(): value for name, value in request.headers.items()}
     query: Mapping[str, str] = request.query_params if request.scope.get("query_string") else {}  # parsed if sent
-    caller = admit(caller_key(config.api, headers, query), config.client_keys, allow_anonymous=config.allow_anonymous)
-    return Admitted(caller, forwarded_headers(caller, headers), config.api, query)
+    presented = caller_key(config.api, headers, query)
+    caller = admit(presented, config.client_keys, allow_anonymous=config.allow_anonymous)
+    return Admitted(caller, forwarded_headers(caller, headers), presented)

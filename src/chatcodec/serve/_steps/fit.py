@@ -28,7 +28,7 @@ from chatcodec.serve._fronts import Call, answering
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._request_losses import LossRefusalError, refuse_unless_allowed, settled
-from chatcodec.serve._response_store import StoreError
+from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._seals import check_unsealed
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.shared import Server
@@ -79,7 +79,7 @@ async def _recalled(
     answerer, store = server.answerer, server.answerer.store
     if store is None:
         return answer
-    owner = admitted.owner
+    owner = owner_of(admitted.key)
     try:
         answer = await answerer.recalled(replace(answer, owner=owner))
     except answering.AnswerRefusedError as refusal:
