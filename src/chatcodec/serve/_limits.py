@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,6 +46,9 @@ from chatcodec.serve._upstream_errors import failure
 from chatcodec.streams._convert import stream_codecs
 
 MODEL_NAME_LIMIT = 512
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+"""A control character (C0 or DEL): one search in C, where a loop over the name's characters
+in Python cost 20 k instructions a request."""
 NESTING_LIMIT = 200
 """The deepest request body read (arrays and objects within each other): pydantic-core's
 JSON parser's own limit, past which every reader would recurse without end; a deeper
@@ -177,9 +181,9 @@ def check_model(model: str) -> None:
     docstring); no name passes (a server serving one model may take a request without)."""
     if len(model) > MODEL_NAME_LIMIT:
         raise RefusalError(400, f"the model name is longer than {MODEL_NAME_LIMIT} characters")
-    if any(segment in (".", "..") for segment in model.split("/")):
+    if "." in model and any(segment in (".", "..") for segment in model.split("/")):
         raise RefusalError(400, f"invalid model name {model!r}: a '.' or '..' segment would change the upstream path")
-    if any(ord(character) < 0x20 or ord(character) == 0x7F for character in model):
+    if _CONTROL.search(model) is not None:
         raise RefusalError(400, f"invalid model name {model!r}: it holds a control character")
 
 
