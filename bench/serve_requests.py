@@ -121,7 +121,7 @@ class Bench:
         self.serve_app: Any = create_app(config, client=_client())
         self.pass_app: Any = _pass_through_app("http://upstream.invalid", client=_client())
 
-    async def serve(self) -> object:
+    async def serve(self) -> bytes:
         return await _call(self.serve_app)
 
     async def checked(self) -> None:
