@@ -4,6 +4,7 @@ sockets against the real server, with uvicorn as ``chatcodec serve`` runs it."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -11,10 +12,15 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
+import pytest
+from starlette.requests import Request
+from starlette.types import Message
 
 from chatcodec.serve import ServeConfig
 from chatcodec.serve._app import create_app
 from chatcodec.serve._deadlines import server_settings
+from chatcodec.serve._limits import read_body
+from chatcodec.serve._refusal import RefusalError
 from serve.harness import serving
 
 HEAD = b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer k\r\ncontent-type: application/json\r\n"
@@ -71,6 +77,38 @@ def test_a_request_in_time_is_untouched() -> None:
             headers={"authorization": "Bearer k"},
         )
     assert answer.status_code == 400  # read and refused for its content, not cut off
+
+
+def _never_sending_request() -> Request:
+    async def receive() -> Message:
+        await asyncio.Event().wait()
+        raise AssertionError("never set")
+
+    return Request({"type": "http", "headers": []}, receive)
+
+
+def test_a_body_that_does_not_come_in_time_is_a_408_and_its_task_not_left_cancelled() -> None:
+    async def read() -> tuple[RefusalError, int]:
+        with pytest.raises(RefusalError) as refused:
+            await read_body(_never_sending_request(), 100, 0.05)
+        task = asyncio.current_task()
+        assert task is not None
+        return refused.value, task.cancelling()
+
+    refusal, cancelling = asyncio.run(read())
+    assert (refusal.status, refusal.headers) == (408, {"connection": "close"})
+    assert cancelling == 0  # the deadline's cancellation taken back: the handler goes on to answer
+
+
+def test_a_body_read_cancelled_from_elsewhere_stays_cancelled_never_a_408() -> None:
+    async def read() -> None:
+        task = asyncio.create_task(read_body(_never_sending_request(), 100, 5))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(read())
 
 
 # --- the write deadline, on the ASGI response alone ---------------------------------------------

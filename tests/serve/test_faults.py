@@ -17,6 +17,8 @@ import pytest
 
 import chatcodec.serve._steps.answer
 import chatcodec.serve._steps.validate
+from chatcodec.serve._limits import check_model
+from chatcodec.serve._refusal import RefusalError
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 
 SSE = "text/event-stream"
@@ -149,6 +151,18 @@ def test_a_model_name_that_would_change_the_upstream_path_is_refused(fake: FakeU
     assert answer.status_code == 400
     assert "invalid model name" in _openai_error(answer)["message"]
     assert fake.received == []
+
+
+@pytest.mark.parametrize(
+    ("model", "refused"),
+    [("a\x00b", True), ("a\x1f", True), ("\x7f", True), ("a\x80b", False), ("a b", False), ("claude-3.5", False)],
+)
+def test_a_model_name_with_a_c0_control_or_del_is_refused_and_no_other_character(model: str, refused: bool) -> None:
+    if refused:
+        with pytest.raises(RefusalError, match="control character"):
+            check_model(model)
+    else:
+        check_model(model)
 
 
 def test_a_body_above_the_limit_is_a_413_declared_or_chunked(fake: FakeUpstream) -> None:

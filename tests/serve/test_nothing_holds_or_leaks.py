@@ -26,6 +26,9 @@ pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 SECRET_TEXT = "a conversation nobody else may read"
 HEADERS = {"authorization": "Bearer k"}
+ONE_USE = httpx.Limits(max_keepalive_connections=0)
+"""A given client's connections closed after each answer: its app never closes it, and its
+loop ends with the server."""
 
 
 def _chat(origin: str, raw: bytes) -> httpx.Response:
@@ -106,6 +109,34 @@ def test_an_unexpected_error_is_a_500_that_names_its_type_and_logs_where_not_wha
     assert answer.json()["error"]["message"] == "internal error in chatcodec serve: UnicodeEncodeError"
     assert "fit.py" in caplog.text  # where it was raised
     assert SECRET_TEXT not in caplog.text + answer.text
+
+
+# --- one caller's state never reaches another --------------------------------------------------
+
+
+@pytest.mark.parametrize("given_client", [False, True])
+def test_a_cookie_the_upstream_sets_for_one_caller_is_never_sent_for_another(
+    fake: FakeUpstream, given_client: bool
+) -> None:
+    answer = fixture_json("anthropic", "response", "thinking_text_tool_use.json")
+    fake.reply(answer, headers={"set-cookie": "session=caller-a-only; Path=/"})
+    fake.reply(answer)
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "Hi"}]}).encode()
+    config = ServeConfig(api="openai-chat", upstream="anthropic", upstream_url=fake.base)
+    options: dict[str, Any] = {"client": httpx.AsyncClient(limits=ONE_USE)} if given_client else {}
+    with serving_config(config, **options) as origin:
+        first = httpx.post(
+            f"{origin}/v1/chat/completions", content=body, headers={"authorization": "Bearer caller-a"}, timeout=30
+        )
+        second = httpx.post(
+            f"{origin}/v1/chat/completions", content=body, headers={"authorization": "Bearer caller-b"}, timeout=30
+        )
+    assert (first.status_code, second.status_code) == (200, 200), second.text
+    assert "set-cookie" not in first.headers  # not passed back either
+    assert [received.headers["x-api-key"] for received in fake.received] == ["caller-a", "caller-b"]
+    assert "cookie" not in fake.received[1].headers
+    if given_client:
+        assert not options["client"].cookies  # the given client's jar kept nothing
 
 
 # --- upstream streams ------------------------------------------------------------------------

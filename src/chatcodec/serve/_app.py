@@ -25,7 +25,6 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
@@ -33,7 +32,6 @@ from starlette.routing import BaseRoute, Route
 from chatcodec._public_label import shown_as
 from chatcodec.serve import _endpoints as endpoints
 from chatcodec.serve._config import ServeConfig
-from chatcodec.serve._deadlines import BodyDeadline
 from chatcodec.serve._fronts import routes
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord, internal_error
@@ -51,7 +49,9 @@ def create_app(
     meter_provider: Any = None,
 ) -> Starlette:
     """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
-    and closed with the app by default); ``tracer_provider`` the OpenTelemetry
+    and closed with the app by default; a given one's cookie jar is replaced by one that
+    keeps no cookie an answer sets, since one caller's cookie must not go upstream for
+    another); ``tracer_provider`` the OpenTelemetry
     ``TracerProvider`` spans go to under ``config.otel`` (default: the global one), and
     ``meter_provider`` the ``MeterProvider`` of the GenAI client metrics (likewise)."""
     proxy = Proxy(Server(config, client, tracer_provider, meter_provider))
@@ -62,7 +62,6 @@ def create_app(
     ]
     return Starlette(
         routes=paths,
-        middleware=[Middleware(BodyDeadline, seconds=config.body_timeout)],
         lifespan=proxy.lifespan,
         exception_handlers={HTTPException: proxy.http_error, Exception: proxy.unhandled},
     )
@@ -112,7 +111,7 @@ class Proxy:
             routed = route.routed(server, called, admitted, record)
             validated = await validate.validated(server, routed)
             fitted = await fit.fitted(server, validated, admitted, record)
-            async with unless_caller_leaves(request, record) as watched:
+            with unless_caller_leaves(request, record) as watched:
                 sent = await send.sent(server, fitted)
                 answering = stream.streamed if fitted.call.stream else answer.answered
                 watched.response = await answering(server, fitted, sent, record)
@@ -121,10 +120,21 @@ class Proxy:
             response = refused(server.config.api, refusal, record)
         except Exception as error:  # every error in the front's shape, never text/plain
             response = refused(server.config.api, RefusalError(500, internal_error(request.url.path, error)), record)
-        record.request_id = response.headers.setdefault("x-request-id", record.request_id)
+        record.request_id = _request_id(response, record.request_id)
         if not isinstance(response, StreamingResponse):
             record.emit()
         return response
+
+
+def _request_id(response: Response, own: str) -> str:
+    """The response's ``x-request-id`` (the upstream's, passed on), else ``own``, added to it.
+    Read from its raw header list (lower-cased by Starlette): ``response.headers.setdefault``
+    built a header mapping and raised a ``KeyError`` on every request, 11 k instructions."""
+    for name, value in response.raw_headers:
+        if name == b"x-request-id":
+            return value.decode("latin-1")
+    response.raw_headers.append((b"x-request-id", own.encode("latin-1")))
+    return own
 
 
 shown_as("chatcodec.serve", create_app)

@@ -99,7 +99,7 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     assert counting is not None, "routed only for a front with token counting"
     await server.ready()
     let_in = admitted(config, request)
-    fields = json_object(await read_body(request, config.max_body_bytes))
+    fields = json_object(await read_body(request, config.max_body_bytes, config.body_timeout))
     payload = counting.request(fields, request.path_params.get("model"))
     named = payload.get("model")
     record.model = named if isinstance(named, str) else None

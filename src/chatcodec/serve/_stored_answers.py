@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Route
 
 from chatcodec.serve._fronts import front
 from chatcodec.serve._refusal import RefusalError, refused
-from chatcodec.serve._response_store import StoreError
+from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._steps.authenticate import admitted
 from chatcodec.serve._steps.shared import Server
 
@@ -39,7 +39,7 @@ def kept_answer_routes(server: Server) -> list[BaseRoute]:
 async def read_kept(server: Server, request: Request) -> Response:
     """The kept answer the path names, for the caller that made it; else a 404."""
     try:
-        owner = admitted(server.config, request).owner
+        owner = owner_of(admitted(server.config, request).key)
         answer_id = request.path_params["answer_id"]
         try:
             answer = await server.answerer.read(answer_id, owner)

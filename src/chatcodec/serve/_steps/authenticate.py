@@ -12,7 +12,6 @@ from starlette.requests import Request
 from chatcodec.serve._auth import Caller, admit, forwarded_headers
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._fronts import caller_key
-from chatcodec.serve._response_store import owner_of
 
 
 @dataclass(frozen=True)
@@ -22,14 +21,17 @@ class Admitted:
     caller: Caller
     headers: dict[str, str]
     """Its headers an upstream may read, lower-cased (:func:`~chatcodec.serve._auth.forwarded_headers`)."""
-    owner: str
-    """The digest of its key: whose kept answers and thinking it may continue."""
+    key: str | None
+    """The key it presented (where its SDK sends it). Its digest
+    (:func:`~chatcodec.serve._response_store.owner_of`) says whose kept answers and thinking
+    it may continue; worked out where a store asks (a sha256 a request, 12 k instructions a
+    server without a store never needs)."""
 
 
 def admitted(config: ServeConfig, request: Request) -> Admitted:
-    """Who is calling (or a 401), its headers, and what it owns in the store."""
+    """Who is calling (or a 401), its headers, and the key that says what it owns in the store."""
     headers = {name.lower(): value for name, value in request.headers.items()}
     query: Mapping[str, str] = request.query_params if request.scope.get("query_string") else {}  # parsed if sent
-    caller = admit(caller_key(config.api, headers, query), config.client_keys, allow_anonymous=config.allow_anonymous)
-    forwarded = forwarded_headers(caller, headers)
-    return Admitted(caller, forwarded, owner_of(caller_key(config.api, forwarded, query)))
+    presented = caller_key(config.api, headers, query)
+    caller = admit(presented, config.client_keys, allow_anonymous=config.allow_anonymous)
+    return Admitted(caller, forwarded_headers(caller, headers), presented)

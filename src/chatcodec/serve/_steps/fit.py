@@ -28,7 +28,7 @@ from chatcodec.serve._fronts import Call, answering
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._request_losses import LossRefusalError, refuse_unless_allowed, settled
-from chatcodec.serve._response_store import StoreError
+from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._seals import check_unsealed
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.shared import Server
@@ -56,7 +56,7 @@ class Fitted:
 async def fitted(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Fitted:
     """``validated`` continued from the store, written for its upstream and signed."""
     routed = validated.routed
-    answer = await _recalled(server, routed.answer, validated.canonical, routed.route.upstream, admitted.owner)
+    answer = await _recalled(server, routed.answer, validated.canonical, routed.route.upstream, admitted)
     write = partial(_written, server, validated, answer, admitted, record)
     fit = await to_thread.run_sync(write) if routed.size > server.config.offload_bytes else write()
     server.telemetry.requested(
@@ -71,11 +71,15 @@ async def fitted(server: Server, validated: Validated, admitted: Admitted, recor
 
 
 async def _recalled(
-    server: Server, answer: answering.Prepared, canonical: dict[str, Any], upstream: str, owner: str
+    server: Server, answer: answering.Prepared, canonical: dict[str, Any], upstream: str, admitted: Admitted
 ) -> answering.Prepared:
-    """``answer`` with the conversation it continues; ``canonical`` with the thinking its
-    current turn came without."""
-    answerer = server.answerer
+    """``answer`` with the conversation it continues, and its owner; ``canonical`` with the
+    thinking its current turn came without. Without a store there is nothing to recall (a
+    continued answer was refused when it was read), and no owner to know."""
+    answerer, store = server.answerer, server.answerer.store
+    if store is None:
+        return answer
+    owner = owner_of(admitted.key)
     try:
         answer = await answerer.recalled(replace(answer, owner=owner))
     except answering.AnswerRefusedError as refusal:
@@ -83,9 +87,9 @@ async def _recalled(
     except StoreError as error:
         LOGGER.warning("the store could not be read: %s", error)
         raise RefusalError(503, f"the store of kept answers cannot be read: {error}; try again") from None
-    if server.keeps_thinking and answerer.store is not None:
+    if server.keeps_thinking:
         try:
-            await kept_thinking.restore(answerer.store, owner, canonical, upstream)
+            await kept_thinking.restore(store, owner, canonical, upstream)
         except StoreError as error:
             LOGGER.warning("kept thinking could not be read: %s", error)
     return answer

@@ -33,7 +33,7 @@ class ReadCall:
 async def read(server: Server, request: Request, record: RequestRecord) -> ReadCall:
     """The request's call (a 413 past the size limit, a 400 for what is not one JSON
     object, a 404 for a path the front cannot route)."""
-    raw = await read_body(request, server.config.max_body_bytes)
+    raw = await read_body(request, server.config.max_body_bytes, server.config.body_timeout)
     target, query = (
         request.path_params.get("target"),
         dict(request.query_params) if request.scope.get("query_string") else {},

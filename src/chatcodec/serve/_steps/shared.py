@@ -14,6 +14,7 @@ from chatcodec._warm import warm_up
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._fronts import answering, front
+from chatcodec.serve._no_cookies import keeping_no_cookies
 from chatcodec.serve._seals import given_seal_key, seal_key
 from chatcodec.serve._store_spelling import open_store
 from chatcodec.serve._telemetry import Telemetry, default_provider
@@ -37,7 +38,7 @@ class Server:
         self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
         self.client_given: bool = client is not None
         """Whether the upstream client was given (then it is not closed with the app)."""
-        self._client = client
+        self._client = None if client is None else keeping_no_cookies(client)
         self.telemetry: Telemetry = Telemetry(
             config.otel,
             content=config.otel_content,
@@ -77,14 +78,15 @@ class Server:
         self._ready = True
 
     def open_client(self) -> None:
-        """Open the upstream client, its pool and timeouts from the config (unless one was given)."""
+        """Open the upstream client, its pool and timeouts from the config, keeping no cookie
+        (:mod:`chatcodec.serve._no_cookies`), unless one was given."""
         if self._client is None:
             config = self.config
             timeout = httpx.Timeout(config.timeout, connect=config.connect_timeout, pool=config.pool_timeout)
             limits = httpx.Limits(
                 max_connections=config.max_connections, max_keepalive_connections=config.max_connections
             )
-            self._client = httpx.AsyncClient(timeout=timeout, limits=limits)
+            self._client = keeping_no_cookies(httpx.AsyncClient(timeout=timeout, limits=limits))
 
     def writer_options(self, route: UpstreamRoute) -> dict[str, object]:
         """The upstream writer options of ``route`` (one of the config's)."""
