@@ -30,6 +30,7 @@ The contract's files this folder says more of:
 This provider's own:
 
 - ``call_ids``: ids for function calls, which carry none on Gemini's wire.
+- ``grounding``: a candidate's ``groundingMetadata`` supports <-> its text parts' url citations.
 - ``logprobs``: a candidate's ``logprobsResult`` <-> the choice's token log probabilities.
 - ``media``: ``inlineData`` / ``fileData`` <-> canonical image, audio, video and document parts
   (in content and in tool results).

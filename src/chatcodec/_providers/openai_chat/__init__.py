@@ -29,6 +29,7 @@ This provider's own:
 - ``logprobs``: a choice's ``logprobs`` (its text tokens) <-> the canonical choice's
   token log probabilities.
 - ``assistant``: assistant messages (in requests and in responses), both ways.
+- ``plain_turn``: an agent's plain assistant turn, read on a short path.
 - ``citations``: a response message's ``url_citation`` annotations <-> its text's canonical
   citations (moved by the texts joined before each).
 - ``cache_control``: ``cache_control`` written into messages: the OpenRouter / litellm

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat import (
     cache_control,
@@ -32,21 +32,19 @@ from chatcodec._providers.openai_chat import (
 )
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
 from chatcodec._providers.openai_chat.null_spelling import (
-    SPELLED_NULLS,
     message_fields,
     nulls_as_spelling,
     spelled_nulls,
     with_own_fields,
 )
+from chatcodec._providers.openai_chat.plain_turn import read_plain_turn
 from chatcodec._providers.openai_chat.tool_calls import (
     VALID_NAME,
     decode_tool_call,
-    plain_call,
     plain_call_wire,
     write_calls,
 )
 from chatcodec.contract import (
-    NULLS,
     PLAIN_MESSAGE,
     PLAIN_TEXT,
     PLAIN_TOOL_USE,
@@ -109,7 +107,7 @@ def decode_assistant(
     ``closed``: the message is the closed front's copy (``common_shapes.py``)."""
     if len(message) == 2 and type(message.get("content")) is str:  # a role and a content string: nothing else
         return {"role": "assistant", "content": message["content"]}
-    plain = _read_plain_turn(message, closed)
+    plain = read_plain_turn(message, closed)
     if plain is not None:
         return plain
     thinking, mapped = reasoning.decode_reasoning(message)
@@ -165,82 +163,6 @@ def decode_assistant(
         bag[server_tools.FIELDS] = fields_rest
     cache_control.take(bag, canonical)
     return KIT.attach(canonical, bag)
-
-
-_PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
-_PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
-
-
-def _read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[str, Any] | None:
-    """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
-    ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
-    fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
-    where a key may be left out): what the general reading below gives it. ``closed``:
-    the closed front's copy, whose values have the plain types and every call is plain (an
-    ``id``, ``type: function`` and a function of exactly a ``name`` and argument text), so
-    none is looked at again."""
-    nulls: list[str] | None = None
-    if not message.keys() <= _PLAIN_KEYS:
-        nulls = _spelled_nulls(message, closed)
-        if nulls is None:
-            return None
-    content = message.get("content")
-    thought = message.get("reasoning_content")
-    calls: Any = message.get("tool_calls")
-    if not closed and (  # the closed front took each as these: text, text, a list of calls (or none)
-        (content is not None and type(content) is not str)
-        or ("reasoning_content" in message and type(thought) is not str)
-        or ("tool_calls" in message and not (calls.__class__ is list and calls))  # null or []: kept in the bag
-    ):  # per turn: type tests inline, not a TypeGuard's frame
-        return None
-    if nulls and thought is None and not calls and content is not None:
-        return None  # a lone content string: a string content, by the general reading
-    body: list[dict[str, Any]] = []
-    if thought is not None:
-        body.append(reasoning.thinking(thought, {"field": "reasoning_content"}))
-    if content is not None:
-        body.append({"type": "text", "text": content})
-    if calls:
-        parts = _plain_calls(calls, closed)
-        if parts is None:
-            return None
-        body += parts
-    canonical: dict[str, Any] = {"role": "assistant", "content": body}
-    if "content" not in message:
-        canonical["provider_metadata"] = {
-            PROVIDER: {"_content": "absent", NULLS: nulls} if nulls else {"_content": "absent"}
-        }
-    elif nulls:
-        canonical["provider_metadata"] = {PROVIDER: {NULLS: nulls}}
-    return canonical
-
-
-def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
-    """The ``tool_use`` parts of a turn's calls when each is plain, else None (``closed``:
-    the closed front's calls, each plain, read without a look)."""
-    if closed:
-        return [
-            {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
-            for call in calls
-            for function in (call["function"],)
-        ]
-    read = [plain_call(call) for call in calls]
-    return None if None in read else cast("list[dict[str, Any]]", read)
-
-
-def _spelled_nulls(message: Mapping[str, Any], closed: bool = False) -> list[str] | None:
-    """The keys beyond a plain turn's, in order, when each is an SDK dump's ``null``
-    (:mod:`.null_spelling`); None when any is not. ``closed``: the closed front's copy,
-    which takes each of these keys as ``null`` only (``common_shapes.SDK_NULLS``, ``name``)."""
-    if not message.keys() <= _PLAIN_OR_NULL_KEYS:
-        return None
-    nulls = [key for key in message if key not in _PLAIN_KEYS]
-    if closed:
-        return nulls
-    for key in nulls:
-        if message[key] is not None:
-            return None
-    return nulls
 
 
 def _decode_content(

@@ -1,0 +1,93 @@
+"""An assistant turn as agents send it, read on a short path: ``reasoning_content`` text,
+``content`` text or ``null``, plain function ``tool_calls`` and an SDK dump's ``null``
+fields, and nothing else. Most turns of an agent's history are this shape, so reading them
+without the general reading's field-by-field walk (:func:`.assistant.decode_assistant`,
+which gives every such turn the same canonical message) is most of a long request's
+reading; a turn of any other shape is None here and read the general way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from chatcodec._providers.openai_chat import reasoning
+from chatcodec._providers.openai_chat.markers import PROVIDER
+from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
+from chatcodec._providers.openai_chat.tool_calls import plain_call
+from chatcodec.contract import NULLS
+
+_PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
+_PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
+
+
+def read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[str, Any] | None:
+    """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
+    ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
+    fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
+    where a key may be left out): what the general reading below gives it. ``closed``:
+    the closed front's copy, whose values have the plain types and every call is plain (an
+    ``id``, ``type: function`` and a function of exactly a ``name`` and argument text), so
+    none is looked at again."""
+    nulls: list[str] | None = None
+    if not message.keys() <= _PLAIN_KEYS:
+        nulls = _spelled_nulls(message, closed)
+        if nulls is None:
+            return None
+    content = message.get("content")
+    thought = message.get("reasoning_content")
+    calls: Any = message.get("tool_calls")
+    if not closed and (  # the closed front took each as these: text, text, a list of calls (or none)
+        (content is not None and type(content) is not str)
+        or ("reasoning_content" in message and type(thought) is not str)
+        or ("tool_calls" in message and not (calls.__class__ is list and calls))  # null or []: kept in the bag
+    ):  # per turn: type tests inline, not a TypeGuard's frame
+        return None
+    if nulls and thought is None and not calls and content is not None:
+        return None  # a lone content string: a string content, by the general reading
+    body: list[dict[str, Any]] = []
+    if thought is not None:
+        body.append(reasoning.thinking(thought, {"field": "reasoning_content"}))
+    if content is not None:
+        body.append({"type": "text", "text": content})
+    if calls:
+        parts = _plain_calls(calls, closed)
+        if parts is None:
+            return None
+        body += parts
+    canonical: dict[str, Any] = {"role": "assistant", "content": body}
+    if "content" not in message:
+        canonical["provider_metadata"] = {
+            PROVIDER: {"_content": "absent", NULLS: nulls} if nulls else {"_content": "absent"}
+        }
+    elif nulls:
+        canonical["provider_metadata"] = {PROVIDER: {NULLS: nulls}}
+    return canonical
+
+
+def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
+    """The ``tool_use`` parts of a turn's calls when each is plain, else None (``closed``:
+    the closed front's calls, each plain, read without a look)."""
+    if closed:
+        return [
+            {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+            for call in calls
+            for function in (call["function"],)
+        ]
+    read = [plain_call(call) for call in calls]
+    return None if None in read else cast("list[dict[str, Any]]", read)
+
+
+def _spelled_nulls(message: Mapping[str, Any], closed: bool = False) -> list[str] | None:
+    """The keys beyond a plain turn's, in order, when each is an SDK dump's ``null``
+    (:mod:`.null_spelling`); None when any is not. ``closed``: the closed front's copy,
+    which takes each of these keys as ``null`` only (``common_shapes.SDK_NULLS``, ``name``)."""
+    if not message.keys() <= _PLAIN_OR_NULL_KEYS:
+        return None
+    nulls = [key for key in message if key not in _PLAIN_KEYS]
+    if closed:
+        return nulls
+    for key in nulls:
+        if message[key] is not None:
+            return None
+    return nulls
