@@ -20,9 +20,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from chatcodec.contract import Capabilities, DecodeContext, EncodeContext, ProviderKit, history_for
+from chatcodec.contract import (
+    Capabilities,
+    DecodeContext,
+    EncodeContext,
+    ProviderKit,
+    as_dict,
+    history_for,
+    validate_with,
+)
 
 if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
     from chatcodec._model.response_fields import UnifiedFinishReason
 
 STORED_HISTORY = Capabilities(
@@ -98,6 +108,34 @@ def the_answer(response: Mapping[str, Any], context: EncodeContext, one: str) ->
 MessagesReader = Callable[[list[Any], DecodeContext], list[dict[str, Any]]]
 MessagesWriter = Callable[[Sequence[Mapping[str, Any]], int, EncodeContext], list[dict[str, Any]]]
 HistoryCheck = Callable[[object, str], dict[str, Any]]
+
+
+def history_check(check_message: Callable[[dict[str, Any]], dict[str, Any]]) -> HistoryCheck:
+    """A validator of ``{"messages": [...], "model"?: str}`` whose every message passes
+    ``check_message`` (which raises :class:`ValueError` saying why not), so a message the
+    framework would refuse is refused at its own path (``$.messages[3]``). It is built on
+    first use, so importing a codec loads no pydantic."""
+    adapters: list[TypeAdapter[Any]] = []
+
+    def validated_history(payload: object, title: str) -> dict[str, Any]:
+        if not adapters:
+            from typing import Annotated, NotRequired
+
+            from pydantic import AfterValidator, TypeAdapter
+            from typing_extensions import TypedDict
+
+            each = AfterValidator(check_message)
+
+            class Checked(TypedDict):
+                messages: list[Annotated[dict[str, Any], each]]
+                model: NotRequired[str]
+
+            adapters.append(TypeAdapter(Checked))
+        checked = as_dict(validate_with(adapters[0], payload, title))
+        assert checked is not None
+        return checked
+
+    return validated_history
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,11 @@ built on first use, so importing the codec loads no pydantic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from chatcodec.contract import as_dict, as_list, validate_with
+from chatcodec._frameworks.history import history_check
+from chatcodec.contract import as_dict, as_list
 
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
-
-_ADAPTERS: list[TypeAdapter[Any]] = []
 _OUTPUTS = frozenset({"text", "json", "error-text", "error-json", "execution-denied", "content"})
 _ROLES = frozenset({"system", "user", "assistant", "tool"})
 
@@ -54,19 +51,4 @@ def _check_result(part: dict[str, Any], index: int) -> None:
         raise ValueError(f"content[{index}].output.value: a {output['type']} output's value is a string")
 
 
-def validated_history(payload: object, title: str) -> dict[str, Any]:
-    """``payload`` checked as a ``{"messages": [...]}`` history the AI SDK takes."""
-    if not _ADAPTERS:
-        from typing import Annotated, NotRequired
-
-        from pydantic import AfterValidator, TypeAdapter
-        from typing_extensions import TypedDict
-
-        class Checked(TypedDict):
-            messages: list[Annotated[dict[str, Any], AfterValidator(check_message)]]
-            model: NotRequired[str]
-
-        _ADAPTERS.append(TypeAdapter(Checked))
-    checked = as_dict(validate_with(_ADAPTERS[0], payload, title))
-    assert checked is not None
-    return checked
+validated_history = history_check(check_message)

@@ -10,15 +10,12 @@ codec loads no pydantic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chatcodec._frameworks.ai_sdk_ui.tool_parts import DYNAMIC, is_tool_part
-from chatcodec.contract import as_dict, as_list, validate_with
+from chatcodec._frameworks.history import history_check
+from chatcodec.contract import as_dict, as_list
 
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
-
-_ADAPTERS: list[TypeAdapter[Any]] = []
 _ROLES = frozenset({"system", "user", "assistant"})
 STATES = frozenset(
     {
@@ -55,20 +52,4 @@ def check_message(message: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-def validated_history(payload: object, title: str) -> dict[str, Any]:
-    """``payload`` checked as a ``{"messages": [...]}`` history the AI SDK takes (the body
-    ``useChat`` posts)."""
-    if not _ADAPTERS:
-        from typing import Annotated, NotRequired
-
-        from pydantic import AfterValidator, TypeAdapter
-        from typing_extensions import TypedDict
-
-        class Checked(TypedDict):
-            messages: list[Annotated[dict[str, Any], AfterValidator(check_message)]]
-            model: NotRequired[str]
-
-        _ADAPTERS.append(TypeAdapter(Checked))
-    checked = as_dict(validate_with(_ADAPTERS[0], payload, title))
-    assert checked is not None
-    return checked
+validated_history = history_check(check_message)

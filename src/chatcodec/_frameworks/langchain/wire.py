@@ -10,37 +10,17 @@ no pydantic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NotRequired
+from typing import Any
 
-from typing_extensions import TypedDict
-
-from chatcodec.contract import as_dict, validate_with
-
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
+from chatcodec._frameworks.history import history_check
 
 
-_ADAPTERS: list[TypeAdapter[Any]] = []
-
-
-def validated_history(payload: object, title: str) -> dict[str, Any]:
-    """``payload`` checked as a history whose every message LangChain can load."""
+def _loadable(entry: dict[str, Any]) -> dict[str, Any]:
     from chatcodec._frameworks.langchain.messages import unwrap
 
-    if not _ADAPTERS:
-        from typing import Annotated
+    unwrap(entry)
+    return entry
 
-        from pydantic import AfterValidator, TypeAdapter
 
-        def _loadable(entry: dict[str, Any]) -> dict[str, Any]:
-            unwrap(entry)
-            return entry
-
-        class Checked(TypedDict):
-            messages: list[Annotated[dict[str, Any], AfterValidator(_loadable)]]
-            model: NotRequired[str]
-
-        _ADAPTERS.append(TypeAdapter(Checked))
-    checked = as_dict(validate_with(_ADAPTERS[0], payload, title))
-    assert checked is not None
-    return checked
+validated_history = history_check(_loadable)
+"""``payload`` checked as a history whose every message LangChain can load."""

@@ -22,7 +22,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec import ProviderAPIError
+from chatcodec._providers.families.openai.edge import raise_openai_error
 from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.assistant import decode_assistant, encode_assistant
 from chatcodec._providers.openai_chat.finish_reason import (
@@ -39,7 +39,7 @@ from chatcodec._providers.openai_chat.logprobs import (
 from chatcodec._providers.openai_chat.markers import KIT
 from chatcodec._providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, response_adapter
-from chatcodec.contract import NOW, absent_keys, as_dict, leftovers, mark_absent, present, report_invented, wire_fields
+from chatcodec.contract import NOW, absent_keys, leftovers, mark_absent, present, report_invented, wire_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext
@@ -56,14 +56,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     :class:`~chatcodec.ProviderAPIError` with the provider's message and type.
     """
     if "error" in payload and "choices" not in payload:
-        error = as_dict(payload["error"]) or {"message": str(payload["error"])}
-        kind = error.get("type") or error.get("code")
-        raise ProviderAPIError(
-            str(error.get("message", error)),
-            None if kind is None else str(kind),
-            payload["error"],
-            provider=KIT.name,
-        )
+        raise_openai_error(payload, KIT.name)
     validated = fully_validated(response_adapter(), payload, "OpenAI Chat response")
     wire: dict[str, Any] = dict(validated)
     known = present(wire, "id", "created", "model")

@@ -28,7 +28,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, cast
 
-from chatcodec import ProviderAPIError
+from chatcodec._providers.families.openai.edge import raise_openai_error
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, Sealing, sealing_of
 from chatcodec._providers.openai_responses.finish_reason import (
     decode_finish_reason,
@@ -76,14 +76,7 @@ def raise_error_body(payload: dict[str, Any]) -> None:
     """An error body (``{"error": {...}}`` with no ``output``, what a 4xx/5xx carries)
     raises :class:`~chatcodec.ProviderAPIError` with the provider's message and type."""
     if "error" in payload and "output" not in payload:
-        error = as_dict(payload["error"]) or {"message": str(payload["error"])}
-        kind = error.get("type") or error.get("code")
-        raise ProviderAPIError(
-            str(error.get("message", error)),
-            None if kind is None else str(kind),
-            payload["error"],
-            provider=KIT.name,
-        )
+        raise_openai_error(payload, KIT.name)
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

@@ -7,15 +7,18 @@ names no vendor.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
+from chatcodec import ProviderAPIError
 from chatcodec._providers.contract.edge import bearer_headers
+from chatcodec.contract import as_dict
 
 __all__ = [
     "OPENAI_ERROR_READS",
     "OPENAI_ERROR_TYPES",
     "OPENAI_PASSED_THROUGH",
     "openai_headers",
+    "raise_openai_error",
     "write_openai_error",
     "write_openai_models",
 ]
@@ -48,6 +51,15 @@ OPENAI_ERROR_READS: Mapping[str, int] = {
 def write_openai_error(message: str, status: int, kind: str) -> dict[str, Any]:
     """``{"error": {"message", "type", "param", "code"}}``, the body the OpenAI SDK reads."""
     return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+def raise_openai_error(payload: dict[str, Any], provider: str) -> NoReturn:
+    """An error body (``{"error": {...}}``, what a 4xx/5xx carries) as the
+    :class:`~chatcodec.ProviderAPIError` with the provider's message and type (or code)."""
+    error = as_dict(payload["error"]) or {"message": str(payload["error"])}
+    kind = error.get("type") or error.get("code")
+    message = str(error.get("message", error))
+    raise ProviderAPIError(message, None if kind is None else str(kind), payload["error"], provider=provider)
 
 
 def write_openai_models(names: Sequence[str]) -> dict[str, Any]:
