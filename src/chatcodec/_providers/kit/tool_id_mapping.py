@@ -20,7 +20,8 @@ a call and its result always agree, and it is:
 
 With a length limit, an escape that does not fit (or an id too long to begin with) cannot
 be reversible: it becomes ``cc.`` plus a SHA-256 prefix (``.`` never appears in an escape,
-so it cannot collide with one), and the encoder reports the changed id as a loss.
+so it cannot collide with one), and :meth:`ToolIdMapping.hashed` tells the encoder to
+report the changed id as a loss.
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ class ToolIdMapping:
 
         digest = hashlib.sha256(tool_use_id.encode("utf-8", "surrogatepass")).hexdigest()
         return HASHED_PREFIX + digest[: self.max_length - len(HASHED_PREFIX)]
+
+    def hashed(self, tool_use_id: str) -> bool:
+        """Whether the id is sent hashed: it cannot be read back, so it is a loss."""
+        return self.sanitize(tool_use_id).startswith(HASHED_PREFIX) and tool_use_id != self.sanitize(tool_use_id)
 
     def restore(self, wire_id: str) -> str:
         """The original id behind a rewritten one; any other id is returned unchanged."""
