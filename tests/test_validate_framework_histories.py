@@ -125,3 +125,17 @@ def test_a_history_its_framework_would_refuse_is_refused_at_the_message(history:
     with pytest.raises(chatcodec.ValidationError) as raised:
         chatcodec.validate_messages(history)
     assert "[1]" in str(raised.value)
+
+
+def test_a_bare_framework_list_names_a_refused_message_at_its_place_in_the_list() -> None:
+    """A fuzz find (seed 20261127): a bare ``ModelMessage[]`` was checked as a history, so a
+    refused message was named ``$.messages[1]``, a path the caller's list does not have."""
+    import chatcodec
+
+    for name in ("ai-sdk-model", "ai-sdk-ui", "langchain", "pydantic-ai"):
+        with pytest.raises(chatcodec.ValidationError) as raised:
+            chatcodec.get_codec(name).decode_messages(
+                [{"role": "user", "content": "hi"}, {"role": "tool", "content": 7}]
+            )
+        assert raised.value.paths, name
+        assert all(path.startswith("$[") for path in raised.value.paths), (name, raised.value)

@@ -20,13 +20,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from chatcodec import ValidationError
 from chatcodec.contract import (
     Capabilities,
     DecodeContext,
     EncodeContext,
+    Problem,
     ProviderKit,
     as_dict,
     history_for,
+    problems_error,
     validate_with,
 )
 
@@ -164,8 +167,13 @@ class HistoryRequest:
         return canonical
 
     def decode_message_list(self, messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
-        """Read a bare message list as canonical message dicts."""
-        return self.read_messages(self.validated_history({"messages": messages}, self.title)["messages"], context)
+        """Read a bare message list as canonical message dicts; a message refused is named at
+        its place in the list (``$[3]``), not in the history it was checked as."""
+        try:
+            history = self.validated_history({"messages": messages}, self.title)
+        except ValidationError as error:
+            raise problems_error(self.title, [_in_list(detail) for detail in error.errors()]) from None
+        return self.read_messages(history["messages"], context)
 
     def encode_request(self, request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
         """Write a canonical request as a stored history; what a history cannot hold is a loss."""
@@ -185,3 +193,10 @@ class HistoryRequest:
             if request.get(key) is not None:
                 context.losses.add((key,), key, f"{a_history} keeps no {key}", "metadata")
         return wire
+
+
+def _in_list(detail: Any) -> Problem:
+    """A history's problem at its place in the bare list (``messages`` taken off its path)."""
+    location = tuple(detail["loc"])
+    inside = location[1:] if location[:1] == ("messages",) else location
+    return Problem(inside, detail["type"], detail["msg"], detail.get("input"))

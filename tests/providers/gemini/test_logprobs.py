@@ -159,3 +159,28 @@ def test_a_log_probability_a_double_cannot_hold_stays_in_the_bag_as_it_came() ->
         response = chatcodec.decode_response("gemini", odd)
         assert response.choices[0].logprobs is None
         assert chatcodec.encode_response("gemini", response, on_loss="error") == odd
+
+
+def test_a_token_holding_a_lone_surrogate_is_compared_not_raised() -> None:
+    """A fuzz find (seed 20261127): a token text with a lone surrogate made the bytes check
+    raise UnicodeEncodeError; its bytes are now compared as Python writes the text
+    (``surrogatepass``), and bytes that differ are the usual reported loss."""
+    import warnings
+
+    import chatcodec
+
+    def answer(data: list[int]) -> dict[str, object]:
+        token = {"token": "a\ud800", "logprob": -0.1, "bytes": data}
+        message = {"role": "assistant", "content": "a\ud800"}
+        return {
+            "choices": [{"index": 0, "message": message, "finish_reason": {"unified": "stop"}, "logprobs": [token]}]
+        }
+
+    def bytes_losses(data: list[int]) -> list[str]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            chatcodec.encode_response("gemini", answer(data))
+        return [str(warning.message) for warning in caught if "token bytes" in str(warning.message)]
+
+    assert bytes_losses([97, 237, 160, 128]) == []  # the text's own bytes
+    assert len(bytes_losses([97])) == 1

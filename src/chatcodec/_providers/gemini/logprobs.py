@@ -147,7 +147,7 @@ def _report_bytes(tokens: Sequence[Mapping[str, Any]], losses: LossRecorder, at:
     for token in tokens:
         for item in (token, *(token.get("top_logprobs") or ())):
             data = item.get("bytes")
-            if data is not None and bytes(data) != item["token"].encode():
+            if data is not None and bytes(data) != item["token"].encode("utf-8", "surrogatepass"):
                 why = "Gemini's candidates carry no bytes: a token's bytes that are not its text's UTF-8 are lost"
                 losses.add((*at, "logprobs"), "token bytes", why)
                 return
