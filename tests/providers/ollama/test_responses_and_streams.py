@@ -167,3 +167,43 @@ def test_empty_text_parts_joined_with_others_are_no_loss() -> None:
     out = chatcodec.convert_response(body, source="openai-responses", target="ollama", on_loss="ignore", losses=losses)
     assert out["message"]["content"] == "hi"
     assert [loss for loss in losses if loss.kind == "content"] == []
+
+
+def test_an_empty_text_after_a_call_is_no_change_of_order() -> None:
+    """A Responses answer whose call is followed by an empty message (sweep seed
+    3565144050): the empty text reads back from Ollama as no text part, so nothing moved;
+    only its Responses bag is reported. An empty text kept for its bag must not count
+    toward the thinking, images, text, calls layout."""
+    body = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "m",
+        "status": "completed",
+        "output": [
+            {
+                "type": "function_call",
+                "id": "fc_1",
+                "status": "completed",
+                "call_id": "c",
+                "name": "f",
+                "arguments": "{}",
+            },
+            {
+                "type": "message",
+                "id": "msg_1",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "", "annotations": []}],
+            },
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_response(body, source="openai-responses", target="ollama", on_loss="ignore", losses=losses)
+    assert out["message"] == {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {}}}],
+    }
+    assert [loss.what for loss in losses if loss.kind == "content"] == []
+    assert "openai-responses data ['item']" in [loss.what for loss in losses]

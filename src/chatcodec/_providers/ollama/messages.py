@@ -295,8 +295,9 @@ def _layout(
             encoded = encode_part(part, context, steps)
         if encoded is None:
             continue
-        reordered = reordered or _RANK[kind] < rank
-        rank = max(rank, _RANK[kind])
+        if kind != "text" or part["text"]:  # an empty text (kept for its bag) reads back as nothing, so has no place
+            reordered = reordered or _RANK[kind] < rank
+            rank = max(rank, _RANK[kind])
         for key, value in encoded.items():
             listed = as_list(value)
             fields.setdefault(key, []).extend(listed if listed is not None else [value])
