@@ -139,3 +139,36 @@ def test_a_bare_framework_list_names_a_refused_message_at_its_place_in_the_list(
             )
         assert raised.value.paths, name
         assert all(path.startswith("$[") for path in raised.value.paths), (name, raised.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "message", "path"),
+    [
+        ("ai-sdk-model", {"role": "user", "content": "hi", "id": float("-inf")}, "$[0].id"),
+        (
+            "ai-sdk-ui",
+            {"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}], "metadata": {"x": 1e999}},
+            "$[0].metadata.x",
+        ),
+        (
+            "langchain",
+            {"type": "human", "data": {"content": "hi", "additional_kwargs": {"x": float("nan")}}},
+            "$[0].data.additional_kwargs.x",
+        ),
+        (
+            "pydantic-ai",
+            {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "hi"}], "metadata": {"x": 1e999}},
+            "$[0].metadata.x",
+        ),
+    ],
+)
+def test_a_bare_framework_list_names_a_non_json_number_at_its_place_in_the_list(
+    name: str, message: dict[str, Any], path: str
+) -> None:
+    """A fuzz find (seed 0, input 544115): a bare list holding ``-inf`` passed the history
+    check, whose number check then named it in the wrapping history (``$.messages[0].id``)."""
+    import chatcodec
+
+    with pytest.raises(chatcodec.PayloadError) as raised:
+        chatcodec.get_codec(name).decode_messages([message])
+    assert raised.value.path == path

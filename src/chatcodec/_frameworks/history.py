@@ -30,6 +30,7 @@ from chatcodec.contract import (
     as_dict,
     history_for,
     problems_error,
+    refuse_unwritable_numbers,
     validate_with,
 )
 
@@ -168,7 +169,9 @@ class HistoryRequest:
 
     def decode_message_list(self, messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
         """Read a bare message list as canonical message dicts; a message refused is named at
-        its place in the list (``$[3]``), not in the history it was checked as."""
+        its place in the list (``$[3]``), not in the history it was checked as; so is a
+        ``NaN`` or an infinity, which the history check would name in the history too."""
+        refuse_unwritable_numbers(messages)
         try:
             history = self.validated_history({"messages": messages}, self.title)
         except ValidationError as error:
