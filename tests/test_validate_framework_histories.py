@@ -172,3 +172,29 @@ def test_a_bare_framework_list_names_a_non_json_number_at_its_place_in_the_list(
     with pytest.raises(chatcodec.PayloadError) as raised:
         chatcodec.get_codec(name).decode_messages([message])
     assert raised.value.path == path
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("ai-sdk-model", {"role": ["user"], "content": "hi"}),
+        (
+            "ai-sdk-model",
+            {
+                "role": "tool",
+                "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": {}}}],
+            },
+        ),
+        ("ai-sdk-ui", {"id": "u", "role": {}, "parts": []}),
+        ("ai-sdk-ui", {"id": "u", "role": "assistant", "parts": [{"type": "tool-f", "toolCallId": "c", "state": [1]}]}),
+    ],
+    ids=["model-role-list", "model-output-type-object", "ui-role-object", "ui-state-list"],
+)
+def test_an_unhashable_role_state_or_output_type_is_refused_at_the_message(name: str, message: dict[str, Any]) -> None:
+    """A fuzz find (cli_validate, seed 0): the AI SDK checks looked a value up in a set, so a
+    list or object there raised ``TypeError: unhashable type`` (the CLI's internal error)."""
+    import chatcodec
+
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.get_codec(name).decode_messages([message])
+    assert raised.value.paths == ["$[0]"]

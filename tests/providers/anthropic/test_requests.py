@@ -541,3 +541,19 @@ def test_an_sdk_toolset_entry_without_a_name_is_read_and_goes_back_as_it_came(to
     assert chatcodec.convert_request(body, source="anthropic", target="anthropic", strict=True) == body
     assert losses == []
     assert chatcodec.decode_request("anthropic", body).provider_tools is not None
+
+
+def test_strict_reading_of_a_block_whose_type_is_an_object_is_a_validation_error() -> None:
+    """A fuzz find (convert_request_strict, seed 0): the strict turn-order rule put every
+    block's ``type`` in a set, so an object there raised ``TypeError: unhashable type``
+    instead of the block being refused at its path."""
+    body = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [
+            {"role": "user", "content": [{"type": {}, "text": "x"}, {"type": "tool_result", "tool_use_id": "t"}]}
+        ],
+    }
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.convert_request(body, source="anthropic", target="openai-chat", strict=True)
+    assert raised.value.paths == ["$.messages[0].content[1].tool_use_id"]  # the rule it breaks: no call answered

@@ -22,7 +22,7 @@ _ROLES = frozenset({"system", "user", "assistant", "tool"})
 def check_message(message: dict[str, Any]) -> dict[str, Any]:
     """``message`` when the AI SDK takes it; a :class:`ValueError` saying why otherwise."""
     role, content = message.get("role"), message.get("content")
-    if role not in _ROLES:
+    if not isinstance(role, str) or role not in _ROLES:  # a list or object is no role (and unhashable)
         raise ValueError(f"role {role!r}: a ModelMessage is a system, user, assistant or tool message")
     if role == "system" and not isinstance(content, str):
         raise ValueError("a system ModelMessage's content is a string")
@@ -43,7 +43,7 @@ def _check_result(part: dict[str, Any], index: int) -> None:
     output = as_dict(part.get("output"))
     if not isinstance(part.get("toolCallId"), str) or not isinstance(part.get("toolName"), str):
         raise ValueError(f"content[{index}]: a tool-result names its toolCallId and toolName")
-    if output is None or output.get("type") not in _OUTPUTS:
+    if output is None or not isinstance(output.get("type"), str) or output["type"] not in _OUTPUTS:
         raise ValueError(f"content[{index}].output: one of the AI SDK's typed outputs ({sorted(_OUTPUTS)})")
     if output["type"] == "content" and not isinstance(output.get("value"), list):
         raise ValueError(f"content[{index}].output.value: a content output's value is a list")

@@ -35,7 +35,7 @@ def check_message(message: dict[str, Any]) -> dict[str, Any]:
     """``message`` when the AI SDK takes it; a :class:`ValueError` saying why otherwise."""
     if not isinstance(message.get("id"), str):
         raise ValueError("a UIMessage has a string id")
-    if message.get("role") not in _ROLES:
+    if not isinstance(message.get("role"), str) or message["role"] not in _ROLES:  # a list is no role (nor hashable)
         raise ValueError(f"role {message.get('role')!r}: a UIMessage is a system, user or assistant message")
     parts = as_list(message.get("parts"))
     if parts is None:
@@ -45,7 +45,9 @@ def check_message(message: dict[str, Any]) -> dict[str, Any]:
         if part is None or not isinstance(part.get("type"), str):
             raise ValueError(f"parts[{index}]: a part is an object with a type")
         if is_tool_part(part):
-            if not isinstance(part.get("toolCallId"), str) or part.get("state") not in STATES:
+            if not isinstance(part.get("toolCallId"), str) or (
+                not isinstance(part.get("state"), str) or part["state"] not in STATES
+            ):
                 raise ValueError(f"parts[{index}]: a tool part has a toolCallId and one of the states {sorted(STATES)}")
             if part["type"] == DYNAMIC and not isinstance(part.get("toolName"), str):
                 raise ValueError(f"parts[{index}]: a dynamic-tool part names its tool")

@@ -41,7 +41,7 @@ def turn(message: Mapping[str, Any], where: Location) -> Turn | None:
     if role != "user":
         return None
     results = "tool_result" in kinds
-    return Turn("tool" if results and set(kinds) == {"tool_result"} else "user", at, results=results)
+    return Turn("tool" if results and all(kind == "tool_result" for kind in kinds) else "user", at, results=results)
 
 
 STRUCTURE = Structure(
