@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import chatcodec
 
 FORMAT = "bedrock-converse"
@@ -44,3 +46,17 @@ def test_redacted_reasoning_of_a_cut_off_stream_is_kept() -> None:
     parts = [event for event in events if isinstance(event, chatcodec.PartEvent)]
     assert len(parts) == 1
     assert parts[0].part.encrypted == "QUJD"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", ["bedrock-converse", "bedrock-nova"])
+def test_a_block_start_member_that_is_no_object_is_named_at_a_path_the_event_has(name: str) -> None:
+    """A fuzz find (accumulate_stream_strict[bedrock-nova], seed 0): the member's name was
+    pasted into the path (``$.contentBlockStart.start.é. ]/``), which names no place when the
+    key is not an identifier; a path names such a key in brackets."""
+    events = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockStart": {"contentBlockIndex": 0, "start": {"é. ]/": 5}}},
+    ]
+    with pytest.raises(chatcodec.StreamError) as raised:
+        chatcodec.accumulate_stream(name, events)
+    assert raised.value.path == "$.contentBlockStart.start['é. ]/']"

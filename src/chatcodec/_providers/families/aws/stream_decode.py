@@ -290,7 +290,7 @@ class BlockStreamDecoder(FeedByReading):
             part = self.builder.open_tool_call(0, index, id=restore_tool_use_id(tool_id), name=name, metadata=metadata)
             self.blocks[index] = _Block("tool", part)
         elif call is None:
-            raise self._error(f"a {member} start is an object", f"$.start.{member}")
+            raise self._error(f"a {member} start is an object", json_path(("start", member)))
         else:
             self.blocks[index] = _Block(member, start=call)
 
