@@ -47,7 +47,11 @@ PUBLIC_MODULES: dict[str, str] = {
     "chatcodec.batch": "",
     "chatcodec.cli": "main",
     "chatcodec.contract": (
-        "ABSENT BODY BatchRows COMMON_TOOL_NAMES CONTRACT_VERSION Call Capabilities CapabilitiesTable CountFront "
+        "ABSENT BODY BatchRows COMMON_TOOL_NAMES CONTRACT_VERSION AnyStreamRecord Call Capabilities "
+        "CapabilitiesTable ChoiceMetadataRecord ErrorRecord FinishRecord PartRecord RecordStreamEncoder "
+        "RefusalDeltaRecord ResponseStartRecord TextDeltaRecord TextEndRecord TextStartRecord ThinkingDeltaRecord "
+        "ThinkingEndRecord ThinkingSignatureDeltaRecord ThinkingStartRecord ToolCallDeltaRecord ToolCallEndRecord "
+        "ToolCallStartRecord UsageRecord CountFront "
         "CountUpstream DecodeContext Detection DialectFunctions Edge EdgeTable EncodeContext EnvelopeBody "
         "EnvelopeLayout ErrorShape Extension FeedByReading FinishReasonFunctions Framing Front ID IdRule "
         "JsonFront Location LossRecorder MODEL_OPTION MessageFunctions ModelFamily ModelList NOW NULLS "

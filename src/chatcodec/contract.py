@@ -37,6 +37,26 @@ if _typing.TYPE_CHECKING:
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model._base import deferred_adapter
     from chatcodec._model.stream_events import PartLifecycleEvent
+    from chatcodec._model.stream_records import (
+        AnyStreamRecord,
+        ChoiceMetadataRecord,
+        ErrorRecord,
+        FinishRecord,
+        PartRecord,
+        RefusalDeltaRecord,
+        ResponseStartRecord,
+        TextDeltaRecord,
+        TextEndRecord,
+        TextStartRecord,
+        ThinkingDeltaRecord,
+        ThinkingEndRecord,
+        ThinkingSignatureDeltaRecord,
+        ThinkingStartRecord,
+        ToolCallDeltaRecord,
+        ToolCallEndRecord,
+        ToolCallStartRecord,
+        UsageRecord,
+    )
     from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list
     from chatcodec._option_table import OptionTable
     from chatcodec._payloads import (
@@ -179,7 +199,7 @@ if _typing.TYPE_CHECKING:
         tagged,
         wire_shape,
     )
-    from chatcodec._registry import StreamDecoder, StreamEncoder
+    from chatcodec._registry import RecordStreamEncoder, StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import PartBuilder, StreamBuilder, plain_counts
 
 
@@ -209,10 +229,12 @@ __all__ = [
     "PLAIN_TOOL_USE",
     "RULE_OPTIONS",
     "TOOL_ORDER",
+    "AnyStreamRecord",
     "BatchRows",
     "Call",
     "Capabilities",
     "CapabilitiesTable",
+    "ChoiceMetadataRecord",
     "CountFront",
     "CountUpstream",
     "DecodeContext",
@@ -223,10 +245,12 @@ __all__ = [
     "EncodeContext",
     "EnvelopeBody",
     "EnvelopeLayout",
+    "ErrorRecord",
     "ErrorShape",
     "Extension",
     "FeedByReading",
     "FinishReasonFunctions",
+    "FinishRecord",
     "Framing",
     "Front",
     "IdRule",
@@ -241,13 +265,17 @@ __all__ = [
     "PartBuilder",
     "PartFunctions",
     "PartLifecycleEvent",
+    "PartRecord",
     "Problem",
     "ProviderCodec",
     "ProviderKit",
     "ProviderRules",
+    "RecordStreamEncoder",
+    "RefusalDeltaRecord",
     "RequestFunctions",
     "RequiredField",
     "ResponseFunctions",
+    "ResponseStartRecord",
     "RouteError",
     "RuleCall",
     "RulesTable",
@@ -261,6 +289,16 @@ __all__ = [
     "Structure",
     "StructureTable",
     "TargetRule",
+    "TextDeltaRecord",
+    "TextEndRecord",
+    "TextStartRecord",
+    "ThinkingDeltaRecord",
+    "ThinkingEndRecord",
+    "ThinkingSignatureDeltaRecord",
+    "ThinkingStartRecord",
+    "ToolCallDeltaRecord",
+    "ToolCallEndRecord",
+    "ToolCallStartRecord",
     "ToolFunctions",
     "ToolIdMapping",
     "ToolNameRule",
@@ -271,6 +309,7 @@ __all__ = [
     "Upstream",
     "UpstreamModels",
     "UsageFunctions",
+    "UsageRecord",
     "absent_keys",
     "arguments_object",
     "as_chatcodec_error",
@@ -394,6 +433,13 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._providers.kit.plain_shapes", "PLAIN_MESSAGE PLAIN_TEXT PLAIN_TOOL_RESULT PLAIN_TOOL_USE"),
         ("chatcodec._providers.kit.provider_kit", "TOOL_ORDER ProviderKit meaningful_markers"),
         (
+            "chatcodec._model.stream_records",
+            "AnyStreamRecord ChoiceMetadataRecord ErrorRecord FinishRecord PartRecord RefusalDeltaRecord "
+            "ResponseStartRecord TextDeltaRecord TextEndRecord TextStartRecord ThinkingDeltaRecord ThinkingEndRecord "
+            "ThinkingSignatureDeltaRecord ThinkingStartRecord ToolCallDeltaRecord ToolCallEndRecord "
+            "ToolCallStartRecord UsageRecord",
+        ),
+        (
             "chatcodec._providers.contract.edge",
             "Call CountFront CountUpstream Edge ErrorShape Framing Front ModelList RouteError Upstream "
             "UpstreamModels bearer_headers bearer_key body_call count_of model_in_path read_data_ids "
@@ -425,7 +471,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._model.stream_events", "PartLifecycleEvent"),
         ("chatcodec._errors", "Problem as_chatcodec_error json_path problems_error rule_error"),
         ("chatcodec._providers.contract.provider_codec", "ProviderCodec"),
-        ("chatcodec._registry", "StreamDecoder StreamEncoder"),
+        ("chatcodec._registry", "RecordStreamEncoder StreamDecoder StreamEncoder"),
         ("chatcodec._providers.contract.framing", "StreamFraming"),
         ("chatcodec._providers.kit.tool_id_mapping", "ToolIdMapping"),
         ("chatcodec._providers.kit.arguments", "arguments_object compact_json"),

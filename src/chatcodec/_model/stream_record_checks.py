@@ -12,11 +12,14 @@ the value as it always did (``3.0`` as ``3``). This module imports no pydantic.
 from __future__ import annotations
 
 from math import isfinite
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._model.stream_records import AnyStreamRecord, event_of, record_of
+from chatcodec._model.stream_records import AnyStreamRecord, event_of, is_record, record_of
 
-__all__ = ["checked", "plain_json", "plain_metadata"]
+if TYPE_CHECKING:
+    from chatcodec._model.stream_events import AnyStreamEvent
+
+__all__ = ["checked", "checked_record", "plain_json", "plain_metadata"]
 
 _DEEPEST = 64
 """Nesting a plain value may have; anything deeper is left to the model (pydantic-core's
@@ -143,3 +146,9 @@ def checked(record: AnyStreamRecord) -> AnyStreamRecord:
     ):
         return record
     return record_of(event_of(record))
+
+
+def checked_record(event: AnyStreamRecord | AnyStreamEvent) -> AnyStreamRecord:
+    """A decoder's event as a record: a record :func:`checked`, a model (a contract version 1
+    decoder's, validated when it was made) as its record."""
+    return checked(cast("AnyStreamRecord", event)) if is_record(event) else record_of(event)

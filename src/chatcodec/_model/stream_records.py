@@ -22,7 +22,9 @@ conversion each way, import them when first called. This module imports no pydan
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+
+from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
     from chatcodec._model.stream_events import AnyStreamEvent
@@ -79,7 +81,7 @@ class _Record:
             data[name] = value
         return data
 
-    def replaced(self, **changes: Any) -> Any:
+    def replaced(self, **changes: Any) -> Self:
         """A copy with ``changes`` (a record is not changed once made: others may hold it)."""
         copy = object.__new__(type(self))
         for name in self.field_names:
@@ -113,7 +115,11 @@ class ResponseStartRecord(_Record):
 
     __slots__ = ("created", "id", "model")
     type: ClassVar[str] = "response_start"
-    field_names = ("provider_metadata", "type", "id", "model", "created")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "type", "id", "model", "created")
+    provider_metadata: Bag
+    id: str | None
+    model: str | None
+    created: int | None
 
     def __init__(
         self,
@@ -137,7 +143,10 @@ class TextStartRecord(_PartRecord):
 
     __slots__ = ()
     type: ClassVar[str] = "text_start"
-    field_names = ("provider_metadata", "index", "choice", "type")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type")
+    provider_metadata: Bag
+    index: int
+    choice: int
 
     def __init__(self, *, index: int, choice: int = 0, provider_metadata: Bag = None) -> None:
         self.index, self.choice, self.provider_metadata = index, choice, provider_metadata
@@ -145,7 +154,11 @@ class TextStartRecord(_PartRecord):
 
 class _DeltaRecord(_PartRecord):
     __slots__ = ("delta",)
-    field_names = ("provider_metadata", "index", "choice", "type", "delta")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type", "delta")
+    provider_metadata: Bag
+    index: int
+    choice: int
+    delta: str
 
     def __init__(self, *, index: int, delta: str, choice: int = 0, provider_metadata: Bag = None) -> None:
         self.index, self.choice, self.delta, self.provider_metadata = index, choice, delta, provider_metadata
@@ -156,7 +169,12 @@ class TextDeltaRecord(_PartRecord):
 
     __slots__ = ("delta", "logprobs")
     type: ClassVar[str] = "text_delta"
-    field_names = ("provider_metadata", "index", "choice", "type", "delta", "logprobs")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type", "delta", "logprobs")
+    provider_metadata: Bag
+    index: int
+    choice: int
+    delta: str
+    logprobs: list[dict[str, Any]] | None
 
     def __init__(
         self,
@@ -176,7 +194,11 @@ class TextEndRecord(_PartRecord):
 
     __slots__ = ("citations",)
     type: ClassVar[str] = "text_end"
-    field_names = ("provider_metadata", "index", "choice", "type", "citations")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type", "citations")
+    provider_metadata: Bag
+    index: int
+    choice: int
+    citations: list[dict[str, Any]]
 
     def __init__(
         self,
@@ -187,7 +209,7 @@ class TextEndRecord(_PartRecord):
         provider_metadata: Bag = None,
     ) -> None:
         self.index, self.choice, self.provider_metadata = index, choice, provider_metadata
-        self.citations: list[dict[str, Any]] = [] if citations is None else citations
+        self.citations = [] if citations is None else citations
 
 
 class RefusalDeltaRecord(_DeltaRecord):
@@ -202,7 +224,12 @@ class ThinkingStartRecord(_PartRecord):
 
     __slots__ = ("model", "provider")
     type: ClassVar[str] = "thinking_start"
-    field_names = ("provider_metadata", "index", "choice", "type", "provider", "model")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type", "provider", "model")
+    provider_metadata: Bag
+    index: int
+    choice: int
+    provider: str | None
+    model: str | None
 
     def __init__(
         self,
@@ -236,7 +263,11 @@ class ThinkingEndRecord(_PartRecord):
 
     __slots__ = ("encrypted",)
     type: ClassVar[str] = "thinking_end"
-    field_names = ("provider_metadata", "index", "choice", "type", "encrypted")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type", "encrypted")
+    provider_metadata: Bag
+    index: int
+    choice: int
+    encrypted: str | None
 
     def __init__(
         self, *, index: int, choice: int = 0, encrypted: str | None = None, provider_metadata: Bag = None
@@ -249,7 +280,13 @@ class ToolCallStartRecord(_PartRecord):
 
     __slots__ = ("id", "kind", "name")
     type: ClassVar[str] = "tool_call_start"
-    field_names = ("provider_metadata", "index", "choice", "type", "id", "name", "kind")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type", "id", "name", "kind")
+    provider_metadata: Bag
+    index: int
+    choice: int
+    id: str
+    name: str
+    kind: str
 
     def __init__(
         self,
@@ -277,7 +314,10 @@ class ToolCallEndRecord(_PartRecord):
 
     __slots__ = ()
     type: ClassVar[str] = "tool_call_end"
-    field_names = ("provider_metadata", "index", "choice", "type")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type")
+    provider_metadata: Bag
+    index: int
+    choice: int
 
     def __init__(self, *, index: int, choice: int = 0, provider_metadata: Bag = None) -> None:
         self.index, self.choice, self.provider_metadata = index, choice, provider_metadata
@@ -288,7 +328,11 @@ class PartRecord(_PartRecord):
 
     __slots__ = ("part",)
     type: ClassVar[str] = "part"
-    field_names = ("provider_metadata", "index", "choice", "type", "part")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type", "part")
+    provider_metadata: Bag
+    index: int
+    choice: int
+    part: dict[str, Any]
 
     def __init__(self, *, index: int, part: dict[str, Any], choice: int = 0, provider_metadata: Bag = None) -> None:
         self.index, self.choice, self.part, self.provider_metadata = index, choice, part, provider_metadata
@@ -299,7 +343,9 @@ class UsageRecord(_Record):
 
     __slots__ = ("usage",)
     type: ClassVar[str] = "usage"
-    field_names = ("provider_metadata", "type", "usage")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "type", "usage")
+    provider_metadata: Bag
+    usage: dict[str, Any]
 
     def __init__(self, *, usage: dict[str, Any], provider_metadata: Bag = None) -> None:
         self.usage, self.provider_metadata = usage, provider_metadata
@@ -310,7 +356,19 @@ class FinishRecord(_Record):
 
     __slots__ = ("choice", "choice_metadata", "finish_reason", "logprobs")
     type: ClassVar[str] = "finish"
-    field_names = ("provider_metadata", "type", "choice", "finish_reason", "logprobs", "choice_metadata")
+    field_names: ClassVar[tuple[str, ...]] = (
+        "provider_metadata",
+        "type",
+        "choice",
+        "finish_reason",
+        "logprobs",
+        "choice_metadata",
+    )
+    provider_metadata: Bag
+    choice: int
+    finish_reason: dict[str, Any]
+    logprobs: list[dict[str, Any]] | None
+    choice_metadata: Bag
 
     def __init__(
         self,
@@ -330,7 +388,17 @@ class ChoiceMetadataRecord(_Record):
 
     __slots__ = ("choice", "choice_metadata", "message_metadata")
     type: ClassVar[str] = "choice_metadata"
-    field_names = ("provider_metadata", "type", "choice", "choice_metadata", "message_metadata")
+    field_names: ClassVar[tuple[str, ...]] = (
+        "provider_metadata",
+        "type",
+        "choice",
+        "choice_metadata",
+        "message_metadata",
+    )
+    provider_metadata: Bag
+    choice: int
+    choice_metadata: Bag
+    message_metadata: Bag
 
     def __init__(
         self,
@@ -349,7 +417,11 @@ class ErrorRecord(_Record):
 
     __slots__ = ("body", "error_type", "message")
     type: ClassVar[str] = "error"
-    field_names = ("provider_metadata", "type", "message", "error_type", "body")
+    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "type", "message", "error_type", "body")
+    provider_metadata: Bag
+    message: str
+    error_type: str | None
+    body: Any
 
     def __init__(
         self, *, message: str, error_type: str | None = None, body: Any = None, provider_metadata: Bag = None
@@ -456,3 +528,6 @@ _MODEL_NAMES = {
     "choice_metadata": "ChoiceMetadataEvent",
     "error": "ErrorEvent",
 }
+
+
+shown_as("chatcodec.contract", *_RECORDS.values())

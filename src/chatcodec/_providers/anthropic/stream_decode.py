@@ -35,7 +35,7 @@ from typing import Any, cast
 
 import pydantic_core
 
-from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError
+from chatcodec import ErrorEvent, PartEvent, StreamError
 from chatcodec._providers.anthropic import wire
 from chatcodec._providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec._providers.anthropic.markers import PROVIDER
@@ -46,6 +46,7 @@ from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id, split_s
 from chatcodec._providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec._providers.families.google.thought_signatures import GEMINI, GEMINI_KEY
 from chatcodec.contract import (
+    AnyStreamRecord,
     DecodeContext,
     FeedByReading,
     PartBuilder,
@@ -127,7 +128,7 @@ class StreamDecoder(FeedByReading):
         """Blocks whose deltas only append: index -> (delta type, text key, the part's ``append``)."""
         self.position: int = -1
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """What a cut-off stream left open: a streamed block has streamed what it had; a
         gathered block (server-tool call or result, redacted thinking, a newer type) is
         given whole as far as it came, with ``input`` from its fragments when they parse,
@@ -150,7 +151,7 @@ class StreamDecoder(FeedByReading):
         a batch at a time up to the next compaction, so no event pays for the count."""
         read_in_batches(events, lambda: self.position, self._read_batch, self.builder)
 
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamRecord]:
         """The canonical events for one wire event (:meth:`read` of it, without the batching)."""
         read_one(event, self.position + 1, self._read_batch, self.builder)
         return self.builder.take_events()

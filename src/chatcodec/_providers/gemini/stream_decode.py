@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage, ValidationError
+from chatcodec import ErrorEvent, PartEvent, StreamError, Usage, ValidationError
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
 from chatcodec._providers.gemini.grounding import METADATA, read_grounding
@@ -48,6 +48,7 @@ from chatcodec._providers.gemini.response import (
 from chatcodec._providers.gemini.usage import decode_usage
 from chatcodec._providers.gemini.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.contract import (
+    AnyStreamRecord,
     DecodeContext,
     FeedByReading,
     PartBuilder,
@@ -129,7 +130,7 @@ class StreamDecoder(FeedByReading):
         finish is given at :meth:`close`, after the parts end (every stream encoder
         closes its blocks at the finish)."""
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Close what is still open, give the candidates' bags and finishes, and the final usage."""
         for choice, state in sorted(self.choices.items()):
             self._close_open(state, cite=True)

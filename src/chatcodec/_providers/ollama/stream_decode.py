@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, ValidationError
+from chatcodec import ErrorEvent, PartEvent, StreamError, ValidationError
 from chatcodec._providers.ollama.call_ids import response_call_id
 from chatcodec._providers.ollama.finish_reason import decode_finish_reason
 from chatcodec._providers.ollama.markers import PROVIDER
@@ -35,6 +35,7 @@ from chatcodec._providers.ollama.usage import decode_usage, has_usage
 from chatcodec._providers.ollama.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.contract import (
     NULLS,
+    AnyStreamRecord,
     DecodeContext,
     FeedByReading,
     PartBuilder,
@@ -79,7 +80,7 @@ class StreamDecoder(FeedByReading):
             self.position += 1
             read_event(self._read, event, self.position)
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Close the part still open, and give the bags of an answer that never finished."""
         self._close_open()
         self.builder.stream_closed(STREAM_END)

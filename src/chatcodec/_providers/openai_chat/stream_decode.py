@@ -51,7 +51,6 @@ from operator import itemgetter
 from typing import Any
 
 from chatcodec import (
-    AnyStreamEvent,
     PartEvent,
     StreamError,
     ThinkingDeltaEvent,
@@ -67,6 +66,7 @@ from chatcodec._providers.openai_chat.stream_choice import ChoiceState, continue
 from chatcodec._providers.openai_chat.stream_chunk import error_event, validated_chunk
 from chatcodec._providers.openai_chat.usage import decode_usage
 from chatcodec.contract import (
+    AnyStreamRecord,
     DecodeContext,
     FeedByReading,
     PartBuilder,
@@ -123,7 +123,7 @@ class StreamDecoder(FeedByReading):
         self._tokens: tuple[list[dict[str, Any]], object] | None = None  # the chunk's, for its text delta
         self._chunk: dict[str, Any] | None = None  # whose changed fields go on its first finish or usage
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Parts a cut-off stream left open stay as they are; a custom tool call it cut
         off is given as far as it came."""
         for number, state in self._choices.items():
@@ -139,7 +139,7 @@ class StreamDecoder(FeedByReading):
         a batch at a time up to the next compaction, so no chunk pays for the count."""
         read_in_batches(events, lambda: self._count, self._read_batch, self.builder)
 
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamRecord]:
         """The canonical events for one chunk (:meth:`read` of it, without the batching)."""
         read_one(event, self._count + 1, self._read_batch, self.builder)
         return self.builder.take_events()

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage
+from chatcodec import ErrorEvent, PartEvent, StreamError, Usage
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.logprobs import after_deltas, read_delta_logprobs, take_part_logprobs
@@ -47,6 +47,7 @@ from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.response import decode_response_dict
 from chatcodec._providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
 from chatcodec.contract import (
+    AnyStreamRecord,
     DecodeContext,
     FeedByReading,
     PartBuilder,
@@ -118,7 +119,7 @@ class StreamDecoder(FeedByReading):
         self.taking: bool = True  # until a delta's tokens do not spell its text
         """Call bags sealed into reasoning items so far (:mod:`.carried_reasoning`)."""
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Nothing is owed at the end: parts of an item that never finished (an
         interrupted stream) keep what streamed, and the builder keeps that its last event
         never came."""

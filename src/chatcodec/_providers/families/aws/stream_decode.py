@@ -44,7 +44,7 @@ import pydantic_core
 from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import StreamError, as_chatcodec_error, json_path
 from chatcodec._model.response_fields import Usage
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec._model.stream_events import ErrorEvent, PartEvent
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import loads
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
@@ -54,7 +54,7 @@ from chatcodec._providers.families.aws.finish_reason import decode_finish_reason
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_block
 from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.contract import Steps, leftovers
+from chatcodec.contract import AnyStreamRecord, Steps, leftovers
 from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
 PADDING = "p"
@@ -144,7 +144,7 @@ class BlockStreamDecoder(FeedByReading):
         self.event_type: str | None = None  # the member of the event being read
         self.extra: dict[str, Any] = {}  # members an event had beside its type (a body's framing)
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """The finish, when ``messageStop`` came without ``metadata``; gathered blocks never
         stopped are given whole."""
         if self.stop is not None and not self.finished:
