@@ -48,7 +48,8 @@ PUBLIC_MODULES: dict[str, str] = {
     "chatcodec.cli": "main",
     "chatcodec.contract": (
         "ABSENT BODY BatchRows COMMON_TOOL_NAMES CONTRACT_VERSION AnyStreamRecord Call Capabilities "
-        "CapabilitiesTable ChoiceMetadataRecord ErrorRecord FinishRecord PartRecord RecordStreamEncoder "
+        "CapabilitiesTable ChoiceMetadataRecord ErrorRecord FinishRecord PartLifecycleRecord PartRecord "
+        "RecordStreamEncoder "
         "RefusalDeltaRecord ResponseStartRecord TextDeltaRecord TextEndRecord TextStartRecord ThinkingDeltaRecord "
         "ThinkingEndRecord ThinkingSignatureDeltaRecord ThinkingStartRecord ToolCallDeltaRecord ToolCallEndRecord "
         "ToolCallStartRecord UsageRecord CountFront "

@@ -42,6 +42,7 @@ if _typing.TYPE_CHECKING:
         ChoiceMetadataRecord,
         ErrorRecord,
         FinishRecord,
+        PartLifecycleRecord,
         PartRecord,
         RefusalDeltaRecord,
         ResponseStartRecord,
@@ -265,6 +266,7 @@ __all__ = [
     "PartBuilder",
     "PartFunctions",
     "PartLifecycleEvent",
+    "PartLifecycleRecord",
     "PartRecord",
     "Problem",
     "ProviderCodec",
@@ -434,10 +436,10 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._providers.kit.provider_kit", "TOOL_ORDER ProviderKit meaningful_markers"),
         (
             "chatcodec._model.stream_records",
-            "AnyStreamRecord ChoiceMetadataRecord ErrorRecord FinishRecord PartRecord RefusalDeltaRecord "
-            "ResponseStartRecord TextDeltaRecord TextEndRecord TextStartRecord ThinkingDeltaRecord ThinkingEndRecord "
-            "ThinkingSignatureDeltaRecord ThinkingStartRecord ToolCallDeltaRecord ToolCallEndRecord "
-            "ToolCallStartRecord UsageRecord",
+            "AnyStreamRecord ChoiceMetadataRecord ErrorRecord FinishRecord PartLifecycleRecord PartRecord "
+            "RefusalDeltaRecord ResponseStartRecord TextDeltaRecord TextEndRecord TextStartRecord "
+            "ThinkingDeltaRecord ThinkingEndRecord ThinkingSignatureDeltaRecord ThinkingStartRecord "
+            "ToolCallDeltaRecord ToolCallEndRecord ToolCallStartRecord UsageRecord",
         ),
         (
             "chatcodec._providers.contract.edge",

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
-from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import ProviderAPIError, StreamError, as_chatcodec_error
 from chatcodec._model.stream_record_checks import checked, checked_record
 from chatcodec._model.stream_records import (
@@ -45,7 +44,6 @@ from chatcodec._model.stream_records import (
     ThinkingStartRecord,
     ToolCallStartRecord,
     UsageRecord,
-    record_of,
 )
 from chatcodec._public_label import shown_as
 from chatcodec.streams._builder_records import (
@@ -162,6 +160,7 @@ class StreamBuilder:
                     merged[key] = value
             self._count += 1
             return
+        from chatcodec._canonical_validation import validate_canonical  # imports pydantic: not for plain counts
         from chatcodec._model.response_fields import Usage
 
         model = usage if isinstance(usage, Usage) else validate_canonical(Usage, usage)
@@ -257,9 +256,9 @@ class StreamBuilder:
     def error(self, event: ErrorRecord | ErrorEvent) -> None:
         """The provider reported an error inside the stream (which ends it); ``event`` is a
         record (checked here) or, from a codec written against contract version 1, the model."""
-        self.ended = True
-        record = checked_record(event)
+        record = checked_record(event)  # refused before the stream counts as ended, as the model was
         assert isinstance(record, ErrorRecord)
+        self.ended = True
         if self.emitting:
             self._events.append(record)
             return
@@ -410,7 +409,7 @@ class StreamBuilder:
         accumulator must (told apart by ``type``: both have the same fields, a model's
         nested values being models where a record's are canonical data)."""
         if self.emitting:
-            self._events.append(record_of(event))
+            self._events.append(checked_record(event))  # a decoder's record checked, as its model was
             return
         given: Any = event
         match given.type:

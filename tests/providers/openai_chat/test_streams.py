@@ -32,6 +32,7 @@ from chatcodec import (
     UsageEvent,
 )
 from chatcodec._losses import LossRecorder
+from chatcodec._model.stream_records import record_of
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.openai_chat.stream_encode import StreamEncoder
 from chatcodec.streams._replay import events_from_response
@@ -460,7 +461,8 @@ def test_include_usage_is_read_from_the_encode_context() -> None:
     assert "include_usage" in chatcodec.get_codec(FORMAT).options
     context = EncodeContext(FORMAT, LossRecorder(), options={"include_usage": False}, for_request=False)
     encoder = StreamEncoder(context)
-    chunks = [chunk for event in usage_events() for chunk in encoder.feed(event)]
+    assert encoder.stream_contract == 2  # the folder's encoder reads records (contract version 2)
+    chunks = [chunk for event in usage_events() for chunk in encoder.feed(record_of(event))]
     chunks.extend(encoder.close())
     assert chunks
     assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)

@@ -50,20 +50,14 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
-from chatcodec import (
-    PartEvent,
-    StreamError,
-    ThinkingDeltaEvent,
-    ThinkingSignatureDeltaEvent,
-    UsageEvent,
-)
+from chatcodec import StreamError
 from chatcodec._providers.openai_chat import citations, logprobs, reasoning, stream_indexes, wire
 from chatcodec._providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import nulls_as_spelling
 from chatcodec._providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec._providers.openai_chat.stream_choice import ChoiceState, continued_reasoning
-from chatcodec._providers.openai_chat.stream_chunk import error_event, validated_chunk
+from chatcodec._providers.openai_chat.stream_chunk import error_event, part_event, usage_model, validated_chunk
 from chatcodec._providers.openai_chat.usage import decode_usage
 from chatcodec.contract import (
     AnyStreamRecord,
@@ -71,6 +65,8 @@ from chatcodec.contract import (
     FeedByReading,
     PartBuilder,
     StreamBuilder,
+    ThinkingDeltaRecord,
+    ThinkingSignatureDeltaRecord,
     as_dict,
     as_list,
     mark_absent,
@@ -223,7 +219,7 @@ class StreamDecoder(FeedByReading):
             counts = decode_usage(chunk["usage"])
             # Plain counts need no model (the builder keeps them as they are); anything else
             # is validated here, so a refusal is the same event error as ever.
-            usage = counts if plain_counts(counts) else UsageEvent.model_validate({"usage": counts}).usage
+            usage = counts if plain_counts(counts) else usage_model(counts)
             self.builder.usage(usage, self._late_fields())
         self._chunk = None
 
@@ -360,7 +356,7 @@ class StreamDecoder(FeedByReading):
                 state.block = None
                 part = {**reasoning.decode_block(fragment)}
                 part["provider_metadata"][PROVIDER].update(also)
-                self.builder.whole(PartEvent.model_validate({"index": state.take(), "choice": number, "part": part}))
+                self.builder.whole(part_event({"index": state.take(), "choice": number, "part": part}))
                 continue
             block = state.block
             if block is None:
@@ -396,7 +392,7 @@ class StreamDecoder(FeedByReading):
                 index = state.take()
                 state.details[key] = index
                 part = reasoning.decode_detail(fragment)
-                self.builder.whole(PartEvent.model_validate({"index": index, "choice": number, "part": part}))
+                self.builder.whole(part_event({"index": index, "choice": number, "part": part}))
                 return
             bag = {"field": reasoning.DETAILS, **rest(fragment, ("text", "summary", "signature", "data"))}
             text_key = "summary" if kind == "reasoning.summary" else "text"
@@ -408,9 +404,9 @@ class StreamDecoder(FeedByReading):
         target = state.details[key]
         text = fragment.get("summary" if kind == "reasoning.summary" else "text")
         if isinstance(text, str) and text:
-            self._detail_text(target, number, text, ThinkingDeltaEvent)
+            self._detail_text(target, number, text, ThinkingDeltaRecord)
         if isinstance(fragment.get("signature"), str) and fragment["signature"]:
-            self._detail_text(target, number, fragment["signature"], ThinkingSignatureDeltaEvent)
+            self._detail_text(target, number, fragment["signature"], ThinkingSignatureDeltaRecord)
         if isinstance(fragment.get("data"), str) and kind != "reasoning.encrypted":
             state.encrypted[target if isinstance(target, int) else target.index] = fragment["data"]
 
@@ -419,7 +415,7 @@ class StreamDecoder(FeedByReading):
         target: PartBuilder | int,
         number: int,
         text: str,
-        event_class: type[ThinkingDeltaEvent] | type[ThinkingSignatureDeltaEvent],
+        event_class: type[ThinkingDeltaRecord] | type[ThinkingSignatureDeltaRecord],
     ) -> None:
         """Reasoning text or signature for an entry's part; an encrypted entry's part is
         complete, so text for it is an event the builder refuses when building."""
@@ -427,7 +423,7 @@ class StreamDecoder(FeedByReading):
             extras, self._extras = self._extras, None
             metadata = {PROVIDER: extras} if extras is not None else None
             self.builder.add(event_class(index=target, choice=number, delta=text, provider_metadata=metadata))
-        elif event_class is ThinkingSignatureDeltaEvent:
+        elif event_class is ThinkingSignatureDeltaRecord:
             self._signature(target, text)
         else:
             self._append(target, text)
@@ -458,7 +454,7 @@ class StreamDecoder(FeedByReading):
                 self._thinking_text(state, number, reasoning.CONTENT, text, **extra)
             case _:
                 part = {"type": "opaque", "provider": PROVIDER, "data": item}
-                self.builder.whole(PartEvent.model_validate({"index": state.take(), "choice": number, "part": part}))
+                self.builder.whole(part_event({"index": state.take(), "choice": number, "part": part}))
 
     def _text(self, state: ChoiceState, number: int) -> PartBuilder:
         if state.text is None:
@@ -542,7 +538,7 @@ class StreamDecoder(FeedByReading):
         """Give the custom call being gathered as a whole part: the next call began (calls
         stream one after another), the choice finished, or the stream ended."""
         for _, call in sorted(state.custom.items()):
-            event = PartEvent.model_validate({"index": call.index, "choice": number, "part": call.part()})
+            event = part_event({"index": call.index, "choice": number, "part": call.part()})
             self.builder.whole(event)
         state.custom = {}
 
