@@ -110,7 +110,7 @@ def test_plain_records_are_kept_as_they_are() -> None:
     assert checked(plain) is plain
     finish = records.FinishRecord(finish_reason={"unified": "stop", "raw": "end_turn"})
     assert checked(finish) is finish
-    usage = records.UsageRecord(usage={"input_tokens": 1, "output_tokens": None})
+    usage = records.UsageRecord(usage={"input_tokens": 1, "output_tokens": 2})
     assert checked(usage) is usage
 
 
@@ -147,6 +147,15 @@ def test_what_the_model_reads_differently_is_what_the_record_holds() -> None:
     assert type(read.index) is int
     usage = checked(records.UsageRecord(usage={"input_tokens": 2.0, "provider_metadata": BAG}))
     assert usage == records.UsageRecord(usage={"input_tokens": 2, "provider_metadata": BAG})
+
+
+def test_a_record_holds_what_the_model_dumps() -> None:
+    """A ``None`` the model leaves out of its dump is left out of the record too (encoders
+    read the record's data as they read the dump)."""
+    finish = checked(records.FinishRecord(finish_reason={"unified": "stop", "raw": None}))
+    assert finish.finish_reason == {"unified": "stop"}
+    usage = checked(records.UsageRecord(usage={"input_tokens": 1, "output_tokens": None}))
+    assert usage.usage == {"input_tokens": 1}
 
 
 def test_replaced_copies() -> None:

@@ -97,14 +97,14 @@ def _finish_reason(value: object) -> bool:
     reason = cast("dict[str, object]", value)
     if not reason.keys() <= {"unified", "raw"} or reason.get("unified") not in _REASONS:
         return False
-    return _optional_text(reason.get("raw"))
+    return "raw" not in reason or _text(reason["raw"])  # a ``None`` raw is left out by the model's dump
 
 
 def _usage(value: object) -> bool:
     if type(value) is not dict:
         return False
     usage = cast("dict[str, object]", value)
-    return usage.keys() <= _USAGE_COUNTS and all(count is None or _count(count) for count in usage.values())
+    return usage.keys() <= _USAGE_COUNTS and all(_count(count) for count in usage.values())  # no None: as dumped
 
 
 _CHECKS: dict[str, tuple[tuple[str, Any], ...]] = {

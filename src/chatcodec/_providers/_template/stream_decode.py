@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec import ErrorEvent, StreamError, ValidationError
+from chatcodec import StreamError, ValidationError
 from chatcodec._providers._template.finish_reason import decode_finish_reason
 from chatcodec._providers._template.markers import PROVIDER
 from chatcodec._providers._template.usage import decode_usage
@@ -33,6 +33,7 @@ from chatcodec._providers._template.wire import ErrorBody, StreamLine, is_error_
 from chatcodec.contract import (
     AnyStreamRecord,
     DecodeContext,
+    ErrorRecord,
     FeedByReading,
     PartBuilder,
     StreamBuilder,
@@ -72,7 +73,7 @@ class StreamDecoder(FeedByReading):
     def _read(self, event: dict[str, Any]) -> None:
         if is_error_body(event):
             error = self._validated(ErrorBody, event)["error"]
-            self.builder.error(ErrorEvent(message=error["message"], error_type=error.get("type"), body=event))
+            self.builder.error(ErrorRecord(message=error["message"], error_type=error.get("type"), body=event))
             return
         line = self._validated(StreamLine, event)
         if not self.started:

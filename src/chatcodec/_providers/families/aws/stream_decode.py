@@ -41,10 +41,8 @@ from typing import Any, ClassVar
 
 import pydantic_core
 
-from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import StreamError, as_chatcodec_error, json_path
-from chatcodec._model.response_fields import Usage
-from chatcodec._model.stream_events import ErrorEvent, PartEvent
+from chatcodec._model.stream_records import ErrorRecord
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import loads
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
@@ -265,7 +263,9 @@ class BlockStreamDecoder(FeedByReading):
 
     def _exception(self, kind: str, payload: dict[str, Any], event: Any) -> None:
         message = payload.get("message")
-        self.builder.error(ErrorEvent(message=message if isinstance(message, str) else "", error_type=kind, body=event))
+        self.builder.error(
+            ErrorRecord(message=message if isinstance(message, str) else "", error_type=kind, body=event)
+        )
 
     # --- blocks --------------------------------------------------------------------------
 
@@ -346,6 +346,8 @@ class BlockStreamDecoder(FeedByReading):
             raise self._error(f"contentBlockStop for content block {index}, which was never started")
         if block.part is None:
             part = decode_block(self.facts.body, self._whole(block), ASSISTANT_KINDS)
+            from chatcodec._model.stream_events import PartEvent  # a whole part, checked by its model here
+
             self.builder.whole(PartEvent.model_validate({"index": index, "part": part}))
         elif block.citations is not None:
             self.builder.close(block.part, metadata={self.provider: {"citations": block.citations}})
@@ -406,7 +408,7 @@ class BlockStreamDecoder(FeedByReading):
     def _metadata(self, payload: dict[str, Any]) -> None:
         usage = as_dict(payload.get("usage"))
         if usage is not None:
-            self.builder.usage(validate_canonical(Usage, self.facts.decode_usage(usage)))
+            self.builder.usage(self.facts.decode_usage(usage))  # validated there as Usage unless plain counts
         rest = leftovers(payload, ("usage", PADDING))
         marker = self.facts.metadata_marker
         if marker is not None:
