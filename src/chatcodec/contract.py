@@ -13,7 +13,10 @@ use (a sibling folder, a family's rules, the strict checks) is internal and may 
   :class:`ProviderRules`, :class:`OptionTable`;
 - what every role function takes: :class:`EncodeContext`, :class:`DecodeContext`;
 - the stream path: :class:`StreamBuilder` (what a stream decoder drives),
-  :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns), :func:`read_event`;
+  :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns), :func:`read_event`,
+  and the stream records (:class:`TextDeltaRecord`, ... :data:`AnyStreamRecord`) a conversion's
+  events travel as, which an encoder with ``stream_contract = 2`` (:class:`RecordStreamEncoder`)
+  reads instead of the public models (docs/contributing.md, "Stream records");
 - the kit: the mechanics every codec is written with (bags of leftover wire fields,
   markers, tool names and arguments, wire shapes), as the built-in folders use them.
 - :mod:`closed_schema`, one namespace (``closed_schema.text()``, ``closed_schema.closed_like``...):

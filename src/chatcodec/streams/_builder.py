@@ -5,9 +5,11 @@ mean, with cheap calls: a part opens, text arrives for it, it closes, the answer
 finishes, usage is known. The builder does one of two things with that, chosen when it
 is made:
 
-- ``emit=True``: it turns each call into the canonical stream event
-  (:data:`~chatcodec.StreamEvent`) for ``decode_stream``, :class:`~chatcodec.Conversation`
-  and proxies, handed over by :meth:`StreamBuilder.take_events`;
+- ``emit=True``: it turns each call into the canonical stream event, as a record
+  (:mod:`chatcodec._model.stream_records`: the event model's fields without pydantic,
+  checked here as the model checked them), for proxies, ``decode_stream`` and
+  :class:`~chatcodec.Conversation` (which build the public models from them), handed over
+  by :meth:`StreamBuilder.take_events`;
 - ``emit=False``: it builds the :class:`~chatcodec.ChatResponse` directly, with no event
   model per delta. A part's text goes to a list (its :attr:`PartBuilder.append` *is* that
   list's ``append``) and is joined once at the end, so the work is linear in the stream,
