@@ -32,7 +32,7 @@ from chatcodec import (
 )
 from chatcodec._model import stream_records as records
 from chatcodec._model.stream_events import AnyStreamEvent
-from chatcodec._model.stream_record_checks import checked
+from chatcodec._model.stream_record_checks import checked, plain_usage
 
 BAG: dict[str, dict[str, Any]] = {"acme": {"x": [1, 2.5, None, {"y": True}]}}
 TOKEN = {"token": "hi", "logprob": -0.5, "top_logprobs": [{"token": "hi", "logprob": -0.5}]}
@@ -153,9 +153,44 @@ def test_a_record_holds_what_the_model_dumps() -> None:
     """A ``None`` the model leaves out of its dump is left out of the record too (encoders
     read the record's data as they read the dump)."""
     finish = checked(records.FinishRecord(finish_reason={"unified": "stop", "raw": None}))
-    assert finish.finish_reason == {"unified": "stop"}
+    assert finish == records.FinishRecord(finish_reason={"unified": "stop"})
     usage = checked(records.UsageRecord(usage={"input_tokens": 1, "output_tokens": None}))
-    assert usage.usage == {"input_tokens": 1}
+    assert usage == records.UsageRecord(usage={"input_tokens": 1})
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        {"output_tokens": 4, "input_tokens": 3, "reasoning_tokens": None},
+        {"input_tokens": 3, "provider_metadata": {"anthropic": {"service_tier": "standard", "cache": {"ttl": None}}}},
+        {"cache_read_tokens": 0},
+        {},
+    ],
+)
+def test_plain_usage_is_what_the_model_dumps(usage: dict[str, Any]) -> None:
+    """Usage a stream's builder keeps with no model: the model's own dump, key for key and in
+    its order, so the encoders read the same data."""
+    from chatcodec import Usage
+
+    plain = plain_usage(usage)
+    assert plain is not None
+    dumped = Usage.model_validate(usage).model_dump()
+    assert list(plain.items()) == list(dumped.items())
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        {"input_tokens": 3.0},
+        {"input_tokens": -1},
+        {"input_tokens": True},
+        {"total_tokens": 3},
+        {"provider_metadata": {"p": {"x": float("inf")}}},
+        {"provider_metadata": {"p": 1}},
+    ],
+)
+def test_usage_the_model_must_read_is_not_plain(usage: dict[str, Any]) -> None:
+    assert plain_usage(usage) is None
 
 
 def test_replaced_copies() -> None:
@@ -170,7 +205,7 @@ def test_the_records_module_imports_no_pydantic() -> None:
         """
         import sys
         from chatcodec._model import stream_records as r
-        from chatcodec._model.stream_record_checks import checked
+        from chatcodec._model.stream_record_checks import checked, plain_usage
         record = checked(r.TextDeltaRecord(index=0, delta="a"))
         print("pydantic" in sys.modules, "pydantic_core" in sys.modules)
         """

@@ -40,6 +40,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model._base import deferred_adapter
     from chatcodec._model.stream_events import PartLifecycleEvent
+    from chatcodec._model.stream_record_checks import plain_usage
     from chatcodec._model.stream_records import (
         AnyStreamRecord,
         ChoiceMetadataRecord,
@@ -365,6 +366,7 @@ __all__ = [
     "model_in_path",
     "path",
     "plain_counts",
+    "plain_usage",
     "present",
     "problems_error",
     "put_logprobs",
@@ -500,6 +502,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._compat", "is_local_file_url local_file_why"),
         ("chatcodec._providers.kit.media_types", "lower_case_source"),
         ("chatcodec._providers.kit.integer_spelling", "mark_integers respell_integers"),
+        ("chatcodec._model.stream_record_checks", "plain_usage"),
         (
             "chatcodec._providers.kit.token_logprobs",
             "put_logprobs read_token_logprobs unicode_text write_token_logprobs",

@@ -15,11 +15,12 @@ from math import isfinite
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._model.stream_records import AnyStreamRecord, event_of, is_record, record_of
+from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
     from chatcodec._model.stream_events import AnyStreamEvent
 
-__all__ = ["checked", "checked_record", "plain_json", "plain_metadata"]
+__all__ = ["checked", "checked_record", "plain_json", "plain_metadata", "plain_usage"]
 
 _DEEPEST = 64
 """Nesting a plain value may have; anything deeper is left to the model (pydantic-core's
@@ -86,9 +87,8 @@ def _kind(value: object) -> bool:
 
 
 _REASONS = frozenset(("stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"))
-_USAGE_COUNTS = frozenset(
-    ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
-)
+_USAGE_ORDER = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+_USAGE_KEYS = frozenset((*_USAGE_ORDER, "provider_metadata"))
 
 
 def _finish_reason(value: object) -> bool:
@@ -100,11 +100,30 @@ def _finish_reason(value: object) -> bool:
     return "raw" not in reason or _text(reason["raw"])  # a ``None`` raw is left out by the model's dump
 
 
-def _usage(value: object) -> bool:
+def plain_usage(value: object) -> dict[str, Any] | None:
+    """Canonical usage as ``Usage``'s dump gives it, when the model would keep every value as
+    it is (counts that are non-negative ``int`` s or ``None``, a plain ``provider_metadata``
+    bag): the counts in the model's field order with no ``None``, then the bag; ``None``
+    for anything the model must read (a ``3.0``, a negative count, an unknown key), so a
+    stream's usage needs no model unless it is one of those."""
     if type(value) is not dict:
-        return False
+        return None
     usage = cast("dict[str, object]", value)
-    return usage.keys() <= _USAGE_COUNTS and all(_count(count) for count in usage.values())  # no None: as dumped
+    bag = usage.get("provider_metadata")
+    if not usage.keys() <= _USAGE_KEYS or not plain_metadata(bag):
+        return None
+    if not all(count is None or _count(count) for key, count in usage.items() if key != "provider_metadata"):
+        return None
+    plain: dict[str, Any] = {key: usage[key] for key in _USAGE_ORDER if usage.get(key) is not None}
+    if bag is not None:
+        plain["provider_metadata"] = bag
+    return plain
+
+
+def _usage(value: object) -> bool:
+    """Plain usage exactly as dumped (no ``None``, the model's order)."""
+    plain = plain_usage(value)
+    return plain is not None and list(plain.items()) == list(cast("dict[str, object]", value).items())
 
 
 _CHECKS: dict[str, tuple[tuple[str, Any], ...]] = {
@@ -152,3 +171,6 @@ def checked_record(event: AnyStreamRecord | AnyStreamEvent) -> AnyStreamRecord:
     """A decoder's event as a record: a record :func:`checked`, a model (a contract version 1
     decoder's, validated when it was made) as its record."""
     return checked(cast("AnyStreamRecord", event)) if is_record(event) else record_of(event)
+
+
+shown_as("chatcodec.contract", plain_usage)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import pydantic_core
 
 from chatcodec._errors import ProviderAPIError, StreamError, as_chatcodec_error
-from chatcodec._model.stream_record_checks import checked, checked_record
+from chatcodec._model.stream_record_checks import checked, checked_record, plain_usage
 from chatcodec._model.stream_records import (
     AnyStreamRecord,
     ChoiceMetadataRecord,
@@ -149,11 +149,12 @@ class StreamBuilder:
         mode counts that are plain non-negative ints are merged as they are, with no
         ``Usage`` model per event (the response is validated once at the end); anything
         else is validated as ``Usage`` here, where it arrived, so errors stay the same."""
-        if isinstance(usage, dict) and plain_counts(usage):
-            if self.emitting:
-                counts = {key: value for key, value in usage.items() if value is not None}
-                self._events.append(checked(UsageRecord(usage=counts, provider_metadata=metadata)))
+        if self.emitting and isinstance(usage, dict):
+            plain = plain_usage(usage)  # the model's dump, when the model would keep every value
+            if plain is not None:
+                self._events.append(checked(UsageRecord(usage=plain, provider_metadata=metadata)))
                 return
+        if isinstance(usage, dict) and plain_counts(usage):
             merge_metadata(self._response, metadata)
             merged = self._usage if self._usage is not None else {}
             self._usage = merged

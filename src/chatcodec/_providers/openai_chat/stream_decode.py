@@ -70,7 +70,7 @@ from chatcodec.contract import (
     as_dict,
     as_list,
     mark_absent,
-    plain_counts,
+    plain_usage,
     read_event,
     read_in_batches,
     read_one,
@@ -219,7 +219,7 @@ class StreamDecoder(FeedByReading):
             counts = decode_usage(chunk["usage"])
             # Plain counts need no model (the builder keeps them as they are); anything else
             # is validated here, so a refusal is the same event error as ever.
-            usage = counts if plain_counts(counts) else usage_model(counts)
+            usage = counts if plain_usage(counts) is not None else usage_model(counts)
             self.builder.usage(usage, self._late_fields())
         self._chunk = None
 
