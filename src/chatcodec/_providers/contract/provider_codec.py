@@ -296,10 +296,23 @@ class ProviderCodec:
         ``bag`` is this provider's own bag of the request or response, where stored
         requests may still set an option (``provider_options[name]``: an option given by
         argument wins)."""
+        return self._encode_context(losses, model, bag, options, for_request=for_request, rules=self.rules)
+
+    def _encode_context(
+        self,
+        losses: LossRecorder,
+        model: str | None,
+        bag: Mapping[str, Any] | None,
+        options: Mapping[str, Any] | None,
+        *,
+        for_request: bool,
+        rules: ProviderRules | None,
+    ) -> EncodeContext:
+        """:meth:`encode_context`, its rules given: a stream's holds none (rules apply to requests)."""
         found = read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
         if options:
             found = MappingProxyType({**found, **options})
-        return EncodeContext(self.name, losses, model=model, options=found, rules=self.rules, for_request=for_request)
+        return EncodeContext(self.name, losses, model=model, options=found, rules=rules, for_request=for_request)
 
     # --- requests -------------------------------------------------------------------------
 
@@ -485,9 +498,8 @@ class ProviderCodec:
         (:func:`~chatcodec._providers.kit.stream_boundary.record_encoder`)."""
         if self._new_stream_encoder is None:
             raise self._without_streams("encoder", "encode")
-        encoder = record_encoder(
-            self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
-        )
+        context = self._encode_context(losses, None, None, options, for_request=False, rules=None)
+        encoder = record_encoder(self._new_stream_encoder(context))
         capabilities = self.capabilities
         if not capabilities.freeform_calls:
             from chatcodec._providers.kit.freeform_streams import WithoutCustomCalls
