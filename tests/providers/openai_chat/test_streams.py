@@ -605,3 +605,13 @@ def test_another_providers_data_on_a_finish_event_is_reported_when_streamed_to_o
         ("$[0].created", "invented created"),  # Anthropic gives no creation time
         ("$[4].provider_metadata", "anthropic data ['container']"),
     ]
+
+
+def test_the_stream_keys_are_the_wire_delta_fields() -> None:
+    """``stream_keys.DELTA_KEYS`` is written out (the encoder imports no wire shape): it is
+    every field ``wire.Delta`` types but ``thinking_blocks``, in the shape's order."""
+    from chatcodec._providers.openai_chat import reasoning, stream_keys, wire
+    from chatcodec.contract import shape_fields
+
+    assert tuple(key for key in shape_fields(wire.Delta) if key != reasoning.BLOCKS) == stream_keys.DELTA_KEYS
+    assert reasoning.BLOCKS == "thinking_blocks"

@@ -51,13 +51,15 @@ from operator import itemgetter
 from typing import Any
 
 from chatcodec import StreamError
-from chatcodec._providers.openai_chat import citations, logprobs, reasoning, stream_indexes, wire
+from chatcodec._providers.openai_chat import citations, logprobs, reasoning, stream_indexes
 from chatcodec._providers.openai_chat.finish_reason import decode_finish_reason
+from chatcodec._providers.openai_chat.logprobs import join_logprobs
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import nulls_as_spelling
-from chatcodec._providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
+from chatcodec._providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call
 from chatcodec._providers.openai_chat.stream_choice import ChoiceState, continued_reasoning
 from chatcodec._providers.openai_chat.stream_chunk import error_event, part_event, usage_model, validated_chunk
+from chatcodec._providers.openai_chat.stream_keys import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec._providers.openai_chat.usage import decode_usage
 from chatcodec.contract import (
     AnyStreamRecord,
@@ -74,18 +76,10 @@ from chatcodec.contract import (
     read_event,
     read_in_batches,
     read_one,
-    shape_fields,
 )
 from chatcodec.contract import leftovers as rest
 
-CHUNK_OBJECT = "chat.completion.chunk"
-"""The ``object`` of every stream chunk."""
 _CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
-DELTA_KEYS = tuple(key for key in shape_fields(wire.Delta) if key != reasoning.BLOCKS)
-"""The ``delta`` fields the decoder reads as content (the fields its shape types,
-``wire.py``); any other is kept (the finish chunk's as the message's). ``thinking_blocks``
-fragments are read into thinking parts too (:meth:`StreamDecoder._blocks`) when the list
-is not empty; an empty list says nothing and is kept as it came."""
 _DELTA_KEY_SET = frozenset(DELTA_KEYS)
 
 _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})

@@ -40,8 +40,7 @@ from chatcodec._providers.openai_chat import citations, logprobs, reasoning, str
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import message_fields
-from chatcodec._providers.openai_chat.stream_calls import join_logprobs
-from chatcodec._providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
+from chatcodec._providers.openai_chat.stream_keys import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec._providers.openai_chat.usage import encode_usage, merged_usage
 from chatcodec.contract import (
     NOW,
@@ -216,7 +215,7 @@ class StreamEncoder:
             return {**self._base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]}
         extras = wire_fields(KIT.own(metadata))
         if "logprobs" in extras:
-            state.logprobs = join_logprobs(state.logprobs, extras["logprobs"])
+            state.logprobs = logprobs.join_logprobs(state.logprobs, extras["logprobs"])
         if tokens is not None:  # the text's own tokens, on its chunk as OpenAI streams them
             extras["logprobs"] = logprobs.write_choice_logprobs(tokens, KIT.own(metadata))
         delta_extras = extras.pop("delta", None)
