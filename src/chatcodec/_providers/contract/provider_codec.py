@@ -52,7 +52,6 @@ from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
 from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
 from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
-from chatcodec._providers.kit.stream_boundary import decoded_models, either_encoder, encoded_records, record_encoder
 from chatcodec._public_label import shown_as
 from chatcodec._registry import RecordStreamEncoder, StreamDecoder, StreamEncoder
 
@@ -299,16 +298,10 @@ class ProviderCodec:
         return self._encode_context(losses, model, bag, options, for_request=for_request, rules=self.rules)
 
     def _encode_context(
-        self,
-        losses: LossRecorder,
-        model: str | None,
-        bag: Mapping[str, Any] | None,
-        options: Mapping[str, Any] | None,
-        *,
-        for_request: bool,
-        rules: ProviderRules | None,
+        self, losses: LossRecorder, model: str | None, bag: Any, options: Any, *, for_request: bool, rules: Any
     ) -> EncodeContext:
-        """:meth:`encode_context`, its rules given: a stream's holds none (rules apply to requests)."""
+        """:meth:`encode_context` (``bag``, ``options`` as there), its ``rules`` (a ``ProviderRules``
+        or ``None``) given: a stream's context holds none (rules apply to requests alone)."""
         found = read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
         if options:
             found = MappingProxyType({**found, **options})
@@ -486,19 +479,21 @@ class ProviderCodec:
         """Canonical events for a whole stream, lazily: ``feed`` over the events, then
         ``close`` (a codec without streams refuses at the call, not at the first event);
         the public models, built from the decoder's records here."""
+        from chatcodec._providers.kit.stream_boundary import decoded_models  # a stream's, not a request's
+
         return decoded_models(self.stream_decoder(None), events)
 
     def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder:
-        """A fresh push-style encoder for one stream (``feed`` each canonical event, a public
-        model or a record, then ``close``); ``options`` are its output options by name, straight into its context
-        (a start event's metadata may still spell them as markers, read as legacy input).
+        """A fresh push-style encoder for one stream (``feed`` each canonical event, a model or
+        a record, then ``close``); ``options`` are its output options by name, into its context.
         What the format's capabilities say it cannot carry (freeform calls, token log
-        probabilities) is taken out or reported here, around its own encoder; a folder's
-        encoder written against contract version 1 (it reads models) is given models
-        (:func:`~chatcodec._providers.kit.stream_boundary.record_encoder`)."""
+        probabilities) is taken out or reported here, around its own encoder; a version 1
+        encoder (it reads models) is given models (``stream_boundary.record_encoder``)."""
         if self._new_stream_encoder is None:
             raise self._without_streams("encoder", "encode")
         context = self._encode_context(losses, None, None, options, for_request=False, rules=None)
+        from chatcodec._providers.kit.stream_boundary import either_encoder, record_encoder  # a stream's
+
         encoder = record_encoder(self._new_stream_encoder(context))
         capabilities = self.capabilities
         if not capabilities.freeform_calls:
@@ -521,9 +516,10 @@ class ProviderCodec:
         *,
         options: Mapping[str, Any] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
-        then ``close`` (a codec without streams refuses at the call); the public models
-        given are read as records (records are taken as they are)."""
+        """Wire events for canonical ones (models or records), lazily (for proxies): ``feed``
+        over the events, then ``close`` (a codec without streams refuses at the call)."""
+        from chatcodec._providers.kit.stream_boundary import encoded_records, record_encoder  # a stream's
+
         return encoded_records(record_encoder(self.stream_encoder(losses, options=options)), events)
 
     # --- dialect reading ----------------------------------------------------------------------

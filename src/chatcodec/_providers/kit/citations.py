@@ -13,15 +13,14 @@ dropping one is a ``content`` loss.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from chatcodec._model.stream_records import PartRecord, TextEndRecord
 from chatcodec._narrow import as_list
 from chatcodec._registry import NumbersStreamEvents
 
 if TYPE_CHECKING:  # annotations only: a codec loads no canonical model until one is asked for
     from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._model.stream_records import AnyStreamRecord
+    from chatcodec._model.stream_records import AnyStreamRecord, PartRecord, TextEndRecord
     from chatcodec._registry import RecordStreamEncoder
 
 WHY = "{target} has no place for a text's url citations{where}"
@@ -78,9 +77,12 @@ class WithoutCitations:
         whole part's, reported)."""
         self._position += 1
         at: Steps | None = None
-        if isinstance(event, TextEndRecord) and event.citations:
+        kind = event.type  # told apart by tag: a request imports no record class through this module
+        if kind == "text_end" and cast("TextEndRecord", event).citations:
             at = ("events", self._position, "citations")
-        elif isinstance(event, PartRecord) and event.part.get("type") == "text" and event.part.get("citations"):
+        elif (
+            kind == "part" and (part := cast("PartRecord", event).part).get("type") == "text" and part.get("citations")
+        ):
             at = ("events", self._position, "part", "citations")
         if at is not None:
             self._losses.add(at, "url citations", WHY.format(target=self._target, where=" in a stream"))

@@ -17,7 +17,6 @@ import pydantic_core
 from chatcodec._errors import StreamError, ValidationError
 from chatcodec._payloads import too_deep
 from chatcodec._providers.kit.errors import canonical_refusal
-from chatcodec._providers.kit.stream_boundary import models_of
 
 if TYPE_CHECKING:
     from chatcodec._model.stream_events import AnyStreamEvent
@@ -65,7 +64,7 @@ class DepthGuard:
         try:
             given = self._decoder.feed(event)
             self._given += len(given)
-            return models_of(given) if self._models else given
+            return _models_of(given) if self._models else given
         except RecursionError:
             raise self._error(event) from None
         except StreamError as error:
@@ -126,7 +125,7 @@ class DepthGuard:
             raise canonical_refusal(error, max(self._fed - 1, 0)) from None
         if not given and not self._given and (self._builder is None or self._builder.built_nothing()):
             raise self._said_nothing()
-        return models_of(given) if self._models else given
+        return _models_of(given) if self._models else given
 
     def _said_nothing(self) -> StreamError:
         name = self._name
@@ -140,3 +139,11 @@ class DepthGuard:
         refused = too_deep(event)
         message = str(refused).partition(": ")[2]
         return StreamError(message, refused.path, max(self._fed - 1, 0))
+
+
+def _models_of(events: Sequence[AnyStreamRecord | AnyStreamEvent]) -> list[AnyStreamEvent]:
+    """:func:`~chatcodec._providers.kit.stream_boundary.models_of`, imported when a decoder
+    is first fed (this module is imported by every codec; a request loads no record)."""
+    from chatcodec._providers.kit.stream_boundary import models_of
+
+    return models_of(events)
