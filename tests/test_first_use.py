@@ -235,3 +235,52 @@ def test_a_first_stream_builds_no_wire_adapter_and_imports_no_pickle_and_no_edge
     assert request_roles == []  # a stream reads no request role of either codec
     assert "chatcodec._providers.openai_chat.servers" not in loaded  # the rules' range check imports it (47 M)
     assert {"chatcodec._model.messages", "chatcodec._model.response"}.isdisjoint(loaded)  # the events hold neither
+    # the events travel as records (issue 60, lever 5): no pydantic, no event model, no plugin scan
+    assert {"pydantic", "chatcodec._model.stream_events", "importlib.metadata"}.isdisjoint(loaded)
+
+
+def _chunk(choice: dict[str, object], usage: dict[str, int] | None = None) -> bytes:
+    """One ``chat.completion.chunk`` in the common shape (the OpenAI API reference's chunk
+    object: envelope, one choice, ``usage`` null but on the last chunk)."""
+    chunk = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1754688908, "model": "gpt-4o"}
+    chunk |= {"system_fingerprint": "fp_1", "choices": [choice] if choice else [], "usage": usage}
+    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+
+
+_CALL = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "weather", "arguments": ""}}
+_OPENAI_STREAM = b"".join(
+    (
+        _chunk({"index": 0, "delta": {"role": "assistant", "content": ""}, "logprobs": None, "finish_reason": None}),
+        *(_chunk({"index": 0, "delta": {"content": word}, "finish_reason": None}) for word in ("It ", "is ", "sunny")),
+        _chunk({"index": 0, "delta": {"tool_calls": [_CALL]}, "finish_reason": None}),
+        _chunk({"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": '{"city":1}'}}]}}),
+        _chunk({"index": 0, "delta": {}, "finish_reason": "tool_calls"}),
+        _chunk({}, {"prompt_tokens": 14, "completion_tokens": 8, "total_tokens": 22}),
+        b"data: [DONE]\n\n",
+    )
+)
+
+
+def test_a_first_stream_from_openai_chat_imports_no_pydantic(tmp_path: Path) -> None:
+    """The other way, OpenAI Chat to Anthropic, the same for chunks of the common shapes (the
+    closed chunk schema's: text, a tool call, the finish, plain counts): a stream's events
+    are records from the decoder to the encoder, the public models built only at the
+    public API. (A chunk the closed schema leaves, as most recorded ones do with their
+    ``obfuscation`` or usage details, is checked by the wire adapter, which imports pydantic.)"""
+    path = tmp_path / "stream.sse"
+    path.write_bytes(_OPENAI_STREAM)
+    probe = textwrap.dedent(
+        """
+        import json, sys
+        import chatcodec
+
+        with open(sys.argv[1], "rb") as file:
+            body = file.read()
+        written = b"".join(chatcodec.convert_stream(body, source="openai-chat", target="anthropic", on_loss="ignore"))
+        print(json.dumps({"loaded": sorted(sys.modules), "written": written.decode()}))
+        """
+    )
+    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{probe}"]
+    found = json.loads(subprocess.run([*command, str(path)], capture_output=True, text=True, check=True).stdout)
+    assert "input_json_delta" in found["written"]  # the stream was converted, its call too
+    assert {"pydantic", "chatcodec._model.stream_events", "importlib.metadata"}.isdisjoint(found["loaded"])

@@ -47,7 +47,12 @@ PUBLIC_MODULES: dict[str, str] = {
     "chatcodec.batch": "",
     "chatcodec.cli": "main",
     "chatcodec.contract": (
-        "ABSENT BODY BatchRows COMMON_TOOL_NAMES CONTRACT_VERSION Call Capabilities CapabilitiesTable CountFront "
+        "ABSENT BODY BatchRows COMMON_TOOL_NAMES CONTRACT_VERSION AnyStreamRecord Call Capabilities "
+        "CapabilitiesTable ChoiceMetadataRecord ErrorRecord FinishRecord PartLifecycleRecord PartRecord "
+        "RecordStreamEncoder "
+        "RefusalDeltaRecord ResponseStartRecord TextDeltaRecord TextEndRecord TextStartRecord ThinkingDeltaRecord "
+        "ThinkingEndRecord ThinkingSignatureDeltaRecord ThinkingStartRecord ToolCallDeltaRecord ToolCallEndRecord "
+        "ToolCallStartRecord UsageRecord CountFront "
         "CountUpstream DecodeContext Detection DialectFunctions Edge EdgeTable EncodeContext EnvelopeBody "
         "EnvelopeLayout ErrorShape Extension FeedByReading FinishReasonFunctions Framing Front ID IdRule "
         "JsonFront Location LossRecorder MODEL_OPTION MessageFunctions ModelFamily ModelList NOW NULLS "
@@ -63,7 +68,8 @@ PUBLIC_MODULES: dict[str, str] = {
         "holds_a_container holds_empty_content input_object is_a_double is_default is_dict is_list "
         "is_local_file_url is_marker json_path keeps_a_container kept_object leftovers load_object loaded loads "
         "local_file_why lower_case_source mark_absent mark_integers meaningful_markers model_in_path path "
-        "plain_counts present problems_error put_logprobs range_rule read_data_ids read_event read_in_batches "
+        "plain_counts plain_usage present problems_error put_logprobs range_rule read_data_ids read_event "
+        "read_in_batches "
         "read_logprob_settings read_nested_error read_one read_options read_tier read_token_logprobs "
         "reasoning_for_effort refuse_unwritable_numbers report_after_error report_invented "
         "report_invented_counts report_tier report_user respell_integers restore_fields role_at rule_error runs "

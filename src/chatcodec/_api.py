@@ -184,9 +184,11 @@ def _whole_stream(
 ) -> Iterator[AnyStreamEvent]:
     """The decoder's events for ``payloads``, then its close; a :class:`~chatcodec.StreamError`
     at the end when the stream never sent its last event."""
+    from chatcodec._providers.kit.stream_boundary import models_of
+
     for payload in payloads:
-        yield from decoder.feed(payload)
-    yield from decoder.close()
+        yield from models_of(decoder.feed(payload))
+    yield from models_of(decoder.close())
     builder.refuse_cut(provider)
 
 

@@ -5,7 +5,7 @@ Decoding validates; encoding dumps. Nothing is ever lost, so no loss is recorded
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pydantic_core
@@ -16,8 +16,10 @@ from chatcodec._model.messages import AnyMessage
 from chatcodec._model.request import ChatRequest
 from chatcodec._model.response import ChatResponse
 from chatcodec._model.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
+from chatcodec._model.stream_records import AnyStreamRecord
 from chatcodec._option_table import NO_OPTIONS, OptionTable
 from chatcodec._payloads import load_object
+from chatcodec._providers.kit.stream_boundary import models_of
 from chatcodec._validation import validate_messages, validate_model
 from chatcodec.streams._builder import StreamBuilder
 
@@ -67,8 +69,8 @@ class CanonicalCodec:
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         decoder = self.stream_decoder()  # $[n] in errors is the n-th event of the stream
         for event in events:
-            yield from decoder.feed(event)
-        yield from decoder.close()
+            yield from models_of(decoder.feed(event))
+        yield from models_of(decoder.close())
 
     def encode_stream(
         self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
@@ -107,11 +109,12 @@ class CanonicalStreamDecoder:
 
     def __init__(self, builder: StreamBuilder | None = None) -> None:
         self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
+        self._models = builder is None  # the public call gets models; a conversion, its builder's records
         self._count = 0
 
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+    def feed(self, event: dict[str, Any]) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
         self.read((event,))
-        return self.builder.take_events()
+        return self._given()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         for event in events:
@@ -121,8 +124,12 @@ class CanonicalStreamDecoder:
             except pydantic_core.ValidationError as error:
                 raise as_chatcodec_error(error, "StreamEvent", event, prefix=(index,)) from None
 
-    def close(self) -> list[AnyStreamEvent]:
-        return self.builder.take_events()
+    def close(self) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
+        return self._given()
+
+    def _given(self) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
+        records = self.builder.take_events()
+        return models_of(records) if self._models else records
 
 
 CODEC = CanonicalCodec()

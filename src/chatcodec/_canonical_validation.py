@@ -9,16 +9,18 @@ a law in ``tests/test_layers.py``).
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pydantic_core
-from pydantic import BaseModel, TypeAdapter
 
 from chatcodec._errors import as_chatcodec_error
 from chatcodec._payloads import parse_json, refuse_unwritable_numbers
 from chatcodec._public_label import shown_as
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
+if TYPE_CHECKING:  # only named: the models and adapters given are the caller's (a stream imports no pydantic)
+    from pydantic import BaseModel, TypeAdapter
+
+ModelT = TypeVar("ModelT", bound="BaseModel")
 ValueT = TypeVar("ValueT")
 
 

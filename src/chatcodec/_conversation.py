@@ -25,7 +25,9 @@ from chatcodec._model.stream_events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
+from chatcodec._model.stream_records import AnyStreamRecord
 from chatcodec._payloads import load_object
+from chatcodec._providers.kit.stream_boundary import models_of
 from chatcodec._public_label import shown_as
 from chatcodec._registry import StreamDecoder, SupportsMessageDecoding, SupportsStreamDecoder, get_codec
 from chatcodec._rendering import render_conversation
@@ -251,9 +253,9 @@ class _StreamInProgress:
             self.builder.refuse_cut(self.provider)
         return self.accumulator.response().message
 
-    def _take(self, events: list[AnyStreamEvent]) -> list[AnyStreamEvent]:
+    def _take(self, events: Sequence[AnyStreamRecord | AnyStreamEvent]) -> list[AnyStreamEvent]:
         shown: list[AnyStreamEvent] = []
-        for event in events:
+        for event in models_of(events):  # the public models: a conversation shows them
             self.accumulator.add(event)
             if isinstance(event, ToolCallStartEvent):
                 self.pending_calls[(event.choice, event.index)] = event

@@ -21,7 +21,7 @@ from typing import Any
 
 from chatcodec._error_statuses import error_status
 from chatcodec._errors import ProviderAPIError
-from chatcodec._model.stream_events import ErrorEvent
+from chatcodec._model.stream_records import ErrorRecord
 from chatcodec._public_label import shown_as
 from chatcodec._registry import get_edge
 
@@ -45,11 +45,11 @@ def error_event(provider: str, message: str, status: int = 500) -> dict[str, Any
     return get_edge(provider).errors.event(message, status)
 
 
-def translated_event(event: ErrorEvent, target: str, status: int | None = None) -> ErrorEvent:
+def translated_event(event: ErrorRecord, target: str, status: int | None = None) -> ErrorRecord:
     """A canonical error event with its type in ``target``'s vocabulary (through the
     status) and no foreign body, so the target's encoder writes its own shape."""
     code = status if status is not None else error_status(event.error_type)
-    return ErrorEvent(message=event.message, error_type=error_type_for(target, code))
+    return ErrorRecord(message=event.message, error_type=error_type_for(target, code))
 
 
 def read_error(

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import copyreg
 import importlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast, runtime_checkable
 
 from chatcodec import _error_statuses as error_statuses
 from chatcodec import _installed_codecs as installed_codecs
@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec._model.request import ChatRequest
     from chatcodec._model.response import ChatResponse
     from chatcodec._model.stream_events import AnyStreamEvent
+    from chatcodec._model.stream_records import AnyStreamRecord
     from chatcodec._providers.contract.edge import Edge
     from chatcodec._providers.contract.envelopes import BatchRows
     from chatcodec._providers.contract.framing import StreamFraming
@@ -122,8 +123,10 @@ class StreamDecoder(Protocol):
     """Push-style decoding of one provider stream: feed wire events as they arrive
     (from a sync or async source alike)."""
 
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        """Canonical events for one wire event (often none, sometimes several)."""
+    def feed(self, event: dict[str, Any]) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
+        """Canonical events for one wire event (often none, sometimes several): records
+        (what the :class:`~chatcodec.contract.StreamBuilder` emits), or, from a decoder
+        written against contract version 1 that builds its own, the public models."""
         ...
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
@@ -131,8 +134,8 @@ class StreamDecoder(Protocol):
         handing events back: how ``accumulate_stream`` drives it, with the whole stream)."""
         ...
 
-    def close(self) -> list[AnyStreamEvent]:
-        """Events still owed when the stream ends."""
+    def close(self) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
+        """Events still owed when the stream ends (records or models, as :meth:`feed`)."""
         ...
 
 
@@ -156,9 +159,30 @@ class StreamEncoder(Protocol):
     """Push-style encoding of one canonical stream: ``feed`` each canonical event as it
     is decoded (from a sync or async source alike), ``close`` at the end. What the losses
     recorder passed to :meth:`SupportsStreamEncoder.stream_encoder` collects is settled
-    by the caller."""
+    by the caller.
+
+    This is contract version 1's encoder, given the public event models; one that reads
+    records is a :class:`RecordStreamEncoder` (what the built-in encoders are)."""
 
     def feed(self, event: AnyStreamEvent) -> Iterable[dict[str, Any]]:
+        """The wire events ``event`` completes (often none or one)."""
+        ...
+
+    def close(self) -> Iterable[dict[str, Any]]:
+        """The closing wire events."""
+        ...
+
+
+class RecordStreamEncoder(Protocol):
+    """A stream encoder given records (:mod:`chatcodec._model.stream_records`), not the
+    public models: what contract version 2 adds, so a conversion builds no model per event.
+    It says so with ``stream_contract = 2`` (a class attribute); an encoder without it is a
+    :class:`StreamEncoder`, given each event as its model (docs/contributing.md, "Stream records")."""
+
+    stream_contract: ClassVar[int]
+    """``2``: this encoder reads records."""
+
+    def feed(self, event: AnyStreamRecord) -> Iterable[dict[str, Any]]:
         """The wire events ``event`` completes (often none or one)."""
         ...
 
@@ -183,7 +207,9 @@ class SupportsStreamEncoder(Protocol):
     """A codec that encodes streams push-style (what :class:`~chatcodec.StreamConverter`
     and async proxies use); ``encode_stream`` is then ``feed`` over the events."""
 
-    def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder: ...
+    def stream_encoder(
+        self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> StreamEncoder | RecordStreamEncoder: ...
 
 
 @runtime_checkable
@@ -530,3 +556,5 @@ shown_as(
     registered_providers,
     unregister_codec,
 )
+
+shown_as("chatcodec.contract", RecordStreamEncoder)  # contract version 2's encoder: a contract name only

@@ -13,7 +13,10 @@ use (a sibling folder, a family's rules, the strict checks) is internal and may 
   :class:`ProviderRules`, :class:`OptionTable`;
 - what every role function takes: :class:`EncodeContext`, :class:`DecodeContext`;
 - the stream path: :class:`StreamBuilder` (what a stream decoder drives),
-  :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns), :func:`read_event`;
+  :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns), :func:`read_event`,
+  and the stream records (:class:`TextDeltaRecord`, ... :data:`AnyStreamRecord`) a conversion's
+  events travel as, which an encoder with ``stream_contract = 2`` (:class:`RecordStreamEncoder`)
+  reads instead of the public models (docs/contributing.md, "Stream records");
 - the kit: the mechanics every codec is written with (bags of leftover wire fields,
   markers, tool names and arguments, wire shapes), as the built-in folders use them.
 - :mod:`closed_schema`, one namespace (``closed_schema.text()``, ``closed_schema.closed_like``...):
@@ -37,6 +40,28 @@ if _typing.TYPE_CHECKING:
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model._base import deferred_adapter
     from chatcodec._model.stream_events import PartLifecycleEvent
+    from chatcodec._model.stream_record_checks import plain_usage
+    from chatcodec._model.stream_records import (
+        AnyStreamRecord,
+        ChoiceMetadataRecord,
+        ErrorRecord,
+        FinishRecord,
+        PartLifecycleRecord,
+        PartRecord,
+        RefusalDeltaRecord,
+        ResponseStartRecord,
+        TextDeltaRecord,
+        TextEndRecord,
+        TextStartRecord,
+        ThinkingDeltaRecord,
+        ThinkingEndRecord,
+        ThinkingSignatureDeltaRecord,
+        ThinkingStartRecord,
+        ToolCallDeltaRecord,
+        ToolCallEndRecord,
+        ToolCallStartRecord,
+        UsageRecord,
+    )
     from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list
     from chatcodec._option_table import OptionTable
     from chatcodec._payloads import (
@@ -179,7 +204,7 @@ if _typing.TYPE_CHECKING:
         tagged,
         wire_shape,
     )
-    from chatcodec._registry import StreamDecoder, StreamEncoder
+    from chatcodec._registry import RecordStreamEncoder, StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import PartBuilder, StreamBuilder, plain_counts
 
 
@@ -209,10 +234,12 @@ __all__ = [
     "PLAIN_TOOL_USE",
     "RULE_OPTIONS",
     "TOOL_ORDER",
+    "AnyStreamRecord",
     "BatchRows",
     "Call",
     "Capabilities",
     "CapabilitiesTable",
+    "ChoiceMetadataRecord",
     "CountFront",
     "CountUpstream",
     "DecodeContext",
@@ -223,10 +250,12 @@ __all__ = [
     "EncodeContext",
     "EnvelopeBody",
     "EnvelopeLayout",
+    "ErrorRecord",
     "ErrorShape",
     "Extension",
     "FeedByReading",
     "FinishReasonFunctions",
+    "FinishRecord",
     "Framing",
     "Front",
     "IdRule",
@@ -241,13 +270,18 @@ __all__ = [
     "PartBuilder",
     "PartFunctions",
     "PartLifecycleEvent",
+    "PartLifecycleRecord",
+    "PartRecord",
     "Problem",
     "ProviderCodec",
     "ProviderKit",
     "ProviderRules",
+    "RecordStreamEncoder",
+    "RefusalDeltaRecord",
     "RequestFunctions",
     "RequiredField",
     "ResponseFunctions",
+    "ResponseStartRecord",
     "RouteError",
     "RuleCall",
     "RulesTable",
@@ -261,6 +295,16 @@ __all__ = [
     "Structure",
     "StructureTable",
     "TargetRule",
+    "TextDeltaRecord",
+    "TextEndRecord",
+    "TextStartRecord",
+    "ThinkingDeltaRecord",
+    "ThinkingEndRecord",
+    "ThinkingSignatureDeltaRecord",
+    "ThinkingStartRecord",
+    "ToolCallDeltaRecord",
+    "ToolCallEndRecord",
+    "ToolCallStartRecord",
     "ToolFunctions",
     "ToolIdMapping",
     "ToolNameRule",
@@ -271,6 +315,7 @@ __all__ = [
     "Upstream",
     "UpstreamModels",
     "UsageFunctions",
+    "UsageRecord",
     "absent_keys",
     "arguments_object",
     "as_chatcodec_error",
@@ -321,6 +366,7 @@ __all__ = [
     "model_in_path",
     "path",
     "plain_counts",
+    "plain_usage",
     "present",
     "problems_error",
     "put_logprobs",
@@ -394,6 +440,13 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._providers.kit.plain_shapes", "PLAIN_MESSAGE PLAIN_TEXT PLAIN_TOOL_RESULT PLAIN_TOOL_USE"),
         ("chatcodec._providers.kit.provider_kit", "TOOL_ORDER ProviderKit meaningful_markers"),
         (
+            "chatcodec._model.stream_records",
+            "AnyStreamRecord ChoiceMetadataRecord ErrorRecord FinishRecord PartLifecycleRecord PartRecord "
+            "RefusalDeltaRecord ResponseStartRecord TextDeltaRecord TextEndRecord TextStartRecord "
+            "ThinkingDeltaRecord ThinkingEndRecord ThinkingSignatureDeltaRecord ThinkingStartRecord "
+            "ToolCallDeltaRecord ToolCallEndRecord ToolCallStartRecord UsageRecord",
+        ),
+        (
             "chatcodec._providers.contract.edge",
             "Call CountFront CountUpstream Edge ErrorShape Framing Front ModelList RouteError Upstream "
             "UpstreamModels bearer_headers bearer_key body_call count_of model_in_path read_data_ids "
@@ -425,7 +478,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._model.stream_events", "PartLifecycleEvent"),
         ("chatcodec._errors", "Problem as_chatcodec_error json_path problems_error rule_error"),
         ("chatcodec._providers.contract.provider_codec", "ProviderCodec"),
-        ("chatcodec._registry", "StreamDecoder StreamEncoder"),
+        ("chatcodec._registry", "RecordStreamEncoder StreamDecoder StreamEncoder"),
         ("chatcodec._providers.contract.framing", "StreamFraming"),
         ("chatcodec._providers.kit.tool_id_mapping", "ToolIdMapping"),
         ("chatcodec._providers.kit.arguments", "arguments_object compact_json"),
@@ -449,6 +502,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._compat", "is_local_file_url local_file_why"),
         ("chatcodec._providers.kit.media_types", "lower_case_source"),
         ("chatcodec._providers.kit.integer_spelling", "mark_integers respell_integers"),
+        ("chatcodec._model.stream_record_checks", "plain_usage"),
         (
             "chatcodec._providers.kit.token_logprobs",
             "put_logprobs read_token_logprobs unicode_text write_token_logprobs",

@@ -29,8 +29,7 @@ from typing import Any
 
 from chatcodec._error_shapes import failed_answer
 from chatcodec._losses import Loss, LossRecorder
-from chatcodec._model.content import ThinkingPart
-from chatcodec._model.stream_events import AnyStreamEvent, PartEvent, ResponseStartEvent, ThinkingStartEvent
+from chatcodec._model.stream_records import AnyStreamRecord, PartRecord, ResponseStartRecord, ThinkingStartRecord
 from chatcodec._narrow import as_dict
 from chatcodec._registry import get_codec
 from chatcodec.serve._upstream import upstream_side
@@ -59,20 +58,30 @@ class Identity:
                 part.setdefault("model", self.model)
         return canonical
 
-    def started(self, event: AnyStreamEvent) -> AnyStreamEvent:
+    def started(self, event: AnyStreamRecord) -> AnyStreamRecord:
         """A stream's start event with its missing id, model and creation time filled, a
         thinking part's model too; other events as they are."""
-        if isinstance(event, ThinkingStartEvent):
-            return event.model_copy(update={"model": self.model}) if self.model and not event.model else event
-        if isinstance(event, PartEvent):
+        if isinstance(event, ThinkingStartRecord):
+            return event.replaced(model=self.model) if self.model and not event.model else event
+        if isinstance(event, PartRecord):
             part = event.part
-            if self.model and isinstance(part, ThinkingPart) and not part.model:
-                return event.model_copy(update={"part": part.model_copy(update={"model": self.model})})
+            if self.model and part.get("type") == "thinking" and not part.get("model"):
+                return event.replaced(part=_with_model(part, self.model))
             return event
-        if not isinstance(event, ResponseStartEvent) or (event.id and event.model and event.created):
+        if not isinstance(event, ResponseStartRecord) or (event.id and event.model and event.created):
             return event
         update = {key: value for key, value in self._missing() if value and not getattr(event, key)}
-        return event.model_copy(update=update) if update else event
+        return event.replaced(**update) if update else event
+
+
+def _with_model(part: dict[str, Any], model: str) -> dict[str, Any]:
+    """A thinking part's canonical data naming ``model``, its keys in the model's order
+    (what ``ThinkingPart.model_copy(update=...).model_dump()`` gave: a rare event, read
+    through the model)."""
+    from chatcodec._model.content import ThinkingPart
+
+    named: dict[str, Any] = ThinkingPart.model_validate(part).model_copy(update={"model": model}).model_dump()
+    return named
 
 
 def _thinking_parts(canonical: dict[str, Any]) -> list[dict[str, Any]]:

@@ -49,15 +49,15 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from chatcodec._api import decode_response
-from chatcodec._model.stream_events import (
-    AnyStreamEvent,
-    FinishEvent,
-    ResponseStartEvent,
-    TextDeltaEvent,
-    ThinkingDeltaEvent,
-    ToolCallDeltaEvent,
-    ToolCallStartEvent,
-    UsageEvent,
+from chatcodec._model.stream_records import (
+    AnyStreamRecord,
+    FinishRecord,
+    ResponseStartRecord,
+    TextDeltaRecord,
+    ThinkingDeltaRecord,
+    ToolCallDeltaRecord,
+    ToolCallStartRecord,
+    UsageRecord,
 )
 from chatcodec._narrow import as_dict
 from chatcodec.serve import _genai_messages as genai_messages
@@ -178,7 +178,7 @@ class Telemetry:
             canonical = decode_response(upstream, dict(fields)).model_dump(mode="json", exclude_none=True)
             record.span.answered(identity.fill(canonical))
 
-    def observe(self, record: RequestRecord, event: AnyStreamEvent) -> None:
+    def observe(self, record: RequestRecord, event: AnyStreamRecord) -> None:
         """A stream's canonical event on its way to the caller."""
         if isinstance(record.span, RequestSpan):
             record.span.observe(event)
@@ -302,33 +302,33 @@ class RequestSpan:
             ]
             self.span.set_attribute("gen_ai.output.messages", json.dumps(output))
 
-    def observe(self, event: AnyStreamEvent) -> None:
+    def observe(self, event: AnyStreamRecord) -> None:
         """Gather a stream's answer from its canonical events as they pass."""
         if not self.first_chunk_seen:
             self.first_chunk_seen = True
             self.span.set_attribute("gen_ai.response.time_to_first_chunk", time.perf_counter() - self.started)
-        if isinstance(event, ResponseStartEvent):
+        if isinstance(event, ResponseStartRecord):
             self._identity(event.id, event.model)
-        elif isinstance(event, UsageEvent):
-            self._usage(event.usage.model_dump(exclude_none=True))
-        elif isinstance(event, FinishEvent):
-            self.finish_reasons.append(genai_messages.finish_reason(event.finish_reason.unified) or "")
+        elif isinstance(event, UsageRecord):
+            self._usage(event.usage)
+        elif isinstance(event, FinishRecord):
+            self.finish_reasons.append(genai_messages.finish_reason(event.finish_reason["unified"]) or "")
         elif self.content:
             self._gather(event)
 
-    def _gather(self, event: AnyStreamEvent) -> None:
-        if isinstance(event, (TextDeltaEvent, ThinkingDeltaEvent)):
-            kind = "text" if isinstance(event, TextDeltaEvent) else "reasoning"
+    def _gather(self, event: AnyStreamRecord) -> None:
+        if isinstance(event, (TextDeltaRecord, ThinkingDeltaRecord)):
+            kind = "text" if isinstance(event, TextDeltaRecord) else "reasoning"
             part = self.parts.setdefault((event.choice, event.index), {"type": kind, "content": ""})
             part["content"] += event.delta
-        elif isinstance(event, ToolCallStartEvent):
+        elif isinstance(event, ToolCallStartRecord):
             self.parts[event.choice, event.index] = {
                 "type": "tool_call",
                 "id": event.id,
                 "name": event.name,
                 "arguments": "",
             }
-        elif isinstance(event, ToolCallDeltaEvent) and (event.choice, event.index) in self.parts:
+        elif isinstance(event, ToolCallDeltaRecord) and (event.choice, event.index) in self.parts:
             self.parts[event.choice, event.index]["arguments"] += event.delta
 
     def end(self, record: RequestRecord) -> None:

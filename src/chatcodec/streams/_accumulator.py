@@ -14,6 +14,7 @@ from typing import Any
 
 from chatcodec._model.response import ChatResponse
 from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec._model.stream_records import AnyStreamRecord, event_of
 from chatcodec._public_label import shown_as
 from chatcodec.streams._builder import StreamBuilder
 
@@ -28,17 +29,21 @@ class StreamAccumulator:
 
     def __init__(self) -> None:
         self._builder = StreamBuilder()
-        self.errors: list[ErrorEvent] = self._builder.errors
-        """Error events seen in the stream."""
 
-    def extend(self, events: Iterable[AnyStreamEvent]) -> None:
+    @property
+    def errors(self) -> list[ErrorEvent]:
+        """Error events seen in the stream."""
+        errors: list[Any] = [event_of(error) for error in self._builder.errors]
+        return errors
+
+    def extend(self, events: Iterable[AnyStreamEvent | AnyStreamRecord]) -> None:
         """Add every event of ``events``."""
         add = self._builder.add
         for event in events:
             add(event)
 
-    def add(self, event: AnyStreamEvent) -> None:
-        """Take one event into account."""
+    def add(self, event: AnyStreamEvent | AnyStreamRecord) -> None:
+        """Take one event into account (a public model, or a record as a conversion's events are)."""
         self._builder.add(event)
 
     def response(self, *, allow_errors: bool = False) -> ChatResponse:

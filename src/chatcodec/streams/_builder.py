@@ -5,9 +5,11 @@ mean, with cheap calls: a part opens, text arrives for it, it closes, the answer
 finishes, usage is known. The builder does one of two things with that, chosen when it
 is made:
 
-- ``emit=True``: it turns each call into the canonical stream event
-  (:data:`~chatcodec.StreamEvent`) for ``decode_stream``, :class:`~chatcodec.Conversation`
-  and proxies, handed over by :meth:`StreamBuilder.take_events`;
+- ``emit=True``: it turns each call into the canonical stream event, as a record
+  (:mod:`chatcodec._model.stream_records`: the event model's fields without pydantic,
+  checked here as the model checked them), for proxies, ``decode_stream`` and
+  :class:`~chatcodec.Conversation` (which build the public models from them), handed over
+  by :meth:`StreamBuilder.take_events`;
 - ``emit=False``: it builds the :class:`~chatcodec.ChatResponse` directly, with no event
   model per delta. A part's text goes to a list (its :attr:`PartBuilder.append` *is* that
   list's ``append``) and is joined once at the end, so the work is linear in the stream,
@@ -24,40 +26,43 @@ This module is canonical: it imports no provider code.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
-from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import ProviderAPIError, StreamError, as_chatcodec_error
-from chatcodec._model.content import ToolCallKind, UrlCitation
-from chatcodec._model.response_fields import FinishReason, Usage
-from chatcodec._model.stream_events import (
-    AnyStreamEvent,
-    ChoiceMetadataEvent,
-    ErrorEvent,
-    FinishEvent,
-    PartEvent,
-    PartLifecycleEvent,
-    RefusalDeltaEvent,
-    ResponseStartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    UsageEvent,
+from chatcodec._model.stream_record_checks import checked, checked_record, plain_usage
+from chatcodec._model.stream_records import (
+    AnyStreamRecord,
+    ChoiceMetadataRecord,
+    ErrorRecord,
+    FinishRecord,
+    PartRecord,
+    RefusalDeltaRecord,
+    ResponseStartRecord,
+    TextDeltaRecord,
+    TextStartRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    ToolCallStartRecord,
+    UsageRecord,
 )
 from chatcodec._public_label import shown_as
+from chatcodec.streams._builder_records import (
+    DELTA_RECORDS,
+    START_RECORDS,
+    Metadata,
+    end_record,
+    merge_metadata,
+    model_data,
+)
 from chatcodec.streams._part_builder import FOLD_AT, PartBuilder
 
-if TYPE_CHECKING:  # the response model is built by an accumulation, which imports it: a stream's events need none
+if TYPE_CHECKING:  # the models are built by an accumulation or at a public edge: a stream's records need none
+    from chatcodec._model.content import ToolCallKind
     from chatcodec._model.response import ChatResponse
+    from chatcodec._model.response_fields import FinishReason, Usage
+    from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 
 __all__ = ["COMPACT_EVERY", "Metadata", "PartBuilder", "StreamBuilder", "plain_counts"]
 
@@ -65,24 +70,8 @@ COMPACT_EVERY = 4096
 """Events between two :meth:`StreamBuilder.compact` calls."""
 
 
-Metadata = dict[str, dict[str, Any]] | None
-"""Provider metadata for an event (merged into the part or response it belongs to)."""
-
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _USAGE_FIELD_SET = frozenset(_USAGE_FIELDS)
-_DELTA_EVENTS: dict[str, type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent | RefusalDeltaEvent]] = {
-    "text": TextDeltaEvent,
-    "thinking": ThinkingDeltaEvent,
-    "tool_use": ToolCallDeltaEvent,
-    "refusal": RefusalDeltaEvent,
-}
-_START_EVENTS: dict[str, type[TextStartEvent | ThinkingStartEvent | ToolCallStartEvent]] = {
-    "text": TextStartEvent,
-    "thinking": ThinkingStartEvent,
-    "tool_use": ToolCallStartEvent,
-}
-_START_FIELDS: dict[str, dict[str, str]] = {"text": {}, "thinking": {}, "tool_use": {"id": "", "name": ""}}
-"""Placeholders for the start events' other required fields."""
 _KIND_BY_EVENT = {
     "text_delta": "text",
     "thinking_delta": "thinking",
@@ -99,14 +88,14 @@ class StreamBuilder:
     def __init__(self, *, emit: bool = False) -> None:
         self.emitting = emit
         """True when the calls become canonical events rather than a response."""
-        self.errors: list[ErrorEvent] = []
-        """Error events seen in the stream."""
+        self.errors: list[ErrorRecord] = []
+        """Error events seen in the stream (as records)."""
         self.ended: bool = False
         """Whether the stream said it is over: its format's last event (:meth:`end`) or an error came."""
         self.missing_end: str | None = None
         """After :meth:`stream_closed`, what ends this format's stream when it never came;
         ``None`` if it ended, or if the decoder does not say (canonical events have no last event)."""
-        self._events: list[AnyStreamEvent] = []
+        self._events: list[AnyStreamRecord] = []
         self._response: dict[str, Any] = {}
         self._choices: dict[int, dict[int, PartBuilder]] = {}
         self._finish: dict[int, FinishReason | dict[str, Any]] = {}
@@ -131,8 +120,8 @@ class StreamBuilder:
                 part.fold()
         self._growing_parts = growing
 
-    def take_events(self) -> list[AnyStreamEvent]:
-        """The events emitted since the last call (always none in building mode)."""
+    def take_events(self) -> list[AnyStreamRecord]:
+        """The events emitted since the last call, as records (always none in building mode)."""
         events, self._events = self._events, []
         return events
 
@@ -143,15 +132,13 @@ class StreamBuilder:
     ) -> None:
         """The response began, with what is known up front."""
         if self.emitting:
-            known = {
-                key: value for key, value in (("id", id), ("model", model), ("created", created)) if value is not None
-            }
-            self._events.append(ResponseStartEvent.model_validate({**known, "provider_metadata": metadata}))
+            record = ResponseStartRecord(id=id, model=model, created=created, provider_metadata=metadata)
+            self._events.append(checked(record))
             return
         for key, value in (("id", id), ("model", model), ("created", created)):
             if value is not None:
                 self._response[key] = value
-        _merge_metadata(self._response, metadata)
+        merge_metadata(self._response, metadata)
         self._count += 1
 
     def usage(self, usage: Usage | dict[str, Any], metadata: Metadata = None) -> None:
@@ -162,8 +149,13 @@ class StreamBuilder:
         mode counts that are plain non-negative ints are merged as they are, with no
         ``Usage`` model per event (the response is validated once at the end); anything
         else is validated as ``Usage`` here, where it arrived, so errors stay the same."""
-        if not self.emitting and isinstance(usage, dict) and plain_counts(usage):
-            _merge_metadata(self._response, metadata)
+        if self.emitting and isinstance(usage, dict):
+            plain = plain_usage(usage)  # the model's dump, when the model would keep every value
+            if plain is not None:
+                self._events.append(checked(UsageRecord(usage=plain, provider_metadata=metadata)))
+                return
+        if isinstance(usage, dict) and plain_counts(usage):
+            merge_metadata(self._response, metadata)
             merged = self._usage if self._usage is not None else {}
             self._usage = merged
             for key, value in usage.items():
@@ -171,18 +163,21 @@ class StreamBuilder:
                     merged[key] = value
             self._count += 1
             return
+        from chatcodec._canonical_validation import validate_canonical  # imports pydantic: not for plain counts
+        from chatcodec._model.response_fields import Usage
+
         model = usage if isinstance(usage, Usage) else validate_canonical(Usage, usage)
         if self.emitting:
-            self._events.append(UsageEvent(usage=model, provider_metadata=metadata))
+            self._events.append(checked(UsageRecord(usage=model.model_dump(), provider_metadata=metadata)))
             return
-        _merge_metadata(self._response, metadata)
+        merge_metadata(self._response, metadata)
         if self._usage is None:
             self._usage = {}
         for key in _USAGE_FIELDS:
             value = getattr(model, key)
             if value is not None:
                 self._usage[key] = value
-        _merge_metadata(self._usage, model.provider_metadata)
+        merge_metadata(self._usage, model.provider_metadata)
         self._count += 1
 
     def finish(
@@ -197,18 +192,25 @@ class StreamBuilder:
         """Answer ``choice`` ended, and why; ``metadata`` belongs to the response,
         ``choice_metadata`` and ``logprobs`` to the choice (see :class:`~chatcodec.FinishEvent`)."""
         if self.emitting:
-            fields: dict[str, Any] = {"choice": choice, "finish_reason": finish_reason, "provider_metadata": metadata}
-            fields.update(choice_metadata=choice_metadata, logprobs=logprobs)
-            self._events.append(FinishEvent.model_validate(fields))
+            reason = finish_reason if isinstance(finish_reason, dict) else finish_reason.model_dump()
+            record = FinishRecord(
+                choice=choice,
+                finish_reason=reason,
+                logprobs=logprobs,
+                choice_metadata=choice_metadata,
+                provider_metadata=metadata,
+            )
+            self._events.append(checked(record))
             return
         if choice < 0:  # refused as the finish event would refuse it
-            FinishEvent.model_validate({"choice": choice, "finish_reason": finish_reason})
+            reason = finish_reason if isinstance(finish_reason, dict) else finish_reason.model_dump()
+            checked(FinishRecord(choice=choice, finish_reason=reason))
         self._finish[choice] = finish_reason
-        _merge_metadata(self._response, metadata)
+        merge_metadata(self._response, metadata)
         if logprobs is not None:  # the choice's canonical field, after its deltas' tokens
             self._finish_logprobs[choice] = logprobs
         if choice_metadata is not None:
-            _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
+            merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
         self._count += 1
 
     def choice_data(
@@ -221,19 +223,19 @@ class StreamBuilder:
         """Data of answer ``choice`` that needs no finish: its own bag and its message's
         (see :class:`~chatcodec.ChoiceMetadataEvent`); ``metadata`` belongs to the response."""
         if self.emitting:
-            fields = {
-                "choice": choice,
-                "choice_metadata": choice_metadata,
-                "message_metadata": message_metadata,
-                "provider_metadata": metadata,
-            }
-            self._events.append(ChoiceMetadataEvent.model_validate(fields))
+            record = ChoiceMetadataRecord(
+                choice=choice,
+                choice_metadata=choice_metadata,
+                message_metadata=message_metadata,
+                provider_metadata=metadata,
+            )
+            self._events.append(checked(record))
             return
         if choice < 0:  # refused as the event would refuse it
-            ChoiceMetadataEvent.model_validate({"choice": choice})
-        _merge_metadata(self._response, metadata)
-        _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
-        _merge_metadata(self._message_bags.setdefault(choice, {}), message_metadata)
+            checked(ChoiceMetadataRecord(choice=choice))
+        merge_metadata(self._response, metadata)
+        merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
+        merge_metadata(self._message_bags.setdefault(choice, {}), message_metadata)
         self._count += 1
 
     def end(self) -> None:
@@ -254,13 +256,16 @@ class StreamBuilder:
             message = f"the {source} stream ended without {self.missing_end}: it was cut off"
             raise StreamError(f"{message} (partial=True reads what arrived)")
 
-    def error(self, event: ErrorEvent) -> None:
-        """The provider reported an error inside the stream (which ends it)."""
+    def error(self, event: ErrorRecord | ErrorEvent) -> None:
+        """The provider reported an error inside the stream (which ends it); ``event`` is a
+        record (checked here) or, from a codec written against contract version 1, the model."""
+        record = checked_record(event)  # refused before the stream counts as ended, as the model was
+        assert isinstance(record, ErrorRecord)
         self.ended = True
         if self.emitting:
-            self._events.append(event)
+            self._events.append(record)
             return
-        self.errors.append(event)
+        self.errors.append(record)
         self._count += 1
 
     # --- parts -----------------------------------------------------------------------------
@@ -268,7 +273,7 @@ class StreamBuilder:
     def open_text(self, choice: int, index: int, metadata: Metadata = None) -> PartBuilder:
         """A text part begins."""
         if self.emitting:
-            self._events.append(TextStartEvent(index=index, choice=choice, provider_metadata=metadata))
+            self._events.append(checked(TextStartRecord(index=index, choice=choice, provider_metadata=metadata)))
             return self._emitter("text", choice, index)
         return self._open("text", choice, index, {}, metadata)
 
@@ -283,10 +288,10 @@ class StreamBuilder:
     ) -> PartBuilder:
         """A thinking part begins."""
         if self.emitting:
-            event = ThinkingStartEvent(
+            record = ThinkingStartRecord(
                 index=index, choice=choice, provider=provider, model=model, provider_metadata=metadata
             )
-            self._events.append(event)
+            self._events.append(checked(record))
             return self._emitter("thinking", choice, index)
         fields = {key: value for key, value in (("provider", provider), ("model", model)) if value is not None}
         return self._open("thinking", choice, index, fields, metadata)
@@ -304,10 +309,10 @@ class StreamBuilder:
         """A tool call begins; its id and name are known (``kind``: ``custom`` for a
         freeform call, whose deltas are free text)."""
         if self.emitting:
-            event = ToolCallStartEvent(
+            record = ToolCallStartRecord(
                 index=index, choice=choice, id=id, name=name, provider_metadata=metadata, kind=kind
             )
-            self._events.append(event)
+            self._events.append(checked(record))
             return self._emitter("tool_use", choice, index)
         fields: dict[str, Any] = (
             {"id": id, "name": name} if kind == "function" else {"id": id, "name": name, "kind": kind}
@@ -319,7 +324,7 @@ class StreamBuilder:
         if self.emitting:
             return self._emitter("refusal", choice, index)
         if choice < 0 or index < 0:  # refused as its first delta event would refuse it
-            RefusalDeltaEvent(index=index, choice=choice, delta="")
+            checked(RefusalDeltaRecord(index=index, choice=choice, delta=""))
         parts = self._choices.setdefault(choice, {})
         builder = parts.get(index)
         if builder is None:
@@ -333,15 +338,14 @@ class StreamBuilder:
         probabilities (the choice's ``logprobs`` gather them in order)."""
         if self.emitting:
             if logprobs is not None and part.kind == "text":
-                event = TextDeltaEvent.model_validate(
-                    {"index": part.index, "choice": part.choice, "delta": text, "logprobs": logprobs}
-                    | ({"provider_metadata": metadata} if metadata is not None else {})
+                record = TextDeltaRecord(
+                    index=part.index, choice=part.choice, delta=text, logprobs=logprobs, provider_metadata=metadata
                 )
-                self._events.append(event)
+                self._events.append(checked(record))
                 return
-            event_class = _DELTA_EVENTS[part.kind]
+            record_class = DELTA_RECORDS[part.kind]
             self._events.append(
-                event_class(index=part.index, choice=part.choice, delta=text, provider_metadata=metadata)
+                checked(record_class(index=part.index, choice=part.choice, delta=text, provider_metadata=metadata))
             )
         else:
             part.fragments.append(text)
@@ -351,10 +355,10 @@ class StreamBuilder:
     def signature(self, part: PartBuilder, text: str, metadata: Metadata = None) -> None:
         """More of a thinking part's signature."""
         if self.emitting:
-            event = ThinkingSignatureDeltaEvent(
+            record = ThinkingSignatureDeltaRecord(
                 index=part.index, choice=part.choice, delta=text, provider_metadata=metadata
             )
-            self._events.append(event)
+            self._events.append(checked(record))
         elif part.signature is None:
             part.signature = [text]
         else:
@@ -371,7 +375,7 @@ class StreamBuilder:
         """The part is complete (``encrypted``: opaque reasoning delivered at the end;
         ``citations``: a text's, known once it is)."""
         if self.emitting:
-            self._events.append(_end_event(part, encrypted, metadata, citations))
+            self._events.append(checked(end_record(part, encrypted, metadata, citations)))
             return
         if encrypted is not None:
             part.fields["encrypted"] = encrypted
@@ -379,53 +383,61 @@ class StreamBuilder:
             part.fields["citations"] = citations
         part.fold()  # the part is complete: one string from now on
         part.closed = True
-        _merge_metadata(part.fields, metadata)
+        merge_metadata(part.fields, metadata)
         self._count += 1
 
-    def whole(self, event: PartEvent) -> None:
-        """A part that arrives whole (image, redacted thinking, server-tool block ...)."""
+    def whole(self, event: PartRecord | PartEvent) -> None:
+        """A part that arrives whole (image, redacted thinking, server-tool block ...): a
+        record (its part checked here, by its model) or, from a codec written against
+        contract version 1, the model."""
+        record = checked_record(event)
+        assert isinstance(record, PartRecord)
         if self.emitting:
-            self._events.append(event)
+            self._events.append(record)
             return
-        parts = self._choices.setdefault(event.choice, {})
-        if event.index in parts:
-            raise self._error(f"part {event.index} of choice {event.choice} was already started")
-        whole = event.part.model_dump(mode="json")
-        _merge_metadata(whole, event.provider_metadata)
-        builder = parts[event.index] = PartBuilder(event.part.type, event.choice, event.index, {})
+        parts = self._choices.setdefault(record.choice, {})
+        if record.index in parts:
+            raise self._error(f"part {record.index} of choice {record.choice} was already started")
+        whole = dict(record.part)
+        merge_metadata(whole, record.provider_metadata)
+        builder = parts[record.index] = PartBuilder(whole["type"], record.choice, record.index, {})
         builder.closed = True
         builder.whole = whole
         self._count += 1
 
     # --- canonical events in (StreamAccumulator, the canonical codec) ------------------------
 
-    def add(self, event: AnyStreamEvent) -> None:
-        """Take one canonical event, checking its order as an accumulator must."""
+    def add(self, event: AnyStreamRecord | AnyStreamEvent) -> None:
+        """Take one canonical event, a record or a public model, checking its order as an
+        accumulator must (told apart by ``type``: both have the same fields, a model's
+        nested values being models where a record's are canonical data)."""
         if self.emitting:
-            self._events.append(event)
+            self._events.append(checked_record(event))  # a decoder's record checked, as its model was
             return
-        match event:
-            case ResponseStartEvent():
-                self.start(id=event.id, model=event.model, created=event.created, metadata=event.provider_metadata)
-            case UsageEvent():
-                self.usage(event.usage, event.provider_metadata)
-            case FinishEvent():
-                choice, reason, logprobs = event.choice, event.finish_reason, event.logprobs
+        given: Any = event
+        match given.type:
+            case "response_start":
+                self.start(id=given.id, model=given.model, created=given.created, metadata=given.provider_metadata)
+            case "usage":
+                self.usage(given.usage, given.provider_metadata)
+            case "finish":
+                choice, reason, logprobs = given.choice, given.finish_reason, model_data(given.logprobs)
                 self.finish(
-                    choice, reason, event.provider_metadata, choice_metadata=event.choice_metadata, logprobs=logprobs
+                    choice, reason, given.provider_metadata, choice_metadata=given.choice_metadata, logprobs=logprobs
                 )
-            case ChoiceMetadataEvent():
-                self.choice_data(event.choice, event.choice_metadata, event.message_metadata, event.provider_metadata)
-            case ErrorEvent():
-                self.error(event)
+            case "choice_metadata":
+                self.choice_data(given.choice, given.choice_metadata, given.message_metadata, given.provider_metadata)
+            case "error":
+                self.error(given)
             case _:
-                self._add_part_event(event)
+                self._add_part_event(given)
 
-    def _add_part_event(self, event: PartLifecycleEvent) -> None:
-        match event:
-            case TextStartEvent():
+    def _add_part_event(self, event: Any) -> None:
+        kind = event.type
+        match kind:
+            case "text_start":
                 self.open_text(event.choice, event.index, event.provider_metadata)
-            case ThinkingStartEvent():
+            case "thinking_start":
                 self.open_thinking(
                     event.choice,
                     event.index,
@@ -433,7 +445,7 @@ class StreamBuilder:
                     model=event.model,
                     metadata=event.provider_metadata,
                 )
-            case ToolCallStartEvent():
+            case "tool_call_start":
                 self.open_tool_call(
                     event.choice,
                     event.index,
@@ -442,30 +454,30 @@ class StreamBuilder:
                     metadata=event.provider_metadata,
                     kind=event.kind,
                 )
-            case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
-                self._growing(event, _KIND_BY_EVENT[event.type]).fragments.append(event.delta)
-                if type(event) is TextDeltaEvent and event.logprobs is not None:
-                    tokens = [token.model_dump(mode="json") for token in event.logprobs]
+            case "text_delta" | "thinking_delta" | "tool_call_delta":
+                self._growing(event, _KIND_BY_EVENT[kind]).fragments.append(event.delta)
+                if kind == "text_delta" and event.logprobs is not None:
+                    tokens = model_data(event.logprobs, mode="json") or ()
                     self._logprobs.setdefault(event.choice, []).extend(tokens)
                 self._deltas_added += 1
                 if not self._deltas_added % COMPACT_EVERY:
                     self.compact()
-            case ThinkingSignatureDeltaEvent():
+            case "thinking_signature_delta":
                 self.signature(self._growing(event, "thinking"), event.delta)
-            case RefusalDeltaEvent():
+            case "refusal_delta":
                 builder = self._choices.get(event.choice, {}).get(event.index)
                 if builder is not None and builder.kind != "refusal":
                     raise self._error(f"refusal_delta for part {event.index}, which is a {builder.kind} part")
                 self.open_refusal(event.choice, event.index).fragments.append(event.delta)
-            case TextEndEvent() | ToolCallEndEvent() | ThinkingEndEvent():
-                encrypted = event.encrypted if isinstance(event, ThinkingEndEvent) else None
-                part = self._growing(event, _KIND_BY_EVENT[event.type])
-                cited = [c.model_dump() for c in event.citations] if isinstance(event, TextEndEvent) else None
+            case "text_end" | "tool_call_end" | "thinking_end":
+                encrypted = event.encrypted if kind == "thinking_end" else None
+                part = self._growing(event, _KIND_BY_EVENT[kind])
+                cited = model_data(event.citations) if kind == "text_end" else None
                 self.close(part, encrypted=encrypted, metadata=event.provider_metadata, citations=cited)
-            case PartEvent():
+            case "part":
                 self.whole(event)
             case _:
-                assert_never(event)
+                raise StreamError(f"unknown stream event type {kind!r}")
 
     # --- the result ----------------------------------------------------------------------
 
@@ -510,12 +522,12 @@ class StreamBuilder:
 
     def _open(self, kind: str, choice: int, index: int, fields: dict[str, Any], metadata: Metadata) -> PartBuilder:
         if choice < 0 or index < 0:  # refused as the start event would refuse it
-            _START_EVENTS[kind].model_validate({"index": index, "choice": choice, **_START_FIELDS[kind]})
+            checked(START_RECORDS[kind](index, choice))
         parts = self._choices.setdefault(choice, {})
         if index in parts:
             raise self._error(f"part {index} of choice {choice} was already started")
         builder = parts[index] = PartBuilder(kind, choice, index, fields)
-        _merge_metadata(fields, metadata)
+        merge_metadata(fields, metadata)
         self._count += 1
         self._growing_parts.append(builder)
         return builder
@@ -523,10 +535,12 @@ class StreamBuilder:
     def _emitter(self, kind: str, choice: int, index: int) -> PartBuilder:
         """A part whose ``append`` emits its delta event (nothing is kept)."""
         part = PartBuilder(kind, choice, index, {})
-        event_class = _DELTA_EVENTS[kind]
+        record_class = DELTA_RECORDS[kind]
+        plain = type(index) is int and index >= 0 and type(choice) is int and choice >= 0
 
         def emit(text: str) -> None:
-            self._events.append(event_class(index=index, choice=choice, delta=text))
+            record = record_class(index=index, choice=choice, delta=text)
+            self._events.append(record if plain and type(text) is str else checked(record))
 
         part.append = emit
         return part
@@ -556,17 +570,6 @@ class StreamBuilder:
         return StreamError(message, path="$.index", event_index=self._events_so_far())
 
 
-def _end_event(
-    part: PartBuilder, encrypted: str | None, metadata: Metadata, citations: list[dict[str, Any]] | None
-) -> AnyStreamEvent:
-    if part.kind == "text":
-        cited = [UrlCitation.model_validate(citation) for citation in citations or ()]
-        return TextEndEvent(index=part.index, choice=part.choice, provider_metadata=metadata, citations=cited)
-    if part.kind == "thinking":
-        return ThinkingEndEvent(index=part.index, choice=part.choice, encrypted=encrypted, provider_metadata=metadata)
-    return ToolCallEndEvent(index=part.index, choice=part.choice, provider_metadata=metadata)
-
-
 def _validated_response(payload: dict[str, Any]) -> ChatResponse:
     """``validate_canonical(ChatResponse, payload)``, validated once: ``model_validate``
     goes through ``ChatResponse``'s own ``__init__`` (its ``message=`` shorthand), which
@@ -586,14 +589,6 @@ def plain_counts(usage: dict[str, Any]) -> bool:
     if not usage.keys() <= _USAGE_FIELD_SET:
         return False
     return all(value is None or (value.__class__ is int and value >= 0) for value in usage.values())
-
-
-def _merge_metadata(target: dict[str, Any], metadata: Metadata) -> None:
-    if metadata is None:
-        return
-    merged: dict[str, dict[str, Any]] = target.setdefault("provider_metadata", {})
-    for provider, values in metadata.items():
-        merged.setdefault(provider, {}).update(values)
 
 
 shown_as("chatcodec.contract", StreamBuilder, plain_counts)

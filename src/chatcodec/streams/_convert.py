@@ -21,15 +21,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._codec_options import checked_options
 from chatcodec._error_shapes import error_event, translated_event
 from chatcodec._errors import CodecNotAvailableError, StreamError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
+from chatcodec._model.stream_records import AnyStreamRecord, ErrorRecord, FinishRecord, event_of, record_of
+from chatcodec._providers.kit.stream_boundary import record_encoder
 from chatcodec._public_label import shown_as
 from chatcodec._registry import NumbersStreamEvents, SupportsStreamDecoder, SupportsStreamEncoder, get_codec
+
+if TYPE_CHECKING:
+    from chatcodec._model.stream_events import ErrorEvent
 from chatcodec.streams._builder import StreamBuilder
 from chatcodec.streams._framing import Framing, WireEventReader, WireEventWriter
 
@@ -79,7 +83,9 @@ class StreamConverter:
         self._reader = WireEventReader(source, source_framing)
         self._builder = StreamBuilder(emit=True)
         self._decoder = source_codec.stream_decoder(self._builder)
-        self._encoder = target_codec.stream_encoder(self._recorder, options=checked_options(target, options))
+        self._encoder = record_encoder(
+            target_codec.stream_encoder(self._recorder, options=checked_options(target, options))
+        )
         self._writer = WireEventWriter(target, target_framing)
         self._on_loss: OnLoss = on_loss
         self._losses = losses
@@ -87,9 +93,7 @@ class StreamConverter:
         """Wire events read from the source so far."""
         self.events_out: int = 0
         """Wire events written for the target so far."""
-        self.error: ErrorEvent | None = None
-        """The last error the source sent mid-stream (as read, before translation), for a
-        proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
+        self._error: ErrorRecord | None = None
         self._finished = False  # a finish or error event came
 
     def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
@@ -105,6 +109,16 @@ class StreamConverter:
                 "pickle it before the stream starts"
             )
         return _rebuilt, (self._settings,)
+
+    @property
+    def error(self) -> ErrorEvent | None:
+        """The last error the source sent mid-stream (as read, before translation), for a
+        proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
+        if self._error is None:
+            return None
+        error = event_of(self._error)
+        assert error.type == "error"
+        return error
 
     @property
     def ended(self) -> bool:
@@ -138,7 +152,7 @@ class StreamConverter:
         for wire_event in wire_events:
             self.events_in += 1
             for event in self._decoder.feed(dict(wire_event)):
-                written.extend(self._encoded(event))
+                written.extend(self._encoded(record_of(event)))
         return b"".join(written)
 
     def close(self, *, cut_off: str | None = None, partial: bool = False) -> bytes:
@@ -153,7 +167,7 @@ class StreamConverter:
         ``partial=True``, which closes the target's stream over what arrived."""
         written = [self.feed_events(self._reader.close())]
         for event in self._decoder.close():
-            written.extend(self._encoded(event))
+            written.extend(self._encoded(record_of(event)))
         if not self.ended and cut_off is not None:
             return b"".join(written) + self.fail(cut_off)
         if not partial:
@@ -175,11 +189,13 @@ class StreamConverter:
         self._recorder.settle(self._on_loss, self._losses)
         return written
 
-    def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
-        if isinstance(event, FinishEvent):
+    def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
+        """The bytes for one canonical record (a decoder's events arrive as records: a
+        contract version 1 decoder's models are made records as they come)."""
+        if isinstance(event, FinishRecord):
             self._finished = True
-        elif isinstance(event, ErrorEvent):
-            self.error, self._finished = event, True
+        elif isinstance(event, ErrorRecord):
+            self._error, self._finished = event, True
             if self._settings.source != self._target:  # the source's own error is the target's already
                 event = translated_event(event, self._target)
         return [self._written(wire_event) for wire_event in self._encoder.feed(event)]

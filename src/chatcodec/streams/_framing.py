@@ -19,15 +19,17 @@ import codecs
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import StreamError
 from chatcodec._payloads import JSONValueError, loads
 from chatcodec._providers.contract.framing import Framing, StreamFraming
 from chatcodec._public_label import shown_as
 from chatcodec._registry import get_framing
-from chatcodec.streams._event_stream import EventStreamParser, encode_event_message
 from chatcodec.streams._sse import SSEParser, decode_utf8_chunk, format_sse
+
+if TYPE_CHECKING:
+    from chatcodec.streams._event_stream import EventStreamParser
 
 __all__ = ["Framing", "WireEventReader", "WireEventWriter", "default_framing", "to_sse"]
 
@@ -97,6 +99,8 @@ class WireEventWriter:
             case "json-array":
                 return (("[" if self._written == 1 else ",\r\n") + _json(event)).encode()
             case "event-stream":
+                from chatcodec.streams._event_stream import encode_event_message  # AWS's binary framing only
+
                 return encode_event_message(event)
             case "jsonl":
                 return (_json(event) + "\n").encode()
@@ -110,6 +114,14 @@ class WireEventWriter:
         return b""
 
 
+def _binary_parser() -> EventStreamParser:
+    """AWS event-stream's parser, its module (``zlib``, ``struct``, ``binascii``) imported for
+    that framing only: an SSE or JSON stream loads none of it."""
+    from chatcodec.streams._event_stream import EventStreamParser
+
+    return EventStreamParser()
+
+
 class WireEventReader:
     """Bytes in ``provider``'s framing (or ``framing``) to wire events, push-style: ``feed``
     chunks split anywhere, ``close`` at the end. OpenAI's ``[DONE]`` ends the events of any
@@ -119,7 +131,7 @@ class WireEventReader:
     def __init__(self, provider: str, framing: Framing | None = None) -> None:
         self._framing: Framing = framing or default_framing(provider)
         self._sse = SSEParser()
-        self._binary = EventStreamParser()
+        self._binary = _binary_parser() if self._framing == "event-stream" else None
         self._text = codecs.getincrementaldecoder("utf-8")()
         self._items = _JsonItems()
         self._done = False
@@ -131,6 +143,7 @@ class WireEventReader:
         if self._done:
             return []
         if self._framing == "event-stream":
+            assert self._binary is not None  # made for this framing
             return self._counted(self._binary.feed(chunk))
         if self._framing == "sse":
             return self._from_sse(self._sse.feed(chunk))
@@ -143,6 +156,7 @@ class WireEventReader:
         if self._done:
             return []
         if self._framing == "event-stream":
+            assert self._binary is not None  # made for this framing
             return self._counted(self._binary.close())
         if self._framing == "sse":
             return self._from_sse(self._sse.close())

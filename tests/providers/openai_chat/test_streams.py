@@ -32,6 +32,7 @@ from chatcodec import (
     UsageEvent,
 )
 from chatcodec._losses import LossRecorder
+from chatcodec._model.stream_records import record_of
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.openai_chat.stream_encode import StreamEncoder
 from chatcodec.streams._replay import events_from_response
@@ -460,7 +461,8 @@ def test_include_usage_is_read_from_the_encode_context() -> None:
     assert "include_usage" in chatcodec.get_codec(FORMAT).options
     context = EncodeContext(FORMAT, LossRecorder(), options={"include_usage": False}, for_request=False)
     encoder = StreamEncoder(context)
-    chunks = [chunk for event in usage_events() for chunk in encoder.feed(event)]
+    assert encoder.stream_contract == 2  # the folder's encoder reads records (contract version 2)
+    chunks = [chunk for event in usage_events() for chunk in encoder.feed(record_of(event))]
     chunks.extend(encoder.close())
     assert chunks
     assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)
@@ -603,3 +605,13 @@ def test_another_providers_data_on_a_finish_event_is_reported_when_streamed_to_o
         ("$[0].created", "invented created"),  # Anthropic gives no creation time
         ("$[4].provider_metadata", "anthropic data ['container']"),
     ]
+
+
+def test_the_stream_keys_are_the_wire_delta_fields() -> None:
+    """``stream_keys.DELTA_KEYS`` is written out (the encoder imports no wire shape): it is
+    every field ``wire.Delta`` types but ``thinking_blocks``, in the shape's order."""
+    from chatcodec._providers.openai_chat import reasoning, stream_keys, wire
+    from chatcodec.contract import shape_fields
+
+    assert tuple(key for key in shape_fields(wire.Delta) if key != reasoning.BLOCKS) == stream_keys.DELTA_KEYS
+    assert reasoning.BLOCKS == "thinking_blocks"

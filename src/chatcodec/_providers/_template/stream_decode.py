@@ -25,12 +25,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec import AnyStreamEvent, ErrorEvent, StreamError, ValidationError
+from chatcodec import StreamError, ValidationError
 from chatcodec._providers._template.finish_reason import decode_finish_reason
 from chatcodec._providers._template.markers import PROVIDER
 from chatcodec._providers._template.usage import decode_usage
 from chatcodec._providers._template.wire import ErrorBody, StreamLine, is_error_body, validated
-from chatcodec.contract import DecodeContext, FeedByReading, PartBuilder, StreamBuilder, json_path, read_event
+from chatcodec.contract import (
+    AnyStreamRecord,
+    DecodeContext,
+    ErrorRecord,
+    FeedByReading,
+    PartBuilder,
+    StreamBuilder,
+    json_path,
+    read_event,
+)
 
 STREAM_END = "its line with stop_reason"
 """What ends this wire's stream (its documentation's words and link, as every provider's
@@ -54,7 +63,7 @@ class StreamDecoder(FeedByReading):
             self.position += 1
             read_event(self._read, event, self.position)
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Close the text still open (a stream cut short) and give what is owed; a stream
         without its last line (the one with ``stop_reason``) was cut, which the builder keeps."""
         self._close_text()
@@ -64,7 +73,7 @@ class StreamDecoder(FeedByReading):
     def _read(self, event: dict[str, Any]) -> None:
         if is_error_body(event):
             error = self._validated(ErrorBody, event)["error"]
-            self.builder.error(ErrorEvent(message=error["message"], error_type=error.get("type"), body=event))
+            self.builder.error(ErrorRecord(message=error["message"], error_type=error.get("type"), body=event))
             return
         line = self._validated(StreamLine, event)
         if not self.started:

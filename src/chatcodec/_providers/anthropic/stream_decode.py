@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pydantic_core
 
-from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError
+from chatcodec import StreamError
 from chatcodec._providers.anthropic import wire
 from chatcodec._providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec._providers.anthropic.markers import PROVIDER
@@ -46,7 +46,9 @@ from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id, split_s
 from chatcodec._providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec._providers.families.google.thought_signatures import GEMINI, GEMINI_KEY
 from chatcodec.contract import (
+    AnyStreamRecord,
     DecodeContext,
+    ErrorRecord,
     FeedByReading,
     PartBuilder,
     StreamBuilder,
@@ -57,21 +59,35 @@ from chatcodec.contract import (
     read_in_batches,
     read_one,
     split_fields,
-    validate_canonical,
     with_unknown_nulls,
 )
+
+if TYPE_CHECKING:
+    from chatcodec import PartEvent
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""
 
-_EVENT_ADAPTERS: dict[str, Any] = {
-    "message_start": wire.adapter(wire.MessageStart),
-    "content_block_start": wire.adapter(wire.BlockStart),
-    "content_block_delta": wire.adapter(wire.BlockDelta),
-    "content_block_stop": wire.adapter(wire.BlockStop),
-    "message_delta": wire.adapter(wire.MessageDelta),
-    "error": wire.adapter(wire.ErrorBody),
+_EVENT_SHAPES: dict[str, Any] = {
+    "message_start": wire.MessageStart,
+    "content_block_start": wire.BlockStart,
+    "content_block_delta": wire.BlockDelta,
+    "content_block_stop": wire.BlockStop,
+    "message_delta": wire.MessageDelta,
+    "error": wire.ErrorBody,
 }
+_EVENT_ADAPTERS: dict[str, Any] = {}
+"""Each shape's adapter, made when an event the closed schema refuses first needs it (a
+stream of common events imports no pydantic)."""
+
+
+def _event_adapter(kind: str) -> Any:
+    adapter = _EVENT_ADAPTERS.get(kind)
+    if adapter is None and kind in _EVENT_SHAPES:
+        adapter = _EVENT_ADAPTERS[kind] = wire.adapter(_EVENT_SHAPES[kind])
+    return adapter
+
+
 """Each member of ``wire.StreamEvent`` by its tag: an event of a known type validates as
 the union would validate it, minus the call that picks the member."""
 _STREAMED = {"text": "text_delta", "thinking": "thinking_delta", "tool_use": "input_json_delta"}
@@ -127,7 +143,7 @@ class StreamDecoder(FeedByReading):
         """Blocks whose deltas only append: index -> (delta type, text key, the part's ``append``)."""
         self.position: int = -1
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """What a cut-off stream left open: a streamed block has streamed what it had; a
         gathered block (server-tool call or result, redacted thinking, a newer type) is
         given whole as far as it came, with ``input`` from its fragments when they parse,
@@ -150,7 +166,7 @@ class StreamDecoder(FeedByReading):
         a batch at a time up to the next compaction, so no event pays for the count."""
         read_in_batches(events, lambda: self.position, self._read_batch, self.builder)
 
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamRecord]:
         """The canonical events for one wire event (:meth:`read` of it, without the batching)."""
         read_one(event, self.position + 1, self._read_batch, self.builder)
         return self.builder.take_events()
@@ -212,14 +228,14 @@ class StreamDecoder(FeedByReading):
             self.builder.end()
         elif kind == "error":
             error = event["error"]
-            self.builder.error(ErrorEvent(message=error.get("message", ""), error_type=error.get("type"), body=event))
+            self.builder.error(ErrorRecord(message=error.get("message", ""), error_type=error.get("type"), body=event))
         # ping and event types added later carry nothing to map
 
     def _validate(self, event: Any) -> None:
         if COMMON_EVENT.validate(event) is not None:  # a common shape: what the adapters accept
             return
         kind = cast("dict[str, Any]", event).get("type") if event.__class__ is dict else None
-        adapter = _EVENT_ADAPTERS.get(kind) if isinstance(kind, str) else None
+        adapter = _event_adapter(kind) if isinstance(kind, str) else None
         if adapter is not None:  # the union's member for this type, without its discriminator call
             try:
                 adapter.validator.validate_python(event)
@@ -361,6 +377,11 @@ class StreamDecoder(FeedByReading):
             raise self._error(f"input_json_delta fragments are not JSON: {error}", "$.delta.partial_json") from None
 
     def _part_event(self, index: int, block: dict[str, Any]) -> PartEvent:
+        """A part that arrives whole, checked by its model where it arrives (as rare as
+        such parts are, the one place this decoder loads the event models)."""
+        from chatcodec import PartEvent
+        from chatcodec.contract import validate_canonical
+
         return validate_canonical(PartEvent, {"index": index, "part": decode_part(block, ASSISTANT_KINDS, self.model)})
 
     def _message_delta(self, event: dict[str, Any]) -> None:

@@ -20,31 +20,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
-from typing import Any, assert_never, cast
+from typing import Any, ClassVar, assert_never, cast
 
-from chatcodec import (
-    AnyStreamEvent,
-    ChoiceMetadataEvent,
-    ErrorEvent,
-    FinishEvent,
-    PartEvent,
-    RefusalDeltaEvent,
-    ResponseStartEvent,
-    StreamError,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    Usage,
-    UsageEvent,
-)
+from chatcodec import StreamError
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT, encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
@@ -61,10 +41,29 @@ from chatcodec._providers.anthropic.usage import encode_usage
 from chatcodec._providers.families.claude.wire_rules import claude_signed
 from chatcodec._providers.families.google.thought_signatures import split_signature
 from chatcodec.contract import (
+    AnyStreamRecord,
+    ChoiceMetadataRecord,
     EncodeContext,
+    ErrorRecord,
+    FinishRecord,
     LossRecorder,
-    PartLifecycleEvent,
+    PartLifecycleRecord,
+    PartRecord,
+    RefusalDeltaRecord,
+    ResponseStartRecord,
     Steps,
+    TextDeltaRecord,
+    TextEndRecord,
+    TextStartRecord,
+    ThinkingDeltaRecord,
+    ThinkingEndRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    ToolCallDeltaRecord,
+    ToolCallEndRecord,
+    ToolCallStartRecord,
+    UsageRecord,
+    as_dict,
     is_list,
     loads,
     report_after_error,
@@ -76,11 +75,11 @@ _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choi
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 
 
-_Delta = TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
-_DELTA_SHAPES: dict[type[AnyStreamEvent], tuple[str, str, str]] = {
-    TextDeltaEvent: ("text", "text_delta", "text"),
-    ThinkingDeltaEvent: ("thinking", "thinking_delta", "thinking"),
-    ToolCallDeltaEvent: ("tool_use", "input_json_delta", "partial_json"),
+_Delta = TextDeltaRecord | ThinkingDeltaRecord | ToolCallDeltaRecord
+_DELTA_SHAPES: dict[type[AnyStreamRecord], tuple[str, str, str]] = {
+    TextDeltaRecord: ("text", "text_delta", "text"),
+    ThinkingDeltaRecord: ("thinking", "thinking_delta", "thinking"),
+    ToolCallDeltaRecord: ("tool_use", "input_json_delta", "partial_json"),
 }
 """The deltas :meth:`StreamEncoder.feed` writes itself: the block kind each continues,
 the wire delta type and where it holds its text (as :meth:`StreamEncoder._part_event`
@@ -116,15 +115,18 @@ class _Queued:
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
+    stream_contract: ClassVar[int] = 2
+    """It reads records (:mod:`chatcodec.contract`'s ``...Record`` classes), not the public models."""
+
     def __init__(self, context: EncodeContext) -> None:
         self.losses: LossRecorder = context.losses
         self.context: AnthropicContext = context.extend(AnthropicContext, for_request=False)
-        self.start: ResponseStartEvent | None = None
+        self.start: ResponseStartRecord | None = None
         self.started: bool = False
         self.start_fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.usage_metadata: dict[str, dict[str, Any]] = {}
-        self.finish: FinishEvent | None = None
+        self.finish: FinishRecord | None = None
         self.open: dict[int, _Open] = {}
         self.ended_early: dict[int, _Open] = {}  # blocks stopped when a later one began, by part index
         self.waiting: dict[int, dict[str, Any]] = {}  # text blocks waiting for their first text, by part index
@@ -139,7 +141,7 @@ class StreamEncoder:
         self.stop_sequence: object = None
         self.start_bag: dict[str, Any] = {}
 
-    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+    def feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         """The wire events ``event`` completes (possibly none yet).
 
         A delta of the one answer for a block that is open and of its kind, nearly every
@@ -161,28 +163,28 @@ class StreamEncoder:
                 return iter(({"type": "content_block_delta", "index": block.wire_index, "delta": wire_delta},))
         return self._counted(event)
 
-    def _counted(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+    def _counted(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         try:
             yield from self._feed(event)
         finally:
             self.position += 1
 
-    def _feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+    def _feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         match event:
-            case ResponseStartEvent():
+            case ResponseStartRecord():
                 self.start = event if self.start is None else self.start
-            case UsageEvent():
+            case UsageRecord():
                 self._add_usage(event.usage)
-            case FinishEvent():
+            case FinishRecord():
                 if self._other_choice(event.choice):
                     return
                 yield from self._ensure_started()
                 yield from self._close_all()
                 self.finish = event
-            case ChoiceMetadataEvent():
+            case ChoiceMetadataRecord():
                 if not self._other_choice(event.choice):
                     self._choice_data(event)
-            case ErrorEvent():
+            case ErrorRecord():
                 self.failed = True
                 yield self._error(event)
             case _:  # narrowed to the part events, matched exhaustively below
@@ -213,7 +215,7 @@ class StreamEncoder:
         if self.finish is not None:  # a stream cut short upstream (no finish came) gets no message_stop
             yield {"type": "message_stop"}
 
-    def _choice_data(self, event: ChoiceMetadataEvent) -> None:
+    def _choice_data(self, event: ChoiceMetadataRecord) -> None:
         """An Anthropic message is the whole answer: the decoder keeps every field of it on
         the response, so a choice's or its message's own bag has no place (as in
         ``encode_response``); the event's response-level bag has none mid-stream either."""
@@ -235,7 +237,7 @@ class StreamEncoder:
         if self.started:
             return
         self.started = True
-        start = self.start or ResponseStartEvent()
+        start = self.start or ResponseStartRecord()
         bag = self.start_bag = KIT.claim(self.losses, start.provider_metadata, ("provider_metadata",))
         # ``created`` (the server's clock, nothing a user sent) has no field: dropped unreported
         message = restore_fields(bag, {"type": "message", "role": "assistant"})
@@ -250,18 +252,22 @@ class StreamEncoder:
         self.start_fields = {key: value for key, value in message.items() if key not in MESSAGE_MAPPED}
         yield {"type": "message_start", "message": message}
 
-    def _add_usage(self, usage: Usage) -> None:
+    def _add_usage(self, usage: dict[str, Any]) -> None:
         for key in _USAGE_FIELDS:
-            value = getattr(usage, key)
+            value = usage.get(key)
             if value is not None:
                 self.usage[key] = value
-        for provider, values in (usage.provider_metadata or {}).items():
+        for provider, values in (as_dict(usage.get("provider_metadata")) or {}).items():
             self.usage_metadata.setdefault(provider, {}).update(values)
 
     def _wire_usage(self, losses: LossRecorder | None = None) -> dict[str, Any]:
-        usage = Usage.model_validate({**self.usage, "provider_metadata": self.usage_metadata or None})
+        """The usage so far, written: canonical usage data in ``Usage``'s field order (the
+        counts were checked on their records)."""
+        usage = {key: self.usage[key] for key in _USAGE_FIELDS if key in self.usage}
+        if self.usage_metadata:
+            usage["provider_metadata"] = deepcopy(self.usage_metadata)
         context = replace(self.context, losses=losses) if losses else self.context
-        return encode_usage(usage.model_dump(), context, ("usage",))
+        return encode_usage(usage, context, ("usage",))
 
     def _delta_fields(self) -> dict[str, Any]:
         """``stop_reason`` and ``stop_sequence``, plus what the finish bag says changed."""
@@ -273,7 +279,7 @@ class StreamEncoder:
         KIT.report_unplaced(self.losses, finish.choice_metadata, ("choices", 0), _NO_PLACE)
         bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
         # A replayed response's bag rides on its start, a live stream's on its finish.
-        reason = finish.finish_reason.model_dump()
+        reason = dict(finish.finish_reason)
         delta["stop_reason"] = encode_finish_reason(reason, {**self.start_bag, **bag}, self.context, at)
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
             if key == "stop_sequence" and value is None and self.stop_sequence is not None:
@@ -282,9 +288,9 @@ class StreamEncoder:
                 delta[key] = value
         return delta
 
-    def _error(self, event: ErrorEvent) -> dict[str, Any]:
-        body = event.body
-        if isinstance(body, dict) and body.get("type") == "error" and isinstance(body.get("error"), dict):
+    def _error(self, event: ErrorRecord) -> dict[str, Any]:
+        body = as_dict(event.body)
+        if body is not None and body.get("type") == "error" and isinstance(body.get("error"), dict):
             return dict(body)
         return {"type": "error", "error": {"type": event.error_type or "api_error", "message": event.message}}
 
@@ -362,60 +368,60 @@ class StreamEncoder:
     def _tool_open(self) -> bool:
         return any(block.kind == "tool_use" for block in self.open.values())
 
-    def _bag(self, event: AnyStreamEvent, at: Steps) -> dict[str, Any]:
+    def _bag(self, event: AnyStreamRecord, at: Steps) -> dict[str, Any]:
         return restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
 
-    def _part_event(self, event: PartLifecycleEvent) -> Iterator[dict[str, Any]]:
+    def _part_event(self, event: PartLifecycleRecord) -> Iterator[dict[str, Any]]:
         at = ("content", event.index)
         match event:
-            case TextStartEvent() | TextDeltaEvent() | TextEndEvent() | RefusalDeltaEvent() | PartEvent():
+            case TextStartRecord() | TextDeltaRecord() | TextEndRecord() | RefusalDeltaRecord() | PartRecord():
                 yield from self._text_event(event, at)
-            case ThinkingStartEvent() | ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent() | ThinkingEndEvent():
+            case ThinkingStartRecord() | ThinkingDeltaRecord() | ThinkingSignatureDeltaRecord() | ThinkingEndRecord():
                 yield from self._thinking_event(event, at)
-            case ToolCallStartEvent() | ToolCallDeltaEvent() | ToolCallEndEvent():
+            case ToolCallStartRecord() | ToolCallDeltaRecord() | ToolCallEndRecord():
                 yield from self._tool_event(event, at)
             case _:
                 assert_never(event)
 
     def _text_event(
-        self, event: TextStartEvent | TextDeltaEvent | TextEndEvent | RefusalDeltaEvent | PartEvent, at: Steps
+        self, event: TextStartRecord | TextDeltaRecord | TextEndRecord | RefusalDeltaRecord | PartRecord, at: Steps
     ) -> Iterator[dict[str, Any]]:
         match event:
-            case TextStartEvent():
+            case TextStartRecord():
                 if event.index in self.open or event.index in self.waiting:
                     raise StreamError(f"part {event.index} started again before it ended", "$.index", self.position)
                 self.waiting[event.index] = {**self._bag(event, at), "type": "text", "text": ""}
-            case TextDeltaEvent():
+            case TextDeltaRecord():
                 if event.index in self.waiting:
                     if not event.delta:
                         return
                     yield from self._begin(event.index, "text", self.waiting.pop(event.index))
                 yield from self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
-            case TextEndEvent():
+            case TextEndRecord():
                 yield from self._text_end(event, at)
-            case RefusalDeltaEvent():
+            case RefusalDeltaRecord():
                 yield from self._refusal(event, at)
-            case PartEvent():
+            case PartRecord():
                 yield from self._whole(event, at)
             case _:
                 assert_never(event)
 
     def _thinking_event(
         self,
-        event: ThinkingStartEvent | ThinkingDeltaEvent | ThinkingSignatureDeltaEvent | ThinkingEndEvent,
+        event: ThinkingStartRecord | ThinkingDeltaRecord | ThinkingSignatureDeltaRecord | ThinkingEndRecord,
         at: Steps,
     ) -> Iterator[dict[str, Any]]:
         match event:
-            case ThinkingStartEvent():
+            case ThinkingStartRecord():
                 block = {**self._bag(event, at), "type": "thinking", "thinking": "", "signature": ""}
                 yield from self._begin(event.index, "thinking", block)
                 ours = event.provider in (PROVIDER, None) or claude_signed(event.provider, event.model)
                 self.open[event.index].foreign_signature = not ours
-            case ThinkingDeltaEvent():
+            case ThinkingDeltaRecord():
                 yield from self._delta(event.index, "thinking", {"type": "thinking_delta", "thinking": event.delta})
-            case ThinkingSignatureDeltaEvent():
+            case ThinkingSignatureDeltaRecord():
                 yield from self._signature(event, at)
-            case ThinkingEndEvent():
+            case ThinkingEndRecord():
                 if event.encrypted is not None:
                     self.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic has no such payload")
                 self._bag(event, at)
@@ -424,10 +430,10 @@ class StreamEncoder:
                 assert_never(event)
 
     def _tool_event(
-        self, event: ToolCallStartEvent | ToolCallDeltaEvent | ToolCallEndEvent, at: Steps
+        self, event: ToolCallStartRecord | ToolCallDeltaRecord | ToolCallEndRecord, at: Steps
     ) -> Iterator[dict[str, Any]]:
         match event:
-            case ToolCallStartEvent():
+            case ToolCallStartRecord():
                 signature, metadata = split_signature(event.provider_metadata)  # carried in the id
                 sent = sanitize_tool_use_id(event.id)
                 bag = restore_fields(KIT.claim(self.losses, metadata, at))
@@ -440,17 +446,17 @@ class StreamEncoder:
                     self.queued[event.index] = _Queued(block, at)
                     return
                 yield from self._begin(event.index, "tool_use", block)
-            case ToolCallDeltaEvent() if event.index in self.queued:
+            case ToolCallDeltaRecord() if event.index in self.queued:
                 self.queued[event.index].deltas.append(event.delta)
-            case ToolCallEndEvent() if event.index in self.queued:
+            case ToolCallEndRecord() if event.index in self.queued:
                 self._bag(event, at)
                 self.queued[event.index].ended = True
-            case ToolCallDeltaEvent():
+            case ToolCallDeltaRecord():
                 yield from self._delta(
                     event.index, "tool_use", {"type": "input_json_delta", "partial_json": event.delta}
                 )
                 self.open[event.index].arguments.append(event.delta)
-            case ToolCallEndEvent():
+            case ToolCallEndRecord():
                 self._bag(event, at)
                 self._check_arguments(event.index, at)
                 yield from self._stop(event.index, "tool_use")
@@ -458,7 +464,7 @@ class StreamEncoder:
             case _:
                 assert_never(event)
 
-    def _signature(self, event: ThinkingSignatureDeltaEvent, at: Steps) -> Iterator[dict[str, Any]]:
+    def _signature(self, event: ThinkingSignatureDeltaRecord, at: Steps) -> Iterator[dict[str, Any]]:
         """Only Anthropic's own signature goes out (as in a non-streamed response); the
         start block already says ``"signature": ""``, so empty deltas add nothing."""
         if not event.delta:
@@ -492,7 +498,7 @@ class StreamEncoder:
                 (*at, "arguments"), "tool arguments", "not a JSON object; Anthropic clients cannot parse it"
             )
 
-    def _text_end(self, event: TextEndEvent, at: Steps) -> Iterator[dict[str, Any]]:
+    def _text_end(self, event: TextEndRecord, at: Steps) -> Iterator[dict[str, Any]]:
         """Citations known at the end go out as ``citations_delta`` events first."""
         bag = KIT.claim(self.losses, event.provider_metadata, at)
         citations = bag.get("citations")
@@ -506,7 +512,7 @@ class StreamEncoder:
                 yield from self._delta(event.index, "text", {"type": "citations_delta", "citation": citation})
         yield from self._stop(event.index, "text")
 
-    def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> Iterator[dict[str, Any]]:
+    def _refusal(self, event: RefusalDeltaRecord, at: Steps) -> Iterator[dict[str, Any]]:
         if event.index not in self.refusals:  # once per part, empty or not: the refusal is gone
             self.refusals.add(event.index)
             self.losses.add(at, "refusal part", REFUSAL_SENT_AS_TEXT)
@@ -516,14 +522,14 @@ class StreamEncoder:
             yield from self._begin(event.index, "text", {"type": "text", "text": ""})
         yield from self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
 
-    def _whole(self, event: PartEvent, at: Steps) -> Iterator[dict[str, Any]]:
-        part = event.part
-        if part.type not in RESPONSE_PARTS:
-            self.losses.add(at, f"{part.type} part", "an Anthropic response cannot contain it")
+    def _whole(self, event: PartRecord, at: Steps) -> Iterator[dict[str, Any]]:
+        dumped = deepcopy(event.part)  # the record's part is shared: the writers get their own copy
+        kind = dumped["type"]
+        if kind not in RESPONSE_PARTS:
+            self.losses.add(at, f"{kind} part", "an Anthropic response cannot contain it")
             return
-        dumped = part.model_dump()
         if empty_text(dumped):
-            if part.type == "refusal":
+            if kind == "refusal":
                 self.losses.add(at, "refusal part", REFUSAL_SENT_AS_TEXT)
             return  # as encode_response: Anthropic sends no empty text block
         block = encode_part(dumped, self.context, at)

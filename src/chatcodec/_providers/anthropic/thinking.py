@@ -17,7 +17,6 @@ from typing import Any
 
 from chatcodec._providers.anthropic.encode_context import AnthropicContext, Part, own_fields
 from chatcodec._providers.anthropic.markers import PROVIDER
-from chatcodec._providers.families.claude.model_rules import signed_by_another_model
 from chatcodec._providers.families.claude.wire_rules import claude_signed
 from chatcodec.contract import Steps
 
@@ -39,6 +38,8 @@ def encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[st
         return None
     if not context.for_request:
         return _response_thinking(part, ours, context, at)
+    from chatcodec._providers.families.claude.model_rules import signed_by_another_model  # a request's, not a stream's
+
     signer = part.get("model")
     other_model = signed_by_another_model(signer, context.model)
     if ours and signature and not other_model:

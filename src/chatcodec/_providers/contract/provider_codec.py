@@ -53,13 +53,14 @@ from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_
 from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
 from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
 from chatcodec._public_label import shown_as
-from chatcodec._registry import StreamDecoder, StreamEncoder
+from chatcodec._registry import RecordStreamEncoder, StreamDecoder, StreamEncoder
 
 if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use), nor the role protocols
     from chatcodec._model.messages import AnyMessage
     from chatcodec._model.request import ChatRequest
     from chatcodec._model.response import ChatResponse
     from chatcodec._model.stream_events import AnyStreamEvent
+    from chatcodec._model.stream_records import AnyStreamRecord
     from chatcodec._providers.contract.edge import Edge
     from chatcodec._providers.contract.roles import (
         CapabilitiesTable,
@@ -130,7 +131,7 @@ class ProviderCodec:
         tools: ToolFunctions[ProviderContextT] | None = None,
         settings: SettingsFunctions[ProviderContextT] | None = None,
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder] | None = None,
-        stream_encoder: Callable[[EncodeContext], StreamEncoder] | None = None,
+        stream_encoder: Callable[[EncodeContext], StreamEncoder | RecordStreamEncoder] | None = None,
         rules: RulesTable | None = None,
         structure: StructureTable | str | None = None,
         dialect: DialectFunctions | None = None,
@@ -294,10 +295,17 @@ class ProviderCodec:
         ``bag`` is this provider's own bag of the request or response, where stored
         requests may still set an option (``provider_options[name]``: an option given by
         argument wins)."""
+        return self._encode_context(losses, model, bag, options, for_request=for_request, rules=self.rules)
+
+    def _encode_context(
+        self, losses: LossRecorder, model: str | None, bag: Any, options: Any, *, for_request: bool, rules: Any
+    ) -> EncodeContext:
+        """:meth:`encode_context` (``bag``, ``options`` as there), its ``rules`` (a ``ProviderRules``
+        or ``None``) given: a stream's context holds none (rules apply to requests alone)."""
         found = read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
         if options:
             found = MappingProxyType({**found, **options})
-        return EncodeContext(self.name, losses, model=model, options=found, rules=self.rules, for_request=for_request)
+        return EncodeContext(self.name, losses, model=model, options=found, rules=rules, for_request=for_request)
 
     # --- requests -------------------------------------------------------------------------
 
@@ -469,20 +477,24 @@ class ProviderCodec:
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         """Canonical events for a whole stream, lazily: ``feed`` over the events, then
-        ``close`` (a codec without streams refuses at the call, not at the first event)."""
-        return _decoded(self.stream_decoder(None), events)
+        ``close`` (a codec without streams refuses at the call, not at the first event);
+        the public models, built from the decoder's records here."""
+        from chatcodec._providers.kit.stream_boundary import decoded_models  # a stream's, not a request's
+
+        return decoded_models(self.stream_decoder(None), events)
 
     def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder:
-        """A fresh push-style encoder for one stream (``feed`` each canonical event, then
-        ``close``); ``options`` are its output options by name, straight into its context
-        (a start event's metadata may still spell them as markers, read as legacy input).
+        """A fresh push-style encoder for one stream (``feed`` each canonical event, a model or
+        a record, then ``close``); ``options`` are its output options by name, into its context.
         What the format's capabilities say it cannot carry (freeform calls, token log
-        probabilities) is taken out or reported here, around its own encoder."""
+        probabilities) is taken out or reported here, around its own encoder; a version 1
+        encoder (it reads models) is given models (``stream_boundary.record_encoder``)."""
         if self._new_stream_encoder is None:
             raise self._without_streams("encoder", "encode")
-        encoder: StreamEncoder = self._new_stream_encoder(
-            self.encode_context(losses, options=options, for_request=False)
-        )
+        context = self._encode_context(losses, None, None, options, for_request=False, rules=None)
+        from chatcodec._providers.kit.stream_boundary import either_encoder, record_encoder  # a stream's
+
+        encoder = record_encoder(self._new_stream_encoder(context))
         capabilities = self.capabilities
         if not capabilities.freeform_calls:
             from chatcodec._providers.kit.freeform_streams import WithoutCustomCalls
@@ -495,14 +507,20 @@ class ProviderCodec:
             encoder = WithoutLogprobs(encoder, losses, capabilities.display_name, multiple_choices=multiple)
         if "stream" not in capabilities.citations:
             encoder = without_citations(encoder, losses, capabilities.display_name)
-        return encoder
+        return either_encoder(encoder)  # fed by a caller, models are taken too
 
     def encode_stream(
-        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+        self,
+        events: Iterable[AnyStreamEvent | AnyStreamRecord],
+        losses: LossRecorder,
+        *,
+        options: Mapping[str, Any] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
-        then ``close`` (a codec without streams refuses at the call)."""
-        return _encoded(self.stream_encoder(losses, options=options), events)
+        """Wire events for canonical ones (models or records), lazily (for proxies): ``feed``
+        over the events, then ``close`` (a codec without streams refuses at the call)."""
+        from chatcodec._providers.kit.stream_boundary import encoded_records, record_encoder  # a stream's
+
+        return encoded_records(record_encoder(self.stream_encoder(losses, options=options)), events)
 
     # --- dialect reading ----------------------------------------------------------------------
     # What the dialect readers (chatcodec._dialects.reader, chatcodec._dialects.tools) call: pieces of
@@ -565,21 +583,6 @@ class ProviderCodec:
             return []
         find = cast("Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], list[Origin]]", module.message_origins)
         return find(payload, messages)
-
-
-def _decoded(decoder: StreamDecoder, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
-    for event in events:
-        yield from decoder.feed(event)
-    yield from decoder.close()
-
-
-def _encoded(encoder: StreamEncoder, events: Iterable[AnyStreamEvent]) -> Iterator[dict[str, Any]]:
-    try:
-        for event in events:
-            yield from encoder.feed(event)
-        yield from encoder.close()
-    except RecursionError:
-        raise too_deep() from None
 
 
 def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage, ValidationError
+from chatcodec import StreamError, ValidationError
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
 from chatcodec._providers.gemini.grounding import METADATA, read_grounding
@@ -48,7 +48,9 @@ from chatcodec._providers.gemini.response import (
 from chatcodec._providers.gemini.usage import decode_usage
 from chatcodec._providers.gemini.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.contract import (
+    AnyStreamRecord,
     DecodeContext,
+    ErrorRecord,
     FeedByReading,
     PartBuilder,
     StreamBuilder,
@@ -56,8 +58,10 @@ from chatcodec.contract import (
     leftovers,
     mark_absent,
     read_event,
-    validate_canonical,
 )
+
+if TYPE_CHECKING:
+    from chatcodec import PartEvent
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 _PIECE_KEYS = frozenset({"partialArgs", "willContinue"})
@@ -129,7 +133,7 @@ class StreamDecoder(FeedByReading):
         finish is given at :meth:`close`, after the parts end (every stream encoder
         closes its blocks at the finish)."""
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Close what is still open, give the candidates' bags and finishes, and the final usage."""
         for choice, state in sorted(self.choices.items()):
             self._close_open(state, cite=True)
@@ -143,7 +147,7 @@ class StreamDecoder(FeedByReading):
             self.builder.finish(choice, reason, choice_metadata={PROVIDER: bag} if bag else None, logprobs=tokens)
         self.finishes.clear()
         if self.usage is not None:
-            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
+            self.builder.usage(decode_usage(self.usage))  # validated there as Usage unless plain counts
         unfinished = sorted(self.choices.keys() - self.finished)
         if self.finished and not unfinished:
             self.builder.end()
@@ -163,7 +167,7 @@ class StreamDecoder(FeedByReading):
             body = self._validated(ErrorBody, event)
             error: dict[str, Any] = body["error"]
             kind = error.get("status") or (str(error["code"]) if "code" in error else None)
-            self.builder.error(ErrorEvent(message=error.get("message", ""), error_type=kind, body=body))
+            self.builder.error(ErrorRecord(message=error.get("message", ""), error_type=kind, body=body))
             return
         chunk = self._validated(Response, event)
         if not self.started:
@@ -182,7 +186,7 @@ class StreamDecoder(FeedByReading):
             counts.pop("provider_metadata", None)
             if counts != self.counts:  # most chunks repeat the totals so far
                 self.counts = counts
-                self.builder.usage(validate_canonical(Usage, counts))
+                self.builder.usage(counts)  # validated there as Usage unless plain counts
 
     def _validated(self, shape: Any, event: object) -> dict[str, Any]:
         try:
@@ -333,7 +337,7 @@ class StreamDecoder(FeedByReading):
             state.has_calls = True
             self._tool_call(choice, index, decoded)
             return
-        self.builder.whole(PartEvent.model_validate({"index": index, "choice": choice, "part": decoded}))
+        self.builder.whole(_part_event({"index": index, "choice": choice, "part": decoded}))
 
     def _tool_call(self, choice: int, index: int, decoded: dict[str, Any]) -> None:
         builder = self.builder.open_tool_call(
@@ -408,3 +412,11 @@ def _cited(state: _Choice, open_part: _OpenText) -> list[dict[str, Any]] | None:
     if citations:
         state.extras = bag
     return citations
+
+
+def _part_event(fields: dict[str, Any]) -> PartEvent:
+    """A part that arrives whole, checked by its model where it arrives (the one place this
+    decoder loads the event models)."""
+    from chatcodec import PartEvent
+
+    return PartEvent.model_validate(fields)

@@ -15,31 +15,11 @@ describes), and the finish reason goes on the pending chunk's candidate.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from copy import deepcopy
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any, ClassVar, assert_never
 
-from chatcodec import (
-    AnyStreamEvent,
-    ChoiceMetadataEvent,
-    ErrorEvent,
-    FinishEvent,
-    PartEvent,
-    RefusalDeltaEvent,
-    ResponseStartEvent,
-    StreamError,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextPart,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    UsageEvent,
-)
+from chatcodec import StreamError
 from chatcodec._providers.gemini.finish_reason import encode_finish_reason
 from chatcodec._providers.gemini.grounding import METADATA, place_grounding
 from chatcodec._providers.gemini.logprobs import RESULT, write_logprobs
@@ -48,10 +28,28 @@ from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreig
 from chatcodec._providers.gemini.response import CANDIDATE_MAPPED, create_time
 from chatcodec._providers.gemini.usage import encode_usage
 from chatcodec.contract import (
+    AnyStreamRecord,
+    ChoiceMetadataRecord,
     EncodeContext,
+    ErrorRecord,
+    FinishRecord,
     LossRecorder,
-    PartLifecycleEvent,
+    PartLifecycleRecord,
+    PartRecord,
+    RefusalDeltaRecord,
+    ResponseStartRecord,
     Steps,
+    TextDeltaRecord,
+    TextEndRecord,
+    TextStartRecord,
+    ThinkingDeltaRecord,
+    ThinkingEndRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    ToolCallDeltaRecord,
+    ToolCallEndRecord,
+    ToolCallStartRecord,
+    UsageRecord,
     absent_keys,
     as_dict,
     error_status,
@@ -104,6 +102,9 @@ class _Cited:
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
+    stream_contract: ClassVar[int] = 2
+    """It reads records (:mod:`chatcodec.contract`'s ``...Record`` classes), not the public models."""
+
     def __init__(self, context: EncodeContext) -> None:
         self.losses: LossRecorder = context.losses
         self.context: GeminiContext = context.extend(GeminiContext)
@@ -126,7 +127,7 @@ class StreamEncoder:
         """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
         self.dropped: bool = False  # an event came after it, left out
 
-    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+    def feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         """The chunks ``event`` completes (possibly none yet)."""
         if self.failed:
             self.dropped = True
@@ -172,21 +173,21 @@ class StreamEncoder:
             self.emitted = True
         self.sealed = False
 
-    def _feed(self, event: AnyStreamEvent, at: Steps) -> None:
+    def _feed(self, event: AnyStreamRecord, at: Steps) -> None:
         match event:
-            case ResponseStartEvent():
+            case ResponseStartRecord():
                 self._start(event, at)
-            case UsageEvent():
+            case UsageRecord():
                 if self.sealed:
                     self._flush()
-                usage = event.usage.model_dump()
+                usage = deepcopy(event.usage)
                 self._chunk()["usageMetadata"] = encode_usage(usage, self.context, (*at, "usage"))
                 self.sealed = True
-            case FinishEvent():
+            case FinishRecord():
                 self._finish(event, at)
-            case ChoiceMetadataEvent():
+            case ChoiceMetadataRecord():
                 self._choice_data(event, at)
-            case ErrorEvent():
+            case ErrorRecord():
                 self.failed = True
                 self._flush()
                 self.ready.append(_error_body(event))
@@ -194,7 +195,7 @@ class StreamEncoder:
             case _:
                 self._part_event(event, at)
 
-    def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+    def _start(self, event: ResponseStartRecord, at: Steps) -> None:
         self.started = True
         bag = KIT.claim(self.losses, event.provider_metadata, at)
         if event.id is not None:
@@ -238,7 +239,7 @@ class StreamEncoder:
         if not continuation:
             self.wire_parts[choice] = self.wire_parts.get(choice, 0) + 1
 
-    def _finish(self, event: FinishEvent, at: Steps) -> None:
+    def _finish(self, event: FinishRecord, at: Steps) -> None:
         response_bag = KIT.claim(self.losses, event.provider_metadata, at)
         if response_bag.get(NO_CANDIDATES) is not None:
             self._chunk()
@@ -248,12 +249,12 @@ class StreamEncoder:
         candidate.update(unmapped(restore_fields(bag), CANDIDATE_MAPPED))
         if "index" in absent_keys(bag) and event.choice == 0:
             del candidate["index"]
-        reason = encode_finish_reason(event.finish_reason.model_dump(), bag, self.context, (*at, "finish_reason"))
+        reason = encode_finish_reason(dict(event.finish_reason), bag, self.context, (*at, "finish_reason"))
         if reason is not None:
             candidate["finishReason"] = reason
         streamed = self.tokens.pop(event.choice, None)
         if event.logprobs is not None or streamed is not None:  # the whole answer's, on its last chunk
-            tokens = [*(streamed[1] if streamed else ()), *(token.model_dump() for token in event.logprobs or ())]
+            tokens = [*(streamed[1] if streamed else ()), *deepcopy(event.logprobs or [])]
             candidate[RESULT] = write_logprobs(tokens, candidate.get(RESULT), self.losses, at)
         self._grounding(event.choice, candidate, bag, at)
         content: dict[str, Any] = candidate.get("content") or {}
@@ -274,7 +275,7 @@ class StreamEncoder:
             places[text.position] = text.at
         place_grounding(candidate, bag, parts, range(size), losses=self.losses, at=at, places=places)
 
-    def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
+    def _choice_data(self, event: ChoiceMetadataRecord, at: Steps) -> None:
         """A choice's bag goes on its candidate and its message's on the candidate's
         ``content``, where ``encode_response`` writes them; the decoder gathers both over
         the chunks."""
@@ -295,46 +296,46 @@ class StreamEncoder:
 
     # --- parts ---------------------------------------------------------------------------
 
-    def _part_event(self, event: PartLifecycleEvent, at: Steps) -> None:
+    def _part_event(self, event: PartLifecycleRecord, at: Steps) -> None:
         match event:
-            case TextStartEvent():
+            case TextStartRecord():
                 fields = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
                 self.open[(event.choice, event.index)] = _Open("text", fields)
-            case ThinkingStartEvent():
+            case ThinkingStartRecord():
                 self._thinking_start(event, at)
-            case TextDeltaEvent() | ThinkingDeltaEvent():
+            case TextDeltaRecord() | ThinkingDeltaRecord():
                 self._hold_tokens(event, at)
                 self._text(event.choice, event.index, event.delta)
-            case ThinkingSignatureDeltaEvent():
+            case ThinkingSignatureDeltaRecord():
                 self._signature(event.choice, event.index, event.delta, at)
-            case TextEndEvent() | ThinkingEndEvent():
+            case TextEndRecord() | ThinkingEndRecord():
                 self._text_end(event, at)
-            case ToolCallStartEvent():
+            case ToolCallStartRecord():
                 bag = KIT.claim(self.losses, event.provider_metadata, at)
                 self.open[(event.choice, event.index)] = _Open(
                     "tool_use", {}, call={"id": event.id, "name": event.name, "bag": bag}
                 )
-            case ToolCallDeltaEvent():
+            case ToolCallDeltaRecord():
                 state = self.open.get((event.choice, event.index))
                 if state is not None:
                     state.arguments.append(event.delta)
-            case ToolCallEndEvent():
+            case ToolCallEndRecord():
                 self._tool_end(event, at)
-            case RefusalDeltaEvent():
+            case RefusalDeltaRecord():
                 self._refusal(event, at)
-            case PartEvent():
+            case PartRecord():
                 self._whole(event, at)
             case _:
                 assert_never(event)
 
-    def _hold_tokens(self, event: TextDeltaEvent | ThinkingDeltaEvent, at: Steps) -> None:
+    def _hold_tokens(self, event: TextDeltaRecord | ThinkingDeltaRecord, at: Steps) -> None:
         """A text delta's tokens wait for its answer's finish, whose chunk gives the
         candidate's ``logprobsResult`` (as the reader takes a Gemini stream's, joined)."""
-        if isinstance(event, TextDeltaEvent) and event.logprobs is not None:
+        if isinstance(event, TextDeltaRecord) and event.logprobs is not None:
             held = self.tokens.setdefault(event.choice, (at, []))[1]
-            held.extend(token.model_dump() for token in event.logprobs)
+            held.extend(deepcopy(event.logprobs))
 
-    def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> None:
+    def _refusal(self, event: RefusalDeltaRecord, at: Steps) -> None:
         """A refusal is sent as text (reported once per part)."""
         key = (event.choice, event.index)
         if key not in self.refusals:
@@ -343,7 +344,7 @@ class StreamEncoder:
             self.open[key] = _Open("text", {})
         self._text(event.choice, event.index, event.delta)
 
-    def _thinking_start(self, event: ThinkingStartEvent, at: Steps) -> None:
+    def _thinking_start(self, event: ThinkingStartRecord, at: Steps) -> None:
         """A thought part; another provider's reasoning is not sent (as in a body)."""
         fields = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
         if event.provider != PROVIDER:
@@ -386,12 +387,12 @@ class StreamEncoder:
     def _is_pending(self, choice: int, piece: dict[str, Any]) -> bool:
         return self.pending is not None and any(part is piece for part in self._parts(choice))
 
-    def _text_end(self, event: TextEndEvent | ThinkingEndEvent, at: Steps) -> None:
+    def _text_end(self, event: TextEndRecord | ThinkingEndRecord, at: Steps) -> None:
         key = (event.choice, event.index)
         state = self.open.get(key)
         if state is None:
             return
-        if isinstance(event, ThinkingEndEvent) and event.encrypted is not None:
+        if isinstance(event, ThinkingEndRecord) and event.encrypted is not None:
             self.losses.add((*at, "encrypted"), "encrypted reasoning", "Gemini thoughts carry no encrypted payload")
         extra = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
         if not state.written or (
@@ -401,12 +402,12 @@ class StreamEncoder:
         if extra and state.piece is not None:
             state.piece.update(extra)
         del self.open[key]
-        if isinstance(event, TextEndEvent) and event.citations:
-            cited = [citation.model_dump() for citation in event.citations]
+        if isinstance(event, TextEndRecord) and event.citations:
+            cited = deepcopy(event.citations)
             text = _Cited(state.position, "".join(state.text), cited, (*at, "citations"))
             self.cited.setdefault(event.choice, []).append(text)
 
-    def _tool_end(self, event: ToolCallEndEvent, at: Steps) -> None:
+    def _tool_end(self, event: ToolCallEndRecord, at: Steps) -> None:
         state = self.open.get((event.choice, event.index))
         if state is None:
             return
@@ -429,13 +430,13 @@ class StreamEncoder:
         if wire is not None:
             self._piece(event.choice, wire, continuation=False)
 
-    def _whole(self, event: PartEvent, at: Steps) -> None:
-        if isinstance(event.part, TextPart) and event.part.citations:
-            cited = [citation.model_dump() for citation in event.part.citations]
+    def _whole(self, event: PartRecord, at: Steps) -> None:
+        part = deepcopy(event.part)  # the record's part is shared: the writers get their own copy
+        if part.get("type") == "text" and part.get("citations"):
+            cited = deepcopy(part["citations"])
             position = self.wire_parts.get(event.choice, 0)  # a text part is always written
-            text = _Cited(position, event.part.text, cited, (*at, "part", "citations"))
+            text = _Cited(position, part["text"], cited, (*at, "part", "citations"))
             self.cited.setdefault(event.choice, []).append(text)
-        part = event.part.model_dump()
         if event.provider_metadata is not None:
             part["provider_metadata"] = {**(part.get("provider_metadata") or {}), **event.provider_metadata}
         wire = encode_part(part, self.context, at)
@@ -443,12 +444,12 @@ class StreamEncoder:
             self._piece(event.choice, wire, continuation=False)
 
 
-def _error_body(event: ErrorEvent) -> dict[str, Any]:
+def _error_body(event: ErrorRecord) -> dict[str, Any]:
     """Google's error shape, ``{"error": {"code", "message", "status"}}``: google-genai
     reads ``code`` from a streamed error chunk (``errors.APIError`` raises ``TypeError``
     without it), so it is the status the error type stands for (500 when unknown)."""
-    body = event.body
-    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+    body = as_dict(event.body)
+    if body is not None and isinstance(body.get("error"), dict):
         return dict(body)
     error: dict[str, Any] = {"code": error_status(event.error_type), "message": event.message}
     if event.error_type is not None:

@@ -13,15 +13,15 @@ dropping one is a ``content`` loss.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from chatcodec._narrow import as_list
 from chatcodec._registry import NumbersStreamEvents
 
 if TYPE_CHECKING:  # annotations only: a codec loads no canonical model until one is asked for
     from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._model.stream_events import AnyStreamEvent
-    from chatcodec._registry import StreamEncoder
+    from chatcodec._model.stream_records import AnyStreamRecord, PartRecord, TextEndRecord
+    from chatcodec._registry import RecordStreamEncoder
 
 WHY = "{target} has no place for a text's url citations{where}"
 
@@ -64,21 +64,25 @@ class WithoutCitations:
     :class:`~chatcodec.PartEvent`, at ``events[i]``. Every event goes through as it is."""
 
     __slots__ = ("_encoder", "_losses", "_position", "_target")
+    stream_contract: ClassVar[int] = 2
 
-    def __init__(self, encoder: StreamEncoder, losses: LossRecorder, target: str) -> None:
+    def __init__(self, encoder: RecordStreamEncoder, losses: LossRecorder, target: str) -> None:
         self._encoder = encoder
         self._losses = losses
         self._target = target
         self._position = -1
 
-    def feed(self, event: AnyStreamEvent) -> Iterable[dict[str, Any]]:
+    def feed(self, event: AnyStreamRecord) -> Iterable[dict[str, Any]]:
         """The wire events ``event`` completes (a text's citations, on its end event or a
         whole part's, reported)."""
         self._position += 1
         at: Steps | None = None
-        if event.type == "text_end" and event.citations:
+        kind = event.type  # told apart by tag: a request imports no record class through this module
+        if kind == "text_end" and cast("TextEndRecord", event).citations:
             at = ("events", self._position, "citations")
-        elif event.type == "part" and event.part.type == "text" and event.part.citations:
+        elif (
+            kind == "part" and (part := cast("PartRecord", event).part).get("type") == "text" and part.get("citations")
+        ):
             at = ("events", self._position, "part", "citations")
         if at is not None:
             self._losses.add(at, "url citations", WHY.format(target=self._target, where=" in a stream"))
@@ -102,7 +106,7 @@ class _NumberedWithoutCitations(WithoutCitations):
         return encoder.numbered(wire_event)
 
 
-def without_citations(encoder: StreamEncoder, losses: LossRecorder, target: str) -> WithoutCitations:
+def without_citations(encoder: RecordStreamEncoder, losses: LossRecorder, target: str) -> WithoutCitations:
     """``encoder`` wrapped to report a stream's citations, keeping what it offers beside
     ``feed`` and ``close`` (its event numbers)."""
     if isinstance(encoder, NumbersStreamEvents):

@@ -8,7 +8,7 @@ never the bare error from inside a decoder.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from operator import length_hint
 from typing import TYPE_CHECKING, Any, cast
 
@@ -20,6 +20,7 @@ from chatcodec._providers.kit.errors import canonical_refusal
 
 if TYPE_CHECKING:
     from chatcodec._model.stream_events import AnyStreamEvent
+    from chatcodec._model.stream_records import AnyStreamRecord
     from chatcodec._registry import StreamDecoder
     from chatcodec.streams._builder import StreamBuilder
 
@@ -45,21 +46,25 @@ class DepthGuard:
     (:meth:`close`). Written once here, so every provider's decoder has it
     (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.stream_decoder` wraps each)."""
 
-    __slots__ = ("_builder", "_decoder", "_fed", "_given", "_name")
+    __slots__ = ("_builder", "_decoder", "_fed", "_given", "_models", "_name")
 
     def __init__(self, decoder: StreamDecoder, builder: StreamBuilder | None, name: str) -> None:
         self._decoder = decoder
         self._builder = builder
+        self._models = builder is None
+        """Given no builder (``codec.stream_decoder()``, the public call), the decoder's
+        events are handed back as the public models, as before records; given one (what
+        a conversion passes), as the records its builder emits."""
         self._name = name
         self._fed = 0
         self._given = 0  # canonical events given back (emitting: no builder was passed)
 
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+    def feed(self, event: dict[str, Any]) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
         self._fed += 1
         try:
             given = self._decoder.feed(event)
             self._given += len(given)
-            return given
+            return _models_of(given) if self._models else given
         except RecursionError:
             raise self._error(event) from None
         except StreamError as error:
@@ -107,7 +112,7 @@ class DepthGuard:
             last[0] = event
             yield event
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
         """The events the end of the stream gives; a stream of no events, or of none this
         format's decoder reads (a 200 answer holding a JSON body, which Anthropic's and
         Responses' decoders skip as an unknown event type), is a
@@ -120,7 +125,7 @@ class DepthGuard:
             raise canonical_refusal(error, max(self._fed - 1, 0)) from None
         if not given and not self._given and (self._builder is None or self._builder.built_nothing()):
             raise self._said_nothing()
-        return given
+        return _models_of(given) if self._models else given
 
     def _said_nothing(self) -> StreamError:
         name = self._name
@@ -134,3 +139,11 @@ class DepthGuard:
         refused = too_deep(event)
         message = str(refused).partition(": ")[2]
         return StreamError(message, refused.path, max(self._fed - 1, 0))
+
+
+def _models_of(events: Sequence[AnyStreamRecord | AnyStreamEvent]) -> list[AnyStreamEvent]:
+    """:func:`~chatcodec._providers.kit.stream_boundary.models_of`, imported when a decoder
+    is first fed (this module is imported by every codec; a request loads no record)."""
+    from chatcodec._providers.kit.stream_boundary import models_of
+
+    return models_of(events)

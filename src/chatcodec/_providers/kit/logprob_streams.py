@@ -11,12 +11,12 @@ so a stream encoder never has to remember them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from chatcodec._losses import LossRecorder
-from chatcodec._model.stream_events import AnyStreamEvent, FinishEvent, TextDeltaEvent
+from chatcodec._model.stream_records import AnyStreamRecord, FinishRecord, TextDeltaRecord
 from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
-from chatcodec._registry import StreamEncoder
+from chatcodec._registry import RecordStreamEncoder
 
 
 class WithoutLogprobs:
@@ -27,8 +27,11 @@ class WithoutLogprobs:
     reported there (``multiple_choices``). Every event goes through as it is."""
 
     __slots__ = ("_encoder", "_every_choice", "_losses", "_position", "_reported", "_target")
+    stream_contract: ClassVar[int] = 2
 
-    def __init__(self, encoder: StreamEncoder, losses: LossRecorder, target: str, *, multiple_choices: bool) -> None:
+    def __init__(
+        self, encoder: RecordStreamEncoder, losses: LossRecorder, target: str, *, multiple_choices: bool
+    ) -> None:
         self._encoder = encoder
         self._losses = losses
         self._target = target
@@ -36,14 +39,14 @@ class WithoutLogprobs:
         self._position = -1
         self._reported: set[int] = set()  # the choices whose tokens were reported
 
-    def feed(self, event: AnyStreamEvent) -> Iterable[dict[str, Any]]:
+    def feed(self, event: AnyStreamRecord) -> Iterable[dict[str, Any]]:
         """The wire events ``event`` completes (its logprobs, when it holds the answer's first, reported)."""
         self._position += 1
-        if isinstance(event, TextDeltaEvent | FinishEvent):
+        if isinstance(event, TextDeltaRecord | FinishRecord):
             self._report(event)
         return self._encoder.feed(event)
 
-    def _report(self, event: TextDeltaEvent | FinishEvent) -> None:
+    def _report(self, event: TextDeltaRecord | FinishRecord) -> None:
         choice = event.choice
         if event.logprobs and choice not in self._reported and (self._every_choice or choice == 0):
             self._reported.add(choice)

@@ -16,7 +16,7 @@ from chatcodec._providers.kit.errors import canonical_refusal
 from chatcodec.streams._builder import COMPACT_EVERY
 
 if TYPE_CHECKING:
-    from chatcodec._model.stream_events import AnyStreamEvent
+    from chatcodec._model.stream_records import AnyStreamRecord
     from chatcodec.streams._builder import StreamBuilder
 
 InputT = TypeVar("InputT")
@@ -47,7 +47,7 @@ class FeedByReading:
         """Read wire events into the builder (the whole stream, for ``accumulate_stream``)."""
         raise NotImplementedError
 
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamRecord]:
         """The canonical events for one wire event (errors name its position in the stream)."""
         self.read((event,))
         return self.builder.take_events()

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, ValidationError
+from chatcodec import StreamError, ValidationError
 from chatcodec._providers.ollama.call_ids import response_call_id
 from chatcodec._providers.ollama.finish_reason import decode_finish_reason
 from chatcodec._providers.ollama.markers import PROVIDER
@@ -35,7 +35,9 @@ from chatcodec._providers.ollama.usage import decode_usage, has_usage
 from chatcodec._providers.ollama.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.contract import (
     NULLS,
+    AnyStreamRecord,
     DecodeContext,
+    ErrorRecord,
     FeedByReading,
     PartBuilder,
     StreamBuilder,
@@ -79,7 +81,7 @@ class StreamDecoder(FeedByReading):
             self.position += 1
             read_event(self._read, event, self.position)
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Close the part still open, and give the bags of an answer that never finished."""
         self._close_open()
         self.builder.stream_closed(STREAM_END)
@@ -97,7 +99,7 @@ class StreamDecoder(FeedByReading):
     def _read(self, event: object) -> None:
         if is_error_body(event):
             body = self._validated(ErrorBody, event)
-            self.builder.error(ErrorEvent(message=body["error"], body=body))
+            self.builder.error(ErrorRecord(message=body["error"], body=body))
             return
         line = self._validated(Response, event)
         if not self.started:
@@ -141,6 +143,8 @@ class StreamDecoder(FeedByReading):
         if message.get("thinking") is not None:
             self._text("thinking", message["thinking"])
         for image in message.get("images") or ():
+            from chatcodec import PartEvent  # a whole part, checked by its model where it arrives
+
             self._close_open()
             event = PartEvent.model_validate({"index": self._next(), "part": decode_image(image)})
             self.builder.whole(event)

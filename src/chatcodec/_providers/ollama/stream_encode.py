@@ -16,38 +16,37 @@ events of another choice are reported and left out.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, assert_never
+from copy import deepcopy
+from typing import Any, ClassVar, assert_never
 
-from chatcodec import (
-    AnyStreamEvent,
-    ChoiceMetadataEvent,
-    ErrorEvent,
-    FinishEvent,
-    PartEvent,
-    RefusalDeltaEvent,
-    ResponseStartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    UsageEvent,
-)
 from chatcodec._providers.ollama.markers import KIT
 from chatcodec._providers.ollama.media import encode_image
 from chatcodec._providers.ollama.parts import encode_call, encode_part
 from chatcodec._providers.ollama.response import encode_end, encode_head
 from chatcodec._providers.ollama.usage import encode_usage
 from chatcodec.contract import (
+    AnyStreamRecord,
+    ChoiceMetadataRecord,
     EncodeContext,
+    ErrorRecord,
+    FinishRecord,
     LossRecorder,
-    PartLifecycleEvent,
+    PartLifecycleRecord,
+    PartRecord,
+    RefusalDeltaRecord,
+    ResponseStartRecord,
     Steps,
+    TextDeltaRecord,
+    TextEndRecord,
+    TextStartRecord,
+    ThinkingDeltaRecord,
+    ThinkingEndRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    ToolCallDeltaRecord,
+    ToolCallEndRecord,
+    ToolCallStartRecord,
+    UsageRecord,
     report_after_error,
     restore_fields,
 )
@@ -55,6 +54,9 @@ from chatcodec.contract import (
 
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the last line."""
+
+    stream_contract: ClassVar[int] = 2
+    """It reads records (:mod:`chatcodec.contract`'s ``...Record`` classes), not the public models."""
 
     def __init__(self, context: EncodeContext) -> None:
         self.context = context
@@ -80,7 +82,7 @@ class StreamEncoder:
         """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
         self.dropped: bool = False  # an event came after it, left out
 
-    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+    def feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         """The lines ``event`` completes (possibly none yet)."""
         if self.failed:
             self.dropped = True
@@ -101,55 +103,55 @@ class StreamEncoder:
             message = {"role": "assistant", "content": "", **self.message}
             yield {**self.head, "message": message, "done": self.finished, **self.end}
 
-    def _feed(self, event: AnyStreamEvent, at: Steps) -> Iterator[dict[str, Any]]:
+    def _feed(self, event: AnyStreamRecord, at: Steps) -> Iterator[dict[str, Any]]:
         match event:
-            case ResponseStartEvent():
+            case ResponseStartRecord():
                 self._start(event, at)
-            case UsageEvent():
-                self.end.update(encode_usage(event.usage.model_dump(exclude_none=True), self.context, (*at, "usage")))
-            case ErrorEvent():
+            case UsageRecord():
+                self.end.update(encode_usage(deepcopy(event.usage), self.context, (*at, "usage")))
+            case ErrorRecord():
                 self.failed = True
                 yield {"error": event.message}
             case _ if event.choice != 0:
                 self.losses.add(at, f"answer {event.choice}", "an Ollama stream holds one answer")
-            case FinishEvent():
+            case FinishRecord():
                 self._finish(event, at)
-            case ChoiceMetadataEvent():
+            case ChoiceMetadataRecord():
                 self._choice_data(event, at)
             case _:
                 yield from self._part_event(event, at)
 
-    def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+    def _start(self, event: ResponseStartRecord, at: Steps) -> None:
         self.started = True
         bag = KIT.claim(self.losses, event.provider_metadata, at)
         fields = {"model": event.model, "created": event.created, "id": event.id}
         self.head = encode_head({key: value for key, value in fields.items() if value is not None}, bag, self.context)
 
-    def _part_event(self, event: PartLifecycleEvent, at: Steps) -> Iterator[dict[str, Any]]:
+    def _part_event(self, event: PartLifecycleRecord, at: Steps) -> Iterator[dict[str, Any]]:
         match event:
-            case TextDeltaEvent():
+            case TextDeltaRecord():
                 line = self._line({"content": event.delta})
                 if event.logprobs is not None:  # the text's own tokens, on its line as Ollama streams them
-                    line["logprobs"] = [token.model_dump(exclude_none=True) for token in event.logprobs]
+                    line["logprobs"] = deepcopy(event.logprobs)
                 yield line
-            case ToolCallStartEvent():
+            case ToolCallStartRecord():
                 self.calls[event.index] = {"id": event.id, "name": event.name, "metadata": event.provider_metadata}
                 self.calls[event.index]["arguments"] = []
-            case ToolCallDeltaEvent():
+            case ToolCallDeltaRecord():
                 if event.index in self.calls:
                     self.calls[event.index]["arguments"].append(event.delta)
-            case ToolCallEndEvent():
+            case ToolCallEndRecord():
                 yield from self._call(event, at)
-            case RefusalDeltaEvent():
+            case RefusalDeltaRecord():
                 if event.index not in self.refusals:
                     self.refusals.add(event.index)
                     self.losses.add(at, "refusal", "Ollama has no refusal field; sent as text")
                 yield self._line({"content": event.delta})
-            case PartEvent():
+            case PartRecord():
                 yield from self._whole(event, at)
-            case ThinkingStartEvent() | ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent() | ThinkingEndEvent():
+            case ThinkingStartRecord() | ThinkingDeltaRecord() | ThinkingSignatureDeltaRecord() | ThinkingEndRecord():
                 yield from self._thinking(event, at)
-            case TextStartEvent() | TextEndEvent():
+            case TextStartRecord() | TextEndRecord():
                 KIT.report_unplaced(
                     self.losses, event.provider_metadata, at, "an Ollama stream line has no room for it"
                 )
@@ -157,11 +159,13 @@ class StreamEncoder:
                 assert_never(event)
 
     def _thinking(
-        self, event: ThinkingStartEvent | ThinkingDeltaEvent | ThinkingSignatureDeltaEvent | ThinkingEndEvent, at: Steps
+        self,
+        event: ThinkingStartRecord | ThinkingDeltaRecord | ThinkingSignatureDeltaRecord | ThinkingEndRecord,
+        at: Steps,
     ) -> Iterator[dict[str, Any]]:
         """A thinking part's lines, and what its start, signature and end say that Ollama
         cannot carry. A thought with no text is still one: a ``"thinking": ""`` line says so."""
-        if isinstance(event, ThinkingDeltaEvent):
+        if isinstance(event, ThinkingDeltaRecord):
             self.silent_thoughts.discard(event.index)
             if event.delta and self.thought not in (None, event.index, -1):  # as the whole message's loss
                 self.losses.add(at, "thinking parts", "an Ollama message has one thinking field; sent joined")
@@ -170,16 +174,16 @@ class StreamEncoder:
                 self.thought = event.index
             yield self._line({"content": "", "thinking": event.delta})
             return
-        if isinstance(event, ThinkingStartEvent):
+        if isinstance(event, ThinkingStartRecord):
             self.silent_thoughts.add(event.index)
             part = {"type": "thinking", "text": "", "provider": event.provider, "model": event.model}
             encode_part({key: value for key, value in part.items() if value is not None}, self.context, at)
-        elif isinstance(event, ThinkingSignatureDeltaEvent):
+        elif isinstance(event, ThinkingSignatureDeltaRecord):
             self.losses.add(at, "thinking signature", "Ollama thinking carries no signature")
         elif event.encrypted is not None:
             self.losses.add((*at, "encrypted"), "encrypted reasoning", "Ollama thinking carries no encrypted payload")
         KIT.report_unplaced(self.losses, event.provider_metadata, at, "Ollama thinking has no room for it")
-        if isinstance(event, ThinkingEndEvent) and event.index in self.silent_thoughts:
+        if isinstance(event, ThinkingEndRecord) and event.index in self.silent_thoughts:
             self.silent_thoughts.discard(event.index)
             yield self._line({"content": "", "thinking": ""})
 
@@ -187,7 +191,7 @@ class StreamEncoder:
         self.said = True
         return {**self.head, "message": {"role": "assistant", **message}, "done": False}
 
-    def _call(self, event: ToolCallEndEvent, at: Steps) -> Iterator[dict[str, Any]]:
+    def _call(self, event: ToolCallEndRecord, at: Steps) -> Iterator[dict[str, Any]]:
         started = self.calls.pop(event.index, None)
         if started is None:
             return
@@ -200,8 +204,10 @@ class StreamEncoder:
         self.sent_calls += 1
         yield self._line({"content": "", "tool_calls": [call]})
 
-    def _whole(self, event: PartEvent, at: Steps) -> Iterator[dict[str, Any]]:
-        part = event.part.model_dump(exclude_none=True)
+    def _whole(self, event: PartRecord, at: Steps) -> Iterator[dict[str, Any]]:
+        from chatcodec import PartEvent  # a whole part, written as its model dumps it (``None`` left out)
+
+        part = PartEvent.model_validate({"index": event.index, "part": event.part}).part.model_dump(exclude_none=True)
         if event.provider_metadata is not None:
             part["provider_metadata"] = {**(part.get("provider_metadata") or {}), **event.provider_metadata}
         if part["type"] == "image":
@@ -214,18 +220,18 @@ class StreamEncoder:
         if encoded is not None:
             yield self._line({"content": "", **encoded})
 
-    def _finish(self, event: FinishEvent, at: Steps) -> None:
+    def _finish(self, event: FinishRecord, at: Steps) -> None:
         self.finished = True
-        choice: dict[str, Any] = {"finish_reason": event.finish_reason.model_dump(exclude_none=True)}
+        choice: dict[str, Any] = {"finish_reason": dict(event.finish_reason)}
         if event.choice_metadata is not None:
             choice["provider_metadata"] = event.choice_metadata
         if event.logprobs is not None:
-            choice["logprobs"] = [token.model_dump(exclude_none=True) for token in event.logprobs]
+            choice["logprobs"] = deepcopy(event.logprobs)
         self.end.update(encode_end(choice, self.context, (*at, "choice_metadata")))
         bag = KIT.claim(self.losses, event.provider_metadata, (*at, "provider_metadata"))
         self.end.update(restore_fields(bag))
 
-    def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
+    def _choice_data(self, event: ChoiceMetadataRecord, at: Steps) -> None:
         bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
         self.end.update(restore_fields(bag))
         message_bag = KIT.claim(self.losses, event.message_metadata, (*at, "message_metadata"))

@@ -46,13 +46,15 @@ This provider's own:
   them.
 - ``servers``: the OpenAI-compatible servers (DeepSeek, OpenRouter, Groq, Mistral, vLLM, ...) a
   body can be written for, as data.
-- ``stream_calls``: what a stream spreads over chunks: tool-call fragments, custom calls, each
-  chunk's ``logprobs``.
+- ``stream_calls``: what a stream spreads over chunks: tool-call fragments, custom calls, a text
+  chunk's ``logprobs`` (the other chunks' are joined by ``logprobs.join_logprobs``).
 - ``stream_choice``: what the stream decoder keeps for each choice while it streams.
 - ``stream_chunk``: the common ``chat.completion.chunk`` shapes as one closed pydantic-core
   schema (the decoder's front).
 - ``stream_indexes``: the ``index`` of each list entry in a streamed delta, as the SDK's stream
   helpers merge them.
+- ``stream_keys``: the chunk ``object`` and the delta's content fields, which the encoder and
+  the decoder share (written out, so the encoder imports neither the decoder nor the wire).
 - ``stream_thinking``: the deltas a thinking part makes in a written stream, and which field they
   go to.
 - ``thought_signatures``: Gemini's thought signature on a compatible tool call <->

@@ -4,7 +4,7 @@ OpenAI Chat answers a request with ``logprobs: true`` with ``choices[].logprobs`
 ``{"content": [...], "refusal": null}`` (``ChoiceLogprobs``: the answer's text tokens, and
 a refusal's tokens when the model refused); a stream carries each chunk's tokens in its
 choice's ``logprobs``: a text chunk's are its text delta's (:func:`.stream_calls.text_tokens`),
-any other's are joined for the finish (:func:`.stream_calls.join_logprobs`). The
+any other's are joined for the finish (:func:`join_logprobs`). The
 ``content`` entries are the canonical tokens (:mod:`chatcodec._providers.kit.token_logprobs`,
 every key written); an object of another shape (a refusal's tokens, a server's own
 spelling) stays in the choice's bag, as it came. vLLM (and other compatible servers)
@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat.markers import PROVIDER
-from chatcodec.contract import as_dict, put_logprobs, read_token_logprobs, write_token_logprobs
+from chatcodec.contract import as_dict, as_list, put_logprobs, read_token_logprobs, write_token_logprobs
 
 if TYPE_CHECKING:
     from chatcodec import TokenLogprob
@@ -84,3 +84,20 @@ def place_choice_logprobs(
     as its own ``bag`` says), over a ``logprobs`` its bag kept
     (:func:`~chatcodec._providers.kit.token_logprobs.put_logprobs`)."""
     return put_logprobs(fields, write_choice_logprobs(tokens, bag), PROVIDER, losses, at)
+
+
+def join_logprobs(joined: dict[str, Any] | None, chunk: object) -> dict[str, Any] | None:
+    """``joined`` with one chunk's ``logprobs`` added: each chunk carries the entries of
+    its own tokens (``content``, ``refusal``), the non-streamed choice all of them in one
+    object, so the lists are concatenated; a key that is ``null`` stays ``null`` until a
+    list comes."""
+    fields = as_dict(chunk)
+    if fields is None:
+        return joined
+    result = dict(joined or {})
+    for key, value in fields.items():
+        if isinstance(value, list):
+            result[key] = [*(as_list(result.get(key)) or []), *value]
+        else:
+            result.setdefault(key, value)
+    return result

@@ -12,7 +12,7 @@ from chatcodec._providers.openai_chat import thought_signatures
 from chatcodec._providers.openai_chat.logprobs import read_choice_logprobs
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.tool_calls import decode_tool_call
-from chatcodec.contract import PartBuilder, as_dict, as_list, leftovers, mark_absent
+from chatcodec.contract import PartBuilder, as_dict, leftovers, mark_absent
 
 
 class CustomCall:
@@ -46,23 +46,6 @@ def text_tokens(extras: dict[str, Any], delta: dict[str, Any]) -> list[dict[str,
     if not isinstance(content, str) or not content or "logprobs" not in extras:
         return None
     return read_choice_logprobs(extras["logprobs"])
-
-
-def join_logprobs(joined: dict[str, Any] | None, chunk: object) -> dict[str, Any] | None:
-    """``joined`` with one chunk's ``logprobs`` added: each chunk carries the entries of
-    its own tokens (``content``, ``refusal``), the non-streamed choice all of them in one
-    object, so the lists are concatenated; a key that is ``null`` stays ``null`` until a
-    list comes."""
-    fields = as_dict(chunk)
-    if fields is None:
-        return joined
-    result = dict(joined or {})
-    for key, value in fields.items():
-        if isinstance(value, list):
-            result[key] = [*(as_list(result.get(key)) or []), *value]
-        else:
-            result.setdefault(key, value)
-    return result
 
 
 def continues_call(known: tuple[PartBuilder, str, str], fragment: dict[str, Any], function: dict[str, Any]) -> bool:

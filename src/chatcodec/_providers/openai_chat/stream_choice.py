@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec import StreamError
-from chatcodec._providers.openai_chat.logprobs import NO_REFUSAL, lacks_refusal
-from chatcodec._providers.openai_chat.stream_calls import CustomCall, join_logprobs, text_tokens
+from chatcodec._providers.openai_chat.logprobs import NO_REFUSAL, join_logprobs, lacks_refusal
+from chatcodec._providers.openai_chat.stream_calls import CustomCall, text_tokens
 from chatcodec.contract import PartBuilder, as_list
 
 CONTINUED_REASONING = ("reasoning_content", "reasoning")

@@ -8,15 +8,18 @@ error object inside a stream as the canonical error event.
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pydantic_core
 from pydantic_core import core_schema as cs
 
-from chatcodec import ErrorEvent, StreamError, ValidationError
+from chatcodec import StreamError, ValidationError
 from chatcodec._providers.openai_chat import wire
 from chatcodec._providers.openai_chat.wire_validators import chunk_adapter
-from chatcodec.contract import as_dict, closed_schema, unwritable_number, validate_with
+from chatcodec.contract import ErrorRecord, as_dict, closed_schema, unwritable_number, validate_with
+
+if TYPE_CHECKING:
+    from chatcodec import PartEvent, Usage
 
 
 def common_chunk(json_input: bool) -> cs.CoreSchema:
@@ -89,7 +92,7 @@ def validated_chunk(event: dict[str, Any], event_index: int) -> dict[str, Any]:
     raise AssertionError("unreachable: the adapter refused the chunk once")  # pragma: no cover
 
 
-def error_event(error: object) -> ErrorEvent:
+def error_event(error: object) -> ErrorRecord:
     """An ``error`` object inside a 200 stream (or an ``event: error``) as a canonical
     event: the same fields :func:`~chatcodec._providers.openai_chat.response.decode_response`
     reads from an error body."""
@@ -97,9 +100,24 @@ def error_event(error: object) -> ErrorEvent:
     if fields is not None:
         message = fields.get("message")
         kind = fields.get("type") or fields.get("code")
-        return ErrorEvent(
+        return ErrorRecord(
             message=message if isinstance(message, str) else json.dumps(error),
             error_type=str(kind) if kind is not None else None,
             body=fields,
         )
-    return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)
+    return ErrorRecord(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)
+
+
+def part_event(fields: dict[str, Any]) -> PartEvent:
+    """A part that arrives whole, checked by its model where it arrives (reasoning that
+    comes redacted or encrypted, a custom call): the rare events that load the models."""
+    from chatcodec import PartEvent
+
+    return PartEvent.model_validate(fields)
+
+
+def usage_model(counts: dict[str, Any]) -> Usage:
+    """Usage that is not plain counts, validated here, so a refusal is the same event error as ever."""
+    from chatcodec import UsageEvent
+
+    return UsageEvent.model_validate({"usage": counts}).usage

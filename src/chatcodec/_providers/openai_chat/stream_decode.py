@@ -50,46 +50,36 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
-from chatcodec import (
-    AnyStreamEvent,
-    PartEvent,
-    StreamError,
-    ThinkingDeltaEvent,
-    ThinkingSignatureDeltaEvent,
-    UsageEvent,
-)
-from chatcodec._providers.openai_chat import citations, logprobs, reasoning, stream_indexes, wire
+from chatcodec import StreamError
+from chatcodec._providers.openai_chat import citations, logprobs, reasoning, stream_indexes
 from chatcodec._providers.openai_chat.finish_reason import decode_finish_reason
+from chatcodec._providers.openai_chat.logprobs import join_logprobs
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import nulls_as_spelling
-from chatcodec._providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
+from chatcodec._providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call
 from chatcodec._providers.openai_chat.stream_choice import ChoiceState, continued_reasoning
-from chatcodec._providers.openai_chat.stream_chunk import error_event, validated_chunk
+from chatcodec._providers.openai_chat.stream_chunk import error_event, part_event, usage_model, validated_chunk
+from chatcodec._providers.openai_chat.stream_keys import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec._providers.openai_chat.usage import decode_usage
 from chatcodec.contract import (
+    AnyStreamRecord,
     DecodeContext,
     FeedByReading,
     PartBuilder,
     StreamBuilder,
+    ThinkingDeltaRecord,
+    ThinkingSignatureDeltaRecord,
     as_dict,
     as_list,
     mark_absent,
-    plain_counts,
+    plain_usage,
     read_event,
     read_in_batches,
     read_one,
-    shape_fields,
 )
 from chatcodec.contract import leftovers as rest
 
-CHUNK_OBJECT = "chat.completion.chunk"
-"""The ``object`` of every stream chunk."""
 _CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
-DELTA_KEYS = tuple(key for key in shape_fields(wire.Delta) if key != reasoning.BLOCKS)
-"""The ``delta`` fields the decoder reads as content (the fields its shape types,
-``wire.py``); any other is kept (the finish chunk's as the message's). ``thinking_blocks``
-fragments are read into thinking parts too (:meth:`StreamDecoder._blocks`) when the list
-is not empty; an empty list says nothing and is kept as it came."""
 _DELTA_KEY_SET = frozenset(DELTA_KEYS)
 
 _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
@@ -123,7 +113,7 @@ class StreamDecoder(FeedByReading):
         self._tokens: tuple[list[dict[str, Any]], object] | None = None  # the chunk's, for its text delta
         self._chunk: dict[str, Any] | None = None  # whose changed fields go on its first finish or usage
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Parts a cut-off stream left open stay as they are; a custom tool call it cut
         off is given as far as it came."""
         for number, state in self._choices.items():
@@ -139,7 +129,7 @@ class StreamDecoder(FeedByReading):
         a batch at a time up to the next compaction, so no chunk pays for the count."""
         read_in_batches(events, lambda: self._count, self._read_batch, self.builder)
 
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamRecord]:
         """The canonical events for one chunk (:meth:`read` of it, without the batching)."""
         read_one(event, self._count + 1, self._read_batch, self.builder)
         return self.builder.take_events()
@@ -223,7 +213,7 @@ class StreamDecoder(FeedByReading):
             counts = decode_usage(chunk["usage"])
             # Plain counts need no model (the builder keeps them as they are); anything else
             # is validated here, so a refusal is the same event error as ever.
-            usage = counts if plain_counts(counts) else UsageEvent.model_validate({"usage": counts}).usage
+            usage = counts if plain_usage(counts) is not None else usage_model(counts)
             self.builder.usage(usage, self._late_fields())
         self._chunk = None
 
@@ -360,7 +350,7 @@ class StreamDecoder(FeedByReading):
                 state.block = None
                 part = {**reasoning.decode_block(fragment)}
                 part["provider_metadata"][PROVIDER].update(also)
-                self.builder.whole(PartEvent.model_validate({"index": state.take(), "choice": number, "part": part}))
+                self.builder.whole(part_event({"index": state.take(), "choice": number, "part": part}))
                 continue
             block = state.block
             if block is None:
@@ -396,7 +386,7 @@ class StreamDecoder(FeedByReading):
                 index = state.take()
                 state.details[key] = index
                 part = reasoning.decode_detail(fragment)
-                self.builder.whole(PartEvent.model_validate({"index": index, "choice": number, "part": part}))
+                self.builder.whole(part_event({"index": index, "choice": number, "part": part}))
                 return
             bag = {"field": reasoning.DETAILS, **rest(fragment, ("text", "summary", "signature", "data"))}
             text_key = "summary" if kind == "reasoning.summary" else "text"
@@ -408,9 +398,9 @@ class StreamDecoder(FeedByReading):
         target = state.details[key]
         text = fragment.get("summary" if kind == "reasoning.summary" else "text")
         if isinstance(text, str) and text:
-            self._detail_text(target, number, text, ThinkingDeltaEvent)
+            self._detail_text(target, number, text, ThinkingDeltaRecord)
         if isinstance(fragment.get("signature"), str) and fragment["signature"]:
-            self._detail_text(target, number, fragment["signature"], ThinkingSignatureDeltaEvent)
+            self._detail_text(target, number, fragment["signature"], ThinkingSignatureDeltaRecord)
         if isinstance(fragment.get("data"), str) and kind != "reasoning.encrypted":
             state.encrypted[target if isinstance(target, int) else target.index] = fragment["data"]
 
@@ -419,7 +409,7 @@ class StreamDecoder(FeedByReading):
         target: PartBuilder | int,
         number: int,
         text: str,
-        event_class: type[ThinkingDeltaEvent] | type[ThinkingSignatureDeltaEvent],
+        event_class: type[ThinkingDeltaRecord] | type[ThinkingSignatureDeltaRecord],
     ) -> None:
         """Reasoning text or signature for an entry's part; an encrypted entry's part is
         complete, so text for it is an event the builder refuses when building."""
@@ -427,7 +417,7 @@ class StreamDecoder(FeedByReading):
             extras, self._extras = self._extras, None
             metadata = {PROVIDER: extras} if extras is not None else None
             self.builder.add(event_class(index=target, choice=number, delta=text, provider_metadata=metadata))
-        elif event_class is ThinkingSignatureDeltaEvent:
+        elif event_class is ThinkingSignatureDeltaRecord:
             self._signature(target, text)
         else:
             self._append(target, text)
@@ -458,7 +448,7 @@ class StreamDecoder(FeedByReading):
                 self._thinking_text(state, number, reasoning.CONTENT, text, **extra)
             case _:
                 part = {"type": "opaque", "provider": PROVIDER, "data": item}
-                self.builder.whole(PartEvent.model_validate({"index": state.take(), "choice": number, "part": part}))
+                self.builder.whole(part_event({"index": state.take(), "choice": number, "part": part}))
 
     def _text(self, state: ChoiceState, number: int) -> PartBuilder:
         if state.text is None:
@@ -542,7 +532,7 @@ class StreamDecoder(FeedByReading):
         """Give the custom call being gathered as a whole part: the next call began (calls
         stream one after another), the choice finished, or the stream ended."""
         for _, call in sorted(state.custom.items()):
-            event = PartEvent.model_validate({"index": call.index, "choice": number, "part": call.part()})
+            event = part_event({"index": call.index, "choice": number, "part": call.part()})
             self.builder.whole(event)
         state.custom = {}
 

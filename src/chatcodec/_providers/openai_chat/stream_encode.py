@@ -3,7 +3,7 @@ proxy can serve the OpenAI streaming API from any upstream (the SSE text is the 
 framing: ``chatcodec.to_sse``).
 
 One chunk per event that carries data, built on the fields of the
-:class:`~chatcodec.ResponseStartEvent` (placeholders when the upstream gave none, as the
+:class:`~chatcodec.ResponseStartRecord` (placeholders when the upstream gave none, as the
 SDK requires ``id``, ``created`` and ``model`` on every chunk). A choice's first chunk
 says ``role: assistant``. A text part announces itself with ``content: ""`` (as OpenAI's
 first chunk does): an empty text part survives the trip. Tool calls are numbered per choice
@@ -32,47 +32,38 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
-from typing import Any, assert_never, cast
+from typing import TYPE_CHECKING, Any, ClassVar, assert_never, cast
 
-from chatcodec import (
-    AnyStreamEvent,
-    AudioPart,
-    ChoiceMetadataEvent,
-    ErrorEvent,
-    FinishEvent,
-    ImagePart,
-    OpaquePart,
-    PartEvent,
-    RefusalDeltaEvent,
-    RefusalPart,
-    ResponseStartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextPart,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingPart,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    ToolUsePart,
-    UsageEvent,
-)
 from chatcodec._providers.openai_chat import citations, logprobs, reasoning, stream_thinking, thought_signatures
 from chatcodec._providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import message_fields
-from chatcodec._providers.openai_chat.stream_calls import join_logprobs
-from chatcodec._providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
+from chatcodec._providers.openai_chat.stream_keys import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec._providers.openai_chat.usage import encode_usage, merged_usage
 from chatcodec.contract import (
     NOW,
+    AnyStreamRecord,
+    ChoiceMetadataRecord,
     EncodeContext,
+    ErrorRecord,
+    FinishRecord,
+    PartRecord,
+    RefusalDeltaRecord,
+    ResponseStartRecord,
     Steps,
+    TextDeltaRecord,
+    TextEndRecord,
+    TextStartRecord,
+    ThinkingDeltaRecord,
+    ThinkingEndRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    ToolCallDeltaRecord,
+    ToolCallEndRecord,
+    ToolCallStartRecord,
+    UsageRecord,
     absent_keys,
     as_dict,
     is_marker,
@@ -83,11 +74,14 @@ from chatcodec.contract import (
     wire_key,
 )
 
+if TYPE_CHECKING:
+    from chatcodec import OpaquePart, RefusalPart, TextPart, ToolUsePart
+
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
 _OWNER = "an OpenAI ChatCompletionChunk"
 
 
-def _error_object(event: ErrorEvent) -> dict[str, Any]:
+def _error_object(event: ErrorRecord) -> dict[str, Any]:
     """OpenAI's error object for a mid-stream error: the upstream's own when it is one
     (``{"message": ..., "type": ...}``), else built from the message and type, so the SDK
     shows the message rather than another provider's body nested inside."""
@@ -120,6 +114,9 @@ class _ChoiceState:
 class StreamEncoder:
     """Turns canonical events into wire chunks, one event at a time."""
 
+    stream_contract: ClassVar[int] = 2
+    """It reads records (:mod:`chatcodec.contract`'s ``...Record`` classes), not the public models."""
+
     def __init__(self, context: EncodeContext) -> None:
         self._context = context
         self._losses = context.losses
@@ -129,7 +126,7 @@ class StreamEncoder:
         self._include_usage: bool | None = None if include_usage is None else bool(include_usage)
         self._started = False  # a start event came (an answer, even one that says nothing)
         self._written = False  # a chunk was written
-        self._usage: UsageEvent | None = None  # merged, sent once at the end
+        self._usage: UsageRecord | None = None  # merged, sent once at the end
         self._usage_at: Steps = ()
         self._choices: dict[int, _ChoiceState] = {}
         self._number = -1
@@ -137,7 +134,7 @@ class StreamEncoder:
         """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
         self.dropped: bool = False  # an event came after it, left out
 
-    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+    def feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         """The chunks for one event (often none or one). A text or tool-call delta, nearly
         every event, goes straight to where :meth:`_part_event` would send it."""
         self._number += 1
@@ -145,33 +142,33 @@ class StreamEncoder:
             self.dropped = True
             return iter(())
         kind = type(event)
-        if kind is TextDeltaEvent:
-            return iter((self._text_delta(cast("TextDeltaEvent", event)),))
-        if kind is ToolCallDeltaEvent:
-            return iter(self._call_delta(cast("ToolCallDeltaEvent", event), (self._number,)))
+        if kind is TextDeltaRecord:
+            return iter((self._text_delta(cast("TextDeltaRecord", event)),))
+        if kind is ToolCallDeltaRecord:
+            return iter(self._call_delta(cast("ToolCallDeltaRecord", event), (self._number,)))
         return iter(self._event(event, self._number))
 
-    def _event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
+    def _event(self, event: AnyStreamRecord, number: int) -> list[dict[str, Any]]:
         at = (number,)
         match event:
-            case ResponseStartEvent():
+            case ResponseStartRecord():
                 self._start(event, at)
                 return []
-            case UsageEvent():
+            case UsageRecord():
                 self._hold_usage(event, at)
                 return []
-            case FinishEvent():
+            case FinishRecord():
                 return [self._finish(event, at)]
-            case ChoiceMetadataEvent():
+            case ChoiceMetadataRecord():
                 self._choice_data(event, at)
                 return []
-            case ErrorEvent():
+            case ErrorRecord():
                 self.failed = True
                 return [{"error": _error_object(event)}]
             case _:
                 return self._part_event(event, at)
 
-    def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+    def _start(self, event: ResponseStartRecord, at: Steps) -> None:
         self._started = True
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
@@ -197,7 +194,7 @@ class StreamEncoder:
     # --- chunk building ----------------------------------------------------------------
 
     def _chunk(
-        self, choices: list[dict[str, Any]], event: AnyStreamEvent | None = None, **fields: Any
+        self, choices: list[dict[str, Any]], event: AnyStreamRecord | None = None, **fields: Any
     ) -> dict[str, Any]:
         self._written = True
         chunk = {**self._base, "choices": choices, **fields}
@@ -206,19 +203,19 @@ class StreamEncoder:
             chunk.update(late)
         return chunk
 
-    def _delta(self, choice: int, delta: dict[str, Any], carrier: AnyStreamEvent | None = None) -> dict[str, Any]:
+    def _delta(self, choice: int, delta: dict[str, Any], carrier: AnyStreamRecord | None = None) -> dict[str, Any]:
         """A chunk with one choice's delta; a delta event ``carrier`` brings its chunk's extras."""
         state = self._state(choice)
         if not state.role_sent:
             delta = {"role": "assistant", **delta}
             state.role_sent = True
         metadata = carrier.provider_metadata if carrier is not None else None
-        tokens = carrier.logprobs if isinstance(carrier, TextDeltaEvent) else None
+        tokens = carrier.logprobs if isinstance(carrier, TextDeltaRecord) else None
         if not metadata and tokens is None:  # nearly every delta: nothing to merge
             return {**self._base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]}
         extras = wire_fields(KIT.own(metadata))
         if "logprobs" in extras:
-            state.logprobs = join_logprobs(state.logprobs, extras["logprobs"])
+            state.logprobs = logprobs.join_logprobs(state.logprobs, extras["logprobs"])
         if tokens is not None:  # the text's own tokens, on its chunk as OpenAI streams them
             extras["logprobs"] = logprobs.write_choice_logprobs(tokens, KIT.own(metadata))
         delta_extras = extras.pop("delta", None)
@@ -232,15 +229,15 @@ class StreamEncoder:
             state = self._choices[choice] = _ChoiceState()
         return state
 
-    def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
-        """The finish chunk: the choice's bag (``choice_metadata``, over what a :class:`ChoiceMetadataEvent`
+    def _finish(self, event: FinishRecord, at: Steps) -> dict[str, Any]:
+        """The finish chunk: the choice's bag (``choice_metadata``, over what a :class:`ChoiceMetadataRecord`
         brought) and ``logprobs`` give its fields and the finish word's spelling, the message's bag the
         fields of its ``delta`` (where a body has them on the message: ``annotations`` ...); the event's
         own bag only the chunk's late fields."""
         KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
         state = self._state(event.choice)
         bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
-        word = encode_finish_reason(event.finish_reason.model_dump(), bag, self._context, (*at, "finish_reason"))
+        word = encode_finish_reason(dict(event.finish_reason), bag, self._context, (*at, "finish_reason"))
         if event.logprobs is not None:  # the choice's canonical tokens, as a body's choice spells them
             bag = logprobs.place_choice_logprobs(bag, event.logprobs, self._losses, (*at, "choice_metadata"), bag)
         if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
@@ -262,7 +259,7 @@ class StreamEncoder:
             self._losses.add((*at, "message_metadata"), f"{PROVIDER} data {clashing}", why)
         return {key: value for key, value in fields.items() if key not in clashing}
 
-    def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
+    def _choice_data(self, event: ChoiceMetadataRecord, at: Steps) -> None:
         """The choice's and its message's bags wait for the choice's finish chunk: an OpenAI
         stream gives a choice's own fields with its ``finish_reason`` (the decoder reads
         them there), so data that comes after the finish, or with none, is a loss."""
@@ -299,55 +296,55 @@ class StreamEncoder:
         said = [self._delta(0, {})] if self._started and not self._written and self._usage is None else []
         if self._usage is None or self._include_usage is False:
             return iter(said)
-        usage = encode_usage(self._usage.usage.model_dump(), self._context, (*self._usage_at, "usage"))
+        usage = encode_usage(deepcopy(self._usage.usage), self._context, (*self._usage_at, "usage"))
         return iter((*said, self._chunk([], self._usage, usage=usage)))
 
-    def _hold_usage(self, event: UsageEvent, at: Steps) -> None:
+    def _hold_usage(self, event: UsageRecord, at: Steps) -> None:
         """Merge ``event`` into the usage held for the end (later counts replace earlier
-        ones field by field, as :class:`~chatcodec.UsageEvent` says)."""
+        ones field by field, as :class:`~chatcodec.UsageRecord` says)."""
         if self._usage is not None:
-            event = event.model_copy(update={"usage": merged_usage(self._usage.usage, event.usage)})
+            event = event.replaced(usage=merged_usage(self._usage.usage, event.usage))
         self._usage, self._usage_at = event, at
 
     # --- parts -------------------------------------------------------------------------
 
-    def _part_event(self, event: AnyStreamEvent, at: Steps) -> list[dict[str, Any]]:
+    def _part_event(self, event: AnyStreamRecord, at: Steps) -> list[dict[str, Any]]:
         match event:
-            case TextStartEvent():
+            case TextStartRecord():
                 return self._text_start(event, at)
-            case TextDeltaEvent():
+            case TextDeltaRecord():
                 return [self._text_delta(event)]
-            case RefusalDeltaEvent():
+            case RefusalDeltaRecord():
                 return [self._delta(event.choice, {"refusal": event.delta}, event)]
-            case ToolCallStartEvent():
+            case ToolCallStartRecord():
                 return [self._call_start(event, at)]
-            case ToolCallDeltaEvent():
+            case ToolCallDeltaRecord():
                 return self._call_delta(event, at)
-            case ThinkingStartEvent():
+            case ThinkingStartRecord():
                 stream_thinking.start(self._state(event.choice), event, self._option, self._losses, at)
                 return []
-            case ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent():
+            case ThinkingDeltaRecord() | ThinkingSignatureDeltaRecord():
                 return self._thinking_delta(event, at)
-            case ThinkingEndEvent():
+            case ThinkingEndRecord():
                 return self._thinking_end(event, at)
-            case TextEndEvent() | ToolCallEndEvent():
+            case TextEndRecord() | ToolCallEndRecord():
                 self._end_metadata_loss(event, at)
                 return []
-            case PartEvent():
+            case PartRecord():
                 return self._whole(event, at)
-            case ResponseStartEvent() | UsageEvent() | FinishEvent() | ChoiceMetadataEvent() | ErrorEvent():
+            case ResponseStartRecord() | UsageRecord() | FinishRecord() | ChoiceMetadataRecord() | ErrorRecord():
                 return []  # handled in event()
             case _:
                 assert_never(event)
 
-    def _text_delta(self, event: TextDeltaEvent) -> dict[str, Any]:
+    def _text_delta(self, event: TextDeltaRecord) -> dict[str, Any]:
         """A text's fragment, its characters counted: a later text's citations count from
         where it begins in the one content string."""
         chunk = self._delta(event.choice, {"content": event.delta}, event)
         self._choices[event.choice].text_length += len(event.delta)  # the state _delta made
         return chunk
 
-    def _text_start(self, event: TextStartEvent, at: Steps) -> list[dict[str, Any]]:
+    def _text_start(self, event: TextStartRecord, at: Steps) -> list[dict[str, Any]]:
         state = self._state(event.choice)
         state.text_parts += 1
         state.text_offset = state.text_length
@@ -372,17 +369,16 @@ class StreamEncoder:
         state.message["annotations"] = [*(state.message.get("annotations") or ()), *written]
         state.cited = True
 
-    def _end_metadata_loss(self, event: TextEndEvent | ToolCallEndEvent, at: Steps) -> None:
-        if isinstance(event, TextEndEvent) and event.citations:
-            cited = [citation.model_dump() for citation in event.citations]
-            self._text_citations(event.choice, cited, event.provider_metadata, at)
+    def _end_metadata_loss(self, event: TextEndRecord | ToolCallEndRecord, at: Steps) -> None:
+        if isinstance(event, TextEndRecord) and event.citations:
+            self._text_citations(event.choice, deepcopy(event.citations), event.provider_metadata, at)
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         kept = wire_fields(KIT.own(event.provider_metadata))
         if kept:
             why = "an OpenAI stream sends a part's fields with its first chunk"
             self._losses.add((*at, "provider_metadata"), f"{PROVIDER} data {sorted(kept)} at a part's end", why)
 
-    def _call_start(self, event: ToolCallStartEvent, at: Steps) -> dict[str, Any]:
+    def _call_start(self, event: ToolCallStartRecord, at: Steps) -> dict[str, Any]:
         """The call's first fragment; a Gemini thought signature goes in its
         ``extra_content``, as a response's call writes it (:mod:`.thought_signatures`)."""
         signature, foreign = thought_signatures.split_signature(event.provider_metadata)
@@ -405,7 +401,7 @@ class StreamEncoder:
         thought_signatures.write_signature(call, signature)
         return self._delta(event.choice, {"tool_calls": [call]})
 
-    def _call_delta(self, event: ToolCallDeltaEvent, at: Steps) -> list[dict[str, Any]]:
+    def _call_delta(self, event: ToolCallDeltaRecord, at: Steps) -> list[dict[str, Any]]:
         state = self._state(event.choice)
         wire_index = state.calls.get(event.index)
         if wire_index is None:
@@ -421,19 +417,32 @@ class StreamEncoder:
     # --- thinking (the deltas are :mod:`.stream_thinking`'s) ------------------------------
 
     def _thinking_delta(
-        self, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, at: Steps
+        self, event: ThinkingDeltaRecord | ThinkingSignatureDeltaRecord, at: Steps
     ) -> list[dict[str, Any]]:
         deltas = stream_thinking.deltas(self._state(event.choice), event, self._losses, at)
         return [self._delta(event.choice, delta, event) for delta in deltas]
 
-    def _thinking_end(self, event: ThinkingEndEvent, at: Steps) -> list[dict[str, Any]]:
+    def _thinking_end(self, event: ThinkingEndRecord, at: Steps) -> list[dict[str, Any]]:
         deltas = stream_thinking.end(self._state(event.choice), event, self._option, self._losses, at)
         return [self._delta(event.choice, delta) for delta in deltas]
 
     # --- whole parts ---------------------------------------------------------------------
 
-    def _whole(self, event: PartEvent, at: Steps) -> list[dict[str, Any]]:
-        part = event.part
+    def _whole(self, event: PartRecord, at: Steps) -> list[dict[str, Any]]:
+        """A part that arrives whole, read as its model (the writers of whole parts read
+        models; such parts are rare: the one place this encoder loads them)."""
+        from chatcodec import (
+            AudioPart,
+            ImagePart,
+            OpaquePart,
+            PartEvent,
+            RefusalPart,
+            TextPart,
+            ThinkingPart,
+            ToolUsePart,
+        )
+
+        part = PartEvent.model_validate({"index": event.index, "part": event.part}).part  # checked as its record was
         where: tuple[int | str, ...] = (*at, "part")
         metadata: Mapping[str, Any] | None = part.provider_metadata
         if isinstance(part, ToolUsePart):  # a Gemini signature is written (see _call_start)
@@ -442,10 +451,10 @@ class StreamEncoder:
         match part:
             case TextPart():
                 self._whole_loss(part, where)
-                opened = self._text_start(TextStartEvent(index=event.index, choice=event.choice), at)
+                opened = self._text_start(TextStartRecord(index=event.index, choice=event.choice), at)
                 if part.text:
                     opened.append(
-                        self._text_delta(TextDeltaEvent(index=event.index, choice=event.choice, delta=part.text))
+                        self._text_delta(TextDeltaRecord(index=event.index, choice=event.choice, delta=part.text))
                     )
                 if part.citations:
                     cited = [citation.model_dump() for citation in part.citations]
@@ -456,7 +465,7 @@ class StreamEncoder:
                 return [self._delta(event.choice, {"refusal": part.text})]
             case ToolUsePart():
                 self._whole_loss(part, where, bag=False)
-                start = ToolCallStartEvent(
+                start = ToolCallStartRecord(
                     index=event.index,
                     choice=event.choice,
                     id=part.id,
@@ -466,7 +475,7 @@ class StreamEncoder:
                 )
                 chunks = [self._call_start(start, at)]
                 if part.arguments:
-                    delta = ToolCallDeltaEvent(index=event.index, choice=event.choice, delta=part.arguments)
+                    delta = ToolCallDeltaRecord(index=event.index, choice=event.choice, delta=part.arguments)
                     chunks.extend(self._call_delta(delta, at))
                 return chunks
             case ThinkingPart():
@@ -484,7 +493,7 @@ class StreamEncoder:
             case _:
                 assert_never(part)
 
-    def _whole_call(self, event: PartEvent, part: OpaquePart, where: tuple[int | str, ...]) -> dict[str, Any]:
+    def _whole_call(self, event: PartRecord, part: OpaquePart, where: tuple[int | str, ...]) -> dict[str, Any]:
         """A custom (freeform) tool call, or another non-function call kept whole: one
         ``tool_calls`` fragment holding all of it, at the next tool-call index."""
         state = self._state(event.choice)

@@ -18,19 +18,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from chatcodec import (
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingPart,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-)
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec._providers.openai_chat import reasoning, stream_indexes
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
-from chatcodec.contract import Steps, as_list, wire_fields
+from chatcodec.contract import (
+    Steps,
+    ThinkingDeltaRecord,
+    ThinkingEndRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    as_list,
+    wire_fields,
+)
 
 if TYPE_CHECKING:
+    from chatcodec import ThinkingPart
     from chatcodec.contract import LossRecorder
 
 
@@ -61,7 +63,7 @@ class ChoiceThinking(Protocol):
 
 
 def start(
-    state: ChoiceThinking, event: ThinkingStartEvent, option: str | None, losses: LossRecorder, at: Steps
+    state: ChoiceThinking, event: ThinkingStartRecord, option: str | None, losses: LossRecorder, at: Steps
 ) -> None:
     """Open the part's route: its own field, the ``option``'s, or held back to its end."""
     KIT.report_foreign(losses, event.provider_metadata, at)
@@ -88,11 +90,11 @@ def start(
 
 
 def deltas(
-    state: ChoiceThinking, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, losses: LossRecorder, at: Steps
+    state: ChoiceThinking, event: ThinkingDeltaRecord | ThinkingSignatureDeltaRecord, losses: LossRecorder, at: Steps
 ) -> list[dict[str, Any]]:
     """The delta for one text or signature fragment (none while held back or dropped)."""
     route = state.thinking.get(event.index)
-    kind = "text" if isinstance(event, ThinkingDeltaEvent) else "signature"
+    kind = "text" if isinstance(event, ThinkingDeltaRecord) else "signature"
     if route is None or route.dropped:
         return []
     if route.held is not None:
@@ -104,7 +106,7 @@ def deltas(
 
 
 def end(
-    state: ChoiceThinking, event: ThinkingEndEvent, option: str | None, losses: LossRecorder, at: Steps
+    state: ChoiceThinking, event: ThinkingEndRecord, option: str | None, losses: LossRecorder, at: Steps
 ) -> list[dict[str, Any]]:
     """The deltas a part's end sends: what was held back, an empty fragment that opens an
     entry nothing else opened, a block's signature, an encrypted payload."""
@@ -209,7 +211,7 @@ def _reasoning_delta(
     return {target: text}
 
 
-def _block_end(event: ThinkingEndEvent, route: ThinkingRoute, state: ChoiceThinking) -> list[dict[str, Any]]:
+def _block_end(event: ThinkingEndRecord, route: ThinkingRoute, state: ChoiceThinking) -> list[dict[str, Any]]:
     """A Claude thinking block's end: its signature, whole, closes the block (as the
     OpenAI Agents SDK and litellm read a streamed block); an encrypted payload is a
     redacted block of its own, at the next index unless the part sent nothing else."""

@@ -21,7 +21,6 @@ from chatcodec._providers.openai_chat.markers import KIT
 from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, report_invented, unmapped, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec import Usage
     from chatcodec.contract import EncodeContext
 
 _DETAILS = {
@@ -98,16 +97,18 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
     return wire
 
 
-def merged_usage(held: Usage, later: Usage) -> Usage:
-    """Two usage events of one stream as one (the later's counts win, provider bags merged per
-    provider): the chunk encoder holds usage to the last chunk, as OpenAI sends it. The model
-    is imported here, as the stream path needs it and a plain conversion loads no model."""
-    from chatcodec import Usage
+_CANONICAL_COUNTS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 
-    fields = {**held.model_dump(exclude_none=True), **later.model_dump(exclude_none=True)}
-    metadata = {**(held.provider_metadata or {})}
-    for provider, bag in (later.provider_metadata or {}).items():
+
+def merged_usage(held: Mapping[str, Any], later: Mapping[str, Any]) -> dict[str, Any]:
+    """Two usage records' canonical usage of one stream as one (the later's counts win,
+    provider bags merged per provider), in ``Usage``'s field order: the chunk encoder holds
+    usage to the last chunk, as OpenAI sends it. Both were checked on their records."""
+    fields = {key: value for key, value in {**held, **later}.items() if value is not None}
+    merged = {key: fields[key] for key in _CANONICAL_COUNTS if key in fields}
+    metadata = {**(as_dict(held.get("provider_metadata")) or {})}
+    for provider, bag in (as_dict(later.get("provider_metadata")) or {}).items():
         metadata[provider] = {**metadata.get(provider, {}), **bag}
     if metadata:
-        fields["provider_metadata"] = metadata
-    return Usage.model_validate(fields)
+        merged["provider_metadata"] = metadata
+    return merged

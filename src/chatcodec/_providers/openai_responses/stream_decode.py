@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec import AnyStreamEvent, ErrorEvent, PartEvent, StreamError, Usage
+from chatcodec import StreamError
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.logprobs import after_deltas, read_delta_logprobs, take_part_logprobs
@@ -47,14 +47,18 @@ from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.response import decode_response_dict
 from chatcodec._providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
 from chatcodec.contract import (
+    AnyStreamRecord,
     DecodeContext,
+    ErrorRecord,
     FeedByReading,
     PartBuilder,
     StreamBuilder,
     as_dict,
     read_event,
-    validate_canonical,
 )
+
+if TYPE_CHECKING:
+    from chatcodec import PartEvent
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 STREAM_END = "its response.completed, response.incomplete or response.failed event"
@@ -118,7 +122,7 @@ class StreamDecoder(FeedByReading):
         self.taking: bool = True  # until a delta's tokens do not spell its text
         """Call bags sealed into reasoning items so far (:mod:`.carried_reasoning`)."""
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """Nothing is owed at the end: parts of an item that never finished (an
         interrupted stream) keep what streamed, and the builder keeps that its last event
         never came."""
@@ -189,7 +193,7 @@ class StreamDecoder(FeedByReading):
             message = event.get("message")
             code = event.get("code")
             self.builder.error(
-                ErrorEvent(
+                ErrorRecord(
                     message=message if isinstance(message, str) else "",
                     error_type=code if isinstance(code, str) else None,
                     body=event,
@@ -246,7 +250,7 @@ class StreamDecoder(FeedByReading):
                 self._item_done(output_index, item)
         usage = decoded.get("usage")
         if usage is not None:
-            self.builder.usage(validate_canonical(Usage, usage))
+            self.builder.usage(usage)  # plain counts as they are, anything else validated there as Usage
         choice = decoded["choices"][0]
         metadata = decoded.get("provider_metadata")
         error = as_dict(wire.get("error")) if wire.get("status") == "failed" and not self.errored else None
@@ -359,7 +363,7 @@ class StreamDecoder(FeedByReading):
         decoded = decode_item(item, ("item",), self.sealed_calls)
         if item.get("type") == "reasoning" and is_sealed(item.get("encrypted_content")):
             for part in decoded:  # another provider's reasoning, given whole (never streamed)
-                self.builder.whole(PartEvent.model_validate({"index": self._allocate(), "choice": 0, "part": part}))
+                self.builder.whole(_part_event({"index": self._allocate(), "choice": 0, "part": part}))
             for builder in record.parts.values():
                 self.builder.close(builder)
             return
@@ -369,12 +373,12 @@ class StreamDecoder(FeedByReading):
             if part["type"] == "refusal" and slot is not None:
                 index = record.refusals.pop(slot, None)
                 index = self._allocate() if index is None else index
-                self.builder.whole(PartEvent.model_validate({"index": index, "choice": 0, "part": part}))
+                self.builder.whole(_part_event({"index": index, "choice": 0, "part": part}))
                 continue
             if part["type"] == "opaque" or slot is None:
                 index = record.reserved if record.reserved is not None else self._allocate()
                 record.reserved = None
-                self.builder.whole(PartEvent.model_validate({"index": index, "choice": 0, "part": part}))
+                self.builder.whole(_part_event({"index": index, "choice": 0, "part": part}))
                 continue
             self._finish_part(output_index, record, slot, part, item)
         for slot, builder in record.parts.items():  # streamed parts the finished item does not have
@@ -407,14 +411,14 @@ def _call_start_bag(item: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
     return None
 
 
-def _failure(error: dict[str, Any], terminal: dict[str, Any]) -> ErrorEvent:
+def _failure(error: dict[str, Any], terminal: dict[str, Any]) -> ErrorRecord:
     """The error of a ``response.failed`` that came with no ``error`` event before it (its
     ``response.error``, ``{"code", "message"}``): every other format's stream ends with an
     error, so a failed answer stays a failure there, not a stream that stopped. Its body is
     the terminal event, so this format's encoder writes no ``error`` event for it (the
     terminal carries it again)."""
     message, code = error.get("message"), error.get("code")
-    return ErrorEvent(
+    return ErrorRecord(
         message=message if isinstance(message, str) else "",
         error_type=code if isinstance(code, str) else None,
         body=terminal,
@@ -440,3 +444,11 @@ def _slots(item: dict[str, Any], count: int) -> list[Slot | None]:
     if (kind in (None, "message")) and isinstance(item.get("content"), str):
         return [("content", 0)]
     return [None] * count
+
+
+def _part_event(fields: dict[str, Any]) -> PartEvent:
+    """A part that arrives whole, checked by its model where it arrives (the one place this
+    decoder loads the event models)."""
+    from chatcodec import PartEvent
+
+    return PartEvent.model_validate(fields)

@@ -29,32 +29,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
-from chatcodec import (
-    AnyStreamEvent,
-    ChoiceMetadataEvent,
-    ErrorEvent,
-    FinishEvent,
-    FinishReason,
-    PartEvent,
-    RefusalDeltaEvent,
-    ResponseStartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    TokenLogprob,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    Usage,
-    UsageEvent,
-)
 from chatcodec._providers.openai_responses.carried_reasoning import seal_call, sealing_of
 from chatcodec._providers.openai_responses.edge import error_fields
 from chatcodec._providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
@@ -69,9 +47,32 @@ from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.parts import with_annotations
 from chatcodec._providers.openai_responses.response import encode_response
 from chatcodec._providers.openai_responses.stream_items import content_events, empty_item, item_id
-from chatcodec.contract import EncodeContext, LossRecorder, Steps, as_list
+from chatcodec.contract import (
+    AnyStreamRecord,
+    ChoiceMetadataRecord,
+    EncodeContext,
+    ErrorRecord,
+    FinishRecord,
+    LossRecorder,
+    PartRecord,
+    RefusalDeltaRecord,
+    ResponseStartRecord,
+    Steps,
+    TextDeltaRecord,
+    TextEndRecord,
+    TextStartRecord,
+    ThinkingDeltaRecord,
+    ThinkingEndRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    ToolCallDeltaRecord,
+    ToolCallEndRecord,
+    ToolCallStartRecord,
+    UsageRecord,
+    as_list,
+)
 
-_ENDS_A_REFUSAL = (TextStartEvent, ThinkingStartEvent, ToolCallStartEvent, PartEvent, FinishEvent)
+_ENDS_A_REFUSAL = (TextStartRecord, ThinkingStartRecord, ToolCallStartRecord, PartRecord, FinishRecord)
 """Events after which a refusal under way is complete (the next part, or the finish)."""
 
 _TERMINAL = {"completed": "response.completed", "incomplete": "response.incomplete", "failed": "response.failed"}
@@ -81,7 +82,7 @@ _TERMINAL = {"completed": "response.completed", "incomplete": "response.incomple
 class _Pending:
     """A canonical part between its start and end events."""
 
-    start: TextStartEvent | ThinkingStartEvent | ToolCallStartEvent | None
+    start: TextStartRecord | ThinkingStartRecord | ToolCallStartRecord | None
     kind: str
     fragments: list[str] = field(default_factory=list[str])
     signature: list[str] | None = None
@@ -99,11 +100,11 @@ class _Stream:
     sequence: int = 0
     created: int = field(default_factory=lambda: int(time.time()))
     """``created_at`` when the start event gives none: one time for every event."""
-    start: ResponseStartEvent | None = None
-    finish: FinishEvent | None = None
-    error: ErrorEvent | None = None
+    start: ResponseStartRecord | None = None
+    finish: FinishRecord | None = None
+    error: ErrorRecord | None = None
     """An error the answer ended with: the terminal event is then ``response.failed``."""
-    usage: Usage | None = None
+    usage: dict[str, Any] | None = None
     metadata: dict[str, Any] = field(default_factory=dict[str, Any])
     """The response's bags given without a finish (an answer whose end is unknown)."""
     pending: dict[int, _Pending] = field(default_factory=dict[int, _Pending])
@@ -133,12 +134,15 @@ _NO_CHOICE_BAG = "a Responses answer is its output items: the decoder keeps no c
 class StreamEncoder:
     """Canonical events in, Responses stream events out (see the module docstring)."""
 
+    stream_contract: ClassVar[int] = 2
+    """It reads records (:mod:`chatcodec.contract`'s ``...Record`` classes), not the public models."""
+
     def __init__(self, context: EncodeContext) -> None:
         writer = ItemWriter(context.losses, for_request=False, sealing=sealing_of(context.options))
         self._stream = _Stream(context.losses, writer, context)
         self._dropped: set[int] = set()
 
-    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+    def feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         """The wire events ``event`` completes (possibly none yet)."""
         stream = self._stream
         choice: int = getattr(event, "choice", 0)
@@ -171,38 +175,38 @@ class StreamEncoder:
         yield _terminal(stream)  # with no finish: response.incomplete with no reason, "the end is unknown"
 
 
-def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, Any]]:
+def _encode_event(event: AnyStreamRecord, stream: _Stream) -> Iterator[dict[str, Any]]:
     match event:
-        case ResponseStartEvent():
+        case ResponseStartRecord():
             stream.start = event
             yield stream.event("response.created", response=_snapshot(stream, "in_progress"))
             yield stream.event("response.in_progress", response=_snapshot(stream, "in_progress"))
-        case TextStartEvent() | ToolCallStartEvent():  # the parts that can stream live
-            yield from _start_text(stream, event) if isinstance(event, TextStartEvent) else _start_call(stream, event)
-        case ThinkingStartEvent():
+        case TextStartRecord() | ToolCallStartRecord():  # the parts that can stream live
+            yield from _start_text(stream, event) if isinstance(event, TextStartRecord) else _start_call(stream, event)
+        case ThinkingStartRecord():
             stream.pending[event.index] = _Pending(event, "thinking")
-        case TextDeltaEvent():
+        case TextDeltaRecord():
             yield from _delta(stream, event.index, event.delta, event.logprobs)
-        case ThinkingDeltaEvent() | ToolCallDeltaEvent():
+        case ThinkingDeltaRecord() | ToolCallDeltaRecord():
             yield from _delta(stream, event.index, event.delta)
-        case RefusalDeltaEvent():
+        case RefusalDeltaRecord():
             _pending(stream, event.index, "refusal").fragments.append(event.delta)
-        case ThinkingSignatureDeltaEvent():
+        case ThinkingSignatureDeltaRecord():
             pending = _pending(stream, event.index, "thinking")
             pending.signature = [*(pending.signature or []), event.delta]
-        case TextEndEvent() | ToolCallEndEvent() | ThinkingEndEvent():
-            encrypted = event.encrypted if isinstance(event, ThinkingEndEvent) else None
+        case TextEndRecord() | ToolCallEndRecord() | ThinkingEndRecord():
+            encrypted = event.encrypted if isinstance(event, ThinkingEndRecord) else None
             yield from _end(stream, event.index, encrypted, _end_bag(event))
-        case PartEvent():
-            stream.held[event.index] = (event.part.model_dump(), None)
+        case PartRecord():
+            stream.held[event.index] = (deepcopy(event.part), None)
             yield from _flush_held(stream)
-        case UsageEvent() | FinishEvent() | ChoiceMetadataEvent():
+        case UsageRecord() | FinishRecord() | ChoiceMetadataRecord():
             _answer_data(stream, event)
-        case ErrorEvent():
+        case ErrorRecord():
             yield from _error(stream, event)
 
 
-def _error(stream: _Stream, event: ErrorEvent) -> Iterator[dict[str, Any]]:
+def _error(stream: _Stream, event: ErrorRecord) -> Iterator[dict[str, Any]]:
     """The ``error`` event, held for the terminal ``response.failed``; none for an error read
     from such a terminal (its body), which that terminal carries again."""
     stream.error = event
@@ -211,17 +215,17 @@ def _error(stream: _Stream, event: ErrorEvent) -> Iterator[dict[str, Any]]:
         yield stream.event("error", **error_fields(event.message, event.error_type))
 
 
-def _answer_data(stream: _Stream, event: UsageEvent | FinishEvent | ChoiceMetadataEvent) -> None:
+def _answer_data(stream: _Stream, event: UsageRecord | FinishRecord | ChoiceMetadataRecord) -> None:
     """What the terminal event says (usage, finish), held until it is written."""
-    if isinstance(event, UsageEvent):
+    if isinstance(event, UsageRecord):
         stream.usage = event.usage
-    elif isinstance(event, FinishEvent):
+    elif isinstance(event, FinishRecord):
         stream.finish = event
     else:
         _choice_data(stream, event)
 
 
-def _choice_data(stream: _Stream, event: ChoiceMetadataEvent) -> None:
+def _choice_data(stream: _Stream, event: ChoiceMetadataRecord) -> None:
     """A Responses answer is its output items: the decoder keeps no choice or message bag,
     so neither has a place on the wire (as in ``encode_response``); both are losses. The
     response's own bag goes on the terminal response, as a finish's does."""
@@ -238,11 +242,11 @@ def _finish_refusals(stream: _Stream) -> Iterator[dict[str, Any]]:
 
 
 def _delta(
-    stream: _Stream, index: int, delta: str, logprobs: list[TokenLogprob] | None = None
+    stream: _Stream, index: int, delta: str, logprobs: list[dict[str, Any]] | None = None
 ) -> Iterator[dict[str, Any]]:
     pending = _pending(stream, index, "text")
     pending.fragments.append(delta)
-    tokens = None if logprobs is None else [token.model_dump() for token in logprobs]
+    tokens = None if logprobs is None else deepcopy(logprobs)
     if tokens is not None:
         pending.tokens = [*(pending.tokens or ()), *tokens]
     if pending.live is None or not delta:
@@ -257,7 +261,7 @@ def _delta(
         )
 
 
-def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, Any]]:
+def _start_text(stream: _Stream, event: TextStartRecord) -> Iterator[dict[str, Any]]:
     """A text part that can only open a new message item (no message item is open and no
     other part is under way) streams live: its item and part open now, its deltas go
     out as they come, and its end gives the item's own fields (``output_item.done``)."""
@@ -277,7 +281,7 @@ def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, An
     yield stream.event("response.content_part.added", **_live_at(stream, position), part=empty)
 
 
-def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str, Any]]:
+def _start_call(stream: _Stream, event: ToolCallStartRecord) -> Iterator[dict[str, Any]]:
     """A tool call always opens an item of its own: when no other part is under way, the
     item is added now and its argument deltas go out as they come (a client of a proxy
     sees the call being written, as from OpenAI), and its end gives the item's own fields
@@ -378,11 +382,11 @@ def _pending(stream: _Stream, index: int, kind: str) -> _Pending:
     return found
 
 
-def _end_bag(event: TextEndEvent | ToolCallEndEvent | ThinkingEndEvent) -> dict[str, Any]:
+def _end_bag(event: TextEndRecord | ToolCallEndRecord | ThinkingEndRecord) -> dict[str, Any]:
     """An end event's bag, a text's citations in it as its ``annotations`` (:func:`.parts.with_annotations`)."""
     metadata = event.provider_metadata or {}
-    if isinstance(event, TextEndEvent) and event.citations:
-        return with_annotations(metadata, [citation.model_dump() for citation in event.citations])
+    if isinstance(event, TextEndRecord) and event.citations:
+        return with_annotations(metadata, deepcopy(event.citations))
     return metadata
 
 
@@ -397,7 +401,7 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
         merged[name] = {**merged.get(name, {}), **bag}
     extra: dict[str, Any] = {"provider_metadata": merged or None}
     part: Part
-    if isinstance(start, ThinkingStartEvent):
+    if isinstance(start, ThinkingStartRecord):
         signature = None if pending.signature is None else "".join(pending.signature)
         part = _part(
             "thinking",
@@ -408,7 +412,7 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
             model=start.model,
             **extra,
         )
-    elif isinstance(start, ToolCallStartEvent):
+    elif isinstance(start, ToolCallStartRecord):
         call = _part("tool_use", id=start.id, name=start.name, arguments=text, **extra, kind=_kind(start))
         if pending.live is not None and stream.writer.sealing:  # its other bags were sealed at its start
             call = seal_call(call)[1]
@@ -444,7 +448,7 @@ def _flush_held(stream: _Stream) -> Iterator[dict[str, Any]]:
         yield from _write_part(stream, part, index, fragments)
 
 
-def _kind(start: ToolCallStartEvent) -> str | None:
+def _kind(start: ToolCallStartRecord) -> str | None:
     """A call's ``kind`` as canonical data spells it (``None``: a function call, left out)."""
     return None if start.kind == "function" else start.kind
 
@@ -492,20 +496,23 @@ def _close_items(stream: _Stream, upto: int) -> Iterator[dict[str, Any]]:
 
 
 def _answer(
-    stream: _Stream, metadata: dict[str, Any] | None, reason: FinishReason | None = None, usage: Usage | None = None
+    stream: _Stream,
+    metadata: dict[str, Any] | None,
+    reason: dict[str, Any] | None = None,
+    usage: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The canonical response data a snapshot or the terminal event writes (its items are
     the stream's own)."""
     choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": []}}
     if reason is not None:
-        choice["finish_reason"] = reason.model_dump()
+        choice["finish_reason"] = deepcopy(reason)
     response: dict[str, Any] = {"choices": [choice]}
     start = stream.start
     if start is not None:
         fields = (("id", start.id), ("model", start.model), ("created", start.created))
         response.update((key, value) for key, value in fields if value is not None)
     if usage is not None:
-        response["usage"] = usage.model_dump()
+        response["usage"] = deepcopy(usage)
     if metadata:
         response["provider_metadata"] = metadata
     return response
@@ -530,16 +537,16 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
     if finish is not None:
         _merge_bags(metadata, finish.provider_metadata)
         KIT.report_unplaced(stream.losses, finish.choice_metadata, ("choices", 0), _NO_CHOICE_BAG)
-    reason: FinishReason | None = None if finish is None else finish.finish_reason
+    reason: dict[str, Any] | None = None if finish is None else finish.finish_reason
     wire = _stamped(stream, encode_response(_answer(stream, metadata, reason, stream.usage), stream.context))
-    tokens = None if finish is None or finish.logprobs is None else [token.model_dump() for token in finish.logprobs]
+    tokens = None if finish is None or finish.logprobs is None else deepcopy(finish.logprobs)
     wire["output"] = place_answer_logprobs(stream.writer.items, tokens, stream.losses, ("choices", 0))
     if finish is None and stream.error is not None:
         _failed(wire, stream.error)
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
 
 
-def _failed(wire: dict[str, Any], error: ErrorEvent) -> None:
+def _failed(wire: dict[str, Any], error: ErrorRecord) -> None:
     """An answer that ended with an error and no finish is ``failed`` with its ``error``
     (``{"code", "message"}``), as OpenAI ends such a stream with ``response.failed``."""
     wire["status"] = "failed"

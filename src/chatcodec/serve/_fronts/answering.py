@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from chatcodec._model.stream_events import AnyStreamEvent
+from chatcodec._model.stream_records import AnyStreamRecord
 from chatcodec._providers.contract.edge import Answering, Call
 from chatcodec._registry import get_edge
 from chatcodec.serve._response_store import ResponseStore
@@ -181,7 +181,7 @@ class StreamWatch:
         self._reader = WireEventReader(answerer.api, prepared.call.framing)
         self._events = StreamAccumulator()
 
-    def observe(self, event: AnyStreamEvent) -> None:
+    def observe(self, event: AnyStreamRecord) -> None:
         """One canonical event on its way to the caller."""
         self._events.add(event)
 

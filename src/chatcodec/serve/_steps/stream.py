@@ -23,7 +23,7 @@ from starlette.responses import Response
 
 from chatcodec._error_statuses import error_status
 from chatcodec._errors import ChatcodecError
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec._model.stream_records import AnyStreamRecord, ErrorRecord
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._identity import Identity
@@ -76,13 +76,13 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
 
 def _observer(
     server: Server, record: RequestRecord, gathering: StreamGathering | None
-) -> Callable[[AnyStreamEvent], None]:
+) -> Callable[[AnyStreamRecord], None]:
     """What watches a stream's canonical events: an error event the upstream sent
     mid-stream goes into the log line with its status; the span gathers the answer;
     ``gathering`` the answer to keep."""
 
-    def observe(event: AnyStreamEvent) -> None:
-        if isinstance(event, ErrorEvent):
+    def observe(event: AnyStreamRecord) -> None:
+        if isinstance(event, ErrorRecord):
             record.error = event.message
             record.stream_error_status = error_status(event.error_type, 502, provider=record.upstream)
         server.telemetry.observe(record, event)
@@ -99,7 +99,7 @@ class ObservedConverter(StreamConverter):
     def __init__(
         self,
         *arguments: Any,
-        observe: Callable[[AnyStreamEvent], None],
+        observe: Callable[[AnyStreamRecord], None],
         identity: Identity,
         max_event_bytes: int,
         **settings: Any,
@@ -117,7 +117,7 @@ class ObservedConverter(StreamConverter):
         self._sizes.fed(chunk, self.events_in > before)
         return converted
 
-    def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
+    def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
         event = self._identity.started(event)
         self._observe(event)
         return super()._encoded(event)
@@ -141,7 +141,7 @@ class StreamGathering:
     def active(self) -> bool:
         return self._watch is not None or self._events is not None
 
-    def observe(self, event: AnyStreamEvent) -> None:
+    def observe(self, event: AnyStreamRecord) -> None:
         """One canonical event on its way to the caller."""
         if self._watch is not None:
             self._watch.observe(event)

@@ -41,10 +41,8 @@ from typing import Any, ClassVar
 
 import pydantic_core
 
-from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import StreamError, as_chatcodec_error, json_path
-from chatcodec._model.response_fields import Usage
-from chatcodec._model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec._model.stream_records import ErrorRecord
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import loads
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
@@ -54,7 +52,7 @@ from chatcodec._providers.families.aws.finish_reason import decode_finish_reason
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_block
 from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.contract import Steps, leftovers
+from chatcodec.contract import AnyStreamRecord, Steps, leftovers
 from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
 PADDING = "p"
@@ -144,7 +142,7 @@ class BlockStreamDecoder(FeedByReading):
         self.event_type: str | None = None  # the member of the event being read
         self.extra: dict[str, Any] = {}  # members an event had beside its type (a body's framing)
 
-    def close(self) -> list[AnyStreamEvent]:
+    def close(self) -> list[AnyStreamRecord]:
         """The finish, when ``messageStop`` came without ``metadata``; gathered blocks never
         stopped are given whole."""
         if self.stop is not None and not self.finished:
@@ -265,7 +263,9 @@ class BlockStreamDecoder(FeedByReading):
 
     def _exception(self, kind: str, payload: dict[str, Any], event: Any) -> None:
         message = payload.get("message")
-        self.builder.error(ErrorEvent(message=message if isinstance(message, str) else "", error_type=kind, body=event))
+        self.builder.error(
+            ErrorRecord(message=message if isinstance(message, str) else "", error_type=kind, body=event)
+        )
 
     # --- blocks --------------------------------------------------------------------------
 
@@ -346,6 +346,8 @@ class BlockStreamDecoder(FeedByReading):
             raise self._error(f"contentBlockStop for content block {index}, which was never started")
         if block.part is None:
             part = decode_block(self.facts.body, self._whole(block), ASSISTANT_KINDS)
+            from chatcodec._model.stream_events import PartEvent  # a whole part, checked by its model here
+
             self.builder.whole(PartEvent.model_validate({"index": index, "part": part}))
         elif block.citations is not None:
             self.builder.close(block.part, metadata={self.provider: {"citations": block.citations}})
@@ -406,7 +408,7 @@ class BlockStreamDecoder(FeedByReading):
     def _metadata(self, payload: dict[str, Any]) -> None:
         usage = as_dict(payload.get("usage"))
         if usage is not None:
-            self.builder.usage(validate_canonical(Usage, self.facts.decode_usage(usage)))
+            self.builder.usage(self.facts.decode_usage(usage))  # validated there as Usage unless plain counts
         rest = leftovers(payload, ("usage", PADDING))
         marker = self.facts.metadata_marker
         if marker is not None:

@@ -22,33 +22,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, assert_never, cast
 
 from chatcodec._errors import StreamError
 from chatcodec._losses import LossRecorder
-from chatcodec._model.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec._model.response_fields import Usage
-from chatcodec._model.stream_events import (
-    AnyStreamEvent,
-    ChoiceMetadataEvent,
-    ErrorEvent,
-    FinishEvent,
-    PartEvent,
-    PartLifecycleEvent,
-    RefusalDeltaEvent,
-    ResponseStartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    UsageEvent,
+from chatcodec._model.stream_records import (
+    AnyStreamRecord,
+    ChoiceMetadataRecord,
+    ErrorRecord,
+    FinishRecord,
+    PartLifecycleRecord,
+    PartRecord,
+    RefusalDeltaRecord,
+    ResponseStartRecord,
+    TextDeltaRecord,
+    TextEndRecord,
+    TextStartRecord,
+    ThinkingDeltaRecord,
+    ThinkingEndRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    ToolCallDeltaRecord,
+    ToolCallEndRecord,
+    ToolCallStartRecord,
+    UsageRecord,
 )
 from chatcodec._narrow import as_dict, is_list
 from chatcodec._payloads import loads
@@ -66,15 +65,15 @@ from chatcodec.contract import Steps, restore_fields
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _STOP_MEMBERS = frozenset({"additionalModelResponseFields"})
 _METADATA_MEMBERS = frozenset({"metrics", "trace", "performanceConfig", "serviceTier"})
-_WHOLE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart, ImagePart)
+_WHOLE_PARTS = frozenset(("text", "thinking", "tool_use", "opaque", "refusal", "image"))
 Event = dict[str, Any]
 
 
-_Delta = TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
-_DELTA_BLOCKS: dict[type[AnyStreamEvent], str] = {
-    TextDeltaEvent: "text",
-    ThinkingDeltaEvent: "thinking",
-    ToolCallDeltaEvent: "tool",
+_Delta = TextDeltaRecord | ThinkingDeltaRecord | ToolCallDeltaRecord
+_DELTA_BLOCKS: dict[type[AnyStreamRecord], str] = {
+    TextDeltaRecord: "text",
+    ThinkingDeltaRecord: "thinking",
+    ToolCallDeltaRecord: "tool",
 }
 """The deltas :meth:`StreamEncoder.feed` writes itself, and the block kind each continues."""
 
@@ -96,6 +95,8 @@ class BlockStreamEncoder:
     body's folder names its :class:`~.stream_decode.StreamFacts` in a subclass)."""
 
     facts: ClassVar[StreamFacts]
+    stream_contract: ClassVar[int] = 2
+    """It reads records (:mod:`chatcodec.contract`'s ``...Record`` classes), not the public models."""
 
     def __init__(self, context: EncodeContext) -> None:
         self.losses: LossRecorder = context.losses
@@ -119,7 +120,7 @@ class BlockStreamEncoder:
         """An error was written: the stream ends there (:mod:`~chatcodec._providers.kit.stream_errors`)."""
         self.dropped: bool = False  # an event came after it, left out
 
-    def feed(self, event: AnyStreamEvent) -> Iterator[Event]:
+    def feed(self, event: AnyStreamRecord) -> Iterator[Event]:
         """The wire events ``event`` completes (possibly none yet).
 
         A delta of the one answer for a block that is open and of its kind, nearly every
@@ -144,29 +145,29 @@ class BlockStreamEncoder:
                 return iter(())
         return self._counted(event)
 
-    def _counted(self, event: AnyStreamEvent) -> Iterator[Event]:
+    def _counted(self, event: AnyStreamRecord) -> Iterator[Event]:
         try:
             yield from self._feed(event)
         finally:
             self.position += 1
 
-    def _feed(self, event: AnyStreamEvent) -> Iterator[Event]:
+    def _feed(self, event: AnyStreamRecord) -> Iterator[Event]:
         match event:
-            case ResponseStartEvent():
+            case ResponseStartRecord():
                 self._take_bag(event.provider_metadata, ("provider_metadata",))
                 for key in ("id", "model"):  # not ``created``: the server's clock
                     if getattr(event, key) is not None:
                         why = f"a {self.facts.title} response has none"
                         self.losses.add((key,), f"response {key}", why, "metadata")
-            case UsageEvent():
+            case UsageRecord():
                 self._add_usage(event.usage)
-            case FinishEvent():
+            case FinishRecord():
                 if not self._other_choice(event.choice):
                     yield from self._finish(event)
-            case ChoiceMetadataEvent():
+            case ChoiceMetadataRecord():
                 if not self._other_choice(event.choice):
                     self._choice_data(event)
-            case ErrorEvent():
+            case ErrorRecord():
                 self.failed = True
                 yield self._error(event)
             case _:
@@ -240,7 +241,7 @@ class BlockStreamEncoder:
         }
         yield {"messageStart": {"role": "assistant", **rest}}
 
-    def _finish(self, event: FinishEvent) -> Iterator[Event]:
+    def _finish(self, event: FinishRecord) -> Iterator[Event]:
         yield from self._ensure_started()
         yield from self._close_all()
         if self.finished:
@@ -264,9 +265,7 @@ class BlockStreamEncoder:
         if restore_fields(choice_bag):
             self.losses.add(("choices", 0), f"{self.kit.name} output fields", "a stream has no output object")
         stop: dict[str, Any] = {}
-        reason = encode_finish_reason(
-            event.finish_reason.model_dump(), self.finish_word, self.context, ("finish_reason",)
-        )
+        reason = encode_finish_reason(dict(event.finish_reason), self.finish_word, self.context, ("finish_reason",))
         stop["stopReason"] = reason if reason is not None else "end_turn"
         stop.update((key, value) for key, value in self.bag.items() if key in _STOP_MEMBERS)
         stop.update(fields)
@@ -276,7 +275,7 @@ class BlockStreamEncoder:
             return
         yield {"messageStop": stop}
 
-    def _choice_data(self, event: ChoiceMetadataEvent) -> None:
+    def _choice_data(self, event: ChoiceMetadataRecord) -> None:
         """A ConverseStream has no ``output`` object for a choice's fields, and its message
         no fields but ``role`` (``messageStart``'s other members are the response's, as
         the decoder reads them): both bags are losses, as a finish's choice bag is."""
@@ -286,17 +285,17 @@ class BlockStreamEncoder:
         self.kit.report_unplaced(self.losses, event.choice_metadata, ("choices", 0), "a stream has no output object")
         self.kit.report_unplaced(self.losses, event.message_metadata, ("choices", 0, "message"), no_place)
 
-    def _add_usage(self, usage: Usage) -> None:
+    def _add_usage(self, usage: dict[str, Any]) -> None:
         for key in _USAGE_FIELDS:
-            value = getattr(usage, key)
+            value = usage.get(key)
             if value is not None:
                 self.usage[key] = value
-        for provider, values in (usage.provider_metadata or {}).items():
+        for provider, values in (as_dict(usage.get("provider_metadata")) or {}).items():
             self.usage_metadata.setdefault(provider, {}).update(values)
 
-    def _error(self, event: ErrorEvent) -> Event:
-        body = event.body
-        if isinstance(body, dict) and len(body) == 1 and next(iter(body)).endswith("Exception"):
+    def _error(self, event: ErrorRecord) -> Event:
+        body = as_dict(event.body)
+        if body is not None and len(body) == 1 and next(iter(body)).endswith("Exception"):
             return dict(body)
         kind = event.error_type or ""
         member = kind[:1].lower() + kind[1:] if kind.endswith("Exception") else "internalServerException"
@@ -334,32 +333,32 @@ class BlockStreamEncoder:
         for index in list(self.open):
             yield from self._stop(index, self.open[index].kind)
 
-    def _part_event(self, event: PartLifecycleEvent) -> Iterator[Event]:
+    def _part_event(self, event: PartLifecycleRecord) -> Iterator[Event]:
         at: Steps = ("content", event.index)
         match event:
-            case TextStartEvent() | TextDeltaEvent() | TextEndEvent() | RefusalDeltaEvent():
+            case TextStartRecord() | TextDeltaRecord() | TextEndRecord() | RefusalDeltaRecord():
                 yield from self._text_event(event, at)
-            case ThinkingStartEvent() | ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent() | ThinkingEndEvent():
+            case ThinkingStartRecord() | ThinkingDeltaRecord() | ThinkingSignatureDeltaRecord() | ThinkingEndRecord():
                 yield from self._thinking_event(event, at)
-            case ToolCallStartEvent() | ToolCallDeltaEvent() | ToolCallEndEvent():
+            case ToolCallStartRecord() | ToolCallDeltaRecord() | ToolCallEndRecord():
                 yield from self._tool_event(event, at)
-            case PartEvent():
+            case PartRecord():
                 yield from self._whole(event, at)
             case _:
                 assert_never(event)
 
     def _text_event(
-        self, event: TextStartEvent | TextDeltaEvent | TextEndEvent | RefusalDeltaEvent, at: Steps
+        self, event: TextStartRecord | TextDeltaRecord | TextEndRecord | RefusalDeltaRecord, at: Steps
     ) -> Iterator[Event]:
         match event:
-            case TextStartEvent():
+            case TextStartRecord():
                 self._own(event, at)
                 self._begin(event.index, "text")
-            case TextDeltaEvent():
+            case TextDeltaRecord():
                 yield self._delta(self._block(event.index, "text"), {"text": event.delta})
-            case TextEndEvent():
+            case TextEndRecord():
                 yield from self._text_end(event, at)
-            case RefusalDeltaEvent():
+            case RefusalDeltaRecord():
                 if event.index not in self.open:
                     self.losses.add(at, "refusal part", "Bedrock has no refusal block; sent as text")
                     self._begin(event.index, "text")
@@ -369,19 +368,19 @@ class BlockStreamEncoder:
 
     def _thinking_event(
         self,
-        event: ThinkingStartEvent | ThinkingDeltaEvent | ThinkingSignatureDeltaEvent | ThinkingEndEvent,
+        event: ThinkingStartRecord | ThinkingDeltaRecord | ThinkingSignatureDeltaRecord | ThinkingEndRecord,
         at: Steps,
     ) -> Iterator[Event]:
         match event:
-            case ThinkingStartEvent():
+            case ThinkingStartRecord():
                 self._own(event, at)
                 own = self.facts.body.claude and event.provider in (self.kit.name, None)  # Nova's has none
                 self._begin(event.index, "thinking").own_signature = own
-            case ThinkingDeltaEvent():
+            case ThinkingDeltaRecord():
                 yield self._delta(self._block(event.index, "thinking"), {"reasoningContent": {"text": event.delta}})
-            case ThinkingSignatureDeltaEvent():
+            case ThinkingSignatureDeltaRecord():
                 yield from self._signature(event, at)
-            case ThinkingEndEvent():
+            case ThinkingEndRecord():
                 if event.encrypted is not None:
                     self.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning has no such payload")
                 self._own(event, at)
@@ -390,16 +389,16 @@ class BlockStreamEncoder:
                 assert_never(event)
 
     def _tool_event(
-        self, event: ToolCallStartEvent | ToolCallDeltaEvent | ToolCallEndEvent, at: Steps
+        self, event: ToolCallStartRecord | ToolCallDeltaRecord | ToolCallEndRecord, at: Steps
     ) -> Iterator[Event]:
         match event:
-            case ToolCallStartEvent():
+            case ToolCallStartRecord():
                 self._tool_start(event, at)
-            case ToolCallDeltaEvent():
+            case ToolCallDeltaRecord():
                 block = self._block(event.index, "tool")
                 block.arguments.append(event.delta)
                 block.pending.append(self._delta(block, {"toolUse": {"input": event.delta}}))
-            case ToolCallEndEvent():
+            case ToolCallEndRecord():
                 block = self._block(event.index, "tool")
                 block.pending[0]["contentBlockStart"]["start"]["toolUse"].update(self._own(event, at))
                 self._check_arguments(event.index, at)
@@ -407,10 +406,10 @@ class BlockStreamEncoder:
             case _:
                 assert_never(event)
 
-    def _own(self, event: AnyStreamEvent, at: Steps) -> dict[str, Any]:
+    def _own(self, event: AnyStreamRecord, at: Steps) -> dict[str, Any]:
         return restore_fields(self.kit.claim(self.losses, event.provider_metadata, at))
 
-    def _text_end(self, event: TextEndEvent, at: Steps) -> Iterator[Event]:
+    def _text_end(self, event: TextEndRecord, at: Steps) -> Iterator[Event]:
         citations = self._own(event, at).get("citations")
         block = self._block(event.index, "text")
         if is_list(citations):
@@ -418,7 +417,7 @@ class BlockStreamEncoder:
                 yield self._delta(block, {"citation": citation})
         yield from self._stop(event.index, "text")
 
-    def _signature(self, event: ThinkingSignatureDeltaEvent, at: Steps) -> Iterator[Event]:
+    def _signature(self, event: ThinkingSignatureDeltaRecord, at: Steps) -> Iterator[Event]:
         block = self._block(event.index, "thinking")
         if block.own_signature:  # even "": the part then has a signature, as the body says
             yield self._delta(block, {"reasoningContent": {"signature": event.delta}})
@@ -426,7 +425,7 @@ class BlockStreamEncoder:
             block.reported = True
             self.losses.add((*at, "signature"), "signature of another provider", "meaningless to Bedrock clients")
 
-    def _tool_start(self, event: ToolCallStartEvent, at: Steps) -> None:
+    def _tool_start(self, event: ToolCallStartRecord, at: Steps) -> None:
         """The start is held with the deltas: a canonical stream gives a part's provider
         fields (a ``toolUse.type``) with its end event, and they belong in the start."""
         call = {
@@ -449,13 +448,13 @@ class BlockStreamEncoder:
         if not isinstance(parsed, dict):
             self.losses.add((*at, "arguments"), "tool arguments", "not a JSON object; Bedrock clients cannot parse it")
 
-    def _whole(self, event: PartEvent, at: Steps) -> Iterator[Event]:
-        part = event.part
-        if not isinstance(part, _WHOLE_PARTS):
-            self.losses.add(at, f"{part.type} part", f"{self.facts.body.response} cannot contain it")
+    def _whole(self, event: PartRecord, at: Steps) -> Iterator[Event]:
+        part = deepcopy(event.part)  # the record's part is shared: the writers get their own copy
+        if part["type"] not in _WHOLE_PARTS:
+            self.losses.add(at, f"{part['type']} part", f"{self.facts.body.response} cannot contain it")
             return
         self._own(event, at)
-        for block in encode_blocks(part.model_dump(), self.context, at):
+        for block in encode_blocks(part, self.context, at):
             yield from self._whole_block(event.index, block, at)
 
     def _whole_block(self, index: int, block: dict[str, Any], at: Steps) -> Iterator[Event]:

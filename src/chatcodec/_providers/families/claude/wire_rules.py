@@ -28,8 +28,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.families.claude.model_limits import known_to_think
-from chatcodec._providers.families.claude.model_rules import takes_adaptive_thinking
 from chatcodec._providers.kit.reasoning import EFFORT_BUDGETS, SMALLEST_BUDGET, budget_for_effort, thinking_on
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
@@ -149,7 +147,12 @@ def thinking_taken(model: str | None) -> ThinkingTaken:
     """``adaptive`` for Claude 4.6+ (and a Claude-style id no table names: a Claude newer
     than the table), ``budget`` for a Claude model before 4.6 known to have extended
     thinking (``model_limits.py``), ``none`` for any other: a Claude without extended
-    thinking refuses a ``thinking`` object, and a model chatcodec cannot name may."""
+    thinking refuses a ``thinking`` object, and a model chatcodec cannot name may. The
+    model tables are imported here, where a request's thinking is written: a stream, which
+    reads this module's usage and signature rules, loads none of them."""
+    from chatcodec._providers.families.claude.model_limits import known_to_think
+    from chatcodec._providers.families.claude.model_rules import takes_adaptive_thinking
+
     if takes_adaptive_thinking(model):
         return "adaptive"
     return "budget" if known_to_think(model) else "none"
