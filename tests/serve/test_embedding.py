@@ -6,6 +6,7 @@ run as several worker processes sharing one SQLite store."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -154,6 +155,7 @@ def _uvicorn(settings: Path, socket_path: Path, *options: str) -> Iterator[httpx
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        start_new_session=True,  # its workers in its process group, so a kill takes them too
     )
     client = httpx.Client(transport=httpx.HTTPTransport(uds=str(socket_path)), base_url="http://gateway", timeout=30)
     try:
@@ -170,8 +172,8 @@ def _uvicorn(settings: Path, socket_path: Path, *options: str) -> Iterator[httpx
         try:
             process.communicate(timeout=30)
         except subprocess.TimeoutExpired:  # workers slow to stop on a loaded machine: not this test's subject,
-            process.kill()  # and a live server left behind would fail the next test for it
-            process.communicate()
+            os.killpg(process.pid, signal.SIGKILL)  # and a live server left behind would fail the next test for it;
+            process.communicate(timeout=30)  # the whole group, or an orphaned worker holds stderr open forever
 
 
 def test_worker_processes_sharing_one_sqlite_store_continue_each_others_answers(
