@@ -133,16 +133,10 @@ class ResponseStartRecord(_Record):
 
 
 class _PartRecord(_Record):
+    """A part event's place (``index``, ``choice``) and bag: all a start or an end without
+    more fields holds (``TextStartRecord``, ``ToolCallEndRecord``)."""
+
     __slots__ = ("choice", "index")
-    index: int
-    choice: int
-
-
-class TextStartRecord(_PartRecord):
-    """:class:`~chatcodec.TextStartEvent` as a record."""
-
-    __slots__ = ()
-    type: ClassVar[str] = "text_start"
     field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type")
     provider_metadata: Bag
     index: int
@@ -150,6 +144,13 @@ class TextStartRecord(_PartRecord):
 
     def __init__(self, *, index: int, choice: int = 0, provider_metadata: Bag = None) -> None:
         self.index, self.choice, self.provider_metadata = index, choice, provider_metadata
+
+
+class TextStartRecord(_PartRecord):
+    """:class:`~chatcodec.TextStartEvent` as a record."""
+
+    __slots__ = ()
+    type: ClassVar[str] = "text_start"
 
 
 class _DeltaRecord(_PartRecord):
@@ -314,13 +315,6 @@ class ToolCallEndRecord(_PartRecord):
 
     __slots__ = ()
     type: ClassVar[str] = "tool_call_end"
-    field_names: ClassVar[tuple[str, ...]] = ("provider_metadata", "index", "choice", "type")
-    provider_metadata: Bag
-    index: int
-    choice: int
-
-    def __init__(self, *, index: int, choice: int = 0, provider_metadata: Bag = None) -> None:
-        self.index, self.choice, self.provider_metadata = index, choice, provider_metadata
 
 
 class PartRecord(_PartRecord):
