@@ -1,5 +1,5 @@
 """Two Gemini citation forms that are decided, not mapped, to the canonical url citation (issue 61;
-the reasons are in docs/converting.md, "A Gemini grounding ...").
+the reasons are in docs/converting.md, "Two Gemini forms stay in the candidate's bag").
 
 Sources: google-genai's types. ``CitationMetadata`` / ``Citation`` (``{startIndex, endIndex, uri,
 title, license, publicationDate}``, "Source attributions for content") is a candidate's recitation
