@@ -9,6 +9,12 @@ one conversion by
 * litellm's fastest conversion of the same session (every anchor of
   :mod:`bench.anchors_litellm_agents` is counted, the cheapest shown; from bytes: its
   dict count plus ``json.loads`` of the body, which it needs first);
+* chatcodec on the session's ``model`` and ``messages`` alone, beside each litellm anchor that
+  writes only the system prompt and messages (its converter for OpenAI Chat -> Anthropic,
+  Gemini and Bedrock): the "same work" column compares each anchor with chatcodec doing what
+  it does, since the fastest anchor of those pairs converts no tools and no settings;
+* with ``--pieces``, each acceptance session without its tools and cut to its first message:
+  a second table splits a row into the per-request cost, the other messages and the tools;
 * the bench's hand-written floor (:data:`bench.agent_sources.FLOORS`) on the plainest twin,
   beside chatcodec on that twin (the floors do not handle the shapes);
 * pydantic-core validating the session's canonical form with the canonical model
@@ -22,7 +28,7 @@ uninstrumented) with ``PYTHONHASHSEED=0``; :mod:`bench.callgrind` starts instrum
 around each region and dumps its counts. Every output is first checked to say what its
 input says (:mod:`bench.agent_views`), as the timed agent section does.
 
-``python bench/instructions.py [--turns 10 50] [--only openai-chat->anthropic] [--calls 3] [--keep DIR]``
+``python bench/instructions.py [--turns 10 50] [--only openai-chat->anthropic] [--calls 3] [--keep DIR] [--pieces]``
 (``--keep``: the dumps stay in ``DIR`` for ``callgrind_annotate``).
 """
 
@@ -80,6 +86,14 @@ CHATCODEC, CHATCODEC_PLAIN, FLOOR, LOADS, LOADS_PLAIN, VALIDATION = (
     "canonical validation",
 )
 LITELLM = "litellm: "
+MESSAGES_ONLY = "chatcodec, system and messages only"
+"""chatcodec on what a messages-only litellm converter reads (``model`` and ``messages``, no
+tools or settings), so that row's litellm ratio is also given like for like."""
+SCOPE_MESSAGES = " (system and messages only)"
+"""The end of a litellm anchor's name when it writes no tools and no settings."""
+NO_TOOLS, FIRST_MESSAGE = "chatcodec, no tools", "chatcodec, first message only"
+"""``--pieces``: the session without ``tools`` and ``tool_choice``, and that body cut to its
+first message (the per-request cost every conversion pays)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +135,10 @@ def _cases(turns: int, only: Sequence[str], sets: Sequence[str]) -> tuple[list[C
     for session in perf_sessions.sessions([turns]) if PERF in sets else ():
         if not only or f"{session.source}->{session.target}" in only:
             row = row_key(session.source, session.target, session.shape, turns)
-            _payload_cases(row, session.source, session.target, session.body, session.body, into=(cases, failed))
+            pieces = bool(os.environ.get(PIECES))
+            _payload_cases(
+                row, session.source, session.target, session.body, session.body, into=(cases, failed), pieces=pieces
+            )
     return cases, failed
 
 
@@ -133,10 +150,11 @@ def _payload_cases(
     plain: dict[str, Any] | None,
     *,
     into: tuple[list[Case], list[str]],
+    pieces: bool = False,
 ) -> None:
     """The cases of one row (into ``cases, failed``), each output checked against the view of its input first.
     ``plain``: what the floor converts (the bench's plainest twin, or an acceptance session itself);
-    ``None``, no floor on this row."""
+    ``None``, no floor on this row; ``pieces``: the row's :func:`_pieces` too."""
     cases, failed = into
     import chatcodec
     from bench import agent_sources, anchors_litellm_agents
@@ -167,11 +185,10 @@ def _payload_cases(
     add("dict", VALIDATION, partial(validator.validate_python, canonical), None, None)
     add("bytes", VALIDATION, partial(validator.validate_json, json.dumps(canonical).encode()), None, None)
     if (source, target) in anchors_litellm_agents.PAIRS:
-        for anchor in anchors_litellm_agents.anchors(source, target, payload):
-            only_messages = anchor.messages_only
-            anchor_view = agent_sources.viewer(source, target, messages_only=only_messages)
-            anchor_expected = agent_sources.expected(payload, source, target, messages_only=only_messages)
-            add("dict", LITELLM + anchor.name, anchor.call, anchor_view, anchor_expected)
+        _litellm_cases(source, target, payload, add, convert)
+    if pieces:
+        for name, piece in _pieces(payload).items():
+            add("dict", name, partial(convert, piece), None, None)
     floor = agent_sources.FLOORS.get((source, target))
     if floor is not None and plain is not None and _floor_converts(floor, plain, view, source, target):
         plain_body = json.dumps(plain).encode()
@@ -180,6 +197,42 @@ def _payload_cases(
         add("bytes", LOADS_PLAIN, partial(json.loads, plain_body), None, None)
         add("dict", CHATCODEC_PLAIN, partial(convert, plain), view, plain_expected)
         add("bytes", CHATCODEC_PLAIN, partial(convert, plain_body), view, plain_expected)
+
+
+Add = Callable[[str, str, Callable[[], object], Callable[[Any], object] | None, object], None]
+"""``_payload_cases``'s ``add(form, name, call, view, expected)``."""
+
+
+def _litellm_cases(
+    source: str, target: str, payload: dict[str, Any], add: Add, convert: Callable[[object], object]
+) -> None:
+    """Every litellm anchor of the pair, each checked by the view of what it writes, and for a
+    messages-only one (once) chatcodec given the same ``model`` and ``messages`` alone."""
+    from bench import agent_sources, anchors_litellm_agents
+
+    bare_added = False
+    for anchor in anchors_litellm_agents.anchors(source, target, payload):
+        only_messages = anchor.messages_only
+        anchor_view = agent_sources.viewer(source, target, messages_only=only_messages)
+        anchor_expected = agent_sources.expected(payload, source, target, messages_only=only_messages)
+        scope = SCOPE_MESSAGES if only_messages else ""
+        add("dict", LITELLM + anchor.name + scope, anchor.call, anchor_view, anchor_expected)
+        if only_messages and not bare_added:
+            bare = {"model": payload["model"], "messages": payload["messages"]}
+            add("dict", MESSAGES_ONLY, partial(convert, bare), anchor_view, anchor_expected)
+            bare_added = True
+
+
+PIECES = "CHATCODEC_BENCH_PIECES"
+"""Set (by ``--pieces``): each session is also counted without its tools, and cut to its first
+message, so a row splits into the per-request cost, the messages and the tools."""
+
+
+def _pieces(payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The session without its tools, and that body with its first message (or input item) only."""
+    listed = "messages" if "messages" in payload else "input"
+    without = {key: value for key, value in payload.items() if key not in ("tools", "tool_choice")}
+    return {NO_TOOLS: without, FIRST_MESSAGE: {**without, listed: payload[listed][:1]}}
 
 
 FIRST_SIGHT = "CHATCODEC_BENCH_FIRST_SIGHT"
@@ -297,9 +350,9 @@ def _ratio(numerator: float | None, denominator: float | None, limit: float | No
 def table(counts: dict[str, float], turns: Sequence[int]) -> str:
     """The Markdown table: per row and input form, chatcodec beside litellm, the floor and validation."""
     lines = [
-        "| pair | turns | in | chatcodec | litellm fastest | / litellm | chatcodec plain / floor | / floor "
-        "| canonical validation | / validation |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| pair | turns | in | chatcodec | litellm fastest | / litellm | same work / litellm "
+        "| chatcodec plain / floor | / floor | canonical validation | / validation |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     from bench import perf_sessions
 
@@ -327,11 +380,46 @@ def table(counts: dict[str, float], turns: Sequence[int]) -> str:
                 validation = get(VALIDATION)
                 lines.append(
                     f"| {pair} | {size} | {form} | {_millions(ours)} | {_millions(fastest)} | "
-                    f"{_ratio(ours, fastest, 1.0)} | "
+                    f"{_ratio(ours, fastest, 1.0)} | {same_work(counts, row) if form == 'dict' else ''} | "
                     f"{'' if plain is None else _millions(plain) + ' / ' + _millions(floor)} | "
                     f"{_ratio(plain, floor, FLOOR_LIMIT if is_floor_target else None)} | "
                     f"{_millions(validation)} | {_ratio(ours, validation, VALIDATION_LIMIT)} |"
                 )
+    return "\n".join(lines)
+
+
+def same_work(counts: dict[str, float], row: str) -> str:
+    """chatcodec against each litellm anchor on the work that anchor does (a messages-only
+    converter against chatcodec given ``model`` and ``messages`` alone), the largest ratio:
+    litellm's fastest anchor for three pairs writes no tools and no settings, which the main
+    column's chatcodec count includes."""
+    ratios: list[float] = []
+    for label, value in counts.items():
+        if label.startswith(f"{row}|dict|{LITELLM}") and value:
+            ours = counts.get(f"{row}|dict|{MESSAGES_ONLY if label.endswith(SCOPE_MESSAGES) else CHATCODEC}")
+            if ours is not None:
+                ratios.append(ours / value)
+    return _ratio(max(ratios), 1.0, 1.0) if ratios else ""
+
+
+def pieces_table(counts: dict[str, float], turns: Sequence[int]) -> str:
+    """``--pieces``: each acceptance session's dict conversion split into the per-request cost (the
+    body cut to its first message), the rest of the messages and the tools, in M instructions."""
+    from bench import perf_sessions
+
+    lines = [
+        "| pair | turns | whole | per request (first message only) | other messages | tools |",
+        "|---|---|---|---|---|---|",
+    ]
+    for source, target, shape in perf_sessions.STEMS.values():
+        for size in turns:
+            row = row_key(source, target, shape, size)
+            whole, without, first = (counts.get(f"{row}|dict|{name}") for name in (CHATCODEC, NO_TOOLS, FIRST_MESSAGE))
+            if whole is None or without is None or first is None:
+                continue
+            pair = f"{source} -> {target}" + ("" if shape == perf_sessions.REAL else f" ({shape})")
+            cells = (whole, first, without - first, whole - without)
+            lines.append(f"| {pair} | {size} | " + " | ".join(_millions(cell) for cell in cells) + " |")
     return "\n".join(lines)
 
 
@@ -346,6 +434,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--first-sight",
         action="store_true",
         help="empty the memories of proved argument and base64 texts before each chatcodec conversion",
+    )
+    parser.add_argument(
+        "--pieces",
+        action="store_true",
+        help="also count each acceptance session without its tools and cut to its first message, and split it",
     )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument(
@@ -365,10 +458,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = arguments.sessions or ([BENCH, PERF] if perf_sessions.available() else [BENCH])
     if arguments.first_sight:
         os.environ[FIRST_SIGHT] = "1"  # the child inherits it
+    if arguments.pieces:
+        os.environ[PIECES] = "1"
     counts = count(arguments.turns, arguments.only, arguments.calls, arguments.warmup, arguments.keep, sets=sets)
     print(_header())
     print()
     print(table(counts, arguments.turns))
+    if arguments.pieces:
+        print()
+        print(pieces_table(counts, arguments.turns))
     return 0
 
 

@@ -71,3 +71,40 @@ def test_a_sessions_conversion_passes_the_check_the_counts_make_first() -> None:
     assert view({**written, "messages": written["messages"][:1]}) != agent_sources.expected(
         _BODY, "openai-chat", "anthropic"
     )
+
+
+def test_same_work_compares_a_messages_only_anchor_with_chatcodec_given_messages_only() -> None:
+    instructions = _bench("instructions")
+    row = instructions.row_key("openai-chat", "anthropic", "perf session", 10)
+    converter = f"{row}|dict|{instructions.LITELLM}litellm converter{instructions.SCOPE_MESSAGES}"
+    transform = f"{row}|dict|{instructions.LITELLM}litellm request transform"
+    counts = {
+        f"{row}|dict|{instructions.CHATCODEC}": 2_000.0,
+        f"{row}|dict|{instructions.MESSAGES_ONLY}": 1_500.0,
+        converter: 1_600.0,
+        transform: 4_000.0,
+    }
+    # the converter writes messages only: 1500 / 1600; the transform the whole request: 2000 / 4000
+    assert instructions.same_work(counts, row) == "0.94x ✓"
+    counts[converter] = 1_000.0
+    assert instructions.same_work(counts, row) == "1.50x ✗"
+    assert instructions.same_work({}, row) == ""
+
+
+def test_pieces_split_a_session_into_the_request_its_messages_and_its_tools() -> None:
+    instructions = _bench("instructions")
+    body = {**_BODY, "tools": [{"type": "function", "function": {"name": "edit"}}], "tool_choice": "auto"}
+    pieces = instructions._pieces(body)
+    assert pieces[instructions.NO_TOOLS] == _BODY
+    assert pieces[instructions.FIRST_MESSAGE] == {"model": _BODY["model"], "messages": _BODY["messages"][:1]}
+    responses = instructions._pieces({"model": "m", "input": [1, 2, 3], "tools": []})
+    assert responses[instructions.FIRST_MESSAGE] == {"model": "m", "input": [1]}
+    row = instructions.row_key("openai-chat", "anthropic", "perf session", 10)
+    counts = {
+        f"{row}|dict|{instructions.CHATCODEC}": 2.5e6,
+        f"{row}|dict|{instructions.NO_TOOLS}": 2.0e6,
+        f"{row}|dict|{instructions.FIRST_MESSAGE}": 0.25e6,
+    }
+    assert "| openai-chat -> anthropic | 10 | 2.50 M | 0.25 M | 1.75 M | 0.50 M |" in instructions.pieces_table(
+        counts, [10]
+    )
