@@ -18,6 +18,8 @@ from chatcodec._losses import LossRecorder
 from chatcodec._option_table import named_options
 from chatcodec._payloads import load_object
 from chatcodec._providers.contract.context import with_field_data
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.kit.origins import Origins, checked
 from chatcodec._registry import get_codec
 from chatcodec._sdk_objects import sdk_json_nested
 
@@ -94,9 +96,6 @@ def trace_source(recorder: LossRecorder, payload: object, source: str, canonical
     ``payload`` by ``source``'s reader) at their place in ``payload``: its own numbering
     and field names (:mod:`chatcodec._providers.kit.origins`), found only when a loss is
     reported."""
-    from chatcodec._providers.contract.provider_codec import ProviderCodec
-    from chatcodec._providers.kit.origins import Origins, checked
-
     codec = get_codec(source)
     if not isinstance(codec, ProviderCodec):
         return
