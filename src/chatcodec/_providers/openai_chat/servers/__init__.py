@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +104,13 @@ def server_for_model(model: str | None) -> Server | None:
     """The server a model id names unambiguously (``deepseek-chat``), or None."""
     if not model:
         return None
+    return _server_for_model(model)
+
+
+@lru_cache(maxsize=1024)
+def _server_for_model(model: str) -> Server | None:
+    """Every server's model patterns tried in turn (about 11 k instructions, each request):
+    remembered by model id, as an agent sends the same one every turn (the table is fixed)."""
     lowered = model.lower()
     return next((server for pattern, server in _model_patterns() if pattern.fullmatch(lowered)), None)
 
