@@ -228,12 +228,14 @@ def chunk_text(chunks: list[Any]) -> str:
 def option(context: EncodeContext, at: Steps) -> str | None:
     """The ``reasoning_field`` option, checked;
     ``at`` is where the caller spelled it, for the error."""
+    value = context.option(PUBLIC_OPTION)
+    if value is None:
+        return None  # the usual request: the import below costs more than the rest of the call
     from chatcodec._providers.openai_chat.servers import IN_CONTENT
 
-    value = context.option(PUBLIC_OPTION)
-    if value is not None and context.options.get(IN_CONTENT) is True:
+    if context.options.get(IN_CONTENT) is True:
         return CONTENT  # set by the named server, not the caller (servers.prepare)
-    if value is None or value in FIELDS:
+    if value in FIELDS:
         return value
     raise PayloadError(f"reasoning_field must be one of {', '.join(FIELDS)}, not {value!r}", path(*at))
 
