@@ -14,7 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._codec_options import checked_options
-from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._conversion import foreign_writer, read_request_data, trace_source, write_request_data
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
@@ -277,7 +277,7 @@ def convert_request(
     The source's reader gives canonical data and the target's writer writes it
     (:mod:`chatcodec._conversion`): no canonical model is built."""
     named = checked_options(target, options)  # before reading: a typo is the caller's
-    span = open_conversion()  # no caller's code runs between the read and the write
+    span = open_conversion(foreign_writer(source, target))  # no caller's code runs between the read and the write
     try:
         canonical = read_request_data(payload, source, strict=strict, target=target)
         recorder = LossRecorder()

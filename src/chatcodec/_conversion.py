@@ -64,6 +64,16 @@ def read_request_data(
     return reader.read_request(load_object(sdk_json_nested(payload), f"{source} request"))
 
 
+def foreign_writer(source: str, target: str) -> str | None:
+    """The provider ``target``'s writer is, when it is another provider's codec than
+    ``source``'s reader (the :func:`~chatcodec._providers.contract.context.open_conversion`
+    span's ``writer``); None for the same format, or canonical data out."""
+    writer = get_codec(target)
+    if not isinstance(writer, ProviderCodec) or writer.name == get_codec(source).name:
+        return None
+    return writer.name
+
+
 def common_json(text: str | bytes | bytearray, source: str) -> dict[str, Any] | None:
     """JSON ``text`` parsed and validated in one pass in Rust by ``source``'s closed front,
     when it takes it, for a reading that follows on this thread (which does not validate it

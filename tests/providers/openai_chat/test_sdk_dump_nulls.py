@@ -38,3 +38,42 @@ def test_a_null_under_an_undocumented_key_is_still_data_reported_elsewhere() -> 
     assert [loss.what for loss in losses] == ["openai-chat data ['x_trace']"]
     back = chatcodec.convert_request(request, source="openai-chat", target="openai-chat")
     assert back["messages"][2]["x_trace"] is None
+
+
+def test_a_conversion_to_another_format_reads_the_nulls_without_markers() -> None:
+    """Only OpenAI Chat's own writer reads the markers, so a reading whose writer is another
+    provider's leaves them out (a marker bag a message was a tenth of the conversion), and
+    the canonical data and canonical output (target ``canonical``) still carry them."""
+    from chatcodec._conversion import foreign_writer
+    from chatcodec._providers.contract.context import close_conversion, open_conversion
+
+    assert foreign_writer("openai-chat", "anthropic") == "anthropic"
+    assert foreign_writer("openai-chat", "openai-chat") is None
+    assert foreign_writer("openai-chat", "canonical") is None
+    span = open_conversion(foreign_writer("openai-chat", "anthropic"))
+    try:
+        read = read_request_data(sdk_dump_session(), "openai-chat")
+    finally:
+        close_conversion(span)
+    assert read == read_request_data(without_nulls(sdk_dump_session()), "openai-chat")
+    canonical = chatcodec.convert_request(sdk_dump_session(), source="openai-chat", target="canonical")
+    bags = [message["provider_metadata"] for message in canonical["messages"] if message.get("provider_metadata")]
+    assert sorted(sorted(bag["openai-chat"]["_nulls"]) for bag in bags) == [
+        ["annotations", "audio", "function_call", "refusal"],
+        ["name"],
+        ["name"],
+    ]
+
+
+def test_every_other_format_writes_the_dump_as_it_writes_its_plain_twin() -> None:
+    for target in ("anthropic", "openai-responses", "gemini", "bedrock-converse", "ollama", "bedrock-nova"):
+        dumped: list[chatcodec.Loss] = []
+        plain: list[chatcodec.Loss] = []
+        written = chatcodec.convert_request(
+            sdk_dump_session(), source="openai-chat", target=target, on_loss="ignore", losses=dumped
+        )
+        twin = chatcodec.convert_request(
+            without_nulls(sdk_dump_session()), source="openai-chat", target=target, on_loss="ignore", losses=plain
+        )
+        assert written == twin, target
+        assert [(loss.path, loss.what) for loss in dumped] == [(loss.path, loss.what) for loss in plain], target

@@ -44,9 +44,13 @@ class Conversion:
     """What one ``convert_request`` remembers from its read for its write, in the span no
     caller's code runs in (:func:`open_conversion` to :func:`close_conversion`)."""
 
-    __slots__ = ("schema_texts", "uncited")
+    __slots__ = ("schema_texts", "uncited", "writer")
 
-    def __init__(self) -> None:
+    def __init__(self, writer: str | None = None) -> None:
+        self.writer = writer
+        """The provider whose writer the read goes to (its bag key), when it is another
+        provider's codec; None when the canonical data is the caller's (``target`` is
+        ``canonical``) or the writer is the reader's own format (:attr:`DecodeContext.writer`)."""
         self.schema_texts: SchemaTexts = {}
         """The schema texts of :mod:`chatcodec._providers.families.schema_writing`."""
         self.uncited: object = None
@@ -60,9 +64,10 @@ CONVERSION: ContextVar[Conversion | None] = ContextVar("chatcodec_conversion", d
 thread-local's cost to read)."""
 
 
-def open_conversion() -> Token[Conversion | None]:
-    """Start a conversion's span; the token to give :func:`close_conversion`."""
-    return CONVERSION.set(Conversion())
+def open_conversion(writer: str | None = None) -> Token[Conversion | None]:
+    """Start a conversion's span (``writer``: :attr:`Conversion.writer`); the token to give
+    :func:`close_conversion`."""
+    return CONVERSION.set(Conversion(writer))
 
 
 def close_conversion(token: Token[Conversion | None]) -> None:
@@ -199,6 +204,12 @@ class DecodeContext:
     every free-form value was then checked in Rust as a JSON value no deeper than the
     canonical model holds it, so the codec need not write the canonical data again to be
     sure a model would hold it (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request`)."""
+    writer: str | None = None
+    """The provider whose writer this reading goes to, when it is one conversion's and that
+    writer is another provider's (:func:`open_conversion`); None: the canonical data is the
+    caller's, or goes back to this format. A reader may then leave out what only its own
+    writer reads: the spellings another writer passes over in silence (``report_foreign``),
+    such as an OpenAI SDK dump's ``null`` fields, which cost a marker bag a message."""
     cited: bool | None = None
     """Whether the reading put a url citation on a text part: said (True or False) by the
     reader of a format whose requests carry them (``Capabilities.citations`` names

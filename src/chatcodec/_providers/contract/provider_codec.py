@@ -32,6 +32,7 @@ from chatcodec._option_table import OptionTable
 from chatcodec._payloads import load_object, too_deep
 from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import (
+    CONVERSION,
     DecodeContext,
     EncodeContext,
     note_citations,
@@ -316,6 +317,9 @@ class ProviderCodec:
         check it); a reader with no closed front at all (an outside codec's) need not check
         the values it reads, so the model checks them (:func:`held`)."""
         context = self.decode_context()
+        span = CONVERSION.get()
+        if span is not None:  # one conversion's reading: whose writer follows
+            context.writer = span.writer
         canonical = self._marked(reading(self._requests.decode_request, payload, context), payload)
         note_citations(canonical, context.cited is not False and "request" in self.capabilities.citations)
         if not context.closed and getattr(self._requests, "JSON_FRONT", None) is None:

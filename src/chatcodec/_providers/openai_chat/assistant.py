@@ -101,13 +101,15 @@ def decode_assistant(
     response: bool = False,
     ids: functions.CallIds | None = None,
     closed: bool = False,
+    spelled: bool = True,
 ) -> dict[str, Any]:
     """A wire assistant message (request history or, with ``response``, a response's),
     canonical; ``ids`` names the conversation's deprecated ``function_call`` entries;
-    ``closed``: the message is the closed front's copy (``common_shapes.py``)."""
+    ``closed``: the message is the closed front's copy (``common_shapes.py``); ``spelled``:
+    a plain turn's SDK-dump nulls are marked (:func:`~.plain_turn.read_plain_turn`)."""
     if len(message) == 2 and type(message.get("content")) is str:  # a role and a content string: nothing else
         return {"role": "assistant", "content": message["content"]}
-    plain = read_plain_turn(message, closed)
+    plain = read_plain_turn(message, closed, spelled)
     if plain is not None:
         return plain
     thinking, mapped = reasoning.decode_reasoning(message)

@@ -67,13 +67,14 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     pairs = "function" in map(_ROLE, messages)  # looked for in C: every message of every conversion
     group: list[dict[str, Any]] | None = None  # the results of the open tool message
     closed = context.closed  # the closed front's copy: its calls are of the plain shape
+    spelled = context.writer is None  # an SDK dump's nulls marked only for this format's writer
     for message in messages:
         role = message["role"]
         if role in _RESULT_ROLES:
             if role == "function":
                 result = functions.decode_function_message(message, ids)
             else:
-                result = _decode_tool_result(message)
+                result = _decode_tool_result(message, spelled)
                 if pairs:
                     ids.answered(result["tool_use_id"])
             if group is None:
@@ -84,7 +85,7 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
             continue
         group = None
         if role == "assistant":
-            append(assistant.decode_assistant(message, ids=ids, closed=closed))
+            append(assistant.decode_assistant(message, ids=ids, closed=closed, spelled=spelled))
             if pairs:
                 ids.calls(decoded[-1])
         elif len(message) == 2:  # system, developer, user: the wire types allow no other role
@@ -93,15 +94,17 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
                 message["content"] = parts.decode_parts(content)
             append(message)
         else:
-            append(_decode_plain(message))
+            append(_decode_plain(message, spelled))
     return decoded
 
 
-def _decode_plain(message: dict[str, Any]) -> dict[str, Any]:
-    """A system, developer or user message with more than a role and content."""
+def _decode_plain(message: dict[str, Any], spelled: bool = True) -> dict[str, Any]:
+    """A system, developer or user message with more than a role and content (``spelled``:
+    an SDK dump's ``null`` is marked, for this format's writer)."""
     canonical: dict[str, Any] = {"role": message["role"], "content": parts.decode_parts(message["content"])}
     if len(message) == 3 and "name" in message and message["name"] is None:  # an SDK dump's
-        canonical["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+        if spelled:
+            canonical["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
         return canonical
     if isinstance(message.get("name"), str):
         canonical["name"] = message["name"]
@@ -114,18 +117,16 @@ EMPTY_RESULT = "_empty_result"
 """Marker: a tool message's ``content`` was ``[]`` (read as the empty text), written back so."""
 
 
-def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
+def _decode_tool_result(message: dict[str, Any], spelled: bool = True) -> dict[str, Any]:
     content = message["content"]
     if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
         return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
     if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
         read = content if type(content) is str else parts.decode_parts(content)
-        return {
-            "type": "tool_result",
-            "tool_use_id": message["tool_call_id"],
-            "content": read,
-            "provider_metadata": {PROVIDER: {NULLS: ["name"]}},
-        }
+        result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": read}
+        if spelled:
+            result["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+        return result
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
     bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))
     if content == []:  # no parts is no output: the empty text, as Responses' "output": [] reads

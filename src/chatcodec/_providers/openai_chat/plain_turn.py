@@ -21,14 +21,15 @@ _PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
 _PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
 
 
-def read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[str, Any] | None:
+def read_plain_turn(message: Mapping[str, Any], closed: bool = False, spelled: bool = True) -> dict[str, Any] | None:
     """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
     ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
     fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
     where a key may be left out): what the general reading below gives it. ``closed``:
     the closed front's copy, whose values have the plain types and every call is plain (an
     ``id``, ``type: function`` and a function of exactly a ``name`` and argument text), so
-    none is looked at again."""
+    none is looked at again. ``spelled``: the nulls are marked in the bag, for this format's
+    writer (another writer passes the marker over: :attr:`~chatcodec.contract.DecodeContext.writer`)."""
     nulls: list[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
         nulls = _spelled_nulls(message, closed)
@@ -56,6 +57,8 @@ def read_plain_turn(message: Mapping[str, Any], closed: bool = False) -> dict[st
             return None
         body += parts
     canonical: dict[str, Any] = {"role": "assistant", "content": body}
+    if not spelled:
+        nulls = None
     if "content" not in message:
         canonical["provider_metadata"] = {
             PROVIDER: {"_content": "absent", NULLS: nulls} if nulls else {"_content": "absent"}
