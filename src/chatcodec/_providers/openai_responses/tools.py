@@ -91,7 +91,7 @@ def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     definition["parameters"] = {"type": "object", "properties": {}} if parameters is None else parameters
     if tool.get("strict") is not None:
         definition["strict"] = tool["strict"]
-    rest = split_fields(tool, _TOOL_FIELDS)
+    rest = _tool_bag(tool)
     if "parameters" not in tool:
         rest[_NO_PARAMETERS] = True
     elif parameters is not None and read_as_sent(parameters, to_openai_strict if tool.get("strict") is True else None):
@@ -99,6 +99,20 @@ def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     if "strict" not in tool:
         rest[_NO_STRICT] = True
     return KIT.attach(definition, rest)
+
+
+def _tool_bag(tool: dict[str, Any]) -> dict[str, Any]:
+    """:func:`~chatcodec._providers.kit.split_fields` of a function tool, answered in one
+    look for the usual tool: no field but its own, and none ``null`` or only ``strict``
+    (the OpenAI SDK's default, which a Responses agent sends on every tool of every
+    request; the general split cost about 11 k instructions a tool)."""
+    if tool.keys() <= _TOOL_FIELDS:
+        nulls = [*tool.values()].count(None)
+        if not nulls:
+            return {}
+        if nulls == 1 and tool.get("strict", False) is None:
+            return {NULLS: ["strict"]}
+    return split_fields(tool, _TOOL_FIELDS)
 
 
 def _is_function(tool: dict[str, Any]) -> bool:
