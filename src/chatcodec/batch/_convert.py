@@ -20,6 +20,7 @@ from typing import Any, Literal
 from chatcodec._api import convert_request, convert_response
 from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
 from chatcodec._detect import mismatch
+from chatcodec._empty import empty_list
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LOSS_KINDS, Loss, LossRecorder
 from chatcodec._narrow import as_dict, as_list
@@ -479,7 +480,7 @@ class RawLine:
 class LineBatch:
     """Consecutive lines of a JSONL input, sent to a worker together."""
 
-    lines: list[RawLine] = field(default_factory=list[RawLine])
+    lines: list[RawLine] = field(default_factory=empty_list)
     """The non-blank lines, in input order."""
     size: int = 0
     """Bytes of input the batch covers, blank lines included (for progress)."""
@@ -493,13 +494,13 @@ class BatchResult:
     """The converted payloads, one JSON document per line, already serialized."""
     converted: int = 0
     """How many lines were converted."""
-    rejects: list[Reject] = field(default_factory=list[Reject])
+    rejects: list[Reject] = field(default_factory=empty_list)
     """The lines that were not, in input order."""
-    losses: list[tuple[int, Loss]] = field(default_factory=list[tuple[int, Loss]])
+    losses: list[tuple[int, Loss]] = field(default_factory=empty_list)
     """Losses of converted lines, with their line numbers."""
     size: int = 0
     """Bytes of input the batch covered."""
-    placeholders: list[int] = field(default_factory=list[int])
+    placeholders: list[int] = field(default_factory=empty_list)
     """Which lines of ``output`` (counting from 0) are ``keep_lines`` placeholders, so a
     writer of another format (Parquet) can tell them from converted payloads."""
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, assert_never, cast
 
 from chatcodec import StreamError
+from chatcodec._empty import empty_list
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT, encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
@@ -97,7 +98,7 @@ class _Open:
     """Thinking from another provider: its signature is not sent."""
     reported: bool = False
     """Whether that was reported already (once per part)."""
-    arguments: list[str] = field(default_factory=list[str])
+    arguments: list[str] = field(default_factory=empty_list)
     """A tool call's argument fragments, checked once the call ends."""
 
 
@@ -108,7 +109,7 @@ class _Queued:
 
     start: dict[str, Any]
     at: Steps
-    deltas: list[str] = field(default_factory=list[str])
+    deltas: list[str] = field(default_factory=empty_list)
     ended: bool = False
 
 
