@@ -20,7 +20,6 @@ from typing import Any, Literal
 from chatcodec._api import convert_request, convert_response
 from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
 from chatcodec._detect import mismatch
-from chatcodec._empty import empty_list
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LOSS_KINDS, Loss, LossRecorder
 from chatcodec._narrow import as_dict, as_list
@@ -480,7 +479,7 @@ class RawLine:
 class LineBatch:
     """Consecutive lines of a JSONL input, sent to a worker together."""
 
-    lines: list[RawLine] = field(default_factory=empty_list)
+    lines: list[RawLine] = field(default_factory=list[RawLine])
     """The non-blank lines, in input order."""
     size: int = 0
     """Bytes of input the batch covers, blank lines included (for progress)."""
@@ -494,13 +493,13 @@ class BatchResult:
     """The converted payloads, one JSON document per line, already serialized."""
     converted: int = 0
     """How many lines were converted."""
-    rejects: list[Reject] = field(default_factory=empty_list)
+    rejects: list[Reject] = field(default_factory=list[Reject])
     """The lines that were not, in input order."""
-    losses: list[tuple[int, Loss]] = field(default_factory=empty_list)
+    losses: list[tuple[int, Loss]] = field(default_factory=list[tuple[int, Loss]])
     """Losses of converted lines, with their line numbers."""
     size: int = 0
     """Bytes of input the batch covered."""
-    placeholders: list[int] = field(default_factory=empty_list)
+    placeholders: list[int] = field(default_factory=list[int])
     """Which lines of ``output`` (counting from 0) are ``keep_lines`` placeholders, so a
     writer of another format (Parquet) can tell them from converted payloads."""
 

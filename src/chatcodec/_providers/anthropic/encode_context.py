@@ -9,7 +9,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatcodec._empty import empty_dict, empty_list
 from chatcodec._providers.anthropic.markers import KIT
 from chatcodec._providers.families.claude.wire_rules import UnsignedThinking
 from chatcodec.contract import EncodeContext, Steps, encode_cache_control, restore_fields
@@ -36,8 +35,8 @@ class AnthropicContext(EncodeContext):
     """The ``unsigned_thinking`` option, checked (anything but ``"text"`` is ``"drop"``)."""
     tool_names: Callable[[], dict[str, str]] = dict
     """Tool names by call id, asked for only when a result names its tool (rare)."""
-    breakpoints: list[Breakpoint] = field(default_factory=empty_list)
-    signed: dict[str, str] = field(default_factory=empty_dict)
+    breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
+    signed: dict[str, str] = field(default_factory=dict[str, str])
     """The ids written so far with a Gemini signature in them, by call id (``tool_ids.py``)."""
 
     def holding(self, *what: str) -> None:

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, assert_never, cast
 
 from chatcodec import StreamError
-from chatcodec._empty import empty_list
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT, encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
@@ -98,7 +97,7 @@ class _Open:
     """Thinking from another provider: its signature is not sent."""
     reported: bool = False
     """Whether that was reported already (once per part)."""
-    arguments: list[str] = field(default_factory=empty_list)
+    arguments: list[str] = field(default_factory=list[str])
     """A tool call's argument fragments, checked once the call ends."""
 
 
@@ -109,7 +108,7 @@ class _Queued:
 
     start: dict[str, Any]
     at: Steps
-    deltas: list[str] = field(default_factory=empty_list)
+    deltas: list[str] = field(default_factory=list[str])
     ended: bool = False
 
 

@@ -40,7 +40,6 @@ from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._empty import empty_dict
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._narrow import as_dict, as_list
@@ -95,7 +94,7 @@ class RuleCall:
     """``API version 2026-10-21`` or ``model family Claude Opus 4.7+``: why it applies."""
     losses: LossRecorder
     """Where each change is recorded."""
-    options: Mapping[str, Any] = field(default_factory=empty_dict)
+    options: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """The encode's options by public name (a rule whose data depends on one reads it:
     OpenAI Chat's sampling ranges on the ``server`` it names)."""
     unchecked: frozenset[str] = frozenset()

@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from chatcodec._empty import empty_dict
-
 DATA_FILE = "known_fields.json"
 
 
@@ -35,13 +33,13 @@ class FieldSets:
     """Kind -> ``type``/``role`` -> the literal values that tell union arms apart."""
     unions: dict[str, tuple[str, ...]]
     """Union name -> its arms (kinds)."""
-    required: dict[str, tuple[str, ...]] = field(default_factory=empty_dict)
+    required: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """Kind -> the fields an object of that kind must hold (checked on requests)."""
-    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=empty_dict)
+    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict[str, dict[str, dict[str, Any]]])
     """Kind -> field -> what its scalar value may be (type, enum, bounds; checked on requests)."""
     one_member: frozenset[str] = frozenset()
     """Kinds whose objects set exactly one member (botocore's unions)."""
-    one_of: dict[str, dict[str, Any]] = field(default_factory=empty_dict)
+    one_of: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
     """Kind -> ``members`` of which an object sets exactly one (a proto ``oneof``, Gemini's
     part data), with the provider's ``message`` and its ``source``."""
 

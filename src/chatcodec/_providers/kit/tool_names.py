@@ -30,7 +30,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from chatcodec._empty import empty_set
 from chatcodec._losses import LossRecorder, Steps
 
 
@@ -48,7 +47,7 @@ class ToolNameRule:
     """The rule as a loss says it."""
     first: re.Pattern[str] | None = None
     """A first character it accepts, when that is narrower than the rest."""
-    accepted: set[str] = field(default_factory=empty_set, compare=False, hash=False, repr=False)
+    accepted: set[str] = field(default_factory=set[str], compare=False, hash=False, repr=False)
     """Names :func:`tool_name` found valid: a session calls a few tools many times, and a
     set lookup is a fraction of the pattern match (at most :data:`ACCEPTED_LIMIT`)."""
 

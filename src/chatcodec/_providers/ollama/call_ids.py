@@ -21,8 +21,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from chatcodec._empty import empty_list
-
 PREFIX = "ollama_call"
 """The prefix of ids made up for calls."""
 
@@ -52,7 +50,7 @@ def orphan_result_id(message: int) -> str:
 class OpenCalls:
     """The calls of the last assistant turn that no result has answered yet, in order."""
 
-    calls: list[tuple[str, str]] = field(default_factory=empty_list)
+    calls: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
     """``(id, name)`` of each unanswered call."""
 
     def reset(self, calls: list[tuple[str, str]]) -> None:

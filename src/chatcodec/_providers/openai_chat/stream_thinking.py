@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from chatcodec._empty import empty_dict
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec._providers.openai_chat import reasoning, stream_indexes
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
@@ -42,7 +41,7 @@ class ThinkingRoute:
     """Where one thinking part's deltas go; ``target`` None means held back or dropped."""
 
     target: str | None
-    entry: dict[str, Any] = field(default_factory=empty_dict)  # reasoning_details entry base
+    entry: dict[str, Any] = field(default_factory=dict[str, Any])  # reasoning_details entry base
     held: list[tuple[str, str]] | None = None  # ("text" | "signature", delta) until the end
     dropped: bool = False
     signature_lost: bool = False

@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from chatcodec import StreamError
-from chatcodec._empty import empty_dict, empty_set
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.logprobs import after_deltas, read_delta_logprobs, take_part_logprobs
@@ -99,10 +98,10 @@ class _Item:
     """An output item between its ``added`` and ``done``."""
 
     kind: str
-    parts: dict[Slot, PartBuilder] = field(default_factory=empty_dict)
-    streamed: set[Slot] = field(default_factory=empty_set)
+    parts: dict[Slot, PartBuilder] = field(default_factory=dict[Slot, PartBuilder])
+    streamed: set[Slot] = field(default_factory=set[Slot])
     reserved: int | None = None
-    refusals: dict[Slot, int] = field(default_factory=empty_dict)
+    refusals: dict[Slot, int] = field(default_factory=dict[Slot, int])
 
 
 class StreamDecoder(FeedByReading):

@@ -33,7 +33,6 @@ from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from chatcodec._empty import empty_dict, empty_list
 from chatcodec._providers.openai_responses.carried_reasoning import seal_call, sealing_of
 from chatcodec._providers.openai_responses.edge import error_fields
 from chatcodec._providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
@@ -85,7 +84,7 @@ class _Pending:
 
     start: TextStartRecord | ThinkingStartRecord | ToolCallStartRecord | None
     kind: str
-    fragments: list[str] = field(default_factory=empty_list)
+    fragments: list[str] = field(default_factory=list[str])
     signature: list[str] | None = None
     live: int | None = None
     """The ``output_index`` of the message item a text part streams into as it arrives."""
@@ -106,12 +105,12 @@ class _Stream:
     error: ErrorRecord | None = None
     """An error the answer ended with: the terminal event is then ``response.failed``."""
     usage: dict[str, Any] | None = None
-    metadata: dict[str, Any] = field(default_factory=empty_dict)
+    metadata: dict[str, Any] = field(default_factory=dict[str, Any])
     """The response's bags given without a finish (an answer whose end is unknown)."""
-    pending: dict[int, _Pending] = field(default_factory=empty_dict)
+    pending: dict[int, _Pending] = field(default_factory=dict[int, _Pending])
     done: int = 0  # items whose output_item.done was written
-    counts: dict[int, int] = field(default_factory=empty_dict)  # parts written per item
-    held: dict[int, tuple[Part, list[str] | None]] = field(default_factory=empty_dict)
+    counts: dict[int, int] = field(default_factory=dict[int, int])  # parts written per item
+    held: dict[int, tuple[Part, list[str] | None]] = field(default_factory=dict[int, tuple[Part, list[str] | None]])
     """Parts that ended while a part before them was still under way, by canonical index."""
 
     def name(self, position: int, writer: ItemWriter | None = None) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from chatcodec._empty import empty_set
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.claude.wire_rules import UnsignedThinking
@@ -29,4 +28,4 @@ class BedrockContext(EncodeContext):
     """The ``unsigned_thinking`` option (anything but ``"text"`` is ``"drop"``)."""
     tool_result_status: StatusPolicy = "source"
     """The ``tool_result_status`` option (anything but ``"always"``/``"never"`` is ``"source"``)."""
-    document_names: set[str] = field(default_factory=empty_set)
+    document_names: set[str] = field(default_factory=set[str])

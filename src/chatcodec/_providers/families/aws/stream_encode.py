@@ -26,7 +26,6 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, assert_never, cast
 
-from chatcodec._empty import empty_list
 from chatcodec._errors import StreamError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.stream_records import (
@@ -86,8 +85,8 @@ class _Open:
     sent: bool = False
     own_signature: bool = True
     reported: bool = False
-    arguments: list[str] = field(default_factory=empty_list)
-    pending: list[Event] = field(default_factory=empty_list)
+    arguments: list[str] = field(default_factory=list[str])
+    pending: list[Event] = field(default_factory=list[Event])
     """A tool call's events, held until its end (when all its fields are known)."""
 
 
