@@ -176,20 +176,18 @@ class EncodeContext:
         """This context as a provider's subclass of it, with that subclass's own
         ``fields``: how an encoder that needs more state (cache breakpoints, tool names
         by call id) keeps the shared fields the codec gave it."""
-        if not fields.keys().isdisjoint(SHARED_FIELDS):  # a shared field given anew wins
-            shared = {name: getattr(self, name) for name in SHARED_FIELDS}
-            return kind(**{**shared, **fields})
-        return kind(
-            self.provider,
-            self.losses,
-            model=self.model,
-            options=self.options,
-            rules=self.rules,
-            for_request=self.for_request,
-            holds=self.holds,
-            **fields,
-        )  # each field named (tests/test_encode_context.py holds the list to the class's): a
-        # comprehension over the fields and a merged dict cost twice the object's making
+        shared: dict[str, Any] = {
+            "provider": self.provider,
+            "losses": self.losses,
+            "model": self.model,
+            "options": self.options,
+            "rules": self.rules,
+            "for_request": self.for_request,
+            "holds": self.holds,
+        }  # each named (tests/test_encode_context.py holds them to the class's fields): a
+        # comprehension of getattr over them cost more than making the object
+        shared.update(fields)  # a shared field given anew wins
+        return kind(**shared)
 
 
 SHARED_FIELDS = tuple(field.name for field in dataclass_fields(EncodeContext))
