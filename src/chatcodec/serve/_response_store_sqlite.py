@@ -38,21 +38,22 @@ BUSY_TIMEOUT = 5.0
 READERS = 2
 """Threads that read the file at once."""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS answers (
-    id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    parent TEXT,
-    messages TEXT NOT NULL,
-    response TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    used INTEGER NOT NULL
-);
-DROP INDEX IF EXISTS answers_used;
-CREATE INDEX IF NOT EXISTS answers_used_size ON answers (used, size);
-CREATE TABLE IF NOT EXISTS threads (id TEXT PRIMARY KEY, used INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-"""
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS answers (
+        id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        parent TEXT,
+        messages TEXT NOT NULL,
+        response TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        used INTEGER NOT NULL,
+        thread TEXT
+    )""",
+    "DROP INDEX IF EXISTS answers_used",
+    "CREATE INDEX IF NOT EXISTS answers_used_size ON answers (used, size)",
+    "CREATE TABLE IF NOT EXISTS threads (id TEXT PRIMARY KEY, used INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+)
 """``answers_used_size`` covers what the bounds read (count, total size, order of use),
 so they never read the messages."""
 
@@ -114,15 +115,44 @@ class SqliteBackend:
         """Statements run so far (what a test counts: a thread is read in one)."""
 
     def _set_up(self) -> None:
-        """The file made (and its folder) and its tables, in WAL mode; a file of an older
-        version given the column it lacks."""
+        """The file made (and its folder) and its tables, then WAL mode; a file of an older
+        version given the column it lacks.
+
+        Worker processes started together open one file at once, so the tables are made in
+        one ``BEGIN IMMEDIATE`` transaction: it takes the write lock first, waiting its turn
+        under the busy timeout, and then reads the columns it may add. Statements run one at
+        a time instead would each read, then ask to write, and a write another process
+        committed in between fails them at once, without waiting ("database is locked"), or
+        has one add a column another just added ("duplicate column name")."""
         self._path.parent.mkdir(parents=True, exist_ok=True)
         setup = self._connection()
-        setup.execute("PRAGMA journal_mode=WAL")
-        setup.executescript(_SCHEMA)
-        columns = {row[1] for row in setup.execute("PRAGMA table_info(answers)")}
-        if "thread" not in columns:  # a file written before threads were kept
-            setup.execute("ALTER TABLE answers ADD COLUMN thread TEXT")
+        setup.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA:
+                setup.execute(statement)
+            columns = {row[1] for row in setup.execute("PRAGMA table_info(answers)")}
+            if "thread" not in columns:  # a file written before threads were kept
+                setup.execute("ALTER TABLE answers ADD COLUMN thread TEXT")
+            setup.execute("COMMIT")
+        except BaseException:
+            setup.execute("ROLLBACK")
+            raise
+        self._write_ahead(setup)
+
+    def _write_ahead(self, connection: sqlite3.Connection) -> None:
+        """WAL mode set on the file (it stays set in the file). Changing the mode needs the
+        file to itself, and SQLite answers busy at once, without the busy timeout, while
+        another process opening it holds a lock: so the change is tried again until the
+        busy timeout has passed."""
+        deadline = time.monotonic() + self._busy_timeout
+        while True:
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.01)
 
     def _connection(self) -> sqlite3.Connection:
         """This thread's connection (SQLite connections are not shared across threads)."""
