@@ -165,7 +165,12 @@ def _uvicorn(settings: Path, socket_path: Path, *options: str) -> Iterator[httpx
                 raise RuntimeError(f"uvicorn did not start: {process.communicate(timeout=10)[1].decode()}")
             time.sleep(0.1)
         assert client.get("/health").status_code == 200
-        yield client
+        try:
+            yield client
+        except httpx.TransportError as error:  # the server gone: say why, not only that its socket is
+            if process.poll() is None:
+                raise
+            raise RuntimeError(f"uvicorn stopped: {process.communicate(timeout=10)[1].decode()}") from error
     finally:
         client.close()
         process.terminate()
