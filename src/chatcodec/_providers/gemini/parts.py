@@ -52,7 +52,7 @@ _SIGNATURE = "thoughtSignature"
 _CALL_FIELDS = ("name", "args", "id")
 _CALL_KEYS = frozenset(_CALL_FIELDS)
 _THOUGHT_FIELDS = ("text", "thought", _SIGNATURE)
-_VALID_NAME = GEMINI_TOOL_NAMES.valid.match
+_TAKEN, _TAKES = GEMINI_TOOL_NAMES.accepted, GEMINI_TOOL_NAMES.takes
 
 
 @dataclass(slots=True)
@@ -269,7 +269,8 @@ def encode_call(part: Mapping[str, Any], bag: dict[str, Any], context: GeminiCon
     call_id: str = part["id"]
     text: str = part.get("arguments", "")
     args = parsed_object(text)
-    if not bag and args is not None and call_id and call_id not in context.synthesized and _VALID_NAME(name):
+    plain = not bag and args is not None and call_id and call_id not in context.synthesized
+    if plain and (name in _TAKEN or _TAKES(name)):
         return {"functionCall": {"name": name, "args": args, "id": call_id}}
     losses = context.losses
     wire = checked_signature(restore_fields(bag), losses, at)

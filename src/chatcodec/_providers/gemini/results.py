@@ -51,7 +51,7 @@ from chatcodec.contract import (
 )
 
 _TEXT_FORMS = ("output", "error")
-_VALID_NAME = GEMINI_TOOL_NAMES.valid.match
+_TAKEN, _TAKES = GEMINI_TOOL_NAMES.accepted, GEMINI_TOOL_NAMES.takes
 _FLAT = frozenset({str, int, bool, type(None)})
 _RESULT_FIELDS = shape_fields(shapes.FunctionResponse)
 _RESULT_KEYS = frozenset(_RESULT_FIELDS)
@@ -161,7 +161,7 @@ def encode_result(
     tool_use_id: str = part["tool_use_id"]
     is_error: bool = part.get("is_error", False)
     content: str | list[Mapping[str, Any]] = part.get("content", "")
-    if not bag and type(content) is str and not made_up and tool_use_id and name and _VALID_NAME(name):
+    if not bag and type(content) is str and not made_up and tool_use_id and name and (name in _TAKEN or _TAKES(name)):
         response = response_object(content, is_error)  # the usual result: text for a known call
         return {"functionResponse": {"name": name, "response": response, "id": tool_use_id}}
     wire = restore_fields(bag)

@@ -39,7 +39,8 @@ from chatcodec._providers.openai_chat.null_spelling import (
 )
 from chatcodec._providers.openai_chat.plain_turn import read_plain_turn
 from chatcodec._providers.openai_chat.tool_calls import (
-    VALID_NAME,
+    TAKEN,
+    TAKES,
     decode_tool_call,
     plain_call_wire,
     write_calls,
@@ -331,7 +332,12 @@ def _write_plain_turn(
             kind == "text" and not calls and (len(part) == PLAIN_TEXT or KIT.bare(part, PLAIN_TEXT))
         ):  # (another provider's spelling dropped)
             texts.append(part)
-        elif kind == "tool_use" and len(part) == PLAIN_TOOL_USE and "arguments" in part and VALID_NAME(part["name"]):
+        elif (
+            kind == "tool_use"
+            and len(part) == PLAIN_TOOL_USE
+            and "arguments" in part
+            and (part["name"] in TAKEN or TAKES(part["name"]))
+        ):
             calls.append(part)
         elif kind == "tool_use" and _foreign_bag_only(part):
             calls.append(part)
@@ -378,7 +384,7 @@ def _foreign_bag_only(call: Part) -> bool:
     metadata = call.get("provider_metadata")
     if len(call) != 5 or metadata is None or "arguments" not in call or PROVIDER in metadata:
         return False
-    return thought_signatures.split_signature(metadata)[0] is None and VALID_NAME(call["name"]) is not None
+    return thought_signatures.split_signature(metadata)[0] is None and (call["name"] in TAKEN or TAKES(call["name"]))
 
 
 _OWN_REASONING = {PROVIDER: {"field": "reasoning_content"}}

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 
 Part = Mapping[str, Any]
 
-VALID_NAME = COMMON_TOOL_NAMES.valid.match
+TAKEN, TAKES = COMMON_TOOL_NAMES.accepted, COMMON_TOOL_NAMES.takes
+"""Whether OpenAI takes a tool name as it is: ``name in TAKEN or TAKES(name)`` (a remembered
+name is a set lookup, :meth:`~chatcodec._providers.kit.ToolNameRule.takes`)."""
 """Whether a name is one OpenAI takes as it is."""
 
 
@@ -144,7 +146,10 @@ def encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: boo
         return encode_custom_call(part, losses, steps, response=response)
     name: str = part["name"]
     if (
-        len(part) == PLAIN_TOOL_USE and "arguments" in part and (response or VALID_NAME(name)) and name.strip()
+        len(part) == PLAIN_TOOL_USE
+        and "arguments" in part
+        and (response or name in TAKEN or TAKES(name))
+        and name.strip()
     ):  # no bag
         return plain_call_wire(part, name)
     metadata = part.get("provider_metadata")

@@ -78,7 +78,7 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact:
 _FUNCTION_KEYS = shape_fields(shapes.FunctionDefinition)
 """The fields a function's shape types (``wire.py``), all read here."""
 _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
-_VALID_NAME = COMMON_TOOL_NAMES.valid.match
+_TAKEN, _TAKES = COMMON_TOOL_NAMES.accepted, COMMON_TOOL_NAMES.takes
 
 
 def _decode_function_tool(tool: dict[str, Any], exact: bool) -> dict[str, Any]:
@@ -188,8 +188,9 @@ def _encode_function_tool(
             and tool.get("parameters") is not None
             and KIT.spelling_only(tool.get("provider_metadata"))
         )
-    ) and _VALID_NAME(tool["name"]):  # nothing kept, nothing to report (another format's spelling: a
-        # Responses tool's "strict": null): what the steps below give it, at a fraction of the cost
+    ) and (tool["name"] in _TAKEN or _TAKES(tool["name"])):
+        # nothing kept, nothing to report (another format's spelling: a Responses tool's
+        # "strict": null): what the steps below give it, at a fraction of the cost
         plain = {key: tool[key] for key in _FUNCTION_KEYS if tool.get(key) is not None}
         if "parameters" not in plain:
             plain["parameters"] = _default_parameters()
