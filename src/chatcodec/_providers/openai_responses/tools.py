@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
+from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
     AS_SENT,
     STRICT_SCHEMA_OPTION,
@@ -57,7 +58,10 @@ def decode_tools(
 ) -> None:
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
-    if tools is not None:
+    functions = read_tools(tools, _function_tools, _schema_of, _function_tools) if tools else None
+    if functions is not None:  # function tools alone, the usual request
+        canonical["tools"] = functions
+    elif tools is not None:
         order = [_FUNCTION if _is_function(tool) else _BUILT_IN for tool in tools]
         functions = [decode_function_tool(tool) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION]
         built_in = [opaque(tool) for tool, kind in zip(tools, order, strict=True) if kind != _FUNCTION]
@@ -78,6 +82,18 @@ def decode_tools(
         bag["tool_choice"] = choice
     if isinstance(request.get("parallel_tool_calls"), bool):
         canonical["parallel_tool_calls"] = request["parallel_tool_calls"]
+
+
+def _function_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The canonical tools of ``tools`` when each is a function tool (None otherwise: the
+    others are kept whole, by reference), for :func:`read_tools` to remember."""
+    if not all(map(_is_function, tools)):
+        return None
+    return [decode_function_tool(tool) for tool in tools]
+
+
+def _schema_of(tool: dict[str, Any]) -> object:
+    return tool.get("parameters")
 
 
 def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,117 @@
+"""A request's function tools, read from memory when the same tools were read before.
+
+An agent sends the same tools with every request of a session, and reading them costs more
+than reading a message: a Responses tool is 40 k instructions past the closed front (its
+kind, its bag, whether its schema goes back as it came, :func:`.schema_writing.read_as_sent`),
+an OpenAI Chat tool 20 k. The reading is a function of the tools' value alone, so
+:func:`read_tools` remembers it by the tools' ``marshal`` text (about 8 k a tool):
+``marshal`` writes only Python's exact built-in types, each with its own type code, so two
+lists with one text hold the same values of the same types (``1``, ``1.0`` and ``True``
+differ, as a JSON schema's ``const`` does), which an ``==`` compare would not prove.
+
+The answer is never the remembered objects themselves (the caller's canonical data is its
+own, and a writer may take keys out of a bag): it is a new copy (``marshal.loads``), each
+tool's ``parameters`` the object this request's closed front made for it, as a reading
+gives it, and what the reading noted on that object for the writer in the conversion's span
+(:data:`~chatcodec._providers.contract.context.CONVERSION`: its JSON text and whether it
+looks like Gemini's spelling, :func:`.schema_writing.cached_rewrite`) noted again, so the
+writer asks nothing the reading had answered.
+
+A reading is remembered only within a conversion (the notes need its span), only when each
+canonical tool's ``parameters`` is its wire tool's schema itself or a default it made, and
+only for what the reader says it reads whole (``read`` answers None for tools it would keep
+by reference, such as another kind of tool kept whole).
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from chatcodec._providers.contract.context import CONVERSION, SchemaTexts
+
+LIMIT = 64
+"""Readings remembered at once (a server sees many sessions' tools); all forgotten past it."""
+
+_Note = tuple[bytes, bool] | None
+"""A schema's JSON text and whether it is exact (``schema_texts[id(schema)]``), when noted."""
+_Look = bool | None
+"""Whether a schema looks like Gemini's spelling (``schema_texts[~id(schema)]``), when noted."""
+
+_READINGS: dict[tuple[object, bytes], tuple[bytes, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]]] = {}
+"""(the reader, the wire tools' ``marshal`` text) -> the canonical tools' ``marshal`` text
+(each tool's own schema left as None), which tools hold their wire schema, and its notes."""
+
+Read = Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None]
+"""A reader's function tools for its wire ``tools`` (None: not read whole, read them otherwise)."""
+SchemaOf = Callable[[dict[str, Any]], object]
+"""A wire tool's schema object (None when it has none)."""
+
+
+def read_tools(
+    tools: list[dict[str, Any]], read: Read, schema_of: SchemaOf, key: object
+) -> list[dict[str, Any]] | None:
+    """``read(tools)``, from memory when tools of the same value were read before by the
+    same ``key`` (the reader and what else its reading depends on)."""
+    span = CONVERSION.get()
+    if span is None:
+        return read(tools)
+    try:
+        text = marshal.dumps(tools)
+    except ValueError:  # a value that is no built-in type, or nested past marshal's depth
+        return read(tools)
+    remembered = _READINGS.get((key, text))
+    if remembered is not None:
+        return _rebuilt(tools, remembered, schema_of, span.schema_texts)
+    canonical = read(tools)
+    if canonical is not None and len(canonical) == len(tools):
+        _remember((key, text), tools, canonical, schema_of, span.schema_texts)
+    return canonical
+
+
+def _rebuilt(
+    tools: Sequence[dict[str, Any]],
+    remembered: tuple[bytes, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]],
+    schema_of: SchemaOf,
+    texts: SchemaTexts,
+) -> list[dict[str, Any]]:
+    canonical: list[dict[str, Any]] = marshal.loads(remembered[0])
+    for tool, wire, own, note, look in zip(canonical, tools, *remembered[1:], strict=True):
+        if own:
+            schema = schema_of(wire)
+            tool["parameters"] = schema
+            if note is not None:
+                texts[id(schema)] = (schema, *note)
+            if look is not None:
+                texts[~id(schema)] = (schema, b"", look)
+    return canonical
+
+
+def _remember(
+    key: tuple[object, bytes],
+    tools: Sequence[dict[str, Any]],
+    canonical: list[dict[str, Any]],
+    schema_of: SchemaOf,
+    texts: SchemaTexts,
+) -> None:
+    owns: list[bool] = []
+    notes: list[_Note] = []
+    looks: list[_Look] = []
+    kept: list[dict[str, Any]] = []
+    for wire, tool in zip(tools, canonical, strict=True):
+        schema = tool.get("parameters")
+        own = schema is not None and schema is schema_of(wire)
+        owns.append(own)
+        note = texts.get(id(schema)) if own else None
+        notes.append((note[1], note[2]) if note is not None and note[0] is schema else None)
+        look = texts.get(~id(schema)) if own else None
+        looks.append(look[2] if look is not None and look[0] is schema else None)
+        kept.append({**tool, "parameters": None} if own else tool)
+    try:
+        text = marshal.dumps(kept)
+    except ValueError:
+        return
+    if len(_READINGS) >= LIMIT:
+        _READINGS.clear()
+    _READINGS[key] = (text, tuple(owns), tuple(notes), tuple(looks))

@@ -1,0 +1,135 @@
+"""A Responses request's function tools read from memory (``families/remembered_tools.py``)
+give what a first reading gives: every target's output and losses, and canonical data that
+is the caller's own (changing it changes nothing the next request reads)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec import Loss
+from chatcodec._providers.families import remembered_tools
+
+_SHAPES: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "name": "bash",
+        "description": "Run a command.",
+        "strict": None,
+        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+    },
+    {
+        "type": "function",
+        "name": "strict_one",
+        "strict": True,  # strict mode rewrites it: every property required
+        "parameters": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}},
+    },
+    {
+        "type": "function",
+        "name": "gemini_spelled",
+        "strict": False,  # Gemini's spelling: sent back as it came
+        "parameters": {"type": "OBJECT", "properties": {"city": {"type": "STRING", "nullable": True}}},
+    },
+    {"type": "function", "name": "no_parameters"},  # parameters and strict left out: marked
+    {"type": "function", "name": "odd name", "parameters": None, "strict": None, "x_extra": {"kept": [1, 1.0, True]}},
+]
+_TARGETS = ["openai-chat", "anthropic", "gemini", "bedrock-converse", "openai-responses", "canonical"]
+
+
+def _request(tools: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"model": "gpt-5", "input": "hello", "tools": tools}
+
+
+class _Answers:
+    """How many readings were answered from memory (``_rebuilt`` counted)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        rebuilt = remembered_tools._rebuilt  # pyright: ignore[reportPrivateUsage]
+
+        def counted(*arguments: Any) -> Any:
+            self.count += 1
+            return rebuilt(*arguments)
+
+        monkeypatch.setattr(remembered_tools, "_rebuilt", counted)
+        remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+
+
+def _convert(body: dict[str, Any], target: str) -> tuple[Any, list[Loss]]:
+    losses: list[Loss] = []
+    out = chatcodec.convert_request(body, source="openai-responses", target=target, on_loss="ignore", losses=losses)
+    return out, losses
+
+
+@pytest.mark.parametrize("target", _TARGETS)
+def test_a_second_reading_gives_the_first_ones_output_and_losses(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = _Answers(monkeypatch)
+    first = _convert(_request(copy.deepcopy(_SHAPES)), target)
+    assert answers.count == 0
+    second = _convert(_request(copy.deepcopy(_SHAPES)), target)
+    assert answers.count == 1
+    assert second == first
+    assert first[1] or target in ("openai-responses", "canonical")  # the odd name, the Gemini spelling
+
+
+def test_canonical_tools_from_memory_are_the_callers_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = _Answers(monkeypatch)
+    first, _ = _convert(_request(copy.deepcopy(_SHAPES)), "canonical")
+    for tool in first["tools"]:  # a caller changes what it was given, bags included
+        tool["name"] = "changed"
+        for bag in tool.get("provider_metadata", {}).values():
+            bag.clear()
+    second, _ = _convert(_request(copy.deepcopy(_SHAPES)), "canonical")
+    third, _ = _convert(_request(copy.deepcopy(_SHAPES)), "canonical")
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    fresh, _ = _convert(_request(copy.deepcopy(_SHAPES)), "canonical")
+    assert answers.count == 2
+    assert second == third == fresh
+    assert second["tools"][0]["parameters"] is not third["tools"][0]["parameters"]
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([0.5, 1.0, -0.0])
+    | st.sampled_from(["", "a", "B"]),
+    lambda inner: (
+        st.lists(inner, max_size=2) | st.dictionaries(st.sampled_from(["type", "a", "nullable"]), inner, max_size=2)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {"type": st.just("function"), "name": st.sampled_from(["a", "b c", "read_file"])},
+            optional={
+                "parameters": st.none()
+                | st.dictionaries(st.sampled_from(["type", "properties", "x"]), _JSON, max_size=3),
+                "strict": st.none() | st.booleans(),
+                "description": st.none() | st.just("d"),
+            },
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    st.sampled_from(["openai-chat", "anthropic", "gemini"]),
+)
+def test_any_tools_read_from_memory_convert_as_read_afresh(tools: list[dict[str, Any]], target: str) -> None:
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    try:
+        first = _convert(_request(copy.deepcopy(tools)), target)
+    except chatcodec.ChatcodecError as error:
+        with pytest.raises(type(error)):
+            _convert(_request(copy.deepcopy(tools)), target)
+        return
+    assert len(remembered_tools._READINGS) == 1  # pyright: ignore[reportPrivateUsage]
+    assert _convert(_request(copy.deepcopy(tools)), target) == first
