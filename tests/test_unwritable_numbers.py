@@ -121,3 +121,47 @@ def test_canonical_data_holding_nan_is_refused_where_it_is_given() -> None:
         chatcodec.validate_messages([{"role": "user", "content": "a", "provider_metadata": {"x": {"y": NAN}}}])
     with pytest.raises(chatcodec.ValidationError):
         chatcodec.validate_model(chatcodec.ChatRequest, {"messages": [], "temperature": INFINITY})
+
+
+def test_a_text_read_before_is_judged_as_it_was_the_first_time() -> None:
+    """``payloads.loaded`` remembers texts that held no overflowed number: one that did is
+    refused every time, one whose string only says "Infinity" is read every time, and a
+    remembered text gives the value parsed from it."""
+    from chatcodec._payloads import JSONValueError, loads
+
+    overflowing = '{"a": [1, {"b": 1e400}]}'
+    saying = '{"a": [1, {"b": "Infinity"}], "c": 2.5}'
+    for _ in range(3):
+        with pytest.raises(JSONValueError, match=r"\$\.a\[1\]\.b"):
+            loads(overflowing)
+        assert loads(saying) == {"a": [1, {"b": "Infinity"}], "c": 2.5}
+    first, second = loads(saying), loads(saying)
+    assert first == second
+    assert first is not second  # each reading's own value
+
+
+def test_gemini_arguments_with_an_overflowed_number_are_reported_every_request() -> None:
+    body = {
+        "model": "gemini-2.5-flash",
+        "messages": [
+            {"role": "user", "content": "go"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"x": [1e400]}'}},
+                    {"id": "c2", "type": "function", "function": {"name": "f", "arguments": '{"x": [1.5]}'}},
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+            {"role": "tool", "tool_call_id": "c2", "content": "ok"},
+        ],
+    }
+    seen = []
+    for _ in range(2):
+        losses: list[chatcodec.Loss] = []
+        out = chatcodec.convert_request(body, source="openai-chat", target="gemini", on_loss="ignore", losses=losses)
+        seen.append((json.dumps(out, sort_keys=True), [(loss.path, loss.what) for loss in losses]))
+    assert seen[0] == seen[1]
+    assert seen[0][1] == [("$.messages[1].tool_calls[0].arguments", "tool-call arguments")]
+    assert '"args": {"x": [1.5]}' in seen[0][0]

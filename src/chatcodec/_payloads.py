@@ -18,6 +18,7 @@ import pydantic_core
 from chatcodec._errors import PayloadError, json_path
 from chatcodec._narrow import as_dict
 from chatcodec._public_label import shown_as
+from chatcodec._text_memory import TextMemory
 
 Payload = Mapping[str, Any] | str | bytes | bytearray
 """A JSON object as a dict, or as JSON text or bytes."""
@@ -63,10 +64,21 @@ def loads(text: str | bytes | bytearray) -> Any:
 def loaded(value: Any, text: str | bytes | bytearray) -> Any:
     """``value``, ``text`` as ``pydantic_core.from_json(text, allow_inf_nan=False)`` parsed
     it, as :func:`loads` returns it (or refuses it): for a reader that parsed the text so
-    already, which need not parse it again."""
+    already, which need not parse it again. A text found to hold no overflowed number is
+    remembered (:data:`_NO_OVERFLOW`): the check is a function of the text, and an agent's
+    history repeats its calls' argument texts in every request (Gemini's writer parses
+    each; the check was a third of its nested arguments' cost)."""
+    if type(text) is str and text in _NO_OVERFLOW.texts:
+        return value
     if _INFINITY in pydantic_core.to_json(value):
         _refuse_unkept(value, text)
+    if type(text) is str:
+        _NO_OVERFLOW.add(text)
     return value
+
+
+_NO_OVERFLOW = TextMemory(1 << 22)
+"""JSON texts whose parse holds no number that overflowed to infinity (4 Mi characters)."""
 
 
 _INFINITY = b"Infinity"
