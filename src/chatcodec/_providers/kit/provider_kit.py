@@ -72,7 +72,7 @@ hand, or by a provider outside this package) costs one failed import, not one pe
 class ProviderKit:
     """The bag operations bound to one provider's name (each provider's ``markers.KIT``)."""
 
-    __slots__ = ("meaningful_markers", "name")
+    __slots__ = ("_no_field", "meaningful_markers", "name")
 
     def __init__(self, name: str, meaningful_markers: Mapping[str, str] = _NO_MEANINGFUL) -> None:
         self.name: str = name
@@ -80,6 +80,8 @@ class ProviderKit:
         self.meaningful_markers: Mapping[str, str] = dict(meaningful_markers)
         """This provider's markers that carry meaning, each with why: another provider
         that drops one reports it as lost (see the module docstring)."""
+        self._no_field = f"{name} has no field for it"
+        """Why another provider's data is lost here: made once, not for every bag reported."""
         _KITS[name] = self
         _PLANS.clear()
 
@@ -110,8 +112,8 @@ class ProviderKit:
             if plan is None:
                 plan = _plan(name, bag)
             what, meaningful = plan
-            if what is not None:
-                losses.add(at, what, f"{self.name} has no field for it", _bag_kind(at))
+            if what is not None:  # the kind inline (:func:`_bag_kind`): a call per bag reported
+                losses.add(at, what, self._no_field, "setting" if at == _OPTIONS else "metadata")
             if meaningful:
                 self._report_meaningful(losses, name, bag, meaningful, at)
 
@@ -204,10 +206,13 @@ def _plan(name: str, bag: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...
     return plan
 
 
+_OPTIONS: Steps = ("provider_options",)
+
+
 def _bag_kind(at: Steps) -> LossKind:
     """A request's own bag holds settings (``n``, ``logprobs``); any other object's holds
     data kept for round trips (ids, a block's extra fields)."""
-    return "setting" if at == ("provider_options",) else "metadata"
+    return "setting" if at == _OPTIONS else "metadata"
 
 
 def meaningful_markers(provider: str) -> Mapping[str, str]:
