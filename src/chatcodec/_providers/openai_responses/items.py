@@ -163,7 +163,7 @@ def _foreign_reasoning(part: Part, losses: LossRecorder, at: Steps) -> bool:
     metadata = part.get("provider_metadata")
     if part.get("provider") == PROVIDER or part.get("cache_control") is not None or (metadata and PROVIDER in metadata):
         return False
-    part_bag(part, losses, at)  # another provider's bag, reported
+    KIT.report_foreign(losses, metadata, at)  # another provider's bag (this one's is not here)
     foreign_thinking(part.get("provider"), bool(part.get("signature") or part.get("encrypted")), losses, at)
     return True
 
