@@ -153,3 +153,20 @@ def test_a_client_that_goes_away_cancels_the_upstream_request(
     while not any('"cancelled": true' in record.getMessage() for record in caplog.records):
         assert time.monotonic() < deadline, "no log line for the cancelled request"
         time.sleep(0.05)
+
+
+def test_a_gzip_encoded_stream_is_decoded_before_it_is_converted(
+    fake: FakeUpstream, client: anthropic.Anthropic
+) -> None:
+    """The stream step reads an upstream body as it arrives when it has no content encoding,
+    and decodes one that has (a proxy that compresses): both give the same answer."""
+    import gzip
+
+    plain = fixture_bytes("openai-chat", "stream", "text_with_usage_obfuscation.sse")
+    answers = []
+    for body, headers in ((plain, {}), (gzip.compress(plain), {"content-encoding": "gzip"})):
+        fake.reply(body, content_type=SSE, headers=headers)
+        with client.messages.stream(model="gpt-4o", max_tokens=100, messages=QUESTION) as stream:
+            answers.append("".join(stream.text_stream))
+    assert answers[0]
+    assert answers[1] == answers[0]

@@ -61,7 +61,10 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
             identity=sent.identity,
             max_event_bytes=config.max_event_bytes,
         )
-        chunks = response.aiter_bytes()
+        # the body as it arrives when it is not content-encoded (an SSE stream, as the APIs
+        # send one): aiter_bytes adds a generator and a decoder per chunk that change nothing
+        encoded = response.headers.get("content-encoding", "identity").strip().lower() != "identity"
+        chunks = response.aiter_bytes() if encoded else response.aiter_raw()
         first = await _first_events(chunks, converter, upstream, config)
     except BaseException:
         with anyio.CancelScope(shield=True):
@@ -207,22 +210,23 @@ async def _relayed(
     the upstream to stop). ``gathering`` reads what is written, to keep the answer
     (``--store``) before its last event is written."""
 
-    async def watched(converted: bytes, *, last: bool = False) -> bytes:
-        if gathering is not None:
-            await gathering.written(converted, last=last)
-        return converted
-
     finished = False
     try:
-        yield await watched(first)
+        if gathering is not None:  # each write read back before it is written (no coroutine per event without)
+            await gathering.written(first, last=False)
+        yield first
         async for chunk in chunks:
             converted = converter.feed(chunk)
             if converted:
-                yield await watched(converted)
+                if gathering is not None:
+                    await gathering.written(converted, last=False)
+                yield converted
         closing = converter.close(cut_off=CUT_OFF)
         if not converter.ended:  # an error event in the front's shape ends the stream (close)
             record.error, record.stream_error_status = CUT_OFF, 502
-        yield await watched(closing, last=True)
+        if gathering is not None:
+            await gathering.written(closing, last=True)
+        yield closing
         finished = True
     except ChatcodecError as error:
         record.error, record.stream_error_status = f"the upstream stream cannot be read: {error}", 502
