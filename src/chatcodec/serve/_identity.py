@@ -29,7 +29,26 @@ from typing import Any
 
 from chatcodec._error_shapes import failed_answer
 from chatcodec._losses import Loss, LossRecorder
-from chatcodec._model.stream_records import AnyStreamRecord, PartRecord, ResponseStartRecord, ThinkingStartRecord
+from chatcodec._model.stream_records import (
+    AnyStreamRecord,
+    ChoiceMetadataRecord,
+    ErrorRecord,
+    FinishRecord,
+    PartRecord,
+    RefusalDeltaRecord,
+    ResponseStartRecord,
+    TextDeltaRecord,
+    TextEndRecord,
+    TextStartRecord,
+    ThinkingDeltaRecord,
+    ThinkingEndRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingStartRecord,
+    ToolCallDeltaRecord,
+    ToolCallEndRecord,
+    ToolCallStartRecord,
+    UsageRecord,
+)
 from chatcodec._narrow import as_dict
 from chatcodec._registry import get_codec
 from chatcodec.serve._upstream import upstream_side
@@ -60,7 +79,10 @@ class Identity:
 
     def started(self, event: AnyStreamRecord) -> AnyStreamRecord:
         """A stream's start event with its missing id, model and creation time filled, a
-        thinking part's model too; other events as they are."""
+        thinking part's model too; other events as they are (most of a stream's events,
+        told by their exact type in one look: :data:`_AS_THEY_ARE`)."""
+        if type(event) in _AS_THEY_ARE:
+            return event
         if isinstance(event, ThinkingStartRecord):
             return event.replaced(model=self.model) if self.model and not event.model else event
         if isinstance(event, PartRecord):
@@ -72,6 +94,28 @@ class Identity:
             return event
         update = {key: value for key, value in self._missing() if value and not getattr(event, key)}
         return event.replaced(**update) if update else event
+
+
+_AS_THEY_ARE = frozenset(
+    {
+        TextStartRecord,
+        TextDeltaRecord,
+        TextEndRecord,
+        RefusalDeltaRecord,
+        ThinkingDeltaRecord,
+        ThinkingSignatureDeltaRecord,
+        ThinkingEndRecord,
+        ToolCallStartRecord,
+        ToolCallDeltaRecord,
+        ToolCallEndRecord,
+        UsageRecord,
+        FinishRecord,
+        ChoiceMetadataRecord,
+        ErrorRecord,
+    }
+)
+"""The event records :meth:`Identity.started` never fills (none is a start, a thinking
+start or a part record, or a subclass of one)."""
 
 
 def _with_model(part: dict[str, Any], model: str) -> dict[str, Any]:
