@@ -163,7 +163,7 @@ def test_a_gzip_encoded_stream_is_decoded_before_it_is_converted(
     import gzip
 
     plain = fixture_bytes("openai-chat", "stream", "text_with_usage_obfuscation.sse")
-    answers = []
+    answers: list[str] = []
     for body, headers in ((plain, {}), (gzip.compress(plain), {"content-encoding": "gzip"})):
         fake.reply(body, content_type=SSE, headers=headers)
         with client.messages.stream(model="gpt-4o", max_tokens=100, messages=QUESTION) as stream:
