@@ -52,18 +52,21 @@ def decode_tools(
 ) -> None:
     """Fill ``tools``, ``provider_tools`` and ``tool_choice`` (``bag`` is the request's own
     bag, unused: what is not mapped stays in the request's leftovers)."""
-    _decode_function_tools(request, canonical, exact=context.closed)
+    # whether a schema goes back as it came is this format's writer's question alone
+    # (AS_SENT is read from its own bag): another writer rewrites every schema it needs to
+    _decode_function_tools(request, canonical, exact=context.closed, as_sent=context.writer is None)
     _decode_tool_choice(request, canonical)
 
 
-def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact: bool) -> None:
-    """``exact``: the closed front's copy (:func:`~.schema_writing.cached_rewrite`)."""
+def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact: bool, as_sent: bool = True) -> None:
+    """``exact``: the closed front's copy (:func:`~.schema_writing.cached_rewrite`);
+    ``as_sent``: each schema is asked whether it goes back as it came (:data:`AS_SENT`)."""
     tools = wire.get("tools")
     if not tools:
         return  # null or []: kept as it is
     functions_left = sum(1 for tool in tools if tool["type"] == "function")
     if functions_left:
-        data["tools"] = [_decode_function_tool(tool, exact) for tool in tools if tool["type"] == "function"]
+        data["tools"] = [_decode_function_tool(tool, exact, as_sent) for tool in tools if tool["type"] == "function"]
     if functions_left == len(tools):
         return
     provider_tools: list[dict[str, Any]] = []
@@ -81,9 +84,9 @@ _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
 _TAKEN, _TAKES = COMMON_TOOL_NAMES.accepted, COMMON_TOOL_NAMES.takes
 
 
-def _decode_function_tool(tool: dict[str, Any], exact: bool) -> dict[str, Any]:
+def _decode_function_tool(tool: dict[str, Any], exact: bool, asked: bool = True) -> dict[str, Any]:
     function: dict[str, Any] = tool["function"]
-    as_sent = "parameters" in function and _as_sent(function, exact)
+    as_sent = asked and "parameters" in function and _as_sent(function, exact)
     if (
         not as_sent
         and len(tool) == 2

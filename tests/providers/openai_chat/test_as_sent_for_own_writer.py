@@ -1,0 +1,63 @@
+"""Whether a tool's schema goes back as it came (``AS_SENT``) is asked only when OpenAI
+Chat's own writer reads the answer: every other writer reads its own bag, and rewrites a
+schema as its target needs. So a conversion to another format reads the tools without the
+marker, and writes exactly what writing the marked tools gives."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec._conversion import foreign_writer, read_request_data, write_request_data
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.contract.context import close_conversion, open_conversion
+from chatcodec._providers.families.schema_writing import AS_SENT
+
+_GEMINI_SPELLED = {"type": "OBJECT", "properties": {"city": {"type": "STRING", "nullable": True}}}
+_NOT_STRICT_YET = {"type": "object", "properties": {"a": {"type": "string"}}}  # strict mode closes it
+_REQUEST: dict[str, Any] = {
+    "model": "gpt-5",
+    "messages": [{"role": "user", "content": "weather?"}],
+    "tools": [
+        {"type": "function", "function": {"name": "gemini_spelled", "parameters": _GEMINI_SPELLED}},
+        {"type": "function", "function": {"name": "strict_one", "parameters": _NOT_STRICT_YET, "strict": True}},
+        {"type": "function", "function": {"name": "plain", "parameters": {"type": "object", "properties": {}}}},
+    ],
+}
+TARGETS = ["anthropic", "openai-responses", "gemini", "bedrock-converse", "ollama", "bedrock-nova"]
+
+
+def _marks(canonical: dict[str, Any]) -> list[bool]:
+    return [bool(tool.get("provider_metadata", {}).get("openai-chat", {}).get(AS_SENT)) for tool in canonical["tools"]]
+
+
+def test_the_marker_is_read_for_this_formats_writer_and_canonical_data_only() -> None:
+    assert _marks(read_request_data(copy.deepcopy(_REQUEST), "openai-chat")) == [True, True, False]
+    span = open_conversion(foreign_writer("openai-chat", "anthropic"))
+    try:
+        assert _marks(read_request_data(copy.deepcopy(_REQUEST), "openai-chat")) == [False, False, False]
+    finally:
+        close_conversion(span)
+    back = chatcodec.convert_request(copy.deepcopy(_REQUEST), source="openai-chat", target="openai-chat")
+    assert [tool["function"]["parameters"] for tool in back["tools"]] == [
+        _GEMINI_SPELLED,
+        _NOT_STRICT_YET,
+        {"type": "object", "properties": {}},
+    ]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_another_writer_writes_the_unmarked_reading_as_the_marked_one(target: str) -> None:
+    marked = read_request_data(copy.deepcopy(_REQUEST), "openai-chat")  # outside a conversion: marked
+    assert any(_marks(marked))
+    recorder = LossRecorder()
+    expected = write_request_data(marked, target, recorder)
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(
+        copy.deepcopy(_REQUEST), source="openai-chat", target=target, on_loss="ignore", losses=losses
+    )
+    assert written == expected
+    assert [(loss.path, loss.what) for loss in losses] == [(loss.path, loss.what) for loss in recorder.losses]
