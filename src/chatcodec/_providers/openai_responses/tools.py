@@ -58,12 +58,18 @@ def decode_tools(
 ) -> None:
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
-    functions = read_tools(tools, _function_tools, _schema_of, _function_tools) if tools else None
+    spelled = context.writer is None  # this format's writer reads the spellings (another passes them over)
+    read = _function_tools if spelled else _function_tools_unspelled
+    functions = read_tools(tools, read, _schema_of, read) if tools else None
     if functions is not None:  # function tools alone, the usual request
         canonical["tools"] = functions
     elif tools is not None:
         order = [_FUNCTION if _is_function(tool) else _BUILT_IN for tool in tools]
-        functions = [decode_function_tool(tool) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION]
+        functions = [
+            decode_function_tool(tool, spelled=spelled)
+            for tool, kind in zip(tools, order, strict=True)
+            if kind == _FUNCTION
+        ]
         built_in = [opaque(tool) for tool, kind in zip(tools, order, strict=True) if kind != _FUNCTION]
         if functions:
             canonical["tools"] = functions
@@ -84,22 +90,31 @@ def decode_tools(
         canonical["parallel_tool_calls"] = request["parallel_tool_calls"]
 
 
-def _function_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+def _function_tools(tools: list[dict[str, Any]], *, spelled: bool = True) -> list[dict[str, Any]] | None:
     """The canonical tools of ``tools`` when each is a function tool (None otherwise: the
     others are kept whole, by reference), for :func:`read_tools` to remember."""
     if not all(map(_is_function, tools)):
         return None
-    return [decode_function_tool(tool) for tool in tools]
+    return [decode_function_tool(tool, spelled=spelled) for tool in tools]
+
+
+def _function_tools_unspelled(tools: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """:func:`_function_tools` for another format's writer (``spelled`` false)."""
+    return _function_tools(tools, spelled=False)
 
 
 def _schema_of(tool: dict[str, Any]) -> object:
     return tool.get("parameters")
 
 
-def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+def decode_function_tool(tool: dict[str, Any], *, spelled: bool = True) -> dict[str, Any]:
     """A canonical tool for a ``function`` tool: its other fields in the bag, and markers
     for a ``parameters`` or ``strict`` the wire left out (both are written by default).
-    Without ``parameters``, canonical's default is written, as the model dumps it."""
+    Without ``parameters``, canonical's default is written, as the model dumps it. Not
+    ``spelled`` (another format's writer reads it: :attr:`DecodeContext.writer`), the bag
+    holds its other fields alone: the ``null`` fields, the keys left out and whether the
+    schema goes back as it came are this format's writer's to read, and another passes
+    them over in silence."""
     definition: dict[str, Any] = {"type": "function", "name": tool["name"]}
     if tool.get("description") is not None:
         definition["description"] = tool["description"]
@@ -108,6 +123,9 @@ def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     if tool.get("strict") is not None:
         definition["strict"] = tool["strict"]
     rest = _tool_bag(tool)
+    if not spelled:
+        rest.pop(NULLS, None)
+        return KIT.attach(definition, rest)
     if "parameters" not in tool:
         rest[_NO_PARAMETERS] = True
     elif parameters is not None and read_as_sent(parameters, to_openai_strict if tool.get("strict") is True else None):
