@@ -48,7 +48,7 @@ def read_plain_turn(message: Mapping[str, Any], closed: bool = False, spelled: b
         return None  # a lone content string: a string content, by the general reading
     body: list[dict[str, Any]] = []
     if thought is not None:
-        body.append(reasoning.thinking(thought, {"field": "reasoning_content"}))
+        body.append(reasoning.reasoning_content_thinking(thought))
     if content is not None:
         body.append({"type": "text", "text": content})
     if calls:
@@ -71,12 +71,13 @@ def read_plain_turn(message: Mapping[str, Any], closed: bool = False, spelled: b
 def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
     """The ``tool_use`` parts of a turn's calls when each is plain, else None (``closed``:
     the closed front's calls, each plain, read without a look)."""
-    if closed:
-        return [
-            {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
-            for call in calls
-            for function in (call["function"],)
-        ]
+    if closed:  # a loop: a comprehension's own frame cost more than its few calls (3.3 k -> 2.7 k a call)
+        parts: list[dict[str, Any]] = []
+        for call in calls:
+            function = call["function"]
+            name, arguments = function["name"], function["arguments"]
+            parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
+        return parts
     read = [plain_call(call) for call in calls]
     return None if None in read else cast("list[dict[str, Any]]", read)
 
