@@ -88,7 +88,10 @@ def _spelled_nulls(message: Mapping[str, Any], closed: bool = False) -> list[str
     which takes each of these keys as ``null`` only (``common_shapes.SDK_NULLS``, ``name``)."""
     if not message.keys() <= _PLAIN_OR_NULL_KEYS:
         return None
-    nulls = [key for key in message if key not in _PLAIN_KEYS]
+    nulls: list[str] = []  # a loop, as for the calls above
+    for key in message:
+        if key not in _PLAIN_KEYS:
+            nulls.append(key)
     if closed:
         return nulls
     for key in nulls:
