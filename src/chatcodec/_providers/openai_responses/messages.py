@@ -26,7 +26,7 @@ branch of each function, with no bag built.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from chatcodec._providers.families.openai.cache_breakpoint import encode_prompt_cache_breakpoint
 from chatcodec._providers.openai_responses import wire as shapes
@@ -180,8 +180,11 @@ def _to_string_form(message: dict[str, Any]) -> None:
 # --- encode ------------------------------------------------------------------------------
 
 
-def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
-    """The ``input`` items for ``messages[start:]``."""
+def encode_messages(
+    messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext, *, custom_calls: bool = True
+) -> list[dict[str, Any]]:
+    """The ``input`` items for ``messages[start:]`` (``custom_calls`` false: no turn holds a
+    custom call, so none is looked for, :func:`~.request.survey`)."""
     losses, holds = context.losses, context.holds
     items: list[dict[str, Any]] = []
     custom: set[str] = set()  # the ids of the custom calls so far: their outputs are custom too
@@ -199,9 +202,9 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
         at: Steps = ("messages", index)
         if role == "assistant":
             items += encode_assistant(message, losses, at, holds=holds)
-            parts: Any = content
-            if parts.__class__ is list:  # a plain loop: a methodcaller map per turn cost twice as much
-                for part in cast("Parts", parts):
+            if custom_calls and content.__class__ is list:  # a plain loop: a methodcaller map cost twice as much
+                parts: Any = content  # a list of parts: looked at above
+                for part in parts:
                     if part.get("kind") == "custom":
                         custom.add(part["id"])
         elif role == "tool":

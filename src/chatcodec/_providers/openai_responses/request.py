@@ -256,7 +256,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     """Write canonical request data as a Responses request body, applying the API's rules."""
     losses = context.losses
     messages: list[Message] = request.get("messages") or []
-    kept_whole, encrypted = survey(messages)
+    kept_whole, encrypted, custom = survey(messages)
     if kept_whole or holds_empty_content(messages):  # what the shared history rules act on, for this format
         messages = history_for(messages, losses, PROVIDER, CAPABILITIES)
     bag, wire = _own_fields(request.get("provider_options"), losses)
@@ -269,7 +269,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         model = context.option("model")
     if model is not None:
         wire["model"] = model
-    _encode_input(messages, wire, bag, context)
+    _encode_input(messages, wire, bag, context, custom_calls=custom)
     if request.get("max_tokens") is not None:
         wire["max_output_tokens"] = request["max_tokens"]
     for key in ("temperature", "top_p", "stream"):
@@ -339,9 +339,15 @@ def text_metadata(metadata: Mapping[str, Any], losses: LossRecorder) -> dict[str
 
 
 def _encode_input(
-    messages: Sequence[Message], wire: dict[str, Any], bag: Mapping[str, Any], context: EncodeContext
+    messages: Sequence[Message],
+    wire: dict[str, Any],
+    bag: Mapping[str, Any],
+    context: EncodeContext,
+    *,
+    custom_calls: bool = True,
 ) -> None:
-    """``instructions`` (a marked leading system message) and ``input``."""
+    """``instructions`` (a marked leading system message) and ``input`` (``custom_calls``:
+    whether a turn may hold a custom call, :func:`survey`)."""
     start = 0
     if messages and _is_marked(messages[0], "system", INSTRUCTIONS):
         wire["instructions"] = messages[0]["content"]
@@ -349,7 +355,7 @@ def _encode_input(
     if len(messages) == start + 1 and _is_marked(messages[start], "user", INPUT_STRING):
         wire["input"] = messages[start]["content"]
     elif len(messages) > start or not bag.get(_NO_INPUT):
-        wire["input"] = encode_messages(messages, start, context)
+        wire["input"] = encode_messages(messages, start, context, custom_calls=custom_calls)
         if wire.get("store") is False:
             wire["input"] = _without_unpersisted_reasoning(messages, wire["input"], context.losses)
 
@@ -385,15 +391,17 @@ def _without_unpersisted_reasoning(
     return [item for item in items if not (item.get("type") == "reasoning" and item.get("id") in unpersisted)]
 
 
-def survey(messages: Sequence[Message]) -> tuple[bool, bool]:
-    """What the assistant turns hold that two rules look for, in one pass: a part kept
+def survey(messages: Sequence[Message]) -> tuple[bool, bool, bool]:
+    """What the assistant turns hold that the writing looks for, in one pass: a part kept
     whole (``opaque``: another format's call, which :func:`~chatcodec._providers.history.turns.history_for`
     sends with its results or drops with them: with an empty system message, what its
-    rules act on for this format's capabilities), and this provider's encrypted reasoning
-    (which asks for ``include``). One plain loop over the parts: a ``map`` look per turn
-    (an ``itemgetter``, then a ``methodcaller`` for ``encrypted``) cost twice as much on
-    CPython 3.11 (a 50-step session's 50 assistant turns: 433 k instructions, 166 k)."""
-    kept_whole = encrypted = False
+    rules act on for this format's capabilities), this provider's encrypted reasoning
+    (which asks for ``include``), and a custom call (whose results are custom outputs:
+    without one, no turn's parts are looked at again for it). One plain loop over the
+    parts: a ``map`` look per turn (an ``itemgetter``, then a ``methodcaller`` for
+    ``encrypted``) cost twice as much on CPython 3.11 (a 50-step session's 50 assistant
+    turns: 433 k instructions, 166 k)."""
+    kept_whole = encrypted = custom = False
     for message in messages:
         if message["role"] != "assistant":
             continue
@@ -402,8 +410,11 @@ def survey(messages: Sequence[Message]) -> tuple[bool, bool]:
             continue
         for part in parts:
             kind = part["type"]
-            if kind == "opaque":
+            if kind == "tool_use":
+                if not custom and part.get("kind") == "custom":
+                    custom = True
+            elif kind == "opaque":
                 kept_whole = True
             elif kind == "thinking" and part.get("encrypted") and part.get("provider") == PROVIDER:
                 encrypted = True
-    return kept_whole, encrypted
+    return kept_whole, encrypted, custom
