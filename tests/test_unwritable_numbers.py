@@ -124,20 +124,26 @@ def test_canonical_data_holding_nan_is_refused_where_it_is_given() -> None:
 
 
 def test_a_text_read_before_is_judged_as_it_was_the_first_time() -> None:
-    """``payloads.loaded`` remembers texts that held no overflowed number: one that did is
-    refused every time, one whose string only says "Infinity" is read every time, and a
-    remembered text gives the value parsed from it."""
-    from chatcodec._payloads import JSONValueError, loads
+    """``payloads.loaded(..., remember=True)`` (tool-call arguments) remembers the texts that
+    held no overflowed number: one that did is refused every time, one whose string only
+    says "Infinity" is read every time; ``loads`` (a stream's events, a body) remembers none."""
+    import pydantic_core
+
+    from chatcodec import _payloads
+    from chatcodec._payloads import JSONValueError, loaded, loads
 
     overflowing = '{"a": [1, {"b": 1e400}]}'
     saying = '{"a": [1, {"b": "Infinity"}], "c": 2.5}'
     for _ in range(3):
         with pytest.raises(JSONValueError, match=r"\$\.a\[1\]\.b"):
-            loads(overflowing)
-        assert loads(saying) == {"a": [1, {"b": "Infinity"}], "c": 2.5}
-    first, second = loads(saying), loads(saying)
-    assert first == second
-    assert first is not second  # each reading's own value
+            loaded(pydantic_core.from_json(overflowing, allow_inf_nan=False), overflowing, remember=True)
+        parsed = pydantic_core.from_json(saying, allow_inf_nan=False)
+        assert loaded(parsed, saying, remember=True) is parsed
+    assert saying in _payloads._NO_OVERFLOW.texts  # pyright: ignore[reportPrivateUsage]
+    assert overflowing not in _payloads._NO_OVERFLOW.texts  # pyright: ignore[reportPrivateUsage]
+    event = '{"type": "content_block_delta", "index": 0}'
+    assert loads(event) == {"type": "content_block_delta", "index": 0}
+    assert event not in _payloads._NO_OVERFLOW.texts  # pyright: ignore[reportPrivateUsage]
 
 
 def test_gemini_arguments_with_an_overflowed_number_are_reported_every_request() -> None:

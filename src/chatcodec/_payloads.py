@@ -61,24 +61,26 @@ def loads(text: str | bytes | bytearray) -> Any:
     return loaded(value, text)
 
 
-def loaded(value: Any, text: str | bytes | bytearray) -> Any:
+def loaded(value: Any, text: str | bytes | bytearray, *, remember: bool = False) -> Any:
     """``value``, ``text`` as ``pydantic_core.from_json(text, allow_inf_nan=False)`` parsed
     it, as :func:`loads` returns it (or refuses it): for a reader that parsed the text so
-    already, which need not parse it again. A text found to hold no overflowed number is
-    remembered (:data:`_NO_OVERFLOW`): the check is a function of the text, and an agent's
-    history repeats its calls' argument texts in every request (Gemini's writer parses
-    each; the check was a third of its nested arguments' cost)."""
-    if type(text) is str and text in _NO_OVERFLOW.texts:
+    already, which need not parse it again. ``remember``: a text found to hold no
+    overflowed number is remembered (:data:`_NO_OVERFLOW`) and not looked at again: for a
+    tool call's argument text, which an agent's history repeats in every request (Gemini's
+    writer parses each; the look was a third of its nested arguments' cost). Not for every
+    text: a stream's events would fill the memory with what passes once."""
+    if remember and type(text) is str and text in _NO_OVERFLOW.texts:
         return value
     if _INFINITY in pydantic_core.to_json(value):
         _refuse_unkept(value, text)
-    if type(text) is str:
+    if remember and type(text) is str:
         _NO_OVERFLOW.add(text)
     return value
 
 
 _NO_OVERFLOW = TextMemory(1 << 22)
-"""JSON texts whose parse holds no number that overflowed to infinity (4 Mi characters)."""
+"""Tool-call argument texts whose parse holds no number that overflowed to infinity (4 Mi
+characters: a long agent session's calls, as :mod:`chatcodec._providers.kit.arguments` keeps)."""
 
 
 _INFINITY = b"Infinity"

@@ -75,7 +75,7 @@ def parsed_object(text: str) -> dict[str, Any] | None:
             if _FLAT.issuperset(map(type, parsed.values())):
                 return parsed
             try:  # what loads gives for the text: this parse, checked (not parsed again)
-                return as_dict(loaded(parsed, text))
+                return as_dict(loaded(parsed, text, remember=True))
             except ValueError:
                 return None
     if not text.strip():
