@@ -61,3 +61,30 @@ def test_another_writer_writes_the_unmarked_reading_as_the_marked_one(target: st
     )
     assert written == expected
     assert [(loss.path, loss.what) for loss in losses] == [(loss.path, loss.what) for loss in recorder.losses]
+
+
+def test_the_tools_asked_for_this_formats_writer_are_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Back to OpenAI Chat (a proxy's usual pair), the as-sent answers are remembered by the
+    tools' value: the second request's tools come from memory and write the same body."""
+    from chatcodec._providers.families import remembered_tools
+
+    answered: list[int] = []
+    rebuilt = remembered_tools._rebuilt  # pyright: ignore[reportPrivateUsage]
+
+    def counted(*arguments: Any) -> Any:
+        answered.append(1)
+        return rebuilt(*arguments)
+
+    monkeypatch.setattr(remembered_tools, "_rebuilt", counted)
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    first = chatcodec.convert_request(copy.deepcopy(_REQUEST), source="openai-chat", target="openai-chat")
+    second = chatcodec.convert_request(copy.deepcopy(_REQUEST), source="openai-chat", target="openai-chat")
+    assert answered == [1]
+    assert second == first
+    assert second["tools"] == _REQUEST["tools"]
+    canonical = [
+        chatcodec.convert_request(copy.deepcopy(_REQUEST), source="openai-chat", target="canonical") for _ in range(2)
+    ]
+    assert canonical[0] == canonical[1]
+    assert _marks(canonical[1]) == [True, True, False]
+    assert canonical[0]["tools"][0]["provider_metadata"] is not canonical[1]["tools"][0]["provider_metadata"]

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
+from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
     AS_SENT,
     STRICT_SCHEMA_OPTION,
@@ -65,6 +66,10 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact:
     if not tools:
         return  # null or []: kept as it is
     functions_left = sum(1 for tool in tools if tool["type"] == "function")
+    if functions_left == len(tools) and as_sent:  # each schema asked: the answers remembered by value
+        read = _asked_exact if exact else _asked
+        data["tools"] = read_tools(tools, read, _schema_of, read)
+        return
     if functions_left:
         data["tools"] = [_decode_function_tool(tool, exact, as_sent) for tool in tools if tool["type"] == "function"]
     if functions_left == len(tools):
@@ -82,6 +87,22 @@ _FUNCTION_KEYS = shape_fields(shapes.FunctionDefinition)
 """The fields a function's shape types (``wire.py``), all read here."""
 _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
 _TAKEN, _TAKES = COMMON_TOOL_NAMES.accepted, COMMON_TOOL_NAMES.takes
+
+
+def _asked_exact(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The function tools of a closed front's copy, each schema asked whether it goes back
+    as it came (for this format's writer): :func:`read_tools` remembers them, as the as-sent
+    test is most of a tool's reading (a proxy serving OpenAI Chat in front of OpenAI Chat)."""
+    return [_decode_function_tool(tool, True) for tool in tools]
+
+
+def _asked(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`_asked_exact` for tools read without the closed front."""
+    return [_decode_function_tool(tool, False) for tool in tools]
+
+
+def _schema_of(tool: dict[str, Any]) -> object:
+    return tool["function"].get("parameters")
 
 
 def _decode_function_tool(tool: dict[str, Any], exact: bool, asked: bool = True) -> dict[str, Any]:
