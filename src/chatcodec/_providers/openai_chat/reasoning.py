@@ -94,13 +94,14 @@ def thinking(text: str, bag: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach({"type": "thinking", "text": text, "provider": PROVIDER}, bag)
 
 
-def reasoning_content_thinking(text: str) -> dict[str, Any]:
-    """:func:`thinking` for a turn's ``reasoning_content`` (its bag names the field), the
-    part most agent turns read to another model have: written out, one call, not two."""
-    return {"type": "thinking", "text": text, "provider": PROVIDER, "provider_metadata": {PROVIDER: {"field": _FIELD}}}
-
-
 _FIELD = "reasoning_content"
+
+
+def reasoning_content_thinking(text: str) -> dict[str, Any]:
+    """:func:`thinking` for a turn's ``reasoning_content`` (its bag names the field): the
+    thinking part of most agent turns, built as one literal, not through :func:`thinking`
+    and ``KIT.attach`` (two calls a turn)."""
+    return {"type": "thinking", "text": text, "provider": PROVIDER, "provider_metadata": {PROVIDER: {"field": _FIELD}}}
 
 
 def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
