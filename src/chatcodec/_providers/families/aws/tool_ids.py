@@ -90,11 +90,10 @@ def name_empty_calls(parts: list[dict[str, Any]], provider: str) -> list[dict[st
     return parts
 
 
-_VALID_NAME = COMMON_TOOL_NAMES.valid.match
-_NAMES_AS_IS_MAX = 4096
-VALID_NAMES: set[str] = set()
-"""Tool names seen valid (sent as they are), for the reason :data:`SENT_AS_IS` keeps ids,
-bounded the same way: a writer sends a name found here without another look."""
+VALID_NAMES = COMMON_TOOL_NAMES.accepted
+"""Tool names seen valid (sent as they are): the common rule's own memory
+(:meth:`~chatcodec._providers.kit.tool_names.ToolNameRule.takes`), which every writer of that
+rule fills; a writer sends a name found here without another look."""
 
 
 def tool_name(name: str, context: EncodeContext, at: Steps, provider: str) -> str:
@@ -103,10 +102,7 @@ def tool_name(name: str, context: EncodeContext, at: Steps, provider: str) -> st
     the shared rewrite (:mod:`~chatcodec._providers.kit.tool_names`), reported, so two long
     names stay two names and calls, choices and definitions agree. A blank name is an error
     in a request and ``tool``, reported, in a response or stream."""
-    if _VALID_NAME(name):
-        if len(VALID_NAMES) >= _NAMES_AS_IS_MAX:
-            VALID_NAMES.clear()
-        VALID_NAMES.add(name)
+    if COMMON_TOOL_NAMES.takes(name):
         return name
     if not name.strip() and not context.for_request:  # what the model called: no request to refuse
         context.losses.add((*at, "name"), "blank tool name", "Bedrock tool names are 1 to 64 characters; sent 'tool'")
