@@ -135,7 +135,8 @@ class SqliteBackend:
                 setup.execute("ALTER TABLE answers ADD COLUMN thread TEXT")
             setup.execute("COMMIT")
         except BaseException:
-            setup.execute("ROLLBACK")
+            if setup.in_transaction:  # an error SQLite rolled back itself: the original error says why
+                setup.execute("ROLLBACK")
             raise
         self._write_ahead(setup)
 
