@@ -466,12 +466,13 @@ _RECORDS: dict[str, type[Any]] = {
         ErrorRecord,
     )
 }
-_RECORD_CLASSES = frozenset(_RECORDS.values())
+RECORD_CLASSES = frozenset(_RECORDS.values())
+"""Every record class (a set: :func:`is_record` asks by exact type)."""
 
 
 def is_record(event: object) -> bool:
     """Whether ``event`` is a record (not a public event model): one set lookup."""
-    return type(event) in _RECORD_CLASSES
+    return type(event) in RECORD_CLASSES
 
 
 # --- the one conversion each way ---------------------------------------------------------
@@ -490,7 +491,7 @@ def event_of(record: AnyStreamRecord) -> AnyStreamEvent:
 def record_of(event: AnyStreamEvent | AnyStreamRecord) -> AnyStreamRecord:
     """The record of a public event model (its nested models as the canonical data they
     dump to); a record is returned as it is."""
-    if type(event) in _RECORD_CLASSES:
+    if type(event) in RECORD_CLASSES:
         return cast("AnyStreamRecord", event)
     model = cast("AnyStreamEvent", event)
     return record_from_data(model.model_dump())

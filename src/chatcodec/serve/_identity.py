@@ -30,24 +30,11 @@ from typing import Any
 from chatcodec._error_shapes import failed_answer
 from chatcodec._losses import Loss, LossRecorder
 from chatcodec._model.stream_records import (
+    RECORD_CLASSES,
     AnyStreamRecord,
-    ChoiceMetadataRecord,
-    ErrorRecord,
-    FinishRecord,
     PartRecord,
-    RefusalDeltaRecord,
     ResponseStartRecord,
-    TextDeltaRecord,
-    TextEndRecord,
-    TextStartRecord,
-    ThinkingDeltaRecord,
-    ThinkingEndRecord,
-    ThinkingSignatureDeltaRecord,
     ThinkingStartRecord,
-    ToolCallDeltaRecord,
-    ToolCallEndRecord,
-    ToolCallStartRecord,
-    UsageRecord,
 )
 from chatcodec._narrow import as_dict
 from chatcodec._registry import get_codec
@@ -80,7 +67,7 @@ class Identity:
     def started(self, event: AnyStreamRecord) -> AnyStreamRecord:
         """A stream's start event with its missing id, model and creation time filled, a
         thinking part's model too; other events as they are (most of a stream's events,
-        told by their exact type in one look: :data:`_AS_THEY_ARE`)."""
+        told by their exact type in one set look: :data:`_AS_THEY_ARE`)."""
         if type(event) in _AS_THEY_ARE:
             return event
         if isinstance(event, ThinkingStartRecord):
@@ -96,26 +83,8 @@ class Identity:
         return event.replaced(**update) if update else event
 
 
-_AS_THEY_ARE = frozenset(
-    {
-        TextStartRecord,
-        TextDeltaRecord,
-        TextEndRecord,
-        RefusalDeltaRecord,
-        ThinkingDeltaRecord,
-        ThinkingSignatureDeltaRecord,
-        ThinkingEndRecord,
-        ToolCallStartRecord,
-        ToolCallDeltaRecord,
-        ToolCallEndRecord,
-        UsageRecord,
-        FinishRecord,
-        ChoiceMetadataRecord,
-        ErrorRecord,
-    }
-)
-"""The event records :meth:`Identity.started` never fills (none is a start, a thinking
-start or a part record, or a subclass of one)."""
+_AS_THEY_ARE = RECORD_CLASSES - {ThinkingStartRecord, PartRecord, ResponseStartRecord}
+"""The record classes :meth:`Identity.started` never fills (none subclasses the three it does)."""
 
 
 def _with_model(part: dict[str, Any], model: str) -> dict[str, Any]:
