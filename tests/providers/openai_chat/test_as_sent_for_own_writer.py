@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._conversion import foreign_writer, read_request_data, write_request_data
-from chatcodec._losses import LossRecorder
+from chatcodec._conversion import foreign_writer, read_request_data
 from chatcodec._providers.contract.context import close_conversion, open_conversion
 from chatcodec._providers.families.schema_writing import AS_SENT
+from providers.readings_for_writers import AnswersFromMemory, assert_written_as_marked
 
 _GEMINI_SPELLED = {"type": "OBJECT", "properties": {"city": {"type": "STRING", "nullable": True}}}
 _NOT_STRICT_YET = {"type": "object", "properties": {"a": {"type": "string"}}}  # strict mode closes it
@@ -53,33 +53,16 @@ def test_the_marker_is_read_for_this_formats_writer_and_canonical_data_only() ->
 def test_another_writer_writes_the_unmarked_reading_as_the_marked_one(target: str) -> None:
     marked = read_request_data(copy.deepcopy(_REQUEST), "openai-chat")  # outside a conversion: marked
     assert any(_marks(marked))
-    recorder = LossRecorder()
-    expected = write_request_data(marked, target, recorder)
-    losses: list[chatcodec.Loss] = []
-    written = chatcodec.convert_request(
-        copy.deepcopy(_REQUEST), source="openai-chat", target=target, on_loss="ignore", losses=losses
-    )
-    assert written == expected
-    assert [(loss.path, loss.what) for loss in losses] == [(loss.path, loss.what) for loss in recorder.losses]
+    assert_written_as_marked(_REQUEST, "openai-chat", target, marked)
 
 
 def test_the_tools_asked_for_this_formats_writer_are_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Back to OpenAI Chat (a proxy's usual pair), the as-sent answers are remembered by the
     tools' value: the second request's tools come from memory and write the same body."""
-    from chatcodec._providers.families import remembered_tools
-
-    answered: list[int] = []
-    rebuilt = remembered_tools._rebuilt  # pyright: ignore[reportPrivateUsage]
-
-    def counted(*arguments: Any) -> Any:
-        answered.append(1)
-        return rebuilt(*arguments)
-
-    monkeypatch.setattr(remembered_tools, "_rebuilt", counted)
-    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    answers = AnswersFromMemory(monkeypatch)
     first = chatcodec.convert_request(copy.deepcopy(_REQUEST), source="openai-chat", target="openai-chat")
     second = chatcodec.convert_request(copy.deepcopy(_REQUEST), source="openai-chat", target="openai-chat")
-    assert answered == [1]
+    assert answers.count == 1
     assert second == first
     assert second["tools"] == _REQUEST["tools"]
     canonical = [

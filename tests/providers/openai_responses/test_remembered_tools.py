@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import chatcodec
 from chatcodec import Loss
 from chatcodec._providers.families import remembered_tools
+from providers.readings_for_writers import AnswersFromMemory
 
 _SHAPES: list[dict[str, Any]] = [
     {
@@ -45,21 +46,6 @@ def _request(tools: list[dict[str, Any]]) -> dict[str, Any]:
     return {"model": "gpt-5", "input": "hello", "tools": tools}
 
 
-class _Answers:
-    """How many readings were answered from memory (``_rebuilt`` counted)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.count = 0
-        rebuilt = remembered_tools._rebuilt  # pyright: ignore[reportPrivateUsage]
-
-        def counted(*arguments: Any) -> Any:
-            self.count += 1
-            return rebuilt(*arguments)
-
-        monkeypatch.setattr(remembered_tools, "_rebuilt", counted)
-        remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
-
-
 def _convert(body: dict[str, Any], target: str) -> tuple[Any, list[Loss]]:
     losses: list[Loss] = []
     out = chatcodec.convert_request(body, source="openai-responses", target=target, on_loss="ignore", losses=losses)
@@ -68,7 +54,7 @@ def _convert(body: dict[str, Any], target: str) -> tuple[Any, list[Loss]]:
 
 @pytest.mark.parametrize("target", _TARGETS)
 def test_a_second_reading_gives_the_first_ones_output_and_losses(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    answers = _Answers(monkeypatch)
+    answers = AnswersFromMemory(monkeypatch)
     first = _convert(_request(copy.deepcopy(_SHAPES)), target)
     assert answers.count == 0
     second = _convert(_request(copy.deepcopy(_SHAPES)), target)
@@ -78,7 +64,7 @@ def test_a_second_reading_gives_the_first_ones_output_and_losses(target: str, mo
 
 
 def test_canonical_tools_from_memory_are_the_callers_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    answers = _Answers(monkeypatch)
+    answers = AnswersFromMemory(monkeypatch)
     first, _ = _convert(_request(copy.deepcopy(_SHAPES)), "canonical")
     for tool in first["tools"]:  # a caller changes what it was given, bags included
         tool["name"] = "changed"

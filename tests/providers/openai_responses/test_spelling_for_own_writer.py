@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._conversion import foreign_writer, read_request_data, write_request_data
-from chatcodec._losses import LossRecorder
+from chatcodec._conversion import foreign_writer, read_request_data
 from chatcodec._providers.contract.context import close_conversion, open_conversion
+from providers.readings_for_writers import assert_written_as_marked
 
 _REQUEST: dict[str, Any] = {
     "model": "gpt-5",
@@ -66,11 +66,4 @@ def test_another_formats_writer_gets_the_tools_data_without_the_spellings() -> N
 @pytest.mark.parametrize("target", TARGETS)
 def test_another_writer_writes_the_unmarked_reading_as_the_marked_one(target: str) -> None:
     marked = read_request_data(copy.deepcopy(_REQUEST), "openai-responses")
-    recorder = LossRecorder()
-    expected = write_request_data(marked, target, recorder)
-    losses: list[chatcodec.Loss] = []
-    written = chatcodec.convert_request(
-        copy.deepcopy(_REQUEST), source="openai-responses", target=target, on_loss="ignore", losses=losses
-    )
-    assert written == expected
-    assert [(loss.path, loss.what) for loss in losses] == [(loss.path, loss.what) for loss in recorder.losses]
+    assert_written_as_marked(_REQUEST, "openai-responses", target, marked)
