@@ -1,7 +1,8 @@
-"""``history_for``'s one-pass look (``turns._unchanged``): when it says no rule changes a
-history, each rule's own look agrees (no empty content where the target has no empty system
-message, no part the target cannot send, no result waiting behind another role), so the
-history is returned as it came, for every built-in format's capabilities."""
+"""``history_for``'s one-pass look (``turns._survey``): its answers are each rule's own look
+(an empty content, an unsent part), and when it finds nothing each rule agrees (no empty
+content where the target has no empty system message, no part the target cannot send, no
+result waiting behind another role), so the history is returned as it came, for every
+built-in format's capabilities."""
 
 from __future__ import annotations
 
@@ -42,6 +43,19 @@ _MESSAGE = st.builds(
 )
 
 
+def _holds_unsent(messages: list[Message], *, freeform: bool) -> bool:
+    """The unsent-parts look as the rule asks it, written here: an opaque part, or a custom
+    call for a target with no freeform calls, in an assistant turn."""
+    for message in messages:
+        content: Any = message["content"]
+        parts: list[Message] = cast("list[Message]", content) if isinstance(content, list) else []
+        if message["role"] == "assistant" and any(
+            part["type"] == "opaque" or (not freeform and part.get("kind") == "custom") for part in parts
+        ):
+            return True
+    return False
+
+
 def _capabilities(name: str) -> Capabilities:
     codec: Any = get_codec(name)
     return cast("Capabilities", codec.capabilities)
@@ -52,10 +66,13 @@ def test_a_history_called_unchanged_is_one_no_rule_changes(
     messages: list[Message], name: str, freeform: bool, ordered: bool
 ) -> None:
     capabilities = dataclasses.replace(_capabilities(name), freeform_calls=freeform, results_follow_calls=ordered)
-    if not turns._unchanged(messages, capabilities):  # pyright: ignore[reportPrivateUsage]
+    empty, unsent, misordered = turns._survey(messages, capabilities)  # pyright: ignore[reportPrivateUsage]
+    assert empty == (not capabilities.empty_system and turns.holds_empty_content(messages))
+    assert unsent == _holds_unsent(messages, freeform=freeform)
+    if empty or unsent or misordered:
         return
     assert capabilities.empty_system or not turns.holds_empty_content(messages)
-    assert not turns._holds_unsent(messages, freeform=freeform)  # pyright: ignore[reportPrivateUsage]
+    assert not _holds_unsent(messages, freeform=freeform)
     if ordered:
         assert turns.results_after_calls(messages, LossRecorder(), "x") is messages
     assert turns.history_for(messages, LossRecorder(), name, capabilities) is messages
@@ -77,6 +94,6 @@ def test_each_rule_still_changes_what_it_changes() -> None:
         ],
     ]
     for messages in cases:
-        assert not turns._unchanged(messages, strict_order)  # pyright: ignore[reportPrivateUsage]
+        assert any(turns._survey(messages, strict_order))  # pyright: ignore[reportPrivateUsage]
     moved = turns.history_for(cases[3], LossRecorder(), "gemini", strict_order)
     assert [message["role"] for message in moved] == ["assistant", "tool", "user"]

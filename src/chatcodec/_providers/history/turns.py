@@ -63,7 +63,8 @@ def history_for(
     rules' and the writer's) as the request does (:class:`~chatcodec._losses.Renumbering`);
     the codec clears it before the target's rules."""
     name = capabilities.display_name
-    if _unchanged(messages, capabilities):  # most histories: no rule below changes them
+    empty, unsent, misordered = _survey(messages, capabilities)
+    if not (empty or unsent or misordered):  # most histories: no rule below changes them
         losses.renumber(None)
         if not capabilities.developer_role:
             report_developer_roles(messages, losses, name)
@@ -71,9 +72,9 @@ def history_for(
     freeform = capabilities.freeform_calls
     request = messages
     copies: dict[int, tuple[Message, tuple[int, ...]]] = {}
-    if not capabilities.empty_system and holds_empty_content(messages):  # first: the rest never sees them
+    if empty:  # first: the rest never sees them
         messages = [message for message in messages if not empty_instruction(message)]
-    if _holds_unsent(messages, freeform=freeform):
+    if unsent:  # (the empty instructions taken out held no assistant part)
         _renumber(losses, request, messages, copies)
         messages = without_unsent_calls(messages, losses, provider, name, freeform=freeform, copies=copies)
     if capabilities.results_follow_calls:
@@ -85,32 +86,35 @@ def history_for(
     return messages
 
 
-def _unchanged(messages: Sequence[Message], capabilities: Capabilities) -> bool:
-    """Whether no rule of :func:`history_for` changes ``messages``, in one pass: no message
-    with ``content: []`` (for a target without empty system messages), no assistant part
-    the target cannot send (:func:`_holds_unsent`), and no assistant followed by a role
-    other than ``tool`` or ``assistant`` (for a target whose results follow their calls:
-    :func:`results_after_calls`). Each rule's own look asked the same of every message in
-    a pass of its own; one pass costs about half (a 50-step Responses history: 293 k
-    instructions for the three). When any is found, the rules run as before."""
-    empty = not capabilities.empty_system
+def _survey(messages: Sequence[Message], capabilities: Capabilities) -> tuple[bool, bool, bool]:
+    """What :func:`history_for`'s rules act on, in one pass: a message with ``content: []``
+    (for a target without empty system messages), an assistant part the target cannot send
+    (an opaque part, or a custom call where the target has no freeform calls: the kinds
+    :func:`without_unsent_calls` may drop), and an assistant followed by a role other than
+    ``tool`` or ``assistant`` (for a target whose results follow their calls:
+    :func:`results_after_calls`, which looks again at the list it is given). A pass per
+    rule, each a ``map`` look per message, cost twice as much on CPython 3.11 (a 50-step
+    Responses history: 293 k instructions, 208 k)."""
+    check_empty = not capabilities.empty_system
     custom = not capabilities.freeform_calls
     ordered = capabilities.results_follow_calls
+    empty = unsent = misordered = False
     previous = None
     for message in messages:
         role = message["role"]
         content: Any = message.get("content")
         if role == "assistant":
-            if content.__class__ is list:
+            if not unsent and content.__class__ is list:
                 for part in content:
                     if part["type"] == "opaque" or (custom and part.get("kind") == "custom"):
-                        return False
+                        unsent = True
+                        break
         elif ordered and previous == "assistant" and role != "tool":
-            return False
-        if empty and content == []:
-            return False
+            misordered = True
+        if check_empty and content == []:
+            empty = True
         previous = role
-    return True
+    return empty, unsent, misordered
 
 
 def _renumber(
@@ -166,24 +170,6 @@ _ROLE = itemgetter("role")
 _CONTENT = methodcaller("get", "content")
 _AFTER_CALLS = ("tool", "assistant")
 """The roles that may follow an assistant's calls where its results must come next."""
-
-
-def _holds_unsent(messages: Sequence[Message], *, freeform: bool) -> bool:
-    """Whether an assistant message holds an opaque part or (``freeform`` false) a custom
-    call (the kinds that can be a call the target cannot send): most histories hold none,
-    and this look costs a fraction of :func:`without_unsent_calls` walking every part. It
-    is one plain loop over the parts: a ``map`` look per message (``"opaque" in
-    map(itemgetter("type"), content)``, then ``methodcaller("get", "kind")``) made two
-    iterator objects and a call per part, twice the cost on CPython 3.11 (a 50-step
-    session's 83 assistant turns: 431 k instructions, 208 k as a loop)."""
-    for message in messages:
-        if message["role"] == "assistant":
-            content: Any = message.get("content")
-            if content.__class__ is list:
-                for part in content:
-                    if part["type"] == "opaque" or (not freeform and part.get("kind") == "custom"):
-                        return True
-    return False
 
 
 def report_developer_roles(messages: Sequence[Message], losses: LossRecorder, target: str) -> None:
