@@ -26,7 +26,7 @@ import chatcodec
 from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart
 from chatcodec._providers.openai_responses.carried_reasoning import seal
 from chatcodec.serve import ServeConfig, create_app
-from serve.harness import FakeUpstream
+from serve.harness import FakeUpstream, fixture_bytes
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
 
@@ -247,3 +247,52 @@ def test_the_factory_names_its_variable_when_it_is_not_set(monkeypatch: pytest.M
     with pytest.raises(SystemExit) as stopped:
         app_from_environment()
     assert stopped.value.code == 3
+
+
+def _streamed_through(fake: FakeUpstream, *, middleware: bool) -> tuple[httpx.Response, list[tuple[str, bytes]]]:
+    """A streamed call through the gateway, ``middleware`` one added to it (as an embedding
+    application would) that notes every message the gateway sends: the answer, and the notes."""
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+    fake.reply(fixture_bytes("anthropic", "stream", "text_basic.sse"), content_type="text/event-stream")
+    gateway = create_app(ServeConfig(api="openai-chat", upstream="anthropic", upstream_url=fake.base))
+    seen: list[tuple[str, bytes]] = []
+
+    class Noting:
+        def __init__(self, app: ASGIApp) -> None:
+            self.app = app
+
+        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+            async def noted(message: Message) -> None:
+                seen.append((message["type"], message.get("body", b"")))
+                await send(message)
+
+            await self.app(scope, receive, noted)
+
+    if middleware:
+        gateway.add_middleware(Noting)
+    body = {**_chat("Say hi."), "stream": True}
+
+    async def run() -> httpx.Response:
+        transport = httpx.ASGITransport(app=gateway)
+        async with (
+            gateway.router.lifespan_context(gateway),
+            httpx.AsyncClient(transport=transport, base_url="http://g") as client,
+        ):
+            return await client.post("/v1/chat/completions", json=body, headers=KEY)
+
+    return anyio.run(run), seen
+
+
+def test_a_middleware_added_to_the_gateway_sees_every_message_of_a_stream(fake: FakeUpstream) -> None:
+    """The gateway writes a stream's body past Starlette's own middleware, never past one an
+    embedding application added: that one sees the start, every chunk and the end."""
+    plain, _ = _streamed_through(fake, middleware=False)
+    noted, seen = _streamed_through(fake, middleware=True)
+    assert noted.status_code == plain.status_code == 200
+    chunks = [line for line in noted.text.split("\n\n") if line]
+    assert chunks[-1] == "data: [DONE]"
+    assert len(chunks) == len([line for line in plain.text.split("\n\n") if line]) > 2
+    assert seen[0][0] == "http.response.start"
+    assert [kind for kind, _ in seen[1:]] == ["http.response.body"] * (len(seen) - 1)
+    assert b"".join(body for _, body in seen[1:]).decode() == noted.text

@@ -28,10 +28,12 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
 
 from chatcodec._public_label import shown_as
 from chatcodec.serve import _endpoints as endpoints
 from chatcodec.serve._config import ServeConfig
+from chatcodec.serve._deadlines import APP_SEND
 from chatcodec.serve._fronts import routes
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord, internal_error
@@ -60,11 +62,22 @@ def create_app(
         *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
         *kept_answer_routes(proxy.server),
     ]
-    return Starlette(
+    return ServeApp(
         routes=paths,
         lifespan=proxy.lifespan,
         exception_handlers={HTTPException: proxy.http_error, Exception: proxy.unhandled},
     )
+
+
+class ServeApp(Starlette):
+    """The Starlette application, the ``send`` it is called with kept in the scope
+    (:data:`~chatcodec.serve._deadlines.APP_SEND`) for a stream's body while no middleware
+    was added to it (middleware added by an embedding application sees every message)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self.user_middleware:
+            scope[APP_SEND] = send
+        await super().__call__(scope, receive, send)
 
 
 class Proxy:

@@ -52,7 +52,15 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from chatcodec.serve._refusal import RefusalError
 
-__all__ = ["ABORT", "BodyDeadline", "body_late", "head_deadline_protocol", "server_settings", "write_deadline_stream"]
+__all__ = [
+    "ABORT",
+    "APP_SEND",
+    "BodyDeadline",
+    "body_late",
+    "head_deadline_protocol",
+    "server_settings",
+    "write_deadline_stream",
+]
 
 ABORT = "chatcodec.abort_connection"
 """The ASGI scope ``extensions`` key of the call that aborts the request's connection (set by
@@ -96,6 +104,12 @@ def head_deadline_protocol(head_timeout: float) -> type[H11Protocol]:
                 self.transport.close()
 
     return HeadDeadlineProtocol
+
+
+APP_SEND = "chatcodec.app_send"
+"""The scope key of the ``send`` the application was called with, outside Starlette's own
+middleware (set by :class:`chatcodec.serve._app.ServeApp` when no middleware was added to
+it): a stream's body is written there (:meth:`_WriteDeadlineResponse.stream_response`)."""
 
 
 class BodyDeadline:
@@ -151,6 +165,7 @@ class _WriteDeadlineResponse(StreamingResponse):
         self.write_timeout = write_timeout
         self.on_late = on_late
         self._writing: float | None = None  # when the write under way started, if one is
+        self._body_send: Send | None = None  # the application's own send (:data:`APP_SEND`), if given
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """One cancel scope holds the whole response and one timer watches its writes: a
@@ -172,6 +187,7 @@ class _WriteDeadlineResponse(StreamingResponse):
                 timer = loop.call_at((now if writing is None else writing) + write_timeout, check)
 
         timer = loop.call_at(loop.time() + write_timeout, check)
+        self._body_send = scope.get(APP_SEND)
         try:
             with deadline:
                 await super().__call__(scope, receive, send)
@@ -191,11 +207,18 @@ class _WriteDeadlineResponse(StreamingResponse):
     async def stream_response(self, send: Send) -> None:
         """Starlette's loop with each write's start noted inline for :meth:`__call__`'s
         timer, and no encoding look (the body is bytes): a ``send`` wrapper coroutine noting
-        it cost 2.2 k instructions a streamed event."""
+        it cost 2.2 k instructions a streamed event.
+
+        The start goes through ``send``, Starlette's middleware wrappers, which note only
+        that the response started (so an error after it is not answered a second time); the
+        body, once it has, to the application's own send when the scope holds it
+        (:data:`APP_SEND`): the three wrappers' coroutines cost 2.x k an event and do
+        nothing more for a body."""
         time = asyncio.get_running_loop().time
         self._writing = time()
         await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
         self._writing = None
+        send = self._body_send or send
         async for chunk in self.body_iterator:
             self._writing = time()
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
