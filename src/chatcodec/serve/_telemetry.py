@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -178,10 +178,10 @@ class Telemetry:
             canonical = decode_response(upstream, dict(fields)).model_dump(mode="json", exclude_none=True)
             record.span.answered(identity.fill(canonical))
 
-    def observe(self, record: RequestRecord, event: AnyStreamRecord) -> None:
-        """A stream's canonical event on its way to the caller."""
-        if isinstance(record.span, RequestSpan):
-            record.span.observe(event)
+    def stream_watcher(self, record: RequestRecord) -> Callable[[AnyStreamRecord], None] | None:
+        """What a stream's canonical events are shown to on their way to the caller for the
+        request's span, or ``None`` when it has none (then no call is made per event)."""
+        return record.span.observe if isinstance(record.span, RequestSpan) else None
 
 
 class Metrics:

@@ -82,15 +82,17 @@ def _observer(
 ) -> Callable[[AnyStreamRecord], None]:
     """What watches a stream's canonical events: an error event the upstream sent
     mid-stream goes into the log line with its status; the span gathers the answer;
-    ``gathering`` the answer to keep."""
+    ``gathering`` the answer to keep. Those of the two there are are found once, not
+    asked at each event."""
+    watching = [server.telemetry.stream_watcher(record), None if gathering is None else gathering.observe]
+    watchers = [watcher for watcher in watching if watcher is not None]
 
     def observe(event: AnyStreamRecord) -> None:
         if isinstance(event, ErrorRecord):
             record.error = event.message
             record.stream_error_status = error_status(event.error_type, 502, provider=record.upstream)
-        server.telemetry.observe(record, event)
-        if gathering is not None:
-            gathering.observe(event)
+        for watcher in watchers:
+            watcher(event)
 
     return observe
 
