@@ -117,12 +117,14 @@ class EventSizeCheck:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._pending = 0
+        self.pending = 0
+        """The bytes fed since the last complete event (none: a chunk that completes an
+        event changes nothing, and its caller may skip :meth:`fed`)."""
 
     def fed(self, chunk: bytes, events_read: bool) -> None:
         """Note ``chunk``, fed to the reader; ``events_read``: it completed an event."""
-        self._pending = 0 if events_read else self._pending + len(chunk)
-        if self._pending > self.limit:
+        self.pending = 0 if events_read else self.pending + len(chunk)
+        if self.pending > self.limit:
             raise StreamError(f"an upstream event is larger than this server's limit of {self.limit} bytes")
 
 

@@ -114,18 +114,23 @@ class ObservedConverter(StreamConverter):
         self._identity = identity
         self._sizes = EventSizeCheck(max_event_bytes)
 
+    # the converter's own steps under names of their own: ``super()`` made an object at every chunk and event
+    _converter_feed = StreamConverter.feed
+    _converter_encoded = StreamConverter._encoded
+
     def feed(self, chunk: bytes) -> bytes:
         """The converted bytes for ``chunk``; a :class:`StreamError` once one upstream event
         passes ``max_event_bytes`` (:mod:`chatcodec.serve._limits`)."""
-        before = self.events_in
-        converted = super().feed(chunk)
-        self._sizes.fed(chunk, self.events_in > before)
+        before, sizes = self.events_in, self._sizes
+        converted = self._converter_feed(chunk)
+        if sizes.pending or self.events_in == before:  # else an event, whole in the chunk: nothing to note
+            sizes.fed(chunk, self.events_in > before)
         return converted
 
     def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
         event = self._identity.started(event)
         self._observe(event)
-        return super()._encoded(event)
+        return self._converter_encoded(event)
 
 
 class StreamGathering:
