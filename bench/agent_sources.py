@@ -95,9 +95,7 @@ class Sessions:
     """The sessions of one size, made once and shared by every target that reads them the same."""
 
     turns: int
-    made: dict[tuple[str, frozenset[str], str], dict[str, Any]] = field(
-        default_factory=dict[tuple[str, frozenset[str], str], dict[str, Any]]
-    )
+    made: dict[tuple[str, frozenset[str], str], dict[str, Any]] = field(default_factory=lambda: {})
 
     def get(self, source: Source, shapes: Collection[str], target: str) -> dict[str, Any]:
         model = (source.model or OPENAI_MODELS[target]) if source.native == "openai-chat" else ""

@@ -15,7 +15,7 @@ class Table:
     """A markdown table with an optional caption line above it."""
 
     headers: list[str]
-    rows: list[list[str]] = field(default_factory=list[list[str]])
+    rows: list[list[str]] = field(default_factory=lambda: [])
     caption: str = ""
 
 
@@ -36,9 +36,9 @@ class Section:
     key: str
     title: str
     intro: str
-    tables: list[Table] = field(default_factory=list[Table])
-    footnotes: list[str] = field(default_factory=list[str])
-    targets: list[Target] = field(default_factory=list[Target])
+    tables: list[Table] = field(default_factory=lambda: [])
+    footnotes: list[str] = field(default_factory=lambda: [])
+    targets: list[Target] = field(default_factory=lambda: [])
 
 
 def seconds(value: float) -> str:

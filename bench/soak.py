@@ -192,11 +192,11 @@ class SoakResult:
     """What a soak saw."""
 
     requests: int = 0
-    failures: list[str] = field(default_factory=list[str])
+    failures: list[str] = field(default_factory=lambda: [])
     """Every request not answered 200, answered with a store error, or whose history was short."""
-    not_continued: list[str] = field(default_factory=list[str])
+    not_continued: list[str] = field(default_factory=lambda: [])
     """Conversations whose first request after the restart failed."""
-    not_read_back: list[str] = field(default_factory=list[str])
+    not_read_back: list[str] = field(default_factory=lambda: [])
     """Conversations whose last answer ``GET`` did not return."""
     memory_after_warm_up: float = 0.0
     memory_at_end: float = 0.0

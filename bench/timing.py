@@ -54,7 +54,7 @@ class Contender:
 class Measurement:
     """The samples of one contender: seconds per call, one per round."""
 
-    samples: list[float] = field(default_factory=list[float])
+    samples: list[float] = field(default_factory=lambda: [])
     batch: int = 1
 
     @property

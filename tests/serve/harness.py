@@ -52,7 +52,7 @@ class Reply:
     endless: bool = False  # keep streaming until the client goes away
     delay: float = 0.0  # wait this long before answering, watching for the client to go
     stall: float = 0.0  # after the body, send nothing for this long (an upstream gone quiet mid-stream)
-    headers: dict[str, str] = field(default_factory=dict[str, str])
+    headers: dict[str, str] = field(default_factory=lambda: {})
 
 
 @dataclass

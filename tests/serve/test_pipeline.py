@@ -104,9 +104,9 @@ class Walk:
     with the serve modules on its stack up to the app (innermost first)."""
 
     recording: bool = False
-    entries: list[tuple[str, tuple[str, ...]]] = field(default_factory=list[tuple[str, tuple[str, ...]]])
-    _seen: dict[int, FrameType] = field(default_factory=dict[int, FrameType])
-    _names: dict[str, str | None] = field(default_factory=dict[str, str | None])
+    entries: list[tuple[str, tuple[str, ...]]] = field(default_factory=lambda: [])
+    _seen: dict[int, FrameType] = field(default_factory=lambda: {})
+    _names: dict[str, str | None] = field(default_factory=lambda: {})
 
     def module(self, frame: FrameType) -> str | None:
         filename = frame.f_code.co_filename

@@ -51,15 +51,15 @@ class Schema:
     extensions: dict[str, frozenset[str]]
     events_outside_sdk: frozenset[str] = frozenset()
     """Stream event types the provider documents that its SDK's event union leaves out."""
-    required: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
+    required: dict[str, tuple[str, ...]] = field(default_factory=lambda: {})
     """Kind -> the fields its objects must hold (:mod:`chatcodec._strict.values`)."""
-    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict[str, dict[str, dict[str, Any]]])
+    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=lambda: {})
     """Kind -> field -> the type, enum and bounds of its scalar value."""
     one_member: frozenset[str] = frozenset()
     """Kinds whose objects set exactly one member."""
-    one_of: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
+    one_of: dict[str, dict[str, Any]] = field(default_factory=lambda: {})
     """Kind -> the members of which its objects set exactly one, the message and source."""
-    known_fields: dict[str, frozenset[str]] = field(default_factory=dict[str, frozenset[str]])
+    known_fields: dict[str, frozenset[str]] = field(default_factory=lambda: {})
     """Per kind, the SDK's fields and the documented extensions (filled on first use)."""
 
     def arms(self, target: str) -> tuple[str, ...]:

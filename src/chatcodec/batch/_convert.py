@@ -479,7 +479,7 @@ class RawLine:
 class LineBatch:
     """Consecutive lines of a JSONL input, sent to a worker together."""
 
-    lines: list[RawLine] = field(default_factory=list[RawLine])
+    lines: list[RawLine] = field(default_factory=lambda: [])
     """The non-blank lines, in input order."""
     size: int = 0
     """Bytes of input the batch covers, blank lines included (for progress)."""
@@ -493,13 +493,13 @@ class BatchResult:
     """The converted payloads, one JSON document per line, already serialized."""
     converted: int = 0
     """How many lines were converted."""
-    rejects: list[Reject] = field(default_factory=list[Reject])
+    rejects: list[Reject] = field(default_factory=lambda: [])
     """The lines that were not, in input order."""
-    losses: list[tuple[int, Loss]] = field(default_factory=list[tuple[int, Loss]])
+    losses: list[tuple[int, Loss]] = field(default_factory=lambda: [])
     """Losses of converted lines, with their line numbers."""
     size: int = 0
     """Bytes of input the batch covered."""
-    placeholders: list[int] = field(default_factory=list[int])
+    placeholders: list[int] = field(default_factory=lambda: [])
     """Which lines of ``output`` (counting from 0) are ``keep_lines`` placeholders, so a
     writer of another format (Parquet) can tell them from converted payloads."""
 

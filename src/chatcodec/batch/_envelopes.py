@@ -99,9 +99,9 @@ class Envelope:
     ``error`` in place of the body), so :func:`mistaken_envelope` knows the row."""
     format_marks: tuple[tuple[str, str], ...] = ()
     """(pointer, format): a row holding that pointer carries a body of that format."""
-    body_fixed: Mapping[str, tuple[tuple[str, object], ...]] = field(default_factory=dict[str, Any])
+    body_fixed: Mapping[str, tuple[tuple[str, object], ...]] = field(default_factory=lambda: {})
     """Body format -> fields the body holds inside this envelope (written first)."""
-    body_dropped: Mapping[str, tuple[str, ...]] = field(default_factory=dict[str, Any])
+    body_dropped: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: {})
     """Body format -> body fields the envelope holds elsewhere (the model, named by the job)."""
     failures: tuple[str, ...] = ()
     """Pointers where a failed row says why (OpenAI's ``error``, Bedrock's ``error`` with its

@@ -101,7 +101,7 @@ class RunReport:
     losses: int = 0
     lossy_lines: int = 0
     kinds: Counter[str] = field(default_factory=Counter[str])
-    groups: dict[tuple[str, str], _Group] = field(default_factory=dict[tuple[str, str], _Group])
+    groups: dict[tuple[str, str], _Group] = field(default_factory=lambda: {})
 
     def record(self, result: BatchResult) -> None:
         """Count one batch's result, print what is due, advance the progress."""

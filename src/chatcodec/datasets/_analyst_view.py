@@ -100,9 +100,9 @@ COLUMN_NAMES = frozenset(column[0] for fields in (_EXCHANGE_FIELDS, _MESSAGE_FIE
 class _Rows:
     """The view's rows as they are built, one list of dicts per table."""
 
-    exchanges: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
-    messages: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
-    parts: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    exchanges: list[dict[str, Any]] = field(default_factory=lambda: [])
+    messages: list[dict[str, Any]] = field(default_factory=lambda: [])
+    parts: list[dict[str, Any]] = field(default_factory=lambda: [])
 
 
 def analyst_tables(

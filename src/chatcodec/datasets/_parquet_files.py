@@ -83,7 +83,7 @@ class Row:
     """What reading it from Arrow dropped where it is ambiguous (Arrow-made ``null``\\ s)."""
     canonical: bool = False
     """Whether ``payload`` is canonical data (a row of the columnar form)."""
-    carried: dict[str, Any] = field(default_factory=dict[str, Any])
+    carried: dict[str, Any] = field(default_factory=lambda: {})
     """``{NAME: value}`` of the row's ``--id-field`` and ``--column`` columns, when they
     are columns beside the payload (the columnar form, a payload column)."""
     error: str | None = None
@@ -97,7 +97,7 @@ class Row:
 class RowBatch:
     """Consecutive rows of a Parquet file, converted together."""
 
-    rows: list[Row] = field(default_factory=list[Row])
+    rows: list[Row] = field(default_factory=lambda: [])
     """The rows, in file order."""
     size: int = 0
     """The share of the file's bytes the rows stand for (for progress)."""

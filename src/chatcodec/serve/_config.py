@@ -116,7 +116,7 @@ class Route:
     the upstream SDK's own, such as ``ANTHROPIC_API_KEY``)."""
     models: tuple[str, ...] = ()
     """Model names listed by ``GET /v1/models`` for this route (a pattern lists none)."""
-    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    options: Mapping[str, object] = field(default_factory=lambda: {})
     """The upstream writer's options by name (``server=deepseek``); they win over what
     the URL implies (:meth:`ServeConfig.writer_options`)."""
 
@@ -190,7 +190,7 @@ class ServeConfig:
     """The API called for a model no ``routes`` entry matches (one of :func:`upstreams`)."""
     upstream_url: str | None = None
     """That upstream's base URL (see :attr:`Route.url`)."""
-    model_map: Mapping[str, str] = field(default_factory=dict[str, str])
+    model_map: Mapping[str, str] = field(default_factory=lambda: {})
     """Caller model name -> upstream model name; a name not listed passes unchanged."""
     api_key_env: str | None = None
     """The environment variable holding the default upstream's key (default: the upstream SDK's own)."""
@@ -254,7 +254,7 @@ class ServeConfig:
     (the same on every replica; 16 characters or more, in a file of at most 4 KiB, as is
     ``CHATCODEC_SEAL_KEY``); None: ``CHATCODEC_SEAL_KEY``, else one kept in the store or the
     config directory (:mod:`chatcodec.serve._seals`). Refused at start on a front that seals nothing."""
-    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    options: Mapping[str, object] = field(default_factory=lambda: {})
     """The default upstream's writer options by name (``--option server=deepseek``); they
     win over what its URL implies (:meth:`writer_options`; a route has its own)."""
     host: str = "127.0.0.1"

@@ -66,7 +66,7 @@ class RequestRecord:
     model: str | None = None
     upstream_model: str | None = None
     stream: bool = False
-    losses: list[Loss] = field(default_factory=list[Loss])
+    losses: list[Loss] = field(default_factory=lambda: [])
     error: str | None = None
     cancelled: bool = False
     events: int | None = None

@@ -35,8 +35,8 @@ class AnthropicContext(EncodeContext):
     """The ``unsigned_thinking`` option, checked (anything but ``"text"`` is ``"drop"``)."""
     tool_names: Callable[[], dict[str, str]] = dict
     """Tool names by call id, asked for only when a result names its tool (rare)."""
-    breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
-    signed: dict[str, str] = field(default_factory=dict[str, str])
+    breakpoints: list[Breakpoint] = field(default_factory=lambda: [])
+    signed: dict[str, str] = field(default_factory=lambda: {})
     """The ids written so far with a Gemini signature in them, by call id (``tool_ids.py``)."""
 
     def holding(self, *what: str) -> None:

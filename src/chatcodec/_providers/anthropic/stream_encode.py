@@ -97,7 +97,7 @@ class _Open:
     """Thinking from another provider: its signature is not sent."""
     reported: bool = False
     """Whether that was reported already (once per part)."""
-    arguments: list[str] = field(default_factory=list[str])
+    arguments: list[str] = field(default_factory=lambda: [])
     """A tool call's argument fragments, checked once the call ends."""
 
 
@@ -108,7 +108,7 @@ class _Queued:
 
     start: dict[str, Any]
     at: Steps
-    deltas: list[str] = field(default_factory=list[str])
+    deltas: list[str] = field(default_factory=lambda: [])
     ended: bool = False
 
 

@@ -94,7 +94,7 @@ class ErrorShape:
     type_header: str | None = None
     """The response header naming the error type, for a body that does not (Bedrock's
     ``x-amzn-ErrorType``)."""
-    reads: Mapping[str, int] = field(default_factory=dict[str, int])
+    reads: Mapping[str, int] = field(default_factory=lambda: {})
     """Types and codes the provider sends beside its documented ones, with the HTTP status
     each stands for (OpenAI's ``code`` values, another spelling of a type): read, never
     written. With :attr:`types`, what :func:`chatcodec._error_statuses.error_status` reads."""
@@ -387,7 +387,7 @@ class Upstream:
     """The response header naming the answer, for an API whose answer body holds no id
     (Bedrock's ``x-amzn-RequestId``): a server answering from it gives that id, and the
     model it called, to a caller whose API has both (lower-cased; None: the body has an id)."""
-    server_semconv: Mapping[str, str] = field(default_factory=dict[str, str])
+    server_semconv: Mapping[str, str] = field(default_factory=lambda: {})
     """The ``gen_ai.provider.name`` of each compatible server speaking the API, by its
     ``server`` option name (DeepSeek's OpenAI-compatible API is ``deepseek``, not
     ``openai``); a server the conventions list no name for is named by its option name."""
@@ -425,13 +425,11 @@ class Edge:
     the format (its bodies pass unchecked)."""
     extensions: tuple[Extension, ...] = ()
     """Fields compatible servers document beyond the SDK types, for strict reading."""
-    server_extensions: Mapping[str, tuple[Extension, ...]] = field(default_factory=dict[str, tuple[Extension, ...]])
+    server_extensions: Mapping[str, tuple[Extension, ...]] = field(default_factory=lambda: {})
     """Per named server speaking this format, the extensions that server alone documents:
     strict reading of a body for one server (``schema_for(provider, server=...)``) accepts
     those and no other server's. Empty: the format names no servers."""
-    server_ranges: Mapping[str, tuple[SamplingRange, ...]] = field(
-        default_factory=dict[str, tuple["SamplingRange", ...]]
-    )
+    server_ranges: Mapping[str, tuple[SamplingRange, ...]] = field(default_factory=lambda: {})
     """Per named server whose reference documents its own sampling ranges (vLLM takes a
     ``temperature`` above 2, Kimi none above 1; ``()``: it documents none), the ranges strict
     reading of a body for that server holds it to, in place of the format's own for the same

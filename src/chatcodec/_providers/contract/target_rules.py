@@ -94,7 +94,7 @@ class RuleCall:
     """``API version 2026-10-21`` or ``model family Claude Opus 4.7+``: why it applies."""
     losses: LossRecorder
     """Where each change is recorded."""
-    options: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    options: Mapping[str, Any] = field(default_factory=lambda: {})
     """The encode's options by public name (a rule whose data depends on one reads it:
     OpenAI Chat's sampling ranges on the ``server`` it names)."""
     unchecked: frozenset[str] = frozenset()

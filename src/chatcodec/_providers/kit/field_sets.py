@@ -33,13 +33,13 @@ class FieldSets:
     """Kind -> ``type``/``role`` -> the literal values that tell union arms apart."""
     unions: dict[str, tuple[str, ...]]
     """Union name -> its arms (kinds)."""
-    required: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
+    required: dict[str, tuple[str, ...]] = field(default_factory=lambda: {})
     """Kind -> the fields an object of that kind must hold (checked on requests)."""
-    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict[str, dict[str, dict[str, Any]]])
+    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=lambda: {})
     """Kind -> field -> what its scalar value may be (type, enum, bounds; checked on requests)."""
     one_member: frozenset[str] = frozenset()
     """Kinds whose objects set exactly one member (botocore's unions)."""
-    one_of: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
+    one_of: dict[str, dict[str, Any]] = field(default_factory=lambda: {})
     """Kind -> ``members`` of which an object sets exactly one (a proto ``oneof``, Gemini's
     part data), with the provider's ``message`` and its ``source``."""
 

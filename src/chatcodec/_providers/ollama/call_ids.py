@@ -50,7 +50,7 @@ def orphan_result_id(message: int) -> str:
 class OpenCalls:
     """The calls of the last assistant turn that no result has answered yet, in order."""
 
-    calls: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    calls: list[tuple[str, str]] = field(default_factory=lambda: [])
     """``(id, name)`` of each unanswered call."""
 
     def reset(self, calls: list[tuple[str, str]]) -> None:

@@ -98,15 +98,15 @@ class _ChoiceState:
     text_length: int = 0  # the code points of content text written so far
     text_offset: int = 0  # where the open text part began in the content (its citations count from there)
     cited: bool = False  # annotations of its texts wait in ``message`` (later texts' join them)
-    calls: dict[int, int] = field(default_factory=dict[int, int])  # part index -> wire tool index
+    calls: dict[int, int] = field(default_factory=lambda: {})  # part index -> wire tool index
     custom: set[int] = field(default_factory=set[int])  # the part indexes of custom calls
-    thinking: dict[int, stream_thinking.ThinkingRoute] = field(default_factory=dict[int, stream_thinking.ThinkingRoute])
+    thinking: dict[int, stream_thinking.ThinkingRoute] = field(default_factory=lambda: {})
     details: int = 0  # the next reasoning_details index
     blocks: int = 0  # the next thinking_blocks index
     contents: int = 0  # the next index of a content list entry (a Mistral thinking part)
     logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
-    held: dict[str, Any] = field(default_factory=dict[str, Any])  # the choice's own bag, for its finish
-    message: dict[str, Any] = field(default_factory=dict[str, Any])  # its message's bag, for its finish
+    held: dict[str, Any] = field(default_factory=lambda: {})  # the choice's own bag, for its finish
+    message: dict[str, Any] = field(default_factory=lambda: {})  # its message's bag, for its finish
     held_at: Steps | None = None  # the event that brought them, for a loss if no finish comes
     finished: bool = False
 

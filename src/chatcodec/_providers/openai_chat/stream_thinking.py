@@ -41,7 +41,7 @@ class ThinkingRoute:
     """Where one thinking part's deltas go; ``target`` None means held back or dropped."""
 
     target: str | None
-    entry: dict[str, Any] = field(default_factory=dict[str, Any])  # reasoning_details entry base
+    entry: dict[str, Any] = field(default_factory=lambda: {})  # reasoning_details entry base
     held: list[tuple[str, str]] | None = None  # ("text" | "signature", delta) until the end
     dropped: bool = False
     signature_lost: bool = False

@@ -98,10 +98,10 @@ class _Item:
     """An output item between its ``added`` and ``done``."""
 
     kind: str
-    parts: dict[Slot, PartBuilder] = field(default_factory=dict[Slot, PartBuilder])
+    parts: dict[Slot, PartBuilder] = field(default_factory=lambda: {})
     streamed: set[Slot] = field(default_factory=set[Slot])
     reserved: int | None = None
-    refusals: dict[Slot, int] = field(default_factory=dict[Slot, int])
+    refusals: dict[Slot, int] = field(default_factory=lambda: {})
 
 
 class StreamDecoder(FeedByReading):

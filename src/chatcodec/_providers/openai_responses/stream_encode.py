@@ -84,7 +84,7 @@ class _Pending:
 
     start: TextStartRecord | ThinkingStartRecord | ToolCallStartRecord | None
     kind: str
-    fragments: list[str] = field(default_factory=list[str])
+    fragments: list[str] = field(default_factory=lambda: [])
     signature: list[str] | None = None
     live: int | None = None
     """The ``output_index`` of the message item a text part streams into as it arrives."""
@@ -105,12 +105,12 @@ class _Stream:
     error: ErrorRecord | None = None
     """An error the answer ended with: the terminal event is then ``response.failed``."""
     usage: dict[str, Any] | None = None
-    metadata: dict[str, Any] = field(default_factory=dict[str, Any])
+    metadata: dict[str, Any] = field(default_factory=lambda: {})
     """The response's bags given without a finish (an answer whose end is unknown)."""
-    pending: dict[int, _Pending] = field(default_factory=dict[int, _Pending])
+    pending: dict[int, _Pending] = field(default_factory=lambda: {})
     done: int = 0  # items whose output_item.done was written
-    counts: dict[int, int] = field(default_factory=dict[int, int])  # parts written per item
-    held: dict[int, tuple[Part, list[str] | None]] = field(default_factory=dict[int, tuple[Part, list[str] | None]])
+    counts: dict[int, int] = field(default_factory=lambda: {})  # parts written per item
+    held: dict[int, tuple[Part, list[str] | None]] = field(default_factory=lambda: {})
     """Parts that ended while a part before them was still under way, by canonical index."""
 
     def name(self, position: int, writer: ItemWriter | None = None) -> None:

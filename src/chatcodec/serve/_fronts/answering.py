@@ -67,7 +67,7 @@ class Prepared:
     """The digest of the caller's key (:func:`~chatcodec.serve._response_store.owner_of`)."""
     parent: str | None = None
     """The answer this call continues."""
-    history: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    history: list[dict[str, Any]] = field(default_factory=lambda: [])
     """That answer's canonical conversation, put before the call's own messages."""
 
 

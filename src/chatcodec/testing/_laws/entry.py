@@ -159,7 +159,7 @@ class ProviderEntry:
     for_sdk: Callable[[str, JsonObject], JsonObject] = lambda _name, body: body
     """Adapts a recorded body (by fixture name) to the installed SDK's types, for
     recordings older than a field the SDK now requires."""
-    stream_gaps: Mapping[str, str] = field(default_factory=dict[str, str])
+    stream_gaps: Mapping[str, str] = field(default_factory=lambda: {})
     """Recorded responses (by file name) and raw finish words left out of the laws that
     replay a response as a stream, each with the bug that breaks it (fix the bug, then
     delete the entry)."""
@@ -173,18 +173,16 @@ class ProviderEntry:
     ``usage.cache_write_tokens``): a response converted here loses them, reported or by
     design (the server's clock is nothing a user sent), so a law over responses converted
     from another format compares them out and sets their reports aside."""
-    marker_requests: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
+    marker_requests: Mapping[str, JsonObject] = field(default_factory=lambda: {})
     """A wire request for each marker the provider declares meaningful, which makes its
     decoder write that marker."""
-    spelling_twins: Mapping[str, tuple[JsonObject, JsonObject]] = field(
-        default_factory=dict[str, tuple[JsonObject, JsonObject]]
-    )
+    spelling_twins: Mapping[str, tuple[JsonObject, JsonObject]] = field(default_factory=lambda: {})
     """Wire requests that differ from a plain twin only in a spelling this wire's reader marks
     so its own writer restores it (a key's name, an SDK dump's ``null`` fields), by name:
     converted to any other format, the two give the same body and the same reports."""
-    marker_responses: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
+    marker_responses: Mapping[str, JsonObject] = field(default_factory=lambda: {})
     """A wire response for a meaningful marker its response decoder writes."""
-    sampling_options: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    sampling_options: Mapping[str, Any] = field(default_factory=lambda: {})
     """Encoder options under which this wire takes the sampling settings (``temperature``,
     ``top_p``) a law sends through it: an API version that still has them (the laws skip
     every range rule themselves: they send numbers of any size)."""
@@ -197,7 +195,7 @@ class ProviderEntry:
     reports_reparsed_arguments: bool = False
     """The wire takes tool-call arguments as a parsed object, and the encoder reports the
     argument text whenever parsing changes it (duplicate keys, rounded numbers)."""
-    known_path_bugs: Mapping[tuple[str, str | None], str] = field(default_factory=dict[tuple[str, str | None], str])
+    known_path_bugs: Mapping[tuple[str, str | None], str] = field(default_factory=lambda: {})
     """``(error type, first path step or None for any)`` of validation errors whose paths the
     mutation law does not check yet, each with its bug (fix it, then delete the entry)."""
     fixtures: Path | None = None

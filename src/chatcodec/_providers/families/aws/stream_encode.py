@@ -85,8 +85,8 @@ class _Open:
     sent: bool = False
     own_signature: bool = True
     reported: bool = False
-    arguments: list[str] = field(default_factory=list[str])
-    pending: list[Event] = field(default_factory=list[Event])
+    arguments: list[str] = field(default_factory=lambda: [])
+    pending: list[Event] = field(default_factory=lambda: [])
     """A tool call's events, held until its end (when all its fields are known)."""
 
 
