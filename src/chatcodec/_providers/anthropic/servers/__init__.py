@@ -50,6 +50,8 @@ def fit_written(wire: dict[str, Any], context: EncodeContext) -> None:
     if server is None:
         return
     model = wire.get("model")
-    fit_request(
-        wire, ServerCall(server, wire, model if isinstance(model, str) else None, context.options, context.losses)
+    # the class itself, not the alias ServerCall (kit's ServerCall[Server]): see openai_chat/servers
+    call: ServerCall = kit_servers.ServerCall(
+        server, wire, model if isinstance(model, str) else None, context.options, context.losses
     )
+    fit_request(wire, call)
