@@ -67,8 +67,8 @@ class Identity:
     def started(self, event: AnyStreamRecord) -> AnyStreamRecord:
         """A stream's start event with its missing id, model and creation time filled, a
         thinking part's model too; other events as they are (most of a stream's events,
-        told by their exact type in one set look: :data:`_AS_THEY_ARE`)."""
-        if type(event) in _AS_THEY_ARE:
+        told by their exact type in one set look: :data:`AS_THEY_ARE`)."""
+        if type(event) in AS_THEY_ARE:
             return event
         if isinstance(event, ThinkingStartRecord):
             return event.replaced(model=self.model) if self.model and not event.model else event
@@ -83,8 +83,9 @@ class Identity:
         return event.replaced(**update) if update else event
 
 
-_AS_THEY_ARE = RECORD_CLASSES - {ThinkingStartRecord, PartRecord, ResponseStartRecord}
-"""The record classes :meth:`Identity.started` never fills (none subclasses the three it does)."""
+AS_THEY_ARE = RECORD_CLASSES - {ThinkingStartRecord, PartRecord, ResponseStartRecord}
+"""The record classes :meth:`Identity.started` never fills (none subclasses the three it does):
+a caller with many events (serve's stream step) looks here before calling it."""
 
 
 def _with_model(part: dict[str, Any], model: str) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from chatcodec._errors import ChatcodecError
 from chatcodec._model.stream_records import AnyStreamRecord, ErrorRecord
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._deadlines import write_deadline_stream
-from chatcodec.serve._identity import Identity
+from chatcodec.serve._identity import AS_THEY_ARE, Identity
 from chatcodec.serve._limits import EventSizeCheck
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header
@@ -128,7 +128,8 @@ class ObservedConverter(StreamConverter):
         return converted
 
     def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
-        event = self._identity.started(event)
+        if type(event) not in AS_THEY_ARE:  # most events: no call (a stream's start, a thinking part's)
+            event = self._identity.started(event)
         self._observe(event)
         return self._converter_encoded(event)
 
