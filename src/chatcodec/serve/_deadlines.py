@@ -212,8 +212,8 @@ class _WriteDeadlineResponse(StreamingResponse):
         The start goes through ``send``, Starlette's middleware wrappers, which note only
         that the response started (so an error after it is not answered a second time); the
         body, once it has, to the application's own send when the scope holds it
-        (:data:`APP_SEND`): the three wrappers' coroutines cost 2.x k an event and do
-        nothing more for a body."""
+        (:data:`APP_SEND`): the three wrappers' coroutines cost 4.1 k instructions an event
+        and do nothing more for a body."""
         time = asyncio.get_running_loop().time
         self._writing = time()
         await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})

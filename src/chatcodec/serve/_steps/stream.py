@@ -82,8 +82,8 @@ def _observer(
 ) -> Callable[[AnyStreamRecord], None]:
     """What watches a stream's canonical events: an error event the upstream sent
     mid-stream goes into the log line with its status; the span gathers the answer;
-    ``gathering`` the answer to keep. Those of the two there are are found once, not
-    asked at each event."""
+    ``gathering`` the answer to keep. Which of the two watch is found once, not asked
+    at each event."""
     watching = [server.telemetry.stream_watcher(record), None if gathering is None else gathering.observe]
     watchers = [watcher for watcher in watching if watcher is not None]
 
