@@ -84,6 +84,11 @@ class RejectsFile:
             self.path.write_bytes(b"")  # from an earlier run: this one rejected nothing
 
 
+def _no_kinds() -> Counter[str]:
+    """An empty count of loss kinds, typed (``Counter[str]`` as the factory calls a generic alias)."""
+    return Counter()
+
+
 @dataclass(slots=True)
 class RunReport:
     """Where a run's rejects, losses and counts go (see the module docstring)."""
@@ -100,7 +105,7 @@ class RunReport:
     rejected: int = 0
     losses: int = 0
     lossy_lines: int = 0
-    kinds: Counter[str] = field(default_factory=Counter[str])
+    kinds: Counter[str] = field(default_factory=_no_kinds)
     groups: dict[tuple[str, str], _Group] = field(default_factory=lambda: {})
 
     def record(self, result: BatchResult) -> None:

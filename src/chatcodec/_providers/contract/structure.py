@@ -12,7 +12,7 @@ a table by provider name.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from chatcodec._public_label import shown_as
@@ -85,7 +85,7 @@ class Structure:
     """The provider's 400 for a token limit under 1 (``{name}``, ``{value}``)."""
     turn_order: tuple[TurnOrder, ...] = ()
     """The turn order this provider requires of a conversation converted to it."""
-    stream_events_outside_sdk: frozenset[str] = field(default_factory=frozenset[str])
+    stream_events_outside_sdk: frozenset[str] = frozenset()
     """Stream event types the provider documents that its SDK's event union leaves out."""
 
 

@@ -33,6 +33,12 @@ from functools import lru_cache
 from chatcodec._losses import LossRecorder, Steps
 
 
+def _no_names() -> set[str]:
+    """An empty set of names, typed: a factory ``set[str]`` calls a generic alias, which raises
+    and clears an ``AttributeError`` inside."""
+    return set()
+
+
 @dataclass(frozen=True, slots=True)
 class ToolNameRule:
     """One provider family's tool-name rule."""
@@ -47,7 +53,7 @@ class ToolNameRule:
     """The rule as a loss says it."""
     first: re.Pattern[str] | None = None
     """A first character it accepts, when that is narrower than the rest."""
-    accepted: set[str] = field(default_factory=set[str], compare=False, hash=False, repr=False)
+    accepted: set[str] = field(default_factory=_no_names, compare=False, hash=False, repr=False)
     """Names found valid (:meth:`takes`): a session calls a few tools many times, and a set
     lookup is a fraction of the pattern match (at most :data:`ACCEPTED_LIMIT`). A writer's
     loop looks a name up here before it calls :meth:`takes` (``name in rule.accepted or

@@ -91,6 +91,12 @@ def _error_object(event: ErrorRecord) -> dict[str, Any]:
     return {"message": event.message, "type": event.error_type or "server_error", "param": None, "code": None}
 
 
+def _no_indexes() -> set[int]:
+    """An empty set of part indexes, typed: a factory ``set[int]`` calls a generic alias, which raises
+    and clears an ``AttributeError`` inside."""
+    return set()
+
+
 @dataclass
 class _ChoiceState:
     role_sent: bool = False
@@ -99,7 +105,7 @@ class _ChoiceState:
     text_offset: int = 0  # where the open text part began in the content (its citations count from there)
     cited: bool = False  # annotations of its texts wait in ``message`` (later texts' join them)
     calls: dict[int, int] = field(default_factory=lambda: {})  # part index -> wire tool index
-    custom: set[int] = field(default_factory=set[int])  # the part indexes of custom calls
+    custom: set[int] = field(default_factory=_no_indexes)  # the part indexes of custom calls
     thinking: dict[int, stream_thinking.ThinkingRoute] = field(default_factory=lambda: {})
     details: int = 0  # the next reasoning_details index
     blocks: int = 0  # the next thinking_blocks index

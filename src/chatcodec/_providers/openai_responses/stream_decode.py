@@ -93,13 +93,19 @@ Slot = tuple[str, int]
 ``("reasoning", i)`` (a reasoning item's ``content``), ``("call", 0)``, ``("empty", 0)``."""
 
 
+def _no_slots() -> set[Slot]:
+    """An empty set of slots, typed: a factory ``set[Slot]`` calls a generic alias, which raises
+    and clears an ``AttributeError`` inside."""
+    return set()
+
+
 @dataclass
 class _Item:
     """An output item between its ``added`` and ``done``."""
 
     kind: str
     parts: dict[Slot, PartBuilder] = field(default_factory=lambda: {})
-    streamed: set[Slot] = field(default_factory=set[Slot])
+    streamed: set[Slot] = field(default_factory=_no_slots)
     reserved: int | None = None
     refusals: dict[Slot, int] = field(default_factory=lambda: {})
 
