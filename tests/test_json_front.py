@@ -64,6 +64,41 @@ def test_the_copy_read_from_json_is_not_validated_again() -> None:
     assert COMMON_REQUEST.validate(copy) == copy
 
 
+def test_a_copy_another_read_replaced_is_validated_again_never_mistaken() -> None:
+    """The taken copy is known by identity: reads that interleave (two threads, or a read
+    that never took its copy) each get their own body's copy, only the last one handed over
+    without a second look."""
+    first = COMMON_REQUEST.read_json(b'{"model": "a", "messages": [{"role": "user", "content": "one"}]}')
+    second = COMMON_REQUEST.read_json(b'{"model": "b", "messages": [{"role": "user", "content": "two"}]}')
+    assert first is not None
+    assert second is not None
+    again = COMMON_REQUEST.validate(first)
+    assert again == first
+    assert again is not first
+    assert COMMON_REQUEST.validate(second) is second
+
+
+def test_threads_reading_at_once_each_get_their_own_body() -> None:
+    import threading
+
+    found: list[bool] = []
+
+    def read(number: int) -> None:
+        for round_ in range(200):
+            model = f"m{number}-{round_}"
+            text = json.dumps({"model": model, "messages": [{"role": "user", "content": model}]})
+            copy = COMMON_REQUEST.read_json(text)
+            read_back = COMMON_REQUEST.validate(copy)
+            found.append(read_back is not None and read_back["model"] == model == read_back["messages"][0]["content"])
+
+    threads = [threading.Thread(target=read, args=(number,)) for number in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == [True] * 800
+
+
 def test_a_body_beyond_the_common_shapes_is_read_by_the_general_path() -> None:
     body = {
         "model": "m",
