@@ -50,7 +50,10 @@ def json_value(*, json_input: bool) -> cs.CoreSchema:
     what this checks, is objects holding strings: from Python values, strings come
     first (a string is refused by an object schema more slowly than the reverse);
     from JSON text, objects do (measured on the bench's six tools: 9.5 us -> 5 us from
-    dicts, 28 us -> 9 us from bytes). A fixed error spares the union collecting them."""
+    dicts, 28 us -> 9 us from bytes). ``null`` comes before the floats: a float schema
+    given ``None`` from Python raises a ``TypeError`` inside (``PyFloat_AsDouble``), 3.7 k
+    instructions a ``null`` (26 k of the Responses front on the 10-step session). A fixed
+    error spares the union collecting them."""
     number = cs.float_schema(allow_inf_nan=False, strict=True)  # NaN and infinities are no JSON, from dicts too
     return _json_union(JSON_VALUE, [number], "not a JSON value", json_input=json_input)
 
@@ -68,8 +71,8 @@ def _json_union(ref: str, numbers: list[cs.CoreSchema], error: str, *, json_inpu
             cs.list_schema(reference, strict=True),
             cs.bool_schema(strict=True),
             cs.int_schema(strict=True),
-            *numbers,
             cs.none_schema(),
+            *numbers,
         ],
         mode="left_to_right",
         custom_error_type="closed_json",
