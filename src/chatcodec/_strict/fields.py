@@ -90,7 +90,7 @@ def schema_for(provider: str, server: str | None = None) -> Schema | None:
     if not isinstance(codec, ProviderCodec):
         return None
     field_sets = codec.field_sets()
-    events = frozenset[str]() if codec.structure is None else codec.structure.stream_events_outside_sdk
+    events: frozenset[str] = frozenset() if codec.structure is None else codec.structure.stream_events_outside_sdk
     return None if field_sets is None else _schema(provider, codec, field_sets, events, server)
 
 

@@ -106,6 +106,10 @@ _MAPPED_BLOCK_FIELDS = {
     "thinking": frozenset({"type", "thinking", "signature"}),
     "tool_use": frozenset({"type", "id", "name", "input"}),
 }
+_TEXT_KEPT_WHOLE = frozenset({"citations"})
+"""The field of a text block's start that its deltas fill (``citations``), left out of its bag."""
+_NOTHING_KEPT_WHOLE: frozenset[str] = frozenset()
+"""(``frozenset[str]()`` per block calls a generic alias, which raises and clears an error inside.)"""
 
 
 class _Block:
@@ -301,7 +305,7 @@ class StreamDecoder(FeedByReading):
     def _block_metadata(self, kind: str, block: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
         """The bag of a streamed block's start with fields beyond those mapped or a
         ``null`` (a block with only its mapped fields, none null, nearly every one, has none)."""
-        mutable = frozenset({"citations"}) if kind == "text" else frozenset[str]()
+        mutable = _TEXT_KEPT_WHOLE if kind == "text" else _NOTHING_KEPT_WHOLE
         bag = split_fields(
             {key: value for key, value in block.items() if key not in mutable}, _MAPPED_BLOCK_FIELDS[kind]
         )

@@ -365,7 +365,7 @@ def _end_live(stream: _Stream, part: Part, index: int, position: int) -> Iterato
     stream.name(position, alone)
     content: list[Any] | None = as_list(item.get("content"))
     if content is None:  # a string-content item (a request's spelling): one part all the same
-        content = [{"type": "output_text", "text": part["text"], "annotations": list[Any]()}]
+        content = [{"type": "output_text", "text": part["text"], "annotations": []}]
     else:
         item["content"] = [*content, *joined]
     wire_part: dict[str, Any] = content[0]

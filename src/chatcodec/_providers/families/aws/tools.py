@@ -225,7 +225,7 @@ def _decode_choice(choice: Any, canonical: dict[str, Any], bag: dict[str, Any]) 
         return
     kind = next(iter(fields)) if len(fields) == 1 else None
     value = as_dict(fields.get(kind)) if kind in _CHOICES else None
-    expected = {"name"} if kind == "tool" else set[str]()
+    expected: set[str] = {"name"} if kind == "tool" else set()  # not set[str](): an alias call raises inside
     if kind is None or value is None or set(value) != expected or not all(isinstance(v, str) for v in value.values()):
         # A choice canonical has no word for is kept whole, inside toolConfig where it was
         # (it was written at the request's top level too).
