@@ -590,9 +590,7 @@ class ProviderCodec:
 
 
 def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:
-    """``bags[name]`` when ``bags`` is a ``provider_options`` / ``provider_metadata`` mapping.
-    None, the usual request's, is answered first: ``isinstance`` against the ``Mapping`` ABC
-    costs 2.4 k instructions, yes or no."""
+    """``bags[name]`` when ``bags`` is a bags mapping (None first: ``isinstance`` of an ABC costs 2.4 k)."""
     if bags is None or not isinstance(bags, Mapping):
         return None
     own: object = cast("Mapping[str, object]", bags).get(name)
