@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chatcodec._errors import StreamError
-from chatcodec.streams._sse import SSEEvent, iter_jsonl, iter_sse, iter_sse_json, looks_like_sse
+from chatcodec.streams._sse import (
+    SSEEvent,
+    SSEParser,
+    format_sse,
+    iter_jsonl,
+    iter_sse,
+    iter_sse_json,
+    looks_like_sse,
+)
 
 _REPO_ROOT = Path(__file__).resolve().parent.parent
 _SHARED_FIXTURES = _REPO_ROOT.parent / "shared" / "fixtures"
@@ -335,3 +343,55 @@ def _stream_and_payloads(draw: st.DrawFn) -> tuple[list[str | bytes], list[dict[
 def test_round_trip_through_random_chunks(case: tuple[list[str | bytes], list[dict[str, Any]]]) -> None:
     chunks, payloads = case
     assert list(iter_sse_json(chunks)) == payloads
+
+
+@settings(max_examples=300, database=None, deadline=None)
+@given(_stream_and_payloads())
+def test_the_incremental_parser_reads_every_chunking_as_the_whole_stream(
+    case: tuple[list[str | bytes], list[dict[str, Any]]],
+) -> None:
+    """:class:`SSEParser` (a stream's reader, chunk by chunk: LF-only chunks split without a
+    regex) gives the events :func:`iter_sse` reads from the whole text, whatever the line
+    endings (LF, CRLF, CR, a CRLF cut between chunks) and wherever the chunks are cut."""
+    chunks, _ = case
+    whole = b"".join(chunk if isinstance(chunk, bytes) else chunk.encode() for chunk in chunks)
+    parser = SSEParser()
+    events = [event for chunk in chunks for event in parser.feed(chunk)]
+    assert [*events, *parser.close()] == list(iter_sse(whole))
+
+
+@given(
+    st.text(alphabet=st.sampled_from(["a", " ", "\n", "\r", "\u2028", "é", "{"]), max_size=12),
+    st.none() | st.sampled_from(["message", "response.created"]),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_an_event_is_written_a_data_line_a_line_of_its_data(data: str, event: str | None, line_end: str) -> None:
+    """One line of data (JSON text always is) is written without the general split, to the
+    same text: an ``event:`` line when named, a ``data:`` line per line (LF, CRLF or CR), a
+    blank line."""
+    lines = [f"event: {event}"] if event is not None else []
+    lines += [f"data: {line}" for line in data.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    assert format_sse(data, event, line_end=line_end) == line_end.join(lines) + line_end * 2
+
+
+def test_the_incremental_parser_takes_a_crlf_cut_between_chunks_as_one_line_end() -> None:
+    """A chunk that starts with the LF of a CRLF the last chunk's CR began (then read by
+    the LF-only split) ends no second line: no blank line, no early event."""
+    parser = SSEParser()
+    chunks = ["data: one\r", "\ndata: two\r", "\n\r", "\n", "data: three\r", "", "\n\r\n"]
+    events = [event for chunk in chunks for event in parser.feed(chunk)]
+    assert [*events, *parser.close()] == [SSEEvent(None, "one\ntwo"), SSEEvent(None, "three")]
+
+
+@settings(max_examples=100, database=None, deadline=None)
+@given(_stream_and_payloads())
+def test_the_incremental_parser_reads_chunks_cut_after_every_cr(
+    case: tuple[list[str | bytes], list[dict[str, Any]]],
+) -> None:
+    chunks, _ = case
+    text = b"".join(chunk if isinstance(chunk, bytes) else chunk.encode() for chunk in chunks).decode()
+    cut = [piece + "\r" for piece in text.split("\r")]
+    cut[-1] = cut[-1][:-1]
+    parser = SSEParser()
+    events = [event for chunk in cut for event in parser.feed(chunk)]
+    assert [*events, *parser.close()] == list(iter_sse(text))

@@ -165,6 +165,19 @@ class SSEParser:
             return []
         events: list[SSEEvent] = []
         start = 1 if self._after_cr and text[0] == "\n" else 0
+        if "\r" not in text:  # LF alone ends lines (most servers): str.split, not a regex search a line
+            *ended, rest = text[start:].split("\n") if start else text.split("\n")
+            for piece in ended:
+                if self._pending:  # the line began in an earlier chunk
+                    self._pending.append(piece)
+                    line, self._pending = "".join(self._pending), []
+                else:
+                    line = piece
+                events.extend(self._line(line))
+            self._after_cr = False
+            if rest:
+                self._pending.append(rest)
+            return events
         for match in _LINE_END.finditer(text, start):
             self._pending.append(text[start : match.start()])
             events.extend(self._line("".join(self._pending)))
@@ -188,6 +201,9 @@ def format_sse(data: str, event: str | None = None, *, line_end: str = "\n") -> 
     """One SSE event as text: an ``event:`` line when named, a ``data:`` line per line of
     ``data`` (a newline inside data would otherwise end the field), then a blank line.
     ``line_end`` is ``"\\r\\n"`` for Gemini, which frames its ``alt=sse`` stream that way."""
+    if "\n" not in data and "\r" not in data:  # one line (JSON text always is): no regex split
+        head = "" if event is None else f"event: {event}{line_end}"
+        return f"{head}data: {data}{line_end}{line_end}"
     lines = [f"event: {event}"] if event is not None else []
     lines.extend(f"data: {line}" for line in _LINE_END.split(data))
     return line_end.join(lines) + line_end + line_end
