@@ -52,7 +52,8 @@ def _observed() -> ObservedConverter:
         "anthropic",
         "openai-chat",
         on_loss="ignore",
-        observe=lambda event: None,
+        watchers=(),
+        on_error=lambda event: None,
         identity=Identity(id=None, model=None),
         max_event_bytes=LIMIT,
     )

@@ -14,7 +14,7 @@ upstream to stop and frees its pool connection.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import anyio
@@ -57,7 +57,8 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
             options=fitted.call.options,
             on_loss="ignore",
             target_framing=fitted.call.framing,
-            observe=_observer(server, record, watch),
+            watchers=_watchers(server, record, watch),
+            on_error=_error_noted(record),
             identity=sent.identity,
             max_event_bytes=config.max_event_bytes,
         )
@@ -77,40 +78,44 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
     return write_deadline_stream(body, converter.media_type, headers, write_timeout=limit, on_late=record.late)
 
 
-def _observer(
+def _watchers(
     server: Server, record: RequestRecord, gathering: StreamGathering | None
-) -> Callable[[AnyStreamRecord], None]:
-    """What watches a stream's canonical events: an error event the upstream sent
-    mid-stream goes into the log line with its status; the span gathers the answer;
-    ``gathering`` the answer to keep. Which of the two watch is found once, not asked
-    at each event."""
-    watching = [server.telemetry.stream_watcher(record), None if gathering is None else gathering.observe]
-    watchers = [watcher for watcher in watching if watcher is not None]
+) -> tuple[Callable[[AnyStreamRecord], None], ...]:
+    """What a stream's canonical events are shown to: the span, which gathers the answer,
+    and ``gathering``, the answer to keep; those there are, found once, not asked at each event."""
+    watching = (server.telemetry.stream_watcher(record), None if gathering is None else gathering.observe)
+    return tuple(watcher for watcher in watching if watcher is not None)
 
-    def observe(event: AnyStreamRecord) -> None:
-        if isinstance(event, ErrorRecord):
-            record.error = event.message
-            record.stream_error_status = error_status(event.error_type, 502, provider=record.upstream)
-        for watcher in watchers:
-            watcher(event)
 
-    return observe
+def _error_noted(record: RequestRecord) -> Callable[[ErrorRecord], None]:
+    """An error event the upstream sent mid-stream, put in the log line with its status."""
+
+    def noted(event: ErrorRecord) -> None:
+        record.error = event.message
+        record.stream_error_status = error_status(event.error_type, 502, provider=record.upstream)
+
+    return noted
 
 
 class ObservedConverter(StreamConverter):
-    """A stream converter that shows each canonical event to ``observe`` on its way to
-    the target's encoder (the error events among them already translated)."""
+    """A stream converter that fills each canonical event's identity (:class:`Identity`),
+    tells ``on_error`` of an error event and shows each event to ``watchers`` on its way to
+    the target's encoder (the error events among them not yet translated). One method a
+    canonical event, no observer call: serve's cost a streamed event is counted against
+    the converter's (``bench/serve_events.py``)."""
 
     def __init__(
         self,
         *arguments: Any,
-        observe: Callable[[AnyStreamRecord], None],
+        watchers: Sequence[Callable[[AnyStreamRecord], None]],
+        on_error: Callable[[ErrorRecord], None],
         identity: Identity,
         max_event_bytes: int,
         **settings: Any,
     ) -> None:
         super().__init__(*arguments, **settings)
-        self._observe = observe
+        self._watchers = tuple(watchers)
+        self._on_error = on_error
         self._identity = identity
         self._sizes = EventSizeCheck(max_event_bytes)
 
@@ -130,7 +135,10 @@ class ObservedConverter(StreamConverter):
     def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
         if type(event) not in AS_THEY_ARE:  # most events: no call (a stream's start, a thinking part's)
             event = self._identity.started(event)
-        self._observe(event)
+        elif isinstance(event, ErrorRecord):
+            self._on_error(event)
+        for watch in self._watchers:
+            watch(event)
         return self._converter_encoded(event)
 
 
