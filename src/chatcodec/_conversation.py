@@ -29,7 +29,7 @@ from chatcodec._model.stream_records import AnyStreamRecord
 from chatcodec._payloads import load_object
 from chatcodec._providers.kit.stream_boundary import models_of
 from chatcodec._public_label import shown_as
-from chatcodec._registry import StreamDecoder, SupportsMessageDecoding, SupportsStreamDecoder, get_codec
+from chatcodec._registry import StreamDecoder, decodes_messages, get_codec, has_stream_decoder
 from chatcodec._rendering import render_conversation
 from chatcodec._sdk_objects import SdkObject, sdk_json_nested
 from chatcodec._strict.check import check_messages, check_stream_event, wrong_entry_point
@@ -85,7 +85,7 @@ class Conversation:
         if strict:
             check_messages(provider, listed, f"{provider} messages")
         codec = get_codec(provider)
-        if isinstance(codec, SupportsMessageDecoding):
+        if decodes_messages(codec):
             added = codec.decode_messages(listed)
         else:
             added = decode_request(provider, {"messages": listed}).messages
@@ -230,7 +230,7 @@ class _StreamInProgress:
 
     def __init__(self, provider: str) -> None:
         codec = get_codec(provider)
-        if not isinstance(codec, SupportsStreamDecoder):
+        if not has_stream_decoder(codec):
             raise CodecNotAvailableError(f"the {provider} codec cannot decode a stream incrementally")
         self.provider = provider
         self.builder = StreamBuilder(emit=True)

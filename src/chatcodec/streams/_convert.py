@@ -30,7 +30,14 @@ from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.stream_records import AnyStreamRecord, ErrorRecord, FinishRecord, event_of, record_of
 from chatcodec._providers.kit.stream_boundary import record_encoder
 from chatcodec._public_label import shown_as
-from chatcodec._registry import NumbersStreamEvents, SupportsStreamDecoder, SupportsStreamEncoder, get_codec
+from chatcodec._registry import (
+    NumbersStreamEvents,
+    SupportsStreamDecoder,
+    SupportsStreamEncoder,
+    get_codec,
+    has_stream_decoder,
+    has_stream_encoder,
+)
 
 if TYPE_CHECKING:
     from chatcodec._model.stream_events import ErrorEvent
@@ -46,9 +53,9 @@ def stream_codecs(source: str, target: str) -> tuple[SupportsStreamDecoder, Supp
     are optional in a provider folder): what :class:`StreamConverter` asks first, and
     ``chatcodec serve`` before it calls the upstream."""
     source_codec, target_codec = get_codec(source), get_codec(target)
-    if not isinstance(source_codec, SupportsStreamDecoder):
+    if not has_stream_decoder(source_codec):
         raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
-    if not isinstance(target_codec, SupportsStreamEncoder):
+    if not has_stream_encoder(target_codec):
         raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
     if getattr(source_codec, "decodes_streams", True) is False:
         source_codec.stream_decoder(None)  # raises, in the codec's words

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from chatcodec._narrow import as_list
-from chatcodec._registry import NumbersStreamEvents
+from chatcodec._registry import NumbersStreamEvents, numbers_events
 
 if TYPE_CHECKING:  # annotations only: a codec loads no canonical model until one is asked for
     from chatcodec._losses import LossRecorder, Steps
@@ -109,6 +109,6 @@ class _NumberedWithoutCitations(WithoutCitations):
 def without_citations(encoder: RecordStreamEncoder, losses: LossRecorder, target: str) -> WithoutCitations:
     """``encoder`` wrapped to report a stream's citations, keeping what it offers beside
     ``feed`` and ``close`` (its event numbers)."""
-    if isinstance(encoder, NumbersStreamEvents):
+    if numbers_events(encoder):
         return _NumberedWithoutCitations(encoder, losses, target)
     return WithoutCitations(encoder, losses, target)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from chatcodec._model.stream_records import AnyStreamRecord, event_of, is_record, record_of
 from chatcodec._payloads import too_deep
-from chatcodec._registry import NumbersStreamEvents
+from chatcodec._registry import NumbersStreamEvents, numbers_events
 
 if TYPE_CHECKING:
     from chatcodec._model.stream_events import AnyStreamEvent
@@ -121,7 +121,7 @@ class _NumberedEitherEncoder(EitherEncoder):
 
 def either_encoder(encoder: RecordStreamEncoder) -> EitherEncoder:
     """``encoder`` taking records or models (keeping its event numbers)."""
-    if isinstance(encoder, NumbersStreamEvents):
+    if numbers_events(encoder):
         return _NumberedEitherEncoder(encoder)
     return EitherEncoder(encoder)
 
@@ -131,7 +131,7 @@ def record_encoder(encoder: StreamEncoder | RecordStreamEncoder) -> RecordStream
     if speaks_records(encoder):
         return cast("RecordStreamEncoder", encoder)
     encoder = cast("StreamEncoder", encoder)
-    if isinstance(encoder, NumbersStreamEvents):
+    if numbers_events(encoder):
         return _NumberedModelsEncoder(encoder)
     return ModelsEncoder(encoder)
 
