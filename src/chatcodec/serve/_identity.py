@@ -66,10 +66,8 @@ class Identity:
 
     def started(self, event: AnyStreamRecord) -> AnyStreamRecord:
         """A stream's start event with its missing id, model and creation time filled, a
-        thinking part's model too; other events as they are (most of a stream's events,
-        told by their exact type in one set look: :data:`AS_THEY_ARE`)."""
-        if type(event) in AS_THEY_ARE:
-            return event
+        thinking part's model too; other events as they are. Its caller asks only for the
+        kinds it fills (not in :data:`AS_THEY_ARE`, most of a stream's events)."""
         if isinstance(event, ThinkingStartRecord):
             return event.replaced(model=self.model) if self.model and not event.model else event
         if isinstance(event, PartRecord):

@@ -31,7 +31,6 @@ Part = Mapping[str, Any]
 TAKEN, TAKES = COMMON_TOOL_NAMES.accepted, COMMON_TOOL_NAMES.takes
 """Whether OpenAI takes a tool name as it is: ``name in TAKEN or TAKES(name)`` (a remembered
 name is a set lookup, :meth:`~chatcodec._providers.kit.ToolNameRule.takes`)."""
-"""Whether a name is one OpenAI takes as it is."""
 
 
 def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
