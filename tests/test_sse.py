@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -395,3 +396,24 @@ def test_the_incremental_parser_reads_chunks_cut_after_every_cr(
     parser = SSEParser()
     events = [event for chunk in cut for event in parser.feed(chunk)]
     assert [*events, *parser.close()] == list(iter_sse(text))
+
+
+@settings(max_examples=300, database=None, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(["a", "é", " ", "\n", "\r", "\u2028"]), max_size=40),
+    st.lists(st.integers(0, 40), max_size=8),
+)
+def test_lines_are_those_of_the_whole_text_however_it_is_cut(text: str, cuts: list[int]) -> None:
+    """The line splitter the parser, ``iter_sse`` and JSON Lines share (an LF-only chunk split
+    by ``str.split``, one with a CR by the regular expression) gives, for any cuts, the lines
+    a split of the whole text on LF, CRLF and CR gives (a last line with no end included)."""
+    from chatcodec.streams._sse import _LineSplitter  # pyright: ignore[reportPrivateUsage]
+
+    bounds = [0, *sorted(min(cut, len(text)) for cut in cuts), len(text)]
+    splitter = _LineSplitter()
+    lines = [line for start, end in pairwise(bounds) for line in splitter.feed(text[start:end])]
+    last = splitter.close()
+    expected = re.split(r"\r\n|\r|\n", text)
+    if expected[-1] == "":
+        expected.pop()
+    assert [*lines, *([last] if last is not None else [])] == expected

@@ -129,13 +129,12 @@ class SSEParser:
     [SSEEvent(event=None, data='{"a": 1}', id=None, retry=None)]
     """
 
-    __slots__ = ("_after_cr", "_at_start", "_buffer", "_decoder", "_pending", "_read")
+    __slots__ = ("_at_start", "_buffer", "_decoder", "_read", "_splitter")
 
     def __init__(self) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._buffer = _EventBuffer()
-        self._pending: list[str] = []
-        self._after_cr = False
+        self._splitter = _LineSplitter()
         self._at_start = True
         self._read = 0
 
@@ -154,38 +153,16 @@ class SSEParser:
     def close(self) -> list[SSEEvent]:
         """The events still owed at the end of the stream (an unterminated last one)."""
         events = self._lines(decode_utf8_chunk(self._decoder, b"", self._read, final=True))
-        if self._pending:
-            events.extend(self._line("".join(self._pending)))
-            self._pending = []
+        last = self._splitter.close()
+        if last is not None:
+            events.extend(self._line(last))
         event = self._buffer.dispatch()
         return [*events, event] if event is not None else events
 
     def _lines(self, text: str) -> list[SSEEvent]:
-        if not text:
-            return []
         events: list[SSEEvent] = []
-        start = 1 if self._after_cr and text[0] == "\n" else 0
-        if "\r" not in text:  # LF alone ends lines (most servers): str.split, not a regex search a line
-            *ended, rest = text[start:].split("\n") if start else text.split("\n")
-            for piece in ended:
-                if self._pending:  # the line began in an earlier chunk
-                    self._pending.append(piece)
-                    line, self._pending = "".join(self._pending), []
-                else:
-                    line = piece
-                events.extend(self._line(line))
-            self._after_cr = False
-            if rest:
-                self._pending.append(rest)
-            return events
-        for match in _LINE_END.finditer(text, start):
-            self._pending.append(text[start : match.start()])
-            events.extend(self._line("".join(self._pending)))
-            self._pending = []
-            start = match.end()
-        self._after_cr = text.endswith("\r")
-        if start < len(text):
-            self._pending.append(text[start:])
+        for line in self._splitter.feed(text):
+            events.extend(self._line(line))
         return events
 
     def _line(self, line: str) -> list[SSEEvent]:
@@ -276,24 +253,62 @@ def decode_utf8_chunk(decoder: codecs.IncrementalDecoder, chunk: bytes, read: in
         raise StreamError(f"the stream is not UTF-8 text: {error.reason} at byte {read + error.start}") from None
 
 
-def _lines(texts: Iterable[str]) -> Iterator[str]:
-    """Lines ended by LF, CRLF or CR, even when a CRLF is split between two chunks."""
-    pending: list[str] = []
-    after_cr = False
-    for text in texts:
+class _LineSplitter:
+    """Text chunks into lines ended by LF, CRLF or CR, even when a CRLF is split between two
+    chunks: what the SSE parser, :func:`iter_sse` and JSON Lines share. A chunk with no CR
+    (most servers end lines with LF alone) is split by ``str.split``, not a regular
+    expression searched a line at a time (a fifth of converting a streamed event)."""
+
+    __slots__ = ("_after_cr", "_pending")
+
+    def __init__(self) -> None:
+        self._pending: list[str] = []  # the start of a line the chunks so far have not ended
+        self._after_cr = False
+
+    def feed(self, text: str) -> list[str]:
+        """The lines ``text`` ends (a line begun in an earlier chunk joined whole)."""
         if not text:
-            continue
-        start = 1 if after_cr and text[0] == "\n" else 0
+            return []
+        pending = self._pending
+        start = 1 if self._after_cr and text[0] == "\n" else 0
+        if "\r" not in text:
+            *ended, rest = text[start:].split("\n") if start else text.split("\n")
+            if pending and ended:
+                pending.append(ended[0])
+                ended[0] = "".join(pending)
+                pending.clear()
+            if rest:
+                pending.append(rest)
+            self._after_cr = False
+            return ended
+        lines: list[str] = []
         for match in _LINE_END.finditer(text, start):
             pending.append(text[start : match.start()])
-            yield "".join(pending)
-            pending = []
+            lines.append("".join(pending))
+            pending.clear()
             start = match.end()
-        after_cr = text.endswith("\r")
+        self._after_cr = text.endswith("\r")
         if start < len(text):
             pending.append(text[start:])
-    if pending:
-        yield "".join(pending)
+        return lines
+
+    def close(self) -> str | None:
+        """The last line, when the text ended inside one (no line end after it)."""
+        if not self._pending:
+            return None
+        line = "".join(self._pending)
+        self._pending.clear()
+        return line
+
+
+def _lines(texts: Iterable[str]) -> Iterator[str]:
+    """Lines ended by LF, CRLF or CR, even when a CRLF is split between two chunks."""
+    splitter = _LineSplitter()
+    for text in texts:
+        yield from splitter.feed(text)
+    last = splitter.close()
+    if last is not None:
+        yield last
 
 
 def _split_field(line: str) -> tuple[str, str]:
