@@ -92,7 +92,7 @@ def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str, rule: T
     """``name`` as ``provider`` is sent it, for the tool definition, call or choice at
     ``at``: itself when ``rule`` accepts it, else :func:`fitted_tool_name` of it, reported
     (a blank name too: it names no tool, and the API refuses it)."""
-    if rule.takes(name):
+    if name in rule.accepted or rule.takes(name):  # the lookup inline: a call a name costs more
         return name
     sent = fitted_tool_name(name, rule)
     what = "blank tool name" if not name.strip() else f"tool name {name!r}"
