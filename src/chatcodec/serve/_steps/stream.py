@@ -62,10 +62,7 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
             identity=sent.identity,
             max_event_bytes=config.max_event_bytes,
         )
-        # the body as it arrives when it is not content-encoded (an SSE stream, as the APIs
-        # send one): aiter_bytes adds a generator and a decoder per chunk that change nothing
-        encoded = response.headers.get("content-encoding", "identity").strip().lower() != "identity"
-        chunks = response.aiter_bytes() if encoded else response.aiter_raw()
+        chunks = _upstream_chunks(response)
         first = await _first_events(chunks, converter, upstream, config)
     except BaseException:
         with anyio.CancelScope(shield=True):
@@ -76,6 +73,21 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
     body = _relayed(response, chunks, first, converter, record, config=config, gathering=watch)
     limit = config.write_timeout
     return write_deadline_stream(body, converter.media_type, headers, write_timeout=limit, on_late=record.late)
+
+
+def _upstream_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
+    """The upstream body's chunks. One that is not content-encoded (an SSE stream, as the
+    APIs send one) is read from the response's byte stream (``Response.stream``, what
+    ``aiter_raw`` itself reads) as it arrives: ``aiter_bytes`` adds a generator and a
+    decoder a chunk that change nothing, and ``aiter_raw`` a generator and a chunker a
+    chunk that change nothing without a ``chunk_size`` (2.7 k instructions a streamed
+    event, ``bench/serve_events.py``). What else it does is done here: the stream is read
+    once, and the response closed (``_relayed``, or the error path of :func:`streamed`)."""
+    encoded = response.headers.get("content-encoding", "identity").strip().lower() != "identity"
+    if encoded:
+        return response.aiter_bytes()
+    stream = response.stream
+    return aiter(stream) if isinstance(stream, httpx.AsyncByteStream) else response.aiter_raw()
 
 
 def _watchers(
