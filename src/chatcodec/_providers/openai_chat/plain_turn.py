@@ -8,7 +8,7 @@ reading; a turn of any other shape is None here and read the general way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from chatcodec._providers.openai_chat import reasoning
@@ -19,6 +19,9 @@ from chatcodec.contract import NULLS
 
 _PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
 _PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
+_UNLISTED = ("(not listed)",)
+"""What :func:`read_plain_turn` holds for a turn's nulls that are not marked, so not listed
+(4.6 k instructions an SDK-dump turn for a list nothing reads)."""
 
 
 def read_plain_turn(message: Mapping[str, Any], closed: bool = False, spelled: bool = True) -> dict[str, Any] | None:
@@ -30,9 +33,9 @@ def read_plain_turn(message: Mapping[str, Any], closed: bool = False, spelled: b
     ``id``, ``type: function`` and a function of exactly a ``name`` and argument text), so
     none is looked at again. ``spelled``: the nulls are marked in the bag, for this format's
     writer (another writer passes the marker over: :attr:`~chatcodec.contract.DecodeContext.writer`)."""
-    nulls: list[str] | None = None
+    nulls: Sequence[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
-        nulls = _spelled_nulls(message, closed)
+        nulls = _spelled_nulls(message, closed, listed=spelled)
         if nulls is None:
             return None
     content = message.get("content")
@@ -82,12 +85,15 @@ def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
     return None if None in read else cast("list[dict[str, Any]]", read)
 
 
-def _spelled_nulls(message: Mapping[str, Any], closed: bool = False) -> list[str] | None:
+def _spelled_nulls(message: Mapping[str, Any], closed: bool = False, *, listed: bool = True) -> Sequence[str] | None:
     """The keys beyond a plain turn's, in order, when each is an SDK dump's ``null``
     (:mod:`.null_spelling`); None when any is not. ``closed``: the closed front's copy,
-    which takes each of these keys as ``null`` only (``common_shapes.SDK_NULLS``, ``name``)."""
+    which takes each of these keys as ``null`` only (``common_shapes.SDK_NULLS``, ``name``);
+    without ``listed`` (nothing will mark them), its keys are not listed: :data:`_UNLISTED`."""
     if not message.keys() <= _PLAIN_OR_NULL_KEYS:
         return None
+    if closed and not listed:
+        return _UNLISTED
     nulls: list[str] = []  # a loop, as for the calls above
     for key in message:
         if key not in _PLAIN_KEYS:
