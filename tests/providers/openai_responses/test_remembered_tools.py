@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec._providers.families import remembered_tools
+from chatcodec._providers.families import remembered_tools, schema_writing
 from providers.readings_for_writers import AnswersFromMemory
 
 _SHAPES: list[dict[str, Any]] = [
@@ -61,6 +61,27 @@ def test_a_second_reading_gives_the_first_ones_output_and_losses(target: str, mo
     assert answers.count == 1
     assert second == first
     assert first[1] or target in ("openai-responses", "canonical")  # the odd name, the Gemini spelling
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "bedrock-converse"])
+def test_a_writer_takes_no_look_at_a_remembered_schema(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The look at whether a schema is spelled as Gemini's is taken by the first reading
+    and given back with each later one: the writer looks at none the caller gave (only at
+    the default a tool without ``parameters`` is given anew)."""
+    answers = AnswersFromMemory(monkeypatch)
+    first = _convert(_request(copy.deepcopy(_SHAPES)), target)
+    looked: list[object] = []
+    look = schema_writing.looks_openapi
+
+    def counted(schema: object) -> bool:
+        looked.append(schema)
+        return look(schema)
+
+    monkeypatch.setattr(schema_writing, "looks_openapi", counted)
+    second = _convert(_request(copy.deepcopy(_SHAPES)), target)
+    assert answers.count == 1
+    assert second == first
+    assert looked == [{"type": "object", "properties": {}}] * 2
 
 
 def test_canonical_tools_from_memory_are_the_callers_own(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -152,7 +152,7 @@ def _spelled_or(rewrite: Rewrite) -> Rewrite:
     a fifth of a 10-turn session's tool reading and writing)."""
 
     def spelled_or(schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
-        return (schema, _GEMINI_SPELLED) if looks_openapi(schema) else rewrite(schema, at)
+        return (schema, _GEMINI_SPELLED) if _looked(schema) else rewrite(schema, at)
 
     return spelled_or
 
@@ -166,11 +166,7 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = F
     mark: the writer sends it unchanged anyway, and a mark would be data the request
     never had. ``exact``: ``schema`` is the reader's closed front's copy (:func:`cached_rewrite`)."""
     if rewrite is None:
-        looked = looks_openapi(schema)
-        span = CONVERSION.get()
-        texts = None if span is None else span.schema_texts
-        if texts is not None:  # the writer's json_schema asks again about the same object
-            texts[~id(schema)] = (schema, b"", looked)
+        looked = _noted_look(schema)
         try:
             return looked and bool(from_openapi(schema)[1])
         except PayloadError:  # too deep to walk
@@ -185,6 +181,38 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = F
     return bool(changes)
 
 
+def note_for_writer(schema: Any) -> None:
+    """Take now the look another format's writer takes at ``schema`` (a tool's, read for
+    it): whether it is spelled as Gemini's (:func:`json_schema` asks it of every tool),
+    noted in the conversion's span as :func:`read_as_sent` notes it. A reader whose tools
+    are remembered (:mod:`.remembered_tools`) keeps the note with the reading, so each
+    later request of the session gives it back and its writer looks at no schema (about
+    6 k instructions a tool on every request; openai-responses -> openai-chat at 10 steps
+    -47 k)."""
+    _noted_look(schema)
+
+
+def _looked(schema: Any) -> bool:
+    """:func:`looks_openapi`, answered by the note a reading left in the conversion's span
+    when there is one (:func:`_noted_look`)."""
+    span = CONVERSION.get()
+    known = None if span is None else span.schema_texts.get(~id(schema))
+    if known is not None and known[0] is schema:
+        return known[2]
+    return looks_openapi(schema)
+
+
+def _noted_look(schema: Any) -> bool:
+    """:func:`looks_openapi`, its answer noted under the object's negated identity in the
+    conversion's span, where :func:`json_schema` (the writer's) finds it."""
+    looked = looks_openapi(schema)
+    span = CONVERSION.get()
+    texts = None if span is None else span.schema_texts
+    if texts is not None:
+        texts[~id(schema)] = (schema, b"", looked)
+    return looked
+
+
 def openai_format_as_sent(response_format: Mapping[str, Any], *, exact: bool = False) -> bool:
     """:func:`read_as_sent` for a canonical response format an OpenAI decoder read (its
     strict mode's rewrite when ``strict`` is true)."""
@@ -197,18 +225,11 @@ def openai_format_as_sent(response_format: Mapping[str, Any], *, exact: bool = F
 def json_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object = False) -> Any:
     """``schema`` (at ``at``) as JSON Schema, for a target that is not Gemini. Whether it
     looks like Gemini's spelling is asked once per object in one conversion: a reader's
-    :func:`read_as_sent` asked it already, and left the answer under the object's negated
-    identity in :data:`~chatcodec._providers.contract.context.CONVERSION` (a look is about
-    9 k instructions, an agent's seven plain tools 0.13 M of a 10-step session's 1.9 M)."""
-    if as_sent:
-        return schema
-    span = CONVERSION.get()
-    texts = None if span is None else span.schema_texts
-    known = None if texts is None else texts.get(~id(schema))
-    if known is None or known[0] is not schema:
-        if not looks_openapi(schema):
-            return schema
-    elif not known[2]:
+    :func:`read_as_sent` or :func:`note_for_writer` asked it already, and left the answer
+    under the object's negated identity in :data:`~chatcodec._providers.contract.context.CONVERSION`
+    (:func:`_looked`; a look is about 9 k instructions, an agent's seven plain tools 0.13 M
+    of a 10-step session's 1.9 M)."""
+    if as_sent or not _looked(schema):
         return schema
     rewritten, changes = from_openapi(schema, at)
     if changes:
@@ -229,7 +250,7 @@ def anthropic_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: o
 def _to_anthropic(schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
     """Gemini's spellings as JSON Schema, then the structured-outputs subset: one rewrite,
     so that a schema neither changes is remembered whole (:func:`cached_rewrite`)."""
-    spelled, changes = from_openapi(schema, at) if looks_openapi(schema) else (schema, [])
+    spelled, changes = from_openapi(schema, at) if _looked(schema) else (schema, [])
     subset, subset_changes = cached_rewrite(to_anthropic_subset, spelled, at)
     return subset, [*changes, *subset_changes]
 

@@ -26,6 +26,7 @@ from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
     AS_SENT,
     STRICT_SCHEMA_OPTION,
+    note_for_writer,
     openai_strict_schema,
     read_as_sent,
 )
@@ -125,6 +126,8 @@ def decode_function_tool(tool: dict[str, Any], *, spelled: bool = True) -> dict[
     rest = _tool_bag(tool)
     if not spelled:
         rest.pop(NULLS, None)
+        if parameters is not None:  # the writer's look at it taken now, remembered with the reading
+            note_for_writer(parameters)
         return KIT.attach(definition, rest)
     if "parameters" not in tool:
         rest[_NO_PARAMETERS] = True
