@@ -152,6 +152,9 @@ def _without_citations(call: RuleCall, blocks: list[Any], at: tuple[str | int, .
 
 _SAMPLING = {"temperature": "temperature", "top_p": "top_p", "top_k": "top_k"}
 _THINKING = ThinkingPlace(("thinking",), ("output_config", "effort"))
+_SAMPLING_KEYS = frozenset(_SAMPLING.values())
+_THINKING_KEYS = frozenset(_THINKING.thinking[:1])
+"""What the sampling and thinking rules act on (:attr:`~chatcodec.contract.TargetRule.reads`)."""
 
 
 def _temperature_deprecated(call: RuleCall) -> None:
@@ -273,6 +276,7 @@ RULES = ProviderRules(
             _sampling_removed,
             versions=frozenset({NEW}),
             option=_KEEP_OLD,
+            reads=_SAMPLING_KEYS,
         ),
         TargetRule(
             "assistant_document",
@@ -299,17 +303,20 @@ RULES = ProviderRules(
             _temperature_deprecated,
             versions=frozenset({OLD}),
             families=(NO_SAMPLING,),
+            reads=_SAMPLING_KEYS,
         ),
         claude_rule(
             "temperature_with_top_p",
             "`top_p` not sent beside `temperature`",
             _temperature_with_top_p,
             versions=frozenset({OLD}),
+            reads=frozenset({"temperature", "top_p"}),
         ),
         claude_rule(
             "manual_thinking",
             "`thinking` `enabled` with `budget_tokens` sent as `adaptive`, with the effort the budget maps to",
             _manual_thinking,
+            reads=_THINKING_KEYS,
         ),
         TargetRule(
             "no_extended_thinking",
@@ -317,12 +324,26 @@ RULES = ProviderRules(
             MODELS_SOURCE,
             _no_extended_thinking,
             families=(NO_EXTENDED_THINKING,),
+            reads=_THINKING_KEYS,
         ),
-        claude_rule("effort_up_to_high", "`output_config.effort` `xhigh` or `max` sent as `high`", _effort_up_to_high),
         claude_rule(
-            "disabled_thinking", '`thinking: {type: "disabled"}` not sent (the model always thinks)', _disabled_thinking
+            "effort_up_to_high",
+            "`output_config.effort` `xhigh` or `max` sent as `high`",
+            _effort_up_to_high,
+            reads=frozenset({"output_config"}),
         ),
-        claude_rule("forced_tool_choice", "`tool_choice` `any` or a named `tool` sent as `auto`", _forced_tool_choice),
+        claude_rule(
+            "disabled_thinking",
+            '`thinking: {type: "disabled"}` not sent (the model always thinks)',
+            _disabled_thinking,
+            reads=_THINKING_KEYS,
+        ),
+        claude_rule(
+            "forced_tool_choice",
+            "`tool_choice` `any` or a named `tool` sent as `auto`",
+            _forced_tool_choice,
+            reads=frozenset({"tool_choice"}),
+        ),
         claude_rule(
             "prefill", "a final assistant turn (prefill) not sent (one ending in server tool use is kept)", _prefill
         ),

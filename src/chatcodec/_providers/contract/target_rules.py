@@ -139,6 +139,10 @@ class TargetRule:
     ranges: tuple[SamplingRange, ...] = ()
     """The documented ranges a ``sampling_range`` rule holds values to (:func:`range_rule`):
     the format's own, which its reader checks a request against (:func:`outside_own_ranges`)."""
+    reads: frozenset[str] | None = None
+    """The top-level body keys the edit acts on, when it leaves a body holding none of them
+    as it is (a sampling rule: most requests set no sampling value); such a body passes by
+    the rule with one look in C. ``None``: the edit runs on every body."""
 
     @property
     def changed_by(self) -> str:
@@ -213,7 +217,11 @@ def apply_target_rules(
     provider, losses = context.provider, context.losses
     call: RuleCall | None = None  # one for every rule of the request, its rule and scope set for each
     for rule, scope in _in_force(table, version, model):
-        if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
+        if (
+            rule.name in skipped
+            or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds)
+            or (rule.reads is not None and rule.reads.isdisjoint(wire_body))
+        ):
             continue
         if call is None:
             call = RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options, unchecked)
@@ -410,7 +418,8 @@ def range_rule(
 
     sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
     summary = f"a value outside its range ({named}{others}) sent as the nearest bound"
-    return TargetRule("sampling_range", summary, sources, edit, ranges=ranges)
+    reads = None if ranges_for is not None else frozenset(item.at[0] if item.at else item.key for item in ranges)
+    return TargetRule("sampling_range", summary, sources, edit, ranges=ranges, reads=reads)
 
 
 _SETTINGS = {

@@ -153,6 +153,7 @@ RULES = ProviderRules(
             EFFORT_SOURCE,
             _effort_none,
             families=(GPT_5_BEFORE_5_1,),
+            reads=frozenset({"reasoning_effort"}),
         ),
         TargetRule(
             "sampling_with_reasoning",
@@ -160,6 +161,7 @@ RULES = ProviderRules(
             SAMPLING_SOURCE,
             _sampling_with_reasoning,
             families=(GPT_5_UP,),
+            reads=frozenset(_SAMPLING.values()),
         ),
         range_rule(SAMPLING_RANGES, ranges_for=_server_ranges, others="; a named server's own: the servers table"),
     ),

@@ -127,6 +127,7 @@ RULES = ProviderRules(
             EFFORT_SOURCE,
             _effort_none,
             families=(GPT_5_BEFORE_5_1,),
+            reads=frozenset({"reasoning"}),
         ),
         TargetRule(
             "sampling_with_reasoning",
@@ -134,6 +135,7 @@ RULES = ProviderRules(
             SAMPLING_SOURCE,
             _sampling_with_reasoning,
             families=(GPT_5_UP,),
+            reads=frozenset(_SAMPLING.values()),
         ),
         TargetRule(
             "model_or_prompt",
