@@ -82,8 +82,9 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         return data
     bag: dict[str, Any] = {}
     mapped = ["messages"]
-    for decoder in DECODERS:
-        mapped += decoder(wire, data, bag, context)
+    for reads, decoder in DECODERS:
+        if not reads.isdisjoint(wire):
+            mapped += decoder(wire, data, bag, context)
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}

@@ -185,15 +185,18 @@ def _decode_stream_options(
     return [STREAM_OPTIONS] if options == ASK_FOR_USAGE and type(options["include_usage"]) is bool else []
 
 
-DECODERS: tuple[Decoder, ...] = (
-    _decode_same_name,
-    _decode_tools,
-    _decode_max_tokens,
-    _decode_stop,
-    _decode_settings,
-    _decode_logprobs,
-    _decode_metadata,
-    _decode_identity,
-    _decode_defaults,
-    _decode_stream_options,
+DECODERS: tuple[tuple[frozenset[str], Decoder], ...] = (
+    (frozenset(_SAME_KEYS), _decode_same_name),
+    (frozenset({"tools", "tool_choice"}), _decode_tools),
+    (frozenset(MAX_TOKENS_KEYS), _decode_max_tokens),
+    (frozenset({"stop"}), _decode_stop),
+    (_SETTINGS_WIRE_KEYS, _decode_settings),
+    (frozenset({"logprobs", "top_logprobs"}), _decode_logprobs),
+    (frozenset({"metadata"}), _decode_metadata),
+    (frozenset({"user", "service_tier"}), _decode_identity),
+    (frozenset(NEUTRAL), _decode_defaults),
+    (frozenset({"stream"}), _decode_stream_options),
 )
+"""Each decoder beside the wire keys it reads, in order: a body holding none of them maps
+nothing and marks nothing there, so the reader passes it by with one look in C (an agent's
+request sets a model, messages, tools and a limit; a call a decoder cost 1-2 k instructions)."""
