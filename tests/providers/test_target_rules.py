@@ -463,3 +463,18 @@ def test_a_rule_reading_a_key_the_body_holds_is_run() -> None:
     assert _rule_losses(losses) == ["openai-responses.sampling_with_reasoning", "openai-responses.sampling_range"]
     body, losses = _encode("anthropic", model="claude-sonnet-4-5", temperature=0.5)
     assert _rule_losses(losses) == ["anthropic.sampling_removed"]
+
+
+def test_every_openai_compatible_servers_ranges_sit_where_the_range_rule_reads() -> None:
+    """OpenAI Chat's range rule is passed by for a body holding no key of OpenAI's ranges:
+    a named server's own ranges must sit on those keys, or a value only it bounds would go
+    unclamped."""
+    from chatcodec._providers.openai_chat.servers import SERVERS
+
+    table = rules_for("openai-chat")
+    assert table is not None
+    (rule,) = [rule for rule in table.rules if rule.name == "sampling_range"]
+    assert rule.reads is not None
+    for server in SERVERS.values():
+        for item in server.sampling_ranges or ():
+            assert (item.at[0] if item.at else item.key) in rule.reads, (server.name, item.key)

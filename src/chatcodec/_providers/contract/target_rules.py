@@ -388,11 +388,14 @@ def range_rule(
     *,
     ranges_for: Callable[[RuleCall], tuple[SamplingRange, ...]] | None = None,
     others: str = "",
+    reads: frozenset[str] | None = None,
 ) -> TargetRule:
     """The ``sampling_range`` rule over a target's documented ranges: a value outside is
     sent as the nearest bound, reported (the target answers 400 to it as it is).
     ``ranges_for``: the ranges in force for one body, where they depend on what the
-    call names (an OpenAI-compatible server's own); ``others`` says so in the summary."""
+    call names (an OpenAI-compatible server's own); ``others`` says so in the summary;
+    ``reads``, the keys those ranges sit under (:attr:`TargetRule.reads`; without
+    ``ranges_for``, the tops of ``ranges``)."""
     named = ", ".join(f"`{'.'.join((*item.at, item.key))}` {item.shown()}" for item in ranges)
 
     def edit(call: RuleCall) -> None:
@@ -418,7 +421,8 @@ def range_rule(
 
     sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
     summary = f"a value outside its range ({named}{others}) sent as the nearest bound"
-    reads = None if ranges_for is not None else frozenset(item.at[0] if item.at else item.key for item in ranges)
+    if ranges_for is None:
+        reads = frozenset(item.at[0] if item.at else item.key for item in ranges)
     return TargetRule("sampling_range", summary, sources, edit, ranges=ranges, reads=reads)
 
 

@@ -116,14 +116,15 @@ SAMPLING_RANGES = (
     SamplingRange("logit_bias", -100, 100, LOGIT_BIAS_SOURCE, each=True),
 )
 """Chat Completions' sampling ranges."""
+_RANGE_KEYS = frozenset(item.key for item in SAMPLING_RANGES)
+"""Where a sampling value sits (a named server's ranges are held on the same keys)."""
 
 
 def _server_ranges(call: RuleCall) -> tuple[SamplingRange, ...]:
     """The ranges of the server the body goes to (chosen as the writer chose it: the
     ``server`` option, the base URL's host, or a model id only one server serves), or
     OpenAI's where the server documents OpenAI's (:attr:`.servers.server.Server.sampling_ranges`)."""
-    body = call.body
-    if not any(item.key in body for item in SAMPLING_RANGES):  # most bodies: no server need be chosen again
+    if _RANGE_KEYS.isdisjoint(call.body):  # most bodies: no server need be chosen again
         return ()
     # The servers' table, imported here: an encode context holds these rules, and a stream's
     # reads none of them (importing the thirteen servers cost a first stream 47 M instructions).
@@ -145,6 +146,7 @@ RULES = ProviderRules(
             _SOURCE + " ; https://github.com/pipecat-ai/pipecat/issues/4043",
             _tools_with_effort,
             families=(GPT_5_2_TO_5_5, GPT_5_6_UP),
+            reads=frozenset({"tools"}),
             option='skip_rules=["tools_with_reasoning_effort"], or convert to openai-responses',
         ),
         TargetRule(
@@ -163,7 +165,12 @@ RULES = ProviderRules(
             families=(GPT_5_UP,),
             reads=frozenset(_SAMPLING.values()),
         ),
-        range_rule(SAMPLING_RANGES, ranges_for=_server_ranges, others="; a named server's own: the servers table"),
+        range_rule(
+            SAMPLING_RANGES,
+            ranges_for=_server_ranges,
+            others="; a named server's own: the servers table",
+            reads=_RANGE_KEYS,
+        ),
     ),
     required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/chat/create"),),
 )
