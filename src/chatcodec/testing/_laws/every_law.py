@@ -12,6 +12,7 @@ LAW_MODULES = (
     "law_server_facts",
     "law_silent_changes",
     "law_tool_names",
+    "law_rule_reads",
     "law_refusals",
     "law_cyclic_payloads",
     "law_mutated_inputs",

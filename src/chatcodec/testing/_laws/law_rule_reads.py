@@ -1,0 +1,101 @@
+"""For every codec with a rules table, a target rule that names the top-level keys it acts on
+(``TargetRule.reads``) leaves a body holding none of them as it is: the writer passes such a
+body by the rule without running it (one look in C), so an edit that would change it, or
+report something, must not name its keys so.
+
+Each rule's edit is run on bodies the codec writes (its rules off, ``skip_rules="*"``) for
+requests that set what rules act on (sampling values, reasoning, a forced tool choice, a
+late system turn, a prefill), for model ids of every family the built-in tables know, under
+every API version of the table, with the rule's keys taken out.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import chatcodec
+from chatcodec.contract import LossRecorder, ProviderRules, RuleCall
+from chatcodec.testing._laws.entry import ProviderEntry
+from chatcodec.testing._laws.registry import law
+
+MODELS = (
+    "gpt-5",
+    "gpt-5.1",
+    "gpt-5.4",
+    "gpt-5.6",
+    "claude-3-5-haiku",
+    "claude-sonnet-4-5",
+    "claude-opus-4-7",
+    "claude-sonnet-5",
+    "claude-opus-5-5",
+    "gemini-2.5-pro",
+    "gemini-3-pro-preview",
+    "amazon.nova-pro-v1:0",
+    "anthropic.claude-opus-4-7",
+)
+"""A model id of every family the built-in rule tables name (an edit reads its call's model)."""
+
+REASONING: tuple[dict[str, Any], ...] = ({"effort": "none"}, {"budget_tokens": 2048}, {"effort": "max"})
+"""Reasoning asked three ways, each written differently (an effort, a budget, the highest)."""
+
+SETS_EVERYTHING: dict[str, Any] = {
+    "messages": [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "f", "arguments": "{}"}]},
+        {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "ok"}]},
+        {"role": "system", "content": "late"},
+        {"role": "assistant", "content": "prefill "},
+    ],
+    "tools": [{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}],
+    "tool_choice": {"type": "tool", "name": "f"},
+    "temperature": 1.7,
+    "top_p": 0.2,
+    "top_k": 5,
+    "frequency_penalty": 3.0,
+    "max_tokens": 10,
+}
+"""A request setting what target rules act on, several values outside a target's range."""
+
+
+def rules_table(name: str) -> ProviderRules | None:
+    """The codec's rules table (its ``rules`` role), if it has one."""
+    table: object = getattr(chatcodec.get_codec(name), "rules", None)
+    return table if isinstance(table, ProviderRules) else None
+
+
+def written_bodies(name: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(model, body)``: what the codec writes for :data:`SETS_EVERYTHING` with each
+    model and reasoning, no rule applied."""
+    for model, reasoning in itertools.product(MODELS, REASONING):
+        fields = {**SETS_EVERYTHING, "model": model, "reasoning": reasoning}
+        request = chatcodec.validate_model(chatcodec.ChatRequest, fields)
+        yield model, chatcodec.encode_request(name, request, on_loss="ignore", options={"skip_rules": "*"})
+
+
+def _reading(name: str) -> bool:
+    """Whether the codec has a rule that names its keys."""
+    table = rules_table(name)
+    return table is not None and any(rule.reads is not None for rule in table.rules)
+
+
+@law(lambda suite: [entry for entry in suite.entries if _reading(entry.name)])
+def a_rule_leaves_a_body_without_what_it_reads_as_it_is(entry: ProviderEntry) -> None:
+    table = rules_table(entry.name)
+    assert table is not None
+    reading = [rule for rule in table.rules if rule.reads is not None]
+    for model, written in written_bodies(entry.name):
+        for rule in reading:
+            reads = rule.reads or frozenset()
+            body = {key: value for key, value in written.items() if key not in reads}
+            for version in table.api_versions:
+                before = copy.deepcopy(body)
+                losses = LossRecorder()
+                rule.edit(RuleCall(table.provider, body, model, version, rule, "every model", losses))
+                changed = (body, [loss.what for loss in losses.losses])
+                assert changed == (before, []), (
+                    f"{rule.name} ({model}, {version}) changed a body without {sorted(reads)}"
+                )
