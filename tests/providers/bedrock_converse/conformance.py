@@ -417,6 +417,7 @@ ENTRY = ProviderEntry.minimal(
     name="bedrock-converse",
     fixtures=recordings_of("bedrock-converse"),
     names_in_prose=("bedrock", "aws", "amazon"),
+    rule_models=("anthropic.claude-opus-4-7", "amazon.nova-pro-v1:0"),
     check_request=check_request,
     check_response=check_response,
     check_stream=check_stream,

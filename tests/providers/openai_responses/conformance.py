@@ -369,6 +369,7 @@ ENTRY = ProviderEntry.minimal(
     name=NAME,
     fixtures=recordings_of(NAME),
     names_in_prose=("openai",),
+    rule_models=("gpt-5", "gpt-5.4"),
     check_request=check_request,
     check_response=check_response,
     check_stream=check_stream,

@@ -187,8 +187,9 @@ class ProviderEntry:
     ``top_p``) a law sends through it: an API version that still has them (the laws skip
     every range rule themselves: they send numbers of any size)."""
     rule_models: Sequence[str] = ()
-    """Model ids a model-family rule of this provider's ``rules.py`` applies to, for laws
-    that check the rules fire the same way on every path."""
+    """Model ids a model-family rule of this provider's ``rules.py`` applies to (one of each
+    family), for laws over its rules: a rule naming the keys it reads leaves a body without
+    them as it is, for each of these models (``law_rule_reads``)."""
     own_parameters: Sequence[str] = ()
     """Top-level request keys of numeric settings only this wire has
     (integers above 2**53 survive a conversion to the same provider)."""

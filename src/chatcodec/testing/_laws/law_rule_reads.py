@@ -5,15 +5,15 @@ report something, must not name its keys so.
 
 Each rule's edit is run on bodies the codec writes (its rules off, ``skip_rules="*"``) for
 requests that set what rules act on (sampling values, reasoning, a forced tool choice, a
-late system turn, a prefill), for model ids of every family the built-in tables know, under
-every API version of the table, with the rule's keys taken out.
+late system turn, a prefill), for the model ids of the entry's ``rule_models`` and one no
+family names, under every API version of the table, with the rule's keys taken out.
 """
 
 from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import chatcodec
@@ -21,22 +21,8 @@ from chatcodec.contract import LossRecorder, ProviderRules, RuleCall
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.registry import law
 
-MODELS = (
-    "gpt-5",
-    "gpt-5.1",
-    "gpt-5.4",
-    "gpt-5.6",
-    "claude-3-5-haiku",
-    "claude-sonnet-4-5",
-    "claude-opus-4-7",
-    "claude-sonnet-5",
-    "claude-opus-5-5",
-    "gemini-2.5-pro",
-    "gemini-3-pro-preview",
-    "amazon.nova-pro-v1:0",
-    "anthropic.claude-opus-4-7",
-)
-"""A model id of every family the built-in rule tables name (an edit reads its call's model)."""
+NEUTRAL_MODEL = "m"
+"""A model id no family names, beside the entry's ``rule_models`` (an edit reads its call's model)."""
 
 REASONING: tuple[dict[str, Any], ...] = ({"effort": "none"}, {"budget_tokens": 2048}, {"effort": "max"})
 """Reasoning asked three ways, each written differently (an effort, a budget, the highest)."""
@@ -67,10 +53,10 @@ def rules_table(name: str) -> ProviderRules | None:
     return table if isinstance(table, ProviderRules) else None
 
 
-def written_bodies(name: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """``(model, body)``: what the codec writes for :data:`SETS_EVERYTHING` with each
-    model and reasoning, no rule applied."""
-    for model, reasoning in itertools.product(MODELS, REASONING):
+def written_bodies(name: str, models: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(model, body)``: what the codec writes for :data:`SETS_EVERYTHING` with each of
+    ``models`` and each reasoning, no rule applied."""
+    for model, reasoning in itertools.product(models, REASONING):
         fields = {**SETS_EVERYTHING, "model": model, "reasoning": reasoning}
         request = chatcodec.validate_model(chatcodec.ChatRequest, fields)
         yield model, chatcodec.encode_request(name, request, on_loss="ignore", options={"skip_rules": "*"})
@@ -87,7 +73,7 @@ def a_rule_leaves_a_body_without_what_it_reads_as_it_is(entry: ProviderEntry) ->
     table = rules_table(entry.name)
     assert table is not None
     reading = [rule for rule in table.rules if rule.reads is not None]
-    for model, written in written_bodies(entry.name):
+    for model, written in written_bodies(entry.name, (*entry.rule_models, NEUTRAL_MODEL)):
         for rule in reading:
             reads = rule.reads or frozenset()
             body = {key: value for key, value in written.items() if key not in reads}

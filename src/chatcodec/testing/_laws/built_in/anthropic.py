@@ -12,7 +12,7 @@ from chatcodec.testing._laws.derived_entry import derived_entry
 entry = partial(
     derived_entry,
     "anthropic",
-    rule_models=("claude-opus-4-7",),
+    rule_models=("claude-3-5-haiku", "claude-sonnet-4-5", "claude-opus-4-7", "claude-sonnet-5", "claude-opus-5-5"),
     sampling_options={"api_version": "2023-06-01"},  # 2026-10-21 takes no sampling settings
     names_in_prose=("anthropic", "claude"),
     # Anthropic's client tools share OpenAI's rule (the openai SDK's FunctionDefinition.name).

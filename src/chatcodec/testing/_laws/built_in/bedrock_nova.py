@@ -126,6 +126,7 @@ entry = partial(
     derived_entry,
     PROVIDER,
     names_in_prose=("bedrock", "aws", "amazon", "nova"),
+    rule_models=("amazon.nova-pro-v1:0",),
     tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the family's ToolName rule
     same_result=same_streamed,
     silent_rewrites=silent_rewrites,

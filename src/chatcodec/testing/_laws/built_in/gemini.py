@@ -122,6 +122,7 @@ entry = partial(
     derived_entry,
     "gemini",
     names_in_prose=("gemini", "google", "vertex"),
+    rule_models=("gemini-2.5-pro", "gemini-3-pro-preview"),
     single_hop_requests=lambda: any_requests().map(_skipping_signatures),
     # google-genai's FunctionDeclaration.name: a letter or ``_`` first, then also ``.``,
     # ``:`` and ``-``, up to 128.

@@ -149,7 +149,7 @@ BAGS = BagSamples(
 entry = partial(
     derived_entry,
     "openai-chat",
-    rule_models=("gpt-5.6",),
+    rule_models=("gpt-5", "gpt-5.1", "gpt-5.4", "gpt-5.6"),
     names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
     single_hop=SingleHop(requests=chat_requests, original=single_hop_original, decoded=lambda request: request),
     tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the SDK's FunctionDefinition.name
