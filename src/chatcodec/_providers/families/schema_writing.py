@@ -166,7 +166,7 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = F
     mark: the writer sends it unchanged anyway, and a mark would be data the request
     never had. ``exact``: ``schema`` is the reader's closed front's copy (:func:`cached_rewrite`)."""
     if rewrite is None:
-        looked = _noted_look(schema)
+        looked = note_for_writer(schema)
         try:
             return looked and bool(from_openapi(schema)[1])
         except PayloadError:  # too deep to walk
@@ -181,20 +181,9 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = F
     return bool(changes)
 
 
-def note_for_writer(schema: Any) -> None:
-    """Take now the look another format's writer takes at ``schema`` (a tool's, read for
-    it): whether it is spelled as Gemini's (:func:`json_schema` asks it of every tool),
-    noted in the conversion's span as :func:`read_as_sent` notes it. A reader whose tools
-    are remembered (:mod:`.remembered_tools`) keeps the note with the reading, so each
-    later request of the session gives it back and its writer looks at no schema (about
-    6 k instructions a tool on every request; openai-responses -> openai-chat at 10 steps
-    -47 k)."""
-    _noted_look(schema)
-
-
 def _looked(schema: Any) -> bool:
     """:func:`looks_openapi`, answered by the note a reading left in the conversion's span
-    when there is one (:func:`_noted_look`)."""
+    when there is one (:func:`note_for_writer`)."""
     span = CONVERSION.get()
     known = None if span is None else span.schema_texts.get(~id(schema))
     if known is not None and known[0] is schema:
@@ -202,14 +191,18 @@ def _looked(schema: Any) -> bool:
     return looks_openapi(schema)
 
 
-def _noted_look(schema: Any) -> bool:
+def note_for_writer(schema: Any) -> bool:
     """:func:`looks_openapi`, its answer noted under the object's negated identity in the
-    conversion's span, where :func:`json_schema` (the writer's) finds it."""
+    conversion's span, where the writer's :func:`json_schema` and strict rewrites find it
+    (:func:`_looked`): a reader takes the look another format's writer takes at a tool's
+    schema. A reader whose tools are remembered (:mod:`.remembered_tools`) keeps the note
+    with the reading, so each later request of the session gives it back and its writer
+    looks at no schema (about 6 k instructions a tool on every request; openai-responses ->
+    openai-chat at 10 steps -47 k)."""
     looked = looks_openapi(schema)
     span = CONVERSION.get()
-    texts = None if span is None else span.schema_texts
-    if texts is not None:
-        texts[~id(schema)] = (schema, b"", looked)
+    if span is not None:
+        span.schema_texts[~id(schema)] = (schema, b"", looked)
     return looked
 
 

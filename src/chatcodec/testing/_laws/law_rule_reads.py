@@ -72,10 +72,9 @@ def _reading(name: str) -> bool:
 def a_rule_leaves_a_body_without_what_it_reads_as_it_is(entry: ProviderEntry) -> None:
     table = rules_table(entry.name)
     assert table is not None
-    reading = [rule for rule in table.rules if rule.reads is not None]
+    reading = [(rule, rule.reads) for rule in table.rules if rule.reads is not None]
     for model, written in written_bodies(entry.name, (*entry.rule_models, NEUTRAL_MODEL)):
-        for rule in reading:
-            reads = rule.reads or frozenset()
+        for rule, reads in reading:
             body = {key: value for key, value in written.items() if key not in reads}
             for version in table.api_versions:
                 before = copy.deepcopy(body)
