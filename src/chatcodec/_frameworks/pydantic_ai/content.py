@@ -2,8 +2,9 @@
 
 pydantic-ai's user content is a string, or a list of strings and media objects told apart by
 ``kind``: ``image-url``, ``audio-url``, ``video-url`` and ``document-url`` (a URL and its
-inferred ``media_type``), ``binary`` (base64 ``data`` and a ``media_type``, the kind by the
-media type's family), and ``cache-point``, a cache breakpoint after the item before it, which
+inferred ``media_type``), ``binary`` (base64 ``data``, which pydantic stores URL-safe and
+:mod:`.binary` reads as the standard alphabet, and a ``media_type``, the kind by the media
+type's family), and ``cache-point``, a cache breakpoint after the item before it, which
 is that part's ``cache_control``. Every other item (``text-content``, ``uploaded-file``...) is
 kept whole as an opaque part of this format, which another format reports as lost.
 
@@ -21,6 +22,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chatcodec._frameworks.pydantic_ai.binary import read_data, write_data
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, URL_DEFAULTS
 from chatcodec.contract import EncodeContext, Steps, as_dict, as_list, compact_json, restore_fields, split_fields
 
@@ -78,8 +80,10 @@ def decode_item(item: object) -> dict[str, Any]:
     if kind == "binary" and isinstance(media, str) and media and isinstance(data, str):
         family = media.split("/", 1)[0]
         part = {"type": family if family in _FAMILIES else "document"}
-        part["source"] = {"type": "base64", "media_type": media, "data": data}
-        return KIT.attach(part, _media_bag(entry, ("data", "kind", "media_type"), _bytes(data)))
+        standard, spelling = read_data(data)
+        part["source"] = {"type": "base64", "media_type": media, "data": standard}
+        bag = _media_bag(entry, ("data", "kind", "media_type"), _bytes(standard))
+        return KIT.attach(part, {**bag, **spelling})
     return {"type": "opaque", "provider": PROVIDER, "data": entry}
 
 
@@ -140,12 +144,16 @@ def encode_item(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> A
     if kind == "opaque" and part["provider"] == PROVIDER:
         return dict(part["data"])
     if kind in _KIND_OF:
-        return _media(part, bag, context, at)
+        return encode_media(part, bag, context, at)
     context.losses.add(at, f"{kind} part", f"pydantic-ai user content has no item for a {kind} part")
     return None
 
 
-def _media(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_media(
+    part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps
+) -> dict[str, Any] | None:
+    """A canonical media part (its bag claimed) as a URL item or ``BinaryContent``; None,
+    reported, for a source pydantic-ai media cannot take."""
     source = part["source"]
     derived = bag.pop("_identifier", None)
     if part.get("detail") not in (None, "auto"):
@@ -162,8 +170,9 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext,
             item["identifier"] = _identifier(source["url"])
         return item
     if source["type"] == "base64":
+        data = write_data(source["data"], bag)
         item = restore_fields(bag)
-        item.update(data=source["data"], media_type=source["media_type"], kind="binary")
+        item.update(data=data, media_type=source["media_type"], kind="binary")
         raw = _bytes(source["data"]) if derived else None
         if raw is not None:
             item["identifier"] = _identifier(raw)

@@ -16,6 +16,8 @@ never written out. All are pure spelling (another format drops them without a re
   (``retry-prompt``, ``retry-feedback``);
 - ``_args_text`` on a call whose ``args`` were a JSON string, not an object;
 - ``_json`` on content that was a JSON value, not text (kept as its compact JSON text);
+- ``_standard_alphabet`` / ``_unpadded`` on a binary part whose stored ``data`` was not in the
+  alphabet pydantic writes (URL-safe, padded; canonical holds the standard one: :mod:`.binary`);
 - ``_identifier`` on a media part whose ``identifier`` was pydantic-ai's own (derived from
   the URL or the bytes), written again the same way;
 - ``_provider_name`` on thinking: pydantic-ai's provider name, when the canonical provider

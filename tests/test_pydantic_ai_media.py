@@ -1,0 +1,114 @@
+"""pydantic-ai's bytes and generated files against pydantic-ai itself (pydantic-ai-slim 2.68.0
+is the oracle: ``ModelMessagesTypeAdapter`` dumps and loads every history here).
+
+``BinaryContent.data`` is dumped as pydantic's JSON base64, the URL-safe alphabet
+(``ser_json_bytes="base64"`` in ``pydantic_ai.messages``); data URLs, Anthropic's
+``source.data`` and AI SDK files take the standard one.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pytest
+from pydantic_ai.messages import (
+    BinaryContent,
+    ModelMessage,
+    ModelMessagesTypeAdapter,
+    ModelRequest,
+    UserPromptPart,
+)
+
+import chatcodec
+
+RAW = bytes([0x89, 0x50, 0x4E, 0x47, 0xFB, 0xFF, 0xFE, 0x3E, 0xFA])
+"""Bytes whose base64 holds ``/`` in the standard alphabet (``_`` in the URL-safe one)."""
+
+
+def _convert(body: Any, source: str, target: str) -> tuple[Any, list[str]]:
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(
+        body, source=source, target=target, on_loss="ignore", losses=losses, options={"skip_rules": "*"}
+    )
+    return written, [str(loss) for loss in losses]
+
+
+def _stored(history: list[ModelMessage]) -> list[dict[str, Any]]:
+    dumped: list[dict[str, Any]] = ModelMessagesTypeAdapter.dump_python(history, mode="json")
+    return dumped
+
+
+def _user_bytes(history: list[ModelMessage]) -> list[bytes]:
+    return [
+        item.data
+        for message in history
+        if isinstance(message, ModelRequest)
+        for part in message.parts
+        if isinstance(part, UserPromptPart) and not isinstance(part.content, str)
+        for item in part.content
+        if isinstance(item, BinaryContent)
+    ]
+
+
+def test_pydantic_ai_stores_bytes_url_safe() -> None:
+    """The premise, from pydantic-ai itself: the stored text is URL-safe, not what a data URL takes."""
+    stored = _stored([ModelRequest(parts=[UserPromptPart([BinaryContent(RAW, media_type="image/png")])])])
+    assert stored[0]["parts"][0]["content"][0]["data"] == base64.urlsafe_b64encode(RAW).decode() == "iVBOR_v__j76"
+
+
+@pytest.mark.parametrize("wire", ["openai-chat", "anthropic", "ai-sdk-model", "gemini"])
+def test_stored_bytes_are_sent_in_the_standard_alphabet_and_come_back_equal(wire: str) -> None:
+    history: list[ModelMessage] = [
+        ModelRequest(
+            parts=[
+                UserPromptPart(
+                    [
+                        "look",
+                        BinaryContent(RAW, media_type="image/png"),
+                        BinaryContent(RAW[::-1], media_type="application/pdf"),
+                    ]
+                )
+            ]
+        )
+    ]
+    stored = _stored(history)
+    sent, _ = _convert({"messages": stored}, "pydantic-ai", wire)
+    text = str(sent)
+    assert base64.b64encode(RAW).decode() in text  # "iVBOR/v//j76": what a data URL and source.data take
+    assert "iVBOR_v__j76" not in text
+    back, _ = _convert(sent, wire, "pydantic-ai")
+    assert _user_bytes(ModelMessagesTypeAdapter.validate_python(back["messages"])) == [RAW, RAW[::-1]]
+
+
+def test_the_same_format_round_trip_keeps_each_spelling_of_the_bytes() -> None:
+    """URL-safe and padded (what pydantic-ai writes) comes back as it was; so does the standard
+    alphabet and text without padding, which pydantic-ai also loads."""
+    stored = _stored([ModelRequest(parts=[UserPromptPart([BinaryContent(RAW, media_type="image/png")])])])
+    item = stored[0]["parts"][0]["content"][0]
+    for spelled in ("iVBOR_v__j76", "iVBOR/v//j76", base64.urlsafe_b64encode(RAW[:-1]).decode().rstrip("=")):
+        item["data"] = spelled
+        written, losses = _convert({"messages": stored}, "pydantic-ai", "pydantic-ai")
+        assert (written, losses) == ({"messages": stored}, [])
+        assert len(_user_bytes(ModelMessagesTypeAdapter.validate_python(written["messages"]))) == 1
+
+
+def test_bytes_from_another_format_are_written_as_pydantic_ai_writes_them() -> None:
+    """Anthropic's standard base64 is stored URL-safe, as ``dump_python`` would have, and loads
+    as the same bytes."""
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 64,
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBOR/v//j76"}}
+                ],
+            }
+        ],
+    }
+    written, _ = _convert(body, "anthropic", "pydantic-ai")
+    loaded = ModelMessagesTypeAdapter.validate_python(written["messages"])
+    assert _user_bytes(loaded) == [RAW]
+    assert written["messages"][0]["parts"][0]["content"][0]["data"] == "iVBOR_v__j76"
