@@ -3,7 +3,8 @@ is the oracle: ``ModelMessagesTypeAdapter`` dumps and loads every history here).
 
 ``BinaryContent.data`` is dumped as pydantic's JSON base64, the URL-safe alphabet
 (``ser_json_bytes="base64"`` in ``pydantic_ai.messages``); data URLs, Anthropic's
-``source.data`` and AI SDK files take the standard one.
+``source.data`` and AI SDK files take the standard one. A ``FilePart``
+(https://ai.pydantic.dev/api/messages/#pydantic_ai.messages.FilePart) is what a model generated.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ from typing import Any
 import pytest
 from pydantic_ai.messages import (
     BinaryContent,
+    FilePart,
     ModelMessage,
     ModelMessagesTypeAdapter,
     ModelRequest,
+    ModelResponse,
+    TextPart,
     UserPromptPart,
 )
 
@@ -112,3 +116,73 @@ def test_bytes_from_another_format_are_written_as_pydantic_ai_writes_them() -> N
     loaded = ModelMessagesTypeAdapter.validate_python(written["messages"])
     assert _user_bytes(loaded) == [RAW]
     assert written["messages"][0]["parts"][0]["content"][0]["data"] == "iVBOR_v__j76"
+
+
+def _generated() -> list[ModelMessage]:
+    return [
+        ModelRequest(parts=[UserPromptPart("Draw a cat.")]),
+        ModelResponse(
+            parts=[
+                TextPart("Here it is."),
+                FilePart(BinaryContent(RAW, media_type="image/png"), provider_name="google-gla"),
+                FilePart(BinaryContent(b"ID3", media_type="audio/mpeg")),
+            ],
+            model_name="gemini-2.5-flash-image",
+        ),
+    ]
+
+
+def _files(history: list[ModelMessage]) -> list[tuple[str, bytes]]:
+    return [
+        (part.content.media_type, part.content.data)
+        for message in history
+        if isinstance(message, ModelResponse)
+        for part in message.parts
+        if isinstance(part, FilePart)
+    ]
+
+
+def test_a_generated_file_round_trips_exactly() -> None:
+    stored = _stored(_generated())
+    assert _convert({"messages": stored}, "pydantic-ai", "pydantic-ai") == ({"messages": stored}, [])
+
+
+def test_a_generated_image_goes_to_gemini_and_back_as_a_file_part() -> None:
+    """Gemini answers an image as ``inlineData`` in the model turn; pydantic-ai keeps it as a
+    ``FilePart``, which chatcodec read and wrote as the assistant's image part (it was dropped
+    before, unreported)."""
+    stored = _stored(_generated())
+    sent, losses = _convert({"messages": stored}, "pydantic-ai", "gemini")
+    assert sent["contents"][1]["parts"][1] == {"inlineData": {"mimeType": "image/png", "data": "iVBOR/v//j76"}}
+    assert any(loss.startswith("$.messages[1].content[1]") and "file_part" in loss for loss in losses)
+    back, _ = _convert(sent, "gemini", "pydantic-ai")
+    assert _files(ModelMessagesTypeAdapter.validate_python(back["messages"])) == [
+        ("image/png", RAW),
+        ("audio/mpeg", b"ID3"),
+    ]
+
+
+def test_an_assistant_image_from_another_format_is_a_file_part_and_one_by_url_is_reported() -> None:
+    gemini = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Draw."}]},
+            {"role": "model", "parts": [{"inlineData": {"mimeType": "image/png", "data": "iVBOR/v//j76"}}]},
+        ]
+    }
+    written, losses = _convert(gemini, "gemini", "pydantic-ai")
+    assert losses == []
+    assert _files(ModelMessagesTypeAdapter.validate_python(written["messages"])) == [("image/png", RAW)]
+    ui = {
+        "messages": [
+            {
+                "id": "a",
+                "role": "assistant",
+                "parts": [{"type": "file", "mediaType": "image/png", "url": "https://x.test/c.png"}],
+            }
+        ]
+    }
+    written, losses = _convert(ui, "ai-sdk-ui", "pydantic-ai")
+    assert written["messages"][0]["parts"] == []
+    assert [loss.split(":")[0] for loss in losses if "FilePart holds bytes" in loss] == [
+        "$.messages[0].content[0].source"
+    ]

@@ -18,6 +18,8 @@ never written out. All are pure spelling (another format drops them without a re
 - ``_json`` on content that was a JSON value, not text (kept as its compact JSON text);
 - ``_standard_alphabet`` / ``_unpadded`` on a binary part whose stored ``data`` was not in the
   alphabet pydantic writes (URL-safe, padded; canonical holds the standard one: :mod:`.binary`);
+- ``_file_part`` on an assistant's image or audio part read from a ``FilePart`` whose own fields
+  are spelling only (its nulls; with data they ride under the data key ``file_part``: :mod:`.files`);
 - ``_identifier`` on a media part whose ``identifier`` was pydantic-ai's own (derived from
   the URL or the bytes), written again the same way;
 - ``_provider_name`` on thinking: pydantic-ai's provider name, when the canonical provider

@@ -10,8 +10,9 @@ thinking, its ``signature`` the encrypted payload), OpenAI's as ``encrypted`` (i
 ``id`` is its Responses reasoning item's, kept where the Responses reader keeps one
 (:mod:`.reasoning_items`), as a ``TextPart``'s ``id`` is its message item's and a
 ``ToolCallPart``'s its ``function_call`` item's (:mod:`.message_items`). The response's
-``model_name`` names the model that signed it. Built-in tool calls and returns, files,
-compaction and speech parts are kept whole as opaque parts of this format.
+``model_name`` names the model that signed it. A ``FilePart`` of an image or audio is that
+part (:mod:`.files`). Built-in tool calls and returns, other files, compaction and speech
+parts are kept whole as opaque parts of this format.
 
 Every field of a part or of the response without a canonical home (ids, ``provider_details``,
 ``citations``, ``usage``, ``model_name``, timestamps...) rides in its bag, written back as it
@@ -24,6 +25,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.pydantic_ai.files import KINDS as FILE_KINDS
+from chatcodec._frameworks.pydantic_ai.files import decode_file, encode_file
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, RESPONSE_DEFAULTS
 from chatcodec._frameworks.pydantic_ai.message_items import (
     read_call_id,
@@ -75,7 +78,8 @@ def decode_part(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
         signed = _signed(call, bag)
         read_call_id(part, signed)
         return signed
-    return {"type": "opaque", "provider": PROVIDER, "data": dict(part)}
+    generated = decode_file(part) if kind == "file" else None
+    return generated or {"type": "opaque", "provider": PROVIDER, "data": dict(part)}
 
 
 def _signed(canonical: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
@@ -238,6 +242,8 @@ def _written(
         return _write_thinking(part, bag, model, context, at)
     if kind == "tool_use":
         return _call(part, bag, context, at)
+    if kind in FILE_KINDS:
+        return encode_file(part, bag, context, at)
     if kind == "opaque" and part["provider"] == PROVIDER:
         return dict(part["data"])
     context.losses.add(at, f"{kind} part", f"a pydantic-ai ModelResponse has no part for a {kind} part")
