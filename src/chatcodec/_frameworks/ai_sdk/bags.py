@@ -69,17 +69,6 @@ def write_options(
     return wire
 
 
-def json_output(metadata: Mapping[str, Any] | None) -> bool:
-    """Whether a canonical result's text was a JSON value in either AI SDK form (a
-    ``ModelMessage`` ``json`` output, marked ``_output``, or a UI part's non-string
-    ``output``, marked ``_json``): both forms write it back as the value, as the AI SDK's own
-    ``convertToModelMessages`` does between them."""
-    if not metadata:
-        return False
-    model = as_dict(metadata.get("ai-sdk-model")) or {}
-    return model.get("_output") == "json" or bool((as_dict(metadata.get("ai-sdk-ui")) or {}).get("_json"))
-
-
 _FORMATS = ("ai-sdk-model", "ai-sdk-ui")
 
 

@@ -14,10 +14,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, json_output, write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of
 from chatcodec._frameworks.ai_sdk_model.markers import DENIED, KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, finish
+from chatcodec._frameworks.json_results import json_valued
 from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, wire_fields
 
 _JSON = ("json", "error-json")
@@ -101,7 +102,7 @@ def encode_result(
 def _output(result: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     content = result.get("content", "")
     error = bool(result.get("is_error"))
-    spelled = bag.pop("_output", None) or ("json" if json_output(result.get("provider_metadata")) else None)
+    spelled = bag.pop("_output", None) or ("json" if json_valued(result.get("provider_metadata")) else None)
     if spelled == DENIED and error and isinstance(content, str):
         return {"type": DENIED} if bag.pop("_no_reason", None) and not content else {"type": DENIED, "reason": content}
     if isinstance(content, str):

@@ -18,6 +18,7 @@ from typing import Any
 from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, write_options
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT
+from chatcodec._frameworks.json_results import json_valued
 from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
 
 CALL_METADATA = "callProviderMetadata"
@@ -102,7 +103,7 @@ def answer(tool: dict[str, Any], result: Mapping[str, Any], context: EncodeConte
     elif bag.pop("_no_output", None) and not content:
         tool["state"] = "output-available"
     else:
-        spelled = bags.json_output(result.get("provider_metadata"))
+        spelled = json_valued(result.get("provider_metadata"))
         tool.update(state="output-available", output=_output(content, spelled))
     tool.update(wire_fields(bag))
 

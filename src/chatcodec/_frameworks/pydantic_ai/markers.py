@@ -15,7 +15,8 @@ never written out. All are pure spelling (another format drops them without a re
 - ``_part_kind`` on a message or tool result read from a part other than the usual one
   (``retry-prompt``, ``retry-feedback``);
 - ``_args_text`` on a call whose ``args`` were a JSON string, not an object;
-- ``_json`` on content that was a JSON value, not text (kept as its compact JSON text);
+- ``_json`` on content that was a JSON value, not text (kept as its compact JSON text; on a
+  result, the AI SDK formats write the value too: :mod:`chatcodec._frameworks.json_results`);
 - ``_standard_alphabet`` / ``_unpadded`` on a binary part whose stored ``data`` was not in the
   alphabet pydantic writes (URL-safe, padded; canonical holds the standard one: :mod:`.binary`);
 - ``_file_part`` on an assistant's image or audio part read from a ``FilePart`` whose own fields

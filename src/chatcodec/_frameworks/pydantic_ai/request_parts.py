@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chatcodec._frameworks.json_results import json_valued
 from chatcodec._frameworks.pydantic_ai.content import (
     cache_point,
     decode_items,
@@ -234,7 +235,8 @@ class RequestWriter:
     def _return(self, result: Mapping[str, Any], at: Steps) -> dict[str, Any]:
         bag = KIT.claim(self.context.losses, result.get("provider_metadata"), at)
         kind = bag.pop("_part_kind", "tool-return")
-        as_json = bool(bag.pop("_json", None))
+        bag.pop("_json", None)
+        as_json = json_valued(result.get("provider_metadata"))  # this format's mark, or an AI SDK's
         if result.get("cache_control") is not None:
             self.context.losses.add((*at, "cache_control"), "cache_control", "a tool return keeps no cache marker")
         fields = restore_fields(bag, RETURN_DEFAULTS if kind == "tool-return" else {})
