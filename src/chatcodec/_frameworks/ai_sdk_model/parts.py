@@ -4,10 +4,12 @@
 thought signature from its ``providerOptions``, :mod:`..ai_sdk.provider_options`), ``image``
 and ``file`` (the media type picks image, audio, video or document, :mod:`..ai_sdk.media`)
 and ``tool-call`` (its ``input`` object as the canonical JSON text of the arguments) have a
-canonical home. Every other part (a provider-executed ``tool-result`` or a
-``tool-approval-request`` in an assistant turn) is kept whole as an opaque part of this
-format, which another format reports. What a part holds beyond its canonical fields
-(``providerExecuted``, a file's image ``filename``, the rest of ``providerOptions``) rides
+canonical home. Every other part (a ``tool-approval-request`` in an assistant turn) is
+kept whole as an opaque part of this format, which another format reports; so are a
+provider-executed ``tool-call`` and the ``tool-result`` beside it in an assistant turn, the
+form of a server tool that ``ai-sdk-ui`` and ``pydantic-ai`` share (:mod:`..server_tools`).
+What a part holds beyond its canonical fields (a file's image ``filename``, the rest of
+``providerOptions``) rides
 in its bag; an image's ``filename`` a ``UIMessage`` file part gave is carried the same way,
 written as a ``file`` part (an ``image`` part has none).
 """
@@ -52,6 +54,8 @@ def decode_part(part: dict[str, Any]) -> dict[str, Any]:
     if kind == "file" and isinstance(part.get("data"), str) and isinstance(part.get("mediaType"), str):
         return decode_file(part)
     if kind == "tool-call" and isinstance(part.get("toolCallId"), str) and isinstance(part.get("toolName"), str):
+        if part.get("providerExecuted") is True:  # a server tool's: kept whole (:mod:`..server_tools`)
+            return {"type": "opaque", "provider": PROVIDER, "data": part}
         call = {"type": "tool_use", "id": part["toolCallId"], "name": part["toolName"]}
         call["arguments"] = compact_json(part.get("input"))
         return finish(call, part, ("type", "toolCallId", "toolName", "input"))

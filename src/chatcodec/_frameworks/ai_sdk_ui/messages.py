@@ -5,7 +5,9 @@ whole tool loop: its parts are the steps' text, reasoning and calls, each tool p
 its call's outcome too. It reads as the canonical turns a provider sends: an assistant
 message with the calls, a tool message with the results of the tool parts answered, and,
 where a ``step-start`` part begins a step after answered calls, the next assistant message
-(marked ``_cont``), as the AI SDK's own ``convertToModelMessages`` splits it. The message's
+(marked ``_cont``), as the AI SDK's own ``convertToModelMessages`` splits it. A
+provider-executed tool part stays in the assistant message, as the server call and result
+:mod:`.server_tools` reads it as. The message's
 ``id`` and ``metadata`` ride in the first canonical message's bag; ``step-start`` parts are
 markers on the part after them (``_steps``) or the message (``_trailing_steps``), so the
 ``UIMessage`` written back is the one read. Writing folds each tool message's results back
@@ -22,6 +24,7 @@ from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.media import placed
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_ui.parts import decode_part, encode_part
+from chatcodec._frameworks.ai_sdk_ui.server_tools import ServerCalls, decode_server_tool, is_server_tool
 from chatcodec._frameworks.ai_sdk_ui.tool_parts import DYNAMIC, answer, decode_tool, encode_call, is_tool_part
 from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
 
@@ -115,6 +118,9 @@ def decode_message(message: dict[str, Any], index: int = 0) -> list[dict[str, An
     for part in message["parts"]:
         if part.get("type") == "step-start" and len(part) == 1:
             turns.steps += 1
+        elif role == "assistant" and is_tool_part(part) and is_server_tool(part):
+            for server_part in decode_server_tool(part):
+                turns.add(server_part)
         elif role == "assistant" and is_tool_part(part):
             call, result = decode_tool(part)
             turns.add(call)
@@ -132,6 +138,7 @@ class _Writer:
         self.context = context
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, dict[str, Any]] = {}
+        self.server = ServerCalls(context)
         self.after_results = False
 
     def message(self, message: Mapping[str, Any], at: Steps) -> None:
@@ -195,6 +202,8 @@ class _Writer:
             where = (*at, "content", index)
             steps = KIT.marker(part.get("provider_metadata"), "_steps")
             parts.extend(dict(STEP) for _ in range(steps if isinstance(steps, int) else 0))
+            if part["type"] == "opaque" and self.server.write(part, parts, where):
+                continue
             if part["type"] == "tool_use":
                 tool = encode_call(part, self.context, where)
                 self.calls[part["id"]] = tool

@@ -14,7 +14,9 @@ never written out. All are pure spelling (another format drops them without a re
   ``instructions`` repeat the previous request's (pydantic-ai writes them on every request);
 - ``_part_kind`` on a message or tool result read from a part other than the usual one
   (``retry-prompt``, ``retry-feedback``);
-- ``_args_text`` on a call whose ``args`` were a JSON string, not an object;
+- ``_args_text`` on a call whose ``args`` were a JSON string, not an object (on a built-in
+  tool's call, the text itself when it is not the compact one: :mod:`.builtin_tools`);
+  ``_no_args`` on a built-in tool's call whose ``args`` were ``null``;
 - ``_json`` on content that was a JSON value, not text (kept as its compact JSON text; on a
   result, the AI SDK formats write the value too: :mod:`chatcodec._frameworks.json_results`);
 - ``_standard_alphabet`` / ``_unpadded`` on a binary part whose stored ``data`` was not in the

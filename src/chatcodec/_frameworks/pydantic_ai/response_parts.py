@@ -11,8 +11,9 @@ thinking, its ``signature`` the encrypted payload), OpenAI's as ``encrypted`` (i
 (:mod:`.reasoning_items`), as a ``TextPart``'s ``id`` is its message item's and a
 ``ToolCallPart``'s its ``function_call`` item's (:mod:`.message_items`). The response's
 ``model_name`` names the model that signed it. A ``FilePart`` of an image or audio is that
-part (:mod:`.files`). Built-in tool calls and returns, other files, compaction and speech
-parts are kept whole as opaque parts of this format.
+part (:mod:`.files`); a built-in tool's call and return are the server call and result the
+framework formats share (:mod:`.builtin_tools`). Other files, compaction and speech parts are
+kept whole as opaque parts of this format.
 
 Every field of a part or of the response without a canonical home (ids, ``provider_details``,
 ``citations``, ``usage``, ``model_name``, timestamps...) rides in its bag, written back as it
@@ -25,6 +26,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.pydantic_ai.builtin_tools import CALL as BUILTIN_CALL
+from chatcodec._frameworks.pydantic_ai.builtin_tools import RETURN as BUILTIN_RETURN
+from chatcodec._frameworks.pydantic_ai.builtin_tools import decode_builtin, encode_builtin
 from chatcodec._frameworks.pydantic_ai.files import KINDS as FILE_KINDS
 from chatcodec._frameworks.pydantic_ai.files import decode_file, encode_file
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, RESPONSE_DEFAULTS
@@ -78,8 +82,11 @@ def decode_part(part: Mapping[str, Any], model: str | None) -> dict[str, Any]:
         signed = _signed(call, bag)
         read_call_id(part, signed)
         return signed
-    generated = decode_file(part) if kind == "file" else None
-    return generated or {"type": "opaque", "provider": PROVIDER, "data": dict(part)}
+    if kind == "file":
+        read = decode_file(part)
+    else:
+        read = decode_builtin(part) if kind in (BUILTIN_CALL, BUILTIN_RETURN) else None
+    return read or {"type": "opaque", "provider": PROVIDER, "data": dict(part)}
 
 
 def _signed(canonical: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
@@ -246,6 +253,9 @@ def _written(
         return encode_file(part, bag, context, at)
     if kind == "opaque" and part["provider"] == PROVIDER:
         return dict(part["data"])
+    built_in = encode_builtin(part, bag, context, at) if kind == "opaque" else None
+    if built_in is not None:
+        return built_in
     context.losses.add(at, f"{kind} part", f"a pydantic-ai ModelResponse has no part for a {kind} part")
     return None
 
