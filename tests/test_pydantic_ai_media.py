@@ -21,6 +21,8 @@ from pydantic_ai.messages import (
     ModelRequest,
     ModelResponse,
     TextPart,
+    ToolCallPart,
+    ToolReturnPart,
     UserPromptPart,
 )
 
@@ -61,7 +63,7 @@ def test_pydantic_ai_stores_bytes_url_safe() -> None:
     assert stored[0]["parts"][0]["content"][0]["data"] == base64.urlsafe_b64encode(RAW).decode() == "iVBOR_v__j76"
 
 
-@pytest.mark.parametrize("wire", ["openai-chat", "anthropic", "ai-sdk-model", "gemini"])
+@pytest.mark.parametrize("wire", ["openai-chat", "anthropic", "ai-sdk-model", "ai-sdk-ui", "gemini"])
 def test_stored_bytes_are_sent_in_the_standard_alphabet_and_come_back_equal(wire: str) -> None:
     history: list[ModelMessage] = [
         ModelRequest(
@@ -83,6 +85,23 @@ def test_stored_bytes_are_sent_in_the_standard_alphabet_and_come_back_equal(wire
     assert "iVBOR_v__j76" not in text
     back, _ = _convert(sent, wire, "pydantic-ai")
     assert _user_bytes(ModelMessagesTypeAdapter.validate_python(back["messages"])) == [RAW, RAW[::-1]]
+
+
+@pytest.mark.parametrize("wire", ["anthropic", "ai-sdk-model"])
+def test_bytes_in_a_tool_return_are_sent_in_the_standard_alphabet_too(wire: str) -> None:
+    history: list[ModelMessage] = [
+        ModelResponse(parts=[ToolCallPart("shot", {}, tool_call_id="c1")]),
+        ModelRequest(
+            parts=[ToolReturnPart("shot", ["the page", BinaryContent(RAW, media_type="image/png")], tool_call_id="c1")]
+        ),
+    ]
+    sent, _ = _convert({"messages": _stored(history)}, "pydantic-ai", wire)
+    assert base64.b64encode(RAW).decode() in str(sent)
+    back, _ = _convert(sent, wire, "pydantic-ai")
+    (returned,) = ModelMessagesTypeAdapter.validate_python(back["messages"])[1].parts
+    assert isinstance(returned, ToolReturnPart)
+    assert isinstance(returned.content, list)
+    assert [item.data for item in returned.content if isinstance(item, BinaryContent)] == [RAW]
 
 
 def test_the_same_format_round_trip_keeps_each_spelling_of_the_bytes() -> None:
