@@ -9,9 +9,8 @@ kept whole as an opaque part of this format, which another format reports; so ar
 provider-executed ``tool-call`` and the ``tool-result`` beside it in an assistant turn, the
 form of a server tool that ``ai-sdk-ui`` and ``pydantic-ai`` share (:mod:`..server_tools`).
 What a part holds beyond its canonical fields (a file's image ``filename``, the rest of
-``providerOptions``) rides
-in its bag; an image's ``filename`` a ``UIMessage`` file part gave is carried the same way,
-written as a ``file`` part (an ``image`` part has none).
+``providerOptions``) rides in its bag; an image's ``filename`` a ``UIMessage`` file part gave
+is carried the same way, written as a ``file`` part (an ``image`` part has none).
 """
 
 from __future__ import annotations

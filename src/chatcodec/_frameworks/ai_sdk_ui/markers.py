@@ -13,7 +13,8 @@ string form (before its text: a turn of one plain text part reads as ``content: 
 list of one plain text part is written with ``state: "done"``, read back as ``_state``); ``_trailing_steps`` on a
 message (``step-start`` parts after its last part); ``_cont`` on a message (it continues the
 UI message before it: the AI SDK keeps a whole tool loop in one assistant ``UIMessage``,
-which reads as assistant, tool, assistant... messages).
+which reads as assistant, tool, assistant... messages). A provider-executed tool part's
+markers (on its server call) are :mod:`.server_tools`'s.
 """
 
 from __future__ import annotations

@@ -5,12 +5,11 @@ whole tool loop: its parts are the steps' text, reasoning and calls, each tool p
 its call's outcome too. It reads as the canonical turns a provider sends: an assistant
 message with the calls, a tool message with the results of the tool parts answered, and,
 where a ``step-start`` part begins a step after answered calls, the next assistant message
-(marked ``_cont``), as the AI SDK's own ``convertToModelMessages`` splits it. A
-provider-executed tool part stays in the assistant message, as the server call and result
-:mod:`.server_tools` reads it as. The message's
-``id`` and ``metadata`` ride in the first canonical message's bag; ``step-start`` parts are
-markers on the part after them (``_steps``) or the message (``_trailing_steps``), so the
-``UIMessage`` written back is the one read. Writing folds each tool message's results back
+(marked ``_cont``), as the AI SDK's own ``convertToModelMessages`` splits it; a
+provider-executed tool part stays in the assistant message (:mod:`.server_tools`). The
+message's ``id`` and ``metadata`` ride in the first canonical message's bag; ``step-start``
+parts are markers on the part after them (``_steps``) or the message (``_trailing_steps``),
+so the ``UIMessage`` written back is the one read. Writing folds each tool message's results back
 into their calls' parts, and an assistant message after a tool message into the same
 ``UIMessage`` after a ``step-start``, as the AI SDK keeps a loop.
 """
