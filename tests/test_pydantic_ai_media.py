@@ -10,6 +10,7 @@ is the oracle: ``ModelMessagesTypeAdapter`` dumps and loads every history here).
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
 import pytest
@@ -85,6 +86,8 @@ def test_stored_bytes_are_sent_in_the_standard_alphabet_and_come_back_equal(wire
     assert "iVBOR_v__j76" not in text
     back, _ = _convert(sent, wire, "pydantic-ai")
     assert _user_bytes(ModelMessagesTypeAdapter.validate_python(back["messages"])) == [RAW, RAW[::-1]]
+    assert _user_bytes(ModelMessagesTypeAdapter.validate_json(json.dumps(back["messages"]))) == [RAW, RAW[::-1]]
+    assert back["messages"][0]["parts"][0]["content"][1]["data"] == "iVBOR_v__j76"  # as dump_json writes it
 
 
 @pytest.mark.parametrize("wire", ["anthropic", "ai-sdk-model"])
