@@ -208,3 +208,36 @@ def test_an_assistant_image_from_another_format_is_a_file_part_and_one_by_url_is
     assert [loss.split(":")[0] for loss in losses if "FilePart holds bytes" in loss] == [
         "$.messages[0].content[0].source"
     ]
+
+
+def test_a_generated_images_gemini_signature_goes_back_to_gemini_on_the_image() -> None:
+    """pydantic-ai's Google model keeps a generated image's thought signature in the
+    ``FilePart``'s ``provider_details.thought_signature`` (``pydantic_ai.models.google``'s
+    ``_thought_signature_details``) and sends it back on that ``inline_data`` part; so does
+    chatcodec, and a Gemini turn's signed image comes back as such a ``FilePart``."""
+    history: list[ModelMessage] = [
+        ModelRequest(parts=[UserPromptPart("Draw.")]),
+        ModelResponse(
+            parts=[
+                FilePart(
+                    BinaryContent(RAW, media_type="image/png"),
+                    provider_name="google-gla",
+                    provider_details={"thought_signature": "c2lnbg=="},
+                )
+            ]
+        ),
+    ]
+    stored = _stored(history)
+    assert _convert({"messages": stored}, "pydantic-ai", "pydantic-ai") == ({"messages": stored}, [])
+    sent, _ = _convert({"messages": stored}, "pydantic-ai", "gemini")
+    assert sent["contents"][1]["parts"] == [
+        {"thoughtSignature": "c2lnbg==", "inlineData": {"mimeType": "image/png", "data": "iVBOR/v//j76"}}
+    ]
+    back, _ = _convert(sent, "gemini", "pydantic-ai")
+    (part,) = ModelMessagesTypeAdapter.validate_python(back["messages"])[1].parts
+    assert isinstance(part, FilePart)
+    assert (part.content.data, part.provider_name, part.provider_details) == (
+        RAW,
+        "google-gla",
+        {"thought_signature": "c2lnbg=="},
+    )

@@ -8,7 +8,10 @@ part's own ``id``, ``provider_name`` and ``provider_details``
 content holds images and audio, so a ``FilePart`` of either is that part (its bytes read as any
 ``BinaryContent``'s, :mod:`.content`), its own fields kept in the part's bag under
 ``file_part`` (``_file_part`` when they hold only spelling: the nulls pydantic-ai dumps); a file
-of another kind (a PDF, a video) stays an opaque part of this format. An image or audio part of
+of another kind (a PDF, a video) stays an opaque part of this format. A Gemini thought
+signature in its ``provider_details`` (pydantic-ai's Google model keeps a generated image's
+there, and Gemini wants it back on the image to edit it) goes to the part's ``gemini`` bag, as
+a text part's does (:mod:`.response_parts`). An image or audio part of
 an assistant message from another format is written as a ``FilePart``; a ``FilePart`` holds
 bytes, so one given by URL or file id is reported, not written.
 """
@@ -20,7 +23,11 @@ from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.content import decode_item, encode_media
 from chatcodec._frameworks.pydantic_ai.markers import PROVIDER
+from chatcodec._providers.families.google.thought_signatures import attach_signature
 from chatcodec.contract import EncodeContext, Steps, as_dict, restore_fields, split_fields
+
+DETAILS_SIGNATURE = "thought_signature"
+"""Where pydantic-ai keeps a Gemini thought signature (``provider_details``)."""
 
 KINDS = ("image", "audio")
 """The canonical parts an assistant message holds that a ``FilePart`` stands for."""
@@ -39,11 +46,27 @@ def decode_file(part: Mapping[str, Any]) -> dict[str, Any] | None:
     if media["type"] not in KINDS:
         return None
     envelope = split_fields(part, ("content", "part_kind"))
+    signature = _take_signature(envelope)
     if envelope:
         data = any(not key.startswith("_") for key in envelope)
         own = media.setdefault("provider_metadata", {}).setdefault(PROVIDER, {})
         own[_ENVELOPE[0] if data else _ENVELOPE[1]] = envelope
-    return media
+    return attach_signature(media, signature) if signature is not None else media
+
+
+def _take_signature(envelope: dict[str, Any]) -> str | None:
+    """The Gemini thought signature in a ``FilePart``'s ``provider_details`` (where
+    pydantic-ai's Google model keeps an image's), taken out of ``envelope``."""
+    details = as_dict(envelope.get("provider_details"))
+    signature = details.get(DETAILS_SIGNATURE) if details is not None else None
+    if details is None or not isinstance(signature, str):
+        return None
+    rest = {key: value for key, value in details.items() if key != DETAILS_SIGNATURE}
+    if rest:
+        envelope["provider_details"] = rest
+    else:
+        del envelope["provider_details"]
+    return signature
 
 
 def encode_file(

@@ -216,13 +216,14 @@ def write_part(part: Mapping[str, Any], model: object, context: EncodeContext, a
         split = split_message_id if kind == "text" else split_call_id if _function(part) else None
         metadata = metadata if split is None else split(metadata)[1]
     bag = KIT.claim(context.losses, metadata, at)
+    foreign = not bag
     written = _written(part, bag, model, context, at)
     if written is not None and _function(part):
         write_call_id(part, written)
-    if signature is not None and written is not None and kind in ("text", "tool_use"):
+    if signature is not None and written is not None and kind in ("text", "tool_use", *FILE_KINDS):
         details = as_dict(written.get("provider_details")) or {}
         written["provider_details"] = {**details, _DETAILS_SIGNATURE: signature}
-        if not bag:  # from another format: pydantic-ai sends a signature back to the provider named
+        if foreign:  # from another format: pydantic-ai sends a signature back to the provider named
             written["provider_name"] = PROVIDER_NAMES[GEMINI]
     elif signature is not None:
         context.losses.add(at, "thought signature", f"a pydantic-ai {kind} part keeps no Gemini signature")
