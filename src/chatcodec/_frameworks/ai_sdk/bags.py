@@ -70,19 +70,47 @@ def write_options(
 
 
 _FORMATS = ("ai-sdk-model", "ai-sdk-ui")
+_MEDIA = frozenset({"image", "audio", "video", "document"})
+_OPTIONED = frozenset({"text", "refusal", "thinking", "tool_use", *_MEDIA})
+"""The canonical parts both forms give provider options: a ``UIMessage``'s text, reasoning
+and file parts (``providerMetadata``) and tool parts (``callProviderMetadata``) are the
+``ModelMessage`` parts (``providerOptions``) ``convertToModelMessages`` makes of them."""
 
 
-def sibling_filename(metadata: Mapping[str, Any] | None, own: str) -> tuple[Mapping[str, Any] | None, str | None]:
-    """The ``filename`` the other AI SDK format kept on a media part that has no canonical
-    one (an image, audio or video file part: both forms give a file part its ``filename``, as
-    ``convertToModelMessages`` carries it), and ``metadata`` without it, so the writer of
-    ``own`` carries it rather than reporting it as the other format's data."""
+def _options_key(fmt: str, kind: str) -> str:
+    if fmt == _FORMATS[0]:
+        return "providerOptions"
+    return "callProviderMetadata" if kind == "tool_use" else "providerMetadata"
+
+
+def from_sibling(
+    metadata: Mapping[str, Any] | None, own: str, kind: str
+) -> tuple[Mapping[str, Any] | None, dict[str, Any]]:
+    """What the other AI SDK form kept on a canonical part of ``kind`` that the form ``own``
+    writes as well, as ``own``'s bag entries, and ``metadata`` without it, so the writer
+    carries it rather than reporting it as the other form's data, as ``convertToModelMessages``
+    carries it: a part's provider options beyond the canonical fields (a ``UIMessage`` part's
+    ``providerMetadata`` is the ``ModelMessage`` part's ``providerOptions``), and a media
+    part's ``filename`` (an image, audio or video has no canonical one) and ``mediaType`` as
+    it was spelt (:mod:`.media`)."""
     sibling = _FORMATS[1] if own == _FORMATS[0] else _FORMATS[0]
-    bag = as_dict(metadata.get(sibling)) if metadata else None
-    if metadata is None or bag is None or not isinstance(bag.get("filename"), str):
-        return metadata, None
-    rest = {key: value for key, value in bag.items() if key != "filename"}
+    bag = as_dict(metadata.get(sibling)) if metadata and kind in _OPTIONED else None
+    if metadata is None or bag is None:
+        return metadata, {}
+    keys = {_options_key(sibling, kind): _options_key(own, kind)}
+    if kind in _MEDIA:
+        keys.update(filename="filename", mediaType="mediaType")
+    taken = {theirs for theirs in keys if _carried(theirs, bag.get(theirs))}
+    if not taken:
+        return metadata, {}
+    rest = {key: value for key, value in bag.items() if key not in taken}
     trimmed = {name: value for name, value in metadata.items() if name != sibling}
     if rest:
         trimmed[sibling] = rest
-    return trimmed or None, bag["filename"]
+    return trimmed or None, {keys[theirs]: bag[theirs] for theirs in taken}
+
+
+def _carried(key: str, value: object) -> bool:
+    """Whether the other form's ``value`` under ``key`` is one this form takes (options an
+    object, a file name or media type a string); anything else stays reported."""
+    return as_dict(value) is not None if key not in ("filename", "mediaType") else isinstance(value, str)

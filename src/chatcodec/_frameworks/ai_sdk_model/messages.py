@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, from_sibling, write_options
 from chatcodec._frameworks.ai_sdk.media import placed
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, decode_part, encode_part, finish
 from chatcodec._frameworks.ai_sdk_model.results import decode_result, encode_result
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, wire_fields
 
 
 def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
@@ -91,9 +91,12 @@ def encode_message(
     elif isinstance(content, str):
         wire["content"] = content
     elif role == "system":
-        wire["content"], cache = _system_text(content, context, at)
+        wire["content"], cache, options = _system_text(content, context, at)
         if cache is not None and message.get("cache_control") is None:
             message = {**message, "cache_control": cache}
+        own = as_dict(kept)
+        if options and (kept is UNKEPT or own is not None):
+            kept = {**options, **(own or {})}
     else:
         encoded = (encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content))
         wire["content"] = [part for part in encoded if part is not None]
@@ -103,23 +106,31 @@ def encode_message(
 
 def _system_text(
     content: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps
-) -> tuple[str, dict[str, Any] | None]:
-    """A system message's parts as the one string a system ``ModelMessage`` holds, and the
-    cache marker of its one text part (the message's own, as Anthropic's prompt has it). The
-    list form itself reads back as the string form: a spelling loss."""
-    if len(content) <= 1 and all(part["type"] == "text" and not part.get("provider_metadata") for part in content):
+) -> tuple[str, dict[str, Any] | None, dict[str, Any]]:
+    """A system message's parts as the one string a system ``ModelMessage`` holds, the cache
+    marker of its one text part (the message's own, as Anthropic's prompt has it), and the
+    provider options its parts kept from a ``UIMessage`` (merged into the message's, as
+    ``convertToModelMessages`` merges a system ``UIMessage``'s parts' ``providerMetadata``).
+    The list form itself reads back as the string form: a spelling loss. Several texts are
+    joined with nothing between them, as ``convertToModelMessages`` joins them."""
+    options: dict[str, Any] = {}
+    if len(content) <= 1:
         why = "a system ModelMessage's content is one string: the list reads back as the string"
         context.losses.add((*at, "content"), "content list", why, "spelling")
-        return (content[0]["text"], content[0].get("cache_control")) if content else ("", None)
     texts: list[str] = []
+    cache = content[0].get("cache_control") if len(content) == 1 and content[0]["type"] == "text" else None
     for index, part in enumerate(content):
         where = (*at, "content", index)
         if part["type"] != "text":
             context.losses.add(where, f"{part['type']} part", "a system ModelMessage holds text only")
             continue
-        if part.get("cache_control") is not None or part.get("provider_metadata"):
+        metadata, carried = from_sibling(part.get("provider_metadata"), PROVIDER, "text")
+        options.update(as_dict(carried.get(OPTIONS)) or {})
+        if part.get("cache_control") is not None and cache is None:
             context.losses.add(where, "part options", "a system ModelMessage's text is one string: no part options")
+        if wire_fields(claim(KIT, context.losses, metadata, where)):
+            context.losses.add(where, f"{PROVIDER} data", "a system ModelMessage's text is one string: no part data")
         texts.append(part["text"])
     if len(texts) > 1:
         context.losses.add((*at, "content"), "text parts", "a system ModelMessage is one string: the parts joined")
-    return "\n\n".join(texts), None
+    return "".join(texts), cache, options

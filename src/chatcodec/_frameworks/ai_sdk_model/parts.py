@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
-from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, sibling_filename, write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, from_sibling, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, data_url, kind_of, media_type_of, source_of
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
 from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
@@ -75,10 +75,10 @@ def decode_file(part: dict[str, Any]) -> dict[str, Any]:
 
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """One canonical part as a content part; None (with a loss) for one the AI SDK has no part for."""
-    metadata, filename = sibling_filename(part.get("provider_metadata"), PROVIDER)
+    metadata, carried = from_sibling(part.get("provider_metadata"), PROVIDER, part["type"])
     bag = claim(KIT, context.losses, metadata, at)
-    if filename is not None:
-        bag.setdefault("filename", filename)
+    for key, value in carried.items():
+        bag.setdefault(key, value)
     kept = bag.pop(OPTIONS, UNKEPT)
     kind = part["type"]
     if kind == "opaque":

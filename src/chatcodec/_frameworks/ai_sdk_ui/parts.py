@@ -48,10 +48,10 @@ def decode_part(part: dict[str, Any]) -> dict[str, Any]:
 
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """One canonical part (not a call) as a UI part; None (with a loss) for one a UI message has no part for."""
-    metadata, filename = bags.sibling_filename(part.get("provider_metadata"), PROVIDER)
+    metadata, carried = bags.from_sibling(part.get("provider_metadata"), PROVIDER, part["type"])
     bag = bags.claim(KIT, context.losses, metadata, at)
-    if filename is not None:
-        bag.setdefault("filename", filename)
+    for key, value in carried.items():
+        bag.setdefault(key, value)
     kept = bag.pop(METADATA, UNKEPT)
     kind = part["type"]
     if kind == "opaque":

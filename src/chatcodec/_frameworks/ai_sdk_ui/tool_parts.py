@@ -4,9 +4,10 @@ A UI tool part is a call and its outcome in one: ``toolCallId``, the ``input`` o
 call's arguments as JSON text), a ``state``, and for ``output-available`` an ``output`` (any
 JSON value: a string is the result's text, anything else its compact JSON text, marked) or
 for ``output-error`` an ``errorText`` (an error result). The call's ``callProviderMetadata``
-gives a Gemini thought signature (as a ``ModelMessage`` call's ``providerOptions`` does);
-``resultProviderMetadata`` rides on the result; the rest of the part (``providerExecuted``,
-``title``, ``rawInput``, ``approval``, ``preliminary``) on the call.
+gives a Gemini thought signature (as a ``ModelMessage`` call's ``providerOptions`` does; the
+rest of it is that call's ``providerOptions``); ``resultProviderMetadata`` rides on the
+result; the rest of the part (``providerExecuted``, ``title``, ``rawInput``, ``approval``,
+``preliminary``) on the call.
 """
 
 from __future__ import annotations
@@ -64,8 +65,9 @@ def decode_tool(part: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | 
 
 def encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A canonical call as a tool part waiting for its result (``input-available``)."""
-    bag = bags.claim(KIT, context.losses, part.get("provider_metadata"), at)
-    kept = bag.pop(CALL_METADATA, UNKEPT)
+    metadata, carried = bags.from_sibling(part.get("provider_metadata"), KIT.name, "tool_use")
+    bag = bags.claim(KIT, context.losses, metadata, at)
+    kept = bag.pop(CALL_METADATA, carried.get(CALL_METADATA, UNKEPT))
     if part.get("kind", "function") != "function":
         context.losses.add((*at, "kind"), "custom tool call", "AI SDK calls take a JSON input; sent as one")
     wire: dict[str, Any] = {"type": f"tool-{part['name']}"}

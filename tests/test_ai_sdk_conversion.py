@@ -1,0 +1,108 @@
+"""``ai-sdk-ui`` -> ``ai-sdk-model`` held to the AI SDK's own ``convertToModelMessages`` (the
+``ai`` package js/package-lock.json pins, 6.0.325, run in node by js/ai_sdk_check.mjs, which
+also checks what it gives with ``modelMessageSchema``), for what issue 76 found the two forms
+did not carry: other providers' ``providerMetadata`` and a system message's text parts. Each
+history also comes back exactly through its own form.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import chatcodec
+from js_packages import node_with_packages, run_in_js
+
+
+def _convert(body: Any, source: str, target: str) -> tuple[Any, list[chatcodec.Loss]]:
+    losses: list[chatcodec.Loss] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        written = chatcodec.convert_request(
+            body, source=source, target=target, options={"skip_rules": "*"}, losses=losses
+        )
+    return written, losses
+
+
+def _sdk_converted(ui_messages: list[dict[str, Any]], tmp_path: Path) -> list[dict[str, Any]]:
+    """What ``convertToModelMessages`` makes of ``ui_messages`` (each message of it checked
+    with ``modelMessageSchema``)."""
+    batch = tmp_path / "batch.json"
+    batch.write_text(json.dumps([{"kind": "ui", "messages": ui_messages}]))
+    result = run_in_js([node_with_packages(), "ai_sdk_check.mjs", str(batch)])
+    assert result.returncode == 0, result.stderr
+    [verdict] = json.loads(result.stdout)
+    assert verdict["valid"], verdict["errors"]
+    converted: list[dict[str, Any]] = verdict["converted"]
+    return converted
+
+
+def _exact_through_its_own_form(history: dict[str, Any], fmt: str = "ai-sdk-ui") -> None:
+    written, losses = _convert(history, fmt, fmt)
+    assert written == history
+    assert losses == []
+
+
+USER = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Tidy my files."}]}
+
+
+def _assistant(*parts: dict[str, Any]) -> dict[str, Any]:
+    return {"id": "a1", "role": "assistant", "parts": list(parts)}
+
+
+OPTIONED = {
+    "messages": [
+        {
+            "id": "s1",
+            "role": "system",
+            "parts": [
+                {"type": "text", "text": "Be brief. "},
+                {"type": "text", "text": "Answer in French.", "providerMetadata": {"openai": {"note": 1}}},
+            ],
+        },
+        {
+            "id": "u1",
+            "role": "user",
+            "parts": [
+                {"type": "text", "text": "Read it.", "providerMetadata": {"openai": {"itemId": "msg_1"}}},
+                {
+                    "type": "file",
+                    "mediaType": "application/pdf",
+                    "url": "https://x.test/a.pdf",
+                    "providerMetadata": {"mistral": {"pages": 2}},
+                },
+            ],
+        },
+        _assistant(
+            {"type": "reasoning", "text": "Look.", "providerMetadata": {"openai": {"itemId": "rs_1"}}},
+            {
+                "type": "tool-read",
+                "toolCallId": "c1",
+                "state": "input-available",
+                "input": {},
+                "callProviderMetadata": {"xai": {"trace": "t"}},
+            },
+        ),
+    ]
+}
+
+
+def test_other_providers_metadata_is_sent_as_provider_options(tmp_path: Path) -> None:
+    """A UI part's ``providerMetadata`` (a call's ``callProviderMetadata``) of a provider
+    chatcodec does not model is the ``providerOptions`` ``convertToModelMessages`` writes on
+    the part it makes (a system message's parts' merged into the message's), not a loss; a
+    system message's text parts are joined with nothing between them, as the AI SDK joins them."""
+    written, losses = _convert(OPTIONED, "ai-sdk-ui", "ai-sdk-model")
+    sdk = _sdk_converted(OPTIONED["messages"], tmp_path)
+    assert written["messages"][0] == sdk[0]
+    assert written["messages"][1]["content"][0] == sdk[1]["content"][0]
+    assert written["messages"][1]["content"][1] == sdk[1]["content"][1]
+    assert written["messages"][2] == sdk[2]
+    assert all("providerMetadata" not in loss.what for loss in losses)
+    back, back_losses = _convert({"messages": sdk}, "ai-sdk-model", "ai-sdk-ui")
+    assert back["messages"][2]["parts"] == OPTIONED["messages"][2]["parts"]
+    assert back["messages"][1]["parts"][1] == OPTIONED["messages"][1]["parts"][1]
+    assert not [loss for loss in back_losses if loss.path.startswith("$.messages[1].content")]
+    _exact_through_its_own_form(OPTIONED)
