@@ -1,8 +1,8 @@
 """``ai-sdk-ui`` -> ``ai-sdk-model`` held to the AI SDK's own ``convertToModelMessages`` (the
 ``ai`` package js/package-lock.json pins, 6.0.325, run in node by js/ai_sdk_check.mjs, which
 also checks what it gives with ``modelMessageSchema``), for what issue 76 found the two forms
-did not carry: other providers' ``providerMetadata`` and a system message's text parts. Each
-history also comes back exactly through its own form.
+did not carry: other providers' ``providerMetadata``, a system message's text parts and a media
+type with parameters. Each history also comes back exactly through its own form.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import json
 import warnings
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import chatcodec
 from js_packages import node_with_packages, run_in_js
@@ -106,3 +108,42 @@ def test_other_providers_metadata_is_sent_as_provider_options(tmp_path: Path) ->
     assert back["messages"][1]["parts"][1] == OPTIONED["messages"][1]["parts"][1]
     assert not [loss for loss in back_losses if loss.path.startswith("$.messages[1].content")]
     _exact_through_its_own_form(OPTIONED)
+
+
+@pytest.mark.parametrize("media_type", ["application/pdf; name=report.pdf", "Application/PDF"])
+def test_a_media_type_with_parameters_is_recognised(media_type: str, tmp_path: Path) -> None:
+    """``application/pdf; name=report.pdf`` (and ``Application/PDF``: RFC 9110 makes the type
+    case-insensitive) is a PDF to every provider; the AI SDK forms keep it as it was spelt,
+    as ``convertToModelMessages`` passes it on."""
+    part = {"type": "file", "mediaType": media_type, "url": "data:application/pdf;base64,JVBERi0xLjQK"}
+    history = {"messages": [{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Sum up."}, part]}]}
+    anthropic, _ = _convert(history, "ai-sdk-ui", "anthropic")
+    assert anthropic["messages"][0]["content"][1]["source"] == {
+        "type": "base64",
+        "media_type": "application/pdf",
+        "data": "JVBERi0xLjQK",
+    }
+    bedrock, _ = _convert(history, "ai-sdk-ui", "bedrock-converse")
+    assert bedrock["messages"][0]["content"][1]["document"]["format"] == "pdf"
+    written, losses = _convert(history, "ai-sdk-ui", "ai-sdk-model")
+    assert (
+        written["messages"][0]["content"][1]["mediaType"]
+        == _sdk_converted(history["messages"], tmp_path)[0]["content"][1]["mediaType"]
+    )
+    assert losses == [loss for loss in losses if loss.what == "ai-sdk-ui data ['id']"]
+    _exact_through_its_own_form(history)
+    _exact_through_its_own_form(written, "ai-sdk-model")
+
+
+def test_a_data_url_spelling_its_own_type_comes_back_as_it_came() -> None:
+    """A ``data:`` URL whose own media type is not the part's ``mediaType`` (parameters, or
+    another type) is written back as it came, in both forms."""
+    url = "data:application/pdf;name=report.pdf;base64,JVBERi0xLjQK"
+    ui = {
+        "messages": [
+            {"id": "u1", "role": "user", "parts": [{"type": "file", "mediaType": "application/pdf", "url": url}]}
+        ]
+    }
+    model = {"messages": [{"role": "user", "content": [{"type": "file", "data": url, "mediaType": "application/pdf"}]}]}
+    _exact_through_its_own_form(ui)
+    _exact_through_its_own_form(model, "ai-sdk-model")

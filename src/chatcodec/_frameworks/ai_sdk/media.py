@@ -5,6 +5,12 @@ string) with a required ``mediaType``; an image part holds ``image`` with an opt
 ``UIMessage`` file part holds a ``url`` (an ``https:`` URL or a ``data:`` URL) and a
 ``mediaType``. The media type picks the canonical part (``image/*``, ``audio/*``,
 ``video/*``, anything else a document); a data URL is a base64 source.
+
+A media type may carry parameters (``application/pdf; name=doc.pdf``, as a browser or an
+upload library writes it) and is case-insensitive: the canonical media type is its essence
+(``application/pdf``), which every other format's writer recognises, and the format keeps the
+type as it was spelt (the part's ``mediaType`` in its bag; a data URL's own type, when it is
+not the canonical one, as the ``_url_type`` marker), so the part is written back as it came.
 """
 
 from __future__ import annotations
@@ -21,10 +27,32 @@ _SNIFFED = (("iVBOR", "image/png"), ("/9j/", "image/jpeg"), ("R0lG", "image/gif"
 """Base64 openings of the image types the AI SDK itself detects when an image part has no media type."""
 
 
+def essence(media_type: str) -> str:
+    """``media_type`` without its parameters, lowercased (RFC 9110, section 8.3.1: type and
+    subtype are case-insensitive, parameters follow a ``;``); one with no type before a ``;``
+    as it is."""
+    essential = media_type.split(";", 1)[0].strip().lower()
+    return essential or media_type
+
+
 def kind_of(media_type: str) -> str:
     """The canonical part type for a media type."""
-    top = media_type.split("/", 1)[0]
+    top = essence(media_type).split("/", 1)[0]
     return top if top in _KINDS else "document"
+
+
+def spelt(media_type: str | None) -> tuple[str, ...]:
+    """The wire key to map for a part's ``mediaType``: none when it is spelt otherwise than
+    its essence (parameters, capitals), so the part's bag keeps it as it came."""
+    return ("mediaType",) if media_type is None or essence(media_type) == media_type else ()
+
+
+def url_type(text: str, source: Mapping[str, Any]) -> str | None:
+    """The media type a data URL spells when it is not its canonical source's (parameters,
+    capitals, or another type than the part's ``mediaType``), kept to write the URL back as
+    it came; None otherwise."""
+    inline = data_url(text)
+    return inline[0] if inline is not None and inline[0] != source.get("media_type") else None
 
 
 def is_url(text: str) -> bool:
@@ -50,10 +78,11 @@ def source_of(text: str, media_type: str | None, *, data_urls: bool) -> dict[str
     another URL, or base64 text (its media type given, sniffed, or generic)."""
     inline = data_url(text) if data_urls else None
     if inline is not None:
-        return {"type": "base64", "media_type": media_type or inline[0], "data": inline[1]}
+        return {"type": "base64", "media_type": essence(media_type or inline[0]), "data": inline[1]}
     if is_url(text):
-        return {"type": "url", "url": text, **({"media_type": media_type} if media_type else {})}
-    return {"type": "base64", "media_type": media_type or sniffed(text) or "application/octet-stream", "data": text}
+        return {"type": "url", "url": text, **({"media_type": essence(media_type)} if media_type else {})}
+    known = essence(media_type) if media_type else None
+    return {"type": "base64", "media_type": known or sniffed(text) or "application/octet-stream", "data": text}
 
 
 PLACES: dict[str, frozenset[str]] = {
@@ -86,17 +115,21 @@ def media_type_of(part: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     return made
 
 
-def data_of(part: Mapping[str, Any], context: EncodeContext, at: Steps, *, as_data_url: bool) -> str | None:
+def data_of(
+    part: Mapping[str, Any], context: EncodeContext, at: Steps, *, as_data_url: bool, spelt_type: object = None
+) -> str | None:
     """A canonical source as the AI SDK's data string (base64, a URL, or a data URL when
-    ``as_data_url``); None, reported, for a provider's file id."""
+    ``as_data_url``, of the media type its ``_url_type`` marker ``spelt_type`` kept, else the
+    source's); None, reported, for a provider's file id."""
     source = part["source"]
     kind = source["type"]
     if kind == "url":
         return str(source["url"])
+    prefix = f"data:{spelt_type if isinstance(spelt_type, str) else source['media_type']};base64,"
     if kind == "base64":
-        return f"data:{source['media_type']};base64,{source['data']}" if as_data_url else str(source["data"])
+        return prefix + str(source["data"]) if as_data_url else str(source["data"])
     if kind == "text":
         encoded = base64.b64encode(str(source["text"]).encode()).decode()
-        return f"data:{source['media_type']};base64,{encoded}" if as_data_url else encoded
+        return prefix + encoded if as_data_url else encoded
     context.losses.add((*at, "source"), f"{kind} source", "an AI SDK file holds data or a URL, not a file id")
     return None

@@ -6,7 +6,8 @@ never written out.
 Pure spelling (another format drops them without a report): ``_file`` on an image (it was a
 ``file`` part of an image type, not an ``image`` part), ``_no_media_type`` on an image (its
 ``image`` part gave no ``mediaType``), ``_data_url`` on a media part (its data was a ``data:``
-URL), ``_output`` on a tool result (its ``output`` type when the content does not say it:
+URL; ``_url_type`` its own media type when not the canonical one, :mod:`..ai_sdk.media`),
+``_output`` on a tool result (its ``output`` type when the content does not say it:
 ``json`` / ``error-json``, whose value is written as JSON text, and ``execution-denied``),
 ``_no_reason`` on a denied result (no ``reason`` was given), ``_string_input`` on a call (its
 ``input`` was a JSON string, not an object).

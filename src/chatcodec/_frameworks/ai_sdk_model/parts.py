@@ -21,7 +21,7 @@ from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, from_sibling, write_options
-from chatcodec._frameworks.ai_sdk.media import data_of, data_url, kind_of, media_type_of, source_of
+from chatcodec._frameworks.ai_sdk.media import data_of, data_url, kind_of, media_type_of, source_of, spelt, url_type
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
 from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
 
@@ -47,8 +47,9 @@ def decode_part(part: dict[str, Any]) -> dict[str, Any]:
         source = source_of(part["image"], media_type, data_urls=True)
         image = {"type": "image", "source": source}
         inline = data_url(part["image"]) is not None or None
+        markers = {"no_media_type": media_type is None or None, "data_url": inline}
         return finish(
-            image, part, ("type", "image", "mediaType"), no_media_type=media_type is None or None, data_url=inline
+            image, part, ("type", "image", *spelt(media_type)), **markers, url_type=url_type(part["image"], source)
         )
     if kind == "file" and isinstance(part.get("data"), str) and isinstance(part.get("mediaType"), str):
         return decode_file(part)
@@ -66,11 +67,12 @@ def decode_file(part: dict[str, Any]) -> dict[str, Any]:
     media_type: str = part["mediaType"]
     kind = kind_of(media_type)
     media: dict[str, Any] = {"type": kind, "source": source_of(part["data"], media_type, data_urls=True)}
-    mapped: tuple[str, ...] = ("type", "data", "mediaType")
+    mapped: tuple[str, ...] = ("type", "data", *spelt(media_type))
     if kind == "document" and isinstance(part.get("filename"), str):
         media["filename"], mapped = part["filename"], (*mapped, "filename")
     inline = data_url(part["data"]) is not None or None
-    return finish(media, part, mapped, file=kind == "image" or None, data_url=inline)
+    spelt_type = url_type(part["data"], media["source"])
+    return finish(media, part, mapped, file=kind == "image" or None, data_url=inline, url_type=spelt_type)
 
 
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
@@ -125,7 +127,7 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext,
         if part.get(key) is not None:
             context.losses.add((*at, key), key, f"an AI SDK file part has no {key}")
     as_data_url = bool(bag.pop("_data_url", None))
-    data = data_of(part, context, at, as_data_url=as_data_url)
+    data = data_of(part, context, at, as_data_url=as_data_url, spelt_type=bag.pop("_url_type", None))
     if data is None:
         return None
     if part["type"] == "image" and not bag.pop("_file", None) and "filename" not in bag:

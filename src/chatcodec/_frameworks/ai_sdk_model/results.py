@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, write_options
-from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of
+from chatcodec._frameworks.ai_sdk.media import data_of, essence, kind_of, media_type_of, spelt
 from chatcodec._frameworks.ai_sdk_model.markers import DENIED, KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, finish
 from chatcodec._frameworks.json_results import json_valued
@@ -57,7 +57,7 @@ def _item(item: dict[str, Any]) -> dict[str, Any]:
     if kind in ("media", "image-data", "file-data") and isinstance(data, str) and isinstance(media_type, str):
         part: dict[str, Any] = {
             "type": kind_of(media_type),
-            "source": {"type": "base64", "media_type": media_type, "data": data},
+            "source": {"type": "base64", "media_type": essence(media_type), "data": data},
         }
     elif kind in ("image-url", "file-url") and isinstance(url, str):
         part = {
@@ -65,10 +65,10 @@ def _item(item: dict[str, Any]) -> dict[str, Any]:
             "source": {"type": "url", "url": url},
         }
         if isinstance(media_type, str):
-            part["source"]["media_type"] = media_type
+            part["source"]["media_type"] = essence(media_type)
     else:
         return {"type": "opaque", "provider": PROVIDER, "data": item}
-    mapped: tuple[str, ...] = ("type", "data", "url", "mediaType")
+    mapped: tuple[str, ...] = ("type", "data", "url", *spelt(media_type if isinstance(media_type, str) else None))
     if part["type"] == "document" and isinstance(item.get("filename"), str):
         part["filename"], mapped = item["filename"], (*mapped, "filename")
     default = _DEFAULT_ITEM["image" if part["type"] == "image" else "document"]

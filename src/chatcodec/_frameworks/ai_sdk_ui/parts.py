@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, write_options
-from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of, source_of
+from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of, source_of, spelt, url_type
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT, METADATA, PROVIDER
 from chatcodec.contract import EncodeContext, Steps, wire_fields
 
@@ -39,10 +39,10 @@ def decode_part(part: dict[str, Any]) -> dict[str, Any]:
             "type": kind_of(media_type),
             "source": source_of(part["url"], media_type, data_urls=True),
         }
-        mapped: tuple[str, ...] = ("type", "url", "mediaType")
+        mapped: tuple[str, ...] = ("type", "url", *spelt(media_type))
         if media["type"] == "document" and isinstance(part.get("filename"), str):
             media["filename"], mapped = part["filename"], (*mapped, "filename")
-        return finish(media, part, mapped)
+        return finish(media, part, mapped, url_type=url_type(part["url"], media["source"]))
     return {"type": "opaque", "provider": PROVIDER, "data": part}
 
 
@@ -67,7 +67,7 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
         if state is not None:
             wire["state"] = state
     elif kind in ("image", "audio", "video", "document"):
-        url = data_of(part, context, at, as_data_url=True)
+        url = data_of(part, context, at, as_data_url=True, spelt_type=bag.pop("_url_type", None))
         if url is None:
             return None
         for key in ("detail", "title", "start_offset", "end_offset", "fps"):
