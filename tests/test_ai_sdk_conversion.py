@@ -1,8 +1,9 @@
 """``ai-sdk-ui`` -> ``ai-sdk-model`` held to the AI SDK's own ``convertToModelMessages`` (the
 ``ai`` package js/package-lock.json pins, 6.0.325, run in node by js/ai_sdk_check.mjs, which
 also checks what it gives with ``modelMessageSchema``), for what issue 76 found the two forms
-did not carry: other providers' ``providerMetadata``, a system message's text parts and a media
-type with parameters. Each history also comes back exactly through its own form.
+did not carry: other providers' ``providerMetadata``, a system message's text parts, a media
+type with parameters and a failed call's ``rawInput``. Each history also comes back exactly
+through its own form.
 """
 
 from __future__ import annotations
@@ -147,3 +148,39 @@ def test_a_data_url_spelling_its_own_type_comes_back_as_it_came() -> None:
     model = {"messages": [{"role": "user", "content": [{"type": "file", "data": url, "mediaType": "application/pdf"}]}]}
     _exact_through_its_own_form(ui)
     _exact_through_its_own_form(model, "ai-sdk-model")
+
+
+RAW_INPUT = {
+    "messages": [
+        USER,
+        _assistant(
+            {
+                "type": "tool-delete",
+                "toolCallId": "c1",
+                "state": "output-error",
+                "rawInput": '{"path": "a.txt"',
+                "errorText": "Invalid input: unexpected end of JSON.",
+            },
+            {
+                "type": "tool-delete",
+                "toolCallId": "c2",
+                "state": "output-error",
+                "rawInput": {"path": 7},
+                "errorText": "path: expected a string",
+            },
+        ),
+    ]
+}
+
+
+def test_a_failed_call_without_input_is_sent_with_its_raw_input(tmp_path: Path) -> None:
+    """An ``output-error`` tool part with ``rawInput`` and no ``input`` (an input that did not
+    parse or validate) is sent with ``rawInput`` as the call's input, as
+    ``convertToModelMessages`` sends it, not as ``{}``."""
+    written, losses = _convert(RAW_INPUT, "ai-sdk-ui", "ai-sdk-model")
+    sdk = _sdk_converted(RAW_INPUT["messages"], tmp_path)
+    assert written["messages"][1:] == sdk[1:]
+    assert not [loss for loss in losses if "rawInput" in loss.what]
+    openai, _ = _convert(RAW_INPUT, "ai-sdk-ui", "openai-chat")
+    assert openai["messages"][1]["tool_calls"][1]["function"]["arguments"] == '{"path":7}'
+    _exact_through_its_own_form(RAW_INPUT)

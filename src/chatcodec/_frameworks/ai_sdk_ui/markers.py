@@ -7,7 +7,8 @@ Pure spelling (another format drops them without a report): ``_state`` on a text
 part (its streaming ``state``, ``done`` once stored) and on a call (a state a result does not
 imply: ``input-streaming``, an approval state, ``output-denied``); ``_dynamic`` on a call (a
 ``dynamic-tool`` part, not a ``tool-NAME`` one); ``_no_input`` on a call (its part held no
-``input``); ``_json`` on a result (its ``output`` was a JSON value, written here as JSON text);
+``input``); ``_raw_input`` on a call (a failed call's arguments came from its ``rawInput``,
+written back there); ``_json`` on a result (its ``output`` was a JSON value, written here as JSON text);
 ``_url_type`` on a media part (its ``data:`` URL's own media type, :mod:`..ai_sdk.media`);
 ``_steps`` on a part (the number of ``step-start`` parts before it), and on a message of the
 string form (before its text: a turn of one plain text part reads as ``content: "..."``, and a

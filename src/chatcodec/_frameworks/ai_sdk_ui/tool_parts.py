@@ -3,11 +3,12 @@
 A UI tool part is a call and its outcome in one: ``toolCallId``, the ``input`` object (the
 call's arguments as JSON text), a ``state``, and for ``output-available`` an ``output`` (any
 JSON value: a string is the result's text, anything else its compact JSON text, marked) or
-for ``output-error`` an ``errorText`` (an error result). The call's ``callProviderMetadata``
-gives a Gemini thought signature (as a ``ModelMessage`` call's ``providerOptions`` does; the
-rest of it is that call's ``providerOptions``); ``resultProviderMetadata`` rides on the
-result; the rest of the part (``providerExecuted``, ``title``, ``rawInput``, ``approval``,
-``preliminary``) on the call.
+for ``output-error`` an ``errorText`` (an error result; the call's arguments its
+``rawInput`` when it has no ``input``, as ``convertToModelMessages`` sends it). The call's
+``callProviderMetadata`` gives a Gemini thought signature (as a ``ModelMessage`` call's
+``providerOptions`` does; the rest of it is that call's ``providerOptions``);
+``resultProviderMetadata`` rides on the result; the rest of the part (``providerExecuted``,
+``title``, another ``rawInput``, ``approval``, ``preliminary``) on the call.
 """
 
 from __future__ import annotations
@@ -45,7 +46,10 @@ def decode_tool(part: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | 
     call["arguments"] = compact_json(part["input"]) if "input" in part else ""
     markers = {"dynamic": dynamic or None, "no_input": "input" not in part or None}
     markers["state"] = None if state in _IMPLIED else state
-    call = bags.finish(KIT, call, part, _MAPPED, key=CALL_METADATA, markers=markers)
+    mapped: tuple[str, ...] = _MAPPED
+    if _raw_input_stands_in(part):
+        call["arguments"], markers["raw_input"], mapped = compact_json(part["rawInput"]), True, (*mapped, "rawInput")
+    call = bags.finish(KIT, call, part, mapped, key=CALL_METADATA, markers=markers)
     if state not in _ANSWERED:
         return call, None
     result: dict[str, Any] = {"type": "tool_result", "tool_use_id": part["toolCallId"]}
@@ -63,6 +67,13 @@ def decode_tool(part: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | 
     return call, bags.attach(KIT, result, bag)
 
 
+def _raw_input_stands_in(part: Mapping[str, Any]) -> bool:
+    """Whether a failed call's ``rawInput`` (the input text that did not parse, kept when
+    there is no ``input``) is its arguments: ``convertToModelMessages`` sends it as the
+    call's input for an ``output-error`` part, so the call is sent as it was made."""
+    return part["state"] == "output-error" and "input" not in part and "rawInput" in part
+
+
 def encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A canonical call as a tool part waiting for its result (``input-available``)."""
     metadata, carried = bags.from_sibling(part.get("provider_metadata"), KIT.name, "tool_use")
@@ -76,6 +87,8 @@ def encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
     wire.update(toolCallId=part["id"], state=bag.pop("_state", None) or "input-available")
     if not bag.pop("_no_input", None):
         wire["input"] = _input(part.get("arguments") or "", context, at)
+    if bag.pop("_raw_input", None):
+        wire["rawInput"] = _input(part.get("arguments") or "", context, at)
     wire.update(wire_fields(bag))
     return write_options(wire, part, kept, context, at, key=CALL_METADATA)
 
