@@ -1,9 +1,10 @@
 """``ai-sdk-ui`` -> ``ai-sdk-model`` held to the AI SDK's own ``convertToModelMessages`` (the
 ``ai`` package js/package-lock.json pins, 6.0.325, run in node by js/ai_sdk_check.mjs, which
-also checks what it gives with ``modelMessageSchema``), for what issue 76 found the two forms
-did not carry: other providers' ``providerMetadata``, a system message's text parts, a media
-type with parameters and a failed call's ``rawInput``. Each history also comes back exactly
-through its own form.
+also checks what it gives with ``modelMessageSchema``), and to pydantic-ai's Vercel adapter
+(``pydantic_ai.ui.vercel_ai.VercelAIAdapter.load_messages``, pydantic-ai-slim 2.68.0), for what
+issue 76 found the two forms did not carry: other providers' ``providerMetadata``, a system
+message's text parts, a media type with parameters, a failed call's ``rawInput`` and a message
+of data parts only. Each history also comes back exactly through its own form.
 """
 
 from __future__ import annotations
@@ -184,3 +185,40 @@ def test_a_failed_call_without_input_is_sent_with_its_raw_input(tmp_path: Path) 
     openai, _ = _convert(RAW_INPUT, "ai-sdk-ui", "openai-chat")
     assert openai["messages"][1]["tool_calls"][1]["function"]["arguments"] == '{"path":7}'
     _exact_through_its_own_form(RAW_INPUT)
+
+
+def _pydantic_ai(ui_messages: list[dict[str, Any]]) -> list[Any]:
+    """pydantic-ai's messages for ``ui_messages``, read by its Vercel adapter."""
+    from pydantic import TypeAdapter
+    from pydantic_ai.ui.vercel_ai import VercelAIAdapter
+    from pydantic_ai.ui.vercel_ai.request_types import UIMessage
+
+    return VercelAIAdapter.load_messages(TypeAdapter(list[UIMessage]).validate_python(ui_messages))
+
+
+DATA_ONLY = {
+    "messages": [
+        USER,
+        {"id": "d1", "role": "user", "parts": [{"type": "data-weather", "data": {"city": "Paris"}}]},
+        {"id": "d2", "role": "assistant", "parts": [{"type": "data-progress", "data": 0.5}]},
+        {"id": "a1", "role": "assistant", "parts": [{"type": "text", "text": "Sunny."}]},
+    ]
+}
+
+
+@pytest.mark.parametrize("target", ["ai-sdk-model", "openai-chat", "anthropic"])
+def test_a_message_of_data_parts_only_is_left_out(target: str, tmp_path: Path) -> None:
+    """A ``UIMessage`` of app data parts only has nothing to send: left out, reported at its
+    path, as pydantic-ai's adapter leaves it out and ``convertToModelMessages`` leaves out
+    such an assistant message (an empty turn is refused by the providers)."""
+    written, losses = _convert(DATA_ONLY, "ai-sdk-ui", target)
+    assert len(written["messages"]) == 2
+    assert {"$.messages[1]", "$.messages[2]"} <= {loss.path.split(".content")[0] for loss in losses}
+    assert [message.kind for message in _pydantic_ai(DATA_ONLY["messages"])] == ["request", "response"]
+    if target == "ai-sdk-model":
+        assert [message["role"] for message in _sdk_converted(DATA_ONLY["messages"], tmp_path)] == [
+            "user",
+            "user",  # the AI SDK keeps an empty user message, which the providers refuse
+            "assistant",
+        ]
+    _exact_through_its_own_form(DATA_ONLY)

@@ -59,10 +59,25 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
         for part in message["content"]
         if part["type"] == "tool_use"
     }
-    return [
-        encode_message(message, names, context, ("messages", index))
-        for index, message in enumerate(messages[start:], start)
-    ]
+    written: list[dict[str, Any]] = []
+    for index, message in enumerate(messages[start:], start):
+        wire = encode_message(message, names, context, ("messages", index))
+        if not _emptied(message, wire, context, ("messages", index)):
+            written.append(wire)
+    return written
+
+
+def _emptied(message: Mapping[str, Any], wire: Mapping[str, Any], context: EncodeContext, at: Steps) -> bool:
+    """Whether a user or assistant message none of whose parts could be written (a
+    ``UIMessage`` of data parts only) is left out, reported: ``convertToModelMessages`` leaves
+    out an assistant turn it has nothing to send of, and pydantic-ai's Vercel adapter any such
+    turn, where an empty one would be sent to a provider that refuses it."""
+    content = message["content"]
+    if wire["role"] not in ("user", "assistant") or isinstance(content, str) or not content or wire["content"]:
+        return False
+    why = "none of its parts has a place in a ModelMessage: left out (a provider refuses an empty turn)"
+    context.losses.add(at, f"{wire['role']} message", why)
+    return True
 
 
 def encode_message(

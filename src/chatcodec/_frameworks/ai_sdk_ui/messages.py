@@ -159,6 +159,7 @@ class _Writer:
         trailing = bag.pop("_trailing_steps", None) or 0
         follows = role == "assistant" and bool(self.out) and self.out[-1]["role"] == "assistant"
         parts: list[dict[str, Any]]
+        fresh = False
         if follows and (continued or ("id" not in bag and self.after_results)):
             parts = self.out[-1]["parts"]
             if not continued:
@@ -176,9 +177,14 @@ class _Writer:
             }
             target.update(wire_fields(bag))
             self.out.append(target)
+            fresh = True
         self.after_results = False
         self.content(message["content"], bag, parts, at)
         parts.extend(dict(STEP) for _ in range(int(trailing)))
+        if fresh and not parts and message["content"]:
+            self.out.pop()
+            why = "none of its parts has a place in a UIMessage: left out, as the AI SDK leaves out a turn with nothing"
+            losses.add(at, f"{role} message", why)
 
     def content(
         self, content: str | Sequence[Mapping[str, Any]], bag: dict[str, Any], parts: list[dict[str, Any]], at: Steps
