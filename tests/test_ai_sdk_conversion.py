@@ -3,8 +3,9 @@
 also checks what it gives with ``modelMessageSchema``), and to pydantic-ai's Vercel adapter
 (``pydantic_ai.ui.vercel_ai.VercelAIAdapter.load_messages``, pydantic-ai-slim 2.68.0), for what
 issue 76 found the two forms did not carry: other providers' ``providerMetadata``, a system
-message's text parts, a media type with parameters, a failed call's ``rawInput`` and a message
-of data parts only. Each history also comes back exactly through its own form.
+message's text parts, a media type with parameters, a failed call's ``rawInput``, a message of
+data parts only, a denied call and tool approvals. Each history also comes back exactly through
+its own form.
 """
 
 from __future__ import annotations
@@ -222,3 +223,89 @@ def test_a_message_of_data_parts_only_is_left_out(target: str, tmp_path: Path) -
             "assistant",
         ]
     _exact_through_its_own_form(DATA_ONLY)
+
+
+def _tool(call_id: str, state: str, **fields: Any) -> dict[str, Any]:
+    return {"type": "tool-delete", "toolCallId": call_id, "state": state, "input": {"path": call_id}, **fields}
+
+
+DENIED = {
+    "messages": [
+        USER,
+        _assistant(
+            _tool("c1", "output-denied", approval={"id": "ap1", "approved": False, "reason": "Keep that one."}),
+            _tool("c2", "output-denied", approval={"id": "ap2", "approved": False}),
+        ),
+    ]
+}
+
+
+def test_a_denied_call_is_answered_as_the_ai_sdk_answers_it(tmp_path: Path) -> None:
+    """An ``output-denied`` tool part (AI SDK 6's approval flow) is a call with an error
+    result: the approval's reason, else ``convertToModelMessages``'s "Tool call execution
+    denied." (pydantic-ai answers with the reason too). Before, the call was left without a
+    result, which OpenAI and Anthropic refuse on every later turn."""
+    written, _ = _convert(DENIED, "ai-sdk-ui", "ai-sdk-model")
+    assert written["messages"][1:] == _sdk_converted(DENIED["messages"], tmp_path)[1:]
+    anthropic, _ = _convert(DENIED, "ai-sdk-ui", "anthropic")
+    assert anthropic["messages"][2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "c1", "content": "Keep that one.", "is_error": True},
+        {"type": "tool_result", "tool_use_id": "c2", "content": "Tool call execution denied.", "is_error": True},
+    ]
+    returns = [part for message in _pydantic_ai(DENIED["messages"]) for part in message.parts]
+    assert [(part.tool_call_id, part.content, part.outcome) for part in returns if part.part_kind == "tool-return"] == [
+        ("c1", "Keep that one.", "denied"),
+        ("c2", "The tool call was denied.", "denied"),  # pydantic-ai's own text (its ToolDenied's)
+    ]
+    _exact_through_its_own_form(DENIED)
+
+
+APPROVALS = {
+    "messages": [
+        USER,
+        _assistant(
+            _tool("c1", "approval-requested", approval={"id": "ap1"}),
+            _tool("c2", "approval-responded", approval={"id": "ap2", "approved": True, "reason": "Fine."}),
+            _tool("c3", "output-available", output="deleted", approval={"id": "ap3", "approved": True}),
+            _tool("c4", "output-denied", approval={"id": "ap4", "approved": False, "reason": "No."}),
+            {"type": "step-start"},
+            {"type": "text", "text": "Done what I may.", "state": "done"},
+        ),
+    ]
+}
+
+
+def test_tool_approvals_travel_between_the_two_forms(tmp_path: Path) -> None:
+    """A tool part's ``approval`` is the ``tool-approval-request`` (after its call) and
+    ``tool-approval-response`` (in the tool message, before its result) parts
+    ``convertToModelMessages`` makes of it, and those parts, as the AI SDK writes them, are
+    the UI parts' approvals again; any other format reports them."""
+    written, losses = _convert(APPROVALS, "ai-sdk-ui", "ai-sdk-model")
+    sdk = _sdk_converted(APPROVALS["messages"], tmp_path)
+    assert written["messages"][1:] == sdk[1:]
+    assert [loss.path for loss in losses] == ["$.messages[0]", "$.messages[1]"]  # the UIMessage ids
+    back, back_losses = _convert({"messages": sdk}, "ai-sdk-model", "ai-sdk-ui")
+    assert back["messages"][1]["parts"] == APPROVALS["messages"][1]["parts"]
+    assert back_losses == []
+    _exact_through_its_own_form(APPROVALS)
+    _exact_through_its_own_form({"messages": sdk}, "ai-sdk-model")
+    _, openai_losses = _convert(APPROVALS, "ai-sdk-ui", "openai-chat")
+    reported = {(loss.path, loss.what) for loss in openai_losses}
+    assert ("$.messages[1].content[1]", "ai-sdk-model block") in reported  # a request
+    assert ("$.messages[2]", "ai-sdk-model data ['approvals']") in reported  # the responses
+
+
+def test_an_approval_keeps_what_the_model_form_has_no_place_for() -> None:
+    """An approval's ``descriptor`` rides on the call (reported by ``ai-sdk-model``); its
+    ``signature`` travels in the request part, as ``convertToModelMessages`` sends it."""
+    approval = {"id": "ap1", "descriptor": {"title": "Delete"}, "signature": "hmac"}
+    history = {"messages": [USER, _assistant(_tool("c1", "approval-requested", approval=approval))]}
+    _exact_through_its_own_form(history)
+    written, losses = _convert(history, "ai-sdk-ui", "ai-sdk-model")
+    assert written["messages"][1]["content"][1] == {
+        "type": "tool-approval-request",
+        "approvalId": "ap1",
+        "toolCallId": "c1",
+        "signature": "hmac",
+    }
+    assert ("$.messages[1].content[0]", "ai-sdk-ui data ['approval']") in {(loss.path, loss.what) for loss in losses}

@@ -5,12 +5,13 @@ thought signature from its ``providerOptions``, :mod:`..ai_sdk.provider_options`
 and ``file`` (the media type picks image, audio, video or document, :mod:`..ai_sdk.media`)
 and ``tool-call`` (its ``input`` object as the canonical JSON text of the arguments) have a
 canonical home. Every other part (a ``tool-approval-request`` in an assistant turn) is
-kept whole as an opaque part of this format, which another format reports; so are a
-provider-executed ``tool-call`` and the ``tool-result`` beside it in an assistant turn, the
-form of a server tool that ``ai-sdk-ui`` and ``pydantic-ai`` share (:mod:`..server_tools`).
-What a part holds beyond its canonical fields (a file's image ``filename``, the rest of
-``providerOptions``) rides in its bag; an image's ``filename`` a ``UIMessage`` file part gave
-is carried the same way, written as a ``file`` part (an ``image`` part has none).
+kept whole as an opaque part of this format, which another format reports (``ai-sdk-ui`` folds
+an approval request into its call's tool part); so are a provider-executed ``tool-call`` and the
+``tool-result`` beside it in an assistant turn, the form of a server tool that ``ai-sdk-ui`` and
+``pydantic-ai`` share (:mod:`..server_tools`). What a part holds beyond its canonical fields (a
+file's image ``filename``, the rest of ``providerOptions``) rides in its bag; an image's
+``filename`` a ``UIMessage`` file part gave is carried the same way, written as a ``file`` part
+(an ``image`` part has none).
 """
 
 from __future__ import annotations

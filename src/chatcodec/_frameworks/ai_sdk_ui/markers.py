@@ -10,7 +10,8 @@ imply: ``input-streaming``, an approval state, ``output-denied``); ``_dynamic`` 
 ``input``); ``_raw_input`` on a call (a failed call's arguments came from its ``rawInput``,
 written back there); ``_json`` on a result (its ``output`` was a JSON value, written here as JSON text);
 ``_url_type`` on a media part (its ``data:`` URL's own media type, :mod:`..ai_sdk.media`);
-``_steps`` on a part (the number of ``step-start`` parts before it), and on a message of the
+``_denied`` on a result (the answer read for an ``output-denied`` part, written back as that
+state); ``_steps`` on a part (the number of ``step-start`` parts before it), and on a message of the
 string form (before its text: a turn of one plain text part reads as ``content: "..."``, and a
 list of one plain text part is written with ``state: "done"``, read back as ``_state``); ``_trailing_steps`` on a
 message (``step-start`` parts after its last part); ``_cont`` on a message (it continues the

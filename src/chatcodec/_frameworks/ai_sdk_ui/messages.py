@@ -6,10 +6,12 @@ its call's outcome too. It reads as the canonical turns a provider sends: an ass
 message with the calls, a tool message with the results of the tool parts answered, and,
 where a ``step-start`` part begins a step after answered calls, the next assistant message
 (marked ``_cont``), as the AI SDK's own ``convertToModelMessages`` splits it; a
-provider-executed tool part stays in the assistant message (:mod:`.server_tools`). The
-message's ``id`` and ``metadata`` ride in the first canonical message's bag; ``step-start``
-parts are markers on the part after them (``_steps``) or the message (``_trailing_steps``),
-so the ``UIMessage`` written back is the one read. Writing folds each tool message's results back
+provider-executed tool part stays in the assistant message (:mod:`.server_tools`); a tool
+part's approval reads as the ``ModelMessage`` parts that function makes of it
+(:mod:`.approvals`), folded back into the part when written. The message's ``id`` and
+``metadata`` ride in the first canonical message's bag; ``step-start`` parts are markers on the
+part after them (``_steps``) or the message (``_trailing_steps``), so the ``UIMessage`` written
+back is the one read. Writing folds each tool message's results back
 into their calls' parts, and an assistant message after a tool message into the same
 ``UIMessage`` after a ``step-start``, as the AI SDK keeps a loop.
 """
@@ -21,6 +23,7 @@ from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.media import placed
+from chatcodec._frameworks.ai_sdk_ui import approvals
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_ui.parts import decode_part, encode_part
 from chatcodec._frameworks.ai_sdk_ui.server_tools import ServerCalls, decode_server_tool, is_server_tool
@@ -53,11 +56,12 @@ class _Turns:
         self.done: list[dict[str, Any]] = []
         self.content: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
+        self.approvals: list[list[Any]] = []  # the tool message's approval responses, with their places
         self.bag: dict[str, Any] = head
         self.steps = 0
 
     def add(self, part: dict[str, Any]) -> None:
-        if self.steps and self.results:
+        if self.steps and (self.results or self.approvals):
             self.flush()
             self.bag = {"_cont": True}
         if self.steps:
@@ -73,9 +77,25 @@ class _Turns:
             if steps:
                 self.bag["_steps"] = steps
         self.done.append(bags.attach(KIT, {"role": self.role, "content": content}, self.bag))
-        if self.results:
-            self.done.append({"role": "tool", "content": self.results})
-        self.content, self.results = [], []
+        if self.results or self.approvals:
+            tool: dict[str, Any] = {"role": "tool", "content": self.results}
+            if self.approvals:
+                tool["provider_metadata"] = {approvals.MODEL: {"approvals": self.approvals}}
+            self.done.append(tool)
+        self.content, self.results, self.approvals = [], [], []
+
+    def tool(self, part: dict[str, Any]) -> None:
+        """A tool part: its call (and its approval request) here, its approval response and
+        result in the tool message after the turn, each in ``convertToModelMessages``'s place."""
+        call, result = decode_tool(part)
+        self.add(call)
+        request, response = approvals.read(part)
+        if request is not None:
+            self.add(request)
+        if response is not None:
+            self.approvals.append([len(self.results) + len(self.approvals), response])
+        if result is not None:
+            self.results.append(result)
 
     def close(self) -> list[dict[str, Any]]:
         if self.steps:
@@ -121,10 +141,7 @@ def decode_message(message: dict[str, Any], index: int = 0) -> list[dict[str, An
             for server_part in decode_server_tool(part):
                 turns.add(server_part)
         elif role == "assistant" and is_tool_part(part):
-            call, result = decode_tool(part)
-            turns.add(call)
-            if result is not None:
-                turns.results.append(result)
+            turns.tool(part)
         else:
             turns.add(placed(decode_part(part), part, role, PROVIDER))
     return turns.close()
@@ -138,6 +155,7 @@ class _Writer:
         self.out: list[dict[str, Any]] = []
         self.calls: dict[str, dict[str, Any]] = {}
         self.server = ServerCalls(context)
+        self.approvals = approvals.Approvals(context.losses)
         self.after_results = False
 
     def message(self, message: Mapping[str, Any], at: Steps) -> None:
@@ -214,13 +232,19 @@ class _Writer:
                 self.calls[part["id"]] = tool
                 parts.append(tool)
                 continue
+            if approvals.is_request(part):
+                self.approvals.request(part["data"], self.calls, where)
+                continue
             encoded = encode_part(part, self.context, where)
             if encoded is not None:
                 parts.append(encoded)
 
     def results(self, message: Mapping[str, Any], at: Steps) -> None:
         losses = self.context.losses
-        bags.claim(KIT, losses, message.get("provider_metadata"), at)
+        metadata, responses = approvals.take_responses(message.get("provider_metadata"))
+        bags.claim(KIT, losses, metadata, at)
+        for response in responses:
+            self.approvals.respond(response, at)
         for index, result in enumerate(message["content"]):
             where = (*at, "content", index)
             tool = self.calls.pop(result["tool_use_id"], None)

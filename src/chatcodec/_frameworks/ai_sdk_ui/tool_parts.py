@@ -4,11 +4,13 @@ A UI tool part is a call and its outcome in one: ``toolCallId``, the ``input`` o
 call's arguments as JSON text), a ``state``, and for ``output-available`` an ``output`` (any
 JSON value: a string is the result's text, anything else its compact JSON text, marked) or
 for ``output-error`` an ``errorText`` (an error result; the call's arguments its
-``rawInput`` when it has no ``input``, as ``convertToModelMessages`` sends it). The call's
+``rawInput`` when it has no ``input``, as ``convertToModelMessages`` sends it); an
+``output-denied`` part is answered with an error result too (:mod:`.approvals`). The call's
 ``callProviderMetadata`` gives a Gemini thought signature (as a ``ModelMessage`` call's
 ``providerOptions`` does; the rest of it is that call's ``providerOptions``);
 ``resultProviderMetadata`` rides on the result; the rest of the part (``providerExecuted``,
-``title``, another ``rawInput``, ``approval``, ``preliminary``) on the call.
+``title``, another ``rawInput``, what of an ``approval`` its parts do not carry,
+``preliminary``) on the call.
 """
 
 from __future__ import annotations
@@ -19,14 +21,16 @@ from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, write_options
+from chatcodec._frameworks.ai_sdk_ui import approvals
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT
 from chatcodec._frameworks.json_results import json_valued
-from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
+from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, wire_fields
 
 CALL_METADATA = "callProviderMetadata"
 RESULT_METADATA = "resultProviderMetadata"
 DYNAMIC = "dynamic-tool"
 _ANSWERED = ("output-available", "output-error")
+DENIED = "output-denied"
 _IMPLIED = frozenset({"input-available", *_ANSWERED})
 _MAPPED = ("type", "toolName", "toolCallId", "state", "input", "output", "errorText", RESULT_METADATA)
 
@@ -49,12 +53,14 @@ def decode_tool(part: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | 
     mapped: tuple[str, ...] = _MAPPED
     if _raw_input_stands_in(part):
         call["arguments"], markers["raw_input"], mapped = compact_json(part["rawInput"]), True, (*mapped, "rawInput")
-    call = bags.finish(KIT, call, part, mapped, key=CALL_METADATA, markers=markers)
-    if state not in _ANSWERED:
+    call = bags.finish(KIT, call, approvals.without_sent(part), mapped, key=CALL_METADATA, markers=markers)
+    if state not in _ANSWERED and state != DENIED:
         return call, None
     result: dict[str, Any] = {"type": "tool_result", "tool_use_id": part["toolCallId"]}
     bag: dict[str, Any] = {}
-    if state == "output-error":
+    if state == DENIED:  # answered as convertToModelMessages answers it (:mod:`.approvals`)
+        result["is_error"], result["content"], bag["_denied"] = True, approvals.denial_text(part), True
+    elif state == "output-error":
         result["is_error"], result["content"] = True, part.get("errorText", "")
     elif "output" not in part:
         result["content"], bag["_no_output"] = "", True
@@ -113,7 +119,13 @@ def answer(tool: dict[str, Any], result: Mapping[str, Any], context: EncodeConte
     if not isinstance(content, str):
         context.losses.add((*at, "content"), "result parts", "a UI tool output is one value: the text parts joined")
         content = "".join(part["text"] for part in content if part["type"] == "text")
-    if result.get("is_error"):
+    denied = bag.pop("_denied", None) or (as_dict(tool.get("approval")) or {}).get("approved") is False
+    if result.get("is_error") and denied:
+        tool["state"] = DENIED
+        if content != approvals.denial_text(tool):
+            why = "a denied UI tool part's answer is its approval's reason (or the AI SDK's text)"
+            context.losses.add((*at, "content"), "denial text", why)
+    elif result.get("is_error"):
         tool.update(state="output-error", errorText=content)
     elif bag.pop("_no_output", None) and not content:
         tool["state"] = "output-available"
