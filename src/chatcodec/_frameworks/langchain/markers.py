@@ -8,10 +8,12 @@ content was one string, not a list of blocks), ``_bare`` on a text part (a plain
 a content list), ``_lc`` on a message (it was stored by ``dumpd``: the constructor envelope's
 ``lc`` and ``id``), ``_status`` on a tool result (``status: "success"`` was written out), ``_empty`` on a message
 (the fields ``messages_to_dict`` writes holding their defaults: ``{}``, ``null``, ``[]``),
-``_image_url`` on an image (it was OpenAI's ``image_url`` block).
+``_image_url`` on an image (it was OpenAI's ``image_url`` block), ``_chat`` on a message (it
+was a ``ChatMessage``, of that ``role``).
 
 Carry meaning: ``_invalid`` on a tool call (LangChain could not parse its arguments: an
-``invalid_tool_calls`` entry, with its ``error``).
+``invalid_tool_calls`` entry, with its ``error``), ``_role`` on a message (a ``ChatMessage``'s
+role no canonical role stands for: read as a user message).
 """
 
 from __future__ import annotations
@@ -22,7 +24,11 @@ PROVIDER = "langchain"
 """Registry name, and the key of this format's ``provider_metadata`` bags."""
 
 KIT = ProviderKit(
-    PROVIDER, meaningful_markers={"_invalid": "LangChain could not parse this call's arguments (invalid_tool_calls)"}
+    PROVIDER,
+    meaningful_markers={
+        "_invalid": "LangChain could not parse this call's arguments (invalid_tool_calls)",
+        "_role": "a LangChain ChatMessage's role no other format has, read as a user message",
+    },
 )
 """The shared bag operations bound to this format."""
 
@@ -34,6 +40,7 @@ MESSAGE_CLASSES = {
     "ai": "AIMessage",
     "system": "SystemMessage",
     "tool": "ToolMessage",
+    "chat": "ChatMessage",
 }
 """``messages_to_dict``'s ``type`` -> the class ``dumpd`` names in its constructor ``id``."""
 

@@ -4,7 +4,8 @@ Each stored message is one of LangChain's two serialisations: ``messages_to_dict
 ``{"type": "human", "data": {...}}`` or ``dumpd``'s constructor envelope ``{"lc": 1, "type":
 "constructor", "id": ["langchain", "schema", "messages", "HumanMessage"], "kwargs": {...}}``
 (which leaves out the fields holding their defaults). Both read the same fields: ``human``,
-``system``, ``ai`` and ``tool`` are the user, system, assistant and tool roles; ``name`` is the
+``system``, ``ai`` and ``tool`` are the user, system, assistant and tool roles, a ``chat``
+message (``ChatMessage``) the role its ``role`` names (:data:`_CHAT_ROLES`); ``name`` is the
 message's name; an ``AIMessage``'s calls are ``tool_use`` parts after its content
 (:mod:`.calls`); a ``ToolMessage`` is one ``tool_result`` (``status: "error"`` is
 ``is_error``, its ``artifact`` kept on the result). Every other field (``id``,
@@ -22,16 +23,31 @@ from typing import Any
 from chatcodec._frameworks.langchain.blocks import decode_block, encode_block
 from chatcodec._frameworks.langchain.calls import decode_calls, encode_calls
 from chatcodec._frameworks.langchain.markers import KIND_OF_CLASS, KIT
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, as_list, leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, as_list, leftovers, wire_fields, wire_key
 
 _ROLES = {"human": "user", "system": "system", "ai": "assistant", "tool": "tool"}
 """A LangChain message type -> the canonical role."""
+
+_CHAT = "chat"
+"""The type of a ``ChatMessage``: a message whose ``role`` is any string."""
+
+_CHAT_ROLES = {
+    **{"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant"},
+    **{"system": "system", "developer": "developer"},
+}
+"""A ``ChatMessage``'s role -> the canonical role, as langchain-core reads a role
+(``_create_message_from_message_type``: ``human``/``user``, ``ai``/``assistant``,
+``system``/``developer``); any other role is read as a user message, the role kept (a
+meaningful ``_role`` marker: another format reports it)."""
 
 _KINDS = {"user": "human", "system": "system", "developer": "system", "assistant": "ai", "tool": "tool"}
 """A canonical role -> the LangChain type it is written as."""
 
 _MAPPED = ("type", "content", "name", "tool_calls", "invalid_tool_calls", "tool_call_id", "status", "artifact")
 """The fields of a message's ``data`` with a canonical home (the rest ride in its bag)."""
+
+_CHAT_MAPPED = ("type", "content", "name", "role")
+"""The fields of a ``ChatMessage``'s ``data`` with a canonical home."""
 
 
 def unwrap(entry: Mapping[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any]]:
@@ -44,12 +60,19 @@ def unwrap(entry: Mapping[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any
         kind = KIND_OF_CLASS.get(last) if isinstance(last, str) else None
         kwargs = as_dict(entry.get("kwargs"))
         if kind is None or kwargs is None:
-            raise ValueError(f"a dumpd entry of class {names!r}: not a human, AI, system or tool message")
-        return kind, kwargs, {"_lc": {"lc": 1, "id": names}}
+            raise ValueError(f"a dumpd entry of class {names!r}: not a human, AI, system, tool or chat message")
+        return _checked(kind, kwargs), kwargs, {"_lc": {"lc": 1, "id": names}}
     kind, data = entry.get("type"), as_dict(entry.get("data"))
-    if not isinstance(kind, str) or kind not in _ROLES or data is None:
-        raise ValueError(f"a message of type {kind!r}: LangChain's human, ai, system and tool messages are read")
-    return kind, data, {}
+    if not isinstance(kind, str) or (kind not in _ROLES and kind != _CHAT) or data is None:
+        raise ValueError(f"a message of type {kind!r}: LangChain's human, ai, system, tool and chat messages are read")
+    return _checked(kind, data), data, {}
+
+
+def _checked(kind: str, data: Mapping[str, Any]) -> str:
+    """``kind``, once a ``ChatMessage``'s fields are seen to hold its required string ``role``."""
+    if kind == _CHAT and not isinstance(data.get("role"), str):
+        raise ValueError("a chat message needs its role, a string (LangChain's ChatMessage.role)")
+    return kind
 
 
 def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
@@ -61,13 +84,14 @@ def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, A
 def decode_message(entry: Mapping[str, Any]) -> dict[str, Any]:
     """One stored message as a canonical message dict."""
     kind, data, bag = unwrap(entry)
-    kept = leftovers(data, _MAPPED)
-    empty = {key: value for key, value in kept.items() if value in (None, {}, [])}
+    kept = leftovers(data, _CHAT_MAPPED if kind == _CHAT else _MAPPED)
+    # keyed as in ``data``, as they are written back (a bag key of ``_x`` is ``__x``)
+    empty = {wire_key(key): value for key, value in kept.items() if value in (None, {}, [])}
     empty.update({key: [] for key in ("tool_calls", "invalid_tool_calls") if data.get(key) == []})
-    bag.update({key: value for key, value in kept.items() if key not in empty})
+    bag.update({key: value for key, value in kept.items() if wire_key(key) not in empty})
     if empty:
         bag["_empty"] = empty  # LangChain's defaults written out: no data to report elsewhere
-    canonical: dict[str, Any] = {"role": _ROLES[kind]}
+    canonical: dict[str, Any] = {"role": _ROLES[kind] if kind != _CHAT else _chat_role(data["role"], bag)}
     if isinstance(data.get("name"), str):
         canonical["name"] = data["name"]
     elif "name" in data:
@@ -83,6 +107,14 @@ def decode_message(entry: Mapping[str, Any]) -> dict[str, Any]:
     else:
         canonical["content"] = content if isinstance(content, str) else [decode_block(block) for block in content]
     return KIT.attach(canonical, bag)
+
+
+def _chat_role(role: str, bag: dict[str, Any]) -> str:
+    """A ``ChatMessage``'s canonical role, its spelling kept in ``bag`` to be written back."""
+    bag["_chat"] = role
+    if role not in _CHAT_ROLES:
+        bag["_role"] = role
+    return _CHAT_ROLES.get(role, "user")
 
 
 def _tool_result(data: Mapping[str, Any], content: str | list[Any]) -> dict[str, Any]:
@@ -128,6 +160,8 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
         context.losses.add((*at, "cache_control"), "cache_control", "LangChain messages keep no cache marker")
     bag = KIT.claim(context.losses, message.get("provider_metadata"), at)
     envelope, string, empty = bag.pop("_lc", None), bag.pop("_string", None), bag.pop("_empty", {})
+    chat_role = bag.pop("_chat", None)
+    bag.pop("_role", None)
     data: dict[str, Any] = {}
     if kind == "tool":
         _write_result(message["content"], result, data, context, at)
@@ -135,6 +169,8 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
         data["content"] = _content(message["content"], kind, data, context, at)
         if string and isinstance(data["content"], list) and all(isinstance(item, str) for item in data["content"]):
             data["content"] = "".join(data["content"])
+    if isinstance(chat_role, str) and kind != "tool":  # a ChatMessage read: written back as one
+        kind, data["role"] = _CHAT, chat_role
     data["type"] = kind
     if message.get("name") is not None:
         data["name"] = message["name"]
