@@ -1,18 +1,28 @@
-"""Issue 76: the LangChain messages and keys the ``langchain`` format once refused or
-changed, each against LangChain's own classes (langchain-core 1.7.2).
+"""Issue 76: the LangChain blocks, messages and keys the ``langchain`` format once left
+unread or changed, each against LangChain's own classes (langchain-core 1.7.2).
 
+- an OpenAI-format ``image_url`` block holding a ``data:`` URL, ``input_audio`` and ``file``
+  (``file_data``) blocks: langchain-core reads each as inline data
+  (``BaseMessage.content_blocks``, ``block_translators.openai._convert_openai_format_to_data_block``),
+  so chatcodec reads them as base64 sources, and writes them back as they came;
+- v1's ``text-plain`` block (``langchain_core.messages.content.create_plaintext_block``);
+- ``cache_control`` on a block, ChatAnthropic's documented way to cache: langchain-anthropic's
+  ``_format_messages`` / ``_format_data_content_block`` copy it onto the block it sends
+  (https://github.com/langchain-ai/langchain/blob/master/libs/partners/anthropic/langchain_anthropic/chat_models.py);
 - a ``ChatMessage`` (``type: "chat"``, any ``role``);
 - a message field whose name starts with ``_`` holding ``null``.
 """
 
 from __future__ import annotations
 
+import json
 import warnings
 from typing import Any
 
 import pytest
 from langchain_core.load import dumpd, load
 from langchain_core.messages import (
+    AIMessage,
     BaseMessage,
     ChatMessage,
     HumanMessage,
@@ -20,13 +30,184 @@ from langchain_core.messages import (
     messages_from_dict,
     messages_to_dict,
 )
+from langchain_core.messages.content import create_plaintext_block
 
 import chatcodec
+
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+PDF = "JVBERi0xLjQKJcfsj6IK"
+WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA="
+
+
+def _canonical(history: list[BaseMessage]) -> list[dict[str, Any]]:
+    wire = {"messages": messages_to_dict(history)}
+    messages: list[dict[str, Any]] = chatcodec.convert_request(wire, source="langchain", target="canonical")["messages"]
+    return messages
 
 
 def _round_trip(wire: dict[str, Any]) -> dict[str, Any]:
     back: dict[str, Any] = chatcodec.convert_request(wire, source="langchain", target="langchain", on_loss="raise")
     return back
+
+
+def _anthropic(history: list[BaseMessage], losses: list[chatcodec.Loss] | None = None) -> dict[str, Any]:
+    wire = {"messages": messages_to_dict(history)}
+    body: dict[str, Any] = chatcodec.convert_request(
+        wire,
+        source="langchain",
+        target="anthropic",
+        on_loss="ignore",
+        losses=losses,
+        options={"model": "claude-sonnet-4-5"},
+    )
+    return body
+
+
+def _openai_blocks() -> HumanMessage:
+    return HumanMessage(
+        content=[
+            {"type": "text", "text": "What are these?"},
+            {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"}},
+            {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav"}},
+            {"type": "file", "file": {"file_data": f"data:application/pdf;base64,{PDF}", "filename": "a.pdf"}},
+        ]
+    )
+
+
+def test_openai_format_media_reads_as_the_inline_data_langchain_reads() -> None:
+    """langchain-core's own reading of each OpenAI block (``content_blocks``) is the oracle:
+    the same base64 data and media type, not an image by URL holding a ``data:`` URL."""
+    message = _openai_blocks()
+    standard = [block for block in message.content_blocks if block["type"] != "text"]
+    parts = _canonical([message])[0]["content"][1:]
+    assert [part["type"] for part in parts] == ["image", "audio", "document"]
+    for part, block in zip(parts, standard, strict=True):
+        assert part["source"] == {"type": "base64", "media_type": block["mime_type"], "data": block["base64"]}
+    assert parts[0]["detail"] == "low"
+    assert parts[2]["filename"] == "a.pdf"
+
+
+def test_openai_format_media_goes_to_anthropic_and_gemini_inline() -> None:
+    """Anthropic gets a base64 image and document (ChatAnthropic's ``_format_image`` splits
+    the same data URL), Gemini inline data, never a URL source holding a ``data:`` URL."""
+    history = [_openai_blocks()]
+    body = _anthropic(history)
+    image, document = body["messages"][0]["content"][1], body["messages"][0]["content"][-1]
+    assert image == {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
+    assert document["source"] == {"type": "base64", "media_type": "application/pdf", "data": PDF}
+    wire = {"messages": messages_to_dict(history)}
+    gemini = chatcodec.convert_request(wire, source="langchain", target="gemini", on_loss="ignore")
+    parts = gemini["contents"][0]["parts"]
+    assert parts[1]["inlineData"] == {"mimeType": "image/png", "data": PNG}
+    assert "fileUri" not in json.dumps(gemini)
+
+
+def test_openai_format_media_is_written_back_as_it_came() -> None:
+    wire = {"messages": messages_to_dict([_openai_blocks()])}
+    back = _round_trip(wire)
+    assert back == wire
+    assert messages_from_dict(back["messages"]) == [_openai_blocks()]
+
+
+def test_an_openai_file_by_id_and_a_data_url_image_from_another_format() -> None:
+    """A ``file`` block by ``file_id`` is a document by file id; an image read elsewhere is
+    written as LangChain's standard block (the OpenAI shape only for what came in it)."""
+    message = HumanMessage(content=[{"type": "file", "file": {"file_id": "file-abc"}}])
+    part = _canonical([message])[0]["content"][0]
+    assert part["source"] == {"type": "file", "file_id": "file-abc"}
+    wire = {"messages": messages_to_dict([message])}
+    assert _round_trip(wire) == wire
+    anthropic = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}],
+            }
+        ],
+    }
+    written = chatcodec.convert_request(anthropic, source="anthropic", target="langchain", on_loss="ignore")
+    assert written["messages"][0]["data"]["content"] == [{"type": "image", "base64": PNG, "mime_type": "image/png"}]
+
+
+def test_text_plain_block_is_a_text_document() -> None:
+    """LangChain v1's ``text-plain`` block (``create_plaintext_block``) is a document of text,
+    which ChatAnthropic sends as a ``document`` with a text source (its
+    ``_format_data_content_block``), and comes back as the same block."""
+    block = create_plaintext_block(text="The meeting is at noon.", title="notes.txt")
+    message = HumanMessage(content=[block, {"type": "text", "text": "When is it?"}])
+    part = _canonical([message])[0]["content"][0]
+    assert part["type"] == "document"
+    assert part["source"] == {"type": "text", "text": "The meeting is at noon.", "media_type": "text/plain"}
+    assert part["title"] == "notes.txt"
+    document = _anthropic([message])["messages"][0]["content"][0]
+    assert document["type"] == "document"
+    assert document["source"] == {"type": "text", "media_type": "text/plain", "data": "The meeting is at noon."}
+    wire = {"messages": messages_to_dict([message])}
+    assert _round_trip(wire) == wire
+
+
+def test_a_text_document_from_anthropic_is_written_as_text_plain() -> None:
+    """What the writer once wrote as a ``file`` block with ``text`` (no LangChain shape) is
+    the v1 standard block langchain-core validates as ``PlainTextContentBlock``."""
+    anthropic = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "hi"}}],
+            }
+        ],
+    }
+    written = chatcodec.convert_request(anthropic, source="anthropic", target="langchain", on_loss="ignore")
+    block = written["messages"][0]["data"]["content"][0]
+    assert block == {"type": "text-plain", "text": "hi", "mime_type": "text/plain"}
+    loaded = messages_from_dict(written["messages"])[0]
+    assert [standard["type"] for standard in loaded.content_blocks] == ["text-plain"]
+
+
+def test_a_cache_marker_on_a_block_reaches_anthropic() -> None:
+    """ChatAnthropic copies a block's ``cache_control`` onto the block it sends (text, and
+    data blocks), so a history that set one caches the same prefix through chatcodec."""
+    marker = {"type": "ephemeral"}
+    history: list[BaseMessage] = [
+        HumanMessage(
+            content=[
+                {"type": "text", "text": "A long document.", "cache_control": marker},
+                {"type": "image", "base64": PNG, "mime_type": "image/png", "cache_control": {**marker, "ttl": "1h"}},
+                {"type": "text", "text": "Summarise it."},
+            ]
+        ),
+        AIMessage("It says..."),
+    ]
+    losses: list[chatcodec.Loss] = []
+    content = _anthropic(history, losses)["messages"][0]["content"]
+    assert content[0] == {"type": "text", "text": "A long document.", "cache_control": marker}
+    assert content[1]["cache_control"] == {"type": "ephemeral", "ttl": "1h"}
+    assert "cache_control" not in content[2]
+    assert not [loss for loss in losses if "cache_control" in loss.path]
+    wire = {"messages": messages_to_dict(history)}
+    assert _round_trip(wire) == wire
+
+
+def test_a_cache_marker_from_anthropic_is_written_on_the_block() -> None:
+    """The other way: Anthropic's marker on a text block is written on the LangChain block
+    (it was a loss), so ChatAnthropic sends it again."""
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Long.", "cache_control": {"type": "ephemeral"}}]}
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(body, source="anthropic", target="langchain", on_loss="ignore", losses=losses)
+    assert written["messages"][0]["data"]["content"] == [
+        {"type": "text", "text": "Long.", "cache_control": {"type": "ephemeral"}}
+    ]
+    assert not [loss for loss in losses if "cache_control" in loss.path]
 
 
 @pytest.mark.parametrize(("role", "openai_role"), [("assistant", "assistant"), ("user", "user"), ("system", "system")])

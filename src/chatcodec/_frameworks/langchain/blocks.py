@@ -2,22 +2,37 @@
 
 LangChain keeps a message's content as a string or a list of blocks: its standard blocks
 (``text``, ``reasoning``, ``image``, ``audio``, ``file`` with ``url``, ``base64`` +
-``mime_type`` or ``file_id``), the OpenAI ``image_url`` shape its chat models accept, and
-provider blocks it passes through untouched, of which Anthropic's ``thinking`` (with its
-``signature``) and ``redacted_thinking`` have a canonical home: thinking a later Claude
-turn must send back signed. Every other block (``tool_call`` chunks in content, server tool
-blocks, ``non_standard``) is kept whole as an opaque part of this format, which another
-format reports as lost. What a block holds beyond its canonical fields (``id``,
-``extras``, ``annotations``, ``index``) rides in the part's bag, so a round trip is exact.
+``mime_type`` or ``file_id``, ``text-plain``), the OpenAI Chat shapes its chat models accept
+(``image_url``, ``input_audio``, ``file`` holding ``file_data`` or ``file_id``: a ``data:``
+URL read as inline data, split as the openai-chat reader splits one, so it is written back
+character for character), and provider blocks it passes through untouched, of which
+Anthropic's ``thinking`` (with its ``signature``) and ``redacted_thinking`` have a canonical
+home: thinking a later Claude turn must send back signed. Every other block (``tool_call``
+chunks in content, server tool blocks, ``non_standard``) is kept whole as an opaque part of
+this format, which another format reports as lost. A block's ``cache_control`` (how
+ChatAnthropic is told to cache, on any block it sends) is the part's cache marker. What a
+block holds beyond its canonical fields (``id``, ``extras``, ``annotations``, ``index``)
+rides in the part's bag, so a round trip is exact.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+# The openai-chat reader's data-URL split and audio formats, so a block reads as that reader
+# reads it; the contract names no media helper of the kind yet (an internal import, as a built-in)
+from chatcodec._compat import data_url, media_type_for_audio_format, source_from_url
 from chatcodec._frameworks.langchain.markers import KIT, PROVIDER
-from chatcodec.contract import EncodeContext, Steps, leftovers, wire_fields
+from chatcodec.contract import (
+    EncodeContext,
+    Steps,
+    decode_cache_control,
+    encode_cache_control,
+    leftovers,
+    unmapped,
+    wire_fields,
+)
 
 _MEDIA = {"image": "image", "audio": "audio", "file": "document"}
 """A standard media block's type -> the canonical part type."""
@@ -32,6 +47,26 @@ def decode_block(block: str | dict[str, Any]) -> dict[str, Any]:
     """One content item as a canonical part."""
     if isinstance(block, str):
         return {"type": "text", "text": block, "provider_metadata": {PROVIDER: {"_bare": True}}}
+    part = _decoded(block)
+    metadata = part.get("provider_metadata")
+    if metadata is not None and "cache_control" in metadata[PROVIDER]:
+        _take_cache_marker(part, metadata[PROVIDER])
+    return part
+
+
+def _take_cache_marker(part: dict[str, Any], bag: dict[str, Any]) -> None:
+    """The block's ``cache_control`` as the part's cache marker, out of its bag (one of
+    another shape stays in the bag, written back as it came)."""
+    marker = decode_cache_control(bag["cache_control"])
+    if marker is None:
+        return
+    part["cache_control"] = marker
+    del bag["cache_control"]
+    if not bag:
+        del part["provider_metadata"]
+
+
+def _decoded(block: dict[str, Any]) -> dict[str, Any]:
     kind = block.get("type")
     if kind == "text" and isinstance(block.get("text"), str):
         return KIT.attach({"type": "text", "text": block["text"]}, leftovers(block, ("type", "text")))
@@ -46,8 +81,10 @@ def decode_block(block: str | dict[str, Any]) -> dict[str, Any]:
     if kind == "redacted_thinking" and isinstance(block.get("data"), str):
         redacted = {"type": "thinking", "text": "", "redacted": True, "encrypted": block["data"], "provider": ANTHROPIC}
         return KIT.attach(redacted, leftovers(block, ("type", "data")))
-    if kind == "image_url" and isinstance(block.get("image_url"), dict):
-        return _image_url(block)
+    if isinstance(kind, str) and kind in _OPENAI_READERS and isinstance(block.get(kind), dict):
+        return _OPENAI_READERS[kind](block)  # OpenAI's shape: the object under its type
+    if kind == "text-plain":
+        return _text_plain(block)
     if kind in _MEDIA and isinstance(block.get("source_type"), str):
         return _v0_media(block, kind)
     if kind in _MEDIA:
@@ -107,7 +144,7 @@ def _image_url(block: dict[str, Any]) -> dict[str, Any]:
     url = inner.get("url")
     if not isinstance(url, str) or not url:
         return {"type": "opaque", "provider": PROVIDER, "data": block}
-    part: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": url}}
+    part: dict[str, Any] = {"type": "image", "source": source_from_url(url)}
     if inner.get("detail") in ("auto", "low", "high"):
         part["detail"] = inner["detail"]
     bag = leftovers(block, ("type", "image_url"))
@@ -115,11 +152,80 @@ def _image_url(block: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(part, bag)
 
 
+def _input_audio(block: dict[str, Any]) -> dict[str, Any]:
+    """OpenAI's ``{"type": "input_audio", "input_audio": {"data", "format"}}`` as audio, its
+    format kept (``_input_audio``) so it is written back as given."""
+    inner = block["input_audio"]
+    data, audio_format = inner.get("data"), inner.get("format")
+    if not isinstance(data, str) or not data or not isinstance(audio_format, str) or not audio_format:
+        return {"type": "opaque", "provider": PROVIDER, "data": block}
+    source = {"type": "base64", "media_type": media_type_for_audio_format(audio_format), "data": data}
+    bag = leftovers(block, ("type", "input_audio"))
+    bag["_input_audio"] = unmapped(inner, ("data",))
+    return KIT.attach({"type": "audio", "source": source}, bag)
+
+
+def _openai_file(block: dict[str, Any]) -> dict[str, Any]:
+    """OpenAI's ``{"type": "file", "file": {"file_data" | "file_id", "filename"?}}`` as a
+    document (``file_data`` a base64 ``data:`` URL), the object's other keys kept (``_file``)."""
+    inner = block["file"]
+    file_data, file_id = inner.get("file_data"), inner.get("file_id")
+    source: dict[str, Any] | None = None
+    key = "file_data" if isinstance(file_data, str) else "file_id"
+    if isinstance(file_data, str):
+        source = source_from_url(file_data)
+    elif isinstance(file_id, str) and file_id:
+        source = {"type": "file", "file_id": file_id}
+    if source is None or source["type"] == "url":  # OpenAI takes file_data as a data URL only
+        return {"type": "opaque", "provider": PROVIDER, "data": block}
+    part: dict[str, Any] = {"type": "document", "source": source}
+    mapped: tuple[str, ...] = (key,)
+    if isinstance(inner.get("filename"), str):
+        part["filename"], mapped = inner["filename"], (key, "filename")
+    bag = leftovers(block, ("type", "file"))
+    bag["_file"] = unmapped(inner, mapped)
+    return KIT.attach(part, bag)
+
+
+def _text_plain(block: dict[str, Any]) -> dict[str, Any]:
+    """LangChain v1's ``text-plain`` block as a document: a text source for its ``text``
+    (``mime_type`` its media type), else its ``base64``, ``url`` or ``file_id`` (marked
+    ``_text_plain``); its ``title`` the document's."""
+    text, mime = block.get("text"), block.get("mime_type")
+    mapped: tuple[str, ...] = ("type", "mime_type")
+    bag: dict[str, Any] = {}
+    source: dict[str, Any] | None
+    if isinstance(text, str):
+        source, mapped = {"type": "text", "text": text}, (*mapped, "text")
+        if isinstance(mime, str) and mime:
+            source["media_type"] = mime
+        else:
+            mapped, bag["_no_mime_type"] = ("type", "text"), True
+    else:
+        source, mapped, bag["_text_plain"] = _source(block), (*mapped, "base64", "url", "file_id"), True
+    if source is None:
+        return {"type": "opaque", "provider": PROVIDER, "data": block}
+    part: dict[str, Any] = {"type": "document", "source": source}
+    if isinstance(block.get("title"), str):
+        part["title"], mapped = block["title"], (*mapped, "title")
+    return KIT.attach(part, {**leftovers(block, mapped), **bag})
+
+
 def encode_block(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> str | dict[str, Any] | None:
     """One canonical part as a content item; None (with a loss) for a part LangChain has no block for."""
     bag = KIT.claim(context.losses, part.get("provider_metadata"), at)
-    if part.get("cache_control") is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "LangChain content blocks keep no cache marker")
+    block = _block(part, bag, context, at)
+    cache = part.get("cache_control")
+    if cache is None or block is None:
+        return block
+    if isinstance(block, str):  # a plain string has no place for it: the text block it stands for does
+        block = {"type": "text", "text": block}
+    return {**block, "cache_control": encode_cache_control(cache)}
+
+
+def _block(
+    part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps
+) -> str | dict[str, Any] | None:
     kind = part["type"]
     if kind == "text":
         return part["text"] if bag.get("_bare") else {"type": "text", "text": part["text"], **wire_fields(bag)}
@@ -149,10 +255,11 @@ def _thinking(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeConte
 
 def _media(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
     source = part["source"]
-    url_shape = bag.pop("_image_url", None)
-    if url_shape is not None and source["type"] == "url":
-        inner = {"url": source["url"], **({"detail": part["detail"]} if "detail" in part else {}), **url_shape}
-        return {"type": "image_url", "image_url": inner, **wire_fields(bag)}
+    openai_block = _openai_media(part, bag)
+    if openai_block is not None:
+        return openai_block
+    if source["type"] == "text" or bag.get("_text_plain"):
+        return _plain_text(part, bag)
     block: dict[str, Any] = {"type": _BLOCK_OF[part["type"]]}
     if bag.pop("_v0", None) and source["type"] in ("base64", "url", "file"):
         block["source_type"] = {"base64": "base64", "url": "url", "file": "id"}[source["type"]]
@@ -161,11 +268,9 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
         )
     elif source["type"] == "base64":
         block["base64"] = source["data"]
-    elif source["type"] in ("url", "file"):
+    else:
         key = "url" if source["type"] == "url" else "file_id"
         block[key] = source[key]
-    else:  # a text source: LangChain's text-plain file block
-        block["text"] = source["text"]
     if source.get("media_type") is not None:
         block["mime_type"] = source["media_type"]
     if part.get("filename") is not None:
@@ -173,7 +278,62 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
     return {**block, **wire_fields(bag)}
 
 
+def _openai_media(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any] | None:
+    """The OpenAI Chat block a part was read from (its marker), written back in that shape
+    while its source still fits it; None for any other part."""
+    source = part["source"]
+    inline = source["type"] == "base64"
+    url_shape, audio_shape, file_shape = (
+        bag.pop("_image_url", None),
+        bag.pop("_input_audio", None),
+        bag.pop("_file", None),
+    )
+    if url_shape is not None and (inline or source["type"] == "url"):
+        url = data_url(source["media_type"], source["data"]) if inline else source["url"]
+        inner = {"url": url, **({"detail": part["detail"]} if "detail" in part else {}), **url_shape}
+        return {"type": "image_url", "image_url": inner, **wire_fields(bag)}
+    if audio_shape is not None and inline:
+        return {"type": "input_audio", "input_audio": {"data": source["data"], **audio_shape}, **wire_fields(bag)}
+    if file_shape is not None and (inline or source["type"] == "file"):
+        file = (
+            {"file_data": data_url(source["media_type"], source["data"])} if inline else {"file_id": source["file_id"]}
+        )
+        if part.get("filename") is not None:
+            file["filename"] = part["filename"]
+        return {"type": "file", "file": {**file, **file_shape}, **wire_fields(bag)}
+    return None
+
+
+def _plain_text(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
+    """A document of text (or one read from a ``text-plain`` block) as LangChain v1's
+    ``text-plain`` block, the standard block for plain text."""
+    source = part["source"]
+    block: dict[str, Any] = {"type": "text-plain"}
+    bag.pop("_text_plain", None)
+    if source["type"] == "text":
+        block["text"] = source["text"]
+    elif source["type"] == "base64":
+        block["base64"] = source["data"]
+    else:
+        key = "url" if source["type"] == "url" else "file_id"
+        block[key] = source[key]
+    if not bag.pop("_no_mime_type", None) and source.get("media_type") is not None:
+        block["mime_type"] = source["media_type"]
+    if part.get("title") is not None:
+        block["title"] = part["title"]
+    return {**block, **wire_fields(bag)}
+
+
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The part role: one canonical part as a block (a plain string item as a ``text`` block)."""
     block = encode_block(part, context, at)
     return {"type": "text", "text": block} if isinstance(block, str) else block
+
+
+_OPENAI_READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "image_url": _image_url,
+    "input_audio": _input_audio,
+    "file": _openai_file,
+}
+"""The OpenAI Chat blocks LangChain's chat models take, by type (each holds its object under
+its type: ``image_url``, ``input_audio``, ``file``) -> the reader of that shape."""
