@@ -29,9 +29,11 @@ from chatcodec.contract import (
     ProviderKit,
     as_dict,
     history_for,
+    leftovers,
     problems_error,
     refuse_unwritable_numbers,
     validate_with,
+    wire_fields,
 )
 
 if TYPE_CHECKING:
@@ -75,6 +77,12 @@ reported by the codec, as for every format without them)."""
 
 REQUEST_FIELDS = ("metadata", "cache_control", "user", "service_tier", "stream")
 """The request's other fields a stored history has no place for."""
+
+_HISTORY_KEYS = ("messages", "model")
+"""The keys of a stored history with a canonical home. Every other key (a LangGraph state's
+other channels: ``summary``, ``user_id``, ``remaining_steps``) rides in the request's bag
+(``provider_options`` under the format's name): written back by the same format, reported
+by any other."""
 
 FinishReader = Callable[[str | None, dict[str, Any]], dict[str, Any] | None]
 
@@ -165,6 +173,9 @@ class HistoryRequest:
         canonical: dict[str, Any] = {"messages": self.read_messages(history["messages"], context)}
         if "model" in history:
             canonical["model"] = history["model"]
+        kept = leftovers(payload, _HISTORY_KEYS)
+        if kept:  # the state's other channels (a LangGraph summary, a user id): its request's bag
+            canonical["provider_options"] = {self.kit.name: kept}
         return canonical
 
     def decode_message_list(self, messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
@@ -180,11 +191,18 @@ class HistoryRequest:
 
     def encode_request(self, request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
         """Write a canonical request as a stored history; what a history cannot hold is a loss."""
-        self.kit.claim(context.losses, request.get("provider_options"), ("provider_options",))
+        kept = self.kit.claim(context.losses, request.get("provider_options"), ("provider_options",))
         messages = history_for(request.get("messages") or [], context.losses, self.kit.name, self.capabilities)
         wire: dict[str, Any] = {"messages": self.write_messages(messages, 0, context)}
         if request.get("model") is not None:
             wire["model"] = request["model"]
+        for key, value in wire_fields(kept).items():
+            if key in _HISTORY_KEYS:  # the history's own key is the request's
+                context.losses.add(
+                    ("provider_options", self.kit.name, key), key, "written from the request's own field"
+                )
+            else:
+                wire[key] = value
         a_history = f"{'an' if self.display[:1].lower() in 'aeiou' else 'a'} {self.display} history"
         for key in TOOL_FIELDS:
             if request.get(key):
