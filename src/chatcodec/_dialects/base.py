@@ -16,6 +16,9 @@ from chatcodec._registry import get_codec
 
 OPENAI_CHAT = "openai-chat"
 ANTHROPIC = "anthropic"
+LANGCHAIN = "langchain"
+"""The format whose content blocks a call's repeated ``tool_use`` block is kept as
+(:mod:`.repeated_calls`): LangChain's ``AIMessage`` holds the call both ways."""
 
 Location = tuple[int | str, ...]
 """Steps of a JSON path into the caller's input."""

@@ -10,8 +10,8 @@ dict, ``Conversation.append``, ``chatcodec validate``) reads them here first:
 Input shape                                     Canonical form (read by)
 ==============================================  ==============================================
 assistant ``tool_calls=[{id,name,arguments}]``  ``tool_use`` parts after the content
-(Verifiers; ``input`` instead of ``arguments``  (the flat shape here; ``input`` by the
-is an object)                                   anthropic ``tool_use`` decoder)
+(Verifiers; ``input`` or LangChain's ``args``   (the flat shape here; ``input`` by the
+instead of ``arguments`` is an object)          anthropic ``tool_use`` decoder)
 a flat call with ``type: custom``               ``tool_use`` with ``kind: custom``, its free
                                                 text (``arguments`` or ``input``) kept
 assistant OpenAI ``tool_calls`` (nested         ``tool_use`` parts after the content
@@ -80,6 +80,7 @@ from chatcodec._dialects.base import (
     Location,
     dialect_codec,
 )
+from chatcodec._dialects.repeated_calls import calls_once
 from chatcodec._dialects.state import with_provider_state
 from chatcodec._dialects.tools import read_tools
 from chatcodec._model._base import KeyedModel
@@ -335,10 +336,10 @@ def _read_assistant(message: dict[str, Any], at: Location) -> Any:
         return folded
     listed = as_list(message.get("content"))
     if listed is not None:
-        parts.extend(read_parts(listed, (*at, "content")))
+        read = read_parts(listed, (*at, "content"))
         if calls:  # LangChain's AIMessage: a call both as a tool_use block and in tool_calls, sent once
-            given = {part["id"] for part in parts if part.get("type") == "tool_use"}
-            calls = [call for call in calls if call["id"] not in given]
+            read, calls = calls_once(listed, list(read), calls)
+        parts.extend(read)
     elif content:
         parts.append({"type": "text", "text": content})
     folded["content"] = [*parts, *calls]
@@ -409,6 +410,8 @@ def _tool_use_from_call(call: dict[str, Any], at: Location) -> Any:
         return dialect_codec(OPENAI_CHAT).decode_assistant({"role": "assistant", "tool_calls": [call]})["content"][0]
     if call.get("type") == "custom":  # a flat custom call: its free text in arguments (or input)
         return _read_tool_use({**call, "type": "tool_use", "kind": "custom"}, at)
+    if "args" in call and "input" not in call and "arguments" not in call:  # LangChain's ToolCall: args parsed
+        call = {**_without(call, ("args",)), "input": call["args"]}
     return _read_tool_use({**_without(call, ("type",)), "type": "tool_use"}, at)
 
 
