@@ -262,3 +262,21 @@ def test_an_underscored_field_holding_null_comes_back_as_it_was() -> None:
     once = _round_trip(wire)
     assert once == wire
     assert _round_trip(once) == wire
+
+
+def test_the_openai_blocks_other_keys_come_back_and_are_reported_elsewhere() -> None:
+    """Keys of the nested object chatcodec has no field for (``image_url.format``, an app's
+    ``_source``) come back as they were (an underscored one gained an underscore) and are a
+    loss for another format (they were a spelling marker, dropped without a word)."""
+    block = {"type": "image_url", "image_url": {"url": "https://x.test/a.png", "format": "image/png", "_source": 1}}
+    audio = {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav", "_take": None}}
+    wire = {"messages": messages_to_dict([HumanMessage(content=[block, audio])])}
+    assert _round_trip(wire) == wire
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(
+        wire, source="langchain", target="openai-chat", on_loss="ignore", losses=losses, options={"model": "gpt-5.6"}
+    )
+    assert [(loss.path, loss.what) for loss in losses if loss.path.startswith("$.messages[0].data.content")] == [
+        ("$.messages[0].data.content[0]", "langchain data ['image_url']"),
+        ("$.messages[0].data.content[1]", "langchain data ['input_audio']"),
+    ]

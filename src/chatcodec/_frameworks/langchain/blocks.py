@@ -22,11 +22,12 @@ from typing import Any
 
 # The openai-chat reader's data-URL split and audio formats, so a block reads as that reader
 # reads it; the contract names no media helper of the kind yet (an internal import, as a built-in)
-from chatcodec._compat import data_url, media_type_for_audio_format, source_from_url
+from chatcodec._compat import audio_format_from_media_type, data_url, media_type_for_audio_format, source_from_url
 from chatcodec._frameworks.langchain.markers import KIT, PROVIDER
 from chatcodec.contract import (
     EncodeContext,
     Steps,
+    as_dict,
     decode_cache_control,
     encode_cache_control,
     leftovers,
@@ -145,29 +146,26 @@ def _image_url(block: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(url, str) or not url:
         return {"type": "opaque", "provider": PROVIDER, "data": block}
     part: dict[str, Any] = {"type": "image", "source": source_from_url(url)}
+    mapped: tuple[str, ...] = ("url",)
     if inner.get("detail") in ("auto", "low", "high"):
-        part["detail"] = inner["detail"]
-    bag = leftovers(block, ("type", "image_url"))
-    bag["_image_url"] = leftovers(inner, ("url", "detail"))
-    return KIT.attach(part, bag)
+        part["detail"], mapped = inner["detail"], ("url", "detail")
+    return _in_openai_shape(part, block, mapped, marker=True)
 
 
 def _input_audio(block: dict[str, Any]) -> dict[str, Any]:
     """OpenAI's ``{"type": "input_audio", "input_audio": {"data", "format"}}`` as audio, its
-    format kept (``_input_audio``) so it is written back as given."""
+    format as given the marker (``mpeg`` and ``mp3`` are one media type)."""
     inner = block["input_audio"]
     data, audio_format = inner.get("data"), inner.get("format")
     if not isinstance(data, str) or not data or not isinstance(audio_format, str) or not audio_format:
         return {"type": "opaque", "provider": PROVIDER, "data": block}
     source = {"type": "base64", "media_type": media_type_for_audio_format(audio_format), "data": data}
-    bag = leftovers(block, ("type", "input_audio"))
-    bag["_input_audio"] = unmapped(inner, ("data",))
-    return KIT.attach({"type": "audio", "source": source}, bag)
+    return _in_openai_shape({"type": "audio", "source": source}, block, ("data", "format"), marker=audio_format)
 
 
 def _openai_file(block: dict[str, Any]) -> dict[str, Any]:
     """OpenAI's ``{"type": "file", "file": {"file_data" | "file_id", "filename"?}}`` as a
-    document (``file_data`` a base64 ``data:`` URL), the object's other keys kept (``_file``)."""
+    document (``file_data`` a base64 ``data:`` URL)."""
     inner = block["file"]
     file_data, file_id = inner.get("file_data"), inner.get("file_id")
     source: dict[str, Any] | None = None
@@ -182,8 +180,22 @@ def _openai_file(block: dict[str, Any]) -> dict[str, Any]:
     mapped: tuple[str, ...] = (key,)
     if isinstance(inner.get("filename"), str):
         part["filename"], mapped = inner["filename"], (key, "filename")
-    bag = leftovers(block, ("type", "file"))
-    bag["_file"] = unmapped(inner, mapped)
+    return _in_openai_shape(part, block, mapped, marker=True)
+
+
+def _in_openai_shape(
+    part: dict[str, Any], block: dict[str, Any], mapped: tuple[str, ...], marker: object
+) -> dict[str, Any]:
+    """``part``, read from an OpenAI Chat block holding its object under its type, marked
+    (``_image_url``, ``_input_audio``, ``_file``) to be written back so: the block's other
+    keys in the bag, the object's other keys under its key (a wire value, which another
+    format reports)."""
+    kind = block["type"]
+    bag = leftovers(block, ("type", kind))
+    extra = unmapped(block[kind], mapped)
+    if extra:
+        bag[kind] = extra
+    bag[f"_{kind}"] = marker
     return KIT.attach(part, bag)
 
 
@@ -281,27 +293,29 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
 def _openai_media(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any] | None:
     """The OpenAI Chat block a part was read from (its marker), written back in that shape
     while its source still fits it; None for any other part."""
-    source = part["source"]
+    kind = next((kind for kind in _OPENAI_READERS if f"_{kind}" in bag), None)
+    if kind is None:
+        return None
+    source, marker = part["source"], bag.pop(f"_{kind}")
     inline = source["type"] == "base64"
-    url_shape, audio_shape, file_shape = (
-        bag.pop("_image_url", None),
-        bag.pop("_input_audio", None),
-        bag.pop("_file", None),
-    )
-    if url_shape is not None and (inline or source["type"] == "url"):
-        url = data_url(source["media_type"], source["data"]) if inline else source["url"]
-        inner = {"url": url, **({"detail": part["detail"]} if "detail" in part else {}), **url_shape}
-        return {"type": "image_url", "image_url": inner, **wire_fields(bag)}
-    if audio_shape is not None and inline:
-        return {"type": "input_audio", "input_audio": {"data": source["data"], **audio_shape}, **wire_fields(bag)}
-    if file_shape is not None and (inline or source["type"] == "file"):
-        file = (
-            {"file_data": data_url(source["media_type"], source["data"])} if inline else {"file_id": source["file_id"]}
-        )
+    inner: dict[str, Any]
+    if kind == "image_url" and (inline or source["type"] == "url"):
+        inner = {"url": data_url(source["media_type"], source["data"]) if inline else source["url"]}
+        if "detail" in part:
+            inner["detail"] = part["detail"]
+        inner.update(as_dict(marker) or {})  # the marker once held the object's other keys
+    elif kind == "input_audio" and inline:
+        audio_format = marker if isinstance(marker, str) else audio_format_from_media_type(source["media_type"])
+        inner = {"data": source["data"], "format": audio_format}
+    elif kind == "file" and (inline or source["type"] == "file"):
+        inner = {"file_data": data_url(source["media_type"], source["data"])} if inline else {}
+        inner.update({} if inline else {"file_id": source["file_id"]})
         if part.get("filename") is not None:
-            file["filename"] = part["filename"]
-        return {"type": "file", "file": {**file, **file_shape}, **wire_fields(bag)}
-    return None
+            inner["filename"] = part["filename"]
+    else:
+        return None
+    inner.update(as_dict(bag.pop(kind, None)) or {})
+    return {"type": kind, kind: inner, **wire_fields(bag)}
 
 
 def _plain_text(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any]:

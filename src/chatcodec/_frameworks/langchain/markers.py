@@ -8,8 +8,11 @@ content was one string, not a list of blocks), ``_bare`` on a text part (a plain
 a content list), ``_lc`` on a message (it was stored by ``dumpd``: the constructor envelope's
 ``lc`` and ``id``), ``_status`` on a tool result (``status: "success"`` was written out), ``_empty`` on a message
 (the fields ``messages_to_dict`` writes holding their defaults: ``{}``, ``null``, ``[]``),
-``_image_url`` on an image (it was OpenAI's ``image_url`` block), ``_chat`` on a message (it
-was a ``ChatMessage``, of that ``role``).
+``_image_url``, ``_input_audio`` (the ``format`` as given) and ``_file`` on a media part (it was
+that OpenAI Chat block; the nested object's other keys ride in the bag under its key, a wire
+value another format reports), ``_text_plain`` on a document (a ``text-plain`` block of
+``base64``, ``url`` or ``file_id``), ``_no_mime_type`` on one (its block had none), ``_chat`` on
+a message (it was a ``ChatMessage``, of that ``role``).
 
 Carry meaning: ``_invalid`` on a tool call (LangChain could not parse its arguments: an
 ``invalid_tool_calls`` entry, with its ``error``), ``_role`` on a message (a ``ChatMessage``'s
