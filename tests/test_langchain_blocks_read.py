@@ -280,3 +280,17 @@ def test_the_openai_blocks_other_keys_come_back_and_are_reported_elsewhere() -> 
         ("$.messages[0].data.content[0]", "langchain data ['image_url']"),
         ("$.messages[0].data.content[1]", "langchain data ['input_audio']"),
     ]
+
+
+def test_a_standard_block_whose_url_is_a_data_url_is_inline_data() -> None:
+    """LangChain's standard image block takes a ``data:`` URL as its ``url``, and ChatAnthropic
+    sends it as base64 data (``_format_data_content_block``: ``url.startswith("data:")``), so
+    it is inline data here too, written back as the URL it was."""
+    plain = {"type": "image", "url": f"data:image/png;base64,{PNG}"}
+    named = {"type": "image", "url": f"data:image/png;base64,{PNG}", "mime_type": "image/png"}
+    message = HumanMessage(content=[plain, named, {"type": "text", "text": "Same?"}])
+    content = _anthropic([message])["messages"][0]["content"]
+    expected = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
+    assert content[:2] == [expected, expected]
+    wire = {"messages": messages_to_dict([message])}
+    assert _round_trip(wire) == wire

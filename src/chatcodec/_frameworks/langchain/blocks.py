@@ -88,15 +88,31 @@ def _decoded(block: dict[str, Any]) -> dict[str, Any]:
         return _text_plain(block)
     if kind in _MEDIA and isinstance(block.get("source_type"), str):
         return _v0_media(block, kind)
-    if kind in _MEDIA:
-        source = _source(block)
-        if source is not None:
-            part: dict[str, Any] = {"type": _MEDIA[kind], "source": source}
-            mapped: tuple[str, ...] = ("type", "url", "base64", "file_id", "mime_type")
-            if kind == "file" and isinstance(block.get("filename"), str):
-                part["filename"], mapped = block["filename"], (*mapped, "filename")
-            return KIT.attach(part, leftovers(block, mapped))
+    part_type = _MEDIA.get(kind) if isinstance(kind, str) else None
+    source = _source(block) if part_type is not None else None
+    if part_type is not None and source is not None:
+        return _standard_media(block, part_type, source)
     return {"type": "opaque", "provider": PROVIDER, "data": block}
+
+
+def _standard_media(block: dict[str, Any], part_type: str, source: dict[str, Any]) -> dict[str, Any]:
+    """A standard media block as a part. A ``url`` that is a ``data:`` URL is inline data, as
+    ChatAnthropic's ``_format_data_content_block`` sends it (base64), marked ``_data_url`` to
+    be written back as the URL (``"mime_type"`` when the block also named its media type)."""
+    part: dict[str, Any] = {"type": part_type, "source": source}
+    mapped: tuple[str, ...] = ("type", "url", "base64", "file_id", "mime_type")
+    bag: dict[str, Any] = {}
+    if source["type"] == "url" and source["url"].startswith("data:"):
+        inline = source_from_url(source["url"])
+        if inline["type"] == "base64":
+            part["source"], bag["_data_url"] = inline, True
+            if block.get("mime_type") == inline["media_type"]:
+                bag["_data_url"] = "mime_type"
+            elif "mime_type" in block:  # another media type than the URL's: kept as it is
+                mapped = ("type", "url", "base64", "file_id")
+    if part_type == "document" and isinstance(block.get("filename"), str):
+        part["filename"], mapped = block["filename"], (*mapped, "filename")
+    return KIT.attach(part, {**leftovers(block, mapped), **bag})
 
 
 _V0_KEYS = {"base64": "data", "url": "url", "id": "id"}
@@ -273,17 +289,20 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
     if source["type"] == "text" or bag.get("_text_plain"):
         return _plain_text(part, bag)
     block: dict[str, Any] = {"type": _BLOCK_OF[part["type"]]}
+    as_url = bag.pop("_data_url", None) if source["type"] == "base64" else None
     if bag.pop("_v0", None) and source["type"] in ("base64", "url", "file"):
         block["source_type"] = {"base64": "base64", "url": "url", "file": "id"}[source["type"]]
         block[_V0_KEYS[block["source_type"]]] = source.get(
             {"base64": "data", "url": "url", "file": "file_id"}[source["type"]]
         )
+    elif as_url:
+        block["url"] = data_url(source["media_type"], source["data"])
     elif source["type"] == "base64":
         block["base64"] = source["data"]
     else:
         key = "url" if source["type"] == "url" else "file_id"
         block[key] = source[key]
-    if source.get("media_type") is not None:
+    if source.get("media_type") is not None and as_url in (None, "mime_type"):
         block["mime_type"] = source["media_type"]
     if part.get("filename") is not None:
         block["filename"] = part["filename"]

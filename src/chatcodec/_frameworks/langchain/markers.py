@@ -11,7 +11,9 @@ a content list), ``_lc`` on a message (it was stored by ``dumpd``: the construct
 ``_image_url``, ``_input_audio`` (the ``format`` as given) and ``_file`` on a media part (it was
 that OpenAI Chat block; the nested object's other keys ride in the bag under its key, a wire
 value another format reports), ``_text_plain`` on a document (a ``text-plain`` block of
-``base64``, ``url`` or ``file_id``), ``_no_mime_type`` on one (its block had none), ``_chat`` on
+``base64``, ``url`` or ``file_id``), ``_no_mime_type`` on one (its block had none), ``_data_url``
+on inline media (a standard block's ``url`` was this ``data:`` URL; ``"mime_type"`` when the
+block also named its media type), ``_chat`` on
 a message (it was a ``ChatMessage``, of that ``role``).
 
 Carry meaning: ``_invalid`` on a tool call (LangChain could not parse its arguments: an
