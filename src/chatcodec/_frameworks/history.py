@@ -6,12 +6,13 @@ sampling settings are bound to the agent or the chat model, never kept in the me
 history's capabilities differ from one framework to another only in its name, its media and
 its cache markers (:data:`STORED_HISTORY`, which each folder's ``capabilities.py`` adjusts), and
 its request is ``{"messages": [...]}`` (a LangGraph state's messages channel, what
-``generateText`` takes, what pydantic-ai's ``ModelMessagesTypeAdapter`` dumps) <-> a canonical
-request, the formats differing only in how a message list is read and written, which each
-folder's ``messages.py`` says (:class:`HistoryRequest`). A request written as a history
-reports each tool field and setting it sets (kind ``setting``), and the request fields a
-history has no place for (kind ``metadata``), rather than dropping them; a history has no
-tools or settings to read, so a folder has no ``tools.py`` or ``settings.py``.
+``generateText`` takes, what pydantic-ai's ``ModelMessagesTypeAdapter`` dumps; the state's other
+keys ride in the request's bag, :data:`_HISTORY_KEYS`) <-> a canonical request, the formats
+differing only in how a message list is read and written, which each folder's ``messages.py``
+says (:class:`HistoryRequest`). A request written as a history reports each tool field and
+setting it sets (kind ``setting``), and the request fields a history has no place for (kind
+``metadata``), rather than dropping them; a history has no tools or settings to read, so a
+folder has no ``tools.py`` or ``settings.py``.
 """
 
 from __future__ import annotations
