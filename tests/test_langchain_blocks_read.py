@@ -87,9 +87,10 @@ def test_openai_format_media_reads_as_the_inline_data_langchain_reads() -> None:
     assert parts[2]["filename"] == "a.pdf"
 
 
-def test_openai_format_media_goes_to_anthropic_and_gemini_inline() -> None:
+def test_openai_format_media_goes_to_anthropic_gemini_and_bedrock_inline() -> None:
     """Anthropic gets a base64 image and document (ChatAnthropic's ``_format_image`` splits
-    the same data URL), Gemini inline data, never a URL source holding a ``data:`` URL."""
+    the same data URL), Gemini inline data and Bedrock the image's bytes (it dropped an image
+    by URL), never a URL source holding a ``data:`` URL."""
     history = [_openai_blocks()]
     body = _anthropic(history)
     image, document = body["messages"][0]["content"][1], body["messages"][0]["content"][-1]
@@ -100,6 +101,8 @@ def test_openai_format_media_goes_to_anthropic_and_gemini_inline() -> None:
     parts = gemini["contents"][0]["parts"]
     assert parts[1]["inlineData"] == {"mimeType": "image/png", "data": PNG}
     assert "fileUri" not in json.dumps(gemini)
+    bedrock = chatcodec.convert_request(wire, source="langchain", target="bedrock-converse", on_loss="ignore")
+    assert bedrock["messages"][0]["content"][1] == {"image": {"format": "png", "source": {"bytes": PNG}}}
 
 
 def test_openai_format_media_is_written_back_as_it_came() -> None:
