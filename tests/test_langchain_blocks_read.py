@@ -195,6 +195,23 @@ def test_a_cache_marker_on_a_block_reaches_anthropic() -> None:
     assert _round_trip(wire) == wire
 
 
+def test_a_cache_marker_in_a_standard_blocks_extras_reaches_anthropic() -> None:
+    """A v1 standard block keeps provider fields in ``extras``; ChatAnthropic's
+    ``_format_data_content_block`` takes ``cache_control`` from there too."""
+    block = {
+        "type": "image",
+        "base64": PNG,
+        "mime_type": "image/png",
+        "extras": {"cache_control": {"type": "ephemeral"}},
+    }
+    other = {"type": "file", "url": "https://x.test/a.pdf", "extras": {"cache_control": {"type": "ephemeral"}, "k": 1}}
+    history: list[BaseMessage] = [HumanMessage(content=[block, other, {"type": "text", "text": "Describe."}])]
+    content = _anthropic(history)["messages"][0]["content"]
+    assert content[0]["cache_control"] == content[1]["cache_control"] == {"type": "ephemeral"}
+    wire = {"messages": messages_to_dict(history)}
+    assert _round_trip(wire) == wire
+
+
 def test_a_cache_marker_from_anthropic_is_written_on_the_block() -> None:
     """The other way: Anthropic's marker on a text block is written on the LangChain block
     (it was a loss), so ChatAnthropic sends it again."""

@@ -50,15 +50,28 @@ def decode_block(block: str | dict[str, Any]) -> dict[str, Any]:
         return {"type": "text", "text": block, "provider_metadata": {PROVIDER: {"_bare": True}}}
     part = _decoded(block)
     metadata = part.get("provider_metadata")
-    if metadata is not None and "cache_control" in metadata[PROVIDER]:
+    if metadata is not None and ("cache_control" in metadata[PROVIDER] or "extras" in metadata[PROVIDER]):
         _take_cache_marker(part, metadata[PROVIDER])
     return part
 
 
 def _take_cache_marker(part: dict[str, Any], bag: dict[str, Any]) -> None:
     """The block's ``cache_control`` as the part's cache marker, out of its bag (one of
-    another shape stays in the bag, written back as it came)."""
-    marker = decode_cache_control(bag["cache_control"])
+    another shape stays in the bag, written back as it came). A standard block may hold it in
+    its ``extras`` instead, where ChatAnthropic's ``_format_data_content_block`` reads it too:
+    the ``_extras_cache`` marker writes it back there."""
+    extras = as_dict(bag.get("extras"))
+    if "cache_control" not in bag and extras is not None and "cache_control" in extras:
+        marker = decode_cache_control(extras["cache_control"])
+        if marker is None:
+            return
+        rest = {key: value for key, value in extras.items() if key != "cache_control"}
+        bag["extras"], bag["_extras_cache"] = rest, True
+        if not rest:
+            del bag["extras"]
+        part["cache_control"] = marker
+        return
+    marker = decode_cache_control(bag.get("cache_control"))
     if marker is None:
         return
     part["cache_control"] = marker
@@ -248,6 +261,11 @@ def encode_block(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> 
         return block
     if isinstance(block, str):  # a plain string has no place for it: the text block it stands for does
         block = {"type": "text", "text": block}
+    if bag.get("_extras_cache"):  # where the block held it
+        return {
+            **block,
+            "extras": {**(as_dict(block.get("extras")) or {}), "cache_control": encode_cache_control(cache)},
+        }
     return {**block, "cache_control": encode_cache_control(cache)}
 
 

@@ -13,7 +13,8 @@ that OpenAI Chat block; the nested object's other keys ride in the bag under its
 value another format reports), ``_text_plain`` on a document (a ``text-plain`` block of
 ``base64``, ``url`` or ``file_id``), ``_no_mime_type`` on one (its block had none), ``_data_url``
 on inline media (a standard block's ``url`` was this ``data:`` URL; ``"mime_type"`` when the
-block also named its media type), ``_chat`` on
+block also named its media type), ``_extras_cache`` on a part (its block held its cache marker
+in ``extras``), ``_chat`` on
 a message (it was a ``ChatMessage``, of that ``role``).
 
 Carry meaning: ``_invalid`` on a tool call (LangChain could not parse its arguments: an
