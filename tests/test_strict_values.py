@@ -354,9 +354,11 @@ def test_a_sampling_value_out_of_the_providers_documented_range_is_refused(
 
 
 def test_an_anthropic_cache_control_type_other_than_ephemeral_is_refused() -> None:
+    """anthropic 2.12 CacheControlEphemeralParam.type: ``Required[Literal["ephemeral"]]``, a
+    request's one-arm tag (https://platform.claude.com/docs/en/build-with-claude/prompt-caching)."""
     block = {"type": "text", "text": "hi", "cache_control": {"type": "persistent"}}
     (detail,) = _refused("anthropic", _with(_ANTHROPIC, messages=[{"role": "user", "content": [block]}]))
-    assert (detail["loc"], detail["type"]) == (("messages", 0, "content", 0, "cache_control", "type"), "unknown_value")
+    assert (detail["loc"], detail["type"]) == (("messages", 0, "content", 0, "cache_control", "type"), "unknown_type")
 
 
 def test_a_gemini_turn_role_other_than_user_or_model_is_refused_but_not_the_system_instructions() -> None:

@@ -37,6 +37,15 @@ reachable from a request, a response or a stream event:
 - ``one_member``: botocore's union kinds, whose objects set exactly one member;
 - ``one_of[kind]``: a proto ``oneof`` the SDK flattens (Gemini's part data, :data:`ONE_OF`):
   ``members`` of which an object sets exactly one, the provider's ``message``, its ``source``.
+- ``counted[field]``: ``at_most`` how many objects of one request may set the field
+  (:data:`COUNTED`: Anthropic's four ``cache_control`` breakpoints), the ``message``, its ``source``.
+
+A value rule may also hold ``items`` (the rule of each item of a list: Responses' ``include``
+from ``List[ResponseIncludable]``, botocore's ``stopSequences`` of ``NonEmptyString``),
+``unique`` (a key each object of a list holds a different value of: Anthropic's tool
+``name``), ``keys`` (rules of named keys of a free-form object: a tool's
+``input_schema.type``) and ``above`` (a path, from the same object, to a number this one
+must exceed: ``max_tokens`` over ``thinking.budget_tokens``).
 
 A documented rule may say ``under`` (it holds only for objects in that list: Gemini's
 ``contents`` roles, not ``systemInstruction``'s) and ``any_case`` (an enum name in any
@@ -250,6 +259,9 @@ def _python_rule(annotation: Any, doc: str) -> dict[str, Any]:
     strings = [value for value in literal_strings if isinstance(value, str)]
     if strings and str not in arms:
         rule["enum"] = strings
+    each = _literal_items(arms)
+    if each:  # a list of literals (Responses' ``include``: ``List[ResponseIncludable]``)
+        rule["items"] = {"type": "string", "enum": each}
     kinds = {_SCALARS.get(arm) for arm in arms if typing.get_origin(arm) is not typing.Literal}
     kinds |= {_SCALARS.get(type(value)) for value in literal_strings}
     if kinds == {"integer", "number"}:
@@ -260,6 +272,22 @@ def _python_rule(annotation: Any, doc: str) -> dict[str, Any]:
         if rule["type"] in ("integer", "number"):
             rule.update(_doc_range(doc))
     return rule
+
+
+def _literal_items(arms: list[Any]) -> list[str]:
+    """The string literals a list arm's items are limited to (none when an item may be any string)."""
+    for arm in arms:
+        origin = typing.get_origin(arm)
+        if origin in (list, tuple, Iterable, Sequence):
+            items = [item for inner in typing.get_args(arm) for item in _scalar_arms(inner)]
+            if str in items:
+                return []
+            values = [
+                value for item in items if typing.get_origin(item) is typing.Literal for value in typing.get_args(item)
+            ]
+            if values and all(isinstance(value, str) for value in values):
+                return values
+    return []
 
 
 def _doc_range(doc: str) -> dict[str, Any]:
@@ -351,7 +379,7 @@ def add_shape(graph: Graph, shape: Any) -> str:
             continue  # not in the JSON body
         arms = [add_shape(graph, found) for found in _structures(member)]
         graph.kinds[name][key] = graph.target(name, key, arms)
-        rule = _shape_rule(member)
+        rule = _shape_rule(member) or _list_rule(member)
         if rule:
             graph.values.setdefault(name, {})[key] = rule
     required = sorted(key for key in getattr(shape, "required_members", ()) if key in graph.kinds[name])
@@ -393,6 +421,14 @@ def _shape_rule(member: Any) -> dict[str, Any]:
     elif kind == "string" and member.metadata.get("min"):
         rule["min_length"] = member.metadata["min"]
     return rule
+
+
+def _list_rule(member: Any) -> dict[str, Any]:
+    """A list of scalars: the rule of each item (``stopSequences``: each a ``NonEmptyString``, min 1)."""
+    if member.type_name != "list":
+        return {}
+    each = {key: value for key, value in _shape_rule(member.member).items() if key != "nullable"}
+    return {"items": each} if set(each) - {"type"} else {}
 
 
 def _structures(shape: Any) -> list[Any]:
@@ -509,7 +545,10 @@ def gemini() -> tuple[Graph, dict[str, str], str]:
     graph.kinds["GenerateContentRequest"] = {}
     for key, annotation in sorted(request_fields.items()):
         arms = [add_python_kind(graph, arm, snake_too=True) for arm in _object_arms(annotation)]
-        graph.kinds["GenerateContentRequest"][key] = graph.target("GenerateContentRequest", key, arms)
+        target = graph.target("GenerateContentRequest", key, arms)
+        # proto3 JSON takes both spellings of each field (https://protobuf.dev/programming-guides/json/#json-options)
+        for spelled in dict.fromkeys((key, re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower())):
+            graph.kinds["GenerateContentRequest"][spelled] = target
     roots = {
         "request": "GenerateContentRequest",
         "response": add_python_root(graph, "response", [sdk.GenerateContentResponse], snake_too=True),
@@ -549,10 +588,6 @@ _ANTHROPIC_TEXT = (
     "(https://platform.claude.com/docs/en/api/errors)"
 )
 
-_ANTHROPIC_CACHE = (
-    "https://platform.claude.com/docs/en/build-with-claude/prompt-caching (cache_control: "
-    '{"type": "ephemeral"}, the one cache type; the SDK types it only as a TypedDict key)'
-)
 _OPENAI_STOP = (
     'https://platform.openai.com/docs/api-reference/chat/create#chat-create-stop ("Up to 4 sequences where the'
     " API will stop generating further tokens\"; the SDK's CompletionCreateParams.stop says the same)"
@@ -594,6 +629,51 @@ _GEMINI_PART = (
     "functionCall, functionResponse, fileData, executableCode, codeExecutionResult; the API's 400: "
     "\"required oneof field 'data' must have one initialized field\")"
 )
+_ANTHROPIC_TOOL_NAME = (
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use (a tool's name \"must"
+    " match the regex ^[a-zA-Z0-9_-]{1,64}$\"; the API's 400 names the pattern)"
+)
+_ANTHROPIC_TOOL_NAMES = (
+    "the API's 400 for two tools of one name: 'tools: Tool names must be unique.' "
+    "(https://platform.claude.com/docs/en/api/errors)"
+)
+_ANTHROPIC_SCHEMA = (
+    "anthropic 2.12 types/tool_param.py: InputSchemaTyped.type is Required[Literal['object']] "
+    "(a custom tool's input_schema is an object schema)"
+)
+_ANTHROPIC_BUDGET = (
+    'anthropic 2.12 ThinkingConfigEnabledParam.budget_tokens: "Must be ≥1024 and less than `max_tokens`"; '
+    'the API\'s 400: "`max_tokens` must be greater than `thinking.budget_tokens`" '
+    "(https://platform.claude.com/docs/en/build-with-claude/extended-thinking#max-tokens-and-context-window-size)"
+)
+_ANTHROPIC_BREAKPOINTS = (
+    'https://platform.claude.com/docs/en/build-with-claude/prompt-caching ("up to 4 cache breakpoints"; tools,'
+    " system and messages together, and the request's top-level cache_control takes one); the API's 400: "
+    '"A maximum of 4 blocks with cache_control may be provided. Found 5."'
+)
+_GEMINI_SAFETY = (
+    "google-genai 3.4 HarmCategory and HarmBlockThreshold (SafetySetting.category, .threshold; "
+    "https://ai.google.dev/api/generate-content#safetysetting); proto3 JSON takes the name in any case "
+    "or the enum's number"
+)
+_GEMINI_MODALITIES = (
+    "google-genai 3.4 GenerationConfig.response_modalities: list[Modality] "
+    "(https://ai.google.dev/api/generate-content#Modality)"
+)
+_GEMINI_MIME = (
+    "the API's 400 for another type: \"GenerateContentRequest.generation_config.response_mime_type: allowed "
+    'mimetypes are text/plain, application/json, application/xml, application/yaml and text/x.enum" '
+    "(https://ai.google.dev/api/generate-content#FIELDS.response_mime_type; google-genai 3.4's "
+    "GenerationConfig.response_mime_type is a str naming the first two)"
+)
+_GEMINI_MIME_TYPES = ["text/plain", "application/json", "application/xml", "application/yaml", "text/x.enum"]
+
+
+def _genai_enum(name: str) -> list[str]:
+    """The values of a google-genai enum (``HarmCategory``), read from the installed SDK."""
+    from google.genai import types as sdk
+
+    return [str(member.value) for member in getattr(sdk, name)]
 
 
 def _gemini(camel: str, rule: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -629,8 +709,26 @@ DOCUMENTED: dict[str, dict[str, dict[str, dict[str, Any]]]] = {
         "TextBlockParam": {
             "text": {"min_length": 1, "message": "text content blocks must be non-empty", "source": _ANTHROPIC_TEXT}
         },
-        "CacheControlEphemeralParam": {"type": {"type": "string", "enum": ["ephemeral"], "source": _ANTHROPIC_CACHE}},
-        **_ranges("anthropic", _SAMPLING, typed=True),
+        "ToolParam": {
+            "name": {
+                "pattern": "[a-zA-Z0-9_-]{1,64}",
+                "message": "a tool name is 1 to 64 characters, each a-z, A-Z, 0-9, an underscore or a dash",
+                "source": _ANTHROPIC_TOOL_NAME,
+            },
+            "input_schema": {"keys": {"type": {"enum": ["object"], "source": _ANTHROPIC_SCHEMA}}},
+        },
+        **{
+            kind: {
+                **ranges,
+                "tools": {"unique": "name", "message": "Tool names must be unique.", "source": _ANTHROPIC_TOOL_NAMES},
+                "max_tokens": {
+                    "above": ["thinking", "budget_tokens"],
+                    "message": "`max_tokens` must be greater than `thinking.budget_tokens`",
+                    "source": _ANTHROPIC_BUDGET,
+                },
+            }
+            for kind, ranges in _ranges("anthropic", _SAMPLING, typed=True).items()
+        },
     },
     "openai_chat": {
         **{
@@ -652,6 +750,15 @@ DOCUMENTED: dict[str, dict[str, dict[str, dict[str, Any]]]] = {
         "GenerationConfig": {
             **_ranges("gemini", ("GenerationConfig",))["GenerationConfig"],
             **_gemini("candidateCount", {"minimum": 1, "source": _GEMINI_CONFIG}),
+            **_gemini("responseMimeType", {"enum": _GEMINI_MIME_TYPES, "source": _GEMINI_MIME}),
+            **_gemini(
+                "responseModalities",
+                {"items": {"enum": _genai_enum("Modality"), "any_case": True}, "source": _GEMINI_MODALITIES},
+            ),
+        },
+        "SafetySetting": {
+            "category": {"enum": _genai_enum("HarmCategory"), "any_case": True, "source": _GEMINI_SAFETY},
+            "threshold": {"enum": _genai_enum("HarmBlockThreshold"), "any_case": True, "source": _GEMINI_SAFETY},
         },
         "Content": {"role": {"enum": ["user", "model"], "under": "contents", "source": _GEMINI_ROLE}},
         "FunctionCallingConfig": {
@@ -696,6 +803,18 @@ ONE_OF: dict[str, dict[str, dict[str, Any]]] = {
 """Proto ``oneof`` groups the SDK's types flatten into optional fields, by provider and
 kind: an object sets exactly one of ``members``."""
 
+COUNTED: dict[str, dict[str, dict[str, Any]]] = {
+    "anthropic": {
+        "cache_control": {
+            "at_most": 4,
+            "message": "A maximum of {most} blocks with cache_control may be provided. Found {found}.",
+            "source": _ANTHROPIC_BREAKPOINTS,
+        }
+    },
+}
+"""Fields of which one request may set at most ``at_most`` (counted over its closed places:
+tools, system, messages and the request itself), by provider."""
+
 
 def _with_documented(
     package: str, values: dict[str, dict[str, dict[str, Any]]]
@@ -729,6 +848,7 @@ def render(package: str) -> str:
         "values": _with_documented(package, graph.values),
         "one_member": sorted(graph.one_member),
         **({"one_of": ONE_OF[package]} if package in ONE_OF else {}),
+        **({"counted": COUNTED[package]} if package in COUNTED else {}),
     }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 

@@ -31,7 +31,7 @@ from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.kit.field_sets import FieldSets
 from chatcodec._registry import generation, get_codec, registered_providers
 from chatcodec._strict.extensions import Extension, extension_fields
-from chatcodec._strict.values import shown, value_problems
+from chatcodec._strict.values import shown, too_often, value_problems
 
 Root = Literal["request", "response", "stream"]
 
@@ -59,6 +59,8 @@ class Schema:
     """Kinds whose objects set exactly one member."""
     one_of: dict[str, dict[str, Any]] = field(default_factory=lambda: {})
     """Kind -> the members of which its objects set exactly one, the message and source."""
+    counted: dict[str, dict[str, Any]] = field(default_factory=lambda: {})
+    """Field -> how many objects of one request may set it, the message and source."""
     known_fields: dict[str, frozenset[str]] = field(default_factory=lambda: {})
     """Per kind, the SDK's fields and the documented extensions (filled on first use)."""
 
@@ -121,6 +123,7 @@ def _schema(
         values=_held_to_server(field_sets.values, codec, server),
         one_member=field_sets.one_member,
         one_of=field_sets.one_of,
+        counted=field_sets.counted,
     )
 
 
@@ -186,6 +189,7 @@ def _walk(
     # but lists of lists are).
     stack: list[tuple[object, str, tuple[int | str, ...]]] = [(value, target, location)]
     deep = len(location) + _CYCLE_DEPTH
+    setting: dict[str, list[tuple[int | str, ...]]] = {key: [] for key in schema.counted} if values else {}
     while stack:
         node, node_target, where = stack.pop()
         if not node_target:
@@ -200,19 +204,23 @@ def _walk(
         fields = as_dict(node)
         if fields is None:
             continue
-        kind, problem, fitting = _choose(schema, fields, node_target, where)
+        kind, problem, fitting = _choose(schema, fields, node_target, where, values)
         if problem is not None:
             yield problem
             continue
         known = schema.known(kind)
         if values:
             yield from value_problems(schema, fitting, fields, where)
+        for key, places in setting.items():  # a request's counted fields (Anthropic's breakpoints)
+            if fields.get(key) is not None:
+                places.append((*where, key))
         children = schema.kinds.get(kind, {})
         for key, item in reversed(list(fields.items())):
             if key not in known:
                 yield _unknown_field(key, known, (*where, key), item)
             else:
                 stack.append((item, children.get(key, ""), (*where, key)))
+    yield from too_often(schema.counted, setting)
 
 
 _CYCLE_DEPTH = 256
@@ -253,14 +261,16 @@ def every_field_name() -> frozenset[str]:
 
 
 def _choose(
-    schema: Schema, fields: Mapping[str, Any], target: str, location: tuple[int | str, ...]
+    schema: Schema, fields: Mapping[str, Any], target: str, location: tuple[int | str, ...], values: bool = False
 ) -> tuple[str, Problem | None, tuple[str, ...]]:
     """The arm of ``target`` that ``fields`` is, or the problem with its tag; and every arm
     it could be (its tag allows and its keys fit), the chosen one first, whose value rules
-    all hold (an object without a tag may be any arm it fits)."""
+    all hold (an object without a tag may be any arm it fits). With ``values`` (a request)
+    the tag of a place with one arm is held to it too (OpenAI's ``user_location.type``,
+    ``Literal["approximate"]``); an answer's is not, as servers add tags first."""
     arms = schema.arms(target)
     if len(arms) == 1:
-        return arms[0], None, arms
+        return arms[0], (_lone_tag(schema, fields, arms, location) if values else None), arms
     for tag in TAG_FIELDS:
         value = fields.get(tag)
         if not isinstance(value, str):
@@ -277,6 +287,19 @@ def _choose(
     chosen = max(arms, key=lambda arm: (keys <= schema.known(arm), len(keys & schema.known(arm))))
     others = tuple(arm for arm in arms if arm != chosen and keys <= schema.known(arm))
     return chosen, None, (chosen, *others)
+
+
+def _lone_tag(
+    schema: Schema, fields: Mapping[str, Any], arms: tuple[str, ...], location: tuple[int | str, ...]
+) -> Problem | None:
+    tags = schema.tags.get(arms[0])
+    if not tags:
+        return None
+    for tag, allowed in tags.items():
+        value = fields.get(tag)
+        if isinstance(value, str) and value not in allowed:
+            return _unknown_tag(schema, tag, value, arms, (*location, tag))
+    return None
 
 
 def _unknown_tag(

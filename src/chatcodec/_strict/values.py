@@ -27,7 +27,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import Problem
-from chatcodec._narrow import as_list
+from chatcodec._narrow import as_dict, as_list
 
 if TYPE_CHECKING:
     from chatcodec._strict.fields import Schema
@@ -53,7 +53,11 @@ def value_problems(
     streaming and non-streaming request bodies both need ``max_tokens``; only one needs
     ``stream``). A kind the tables say nothing of (the SDK's answer classes, which a
     request may hold: a ``TextBlock`` appended as it is) neither adds nor lifts a rule."""
-    typed = tuple(kind for kind in kinds if kind in schema.values or kind in schema.required or kind in schema.one_of)
+    typed = tuple(
+        kind
+        for kind in kinds
+        if kind in schema.values or kind in schema.required or kind in schema.one_of or kind in schema.one_member
+    )
     if not typed:  # kinds the tables say nothing of (an SDK's answer classes)
         return
     kinds = typed
@@ -103,8 +107,26 @@ def _values(schema: Schema, kinds: tuple[str, ...], fields: Mapping[str, Any], w
         if under is not None and (len(where) < 2 or where[-2] != under):
             continue  # a rule of the objects in one list only (Gemini's `contents`, not `systemInstruction`)
         problem = _value_problem(rule, value, (*where, key))
+        if problem is None and "above" in rule:
+            problem = _not_above(rule, value, fields, (*where, key))
         if problem is not None:
             yield problem
+
+
+def _not_above(rule: Mapping[str, Any], value: object, fields: Mapping[str, Any], location: Location) -> Problem | None:
+    """A number that must exceed another of the same object's (``above``: its path from the
+    object): Anthropic's ``max_tokens`` above an enabled thinking's ``budget_tokens``."""
+    other: object = fields
+    for step in rule["above"]:
+        holder = as_dict(other)
+        other = None if holder is None else holder.get(step)
+    numbers = (value, other)
+    if not all(isinstance(number, int | float) and not isinstance(number, bool) for number in numbers):
+        return None
+    if cast("float", value) > cast("float", other):
+        return None
+    said = rule.get("message") or f"`{location[-1]}` must be greater than `{'.'.join(rule['above'])}`"
+    return Problem(location, "not_above", str(said), value)
 
 
 def _misspelt(known: frozenset[str], fields: Mapping[str, Any]) -> set[str]:
@@ -118,8 +140,10 @@ def _misspelt(known: frozenset[str], fields: Mapping[str, Any]) -> set[str]:
     }
 
 
-def _value_problem(rule: Mapping[str, Any], value: object, location: Location) -> Problem | None:
-    name = str(location[-1])
+def _value_problem(
+    rule: Mapping[str, Any], value: object, location: Location, name: str | None = None
+) -> Problem | None:
+    name = str(location[-1]) if name is None else name
     expected = rule.get("type")
     if value is None:
         if expected is None or rule.get("nullable", False):
@@ -132,10 +156,12 @@ def _value_problem(rule: Mapping[str, Any], value: object, location: Location) -
         return _string_problem(rule, value, name, location)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return _range_problem(rule, value, name, location)
-    most, items = rule.get("max_items"), as_list(value)
-    if items is not None and isinstance(most, int) and len(items) > most:
-        message = rule.get("message") or f"`{name}`: at most {most} item(s), got {len(items)}"
-        return Problem(location, "too_many", str(message), value)
+    items = as_list(value)
+    if items is not None:
+        return _items_problem(rule, items, name, location)
+    named = rule.get("keys")
+    if isinstance(named, Mapping) and isinstance(value, Mapping):  # named keys of a free-form object
+        return _keys_problem(cast("Mapping[str, Any]", named), cast("Mapping[str, object]", value), location)
     each = rule.get("values")
     if isinstance(each, Mapping) and isinstance(value, Mapping):  # every value of an object (`logit_bias`)
         entries = cast("Mapping[str, object]", value)
@@ -143,6 +169,44 @@ def _value_problem(rule: Mapping[str, Any], value: object, location: Location) -
             problem = _value_problem(cast("Mapping[str, Any]", each), entry, (*location, key))
             if problem is not None:
                 return problem
+    return None
+
+
+def _keys_problem(rules: Mapping[str, Any], value: Mapping[str, object], location: Location) -> Problem | None:
+    """The first named key of a free-form object whose value its rule refuses (a tool's
+    ``input_schema.type``); the object's other keys are never looked at."""
+    for key, rule in rules.items():
+        problem = None if key not in value else _value_problem(rule, value[key], (*location, key))
+        if problem is not None:
+            return problem
+    return None
+
+
+def _items_problem(rule: Mapping[str, Any], items: list[Any], name: str, location: Location) -> Problem | None:
+    """What the rule refuses of a list: more than ``max_items``, the first item that breaks
+    ``items`` (each item's rule), or the second holding a ``unique`` key's value."""
+    most = rule.get("max_items")
+    if isinstance(most, int) and len(items) > most:
+        message = rule.get("message") or f"`{name}`: at most {most} item(s), got {len(items)}"
+        return Problem(location, "too_many", str(message), items)
+    each = rule.get("items")
+    if isinstance(each, Mapping):
+        for index, item in enumerate(items):
+            problem = _value_problem(cast("Mapping[str, Any]", each), item, (*location, index), name)
+            if problem is not None:
+                return problem
+    key = rule.get("unique")
+    if isinstance(key, str):
+        seen: set[str] = set()
+        for index, item in enumerate(items):
+            holder = as_dict(item)
+            given = None if holder is None else holder.get(key)
+            if not isinstance(given, str):
+                continue
+            if given in seen:
+                said = rule.get("message") or f"`{name}`: each `{key}` once"
+                return Problem((*location, index, key), "not_unique", f"`{shown(given)}`: {said}", given)
+            seen.add(given)
     return None
 
 
@@ -243,3 +307,17 @@ def _one_of(kind: str, rule: Mapping[str, Any], fields: Mapping[str, Any], where
         listed = ", ".join(f"`{shown(key)}`" for key in present)
         message = f"a {kind} sets exactly one of its data members; this one sets {len(present)}: {listed}"
     yield Problem(where, "one_member", message, dict(fields))
+
+
+def too_often(rules: Mapping[str, Mapping[str, Any]], found: Mapping[str, list[Location]]) -> Iterator[Problem]:
+    """One problem per counted field that more objects of a request set than its rule's
+    ``at_most`` allows, at the first place past the limit (in the request's order). The
+    walk gathers the places over the request's closed places only: a tool schema's
+    property of that name is no breakpoint."""
+    for key, places in found.items():
+        rule = rules[key]
+        most = rule.get("at_most")
+        if isinstance(most, int) and len(places) > most:
+            said = str(rule.get("message") or "at most {most} objects may set `{key}`; found {found}")
+            message = said.replace("{most}", str(most)).replace("{found}", str(len(places))).replace("{key}", key)
+            yield Problem(places[most], "too_many", message, len(places))

@@ -155,26 +155,11 @@ def read_error(body: object) -> tuple[str, str | None]:
 _VERTEX = "https://cloud.google.com/vertex-ai/docs/reference/rest/v1/projects.locations.endpoints/generateContent"
 _VERTEX_LABELS = "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/GenerateContentRequest"
 _REST = "https://ai.google.dev/api/generate-content#request-body"
-_PROTO_JSON = "https://protobuf.dev/programming-guides/json/#json-options"
 _IMAGE_CONFIG = "https://ai.google.dev/api/generate-content#ImageConfig"
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
 
 EXTENSIONS: tuple[Extension, ...] = (
     Extension(PROVIDER, "GenerateContentRequest", ("labels", "model"), _VERTEX_LABELS),
-    Extension(
-        PROVIDER,
-        "GenerateContentRequest",
-        (
-            "system_instruction",
-            "tool_config",
-            "safety_settings",
-            "generation_config",
-            "cached_content",
-            "service_tier",
-            "continuation_token",
-        ),
-        _PROTO_JSON,
-    ),
     Extension(PROVIDER, "GenerateContentRequest", ("model",), _REST),
     # The SDK types it on its own GenerateContentConfig (``image_config``), not on the
     # GenerationConfig the REST body's table is generated from; both spellings (proto3 JSON).

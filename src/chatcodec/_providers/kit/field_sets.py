@@ -42,6 +42,9 @@ class FieldSets:
     one_of: dict[str, dict[str, Any]] = field(default_factory=lambda: {})
     """Kind -> ``members`` of which an object sets exactly one (a proto ``oneof``, Gemini's
     part data), with the provider's ``message`` and its ``source``."""
+    counted: dict[str, dict[str, Any]] = field(default_factory=lambda: {})
+    """Field -> ``at_most``: how many objects of one request may set it (Anthropic's
+    ``cache_control`` breakpoints), with the provider's ``message`` and its ``source``."""
 
 
 @cache
@@ -65,6 +68,7 @@ def load_field_sets(package: str) -> FieldSets | None:
         values=document.get("values", {}),
         one_member=frozenset(document.get("one_member", ())),
         one_of=document.get("one_of", {}),
+        counted=document.get("counted", {}),
     )
 
 
