@@ -11,6 +11,7 @@ Each chunk written is validated by the SDK's ``ChatCompletionChunk``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -76,3 +77,86 @@ def test_a_second_texts_citations_move_by_the_first_texts_characters(whole: bool
         "(britannica.com)",
         "(peakbagger.com)",
     ]
+
+
+# --- annotations on any delta (issue 76) ----------------------------------------------------
+
+_TEXT = "Columbia is 3,747 m high (britannica.com)."
+_CITED = "(britannica.com)"
+_ANNOTATION = {
+    "type": "url_citation",
+    "url_citation": {
+        "start_index": _TEXT.index(_CITED),
+        "end_index": _TEXT.index(_CITED) + len(_CITED),
+        "title": "britannica.com",
+        "url": "https://britannica.com",
+    },
+}
+_ENVELOPE = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o-search-preview"}
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {**_ENVELOPE, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def _stream(where: str) -> list[dict[str, Any]]:
+    """The answer's chunks with its annotations on the finish chunk beside the last text
+    (``with_last_text``), beside the text they cite mid-stream (``with_their_text``), or on
+    a chunk of their own before the finish (``own_chunk``)."""
+    head, tail = _TEXT[:20], _TEXT[20:]
+    cited = [_ANNOTATION]
+    chunks = [_chunk({"role": "assistant", "content": ""})]
+    if where == "with_last_text":
+        return [*chunks, _chunk({"content": head}), _chunk({"content": tail, "annotations": cited}, "stop")]
+    if where == "with_their_text":
+        return [*chunks, _chunk({"content": head}), _chunk({"content": tail, "annotations": cited}), _chunk({}, "stop")]
+    return [*chunks, _chunk({"content": _TEXT}), _chunk({"annotations": cited}), _chunk({}, "stop")]
+
+
+def _body() -> dict[str, Any]:
+    """The same answer not streamed: the openai SDK's ``ChatCompletion`` with its message's
+    ``annotations`` (``ChatCompletionMessage.annotations: List[Annotation]``)."""
+    from openai.types.chat import ChatCompletion
+
+    message = {"role": "assistant", "content": _TEXT, "annotations": [_ANNOTATION]}
+    body = {
+        **_ENVELOPE,
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+    }
+    ChatCompletion.model_validate(body)
+    return body
+
+
+@pytest.mark.parametrize("where", ["with_last_text", "with_their_text", "own_chunk"])
+def test_annotations_on_any_delta_are_the_texts_citations(where: str) -> None:
+    """A server may give ``delta.annotations`` beside the text they cite (OpenRouter and
+    compatible servers stream them so) or on a chunk of their own, not only on OpenAI's
+    finish chunk; their offsets count in the whole content string all the same. Decoded, the
+    text's end event holds them; accumulated, the answer is the non-streamed body's; converted
+    to a Responses stream and back, they are still there."""
+    chunks = _stream(where)
+    for chunk in chunks:
+        ChatCompletionChunk.model_validate(chunk)
+    events = list(chatcodec.decode_stream("openai-chat", chunks))
+    (end,) = [event for event in events if isinstance(event, chatcodec.TextEndEvent)]
+    assert [(c.url, _TEXT[c.start_index : c.end_index]) for c in end.citations] == [("https://britannica.com", _CITED)]
+    assert not any(event.provider_metadata for event in events if isinstance(event, chatcodec.TextDeltaEvent))
+    accumulated = chatcodec.accumulate_stream("openai-chat", chunks)
+    assert accumulated.choices[0].message == chatcodec.decode_response("openai-chat", _body()).choices[0].message
+    losses: list[Loss] = []
+    wire = "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks).encode() + b"data: [DONE]\n\n"
+    sse = b"".join(chatcodec.convert_stream([wire], source="openai-chat", target="openai-responses", losses=losses))
+    assert [loss for loss in losses if "citation" in loss.what or "annotation" in loss.what] == []
+    back = chatcodec.accumulate_stream("openai-responses", sse.decode()).choices[0].message.content[-1]
+    assert isinstance(back, chatcodec.TextPart)
+    assert [(c.url, back.text[c.start_index : c.end_index]) for c in back.citations] == [
+        ("https://britannica.com", _CITED)
+    ]
+
+
+def test_annotations_of_a_stream_cut_off_before_its_finish_stay_on_the_message() -> None:
+    chunks = _stream("with_their_text")[:-1]
+    accumulated = chatcodec.accumulate_stream("openai-chat", chunks, partial=True)
+    message = accumulated.choices[0].message
+    assert message.provider_metadata == {"openai-chat": {"annotations": [_ANNOTATION]}}

@@ -128,15 +128,39 @@ def write_annotations(
     return annotations
 
 
+def take_annotations(extras: dict[str, Any], held: list[Any]) -> dict[str, Any] | None:
+    """A chunk's extras without its delta's ``annotations`` list, whose entries join ``held``
+    (the choice's so far). A server gives them on any delta: on the finish chunk (OpenAI),
+    on a chunk of their own, or beside the text they cite; their offsets count in the whole
+    content string either way, so the finish reads them all at once (:func:`finish_citations`)
+    rather than the text delta they came with keeping them in its bag."""
+    delta = as_dict(extras.get("delta"))
+    found = None if delta is None else as_list(delta.get("annotations"))
+    if delta is None or found is None:
+        return extras
+    held.extend(found)
+    rest = {key: value for key, value in delta.items() if key != "annotations"}
+    left = {key: value for key, value in extras.items() if key != "delta"}
+    return ({**left, "delta": rest} if rest else left) or None
+
+
 def finish_citations(
-    extras: dict[str, Any] | None, open_parts: Sequence[Any]
+    extras: dict[str, Any] | None, open_parts: Sequence[Any], held: Sequence[Any] = ()
 ) -> tuple[list[dict[str, Any]] | None, dict[str, Any] | None, dict[str, Any] | None]:
-    """A stream's url citations, from its finish chunk's ``delta.annotations`` (where OpenAI
-    streams them), for its one text part still open (the content string the body's citations
+    """A stream's url citations, from the ``annotations`` its deltas gave (``held``, in their
+    order; :func:`take_annotations`) and its finish chunk's ``delta.annotations`` (where
+    OpenAI streams them), for its one text part still open (the content string the body's citations
     point into), with the bag its end event carries (the keys' order, as the body reader
     keeps it), and the chunk's extras without them; the
-    extras as they are when the annotations are not all url citations or no single text is
-    open (they stay in the message's bag then, as a stream read before citations kept them)."""
+    extras (with the annotations on their ``delta``) when the annotations are not all url
+    citations or no single text is open (they stay in the message's bag then, as a stream
+    read before citations kept them)."""
+    if held:
+        given = as_dict((extras or {}).get("delta")) or {}
+        extras = {
+            **(extras or {}),
+            "delta": {**given, "annotations": [*held, *(as_list(given.get("annotations")) or ())]},
+        }
     delta = as_dict((extras or {}).get("delta"))
     texts = [part for part in open_parts if part.kind == "text"]
     read = None if delta is None or len(texts) != 1 else read_citations(delta.get("annotations"))

@@ -23,6 +23,7 @@ class ChoiceState:
     """Which canonical part each wire stream of one choice feeds."""
 
     __slots__ = (
+        "annotations",
         "block",
         "block_key",
         "custom",
@@ -64,6 +65,7 @@ class ChoiceState:
         self.extras: dict[str, Any] = {}  # the choice's own fields seen so far (logprobs ...)
         self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs no text delta took, lists joined
         self.streamed_tokens: bool = False  # whether a text delta took a chunk's tokens
+        self.annotations: list[Any] = []  # the deltas' annotations, for the finish (.citations.take_annotations)
 
     def chunk_tokens(self, extras: dict[str, Any], delta: dict[str, Any]) -> tuple[list[dict[str, Any]], Any] | None:
         """A text chunk's tokens, for its text delta, with the ``logprobs`` they were read

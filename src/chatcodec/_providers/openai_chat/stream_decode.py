@@ -28,7 +28,8 @@ later (Groq's final ``x_groq``) as ``_chunk`` on the finish or usage event; the 
 choice's own fields (OpenRouter ``native_finish_reason``, ``logprobs``) and the marker of a
 compatible server's finish word (``_finish_reason``) as the finish event's
 ``choice_metadata``, so they land in the choice's bag as the non-streamed decoder puts
-them; its ``delta.annotations`` the open text's citations (:mod:`.citations`), its other ``delta``
+them; the ``delta.annotations`` of every chunk (beside their text, on a chunk of their own or on the
+finish chunk) the open text's citations at the finish (:mod:`.citations`), its other ``delta``
 fields the message's bag, on a ``ChoiceMetadataEvent``. Dropped, as meaningless after parsing: ``obfuscation``,
 ``delta.role``, ``null`` values, the ``reasoning`` text OpenRouter repeats from ``reasoning_details``.
 
@@ -118,6 +119,8 @@ class StreamDecoder(FeedByReading):
         off is given as far as it came."""
         for number, state in self._choices.items():
             self._flush_custom(state, number)
+            if state.annotations:  # a choice cut off before its finish keeps what its deltas cited
+                self.builder.choice_data(number, message_metadata={PROVIDER: {"annotations": state.annotations}})
         unfinished = [number for number, state in sorted(self._choices.items()) if not state.finished]
         if self._choices and not unfinished:
             self.builder.end()
@@ -253,7 +256,8 @@ class StreamDecoder(FeedByReading):
         if state.finished:
             self._after_finish(state, number, wire_choice, where)
             return
-        self._extras = _extras(wire_choice, delta)
+        extras = _extras(wire_choice, delta)  # a delta's annotations wait for the finish (.citations)
+        self._extras = None if extras is None else citations.take_annotations(extras, state.annotations)
         self._tokens = None
         if self._extras is not None:
             state.extras.update(self._extras)
@@ -538,7 +542,7 @@ class StreamDecoder(FeedByReading):
 
     def _finish(self, state: ChoiceState, number: int, finish: str) -> None:
         extras, self._extras = self._extras, None  # the finishing choice's, not the empty part settled here
-        cited, bag_of_text, extras = citations.finish_citations(extras, state.open)
+        cited, bag_of_text, extras = citations.finish_citations(extras, state.open, state.annotations)
         self._settle(state, number, refusal=True)
         self._flush_custom(state, number)
         for part in state.open:
@@ -548,7 +552,7 @@ class StreamDecoder(FeedByReading):
         state.open = []
         state.finished = True
         state.text = state.refusal = None  # nothing continues a finished choice
-        state.thinking, state.tools, state.block = {}, {}, None
+        state.thinking, state.tools, state.block, state.annotations = {}, {}, None, []
         state.finish_word = finish
         bag: dict[str, Any] = {}  # the choice's: the finish word's marker, the chunk's choice extras
         reason = decode_finish_reason(finish, bag) or {}
