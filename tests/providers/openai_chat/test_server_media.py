@@ -163,6 +163,10 @@ def test_a_pdf_by_url_goes_to_mistral_as_document_url() -> None:
 
 
 def test_deepseek_vision_takes_images_by_url_and_by_files_api_id() -> None:
+    """DeepSeek's file part holds the Files-API id beside its type: Vercel's ``@ai-sdk/deepseek``
+    (vercel/ai ed857f50, ``deepseek-chat-api-types.ts``) types it ``DeepSeekContentPartFile =
+    {type: 'file'; file_id: string}`` and its converter writes an image by provider reference so
+    (``convert-to-deepseek-chat-messages.ts``), not OpenAI's ``file: {file_id}`` nesting."""
     image_url = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
     image_file = {"type": "image", "source": {"type": "file", "file_id": "file-8d2c"}}
     request = {
@@ -172,7 +176,7 @@ def test_deepseek_vision_takes_images_by_url_and_by_files_api_id() -> None:
     body, losses = convert(request, "canonical")
     assert body["messages"][0]["content"] == [
         {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
-        {"type": "file", "file": {"file_id": "file-8d2c"}},
+        {"type": "file", "file_id": "file-8d2c"},
     ]
     assert losses == []
     text_model, text_losses = convert(request | {"model": "deepseek-chat"}, "canonical")
@@ -282,3 +286,43 @@ def test_a_pdf_to_vllm_or_kimi_stays_a_rule_loss(model: str, server: str) -> Non
     body, losses = convert(request, "canonical", server=server)
     assert body["messages"][0]["content"] == [text]
     assert rule_losses(losses, server) == [("$.messages[0].content[1]", "file part")]
+
+
+_DEEPSEEK_FILE = {"type": "file", "file_id": "file-api-0a1b2c3d"}
+"""DeepSeek's file part by Files-API id (https://api-docs.deepseek.com/guides/files_api: the
+upload's id is ``file-api-...``; Vercel's ``DeepSeekContentPartFile`` spells the part)."""
+
+
+@pytest.mark.parametrize("model", ["deepseek-flash", "deepseek-v4-flash-vision-exp"])
+def test_deepseeks_own_file_part_by_id_is_read_written_back_and_taken_strictly(model: str) -> None:
+    """A body in DeepSeek's spelling was refused by the tolerant reader ("file: Field
+    required"); it is read as a document by file id, written back as it came (with the server
+    named or not), and strict reading for DeepSeek takes it, as no other server's does.
+    ``deepseek-flash`` is the vision model since 2026-09-10, the old name its alias
+    (https://api-docs.deepseek.com/guides/vision)."""
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "What?"}, _DEEPSEEK_FILE]}],
+    }
+    read = chatcodec.decode_request("openai-chat", body)
+    part = read.messages[0].content[1]
+    assert isinstance(part, chatcodec.DocumentPart)
+    assert part.source == chatcodec.FileSource(file_id="file-api-0a1b2c3d")
+    for options in ({}, {"server": "deepseek"}):
+        written, losses = convert(body, "openai-chat", **options)
+        assert written["messages"][0]["content"][1] == _DEEPSEEK_FILE
+        assert losses == []
+    chatcodec.decode_request("openai-chat", body, strict=True, options={"server": "deepseek"})
+    with pytest.raises(chatcodec.ValidationError):
+        chatcodec.decode_request("openai-chat", body, strict=True, options={"server": "groq"})
+
+
+def test_an_image_by_files_api_id_goes_to_deepseek_flash_in_its_spelling_and_to_openai_nested() -> None:
+    image = {"type": "image", "source": {"type": "file", "file_id": "file-api-0a1b2c3d"}}
+    request = {"model": "deepseek-flash", "messages": [{"role": "user", "content": [image]}]}
+    body, losses = convert(request, "canonical", server="deepseek")
+    assert body["messages"][0]["content"] == [_DEEPSEEK_FILE]
+    assert losses == []
+    document = {"type": "document", "source": {"type": "file", "file_id": "file-abc"}}
+    openai, _ = convert({"model": "gpt-5", "messages": [{"role": "user", "content": [document]}]}, "canonical")
+    assert openai["messages"][0]["content"] == [{"type": "file", "file": {"file_id": "file-abc"}}]

@@ -26,12 +26,14 @@ from chatcodec._providers.openai_chat import cache_control
 from chatcodec._providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
 from chatcodec._providers.openai_chat.server_media import (
+    FLAT_FILE_ID,
     STORAGE_URL,
     VIDEO_URL,
     clip_losses,
     document_url,
     file_url,
     file_url_source,
+    flat_file_id,
     image_file_part,
     unfetched,
     untaken_file,
@@ -171,6 +173,11 @@ def _decode_video(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
+    if "file" not in part:  # DeepSeek's spelling: the Files-API id beside the type (.server_media)
+        if "file_id" not in part:
+            return opaque(part)
+        by_id = {"type": "document", "source": {"type": "file", "file_id": part["file_id"]}}
+        return _mark(_finish(by_id, part, ("type", "file_id")), FLAT_FILE_ID, True)
     file: dict[str, Any] = part["file"]
     canonical: dict[str, Any] = {"type": "document"}
     if "file_data" in file:
@@ -383,8 +390,14 @@ def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str,
             return None
         file["file_data"] = file_data
     elif kind == "file":
-        file["file_id"] = source["file_id"]
         _media_type_loss(source.get("media_type"), losses, at)
+        if flat_file_id(part, context) and not file:
+            for field in ("title", "filename"):
+                if part.get(field) is not None:
+                    losses.add((*at, field), f"document {field}", "a file part by id spelled flat has no name")
+            wire = {**wire_fields(bag), "type": "file", "file_id": source["file_id"]}
+            return _with_breakpoint(wire, part, losses, at)
+        file["file_id"] = source["file_id"]
     elif kind == "text":
         losses.add(at, "plain-text document", "OpenAI has no text documents; sent as a text part")
         return _with_breakpoint({"type": "text", "text": source["text"]}, part, losses, at)

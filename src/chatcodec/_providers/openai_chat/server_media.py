@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 VIDEO_URL = "_video_url"
 """Marker: the video was read from a ``video_url`` part (``markers.py``)."""
+FLAT_FILE_ID = "_flat_file_id"
+"""Marker: the document's Files-API id was read from DeepSeek's ``{"type": "file", "file_id"}``
+spelling, written back so with no server named."""
 STORAGE_URL = "_storage_url"
 """Marker: the image's or video's file id was read from a server's file URL (Kimi's
 ``ms://<file-id>``), the scheme kept, so it is written back as that URL."""
@@ -123,14 +126,29 @@ def _utf8_text(data: str) -> str | None:
 
 def image_file_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The ``file`` part for an image by file id, for a server whose ``file`` part takes
-    one for the model (:attr:`~.servers.server.Server.image_files`); None otherwise."""
+    one for the model (:attr:`~.servers.server.Server.image_files`), in its spelling
+    (:func:`flat_file_id`); None otherwise."""
     server, named = target_server(context)
     parts, _ = server.parts_for(_model(context))
     if not named or not server.image_files or "file" not in parts:
         return None
     if part.get("detail") is not None:
         context.losses.add((*at, "detail"), "image detail", "a file part has no resolution hint")
-    return {"type": "file", "file": {"file_id": part["source"]["file_id"]}}
+    return {"type": "file", "file_id": part["source"]["file_id"]}
+
+
+def flat_file_id(part: Mapping[str, Any], context: EncodeContext) -> bool:
+    """Whether a part by Files-API id is written ``{"type": "file", "file_id": ...}``: for a
+    named server whose file part spells it so (DeepSeek's, :attr:`~.servers.server.Server.image_files`:
+    Vercel's ``@ai-sdk/deepseek`` ``DeepSeekContentPartFile`` is ``{type: 'file', file_id}``, and
+    DeepSeek refuses OpenAI's ``file: {file_id}`` nesting), or as it was read (the ``_flat_file_id``
+    marker) with no server named."""
+    from chatcodec._providers.openai_chat.markers import KIT
+
+    server, named = target_server(context)
+    if named:
+        return server.image_files
+    return KIT.marker(part.get("provider_metadata"), FLAT_FILE_ID) is True
 
 
 def video_document(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:

@@ -99,11 +99,15 @@ class File(TypedDict):
     filename: NotRequired[str]
 
 
-@stands_for("File")
+@stands_for("File", "DeepSeekFilePart")
 @wire_shape
 class FilePart(TypedDict):
+    """OpenAI's ``file`` part, or DeepSeek's with the Files-API id at its top level
+    (``{"type": "file", "file_id": ...}``, the DeepSeek server's extension)."""
+
     type: Literal["file"]
-    file: File
+    file: NotRequired[File]
+    file_id: NotRequired[NonEmpty]
     prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 

@@ -11,10 +11,12 @@
   ``thinking: {"type": "disabled"}`` are left alone.
 - The reference lists its fields; the token limit is ``max_tokens``
   (https://api-docs.deepseek.com/api/create-chat-completion). Content is text, except for
-  the vision model (``deepseek-v4-flash-vision-exp``, 2026-08), which takes ``image_url``
-  parts and images uploaded to its Files API as ``{"type": "file", "file": {"file_id"}}``
-  parts through Chat Completions (the deepseek-sdk 0.4.0 README, "Vision input: image
-  URLs and uploaded file references in user messages"; Vercel's deepseek converter): an
+  the vision model (``deepseek-v4-flash-vision-exp``, 2026-08; ``deepseek-flash`` since
+  2026-09-10, the old name kept as an alias: https://api-docs.deepseek.com/guides/vision),
+  which takes ``image_url`` parts and files uploaded to its Files API as
+  ``{"type": "file", "file_id": ...}`` parts, the id beside the type, not nested in
+  ``file`` as OpenAI spells it (Vercel's ``@ai-sdk/deepseek``: ``DeepSeekContentPartFile``
+  in ``deepseek-chat-api-types.ts``; https://api-docs.deepseek.com/guides/files_api): an
   image to any other DeepSeek model is dropped, a rule loss.
 - ``reasoning_effort`` is ``high`` or ``max`` (thinking mode guide).
 """
@@ -31,7 +33,14 @@ THINKING = "https://api-docs.deepseek.com/guides/thinking_mode"
 _REASONING = "https://api-docs.deepseek.com/guides/reasoning_model"
 _PREFIX = "https://api-docs.deepseek.com/guides/chat_prefix_completion"
 _CACHE = "https://api-docs.deepseek.com/guides/kv_cache"
-_VISION = "https://docs.rs/crate/deepseek-sdk/0.4.0/source/README.md (the vision model takes image_url)"
+_VISION = (
+    "https://api-docs.deepseek.com/guides/vision (deepseek-flash, and the alias deepseek-v4-flash-vision-exp, "
+    "take images: image_url parts and Files API ids)"
+)
+_FILE_ID = (
+    "https://api-docs.deepseek.com/guides/files_api (a file is referenced by file_id); Vercel's @ai-sdk/deepseek "
+    "DeepSeekContentPartFile: {type: 'file', file_id}"
+)
 
 FIELDS = frozenset(
     {
@@ -67,13 +76,16 @@ SERVER = Server(
     "DeepSeek",
     DOCS,
     hosts=("api.deepseek.com",),
-    models=(r"deepseek-(chat|reasoner|v\d[\w.-]*)",),
+    models=(r"deepseek-(chat|reasoner|flash|v\d[\w.-]*)",),
     fields=FIELDS,
     refuses=(Refusal("max_completion_tokens", DOCS, instead="max_tokens"),),
     extensions=(
         *(Extension(kinds.PROVIDER, kind, ("thinking",), THINKING) for kind in kinds.REQUESTS),
         *(Extension(kinds.PROVIDER, kind, ("reasoning_content",), _REASONING) for kind in kinds.MESSAGES),
         Extension(kinds.PROVIDER, "ChatCompletionAssistantMessageParam", ("prefix",), _PREFIX),
+        Extension(
+            kinds.PROVIDER, "DeepSeekFilePart", ("type", "file_id"), _FILE_ID, arm_of=kinds.USER_CONTENT, tag="file"
+        ),
         Extension(kinds.PROVIDER, "CompletionUsage", ("prompt_cache_hit_tokens", "prompt_cache_miss_tokens"), _CACHE),
     ),
     reasoning_field="reasoning_content",
@@ -82,7 +94,9 @@ SERVER = Server(
     efforts_source=THINKING,
     parts=frozenset({"text"}),
     parts_source=DOCS + " (message content is text)",
-    model_parts=(ModelParts(r"deepseek-([\w.-]*-)?vision[\w.-]*", frozenset({"text", "image_url", "file"}), _VISION),),
+    model_parts=(
+        ModelParts(r"deepseek-(flash|([\w.-]*-)?vision[\w.-]*)", frozenset({"text", "image_url", "file"}), _VISION),
+    ),
     image_files=True,
     rules=(
         ServerRule(

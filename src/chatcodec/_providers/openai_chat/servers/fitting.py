@@ -231,7 +231,7 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
             call.report(where, f"{kind} part", f"not sent: it takes {', '.join(sorted(taken))} ({source})")
             continue
         _fit_cache_marker(fields, where, call)
-        if kind in PART_KINDS:
+        if kind in PART_KINDS and not (kind == "file" and "file" not in fields):  # DeepSeek's flat file part: its own
             _fit_object(fields, PART_KINDS[kind], where, call)
         kept.append(fields)
     if changed or len(kept) < len(content):

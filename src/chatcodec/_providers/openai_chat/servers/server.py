@@ -81,9 +81,10 @@ class Server:
     """The MIME types its ``file`` part takes (``file_data``'s data URL); None: any. A
     ``text/*`` file it cannot take goes as the text it holds, another is dropped (reported)."""
     image_files: bool = False
-    """Whether its ``file`` part takes an image by Files-API id (DeepSeek's vision model:
-    ``{"type": "file", "file": {"file_id": ...}}``); else an image by file id is not sent,
-    reported (OpenAI's ``file`` part is for PDFs)."""
+    """Whether its ``file`` part takes an image by Files-API id, spelled with the id beside
+    the type (DeepSeek's vision model: ``{"type": "file", "file_id": ...}``, as it spells a
+    document by id too); else an image by file id is not sent, reported (OpenAI's ``file``
+    part is for PDFs, its id nested in ``file``)."""
     file_url_scheme: str | None = None
     """The scheme under which its ``image_url`` and ``video_url`` parts take a Files API id
     as a URL (Kimi's ``ms://<file-id>``, "moonshot storage"); None: a URL is fetched, and
