@@ -40,9 +40,9 @@ READINGS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         },
         {
             "type": "video",
-            "source": {
-                "type": "url",
-                "url": "https://generativelanguage.googleapis.com/v1beta/files/abc",
+            "source": {  # an upload's URI is its file id (issue 76: only Gemini fetches it)
+                "type": "file",
+                "file_id": "https://generativelanguage.googleapis.com/v1beta/files/abc",
                 "media_type": "video/mp4",
             },
         },

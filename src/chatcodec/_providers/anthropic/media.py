@@ -45,6 +45,8 @@ def image_source(part: Part, losses: LossRecorder, at: Steps) -> Mapping[str, An
     ``image/JPEG`` is a JPEG) but the API takes the four lower-case names only: one in other
     case is written lower case, reported."""
     source: Mapping[str, Any] = part["source"]
+    if not own_file_id(source, losses, at):
+        return None
     if source["type"] == "base64" and source["media_type"] not in IMAGE_TYPES:
         lowered = lower_case_source(
             source,
@@ -63,6 +65,18 @@ def image_source(part: Part, losses: LossRecorder, at: Steps) -> Mapping[str, An
     return source
 
 
+def own_file_id(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> bool:
+    """Whether a source is not a file id Anthropic could have given: its Files API ids are
+    tokens (``file_011CNha8iCJcU1wXNR6q4V8w``, https://platform.claude.com/docs/en/build-with-claude/files),
+    never a URI or a path. Gemini names an upload by its URI or ``files/<id>``; sent as a
+    ``file_id`` it is refused, so it is reported, not sent."""
+    if source["type"] != "file" or "/" not in source["file_id"]:
+        return True
+    why = "a URI or storage path (another provider's upload), not an Anthropic file id; not sent"
+    losses.add((*at, "source", "file_id"), "file id", why)
+    return False
+
+
 PDF = "application/pdf"
 PLAIN_TEXT_TYPE = "text/plain"
 
@@ -74,6 +88,8 @@ def document_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) 
     encodes (the same bytes, so nothing changes); any other base64 document would be
     rejected, so it is dropped and reported."""
     kind = source["type"]
+    if not own_file_id(source, losses, at):
+        return None
     if kind == "base64" and source["media_type"] != PDF:
         text = _plain_text(source["data"]) if source["media_type"] == PLAIN_TEXT_TYPE else None
         if text is not None:

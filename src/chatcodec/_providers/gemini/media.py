@@ -27,6 +27,7 @@ the bytes inline (base64) instead.
 from __future__ import annotations
 
 import mimetypes
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, Literal
@@ -112,6 +113,8 @@ def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] |
     bag = leftovers(part, (key,))
     if key == "inlineData":
         source: dict[str, Any] = {"type": "base64", "media_type": mime_type, "data": blob["data"]}
+    elif mime_type is not None and _FILES_API_URI.fullmatch(str(blob["fileUri"])):
+        source = {"type": "file", "file_id": blob["fileUri"], "media_type": mime_type}
     else:
         source = {"type": "url", "url": blob["fileUri"]}
         if mime_type is not None:
@@ -182,6 +185,13 @@ a BMP, GIF or TIFF image is refused (400 "Unsupported MIME type")."""
 FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
 """Where a Files API name (``files/abc123``) lives: an upload's ``uri`` is this prefix and
 its ``name`` (https://ai.google.dev/gemini-api/docs/files, ``file_data.file_uri``)."""
+
+
+_FILES_API_URI = re.compile(r"https://generativelanguage\.googleapis\.com/v\w+/files/[^/?#]+")
+"""An upload's ``uri`` in the Files API (``.../v1beta/files/abc123``,
+https://ai.google.dev/gemini-api/docs/files): read as a file id, not a URL, since no one but
+Gemini (with the caller's key) can fetch it; written back as it came (:func:`_file_data`), and
+reported by another provider's writer rather than sent as a URL it cannot download."""
 
 
 def _file_data(

@@ -35,6 +35,7 @@ from chatcodec._providers.openai_chat.server_media import (
     file_url_source,
     flat_file_id,
     image_file_part,
+    own_file_id,
     unfetched,
     untaken_file,
     video_document,
@@ -292,6 +293,8 @@ def _encode_image(part: Part, context: EncodeContext, at: Steps) -> dict[str, An
             return None
         url = written
     else:  # file
+        if not own_file_id(source, losses, at):
+            return None
         stored = file_url(part, KIT.own(metadata), context)
         image_file = image_file_part(part, context, at) if stored is None else None
         if stored is None and image_file is None:
@@ -359,9 +362,10 @@ def _encode_video(part: Part, context: EncodeContext, at: Steps) -> dict[str, An
     elif source["type"] == "base64":
         url = _data_url(source, losses, at)
     else:
-        url = file_url(part, bag, context)
-        if url is None:
-            losses.add(at, "video by file id", "video_url takes a URL or a data URL (Kimi's ms://<file-id>)")
+        url = file_url(part, bag, context) if own_file_id(source, losses, at) else ""
+        if not url:
+            if url is None:
+                losses.add(at, "video by file id", "video_url takes a URL or a data URL (Kimi's ms://<file-id>)")
             return None
         _media_type_loss(source.get("media_type"), losses, at)
     clip_losses(part, losses, at)
@@ -390,13 +394,11 @@ def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str,
             return None
         file["file_data"] = file_data
     elif kind == "file":
+        if not own_file_id(source, losses, at):
+            return None
         _media_type_loss(source.get("media_type"), losses, at)
         if flat_file_id(part, context) and not file:
-            for field in ("title", "filename"):
-                if part.get(field) is not None:
-                    losses.add((*at, field), f"document {field}", "a file part by id spelled flat has no name")
-            wire = {**wire_fields(bag), "type": "file", "file_id": source["file_id"]}
-            return _with_breakpoint(wire, part, losses, at)
+            return _flat_file(part, bag, losses, at)
         file["file_id"] = source["file_id"]
     elif kind == "text":
         losses.add(at, "plain-text document", "OpenAI has no text documents; sent as a text part")
@@ -407,6 +409,16 @@ def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str,
     unnamed = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
     write_filename(part, file, losses, at, unnamed=unnamed, words=_FILE_WORDS)
     wire = {**wire_fields(bag), "type": "file", "file": file}
+    return _with_breakpoint(wire, part, losses, at)
+
+
+def _flat_file(part: Part, bag: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """DeepSeek's file part by id (:func:`.server_media.flat_file_id`): the id beside the
+    type, with no place for a title or file name (reported)."""
+    for field in ("title", "filename"):
+        if part.get(field) is not None:
+            losses.add((*at, field), f"document {field}", "a file part by id spelled flat has no name")
+    wire = {**wire_fields(bag), "type": "file", "file_id": part["source"]["file_id"]}
     return _with_breakpoint(wire, part, losses, at)
 
 

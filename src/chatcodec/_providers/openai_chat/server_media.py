@@ -137,6 +137,17 @@ def image_file_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) 
     return {"type": "file", "file_id": part["source"]["file_id"]}
 
 
+def own_file_id(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> bool:
+    """Whether a file id could be a Chat server's own: OpenAI's (``file-abc123``), DeepSeek's
+    (``file-api-...``) and Kimi's are tokens, never a URI or a path. Gemini names an upload by
+    its URI or ``files/<id>``; sent as a ``file_id`` it is refused, so it is reported, not sent."""
+    if "/" not in source["file_id"]:
+        return True
+    why = "a URI or storage path (another provider's upload), not a file id an OpenAI Chat server gave; not sent"
+    losses.add((*at, "source", "file_id"), "file id", why)
+    return False
+
+
 def flat_file_id(part: Mapping[str, Any], context: EncodeContext) -> bool:
     """Whether a part by Files-API id is written ``{"type": "file", "file_id": ...}``: for a
     named server whose file part spells it so (DeepSeek's, :attr:`~.servers.server.Server.image_files`:

@@ -347,6 +347,8 @@ def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
         case "base64":
             bag["image_url"] = data_url(source, losses, at)
         case _:  # a file
+            if not _own_file_id(source, losses, at):
+                return None
             bag["file_id"] = source["file_id"]
             _media_type_loss(source.get("media_type"), losses, at)
     wire = {**bag, "type": "input_image"}
@@ -356,6 +358,17 @@ def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
     elif "detail" not in absent_keys(own):
         wire.setdefault("detail", "auto")
     return wire
+
+
+def _own_file_id(source: Part, losses: LossRecorder, at: Steps) -> bool:
+    """Whether a file id could be OpenAI's: its ids are tokens (``file-abc123``), never a URI
+    or a path. Gemini names an upload by its URI or ``files/<id>``; sent as a ``file_id`` it
+    is refused, so it is reported, not sent."""
+    if "/" not in source["file_id"]:
+        return True
+    why = "a URI or storage path (another provider's upload), not an OpenAI file id; not sent"
+    losses.add((*at, "source", "file_id"), "file id", why)
+    return False
 
 
 def _url(url: str, losses: LossRecorder, at: Steps) -> str:
@@ -372,6 +385,8 @@ def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, A
         case "base64":
             bag["file_data"] = data_url(source, losses, at)
         case "file":
+            if not _own_file_id(source, losses, at):
+                return None
             bag["file_id"] = source["file_id"]
             _media_type_loss(source.get("media_type"), losses, at)
         case "url":
