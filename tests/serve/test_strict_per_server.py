@@ -29,3 +29,15 @@ def test_validating_serve_reads_a_body_for_its_routes_server(fake: FakeUpstream)
     assert taken.status_code == 200
     assert refused.status_code == 400
     assert "thinking" in refused.json()["error"]["message"]
+
+
+def test_validating_serve_refuses_two_anthropic_tools_of_one_name(fake: FakeUpstream) -> None:
+    """Issue 76: ``serve --validate`` holds an Anthropic body to the API's "tools: Tool names
+    must be unique." before sending it (the strict reading ``decode_request`` does)."""
+    tool = {"name": "lookup", "input_schema": {"type": "object"}}
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}
+    headers = {"x-api-key": "k", "anthropic-version": "2023-06-01"}
+    with proxy("anthropic", "anthropic", fake.base, validate=True) as origin:
+        refused = httpx.post(f"{origin}/v1/messages", json={**body, "tools": [tool, tool]}, headers=headers, timeout=30)
+    assert refused.status_code == 400
+    assert "Tool names must be unique." in refused.json()["error"]["message"]
