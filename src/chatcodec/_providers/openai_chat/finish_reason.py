@@ -6,6 +6,13 @@ failed mid-generation) and DeepSeek ``insufficient_system_resource`` (the reques
 off for capacity) both mean the answer is broken, so they map to ``error``; anything else
 is ``other`` with the word kept in ``raw``.
 
+Gemini's OpenAI-compatible endpoint, OSS servers and at times OpenAI's own models end a
+turn that calls tools with ``stop`` (microsoft/autogen#4878, BerriAI/litellm#10485,
+ENTERPILOT/GoModel#124 for gpt-4o-mini; an agent such as Claude Code then stops without
+running the tool). As Gemini's ``STOP`` and Ollama's ``stop``,
+``stop`` is therefore ``tool_calls`` when the message holds a call (the caller says so),
+with the raw word kept, and it is written back as ``stop``.
+
 A ``refusal`` (Anthropic's ``stop_reason: "refusal"``: "streaming classifiers intervened
 to handle potential policy violations", Anthropic "Handling stop reasons") is written
 ``content_filter``, OpenAI's word for an answer its policy stopped (litellm and the Vercel
@@ -56,13 +63,17 @@ MARKER = "_finish_reason"
 """Bag key holding a non-standard raw value this codec read, so it is written back."""
 
 
-def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
+def decode_finish_reason(
+    raw: str | None, bag: dict[str, Any], *, has_tool_calls: bool = False
+) -> dict[str, Any] | None:
     """A wire value as a canonical finish-reason dict (None while a stream runs); a
     non-standard word is also recorded in ``bag`` so it is written back."""
     if raw is None:
         return None
     if raw not in STANDARD:
         bag[MARKER] = raw
+    if raw == "stop" and has_tool_calls:
+        return {"unified": "tool_calls", "raw": raw}
     return {"unified": _UNIFIED.get(raw, "other"), "raw": raw}
 
 
@@ -78,6 +89,8 @@ def encode_finish_reason(
     unified: UnifiedFinishReason = reason["unified"]
     if raw is not None and _UNIFIED.get(raw, "other") == unified and (raw in STANDARD or raw == bag.get(MARKER)):
         return raw
+    if raw == "stop" and unified == "tool_calls":
+        return raw  # a server's word for a turn that called tools
     if unified == "refusal":
         why = "OpenAI has no refusal finish_reason; sent 'content_filter', its word for an answer a policy stopped"
         losses.add(at, "finish reason 'refusal'", why, "metadata")

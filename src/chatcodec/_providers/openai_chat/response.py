@@ -92,7 +92,9 @@ def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     message = decode_assistant(choice["message"], response=True)
     canonical: dict[str, Any] = {"index": choice["index"], "message": message}
     bag = leftovers(choice, ("index", "message", *present(choice, "finish_reason")))
-    finish_reason = decode_finish_reason(choice.get("finish_reason"), bag)
+    content = message["content"]
+    has_calls = content.__class__ is list and any(part["type"] == "tool_use" for part in content)
+    finish_reason = decode_finish_reason(choice.get("finish_reason"), bag, has_tool_calls=has_calls)
     if finish_reason is not None:
         canonical["finish_reason"] = finish_reason
     tokens = read_choice_logprobs(bag.get("logprobs"))

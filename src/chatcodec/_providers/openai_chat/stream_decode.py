@@ -542,6 +542,7 @@ class StreamDecoder(FeedByReading):
 
     def _finish(self, state: ChoiceState, number: int, finish: str) -> None:
         extras, self._extras = self._extras, None  # the finishing choice's, not the empty part settled here
+        called = bool(state.tools or state.custom)  # calls are kept to the finish, a custom one to the next call
         cited, bag_of_text, extras = citations.finish_citations(extras, state.open, state.annotations)
         self._settle(state, number, refusal=True)
         self._flush_custom(state, number)
@@ -555,7 +556,7 @@ class StreamDecoder(FeedByReading):
         state.thinking, state.tools, state.block, state.annotations = {}, {}, None, []
         state.finish_word = finish
         bag: dict[str, Any] = {}  # the choice's: the finish word's marker, the chunk's choice extras
-        reason = decode_finish_reason(finish, bag) or {}
+        reason = decode_finish_reason(finish, bag, has_tool_calls=called) or {}
         bag.update(extras or {})
         message_fields = bag.pop("delta", None)
         if message_fields is not None:  # the finish chunk's delta: the message's own fields
