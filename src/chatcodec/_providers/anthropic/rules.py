@@ -14,7 +14,8 @@ own re-encode (``request.py``), so a same-provider round trip stays exact.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.anthropic.markers import DEFAULT_MAX_TOKENS
 from chatcodec._providers.families.claude.model_limits import MODELS_SOURCE, NO_EXTENDED_THINKING, drop_thinking
@@ -52,6 +53,9 @@ from chatcodec.contract import (
     is_default,
     range_rule,
 )
+
+if TYPE_CHECKING:
+    from chatcodec._providers.anthropic.servers.server import Server
 
 _MESSAGES = "https://platform.claude.com/docs/en/api/messages"
 
@@ -371,3 +375,26 @@ RULES = ProviderRules(
     ),
 )
 """Anthropic's table (:mod:`chatcodec._providers.contract.target_rules`)."""
+
+
+@cache
+def server_rules(server: Server) -> ProviderRules:
+    """The table in force for a body written for an Anthropic-compatible server
+    (``options={"server": ...}``): the required fields and the sampling ranges (the
+    server's own where it documents others), and none of the API-version or Claude-model
+    rules. Those are the rules of Anthropic's API and of Claude models; such a server runs
+    its own models behind the API's shape and says itself what it takes: DeepSeek
+    documents ``anthropic-version`` as ignored and ``temperature`` and ``top_p`` as taken
+    (https://api-docs.deepseek.com/guides/anthropic_api), MiniMax lists both as taken
+    (https://platform.minimax.io/docs/api-reference/text-anthropic-api), and Kimi and Z.ai,
+    publishing no list, serve Kimi and GLM models whose own APIs take both. What a server
+    does not take its record leaves out (:mod:`.servers.fitting`)."""
+    ranges = SAMPLING_RANGES if server.sampling_ranges is None else server.sampling_ranges
+    return ProviderRules(
+        provider=RULES.provider,
+        api_versions=RULES.api_versions,
+        default_version=RULES.default_version,
+        version_source=RULES.version_source,
+        rules=(range_rule(ranges),),
+        required=RULES.required,
+    )

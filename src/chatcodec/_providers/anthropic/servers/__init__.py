@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.anthropic.rules import server_rules
 from chatcodec._providers.anthropic.servers import deepseek, kimi, minimax, zai
 from chatcodec._providers.anthropic.servers.fitting import fit_request
 from chatcodec._providers.anthropic.servers.server import Server, ServerCall
@@ -45,10 +46,13 @@ def server_for_url(url: str) -> Server | None:
 
 def fit_written(wire: dict[str, Any], context: EncodeContext) -> None:
     """``wire`` (the body written) fitted to the server the options name, if any
-    (:func:`~.fitting.fit_request`)."""
+    (:func:`~.fitting.fit_request`), and the context's rules made that server's: its own
+    models behind the API's shape, not the API's version and Claude rules
+    (:func:`~chatcodec._providers.anthropic.rules.server_rules`)."""
     server = TABLE.chosen(context.options)
     if server is None:
         return
+    context.rules = server_rules(server)
     model = wire.get("model")
     # the class itself, not the alias ServerCall (kit's ServerCall[Server]): see openai_chat/servers
     call: ServerCall = kit_servers.ServerCall(

@@ -5,7 +5,9 @@ Its compatibility page lists every field with a status
 Details"): ``container``, ``mcp_servers``, ``service_tier`` and ``top_k`` are ignored;
 ``thinking`` is taken without ``budget_tokens``; ``output_config`` takes only ``effort``
 (the thinking-mode guide: https://api-docs.deepseek.com/guides/thinking_mode);
-``metadata`` only ``user_id``. On tools ``cache_control`` is ignored, on ``tool_choice``
+``metadata`` only ``user_id``; the ``anthropic-version`` header is ignored, and
+``temperature`` (0 to 2) and ``top_p`` are taken, so the Messages API's version and range
+rules are not DeepSeek's (``rules.server_rules``). On tools ``cache_control`` is ignored, on ``tool_choice``
 ``disable_parallel_tool_use``; in messages ``cache_control`` and ``citations`` on text,
 ``cache_control`` on tool calls and results and ``is_error`` on results are ignored;
 ``redacted_thinking``, ``document``, ``search_result`` and the server-tool blocks are
@@ -17,6 +19,7 @@ Claude model names are mapped to its own (``claude-opus*`` to ``deepseek-v4-pro`
 from __future__ import annotations
 
 from chatcodec._providers.anthropic.servers.server import Refusal, Server
+from chatcodec.contract import SamplingRange
 
 DOCS = "https://api-docs.deepseek.com/guides/anthropic_api"
 _THINKING = "https://api-docs.deepseek.com/guides/thinking_mode"
@@ -40,6 +43,12 @@ FIELDS = frozenset(
 )
 """The request fields its page lists as supported."""
 
+SAMPLING_RANGES = (
+    SamplingRange("temperature", 0.0, 2.0, DOCS + ' (temperature: "Fully Supported (range [0.0 ~ 2.0])")'),
+    SamplingRange("top_p", 0.0, 1.0, DOCS + " (top_p: Fully Supported; the Messages API's range)"),
+)
+"""Its ``temperature`` goes to 2, as on its OpenAI-format API."""
+
 SERVER = Server(
     "deepseek",
     "DeepSeek",
@@ -61,7 +70,11 @@ SERVER = Server(
     blocks=frozenset({"text", "image", "thinking", "tool_use", "tool_result"}),
     blocks_source=DOCS + " (Message Fields)",
     tool_types=frozenset({"custom"}),
-    notes=(f"Claude model names are mapped to DeepSeek's (`claude-opus*` to `deepseek-v4-pro`) ({DOCS})",),
+    sampling_ranges=SAMPLING_RANGES,
+    notes=(
+        f"Claude model names are mapped to DeepSeek's (`claude-opus*` to `deepseek-v4-pro`) ({DOCS})",
+        f"`anthropic-version` is ignored: `temperature` (0 to 2) and `top_p` are sent under every version ({DOCS})",
+    ),
     semconv_name="deepseek",
 )
 """DeepSeek."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chatcodec.contract import SamplingRange
 from chatcodec.contract import servers as kit_servers
 
 __all__ = ["HOSTED_BY_ANTHROPIC", "Refusal", "Server", "ServerCall", "ServerRule"]
@@ -51,6 +52,9 @@ class Server:
     tools such as ``web_search_20250305`` run on Anthropic's servers); None: every type."""
     rules: tuple[ServerRule, ...] = ()
     """What field lists cannot say."""
+    sampling_ranges: tuple[SamplingRange, ...] | None = None
+    """The sampling ranges it documents, where they differ from the Messages API's
+    (DeepSeek's ``temperature`` goes to 2); None: the API's."""
     notes: tuple[str, ...] = ()
     """Other differences, for the docs (one line each, with its source)."""
     semconv_name: str = ""
