@@ -76,12 +76,18 @@ _EVENT_STREAM = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_run
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
 
 _CONVERSE = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html"
+_PROJECT = f"{_CONVERSE} (projectIdentifier); botocore 1.44.8 bedrock-runtime service model (ConverseRequest)"
 
 EXTENSIONS: tuple[Extension, ...] = (
     Extension(PROVIDER, "*", ("p",), _EVENT_STREAM),
     # In the URL on the wire (botocore's ``location: uri``), a parameter of boto3's
     # ``converse(modelId=...)``: the body as boto3 takes it holds it, and chatcodec writes it.
     *(Extension(PROVIDER, kind, ("modelId",), _CONVERSE) for kind in ("ConverseRequest", "ConverseStreamRequest")),
+    # botocore 1.44.8 adds it (the project an invocation is billed to; newer than the pinned SDK).
+    *(
+        Extension(PROVIDER, kind, ("projectIdentifier",), _PROJECT)
+        for kind in ("ConverseRequest", "ConverseStreamRequest")
+    ),
     Extension(
         PROVIDER,
         "TokenUsage",
@@ -89,8 +95,8 @@ EXTENSIONS: tuple[Extension, ...] = (
         _RECORDED + "bedrock-converse/response/cache_read_usage_cache_details.json",
     ),
 )
-"""The event stream's padding member on every event; ``modelId`` as boto3 takes it; usage beyond
-botocore (strict reading accepts them)."""
+"""The event stream's padding member on every event; ``modelId`` as boto3 takes it;
+``projectIdentifier`` (botocore 1.44.8); usage beyond botocore (strict reading accepts them)."""
 
 EDGE = Edge(
     PROVIDER,
