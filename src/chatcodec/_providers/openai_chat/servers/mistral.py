@@ -10,7 +10,9 @@ any other provider: the writer puts each thinking part in its place in ``content
 ``thinking`` chunk for this server (interleaved thinking keeps its order: ``servers.prepare``),
 and the ``thinking_chunks`` rule moves reasoning still in ``reasoning_content`` (this format's
 own, or a caller's ``reasoning_field``) into a leading ``thinking`` chunk (Mistral reads no
-reasoning field); ``reasoning_effort`` is
+reasoning field); only its reasoning models take it back (the ``reasoning_models`` rule:
+another model answers 400, code 3051), so for any other the chunks are not sent, reported;
+``reasoning_effort`` is
 ``none`` or ``high`` (https://docs.mistral.ai/capabilities/reasoning/adjustable); documents ride in
 ``document_url`` parts (https://docs.mistral.ai/capabilities/document_ai/basic_ocr/): a PDF
 ``file`` part (a data URL in ``file_data``) is sent as one, a file by id is not (the part
@@ -22,6 +24,7 @@ does, reported.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from chatcodec._providers.openai_chat.servers import kinds
@@ -55,6 +58,15 @@ FIELDS = frozenset(
 )
 """The request fields Mistral's reference lists."""
 _DOCUMENTS = "https://docs.mistral.ai/capabilities/document_ai/basic_ocr/"
+_REASONING_MODELS_SOURCE = (
+    f"{_REASONING} (models: mistral-small-latest, mistral-medium-3-5; magistral-small/medium native, deprecated); "
+    "mistral-small-2603 is Small 4 and mistral-medium-latest Medium 3.5, both reasoning "
+    "(https://github.com/zed-industries/zed/pull/61393); Mistral Large is no reasoning model "
+    "(https://github.com/truefoundry/models/pull/488); others answer reasoning input with 400, code 3051"
+)
+REASONING_MODELS = re.compile(r"magistral-|mistral-small-(latest|2603)\b|mistral-medium-(latest|3-5)\b")
+"""The Mistral models that take ``thinking`` chunks back: Magistral and the adjustable
+reasoning models (Small 4, Medium 3.5)."""
 
 
 def _prefix(call: ServerCall) -> None:
@@ -79,6 +91,23 @@ def _thinking_chunks(call: ServerCall) -> None:
         parts: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) and content else []
         parts = list(as_list(content) or parts)
         fields["content"] = [{"type": "thinking", "thinking": [{"type": "text", "text": reasoning}]}, *parts]
+
+
+def _reasoning_models(call: ServerCall) -> None:
+    """``thinking`` chunks are not sent to a model that does not reason (a model not
+    named: left as written)."""
+    model = call.model
+    if model is None or REASONING_MODELS.search(model.lower()):
+        return
+    for index, message in enumerate(as_list(call.body.get("messages")) or ()):
+        fields = as_dict(message) or {}
+        content = as_list(fields.get("content")) if fields.get("role") == "assistant" else None
+        if not content or not any((as_dict(part) or {}).get("type") == "thinking" for part in content):
+            continue
+        kept = [part for part in content if (as_dict(part) or {}).get("type") != "thinking"]
+        fields["content"] = kept or ("" if not fields.get("tool_calls") else None)
+        why = f"not sent: {model} is no Mistral reasoning model and refuses reasoning input ({_REASONING})"
+        call.report(("messages", index, "content"), "thinking", why)
 
 
 def _documents(call: ServerCall) -> None:
@@ -155,6 +184,12 @@ SERVER = Server(
             "(another provider's thinking goes in its place, each part a chunk)",
             _REASONING,
             _thinking_chunks,
+        ),
+        ServerRule(
+            "reasoning_models",
+            "`thinking` chunks not sent to a model other than Magistral, Mistral Small 4 and Medium 3.5",
+            _REASONING_MODELS_SOURCE,
+            _reasoning_models,
         ),
         ServerRule(
             "documents",
