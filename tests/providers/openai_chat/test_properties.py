@@ -125,10 +125,15 @@ def openai_assistant_content(draw: st.DrawFn, *, response: bool = False) -> list
     for index in range(draw(st.integers(0, 2))):
         entry = {
             "type": "reasoning.text",
-            "format": draw(st.sampled_from(["anthropic-claude-v1", "unknown"])),
+            # an answer's Claude entry (read as Claude's thinking, issue 76) is replayed as a stream with its
+            # bag at its end, after its field was chosen: tests/providers/test_openrouter_claude_thinking.py
+            "format": draw(st.sampled_from(["unknown"] if response else ["anthropic-claude-v1", "unknown"])),
             "index": index,
         }
-        parts.append(own_thinking("reasoning_details", "d:" + draw(TEXT), draw(st.one_of(st.none(), WORD)), **entry))
+        part = own_thinking("reasoning_details", "d:" + draw(TEXT), draw(st.one_of(st.none(), WORD)), **entry)
+        if entry["format"] == "anthropic-claude-v1":
+            part = part.model_copy(update={"provider": "anthropic"})  # Claude's thinking (issue 76)
+        parts.append(part)
     if draw(st.booleans()):
         parts.append(TextPart(text=draw(TEXT), cache_control=None if response else draw(CACHE)))
     if draw(st.booleans()):
@@ -250,14 +255,13 @@ OPENAI_USAGE = st.builds(
 @st.composite
 def openai_responses(draw: st.DrawFn) -> ChatResponse:
     count = draw(st.integers(1, 3))
-    choices = [
-        ResponseChoice(
-            index=index,
-            message=AssistantMessage(content=draw(openai_assistant_content(response=True))),
-            finish_reason=draw(_finish_reasons()),
-        )
-        for index in range(count)
-    ]
+    choices = []
+    for index in range(count):
+        content = draw(openai_assistant_content(response=True))
+        reason = draw(_finish_reasons())
+        if reason.raw == "stop" and any(isinstance(part, ToolUsePart) for part in content):
+            reason = FinishReason(unified="tool_calls", raw="stop")  # a turn that calls stops as one (issue 76)
+        choices.append(ResponseChoice(index=index, message=AssistantMessage(content=content), finish_reason=reason))
     fingerprint = draw(st.one_of(st.none(), WORD))
     return ChatResponse(
         id=draw(WORD),

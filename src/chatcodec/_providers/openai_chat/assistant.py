@@ -346,9 +346,7 @@ def _write_plain_turn(
             kind == "thinking"
             and reasoning_field is None
             and part.get("provider") != PROVIDER
-            and not (
-                "provider_metadata" in part and reasoning.is_block(part)
-            )  # a Claude part read from Anthropic has no bag
+            and not reasoning.read_here(part)  # a Claude part read from Anthropic has no bag
         ):
             dropped.append(index)
         elif kind == "thinking" and thought is None and not texts and not calls and _own_reasoning_content(part):

@@ -18,8 +18,9 @@ compatible servers each chose a spelling:
 
 Each becomes a :class:`~chatcodec.ThinkingPart` with ``provider="openai-chat"`` whose
 metadata bag names its ``field`` (and keeps the rest of a ``reasoning_details`` entry), so
-encoding writes it back where it came from. OpenRouter repeats the text of
-``reasoning_details`` in ``reasoning``, and vLLM has sent the same text as both
+encoding writes it back where it came from; an entry of OpenRouter's Claude format is
+``provider="anthropic"`` (:func:`detail_provider`), so its signature reaches Claude again.
+OpenRouter repeats the text of ``reasoning_details`` in ``reasoning``, and vLLM has sent the same text as both
 ``reasoning_content`` and ``reasoning``; such a copy is not a second part but an ``_also``
 marker on the parts it repeats.
 
@@ -84,6 +85,7 @@ OUTPUT_DEFAULT = "reasoning_content"
 
 FORMATS = {"anthropic": "anthropic-claude-v1", "gemini": "google-gemini-v1", "openai-responses": "openai-responses-v1"}
 """OpenRouter's ``format`` names for reasoning replayed from other providers."""
+CLAUDE_FORMAT = FORMATS[BLOCK_PROVIDER]
 
 
 # --- decode --------------------------------------------------------------------------
@@ -173,6 +175,20 @@ def is_block(part: Thinking) -> bool:
     return KIT.marker(part.get("provider_metadata"), BLOCK) is True
 
 
+def is_claude_detail(provider: str | None, metadata: Mapping[str, Any] | None) -> bool:
+    """Whether a part of ``provider`` with ``metadata`` is Claude's thinking this codec read
+    from ``reasoning_details`` (:func:`decode_detail`), so it is written back there."""
+    return provider == BLOCK_PROVIDER and KIT.marker(metadata, "field") == DETAILS
+
+
+def read_here(part: Thinking) -> bool:
+    """Whether ``part``, Claude's, was read by this codec (from ``thinking_blocks`` or
+    ``reasoning_details``), so its own field holds it without the ``reasoning_field`` option."""
+    return "provider_metadata" in part and (
+        is_block(part) or is_claude_detail(part.get("provider"), part["provider_metadata"])
+    )
+
+
 def claude_thinking(part: Thinking) -> bool:
     """Whether ``part`` is Claude's signed or redacted thinking, which only a thinking block carries."""
     return part.get("provider") in CLAUDE_SIGNERS and bool(part.get("signature") or part.get("encrypted"))
@@ -188,8 +204,21 @@ def _copied_by_reasoning(
     return []
 
 
+def detail_provider(detail: Mapping[str, Any]) -> str:
+    """Whose thinking a ``reasoning_details`` entry holds: Claude's (:data:`BLOCK_PROVIDER`)
+    for OpenRouter's Claude format, signed or not (as a thinking block, so a stream, which
+    opens the part before its signature arrives, reads the same part), else this format's."""
+    return BLOCK_PROVIDER if detail.get("format") == CLAUDE_FORMAT else PROVIDER
+
+
 def decode_detail(detail: Mapping[str, Any]) -> dict[str, Any]:
-    """One ``reasoning_details`` entry as a thinking part (the entry's other keys in its bag)."""
+    """One ``reasoning_details`` entry as a thinking part (the entry's other keys in its
+    bag). An entry of OpenRouter's Claude format (``anthropic-claude-v1``) is Claude's
+    thinking (:func:`detail_provider`), as chatcodec
+    writes Anthropic's for OpenRouter (:func:`_foreign_entries`) and OpenRouter returns
+    Claude's (https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks):
+    replayed to Anthropic or Bedrock, it goes back as a signed thinking block; its bag still
+    says it came from ``reasoning_details`` (:func:`is_claude_detail`), where it is written back."""
     canonical: dict[str, Any] = {"type": "thinking", "text": "", "provider": PROVIDER}
     mapped: list[str] = []
     kind = detail.get("type")
@@ -205,6 +234,7 @@ def decode_detail(detail: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(detail.get("signature"), str):
         canonical["signature"] = detail["signature"]
         mapped.append("signature")
+    canonical["provider"] = detail_provider(detail)
     bag = {"field": DETAILS, **leftovers(detail, mapped)}
     if kind != "reasoning.encrypted":
         key = "summary" if kind == "reasoning.summary" else "text"
@@ -263,6 +293,8 @@ def field_for(part: Thinking, reasoning_field: str | None) -> str | None:
             return str(field)
     if is_block(part):
         return BLOCKS
+    if is_claude_detail(part.get("provider"), part.get("provider_metadata")):
+        return DETAILS
     return reasoning_field
 
 
@@ -289,7 +321,7 @@ class ReasoningWriter:
 
     def add(self, part: Thinking, field: str, at: Steps) -> None:
         """Write ``part`` to ``field`` (one of :data:`FIELDS`, or :data:`BLOCKS`)."""
-        own = part.get("provider") == PROVIDER or is_block(part)
+        own = part.get("provider") == PROVIDER or read_here(part)
         bag = KIT.own(part.get("provider_metadata")) if own else {}
         text: str = part.get("text", "")
         if field == BLOCKS:

@@ -396,7 +396,8 @@ class StreamDecoder(FeedByReading):
             text_key = "summary" if kind == "reasoning.summary" else "text"
             if text_key not in fragment:  # a signature-only entry, as reasoning.decode_detail marks it
                 bag["_absent"] = [text_key]
-            thinking = self.builder.open_thinking(number, state.take(), provider=PROVIDER, metadata={PROVIDER: bag})
+            provider = reasoning.detail_provider(fragment)
+            thinking = self.builder.open_thinking(number, state.take(), provider=provider, metadata={PROVIDER: bag})
             state.details[key] = thinking
             state.open.append(thinking)
         target = state.details[key]

@@ -67,16 +67,15 @@ def start(
 ) -> None:
     """Open the part's route: its own field, the ``option``'s, or held back to its end."""
     KIT.report_foreign(losses, event.provider_metadata, at)
-    bag = KIT.own(event.provider_metadata) if event.provider == PROVIDER else {}
+    own = event.provider == PROVIDER or reasoning.is_claude_detail(event.provider, event.provider_metadata)
+    bag = KIT.own(event.provider_metadata) if own else {}
     field_name = bag.get("field")
     if event.provider == PROVIDER and field_name not in (*reasoning.FIELDS, reasoning.CONTENT):
         state.thinking[event.index] = ThinkingRoute(None, held=[])  # its field comes with its end
         return
-    target = str(field_name) if event.provider == PROVIDER else option
+    target = str(field_name) if own else option
     route = ThinkingRoute(target, block=stream_indexes.next_content(state) if target == reasoning.CONTENT else 0)
-    if event.provider != PROVIDER and (
-        event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
-    ):
+    if not own and (event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True):
         route.blocks = target in reasoning.STRING_FIELDS
         route.block = stream_indexes.next_block(state)
         if KIT.marker(event.provider_metadata, reasoning.BLOCK) is True:  # read from thinking_blocks
@@ -159,7 +158,9 @@ def whole(
     writer.add(part, target, where)
     fields = writer.fields(where)
     state = choice()
-    own_detail = model.provider == PROVIDER and KIT.own(model.provider_metadata).get("field") == reasoning.DETAILS
+    own_detail = (
+        model.provider == PROVIDER or reasoning.is_claude_detail(model.provider, model.provider_metadata)
+    ) and KIT.own(model.provider_metadata).get("field") == reasoning.DETAILS
     if reasoning.DETAILS in fields:  # numbered by the writer from 0: this stream's next indexes instead
         entries = as_list(fields[reasoning.DETAILS]) or []
         kept = [entry if own_detail else stream_indexes.unindexed(entry) for entry in entries]
