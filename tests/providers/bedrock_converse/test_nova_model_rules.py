@@ -16,6 +16,8 @@ from chatcodec.contract import TargetRule
 PDF = base64.b64encode(b"%PDF-1.7\n").decode()
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
 IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
+ASKED = {"type": "text", "text": "Read these."}
+"""The question beside documents (Converse refuses documents with no text in their message)."""
 VIDEO = {"type": "video", "source": {"type": "url", "url": "s3://bucket/clip.mp4", "media_type": "video/mp4"}}
 
 
@@ -73,9 +75,9 @@ def test_a_text_document_past_4_5_mb_is_not_sent_and_a_pdf_is() -> None:
     models, the 4.5 MB document size restriction doesn't apply to PDF and DOCX formats",
     https://docs.aws.amazon.com/bedrock/latest/userguide/inference-api-restrictions.html)."""
     big = base64.b64encode(bytes(5 * 1024 * 1024)).decode()
-    content = [_document(0, big, "text/plain"), _document(1, big)]
+    content = [_document(0, big, "text/plain"), _document(1, big), ASKED]  # Converse wants text beside documents
     body, reported = _encode("us.amazon.nova-lite-v1:0", content)
-    assert [block["document"]["format"] for block in body["messages"][0]["content"]] == ["pdf"]
+    assert [block["document"]["format"] for block in body["messages"][0]["content"] if "document" in block] == ["pdf"]
     assert [loss.path for loss in reported] == ["$.messages[0].content[0]"]
     assert "4.5 MB" in reported[0].why
 
@@ -116,9 +118,9 @@ def test_nova_2_lite_on_converse_keeps_its_reasoning_config_and_media() -> None:
 def test_another_vendor_on_converse_gets_none_of_nova_s_rules() -> None:
     """A Claude id is no Nova model: six documents and two videos are sent as given (the
     permissive rule; Claude's own limits are Claude's rules)."""
-    content = [*(_document(index) for index in range(6)), VIDEO, VIDEO]
+    content = [*(_document(index) for index in range(6)), VIDEO, VIDEO, ASKED]
     body, reported = _encode("us.anthropic.claude-sonnet-4-5-20250929-v1:0", content)
-    assert len(body["messages"][0]["content"]) == 8
+    assert len(body["messages"][0]["content"]) == 9
     assert reported == []
 
 

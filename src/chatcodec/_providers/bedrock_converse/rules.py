@@ -200,6 +200,43 @@ def _nova_reasoning_config(call: RuleCall) -> None:
         del call.body["additionalModelRequestFields"]
 
 
+DOCUMENT_TEXT_SOURCE = (
+    "https://github.com/BerriAI/litellm/pull/36499 ; https://github.com/maximhq/bifrost/pull/5817 "
+    '(Converse answers 400 "A text block must be included when using documents. Add a text block and retry '
+    'your request.", as to Claude Code reading a PDF; litellm and bifrost add a placeholder text block)'
+)
+DOCUMENT_TEXT = "."
+"""The text sent beside the documents of a user turn with none: the least text Converse
+takes (it refuses a blank text block too: "text content blocks must contain non-whitespace
+text"), so the model reads nothing that was not asked."""
+
+
+def _document_text(call: RuleCall) -> None:
+    """A user turn holding a document and no text gets one text block, after its blocks
+    (before a trailing ``cachePoint``, which marks the end of what is cached)."""
+    for index, message in enumerate(as_list(call.body.get("messages")) or ()):
+        fields = as_dict(message)
+        if fields is None or fields.get("role") != "user":
+            continue
+        blocks = as_list(fields.get("content"))
+        if not blocks or not any(isinstance(block, dict) and "document" in block for block in blocks):
+            continue
+        if any(_has_text(block) for block in blocks):
+            continue
+        end = len(blocks)
+        while end and isinstance(blocks[end - 1], dict) and "cachePoint" in blocks[end - 1]:
+            end -= 1
+        fields["content"] = [*blocks[:end], {"text": DOCUMENT_TEXT}, *blocks[end:]]
+        why = f"added {DOCUMENT_TEXT!r}: Converse refuses a message holding documents and no text"
+        call.report(("messages", index, "content", end), "text block", why)
+
+
+def _has_text(block: object) -> bool:
+    fields = as_dict(block)
+    text = fields.get("text") if fields is not None else None
+    return isinstance(text, str) and bool(text.strip())
+
+
 def _system_turns(call: RuleCall) -> None:
     """Claude on Bedrock has no mid-conversation system turns: folded into ``system``."""
     fold_system_turns(call, lambda text: {"text": text})
@@ -257,6 +294,13 @@ RULES = ProviderRules(
             families=(NO_PROMPT_CACHING,),
         ),
         *media_rules(documents=True),
+        TargetRule(
+            "document_text",
+            f"a user turn holding a document and no text is sent a text block `{DOCUMENT_TEXT}`",
+            DOCUMENT_TEXT_SOURCE,
+            _document_text,
+            looks_for="document",
+        ),
         TargetRule(
             "reasoning_config",
             "`additionalModelRequestFields.reasoningConfig` (or `thinking`, or `outputConfig.effort`) not sent",
