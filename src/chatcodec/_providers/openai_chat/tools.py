@@ -2,7 +2,8 @@
 
 A ``function`` tool is a canonical :class:`~chatcodec.ToolDefinition`; any other tool
 (``custom`` tools, a compatible server's own kinds) is kept whole in ``provider_tools``,
-with its position when a function tool follows it, so the list comes back as it was.
+with its position when a function tool follows it, so the list comes back as it was; a
+Responses custom tool is written as Chat's (``families/openai/custom_tools.py``).
 A ``tool_choice`` string is a canonical choice of that type; a named function is
 ``{"type": "tool", "name": ...}``; other shapes (``allowed_tools``, a custom tool) stay in
 the request's bag as they are. Function names follow
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.families.openai.custom_tools import RESPONSES, chat_tool_from_responses
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
 from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
@@ -162,6 +164,10 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     for index, tool in enumerate(provider_tools):
         provider = tool["provider"]
         if provider != PROVIDER:
+            custom = chat_tool_from_responses(tool["data"], losses, ("provider_tools", index))
+            if custom is not None and provider == RESPONSES:
+                tools.append(custom)  # the sibling wire's custom tool, respelled
+                continue
             losses.add(("provider_tools", index), f"{provider} tool", f"{PROVIDER} has no {provider} hosted tools")
             continue
         data: Mapping[str, Any] = tool["data"]

@@ -5,7 +5,8 @@ A ``function`` tool is flat in Responses (``name``, ``parameters``, ``strict`` b
 :class:`~chatcodec.ToolDefinition`. Every other kind (``web_search``, ``file_search``,
 ``computer_use_preview``, ``code_interpreter``, ``image_generation``, ``mcp``,
 ``local_shell``, ``custom`` ...) runs on OpenAI's side or has no canonical meaning and is
-kept whole in ``provider_tools``; their interleaving is kept as a ``_tool_order`` marker.
+kept whole in ``provider_tools``; their interleaving is kept as a ``_tool_order`` marker. A
+Chat custom tool is written as Responses' (``families/openai/custom_tools.py``).
 
 ``FunctionToolParam`` requires ``parameters`` and ``strict`` (both nullable), and the API
 treats a missing ``strict`` as ``true``: a canonical tool with no ``strict`` is sent
@@ -21,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chatcodec._providers.families.openai.custom_tools import CHAT, responses_tool_from_chat
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
 from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
@@ -207,6 +209,10 @@ def _built_in(tools: Sequence[Mapping[str, Any]], losses: LossRecorder) -> list[
     for index, tool in enumerate(tools):
         at = ("provider_tools", index)
         if tool["provider"] != PROVIDER:
+            custom = responses_tool_from_chat(tool["data"], losses, at) if tool["provider"] == CHAT else None
+            if custom is not None:
+                built_in.append(custom)  # the sibling wire's custom tool, respelled
+                continue
             losses.add(at, f"{tool['provider']} tool", f"only {PROVIDER}'s own tools can be sent to it")
             continue
         KIT.report_foreign(losses, tool.get("provider_metadata"), at)
