@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.families.openai.custom_tools import RESPONSES, chat_tool_from_responses
+from chatcodec._providers.families.openai.custom_tools import chat_tool_from_responses
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
 from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
@@ -42,6 +42,10 @@ from chatcodec.contract import (
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
+
+
+_RESPONSES = "openai-responses"
+"""The sibling wire whose custom tools are respelled as Chat's."""
 
 
 def _default_parameters() -> dict[str, Any]:
@@ -165,7 +169,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
         provider = tool["provider"]
         if provider != PROVIDER:
             custom = chat_tool_from_responses(tool["data"], losses, ("provider_tools", index))
-            if custom is not None and provider == RESPONSES:
+            if custom is not None and provider == _RESPONSES:
                 tools.append(custom)  # the sibling wire's custom tool, respelled
                 continue
             losses.add(("provider_tools", index), f"{provider} tool", f"{PROVIDER} has no {provider} hosted tools")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._providers.families.openai.custom_tools import CHAT, responses_tool_from_chat
+from chatcodec._providers.families.openai.custom_tools import responses_tool_from_chat
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
 from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
@@ -203,13 +203,17 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
         wire["parallel_tool_calls"] = request["parallel_tool_calls"]
 
 
+_CHAT = "openai-chat"
+"""The sibling wire whose custom tools are respelled as Responses'."""
+
+
 def _built_in(tools: Sequence[Mapping[str, Any]], losses: LossRecorder) -> list[dict[str, Any]]:
     """This provider's own built-in tools, as they were; another provider's are reported."""
     built_in: list[dict[str, Any]] = []
     for index, tool in enumerate(tools):
         at = ("provider_tools", index)
         if tool["provider"] != PROVIDER:
-            custom = responses_tool_from_chat(tool["data"], losses, at) if tool["provider"] == CHAT else None
+            custom = responses_tool_from_chat(tool["data"], losses, at) if tool["provider"] == _CHAT else None
             if custom is not None:
                 built_in.append(custom)  # the sibling wire's custom tool, respelled
                 continue

@@ -22,9 +22,6 @@ from chatcodec.contract import as_dict
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps
 
-CHAT, RESPONSES = "openai-chat", "openai-responses"
-"""The two wires' registry names (the provider of a kept tool)."""
-
 _FIELDS = ("name", "description", "format")
 """What a custom tool is on both wires."""
 
