@@ -136,7 +136,7 @@ def take_annotations(extras: dict[str, Any], held: list[Any]) -> dict[str, Any] 
     rather than the text delta they came with keeping them in its bag."""
     delta = as_dict(extras.get("delta"))
     found = None if delta is None else as_list(delta.get("annotations"))
-    if delta is None or found is None:
+    if delta is None or not found:  # an empty list cites nothing: it stays where it came, as it reads back
         return extras
     held.extend(found)
     rest = {key: value for key, value in delta.items() if key != "annotations"}
