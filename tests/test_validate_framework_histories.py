@@ -198,3 +198,76 @@ def test_an_unhashable_role_state_or_output_type_is_refused_at_the_message(name:
     with pytest.raises(chatcodec.ValidationError) as raised:
         chatcodec.get_codec(name).decode_messages([message])
     assert raised.value.paths == ["$[0]"]
+
+
+def _agents_sdk_input_list() -> list[Any]:
+    """What ``RunResult.to_input_list()`` returns after a Chat Completions model's turn, built
+    by openai-agents 0.24's own code: ``Converter.message_to_output_items`` (the Chat Completions
+    model's reading of a reply, which gives a ``reasoning`` item and every item the SDK's
+    ``__fake_id__``), the run items wrapping them, ``ItemHelpers.tool_call_output_item`` and
+    ``to_input_item()``, after ``ItemHelpers.input_to_new_input_list`` of the prompt."""
+    from agents import Agent
+    from agents.items import ItemHelpers, MessageOutputItem, ReasoningItem, ToolCallItem, ToolCallOutputItem
+    from agents.models.chatcmpl_converter import Converter
+    from agents.models.fake_id import FAKE_RESPONSES_ID
+    from openai.types.chat import ChatCompletionMessage, ChatCompletionMessageFunctionToolCall
+    from openai.types.chat.chat_completion_message_function_tool_call import Function
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseReasoningItem
+
+    agent = Agent(name="weather")
+    call = ChatCompletionMessageFunctionToolCall(
+        id="call_1", type="function", function=Function(name="get_weather", arguments='{"city": "Paris"}')
+    )
+    # ``reasoning_content``: what LiteLLM's and DeepSeek's Chat Completions messages carry
+    reply = ChatCompletionMessage.model_validate(
+        {
+            "role": "assistant",
+            "content": "Checking.",
+            "tool_calls": [call],
+            "reasoning_content": "The user wants the weather.",
+        }
+    )
+    thought, said, asked = Converter.message_to_output_items(reply)
+    assert isinstance(thought, ResponseReasoningItem)
+    assert isinstance(said, ResponseOutputMessage)
+    assert isinstance(asked, ResponseFunctionToolCall)
+    (answer,) = Converter.message_to_output_items(ChatCompletionMessage(role="assistant", content="Sunny."))
+    assert isinstance(answer, ResponseOutputMessage)
+    items = [
+        ReasoningItem(agent=agent, raw_item=thought),
+        MessageOutputItem(agent=agent, raw_item=said),
+        ToolCallItem(agent=agent, raw_item=asked),
+        ToolCallOutputItem(agent=agent, raw_item=ItemHelpers.tool_call_output_item(asked, "sunny"), output="sunny"),
+        MessageOutputItem(agent=agent, raw_item=answer),
+    ]
+    listed = ItemHelpers.input_to_new_input_list("Weather in Paris?") + [item.to_input_item() for item in items]
+    kinds = ["reasoning", "message", "function_call", "function_call_output", "message"]
+    assert [dict(item).get("type") for item in listed] == [None, *kinds]
+    assert dict(listed[1])["id"] == FAKE_RESPONSES_ID
+    return [dict(item) for item in listed]
+
+
+def test_an_openai_agents_sdk_input_list_validates_as_the_responses_items_it_is() -> None:
+    """Issue 76: ``to_input_list()`` output was taken for an AI SDK ``ModelMessage[]`` (its
+    ``reasoning`` item shares the word with an AI SDK part type) and refused as one; it reads
+    as the OpenAI Responses reader reads the same items as a request's ``input``."""
+    listed = _agents_sdk_input_list()
+    read = chatcodec.validate_messages(listed)
+    assert read == chatcodec.decode_request("openai-responses", {"model": "m", "input": listed}).messages
+    assert [message.role for message in read] == ["user", "assistant", "tool", "assistant"]
+    thinking, _, call = read[1].content
+    assert isinstance(thinking, chatcodec.ThinkingPart)
+    assert thinking.text == "The user wants the weather."
+    assert isinstance(call, chatcodec.ToolUsePart)
+    assert (call.id, call.name) == ("call_1", "get_weather")
+
+
+def test_a_refused_responses_item_list_is_named_as_responses_items() -> None:
+    """A Responses item list the Responses reader refuses is refused by it, not by the AI SDK's
+    reader (whose "role None" was the wrong format's complaint)."""
+    listed = _agents_sdk_input_list()
+    listed[3]["call_id"] = 7
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.validate_messages(listed)
+    assert "ModelMessage" not in str(raised.value)
+    assert raised.value.paths[0].startswith("$[3]")

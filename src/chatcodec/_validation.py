@@ -93,14 +93,19 @@ def validate_messages(data: object) -> list[AnyMessage]:
     framework stored (:func:`_framework_of`): LangChain's ``messages_to_dict`` or ``dumpd``
     list, pydantic-ai's ``ModelMessagesTypeAdapter`` list, the Vercel AI SDK's ``UIMessage[]``
     or ``ModelMessage[]``, each read by its format as a whole list (an assistant ``UIMessage``
-    or a ``ModelResponse`` is several canonical messages)."""
+    or a ``ModelResponse`` is several canonical messages); or OpenAI Responses input items
+    (:func:`_responses_items`: the OpenAI Agents SDK's ``to_input_list()``)."""
     root = _parsed(data)
     try:
         return _validated(MESSAGES_ADAPTER.validate_python, _read_conversation, root, "Messages")
     except ValidationError:
-        if not _model_messages(root):
+        if _responses_items(root):
+            read = _read_responses_items
+        elif _model_messages(root):
+            read = _read_model_messages
+        else:
             raise
-    return _validated(MESSAGES_ADAPTER.validate_python, _read_model_messages, root, "Messages")
+    return _validated(MESSAGES_ADAPTER.validate_python, read, root, "Messages")
 
 
 _LANGCHAIN, _PYDANTIC_AI, _UI_FORMAT, _MODEL_FORMAT = "langchain", "pydantic-ai", "ai-sdk-ui", "ai-sdk-model"
@@ -150,6 +155,37 @@ def _read_as(name: str, listed: Any) -> list[AnyMessage]:
 
 def _read_model_messages(data: object) -> Any:
     return _read_as(_MODEL_FORMAT, data)
+
+
+def _read_responses_items(data: object) -> Any:
+    return _read_as(_RESPONSES_FORMAT, data)
+
+
+_RESPONSES_FORMAT = "openai-responses"
+
+_RESPONSES_ITEM_TYPES = frozenset(
+    {"message", "reasoning", "function_call_output", "custom_tool_call_output", "item_reference"}
+)
+"""Top-level ``type`` values of OpenAI Responses input items (``ResponseInputItemParam`` in the
+openai SDK) besides the ``..._call`` items; no chat message, canonical message or AI SDK
+``ModelMessage`` has a top-level ``type`` (a LangChain message's is its own, read first)."""
+
+
+def _responses_items(root: object) -> bool:
+    """Whether a list the dialects refused holds an OpenAI Responses input item (an item
+    typed ``message``, ``reasoning``, ``function_call``, ``..._call_output``...): what the
+    OpenAI Agents SDK's ``RunResult.to_input_list()`` returns (a ``reasoning`` item with the
+    SDK's ``__fake_id__`` from a Chat Completions model among them), so it is read as those
+    items, not taken for an AI SDK list whose parts share the word ``reasoning``."""
+    listed = as_list(root)
+    first = as_dict(listed[0]) if listed else None
+    if first is None or _framework_of(first) is not None:  # refused by its own format
+        return False
+    for item in listed or ():
+        kind = (as_dict(item) or {}).get("type")
+        if isinstance(kind, str) and (kind in _RESPONSES_ITEM_TYPES or kind.endswith("_call")):
+            return True
+    return False
 
 
 _MODEL_PART_TYPES = frozenset(
