@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from chatcodec import _detect as detect
 from chatcodec._errors import ChatcodecError, ValidationError
 from chatcodec._extras import MissingExtraError
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._public_label import shown_as
+from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._fine_tuning import is_fine_tuning_row
 from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM, conversation_column_message
@@ -117,9 +118,10 @@ def _add_validate_command(commands: Any) -> None:
     )
     validate.add_argument(
         "--format",
-        choices=(*detect.known_formats(), *ENVELOPE_NAMES, *CONVERSATION_DIALECTS),
-        help="the input's wire format or batch envelope (default: told from the input, an envelope included; "
-        "canonical and the accepted dialects when nothing tells)",
+        choices=(*detect.known_formats(), *sorted(FRAMEWORK_FORMATS), *ENVELOPE_NAMES, *CONVERSATION_DIALECTS),
+        help="the input's wire format, framework history or batch envelope (default: told from the input, an "
+        "envelope included; canonical and the accepted dialects when nothing tells); a framework history is its "
+        "stored message list, or an object holding it under messages",
     )
     validate.add_argument(
         "--strict",
@@ -161,7 +163,9 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     path: Path = arguments.file
     failures = 0
     conversations = 0
-    documents = iter_documents(path, parquet=is_parquet(path, arguments.in_format))
+    documents = iter_documents(
+        path, parquet=is_parquet(path, arguments.in_format), one_list=arguments.format in FRAMEWORK_FORMATS
+    )
     one_format = FileFormat() if arguments.format is None else None  # --format: every row is read as it
     for document in _batch_rows(documents, arguments.format):
         conversations += 1
@@ -333,6 +337,8 @@ def _decoded_messages(format_name: str, data: object, *, strict: bool, storage: 
     from chatcodec._api import decode_request, decode_response
     from chatcodec._payloads import load_object
 
+    if format_name in FRAMEWORK_FORMATS:
+        return _history_messages(format_name, data, strict=strict)
     fields = load_object(data, f"{format_name} body")
     if _is_response(fields):
         return [choice.message for choice in decode_response(format_name, fields, strict=strict).choices]
@@ -341,6 +347,29 @@ def _decoded_messages(format_name: str, data: object, *, strict: bool, storage: 
     if strict and storage and "model" not in fields:
         return _fine_tuning_messages(format_name, fields, storage=True, weights=False)
     return decode_request(format_name, fields, strict=strict).messages
+
+
+def _history_messages(format_name: str, data: object, *, strict: bool) -> list[AnyMessage]:
+    """A framework history's messages: its stored list (what ``messages_to_dict`` and
+    ``ModelMessagesTypeAdapter`` write), a history object (``{"messages": [...]}``), or a
+    stored answer (a LangChain ``AIMessage``, a pydantic-ai ``ModelResponse``); ``strict``
+    is refused as ``decode_request`` refuses it, for a format that cannot read strictly."""
+    from chatcodec._api import decode_request, decode_response
+    from chatcodec._payloads import load_object
+    from chatcodec._registry import SupportsMessageDecoding, get_codec
+    from chatcodec._strict.check import refuse_unless_strict
+
+    if strict:
+        refuse_unless_strict(format_name)
+
+    codec = get_codec(format_name)
+    listed = as_list(data)
+    if listed is not None and isinstance(codec, SupportsMessageDecoding):
+        return codec.decode_messages(listed)
+    fields = load_object(data, f"{format_name} history")
+    if "messages" in fields:
+        return decode_request(format_name, fields).messages
+    return [choice.message for choice in decode_response(format_name, fields).choices]
 
 
 def _fine_tuning_messages(

@@ -55,10 +55,12 @@ def is_stdin(path: Path) -> bool:
     return str(path) == STDIN
 
 
-def iter_documents(path: Path, *, parquet: bool = False) -> Iterator[Document]:
+def iter_documents(path: Path, *, parquet: bool = False, one_list: bool = False) -> Iterator[Document]:
     """The documents in ``path`` (``-``: standard input): the whole file, or one per
     non-blank JSONL line; with ``parquet``, one per row of a Parquet file
-    (:mod:`chatcodec.datasets._parquet_files`, which needs pyarrow)."""
+    (:mod:`chatcodec.datasets._parquet_files`, which needs pyarrow); ``one_list``: a JSON
+    array of objects is one conversation (a framework's stored message list, whose
+    messages have no ``role``), not a row per item."""
     if parquet:
         from chatcodec.datasets._parquet_files import iter_row_batches
 
@@ -77,7 +79,7 @@ def iter_documents(path: Path, *, parquet: bool = False) -> Iterator[Document]:
     with _binary(path) as stream:
         head = _through_first_content(stream)
         if head and starts_an_array(head[-1]):
-            yield from _array_documents(array_items(stream, b"".join(head)))
+            yield from _array_documents(array_items(stream, b"".join(head)), one_list=one_list)
             return
         # bytes: text that is not UTF-8 is then a PayloadError, not a crash
         data = b"".join(head) + stream.read()
@@ -89,9 +91,11 @@ def iter_documents(path: Path, *, parquet: bool = False) -> Iterator[Document]:
         yield from _numbered(io.BytesIO(data))  # a JSONL file without the suffix
 
 
-def _array_documents(items: Iterator[bytes]) -> Iterator[Document]:
+def _array_documents(items: Iterator[bytes], *, one_list: bool = False) -> Iterator[Document]:
     """A JSON array file's documents: one conversation when it is a list of messages (its
-    first item has a ``role``), else a row per item, labelled by its index (``[3]``)."""
+    first item has a ``role``, or is an object that holds no ``messages`` when ``one_list``
+    says the file is a framework's message list), else a row per item, labelled by its
+    index (``[3]``)."""
     first = next(items, None)
     if first is None:
         yield Document("", [])
@@ -100,7 +104,9 @@ def _array_documents(items: Iterator[bytes]) -> Iterator[Document]:
         opening: object = parse_json(first)
     except ChatcodecError:
         opening = None
-    if opening is None or "role" in (as_dict(opening) or {}):  # read whole: errors name $[0]...
+    first_object = as_dict(opening)
+    whole = "role" in (first_object or {}) or (one_list and first_object is not None and "messages" not in first_object)
+    if opening is None or whole:  # read whole: errors name $[0]...
         yield Document("", parse_json(b"[" + b",".join([first, *items]) + b"]"))
         return
     yield Document("[0]", opening)
