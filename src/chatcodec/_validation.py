@@ -17,7 +17,7 @@ import pydantic_core
 from pydantic import BaseModel
 
 from chatcodec._canonical_validation import validate_canonical
-from chatcodec._dialects.base import DialectError
+from chatcodec._dialects.base import OPENAI_RESPONSES, DialectError
 from chatcodec._dialects.reader import read_message, read_messages, read_request, read_response
 from chatcodec._errors import PayloadError, ValidationError, as_chatcodec_error, rule_error
 from chatcodec._model.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
@@ -158,10 +158,8 @@ def _read_model_messages(data: object) -> Any:
 
 
 def _read_responses_items(data: object) -> Any:
-    return _read_as(_RESPONSES_FORMAT, data)
+    return _read_as(OPENAI_RESPONSES, data)
 
-
-_RESPONSES_FORMAT = "openai-responses"
 
 _RESPONSES_ITEM_TYPES = frozenset(
     {"message", "reasoning", "function_call_output", "custom_tool_call_output", "item_reference"}

@@ -19,6 +19,9 @@ ANTHROPIC = "anthropic"
 LANGCHAIN = "langchain"
 """The format whose content blocks a call's repeated ``tool_use`` block is kept as
 (:mod:`.repeated_calls`): LangChain's ``AIMessage`` holds the call both ways."""
+OPENAI_RESPONSES = "openai-responses"
+"""The codec that reads a list of OpenAI Responses input items given as a conversation (the
+OpenAI Agents SDK's ``to_input_list()``: :func:`chatcodec._validation.validate_messages`)."""
 
 Location = tuple[int | str, ...]
 """Steps of a JSON path into the caller's input."""
