@@ -18,7 +18,7 @@ from chatcodec._conversion import foreign_writer, read_request_data, trace_sourc
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
-from chatcodec._payloads import Payload, load_object
+from chatcodec._payloads import Payload, load_object, too_deep_to_write
 from chatcodec._providers.contract.context import close_conversion, open_conversion
 from chatcodec._providers.contract.reading import held
 from chatcodec._public_label import shown_as
@@ -283,6 +283,8 @@ def convert_request(
         recorder = LossRecorder()
         trace_source(recorder, payload, source, canonical)
         encoded = write_request_data(canonical, target, recorder, named, extra_fields)
+    except PayloadError as error:  # the canonical writer's depth refusal, named in the input
+        raise too_deep_to_write(error, payload) from None
     finally:
         close_conversion(span)
     recorder.settle(on_loss, losses)
@@ -318,7 +320,10 @@ def convert_response(
         failure = failed_answer(source, canonical, fields)
         if failure is not None:
             raise failure
-    encoded = writer.write_response(canonical, recorder, options=named)
+    try:
+        encoded = writer.write_response(canonical, recorder, options=named)
+    except PayloadError as error:  # the canonical writer's depth refusal, named in the input
+        raise too_deep_to_write(error, fields) from None
     recorder.settle(on_loss, losses)
     return encoded
 

@@ -1,6 +1,11 @@
 """chatcodec's own JSON as a wire format, so ``canonical`` works wherever a provider does.
 
-Decoding validates; encoding dumps. Nothing is ever lost, so no loss is recorded.
+Decoding validates; encoding dumps. Nothing is ever lost, so no loss is recorded. A value the
+canonical model holds but pydantic-core cannot write (nested within a few levels of its depth
+limit, where its writer counts more levels than its validator) is refused as every path
+refuses a value too deep: a :class:`~chatcodec.PayloadError` with rule
+``recursion_depth_exceeded`` (named at the route into the input by a conversion), never
+pydantic's bare ``ValueError``.
 """
 
 from __future__ import annotations
@@ -9,8 +14,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pydantic_core
+from pydantic import BaseModel
 
-from chatcodec._errors import as_chatcodec_error
+from chatcodec._errors import PayloadError, as_chatcodec_error
 from chatcodec._losses import LossRecorder
 from chatcodec._model.messages import AnyMessage
 from chatcodec._model.request import ChatRequest
@@ -18,10 +24,21 @@ from chatcodec._model.response import ChatResponse
 from chatcodec._model.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
 from chatcodec._model.stream_records import AnyStreamRecord
 from chatcodec._option_table import NO_OPTIONS, OptionTable
-from chatcodec._payloads import load_object
+from chatcodec._payloads import TOO_DEEP_TO_WRITE, load_object, too_deep_to_write
 from chatcodec._providers.kit.stream_boundary import models_of
 from chatcodec._validation import validate_messages, validate_model
 from chatcodec.streams._builder import StreamBuilder
+
+
+def dumped(model: BaseModel) -> dict[str, Any]:
+    """``model`` as canonical JSON data; a value too deep for pydantic-core to write is a
+    :class:`~chatcodec.PayloadError` (:data:`~chatcodec._payloads.TOO_DEEP_TO_WRITE`)."""
+    try:
+        return model.model_dump(mode="json")
+    except ValueError as error:  # pydantic-core's "Maximum serialization depth exceeded"
+        if "serialization depth" not in str(error):
+            raise
+        raise PayloadError(TOO_DEEP_TO_WRITE) from None
 
 
 class CanonicalCodec:
@@ -32,7 +49,10 @@ class CanonicalCodec:
     """It takes no option (``options=`` refuses every name)."""
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return self.decode_request(payload).model_dump(mode="json")
+        try:
+            return dumped(self.decode_request(payload))
+        except PayloadError as error:
+            raise too_deep_to_write(error, payload) from None
 
     def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
         return self.read_request(load_object(text, "canonical request"))
@@ -48,10 +68,13 @@ class CanonicalCodec:
     def encode_request(
         self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
-        return request.model_dump(mode="json")
+        return dumped(request)
 
     def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return self.decode_response(payload).model_dump(mode="json")
+        try:
+            return dumped(self.decode_response(payload))
+        except PayloadError as error:
+            raise too_deep_to_write(error, payload) from None
 
     def write_response(
         self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
@@ -64,7 +87,7 @@ class CanonicalCodec:
     def encode_response(
         self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
-        return response.model_dump(mode="json")
+        return dumped(response)
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         decoder = self.stream_decoder()  # $[n] in errors is the n-th event of the stream
@@ -77,7 +100,7 @@ class CanonicalCodec:
     ) -> Iterator[dict[str, Any]]:
         del options  # canonical events carry everything; there is nothing to choose
         for event in events:
-            yield event.model_dump(mode="json")
+            yield dumped(event)
 
     def stream_encoder(
         self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
@@ -97,7 +120,7 @@ class CanonicalStreamEncoder:
     """Push-style twin of :meth:`CanonicalCodec.encode_stream`."""
 
     def feed(self, event: AnyStreamEvent) -> list[dict[str, Any]]:
-        return [event.model_dump(mode="json")]
+        return [dumped(event)]
 
     def close(self) -> list[dict[str, Any]]:
         return []
