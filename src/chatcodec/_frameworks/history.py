@@ -17,6 +17,7 @@ folder has no ``tools.py`` or ``settings.py``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -118,6 +119,31 @@ def the_answer(response: Mapping[str, Any], context: EncodeContext, one: str) ->
     return choices[0]
 
 
+def refuse_bad_counts(usage: Mapping[str, Any], keys: Sequence[str], where: str) -> None:
+    """Raise :class:`ValueError` (a message check's refusal, named at the message) for the
+    first of ``keys`` in ``usage`` holding something other than a whole number of 0 or more
+    (``None`` is no count): a negative, fractional or string count the reader would pass into
+    canonical usage, whose model refuses it at a place the input does not have."""
+    for key in keys:
+        value = usage.get(key)
+        if value is not None and (type(value) is not int or value < 0):
+            raise ValueError(f"{where}{_step(key)}: a token count is a whole number, 0 or more")
+
+
+def _step(key: str) -> str:
+    """``.key``, or ``["key"]`` escaped as JSON when the key is no plain name (a lone
+    surrogate in an error's text would break pydantic-core writing it)."""
+    return f".{key}" if key.isascii() and key.isidentifier() else f"[{json.dumps(key)}]"
+
+
+def refuse_non_string(fields: Mapping[str, Any], keys: Sequence[str], where: str) -> None:
+    """Raise :class:`ValueError` for the first of ``keys`` in ``fields`` holding something
+    other than a string (``None`` is no value): an id or a name the reader would pass on."""
+    for key in keys:
+        if fields.get(key) is not None and not isinstance(fields[key], str):
+            raise ValueError(f"{where}.{key}: a string")
+
+
 MessagesReader = Callable[[list[Any], DecodeContext], list[dict[str, Any]]]
 MessagesWriter = Callable[[Sequence[Mapping[str, Any]], int, EncodeContext], list[dict[str, Any]]]
 HistoryCheck = Callable[[object, str], dict[str, Any]]
@@ -215,6 +241,27 @@ class HistoryRequest:
             if request.get(key) is not None:
                 context.losses.add((key,), key, f"{a_history} keeps no {key}", "metadata")
         return wire
+
+
+def validated_answer(check: HistoryCheck, payload: dict[str, Any], title: str) -> dict[str, Any]:
+    """``payload``, one stored message (a LangChain ``AIMessage``), checked as a history of
+    that message is, a refusal named at its place in ``payload`` (``$.data.id``), not in the
+    history it was checked as (``$.messages[0].data.id``); so is a ``NaN`` or an infinity."""
+    refuse_unwritable_numbers(payload)
+    try:
+        checked = check({"messages": [payload]}, title)
+    except ValidationError as error:
+        raise problems_error(title, [_in_answer(detail) for detail in error.errors()]) from None
+    answer = as_dict(checked["messages"][0])
+    assert answer is not None
+    return answer
+
+
+def _in_answer(detail: Any) -> Problem:
+    """A one-message history's problem at its place in the message (``messages, 0`` taken off)."""
+    location = tuple(detail["loc"])
+    inside = location[2:] if location[:2] == ("messages", 0) else location
+    return Problem(inside, detail["type"], detail["msg"], detail.get("input"))
 
 
 def _in_list(detail: Any) -> Problem:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import EncodeContext, Steps, as_dict
+from chatcodec.contract import EncodeContext, Problem, Steps, as_dict, problems_error
 
 _DETAILS = (
     ("inputTokenDetails", "cacheReadTokens", "cache_read_tokens"),
@@ -21,6 +21,22 @@ _DETAILS = (
 )
 _COUNTS = (("inputTokens", "input_tokens"), ("outputTokens", "output_tokens"))
 _FLAT = (("cachedInputTokens", "cache_read_tokens"), ("reasoningTokens", "reasoning_tokens"))
+
+
+def refuse_bad_counts(wire: Mapping[str, Any], title: str, at: Steps) -> None:
+    """Refuse, at its place (``at`` is the usage's), each count :func:`decode_usage` reads that
+    is not a whole number of 0 or more: ``LanguageModelUsage``'s counts are numbers of tokens,
+    and a negative or fractional one would reach canonical usage, whose model refuses it at a
+    place the input does not have (a string one would be dropped without a word)."""
+    places: list[tuple[tuple[str, ...], object]] = [((key,), wire.get(key)) for key, _ in (*_COUNTS, *_FLAT)]
+    places += [((group, key), (as_dict(wire.get(group)) or {}).get(key)) for group, key, _ in _DETAILS]
+    problems = [
+        Problem((*at, *steps), "token_count", "a token count is a whole number, 0 or more", value)
+        for steps, value in places
+        if value is not None and (type(value) is not int or value < 0)
+    ]
+    if problems:
+        raise problems_error(title, problems)
 
 
 def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:

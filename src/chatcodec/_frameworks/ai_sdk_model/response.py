@@ -7,23 +7,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage
+from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage, refuse_bad_counts
 from chatcodec._frameworks.ai_sdk_model.messages import decode_message, encode_message
 from chatcodec._frameworks.ai_sdk_model.wire import validated_history
 from chatcodec._frameworks.history import answer_choice, the_answer
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict
+from chatcodec.contract import DecodeContext, EncodeContext, as_dict, rule_error
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a stored answer as a canonical response dict."""
     del context
-    history = validated_history({"messages": payload.get("messages")}, "AI SDK response")
+    history = validated_history(payload, "AI SDK response")
     if len(history["messages"]) != 1 or history["messages"][0]["role"] != "assistant":
-        raise ValueError("an AI SDK response holds one assistant ModelMessage")
+        why = "an AI SDK response holds one assistant ModelMessage"
+        raise rule_error("AI SDK response", ("messages",), "one_answer", why, payload.get("messages"))
     choice = answer_choice(decode_message(history["messages"][0]), payload.get("finishReason"), decode_finish_reason)
     response: dict[str, Any] = {"choices": [choice]}
     usage = as_dict(payload.get("usage"))
     if usage is not None:
+        refuse_bad_counts(usage, "AI SDK response", ("usage",))
         response["usage"] = decode_usage(usage)
     return response
 

@@ -34,9 +34,34 @@ def check_message(message: dict[str, Any]) -> dict[str, Any]:
         entry = as_dict(part)
         if entry is None or not isinstance(entry.get("type"), str):
             raise ValueError(f"content[{index}]: a part is an object with a type")
+        _check_strings(entry, f"content[{index}]")
         if entry["type"] == "tool-result":
             _check_result(entry, index)
     return message
+
+
+_STRINGS: dict[str, tuple[tuple[str, bool], ...]] = {
+    "text": (("text", True),),
+    "reasoning": (("text", True),),
+    "image": (("mediaType", False),),
+    "file": (("mediaType", True), ("filename", False)),
+    "tool-call": (("toolCallId", True), ("toolName", True)),
+    "tool-approval-request": (("approvalId", True), ("toolCallId", True), ("signature", False)),
+    "tool-approval-response": (("approvalId", True), ("reason", False)),
+}
+"""Each part type's string fields, and whether the part must have it (``ai`` 6's
+``content-part.ts`` schemas: ``textPartSchema``, ``toolCallPartSchema``...)."""
+
+
+def _check_strings(part: dict[str, Any], at: str) -> None:
+    """A part's string fields hold strings (an id or a name of another type would reach
+    canonical data, whose model refuses it at a place the input does not have)."""
+    for key, required in _STRINGS.get(part["type"], ()):
+        value = part.get(key)
+        if not isinstance(value, str) and (required or value is not None):
+            raise ValueError(f"{at}.{key}: a string")
+    if part["type"] == "tool-approval-response" and not isinstance(part.get("approved"), bool):
+        raise ValueError(f"{at}.approved: true or false")
 
 
 def _check_result(part: dict[str, Any], index: int) -> None:
@@ -49,6 +74,12 @@ def _check_result(part: dict[str, Any], index: int) -> None:
         raise ValueError(f"content[{index}].output.value: a content output's value is a list")
     if output["type"] in ("text", "error-text") and not isinstance(output.get("value"), str):
         raise ValueError(f"content[{index}].output.value: a {output['type']} output's value is a string")
+    if output["type"] == "execution-denied" and not isinstance(output.get("reason", ""), str):
+        raise ValueError(f"content[{index}].output.reason: a string")
+    for number, item in enumerate((as_list(output.get("value")) or []) if output["type"] == "content" else []):
+        entry = as_dict(item)
+        if entry is None or not isinstance(entry.get("type"), str):
+            raise ValueError(f"content[{index}].output.value[{number}]: an object with a type")
 
 
 validated_history = history_check(check_message)

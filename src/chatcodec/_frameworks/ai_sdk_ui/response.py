@@ -14,28 +14,31 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage
+from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage, refuse_bad_counts
 from chatcodec._frameworks.ai_sdk_ui.messages import decode_message, encode_messages
 from chatcodec._frameworks.ai_sdk_ui.wire import validated_history
 from chatcodec._frameworks.history import answer_choice, the_answer
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict
+from chatcodec.contract import DecodeContext, EncodeContext, as_dict, rule_error
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read one stored assistant ``UIMessage`` as a canonical response dict."""
     del context
-    history = validated_history({"messages": payload.get("messages")}, "AI SDK UI response")
+    history = validated_history(payload, "AI SDK UI response")
     entries = history["messages"]
     if len(entries) != 1 or entries[0]["role"] != "assistant":
-        raise ValueError("an AI SDK UI response holds one assistant UIMessage")
+        why = "an AI SDK UI response holds one assistant UIMessage"
+        raise rule_error("AI SDK UI response", ("messages",), "one_answer", why, payload.get("messages"))
     messages = decode_message(entries[0])
     if len(messages) != 1:
-        raise ValueError("this UIMessage holds tool outputs: a history of several turns, read as a request")
+        why = "this UIMessage holds tool outputs: a history of several turns, read as a request"
+        raise rule_error("AI SDK UI response", ("messages", 0), "one_answer", why, entries[0])
     metadata = as_dict(entries[0].get("metadata")) or {}
     choice = answer_choice(messages[0], metadata.get("finishReason"), decode_finish_reason)
     response: dict[str, Any] = {"choices": [choice], "id": entries[0]["id"]}
     usage = as_dict(metadata.get("usage"))
     if usage is not None:
+        refuse_bad_counts(usage, "AI SDK UI response", ("messages", 0, "metadata", "usage"))
         response["usage"] = decode_usage(usage)
     if isinstance(metadata.get("model"), str):
         response["model"] = metadata["model"]

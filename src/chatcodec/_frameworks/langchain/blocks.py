@@ -128,6 +128,29 @@ def _standard_media(block: dict[str, Any], part_type: str, source: dict[str, Any
     return KIT.attach(part, {**leftovers(block, mapped), **bag})
 
 
+_HELD_BY = {
+    "system": frozenset({"text", "opaque"}),
+    "user": frozenset({"text", "image", "audio", "video", "document", "opaque"}),
+    "tool": frozenset({"text", "image", "audio", "video", "document", "opaque"}),
+    "assistant": frozenset({"text", "thinking", "tool_use", "refusal", "image", "audio", "opaque"}),
+}
+"""The canonical part types a message of each role holds (a tool role's: its result's)."""
+
+
+def decode_block_in(role: str, block: str | dict[str, Any]) -> dict[str, Any]:
+    """One content item of a message of canonical ``role``: a block whose canonical part the
+    role cannot hold (an image in a ``SystemMessage``, a reasoning block in a ``HumanMessage``:
+    LangChain's content lists take any block) is kept whole as an opaque part of this format,
+    written back as it came and reported lost by another format, not refused by the canonical
+    model at a place the history does not have; so is a block whose ``type`` is no string."""
+    if not isinstance(block, str) and not isinstance(block.get("type"), str):  # a list type is not even hashable
+        return {"type": "opaque", "provider": PROVIDER, "data": block}
+    part = decode_block(block)
+    if part["type"] in _HELD_BY[role]:
+        return part
+    return {"type": "opaque", "provider": PROVIDER, "data": block}
+
+
 _V0_KEYS = {"base64": "data", "url": "url", "id": "id"}
 """LangChain's v0 multimodal blocks (``source_type``, before the standard blocks of 1.0, still
 in LangGraph checkpoints): where each source type keeps its value."""

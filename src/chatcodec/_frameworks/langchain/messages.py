@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.langchain.blocks import decode_block, encode_block
+from chatcodec._frameworks.langchain.blocks import decode_block_in, encode_block
 from chatcodec._frameworks.langchain.calls import decode_calls, encode_calls
 from chatcodec._frameworks.langchain.markers import KIND_OF_CLASS, KIT
 from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, as_list, leftovers, wire_fields, wire_key
@@ -103,9 +103,12 @@ def decode_message(entry: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(content, str):
             bag["_string"] = True
             content = [content] if content else []
-        canonical["content"] = [*map(decode_block, content), *decode_calls(data)]
+        canonical["content"] = [*(decode_block_in("assistant", block) for block in content), *decode_calls(data)]
     else:
-        canonical["content"] = content if isinstance(content, str) else [decode_block(block) for block in content]
+        role = canonical["role"]
+        canonical["content"] = (
+            content if isinstance(content, str) else [decode_block_in(role, item) for item in content]
+        )
     return KIT.attach(canonical, bag)
 
 
@@ -119,7 +122,7 @@ def _chat_role(role: str, bag: dict[str, Any]) -> str:
 
 def _tool_result(data: Mapping[str, Any], content: str | list[Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"type": "tool_result", "tool_use_id": data.get("tool_call_id") or ""}
-    result["content"] = content if isinstance(content, str) else [decode_block(block) for block in content]
+    result["content"] = content if isinstance(content, str) else [decode_block_in("tool", block) for block in content]
     status = data.get("status")
     if status == "error":
         result["is_error"] = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.history import answer_choice, the_answer
+from chatcodec._frameworks.history import answer_choice, the_answer, validated_answer
 from chatcodec._frameworks.langchain.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.langchain.markers import KIT
 from chatcodec._frameworks.langchain.messages import encode_message
@@ -23,7 +23,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     """Read a stored ``AIMessage`` as a canonical response dict."""
     from chatcodec._frameworks.langchain.messages import decode_messages, unwrap
 
-    entry = validated_history({"messages": [payload]}, "LangChain AIMessage")["messages"][0]
+    entry = validated_answer(validated_history, payload, "LangChain AIMessage")
     _, data, _ = unwrap(entry)
     meta: Any = data.get("response_metadata") or {}
     word: Any = meta.get("finish_reason", meta.get("stop_reason"))

@@ -40,7 +40,7 @@ _TTLS = ("5m", "1h")
 
 def _identifier(value: str | bytes) -> str:
     """pydantic-ai's own identifier for media (its ``_multi_modal_content_identifier``)."""
-    data = value.encode() if isinstance(value, str) else value
+    data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value  # a lone surrogate too
     return hashlib.sha1(data, usedforsecurity=False).hexdigest()[:6]
 
 
@@ -69,7 +69,7 @@ def decode_item(item: object) -> dict[str, Any]:
     if entry is None:
         return {"type": "opaque", "provider": PROVIDER, "data": {"value": item}}
     kind = entry.get("kind")
-    if kind in _URL_KINDS and isinstance(entry.get("url"), str) and entry["url"]:
+    if isinstance(kind, str) and kind in _URL_KINDS and isinstance(entry.get("url"), str) and entry["url"]:
         source: dict[str, Any] = {"type": "url", "url": entry["url"]}
         if isinstance(entry.get("media_type"), str) and entry["media_type"]:
             source["media_type"] = entry["media_type"]

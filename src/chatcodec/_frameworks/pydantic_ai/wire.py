@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, tag, tagged, validate_with, wire_shape
+from chatcodec.contract import as_dict, constrained, tag, tagged, validate_with, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -34,7 +34,20 @@ _REQUIRED: dict[str, tuple[tuple[str, tuple[type, ...]], ...]] = {
 }
 """The fields each mapped part must hold, with their types."""
 
-_WORDS: dict[type, str] = {str: "a string", list: "a list"}
+_OPTIONAL: dict[str, tuple[tuple[str, tuple[type, ...]], ...]] = {
+    "tool-return": (("tool_call_id", (str,)),),
+    "retry-prompt": (("tool_call_id", (str,)), ("tool_name", (str,))),
+    "text": (("id", (str,)),),
+    "thinking": (("id", (str,)), ("signature", (str,)), ("provider_name", (str,))),
+    "tool-call": (("tool_call_id", (str,)), ("args", (str, dict))),
+    "builtin-tool-call": (("tool_call_id", (str,)), ("tool_name", (str,))),
+    "builtin-tool-return": (("tool_call_id", (str,)), ("tool_name", (str,))),
+}
+"""The fields a mapped part may hold (absent or ``None`` when not), with their types
+(pydantic-ai-slim 2.68's ``ToolCallPart.tool_call_id: str``, ``args: str | dict | None``...):
+an id of another type would reach canonical data, whose model refuses it elsewhere."""
+
+_WORDS: dict[type, str] = {str: "a string", list: "a list", dict: "an object"}
 
 
 def _part(part: dict[str, Any]) -> dict[str, Any]:
@@ -43,6 +56,9 @@ def _part(part: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("a part without a part_kind: pydantic-ai tells its parts apart by it")
     for key, kinds in _REQUIRED.get(kind, ()):
         if not isinstance(part.get(key), kinds):
+            raise ValueError(f"a {kind} part's {key} must be " + " or ".join(_WORDS[each] for each in kinds))
+    for key, kinds in _OPTIONAL.get(kind, ()):
+        if part.get(key) is not None and not isinstance(part[key], kinds):
             raise ValueError(f"a {kind} part's {key} must be " + " or ".join(_WORDS[each] for each in kinds))
     return part
 
@@ -59,16 +75,36 @@ class _PartCheck:
 _Part = Annotated[dict[str, Any], _PartCheck()]
 
 
+Count = Annotated[int, constrained(ge=0)]
+
+
+@wire_shape
+class _Usage(TypedDict):
+    """``RequestUsage``'s counts the reader reads: whole numbers, 0 or more."""
+
+    input_tokens: NotRequired[Count | None]
+    output_tokens: NotRequired[Count | None]
+    cache_read_tokens: NotRequired[Count | None]
+    cache_write_tokens: NotRequired[Count | None]
+    output_reasoning_tokens: NotRequired[Count | None]
+
+
 @wire_shape
 class _Request(TypedDict):
     kind: Literal["request"]
     parts: list[_Part]
+    instructions: NotRequired[str | None]
 
 
 @wire_shape
 class _Response(TypedDict):
     kind: Literal["response"]
     parts: list[_Part]
+    usage: NotRequired[_Usage | None]
+    model_name: NotRequired[str | None]
+    provider_name: NotRequired[str | None]
+    provider_response_id: NotRequired[str | None]
+    finish_reason: NotRequired[str | None]
 
 
 _KIND = tagged(("request", "response"), "kind")
