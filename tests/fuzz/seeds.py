@@ -3,18 +3,22 @@
 Seeds come from ``tests/fixtures/<provider>/`` (``request/``, ``response/``, ``stream/``),
 so a codec whose fixtures are added there is fuzzed without a change here, plus the few
 shapes no recording holds yet (:data:`CONSTRUCTED`); canonical seeds are the decoded
-seeds, dumped as JSON.
+seeds, dumped as JSON. A framework history format's seeds (:func:`frameworks`) are the
+histories its folder holds (:data:`FRAMEWORK_FOLDERS`) and those its writer writes from the
+canonical seeds; its responses are their answers.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import chatcodec
+from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec.streams._sse import iter_jsonl, iter_sse_json
 from session_codecs import FIXTURE_FOLDERS
 
@@ -185,7 +189,98 @@ def provider_names() -> list[str]:
 
 
 def seeds(provider: str) -> ProviderSeeds:
-    return next(seed for seed in providers() if seed.name == provider)
+    """A provider's seeds, or a framework history format's (:func:`frameworks`)."""
+    return next(seed for seed in (*providers(), *frameworks()) if seed.name == provider)
+
+
+FRAMEWORK_FOLDERS = {
+    "langchain": "langchain",
+    "pydantic-ai": "pydantic_ai",
+    "ai-sdk-model": "ai_sdk",
+    "ai-sdk-ui": "ai_sdk",
+}
+"""Each framework history format's folder under ``tests/fixtures`` (both AI SDK formats share
+one: a history there is a format's seed when that format reads it)."""
+
+
+def framework_names() -> list[str]:
+    return sorted(FRAMEWORK_FORMATS)
+
+
+def _histories_in(value: Any) -> Iterator[dict[str, Any]]:
+    """Every history a fixture file's JSON holds: ``{"messages": [...]}`` (a LangGraph state),
+    a bare message list, a list of them, or an object of them by format (``edge_cases.json``)."""
+    if isinstance(value, dict):
+        if isinstance(value.get("messages"), list):
+            yield value
+            return
+        for item in value.values():
+            if isinstance(item, list):
+                yield from _histories_in(item)
+    elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        if all("messages" in item for item in value):
+            for item in value:
+                yield from _histories_in(item)
+        else:
+            yield {"messages": value}
+    elif isinstance(value, list):
+        for item in value:
+            yield from _histories_in(item)
+
+
+def _recorded_histories(folder: Path) -> Iterator[dict[str, Any]]:
+    for path in sorted(folder.glob("*.json*")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines() if path.suffix == ".jsonl" else [text]
+        for line in lines:
+            if line.strip():
+                yield from _histories_in(json.loads(line))
+
+
+def _answers(name: str, history: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The messages of ``history`` that are a response in the ``name`` format, as one
+    (a LangChain ``AIMessage`` and a pydantic-ai ``ModelResponse`` as they are, an AI SDK
+    assistant message as ``{"messages": [it]}``)."""
+    for message in history["messages"]:
+        for candidate in (message, {"messages": [message]}):
+            if _decodes(name, "response", candidate):
+                yield candidate
+                break
+
+
+def _written(name: str, kind: str, payloads: tuple[dict[str, Any], ...]) -> tuple[dict[str, Any], ...]:
+    """The canonical ``payloads`` as the ``name`` format's writer writes them."""
+    encode = chatcodec.encode_request if kind == "request" else chatcodec.encode_response
+    found: list[dict[str, Any]] = []
+    for payload in payloads:
+        try:
+            found.append(encode(name, payload, on_loss="ignore"))
+        except chatcodec.ChatcodecError:
+            continue
+    return tuple(found)
+
+
+@cache
+def frameworks() -> tuple[ProviderSeeds, ...]:
+    """Every framework history format's seeds (no streams: a stored history has none)."""
+    found: list[ProviderSeeds] = []
+    for name in framework_names():
+        recorded = [
+            history
+            for history in _recorded_histories(FIXTURES / FRAMEWORK_FOLDERS[name])
+            if _decodes(name, "request", history)
+        ]
+        answers = tuple(answer for history in recorded for answer in _answers(name, history))
+        requests = tuple(recorded) + _written(name, "request", canonical_requests())
+        responses = answers + _written(name, "response", canonical_responses())
+        found.append(ProviderSeeds(name, requests, responses, (), ()))
+    return tuple(found)
+
+
+@cache
+def framework_message_lists(name: str) -> tuple[list[Any], ...]:
+    """The bare message lists of a framework format's histories (what ``validate_messages`` takes)."""
+    return tuple(history["messages"] for history in seeds(name).requests)
 
 
 @cache

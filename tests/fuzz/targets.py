@@ -30,6 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 import chatcodec
+from chatcodec._registry import CANONICAL
 from chatcodec.cli import main
 from chatcodec.streams._sse import iter_sse_json
 from fuzz import seeds
@@ -426,14 +427,49 @@ KNOWN_BROKEN_TARGETS: dict[str, str] = {}
 in a codec that landed after it; the long run still runs them). Fix the bug, delete the entry."""
 
 
+def _framework_targets(name: str) -> list[Target]:
+    """A framework history format's entry points: its histories and answers read, converted
+    to every provider, to canonical and to each framework format, its bare message lists
+    validated (as ``validate_messages`` takes them and ``validate --format`` reads them),
+    and its writer given canonical data. A stored history has no streams and no strict
+    reading (its capabilities say so), so it has no target of either."""
+    found = seeds.seeds(name)
+
+    def requests() -> tuple[Any, ...]:
+        return found.requests
+
+    def responses() -> tuple[Any, ...]:
+        return found.responses
+
+    def message_lists() -> tuple[Any, ...]:
+        return seeds.framework_message_lists(name)
+
+    whole = [
+        Target(f"decode_request[{name}]", _mutated_one(requests), lambda v: chatcodec.decode_request(name, v)),
+        Target(f"decode_request_text[{name}]", _mutated_text(requests), lambda v: chatcodec.decode_request(name, v)),
+        Target(f"decode_response[{name}]", _mutated_one(responses), lambda v: chatcodec.decode_response(name, v)),
+        Target(f"decode_response_text[{name}]", _mutated_text(responses), lambda v: chatcodec.decode_response(name, v)),
+        Target(f"validate_messages[{name}]", _mutated_one(message_lists), chatcodec.validate_messages),
+        Target(f"validate_messages_text[{name}]", _mutated_text(message_lists), chatcodec.validate_messages),
+        Target(f"cli_convert[{name}]", _mutated_text(requests), lambda v: _cli(["convert", "--from", name], v)),
+        Target(f"cli_validate[{name}]", _mutated_text(requests), lambda v: _cli(["validate", "--format", name], v)),
+    ]
+    targets = [*seeds.provider_names(), CANONICAL, *seeds.framework_names()]
+    return whole + _canonical_targets(name) + [pair for target in targets for pair in _pair_targets(name, target)]
+
+
 def all_targets() -> list[Target]:
-    """Every entry point, under every provider with fixtures, and every pair of them."""
+    """Every entry point, under every provider with fixtures and every framework history
+    format, and every pair of them with canonical as a target too (a framework format as a
+    target is reached through ``encode_*`` and from the other framework formats)."""
     names = seeds.provider_names()
     found = _shared_targets()
     for name in names:
         found += _provider_targets(name) + _canonical_targets(name)
-        for target in names:
+        for target in [*names, CANONICAL]:
             found += _pair_targets(name, target)
+    for name in seeds.framework_names():
+        found += _framework_targets(name)
     return found
 
 
