@@ -321,3 +321,30 @@ def test_a_usage_detail_key_with_a_lone_surrogate_is_named_safely() -> None:
     with pytest.raises(chatcodec.ValidationError) as raised:
         chatcodec.decode_response("langchain", answer)
     assert '["\\ud800"]' in str(raised.value)
+
+
+def test_a_ui_tool_part_whose_error_text_is_no_string_is_refused_at_the_message() -> None:
+    """A fuzz find (``convert_request[ai-sdk-ui->anthropic]``): an ``output-error`` tool part's
+    ``errorText`` (``UIToolInvocation``'s ``errorText: string``, ``ai`` 6.0.325) holding a list
+    became a tool result's content, which the canonical model refused at a place the history
+    does not have; it is refused at the message, the field named."""
+    part = {"type": "tool-f", "toolCallId": "c1", "state": "output-error", "input": {}, "errorText": [1]}
+    history = {"messages": [{"id": "a", "role": "assistant", "parts": [part]}]}
+    _refused_at_an_input_path(lambda: chatcodec.decode_request("ai-sdk-ui", copy.deepcopy(history)), history)
+    with pytest.raises(chatcodec.ValidationError, match=r"parts\[0\]\.errorText"):
+        chatcodec.convert_request(copy.deepcopy(history), source="ai-sdk-ui", target="anthropic", on_loss="ignore")
+
+
+def test_a_pydantic_ai_cache_point_of_no_known_lifetime_is_kept_whole() -> None:
+    """A fuzz find (``convert_request[pydantic-ai->bedrock-converse]``): a ``cache-point`` whose
+    ``ttl`` is no string (pydantic-ai's ``CachePoint.ttl`` is ``"5m"`` or ``"1h"``) became a
+    cache marker the canonical model refused at ``cache_control.ttl``; it is an item the reader
+    does not know, kept whole (and written back as it came)."""
+    history = {
+        "messages": _set(_pydantic_ai(), (0, "parts", 0, "content"), ["hi", {"kind": "cache-point", "ttl": [1]}])
+    }
+    read = chatcodec.decode_request("pydantic-ai", copy.deepcopy(history))
+    content = read.messages[0].content
+    assert isinstance(content, list)
+    assert isinstance(content[-1], chatcodec.OpaquePart)
+    assert chatcodec.convert_request(copy.deepcopy(history), source="pydantic-ai", target="pydantic-ai") == history

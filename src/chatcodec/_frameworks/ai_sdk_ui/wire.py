@@ -51,6 +51,8 @@ def check_message(message: dict[str, Any]) -> dict[str, Any]:
                 raise ValueError(f"parts[{index}]: a tool part has a toolCallId and one of the states {sorted(STATES)}")
             if part["type"] == DYNAMIC and not isinstance(part.get("toolName"), str):
                 raise ValueError(f"parts[{index}]: a dynamic-tool part names its tool")
+            if not isinstance(part.get("errorText", ""), str):  # UIToolInvocation's errorText: string
+                raise ValueError(f"parts[{index}].errorText: a string")
     return message
 
 

@@ -104,6 +104,8 @@ def point_marker(item: object) -> dict[str, Any] | None:
     point = as_dict(item)
     if point is None or point.get("kind") != "cache-point" or not point.keys() <= {"kind", "ttl"}:
         return None
+    if not isinstance(point.get("ttl", ""), str):  # no lifetime CachePoint knows: kept as an item
+        return None
     marker: dict[str, Any] = {"type": "ephemeral"}
     if "ttl" in point:
         marker["ttl"] = point["ttl"]
