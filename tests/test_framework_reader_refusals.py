@@ -348,3 +348,18 @@ def test_a_pydantic_ai_cache_point_of_no_known_lifetime_is_kept_whole() -> None:
     assert isinstance(content, list)
     assert isinstance(content[-1], chatcodec.OpaquePart)
     assert chatcodec.convert_request(copy.deepcopy(history), source="pydantic-ai", target="pydantic-ai") == history
+
+
+def test_an_ai_sdk_cache_control_of_no_known_ttl_stays_in_the_options() -> None:
+    """A fuzz find (``convert_request[ai-sdk-model->pydantic-ai]``, seed 5000): an Anthropic
+    ``cacheControl`` whose ``ttl`` is a number became a cache marker the canonical model refused
+    at ``cache_control.ttl``, a place the history does not have. It is no marker
+    (``@ai-sdk/anthropic``'s ``cacheControl.ttl`` is ``"5m"`` or ``"1h"``): it stays in the part's
+    options, written back as it came."""
+    options = {"anthropic": {"cacheControl": {"type": "ephemeral", "ttl": 2**80}}}
+    history = {"messages": [{"role": "user", "content": [{"type": "text", "text": "hi", "providerOptions": options}]}]}
+    read = chatcodec.decode_request("ai-sdk-model", copy.deepcopy(history))
+    content = read.messages[0].content
+    assert isinstance(content, list)
+    assert content[0].cache_control is None
+    assert chatcodec.convert_request(copy.deepcopy(history), source="ai-sdk-model", target="ai-sdk-model") == history

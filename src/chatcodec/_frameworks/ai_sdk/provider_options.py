@@ -50,7 +50,12 @@ def decode_options(part: dict[str, Any], options: object) -> dict[str, Any]:
     reasoning = part.get("type") == "thinking"
     rest = dict(as_dict(options) or {})
     cache = as_dict((as_dict(rest.get(ANTHROPIC)) or {}).get("cacheControl"))
-    if cache is not None and cache.get("type") == "ephemeral" and set(cache) <= {"type", "ttl"}:
+    if (
+        cache is not None
+        and cache.get("type") == "ephemeral"
+        and set(cache) <= {"type", "ttl"}
+        and isinstance(cache.get("ttl", ""), str)  # a ttl of another type is no marker: kept in the bag
+    ):
         _without(rest, ANTHROPIC, "cacheControl")
         part["cache_control"] = dict(cache)
     if reasoning:
