@@ -130,10 +130,12 @@ def refuse_bad_counts(usage: Mapping[str, Any], keys: Sequence[str], where: str)
             raise ValueError(f"{where}{_step(key)}: a token count is a whole number, 0 or more")
 
 
-def _step(key: str) -> str:
+def _step(key: object) -> str:
     """``.key``, or ``["key"]`` escaped as JSON when the key is no plain name (a lone
     surrogate in an error's text would break pydantic-core writing it)."""
-    return f".{key}" if key.isascii() and key.isidentifier() else f"[{json.dumps(key)}]"
+    if isinstance(key, str) and key.isascii() and key.isidentifier():
+        return f".{key}"
+    return f"[{json.dumps(key if isinstance(key, str) else repr(key))}]"
 
 
 def refuse_non_string(fields: Mapping[str, Any], keys: Sequence[str], where: str) -> None:

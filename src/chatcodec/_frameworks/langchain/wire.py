@@ -2,10 +2,12 @@
 
 A stored message is checked as one of the two serialisations (:func:`.messages.unwrap`), so
 an entry LangChain would not load is refused at its own path (``$.messages[3]``) as a
-:class:`~chatcodec.ValidationError`, before anything is read. Inside a message, LangChain's
-own fields are open (its content blocks are open-ended by design): what has no canonical
-field is kept as it is. The validator is built on first use, so importing the codec loads
-no pydantic.
+:class:`~chatcodec.ValidationError`, before anything is read; so is a field the reader reads
+holding what langchain-core's classes would not (:func:`_check_fields`: a number tool call id,
+a fractional count), the field named in the refusal. Inside a message, LangChain's own fields
+are otherwise open (its content blocks are open-ended by design): what has no canonical field
+is kept as it is. The validator is built on first use, so importing the codec loads no
+pydantic.
 """
 
 from __future__ import annotations
