@@ -153,6 +153,14 @@ CASES = [
             "x",
             True,
         ),
+        (
+            "ai-sdk-model",
+            "a number mediaType in a content output item (a fuzz find: AttributeError in kind_of)",
+            _ai_sdk_model,
+            (2, "content", 0, "output", "value", 0),
+            {"type": "file-url", "url": "https://example.com/a", "mediaType": 10903000},
+            True,
+        ),
     ]
 ]
 IDS = [f"{case.fmt}: {case.what}" for case in CASES]

@@ -80,6 +80,8 @@ def _check_result(part: dict[str, Any], index: int) -> None:
         entry = as_dict(item)
         if entry is None or not isinstance(entry.get("type"), str):
             raise ValueError(f"content[{index}].output.value[{number}]: an object with a type")
+        if not isinstance(entry.get("mediaType", ""), str):  # every content item's mediaType is a string
+            raise ValueError(f"content[{index}].output.value[{number}].mediaType: a string")
 
 
 validated_history = history_check(check_message)
