@@ -371,3 +371,18 @@ def test_an_ai_sdk_cache_control_of_no_known_ttl_stays_in_the_options() -> None:
     assert isinstance(content, list)
     assert content[0].cache_control is None
     assert chatcodec.convert_request(copy.deepcopy(history), source="ai-sdk-model", target="ai-sdk-model") == history
+
+
+def test_an_ai_sdk_output_item_with_an_empty_url_is_kept_whole() -> None:
+    """A fuzz find (``convert_request[ai-sdk-model->canonical]``, seed 21000): a tool output's
+    ``image-url`` item with ``url: ""`` became a URL source the canonical model refused (a URL has
+    at least one character) at a place the history does not have; it is kept whole as an item the
+    reader cannot place, written back as it came."""
+    item = {"type": "image-url", "url": ""}
+    history = {"messages": _set(_ai_sdk_model(), (2, "content", 0, "output", "value", 0), item)}
+    read = chatcodec.decode_request("ai-sdk-model", copy.deepcopy(history))
+    result = read.messages[2].content[0]
+    assert isinstance(result, chatcodec.ToolResultPart)
+    assert isinstance(result.content, list)
+    assert isinstance(result.content[0], chatcodec.OpaquePart)
+    assert chatcodec.convert_request(copy.deepcopy(history), source="ai-sdk-model", target="ai-sdk-model") == history

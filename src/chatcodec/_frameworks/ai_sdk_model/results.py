@@ -59,7 +59,7 @@ def _item(item: dict[str, Any]) -> dict[str, Any]:
             "type": kind_of(media_type),
             "source": {"type": "base64", "media_type": essence(media_type), "data": data},
         }
-    elif kind in ("image-url", "file-url") and isinstance(url, str):
+    elif kind in ("image-url", "file-url") and isinstance(url, str) and url:  # an empty URL is no source: kept whole
         part = {
             "type": "image" if kind == "image-url" else kind_of(media_type or ""),
             "source": {"type": "url", "url": url},
