@@ -373,12 +373,16 @@ def test_an_ai_sdk_cache_control_of_no_known_ttl_stays_in_the_options() -> None:
     assert chatcodec.convert_request(copy.deepcopy(history), source="ai-sdk-model", target="ai-sdk-model") == history
 
 
-def test_an_ai_sdk_output_item_with_an_empty_url_is_kept_whole() -> None:
+@pytest.mark.parametrize(
+    "item",
+    [{"type": "image-url", "url": ""}, {"type": "image-data", "data": "iVBORw0KGgo=", "mediaType": ""}],
+    ids=["empty url", "empty mediaType"],
+)
+def test_an_ai_sdk_output_item_with_an_empty_url_is_kept_whole(item: dict[str, Any]) -> None:
     """A fuzz find (``convert_request[ai-sdk-model->canonical]``, seed 21000): a tool output's
     ``image-url`` item with ``url: ""`` became a URL source the canonical model refused (a URL has
-    at least one character) at a place the history does not have; it is kept whole as an item the
-    reader cannot place, written back as it came."""
-    item = {"type": "image-url", "url": ""}
+    at least one character) at a place the history does not have; so did an empty ``mediaType``
+    (seed 31000). Each is kept whole as an item the reader cannot place, written back as it came."""
     history = {"messages": _set(_ai_sdk_model(), (2, "content", 0, "output", "value", 0), item)}
     read = chatcodec.decode_request("ai-sdk-model", copy.deepcopy(history))
     result = read.messages[2].content[0]

@@ -54,6 +54,8 @@ def _item(item: dict[str, Any]) -> dict[str, Any]:
     if kind == "text" and isinstance(item.get("text"), str):
         return finish({"type": "text", "text": item["text"]}, item, ("type", "text"))
     data, url, media_type = item.get("data"), item.get("url"), item.get("mediaType")
+    if media_type == "":  # no media type canonical holds (it has one character at least): kept whole
+        return {"type": "opaque", "provider": PROVIDER, "data": item}
     if kind in ("media", "image-data", "file-data") and isinstance(data, str) and isinstance(media_type, str):
         part: dict[str, Any] = {
             "type": kind_of(media_type),
