@@ -72,7 +72,9 @@ class Base64Source(CanonicalModel):
     media_type: str = Field(min_length=1)
     """MIME type of the decoded bytes (``image/png``, ``audio/wav``, ``application/pdf``)."""
     data: str
-    """The base64 text exactly as given (standard or URL-safe alphabet), never re-encoded."""
+    """The base64 text as the source format gave it (standard or URL-safe alphabet), never
+    re-encoded; a framework history that stores pydantic's URL-safe alphabet (pydantic-ai) is
+    read into the standard one, which the provider wires take."""
 
 
 class FileSource(CanonicalModel):
