@@ -24,6 +24,9 @@ meaning; another provider drops them without a report):
 ``_storage_url``       on an image or video by file id: the scheme of the server's file URL
                        it was read from (Kimi's ``ms://<file-id>``), written back so with no
                        server named (``server_media.py``)
+``_flat_file_id``      on a document by file id: it was read from DeepSeek's flat
+                       ``{"type": "file", "file_id"}`` part, written back so with no server
+                       named (``server_media.py``)
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
 ``_empty_result``      on a tool result: its tool message's ``content`` was ``[]``, read as the
                        empty text (the same no output; OpenAI refuses ``[]``, ``messages.py``)
