@@ -209,9 +209,32 @@ _BAD_MEDIA_PARTS: list[tuple[dict[str, Any], str]] = [
     ({"type": "input_audio"}, "input_audio"),
     ({"type": "input_audio", "input_audio": {"data": "AAAA"}}, "input_audio.format"),
     ({"type": "input_audio", "input_audio": "AAAA"}, "input_audio"),
-    ({"type": "file"}, "file"),
     ({"type": "file", "file": 5}, "file"),
 ]
+
+
+@pytest.mark.parametrize("role", ["user", "system", "developer", "tool"])
+def test_a_file_part_with_neither_spelling_is_kept_whole_and_refused_by_strict_reading(role: str) -> None:
+    # {"type": "file"} holds neither OpenAI's nested `file` nor DeepSeek's flat `file_id`
+    # (vercel/ai's @ai-sdk/deepseek DeepSeekContentPartFile), so the tolerant reader cannot tell
+    # which it lacks: it keeps the part whole and writes it back as it came; strict reading
+    # (OpenAI's own part) refuses it.
+    message: dict[str, Any] = {"role": role, "content": [{"type": "file"}]}
+    if role == "tool":
+        message["tool_call_id"] = "c"
+    body = {"model": "m", "messages": [message]}
+    read = chatcodec.decode_request("openai-chat", body)
+    part = read.messages[0].content[0]
+    held = part.content[0] if role == "tool" else part  # a tool message's content is its result's
+    assert held.model_dump() == {
+        "type": "opaque",
+        "provider": "openai-chat",
+        "data": {"type": "file"},
+    }
+    assert chatcodec.encode_request("openai-chat", read)["messages"][0]["content"] == [{"type": "file"}]
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.decode_request("openai-chat", body, strict=True)
+    assert any(path.startswith("$.messages[0].content[0]") for path in caught.value.paths)
 
 
 @pytest.mark.parametrize("role", ["system", "developer", "tool"])
