@@ -169,3 +169,18 @@ def test_the_stream_accumulates_to_tool_calls_and_writes_stop_back() -> None:
     chunks = list(chatcodec.encode_stream("openai-chat", events))
     words = [choice["finish_reason"] for chunk in chunks for choice in chunk["choices"] if choice.get("finish_reason")]
     assert words == ["stop"]
+
+
+def test_another_formats_stop_on_a_turn_that_calls_is_written_tool_calls() -> None:
+    # Ollama's /api/chat ends a tool-calling turn with done_reason "stop" (its raw word, read as
+    # tool_calls by the Ollama codec); OpenAI's ChatCompletion.Choice.finish_reason for such a
+    # turn is "tool_calls" (openai 3.54), so only a "stop" this codec read itself goes back as "stop".
+    answer = {
+        "model": "llama3.2",
+        "created_at": "2024-01-01T00:00:00Z",
+        "message": {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "f", "arguments": {}}}]},
+        "done": True,
+        "done_reason": "stop",
+    }
+    written = chatcodec.convert_response(answer, source="ollama", target="openai-chat", on_loss="ignore")
+    assert written["choices"][0]["finish_reason"] == "tool_calls"

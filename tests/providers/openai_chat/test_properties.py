@@ -259,9 +259,12 @@ def openai_responses(draw: st.DrawFn) -> ChatResponse:
     for index in range(count):
         content = draw(openai_assistant_content(response=True))
         reason = draw(_finish_reasons())
+        bag = None
         if reason.raw == "stop" and any(isinstance(part, ToolUsePart) for part in content):
-            reason = FinishReason(unified="tool_calls", raw="stop")  # a turn that calls stops as one (issue 76)
-        choices.append(ResponseChoice(index=index, message=AssistantMessage(content=content), finish_reason=reason))
+            # a turn that calls stops as one, the server's word marked to be written back (issue 76)
+            reason, bag = FinishReason(unified="tool_calls", raw="stop"), {FORMAT: {"_finish_reason": "stop"}}
+        message = AssistantMessage(content=content)
+        choices.append(ResponseChoice(index=index, message=message, finish_reason=reason, provider_metadata=bag))
     fingerprint = draw(st.one_of(st.none(), WORD))
     return ChatResponse(
         id=draw(WORD),

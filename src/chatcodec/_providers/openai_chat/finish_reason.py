@@ -11,7 +11,9 @@ turn that calls tools with ``stop`` (microsoft/autogen#4878, BerriAI/litellm#104
 ENTERPILOT/GoModel#124 for gpt-4o-mini; an agent such as Claude Code then stops without
 running the tool). As Gemini's ``STOP`` and Ollama's ``stop``,
 ``stop`` is therefore ``tool_calls`` when the message holds a call (the caller says so),
-with the raw word kept, and it is written back as ``stop``.
+with the raw word kept and marked, and it is written back as ``stop``; a turn that called
+tools read from another format (Ollama's and Gemini's raw word is also ``stop``) is written
+``tool_calls``, as OpenAI writes it.
 
 A ``refusal`` (Anthropic's ``stop_reason: "refusal"``: "streaming classifiers intervened
 to handle potential policy violations", Anthropic "Handling stop reasons") is written
@@ -60,7 +62,8 @@ _OPENAI_WORD: dict[UnifiedFinishReason, str] = {
 }
 
 MARKER = "_finish_reason"
-"""Bag key holding a non-standard raw value this codec read, so it is written back."""
+"""Bag key holding a non-standard raw value this codec read (or ``stop`` on a turn that called
+tools), so it is written back."""
 
 
 def decode_finish_reason(
@@ -73,6 +76,7 @@ def decode_finish_reason(
     if raw not in STANDARD:
         bag[MARKER] = raw
     if raw == "stop" and has_tool_calls:
+        bag[MARKER] = raw  # this server's word for the turn: another format's "stop" is not
         return {"unified": "tool_calls", "raw": raw}
     return {"unified": _UNIFIED.get(raw, "other"), "raw": raw}
 
@@ -89,8 +93,8 @@ def encode_finish_reason(
     unified: UnifiedFinishReason = reason["unified"]
     if raw is not None and _UNIFIED.get(raw, "other") == unified and (raw in STANDARD or raw == bag.get(MARKER)):
         return raw
-    if raw == "stop" and unified == "tool_calls":
-        return raw  # a server's word for a turn that called tools
+    if raw == "stop" and unified == "tool_calls" and bag.get(MARKER) == raw:
+        return raw  # a server's word for a turn that called tools, read by this codec
     if unified == "refusal":
         why = "OpenAI has no refusal finish_reason; sent 'content_filter', its word for an answer a policy stopped"
         losses.add(at, "finish reason 'refusal'", why, "metadata")
