@@ -309,3 +309,18 @@ def test_an_approval_keeps_what_the_model_form_has_no_place_for() -> None:
         "signature": "hmac",
     }
     assert ("$.messages[1].content[0]", "ai-sdk-ui data ['approval']") in {(loss.path, loss.what) for loss in losses}
+
+
+def test_an_answer_with_no_part_a_ui_message_holds_is_still_one_message() -> None:
+    # Found by the framework fuzz (convert_response[langchain->ai-sdk-ui]): an answer whose one
+    # block has no place in a UIMessage (here a LangChain block of an unknown type, kept opaque)
+    # left the writer no message, and an IndexError escaped. The answer is one assistant
+    # UIMessage (the AI SDK's UIMessage requires id, role and parts), its part reported.
+    answer = {"type": "ai", "data": {"content": [{"type": "odd", "text": "The capital is Paris."}]}}
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_response(
+        answer, source="langchain", target="ai-sdk-ui", on_loss="ignore", losses=losses
+    )
+    assert [message["role"] for message in written["messages"]] == ["assistant"]
+    assert written["messages"][0]["parts"] == []
+    assert losses

@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec._frameworks.ai_sdk.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage, refuse_bad_counts
-from chatcodec._frameworks.ai_sdk_ui.messages import decode_message, encode_messages
+from chatcodec._frameworks.ai_sdk_ui.messages import decode_message, encode_messages, made_up_id
 from chatcodec._frameworks.ai_sdk_ui.wire import validated_history
 from chatcodec._frameworks.history import answer_choice, the_answer
 from chatcodec.contract import DecodeContext, EncodeContext, as_dict, rule_error
@@ -48,7 +48,9 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write a canonical response's first choice as one assistant ``UIMessage``."""
     choice: Any = the_answer(response, context, "an AI SDK UI answer is one message")
-    message = encode_messages([choice["message"]], 0, context)[0]
+    written = encode_messages([choice["message"]], 0, context)
+    # an answer none of whose parts has a place (each reported) is still the one message asked for
+    message: dict[str, Any] = written[0] if written else {"id": made_up_id(0), "role": "assistant", "parts": []}
     if response.get("id") is not None:
         message["id"] = response["id"]
     metadata: dict[str, Any] = dict(as_dict(message.get("metadata")) or {})
