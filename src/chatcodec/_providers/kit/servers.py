@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from urllib.parse import urlsplit
 
@@ -50,7 +51,8 @@ class NamedServer(Protocol):
     @property
     def hosts(self) -> tuple[str, ...]:
         """URL hosts that name it: ``api.deepseek.com``, ``.openai.azure.com`` (a suffix),
-        ``host:port``, or ``host/path`` (a base URL under that path: ``api.deepseek.com/anthropic``)."""
+        ``host:port``, ``host/path`` (a base URL under that path: ``api.deepseek.com/anthropic``),
+        or a host with ``*`` for one label (``bedrock-mantle.*.api.aws``: any region)."""
         ...
 
 
@@ -155,4 +157,6 @@ def _names(known: str, host: str, with_port: str, path: str) -> bool:
     known_host, slash, known_path = known.partition("/")
     if slash and not (path == f"/{known_path}" or path.startswith(f"/{known_path}/")):
         return False
+    if "*" in known_host:  # one label of any name: fnmatch's * would take dots too
+        return fnmatchcase(host, known_host) and host.count(".") == known_host.count(".")
     return (known_host.startswith(".") and host.endswith(known_host)) or known_host in (host, with_port)

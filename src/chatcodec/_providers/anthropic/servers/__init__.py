@@ -1,9 +1,12 @@
 """The Anthropic-compatible servers an ``anthropic`` body can be written for, as data.
 
 One module per server holds its :class:`~.server.Server` record with the source of each
-fact. The writer reads the chosen one (:func:`fit_written`): the option ``server`` names
-it (``options={"server": "deepseek"}``, CLI ``--option server=deepseek``); with none, the
-target is Anthropic itself and the body is sent as written. :func:`server_for_url` names
+fact: the hosted APIs (DeepSeek, Kimi, Z.ai, MiniMax), the local servers people put behind
+Claude Code (Ollama, llama.cpp's llama-server, vLLM, SGLang, LM Studio) and Amazon
+Bedrock's Mantle endpoint, which runs Claude itself. The writer reads the chosen one
+(:func:`fit_written`): the option ``server`` names it (``options={"server": "deepseek"}``,
+CLI ``--option server=deepseek``); with none, the target is Anthropic itself and the body
+is sent as written. :func:`server_for_url` names
 the server a base URL points at (``chatcodec serve``'s ``--upstream-url
 https://api.deepseek.com/anthropic``). Choosing and reporting are shared with the
 OpenAI-compatible servers (:mod:`chatcodec._providers.kit.servers`).
@@ -12,10 +15,22 @@ OpenAI-compatible servers (:mod:`chatcodec._providers.kit.servers`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.anthropic.rules import server_rules
-from chatcodec._providers.anthropic.servers import deepseek, kimi, minimax, zai
+from chatcodec._providers.anthropic.servers import (
+    bedrock_mantle,
+    deepseek,
+    kimi,
+    llama_cpp,
+    lmstudio,
+    minimax,
+    ollama,
+    sglang,
+    vllm,
+    zai,
+)
 from chatcodec._providers.anthropic.servers.fitting import fit_request
 from chatcodec._providers.anthropic.servers.server import Server, ServerCall
 from chatcodec.contract import servers as kit_servers
@@ -26,7 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["OPTION", "SERVERS", "TABLE", "Server", "fit_written", "server_for_url", "server_named"]
 
 TABLE: kit_servers.ServerTable[Server] = kit_servers.ServerTable(
-    module.SERVER for module in (deepseek, kimi, zai, minimax)
+    module.SERVER
+    for module in (deepseek, kimi, zai, minimax, ollama, llama_cpp, vllm, sglang, lmstudio, bedrock_mantle)
 )
 """The servers (:class:`~chatcodec._providers.kit.servers.ServerTable`)."""
 SERVERS: Mapping[str, Server] = TABLE.servers
@@ -48,11 +64,16 @@ def fit_written(wire: dict[str, Any], context: EncodeContext) -> None:
     """``wire`` (the body written) fitted to the server the options name, if any
     (:func:`~.fitting.fit_request`), and the context's rules made that server's: its own
     models behind the API's shape, not the API's version and Claude rules
-    (:func:`~chatcodec._providers.anthropic.rules.server_rules`)."""
+    (:func:`~chatcodec._providers.anthropic.rules.server_rules`); or, for a server running
+    Claude itself (:attr:`~.server.Server.api_version`), the API's and Claude's rules at
+    the version the server requires, unless the options name one."""
     server = TABLE.chosen(context.options)
     if server is None:
         return
-    context.rules = server_rules(server)
+    if server.api_version is None:
+        context.rules = server_rules(server)
+    elif "api_version" not in context.options:
+        context.options = MappingProxyType({**context.options, "api_version": server.api_version})
     model = wire.get("model")
     # the class itself, not the alias ServerCall (kit's ServerCall[Server]): see openai_chat/servers
     call: ServerCall = kit_servers.ServerCall(

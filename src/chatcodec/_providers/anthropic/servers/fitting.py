@@ -4,13 +4,15 @@ server does not take is not sent, each change reported (a ``rule`` loss).
 The writer writes one Anthropic body; this pass reads the chosen :class:`~.server.Server`
 and edits the body, in this order:
 
+- ``tool_choice`` and ``thinking`` as the nearest type the server acts on (:mod:`.choices`);
 - top-level fields: those the server documents (or every one when it lists none), less
   those it ignores or refuses;
 - nested fields it ignores (``tools[].cache_control``, ``thinking.budget_tokens``);
 - tools of a type it does not run (Anthropic's server tools), with ``tool_choice`` when no
   tool is left;
-- message content blocks of a type it does not take (a message left with none gets one
-  text block saying what was not sent: the API refuses an empty message);
+- message content blocks of a type it does not take, and images of a source it does not
+  take (a message left with none gets one text block saying what was not sent: the API
+  refuses an empty message);
 - the server's own rules (:attr:`~.server.Server.rules`).
 """
 
@@ -20,6 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.anthropic.servers.choices import fit_thinking, fit_tool_choice
 from chatcodec._providers.anthropic.servers.server import Server, ServerCall
 from chatcodec.contract import as_dict, as_list
 
@@ -35,11 +38,13 @@ are dropped in the one walk over the blocks, not one walk each."""
 
 def fit_request(body: dict[str, Any], call: ServerCall) -> None:
     """Edit ``body`` to what ``call.server`` takes (see the module docstring)."""
+    fit_tool_choice(body, call)
+    fit_thinking(body, call)
     _fit_fields(body, call)
     _fit_nested(body, call)
     _fit_tools(body, call)
     refused = block_refusals(call.server)
-    if call.server.blocks is not None or refused:
+    if call.server.blocks is not None or refused or call.server.image_sources is not None:
         for index, message in enumerate(as_list(body.get("messages")) or ()):
             fields = as_dict(message)
             if fields is not None:
@@ -58,7 +63,7 @@ def _fit_fields(body: dict[str, Any], call: ServerCall) -> None:
             call.report((key,), key, f"not sent: it ignores or refuses it ({refusal.source})")
         elif server.fields is not None and key not in server.fields:
             del body[key]
-            call.report((key,), key, f"not sent: not a field it documents ({server.docs})")
+            call.report((key,), key, f"not sent: not a field it documents ({server.fields_source or server.docs})")
 
 
 def _fit_nested(body: dict[str, Any], call: ServerCall) -> None:
@@ -135,21 +140,26 @@ def _fit_blocks(
     message: dict[str, Any], refused: Mapping[str, tuple[tuple[str, str], ...]], position: int, call: ServerCall
 ) -> None:
     """One walk over a message's blocks (every block of every request: plain checks, and
-    the list rebuilt only when a block goes): a block of a type the server does not take
-    is not sent, a field it ignores on a block it takes is dropped."""
-    blocks = call.server.blocks
+    the list rebuilt only when a block goes): a block of a type the server does not take,
+    or an image of a source it does not take, is not sent; a field it ignores on a block
+    it takes is dropped."""
+    server = call.server
+    blocks, sources = server.blocks, server.image_sources
     items = as_list(message.get("content"))
     if items is None:
         return
     at: Steps = ("messages", position)
-    dropped: list[int] = []
+    dropped: list[tuple[int, str]] = []
     for index, item in enumerate(items):
         block = as_dict(item)
         kind = block.get("type") if block is not None else None
         if block is None or not isinstance(kind, str):
             continue
         if blocks is not None and kind not in blocks:
-            dropped.append(index)
+            why = f"it takes {', '.join(sorted(blocks))} blocks ({server.blocks_source or server.docs})"
+            dropped.append((index, why))
+        elif kind == "image" and sources is not None and _source(block) not in sources:
+            dropped.append((index, f"it takes images by {', '.join(sorted(sources))} only ({server.docs})"))
         elif kind in refused:
             for key, source in refused[kind]:
                 if key in block:
@@ -160,14 +170,18 @@ def _fit_blocks(
         _drop_blocks(message, items, dropped, at, call)
 
 
-def _drop_blocks(message: dict[str, Any], content: list[Any], dropped: list[int], at: Steps, call: ServerCall) -> None:
-    server = call.server
+def _source(block: dict[str, Any]) -> object:
+    return (as_dict(block.get("source")) or {}).get("type")
+
+
+def _drop_blocks(
+    message: dict[str, Any], content: list[Any], dropped: list[tuple[int, str]], at: Steps, call: ServerCall
+) -> None:
     call.rule = "blocks"
-    kinds = [content[index]["type"] for index in dropped]
-    why = f"not sent: it takes {', '.join(sorted(server.blocks or ()))} blocks ({server.blocks_source or server.docs})"
-    for index, kind in zip(dropped, kinds, strict=True):
-        call.report((*at, "content", index), f"{kind} block", why)
-    gone = set(dropped)
+    kinds = [content[index]["type"] for index, _ in dropped]
+    for (index, why), kind in zip(dropped, kinds, strict=True):
+        call.report((*at, "content", index), f"{kind} block", f"not sent: {why}")
+    gone = {index for index, _ in dropped}
     kept = [block for index, block in enumerate(content) if index not in gone]
     if not kept:
         kept.append({"type": "text", "text": f"[{', '.join(dict.fromkeys(kinds))} not sent]"})
