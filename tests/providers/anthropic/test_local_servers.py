@@ -208,6 +208,19 @@ ROWS = [
             (),
             set(),
         ),
+        (
+            "a tool_result image by URL is refused too (convertToolResultContent)",
+            {
+                "tools": [TOOL],
+                "messages": [
+                    *TOOL_LOOP[:2],
+                    user({**RESULT, "content": [text("shot:"), image("url"), image("base64")]}),
+                ],
+            },
+            {"messages.2.content.0.content": [text("shot:"), image("base64")]},
+            (),
+            {"$.messages[2].content[0].content[1]"},
+        ),
     ),
     *rows(
         "llama-cpp",

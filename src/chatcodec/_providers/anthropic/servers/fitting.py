@@ -11,8 +11,8 @@ and edits the body, in this order:
 - tools of a type it does not run (Anthropic's server tools), with ``tool_choice`` when no
   tool is left;
 - message content blocks of a type it does not take, and images of a source it does not
-  take (a message left with none gets one text block saying what was not sent: the API
-  refuses an empty message);
+  take, in a ``tool_result`` too (a message left with none gets one text block saying
+  what was not sent: the API refuses an empty message);
 - the server's own rules (:attr:`~.server.Server.rules`).
 """
 
@@ -160,14 +160,36 @@ def _fit_blocks(
             dropped.append((index, why))
         elif kind == "image" and sources is not None and _source(block) not in sources:
             dropped.append((index, f"it takes images by {', '.join(sorted(sources))} only ({server.docs})"))
-        elif kind in refused:
-            for key, source in refused[kind]:
-                if key in block:
-                    del block[key]
-                    call.rule = "fields"
-                    call.report((*at, "content", index, key), key, f"not sent: it ignores it ({source})")
+        else:
+            if kind in refused:
+                for key, source in refused[kind]:
+                    if key in block:
+                        del block[key]
+                        call.rule = "fields"
+                        call.report((*at, "content", index, key), key, f"not sent: it ignores it ({source})")
+            if kind == "tool_result" and sources is not None:
+                _fit_result_images(block, (*at, "content", index), call)
     if dropped:
         _drop_blocks(message, items, dropped, at, call)
+
+
+def _fit_result_images(block: dict[str, Any], at: Steps, call: ServerCall) -> None:
+    """A ``tool_result``'s images of a source the server does not take are not sent
+    (Ollama refuses a whole request for one: ``convertToolResultContent``); the content
+    is a new list, the rest of it kept in order."""
+    sources = call.server.image_sources or frozenset()
+    content = as_list(block.get("content"))
+    if not content:
+        return
+    kept = [item for item in content if (as_dict(item) or {}).get("type") != "image" or _source(item) in sources]
+    if len(kept) == len(content):
+        return
+    call.rule = "blocks"
+    why = f"not sent: it takes images by {', '.join(sorted(sources))} only ({call.server.docs})"
+    for index, item in enumerate(content):
+        if item not in kept:
+            call.report((*at, "content", index), "image block", why)
+    block["content"] = kept
 
 
 def _source(block: dict[str, Any]) -> object:

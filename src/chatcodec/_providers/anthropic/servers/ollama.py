@@ -11,10 +11,10 @@ request fields" and "Differences from the Anthropic API") lists ``model``,
 ``budget_tokens`` "accepted but not enforced". Its source (``anthropic/anthropic.go``,
 ``FromMessagesRequest``, ollama/ollama at fb307609) also reads ``output_config.effort``
 (``low`` to ``max``, ``xhigh`` as ``high``) where ``thinking`` is not ``enabled`` or
-``disabled``, refuses an image by URL ("Only base64 images are supported"), and runs a
-``web_search_*`` tool with Ollama's own web search (``convertTool``, and
-``middleware/anthropic.go``), reading back its ``server_tool_use`` and
-``web_search_tool_result`` blocks. ``anthropic-version`` is "accepted but not used": the
+``disabled``, refuses an image by URL, in a ``tool_result`` too ("Only base64 images are
+supported", ``convertToolResultContent``), and runs a ``web_search_*`` tool with Ollama's
+own web search (``convertTool``, and ``middleware/anthropic.go``), reading back its
+``server_tool_use`` and ``web_search_tool_result`` blocks. ``anthropic-version`` is "accepted but not used": the
 API's version rules are not Ollama's, nor Claude's model rules the local model's
 (``qwen3-coder``): sampling is sent.
 """
