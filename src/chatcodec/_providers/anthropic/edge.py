@@ -15,8 +15,9 @@
 - Token counting: ``POST /v1/messages/count_tokens`` takes a Messages body without
   ``max_tokens`` and the sampling settings, answers ``{"input_tokens"}``
   (https://docs.anthropic.com/en/api/messages-count-tokens).
-- Compatible servers (DeepSeek, Kimi, Z.ai, MiniMax): each in ``servers/``; the one a
-  base URL points at is the writer's ``server`` option (``upstream_options``).
+- Compatible servers (DeepSeek, Kimi, Z.ai, MiniMax; Ollama, llama-server, vLLM, SGLang,
+  LM Studio; Bedrock's Mantle endpoint): each in ``servers/``; the one a base URL points at
+  is the writer's ``server`` option (``upstream_options``).
 - Strict reading: the sampling parameters of API version 2023-06-01, which the SDK the
   field table comes from (targeting 2026-10-21) no longer types, and answer fields newer
   than the SDK.

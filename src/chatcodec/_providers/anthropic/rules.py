@@ -387,8 +387,12 @@ def server_rules(server: Server) -> ProviderRules:
     documents ``anthropic-version`` as ignored and ``temperature`` and ``top_p`` as taken
     (https://api-docs.deepseek.com/guides/anthropic_api), MiniMax lists both as taken
     (https://platform.minimax.io/docs/api-reference/text-anthropic-api), and Kimi and Z.ai,
-    publishing no list, serve Kimi and GLM models whose own APIs take both. What a server
-    does not take its record leaves out (:mod:`.servers.fitting`)."""
+    publishing no list, serve Kimi and GLM models whose own APIs take both; Ollama lists
+    ``temperature``, ``top_p`` and ``top_k`` as supported and ``anthropic-version`` as
+    "accepted but not used" (https://docs.ollama.com/api/anthropic-compatibility), as the
+    other local servers' request models take them. What a server does not take its record
+    leaves out (:mod:`.servers.fitting`). A server running Claude itself (Bedrock's Mantle
+    endpoint) keeps the API's table instead (:func:`.servers.fit_written`)."""
     ranges = SAMPLING_RANGES if server.sampling_ranges is None else server.sampling_ranges
     return ProviderRules(
         provider=RULES.provider,
