@@ -25,7 +25,9 @@ which these servers take).
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +35,7 @@ from anthropic.types.message_create_params import MessageCreateParamsNonStreamin
 
 import chatcodec
 from chatcodec._providers.anthropic.servers import SERVERS, server_for_url
+from chatcodec._providers.anthropic.servers.fitting import ALWAYS, places
 from sdk_oracle import check
 
 OLLAMA = "https://docs.ollama.com/api/anthropic-compatibility"
@@ -606,3 +609,31 @@ def test_every_server_has_rows_from_its_own_sources() -> None:
     documented = {row.server for row in ROWS} | {"bedrock-mantle"}
     local = {"ollama", "llama-cpp", "vllm", "sglang", "lmstudio", "bedrock-mantle"}
     assert local <= documented <= set(SERVERS)
+
+
+FIXTURES = sorted((Path(__file__).parents[2] / "fixtures" / "anthropic" / "request").glob("*.json"))
+
+
+@pytest.mark.parametrize("server", ["ollama", "llama-cpp", "vllm", "sglang", "lmstudio", "bedrock-mantle"])
+def test_every_recorded_request_is_written_for_each_server_with_nothing_it_refuses(server: str) -> None:
+    """The recorded Anthropic requests (tests/fixtures/anthropic/request), each written for
+    the server: no error, and nothing its record says it ignores, refuses or does not list
+    is left in the body."""
+    record = SERVERS[server]
+    for path in FIXTURES:
+        written, _ = written_for(server, json.loads(path.read_text(encoding="utf-8")))
+        if record.fields is not None:
+            assert set(written) <= record.fields | ALWAYS, path.name
+        for refusal in record.refuses:
+            assert not list(places(written, refusal.field.split("."), ())), (path.name, refusal.field)
+        for message in written["messages"]:
+            for block in message["content"] if isinstance(message["content"], list) else ():
+                assert record.blocks is None or block["type"] in record.blocks, path.name
+                if record.image_sources is not None and block["type"] == "image":
+                    assert block["source"]["type"] in record.image_sources, path.name
+        for tool in written.get("tools", ()):
+            assert record.tool_types is None or tool.get("type", "custom") in record.tool_types, path.name
+        choice = written.get("tool_choice")
+        assert record.tool_choices is None or choice is None or choice["type"] in record.tool_choices, path.name
+        thinking = written.get("thinking")
+        assert record.thinking_types is None or thinking is None or thinking["type"] in record.thinking_types, path.name
