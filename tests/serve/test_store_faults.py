@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
 import socket
 import sqlite3
 import threading
@@ -18,9 +19,11 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 
 import chatcodec
-from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart
+from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart, ThinkingPart, ToolUsePart
+from chatcodec._providers.openai_responses.carried_reasoning import seal, verify_seal
 from chatcodec.serve import ServeConfig
 from chatcodec.serve._response_store import ResponseStore, owner_of
 from chatcodec.serve._response_store_sqlite import SqliteBackend
@@ -286,3 +289,70 @@ def test_a_stalled_redis_server_delays_an_answer_by_its_timeout_only(
     assert took < 5
     assert after == [200, 200]
     assert len(fake.received) == 3
+
+
+# --- a worker started while its Redis store is down ---------------------------------------------
+
+_THINKING = ThinkingPart(text="I call get_weather.", signature="c2lnbmVk", provider="anthropic", model="claude")
+_TOOL = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}, "strict": False}
+_USER = {"role": "user", "content": "Weather in Paris?"}
+_SEALING = {"model": "m", "tools": [_TOOL], "store": False, "include": ["reasoning.encrypted_content"]}
+
+
+def _signed_thinking_answer() -> dict[str, Any]:
+    call = ToolUsePart(id="toolu_01A", name="get_weather", arguments='{"location":"Paris"}')
+    response = ChatResponse(
+        id="msg_1",
+        model="claude-sonnet-4-5",
+        message=AssistantMessage(content=[_THINKING, call]),
+        finish_reason=FinishReason(unified="tool_calls", raw="tool_use"),
+    )
+    return chatcodec.encode_response("anthropic", response, on_loss="ignore")
+
+
+def _continued(origin: str, output: list[dict[str, Any]]) -> httpx.Response:
+    result = {"type": "function_call_output", "call_id": "toolu_01A", "output": "sunny"}
+    return _post(origin, {**_SEALING, "input": [_USER, *output, result]})
+
+
+def test_a_worker_started_while_redis_is_down_seals_with_the_stores_key_once_it_is_back(
+    fake: FakeUpstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not on PATH: install it (apt-get install redis-server) to test the Redis store")
+    monkeypatch.setattr("chatcodec.serve._steps.shared.KEY_RETRY_SECONDS", 0)
+    redis_server = RedisServer(tmp_path)  # not started: the worker starts during the outage
+    store = f"redis://127.0.0.1:{redis_server.port}/0?socket_connect_timeout=0.5"
+    fake.reply(_signed_thinking_answer())
+    fake.reply(_signed_thinking_answer())
+    fake.reply(_answer("Sunny."))
+    try:
+        with proxy("openai-responses", "anthropic", fake.base, store=store) as late:
+            during = _post(late, {**_SEALING, "input": [_USER]})
+            assert during.status_code == 200, during.text
+            reasoning = [item for item in during.json()["output"] if item["type"] == "reasoning"]
+            assert [item.get("encrypted_content") for item in reasoning] == [None]  # no seal no worker could open
+            assert "signature of reasoning from anthropic" in during.headers["chatcodec-losses"]
+            elsewhere = {
+                "type": "reasoning",
+                "summary": [],
+                "encrypted_content": seal(_THINKING.model_dump(), "k" * 16),
+            }
+            brought = _continued(late, [elsewhere])
+            assert brought.status_code == 503, brought.text  # it cannot check the seal: neither dropped nor sent
+            assert brought.headers["retry-after"] == "2"
+            assert len(fake.received) == 1
+            redis_server.start()
+            back = _post(late, {**_SEALING, "input": [_USER]})
+        assert back.status_code == 200, back.text
+        output = back.json()["output"]
+        sealed = next(item["encrypted_content"] for item in output if item["type"] == "reasoning")
+        key = redis.Redis(port=redis_server.port).get("chatcodec:secret:seal-key")
+        assert key is not None
+        assert verify_seal(sealed, key.decode())  # the store's key, the one every worker reads
+        with proxy("openai-responses", "anthropic", fake.base, store=store, validate=True) as other:
+            continued = _continued(other, output)
+        assert continued.status_code == 200, continued.text
+        assert fake.received[-1].body["messages"][1]["content"][0]["signature"] == "c2lnbmVk"
+    finally:
+        redis_server.stop()

@@ -19,9 +19,18 @@ The key (:func:`seal_key`): ``--seal-key-file`` or ``CHATCODEC_SEAL_KEY`` when g
 same on every replica; each held to one rule, 16 characters or more, and read when the
 app is made: :func:`given_seal_key`); otherwise one made once and kept where the answers are (a SQLite
 store's file, a Redis store's server: replicas sharing the store share it), or, with no
-durable store (or a store that cannot be reached when the server starts), in
-``$XDG_CONFIG_HOME/chatcodec/seal-key`` (``~/.config``), so seals outlive a restart. Give
-replicas the key file to make their seals independent of the store.
+durable store, in ``$XDG_CONFIG_HOME/chatcodec/seal-key`` (``~/.config``), so seals outlive
+a restart. Give replicas the key file to make their seals independent of the store.
+
+A durable store's key is the only key its server seals with, so every replica opens every
+other one's seals. A server that cannot reach its store when it first needs the key (a Redis
+outage as it starts) has no key until it can: it asks the store again at a later request (at
+most every :data:`KEY_RETRY_SECONDS`), and meanwhile seals nothing (another provider's signed
+reasoning is answered as its summary, the signature reported lost in ``chatcodec-losses``)
+and refuses a request bringing seals with a 503 and ``Retry-After`` (it cannot check them, and
+neither drops them nor sends them unchecked: :func:`unchecked_seals_refused`). It never seals
+with a key of its own, which the other replicas could not open: before, it took the config
+directory's key and kept it until restarted.
 """
 
 from __future__ import annotations
@@ -49,6 +58,8 @@ _WHY = "its MAC does not match this server's seal key, so what it holds is not s
 
 KEY_MIN_CHARACTERS = 16
 """The shortest key taken, from a file or the environment (a key a caller can guess forges seals)."""
+KEY_RETRY_SECONDS = 2
+"""How often a server without its store's key (the store unreachable) asks for it again."""
 KEY_FILE_LIMIT = 4096
 """The most bytes of a key file read: a key is one line, and ``/dev/zero`` has no end."""
 
@@ -64,16 +75,35 @@ def given_seal_key(key_file: str | None) -> str | None:
     return None if given is None else _checked_key(given.strip(), KEY_VARIABLE)
 
 
-async def seal_key(given: str | None, store: ResponseStore | None) -> str:
-    """The server's seal key: the one given (:func:`given_seal_key`), the store's, or the config directory's."""
+async def seal_key(given: str | None, store: ResponseStore | None) -> str | None:
+    """The server's seal key: the one given (:func:`given_seal_key`), the durable store's, or
+    (with none) the config directory's; None while the store keeping it cannot be reached."""
     if given is not None:
         return given
     if store is not None and store.durable:
         try:
             return await store.secret(KEY_NAME, secrets.token_urlsafe(32))
-        except StoreError as error:  # a server starts without its store; its seals are its own until restarted
-            LOGGER.warning("the seal key could not be read from the store (%s): using the config directory's", error)
+        except StoreError as error:
+            LOGGER.warning("the seal key could not be read from the store (%s): sealing nothing until it can", error)
+            return None
     return _kept_key(_config_dir() / KEY_NAME)
+
+
+def unchecked_seals_refused(api: str, payload: dict[str, Any]) -> None:
+    """Refuse (503, ``Retry-After``) a request bringing seals while the server has no key to
+    check them with (its store unreachable): another replica, or this one once the store is
+    back, can check them."""
+    answering = front(api).answering
+    if answering is None:
+        return
+    _, failed, sealed = answering.unverified_seals(payload, "")  # every seal fails or passes: either way, one came
+    if failed or sealed:
+        raise RefusalError(
+            503,
+            f"{(failed or ['$.input'])[0]}: sealed reasoning cannot be checked now: the seal key is kept in "
+            "the response store, which this server cannot reach; try again",
+            headers={"retry-after": str(KEY_RETRY_SECONDS)},
+        )
 
 
 def _read_key(path: Path, setting: str) -> str:

@@ -246,8 +246,9 @@ class Answering(Protocol):
         """The ``GET`` paths a kept answer is read back from; ``{answer_id}`` names it."""
         ...
 
-    def seal_options(self, key: str) -> dict[str, Any]:
-        """The target encoder's options that authenticate what the answers seal under ``key``."""
+    def seal_options(self, key: str | None) -> dict[str, Any]:
+        """The target encoder's options that authenticate what the answers seal under ``key``
+        (None: the server has no key now, so its answers seal nothing)."""
         ...
 
     def unverified_seals(self, payload: Mapping[str, Any], key: str) -> tuple[dict[str, Any], list[str], bool]:

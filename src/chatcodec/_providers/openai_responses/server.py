@@ -134,9 +134,10 @@ class ResponsesAnswering:
         """``GET /v1/responses/{response_id}``, as the OpenAI SDK builds it from its ``base_url``."""
         return ("/v1/responses/{answer_id}", "/responses/{answer_id}")
 
-    def seal_options(self, key: str) -> dict[str, Any]:
-        """The ``seal_key`` option (:mod:`.carried_reasoning`)."""
-        return {KEY_OPTION: key}
+    def seal_options(self, key: str | None) -> dict[str, Any]:
+        """The ``seal_key`` option (:mod:`.carried_reasoning`); with no key, no sealing (a seal
+        without a MAC is one no server accepts)."""
+        return {SEALING: False} if key is None else {KEY_OPTION: key}
 
     def unverified_seals(self, payload: Mapping[str, Any], key: str) -> tuple[dict[str, Any], list[str], bool]:
         """``payload`` without the ``reasoning`` input items whose sealed ``encrypted_content``

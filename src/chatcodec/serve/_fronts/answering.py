@@ -80,7 +80,8 @@ class Answerer:
         self.answering: Answering | None = None if front is None else front.answering
         self.store = store
         self.seal_key: str | None = None
-        """The key the answers' seals carry a MAC under (:mod:`chatcodec.serve._seals`)."""
+        """The key the answers' seals carry a MAC under (None: none yet, so they seal nothing:
+        :mod:`chatcodec.serve._seals`)."""
 
     def prepare(self, call: Call, owner: str = "") -> Prepared:
         """``call`` detached and given the server's options (raises :class:`AnswerRefusedError`);
@@ -102,8 +103,7 @@ class Answerer:
             options = answering.server_options(call.payload, answer_id, kept)
         except ValueError as error:
             raise AnswerRefusedError(str(error)) from None
-        if self.seal_key is not None:
-            options.update(answering.seal_options(self.seal_key))
+        options.update(answering.seal_options(self.seal_key))
         prepared = replace(call, payload=payload, options={**(call.options or {}), **options})
         return Prepared(prepared, answer_id, kept, owner, previous)
 

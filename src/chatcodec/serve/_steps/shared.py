@@ -6,6 +6,7 @@ outer lifespan), before the first request that needs it (:meth:`Server.ready`)."
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -15,7 +16,7 @@ from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._fronts import answering, front
 from chatcodec.serve._no_cookies import keeping_no_cookies
-from chatcodec.serve._seals import given_seal_key, seal_key
+from chatcodec.serve._seals import KEY_RETRY_SECONDS, given_seal_key, seal_key
 from chatcodec.serve._store_spelling import open_store
 from chatcodec.serve._telemetry import Telemetry, default_provider
 
@@ -51,6 +52,9 @@ class Server:
         self.seal_key: str | None = None
         """The key sealed reasoning is authenticated with (:meth:`ready` sets it: :mod:`chatcodec.serve._seals`)."""
         self._ready = False
+        self._warm = False
+        self._next_key_read = 0.0
+        """When the seal key may be asked of the store again (:func:`time.monotonic`)."""
         self._writer_options: dict[int, dict[str, object]] = {
             id(route): config.writer_options(route) for route in config.all_routes
         }
@@ -67,15 +71,31 @@ class Server:
         """Warm the codecs up, open the upstream client and read the seal key, once: the
         lifespan does it at start, and every request that needs them first asks, so an app
         whose lifespan never ran (mounted) neither fails nor skips a seal's check.
-        Concurrent first requests may each read the key: they read the same one."""
+        Concurrent first requests may each read the key: they read the same one. A key its
+        store could not give (unreachable) is asked for again at a later request, every
+        :data:`~chatcodec.serve._seals.KEY_RETRY_SECONDS` at most, until it is read."""
         if self._ready:
             return
-        warm_up([self.config.api, *self.config.upstream_names])
-        self.open_client()
+        if not self._warm:
+            warm_up([self.config.api, *self.config.upstream_names])
+            self.open_client()
+            self._warm = True
         answerer = self.answerer
         if answerer.answering is not None and self.seal_key is None:  # a front whose answers seal reasoning
+            now = time.monotonic()
+            if now < self._next_key_read:
+                return
+            self._next_key_read = now + KEY_RETRY_SECONDS
             self.seal_key = answerer.seal_key = await seal_key(self._given_seal_key, answerer.store)
+            if self.seal_key is None:
+                return
         self._ready = True
+
+    @property
+    def seals_unchecked(self) -> bool:
+        """Whether the front seals reasoning and has no key to check a seal with (its store
+        unreachable since the server started: :mod:`chatcodec.serve._seals`)."""
+        return self.seal_key is None and self.answerer.answering is not None
 
     def open_client(self) -> None:
         """Open the upstream client, its pool and timeouts from the config, keeping no cookie

@@ -2,7 +2,7 @@
 ``--validate``, against the routed upstream's turn order and the fields of the compatible
 server it points at, which is why it follows the route. Sealed reasoning is checked first
 (:mod:`chatcodec.serve._seals`): a seal this server did not write is refused or left out
-with a loss. A large body is read on a worker thread."""
+with a loss, and one it has no key to check yet is a 503. A large body is read on a worker thread."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from chatcodec._errors import ChatcodecError
 from chatcodec._losses import Loss
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._refusal import RefusalError
-from chatcodec.serve._seals import checked_seals
+from chatcodec.serve._seals import checked_seals, unchecked_seals_refused
 from chatcodec.serve._steps.route import Routed
 from chatcodec.serve._steps.shared import Server
 
@@ -46,6 +46,8 @@ def _validated(server: Server, routed: Routed) -> Validated:
     losses: list[Loss] = []
     if server.seal_key is not None:
         payload, losses, sealed = checked_seals(config.api, payload, server.seal_key, validate=config.validate)
+    elif server.seals_unchecked:
+        unchecked_seals_refused(config.api, payload)
     return Validated(routed, read_canonical(server, payload, routed.route), losses, sealed)
 
 
