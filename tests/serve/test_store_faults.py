@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import shutil
 import socket
 import sqlite3
@@ -356,3 +357,35 @@ def test_a_worker_started_while_redis_is_down_seals_with_the_stores_key_once_it_
         assert fake.received[-1].body["messages"][1]["content"][0]["signature"] == "c2lnbmVk"
     finally:
         redis_server.stop()
+
+
+# --- a SQLite file written over while the server runs -------------------------------------------
+
+
+def test_a_sqlite_file_written_over_while_the_server_runs_is_reported_and_nothing_is_said_kept(
+    fake: FakeUpstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("chatcodec.serve._health.FRESH_FOR", 0.0)
+    path = tmp_path / "answers.db"
+    fake.reply(_answer("Paris."))
+    fake.reply(_answer("Lyon."))
+    with proxy("openai-responses", "anthropic", fake.base, store=f"sqlite:{path}") as origin:
+        first = _post(origin, {"model": "m", "input": "Capital of France?"})
+        kept = first.json()["id"]
+        for _ in range(4):  # every reading connection open, its pages cached
+            assert httpx.get(f"{origin}/v1/responses/{kept}", headers={"authorization": "Bearer alice-key"}).is_success
+        assert httpx.get(f"{origin}/health").status_code == 200
+        with path.open("r+b") as file:
+            file.write(random.Random(77).randbytes(path.stat().st_size))
+        health = httpx.get(f"{origin}/health")
+        second = _post(origin, {"model": "m", "input": "And its second city?"})
+        read_back = [
+            httpx.get(f"{origin}/v1/responses/{answer_id}", headers={"authorization": "Bearer alice-key"})
+            for answer_id in (kept, second.json()["id"])
+        ]
+    assert "chatcodec-store-error" not in first.headers
+    assert health.status_code == 503, health.text  # was 200: the connections answered from their cache
+    assert health.json()["failing"] == "store"
+    assert second.status_code == 200, second.text
+    assert "not a SQLite database" in second.headers["chatcodec-store-error"]  # was none: said kept
+    assert [answer.status_code for answer in read_back] == [503, 503]  # errors, never "not kept" (404)

@@ -18,6 +18,14 @@ delays only the writes waiting for it, never a request that keeps nothing, and n
 loop. A thread's history is one recursive query (``WITH RECURSIVE``,
 https://www.sqlite.org/lang_with.html): no write per ancestor, and no write at all when
 reading.
+
+A file whose bytes were written over while it is open (a disk fault, a stray ``dd``) is not
+seen by SQLite while its connections answer from their page cache and the write-ahead log:
+a check answered, an answer written to the log, and only a later read failed. So the
+file's header (https://www.sqlite.org/fileformat2.html#the_database_header) is read
+from the disk where it matters: by ``/health``'s check, after each write (an answer written
+to a file that is no database any more is reported not kept), and when a read finds nothing
+(a record missing from a broken file is an error, not "never kept").
 """
 
 from __future__ import annotations
@@ -88,6 +96,23 @@ DELETE FROM answers WHERE id IN (
 _FORGET_THREADS = "DELETE FROM threads WHERE id NOT IN (SELECT COALESCE(thread, id) FROM answers)"
 
 Result = TypeVar("Result")
+
+HEADER_MAGIC = b"SQLite format 3\x00"
+"""What every SQLite database file starts with."""
+_PAYLOAD_FRACTIONS = b"\x40\x20\x20"
+"""Bytes 21 to 23 of the header, which SQLite requires to be exactly these."""
+
+
+def header_problem(header: bytes) -> str | None:
+    """What is wrong with the first 100 bytes of a database file (None: a SQLite header)."""
+    if len(header) < 100 or not header.startswith(HEADER_MAGIC):
+        return "the file is not a SQLite database any more (its header was written over)"
+    page_size = int.from_bytes(header[16:18], "big")
+    if not (page_size == 1 or (512 <= page_size <= 32768 and page_size & (page_size - 1) == 0)):
+        return f"the file's header holds no valid page size ({page_size})"
+    if header[21:24] != _PAYLOAD_FRACTIONS:
+        return "the file's header was written over (its payload fractions are wrong)"
+    return None
 
 
 class SqliteBackend:
@@ -190,8 +215,21 @@ class SqliteBackend:
 
         return await self._run(self._readers, count)
 
+    def _intact(self) -> None:
+        """Raise :class:`sqlite3.DatabaseError` when the file on disk is gone or its header is
+        no SQLite database's (what this process's connections may not see: see the module)."""
+        try:
+            with self._path.open("rb") as file:
+                header = file.read(100)
+        except OSError as error:
+            raise sqlite3.DatabaseError(f"the file cannot be read: {error.strerror or type(error).__name__}") from None
+        problem = header_problem(header)
+        if problem is not None:
+            raise sqlite3.DatabaseError(problem)
+
     async def check(self) -> None:
         def check(connection: sqlite3.Connection) -> None:
+            self._intact()
             self._execute(connection, "SELECT id FROM threads LIMIT 1").fetchall()
 
         await self._run(self._readers, check)
@@ -200,13 +238,18 @@ class SqliteBackend:
         def load(connection: sqlite3.Connection) -> Kept | None:
             sql = "SELECT owner, parent, messages, response FROM answers WHERE id = ?"
             row = self._execute(connection, sql, (key,)).fetchone()
-            return None if row is None else Kept(*row)
+            if row is None:
+                self._intact()
+                return None
+            return Kept(*row)
 
         return await self._run(self._readers, load)
 
     async def chain(self, key: str, limit: int) -> list[Kept]:
         def chain(connection: sqlite3.Connection) -> list[Kept]:
             rows = self._execute(connection, _CHAIN, {"id": key, "limit": limit}).fetchall()
+            if not rows:
+                self._intact()
             return [Kept(*row) for row in rows]
 
         return await self._run(self._readers, chain)
@@ -230,6 +273,7 @@ class SqliteBackend:
             except BaseException:
                 connection.execute("ROLLBACK")
                 raise
+            self._intact()  # committed to a file that is no database any more: not kept
 
         await self._run(self._writer, save)
 
