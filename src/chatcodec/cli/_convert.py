@@ -61,6 +61,7 @@ from chatcodec.cli._documents import InputFile, is_stdin, open_input
 from chatcodec.cli._pending_output import PendingOutput
 from chatcodec.cli._progress import ProgressBar, progress_mode
 from chatcodec.cli._run_report import RejectsFile, RunReport, report_losses
+from chatcodec.cli._signals import ending_cleanly
 
 if TYPE_CHECKING:
     from concurrent.futures.process import BrokenProcessPool
@@ -106,7 +107,13 @@ def _check_options(arguments: argparse.Namespace, target: str) -> None:
 
 
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
-    """Convert every payload of the input file; returns the exit code."""
+    """Convert every payload of the input file; returns the exit code. SIGTERM and SIGHUP
+    stop it as Ctrl-C does, nothing left under a temporary name (:mod:`._signals`)."""
+    with ending_cleanly():
+        return _run_convert(arguments, out)
+
+
+def _run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     path: Path = arguments.file
     options = _convert_options(arguments)
     refused = _refused_before_reading(arguments, options)
@@ -316,8 +323,8 @@ def _convert_batches(
         print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
     report = _run_report(arguments, rejects_path, size, options)
-    # under a temporary name until complete: an interrupted or failed run leaves no partial output
-    with PendingOutput(arguments.out, folder=arguments.layout == "analyst") as pending:
+    # under temporary names until complete: an interrupted or failed run leaves no partial output or rejects
+    with PendingOutput(arguments.out, folder=arguments.layout == "analyst") as pending, report.rejects:
         try:
             with _sink(arguments, options, out, pending.path) as write:
                 for result in _converted(batches, options, arguments.workers, convert):
@@ -332,6 +339,7 @@ def _convert_batches(
         finally:
             report.close()
         pending.commit()
+        report.rejects.commit()
     return report.summarize()
 
 

@@ -10,6 +10,8 @@
 70    an internal error, such as a worker process that died (``EX_SOFTWARE``)
 74    reading or writing failed part-way, or an output cannot be written (``EX_IOERR``)
 130   interrupted with Ctrl-C
+143   ended by SIGTERM (129: SIGHUP), once nothing was left under a temporary name: the signal's own
+      status (``chatcodec.cli._signals``)
 ====  =================================================================================
 
 64 and up are the BSD ``sysexits.h`` values, so a shell script can tell "some lines

@@ -24,6 +24,7 @@ from typing import IO
 from chatcodec._losses import LOSS_KINDS, Loss
 from chatcodec.batch._convert import BatchResult, RowNumbering
 from chatcodec.cli import _exit_codes as exit_codes
+from chatcodec.cli._pending_output import PendingOutput
 from chatcodec.cli._progress import ProgressBar
 
 SHOWN = 20
@@ -66,22 +67,42 @@ class _Group:
 
 
 class RejectsFile:
-    """The rejects file: created at the first reject; an old one is emptied, never left stale."""
+    """The rejects file: written from the first reject under a temporary name, as the output is
+    (:class:`~chatcodec.cli._pending_output.PendingOutput`), and given its name with the output's
+    when the run completes (:meth:`commit`); as a context manager, removed unless committed, so
+    an interrupted or failed run leaves none (and an old one as it was). A complete run that
+    rejects nothing empties an old one, never leaves it stale."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._pending = PendingOutput(path)
         self._file: IO[bytes] | None = None
+        self._committed = False
 
     def write(self, record: bytes) -> None:
         if self._file is None:
-            self._file = self.path.open("wb")
+            self._file = (self._pending.path or self.path).open("wb")
         self._file.write(record)
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
+
+    def commit(self) -> None:
+        """Give the rejects their final name (the run completed)."""
+        self._committed = True
+        if self._file is not None:
+            self._pending.commit()
         elif self.path.is_file() and self.path.stat().st_size:
             self.path.write_bytes(b"")  # from an earlier run: this one rejected nothing
+
+    def __enter__(self) -> RejectsFile:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()
+        if not self._committed:
+            self._pending.discard()
 
 
 def _no_kinds() -> Counter[str]:
