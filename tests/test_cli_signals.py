@@ -1,10 +1,12 @@
 """``chatcodec convert`` stopped by a real signal, in a real process (issue 77): SIGTERM and
 SIGHUP leave no ``.OUT.<pid>.partial`` and no rejects file (what was at those names stays
-as it was), the process ends by that signal."""
+as it was), the process ends by that signal; with ``--workers 2``, the workers end with
+their parent, even one killed with SIGKILL."""
 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -118,3 +120,24 @@ def test_a_run_that_completes_renames_its_rejects_too(tmp_path: Path) -> None:
     assert _partials(tmp_path) == []
     assert len((tmp_path / "rejects.jsonl").read_text().splitlines()) == 38
     assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 3 * BATCH - 38
+
+
+def test_workers_end_with_a_parent_stopped_by_sigterm(tmp_path: Path) -> None:
+    with _converting(tmp_path, "--workers", "2") as process:
+        _started(process, tmp_path, 6 * BATCH)
+        workers = _children(process.pid)
+        assert len(workers) >= 2, workers
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == -signal.SIGTERM
+    _wait_for(lambda: not any(_running(worker) for worker in workers), "the workers to end")
+    assert _partials(tmp_path) == []
+
+
+def test_workers_end_with_a_parent_killed_outright(tmp_path: Path) -> None:
+    with _converting(tmp_path, "--workers", "2") as process:
+        _started(process, tmp_path, 6 * BATCH)
+        workers = _children(process.pid)
+        assert len(workers) >= 2, workers
+        os.kill(process.pid, signal.SIGKILL)  # no cleanup can run: the workers must notice themselves
+        process.wait(timeout=30)
+        _wait_for(lambda: not any(_running(worker) for worker in workers), "the workers to end", seconds=10)

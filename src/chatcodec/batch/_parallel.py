@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -105,5 +106,43 @@ def _start_context() -> BaseContext:
 def _start_worker(options: ConvertOptions) -> None:
     # Ctrl-C is the parent's to handle: it cancels the pool, workers must not print tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in (
+        "SIGTERM",
+        "SIGHUP",
+    ):  # a forked worker inherits the parent's cleanup handlers; it has nothing to clean
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    _die_with_parent()
     get_codec(options.source)  # load both codecs once, not inside the first batch
     get_codec(options.target)
+
+
+PR_SET_PDEATHSIG = 1
+"""``prctl``'s option that has the kernel signal a process when its parent ends (``<linux/prctl.h>``)."""
+
+
+def _die_with_parent() -> None:
+    """End this worker when the process that started it ends, however it ends (``kill -9``
+    included): a worker left behind waits for batches forever, or converts one nobody reads.
+    On Linux the kernel sends SIGTERM (``prctl(PR_SET_PDEATHSIG)``, which acts even while the
+    worker is busy in C code); everywhere, a thread waits on the parent's sentinel
+    (:func:`multiprocessing.parent_process`, readable once the parent is gone) and exits."""
+    parent = multiprocessing.parent_process()
+    if sys.platform == "linux":
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to call (a static or unusual build): the thread is enough
+            pass
+    if parent is None:
+        return
+    threading.Thread(
+        target=_exit_when_gone, args=(parent.sentinel,), name="chatcodec-parent-watch", daemon=True
+    ).start()
+
+
+def _exit_when_gone(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])  # returns when the parent has ended (a race lost at start included)
+    os._exit(1)
