@@ -1,5 +1,5 @@
 """``chatcodec convert`` stopped by a real signal, in a real process (issue 77): SIGTERM and
-SIGHUP leave no ``.OUT.<pid>.partial`` and no rejects file (what was at those names stays
+SIGHUP leave no ``.OUT.<pid>.partial`` and no rejects or losses file (what was at those names stays
 as it was), the process ends by that signal; with ``--workers 2``, the workers end with
 their parent, even one killed with SIGKILL."""
 
@@ -24,10 +24,11 @@ BATCH = 128
 
 
 def _lines(count: int) -> bytes:
-    """``count`` chat requests, every tenth one not JSON (a reject)."""
+    """``count`` chat requests, every tenth one not JSON (a reject), each other one with a
+    ``seed`` (a loss: Anthropic's Messages API has no such field)."""
     rows = []
     for index in range(count):
-        row = {"model": "m", "messages": [{"role": "user", "content": f"hi {index}"}]}
+        row = {"model": "m", "seed": 1, "messages": [{"role": "user", "content": f"hi {index}"}]}
         rows.append(b"{not json\n" if index % 10 == 9 else json.dumps(row).encode() + b"\n")
     return b"".join(rows)
 
@@ -37,7 +38,8 @@ def _converting(folder: Path, *arguments: str) -> Iterator[subprocess.Popen[byte
     """``chatcodec convert -`` writing to ``folder``, its standard input left open (the run waits for more)."""
     command = [sys.executable, "-m", "chatcodec", "convert", "-", "--from", "openai-chat", "--to", "anthropic"]
     command += ["--option", "max_tokens=9", "--quiet", "--progress", "none"]
-    command += ["--out", str(folder / "out.jsonl"), "--rejects", str(folder / "rejects.jsonl"), *arguments]
+    command += ["--out", str(folder / "out.jsonl"), "--rejects", str(folder / "rejects.jsonl")]
+    command += ["--losses-file", str(folder / "losses.jsonl"), *arguments]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         yield process
@@ -97,6 +99,7 @@ def _started(process: subprocess.Popen[bytes], folder: Path, lines: int) -> None
 def test_a_run_stopped_by_a_signal_leaves_nothing_half_written(tmp_path: Path, number: signal.Signals) -> None:
     (tmp_path / "out.jsonl").write_text("the last complete run's output\n")
     (tmp_path / "rejects.jsonl").write_text("the last complete run's rejects\n")
+    (tmp_path / "losses.jsonl").write_text("the last complete run's losses\n")
     with _converting(tmp_path) as process:
         _started(process, tmp_path, 3 * BATCH)
         process.send_signal(number)
@@ -106,6 +109,7 @@ def test_a_run_stopped_by_a_signal_leaves_nothing_half_written(tmp_path: Path, n
     assert _partials(tmp_path) == []  # was .out.jsonl.<pid>.partial
     assert (tmp_path / "out.jsonl").read_text() == "the last complete run's output\n"
     assert (tmp_path / "rejects.jsonl").read_text() == "the last complete run's rejects\n"  # was written over
+    assert (tmp_path / "losses.jsonl").read_text() == "the last complete run's losses\n"  # was written over
     assert code == -number, said  # ended by the signal, as it would have been without the cleanup
     assert f"stopped by {number.name}" in said
 
@@ -120,6 +124,9 @@ def test_a_run_that_completes_renames_its_rejects_too(tmp_path: Path) -> None:
     assert _partials(tmp_path) == []
     assert len((tmp_path / "rejects.jsonl").read_text().splitlines()) == 38
     assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 3 * BATCH - 38
+    losses = [json.loads(line) for line in (tmp_path / "losses.jsonl").read_text().splitlines()]
+    assert len(losses) == 3 * BATCH - 38
+    assert {loss["path"] for loss in losses} == {"$.seed"}
 
 
 def test_workers_end_with_a_parent_stopped_by_sigterm(tmp_path: Path) -> None:

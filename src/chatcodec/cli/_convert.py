@@ -26,7 +26,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Callable, Generator, Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -324,7 +324,11 @@ def _convert_batches(
         return exit_codes.USAGE
     report = _run_report(arguments, rejects_path, size, options)
     # under temporary names until complete: an interrupted or failed run leaves no partial output or rejects
-    with PendingOutput(arguments.out, folder=arguments.layout == "analyst") as pending, report.rejects:
+    with (
+        PendingOutput(arguments.out, folder=arguments.layout == "analyst") as pending,
+        report.rejects,
+        report.losses_output or nullcontext(),
+    ):
         try:
             with _sink(arguments, options, out, pending.path) as write:
                 for result in _converted(batches, options, arguments.workers, convert):
@@ -340,20 +344,25 @@ def _convert_batches(
             report.close()
         pending.commit()
         report.rejects.commit()
+        if report.losses_output is not None:
+            report.losses_output.commit()
     return report.summarize()
 
 
 def _run_report(
     arguments: argparse.Namespace, rejects_path: Path, size: int | None, options: ConvertOptions
 ) -> RunReport:
-    """The run's report: its progress line, rejects file and loss summary, as the arguments ask."""
+    """The run's report: its progress line, rejects file and loss summary, as the arguments ask
+    (the losses file, like the rejects, under a temporary name until the run completes)."""
+    losses = None if arguments.losses_file is None else PendingOutput(arguments.losses_file)
     return RunReport(
         arguments.file,
         ProgressBar(sys.stderr, size, mode=progress_mode(arguments.progress, quiet=arguments.quiet)),
         RejectsFile(rejects_path),
         quiet=arguments.quiet,
         all_losses=arguments.all_losses,
-        losses_file=None if arguments.losses_file is None else arguments.losses_file.open("w", encoding="utf-8"),
+        losses_file=None if losses is None else (losses.path or arguments.losses_file).open("w", encoding="utf-8"),
+        losses_output=losses,
         numbered=options.numbered,
     )
 

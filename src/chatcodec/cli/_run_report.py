@@ -120,6 +120,8 @@ class RunReport:
     quiet: bool = False
     all_losses: bool = False
     losses_file: IO[str] | None = None
+    losses_output: PendingOutput | None = None
+    """Where ``losses_file`` is written, renamed when the run completes (an interrupted run leaves none)."""
     numbered: RowNumbering = "line"
     """Rows by JSON Lines line (``file:3``) or JSON array index (``file[2]``)."""
     converted: int = 0
