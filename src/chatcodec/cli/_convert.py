@@ -354,14 +354,18 @@ def _run_report(
 ) -> RunReport:
     """The run's report: its progress line, rejects file and loss summary, as the arguments ask
     (the losses file, like the rejects, under a temporary name until the run completes)."""
-    losses = None if arguments.losses_file is None else PendingOutput(arguments.losses_file)
+    losses_path: Path | None = arguments.losses_file
+    losses, losses_file = None, None
+    if losses_path is not None:
+        losses = PendingOutput(losses_path)
+        losses_file = (losses.path or losses_path).open("w", encoding="utf-8")
     return RunReport(
         arguments.file,
         ProgressBar(sys.stderr, size, mode=progress_mode(arguments.progress, quiet=arguments.quiet)),
         RejectsFile(rejects_path),
         quiet=arguments.quiet,
         all_losses=arguments.all_losses,
-        losses_file=None if losses is None else (losses.path or arguments.losses_file).open("w", encoding="utf-8"),
+        losses_file=losses_file,
         losses_output=losses,
         numbered=options.numbered,
     )
