@@ -23,9 +23,10 @@ import pytest
 
 import chatcodec
 from chatcodec import _detect as detect
+from chatcodec._codec_protocols import Codec
 from chatcodec._providers.contract.detection import Detection, _module_shapes
 from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
-from chatcodec._registry import Codec, registered_providers
+from chatcodec._registry import registered_providers
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

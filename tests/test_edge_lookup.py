@@ -9,8 +9,9 @@ import pytest
 
 import chatcodec
 from chatcodec import _detect as detect
+from chatcodec._codec_protocols import Codec
 from chatcodec._providers.contract.edge import Edge, ErrorShape, Front, StreamFraming
-from chatcodec._registry import Codec, get_edge, get_framing
+from chatcodec._registry import get_edge, get_framing
 
 
 class _EdgelessCodec:

@@ -9,18 +9,17 @@ from typing import Any
 
 import pytest
 
-from chatcodec._registry import (
+from chatcodec._codec_protocols import (
     NumbersStreamEvents,
     SupportsMessageDecoding,
     SupportsStreamDecoder,
     SupportsStreamEncoder,
-    available_formats,
     decodes_messages,
-    get_codec,
     has_stream_decoder,
     has_stream_encoder,
     numbers_events,
 )
+from chatcodec._registry import available_formats, get_codec
 
 CHECKS = [
     (has_stream_decoder, SupportsStreamDecoder),

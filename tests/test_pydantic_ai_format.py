@@ -34,7 +34,7 @@ from pydantic_ai.messages import (
 )
 
 import chatcodec
-from chatcodec._registry import SupportsMessageDecoding
+from chatcodec._codec_protocols import SupportsMessageDecoding
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pydantic_ai"
 NAMES = ["claude_tool_loop.json", "gemini_tool_loop.json", "validated_media_urls.json"]

@@ -29,7 +29,7 @@ from pydantic_ai.messages import (
 )
 
 import chatcodec
-from chatcodec._registry import SupportsMessageDecoding
+from chatcodec._codec_protocols import SupportsMessageDecoding
 
 AI_SDK = Path(__file__).parent / "fixtures" / "ai_sdk"
 ROLES = ["system", "user", "assistant", "tool", "assistant"]

@@ -95,7 +95,7 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "The codec contract",
         "What a third-party codec implements and registers with `register_codec` "
         "([Contributing a provider](../contributing.md)).",
-        ("chatcodec._registry",),
+        ("chatcodec._codec_protocols", "chatcodec._registry"),
     ),
     (
         "Canonical data as typed dicts",

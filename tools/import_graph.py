@@ -63,7 +63,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("kit", "_providers/families/** _providers/history/**"),  # a vendor's facts shared by folders; history rules
     (
         "kit",
-        "_registry.py _installed_codecs.py _codec_options.py _detect.py streams/__init__.py streams/_builder.py "
+        "_codec_protocols.py _registry.py _installed_codecs.py _codec_options.py _detect.py streams/__init__.py streams/_builder.py "
         "streams/_builder_records.py streams/_part_builder.py "
         "streams/_sse.py streams/_event_stream.py streams/_framing.py contract.py",
     ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract

@@ -32,6 +32,14 @@ if _typing.TYPE_CHECKING:
         encode_response,
         encode_stream,
     )
+    from chatcodec._codec_protocols import (
+        Codec,
+        StreamDecoder,
+        StreamEncoder,
+        SupportsMessageDecoding,
+        SupportsStreamDecoder,
+        SupportsStreamEncoder,
+    )
     from chatcodec._content_rule import ContentRule
     from chatcodec._conversation import MISSING_RESULT_TEXT, Conversation
     from chatcodec._error_shapes import error_body, error_event, read_error
@@ -119,12 +127,6 @@ if _typing.TYPE_CHECKING:
     from chatcodec._model.tools import ToolChoice, ToolDefinition
     from chatcodec._registry import (
         PROVIDER_NAMES,
-        Codec,
-        StreamDecoder,
-        StreamEncoder,
-        SupportsMessageDecoding,
-        SupportsStreamDecoder,
-        SupportsStreamEncoder,
         available_formats,
         get_codec,
         register_codec,
@@ -287,8 +289,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._conversation", "MISSING_RESULT_TEXT Conversation"),
         (
             "chatcodec._registry",
-            "PROVIDER_NAMES Codec StreamDecoder StreamEncoder SupportsMessageDecoding SupportsStreamDecoder "
-            "SupportsStreamEncoder available_formats get_codec register_codec registered_providers unregister_codec",
+            "PROVIDER_NAMES available_formats get_codec register_codec registered_providers unregister_codec",
         ),
         ("chatcodec._schema", "SCHEMA_KINDS SCHEMA_VERSION SchemaKind json_schema"),
         (
@@ -315,6 +316,10 @@ _EXPORTED_FROM: dict[str, str] = {
             "chatcodec._errors",
             "ChatcodecError CodecNotAvailableError OptionError PayloadError ProviderAPIError ProviderLookupError "
             "StreamError ToolArgumentsError UnknownProviderError ValidationError",
+        ),
+        (
+            "chatcodec._codec_protocols",
+            "Codec StreamDecoder StreamEncoder SupportsMessageDecoding SupportsStreamDecoder SupportsStreamEncoder",
         ),
         ("chatcodec._content_rule", "ContentRule"),
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),

@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._codec_options import checked_options
+from chatcodec._codec_protocols import StreamDecoder, SupportsStreamDecoder
 from chatcodec._conversion import foreign_writer, read_request_data, trace_source, write_request_data
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
@@ -22,7 +23,7 @@ from chatcodec._payloads import Payload, load_object, too_deep_to_write
 from chatcodec._providers.contract.context import close_conversion, open_conversion
 from chatcodec._providers.contract.reading import held
 from chatcodec._public_label import shown_as
-from chatcodec._registry import StreamDecoder, SupportsStreamDecoder, get_codec
+from chatcodec._registry import get_codec
 from chatcodec._sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
 if TYPE_CHECKING:  # the models, streams and strict checks load on first use
@@ -230,7 +231,7 @@ def accumulate_stream(
 ) -> ChatResponse:
     """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`.
 
-    A codec with an incremental decoder (:class:`~chatcodec._registry.SupportsStreamDecoder`)
+    A codec with an incremental decoder (:class:`~chatcodec._codec_protocols.SupportsStreamDecoder`)
     drives a :class:`~chatcodec.streams._builder.StreamBuilder` that builds the response
     directly, with no event per delta; the result is what ``decode_stream`` followed by
     :class:`~chatcodec.StreamAccumulator` gives, as both are that one builder.

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from chatcodec._api import SdkPayload, decode_request, decode_response, encode_request
+from chatcodec._codec_protocols import StreamDecoder, decodes_messages, has_stream_decoder
 from chatcodec._errors import CodecNotAvailableError, StreamError, ValidationError
 from chatcodec._losses import Loss, OnLoss
 from chatcodec._model.content import ToolResultContentPart, ToolResultPart, ToolUsePart
@@ -29,7 +30,7 @@ from chatcodec._model.stream_records import AnyStreamRecord
 from chatcodec._payloads import load_object
 from chatcodec._providers.kit.stream_boundary import models_of
 from chatcodec._public_label import shown_as
-from chatcodec._registry import StreamDecoder, decodes_messages, get_codec, has_stream_decoder
+from chatcodec._registry import get_codec
 from chatcodec._rendering import render_conversation
 from chatcodec._sdk_objects import SdkObject, sdk_json_nested
 from chatcodec._strict.check import check_messages, check_stream_event, wrong_entry_point

@@ -1,8 +1,8 @@
-"""The codec contract and the registry of wire formats.
+"""The registry of wire formats.
 
-A codec is a module-level object with six methods (:class:`Codec`). Provider codecs
-live in ``chatcodec._providers.<name>`` and are imported only when first used, so
-``import chatcodec`` stays light. Adding a provider means writing its folder and adding
+A codec is a module-level object with six methods (:class:`~chatcodec._codec_protocols.Codec`).
+Provider codecs live in ``chatcodec._providers.<name>`` and are imported only when first used,
+so ``import chatcodec`` stays light. Adding a provider means writing its folder and adding
 one line to :data:`_BUILT_IN`; see CONTRIBUTING.md. A codec another distribution installs
 is found by its ``chatcodec.codecs`` entry point (:mod:`chatcodec._installed_codecs`), and
 one a program registers with :func:`register_codec`; the names are looked up in that order:
@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import copyreg
 import importlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast, runtime_checkable
-
-from typing_extensions import TypeIs
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec import _error_statuses as error_statuses
 from chatcodec import _installed_codecs as installed_codecs
@@ -25,16 +23,14 @@ from chatcodec._option_table import NO_OPTIONS, OptionTable
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
+    from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossRecorder
-    from chatcodec._model.messages import AnyMessage
     from chatcodec._model.request import ChatRequest
     from chatcodec._model.response import ChatResponse
     from chatcodec._model.stream_events import AnyStreamEvent
-    from chatcodec._model.stream_records import AnyStreamRecord
     from chatcodec._providers.contract.edge import Edge
     from chatcodec._providers.contract.envelopes import BatchRows
     from chatcodec._providers.contract.framing import StreamFraming
-    from chatcodec.streams._builder import StreamBuilder
 
 CANONICAL = "canonical"
 """Name of chatcodec's own JSON format, usable wherever a provider name is."""
@@ -71,184 +67,6 @@ PROVIDER_NAMES: tuple[str, ...] = tuple(
 )
 """The provider wire formats chatcodec knows, by their registry names (read from
 :data:`_BUILT_IN`, so a provider is named once)."""
-
-
-class Codec(Protocol):
-    """What every wire format implements. ``read_*`` read the wire into canonical data
-    (plain dicts, no model built) and ``write_*`` write canonical data to the wire,
-    recording losses: the one reader and writer per direction. ``decode_*`` and
-    ``encode_*`` are the same with models at the door. ``options`` are the encoder's, by
-    public name, straight into its encode context."""
-
-    name: str
-    """The registry name (``"openai-chat"``)."""
-    options: OptionTable
-    """The encoder's options, by their one name (``options=`` refuses any other)."""
-
-    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]: ...
-
-    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
-        """A request body given as JSON text, as canonical data (a codec may parse and
-        validate it in one pass)."""
-        ...
-
-    def write_request(
-        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]: ...
-
-    def decode_request(self, payload: dict[str, Any]) -> ChatRequest: ...
-
-    def encode_request(
-        self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]: ...
-
-    def read_response(self, payload: dict[str, Any]) -> dict[str, Any]: ...
-
-    def write_response(
-        self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]: ...
-
-    def decode_response(self, payload: dict[str, Any]) -> ChatResponse: ...
-
-    def encode_response(
-        self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]: ...
-
-    def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]: ...
-
-    def encode_stream(
-        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
-    ) -> Iterator[dict[str, Any]]: ...
-
-
-class StreamDecoder(Protocol):
-    """Push-style decoding of one provider stream: feed wire events as they arrive
-    (from a sync or async source alike)."""
-
-    def feed(self, event: dict[str, Any]) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
-        """Canonical events for one wire event (often none, sometimes several): records
-        (what the :class:`~chatcodec.contract.StreamBuilder` emits), or, from a decoder
-        written against contract version 1 that builds its own, the public models."""
-        ...
-
-    def read(self, events: Iterable[dict[str, Any]]) -> None:
-        """Read wire events into the decoder's builder (what :meth:`feed` does, without
-        handing events back: how ``accumulate_stream`` drives it, with the whole stream)."""
-        ...
-
-    def close(self) -> Sequence[AnyStreamRecord | AnyStreamEvent]:
-        """Events still owed when the stream ends (records or models, as :meth:`feed`)."""
-        ...
-
-
-@runtime_checkable
-class SupportsStreamDecoder(Protocol):
-    """A codec that decodes streams incrementally (what :class:`~chatcodec.Conversation`,
-    async proxies and :func:`~chatcodec.accumulate_stream` use); ``decode_stream`` is then
-    ``feed`` over the events.
-
-    The decoder drives ``builder`` (a :class:`~chatcodec.streams._builder.StreamBuilder`):
-    none means one that emits canonical events; ``accumulate_stream`` passes one that
-    builds the response directly.
-    """
-
-    def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
-        """A decoder of this format's stream, driving ``builder`` (a new one when omitted)."""
-        ...
-
-
-class StreamEncoder(Protocol):
-    """Push-style encoding of one canonical stream: ``feed`` each canonical event as it
-    is decoded (from a sync or async source alike), ``close`` at the end. What the losses
-    recorder passed to :meth:`SupportsStreamEncoder.stream_encoder` collects is settled
-    by the caller.
-
-    This is contract version 1's encoder, given the public event models; one that reads
-    records is a :class:`RecordStreamEncoder` (what the built-in encoders are)."""
-
-    def feed(self, event: AnyStreamEvent) -> Iterable[dict[str, Any]]:
-        """The wire events ``event`` completes (often none or one)."""
-        ...
-
-    def close(self) -> Iterable[dict[str, Any]]:
-        """The closing wire events."""
-        ...
-
-
-class RecordStreamEncoder(Protocol):
-    """A stream encoder given records (:mod:`chatcodec._model.stream_records`), not the
-    public models: what contract version 2 adds, so a conversion builds no model per event.
-    It says so with ``stream_contract = 2`` (a class attribute); an encoder without it is a
-    :class:`StreamEncoder`, given each event as its model (docs/contributing.md, "Stream records")."""
-
-    stream_contract: ClassVar[int]
-    """``2``: this encoder reads records."""
-
-    def feed(self, event: AnyStreamRecord) -> Iterable[dict[str, Any]]:
-        """The wire events ``event`` completes (often none or one)."""
-        ...
-
-    def close(self) -> Iterable[dict[str, Any]]:
-        """The closing wire events."""
-        ...
-
-
-@runtime_checkable
-class NumbersStreamEvents(Protocol):
-    """A stream encoder whose events carry a running number (the Responses stream's
-    ``sequence_number``): an event written beside it (the error that ends a cut stream,
-    :meth:`~chatcodec.StreamConverter.fail`) takes the stream's next number from it."""
-
-    def numbered(self, wire_event: dict[str, Any]) -> dict[str, Any]:
-        """``wire_event`` with the stream's next number (which it then counts)."""
-        ...
-
-
-@runtime_checkable
-class SupportsStreamEncoder(Protocol):
-    """A codec that encodes streams push-style (what :class:`~chatcodec.StreamConverter`
-    and async proxies use); ``encode_stream`` is then ``feed`` over the events."""
-
-    def stream_encoder(
-        self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
-    ) -> StreamEncoder | RecordStreamEncoder: ...
-
-
-@runtime_checkable
-class SupportsMessageDecoding(Protocol):
-    """A codec that reads wire messages without a whole request around them."""
-
-    def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]: ...
-
-
-def _conforms(value: object, protocol: Any) -> bool:
-    """``isinstance(value, protocol)`` for a runtime-checkable protocol of methods, its
-    class asked first (what ``isinstance`` asks first too): ``issubclass`` of a class is
-    remembered by the ABC machinery (4 k instructions), where each ``isinstance`` of a
-    protocol walks its attributes again (51 k; three of them were a third of making a
-    :class:`~chatcodec.StreamConverter`)."""
-    return issubclass(type(value), protocol) or isinstance(value, protocol)
-
-
-def has_stream_decoder(codec: object) -> TypeIs[SupportsStreamDecoder]:
-    """Whether ``codec`` is a :class:`SupportsStreamDecoder`."""
-    return _conforms(codec, SupportsStreamDecoder)
-
-
-def has_stream_encoder(codec: object) -> TypeIs[SupportsStreamEncoder]:
-    """Whether ``codec`` is a :class:`SupportsStreamEncoder`."""
-    return _conforms(codec, SupportsStreamEncoder)
-
-
-def decodes_messages(codec: object) -> TypeIs[SupportsMessageDecoding]:
-    """Whether ``codec`` is a :class:`SupportsMessageDecoding`."""
-    return _conforms(codec, SupportsMessageDecoding)
-
-
-def numbers_events(encoder: object) -> TypeIs[NumbersStreamEvents]:
-    """Whether ``encoder`` is a :class:`NumbersStreamEvents`."""
-    return _conforms(encoder, NumbersStreamEvents)
-
 
 _loaded: dict[str, Codec] = {}
 _custom: dict[str, Callable[[], Codec]] = {}
@@ -575,17 +393,9 @@ def _lookup_error(name: str) -> Exception:
 
 shown_as(
     "chatcodec",
-    Codec,
-    StreamDecoder,
-    StreamEncoder,
-    SupportsMessageDecoding,
-    SupportsStreamDecoder,
-    SupportsStreamEncoder,
     available_formats,
     get_codec,
     register_codec,
     registered_providers,
     unregister_codec,
 )
-
-shown_as("chatcodec.contract", RecordStreamEncoder)  # contract version 2's encoder: a contract name only

@@ -145,7 +145,8 @@ def _read_conversation(data: object) -> Any:
 
 def _read_as(name: str, listed: Any) -> list[AnyMessage]:
     """``listed`` read by the framework format ``name`` (each message checked by its validator)."""
-    from chatcodec._registry import SupportsMessageDecoding, get_codec
+    from chatcodec._codec_protocols import SupportsMessageDecoding
+    from chatcodec._registry import get_codec
 
     codec = get_codec(name)
     assert isinstance(codec, SupportsMessageDecoding)

@@ -34,6 +34,7 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from chatcodec._canonical_validation import validate_canonical, validate_with
+    from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
     from chatcodec._compat import is_local_file_url, local_file_why
     from chatcodec._error_statuses import error_status
     from chatcodec._errors import Problem, as_chatcodec_error, json_path, problems_error, rule_error
@@ -204,7 +205,6 @@ if _typing.TYPE_CHECKING:
         tagged,
         wire_shape,
     )
-    from chatcodec._registry import RecordStreamEncoder, StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import PartBuilder, StreamBuilder, plain_counts
 
 
@@ -478,7 +478,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._model.stream_events", "PartLifecycleEvent"),
         ("chatcodec._errors", "Problem as_chatcodec_error json_path problems_error rule_error"),
         ("chatcodec._providers.contract.provider_codec", "ProviderCodec"),
-        ("chatcodec._registry", "RecordStreamEncoder StreamDecoder StreamEncoder"),
+        ("chatcodec._codec_protocols", "RecordStreamEncoder StreamDecoder StreamEncoder"),
         ("chatcodec._providers.contract.framing", "StreamFraming"),
         ("chatcodec._providers.kit.tool_id_mapping", "ToolIdMapping"),
         ("chatcodec._providers.kit.arguments", "arguments_object compact_json"),

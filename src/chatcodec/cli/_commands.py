@@ -355,8 +355,9 @@ def _history_messages(format_name: str, data: object, *, strict: bool) -> list[A
     stored answer (a LangChain ``AIMessage``, a pydantic-ai ``ModelResponse``); ``strict``
     is refused as ``decode_request`` refuses it, for a format that cannot read strictly."""
     from chatcodec._api import decode_request, decode_response
+    from chatcodec._codec_protocols import SupportsMessageDecoding
     from chatcodec._payloads import load_object
-    from chatcodec._registry import SupportsMessageDecoding, get_codec
+    from chatcodec._registry import get_codec
     from chatcodec._strict.check import refuse_unless_strict
 
     if strict:

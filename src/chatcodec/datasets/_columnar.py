@@ -1,7 +1,7 @@
 """Canonical data to the columnar form's rows and back, exactly (no pyarrow here).
 
 :func:`to_columnar` turns canonical request or response dicts (what
-:meth:`Codec.read_request <chatcodec._registry.Codec.read_request>` gives, or
+:meth:`Codec.read_request <chatcodec._codec_protocols.Codec.read_request>` gives, or
 ``model_dump()``) into rows Arrow takes as they are (``pyarrow.Table.from_pylist`` with
 :func:`~chatcodec.datasets._arrow_form.arrow_schema`); :func:`from_columnar` turns the rows
 Arrow gives back (``Table.to_pylist()``: every field present, ``null`` where the row had

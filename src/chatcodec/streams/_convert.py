@@ -24,20 +24,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._codec_options import checked_options
+from chatcodec._codec_protocols import (
+    NumbersStreamEvents,
+    SupportsStreamDecoder,
+    SupportsStreamEncoder,
+    has_stream_decoder,
+    has_stream_encoder,
+)
 from chatcodec._error_shapes import error_event, translated_event
 from chatcodec._errors import CodecNotAvailableError, StreamError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.stream_records import AnyStreamRecord, ErrorRecord, FinishRecord, event_of, record_of
 from chatcodec._providers.kit.stream_boundary import record_encoder
 from chatcodec._public_label import shown_as
-from chatcodec._registry import (
-    NumbersStreamEvents,
-    SupportsStreamDecoder,
-    SupportsStreamEncoder,
-    get_codec,
-    has_stream_decoder,
-    has_stream_encoder,
-)
+from chatcodec._registry import get_codec
 
 if TYPE_CHECKING:
     from chatcodec._model.stream_events import ErrorEvent

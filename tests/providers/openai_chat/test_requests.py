@@ -541,7 +541,7 @@ def test_bad_input_names_the_path(payload: dict[str, Any], path: str) -> None:
 
 def test_decode_messages_reads_a_bare_conversation() -> None:
     codec = chatcodec.get_codec(FORMAT)
-    assert isinstance(codec, chatcodec._registry.SupportsMessageDecoding)
+    assert isinstance(codec, chatcodec.SupportsMessageDecoding)
     messages = codec.decode_messages([USER, {"role": "assistant", "content": "yo", "reasoning_content": "r"}])
     assert [message.role for message in messages] == ["user", "assistant"]
     with pytest.raises(chatcodec.ValidationError) as raised:

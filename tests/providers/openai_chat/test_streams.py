@@ -514,7 +514,7 @@ _ANTHROPIC: list[dict[str, Any]] = [
 
 def test_push_style_decoder() -> None:
     codec = chatcodec.get_codec(FORMAT)
-    assert isinstance(codec, chatcodec._registry.SupportsStreamDecoder)
+    assert isinstance(codec, chatcodec.SupportsStreamDecoder)
     decoder = codec.stream_decoder()
     events = [
         event

@@ -26,6 +26,7 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
 from chatcodec._errors import CodecNotAvailableError
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable
@@ -54,7 +55,6 @@ from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_
 from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
 from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
 from chatcodec._public_label import shown_as
-from chatcodec._registry import RecordStreamEncoder, StreamDecoder, StreamEncoder
 
 if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use), nor the role protocols
     from chatcodec._model.messages import AnyMessage

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from chatcodec._codec_protocols import NumbersStreamEvents, numbers_events
 from chatcodec._narrow import as_list
-from chatcodec._registry import NumbersStreamEvents, numbers_events
 
 if TYPE_CHECKING:  # annotations only: a codec loads no canonical model until one is asked for
+    from chatcodec._codec_protocols import RecordStreamEncoder
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model.stream_records import AnyStreamRecord, PartRecord, TextEndRecord
-    from chatcodec._registry import RecordStreamEncoder
 
 WHY = "{target} has no place for a text's url citations{where}"
 

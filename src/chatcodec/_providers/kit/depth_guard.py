@@ -19,9 +19,9 @@ from chatcodec._payloads import too_deep
 from chatcodec._providers.kit.errors import canonical_refusal
 
 if TYPE_CHECKING:
+    from chatcodec._codec_protocols import StreamDecoder
     from chatcodec._model.stream_events import AnyStreamEvent
     from chatcodec._model.stream_records import AnyStreamRecord
-    from chatcodec._registry import StreamDecoder
     from chatcodec.streams._builder import StreamBuilder
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from chatcodec._codec_protocols import RecordStreamEncoder
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._model.stream_records import (
     AnyStreamRecord,
@@ -16,7 +17,6 @@ from chatcodec._model.stream_records import (
     ToolCallStartRecord,
 )
 from chatcodec._providers.kit.freeform_calls import CUSTOM_CALL, dropped_why
-from chatcodec._registry import RecordStreamEncoder
 
 
 class WithoutCustomCalls:

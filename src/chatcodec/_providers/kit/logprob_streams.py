@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from chatcodec._codec_protocols import RecordStreamEncoder
 from chatcodec._losses import LossRecorder
 from chatcodec._model.stream_records import AnyStreamRecord, FinishRecord, TextDeltaRecord
 from chatcodec._providers.kit.logprob_settings import report_finish_logprobs
-from chatcodec._registry import RecordStreamEncoder
 
 
 class WithoutLogprobs:

@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from chatcodec._codec_protocols import NumbersStreamEvents, numbers_events
 from chatcodec._model.stream_records import AnyStreamRecord, event_of, is_record, record_of
 from chatcodec._payloads import too_deep
-from chatcodec._registry import NumbersStreamEvents, numbers_events
 
 if TYPE_CHECKING:
+    from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
     from chatcodec._model.stream_events import AnyStreamEvent
-    from chatcodec._registry import RecordStreamEncoder, StreamDecoder, StreamEncoder
 
 RECORDS_CONTRACT = 2
 """The ``stream_contract`` of an encoder that reads records (version 1 encoders read models)."""
