@@ -14,7 +14,7 @@ Each sits in a page under ``docs/`` between two marker comments::
 and ``python tools/docs.py`` rewrites what is between them, in whichever page holds the
 markers (each section in exactly one page). The sections are read from the registry: the
 target rules of every registered provider
-(:func:`chatcodec._providers.contract.target_rules.rules_table`), and the servers table of
+(:func:`rules_table`), and the servers table of
 every provider whose folder has a ``servers/table.py`` (``servers_table()``), named
 ``<provider>-servers``. ``--check`` writes nothing and exits 1 naming a section that
 drifted or has no markers (``tests/test_docs_generated.py`` runs it in ``make test``).
@@ -38,10 +38,10 @@ from pathlib import Path
 
 import chatcodec
 from chatcodec._losses import LOSS_KINDS
-from chatcodec._providers.contract.target_rules import rules_table
+from chatcodec._providers.contract.target_rules import RequiredField, TargetRule
 from chatcodec._providers.families.claude.model_limits import models_table
 from chatcodec._providers.kit.reasoning import budget_table
-from chatcodec._registry import PROVIDER_NAMES
+from chatcodec._registry import PROVIDER_NAMES, rules_for
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -128,6 +128,41 @@ def api_reference() -> str:
         for name in names:
             lines += [f"::: chatcodec.{name}", ""]  # the path a user imports, not where it is defined
     return "\n".join(lines).rstrip("\n")
+
+
+def rules_table() -> str:
+    """The docs' table of every built-in rule (generated, so it cannot drift)."""
+    lines = [
+        "| provider | rule | applies to | what is sent instead | changed by | source |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for provider in sorted(PROVIDER_NAMES):  # the built-in ones: a codec registered at run time is no docs row
+        table = rules_for(provider)
+        for rule in table.rules if table is not None else ():
+            changed_by = rule.changed_by
+            lines.append(
+                f"| {provider} | `{rule.name}` | {_applies(rule)} | {rule.summary} | `{changed_by}` | {rule.source} |"
+            )
+        for required in table.required if table is not None else ():
+            lines.append(_required_row(provider, required))
+    return "\n".join(lines)
+
+
+def _required_row(provider: str, required: RequiredField) -> str:
+    """A docs row for a required field: what is sent when the request lacks it."""
+    key = required.key
+    if required.default is None:
+        instead = f"nothing: a missing `{key}` is reported (`required`)"
+    else:
+        instead = f"a missing `{key}` is sent as `{required.default}`, reported (`default`)"
+    option = f'`options={{"{key}": ...}}`'
+    return f"| {provider} | required `{key}` | every request | {instead} | {option} | {required.source} |"
+
+
+def _applies(rule: TargetRule) -> str:
+    versions = "any version" if rule.versions is None else "API " + ", ".join(sorted(rule.versions))
+    families = "every model" if rule.families is None else "; ".join(family.name for family in rule.families)
+    return f"{versions}; {families}"
 
 
 def loss_kinds_table() -> str:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec._providers.contract.edge import Edge
     from chatcodec._providers.contract.envelopes import BatchRows
     from chatcodec._providers.contract.framing import StreamFraming
+    from chatcodec._providers.contract.target_rules import ProviderRules
 
 CANONICAL = "canonical"
 """Name of chatcodec's own JSON format, usable wherever a provider name is."""
@@ -343,6 +344,14 @@ def get_batch_rows(name: str) -> BatchRows:
     elif name != CANONICAL and is_available(name):
         rows = getattr(get_codec(name), "batch_rows", None)
     return rows if isinstance(rows, BatchRows) else NO_BATCH_ROWS
+
+
+def rules_for(name: str) -> ProviderRules | None:
+    """``name``'s target rules (its codec's ``rules`` role), or None when it has none."""
+    from chatcodec._providers.contract.target_rules import ProviderRules
+
+    table: object = getattr(get_codec(name), "rules", None)
+    return table if isinstance(table, ProviderRules) else None
 
 
 _statuses: list[tuple[int, dict[str, int]]] = []

@@ -11,8 +11,8 @@ import pytest
 import chatcodec
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules, rules_for
-from chatcodec._registry import get_codec
+from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules
+from chatcodec._registry import get_codec, rules_for
 
 OLD = {"api_version": "2023-06-01"}
 NEW = {"api_version": "2026-10-21"}  # over the 2023-06-01 an Anthropic body with such blocks shows

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._providers.contract.target_rules import rules_for
+from chatcodec._registry import rules_for
 from chatcodec.contract import TargetRule
 
 PDF = base64.b64encode(b"%PDF-1.7\n").decode()

@@ -45,7 +45,6 @@ from chatcodec._losses import LossRecorder, Steps
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
 from chatcodec._public_label import shown_as
-from chatcodec._registry import PROVIDER_NAMES, get_codec
 
 if TYPE_CHECKING:
     from chatcodec._providers.contract.context import EncodeContext
@@ -179,12 +178,6 @@ class ProviderRules:
     """Its rules, applied in this order."""
     required: tuple[RequiredField, ...] = field(default=())
     """Body fields it refuses a request without."""
-
-
-def rules_for(provider: str) -> ProviderRules | None:
-    """The table of ``provider`` (its codec's ``rules`` role), or ``None`` when it has none."""
-    table: object = getattr(get_codec(provider), "rules", None)
-    return table if isinstance(table, ProviderRules) else None
 
 
 def apply_target_rules(
@@ -501,41 +494,6 @@ def carries_nothing(key: str, value: object) -> bool:
     """Whether a canonical setting ``key`` at ``value`` is the neutral one (a penalty of 0)."""
     neutral = NEUTRAL_SETTINGS.get(key)
     return neutral is not None and is_default(value, neutral)
-
-
-def rules_table() -> str:
-    """The docs' table of every built-in rule (generated, so it cannot drift)."""
-    lines = [
-        "| provider | rule | applies to | what is sent instead | changed by | source |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for provider in sorted(PROVIDER_NAMES):  # the built-in ones: a codec registered at run time is no docs row
-        table = rules_for(provider)
-        for rule in table.rules if table is not None else ():
-            changed_by = rule.changed_by
-            lines.append(
-                f"| {provider} | `{rule.name}` | {_applies(rule)} | {rule.summary} | `{changed_by}` | {rule.source} |"
-            )
-        for required in table.required if table is not None else ():
-            lines.append(_required_row(provider, required))
-    return "\n".join(lines)
-
-
-def _required_row(provider: str, required: RequiredField) -> str:
-    """A docs row for a required field: what is sent when the request lacks it."""
-    key = required.key
-    if required.default is None:
-        instead = f"nothing: a missing `{key}` is reported (`required`)"
-    else:
-        instead = f"a missing `{key}` is sent as `{required.default}`, reported (`default`)"
-    option = f'`options={{"{key}": ...}}`'
-    return f"| {provider} | required `{key}` | every request | {instead} | {option} | {required.source} |"
-
-
-def _applies(rule: TargetRule) -> str:
-    versions = "any version" if rule.versions is None else "API " + ", ".join(sorted(rule.versions))
-    families = "every model" if rule.families is None else "; ".join(family.name for family in rule.families)
-    return f"{versions}; {families}"
 
 
 shown_as(
