@@ -10,9 +10,8 @@ import json
 from typing import Any, TypeVar
 
 import chatcodec
-from chatcodec._providers.kit.provider_kit import READ_BY_EVERY_WRITER
+from chatcodec._providers.kit.provider_kit import READ_BY_EVERY_WRITER, meaningful_markers
 from chatcodec.contract import is_dict, is_list
-from chatcodec.testing import meaningful_markers
 
 JsonObject = dict[str, Any]
 
