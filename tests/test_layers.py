@@ -15,8 +15,9 @@ Every import counts: at the top of a module, inside a function (a lazy import is
 dependency, taken on first use), and under ``if TYPE_CHECKING:`` (a type names a module
 the reader has to know; the ones there today point down or sideways, so no exception is
 needed). An import of a package's ``__init__`` is an import of that package's module.
-What the AST does not see: the registry imports codecs by name (``importlib``), which is
-the one door from the readers and the API down to the providers.
+No import circle holds more than three modules (:data:`LARGEST_CIRCLE`), every kind of
+import counted. What the AST does not see: the registry imports codecs by name
+(``importlib``), which is the one door from the readers and the API down to the providers.
 """
 
 from __future__ import annotations
@@ -71,6 +72,16 @@ def cycles_spanning_layers(package: Path) -> list[list[str]]:
     return [sorted(paths[name] for name in component) for component in components]
 
 
+def large_circles(package: Path) -> list[list[str]]:
+    """The import circles (every kind of import) of more than ``LARGEST_CIRCLE`` modules, by path."""
+    modules = graph.module_names(package.parent)
+    paths = graph.module_paths(package.parent)
+    return [
+        sorted(paths[name] for name in found)
+        for found in graph.too_large(graph.cycles(modules, graph.imports(modules)))
+    ]
+
+
 # --- the law ---------------------------------------------------------------------------
 
 
@@ -88,6 +99,14 @@ def test_no_import_goes_upward_and_no_provider_imports_another() -> None:
 
 def test_no_import_circle_spans_layers() -> None:
     assert cycles_spanning_layers(SOURCE) == []
+
+
+def test_no_import_circle_holds_more_than_three_modules() -> None:
+    """A circle of the contract, the kit and the registry (14 modules, through the codec
+    protocols the registry held) and one of the eight laws modules under ``testing/`` were
+    untangled in issue 78; imports in functions and under ``TYPE_CHECKING`` count."""
+    assert graph.LARGEST_CIRCLE == 3
+    assert large_circles(SOURCE) == []
 
 
 def test_the_shared_packages_under_providers_are_no_provider_folder() -> None:
@@ -144,6 +163,12 @@ def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
     ]
     circle = ["_dialects/reader.py", "_providers/kit/tool_names.py", "_providers/openai_chat/parts.py"]
     assert cycles_spanning_layers(package) == [circle]
+    assert large_circles(package) == []  # three modules: a knot the size law lets pass
+    (package / "_dialects/reader.py").write_text("from chatcodec._dialects import base\n")
+    (package / "_dialects/base.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from chatcodec._providers.openai_chat import parts\n"
+    )
+    assert large_circles(package) == [["_dialects/base.py", *circle]]  # a fourth, by a TYPE_CHECKING import
 
 
 # --- what the law buys: canonical validation loads no codec ------------------------------

@@ -28,8 +28,9 @@ that re-exports its modules does not make every module of the package a circle.
 
 Cycles are the strongly connected components of more than one module, counted three
 times: over top-level imports, then adding the imports in functions, then adding the
-``TYPE_CHECKING`` ones. An import is *upward* when it goes against the layer order
-(CONTRIBUTING.md), lowest first: vocabulary -> core validation -> kit -> providers -> readers ->
+``TYPE_CHECKING`` ones; none over all kinds may hold more than :data:`LARGEST_CIRCLE`
+modules. An import is *upward* when it goes against the layer order (CONTRIBUTING.md),
+lowest first: vocabulary -> core validation -> kit -> providers -> readers ->
 API -> CLI (:data:`PLACES` says which module is where). An import from one provider
 folder into another is counted too (CONTRIBUTING.md forbids it).
 Standard library only, so it runs before anything is installed.
@@ -63,8 +64,8 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("kit", "_providers/families/** _providers/history/**"),  # a vendor's facts shared by folders; history rules
     (
         "kit",
-        "_codec_protocols.py _registry.py _installed_codecs.py _codec_options.py _detect.py streams/__init__.py streams/_builder.py "
-        "streams/_builder_records.py streams/_part_builder.py "
+        "_codec_protocols.py _registry.py _installed_codecs.py _codec_options.py _detect.py streams/__init__.py "
+        "streams/_builder.py streams/_builder_records.py streams/_part_builder.py "
         "streams/_sse.py streams/_event_stream.py streams/_framing.py contract.py",
     ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract
     ("readers", "_providers/*/convenience.py"),  # a provider's helpers over the boundary
@@ -337,6 +338,17 @@ def spanning_layers(components: Iterable[list[str]], paths: dict[str, str]) -> l
     ]
 
 
+LARGEST_CIRCLE = 3
+"""The most modules an import circle (every kind of import counted) may hold: a pair or three
+modules of one folder that name each other (a TYPE_CHECKING annotation, a lazy import back) is
+a local knot; a longer circle ties separate jobs together, so none can be read or loaded alone."""
+
+
+def too_large(components: Iterable[list[str]]) -> list[list[str]]:
+    """The circles of more than :data:`LARGEST_CIRCLE` modules."""
+    return [component for component in components if len(component) > LARGEST_CIRCLE]
+
+
 def _by_kind(edges: list[Import]) -> str:
     counts = [sum(edge.kind == kind for edge in edges) for kind in KINDS]
     return ", ".join(f"{kind} {count}" for kind, count in zip(KINDS, counts, strict=True))
@@ -357,6 +369,9 @@ def report(src: Path, listing: bool) -> list[str]:
             lines.extend(f"    {' '.join(component)}" for component in found)
     spanning = spanning_layers(cycles(modules, edges), paths)
     lines.append(f"  {'spanning layers (all kinds)':<40} {len(spanning)}")
+    lines.append(
+        f"  {f'of more than {LARGEST_CIRCLE} modules (all kinds)':<40} {len(too_large(cycles(modules, edges)))}"
+    )
     missing = unplaced(paths)
     lines.append(f"modules in no layer (add them to PLACES): {len(missing)}")
     if listing:
