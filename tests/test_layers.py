@@ -241,3 +241,28 @@ def test_loading_every_codec_loads_no_reader() -> None:
     loaded = [name for name in result.stdout.split() if name in paths and not paths[name].endswith("__init__.py")]
     assert "chatcodec._providers.anthropic.request" in loaded
     assert [name for name in loaded if layer_of(paths[name]) not in lower] == []
+
+
+# --- the walk most users call: convert_request, and where it climbs back --------------
+
+
+def test_a_call_into_a_module_that_imports_its_caller_climbs_back() -> None:
+    edges = [graph.Import("a", "b", "top level", 1), graph.Import("c", "a", "TYPE_CHECKING", 2)]
+    assert graph.climbs_back([("a", "b"), ("a", "c"), ("b", "c")], edges) == [("a", "c"), ("b", "c")]
+
+
+def test_the_convert_request_walk_climbs_back_three_times_at_most() -> None:
+    """``python tools/import_graph.py --walk``, in a fresh interpreter: the walk of
+    ``convert_request`` (openai-chat -> anthropic) over the OpenAI Chat request fixtures climbed
+    back 8 times at 01101256 (through the contract's circle with the registry, issue 78) and 3
+    times after: the contract calling a folder's encode context and rule functions, which
+    import it, and ``target_rules`` calling into ``context`` (a pair that names each other)."""
+    result = subprocess.run(
+        [sys.executable, str(Path(graph.__file__)), str(SOURCE.parent), "--walk"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    summary = result.stdout.splitlines()[0]
+    assert int(summary.rsplit(", ", 1)[1].split()[0]) <= 3, result.stdout

@@ -4,12 +4,17 @@ Run it from the repository root (``python tools/import_graph.py``) or point it a
 checkout's source folder (``python tools/import_graph.py /work/main/src``); add
 ``--list`` to print every cycle and every upward import, not only the counts.
 
+``--walk`` traces ``convert_request`` (openai-chat -> anthropic) over the OpenAI Chat request
+fixtures instead and counts its *climbs back*: a call from one module into another that
+imports the caller (:func:`climbs_back`), against the graph this tool draws. This one imports
+chatcodec from the source folder; the graph itself is read by ``ast`` only.
+
 This module is the one implementation of the graph and the one table of layers
 (:data:`PLACES`): the layering law, ``tests/test_layers.py``, imports it, so the tool's
 counts and the law's verdict cannot disagree.
 
 What it reads: every ``import`` statement of every module under ``<src>/chatcodec``, by
-``ast`` only (nothing is imported). Each import is one of three kinds, counted apart:
+``ast`` only (nothing is imported but for ``--walk``). Each import is one of three kinds, counted apart:
 
 ``top level``      runs when the module is imported (a class body counts as top level)
 ``in functions``   runs when the function is first called (an import delayed to dodge a circle)
@@ -33,18 +38,22 @@ modules. An import is *upward* when it goes against the layer order (CONTRIBUTIN
 lowest first: vocabulary -> core validation -> kit -> providers -> readers ->
 API -> CLI (:data:`PLACES` says which module is where). An import from one provider
 folder into another is counted too (CONTRIBUTING.md forbids it).
-Standard library only, so it runs before anything is installed.
+Standard library only, so it runs before anything is installed (``--walk`` needs chatcodec's
+dependencies).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import functools
+import json
 import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 PACKAGE = "chatcodec"
 KINDS = ("top level", "in functions", "TYPE_CHECKING")
@@ -390,12 +399,104 @@ def report(src: Path, listing: bool) -> list[str]:
     return lines
 
 
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "openai-chat" / "request"
+"""The request bodies :func:`walk` converts: every OpenAI Chat request fixture."""
+
+
+def walk(src: Path, bodies: Path = FIXTURES) -> tuple[list[str], list[tuple[str, str]]]:
+    """The modules ``chatcodec.convert_request`` (openai-chat -> anthropic) calls into over
+    every body under ``bodies``, in the order first entered, and its steps from one module
+    into another (caller, callee). A first conversion of each body is not traced: it imports.
+
+    This imports chatcodec from ``src`` (the rest of this tool only reads the source); run it
+    in a process of its own, before anything else imports chatcodec."""
+    sys.path.insert(0, str(src.resolve()))
+    import chatcodec  # from ``src``, only when a walk is asked for
+
+    root = Path(chatcodec.__file__).parent
+    named: dict[str, str | None] = {}
+
+    def module(frame: FrameType) -> str | None:
+        file = frame.f_code.co_filename
+        if file not in named:
+            path = Path(file)
+            parts = path.relative_to(root.parent).with_suffix("").parts if path.is_relative_to(root) else ()
+            named[file] = ".".join(parts[:-1] if parts[-1:] == ("__init__",) else parts) or None
+        return named[file]
+
+    entered: dict[str, None] = {}
+    steps: dict[tuple[str, str], None] = {}
+
+    def profile(frame: FrameType, event: str, _argument: object) -> None:
+        callee = module(frame) if event == "call" else None
+        if callee is None:
+            return
+        entered[callee] = None
+        outer = frame.f_back
+        while outer is not None and module(outer) is None:  # through a library's frames (pydantic)
+            outer = outer.f_back
+        caller = module(outer) if outer is not None else None
+        if caller is not None and caller != callee:
+            steps[(caller, callee)] = None
+
+    for body in sorted(bodies.glob("*.json")):
+        payload = json.loads(body.read_text(encoding="utf-8"))
+        convert = functools.partial(chatcodec.convert_request, source="openai-chat", target="anthropic")
+        convert(payload, on_loss="ignore")
+        sys.setprofile(profile)
+        try:
+            convert(payload, on_loss="ignore")
+        finally:
+            sys.setprofile(None)
+    return list(entered), list(steps)
+
+
+def climbs_back(steps: Iterable[tuple[str, str]], edges: Iterable[Import]) -> list[tuple[str, str]]:
+    """The steps of a walk into a module that imports its caller, directly or through other
+    modules (every kind of import): a call against the import order, as an upward import goes
+    against the layer order. A clean walk calls down what the caller imports."""
+    graph: dict[str, set[str]] = {}
+    for edge in edges:
+        graph.setdefault(edge.source, set()).add(edge.target)
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = {start}, [start]
+        while todo:
+            for target in graph.get(todo.pop(), ()):
+                if target == goal:
+                    return True
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+        return False
+
+    return [(caller, callee) for caller, callee in steps if reaches(callee, caller)]
+
+
+def walk_report(src: Path, listing: bool) -> list[str]:
+    """The summary of :func:`walk` over ``src``: modules walked, steps, climbs back."""
+    entered, steps = walk(src)
+    back = climbs_back(steps, imports(module_names(src)))
+    lines = [
+        f"convert_request walk (openai-chat -> anthropic, {len(list(FIXTURES.glob('*.json')))} bodies): "
+        f"{len(entered)} modules, {len(steps)} steps between modules, {len(back)} climbs back"
+    ]
+    lines.extend(f"    {caller} -> {callee}" for caller, callee in back)
+    if listing:
+        lines.extend(f"  walked: {name}" for name in entered)
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0] if __doc__ else None)
     parser.add_argument("src", nargs="?", default="src", type=Path, help="the folder holding chatcodec/ (src)")
     parser.add_argument("--list", action="store_true", help="print every cycle and upward import")
+    parser.add_argument(
+        "--walk", action="store_true", help="trace convert_request (openai-chat -> anthropic): its climbs back"
+    )
     arguments = parser.parse_args(argv)
-    print("\n".join(report(arguments.src, arguments.list)))
+    lines = walk_report(arguments.src, arguments.list) if arguments.walk else report(arguments.src, arguments.list)
+    print("\n".join(lines))
     return 0
 
 
