@@ -141,7 +141,9 @@ def test_built_in_conversions_never_read_the_entry_points(tmp_path: Path) -> Non
     assert result.stdout.splitlines() == ["0", "[{'group': 'chatcodec.codecs'}]"]  # listed: read once, by group
 
 
-def test_an_entry_point_named_like_a_built_in_is_refused(tmp_path: Path) -> None:
+def test_an_entry_point_named_like_a_built_in_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    """Listing warns once naming the distribution, and the built-in keeps its name (before
+    issue 77 listing raised, so one such distribution stopped every command that listed)."""
     site = tmp_path / "site"
     site.mkdir()
     _distribution(
@@ -149,21 +151,25 @@ def test_an_entry_point_named_like_a_built_in_is_refused(tmp_path: Path) -> None
     )
     code = textwrap.dedent(
         """
+        import warnings
         import chatcodec
         body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
         print(chatcodec.convert_request(body, source="openai-chat", target="anthropic")["messages"])
-        try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             chatcodec.available_formats()
-        except chatcodec.ProviderLookupError as error:
-            print(type(error).__name__, error)
+            print(chatcodec.available_formats().count("anthropic"))
+        for warning in caught:
+            print(type(warning.message).__name__, warning.message)
         """
     )
     result = _run(site, "-c", code)
     assert result.returncode == 0, result.stderr
-    built_in, refused = result.stdout.splitlines()
+    built_in, listed_once, warned = result.stdout.splitlines()
     assert built_in == "[{'role': 'user', 'content': 'hi'}]"  # the built-in keeps its name
-    assert refused.startswith("ProviderLookupError the distribution chatcodec_impostor 0.1 declares")
-    assert "'anthropic', the name of a built-in format" in refused
+    assert listed_once == "1"
+    assert warned.startswith("InstalledCodecWarning the distribution chatcodec_impostor 0.1 declares")
+    assert "'anthropic', the name of a built-in format" in warned
 
 
 def test_a_broken_entry_point_is_a_chatcodec_error_naming_the_distribution(tmp_path: Path) -> None:

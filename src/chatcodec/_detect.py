@@ -53,7 +53,7 @@ from typing import Any
 from chatcodec._errors import ProviderLookupError
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.detection import Held
-from chatcodec._registry import CANONICAL, generation, get_edge, registered_providers
+from chatcodec._registry import CANONICAL, generation, get_edge, providers_in_use
 
 __all__ = [
     "CANONICAL",
@@ -136,7 +136,7 @@ def _table() -> _Table:
     if _last and _last[0][0] == generation():
         return _last[0][1]
     holding: list[tuple[str, Held]] = []
-    for name in registered_providers():
+    for name in providers_in_use():
         try:
             edge = get_edge(name)
         except ProviderLookupError:  # a codec without an edge: a format detection does not know

@@ -127,6 +127,13 @@ def registered_providers() -> list[str]:
     return [name for name in available_formats() if name != CANONICAL and name not in FRAMEWORK_FORMATS]
 
 
+def providers_in_use() -> list[str]:
+    """The providers built in, registered at run time, or installed and asked for by name: what
+    work over every codec iterates, so built-in work never reads an entry point (:mod:`._installed_codecs`)."""
+    in_use = dict.fromkeys((*_BUILT_IN, *_custom, *_loaded))
+    return [name for name in in_use if name != CANONICAL and name not in FRAMEWORK_FORMATS]
+
+
 def get_codec(name: str) -> Codec:
     """The codec for ``name``, imported on first use.
 
@@ -140,10 +147,11 @@ def get_codec(name: str) -> Codec:
         codec = _custom[name]()
     elif name in _BUILT_IN:
         codec = _built_in(_BUILT_IN[name])
-    elif name in _installed():
-        codec = installed_codecs.load(_installed()[name])
     else:
-        raise _lookup_error(name)
+        codec = installed_codecs.codec_named(name, _BUILT_IN_NAMES)
+        if codec is None:
+            raise _lookup_error(name)
+        _generation[0] += 1  # what is derived from every codec in use now reads it too
     if not hasattr(codec, "write_request"):
         codec = cast("Codec", ModelCodec(codec))
     elif name not in _custom:  # a built-in or installed codec is found by its name in any process
@@ -365,7 +373,7 @@ def _error_statuses() -> dict[str, int]:
     if _statuses and _statuses[0][0] == generation():
         return _statuses[0][1]
     table: dict[str, int] = {}
-    for name in registered_providers():
+    for name in providers_in_use():
         try:
             statuses = get_edge(name).errors.statuses()
         except ProviderLookupError:

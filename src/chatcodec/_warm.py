@@ -28,7 +28,7 @@ from chatcodec._model.response import ChatResponse
 from chatcodec._model.response_fields import FinishReason, Usage
 from chatcodec._model.tools import ToolDefinition
 from chatcodec._public_label import shown_as
-from chatcodec._registry import registered_providers
+from chatcodec._registry import providers_in_use
 from chatcodec.streams._replay import events_from_response
 
 __all__ = ["warm_up"]
@@ -56,7 +56,7 @@ def warm_up(providers: Iterable[str] | None = None) -> None:
         usage=Usage(input_tokens=1, output_tokens=1),
     )
     events = list(events_from_response(response))
-    for provider in providers if providers is not None else registered_providers():
+    for provider in providers if providers is not None else providers_in_use():
         decode_request(provider, encode_request(provider, request, on_loss="ignore"))
         decode_response(provider, encode_response(provider, response, on_loss="ignore"))
         try:

@@ -29,7 +29,7 @@ from chatcodec._payloads import cycle_path, cyclic
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.contract.target_rules import SamplingRange
 from chatcodec._providers.kit.field_sets import FieldSets
-from chatcodec._registry import generation, get_codec, registered_providers
+from chatcodec._registry import generation, get_codec, providers_in_use
 from chatcodec._strict.extensions import Extension, extension_fields
 from chatcodec._strict.values import shown, too_often, value_problems
 
@@ -251,7 +251,7 @@ def every_field_name() -> frozenset[str]:
     if _every_field and _every_field[0][0] == generation():
         return _every_field[0][1]
     names: set[str] = set()
-    for provider in registered_providers():
+    for provider in providers_in_use():
         schema = schema_for(provider)
         if schema is not None:
             names.update(key for fields in schema.kinds.values() for key in fields)

@@ -13,6 +13,7 @@ import argparse
 import functools
 import os
 import sys
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -31,6 +32,7 @@ from chatcodec.cli._check_codec import add_check_codec_command
 from chatcodec.cli._convert import add_convert_command, is_parquet
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
 from chatcodec.cli._documents import Document
+from chatcodec.cli._format_names import add_formats_command, unknown_format
 from chatcodec.cli._serve import add_serve_command
 
 if TYPE_CHECKING:  # the models load where `validate` and `schema` run, not for `convert`
@@ -45,6 +47,8 @@ starts without them; ``tests/test_cli_formats.py`` checks the two agree)."""
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (bad usage exits 64 via ``SystemExit``)."""
+    if argv is None:  # the process is the command's: a warning is one line, as its own messages are
+        warnings.formatwarning = _one_line_warning
     parser = _parser()
     arguments = parser.parse_args(argv)
     arguments.as_program = argv is None  # the process is the command's (check-codec ends it itself)
@@ -82,12 +86,20 @@ def _is_input(error: OSError, arguments: argparse.Namespace) -> bool:
     return source is not None and isinstance(filename, str) and filename == os.fspath(source)
 
 
+def _one_line_warning(
+    message: Warning | str, category: type[Warning], filename: str, lineno: int, line: str | None = None
+) -> str:
+    """A warning as the command line prints it: one line, without Python's source location."""
+    del category, filename, lineno, line
+    return f"chatcodec: warning: {message}\n"
+
+
 class _ArgumentParser(argparse.ArgumentParser):
-    """argparse, exiting 64 (``EX_USAGE``) on bad usage rather than 2, for every sub-command."""
+    """argparse, exiting 64 (``EX_USAGE``) on bad usage rather than 2, for every sub-command,
+    and saying what is wrong first, with where the usage is rather than all of it."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(exit_codes.USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(exit_codes.USAGE, f"{self.prog}: error: {message}\n(usage: {self.prog} --help)\n")
 
 
 @functools.cache
@@ -107,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
     add_convert_command(commands)
     add_serve_command(commands)
     add_check_codec_command(commands)
+    add_formats_command(commands)
     return parser
 
 
@@ -118,7 +131,8 @@ def _add_validate_command(commands: Any) -> None:
     )
     validate.add_argument(
         "--format",
-        choices=(*detect.known_formats(), *sorted(FRAMEWORK_FORMATS), *ENVELOPE_NAMES, *CONVERSATION_DIALECTS),
+        type=_validated_format,
+        metavar="FORMAT",
         help="the input's wire format, framework history or batch envelope (default: told from the input, an "
         "envelope included; canonical and the accepted dialects when nothing tells); a framework history is its "
         "stored message list, or an object holding it under messages",
@@ -154,6 +168,20 @@ def _add_schema_command(commands: Any) -> None:
     schema.add_argument("--out", type=Path, help="write every schema into this folder")
     schema.add_argument("--check", action="store_true", help="with --out: fail if the files differ from the code")
     schema.set_defaults(run=_run_schema)
+
+
+def _validated_format(text: str) -> str:
+    """``validate --format``'s value: a format with a codec (an installed one read only when
+    named), a batch envelope or a conversation dialect."""
+    from chatcodec._errors import ProviderLookupError
+    from chatcodec._registry import is_available
+
+    try:
+        if text in ENVELOPE_NAMES or text in CONVERSATION_DIALECTS or is_available(text):
+            return text
+    except ProviderLookupError as error:  # two distributions declare the name
+        raise argparse.ArgumentTypeError(str(error)) from None
+    raise argparse.ArgumentTypeError(unknown_format(text, CONVERSATION_DIALECTS))
 
 
 def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:

@@ -31,10 +31,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
-from chatcodec._errors import ProviderLookupError
+from chatcodec._errors import CodecNotAvailableError, ProviderLookupError
 from chatcodec._extras import MissingExtraError
 from chatcodec._losses import LOSS_KINDS
-from chatcodec._registry import get_codec, is_available
+from chatcodec._registry import CANONICAL, FRAMEWORK_FORMATS, PROVIDER_NAMES, get_codec, is_available
 from chatcodec.batch._convert import (
     BatchResult,
     ConvertOptions,
@@ -65,6 +65,9 @@ from chatcodec.cli._signals import ending_cleanly
 
 if TYPE_CHECKING:
     from concurrent.futures.process import BrokenProcessPool
+
+_BUILT_IN_FORMATS = frozenset((CANONICAL, *PROVIDER_NAMES, *FRAMEWORK_FORMATS))
+"""The formats whose codec is chatcodec's: any other name is checked loadable before the input is read."""
 
 BatchT = TypeVar("BatchT")
 """A batch of input: JSON lines, or Parquet rows."""
@@ -164,11 +167,11 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
     output that cannot be written), or the parser's usage error; ``None`` to go on."""
     try:
         for name in (options.source, options.target):  # refused once, not on every line
-            if name not in presets.TRAINING_DIALECTS and not is_available(name):
-                get_codec(name)  # raises, naming what there is
+            if name not in presets.TRAINING_DIALECTS and (not is_available(name) or name not in _BUILT_IN_FORMATS):
+                get_codec(name)  # raises, naming what there is (or the installed codec's distribution)
     except ProviderLookupError as error:
         print(f"chatcodec convert: error: {error}", file=sys.stderr)
-        return exit_codes.USAGE
+        return exit_codes.UNAVAILABLE if isinstance(error, CodecNotAvailableError) else exit_codes.USAGE
     if is_parquet(arguments.out, arguments.out_format) and arguments.out is None:
         arguments.parser.error("Parquet output needs --out PATH")
     clash = (

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chatcodec._errors import ProviderLookupError
-from chatcodec._registry import CANONICAL, PROVIDER_NAMES, is_available
+from chatcodec._registry import CANONICAL, FRAMEWORK_FORMATS, PROVIDER_NAMES, is_available
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
 from chatcodec.batch._row_formats import Labels, RowFormats, resolve_row_formats
@@ -25,7 +25,8 @@ TRAINING_DIALECTS = training.TRAINING_DIALECTS
 """The training dialects' names (rows of their own, read without a codec of their own)."""
 
 FORMATS_HELP = (
-    f"a body format ({', '.join((*PROVIDER_NAMES, CANONICAL))}), a batch envelope "
+    f"a body format ({', '.join((*PROVIDER_NAMES, CANONICAL))}), a framework history "
+    f"({', '.join(sorted(FRAMEWORK_FORMATS))}), a batch envelope "
     f"({', '.join(envelopes.ENVELOPE_NAMES)}; NAME:FORMAT fixes its body format) or a training dialect "
     f"({', '.join(training.TRAINING_DIALECTS)})"
 )
@@ -69,7 +70,9 @@ def row_format(text: str) -> str:
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
         return text
-    raise argparse.ArgumentTypeError(f"unknown format {text!r}: {FORMATS_HELP}")
+    from chatcodec.cli._format_names import unknown_format
+
+    raise argparse.ArgumentTypeError(unknown_format(text))
 
 
 def add_layout_arguments(convert: Any) -> None:

@@ -93,8 +93,13 @@ def _add_writer_options(serve: Any) -> None:
 
 def _add_routes(serve: Any) -> None:
     """The API offered, the upstreams called, and where the server listens."""
-    serve.add_argument("--api", choices=fronts(), help="the API offered to callers")
-    serve.add_argument("--upstream", choices=upstreams(), help="the API called for a model no --route matches")
+    # no choices: a codec an installed distribution declares is read only when named (ServeConfig checks)
+    serve.add_argument("--api", metavar="API", help=f"the API offered to callers ({', '.join(fronts())})")
+    serve.add_argument(
+        "--upstream",
+        metavar="API",
+        help=f"the API called for a model no --route matches ({', '.join(upstreams())})",
+    )
     serve.add_argument(
         "--upstream-url",
         help="that upstream's base URL, as its SDK takes base_url (OpenAI's with /v1, Anthropic's without)",

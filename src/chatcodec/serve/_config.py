@@ -47,7 +47,7 @@ from chatcodec._losses import LOSS_KINDS, LossAction, LossKind
 from chatcodec._narrow import as_dict, as_list, is_list
 from chatcodec._option_table import named_options
 from chatcodec._public_label import shown_as
-from chatcodec._registry import get_codec, get_edge, registered_providers
+from chatcodec._registry import get_codec, get_edge, is_available, providers_in_use
 from chatcodec.serve._setting_types import check_fields
 from chatcodec.serve._store_spelling import check_store_spelling
 
@@ -68,13 +68,32 @@ _POSITIVE = (
 
 
 def fronts() -> tuple[str, ...]:
-    """The APIs the server can offer its callers: the registered providers whose edge has a front."""
-    return tuple(name for name in registered_providers() if _side(name, "front"))
+    """The APIs the server can offer its callers: the providers in use whose edge has a front
+    (an installed codec once named: :func:`check_side`)."""
+    return tuple(name for name in providers_in_use() if _side(name, "front"))
 
 
 def upstreams() -> tuple[str, ...]:
-    """The APIs the server can call: the registered providers whose edge has an upstream side."""
-    return tuple(name for name in registered_providers() if _side(name, "upstream"))
+    """The APIs the server can call: the providers in use whose edge has an upstream side."""
+    return tuple(name for name in providers_in_use() if _side(name, "upstream"))
+
+
+def check_side(name: str, side: Literal["front", "upstream"], option: str) -> None:
+    """Refuses ``name`` for ``option`` unless its codec's edge has ``side``: a provider in use,
+    else a codec an installed distribution declares, imported only now (a broken one is
+    refused naming its distribution)."""
+    offered = fronts() if side == "front" else upstreams()
+    if name in offered:
+        return
+    found = False
+    try:
+        if is_available(name):
+            get_codec(name)  # an installed codec that cannot be loaded: refused naming its distribution
+            found = _side(name, side)
+    except ProviderLookupError as error:
+        raise ValueError(f"{option} {name!r}: {error}") from None
+    if not found:
+        raise ValueError(f"{option} must be one of {', '.join(offered)}, not {name!r}")
 
 
 def _side(name: str, side: str) -> bool:
@@ -122,9 +141,7 @@ class Route:
 
     def __post_init__(self) -> None:
         check_fields(self, "[[route]] ")
-        called = upstreams()
-        if self.upstream not in called:
-            raise ValueError(f"an upstream must be one of {', '.join(called)}, not {self.upstream!r}")
+        check_side(self.upstream, "upstream", "an upstream")
         if not self.url.startswith(("http://", "https://")):
             raise ValueError(f"an upstream URL must be http(s), not {self.url!r}")
         if not self.pattern:
@@ -290,15 +307,12 @@ class ServeConfig:
                 "--allow-loss/--allow-only (allowed_losses) only act with --on-loss error (or --strict): "
                 "under --on-loss report every request is sent and its losses reported"
             )
-        offered = fronts()
-        if self.api not in offered:
-            raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
+        check_side(self.api, "front", "--api")
         _strict_front(self.api, self.validate)
         if (self.upstream is None) != (self.upstream_url is None):
             raise ValueError("--upstream and --upstream-url go together")
         if self.upstream is not None:
-            if self.upstream not in upstreams():
-                raise ValueError(f"--upstream must be one of {', '.join(upstreams())}, not {self.upstream!r}")
+            check_side(self.upstream, "upstream", "--upstream")
             if not str(self.upstream_url).startswith(("http://", "https://")):
                 raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
         check_store_spelling(self.store)  # refuses a spelling it does not know (nothing opened yet)
