@@ -136,7 +136,7 @@ def test_strict_with_validate_false_in_the_file_is_refused(
     settings = tmp_path / "gateway.toml"
     settings.write_text("strict = true\nvalidate = false\n")
     line = _refused([*CHAT, "--config", str(settings)], capsys, started)
-    assert line.startswith("--strict is --validate --on-loss error")
+    assert line.startswith(f"{settings}: --strict is --validate --on-loss error")  # both set in the file
 
 
 def test_a_sqlite_store_file_that_is_not_a_database_is_a_setting_error(

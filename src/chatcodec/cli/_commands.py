@@ -3,8 +3,9 @@
 Exit codes (all in :mod:`chatcodec.cli._exit_codes`): 0 success; ``validate``: 1 when any
 conversation is invalid (every problem printed with its JSON path); ``convert``: the
 number of payloads rejected, 1 to 63 (63 or more); 64 bad usage (argparse's own errors
-included, instead of its usual 2), 66 the input is missing or unreadable, 70 an internal
-error, 74 an I/O error, 130 interrupted.
+included, instead of its usual 2), 66 the input is missing or unreadable, 69 an optional
+extra or an installed codec not available, 70 an internal error, 74 an I/O error, 130
+interrupted.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_codes.NO_INPUT if _is_input(error, arguments) else exit_codes.IO_ERROR
     except MissingExtraError as error:  # Parquet without pyarrow: what to install, in one line
         print(f"chatcodec: {error}", file=sys.stderr)
-        return exit_codes.USAGE
+        return exit_codes.UNAVAILABLE
     except ChatcodecError as error:  # a whole file that is not JSON at all
         print(f"{getattr(arguments, 'file', 'chatcodec')}: {error}", file=sys.stderr)
         return 1

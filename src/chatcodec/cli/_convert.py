@@ -265,7 +265,7 @@ def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out
         first = list(itertools.islice(batches, 1))  # a file Arrow cannot read fails here, before any output
     except MissingExtraError as error:
         print(f"chatcodec convert: error: {error}", file=sys.stderr)
-        return exit_codes.USAGE
+        return exit_codes.UNAVAILABLE
     except OSError as error:
         print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
         return exit_codes.NO_INPUT

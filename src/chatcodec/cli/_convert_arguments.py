@@ -23,7 +23,8 @@ FILE_FORMATS = ("json", "parquet")
 
 EXIT_CODES_HELP = (
     "exit codes: 0 everything converted; 1-63 that many payloads rejected (63: 63 or more, the count is printed); "
-    "64 bad usage; 66 input missing or unreadable; 70 internal error; 74 I/O error"
+    "64 bad usage; 66 input missing or unreadable; 69 an extra or an installed codec not available; "
+    "70 internal error; 74 I/O error"
 )
 
 

@@ -4,9 +4,11 @@
 0     everything converted (or valid)
 1-63  ``convert``: that many payloads were rejected (63 means 63 or more; the exact
       count is printed on standard error). ``validate``: 1 when anything is invalid.
-64    bad usage: an unknown option, a missing argument, a bad value (``EX_USAGE``)
+64    bad usage: an unknown option or format, a missing argument, a bad value or setting
+      (``EX_USAGE``)
 66    the input file is missing or cannot be opened (``EX_NOINPUT``)
-69    ``check-codec`` without the testing extra (``EX_UNAVAILABLE``)
+69    what the command needs is not installed or cannot be loaded: an optional extra (Parquet's
+      arrow, serve, otel, check-codec's testing) or an installed codec (``EX_UNAVAILABLE``)
 70    an internal error, such as a worker process that died (``EX_SOFTWARE``)
 74    reading or writing failed part-way, or an output cannot be written (``EX_IOERR``)
 130   interrupted with Ctrl-C
@@ -31,8 +33,8 @@ USAGE: Final = 64
 NO_INPUT: Final = 66
 """The input file is missing or unreadable (``EX_NOINPUT``)."""
 UNAVAILABLE: Final = 69
-"""A dependency the command needs is not installed (``EX_UNAVAILABLE``): ``check-codec`` without the
-testing extra."""
+"""What the command needs is not installed or cannot be loaded (``EX_UNAVAILABLE``): an optional
+extra, or a codec an installed distribution declares that cannot be loaded; every command alike."""
 SOFTWARE: Final = 70
 """An internal error (``EX_SOFTWARE``)."""
 IO_ERROR: Final = 74

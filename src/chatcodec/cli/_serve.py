@@ -13,6 +13,7 @@ import argparse
 import importlib
 import importlib.util
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from chatcodec._extras import missing_extra
@@ -288,20 +289,40 @@ def _allowed_losses(arguments: argparse.Namespace, settings: dict[str, Any], def
     settings["allowed_losses"] = tuple(dict.fromkeys(kinds))
 
 
+def _where(error: ValueError, arguments: argparse.Namespace) -> str:
+    """A settings error, naming the ``--config`` file when the setting it starts with
+    (``port must be ...``, ``--api must be ...``) came from the file, not the command line."""
+    import tomllib
+
+    text = str(error)
+    path: str | None = arguments.config
+    if path is None or text.startswith(path):
+        return text
+    setting = text.split(maxsplit=1)[0].rstrip(":").removeprefix("--").replace("-", "_")
+    with Path(path).open("rb") as file:
+        in_file = setting in tomllib.load(file)
+    return f"{path}: {text}" if in_file and getattr(arguments, setting, None) in (None, [], ()) else text
+
+
 def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
     try:
         config_module = importlib.import_module("chatcodec.serve._config")
         server = importlib.import_module("chatcodec.serve._server")
     except ImportError as error:
         print(missing_extra("chatcodec serve", "serve", error.name or "starlette"), file=sys.stderr)
-        return exit_codes.USAGE
+        return exit_codes.UNAVAILABLE
     try:
         config = config_module.ServeConfig(**settings_from(arguments, config_module))
         if config.otel and importlib.util.find_spec("opentelemetry") is None:
-            raise ValueError(str(missing_extra("--otel", "otel", "opentelemetry")))
+            print(f"chatcodec serve: {missing_extra('--otel', 'otel', 'opentelemetry')}", file=sys.stderr)
+            return exit_codes.UNAVAILABLE
         app = server.create_app(config)  # the store opened, the seal key read: before the banner
-    except (ValueError, OSError) as error:
+    except OSError as error:
+        unreadable = arguments.config is not None and error.filename == arguments.config
         print(f"chatcodec serve: {error}", file=sys.stderr)
+        return exit_codes.NO_INPUT if unreadable else exit_codes.USAGE
+    except ValueError as error:
+        print(f"chatcodec serve: {_where(error, arguments)}", file=sys.stderr)
         return exit_codes.USAGE
     routes = ", ".join(f"{route.pattern} -> {route.upstream} at {route.url}" for route in config.all_routes)
     print(f"chatcodec serve: {config.api} API on http://{config.host}:{config.port}, {routes}", file=out, flush=True)

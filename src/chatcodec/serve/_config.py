@@ -33,9 +33,10 @@ Every value is checked against its declared type (:mod:`.setting_types`): a TOML
 
 from __future__ import annotations
 
+import difflib
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
 from functools import cached_property
@@ -93,7 +94,7 @@ def check_side(name: str, side: Literal["front", "upstream"], option: str) -> No
     except ProviderLookupError as error:
         raise ValueError(f"{option} {name!r}: {error}") from None
     if not found:
-        raise ValueError(f"{option} must be one of {', '.join(offered)}, not {name!r}")
+        raise ValueError(f"{option} must be one of {', '.join(offered)}, not {name!r}{_nearest(name, offered)}")
 
 
 def _side(name: str, side: str) -> bool:
@@ -403,9 +404,13 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     (``api``, ``max_connections``, ``[model_map]``, ``[options]``...), ``[[route]]`` tables
     with ``pattern``, ``upstream``, ``url`` and optional ``api_key_env``, ``models`` and
     ``options``, and
-    ``client_key_file`` (keys one a line); an unknown key is refused, not ignored."""
+    ``client_key_file`` (keys one a line); an unknown key is refused, not ignored, with the
+    nearest known one. Every error names the file (a TOML syntax error its line too)."""
     with Path(path).open("rb") as file:
-        loaded = tomllib.load(file)
+        try:
+            loaded = tomllib.load(file)
+        except tomllib.TOMLDecodeError as error:  # "Expected '=' ... (at line 3, column 5)"
+            raise ValueError(f"{path}: not valid TOML: {error}") from None
     known = {item.name for item in fields(ServeConfig)} - {"routes", "client_keys"}
     settings: dict[str, Any] = {}
     for key, value in loaded.items():
@@ -425,14 +430,21 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
         elif key in known:
             settings[key] = _tuple(value)
         else:
-            raise ValueError(f"{path}: unknown setting {key!r}")
+            raise ValueError(f"{path}: unknown setting {key!r}{_nearest(key, {*known, 'route', 'client_key_file'})}")
     return settings
+
+
+def _nearest(key: str, known: Iterable[str]) -> str:
+    """``; did you mean 'NAME'?`` for the known setting nearest a misspelt ``key`` (else nothing)."""
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def _route(table: Mapping[str, Any], path: str | Path) -> Route:
     unknown = set(table) - _ROUTE_KEYS
     if unknown:
-        raise ValueError(f"{path}: unknown route settings {sorted(unknown)}")
+        hints = "".join(_nearest(key, _ROUTE_KEYS) for key in sorted(unknown))
+        raise ValueError(f"{path}: unknown route settings {sorted(unknown)}{hints}")
     try:
         return Route(
             table["pattern"],
@@ -444,6 +456,8 @@ def _route(table: Mapping[str, Any], path: str | Path) -> Route:
         )
     except KeyError as error:
         raise ValueError(f"{path}: a [[route]] needs pattern, upstream and url (missing {error})") from None
+    except ValueError as error:  # a route's own check ("an upstream must be one of ..."): in this file
+        raise ValueError(f"{path}: [[route]] {table.get('pattern')!r}: {error}") from None
 
 
 def _tuple(value: object) -> Any:

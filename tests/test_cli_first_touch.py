@@ -1,0 +1,112 @@
+"""What a new user meets first on the command line (issue 77, "First touch"): a mistake is
+answered with the one line that matters first, a "did you mean", every format there is, and
+the settings file named; the exit codes agree across commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chatcodec.cli import main
+
+
+def _refused(capsys: pytest.CaptureFixture[str], *arguments: str) -> list[str]:
+    """The lines ``chatcodec ARGUMENTS`` prints on standard error when it exits 64."""
+    with pytest.raises(SystemExit) as ended:
+        main(list(arguments))
+    assert ended.value.code == 64
+    return capsys.readouterr().err.splitlines()
+
+
+def test_an_unknown_from_is_one_line_first_with_a_suggestion_and_every_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = tmp_path / "body.json"
+    body.write_text(json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}))
+    lines = _refused(capsys, "convert", str(body), "--from", "opena-chat", "--to", "anthropic")
+    assert (
+        lines[0]
+        == "chatcodec convert: error: argument --from: unknown format 'opena-chat'; did you mean 'openai-chat'?"
+    )
+    listed = "\n".join(lines[1:])
+    for name in ("langchain", "pydantic-ai", "ai-sdk-ui", "ai-sdk-model", "canonical", "bedrock-nova", "openai-batch"):
+        assert name in listed
+    assert lines[-1] == "(usage: chatcodec convert --help)"
+    assert not any(line.startswith("usage:") for line in lines)  # not the 14 lines of usage
+    assert len(lines) <= 9
+
+
+def test_an_unknown_to_and_an_unknown_validate_format_say_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = tmp_path / "body.json"
+    body.write_text("{}")
+    to = _refused(capsys, "convert", str(body), "--from", "openai-chat", "--to", "langchian")
+    assert to[0].endswith("argument --to: unknown format 'langchian'; did you mean 'langchain'?")
+    validate = _refused(capsys, "validate", str(body), "--format", "pydantic_ai")
+    assert validate[0] == (
+        "chatcodec validate: error: argument --format: unknown format 'pydantic_ai'; did you mean 'pydantic-ai'?"
+    )
+    assert "alpaca" in "\n".join(validate)  # validate's own dialects
+    assert "trl-preference" not in "\n".join(validate)  # a pair dialect: no conversation to validate
+
+
+def test_formats_lists_every_format_with_what_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["formats"]) == 0
+    rows = dict(line.split(None, 1) for line in capsys.readouterr().out.splitlines())
+    assert rows["openai-chat"] == "wire format"
+    assert rows["langchain"] == "framework history"
+    assert rows["ai-sdk-ui"] == "framework history"
+    assert rows["canonical"] == "chatcodec's canonical JSON"
+    assert rows["anthropic-batch"] == "batch envelope"
+    assert rows["sharegpt"] == "training dialect"
+
+
+def _serve(tmp_path: Path, settings: str, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str]:
+    path = tmp_path / "gateway.toml"
+    path.write_text(settings, encoding="utf-8")
+    code = main(["serve", "--config", str(path), *flags])
+    return code, capsys.readouterr().err.strip()
+
+
+_GOOD = 'api = "anthropic"\nupstream = "openai-chat"\nupstream_url = "http://127.0.0.1:9/v1"\n'
+
+
+def test_a_toml_syntax_error_names_the_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, said = _serve(tmp_path, 'api = "anthropic"\nupstream =\n', capsys)
+    assert code == 64
+    assert said == f"chatcodec serve: {tmp_path / 'gateway.toml'}: not valid TOML: Invalid value (at line 2, column 11)"
+
+
+def test_an_unknown_setting_gets_the_nearest_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, said = _serve(tmp_path, _GOOD + "max_conections = 3\n", capsys)
+    assert code == 64
+    assert said == (
+        f"chatcodec serve: {tmp_path / 'gateway.toml'}: unknown setting 'max_conections'; "
+        "did you mean 'max_connections'?"
+    )
+    code, said = _serve(
+        tmp_path, 'api = "anthropic"\n[[route]]\npattern = "*"\nupstram = "x"\nurl = "http://h"\n', capsys
+    )
+    assert code == 64
+    assert said.endswith("unknown route settings ['upstram']; did you mean 'upstream'?")
+
+
+def test_a_bad_value_from_the_file_names_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "gateway.toml"
+    code, said = _serve(tmp_path, _GOOD + "port = 70000\n", capsys)
+    assert (code, said) == (64, f"chatcodec serve: {path}: port must be 0 to 65535, not 70000")
+    code, said = _serve(tmp_path, _GOOD + "port = 70000\n", capsys, "--port", "70001")  # the command line's
+    assert (code, said) == (64, "chatcodec serve: port must be 0 to 65535, not 70001")
+    route = 'api = "anthropic"\n[[route]]\npattern = "*"\nupstream = "openai-chatt"\nurl = "http://h/v1"\n'
+    code, said = _serve(tmp_path, route, capsys)
+    assert code == 64
+    assert said.startswith(f"chatcodec serve: {path}: [[route]] '*': an upstream must be one of openai-chat,")
+    assert said.endswith("not 'openai-chatt'; did you mean 'openai-chat'?")
+
+
+def test_a_missing_settings_file_is_a_missing_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--config", str(tmp_path / "nope.toml")]) == 66  # EX_NOINPUT, as convert's input
+    assert str(tmp_path / "nope.toml") in capsys.readouterr().err
