@@ -112,6 +112,15 @@ def law_cases(entries: Sequence[ProviderEntry], *, only: str | None = None) -> l
     return sorted(cases, key=lambda case: min(len(case.codecs), 2))
 
 
+def seed_every_law(seed: int) -> None:
+    """Draw every declared law's examples from ``seed`` (``chatcodec check-codec --seed``):
+    the same seed draws the same examples, another seed others (Hypothesis's ``seed``)."""
+    from hypothesis import seed as seeded
+
+    for declared in _LAWS:
+        seeded(seed)(declared.function)
+
+
 def at_least(floor: int) -> settings:
     """Hypothesis settings of at least ``floor`` examples under a profile of a quarter of it
     or more (the test suite's 25, check-codec's 100), the profile's own under a longer one; a
