@@ -58,6 +58,7 @@ from chatcodec.cli._dataset_options import (
     with_storage,
 )
 from chatcodec.cli._documents import InputFile, is_stdin, open_input
+from chatcodec.cli._message_list import one_conversation
 from chatcodec.cli._pending_output import PendingOutput
 from chatcodec.cli._progress import ProgressBar, progress_mode
 from chatcodec.cli._run_report import RejectsFile, RunReport, report_losses
@@ -191,9 +192,13 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
 def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, source: InputFile, out: TextIO) -> int:
     """Convert JSON lines, or one document (a table of one row for a tabular output)."""
     if source.lines is not None:
+        lines = source.lines
         if source.indexed:  # a JSON array's items: numbered by index in every message
+            lines, conversation = one_conversation(lines, options, arguments.file)
+            if conversation is not None:  # a bare message list: one conversation
+                return _convert_document(arguments, *conversation, out)
             options = replace(options, numbered="index")
-        return _convert_lines(arguments, options, source.lines, source.size, out)
+        return _convert_lines(arguments, options, lines, source.size, out)
     rows = _document_rows(source.document or b"", options)
     if rows is not None:  # one document holding a batch's rows (Gemini's inlined results)
         return _convert_lines(arguments, rows[0], iter(rows[1]), source.size, out)
