@@ -96,8 +96,11 @@ $(VENV)/.installed-examples: $(VENV)/.installed-dev $(EXAMPLE_SOURCES)
 	$(BIN)/python -m pip install --quiet --no-deps --target $(EXAMPLE_SITE) $(EXAMPLE_WHEELS)/*.whl
 	touch $@
 
+# The suite over every core the process may use (pytest-xdist's -n auto), serial on one core
+# (where workers would only add their start-up): PYTEST_JOBS= (empty) runs it serially anywhere.
+PYTEST_JOBS ?= $(shell $(PYTHON) -c 'import os; n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1; print("-n auto" if n > 1 else "")')
 pytest: $(VENV)/.installed-dev $(VENV)/.installed-examples $(JS_INSTALLED)
-	CHATCODEC_HYPOTHESIS_PROFILE=chatcodec-ci $(BIN)/python -m pytest
+	CHATCODEC_HYPOTHESIS_PROFILE=chatcodec-ci $(BIN)/python -m pytest $(PYTEST_JOBS)
 
 .PHONY: pytest-random
 pytest-random: $(VENV)/.installed-dev $(VENV)/.installed-examples $(JS_INSTALLED)
