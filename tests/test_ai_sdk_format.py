@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.contract import as_list
+from chatcodec.codec_kit import as_list
 from js_packages import node_with_packages, run_in_js
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ai_sdk"

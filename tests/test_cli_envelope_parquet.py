@@ -39,12 +39,12 @@ def test_every_envelope_round_trips_through_parquet_read_back_by_its_name(tmp_pa
     assert _convert(source, table_path, "--from", name, "--to", name) == 0
     table = parquet.read_table(table_path)
     envelope, _ = envelopes.envelope_named(name)
-    id_pointer = envelope.pointer_of(envelopes.ID)
+    id_pointer = envelope.pointer_of(envelopes.ID_SLOT)
     if id_pointer is not None and len(envelopes.split_pointer(id_pointer)) == 1:
         id_column = envelopes.split_pointer(id_pointer)[0]
         assert table.schema.field(id_column).type == pa.string()  # the id typed, in a column of its own
         assert table.column(id_column).to_pylist() == [row.get(id_column) for row in _rows(source)]
-    body = envelopes.split_pointer(envelope.pointer_of(envelopes.BODY) or "/")[0]
+    body = envelopes.split_pointer(envelope.pointer_of(envelopes.BODY_SLOT) or "/")[0]
     assert body in json.loads(table.schema.metadata[b"chatcodec.json_columns"])
     assert table.schema.metadata[b"chatcodec.envelope"] == name.encode()
     back = tmp_path / "back.jsonl"
@@ -94,9 +94,9 @@ def test_canonical_parquet_goes_into_any_envelope_as_canonical_json_lines_do(tmp
     written = _rows(from_table)
     assert written == _rows(from_lines)
     envelope, _ = envelopes.envelope_named(name)
-    body = envelopes.split_pointer(envelope.pointer_of(envelopes.BODY) or "/")[0]
+    body = envelopes.split_pointer(envelope.pointer_of(envelopes.BODY_SLOT) or "/")[0]
     assert all(body in row for row in written)  # in the envelope, not a bare body
-    id_pointer = envelope.pointer_of(envelopes.ID)
+    id_pointer = envelope.pointer_of(envelopes.ID_SLOT)
     if id_pointer is not None:
         assert [envelopes.get_pointer(row, id_pointer) for row in written] == ["request-1", "request-2"]
 

@@ -132,7 +132,7 @@ def _every_row_converts(source: str, target: str, options: ConvertOptions) -> No
             continue
         assert outcome.converted is not None, outcome.error
         opened = envelopes.open_row(outcome.converted, target_envelope)
-        if target_envelope.pointer_of(envelopes.ID) is not None:
+        if target_envelope.pointer_of(envelopes.ID_SLOT) is not None:
             assert opened.id == source_id
 
 

@@ -1,7 +1,7 @@
 """The outside is the inside: a built-in provider folder imports what an outside codec can.
 
-A codec written in another distribution has ``chatcodec``, ``chatcodec.contract`` and
-``chatcodec.options`` to import; a built-in folder imports those, its own modules and the
+A codec written in another distribution has ``chatcodec``, ``chatcodec.contract``,
+``chatcodec.codec_kit`` and ``chatcodec.options`` to import; a built-in folder imports those, its own modules and the
 family folders (``_providers/families/``: a vendor's facts shared by folders), and nothing
 else, so the built-ins prove the contract is enough (the Vercel AI SDK's first-party
 providers import only ``@ai-sdk/provider`` and ``@ai-sdk/provider-utils``). The template is
@@ -21,7 +21,7 @@ import chatcodec
 
 PROVIDERS = Path(chatcodec.__file__).parent / "_providers"
 
-PUBLIC = ("chatcodec", "chatcodec.contract", "chatcodec.options")
+PUBLIC = ("chatcodec", "chatcodec.contract", "chatcodec.codec_kit", "chatcodec.options")
 """The public modules a folder may import (and what an outside codec imports)."""
 
 FAMILIES = "chatcodec._providers.families"

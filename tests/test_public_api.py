@@ -155,7 +155,7 @@ def test_the_use_finder_reads_both_spellings() -> None:
 
 
 def test_all_and_the_lazy_tables_are_written_from_the_imports() -> None:
-    # tools/exports.py: the TYPE_CHECKING imports are the one list of chatcodec and chatcodec.contract
+    # tools/exports.py: the TYPE_CHECKING imports are the one list of chatcodec, its contract and its kit
     result = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "exports.py"), "--check"], capture_output=True, text=True, check=False
     )
@@ -178,11 +178,11 @@ def test_the_codec_contract_is_importable_and_loads_no_model() -> None:
 
 def test_the_codec_contract_holds_what_the_template_folder_imports_from_the_house() -> None:
     # the template is the folder a third-party codec copies: every name it takes from chatcodec
-    # outside its own folder is in the contract or the package's __all__
-    from chatcodec import contract
+    # outside its own folder is in the contract, the kit or the package's __all__
+    from chatcodec import codec_kit, contract
 
     template = Path(chatcodec.__file__).parent / "_providers" / "_template"
-    public = {*contract.__all__, *chatcodec.__all__}
+    public = {*contract.__all__, *codec_kit.__all__, *chatcodec.__all__}
     taken: set[str] = set()
     for module in template.glob("*.py"):
         for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):

@@ -32,9 +32,11 @@ def _labelled_kind(value: object) -> bool:
 
 
 def _expected(module_name: str, name: str) -> str:
-    """The public module a name is shown under: the package, else the contract, when they export it too."""
+    """The public module a name is shown under: the package, else the contract or the kit, when they export it too."""
     return next(
-        public for public in ("chatcodec", "chatcodec.contract", module_name) if name in PUBLIC_MODULES[public].split()
+        public
+        for public in ("chatcodec", "chatcodec.contract", "chatcodec.codec_kit", module_name)
+        if name in PUBLIC_MODULES[public].split()
     )
 
 

@@ -133,13 +133,16 @@ def test_no_public_module_shows_a_module_getattr_to_type_checkers() -> None:
     assert shown == []
     assert sorted(hidden) == [
         "src/chatcodec/__init__.py",
+        "src/chatcodec/codec_kit.py",
         "src/chatcodec/contract.py",
         "src/chatcodec/datasets/__init__.py",
         "src/chatcodec/serve/__init__.py",
     ]
 
 
-@pytest.mark.parametrize("module", ["chatcodec", "chatcodec.contract", "chatcodec.datasets", "chatcodec.serve"])
+@pytest.mark.parametrize(
+    "module", ["chatcodec", "chatcodec.contract", "chatcodec.codec_kit", "chatcodec.datasets", "chatcodec.serve"]
+)
 def test_a_misspelt_name_still_fails_at_run_time(module: str) -> None:
     import importlib
 

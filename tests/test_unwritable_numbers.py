@@ -124,25 +124,25 @@ def test_canonical_data_holding_nan_is_refused_where_it_is_given() -> None:
 
 
 def test_a_text_read_before_is_judged_as_it_was_the_first_time() -> None:
-    """``payloads.loaded(..., remember=True)`` (tool-call arguments) remembers the texts that
+    """``payloads.checked_json_value(..., remember=True)`` (tool-call arguments) remembers the texts that
     held no overflowed number: one that did is refused every time, one whose string only
     says "Infinity" is read every time; ``loads`` (a stream's events, a body) remembers none."""
     import pydantic_core
 
     from chatcodec import _payloads
-    from chatcodec._payloads import JSONValueError, loaded, loads
+    from chatcodec._payloads import JSONValueError, checked_json_value, read_json_text
 
     overflowing = '{"a": [1, {"b": 1e400}]}'
     saying = '{"a": [1, {"b": "Infinity"}], "c": 2.5}'
     for _ in range(3):
         with pytest.raises(JSONValueError, match=r"\$\.a\[1\]\.b"):
-            loaded(pydantic_core.from_json(overflowing, allow_inf_nan=False), overflowing, remember=True)
+            checked_json_value(pydantic_core.from_json(overflowing, allow_inf_nan=False), overflowing, remember=True)
         parsed = pydantic_core.from_json(saying, allow_inf_nan=False)
-        assert loaded(parsed, saying, remember=True) is parsed
+        assert checked_json_value(parsed, saying, remember=True) is parsed
     assert saying in _payloads._NO_OVERFLOW.texts  # pyright: ignore[reportPrivateUsage]
     assert overflowing not in _payloads._NO_OVERFLOW.texts  # pyright: ignore[reportPrivateUsage]
     event = '{"type": "content_block_delta", "index": 0}'
-    assert loads(event) == {"type": "content_block_delta", "index": 0}
+    assert read_json_text(event) == {"type": "content_block_delta", "index": 0}
     assert event not in _payloads._NO_OVERFLOW.texts  # pyright: ignore[reportPrivateUsage]
 
 

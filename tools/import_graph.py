@@ -75,8 +75,8 @@ PLACES: tuple[tuple[str, str], ...] = (
         "kit",
         "_codec_protocols.py _registry.py _installed_codecs.py _codec_options.py _detect.py streams/__init__.py "
         "streams/_builder.py streams/_builder_records.py streams/_part_builder.py "
-        "streams/_sse.py streams/_event_stream.py streams/_framing.py contract.py",
-    ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract
+        "streams/_sse.py streams/_event_stream.py streams/_framing.py contract.py codec_kit.py",
+    ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract and kit
     ("readers", "_providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "_providers/*/**"),
     ("providers", "_frameworks/**"),  # agent frameworks' stored histories: codecs on the public contract
@@ -218,10 +218,10 @@ def _names_roles(node: ast.Assign) -> bool:
 
 
 def _lazy_tables(modules: dict[str, Path]) -> dict[str, dict[str, str]]:
-    """Each lazy public module's ``_EXPORTED_FROM`` (``chatcodec``, ``chatcodec.contract``):
+    """Each lazy public module's ``_EXPORTED_FROM`` (``chatcodec``, ``chatcodec.contract``, ``chatcodec.codec_kit``):
     name -> the module its ``__getattr__`` imports it from."""
     tables: dict[str, dict[str, str]] = {}
-    for name in (PACKAGE, f"{PACKAGE}.contract"):
+    for name in (PACKAGE, f"{PACKAGE}.contract", f"{PACKAGE}.codec_kit"):
         if name not in modules:
             continue
         for node in ast.parse(modules[name].read_text(encoding="utf-8")).body:

@@ -51,4 +51,4 @@ def validate_canonical(model: type[ModelT], data: object) -> ModelT:
         raise as_chatcodec_error(error, model.__name__, root) from None
 
 
-shown_as("chatcodec.contract", validate_canonical, validate_with)
+shown_as("chatcodec.codec_kit", validate_canonical, validate_with)

@@ -142,4 +142,4 @@ def _remember_split(url: str, media_type: str, data: str) -> None:
     _split_characters += len(url)
 
 
-shown_as("chatcodec.contract", is_local_file_url, local_file_why)
+shown_as("chatcodec.codec_kit", is_local_file_url, local_file_why)

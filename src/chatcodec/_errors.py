@@ -433,7 +433,7 @@ def _status_of(error_type: str | None, provider: str | None) -> int | None:
     return error_status(error_type, provider=provider)
 
 
-shown_as("chatcodec.contract", Problem, as_chatcodec_error, error_status, json_path, problems_error, rule_error)
+shown_as("chatcodec.codec_kit", Problem, as_chatcodec_error, error_status, json_path, problems_error, rule_error)
 shown_as(
     "chatcodec",
     ChatcodecError,

@@ -83,4 +83,4 @@ def fits_a_double(value: int) -> bool:
         return False
 
 
-shown_as("chatcodec.contract", as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list)
+shown_as("chatcodec.codec_kit", as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list)

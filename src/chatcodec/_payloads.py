@@ -43,7 +43,7 @@ class JSONValueError(json.JSONDecodeError):
         return self.msg  # the reason and the path: a position in the text says nothing more
 
 
-def loads(text: str | bytes | bytearray) -> Any:
+def read_json_text(text: str | bytes | bytearray) -> Any:
     """``json.loads``, five times faster, and never a value JSON cannot hold.
 
     pydantic-core's parser reads what it can; ``json.loads`` reads the rest (nesting past
@@ -58,12 +58,12 @@ def loads(text: str | bytes | bytearray) -> Any:
         value = pydantic_core.from_json(text, allow_inf_nan=False)
     except (ValueError, TypeError):  # TypeError: a str holding a lone surrogate is not UTF-8
         return _loads_slowly(text)
-    return loaded(value, text)
+    return checked_json_value(value, text)
 
 
-def loaded(value: Any, text: str | bytes | bytearray, *, remember: bool = False) -> Any:
+def checked_json_value(value: Any, text: str | bytes | bytearray, *, remember: bool = False) -> Any:
     """``value``, ``text`` as ``pydantic_core.from_json(text, allow_inf_nan=False)`` parsed
-    it, as :func:`loads` returns it (or refuses it): for a reader that parsed the text so
+    it, as :func:`read_json_text` returns it (or refuses it): for a reader that parsed the text so
     already, which need not parse it again. ``remember``: a text found to hold no
     overflowed number is remembered (:data:`_NO_OVERFLOW`) and not looked at again: for a
     tool call's argument text, which an agent's history repeats in every request (Gemini's
@@ -168,7 +168,7 @@ def refuse_unwritable_numbers(value: object) -> None:
     (Python data: a dict given as a payload): JSON has no such number (RFC 8259 section 6:
     "Numeric values that cannot be represented ... such as Infinity and NaN are not
     permitted"), so chatcodec never writes one; JSON text holding one is refused by
-    :func:`loads` the same way."""
+    :func:`read_json_text` the same way."""
     found = unwritable_number(value)
     if found is not None:
         raise PayloadError(*found)
@@ -198,7 +198,7 @@ def parse_json(text: str | bytes | bytearray) -> Any:
     """Parse JSON text, raising :class:`PayloadError` with the line and column (or the
     JSON path of a value that cannot be kept)."""
     try:
-        return loads(text)
+        return read_json_text(text)
     except JSONValueError as error:
         raise PayloadError(error.reason, error.path) from None
     except json.JSONDecodeError as error:
@@ -375,11 +375,11 @@ def _as_items(node: object) -> list[object]:
 
 
 shown_as(
-    "chatcodec.contract",
+    "chatcodec.codec_kit",
     deeper_than,
     load_object,
-    loaded,
-    loads,
+    checked_json_value,
+    read_json_text,
     refuse_unwritable_numbers,
     too_deep,
     unwritable_number,

@@ -1,26 +1,32 @@
-"""The codec contract: what a codec written outside chatcodec imports, and nothing else.
+"""The codec contract: what a codec is, the names a codec written outside chatcodec fills in.
 
 :func:`chatcodec.register_codec` is public, so the contract a codec fills in is public too:
 a provider folder (inside chatcodec or in another package) is written against these names,
-and a name here is a promise kept across releases. Everything else a built-in folder may
+and a name here is a promise kept across releases. What a codec is written *with* (bags of
+leftover wire fields, markers, tool names and arguments, wire shapes, payload reading, error
+helpers) is :mod:`chatcodec.codec_kit`, each name saying its job, as the Vercel AI SDK keeps
+``@ai-sdk/provider-utils`` beside ``@ai-sdk/provider``. Everything else a built-in folder may
 use (a sibling folder, a family's rules, the strict checks) is internal and may move.
 
 - the codec class and the protocol each of its role modules satisfies:
   :class:`ProviderCodec`, :class:`RequestFunctions`, :class:`ResponseFunctions`,
   :class:`MessageFunctions`, :class:`PartFunctions`, ... (one signature for every provider);
 - the records a folder fills in: :class:`Capabilities` (what its wire carries),
-  :class:`Edge` (what it says on HTTP), :class:`Detection`, :class:`Structure`,
-  :class:`ProviderRules`, :class:`OptionTable`;
-- what every role function takes: :class:`EncodeContext`, :class:`DecodeContext`;
+  :class:`Edge` (what it says on HTTP, and its parts: :class:`ErrorShape`, :class:`Front`,
+  :class:`Upstream`...), :class:`Detection`, :class:`Structure`, :class:`ProviderRules`
+  (and its rules), :class:`OptionTable`, :class:`BatchRows`;
+- what every role function takes: :class:`EncodeContext`, :class:`DecodeContext`, and the
+  :class:`LossRecorder` and :data:`Steps` a loss is recorded with;
 - the stream path: :class:`StreamBuilder` (what a stream decoder drives),
-  :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns), :func:`read_event`,
+  :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns),
   and the stream records (:class:`TextDeltaRecord`, ... :data:`AnyStreamRecord`) a conversion's
   events travel as, which an encoder with ``stream_contract = 2`` (:class:`RecordStreamEncoder`)
-  reads instead of the public models (docs/contributing.md, "Stream records");
-- the kit: the mechanics every codec is written with (bags of leftover wire fields,
-  markers, tool names and arguments, wire shapes), as the built-in folders use them.
-- :mod:`closed_schema`, one namespace (``closed_schema.text()``, ``closed_schema.closed_like``...):
-  the builders of a reader's closed front schema, kept apart as their names are generic.
+  reads instead of the public models (docs/contributing.md, "Stream records").
+
+Contract version 1 exported the kit's helpers from here too; their old names stay importable
+from here, resolving to the kit's objects, until the contract's next version
+(:data:`_KEPT_UNTIL_NEXT_VERSION`: not in ``__all__``; ``tools/codec_kit_names.py`` rewrites a
+codec's imports).
 
 Names load on first access (PEP 562), as in ``chatcodec`` itself: importing the contract
 loads no canonical model, and type checkers see only the names imported below. The lists
@@ -33,15 +39,8 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from chatcodec._canonical_validation import validate_canonical, validate_with
-    from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
-    from chatcodec._compat import is_local_file_url, local_file_why
-    from chatcodec._error_statuses import error_status
-    from chatcodec._errors import Problem, as_chatcodec_error, json_path, problems_error, rule_error
     from chatcodec._losses import LossRecorder, Steps
-    from chatcodec._model._base import deferred_adapter
     from chatcodec._model.stream_events import PartLifecycleEvent
-    from chatcodec._model.stream_record_checks import plain_usage
     from chatcodec._model.stream_records import (
         AnyStreamRecord,
         ChoiceMetadataRecord,
@@ -63,25 +62,9 @@ if _typing.TYPE_CHECKING:
         ToolCallStartRecord,
         UsageRecord,
     )
-    from chatcodec._narrow import as_count, as_dict, as_list, as_sampling_number, is_a_double, is_dict, is_list
     from chatcodec._option_table import OptionTable
-    from chatcodec._payloads import (
-        deeper_than,
-        load_object,
-        loaded,
-        loads,
-        refuse_unwritable_numbers,
-        too_deep,
-        unwritable_number,
-    )
     from chatcodec._providers.contract.capabilities import Capabilities
-    from chatcodec._providers.contract.context import (
-        MODEL_OPTION,
-        RULE_OPTIONS,
-        DecodeContext,
-        EncodeContext,
-        read_options,
-    )
+    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
     from chatcodec._providers.contract.detection import Detection
     from chatcodec._providers.contract.edge import (
         Call,
@@ -95,15 +78,8 @@ if _typing.TYPE_CHECKING:
         RouteError,
         Upstream,
         UpstreamModels,
-        bearer_headers,
-        bearer_key,
-        body_call,
-        count_of,
-        model_in_path,
-        read_data_ids,
-        read_nested_error,
     )
-    from chatcodec._providers.contract.envelopes import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout, IdRule
+    from chatcodec._providers.contract.envelopes import BatchRows, EnvelopeBody, EnvelopeLayout, IdRule
     from chatcodec._providers.contract.extension import Extension
     from chatcodec._providers.contract.framing import StreamFraming
     from chatcodec._providers.contract.provider_codec import ProviderCodec
@@ -123,16 +99,7 @@ if _typing.TYPE_CHECKING:
         ToolFunctions,
         UsageFunctions,
     )
-    from chatcodec._providers.contract.structure import (
-        Location,
-        Structure,
-        ToolStep,
-        Turn,
-        TurnOrder,
-        TurnProblem,
-        role_at,
-        spoken,
-    )
+    from chatcodec._providers.contract.structure import Location, Structure, ToolStep, Turn, TurnOrder, TurnProblem
     from chatcodec._providers.contract.target_rules import (
         ModelFamily,
         ProviderRules,
@@ -140,100 +107,26 @@ if _typing.TYPE_CHECKING:
         RuleCall,
         SamplingRange,
         TargetRule,
-        carries_nothing,
-        is_default,
-        range_rule,
     )
-    from chatcodec._providers.history.turns import history_for, holds_empty_content
-    from chatcodec._providers.kit import closed_schema, servers
-    from chatcodec._providers.kit.arguments import arguments_object, compact_json
-    from chatcodec._providers.kit.bags import (
-        ABSENT,
-        NULLS,
-        absent_keys,
-        bag_key,
-        holds_a_container,
-        is_marker,
-        keeps_a_container,
-        kept_object,
-        leftovers,
-        mark_absent,
-        present,
-        restore_fields,
-        split_fields,
-        unmapped,
-        wire_fields,
-        wire_key,
-    )
-    from chatcodec._providers.kit.cache import decode_cache_control, encode_cache_control
-    from chatcodec._providers.kit.errors import canonical_refusal, path
-    from chatcodec._providers.kit.field_sets import sdk_fields
-    from chatcodec._providers.kit.integer_spelling import mark_integers, respell_integers
-    from chatcodec._providers.kit.invented import NOW, report_invented, report_invented_counts
-    from chatcodec._providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
-    from chatcodec._providers.kit.media_types import lower_case_source
-    from chatcodec._providers.kit.null_fields import with_unknown_nulls
-    from chatcodec._providers.kit.origins import Origin, runs, split_turn, system_origin
-    from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT, PLAIN_TOOL_USE
-    from chatcodec._providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
-    from chatcodec._providers.kit.reasoning import budget_for_effort, effort_word, reasoning_for_effort, thinking_on
-    from chatcodec._providers.kit.service_tier import read_tier, report_tier, report_user, write_tier
-    from chatcodec._providers.kit.stream_errors import report_after_error
-    from chatcodec._providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
-    from chatcodec._providers.kit.token_logprobs import (
-        put_logprobs,
-        read_token_logprobs,
-        unicode_text,
-        write_token_logprobs,
-    )
-    from chatcodec._providers.kit.tool_arguments import input_object
-    from chatcodec._providers.kit.tool_id_mapping import ToolIdMapping
-    from chatcodec._providers.kit.tool_names import (
-        COMMON_TOOL_NAMES,
-        ToolNameRule,
-        tool_name,
-        tool_name_map,
-        unblank_tool_name,
-    )
-    from chatcodec._providers.kit.wire import (
-        constrained,
-        discriminator,
-        sdk_kinds,
-        shape_fields,
-        stands_for,
-        tag,
-        tagged,
-        wire_shape,
-    )
-    from chatcodec.streams._builder import PartBuilder, StreamBuilder, plain_counts
+    from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
+    from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
 
 CONTRACT_VERSION: _typing.Final = 1
 """The version of this contract, raised only when a release breaks a codec written against it.
 
-While it stays the same, a release keeps: every name in ``__all__`` (moved names stay
-importable from here); the role protocols' signatures (a new parameter comes with a default,
-and a new role function is optional, the codec working without it); the records' fields
-(``Capabilities``, ``Edge``, ``Detection``, ``Structure``, ``ProviderRules``...: a new field
-has a default); and what the laws demand of a codec. A codec may check
+While it stays the same, a release keeps: every name in ``__all__`` and in
+:mod:`chatcodec.codec_kit`'s (moved names stay importable from where they were, as the kit's
+helpers stay importable from here under their version-1 names); the role protocols'
+signatures (a new parameter comes with a default, and a new role function is optional, the
+codec working without it); the records' fields (``Capabilities``, ``Edge``, ``Detection``,
+``Structure``, ``ProviderRules``...: a new field has a default); and what the laws demand of
+a codec. A codec may check
 it at import and refuse a contract it was not written for, as a Vercel AI SDK provider
 states its ``specificationVersion`` (docs/contributing.md, "The contract's version")."""
 
 __all__ = [
-    "ABSENT",
-    "BODY",
-    "COMMON_TOOL_NAMES",
     "CONTRACT_VERSION",
-    "ID",
-    "MODEL_OPTION",
-    "NOW",
-    "NULLS",
-    "PLAIN_MESSAGE",
-    "PLAIN_TEXT",
-    "PLAIN_TOOL_RESULT",
-    "PLAIN_TOOL_USE",
-    "RULE_OPTIONS",
-    "TOOL_ORDER",
     "AnyStreamRecord",
     "BatchRows",
     "Call",
@@ -253,7 +146,6 @@ __all__ = [
     "ErrorRecord",
     "ErrorShape",
     "Extension",
-    "FeedByReading",
     "FinishReasonFunctions",
     "FinishRecord",
     "Framing",
@@ -266,15 +158,12 @@ __all__ = [
     "ModelFamily",
     "ModelList",
     "OptionTable",
-    "Origin",
     "PartBuilder",
     "PartFunctions",
     "PartLifecycleEvent",
     "PartLifecycleRecord",
     "PartRecord",
-    "Problem",
     "ProviderCodec",
-    "ProviderKit",
     "ProviderRules",
     "RecordStreamEncoder",
     "RefusalDeltaRecord",
@@ -306,8 +195,6 @@ __all__ = [
     "ToolCallEndRecord",
     "ToolCallStartRecord",
     "ToolFunctions",
-    "ToolIdMapping",
-    "ToolNameRule",
     "ToolStep",
     "Turn",
     "TurnOrder",
@@ -316,129 +203,11 @@ __all__ = [
     "UpstreamModels",
     "UsageFunctions",
     "UsageRecord",
-    "absent_keys",
-    "arguments_object",
-    "as_chatcodec_error",
-    "as_count",
-    "as_dict",
-    "as_list",
-    "as_sampling_number",
-    "bag_key",
-    "bearer_headers",
-    "bearer_key",
-    "body_call",
-    "budget_for_effort",
-    "canonical_refusal",
-    "carries_nothing",
-    "closed_schema",
-    "compact_json",
-    "constrained",
-    "count_of",
-    "decode_cache_control",
-    "deeper_than",
-    "deferred_adapter",
-    "discriminator",
-    "effort_word",
-    "encode_cache_control",
-    "error_status",
-    "history_for",
-    "holds_a_container",
-    "holds_empty_content",
-    "input_object",
-    "is_a_double",
-    "is_default",
-    "is_dict",
-    "is_list",
-    "is_local_file_url",
-    "is_marker",
-    "json_path",
-    "keeps_a_container",
-    "kept_object",
-    "leftovers",
-    "load_object",
-    "loaded",
-    "loads",
-    "local_file_why",
-    "lower_case_source",
-    "mark_absent",
-    "mark_integers",
-    "meaningful_markers",
-    "model_in_path",
-    "path",
-    "plain_counts",
-    "plain_usage",
-    "present",
-    "problems_error",
-    "put_logprobs",
-    "range_rule",
-    "read_data_ids",
-    "read_event",
-    "read_in_batches",
-    "read_logprob_settings",
-    "read_nested_error",
-    "read_one",
-    "read_options",
-    "read_tier",
-    "read_token_logprobs",
-    "reasoning_for_effort",
-    "refuse_unwritable_numbers",
-    "report_after_error",
-    "report_invented",
-    "report_invented_counts",
-    "report_tier",
-    "report_user",
-    "respell_integers",
-    "restore_fields",
-    "role_at",
-    "rule_error",
-    "runs",
-    "sdk_fields",
-    "sdk_kinds",
-    "servers",
-    "shape_fields",
-    "split_fields",
-    "split_turn",
-    "spoken",
-    "stands_for",
-    "system_origin",
-    "tag",
-    "tagged",
-    "thinking_on",
-    "too_deep",
-    "tool_name",
-    "tool_name_map",
-    "unblank_tool_name",
-    "unicode_text",
-    "unmapped",
-    "unwritable_number",
-    "validate_canonical",
-    "validate_with",
-    "wire_fields",
-    "wire_key",
-    "wire_shape",
-    "with_unknown_nulls",
-    "write_logprob_settings",
-    "write_tier",
-    "write_token_logprobs",
 ]
 
 _EXPORTED_FROM: dict[str, str] = {
     name: module
     for module, names in (
-        (
-            "chatcodec._providers.kit.bags",
-            "ABSENT NULLS absent_keys bag_key holds_a_container is_marker keeps_a_container kept_object leftovers "
-            "mark_absent present restore_fields split_fields unmapped wire_fields wire_key",
-        ),
-        ("chatcodec._providers.contract.envelopes", "BODY ID BatchRows EnvelopeBody EnvelopeLayout IdRule"),
-        (
-            "chatcodec._providers.kit.tool_names",
-            "COMMON_TOOL_NAMES ToolNameRule tool_name tool_name_map unblank_tool_name",
-        ),
-        ("chatcodec._providers.contract.context", "MODEL_OPTION RULE_OPTIONS DecodeContext EncodeContext read_options"),
-        ("chatcodec._providers.kit.invented", "NOW report_invented report_invented_counts"),
-        ("chatcodec._providers.kit.plain_shapes", "PLAIN_MESSAGE PLAIN_TEXT PLAIN_TOOL_RESULT PLAIN_TOOL_USE"),
-        ("chatcodec._providers.kit.provider_kit", "TOOL_ORDER ProviderKit meaningful_markers"),
         (
             "chatcodec._model.stream_records",
             "AnyStreamRecord ChoiceMetadataRecord ErrorRecord FinishRecord PartLifecycleRecord PartRecord "
@@ -446,11 +215,10 @@ _EXPORTED_FROM: dict[str, str] = {
             "ThinkingDeltaRecord ThinkingEndRecord ThinkingSignatureDeltaRecord ThinkingStartRecord "
             "ToolCallDeltaRecord ToolCallEndRecord ToolCallStartRecord UsageRecord",
         ),
+        ("chatcodec._providers.contract.envelopes", "BatchRows EnvelopeBody EnvelopeLayout IdRule"),
         (
             "chatcodec._providers.contract.edge",
-            "Call CountFront CountUpstream Edge ErrorShape Framing Front ModelList RouteError Upstream "
-            "UpstreamModels bearer_headers bearer_key body_call count_of model_in_path read_data_ids "
-            "read_nested_error",
+            "Call CountFront CountUpstream Edge ErrorShape Framing Front ModelList RouteError Upstream UpstreamModels",
         ),
         ("chatcodec._providers.contract.capabilities", "Capabilities"),
         (
@@ -459,69 +227,281 @@ _EXPORTED_FROM: dict[str, str] = {
             "PartFunctions RequestFunctions ResponseFunctions RulesTable SettingsFunctions StructureTable "
             "ToolFunctions UsageFunctions",
         ),
+        ("chatcodec._providers.contract.context", "DecodeContext EncodeContext"),
         ("chatcodec._providers.contract.detection", "Detection"),
         ("chatcodec._providers.contract.extension", "Extension"),
-        ("chatcodec._providers.kit.stream_reading", "FeedByReading read_event read_in_batches read_one"),
-        (
-            "chatcodec._providers.contract.structure",
-            "Location Structure ToolStep Turn TurnOrder TurnProblem role_at spoken",
-        ),
+        ("chatcodec._providers.contract.structure", "Location Structure ToolStep Turn TurnOrder TurnProblem"),
         ("chatcodec._losses", "LossRecorder Steps"),
         (
             "chatcodec._providers.contract.target_rules",
-            "ModelFamily ProviderRules RequiredField RuleCall SamplingRange TargetRule carries_nothing is_default "
-            "range_rule",
+            "ModelFamily ProviderRules RequiredField RuleCall SamplingRange TargetRule",
         ),
         ("chatcodec._option_table", "OptionTable"),
-        ("chatcodec._providers.kit.origins", "Origin runs split_turn system_origin"),
-        ("chatcodec.streams._builder", "PartBuilder StreamBuilder plain_counts"),
+        ("chatcodec.streams._builder", "PartBuilder StreamBuilder"),
         ("chatcodec._model.stream_events", "PartLifecycleEvent"),
-        ("chatcodec._errors", "Problem as_chatcodec_error json_path problems_error rule_error"),
         ("chatcodec._providers.contract.provider_codec", "ProviderCodec"),
         ("chatcodec._codec_protocols", "RecordStreamEncoder StreamDecoder StreamEncoder"),
         ("chatcodec._providers.contract.framing", "StreamFraming"),
-        ("chatcodec._providers.kit.tool_id_mapping", "ToolIdMapping"),
-        ("chatcodec._providers.kit.arguments", "arguments_object compact_json"),
-        ("chatcodec._narrow", "as_count as_dict as_list as_sampling_number is_a_double is_dict is_list"),
-        ("chatcodec._providers.kit.reasoning", "budget_for_effort effort_word reasoning_for_effort thinking_on"),
-        ("chatcodec._providers.kit.errors", "canonical_refusal path"),
-        ("chatcodec._providers.kit", "closed_schema servers"),
-        (
-            "chatcodec._providers.kit.wire",
-            "constrained discriminator sdk_kinds shape_fields stands_for tag tagged wire_shape",
-        ),
-        ("chatcodec._providers.kit.cache", "decode_cache_control encode_cache_control"),
-        (
-            "chatcodec._payloads",
-            "deeper_than load_object loaded loads refuse_unwritable_numbers too_deep unwritable_number",
-        ),
-        ("chatcodec._model._base", "deferred_adapter"),
-        ("chatcodec._error_statuses", "error_status"),
-        ("chatcodec._providers.history.turns", "history_for holds_empty_content"),
-        ("chatcodec._providers.kit.tool_arguments", "input_object"),
-        ("chatcodec._compat", "is_local_file_url local_file_why"),
-        ("chatcodec._providers.kit.media_types", "lower_case_source"),
-        ("chatcodec._providers.kit.integer_spelling", "mark_integers respell_integers"),
-        ("chatcodec._model.stream_record_checks", "plain_usage"),
-        (
-            "chatcodec._providers.kit.token_logprobs",
-            "put_logprobs read_token_logprobs unicode_text write_token_logprobs",
-        ),
-        ("chatcodec._providers.kit.logprob_settings", "read_logprob_settings write_logprob_settings"),
-        ("chatcodec._providers.kit.service_tier", "read_tier report_tier report_user write_tier"),
-        ("chatcodec._providers.kit.stream_errors", "report_after_error"),
-        ("chatcodec._providers.kit.field_sets", "sdk_fields"),
-        ("chatcodec._canonical_validation", "validate_canonical validate_with"),
-        ("chatcodec._providers.kit.null_fields", "with_unknown_nulls"),
     )
     for name in names.split()
 }
 
-_LABELLED_HERE = ("chatcodec._providers.kit.", "chatcodec._providers.history.")
-"""The modules whose contract names are shown as ``chatcodec.contract.<name>`` when reached
-through here; every other defining module labels its own public names where they are defined
-(:mod:`chatcodec._public_label`). The kit and the history are the built-in folders' shared
-helpers, whose names are moving into the contract (issue 64)."""
+_KEPT_UNTIL_NEXT_VERSION: dict[str, str] = {
+    "ABSENT": "ABSENT_MARKER",
+    "BODY": "BODY_SLOT",
+    "COMMON_TOOL_NAMES": "COMMON_TOOL_NAMES",
+    "ID": "ID_SLOT",
+    "MODEL_OPTION": "MODEL_OPTION",
+    "NOW": "INVENTED_TIME",
+    "NULLS": "NULLS_MARKER",
+    "PLAIN_MESSAGE": "PLAIN_MESSAGE",
+    "PLAIN_TEXT": "PLAIN_TEXT",
+    "PLAIN_TOOL_RESULT": "PLAIN_TOOL_RESULT",
+    "PLAIN_TOOL_USE": "PLAIN_TOOL_USE",
+    "RULE_OPTIONS": "RULE_OPTIONS",
+    "TOOL_ORDER": "TOOL_ORDER",
+    "FeedByReading": "FeedByReading",
+    "Origin": "Origin",
+    "Problem": "Problem",
+    "ProviderKit": "ProviderKit",
+    "ToolIdMapping": "ToolIdMapping",
+    "ToolNameRule": "ToolNameRule",
+    "absent_keys": "absent_keys",
+    "arguments_object": "arguments_object",
+    "as_chatcodec_error": "as_chatcodec_error",
+    "as_count": "as_count",
+    "as_dict": "as_dict",
+    "as_list": "as_list",
+    "as_sampling_number": "as_sampling_number",
+    "bag_key": "bag_key",
+    "bearer_headers": "bearer_headers",
+    "bearer_key": "bearer_key",
+    "body_call": "body_call",
+    "budget_for_effort": "budget_for_effort",
+    "canonical_refusal": "canonical_refusal",
+    "carries_nothing": "is_neutral_setting",
+    "closed_schema": "closed_schema",
+    "compact_json": "compact_json",
+    "constrained": "constrained",
+    "count_of": "count_written",
+    "decode_cache_control": "decode_cache_control",
+    "deeper_than": "deeper_than",
+    "deferred_adapter": "deferred_adapter",
+    "discriminator": "union_discriminator",
+    "effort_word": "effort_word",
+    "encode_cache_control": "encode_cache_control",
+    "error_status": "error_status",
+    "history_for": "history_for",
+    "holds_a_container": "holds_a_container",
+    "holds_empty_content": "holds_empty_content",
+    "input_object": "input_object",
+    "is_a_double": "is_a_double",
+    "is_default": "is_default_sampling",
+    "is_dict": "is_dict",
+    "is_list": "is_list",
+    "is_local_file_url": "is_local_file_url",
+    "is_marker": "is_marker",
+    "json_path": "json_path",
+    "keeps_a_container": "keeps_a_container",
+    "kept_object": "kept_object",
+    "leftovers": "leftovers",
+    "load_object": "load_object",
+    "loaded": "checked_json_value",
+    "loads": "read_json_text",
+    "local_file_why": "local_file_why",
+    "lower_case_source": "lower_case_source",
+    "mark_absent": "mark_absent",
+    "mark_integers": "mark_integers",
+    "meaningful_markers": "meaningful_markers",
+    "model_in_path": "model_in_path",
+    "path": "json_path_of",
+    "plain_counts": "plain_counts",
+    "plain_usage": "plain_usage",
+    "present": "present_keys",
+    "problems_error": "problems_error",
+    "put_logprobs": "put_logprobs",
+    "range_rule": "range_rule",
+    "read_data_ids": "read_data_ids",
+    "read_event": "read_event",
+    "read_in_batches": "read_in_batches",
+    "read_logprob_settings": "read_logprob_settings",
+    "read_nested_error": "read_nested_error",
+    "read_one": "read_one_event",
+    "read_options": "read_options",
+    "read_tier": "read_tier",
+    "read_token_logprobs": "read_token_logprobs",
+    "reasoning_for_effort": "reasoning_for_effort",
+    "refuse_unwritable_numbers": "refuse_unwritable_numbers",
+    "report_after_error": "report_after_error",
+    "report_invented": "report_invented",
+    "report_invented_counts": "report_invented_counts",
+    "report_tier": "report_tier",
+    "report_user": "report_user",
+    "respell_integers": "respell_integers",
+    "restore_fields": "restore_fields",
+    "role_at": "role_at",
+    "rule_error": "rule_error",
+    "runs": "origins_by_run",
+    "sdk_fields": "sdk_fields",
+    "sdk_kinds": "sdk_kinds",
+    "servers": "servers",
+    "shape_fields": "shape_fields",
+    "split_fields": "split_fields",
+    "split_turn": "split_turn",
+    "spoken": "spoken_turns",
+    "stands_for": "stands_for",
+    "system_origin": "system_origin",
+    "tag": "union_tag",
+    "tagged": "tagged",
+    "thinking_on": "thinking_on",
+    "too_deep": "too_deep",
+    "tool_name": "tool_name",
+    "tool_name_map": "tool_name_map",
+    "unblank_tool_name": "unblank_tool_name",
+    "unicode_text": "unicode_text",
+    "unmapped": "unmapped_fields",
+    "unwritable_number": "unwritable_number",
+    "validate_canonical": "validate_canonical",
+    "validate_with": "validate_with",
+    "wire_fields": "wire_fields",
+    "wire_key": "wire_key",
+    "wire_shape": "wire_shape",
+    "with_unknown_nulls": "with_unknown_nulls",
+    "write_logprob_settings": "write_logprob_settings",
+    "write_tier": "write_tier",
+    "write_token_logprobs": "write_token_logprobs",
+}
+"""Contract version 1's helper names -> their names in :mod:`chatcodec.codec_kit`: importable
+from here (the same objects, loaded from the kit), left out of ``__all__``, until the
+contract's next version (``tests/test_codec_kit.py`` holds each to its object)."""
+
+
+if _typing.TYPE_CHECKING:  # contract version 1's names of the kit's helpers, for code written against them
+    from chatcodec import codec_kit as _kit
+
+    ABSENT: _typing.Final = _kit.ABSENT_MARKER
+    BODY: _typing.Final = _kit.BODY_SLOT
+    COMMON_TOOL_NAMES: _typing.Final = _kit.COMMON_TOOL_NAMES
+    ID: _typing.Final = _kit.ID_SLOT
+    MODEL_OPTION: _typing.Final = _kit.MODEL_OPTION
+    NOW: _typing.Final = _kit.INVENTED_TIME
+    NULLS: _typing.Final = _kit.NULLS_MARKER
+    PLAIN_MESSAGE: _typing.Final = _kit.PLAIN_MESSAGE
+    PLAIN_TEXT: _typing.Final = _kit.PLAIN_TEXT
+    PLAIN_TOOL_RESULT: _typing.Final = _kit.PLAIN_TOOL_RESULT
+    PLAIN_TOOL_USE: _typing.Final = _kit.PLAIN_TOOL_USE
+    RULE_OPTIONS: _typing.Final = _kit.RULE_OPTIONS
+    TOOL_ORDER: _typing.Final = _kit.TOOL_ORDER
+    FeedByReading: _typing.TypeAlias = _kit.FeedByReading
+    Origin: _typing.TypeAlias = _kit.Origin
+    Problem: _typing.TypeAlias = _kit.Problem
+    ProviderKit: _typing.TypeAlias = _kit.ProviderKit
+    ToolIdMapping: _typing.TypeAlias = _kit.ToolIdMapping
+    ToolNameRule: _typing.TypeAlias = _kit.ToolNameRule
+    absent_keys: _typing.Final = _kit.absent_keys
+    arguments_object: _typing.Final = _kit.arguments_object
+    as_chatcodec_error: _typing.Final = _kit.as_chatcodec_error
+    as_count: _typing.Final = _kit.as_count
+    as_dict: _typing.Final = _kit.as_dict
+    as_list: _typing.Final = _kit.as_list
+    as_sampling_number: _typing.Final = _kit.as_sampling_number
+    bag_key: _typing.Final = _kit.bag_key
+    bearer_headers: _typing.Final = _kit.bearer_headers
+    bearer_key: _typing.Final = _kit.bearer_key
+    body_call: _typing.Final = _kit.body_call
+    budget_for_effort: _typing.Final = _kit.budget_for_effort
+    canonical_refusal: _typing.Final = _kit.canonical_refusal
+    carries_nothing: _typing.Final = _kit.is_neutral_setting
+    closed_schema: _typing.Final = _kit.closed_schema
+    compact_json: _typing.Final = _kit.compact_json
+    constrained: _typing.Final = _kit.constrained
+    count_of: _typing.Final = _kit.count_written
+    decode_cache_control: _typing.Final = _kit.decode_cache_control
+    deeper_than: _typing.Final = _kit.deeper_than
+    deferred_adapter: _typing.Final = _kit.deferred_adapter
+    discriminator: _typing.Final = _kit.union_discriminator
+    effort_word: _typing.Final = _kit.effort_word
+    encode_cache_control: _typing.Final = _kit.encode_cache_control
+    error_status: _typing.Final = _kit.error_status
+    history_for: _typing.Final = _kit.history_for
+    holds_a_container: _typing.Final = _kit.holds_a_container
+    holds_empty_content: _typing.Final = _kit.holds_empty_content
+    input_object: _typing.Final = _kit.input_object
+    is_a_double: _typing.Final = _kit.is_a_double
+    is_default: _typing.Final = _kit.is_default_sampling
+    is_dict: _typing.Final = _kit.is_dict
+    is_list: _typing.Final = _kit.is_list
+    is_local_file_url: _typing.Final = _kit.is_local_file_url
+    is_marker: _typing.Final = _kit.is_marker
+    json_path: _typing.Final = _kit.json_path
+    keeps_a_container: _typing.Final = _kit.keeps_a_container
+    kept_object: _typing.Final = _kit.kept_object
+    leftovers: _typing.Final = _kit.leftovers
+    load_object: _typing.Final = _kit.load_object
+    loaded: _typing.Final = _kit.checked_json_value
+    loads: _typing.Final = _kit.read_json_text
+    local_file_why: _typing.Final = _kit.local_file_why
+    lower_case_source: _typing.Final = _kit.lower_case_source
+    mark_absent: _typing.Final = _kit.mark_absent
+    mark_integers: _typing.Final = _kit.mark_integers
+    meaningful_markers: _typing.Final = _kit.meaningful_markers
+    model_in_path: _typing.Final = _kit.model_in_path
+    path: _typing.Final = _kit.json_path_of
+    plain_counts: _typing.Final = _kit.plain_counts
+    plain_usage: _typing.Final = _kit.plain_usage
+    present: _typing.Final = _kit.present_keys
+    problems_error: _typing.Final = _kit.problems_error
+    put_logprobs: _typing.Final = _kit.put_logprobs
+    range_rule: _typing.Final = _kit.range_rule
+    read_data_ids: _typing.Final = _kit.read_data_ids
+    read_event: _typing.Final = _kit.read_event
+    read_in_batches: _typing.Final = _kit.read_in_batches
+    read_logprob_settings: _typing.Final = _kit.read_logprob_settings
+    read_nested_error: _typing.Final = _kit.read_nested_error
+    read_one: _typing.Final = _kit.read_one_event
+    read_options: _typing.Final = _kit.read_options
+    read_tier: _typing.Final = _kit.read_tier
+    read_token_logprobs: _typing.Final = _kit.read_token_logprobs
+    reasoning_for_effort: _typing.Final = _kit.reasoning_for_effort
+    refuse_unwritable_numbers: _typing.Final = _kit.refuse_unwritable_numbers
+    report_after_error: _typing.Final = _kit.report_after_error
+    report_invented: _typing.Final = _kit.report_invented
+    report_invented_counts: _typing.Final = _kit.report_invented_counts
+    report_tier: _typing.Final = _kit.report_tier
+    report_user: _typing.Final = _kit.report_user
+    respell_integers: _typing.Final = _kit.respell_integers
+    restore_fields: _typing.Final = _kit.restore_fields
+    role_at: _typing.Final = _kit.role_at
+    rule_error: _typing.Final = _kit.rule_error
+    runs: _typing.Final = _kit.origins_by_run
+    sdk_fields: _typing.Final = _kit.sdk_fields
+    sdk_kinds: _typing.Final = _kit.sdk_kinds
+    servers: _typing.Final = _kit.servers
+    shape_fields: _typing.Final = _kit.shape_fields
+    split_fields: _typing.Final = _kit.split_fields
+    split_turn: _typing.Final = _kit.split_turn
+    spoken: _typing.Final = _kit.spoken_turns
+    stands_for: _typing.Final = _kit.stands_for
+    system_origin: _typing.Final = _kit.system_origin
+    tag: _typing.Final = _kit.union_tag
+    tagged: _typing.Final = _kit.tagged
+    thinking_on: _typing.Final = _kit.thinking_on
+    too_deep: _typing.Final = _kit.too_deep
+    tool_name: _typing.Final = _kit.tool_name
+    tool_name_map: _typing.Final = _kit.tool_name_map
+    unblank_tool_name: _typing.Final = _kit.unblank_tool_name
+    unicode_text: _typing.Final = _kit.unicode_text
+    unmapped: _typing.Final = _kit.unmapped_fields
+    unwritable_number: _typing.Final = _kit.unwritable_number
+    validate_canonical: _typing.Final = _kit.validate_canonical
+    validate_with: _typing.Final = _kit.validate_with
+    wire_fields: _typing.Final = _kit.wire_fields
+    wire_key: _typing.Final = _kit.wire_key
+    wire_shape: _typing.Final = _kit.wire_shape
+    with_unknown_nulls: _typing.Final = _kit.with_unknown_nulls
+    write_logprob_settings: _typing.Final = _kit.write_logprob_settings
+    write_tier: _typing.Final = _kit.write_tier
+    write_token_logprobs: _typing.Final = _kit.write_token_logprobs
 
 
 if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error
@@ -529,14 +509,11 @@ if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a missp
     def __getattr__(name: str) -> _typing.Any:
         module_name = _EXPORTED_FROM.get(name)
         if module_name is None:
-            raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
-        module = _importlib.import_module(module_name)
-        # a namespace (closed_schema) is a module: its package holds it once it is imported
-        value = getattr(module, name) if hasattr(module, name) else _importlib.import_module(f"{module_name}.{name}")
-        if module_name.startswith(_LABELLED_HERE) and callable(value):  # a class or function, not a constant
-            from chatcodec._public_label import shown_as
-
-            shown_as("chatcodec.contract", value)
+            kit_name = _KEPT_UNTIL_NEXT_VERSION.get(name)
+            if kit_name is None:
+                raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
+            return getattr(_importlib.import_module("chatcodec.codec_kit"), kit_name)  # not kept here: not in dir()
+        value = getattr(_importlib.import_module(module_name), name)
         globals()[name] = value  # later lookups skip this function
         return value
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import chatcodec
-from chatcodec.contract import is_dict, is_list
+from chatcodec.codec_kit import is_dict, is_list
 from chatcodec.testing._laws.normal_forms import with_compact_arguments
 
 JsonObject = dict[str, Any]

@@ -205,7 +205,7 @@ def test_an_output_format_reaches_anthropic_in_the_structured_outputs_subset() -
 def test_an_output_format_reaches_bedrock_in_the_structured_outputs_subset() -> None:
     body, _ = _convert(_OPENAI_STRICT_BODY, "openai-chat", "bedrock-converse")
     text = body["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"]
-    assert chatcodec._payloads.loads(text) == _ANTHROPIC_PARAMETERS
+    assert chatcodec._payloads.read_json_text(text) == _ANTHROPIC_PARAMETERS
 
 
 def test_a_non_strict_tool_reaches_anthropic_as_it_was() -> None:

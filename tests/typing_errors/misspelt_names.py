@@ -11,6 +11,7 @@ type-check and fail at run time.
 from __future__ import annotations
 
 import chatcodec
+import chatcodec.codec_kit
 import chatcodec.contract
 import chatcodec.datasets
 import chatcodec.serve
@@ -36,7 +37,8 @@ misspelt_class = chatcodec.ChatRequets  # misspelt
 version = chatcodec.__version__
 codec_class = chatcodec.contract.ProviderCodec
 misspelt_contract = chatcodec.contract.ProviderCodek  # misspelt
-misspelt_kit = chatcodec.contract.wire_feilds  # misspelt
+misspelt_kit = chatcodec.codec_kit.wire_feilds  # misspelt
+kept_name = chatcodec.contract.wire_fields  # contract version 1's name, kept
 converter_class = chatcodec.datasets.ArrowConverter
 misspelt_converter = chatcodec.datasets.ArrowConverterr  # misspelt
 misspelt_layout = chatcodec.datasets.columnar_layuot  # misspelt

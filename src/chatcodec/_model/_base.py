@@ -295,4 +295,4 @@ class CanonicalModel(KeyedModel):
         def get(self, key: str, default: Any = None) -> Any: ...
 
 
-shown_as("chatcodec.contract", deferred_adapter)  # a wire adapter of canonical shapes, configured as they are
+shown_as("chatcodec.codec_kit", deferred_adapter)  # a wire adapter of canonical shapes, configured as they are

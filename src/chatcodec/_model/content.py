@@ -37,7 +37,7 @@ from chatcodec._model._base import (
 )
 from chatcodec._model._field_docs import describe_fields
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._payloads import loads
+from chatcodec._payloads import read_json_text
 from chatcodec._public_label import shown_as
 
 
@@ -320,7 +320,7 @@ class ToolUsePart(_PartBase):
         if not self.arguments.strip():
             return {}
         try:
-            parsed: JsonValue = loads(self.arguments)
+            parsed: JsonValue = read_json_text(self.arguments)
         except json.JSONDecodeError as error:
             raise ToolArgumentsError(self.id, self.name, self.arguments, str(error)) from None
         return parsed

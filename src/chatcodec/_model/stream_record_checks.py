@@ -173,4 +173,4 @@ def checked_record(event: AnyStreamRecord | AnyStreamEvent) -> AnyStreamRecord:
     return checked(cast("AnyStreamRecord", event)) if is_record(event) else record_of(event)
 
 
-shown_as("chatcodec.contract", plain_usage)
+shown_as("chatcodec.codec_kit", plain_usage)

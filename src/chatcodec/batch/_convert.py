@@ -398,7 +398,7 @@ def _bare_with_id(
     if opened is None:
         return converted
     extras = list(opened.extras)
-    id_pointer = opened.envelope.pointer_of(envelopes.ID)
+    id_pointer = opened.envelope.pointer_of(envelopes.ID_SLOT)
     if opened.id is not None and id_pointer is not None:
         if id_field is not None:
             converted = {id_field: opened.id, **converted}

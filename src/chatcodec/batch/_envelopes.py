@@ -31,14 +31,14 @@ from typing import Any, Final
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict
-from chatcodec._providers.contract.envelopes import BODY, FORMAT, ID, EnvelopeBody, EnvelopeKind, IdRule, Slot
+from chatcodec._providers.contract.envelopes import BODY_SLOT, FORMAT, ID_SLOT, EnvelopeBody, EnvelopeKind, IdRule, Slot
 from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
 
-__all__ = [  # BODY, ID, IdRule and EnvelopeKind are the contract's (_providers/contract/envelopes.py)
-    "BODY",
+__all__ = [  # BODY_SLOT, ID_SLOT, IdRule and EnvelopeKind are the contract's (_providers/contract/envelopes.py)
+    "BODY_SLOT",
     "ENVELOPES",
     "ENVELOPE_NAMES",
-    "ID",
+    "ID_SLOT",
     "ByFormat",
     "Envelope",
     "EnvelopeError",
@@ -85,8 +85,8 @@ class Envelope:
     formats: tuple[str, ...]
     """The body formats it carries; the first is the default."""
     layout: tuple[tuple[str, object], ...]
-    """(JSON pointer, what is there) in the order a written row holds them: :data:`BODY`,
-    :data:`ID`, a :class:`ByFormat` field or a constant the service sets (a row holding
+    """(JSON pointer, what is there) in the order a written row holds them: :data:`BODY_SLOT`,
+    :data:`ID_SLOT`, a :class:`ByFormat` field or a constant the service sets (a row holding
     another value there is refused: ``status_code`` 500, ``result.type`` ``errored``)."""
     source: str
     """The documentation the layout follows."""
@@ -161,7 +161,7 @@ _BY_NAME = {envelope.name: envelope for envelope in ENVELOPES}
 _BODY_KEYS = frozenset(
     pointer.split("/")[1]
     for envelope in ENVELOPES
-    for pointer in (*(pointer for pointer, held in envelope.layout if held is BODY), *envelope.failures)
+    for pointer in (*(pointer for pointer, held in envelope.layout if held is BODY_SLOT), *envelope.failures)
 )
 _ROW_KEYS = {
     envelope.name: frozenset(pointer.split("/")[1] for pointer, _ in envelope.layout) | set(envelope.extras)
@@ -204,11 +204,13 @@ def envelope_named(spec: str) -> tuple[Envelope, str | None]:
     if "body" not in pointers or len(pointers) != len(spec.split(",")):
         known = ", ".join(ENVELOPE_NAMES)
         raise ValueError(f"unknown envelope {spec!r}: one of {known}, or body=/pointer[,id=/pointer]")
-    layout = [("/" + pointers["id"].lstrip("/"), ID)] if "id" in pointers else []
+    layout = [("/" + pointers["id"].lstrip("/"), ID_SLOT)] if "id" in pointers else []
     body_pointer = pointers["body"]
     if body_pointer == "/":
         raise ValueError("the body pointer must name a field (body=/request), not the whole row")
-    custom = Envelope(spec, "request", (), (*layout, (body_pointer, BODY)), "a custom layout (JSON pointers, RFC 6901)")
+    custom = Envelope(
+        spec, "request", (), (*layout, (body_pointer, BODY_SLOT)), "a custom layout (JSON pointers, RFC 6901)"
+    )
     return custom, None
 
 
@@ -298,9 +300,9 @@ def _opened_row(row: dict[str, Any], envelope: Envelope, body_format: str | None
     told: str | None = None
     for pointer, held in envelope.layout:
         value = get_pointer(row, pointer)
-        if held is BODY:
+        if held is BODY_SLOT:
             continue
-        if held is ID:
+        if held is ID_SLOT:
             if value is _MISSING and envelope.id_required:
                 raise EnvelopeError(f"{envelope.name} rows need an id here", pointer_path(pointer), "envelope_id")
         elif isinstance(held, ByFormat):
@@ -311,7 +313,7 @@ def _opened_row(row: dict[str, Any], envelope: Envelope, body_format: str | None
         elif value is not _MISSING and value != held:
             failure = f"{_shown(value)}, not {_shown(held)}: the batch reports no {envelope.kind} for this row"
             raise EnvelopeError(failure, pointer_path(pointer), "envelope_field")
-    body_pointer = envelope.pointer_of(BODY) or "/"
+    body_pointer = envelope.pointer_of(BODY_SLOT) or "/"
     body = as_dict(get_pointer(row, body_pointer))
     if body is None:
         held_instead = sorted(set(row) - {split_pointer(body_pointer)[0]})
@@ -321,7 +323,7 @@ def _opened_row(row: dict[str, Any], envelope: Envelope, body_format: str | None
         raise EnvelopeError(f"the row is for {told} bodies, not {body_format}", "$", "envelope_field")
     marked = next((name for pointer, name in envelope.format_marks if get_pointer(row, pointer) is not _MISSING), None)
     chosen = body_format or told or marked or (envelope.formats[0] if envelope.formats else None)
-    id_pointer = envelope.pointer_of(ID)
+    id_pointer = envelope.pointer_of(ID_SLOT)
     row_id = None if id_pointer is None else get_pointer(row, id_pointer)
     return OpenedRow(
         envelope,
@@ -409,9 +411,9 @@ def close_row(
     written: dict[str, Any] = dict(opened.row) if same and opened is not None else {}
     identity = opened.id if opened is not None else row_id
     for pointer, held in envelope.layout:
-        if held is BODY:
+        if held is BODY_SLOT:
             set_pointer(written, pointer, body)
-        elif held is ID:
+        elif held is ID_SLOT:
             _write_id(written, pointer, identity, envelope, new_row=not same)
         elif isinstance(held, ByFormat):
             set_pointer(written, pointer, held.values[body_format or envelope.formats[0]])
@@ -419,8 +421,8 @@ def close_row(
             set_pointer(written, pointer, held)
     if opened is not None and not same:
         dropped = list(opened.extras)
-        id_pointer = opened.envelope.pointer_of(ID)
-        if opened.id is not None and id_pointer is not None and envelope.pointer_of(ID) is None:
+        id_pointer = opened.envelope.pointer_of(ID_SLOT)
+        if opened.id is not None and id_pointer is not None and envelope.pointer_of(ID_SLOT) is None:
             dropped.insert(0, (id_pointer, opened.id))
         for pointer, _ in dropped:
             losses.append(
@@ -436,7 +438,7 @@ def close_row(
 
 def needs_id(envelope: Envelope, *, new_row: bool = True) -> bool:
     """Whether a row written in ``envelope`` must hold an id (see :func:`_write_id`)."""
-    if envelope.pointer_of(ID) is None:
+    if envelope.pointer_of(ID_SLOT) is None:
         return False
     return envelope.id_required or (envelope.kind == "response" and new_row)
 
@@ -498,7 +500,7 @@ def mistaken_envelope(row: Mapping[str, Any]) -> Envelope | None:
     if _BODY_KEYS.isdisjoint(row):
         return None  # the common case, one set operation
     for envelope in ENVELOPES:
-        top = split_pointer(envelope.pointer_of(BODY) or "/")[0]
+        top = split_pointer(envelope.pointer_of(BODY_SLOT) or "/")[0]
         if row_keys(envelope).issuperset(row) and (as_dict(row.get(top)) is not None or _failure(row, envelope)):
             return envelope
     return None
@@ -527,7 +529,7 @@ def mistaken_message(row: Mapping[str, Any], source: str, kind: str) -> str | No
     envelope = mistaken_envelope(row)
     if envelope is None:
         return None
-    body = envelope.pointer_of(BODY)
+    body = envelope.pointer_of(BODY_SLOT)
     return (
         f"this row is in the {envelope.name} envelope (the {envelope.kind} body is at {body}), not a bare {source} "
         f"{kind} body: give --from {envelope.name} [rule: envelope_mistaken]"

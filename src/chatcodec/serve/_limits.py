@@ -39,7 +39,7 @@ from starlette.requests import Request
 
 from chatcodec._errors import CodecNotAvailableError, StreamError
 from chatcodec._narrow import as_dict
-from chatcodec._payloads import JSONValueError, loads, unwritable_number
+from chatcodec._payloads import JSONValueError, read_json_text, unwritable_number
 from chatcodec.serve._deadlines import BodyDeadline, body_late
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._upstream_errors import failure
@@ -152,7 +152,7 @@ def json_object(raw: bytes) -> dict[str, Any]:
 
 def _read_exactly(raw: bytes) -> object:
     try:
-        return loads(raw)
+        return read_json_text(raw)
     except JSONValueError as error:
         raise RefusalError(400, f"the request body cannot be read: {error}") from None
     except UnicodeDecodeError as error:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from chatcodec._losses import Loss
-from chatcodec._providers.kit.errors import path
+from chatcodec._providers.kit.errors import json_path_of
 from chatcodec.serve._fronts import front
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import LOGGER
@@ -171,5 +171,5 @@ def check_unsealed(upstream: str, body: Mapping[str, Any]) -> None:
 
     problems = payload_problems(upstream, "request", body)
     if problems:
-        listed = "; ".join(f"{path(*problem.location)}: {problem.message}" for problem in problems[:3])
+        listed = "; ".join(f"{json_path_of(*problem.location)}: {problem.message}" for problem in problems[:3])
         raise RefusalError(400, f"the sealed reasoning of this request would send {upstream} what it refuses: {listed}")

@@ -591,4 +591,5 @@ def plain_counts(usage: dict[str, Any]) -> bool:
     return all(value is None or (value.__class__ is int and value >= 0) for value in usage.values())
 
 
-shown_as("chatcodec.contract", StreamBuilder, plain_counts)
+shown_as("chatcodec.contract", StreamBuilder)
+shown_as("chatcodec.codec_kit", plain_counts)

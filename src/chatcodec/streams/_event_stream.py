@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from chatcodec._errors import StreamError
-from chatcodec._payloads import loads
+from chatcodec._payloads import read_json_text
 
 __all__ = ["CONTENT_TYPE", "EventStreamParser", "encode_event_message", "iter_event_stream", "looks_like_event_stream"]
 
@@ -84,7 +84,7 @@ class EventStreamParser:
             raise StreamError(f"event-stream message checksum mismatch at byte {self._read}")
         headers = _headers(message[12 : 12 + headers_length])
         payload = message[12 + headers_length : -4]
-        body: object = loads(payload) if payload else {}
+        body: object = read_json_text(payload) if payload else {}
         kind = headers.get(":message-type", "event")
         if kind == "exception":
             return {headers.get(":exception-type", "internalServerException"): body}

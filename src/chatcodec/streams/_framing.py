@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import StreamError
-from chatcodec._payloads import JSONValueError, loads
+from chatcodec._payloads import JSONValueError, read_json_text
 from chatcodec._providers.contract.framing import Framing, StreamFraming
 from chatcodec._public_label import shown_as
 from chatcodec._registry import get_framing
@@ -190,7 +190,7 @@ class WireEventReader:
 
     def _object(self, text: str) -> dict[str, Any]:
         try:
-            parsed: object = loads(text)
+            parsed: object = read_json_text(text)
         except ValueError as error:
             raise StreamError(f"event data is not valid JSON ({_reason(error)})", "$", self._count) from None
         if not isinstance(parsed, dict):

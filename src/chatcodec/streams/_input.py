@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from chatcodec._errors import StreamError
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._payloads import loads
+from chatcodec._payloads import read_json_text
 from chatcodec._sdk_objects import SdkObject, is_sdk_object, sdk_json
 from chatcodec.streams._event_stream import iter_event_stream, looks_like_event_stream
 from chatcodec.streams._sse import iter_jsonl, iter_sse_json, looks_like_sse
@@ -108,7 +108,7 @@ def _json_array(whole: str | bytes) -> Iterator[dict[str, Any]]:
     """The events of a stream sent as one JSON array (Gemini's ``streamGenerateContent``
     without ``alt=sse``)."""
     try:
-        parsed: object = loads(whole.removeprefix("\ufeff") if isinstance(whole, str) else whole)
+        parsed: object = read_json_text(whole.removeprefix("\ufeff") if isinstance(whole, str) else whole)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise StreamError(f"not a valid JSON array of events: {error}", "$") from None
     items = as_list(parsed)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, cast
 
 from chatcodec._errors import StreamError
-from chatcodec._payloads import JSONValueError, loads
+from chatcodec._payloads import JSONValueError, read_json_text
 from chatcodec._public_label import shown_as
 
 __all__ = [
@@ -322,7 +322,7 @@ def _split_field(line: str) -> tuple[str, str]:
 def _parse_object(text: str, event_index: int, what: str) -> dict[str, Any]:
     preview = text[:_PREVIEW_LENGTH]
     try:
-        parsed: object = loads(text)
+        parsed: object = read_json_text(text)
     except JSONValueError as error:
         raise StreamError(f"{what} cannot be kept: {error.reason}", error.path, event_index) from None
     except ValueError as error:

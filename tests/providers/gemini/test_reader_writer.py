@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec._losses import LossRecorder
-from chatcodec._payloads import loads
+from chatcodec._payloads import read_json_text
 from chatcodec._providers.gemini import wire
 from chatcodec._providers.gemini.results import parsed_object
 from chatcodec.testing._laws.mutations import mutated
@@ -307,14 +307,14 @@ def _reference_parse(text: str) -> dict[str, Any] | None:
     if not text.strip():
         return {}
     try:
-        parsed = loads(text)
+        parsed = read_json_text(text)
     except ValueError:
         return None
     return parsed if isinstance(parsed, dict) else None
 
 
 def test_arguments_read_in_one_step_are_what_the_checked_reading_gives() -> None:
-    """``parsed_object`` reads flat argument objects without ``payloads.loads``'s infinity
+    """``parsed_object`` reads flat argument objects without ``payloads.read_json_text``'s infinity
     check, and checks a nested one's parse as ``loads`` checks its own (not parsing it
     again): every text must read as ``loads`` reads it."""
     for text in ARGUMENT_TEXTS:

@@ -611,7 +611,7 @@ def test_the_stream_keys_are_the_wire_delta_fields() -> None:
     """``stream_keys.DELTA_KEYS`` is written out (the encoder imports no wire shape): it is
     every field ``wire.Delta`` types but ``thinking_blocks``, in the shape's order."""
     from chatcodec._providers.openai_chat import reasoning, stream_keys, wire
-    from chatcodec.contract import shape_fields
+    from chatcodec.codec_kit import shape_fields
 
     assert tuple(key for key in shape_fields(wire.Delta) if key != reasoning.BLOCKS) == stream_keys.DELTA_KEYS
     assert reasoning.BLOCKS == "thinking_blocks"

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chatcodec._providers.openai_responses.tools import _TOOL_FIELDS, _tool_bag  # pyright: ignore[reportPrivateUsage]
-from chatcodec.contract import split_fields
+from chatcodec.codec_kit import split_fields
 
 _VALUES: dict[str, list[Any]] = {
     "description": ["Run a command.", None, ""],

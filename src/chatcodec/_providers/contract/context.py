@@ -225,4 +225,5 @@ class DecodeContext:
     without them in requests has none to say: its reader never puts one there."""
 
 
-shown_as("chatcodec.contract", DecodeContext, EncodeContext, read_options)
+shown_as("chatcodec.contract", DecodeContext, EncodeContext)
+shown_as("chatcodec.codec_kit", read_options)

@@ -184,7 +184,7 @@ KeyReader: TypeAlias = Callable[[Mapping[str, str], Mapping[str, str]], str | No
 """``(headers, lower-cased names; query)`` -> the API key the caller's SDK sent."""
 
 
-def count_of(value: object) -> int | None:
+def count_written(value: object) -> int | None:
     """A count a caller wrote (an integer, not a boolean), else None."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -449,10 +449,13 @@ shown_as(
     RouteError,
     Upstream,
     UpstreamModels,
+)
+shown_as(
+    "chatcodec.codec_kit",
     bearer_headers,
     bearer_key,
     body_call,
-    count_of,
+    count_written,
     model_in_path,
     read_data_ids,
     read_nested_error,

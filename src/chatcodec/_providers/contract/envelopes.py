@@ -12,7 +12,7 @@ codec. :mod:`chatcodec.batch._envelopes` assembles the table from every register
 :data:`BatchRows`, so a new provider's batch rows need no shared edit.
 
 A layout is a tuple of (JSON pointer, what is there) in the order a written row holds
-them: :data:`BODY`, :data:`ID`, :data:`FORMAT` (a field whose value names the body's
+them: :data:`BODY_SLOT`, :data:`ID_SLOT`, :data:`FORMAT` (a field whose value names the body's
 format, told by each :class:`EnvelopeBody`'s ``told_by``) or a constant the service sets
 (a row holding another value there is refused: ``status_code`` 500, ``result.type``
 ``errored``).
@@ -39,9 +39,9 @@ class Slot:
         return self.name.upper()
 
 
-BODY: Final = Slot("body")
+BODY_SLOT: Final = Slot("body")
 """The layout slot holding the body."""
-ID: Final = Slot("id")
+ID_SLOT: Final = Slot("id")
 """The layout slot holding the row's id."""
 FORMAT: Final = Slot("format")
 """The layout slot whose value names the body's format (OpenAI Batch's ``url``)."""

@@ -89,7 +89,7 @@ class Structure:
     """Stream event types the provider documents that its SDK's event union leaves out."""
 
 
-def spoken(turns: Sequence[Turn]) -> list[Turn]:
+def spoken_turns(turns: Sequence[Turn]) -> list[Turn]:
     """The turns of the conversation proper (a system turn goes elsewhere in every target)."""
     return [turn for turn in turns if turn.speaker != "system"]
 
@@ -99,7 +99,7 @@ def user_first(message: str) -> TurnOrder:
     the target's wording (a turn of tool results alone is left to the orphan rule)."""
 
     def check(turns: Sequence[Turn]) -> Iterator[TurnProblem]:
-        conversation = spoken(turns)
+        conversation = spoken_turns(turns)
         if conversation and conversation[0].speaker == "assistant":
             yield TurnProblem(conversation[0], "first_turn", message)
 
@@ -111,4 +111,5 @@ def role_at(entry: Mapping[str, Any], where: Location) -> Location:
     return (*where, "role") if "role" in entry else where
 
 
-shown_as("chatcodec.contract", Structure, ToolStep, Turn, TurnProblem, role_at, spoken)
+shown_as("chatcodec.contract", Structure, ToolStep, Turn, TurnProblem)
+shown_as("chatcodec.codec_kit", role_at, spoken_turns)

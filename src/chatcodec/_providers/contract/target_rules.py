@@ -295,7 +295,7 @@ def _version(table: ProviderRules, chosen: object) -> str:
     return str(chosen)
 
 
-def is_default(value: object, default: float) -> bool:
+def is_default_sampling(value: object, default: float) -> bool:
     """Whether a sampling value equals the target's default (``1`` is ``1.0``, ``True`` is not)."""
     return isinstance(value, int | float) and not isinstance(value, bool) and value == default
 
@@ -490,10 +490,10 @@ NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penal
 the same, so dropping it is no loss."""
 
 
-def carries_nothing(key: str, value: object) -> bool:
+def is_neutral_setting(key: str, value: object) -> bool:
     """Whether a canonical setting ``key`` at ``value`` is the neutral one (a penalty of 0)."""
     neutral = NEUTRAL_SETTINGS.get(key)
-    return neutral is not None and is_default(value, neutral)
+    return neutral is not None and is_default_sampling(value, neutral)
 
 
 shown_as(
@@ -504,7 +504,5 @@ shown_as(
     RuleCall,
     SamplingRange,
     TargetRule,
-    carries_nothing,
-    is_default,
-    range_rule,
 )
+shown_as("chatcodec.codec_kit", is_default_sampling, is_neutral_setting, range_rule)

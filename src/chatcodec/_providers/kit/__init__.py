@@ -16,11 +16,12 @@ by two folders are in :mod:`chatcodec._providers.families`, what a folder must s
 ``cache``           the ``cache_control`` marker object
 ``media_types``     a base64 source's media type in the lower case an API's list takes
                     (import it from its module)
-``wire``            ``wire_shape``, ``tagged``, ``discriminator``, ``tag``, ``constrained``: the
+``wire``            ``wire_shape``, ``tagged``, ``union_discriminator``, ``union_tag``, ``constrained``: the
                     wire shapes (``TypedDict``), loading pydantic only when a validator is built;
                     ``stands_for``, ``sdk_kinds``, ``shape_fields``: the SDK kinds a shape
                     stands for (checked against ``known_fields.json``) and its fields
 ``errors``          JSON paths and the error for a canonical event a wire let through
+``shape_validation`` ``validate_shape``: a wire shape's validator, built on first use and kept
 ``tool_names``      tool names each provider accepts: one hashed rewrite, per provider rule
 ``tool_id_mapping`` the reversible, collision-free tool-id rewrite, per provider rule
 ``closed_schema``   the pieces each reader's closed front schema is built from
@@ -46,6 +47,6 @@ by two folders are in :mod:`chatcodec._providers.families`, what a folder must s
 ``Steps`` is a loss path as steps (``("messages", 2, "content", 0)``), rendered
 ``$.messages[2].content[0]`` only when a loss is recorded. A module here imports what it
 needs from its sibling modules; a family or a provider folder takes the kit's names from
-:mod:`chatcodec.contract`, as a codec outside chatcodec does (this package has no surface of
-its own, so the contract's list is the one list).
+:mod:`chatcodec.codec_kit`, as a codec outside chatcodec does (this package has no surface of
+its own, so the public kit's list is the one list).
 """

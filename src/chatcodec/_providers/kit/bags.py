@@ -33,9 +33,9 @@ from chatcodec._errors import rule_error
 from chatcodec._losses import Steps
 from chatcodec._narrow import as_dict, as_list
 
-NULLS = "_nulls"
+NULLS_MARKER = "_nulls"
 """Marker: the wire fields that were ``null``, sorted (see :func:`split_fields`)."""
-ABSENT = "_absent"
+ABSENT_MARKER = "_absent"
 """Marker: keys with a default that the payload left out."""
 
 _NO_DEFAULTS: Mapping[str, Any] = {}
@@ -70,7 +70,7 @@ def leftovers(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any
     return {}
 
 
-def unmapped(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any]:
+def unmapped_fields(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any]:
     """The unmapped fields of a *nested* wire object (an ``image_url``, a tool call's
     ``function``), keys as they are: kept as a wire value under its key in the parent's
     bag and merged back into the object on encode, so it holds no markers and needs no
@@ -78,7 +78,7 @@ def unmapped(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any]
     return {key: value for key, value in wire.items() if key not in mapped}
 
 
-def present(wire: Mapping[str, Any], *keys: str) -> list[str]:
+def present_keys(wire: Mapping[str, Any], *keys: str) -> list[str]:
     """The ``keys`` whose value in ``wire`` is not ``null``: the ones a decoder maps."""
     return [key for key in keys if wire.get(key) is not None]
 
@@ -86,7 +86,7 @@ def present(wire: Mapping[str, Any], *keys: str) -> list[str]:
 def split_fields(
     wire: Mapping[str, Any], mapped: Collection[str], defaults: Mapping[str, Any] = _NO_DEFAULTS
 ) -> dict[str, Any]:
-    """The bag for ``wire``: unmapped fields, plus :data:`NULLS` / :data:`ABSENT` markers.
+    """The bag for ``wire``: unmapped fields, plus :data:`NULLS_MARKER` / :data:`ABSENT_MARKER` markers.
 
     A field equal to its default is not kept at all, so a bag holds only information.
     """
@@ -106,10 +106,10 @@ def split_fields(
         elif key not in mapped:
             bag[bag_key(key)] = value
     if nulls:
-        bag[NULLS] = sorted(nulls)
+        bag[NULLS_MARKER] = sorted(nulls)
     absent = [key for key in defaults if key not in wire]
     if absent:
-        bag[ABSENT] = absent
+        bag[ABSENT_MARKER] = absent
     return bag
 
 
@@ -118,9 +118,9 @@ def restore_fields(bag: Mapping[str, Any], defaults: Mapping[str, Any] = _NO_DEF
     canonical fields over them."""
     if not bag:
         return dict(defaults)
-    absent = as_list(bag.get(ABSENT)) or []
+    absent = as_list(bag.get(ABSENT_MARKER)) or []
     wire = {key: value for key, value in defaults.items() if key not in absent}
-    for key in as_list(bag.get(NULLS)) or []:
+    for key in as_list(bag.get(NULLS_MARKER)) or []:
         if isinstance(key, str):
             wire[key] = None
     wire.update((wire_key(key), value) for key, value in bag.items() if not is_marker(key))
@@ -136,12 +136,12 @@ def mark_absent(bag: dict[str, Any], wire: Mapping[str, Any], *keys: str) -> Non
     """Record which of ``keys`` (written by the encoder by default) the payload left out."""
     missing = [key for key in keys if key not in wire]
     if missing:
-        bag[ABSENT] = missing
+        bag[ABSENT_MARKER] = missing
 
 
 def absent_keys(bag: Mapping[str, Any]) -> frozenset[str]:
     """The keys :func:`mark_absent` recorded."""
-    return frozenset(key for key in as_list(bag.get(ABSENT)) or () if isinstance(key, str))
+    return frozenset(key for key in as_list(bag.get(ABSENT_MARKER)) or () if isinstance(key, str))
 
 
 def kept_object(fields: dict[str, Any], key: str, at: Steps, provider: str, *, take: bool = False) -> dict[str, Any]:

@@ -17,8 +17,8 @@ shapes, which read the unusual shape or raise an error at its path.
 Each validator is built on first use, in Rust from a hand-written core schema: no
 pydantic model or ``TypeAdapter`` is generated, which keeps first use cheap.
 
-The module is part of the codec contract as one namespace, ``chatcodec.contract.closed_schema``
-(its names are generic: ``text``, ``either``, a ``tagged`` other than the contract's): its
+The module is part of the codec kit as one namespace, ``chatcodec.codec_kit.closed_schema``
+(its names are generic: ``text``, ``either``, a ``tagged`` other than the kit's): its
 public names are a promise kept across releases, as the contract's own are.
 """
 
@@ -41,7 +41,7 @@ JSON_VALUE = "closed-json-value"
 def json_value(*, json_input: bool) -> cs.CoreSchema:
     """A JSON value (objects with string keys, arrays, strings, numbers, booleans, null),
     checked in Rust. A number past a double's range, ``NaN`` or an infinity is refused,
-    from JSON text (as :func:`chatcodec._payloads.loads` refuses it) and from Python values
+    from JSON text (as :func:`chatcodec._payloads.read_json_text` refuses it) and from Python values
     alike: no JSON can hold it, so it is never written (the reader's full validation then
     names its path, :func:`chatcodec._canonical_validation.validate_with`).
 
@@ -208,7 +208,7 @@ class LazyValidator:
     def read_json(self, text: str | bytes | bytearray) -> dict[str, Any] | None:
         """The validated copy of JSON ``text``, taken for the next :meth:`validate` of it;
         ``None`` when it is not one of the common shapes (or not JSON that
-        :func:`chatcodec._payloads.loads` reads: a number past a double, ``NaN``, a lone
+        :func:`chatcodec._payloads.read_json_text` reads: a number past a double, ``NaN``, a lone
         surrogate, an integer past Python's digit limit are refused here too, and the
         caller's wire adapter says why)."""
         validated = self.validate(text)

@@ -8,7 +8,7 @@ import pydantic_core
 from chatcodec._errors import StreamError, json_path
 
 
-def path(*steps: int | str) -> str:
+def json_path_of(*steps: int | str) -> str:
     """A JSON path for messages: ``path("messages", 2, "content")`` -> ``$.messages[2].content``."""
     return json_path(steps)
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from chatcodec._losses import LossRecorder, Steps
 
-NOW = "the current time"
+INVENTED_TIME = "the current time"
 """What a creation time is sent as (a client that sorts or expires by it would read 1970
 from ``0``)."""
 
@@ -30,8 +30,8 @@ from ``0``)."""
 def report_invented(losses: LossRecorder, at: Steps, field: str, owner: str, sent: object) -> None:
     """One loss for the wire ``field`` that ``owner`` (the type that requires it, as its SDK
     or documentation names it) was given ``sent`` (a value, or a phrase such as
-    :data:`NOW`) because the answer has none."""
-    shown = sent if isinstance(sent, str) and sent == NOW else repr(sent)
+    :data:`INVENTED_TIME`) because the answer has none."""
+    shown = sent if isinstance(sent, str) and sent == INVENTED_TIME else repr(sent)
     losses.add(at, f"invented {field}", f"{owner} requires it and the answer has none: sent {shown}", "default")
 
 

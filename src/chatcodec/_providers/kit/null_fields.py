@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_list
-from chatcodec._providers.kit.bags import NULLS, bag_key
+from chatcodec._providers.kit.bags import NULLS_MARKER, bag_key
 from chatcodec._providers.kit.field_sets import sdk_fields
 
 
@@ -23,7 +23,7 @@ def with_unknown_nulls(bag: dict[str, Any], package: str | None, kinds: tuple[st
     """``bag`` with each ``null`` field that no SDK kind of ``kinds`` has (``package``'s
     ``known_fields.json``; the caller's ``__package__``) moved from the ``_nulls`` marker to
     a field holding ``None``."""
-    nulls = as_list(bag.get(NULLS))
+    nulls = as_list(bag.get(NULLS_MARKER))
     if nulls is None:
         return bag
     if package is None:
@@ -35,9 +35,9 @@ def with_unknown_nulls(bag: dict[str, Any], package: str | None, kinds: tuple[st
         return bag
     kept = [name for name in names if name in documented]
     if kept:
-        bag[NULLS] = kept
+        bag[NULLS_MARKER] = kept
     else:
-        del bag[NULLS]
+        del bag[NULLS_MARKER]
     for name in unknown:
         bag[bag_key(name)] = None
     return bag

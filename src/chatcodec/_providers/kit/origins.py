@@ -113,7 +113,7 @@ def split_turn(
     return found
 
 
-def runs(at: Steps, key: str, blocks: Sequence[object], is_result: Callable[[object], bool]) -> list[Origin]:
+def origins_by_run(at: Steps, key: str, blocks: Sequence[object], is_result: Callable[[object], bool]) -> list[Origin]:
     """A turn read as one message per run of results and of other parts, in order
     (Gemini): the origins of its messages (one, empty, for a turn of no parts)."""
     found: list[Origin] = []
@@ -130,4 +130,4 @@ def runs(at: Steps, key: str, blocks: Sequence[object], is_result: Callable[[obj
     return found
 
 
-shown_as("chatcodec.contract", Origin, split_turn, system_origin, runs)
+shown_as("chatcodec.codec_kit", Origin, split_turn, system_origin, origins_by_run)

@@ -31,6 +31,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._errors import ProviderAPIError
 from chatcodec._losses import LossKind, LossRecorder, Steps
 from chatcodec._providers.kit.arguments import compact_json
 from chatcodec._providers.kit.bags import is_marker, wire_key
@@ -84,6 +85,16 @@ class ProviderKit:
         """Why another provider's data is lost here: made once, not for every bag reported."""
         _KITS[name] = self
         _PLANS.clear()
+
+    def api_error(
+        self, message: str, error_type: str | None = None, body: object = None, *, status_code: int | None = None
+    ) -> ProviderAPIError:
+        """The error this provider answered with, its type in this provider's own namespace:
+        its HTTP status is read from this codec's edge first (``Edge.errors``), so a type an
+        outside codec names (``bad_request``) means what its edge says, whatever another
+        codec's same word means (:func:`chatcodec._error_statuses.error_status`). A reader
+        raises it for an error body, as each built-in folder does with its name."""
+        return ProviderAPIError(message, error_type, body, status_code=status_code, provider=self.name)
 
     def own(self, metadata: Mapping[str, Any] | None) -> dict[str, Any]:
         """A copy of what this provider kept on an object when it decoded it, or ``{}``."""

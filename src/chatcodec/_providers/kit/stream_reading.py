@@ -73,7 +73,7 @@ def read_in_batches(
             return
 
 
-def read_one(event: dict[str, Any], first: int, read_batch: ReadBatch, builder: StreamBuilder) -> None:
+def read_one_event(event: dict[str, Any], first: int, read_batch: ReadBatch, builder: StreamBuilder) -> None:
     """Read one wire event at position ``first`` (a decoder's ``feed``), compacting first
     when its turn has come, as :func:`read_in_batches` does."""
     if not first % COMPACT_EVERY:

@@ -1,7 +1,7 @@
 """Wire shapes: the decorator and the pydantic metadata every provider's ``wire.py`` is written with.
 
 Nothing here imports pydantic until a validator is built from a shape: the metadata a
-shape's ``Annotated`` needs (:func:`tagged`, :func:`discriminator`, :func:`tag`, :func:`constrained`) is a
+shape's ``Annotated`` needs (:func:`tagged`, :func:`union_discriminator`, :func:`union_tag`, :func:`constrained`) is a
 :class:`Deferred` that builds pydantic's own object when the schema is generated, so a
 ``wire.py`` written with them loads no pydantic at import. A reader whose common shapes
 are validated by a closed pydantic-core schema (first use: no model, no pydantic) builds
@@ -96,11 +96,11 @@ def tagged(known: Iterable[str], key: str = "type", fallback: str = "unknown") -
         found: object = value.get(key) if is_dict(value) else None
         return found if isinstance(found, str) and found in known_tags else fallback
 
-    return discriminator(tag_of)
+    return union_discriminator(tag_of)
 
 
-def discriminator(tag_of: Callable[[Any], str]) -> Deferred:
-    """pydantic's ``Discriminator(tag_of)``: ``tag_of`` names the :func:`tag` of the choice
+def union_discriminator(tag_of: Callable[[Any], str]) -> Deferred:
+    """pydantic's ``Discriminator(tag_of)``: ``tag_of`` names the :func:`union_tag` of the choice
     a value goes to (:func:`tagged` is the usual one: the value of a key)."""
 
     def build() -> object:
@@ -111,7 +111,7 @@ def discriminator(tag_of: Callable[[Any], str]) -> Deferred:
     return Deferred(build)
 
 
-def tag(name: str) -> Deferred:
+def union_tag(name: str) -> Deferred:
     """pydantic's ``Tag(name)``: the choice of a :func:`tagged` union it marks."""
 
     def build() -> object:

@@ -17,7 +17,7 @@ from types import FrameType
 from typing import Any
 
 import chatcodec
-from chatcodec.contract import is_dict
+from chatcodec.codec_kit import is_dict
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.mutations import Path, containers
 from chatcodec.testing._laws.registry import law

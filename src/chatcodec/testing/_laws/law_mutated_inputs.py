@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.contract import is_dict, is_list
+from chatcodec.codec_kit import is_dict, is_list
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.mutations import mutated
 from chatcodec.testing._laws.registry import law, raises

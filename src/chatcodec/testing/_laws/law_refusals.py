@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.contract import is_dict
+from chatcodec.codec_kit import is_dict
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.mutations import mutated, places
 from chatcodec.testing._laws.registry import law

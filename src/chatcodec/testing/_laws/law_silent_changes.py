@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 import chatcodec
-from chatcodec.contract import is_dict, meaningful_markers
+from chatcodec.codec_kit import is_dict, meaningful_markers
 from chatcodec.testing._laws.entry import ProviderEntry
 from chatcodec.testing._laws.mutations import places
 from chatcodec.testing._laws.registry import law

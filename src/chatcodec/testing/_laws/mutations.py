@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from chatcodec.contract import is_dict, is_list
+from chatcodec.codec_kit import is_dict, is_list
 
 Path = tuple[int | str, ...]
 

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import chatcodec
 from chatcodec._providers.kit.provider_kit import READ_BY_EVERY_WRITER, meaningful_markers
-from chatcodec.contract import is_dict, is_list
+from chatcodec.codec_kit import is_dict, is_list
 
 JsonObject = dict[str, Any]
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import chatcodec
-from chatcodec.contract import is_dict, is_list
+from chatcodec.codec_kit import is_dict, is_list
 from chatcodec.testing._laws.normal_forms import compact_call
 
 JsonObject = dict[str, Any]

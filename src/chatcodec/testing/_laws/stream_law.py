@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec._public_label import shown_as
-from chatcodec.contract import is_list
+from chatcodec.codec_kit import is_list
 from chatcodec.testing._laws.fixtures import JsonObject
 from chatcodec.testing._laws.mutations import containers
 

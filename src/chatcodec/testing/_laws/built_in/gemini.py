@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any
 
 import chatcodec
-from chatcodec.contract import is_list
+from chatcodec.codec_kit import is_list
 from chatcodec.testing._laws import rewrites as r
 from chatcodec.testing._laws.derived_entry import any_requests, derived_entry
 from chatcodec.testing._laws.entry import BagSamples
