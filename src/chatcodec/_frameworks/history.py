@@ -23,10 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from chatcodec import ValidationError
-from chatcodec.contract import (
-    Capabilities,
-    DecodeContext,
-    EncodeContext,
+from chatcodec.codec_kit import (
     Problem,
     ProviderKit,
     as_dict,
@@ -37,6 +34,7 @@ from chatcodec.contract import (
     validate_with,
     wire_fields,
 )
+from chatcodec.contract import Capabilities, DecodeContext, EncodeContext
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter

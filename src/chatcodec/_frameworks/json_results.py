@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import as_dict
+from chatcodec.codec_kit import as_dict
 
 MARKS: Mapping[str, tuple[str, object]] = {
     "ai-sdk-model": ("_output", "json"),

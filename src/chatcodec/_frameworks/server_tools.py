@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import as_dict
+from chatcodec.codec_kit import as_dict
 
 FORMAT = "ai-sdk-model"
 """The format whose parts the canonical form is (the opaque parts' ``provider``)."""

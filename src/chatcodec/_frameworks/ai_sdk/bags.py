@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.ai_sdk.provider_options import decode_options, encode_options, foreign_metadata
-from chatcodec.contract import EncodeContext, LossRecorder, ProviderKit, Steps, as_dict, leftovers
+from chatcodec.codec_kit import ProviderKit, as_dict, leftovers
+from chatcodec.contract import EncodeContext, LossRecorder, Steps
 
 
 def attach(kit: ProviderKit, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.families.google.thought_signatures import GEMINI, attach_signature, split_signature
-from chatcodec.contract import EncodeContext, Steps, as_dict
+from chatcodec.codec_kit import as_dict
+from chatcodec.contract import EncodeContext, Steps
 
 ANTHROPIC = "anthropic"
 """The AI SDK's key (and chatcodec's provider name) for Claude."""

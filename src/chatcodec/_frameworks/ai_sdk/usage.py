@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import EncodeContext, Problem, Steps, as_dict, problems_error
+from chatcodec.codec_kit import Problem, as_dict, problems_error
+from chatcodec.contract import EncodeContext, Steps
 
 _DETAILS = (
     ("inputTokenDetails", "cacheReadTokens", "cache_read_tokens"),

@@ -15,7 +15,8 @@ URL; ``_url_type`` its own media type when not the canonical one, :mod:`..ai_sdk
 
 from __future__ import annotations
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "ai-sdk-model"
 """Registry name, and the key of this format's ``provider_metadata`` bags."""

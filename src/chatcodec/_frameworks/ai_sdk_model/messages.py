@@ -17,7 +17,8 @@ from chatcodec._frameworks.ai_sdk.media import placed
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, decode_part, encode_part, finish
 from chatcodec._frameworks.ai_sdk_model.results import decode_result, encode_result
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, wire_fields
+from chatcodec.codec_kit import as_dict, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 
 def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, Any]]:

@@ -24,7 +24,8 @@ from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, from_sibling, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, data_url, kind_of, media_type_of, source_of, spelt, url_type
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
-from chatcodec.contract import EncodeContext, Steps, compact_json, wire_fields
+from chatcodec.codec_kit import compact_json, wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 OPTIONS = "providerOptions"
 

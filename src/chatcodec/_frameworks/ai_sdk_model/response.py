@@ -11,7 +11,8 @@ from chatcodec._frameworks.ai_sdk.usage import decode_usage, encode_usage, refus
 from chatcodec._frameworks.ai_sdk_model.messages import decode_message, encode_message
 from chatcodec._frameworks.ai_sdk_model.wire import validated_history
 from chatcodec._frameworks.history import answer_choice, the_answer
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict, rule_error
+from chatcodec.codec_kit import as_dict, rule_error
+from chatcodec.contract import DecodeContext, EncodeContext
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

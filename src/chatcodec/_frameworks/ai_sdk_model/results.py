@@ -19,7 +19,8 @@ from chatcodec._frameworks.ai_sdk.media import data_of, essence, kind_of, media_
 from chatcodec._frameworks.ai_sdk_model.markers import DENIED, KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, finish
 from chatcodec._frameworks.json_results import json_valued
-from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, wire_fields
+from chatcodec.codec_kit import as_dict, compact_json, wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _JSON = ("json", "error-json")
 _DEFAULT_ITEM = {"image": ("image-data", "image-url"), "document": ("file-data", "file-url")}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._frameworks.history import history_check
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 _OUTPUTS = frozenset({"text", "json", "error-text", "error-json", "execution-denied", "content"})
 _ROLES = frozenset({"system", "user", "assistant", "tool"})

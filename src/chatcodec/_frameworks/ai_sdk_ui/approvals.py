@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import LossRecorder, Steps, as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.contract import LossRecorder, Steps
 
 DENIED_TEXT = "Tool call execution denied."
 """The text ``convertToModelMessages`` (the ``ai`` package, 6.0.325) gives the error result of

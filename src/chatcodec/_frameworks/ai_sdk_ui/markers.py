@@ -22,7 +22,8 @@ markers (on its server call) are :mod:`.server_tools`'s.
 
 from __future__ import annotations
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "ai-sdk-ui"
 """Registry name, and the key of this format's ``provider_metadata`` bags."""

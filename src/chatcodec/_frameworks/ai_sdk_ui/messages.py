@@ -28,7 +28,8 @@ from chatcodec._frameworks.ai_sdk_ui.markers import KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_ui.parts import decode_part, encode_part
 from chatcodec._frameworks.ai_sdk_ui.server_tools import ServerCalls, decode_server_tool, is_server_tool
 from chatcodec._frameworks.ai_sdk_ui.tool_parts import DYNAMIC, answer, decode_tool, encode_call, is_tool_part
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
+from chatcodec.codec_kit import leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 STEP = {"type": "step-start"}
 STRING_FORM = {"state": "done"}

@@ -17,7 +17,8 @@ from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of, source_of, spelt, url_type
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT, METADATA, PROVIDER
-from chatcodec.contract import EncodeContext, Steps, wire_fields
+from chatcodec.codec_kit import wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 
 def finish(

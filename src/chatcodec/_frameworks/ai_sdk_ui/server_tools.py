@@ -31,7 +31,8 @@ from chatcodec._frameworks.server_tools import (
     server_result,
     value_of,
 )
-from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, leftovers, wire_fields
+from chatcodec.codec_kit import as_dict, compact_json, leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _MAPPED = ("type", "toolName", "toolCallId", "state", "input", "output", "errorText", "providerExecuted")
 _ANSWERED = ("output-available", "output-error")

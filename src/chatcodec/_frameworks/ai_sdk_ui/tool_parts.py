@@ -24,7 +24,8 @@ from chatcodec._frameworks.ai_sdk.bags import UNKEPT, write_options
 from chatcodec._frameworks.ai_sdk_ui import approvals
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT
 from chatcodec._frameworks.json_results import json_valued
-from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, wire_fields
+from chatcodec.codec_kit import as_dict, compact_json, wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 CALL_METADATA = "callProviderMetadata"
 RESULT_METADATA = "resultProviderMetadata"

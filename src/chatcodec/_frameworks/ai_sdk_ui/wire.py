@@ -14,7 +14,7 @@ from typing import Any
 
 from chatcodec._frameworks.ai_sdk_ui.tool_parts import DYNAMIC, is_tool_part
 from chatcodec._frameworks.history import history_check
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 _ROLES = frozenset({"system", "user", "assistant"})
 STATES = frozenset(

@@ -24,16 +24,15 @@ from typing import Any
 # reads it; the contract names no media helper of the kind yet (an internal import, as a built-in)
 from chatcodec._compat import audio_format_from_media_type, data_url, media_type_for_audio_format, source_from_url
 from chatcodec._frameworks.langchain.markers import KIT, PROVIDER
-from chatcodec.contract import (
-    EncodeContext,
-    Steps,
+from chatcodec.codec_kit import (
     as_dict,
     decode_cache_control,
     encode_cache_control,
     leftovers,
-    unmapped,
+    unmapped_fields,
     wire_fields,
 )
+from chatcodec.contract import EncodeContext, Steps
 
 _MEDIA = {"image": "image", "audio": "audio", "file": "document"}
 """A standard media block's type -> the canonical part type."""
@@ -244,7 +243,7 @@ def _in_openai_shape(
     format reports)."""
     kind = block["type"]
     bag = leftovers(block, ("type", kind))
-    extra = unmapped(block[kind], mapped)
+    extra = unmapped_fields(block[kind], mapped)
     if extra:
         bag[kind] = extra
     bag[f"_{kind}"] = marker

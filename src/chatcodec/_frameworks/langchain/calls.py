@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.langchain.markers import KIT
-from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, leftovers, wire_fields
+from chatcodec.codec_kit import as_dict, compact_json, leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 
 def decode_calls(data: Mapping[str, Any]) -> list[dict[str, Any]]:

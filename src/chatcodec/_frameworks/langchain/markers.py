@@ -24,7 +24,8 @@ role no canonical role stands for: read as a user message).
 
 from __future__ import annotations
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "langchain"
 """Registry name, and the key of this format's ``provider_metadata`` bags."""

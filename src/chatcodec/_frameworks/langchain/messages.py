@@ -23,7 +23,8 @@ from typing import Any
 from chatcodec._frameworks.langchain.blocks import decode_block_in, encode_block
 from chatcodec._frameworks.langchain.calls import decode_calls, encode_calls
 from chatcodec._frameworks.langchain.markers import KIND_OF_CLASS, KIT
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, as_list, leftovers, wire_fields, wire_key
+from chatcodec.codec_kit import as_dict, as_list, leftovers, wire_fields, wire_key
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 _ROLES = {"human": "user", "system": "system", "ai": "assistant", "tool": "tool"}
 """A LangChain message type -> the canonical role."""

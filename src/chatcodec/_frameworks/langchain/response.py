@@ -16,7 +16,8 @@ from chatcodec._frameworks.langchain.markers import KIT
 from chatcodec._frameworks.langchain.messages import encode_message
 from chatcodec._frameworks.langchain.usage import decode_usage, encode_usage
 from chatcodec._frameworks.langchain.wire import validated_history
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict
+from chatcodec.codec_kit import as_dict
+from chatcodec.contract import DecodeContext, EncodeContext
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

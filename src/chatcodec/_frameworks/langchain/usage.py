@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.langchain.markers import KIT
-from chatcodec.contract import EncodeContext, Steps, as_dict, leftovers, wire_fields
+from chatcodec.codec_kit import as_dict, leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _DETAILS = (
     ("input_token_details", "cache_read", "cache_read_tokens"),

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.history import history_check, refuse_bad_counts, refuse_non_string
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 
 def _loadable(entry: dict[str, Any]) -> dict[str, Any]:

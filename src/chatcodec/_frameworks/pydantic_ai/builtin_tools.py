@@ -30,7 +30,8 @@ from chatcodec._frameworks.server_tools import (
     server_result,
     value_of,
 )
-from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, restore_fields, split_fields
+from chatcodec.codec_kit import as_dict, compact_json, restore_fields, split_fields
+from chatcodec.contract import EncodeContext, Steps
 
 CALL = "builtin-tool-call"
 RETURN = "builtin-tool-return"

@@ -24,7 +24,8 @@ from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.binary import read_data, write_data
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, URL_DEFAULTS
-from chatcodec.contract import EncodeContext, Steps, as_dict, as_list, compact_json, restore_fields, split_fields
+from chatcodec.codec_kit import as_dict, as_list, compact_json, restore_fields, split_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _URL_KINDS = {"image-url": "image", "audio-url": "audio", "video-url": "video", "document-url": "document"}
 """A URL item's ``kind`` -> the canonical part type."""

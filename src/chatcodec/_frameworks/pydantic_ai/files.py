@@ -24,7 +24,8 @@ from typing import Any
 from chatcodec._frameworks.pydantic_ai.content import decode_item, encode_media
 from chatcodec._frameworks.pydantic_ai.markers import PROVIDER
 from chatcodec._providers.families.google.thought_signatures import attach_signature
-from chatcodec.contract import EncodeContext, Steps, as_dict, restore_fields, split_fields
+from chatcodec.codec_kit import as_dict, restore_fields, split_fields
+from chatcodec.contract import EncodeContext, Steps
 
 DETAILS_SIGNATURE = "thought_signature"
 """Where pydantic-ai keeps a Gemini thought signature (``provider_details``)."""

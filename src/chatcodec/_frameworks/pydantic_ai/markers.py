@@ -41,7 +41,8 @@ never written out. All are pure spelling (another format drops them without a re
 
 from __future__ import annotations
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "pydantic-ai"
 """Registry name, and the key of this format's ``provider_metadata`` bags."""

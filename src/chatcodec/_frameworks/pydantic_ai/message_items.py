@@ -21,7 +21,7 @@ from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER
 from chatcodec._frameworks.pydantic_ai.reasoning_items import ITEM_ID, ITEM_START, RESPONSES
-from chatcodec.contract import as_dict
+from chatcodec.codec_kit import as_dict
 
 MESSAGE = "message"
 """The ``_item`` marker's value for a message item (``"type": "message"`` spelled)."""

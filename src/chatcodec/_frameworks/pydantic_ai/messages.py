@@ -19,7 +19,8 @@ from chatcodec._frameworks.pydantic_ai.response_parts import (
     encode_response_message,
     write_part,
 )
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 
 def decode_messages(wire: Sequence[Mapping[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:

@@ -35,7 +35,8 @@ from chatcodec._frameworks.pydantic_ai.markers import (
     RETURN_DEFAULTS,
     SYSTEM_DEFAULTS,
 )
-from chatcodec.contract import EncodeContext, Steps, restore_fields, split_fields
+from chatcodec.codec_kit import restore_fields, split_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _RETRIES = ("retry-prompt", "retry-feedback")
 """The parts that ask the model to try again."""

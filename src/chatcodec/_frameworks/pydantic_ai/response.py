@@ -16,7 +16,8 @@ from chatcodec._frameworks.pydantic_ai.markers import KIT
 from chatcodec._frameworks.pydantic_ai.response_parts import decode_response_message, encode_response_message
 from chatcodec._frameworks.pydantic_ai.usage import decode_usage, encode_usage
 from chatcodec._frameworks.pydantic_ai.wire import validated_response
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict
+from chatcodec.codec_kit import as_dict
+from chatcodec.contract import DecodeContext, EncodeContext
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

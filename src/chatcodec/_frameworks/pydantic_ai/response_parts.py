@@ -43,7 +43,8 @@ from chatcodec._frameworks.pydantic_ai.message_items import (
 from chatcodec._frameworks.pydantic_ai.reasoning_items import attach_item_id, split_item_id
 from chatcodec._frameworks.pydantic_ai.signers import CLAUDE, GEMINI, OPENAI, PROVIDER_NAMES, PROVIDERS
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
-from chatcodec.contract import EncodeContext, Steps, as_dict, compact_json, restore_fields, split_fields
+from chatcodec.codec_kit import as_dict, compact_json, restore_fields, split_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _REDACTED = "redacted_thinking"
 """The ``id`` pydantic-ai gives Claude's redacted thinking."""

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.markers import KIT
-from chatcodec.contract import EncodeContext, Steps, restore_fields, split_fields
+from chatcodec.codec_kit import restore_fields, split_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _COUNTS = (
     ("input_tokens", "input_tokens"),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, constrained, tag, tagged, validate_with, wire_shape
+from chatcodec.codec_kit import as_dict, constrained, tagged, union_tag, validate_with, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -113,7 +113,9 @@ _KIND = tagged(("request", "response"), "kind")
 
 @wire_shape
 class _History(TypedDict):
-    messages: list[Annotated[Annotated[_Request, tag("request")] | Annotated[_Response, tag("response")], _KIND]]
+    messages: list[
+        Annotated[Annotated[_Request, union_tag("request")] | Annotated[_Response, union_tag("response")], _KIND]
+    ]
     model: NotRequired[str]
 
 

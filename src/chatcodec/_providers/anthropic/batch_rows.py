@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.families.aws.batch import BEDROCK_BATCH, BEDROCK_BATCH_OUTPUT
-from chatcodec.contract import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout, IdRule
+from chatcodec.codec_kit import BODY_SLOT, ID_SLOT
+from chatcodec.contract import BatchRows, EnvelopeBody, EnvelopeLayout, IdRule
 
 _CUSTOM_ID = IdRule(
     r"[a-zA-Z0-9_-]{1,64}",
@@ -18,7 +19,7 @@ _CUSTOM_ID = IdRule(
 ANTHROPIC_BATCH = EnvelopeLayout(
     "anthropic-batch",
     "request",
-    (("/custom_id", ID), ("/params", BODY)),
+    (("/custom_id", ID_SLOT), ("/params", BODY_SLOT)),
     "https://docs.claude.com/en/api/creating-message-batches",
     id_required=True,
     id_rule=_CUSTOM_ID,
@@ -28,7 +29,7 @@ ANTHROPIC_BATCH = EnvelopeLayout(
 ANTHROPIC_BATCH_RESULTS = EnvelopeLayout(
     "anthropic-batch-results",
     "response",
-    (("/custom_id", ID), ("/result/type", "succeeded"), ("/result/message", BODY)),
+    (("/custom_id", ID_SLOT), ("/result/type", "succeeded"), ("/result/message", BODY_SLOT)),
     "https://docs.claude.com/en/api/retrieving-message-batch-results",
     id_required=True,
     id_rule=_CUSTOM_ID,

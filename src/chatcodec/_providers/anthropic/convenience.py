@@ -29,7 +29,8 @@ from chatcodec import (
     validate_model,
 )
 from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id
-from chatcodec.contract import LossRecorder, as_dict, load_object
+from chatcodec.codec_kit import as_dict, load_object
+from chatcodec.contract import LossRecorder
 
 THINKING_BUDGETS: Mapping[str, int] = {
     "minimal": 1024,

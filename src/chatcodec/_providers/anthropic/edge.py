@@ -31,6 +31,7 @@ from typing import Any
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.stream_framing import FRAMING
+from chatcodec.codec_kit import as_dict, bearer_key, read_data_ids, read_nested_error
 from chatcodec.contract import (
     CountFront,
     CountUpstream,
@@ -42,10 +43,6 @@ from chatcodec.contract import (
     ModelList,
     Upstream,
     UpstreamModels,
-    as_dict,
-    bearer_key,
-    read_data_ids,
-    read_nested_error,
 )
 
 DEFAULT_API_VERSION = "2023-06-01"

@@ -11,7 +11,8 @@ from typing import Any
 
 from chatcodec._providers.anthropic.markers import KIT
 from chatcodec._providers.families.claude.wire_rules import UnsignedThinking
-from chatcodec.contract import EncodeContext, Steps, encode_cache_control, restore_fields
+from chatcodec.codec_kit import encode_cache_control, restore_fields
+from chatcodec.contract import EncodeContext, Steps
 
 Part = Mapping[str, Any]
 """A canonical content part as data (what ``model_dump()`` gives; a key holding its

@@ -55,13 +55,10 @@ from chatcodec._providers.anthropic.parts import (
 )
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.families.claude.prefill import trimmed_prefill
-from chatcodec.contract import (
-    NULLS,
+from chatcodec.codec_kit import (
+    NULLS_MARKER,
     PLAIN_TEXT,
     PLAIN_TOOL_RESULT,
-    DecodeContext,
-    LossRecorder,
-    Steps,
     as_list,
     encode_cache_control,
     is_marker,
@@ -69,6 +66,7 @@ from chatcodec.contract import (
     shape_fields,
     split_fields,
 )
+from chatcodec.contract import DecodeContext, LossRecorder, Steps
 
 Message = Mapping[str, Any]
 """A canonical message as data (a key holding its default may be absent)."""
@@ -288,9 +286,9 @@ class _Notes:
         for key, value in own.items():
             if not is_marker(key):
                 self.bag.setdefault(key, value)
-        nulls = {*(as_list(self.bag.get(NULLS)) or ()), *(as_list(own.get(NULLS)) or ())}
+        nulls = {*(as_list(self.bag.get(NULLS_MARKER)) or ()), *(as_list(own.get(NULLS_MARKER)) or ())}
         if nulls:
-            self.bag[NULLS] = sorted(key for key in nulls if isinstance(key, str))
+            self.bag[NULLS_MARKER] = sorted(key for key in nulls if isinstance(key, str))
 
 
 class _Writer:
@@ -346,7 +344,7 @@ class _Writer:
         metadata = message.get("provider_metadata")
         if metadata is not None:
             own = KIT.claim(self.context.losses, metadata, ("messages", index))
-            if any(not is_marker(key) or key == NULLS for key in own):
+            if any(not is_marker(key) or key == NULLS_MARKER for key in own):
                 self.note(turn, index).merge_bag(own)
 
     def contribute(

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.contract import Origin, Steps, as_list, is_dict, split_turn, system_origin
+from chatcodec.codec_kit import Origin, as_list, is_dict, split_turn, system_origin
+from chatcodec.contract import Steps
 
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:

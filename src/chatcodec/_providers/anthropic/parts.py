@@ -39,10 +39,9 @@ from chatcodec._providers.anthropic.tool_ids import (
     split_signed_id,
 )
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
-from chatcodec.contract import (
+from chatcodec.codec_kit import (
     PLAIN_TEXT,
     PLAIN_TOOL_USE,
-    Steps,
     as_list,
     closed_schema,
     compact_json,
@@ -55,6 +54,7 @@ from chatcodec.contract import (
     tool_name,
     with_unknown_nulls,
 )
+from chatcodec.contract import Steps
 
 _SANITIZE = MAPPING.sanitize
 

@@ -63,15 +63,12 @@ from chatcodec._providers.anthropic.wire import (
 )
 from chatcodec._providers.families.claude.model_limits import filled_max_tokens, output_limit
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
+from chatcodec.codec_kit import (
     as_sampling_number,
-    carries_nothing,
     decode_cache_control,
     encode_cache_control,
     history_for,
+    is_neutral_setting,
     mark_integers,
     read_tier,
     respell_integers,
@@ -79,6 +76,7 @@ from chatcodec.contract import (
     split_fields,
     write_tier,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 if TYPE_CHECKING:
     from chatcodec import ChatRequest
@@ -252,7 +250,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
             wire["service_tier"] = written
     for key in ("frequency_penalty", "presence_penalty", "seed"):
         value = request.get(key)
-        if value is not None and not carries_nothing(key, value):
+        if value is not None and not is_neutral_setting(key, value):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
     encode_settings(request, wire, bag, context)
     cache_control = request.get("cache_control")

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from sys import get_int_max_str_digits, maxsize
 from typing import Any
 
-from chatcodec import ProviderAPIError
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import (
     REFUSAL_SENT_AS_TEXT,
@@ -41,16 +40,8 @@ from chatcodec._providers.anthropic.wire import (
     refuse_too_deep,
     validated_object,
 )
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    Steps,
-    as_dict,
-    report_invented,
-    restore_fields,
-    split_fields,
-)
+from chatcodec.codec_kit import as_dict, report_invented, restore_fields, split_fields
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",
@@ -75,7 +66,7 @@ def raise_if_error(payload: dict[str, Any]) -> None:
         return
     body = validated_object(ErrorBody, payload, "Anthropic error")
     error = body["error"]
-    raise ProviderAPIError(error.get("message", ""), error.get("type"), payload, provider=PROVIDER)
+    raise KIT.api_error(error.get("message", ""), error.get("type"), payload)
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

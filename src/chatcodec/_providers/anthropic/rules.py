@@ -42,17 +42,8 @@ from chatcodec._providers.families.claude.model_rules import (
     place_system_turns,
     unforced_tool_choice,
 )
-from chatcodec.contract import (
-    ProviderRules,
-    RequiredField,
-    RuleCall,
-    SamplingRange,
-    TargetRule,
-    as_dict,
-    as_list,
-    is_default,
-    range_rule,
-)
+from chatcodec.codec_kit import as_dict, as_list, is_default_sampling, range_rule
+from chatcodec.contract import ProviderRules, RequiredField, RuleCall, SamplingRange, TargetRule
 
 if TYPE_CHECKING:
     from chatcodec._providers.anthropic.servers.server import Server
@@ -76,7 +67,7 @@ def _sampling_removed(call: RuleCall) -> None:
             continue
         value = call.body.pop(key)
         default = SAMPLING_DEFAULTS.get(key)
-        if default is None or not is_default(value, default):
+        if default is None or not is_default_sampling(value, default):
             call.report((key,), f"{key} {value!r}", "not sent")
 
 

@@ -27,15 +27,8 @@ from chatcodec._providers.families.claude.wire_rules import (
     thinking_taken,
 )
 from chatcodec._providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    as_count,
-    as_dict,
-    restore_fields,
-    split_fields,
-)
+from chatcodec.codec_kit import as_count, as_dict, restore_fields, split_fields
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
 _THINKING_KEYS = {"enabled": frozenset({"type", "budget_tokens"}), "adaptive": frozenset({"type"})}

@@ -45,22 +45,18 @@ from chatcodec._providers.anthropic.stream_shapes import COMMON_EVENT
 from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id, split_signed_id
 from chatcodec._providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec._providers.families.google.thought_signatures import GEMINI, GEMINI_KEY
-from chatcodec.contract import (
-    AnyStreamRecord,
-    DecodeContext,
-    ErrorRecord,
+from chatcodec.codec_kit import (
     FeedByReading,
-    PartBuilder,
-    StreamBuilder,
     as_chatcodec_error,
     json_path,
-    loads,
     read_event,
     read_in_batches,
-    read_one,
+    read_json_text,
+    read_one_event,
     split_fields,
     with_unknown_nulls,
 )
+from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, StreamBuilder
 
 if TYPE_CHECKING:
     from chatcodec import PartEvent
@@ -172,7 +168,7 @@ class StreamDecoder(FeedByReading):
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamRecord]:
         """The canonical events for one wire event (:meth:`read` of it, without the batching)."""
-        read_one(event, self.position + 1, self._read_batch, self.builder)
+        read_one_event(event, self.position + 1, self._read_batch, self.builder)
         return self.builder.take_events()
 
     def _read_batch(self, events: Iterable[dict[str, Any]], first: int) -> int:
@@ -376,7 +372,7 @@ class StreamDecoder(FeedByReading):
         if not joined:
             return state.start
         try:
-            return {**state.start, "input": loads(joined)}
+            return {**state.start, "input": read_json_text(joined)}
         except json.JSONDecodeError as error:
             raise self._error(f"input_json_delta fragments are not JSON: {error}", "$.delta.partial_json") from None
 
@@ -384,7 +380,7 @@ class StreamDecoder(FeedByReading):
         """A part that arrives whole, checked by its model where it arrives (as rare as
         such parts are, the one place this decoder loads the event models)."""
         from chatcodec import PartEvent
-        from chatcodec.contract import validate_canonical
+        from chatcodec.codec_kit import validate_canonical
 
         return validate_canonical(PartEvent, {"index": index, "part": decode_part(block, ASSISTANT_KINDS, self.model)})
 

@@ -40,6 +40,7 @@ from chatcodec._providers.anthropic.tool_ids import sanitize_tool_use_id, signed
 from chatcodec._providers.anthropic.usage import encode_usage
 from chatcodec._providers.families.claude.wire_rules import claude_signed
 from chatcodec._providers.families.google.thought_signatures import split_signature
+from chatcodec.codec_kit import as_dict, is_list, read_json_text, report_after_error, report_invented, restore_fields
 from chatcodec.contract import (
     AnyStreamRecord,
     ChoiceMetadataRecord,
@@ -63,12 +64,6 @@ from chatcodec.contract import (
     ToolCallEndRecord,
     ToolCallStartRecord,
     UsageRecord,
-    as_dict,
-    is_list,
-    loads,
-    report_after_error,
-    report_invented,
-    restore_fields,
 )
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
@@ -490,7 +485,7 @@ class StreamEncoder:
         if not text.strip():
             return
         try:
-            parsed: object = loads(text)
+            parsed: object = read_json_text(text)
         except json.JSONDecodeError:
             parsed = None
         if not isinstance(parsed, dict):

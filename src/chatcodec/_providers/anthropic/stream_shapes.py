@@ -17,7 +17,7 @@ from __future__ import annotations
 from pydantic_core import core_schema as cs
 
 from chatcodec._providers.anthropic import wire
-from chatcodec.contract import closed_schema as sc
+from chatcodec.codec_kit import closed_schema as sc
 
 
 def _maybe(schema: cs.CoreSchema) -> cs.CoreSchema:

@@ -44,7 +44,7 @@ as a signed one (another provider's then gets that signature).
 
 from __future__ import annotations
 
-from chatcodec.contract import ToolIdMapping
+from chatcodec.codec_kit import ToolIdMapping
 
 __all__ = [
     "MAPPING",

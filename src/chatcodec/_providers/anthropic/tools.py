@@ -23,8 +23,7 @@ from chatcodec._providers.anthropic.markers import KIT, PROVIDER
 from chatcodec._providers.anthropic.parts import opaque
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.schema_writing import AS_SENT, anthropic_schema, json_schema, read_as_sent
-from chatcodec.contract import (
-    DecodeContext,
+from chatcodec.codec_kit import (
     as_dict,
     as_list,
     decode_cache_control,
@@ -34,6 +33,7 @@ from chatcodec.contract import (
     split_fields,
     tool_name,
 )
+from chatcodec.contract import DecodeContext
 
 _TOOL_FIELDS = frozenset({"name", "description", "input_schema", "strict"})
 _CHOICE_FIELDS = frozenset(shape_fields(shapes.ToolChoice))

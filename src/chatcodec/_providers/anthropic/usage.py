@@ -21,10 +21,8 @@ from typing import Any
 from chatcodec._providers.anthropic import wire as shapes
 from chatcodec._providers.anthropic.markers import KIT
 from chatcodec._providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
-from chatcodec.contract import (
-    ABSENT,
-    EncodeContext,
-    Steps,
+from chatcodec.codec_kit import (
+    ABSENT_MARKER,
     as_count,
     as_dict,
     as_list,
@@ -33,6 +31,7 @@ from chatcodec.contract import (
     shape_fields,
     split_fields,
 )
+from chatcodec.contract import EncodeContext, Steps
 
 _INPUT = "input_tokens"
 _READ = "cache_read_input_tokens"
@@ -138,7 +137,7 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     _add_iterations(canonical, bag, wire)
     absent = [key for key in _REQUIRED if key not in wire]
     if absent:
-        bag[ABSENT] = absent  # compatible endpoints leave counts out; keep them out
+        bag[ABSENT_MARKER] = absent  # compatible endpoints leave counts out; keep them out
     details = as_dict(wire.get(_DETAILS))
     if details is not None:
         if details.get(_THINKING) is not None:
@@ -178,7 +177,7 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     if reasoning_tokens is not None:
         details = as_dict(wire.get(_DETAILS)) or {}
         wire[_DETAILS] = {**details, _THINKING: reasoning_tokens}
-    absent = as_list(bag.get(ABSENT)) or []
+    absent = as_list(bag.get(ABSENT_MARKER)) or []
     for key in _REQUIRED:
         if key not in absent and key not in wire:  # read back, a 0 is a count the answer never had
             wire[key] = 0

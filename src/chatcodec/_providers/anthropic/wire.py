@@ -30,8 +30,8 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, constrained, deeper_than, stands_for, tag, tagged, too_deep, wire_shape
-from chatcodec.contract import closed_schema as sc
+from chatcodec.codec_kit import as_dict, constrained, deeper_than, stands_for, tagged, too_deep, union_tag, wire_shape
+from chatcodec.codec_kit import closed_schema as sc
 
 Text = Annotated[str, constrained(max_length=2**31)]
 """Text canonical keeps where it requires text (a tool name, a URL, a media type, a file
@@ -131,14 +131,14 @@ class OtherBlock(TypedDict):
 _BLOCK_TAGS = frozenset({"text", "image", "document", "thinking", "redacted_thinking", "tool_use", "tool_result"})
 
 ToolResultContentBlock = Annotated[
-    Annotated[TextBlock, tag("text")]
-    | Annotated[ImageBlock, tag("image")]
-    | Annotated[DocumentBlock, tag("document")]
-    | Annotated[ThinkingBlock, tag("thinking")]
-    | Annotated[RedactedThinkingBlock, tag("redacted_thinking")]
-    | Annotated[ToolUseBlock, tag("tool_use")]
-    | Annotated[OtherBlock, tag("tool_result")]
-    | Annotated[OtherBlock, tag("other")],
+    Annotated[TextBlock, union_tag("text")]
+    | Annotated[ImageBlock, union_tag("image")]
+    | Annotated[DocumentBlock, union_tag("document")]
+    | Annotated[ThinkingBlock, union_tag("thinking")]
+    | Annotated[RedactedThinkingBlock, union_tag("redacted_thinking")]
+    | Annotated[ToolUseBlock, union_tag("tool_use")]
+    | Annotated[OtherBlock, union_tag("tool_result")]
+    | Annotated[OtherBlock, union_tag("other")],
     tagged(_BLOCK_TAGS, fallback="other"),
 ]
 """A block inside a ``tool_result``'s content list."""
@@ -155,14 +155,14 @@ class ToolResultBlock(TypedDict):
 
 
 ContentBlock = Annotated[
-    Annotated[TextBlock, tag("text")]
-    | Annotated[ImageBlock, tag("image")]
-    | Annotated[DocumentBlock, tag("document")]
-    | Annotated[ThinkingBlock, tag("thinking")]
-    | Annotated[RedactedThinkingBlock, tag("redacted_thinking")]
-    | Annotated[ToolUseBlock, tag("tool_use")]
-    | Annotated[ToolResultBlock, tag("tool_result")]
-    | Annotated[OtherBlock, tag("other")],
+    Annotated[TextBlock, union_tag("text")]
+    | Annotated[ImageBlock, union_tag("image")]
+    | Annotated[DocumentBlock, union_tag("document")]
+    | Annotated[ThinkingBlock, union_tag("thinking")]
+    | Annotated[RedactedThinkingBlock, union_tag("redacted_thinking")]
+    | Annotated[ToolUseBlock, union_tag("tool_use")]
+    | Annotated[ToolResultBlock, union_tag("tool_result")]
+    | Annotated[OtherBlock, union_tag("other")],
     tagged(_BLOCK_TAGS, fallback="other"),
 ]
 """Any content block, in a request message or a response."""
@@ -369,13 +369,13 @@ _EVENT_TAGS = frozenset(
 )
 
 StreamEvent = Annotated[
-    Annotated[MessageStart, tag("message_start")]
-    | Annotated[BlockStart, tag("content_block_start")]
-    | Annotated[BlockDelta, tag("content_block_delta")]
-    | Annotated[BlockStop, tag("content_block_stop")]
-    | Annotated[MessageDelta, tag("message_delta")]
-    | Annotated[ErrorBody, tag("error")]
-    | Annotated[OtherEvent, tag("other")],
+    Annotated[MessageStart, union_tag("message_start")]
+    | Annotated[BlockStart, union_tag("content_block_start")]
+    | Annotated[BlockDelta, union_tag("content_block_delta")]
+    | Annotated[BlockStop, union_tag("content_block_stop")]
+    | Annotated[MessageDelta, union_tag("message_delta")]
+    | Annotated[ErrorBody, union_tag("error")]
+    | Annotated[OtherEvent, union_tag("other")],
     tagged(_EVENT_TAGS, fallback="other"),
 ]
 """One server-sent event's JSON."""
@@ -392,7 +392,7 @@ def adapter(shape: Any) -> Any:
 
 def validated(shape: Any, payload: object, title: str) -> Any:
     """``payload`` checked as ``shape`` (errors carry wire paths): a validated copy."""
-    from chatcodec.contract import validate_with
+    from chatcodec.codec_kit import validate_with
 
     return validate_with(adapter(shape), payload, title)
 

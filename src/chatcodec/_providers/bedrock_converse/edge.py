@@ -38,17 +38,8 @@ from chatcodec._providers.families.aws.runtime import (
     write_error,
     write_error_event,
 )
-from chatcodec.contract import (
-    CountUpstream,
-    Detection,
-    Edge,
-    ErrorShape,
-    Extension,
-    Upstream,
-    as_dict,
-    bearer_headers,
-    model_in_path,
-)
+from chatcodec.codec_kit import as_dict, bearer_headers, model_in_path
+from chatcodec.contract import CountUpstream, Detection, Edge, ErrorShape, Extension, Upstream
 
 
 def upstream_url(base: str, model: str, stream: bool) -> str:

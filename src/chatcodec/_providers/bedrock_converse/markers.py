@@ -58,7 +58,8 @@ a stored request may still spell them in ``provider_options["bedrock-converse"]`
 from __future__ import annotations
 
 from chatcodec._providers.families.aws.body import Body
-from chatcodec.contract import RULE_OPTIONS, TOOL_ORDER, OptionTable, ProviderKit
+from chatcodec.codec_kit import RULE_OPTIONS, TOOL_ORDER, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "bedrock-converse"
 """Registry name, and the key of this codec's provider-metadata bags."""

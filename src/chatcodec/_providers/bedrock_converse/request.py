@@ -49,13 +49,11 @@ from chatcodec._providers.families.aws.stop_sequences import read_stop, write_st
 from chatcodec._providers.families.aws.tool_ids import MAPPING
 from chatcodec._providers.families.aws.tools import ToolConfig
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
+from chatcodec.codec_kit import (
     as_dict,
     as_sampling_number,
-    carries_nothing,
     history_for,
+    is_neutral_setting,
     keeps_a_container,
     leftovers,
     mark_integers,
@@ -64,9 +62,10 @@ from chatcodec.contract import (
     respell_integers,
     restore_fields,
     shape_fields,
-    unmapped,
+    unmapped_fields,
     write_tier,
 )
+from chatcodec.contract import DecodeContext, EncodeContext
 
 TOOLS = ToolConfig(BODY)
 """``toolConfig``: the AWS family's reader and writer (``families/aws/tools.py``) for Converse's body,
@@ -150,7 +149,7 @@ def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: di
     else:
         del canonical["max_tokens"]  # canonical needs >= 1: kept as it was
     read_stop(config.get("stopSequences"), canonical, bag)
-    rest = unmapped(config, mapped)
+    rest = unmapped_fields(config, mapped)
     if rest:
         bag["inferenceConfig"] = rest
     if not config:
@@ -162,7 +161,7 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     wire = closed_messages(messages)
     if wire is not None:
         return decode_messages(wire, context, closed=True)
-    from chatcodec.contract import validate_with
+    from chatcodec.codec_kit import validate_with
 
     wire = validate_with(adapters().messages, messages, "Bedrock Converse messages")
     refuse_too_deep(messages)
@@ -208,7 +207,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
 def _report_unsupported(request: Mapping[str, Any], context: EncodeContext) -> None:
     for key in UNSUPPORTED:
         value = request.get(key)
-        if value is not None and not carries_nothing(key, value):
+        if value is not None and not is_neutral_setting(key, value):
             context.losses.add((key,), key, UNSUPPORTED_WHY, "setting")
     report_user(request.get("user"), context.losses, "Bedrock Converse")
     if request.get("cache_control") is not None:

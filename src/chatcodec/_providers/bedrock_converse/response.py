@@ -31,17 +31,8 @@ from chatcodec._providers.families.aws.finish_reason import (
 )
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    Steps,
-    as_dict,
-    leftovers,
-    report_invented,
-    restore_fields,
-    shape_fields,
-)
+from chatcodec.codec_kit import as_dict, leftovers, report_invented, restore_fields, shape_fields
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
 
 RESPONSE_MAPPED = shape_fields(shapes.Response)
 """Response members with a canonical home: the ones its shape types (``wire.py``)."""

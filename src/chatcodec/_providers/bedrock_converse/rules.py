@@ -44,16 +44,8 @@ from chatcodec._providers.families.claude.model_rules import (
     fold_system_turns,
     unforced_tool_choice,
 )
-from chatcodec.contract import (
-    ModelFamily,
-    ProviderRules,
-    RuleCall,
-    SamplingRange,
-    TargetRule,
-    as_dict,
-    as_list,
-    range_rule,
-)
+from chatcodec.codec_kit import as_dict, as_list, range_rule
+from chatcodec.contract import ModelFamily, ProviderRules, RuleCall, SamplingRange, TargetRule
 
 VERSION = "2023-09-30"
 """The ``bedrock-runtime`` API version (botocore)."""

@@ -39,7 +39,8 @@ from chatcodec._providers.families.claude.wire_rules import (
     thinking_taken,
 )
 from chatcodec._providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
-from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, as_dict, loads
+from chatcodec.codec_kit import as_dict, read_json_text
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 _FORMAT_KEYS = {"name", "description", "schema"}
 _KEPT = frozenset({"additionalModelRequestFields", "outputConfig"})
@@ -120,7 +121,7 @@ def _decode_output(output: dict[str, Any], canonical: dict[str, Any], bag: dict[
         bag["outputConfig"] = output
         return
     try:
-        parsed = as_dict(loads(schema.get("schema", "{}")))
+        parsed = as_dict(read_json_text(schema.get("schema", "{}")))
     except ValueError:
         parsed = None
     if parsed is None:
@@ -243,7 +244,7 @@ def _spelled(schema: dict[str, Any], text: object) -> str:
     """The schema as text: the spelling the decoder saw when it still says the same."""
     if isinstance(text, str):
         try:
-            if loads(text) == schema:
+            if read_json_text(text) == schema:
                 return text
         except ValueError:
             pass

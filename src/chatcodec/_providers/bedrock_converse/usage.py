@@ -22,10 +22,8 @@ from typing import Any
 from chatcodec._providers.bedrock_converse import wire as shapes
 from chatcodec._providers.bedrock_converse.markers import KIT
 from chatcodec._providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
-from chatcodec.contract import (
-    ABSENT,
-    EncodeContext,
-    Steps,
+from chatcodec.codec_kit import (
+    ABSENT_MARKER,
     absent_keys,
     as_list,
     report_invented_counts,
@@ -33,6 +31,7 @@ from chatcodec.contract import (
     shape_fields,
     split_fields,
 )
+from chatcodec.contract import EncodeContext, Steps
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokens", "cacheWriteInputTokens"
@@ -55,7 +54,7 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
         bag[_TOTAL] = wire[_TOTAL]
     absent = [key for key in _REQUIRED if key not in wire]
     if absent:
-        bag[ABSENT] = absent
+        bag[ABSENT_MARKER] = absent
     if twins:
         bag["_count_twins"] = twins
     return KIT.attach(canonical, bag)

@@ -60,7 +60,7 @@ from chatcodec._providers.families.aws.blocks import (
     ToolUseBlock,
     build_adapters,
 )
-from chatcodec.contract import as_dict, closed_schema, stands_for
+from chatcodec.codec_kit import as_dict, closed_schema, stands_for
 
 if TYPE_CHECKING:  # the adapters are built on first use (a request read in Rust needs none)
     from pydantic import TypeAdapter
@@ -127,7 +127,7 @@ OWN_SHAPES: tuple[type, ...] = (InferenceConfig, Request, Usage, Output, Respons
 @cache
 def adapters() -> Adapters:
     """The adapters, built once, on first use (they load pydantic)."""
-    from chatcodec.contract import deferred_adapter
+    from chatcodec.codec_kit import deferred_adapter
 
     return build_adapters(
         OWN_SHAPES,
@@ -141,7 +141,7 @@ def adapters() -> Adapters:
 
 def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked by ``adapter`` (errors carry wire paths), as a plain dict."""
-    from chatcodec.contract import validate_with
+    from chatcodec.codec_kit import validate_with
 
     checked = as_dict(validate_with(adapter, payload, title))
     assert checked is not None  # every adapter here validates a TypedDict
@@ -165,7 +165,7 @@ def refuse_too_deep(payload: object) -> None:
     while stack:
         node, depth = pop()
         if depth >= DEPTH_LIMIT:
-            from chatcodec.contract import too_deep
+            from chatcodec.codec_kit import too_deep
 
             raise too_deep(payload)
         for child in node.values() if node.__class__ is dict else node:

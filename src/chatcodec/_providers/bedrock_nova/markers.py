@@ -48,7 +48,8 @@ Encoder options: the target rules' ``api_version`` and ``skip_rules`` (typed by
 from __future__ import annotations
 
 from chatcodec._providers.families.aws.body import Body
-from chatcodec.contract import RULE_OPTIONS, TOOL_ORDER, OptionTable, ProviderKit
+from chatcodec.codec_kit import RULE_OPTIONS, TOOL_ORDER, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "bedrock-nova"
 """Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options`` bags."""

@@ -27,16 +27,8 @@ from chatcodec._providers.bedrock_nova.settings import decode_settings, encode_s
 from chatcodec._providers.bedrock_nova.wire import adapters, validated
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.tools import ToolConfig
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    carries_nothing,
-    history_for,
-    leftovers,
-    report_tier,
-    report_user,
-    restore_fields,
-)
+from chatcodec.codec_kit import history_for, is_neutral_setting, leftovers, report_tier, report_user, restore_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 
 TOOLS = ToolConfig(BODY)
 """``toolConfig``: the AWS family's reader and writer (``families/aws/tools.py``) for Nova's body,
@@ -89,7 +81,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     encode_tools(request, wire, bag, context)
     for key in _UNSENT:
         value = request.get(key)
-        if value is not None and not carries_nothing(key, value):
+        if value is not None and not is_neutral_setting(key, value):
             losses.add((key,), key, "Nova's InvokeModel body has no such field", "setting")
     report_user(request.get("user"), losses, CAPABILITIES.display_name)
     report_tier(request.get("service_tier"), losses, CAPABILITIES.display_name)

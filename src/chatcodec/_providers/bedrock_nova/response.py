@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec import ProviderAPIError
 from chatcodec._providers.bedrock_nova.markers import BODY, KIT, PROVIDER
 from chatcodec._providers.bedrock_nova.messages import encode_message
 from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
@@ -22,7 +21,8 @@ from chatcodec._providers.families.aws.finish_reason import (
 )
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_blocks
 from chatcodec._providers.families.aws.tool_ids import name_empty_calls
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, restore_fields, rule_error
+from chatcodec.codec_kit import leftovers, restore_fields, rule_error
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 _MAPPED = ("output", "stopReason", "usage")
 
@@ -32,7 +32,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     del context
     if is_error_body(payload):
         error = validated(adapters().error, payload, "Nova error")
-        raise ProviderAPIError(error["message"], None, payload, provider=PROVIDER)
+        raise KIT.api_error(error["message"], None, payload)
     response = validated(adapters().response, payload, "Nova response")
     output = response["output"]
     message = output["message"]

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from chatcodec._providers.families.aws.nova_models import NO_REASONING, SCHEMA_V1_SOURCE, THINKING_SOURCE
 from chatcodec._providers.families.aws.nova_rules import drop_reasoning_config, media_rules
-from chatcodec.contract import ProviderRules, RuleCall, SamplingRange, TargetRule, as_dict, range_rule
+from chatcodec.codec_kit import as_dict, range_rule
+from chatcodec.contract import ProviderRules, RuleCall, SamplingRange, TargetRule
 
 VERSION = "messages-v1"
 """The body's one schema version (``schemaVersion``)."""

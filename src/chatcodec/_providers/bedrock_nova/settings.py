@@ -22,16 +22,8 @@ from typing import Any
 
 from chatcodec._providers.families.aws.nova_reasoning import decode_reasoning, encode_reasoning_config
 from chatcodec._providers.families.aws.stop_sequences import read_stop, write_stop
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    as_dict,
-    as_list,
-    as_sampling_number,
-    mark_integers,
-    respell_integers,
-    unmapped,
-)
+from chatcodec.codec_kit import as_dict, as_list, as_sampling_number, mark_integers, respell_integers, unmapped_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 
 _NAMES = (("maxTokens", "max_new_tokens", "max_tokens"), ("topP", "top_p", "top_p"), ("topK", "top_k", "top_k"))
 """(camel name, snake name, canonical name) of each setting with two spellings."""
@@ -82,7 +74,7 @@ def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: di
             canonical["reasoning"] = decoded
             bag[_IN_CONFIG] = True
             mapped.append("reasoningConfig")
-    rest = unmapped(config, mapped)
+    rest = unmapped_fields(config, mapped)
     if rest:
         bag["inferenceConfig"] = rest
     if not config:

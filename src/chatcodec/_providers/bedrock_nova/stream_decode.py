@@ -24,7 +24,7 @@ from chatcodec._providers.bedrock_nova.markers import BODY
 from chatcodec._providers.bedrock_nova.usage import decode_usage, encode_usage
 from chatcodec._providers.bedrock_nova.wire import adapters
 from chatcodec._providers.families.aws.stream_decode import BlockStreamDecoder, StreamFacts
-from chatcodec.contract import as_dict
+from chatcodec.codec_kit import as_dict
 
 INVOCATION_METRICS = "amazon-bedrock-invocationMetrics"
 """The member Bedrock adds to the last chunk of an InvokeModel stream."""

@@ -15,15 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.bedrock_nova.markers import KIT
-from chatcodec.contract import (
-    ABSENT,
-    EncodeContext,
-    Steps,
-    absent_keys,
-    report_invented_counts,
-    restore_fields,
-    split_fields,
-)
+from chatcodec.codec_kit import ABSENT_MARKER, absent_keys, report_invented_counts, restore_fields, split_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokenCount", "cacheWriteInputTokenCount"
@@ -48,7 +41,7 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
         bag[_TOTAL] = wire[_TOTAL]
     absent = [key for key in _REQUIRED if key not in wire]
     if absent:
-        bag[ABSENT] = absent
+        bag[ABSENT_MARKER] = absent
     return KIT.attach(canonical, bag)
 
 

@@ -32,7 +32,7 @@ from chatcodec._providers.families.aws.blocks import (
     ToolConfig,
     build_adapters,
 )
-from chatcodec.contract import as_dict
+from chatcodec.codec_kit import as_dict
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -120,7 +120,7 @@ def adapters() -> Adapters:
 
 def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> Any:
     """``payload`` checked by ``adapter`` (errors carry wire paths and rules)."""
-    from chatcodec.contract import validate_with
+    from chatcodec.codec_kit import validate_with
 
     return validate_with(adapter, payload, title)
 

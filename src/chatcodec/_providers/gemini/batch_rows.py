@@ -4,18 +4,19 @@ file, a results file, or the results inlined in the batch) and Vertex AI's batch
 from __future__ import annotations
 
 from chatcodec._providers.gemini.markers import PROVIDER
-from chatcodec.contract import BODY, ID, BatchRows, EnvelopeBody, EnvelopeLayout
+from chatcodec.codec_kit import BODY_SLOT, ID_SLOT
+from chatcodec.contract import BatchRows, EnvelopeBody, EnvelopeLayout
 
 GEMINI_BATCH = EnvelopeLayout(
     "gemini-batch",
     "request",
-    (("/key", ID), ("/request", BODY)),
+    (("/key", ID_SLOT), ("/request", BODY_SLOT)),
     "https://ai.google.dev/gemini-api/docs/batch-api (input file)",
 )
 GEMINI_BATCH_OUTPUT = EnvelopeLayout(
     "gemini-batch-output",
     "response",
-    (("/key", ID), ("/response", BODY)),
+    (("/key", ID_SLOT), ("/response", BODY_SLOT)),
     "https://ai.google.dev/gemini-api/docs/batch-api (results file)",
     extras=("error", "status"),
     failures=("/error",),
@@ -23,7 +24,7 @@ GEMINI_BATCH_OUTPUT = EnvelopeLayout(
 GEMINI_BATCH_INLINE_OUTPUT = EnvelopeLayout(
     "gemini-batch-inline-output",
     "response",
-    (("/metadata/key", ID), ("/response", BODY)),
+    (("/metadata/key", ID_SLOT), ("/response", BODY_SLOT)),
     "https://ai.google.dev/api/batch-api#InlinedResponse (a batch of inlined requests: batches.get's "
     "response.inlinedResponses.inlinedResponses[], each {metadata, response | error})",
     extras=("error", "metadata"),
@@ -39,13 +40,13 @@ GEMINI_BATCH_INLINE_OUTPUT = EnvelopeLayout(
 VERTEX_BATCH = EnvelopeLayout(
     "vertex-batch",
     "request",
-    (("/request", BODY),),
+    (("/request", BODY_SLOT),),
     "https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/batch-prediction-from-cloud-storage",
 )
 VERTEX_BATCH_OUTPUT = EnvelopeLayout(
     "vertex-batch-output",
     "response",
-    (("/status", ""), ("/response", BODY)),
+    (("/status", ""), ("/response", BODY_SLOT)),
     "https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/batch-prediction-from-cloud-storage",
     extras=("processed_time", "request"),
     failures=("/status",),  # the error message, "" for a row that succeeded

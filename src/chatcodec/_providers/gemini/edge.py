@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 from chatcodec._providers.gemini.stream_framing import FRAMING
+from chatcodec.codec_kit import as_dict, as_list, bearer_key, count_written, model_in_path, read_nested_error
 from chatcodec.contract import (
     Call,
     CountFront,
@@ -40,12 +41,6 @@ from chatcodec.contract import (
     RouteError,
     Upstream,
     UpstreamModels,
-    as_dict,
-    as_list,
-    bearer_key,
-    count_of,
-    model_in_path,
-    read_nested_error,
 )
 
 METHODS = {"generateContent": False, "streamGenerateContent": True}
@@ -79,7 +74,7 @@ def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, s
         raise RouteError(f"unknown Gemini method {target!r}: expected generateContent or streamGenerateContent")
     framing: Framing = "sse" if query.get("alt") == "sse" else "json-array"
     options = {INCLUDE_THOUGHTS: True} if asks_for_thoughts(payload) else None
-    choices = count_of((as_dict(payload.get("generationConfig")) or {}).get("candidateCount"))
+    choices = count_written((as_dict(payload.get("generationConfig")) or {}).get("candidateCount"))
     return Call({**payload, "model": model}, model, METHODS[method], framing, options, choices=choices)
 
 

@@ -36,7 +36,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.contract import LossRecorder, Steps, as_dict, as_list, is_dict, is_list
+from chatcodec.codec_kit import as_dict, as_list, is_dict, is_list
+from chatcodec.contract import LossRecorder, Steps
 
 METADATA = "groundingMetadata"
 KEYS = "_grounding_keys"

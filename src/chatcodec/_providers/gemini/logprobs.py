@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.contract import LossRecorder, Steps, as_dict, as_list, is_a_double, unicode_text, unmapped
+from chatcodec.codec_kit import as_dict, as_list, is_a_double, unicode_text, unmapped_fields
+from chatcodec.contract import LossRecorder, Steps
 
 RESULT = "logprobsResult"
 CHOSEN, TOP = "chosenCandidates", "topCandidates"
@@ -52,7 +53,7 @@ def take_logprobs(bag: dict[str, Any]) -> list[dict[str, Any]] | None:
         token = _token(entry)
         if token is None:
             return None
-        rest_chosen.append(unmapped(entry, _MAPPED))
+        rest_chosen.append(unmapped_fields(entry, _MAPPED))
         if top is not None:
             alternatives = _step(top[step])
             if alternatives is None:
@@ -100,7 +101,7 @@ def _step(step: object) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
         if token is None:
             return None
         tokens.append(token)
-        rests.append(unmapped(entry, _MAPPED))
+        rests.append(unmapped_fields(entry, _MAPPED))
     rest = {key: value for key, value in fields.items() if key != "candidates"}
     if any(rests):
         rest["candidates"] = rests

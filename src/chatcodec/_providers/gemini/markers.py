@@ -68,7 +68,8 @@ Encoder options (:data:`OPTIONS`), by argument (``options=``) or, in a stored re
 
 from __future__ import annotations
 
-from chatcodec.contract import RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "gemini"
 """Registry name, and the key of this codec's provider-metadata bags."""

@@ -38,16 +38,8 @@ from pydantic_core import core_schema as cs
 
 from chatcodec._providers.gemini.markers import KIT, NO_MIME_TYPE
 from chatcodec._providers.gemini.video import VIDEO_METADATA, clip_metadata, is_youtube, take_clip
-from chatcodec.contract import (
-    LossRecorder,
-    Steps,
-    as_dict,
-    is_local_file_url,
-    leftovers,
-    local_file_why,
-    lower_case_source,
-    restore_fields,
-)
+from chatcodec.codec_kit import as_dict, is_local_file_url, leftovers, local_file_why, lower_case_source, restore_fields
+from chatcodec.contract import LossRecorder, Steps
 
 Turn = Literal["user", "model", "system", "result"]
 """Which kind of content a part is read for: each canonical message (and a tool result) takes

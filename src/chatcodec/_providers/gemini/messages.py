@@ -41,17 +41,8 @@ from chatcodec._providers.gemini.parts import (
 )
 from chatcodec._providers.gemini.results import decode_result
 from chatcodec._providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
-from chatcodec.contract import (
-    PLAIN_TEXT,
-    DecodeContext,
-    Steps,
-    absent_keys,
-    is_marker,
-    leftovers,
-    mark_absent,
-    restore_fields,
-    shape_fields,
-)
+from chatcodec.codec_kit import PLAIN_TEXT, absent_keys, is_marker, leftovers, mark_absent, restore_fields, shape_fields
+from chatcodec.contract import DecodeContext, Steps
 
 _TURN_FIELDS = shape_fields(shapes.Content)
 """The fields a turn's shape types (``wire.py``), both read here."""

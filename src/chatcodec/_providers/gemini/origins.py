@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.contract import Origin, Steps, as_list, is_dict, runs
+from chatcodec.codec_kit import Origin, as_list, is_dict, origins_by_run
+from chatcodec.contract import Steps
 
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
@@ -25,7 +26,7 @@ def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, 
         if is_dict(content) and content.get("role") == "model":
             found.append(Origin(at, (*at, "parts")))
         else:
-            found += runs(at, "parts", parts, _is_result)
+            found += origins_by_run(at, "parts", parts, _is_result)
     return found
 
 

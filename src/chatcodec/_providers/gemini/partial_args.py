@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from chatcodec import StreamError
-from chatcodec.contract import as_dict, as_list, compact_json
+from chatcodec.codec_kit import as_dict, as_list, compact_json
 
 _STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 _VALUE_KEYS = ("stringValue", "numberValue", "boolValue", "nullValue")

@@ -34,19 +34,17 @@ from chatcodec._providers.gemini.markers import (
 from chatcodec._providers.gemini.media import Turn, decode_media, encode_media, is_base64
 from chatcodec._providers.gemini.results import decode_result, encode_result, parsed_object
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
-from chatcodec.contract import (
+from chatcodec.codec_kit import (
     PLAIN_TEXT,
-    EncodeContext,
-    LossRecorder,
-    Steps,
     closed_schema,
     compact_json,
     kept_object,
     leftovers,
     restore_fields,
     tool_name,
-    unmapped,
+    unmapped_fields,
 )
+from chatcodec.contract import EncodeContext, LossRecorder, Steps
 
 _SIGNATURE = "thoughtSignature"
 _CALL_FIELDS = ("name", "args", "id")
@@ -145,7 +143,7 @@ def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict
         }
     bag = {} if len(part) == 1 else leftovers(part, ("functionCall",))
     if not call.keys() <= _CALL_KEYS:
-        bag["functionCall"] = unmapped(call, _CALL_FIELDS)
+        bag["functionCall"] = unmapped_fields(call, _CALL_FIELDS)
     call_id = call.get("id")
     if not call_id:  # none, or "" (some proxies and older Vertex builds send it): an id is made up
         call_id = synthesized_call_id(context.id_prefix, context.container, index)

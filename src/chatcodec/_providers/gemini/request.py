@@ -42,18 +42,8 @@ from chatcodec._providers.gemini.settings import decode_settings, encode_setting
 from chatcodec._providers.gemini.spelling import snake_cased
 from chatcodec._providers.gemini.tools import decode_tools, encode_tools
 from chatcodec._providers.gemini.wire import REQUEST, Content, checked_request, holds_json, refuse_unheld, validated
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    history_for,
-    leftovers,
-    read_tier,
-    report_user,
-    restore_fields,
-    shape_fields,
-    write_tier,
-)
+from chatcodec.codec_kit import history_for, leftovers, read_tier, report_user, restore_fields, shape_fields, write_tier
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 _MAPPED = shape_fields(shapes.Request)
 """The fields the request shape types (``wire.py``), all read here: any other is kept."""

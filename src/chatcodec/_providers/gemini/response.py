@@ -23,7 +23,6 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from chatcodec import ProviderAPIError
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.call_ids import response_prefix
 from chatcodec._providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
@@ -35,12 +34,8 @@ from chatcodec._providers.gemini.parts import GeminiContext, PartDecoding, decod
 from chatcodec._providers.gemini.spelling import snake_cased
 from chatcodec._providers.gemini.usage import decode_usage, encode_usage
 from chatcodec._providers.gemini.wire import ErrorBody, Response, holds_json, is_error_body, refuse_unheld, validated
-from chatcodec.contract import (
-    ABSENT,
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    Steps,
+from chatcodec.codec_kit import (
+    ABSENT_MARKER,
     absent_keys,
     leftovers,
     mark_absent,
@@ -48,6 +43,7 @@ from chatcodec.contract import (
     rule_error,
     shape_fields,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
 
 RESPONSE_MAPPED = ("candidates", "usageMetadata", "modelVersion", "responseId")
 """Response fields with a canonical home."""
@@ -62,9 +58,7 @@ def raise_if_error(payload: object) -> None:
     body, _ = validated(ErrorBody, payload, "Gemini error")
     error: dict[str, Any] = body["error"]
     error_type = error.get("status") or (str(error["code"]) if "code" in error else None)
-    raise ProviderAPIError(
-        error.get("message", ""), error_type, payload, status_code=error.get("code"), provider=KIT.name
-    )
+    raise KIT.api_error(error.get("message", ""), error_type, payload, status_code=error.get("code"))
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -256,7 +250,7 @@ def encode_candidate(choice: Mapping[str, Any], position: int, context: EncodeCo
     at: Steps = ("choices", position)
     bag = KIT.claim(losses, choice.get("provider_metadata"), at)
     absent = absent_keys(bag)
-    wire = restore_fields({key: value for key, value in bag.items() if key != ABSENT})
+    wire = restore_fields({key: value for key, value in bag.items() if key != ABSENT_MARKER})
     message: Mapping[str, Any] = choice["message"]
     message_at: Steps = (*at, "message")
     message_bag = KIT.claim(losses, message.get("provider_metadata"), message_at)

@@ -33,22 +33,21 @@ from chatcodec._providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec._providers.gemini.markers import EMPTY_ID, KIT, NO_CACHE_MARKER, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec._providers.gemini.media import decode_media, encode_media
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
-from chatcodec.contract import (
-    LossRecorder,
-    Steps,
+from chatcodec.codec_kit import (
     as_dict,
+    checked_json_value,
     compact_json,
     is_dict,
     kept_object,
     leftovers,
-    loaded,
-    loads,
+    read_json_text,
     restore_fields,
     shape_fields,
     tool_name,
     tool_name_map,
-    unmapped,
+    unmapped_fields,
 )
+from chatcodec.contract import LossRecorder, Steps
 
 _TEXT_FORMS = ("output", "error")
 _TAKEN, _TAKES = GEMINI_TOOL_NAMES.accepted, GEMINI_TOOL_NAMES.takes
@@ -61,10 +60,10 @@ def parsed_object(text: str) -> dict[str, Any] | None:
     """``text`` parsed as a JSON object (empty text: ``{}``), or None.
 
     The usual case, an object of strings, integers, booleans and nulls, is read in one
-    step: it holds no float, so none that overflowed to infinity, which ``payloads.loads``
+    step: it holds no float, so none that overflowed to infinity, which ``payloads.read_json_text``
     writes the value back to look for. Another object pydantic-core parsed (a float,
     nesting: an agent's edit lists) is checked as ``loads`` checks its own parse
-    (``payloads.loaded``), not parsed again; anything else (text pydantic-core refuses,
+    (``payloads.checked_json_value``), not parsed again; anything else (text pydantic-core refuses,
     empty text) goes through ``loads``."""
     try:
         parsed: object = from_json(text, allow_inf_nan=False)
@@ -75,13 +74,13 @@ def parsed_object(text: str) -> dict[str, Any] | None:
             if _FLAT.issuperset(map(type, parsed.values())):
                 return parsed
             try:  # what loads gives for the text: this parse, checked (not parsed again)
-                return as_dict(loaded(parsed, text, remember=True))
+                return as_dict(checked_json_value(parsed, text, remember=True))
             except ValueError:
                 return None
     if not text.strip():
         return {}
     try:
-        parsed = loads(text)
+        parsed = read_json_text(text)
     except ValueError:
         return None
     return as_dict(parsed)
@@ -109,7 +108,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, container: int, i
         return result
     bag = {} if len(part) == 1 else leftovers(part, ("functionResponse",))
     if not function_response.keys() <= _RESULT_KEYS:
-        bag["functionResponse"] = unmapped(function_response, _RESULT_FIELDS)
+        bag["functionResponse"] = unmapped_fields(function_response, _RESULT_FIELDS)
     if wire_id is None:
         bag[WITHOUT_ID] = True  # paired by position: no id is written back
         if "id" in function_response:

@@ -28,18 +28,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from chatcodec.contract import (
-    ModelFamily,
-    ProviderRules,
-    RuleCall,
-    SamplingRange,
-    TargetRule,
-    as_dict,
-    as_list,
-    budget_for_effort,
-    is_default,
-    range_rule,
-)
+from chatcodec.codec_kit import as_dict, as_list, budget_for_effort, is_default_sampling, range_rule
+from chatcodec.contract import ModelFamily, ProviderRules, RuleCall, SamplingRange, TargetRule
 
 VERSION = "v1beta"
 """The Gemini API version chatcodec's wire shapes follow."""
@@ -96,7 +86,7 @@ def _sampling_deprecated(call: RuleCall) -> None:
                 continue
             value = config.pop(key)
             default = _SAMPLING_DEFAULTS.get(key)
-            if default is None or not is_default(value, default):
+            if default is None or not is_default_sampling(value, default):
                 call.report((config_key, key), f"{key} {value!r}", "not sent: the model takes no custom value")
         if not config:
             del call.body[config_key]

@@ -33,18 +33,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.gemini.markers import LEVEL_SPELLING, NO_THOUGHTS, PROVIDER
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    Steps,
-    as_count,
-    as_sampling_number,
-    kept_object,
-    mark_integers,
-    respell_integers,
-    thinking_on,
-)
+from chatcodec.codec_kit import as_count, as_sampling_number, kept_object, mark_integers, respell_integers, thinking_on
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
 
 _OPTIONS = ("provider_options", PROVIDER)
 """Where a request keeps Gemini's own settings (what the encoder starts from)."""

@@ -28,7 +28,7 @@ from typing import Any
 import pydantic_core
 
 from chatcodec import ValidationError
-from chatcodec.contract import Problem, as_dict, as_list, is_dict, is_list, problems_error
+from chatcodec.codec_kit import Problem, as_dict, as_list, is_dict, is_list, problems_error
 
 FREE_FORM = frozenset(
     {

@@ -47,18 +47,8 @@ from chatcodec._providers.gemini.response import (
 )
 from chatcodec._providers.gemini.usage import decode_usage
 from chatcodec._providers.gemini.wire import ErrorBody, Response, is_error_body, validated
-from chatcodec.contract import (
-    AnyStreamRecord,
-    DecodeContext,
-    ErrorRecord,
-    FeedByReading,
-    PartBuilder,
-    StreamBuilder,
-    json_path,
-    leftovers,
-    mark_absent,
-    read_event,
-)
+from chatcodec.codec_kit import FeedByReading, json_path, leftovers, mark_absent, read_event
+from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, StreamBuilder
 
 if TYPE_CHECKING:
     from chatcodec import PartEvent

@@ -27,6 +27,7 @@ from chatcodec._providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
 from chatcodec._providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
 from chatcodec._providers.gemini.response import CANDIDATE_MAPPED, create_time
 from chatcodec._providers.gemini.usage import encode_usage
+from chatcodec.codec_kit import absent_keys, as_dict, error_status, report_after_error, restore_fields, unmapped_fields
 from chatcodec.contract import (
     AnyStreamRecord,
     ChoiceMetadataRecord,
@@ -50,12 +51,6 @@ from chatcodec.contract import (
     ToolCallEndRecord,
     ToolCallStartRecord,
     UsageRecord,
-    absent_keys,
-    as_dict,
-    error_status,
-    report_after_error,
-    restore_fields,
-    unmapped,
 )
 
 
@@ -246,7 +241,7 @@ class StreamEncoder:
             return
         bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
         candidate = self._candidate(event.choice)
-        candidate.update(unmapped(restore_fields(bag), CANDIDATE_MAPPED))
+        candidate.update(unmapped_fields(restore_fields(bag), CANDIDATE_MAPPED))
         if "index" in absent_keys(bag) and event.choice == 0:
             del candidate["index"]
         reason = encode_finish_reason(dict(event.finish_reason), bag, self.context, (*at, "finish_reason"))
@@ -285,8 +280,8 @@ class StreamEncoder:
         self.choice_bags[event.choice] = {**self.choice_bags.get(event.choice, {}), **bag}
         message_bag = KIT.claim(self.losses, event.message_metadata, (*at, "message_metadata"))
         # what the candidate and its content say themselves wins, as in ``encode_response``
-        fields = unmapped(restore_fields(bag), CANDIDATE_MAPPED)
-        message_fields = unmapped(restore_fields(message_bag), ("parts",))
+        fields = unmapped_fields(restore_fields(bag), CANDIDATE_MAPPED)
+        message_fields = unmapped_fields(restore_fields(message_bag), ("parts",))
         if not fields and not message_fields:
             return
         candidate = self._candidate(event.choice)

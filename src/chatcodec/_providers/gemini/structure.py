@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
-from chatcodec.contract import Location, Structure, ToolStep, Turn, TurnProblem, as_dict, as_list, role_at, spoken
+from chatcodec.codec_kit import as_dict, as_list, role_at, spoken_turns
+from chatcodec.contract import Location, Structure, ToolStep, Turn, TurnProblem
 
 _KEYS: tuple[tuple[str, Literal["call", "result"]], ...] = (
     ("functionCall", "call"),
@@ -59,7 +60,7 @@ def turn(content: Mapping[str, Any], where: Location) -> Turn | None:
 
 def _calls_and_responses_in_place(turns: Sequence[Turn]) -> Iterator[TurnProblem]:
     previous: Turn | None = None
-    for current in spoken(turns):
+    for current in spoken_turns(turns):
         if current.calls and (previous is None or previous.speaker == "assistant"):
             yield TurnProblem(current, "function_call_turn", _CALL_AFTER_USER)
         elif current.results and not (previous is not None and (previous.calls or previous.speaker == "tool")):

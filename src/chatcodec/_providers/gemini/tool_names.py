@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from chatcodec.contract import ToolNameRule
+from chatcodec.codec_kit import ToolNameRule
 
 GEMINI_TOOL_NAMES = ToolNameRule(
     valid=re.compile(r"\A[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}\Z"),

@@ -21,18 +21,8 @@ from typing import Any
 from chatcodec._providers.gemini import wire as shapes
 from chatcodec._providers.gemini.markers import KIT, NO_CACHE_MARKER, PROVIDER, SCHEMA_KEY
 from chatcodec._providers.gemini.tool_names import GEMINI_TOOL_NAMES
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    as_count,
-    as_list,
-    leftovers,
-    restore_fields,
-    shape_fields,
-    tool_name,
-    unmapped,
-)
+from chatcodec.codec_kit import as_count, as_list, leftovers, restore_fields, shape_fields, tool_name, unmapped_fields
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 _DECLARATION_FIELDS = shape_fields(shapes.FunctionDeclaration)
 """The fields a declaration's shape types (``wire.py``), all read here: any other is kept."""
@@ -55,7 +45,7 @@ def decode_tools(
     for tool in tools:
         declarations: list[dict[str, Any]] = tool.get("functionDeclarations") or []
         definitions.extend(_decode_declaration(declaration) for declaration in declarations)
-        built_in = unmapped(tool, ("functionDeclarations",))
+        built_in = unmapped_fields(tool, ("functionDeclarations",))
         has_built_in = bool(built_in) or "functionDeclarations" not in tool
         if has_built_in:
             provider_tools.append({"type": "opaque", "provider": PROVIDER, "data": built_in})
@@ -104,7 +94,7 @@ def _decode_tool_config(config: dict[str, Any], canonical: dict[str, Any], bag: 
         bag["toolConfig"] = config
         return
     canonical["tool_choice"] = choice
-    rest = unmapped(config, ("functionCallingConfig",))
+    rest = unmapped_fields(config, ("functionCallingConfig",))
     if rest:
         bag["toolConfig"] = rest
 

@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.gemini.markers import KIT
-from chatcodec.contract import ABSENT, EncodeContext, Steps, absent_keys, leftovers, restore_fields
+from chatcodec.codec_kit import ABSENT_MARKER, absent_keys, leftovers, restore_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _PROMPT = "promptTokenCount"
 _TOOL_USE = "toolUsePromptTokenCount"
@@ -47,7 +48,7 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     bag = leftovers(wire, _MAPPED)  # the kit escapes wire keys starting with "_" (not markers)
     absent = [key for key in (_CANDIDATES, _TOTAL) if key not in wire]
     if absent:
-        bag[ABSENT] = absent
+        bag[ABSENT_MARKER] = absent
     if _TOTAL in wire and wire[_TOTAL] != wire.get(_PROMPT, 0) + tool_use + canonical.get("output_tokens", 0):
         bag[_TOTAL] = wire[_TOTAL]
     return KIT.attach(canonical, bag)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import is_a_double
+from chatcodec.codec_kit import is_a_double
 
 VIDEO_METADATA = "videoMetadata"
 _DURATION = re.compile(r"\d{1,12}(\.\d{1,9})?s")

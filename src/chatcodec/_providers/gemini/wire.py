@@ -35,7 +35,7 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
-from chatcodec.contract import (
+from chatcodec.codec_kit import (
     as_chatcodec_error,
     as_dict,
     constrained,
@@ -44,7 +44,7 @@ from chatcodec.contract import (
     stands_for,
     wire_shape,
 )
-from chatcodec.contract import closed_schema as sc
+from chatcodec.codec_kit import closed_schema as sc
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -487,7 +487,7 @@ def refuse_unheld(kind: Literal["request", "response", "messages"], canonical: o
     nested past pydantic-core's depth limit (which ``ProviderCodec.read_request`` turns into
     a :class:`~chatcodec.PayloadError` at the payload's deepest route) or a Python object
     that is not JSON. The models are imported on this rare path only."""
-    from chatcodec.contract import validate_canonical, validate_with
+    from chatcodec.codec_kit import validate_canonical, validate_with
 
     if kind == "request":
         from chatcodec import ChatRequest

@@ -20,18 +20,8 @@ from typing import Any
 
 from chatcodec._providers.ollama.markers import PROVIDER
 from chatcodec._providers.ollama.stream_framing import FRAMING
-from chatcodec.contract import (
-    Call,
-    Detection,
-    Edge,
-    ErrorShape,
-    Front,
-    ModelList,
-    Upstream,
-    UpstreamModels,
-    as_dict,
-    as_list,
-)
+from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.contract import Call, Detection, Edge, ErrorShape, Front, ModelList, Upstream, UpstreamModels
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:

@@ -39,7 +39,8 @@ rules' ``api_version`` and ``skip_rules``.
 
 from __future__ import annotations
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "ollama"
 """Registry name, and the key of this codec's provider-metadata bags."""

@@ -34,17 +34,8 @@ from chatcodec._providers.ollama.call_ids import OpenCalls, orphan_result_id, re
 from chatcodec._providers.ollama.markers import KIT, NO_TOOL_NAME, SYNTHESIZED_ID, WITHOUT_ID
 from chatcodec._providers.ollama.media import decode_image
 from chatcodec._providers.ollama.parts import decode_call, decode_thinking, encode_call, encode_part
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    Steps,
-    absent_keys,
-    as_list,
-    mark_absent,
-    present,
-    restore_fields,
-    split_fields,
-)
+from chatcodec.codec_kit import absent_keys, as_list, mark_absent, present_keys, restore_fields, split_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 Canonical = Mapping[str, Any]
 """A canonical message or part as a dict (the JSON the models validate)."""
@@ -97,7 +88,7 @@ def _decode_plain(message: dict[str, Any]) -> dict[str, Any]:
 def decode_assistant(message: Mapping[str, Any], made_up_id: Callable[[int], str]) -> dict[str, Any]:
     """An assistant message (of a request's history, or a response's answer): parts in the
     server's layout; ``made_up_id(position)`` names a call that came without an id."""
-    mapped = ("role", "content", *present(message, "thinking"), *_filled(message, "images", "tool_calls"))
+    mapped = ("role", "content", *present_keys(message, "thinking"), *_filled(message, "images", "tool_calls"))
     bag = split_fields(message, mapped)
     _mark_absent_content(bag, message)
     parts: list[dict[str, Any]] = []
@@ -118,7 +109,7 @@ def _decode_result(message: dict[str, Any], index: int, open_calls: OpenCalls) -
     wire_id: str | None = message.get("tool_call_id")
     name: str | None = message.get("tool_name")
     images = message.get("images") or None
-    mapped = ("role", "content", *present(message, "tool_call_id", "tool_name"), *_filled(message, "images"))
+    mapped = ("role", "content", *present_keys(message, "tool_call_id", "tool_name"), *_filled(message, "images"))
     bag = split_fields(message, mapped)
     _mark_absent_content(bag, message)
     call_id = open_calls.answer(name, wire_id)

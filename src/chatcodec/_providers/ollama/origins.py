@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.contract import Origin, Steps, as_list, is_dict
+from chatcodec.codec_kit import Origin, as_list, is_dict
+from chatcodec.contract import Steps
 
 _FIELDS = {"tool_use": "tool_calls", "thinking": "thinking", "text": "content"}
 """The message field a canonical part of each type comes from (any other: ``images``)."""

@@ -23,20 +23,18 @@ from typing import Any
 from chatcodec._providers.ollama import wire
 from chatcodec._providers.ollama.markers import INDEX, KIT, NO_ARGUMENTS, PROVIDER, SYNTHESIZED_ID, TYPED
 from chatcodec._providers.ollama.media import encode_image
-from chatcodec.contract import (
-    EncodeContext,
-    LossRecorder,
-    Steps,
+from chatcodec.codec_kit import (
     as_dict,
     compact_json,
     input_object,
     leftovers,
-    present,
+    present_keys,
     shape_fields,
     unblank_tool_name,
-    unmapped,
+    unmapped_fields,
     wire_fields,
 )
+from chatcodec.contract import EncodeContext, LossRecorder, Steps
 
 Part = Mapping[str, Any]
 """A canonical part as a dict (the JSON ``ContentPart`` validates)."""
@@ -80,7 +78,7 @@ def _call_bag(call: Mapping[str, Any], function: Mapping[str, Any], position: in
     """What a call keeps beside its canonical fields: unknown fields and spelling markers."""
     wire_id = call.get("id")
     typed = call.get("type") == "function"
-    bag = leftovers(call, ("function", *present(call, "id"), *(("type",) if typed else ())))
+    bag = leftovers(call, ("function", *present_keys(call, "id"), *(("type",) if typed else ())))
     if wire_id is None:
         bag[SYNTHESIZED_ID] = True
     if typed:
@@ -91,7 +89,9 @@ def _call_bag(call: Mapping[str, Any], function: Mapping[str, Any], position: in
         bag[INDEX] = True
     if "arguments" not in function:
         bag[NO_ARGUMENTS] = True
-    function_rest = unmapped(function, ("name", *present(function, "arguments"), *(("index",) if positioned else ())))
+    function_rest = unmapped_fields(
+        function, ("name", *present_keys(function, "arguments"), *(("index",) if positioned else ()))
+    )
     if function_rest:
         bag["function"] = function_rest
     return bag

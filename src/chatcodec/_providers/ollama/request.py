@@ -25,13 +25,11 @@ from chatcodec._providers.ollama.messages import decode_messages, encode_message
 from chatcodec._providers.ollama.settings import decode_settings, encode_settings
 from chatcodec._providers.ollama.tools import decode_tools, encode_tools
 from chatcodec._providers.ollama.wire import Request, validated, validated_messages
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
+from chatcodec.codec_kit import (
     absent_keys,
     history_for,
     mark_absent,
-    present,
+    present_keys,
     read_logprob_settings,
     report_tier,
     report_user,
@@ -39,6 +37,7 @@ from chatcodec.contract import (
     split_fields,
     write_logprob_settings,
 )
+from chatcodec.contract import DecodeContext, EncodeContext
 
 _MAPPED = ("model", "messages", "tools", "options", "think", "format", "stream")
 """Top-level fields with a canonical home (or read by :mod:`.settings` into the bag)."""
@@ -53,7 +52,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     request = validated(Request, payload, "Ollama request")
     canonical: dict[str, Any] = {}
     logprobs = read_logprob_settings(request, canonical)
-    bag = split_fields(request, (*present(request, *_MAPPED), *logprobs))
+    bag = split_fields(request, (*present_keys(request, *_MAPPED), *logprobs))
     mark_absent(bag, request, "messages")
     if "model" in request:
         canonical["model"] = request["model"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec import ProviderAPIError
 from chatcodec._providers.ollama.call_ids import response_call_id
 from chatcodec._providers.ollama.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers.ollama.markers import KIT, PROVIDER
@@ -26,10 +25,7 @@ from chatcodec._providers.ollama.timestamps import created_of, format_created
 from chatcodec._providers.ollama.usage import FIELDS as USAGE_FIELDS
 from chatcodec._providers.ollama.usage import decode_usage, encode_usage, has_usage
 from chatcodec._providers.ollama.wire import ErrorBody, Response, is_error_body, validated
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    Steps,
+from chatcodec.codec_kit import (
     absent_keys,
     leftovers,
     mark_absent,
@@ -38,6 +34,7 @@ from chatcodec.contract import (
     restore_fields,
     write_token_logprobs,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 RESPONSE_MAPPED = ("model", "created_at", "message", "done", "done_reason", "logprobs", *USAGE_FIELDS)
 """Response fields with a canonical home (or the choice's bag)."""
@@ -52,7 +49,7 @@ def raise_if_error(payload: object) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
     if is_error_body(payload):
         body = validated(ErrorBody, payload, "Ollama error")
-        raise ProviderAPIError(body["error"], None, payload, provider=PROVIDER)
+        raise KIT.api_error(body["error"], None, payload)
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

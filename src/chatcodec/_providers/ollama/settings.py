@@ -32,10 +32,7 @@ from typing import Any
 
 from chatcodec._providers.families.schema_writing import FORMAT_AS_SENT, json_schema, read_as_sent
 from chatcodec._providers.ollama.wire import THINK_LEVELS
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
+from chatcodec.codec_kit import (
     as_dict,
     as_sampling_number,
     mark_integers,
@@ -43,6 +40,7 @@ from chatcodec.contract import (
     respell_integers,
     thinking_on,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
 """Sampling numbers with the same name in ``options`` and canonical form."""

@@ -33,19 +33,8 @@ from chatcodec._providers.ollama.parts import decode_call
 from chatcodec._providers.ollama.response import RESPONSE_MAPPED, response_head, stamp_of
 from chatcodec._providers.ollama.usage import decode_usage, has_usage
 from chatcodec._providers.ollama.wire import ErrorBody, Response, is_error_body, validated
-from chatcodec.contract import (
-    NULLS,
-    AnyStreamRecord,
-    DecodeContext,
-    ErrorRecord,
-    FeedByReading,
-    PartBuilder,
-    StreamBuilder,
-    json_path,
-    read_event,
-    read_token_logprobs,
-    split_fields,
-)
+from chatcodec.codec_kit import NULLS_MARKER, FeedByReading, json_path, read_event, read_token_logprobs, split_fields
+from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, StreamBuilder
 
 _MESSAGE_MAPPED = ("role", "content", "thinking", "images", "tool_calls")
 """Message fields each line's pieces are read from (the rest is the message's bag)."""
@@ -227,7 +216,7 @@ class StreamDecoder(FeedByReading):
 
 def _merge_bag(bag: dict[str, Any], rest: dict[str, Any]) -> None:
     """A line's message fields into the message's bag (``null`` markers joined)."""
-    nulls = sorted({*(bag.get(NULLS) or ()), *(rest.pop(NULLS, None) or ())})
+    nulls = sorted({*(bag.get(NULLS_MARKER) or ()), *(rest.pop(NULLS_MARKER, None) or ())})
     bag.update(rest)
     if nulls:
-        bag[NULLS] = nulls
+        bag[NULLS_MARKER] = nulls

@@ -24,6 +24,7 @@ from chatcodec._providers.ollama.media import encode_image
 from chatcodec._providers.ollama.parts import encode_call, encode_part
 from chatcodec._providers.ollama.response import encode_end, encode_head
 from chatcodec._providers.ollama.usage import encode_usage
+from chatcodec.codec_kit import report_after_error, restore_fields
 from chatcodec.contract import (
     AnyStreamRecord,
     ChoiceMetadataRecord,
@@ -47,8 +48,6 @@ from chatcodec.contract import (
     ToolCallEndRecord,
     ToolCallStartRecord,
     UsageRecord,
-    report_after_error,
-    restore_fields,
 )
 
 

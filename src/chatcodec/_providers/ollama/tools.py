@@ -23,16 +23,8 @@ from typing import Any
 
 from chatcodec._providers.families.schema_writing import AS_SENT, json_schema, read_as_sent
 from chatcodec._providers.ollama.markers import KIT, NO_PARAMETERS, PROVIDER
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    as_dict,
-    leftovers,
-    present,
-    unblank_tool_name,
-    unmapped,
-    wire_fields,
-)
+from chatcodec.codec_kit import as_dict, leftovers, present_keys, unblank_tool_name, unmapped_fields, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 
 _EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
 """The canonical default of a tool's ``parameters``."""
@@ -68,7 +60,7 @@ def _decode_function(tool: dict[str, Any]) -> dict[str, Any]:
             bag[AS_SENT] = True
     elif "parameters" not in function:
         bag[NO_PARAMETERS] = True
-    rest = unmapped(function, ("name", *present(function, "description", "parameters")))
+    rest = unmapped_fields(function, ("name", *present_keys(function, "description", "parameters")))
     if rest:
         bag["function"] = rest
     return KIT.attach(canonical, bag)

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.ollama.markers import KIT
-from chatcodec.contract import EncodeContext, wire_fields
+from chatcodec.codec_kit import wire_fields
+from chatcodec.contract import EncodeContext
 
 COUNTS = (("prompt_eval_count", "input_tokens"), ("eval_count", "output_tokens"))
 """Wire count -> canonical count."""

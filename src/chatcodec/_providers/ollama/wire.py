@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, constrained, discriminator, is_dict, tag, wire_shape
+from chatcodec.codec_kit import as_dict, constrained, is_dict, union_discriminator, union_tag, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -88,7 +88,8 @@ def _tool_tag(value: Any) -> str:
 
 
 Tool = Annotated[
-    Annotated[FunctionTool, tag("function")] | Annotated[dict[str, Any], tag("other")], discriminator(_tool_tag)
+    Annotated[FunctionTool, union_tag("function")] | Annotated[dict[str, Any], union_tag("other")],
+    union_discriminator(_tool_tag),
 ]
 """A function tool, or any other object (kept whole: ``Tool.Type`` is free text in the Go types)."""
 
@@ -172,7 +173,7 @@ def is_error_body(payload: object) -> bool:
 def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked as ``shape`` (:class:`Request`, :class:`Response`,
     :class:`ErrorBody`; errors carry wire paths), as a plain dict."""
-    from chatcodec.contract import validate_with
+    from chatcodec.codec_kit import validate_with
 
     checked = as_dict(validate_with(_adapter(shape), payload, title))
     assert checked is not None  # every shape here is a TypedDict
@@ -181,7 +182,7 @@ def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
 
 def validated_messages(messages: object, title: str) -> list[dict[str, Any]]:
     """A stored list of messages checked as :class:`Message` shapes."""
-    from chatcodec.contract import validate_with
+    from chatcodec.codec_kit import validate_with
 
     checked: list[dict[str, Any]] = validate_with(_adapter(list[Message]), messages, title)
     return checked

@@ -45,15 +45,7 @@ from chatcodec._providers.openai_chat.tool_calls import (
     plain_call_wire,
     write_calls,
 )
-from chatcodec.contract import (
-    PLAIN_MESSAGE,
-    PLAIN_TEXT,
-    PLAIN_TOOL_USE,
-    as_dict,
-    as_list,
-    leftovers,
-    wire_fields,
-)
+from chatcodec.codec_kit import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_USE, as_dict, as_list, leftovers, wire_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS
 from chatcodec._providers.openai_chat.markers import KIT
-from chatcodec.contract import as_dict, as_list, decode_cache_control, encode_cache_control
+from chatcodec.codec_kit import as_dict, as_list, decode_cache_control, encode_cache_control
 
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps

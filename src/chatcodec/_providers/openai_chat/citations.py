@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.families.openai.citation_keys import ORDER, in_order, keys_order
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps

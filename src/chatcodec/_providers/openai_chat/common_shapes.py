@@ -20,7 +20,7 @@ from __future__ import annotations
 from pydantic_core import core_schema as cs
 
 from chatcodec._providers.openai_chat import wire
-from chatcodec.contract import closed_schema, shape_fields
+from chatcodec.codec_kit import closed_schema, shape_fields
 
 IMAGE_DETAILS = ("auto", "low", "high")
 """The image ``detail`` values canonical has (``ImagePart.detail``): a part with another
@@ -51,7 +51,7 @@ SDK_NULLS = ("refusal", "function_call", "annotations", "audio")
 """What the OpenAI SDK's ``ChatCompletionMessage.model_dump()`` adds to an assistant message
 it appends to the history, all ``null`` (and ``"name": null`` on any message): taken by the
 closed schema as ``null`` only, which the reader keeps as spelling whatever their order
-(:data:`~chatcodec._providers.kit.NULLS`, sorted), as after the full validation."""
+(:data:`~chatcodec._providers.kit.bags.NULLS_MARKER`, sorted), as after the full validation."""
 
 
 def _message(shape: type, required: dict[str, cs.CoreSchema]) -> cs.CoreSchema:

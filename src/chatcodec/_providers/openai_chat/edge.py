@@ -35,6 +35,7 @@ from chatcodec._providers.openai_chat.rules import SAMPLING_RANGES
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 from chatcodec._providers.openai_chat.stream_framing import FRAMING
+from chatcodec.codec_kit import as_dict, count_written, read_data_ids, read_nested_error, sdk_kinds
 from chatcodec.contract import (
     Call,
     Detection,
@@ -46,11 +47,6 @@ from chatcodec.contract import (
     SamplingRange,
     Upstream,
     UpstreamModels,
-    as_dict,
-    count_of,
-    read_data_ids,
-    read_nested_error,
-    sdk_kinds,
 )
 
 
@@ -62,7 +58,7 @@ def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, s
     include_usage = (as_dict(payload.get("stream_options")) or {}).get("include_usage") is True
     options = {"include_usage": include_usage}
     named = model if isinstance(model, str) else None
-    return Call(payload, named, stream, "sse", options, choices=count_of(payload.get("n")))
+    return Call(payload, named, stream, "sse", options, choices=count_written(payload.get("n")))
 
 
 def upstream_body(body: dict[str, Any], stream: bool) -> dict[str, Any]:

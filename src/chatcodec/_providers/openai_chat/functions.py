@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.openai_chat.markers import KIT
-from chatcodec.contract import as_list, compact_json, is_dict, leftovers, loads, unmapped
+from chatcodec.codec_kit import as_list, compact_json, is_dict, leftovers, read_json_text, unmapped_fields
 
 FUNCTION_CALL = "_function_call"
 FUNCTION_RESULT = "_function"
@@ -112,7 +112,7 @@ def encode_arguments(part: Mapping[str, Any]) -> str | dict[str, Any]:
     if KIT.marker(part.get("provider_metadata"), ARGUMENTS) != "object":
         return arguments
     try:
-        parsed: object = loads(arguments)
+        parsed: object = read_json_text(arguments)
     except (ValueError, RecursionError):
         return arguments
     return parsed if is_dict(parsed) else arguments
@@ -128,7 +128,7 @@ def decode_function_call(function_call: Mapping[str, Any], ids: CallIds) -> dict
         "name": function_call["name"],
         "arguments": arguments,
     }
-    rest = unmapped(function_call, ("name", "arguments"))
+    rest = unmapped_fields(function_call, ("name", "arguments"))
     if rest:
         bag["function"] = rest
     return KIT.attach(part, bag)

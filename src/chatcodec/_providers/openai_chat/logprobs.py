@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat.markers import PROVIDER
-from chatcodec.contract import as_dict, as_list, put_logprobs, read_token_logprobs, write_token_logprobs
+from chatcodec.codec_kit import as_dict, as_list, put_logprobs, read_token_logprobs, write_token_logprobs
 
 if TYPE_CHECKING:
     from chatcodec import TokenLogprob

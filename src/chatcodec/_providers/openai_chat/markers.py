@@ -103,7 +103,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "openai-chat"
 """Registry name of this wire format and key of its ``provider_metadata`` bags."""

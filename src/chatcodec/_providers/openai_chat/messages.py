@@ -40,7 +40,7 @@ from chatcodec._providers.openai_chat.null_spelling import (
     spelled_nulls,
     with_own_fields,
 )
-from chatcodec.contract import NULLS, PLAIN_MESSAGE, leftovers, present
+from chatcodec.codec_kit import NULLS_MARKER, PLAIN_MESSAGE, leftovers, present_keys
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
@@ -104,11 +104,11 @@ def _decode_plain(message: dict[str, Any], spelled: bool = True) -> dict[str, An
     canonical: dict[str, Any] = {"role": message["role"], "content": parts.decode_parts(message["content"])}
     if len(message) == 3 and "name" in message and message["name"] is None:  # an SDK dump's
         if spelled:
-            canonical["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+            canonical["provider_metadata"] = {PROVIDER: {NULLS_MARKER: ["name"]}}
         return canonical
     if isinstance(message.get("name"), str):
         canonical["name"] = message["name"]
-    bag = nulls_as_spelling(leftovers(message, ("role", "content", *present(message, "name"))))
+    bag = nulls_as_spelling(leftovers(message, ("role", "content", *present_keys(message, "name"))))
     cache_control.take(bag, canonical)
     return KIT.attach(canonical, bag)
 
@@ -125,7 +125,7 @@ def _decode_tool_result(message: dict[str, Any], spelled: bool = True) -> dict[s
         read = content if type(content) is str else parts.decode_parts(content)
         result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": read}
         if spelled:
-            result["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+            result["provider_metadata"] = {PROVIDER: {NULLS_MARKER: ["name"]}}
         return result
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
     bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))

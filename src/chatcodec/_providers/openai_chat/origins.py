@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.contract import Origin, Steps, as_list, is_dict
+from chatcodec.codec_kit import Origin, as_list, is_dict
+from chatcodec.contract import Steps
 
 _RESULT_ROLES = ("tool", "function")
 

@@ -41,7 +41,7 @@ from chatcodec._providers.openai_chat.server_media import (
     video_document,
     video_target,
 )
-from chatcodec.contract import PLAIN_TEXT, as_dict, encode_cache_control, leftovers, unmapped, wire_fields
+from chatcodec.codec_kit import PLAIN_TEXT, as_dict, encode_cache_control, leftovers, unmapped_fields, wire_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import EncodeContext, LossRecorder, Steps
@@ -147,7 +147,7 @@ def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
     if image_url.get("detail") in IMAGE_DETAILS:  # "original" and future values stay in the bag
         canonical["detail"] = image_url["detail"]
         mapped.append("detail")
-    decoded = _finish(canonical, part, ("type", "image_url"), image_url=unmapped(image_url, mapped))
+    decoded = _finish(canonical, part, ("type", "image_url"), image_url=unmapped_fields(image_url, mapped))
     return _mark(decoded, STORAGE_URL, scheme)
 
 
@@ -155,7 +155,7 @@ def _decode_audio(part: dict[str, Any]) -> dict[str, Any]:
     audio: dict[str, Any] = part["input_audio"]
     media_type = compat.media_type_for_audio_format(audio["format"])
     source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
-    nested = unmapped(audio, ("data", "format"))
+    nested = unmapped_fields(audio, ("data", "format"))
     canonical = _finish({"type": "audio", "source": source}, part, ("type", "input_audio"), input_audio=nested)
     if compat.audio_format_from_media_type(media_type) != audio["format"]:  # "mpeg" would come back as "mp3"
         canonical.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER]["_format"] = audio["format"]
@@ -169,7 +169,7 @@ def _decode_video(part: dict[str, Any]) -> dict[str, Any]:
         return opaque(part)
     source, scheme = _media_source(url)
     canonical: dict[str, Any] = {"type": "video", "source": source}
-    decoded = _finish(canonical, part, ("type", "video_url"), video_url=unmapped(video_url, ("url",)))
+    decoded = _finish(canonical, part, ("type", "video_url"), video_url=unmapped_fields(video_url, ("url",)))
     return _mark(_mark(decoded, VIDEO_URL, True), STORAGE_URL, scheme)
 
 
@@ -195,7 +195,7 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
     if "filename" in file:
         canonical["filename"] = file["filename"]
         mapped.append("filename")
-    decoded = _finish(canonical, part, ("type", "file"), file=unmapped(file, mapped))
+    decoded = _finish(canonical, part, ("type", "file"), file=unmapped_fields(file, mapped))
     if "file_data" in file and "filename" not in file:  # written back without one (see write_filename)
         decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][NO_FILENAME] = True
     return decoded

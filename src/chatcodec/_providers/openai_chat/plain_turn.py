@@ -15,7 +15,7 @@ from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.tool_calls import plain_call
-from chatcodec.contract import NULLS
+from chatcodec.codec_kit import NULLS_MARKER
 
 _PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
 _PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
@@ -64,10 +64,10 @@ def read_plain_turn(message: Mapping[str, Any], closed: bool = False, spelled: b
         nulls = None
     if "content" not in message:
         canonical["provider_metadata"] = {
-            PROVIDER: {"_content": "absent", NULLS: nulls} if nulls else {"_content": "absent"}
+            PROVIDER: {"_content": "absent", NULLS_MARKER: nulls} if nulls else {"_content": "absent"}
         }
     elif nulls:
-        canonical["provider_metadata"] = {PROVIDER: {NULLS: nulls}}
+        canonical["provider_metadata"] = {PROVIDER: {NULLS_MARKER: nulls}}
     return canonical
 
 

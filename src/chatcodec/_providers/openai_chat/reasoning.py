@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec import PayloadError
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX
-from chatcodec.contract import absent_keys, as_dict, as_list, leftovers, path, wire_fields
+from chatcodec.codec_kit import absent_keys, as_dict, as_list, json_path_of, leftovers, wire_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import EncodeContext, LossRecorder, Steps
@@ -277,7 +277,7 @@ def option(context: EncodeContext, at: Steps) -> str | None:
         return CONTENT  # set by the named server, not the caller (servers.prepare)
     if value in FIELDS:
         return value
-    raise PayloadError(f"reasoning_field must be one of {', '.join(FIELDS)}, not {value!r}", path(*at))
+    raise PayloadError(f"reasoning_field must be one of {', '.join(FIELDS)}, not {value!r}", json_path_of(*at))
 
 
 def output_option(context: EncodeContext, at: Steps) -> str | None:
@@ -327,7 +327,7 @@ class ReasoningWriter:
         if field == BLOCKS:
             self._blocks.append(block_entry(part, bag, self._losses, at))
         elif self._output and field in STRING_FIELDS and claude_thinking(part):
-            self._add_string(field, text, path(*at))  # the text where clients read it, the block beside it
+            self._add_string(field, text, json_path_of(*at))  # the text where clients read it, the block beside it
             self._blocks.append(block_entry(part, bag, self._losses, at))
         elif field == DETAILS and bag.get("field") == DETAILS:
             self._details.append(_own_detail(part, bag, self._losses, at))
@@ -336,7 +336,7 @@ class ReasoningWriter:
             entries = _foreign_entries(part)
             self._details.extend({**entry, "index": first + count} for count, entry in enumerate(entries))
         else:
-            self._add_string(field, text, path(*at))
+            self._add_string(field, text, json_path_of(*at))
             _carry_nothing_else(part, field, self._losses, at)
             unsigned = part.get("signature") is None and part.get("encrypted") is None  # else reported above
             if (

@@ -46,7 +46,7 @@ from chatcodec._providers.openai_chat.request_fields import (
 )
 from chatcodec._providers.openai_chat.wire import Request
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, messages_adapter, request_adapter
-from chatcodec.contract import (
+from chatcodec.codec_kit import (
     absent_keys,
     as_dict,
     history_for,

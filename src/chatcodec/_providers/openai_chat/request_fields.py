@@ -14,16 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 from chatcodec._providers.openai_chat import settings, tools
-from chatcodec.contract import (
-    ABSENT,
-    DecodeContext,
+from chatcodec.codec_kit import (
+    ABSENT_MARKER,
     as_count,
     as_sampling_number,
     mark_integers,
-    present,
+    present_keys,
     read_logprob_settings,
     read_tier,
 )
+from chatcodec.contract import DecodeContext
 
 SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
 """Fields with the same name and value in canonical (``model`` first)."""
@@ -42,7 +42,7 @@ Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContex
 def _decode_same_name(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
-    keys = present(wire, *_SAME_KEYS)
+    keys = present_keys(wire, *_SAME_KEYS)
     if _SAMPLING_KEYS.isdisjoint(keys):  # an agent's request: a model, maybe a seed or a stream flag
         for key in keys:
             data[key] = wire[key]
@@ -179,7 +179,7 @@ def _decode_stream_options(
     if wire.get("stream") is not True:
         return []
     if STREAM_OPTIONS not in wire:
-        bag[ABSENT] = [STREAM_OPTIONS]
+        bag[ABSENT_MARKER] = [STREAM_OPTIONS]
         return []
     options = wire[STREAM_OPTIONS]
     return [STREAM_OPTIONS] if options == ASK_FOR_USAGE and type(options["include_usage"]) is bool else []

@@ -39,7 +39,15 @@ from chatcodec._providers.openai_chat.logprobs import (
 from chatcodec._providers.openai_chat.markers import KIT
 from chatcodec._providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, response_adapter
-from chatcodec.contract import NOW, absent_keys, leftovers, mark_absent, present, report_invented, wire_fields
+from chatcodec.codec_kit import (
+    INVENTED_TIME,
+    absent_keys,
+    leftovers,
+    mark_absent,
+    present_keys,
+    report_invented,
+    wire_fields,
+)
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext
@@ -59,7 +67,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
         raise_openai_error(payload, KIT.name)
     validated = fully_validated(response_adapter(), payload, "OpenAI Chat response")
     wire: dict[str, Any] = dict(validated)
-    known = present(wire, "id", "created", "model")
+    known = present_keys(wire, "id", "created", "model")
     data: dict[str, Any] = {key: wire[key] for key in known}
     mapped = ["choices", *known]
     if wire.get("object") == OBJECT:
@@ -82,7 +90,7 @@ def _refused(data: dict[str, Any]) -> None:
     :class:`~chatcodec.ChatResponse` refuses: its path and rule, as decoding to the model
     gives them)."""
     from chatcodec import ChatResponse
-    from chatcodec.contract import validate_canonical
+    from chatcodec.codec_kit import validate_canonical
 
     validate_canonical(ChatResponse, data)
 
@@ -91,7 +99,7 @@ def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     """One wire choice as a canonical choice dict."""
     message = decode_assistant(choice["message"], response=True)
     canonical: dict[str, Any] = {"index": choice["index"], "message": message}
-    bag = leftovers(choice, ("index", "message", *present(choice, "finish_reason")))
+    bag = leftovers(choice, ("index", "message", *present_keys(choice, "finish_reason")))
     content = message["content"]
     has_calls = content.__class__ is list and any(part["type"] == "tool_use" for part in content)
     finish_reason = decode_finish_reason(choice.get("finish_reason"), bag, has_tool_calls=has_calls)
@@ -122,7 +130,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
             wire[key] = value
         elif key not in left_out and key not in wire:
             wire[key] = int(time.time()) if key == "created" else default
-            report_invented(losses, (key,), key, OWNER, NOW if key == "created" else default)
+            report_invented(losses, (key,), key, OWNER, INVENTED_TIME if key == "created" else default)
     if "object" not in wire and "object" not in left_out:
         wire["object"] = OBJECT
     wire["choices"] = [

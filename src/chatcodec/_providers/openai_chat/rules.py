@@ -25,17 +25,8 @@ from chatcodec._providers.families.openai.model_rules import (
     drop_sampling_beside_reasoning,
     minimal_for_none,
 )
-from chatcodec.contract import (
-    ModelFamily,
-    ProviderRules,
-    RequiredField,
-    RuleCall,
-    SamplingRange,
-    TargetRule,
-    as_dict,
-    as_list,
-    range_rule,
-)
+from chatcodec.codec_kit import as_dict, as_list, range_rule
+from chatcodec.contract import ModelFamily, ProviderRules, RequiredField, RuleCall, SamplingRange, TargetRule
 
 VERSION = "v1"
 """The one Chat Completions API version."""

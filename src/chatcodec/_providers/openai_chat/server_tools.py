@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.openai_chat.markers import KIT
-from chatcodec.contract import as_dict, as_list, compact_json, loads
+from chatcodec.codec_kit import as_dict, as_list, compact_json, read_json_text
 
 FIELDS = "provider_specific_fields"
 """litellm's message key for provider data."""
@@ -100,7 +100,7 @@ def server_call(call: Mapping[str, Any], position: int) -> dict[str, Any] | None
     if set(function) != {"name", "arguments"} or not isinstance(name, str) or not isinstance(arguments, str):
         return None
     try:
-        parsed: object = loads(arguments)
+        parsed: object = read_json_text(arguments)
     except (ValueError, RecursionError):
         return None
     tool_input = as_dict(parsed)

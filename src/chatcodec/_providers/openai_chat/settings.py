@@ -21,7 +21,7 @@ from chatcodec._providers.families.schema_writing import (
     openai_format_as_sent,
     openai_strict_schema,
 )
-from chatcodec.contract import as_dict, effort_word, present, reasoning_for_effort, unmapped
+from chatcodec.codec_kit import as_dict, effort_word, present_keys, reasoning_for_effort, unmapped_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
@@ -78,13 +78,13 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
         return  # another shape: kept in the request's leftovers
     canonical: dict[str, Any] = {"type": wire_format["type"]}
     if wire_format["type"] != "json_schema":  # a json_schema beside another type is kept as it came
-        extra = unmapped(wire_format, ("type",))
+        extra = unmapped_fields(wire_format, ("type",))
     else:
-        extra = unmapped(wire_format, ("type", "json_schema"))
+        extra = unmapped_fields(wire_format, ("type", "json_schema"))
         schema: dict[str, Any] = wire_format["json_schema"]
-        keys = ["name", *present(schema, "description", "schema", "strict")]
+        keys = ["name", *present_keys(schema, "description", "schema", "strict")]
         canonical.update((("json_schema" if key == "schema" else key), schema[key]) for key in keys)
-        schema_rest = unmapped(schema, keys)
+        schema_rest = unmapped_fields(schema, keys)
         if schema_rest:
             extra["json_schema"] = schema_rest
     if extra:

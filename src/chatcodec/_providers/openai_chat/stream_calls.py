@@ -12,7 +12,8 @@ from chatcodec._providers.openai_chat import thought_signatures
 from chatcodec._providers.openai_chat.logprobs import read_choice_logprobs
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.tool_calls import decode_tool_call
-from chatcodec.contract import PartBuilder, as_dict, leftovers, mark_absent
+from chatcodec.codec_kit import as_dict, leftovers, mark_absent
+from chatcodec.contract import PartBuilder
 
 
 class CustomCall:

@@ -13,7 +13,8 @@ from typing import Any
 from chatcodec import StreamError
 from chatcodec._providers.openai_chat.logprobs import NO_REFUSAL, join_logprobs, lacks_refusal
 from chatcodec._providers.openai_chat.stream_calls import CustomCall, text_tokens
-from chatcodec.contract import PartBuilder, as_list
+from chatcodec.codec_kit import as_list
+from chatcodec.contract import PartBuilder
 
 CONTINUED_REASONING = ("reasoning_content", "reasoning")
 """The reasoning fields a one-field delta may continue (:func:`continued_reasoning`)."""

@@ -16,7 +16,8 @@ from pydantic_core import core_schema as cs
 from chatcodec import StreamError, ValidationError
 from chatcodec._providers.openai_chat import wire
 from chatcodec._providers.openai_chat.wire_validators import chunk_adapter
-from chatcodec.contract import ErrorRecord, as_dict, closed_schema, unwritable_number, validate_with
+from chatcodec.codec_kit import as_dict, closed_schema, unwritable_number, validate_with
+from chatcodec.contract import ErrorRecord
 
 if TYPE_CHECKING:
     from chatcodec import PartEvent, Usage

@@ -62,23 +62,25 @@ from chatcodec._providers.openai_chat.stream_choice import ChoiceState, continue
 from chatcodec._providers.openai_chat.stream_chunk import error_event, part_event, usage_model, validated_chunk
 from chatcodec._providers.openai_chat.stream_keys import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec._providers.openai_chat.usage import decode_usage
-from chatcodec.contract import (
-    AnyStreamRecord,
-    DecodeContext,
+from chatcodec.codec_kit import (
     FeedByReading,
-    PartBuilder,
-    StreamBuilder,
-    ThinkingDeltaRecord,
-    ThinkingSignatureDeltaRecord,
     as_dict,
     as_list,
     mark_absent,
     plain_usage,
     read_event,
     read_in_batches,
-    read_one,
+    read_one_event,
 )
-from chatcodec.contract import leftovers as rest
+from chatcodec.codec_kit import leftovers as rest
+from chatcodec.contract import (
+    AnyStreamRecord,
+    DecodeContext,
+    PartBuilder,
+    StreamBuilder,
+    ThinkingDeltaRecord,
+    ThinkingSignatureDeltaRecord,
+)
 
 _CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
 _DELTA_KEY_SET = frozenset(DELTA_KEYS)
@@ -134,7 +136,7 @@ class StreamDecoder(FeedByReading):
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamRecord]:
         """The canonical events for one chunk (:meth:`read` of it, without the batching)."""
-        read_one(event, self._count + 1, self._read_batch, self.builder)
+        read_one_event(event, self._count + 1, self._read_batch, self.builder)
         return self.builder.take_events()
 
     def _read_batch(self, events: Iterable[dict[str, Any]], first: int) -> int:

@@ -42,8 +42,18 @@ from chatcodec._providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import message_fields
 from chatcodec._providers.openai_chat.stream_keys import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec._providers.openai_chat.usage import encode_usage, merged_usage
+from chatcodec.codec_kit import (
+    INVENTED_TIME,
+    absent_keys,
+    as_dict,
+    is_marker,
+    read_options,
+    report_after_error,
+    report_invented,
+    wire_fields,
+    wire_key,
+)
 from chatcodec.contract import (
-    NOW,
     AnyStreamRecord,
     ChoiceMetadataRecord,
     EncodeContext,
@@ -64,14 +74,6 @@ from chatcodec.contract import (
     ToolCallEndRecord,
     ToolCallStartRecord,
     UsageRecord,
-    absent_keys,
-    as_dict,
-    is_marker,
-    read_options,
-    report_after_error,
-    report_invented,
-    wire_fields,
-    wire_key,
 )
 
 if TYPE_CHECKING:
@@ -192,7 +194,7 @@ class StreamEncoder:
                 base[key] = value
             elif key not in left_out:
                 base[key] = int(time.time()) if key == "created" else default
-                report_invented(self._losses, (*at, key), key, _OWNER, NOW if key == "created" else default)
+                report_invented(self._losses, (*at, key), key, _OWNER, INVENTED_TIME if key == "created" else default)
         if "object" in left_out:
             del base["object"]
         self._base = base
@@ -297,7 +299,7 @@ class StreamEncoder:
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
         if not self._started and (self._choices or self._written or self._usage is not None):
             for key, default in _PLACEHOLDERS:  # no start event: every chunk had the placeholders
-                report_invented(self._losses, (key,), key, _OWNER, NOW if key == "created" else default)
+                report_invented(self._losses, (key,), key, _OWNER, INVENTED_TIME if key == "created" else default)
         # a started answer that said nothing is still one chunk: a stream of none is no answer
         said = [self._delta(0, {})] if self._started and not self._written and self._usage is None else []
         if self._usage is None or self._include_usage is False:

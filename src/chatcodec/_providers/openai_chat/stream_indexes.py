@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 
 class _ChoiceState(Protocol):

@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec._providers.openai_chat import reasoning, stream_indexes
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec.codec_kit import as_list, wire_fields
 from chatcodec.contract import (
     Steps,
     ThinkingDeltaRecord,
     ThinkingEndRecord,
     ThinkingSignatureDeltaRecord,
     ThinkingStartRecord,
-    as_list,
-    wire_fields,
 )
 
 if TYPE_CHECKING:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from chatcodec.contract import Location, Structure, ToolStep, Turn, as_dict, as_list, role_at
+from chatcodec.codec_kit import as_dict, as_list, role_at
+from chatcodec.contract import Location, Structure, ToolStep, Turn
 
 
 def tool_steps(message: Mapping[str, Any], turn: int, where: Location) -> Iterator[ToolStep]:

@@ -22,7 +22,7 @@ from chatcodec._providers.families.google.thought_signatures import (
     attach_signature,
     split_signature,
 )
-from chatcodec.contract import as_dict
+from chatcodec.codec_kit import as_dict
 
 __all__ = ["GEMINI", "GEMINI_KEY", "attach_signature", "split_signature", "take_signature", "write_signature"]
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat import cache_control, functions, parts, thought_signatures
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX, opaque
-from chatcodec.contract import (
+from chatcodec.codec_kit import (
     COMMON_TOOL_NAMES,
     PLAIN_TOOL_USE,
     absent_keys,
@@ -19,7 +19,7 @@ from chatcodec.contract import (
     leftovers,
     mark_absent,
     tool_name,
-    unmapped,
+    unmapped_fields,
     wire_fields,
 )
 
@@ -50,7 +50,7 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
         bag[SDK_INDEX] = bag.pop("index")
     arguments = functions.decode_arguments(function, bag)
     part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
-    function_rest = unmapped(function, ("name", "arguments"))
+    function_rest = unmapped_fields(function, ("name", "arguments"))
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, call, "type")
@@ -86,7 +86,7 @@ def decode_custom_call(call: Mapping[str, Any]) -> dict[str, Any]:
         "arguments": custom.get("input", ""),
         "kind": "custom",
     }
-    custom_rest = unmapped(custom, ("name", "input"))
+    custom_rest = unmapped_fields(custom, ("name", "input"))
     if custom_rest:
         bag["custom"] = custom_rest
     mark_absent(bag, custom, "input")

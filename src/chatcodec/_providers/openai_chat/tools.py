@@ -27,16 +27,16 @@ from chatcodec._providers.families.schema_writing import (
 from chatcodec._providers.openai_chat import cache_control
 from chatcodec._providers.openai_chat import wire as shapes
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
-from chatcodec.contract import (
+from chatcodec.codec_kit import (
     COMMON_TOOL_NAMES,
     absent_keys,
     as_dict,
     leftovers,
     mark_absent,
-    present,
+    present_keys,
     shape_fields,
     tool_name,
-    unmapped,
+    unmapped_fields,
     wire_fields,
 )
 
@@ -123,12 +123,12 @@ def _decode_function_tool(tool: dict[str, Any], exact: bool, asked: bool = True)
         and None not in function.values()
     ):  # every key mapped and nothing for a bag: what the steps below give it, at a fifth of the cost
         return {"type": "function", **function}
-    mapped = ["name", *present(function, "description", "parameters", "strict")]
+    mapped = ["name", *present_keys(function, "description", "parameters", "strict")]
     definition = {"type": "function", **{key: function[key] for key in mapped}}
     if "parameters" not in definition:
         definition["parameters"] = _default_parameters()
     bag = leftovers(tool, ("type", "function"))
-    function_rest = unmapped(function, mapped)
+    function_rest = unmapped_fields(function, mapped)
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, function, "parameters")

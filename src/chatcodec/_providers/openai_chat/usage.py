@@ -18,7 +18,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat.markers import KIT
-from chatcodec.contract import absent_keys, as_dict, leftovers, mark_absent, report_invented, unmapped, wire_fields
+from chatcodec.codec_kit import (
+    absent_keys,
+    as_dict,
+    leftovers,
+    mark_absent,
+    report_invented,
+    unmapped_fields,
+    wire_fields,
+)
 
 if TYPE_CHECKING:
     from chatcodec.contract import EncodeContext
@@ -57,7 +65,7 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
         mapped.append(details_key)
         taken = [wire_key for wire_key, _ in pairs if isinstance(details.get(wire_key), int)]
         canonical.update((key, details[wire_key]) for wire_key, key in pairs if wire_key in taken)
-        details_rest = unmapped(details, taken)
+        details_rest = unmapped_fields(details, taken)
         if taken and not details_rest:
             continue
         if _all_zero(details_rest):

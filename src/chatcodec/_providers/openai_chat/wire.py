@@ -20,7 +20,16 @@ from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, constrained, discriminator, is_dict, stands_for, tag, tagged, wire_shape
+from chatcodec.codec_kit import (
+    as_dict,
+    constrained,
+    is_dict,
+    stands_for,
+    tagged,
+    union_discriminator,
+    union_tag,
+    wire_shape,
+)
 
 NonEmpty = Annotated[str, constrained(min_length=1)]
 """Text the canonical model requires to be non-empty (URLs, file ids, tool names)."""
@@ -136,11 +145,11 @@ class UnknownPart(TypedDict):
 
 
 UserPart = Annotated[
-    Annotated[TextPart, tag("text")]
-    | Annotated[ImagePart, tag("image_url")]
-    | Annotated[AudioPart, tag("input_audio")]
-    | Annotated[FilePart, tag("file")]
-    | Annotated[UnknownPart, tag("unknown")],
+    Annotated[TextPart, union_tag("text")]
+    | Annotated[ImagePart, union_tag("image_url")]
+    | Annotated[AudioPart, union_tag("input_audio")]
+    | Annotated[FilePart, union_tag("file")]
+    | Annotated[UnknownPart, union_tag("unknown")],
     tagged(("text", "image_url", "input_audio", "file")),
 ]
 
@@ -151,10 +160,10 @@ through) is validated as strictly as in a user message: a bad one is refused at 
 never a ``KeyError`` from the decoder."""
 
 AssistantPart = Annotated[
-    Annotated[TextPart, tag("text")]
-    | Annotated[RefusalPart, tag("refusal")]
-    | Annotated[ThinkingPart, tag("thinking")]
-    | Annotated[UnknownPart, tag("unknown")],
+    Annotated[TextPart, union_tag("text")]
+    | Annotated[RefusalPart, union_tag("refusal")]
+    | Annotated[ThinkingPart, union_tag("thinking")]
+    | Annotated[UnknownPart, union_tag("unknown")],
     tagged(("text", "refusal", "thinking")),
 ]
 
@@ -202,8 +211,8 @@ def _tool_call_tag(value: Any) -> str:
 
 
 AnyToolCall = Annotated[
-    Annotated[ToolCall, tag("function")] | Annotated[UnknownToolCall, tag("unknown")],
-    discriminator(_tool_call_tag),
+    Annotated[ToolCall, union_tag("function")] | Annotated[UnknownToolCall, union_tag("unknown")],
+    union_discriminator(_tool_call_tag),
 ]
 
 
@@ -244,7 +253,7 @@ class RedactedThinkingBlock(TypedDict):
 
 
 AnyThinkingBlock = Annotated[
-    Annotated[ThinkingBlock, tag("thinking")] | Annotated[RedactedThinkingBlock, tag("redacted_thinking")],
+    Annotated[ThinkingBlock, union_tag("thinking")] | Annotated[RedactedThinkingBlock, union_tag("redacted_thinking")],
     tagged(("thinking", "redacted_thinking"), fallback="thinking"),
 ]
 """A ``thinking_blocks`` entry (another ``type`` is refused as not ``thinking``)."""
@@ -327,13 +336,13 @@ class UnknownRoleMessage(TypedDict):
 
 
 Message = Annotated[
-    Annotated[SystemMessage, tag("system")]
-    | Annotated[SystemMessage, tag("developer")]
-    | Annotated[UserMessage, tag("user")]
-    | Annotated[AssistantMessage, tag("assistant")]
-    | Annotated[ToolMessage, tag("tool")]
-    | Annotated[FunctionMessage, tag("function")]
-    | Annotated[UnknownRoleMessage, tag("unknown")],
+    Annotated[SystemMessage, union_tag("system")]
+    | Annotated[SystemMessage, union_tag("developer")]
+    | Annotated[UserMessage, union_tag("user")]
+    | Annotated[AssistantMessage, union_tag("assistant")]
+    | Annotated[ToolMessage, union_tag("tool")]
+    | Annotated[FunctionMessage, union_tag("function")]
+    | Annotated[UnknownRoleMessage, union_tag("unknown")],
     tagged(ROLES, key="role"),
 ]
 
@@ -366,7 +375,7 @@ class UnknownTool(TypedDict):
 
 
 Tool = Annotated[
-    Annotated[FunctionTool, tag("function")] | Annotated[UnknownTool, tag("unknown")],
+    Annotated[FunctionTool, union_tag("function")] | Annotated[UnknownTool, union_tag("unknown")],
     tagged(("function",)),
 ]
 
@@ -395,7 +404,7 @@ class OtherToolChoice(TypedDict):
 ToolChoice = (
     Literal["none", "auto", "required"]
     | Annotated[
-        Annotated[NamedToolChoice, tag("function")] | Annotated[OtherToolChoice, tag("unknown")],
+        Annotated[NamedToolChoice, union_tag("function")] | Annotated[OtherToolChoice, union_tag("unknown")],
         tagged(("function",)),
     ]
 )
@@ -437,10 +446,10 @@ def _response_format_tag(value: Any) -> str:
 
 
 ResponseFormat = Annotated[
-    Annotated[JsonSchemaFormat, tag("json_schema")]
-    | Annotated[SimpleFormat, tag("simple")]
-    | Annotated[OtherFormat, tag("unknown")],
-    discriminator(_response_format_tag),
+    Annotated[JsonSchemaFormat, union_tag("json_schema")]
+    | Annotated[SimpleFormat, union_tag("simple")]
+    | Annotated[OtherFormat, union_tag("unknown")],
+    union_discriminator(_response_format_tag),
 ]
 
 

@@ -39,7 +39,7 @@ def messages_adapter() -> TypeAdapter[list[Message]]:
 def fully_validated(adapter: TypeAdapter[ShapeT], payload: object, title: str) -> ShapeT:
     """``payload`` validated by a full wire ``adapter`` (errors name the wire path and
     rule), its ``Any`` values then checked as JSON values (:func:`json_adapter`)."""
-    from chatcodec.contract import validate_with
+    from chatcodec.codec_kit import validate_with
 
     validated = validate_with(adapter, payload, title)
     validate_with(json_adapter(), payload, title)

@@ -50,7 +50,7 @@ from typing import Any, cast
 
 from chatcodec import PayloadError
 from chatcodec._providers.openai_responses.markers import PROVIDER
-from chatcodec.contract import as_dict, holds_a_container, is_dict
+from chatcodec.codec_kit import as_dict, holds_a_container, is_dict
 
 PREFIX = "chatcodec.reasoning.v1:"
 """What a sealed ``encrypted_content`` starts with (OpenAI's own payloads are Fernet

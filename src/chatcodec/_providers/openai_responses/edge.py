@@ -36,6 +36,7 @@ from chatcodec._providers.families.openai.edge import (
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.server import ANSWERING
 from chatcodec._providers.openai_responses.stream_framing import FRAMING
+from chatcodec.codec_kit import as_dict, body_call, read_data_ids, read_nested_error
 from chatcodec.contract import (
     Call,
     CountFront,
@@ -48,10 +49,6 @@ from chatcodec.contract import (
     ModelList,
     Upstream,
     UpstreamModels,
-    as_dict,
-    body_call,
-    read_data_ids,
-    read_nested_error,
 )
 
 

@@ -29,7 +29,8 @@ from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls, is_sealed, unseal
 from chatcodec._providers.openai_responses.markers import CONTENT, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec._providers.openai_responses.parts import ASSISTANT_KINDS, decode_parts, opaque
-from chatcodec.contract import Steps, path, shape_fields, split_fields, unmapped
+from chatcodec.codec_kit import json_path_of, shape_fields, split_fields, unmapped_fields
+from chatcodec.contract import Steps
 
 _noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 
@@ -61,7 +62,7 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
         case "reasoning":
             encrypted = item.get("encrypted_content")
             if is_sealed(encrypted):
-                sealed = unseal(item["encrypted_content"], path(*at, "encrypted_content"))
+                sealed = unseal(item["encrypted_content"], json_path_of(*at, "encrypted_content"))
                 return [] if (calls or SealedCalls()).take(sealed) else [sealed]
             if encrypted and calls is not None:
                 calls.encrypted = True
@@ -140,7 +141,7 @@ def _entry_bag(entry: dict[str, Any], kind: str) -> dict[str, Any]:
         return {}
     bag: dict[str, Any] = {} if kind == "summary" else {KIND: kind}
     default_type = "reasoning_text" if kind == "content" else "summary_text"
-    rest = unmapped(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
+    rest = unmapped_fields(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
     if rest:
         bag["entry"] = rest
     return bag

@@ -31,16 +31,8 @@ from chatcodec._providers.openai_responses.markers import CONTENT, CUSTOM, ITEM,
 from chatcodec._providers.openai_responses.parts import encode_opaque, output_part, part_bag
 from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, note_call_ids
 from chatcodec._providers.openai_responses.tools import SENT_AS_IS, request_tool_name
-from chatcodec.contract import (
-    PLAIN_TEXT,
-    PLAIN_TOOL_USE,
-    LossRecorder,
-    Steps,
-    as_dict,
-    as_list,
-    kept_object,
-    restore_fields,
-)
+from chatcodec.codec_kit import PLAIN_TEXT, PLAIN_TOOL_USE, as_dict, as_list, kept_object, restore_fields
+from chatcodec.contract import LossRecorder, Steps
 
 Part = Mapping[str, Any]
 """A canonical assistant part, as data."""

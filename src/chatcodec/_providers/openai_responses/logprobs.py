@@ -24,7 +24,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._providers.openai_responses.markers import PROVIDER
-from chatcodec.contract import LossRecorder, Steps, as_dict, as_list, read_token_logprobs
+from chatcodec.codec_kit import as_dict, as_list, read_token_logprobs
+from chatcodec.contract import LossRecorder, Steps
 
 LOGPROBS = "logprobs"
 

@@ -75,7 +75,8 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 
 from __future__ import annotations
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, TOOL_ORDER, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, TOOL_ORDER, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "openai-responses"
 """Registry name, and the key of this codec's provider-metadata bags."""

@@ -53,18 +53,8 @@ from chatcodec._providers.openai_responses.parts import (
     opaque,
 )
 from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, note_call_ids
-from chatcodec.contract import (
-    PLAIN_MESSAGE,
-    PLAIN_TEXT,
-    PLAIN_TOOL_RESULT,
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    Steps,
-    restore_fields,
-    shape_fields,
-    split_fields,
-)
+from chatcodec.codec_kit import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT, restore_fields, shape_fields, split_fields
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
 
 _MESSAGE_FIELDS = frozenset(shape_fields(shapes.Message))
 _OUTPUT_FIELDS = frozenset(shape_fields(shapes.CallOutput))

@@ -11,7 +11,8 @@ from typing import Any
 
 from chatcodec._providers.openai_responses.item_reading import is_assistant_kind
 from chatcodec._providers.openai_responses.messages import OUTPUT_KINDS
-from chatcodec.contract import Origin, Steps, as_list, is_dict
+from chatcodec.codec_kit import Origin, as_list, is_dict
+from chatcodec.contract import Steps
 
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:

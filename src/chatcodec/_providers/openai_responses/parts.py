@@ -42,11 +42,8 @@ from chatcodec._providers.families.openai.file_names import write_filename
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
-from chatcodec.contract import (
-    ABSENT,
-    EncodeContext,
-    LossRecorder,
-    Steps,
+from chatcodec.codec_kit import (
+    ABSENT_MARKER,
     absent_keys,
     as_dict,
     as_list,
@@ -55,6 +52,7 @@ from chatcodec.contract import (
     split_fields,
     with_unknown_nulls,
 )
+from chatcodec.contract import EncodeContext, LossRecorder, Steps
 
 _noted = SealedCalls.noted  # bound once: a class attribute is looked up per call
 BREAKPOINT = "prompt_cache_breakpoint"
@@ -248,7 +246,7 @@ def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple
         return None, ()
     canonical: dict[str, Any] = {"type": "image", "source": source}
     if "detail" not in part:  # the SDK requires it; a payload without it gets none back
-        canonical["provider_metadata"] = {PROVIDER: {ABSENT: ["detail"]}}
+        canonical["provider_metadata"] = {PROVIDER: {ABSENT_MARKER: ["detail"]}}
     if part.get("detail") in DETAILS:
         canonical["detail"] = part["detail"]
         mapped = (*mapped, "detail")

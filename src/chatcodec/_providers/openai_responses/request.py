@@ -47,16 +47,13 @@ from chatcodec._providers.openai_responses.rules import note_call_ids
 from chatcodec._providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec._providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec._providers.openai_responses.wire import ITEMS, REQUEST, REQUEST_FRONT, adapted
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
+from chatcodec.codec_kit import (
     as_list,
     as_sampling_number,
-    carries_nothing,
     deeper_than,
     history_for,
     holds_empty_content,
+    is_neutral_setting,
     mark_integers,
     read_tier,
     respell_integers,
@@ -64,6 +61,7 @@ from chatcodec.contract import (
     split_fields,
     write_tier,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""
@@ -229,7 +227,7 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     items = ITEMS.front(messages)
     if items is None:
         from chatcodec import MESSAGES_ADAPTER
-        from chatcodec.contract import validate_with
+        from chatcodec.codec_kit import validate_with
 
         read = decode_messages(ITEMS.adapter(messages, "OpenAI Responses input items"), context)
         validate_with(MESSAGES_ADAPTER, read, "Messages")  # as _held
@@ -243,7 +241,7 @@ def _held(canonical: dict[str, Any]) -> dict[str, Any]:
     from a Python caller), refused here with canonical's error (the codec turns a depth
     error into one at the payload's deepest place), as every decoder refused it before."""
     from chatcodec import ChatRequest
-    from chatcodec.contract import validate_canonical
+    from chatcodec.codec_kit import validate_canonical
 
     validate_canonical(ChatRequest, canonical)
     return canonical
@@ -312,10 +310,10 @@ def _write_identity(request: Mapping[str, Any], wire: dict[str, Any], losses: Lo
 
 def _report_unsent(request: Mapping[str, Any], losses: LossRecorder) -> None:
     """A setting Responses has no field for is reported, unless it says nothing
-    (:func:`~chatcodec._providers.contract.target_rules.carries_nothing`); so are stop sequences."""
+    (:func:`~chatcodec._providers.contract.target_rules.is_neutral_setting`); so are stop sequences."""
     for key in UNSENT_SETTINGS:
         value = request.get(key)
-        if value is not None and not carries_nothing(key, value):
+        if value is not None and not is_neutral_setting(key, value):
             losses.add((key,), key, "Responses has no such request setting", "setting")
     if request.get("stop"):
         losses.add(("stop",), "stop sequences", "Responses has no stop sequences", "setting")

@@ -41,11 +41,8 @@ from chatcodec._providers.openai_responses.logprobs import place_answer_logprobs
 from chatcodec._providers.openai_responses.markers import KIT, SERVER_FIELDS
 from chatcodec._providers.openai_responses.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_responses.wire import RESPONSE, adapted
-from chatcodec.contract import (
-    NOW,
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
+from chatcodec.codec_kit import (
+    INVENTED_TIME,
     absent_keys,
     as_dict,
     mark_absent,
@@ -53,6 +50,7 @@ from chatcodec.contract import (
     restore_fields,
     split_fields,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 OBJECT = "response"
 ANSWER_NAMES: tuple[tuple[str, str], ...] = (("id", "id"), ("created_at", "created"), ("model", "model"))
@@ -88,7 +86,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
         return decode_response_dict(wire)
     # the adapter says why, or takes a value canonical cannot hold (as request._held)
     from chatcodec import ChatResponse
-    from chatcodec.contract import validate_canonical
+    from chatcodec.codec_kit import validate_canonical
 
     canonical = decode_response_dict(adapted(RESPONSE, payload, "OpenAI Responses response"))
     validate_canonical(ChatResponse, canonical)
@@ -147,7 +145,9 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
             # openai-chat's ``created`` is, so a client never reads 1970.
             wire[wire_key] = int(time.time()) if key == "created" else ""
             if served is None or wire_key not in served:  # a server answering gives its own
-                report_invented(losses, (key,), wire_key, "a Responses Response", NOW if key == "created" else "")
+                report_invented(
+                    losses, (key,), wire_key, "a Responses Response", INVENTED_TIME if key == "created" else ""
+                )
     for key, placeholder in PLACEHOLDERS:
         if key not in left_out:
             wire.setdefault(key, placeholder)

@@ -22,7 +22,8 @@ from chatcodec._providers.families.openai.model_rules import (
     drop_sampling_beside_reasoning,
     minimal_for_none,
 )
-from chatcodec.contract import ProviderRules, RuleCall, SamplingRange, TargetRule, ToolIdMapping, as_dict, range_rule
+from chatcodec.codec_kit import ToolIdMapping, as_dict, range_rule
+from chatcodec.contract import ProviderRules, RuleCall, SamplingRange, TargetRule
 
 VERSION = "v1"
 """The one Responses API version."""

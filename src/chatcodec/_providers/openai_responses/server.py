@@ -34,7 +34,7 @@ from chatcodec._providers.openai_responses.carried_reasoning import KEY_OPTION, 
 from chatcodec._providers.openai_responses.carried_reasoning import OPTION as SEALING
 from chatcodec._providers.openai_responses.markers import INSTRUCTIONS, PROVIDER, SERVER_FIELDS
 from chatcodec._providers.openai_responses.request import ENCRYPTED_REASONING
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 PREVIOUS = "previous_response_id"
 """The request field naming the earlier answer a request continues."""

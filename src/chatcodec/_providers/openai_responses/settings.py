@@ -23,10 +23,7 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
 )
 from chatcodec._providers.openai_responses.markers import PROVIDER
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
+from chatcodec.codec_kit import (
     as_dict,
     effort_word,
     kept_object,
@@ -34,8 +31,9 @@ from chatcodec.contract import (
     reasoning_for_effort,
     restore_fields,
     rule_error,
-    unmapped,
+    unmapped_fields,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
 """Responses' efforts; ``max`` since 2026 (openai 3.54 ``shared_params/reasoning.py``,
@@ -88,8 +86,8 @@ def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str,
     if openai_format_as_sent(response_format):  # sent back unchanged (families/schema_writing.py)
         bag[FORMAT_AS_SENT] = True
     mapped = ["type", *(wire for wire, key in _FORMAT_KEYS if key in response_format)]
-    format_rest = unmapped(fields, mapped)  # wire values, written back as they are: not escaped
-    rest = unmapped(text, ("format",))
+    format_rest = unmapped_fields(fields, mapped)  # wire values, written back as they are: not escaped
+    rest = unmapped_fields(text, ("format",))
     if format_rest:
         rest["format"] = format_rest
     if rest:  # `text` is written again for the format: an empty rest says nothing

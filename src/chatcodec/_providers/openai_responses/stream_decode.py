@@ -46,16 +46,8 @@ from chatcodec._providers.openai_responses.logprobs import after_deltas, read_de
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.response import decode_response_dict
 from chatcodec._providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
-from chatcodec.contract import (
-    AnyStreamRecord,
-    DecodeContext,
-    ErrorRecord,
-    FeedByReading,
-    PartBuilder,
-    StreamBuilder,
-    as_dict,
-    read_event,
-)
+from chatcodec.codec_kit import FeedByReading, as_dict, read_event
+from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, StreamBuilder
 
 if TYPE_CHECKING:
     from chatcodec import PartEvent

@@ -47,6 +47,7 @@ from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.parts import with_annotations
 from chatcodec._providers.openai_responses.response import encode_response
 from chatcodec._providers.openai_responses.stream_items import content_events, empty_item, item_id
+from chatcodec.codec_kit import as_list
 from chatcodec.contract import (
     AnyStreamRecord,
     ChoiceMetadataRecord,
@@ -69,7 +70,6 @@ from chatcodec.contract import (
     ToolCallEndRecord,
     ToolCallStartRecord,
     UsageRecord,
-    as_list,
 )
 
 _ENDS_A_REFUSAL = (TextStartRecord, ThinkingStartRecord, ToolCallStartRecord, PartRecord, FinishRecord)

@@ -13,7 +13,7 @@ from typing import Any
 
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.logprobs import delta_shares, done_logprobs
-from chatcodec.contract import as_list
+from chatcodec.codec_kit import as_list
 
 EventWriter = Callable[..., dict[str, Any]]
 """The stream's event maker: ``event(kind, **fields)`` numbers the event

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from chatcodec.contract import Location, Structure, ToolStep, Turn, role_at
+from chatcodec.codec_kit import role_at
+from chatcodec.contract import Location, Structure, ToolStep, Turn
 
 _CALLS = ("function_call", "custom_tool_call")
 _RESULTS = ("function_call_output", "custom_tool_call_output")

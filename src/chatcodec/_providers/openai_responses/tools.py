@@ -34,19 +34,16 @@ from chatcodec._providers.families.schema_writing import (
 )
 from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.parts import canonical_text, opaque
-from chatcodec.contract import (
+from chatcodec.codec_kit import (
     COMMON_TOOL_NAMES,
-    NULLS,
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    Steps,
+    NULLS_MARKER,
     as_dict,
     as_list,
     restore_fields,
     split_fields,
     tool_name,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
 
 _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"
@@ -127,7 +124,7 @@ def decode_function_tool(tool: dict[str, Any], *, spelled: bool = True) -> dict[
         definition["strict"] = tool["strict"]
     rest = _tool_bag(tool)
     if not spelled:
-        rest.pop(NULLS, None)
+        rest.pop(NULLS_MARKER, None)
         if parameters is not None:  # the writer's look at it taken now, remembered with the reading
             note_for_writer(parameters)
         return KIT.attach(definition, rest)
@@ -150,7 +147,7 @@ def _tool_bag(tool: dict[str, Any]) -> dict[str, Any]:
         if not nulls:
             return {}
         if nulls == 1 and tool.get("strict", False) is None:
-            return {NULLS: ["strict"]}
+            return {NULLS_MARKER: ["strict"]}
     return split_fields(tool, _TOOL_FIELDS)
 
 
@@ -251,7 +248,7 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext, op
         wire["description"] = description
     strict = tool.get("strict")
     # a tool with no bag (the usual one) has no marker to look up
-    if not rest or (not rest.get(_NO_PARAMETERS) and "parameters" not in (as_list(rest.get(NULLS)) or ())):
+    if not rest or (not rest.get(_NO_PARAMETERS) and "parameters" not in (as_list(rest.get(NULLS_MARKER)) or ())):
         parameters = tool.get("parameters")
         if parameters is None:
             wire["parameters"] = {"type": "object", "properties": {}}

@@ -16,17 +16,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.openai_responses.markers import KIT
-from chatcodec.contract import (
-    EncodeContext,
+from chatcodec.codec_kit import (
     absent_keys,
     as_count,
     as_dict,
     leftovers,
     mark_absent,
     report_invented,
-    unmapped,
+    unmapped_fields,
     wire_fields,
 )
+from chatcodec.contract import EncodeContext
 
 _DETAILS = {
     "input_tokens_details": (("cached_tokens", "cache_read_tokens"), ("cache_write_tokens", "cache_write_tokens")),
@@ -58,7 +58,7 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
         mapped.append(details_key)
         taken = [wire_key for wire_key, _ in pairs if as_count(details.get(wire_key)) is not None]
         canonical.update((key, details[wire_key]) for wire_key, key in pairs if wire_key in taken)
-        rest = unmapped(details, taken)  # a wire value, written back as it is: not escaped
+        rest = unmapped_fields(details, taken)  # a wire value, written back as it is: not escaped
         if rest or not taken:
             nested[details_key] = rest
         nested.update((f"_no_{key}", True) for key in _REQUIRED_DETAILS[details_key] if key not in details)

@@ -43,7 +43,7 @@ from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict, is_typeddict
 
-from chatcodec.contract import as_dict, closed_schema, is_dict, stands_for
+from chatcodec.codec_kit import as_dict, closed_schema, is_dict, stands_for
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -447,7 +447,7 @@ class Shape:
             from pydantic import TypeAdapter
 
             self._adapter = TypeAdapter(self._annotation)
-        from chatcodec.contract import validate_with
+        from chatcodec.codec_kit import validate_with
 
         return validate_with(self._adapter, payload, title)
 

@@ -33,7 +33,7 @@ from chatcodec._providers.anthropic.servers import (
 )
 from chatcodec._providers.anthropic.servers.fitting import fit_request
 from chatcodec._providers.anthropic.servers.server import Server, ServerCall
-from chatcodec.contract import servers as kit_servers
+from chatcodec.codec_kit import servers as kit_servers
 
 if TYPE_CHECKING:
     from chatcodec.contract import EncodeContext

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.anthropic.servers.choices import fit_thinking, fit_tool_choice
 from chatcodec._providers.anthropic.servers.server import Server, ServerCall
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 if TYPE_CHECKING:
     from chatcodec.contract import Steps

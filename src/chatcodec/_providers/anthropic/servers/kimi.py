@@ -16,7 +16,7 @@ dropped) is sent with thinking off, reported.
 from __future__ import annotations
 
 from chatcodec._providers.anthropic.servers.server import HOSTED_BY_ANTHROPIC, Server, ServerCall, ServerRule
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 DOCS = "https://platform.moonshot.ai/docs/guide/agent-support"
 THINKING_RULE = "https://github.com/NousResearch/hermes-agent/issues/17057"

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chatcodec.codec_kit import servers as kit_servers
 from chatcodec.contract import SamplingRange
-from chatcodec.contract import servers as kit_servers
 
 __all__ = ["HOSTED_BY_ANTHROPIC", "Refusal", "Server", "ServerCall", "ServerRule", "cache_markers"]
 

@@ -20,7 +20,8 @@ from chatcodec._narrow import as_dict
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.media import BUCKET_OWNER, FORMAT, decode_source, encode_source
-from chatcodec.contract import Steps, leftovers, restore_fields
+from chatcodec.codec_kit import leftovers, restore_fields
+from chatcodec.contract import Steps
 
 AUDIO_FORMATS = frozenset(
     {"mp3", "opus", "wav", "aac", "flac", "mp4", "ogg", "mkv", "mka", "x-aac", "m4a", "mpeg", "mpga", "pcm", "webm"}

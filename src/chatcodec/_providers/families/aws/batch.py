@@ -8,12 +8,12 @@ https://docs.aws.amazon.com/bedrock/latest/userguide/batch-inference-data.html
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.envelopes import BODY, ID, EnvelopeLayout
+from chatcodec._providers.contract.envelopes import BODY_SLOT, ID_SLOT, EnvelopeLayout
 
 BEDROCK_BATCH = EnvelopeLayout(
     "bedrock-batch",
     "request",
-    (("/recordId", ID), ("/modelInput", BODY)),
+    (("/recordId", ID_SLOT), ("/modelInput", BODY_SLOT)),
     "https://docs.aws.amazon.com/bedrock/latest/userguide/batch-inference-data.html",
 )
 """A batch job's input row."""
@@ -21,7 +21,7 @@ BEDROCK_BATCH = EnvelopeLayout(
 BEDROCK_BATCH_OUTPUT = EnvelopeLayout(
     "bedrock-batch-output",
     "response",
-    (("/recordId", ID), ("/modelOutput", BODY)),
+    (("/recordId", ID_SLOT), ("/modelOutput", BODY_SLOT)),
     "https://docs.aws.amazon.com/bedrock/latest/userguide/batch-inference-results.html",
     extras=("modelInput", "error"),
     failures=("/error",),  # {"errorCode": 400, "errorMessage": "bad request"} in place of modelOutput

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import constrained, stands_for
+from chatcodec.codec_kit import constrained, stands_for
 
 if TYPE_CHECKING:  # the adapters are built on first use (they load pydantic)
     from pydantic import TypeAdapter
@@ -293,7 +293,7 @@ def build_adapters(
     of a stored message list (built as the body's reader wants it)."""
     from pydantic import TypeAdapter
 
-    from chatcodec.contract import wire_shape
+    from chatcodec.codec_kit import wire_shape
 
     for shape in (*SHAPES, *own_shapes):
         wire_shape(shape)

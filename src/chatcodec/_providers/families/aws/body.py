@@ -11,7 +11,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec._providers.kit.provider_kit import share_markers
-from chatcodec.contract import ProviderKit
+from chatcodec.codec_kit import ProviderKit
 
 SIBLING_MARKERS = frozenset({"_json", "_bucket_owner"})
 """The markers of the shared block wire a body reads from its sibling's bags (:meth:`Body.marker`)."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.families.aws.body import Body
-from chatcodec.contract import leftovers, restore_fields
+from chatcodec.codec_kit import leftovers, restore_fields
 
 CITATIONS_CONTENT = "_citations_content"
 """Marker: the text part was a ``citationsContent`` block."""

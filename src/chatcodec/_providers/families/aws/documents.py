@@ -21,7 +21,8 @@ from typing import Any
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.media import Media, decode_source, encode_source, media_format, with_owner
-from chatcodec.contract import Steps, leftovers, restore_fields
+from chatcodec.codec_kit import leftovers, restore_fields
+from chatcodec.contract import Steps
 
 DOCUMENT_TYPES = {
     "pdf": "application/pdf",

@@ -31,7 +31,8 @@ from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.aws.blobs import is_base64
 from chatcodec._providers.families.aws.blocks import IMAGE_TYPES, VIDEO_TYPES
 from chatcodec._providers.families.aws.body import Body
-from chatcodec.contract import Steps, leftovers, restore_fields
+from chatcodec.codec_kit import leftovers, restore_fields
+from chatcodec.contract import Steps
 
 BUCKET_OWNER = "_bucket_owner"
 """Marker: a media source's ``s3Location.bucketOwner``."""

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import LossRecorder, RuleCall, as_dict
+from chatcodec.codec_kit import as_dict
+from chatcodec.contract import LossRecorder, RuleCall
 
 EFFORTS = ("low", "medium", "high")
 """``maxReasoningEffort``'s values."""

@@ -37,7 +37,8 @@ from chatcodec._providers.families.aws.nova_models import (
     NovaModel,
     model_of,
 )
-from chatcodec.contract import RuleCall, Steps, TargetRule, as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.contract import RuleCall, Steps, TargetRule
 
 MEDIA = frozenset({"image", "video", "document"})
 """The blocks the rules look at."""

@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, assert_never
 
 from chatcodec._narrow import as_dict
-from chatcodec._payloads import loads
+from chatcodec._payloads import read_json_text
 from chatcodec._providers.families.aws.audio import decode_audio, encode_audio
 from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
 from chatcodec._providers.families.aws.body import Body
@@ -58,7 +58,8 @@ from chatcodec._providers.families.aws.tool_use import decode_tool_use, encode_t
 from chatcodec._providers.kit.closed_schema import WithFloats, json_text
 from chatcodec._providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec._providers.kit.tool_id_mapping import PREFIX
-from chatcodec.contract import Steps, compact_json, leftovers, restore_fields
+from chatcodec.codec_kit import compact_json, leftovers, restore_fields
+from chatcodec.contract import Steps
 
 USER_KINDS = frozenset({"text", "image", "document", "audio", "video"})
 """Members a canonical user message (or tool result) holds as parts."""
@@ -425,7 +426,7 @@ def _result_content(item: Mapping[str, Any], context: BedrockContext, at: Steps,
     block, :func:`last_result_marker`)."""
     if item["type"] == "text" and context.body.marker(item.get("provider_metadata"), "_json") is True:
         try:
-            return [{"json": loads(item["text"])}]
+            return [{"json": read_json_text(item["text"])}]
         except ValueError:
             pass  # edited into text that is not JSON: sent as text
     if item["type"] not in RESULT_PARTS:

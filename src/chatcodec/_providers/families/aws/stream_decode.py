@@ -44,7 +44,7 @@ import pydantic_core
 from chatcodec._errors import StreamError, as_chatcodec_error, json_path
 from chatcodec._model.stream_records import ErrorRecord
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._payloads import loads
+from chatcodec._payloads import read_json_text
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext
 from chatcodec._providers.families.aws.blocks import Adapters
 from chatcodec._providers.families.aws.body import Body
@@ -52,7 +52,8 @@ from chatcodec._providers.families.aws.finish_reason import decode_finish_reason
 from chatcodec._providers.families.aws.parts import ASSISTANT_KINDS, decode_block
 from chatcodec._providers.families.aws.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec._providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.contract import AnyStreamRecord, Steps, leftovers
+from chatcodec.codec_kit import leftovers
+from chatcodec.contract import AnyStreamRecord, Steps
 from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
 PADDING = "p"
@@ -389,7 +390,7 @@ class BlockStreamDecoder(FeedByReading):
         if not text:
             return {}
         try:
-            return loads(text)
+            return read_json_text(text)
         except json.JSONDecodeError as error:
             raise self._fragments_error(
                 f"toolUse input fragments are not JSON: {error}", "$.delta.toolUse.input"

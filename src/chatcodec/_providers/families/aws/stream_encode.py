@@ -50,7 +50,7 @@ from chatcodec._model.stream_records import (
     UsageRecord,
 )
 from chatcodec._narrow import as_dict, is_list
-from chatcodec._payloads import loads
+from chatcodec._payloads import read_json_text
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.finish_reason import encode_finish_reason
@@ -60,7 +60,8 @@ from chatcodec._providers.families.aws.tool_ids import tool_use_id
 from chatcodec._providers.families.claude.wire_rules import FINISH_MARKER
 from chatcodec._providers.kit.invented import report_invented
 from chatcodec._providers.kit.stream_errors import report_after_error
-from chatcodec.contract import Steps, restore_fields
+from chatcodec.codec_kit import restore_fields
+from chatcodec.contract import Steps
 
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _STOP_MEMBERS = frozenset({"additionalModelResponseFields"})
@@ -442,7 +443,7 @@ class BlockStreamEncoder:
         if not text.strip():
             return
         try:
-            parsed: object = loads(text)
+            parsed: object = read_json_text(text)
         except ValueError:
             parsed = None
         if not isinstance(parsed, dict):

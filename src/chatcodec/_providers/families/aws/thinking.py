@@ -41,7 +41,8 @@ from chatcodec._providers.families.claude.wire_rules import (
     claude_signed,
     is_claude_model,
 )
-from chatcodec.contract import Steps, leftovers, restore_fields
+from chatcodec.codec_kit import leftovers, restore_fields
+from chatcodec.contract import Steps
 
 SENT_AS_TEXT = "; sent as plain text"
 """The end of the loss text for unverifiable thinking sent as text (``unsigned_thinking="text"``)."""

@@ -27,7 +27,8 @@ from chatcodec._providers.families.aws.tool_ids import (
 from chatcodec._providers.kit.closed_schema import json_text
 from chatcodec._providers.kit.tool_arguments import input_object
 from chatcodec._providers.kit.tool_id_mapping import PREFIX
-from chatcodec.contract import Steps, arguments_object, compact_json, leftovers, restore_fields
+from chatcodec.codec_kit import arguments_object, compact_json, leftovers, restore_fields
+from chatcodec.contract import Steps
 
 _max_digits = sys.get_int_max_str_digits
 _NO_BAG: Mapping[str, Any] = {}

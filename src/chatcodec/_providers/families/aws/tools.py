@@ -27,7 +27,8 @@ from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.tool_ids import tool_name
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.schema_writing import AS_SENT, anthropic_schema, json_schema, read_as_sent
-from chatcodec.contract import Steps, leftovers, restore_fields, unmapped
+from chatcodec.codec_kit import leftovers, restore_fields, unmapped_fields
+from chatcodec.contract import Steps
 
 _FUNCTION, _SERVER = "function", "server"
 _CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
@@ -90,7 +91,7 @@ class ToolConfig:
         if interleaved:
             bag["_tool_order"] = order
         if len(config) > 1 + ("toolChoice" in config):
-            bag["toolConfig"] = unmapped(config, ("tools", "toolChoice"))
+            bag["toolConfig"] = unmapped_fields(config, ("tools", "toolChoice"))
         if not config["tools"]:
             bag["_tool_config"] = True  # sent with no tools (botocore refuses that; kept as read)
         _decode_choice(config.get("toolChoice"), canonical, bag)

@@ -72,7 +72,8 @@ from chatcodec._providers.families.aws.parts import (
 from chatcodec._providers.families.claude.prefill import trim_prefill_block
 from chatcodec._providers.families.claude.wire_rules import is_claude_model
 from chatcodec._providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT
-from chatcodec.contract import Steps, is_marker, leftovers, restore_fields, shape_fields
+from chatcodec.codec_kit import is_marker, leftovers, restore_fields, shape_fields
+from chatcodec.contract import Steps
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"

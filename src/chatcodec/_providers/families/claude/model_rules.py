@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.target_rules import ModelFamily, RuleCall, TargetRule, is_default
+from chatcodec._providers.contract.target_rules import ModelFamily, RuleCall, TargetRule, is_default_sampling
 from chatcodec._providers.kit.reasoning import effort_for_budget
 
 _MODEL_ID = re.compile(r"claude-(opus|sonnet|haiku|fable|mythos)-(\d{1,2}|preview)(?:[-.](\d{1,2}))?(?![0-9])")
@@ -207,7 +207,7 @@ def drop_sampling(call: RuleCall, holder: dict[str, Any], keys: Mapping[str, str
             continue
         value = holder.pop(key)
         default = SAMPLING_DEFAULTS.get(name)
-        if default is None or not is_default(value, default):
+        if default is None or not is_default_sampling(value, default):
             call.report((*at, key), f"{name} {value!r}", "not sent")
 
 
@@ -218,7 +218,7 @@ def drop_top_p_beside_temperature(
     temperature, top_p = keys
     if temperature in holder and top_p in holder:
         value = holder.pop(top_p)
-        if not is_default(value, TOP_P_DEFAULT):
+        if not is_default_sampling(value, TOP_P_DEFAULT):
             call.report((*at, top_p), f"top_p {value!r}", "not sent beside temperature")
 
 

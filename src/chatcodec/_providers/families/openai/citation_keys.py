@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec.contract import as_list
+from chatcodec.codec_kit import as_list
 
 ORDER = "_citation_keys"
 """Marker on a cited text's bag: the order the wire gave each citation object's keys in, when

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec.contract import as_dict
+from chatcodec.codec_kit import as_dict
 
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps

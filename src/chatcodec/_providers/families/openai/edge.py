@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 from chatcodec import ProviderAPIError
 from chatcodec._providers.contract.edge import bearer_headers
-from chatcodec.contract import as_dict
+from chatcodec.codec_kit import as_dict
 
 __all__ = [
     "OPENAI_ERROR_READS",

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from chatcodec._providers.contract.target_rules import ModelFamily, RuleCall, is_default
+from chatcodec._providers.contract.target_rules import ModelFamily, RuleCall, is_default_sampling
 
 _MODEL_ID = re.compile(r"gpt-(\d{1,2})(?:\.(\d{1,2}))?(?![0-9])")
 
@@ -92,7 +92,7 @@ def drop_sampling_beside_reasoning(
             continue
         value = target.pop(key)
         default = SAMPLING_DEFAULTS.get(name)
-        silent = value is False if default is None else is_default(value, default)
+        silent = value is False if default is None else is_default_sampling(value, default)
         if not silent:
             call.report(
                 (key,), f"{name} {value!r}", f"not sent: the model takes it only at effort 'none', not {in_force!r}"

@@ -40,7 +40,7 @@ from chatcodec._providers.openai_chat.servers import (
 )
 from chatcodec._providers.openai_chat.servers.fitting import fit_request
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
-from chatcodec.contract import servers as kit_servers
+from chatcodec.codec_kit import servers as kit_servers
 
 if TYPE_CHECKING:
     from chatcodec.contract import EncodeContext

@@ -34,7 +34,7 @@ from chatcodec._providers.families.openai.cache_breakpoint import (
     encode_prompt_cache_breakpoint,
 )
 from chatcodec._providers.openai_chat.servers.server import Server, ServerCall
-from chatcodec.contract import as_dict, as_list, decode_cache_control, encode_cache_control, sdk_fields
+from chatcodec.codec_kit import as_dict, as_list, decode_cache_control, encode_cache_control, sdk_fields
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -22,7 +22,8 @@ from chatcodec._providers.families.google.single_types import single_types
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server, ServerCall, ServerRule
 from chatcodec._providers.openai_chat.servers.turns import current_steps
-from chatcodec.contract import Extension, SamplingRange, as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.contract import Extension, SamplingRange
 
 DOCS = "https://ai.google.dev/gemini-api/docs/openai"
 SIGNATURES = "https://ai.google.dev/gemini-api/docs/thought-signatures"

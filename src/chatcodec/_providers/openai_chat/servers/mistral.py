@@ -29,7 +29,8 @@ from typing import Any
 
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
-from chatcodec.contract import Extension, SamplingRange, as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.contract import Extension, SamplingRange
 
 DOCS = "https://docs.mistral.ai/api/#tag/chat/operation/chat_completion_v1_chat_completions_post"
 _REASONING = "https://docs.mistral.ai/capabilities/reasoning/"

@@ -18,8 +18,8 @@ import fnmatch
 import re
 from dataclasses import dataclass, field
 
+from chatcodec.codec_kit import servers as kit_servers
 from chatcodec.contract import Extension, SamplingRange
-from chatcodec.contract import servers as kit_servers
 
 __all__ = ["ALL_PARTS", "Refusal", "Server", "ServerCall", "ServerRule"]
 

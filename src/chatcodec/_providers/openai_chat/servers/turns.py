@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 if TYPE_CHECKING:
     from chatcodec._providers.openai_chat.servers.server import ServerCall
