@@ -98,6 +98,22 @@ def test_an_outside_codecs_type_is_its_own_and_leaves_the_built_ins_alone(outsid
     )
 
 
+def test_a_codecs_kit_makes_its_errors_in_its_own_namespace(outside: str) -> None:
+    """``ProviderKit.api_error`` (``markers.KIT``): the error a codec's reader raises names
+    the codec, so its type means what its own edge says (a 422 here, a 400 for OpenAI)."""
+    from chatcodec.codec_kit import ProviderKit
+
+    error = ProviderKit(outside).api_error("m", "invalid_request_error", {"message": "m"})
+    assert (error.provider, error.error_type, error.status_code, error.body) == (
+        outside,
+        "invalid_request_error",
+        422,
+        {"message": "m"},
+    )
+    assert ProviderKit("openai-chat").api_error("m", "invalid_request_error").status_code == 400
+    assert ProviderKit(outside).api_error("m", "too_many_requests", status_code=503).status_code == 503
+
+
 def _recorded(provider: str, name: str) -> Any:
     return json.loads((_FIXTURES / provider / "response" / name).read_text(encoding="utf-8"))
 

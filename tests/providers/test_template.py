@@ -198,6 +198,33 @@ def test_the_template_codec_round_trips_a_text_conversation_exactly(template: st
     assert chatcodec.accumulate_stream(template, lines).message.content[0].text == "Hello"  # type: ignore[union-attr]
 
 
+def test_the_templates_derived_total_is_no_loss_and_another_total_is_kept(template: str) -> None:
+    """``total_tokens`` is the plain sum on the wire: read, it has no canonical field and
+    needs none (derived again when written), so converting it is no loss; a total that is
+    not the sum is the wire's own word, kept in the bag: exact back, reported elsewhere."""
+    answer = {
+        "id": "r1",
+        "model": "m",
+        "message": {"role": "assistant", "content": "Hi"},
+        "stop_reason": "end",
+        "usage": {"input_tokens": 3, "output_tokens": 1, "total_tokens": 4},
+    }
+    assert chatcodec.convert_response(answer, source=template, target=template, on_loss="error") == answer
+    losses: list[chatcodec.Loss] = []
+    openai = chatcodec.convert_response(answer, source=template, target="openai-chat", on_loss="ignore", losses=losses)
+    assert openai["usage"]["total_tokens"] == 4
+    assert [loss.path for loss in losses if "usage" in loss.path] == []
+    back = chatcodec.convert_response(openai, source="openai-chat", target=template, on_loss="ignore")
+    assert back["usage"] == answer["usage"]  # written as the sum, from another format's counts
+    odd = {**answer, "usage": {"input_tokens": 3, "output_tokens": 1, "total_tokens": 9}}
+    assert chatcodec.convert_response(odd, source=template, target=template, on_loss="error") == odd
+    losses.clear()
+    chatcodec.convert_response(odd, source=template, target="anthropic", on_loss="ignore", losses=losses)
+    assert [(loss.path, loss.what) for loss in losses if "usage" in loss.path] == [
+        ("$.usage", "template data ['total_tokens']")
+    ]
+
+
 def test_what_the_template_cannot_carry_is_reported_not_dropped(template: str) -> None:
     body = {
         "model": "gpt-4o",

@@ -27,7 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._providers._template.markers import PROVIDER
-from chatcodec.contract import Detection, Edge, ErrorShape, StreamFraming, as_dict
+from chatcodec.codec_kit import as_dict
+from chatcodec.contract import Detection, Edge, ErrorShape, StreamFraming
 
 
 def write_error(message: str, status: int, kind: str) -> dict[str, Any]:

@@ -17,7 +17,8 @@ Encoder options: ``model`` (the model a request without one names), and the targ
 
 from __future__ import annotations
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "template"
 """Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options``
@@ -25,7 +26,9 @@ bags (the name the registry line gives the folder)."""
 
 KIT = ProviderKit(PROVIDER)
 """The shared bag operations bound to this provider (:mod:`chatcodec._providers.kit`):
-``attach`` a bag when decoding, ``claim`` it (other providers' reported) when encoding."""
+``attach`` a bag when decoding, ``claim`` it (other providers' reported) when encoding;
+``api_error`` for the error an answer carries, its type read in this codec's own namespace
+(its ``edge.py``'s error types), never in another codec's."""
 
 OPTIONS = OptionTable.of(MODEL_OPTION, *RULE_OPTIONS, stored=(MODEL_OPTION,))
 """This encoder's options, each by its one name (``options=`` refuses any other); ``stored``:

@@ -16,7 +16,8 @@ from typing import Any
 
 from chatcodec._providers._template.markers import KIT
 from chatcodec._providers._template.parts import encode_part
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
+from chatcodec.codec_kit import leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 _MAPPED = ("role", "content")
 """A wire message's fields with a canonical home."""

@@ -22,17 +22,17 @@ from chatcodec._providers._template.markers import KIT, PROVIDER
 from chatcodec._providers._template.messages import decode_messages, encode_messages
 from chatcodec._providers._template.settings import SAMPLING, decode_settings, encode_settings
 from chatcodec._providers._template.tools import decode_tools, encode_tools
-from chatcodec._providers._template.wire import Message, Request, validated
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
+from chatcodec._providers._template.wire import Message, Request
+from chatcodec.codec_kit import (
     history_for,
     leftovers,
     report_tier,
     report_user,
     shape_fields,
+    validate_shape,
     wire_fields,
 )
+from chatcodec.contract import DecodeContext, EncodeContext
 
 _MAPPED = ("model", "messages", "stream", *SAMPLING)
 """Top-level fields with a canonical home."""
@@ -44,7 +44,7 @@ _UNSENT = ("metadata", "cache_control")
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a request body as a canonical request dict; everything without a canonical
     field is kept in ``provider_options[PROVIDER]``."""
-    request = validated(Request, payload, "Template request")
+    request = validate_shape(Request, payload, "Template request")
     canonical: dict[str, Any] = {"messages": decode_messages(request["messages"], context)}
     if "model" in request:
         canonical["model"] = request["model"]
@@ -60,7 +60,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
 
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Read a bare wire ``messages`` list (a stored conversation) as canonical message dicts."""
-    checked = [validated(Message, message, "Template message") for message in messages]
+    checked = [validate_shape(Message, message, "Template message") for message in messages]
     return decode_messages(checked, context)
 
 

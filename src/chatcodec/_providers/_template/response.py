@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec import ProviderAPIError
 from chatcodec._providers._template.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._providers._template.markers import KIT
 from chatcodec._providers._template.messages import decode_messages, encode_message
 from chatcodec._providers._template.usage import decode_usage, encode_usage
-from chatcodec._providers._template.wire import ErrorBody, Response, is_error_body, validated
-from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fields
+from chatcodec._providers._template.wire import ErrorBody, Response, is_error_body
+from chatcodec.codec_kit import leftovers, validate_shape, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 
 MAPPED = ("id", "model", "message", "stop_reason", "usage")
 """Response fields with a canonical home."""
@@ -26,14 +26,14 @@ MAPPED = ("id", "model", "message", "stop_reason", "usage")
 def raise_if_error(payload: object) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
     if is_error_body(payload):
-        error = validated(ErrorBody, payload, "Template error")["error"]
-        raise ProviderAPIError(error["message"], error.get("type"), payload, provider=KIT.name)  # its namespace
+        error = validate_shape(ErrorBody, payload, "Template error")["error"]
+        raise KIT.api_error(error["message"], error.get("type"), payload)  # its type read in its own edge's namespace
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a response body as a canonical response dict (one choice)."""
     raise_if_error(payload)
-    response = validated(Response, payload, "Template response")
+    response = validate_shape(Response, payload, "Template response")
     choice: dict[str, Any] = {"index": 0, "message": decode_messages([response["message"]], context)[0]}
     reason = decode_finish_reason(response.get("stop_reason"), {})
     if reason is not None:

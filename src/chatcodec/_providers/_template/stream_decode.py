@@ -29,17 +29,9 @@ from chatcodec import StreamError, ValidationError
 from chatcodec._providers._template.finish_reason import decode_finish_reason
 from chatcodec._providers._template.markers import PROVIDER
 from chatcodec._providers._template.usage import decode_usage
-from chatcodec._providers._template.wire import ErrorBody, StreamLine, is_error_body, validated
-from chatcodec.contract import (
-    AnyStreamRecord,
-    DecodeContext,
-    ErrorRecord,
-    FeedByReading,
-    PartBuilder,
-    StreamBuilder,
-    json_path,
-    read_event,
-)
+from chatcodec._providers._template.wire import ErrorBody, StreamLine, is_error_body
+from chatcodec.codec_kit import FeedByReading, json_path, read_event, validate_shape
+from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, StreamBuilder
 
 STREAM_END = "its line with stop_reason"
 """What ends this wire's stream (its documentation's words and link, as every provider's
@@ -98,7 +90,7 @@ class StreamDecoder(FeedByReading):
 
     def _validated(self, shape: Any, event: object) -> dict[str, Any]:
         try:
-            return validated(shape, event, "Template stream line")
+            return validate_shape(shape, event, "Template stream line")
         except ValidationError as error:
             first = error.errors(include_url=False)[0]
             raise StreamError(first["msg"], json_path(first["loc"]), self.position) from None

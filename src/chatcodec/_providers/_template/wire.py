@@ -1,12 +1,13 @@
 """The one description of the wire: its shapes as ``TypedDict``s, keys spelled exactly as
-the provider spells them, and their validators.
+the provider spells them.
 
 Everything else that lists the wire's fields reads them from here (``shape_fields``), so a
 field typed in a shape is a field the reader reads. A real provider names the SDK kinds
 each shape stands for (``@stands_for("ChatCompletionMessageParam")``), checked against its
 generated ``known_fields.json`` by ``tests/providers/test_wire_description.py``; the toy
-wire has no SDK. The validators are built on first use (pydantic is imported then), so
-importing the codec loads no pydantic and no canonical model
+wire has no SDK. A reader checks a body with ``validate_shape(Shape, payload, title)``
+(``chatcodec.codec_kit``: each shape's validator built on first use, pydantic imported then,
+and kept), so importing the codec loads no pydantic and no canonical model
 (``tests/conformance/test_importing_a_codec.py``). Every object is open to extra keys:
 the reader keeps them in bags, so a same-provider round trip is exact.
 
@@ -21,14 +22,11 @@ in the same pass. The toy wire does without.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
+from typing import Annotated, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, constrained, wire_shape
-
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
+from chatcodec.codec_kit import as_dict, constrained, wire_shape
 
 Count = Annotated[int, constrained(ge=0)]
 """A token count: canonical usage refuses a negative one, so the wire does too."""
@@ -59,6 +57,8 @@ class Usage(TypedDict):
 
     input_tokens: NotRequired[Count]
     output_tokens: NotRequired[Count]
+    total_tokens: NotRequired[Count]
+    """Their sum: derived, never kept (``usage.py``)."""
 
 
 @wire_shape
@@ -92,25 +92,6 @@ class ErrorBody(TypedDict):
     """An error: the whole body of a failed request, or one line of a stream."""
 
     error: ErrorDetail
-
-
-_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
-"""Each shape's validator, built on first use."""
-
-
-def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
-    """``payload`` checked as ``shape`` (errors name the payload's JSON paths and rules,
-    as a :class:`~chatcodec.ValidationError`), as a plain dict."""
-    from chatcodec.contract import validate_with
-
-    adapter = _ADAPTERS.get(shape)
-    if adapter is None:
-        from pydantic import TypeAdapter
-
-        adapter = _ADAPTERS[shape] = TypeAdapter(shape)
-    checked = as_dict(validate_with(adapter, payload, title))
-    assert checked is not None  # every shape here is a TypedDict
-    return checked
 
 
 def is_error_body(payload: object) -> bool:
