@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "build" / "examples" / "site"
 PACKAGE = ROOT / "examples" / "mcp-sampling-codec" / "src" / "chatcodec_mcp_sampling"
 FIXTURES = PACKAGE / "fixtures"
-PUBLIC = ("chatcodec", "chatcodec.contract", "chatcodec.options", "chatcodec.testing")
+PUBLIC = ("chatcodec", "chatcodec.contract", "chatcodec.codec_kit", "chatcodec.options", "chatcodec.testing")
 """What the codec may import of chatcodec: the public modules only."""
 
 

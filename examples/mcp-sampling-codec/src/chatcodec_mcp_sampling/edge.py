@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import Call, Edge, ErrorShape, Front, StreamFraming, as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.contract import Call, Edge, ErrorShape, Front, StreamFraming
 from chatcodec_mcp_sampling.markers import PROVIDER
 
 _CODES = {"-1": 400, "-32600": 400, "-32602": 400, "-32603": 500}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 from chatcodec.testing import ProviderEntry, SingleHop, chat_requests, chat_responses
 from chatcodec_mcp_sampling.finish_reason import WORDS
 from chatcodec_mcp_sampling.markers import PROVIDER

@@ -12,7 +12,8 @@ names no model (a server only hints one in ``modelPreferences``), so there is no
 
 from __future__ import annotations
 
-from chatcodec.contract import RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "mcp-sampling"
 """Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options`` bags."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import DecodeContext, EncodeContext, Steps, leftovers, wire_fields
+from chatcodec.codec_kit import leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, LIST
 from chatcodec_mcp_sampling.parts import decode_block, encode_part
 

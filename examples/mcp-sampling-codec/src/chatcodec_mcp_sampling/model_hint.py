@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 PREFERENCES = "modelPreferences"
 

@@ -11,17 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    Steps,
-    arguments_object,
-    as_dict,
-    compact_json,
-    leftovers,
-    tool_name,
-    wire_fields,
-)
+from chatcodec.codec_kit import arguments_object, as_dict, compact_json, leftovers, tool_name, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 
 _MEDIA = ("image", "audio")

@@ -10,21 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import DecodeContext, EncodeContext, history_for, leftovers, shape_fields, wire_fields
+from chatcodec.codec_kit import history_for, leftovers, shape_fields, validate_shape, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 from chatcodec_mcp_sampling.capabilities import CAPABILITIES
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 from chatcodec_mcp_sampling.messages import decode_messages, encode_messages
 from chatcodec_mcp_sampling.model_hint import put_model, take_model
 from chatcodec_mcp_sampling.settings import decode_settings, encode_settings
 from chatcodec_mcp_sampling.tools import decode_tools, encode_tools
-from chatcodec_mcp_sampling.wire import Message, Request, validated
+from chatcodec_mcp_sampling.wire import Message, Request
 
 _MAPPED = ("messages", "systemPrompt")
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read request params as a canonical request dict."""
-    request = validated(Request, payload, "MCP sampling request")
+    request = validate_shape(Request, payload, "MCP sampling request")
     messages = decode_messages(request["messages"], context)
     if "systemPrompt" in request:
         messages.insert(0, {"role": "system", "content": request["systemPrompt"]})
@@ -42,7 +43,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
 
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Read a bare list of sampling messages (a stored conversation)."""
-    return decode_messages([validated(Message, message, "MCP sampling message") for message in messages], context)
+    return decode_messages([validate_shape(Message, message, "MCP sampling message") for message in messages], context)
 
 
 def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:

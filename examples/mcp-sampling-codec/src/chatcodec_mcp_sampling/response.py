@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec import ProviderAPIError
-from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fields
+from chatcodec.codec_kit import leftovers, validate_shape, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 from chatcodec_mcp_sampling.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT
 from chatcodec_mcp_sampling.messages import decode_message, encode_message
-from chatcodec_mcp_sampling.wire import ErrorBody, Response, is_error_body, validated
+from chatcodec_mcp_sampling.wire import ErrorBody, Response, is_error_body
 
 MAPPED = ("role", "content", "model", "stopReason")
 
@@ -24,14 +24,14 @@ MAPPED = ("role", "content", "model", "stopReason")
 def raise_if_error(payload: object) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is a JSON-RPC error object."""
     if is_error_body(payload):
-        error = validated(ErrorBody, payload, "MCP sampling error")
-        raise ProviderAPIError(error["message"], str(error["code"]), payload)
+        error = validate_shape(ErrorBody, payload, "MCP sampling error")
+        raise KIT.api_error(error["message"], str(error["code"]), payload)  # its type read in its own namespace
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a result as a canonical response dict (one choice)."""
     raise_if_error(payload)
-    response = validated(Response, payload, "MCP sampling result")
+    response = validate_shape(Response, payload, "MCP sampling result")
     message = decode_message({"role": "assistant", "content": response["content"]}, context)
     choice: dict[str, Any] = {"index": 0, "message": message}
     reason = decode_finish_reason(response.get("stopReason"), {})

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict, leftovers, tool_name, wire_fields
+from chatcodec.codec_kit import as_dict, leftovers, tool_name, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object"}

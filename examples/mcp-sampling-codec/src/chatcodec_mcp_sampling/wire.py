@@ -2,19 +2,17 @@
 keys spelled as the schema spells them (``mimeType``, ``toolUseId``, ``maxTokens``).
 
 Every object is open to extra keys (``_meta``, ``annotations``, what a later revision adds):
-the readers keep them in bags, so a same-codec round trip is exact. The validators are
-built on first use."""
+the readers keep them in bags, so a same-codec round trip is exact. A reader checks a body
+with the kit's ``validate_shape(Shape, payload, title)`` (each shape's validator built on first
+use and kept)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, constrained, tag, tagged, validate_with, wire_shape
-
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
+from chatcodec.codec_kit import as_dict, constrained, tagged, union_tag, wire_shape
 
 Unit = Annotated[int | float, constrained(ge=0, le=1)]
 """A priority or a weight: the schema's numbers between 0 and 1."""
@@ -52,10 +50,10 @@ class OtherBlock(TypedDict):
 
 
 ResultBlock = Annotated[
-    Annotated[TextBlock, tag("text")]
-    | Annotated[MediaBlock, tag("image")]
-    | Annotated[MediaBlock, tag("audio")]
-    | Annotated[OtherBlock, tag("other")],
+    Annotated[TextBlock, union_tag("text")]
+    | Annotated[MediaBlock, union_tag("image")]
+    | Annotated[MediaBlock, union_tag("audio")]
+    | Annotated[OtherBlock, union_tag("other")],
     tagged(("text", "image", "audio"), fallback="other"),
 ]
 """A ``ContentBlock`` of a tool result's ``content``."""
@@ -71,11 +69,11 @@ class ToolResultBlock(TypedDict):
 
 
 Block = Annotated[
-    Annotated[TextBlock, tag("text")]
-    | Annotated[MediaBlock, tag("image")]
-    | Annotated[MediaBlock, tag("audio")]
-    | Annotated[ToolUseBlock, tag("tool_use")]
-    | Annotated[ToolResultBlock, tag("tool_result")],
+    Annotated[TextBlock, union_tag("text")]
+    | Annotated[MediaBlock, union_tag("image")]
+    | Annotated[MediaBlock, union_tag("audio")]
+    | Annotated[ToolUseBlock, union_tag("tool_use")]
+    | Annotated[ToolResultBlock, union_tag("tool_result")],
     tagged(("text", "image", "audio", "tool_use", "tool_result"), fallback="unknown"),
 ]
 """A ``SamplingMessageContentBlock`` (an unknown ``type`` is refused at its path)."""
@@ -141,21 +139,6 @@ class ErrorBody(TypedDict):
 
     code: int
     message: str
-
-
-_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
-
-
-def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
-    """``payload`` checked as ``shape`` (errors name its JSON paths), as a plain dict."""
-    adapter = _ADAPTERS.get(shape)
-    if adapter is None:
-        from pydantic import TypeAdapter
-
-        adapter = _ADAPTERS[shape] = TypeAdapter(shape)
-    checked = as_dict(validate_with(adapter, payload, title))
-    assert checked is not None  # every shape here is a TypedDict
-    return checked
 
 
 def is_error_body(payload: object) -> bool:
