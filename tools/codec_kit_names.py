@@ -3,7 +3,8 @@ helpers from ``chatcodec.codec_kit`` under the names that say their job.
 
 Contract version 1 exported the helpers from ``chatcodec.contract`` too, some under generic
 names (``loads``, ``path``, ``runs``, ``tag``, ``NOW``, ``ID``); those names stay importable
-there until the contract's next version (``chatcodec.contract._KEPT_UNTIL_NEXT_VERSION``). This
+there until the contract's next version (``chatcodec.contract._KEPT_UNTIL_NEXT_VERSION``, and
+for type checkers the second ``if TYPE_CHECKING:`` block of ``contract.py``, read here). This
 rewrites code written against them, for the built-in folders and for a codec outside::
 
     python tools/codec_kit_names.py                    # src/, tests/, tools/, examples/
@@ -47,11 +48,16 @@ def _type_checking_imports(tree: ast.Module) -> dict[str, str]:
     }
 
 
-def _literal(tree: ast.Module, target: str) -> object:
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == target:
-            return ast.literal_eval(node.value) if node.value is not None else None
-    raise LookupError(f"no {target}: ... = in the module")
+def _kept_names(tree: ast.Module) -> dict[str, str]:
+    """Old name -> kit name, as the contract's second ``if TYPE_CHECKING:`` block tells type
+    checkers (``loads: Final = _kit.read_json_text``; ``tests/test_codec_kit.py`` holds it to
+    the run-time table ``_KEPT_UNTIL_NEXT_VERSION``)."""
+    blocks = [node for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)]
+    return {
+        node.target.id: ast.unparse(node.value).removeprefix("_kit.")
+        for node in blocks[1].body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None
+    }
 
 
 @dataclass(frozen=True)
@@ -67,8 +73,7 @@ class Tables:
 def read_tables() -> Tables:
     contract = ast.parse((PACKAGE / "contract.py").read_text(encoding="utf-8"))
     kit = _type_checking_imports(ast.parse((PACKAGE / "codec_kit.py").read_text(encoding="utf-8")))
-    kept = _literal(contract, "_KEPT_UNTIL_NEXT_VERSION")
-    assert isinstance(kept, dict)
+    kept = _kept_names(contract)
     renamed = {(kit[new], old): new for old, new in kept.items() if old != new}
     return Tables(frozenset({*_type_checking_imports(contract), "CONTRACT_VERSION"}), kept, renamed)
 
