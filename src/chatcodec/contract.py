@@ -39,6 +39,7 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
+    from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
     from chatcodec._losses import LossRecorder, Steps
     from chatcodec._model.stream_events import PartLifecycleEvent
     from chatcodec._model.stream_records import (
@@ -108,7 +109,6 @@ if _typing.TYPE_CHECKING:
         SamplingRange,
         TargetRule,
     )
-    from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
     from chatcodec.streams._builder import PartBuilder, StreamBuilder
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._providers.anthropic.servers.server import ServerCall
-from chatcodec.contract import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list
 
 __all__ = ["fit_thinking", "fit_tool_choice"]
 
