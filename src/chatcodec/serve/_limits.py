@@ -174,8 +174,34 @@ def json_or_text(content: bytes) -> object:
         pass
     try:
         return json.loads(content)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's recursion limit
         return content.decode("utf-8", errors="replace")
+
+
+def answer_object(content: bytes, upstream: str) -> dict[str, Any]:
+    """An upstream's plain answer as one JSON object, or a 502 naming why not, as its stream
+    is answered (:func:`chatcodec.serve._steps.stream`): parsed as :func:`json_or_text`
+    parses it, and what pydantic-core refuses read by :func:`chatcodec._payloads.loads`,
+    which refuses at its JSON path what no encoder writes back (a lone surrogate escape such
+    as ``"\\ud83d"``, a server cutting an emoji in two at ``max_tokens``) and nesting past
+    the recursion limit. The answer's text is never quoted, only the path."""
+    try:
+        payload: object = pydantic_core.from_json(content, allow_inf_nan=True)
+    except ValueError:
+        payload = _answer_read_exactly(content, upstream)
+    fields = as_dict(payload)
+    if fields is None:
+        raise RefusalError(502, f"the {upstream} upstream's answer is not a JSON object")
+    return fields
+
+
+def _answer_read_exactly(content: bytes, upstream: str) -> object:
+    try:
+        return loads(content)
+    except JSONValueError as error:
+        raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
+    except ValueError:  # not JSON, or not UTF-8
+        raise RefusalError(502, f"the {upstream} upstream's answer is not a JSON object") from None
 
 
 def check_model(model: str) -> None:

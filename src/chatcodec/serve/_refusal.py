@@ -16,6 +16,7 @@ often the loss's consequence (Claude's thinking required where a seal was droppe
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -77,4 +78,17 @@ def refused(api: str, refusal: RefusalError, record: RequestRecord | None = None
     if record is not None:
         record.status, record.error = refusal.status, refusal.message
         headers = {**headers, **losses_header(record.losses)}
-    return JSONResponse(refusal_body(api, refusal), refusal.status, headers=headers)
+    return _ErrorResponse(refusal_body(api, refusal), refusal.status, headers=headers)
+
+
+class _ErrorResponse(JSONResponse):
+    """An error body, written as Starlette writes JSON, except one whose text holds a lone
+    surrogate (an upstream's error message cut inside an emoji, read by ``json.loads`` and
+    passed on): UTF-8 cannot encode it, so that body is written with ASCII escapes, the
+    ``"\\ud83d"`` the upstream sent, instead of failing as an internal error."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, allow_nan=False, separators=(",", ":")).encode()

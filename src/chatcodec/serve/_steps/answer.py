@@ -13,11 +13,10 @@ from starlette.responses import Response
 
 from chatcodec._api import decode_response
 from chatcodec._errors import ChatcodecError, ProviderAPIError
-from chatcodec._narrow import as_dict
 from chatcodec.serve._fronts import answering
 from chatcodec.serve._identity import convert_answer
 from chatcodec.serve._json_body import json_body
-from chatcodec.serve._limits import json_or_text
+from chatcodec.serve._limits import answer_object
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
 from chatcodec.serve._steps import keep
@@ -43,9 +42,7 @@ def _converted(
     """The answer as JSON bytes for the caller, what is kept of it, and its canonical message
     (when anything is kept)."""
     upstream = fitted.route.upstream
-    fields = as_dict(json_or_text(sent.content))
-    if fields is None:
-        raise RefusalError(502, f"the {upstream} upstream's answer is not a JSON object")
+    fields = answer_object(sent.content, upstream)
     try:
         converted = convert_answer(
             fields,
