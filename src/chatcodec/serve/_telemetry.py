@@ -24,6 +24,13 @@ and the tool definitions (``gen_ai.tool.definitions``) go on the span only with
 ``--otel-content``: they hold what users and developers wrote, which the conventions
 leave opt-in for the same reason.
 
+Every other text a caller (or an upstream) chooses is cut as the request log cuts it
+(:func:`~chatcodec.serve._bounded.bounded`): the model in the span's name and attributes,
+each stop sequence (and their list, past :data:`STOP_SEQUENCE_LIMIT`), the conversation id,
+the answer's id and model, each loss event's path and text, the store error and the error
+status's description. A 300,000-character model name or field name is a span of a few
+hundred characters, as it is a log line of a few hundred, not a 300 kB export per request.
+
 Besides the spans, the conventions' client metrics
 (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-metrics/):
 ``gen_ai.client.operation.duration`` (seconds, one per request, with ``error.type`` when it
@@ -59,8 +66,9 @@ from chatcodec._model.stream_records import (
     ToolCallStartRecord,
     UsageRecord,
 )
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.serve import _genai_messages as genai_messages
+from chatcodec.serve._bounded import bounded
 from chatcodec.serve._request_log import LOSS_EVENT, STORE_ERROR_EVENT, RequestRecord
 from chatcodec.serve._upstream import upstream_side
 
@@ -92,6 +100,9 @@ _USAGE = {
 """Canonical usage counts -> their span attributes (the canonical ``input_tokens`` holds
 the cached tokens, as the conventions' does)."""
 _JSON_FORMATS = frozenset({"json_object", "json_schema"})
+STOP_SEQUENCE_LIMIT = 64
+"""The most stop sequences put on a span; a longer list is cut there, its last entry saying
+how many there were (no API takes that many: OpenAI's takes 4, Gemini's 5)."""
 
 
 def default_provider(config: ServeConfig) -> str:
@@ -251,7 +262,7 @@ class RequestSpan:
         conversation: str | None = None,
         choices: int | None = None,
     ) -> None:
-        model = record.upstream_model or ""
+        model = bounded(record.upstream_model or "")
         self.span.update_name(f"chat {model}".strip())
         address = urlsplit(url)
         attributes: dict[str, Any] = {
@@ -264,13 +275,17 @@ class RequestSpan:
         if record.upstream is not None:
             attributes["gen_ai.provider.name"] = provider_name(record.upstream, server)
         if conversation:
-            attributes["gen_ai.conversation.id"] = conversation
+            attributes["gen_ai.conversation.id"] = bounded(conversation)
         if choices is not None and choices != 1:
             attributes["gen_ai.request.choice.count"] = choices
         for field, attribute in _REQUEST_SETTINGS.items():
             value = canonical.get(field)
-            if isinstance(value, (int, float, str)) or (isinstance(value, list) and value):
+            if isinstance(value, (int, float)):
                 attributes[attribute] = value
+            elif isinstance(value, str):
+                attributes[attribute] = bounded(value)
+            elif (values := as_list(value)) is not None and values:
+                attributes[attribute] = _bounded_list(values)
         if self.content:
             messages = list(canonical.get("messages") or [])
             attributes["gen_ai.input.messages"] = json.dumps(genai_messages.input_messages(messages))
@@ -336,7 +351,7 @@ class RequestSpan:
         from opentelemetry.trace import Status, StatusCode
 
         if "gen_ai.request.model" not in self.attributes and (record.upstream_model or record.model):
-            model = record.upstream_model or record.model or ""  # refused before it was routed
+            model = bounded(record.upstream_model or record.model or "")  # refused before it was routed
             self.span.update_name(f"chat {model}")
             self._set({"gen_ai.request.model": model})
 
@@ -347,15 +362,16 @@ class RequestSpan:
             message = {"role": "assistant", "parts": parts, "finish_reason": next(iter(self.finish_reasons), "")}
             self.span.set_attribute("gen_ai.output.messages", json.dumps([message]))
         for loss in record.losses:
-            self.span.add_event(LOSS_EVENT, {"chatcodec.loss.path": str(loss.path), "chatcodec.loss.what": loss.what})
+            where, what = bounded(str(loss.path)), bounded(loss.what)
+            self.span.add_event(LOSS_EVENT, {"chatcodec.loss.path": where, "chatcodec.loss.what": what})
         if record.store_error is not None:
-            self.span.add_event(STORE_ERROR_EVENT, {"exception.message": record.store_error})
+            self.span.add_event(STORE_ERROR_EVENT, {"exception.message": bounded(record.store_error)})
         status = record.stream_error_status or record.status
         if record.cancelled:
             self._set({"error.type": "cancelled"})
         elif status >= 400:
             self._set({"error.type": str(status)})
-            self.span.set_status(Status(StatusCode.ERROR, record.error))
+            self.span.set_status(Status(StatusCode.ERROR, None if record.error is None else bounded(record.error)))
         self.span.end()
         self._measured()
 
@@ -370,9 +386,9 @@ class RequestSpan:
 
     def _identity(self, response_id: object, model: object) -> None:
         if isinstance(response_id, str):
-            self._set({"gen_ai.response.id": response_id})
+            self._set({"gen_ai.response.id": bounded(response_id)})
         if isinstance(model, str):
-            self._set({"gen_ai.response.model": model})
+            self._set({"gen_ai.response.model": bounded(model)})
 
     def _usage(self, usage: Mapping[str, Any]) -> None:
         for field, attribute in _USAGE.items():
@@ -381,6 +397,16 @@ class RequestSpan:
         for field, token_type in (("input_tokens", "input"), ("output_tokens", "output")):
             if isinstance(usage.get(field), int):
                 self.tokens[token_type] = usage[field]
+
+
+def _bounded_list(values: list[Any]) -> list[Any]:
+    """``values`` (a request's stop sequences) for a span attribute: each text cut by
+    :func:`bounded`, and the list cut at :data:`STOP_SEQUENCE_LIMIT`, a last entry saying how
+    many there were."""
+    kept = [bounded(value) if isinstance(value, str) else value for value in values[:STOP_SEQUENCE_LIMIT]]
+    if len(values) > STOP_SEQUENCE_LIMIT:
+        kept[-1] = f"... ({len(values)} in all)"
+    return kept
 
 
 def _format_type(canonical: Mapping[str, Any]) -> object:
