@@ -19,6 +19,7 @@ import chatcodec.serve._steps.answer
 import chatcodec.serve._steps.validate
 from chatcodec.serve._limits import check_model
 from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._steps.caller_watch import GONE
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 
 SSE = "text/event-stream"
@@ -37,12 +38,21 @@ def _openai_error(response: httpx.Response) -> dict[str, Any]:
     return body
 
 
-def test_a_caller_that_leaves_a_plain_request_cancels_the_upstream_call(fake: FakeUpstream) -> None:
+def test_a_caller_that_leaves_a_plain_request_cancels_the_upstream_call(
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture
+) -> None:
     fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"), delay=8)
+    caplog.set_level(logging.INFO, logger="chatcodec.serve")
     with proxy("openai-chat", "anthropic", fake.base) as origin:
         with pytest.raises(httpx.ReadTimeout):
             httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY, timeout=0.5)
         assert fake.disconnected.wait(6), "the upstream call kept running after its caller left"
+        deadline = time.monotonic() + 5
+        while not (lines := [r.getMessage() for r in caplog.records if '"cancelled": true' in r.getMessage()]):
+            assert time.monotonic() < deadline, "no log line for the request its caller left"
+            time.sleep(0.05)
+    line = json.loads(lines[0])
+    assert (line["status"], line["error"]) == (499, GONE)  # why, not only that it was cancelled
 
 
 def test_a_full_upstream_pool_is_a_503_in_the_fronts_shape(fake: FakeUpstream) -> None:

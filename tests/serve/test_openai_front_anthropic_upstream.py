@@ -15,6 +15,7 @@ import openai
 import pytest
 
 import chatcodec
+from chatcodec.serve._steps.stream import LOST
 from providers.anthropic.anthropic_support import assert_valid_request
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_fake
 
@@ -153,6 +154,10 @@ def test_a_client_that_goes_away_cancels_the_upstream_request(
     while not any('"cancelled": true' in record.getMessage() for record in caplog.records):
         assert time.monotonic() < deadline, "no log line for the cancelled request"
         time.sleep(0.05)
+    (line,) = [
+        json.loads(record.getMessage()) for record in caplog.records if '"cancelled": true' in record.getMessage()
+    ]
+    assert (line["status"], line["headers"], line["error"]) == (499, 200, LOST)  # why it was lost, not only that
 
 
 def test_one_json_log_line_per_request_with_losses_and_the_losses_header(

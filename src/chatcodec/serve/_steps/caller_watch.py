@@ -17,6 +17,8 @@ from chatcodec.serve._request_log import RequestRecord
 
 CLIENT_GONE = 499
 """The status logged for a caller that went away before its answer (nginx's convention)."""
+GONE = "the caller went away before its answer (the upstream call was cancelled)"
+"""The reason logged with it."""
 
 
 class Watched:
@@ -52,10 +54,11 @@ class Watched:
 
     def answer(self) -> Response:
         """The response, or, for a caller that went away first, a bare 499 that nobody reads
-        (the log line says ``cancelled``)."""
+        (the log line says ``cancelled`` and why)."""
         if self.response is not None:
             return self.response
         self._record.status, self._record.cancelled = CLIENT_GONE, True
+        self._record.error = GONE
         return Response(status_code=CLIENT_GONE)
 
 

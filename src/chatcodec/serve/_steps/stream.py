@@ -31,6 +31,7 @@ from chatcodec.serve._limits import EventSizeCheck
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header
 from chatcodec.serve._steps import keep
+from chatcodec.serve._steps.caller_watch import CLIENT_GONE
 from chatcodec.serve._steps.fit import Fitted
 from chatcodec.serve._steps.send import Sent
 from chatcodec.serve._steps.shared import Server
@@ -38,10 +39,14 @@ from chatcodec.serve._upstream_errors import failure
 from chatcodec.streams._accumulator import StreamAccumulator
 from chatcodec.streams._convert import StreamConverter
 
-__all__ = ["CUT_OFF", "ObservedConverter", "StreamGathering", "streamed"]
+__all__ = ["CUT_OFF", "LOST", "ObservedConverter", "StreamGathering", "streamed"]
 
 CUT_OFF = "the upstream stream ended before its answer did (its connection was cut between two events)"
 """The error that ends a stream whose upstream body ended without its format's last event or an error event."""
+LOST = "the stream ended before its answer did: its caller went away (or the server stopped it)"
+"""Why a stream the caller's side ended is logged unfinished (status 499), when no other
+reason was given (the write deadline gives its own): under load a lost stream was a line
+saying ``cancelled`` and nothing more."""
 
 
 async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRecord) -> Response:
@@ -268,7 +273,15 @@ async def _relayed(
     finally:
         with anyio.CancelScope(shield=True):
             await upstream.aclose()
-        record.cancelled = not finished
-        record.losses = [*record.losses, *converter.losses]
-        record.events = converter.events_out
-        record.emit()
+        _logged(record, converter, finished=finished)
+
+
+def _logged(record: RequestRecord, converter: StreamConverter, *, finished: bool) -> None:
+    """The stream's log line written: its losses, its events, and, ``finished`` false (its
+    caller's side ended it), that it was cancelled and why, when nothing said why already."""
+    record.cancelled = not finished
+    if not finished and record.error is None:
+        record.error, record.stream_error_status = LOST, CLIENT_GONE
+    record.losses = [*record.losses, *converter.losses]
+    record.events = converter.events_out
+    record.emit()
