@@ -72,7 +72,7 @@ def test_a_full_upstream_pool_is_a_503_in_the_fronts_shape(fake: FakeUpstream) -
     assert answer.headers["retry-after"] == "1"
     error = _openai_error(answer)
     assert error["type"] == "server_error"
-    assert "upstream connections stayed busy" in error["message"]
+    assert "all 1 upstream calls stayed busy for 0.2 s" in error["message"]  # waited in the queue (serve._admission)
     assert len(fake.received) == 1
 
 

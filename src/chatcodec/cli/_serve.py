@@ -193,9 +193,14 @@ def _add_loss_policy(serve: Any) -> None:
 
 
 def _add_limits(serve: Any) -> None:
-    serve.add_argument("--max-connections", type=int, help="upstream connections at once (default 100)")
     serve.add_argument(
-        "--pool-timeout", type=float, help="seconds to wait for a free connection, then 503 (default 10)"
+        "--max-connections", type=int, help="upstream calls (one connection each) at once; more wait (default 100)"
+    )
+    serve.add_argument(
+        "--max-queued", type=int, help="requests waiting for an upstream call; one more is 503 (default 100)"
+    )
+    serve.add_argument(
+        "--pool-timeout", type=float, help="seconds a request waits for an upstream call, then 503 (default 10)"
     )
     serve.add_argument("--connect-timeout", type=float, help="seconds to connect upstream, then 504 (default 10)")
     serve.add_argument("--timeout", type=float, help="seconds between two upstream reads, then 504 (default 600)")
@@ -233,6 +238,7 @@ _PLAIN_OPTIONS = (
     "keep_thinking",
     "allow_anonymous",
     "max_connections",
+    "max_queued",
     "pool_timeout",
     "connect_timeout",
     "timeout",

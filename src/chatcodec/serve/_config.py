@@ -9,8 +9,10 @@ Defaults, and why (the docs' gateway page says the same):
   whole, so a 300 MB body cannot take the process's memory.
 - ``offload_bytes`` 256 KiB: a body or an answer above it is parsed and converted on a
   worker thread, so a small request does not wait behind a large one on the event loop.
-- ``max_connections`` 100 (httpx's own default) and ``pool_timeout`` 10 s: a request that
-  finds every upstream connection busy for that long is answered 503, not left waiting unseen.
+- ``max_connections`` 100 (httpx's own default), ``max_queued`` 100 and ``pool_timeout``
+  10 s: a request that finds every upstream call slot busy waits its turn in a queue of at
+  most 100, for at most 10 s, and is otherwise answered 503 with ``Retry-After``, not left
+  waiting unseen (:mod:`.admission`).
 - ``connect_timeout`` 10 s and ``timeout`` 600 s (between two reads: a reasoning model can
   think for minutes before its first token) are answered 504.
 - No client keys and ``allow_anonymous`` off: each caller's own key goes upstream, and a
@@ -174,8 +176,9 @@ def _check_numbers(config: ServeConfig) -> None:
         value = getattr(config, name)
         if not (math.isfinite(value) and value > 0):
             raise ValueError(f"{name} must be a positive finite number, not {value}")
-    if config.offload_bytes < 0:
-        raise ValueError(f"offload_bytes must be 0 or more, not {config.offload_bytes}")
+    for name in ("offload_bytes", "max_queued"):
+        if getattr(config, name) < 0:
+            raise ValueError(f"{name} must be 0 or more, not {getattr(config, name)}")
 
 
 def _check_inert_settings(config: ServeConfig) -> None:
@@ -245,9 +248,11 @@ class ServeConfig:
     """Let a caller with no key spend the operator's key from the environment (an open
     relay to whoever reaches the port; for a loopback-only or otherwise guarded server)."""
     max_connections: int = 100
-    """Upstream connections open at once (all upstreams together)."""
+    """Upstream calls (one connection each) at once, all upstreams together; more wait their turn."""
+    max_queued: int = 100
+    """Requests waiting for an upstream call when all ``max_connections`` are busy (one more is 503)."""
     pool_timeout: float = 10.0
-    """Seconds a request waits for a free upstream connection (then 503)."""
+    """Seconds a request waits in the queue for an upstream call (then 503 with ``Retry-After``)."""
     connect_timeout: float = 10.0
     """Seconds to open an upstream connection (then 504)."""
     max_body_bytes: int = 32 * 1024 * 1024

@@ -35,7 +35,9 @@ Besides the spans, the conventions' client metrics
 (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-metrics/):
 ``gen_ai.client.operation.duration`` (seconds, one per request, with ``error.type`` when it
 failed) and ``gen_ai.client.token.usage`` (one per token type the answer counted, ``input``
-and ``output``), each with the span's operation, provider, models and server. The request's
+and ``output``), each with the span's operation, provider, models and server; and the
+server's own ``chatcodec.serve.admission.refused`` (requests answered 503 for overload, by
+``chatcodec.admission.reason``: ``queue_full`` or ``queue_wait``, :mod:`.admission`). The request's
 ``gen_ai.request.choice.count`` is set when it asks for more than one answer (the front's
 edge reads the count: ``Call.choices``), and
 ``gen_ai.conversation.id`` is also the answer a Responses request continues
@@ -73,7 +75,7 @@ from chatcodec.serve._request_log import LOSS_EVENT, STORE_ERROR_EVENT, RequestR
 from chatcodec.serve._upstream import upstream_side
 
 if TYPE_CHECKING:
-    from opentelemetry.metrics import Histogram, Meter
+    from opentelemetry.metrics import Counter, Histogram, Meter
     from opentelemetry.trace import Span, Tracer
 
     from chatcodec.serve._config import ServeConfig
@@ -189,6 +191,11 @@ class Telemetry:
             canonical = decode_response(upstream, dict(fields)).model_dump(mode="json", exclude_none=True)
             record.span.answered(identity.fill(canonical))
 
+    def refused(self, reason: str) -> None:
+        """A request refused for overload (:mod:`.admission`), counted by ``reason``."""
+        if self._metrics is not None:
+            self._metrics.refused.add(1, {"chatcodec.admission.reason": reason})
+
     def stream_watcher(self, record: RequestRecord) -> Callable[[AnyStreamRecord], None] | None:
         """What a stream's canonical events are shown to on their way to the caller for the
         request's span, or ``None`` when it has none (then no call is made per event)."""
@@ -197,7 +204,7 @@ class Telemetry:
 
 class Metrics:
     """The GenAI client metrics: two histograms, with the bucket boundaries the
-    conventions advise."""
+    conventions advise; and the server's own count of requests refused for overload."""
 
     def __init__(self, meter: Meter) -> None:
         self.duration: Histogram = meter.create_histogram(
@@ -212,8 +219,13 @@ class Metrics:
             description="Number of input and output tokens used.",
             explicit_bucket_boundaries_advisory=_TOKEN_BUCKETS,
         )
+        self.refused: Counter = meter.create_counter(
+            ADMISSION_REFUSED, unit="{request}", description="Requests refused 503 for overload, by reason."
+        )
 
 
+ADMISSION_REFUSED = "chatcodec.serve.admission.refused"
+"""The counter of requests refused for overload (:mod:`.admission`), with ``chatcodec.admission.reason``."""
 _DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
 _TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
 """The boundaries the conventions give for each metric."""

@@ -1,9 +1,11 @@
-"""Step 6: the upstream called. A full pool is a 503, a timeout a 504, no connection a
-502; an upstream's error answer is refused in the front's shape with its status, its
-error read in the upstream's shape (:mod:`chatcodec._error_shapes`), and the retry,
-rate-limit and request-id headers it passed (:func:`~chatcodec.serve._limits.passed_headers`).
-A plain answer is read whole within ``max_answer_bytes``; a stream is handed on open, its
-first bytes not yet read."""
+"""Step 6: the upstream called, once admitted (:mod:`chatcodec.serve._admission`: a slot
+among ``max_connections``, or a 503 with ``Retry-After``). A full pool (a client given to
+``create_app`` with a smaller one) is a 503, a timeout a 504, no connection a 502; an
+upstream's error answer is refused in the front's shape with its status, its error read in
+the upstream's shape (:mod:`chatcodec._error_shapes`), and the retry, rate-limit and
+request-id headers it passed (:func:`~chatcodec.serve._limits.passed_headers`). A plain
+answer is read whole within ``max_answer_bytes``; a stream is handed on open, its first
+bytes not yet read."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import httpx
 from chatcodec._error_shapes import read_error
 from chatcodec._narrow import as_dict
 from chatcodec._registry import get_edge
+from chatcodec.serve._admission import SlotStream
 from chatcodec.serve._identity import Identity, answer_identity
 from chatcodec.serve._limits import json_or_text, passed_headers, read_answer
 from chatcodec.serve._refusal import RefusalError
@@ -76,9 +79,27 @@ def parsed_url(url: str) -> httpx.URL:
 
 
 async def send(server: Server, outgoing: UpstreamCall, upstream: str, *, stream: bool) -> httpx.Response:
-    """Send ``outgoing``; a full pool is a 503, a timeout a 504, no connection a 502."""
-    client, config = server.client, server.config
+    """Send ``outgoing`` once admitted (a slot of :mod:`chatcodec.serve._admission`, held until
+    the response is closed, or a 503); a full pool is a 503, a timeout a 504, no connection a 502."""
+    client, admission = server.client, server.admission
     built = client.build_request("POST", parsed_url(outgoing.url), content=outgoing.body, headers=outgoing.headers)
+    if not admission.take():
+        await admission.enter()  # in turn, or a 503
+    try:
+        response = await _sent_or_refused(server, built, upstream, stream=stream)
+    except BaseException:
+        admission.leave()
+        raise
+    body = response.stream
+    if response.is_closed or not isinstance(body, httpx.AsyncByteStream):  # read whole (stream=False)
+        admission.leave()
+    else:
+        response.stream = SlotStream(body, admission)
+    return response
+
+
+async def _sent_or_refused(server: Server, built: httpx.Request, upstream: str, *, stream: bool) -> httpx.Response:
+    client, config = server.client, server.config
     try:
         return await client.send(built, stream=stream)
     except httpx.PoolTimeout:

@@ -1,5 +1,5 @@
 """What the steps of every request share: the server's config, its answering front and
-store, its telemetry, the upstream HTTP client, each route's writer options and the key
+store, its telemetry, the upstream HTTP client and the admission to it, each route's writer options and the key
 seals are authenticated with. The app makes one and readies it in its lifespan, or, when
 the lifespan does not run (the app mounted in another ASGI app, whose server runs only the
 outer lifespan), before the first request that needs it (:meth:`Server.ready`)."""
@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from chatcodec._warm import warm_up
+from chatcodec.serve._admission import Admission
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._fronts import answering, front
@@ -47,6 +48,10 @@ class Server:
             meter_provider=meter_provider,
             provider=default_provider(config),
         )
+        self.admission: Admission = Admission(
+            config.max_connections, config.max_queued, config.pool_timeout, on_refused=self.telemetry.refused
+        )
+        """The slots upstream calls take, and the queue for them (:mod:`chatcodec.serve._admission`)."""
         self.keeps_thinking: bool = config.keep_thinking and self.answerer.store is not None
         """Whether answers' signed thinking is kept and put back (a store, and no ``--no-keep-thinking``)."""
         self.seal_key: str | None = None
