@@ -60,9 +60,13 @@ def _refused_counts(reader: InMemoryMetricReader) -> dict[str, int]:
     }
 
 
-async def _one_stream(client: httpx.AsyncClient, origin: str) -> tuple[int, str, str | None]:
-    """A caller's stream: its status, what its body came to, and its ``Retry-After``."""
+async def _one_stream(client: httpx.AsyncClient, origin: str, *, leaves: bool) -> tuple[int, str, str | None]:
+    """A caller's stream: its status, what its body came to, and its ``Retry-After``;
+    ``leaves``: the caller goes away after the stream's first bytes."""
     async with client.stream("POST", f"{origin}/v1/chat/completions", json=STREAM, headers=KEY) as answer:
+        if answer.status_code == 200 and leaves:
+            await anext(answer.aiter_raw())
+            return 200, "left", None
         body = await answer.aread()
     if answer.status_code == 200:
         whole = body.endswith(b"data: [DONE]\n\n") and b'"error"' not in body
@@ -73,26 +77,36 @@ async def _one_stream(client: httpx.AsyncClient, origin: str) -> tuple[int, str,
 
 
 def test_64_concurrent_streams_on_a_slow_upstream_are_answered_or_refused_503_never_502_or_504(
-    fake: FakeUpstream,
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _answered(fake, 64, delay=0.4, chunk_size=40)
+    """Every eighth caller leaves after its stream's first bytes: its line says why."""
+    _answered(fake, 64, delay=0.3, chunk_size=40, stall=0.5)  # slow to answer, slow to end
     reader = InMemoryMetricReader()
     config = ServeConfig(
-        "openai-chat", "anthropic", fake.base, otel=True, max_connections=8, max_queued=16, pool_timeout=1.0
+        "openai-chat", "anthropic", fake.base, otel=True, max_connections=8, max_queued=16, pool_timeout=2.0
     )
+    caplog.set_level(logging.INFO, logger="chatcodec.serve")
 
     async def callers(origin: str) -> list[tuple[int, str, str | None]]:
         async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=64)) as client:
-            return await asyncio.gather(*(_one_stream(client, origin) for _ in range(64)))
+            return await asyncio.gather(*(_one_stream(client, origin, leaves=index % 8 == 7) for index in range(64)))
 
     with serving_config(config, meter_provider=MeterProvider(metric_readers=[reader])) as origin:
         answers = asyncio.run(callers(origin))
+        deadline = time.monotonic() + 10
+        while len(lines := _log_lines(caplog)) < 64:
+            assert time.monotonic() < deadline, f"{len(lines)} log lines for 64 requests"
+            time.sleep(0.05)
         refused = _refused_counts(reader)
     statuses = Counter(status for status, _, _ in answers)
     assert set(statuses) <= {200, 503}, answers
     assert statuses[200] >= 8, statuses  # every slot served, and the queue as it drained
     assert statuses[503] > 0, statuses  # 64 callers at once: past 8 calls and 16 waiting, refused
-    assert [what for status, what, _ in answers if status == 200] == ["complete"] * statuses[200]
+    left = sum(1 for status, what, _ in answers if (status, what) == (200, "left"))
+    assert left > 0, answers  # callers 7 and 15 come among the first 24: admitted, then gone
+    assert Counter(what for status, what, _ in answers if status == 200) == {"complete": statuses[200] - left} | (
+        {"left": left} if left else {}
+    )
     for status, message, retry_after in answers:
         if status == 503:
             assert retry_after == "1"
@@ -101,6 +115,13 @@ def test_64_concurrent_streams_on_a_slow_upstream_are_answered_or_refused_503_ne
     assert sum(refused.values()) == statuses[503]
     assert set(refused) <= {QUEUE_FULL, QUEUE_WAIT}
     assert refused.get(QUEUE_FULL, 0) > 0
+    logged = Counter((line["status"], line.get("error", "")[:40]) for line in lines)
+    assert logged[499, LOST[:40]] == left  # each stream lost says why
+    assert sum(count for (status, _), count in logged.items() if status in (502, 504)) == 0
+
+
+def _log_lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
+    return [json.loads(record.getMessage()) for record in caplog.records if record.getMessage().startswith("{")]
 
 
 CALLS: dict[str, tuple[str, dict[str, Any]]] = {
