@@ -317,3 +317,20 @@ def test_admission_is_first_come_and_a_wait_given_up_passes_its_slot_on() -> Non
 
     asyncio.run(scenario())
     assert refusals == [QUEUE_FULL]
+
+
+def test_a_model_list_asked_upstream_takes_a_slot_and_past_the_queue_is_left_out(
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``GET /v1/models`` asks a pattern route's upstream for its list as a call would, so a
+    listing never takes a connection an admitted call counts on; overloaded, the upstream's
+    names are left out (and the log says why), the listing still answered."""
+    caplog.set_level(logging.WARNING, logger="chatcodec.serve")
+    with (
+        proxy("openai-chat", "anthropic", fake.base, max_connections=1, max_queued=0) as origin,
+        _slot_held(fake, origin, "openai-chat"),
+    ):
+        listing = httpx.get(f"{origin}/v1/models", headers=KEY, timeout=10)
+    assert (listing.status_code, listing.json()["data"]) == (200, [])
+    assert [received.path for received in fake.received] == ["/v1/messages"]  # the held call only
+    assert any("model list is left out: all 1 upstream calls are busy" in r.getMessage() for r in caplog.records)

@@ -78,7 +78,7 @@ async def list_models(server: Server, request: Request) -> Response:
     except RefusalError as refusal:
         return refused(config.api, refusal)
     await server.ready()
-    asked = await upstream_models(config, server.client, caller)
+    asked = await upstream_models(config, server.client, caller, server.admission)
     return JSONResponse(listing.write(list(dict.fromkeys((*config.listed_models, *asked)))))
 
 
