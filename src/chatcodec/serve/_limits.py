@@ -181,7 +181,7 @@ def json_or_text(content: bytes) -> object:
 def answer_object(content: bytes, upstream: str) -> dict[str, Any]:
     """An upstream's plain answer as one JSON object, or a 502 naming why not, as its stream
     is answered (:func:`chatcodec.serve._steps.stream`): parsed as :func:`json_or_text`
-    parses it, and what pydantic-core refuses read by :func:`chatcodec._payloads.loads`,
+    parses it, and what pydantic-core refuses read by :func:`chatcodec._payloads.read_json_text`,
     which refuses at its JSON path what no encoder writes back (a lone surrogate escape such
     as ``"\\ud83d"``, a server cutting an emoji in two at ``max_tokens``) and nesting past
     the recursion limit. The answer's text is never quoted, only the path."""
@@ -197,7 +197,7 @@ def answer_object(content: bytes, upstream: str) -> dict[str, Any]:
 
 def _answer_read_exactly(content: bytes, upstream: str) -> object:
     try:
-        return loads(content)
+        return read_json_text(content)
     except JSONValueError as error:
         raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
     except ValueError:  # not JSON, or not UTF-8
