@@ -13,7 +13,7 @@ import pytest
 import chatcodec
 from chatcodec._losses import LossRecorder
 from chatcodec._model.canonical_types import UrlCitationData
-from chatcodec._providers.contract.context import close_conversion, open_conversion, read_uncited
+from chatcodec._providers.contract.context import Reading
 from chatcodec._registry import get_codec
 from chatcodec.streams._replay import events_from_response
 
@@ -127,21 +127,22 @@ def test_a_conversion_reports_the_citations_its_reading_read(target: str, form: 
     assert cited == [("$.input[1].content[0].citations", "content")]
 
 
-def test_the_note_names_only_the_history_read_without_citations() -> None:
-    """The note is the ``messages`` list read, by identity, in one conversion's span:
-    another list (a copy), a later reading that read citations, or no span at all, and
-    the writer looks."""
-    span = open_conversion()
-    try:
-        plain = get_codec("openai-chat").read_request({"model": "m", "messages": [{"role": "user", "content": "q"}]})
-        assert read_uncited(plain)
-        assert not read_uncited({**plain, "messages": list(plain["messages"])})
-        cited = get_codec("openai-responses").read_request(_cited_history())
-        assert cited["messages"][1]["content"][0]["citations"] == [CITATION]
-        assert not read_uncited(cited)
-        assert not read_uncited(plain)  # the cited reading was the last one
-        uncited = get_codec("openai-responses").read_request({"model": "m", "input": "q"})
-        assert read_uncited(uncited)
-    finally:
-        close_conversion(span)
-    assert not read_uncited(uncited)
+def test_the_record_names_only_the_history_read_without_citations() -> None:
+    """The reading's record (:class:`Reading`) holds the ``messages`` list read when the
+    reading put no url citation on it; the writer skips its look only for that list:
+    another list (a copy), or a reading that read citations, and the writer looks."""
+    noted = Reading()
+    plain = get_codec("openai-chat").read_request(
+        {"model": "m", "messages": [{"role": "user", "content": "q"}]}, noted=noted
+    )
+    assert noted.uncited is plain["messages"]
+    cited_noted = Reading()
+    cited = get_codec("openai-responses").read_request(_cited_history(), noted=cited_noted)
+    assert cited["messages"][1]["content"][0]["citations"] == [CITATION]
+    assert cited_noted.uncited is None
+    uncited_noted = Reading()
+    uncited = get_codec("openai-responses").read_request({"model": "m", "input": "q"}, noted=uncited_noted)
+    assert uncited_noted.uncited is uncited["messages"]
+    recorder = LossRecorder()
+    get_codec("anthropic").write_request(cited, recorder, noted=noted)  # the record of another list: looked
+    assert any("citations" in loss.path for loss in recorder.losses)

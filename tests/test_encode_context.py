@@ -9,7 +9,7 @@ import pytest
 
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
-from chatcodec._providers.contract.context import SHARED_FIELDS, EncodeContext
+from chatcodec._providers.contract.context import SHARED_FIELDS, EncodeContext, Reading
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.gemini.parts import GeminiContext
 
@@ -27,10 +27,11 @@ def test_every_shared_field_reaches_the_extended_context(kind: type[EncodeContex
         rules=None,
         for_request=False,
         holds=holds,
+        reading=Reading(),
     )
     extended = shared.extend(kind, **own)
     assert type(extended) is kind
-    assert SHARED_FIELDS == ("provider", "losses", "model", "options", "rules", "for_request", "holds")
+    assert SHARED_FIELDS == ("provider", "losses", "model", "options", "rules", "for_request", "holds", "reading")
     for name in SHARED_FIELDS:
         assert getattr(extended, name) is getattr(shared, name), name
 

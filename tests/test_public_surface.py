@@ -73,7 +73,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "EnvelopeBody EnvelopeLayout ErrorRecord ErrorShape Extension FinishReasonFunctions FinishRecord "
         "Framing Front IdRule JsonFront Location LossRecorder MessageFunctions ModelFamily ModelList "
         "OptionTable PartBuilder PartFunctions PartLifecycleEvent PartLifecycleRecord PartRecord "
-        "ProviderCodec ProviderRules RecordStreamEncoder RefusalDeltaRecord RequestFunctions RequiredField "
+        "ProviderCodec ProviderRules Reading RecordStreamEncoder RefusalDeltaRecord RequestFunctions RequiredField "
         "ResponseFunctions ResponseStartRecord RouteError RuleCall RulesTable SamplingRange SettingsFunctions "
         "Steps StreamBuilder StreamDecoder StreamEncoder StreamFraming Structure StructureTable TargetRule "
         "TextDeltaRecord TextEndRecord TextStartRecord ThinkingDeltaRecord ThinkingEndRecord "

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._codec_options import checked_options
 from chatcodec._codec_protocols import StreamDecoder, SupportsStreamDecoder
-from chatcodec._conversion import foreign_writer, read_request_data, trace_source, write_request_data
+from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
 from chatcodec._payloads import Payload, load_object, too_deep_to_write
-from chatcodec._providers.contract.context import close_conversion, open_conversion
+from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.contract.reading import held
 from chatcodec._public_label import shown_as
 from chatcodec._registry import get_codec
@@ -278,16 +278,14 @@ def convert_request(
     The source's reader gives canonical data and the target's writer writes it
     (:mod:`chatcodec._conversion`): no canonical model is built."""
     named = checked_options(target, options)  # before reading: a typo is the caller's
-    span = open_conversion(foreign_writer(source, target))  # no caller's code runs between the read and the write
+    noted = Reading()  # what the reader leaves the writer to reuse, handed from one to the other
     try:
-        canonical = read_request_data(payload, source, strict=strict, target=target)
+        canonical = read_request_data(payload, source, strict=strict, target=target, noted=noted)
         recorder = LossRecorder()
         trace_source(recorder, payload, source, canonical)
-        encoded = write_request_data(canonical, target, recorder, named, extra_fields)
+        encoded = write_request_data(canonical, target, recorder, named, extra_fields, noted=noted)
     except PayloadError as error:  # the canonical writer's depth refusal, named in the input
         raise too_deep_to_write(error, payload) from None
-    finally:
-        close_conversion(span)
     recorder.settle(on_loss, losses)
     return encoded
 

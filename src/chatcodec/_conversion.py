@@ -10,14 +10,15 @@ it maps, the stream flag) and tells a refused read from a refused write.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import named_options
 from chatcodec._payloads import load_object
-from chatcodec._providers.contract.context import with_field_data
+from chatcodec._providers.contract.context import Reading, with_field_data
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.kit.origins import Origins, checked
 from chatcodec._registry import get_codec
@@ -28,50 +29,51 @@ if TYPE_CHECKING:
 
 
 def read_request_data(
-    payload: object, source: str, *, strict: bool = False, target: str | None = None, server: str | None = None
+    payload: object,
+    source: str,
+    *,
+    strict: bool = False,
+    target: str | None = None,
+    server: str | None = None,
+    noted: Reading | None = None,
 ) -> dict[str, Any]:
     """``payload`` (a dict, JSON text or bytes, or SDK objects) read by ``source``'s reader
     as canonical request data; ``strict`` refuses what the provider refuses first (what
     ``server``, a compatible server of the format, refuses when named), and a turn order
-    ``target`` refuses (when given).
+    ``target`` refuses (when given). ``noted``: the record a built-in reader fills for the
+    writer that follows (:class:`~chatcodec._providers.contract.context.Reading`).
 
     A plain dict goes to the reader as it is, not walked for SDK objects: the walk cost a
     third of an agent session's conversion, and the reader's closed front takes JSON
     values only, so an SDK object anywhere inside is refused, and only then is the
     payload walked and read again (an SDK object is never a reason for an error)."""
     reader = get_codec(source)
+    read: Callable[[dict[str, Any]], dict[str, Any]] = reader.read_request
+    read_json: Callable[[str | bytes | bytearray], dict[str, Any]] = reader.read_request_json
+    if noted is not None and isinstance(reader, ProviderCodec):  # a version-1 codec reads without one
+        read, read_json = partial(reader.read_request, noted=noted), partial(reader.read_request_json, noted=noted)
     if strict:
         from chatcodec._strict.check import check_request, check_target
 
         fields = load_object(sdk_json_nested(payload), f"{source} request")
         check_request(source, fields, f"{source} request", server)
-        canonical = reader.read_request(fields)
+        canonical = read(fields)
         if target is not None:
             check_target(source, fields, target, f"{source} request for {target}")
         return canonical
     if type(payload) is dict:
         fields = cast("dict[str, Any]", payload)
         try:
-            return reader.read_request(fields)
+            return read(fields)
         except ChatcodecError:
             walked = sdk_json_nested(fields)
             if walked is fields:
                 raise
             fields = load_object(walked, f"{source} request")
-            return reader.read_request(fields)
+            return read(fields)
     if isinstance(payload, str | bytes | bytearray):  # parsed and validated in one pass, in Rust
-        return reader.read_request_json(payload)
-    return reader.read_request(load_object(sdk_json_nested(payload), f"{source} request"))
-
-
-def foreign_writer(source: str, target: str) -> str | None:
-    """The provider ``target``'s writer is, when it is another provider's codec than
-    ``source``'s reader (the :func:`~chatcodec._providers.contract.context.open_conversion`
-    span's ``writer``); None for the same format, or canonical data out."""
-    writer = get_codec(target)
-    if not isinstance(writer, ProviderCodec) or writer.name == get_codec(source).name:
-        return None
-    return writer.name
+        return read_json(payload)
+    return read(load_object(sdk_json_nested(payload), f"{source} request"))
 
 
 def common_json(text: str | bytes | bytearray, source: str) -> dict[str, Any] | None:
@@ -88,16 +90,23 @@ def write_request_data(
     recorder: LossRecorder,
     options: Mapping[str, Any] | None = None,
     extra_fields: Mapping[str, Any] | None = None,
+    *,
+    noted: Reading | None = None,
 ) -> dict[str, Any]:
     """``canonical`` written by ``target``'s writer, its losses into ``recorder``.
 
     ``options`` are the writer's settings by name (its codec's ``options``: any other name
     raises :class:`~chatcodec._errors.OptionError`); ``extra_fields`` are wire fields to
-    send, kept in the request's ``provider_options[target]``."""
+    send, kept in the request's ``provider_options[target]``; ``noted``: what the reading
+    left a built-in writer to reuse (:func:`read_request_data`'s)."""
     writer = get_codec(target)
     named = named_options(target, writer.options, options)
     if extra_fields:
         canonical = with_field_data(canonical, target, extra_fields)
+    if noted is not None and isinstance(writer, ProviderCodec):  # a version-1 codec writes without one
+        return writer.write_request(canonical, recorder, options=named, noted=noted)
+    if noted is not None:  # canonical data out (or an outside codec's writer): what a reading with no record gives
+        noted.put_own()
     return writer.write_request(canonical, recorder, options=named)
 
 

@@ -65,7 +65,7 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec._option_table import OptionTable
     from chatcodec._providers.contract.capabilities import Capabilities
-    from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec._providers.contract.context import DecodeContext, EncodeContext, Reading
     from chatcodec._providers.contract.detection import Detection
     from chatcodec._providers.contract.edge import (
         Call,
@@ -165,6 +165,7 @@ __all__ = [
     "PartRecord",
     "ProviderCodec",
     "ProviderRules",
+    "Reading",
     "RecordStreamEncoder",
     "RefusalDeltaRecord",
     "RequestFunctions",
@@ -227,7 +228,7 @@ _EXPORTED_FROM: dict[str, str] = {
             "PartFunctions RequestFunctions ResponseFunctions RulesTable SettingsFunctions StructureTable "
             "ToolFunctions UsageFunctions",
         ),
-        ("chatcodec._providers.contract.context", "DecodeContext EncodeContext"),
+        ("chatcodec._providers.contract.context", "DecodeContext EncodeContext Reading"),
         ("chatcodec._providers.contract.detection", "Detection"),
         ("chatcodec._providers.contract.extension", "Extension"),
         ("chatcodec._providers.contract.structure", "Location Structure ToolStep Turn TurnOrder TurnProblem"),

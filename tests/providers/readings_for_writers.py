@@ -1,7 +1,6 @@
-"""What the tests of a reading made for one writer share: that another writer writes the
-reading a conversion gives (without the own writer's markers) exactly as it writes the marked
-reading, losses too; and a count of the tool readings answered from memory
-(``families/remembered_tools.py``)."""
+"""What the tests of a reading's markers for its own writer share: that a conversion writes
+what the writer gives for the reading alone, losses too; and a count of the tool readings answered from memory
+(``kit/remembered_tools.py``)."""
 
 from __future__ import annotations
 
@@ -13,12 +12,12 @@ import pytest
 import chatcodec
 from chatcodec._conversion import write_request_data
 from chatcodec._losses import LossRecorder
-from chatcodec._providers.families import remembered_tools
+from chatcodec._providers.kit import remembered_tools
 
 
 def assert_written_as_marked(request: dict[str, Any], source: str, target: str, marked: dict[str, Any]) -> None:
     """``request`` converted from ``source`` to ``target`` gives what ``target``'s writer
-    gives for ``marked`` (``request`` read outside a conversion), with the same losses."""
+    gives for ``marked`` (``request`` read with no record for a writer), with the same losses."""
     recorder = LossRecorder()
     expected = write_request_data(marked, target, recorder)
     losses: list[chatcodec.Loss] = []

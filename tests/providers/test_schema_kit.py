@@ -21,7 +21,8 @@ import chatcodec
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.google.openapi_schema import from_openapi
 from chatcodec._providers.families.openai.strict_schema import nullable, to_openai_strict
-from chatcodec._providers.families.schema_writing import cached_rewrite, looks_openapi
+from chatcodec._providers.families.schema_writing import looks_openapi
+from chatcodec._providers.kit.schema_memory import cached_rewrite
 from chatcodec._providers.kit.schema_walk import MAX_DEPTH
 
 GEMINI_SCHEMA: dict[str, Any] = {
@@ -319,7 +320,7 @@ def test_a_type_name_gemini_does_not_have_is_no_gemini_spelling() -> None:
     assert from_openapi({"type": "Object"})[0] == {"type": "object"}  # a Gemini name in another case still is
 
 
-# --- the rewrites remembered by JSON text (families/schema_writing.py) -----------------------
+# --- the rewrites remembered by JSON text (kit/schema_memory.py) -----------------------
 
 
 @settings(max_examples=150, deadline=None)

@@ -1,7 +1,7 @@
-"""Whether a tool's schema goes back as it came (``AS_SENT``) is asked only when OpenAI
-Chat's own writer reads the answer: every other writer reads its own bag, and rewrites a
-schema as its target needs. So a conversion to another format reads the tools without the
-marker, and writes exactly what writing the marked tools gives."""
+"""Whether a tool's schema goes back as it came (``AS_SENT``) is read by OpenAI Chat's own
+writer alone: every other writer reads its own bag, and rewrites a schema as its target
+needs. The reading marks it whatever writer follows (a reading is a function of its input),
+and every other writer writes exactly what it writes for the tools without the marker."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._conversion import foreign_writer, read_request_data
-from chatcodec._providers.contract.context import close_conversion, open_conversion
+from chatcodec._conversion import read_request_data
+from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.families.schema_writing import AS_SENT
 from providers.readings_for_writers import AnswersFromMemory, assert_written_as_marked
 
@@ -34,13 +34,10 @@ def _marks(canonical: dict[str, Any]) -> list[bool]:
     return [bool(tool.get("provider_metadata", {}).get("openai-chat", {}).get(AS_SENT)) for tool in canonical["tools"]]
 
 
-def test_the_marker_is_read_for_this_formats_writer_and_canonical_data_only() -> None:
+def test_the_marker_is_read_whatever_writer_follows() -> None:
     assert _marks(read_request_data(copy.deepcopy(_REQUEST), "openai-chat")) == [True, True, False]
-    span = open_conversion(foreign_writer("openai-chat", "anthropic"))
-    try:
-        assert _marks(read_request_data(copy.deepcopy(_REQUEST), "openai-chat")) == [False, False, False]
-    finally:
-        close_conversion(span)
+    noted = read_request_data(copy.deepcopy(_REQUEST), "openai-chat", noted=Reading())
+    assert noted == read_request_data(copy.deepcopy(_REQUEST), "openai-chat")
     back = chatcodec.convert_request(copy.deepcopy(_REQUEST), source="openai-chat", target="openai-chat")
     assert [tool["function"]["parameters"] for tool in back["tools"]] == [
         _GEMINI_SPELLED,
@@ -51,7 +48,7 @@ def test_the_marker_is_read_for_this_formats_writer_and_canonical_data_only() ->
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_another_writer_writes_the_unmarked_reading_as_the_marked_one(target: str) -> None:
-    marked = read_request_data(copy.deepcopy(_REQUEST), "openai-chat")  # outside a conversion: marked
+    marked = read_request_data(copy.deepcopy(_REQUEST), "openai-chat")
     assert any(_marks(marked))
     assert_written_as_marked(_REQUEST, "openai-chat", target, marked)
 

@@ -40,22 +40,18 @@ def test_a_null_under_an_undocumented_key_is_still_data_reported_elsewhere() -> 
     assert back["messages"][2]["x_trace"] is None
 
 
-def test_a_conversion_to_another_format_reads_the_nulls_without_markers() -> None:
-    """Only OpenAI Chat's own writer reads the markers, so a reading whose writer is another
-    provider's leaves them out (a marker bag a message was a tenth of the conversion), and
-    the canonical data and canonical output (target ``canonical``) still carry them."""
-    from chatcodec._conversion import foreign_writer
-    from chatcodec._providers.contract.context import close_conversion, open_conversion
+def test_a_conversions_reading_keeps_the_nulls_for_its_own_writer() -> None:
+    """Only OpenAI Chat's own writer reads the markers: a conversion's reading keeps them in
+    its record (``Reading.own``, whatever writer follows), so the data another writer gets
+    is the plain twin's (a marker bag a message was a tenth of the conversion); put in
+    place, they give the reading with no record, and canonical output carries them."""
+    from chatcodec._providers.contract.context import Reading
 
-    assert foreign_writer("openai-chat", "anthropic") == "anthropic"
-    assert foreign_writer("openai-chat", "openai-chat") is None
-    assert foreign_writer("openai-chat", "canonical") is None
-    span = open_conversion(foreign_writer("openai-chat", "anthropic"))
-    try:
-        read = read_request_data(sdk_dump_session(), "openai-chat")
-    finally:
-        close_conversion(span)
+    noted = Reading()
+    read = read_request_data(sdk_dump_session(), "openai-chat", noted=noted)
     assert read == read_request_data(without_nulls(sdk_dump_session()), "openai-chat")
+    noted.put_own()
+    assert read == read_request_data(sdk_dump_session(), "openai-chat")
     canonical = chatcodec.convert_request(sdk_dump_session(), source="openai-chat", target="canonical")
     bags = [message["provider_metadata"] for message in canonical["messages"] if message.get("provider_metadata")]
     assert sorted(sorted(bag["openai-chat"]["_nulls"]) for bag in bags) == [

@@ -1,4 +1,4 @@
-"""A Responses request's function tools read from memory (``families/remembered_tools.py``)
+"""A Responses request's function tools read from memory (``kit/remembered_tools.py``)
 give what a first reading gives: every target's output and losses, and canonical data that
 is the caller's own (changing it changes nothing the next request reads)."""
 
@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec._providers.families import remembered_tools, schema_writing
+from chatcodec._providers.families import schema_writing
+from chatcodec._providers.kit import remembered_tools
 from providers.readings_for_writers import AnswersFromMemory
 
 _SHAPES: list[dict[str, Any]] = [

@@ -1,7 +1,9 @@
 """A Responses function tool's spelling markers (its ``null`` fields, a ``parameters`` or
-``strict`` left out) and its as-sent mark are read only for this format's own writer: a
-conversion to another format reads the tools without them (an agent's every tool says
-``"strict": null``), and writes exactly what writing the marked reading gives."""
+``strict`` left out) and its as-sent mark are read by this format's own writer alone: a
+conversion's reading keeps them in its record (``Reading.own``, whatever writer follows)
+and puts them in place for that writer, so every other writer gets the tools without them
+(an agent's every tool says ``"strict": null``) and writes exactly what it writes for the
+marked reading."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._conversion import foreign_writer, read_request_data
-from chatcodec._providers.contract.context import close_conversion, open_conversion
+from chatcodec._conversion import read_request_data
+from chatcodec._providers.contract.context import Reading
 from providers.readings_for_writers import assert_written_as_marked
 
 _REQUEST: dict[str, Any] = {
@@ -49,16 +51,15 @@ def _bags(canonical: dict[str, Any]) -> list[dict[str, Any]]:
     return [tool.get("provider_metadata", {}).get("openai-responses", {}) for tool in canonical["tools"]]
 
 
-def test_another_formats_writer_gets_the_tools_data_without_the_spellings() -> None:
+def test_a_conversions_reading_keeps_the_spellings_for_its_own_writer() -> None:
     marked = _bags(read_request_data(copy.deepcopy(_REQUEST), "openai-responses"))
     assert marked[0]["_nulls"] == ["description", "strict"]
     assert marked[1] == {"_no_parameters": True, "_no_strict": True}
-    span = open_conversion(foreign_writer("openai-responses", "anthropic"))
-    try:
-        read = _bags(read_request_data(copy.deepcopy(_REQUEST), "openai-responses"))
-    finally:
-        close_conversion(span)
-    assert read == [{}, {}, {}, {"x_extra": 1}]
+    noted = Reading()
+    read = read_request_data(copy.deepcopy(_REQUEST), "openai-responses", noted=noted)
+    assert _bags(read) == [{}, {}, {}, {"x_extra": 1}]  # the markers in the record, for this format's writer
+    noted.put_own()
+    assert _bags(read) == marked
     back = chatcodec.convert_request(copy.deepcopy(_REQUEST), source="openai-responses", target="openai-responses")
     assert back["tools"] == _REQUEST["tools"]
 

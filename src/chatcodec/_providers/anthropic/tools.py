@@ -33,7 +33,7 @@ from chatcodec.codec_kit import (
     split_fields,
     tool_name,
 )
-from chatcodec.contract import DecodeContext
+from chatcodec.contract import DecodeContext, Reading
 
 _TOOL_FIELDS = frozenset({"name", "description", "input_schema", "strict"})
 _CHOICE_FIELDS = frozenset(shape_fields(shapes.ToolChoice))
@@ -55,13 +55,14 @@ def decode_tools(
 ) -> None:
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
+    reading = context.reading
     if tools is not None:
         functions: list[dict[str, Any]] = []
         servers: list[dict[str, Any]] = []
         order: list[str] = []
         for index, tool in enumerate(tools):
             if tool.get("type") in (None, "custom"):
-                functions.append(_decode_tool(tool, index, exact=context.closed))
+                functions.append(_decode_tool(tool, index, exact=context.closed, reading=reading))
                 order.append(_FUNCTION)
             else:
                 servers.append(opaque(tool))
@@ -79,8 +80,9 @@ def decode_tools(
         _decode_choice(choice, canonical, bag)
 
 
-def _decode_tool(tool: dict[str, Any], index: int, *, exact: bool) -> dict[str, Any]:
-    """``exact``: the closed front's copy (:func:`~.schema_writing.cached_rewrite`)."""
+def _decode_tool(tool: dict[str, Any], index: int, *, exact: bool, reading: Reading | None) -> dict[str, Any]:
+    """``exact``: the closed front's copy (:func:`~chatcodec._providers.kit.schema_memory.cached_rewrite`);
+    ``reading``: a conversion's, for its writer."""
     name = tool.get("name")
     if name is None:  # a client tool names itself (a toolset entry, which has no name, has a type)
         raise rule_error("Anthropic request", ("tools", index, "name"), "missing", "Field required", tool)
@@ -101,7 +103,9 @@ def _decode_tool(tool: dict[str, Any], index: int, *, exact: bool) -> dict[str, 
     rest = split_fields(tool, mapped)
     if "input_schema" not in tool:
         rest["_no_input_schema"] = True
-    elif read_as_sent(schema, to_anthropic_subset if tool.get("strict") is True else None, exact=exact):
+    elif read_as_sent(
+        schema, to_anthropic_subset if tool.get("strict") is True else None, exact=exact, reading=reading
+    ):
         rest[AS_SENT] = True  # sent back unchanged (families/schema_writing.py)
     return KIT.attach(definition, rest)
 
@@ -172,7 +176,9 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: AnthropicContext)
         else:  # a strict tool's schema in the structured-outputs subset; JSON Schema in any case
             rewrite = anthropic_schema if strict is True else json_schema
             as_sent = rest.get(AS_SENT) if rest else None
-            wire["input_schema"] = rewrite(schema, context.losses, (*at, "parameters"), as_sent=as_sent)
+            wire["input_schema"] = rewrite(
+                schema, context.losses, (*at, "parameters"), as_sent=as_sent, reading=context.reading
+            )
     if strict is not None:
         wire["strict"] = strict
     cache_control = tool.get("cache_control")

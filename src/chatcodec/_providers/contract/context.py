@@ -14,8 +14,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from contextvars import ContextVar, Token
+from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
@@ -23,6 +22,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable, escaped_fields, stored_options
+from chatcodec._providers.kit.remembered_tools import Read as ReadTools
+from chatcodec._providers.kit.remembered_tools import SchemaOf
+from chatcodec._providers.kit.remembered_tools import read_tools as remembered_tools
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
@@ -35,62 +37,73 @@ imports, so a provider's ``markers.py`` loads neither)."""
 
 
 SchemaTexts = dict[int, tuple[Any, bytes, bool]]
-"""Each schema object's JSON text by identity, the object held beside it, and whether the
-object is known to be exactly the text's value (its types JSON's own); under an object's
-negated identity (``~id``), whether it looks like Gemini's spelling instead of the last."""
+"""Each schema object's JSON text and whether the object is known to be exactly the text's
+value (its types JSON's own), the object held beside them, so its ``id`` names it for as
+long as the record lives; under an object's negated ``id`` (``~id``), whether it looks like
+Gemini's spelling instead of the text."""
 
 
-class Conversion:
-    """What one ``convert_request`` remembers from its read for its write, in the span no
-    caller's code runs in (:func:`open_conversion` to :func:`close_conversion`)."""
+OwnMarkers = tuple[dict[str, Any], str, "Callable[[Any], dict[str, Any]] | None", Any]
+"""An object, the provider, and that provider's whole bag for the object: the last item, or
+what the function in third place makes of it (made only if it is put)."""
 
-    __slots__ = ("schema_texts", "uncited", "writer")
 
-    def __init__(self, writer: str | None = None) -> None:
-        self.writer = writer
-        """The provider whose writer the read goes to (its bag key), when it is another
-        provider's codec; None when the canonical data is the caller's (``target`` is
-        ``canonical``) or the writer is the reader's own format (:attr:`DecodeContext.writer`)."""
+class Reading:
+    """What a request's reading leaves its writer to reuse: a value ``convert_request`` takes
+    from the reader (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request`'s
+    ``reading``) and hands to the writer as an argument (``write_request``'s ``reading``), so
+    the canonical data stays a function of the input alone and no shortcut is hidden state."""
+
+    __slots__ = ("own", "reader", "schema_texts", "uncited")
+
+    def __init__(self) -> None:
+        self.reader: str | None = None
+        """The provider whose reader filled this record (its bag key)."""
+        self.own: list[OwnMarkers] = []
+        """Markers only the reader's own writer reads (an SDK dump's ``null`` fields, whether
+        a schema goes back as it came), kept here rather than on the canonical objects they
+        belong to: :meth:`put_own` puts them there for that writer or for canonical data
+        out; another writer passes them over, so its objects keep the plain shape."""
         self.schema_texts: SchemaTexts = {}
-        """The schema texts of :mod:`chatcodec._providers.families.schema_writing`."""
+        """The schema texts of :mod:`chatcodec._providers.kit.schema_memory`, made once for
+        both ends."""
         self.uncited: object = None
-        """The ``messages`` list of the request read, by identity, when its reading put no
-        url citation on a text part (:func:`note_citations`): the writer of a format with
-        no place for them has none to report, so it does not walk every part to look."""
+        """The ``messages`` list read, held, when the reading put no url citation on a text
+        part: the writer of a format with no place for them has none to report, so it does
+        not walk every part to look (a caller who swaps the list gets the walk)."""
 
+    def read_by(self, reader: str, request: Mapping[str, Any], cited: bool) -> None:
+        """Note that ``reader``'s reader read canonical ``request``, and whether it may have
+        put url citations on its text parts (not ``cited``: the writer need not look)."""
+        self.reader = reader
+        self.uncited = None if cited else request.get("messages")
 
-CONVERSION: ContextVar[Conversion | None] = ContextVar("chatcodec_conversion", default=None)
-"""The span's :class:`Conversion`; None outside one (a ``ContextVar``: a third of a
-thread-local's cost to read)."""
+    def handed_to(self, writer: str, request: Mapping[str, Any]) -> bool:
+        """The record handed to ``writer``'s writer with canonical ``request``: the :attr:`own`
+        markers put in place when it is the reader's own format (another passes them over);
+        whether ``request`` holds the history read without url citations (:attr:`uncited`)."""
+        if self.own and writer == self.reader:
+            self.put_own()
+        return self.uncited is not None and self.uncited is request.get("messages")
 
+    def put_own(self) -> None:
+        """Put the :attr:`own` markers on their objects, as a reading with no record does."""
+        for target, provider, make, argument in self.own:
+            made = argument if make is None else make(argument)
+            metadata = target.get("provider_metadata")
+            if metadata is None:
+                target["provider_metadata"] = {provider: made}
+            else:
+                metadata[provider] = made
+        self.own = []
 
-def open_conversion(writer: str | None = None) -> Token[Conversion | None]:
-    """Start a conversion's span (``writer``: :attr:`Conversion.writer`); the token to give
-    :func:`close_conversion`."""
-    return CONVERSION.set(Conversion(writer))
-
-
-def close_conversion(token: Token[Conversion | None]) -> None:
-    """End the span :func:`open_conversion` started."""
-    CONVERSION.reset(token)
-
-
-def note_citations(request: Mapping[str, Any], cited: bool) -> None:
-    """Note, in a conversion's span, whether the reading of canonical ``request`` put url
-    citations on its text parts (no: its ``messages`` list is :attr:`Conversion.uncited`)."""
-    span = CONVERSION.get()
-    if span is not None:
-        span.uncited = None if cited else request.get("messages")
-
-
-def read_uncited(request: Mapping[str, Any]) -> bool:
-    """Whether canonical ``request`` is the one this conversion's reading noted without a
-    url citation (:func:`note_citations`): the same ``messages`` list, which no caller's
-    code can have changed in the span."""
-    span = CONVERSION.get()
-    if span is None or span.uncited is None:
-        return False
-    return span.uncited is request.get("messages")
+    def read_tools(
+        self, tools: list[dict[str, Any]], read: ReadTools, schema_of: SchemaOf, key: object
+    ) -> list[dict[str, Any]] | None:
+        """``read(tools, self)``, answered from the memory of tool readings when the same
+        tools were read before by the same ``key`` (:mod:`chatcodec._providers.kit.remembered_tools`):
+        an agent sends the same tools every request."""
+        return remembered_tools(tools, read, schema_of, key, self)
 
 
 MODEL_OPTION = "model"
@@ -167,6 +180,9 @@ class EncodeContext:
     (:attr:`~chatcodec._providers.contract.target_rules.TargetRule.looks_for`), for a writer that
     keeps count (it sets an empty set and adds as it writes); None: not known, every rule
     in force runs. Shared by :meth:`extend`, so a provider's context adds to the same set."""
+    reading: Reading | None = None
+    """What the request's reading left this writer to reuse (:class:`Reading`), when one
+    conversion reads and writes it; None: the writer makes what it needs itself."""
 
     def option(self, name: str) -> object:
         """The option ``name``, or None when not set."""
@@ -184,6 +200,7 @@ class EncodeContext:
             "rules": self.rules,
             "for_request": self.for_request,
             "holds": self.holds,
+            "reading": self.reading,
         }  # each named (tests/test_encode_context.py holds them to the class's fields): a
         # comprehension of getattr over them cost more than making the object
         shared.update(fields)  # a shared field given anew wins
@@ -212,12 +229,9 @@ class DecodeContext:
     every free-form value was then checked in Rust as a JSON value no deeper than the
     canonical model holds it, so the codec need not write the canonical data again to be
     sure a model would hold it (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request`)."""
-    writer: str | None = None
-    """The provider whose writer this reading goes to, when it is one conversion's and that
-    writer is another provider's (:func:`open_conversion`); None: the canonical data is the
-    caller's, or goes back to this format. A reader may then leave out what only its own
-    writer reads: the spellings another writer passes over in silence (``report_foreign``),
-    such as an OpenAI SDK dump's ``null`` fields, which cost a marker bag a message."""
+    reading: Reading | None = None
+    """Where a conversion's reading notes what its writer may reuse (:class:`Reading`); None
+    when no writer follows (the canonical data is the caller's)."""
     cited: bool | None = None
     """Whether the reading put a url citation on a text part: said (True or False) by the
     reader of a format whose requests carry them (``Capabilities.citations`` names
@@ -225,5 +239,5 @@ class DecodeContext:
     without them in requests has none to say: its reader never puts one there."""
 
 
-shown_as("chatcodec.contract", DecodeContext, EncodeContext)
+shown_as("chatcodec.contract", DecodeContext, EncodeContext, Reading)
 shown_as("chatcodec.codec_kit", read_options)

@@ -32,14 +32,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable
 from chatcodec._payloads import load_object, too_deep
 from chatcodec._providers.contract.capabilities import Capabilities
-from chatcodec._providers.contract.context import (
-    CONVERSION,
-    DecodeContext,
-    EncodeContext,
-    note_citations,
-    read_options,
-    read_uncited,
-)
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext, Reading, read_options
 from chatcodec._providers.contract.folder import LazyRole, codec_of
 from chatcodec._providers.contract.reading import held, reading, validated
 from chatcodec._providers.contract.target_rules import (
@@ -310,18 +303,18 @@ class ProviderCodec:
 
     # --- requests -------------------------------------------------------------------------
 
-    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+    def read_request(self, payload: dict[str, Any], *, noted: Reading | None = None) -> dict[str, Any]:
         """A request body as canonical data (no model built): the one reader. It refuses
         what :meth:`decode_request` refuses: a body the reader's closed front took holds
         only values the model holds, and its reader keeps them so for the rest (the laws
         check it); a reader with no closed front at all (an outside codec's) need not check
-        the values it reads, so the model checks them (:func:`held`)."""
+        the values it reads, so the model checks them (:func:`held`). ``noted``: a
+        conversion's record for its writer (:class:`Reading`, :meth:`write_request`'s)."""
         context = self.decode_context()
-        span = CONVERSION.get()
-        if span is not None:  # one conversion's reading: whose writer follows
-            context.writer = span.writer
+        context.reading = noted
         canonical = self._marked(reading(self._requests.decode_request, payload, context), payload)
-        note_citations(canonical, context.cited is not False and "request" in self.capabilities.citations)
+        if noted is not None:
+            noted.read_by(self.name, canonical, context.cited is not False and "request" in self.capabilities.citations)
         if not context.closed and getattr(self._requests, "JSON_FRONT", None) is None:
             from chatcodec._model.request import ChatRequest  # no closed front: nothing checked the values
 
@@ -343,16 +336,16 @@ class ProviderCodec:
             bags[self.name] = {**bags.get(self.name, {}), OUTSIDE_RANGE: outside}
         return canonical
 
-    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+    def read_request_json(self, text: str | bytes | bytearray, *, noted: Reading | None = None) -> dict[str, Any]:
         """A request body given as JSON text, as canonical data: parsed and validated in
         one pass in Rust by the provider's closed schema (its request module's
         ``JSON_FRONT``), then read; a body of another shape, or no JSON front, is parsed
         as :func:`~chatcodec._payloads.load_object` parses it and read as a dict."""
         validated = self.common_json(text)
         if validated is None:
-            return self.read_request(load_object(text, f"{self.name} request"))
+            return self.read_request(load_object(text, f"{self.name} request"), noted=noted)
         try:
-            return self.read_request(validated)
+            return self.read_request(validated, noted=noted)
         finally:
             self.release_json()
 
@@ -376,16 +369,23 @@ class ProviderCodec:
         return reading(validated(ChatRequest, self._read_request_unheld), payload, self.decode_context())
 
     def write_request(
-        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+        self,
+        request: Mapping[str, Any],
+        losses: LossRecorder,
+        *,
+        options: Mapping[str, Any] | None = None,
+        noted: Reading | None = None,
     ) -> dict[str, Any]:
         """Write canonical request data as a body: the one writer. What the format cannot
         carry is recorded in ``losses``; the provider's rules in force (API version, model
-        family) are applied last (:mod:`chatcodec._providers.contract.target_rules`). A
-        format that cannot ask for token log probabilities reports the request's
-        settings here (``Capabilities.logprob_settings``), for every writer."""
+        family) are applied last (:mod:`chatcodec._providers.contract.target_rules`), and
+        token log probability settings a format cannot ask for reported. ``noted``: what
+        its reading left the writer to reuse (:meth:`read_request`'s), in one conversion."""
         bag = _own_bag(request.get("provider_options"), self.name)
         context = self.encode_context(losses, model=request.get("model"), bag=bag, options=options)
-        if "request" not in self.capabilities.citations and not read_uncited(request):  # before the writer:
+        context.reading = noted
+        uncited = noted is not None and noted.handed_to(self.name, request)
+        if "request" not in self.capabilities.citations and not uncited:  # before the writer:
             report_request_citations(request, losses, self.capabilities.display_name)  # named where the input has them
         try:
             wire = self._requests.encode_request(request, context)

@@ -21,7 +21,8 @@ models or the same vendor stand behind both lives here, once:
                      signing (``runtime``), Bedrock batch rows (``batch``)
 ``schema_writing``   what the tool and response-format writers call: the rewrites a target
                      needs (JSON Schema, Anthropic's subset, OpenAI's strict mode), each
-                     change reported as a loss of kind ``schema``
+                     change reported as a loss of kind ``schema`` (what they remember is the
+                     kit's: ``kit/schema_memory.py``)
 
 Each schema rewrite is a pure function over a schema returning the new schema (the same
 object when nothing changed) and its changes, each with its JSON path in the request; the

@@ -13,11 +13,11 @@ A schema no rewrite changes is the caller's own object, sent as it is, with no l
 nothing kept. A changed one is sent changed; what the target cannot hold does not come
 back (the loss says what).
 
-An agent sends the same tools every turn: :func:`cached_rewrite` remembers which schemas
-(told apart by their ``pydantic_core.to_json`` text) a rewrite left unchanged, and answers
-those without a walk (a changed schema, or one with no JSON text, is walked). Within one
-``convert_request`` (:data:`~chatcodec._providers.contract.context.CONVERSION`) a schema's
-text is made once: the reader's as-sent test and the writer's rewrite look up the same object.
+An agent sends the same tools every turn: the rewrites are asked through
+:func:`~chatcodec._providers.kit.schema_memory.cached_rewrite`, which answers a schema they
+were seen to leave unchanged without a walk; a conversion's ``reading``
+(:class:`~chatcodec._providers.contract.context.Reading`) carries a schema's text
+and its Gemini look from the reader's as-sent test to the writer's rewrite.
 
 A schema read from a format is what its sender gave that API: sent back to the same
 format, it is not rewritten (the round trip is exact; the API judges it, as it did). A
@@ -35,19 +35,20 @@ for no walk.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
-from typing import Any, Literal
-
-from pydantic_core import from_json, to_json
+from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec._errors import PayloadError, ValidationError
 from chatcodec._losses import LossRecorder, Steps
-from chatcodec._providers.contract.context import CONVERSION
 from chatcodec._providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec._providers.families.google.openapi_schema import from_openapi
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
+from chatcodec._providers.kit.schema_memory import NotedRewrite, Rewrite, cached_rewrite
 from chatcodec._providers.kit.schema_walk import SchemaChange
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import Reading
 
 AS_SENT = "_schema_as_sent"
 """Marker (a tool's bag): its schema is sent back to the format it came from unchanged."""
@@ -56,57 +57,8 @@ FORMAT_AS_SENT = "_format_as_sent"
 STRICT_SCHEMA_OPTION = "strict_schema"
 """The OpenAI writers' option: ``"rewrite"`` (the default: a schema strict mode refuses is
 rewritten) or ``"drop_strict"`` (sent as it is, with ``strict: false``)."""
-Rewrite = Callable[[Any, Steps], tuple[Any, list[SchemaChange]]]
-"""A rewrite of this package (:func:`~.anthropic_subset.to_anthropic_subset`, ...)."""
 StrictSchema = Literal["rewrite", "drop_strict"]
 _STRICT_SCHEMAS: tuple[StrictSchema, ...] = ("rewrite", "drop_strict")
-
-
-_UNCHANGED: dict[tuple[Rewrite, bytes], object] = {}  # (rewrite, JSON text) -> its value; 512 at most
-
-
-def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps, *, exact: bool = False) -> tuple[Any, list[SchemaChange]]:
-    """``rewrite(schema, at)``; ``(schema, [])`` for one it was seen to leave alone (a value
-    equal to the text's, so that a tuple, bytes or an integer key spelled alike is walked).
-    The JSON text is made once per object in one conversion
-    (:data:`~chatcodec._providers.contract.context.CONVERSION`): ``pydantic_core.to_json`` is
-    most of a remembered schema's cost, and the reader and the writer each ask.
-
-    ``exact``: ``schema`` is a copy a reader's closed front made (every value checked in
-    Rust to be JSON's own type, :func:`~chatcodec._providers.kit.closed_schema.json_value`),
-    so its text names it exactly and the value needs no comparing; an object compared once
-    is exact for the rest of the conversion (each remembered value is its text's), so the
-    writer does not compare what the reader did."""
-    span = CONVERSION.get()
-    texts = None if span is None else span.schema_texts
-    known_text = None if texts is None else texts.get(id(schema))
-    if known_text is not None and known_text[0] is schema:
-        key = (rewrite, known_text[1])
-        exact = exact or known_text[2]
-    else:
-        try:
-            key = (rewrite, to_json(schema))  # NaN and infinities spelled as constants (the default)
-        except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
-            return rewrite(schema, at)
-        if texts is not None:
-            texts[id(schema)] = (schema, key[1], exact)
-    known = _UNCHANGED.get(key)
-    if known is not None and (exact or known == schema):
-        if not exact and texts is not None:
-            texts[id(schema)] = (schema, key[1], True)
-        return schema, []
-    result = rewrite(schema, at)
-    if result[0] is not schema or result[1] or len(key[1]) > 1 << 16:
-        return result
-    try:
-        value = from_json(key[1])
-    except ValueError:  # nested past the parser's depth (in a value no rewrite walks): not remembered
-        return result
-    if value == schema:
-        if len(_UNCHANGED) >= 512:
-            _UNCHANGED.clear()  # a new set of tools
-        _UNCHANGED[key] = value
-    return result
 
 
 def report(losses: LossRecorder, changes: list[SchemaChange]) -> None:
@@ -144,85 +96,88 @@ _GEMINI_SPELLED = [SchemaChange((), "Gemini's spellings", "the writer rewrites t
 
 
 @cache
-def _spelled_or(rewrite: Rewrite) -> Rewrite:
+def _spelled_or(rewrite: Rewrite) -> NotedRewrite:
     """A rewrite that changes what :func:`looks_openapi` takes for Gemini's spellings, or
     what ``rewrite`` changes: one function per ``rewrite``, so :func:`cached_rewrite`
     remembers a strict schema that neither changes by its JSON text, and an agent's
     strict tools are not looked at again every request (the root and properties look was
     a fifth of a 10-turn session's tool reading and writing)."""
 
-    def spelled_or(schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
-        return (schema, _GEMINI_SPELLED) if _looked(schema) else rewrite(schema, at)
+    def spelled_or(schema: Any, at: Steps, reading: Reading | None) -> tuple[Any, list[SchemaChange]]:
+        return (schema, _GEMINI_SPELLED) if _looked(schema, reading) else rewrite(schema, at)
 
     return spelled_or
 
 
-def read_as_sent(schema: Any, rewrite: Rewrite | None = None, *, exact: bool = False) -> bool:
+def read_as_sent(
+    schema: Any, rewrite: Rewrite | None = None, *, exact: bool = False, reading: Reading | None = None
+) -> bool:
     """Whether a decoder marks ``schema`` (read from its own format) to be sent back
     unchanged: its writer would rewrite it (Gemini's spellings; with ``rewrite``, the
     format's strict subset, for a strict tool or an output format). A schema too deep to
     walk is marked too: it goes back as it came, as before. A schema that only looks like
     Gemini's (an unknown upper-case ``type``) and that the rewrite leaves as it is needs no
     mark: the writer sends it unchanged anyway, and a mark would be data the request
-    never had. ``exact``: ``schema`` is the reader's closed front's copy (:func:`cached_rewrite`)."""
+    never had. ``exact``: ``schema`` is the reader's closed front's copy (:func:`cached_rewrite`);
+    ``reading``: a conversion's, where its writer finds what was made here."""
     if rewrite is None:
-        looked = note_for_writer(schema)
+        looked = note_for_writer(schema, reading)
         try:
             return looked and bool(from_openapi(schema)[1])
         except PayloadError:  # too deep to walk
             return True
     try:
-        changes = cached_rewrite(_spelled_or(rewrite), schema, (), exact=exact)[1]
+        changes = cached_rewrite(_spelled_or(rewrite), schema, (), exact=exact, reading=reading, noted=True)[1]
         if changes is _GEMINI_SPELLED:  # the writer's two steps: JSON Schema spelling, then the subset
             respelled, spelled = from_openapi(schema)
-            return bool(spelled) or bool(cached_rewrite(rewrite, respelled, ())[1])
+            return bool(spelled) or bool(cached_rewrite(rewrite, respelled, (), reading=reading)[1])
     except (ValidationError, PayloadError):  # too deep to walk
         return True
     return bool(changes)
 
 
-def _looked(schema: Any) -> bool:
-    """:func:`looks_openapi`, answered by the note a reading left in the conversion's span
-    when there is one (:func:`note_for_writer`)."""
-    span = CONVERSION.get()
-    known = None if span is None else span.schema_texts.get(~id(schema))
+def _looked(schema: Any, reading: Reading | None) -> bool:
+    """:func:`looks_openapi`, answered by the note a conversion's ``reading`` holds when there is
+    one, and noted there when not (:func:`note_for_writer`)."""
+    known = None if reading is None else reading.schema_texts.get(~id(schema))
     if known is not None and known[0] is schema:
         return known[2]
-    return looks_openapi(schema)
+    return note_for_writer(schema, reading)
 
 
-def note_for_writer(schema: Any) -> bool:
-    """:func:`looks_openapi`, its answer noted under the object's negated identity in the
-    conversion's span, where the writer's :func:`json_schema` and strict rewrites find it
-    (:func:`_looked`): a reader takes the look another format's writer takes at a tool's
-    schema. A reader whose tools are remembered (:mod:`.remembered_tools`) keeps the note
-    with the reading, so each later request of the session gives it back and its writer
-    looks at no schema (about 6 k instructions a tool on every request; openai-responses ->
-    openai-chat at 10 steps -47 k)."""
+def note_for_writer(schema: Any, reading: Reading | None) -> bool:
+    """:func:`looks_openapi`, its answer noted under the object's negated identity in
+    ``reading`` (a conversion's), where the writer's :func:`json_schema` and strict rewrites
+    find it (:func:`_looked`): a reader takes the look another format's writer takes at a
+    tool's schema. A reader whose tools are remembered
+    (:mod:`~chatcodec._providers.kit.remembered_tools`) keeps the note with the reading, so
+    each later request of the session gives it back and its writer looks at no schema."""
     looked = looks_openapi(schema)
-    span = CONVERSION.get()
-    if span is not None:
-        span.schema_texts[~id(schema)] = (schema, b"", looked)
+    if reading is not None:
+        reading.schema_texts[~id(schema)] = (schema, b"", looked)
     return looked
 
 
-def openai_format_as_sent(response_format: Mapping[str, Any], *, exact: bool = False) -> bool:
+def openai_format_as_sent(
+    response_format: Mapping[str, Any], *, exact: bool = False, reading: Reading | None = None
+) -> bool:
     """:func:`read_as_sent` for a canonical response format an OpenAI decoder read (its
     strict mode's rewrite when ``strict`` is true)."""
     schema = response_format.get("json_schema")
     if schema is None:
         return False
-    return read_as_sent(schema, to_openai_strict if response_format.get("strict") is True else None, exact=exact)
+    rewrite = to_openai_strict if response_format.get("strict") is True else None
+    return read_as_sent(schema, rewrite, exact=exact, reading=reading)
 
 
-def json_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object = False) -> Any:
+def json_schema(
+    schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object = False, reading: Reading | None = None
+) -> Any:
     """``schema`` (at ``at``) as JSON Schema, for a target that is not Gemini. Whether it
     looks like Gemini's spelling is asked once per object in one conversion: a reader's
     :func:`read_as_sent` or :func:`note_for_writer` asked it already, and left the answer
-    under the object's negated identity in :data:`~chatcodec._providers.contract.context.CONVERSION`
-    (:func:`_looked`; a look is about 9 k instructions, an agent's seven plain tools 0.13 M
-    of a 10-step session's 1.9 M)."""
-    if as_sent or not _looked(schema):
+    in the conversion's ``reading`` (:func:`_looked`)."""
+    if as_sent or not _looked(schema, reading):
         return schema
     rewritten, changes = from_openapi(schema, at)
     if changes:
@@ -230,21 +185,23 @@ def json_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object
     return rewritten
 
 
-def anthropic_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object = False) -> Any:
+def anthropic_schema(
+    schema: Any, losses: LossRecorder, at: Steps, *, as_sent: object = False, reading: Reading | None = None
+) -> Any:
     """``schema`` as Anthropic's structured outputs take it (a strict tool, an output format)."""
     if as_sent:
         return schema
-    subset, changes = cached_rewrite(_to_anthropic, schema, at)
+    subset, changes = cached_rewrite(_to_anthropic, schema, at, reading=reading, noted=True)
     if changes:
         report(losses, changes)
     return subset
 
 
-def _to_anthropic(schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
+def _to_anthropic(schema: Any, at: Steps, reading: Reading | None) -> tuple[Any, list[SchemaChange]]:
     """Gemini's spellings as JSON Schema, then the structured-outputs subset: one rewrite,
     so that a schema neither changes is remembered whole (:func:`cached_rewrite`)."""
-    spelled, changes = from_openapi(schema, at) if _looked(schema) else (schema, [])
-    subset, subset_changes = cached_rewrite(to_anthropic_subset, spelled, at)
+    spelled, changes = from_openapi(schema, at) if _looked(schema, reading) else (schema, [])
+    subset, subset_changes = cached_rewrite(to_anthropic_subset, spelled, at, reading=reading)
     return subset, [*changes, *subset_changes]
 
 
@@ -259,7 +216,14 @@ def strict_schema_option(value: object) -> StrictSchema:
 
 
 def openai_strict_schema(
-    schema: Any, strict: object, losses: LossRecorder, at: Steps, option: object, *, as_sent: object = False
+    schema: Any,
+    strict: object,
+    losses: LossRecorder,
+    at: Steps,
+    option: object,
+    *,
+    as_sent: object = False,
+    reading: Reading | None = None,
 ) -> tuple[Any, object]:
     """``schema`` and ``strict`` as an OpenAI writer sends them: JSON Schema, and when
     ``strict`` is true, what strict mode takes (``option``: :data:`STRICT_SCHEMA_OPTION`'s
@@ -267,12 +231,12 @@ def openai_strict_schema(
     if as_sent:
         return schema, strict
     if strict is not True:
-        return json_schema(schema, losses, at), strict
+        return json_schema(schema, losses, at, reading=reading), strict
     rewritten = schema
-    strict_form, changes = cached_rewrite(_spelled_or(to_openai_strict), schema, at)
+    strict_form, changes = cached_rewrite(_spelled_or(to_openai_strict), schema, at, reading=reading, noted=True)
     if changes is _GEMINI_SPELLED:  # the strict subset of its JSON Schema spelling
-        rewritten = json_schema(schema, losses, at)
-        strict_form, changes = cached_rewrite(to_openai_strict, rewritten, at)
+        rewritten = json_schema(schema, losses, at, reading=reading)
+        strict_form, changes = cached_rewrite(to_openai_strict, rewritten, at, reading=reading)
     if not changes:
         return rewritten, strict
     if strict_schema_option(option) == "drop_strict":

@@ -28,6 +28,9 @@ by two folders are in :mod:`chatcodec._providers.families`, what a folder must s
                     (``closed_like``: a closed object from a wire shape's fields)
 ``schema_walk``     the walk every schema rewrite shares: subschema keywords, copy on
                     write, the depth guard, :class:`SchemaChange`
+``schema_memory``   the rewrites a schema was seen to leave unchanged, remembered by JSON
+                    text; ``remembered_tools``: a reader's tools answered from memory (both
+                    bounded, with their owners in ``docs/performance.md``, "Memories")
 ``reasoning``       the one table between a reasoning effort and a thinking budget
 ``service_tier``    the canonical service tier, read and written by each format's table
 ``servers``         a format's compatible servers: the table that chooses one by option or

@@ -48,7 +48,7 @@ from chatcodec._providers.openai_chat.tool_calls import (
 from chatcodec.codec_kit import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_USE, as_dict, as_list, leftovers, wire_fields
 
 if TYPE_CHECKING:
-    from chatcodec.contract import LossRecorder, Steps
+    from chatcodec.contract import LossRecorder, Reading, Steps
 
 Part = Mapping[str, Any]
 """A canonical part's data (as a part model dumps it; a key holding its default may be absent)."""
@@ -94,15 +94,15 @@ def decode_assistant(
     response: bool = False,
     ids: functions.CallIds | None = None,
     closed: bool = False,
-    spelled: bool = True,
+    noted: Reading | None = None,
 ) -> dict[str, Any]:
     """A wire assistant message (request history or, with ``response``, a response's),
     canonical; ``ids`` names the conversation's deprecated ``function_call`` entries;
-    ``closed``: the message is the closed front's copy (``common_shapes.py``); ``spelled``:
-    a plain turn's SDK-dump nulls are marked (:func:`~.plain_turn.read_plain_turn`)."""
+    ``closed``: the message is the closed front's copy (``common_shapes.py``); ``noted``: a
+    conversion's record, where its markers for this format's writer (:func:`~.plain_turn.read_plain_turn`)."""
     if len(message) == 2 and type(message.get("content")) is str:  # a role and a content string: nothing else
         return {"role": "assistant", "content": message["content"]}
-    plain = read_plain_turn(message, closed, spelled)
+    plain = read_plain_turn(message, closed, noted)
     if plain is not None:
         return plain
     thinking, mapped = reasoning.decode_reasoning(message)

@@ -40,10 +40,11 @@ from chatcodec._providers.openai_chat.null_spelling import (
     spelled_nulls,
     with_own_fields,
 )
+from chatcodec._providers.openai_chat.plain_turn import name_null
 from chatcodec.codec_kit import NULLS_MARKER, PLAIN_MESSAGE, leftovers, present_keys
 
 if TYPE_CHECKING:
-    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
+    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Reading, Steps
 
 Message = Mapping[str, Any]
 """A canonical message's data (as a message model dumps it; a key holding its default may be absent)."""
@@ -67,14 +68,14 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     pairs = "function" in map(_ROLE, messages)  # looked for in C: every message of every conversion
     group: list[dict[str, Any]] | None = None  # the results of the open tool message
     closed = context.closed  # the closed front's copy: its calls are of the plain shape
-    spelled = context.writer is None  # an SDK dump's nulls marked only for this format's writer
+    noted = context.reading  # a conversion's: an SDK dump's nulls kept there, for this format's writer
     for message in messages:
         role = message["role"]
         if role in _RESULT_ROLES:
             if role == "function":
                 result = functions.decode_function_message(message, ids)
             else:
-                result = _decode_tool_result(message, spelled)
+                result = _decode_tool_result(message, noted)
                 if pairs:
                     ids.answered(result["tool_use_id"])
             if group is None:
@@ -85,7 +86,7 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
             continue
         group = None
         if role == "assistant":
-            append(assistant.decode_assistant(message, ids=ids, closed=closed, spelled=spelled))
+            append(assistant.decode_assistant(message, ids=ids, closed=closed, noted=noted))
             if pairs:
                 ids.calls(decoded[-1])
         elif len(message) == 2:  # system, developer, user: the wire types allow no other role
@@ -94,17 +95,19 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
                 message["content"] = parts.decode_parts(content)
             append(message)
         else:
-            append(_decode_plain(message, spelled))
+            append(_decode_plain(message, noted))
     return decoded
 
 
-def _decode_plain(message: dict[str, Any], spelled: bool = True) -> dict[str, Any]:
-    """A system, developer or user message with more than a role and content (``spelled``:
-    an SDK dump's ``null`` is marked, for this format's writer)."""
+def _decode_plain(message: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
+    """A system, developer or user message with more than a role and content (an SDK dump's
+    ``null`` is marked for this format's writer: in ``noted``, a conversion's, when given)."""
     canonical: dict[str, Any] = {"role": message["role"], "content": parts.decode_parts(message["content"])}
     if len(message) == 3 and "name" in message and message["name"] is None:  # an SDK dump's
-        if spelled:
+        if noted is None:
             canonical["provider_metadata"] = {PROVIDER: {NULLS_MARKER: ["name"]}}
+        else:
+            noted.own.append((canonical, PROVIDER, name_null, None))
         return canonical
     if isinstance(message.get("name"), str):
         canonical["name"] = message["name"]
@@ -117,15 +120,17 @@ EMPTY_RESULT = "_empty_result"
 """Marker: a tool message's ``content`` was ``[]`` (read as the empty text), written back so."""
 
 
-def _decode_tool_result(message: dict[str, Any], spelled: bool = True) -> dict[str, Any]:
+def _decode_tool_result(message: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
     content = message["content"]
     if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
         return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
     if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
         read = content if type(content) is str else parts.decode_parts(content)
         result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": read}
-        if spelled:
+        if noted is None:
             result["provider_metadata"] = {PROVIDER: {NULLS_MARKER: ["name"]}}
+        else:
+            noted.own.append((result, PROVIDER, name_null, None))
         return result
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
     bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))

@@ -9,7 +9,7 @@ reading; a turn of any other shape is None here and read the general way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.markers import PROVIDER
@@ -17,25 +17,31 @@ from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.tool_calls import plain_call
 from chatcodec.codec_kit import NULLS_MARKER
 
+if TYPE_CHECKING:
+    from chatcodec.contract import Reading
+
 _PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
 _PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
 _UNLISTED = ("(not listed)",)
-"""What :func:`read_plain_turn` holds for a turn's nulls that are not marked, so not listed
-(4.6 k instructions an SDK-dump turn for a list nothing reads)."""
+"""What :func:`read_plain_turn` holds for a turn's nulls that a conversion's record lists
+only if this format's writer follows (:func:`_listed`)."""
 
 
-def read_plain_turn(message: Mapping[str, Any], closed: bool = False, spelled: bool = True) -> dict[str, Any] | None:
+def read_plain_turn(
+    message: Mapping[str, Any], closed: bool = False, noted: Reading | None = None
+) -> dict[str, Any] | None:
     """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
     ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
     fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
     where a key may be left out): what the general reading below gives it. ``closed``:
     the closed front's copy, whose values have the plain types and every call is plain (an
     ``id``, ``type: function`` and a function of exactly a ``name`` and argument text), so
-    none is looked at again. ``spelled``: the nulls are marked in the bag, for this format's
-    writer (another writer passes the marker over: :attr:`~chatcodec.contract.DecodeContext.writer`)."""
+    none is looked at again. The nulls are marked in the bag, for this format's writer: in
+    ``noted``'s :attr:`~chatcodec.contract.Reading.own` when a conversion's record is given
+    (another writer passes them over)."""
     nulls: Sequence[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
-        nulls = _spelled_nulls(message, closed, listed=spelled)
+        nulls = _spelled_nulls(message, closed, listed=noted is None)
         if nulls is None:
             return None
     content = message.get("content")
@@ -60,15 +66,32 @@ def read_plain_turn(message: Mapping[str, Any], closed: bool = False, spelled: b
             return None
         body += parts
     canonical: dict[str, Any] = {"role": "assistant", "content": body}
-    if not spelled:
+    absent = "content" not in message
+    if nulls and noted is not None:  # listed only if this format's writer follows (another passes them over)
+        noted.own.append((canonical, PROVIDER, _listed_absent if absent else _listed, message))
         nulls = None
-    if "content" not in message:
+    if absent:
         canonical["provider_metadata"] = {
             PROVIDER: {"_content": "absent", NULLS_MARKER: nulls} if nulls else {"_content": "absent"}
         }
     elif nulls:
         canonical["provider_metadata"] = {PROVIDER: {NULLS_MARKER: nulls}}
     return canonical
+
+
+def name_null(_: object) -> dict[str, Any]:
+    """The bag of a message whose only field beyond its own is an SDK dump's ``"name": null``."""
+    return {NULLS_MARKER: ["name"]}
+
+
+def _listed(message: Mapping[str, Any]) -> dict[str, Any]:
+    """The bag of a plain turn's SDK-dump nulls (:func:`read_plain_turn`), listed when put."""
+    return {NULLS_MARKER: [key for key in message if key not in _PLAIN_KEYS]}
+
+
+def _listed_absent(message: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`_listed` for a turn that left ``content`` out."""
+    return {"_content": "absent", NULLS_MARKER: [key for key in message if key not in _PLAIN_KEYS]}
 
 
 def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
@@ -89,7 +112,7 @@ def _spelled_nulls(message: Mapping[str, Any], closed: bool = False, *, listed: 
     """The keys beyond a plain turn's, in order, when each is an SDK dump's ``null``
     (:mod:`.null_spelling`); None when any is not. ``closed``: the closed front's copy,
     which takes each of these keys as ``null`` only (``common_shapes.SDK_NULLS``, ``name``);
-    without ``listed`` (nothing will mark them), its keys are not listed: :data:`_UNLISTED`."""
+    without ``listed`` (listed later, if at all), its keys are not listed: :data:`_UNLISTED`."""
     if not message.keys() <= _PLAIN_OR_NULL_KEYS:
         return None
     if closed and not listed:

@@ -24,7 +24,7 @@ from chatcodec._providers.families.schema_writing import (
 from chatcodec.codec_kit import as_dict, effort_word, present_keys, reasoning_for_effort, unmapped_fields
 
 if TYPE_CHECKING:
-    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
+    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Reading
 
 EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 """The canonical :data:`~chatcodec._model.request.ReasoningEffort` values, spelled out so the
@@ -37,7 +37,7 @@ def decode_settings(
 ) -> None:
     """Fill ``reasoning`` and ``response_format`` from ``reasoning_effort`` and ``response_format``."""
     _decode_reasoning_effort(request, canonical)
-    _decode_response_format(request, canonical, bag, exact=context.closed)
+    _decode_response_format(request, canonical, bag, exact=context.closed, reading=context.reading)
 
 
 def encode_settings(
@@ -53,7 +53,8 @@ def encode_settings(
     response_format = request.get("response_format")
     if response_format is not None:
         as_sent = bag.get(FORMAT_AS_SENT)
-        _encode_response_format(response_format, wire, losses, context.option(STRICT_SCHEMA_OPTION), as_sent)
+        strict_schema = context.option(STRICT_SCHEMA_OPTION)
+        _encode_response_format(response_format, wire, losses, strict_schema, as_sent, reading=context.reading)
 
 
 def _encode_reasoning(config: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
@@ -71,8 +72,11 @@ def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any]) -> None
         data["reasoning"] = reasoning_for_effort(effort)
 
 
-def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], *, exact: bool) -> None:
-    """``exact``: the closed front's copy (:func:`~.schema_writing.cached_rewrite`)."""
+def _decode_response_format(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], *, exact: bool, reading: Reading | None
+) -> None:
+    """``exact``: the closed front's copy (:func:`~chatcodec._providers.kit.schema_memory.cached_rewrite`);
+    ``reading``: a conversion's, for its writer."""
     wire_format = wire.get("response_format")
     if wire_format is None or wire_format["type"] not in ("text", "json_object", "json_schema"):
         return  # another shape: kept in the request's leftovers
@@ -89,7 +93,9 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
             extra["json_schema"] = schema_rest
     if extra:
         bag["response_format"] = extra
-    if openai_format_as_sent(canonical, exact=exact):  # sent back unchanged (families/schema_writing.py)
+    if openai_format_as_sent(
+        canonical, exact=exact, reading=reading
+    ):  # sent back unchanged (families/schema_writing.py)
         bag[FORMAT_AS_SENT] = True
     data["response_format"] = canonical
 
@@ -100,6 +106,8 @@ def _encode_response_format(
     losses: LossRecorder,
     strict_schema: object,
     as_sent: object,
+    *,
+    reading: Reading | None,
 ) -> None:
     extra = dict(as_dict(wire.get("response_format")) or {})
     kind = response_format.get("type", "text")
@@ -109,7 +117,7 @@ def _encode_response_format(
     if kind == "json_schema" and fields["schema"] is not None:  # JSON Schema, and what strict mode takes
         at = ("response_format", "json_schema")
         fields["schema"], fields["strict"] = openai_strict_schema(
-            fields["schema"], fields["strict"], losses, at, strict_schema, as_sent=as_sent
+            fields["schema"], fields["strict"], losses, at, strict_schema, as_sent=as_sent, reading=reading
         )
     if kind == "json_schema":
         schema = {**(as_dict(extra.get("json_schema")) or {})}

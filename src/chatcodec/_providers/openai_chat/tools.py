@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.families.openai.custom_tools import chat_tool_from_responses
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
-from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
     AS_SENT,
     STRICT_SCHEMA_OPTION,
@@ -41,7 +40,7 @@ from chatcodec.codec_kit import (
 )
 
 if TYPE_CHECKING:
-    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
+    from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Reading, Steps
 
 
 _RESPONSES = "openai-responses"
@@ -59,27 +58,23 @@ def decode_tools(
 ) -> None:
     """Fill ``tools``, ``provider_tools`` and ``tool_choice`` (``bag`` is the request's own
     bag, unused: what is not mapped stays in the request's leftovers)."""
-    # whether a schema goes back as it came is this format's writer's question alone
-    # (AS_SENT is read from its own bag): another writer rewrites every schema it needs to
-    _decode_function_tools(request, canonical, exact=context.closed, as_sent=context.writer is None)
+    _decode_function_tools(request, canonical, exact=context.closed, reading=context.reading)
     _decode_tool_choice(request, canonical)
 
 
-def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact: bool, as_sent: bool = True) -> None:
-    """``exact``: the closed front's copy (:func:`~.schema_writing.cached_rewrite`);
-    ``as_sent``: each schema is asked whether it goes back as it came (:data:`AS_SENT`)."""
+def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact: bool, reading: Reading | None) -> None:
+    """``exact``: the closed front's copy (:func:`~chatcodec._providers.kit.schema_memory.cached_rewrite`);
+    ``reading``: a conversion's, for its writer."""
     tools = wire.get("tools")
     if not tools:
         return  # null or []: kept as it is
     functions_left = sum(1 for tool in tools if tool["type"] == "function")
-    if functions_left == len(tools) and as_sent:  # each schema asked: the answers remembered by value
+    if functions_left == len(tools):  # each schema asked: the answers remembered by value
         read = _asked_exact if exact else _asked
-        data["tools"] = read_tools(tools, read, _schema_of, read)
+        data["tools"] = read(tools, None) if reading is None else reading.read_tools(tools, read, _schema_of, read)
         return
     if functions_left:
-        data["tools"] = [_decode_function_tool(tool, exact, as_sent) for tool in tools if tool["type"] == "function"]
-    if functions_left == len(tools):
-        return
+        data["tools"] = [_decode_function_tool(tool, exact, reading) for tool in tools if tool["type"] == "function"]
     provider_tools: list[dict[str, Any]] = []
     for position, tool in enumerate(tools):
         if tool["type"] == "function":
@@ -95,25 +90,25 @@ _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
 _TAKEN, _TAKES = COMMON_TOOL_NAMES.accepted, COMMON_TOOL_NAMES.takes
 
 
-def _asked_exact(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _asked_exact(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
     """The function tools of a closed front's copy, each schema asked whether it goes back
     as it came (for this format's writer): :func:`read_tools` remembers them, as the as-sent
-    test is most of a tool's reading (a proxy serving OpenAI Chat in front of OpenAI Chat)."""
-    return [_decode_function_tool(tool, True) for tool in tools]
+    test is most of a tool's reading."""
+    return [_decode_function_tool(tool, True, reading) for tool in tools]
 
 
-def _asked(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _asked(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
     """:func:`_asked_exact` for tools read without the closed front."""
-    return [_decode_function_tool(tool, False) for tool in tools]
+    return [_decode_function_tool(tool, False, reading) for tool in tools]
 
 
 def _schema_of(tool: dict[str, Any]) -> object:
     return tool["function"].get("parameters")
 
 
-def _decode_function_tool(tool: dict[str, Any], exact: bool, asked: bool = True) -> dict[str, Any]:
+def _decode_function_tool(tool: dict[str, Any], exact: bool, reading: Reading | None) -> dict[str, Any]:
     function: dict[str, Any] = tool["function"]
-    as_sent = asked and "parameters" in function and _as_sent(function, exact)
+    as_sent = "parameters" in function and _as_sent(function, exact, reading)
     if (
         not as_sent
         and len(tool) == 2
@@ -138,10 +133,10 @@ def _decode_function_tool(tool: dict[str, Any], exact: bool, asked: bool = True)
     return KIT.attach(definition, bag)
 
 
-def _as_sent(function: dict[str, Any], exact: bool) -> bool:
+def _as_sent(function: dict[str, Any], exact: bool, reading: Reading | None) -> bool:
     """Whether the function's schema goes back unchanged though this writer would rewrite it."""
     rewrite = to_openai_strict if function.get("strict") is True else None
-    return read_as_sent(function["parameters"], rewrite, exact=exact)
+    return read_as_sent(function["parameters"], rewrite, exact=exact, reading=reading)
 
 
 def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any]) -> None:
@@ -164,7 +159,10 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     definitions: list[Mapping[str, Any]] = request.get("tools") or []
     provider_tools: list[Mapping[str, Any]] = request.get("provider_tools") or []
     strict_schema = context.option(STRICT_SCHEMA_OPTION)
-    tools = [_encode_function_tool(tool, losses, index, strict_schema) for index, tool in enumerate(definitions)]
+    reading = context.reading
+    tools = [
+        _encode_function_tool(tool, losses, index, strict_schema, reading) for index, tool in enumerate(definitions)
+    ]
     for index, tool in enumerate(provider_tools):
         provider = tool["provider"]
         if provider != PROVIDER:
@@ -201,19 +199,27 @@ _TOOL_KEYS_AND_BAGS = _TOOL_KEYS | {"provider_metadata"}
 
 
 def _strict_function(
-    function: dict[str, Any], losses: LossRecorder, at: Steps, strict_schema: object, as_sent: object = False
+    function: dict[str, Any],
+    losses: LossRecorder,
+    at: Steps,
+    strict_schema: object,
+    as_sent: object = False,
+    *,
+    reading: Reading | None,
 ) -> None:
     """A function's ``parameters`` as JSON Schema, and as strict mode takes them when its
     ``strict`` is true (or ``strict: false`` by the ``strict_schema`` option): families/schema_writing.py."""
     parameters, strict = function["parameters"], function.get("strict")
-    schema, strict = openai_strict_schema(parameters, strict, losses, at, strict_schema, as_sent=as_sent)
+    schema, strict = openai_strict_schema(
+        parameters, strict, losses, at, strict_schema, as_sent=as_sent, reading=reading
+    )
     function["parameters"] = schema
     if strict is not None:
         function["strict"] = strict
 
 
 def _encode_function_tool(
-    tool: Mapping[str, Any], losses: LossRecorder, index: int, strict_schema: object
+    tool: Mapping[str, Any], losses: LossRecorder, index: int, strict_schema: object, reading: Reading | None
 ) -> dict[str, Any]:
     if (
         tool.keys() <= _TOOL_KEYS
@@ -229,7 +235,7 @@ def _encode_function_tool(
         if "parameters" not in plain:
             plain["parameters"] = _default_parameters()
         else:
-            _strict_function(plain, losses, ("tools", index, "parameters"), strict_schema)
+            _strict_function(plain, losses, ("tools", index, "parameters"), strict_schema, reading=reading)
         return {"type": "function", "function": plain}
     metadata = tool.get("provider_metadata")
     KIT.report_foreign(losses, metadata, ("tools", index))
@@ -249,7 +255,9 @@ def _encode_function_tool(
     if strict is not None:
         function["strict"] = strict
     if "parameters" in function:
-        _strict_function(function, losses, ("tools", index, "parameters"), strict_schema, bag.get(AS_SENT))
+        _strict_function(
+            function, losses, ("tools", index, "parameters"), strict_schema, bag.get(AS_SENT), reading=reading
+        )
     wire = {**wire_fields(bag), "type": "function", "function": function}
     why = "OpenAI tools take no cache breakpoint"
     cache_control.write(wire, tool.get("cache_control"), metadata, losses, ("tools", index), why=why)

@@ -24,11 +24,9 @@ from typing import Any
 
 from chatcodec._providers.families.openai.custom_tools import responses_tool_from_chat
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
-from chatcodec._providers.families.remembered_tools import read_tools
 from chatcodec._providers.families.schema_writing import (
     AS_SENT,
     STRICT_SCHEMA_OPTION,
-    note_for_writer,
     openai_strict_schema,
     read_as_sent,
 )
@@ -43,7 +41,7 @@ from chatcodec.codec_kit import (
     split_fields,
     tool_name,
 )
-from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Steps
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Reading, Steps
 
 _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"
@@ -58,17 +56,21 @@ def decode_tools(
 ) -> None:
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
-    spelled = context.writer is None  # this format's writer reads the spellings (another passes them over)
-    read = _function_tools if spelled else _function_tools_unspelled
-    functions = read_tools(tools, read, _schema_of, read) if tools else None
+    noted = context.reading
+    if not tools:
+        functions = None
+    else:
+        functions = (
+            _function_tools(tools, None)
+            if noted is None
+            else noted.read_tools(tools, _function_tools, _schema_of, _function_tools)
+        )
     if functions is not None:  # function tools alone, the usual request
         canonical["tools"] = functions
     elif tools is not None:
         order = [_FUNCTION if _is_function(tool) else _BUILT_IN for tool in tools]
         functions = [
-            decode_function_tool(tool, spelled=spelled)
-            for tool, kind in zip(tools, order, strict=True)
-            if kind == _FUNCTION
+            decode_function_tool(tool, noted) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION
         ]
         built_in = [opaque(tool) for tool, kind in zip(tools, order, strict=True) if kind != _FUNCTION]
         if functions:
@@ -90,31 +92,26 @@ def decode_tools(
         canonical["parallel_tool_calls"] = request["parallel_tool_calls"]
 
 
-def _function_tools(tools: list[dict[str, Any]], *, spelled: bool = True) -> list[dict[str, Any]] | None:
+def _function_tools(tools: list[dict[str, Any]], noted: Reading | None) -> list[dict[str, Any]] | None:
     """The canonical tools of ``tools`` when each is a function tool (None otherwise: the
-    others are kept whole, by reference), for :func:`read_tools` to remember."""
+    others are kept whole, by reference), for :meth:`~chatcodec.contract.Reading.read_tools`
+    to remember."""
     if not all(map(_is_function, tools)):
         return None
-    return [decode_function_tool(tool, spelled=spelled) for tool in tools]
-
-
-def _function_tools_unspelled(tools: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """:func:`_function_tools` for another format's writer (``spelled`` false)."""
-    return _function_tools(tools, spelled=False)
+    return [decode_function_tool(tool, noted) for tool in tools]
 
 
 def _schema_of(tool: dict[str, Any]) -> object:
     return tool.get("parameters")
 
 
-def decode_function_tool(tool: dict[str, Any], *, spelled: bool = True) -> dict[str, Any]:
+def decode_function_tool(tool: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
     """A canonical tool for a ``function`` tool: its other fields in the bag, and markers
     for a ``parameters`` or ``strict`` the wire left out (both are written by default).
-    Without ``parameters``, canonical's default is written, as the model dumps it. Not
-    ``spelled`` (another format's writer reads it: :attr:`DecodeContext.writer`), the bag
-    holds its other fields alone: the ``null`` fields, the keys left out and whether the
-    schema goes back as it came are this format's writer's to read, and another passes
-    them over in silence."""
+    Without ``parameters``, canonical's default is written, as the model dumps it. The
+    ``null`` fields, the keys left out and whether the schema goes back as it came are this
+    format's writer's to read: with ``noted`` (a conversion's record) they are kept there
+    (:attr:`~chatcodec.contract.Reading.own`), and another writer passes them over."""
     definition: dict[str, Any] = {"type": "function", "name": tool["name"]}
     if tool.get("description") is not None:
         definition["description"] = tool["description"]
@@ -123,11 +120,21 @@ def decode_function_tool(tool: dict[str, Any], *, spelled: bool = True) -> dict[
     if tool.get("strict") is not None:
         definition["strict"] = tool["strict"]
     rest = _tool_bag(tool)
-    if not spelled:
-        rest.pop(NULLS_MARKER, None)
-        if parameters is not None:  # the writer's look at it taken now, remembered with the reading
-            note_for_writer(parameters)
+    plain = None if noted is None else {key: value for key, value in rest.items() if key != NULLS_MARKER}
+    if "parameters" not in tool:
+        rest[_NO_PARAMETERS] = True
+    elif parameters is not None and read_as_sent(
+        parameters, to_openai_strict if tool.get("strict") is True else None, reading=noted
+    ):
+        rest[AS_SENT] = True  # sent back unchanged (families/schema_writing.py)
+    if "strict" not in tool:
+        rest[_NO_STRICT] = True
+    if noted is None or plain is None:
         return KIT.attach(definition, rest)
+    canonical = KIT.attach(definition, plain)  # the markers only this format's writer reads: in the record
+    if len(plain) != len(rest):
+        noted.own.append((canonical, PROVIDER, None, rest))
+    return canonical
     if "parameters" not in tool:
         rest[_NO_PARAMETERS] = True
     elif parameters is not None and read_as_sent(parameters, to_openai_strict if tool.get("strict") is True else None):
@@ -255,7 +262,7 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext, op
         else:  # JSON Schema, and what strict mode takes when strict is true (families/schema_writing.py)
             at_schema, as_sent = (*at, "parameters"), rest.get(AS_SENT) if rest else None
             wire["parameters"], strict = openai_strict_schema(
-                parameters, strict, losses, at_schema, option, as_sent=as_sent
+                parameters, strict, losses, at_schema, option, as_sent=as_sent, reading=context.reading
             )
     if strict is not None:
         wire["strict"] = strict

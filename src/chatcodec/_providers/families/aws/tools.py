@@ -21,7 +21,7 @@ from typing import Any
 
 from chatcodec._errors import rule_error
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext
+from chatcodec._providers.contract.context import DecodeContext, EncodeContext, Reading
 from chatcodec._providers.families.aws.blocks import cache_marker, cache_point
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.tool_ids import tool_name
@@ -60,7 +60,6 @@ class ToolConfig:
         self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
     ) -> None:
         """Fill ``tools``, ``provider_tools`` and ``tool_choice`` from ``toolConfig``."""
-        del context  # a tool reads nothing of it
         config = as_dict(request.get("toolConfig"))
         if config is None:
             return
@@ -73,7 +72,7 @@ class ToolConfig:
             if spec is not None:
                 if not spec["name"].isascii():
                     self._check_text(spec["name"], ("toolConfig", "tools", index, "toolSpec", "name"))
-                tools.append(self._decode_spec(spec))
+                tools.append(self._decode_spec(spec, context.reading))
                 interleaved = interleaved or bool(servers)
                 order.append(_FUNCTION)
                 continue
@@ -105,7 +104,7 @@ class ToolConfig:
             message = "Input should be a valid string, unable to parse raw data as a unicode string"
             raise rule_error(f"{self.body.name} request", at, "string_unicode", message, text) from None
 
-    def _decode_spec(self, spec: dict[str, Any]) -> dict[str, Any]:
+    def _decode_spec(self, spec: dict[str, Any], reading: Reading | None) -> dict[str, Any]:
         definition: dict[str, Any] = {
             "type": "function",
             "name": spec["name"],
@@ -114,7 +113,8 @@ class ToolConfig:
         for key in ("description", "strict"):
             if key in spec:
                 definition[key] = spec[key]
-        as_sent = read_as_sent(definition["parameters"], to_anthropic_subset if spec.get("strict") is True else None)
+        rewrite = to_anthropic_subset if spec.get("strict") is True else None
+        as_sent = read_as_sent(definition["parameters"], rewrite, reading=reading)
         if len(spec) == len(definition) - 1 and not as_sent:  # its name, schema, description and strict flag alone
             return definition
         bag = leftovers(spec, ("name", "inputSchema", "description", "strict"))
@@ -197,7 +197,8 @@ class ToolConfig:
             parameters = dict(_NO_PARAMETERS)
         else:  # a strict tool's schema in the structured-outputs subset; JSON Schema in any case
             rewrite = anthropic_schema if strict is True else json_schema
-            parameters = rewrite(parameters, context.losses, (*at, "parameters"), as_sent=bag.get(AS_SENT))
+            at_schema, as_sent = (*at, "parameters"), bag.get(AS_SENT)
+            parameters = rewrite(parameters, context.losses, at_schema, as_sent=as_sent, reading=context.reading)
         spec["inputSchema"] = {"json": parameters}
         if strict is not None:
             spec["strict"] = strict

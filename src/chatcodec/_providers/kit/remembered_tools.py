@@ -2,7 +2,7 @@
 
 An agent sends the same tools with every request of a session, and reading them costs more
 than reading a message: a Responses tool is 40 k instructions past the closed front (its
-kind, its bag, whether its schema goes back as it came, :func:`.schema_writing.read_as_sent`),
+kind, its bag, whether its schema goes back as it came: the as-sent test),
 an OpenAI Chat tool 20 k. The reading is a function of the tools' value alone, so
 :func:`read_tools` remembers it by the tools' ``marshal`` text (about 8 k a tool):
 ``marshal`` writes only Python's exact built-in types, each with its own type code, so two
@@ -12,12 +12,15 @@ differ, as a JSON schema's ``const`` does), which an ``==`` compare would not pr
 The answer is never the remembered objects themselves (the caller's canonical data is its
 own, and a writer may take keys out of a bag): it is a new copy (``marshal.loads``), each
 tool's ``parameters`` the object this request's closed front made for it, as a reading
-gives it, and what the reading noted on that object for the writer in the conversion's span
-(:data:`~chatcodec._providers.contract.context.CONVERSION`: its JSON text and whether it
-looks like Gemini's spelling, :func:`.schema_writing.cached_rewrite`) noted again, so the
+gives it, and what the reading noted on that object for the writer (its JSON text and
+whether it looks like Gemini's spelling, in the conversion's
+:class:`~chatcodec._providers.contract.context.Reading`, ``notes``) noted again, so the
 writer asks nothing the reading had answered.
 
-A reading is remembered only within a conversion (the notes need its span), only when each
+The memory (``_READINGS``) is process-wide, owned by this module and bounded at
+:data:`LIMIT` readings, all forgotten past it (``docs/performance.md``, "Memories").
+
+A reading is remembered only within a conversion (the notes go to its writer), only when each
 canonical tool's ``parameters`` is its wire tool's schema itself or a default it made, and
 only for what the reader says it reads whole (``read`` answers None for tools it would keep
 by reference, such as another kind of tool kept whole).
@@ -27,9 +30,10 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.contract.context import CONVERSION, SchemaTexts
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import Reading
 
 LIMIT = 64
 """Readings remembered at once (a server sees many sessions' tools); all forgotten past it."""
@@ -40,33 +44,34 @@ _Look = bool | None
 """Whether a schema looks like Gemini's spelling (``schema_texts[~id(schema)]``), when noted."""
 
 _READINGS: dict[tuple[object, bytes], tuple[bytes, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]]] = {}
-"""(the reader, the wire tools' ``marshal`` text) -> the canonical tools' ``marshal`` text
-(each tool's own schema left as None), which tools hold their wire schema, and its notes."""
+"""(the reader, the wire tools' ``marshal`` text) -> the ``marshal`` text of the canonical
+tools (each tool's own schema left as None) and of the markers the reading kept for its own
+writer (:attr:`.Reading.own`, by tool), which tools hold their wire schema, and its notes."""
 
-Read = Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None]
-"""A reader's function tools for its wire ``tools`` (None: not read whole, read them otherwise)."""
+Read = Callable[[list[dict[str, Any]], "Reading | None"], list[dict[str, Any]] | None]
+"""A reader's function tools for its wire ``tools``, its notes for the writer in the
+reading given (None: not read whole, read them otherwise)."""
 SchemaOf = Callable[[dict[str, Any]], object]
 """A wire tool's schema object (None when it has none)."""
 
 
 def read_tools(
-    tools: list[dict[str, Any]], read: Read, schema_of: SchemaOf, key: object
+    tools: list[dict[str, Any]], read: Read, schema_of: SchemaOf, key: object, reading: Reading
 ) -> list[dict[str, Any]] | None:
-    """``read(tools)``, from memory when tools of the same value were read before by the
-    same ``key`` (the reader and what else its reading depends on)."""
-    span = CONVERSION.get()
-    if span is None:
-        return read(tools)
+    """``read(tools, reading)``, from memory when tools of the same value were read before by
+    the same ``key`` (the reader and what else its reading depends on) in a conversion
+    (``reading``: the record its writer is handed, :meth:`.Reading.read_tools`)."""
     try:
         text = marshal.dumps(tools)
     except ValueError:  # a value that is no built-in type, or nested past marshal's depth
-        return read(tools)
+        return read(tools, reading)
     remembered = _READINGS.get((key, text))
     if remembered is not None:
-        return _rebuilt(tools, remembered, schema_of, span.schema_texts)
-    canonical = read(tools)
+        return _rebuilt(tools, remembered, schema_of, reading)
+    start = len(reading.own)
+    canonical = read(tools, reading)
     if canonical is not None and len(canonical) == len(tools):
-        _remember((key, text), tools, canonical, schema_of, span.schema_texts)
+        _remember((key, text), tools, canonical, schema_of, reading, start=start)
     return canonical
 
 
@@ -74,17 +79,22 @@ def _rebuilt(
     tools: Sequence[dict[str, Any]],
     remembered: tuple[bytes, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]],
     schema_of: SchemaOf,
-    texts: SchemaTexts,
+    reading: Reading,
 ) -> list[dict[str, Any]]:
-    canonical: list[dict[str, Any]] = marshal.loads(remembered[0])
-    for tool, wire, own, note, look in zip(canonical, tools, *remembered[1:], strict=True):
-        if own:
+    canonical: list[dict[str, Any]]
+    own: list[tuple[int, str, dict[str, Any]]]
+    canonical, own = marshal.loads(remembered[0])
+    texts = reading.schema_texts
+    for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[1:], strict=True):
+        if has_own:
             schema = schema_of(wire)
             tool["parameters"] = schema
             if note is not None:
                 texts[id(schema)] = (schema, *note)
             if look is not None:
                 texts[~id(schema)] = (schema, b"", look)
+    for index, provider, bag in own:
+        reading.own.append((canonical[index], provider, None, bag))
     return canonical
 
 
@@ -93,8 +103,11 @@ def _remember(
     tools: Sequence[dict[str, Any]],
     canonical: list[dict[str, Any]],
     schema_of: SchemaOf,
-    texts: SchemaTexts,
+    reading: Reading,
+    *,
+    start: int,
 ) -> None:
+    texts = reading.schema_texts
     owns: list[bool] = []
     notes: list[_Note] = []
     looks: list[_Look] = []
@@ -108,8 +121,15 @@ def _remember(
         look = texts.get(~id(schema)) if own else None
         looks.append(look[2] if look is not None and look[0] is schema else None)
         kept.append({**tool, "parameters": None} if own else tool)
+    places = {id(tool): index for index, tool in enumerate(canonical)}
+    markers: list[tuple[int, str, Any]] = []
+    for target, provider, make, bag in reading.own[start:]:
+        index = places.get(id(target))
+        if index is None or make is not None:
+            return  # markers on another object, or made on demand: not remembered
+        markers.append((index, provider, bag))
     try:
-        text = marshal.dumps(kept)
+        text = marshal.dumps((kept, markers))
     except ValueError:
         return
     if len(_READINGS) >= LIMIT:

@@ -1,0 +1,94 @@
+"""Schema rewrites answered from memory: an agent sends the same tools every turn.
+
+:func:`cached_rewrite` remembers which schemas (told apart by their ``pydantic_core.to_json``
+text) a rewrite left unchanged, and answers those without a walk (a changed schema, or one
+with no JSON text, is walked). Within one conversion a schema's text is made once: the
+reader's as-sent test and the writer's rewrite look up the same object in the
+:class:`~chatcodec._providers.contract.context.Reading` that ``convert_request`` hands from
+the one to the other (``reading``).
+
+The memory (``_UNCHANGED``) is process-wide, owned by this module, bounded at :data:`LIMIT`
+texts and forgotten whole past it (``docs/performance.md``, "Memories").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from pydantic_core import from_json, to_json
+
+if TYPE_CHECKING:
+    from chatcodec._losses import Steps
+    from chatcodec._providers.contract.context import Reading
+    from chatcodec._providers.kit.schema_walk import SchemaChange
+
+Rewrite = Callable[[Any, "Steps"], tuple[Any, list["SchemaChange"]]]
+"""A schema rewrite: the new schema (the same object when nothing changed) and its changes."""
+NotedRewrite = Callable[[Any, "Steps", "Reading | None"], tuple[Any, list["SchemaChange"]]]
+"""A rewrite that reads the conversion's reading too (``noted=True``)."""
+
+LIMIT = 512
+"""Unchanged schemas remembered at once; all forgotten past it (a new set of tools)."""
+
+_UNCHANGED: dict[tuple[object, bytes], object] = {}
+"""(rewrite, JSON text) -> the value the rewrite left unchanged."""
+
+
+def cached_rewrite(
+    rewrite: Rewrite | NotedRewrite,
+    schema: Any,
+    at: Steps,
+    *,
+    exact: bool = False,
+    reading: Reading | None = None,
+    noted: bool = False,
+) -> tuple[Any, list[SchemaChange]]:
+    """``rewrite(schema, at)`` (with ``reading`` when ``noted``); ``(schema, [])`` for one it
+    was seen to leave alone (a value equal to the text's, so that a tuple, bytes or an
+    integer key spelled alike is walked). The JSON text is made once per object in one
+    conversion (``reading``'s schema texts): ``pydantic_core.to_json`` is most of a
+    remembered schema's cost, and the reader and the writer each ask.
+
+    ``exact``: ``schema`` is a copy a reader's closed front made (every value checked in
+    Rust to be JSON's own type, :func:`~chatcodec._providers.kit.closed_schema.json_value`),
+    so its text names it exactly and the value needs no comparing; an object compared once
+    is exact for the rest of the conversion (each remembered value is its text's), so the
+    writer does not compare what the reader did."""
+    notes = None if reading is None else reading.schema_texts
+    known_text = None if notes is None else notes.get(id(schema))
+    if known_text is not None and known_text[0] is schema:
+        key = (rewrite, known_text[1])
+        exact = exact or known_text[2]
+    else:
+        try:
+            key = (rewrite, to_json(schema))  # NaN and infinities spelled as constants (the default)
+        except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
+            return _rewritten(rewrite, schema, at, reading, noted)
+        if notes is not None:
+            notes[id(schema)] = (schema, key[1], exact)
+    known = _UNCHANGED.get(key)
+    if known is not None and (exact or known == schema):
+        if not exact and notes is not None:
+            notes[id(schema)] = (schema, key[1], True)
+        return schema, []
+    result = _rewritten(rewrite, schema, at, reading, noted)
+    if result[0] is not schema or result[1] or len(key[1]) > 1 << 16:
+        return result
+    try:
+        value = from_json(key[1])
+    except ValueError:  # nested past the parser's depth (in a value no rewrite walks): not remembered
+        return result
+    if value == schema:
+        if len(_UNCHANGED) >= LIMIT:
+            _UNCHANGED.clear()  # a new set of tools
+        _UNCHANGED[key] = value
+    return result
+
+
+def _rewritten(
+    rewrite: Rewrite | NotedRewrite, schema: Any, at: Steps, reading: Reading | None, noted: bool
+) -> tuple[Any, list[SchemaChange]]:
+    if noted:
+        return cast("NotedRewrite", rewrite)(schema, at, reading)
+    return cast("Rewrite", rewrite)(schema, at)
