@@ -37,51 +37,43 @@ imports, so a provider's ``markers.py`` loads neither)."""
 
 
 SchemaTexts = dict[int, tuple[Any, bytes, bool]]
-"""Each schema object's JSON text and whether the object is known to be exactly the text's
-value (its types JSON's own), the object held beside them, so its ``id`` names it for as
-long as the record lives; under an object's negated ``id`` (``~id``), whether it looks like
-Gemini's spelling instead of the text."""
-
-
+"""Each schema object's JSON text and whether the object is exactly the text's value, the
+object held beside them (so its ``id`` names it while the record lives); under its negated
+``id``, whether it looks like Gemini's spelling instead of the text."""
 OwnMarkers = tuple[dict[str, Any], str, "Callable[[Any], dict[str, Any]] | None", Any]
-"""An object, the provider, and that provider's whole bag for the object: the last item, or
-what the function in third place makes of it (made only if it is put)."""
+"""An object, a provider, and that provider's bag for it: the last item, or what the
+function in third place makes of it (made only if it is put)."""
 
 
 class Reading:
-    """What a request's reading leaves its writer to reuse: a value ``convert_request`` takes
-    from the reader (:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.read_request`'s
-    ``reading``) and hands to the writer as an argument (``write_request``'s ``reading``), so
-    the canonical data stays a function of the input alone and no shortcut is hidden state."""
+    """What a request's reading leaves its writer to reuse, which ``convert_request`` takes
+    from the reader and hands to the writer as an argument (``read_request``'s and
+    ``write_request``'s ``noted``): no state beside the data, and a reader's canonical data
+    a function of its input alone."""
 
     __slots__ = ("own", "reader", "schema_texts", "uncited")
 
     def __init__(self) -> None:
         self.reader: str | None = None
-        """The provider whose reader filled this record (its bag key)."""
+        """The provider whose reader filled this record."""
         self.own: list[OwnMarkers] = []
         """Markers only the reader's own writer reads (an SDK dump's ``null`` fields, whether
-        a schema goes back as it came), kept here rather than on the canonical objects they
-        belong to: :meth:`put_own` puts them there for that writer or for canonical data
-        out; another writer passes them over, so its objects keep the plain shape."""
+        a schema goes back as it came), put on their objects for that writer or canonical
+        data out (:meth:`put_own`); another writer passes them over, its objects plain."""
         self.schema_texts: SchemaTexts = {}
-        """The schema texts of :mod:`chatcodec._providers.kit.schema_memory`, made once for
-        both ends."""
+        """The schema texts of :mod:`chatcodec._providers.kit.schema_memory`, made once."""
         self.uncited: object = None
         """The ``messages`` list read, held, when the reading put no url citation on a text
-        part: the writer of a format with no place for them has none to report, so it does
-        not walk every part to look (a caller who swaps the list gets the walk)."""
+        part: a writer with no place for them need not look (a swapped list is looked at)."""
 
     def read_by(self, reader: str, request: Mapping[str, Any], cited: bool) -> None:
-        """Note that ``reader``'s reader read canonical ``request``, and whether it may have
-        put url citations on its text parts (not ``cited``: the writer need not look)."""
+        """``reader``'s reader read canonical ``request`` (``cited``: it may hold url citations)."""
         self.reader = reader
         self.uncited = None if cited else request.get("messages")
 
     def handed_to(self, writer: str, request: Mapping[str, Any]) -> bool:
-        """The record handed to ``writer``'s writer with canonical ``request``: the :attr:`own`
-        markers put in place when it is the reader's own format (another passes them over);
-        whether ``request`` holds the history read without url citations (:attr:`uncited`)."""
+        """Hand the record to ``writer``'s writer: the :attr:`own` markers put when it is the
+        reader's own format; whether ``request`` holds the history read without citations."""
         if self.own and writer == self.reader:
             self.put_own()
         return self.uncited is not None and self.uncited is request.get("messages")
@@ -100,9 +92,8 @@ class Reading:
     def read_tools(
         self, tools: list[dict[str, Any]], read: ReadTools, schema_of: SchemaOf, key: object
     ) -> list[dict[str, Any]] | None:
-        """``read(tools, self)``, answered from the memory of tool readings when the same
-        tools were read before by the same ``key`` (:mod:`chatcodec._providers.kit.remembered_tools`):
-        an agent sends the same tools every request."""
+        """``read(tools, self)``, from the memory of tool readings when the same tools were
+        read before by the same ``key`` (:mod:`chatcodec._providers.kit.remembered_tools`)."""
         return remembered_tools(tools, read, schema_of, key, self)
 
 

@@ -1,15 +1,6 @@
-"""Schema rewrites answered from memory: an agent sends the same tools every turn.
-
-:func:`cached_rewrite` remembers which schemas (told apart by their ``pydantic_core.to_json``
-text) a rewrite left unchanged, and answers those without a walk (a changed schema, or one
-with no JSON text, is walked). Within one conversion a schema's text is made once: the
-reader's as-sent test and the writer's rewrite look up the same object in the
-:class:`~chatcodec._providers.contract.context.Reading` that ``convert_request`` hands from
-the one to the other (``reading``).
-
-The memory (``_UNCHANGED``) is process-wide, owned by this module, bounded at :data:`LIMIT`
-texts and forgotten whole past it (``docs/performance.md``, "Memories").
-"""
+"""Schema rewrites answered from memory (an agent sends the same tools every turn): the
+process-wide ``_UNCHANGED``, owned here and bounded at :data:`LIMIT` (``docs/performance.md``,
+"Memories"); within one conversion a schema's JSON text is made once, kept in its ``Reading``."""
 
 from __future__ import annotations
 
@@ -27,12 +18,9 @@ Rewrite = Callable[[Any, "Steps"], tuple[Any, list["SchemaChange"]]]
 """A schema rewrite: the new schema (the same object when nothing changed) and its changes."""
 NotedRewrite = Callable[[Any, "Steps", "Reading | None"], tuple[Any, list["SchemaChange"]]]
 """A rewrite that reads the conversion's reading too (``noted=True``)."""
-
 LIMIT = 512
 """Unchanged schemas remembered at once; all forgotten past it (a new set of tools)."""
-
-_UNCHANGED: dict[tuple[object, bytes], object] = {}
-"""(rewrite, JSON text) -> the value the rewrite left unchanged."""
+_UNCHANGED: dict[tuple[object, bytes], object] = {}  # (rewrite, JSON text) -> the value left unchanged
 
 
 def cached_rewrite(
@@ -47,14 +35,10 @@ def cached_rewrite(
     """``rewrite(schema, at)`` (with ``reading`` when ``noted``); ``(schema, [])`` for one it
     was seen to leave alone (a value equal to the text's, so that a tuple, bytes or an
     integer key spelled alike is walked). The JSON text is made once per object in one
-    conversion (``reading``'s schema texts): ``pydantic_core.to_json`` is most of a
-    remembered schema's cost, and the reader and the writer each ask.
-
-    ``exact``: ``schema`` is a copy a reader's closed front made (every value checked in
-    Rust to be JSON's own type, :func:`~chatcodec._providers.kit.closed_schema.json_value`),
-    so its text names it exactly and the value needs no comparing; an object compared once
-    is exact for the rest of the conversion (each remembered value is its text's), so the
-    writer does not compare what the reader did."""
+    conversion (``reading``'s schema texts): the reader and the writer each ask.
+    ``exact``: ``schema`` is a copy a reader's closed front made (every value JSON's own
+    type, :func:`~chatcodec._providers.kit.closed_schema.json_value`), so its text names it
+    exactly; an object compared once is exact for the rest of the conversion."""
     notes = None if reading is None else reading.schema_texts
     known_text = None if notes is None else notes.get(id(schema))
     if known_text is not None and known_text[0] is schema:

@@ -68,7 +68,7 @@ def read_plain_turn(
     canonical: dict[str, Any] = {"role": "assistant", "content": body}
     absent = "content" not in message
     if nulls and noted is not None:  # listed only if this format's writer follows (another passes them over)
-        noted.own.append((canonical, PROVIDER, _listed_absent if absent else _listed, message))
+        noted.own.append((canonical, PROVIDER, _listed, (message, absent)))
         nulls = None
     if absent:
         canonical["provider_metadata"] = {
@@ -84,14 +84,10 @@ def name_null(_: object) -> dict[str, Any]:
     return {NULLS_MARKER: ["name"]}
 
 
-def _listed(message: Mapping[str, Any]) -> dict[str, Any]:
-    """The bag of a plain turn's SDK-dump nulls (:func:`read_plain_turn`), listed when put."""
-    return {NULLS_MARKER: [key for key in message if key not in _PLAIN_KEYS]}
-
-
-def _listed_absent(message: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`_listed` for a turn that left ``content`` out."""
-    return {"_content": "absent", NULLS_MARKER: [key for key in message if key not in _PLAIN_KEYS]}
+def _listed(turn: tuple[Mapping[str, Any], bool]) -> dict[str, Any]:
+    """A plain turn's bag (:func:`read_plain_turn`) for a turn and whether it left ``content`` out."""
+    nulls = [key for key in turn[0] if key not in _PLAIN_KEYS]
+    return {"_content": "absent", NULLS_MARKER: nulls} if turn[1] else {NULLS_MARKER: nulls}
 
 
 def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
