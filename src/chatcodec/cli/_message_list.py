@@ -66,7 +66,8 @@ def one_conversation(
 
 def _read(listed: list[dict[str, object]], source: str) -> list[object]:
     """The messages of ``listed`` as canonical data, read as ``source``'s messages."""
-    from chatcodec._registry import decodes_messages, get_codec
+    from chatcodec._codec_protocols import decodes_messages
+    from chatcodec._registry import get_codec
     from chatcodec._validation import dump_messages
 
     codec = get_codec(source)
