@@ -22,9 +22,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable, escaped_fields, stored_options
-from chatcodec._providers.kit.remembered_tools import Read as ReadTools
-from chatcodec._providers.kit.remembered_tools import SchemaOf
-from chatcodec._providers.kit.remembered_tools import read_tools as remembered_tools
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
@@ -88,13 +85,6 @@ class Reading:
             else:
                 metadata[provider] = made
         self.own = []
-
-    def read_tools(
-        self, tools: list[dict[str, Any]], read: ReadTools, schema_of: SchemaOf, key: object
-    ) -> list[dict[str, Any]] | None:
-        """``read(tools, self)``, from the memory of tool readings when the same tools were
-        read before by the same ``key`` (:mod:`chatcodec._providers.kit.remembered_tools`)."""
-        return remembered_tools(tools, read, schema_of, key, self)
 
 
 MODEL_OPTION = "model"

@@ -4,7 +4,7 @@ An agent sends the same tools with every request of a session, and reading them 
 than reading a message: a Responses tool is 40 k instructions past the closed front (its
 kind, its bag, whether its schema goes back as it came: the as-sent test),
 an OpenAI Chat tool 20 k. The reading is a function of the tools' value alone, so
-:func:`read_tools` remembers it by the tools' ``marshal`` text (about 8 k a tool):
+:func:`recall` and :func:`remember` keep it by the tools' ``marshal`` text (about 8 k a tool):
 ``marshal`` writes only Python's exact built-in types, each with its own type code, so two
 lists with one text hold the same values of the same types (``1``, ``1.0`` and ``True``
 differ, as a JSON schema's ``const`` does), which an ``==`` compare would not prove.
@@ -29,7 +29,7 @@ by reference, such as another kind of tool kept whole).
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -48,37 +48,51 @@ _READINGS: dict[tuple[object, bytes], tuple[bytes, tuple[bool, ...], tuple[_Note
 tools (each tool's own schema left as None) and of the markers the reading kept for its own
 writer (:attr:`.Reading.own`, by tool), which tools hold their wire schema, and its notes."""
 
-Read = Callable[[list[dict[str, Any]], "Reading | None"], list[dict[str, Any]] | None]
-"""A reader's function tools for its wire ``tools``, its notes for the writer in the
-reading given (None: not read whole, read them otherwise)."""
-SchemaOf = Callable[[dict[str, Any]], object]
-"""A wire tool's schema object (None when it has none)."""
 
-
-def read_tools(
-    tools: list[dict[str, Any]], read: Read, schema_of: SchemaOf, key: object, reading: Reading
-) -> list[dict[str, Any]] | None:
-    """``read(tools, reading)``, from memory when tools of the same value were read before by
-    the same ``key`` (the reader and what else its reading depends on) in a conversion
-    (``reading``: the record its writer is handed, :meth:`.Reading.read_tools`)."""
+def recall(
+    tools: list[dict[str, Any]], key: object, reading: Reading, nested: str | None = None
+) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+    """The canonical tools remembered for ``tools`` read by ``key`` (the reader and what else
+    its reading depends on; ``nested``: the key of a wire tool's object that holds its
+    ``parameters``), their notes given again to ``reading``; else None and the text to
+    :func:`remember` this reading under (None: tools ``marshal`` cannot write). The reader
+    calls it, then reads and remembers, so this module calls none of the reader's code."""
     try:
         text = marshal.dumps(tools)
     except ValueError:  # a value that is no built-in type, or nested past marshal's depth
-        return read(tools, reading)
+        return None, None
     remembered = _READINGS.get((key, text))
-    if remembered is not None:
-        return _rebuilt(tools, remembered, schema_of, reading)
-    start = len(reading.own)
-    canonical = read(tools, reading)
-    if canonical is not None and len(canonical) == len(tools):
-        _remember((key, text), tools, canonical, schema_of, reading, start=start)
-    return canonical
+    if remembered is None:
+        return None, text
+    return _rebuilt(tools, remembered, nested, reading), None
+
+
+def remember(
+    text: bytes | None,
+    key: object,
+    tools: Sequence[dict[str, Any]],
+    canonical: list[dict[str, Any]] | None,
+    reading: Reading,
+    *,
+    start: int,
+    nested: str | None = None,
+) -> None:
+    """Remember ``canonical``, the reading of ``tools`` by ``key`` that :func:`recall` did not
+    find (``text``), with what it noted in ``reading`` from ``reading.own[start]`` on; a
+    reading that did not read every tool whole (None, or fewer tools) is not remembered."""
+    if text is not None and canonical is not None and len(canonical) == len(tools):
+        _remember((key, text), tools, canonical, nested, reading, start=start)
+
+
+def _schema_of(tool: dict[str, Any], nested: str | None) -> object:
+    """A wire tool's schema object (None when it has none)."""
+    return (tool[nested] if nested is not None else tool).get("parameters")
 
 
 def _rebuilt(
     tools: Sequence[dict[str, Any]],
     remembered: tuple[bytes, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]],
-    schema_of: SchemaOf,
+    nested: str | None,
     reading: Reading,
 ) -> list[dict[str, Any]]:
     canonical: list[dict[str, Any]]
@@ -87,7 +101,7 @@ def _rebuilt(
     texts = reading.schema_texts
     for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[1:], strict=True):
         if has_own:
-            schema = schema_of(wire)
+            schema = _schema_of(wire, nested)
             tool["parameters"] = schema
             if note is not None:
                 texts[id(schema)] = (schema, *note)
@@ -102,7 +116,7 @@ def _remember(
     key: tuple[object, bytes],
     tools: Sequence[dict[str, Any]],
     canonical: list[dict[str, Any]],
-    schema_of: SchemaOf,
+    nested: str | None,
     reading: Reading,
     *,
     start: int,
@@ -114,7 +128,7 @@ def _remember(
     kept: list[dict[str, Any]] = []
     for wire, tool in zip(tools, canonical, strict=True):
         schema = tool.get("parameters")
-        own = schema is not None and schema is schema_of(wire)
+        own = schema is not None and schema is _schema_of(wire, nested)
         owns.append(own)
         note = texts.get(id(schema)) if own else None
         notes.append((note[1], note[2]) if note is not None and note[0] is schema else None)

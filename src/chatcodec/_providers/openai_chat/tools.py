@@ -23,6 +23,7 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
     read_as_sent,
 )
+from chatcodec._providers.kit.remembered_tools import recall, remember
 from chatcodec._providers.openai_chat import cache_control
 from chatcodec._providers.openai_chat import wire as shapes
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
@@ -71,7 +72,15 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact:
     functions_left = sum(1 for tool in tools if tool["type"] == "function")
     if functions_left == len(tools):  # each schema asked: the answers remembered by value
         read = _asked_exact if exact else _asked
-        data["tools"] = read(tools, None) if reading is None else reading.read_tools(tools, read, _schema_of, read)
+        if reading is None:
+            data["tools"] = read(tools, None)
+            return
+        found, text = recall(tools, read, reading, "function")
+        if found is None:
+            start = len(reading.own)
+            found = read(tools, reading)
+            remember(text, read, tools, found, reading, start=start, nested="function")
+        data["tools"] = found
         return
     if functions_left:
         data["tools"] = [_decode_function_tool(tool, exact, reading) for tool in tools if tool["type"] == "function"]
@@ -92,18 +101,15 @@ _TAKEN, _TAKES = COMMON_TOOL_NAMES.accepted, COMMON_TOOL_NAMES.takes
 
 def _asked_exact(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
     """The function tools of a closed front's copy, each schema asked whether it goes back
-    as it came (for this format's writer): :func:`read_tools` remembers them, as the as-sent
-    test is most of a tool's reading."""
+    as it came (for this format's writer): the memory of tool readings keeps them
+    (:mod:`~chatcodec._providers.kit.remembered_tools`), as the as-sent test is most of a
+    tool's reading."""
     return [_decode_function_tool(tool, True, reading) for tool in tools]
 
 
 def _asked(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
     """:func:`_asked_exact` for tools read without the closed front."""
     return [_decode_function_tool(tool, False, reading) for tool in tools]
-
-
-def _schema_of(tool: dict[str, Any]) -> object:
-    return tool["function"].get("parameters")
 
 
 def _decode_function_tool(tool: dict[str, Any], exact: bool, reading: Reading | None) -> dict[str, Any]:

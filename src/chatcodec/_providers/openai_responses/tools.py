@@ -30,6 +30,7 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
     read_as_sent,
 )
+from chatcodec._providers.kit.remembered_tools import recall, remember
 from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.parts import canonical_text, opaque
 from chatcodec.codec_kit import (
@@ -57,14 +58,7 @@ def decode_tools(
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
     noted = context.reading
-    if not tools:
-        functions = None
-    else:
-        functions = (
-            _function_tools(tools, None)
-            if noted is None
-            else noted.read_tools(tools, _function_tools, _schema_of, _function_tools)
-        )
+    functions = _remembered_function_tools(tools, noted) if tools else None
     if functions is not None:  # function tools alone, the usual request
         canonical["tools"] = functions
     elif tools is not None:
@@ -92,17 +86,25 @@ def decode_tools(
         canonical["parallel_tool_calls"] = request["parallel_tool_calls"]
 
 
+def _remembered_function_tools(tools: list[dict[str, Any]], noted: Reading | None) -> list[dict[str, Any]] | None:
+    """:func:`_function_tools`, from the memory of tool readings in a conversion (``noted``)."""
+    if noted is None:
+        return _function_tools(tools, None)
+    functions, text = recall(tools, _function_tools, noted)
+    if functions is None:
+        start = len(noted.own)
+        functions = _function_tools(tools, noted)
+        remember(text, _function_tools, tools, functions, noted, start=start)
+    return functions
+
+
 def _function_tools(tools: list[dict[str, Any]], noted: Reading | None) -> list[dict[str, Any]] | None:
     """The canonical tools of ``tools`` when each is a function tool (None otherwise: the
-    others are kept whole, by reference), for :meth:`~chatcodec.contract.Reading.read_tools`
-    to remember."""
+    others are kept whole, by reference), for
+    :func:`~chatcodec._providers.kit.remembered_tools.remember` to keep."""
     if not all(map(_is_function, tools)):
         return None
     return [decode_function_tool(tool, noted) for tool in tools]
-
-
-def _schema_of(tool: dict[str, Any]) -> object:
-    return tool.get("parameters")
 
 
 def decode_function_tool(tool: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
