@@ -122,8 +122,8 @@ def data_url(media_type: str, data: str) -> str:
 _SPLIT: dict[int, tuple[str, str, str]] = {}
 """The data URLs :func:`source_from_url` split, by the identity of the URL text and (negated)
 of its data: ``(url, media type, data)``. An agent resends its screenshots every turn, the
-same text objects when it holds its history (a data URL of a 48 KB screenshot: about 0.2 M
-instructions to split and to hash the data for :data:`_PROVEN`, 50 k to join again). A
+same text objects when it holds its history (splitting a screenshot's data URL, hashing
+its data for :data:`_PROVEN` and joining it again cost more than a look-up). A
 text is immutable, so the same object is the same text; each entry holds its texts, so
 their identities stay theirs. At most :data:`_SPLIT_LIMIT` characters, all forgotten when
 full."""

@@ -188,7 +188,7 @@ def _by_name(codec: object) -> tuple[Callable[[str], Codec], tuple[str]]:
     looked up, as :func:`pickle.dumps` is only ever given a codec that was."""
     name = next((name for name, loaded in _loaded.items() if loaded is codec), None)
     if name is None:
-        import pickle  # only to refuse: it costs a first use ~5 M instructions
+        import pickle  # only to refuse: a first use need not load it
 
         raise pickle.PicklingError(f"{codec!r} is not a registered codec, so it has no name to pickle by")
     return get_codec, (name,)

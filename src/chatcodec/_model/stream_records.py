@@ -3,7 +3,7 @@ stream builder and a stream encoder inside a conversion.
 
 The public event models (:mod:`chatcodec._model.stream_events`) are pydantic models; a
 fresh process paid for pydantic, the canonical model classes, pydantic's plugin scan and
-fifteen event schemas (about 500 M instructions of its first stream, issue 60) only to hand
+fifteen event schemas (most of its first stream's cost, issue 60) only to hand
 each event from the decoder to the encoder. A record is one small class per event kind,
 with ``__slots__``, the same field names, defaults and ``type`` tag as its model, so an
 encoder's ``match`` keeps its shape (``case TextDeltaRecord():``). What a model holds as

@@ -142,7 +142,7 @@ class Proxy:
 def _request_id(response: Response, own: str) -> str:
     """The response's ``x-request-id`` (the upstream's, passed on), else ``own``, added to it.
     Read from its raw header list (lower-cased by Starlette): ``response.headers.setdefault``
-    built a header mapping and raised a ``KeyError`` on every request, 11 k instructions."""
+    built a header mapping and raised a ``KeyError`` on every request."""
     for name, value in response.raw_headers:
         if name == b"x-request-id":
             return value.decode("latin-1")

@@ -95,8 +95,7 @@ def forwarded_headers(caller: Caller, headers: Mapping[str, str]) -> dict[str, s
 
 def sendable(key: str) -> bool:
     """Whether ``key`` is visible ASCII (``!`` to ``~``), the only characters sent as a key."""
-    # ASCII's printable characters are 0x20 to 0x7E; one call each, not a loop over the key
-    # (a 108-character Anthropic key cost 80 k instructions a request in Python)
+    # ASCII's printable characters are 0x20 to 0x7E; one call each, not a loop over the key in Python
     return key.isascii() and key.isprintable() and " " not in key
 
 

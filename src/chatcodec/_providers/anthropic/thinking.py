@@ -61,8 +61,7 @@ _MODEL_RULES: list[Callable[[str | None, str | None], bool]] = []
 def _signed_by_another_model(signer: str | None, target: str | None) -> bool:
     """The Claude model tables' answer, imported when a request's thinking first asks (a
     stream never loads them), then called from here: an ``import`` statement run for every
-    thinking part cost a request about 2 k instructions a part (openai-chat -> anthropic at
-    50 steps, 9.08 -> 9.32 M)."""
+    thinking part is paid again for each part."""
     if not _MODEL_RULES:
         from chatcodec._providers.families.claude.model_rules import signed_by_another_model
 

@@ -138,8 +138,8 @@ class ProviderCodec:
         words or streams leaves those out, and every stream entry point then raises
         :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks.
         ``edge`` and ``structure`` may be a module's dotted name, imported on first read
-        (a conversion reads neither: importing ``edge.py`` with the contract's records cost
-        a fresh process's first conversion about 60 M instructions; ``structure.py``, 20 M)."""
+        (a conversion reads neither, and importing them, with the contract's records, is a large
+        part of a fresh process's first conversion)."""
         self.name, self.options, self.capabilities = name, options, capabilities.CAPABILITIES
         self._roles = {
             "requests": requests,

@@ -275,8 +275,8 @@ class _Every:
 
 def _skipped(option: object) -> Container[str]:
     """The ``skip_rules`` option as the names it holds (a list or set of names, or
-    :data:`EVERY_RULE`). Unset, the usual case, is answered first: the ``isinstance``
-    tests of a union below cost 5 k instructions a request."""
+    :data:`EVERY_RULE`). Unset, the usual case, is answered first, before the
+    ``isinstance`` tests of a union below."""
     if option is None:
         return ()
     if option == EVERY_RULE:
@@ -439,7 +439,7 @@ def outside_own_ranges(table: ProviderRules | None, payload: Mapping[str, Any]) 
     lies outside that format's own documented range (:data:`OUTSIDE_RANGE`). Every request
     read asks: one that sets none of the ranges' top-level keys (an agent's request usually
     sets no sampling value) is answered by one look in C, and one that sets some looks at
-    their ranges alone, not at the whole table (about 13 k instructions a request)."""
+    their ranges alone, not at the whole table."""
     if table is None:
         return []
     known = _RANGES.get(id(table))

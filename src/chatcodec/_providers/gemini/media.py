@@ -138,8 +138,8 @@ def _take_detail(canonical: dict[str, Any], bag: dict[str, Any]) -> dict[str, An
 
 @cache
 def _mime_types() -> mimetypes.MimeTypes:
-    """The table, read on the first guess: it reads the system's ``mime.types``, which cost
-    every fresh process's first conversion about 18 M instructions (first use)."""
+    """The table, read on the first guess: it reads the system's ``mime.types``, which only
+    a conversion that guesses should pay for."""
     return mimetypes.MimeTypes()
 
 

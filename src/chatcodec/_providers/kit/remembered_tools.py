@@ -1,10 +1,10 @@
 """A request's function tools, read from memory when the same tools were read before.
 
 An agent sends the same tools with every request of a session, and reading them costs more
-than reading a message: a Responses tool is 40 k instructions past the closed front (its
-kind, its bag, whether its schema goes back as it came: the as-sent test),
-an OpenAI Chat tool 20 k. The reading is a function of the tools' value alone, so
-:func:`recall` and :func:`remember` keep it by the tools' ``marshal`` text (about 8 k a tool):
+than reading a message (a tool's kind, its bag, whether its schema goes back as it came: the
+as-sent test; ``docs/performance.md``, "Levers in the code", for what it saves). The reading
+is a function of the tools' value alone, so :func:`recall` and :func:`remember` keep it by
+the tools' ``marshal`` text, cheaper to make than the reading:
 ``marshal`` writes only Python's exact built-in types, each with its own type code, so two
 lists with one text hold the same values of the same types (``1``, ``1.0`` and ``True``
 differ, as a JSON schema's ``const`` does), which an ``==`` compare would not prove.

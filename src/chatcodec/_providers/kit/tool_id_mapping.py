@@ -65,7 +65,7 @@ class ToolIdMapping:
         escaped = PREFIX + self.escape_text(tool_use_id)
         if self.max_length is None or len(escaped) <= self.max_length:
             return escaped
-        import hashlib  # only for an id too long to escape: OpenSSL costs a first use ~9 M instructions
+        import hashlib  # only for an id too long to escape: loading OpenSSL costs a first use
 
         digest = hashlib.sha256(tool_use_id.encode("utf-8", "surrogatepass")).hexdigest()
         return HASHED_PREFIX + digest[: self.max_length - len(HASHED_PREFIX)]

@@ -199,4 +199,4 @@ DECODERS: tuple[tuple[frozenset[str], Decoder], ...] = (
 )
 """Each decoder beside the wire keys it reads, in order: a body holding none of them maps
 nothing and marks nothing there, so the reader passes it by with one look in C (an agent's
-request sets a model, messages, tools and a limit; a call a decoder cost 1-2 k instructions)."""
+request sets a model, messages, tools and a limit, so most decoders are never called)."""

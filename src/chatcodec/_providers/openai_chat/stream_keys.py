@@ -1,6 +1,6 @@
 """The names both sides of an OpenAI Chat stream share, written out so the encoder imports
-neither the decoder nor the wire's ``TypedDict`` s (about 30 M instructions of a first
-stream into OpenAI Chat, issue 60); ``tests/providers/openai_chat/test_streams.py`` holds
+neither the decoder nor the wire's ``TypedDict`` s (a large part of a first stream
+into OpenAI Chat, issue 60); ``tests/providers/openai_chat/test_streams.py`` holds
 :data:`DELTA_KEYS` to the wire shape it stands for."""
 
 from __future__ import annotations

@@ -117,8 +117,8 @@ def sealing_of(options: Mapping[str, object]) -> Sealing | None:
 
 
 def _mac(sealed: str, key: str) -> str:
-    import hashlib  # hashlib and hmac here, not at import: OpenSSL costs a fresh process's first
-    import hmac  # conversion ~9 M instructions, and only a sealed reasoning item needs them
+    import hashlib  # hashlib and hmac here, not at import: loading OpenSSL costs a first
+    import hmac  # conversion, and only a sealed reasoning item needs them
 
     digest = hmac.new(key.encode("utf-8", "surrogatepass"), sealed.encode("ascii"), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")

@@ -197,7 +197,7 @@ def name_item(item: dict[str, Any], response_id: str | None, position: int) -> N
         # surrogatepass: an id read from JSON may hold a lone surrogate, and it must still
         # name the item (the fuzz run found it: UnicodeEncodeError from here)
         seed = f"{response_id or ''}/{position}".encode("utf-8", "surrogatepass")
-        import hashlib  # here, not at import: OpenSSL costs a fresh process's first conversion ~9 M instructions
+        import hashlib  # here, not at import: loading OpenSSL costs a fresh process's first conversion
 
         item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
     if item.get("type") == "function_call":

@@ -397,8 +397,7 @@ def survey(messages: Sequence[Message]) -> tuple[bool, bool, bool]:
     (which asks for ``include``), and a custom call (whose results are custom outputs:
     without one, no turn's parts are looked at again for it). One plain loop over the
     parts: a ``map`` look per turn (an ``itemgetter``, then a ``methodcaller`` for
-    ``encrypted``) cost twice as much on CPython 3.11 (a 50-step session's 50 assistant
-    turns: 433 k instructions, 166 k)."""
+    ``encrypted``) cost more."""
     kept_whole = encrypted = custom = False
     for message in messages:
         if message["role"] != "assistant":

@@ -150,7 +150,7 @@ def _tool_bag(tool: dict[str, Any]) -> dict[str, Any]:
     """:func:`~chatcodec._providers.kit.split_fields` of a function tool, answered in one
     look for the usual tool: no field but its own, and none ``null`` or only ``strict``
     (the OpenAI SDK's default, which a Responses agent sends on every tool of every
-    request; the general split cost about 11 k instructions a tool)."""
+    request; the general split costs more)."""
     if tool.keys() <= _TOOL_FIELDS:
         nulls = [*tool.values()].count(None)
         if not nulls:

@@ -24,7 +24,7 @@ class Admitted:
     key: str | None
     """The key it presented (where its SDK sends it). Its digest
     (:func:`~chatcodec.serve._response_store.owner_of`) says whose kept answers and thinking
-    it may continue; worked out where a store asks (a sha256 a request, 12 k instructions a
+    it may continue; worked out where a store asks (a sha256 a request, which a
     server without a store never needs)."""
 
 

@@ -27,9 +27,9 @@ class Watched:
 
     The body runs in a cancel scope of its own, which the watcher task cancels when the caller
     goes (so the steps' shielded closes stay shielded); the watcher is a bare asyncio task,
-    cancelled when the body ends. A task group costs a third of a plain request's own work in
+    cancelled when the body ends. A task group costs much of a plain request's own work in
     serve (its spawn, and its scope's ``cancel`` formatting the task's repr every time), and
-    an ``asynccontextmanager`` around the scope 10 k instructions more: entering and leaving
+    an ``asynccontextmanager`` around the scope more: entering and leaving
     await nothing, so this is a plain context manager."""
 
     __slots__ = ("_record", "_request", "_scope", "_watcher", "response")

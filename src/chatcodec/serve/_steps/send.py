@@ -55,7 +55,7 @@ async def sent(server: Server, fitted: Fitted) -> Sent:
             )
         finally:
             if not response.is_closed:  # read whole, httpx closed it; a read cut short closes, shielded
-                with anyio.CancelScope(shield=True):  # an anyio scope costs 28 k instructions
+                with anyio.CancelScope(shield=True):  # a scope only for a body not read whole
                     await response.aclose()
     passed = passed_headers(response.headers)
     if response.status_code >= 400:
@@ -72,7 +72,7 @@ async def sent(server: Server, fitted: Fitted) -> Sent:
 @lru_cache(maxsize=1024)
 def parsed_url(url: str) -> httpx.URL:
     """``url`` parsed once: httpx parses a string URL twice per request (the client's merge and
-    the request's own), about 98 k instructions of a small request, and a route's upstream URLs
+    the request's own), much of a small request's cost, and a route's upstream URLs
     are few (one per model and stream flag); an ``httpx.URL`` is immutable, so one serves every
     request."""
     return httpx.URL(url)

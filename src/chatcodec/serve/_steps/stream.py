@@ -85,8 +85,8 @@ def _upstream_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
     APIs send one) is read from the response's byte stream (``Response.stream``, what
     ``aiter_raw`` itself reads) as it arrives: ``aiter_bytes`` adds a generator and a
     decoder a chunk that change nothing, and ``aiter_raw`` a generator and a chunker a
-    chunk that change nothing without a ``chunk_size`` (2.7 k instructions a streamed
-    event, ``bench/serve_events.py``). What else it does is done here: the stream is read
+    chunk that change nothing without a ``chunk_size`` (``bench/serve_events.py``
+    counts them). What else it does is done here: the stream is read
     once, and the response closed (``_relayed``, or the error path of :func:`streamed`)."""
     encoded = response.headers.get("content-encoding", "identity").strip().lower() != "identity"
     if encoded:

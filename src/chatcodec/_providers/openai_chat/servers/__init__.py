@@ -109,7 +109,7 @@ def server_for_model(model: str | None) -> Server | None:
 
 @lru_cache(maxsize=1024)
 def _server_for_model(model: str) -> Server | None:
-    """Every server's model patterns tried in turn (about 11 k instructions, each request):
+    """Every server's model patterns tried in turn (on each request, were they not):
     remembered by model id, as an agent sends the same one every turn (the table is fixed)."""
     lowered = model.lower()
     return next((server for pattern, server in _model_patterns() if pattern.fullmatch(lowered)), None)
