@@ -71,7 +71,9 @@ ALLOWED_MODULES: dict[str, str] = {
     **{
         f"testing/_laws/built_in/{folder}.py": "a built-in's law facts, read by check-codec through its entry point "
         "(they move into _providers/<name>/ once chatcodec.testing names the normal-form helpers they use)"
-        for folder in ("anthropic", "bedrock_nova", "gemini", "ollama", "openai_chat")
+        for folder in (
+            *("anthropic", "bedrock_converse", "bedrock_nova", "gemini", "ollama", "openai_chat", "openai_responses"),
+        )
     },
 }
 """Modules that may name providers anywhere in their code, with the reason."""

@@ -1,6 +1,6 @@
 """Normal forms only this repository's tests use (the shipped ones are
-``chatcodec.testing._laws.normal_forms``): the sampling settings a target drops because they ask
-for nothing, a request's calls, and what a response says in every format."""
+``chatcodec.testing._laws.normal_forms`` and ``rewrites``): what a response says in every
+format."""
 
 from __future__ import annotations
 
@@ -12,24 +12,6 @@ from chatcodec.codec_kit import is_dict, is_list
 from chatcodec.testing._laws.normal_forms import with_compact_arguments
 
 JsonObject = dict[str, Any]
-
-
-def without_neutral_penalties(update: dict[str, Any], request: chatcodec.ChatRequest) -> None:
-    """A frequency or presence penalty of 0 changes nothing, so a target without the
-    setting drops it without a report (a value equal to the default is no loss)."""
-    for key in ("frequency_penalty", "presence_penalty"):
-        if getattr(request, key) == 0:
-            update[key] = None
-
-
-def without_unasked_logprobs(
-    update: dict[str, Any], request: chatcodec.ChatRequest, keys: tuple[str, ...] = ("logprobs", "top_logprobs")
-) -> None:
-    """``logprobs: false`` and ``top_logprobs: 0`` ask for nothing, so a target without the
-    setting (of ``keys``) drops it without a report (``_providers/kit/logprob_settings.py``)."""
-    for key, nothing in (("logprobs", False), ("top_logprobs", 0)):
-        if key in keys and getattr(request, key) is not None and getattr(request, key) == nothing:
-            update[key] = None
 
 
 def response_meaning(response: chatcodec.ChatResponse, unplaced: Sequence[str] = ()) -> JsonObject:
@@ -73,8 +55,3 @@ def _without_bags(value: Any) -> Any:
     if is_dict(value):
         return {key: _without_bags(item) for key, item in value.items() if key != "provider_metadata"}
     return value
-
-
-def calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:
-    """A message's tool calls (an assistant's; none of another role)."""
-    return message.tool_calls if isinstance(message, chatcodec.AssistantMessage) else []

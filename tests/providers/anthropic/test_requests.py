@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import chatcodec
+from chatcodec.testing._laws.built_in.anthropic import meaning
 from providers.anthropic.anthropic_support import assert_valid_request, encode_request, load_json
-from providers.anthropic.conformance import meaning
 
 SIGNATURE = "EqEECkYICxgCKkAo3UA4WwDbB8ihhpykVCsPx6iMzwNTNP8dePIgYjNpu2EWrt5JbApWWONEZaf5w46939Vu1SDU1"
 

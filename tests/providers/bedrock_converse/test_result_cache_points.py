@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import chatcodec
+from chatcodec.testing._laws.built_in.bedrock_converse import meaning
 from providers.bedrock_converse.bedrock_support import assert_valid_request
-from providers.bedrock_converse.conformance import meaning
 
 FORMAT = "bedrock-converse"
 POINT = {"cachePoint": {"type": "default"}}

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 import chatcodec
 from chatcodec.streams._replay import events_from_response
 from chatcodec.testing import chat_responses
+from chatcodec.testing._laws.built_in.openai_responses import single_hop_requests
 from chatcodec.testing._laws.normal_forms import without_provider_data
-from providers.openai_responses.conformance import single_hop_requests
 from providers.openai_responses.responses_support import (
     FORMAT,
     assert_request_matches_sdk,

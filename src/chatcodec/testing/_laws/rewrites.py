@@ -119,3 +119,21 @@ def leading_systems(before: list[JsonObject], message: JsonObject) -> bool:
 def in_messages(step: Callable[[list[JsonObject]], list[JsonObject]]) -> Step:
     """``step`` over the request's messages."""
     return lambda dumped: {**dumped, "messages": step(dumped["messages"])}
+
+
+def without_neutral_penalties(update: JsonObject, request: chatcodec.ChatRequest) -> None:
+    """A frequency or presence penalty of 0 changes nothing, so a target without the
+    setting drops it without a report (a value equal to the default is no loss)."""
+    for key in ("frequency_penalty", "presence_penalty"):
+        if getattr(request, key) == 0:
+            update[key] = None
+
+
+def without_unasked_logprobs(
+    update: JsonObject, request: chatcodec.ChatRequest, keys: tuple[str, ...] = ("logprobs", "top_logprobs")
+) -> None:
+    """``logprobs: false`` and ``top_logprobs: 0`` ask for nothing, so a target without the
+    setting (of ``keys``) drops it without a report (``_providers/kit/logprob_settings.py``)."""
+    for key, nothing in (("logprobs", False), ("top_logprobs", 0)):
+        if key in keys and getattr(request, key) is not None and getattr(request, key) == nothing:
+            update[key] = None
