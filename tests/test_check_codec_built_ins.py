@@ -10,13 +10,17 @@ checks is that the stated facts are found and hold, in about half a minute (meas
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from chatcodec.testing import ProviderEntry
 
 BUILT_IN = (
     *("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "bedrock-nova", "ollama"),
@@ -59,3 +63,18 @@ def test_every_built_in_format_is_checked(checked: dict[str, Any]) -> None:
 def test_a_built_in_passes_every_law_by_name(name: str, checked: dict[str, Any]) -> None:
     failed: dict[str, list[str]] = checked["failed"]
     assert failed[name] == []
+
+
+def test_every_built_in_format_states_its_law_facts_as_an_outside_codec_does() -> None:
+    """One home per codec (issue 78): each built-in format's facts are the entry its
+    ``chatcodec.laws`` entry point names in ``pyproject.toml``, read from the source tree (an
+    installed copy's metadata is as old as its last install), and each entry is its codec's."""
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    stated: dict[str, str] = project["project"]["entry-points"]["chatcodec.laws"]
+    assert sorted(stated) == sorted(BUILT_IN)
+    for name, value in stated.items():
+        module, _, attribute = value.partition(":")
+        entry = getattr(importlib.import_module(module), attribute)()
+        assert isinstance(entry, ProviderEntry)
+        assert entry.name == name
+        assert entry.names_in_prose, f"{name} states no words that name it"
