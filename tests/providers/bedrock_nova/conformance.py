@@ -146,18 +146,6 @@ def nova_responses(draw: st.DrawFn) -> chatcodec.ChatResponse:
 # --- the entry -----------------------------------------------------------------------------------
 
 
-SERVER_THEN_CLIENT_TOOLS: JsonObject = {
-    "messages": [{"role": "user", "content": [{"text": "q"}]}],
-    "toolConfig": {
-        "tools": [
-            {"systemTool": {"name": "nova_grounding"}},
-            {"toolSpec": {"name": "f", "inputSchema": {"json": {}}}},
-        ]
-    },
-}
-"""A system tool (Nova 2's web grounding) before a client tool: the ``_tool_order`` marker."""
-
-
 def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
     """``messageStart`` keeps its unknown members: ``value`` goes into the first event's."""
     first = {**events[0], "messageStart": {**events[0]["messageStart"], "x_extension": value}}
@@ -176,6 +164,5 @@ ENTRY = bedrock_nova.entry(
     streams=CASES,
     shaped_responses=nova_responses,
     deep_kept_value=deep_kept_value,
-    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
 )
 """The codec's own facts (``chatcodec.testing._laws.built_in.bedrock_nova``) and those of the recordings and SDK."""

@@ -23,7 +23,6 @@ from providers.openai_chat.openai_chat_support import (
     assert_request_matches_sdk,
     assert_response_matches_sdk,
 )
-from providers.openai_chat.spelling_twins import SPELLING_TWINS
 from providers.openai_chat.test_properties import content_as_list, openai_responses
 
 __all__ = ["ENTRY", "FINISH_REASONS", "check_request", "check_response", "check_stream"]
@@ -103,31 +102,6 @@ def stream_pairs(provider: ProviderEntry) -> list[StreamPair]:
 # --- the entry -----------------------------------------------------------------------------------
 
 
-_EPHEMERAL = {"type": "ephemeral"}
-GATEWAY_CACHE_REQUEST: JsonObject = {
-    "model": "m",
-    "max_completion_tokens": 10,
-    "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}, "cache_control": _EPHEMERAL}],
-    "messages": [
-        {"role": "user", "content": [{"type": "text", "text": "q", "cache_control": _EPHEMERAL}]},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": "c1",
-                    "type": "function",
-                    "function": {"name": "f", "arguments": "{}"},
-                    "cache_control": _EPHEMERAL,
-                }
-            ],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": "ok", "cache_control": _EPHEMERAL},
-    ],
-}
-"""OpenRouter / litellm breakpoints on a tool, a part, a tool call and a tool message."""
-
-
 def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
     """A chunk keeps its unknown top-level fields: ``value`` goes into the first one."""
     return [{**events[0], "x_extension": value}, *events[1:]], 0
@@ -148,7 +122,5 @@ ENTRY = replace(
     streams=CASES,
     shaped_responses=openai_responses,
     deep_kept_value=deep_kept_value,
-    marker_requests={"_cache": GATEWAY_CACHE_REQUEST},
-    spelling_twins=SPELLING_TWINS,
 )
 """The codec's own facts (``chatcodec.testing._laws.built_in.openai_chat``) and those of the recordings and SDK."""

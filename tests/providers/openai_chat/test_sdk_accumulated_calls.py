@@ -6,7 +6,7 @@ as it came (that converting it elsewhere reports nothing for it is the conforman
 from __future__ import annotations
 
 import chatcodec
-from providers.openai_chat.spelling_twins import accumulated_call_session
+from chatcodec.testing._laws.built_in.openai_chat import accumulated_call_session
 
 FORMAT = "openai-chat"
 

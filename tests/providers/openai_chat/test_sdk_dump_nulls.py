@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import chatcodec
 from chatcodec._conversion import read_request_data
-from providers.openai_chat.spelling_twins import sdk_dump_session, without_nulls
+from chatcodec.testing._laws.built_in.openai_chat import sdk_dump_session, without_nulls
 
 
 def test_sdk_dump_nulls_come_back_as_they_were_to_openai_chat() -> None:

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import chatcodec
+from chatcodec.testing._laws.built_in.openai_chat import MAX_TOKENS_REQUEST
 from conformance.providers import streams
-from providers.openai_chat.spelling_twins import MAX_TOKENS_REQUEST
 
 OTHER_PROVIDERS = [name for name in chatcodec.registered_providers() if name != "openai-chat"]
 

@@ -1,5 +1,6 @@
 """Bedrock Nova's law facts: what the codec rewrites without a report (``request.py``,
-``messages.py``, ``parts.py``, ``settings.py``) and what a stream and a body of one answer share."""
+``messages.py``, ``parts.py``, ``settings.py``), what a stream and a body of one answer share,
+and the request that makes its reader write a meaningful marker."""
 
 from __future__ import annotations
 
@@ -122,6 +123,18 @@ def _reasoning(top: dict[str, Any]) -> dict[str, Any]:
     return {"reasoning": {"enabled": True, **reasoning} if reasoning else None}
 
 
+SERVER_THEN_CLIENT_TOOLS: dict[str, Any] = {
+    "messages": [{"role": "user", "content": [{"text": "q"}]}],
+    "toolConfig": {
+        "tools": [
+            {"systemTool": {"name": "nova_grounding"}},
+            {"toolSpec": {"name": "f", "inputSchema": {"json": {}}}},
+        ]
+    },
+}
+"""A system tool (Nova 2's web grounding) before a client tool: the ``_tool_order`` marker."""
+
+
 entry = partial(
     derived_entry,
     PROVIDER,
@@ -131,6 +144,7 @@ entry = partial(
     same_result=same_streamed,
     silent_rewrites=silent_rewrites,
     unplaced_response_fields=("created", "id", "model", "usage.reasoning_tokens"),
+    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
 )
 """The facts the codec gives, for ``chatcodec check-codec bedrock-nova`` (the repository's tests
 add the recordings' and the SDK's as keywords)."""
