@@ -137,9 +137,3 @@ def without_unasked_logprobs(
     for key, nothing in (("logprobs", False), ("top_logprobs", 0)):
         if key in keys and getattr(request, key) is not None and getattr(request, key) == nothing:
             update[key] = None
-
-
-def nothing_rewritten(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
-    """The rewrites of a codec that changes nothing without a report: every change it makes
-    is reported, so its single-hop normal form is the request itself (its spelling markers aside)."""
-    return request
