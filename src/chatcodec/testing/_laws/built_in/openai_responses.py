@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec._compat import source_from_url
-from chatcodec.contract import is_dict, is_list
+from chatcodec.codec_kit import is_dict, is_list
 from chatcodec.testing._laws import rewrites as r
 from chatcodec.testing._laws.derived_entry import derived_entry
 from chatcodec.testing._laws.entry import SingleHop
