@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import chatcodec
+from chatcodec.contract import LossRecorder
 from js_packages import node_with_packages, run_in_js
 
 FORMS: list[Any] = ["", "x", [], [{"type": "text", "text": ""}], [{"type": "text", "text": "x"}]]
@@ -179,3 +180,27 @@ def test_the_single_hop_law_reads_a_framework_formats_markers_as_spelling(conten
     assert losses == []
     assert back != request  # the markers are there
     assert hop.decoded(back) == hop.original(request)
+
+
+@pytest.mark.parametrize("fmt", ["ai-sdk-ui", "ai-sdk-model"])
+def test_a_text_source_that_leaves_its_media_type_to_the_default_is_written_as_text_plain(
+    fmt: str, tmp_path: Path
+) -> None:
+    """Canonical data may leave a text source's ``media_type`` out (the model's default is
+    ``text/plain``): the AI SDK writers read it with ``source["media_type"]`` and raised a
+    KeyError (found by the single-hop law at 100 derandomized examples, issue 78's law facts).
+    Written as ``text/plain``, as the model reads it, with nothing to report, and the AI SDK
+    takes what is written (``js/ai_sdk_check.mjs``)."""
+    request = {
+        "model": "m",
+        "messages": [{"role": "user", "content": [{"type": "document", "source": {"type": "text", "text": "hi"}}]}],
+    }
+    losses = LossRecorder()
+    body = chatcodec.get_codec(fmt).write_request(request, losses)
+    assert losses.losses == []
+    (message,) = body["messages"]
+    (part,) = message["parts"] if fmt == "ai-sdk-ui" else message["content"]
+    assert part["mediaType"] == "text/plain"
+    assert (part["url"] if fmt == "ai-sdk-ui" else part["data"]).endswith("aGk=")
+    kind_name = "ui" if fmt == "ai-sdk-ui" else "model"
+    assert [verdict["errors"] for verdict in _verdicts([(kind_name, body["messages"])], tmp_path)] == [[]]

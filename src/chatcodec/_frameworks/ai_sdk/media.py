@@ -104,7 +104,7 @@ def placed(canonical: dict[str, Any], wire: dict[str, Any], role: str, provider:
 def media_type_of(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> str:
     """A canonical media part's media type, which the AI SDK requires on a file; one made up
     from the part's kind (``image/*``) is reported."""
-    media_type = part["source"].get("media_type")
+    media_type = _source_type(part["source"])
     if isinstance(media_type, str) and media_type:
         if kind_of(media_type) != part["type"]:
             why = f"the AI SDK reads a file's kind from its media type: {media_type!r} reads as {kind_of(media_type)}"
@@ -115,21 +115,42 @@ def media_type_of(part: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     return made
 
 
+def writes_data(part: Mapping[str, Any]) -> bool:
+    """Whether :func:`data_of` writes ``part``'s source (a URL, base64 or text; not a file id)."""
+    return part["source"]["type"] in ("url", "base64", "text")
+
+
 def data_of(
-    part: Mapping[str, Any], context: EncodeContext, at: Steps, *, as_data_url: bool, spelt_type: object = None
+    part: Mapping[str, Any],
+    context: EncodeContext,
+    at: Steps,
+    *,
+    as_data_url: bool,
+    spelt_type: object = None,
+    media_type: str | None = None,
 ) -> str | None:
     """A canonical source as the AI SDK's data string (base64, a URL, or a data URL when
     ``as_data_url``, of the media type its ``_url_type`` marker ``spelt_type`` kept, else the
-    source's); None, reported, for a provider's file id."""
+    source's, else ``media_type``, the one the caller writes beside it, else one made up and
+    reported by :func:`media_type_of`); None, reported, for a provider's file id."""
     source = part["source"]
     kind = source["type"]
     if kind == "url":
         return str(source["url"])
-    prefix = f"data:{spelt_type if isinstance(spelt_type, str) else source['media_type']};base64,"
     if kind == "base64":
-        return prefix + str(source["data"]) if as_data_url else str(source["data"])
-    if kind == "text":
-        encoded = base64.b64encode(str(source["text"]).encode()).decode()
-        return prefix + encoded if as_data_url else encoded
-    context.losses.add((*at, "source"), f"{kind} source", "an AI SDK file holds data or a URL, not a file id")
-    return None
+        data = str(source["data"])
+    elif kind == "text":
+        data = base64.b64encode(str(source["text"]).encode()).decode()
+    else:
+        context.losses.add((*at, "source"), f"{kind} source", "an AI SDK file holds data or a URL, not a file id")
+        return None
+    if not as_data_url:
+        return data
+    typed = spelt_type if isinstance(spelt_type, str) else _source_type(source) or media_type
+    return f"data:{typed or media_type_of(part, context, at)};base64,{data}"
+
+
+def _source_type(source: Mapping[str, Any]) -> object:
+    """A canonical source's media type: a text source's is ``text/plain`` when left out (the
+    canonical model's default, which canonical data need not spell)."""
+    return source.get("media_type", "text/plain" if source["type"] == "text" else None)

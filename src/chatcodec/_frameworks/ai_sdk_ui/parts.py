@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec._frameworks.ai_sdk import bags
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, write_options
-from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of, source_of, spelt, url_type
+from chatcodec._frameworks.ai_sdk.media import data_of, kind_of, media_type_of, source_of, spelt, url_type, writes_data
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT, METADATA, PROVIDER
 from chatcodec.codec_kit import wire_fields
 from chatcodec.contract import EncodeContext, Steps
@@ -68,13 +68,14 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
         if state is not None:
             wire["state"] = state
     elif kind in ("image", "audio", "video", "document"):
-        url = data_of(part, context, at, as_data_url=True, spelt_type=bag.pop("_url_type", None))
+        media_type = media_type_of(part, context, at) if writes_data(part) else None
+        url = data_of(part, context, at, as_data_url=True, spelt_type=bag.pop("_url_type", None), media_type=media_type)
         if url is None:
             return None
         for key in ("detail", "title", "start_offset", "end_offset", "fps"):
             if part.get(key) is not None:
                 context.losses.add((*at, key), key, f"a UIMessage file part has no {key}")
-        wire = {"type": "file", "mediaType": media_type_of(part, context, at), "url": url}
+        wire = {"type": "file", "mediaType": media_type, "url": url}
         if part.get("filename") is not None:
             wire["filename"] = part["filename"]
     else:
