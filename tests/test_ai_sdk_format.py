@@ -391,6 +391,26 @@ def test_a_ui_answer_keeps_its_usage_and_finish_in_metadata() -> None:
     assert (back.usage.input_tokens, back.usage.output_tokens) == (5, 2)
 
 
+@pytest.mark.parametrize(
+    ("fmt", "unplaced"), [("ai-sdk-model", ["$.created", "$.id", "$.model"]), ("ai-sdk-ui", ["$.created"])]
+)
+def test_an_answers_id_model_and_time_with_no_place_are_reported(fmt: str, unplaced: list[str]) -> None:
+    """A stored ``ModelMessage`` answer is the messages ``generateText`` adds (``response.messages``):
+    no id, model or time; a UIMessage keeps the id and the model (in ``metadata``), not the
+    time. What has no place is reported, not dropped in silence (found by the law facts of
+    issue 78: the single-hop law sets such fields aside whether reported or not)."""
+    openai = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}],
+    }
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_response(openai, source="openai-chat", target=fmt, losses=losses, on_loss="ignore")
+    assert sorted(loss.path for loss in losses if loss.kind == "metadata") == unplaced
+
+
 def test_validate_messages_reads_stored_ui_messages() -> None:
     """``validate_messages`` takes a stored ``UIMessage[]`` (what ``useChat`` persists) as it
     takes any accepted shape: the tool loop as its turns; one the AI SDK would refuse is

@@ -40,4 +40,12 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         wire["finishReason"] = word
     if response.get("usage"):
         wire["usage"] = encode_usage(response["usage"], context, ("usage",))
+    for key, what in _UNPLACED:
+        if response.get(key) is not None:
+            context.losses.add((key,), what, "an AI SDK answer is the ModelMessages it adds: it has none", "metadata")
     return wire
+
+
+_UNPLACED = (("id", "response id"), ("model", "response model"), ("created", "creation time"))
+"""The response's fields a stored answer has no place for (``generateText``'s ``response``
+holds them; ``response.messages``, what a history keeps, does not)."""
