@@ -274,3 +274,32 @@ def test_a_repeated_call_whose_content_block_differs_is_reported_at_the_block(ta
         _repeated_call({"city": "London"}), source="langchain", target=target, on_loss="ignore", losses=same
     )
     assert [loss for loss in same if loss.path.startswith(block)] == []
+
+
+def test_a_tool_results_own_name_beside_another_message_name_is_reported() -> None:
+    """A LangChain ``ToolMessage`` has one ``name``; a canonical tool message may name itself
+    and its result apart. The message's name is kept (what a LangChain history read gives
+    back) and the result's is reported, not dropped in silence (found through issue 78's law
+    facts); a result named alone is written as the ToolMessage's name."""
+    call = {"type": "tool_use", "id": "c1", "name": "lookup", "input": {}}
+    request = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [call]},
+            {
+                "role": "tool",
+                "name": "named-message",
+                "content": [{"type": "tool_result", "tool_use_id": "c1", "name": "lookup", "content": "ok"}],
+            },
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("langchain", request, losses=losses, on_loss="ignore")
+    assert body["messages"][2]["data"]["name"] == "named-message"
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[2].content[0].name", "tool result name")]
+    del request["messages"][2]["name"]
+    losses.clear()
+    body = chatcodec.encode_request("langchain", request, losses=losses, on_loss="ignore")
+    assert body["messages"][2]["data"]["name"] == "lookup"
+    assert losses == []

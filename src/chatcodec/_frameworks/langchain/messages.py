@@ -177,6 +177,9 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
         kind, data["role"] = _CHAT, chat_role
     data["type"] = kind
     if message.get("name") is not None:
+        if data.get("name") not in (None, message["name"]):  # a tool message's and its result's
+            why = "a LangChain ToolMessage has one name: the message's is kept"
+            context.losses.add((*at, "content", result, "name"), "tool result name", why)
         data["name"] = message["name"]
     data.update(wire_fields(bag))
     data.update({key: value for key, value in empty.items() if key not in data})
