@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
+from chatcodec._providers.families.google.errors import ERROR_READS, ERROR_TYPES, write_error
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 from chatcodec._providers.gemini.stream_framing import FRAMING
 from chatcodec.codec_kit import as_dict, as_list, bearer_key, count_written, model_in_path, read_nested_error
@@ -45,25 +46,6 @@ from chatcodec.contract import (
 
 METHODS = {"generateContent": False, "streamGenerateContent": True}
 """The path's method -> whether it streams."""
-ERROR_TYPES: Mapping[int, str] = {
-    400: "INVALID_ARGUMENT",
-    401: "UNAUTHENTICATED",
-    403: "PERMISSION_DENIED",
-    404: "NOT_FOUND",
-    409: "ABORTED",
-    429: "RESOURCE_EXHAUSTED",
-    499: "CANCELLED",
-    500: "INTERNAL",
-    501: "UNIMPLEMENTED",
-    503: "UNAVAILABLE",
-    504: "DEADLINE_EXCEEDED",
-}
-"""Google's canonical status names by HTTP status."""
-
-ERROR_READS: Mapping[str, int] = {"FAILED_PRECONDITION": 400, "OUT_OF_RANGE": 400}
-"""Google's canonical statuses with no HTTP status of their own in the table above, read
-as the 400 the API answers them with
-(https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes)."""
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
@@ -134,10 +116,6 @@ def upstream_url(base: str, model: str, stream: bool) -> str:
 
 def upstream_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
     return {"x-goog-api-key": key} if key else {}
-
-
-def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
-    return {"error": {"code": status, "message": message, "status": kind}}
 
 
 def read_error(body: object) -> tuple[str, str | None]:
