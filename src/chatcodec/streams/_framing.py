@@ -72,7 +72,7 @@ def _text(framing: StreamFraming, wire_events: Iterable[dict[str, Any]]) -> Iter
 
 
 def _sse_event(framing: StreamFraming, event: dict[str, Any]) -> str:
-    name = str(event.get("type", "message")) if framing.named_events else None
+    name = str(event.get(framing.name_key, "message")) if framing.named_events else None
     return format_sse(_json(event), name, line_end=framing.line_end)
 
 

@@ -38,11 +38,14 @@ class StreamFraming:
     framing: Framing = "sse"
     """What the provider's own server sends (Gemini's with ``alt=sse``)."""
     named_events: bool = False
-    """SSE only: each event is preceded by ``event: <its "type">``."""
+    """SSE only: each event is preceded by ``event: <its "type">`` (its :attr:`name_key`)."""
     done: str | None = None
     """SSE only: the data of a last event that ends the stream (OpenAI's ``[DONE]``)."""
     line_end: str = "\n"
     """SSE only: the line end the server writes (Gemini's ``alt=sse`` uses CRLF)."""
+    name_key: str = "type"
+    """SSE with named events only: the event's key that holds its name (Gemini Interactions'
+    ``event_type``)."""
 
     @property
     def text(self) -> Literal["sse", "jsonl"]:
