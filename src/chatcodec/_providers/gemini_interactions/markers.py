@@ -1,0 +1,52 @@
+"""This provider's name, its kit, its encoder options, and the spelling markers it keeps.
+
+Markers are keys starting with exactly one ``_`` in a bag, never written to the wire.
+
+Pure spelling (the API reads either spelling with the same meaning; another provider drops
+them without a report):
+
+* ``_input`` (requests): how ``input`` was spelled when it was not a list of steps:
+  ``"string"`` (one user turn of text), ``"content"`` (one ``Content`` object) or
+  ``"contents"`` (a list of them); the API reads each as one ``user_input`` step
+  (https://ai.google.dev/gemini-api/docs/interactions), and the writer spells a lone user
+  turn that way again (:mod:`.messages`);
+* ``_new_step`` (assistant parts): the part began a ``model_output`` step of its own right
+  after another one, so the writer starts a new step there;
+* ``_object_result`` (tool results): the ``function_result``'s ``result`` was a JSON object,
+  which canonical holds as its JSON text;
+* ``_no_parameters`` (tools): the function declared no ``parameters``;
+* ``_generation_config`` (requests): a ``generation_config`` was sent whose every field has
+  a canonical home, even an empty one (:mod:`.settings`);
+* ``_schema_format`` (requests): the output schema came in the older spelling, the schema
+  itself as ``response_format`` beside ``response_mime_type`` (:mod:`.settings`);
+* ``_nulls`` / ``_absent``: the kit's.
+
+Carry meaning: none. ``previous_interaction_id`` is no marker but a field of the request
+bag: the server-held history it names is not in the request, so every other writer
+reports it (:meth:`~chatcodec.contract.ProviderKit.claim`), and this one sends it back.
+
+Encoder options: the target rules' ``api_version`` and ``skip_rules``.
+"""
+
+from __future__ import annotations
+
+from chatcodec.contract import RULE_OPTIONS, OptionTable, ProviderKit
+
+PROVIDER = "gemini-interactions"
+"""Registry name, and the key of this codec's ``provider_metadata`` bags."""
+
+KIT = ProviderKit(PROVIDER)
+"""The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
+
+OPTIONS = OptionTable.of(*RULE_OPTIONS, legacy=RULE_OPTIONS)
+"""This encoder's options: the target rules' only."""
+
+DISPLAY = "Gemini Interactions"
+"""The API's name in loss messages."""
+
+INPUT = "_input"
+NEW_STEP = "_new_step"
+OBJECT_RESULT = "_object_result"
+NO_PARAMETERS = "_no_parameters"
+GENERATION_CONFIG = "_generation_config"
+SCHEMA_FORMAT = "_schema_format"

@@ -1,0 +1,233 @@
+"""The ``input`` steps <-> canonical messages.
+
+A ``user_input`` step is a user message; the model's steps in a row (``model_output``,
+``thought``, ``function_call``, a built-in tool's call and result) are one assistant
+message, one part each (a ``model_output`` a part per content); ``function_result`` steps
+in a row are one tool message, a result each, paired with their call by ``call_id``
+(https://ai.google.dev/gemini-api/docs/interactions, "Function calling"). A thought's
+``signature`` is the thinking part's; its ``summary`` of one text is the part's text (any
+other summary is kept whole in the part's bag). A thought of another provider is no
+thought of this API: it is not sent, reported, as the Gemini folder does. ``input`` as a
+string, one content or a content list is one user turn (:data:`~.markers.INPUT`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, NEW_STEP, OBJECT_RESULT, PROVIDER
+from chatcodec._providers.gemini_interactions.parts import decode_content, encode_part, is_step, opaque
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    Steps,
+    arguments_object,
+    as_dict,
+    as_list,
+    compact_json,
+    leftovers,
+    wire_fields,
+)
+
+_MODEL_STEPS = frozenset({"model_output", "thought", "function_call"})
+"""The model's steps read field by field (with the kept-whole ones, an assistant turn)."""
+
+_CONTENT_STEP = ("type", "content")
+_THOUGHT = ("type", "signature", "summary")
+_CALL = ("type", "id", "name", "arguments")
+_RESULT = ("type", "call_id", "result", "is_error", "name")
+
+
+def decode_messages(steps: Sequence[Mapping[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
+    """A list of steps as canonical messages."""
+    del context
+    messages: list[dict[str, Any]] = []
+    previous = ""
+    for step in steps:
+        kind = step["type"]
+        if kind == "user_input":
+            content = [decode_content(item) for item in step.get("content", [])]
+            messages.append(KIT.attach({"role": "user", "content": content}, leftovers(step, _CONTENT_STEP)))
+        elif kind == "function_result":
+            result = decode_result(step)
+            if messages and messages[-1]["role"] == "tool" and previous == kind:
+                messages[-1]["content"].append(result)
+            else:
+                messages.append({"role": "tool", "content": [result]})
+        else:
+            if not (messages and messages[-1]["role"] == "assistant" and previous != "user_input"):
+                messages.append({"role": "assistant", "content": []})
+            parts = messages[-1]["content"]
+            new = decode_model_step(step)
+            if kind == "model_output" and previous == "model_output" and new:
+                new[0] = KIT.attach(new[0], {**KIT.own(new[0].get("provider_metadata")), NEW_STEP: True})
+            parts.extend(new)
+        previous = kind
+    return messages
+
+
+def decode_model_step(step: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The canonical parts of one of the model's steps (a response's too)."""
+    kind = step["type"]
+    if kind == "model_output":
+        if set(step) - set(_CONTENT_STEP) or not step.get("content"):
+            return [opaque(step)]  # an error, or no content: the step whole
+        return [decode_content(item) for item in step["content"]]
+    if kind == "thought":
+        return [decode_thought(step)]
+    if kind == "function_call":
+        call = {
+            "type": "tool_use",
+            "id": step["id"],
+            "name": step["name"],
+            "arguments": compact_json(step["arguments"]),
+        }
+        return [KIT.attach(call, leftovers(step, _CALL))]
+    return [opaque(step)]  # a built-in tool's call or result, a user turn in an answer
+
+
+def decode_thought(step: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``thought`` step as a thinking part of this provider."""
+    bag = leftovers(step, _THOUGHT)
+    summary = step.get("summary")
+    text = ""
+    if summary is not None:
+        if len(summary) == 1 and summary[0].keys() == {"type", "text"} and summary[0]["type"] == "text":
+            text = summary[0]["text"]
+        else:
+            text = "".join(item.get("text", "") for item in summary if item.get("type") == "text")
+            bag["summary"] = summary
+    part: dict[str, Any] = {"type": "thinking", "text": text, "provider": PROVIDER}
+    if "signature" in step:
+        part["signature"] = step["signature"]
+    return KIT.attach(part, bag)
+
+
+def decode_result(step: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``function_result`` step as a canonical tool result."""
+    result: object = step["result"]
+    bag = leftovers(step, _RESULT)
+    items = as_list(result)
+    content: Any = result
+    if as_dict(result) is not None:
+        content = compact_json(result)
+        bag[OBJECT_RESULT] = True
+    elif items is not None:
+        content = [decode_content(item) for item in items]
+    part: dict[str, Any] = {"type": "tool_result", "tool_use_id": step["call_id"], "content": content}
+    if step.get("is_error"):
+        part["is_error"] = True
+    elif "is_error" in step:
+        bag["is_error"] = step["is_error"]
+    if "name" in step:
+        part["name"] = step["name"]
+    return KIT.attach(part, bag)
+
+
+def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+    """``messages[start:]`` as steps."""
+    steps: list[dict[str, Any]] = []
+    for index, message in enumerate(messages[start:], start):
+        at: Steps = ("messages", index)
+        role = message["role"]
+        if role == "assistant":
+            steps.extend(encode_model_parts(_parts(message["content"]), context, (*at, "content")))
+        elif role == "tool":
+            steps.extend(encode_result(part, context, (*at, "content", n)) for n, part in enumerate(message["content"]))
+        else:
+            if role != "user":
+                context.losses.add(at, f"{role} message", f"{DISPLAY} takes one system_instruction; sent as user input")
+            steps.append(encode_user(message, context, at))
+    return steps
+
+
+def _parts(content: str | Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+
+def encode_user(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """A user (or misplaced system) message as a ``user_input`` step."""
+    step = wire_fields(KIT.claim(context.losses, message.get("provider_metadata"), at))
+    content = [encode_part(part, context, (*at, "content", n)) for n, part in enumerate(_parts(message["content"]))]
+    return {"type": "user_input", "content": [item for item in content if item is not None], **step}
+
+
+def encode_model_parts(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+    """An assistant message's parts as the model's steps (a response's ``steps`` too)."""
+    steps: list[dict[str, Any]] = []
+    output: list[dict[str, Any]] | None = None
+    for index, part in enumerate(parts):
+        where = (*at, index)
+        kind = part["type"]
+        if kind == "thinking":
+            output = None
+            thought = encode_thought(part, context, where)
+            if thought is not None:
+                steps.append(thought)
+        elif kind == "tool_use":
+            output = None
+            steps.append(encode_call(part, context, where))
+        elif kind == "opaque" and part["provider"] == PROVIDER and is_step(part["data"]):
+            output = None
+            steps.append(dict(part["data"]))
+        else:
+            if output is None or KIT.marker(part.get("provider_metadata"), NEW_STEP):
+                output = []
+                steps.append({"type": "model_output", "content": output})
+            content = encode_part(part, context, where)
+            if content is not None:
+                output.append(content)
+    return steps
+
+
+def encode_thought(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """A thinking part as a ``thought`` step (None: another provider's, reported)."""
+    if part.get("provider") != PROVIDER:
+        source = part.get("provider") or "an unknown provider"
+        context.losses.add(at, "thinking", f"reasoning from {source} is not a {DISPLAY} thought; not sent")
+        return None
+    step: dict[str, Any] = {"type": "thought"}
+    if part.get("signature") is not None:
+        step["signature"] = part["signature"]
+    bag = wire_fields(KIT.claim(context.losses, part.get("provider_metadata"), at))
+    if "summary" not in bag and part["text"]:
+        step["summary"] = [{"type": "text", "text": part["text"]}]
+    if part.get("encrypted") is not None or part.get("redacted"):
+        context.losses.add(at, "encrypted thinking", f"{DISPLAY} thoughts carry a signature and a summary only")
+    return {**step, **bag}
+
+
+def encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """A tool call as a ``function_call`` step (arguments as the JSON object the API takes)."""
+    bag = wire_fields(KIT.claim(context.losses, part.get("provider_metadata"), at))
+    arguments, exact = arguments_object(part["arguments"] or "{}")
+    if not isinstance(arguments, dict):
+        why = f"{DISPLAY} takes a call's arguments as a JSON object; sent as {{}}"
+        context.losses.add((*at, "arguments"), "tool arguments", why)
+        arguments = {}
+    elif not exact:
+        context.losses.add((*at, "arguments"), "tool arguments", f"{DISPLAY} takes them as a JSON object, re-spelled")
+    if part.get("kind", "function") != "function":
+        context.losses.add((*at, "kind"), "custom tool call", f"{DISPLAY} calls functions; sent as one")
+    return {"type": "function_call", "id": part["id"], "name": part["name"], "arguments": arguments, **bag}
+
+
+def encode_result(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """A tool result as a ``function_result`` step, paired with its call by ``call_id``."""
+    metadata = part.get("provider_metadata")
+    json_object = KIT.marker(metadata, OBJECT_RESULT)
+    bag = wire_fields(KIT.claim(context.losses, metadata, at))
+    step: dict[str, Any] = {"type": "function_result", "call_id": part["tool_use_id"]}
+    content = part["content"]
+    if isinstance(content, str):
+        parsed, _ = arguments_object(content) if json_object else (None, False)
+        step["result"] = parsed if isinstance(parsed, dict) else content
+    else:
+        items = [encode_part(item, context, (*at, "content", n)) for n, item in enumerate(content)]
+        step["result"] = [item for item in items if item is not None]
+    if part.get("is_error"):
+        step["is_error"] = True
+    if part.get("name") is not None:
+        step["name"] = part["name"]
+    return {**step, **bag}

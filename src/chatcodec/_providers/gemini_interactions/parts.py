@@ -1,0 +1,105 @@
+"""A ``Content`` object <-> one canonical content part.
+
+Text is a text part; an image, audio clip, video or document is a media part whose source
+is ``data`` (base64, with its ``mime_type``) or ``uri`` (a URL, or a Files API URI, with
+its ``mime_type`` when given), as the API reference's ``ImageContent`` and siblings have
+them. A content kind without a canonical home (or inline data without a ``mime_type``,
+which canonical base64 needs) is an opaque part holding the object whole, so a same-format
+round trip is exact; another format reports it. Every ``match`` over the canonical part
+kinds ends in ``assert_never``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER
+from chatcodec.contract import EncodeContext, Steps, leftovers, wire_fields
+
+MEDIA = frozenset({"image", "audio", "video", "document"})
+"""The content kinds that are media, spelled as the canonical part kinds."""
+
+_MEDIA_FIELDS = ("type", "data", "uri", "mime_type")
+_TEXT_FIELDS = ("type", "text")
+
+
+def opaque(value: Mapping[str, Any]) -> dict[str, Any]:
+    """An object with no canonical home, kept whole as this provider's opaque part."""
+    return {"type": "opaque", "provider": PROVIDER, "data": dict(value)}
+
+
+def decode_content(content: Mapping[str, Any]) -> dict[str, Any]:
+    """One wire ``Content`` as a canonical part."""
+    kind = content["type"]
+    if kind == "text":
+        return KIT.attach({"type": "text", "text": content["text"]}, leftovers(content, _TEXT_FIELDS))
+    if kind in MEDIA:
+        source = _source(content)
+        if source is not None:
+            return KIT.attach({"type": kind, "source": source}, leftovers(content, _MEDIA_FIELDS))
+    return opaque(content)
+
+
+def _source(content: Mapping[str, Any]) -> dict[str, Any] | None:
+    mime = content.get("mime_type")
+    if "data" in content and "uri" not in content and isinstance(mime, str) and mime:
+        return {"type": "base64", "media_type": mime, "data": content["data"]}
+    if "uri" in content and "data" not in content and content["uri"]:
+        source: dict[str, Any] = {"type": "url", "url": content["uri"]}
+        if isinstance(mime, str) and mime:
+            source["media_type"] = mime
+        return source
+    return None
+
+
+def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The ``Content`` for one canonical user or answer part (None: not carried, reported)."""
+    kind = part["type"]
+    if part.get("cache_control") is not None:
+        context.losses.add((*at, "cache_control"), "cache_control", f"{DISPLAY} has no cache breakpoints", "setting")
+    if kind == "opaque" and part["provider"] == PROVIDER:
+        return dict(part["data"])
+    written = wire_fields(KIT.claim(context.losses, part.get("provider_metadata"), at))
+    if kind == "text":
+        if part.get("citations"):
+            context.losses.add((*at, "citations"), "citations", f"{DISPLAY} takes no citations in a request")
+        return {"type": "text", "text": part["text"], **written}
+    if kind in MEDIA:
+        media = _media(part, context, at)
+        return None if media is None else {**media, **written}
+    if kind == "refusal":
+        context.losses.add(at, "refusal", f"{DISPLAY} has no refusal content; sent as text")
+        return {"type": "text", "text": part["text"], **written}
+    context.losses.add(at, f"{kind} part", f"{DISPLAY} has no place for it here")
+    return None
+
+
+def is_step(data: Mapping[str, Any]) -> bool:
+    """Whether an opaque part of this provider holds a step (a built-in tool's call or
+    result), not a content object: its kind is no content kind."""
+    kind = data.get("type")
+    return not (isinstance(kind, str) and (kind in MEDIA or kind == "text"))
+
+
+def _media(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    kind, source = part["type"], part["source"]
+    for key in ("detail", "title", "filename", "start_offset", "end_offset", "fps"):
+        if part.get(key) is not None:
+            context.losses.add((*at, key), key, f"{DISPLAY} {kind} content has no {key}", "setting")
+    match source["type"]:
+        case "base64":
+            return {"type": kind, "data": source["data"], "mime_type": source["media_type"]}
+        case "url" | "file":
+            written: dict[str, Any] = {"type": kind, "uri": source["url" if source["type"] == "url" else "file_id"]}
+            if source.get("media_type"):
+                written["mime_type"] = source["media_type"]
+            return written
+        case "text":
+            context.losses.add(
+                (*at, "source"), f"{kind} text source", f"{DISPLAY} takes a document's text as a text part"
+            )
+            return {"type": "text", "text": source["text"]}
+        case _:
+            context.losses.add((*at, "source"), f"{source['type']} source", f"{DISPLAY} has no such source")
+            return None

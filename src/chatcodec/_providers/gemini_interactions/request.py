@@ -1,0 +1,162 @@
+"""``POST /v1beta/interactions`` bodies <-> canonical requests.
+
+``system_instruction`` is the leading system message; ``input`` the conversation
+(:mod:`.messages`); ``tools`` and the generation config's ``tool_choice`` the tools
+(:mod:`.tools`); ``generation_config`` and the output format the settings
+(:mod:`.settings`); ``stream`` and ``service_tier`` their canonical fields. Every other
+field rides in ``provider_options["gemini-interactions"]`` and is written back as it came:
+``store``, ``background``, ``labels``, ``safety_settings``, ``response_modalities``,
+``webhook_config`` ... and ``previous_interaction_id``, the server-held history this request
+continues, which no other format can send: converting such a request elsewhere reports it
+(the bag of another provider, :meth:`~chatcodec.contract.ProviderKit.claim`), since the
+history it stands for is not in the request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chatcodec._providers.gemini_interactions.capabilities import CAPABILITIES
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, INPUT, KIT, PROVIDER
+from chatcodec._providers.gemini_interactions.messages import decode_messages, encode_messages
+from chatcodec._providers.gemini_interactions.parts import decode_content
+from chatcodec._providers.gemini_interactions.settings import decode_settings, encode_settings
+from chatcodec._providers.gemini_interactions.tools import decode_tools, encode_tools
+from chatcodec._providers.gemini_interactions.wire import CONTENT_TAGS, Request, Step, validated
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    LossRecorder,
+    history_for,
+    leftovers,
+    read_tier,
+    report_user,
+    restore_fields,
+    shape_fields,
+    write_tier,
+)
+
+_MAPPED = ("model", "system_instruction", "input", "tools", "stream", "service_tier")
+"""Top-level fields read here (the settings' own are read from the bag by :mod:`.settings`)."""
+
+SERVICE_TIERS = {"flex": "flex", "standard": "default", "priority": "priority"}
+"""The tiers (google-genai 3.6.1 ``ServiceTier``) with a canonical word; ``deferred`` has none."""
+
+
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read an Interactions request body as canonical request data."""
+    request = validated(Request, payload, f"{DISPLAY} request")
+    bag = leftovers(request, _MAPPED)
+    canonical: dict[str, Any] = {}
+    if "model" in request:
+        canonical["model"] = request["model"]
+    messages: list[dict[str, Any]] = []
+    if "system_instruction" in request:
+        messages.append({"role": "system", "content": request["system_instruction"]})
+    if "input" in request:
+        form, user = _input(request["input"], context)
+        if form is not None:
+            bag[INPUT] = form
+        messages.extend(user)
+    canonical["messages"] = messages
+    if "stream" in request:
+        canonical["stream"] = request["stream"]
+    tier = read_tier(request.get("service_tier"), SERVICE_TIERS)
+    if tier is not None:
+        canonical["service_tier"] = tier
+    elif "service_tier" in request:
+        bag["service_tier"] = request["service_tier"]
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
+    if bag:
+        canonical["provider_options"] = {PROVIDER: bag}
+    return canonical
+
+
+def _input(
+    value: str | dict[str, Any] | list[dict[str, Any]], context: DecodeContext
+) -> tuple[str | None, list[dict[str, Any]]]:
+    """``input`` as messages, and how it was spelled when not as steps."""
+    if isinstance(value, str):
+        return "string", [{"role": "user", "content": [{"type": "text", "text": value}]}]
+    if not isinstance(value, list):
+        return "content", [{"role": "user", "content": [decode_content(value)]}]
+    if value and all(item.get("type") in CONTENT_TAGS for item in value):
+        return "contents", [{"role": "user", "content": [decode_content(item) for item in value]}]
+    return None, decode_messages(value, context)
+
+
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
+    """Read a bare list of steps (a stored conversation) as canonical messages."""
+    steps = [validated(Step, step, f"{DISPLAY} step") for step in messages]
+    return decode_messages(steps, context)
+
+
+def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write canonical request data as an Interactions request body."""
+    losses = context.losses
+    bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
+    wire = restore_fields(bag)
+    if request.get("model") is not None:
+        wire["model"] = request["model"]
+    messages = history_for(list(request.get("messages") or []), losses, PROVIDER, CAPABILITIES)
+    leading = 0
+    while leading < len(messages) and messages[leading]["role"] in ("system", "developer"):
+        leading += 1
+    if leading:
+        wire["system_instruction"] = system_text(messages[:leading], losses)
+    steps = encode_messages(messages, leading, context)
+    if steps or leading < len(messages):
+        wire["input"] = spelled_input(steps, bag.get(INPUT))
+    encode_tools(request, wire, bag, context)
+    encode_settings(request, wire, bag, context)
+    if request.get("stream") is not None:
+        wire["stream"] = request["stream"]
+    if request.get("service_tier") is not None:
+        tier = write_tier(request["service_tier"], SERVICE_TIERS, losses, DISPLAY)
+        if tier is not None:
+            wire["service_tier"] = tier
+    for key in ("metadata", "cache_control"):
+        if request.get(key) is not None:
+            losses.add((key,), key, f"{DISPLAY} requests have no {key} field", "metadata")
+    for key in ("logprobs", "top_logprobs"):
+        if request.get(key) is not None:
+            losses.add((key,), key, f"{DISPLAY} has no log probabilities", "setting")
+    report_user(request.get("user"), losses, DISPLAY)
+    return {key: wire[key] for key in (*shape_fields(Request), *wire) if key in wire}
+
+
+def system_text(messages: Sequence[Mapping[str, Any]], losses: LossRecorder) -> str:
+    """The leading system messages as the one ``system_instruction`` string."""
+    texts: list[str] = []
+    for index, message in enumerate(messages):
+        content = message["content"]
+        if isinstance(content, str):
+            texts.append(content)
+            continue
+        for number, part in enumerate(content):
+            if part["type"] == "text":
+                texts.append(part["text"])
+            else:
+                losses.add(("messages", index, "content", number), f"{part['type']} part", "system_instruction is text")
+        KIT.report_foreign(losses, message.get("provider_metadata"), ("messages", index))
+    if len(texts) > 1:
+        losses.add(
+            ("messages",), "system prompt parts", f"{DISPLAY} takes one system_instruction; joined by blank lines"
+        )
+    return "\n\n".join(texts)
+
+
+def spelled_input(steps: list[dict[str, Any]], form: object) -> Any:
+    """``input`` as steps, or spelled as the request read had it (one user turn only)."""
+    if form is None or len(steps) != 1 or steps[0].keys() != {"type", "content"} or steps[0]["type"] != "user_input":
+        return steps
+    content = steps[0]["content"]
+    if form == "string" and len(content) == 1 and content[0].keys() == {"type", "text"}:
+        return content[0]["text"]
+    if form == "content" and len(content) == 1:
+        return content[0]
+    if form == "contents" and content:
+        return content
+    return steps

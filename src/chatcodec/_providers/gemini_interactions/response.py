@@ -1,0 +1,75 @@
+"""The ``Interaction`` resource <-> canonical responses.
+
+An Interaction is one answer: its ``steps`` (the model's, since the steps schema is the
+default: 2026-05-20) are the assistant message's parts (:mod:`.messages`), its ``status``
+the finish reason (:mod:`.finish_reason`), its ``usage`` the counts (:mod:`.usage`). The
+request's settings it echoes (``input``, ``tools``, ``generation_config``, ...), ``created``
+and ``updated``, ``errors`` and every other field ride in the response bag. A body of
+``{"error": {...}}`` (Google's error shape) is the API's error, raised as a
+:class:`~chatcodec.ProviderAPIError`, never read as an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec import ProviderAPIError
+from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT
+from chatcodec._providers.gemini_interactions.messages import decode_model_step, encode_model_parts
+from chatcodec._providers.gemini_interactions.usage import decode_usage, encode_usage
+from chatcodec._providers.gemini_interactions.wire import ErrorBody, Interaction, is_error_body, validated
+from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fields
+
+MAPPED = ("id", "model", "status", "steps", "usage")
+"""Response fields with a canonical home."""
+
+
+def raise_if_error(payload: object) -> None:
+    """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
+    if is_error_body(payload):
+        error = validated(ErrorBody, payload, f"{DISPLAY} error")["error"]
+        kind = error.get("status")
+        raise ProviderAPIError(error["message"], kind if isinstance(kind, str) else None, payload, provider=KIT.name)
+
+
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read an Interaction as a canonical response (one choice)."""
+    raise_if_error(payload)
+    response = validated(Interaction, payload, f"{DISPLAY} response")
+    del context
+    parts = [part for step in response.get("steps", []) for part in decode_model_step(step)]
+    choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
+    reason = decode_finish_reason(response["status"], {})
+    if reason is not None:
+        choice["finish_reason"] = reason
+    canonical: dict[str, Any] = {key: response[key] for key in ("id", "model") if key in response}
+    canonical["choices"] = [choice]
+    if "usage" in response:
+        canonical["usage"] = decode_usage(response["usage"])
+    return KIT.attach(canonical, leftovers(response, MAPPED))
+
+
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write a canonical response as an Interaction: its first choice (another is a loss)."""
+    losses = context.losses
+    wire = wire_fields(KIT.claim(losses, response.get("provider_metadata"), ()))
+    written: dict[str, Any] = {key: response[key] for key in ("id", "model") if response.get(key) is not None}
+    choices = response["choices"]
+    for index in range(1, len(choices)):
+        losses.add(("choices", index), f"answer {index}", f"an {DISPLAY} Interaction holds one answer")
+    first: Mapping[str, Any] = choices[0] if choices else {"message": {"role": "assistant", "content": []}}
+    at = ("choices", 0)
+    KIT.report_foreign(losses, first.get("provider_metadata"), at)
+    if first.get("logprobs"):
+        losses.add((*at, "logprobs"), "logprobs", f"{DISPLAY} has no log probabilities")
+    message: Mapping[str, Any] = first["message"]
+    KIT.report_foreign(losses, message.get("provider_metadata"), (*at, "message"))
+    content = message["content"]
+    parts: list[Mapping[str, Any]] = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    written["status"] = encode_finish_reason(first.get("finish_reason"), {}, context, (*at, "finish_reason"))
+    written["steps"] = encode_model_parts(parts, context, (*at, "message", "content"))
+    if response.get("usage") is not None:
+        written["usage"] = encode_usage(response["usage"], context, ("usage",))
+    return {**written, **wire}
