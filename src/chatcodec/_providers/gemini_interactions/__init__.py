@@ -21,7 +21,7 @@ Modules (each a job of its own).
 The contract's files as in ``_providers/_template``, each with the job its map gives:
 ``stream_framing``, ``markers``, ``capabilities``, ``edge``, ``wire``, ``request``,
 ``response``, ``messages``, ``parts``, ``tools``, ``settings``, ``finish_reason``, ``usage``,
-``rules``.
+``rules``, ``stream_decode``, ``stream_encode``.
 
 This provider's own: none; what it shares with the ``gemini`` folder is in the Google family.
 """

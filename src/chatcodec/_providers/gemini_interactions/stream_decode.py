@@ -1,0 +1,187 @@
+"""Decoding a stream: the SSE events of the steps schema -> the shared stream builder.
+
+``interaction.created`` starts the answer; ``step.start`` opens a step (its index the
+step's place in the Interaction's ``steps``); ``step.delta`` adds to it (``text``,
+``thought_summary``, ``thought_signature``, ``arguments_delta``, a media item whole); ``step.stop``
+closes it; ``interaction.status_update`` says where the interaction is;
+``interaction.completed`` gives its last status (the finish reason) and usage and ends the
+stream; ``error`` is an error event (google-genai 3.6.1 ``InteractionSSEEvent``,
+https://ai.google.dev/gemini-api/docs/interactions/streaming). A step of a built-in tool
+is a whole opaque part, given at its ``step.stop`` with its deltas' fields. The decoder
+validates each event and tells the builder what happened; it never accumulates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from chatcodec import StreamError, ValidationError
+from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, PROVIDER
+from chatcodec._providers.gemini_interactions.parts import MEDIA, decode_content, opaque
+from chatcodec._providers.gemini_interactions.usage import decode_usage
+from chatcodec._providers.gemini_interactions.wire import EVENT_SHAPES, validated
+from chatcodec.contract import (
+    AnyStreamRecord,
+    DecodeContext,
+    ErrorRecord,
+    FeedByReading,
+    PartBuilder,
+    PartRecord,
+    StreamBuilder,
+    as_dict,
+    compact_json,
+    json_path,
+    read_event,
+)
+
+STREAM_END = "its interaction.completed event"
+"""What ends this wire's stream (https://ai.google.dev/gemini-api/docs/interactions/streaming):
+without it the stream was cut."""
+
+
+class StreamDecoder(FeedByReading):
+    """Push-style decoding: :meth:`feed` each event, or :meth:`read` a whole stream, then :meth:`close`."""
+
+    def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
+        self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context = context if context is not None else DecodeContext(PROVIDER)
+        self.position = -1
+        self.started = False
+        self.parts = 0
+        """How many canonical parts were opened (the next one's index)."""
+        self.open: dict[int, PartBuilder] = {}
+        """The part each step index is writing to."""
+        self.held: dict[int, dict[str, Any]] = {}
+        """Steps kept whole (built-in tools'), by index, until their ``step.stop``."""
+        self.arguments: dict[int, dict[str, Any]] = {}
+        """A call's arguments given whole at its ``step.start``, until a delta or its stop."""
+        self.status: str | None = None
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read events into the builder; an error names the event's position in the stream."""
+        for event in events:
+            self.position += 1
+            read_event(self._read, event, self.position)
+
+    def close(self) -> list[AnyStreamRecord]:
+        """Close the parts still open (a stream cut short) and give what is owed."""
+        for index in tuple(self.open):
+            self._stop(index)
+        self.builder.stream_closed(STREAM_END)
+        return self.builder.take_events()
+
+    def _read(self, event: dict[str, Any]) -> None:
+        kind = event.get("event_type")
+        shape = EVENT_SHAPES.get(kind) if isinstance(kind, str) else None
+        if shape is None:
+            raise StreamError(f"{DISPLAY} has no event_type {kind!r}", "event_type", self.position)
+        checked = self._validated(shape, event)
+        if kind == "error":
+            error = checked.get("error", {})
+            code = error.get("code")
+            record = ErrorRecord(
+                message=error.get("message", ""), error_type=None if code is None else str(code), body=event
+            )
+            self.builder.error(record)
+            return
+        self._ensure_started(checked.get("interaction", {}))
+        if kind == "step.start":
+            self._start(checked["index"], checked["step"])
+        elif kind == "step.delta":
+            self._delta(checked["index"], checked["delta"])
+        elif kind == "step.stop":
+            self._stop(checked["index"])
+        elif kind == "interaction.status_update":
+            self.status = checked["status"]
+            if "usage" in checked:
+                self.builder.usage(decode_usage(checked["usage"]))
+        elif kind == "interaction.completed":
+            self._complete(checked["interaction"])
+
+    def _ensure_started(self, interaction: dict[str, Any]) -> None:
+        if not self.started:
+            self.started = True
+            self.builder.start(id=interaction.get("id"), model=interaction.get("model"))
+
+    def _next(self) -> int:
+        self.parts += 1
+        return self.parts - 1
+
+    def _start(self, index: int, step: dict[str, Any]) -> None:
+        kind = step["type"]
+        if kind == "model_output":
+            for item in step.get("content", []):
+                self._content(index, item)
+        elif kind == "thought":
+            part = self.open[index] = self.builder.open_thinking(0, self._next(), provider=PROVIDER)
+            if step.get("signature"):
+                self.builder.signature(part, step["signature"])
+            for item in step.get("summary", []):
+                if item.get("type") == "text" and item["text"]:
+                    part.append(item["text"])
+        elif kind == "function_call":
+            self.open[index] = self.builder.open_tool_call(0, self._next(), id=step["id"], name=step["name"])
+            self.arguments[index] = step["arguments"]
+        else:
+            self.held[index] = dict(step)
+
+    def _content(self, index: int, item: dict[str, Any]) -> None:
+        if item.get("type") == "text":
+            part = self.open.get(index)
+            if part is None:
+                part = self.open[index] = self.builder.open_text(0, self._next())
+            if item["text"]:
+                part.append(item["text"])
+            return
+        self._stop(index)  # a text before it is complete
+        whole = decode_content(item) if item.get("type") in MEDIA else opaque(item)
+        self.builder.whole(PartRecord(index=self._next(), choice=0, part=whole))
+
+    def _delta(self, index: int, delta: dict[str, Any]) -> None:
+        kind = delta.get("type")
+        if index in self.held:
+            self.held[index].update({key: value for key, value in delta.items() if key != "type"})
+        elif kind == "thought_summary":
+            content = as_dict(delta.get("content")) or {}
+            if content.get("type") == "text" and content.get("text") and index in self.open:
+                self.open[index].append(content["text"])
+        elif kind == "thought_signature":
+            if delta.get("signature") and index in self.open:
+                self.builder.signature(self.open[index], delta["signature"])
+        elif kind == "arguments_delta":
+            if index in self.open and delta.get("arguments"):
+                self.arguments.pop(index, None)
+                self.open[index].append(delta["arguments"])
+        else:
+            self._content(index, delta)
+
+    def _stop(self, index: int) -> None:
+        if index in self.held:
+            self.builder.whole(PartRecord(index=self._next(), choice=0, part=opaque(self.held.pop(index))))
+            return
+        part = self.open.pop(index, None)
+        if part is None:
+            return
+        arguments = self.arguments.pop(index, None)
+        if arguments is not None:
+            part.append(compact_json(arguments))
+        self.builder.close(part)
+
+    def _complete(self, interaction: dict[str, Any]) -> None:
+        for index in tuple(self.open):
+            self._stop(index)
+        status = interaction.get("status", self.status)
+        reason = decode_finish_reason(status, {})
+        self.builder.finish(0, reason or {"unified": "other"})
+        if "usage" in interaction:
+            self.builder.usage(decode_usage(interaction["usage"]))
+        self.builder.end()
+
+    def _validated(self, shape: Any, event: object) -> dict[str, Any]:
+        try:
+            return validated(shape, event, f"{DISPLAY} stream event")
+        except ValidationError as error:
+            first = error.errors(include_url=False)[0]
+            raise StreamError(first["msg"], json_path(first["loc"]), self.position) from None

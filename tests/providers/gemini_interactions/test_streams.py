@@ -1,0 +1,91 @@
+"""Interactions streams (the steps schema's SSE events, https://ai.google.dev/gemini-api/docs/interactions/streaming):
+decoded and accumulated on the one stream path, written back, every event written parsing as
+google-genai 3.6.1's ``InteractionSSEEvent``, and a cut stream refused (or read in part)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from chatcodec import StreamError, to_sse
+from chatcodec._registry import register_codec, unregister_codec
+from providers.gemini_interactions.interactions_support import (
+    CODEC,
+    accumulated,
+    encoded_stream,
+    sdk_checked,
+    write_response,
+)
+from providers.gemini_interactions.recorded_shapes import INTERACTION, STREAM
+
+
+def test_a_stream_accumulates_to_the_answer_it_streamed() -> None:
+    response = accumulated(copy.deepcopy(STREAM))
+    choice = response.choices[0]
+    assert [part.type for part in choice.message.parts] == ["thinking", "text", "tool_use"]
+    thinking, text, call = (part.model_dump() for part in choice.message.parts)
+    assert (thinking["text"], thinking["signature"]) == ("Hm.", "c2ln")
+    assert text["text"] == "1, 2, 3"
+    assert (call["id"], call["arguments"]) == ("call_3", '{"to":25}')
+    assert choice.finish_reason is not None
+    assert choice.finish_reason.raw == "requires_action"
+    assert response.usage is not None
+    assert (response.usage.output_tokens, response.usage.reasoning_tokens) == (9, 2)
+
+
+def test_a_written_stream_parses_with_the_sdk_and_reads_back_the_same() -> None:
+    response = accumulated(copy.deepcopy(STREAM))
+    events, losses = encoded_stream(response)
+    assert losses == []
+    assert [event["event_type"] for event in events][:2] == ["interaction.created", "step.start"]
+    assert events[-1]["event_type"] == "interaction.completed"
+    for event in events:
+        sdk_checked("InteractionSSEEvent", event)
+    assert accumulated(events) == response
+
+
+def test_a_stream_and_the_interaction_it_ends_with_say_the_same() -> None:
+    """The recorded Interaction, replayed as events and read back, is the Interaction."""
+    response = CODEC.decode_response(copy.deepcopy(INTERACTION))
+    events, _ = encoded_stream(response)
+    streamed = accumulated(events)
+    assert write_response(streamed.model_dump())[0]["steps"] == INTERACTION["steps"]
+
+
+def test_the_sse_names_each_event_by_its_event_type() -> None:
+    """``event: step.delta`` before each ``data:`` line, as the streaming guide's REST example shows."""
+    register_codec("gemini-interactions", lambda: CODEC)
+    try:
+        text = "".join(to_sse("gemini-interactions", copy.deepcopy(STREAM[:2])))
+    finally:
+        unregister_codec("gemini-interactions")
+    assert text.startswith("event: interaction.created\ndata: {")
+    assert "\n\nevent: interaction.status_update\ndata: {" in text
+
+
+def test_a_cut_stream_is_refused_and_read_in_part_when_asked() -> None:
+    cut = copy.deepcopy(STREAM[:8])  # ends inside the text step
+    with pytest.raises(StreamError, match=r"interaction\.completed"):
+        accumulated(cut)
+    partial = accumulated(cut, partial=True)
+    assert [part.type for part in partial.choices[0].message.parts] == ["thinking", "text"]
+
+
+def test_an_error_event_ends_the_stream_with_the_apis_error() -> None:
+    events = [
+        *copy.deepcopy(STREAM[:3]),
+        {"event_type": "error", "error": {"code": "RESOURCE_EXHAUSTED", "message": "quota"}},
+    ]
+    with pytest.raises(Exception, match="quota"):
+        accumulated(events)
+
+
+def test_a_bad_event_names_its_place() -> None:
+    events = [
+        copy.deepcopy(STREAM[0]),
+        {"event_type": "step.delta", "index": -1, "delta": {"type": "text", "text": "x"}},
+    ]
+    with pytest.raises(StreamError) as caught:
+        accumulated(events)
+    assert "index" in str(caught.value)
