@@ -188,3 +188,30 @@ def test_a_bad_step_names_its_path() -> None:
         CODEC.read_request(body)
     assert "input" in str(caught.value)
     assert "name" in str(caught.value)
+
+
+def test_a_blank_tool_name_is_sent_fitted_and_reported() -> None:
+    """The Interactions types document no rule for a function's name (google-genai 3.6.1
+    ``Function.name``), but a blank one names no tool: fitted, and reported at its path."""
+    request = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "x"}],
+        "tools": [{"type": "function", "name": " ", "parameters": {"type": "object", "properties": {}}}],
+    }
+    body, losses = write_request(request)
+    assert body["tools"][0]["name"].strip()
+    assert [loss.path for loss in losses] == ["$.tools[0].name"]
+
+
+def test_a_turn_of_one_text_reads_as_its_text_and_the_model_option_names_the_model() -> None:
+    request = CODEC.read_request(
+        {"model": "m", "input": [{"type": "user_input", "content": [{"type": "text", "text": "x"}]}]}
+    )
+    assert request["messages"] == [{"role": "user", "content": "x"}]
+    written = chatcodec.encode_request(
+        NAME, {"messages": request["messages"]}, options={"model": "gemini-3-flash-preview"}
+    )
+    assert written == {
+        "model": "gemini-3-flash-preview",
+        "input": [{"type": "user_input", "content": [{"type": "text", "text": "x"}]}],
+    }

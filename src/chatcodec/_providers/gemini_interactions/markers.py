@@ -25,12 +25,13 @@ Carry meaning: none. ``previous_interaction_id`` is no marker but a field of the
 bag: the server-held history it names is not in the request, so every other writer
 reports it (:meth:`~chatcodec.contract.ProviderKit.claim`), and this one sends it back.
 
-Encoder options: the target rules' ``api_version`` and ``skip_rules``.
+Encoder options: ``model`` (the model a request without one names), and the target rules'
+``api_version`` and ``skip_rules``.
 """
 
 from __future__ import annotations
 
-from chatcodec.contract import RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
 
 PROVIDER = "gemini-interactions"
 """Registry name, and the key of this codec's ``provider_metadata`` bags."""
@@ -38,8 +39,9 @@ PROVIDER = "gemini-interactions"
 KIT = ProviderKit(PROVIDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
-OPTIONS = OptionTable.of(*RULE_OPTIONS, legacy=RULE_OPTIONS)
-"""This encoder's options: the target rules' only."""
+OPTIONS = OptionTable.of(MODEL_OPTION, *RULE_OPTIONS, stored=(MODEL_OPTION,), legacy=RULE_OPTIONS)
+"""This encoder's options: the ``model`` a request without one is sent to (the API takes it
+in the body and requires it), and the target rules'."""
 
 DISPLAY = "Gemini Interactions"
 """The API's name in loss messages."""

@@ -27,6 +27,7 @@ from chatcodec.contract import (
     as_list,
     compact_json,
     leftovers,
+    unblank_tool_name,
     wire_fields,
 )
 
@@ -51,7 +52,7 @@ def decode_messages(steps: Sequence[Mapping[str, Any]], context: DecodeContext) 
             messages.append(KIT.attach({"role": "user", "content": content}, leftovers(step, _CONTENT_STEP)))
         elif kind == "function_result":
             result = decode_result(step)
-            if messages and messages[-1]["role"] == "tool" and previous == kind:
+            if messages and previous == kind:
                 messages[-1]["content"].append(result)
             else:
                 messages.append({"role": "tool", "content": [result]})
@@ -64,7 +65,17 @@ def decode_messages(steps: Sequence[Mapping[str, Any]], context: DecodeContext) 
                 new[0] = KIT.attach(new[0], {**KIT.own(new[0].get("provider_metadata")), NEW_STEP: True})
             parts.extend(new)
         previous = kind
+    for message in messages:
+        message["content"] = _laid_out(message["content"])
     return messages
+
+
+def _laid_out(content: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """One plain text is the message's text, as canonical spells a turn of text alone (the
+    writer sends it back as the one text content it came as)."""
+    if len(content) == 1 and content[0].keys() == {"type", "text"} and content[0]["type"] == "text":
+        return str(content[0]["text"])
+    return content
 
 
 def decode_model_step(step: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -210,7 +221,8 @@ def encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
         context.losses.add((*at, "arguments"), "tool arguments", f"{DISPLAY} takes them as a JSON object, re-spelled")
     if part.get("kind", "function") != "function":
         context.losses.add((*at, "kind"), "custom tool call", f"{DISPLAY} calls functions; sent as one")
-    return {"type": "function_call", "id": part["id"], "name": part["name"], "arguments": arguments, **bag}
+    name = unblank_tool_name(part["name"], context.losses, at, DISPLAY)
+    return {"type": "function_call", "id": part["id"], "name": name, "arguments": arguments, **bag}
 
 
 def encode_result(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
@@ -229,5 +241,5 @@ def encode_result(part: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     if part.get("is_error"):
         step["is_error"] = True
     if part.get("name") is not None:
-        step["name"] = part["name"]
+        step["name"] = unblank_tool_name(part["name"], context.losses, at, DISPLAY)
     return {**step, **bag}

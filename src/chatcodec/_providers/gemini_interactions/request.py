@@ -97,9 +97,11 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     """Write canonical request data as an Interactions request body."""
     losses = context.losses
     bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
+    bag.pop("model", None)  # an option (read into the context), not a field to send back
     wire = restore_fields(bag)
-    if request.get("model") is not None:
-        wire["model"] = request["model"]
+    model = request.get("model") if request.get("model") is not None else context.option("model")
+    if model is not None:
+        wire["model"] = model
     messages = history_for(list(request.get("messages") or []), losses, PROVIDER, CAPABILITIES)
     leading = 0
     while leading < len(messages) and messages[leading]["role"] in ("system", "developer"):

@@ -97,7 +97,7 @@ def encode_settings(
     if request.get("reasoning") is not None:
         _write_reasoning(request["reasoning"], config, context)
     if request.get("tool_choice") is not None:
-        config["tool_choice"] = encode_tool_choice(request["tool_choice"])
+        config["tool_choice"] = encode_tool_choice(request["tool_choice"], context)
     if config or bag.get(GENERATION_CONFIG):
         wire["generation_config"] = config
     if request.get("response_format") is not None:

@@ -16,7 +16,15 @@ from typing import Any
 
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, NO_PARAMETERS, PROVIDER
 from chatcodec._providers.gemini_interactions.wire import FunctionTool, validated
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict, as_list, leftovers, wire_fields
+from chatcodec.contract import (
+    DecodeContext,
+    EncodeContext,
+    as_dict,
+    as_list,
+    leftovers,
+    unblank_tool_name,
+    wire_fields,
+)
 
 _FUNCTION = ("type", "name", "description", "parameters")
 _CHOICES = {"auto": "auto", "none": "none", "any": "required"}
@@ -68,10 +76,11 @@ def decode_tool_choice(choice: object) -> dict[str, Any] | None:
     return None
 
 
-def encode_tool_choice(choice: Mapping[str, Any]) -> object:
+def encode_tool_choice(choice: Mapping[str, Any], context: EncodeContext) -> object:
     """The wire ``tool_choice`` for a canonical one."""
     if choice["type"] == "tool":
-        return {"allowed_tools": {"mode": "any", "tools": [choice["name"]]}}
+        name = unblank_tool_name(choice["name"], context.losses, ("tool_choice",), DISPLAY)
+        return {"allowed_tools": {"mode": "any", "tools": [name]}}
     return {"auto": "auto", "none": "none", "required": "any"}[choice["type"]]
 
 
@@ -83,7 +92,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     for index, tool in enumerate(request.get("tools") or ()):
         at = ("tools", index)
         extra = wire_fields(KIT.claim(losses, tool.get("provider_metadata"), at))
-        function: dict[str, Any] = {"type": "function", "name": tool["name"]}
+        function: dict[str, Any] = {"type": "function", "name": unblank_tool_name(tool["name"], losses, at, DISPLAY)}
         if tool.get("description") is not None:
             function["description"] = tool["description"]
         if not KIT.marker(tool.get("provider_metadata"), NO_PARAMETERS):
