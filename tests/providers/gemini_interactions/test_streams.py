@@ -89,3 +89,23 @@ def test_a_bad_event_names_its_place() -> None:
     with pytest.raises(StreamError) as caught:
         accumulated(events)
     assert "index" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": ""},
+        {"role": "assistant", "content": [{"type": "refusal", "text": ""}]},
+        {"role": "assistant", "content": [{"type": "opaque", "provider": "acme", "data": {}}]},
+    ],
+    ids=["empty text", "empty refusal", "foreign part"],
+)
+def test_an_answer_saying_nothing_is_written_as_no_step_in_a_body_and_in_a_stream(message: dict[str, object]) -> None:
+    """Found by the provider laws (generated_response_streams_as_it_encodes): a stream of such
+    an answer sends no step, so its body holds none either (not an empty model_output)."""
+    answer = {"choices": [{"index": 0, "message": message, "finish_reason": {"unified": "stop"}}]}
+    body, _ = write_response(answer)
+    assert body == {"status": "completed", "steps": []}
+    whole = CODEC.decode_response(body)
+    events, _ = encoded_stream(whole)
+    assert accumulated(events) == whole

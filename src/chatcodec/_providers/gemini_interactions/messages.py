@@ -183,12 +183,14 @@ def encode_model_parts(parts: Sequence[Mapping[str, Any]], context: EncodeContex
             output = None
             steps.append(dict(part["data"]))
         else:
-            if output is None or KIT.marker(part.get("provider_metadata"), NEW_STEP):
+            new_step = KIT.marker(part.get("provider_metadata"), NEW_STEP)
+            content = encode_part(part, context, where)
+            if content is None:  # not carried, reported: no step of nothing
+                continue
+            if output is None or new_step:
                 output = []
                 steps.append({"type": "model_output", "content": output})
-            content = encode_part(part, context, where)
-            if content is not None:
-                output.append(content)
+            output.append(content)
     return steps
 
 

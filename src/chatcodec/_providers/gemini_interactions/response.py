@@ -26,6 +26,10 @@ MAPPED = ("id", "model", "status", "steps", "usage")
 """Response fields with a canonical home."""
 
 
+def _empty_text(part: Mapping[str, Any]) -> bool:
+    return part["type"] in ("text", "refusal") and part["text"] == "" and not part.get("provider_metadata")
+
+
 def raise_if_error(payload: object) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
     if is_error_body(payload):
@@ -44,7 +48,8 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     reason = decode_finish_reason(response["status"], {})
     if reason is not None:
         choice["finish_reason"] = reason
-    canonical: dict[str, Any] = {key: response[key] for key in ("id", "model") if key in response}
+    # an empty id stands for none, as on a stream's first event (whose id the SDK requires)
+    canonical: dict[str, Any] = {key: response[key] for key in ("id", "model") if response.get(key)}
     canonical["choices"] = [choice]
     if "usage" in response:
         canonical["usage"] = decode_usage(response["usage"])
@@ -55,7 +60,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     """Write a canonical response as an Interaction: its first choice (another is a loss)."""
     losses = context.losses
     wire = wire_fields(KIT.claim(losses, response.get("provider_metadata"), ()))
-    written: dict[str, Any] = {key: response[key] for key in ("id", "model") if response.get(key) is not None}
+    written: dict[str, Any] = {key: response[key] for key in ("id", "model") if response.get(key)}
     choices = response["choices"]
     for index in range(1, len(choices)):
         losses.add(("choices", index), f"answer {index}", f"an {DISPLAY} Interaction holds one answer")
@@ -69,7 +74,8 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     content = message["content"]
     parts: list[Mapping[str, Any]] = [{"type": "text", "text": content}] if isinstance(content, str) else content
     written["status"] = encode_finish_reason(first.get("finish_reason"), {}, context, (*at, "finish_reason"))
-    written["steps"] = encode_model_parts(parts, context, (*at, "message", "content"))
+    said = [part for part in parts if not _empty_text(part)]  # says nothing, as a stream of it sends nothing
+    written["steps"] = encode_model_parts(said, context, (*at, "message", "content"))
     if response.get("usage") is not None:
         written["usage"] = encode_usage(response["usage"], context, ("usage",))
     return {**written, **wire}

@@ -103,7 +103,8 @@ class StreamDecoder(FeedByReading):
     def _ensure_started(self, interaction: dict[str, Any]) -> None:
         if not self.started:
             self.started = True
-            self.builder.start(id=interaction.get("id"), model=interaction.get("model"))
+            # the SDK requires an id on the created event: an empty one stands for none
+            self.builder.start(id=interaction.get("id") or None, model=interaction.get("model"))
 
     def _next(self) -> int:
         self.parts += 1
