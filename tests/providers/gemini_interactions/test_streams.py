@@ -109,3 +109,22 @@ def test_an_answer_saying_nothing_is_written_as_no_step_in_a_body_and_in_a_strea
     whole = CODEC.decode_response(body)
     events, _ = encoded_stream(whole)
     assert accumulated(events) == whole
+
+
+def test_the_interactions_own_fields_stream_on_its_completed_event_and_a_choice_bag_is_reported() -> None:
+    """Found by the provider laws (law_stream_metadata): an Interaction's fields without a
+    canonical home (``object``, ``created``) ride on ``interaction.completed`` as in a body;
+    an answer's own choice data has no place on this wire, so it is reported, in a body and a stream."""
+    response = CODEC.decode_response(copy.deepcopy(INTERACTION))
+    events, _ = encoded_stream(response)
+    assert events[-1]["interaction"]["created"] == INTERACTION["created"]
+    assert accumulated(events).provider_metadata == response.provider_metadata
+    bagged = response.model_copy(
+        update={
+            "choices": [response.choices[0].model_copy(update={"provider_metadata": {"gemini-interactions": {"x": 1}}})]
+        }
+    )
+    _, body_losses = write_response(bagged.model_dump())
+    _, stream_losses = encoded_stream(bagged)
+    assert [loss.path for loss in body_losses] == ["$.choices[0]"]
+    assert len(stream_losses) == 1

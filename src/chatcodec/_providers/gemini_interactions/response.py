@@ -25,6 +25,10 @@ from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fie
 MAPPED = ("id", "model", "status", "steps", "usage")
 """Response fields with a canonical home."""
 
+NO_CHOICE_DATA = "an Interaction is one answer: it has no place for a choice's or a message's own data"
+"""Why a choice's or message's bag is reported (this decoder writes none: the Interaction's
+other fields are the response's)."""
+
 
 def _empty_text(part: Mapping[str, Any]) -> bool:
     return part["type"] in ("text", "refusal") and part["text"] == "" and not part.get("provider_metadata")
@@ -66,11 +70,11 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         losses.add(("choices", index), f"answer {index}", f"an {DISPLAY} Interaction holds one answer")
     first: Mapping[str, Any] = choices[0] if choices else {"message": {"role": "assistant", "content": []}}
     at = ("choices", 0)
-    KIT.report_foreign(losses, first.get("provider_metadata"), at)
+    KIT.report_unplaced(losses, first.get("provider_metadata"), at, NO_CHOICE_DATA)
     if first.get("logprobs"):
         losses.add((*at, "logprobs"), "logprobs", f"{DISPLAY} has no log probabilities")
     message: Mapping[str, Any] = first["message"]
-    KIT.report_foreign(losses, message.get("provider_metadata"), (*at, "message"))
+    KIT.report_unplaced(losses, message.get("provider_metadata"), (*at, "message"), NO_CHOICE_DATA)
     content = message["content"]
     parts: list[Mapping[str, Any]] = [{"type": "text", "text": content}] if isinstance(content, str) else content
     written["status"] = encode_finish_reason(first.get("finish_reason"), {}, context, (*at, "finish_reason"))

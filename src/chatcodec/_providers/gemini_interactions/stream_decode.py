@@ -33,8 +33,13 @@ from chatcodec.contract import (
     as_dict,
     compact_json,
     json_path,
+    leftovers,
     read_event,
 )
+
+_LIFECYCLE = ("id", "model", "status", "usage")
+"""The fields of a lifecycle event's ``interaction`` with a canonical home; the others
+(``object``, ``created`` ...) are the response's bag, as a body's are."""
 
 STREAM_END = "its interaction.completed event"
 """What ends this wire's stream (https://ai.google.dev/gemini-api/docs/interactions/streaming):
@@ -104,7 +109,9 @@ class StreamDecoder(FeedByReading):
         if not self.started:
             self.started = True
             # the SDK requires an id on the created event: an empty one stands for none
-            self.builder.start(id=interaction.get("id") or None, model=interaction.get("model"))
+            bag = leftovers(interaction, _LIFECYCLE)
+            metadata = {PROVIDER: bag} if bag else None
+            self.builder.start(id=interaction.get("id") or None, model=interaction.get("model"), metadata=metadata)
 
     def _next(self) -> int:
         self.parts += 1
@@ -175,7 +182,8 @@ class StreamDecoder(FeedByReading):
             self._stop(index)
         status = interaction.get("status", self.status)
         reason = decode_finish_reason(status, {})
-        self.builder.finish(0, reason or {"unified": "other"})
+        bag = leftovers(interaction, _LIFECYCLE)
+        self.builder.finish(0, reason or {"unified": "other"}, {PROVIDER: bag} if bag else None)
         if "usage" in interaction:
             self.builder.usage(decode_usage(interaction["usage"]))
         self.builder.end()

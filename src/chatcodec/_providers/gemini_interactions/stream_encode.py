@@ -11,13 +11,14 @@ framing is the edge's (``event:`` named by ``event_type``), never written here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, assert_never
 
 from chatcodec._providers.gemini_interactions.finish_reason import encode_finish_reason
-from chatcodec._providers.gemini_interactions.markers import DISPLAY, PROVIDER
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER
 from chatcodec._providers.gemini_interactions.messages import encode_thought
 from chatcodec._providers.gemini_interactions.parts import encode_part, is_step
+from chatcodec._providers.gemini_interactions.response import NO_CHOICE_DATA
 from chatcodec._providers.gemini_interactions.usage import encode_usage
 from chatcodec.contract import (
     AnyStreamRecord,
@@ -40,6 +41,7 @@ from chatcodec.contract import (
     ToolCallEndRecord,
     ToolCallStartRecord,
     UsageRecord,
+    wire_fields,
 )
 
 
@@ -75,6 +77,8 @@ class StreamEncoder:
         self.skipped: set[tuple[int, int]] = set()
         """Parts not sent (another provider's thinking, another answer), reported once."""
         self.position = 0
+        self.extra: dict[str, Any] = {}
+        """The response's own fields its bag held, for ``interaction.completed``."""
 
     def feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         """The events ``event`` completes."""
@@ -100,8 +104,11 @@ class StreamEncoder:
                 yield {"event_type": "error", "error": error}
             case RefusalDeltaRecord():
                 self.context.losses.add(at, "refusal", f"{DISPLAY} has no refusal content")
-            case ResponseStartRecord() | ChoiceMetadataRecord():
-                pass  # the start was written above; an Interaction has no place for a choice's data
+            case ResponseStartRecord():
+                self._response_data(event.provider_metadata, at)
+            case ChoiceMetadataRecord():
+                KIT.report_unplaced(self.context.losses, event.choice_metadata, (*at, "choice"), NO_CHOICE_DATA)
+                KIT.report_unplaced(self.context.losses, event.message_metadata, (*at, "message"), NO_CHOICE_DATA)
             case _:
                 assert_never(event)
 
@@ -114,17 +121,25 @@ class StreamEncoder:
         if step is not None:
             yield {"event_type": "step.stop", "index": step}
 
+    def _response_data(self, metadata: Mapping[str, Any] | None, at: Steps) -> None:
+        """The response's own fields (an Interaction's ``created``, ``object`` ...), written
+        on ``interaction.completed``; another provider's reported."""
+        own = wire_fields(KIT.claim(self.context.losses, metadata, (*at, "provider_metadata")))
+        self.extra.update(own)
+
     def _ending(self, event: FinishRecord | UsageRecord, at: Steps) -> None:
+        self._response_data(event.provider_metadata, at)
         if isinstance(event, UsageRecord):
             self.interaction["usage"] = encode_usage(dict(event.usage), self.context, (*at, "usage"))
         elif event.choice == 0:
+            KIT.report_unplaced(self.context.losses, event.choice_metadata, (*at, "choice"), NO_CHOICE_DATA)
             reason = dict(event.finish_reason)  # canonical data, as the model dumps it
             self.interaction["status"] = encode_finish_reason(reason, {}, self.context, at)
 
     def close(self) -> Iterator[dict[str, Any]]:
         """``interaction.completed``, with the status and the usage."""
         if self.started:
-            yield {"event_type": "interaction.completed", "interaction": self.interaction}
+            yield {"event_type": "interaction.completed", "interaction": {**self.interaction, **self.extra}}
 
     def _created(self, start: ResponseStartRecord | None) -> Iterator[dict[str, Any]]:
         self.started = True
