@@ -128,3 +128,23 @@ def test_the_interactions_own_fields_stream_on_its_completed_event_and_a_choice_
     _, stream_losses = encoded_stream(bagged)
     assert [loss.path for loss in body_losses] == ["$.choices[0]"]
     assert len(stream_losses) == 1
+
+
+def test_an_empty_text_with_data_is_no_step_and_its_data_is_reported() -> None:
+    """Found by the provider laws: an empty text holding another provider's data writes no step
+    (as its stream sends none), and the data is reported, not dropped unasked."""
+    answer = {
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": "", "provider_metadata": {"openai": {"x": 1}}}],
+                },
+                "finish_reason": {"unified": "stop"},
+            }
+        ]
+    }
+    body, losses = write_response(answer)
+    assert body["steps"] == []
+    assert [loss.path for loss in losses] == ["$.choices[0].message.content[0]"]

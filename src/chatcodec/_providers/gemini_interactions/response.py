@@ -25,13 +25,16 @@ from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fie
 MAPPED = ("id", "model", "status", "steps", "usage")
 """Response fields with a canonical home."""
 
+NO_PART_DATA = "an empty text is no content of an Interaction: its data has no place"
+"""Why an empty text's bag is reported."""
+
 NO_CHOICE_DATA = "an Interaction is one answer: it has no place for a choice's or a message's own data"
 """Why a choice's or message's bag is reported (this decoder writes none: the Interaction's
 other fields are the response's)."""
 
 
 def _empty_text(part: Mapping[str, Any]) -> bool:
-    return part["type"] in ("text", "refusal") and part["text"] == "" and not part.get("provider_metadata")
+    return part["type"] in ("text", "refusal") and part["text"] == ""
 
 
 def raise_if_error(payload: object) -> None:
@@ -78,7 +81,12 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     content = message["content"]
     parts: list[Mapping[str, Any]] = [{"type": "text", "text": content}] if isinstance(content, str) else content
     written["status"] = encode_finish_reason(first.get("finish_reason"), {}, context, (*at, "finish_reason"))
-    said = [part for part in parts if not _empty_text(part)]  # says nothing, as a stream of it sends nothing
+    said: list[Mapping[str, Any]] = []
+    for index, part in enumerate(parts):
+        if _empty_text(part):  # says nothing, as a stream of it sends nothing: only its data is reported
+            KIT.report_unplaced(losses, part.get("provider_metadata"), (*at, "message", "content", index), NO_PART_DATA)
+        else:
+            said.append(part)
     written["steps"] = encode_model_parts(said, context, (*at, "message", "content"))
     if response.get("usage") is not None:
         written["usage"] = encode_usage(response["usage"], context, ("usage",))

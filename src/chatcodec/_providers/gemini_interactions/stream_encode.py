@@ -60,6 +60,10 @@ def delta_of(
             return {"type": "arguments_delta", "arguments": event.delta}
 
 
+NO_STREAMED_DATA = "a streamed step carries its content only: a part's own data has no place"
+"""Why a streamed part's bag is reported."""
+
+
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then :meth:`close` for ``interaction.completed``."""
 
@@ -171,6 +175,7 @@ class StreamEncoder:
         step = self._open(event.choice, event.index, at)
         if step is None:
             return
+        KIT.report_unplaced(self.context.losses, event.provider_metadata, at, NO_STREAMED_DATA)
         if isinstance(event, TextStartRecord):
             wire: dict[str, Any] = {"type": "model_output"}
         elif isinstance(event, ThinkingStartRecord):
