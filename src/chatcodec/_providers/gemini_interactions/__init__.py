@@ -9,6 +9,12 @@ It shares the Gemini family's facts with the ``gemini`` folder (Google's error s
 the server holds: it rides in the request bag, written back here and reported by every
 other writer.
 
+Not registered as a built-in yet (no line in ``_registry._BUILT_IN``): that waits for its
+conformance entry, for detection to tell its bodies from OpenAI Responses' (both have
+``model``, ``input``, ``tools``, ``store``, ``background``), and for the gateway's front and
+upstream. Its codec is built with ``ProviderCodec.from_package`` (its tests register it
+in-process, and ``chatcodec.testing.check_codec`` passes over it so).
+
 API documentation:
 
 - Reference: https://ai.google.dev/api/interactions-api
