@@ -19,7 +19,8 @@ from typing import Any
 from chatcodec._providers.families.google.errors import ERROR_READS, ERROR_TYPES, write_error
 from chatcodec._providers.gemini_interactions.markers import PROVIDER
 from chatcodec._providers.gemini_interactions.stream_framing import FRAMING
-from chatcodec.contract import Detection, Edge, ErrorShape, read_nested_error
+from chatcodec.codec_kit import read_nested_error
+from chatcodec.contract import Detection, Edge, ErrorShape
 
 
 def write_event(message: str, status: int, kind: str) -> dict[str, Any]:

@@ -31,7 +31,8 @@ Encoder options: ``model`` (the model a request without one names), and the targ
 
 from __future__ import annotations
 
-from chatcodec.contract import MODEL_OPTION, RULE_OPTIONS, OptionTable, ProviderKit
+from chatcodec.codec_kit import MODEL_OPTION, RULE_OPTIONS, ProviderKit
+from chatcodec.contract import OptionTable
 
 PROVIDER = "gemini-interactions"
 """Registry name, and the key of this codec's ``provider_metadata`` bags."""

@@ -18,10 +18,7 @@ from typing import Any
 
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, NEW_STEP, OBJECT_RESULT, PROVIDER
 from chatcodec._providers.gemini_interactions.parts import decode_content, encode_part, is_step, opaque
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    Steps,
+from chatcodec.codec_kit import (
     arguments_object,
     as_dict,
     as_list,
@@ -30,6 +27,7 @@ from chatcodec.contract import (
     unblank_tool_name,
     wire_fields,
 )
+from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 _MODEL_STEPS = frozenset({"model_output", "thought", "function_call"})
 """The model's steps read field by field (with the kept-whole ones, an assistant turn)."""

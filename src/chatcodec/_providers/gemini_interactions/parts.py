@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER
-from chatcodec.contract import EncodeContext, Steps, leftovers, wire_fields
+from chatcodec.codec_kit import leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 MEDIA = frozenset({"image", "audio", "video", "document"})
 """The content kinds that are media, spelled as the canonical part kinds."""

@@ -24,18 +24,8 @@ from chatcodec._providers.gemini_interactions.parts import decode_content
 from chatcodec._providers.gemini_interactions.settings import decode_settings, encode_settings
 from chatcodec._providers.gemini_interactions.tools import decode_tools, encode_tools
 from chatcodec._providers.gemini_interactions.wire import CONTENT_TAGS, Request, Step, validated
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    LossRecorder,
-    history_for,
-    leftovers,
-    read_tier,
-    report_user,
-    restore_fields,
-    shape_fields,
-    write_tier,
-)
+from chatcodec.codec_kit import history_for, leftovers, read_tier, report_user, restore_fields, shape_fields, write_tier
+from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 
 _MAPPED = ("model", "system_instruction", "input", "tools", "stream", "service_tier")
 """Top-level fields read here (the settings' own are read from the bag by :mod:`.settings`)."""

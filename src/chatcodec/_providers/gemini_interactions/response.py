@@ -20,7 +20,8 @@ from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT
 from chatcodec._providers.gemini_interactions.messages import decode_model_step, encode_model_parts
 from chatcodec._providers.gemini_interactions.usage import decode_usage, encode_usage
 from chatcodec._providers.gemini_interactions.wire import ErrorBody, Interaction, is_error_body, validated
-from chatcodec.contract import DecodeContext, EncodeContext, leftovers, wire_fields
+from chatcodec.codec_kit import leftovers, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 
 MAPPED = ("id", "model", "status", "steps", "usage")
 """Response fields with a canonical home."""

@@ -18,7 +18,8 @@ from typing import Any
 
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, GENERATION_CONFIG, SCHEMA_FORMAT
 from chatcodec._providers.gemini_interactions.tools import decode_tool_choice, encode_tool_choice
-from chatcodec.contract import DecodeContext, EncodeContext, as_dict
+from chatcodec.codec_kit import as_dict
+from chatcodec.contract import DecodeContext, EncodeContext
 
 SAMPLING = {"temperature": "temperature", "top_p": "top_p", "seed": "seed", "max_output_tokens": "max_tokens"}
 """Generation config fields -> the canonical settings spelled alike in meaning."""

@@ -22,20 +22,8 @@ from chatcodec._providers.gemini_interactions.markers import DISPLAY, PROVIDER
 from chatcodec._providers.gemini_interactions.parts import MEDIA, decode_content, opaque
 from chatcodec._providers.gemini_interactions.usage import decode_usage
 from chatcodec._providers.gemini_interactions.wire import EVENT_SHAPES, validated
-from chatcodec.contract import (
-    AnyStreamRecord,
-    DecodeContext,
-    ErrorRecord,
-    FeedByReading,
-    PartBuilder,
-    PartRecord,
-    StreamBuilder,
-    as_dict,
-    compact_json,
-    json_path,
-    leftovers,
-    read_event,
-)
+from chatcodec.codec_kit import FeedByReading, as_dict, compact_json, json_path, leftovers, read_event
+from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, PartRecord, StreamBuilder
 
 _LIFECYCLE = ("id", "model", "status", "usage")
 """The fields of a lifecycle event's ``interaction`` with a canonical home; the others

@@ -20,6 +20,7 @@ from chatcodec._providers.gemini_interactions.messages import encode_thought
 from chatcodec._providers.gemini_interactions.parts import encode_part, is_step
 from chatcodec._providers.gemini_interactions.response import NO_CHOICE_DATA
 from chatcodec._providers.gemini_interactions.usage import encode_usage
+from chatcodec.codec_kit import wire_fields
 from chatcodec.contract import (
     AnyStreamRecord,
     ChoiceMetadataRecord,
@@ -41,7 +42,6 @@ from chatcodec.contract import (
     ToolCallEndRecord,
     ToolCallStartRecord,
     UsageRecord,
-    wire_fields,
 )
 
 

@@ -16,15 +16,8 @@ from typing import Any
 
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, NO_PARAMETERS, PROVIDER
 from chatcodec._providers.gemini_interactions.wire import FunctionTool, validated
-from chatcodec.contract import (
-    DecodeContext,
-    EncodeContext,
-    as_dict,
-    as_list,
-    leftovers,
-    unblank_tool_name,
-    wire_fields,
-)
+from chatcodec.codec_kit import as_dict, as_list, leftovers, unblank_tool_name, wire_fields
+from chatcodec.contract import DecodeContext, EncodeContext
 
 _FUNCTION = ("type", "name", "description", "parameters")
 _CHOICES = {"auto": "auto", "none": "none", "any": "required"}

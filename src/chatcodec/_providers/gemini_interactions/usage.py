@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT
-from chatcodec.contract import EncodeContext, Steps, leftovers, wire_fields
+from chatcodec.codec_kit import leftovers, wire_fields
+from chatcodec.contract import EncodeContext, Steps
 
 _COUNTS = ("total_input_tokens", "total_output_tokens", "total_cached_tokens", "total_thought_tokens")
 

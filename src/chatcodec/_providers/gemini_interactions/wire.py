@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.contract import as_dict, constrained, stands_for, tag, tagged, wire_shape
+from chatcodec.codec_kit import as_dict, constrained, stands_for, tagged, union_tag, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -54,12 +54,12 @@ CONTENT_TAGS = frozenset({"text", "image", "audio", "video", "document"})
 """The content kinds (``Content`` in the SDK's types)."""
 
 Content = Annotated[
-    Annotated[TextContent, tag("text")]
-    | Annotated[MediaContent, tag("image")]
-    | Annotated[MediaContent, tag("audio")]
-    | Annotated[MediaContent, tag("video")]
-    | Annotated[MediaContent, tag("document")]
-    | Annotated[OtherContent, tag("other")],
+    Annotated[TextContent, union_tag("text")]
+    | Annotated[MediaContent, union_tag("image")]
+    | Annotated[MediaContent, union_tag("audio")]
+    | Annotated[MediaContent, union_tag("video")]
+    | Annotated[MediaContent, union_tag("document")]
+    | Annotated[OtherContent, union_tag("other")],
     tagged(CONTENT_TAGS, fallback="other"),
 ]
 
@@ -117,12 +117,12 @@ STEP_TAGS = frozenset({"user_input", "model_output", "thought", "function_call",
 """The step kinds read field by field; every other (``google_search_call`` ...) is kept whole."""
 
 Step = Annotated[
-    Annotated[UserInputStep, tag("user_input")]
-    | Annotated[ModelOutputStep, tag("model_output")]
-    | Annotated[ThoughtStep, tag("thought")]
-    | Annotated[FunctionCallStep, tag("function_call")]
-    | Annotated[FunctionResultStep, tag("function_result")]
-    | Annotated[OtherStep, tag("other")],
+    Annotated[UserInputStep, union_tag("user_input")]
+    | Annotated[ModelOutputStep, union_tag("model_output")]
+    | Annotated[ThoughtStep, union_tag("thought")]
+    | Annotated[FunctionCallStep, union_tag("function_call")]
+    | Annotated[FunctionResultStep, union_tag("function_result")]
+    | Annotated[OtherStep, union_tag("other")],
     tagged(STEP_TAGS, fallback="other"),
 ]
 
@@ -295,7 +295,7 @@ _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
 def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked as ``shape`` (errors name the payload's JSON paths and rules,
     as a :class:`~chatcodec.ValidationError`), as a plain dict."""
-    from chatcodec.contract import validate_with
+    from chatcodec.codec_kit import validate_with
 
     adapter = _ADAPTERS.get(shape)
     if adapter is None:
