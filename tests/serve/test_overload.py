@@ -50,7 +50,7 @@ def _refused_counts(reader: InMemoryMetricReader) -> dict[str, int]:
     data = reader.get_metrics_data()
     assert data is not None
     return {
-        str(point.attributes["chatcodec.admission.reason"]): int(point.value)
+        str(point.attributes["chatcodec.serve.admission.reason"]): int(point.value)
         for resource in data.resource_metrics
         for scope in resource.scope_metrics
         for metric in scope.metrics

@@ -42,7 +42,7 @@ RETRY_AFTER = "1"
 call ends, so the soonest a retry can be served."""
 QUEUE_FULL = "queue_full"
 QUEUE_WAIT = "queue_wait"
-"""The reasons a request is refused, as counted (``chatcodec.admission.reason``)."""
+"""The reasons a request is refused, as counted (``chatcodec.serve.admission.reason``)."""
 
 
 class Admission:

@@ -37,7 +37,7 @@ Besides the spans, the conventions' client metrics
 failed) and ``gen_ai.client.token.usage`` (one per token type the answer counted, ``input``
 and ``output``), each with the span's operation, provider, models and server; and the
 server's own ``chatcodec.serve.admission.refused`` (requests answered 503 for overload, by
-``chatcodec.admission.reason``: ``queue_full`` or ``queue_wait``, :mod:`.admission`). The request's
+``chatcodec.serve.admission.reason``: ``queue_full`` or ``queue_wait``, :mod:`.admission`). The request's
 ``gen_ai.request.choice.count`` is set when it asks for more than one answer (the front's
 edge reads the count: ``Call.choices``), and
 ``gen_ai.conversation.id`` is also the answer a Responses request continues
@@ -194,7 +194,7 @@ class Telemetry:
     def refused(self, reason: str) -> None:
         """A request refused for overload (:mod:`.admission`), counted by ``reason``."""
         if self._metrics is not None:
-            self._metrics.refused.add(1, {"chatcodec.admission.reason": reason})
+            self._metrics.refused.add(1, {"chatcodec.serve.admission.reason": reason})
 
     def stream_watcher(self, record: RequestRecord) -> Callable[[AnyStreamRecord], None] | None:
         """What a stream's canonical events are shown to on their way to the caller for the
@@ -225,7 +225,7 @@ class Metrics:
 
 
 ADMISSION_REFUSED = "chatcodec.serve.admission.refused"
-"""The counter of requests refused for overload (:mod:`.admission`), with ``chatcodec.admission.reason``."""
+"""The counter of requests refused for overload (:mod:`.admission`), with ``chatcodec.serve.admission.reason``."""
 _DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
 _TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
 """The boundaries the conventions give for each metric."""
