@@ -14,7 +14,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable, escaped_fields, stored_options
+from chatcodec._providers.kit.remembered_tools import OwnMarkers, SchemaTexts, recall, remember
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
@@ -31,15 +32,6 @@ RULE_OPTIONS = ("api_version", "skip_rules")
 """The target rules' options (:mod:`chatcodec._providers.contract.target_rules`), for the ``OPTIONS``
 table of every provider with a ``rules.py`` (here, below the registry the rules engine
 imports, so a provider's ``markers.py`` loads neither)."""
-
-
-SchemaTexts = dict[int, tuple[Any, bytes, bool]]
-"""Each schema object's JSON text and whether the object is exactly the text's value, the
-object held beside them (so its ``id`` names it while the record lives); under its negated
-``id``, whether it looks like Gemini's spelling instead of the text."""
-OwnMarkers = tuple[dict[str, Any], str, "Callable[[Any], dict[str, Any]] | None", Any]
-"""An object, a provider, and that provider's bag for it: the last item, or what the
-function in third place makes of it (made only if it is put)."""
 
 
 class Reading:
@@ -85,6 +77,28 @@ class Reading:
             else:
                 metadata[provider] = made
         self.own = []
+
+    def recall_tools(
+        self, tools: list[dict[str, Any]], key: object, nested: str | None = None
+    ) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+        """The reading of ``tools`` by ``key`` from the memory of tool readings, its notes
+        given again to this record; else None and the text to :meth:`remember_tools` the
+        reading under (:func:`~chatcodec._providers.kit.remembered_tools.recall`)."""
+        return recall(tools, key, self.own, self.schema_texts, nested)
+
+    def remember_tools(
+        self,
+        text: bytes | None,
+        key: object,
+        tools: list[dict[str, Any]],
+        canonical: list[dict[str, Any]] | None,
+        *,
+        start: int,
+        nested: str | None = None,
+    ) -> None:
+        """Remember the reading :meth:`recall_tools` did not find, with what it noted here
+        from ``own[start]`` on (:func:`~chatcodec._providers.kit.remembered_tools.remember`)."""
+        remember(text, key, tools, canonical, owned=self.own, texts=self.schema_texts, start=start, nested=nested)
 
 
 MODEL_OPTION = "model"

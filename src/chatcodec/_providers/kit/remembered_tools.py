@@ -29,11 +29,18 @@ by reference, such as another kind of tool kept whole).
 from __future__ import annotations
 
 import marshal
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
-if TYPE_CHECKING:
-    from chatcodec._providers.contract.context import Reading
+SchemaTexts = dict[int, tuple[Any, bytes, bool]]
+"""Each schema object's JSON text and whether the object is exactly the text's value, the
+object held beside them (so its ``id`` names it while the record lives); under its negated
+``id``, whether it looks like Gemini's spelling instead of the text (a conversion's
+:attr:`~chatcodec._providers.contract.context.Reading.schema_texts`)."""
+OwnMarkers = tuple[dict[str, Any], str, "Callable[[Any], dict[str, Any]] | None", Any]
+"""An object, a provider, and that provider's bag for it: the last item, or what the
+function in third place makes of it (made only if it is put; a conversion's
+:attr:`~chatcodec._providers.contract.context.Reading.own`)."""
 
 LIMIT = 64
 """Readings remembered at once (a server sees many sessions' tools); all forgotten past it."""
@@ -50,11 +57,12 @@ writer (:attr:`.Reading.own`, by tool), which tools hold their wire schema, and 
 
 
 def recall(
-    tools: list[dict[str, Any]], key: object, reading: Reading, nested: str | None = None
+    tools: list[dict[str, Any]], key: object, owned: list[OwnMarkers], texts: SchemaTexts, nested: str | None = None
 ) -> tuple[list[dict[str, Any]] | None, bytes | None]:
     """The canonical tools remembered for ``tools`` read by ``key`` (the reader and what else
     its reading depends on; ``nested``: the key of a wire tool's object that holds its
-    ``parameters``), their notes given again to ``reading``; else None and the text to
+    ``parameters``), their notes given again to a conversion's record (its ``owned`` markers
+    and schema ``texts``); else None and the text to
     :func:`remember` this reading under (None: tools ``marshal`` cannot write). The reader
     calls it, then reads and remembers, so this module calls none of the reader's code."""
     try:
@@ -64,7 +72,7 @@ def recall(
     remembered = _READINGS.get((key, text))
     if remembered is None:
         return None, text
-    return _rebuilt(tools, remembered, nested, reading), None
+    return _rebuilt(tools, remembered, nested, owned, texts), None
 
 
 def remember(
@@ -72,16 +80,17 @@ def remember(
     key: object,
     tools: Sequence[dict[str, Any]],
     canonical: list[dict[str, Any]] | None,
-    reading: Reading,
     *,
+    owned: list[OwnMarkers],
+    texts: SchemaTexts,
     start: int,
     nested: str | None = None,
 ) -> None:
     """Remember ``canonical``, the reading of ``tools`` by ``key`` that :func:`recall` did not
-    find (``text``), with what it noted in ``reading`` from ``reading.own[start]`` on; a
+    find (``text``), with what it noted in ``texts`` and in ``owned`` from ``start`` on; a
     reading that did not read every tool whole (None, or fewer tools) is not remembered."""
     if text is not None and canonical is not None and len(canonical) == len(tools):
-        _remember((key, text), tools, canonical, nested, reading, start=start)
+        _remember((key, text), tools, canonical, nested, owned=owned, texts=texts, start=start)
 
 
 def _schema_of(tool: dict[str, Any], nested: str | None) -> object:
@@ -93,12 +102,12 @@ def _rebuilt(
     tools: Sequence[dict[str, Any]],
     remembered: tuple[bytes, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]],
     nested: str | None,
-    reading: Reading,
+    owned: list[OwnMarkers],
+    texts: SchemaTexts,
 ) -> list[dict[str, Any]]:
     canonical: list[dict[str, Any]]
     own: list[tuple[int, str, dict[str, Any]]]
     canonical, own = marshal.loads(remembered[0])
-    texts = reading.schema_texts
     for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[1:], strict=True):
         if has_own:
             schema = _schema_of(wire, nested)
@@ -108,7 +117,7 @@ def _rebuilt(
             if look is not None:
                 texts[~id(schema)] = (schema, b"", look)
     for index, provider, bag in own:
-        reading.own.append((canonical[index], provider, None, bag))
+        owned.append((canonical[index], provider, None, bag))
     return canonical
 
 
@@ -117,11 +126,11 @@ def _remember(
     tools: Sequence[dict[str, Any]],
     canonical: list[dict[str, Any]],
     nested: str | None,
-    reading: Reading,
     *,
+    owned: list[OwnMarkers],
+    texts: SchemaTexts,
     start: int,
 ) -> None:
-    texts = reading.schema_texts
     owns: list[bool] = []
     notes: list[_Note] = []
     looks: list[_Look] = []
@@ -137,7 +146,7 @@ def _remember(
         kept.append({**tool, "parameters": None} if own else tool)
     places = {id(tool): index for index, tool in enumerate(canonical)}
     markers: list[tuple[int, str, Any]] = []
-    for target, provider, make, bag in reading.own[start:]:
+    for target, provider, make, bag in owned[start:]:
         index = places.get(id(target))
         if index is None or make is not None:
             return  # markers on another object, or made on demand: not remembered

@@ -23,7 +23,6 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
     read_as_sent,
 )
-from chatcodec._providers.kit.remembered_tools import recall, remember
 from chatcodec._providers.openai_chat import cache_control
 from chatcodec._providers.openai_chat import wire as shapes
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
@@ -75,11 +74,11 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact:
         if reading is None:
             data["tools"] = read(tools, None)
             return
-        found, text = recall(tools, read, reading, "function")
+        found, text = reading.recall_tools(tools, read, "function")
         if found is None:
             start = len(reading.own)
             found = read(tools, reading)
-            remember(text, read, tools, found, reading, start=start, nested="function")
+            reading.remember_tools(text, read, tools, found, start=start, nested="function")
         data["tools"] = found
         return
     if functions_left:

@@ -30,7 +30,6 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
     read_as_sent,
 )
-from chatcodec._providers.kit.remembered_tools import recall, remember
 from chatcodec._providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec._providers.openai_responses.parts import canonical_text, opaque
 from chatcodec.codec_kit import (
@@ -90,11 +89,11 @@ def _remembered_function_tools(tools: list[dict[str, Any]], noted: Reading | Non
     """:func:`_function_tools`, from the memory of tool readings in a conversion (``noted``)."""
     if noted is None:
         return _function_tools(tools, None)
-    functions, text = recall(tools, _function_tools, noted)
+    functions, text = noted.recall_tools(tools, _function_tools)
     if functions is None:
         start = len(noted.own)
         functions = _function_tools(tools, noted)
-        remember(text, _function_tools, tools, functions, noted, start=start)
+        noted.remember_tools(text, _function_tools, tools, functions, start=start)
     return functions
 
 
