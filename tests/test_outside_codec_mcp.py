@@ -264,9 +264,14 @@ def test_serve_offers_mcp_sampling_with_no_registration_call(upstream: str) -> N
         assert sent["body"]["messages"][0] == {"role": "system", "content": "You are a helpful assistant."}
 
 
-def test_the_cli_offers_mcp_sampling_as_an_api() -> None:
-    result = _run("-m", "chatcodec", "serve", "--help")
-    assert result.returncode == 0, result.stderr
-    offered = re.search(r"--api \{([^}]*)\}", result.stdout)
-    assert offered is not None, result.stdout
-    assert "mcp-sampling" in offered.group(1).split(",")
+def test_the_cli_takes_mcp_sampling_as_an_api_and_lists_it() -> None:
+    """``serve --api`` takes the installed codec by name, read only then (its ``--help`` lists
+    the built-ins, so an installed codec that is slow or broken stops no help: issue 77), and
+    ``chatcodec formats`` lists it with its distribution."""
+    result = _run("-m", "chatcodec", "serve", "--api", "mcp-sampling", "--upstream", "anthropic")
+    assert result.returncode != 0
+    assert "--api" not in result.stderr  # taken: what stops the server is the missing upstream URL
+    assert "--upstream-url" in result.stderr, result.stderr
+    listed = _run("-m", "chatcodec", "formats")
+    assert listed.returncode == 0, listed.stderr
+    assert re.search(r"^mcp-sampling +installed by the distribution chatcodec-mcp-sampling", listed.stdout, re.M)

@@ -203,7 +203,7 @@ def test_a_huge_json_array_item_in_small_chunks_is_parsed_once(monkeypatch: pyte
     parsed once, when it completes, not re-parsed on each of its 32,000 chunks (linear
     work, counted in parse calls rather than seconds)."""
     calls: list[int] = []
-    real_loads, real_raw_decode = stream_framing.loads, json.JSONDecoder.raw_decode
+    real_loads, real_raw_decode = stream_framing.read_json_text, json.JSONDecoder.raw_decode
 
     def counting_loads(text: str | bytes) -> object:
         calls.append(len(text))
@@ -213,7 +213,7 @@ def test_a_huge_json_array_item_in_small_chunks_is_parsed_once(monkeypatch: pyte
         calls.append(len(text) - index)
         return real_raw_decode(self, text, index)
 
-    monkeypatch.setattr(stream_framing, "loads", counting_loads)
+    monkeypatch.setattr(stream_framing, "read_json_text", counting_loads)
     monkeypatch.setattr(json.JSONDecoder, "raw_decode", counting_raw_decode)
     media = 'x\\"}{[' * (2_000_000 // 6)  # escapes, quotes and brackets inside the string
     items = [{"small": 1}, {"inlineData": {"mimeType": "image/png", "data": media}}, {"small": 2}]
