@@ -46,6 +46,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     return wire
 
 
-_UNPLACED = (("id", "response id"), ("model", "response model"), ("created", "creation time"))
+_UNPLACED = (("id", "response id"), ("model", "response model"))
 """The response's fields a stored answer has no place for (``generateText``'s ``response``
-holds them; ``response.messages``, what a history keeps, does not)."""
+holds them; ``response.messages``, what a history keeps, does not). Its creation time is not
+reported: the server's clock is nothing a user sent (``law_server_facts``)."""

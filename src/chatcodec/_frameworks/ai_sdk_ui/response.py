@@ -64,6 +64,4 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         metadata.setdefault("model", response["model"])
     if metadata:
         message["metadata"] = metadata
-    if response.get("created") is not None:
-        context.losses.add(("created",), "creation time", "a UIMessage has no time of its own", "metadata")
     return {"messages": [message]}
