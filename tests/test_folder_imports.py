@@ -32,7 +32,7 @@ CONVERTED = (
     "bedrock_converse",
     "bedrock_nova",
     "gemini",
-    "gemini_interactions",
+    "_gemini_interactions",
     "ollama",
     "openai_chat",
     "openai_responses",

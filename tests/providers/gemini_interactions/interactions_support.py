@@ -20,7 +20,7 @@ from chatcodec import ChatResponse
 from chatcodec._losses import Loss, LossRecorder
 from chatcodec.contract import ProviderCodec, StreamBuilder
 
-CODEC = ProviderCodec.from_package("chatcodec._providers.gemini_interactions")
+CODEC = ProviderCodec.from_package("chatcodec._providers._gemini_interactions")
 """The folder's codec, built as the registry builds a built-in's."""
 
 try:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._providers._gemini_interactions.markers import PROVIDER
+from chatcodec._providers._gemini_interactions.stream_framing import FRAMING
 from chatcodec._providers.families.google.errors import ERROR_READS, ERROR_TYPES, write_error
-from chatcodec._providers.gemini_interactions.markers import PROVIDER
-from chatcodec._providers.gemini_interactions.stream_framing import FRAMING
 from chatcodec.codec_kit import read_nested_error
 from chatcodec.contract import Detection, Edge, ErrorShape
 
