@@ -72,6 +72,30 @@ AUTO_DETAIL: Row = ({"type": "image", "detail": "auto"}, {"detail": None})
 """An image's ``detail="auto"`` is the default: not sent."""
 
 
+_OPAQUE_DATA = ("provider_metadata", "provider_options", "data", "metadata", "parameters", "json_schema")
+"""Keys whose values are data, not canonical objects: :func:`without_data_of` keeps them whole."""
+
+
+def without_data_of(value: Any, provider: str, *, opaque_only: bool = False) -> Any:
+    """A request dump without ``provider``'s bags, its parts that name it (its opaque parts
+    alone when ``opaque_only``) given to another provider: only that codec's reader writes
+    them, and generated ones are not its data."""
+    if is_list(value):
+        return [without_data_of(item, provider, opaque_only=opaque_only) for item in value]
+    if not is_dict(value):
+        return value
+    cleaned = {
+        key: item if key in _OPAQUE_DATA else without_data_of(item, provider, opaque_only=opaque_only)
+        for key, item in value.items()
+    }
+    if value.get("provider") == provider and (not opaque_only or value.get("type") == "opaque"):
+        cleaned["provider"] = "acme"
+    for key in ("provider_metadata", "provider_options"):
+        if is_dict(cleaned.get(key)):
+            cleaned[key] = {name: bag for name, bag in cleaned[key].items() if name != provider} or None
+    return cleaned
+
+
 def results_named(dumped: JsonObject) -> JsonObject:
     """A tool result without a name takes its call's (a wire that names results by function)."""
     names = {

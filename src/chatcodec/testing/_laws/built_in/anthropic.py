@@ -78,20 +78,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         for previous, message in zip([None, *messages], messages, strict=False)
     ]
     rewritten = request.model_copy(update={**update, "messages": messages})
-    return chatcodec.ChatRequest.model_validate(_without_auto_detail(rewritten.model_dump(mode="json")))
-
-
-def _without_auto_detail(value: Any) -> Any:
-    if is_list(value):
-        return [_without_auto_detail(item) for item in value]
-    if not is_dict(value):
-        return value
-    cleaned = {key: _without_auto_detail(item) for key, item in value.items()}
-    if value.get("type") == "image" and value.get("detail") == "auto":
-        cleaned["detail"] = None
-    if value.get("type") == "document":
-        cleaned = document_as_sent(cleaned)
-    return cleaned
+    as_sent = r.everywhere(r.AUTO_DETAIL, ({"type": "document"}, document_as_sent))
+    return chatcodec.ChatRequest.model_validate(as_sent(rewritten.model_dump(mode="json")))
 
 
 def document_as_sent(document: dict[str, Any]) -> dict[str, Any]:
@@ -155,22 +143,8 @@ def scrubbed(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """The generated request without Anthropic bags or opaque Anthropic blocks: those are
     written only by this codec's decoder, and random ones are not Anthropic data."""
     dumped = request.model_dump(mode="json")
-    return chatcodec.validate_model(chatcodec.ChatRequest, _scrub(dumped) | {"reasoning": None})
-
-
-def _scrub(value: Any) -> Any:
-    if is_list(value):
-        return [_scrub(item) for item in value]
-    if not is_dict(value):
-        return value
-    opaque_data = ("provider_metadata", "provider_options", "data", "metadata", "parameters", "json_schema")
-    scrubbed = {key: item if key in opaque_data else _scrub(item) for key, item in value.items()}
-    if value.get("type") == "opaque" and value.get("provider") == "anthropic":
-        scrubbed["provider"] = "acme"
-    for key in ("provider_metadata", "provider_options"):
-        if is_dict(scrubbed.get(key)):
-            scrubbed[key] = {name: bag for name, bag in scrubbed[key].items() if name != "anthropic"} or None
-    return scrubbed
+    scrubbed = r.without_data_of(dumped, "anthropic", opaque_only=True)
+    return chatcodec.validate_model(chatcodec.ChatRequest, scrubbed | {"reasoning": None})
 
 
 def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.codec_kit import is_dict, is_list
+from chatcodec.codec_kit import is_dict
 from chatcodec.testing._laws import rewrites as r
 from chatcodec.testing._laws.derived_entry import derived_entry
 from chatcodec.testing._laws.entry import SingleHop
@@ -128,7 +128,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     if request.reasoning is not None and not request.reasoning.model_dump(exclude_none=True):
         dumped["reasoning"] = None
     _claude_thinking_reading(dumped.get("reasoning"))
-    return chatcodec.ChatRequest.model_validate(_without_auto_detail(dumped))
+    return chatcodec.ChatRequest.model_validate(r.everywhere(r.AUTO_DETAIL)(dumped))
 
 
 def _claude_thinking_reading(reasoning: dict[str, Any] | None) -> None:
@@ -192,17 +192,6 @@ def _parsed(text: str) -> object:
         return json.loads(text) if text.strip() else {}
     except ValueError:
         return None
-
-
-def _without_auto_detail(value: Any) -> Any:
-    if is_list(value):
-        return [_without_auto_detail(item) for item in value]
-    if not is_dict(value):
-        return value
-    cleaned = {key: _without_auto_detail(item) for key, item in value.items()}
-    if value.get("type") == "image" and value.get("detail") == "auto":
-        cleaned["detail"] = None
-    return cleaned
 
 
 GUARDED_TEXT: JsonObject = {

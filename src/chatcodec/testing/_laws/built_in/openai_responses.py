@@ -145,22 +145,7 @@ def _images(value: Any) -> Any:
 def scrubbed(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """The generated request without this provider's bags or opaque parts, which only its
     decoder writes (random ones are not Responses data)."""
-    return chatcodec.validate_model(chatcodec.ChatRequest, _scrub(request.model_dump(mode="json")))
-
-
-def _scrub(value: Any) -> Any:
-    if is_list(value):
-        return [_scrub(item) for item in value]
-    if not is_dict(value):
-        return value
-    opaque_data = ("provider_metadata", "provider_options", "data", "metadata", "parameters", "json_schema")
-    cleaned = {key: item if key in opaque_data else _scrub(item) for key, item in value.items()}
-    if value.get("provider") == NAME:
-        cleaned["provider"] = "acme"
-    for key in ("provider_metadata", "provider_options"):
-        if is_dict(cleaned.get(key)):
-            cleaned[key] = {name: bag for name, bag in cleaned[key].items() if name != NAME} or None
-    return cleaned
+    return chatcodec.validate_model(chatcodec.ChatRequest, r.without_data_of(request.model_dump(mode="json"), NAME))
 
 
 def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
