@@ -76,8 +76,8 @@ def _first_line(error: BaseException) -> str:
 
 def _bounded_examples(arguments: argparse.Namespace) -> None:
     """This run's examples: no deadline (a law checks what a codec gives, not how fast, and its
-    first example pays for the imports: 400 ms on a loaded machine against Hypothesis's default
-    200 ms deadline, a failure that says nothing about the codec), ``--max-examples`` of them,
+    first example pays for the imports, which on a loaded machine outlast Hypothesis's default
+    deadline: a failure that says nothing about the codec), ``--max-examples`` of them,
     drawn the same way every run (a CI check that passes passes again; a search for new cases
     is ``--seed`` or a pytest run over codec_law_cases), not shrunk unless ``--shrink`` (a
     shrink is bounded by Hypothesis at five minutes per law, too long for a check), and no
