@@ -32,7 +32,7 @@ CONVERTED = (
     "bedrock_converse",
     "bedrock_nova",
     "gemini",
-    "_gemini_interactions",
+    "gemini_interactions",
     "ollama",
     "openai_chat",
     "openai_responses",

@@ -27,6 +27,10 @@ marks (``<...>`` a value found in the body):
 ``key:<name>``                  a top-level key
 ``output:list``                 ``object: "response"`` or an ``output`` list
 ``output:object``               an ``output`` object
+``input:<type>``                an entry of an ``input`` list, by its ``type`` (``input:untyped``
+                                without one): Responses' items, Interactions' steps and contents
+                                (a format holding ``input`` whose description names no entry
+                                holds every such mark)
 ``tool:function``               the first tool holding ``function`` (then ``input_schema``,
                                 ``parameters``, ``functionDeclarations`` in that order)
 ``tool:server``                 the first tool's ``type`` ends in a date (``web_search_20250305``)
@@ -158,7 +162,8 @@ def _canonical() -> Held:
 
 def _built(holding: list[tuple[str, Held]]) -> _Table:
     """Mark -> holders from each format's marks: a format without a roles list holds every
-    role, and a mark every format holds tells none apart, so it is no marker."""
+    role, one holding ``input`` with no entry described every ``input:`` mark, and a mark
+    every format holds tells none apart, so it is no marker."""
     holders: dict[str, set[str]] = {}
     for name, held in holding:
         for mark in (*(f"key:{key}" for key in held.keys), *held.shapes):
@@ -166,10 +171,14 @@ def _built(holding: list[tuple[str, Held]]) -> _Table:
         for role in held.roles or ():
             holders.setdefault(f"role:{role}", set()).add(name)
     for name, held in holding:
-        if held.roles is None:
-            for mark, names in holders.items():
-                if mark.startswith("role:"):
-                    names.add(name)
+        undescribed: tuple[str, ...] = ("role:",) if held.roles is None else ()
+        if "input" in held.keys and not any(mark.startswith("input:") for mark in held.shapes):
+            undescribed += ("input:",)
+        if not undescribed:
+            continue
+        for mark, names in holders.items():
+            if mark.startswith(undescribed):
+                names.add(name)
     every = len(holding)
     kept = {mark: frozenset(names) for mark, names in holders.items() if len(names) < every}
     keys = dict.fromkeys(key for _, held in holding for key in held.keys if f"key:{key}" in kept)
@@ -223,6 +232,18 @@ def _top_level(fields: dict[str, Any], keys: dict[str, int]) -> Iterator[_Found]
         yield "output:list", "'object': 'response' or an 'output' list"
     if isinstance(fields.get("output"), dict):
         yield "output:object", "an 'output' object"
+    yield from _in_input(fields.get("input"))
+
+
+def _in_input(entries: object) -> Iterator[_Found]:
+    for index, entry in enumerate(map(as_dict, as_list(entries) or ())):
+        if entry is None:
+            continue
+        kind = entry.get("type")
+        if isinstance(kind, str):
+            yield f"input:{kind}", f"an 'input' entry of 'type' {kind!r} (entry {index})"
+        elif kind is None:
+            yield "input:untyped", f"an 'input' entry with no 'type' (entry {index})"
 
 
 def _in_tools(tools: object) -> Iterator[_Found]:

@@ -45,6 +45,7 @@ _BUILT_IN: dict[str, str] = {
     "bedrock-converse": "chatcodec._providers.bedrock_converse",
     "ollama": "chatcodec._providers.ollama",
     "bedrock-nova": "chatcodec._providers.bedrock_nova",
+    "gemini-interactions": "chatcodec._providers.gemini_interactions",
     "langchain": "chatcodec._frameworks.langchain",
     "ai-sdk-model": "chatcodec._frameworks.ai_sdk_model",
     "ai-sdk-ui": "chatcodec._frameworks.ai_sdk_ui",

@@ -20,8 +20,9 @@ from chatcodec import ChatResponse
 from chatcodec._losses import Loss, LossRecorder
 from chatcodec.contract import ProviderCodec, StreamBuilder
 
-CODEC = ProviderCodec.from_package("chatcodec._providers._gemini_interactions")
-"""The folder's codec, built as the registry builds a built-in's."""
+CODEC = ProviderCodec.from_package("chatcodec._providers.gemini_interactions")
+"""The folder's codec, built as the registry builds it (typed as the contract's ``ProviderCodec``,
+whose roles these tests call directly)."""
 
 try:
     TYPES: Any = importlib.import_module("google.genai._gaos.types.interactions")

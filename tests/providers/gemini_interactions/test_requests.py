@@ -6,27 +6,16 @@ at its path."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import chatcodec
 from chatcodec import ValidationError
-from chatcodec._registry import register_codec, unregister_codec
 from providers.gemini_interactions.interactions_support import CODEC, sdk_checked, write_request
 from providers.gemini_interactions.recorded_shapes import AGENT_TURN, CONTENT_LIST_INPUT, STRING_INPUT
 
 NAME = "gemini-interactions"
-
-
-@pytest.fixture(autouse=True)
-def registered() -> Iterator[None]:
-    """The folder's codec under its format name, for the public conversion API (it is not a
-    built-in yet: see the folder's package docstring)."""
-    register_codec(NAME, lambda: CODEC)
-    yield
-    unregister_codec(NAME)
 
 
 @pytest.mark.parametrize("body", [STRING_INPUT, AGENT_TURN, CONTENT_LIST_INPUT], ids=["string", "steps", "contents"])

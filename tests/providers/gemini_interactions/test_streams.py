@@ -9,7 +9,6 @@ import copy
 import pytest
 
 from chatcodec import StreamError, to_sse
-from chatcodec._registry import register_codec, unregister_codec
 from providers.gemini_interactions.interactions_support import (
     CODEC,
     accumulated,
@@ -55,11 +54,7 @@ def test_a_stream_and_the_interaction_it_ends_with_say_the_same() -> None:
 
 def test_the_sse_names_each_event_by_its_event_type() -> None:
     """``event: step.delta`` before each ``data:`` line, as the streaming guide's REST example shows."""
-    register_codec("gemini-interactions", lambda: CODEC)
-    try:
-        text = "".join(to_sse("gemini-interactions", copy.deepcopy(STREAM[:2])))
-    finally:
-        unregister_codec("gemini-interactions")
+    text = "".join(to_sse("gemini-interactions", copy.deepcopy(STREAM[:2])))
     assert text.startswith("event: interaction.created\ndata: {")
     assert "\n\nevent: interaction.status_update\ndata: {" in text
 

@@ -74,7 +74,8 @@ class Detection:
         keys = dict.fromkeys((*(self._described(tuple(extensions)) if self.package else ()), *self.keys))
         if self.snake_case:
             keys.update(dict.fromkeys(_snake(key) for key in tuple(keys)))
-        return Held(tuple(keys), self.roles, frozenset(self.shapes))
+        shapes = frozenset((*self.shapes, *(_input_entries(self.package) if self.package else ())))
+        return Held(tuple(keys), self.roles, shapes)
 
     def _described(self, extensions: tuple[Extension, ...]) -> Iterable[str]:
         from chatcodec._providers.kit.field_sets import load_field_sets
@@ -91,6 +92,26 @@ class Detection:
                 if any(fnmatchcase(kind, extension.kind) for kind in kinds):
                     yield from extension.fields
         yield from _shape_fields(f"{package}.wire")
+
+
+def _input_entries(package: str) -> Iterator[str]:
+    """The ``input:<type>`` marks of the entries a request's ``input`` list holds, read from
+    the SDK's request kinds in ``known_fields.json``: each arm's ``type`` tags, and
+    ``input:untyped`` where an arm may leave its ``type`` out (Responses' ``EasyInputMessage``).
+    Nothing when the SDK's request has no ``input``: then no such mark is this format's."""
+    from chatcodec._providers.kit.field_sets import load_field_sets
+
+    sets = load_field_sets(package)
+    if sets is None or "request" not in sets.roots:
+        return
+    root = sets.roots["request"]
+    for kind in sets.unions.get(root, (root,)):
+        held = sets.kinds.get(kind, {}).get("input")
+        for arm in sets.unions.get(held, (held,)) if held else ():
+            tags = sets.tags.get(arm, {}).get("type", ())
+            yield from (f"input:{tag}" for tag in tags)
+            if not tags or "type" not in sets.required.get(arm, ("type",)):
+                yield "input:untyped"
 
 
 def _shape_fields(module: str) -> Iterator[str]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, assert_never
 
-from chatcodec._providers._gemini_interactions.finish_reason import encode_finish_reason
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, KIT, PROVIDER
-from chatcodec._providers._gemini_interactions.messages import encode_thought
-from chatcodec._providers._gemini_interactions.parts import encode_part, is_step
-from chatcodec._providers._gemini_interactions.response import NO_CHOICE_DATA
-from chatcodec._providers._gemini_interactions.usage import encode_usage
+from chatcodec._providers.gemini_interactions.finish_reason import encode_finish_reason
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER
+from chatcodec._providers.gemini_interactions.messages import encode_thought
+from chatcodec._providers.gemini_interactions.parts import encode_part, is_step
+from chatcodec._providers.gemini_interactions.response import NO_CHOICE_DATA
+from chatcodec._providers.gemini_interactions.usage import encode_usage
 from chatcodec.codec_kit import wire_fields
 from chatcodec.contract import (
     AnyStreamRecord,

@@ -17,11 +17,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from chatcodec import StreamError, ValidationError
-from chatcodec._providers._gemini_interactions.finish_reason import decode_finish_reason
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, PROVIDER
-from chatcodec._providers._gemini_interactions.parts import MEDIA, decode_content, opaque
-from chatcodec._providers._gemini_interactions.usage import decode_usage
-from chatcodec._providers._gemini_interactions.wire import EVENT_SHAPES, validated
+from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, PROVIDER
+from chatcodec._providers.gemini_interactions.parts import MEDIA, decode_content, opaque
+from chatcodec._providers.gemini_interactions.usage import decode_usage
+from chatcodec._providers.gemini_interactions.wire import EVENT_SHAPES, validated
 from chatcodec.codec_kit import FeedByReading, as_dict, compact_json, json_path, leftovers, read_event
 from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, PartRecord, StreamBuilder
 

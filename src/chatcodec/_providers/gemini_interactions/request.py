@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._providers._gemini_interactions.capabilities import CAPABILITIES
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, INPUT, KIT, PROVIDER
-from chatcodec._providers._gemini_interactions.messages import decode_messages, encode_messages
-from chatcodec._providers._gemini_interactions.parts import decode_content
-from chatcodec._providers._gemini_interactions.settings import decode_settings, encode_settings
-from chatcodec._providers._gemini_interactions.tools import decode_tools, encode_tools
-from chatcodec._providers._gemini_interactions.wire import CONTENT_TAGS, Request, Step, validated
+from chatcodec._providers.gemini_interactions.capabilities import CAPABILITIES
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, INPUT, KIT, PROVIDER
+from chatcodec._providers.gemini_interactions.messages import decode_messages, encode_messages
+from chatcodec._providers.gemini_interactions.parts import decode_content
+from chatcodec._providers.gemini_interactions.settings import decode_settings, encode_settings
+from chatcodec._providers.gemini_interactions.tools import decode_tools, encode_tools
+from chatcodec._providers.gemini_interactions.wire import CONTENT_TAGS, Request, Step, validated
 from chatcodec.codec_kit import history_for, leftovers, read_tier, report_user, restore_fields, shape_fields, write_tier
 from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, KIT
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT
 from chatcodec.codec_kit import leftovers, wire_fields
 from chatcodec.contract import EncodeContext, Steps
 

@@ -9,13 +9,12 @@ It shares the Gemini family's facts with the ``gemini`` folder (Google's error s
 the server holds: it rides in the request bag, written back here and reported by every
 other writer.
 
-Not registered as a built-in yet (no line in ``_registry._BUILT_IN``), so its folder is
-underscored as ``_template`` is (an underscored folder is no provider: ``tests/test_api.py``);
-it becomes ``gemini_interactions`` when registered. That waits for its
-conformance entry, for detection to tell its bodies from OpenAI Responses' (both have
-``model``, ``input``, ``tools``, ``store``, ``background``), and for the gateway's front and
-upstream. Its codec is built with ``ProviderCodec.from_package`` (its tests register it
-in-process, and ``chatcodec.testing.check_codec`` passes over it so).
+Registered as the built-in ``gemini-interactions``. Detection tells its bodies from OpenAI
+Responses' (both have ``model``, ``input``, ``tools``, ``store``, ``background``) by its own
+keys (``system_instruction``, ``generation_config``, ``previous_interaction_id``, an
+answer's ``steps``...) and by the entries of an ``input`` list (steps and contents, where
+Responses has items): its edge's ``detection``. The gateway's front and upstream are not
+written yet.
 
 API documentation:
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, KIT, NO_PARAMETERS, PROVIDER
-from chatcodec._providers._gemini_interactions.wire import FunctionTool, validated
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, NO_PARAMETERS, PROVIDER
+from chatcodec._providers.gemini_interactions.wire import FunctionTool, validated
 from chatcodec.codec_kit import as_dict, as_list, leftovers, unblank_tool_name, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, GENERATION_CONFIG, SCHEMA_FORMAT
-from chatcodec._providers._gemini_interactions.tools import decode_tool_choice, encode_tool_choice
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, GENERATION_CONFIG, SCHEMA_FORMAT
+from chatcodec._providers.gemini_interactions.tools import decode_tool_choice, encode_tool_choice
 from chatcodec.codec_kit import as_dict
 from chatcodec.contract import DecodeContext, EncodeContext
 

@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec import ProviderAPIError
-from chatcodec._providers._gemini_interactions.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, KIT
-from chatcodec._providers._gemini_interactions.messages import decode_model_step, encode_model_parts
-from chatcodec._providers._gemini_interactions.usage import decode_usage, encode_usage
-from chatcodec._providers._gemini_interactions.wire import ErrorBody, Interaction, is_error_body, validated
+from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT
+from chatcodec._providers.gemini_interactions.messages import decode_model_step, encode_model_parts
+from chatcodec._providers.gemini_interactions.usage import decode_usage, encode_usage
+from chatcodec._providers.gemini_interactions.wire import ErrorBody, Interaction, is_error_body, validated
 from chatcodec.codec_kit import leftovers, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, KIT, NEW_STEP, OBJECT_RESULT, PROVIDER
-from chatcodec._providers._gemini_interactions.parts import decode_content, encode_part, is_step, opaque
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, NEW_STEP, OBJECT_RESULT, PROVIDER
+from chatcodec._providers.gemini_interactions.parts import decode_content, encode_part, is_step, opaque
 from chatcodec.codec_kit import (
     arguments_object,
     as_dict,

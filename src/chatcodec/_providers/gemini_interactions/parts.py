@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers._gemini_interactions.markers import DISPLAY, KIT, PROVIDER
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER
 from chatcodec.codec_kit import leftovers, wire_fields
 from chatcodec.contract import EncodeContext, Steps
 
