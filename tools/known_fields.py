@@ -124,11 +124,18 @@ class Graph:
 
 
 def _strip(annotation: Any) -> Any:
-    origin = typing.get_origin(annotation)
-    while origin in _WRAPPERS:
-        annotation = typing.get_args(annotation)[0]
-        origin = typing.get_origin(annotation)
-    return annotation
+    """The annotation under its wrappers and type aliases (google-genai's Interactions types
+    name their unions with ``TypeAliasType``: ``InteractionsInput``)."""
+    while True:
+        if isinstance(annotation, (typing_extensions.TypeAliasType, *_ALIAS_TYPES)):
+            annotation = annotation.__value__
+        elif typing.get_origin(annotation) in _WRAPPERS:
+            annotation = typing.get_args(annotation)[0]
+        else:
+            return annotation
+
+
+_ALIAS_TYPES: tuple[type, ...] = (typing.TypeAliasType,) if hasattr(typing, "TypeAliasType") else ()
 
 
 def _alias(annotation: Any) -> str | None:
@@ -161,7 +168,13 @@ def _object_arms(annotation: Any) -> list[Any]:
         return [arm for item in typing.get_args(annotation) for arm in _object_arms(item)]
     if origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):
         return []
-    return [annotation] if _is_object_type(annotation) else []
+    return [annotation] if _is_object_type(annotation) and not _is_stand_in(annotation) else []
+
+
+def _is_stand_in(kind: Any) -> bool:
+    """google-genai's Interactions unions are open: a kind the SDK does not know parses as an
+    ``Unknown*`` stand-in (``UnknownStep``), which is no kind of the API's."""
+    return str(kind.__name__).startswith("Unknown") and str(kind.__module__).startswith("google.genai._gaos.")
 
 
 def _literals(annotation: Any) -> tuple[str, ...]:
@@ -177,13 +190,30 @@ def _fields(kind: Any, snake_too: bool) -> dict[str, Any]:
     """Wire name -> annotation for a TypedDict or pydantic class."""
     if typing_extensions.is_typeddict(kind):
         hints = typing_extensions.get_type_hints(kind, include_extras=True)
-        return {(_alias(annotation) or name): annotation for name, annotation in hints.items()}
+        return {(_alias(annotation) or _gaos_name(kind, name)): annotation for name, annotation in hints.items()}
     fields: dict[str, Any] = {}
     for name, info in kind.model_fields.items():
         fields[info.alias or name] = info.annotation
         if snake_too:
             fields[name] = info.annotation
     return fields
+
+
+def _gaos_name(kind: Any, name: str) -> str:
+    """The wire name of a key of google-genai's Interactions ``...Param`` TypedDicts: one that
+    would shadow a pydantic attribute carries a trailing ``_`` (``schema_``), which the SDK's
+    model of the same kind sends under its alias without it (``TextResponseFormat.schema_``,
+    ``alias='schema'``)."""
+    if name.endswith("_") and str(kind.__module__).startswith("google.genai._gaos."):
+        return name[:-1]
+    return name
+
+
+def _is_any_object(kind: Any) -> bool:
+    """google-genai's Interactions types stand for "any JSON object" (a function's ``result``)
+    with a class of no fields, so a field holding one is free-form. (An empty class of the
+    ``types`` module is an empty proto message, ``googleSearch: {}``: closed.)"""
+    return str(kind.__module__).startswith("google.genai._gaos.") and not _fields(kind, False)
 
 
 def add_python_kind(graph: Graph, kind: Any, snake_too: bool = False) -> str:
@@ -198,7 +228,10 @@ def add_python_kind(graph: Graph, kind: Any, snake_too: bool = False) -> str:
     if tags:
         graph.tags[name] = tags
     for key, annotation in sorted(fields.items()):
-        arms = [add_python_kind(graph, arm, snake_too) for arm in _object_arms(annotation)]
+        classes = _object_arms(annotation)
+        if any(_is_any_object(arm) for arm in classes):
+            classes = []
+        arms = [add_python_kind(graph, arm, snake_too) for arm in classes]
         graph.kinds[name][key] = graph.target(name, key, arms)
     if graph.value_rules and typing_extensions.is_typeddict(kind):
         _add_python_values(graph, name, kind)
@@ -243,6 +276,8 @@ def _scalar_arms(annotation: Any) -> list[Any]:
     annotation = _strip(annotation)
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         return [arm for item in typing.get_args(annotation) for arm in _scalar_arms(item)]
+    if isinstance(annotation, type) and issubclass(annotation, str):
+        return [str]  # google-genai's open enums take any other string as ``UnrecognizedStr``
     return [annotation]
 
 
@@ -557,6 +592,20 @@ def gemini() -> tuple[Graph, dict[str, str], str]:
     return graph, roots, f"google-genai {genai.__version__}"
 
 
+def gemini_interactions() -> tuple[Graph, dict[str, str], str]:
+    from google import genai
+    from google.genai._gaos.types import interactions as sdk
+
+    free = {("FunctionParam", "parameters"), ("Function", "parameters")}
+    graph = Graph(free=frozenset(free))
+    roots = {
+        "request": add_python_root(graph, "request", [sdk.CreateModelInteractionParam]),
+        "response": add_python_root(graph, "response", [sdk.Interaction]),
+        "stream": add_python_root(graph, "stream", _object_arms(sdk.InteractionSSEEvent)),
+    }
+    return graph, roots, f"google-genai {genai.__version__} (google.genai._gaos.types.interactions)"
+
+
 def bedrock_converse() -> tuple[Graph, dict[str, str], str]:
     import botocore
     import botocore.session
@@ -578,6 +627,7 @@ GENERATORS: dict[str, Callable[[], tuple[Graph, dict[str, str], str]]] = {
     "openai_responses": openai_responses,
     "gemini": gemini,
     "bedrock_converse": bedrock_converse,
+    "gemini_interactions": gemini_interactions,
 }
 
 

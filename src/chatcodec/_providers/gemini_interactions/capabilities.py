@@ -17,6 +17,6 @@ CAPABILITIES = Capabilities(
     cache_markers=False,
     multiple_choices=False,  # an Interaction is one answer
     call_ids=True,  # function_result.call_id names its function_call's id
-    strict_reading=False,  # no known_fields.json yet
+    strict_reading=True,  # known_fields.json, from google-genai 3.6.1's Interactions types
 )
 """The Interactions API (google-genai 3.6.1 ``google.genai._gaos.types.interactions``)."""

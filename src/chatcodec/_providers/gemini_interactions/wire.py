@@ -162,7 +162,7 @@ class GenerationConfig(TypedDict):
     tool_choice: NotRequired[str | ToolChoiceConfig]
 
 
-@stands_for("CreateModelInteraction")
+@stands_for("CreateModelInteractionParam")
 @wire_shape
 class Request(TypedDict):
     """A ``POST /v1beta/interactions`` body (a model interaction)."""
@@ -199,9 +199,12 @@ class Interaction(TypedDict):
     usage: NotRequired[Usage]
 
 
-@stands_for("Status")
+@stands_for()
 @wire_shape
 class ErrorDetail(TypedDict):
+    """Google's error object: ``google.rpc.Status`` (the SDK's ``Status``) and the ``status``
+    name every Google API adds (https://google.aip.dev/193), as the ``gemini`` folder's."""
+
     message: str
     code: NotRequired[int | str]
     status: NotRequired[str]
