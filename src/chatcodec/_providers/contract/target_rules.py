@@ -141,7 +141,10 @@ class TargetRule:
     reads: frozenset[str] | None = None
     """The top-level body keys the edit acts on, when it leaves a body holding none of them
     as it is (a sampling rule: most requests set no sampling value); such a body passes by
-    the rule with one look in C. ``None``: the edit runs on every body."""
+    the rule with one look in C. ``None``: the edit runs on every body. A second list beside the
+    edit's code, so the law ``law_rule_reads`` holds it to the code: it runs the edit on bodies
+    without these keys, made by setting what the edit looks up (``testing/_laws/rule_reads_search.py``),
+    and fails naming a key the edit acted on that this does not name."""
 
     @property
     def changed_by(self) -> str:
