@@ -104,3 +104,16 @@ def test_the_split_memory_forgets_everything_when_full(monkeypatch: pytest.Monke
     _compat.source_from_url(second)
     split = _compat._SPLIT  # pyright: ignore[reportPrivateUsage]
     assert [entry[0] for entry in split.values()] == [second, second]
+
+
+@pytest.mark.usefixtures("_nothing_split_before")
+def test_the_split_memory_counts_the_data_it_holds_beside_each_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry holds the URL and the data split from it (a second text of nearly its size):
+    both count toward the bound, so the characters kept alive are the bound the docs state."""
+    url = "data:image/png;base64,AAAA"
+    monkeypatch.setattr(_compat, "_SPLIT_LIMIT", len(url) + 4)
+    _compat.source_from_url(url)
+    assert _compat._split_characters == len(url) + 4  # pyright: ignore[reportPrivateUsage]
+    _compat.source_from_url("data:image/png;base64,BBBB")
+    split = _compat._SPLIT  # pyright: ignore[reportPrivateUsage]
+    assert [entry[0] for entry in split.values()] == ["data:image/png;base64,BBBB"] * 2

@@ -75,8 +75,9 @@ def is_base64_text(data: str) -> bool:
     return _is_base64_text(data)
 
 
-_PROVEN = TextMemory(1 << 23)
-"""Base64 texts checked (8 Mi characters: a long session's screenshots): an agent resends
+_PROVEN = TextMemory(1 << 22)
+"""Base64 texts checked (4 Mi characters: the screenshots of about fourteen 50-step sessions,
+``docs/performance.md`` "Memories"): an agent resends
 its screenshots every turn, and the writer that builds a data URL again asks about the text
 its reader checked (:mod:`chatcodec._text_memory`)."""
 
@@ -125,21 +126,22 @@ of its data: ``(url, media type, data)``. An agent resends its screenshots every
 same text objects when it holds its history (splitting a screenshot's data URL, hashing
 its data for :data:`_PROVEN` and joining it again cost more than a look-up). A
 text is immutable, so the same object is the same text; each entry holds its texts, so
-their identities stay theirs. At most :data:`_SPLIT_LIMIT` characters, all forgotten when
-full."""
-_SPLIT_LIMIT = 1 << 23
+their identities stay theirs. At most :data:`_SPLIT_LIMIT` characters (of the URLs and of the
+data split from them: an entry holds both), all forgotten when full."""
+_SPLIT_LIMIT = 1 << 22
 _split_characters = 0
 
 
 def _remember_split(url: str, media_type: str, data: str) -> None:
     global _split_characters  # noqa: PLW0603 - one bounded memory per process, as _PROVEN
-    if _split_characters + len(url) > _SPLIT_LIMIT:
+    size = len(url) + len(data)
+    if _split_characters + size > _SPLIT_LIMIT:
         _SPLIT.clear()
         _split_characters = 0
     entry = (url, media_type, data)
     _SPLIT[id(url)] = entry
     _SPLIT[~id(data)] = entry
-    _split_characters += len(url)
+    _split_characters += size
 
 
 shown_as("chatcodec.codec_kit", is_local_file_url, local_file_why)

@@ -78,8 +78,8 @@ def checked_json_value(value: Any, text: str | bytes | bytearray, *, remember: b
     return value
 
 
-_NO_OVERFLOW = TextMemory(1 << 22)
-"""Tool-call argument texts whose parse holds no number that overflowed to infinity (4 Mi
+_NO_OVERFLOW = TextMemory(1 << 21)
+"""Tool-call argument texts whose parse holds no number that overflowed to infinity (2 Mi
 characters: a long agent session's calls, as :mod:`chatcodec._providers.kit.arguments` keeps)."""
 
 

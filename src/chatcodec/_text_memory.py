@@ -28,3 +28,20 @@ class TextMemory:
             self.characters = 0
         self.texts.add(text)
         self.characters += len(text)
+
+
+class Held:
+    """The size (characters or bytes) of what a memory kept by another key holds, so that
+    it is bounded by size as well as by count: a few huge entries (a schema of megabytes, a
+    thousand tools) cannot keep more alive than :attr:`limit`."""
+
+    __slots__ = ("limit", "size")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+
+    def over(self, more: int) -> bool:
+        """Whether holding ``more`` would pass the limit (the memory is then forgotten whole
+        and :attr:`size` set to 0 by its owner)."""
+        return self.size + more > self.limit

@@ -398,3 +398,24 @@ def test_a_schema_holding_itself_is_walked_and_refused() -> None:
     for _ in range(2):
         with pytest.raises(chatcodec.ValidationError):
             cached_rewrite(to_anthropic_subset, looped, ("tools", 0))
+
+
+def test_the_schema_memory_is_bounded_by_the_text_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its bytes of JSON text (not only past its count), the memory of unchanged schemas
+    is forgotten whole: a few huge schemas cannot keep more text alive than the bound the
+    docs state (``docs/performance.md``, "Memories")."""
+    from pydantic_core import to_json
+
+    from chatcodec._providers.kit import schema_memory
+    from chatcodec._text_memory import Held
+
+    small = {"type": "object", "properties": {"q": {"type": "string"}}, "additionalProperties": False}
+    other = {"type": "object", "properties": {"r": {"type": "string"}}, "additionalProperties": False}
+    monkeypatch.setattr(schema_memory, "_UNCHANGED", {})
+    monkeypatch.setattr(schema_memory, "_HELD", Held(len(to_json(small)) + len(to_json(other)) - 1))
+    cached_rewrite(to_anthropic_subset, small, ())
+    assert schema_memory._HELD.size == len(to_json(small))  # pyright: ignore[reportPrivateUsage]
+    cached_rewrite(to_anthropic_subset, other, ())
+    held = schema_memory._UNCHANGED  # pyright: ignore[reportPrivateUsage]
+    assert [text for _, text in held] == [to_json(other)]
+    assert schema_memory._HELD.size == len(to_json(other))  # pyright: ignore[reportPrivateUsage]

@@ -141,3 +141,22 @@ def test_any_tools_read_from_memory_convert_as_read_afresh(tools: list[dict[str,
         return
     assert len(remembered_tools._READINGS) == 1  # pyright: ignore[reportPrivateUsage]
     assert _convert(_request(copy.deepcopy(tools)), target) == first
+
+
+def test_the_tool_memory_is_bounded_by_the_text_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its bytes of ``marshal`` and JSON text (not only past 64 readings), the memory of
+    tool readings is forgotten whole: one request of a thousand tools cannot keep more alive
+    than the bound the docs state (``docs/performance.md``, "Memories")."""
+    from chatcodec._text_memory import Held
+
+    monkeypatch.setattr(remembered_tools, "_READINGS", {})
+    monkeypatch.setattr(remembered_tools, "_HELD", Held(1 << 30))
+    _convert(_request(_SHAPES[:1]), "anthropic")
+    one = remembered_tools._HELD.size  # pyright: ignore[reportPrivateUsage]
+    assert one > 0
+    monkeypatch.setattr(remembered_tools, "_HELD", Held(one + one // 2))
+    remembered_tools._HELD.size = one  # pyright: ignore[reportPrivateUsage]
+    renamed = [{**_SHAPES[0], "name": "bash2"}]
+    _convert(_request(renamed), "anthropic")
+    assert len(remembered_tools._READINGS) == 1  # pyright: ignore[reportPrivateUsage]  # the first forgotten
+    assert remembered_tools._HELD.size < one + one // 2  # pyright: ignore[reportPrivateUsage]

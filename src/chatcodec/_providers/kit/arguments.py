@@ -118,8 +118,9 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     return _careful_arguments(arguments)
 
 
-_PROVED = TextMemory(1 << 22)
-"""Argument texts proved exact (4 Mi characters: a long agent session's calls), by value:
+_PROVED = TextMemory(1 << 21)
+"""Argument texts proved exact (2 Mi characters: the calls of about thirty 50-step sessions,
+``docs/performance.md`` "Memories"), by value:
 exactness is a function of the text (:mod:`chatcodec._text_memory`)."""
 
 

@@ -32,6 +32,8 @@ import marshal
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from chatcodec._text_memory import Held
+
 SchemaTexts = dict[int, tuple[Any, bytes, bool]]
 """Each schema object's JSON text and whether the object is exactly the text's value, the
 object held beside them (so its ``id`` names it while the record lives); under its negated
@@ -44,6 +46,9 @@ function in third place makes of it (made only if it is put; a conversion's
 
 LIMIT = 64
 """Readings remembered at once (a server sees many sessions' tools); all forgotten past it."""
+_HELD = Held(1 << 21)
+"""Bytes of ``marshal`` and JSON text the readings hold at once (2 MiB: a thousand tools'
+readings cannot keep more alive); all forgotten past it, as past :data:`LIMIT`."""
 
 _Note = tuple[bytes, bool] | None
 """A schema's JSON text and whether it is exact (``schema_texts[id(schema)]``), when noted."""
@@ -155,6 +160,9 @@ def _remember(
         text = marshal.dumps((kept, markers))
     except ValueError:
         return
-    if len(_READINGS) >= LIMIT:
+    size = len(key[1]) + len(text) + sum(len(note[0]) for note in notes if note is not None)
+    if len(_READINGS) >= LIMIT or _HELD.over(size):
         _READINGS.clear()
+        _HELD.size = 0
     _READINGS[key] = (text, tuple(owns), tuple(notes), tuple(looks))
+    _HELD.size += size

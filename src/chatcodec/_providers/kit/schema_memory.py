@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic_core import from_json, to_json
 
+from chatcodec._text_memory import Held
+
 if TYPE_CHECKING:
     from chatcodec._losses import Steps
     from chatcodec._providers.contract.context import Reading
@@ -20,6 +22,9 @@ NotedRewrite = Callable[[Any, "Steps", "Reading | None"], tuple[Any, list["Schem
 """A rewrite that reads the conversion's reading too (``noted=True``)."""
 LIMIT = 512
 """Unchanged schemas remembered at once; all forgotten past it (a new set of tools)."""
+_HELD = Held(1 << 21)
+"""Bytes of JSON text the remembered schemas hold at once (2 MiB; each entry holds its text and
+the value parsed from it); all forgotten past it, as past :data:`LIMIT`."""
 _UNCHANGED: dict[tuple[object, bytes], object] = {}  # (rewrite, JSON text) -> the value left unchanged
 
 
@@ -64,9 +69,11 @@ def cached_rewrite(
     except ValueError:  # nested past the parser's depth (in a value no rewrite walks): not remembered
         return result
     if value == schema:
-        if len(_UNCHANGED) >= LIMIT:
+        if len(_UNCHANGED) >= LIMIT or _HELD.over(len(key[1])):
             _UNCHANGED.clear()  # a new set of tools
+            _HELD.size = 0
         _UNCHANGED[key] = value
+        _HELD.size += len(key[1])
     return result
 
 
