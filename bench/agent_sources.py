@@ -19,6 +19,11 @@ import chatcodec
 from bench import agent_views, agent_workloads, floor, floor_wires
 from bench.agent_workloads import CLAUDE_FULL, CLAUDE_SHAPES, OPENAI_SHAPES
 
+SEED = 29
+"""The seed of the sessions counted; the first sight of one converts the same shapes from other
+seeds first (:data:`OTHER_SEEDS`)."""
+OTHER_SEEDS = (901, 902)
+
 PROVIDERS = ("anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse")
 
 OPENAI_MODELS = {
@@ -56,11 +61,12 @@ class Source:
     """The OpenAI session's model when it is written in another format; ``None``: the
     target's (:data:`OPENAI_MODELS`), or no choice to make (Claude sessions)."""
 
-    def session(self, turns: int, shapes: Collection[str], target: str) -> dict[str, Any]:
+    def session(self, turns: int, shapes: Collection[str], target: str, seed: int = SEED) -> dict[str, Any]:
         if self.native == "anthropic":
-            native = agent_workloads.claude_session(turns, shapes)
+            native = agent_workloads.claude_session(turns, shapes, seed=seed)
         else:
-            native = agent_workloads.openai_session(turns, shapes, model=self.model or OPENAI_MODELS[target])
+            model = self.model or OPENAI_MODELS[target]
+            native = agent_workloads.openai_session(turns, shapes, seed=seed, model=model)
         if self.provider == self.native:
             return native
         return chatcodec.convert_request(native, source=self.native, target=self.provider, on_loss="ignore")
@@ -95,13 +101,14 @@ class Sessions:
     """The sessions of one size, made once and shared by every target that reads them the same."""
 
     turns: int
+    seed: int = SEED
     made: dict[tuple[str, frozenset[str], str], dict[str, Any]] = field(default_factory=lambda: {})
 
     def get(self, source: Source, shapes: Collection[str], target: str) -> dict[str, Any]:
         model = (source.model or OPENAI_MODELS[target]) if source.native == "openai-chat" else ""
         key = (source.provider, frozenset(shapes), model)
         if key not in self.made:
-            self.made[key] = source.session(self.turns, shapes, target)
+            self.made[key] = source.session(self.turns, shapes, target, self.seed)
         return self.made[key]
 
     def inputs(self, source: Source, target: str, *, with_shapes: bool) -> list[Input]:

@@ -21,15 +21,23 @@ one conversion by
   (``ChatRequest``: ``validate_python`` for dicts, ``validate_json`` of its JSON for bytes),
   the issue's "4x" reference.
 
-Each count is the difference between a region of ``k`` calls and a region of none, after
+Those are the *steady* state (the body converted before, as the memories of
+``docs/performance.md`` keep it); every session is also counted at its *agent step* (request N
+after N-1) and its *first sight* (the same shape from other seeds converted first, then the
+session), each in a process of its own (:mod:`bench.states`), and the first table gives the three
+states side by side, first sight first. The sessions are the bench's own, the acceptance sessions
+(:mod:`bench.perf_sessions`) and sessions of other shapes (:mod:`bench.other_shapes`).
+
+Each steady count is the difference between a region of ``k`` calls and a region of none, after
 warm-up, divided by ``k``: what the loop, the client request and the dump cost cancels.
 The child process runs under ``valgrind --tool=callgrind --instr-atstart=no`` (imports run
 uninstrumented) with ``PYTHONHASHSEED=0``; :mod:`bench.callgrind` starts instrumentation
 around each region and dumps its counts. Every output is first checked to say what its
 input says (:mod:`bench.agent_views`), as the timed agent section does.
 
-``python bench/instructions.py [--turns 10 50] [--only openai-chat->anthropic] [--calls 3] [--keep DIR] [--pieces]``
-(``--keep``: the dumps stay in ``DIR`` for ``callgrind_annotate``).
+``python bench/instructions.py [--turns 10 50] [--only openai-chat->anthropic] [--sessions bench perf shapes]
+[--states steady "agent step" "first sight"] [--calls 3] [--keep DIR] [--pieces]`` (``--keep``: the dumps stay
+in ``DIR``, the states' in ``DIR/states``, for ``callgrind_annotate``).
 """
 
 from __future__ import annotations
@@ -41,7 +49,8 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -54,10 +63,12 @@ if str(ROOT) not in sys.path:
 from bench import callgrind  # noqa: E402
 
 FULL = "full session"
+STEADY = "steady"
 NULLS = "SDK-dump nulls"
-BENCH, PERF = "bench", "perf"
-"""The session sets: the bench's own (:mod:`bench.agent_sources`) and the acceptance sessions
-speed is judged on (:mod:`bench.perf_sessions`)."""
+BENCH, PERF, SHAPES = "bench", "perf", "shapes"
+"""The session sets: the bench's own (:mod:`bench.agent_sources`), the acceptance sessions
+speed is judged on (:mod:`bench.perf_sessions`) and sessions of other shapes the bench
+generates (:mod:`bench.other_shapes`)."""
 
 ROWS: tuple[tuple[str, str, str], ...] = (
     ("openai-chat", "anthropic", FULL),
@@ -117,28 +128,69 @@ def row_key(source: str, target: str, shape: str, turns: int) -> str:
 # --- the child: build the cases, check them, count them ------------------------------------------
 
 
-def _cases(turns: int, only: Sequence[str], sets: Sequence[str]) -> tuple[list[Case], list[str]]:
-    """Every case of one size, and the checks that failed (a failed case is not counted):
-    the bench's own sessions, then the acceptance sessions of that size (:mod:`bench.perf_sessions`)."""
-    from bench import agent_sources, perf_sessions
+@dataclass(frozen=True)
+class Counted:
+    """One session counted: its row, pair and body; ``plain``, what the floor converts (``None``: no
+    floor row); ``others``, the same shape from other seeds (made only when a first sight needs them)."""
 
-    sessions = agent_sources.Sessions(turns)
+    row: str
+    source: str
+    target: str
+    body: dict[str, Any]
+    plain: dict[str, Any] | None
+    others: Callable[[], tuple[dict[str, Any], ...]]
+    acceptance: bool = False
+    """One of the acceptance sessions (``--pieces`` splits those)."""
+
+
+def sessions(turns: int, only: Sequence[str], sets: Sequence[str]) -> Iterator[Counted]:
+    """Every session of one size: the bench's own (:mod:`bench.agent_sources`), the acceptance
+    sessions (:mod:`bench.perf_sessions`), then the generated other shapes (:mod:`bench.other_shapes`)."""
+    from bench import agent_sources, other_shapes, perf_sessions
+
+    def wanted(source: str, target: str) -> bool:
+        return not only or f"{source}->{target}" in only
+
+    made = agent_sources.Sessions(turns)
+    seeded = [agent_sources.Sessions(turns, seed) for seed in agent_sources.OTHER_SEEDS]
+    for source, target, shape in ROWS if BENCH in sets else ():
+        if wanted(source, target):
+            reader = next(item for item in agent_sources.SOURCES if item.provider == source)
+            shapes = reader.full if shape == FULL else (shape,)
+            plain = made.get(reader, (), target) if shape == FULL else None
+
+            def others(reader: Any = reader, shapes: Any = shapes, target: str = target) -> tuple[dict[str, Any], ...]:
+                return tuple(other.get(reader, shapes, target) for other in seeded)
+
+            body = made.get(reader, shapes, target)
+            yield Counted(row_key(source, target, shape, turns), source, target, body, plain, others)
+    for session in perf_sessions.sessions([turns]) if PERF in sets else ():
+        if wanted(session.source, session.target):
+            row = row_key(session.source, session.target, session.shape, turns)
+            found = partial(perf_sessions.others, session)
+            yield Counted(row, session.source, session.target, session.body, session.body, found, acceptance=True)
+    for shaped in other_shapes.sessions([turns]) if SHAPES in sets else ():
+        if wanted(shaped.source, shaped.target):
+            row = row_key(shaped.source, shaped.target, shaped.shape, turns)
+            given = partial(tuple, shaped.others)
+            yield Counted(row, shaped.source, shaped.target, shaped.body, None, given)
+
+
+def _cases(turns: int, only: Sequence[str], sets: Sequence[str]) -> tuple[list[Case], list[str]]:
+    """Every case of one size (steady state), and the checks that failed (a failed case is not counted)."""
     cases: list[Case] = []
     failed: list[str] = []
-    for source, target, shape in ROWS if BENCH in sets else ():
-        if not only or f"{source}->{target}" in only:
-            reader = next(item for item in agent_sources.SOURCES if item.provider == source)
-            payload = sessions.get(reader, reader.full if shape == FULL else (shape,), target)
-            plain = sessions.get(reader, (), target) if shape == FULL else None
-            row = row_key(source, target, shape, turns)
-            _payload_cases(row, source, target, payload, plain, into=(cases, failed))
-    for session in perf_sessions.sessions([turns]) if PERF in sets else ():
-        if not only or f"{session.source}->{session.target}" in only:
-            row = row_key(session.source, session.target, session.shape, turns)
-            pieces = bool(os.environ.get(PIECES))
-            _payload_cases(
-                row, session.source, session.target, session.body, session.body, into=(cases, failed), pieces=pieces
-            )
+    pieces = bool(os.environ.get(PIECES))
+    for counted in sessions(turns, only, sets):
+        _payload_cases(
+            counted.row,
+            counted.source,
+            counted.target,
+            counted.body,
+            counted.plain,
+            into=(cases, failed),
+            pieces=pieces and counted.acceptance,
+        )
     return cases, failed
 
 
@@ -170,7 +222,7 @@ def _payload_cases(
             cases.append(case)
 
     def convert(given: object) -> object:
-        if os.environ.get(FIRST_SIGHT):
+        if os.environ.get(EMPTY_MEMORIES):
             _forget_proved_texts()
         return chatcodec.convert_request(given, source=source, target=target, on_loss="ignore")
 
@@ -235,11 +287,10 @@ def _pieces(payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {NO_TOOLS: without, FIRST_MESSAGE: {**without, listed: payload[listed][:1]}}
 
 
-FIRST_SIGHT = "CHATCODEC_BENCH_FIRST_SIGHT"
-"""Set (by ``--first-sight``): every chatcodec conversion starts with the memories of proved
-tool-argument texts and base64 texts empty, as a first sight of a session's calls and
-images; unset, the counts are an agent loop's steady state (each request resends what the
-last one held, so those were proved before)."""
+EMPTY_MEMORIES = "CHATCODEC_BENCH_EMPTY_MEMORIES"
+"""Set (by ``--empty-memories``, a diagnostic): every steady-state chatcodec conversion starts with
+the memories of proved tool-argument texts and base64 texts emptied, the others kept; what a
+first sight costs is counted by :mod:`bench.states` (``--states``), which forgets nothing."""
 
 
 def _forget_proved_texts() -> None:
@@ -423,7 +474,50 @@ def pieces_table(counts: dict[str, float], turns: Sequence[int]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def every_row(turns: Sequence[int]) -> Iterator[tuple[str, str, str, str, int]]:
+    """Each row of the tables, in order: ``(row key, source, target, shape, turns)``."""
+    from bench import other_shapes, perf_sessions
+
+    shaped = [(source, target, shape) for shape, pairs in other_shapes.PAIRS.items() for source, target in pairs]
+    for source, target, shape in (*ROWS, *perf_sessions.STEMS.values(), *shaped):
+        for size in turns:
+            yield row_key(source, target, shape, size), source, target, shape, size
+
+
+def states_table(counts: dict[str, float], turns: Sequence[int]) -> str:
+    """The three states of every session, dicts in and out: chatcodec's count and its ratio to
+    litellm's fastest contender (counted once, in the steady child: litellm remembers nothing)."""
+    from bench import states
+
+    lines = [
+        "| pair | turns | litellm fastest | first sight | / litellm | agent step | / litellm "
+        "| steady | / litellm | first sight / steady |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row, source, target, shape, size in every_row(turns):
+        steady = counts.get(f"{row}|dict|{CHATCODEC}")
+        first = counts.get(f"{row}|dict|{CHATCODEC}, {states.FIRST}")
+        step = counts.get(f"{row}|dict|{CHATCODEC}, {states.STEP}")
+        if steady is None and first is None and step is None:
+            continue
+        litellm = [value for label, value in counts.items() if label.startswith(f"{row}|dict|{LITELLM}")]
+        fastest = min(litellm) if litellm else None
+        pair = f"{source} -> {target}" + ("" if shape == FULL else f" ({shape})")
+        lines.append(
+            f"| {pair} | {size} | {_millions(fastest)} | {_millions(first)} | {_ratio(first, fastest, FIRST_LIMIT)} | "
+            f"{_millions(step)} | {_ratio(step, fastest, 1.0)} | "
+            f"{_millions(steady)} | {_ratio(steady, fastest, 1.0)} | {_ratio(first, steady)} |"
+        )
+    return "\n".join(lines)
+
+
+FIRST_LIMIT = 1.25
+"""Issue 81: at first sight, every dict row at most this many times litellm's fastest."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    from bench import states
+
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--turns", type=int, nargs="+", default=[10, 50])
     parser.add_argument("--only", nargs="+", default=[], help="pairs as source->target")
@@ -431,9 +525,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="keep the callgrind dumps in this directory")
     parser.add_argument(
-        "--first-sight",
+        "--states",
+        nargs="*",
+        choices=(STEADY, *states.STATES),
+        default=[STEADY, *states.STATES],
+        help="the states counted (default: all three; the litellm, floor and validation rows come with steady)",
+    )
+    parser.add_argument(
+        "--empty-memories",
         action="store_true",
-        help="empty the memories of proved argument and base64 texts before each chatcodec conversion",
+        help="a diagnostic: empty the memories of proved argument and base64 texts before each steady conversion",
     )
     parser.add_argument(
         "--pieces",
@@ -444,29 +545,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--sessions",
         nargs="+",
-        choices=(BENCH, PERF),
+        choices=(BENCH, PERF, SHAPES),
         default=None,
-        help=f"{BENCH}: the bench's own agent sessions; {PERF}: the acceptance sessions of ../shared/perf-sessions "
-        "(default: both, or only the bench's when that folder is missing)",
+        help=f"{BENCH}: the bench's own agent sessions; {PERF}: the acceptance sessions of ../shared/perf-sessions; "
+        f"{SHAPES}: sessions of other shapes (default: all, without {PERF} when that folder is missing)",
     )
-    arguments = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from bench import states
+
+    arguments = _parser().parse_args(argv)
     if arguments.child is not None:
         sets = arguments.sessions or [BENCH]
         return child(arguments.child, arguments.turns, arguments.only, arguments.calls, arguments.warmup, sets=sets)
     from bench import perf_sessions
 
-    sets = arguments.sessions or ([BENCH, PERF] if perf_sessions.available() else [BENCH])
-    if arguments.first_sight:
-        os.environ[FIRST_SIGHT] = "1"  # the child inherits it
+    started = time.monotonic()
+    sets = arguments.sessions or ([BENCH, PERF, SHAPES] if perf_sessions.available() else [BENCH, SHAPES])
+    if arguments.empty_memories:
+        os.environ[EMPTY_MEMORIES] = "1"  # the child inherits it
     if arguments.pieces:
         os.environ[PIECES] = "1"
-    counts = count(arguments.turns, arguments.only, arguments.calls, arguments.warmup, arguments.keep, sets=sets)
+    counts: dict[str, float] = {}
+    if STEADY in arguments.states:
+        counts |= count(arguments.turns, arguments.only, arguments.calls, arguments.warmup, arguments.keep, sets=sets)
+    wanted = [state for state in arguments.states if state != STEADY]
+    if wanted:
+        keep = None if arguments.keep is None else arguments.keep / "states"
+        every = [session for size in arguments.turns for session in sessions(size, arguments.only, sets)]
+        found, failed = states.count(every, wanted, keep)
+        counts |= found
+        for label in failed:
+            print(f"check failed, not counted: {label}", file=sys.stderr)
     print(_header())
     print()
-    print(table(counts, arguments.turns))
+    print(states_table(counts, arguments.turns))
+    if STEADY in arguments.states:
+        print()
+        print(table(counts, arguments.turns))
     if arguments.pieces:
         print()
         print(pieces_table(counts, arguments.turns))
+    print()
+    print(f"The whole run took {time.monotonic() - started:.0f} s of wall clock.")
     return 0
 
 
@@ -476,12 +599,15 @@ def _header() -> str:
     ).stdout.strip()
     return (
         f"Instructions per conversion (valgrind callgrind, PYTHONHASHSEED=0), chatcodec {revision or '?'}, "
-        f"Python {sys.version.split()[0]}; ✓/✗: at or below litellm's fastest, "
-        f"openai-chat -> anthropic <= {FLOOR_LIMIT:.0f}x the floor, <= {VALIDATION_LIMIT:.0f}x canonical validation; "
+        f"Python {sys.version.split()[0]}; ✓/✗: first sight at most {FIRST_LIMIT}x litellm's fastest, the other "
+        f"states at or below it, openai-chat -> anthropic <= {FLOOR_LIMIT:.0f}x the floor, "
+        f"<= {VALIDATION_LIMIT:.0f}x canonical validation. First sight: a fresh process converts two sessions of the "
+        "same shape from other seeds, then the counted one; agent step: the same, then request N-1 (the session one "
+        "step shorter), then request N; steady: the same body converted before"
         + (
-            "first sight: proved argument and base64 texts forgotten before each conversion."
-            if os.environ.get(FIRST_SIGHT)
-            else "steady state: a session's calls and images proved before, as on an agent's next turn."
+            " (memories of proved argument and base64 texts emptied before each)."
+            if os.environ.get(EMPTY_MEMORIES)
+            else "."
         )
     )
 

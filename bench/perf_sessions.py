@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FOLDER = Path(__file__).resolve().parent.parent.parent / "shared" / "perf-sessions"
-"""Where a checkout finds the sessions (``../shared/perf-sessions`` beside its root)."""
+FOLDER = Path(
+    os.environ.get("CHATCODEC_PERF_SESSIONS")
+    or Path(__file__).resolve().parent.parent.parent / "shared" / "perf-sessions"
+)
+"""Where a checkout finds the sessions: ``../shared/perf-sessions`` beside its root, or the folder
+``CHATCODEC_PERF_SESSIONS`` names (a worktree whose parent has no ``shared``)."""
 
 REAL = "perf session"
 NULLS = "perf session, SDK-dump nulls"
@@ -60,3 +65,21 @@ def sessions(steps: tuple[int, ...] | list[int], folder: Path = FOLDER) -> list[
                 with gzip.open(path, "rt", encoding="utf-8") as file:
                     found.append(Session(source, target, shape, size, json.load(file)))
     return found
+
+
+FIRST_SIGHT = "first-sight"
+"""The folder (inside :data:`FOLDER`) of the same sessions from other seeds, which a first sight
+converts before the counted one (the folder's README, "First sight")."""
+OTHER_SEEDS = (901, 902)
+
+
+def others(session: Session, folder: Path = FOLDER) -> tuple[dict[str, Any], ...]:
+    """The sessions of ``session``'s pair, shape and size from :data:`OTHER_SEEDS`, those found."""
+    stem = next(stem for stem, named in STEMS.items() if named == (session.source, session.target, session.shape))
+    found: list[dict[str, Any]] = []
+    for seed in OTHER_SEEDS:
+        path = folder / FIRST_SIGHT / f"{stem}-{session.steps}-seed{seed}.json.gz"
+        if path.is_file():
+            with gzip.open(path, "rt", encoding="utf-8") as file:
+                found.append(json.load(file))
+    return tuple(found)

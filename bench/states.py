@@ -1,0 +1,189 @@
+"""The agent step and the first sight of a session, each counted in a process of its own.
+
+chatcodec remembers texts it proved or checked (tool-argument JSON, base64, data URLs, tool
+readings: ``docs/performance.md``, "Memories"), so what one conversion costs depends on what
+the process converted before. :mod:`bench.instructions` counts three states of every session:
+
+* *steady*: the same body converted before (its own child, one process for every session);
+* *agent step* (:data:`STEP`): request N after request N-1 of the same session, N-1 being the
+  session cut one step shorter (:func:`one_step_shorter`), as an agent loop sends it;
+* *first sight* (:data:`FIRST`): the method of ``../shared/perf-sessions/README.md``: in a fresh
+  process, two sessions of the same pair, shape and size from other seeds are converted, then one
+  conversion of the session is counted, and its output checked after the count (a check before
+  it would warm the memories).
+
+Both start the same way (the two other-seed sessions first: the modules imported and the
+validators built, the memories holding someone else's texts); the agent step then converts
+N-1. Each :class:`Job` is written to a folder as JSON files, so the counted process builds
+nothing with chatcodec before its count (the bench makes some sources' sessions by converting
+with chatcodec, which would fill the memories), and runs under callgrind by itself: one process
+per session and state.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+STEP, FIRST = "agent step", "first sight"
+STATES = (STEP, FIRST)
+
+_ASSISTANT_ITEMS = frozenset({"reasoning", "function_call", "custom_tool_call"})
+
+
+def _turns_key(source: str) -> str:
+    return {"openai-responses": "input", "gemini": "contents"}.get(source, "messages")
+
+
+def _is_assistant(item: Any, source: str) -> bool:
+    if not isinstance(item, dict):
+        return False
+    if source == "openai-responses":
+        return item.get("role") == "assistant" or item.get("type") in _ASSISTANT_ITEMS
+    return item.get("role") == ("model" if source == "gemini" else "assistant")
+
+
+def one_step_shorter(body: dict[str, Any], source: str) -> dict[str, Any]:
+    """Request N-1 of the agent session ``body`` (request N): the body without its last
+    assistant turn (every assistant message or item of the last run of them) and what follows it
+    (that step's tool results and user words)."""
+    key = _turns_key(source)
+    items: list[Any] = body[key]
+    last = max((index for index, item in enumerate(items) if _is_assistant(item, source)), default=None)
+    if last is None:
+        raise ValueError(f"a {source} session without an assistant turn has no previous request")
+    while last > 0 and _is_assistant(items[last - 1], source):
+        last -= 1
+    return {**body, key: items[:last]}
+
+
+@dataclass(frozen=True)
+class Job:
+    """One counted conversion: ``label`` (``row|dict|chatcodec, STATE``), the pair, the files the
+    process converts before the count, and the counted body's file."""
+
+    label: str
+    source: str
+    target: str
+    before: tuple[str, ...]
+    counted: str
+
+
+def jobs(
+    row: str, source: str, target: str, body: dict[str, Any], *, others: Sequence[dict[str, Any]], folder: Path
+) -> list[Job]:
+    """The agent step and first sight of one session, their bodies written into ``folder``."""
+    stem = str(len(list(folder.glob("*-counted.json"))))
+
+    def write(name: str, value: dict[str, Any]) -> str:
+        path = folder / f"{stem}-{name}.json"
+        path.write_text(json.dumps(value), encoding="utf-8")
+        return str(path)
+
+    counted = write("counted", body)
+    warm = tuple(write(f"other{index}", other) for index, other in enumerate(others))
+    previous = write("previous", one_step_shorter(body, source))
+    return [
+        Job(f"{row}|dict|chatcodec, {STEP}", source, target, (*warm, previous), counted),
+        Job(f"{row}|dict|chatcodec, {FIRST}", source, target, warm, counted),
+    ]
+
+
+class Session(Protocol):
+    """What a state needs of a session (:class:`bench.instructions.Counted`)."""
+
+    @property
+    def row(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def body(self) -> dict[str, Any]: ...
+    def others(self) -> tuple[dict[str, Any], ...]: ...
+
+
+def count(sessions: Iterable[Session], states: Sequence[str], keep: Path | None) -> tuple[dict[str, float], list[str]]:
+    """Instructions of one conversion in each of ``states`` for every session, by label
+    (``row|dict|chatcodec, STATE``), each job in its own process under callgrind, one at a time;
+    and the labels whose output check failed (not counted). ``keep``: the dumps stay there."""
+    from bench import callgrind
+
+    counts: dict[str, float] = {}
+    failed: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="chatcodec-states-") as temporary:
+        folder = Path(temporary)
+        directory = keep or folder / "dumps"
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("callgrind.out.*"):
+            stale.unlink()
+        library = callgrind.build(folder)
+        for session in sessions:
+            others = session.others()
+            if len(others) < 2:
+                print(f"{session.row}: fewer than two other-seed sessions, no first sight", file=sys.stderr)
+            for job in jobs(session.row, session.source, session.target, session.body, others=others, folder=folder):
+                if job.label.rpartition(", ")[2] not in states:
+                    continue
+                job_file = folder / "job.json"
+                job_file.write_text(json.dumps(job.__dict__), encoding="utf-8")
+                stderr = callgrind.run([str(Path(__file__).resolve()), str(library), str(job_file)], directory)
+                failed += [line.removeprefix("FAILED ") for line in stderr.splitlines() if line.startswith("FAILED ")]
+        regions: dict[str, dict[int, int]] = {}
+        for dump in callgrind.read_dumps(directory):
+            label, _, times = dump.label.rpartition("|")
+            regions.setdefault(label, {})[int(times)] = dump.instructions
+    for label, found in regions.items():
+        if len(found) == 2 and label not in failed:
+            counts[label] = float(found[1] - found[0])
+    return counts, failed
+
+
+def child(library: Path, job_file: Path) -> int:
+    """Count ``job_file``'s conversion once (this process runs under callgrind): a region of no
+    call (``label|0``), then one of the call (``label|1``); then check what it wrote."""
+    import chatcodec
+    from bench import agent_sources, callgrind
+
+    fields = json.loads(job_file.read_text(encoding="utf-8"))
+    job = Job(**{**fields, "before": tuple(fields["before"])})
+
+    def load(path: str) -> dict[str, Any]:
+        loaded: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
+        return loaded
+
+    def convert(body: dict[str, Any]) -> object:
+        return chatcodec.convert_request(body, source=job.source, target=job.target, on_loss="ignore")
+
+    for path in job.before:
+        convert(load(path))
+    body = load(job.counted)
+    requests = callgrind.Requests(library)
+    gc.collect()
+    gc.freeze()
+    requests.start()
+    requests.zero()
+    requests.dump(f"{job.label}|0")
+    gc.collect()
+    requests.zero()
+    written = convert(body)
+    requests.dump(f"{job.label}|1")
+    requests.stop()
+    view = agent_sources.viewer(job.source, job.target)
+    if view(written) != agent_sources.expected(body, job.source, job.target):
+        print(f"FAILED {job.label}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(child(Path(sys.argv[1]), Path(sys.argv[2])))

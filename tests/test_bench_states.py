@@ -1,0 +1,133 @@
+"""``bench/states.py`` and ``bench/other_shapes.py``: request N-1 of an agent session is the session
+one assistant turn shorter in every source format; a state's job converts the other-seed sessions
+(and, for the agent step, N-1) before the count and checks the output after it; the other shapes are
+seeded, the sizes the issue names, and each pair's session passes the check the counts make; the
+three-state table gives first sight against its own limit."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import chatcodec
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench(module: str) -> ModuleType:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import importlib
+
+    return importlib.import_module(f"bench.{module}")
+
+
+def test_request_n_minus_one_drops_the_last_assistant_turn_and_its_results() -> None:
+    states = _bench("states")
+    other_shapes = _bench("other_shapes")
+    body = other_shapes.chatty_session(3)
+    previous = states.one_step_shorter(body, "openai-chat")
+    last = max(index for index, message in enumerate(body["messages"]) if message["role"] == "assistant")
+    assert previous["messages"] == body["messages"][:last]
+    assert {key: value for key, value in previous.items() if key != "messages"} == {
+        key: value for key, value in body.items() if key != "messages"
+    }
+    with pytest.raises(ValueError, match="no previous request"):
+        states.one_step_shorter({"messages": [{"role": "user", "content": "hi"}]}, "openai-chat")
+
+
+@pytest.mark.parametrize("source", ["anthropic", "openai-responses", "gemini", "bedrock-converse"])
+def test_request_n_minus_one_in_each_source_format_is_the_same_session_one_step_shorter(source: str) -> None:
+    states = _bench("states")
+    other_shapes = _bench("other_shapes")
+    session = other_shapes.chatty_session(4)
+    shorter = states.one_step_shorter(session, "openai-chat")
+
+    def written(body: dict[str, object]) -> dict[str, object]:
+        return chatcodec.convert_request(body, source="openai-chat", target=source, on_loss="ignore")
+
+    assert states.one_step_shorter(written(session), source) == written(shorter)
+
+
+def test_a_states_job_converts_the_others_and_n_minus_one_first_and_checks_after_the_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    states = _bench("states")
+    other_shapes = _bench("other_shapes")
+    callgrind = _bench("callgrind")
+    body, *others = (other_shapes.chatty_session(3, seed) for seed in (29, 901, 902))
+    step, first = states.jobs("row", "openai-chat", "anthropic", body, others=others, folder=tmp_path)
+    assert first.label == f"row|dict|chatcodec, {states.FIRST}"
+    assert step.label == f"row|dict|chatcodec, {states.STEP}"
+    assert [json.loads(Path(path).read_text()) for path in first.before] == others
+    assert step.before[:2] == first.before
+    assert json.loads(Path(step.before[2]).read_text()) == states.one_step_shorter(body, "openai-chat")
+    library = callgrind.build(tmp_path)  # outside valgrind its client requests do nothing
+    job_file = tmp_path / "job.json"
+    job_file.write_text(json.dumps(first.__dict__))
+    assert states.child(library, job_file) == 0
+    assert "FAILED" not in capsys.readouterr().err
+    agent_sources = _bench("agent_sources")
+    monkeypatch.setattr(agent_sources, "viewer", lambda source, target: lambda written: "not what it says")
+    job_file.write_text(json.dumps({**first.__dict__, "label": "broken"}))
+    states.child(library, job_file)
+    assert "FAILED broken" in capsys.readouterr().err
+
+
+def test_the_other_shapes_are_seeded_and_of_the_size_the_issue_names() -> None:
+    other_shapes = _bench("other_shapes")
+    session = other_shapes.chatty_session(50)
+    assert session == other_shapes.chatty_session(50)
+    assert session != other_shapes.chatty_session(50, 901)
+    assert 180 <= len(session["messages"]) <= 195
+    calls = [len(message["tool_calls"]) for message in session["messages"] if message["role"] == "assistant"]
+    assert len(calls) == 50
+    assert set(calls) == {1, 2, 3}
+    compact = other_shapes.compact_arguments({"messages": [{"function": {"arguments": '{"a": [1, 2]}'}}]})
+    assert compact == {"messages": [{"function": {"arguments": '{"a":[1,2]}'}}]}
+
+
+def test_every_other_shape_passes_the_check_the_counts_make() -> None:
+    other_shapes = _bench("other_shapes")
+    agent_sources = _bench("agent_sources")
+    seen = 0
+    for shaped in other_shapes.sessions([3]):
+        written = chatcodec.convert_request(shaped.body, source=shaped.source, target=shaped.target, on_loss="ignore")
+        view = agent_sources.viewer(shaped.source, shaped.target)
+        assert view(written) == agent_sources.expected(shaped.body, shaped.source, shaped.target), shaped.shape
+        assert len(shaped.others) == 2
+        assert shaped.body not in shaped.others
+        seen += 1
+    assert seen == sum(len(pairs) for pairs in other_shapes.PAIRS.values())
+
+
+def test_the_other_seed_sessions_of_an_acceptance_session_are_read_by_its_stem(tmp_path: Path) -> None:
+    perf_sessions = _bench("perf_sessions")
+    (tmp_path / perf_sessions.FIRST_SIGHT).mkdir()
+    body = {"model": "m", "messages": []}
+    with gzip.open(tmp_path / "first-sight" / "an-oc-real-10-seed901.json.gz", "wt", encoding="utf-8") as file:
+        json.dump(body, file)
+    session = perf_sessions.Session("anthropic", "openai-chat", perf_sessions.REAL, 10, {})
+    assert perf_sessions.others(session, tmp_path) == (body,)
+
+
+def test_the_states_table_sets_first_sight_against_its_limit_and_the_others_against_litellm() -> None:
+    instructions = _bench("instructions")
+    states = _bench("states")
+    row = instructions.row_key("openai-chat", "anthropic", "perf session", 10)
+    counts = {
+        f"{row}|dict|{instructions.LITELLM}litellm converter": 2.0e6,
+        f"{row}|dict|{instructions.CHATCODEC}": 1.9e6,
+        f"{row}|dict|{instructions.CHATCODEC}, {states.STEP}": 2.1e6,
+        f"{row}|dict|{instructions.CHATCODEC}, {states.FIRST}": 2.4e6,
+    }
+    line = (
+        "| openai-chat -> anthropic (perf session) | 10 | 2.00 M | 2.40 M | 1.20x ✓ | 2.10 M | 1.05x ✗ "
+        "| 1.90 M | 0.95x ✓ | 1.26x |"
+    )
+    assert line in instructions.states_table(counts, [10])
