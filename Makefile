@@ -140,7 +140,7 @@ BENCH_BIN := $(BENCH_VENV)/bin
 check-extras: $(VENV)/.installed
 	$(VENV)/bin/python tools/check_extras.py
 
-.PHONY: bench bench-quick bench-instructions
+.PHONY: bench bench-quick bench-instructions bench-dataset
 
 $(BENCH_BIN)/python:
 	$(PYTHON) -m venv $(BENCH_VENV)
@@ -158,7 +158,10 @@ bench-quick: $(BENCH_VENV)/.installed
 
 # Instructions per conversion under valgrind callgrind (bench/instructions.py): chatcodec, litellm's
 # fastest converter, the floor and the canonical model's validation on the agent sessions, a table
-# of counts and ratios that the machine's load does not move; then first use per pair and the
+# of counts and ratios that the machine's load does not move, each session in three states (first
+# sight, agent step, steady: bench/states.py), the acceptance sessions of ../shared/perf-sessions
+# (CHATCODEC_PERF_SESSIONS names another folder) and the bench's sessions of other shapes
+# (bench/other_shapes.py); then first use per pair and the
 # first stream in a fresh process (bench/first_use.py) and serve's cost per streamed event against
 # the in-process converter (bench/serve_events.py), each in instructions and CPU time. Needs
 # valgrind and a C compiler.
@@ -167,6 +170,12 @@ bench-instructions: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/first_use.py --instructions
 	$(BENCH_BIN)/python bench/serve_events.py --instructions
 	$(BENCH_BIN)/python bench/serve_requests.py
+
+# The dataset route (bench/dataset_route.py): 100,000 distinct rows converted once each, in process
+# and by `chatcodec convert`, against litellm's converter loop: instructions per row under callgrind
+# (two samples of fresh rows) and peak memory over the 100,000 rows. Needs valgrind and a C compiler.
+bench-dataset: $(BENCH_VENV)/.installed
+	$(BENCH_BIN)/python bench/dataset_route.py
 
 # The gateway's soak (bench/soak.py): 10,000 Responses requests through chatcodec serve with a real
 # Redis store restarted halfway; fails if any answer is lost. Needs redis-server on PATH.
