@@ -328,17 +328,18 @@ def memory(total: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     cli: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="chatcodec-dataset-") as temporary:
         folder = Path(temporary)
-        whole = folder / "rows.jsonl"
-        _write_rows(whole, total)
-        lines = whole.read_bytes().splitlines(keepends=True)
         for size in [size for size in CHECKPOINTS if size <= total] or [total]:
             data = folder / f"rows-{size}.jsonl"
-            data.write_bytes(b"".join(lines[:size]))
+            _write_rows(data, size)
+            # this process holds no rows when it starts the command: a child's ru_maxrss counts the
+            # image it was forked from
+            gc.collect()
             process = subprocess.Popen([sys.executable, *_cli_arguments(data, folder / "out.jsonl")])
             _, status, usage = os.wait4(process.pid, 0)
             if status != 0:
                 raise SystemExit(f"chatcodec convert failed on {size} rows")
             cli.append({"rows": size, "maxrss_kib": usage.ru_maxrss, "cpu": usage.ru_utime + usage.ru_stime})
+            data.unlink()
     return in_process, cli
 
 
