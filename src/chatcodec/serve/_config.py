@@ -198,7 +198,7 @@ def _check_inert_settings(config: ServeConfig) -> None:
 def _seals_reasoning(api: str) -> bool:
     """Whether ``api``'s front answers with resources of its own, whose reasoning it seals."""
     offered = get_edge(api).front
-    return offered is not None and offered.answering is not None
+    return offered is not None and offered.answering is not None and offered.answering.seals
 
 
 @dataclass(frozen=True)

@@ -209,6 +209,18 @@ class Answering(Protocol):
     own (the Responses API: a ``resp_`` id of the server, the request's settings echoed,
     an earlier answer continued by its id), beyond the converted answer."""
 
+    @property
+    def seals(self) -> bool:
+        """Whether the answers seal another provider's reasoning for the caller to carry back
+        (:meth:`seal_options`), so the server needs a seal key."""
+        ...
+
+    @property
+    def reference(self) -> str:
+        """The request field naming the earlier answer a request continues
+        (``previous_response_id``), for the messages that refuse it."""
+        ...
+
     def new_id(self) -> str:
         """A fresh id for one answer."""
         ...

@@ -73,6 +73,9 @@ SCHEMA_FIELDS: Mapping[str, Any] = {"description": None, "strict": False}
 class ResponsesAnswering:
     """The Responses API's :class:`~chatcodec._providers.contract.edge.Answering`."""
 
+    reference = PREVIOUS
+    seals = True
+
     def new_id(self) -> str:
         """``resp_`` and 48 random hex digits, as OpenAI's ids look."""
         return f"resp_{secrets.token_hex(24)}"

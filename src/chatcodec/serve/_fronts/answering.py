@@ -107,10 +107,14 @@ class Answerer:
         prepared = replace(call, payload=payload, options={**(call.options or {}), **options})
         return Prepared(prepared, answer_id, kept, owner, previous)
 
+    @property
+    def _reference(self) -> str:
+        return "the answer continued" if self.answering is None else self.answering.reference
+
     def _check_store(self, previous: str) -> None:
         if self.store is None:
             raise AnswerRefusedError(
-                f"previous_response_id {previous!r} cannot be continued: this server keeps no responses "
+                f"{self._reference} {previous!r} cannot be continued: this server keeps no responses "
                 "(start chatcodec serve with --store memory, or --store sqlite:PATH, to keep them), "
                 "so send the conversation itself"
             )
@@ -125,7 +129,7 @@ class Answerer:
         history = await store.conversation(previous, prepared.owner)
         if history is None:
             raise AnswerRefusedError(
-                f"previous_response_id {previous!r} is not a response this server keeps for your key (it keeps "
+                f"{self._reference} {previous!r} is not a response this server keeps for your key (it keeps "
                 f"the last {store.capacity} responses stored, {store.backend.description})"
             )
         return replace(prepared, history=history)

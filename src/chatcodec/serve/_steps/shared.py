@@ -33,7 +33,10 @@ class Server:
         meter_provider: Any = None,
     ) -> None:
         self.config: ServeConfig = config
-        seals = front(config.api).answering is not None  # a front whose answers seal reasoning
+        answers = front(config.api).answering
+        seals = answers is not None and answers.seals  # a front whose answers seal reasoning
+        self._seals = seals
+        """Whether the front's answers seal reasoning (the Responses front's: :mod:`chatcodec.serve._seals`)."""
         self._given_seal_key = given_seal_key(config.seal_key_file) if seals else None
         """The key the operator gave, read first, so a bad one stops the server before it listens
         (and before the store is opened)."""
@@ -86,7 +89,7 @@ class Server:
             self.open_client()
             self._warm = True
         answerer = self.answerer
-        if answerer.answering is not None and self.seal_key is None:  # a front whose answers seal reasoning
+        if self._seals and self.seal_key is None:
             now = time.monotonic()
             if now < self._next_key_read:
                 return
@@ -100,7 +103,7 @@ class Server:
     def seals_unchecked(self) -> bool:
         """Whether the front seals reasoning and has no key to check a seal with (its store
         unreachable since the server started: :mod:`chatcodec.serve._seals`)."""
-        return self.seal_key is None and self.answerer.answering is not None
+        return self.seal_key is None and self._seals
 
     def open_client(self) -> None:
         """Open the upstream client, its pool and timeouts from the config, keeping no cookie
