@@ -265,7 +265,8 @@ class ServeConfig:
     """Put the input and output messages on the spans too (they hold what users wrote)."""
     store: str | None = None
     """Where answers are kept for a later request to continue (``previous_response_id``
-    on the Responses front, ``GET /v1/responses/{id}``): ``memory[:N]``, ``sqlite:PATH`` or
+    on the Responses front, ``GET /v1/responses/{id}``; ``previous_interaction_id`` on the
+    Interactions front, ``GET /v1beta/interactions/{id}``): ``memory[:N]``, ``sqlite:PATH`` or
     ``redis://HOST:PORT/DB``, bounds as ``?max_answers=N&max_bytes=SIZE``; None keeps none,
     and a request continuing an answer is refused (:mod:`chatcodec.serve._response_store`)."""
     keep_thinking: bool = True

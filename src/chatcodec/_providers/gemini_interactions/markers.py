@@ -25,8 +25,9 @@ Carry meaning: none. ``previous_interaction_id`` is no marker but a field of the
 bag: the server-held history it names is not in the request, so every other writer
 reports it (:meth:`~chatcodec.contract.ProviderKit.claim`), and this one sends it back.
 
-Encoder options: ``model`` (the model a request without one names), and the target rules'
-``api_version`` and ``skip_rules``.
+Encoder options: ``model`` (the model a request without one names), ``server_fields`` (a
+server answering the request itself: :mod:`.server`), and the target rules' ``api_version``
+and ``skip_rules``.
 """
 
 from __future__ import annotations
@@ -40,9 +41,15 @@ PROVIDER = "gemini-interactions"
 KIT = ProviderKit(PROVIDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
-OPTIONS = OptionTable.of(MODEL_OPTION, *RULE_OPTIONS, stored=(MODEL_OPTION,), legacy=RULE_OPTIONS)
+SERVER_FIELDS = "server_fields"
+"""The option of a server answering a request itself (``chatcodec serve``'s Interactions
+front): the Interaction fields it sets over the converted answer (its own id, ``object``,
+its clock's ``created`` and ``updated``, the ``previous_interaction_id`` it continued),
+on the plain answer and on the stream's ``interaction.created`` and ``interaction.completed``."""
+
+OPTIONS = OptionTable.of(MODEL_OPTION, SERVER_FIELDS, *RULE_OPTIONS, stored=(MODEL_OPTION,), legacy=RULE_OPTIONS)
 """This encoder's options: the ``model`` a request without one is sent to (the API takes it
-in the body and requires it), and the target rules'."""
+in the body and requires it), a server's ``server_fields``, and the target rules'."""
 
 DISPLAY = "Gemini Interactions"
 """The API's name in loss messages."""

@@ -12,11 +12,11 @@ and ``updated``, ``errors`` and every other field ride in the response bag. A bo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from chatcodec import ProviderAPIError
 from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, SERVER_FIELDS
 from chatcodec._providers.gemini_interactions.messages import decode_model_step, encode_model_parts
 from chatcodec._providers.gemini_interactions.usage import decode_usage, encode_usage
 from chatcodec._providers.gemini_interactions.wire import ErrorBody, Interaction, is_error_body, validated
@@ -91,4 +91,11 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     written["steps"] = encode_model_parts(said, context, (*at, "message", "content"))
     if response.get("usage") is not None:
         written["usage"] = encode_usage(response["usage"], context, ("usage",))
-    return {**written, **wire}
+    return {**written, **wire, **served_fields(context)}
+
+
+def served_fields(context: EncodeContext) -> Mapping[str, Any]:
+    """The ``server_fields`` option (a server answering the request itself sets them over
+    the converted answer: :mod:`.server`); empty when not set."""
+    fields = context.option(SERVER_FIELDS)
+    return cast("Mapping[str, Any]", fields) if isinstance(fields, Mapping) else {}

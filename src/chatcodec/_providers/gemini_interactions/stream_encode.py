@@ -18,7 +18,7 @@ from chatcodec._providers.gemini_interactions.finish_reason import encode_finish
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER
 from chatcodec._providers.gemini_interactions.messages import encode_thought
 from chatcodec._providers.gemini_interactions.parts import encode_part, is_step
-from chatcodec._providers.gemini_interactions.response import NO_CHOICE_DATA
+from chatcodec._providers.gemini_interactions.response import NO_CHOICE_DATA, served_fields
 from chatcodec._providers.gemini_interactions.usage import encode_usage
 from chatcodec.codec_kit import wire_fields
 from chatcodec.contract import (
@@ -83,6 +83,8 @@ class StreamEncoder:
         self.position = 0
         self.extra: dict[str, Any] = {}
         """The response's own fields its bag held, for ``interaction.completed``."""
+        self.served = served_fields(context)
+        """A server's own fields (its id...), over the answer's on the first and last event."""
 
     def feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         """The events ``event`` completes."""
@@ -143,7 +145,8 @@ class StreamEncoder:
     def close(self) -> Iterator[dict[str, Any]]:
         """``interaction.completed``, with the status and the usage."""
         if self.started:
-            yield {"event_type": "interaction.completed", "interaction": {**self.interaction, **self.extra}}
+            interaction = {**self.interaction, **self.extra, **self.served}
+            yield {"event_type": "interaction.completed", "interaction": interaction}
 
     def _created(self, start: ResponseStartRecord | None) -> Iterator[dict[str, Any]]:
         self.started = True
@@ -152,7 +155,7 @@ class StreamEncoder:
                 self.interaction["id"] = start.id
             if start.model is not None:
                 self.interaction["model"] = start.model
-        yield {"event_type": "interaction.created", "interaction": dict(self.interaction)}
+        yield {"event_type": "interaction.created", "interaction": {**self.interaction, **self.served}}
 
     def _open(self, choice: int, index: int, at: Steps) -> int | None:
         if choice != 0:
