@@ -230,6 +230,7 @@ def test_previous_interaction_id_continues_a_kept_interaction(fake: FakeUpstream
             input=[{"type": "function_result", "call_id": call_id, "name": "get_capital", "result": "London"}],
         )
         read_back = client.interactions.get(second.id or "")
+        first_back = client.interactions.get(first_id or "")
     assert second.previous_interaction_id == first_id
     assert second.id != first_id
     messages = fake.last.body["messages"]
@@ -238,6 +239,10 @@ def test_previous_interaction_id_continues_a_kept_interaction(fake: FakeUpstream
     assert messages[2] == {"role": "tool", "tool_call_id": call_id, "content": "London"}
     assert read_back.id == second.id
     assert read_back.status == "completed"
+    # a streamed one too, whole: its steps, though interaction.completed held none
+    assert [(step.type, step.id) for step in first_back.steps or []] == [("function_call", call_id)]  # type: ignore[union-attr]
+    assert first_back.status == "requires_action"
+    assert _unknowns(first_back) == []
 
 
 def test_previous_interaction_id_without_a_store_is_refused_and_never_sent(fake: FakeUpstream) -> None:

@@ -216,6 +216,12 @@ class Answering(Protocol):
         ...
 
     @property
+    def streamed_whole(self) -> bool:
+        """Whether a stream's terminal event holds the whole answer (the Responses API's
+        ``response.completed``); if not, the answer kept is the streamed one written whole."""
+        ...
+
+    @property
     def reference(self) -> str:
         """The request field naming the earlier answer a request continues
         (``previous_response_id``), for the messages that refuse it."""

@@ -13,8 +13,8 @@ Registered as the built-in ``gemini-interactions``. Detection tells its bodies f
 Responses' (both have ``model``, ``input``, ``tools``, ``store``, ``background``) by its own
 keys (``system_instruction``, ``generation_config``, ``previous_interaction_id``, an
 answer's ``steps``...) and by the entries of an ``input`` list (steps and contents, where
-Responses has items): its edge's ``detection``. The gateway's front and upstream are not
-written yet.
+Responses has items): its edge's ``detection``. ``chatcodec serve`` offers it as a front
+(whose Interactions are the server's own: :mod:`.server`) and calls it upstream (its edge).
 
 API documentation:
 
@@ -30,5 +30,6 @@ The contract's files as in ``_providers/_template``, each with the job its map g
 ``response``, ``messages``, ``parts``, ``tools``, ``settings``, ``finish_reason``, ``usage``,
 ``rules``, ``stream_decode``, ``stream_encode``.
 
-This provider's own: none; what it shares with the ``gemini`` folder is in the Google family.
+This provider's own: ``server`` (what a server answering the API itself owes its callers, as
+``openai_responses`` has); what it shares with the ``gemini`` folder is in the Google family.
 """

@@ -34,6 +34,9 @@ class InteractionsAnswering:
     """The Interactions API's :class:`~chatcodec._providers.contract.edge.Answering`."""
 
     reference = PREVIOUS
+    streamed_whole = False
+    """``interaction.completed`` holds the status and usage, not the steps streamed before it
+    (the streaming guide's events): the kept answer is the stream written as one Interaction."""
     seals = False
     """Another provider's signed thinking is kept by the store (``--store``), never sealed into
     an answer: a ``thought``'s ``signature`` is Google's to check."""

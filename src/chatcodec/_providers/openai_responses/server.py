@@ -75,6 +75,7 @@ class ResponsesAnswering:
 
     reference = PREVIOUS
     seals = True
+    streamed_whole = True
 
     def new_id(self) -> str:
         """``resp_`` and 48 random hex digits, as OpenAI's ids look."""

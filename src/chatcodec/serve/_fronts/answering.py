@@ -26,9 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from chatcodec._losses import LossRecorder
 from chatcodec._model.stream_records import AnyStreamRecord
 from chatcodec._providers.contract.edge import Answering, Call
-from chatcodec._registry import get_edge
+from chatcodec._registry import get_codec, get_edge
 from chatcodec.serve._response_store import ResponseStore
 from chatcodec.streams._accumulator import StreamAccumulator
 from chatcodec.streams._framing import WireEventReader
@@ -198,6 +199,15 @@ class StreamWatch:
         for event in self._reader.feed(chunk):
             answer = answering.final_answer(event)
             if answer is not None and not self._events.errors:
-                message = self._events.response().choices[0].message.model_dump(mode="json", exclude_none=True)
+                response = self._events.response().model_dump(mode="json", exclude_none=True)
+                if not answering.streamed_whole:  # its last event holds no output: the answer written whole
+                    answer = self._written(response)
+                message = response["choices"][0]["message"]
                 found = self._answerer.to_keep(self._prepared, answer, self._canonical, message) or found
         return found
+
+    def _written(self, response: dict[str, Any]) -> dict[str, Any]:
+        """The streamed answer as the front's plain answer, with the server's fields (its
+        losses were the stream's, reported there)."""
+        options = self._prepared.call.options
+        return get_codec(self._answerer.api).write_response(response, LossRecorder(), options=options)
