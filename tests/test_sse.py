@@ -190,6 +190,13 @@ def test_error_event_with_type_is_unchanged() -> None:
     assert list(iter_sse_json(stream)) == [{"type": "error", "error": {"type": "overloaded_error"}}]
 
 
+def test_error_event_naming_itself_under_another_key_is_unchanged() -> None:
+    """The Interactions API's ``error`` event names its kind by ``event_type`` (google-genai 3.6.1
+    ``ErrorEvent``): wrapped, its decoder would find no event_type."""
+    stream = 'event: error\ndata: {"event_type": "error", "error": {"code": "INTERNAL", "message": "x"}}\n\n'
+    assert list(iter_sse_json(stream)) == [{"event_type": "error", "error": {"code": "INTERNAL", "message": "x"}}]
+
+
 def test_named_event_without_type_is_not_given_one() -> None:
     assert list(iter_sse_json('event: message_stop\ndata: {"x": 1}\n\n')) == [{"x": 1}]
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel
 
 from chatcodec.serve import ServeConfig
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
+from serve.test_responses_front import UPSTREAMS
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "providers" / "gemini_interactions"))
 from recorded_shapes import INTERACTION, STREAM
@@ -129,6 +130,24 @@ def test_an_interactions_error_reaches_an_openai_caller_as_its_own(fake: FakeUps
     assert "Resource has been exhausted" in str(raised.value)
 
 
+def test_an_interactions_stream_error_reaches_an_openai_caller_as_its_own(fake: FakeUpstream) -> None:
+    """An ``error`` event mid-stream (google-genai 3.6.1 ``ErrorEvent``, SSE ``event: error``)
+    after some text: the caller keeps the text and gets the error in its own stream's shape."""
+    events = [*STREAM[:1], *STREAM[6:8], {"event_type": "error", "error": {"code": "INTERNAL", "message": "it broke"}}]
+    fake.reply(_sse(events), content_type="text/event-stream")
+    with proxy("openai-chat", "gemini-interactions", fake.base) as origin:
+        answer = httpx.post(
+            f"{origin}/v1/chat/completions",
+            json={"model": "m", "messages": [{"role": "user", "content": "Count."}], "stream": True},
+            headers={"authorization": "Bearer k"},
+        )
+    data = [json.loads(line[6:]) for line in answer.text.splitlines() if line.startswith("data: {")]
+    assert (
+        "".join(chunk["choices"][0]["delta"].get("content") or "" for chunk in data if "choices" in chunk) == "1, 2, "
+    )
+    assert data[-1] == {"error": {"message": "it broke", "type": "server_error", "param": None, "code": None}}
+
+
 def test_a_vertex_location_gets_the_interactions_path_and_a_bearer_token(fake: FakeUpstream) -> None:
     """Vertex AI's Interactions resource is ``/v1beta1/projects/{p}/locations/{l}/interactions``
     with OAuth (google-genai 3.6.1's ``get_google_genai_api_version`` for a Vertex client)."""
@@ -177,6 +196,44 @@ def test_the_sdks_interactions_client_gets_a_stream(fake: FakeUpstream) -> None:
     created, completed = events[0], events[-1]
     assert created.interaction.id == completed.interaction.id  # type: ignore[union-attr]
     assert completed.interaction.status == "requires_action"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("upstream", [*UPSTREAMS, "gemini-interactions"])
+def test_the_sdks_interactions_client_gets_a_call_from_every_upstream(
+    fake: FakeUpstream, upstream: str, stream: bool
+) -> None:
+    """Every upstream's recorded tool call (the Responses front's scenarios' recordings, and
+    this API's own recorded shapes) reaches google-genai's Interactions client as a
+    ``function_call`` step of an Interaction it parses whole."""
+    if upstream == "gemini-interactions":
+        base = ""
+        fake.reply(_sse(STREAM) if stream else json.dumps(INTERACTION).encode(), content_type=_TYPES[stream])
+    else:
+        recorded = UPSTREAMS[upstream]
+        base = recorded.base
+        if stream:
+            fake.reply(recorded.stream_body(upstream, recorded.tool_stream), content_type=recorded.stream_type)
+        else:
+            fake.reply(fixture_json(upstream, "response", recorded.tool))
+    with proxy("gemini-interactions", upstream, f"{fake.base}{base}") as origin:
+        client = _client(origin)
+        if stream:
+            events = list(client.interactions.create(model="m", input="Weather?", stream=True))
+            assert [_unknowns(event) for event in events] == [[] for _ in events]
+            steps = [event.step.type for event in events if event.event_type == "step.start"]  # type: ignore[union-attr]
+            status = events[-1].interaction.status  # type: ignore[union-attr]
+        else:
+            answer = client.interactions.create(model="m", input="Weather?")
+            assert _unknowns(answer) == []
+            steps = [step.type for step in answer.steps or []]
+            status = answer.status
+    assert "function_call" in steps
+    # Ollama's recorded stream ends with no done_reason (cloud_tool_call_with_id.jsonl): no finish reason to map
+    assert status == ("completed" if (upstream, stream) == ("ollama", True) else "requires_action")
+
+
+_TYPES = {False: "application/json", True: "text/event-stream"}
 
 
 def test_the_sdks_interactions_client_gets_google_errors_it_parses(fake: FakeUpstream) -> None:

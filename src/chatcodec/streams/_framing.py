@@ -26,7 +26,7 @@ from chatcodec._payloads import JSONValueError, read_json_text
 from chatcodec._providers.contract.framing import Framing, StreamFraming
 from chatcodec._public_label import shown_as
 from chatcodec._registry import get_framing
-from chatcodec.streams._sse import SSEParser, decode_utf8_chunk, format_sse
+from chatcodec.streams._sse import SSEParser, as_typed_error, decode_utf8_chunk, format_sse
 
 if TYPE_CHECKING:
     from chatcodec.streams._event_stream import EventStreamParser
@@ -125,8 +125,9 @@ def _binary_parser() -> EventStreamParser:
 class WireEventReader:
     """Bytes in ``provider``'s framing (or ``framing``) to wire events, push-style: ``feed``
     chunks split anywhere, ``close`` at the end. OpenAI's ``[DONE]`` ends the events of any
-    SSE stream; an SSE ``event: error`` whose data has no ``type`` is wrapped as
-    ``{"type": "error", "error": data}``, as :func:`~chatcodec.streams._sse.iter_sse_json` does."""
+    SSE stream; an SSE ``event: error`` whose data names no kind of its own is wrapped as
+    ``{"type": "error", "error": data}`` (:func:`~chatcodec.streams._sse.as_typed_error`), as
+    :func:`~chatcodec.streams._sse.iter_sse_json` does."""
 
     def __init__(self, provider: str, framing: Framing | None = None) -> None:
         self._framing: Framing = framing or default_framing(provider)
@@ -175,10 +176,7 @@ class WireEventReader:
             if data == _DONE:
                 self._done = True
                 break
-            parsed = self._object(data)
-            found.append(
-                {"type": "error", "error": parsed} if event.event == "error" and "type" not in parsed else parsed
-            )
+            found.append(as_typed_error(event.event, self._object(data)))
         return self._counted(found)
 
     def _json_items(self, text: str, *, final: bool) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ __all__ = [
     "SSEEvent",
     "SSEParser",
     "StreamSource",
+    "as_typed_error",
     "format_sse",
     "iter_jsonl",
     "iter_sse",
@@ -197,11 +198,16 @@ def iter_sse_json(source: StreamSource) -> Iterator[dict[str, Any]]:
             continue
         if data == _DONE:
             return
-        parsed = _parse_object(data, event_index, "event data")
-        if event.event == "error" and "type" not in parsed:
-            yield {"type": "error", "error": parsed}
-        else:
-            yield parsed
+        yield as_typed_error(event.event, _parse_object(data, event_index, "event data"))
+
+
+def as_typed_error(name: str | None, parsed: dict[str, Any]) -> dict[str, Any]:
+    """An ``event: error`` whose data names no kind of its own, wrapped as ``{"type": "error",
+    "error": data}``; data naming itself (a ``type``, or its event's name as the value of
+    another key, as ``{"event_type": "error", "error": {...}}`` does) is left as it came."""
+    if name != "error" or "type" in parsed or any(value == "error" for value in parsed.values()):
+        return parsed
+    return {"type": "error", "error": parsed}
 
 
 def iter_jsonl(source: StreamSource) -> Iterator[dict[str, Any]]:
