@@ -35,6 +35,7 @@ from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 from serve.test_responses_front import UPSTREAMS
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "providers" / "gemini_interactions"))
+from interactions_support import sdk_checked
 from recorded_shapes import INTERACTION, STREAM
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
@@ -82,6 +83,7 @@ def test_an_openai_chat_caller_gets_an_interaction_answer(fake: FakeUpstream, mo
     assert sent.path == "/v1beta/interactions"
     assert (sent.headers["x-goog-api-key"], sent.headers["api-revision"]) == ("operator-key", "2026-05-20")
     assert sent.body["model"] == "gemini-3-flash-preview"
+    assert sdk_checked("CreateModelInteraction", sent.body)  # the body google-genai 3.6.1 would send
     assert "stream" not in sent.body
     message = answer.choices[0].message
     assert message.content == "Checking."
@@ -107,6 +109,7 @@ def test_an_openai_chat_caller_gets_an_interaction_stream(fake: FakeUpstream) ->
             )
         )
     assert fake.last.body["stream"] is True  # the streaming guide's REST request
+    assert sdk_checked("CreateModelInteraction", fake.last.body)
     assert fake.last.headers["x-goog-api-key"] == "caller-key"  # no client keys: the caller's own goes on
     text = "".join(chunk.choices[0].delta.content or "" for chunk in chunks if chunk.choices)
     assert text == "1, 2, 3"
@@ -229,6 +232,9 @@ def test_the_sdks_interactions_client_gets_a_call_from_every_upstream(
             steps = [step.type for step in answer.steps or []]
             status = answer.status
     assert "function_call" in steps
+    if upstream == "gemini-interactions":  # the request relayed is one the SDK would send itself
+        assert fake.last.path == "/v1beta/interactions"
+        assert sdk_checked("CreateModelInteraction", fake.last.body)
     # Ollama's recorded stream ends with no done_reason (cloud_tool_call_with_id.jsonl): no finish reason to map
     assert status == ("completed" if (upstream, stream) == ("ollama", True) else "requires_action")
 
