@@ -118,7 +118,7 @@ EDGE = Edge(
         upstream_url,
         "GEMINI_API_KEY",
         upstream_headers,
-        sign=vertex_auth,
+        sign=vertex_auth,  # the hook that sees the URL: a Vertex location takes the key as a bearer token
         semconv_name="gcp.gemini",
     ),
     detection=Detection(package=__package__, roles=None, shapes=("tool:parameters", "object:interaction")),
