@@ -55,13 +55,20 @@ def _careful(text: str) -> tuple[Any, bool]:
     return arguments._careful_arguments(text)  # pyright: ignore[reportPrivateUsage]
 
 
+def _agrees_with_the_careful_reading(text: str) -> None:
+    """The answer for ``text`` is the careful reading's: from the checking scanner
+    (``arguments_object`` on a first sight) and from the count proof it falls back to."""
+    careful_parsed, careful_exact = _careful(text)
+    counted = arguments._counted  # pyright: ignore[reportPrivateUsage]
+    for parsed, exact in (contract.arguments_object(text), counted(text)):
+        assert exact == careful_exact, text
+        assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
+
+
 @settings(max_examples=300, deadline=None)
 @given(_argument_texts())
 def test_fast_paths_agree_with_the_careful_reading(text: str) -> None:
-    parsed, exact = contract.arguments_object(text)
-    careful_parsed, careful_exact = _careful(text)
-    assert exact == careful_exact, text
-    assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
+    _agrees_with_the_careful_reading(text)
 
 
 _RICH_SCALARS = st.one_of(
@@ -108,10 +115,7 @@ def test_a_native_spelling_proves_exactness_only_when_the_careful_reading_agrees
     """Soundness of the re-serialisation proof: whatever the text (nested values, every
     spelling of Python and pydantic-core, repeated keys inside, long numbers, ``NaN``),
     the answer is the careful reading's."""
-    parsed, exact = contract.arguments_object(text)
-    careful_parsed, careful_exact = _careful(text)
-    assert exact == careful_exact, text
-    assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
+    _agrees_with_the_careful_reading(text)
 
 
 _TRICKY_KEYS = st.sampled_from(["a", "b", "a\\", 'a"', 'a":', ":", ""])
@@ -153,10 +157,7 @@ def _respelled_texts(draw: st.DrawFn) -> str:
 def test_the_key_end_count_is_never_fooled(text: str) -> None:
     """Soundness of the count proof on texts made to fool it: keys ending in a backslash,
     escaped quotes before colons, quotes spelled ``\\u0022``, gaps, repeats at any depth."""
-    parsed, exact = contract.arguments_object(text)
-    careful_parsed, careful_exact = _careful(text)
-    assert exact == careful_exact, text
-    assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
+    _agrees_with_the_careful_reading(text)
 
 
 def test_nested_arguments_with_code_and_floats_are_proved_without_the_careful_reading(
@@ -199,6 +200,29 @@ def test_a_proved_text_is_remembered_and_only_parsed_the_next_time(monkeypatch: 
     assert exact_again
     assert again == first
     assert again is not first
+
+
+def test_a_first_sight_is_read_and_proved_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text not seen before is read by the checking scanner alone: not parsed by
+    pydantic-core, then counted (the passes it replaces), yet remembered as proved."""
+
+    def refused(*given: object) -> object:
+        raise AssertionError(f"asked for {given}")
+
+    monkeypatch.setattr(arguments, "_from_json", refused)
+    monkeypatch.setattr(arguments, "_proved", refused)
+    text = '{"path": "a.py", "edits": [{"old": "x: 1", "new": "y: 2"}], "ratio": 1.5, "n": 12}'
+    assert contract.arguments_object(text) == (json.loads(text), True)
+    assert text in arguments._PROVED.texts  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_text_only_the_scanner_reads_is_answered_the_same_the_next_time() -> None:
+    """A lone surrogate escape: JSON Python's scanner reads and pydantic-core refuses. Proved
+    on its first sight, it is remembered; the next sight, which parses a remembered text with
+    pydantic-core, reads it with the scanner again and gives the same answer."""
+    text = '{"a": "\\ud800"}'
+    assert contract.arguments_object(text) == ({"a": "\ud800"}, True)
+    assert contract.arguments_object("".join(text)) == ({"a": "\ud800"}, True)
 
 
 def test_a_text_that_is_not_exact_is_never_remembered() -> None:

@@ -94,24 +94,43 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     caller reports the difference rather than sending it unsaid. Whitespace and number
     spelling (``1.50``, ``2e3``) carry no information and are not differences.
 
-    pydantic-core parses once, and two counts prove the reading exact with no second
-    serialisation: the text holds no more key ends than the parsed value holds keys
-    (:func:`_no_repeated_key`: a repeated key is one key end more), and every number
-    spelled with a fraction or an exponent is one a double holds (:func:`_floats_exact`,
-    asked only when the value holds a float, of the tokens Python's JSON scanner finds;
-    integers are read whole). The keys are counted by container (:func:`_keys_and_floats`:
-    a container of scalars is passed by one type test in C). What the counts cannot prove
-    (a key end inside a string, a rounded number) is read again, carefully, by ``json.loads``.
+    A text seen for the first time is read once by :data:`_CHECKING`, Python's JSON scanner
+    in C with a check at each object and at each number spelled with a fraction or an
+    exponent: the reading and its proof in one pass over the text (parsing with
+    pydantic-core and then proving the value by counts, :func:`_counted`, took several
+    passes and a walk of the value). A reading it stops (a repeated key, an inexact number)
+    is read again, carefully, by ``json.loads``, which says what changed; JSON it refuses
+    is read as before it was used (:func:`_counted`).
 
     An agent sends its whole history every turn, so a text proved exact is remembered
-    (:data:`_PROVED`) and the next request's copy of it is only parsed.
+    (:data:`_PROVED`) and the next request's copy of it is only parsed, by pydantic-core.
     """
+    if arguments in _PROVED.texts:
+        try:
+            return _from_json(arguments), True
+        except (ValueError, TypeError):  # proved by the scanner, which takes what pydantic-core may not
+            pass
+    try:
+        parsed: Any = _CHECKING.decode(arguments)
+    except _InexactError:  # what the counts could not prove either: the careful reading says what changed
+        return _careful_arguments(arguments)
+    except (ValueError, RecursionError):
+        return _counted(arguments)
+    _PROVED.add(arguments)
+    return parsed, True
+
+
+def _counted(arguments: str) -> tuple[object, bool]:
+    """:func:`arguments_object` for a text the checking scanner did not take: parsed by
+    pydantic-core, proved exact by two counts (:func:`_proved`: the text holds no more key
+    ends than the parsed value holds keys, :func:`_no_repeated_key`; every number spelled
+    with a fraction or an exponent is one a double holds, :func:`_floats_exact`); what the
+    counts cannot prove (a key end inside a string, a rounded number) read again,
+    carefully, by ``json.loads``."""
     try:
         parsed: Any = _from_json(arguments)
     except (ValueError, TypeError):  # TypeError: a str pydantic-core cannot take (a lone surrogate)
         return _careful_arguments(arguments)
-    if arguments in _PROVED.texts:
-        return parsed, True
     if _proved(arguments, parsed):
         _PROVED.add(arguments)
         return parsed, True
@@ -216,6 +235,28 @@ _FLOAT_SPELLINGS = json.JSONDecoder(parse_float=_exact_float, parse_constant=_no
 """A reader that hands every number spelled with a fraction or an exponent (and ``NaN``,
 ``Infinity``) to a check, in C: the tokens are found by the scanner that parses JSON, so
 digits inside strings are never taken for numbers. Stateless, so threads can share it."""
+
+
+def _pairs_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    built = dict(pairs)
+    if len(built) != len(pairs):
+        raise _InexactError  # a repeated key: json.loads would keep its last value
+    return built
+
+
+def _float_read_exactly(spelling: str) -> float:
+    value = float(spelling)
+    if repr(value) != spelling and not _exact(spelling):
+        raise _InexactError
+    return value
+
+
+_CHECKING = json.JSONDecoder(
+    object_pairs_hook=_pairs_once, parse_float=_float_read_exactly, parse_constant=_no_constant
+)
+"""``json.loads``'s reading of an argument text that stops (:class:`_InexactError`) where writing
+the value back would not say what the text said: a repeated key, a number with more digits
+than its double holds, a constant JSON lacks. Stateless, so threads can share it."""
 
 
 def _floats_exact(arguments: str) -> bool:
