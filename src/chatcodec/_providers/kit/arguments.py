@@ -111,13 +111,26 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
         except (ValueError, TypeError):  # proved by the scanner, which takes what pydantic-core may not
             pass
     try:
-        parsed: Any = _CHECKING.decode(arguments)
+        parsed: Any = _checked_reading(arguments)
     except _InexactError:  # what the counts could not prove either: the careful reading says what changed
         return _careful_arguments(arguments)
     except (ValueError, RecursionError):
         return _counted(arguments)
     _PROVED.add(arguments)
     return parsed, True
+
+
+def _checked_reading(arguments: str) -> Any:
+    """:data:`_CHECKING`'s reading of ``arguments``: its C scanner called at the text's start,
+    as ``json.loads`` calls it but without the two whitespace matches around it, which a
+    tool call's text seldom needs (then, or for an error, the decoder reads it whole)."""
+    try:
+        parsed, end = _SCAN_CHECKING(arguments, 0)
+    except StopIteration:  # no value at the start: whitespace first, or not JSON
+        return _CHECKING.decode(arguments)
+    if end != len(arguments):  # whitespace after the value, or more than one value
+        return _CHECKING.decode(arguments)
+    return parsed
 
 
 def _counted(arguments: str) -> tuple[object, bool]:
@@ -257,6 +270,9 @@ _CHECKING = json.JSONDecoder(
 """``json.loads``'s reading of an argument text that stops (:class:`_InexactError`) where writing
 the value back would not say what the text said: a repeated key, a number with more digits
 than its double holds, a constant JSON lacks. Stateless, so threads can share it."""
+_SCAN_CHECKING: Callable[[str, int], tuple[Any, int]] = vars(_CHECKING)["scan_once"]
+"""Its scanner, which ``JSONDecoder.decode`` calls after skipping whitespace (an attribute
+every ``JSONDecoder`` sets, which the type stubs leave out)."""
 
 
 def _floats_exact(arguments: str) -> bool:
