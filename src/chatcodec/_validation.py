@@ -132,6 +132,16 @@ def _framework_of(first: dict[str, Any]) -> str | None:
     return None
 
 
+def opens_stored_list(first: dict[str, Any]) -> bool:
+    """Whether ``first``, a list's first item with no ``role``, is the first of a stored
+    conversation :func:`validate_messages` reads: a framework's message (a pydantic-ai
+    ``ModelRequest``...) or an OpenAI Responses input item (what the
+    OpenAI Agents SDK stores, which may open with a ``reasoning`` or ``function_call`` item)."""
+    kind = first.get("type")
+    responses_item = isinstance(kind, str) and (kind in _RESPONSES_ITEM_TYPES or kind.endswith("_call"))
+    return responses_item or _framework_of(first) is not None
+
+
 def _read_conversation(data: object) -> Any:
     """``data`` read as the dialects are, or by the framework format its first message is in."""
     listed = as_list(data)

@@ -1,9 +1,10 @@
 """``convert``'s reading of a bare message list: a JSON array of messages is one conversation.
 
 A stored conversation is often the messages alone (the README's ``examples/agent_session.json``,
-which ``validate`` reads): a JSON array whose first item is a message (it has a ``role``, and
-none of a request's or response's own keys). ``convert`` took each item for a request body and
-refused every one ("it looks like anthropic", once per message); it now reads the array as one
+which ``validate`` reads): a JSON array whose first item is a message (it has a ``role``, or is
+a stored conversation's first item without one: a Responses item the OpenAI Agents SDK stored,
+a framework's message), and none of a request's or response's own keys. ``convert`` took each
+item for a request body and refused every one ("it looks like anthropic", once per message); it now reads the array as one
 conversation, says so on standard error, and writes it as one ``--to`` request (its model
 ``--model``'s, else none):
 
@@ -52,16 +53,34 @@ def one_conversation(
         opening = as_dict(parse_json(first))
     except ChatcodecError:
         return items, None
-    if opening is None or not isinstance(opening.get("role"), str) or not _BODY_KEYS.isdisjoint(opening):
+    if opening is None or not _opens_a_list(opening):
         return items, None
     listed = parse_json(b"[" + b",".join(items) + b"]")
     messages = _read(listed, options.source)
     print(
-        f"{path}: a bare list of {len(listed)} messages (its first item has a 'role' and no body's keys): "
+        f"{path}: a bare list of {len(listed)} messages (its first item {_opening(opening)} and no body's keys): "
         f"read as {options.source} messages, converted as one {options.target} request",
         file=sys.stderr,
     )
     return iter(()), (replace(options, source=CANONICAL), dump_json({"messages": messages}))
+
+
+def _opens_a_list(opening: dict[str, object]) -> bool:
+    """Whether a JSON array's first item opens a bare message list: a message (it has a
+    ``role``), or a stored conversation's first item without one (a Responses item the
+    OpenAI Agents SDK stored, a framework's message), and none of a body's keys."""
+    if not _BODY_KEYS.isdisjoint(opening):
+        return False
+    if isinstance(opening.get("role"), str):
+        return True
+    from chatcodec._validation import opens_stored_list
+
+    return opens_stored_list(opening)
+
+
+def _opening(opening: dict[str, object]) -> str:
+    """What made the first item a message, for the note on standard error."""
+    return "has a 'role'" if isinstance(opening.get("role"), str) else "is a stored item"
 
 
 def _read(listed: list[dict[str, object]], source: str) -> list[object]:

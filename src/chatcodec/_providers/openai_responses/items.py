@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._providers.openai_responses.agents_sdk import is_placeholder_reasoning
 from chatcodec._providers.openai_responses.carried_reasoning import Sealing, should_seal
 from chatcodec._providers.openai_responses.markers import CONTENT, CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec._providers.openai_responses.parts import encode_opaque, output_part, part_bag
@@ -211,6 +212,8 @@ def _encode_part(part: Part, state: ItemWriter, at: Steps) -> None:
     match part["type"]:
         case "text" | "refusal":
             _encode_output(part, state, at)
+        case "thinking" if is_placeholder_reasoning(part):  # a Chat Completions model's, kept by the Agents SDK
+            state.losses.add(at, "reasoning from a Chat Completions model", _PLACEHOLDER_REASONING)
         case "thinking":
             _encode_thinking(part, state, at)
         case "tool_use":
@@ -398,6 +401,12 @@ def _sealed_call_item(part: Part, state: ItemWriter, at: Steps) -> Part:
         state.add(item, at)
         state.unnamed.append(item)
     return stripped
+
+
+_PLACEHOLDER_REASONING = (
+    "the OpenAI Agents SDK stored it under its placeholder id: no Responses reasoning item stands for it,"
+    " and the SDK leaves it out too"
+)
 
 
 def foreign_thinking(provider: str | None, signed: bool, losses: LossRecorder, at: Steps) -> None:

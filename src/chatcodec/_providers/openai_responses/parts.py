@@ -40,6 +40,7 @@ from chatcodec._providers.families.openai.cache_breakpoint import (
 from chatcodec._providers.families.openai.citation_keys import ORDER, in_order, keys_order
 from chatcodec._providers.families.openai.file_names import write_filename
 from chatcodec._providers.openai_responses import wire as shapes
+from chatcodec._providers.openai_responses.agents_sdk import without_sdk_fields
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 from chatcodec.codec_kit import (
@@ -307,7 +308,7 @@ def part_bag(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     metadata = part.get("provider_metadata")
     if metadata is None:  # the common case
         return {}
-    return KIT.claim(losses, metadata, at)
+    return without_sdk_fields(KIT.claim(losses, metadata, at), losses, at)
 
 
 def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
