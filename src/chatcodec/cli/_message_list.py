@@ -4,8 +4,8 @@ A stored conversation is often the messages alone (the README's ``examples/agent
 which ``validate`` reads): a JSON array whose first item is a message (it has a ``role``, or is
 a stored conversation's first item without one: a Responses item the OpenAI Agents SDK stored,
 a framework's message), and none of a request's or response's own keys. ``convert`` took each
-item for a request body and refused every one ("it looks like anthropic", once per message); it now reads the array as one
-conversation, says so on standard error, and writes it as one ``--to`` request (its model
+item for a request body and refused every one ("it looks like anthropic", once per message); it
+now reads the array as one conversation, says so on standard error, and writes it as one ``--to`` request (its model
 ``--model``'s, else none):
 
 - ``--from canonical`` reads the shapes ``validate`` reads when nothing names the format
