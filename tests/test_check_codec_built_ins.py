@@ -25,6 +25,7 @@ from chatcodec.testing import ProviderEntry
 BUILT_IN = (
     *("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "bedrock-nova", "ollama"),
     *("langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui"),
+    "google-adk",
 )
 
 _RUN = """

@@ -35,6 +35,9 @@ the list only shrinks:
   markers under the provider's key (``providerOptions.anthropic``), so its reader names it.
 - ``_frameworks/pydantic_ai/signers.py``: pydantic-ai names the provider that signed a thought, and
   where the signature goes depends on it, so the module maps it to the format that reads it back.
+- ``_frameworks/google_adk/content.py``, ``testing/_laws/built_in/google_adk.py``: an ADK event's
+  content is a Gemini ``Content``, read and written by the ``gemini`` codec (through the public
+  ``get_codec``), so the format's rewrites of a conversation are Gemini's.
 - ``testing/_laws/built_in/<folder>.py``: a built-in codec's law facts (its documented rewrites,
   normal forms, bags), named by a ``chatcodec.laws`` entry point as an outside codec's are; they
   use private normal-form helpers of ``chatcodec.testing`` a folder may not import yet.
@@ -68,6 +71,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "_frameworks/langchain/blocks.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
     "_frameworks/ai_sdk/provider_options.py": "the AI SDK keeps Claude's signatures under providerOptions.anthropic",
     "_frameworks/pydantic_ai/signers.py": "pydantic-ai's provider_name says whose signature a thought holds",
+    "_frameworks/google_adk/content.py": "an ADK event's content is a Gemini Content, read and written by that codec",
+    "testing/_laws/built_in/google_adk.py": "an ADK event's content is Gemini's: its rewrites are Gemini's",
     **{
         f"testing/_laws/built_in/{folder}.py": "a built-in's law facts, read by check-codec through its entry point "
         "(they move into _providers/<name>/ once chatcodec.testing names the normal-form helpers they use)"

@@ -50,6 +50,7 @@ _BUILT_IN: dict[str, str] = {
     "ai-sdk-model": "chatcodec._frameworks.ai_sdk_model",
     "ai-sdk-ui": "chatcodec._frameworks.ai_sdk_ui",
     "pydantic-ai": "chatcodec._frameworks.pydantic_ai",
+    "google-adk": "chatcodec._frameworks.google_adk",
 }
 """Name -> each built-in codec, imported on first use: a provider folder's package, its codec
 built as :meth:`~chatcodec.contract.ProviderCodec.from_package` builds one from the modules it
@@ -58,7 +59,7 @@ has (each role imported when first read, so a stream imports no request role), o
 
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
-FRAMEWORK_FORMATS = frozenset({"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui"})
+FRAMEWORK_FORMATS = frozenset({"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk"})
 """The built-in formats that are a framework's stored history, not a provider's wire
 (``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
 batch rows, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which

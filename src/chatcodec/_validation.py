@@ -109,6 +109,7 @@ def validate_messages(data: object) -> list[AnyMessage]:
 
 
 _LANGCHAIN, _PYDANTIC_AI, _UI_FORMAT, _MODEL_FORMAT = "langchain", "pydantic-ai", "ai-sdk-ui", "ai-sdk-model"
+_GOOGLE_ADK = "google-adk"
 """The framework formats whose message lists :func:`validate_messages` also reads."""
 
 
@@ -118,7 +119,8 @@ def _framework_of(first: dict[str, Any]) -> str | None:
 
     - a ``UIMessage``: ``id`` and ``parts``, no ``content``;
     - LangChain: no ``role``, ``type`` and ``data`` (``messages_to_dict``) or ``lc`` (``dumpd``);
-    - pydantic-ai: no ``role``, ``kind`` and ``parts`` (``ModelRequest``, ``ModelResponse``).
+    - pydantic-ai: no ``role``, ``kind`` and ``parts`` (``ModelRequest``, ``ModelResponse``);
+    - Google ADK: no ``role``, an ``author`` and the ``content`` or ``actions`` of a session ``Event``.
 
     An AI SDK ``ModelMessage`` has a ``role`` and a ``content`` as a chat message has: it is
     read only when the dialects refuse the list and it holds the AI SDK's marks
@@ -129,13 +131,15 @@ def _framework_of(first: dict[str, Any]) -> str | None:
         return _LANGCHAIN
     if "kind" in first and "parts" in first:
         return _PYDANTIC_AI
+    if "author" in first and ("content" in first or "actions" in first):
+        return _GOOGLE_ADK
     return None
 
 
 def opens_stored_list(first: dict[str, Any]) -> bool:
     """Whether ``first``, a list's first item with no ``role``, is the first of a stored
     conversation :func:`validate_messages` reads: a framework's message (a pydantic-ai
-    ``ModelRequest``...) or an OpenAI Responses input item (what the
+    ``ModelRequest``, a Google ADK ``Event``...) or an OpenAI Responses input item (what the
     OpenAI Agents SDK stores, which may open with a ``reasoning`` or ``function_call`` item)."""
     kind = first.get("type")
     responses_item = isinstance(kind, str) and (kind in _RESPONSES_ITEM_TYPES or kind.endswith("_call"))

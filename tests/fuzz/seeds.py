@@ -198,6 +198,7 @@ FRAMEWORK_FOLDERS = {
     "pydantic-ai": "pydantic_ai",
     "ai-sdk-model": "ai_sdk",
     "ai-sdk-ui": "ai_sdk",
+    "google-adk": "google_adk",
 }
 """Each framework history format's folder under ``tests/fixtures`` (both AI SDK formats share
 one: a history there is a format's seed when that format reads it)."""

@@ -46,7 +46,7 @@ def _thinking(reasoning: dict[str, Any]) -> dict[str, Any]:
     return reasoning
 
 
-def _result(result: dict[str, Any]) -> dict[str, Any]:
+def gemini_result(result: dict[str, Any]) -> dict[str, Any]:
     """A result's text is its ``response``, its media follow: a list of only one plain text
     (or nothing) reads back as that text (or ``""``), and texts read back ahead of media."""
     content = result.get("content", "")
@@ -60,7 +60,7 @@ def _result(result: dict[str, Any]) -> dict[str, Any]:
     return {"content": [*texts, *media]} if len(texts) <= 1 else {}
 
 
-def _messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def gemini_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """No string content (a string is one text part); leading system messages are one
     ``systemInstruction`` (none when it holds nothing said), consecutive results one turn."""
     listed = [
@@ -87,8 +87,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     return r.rewritten(
         request,
         r.results_named,  # a result names its function
-        r.in_messages(_messages),
-        r.everywhere(r.COMPACT_CALLS, r.AUTO_DETAIL, ({"type": "tool_result"}, _result)),
+        r.in_messages(gemini_messages),
+        r.everywhere(r.COMPACT_CALLS, r.AUTO_DETAIL, ({"type": "tool_result"}, gemini_result)),
         r.at_top(
             ({}, {"model": None}),  # the model travels in the URL: a body names none
             ({"parallel_tool_calls": True}, {"parallel_tool_calls": None}),  # Gemini's defaults: left out
