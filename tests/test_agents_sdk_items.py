@@ -171,3 +171,14 @@ def test_the_cli_converts_the_recorded_session(tmp_path: Path, source: str, open
     assert f"a bare list of {len(listed)} messages" in done.stderr
     body = json.loads(done.stdout)
     assert [message["role"] for message in body["messages"]] == ["user", "assistant", "user", "assistant"][opening:]
+
+
+def test_the_cli_validates_a_session_that_opens_with_a_reasoning_item(tmp_path: Path) -> None:
+    """``chatcodec validate`` reads the stored list whole even when its first item has no ``role``."""
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(json.loads(FIXTURE.read_text())[1:]))
+    done = subprocess.run(
+        [sys.executable, "-m", "chatcodec", "validate", str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ok, 3 messages (2 assistant, 1 tool), 1 tool calls, 0 unanswered" in done.stdout

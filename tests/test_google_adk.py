@@ -232,3 +232,16 @@ def _shape(value: Any) -> Any:
     if isinstance(value, list):
         return [_shape(item) for item in value]
     return value
+
+
+def test_the_cli_validates_a_session_file_as_one_conversation() -> None:
+    """``chatcodec validate`` without ``--format`` reads a bare event list whole (its first
+    item, an event, has no ``role``), not as a row per event."""
+    done = subprocess.run(
+        [sys.executable, "-m", "chatcodec", "validate", str(FIXTURES / "session_snake.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ok, 4 messages (1 user, 2 assistant, 1 tool), 1 tool calls, 0 unanswered" in done.stdout

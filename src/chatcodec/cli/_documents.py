@@ -17,7 +17,7 @@ from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._narrow import as_dict
@@ -94,8 +94,9 @@ def iter_documents(path: Path, *, parquet: bool = False, one_list: bool = False)
 def _array_documents(items: Iterator[bytes], *, one_list: bool = False) -> Iterator[Document]:
     """A JSON array file's documents: one conversation when it is a list of messages (its
     first item has a ``role``, or is an object that holds no ``messages`` when ``one_list``
-    says the file is a framework's message list), else a row per item, labelled by its
-    index (``[3]``)."""
+    says the file is a framework's message list or when it is a stored conversation's first
+    item without a role: a Responses item the OpenAI Agents SDK stored, a framework's message),
+    else a row per item, labelled by its index (``[3]``)."""
     first = next(items, None)
     if first is None:
         yield Document("", [])
@@ -105,7 +106,9 @@ def _array_documents(items: Iterator[bytes], *, one_list: bool = False) -> Itera
     except ChatcodecError:
         opening = None
     first_object = as_dict(opening)
-    whole = "role" in (first_object or {}) or (one_list and first_object is not None and "messages" not in first_object)
+    whole = first_object is not None and (
+        "role" in first_object or ((one_list or _stored_item(first_object)) and "messages" not in first_object)
+    )
     if opening is None or whole:  # read whole: errors name $[0]...
         yield Document("", parse_json(b"[" + b",".join([first, *items]) + b"]"))
         return
@@ -115,6 +118,12 @@ def _array_documents(items: Iterator[bytes], *, one_list: bool = False) -> Itera
             yield Document(f"[{index}]", parse_json(item))
         except ChatcodecError as error:
             yield Document(f"[{index}]", None, str(error))
+
+
+def _stored_item(first: dict[str, Any]) -> bool:
+    from chatcodec._validation import opens_stored_list
+
+    return opens_stored_list(first)
 
 
 @dataclass(frozen=True, slots=True)
