@@ -245,3 +245,20 @@ def test_the_cli_validates_a_session_file_as_one_conversation() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "ok, 4 messages (1 user, 2 assistant, 1 tool), 1 tool calls, 0 unanswered" in done.stdout
+
+
+@pytest.mark.parametrize("name", SPELLINGS)
+def test_a_models_event_is_a_response(name: str) -> None:
+    """An ``Event`` is an ``LlmResponse``: the answer's usage and finish reason are the
+    response's, its author the message's name; written back, the event it was."""
+    event = _events(name)[3]
+    response = chatcodec.decode_response("google-adk", event)
+    assert response.usage is not None
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (12, 7)
+    choice = response.choices[0]
+    assert choice.finish_reason is not None
+    assert choice.finish_reason.unified == "stop"
+    assert choice.message.name == "weather_agent"
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.encode_response("google-adk", response, losses=losses) == event
+    assert losses == []

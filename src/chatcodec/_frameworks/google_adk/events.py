@@ -47,7 +47,7 @@ def decode_messages(wire: Sequence[Mapping[str, Any]], context: DecodeContext) -
         if tag is not None:
             event = wire[places[tag]]
             bag = _event_bag(event, before[tag])
-            _read_author(message, event.get("author"), bag)
+            read_author(message, event.get("author"), bag)
             _keep(message, bag)
         messages.append(message)
     if waiting:
@@ -70,7 +70,7 @@ def _event_bag(event: Mapping[str, Any], before: list[dict[str, Any]]) -> dict[s
     return bag
 
 
-def _read_author(message: dict[str, Any], author: object, bag: dict[str, Any]) -> None:
+def read_author(message: dict[str, Any], author: object, bag: dict[str, Any]) -> None:
     """An author is the ``name`` of the user or assistant message it wrote (kept in the bag
     on a tool's results, whose messages have no name), and nothing when it is who speaks
     (``user``, or :data:`~.markers.AGENT` for an agent): the author the writer gives."""

@@ -1,7 +1,8 @@
 """A response is the event a model's answer became: ADK's ``Event`` is an ``LlmResponse``, a
 Gemini candidate's ``content`` and ``finishReason`` beside the response's ``usageMetadata`` and
 ``modelVersion``, flattened. Read and written as that Gemini response by the ``gemini`` codec;
-the event's other fields ride in the message's bag, as a session's do (:mod:`.events`).
+the event's author is the message's ``name`` and its other fields ride in the message's bag, as
+a session's do (:mod:`.events`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from chatcodec import PayloadError, ValidationError
 from chatcodec._frameworks.google_adk.content import gemini
+from chatcodec._frameworks.google_adk.events import read_author
 from chatcodec._frameworks.google_adk.markers import AGENT, KIT, NO_ROLE, PROVIDER, SNAKE
 from chatcodec._frameworks.google_adk.spelling import is_snake, snake_cased, without_nulls
 from chatcodec._frameworks.google_adk.wire import validated_event
@@ -47,9 +49,13 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
         bag[SNAKE] = True
     if content is not None and "role" not in content:
         bag[NO_ROLE] = True
-    if bag and response.get("choices"):
-        message = response["choices"][0]["message"]
-        message["provider_metadata"] = {**(as_dict(message.get("provider_metadata")) or {}), PROVIDER: bag}
+    choices = as_list(response.get("choices")) or []
+    message = as_dict((as_dict(choices[0]) or {}).get("message")) if choices else None
+    if message is not None:
+        if "author" in bag:
+            read_author(message, event.get("author"), bag)
+        if bag:
+            message["provider_metadata"] = {**(as_dict(message.get("provider_metadata")) or {}), PROVIDER: bag}
     return response
 
 
@@ -101,7 +107,8 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     if kept.get(SNAKE):
         event = snake_cased(event)
     event.update(restore_fields(kept))
-    event.setdefault("author", AGENT)
+    name = message.get("name")
+    event.setdefault("author", name if isinstance(name, str) else AGENT)
     return event
 
 
@@ -111,6 +118,7 @@ def _without_own_bags(choices: list[Any], response: Mapping[str, Any]) -> dict[s
     for each in choices:
         choice = as_dict(each) or {}
         message = dict(as_dict(choice.get("message")) or {})
+        message.pop("name", None)  # the event's author
         bags = dict(as_dict(message.pop("provider_metadata", None)) or {})
         bags.pop(PROVIDER, None)
         if bags:
