@@ -110,6 +110,7 @@ def validate_messages(data: object) -> list[AnyMessage]:
 
 _LANGCHAIN, _PYDANTIC_AI, _UI_FORMAT, _MODEL_FORMAT = "langchain", "pydantic-ai", "ai-sdk-ui", "ai-sdk-model"
 _GOOGLE_ADK = "google-adk"
+_OTEL_GENAI = "otel-genai"
 """The framework formats whose message lists :func:`validate_messages` also reads."""
 
 
@@ -120,13 +121,16 @@ def _framework_of(first: dict[str, Any]) -> str | None:
     - a ``UIMessage``: ``id`` and ``parts``, no ``content``;
     - LangChain: no ``role``, ``type`` and ``data`` (``messages_to_dict``) or ``lc`` (``dumpd``);
     - pydantic-ai: no ``role``, ``kind`` and ``parts`` (``ModelRequest``, ``ModelResponse``);
-    - Google ADK: no ``role``, an ``author`` and the ``content`` or ``actions`` of a session ``Event``.
+    - Google ADK: no ``role``, an ``author`` and the ``content`` or ``actions`` of a session ``Event``;
+    - the OpenTelemetry GenAI conventions' message: ``role`` and ``parts``, no ``id`` or ``content``.
 
     An AI SDK ``ModelMessage`` has a ``role`` and a ``content`` as a chat message has: it is
     read only when the dialects refuse the list and it holds the AI SDK's marks
     (:func:`_model_messages`), so an OpenAI-shaped list reads as it always did."""
     if "role" in first:
-        return _UI_FORMAT if "parts" in first and "id" in first and "content" not in first else None
+        if "parts" not in first or "content" in first:
+            return None
+        return _UI_FORMAT if "id" in first else _OTEL_GENAI
     if "lc" in first or ("type" in first and "data" in first):
         return _LANGCHAIN
     if "kind" in first and "parts" in first:

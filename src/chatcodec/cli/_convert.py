@@ -46,6 +46,7 @@ from chatcodec.batch._convert import (
 )
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli import _presets as presets
+from chatcodec.cli import _trace_rows as trace_rows
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP, REJECTS_SUFFIX, add_convert_arguments
 from chatcodec.cli._dataset_options import (
     STRICT_KINDS,
@@ -192,7 +193,7 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
 def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, source: InputFile, out: TextIO) -> int:
     """Convert JSON lines, or one document (a table of one row for a tabular output)."""
     if source.lines is not None:
-        lines = source.lines
+        lines = source.lines if options.source != trace_rows.FORMAT else trace_rows.span_lines(source.lines)
         if source.indexed:  # a JSON array's items: numbered by index in every message
             lines, conversation = one_conversation(lines, options, arguments.file)
             if conversation is not None:  # a bare message list: one conversation
@@ -200,6 +201,9 @@ def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, sourc
             options = replace(options, numbered="index")
         return _convert_lines(arguments, options, lines, source.size, out)
     rows = _document_rows(source.document or b"", options)
+    if rows is None and options.source == trace_rows.FORMAT:  # an OTLP export: a row per model call
+        spans = trace_rows.span_rows(source.document or b"")
+        rows = None if spans is None else (options, spans)
     if rows is not None:  # one document holding a batch's rows (Gemini's inlined results)
         return _convert_lines(arguments, rows[0], iter(rows[1]), source.size, out)
     if _tabular_output(arguments):

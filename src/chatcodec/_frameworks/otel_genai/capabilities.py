@@ -1,0 +1,18 @@
+"""What a trace's GenAI messages can carry, as data (``CAPABILITIES``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from chatcodec._frameworks.history import STORED_HISTORY
+
+CAPABILITIES = replace(
+    STORED_HISTORY,
+    display_name="OpenTelemetry GenAI",
+    signed_thinking=False,
+    cache_markers=False,
+    system="top_level_and_turns",
+)
+"""Instructions apart (``gen_ai.system_instructions``) and system turns inline, media as
+``blob``/``uri``/``file`` parts, reasoning as text (no signature), calls by id; no cache markers,
+tool definitions or settings."""

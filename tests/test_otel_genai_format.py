@@ -1,0 +1,354 @@
+"""The ``otel-genai`` format against its oracles: a real emitter (pydantic-ai 2.68's
+instrumentation, on opentelemetry-sdk's in-memory exporter) and the conventions' JSON Schemas
+(``tests/fixtures/otel_genai/schemas``, with their provenance).
+
+The emitter's spans are written as a file of span attributes (one span a line) and as an OTLP
+JSON export: by ``opentelemetry-exporter-otlp-proto-common``'s encoder and protobuf's JSON
+mapping when the package is installed (the test pin asked for), else by the OTLP JSON mapping
+the specification documents (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding),
+written here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ThinkingPart, ToolCallPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.instrumented import InstrumentationSettings
+
+import chatcodec
+from chatcodec.cli import main
+
+SCHEMAS = Path(__file__).parent / "fixtures" / "otel_genai" / "schemas"
+
+
+def _schema(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((SCHEMAS / f"gen-ai-{name}.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+_PART_DEFINITIONS = {
+    "text": "TextPart",
+    "reasoning": "ReasoningPart",
+    "tool_call": "ToolCallRequestPart",
+    "tool_call_response": "ToolCallResponsePart",
+    "blob": "BlobPart",
+    "uri": "UriPart",
+    "file": "FilePart",
+}
+
+
+def _valid(value: object, name: str) -> None:
+    """``value`` valid against the schema ``name``, and each part against its own definition."""
+    schema = _schema(name)
+    jsonschema.validate(value, schema)
+    assert isinstance(value, list)
+    parts = value if name == "system-instructions" else [part for message in value for part in message["parts"]]
+    for part in parts:
+        definition = _PART_DEFINITIONS[part["type"]]
+        jsonschema.validate(part, {"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
+
+
+def _model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    del info
+    if len(messages) == 1:
+        return ModelResponse(
+            parts=[
+                ThinkingPart(content="The user wants the weather: ask the tool."),
+                TextPart(content="Let me check."),
+                ToolCallPart(tool_name="get_weather", args={"city": "Paris"}, tool_call_id="call_weather_1"),
+            ]
+        )
+    return ModelResponse(parts=[TextPart(content="It is rainy in Paris.")])
+
+
+def _agent_spans() -> list[ReadableSpan]:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    agent = Agent(FunctionModel(_model), instructions="Answer briefly.")
+    agent.instrument = InstrumentationSettings(tracer_provider=provider)
+
+    @agent.tool_plain
+    def get_weather(city: str) -> str:
+        return f"rainy in {city}"
+
+    assert agent.run_sync("Weather in Paris?").output == "It is rainy in Paris."
+    return list(exporter.get_finished_spans())
+
+
+def _any_value(value: object) -> dict[str, Any]:
+    """The documented OTLP JSON mapping of an attribute value (``common.proto``'s AnyValue)."""
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, int):
+        return {"intValue": str(value)}
+    if isinstance(value, float):
+        return {"doubleValue": value}
+    if isinstance(value, str):
+        return {"stringValue": value}
+    assert isinstance(value, tuple | list)
+    return {"arrayValue": {"values": [_any_value(item) for item in value]}}
+
+
+def _otlp_json(spans: list[ReadableSpan]) -> str:
+    try:
+        from google.protobuf.json_format import MessageToJson
+        from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+    except ImportError:  # the documented mapping, written by hand
+        rows = [
+            {
+                "traceId": f"{span.context.trace_id:032x}",
+                "spanId": f"{span.context.span_id:016x}",
+                "name": span.name,
+                "attributes": [
+                    {"key": key, "value": _any_value(value)} for key, value in (span.attributes or {}).items()
+                ],
+            }
+            for span in spans
+        ]
+        return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": rows}]}]}, indent=2)
+    return MessageToJson(encode_spans(spans))
+
+
+def _converted(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]], str]:
+    code = main(["convert", "--rejects", str(path.with_suffix(".rejects.jsonl")), *_ARGUMENTS, str(path)])
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines() if line.strip()], err
+
+
+_ARGUMENTS = (
+    "--from",
+    "otel-genai",
+    "--to",
+    "openai-chat",
+    "--storage",
+    "--option",
+    "reasoning_field=reasoning_content",
+)
+
+
+_FIRST_CALL = [
+    {"role": "system", "content": "Answer briefly."},
+    {"role": "user", "content": "Weather in Paris?"},
+    {
+        "role": "assistant",
+        "content": "Let me check.",
+        "reasoning_content": "The user wants the weather: ask the tool.",
+        "tool_calls": [
+            {
+                "id": "call_weather_1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
+            }
+        ],
+    },
+]
+_SECOND_CALL = [
+    *_FIRST_CALL,
+    {"role": "tool", "tool_call_id": "call_weather_1", "content": "rainy in Paris"},
+    {"role": "assistant", "content": "It is rainy in Paris."},
+]
+
+
+def test_a_pydantic_ai_agents_span_attributes_file_converts_to_each_model_calls_conversation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spans = _agent_spans()
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(dict(span.attributes or {})) + "\n" for span in spans), encoding="utf-8")
+    code, rows, err = _converted(path, capsys)
+    assert [row["messages"] for row in rows] == [_FIRST_CALL, _SECOND_CALL]
+    # the tool's and the agent run's spans are no model call: each refused, saying why
+    assert code != 0
+    assert err.count("an agent's or a tool's span holds neither") == 2, err
+
+
+def test_a_pydantic_ai_agents_otlp_export_converts_to_each_model_calls_conversation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "trace.json"
+    path.write_text(_otlp_json(_agent_spans()), encoding="utf-8")
+    code, rows, err = _converted(path, capsys)
+    assert code == 0, err
+    assert [row["messages"] for row in rows] == [_FIRST_CALL, _SECOND_CALL]
+
+
+def test_the_collectors_export_of_a_span_a_line_converts_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spans = _agent_spans()
+    path = tmp_path / "trace.jsonl"
+    lines = [json.dumps(json.loads(_otlp_json([span]))) for span in spans]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, rows, err = _converted(path, capsys)
+    assert code == 0, err
+    assert [row["messages"] for row in rows] == [_FIRST_CALL, _SECOND_CALL]
+
+
+AGENT_REQUEST: dict[str, Any] = {
+    "model": "gpt-4.1",
+    "messages": [
+        {"role": "system", "content": "You are a travel agent."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Plan Paris."},
+                {"type": "image_url", "image_url": {"url": "https://example.com/map.png"}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_a", "type": "function", "function": {"name": "weather", "arguments": '{"city":"Paris"}'}},
+                {
+                    "id": "call_b",
+                    "type": "function",
+                    "function": {"name": "hotels", "arguments": '{"city":"Paris","stars":4}'},
+                },
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
+        {"role": "tool", "tool_call_id": "call_b", "content": '[{"name":"Hotel A"}]'},
+        {"role": "assistant", "content": "Sunny; Hotel A is free."},
+        {"role": "user", "content": "Book it."},
+    ],
+}
+
+
+def test_an_openai_chat_agent_request_written_as_otel_genai_validates_and_reads_back_whole() -> None:
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(
+        AGENT_REQUEST, source="openai-chat", target="otel-genai", on_loss="ignore", losses=losses
+    )
+    assert losses == []
+    _valid(written["gen_ai.input.messages"], "input-messages")
+    _valid(written["gen_ai.system_instructions"], "system-instructions")
+    back = chatcodec.convert_request(written, source="otel-genai", target="openai-chat")
+    assert back == AGENT_REQUEST
+
+
+def test_an_answer_written_as_output_messages_validates_against_the_schema() -> None:
+    response = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4.1",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {"id": "call_c", "type": "function", "function": {"name": "book", "arguments": "{}"}}
+                    ],
+                },
+                "finish_reason": "tool_calls",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+    written = chatcodec.convert_response(response, source="openai-chat", target="otel-genai", on_loss="ignore")
+    _valid(written["gen_ai.output.messages"], "output-messages")
+    assert written["gen_ai.output.messages"][0]["finish_reason"] == "tool_call"
+    assert written["gen_ai.usage.input_tokens"] == 10
+    back = chatcodec.convert_response(written, source="otel-genai", target="openai-chat", on_loss="ignore")
+    assert back["choices"][0]["message"]["tool_calls"][0]["id"] == "call_c"
+    assert back["choices"][0]["finish_reason"] == "tool_calls"
+
+
+def test_what_the_conventions_cannot_carry_is_a_reported_loss() -> None:
+    request = {
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Hi", "cache_control": {"type": "ephemeral"}}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "thinking", "text": "hm", "signature": "sig"}, {"type": "text", "text": "Hello"}],
+            },
+        ]
+    }
+    losses: list[chatcodec.Loss] = []
+    chatcodec.encode_request("otel-genai", request, on_loss="ignore", losses=losses)
+    found = {(loss.path, loss.what) for loss in losses}
+    assert ("$.messages[0].content[0].cache_control", "cache_control") in found
+    assert ("$.messages[1].content[0].signature", "signature") in found
+
+
+def test_a_span_read_and_written_again_is_the_same_span() -> None:
+    span = {
+        "gen_ai.request.model": "claude",
+        "gen_ai.system_instructions": '[{"type":"text","content":"Be kind."}]',
+        "gen_ai.input.messages": json.dumps(
+            [
+                {
+                    "role": "user",
+                    "parts": [
+                        {"type": "text", "content": "Look"},
+                        {"type": "blob", "modality": "image", "mime_type": "image/png", "content": "iVBORw0KGgo="},
+                    ],
+                },
+                {
+                    "role": "assistant",
+                    "parts": [
+                        {"type": "thinking", "content": "..."},
+                        {"type": "tool_call", "id": "c1", "name": "zoom", "arguments": {"x": 1}},
+                    ],
+                },
+                {
+                    "role": "user",
+                    "parts": [
+                        {"type": "tool_call_response", "id": "c1", "name": "zoom", "result": {"ok": True}},
+                        {"type": "text", "content": "and?"},
+                    ],
+                },
+                {
+                    "role": "assistant",
+                    "parts": [
+                        {"type": "server_tool_call", "name": "web_search", "server_tool_call": {"type": "web_search"}}
+                    ],
+                },
+            ]
+        ),
+        "gen_ai.output.messages": [
+            {"role": "assistant", "parts": [{"type": "reasoning", "content": "done"}], "finish_reason": "stop"}
+        ],
+        "gen_ai.conversation.id": "conv-1",
+    }
+    read = chatcodec.decode_request("otel-genai", span)
+    again = chatcodec.encode_request("otel-genai", read)
+    assert {**again, "gen_ai.input.messages": json.loads(again["gen_ai.input.messages"])} == {
+        **span,
+        "gen_ai.input.messages": json.loads(span["gen_ai.input.messages"]),
+        "gen_ai.system_instructions": span["gen_ai.system_instructions"],
+    }
+
+
+def test_validate_messages_reads_a_list_of_the_conventions_messages() -> None:
+    messages = chatcodec.validate_messages(
+        [
+            {"role": "user", "parts": [{"type": "text", "content": "Hi"}]},
+            {"role": "assistant", "parts": [{"type": "tool_call", "id": "c", "name": "f", "arguments": {}}]},
+            {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c", "response": "ok"}]},
+        ]
+    )
+    assert [message.role for message in messages] == ["user", "assistant", "tool"]
+
+
+def test_bad_message_json_is_refused_at_its_path() -> None:
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.decode_request(
+            "otel-genai", {"gen_ai.input.messages": [{"role": "user", "parts": [{"content": "x"}]}]}
+        )
+    assert '["gen_ai.input.messages"][0].parts[0]' in str(caught.value) or "gen_ai.input.messages" in str(caught.value)
+    with pytest.raises(chatcodec.ValidationError, match="not JSON"):
+        chatcodec.decode_request("otel-genai", {"gen_ai.input.messages": "[{"})
