@@ -300,10 +300,10 @@ class RequestSpan:
                 attributes[attribute] = _bounded_list(values)
         if self.content:
             messages = list(canonical.get("messages") or [])
-            attributes["gen_ai.input.messages"] = json.dumps(genai_messages.input_messages(messages))
-            system = genai_messages.system_instructions(messages)
-            if system:
-                attributes["gen_ai.system_instructions"] = json.dumps(system)
+            written = genai_messages.conversation(messages)
+            attributes["gen_ai.input.messages"] = json.dumps(written["gen_ai.input.messages"])
+            if written.get("gen_ai.system_instructions"):
+                attributes["gen_ai.system_instructions"] = json.dumps(written["gen_ai.system_instructions"])
             tools = [_tool_definition(tool) for tool in canonical.get("tools") or ()]
             if tools:
                 attributes["gen_ai.tool.definitions"] = json.dumps(tools)
@@ -324,7 +324,7 @@ class RequestSpan:
         self.span.set_attribute("gen_ai.response.finish_reasons", [reason or "" for reason in reasons])
         if self.content:
             output = [
-                genai_messages.output_message(choice.get("message") or {}, reason)
+                genai_messages.answer(choice.get("message") or {"role": "assistant", "content": ""}, reason)
                 for choice, reason in zip(choices, reasons, strict=True)
             ]
             self.span.set_attribute("gen_ai.output.messages", json.dumps(output))
@@ -345,12 +345,12 @@ class RequestSpan:
 
     def _gather(self, event: AnyStreamRecord) -> None:
         if isinstance(event, (TextDeltaRecord, ThinkingDeltaRecord)):
-            kind = "text" if isinstance(event, TextDeltaRecord) else "reasoning"
-            part = self.parts.setdefault((event.choice, event.index), {"type": kind, "content": ""})
-            part["content"] += event.delta
-        elif isinstance(event, ToolCallStartRecord):
+            kind = "text" if isinstance(event, TextDeltaRecord) else "thinking"
+            part = self.parts.setdefault((event.choice, event.index), {"type": kind, "text": ""})
+            part["text"] += event.delta
+        elif isinstance(event, ToolCallStartRecord):  # canonical parts, written by the format's writer at the end
             self.parts[event.choice, event.index] = {
-                "type": "tool_call",
+                "type": "tool_use",
                 "id": event.id,
                 "name": event.name,
                 "arguments": "",
@@ -371,7 +371,8 @@ class RequestSpan:
             self.span.set_attribute("gen_ai.response.finish_reasons", self.finish_reasons)
         if self.content and self.parts:
             parts = [part for _, part in sorted(self.parts.items())]
-            message = {"role": "assistant", "parts": parts, "finish_reason": next(iter(self.finish_reasons), "")}
+            answer = {"role": "assistant", "content": parts}
+            message = genai_messages.answer(answer, next(iter(self.finish_reasons), ""))
             self.span.set_attribute("gen_ai.output.messages", json.dumps([message]))
         for loss in record.losses:
             where, what = bounded(str(loss.path)), bounded(loss.what)
