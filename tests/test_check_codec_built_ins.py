@@ -26,6 +26,7 @@ BUILT_IN = (
     *("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "bedrock-nova", "ollama"),
     *("langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui"),
     "google-adk",
+    "otel-genai",
 )
 
 _RUN = """
