@@ -345,10 +345,111 @@ def test_validate_messages_reads_a_list_of_the_conventions_messages() -> None:
 
 
 def test_bad_message_json_is_refused_at_its_path() -> None:
+    """A structured value is refused at the part's own path; JSON text at the attribute (the
+    place the input has), the place in the text said in the message."""
+    parts = [{"role": "user", "parts": [{"content": "x"}]}]
     with pytest.raises(chatcodec.ValidationError) as caught:
-        chatcodec.decode_request(
-            "otel-genai", {"gen_ai.input.messages": [{"role": "user", "parts": [{"content": "x"}]}]}
-        )
-    assert '["gen_ai.input.messages"][0].parts[0]' in str(caught.value) or "gen_ai.input.messages" in str(caught.value)
+        chatcodec.decode_request("otel-genai", {"gen_ai.input.messages": parts})
+    assert "at $['gen_ai.input.messages'][0].parts[0].type: a part's type is a string" in str(caught.value)
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.decode_request("otel-genai", {"gen_ai.input.messages": json.dumps(parts)})
+    assert "at $['gen_ai.input.messages']: [0].parts[0].type in the attribute's JSON text" in str(caught.value)
     with pytest.raises(chatcodec.ValidationError, match="not JSON"):
         chatcodec.decode_request("otel-genai", {"gen_ai.input.messages": "[{"})
+    with pytest.raises(chatcodec.ValidationError, match="an agent's or a tool's span holds neither"):
+        chatcodec.decode_request("otel-genai", {"gen_ai.operation.name": "execute_tool"})
+
+
+def test_a_system_messages_own_fields_are_reported_as_instructions() -> None:
+    request = {
+        "messages": [
+            {"role": "system", "name": "policy", "content": [{"type": "text", "text": "Be kind."}]},
+            {"role": "user", "content": "Hi"},
+        ]
+    }
+    losses: list[chatcodec.Loss] = []
+    span = chatcodec.encode_request("otel-genai", request, on_loss="ignore", losses=losses)
+    assert span["gen_ai.system_instructions"] == [{"type": "text", "content": "Be kind."}]
+    assert {(loss.path, loss.kind) for loss in losses} == {
+        ("$.messages[0].name", "content"),
+        ("$.messages[0].content", "spelling"),
+    }
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "otel_genai"
+
+
+def test_a_dataset_of_span_attributes_converts_row_by_row() -> None:
+    """The dataset engines' converter takes a column of spans as it takes any history column:
+    a model call's span converts, an agent's span is that row's error, no row dropped."""
+    lines = (FIXTURES / "pydantic_ai_spans.jsonl").read_text(encoding="utf-8").splitlines()
+    converter = chatcodec.BatchConverter(source="otel-genai", target="openai-chat", column="span")
+    converted = converter({"span": lines})
+    written = [json.loads(row) if row is not None else None for row in converted["openai-chat_request"]]
+    errors = converted["chatcodec_error"]
+    assert [row is not None for row in written] == [True, False, True, False]
+    assert written[2] is not None
+    assert [message["role"] for message in written[2]["messages"]] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+    assert all("an agent's or a tool's span holds neither" in errors[index] for index in (1, 3))
+
+
+def test_otlp_values_read_as_plain_values() -> None:
+    from chatcodec._frameworks.otel_genai.otlp import any_value, model_call_spans
+
+    assert any_value({"intValue": "12"}) == 12
+    assert any_value({"arrayValue": {"values": [{"stringValue": "stop"}, {"boolValue": True}]}}) == ["stop", True]
+    assert any_value({"kvlistValue": {"values": [{"key": "a", "value": {"doubleValue": 0.5}}]}}) == {"a": 0.5}
+    document = json.loads((FIXTURES / "pydantic_ai_trace.json").read_text(encoding="utf-8"))
+    spans = model_call_spans(document)
+    assert [span["otlp.name"] for span in spans] == ["chat function:_model:", "chat function:_model:"]
+    assert [span["gen_ai.usage.input_tokens"] for span in spans] == [53, 56]  # intValue, a decimal string
+
+
+def test_pydantic_ais_own_spellings_read_and_write_back_as_they_were() -> None:
+    """pydantic-ai's ``_otel_messages`` types (2.68.0): ``thinking``, a result under ``result``
+    with its tool's ``name``, ``binary`` with ``media_type``, ``image-url`` with ``url``."""
+    span = {
+        "gen_ai.input.messages": [
+            {
+                "role": "user",
+                "parts": [
+                    {"type": "binary", "media_type": "image/png", "content": "iVBORw0KGgo="},
+                    {"type": "image-url", "url": "https://example.com/a.png"},
+                ],
+            },
+            {"role": "assistant", "parts": [{"type": "thinking", "content": "look"}]},
+        ]
+    }
+    read = chatcodec.decode_request("otel-genai", span)
+    user = read.messages[0]
+    assert [part.type for part in user.content] == ["image", "image"]
+    assert read.messages[1].content[0].type == "thinking"
+    assert chatcodec.encode_request("otel-genai", read) == span
+
+
+def test_a_tool_message_answers_every_call_in_order() -> None:
+    """Results that came in a user message with a retry prompt beside them are a tool message
+    and a user message after it, which a provider takes in that order."""
+    span = {
+        "gen_ai.input.messages": [
+            {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "f", "arguments": {}}]},
+            {
+                "role": "user",
+                "parts": [
+                    {"type": "tool_call_response", "id": "c1", "name": "f", "result": "bad"},
+                    {"type": "text", "content": "Fix the arguments."},
+                ],
+            },
+        ]
+    }
+    body = chatcodec.convert_request(
+        span, source="otel-genai", target="anthropic", on_loss="ignore", options={"max_tokens": 10}
+    )
+    assert body["messages"][1]["content"][0] == {"type": "tool_result", "tool_use_id": "c1", "content": "bad"}
+    assert body["messages"][1]["content"][1] == {"type": "text", "text": "Fix the arguments."}

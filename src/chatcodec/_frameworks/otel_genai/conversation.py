@@ -15,9 +15,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._frameworks.otel_genai.markers import INPUT, KIT, OUTPUT, SYSTEM
-from chatcodec._frameworks.otel_genai.messages import decode_messages, encode_message, encode_messages, role_content
+from chatcodec._frameworks.otel_genai.messages import (
+    decode_messages,
+    encode_message,
+    encode_messages,
+    report_list,
+    role_content,
+)
 from chatcodec._frameworks.otel_genai.parts import encode_part, finish
-from chatcodec._frameworks.otel_genai.wire import attribute, checked_messages, checked_parts
+from chatcodec._frameworks.otel_genai.wire import attribute, checked, checked_messages, checked_parts
 from chatcodec.codec_kit import compact_json
 from chatcodec.contract import EncodeContext, Steps
 
@@ -33,14 +39,14 @@ def read_conversation(attributes: dict[str, Any]) -> tuple[list[dict[str, Any]],
     instructions, text = attribute(attributes, SYSTEM)
     if instructions is not None:
         texts += [SYSTEM] * text
-        parts = checked_parts(instructions, (SYSTEM,))
+        parts = checked(checked_parts, instructions, SYSTEM, text)
         system = {"role": "system", "content": role_content(parts, "system")}
-        messages.append(finish(system, {}, (), instructions=True, no_parts=not parts or None))
+        messages.append(finish(system, {}, (), no_parts=not parts or None))
     for key, markers in ((INPUT, {}), (OUTPUT, {"output": True})):
         listed, text = attribute(attributes, key)
         if listed is not None:
             texts += [key] * text
-            read = decode_messages(checked_messages(listed, (key,)), **markers)
+            read = decode_messages(checked(checked_messages, listed, key, text), **markers)
             if key == INPUT and instructions is None and read and read[0]["role"] in ("system", "developer"):
                 read[0].setdefault("provider_metadata", {}).setdefault(KIT.name, {})["_inline"] = True
             messages += read
@@ -68,15 +74,20 @@ def write_conversation(messages: Sequence[Mapping[str, Any]], context: EncodeCon
 
 
 def system_instructions(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
-    """A system or developer message as ``gen_ai.system_instructions``' parts."""
-    KIT.claim(context.losses, message.get("provider_metadata"), at)  # markers only: the message is its parts
+    """A system or developer message as ``gen_ai.system_instructions``' parts: the message's
+    own fields (a name, a cache marker, data kept from another span's message) have no place."""
+    losses = context.losses
+    metadata = message.get("provider_metadata")
+    KIT.report_unplaced(losses, metadata, at, "the GenAI system instructions are parts only")
+    why = "the GenAI system instructions are parts only"
+    if message.get("name") is not None:
+        losses.add((*at, "name"), "name", why)
+    if message.get("cache_control") is not None:
+        losses.add((*at, "cache_control"), "cache_control", why, "setting")
     content = message.get("content", "")
     if isinstance(content, str):
-        return (
-            []
-            if KIT.marker(message.get("provider_metadata"), "_no_parts") and not content
-            else [{"type": "text", "content": content}]
-        )
+        return [] if KIT.marker(metadata, "_no_parts") and not content else [{"type": "text", "content": content}]
+    report_list(content, context, at)
     written = (encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content))
     return [part for part in written if part is not None]
 

@@ -5,17 +5,20 @@ Markers are keys starting with exactly one ``_`` in a bag (``provider_metadata["
 never written out. All are pure spelling (another format drops them without a report):
 
 - ``_output`` on a message read from ``gen_ai.output.messages`` (written back there);
-- ``_instructions`` on the system message read from ``gen_ai.system_instructions``;
+- ``_inline`` on a first system message read from ``gen_ai.input.messages`` (a span without
+  ``gen_ai.system_instructions``: written back inline, not as the instructions);
+- ``_text`` in a request's bag: the message attributes given as JSON text (in a response's,
+  ``true`` when its output messages were), written back as text;
 - ``_role`` on a tool message whose results came in a message of another role (pydantic-ai
   sends them as ``user``), ``_continues`` on the message holding the rest of that message's parts;
 - ``_no_parts`` on a message whose ``parts`` were empty (read as empty text);
 - ``_thinking`` on reasoning spelled ``thinking`` (pydantic-ai), ``_result`` on a tool result
-  whose value came as ``result`` (pydantic-ai, the conventions before 1.37), ``_json`` on one
+  whose value came as ``result`` (pydantic-ai, after the conventions' draft), ``_json`` on one
   whose value was JSON, not text, ``_no_id`` on a call or result without an id, ``_text_arguments``
-  on a call whose ``arguments`` were JSON text;
+  on a call whose ``arguments`` were JSON text, ``_null_arguments`` on one whose ``arguments``
+  were ``null``;
 - ``_modality`` / ``_no_modality`` on media whose ``modality`` is not the one written by default,
-  ``_spelt`` on media read from a pydantic-ai part (``binary``, ``image-url``...), ``_no_mime_type``
-  on a URL or file without a ``mime_type``.
+  ``_spelt`` on media read from a pydantic-ai part (``binary``, ``image-url``...).
 """
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
     else:
         written = (encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content))
         parts = [part for part in written if part is not None]
-        _report_list(content, context, at)
+        report_list(content, context, at)
     wire["parts"] = parts
     if message.get("name") is not None:
         wire["name"] = message["name"]
@@ -135,7 +135,7 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
     return wire
 
 
-def _report_list(content: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps) -> None:
+def report_list(content: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps) -> None:
     """A list a reader gives back as text (no parts, or one plain text part): a spelling loss."""
     plain = len(content) == 1 and content[0]["type"] == "text" and len(content[0]) == 2
     if not content or plain:

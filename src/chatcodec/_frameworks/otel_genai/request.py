@@ -37,7 +37,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     if INPUT not in payload and OUTPUT not in payload:
         why = "a model call's span holds gen_ai.input.messages or gen_ai.output.messages"
         why += " (an agent's or a tool's span holds neither)"
-        raise rule_error(TITLE, (INPUT,), "model_call", why, None)
+        raise rule_error(TITLE, (INPUT,), "missing", why, None)
     messages, texts = read_conversation(payload)
     canonical: dict[str, Any] = {"messages": messages}
     model = payload.get(REQUEST_MODEL)

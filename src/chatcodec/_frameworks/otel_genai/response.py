@@ -23,7 +23,7 @@ from chatcodec._frameworks.otel_genai.markers import (
     RESPONSE_MODEL,
 )
 from chatcodec._frameworks.otel_genai.messages import decode_message
-from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked_messages
+from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages
 from chatcodec.codec_kit import as_dict, leftovers, refuse_unwritable_numbers, rule_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
@@ -38,8 +38,12 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     listed, text = attribute(payload, OUTPUT)
     if not listed:
         why = "a GenAI answer is the span's gen_ai.output.messages, one message or more"
-        raise rule_error(TITLE, (OUTPUT,), "output_messages", why, payload.get(OUTPUT))
-    choices = [_choice(index, message) for index, message in enumerate(checked_messages(listed, (OUTPUT,)))]
+        raise rule_error(
+            TITLE, (OUTPUT,), "output_messages" if OUTPUT in payload else "missing", why, payload.get(OUTPUT)
+        )
+    choices = [
+        _choice(index, message, text) for index, message in enumerate(checked(checked_messages, listed, OUTPUT, text))
+    ]
     response: dict[str, Any] = {"choices": choices}
     for key, field in ((RESPONSE_ID, "id"), (RESPONSE_MODEL, "model")):
         if payload.get(key) is not None:
@@ -59,10 +63,12 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     return KIT.attach(response, kept)
 
 
-def _choice(index: int, message: dict[str, Any]) -> dict[str, Any]:
+def _choice(index: int, message: dict[str, Any], text: bool) -> dict[str, Any]:
     read = decode_message(message)
     if message["role"] != "assistant" or len(read) != 1:
         why = "an output message is the assistant's answer"
+        if text:  # the place the input has: the attribute
+            raise rule_error(TITLE, (OUTPUT,), "assistant", f"[{index}].role in the attribute's JSON text: {why}", None)
         raise rule_error(TITLE, (OUTPUT, index, "role"), "assistant", why, message["role"])
     answer = read[0]
     own = as_dict(as_dict(answer.get("provider_metadata")) and answer["provider_metadata"].get(PROVIDER)) or {}

@@ -1,10 +1,10 @@
 """A ``tool_call_response`` part <-> a canonical ``tool_result``.
 
-The conventions give the result as ``response`` (any JSON value; ``result`` before
-semantic-conventions 1.37, and still in pydantic-ai's ``_otel_messages.ToolCallResponsePart``)
-and no error flag; pydantic-ai adds the tool's ``name``, which is the result's ``name``. A text
-value is the result's text; a list of the conventions' parts its content parts; any other JSON
-value its compact JSON text, marked so it is written back as the value.
+The conventions give the result as ``response`` (any JSON value) and no error flag;
+pydantic-ai writes ``result`` (``_otel_messages.ToolCallResponsePart``, after the draft it
+cites, lmolkova/semantic-conventions' ``models.ipynb``) and the tool's ``name``, which is the
+result's ``name``. A text value is the result's text; a list of the conventions' parts its
+content parts; any other JSON value its compact JSON text, marked so it is written back as the value.
 """
 
 from __future__ import annotations
@@ -47,10 +47,15 @@ def _parts(value: object) -> list[dict[str, Any]] | None:
     """A result's value when it is a list of the conventions' text and media parts (a non-empty
     list of objects, each typed as one); None for any other value, a JSON value."""
     listed = as_list(value)
-    if not listed or not all((as_dict(item) or {}).get("type") in _CONTENT_PARTS for item in listed):
+    if not listed or not all(_typed(item) in _CONTENT_PARTS for item in listed):
         return None
     parts: list[dict[str, Any]] = listed
     return parts
+
+
+def _typed(item: object) -> str | None:
+    kind = (as_dict(item) or {}).get("type")
+    return kind if isinstance(kind, str) else None
 
 
 def _content_part(item: dict[str, Any]) -> dict[str, Any]:

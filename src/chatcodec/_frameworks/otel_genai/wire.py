@@ -10,9 +10,12 @@ field is kept as it is.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
-from chatcodec.codec_kit import as_dict, as_list, read_json_text, rule_error
+from chatcodec import ValidationError
+from chatcodec.codec_kit import as_dict, as_list, json_path, read_json_text, rule_error
+from chatcodec.contract import Steps
 
 TITLE = "OpenTelemetry GenAI span"
 
@@ -36,36 +39,60 @@ def attribute(attributes: dict[str, Any], key: str) -> tuple[list[Any] | None, b
     return listed, text
 
 
-def checked_messages(messages: list[Any], where: tuple[str | int, ...]) -> list[dict[str, Any]]:
+def checked(
+    check: Callable[[list[Any], Steps], list[dict[str, Any]]], listed: list[Any], key: str, text: bool
+) -> list[dict[str, Any]]:
+    """``listed``, the value of attribute ``key``, passed by ``check``; given as JSON text, a
+    refusal names the attribute (the place the input has) and says where in its text."""
+    if not text:
+        return check(listed, (key,))
+    try:
+        return check(listed, ())
+    except ValidationError as error:
+        detail = error.errors()[0]
+        inside = json_path(tuple(detail["loc"]))[1:]
+        why = f"{inside} in the attribute's JSON text: {detail['msg']}"
+        rule = "required" if detail["type"] == "missing" else str(detail["type"])  # the attribute itself is there
+        raise rule_error(TITLE, (key,), rule, why, None) from None
+
+
+def checked_messages(messages: list[Any], where: Steps) -> list[dict[str, Any]]:
     """``messages`` when each is a conventions message; a :class:`ValidationError` at the first
     that is not."""
     for index, message in enumerate(messages):
         entry = as_dict(message)
         if entry is None:
             raise rule_error(TITLE, (*where, index), "message", "a message is an object", message)
+        at = (*where, index)
         if not isinstance(entry.get("role"), str):
-            raise rule_error(TITLE, (*where, index, "role"), "role", "a message's role is a string", entry.get("role"))
+            refuse(entry, at, "role", "a message's role is a string")
         if not isinstance(entry.get("name"), str | None):
-            raise rule_error(TITLE, (*where, index, "name"), "name", "a message's name is a string", entry["name"])
+            refuse(entry, at, "name", "a message's name is a string")
         parts = as_list(entry.get("parts"))
         if parts is None:
-            raise rule_error(
-                TITLE, (*where, index, "parts"), "parts", "a message's parts are a list", entry.get("parts")
-            )
-        checked_parts(parts, (*where, index, "parts"))
+            refuse(entry, at, "parts", "a message's parts are a list")
+        checked_parts(parts, (*at, "parts"))
     return messages
 
 
-def checked_parts(parts: list[Any], where: tuple[str | int, ...]) -> list[dict[str, Any]]:
+def checked_parts(parts: list[Any], where: Steps) -> list[dict[str, Any]]:
     """``parts`` when each is an object with a string ``type`` (and a call names its tool)."""
     for index, part in enumerate(parts):
         entry = as_dict(part)
-        if entry is None or not isinstance(entry.get("type"), str):
-            raise rule_error(TITLE, (*where, index), "part", "a part is an object with a string type", part)
+        if entry is None:
+            raise rule_error(TITLE, (*where, index), "part", "a part is an object with a type", part)
+        at = (*where, index)
+        if not isinstance(entry.get("type"), str):
+            refuse(entry, at, "type", "a part's type is a string")
         if entry["type"] == "tool_call" and not isinstance(entry.get("name"), str):
-            raise rule_error(
-                TITLE, (*where, index, "name"), "tool_name", "a tool_call names its tool", entry.get("name")
-            )
+            refuse(entry, at, "name", "a tool_call names its tool")
         if entry["type"] in ("tool_call", "tool_call_response") and not isinstance(entry.get("id"), str | None):
-            raise rule_error(TITLE, (*where, index, "id"), "call_id", "a call's id is a string", entry.get("id"))
+            refuse(entry, at, "id", "a call's id is a string")
     return parts
+
+
+def refuse(entry: dict[str, Any], at: Steps, key: str, why: str) -> NoReturn:
+    """Raise the refusal of ``entry``'s ``key``: the rule broken, or ``missing`` when it is absent
+    (the error names the key's place either way)."""
+    rule = key if key in entry else "missing"
+    raise rule_error(TITLE, (*at, key), rule, why, entry.get(key))
