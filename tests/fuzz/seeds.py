@@ -199,6 +199,7 @@ FRAMEWORK_FOLDERS = {
     "ai-sdk-model": "ai_sdk",
     "ai-sdk-ui": "ai_sdk",
     "google-adk": "google_adk",
+    "otel-genai": "otel_genai",
 }
 """Each framework history format's folder under ``tests/fixtures`` (both AI SDK formats share
 one: a history there is a format's seed when that format reads it)."""
@@ -210,9 +211,10 @@ def framework_names() -> list[str]:
 
 def _histories_in(value: Any) -> Iterator[dict[str, Any]]:
     """Every history a fixture file's JSON holds: ``{"messages": [...]}`` (a LangGraph state),
+    a model call's span attributes (``otel-genai``),
     a bare message list, a list of them, or an object of them by format (``edge_cases.json``)."""
     if isinstance(value, dict):
-        if isinstance(value.get("messages"), list):
+        if isinstance(value.get("messages"), list) or "gen_ai.input.messages" in value:  # a span's attributes too
             yield value
             return
         for item in value.values():
@@ -241,7 +243,11 @@ def _recorded_histories(folder: Path) -> Iterator[dict[str, Any]]:
 def _answers(name: str, history: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The messages of ``history`` that are a response in the ``name`` format, as one
     (a LangChain ``AIMessage`` and a pydantic-ai ``ModelResponse`` as they are, an AI SDK
-    assistant message as ``{"messages": [it]}``)."""
+    assistant message as ``{"messages": [it]}``, a span with output messages as it is)."""
+    if "messages" not in history:  # a span's attributes: its output messages are its answer
+        if _decodes(name, "response", history):
+            yield history
+        return
     for message in history["messages"]:
         for candidate in (message, {"messages": [message]}):
             if _decodes(name, "response", candidate):
@@ -280,8 +286,10 @@ def frameworks() -> tuple[ProviderSeeds, ...]:
 
 @cache
 def framework_message_lists(name: str) -> tuple[list[Any], ...]:
-    """The bare message lists of a framework format's histories (what ``validate_messages`` takes)."""
-    return tuple(history["messages"] for history in seeds(name).requests)
+    """The bare message lists of a framework format's histories (what ``validate_messages`` takes;
+    a span's input messages, given as a list)."""
+    listed = (history.get("messages", history.get("gen_ai.input.messages")) for history in seeds(name).requests)
+    return tuple(messages for messages in listed if isinstance(messages, list))
 
 
 @cache
