@@ -344,6 +344,13 @@ def test_validate_messages_reads_a_list_of_the_conventions_messages() -> None:
     assert [message.role for message in messages] == ["user", "assistant", "tool"]
 
 
+def test_a_gemini_contents_list_is_not_taken_for_the_conventions_messages() -> None:
+    """Gemini's ``Content`` has a role and parts too, untyped: the dialects' refusal stands."""
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.validate_messages([{"role": "user", "parts": [{"text": "hi"}]}])
+    assert "OpenTelemetry" not in str(caught.value)
+
+
 def test_bad_message_json_is_refused_at_its_path() -> None:
     """A structured value is refused at the part's own path; JSON text at the attribute (the
     place the input has), the place in the text said in the message."""

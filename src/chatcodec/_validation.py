@@ -122,7 +122,7 @@ def _framework_of(first: dict[str, Any]) -> str | None:
     - LangChain: no ``role``, ``type`` and ``data`` (``messages_to_dict``) or ``lc`` (``dumpd``);
     - pydantic-ai: no ``role``, ``kind`` and ``parts`` (``ModelRequest``, ``ModelResponse``);
     - Google ADK: no ``role``, an ``author`` and the ``content`` or ``actions`` of a session ``Event``;
-    - the OpenTelemetry GenAI conventions' message: ``role`` and ``parts``, no ``id`` or ``content``.
+    - the OpenTelemetry GenAI conventions' message: ``role`` and typed ``parts``, no ``id`` or ``content``.
 
     An AI SDK ``ModelMessage`` has a ``role`` and a ``content`` as a chat message has: it is
     read only when the dialects refuse the list and it holds the AI SDK's marks
@@ -130,7 +130,7 @@ def _framework_of(first: dict[str, Any]) -> str | None:
     if "role" in first:
         if "parts" not in first or "content" in first:
             return None
-        return _UI_FORMAT if "id" in first else _OTEL_GENAI
+        return _UI_FORMAT if "id" in first else _OTEL_GENAI if _typed_parts(first["parts"]) else None
     if "lc" in first or ("type" in first and "data" in first):
         return _LANGCHAIN
     if "kind" in first and "parts" in first:
