@@ -460,3 +460,10 @@ def test_a_tool_message_answers_every_call_in_order() -> None:
     )
     assert body["messages"][1]["content"][0] == {"type": "tool_result", "tool_use_id": "c1", "content": "bad"}
     assert body["messages"][1]["content"][1] == {"type": "text", "text": "Fix the arguments."}
+
+
+def test_validate_reads_each_model_call_span_of_an_export(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "--format", "otel-genai", str(FIXTURES / "pydantic_ai_trace.json")]) == 0
+    out = capsys.readouterr().out
+    assert "pydantic_ai_trace.json:span 1: ok, 3 messages (1 system, 1 user, 1 assistant), 1 tool calls" in out
+    assert "pydantic_ai_trace.json:span 2: ok, 5 messages (1 system, 1 user, 2 assistant, 1 tool)" in out

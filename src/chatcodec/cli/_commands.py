@@ -29,6 +29,7 @@ from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._fine_tuning import is_fine_tuning_row
 from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM, conversation_column_message
 from chatcodec.cli import _exit_codes as exit_codes
+from chatcodec.cli import _trace_rows as trace_rows
 from chatcodec.cli._check_codec import add_check_codec_command
 from chatcodec.cli._convert import add_convert_command, is_parquet
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
@@ -242,13 +243,17 @@ def _validate_one(document: Document, arguments: argparse.Namespace, out: TextIO
 
 def _batch_rows(documents: Iterable[Document], format_name: str | None) -> Iterator[Document]:
     """The documents, a batch results document's rows given one by one (Gemini's inlined
-    results: :mod:`chatcodec.batch._batch_documents`), numbered from 1 as lines are."""
+    results: :mod:`chatcodec.batch._batch_documents`), numbered from 1 as lines are; an OTLP
+    export's model-call spans, each a document, for ``otel-genai`` (:mod:`._trace_rows`)."""
     from chatcodec.batch import _batch_documents as batch_documents
 
     for document in documents:
         found = None
         if document.label == "" and batch_documents.reads_documents(format_name):
             found = batch_documents.document_rows(document.data, format_name)
+        elif format_name == trace_rows.FORMAT and (spans := trace_rows.export_spans(document.data)) is not None:
+            yield from (Document(f"{document.label}:span {number}", span) for number, span in enumerate(spans, 1))
+            continue
         if found is None:
             yield document
             continue
@@ -397,7 +402,7 @@ def _history_messages(format_name: str, data: object, *, strict: bool) -> list[A
     if listed is not None and isinstance(codec, SupportsMessageDecoding):
         return codec.decode_messages(listed)
     fields = load_object(data, f"{format_name} history")
-    if "messages" in fields:
+    if "messages" in fields or format_name == trace_rows.FORMAT:  # a span: its call's whole conversation
         return decode_request(format_name, fields).messages
     return [choice.message for choice in decode_response(format_name, fields).choices]
 

@@ -10,6 +10,7 @@ model call. Only ``otel-genai`` input is looked at, so no other conversion parse
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._payloads import parse_json
@@ -28,14 +29,18 @@ def span_lines(lines: Iterable[bytes]) -> Iterator[bytes]:
             yield from rows
 
 
-def span_rows(text: bytes) -> list[bytes] | None:
-    """An OTLP export's model-call spans as JSON lines; None for text that is no export."""
+def export_spans(document: object) -> list[dict[str, Any]] | None:
+    """The model-call spans' attributes of a parsed OTLP export; None for any other document."""
     from chatcodec._frameworks.otel_genai.otlp import is_export, model_call_spans
 
+    return model_call_spans(document) if is_export(document) else None
+
+
+def span_rows(text: bytes) -> list[bytes] | None:
+    """An OTLP export's model-call spans as JSON lines; None for text that is no export."""
     try:
         document = parse_json(text)
     except ChatcodecError:  # not JSON: its own conversion says so
         return None
-    if not is_export(document):
-        return None
-    return [dump_json(attributes) + b"\n" for attributes in model_call_spans(document)]
+    spans = export_spans(document)
+    return None if spans is None else [dump_json(attributes) + b"\n" for attributes in spans]
