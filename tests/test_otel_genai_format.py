@@ -51,6 +51,10 @@ def _valid(value: object, name: str) -> None:
     schema = _schema(name)
     jsonschema.validate(value, schema)
     assert isinstance(value, list)
+    if name == "tool-definitions":
+        for definition in value:
+            jsonschema.validate(definition, {"$defs": schema["$defs"], "$ref": "#/$defs/FunctionToolDefinition"})
+        return
     parts = value if name == "system-instructions" else [part for message in value for part in message["parts"]]
     for part in parts:
         definition = _PART_DEFINITIONS[part["type"]]
@@ -167,6 +171,7 @@ def test_a_pydantic_ai_agents_span_attributes_file_converts_to_each_model_calls_
     path.write_text("".join(json.dumps(dict(span.attributes or {})) + "\n" for span in spans), encoding="utf-8")
     code, rows, err = _converted(path, capsys)
     assert [row["messages"] for row in rows] == [_FIRST_CALL, _SECOND_CALL]
+    assert [[tool["function"]["name"] for tool in row["tools"]] for row in rows] == [["get_weather"]] * 2
     # the tool's and the agent run's spans are no model call: each refused, saying why
     assert code != 0
     assert err.count("an agent's or a tool's span holds neither") == 2, err
@@ -196,6 +201,17 @@ def test_the_collectors_export_of_a_span_a_line_converts_too(
 
 AGENT_REQUEST: dict[str, Any] = {
     "model": "gpt-4.1",
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "weather",
+                "description": "The weather in a city.",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+            },
+        },
+        {"type": "function", "function": {"name": "hotels", "parameters": {"type": "object", "properties": {}}}},
+    ],
     "messages": [
         {"role": "system", "content": "You are a travel agent."},
         {
@@ -233,6 +249,7 @@ def test_an_openai_chat_agent_request_written_as_otel_genai_validates_and_reads_
     assert losses == []
     _valid(written["gen_ai.input.messages"], "input-messages")
     _valid(written["gen_ai.system_instructions"], "system-instructions")
+    _valid(written["gen_ai.tool.definitions"], "tool-definitions")
     back = chatcodec.convert_request(written, source="otel-genai", target="openai-chat")
     assert back == AGENT_REQUEST
 

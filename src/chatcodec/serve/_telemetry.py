@@ -304,7 +304,7 @@ class RequestSpan:
             attributes["gen_ai.input.messages"] = json.dumps(written["gen_ai.input.messages"])
             if written.get("gen_ai.system_instructions"):
                 attributes["gen_ai.system_instructions"] = json.dumps(written["gen_ai.system_instructions"])
-            tools = [_tool_definition(tool) for tool in canonical.get("tools") or ()]
+            tools = genai_messages.tool_definitions(canonical.get("tools") or ())
             if tools:
                 attributes["gen_ai.tool.definitions"] = json.dumps(tools)
         self._set(attributes)
@@ -424,12 +424,3 @@ def _bounded_list(values: list[Any]) -> list[Any]:
 
 def _format_type(canonical: Mapping[str, Any]) -> object:
     return (as_dict(canonical.get("response_format")) or {}).get("type")
-
-
-def _tool_definition(tool: Mapping[str, Any]) -> dict[str, Any]:
-    """A canonical tool as the conventions' ``gen_ai.tool.definitions`` entry."""
-    parameters: object = tool.get("parameters") or {}
-    definition: dict[str, Any] = {"type": "function", "name": tool.get("name"), "parameters": parameters}
-    if tool.get("description"):
-        definition["description"] = tool["description"]
-    return definition

@@ -12,7 +12,8 @@ CAPABILITIES = replace(
     signed_thinking=False,
     cache_markers=False,
     system="top_level_and_turns",
+    tool_definitions=True,
 )
 """Instructions apart (``gen_ai.system_instructions``) and system turns inline, media as
-``blob``/``uri``/``file`` parts, reasoning as text (no signature), calls by id; no cache markers,
-tool definitions or settings."""
+``blob``/``uri``/``file`` parts, reasoning as text (no signature), calls by id, the tools
+offered (``gen_ai.tool.definitions``); no cache markers, tool choice or settings."""

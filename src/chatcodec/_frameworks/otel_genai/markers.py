@@ -17,6 +17,8 @@ never written out. All are pure spelling (another format drops them without a re
   whose value was JSON, not text, ``_no_id`` on a call or result without an id, ``_text_arguments``
   on a call whose ``arguments`` were JSON text, ``_null_arguments`` on one whose ``arguments``
   were ``null``;
+- ``_no_parameters`` / ``_null_parameters`` on a tool whose definition had no ``parameters``
+  (or ``null``);
 - ``_modality`` / ``_no_modality`` on media whose ``modality`` is not the one written by default,
   ``_spelt`` on media read from a pydantic-ai part (``binary``, ``image-url``...).
 """
@@ -44,6 +46,7 @@ RESPONSE_ID = "gen_ai.response.id"
 INPUT_TOKENS = "gen_ai.usage.input_tokens"
 OUTPUT_TOKENS = "gen_ai.usage.output_tokens"
 FINISH_REASONS = "gen_ai.response.finish_reasons"
+TOOLS = "gen_ai.tool.definitions"
 """The span attributes of the conventions' inference span this format maps
 (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/)."""
 

@@ -15,16 +15,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.history import REQUEST_FIELDS, SETTINGS, TOOL_FIELDS
+from chatcodec._frameworks.history import REQUEST_FIELDS, SETTINGS
 from chatcodec._frameworks.otel_genai.capabilities import CAPABILITIES
 from chatcodec._frameworks.otel_genai.conversation import as_text, read_conversation, write_conversation
-from chatcodec._frameworks.otel_genai.markers import INPUT, KIT, MESSAGE_ATTRIBUTES, OUTPUT, PROVIDER, REQUEST_MODEL
+from chatcodec._frameworks.otel_genai.markers import (
+    INPUT,
+    KIT,
+    MESSAGE_ATTRIBUTES,
+    OUTPUT,
+    PROVIDER,
+    REQUEST_MODEL,
+    TOOLS,
+)
 from chatcodec._frameworks.otel_genai.messages import decode_messages
-from chatcodec._frameworks.otel_genai.wire import TITLE, checked_messages
+from chatcodec._frameworks.otel_genai.tool_definitions import read_tools, write_tools
+from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages
 from chatcodec.codec_kit import as_list, history_for, leftovers, refuse_unwritable_numbers, rule_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
-_MAPPED = (*MESSAGE_ATTRIBUTES, REQUEST_MODEL)
+_MAPPED = (*MESSAGE_ATTRIBUTES, REQUEST_MODEL, TOOLS)
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -40,6 +49,11 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         raise rule_error(TITLE, (INPUT,), "missing", why, None)
     messages, texts = read_conversation(payload)
     canonical: dict[str, Any] = {"messages": messages}
+    definitions, text = attribute(payload, TOOLS)
+    if definitions is not None:
+        texts += [TOOLS] * text
+        tools, others = checked(read_tools, definitions, TOOLS, text)
+        canonical.update({"tools": tools} if tools else {}, **({"provider_tools": others} if others else {}))
     model = payload.get(REQUEST_MODEL)
     if model is not None:
         if not isinstance(model, str):
@@ -79,14 +93,17 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     if request.get("model") is not None:
         attributes[REQUEST_MODEL] = request["model"]
     attributes.update(write_conversation(messages, context))
+    definitions = write_tools(request, context)
+    if definitions is not None:
+        attributes[TOOLS] = definitions
     for key, value in wire_fields(kept).items():
         if key in _MAPPED:
             losses.add(("provider_options", PROVIDER, key), key, "written from the request's own field")
         else:
             attributes[key] = value
-    for key in TOOL_FIELDS:
-        if request.get(key):
-            losses.add((key,), key, "a GenAI span's messages keep no tool definitions", "setting")
+    for key in ("tool_choice", "parallel_tool_calls"):  # the definitions are written, not how they were offered
+        if request.get(key) is not None:
+            losses.add((key,), key, f"a GenAI span keeps no {key}", "setting")
     for key in SETTINGS:
         if request.get(key) is not None:
             losses.add((key,), key, f"a GenAI span's messages keep no {key} setting", "setting")

@@ -11,13 +11,15 @@ field is kept as it is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from chatcodec import ValidationError
 from chatcodec.codec_kit import as_dict, as_list, json_path, read_json_text, rule_error
 from chatcodec.contract import Steps
 
 TITLE = "OpenTelemetry GenAI span"
+
+Checked = TypeVar("Checked")
 
 
 def attribute(attributes: dict[str, Any], key: str) -> tuple[list[Any] | None, bool]:
@@ -39,9 +41,7 @@ def attribute(attributes: dict[str, Any], key: str) -> tuple[list[Any] | None, b
     return listed, text
 
 
-def checked(
-    check: Callable[[list[Any], Steps], list[dict[str, Any]]], listed: list[Any], key: str, text: bool
-) -> list[dict[str, Any]]:
+def checked(check: Callable[[list[Any], Steps], Checked], listed: list[Any], key: str, text: bool) -> Checked:
     """``listed``, the value of attribute ``key``, passed by ``check``; given as JSON text, a
     refusal names the attribute (the place the input has) and says where in its text."""
     if not text:
