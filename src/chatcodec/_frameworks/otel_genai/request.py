@@ -1,13 +1,15 @@
 """A model call's span attributes as a request: ``{"gen_ai.system_instructions"?,
-"gen_ai.input.messages", "gen_ai.output.messages"?, "gen_ai.request.model"?, ...}`` (one
-line of a file of span attributes, or one span of an OTLP export, :mod:`.otlp`) <-> a canonical
-request whose messages are the call's whole conversation (:mod:`.conversation`).
+"gen_ai.input.messages", "gen_ai.output.messages"?, "gen_ai.tool.definitions"?,
+"gen_ai.request.model"?, ...}`` (one line of a file of span attributes, or one span of an OTLP
+export, :mod:`.otlp`) <-> a canonical request whose messages are the call's whole conversation
+(:mod:`.conversation`) and whose tools are the ones it was offered (:mod:`.tool_definitions`).
 
 The span's other attributes ride in the request's bag (written back by this format, reported
-by any other); the message attributes given as JSON text are written back as text. A request
-written here reports its tools and settings, as every stored history does
-(:mod:`chatcodec._frameworks.history`). ``decode_message_list`` reads a bare list of the
-conventions' messages (what ``validate_messages`` is given).
+by any other); the attributes given as JSON text are written back as text. A request written
+here reports its tool choice and settings (the span's ``gen_ai.request.*`` settings are not
+read or written yet: kept in the bag), and the request fields a span has no place for.
+``decode_message_list`` reads a bare list of the conventions' messages (what
+``validate_messages`` is given).
 """
 
 from __future__ import annotations
