@@ -484,3 +484,20 @@ def test_validate_reads_each_model_call_span_of_an_export(capsys: pytest.Capture
     out = capsys.readouterr().out
     assert "pydantic_ai_trace.json:span 1: ok, 3 messages (1 system, 1 user, 1 assistant), 1 tool calls" in out
     assert "pydantic_ai_trace.json:span 2: ok, 5 messages (1 system, 1 user, 2 assistant, 1 tool)" in out
+
+
+def test_the_spans_request_settings_are_the_requests() -> None:
+    """``gen_ai.request.*`` (the conventions' inference span attributes): a replay samples as
+    the call did; a setting of another type is refused at its attribute."""
+    span = {
+        "gen_ai.request.model": "gpt-4.1",
+        "gen_ai.request.max_tokens": 256,
+        "gen_ai.request.temperature": 0.3,
+        "gen_ai.request.stop_sequences": ["END"],
+        "gen_ai.input.messages": [{"role": "user", "parts": [{"type": "text", "content": "Hi"}]}],
+    }
+    request = chatcodec.decode_request("otel-genai", span)
+    assert (request.max_tokens, request.temperature, request.stop) == (256, 0.3, ["END"])
+    assert chatcodec.encode_request("otel-genai", request) == span
+    with pytest.raises(chatcodec.ValidationError, match=r"at \$\['gen_ai.request.max_tokens'\]"):
+        chatcodec.decode_request("otel-genai", {**span, "gen_ai.request.max_tokens": "256"})

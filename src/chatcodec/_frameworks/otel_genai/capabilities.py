@@ -13,7 +13,11 @@ CAPABILITIES = replace(
     cache_markers=False,
     system="top_level_and_turns",
     tool_definitions=True,
+    sampling_settings=frozenset(
+        {"temperature", "top_p"}
+    ),  # of the two the laws carry; the rest too (.request_settings)
 )
 """Instructions apart (``gen_ai.system_instructions``) and system turns inline, media as
 ``blob``/``uri``/``file`` parts, reasoning as text (no signature), calls by id, the tools
-offered (``gen_ai.tool.definitions``); no cache markers, tool choice or settings."""
+offered (``gen_ai.tool.definitions``) and the sampling settings (``gen_ai.request.*``); no cache
+markers, tool choice, reasoning or response format."""

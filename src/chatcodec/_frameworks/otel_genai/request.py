@@ -6,8 +6,8 @@ export, :mod:`.otlp`) <-> a canonical request whose messages are the call's whol
 
 The span's other attributes ride in the request's bag (written back by this format, reported
 by any other); the attributes given as JSON text are written back as text. A request written
-here reports its tool choice and settings (the span's ``gen_ai.request.*`` settings are not
-read or written yet: kept in the bag), and the request fields a span has no place for.
+here reports its tool choice and the settings a span has no attribute for
+(:mod:`.request_settings`), and the request fields a span has no place for.
 ``decode_message_list`` reads a bare list of the conventions' messages (what
 ``validate_messages`` is given).
 """
@@ -30,12 +30,14 @@ from chatcodec._frameworks.otel_genai.markers import (
     TOOLS,
 )
 from chatcodec._frameworks.otel_genai.messages import decode_messages
+from chatcodec._frameworks.otel_genai.request_settings import SETTINGS as REQUEST_SETTINGS
+from chatcodec._frameworks.otel_genai.request_settings import WRITTEN, read_settings, write_settings
 from chatcodec._frameworks.otel_genai.tool_definitions import read_tools, write_tools
 from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages
 from chatcodec.codec_kit import as_list, history_for, leftovers, refuse_unwritable_numbers, rule_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
-_MAPPED = (*MESSAGE_ATTRIBUTES, REQUEST_MODEL, TOOLS)
+_MAPPED = (*MESSAGE_ATTRIBUTES, REQUEST_MODEL, TOOLS, *REQUEST_SETTINGS)
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -56,6 +58,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         texts += [TOOLS] * text
         tools, others = checked(read_tools, definitions, TOOLS, text)
         canonical.update({"tools": tools} if tools else {}, **({"provider_tools": others} if others else {}))
+    canonical.update(read_settings(payload))
     model = payload.get(REQUEST_MODEL)
     if model is not None:
         if not isinstance(model, str):
@@ -95,6 +98,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     if request.get("model") is not None:
         attributes[REQUEST_MODEL] = request["model"]
     attributes.update(write_conversation(messages, context))
+    attributes.update(write_settings(request))
     definitions = write_tools(request, context)
     if definitions is not None:
         attributes[TOOLS] = definitions
@@ -107,7 +111,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         if request.get(key) is not None:
             losses.add((key,), key, f"a GenAI span keeps no {key}", "setting")
     for key in SETTINGS:
-        if request.get(key) is not None:
+        if key not in WRITTEN and request.get(key) is not None:
             losses.add((key,), key, f"a GenAI span's messages keep no {key} setting", "setting")
     for key in REQUEST_FIELDS:
         if request.get(key) is not None:
