@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema
 import pytest
@@ -74,12 +74,14 @@ def _model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return ModelResponse(parts=[TextPart(content="It is rainy in Paris.")])
 
 
-def _agent_spans() -> list[ReadableSpan]:
+def _agent_spans(version: Literal[5, 6] = 5) -> list[ReadableSpan]:
+    """The spans of one run (instrumentation ``version`` 5, the default, sends tool results
+    as ``user`` messages; 6 as ``tool`` messages)."""
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     agent = Agent(FunctionModel(_model), instructions="Answer briefly.")
-    agent.instrument = InstrumentationSettings(tracer_provider=provider)
+    agent.instrument = InstrumentationSettings(tracer_provider=provider, version=version)
 
     @agent.tool_plain
     def get_weather(city: str) -> str:
@@ -163,10 +165,11 @@ _SECOND_CALL = [
 ]
 
 
+@pytest.mark.parametrize("version", [5, 6])
 def test_a_pydantic_ai_agents_span_attributes_file_converts_to_each_model_calls_conversation(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    version: Literal[5, 6], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spans = _agent_spans()
+    spans = _agent_spans(version)
     path = tmp_path / "spans.jsonl"
     path.write_text("".join(json.dumps(dict(span.attributes or {})) + "\n" for span in spans), encoding="utf-8")
     code, rows, err = _converted(path, capsys)
