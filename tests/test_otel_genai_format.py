@@ -282,6 +282,7 @@ def test_an_answer_written_as_output_messages_validates_against_the_schema() -> 
     _valid(written["gen_ai.output.messages"], "output-messages")
     assert written["gen_ai.output.messages"][0]["finish_reason"] == "tool_call"
     assert written["gen_ai.usage.input_tokens"] == 10
+    assert written["gen_ai.usage.output_tokens"] == 5
     back = chatcodec.convert_response(written, source="otel-genai", target="openai-chat", on_loss="ignore")
     assert back["choices"][0]["message"]["tool_calls"][0]["id"] == "call_c"
     assert back["choices"][0]["finish_reason"] == "tool_calls"
@@ -504,3 +505,24 @@ def test_the_spans_request_settings_are_the_requests() -> None:
     assert chatcodec.encode_request("otel-genai", request) == span
     with pytest.raises(chatcodec.ValidationError, match=r"at \$\['gen_ai.request.max_tokens'\]"):
         chatcodec.decode_request("otel-genai", {**span, "gen_ai.request.max_tokens": "256"})
+
+
+def test_every_usage_count_the_conventions_name_is_carried() -> None:
+    response = {
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": {"unified": "stop"}}
+        ],
+        "usage": {
+            "input_tokens": 9,
+            "output_tokens": 4,
+            "cache_read_tokens": 6,
+            "cache_write_tokens": 2,
+            "reasoning_tokens": 3,
+        },
+    }
+    losses: list[chatcodec.Loss] = []
+    span = chatcodec.encode_response("otel-genai", response, losses=losses)
+    assert losses == []
+    assert span["gen_ai.usage.cache_read.input_tokens"] == 6
+    assert span["gen_ai.usage.reasoning.output_tokens"] == 3
+    assert chatcodec.decode_response("otel-genai", span).usage == chatcodec.Usage(**response["usage"])

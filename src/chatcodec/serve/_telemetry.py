@@ -58,6 +58,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from chatcodec._api import decode_response
+from chatcodec._frameworks.otel_genai import markers as genai_markers
+from chatcodec._frameworks.otel_genai import request_settings
 from chatcodec._model.stream_records import (
     AnyStreamRecord,
     FinishRecord,
@@ -81,26 +83,10 @@ if TYPE_CHECKING:
     from chatcodec.serve._config import ServeConfig
     from chatcodec.serve._identity import Identity
 
-_REQUEST_SETTINGS = {
-    "max_tokens": "gen_ai.request.max_tokens",
-    "temperature": "gen_ai.request.temperature",
-    "top_p": "gen_ai.request.top_p",
-    "top_k": "gen_ai.request.top_k",
-    "seed": "gen_ai.request.seed",
-    "frequency_penalty": "gen_ai.request.frequency_penalty",
-    "presence_penalty": "gen_ai.request.presence_penalty",
-    "stop": "gen_ai.request.stop_sequences",
-}
-"""Canonical request fields -> their span attributes."""
-_USAGE = {
-    "input_tokens": "gen_ai.usage.input_tokens",
-    "output_tokens": "gen_ai.usage.output_tokens",
-    "cache_read_tokens": "gen_ai.usage.cache_read.input_tokens",
-    "cache_write_tokens": "gen_ai.usage.cache_creation.input_tokens",
-    "reasoning_tokens": "gen_ai.usage.reasoning.output_tokens",
-}
-"""Canonical usage counts -> their span attributes (the canonical ``input_tokens`` holds
-the cached tokens, as the conventions' does)."""
+_REQUEST_SETTINGS = {field: attribute for attribute, field in request_settings.SETTINGS.items()}
+"""Canonical request fields -> their span attributes (the ``otel-genai`` format's table)."""
+_USAGE = {field: attribute for attribute, field in genai_markers.USAGE.items()}
+"""Canonical usage counts -> their span attributes (the ``otel-genai`` format's table)."""
 _JSON_FORMATS = frozenset({"json_object", "json_schema"})
 STOP_SEQUENCE_LIMIT = 64
 """The most stop sequences put on a span; a longer list is cut there, its last entry saying

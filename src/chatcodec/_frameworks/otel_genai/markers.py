@@ -43,12 +43,20 @@ SYSTEM = "gen_ai.system_instructions"
 REQUEST_MODEL = "gen_ai.request.model"
 RESPONSE_MODEL = "gen_ai.response.model"
 RESPONSE_ID = "gen_ai.response.id"
-INPUT_TOKENS = "gen_ai.usage.input_tokens"
-OUTPUT_TOKENS = "gen_ai.usage.output_tokens"
 FINISH_REASONS = "gen_ai.response.finish_reasons"
 TOOLS = "gen_ai.tool.definitions"
 """The span attributes of the conventions' inference span this format maps
 (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/)."""
+
+USAGE = {
+    "gen_ai.usage.input_tokens": "input_tokens",
+    "gen_ai.usage.output_tokens": "output_tokens",
+    "gen_ai.usage.cache_read.input_tokens": "cache_read_tokens",
+    "gen_ai.usage.cache_creation.input_tokens": "cache_write_tokens",
+    "gen_ai.usage.reasoning.output_tokens": "reasoning_tokens",
+}
+"""The span's token counts and the canonical usage field each is (the conventions'
+``input_tokens`` holds the cached tokens, as the canonical one does)."""
 
 MESSAGE_ATTRIBUTES = (SYSTEM, INPUT, OUTPUT)
 """The attributes holding message JSON: as JSON text (what span attributes hold today) or as

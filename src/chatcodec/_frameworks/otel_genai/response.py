@@ -1,6 +1,6 @@
 """A model call's answer as its span holds it: ``{"gen_ai.output.messages": [...],
-"gen_ai.response.id"?, "gen_ai.response.model"?, "gen_ai.usage.input_tokens"?,
-"gen_ai.usage.output_tokens"?, "gen_ai.response.finish_reasons"?, ...}`` <-> a canonical
+"gen_ai.response.id"?, "gen_ai.response.model"?, "gen_ai.usage.*_tokens"?,
+"gen_ai.response.finish_reasons"?, ...}`` <-> a canonical
 response, a choice per output message, its ``finish_reason`` the choice's. The span's other
 attributes (its input messages among them) ride in the response's bag.
 """
@@ -14,21 +14,19 @@ from chatcodec._frameworks.otel_genai.conversation import as_text, output_messag
 from chatcodec._frameworks.otel_genai.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.otel_genai.markers import (
     FINISH_REASONS,
-    INPUT_TOKENS,
     KIT,
     OUTPUT,
-    OUTPUT_TOKENS,
     PROVIDER,
     RESPONSE_ID,
     RESPONSE_MODEL,
+    USAGE,
 )
 from chatcodec._frameworks.otel_genai.messages import decode_message
 from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages
 from chatcodec.codec_kit import as_dict, leftovers, refuse_unwritable_numbers, rule_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
-_USAGE = {INPUT_TOKENS: "input_tokens", OUTPUT_TOKENS: "output_tokens"}
-_MAPPED = (OUTPUT, RESPONSE_ID, RESPONSE_MODEL, FINISH_REASONS, *_USAGE)
+_MAPPED = (OUTPUT, RESPONSE_ID, RESPONSE_MODEL, FINISH_REASONS, *USAGE)
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -50,11 +48,11 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
             if not isinstance(payload[key], str):
                 raise rule_error(TITLE, (key,), field, f"the response's {field} is a string", payload[key])
             response[field] = payload[key]
-    for key in _USAGE:
+    for key in USAGE:
         count = payload.get(key)
         if count is not None and (type(count) is not int or count < 0):
             raise rule_error(TITLE, (key,), "token_count", "a token count is a whole number, 0 or more", count)
-    usage = {field: payload[key] for key, field in _USAGE.items() if payload.get(key) is not None}
+    usage = {field: payload[key] for key, field in USAGE.items() if payload.get(key) is not None}
     if usage:
         response["usage"] = usage
     kept = leftovers(payload, _MAPPED)
@@ -101,12 +99,9 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         if response.get(field) is not None:
             attributes[key] = response[field]
     usage: Mapping[str, Any] = response.get("usage") or {}
-    for key, field in _USAGE.items():
+    for key, field in USAGE.items():
         if usage.get(field) is not None:
             attributes[key] = usage[field]
-    for field in ("cache_read_tokens", "cache_write_tokens", "reasoning_tokens"):
-        if usage.get(field):  # a zero count is no count lost
-            context.losses.add(("usage", field), field, "a GenAI span counts input and output tokens only", "metadata")
     KIT.report_foreign(context.losses, usage.get("provider_metadata"), ("usage",))
     for key, value in wire_fields(kept).items():
         attributes.setdefault(key, value)
