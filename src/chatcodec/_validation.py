@@ -150,6 +150,14 @@ def opens_stored_list(first: dict[str, Any]) -> bool:
     return responses_item or _framework_of(first) is not None
 
 
+def _typed_parts(parts: object) -> bool:
+    """Whether a message's ``parts`` start with a typed part, as the GenAI conventions' parts
+    are (a Gemini ``Content``'s parts have no ``type``: left to the dialects, as before)."""
+    listed = as_list(parts)
+    first = as_dict(listed[0]) if listed else None
+    return first is not None and "type" in first
+
+
 def _read_conversation(data: object) -> Any:
     """``data`` read as the dialects are, or by the framework format its first message is in."""
     listed = as_list(data)
