@@ -3,14 +3,15 @@ instrumentation, on opentelemetry-sdk's in-memory exporter) and the conventions'
 (``tests/fixtures/otel_genai/schemas``, with their provenance).
 
 The emitter's spans are written as a file of span attributes (one span a line) and as an OTLP
-JSON export: by ``opentelemetry-exporter-otlp-proto-common``'s encoder and protobuf's JSON
-mapping when the package is installed (the test pin asked for), else by the OTLP JSON mapping
-the specification documents (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding),
-written here."""
+JSON export, both as ``opentelemetry-exporter-otlp-proto-common``'s encoder and protobuf's JSON
+mapping write it (ids in base64; a dev pin) and as the Collector's file exporter writes the OTLP
+JSON mapping the specification documents (ids in hex,
+https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -106,23 +107,26 @@ def _any_value(value: object) -> dict[str, Any]:
 
 
 def _otlp_json(spans: list[ReadableSpan]) -> str:
-    try:
-        from google.protobuf.json_format import MessageToJson
-        from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
-    except ImportError:  # the documented mapping, written by hand
-        rows = [
-            {
-                "traceId": f"{span.context.trace_id:032x}",
-                "spanId": f"{span.context.span_id:016x}",
-                "name": span.name,
-                "attributes": [
-                    {"key": key, "value": _any_value(value)} for key, value in (span.attributes or {}).items()
-                ],
-            }
-            for span in spans
-        ]
-        return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": rows}]}]}, indent=2)
+    """The spans as opentelemetry-exporter-otlp-proto-common's encoder and protobuf's JSON write
+    them (trace and span ids in base64)."""
+    from google.protobuf.json_format import MessageToJson
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
     return MessageToJson(encode_spans(spans))
+
+
+def _collector_json(spans: list[ReadableSpan]) -> str:
+    """The spans by the OTLP JSON mapping as the Collector's file exporter writes it (ids in hex)."""
+    rows = [
+        {
+            "traceId": f"{span.context.trace_id:032x}",
+            "spanId": f"{span.context.span_id:016x}",
+            "name": span.name,
+            "attributes": [{"key": key, "value": _any_value(value)} for key, value in (span.attributes or {}).items()],
+        }
+        for span in spans
+    ]
+    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": rows}]}]}, indent=2)
 
 
 def _converted(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]], str]:
@@ -180,11 +184,12 @@ def test_a_pydantic_ai_agents_span_attributes_file_converts_to_each_model_calls_
     assert err.count("an agent's or a tool's span holds neither") == 2, err
 
 
+@pytest.mark.parametrize("export", [_otlp_json, _collector_json], ids=["sdk-encoder", "collector-mapping"])
 def test_a_pydantic_ai_agents_otlp_export_converts_to_each_model_calls_conversation(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    export: Callable[[list[ReadableSpan]], str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "trace.json"
-    path.write_text(_otlp_json(_agent_spans()), encoding="utf-8")
+    path.write_text(export(_agent_spans()), encoding="utf-8")
     code, rows, err = _converted(path, capsys)
     assert code == 0, err
     assert [row["messages"] for row in rows] == [_FIRST_CALL, _SECOND_CALL]
