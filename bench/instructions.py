@@ -405,37 +405,33 @@ def table(counts: dict[str, float], turns: Sequence[int]) -> str:
         "| chatcodec plain / floor | / floor | canonical validation | / validation |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    from bench import perf_sessions
+    for row, source, target, shape, size in every_row(turns):
+        for form in ("dict", "bytes"):
 
-    for source, target, shape in (*ROWS, *perf_sessions.STEMS.values()):
-        for size in turns:
-            row = row_key(source, target, shape, size)
-            for form in ("dict", "bytes"):
+            def get(name: str, form: str = form, row: str = row) -> float | None:
+                return counts.get(f"{row}|{form}|{name}")
 
-                def get(name: str, form: str = form, row: str = row) -> float | None:
-                    return counts.get(f"{row}|{form}|{name}")
-
-                ours = get(CHATCODEC)
-                if ours is None:
-                    continue
-                litellm = [value for label, value in counts.items() if label.startswith(f"{row}|dict|{LITELLM}")]
-                loads, loads_plain = get(LOADS, "bytes"), get(LOADS_PLAIN, "bytes")
-                fastest = min(litellm) if litellm else None
-                floor = get(FLOOR, "dict")
-                if form == "bytes":
-                    fastest = None if fastest is None or loads is None else fastest + loads
-                    floor = None if floor is None or loads_plain is None else floor + loads_plain
-                plain = get(CHATCODEC_PLAIN)
-                pair = f"{source} -> {target}" + ("" if shape == FULL else f" ({shape})")
-                is_floor_target = (source, target) == ("openai-chat", "anthropic")
-                validation = get(VALIDATION)
-                lines.append(
-                    f"| {pair} | {size} | {form} | {_millions(ours)} | {_millions(fastest)} | "
-                    f"{_ratio(ours, fastest, 1.0)} | {same_work(counts, row) if form == 'dict' else ''} | "
-                    f"{'' if plain is None else _millions(plain) + ' / ' + _millions(floor)} | "
-                    f"{_ratio(plain, floor, FLOOR_LIMIT if is_floor_target else None)} | "
-                    f"{_millions(validation)} | {_ratio(ours, validation, VALIDATION_LIMIT)} |"
-                )
+            ours = get(CHATCODEC)
+            if ours is None:
+                continue
+            litellm = [value for label, value in counts.items() if label.startswith(f"{row}|dict|{LITELLM}")]
+            loads, loads_plain = get(LOADS, "bytes"), get(LOADS_PLAIN, "bytes")
+            fastest = min(litellm) if litellm else None
+            floor = get(FLOOR, "dict")
+            if form == "bytes":
+                fastest = None if fastest is None or loads is None else fastest + loads
+                floor = None if floor is None or loads_plain is None else floor + loads_plain
+            plain = get(CHATCODEC_PLAIN)
+            pair = f"{source} -> {target}" + ("" if shape == FULL else f" ({shape})")
+            is_floor_target = (source, target) == ("openai-chat", "anthropic")
+            validation = get(VALIDATION)
+            lines.append(
+                f"| {pair} | {size} | {form} | {_millions(ours)} | {_millions(fastest)} | "
+                f"{_ratio(ours, fastest, 1.0)} | {same_work(counts, row) if form == 'dict' else ''} | "
+                f"{'' if plain is None else _millions(plain) + ' / ' + _millions(floor)} | "
+                f"{_ratio(plain, floor, FLOOR_LIMIT if is_floor_target else None)} | "
+                f"{_millions(validation)} | {_ratio(ours, validation, VALIDATION_LIMIT)} |"
+            )
     return "\n".join(lines)
 
 
@@ -511,6 +507,24 @@ def states_table(counts: dict[str, float], turns: Sequence[int]) -> str:
     return "\n".join(lines)
 
 
+def kept_counts(directory: Path) -> dict[str, float]:
+    """The counts of the dumps a run kept (``--keep``: the steady regions in ``directory``, the states'
+    in ``directory/states``): each label's largest region less its empty one, per call."""
+    from bench import callgrind
+
+    regions: dict[str, dict[int, int]] = {}
+    for folder in (directory, directory / "states"):
+        for dump in callgrind.read_dumps(folder) if folder.is_dir() else ():
+            label, _, times = dump.label.rpartition("|")
+            regions.setdefault(label, {})[int(times)] = dump.instructions
+    counts: dict[str, float] = {}
+    for label, found in regions.items():
+        calls = max(found)
+        if 0 in found and calls:
+            counts[label] = (found[calls] - found[0]) / calls
+    return counts
+
+
 FIRST_LIMIT = 1.25
 """Issue 81: at first sight, every dict row at most this many times litellm's fastest."""
 
@@ -541,6 +555,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also count each acceptance session without its tools and cut to its first message, and split it",
     )
+    parser.add_argument(
+        "--tables-from",
+        type=Path,
+        help="count nothing: print the tables from the dumps an earlier run kept in this directory (its --keep)",
+    )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument(
         "--sessions",
@@ -562,6 +581,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return child(arguments.child, arguments.turns, arguments.only, arguments.calls, arguments.warmup, sets=sets)
     from bench import perf_sessions
 
+    if arguments.tables_from is not None:
+        kept = kept_counts(arguments.tables_from)
+        print(states_table(kept, arguments.turns) + "\n\n" + table(kept, arguments.turns))
+        return 0
     started = time.monotonic()
     sets = arguments.sessions or ([BENCH, PERF, SHAPES] if perf_sessions.available() else [BENCH, SHAPES])
     if arguments.empty_memories:

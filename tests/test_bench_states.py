@@ -131,3 +131,21 @@ def test_the_states_table_sets_first_sight_against_its_limit_and_the_others_agai
         "| 1.90 M | 0.95x ✓ | 1.26x |"
     )
     assert line in instructions.states_table(counts, [10])
+
+
+def test_the_tables_are_read_again_from_the_dumps_a_run_kept(tmp_path: Path) -> None:
+    instructions = _bench("instructions")
+    (tmp_path / "states").mkdir()
+
+    def dump(path: Path, label: str, total: int) -> None:
+        path.write_text(f"desc: Trigger: Client Request: {label}\nsummary: {total}\n")
+
+    dump(tmp_path / "callgrind.out.1.1", "row|dict|chatcodec|0", 1_000)
+    dump(tmp_path / "callgrind.out.1.2", "row|dict|chatcodec|3", 7_000)
+    dump(tmp_path / "states" / "callgrind.out.2.1", "row|dict|chatcodec, first sight|0", 1_000)
+    dump(tmp_path / "states" / "callgrind.out.2.2", "row|dict|chatcodec, first sight|1", 4_500)
+    (tmp_path / "states" / "callgrind.out.2").write_text("desc: Trigger: Program termination\nsummary: 9\n")
+    assert instructions.kept_counts(tmp_path) == {
+        "row|dict|chatcodec": 2_000.0,
+        "row|dict|chatcodec, first sight": 3_500.0,
+    }
