@@ -265,9 +265,9 @@ def instructions(samples: Sequence[int]) -> dict[str, float]:
         dumps.mkdir()
         arguments = [str(Path(__file__).resolve()), "--child", str(library), "--samples", *map(str, samples)]
         callgrind.run(arguments, dumps, {"LITELLM_LOCAL_MODEL_COST_MAP": "True"})
-        for dump in callgrind.read_dumps(dumps):
-            name, _, size = dump.label.rpartition("|")
-            per_row[f"{name}, {size} rows"] = dump.instructions / int(size)
+        found = [(*dump.label.rpartition("|")[::2], dump.instructions) for dump in callgrind.read_dumps(dumps)]
+        for name, size, total in sorted(found, key=lambda item: (item[0], int(item[1]))):
+            per_row[f"{name}, {size} rows"] = total / int(size)
         totals: dict[int, int] = {}
         low, high = samples[0], samples[-1] * 2
         for size in (low, high):
