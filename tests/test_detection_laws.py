@@ -142,3 +142,61 @@ def test_a_wire_shape_taken_from_the_family_is_read_from_the_family(package: str
     own_classes, imported = _module_shapes(f"chatcodec._providers.{package}.wire")
     assert "ErrorBody" not in own_classes  # so "message" came from the family's shape
     assert imported["ErrorBody"] == ("chatcodec._providers.families.aws.blocks", "ErrorBody")
+
+
+def test_each_mark_in_a_message_is_said_in_words_naming_its_message() -> None:
+    """The marks found in messages are put in words only when asked (a row of ``chatcodec
+    convert`` is checked by its marks alone, and is nearly always its format): the words
+    name what was found and the message holding it, the first mark against the format
+    named in its refusal, whether it sits at the top level or in a message."""
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}]},
+            {
+                "role": "user",
+                "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}}],
+            },
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "t", "signature": "s"},
+                    {"type": "tool_use", "id": "t1", "name": "f", "input": {}},
+                ],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}, {"text": "untyped"}],
+            },
+            {"role": "model", "parts": [{"text": "x"}]},
+            {"role": "tool", "content": [{"type": "text", "text": "r"}]},
+            {"role": "assistant", "content": None, "tool_calls": []},
+        ],
+    }
+    assert [marker.found for marker in detect.markers(body)] == [
+        "a top-level 'messages'",
+        "a top-level 'model'",
+        "a 'image_url' part (message 0)",
+        "an 'image' block with a 'source' (message 1)",
+        "a 'thinking' block (message 2)",
+        "a 'tool_use' block (message 2)",
+        "a 'tool_result' block (message 3)",
+        "a content block with no 'type' (message 3)",
+        "a 'model' role or 'parts' (message 4)",
+        "a 'tool' role (message 5)",
+        "tool results as parts (message 5)",
+        "'tool_calls' (message 6)",
+    ]
+    against_chat = detect.mismatch("openai-chat", body)
+    assert against_chat is not None
+    assert against_chat.startswith(
+        "this is not openai-chat input: it has an 'image' block with a 'source' (message 1),"
+    )
+    against_gemini = detect.mismatch("gemini", body)
+    assert against_gemini is not None
+    assert against_gemini.startswith("this is not gemini input: it has a top-level 'messages',")
+    plain = {
+        "model": "m",
+        "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u"}}]}],
+    }
+    assert detect.mismatch("openai-chat", plain) is None

@@ -201,12 +201,36 @@ def _markers(data: object, table: _Table) -> list[Marker]:
     if fields is None:
         return []
     holders = table.holders
-    found = [*_top_level(fields, table.keys), *_in_messages(fields, holders)]
-    return [Marker(text, holders[mark]) for mark, text in found if mark in holders]
+    found = [Marker(text, holders[mark]) for mark, text in _top_level(fields, table.keys) if mark in holders]
+    for mark, said, value, index in _in_messages(fields, holders):
+        if mark in holders:
+            found.append(Marker(said.format(value, index), holders[mark]))
+    return found
+
+
+def _holds_against(source: str, data: object, table: _Table) -> bool:
+    """Whether ``data`` holds a marker ``source`` cannot hold: the marks alone, no words
+    written (a row of the command line is checked this way, and is nearly always its format)."""
+    fields = as_dict(data)
+    if fields is None:
+        return False
+    holders = table.holders
+    for mark, _ in _top_level(fields, table.keys):
+        held = holders.get(mark)
+        if held is not None and source not in held:
+            return True
+    for mark, _, _, _ in _in_messages(fields, holders):
+        held = holders.get(mark)
+        if held is not None and source not in held:
+            return True
+    return False
 
 
 _Found = tuple[str, str]
-"""A mark and what was found, for messages."""
+"""A top-level mark and what was found."""
+_FoundInMessage = tuple[str, str, object, int]
+"""A mark in a message, and what was found in words to be written when asked: the words
+(a ``str.format`` text of the value found and the message's number), the value, the number."""
 
 
 def _top_level(fields: dict[str, Any], keys: dict[str, int]) -> Iterator[_Found]:
@@ -268,7 +292,7 @@ def _in_tools(tools: object) -> Iterator[_Found]:
             return
 
 
-def _in_messages(fields: dict[str, Any], holders: Mapping[str, object]) -> Iterator[_Found]:
+def _in_messages(fields: dict[str, Any], holders: Mapping[str, object]) -> Iterator[_FoundInMessage]:
     messages = as_list(fields.get("messages")) or []
     for choice in map(as_dict, as_list(fields.get("choices")) or ()):
         if choice is not None and isinstance(choice.get("message"), dict):
@@ -278,37 +302,36 @@ def _in_messages(fields: dict[str, Any], holders: Mapping[str, object]) -> Itera
             yield from _in_message(message, index, holders)
 
 
-def _in_message(message: dict[str, Any], index: int, holders: Mapping[str, object]) -> Iterator[_Found]:
-    where = f"message {index}"
+def _in_message(message: dict[str, Any], index: int, holders: Mapping[str, object]) -> Iterator[_FoundInMessage]:
     role = message.get("role")
     if isinstance(role, str):
-        yield f"role:{role}", f"a {role!r} role ({where})"
+        yield f"role:{role}", "a {0!r} role (message {1})", role, index
     if role == "model" or "parts" in message:
-        yield "message:model-or-parts", f"a 'model' role or 'parts' ({where})"
+        yield "message:model-or-parts", "a 'model' role or 'parts' (message {1})", None, index
     if "tool_calls" in message:
-        yield "message:tool_calls", f"'tool_calls' ({where})"
+        yield "message:tool_calls", "'tool_calls' (message {1})", None, index
     if role == "tool" and isinstance(message.get("content"), list) and "tool_call_id" not in message:
-        yield "message:result-parts", f"tool results as parts ({where})"
+        yield "message:result-parts", "tool results as parts (message {1})", None, index
     for part in map(as_dict, as_list(message.get("content")) or ()):
         if part is not None:
-            yield from _in_part(part, where, holders)
+            yield from _in_part(part, index, holders)
 
 
-def _in_part(part: dict[str, Any], where: str, holders: Mapping[str, object]) -> Iterator[_Found]:
+def _in_part(part: dict[str, Any], index: int, holders: Mapping[str, object]) -> Iterator[_FoundInMessage]:
     kind = part.get("type")
     if kind is None and part and not part.keys() & {"role", "content"}:
-        yield "part:untyped", f"a content block with no 'type' ({where})"
+        yield "part:untyped", "a content block with no 'type' (message {1})", None, index
     if not isinstance(kind, str):
         return
     if f"part:{kind}" in holders:
-        yield f"part:{kind}", f"a {kind!r} part ({where})"
+        yield f"part:{kind}", "a {0!r} part (message {1})", kind, index
     elif kind == "tool_use":
-        yield "block:tool_use" + ("+input" if "input" in part else ""), f"a 'tool_use' block ({where})"
+        yield "block:tool_use" + ("+input" if "input" in part else ""), "a 'tool_use' block (message {1})", kind, index
     elif kind in ("image", "document") and isinstance(part.get("source"), dict):
         mark = f"block:{kind}+source" + ("+media_type" if "media_type" in part["source"] else "")
-        yield mark, f"an {kind!r} block with a 'source' ({where})"
+        yield mark, "an {0!r} block with a 'source' (message {1})", kind, index
     elif kind != "thinking" or "thinking" in part:
-        yield f"block:{kind}", f"a {kind!r} block ({where})"
+        yield f"block:{kind}", "a {0!r} block (message {1})", kind, index
 
 
 def fitting(found: list[Marker], known: tuple[str, ...] | None = None) -> list[str]:
@@ -350,6 +373,8 @@ def other_format(source: str, data: object) -> tuple[str, str | None] | None:
     says so (formats detection does not know pass unchecked)."""
     table = _table()
     if source not in table.known:
+        return None
+    if not _holds_against(source, data, table):
         return None
     found = _markers(data, table)
     against = [marker for marker in found if source not in marker.formats]
