@@ -292,46 +292,54 @@ def _in_tools(tools: object) -> Iterator[_Found]:
             return
 
 
-def _in_messages(fields: dict[str, Any], holders: Mapping[str, object]) -> Iterator[_FoundInMessage]:
+def _in_messages(fields: dict[str, Any], holders: Mapping[str, object]) -> list[_FoundInMessage]:
+    """The marks of every message (and a response's choices' messages), in order: one list
+    appended to by plain calls (a chain of generators cost a frame switch per mark)."""
     messages = as_list(fields.get("messages")) or []
     for choice in map(as_dict, as_list(fields.get("choices")) or ()):
         if choice is not None and isinstance(choice.get("message"), dict):
             messages = [*messages, choice["message"]]
+    found: list[_FoundInMessage] = []
     for index, message in enumerate(map(as_dict, messages)):
         if message is not None:
-            yield from _in_message(message, index, holders)
+            _in_message(message, index, holders, found)
+    return found
 
 
-def _in_message(message: dict[str, Any], index: int, holders: Mapping[str, object]) -> Iterator[_FoundInMessage]:
+def _in_message(
+    message: dict[str, Any], index: int, holders: Mapping[str, object], found: list[_FoundInMessage]
+) -> None:
     role = message.get("role")
     if isinstance(role, str):
-        yield f"role:{role}", "a {0!r} role (message {1})", role, index
+        found.append((f"role:{role}", "a {0!r} role (message {1})", role, index))
     if role == "model" or "parts" in message:
-        yield "message:model-or-parts", "a 'model' role or 'parts' (message {1})", None, index
+        found.append(("message:model-or-parts", "a 'model' role or 'parts' (message {1})", None, index))
     if "tool_calls" in message:
-        yield "message:tool_calls", "'tool_calls' (message {1})", None, index
+        found.append(("message:tool_calls", "'tool_calls' (message {1})", None, index))
     if role == "tool" and isinstance(message.get("content"), list) and "tool_call_id" not in message:
-        yield "message:result-parts", "tool results as parts (message {1})", None, index
+        found.append(("message:result-parts", "tool results as parts (message {1})", None, index))
     for part in map(as_dict, as_list(message.get("content")) or ()):
         if part is not None:
-            yield from _in_part(part, index, holders)
+            _in_part(part, index, holders, found)
 
 
-def _in_part(part: dict[str, Any], index: int, holders: Mapping[str, object]) -> Iterator[_FoundInMessage]:
+def _in_part(part: dict[str, Any], index: int, holders: Mapping[str, object], found: list[_FoundInMessage]) -> None:
     kind = part.get("type")
     if kind is None and part and not part.keys() & {"role", "content"}:
-        yield "part:untyped", "a content block with no 'type' (message {1})", None, index
+        found.append(("part:untyped", "a content block with no 'type' (message {1})", None, index))
     if not isinstance(kind, str):
         return
-    if f"part:{kind}" in holders:
-        yield f"part:{kind}", "a {0!r} part (message {1})", kind, index
+    mark = f"part:{kind}"
+    if mark in holders:
+        found.append((mark, "a {0!r} part (message {1})", kind, index))
     elif kind == "tool_use":
-        yield "block:tool_use" + ("+input" if "input" in part else ""), "a 'tool_use' block (message {1})", kind, index
+        mark = "block:tool_use" + ("+input" if "input" in part else "")
+        found.append((mark, "a 'tool_use' block (message {1})", kind, index))
     elif kind in ("image", "document") and isinstance(part.get("source"), dict):
         mark = f"block:{kind}+source" + ("+media_type" if "media_type" in part["source"] else "")
-        yield mark, "an {0!r} block with a 'source' (message {1})", kind, index
+        found.append((mark, "an {0!r} block with a 'source' (message {1})", kind, index))
     elif kind != "thinking" or "thinking" in part:
-        yield f"block:{kind}", "a {0!r} block (message {1})", kind, index
+        found.append((f"block:{kind}", "a {0!r} block (message {1})", kind, index))
 
 
 def fitting(found: list[Marker], known: tuple[str, ...] | None = None) -> list[str]:
