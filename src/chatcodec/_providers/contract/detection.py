@@ -119,10 +119,16 @@ def _shape_fields(module: str) -> Iterator[str]:
     its source: a ``wire.py`` may build pydantic adapters at import, and detection runs on
     paths that load no pydantic (``chatcodec convert``'s first use). A shape or base the
     module imports (a family's, ``families/aws/blocks.py``'s ``ErrorBody``) is read from the
-    module it comes from, so a folder lists no family key by hand."""
+    module it comes from, so a folder lists no family key by hand. Each module's source is
+    parsed once (a ``wire.py`` is the module of every shape and base it names; parsing
+    it again for each was most of what ``chatcodec convert`` paid before its first row)."""
+    parsed: dict[str, tuple[dict[str, ast.ClassDef], dict[str, tuple[str, str]]]] = {}
 
     def fields(module: str, name: str) -> Iterator[str]:
-        classes, imported = _module_shapes(module)
+        shapes = parsed.get(module)
+        if shapes is None:
+            shapes = parsed[module] = _module_shapes(module)
+        classes, imported = shapes
         shape = classes.get(name)
         if shape is None:
             if name in imported:
