@@ -24,7 +24,7 @@ import pytest
 import chatcodec
 from chatcodec import _detect as detect
 from chatcodec._codec_protocols import Codec
-from chatcodec._providers.contract.detection import Detection, _module_shapes
+from chatcodec._providers.contract.detection import Detection, _module_shapes, _shape_fields
 from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
 from chatcodec._registry import registered_providers
 
@@ -149,7 +149,7 @@ def test_each_mark_in_a_message_is_said_in_words_naming_its_message() -> None:
     convert`` is checked by its marks alone, and is nearly always its format): the words
     name what was found and the message holding it, the first mark against the format
     named in its refusal, whether it sits at the top level or in a message."""
-    body = {
+    body: dict[str, Any] = {
         "model": "m",
         "messages": [
             {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}]},
@@ -200,3 +200,31 @@ def test_each_mark_in_a_message_is_said_in_words_naming_its_message() -> None:
         "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u"}}]}],
     }
     assert detect.mismatch("openai-chat", plain) is None
+
+
+def test_a_formats_wire_modules_are_each_parsed_once_while_its_keys_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a format's top-level keys parses each module its shapes come from once (a
+    ``wire.py`` names several shapes and bases: parsing it again for each was most of what
+    ``chatcodec convert`` paid before its first row), and reads the same keys."""
+    from chatcodec._providers.contract import detection
+    from chatcodec._registry import get_edge
+
+    parsed: list[str] = []
+
+    def counted(module: str) -> tuple[dict[str, Any], dict[str, tuple[str, str]]]:
+        parsed.append(module)
+        return _module_shapes(module)
+
+    monkeypatch.setattr(detection, "_module_shapes", counted)
+    read = 0
+    for name in registered_providers():
+        described = get_edge(name).detection
+        if described is None or described.package is None:
+            continue
+        parsed.clear()
+        held = described.held()
+        assert f"chatcodec._providers.{described.package.rsplit('.', 1)[-1]}.wire" in parsed, name
+        assert len(parsed) == len(set(parsed)), (name, parsed)
+        assert set(held.keys) >= set(_shape_fields(f"{described.package}.wire")), name
+        read += 1
+    assert read >= 5
