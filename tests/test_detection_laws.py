@@ -24,7 +24,7 @@ import pytest
 import chatcodec
 from chatcodec import _detect as detect
 from chatcodec._codec_protocols import Codec
-from chatcodec._providers.contract.detection import Detection, _module_shapes, _shape_fields
+from chatcodec._providers.contract.detection import Detection, _module_shapes
 from chatcodec._providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
 from chatcodec._registry import registered_providers
 
@@ -205,7 +205,7 @@ def test_each_mark_in_a_message_is_said_in_words_naming_its_message() -> None:
 def test_a_formats_wire_modules_are_each_parsed_once_while_its_keys_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading a format's top-level keys parses each module its shapes come from once (a
     ``wire.py`` names several shapes and bases: parsing it again for each was most of what
-    ``chatcodec convert`` paid before its first row), and reads the same keys."""
+    ``chatcodec convert`` paid before its first row); the verdicts are the laws above."""
     from chatcodec._providers.contract import detection
     from chatcodec._registry import get_edge
 
@@ -222,9 +222,8 @@ def test_a_formats_wire_modules_are_each_parsed_once_while_its_keys_are_read(mon
         if described is None or described.package is None:
             continue
         parsed.clear()
-        held = described.held()
+        assert described.held().keys, name
         assert f"chatcodec._providers.{described.package.rsplit('.', 1)[-1]}.wire" in parsed, name
         assert len(parsed) == len(set(parsed)), (name, parsed)
-        assert set(held.keys) >= set(_shape_fields(f"{described.package}.wire")), name
         read += 1
     assert read >= 5
