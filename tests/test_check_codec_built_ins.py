@@ -24,6 +24,7 @@ from chatcodec.testing import ProviderEntry
 
 BUILT_IN = (
     *("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "bedrock-nova", "ollama"),
+    "gemini-interactions",
     *("langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui"),
     "google-adk",
     "otel-genai",

@@ -78,6 +78,7 @@ ALLOWED_MODULES: dict[str, str] = {
         "(they move into _providers/<name>/ once chatcodec.testing names the normal-form helpers they use)"
         for folder in (
             *("anthropic", "bedrock_converse", "bedrock_nova", "gemini", "ollama", "openai_chat", "openai_responses"),
+            "gemini_interactions",
         )
     },
 }

@@ -204,3 +204,30 @@ def test_a_turn_of_one_text_reads_as_its_text_and_the_model_option_names_the_mod
         "model": "gemini-3-flash-preview",
         "input": [{"type": "user_input", "content": [{"type": "text", "text": "x"}]}],
     }
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"model": "gemini-3-flash-preview", "input": []},
+        {"model": "gemini-3-flash-preview", "input": [{"type": "user_input"}]},
+        {"model": "gemini-3-flash-preview", "input": [{"type": "user_input", "content": []}]},
+        {
+            "model": "gemini-3-flash-preview",
+            "input": [
+                {"type": "user_input", "content": [{"type": "text", "text": "Hi"}]},
+                {"type": "model_output"},
+                {"type": "user_input", "content": [{"type": "text", "text": "Again?"}]},
+            ],
+        },
+    ],
+    ids=["empty-input", "user-input-without-content", "user-input-of-no-content", "model-output-without-content"],
+)
+def test_an_input_of_nothing_round_trips_exactly(body: dict[str, Any]) -> None:
+    """The gaps the last session noted: ``input: []`` and a step without ``content`` are written
+    back as they came (the SDK's ``UserInputStep.content`` and ``ModelOutputStep.content`` are
+    optional), and parse with google-genai 3.6.1's types."""
+    written, losses = write_request(CODEC.read_request(copy.deepcopy(body)))
+    assert written == body
+    assert losses == []
+    sdk_checked("CreateModelInteraction", written)

@@ -106,13 +106,15 @@ def test_an_answer_saying_nothing_is_written_as_no_step_in_a_body_and_in_a_strea
     assert accumulated(events) == whole
 
 
-def test_the_interactions_own_fields_stream_on_its_completed_event_and_a_choice_bag_is_reported() -> None:
+def test_the_interactions_own_fields_stream_on_its_created_event_and_a_choice_bag_is_reported() -> None:
     """Found by the provider laws (law_stream_metadata): an Interaction's fields without a
-    canonical home (``object``, ``created``) ride on ``interaction.completed`` as in a body;
-    an answer's own choice data has no place on this wire, so it is reported, in a body and a stream."""
+    canonical home (``object``, ``created``) ride on the stream's start, ``interaction.created``
+    (where a recorded stream has them: law_recordings re-encodes one exactly), and read back
+    as in a body; an answer's own choice data has no place on this wire, so it is reported, in
+    a body and a stream."""
     response = CODEC.decode_response(copy.deepcopy(INTERACTION))
     events, _ = encoded_stream(response)
-    assert events[-1]["interaction"]["created"] == INTERACTION["created"]
+    assert events[0]["interaction"]["created"] == INTERACTION["created"]
     assert accumulated(events).provider_metadata == response.provider_metadata
     bagged = response.model_copy(
         update={

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.gemini_interactions.markers import STATUS
 from chatcodec.contract import EncodeContext, Steps
 
 if TYPE_CHECKING:
@@ -42,10 +43,12 @@ _WORD: Mapping[str, str] = {
 
 
 def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
-    """The canonical reason for a status (None when there is none)."""
-    del bag
+    """The canonical reason for a status (None when there is none); a status not known here
+    is marked in ``bag`` (the response's), so this writer sends it back as it came."""
     if raw is None:
         return None
+    if raw not in WORDS:
+        bag[STATUS] = raw
     return {"unified": WORDS.get(raw, "other"), "raw": raw}
 
 
@@ -54,12 +57,13 @@ def encode_finish_reason(
 ) -> str:
     """The status: the raw one when it is this API's and agrees with the unified value, else
     the closest (``completed`` for a reason with none, reported)."""
-    del bag
     if reason is None:
         return "completed"
     raw, unified = reason.get("raw"), reason["unified"]
     if isinstance(raw, str) and raw in WORDS and WORDS[raw] == unified:
         return raw
+    if unified == "other" and raw is not None and raw == bag.get(STATUS):
+        return str(raw)  # most likely a status added after this was written: kept as sent
     status = _WORD.get(unified)
     if status is None:
         context.losses.add(at, f"finish reason {unified!r}", "an Interaction has no such status; sent 'completed'")

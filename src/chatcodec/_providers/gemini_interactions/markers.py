@@ -9,9 +9,12 @@ them without a report):
   ``"string"`` (one user turn of text), ``"content"`` (one ``Content`` object) or
   ``"contents"`` (a list of them); the API reads each as one ``user_input`` step
   (https://ai.google.dev/gemini-api/docs/interactions), and the writer spells a lone user
-  turn that way again (:mod:`.messages`);
+  turn that way again (:mod:`.messages`); ``"steps"``: an empty list, sent again as one (a
+  request of no messages otherwise has no ``input``);
 * ``_new_step`` (assistant parts): the part began a ``model_output`` step of its own right
   after another one, so the writer starts a new step there;
+* ``_no_content`` (messages): the ``user_input`` or ``model_output`` step of a turn with
+  nothing in it came without its ``content`` (the writer sends ``content: []`` otherwise);
 * ``_object_result`` (tool results): the ``function_result``'s ``result`` was a JSON object,
   which canonical holds as its JSON text;
 * ``_no_parameters`` (tools): the function declared no ``parameters``;
@@ -19,6 +22,8 @@ them without a report):
   a canonical home, even an empty one (:mod:`.settings`);
 * ``_schema_format`` (requests): the output schema came in the older spelling, the schema
   itself as ``response_format`` beside ``response_mime_type`` (:mod:`.settings`);
+* ``_status`` (response bags): a ``status`` this codec does not know, written back by this
+  codec only (the canonical finish reason carries the word; :mod:`.finish_reason`);
 * ``_nulls`` / ``_absent``: the kit's.
 
 Carry meaning: none. ``previous_interaction_id`` is no marker but a field of the request
@@ -56,7 +61,9 @@ DISPLAY = "Gemini Interactions"
 
 INPUT = "_input"
 NEW_STEP = "_new_step"
+NO_CONTENT = "_no_content"
 OBJECT_RESULT = "_object_result"
 NO_PARAMETERS = "_no_parameters"
 GENERATION_CONFIG = "_generation_config"
 SCHEMA_FORMAT = "_schema_format"
+STATUS = "_status"

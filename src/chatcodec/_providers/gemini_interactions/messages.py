@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, NEW_STEP, OBJECT_RESULT, PROVIDER
+from chatcodec._providers.gemini_interactions.markers import (
+    DISPLAY,
+    KIT,
+    NEW_STEP,
+    NO_CONTENT,
+    OBJECT_RESULT,
+    PROVIDER,
+)
 from chatcodec._providers.gemini_interactions.parts import decode_content, encode_part, is_step, opaque
 from chatcodec.codec_kit import (
     arguments_object,
@@ -43,11 +50,13 @@ def decode_messages(steps: Sequence[Mapping[str, Any]], context: DecodeContext) 
     del context
     messages: list[dict[str, Any]] = []
     previous = ""
-    for step in steps:
+    for index, step in enumerate(steps):
         kind = step["type"]
         if kind == "user_input":
             content = [decode_content(item) for item in step.get("content", [])]
-            messages.append(KIT.attach({"role": "user", "content": content}, leftovers(step, _CONTENT_STEP)))
+            messages.append(KIT.attach({"role": "user", "content": content}, _turn_bag(step)))
+        elif _empty_turn(steps, index, previous):
+            messages.append(KIT.attach({"role": "assistant", "content": []}, _turn_bag(step)))
         elif kind == "function_result":
             result = decode_result(step)
             if messages and previous == kind:
@@ -66,6 +75,25 @@ def decode_messages(steps: Sequence[Mapping[str, Any]], context: DecodeContext) 
     for message in messages:
         message["content"] = _laid_out(message["content"])
     return messages
+
+
+def _turn_bag(step: Mapping[str, Any]) -> dict[str, Any]:
+    """What a ``user_input`` or ``model_output`` step holds beside its content, and whether it
+    came without one."""
+    bag = leftovers(step, _CONTENT_STEP)
+    if "content" not in step:
+        bag[NO_CONTENT] = True
+    return bag
+
+
+def _empty_turn(steps: Sequence[Mapping[str, Any]], index: int, previous: str) -> bool:
+    """Whether ``steps[index]`` is a ``model_output`` step of no content that is a model turn
+    alone (no model step before or after it): an assistant message with nothing in it."""
+    step = steps[index]
+    if step["type"] != "model_output" or step.get("content") or set(step) - set(_CONTENT_STEP):
+        return False
+    following = steps[index + 1]["type"] if index + 1 < len(steps) else "user_input"
+    return previous in ("", "user_input", "function_result") and following in ("user_input", "function_result")
 
 
 def _laid_out(content: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
@@ -140,9 +168,14 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
     for index, message in enumerate(messages[start:], start):
         at: Steps = ("messages", index)
         role = message["role"]
-        if role == "assistant":
+        report_message_fields(message, context, at)
+        if role == "assistant" and message["content"] == []:
+            steps.append(_empty_step("model_output", message, context, at))
+        elif role == "assistant":
+            KIT.report_foreign(context.losses, message.get("provider_metadata"), at)
             steps.extend(encode_model_parts(_parts(message["content"]), context, (*at, "content")))
         elif role == "tool":
+            KIT.report_foreign(context.losses, message.get("provider_metadata"), at)
             steps.extend(encode_result(part, context, (*at, "content", n)) for n, part in enumerate(message["content"]))
         else:
             if role != "user":
@@ -151,12 +184,28 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
     return steps
 
 
+def report_message_fields(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> None:
+    """A message's ``name`` and ``cache_control``: a step has neither."""
+    if message.get("name") is not None:
+        context.losses.add((*at, "name"), "participant name", f"{DISPLAY} steps have no name")
+    if message.get("cache_control") is not None:
+        context.losses.add((*at, "cache_control"), "cache_control", f"{DISPLAY} has no cache breakpoints", "setting")
+
+
 def _parts(content: str | Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
+def _empty_step(kind: str, message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """A turn with nothing in it as a step of no content (without ``content`` when it came so)."""
+    bag = KIT.claim(context.losses, message.get("provider_metadata"), at)
+    return {"type": kind, **({} if bag.get(NO_CONTENT) else {"content": []}), **wire_fields(bag)}
+
+
 def encode_user(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A user (or misplaced system) message as a ``user_input`` step."""
+    if message["content"] == []:
+        return _empty_step("user_input", message, context, at)
     step = wire_fields(KIT.claim(context.losses, message.get("provider_metadata"), at))
     content = [encode_part(part, context, (*at, "content", n)) for n, part in enumerate(_parts(message["content"]))]
     return {"type": "user_input", "content": [item for item in content if item is not None], **step}
@@ -231,6 +280,8 @@ def encode_result(part: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     json_object = KIT.marker(metadata, OBJECT_RESULT)
     bag = wire_fields(KIT.claim(context.losses, metadata, at))
     step: dict[str, Any] = {"type": "function_result", "call_id": part["tool_use_id"]}
+    if part.get("cache_control") is not None:
+        context.losses.add((*at, "cache_control"), "cache_control", f"{DISPLAY} has no cache breakpoints", "setting")
     content = part["content"]
     if isinstance(content, str):
         parsed, _ = arguments_object(content) if json_object else (None, False)

@@ -63,8 +63,6 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
         return dict(part["data"])
     written = wire_fields(KIT.claim(context.losses, part.get("provider_metadata"), at))
     if kind == "text":
-        if part.get("citations"):
-            context.losses.add((*at, "citations"), "citations", f"{DISPLAY} takes no citations in a request")
         return {"type": "text", "text": part["text"], **written}
     if kind in MEDIA:
         media = _media(part, context, at)

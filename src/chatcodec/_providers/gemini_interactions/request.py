@@ -19,13 +19,13 @@ from typing import Any
 
 from chatcodec._providers.gemini_interactions.capabilities import CAPABILITIES
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, INPUT, KIT, PROVIDER
-from chatcodec._providers.gemini_interactions.messages import decode_messages, encode_messages
+from chatcodec._providers.gemini_interactions.messages import decode_messages, encode_messages, report_message_fields
 from chatcodec._providers.gemini_interactions.parts import decode_content
 from chatcodec._providers.gemini_interactions.settings import decode_settings, encode_settings
 from chatcodec._providers.gemini_interactions.tools import decode_tools, encode_tools
 from chatcodec._providers.gemini_interactions.wire import CONTENT_TAGS, Request, Step, validated
 from chatcodec.codec_kit import history_for, leftovers, read_tier, report_user, restore_fields, shape_fields, write_tier
-from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder
+from chatcodec.contract import DecodeContext, EncodeContext
 
 _MAPPED = ("model", "system_instruction", "input", "tools", "stream", "service_tier")
 """Top-level fields read here (the settings' own are read from the bag by :mod:`.settings`)."""
@@ -72,7 +72,9 @@ def _input(
         return "string", [{"role": "user", "content": [{"type": "text", "text": value}]}]
     if not isinstance(value, list):
         return "content", [{"role": "user", "content": [decode_content(value)]}]
-    if value and all(item.get("type") in CONTENT_TAGS for item in value):
+    if not value:
+        return "steps", []
+    if all(item.get("type") in CONTENT_TAGS for item in value):
         return "contents", [{"role": "user", "content": [decode_content(item) for item in value]}]
     return None, decode_messages(value, context)
 
@@ -97,9 +99,9 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     while leading < len(messages) and messages[leading]["role"] in ("system", "developer"):
         leading += 1
     if leading:
-        wire["system_instruction"] = system_text(messages[:leading], losses)
+        wire["system_instruction"] = system_text(messages[:leading], context)
     steps = encode_messages(messages, leading, context)
-    if steps or leading < len(messages):
+    if steps or leading < len(messages) or bag.get(INPUT) == "steps":
         wire["input"] = spelled_input(steps, bag.get(INPUT))
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
@@ -112,26 +114,29 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     for key in ("metadata", "cache_control"):
         if request.get(key) is not None:
             losses.add((key,), key, f"{DISPLAY} requests have no {key} field", "metadata")
-    for key in ("logprobs", "top_logprobs"):
-        if request.get(key) is not None:
-            losses.add((key,), key, f"{DISPLAY} has no log probabilities", "setting")
     report_user(request.get("user"), losses, DISPLAY)
     return {key: wire[key] for key in (*shape_fields(Request), *wire) if key in wire}
 
 
-def system_text(messages: Sequence[Mapping[str, Any]], losses: LossRecorder) -> str:
+def system_text(messages: Sequence[Mapping[str, Any]], context: EncodeContext) -> str:
     """The leading system messages as the one ``system_instruction`` string."""
+    losses = context.losses
     texts: list[str] = []
     for index, message in enumerate(messages):
+        report_message_fields(message, context, ("messages", index))
         content = message["content"]
         if isinstance(content, str):
             texts.append(content)
             continue
         for number, part in enumerate(content):
-            if part["type"] == "text":
-                texts.append(part["text"])
-            else:
-                losses.add(("messages", index, "content", number), f"{part['type']} part", "system_instruction is text")
+            at = ("messages", index, "content", number)
+            if part["type"] != "text":
+                losses.add(at, f"{part['type']} part", "system_instruction is text")
+                continue
+            texts.append(part["text"])
+            KIT.report_foreign(losses, part.get("provider_metadata"), at)
+            if part.get("cache_control") is not None:
+                losses.add((*at, "cache_control"), "cache_control", f"{DISPLAY} has no cache breakpoints", "setting")
         KIT.report_foreign(losses, message.get("provider_metadata"), ("messages", index))
     if len(texts) > 1:
         losses.add(

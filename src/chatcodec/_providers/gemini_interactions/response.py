@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from chatcodec import ProviderAPIError
 from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, SERVER_FIELDS
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, SERVER_FIELDS, STATUS
 from chatcodec._providers.gemini_interactions.messages import decode_model_step, encode_model_parts
 from chatcodec._providers.gemini_interactions.usage import decode_usage, encode_usage
 from chatcodec._providers.gemini_interactions.wire import ErrorBody, Interaction, is_error_body, validated
@@ -53,7 +53,8 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     del context
     parts = [part for step in response.get("steps", []) for part in decode_model_step(step)]
     choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
-    reason = decode_finish_reason(response["status"], {})
+    bag = leftovers(response, MAPPED)
+    reason = decode_finish_reason(response["status"], bag)
     if reason is not None:
         choice["finish_reason"] = reason
     # an empty id stands for none, as on a stream's first event (whose id the SDK requires)
@@ -61,7 +62,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     canonical["choices"] = [choice]
     if "usage" in response:
         canonical["usage"] = decode_usage(response["usage"])
-    return KIT.attach(canonical, leftovers(response, MAPPED))
+    return KIT.attach(canonical, bag)
 
 
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
@@ -75,13 +76,12 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     first: Mapping[str, Any] = choices[0] if choices else {"message": {"role": "assistant", "content": []}}
     at = ("choices", 0)
     KIT.report_unplaced(losses, first.get("provider_metadata"), at, NO_CHOICE_DATA)
-    if first.get("logprobs"):
-        losses.add((*at, "logprobs"), "logprobs", f"{DISPLAY} has no log probabilities")
     message: Mapping[str, Any] = first["message"]
     KIT.report_unplaced(losses, message.get("provider_metadata"), (*at, "message"), NO_CHOICE_DATA)
     content = message["content"]
     parts: list[Mapping[str, Any]] = [{"type": "text", "text": content}] if isinstance(content, str) else content
-    written["status"] = encode_finish_reason(first.get("finish_reason"), {}, context, (*at, "finish_reason"))
+    status = {STATUS: KIT.marker(response.get("provider_metadata"), STATUS)}
+    written["status"] = encode_finish_reason(first.get("finish_reason"), status, context, (*at, "finish_reason"))
     said: list[Mapping[str, Any]] = []
     for index, part in enumerate(parts):
         if _empty_text(part):  # says nothing, as a stream of it sends nothing: only its data is reported

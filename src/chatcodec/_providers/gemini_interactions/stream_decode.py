@@ -69,7 +69,7 @@ class StreamDecoder(FeedByReading):
         kind = event.get("event_type")
         shape = EVENT_SHAPES.get(kind) if isinstance(kind, str) else None
         if shape is None:
-            raise StreamError(f"{DISPLAY} has no event_type {kind!r}", "event_type", self.position)
+            raise StreamError(f"{DISPLAY} has no event_type {kind!r}", "$.event_type", self.position)
         checked = self._validated(shape, event)
         if kind == "error":
             error = checked.get("error", {})
@@ -169,8 +169,8 @@ class StreamDecoder(FeedByReading):
         for index in tuple(self.open):
             self._stop(index)
         status = interaction.get("status", self.status)
-        reason = decode_finish_reason(status, {})
         bag = leftovers(interaction, _LIFECYCLE)
+        reason = decode_finish_reason(status, bag)
         self.builder.finish(0, reason or {"unified": "other"}, {PROVIDER: bag} if bag else None)
         if "usage" in interaction:
             self.builder.usage(decode_usage(interaction["usage"]))

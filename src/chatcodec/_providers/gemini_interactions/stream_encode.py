@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, assert_never
 
 from chatcodec._providers.gemini_interactions.finish_reason import encode_finish_reason
-from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER, STATUS
 from chatcodec._providers.gemini_interactions.messages import encode_thought
 from chatcodec._providers.gemini_interactions.parts import encode_part, is_step
 from chatcodec._providers.gemini_interactions.response import NO_CHOICE_DATA, served_fields
@@ -85,13 +85,16 @@ class StreamEncoder:
         """The response's own fields its bag held, for ``interaction.completed``."""
         self.served = served_fields(context)
         """A server's own fields (its id...), over the answer's on the first and last event."""
+        self.refusing: list[int] = []
+        """The steps refusal deltas write to, stopped before any other event."""
+        self.start: ResponseStartRecord | None = None
+        """The start whose fields ``interaction.created`` carries."""
 
     def feed(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
         """The events ``event`` completes."""
         at: Steps = ("events", self.position)
         self.position += 1
-        if not self.started and not isinstance(event, ErrorRecord):
-            yield from self._created(event if isinstance(event, ResponseStartRecord) else None)
+        yield from self._before(event)
         match event:
             case TextStartRecord() | ToolCallStartRecord() | ThinkingStartRecord():
                 yield from self._start(event, at)
@@ -109,9 +112,11 @@ class StreamEncoder:
                     error["code"] = event.error_type
                 yield {"event_type": "error", "error": error}
             case RefusalDeltaRecord():
-                self.context.losses.add(at, "refusal", f"{DISPLAY} has no refusal content")
-            case ResponseStartRecord():
+                yield from self._refusal(event, at)
+            case ResponseStartRecord() if event is not self.start:
                 self._response_data(event.provider_metadata, at)
+            case ResponseStartRecord():
+                pass  # written on interaction.created
             case ChoiceMetadataRecord():
                 KIT.report_unplaced(self.context.losses, event.choice_metadata, (*at, "choice"), NO_CHOICE_DATA)
                 KIT.report_unplaced(self.context.losses, event.message_metadata, (*at, "message"), NO_CHOICE_DATA)
@@ -140,22 +145,55 @@ class StreamEncoder:
         elif event.choice == 0:
             KIT.report_unplaced(self.context.losses, event.choice_metadata, (*at, "choice"), NO_CHOICE_DATA)
             reason = dict(event.finish_reason)  # canonical data, as the model dumps it
-            self.interaction["status"] = encode_finish_reason(reason, {}, self.context, at)
+            start = None if self.start is None else self.start.provider_metadata
+            status = {STATUS: KIT.marker(event.provider_metadata, STATUS) or KIT.marker(start, STATUS)}
+            self.interaction["status"] = encode_finish_reason(reason, status, self.context, at)
+
+    def _before(self, event: AnyStreamRecord) -> Iterator[dict[str, Any]]:
+        """What ``event`` needs sent first: ``interaction.created``, the stop of a refusal's step."""
+        if not self.started and not isinstance(event, ErrorRecord):
+            yield from self._created(event if isinstance(event, ResponseStartRecord) else None)
+        if self.refusing and not isinstance(event, RefusalDeltaRecord):
+            yield from self._stop_refusals()
+
+    def _refusal(self, event: RefusalDeltaRecord, at: Steps) -> Iterator[dict[str, Any]]:
+        """A refusal is sent as text, as in a body (reported once per part): a ``model_output``
+        step its deltas write to, stopped at the next event of another kind."""
+        key = (event.choice, event.index)
+        if key not in self.steps and key not in self.skipped:
+            self.context.losses.add(at, "refusal", f"{DISPLAY} has no refusal content; sent as text")
+            step = self._open(event.choice, event.index, at)
+            if step is None:
+                return
+            self.refusing.append(step)
+            yield {"event_type": "step.start", "index": step, "step": {"type": "model_output"}}
+        yield from self._delta(event.choice, event.index, {"type": "text", "text": event.delta})
+
+    def _stop_refusals(self) -> Iterator[dict[str, Any]]:
+        yield from ({"event_type": "step.stop", "index": step} for step in self.refusing)
+        self.refusing.clear()
 
     def close(self) -> Iterator[dict[str, Any]]:
         """``interaction.completed``, with the status and the usage."""
+        yield from self._stop_refusals()
         if self.started:
             interaction = {**self.interaction, **self.extra, **self.served}
             yield {"event_type": "interaction.completed", "interaction": interaction}
 
     def _created(self, start: ResponseStartRecord | None) -> Iterator[dict[str, Any]]:
-        self.started = True
+        """``interaction.created``, with the start's fields (its ``object`` ...: the fields the
+        decoder kept of this event)."""
+        self.started, self.start = True, start
+        own: dict[str, Any] = {}
         if start is not None:
             if start.id is not None:
                 self.interaction["id"] = start.id
             if start.model is not None:
                 self.interaction["model"] = start.model
-        yield {"event_type": "interaction.created", "interaction": {**self.interaction, **self.served}}
+            own = wire_fields(
+                KIT.claim(self.context.losses, start.provider_metadata, ("events", 0, "provider_metadata"))
+            )
+        yield {"event_type": "interaction.created", "interaction": {**self.interaction, **own, **self.served}}
 
     def _open(self, choice: int, index: int, at: Steps) -> int | None:
         if choice != 0:

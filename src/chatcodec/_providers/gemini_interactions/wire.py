@@ -127,6 +127,24 @@ Step = Annotated[
 ]
 
 
+InputItem = Annotated[
+    Annotated[UserInputStep, union_tag("user_input")]
+    | Annotated[ModelOutputStep, union_tag("model_output")]
+    | Annotated[ThoughtStep, union_tag("thought")]
+    | Annotated[FunctionCallStep, union_tag("function_call")]
+    | Annotated[FunctionResultStep, union_tag("function_result")]
+    | Annotated[TextContent, union_tag("text")]
+    | Annotated[MediaContent, union_tag("image")]
+    | Annotated[MediaContent, union_tag("audio")]
+    | Annotated[MediaContent, union_tag("video")]
+    | Annotated[MediaContent, union_tag("document")]
+    | Annotated[OtherStep, union_tag("other")],
+    tagged(STEP_TAGS | CONTENT_TAGS, fallback="other"),
+]
+"""An entry of a request's ``input`` list: a step, or a content (a list of contents is one
+user turn), each read by its ``type``."""
+
+
 @stands_for("Function")
 @wire_shape
 class FunctionTool(TypedDict):
@@ -169,7 +187,7 @@ class Request(TypedDict):
 
     model: NotRequired[str]
     system_instruction: NotRequired[str]
-    input: NotRequired[str | list[Step] | Content]
+    input: NotRequired[str | list[InputItem] | Content]
     tools: NotRequired[list[dict[str, Any]]]
     generation_config: NotRequired[GenerationConfig]
     response_format: NotRequired[dict[str, Any] | list[dict[str, Any]]]
@@ -250,12 +268,61 @@ class StepStartEvent(TypedDict):
     step: Step
 
 
+@stands_for("TextDelta")
+@wire_shape
+class TextDelta(TypedDict):
+    type: Literal["text"]
+    text: str
+
+
+@stands_for("ThoughtSummaryDelta")
+@wire_shape
+class ThoughtSummaryDelta(TypedDict):
+    type: Literal["thought_summary"]
+    content: NotRequired[Content]
+
+
+@stands_for("ThoughtSignatureDelta")
+@wire_shape
+class ThoughtSignatureDelta(TypedDict):
+    type: Literal["thought_signature"]
+    signature: NotRequired[str]
+
+
+@stands_for("ArgumentsDelta")
+@wire_shape
+class ArgumentsDelta(TypedDict):
+    type: Literal["arguments_delta"]
+    arguments: NotRequired[str]
+
+
+@stands_for()
+@wire_shape
+class OtherDelta(TypedDict):
+    """A media delta, a built-in tool's, or a kind added later (read as a content, or kept)."""
+
+    type: str
+
+
+DELTA_TAGS = frozenset({"text", "thought_summary", "thought_signature", "arguments_delta"})
+"""The delta kinds read field by field."""
+
+Delta = Annotated[
+    Annotated[TextDelta, union_tag("text")]
+    | Annotated[ThoughtSummaryDelta, union_tag("thought_summary")]
+    | Annotated[ThoughtSignatureDelta, union_tag("thought_signature")]
+    | Annotated[ArgumentsDelta, union_tag("arguments_delta")]
+    | Annotated[OtherDelta, union_tag("other")],
+    tagged(DELTA_TAGS, fallback="other"),
+]
+
+
 @stands_for("StepDelta")
 @wire_shape
 class StepDeltaEvent(TypedDict):
     event_type: Literal["step.delta"]
     index: Annotated[int, constrained(ge=0)]
-    delta: dict[str, Any]
+    delta: Delta
 
 
 @stands_for("StepStop")
