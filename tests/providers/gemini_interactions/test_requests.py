@@ -231,3 +231,42 @@ def test_an_input_of_nothing_round_trips_exactly(body: dict[str, Any]) -> None:
     assert written == body
     assert losses == []
     sdk_checked("CreateModelInteraction", written)
+
+
+def test_a_generate_content_thought_signature_is_reported_not_moved() -> None:
+    """A Gemini ``generateContent`` history (https://ai.google.dev/gemini-api/docs/thought-signatures:
+    a thought part and a call's ``thoughtSignature``) toward Interactions: no Google page says the
+    API takes such a signature on a ``thought`` step, so each is reported at its place, never
+    sent (``families/google/thought_signatures.py`` says why)."""
+    history = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+            {
+                "role": "model",
+                "parts": [
+                    {"thought": True, "text": "Need the weather.", "thoughtSignature": "c2lnLTE="},
+                    {
+                        "functionCall": {"name": "get_weather", "args": {"city": "Paris"}},
+                        "thoughtSignature": "c2lnLTI=",
+                    },
+                ],
+            },
+            {"role": "user", "parts": [{"functionResponse": {"name": "get_weather", "response": {"c": 18}}}]},
+        ]
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        history,
+        source="gemini",
+        target=NAME,
+        on_loss="ignore",
+        losses=losses,
+        options={"model": "gemini-3-flash-preview"},
+    )
+    assert [step["type"] for step in body["input"]] == ["user_input", "function_call", "function_result"]
+    assert "c2lnLTI=" not in str(body)
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.contents[1].parts[0]", "thinking"),
+        ("$.contents[1].parts[1]", "gemini data ['thoughtSignature']"),
+    ]
+    sdk_checked("CreateModelInteraction", body)

@@ -7,6 +7,14 @@ Gemini carries the signature of a function call as ``thoughtSignature`` on the
 carrier takes it out of that bag and puts it back on reading: OpenAI Chat's
 ``extra_content.google.thought_signature`` (Gemini's OpenAI-compatible endpoint),
 Anthropic's tool id (``_providers/anthropic/tool_ids.py``).
+
+Not to the Interactions API (``gemini_interactions/``): it carries a signature on a ``thought``
+step alone, "an encrypted representation of the model's internal reasoning state"
+(https://ai.google.dev/gemini-api/docs/interactions/thinking), and no Google page says it takes
+one ``generateContent`` wrote, while a signature the backend cannot use is refused
+(400 ``INVALID_ARGUMENT`` for a corrupted one, https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures).
+So its writer reports a ``gemini`` signature (a call's bag, a thought part) rather than moving it
+onto a step it was not made for (``tests/providers/gemini_interactions/test_requests.py``).
 """
 
 from __future__ import annotations
