@@ -74,5 +74,7 @@ entry = partial(
     PROVIDER,
     names_in_prose=("gemini", "google", "interactions"),
     silent_rewrites=silent_rewrites,
+    # an Interaction's ``created`` is its own ISO time, kept in its bag: the server's clock, nothing a user sent
+    unplaced_response_fields=("created", "usage.cache_write_tokens"),  # no such count: a nonzero one is reported
 )
 """The facts the codec gives, for ``chatcodec check-codec gemini-interactions``."""
