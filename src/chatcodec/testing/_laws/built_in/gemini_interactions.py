@@ -65,6 +65,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         r.at_top(
             ({"response_format": {"type": "text"}}, {"response_format": None}),  # text is the default: not sent
             ({"reasoning": {}}, _reasoning),
+            ({"logprobs": False}, {"logprobs": None}),  # asks for nothing
+            ({"top_logprobs": 0}, {"top_logprobs": None}),
         ),
     )
 
