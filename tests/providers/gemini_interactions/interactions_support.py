@@ -4,9 +4,7 @@ The oracle is google-genai's own types for the API (``google.genai._gaos.types.i
 first shipped in 3.6.1): a body chatcodec writes must parse as ``CreateModelInteraction``, an
 answer as ``Interaction``, each stream event as ``InteractionSSEEvent``, with no ``Unknown*``
 stand-in (the SDK's open unions keep a kind they do not know as one) anywhere in the parsed
-object. With an older google-genai installed (the dev pin is 3.4.0 until it is raised) the
-oracle is absent and :func:`sdk_checked` checks nothing; run these tests with 3.6.1 on the
-path to use it (``PYTHONPATH=/tmp/genai361:src:tests``).
+object (the dev pin is 3.6.1).
 """
 
 from __future__ import annotations
@@ -24,10 +22,7 @@ CODEC = ProviderCodec.from_package("chatcodec._providers.gemini_interactions")
 """The folder's codec, built as the registry builds it (typed as the contract's ``ProviderCodec``,
 whose roles these tests call directly)."""
 
-try:
-    TYPES: Any = importlib.import_module("google.genai._gaos.types.interactions")
-except ImportError:  # google-genai older than 3.6.1
-    TYPES = None
+TYPES: Any = importlib.import_module("google.genai._gaos.types.interactions")
 
 
 def _unknowns(value: object, path: str = "$") -> list[str]:
@@ -44,10 +39,7 @@ def _unknowns(value: object, path: str = "$") -> list[str]:
 
 
 def sdk_checked(kind: str, body: dict[str, Any]) -> bool:
-    """Parse ``body`` with the SDK's type ``kind``; fail on any ``Unknown*`` inside. False when
-    the SDK has no Interactions types (nothing was checked)."""
-    if TYPES is None:
-        return False
+    """Parse ``body`` with the SDK's type ``kind``; fail on any ``Unknown*`` inside."""
     shape = getattr(TYPES, kind)
     parsed = TypeAdapter(shape).validate_python(body)
     unknown = _unknowns(parsed)
