@@ -56,8 +56,10 @@ def encode_finish_reason(
     reason: Mapping[str, Any] | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str:
     """The status: the raw one when it is this API's and agrees with the unified value, else
-    the closest (``completed`` for a reason with none, reported)."""
+    the closest (``completed`` for a reason with none, reported: an Interaction always has a
+    status, so one without a finish reason would otherwise be read back as having stopped)."""
     if reason is None:
+        context.losses.add(at, "no finish reason", "an Interaction always has a status; sent 'completed'")
         return "completed"
     raw, unified = reason.get("raw"), reason["unified"]
     if isinstance(raw, str) and raw in WORDS and WORDS[raw] == unified:

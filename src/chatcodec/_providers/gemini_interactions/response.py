@@ -70,6 +70,9 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     losses = context.losses
     wire = wire_fields(KIT.claim(losses, response.get("provider_metadata"), ()))
     written: dict[str, Any] = {key: response[key] for key in ("id", "model") if response.get(key)}
+    for key in ("id", "model"):
+        if response.get(key) == "":  # read back as none (decode_response): said, not sent
+            losses.add((key,), f"an empty {key}", f"an {DISPLAY} Interaction's empty {key} stands for none")
     choices = response["choices"]
     for index in range(1, len(choices)):
         losses.add(("choices", index), f"answer {index}", f"an {DISPLAY} Interaction holds one answer")
