@@ -42,9 +42,9 @@ MAX_RUNS = 4000
 class Notes:
     """What the edit looked at in one run, by place."""
 
-    looked: set[tuple[Place, str]] = field(default_factory=set[tuple[Place, str]])
+    looked: set[tuple[Place, str]] = field(default_factory=lambda: set[tuple[Place, str]]())
     """Each key looked up (``get``, ``[]``, ``in``, ``pop``, ``setdefault``) in the object at a place."""
-    compared: dict[Place, set[str]] = field(default_factory=dict[Place, set[str]])
+    compared: dict[Place, set[str]] = field(default_factory=lambda: dict[Place, set[str]]())
     """The texts a text at a place was compared with (``==``, ``!=``, ``in``, ``startswith``)."""
 
 
