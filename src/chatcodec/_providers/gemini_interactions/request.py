@@ -81,7 +81,7 @@ def _input(
 
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Read a bare list of steps (a stored conversation) as canonical messages."""
-    steps = [validated(Step, step, f"{DISPLAY} step") for step in messages]
+    steps = [validated(Step, step, f"{DISPLAY} step", (index,)) for index, step in enumerate(messages)]
     return decode_messages(steps, context)
 
 

@@ -72,9 +72,10 @@ def _read_config(config: dict[str, Any], canonical: dict[str, Any]) -> dict[str,
 def _read_format(bag: dict[str, Any], canonical: dict[str, Any]) -> None:
     form = as_dict(bag.get("response_format"))
     if form is not None and form.get("type") == "text" and set(form) <= {"type", "mime_type", "schema"}:
-        if form.get("mime_type") == _JSON:
+        schema = form.get("schema")
+        # a schema that is no object is none canonical data holds: kept as it came, in the bag
+        if form.get("mime_type") == _JSON and (schema is None or isinstance(schema, dict)):
             del bag["response_format"]
-            schema = form.get("schema")
             canonical["response_format"] = (
                 {"type": "json_object"} if schema is None else {"type": "json_schema", "json_schema": schema}
             )

@@ -33,7 +33,7 @@ def decode_tools(
     provider_tools: list[dict[str, Any]] = []
     for index, tool in enumerate(request.get("tools", [])):
         if tool.get("type") == "function":
-            function = validated(FunctionTool, tool, f"{DISPLAY} tools[{index}]")
+            function = validated(FunctionTool, tool, f"{DISPLAY} request", ("tools", index))
             tools.append(_definition(function))
         else:
             provider_tools.append({"type": "opaque", "provider": PROVIDER, "data": tool})

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from chatcodec import ValidationError as ChatcodecValidationError
 from chatcodec.codec_kit import as_dict, constrained, stands_for, tagged, union_tag, wire_shape
 
 if TYPE_CHECKING:
@@ -362,17 +363,23 @@ _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
 """Each shape's validator, built on first use."""
 
 
-def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
+def validated(shape: Any, payload: object, title: str, at: tuple[str | int, ...] = ()) -> dict[str, Any]:
     """``payload`` checked as ``shape`` (errors name the payload's JSON paths and rules,
-    as a :class:`~chatcodec.ValidationError`), as a plain dict."""
-    from chatcodec.codec_kit import validate_with
+    as a :class:`~chatcodec.ValidationError`, under ``at`` for a piece of a larger input),
+    as a plain dict."""
+    from chatcodec.codec_kit import as_chatcodec_error, validate_with
 
     adapter = _ADAPTERS.get(shape)
     if adapter is None:
         from pydantic import TypeAdapter
 
         adapter = _ADAPTERS[shape] = TypeAdapter(shape)
-    checked = as_dict(validate_with(adapter, payload, title))
+    try:
+        checked = as_dict(validate_with(adapter, payload, title))
+    except ChatcodecValidationError as error:
+        if not at:
+            raise
+        raise as_chatcodec_error(error, title, prefix=at) from None
     assert checked is not None  # every shape here is a TypedDict
     return checked
 
