@@ -30,6 +30,8 @@ The contract's files as in ``_providers/_template``, each with the job its map g
 ``response``, ``messages``, ``parts``, ``tools``, ``settings``, ``finish_reason``, ``usage``,
 ``rules``, ``stream_decode``, ``stream_encode``.
 
-This provider's own: ``server`` (what a server answering the API itself owes its callers, as
-``openai_responses`` has); what it shares with the ``gemini`` folder is in the Google family.
+This provider's own (what it shares with the ``gemini`` folder is in the Google family):
+
+- ``server``: what a server answering the Interactions API itself owes its callers (its own
+  Interaction ids, a kept interaction continued or read back), as ``openai_responses`` has.
 """

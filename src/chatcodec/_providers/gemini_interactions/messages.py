@@ -247,6 +247,8 @@ def encode_thought(part: Mapping[str, Any], context: EncodeContext, at: Steps) -
         source = part.get("provider") or "an unknown provider"
         context.losses.add(at, "thinking", f"reasoning from {source} is not a {DISPLAY} thought; not sent")
         return None
+    if part.get("cache_control") is not None:
+        context.losses.add((*at, "cache_control"), "cache_control", f"{DISPLAY} has no cache breakpoints", "setting")
     step: dict[str, Any] = {"type": "thought"}
     if part.get("signature") is not None:
         step["signature"] = part["signature"]
@@ -261,6 +263,8 @@ def encode_thought(part: Mapping[str, Any], context: EncodeContext, at: Steps) -
 def encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A tool call as a ``function_call`` step (arguments as the JSON object the API takes)."""
     bag = wire_fields(KIT.claim(context.losses, part.get("provider_metadata"), at))
+    if part.get("cache_control") is not None:
+        context.losses.add((*at, "cache_control"), "cache_control", f"{DISPLAY} has no cache breakpoints", "setting")
     arguments, exact = arguments_object(part["arguments"] or "{}")
     if not isinstance(arguments, dict):
         why = f"{DISPLAY} takes a call's arguments as a JSON object; sent as {{}}"

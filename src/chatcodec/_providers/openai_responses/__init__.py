@@ -26,6 +26,8 @@ The contract's files this folder says more of:
 
 This provider's own:
 
+- ``agents_sdk``: the OpenAI Agents SDK's stored items sent on as OpenAI takes them (its
+  placeholder ids and ``provider_data`` left out, reported).
 - ``carried_reasoning``: another provider's signed reasoning, carried to a Responses client in
   ``encrypted_content``.
 - ``logprobs``: the answer's token log probabilities <-> its ``output_text`` parts'
