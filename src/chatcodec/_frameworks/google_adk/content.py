@@ -57,6 +57,13 @@ def refused_at(refused: ContentRefusedError, title: str, *inside: str | int) -> 
     return problems_error(title, problems)
 
 
+def too_deep_or(error: PayloadError) -> Exception:
+    """What to raise for the ``gemini`` reader's ``error``: a :class:`RecursionError` when the
+    input is nested too deep (then named at its place in the input by the reading around this
+    one), else the error itself."""
+    return RecursionError() if error.path != "$" and "nested" in str(error) else error
+
+
 def read_contents(contents: list[dict[str, Any]], places: Sequence[int]) -> list[dict[str, Any]]:
     """``contents`` (each tagged with its position) as canonical messages; a content the
     ``gemini`` reader refuses raises :class:`ContentRefusedError`, named at its event (``places``,
@@ -64,9 +71,7 @@ def read_contents(contents: list[dict[str, Any]], places: Sequence[int]) -> list
     try:
         return gemini().read_messages(contents)
     except PayloadError as error:
-        if error.path == "$" or "nested" not in str(error):
-            raise
-        raise RecursionError from None  # too deep: named at its place in the input, by the reading around this one
+        raise too_deep_or(error) from None
     except ValidationError as error:
         raise ContentRefusedError([_at_event(detail, places) for detail in error.errors()]) from None
 

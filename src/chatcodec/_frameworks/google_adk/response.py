@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec import PayloadError, ValidationError
-from chatcodec._frameworks.google_adk.content import gemini
+from chatcodec._frameworks.google_adk.content import gemini, too_deep_or
 from chatcodec._frameworks.google_adk.events import read_author
 from chatcodec._frameworks.google_adk.markers import AGENT, KIT, NO_ROLE, PROVIDER, SNAKE
 from chatcodec._frameworks.google_adk.spelling import is_snake, snake_cased, without_nulls
@@ -64,9 +64,7 @@ def _read(body: dict[str, Any], event: Mapping[str, Any]) -> dict[str, Any]:
     try:
         return gemini().read_response(body)
     except PayloadError as error:
-        if error.path == "$" or "nested" not in str(error):
-            raise
-        raise RecursionError from None  # too deep: named at its place in the input, by the reading around this one
+        raise too_deep_or(error) from None
     except ValidationError as error:
         named = {gemini_name: key for key, gemini_name in (*_CANDIDATE.items(), *_RESPONSE.items()) if key in event}
         problems = [_in_event(tuple(detail["loc"]), named, detail) for detail in error.errors()]
