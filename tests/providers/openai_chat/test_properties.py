@@ -27,6 +27,7 @@ from chatcodec import (
     FileSource,
     FinishReason,
     ImagePart,
+    OpaquePart,
     ReasoningConfig,
     RefusalPart,
     ResponseChoice,
@@ -79,6 +80,9 @@ BASE64 = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 URLS = st.builds(lambda tail: f"https://example.com/{tail}", st.text(alphabet="abc/.-_", max_size=8))
 CACHE = st.one_of(st.none(), st.builds(CacheControl, ttl=st.sampled_from([None, "30m", "12h"])))
 NAMES = st.one_of(st.none(), TEXT)
+# A Chat server's own file ids are tokens (``file-abc123``); one with a slash is another
+# provider's URI or path, which the writer reports (server_media.own_file_id).
+FILE_IDS = st.text(st.characters(exclude_characters="/"), min_size=1, max_size=12)
 
 
 def own_thinking(field: str, text: str, signature: str | None = None, **bag: Any) -> ThinkingPart:
@@ -106,7 +110,7 @@ DOCUMENTS = st.one_of(
     st.builds(  # file data needs a file name (OpenAI rejects it without one)
         DocumentPart, source=st.builds(Base64Source, media_type=st.just("application/pdf"), data=BASE64), filename=TEXT
     ),
-    st.builds(DocumentPart, source=st.builds(FileSource, file_id=WORD), filename=NAMES),
+    st.builds(DocumentPart, source=st.builds(FileSource, file_id=FILE_IDS), filename=NAMES),
 )
 TOOL_NAMES = st.from_regex(r"[a-zA-Z0-9_-]{1,64}", fullmatch=True)
 """Function names OpenAI accepts (``^[a-zA-Z0-9_-]{1,64}$``)."""
@@ -314,16 +318,39 @@ def test_stream_accumulates_to_the_non_streamed_result_under_any_split(
 # --- anything at all: SDK-valid output ----------------------------------------------------
 
 
-def _sdk_formats_only(payload: dict[str, Any]) -> dict[str, Any]:
+def _verbatim_blocks(request: ChatRequest) -> list[dict[str, Any]]:
+    """The openai-chat blocks the request holds as opaque parts, in tool results too: the
+    writer sends each as given (a block a compatible server or a later API added), so the
+    SDK's types cannot be their oracle."""
+    blocks: list[dict[str, Any]] = []
+    pending: list[Any] = [message.content for message in request.messages]
+    while pending:
+        content = pending.pop()
+        if isinstance(content, str):
+            continue
+        for part in content:
+            if part.type == "opaque" and part.provider == FORMAT:
+                blocks.append(part.data)
+            elif part.type == "tool_result":
+                pending.append(part.content)
+    return blocks
+
+
+def _sdk_formats_only(payload: dict[str, Any], verbatim: list[dict[str, Any]]) -> dict[str, Any]:
     """Audio formats other than wav and mp3 are sent as given (compatible servers take more);
-    the SDK lists only those two, so such parts are left out of the SDK check."""
+    the SDK lists only those two, so such parts are left out of the SDK check, as are the
+    blocks sent verbatim (each must be there exactly as given)."""
+    sent: list[Any] = []
     for message in payload.get("messages", []):
         if isinstance(message.get("content"), list):
+            sent.extend(message["content"])
             message["content"] = [
                 part
                 for part in message["content"]
-                if part.get("type") != "input_audio" or part["input_audio"]["format"] in ("wav", "mp3")
+                if part not in verbatim
+                and (part.get("type") != "input_audio" or part["input_audio"]["format"] in ("wav", "mp3"))
             ]
+    assert all(block in sent for block in verbatim), "a verbatim block was not sent as given"
     return payload
 
 
@@ -331,7 +358,22 @@ def _sdk_formats_only(payload: dict[str, Any]) -> dict[str, Any]:
 @given(chat_requests())
 def test_any_request_encodes_to_an_sdk_valid_body(request: ChatRequest) -> None:
     encoded, _ = encode_request(request.model_copy(update={"model": request.model or "m"}))
-    assert_request_matches_sdk(_sdk_formats_only(encoded))
+    assert_request_matches_sdk(_sdk_formats_only(encoded, _verbatim_blocks(request)))
+
+
+def test_a_verbatim_block_in_a_tool_result_is_sent_as_given_and_left_out_of_the_sdk_check() -> None:
+    """The example CI's Hypothesis run found: an opaque openai-chat part inside a tool result."""
+    block: dict[str, Any] = {"id": None}
+    request = ChatRequest(
+        model="m",
+        messages=[
+            SystemMessage(content=""),
+            ToolMessage(content=[ToolResultPart(tool_use_id="", content=[OpaquePart(provider=FORMAT, data=block)])]),
+        ],
+    )
+    encoded, _ = encode_request(request)
+    assert encoded["messages"][1]["content"] == [block]
+    assert_request_matches_sdk(_sdk_formats_only(encoded, _verbatim_blocks(request)))
 
 
 @PROPERTY
