@@ -319,7 +319,9 @@ def test_previous_interaction_id_without_a_store_is_refused_and_never_sent(fake:
             headers={"x-goog-api-key": "k"},
         )
     assert raised.value.status_code == 400
-    assert "previous_interaction_id 'v1_abc' cannot be continued" in str(raised.value)
+    assert "previous_interaction_id 'v1_abc' cannot be continued: this server keeps no interactions" in str(
+        raised.value
+    )
     assert "--store memory" in str(raised.value)
     assert wrong.status_code == 400
     assert "previous_interaction_id must be a string" in wrong.json()["error"]["message"]
@@ -336,8 +338,9 @@ def test_store_false_keeps_nothing_and_an_unknown_interaction_is_a_404(fake: Fak
         with pytest.raises(APIStatusError) as continued:
             client.interactions.create(model="m", input="More", previous_interaction_id=answer.id)
     assert raised.value.status_code == 404
+    assert f"Interaction with id '{answer.id}' not found: this server keeps no such interaction" in str(raised.value)
     assert continued.value.status_code == 400
-    assert "is not a response this server keeps" in str(continued.value)
+    assert "is not an interaction this server keeps" in str(continued.value)
     assert len(fake.received) == 1
 
 

@@ -46,8 +46,9 @@ async def read_kept(server: Server, request: Request) -> Response:
         except StoreError as error:
             raise RefusalError(503, f"the store of kept answers cannot be read: {error}; try again") from None
         if answer is None:
-            kept = "keeps no responses" if server.answerer.store is None else "keeps no such response for your key"
-            raise RefusalError(404, f"Response with id {answer_id!r} not found: this server {kept}")
+            noun = server.answerer.noun
+            kept = f"keeps no {noun}s" if server.answerer.store is None else f"keeps no such {noun} for your key"
+            raise RefusalError(404, f"{noun.capitalize()} with id {answer_id!r} not found: this server {kept}")
     except RefusalError as refusal:
         return refused(server.config.api, refusal)
     return JSONResponse(answer)

@@ -112,10 +112,19 @@ class Answerer:
     def _reference(self) -> str:
         return "the answer continued" if self.answering is None else self.answering.reference
 
+    @property
+    def noun(self) -> str:
+        """What the front calls its answers, read off the field that continues one
+        (``previous_response_id``: response; ``previous_interaction_id``: interaction), so a
+        refusal names the caller's own resource."""
+        if self.answering is None:
+            return "answer"
+        return self.answering.reference.removeprefix("previous_").removesuffix("_id").replace("_", " ")
+
     def _check_store(self, previous: str) -> None:
         if self.store is None:
             raise AnswerRefusedError(
-                f"{self._reference} {previous!r} cannot be continued: this server keeps no responses "
+                f"{self._reference} {previous!r} cannot be continued: this server keeps no {self.noun}s "
                 "(start chatcodec serve with --store memory, or --store sqlite:PATH, to keep them), "
                 "so send the conversation itself"
             )
@@ -130,8 +139,8 @@ class Answerer:
         history = await store.conversation(previous, prepared.owner)
         if history is None:
             raise AnswerRefusedError(
-                f"{self._reference} {previous!r} is not a response this server keeps for your key (it keeps "
-                f"the last {store.capacity} responses stored, {store.backend.description})"
+                f"{self._reference} {previous!r} is not {_article(self.noun)} {self.noun} this server keeps for your "
+                f"key (it keeps the last {store.capacity} {self.noun}s stored, {store.backend.description})"
             )
         return replace(prepared, history=history)
 
@@ -211,3 +220,7 @@ class StreamWatch:
         losses were the stream's, reported there)."""
         options = self._prepared.call.options
         return get_codec(self._answerer.api).write_response(response, LossRecorder(), options=options)
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1] in ("a", "e", "i", "o", "u") else "a"
