@@ -27,6 +27,11 @@ def session_events(*, by_alias: bool) -> list[dict[str, Any]]:
 
 def run_events() -> list[Any]:
     """The ``Event`` objects one run's session holds."""
+    return list(run_session().events)
+
+
+def run_session() -> Any:
+    """The ``Session`` one run leaves (``google.adk.sessions.Session``: its ids, state, events)."""
     from collections.abc import AsyncGenerator
 
     from google.adk.agents import LlmAgent
@@ -67,7 +72,7 @@ def run_events() -> list[Any]:
         tool_context.state["last_city"] = city
         return {"forecast": "sunny", "city": city}
 
-    async def run() -> list[Any]:
+    async def run() -> Any:
         agent = LlmAgent(name="weather_agent", model=ScriptedGemini(), instruction="Be brief.", tools=[get_weather])
         runner = InMemoryRunner(agent=agent, app_name="weather")
         session = await runner.session_service.create_session(app_name="weather", user_id="u1")
@@ -77,7 +82,7 @@ def run_events() -> list[Any]:
             pass
         stored = await runner.session_service.get_session(app_name="weather", user_id="u1", session_id=session.id)
         assert stored is not None
-        return list(stored.events)
+        return stored
 
     return asyncio.run(run())
 

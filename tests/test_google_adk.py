@@ -151,6 +151,20 @@ def test_an_event_adk_would_not_load_is_refused_at_its_place() -> None:
     assert refused.value.paths == ["$[1].content.parts[0].functionCall.name"]
 
 
+def test_a_session_dumps_refused_event_is_named_in_its_events() -> None:
+    with pytest.raises(chatcodec.ValidationError) as refused:
+        chatcodec.decode_request("google-adk", {"id": "s1", "events": [{"author": 7}]})
+    assert refused.value.paths == ["$.events[0]"]
+    assert "author" in str(refused.value)
+    events = [
+        {"author": "user", "content": {"parts": [{"text": "hi"}]}},
+        {"author": "a", "content": {"role": "model", "parts": [{"functionCall": {"name": 5}}]}},
+    ]
+    with pytest.raises(chatcodec.ValidationError) as refused:
+        chatcodec.decode_request("google-adk", {"id": "s1", "events": events})
+    assert refused.value.paths == ["$.events[1].content.parts[0].functionCall.name"]
+
+
 def test_events_without_content_are_kept_beside_the_messages() -> None:
     """A state change or an agent transfer stored as an event of its own rides in the next
     message's bag (the last one's after it), written back in its place."""
@@ -185,11 +199,47 @@ class TestWithAdk:
     """ADK itself as the oracle (google-adk 2.13.0)."""
 
     @pytest.fixture(scope="class")
-    def run(self) -> list[Any]:
+    def session(self) -> Any:
         pytest.importorskip("google.adk")
-        from adk_run import run_events
+        from adk_run import run_session
 
-        return run_events()
+        return run_session()
+
+    @pytest.fixture(scope="class")
+    def run(self, session: Any) -> list[Any]:
+        return list(session.events)
+
+    @pytest.mark.parametrize("by_alias", [True, False])
+    def test_a_session_dump_reads_and_is_written_back_as_adk_loads_it(self, session: Any, by_alias: bool) -> None:
+        """``session.model_dump()`` (what a session service hands out: ids, state, ``events``)
+        is the conversation of its events, and is written back the same session."""
+        from google.adk.sessions import Session
+
+        dump = session.model_dump(mode="json", by_alias=by_alias, exclude_none=True)
+        request = chatcodec.decode_request("google-adk", dump)
+        assert [message.role for message in request.messages] == ["user", "assistant", "tool", "assistant"]
+        assert request.messages == chatcodec.decode_request("google-adk", {"messages": dump["events"]}).messages
+        losses: list[chatcodec.Loss] = []
+        written = chatcodec.encode_request("google-adk", request, losses=losses)
+        assert written == dump
+        assert losses == []
+        assert Session.model_validate(written).model_dump() == session.model_dump()
+
+    def test_the_cli_converts_session_dumps_a_line_each(self, session: Any, tmp_path: Path) -> None:
+        path = tmp_path / "sessions.jsonl"
+        line = json.dumps(session.model_dump(mode="json", exclude_none=True))
+        path.write_text(f"{line}\n{line}\n")
+        done = subprocess.run(
+            [sys.executable, "-m", "chatcodec", "convert", str(path), "--from", "google-adk", "--to", "openai-chat"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        rows = [json.loads(row) for row in done.stdout.splitlines()]
+        assert len(rows) == 2
+        assert [message["role"] for message in rows[0]["messages"]] == ["user", "assistant", "tool", "assistant"]
+        assert "app_name" in done.stderr  # the session's own fields, reported as what the target cannot keep
 
     def test_the_recordings_are_what_adk_stores(self, run: list[Any]) -> None:
         """A new run stores events of the recorded shape (its ids and timestamps are new)."""

@@ -6,7 +6,9 @@ Markers are keys starting with exactly one ``_`` in a message's bag
 - ``_snake``: the event was dumped with snake_case keys (``model_dump(mode="json")``, what
   ADK's database session service stores), not camelCase (``by_alias=True``, what its web
   server sends); its content is written back so;
-- ``_no_role``: the event's content had no ``role`` (read as its author says).
+- ``_no_role``: the event's content had no ``role`` (read as its author says);
+- ``_session`` (in the request's bag, ``provider_options["google-adk"]``): the request was a
+  ``Session`` dump, its events under ``events``; written back so.
 
 Data keys in the same bag (reported by another format): the event's own fields, each under
 its own key as the event spelled it (``author``, ``invocationId``, ``id``, ``timestamp``,
@@ -40,5 +42,7 @@ AGENT = "agent"
 message names none: ADK names the agent (``LlmAgent.name``); a canonical message's ``name``
 is its author when given."""
 
-SNAKE, NO_ROLE = "_snake", "_no_role"
+SNAKE, NO_ROLE, SESSION = "_snake", "_no_role", "_session"
+EVENTS = "events"
+"""Where a ``Session`` dump holds its events."""
 BEFORE, AFTER = "events_before", "events_after"
