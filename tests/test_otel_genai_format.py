@@ -10,6 +10,7 @@ https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -88,7 +89,9 @@ def _agent_spans(version: Literal[5, 6] = 5) -> list[ReadableSpan]:
     def get_weather(city: str) -> str:
         return f"rainy in {city}"
 
-    assert agent.run_sync("Weather in Paris?").output == "It is rainy in Paris."
+    # asyncio.run, not run_sync: pydantic-ai's run_sync leaves its event loop open, whose
+    # finalizer (a ResourceWarning) a later test's garbage collection then runs anywhere
+    assert asyncio.run(agent.run("Weather in Paris?")).output == "It is rainy in Paris."
     return list(exporter.get_finished_spans())
 
 
