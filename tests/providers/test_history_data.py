@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import chatcodec.testing as strategies
 from chatcodec._losses import LossRecorder
 from chatcodec._model.request import ChatRequest
-from chatcodec._providers.history.turns import empty_instruction, history_for
+from chatcodec._providers.history.turns import _survey, empty_instruction, history_for, results_after_calls
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
 
 TRAITS = list(product([False, True], repeat=2))
@@ -36,6 +36,39 @@ def test_history_rules_report_a_loss_exactly_when_they_change_the_history(
     again = LossRecorder()
     assert history_for(once, again, "anthropic", capabilities) == once
     assert again.losses == []
+
+
+@given(request=strategies.chat_requests())
+def test_the_survey_says_misordered_whenever_results_after_calls_would_move_a_message(request: ChatRequest) -> None:
+    # history_for skips the walk of results_after_calls when the survey says no message
+    # stands between a call and its results: that answer must never hide a move
+    messages = request.model_dump()["messages"]
+    capabilities = replace(CAPABILITIES, results_follow_calls=True)
+    _, _, misordered = _survey(messages, capabilities)
+    recorder = LossRecorder()
+    if not misordered:
+        assert results_after_calls(messages, recorder, "Anthropic") is messages
+        assert recorder.losses == []
+
+
+def test_an_exchange_of_texts_is_not_misordered_and_a_message_between_a_call_and_its_result_is() -> None:
+    call = {"type": "tool_use", "id": "c1", "name": "grep", "arguments": "{}"}
+    chat = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": "text", "text": "hello"}]},
+        {"role": "user", "content": "and?"},
+        {"role": "assistant", "content": [call]},
+        {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "done"}]},
+        {"role": "user", "content": "thanks"},
+    ]
+    capabilities = replace(CAPABILITIES, results_follow_calls=True)
+    assert _survey(chat, capabilities) == (False, False, False)
+    between = [*chat[:4], {"role": "user", "content": "wait"}, *chat[4:]]
+    assert _survey(between, capabilities) == (False, False, True)
+    recorder = LossRecorder()
+    moved = history_for(between, recorder, "anthropic", capabilities)
+    assert [message["role"] for message in moved] == ["user", "assistant", "user", "assistant", "tool", "user", "user"]
+    assert [loss.path for loss in recorder.losses] == ["$.messages[4]"]
 
 
 def test_a_custom_call_and_its_result_go_together() -> None:

@@ -90,15 +90,16 @@ def _survey(messages: Sequence[Message], capabilities: Capabilities) -> tuple[bo
     """What :func:`history_for`'s rules act on, in one pass: a message with ``content: []``
     (for a target without empty system messages), an assistant part the target cannot send
     (an opaque part, or a custom call where the target has no freeform calls: the kinds
-    :func:`without_unsent_calls` may drop), and an assistant followed by a role other than
-    ``tool`` or ``assistant`` (for a target whose results follow their calls:
-    :func:`results_after_calls`, which looks again at the list it is given). A pass per
-    rule, each a ``map`` look per message, cost more."""
+    :func:`without_unsent_calls` may drop), and an assistant with a tool call followed by a
+    role other than ``tool`` or ``assistant`` (for a target whose results follow their calls:
+    :func:`results_after_calls`, which moves nothing else: an assistant of text followed by
+    the user, every exchange of a chat, needs no second walk). A pass per rule, each a
+    ``map`` look per message, cost more."""
     check_empty = not capabilities.empty_system
     custom = not capabilities.freeform_calls
     ordered = capabilities.results_follow_calls
     empty = unsent = misordered = False
-    previous = None
+    previous: Message | None = None
     for message in messages:
         role = message["role"]
         content: Any = message.get("content")
@@ -108,12 +109,25 @@ def _survey(messages: Sequence[Message], capabilities: Capabilities) -> tuple[bo
                     if part["type"] == "opaque" or (custom and part.get("kind") == "custom"):
                         unsent = True
                         break
-        elif ordered and previous == "assistant" and role != "tool":
+        elif (
+            role != "tool"
+            and ordered
+            and previous is not None
+            and previous["role"] == "assistant"
+            and not misordered
+            and _holds_a_call(previous)  # looked at only where a chat's user follows an assistant
+        ):
             misordered = True
         if check_empty and content == []:
             empty = True
-        previous = role
+        previous = message
     return empty, unsent, misordered
+
+
+def _holds_a_call(message: Message) -> bool:
+    """Whether an assistant message holds a tool call (whose results must come next)."""
+    content: Any = message.get("content")
+    return content.__class__ is list and "tool_use" in map(_TYPE, content)
 
 
 def _renumber(
@@ -166,6 +180,7 @@ def empty_instruction(message: Message) -> bool:
 
 
 _ROLE = itemgetter("role")
+_TYPE = itemgetter("type")
 _CONTENT = methodcaller("get", "content")
 _AFTER_CALLS = ("tool", "assistant")
 """The roles that may follow an assistant's calls where its results must come next."""
