@@ -159,7 +159,9 @@ class SealedCalls:
     and what the reading learns as it goes."""
 
     def __init__(self) -> None:
-        self._bags: dict[str, dict[str, Any]] = {}
+        self.pending: dict[str, dict[str, Any]] = {}
+        """The bags sealed for each call id not read yet (:meth:`take`, :meth:`apply`): while
+        empty, a plain call is read as it is (the usual history)."""
         self.encrypted = False
         """Whether a reasoning item replaying OpenAI's own encrypted reasoning was read."""
         self.deep = False
@@ -203,7 +205,7 @@ class SealedCalls:
         if part.get("type") != "tool_use":
             self.learn_bags(part.get("provider_metadata"))
             return False
-        self._bags[str(part["id"])] = as_dict(part.get("provider_metadata")) or {}
+        self.pending[str(part["id"])] = as_dict(part.get("provider_metadata")) or {}
         return True
 
     def apply(self, part: dict[str, Any]) -> dict[str, Any]:
@@ -212,9 +214,9 @@ class SealedCalls:
         metadata: dict[str, Any] | None = part.get("provider_metadata")
         if metadata is not None:
             self.learn(metadata[PROVIDER])
-        if not self._bags:  # no call sealed into a reasoning item: the usual history
+        if not self.pending:  # no call sealed into a reasoning item: the usual history
             return part
-        bags = self._bags.pop(str(part.get("id", "")), None)
+        bags = self.pending.pop(str(part.get("id", "")), None)
         if bags:
             part["provider_metadata"] = {**bags, **(metadata or {})}
             self.learn_bags(bags)

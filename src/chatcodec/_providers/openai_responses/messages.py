@@ -83,10 +83,26 @@ def decode_messages(
     calls = calls or SealedCalls()  # call bags sealed into reasoning items (carried_reasoning.py)
     for position, item in enumerate(items):
         kind = item.get("type")
+        if kind == "function_call" and len(item) == 4 and not calls.pending:  # the plain call, read here:
+            results = carried = None  # what the branch of assistant kinds, decode_item and SealedCalls.apply
+            if turn is None:  # give it with no bag sealed (the plain output's is decode_output's first)
+                turn = []
+                canonical.append({"role": "assistant", "content": turn})
+            turn.append(
+                {"type": "tool_use", "id": item["call_id"], "name": item["name"], "arguments": item["arguments"]}
+            )
+            after_message = False
+            continue
         role = item.get("role") if kind is None or kind == "message" else None
         if role is not None and role != "assistant":
             turn = results = carried = None
             canonical.append(decode_message(item, calls))
+        elif kind in OUTPUT_KINDS:  # (no assistant kind)
+            turn = carried = None
+            if results is None:
+                results = []
+                canonical.append({"role": "tool", "content": results})
+            results.append(decode_output(item, custom, calls))
         elif role is not None or is_assistant_kind(kind):
             results = carried = None
             if turn is None or (after_message and role is not None):
@@ -95,12 +111,6 @@ def decode_messages(
             turn += decode_item(item, ("input", position), calls)
             if kind == "custom_tool_call":
                 custom.add(item["call_id"])
-        elif kind in OUTPUT_KINDS:
-            turn = carried = None
-            if results is None:
-                results = []
-                canonical.append({"role": "tool", "content": results})
-            results.append(decode_output(item, custom, calls))
         else:
             turn = results = None
             if carried is None:
@@ -108,9 +118,7 @@ def decode_messages(
                 canonical.append({"role": "user", "content": carried, "provider_metadata": {PROVIDER: {ITEMS: True}}})
             carried.append(opaque(item))
         after_message = role == "assistant"
-    for message in canonical:
-        if message["role"] == "assistant":
-            _to_string_form(message)
+    _to_string_forms(canonical)
     return canonical
 
 
@@ -140,12 +148,14 @@ def decode_output(
     ``custom_tool_call_output`` answering a call in ``custom`` (the custom calls read
     before it) needs no marker: the writer gives the output of a custom call that type."""
     output = item["output"]
+    if len(item) == 3 and output.__class__ is str and item["type"] == "function_call_output":  # the plain shape
+        return {"type": "tool_result", "tool_use_id": item["call_id"], "content": output}
     canonical: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": item["call_id"],
         "content": output if type(output) is str else decode_parts(output, RESULT_KINDS, calls) if output else "",
     }  # no parts is no output: the empty text every format takes (OpenAI Chat refuses content [])
-    if len(item) == 3 and output != [] and item["type"] == "function_call_output":  # the plain shape
+    if len(item) == 3 and output != [] and item["type"] == "function_call_output":  # parts, and nothing else
         return canonical
     if item.get("name") is not None:
         canonical["name"] = item["name"]
@@ -157,14 +167,17 @@ def decode_output(
     return KIT.attach(canonical, _noted(calls, bag))
 
 
-def _to_string_form(message: dict[str, Any]) -> None:
+def _to_string_forms(messages: list[dict[str, Any]]) -> None:
     """A turn that is one bare ``{"role": "assistant", "content": "..."}`` item is the
     canonical string form (what a canonical string encodes to)."""
-    parts = message["content"]
-    if len(parts) == 1 and parts[0]["type"] == "text":
-        bag = KIT.own(parts[0].get("provider_metadata"))
-        if bag == {ITEM: "bare", STRING: True}:
-            message["content"] = parts[0]["text"]
+    for message in messages:
+        if message["role"] != "assistant":
+            continue
+        parts = message["content"]
+        if len(parts) == 1 and parts[0]["type"] == "text":
+            bag = KIT.own(parts[0].get("provider_metadata"))
+            if bag == {ITEM: "bare", STRING: True}:
+                message["content"] = parts[0]["text"]
 
 
 # --- encode ------------------------------------------------------------------------------
