@@ -40,7 +40,7 @@ class Reading:
     ``write_request``'s ``noted``): no state beside the data, and a reader's canonical data
     a function of its input alone."""
 
-    __slots__ = ("own", "reader", "schema_texts", "uncited")
+    __slots__ = ("own", "plain_history", "reader", "schema_texts", "uncited")
 
     def __init__(self) -> None:
         self.reader: str | None = None
@@ -54,6 +54,16 @@ class Reading:
         self.uncited: object = None
         """The ``messages`` list read, held, when the reading put no url citation on a text
         part: a writer with no place for them need not look (a swapped list is looked at)."""
+        self.plain_history: object = None
+        """The ``messages`` list read, held, when its reader knew as it read that the list
+        holds nothing the shared history rules act on (:func:`~chatcodec._providers.history.turns.history_for`:
+        no ``content: []``, no opaque part or custom call in an assistant turn, no message
+        right after an assistant's calls but their results or another assistant turn): a
+        writer handed this same list need not survey it again (:meth:`plain`)."""
+
+    def plain(self, messages: object) -> bool:
+        """Whether ``messages`` is the list read and its reader said it is :attr:`plain_history`."""
+        return self.plain_history is not None and self.plain_history is messages
 
     def read_by(self, reader: str, request: Mapping[str, Any], cited: bool) -> None:
         """``reader``'s reader read canonical ``request`` (``cited``: it may hold url citations)."""
