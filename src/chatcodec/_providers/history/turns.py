@@ -56,14 +56,16 @@ Message = Mapping[str, Any]
 
 
 def history_for(
-    messages: list[Message], losses: LossRecorder, provider: str, capabilities: Capabilities
+    messages: list[Message], losses: LossRecorder, provider: str, capabilities: Capabilities, *, plain: bool = False
 ) -> list[Message]:
     """``messages`` as ``provider`` takes them (the list itself when nothing changes). When
     they change, ``losses`` numbers the messages of the losses found from here on (these
     rules' and the writer's) as the request does (:class:`~chatcodec._losses.Renumbering`);
-    the codec clears it before the target's rules."""
+    the codec clears it before the target's rules. ``plain``: the reader said, as it read
+    the list, that it holds nothing these rules act on
+    (:meth:`~chatcodec._providers.contract.context.Reading.plain`): it is not surveyed again."""
     name = capabilities.display_name
-    empty, unsent, misordered = _survey(messages, capabilities)
+    empty, unsent, misordered = (False, False, False) if plain else _survey(messages, capabilities)
     if not (empty or unsent or misordered):  # most histories: no rule below changes them
         losses.renumber(None)
         if not capabilities.developer_role:

@@ -118,7 +118,9 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     ``context.losses``."""
     losses = context.losses
     server, named = servers.prepare(request, context)
-    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    read: list[Any] = request.get("messages") or []
+    plain = context.reading is not None and context.reading.plain(read)  # the reader looked as it read
+    messages = history_for(read, losses, PROVIDER, CAPABILITIES, plain=plain)
     options = request.get("provider_options")
     wire: dict[str, Any] = {}
     bag: dict[str, Any] = {}

@@ -169,6 +169,10 @@ class SealedCalls:
         (:func:`~chatcodec._providers.kit.holds_a_container`): what
         :func:`~chatcodec._providers.kit.keeps_a_container` asks of the canonical data,
         learnt where each bag is written instead of walking every message and part again."""
+        self.ruled = False
+        """Whether the history read may hold what the shared history rules act on
+        (:attr:`Reading.plain_history <chatcodec._providers.contract.context.Reading.plain_history>`):
+        learnt where each message is added; an item not looked into counts as such."""
         self.cited = False
         """Whether a text part was read with url citations (:attr:`DecodeContext.cited
         <chatcodec._providers.contract.context.DecodeContext.cited>`), learnt where they are read."""

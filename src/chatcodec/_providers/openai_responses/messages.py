@@ -79,6 +79,7 @@ def decode_messages(
     results: list[dict[str, Any]] | None = None  # the results of the open tool message
     carried: list[dict[str, Any]] | None = None  # the opaque items of the open ``_items`` message
     after_message = False  # whether the last item was an assistant message item
+    called: list[dict[str, Any]] | None = None  # the last turn given a call (calls.ruled: what follows it)
     custom: set[str] = set()  # the call ids of the custom_tool_call items so far
     calls = calls or SealedCalls()  # call bags sealed into reasoning items (carried_reasoning.py)
     for position, item in enumerate(items):
@@ -91,10 +92,12 @@ def decode_messages(
             turn.append(
                 {"type": "tool_use", "id": item["call_id"], "name": item["name"], "arguments": item["arguments"]}
             )
+            called = turn
             after_message = False
             continue
         role = item.get("role") if kind is None or kind == "message" else None
         if role is not None and role != "assistant":
+            calls.ruled = calls.ruled or (turn is not None and turn is called)  # a message right after calls
             turn = results = carried = None
             canonical.append(decode_message(item, calls))
         elif kind in OUTPUT_KINDS:  # (no assistant kind)
@@ -108,10 +111,10 @@ def decode_messages(
             if turn is None or (after_message and role is not None):
                 turn = []
                 canonical.append({"role": "assistant", "content": turn})
-            turn += decode_item(item, ("input", position), calls)
-            if kind == "custom_tool_call":
-                custom.add(item["call_id"])
+            turn += _turn_parts(item, ("input", position), calls, custom)
+            called = turn if kind == "function_call" else called
         else:
+            calls.ruled = calls.ruled or (turn is not None and turn is called)
             turn = results = None
             if carried is None:
                 carried = []
@@ -120,6 +123,19 @@ def decode_messages(
         after_message = role == "assistant"
     _to_string_forms(canonical)
     return canonical
+
+
+def _turn_parts(item: Mapping[str, Any], at: Steps, calls: SealedCalls, custom: set[str]) -> list[dict[str, Any]]:
+    """An assistant-side item's parts (:func:`.decode_item`), a custom call's id noted in
+    ``custom``; ``calls.ruled`` when they give the turn what the shared history rules act on
+    (:attr:`.SealedCalls.ruled`: no part, an opaque part or a custom call)."""
+    parts = decode_item(item, at, calls)
+    custom_call = item.get("type") == "custom_tool_call"
+    if custom_call:
+        custom.add(item["call_id"])
+    if custom_call or not parts or any(part["type"] == "opaque" for part in parts):
+        calls.ruled = True
+    return parts
 
 
 def decode_message(item: Mapping[str, Any], calls: SealedCalls | None = None) -> dict[str, Any]:
@@ -135,6 +151,8 @@ def decode_message(item: Mapping[str, Any], calls: SealedCalls | None = None) ->
             "role": role,
             "content": decode_parts(content, USER_KINDS if role == "user" else SYSTEM_KINDS, calls),
         }
+        if not canonical["content"] and calls is not None:  # content [] (history_for's empty instruction)
+            calls.ruled = True
     bag = split_fields(item, _MESSAGE_FIELDS)
     if "type" in item:
         bag[TYPED] = True

@@ -113,6 +113,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         canonical = _read(request, context, learnt)
         context.closed = not learnt.deep  # a bag's value sits deeper than it came (kit.keeps_a_container)
     context.cited = learnt.cited  # url citations read (a conversion's writer need not look for them)
+    if context.reading is not None and not learnt.ruled:  # nothing the history rules act on, learnt in the pass
+        context.reading.plain_history = canonical["messages"]
     return canonical
 
 
