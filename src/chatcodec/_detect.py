@@ -51,11 +51,11 @@ marks (``<...>`` a value found in the body):
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec._errors import ProviderLookupError
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_dict, as_list, is_dict
 from chatcodec._providers.contract.detection import Held
 from chatcodec._registry import CANONICAL, generation, get_edge, providers_in_use
 
@@ -129,6 +129,9 @@ class _Table:
     describe them (a body's are reported in that order, whatever order it holds them in)."""
     fields: dict[str, frozenset[str]]
     """Format -> every top-level key it holds (those all formats hold too)."""
+    against: dict[str, _Against] = field(default_factory=lambda: {})
+    """Format -> the marks it cannot hold, made when a row is first checked against it
+    (:func:`_against`): one entry per format checked, rebuilt with the table."""
 
 
 _last: list[tuple[int, _Table]] = []
@@ -210,20 +213,128 @@ def _markers(data: object, table: _Table) -> list[Marker]:
 
 def _holds_against(source: str, data: object, table: _Table) -> bool:
     """Whether ``data`` holds a marker ``source`` cannot hold: the marks alone, no words
-    written (a row of the command line is checked this way, and is nearly always its format)."""
+    written (a row of the command line is checked this way, and is nearly always its format),
+    each looked up in what ``source`` cannot hold (:class:`_Against`), made once a table."""
     fields = as_dict(data)
     if fields is None:
         return False
-    holders = table.holders
-    for mark, _ in _top_level(fields, table.keys):
-        held = holders.get(mark)
-        if held is not None and source not in held:
+    against = table.against.get(source) or _against(source, table)
+    for key in against.keys.intersection(fields):
+        if key != "prompt" or not isinstance(fields[key], str):  # as :func:`_top_level` passes a prompt column
             return True
-    for mark, _, _, _ in _in_messages(fields, holders):
-        held = holders.get(mark)
-        if held is not None and source not in held:
+    if not _SHAPE_KEYS.isdisjoint(fields) and any(mark in against.marks for mark, _ in _shape_marks(fields)):
+        return True
+    return _messages_against(_messages(fields), against, table.holders)
+
+
+@dataclass(frozen=True, slots=True)
+class _Against:
+    """The marks one format cannot hold, in the forms a row is searched with: the same
+    verdicts as looking each mark found up in :attr:`_Table.holders`, without a mark's text
+    made for a role, a key or a part whose type settles it."""
+
+    marks: frozenset[str]
+    """Every mark the format cannot hold."""
+    keys: frozenset[str]
+    """The top-level keys whose ``key:`` mark it cannot hold."""
+    roles: frozenset[str]
+    """The roles whose ``role:`` mark it cannot hold."""
+    model_or_parts: bool
+    """Whether it cannot hold ``message:model-or-parts``."""
+    tool_calls: bool
+    """Whether it cannot hold ``message:tool_calls``."""
+    result_parts: bool
+    """Whether it cannot hold ``message:result-parts``."""
+    part_types: frozenset[str]
+    """The content types some part of which holds a mark against it (a part of any other
+    type holds none, whatever else it holds): found by :func:`_in_part` itself on every
+    variant of a part it tells apart."""
+
+
+def _against(source: str, table: _Table) -> _Against:
+    """What ``source`` cannot hold, read from ``table`` and kept in it."""
+    marks = frozenset(mark for mark, holding in table.holders.items() if source not in holding)
+    kinds = {mark.partition(":")[2].partition("+")[0] for mark in table.holders if mark.startswith(("part:", "block:"))}
+    made = _Against(
+        marks,
+        frozenset(mark[4:] for mark in marks if mark.startswith("key:")),
+        frozenset(mark[5:] for mark in marks if mark.startswith("role:")),
+        "message:model-or-parts" in marks,
+        "message:tool_calls" in marks,
+        "message:result-parts" in marks,
+        frozenset(kind for kind in kinds if _part_variants_against(kind, table.holders, marks)),
+    )
+    table.against[source] = made
+    return made
+
+
+_INPUTS: tuple[dict[str, Any], ...] = ({}, {"input": {}})
+_SOURCES: tuple[dict[str, Any], ...] = ({}, {"source": {}}, {"source": {"media_type": "image/png"}})
+_THINKING: tuple[dict[str, Any], ...] = ({}, {"thinking": ""})
+_PART_VARIANTS: tuple[dict[str, Any], ...] = tuple(
+    {**given, **source, **thinking} for given in _INPUTS for source in _SOURCES for thinking in _THINKING
+)
+"""A part of each combination of what :func:`_in_part` reads of a part with a type besides
+the type (``input``, a ``source`` object with or without ``media_type``, ``thinking``): a
+field it comes to read goes here too (``tests/test_detection_marks_alone.py`` fails without)."""
+
+
+def _part_variants_against(kind: str, holders: Mapping[str, object], marks: frozenset[str]) -> bool:
+    """Whether some part of type ``kind`` holds a mark in ``marks``."""
+    found: list[_FoundInMessage] = []
+    for variant in _PART_VARIANTS:
+        _in_part({"type": kind, **variant}, 0, holders, found)
+    return any(mark in marks for mark, _, _, _ in found)
+
+
+def _messages_against(messages: list[Any], against: _Against, holders: Mapping[str, object]) -> bool:
+    """Whether a message holds a mark its format cannot hold (:func:`_in_message`'s marks).
+    (``x.__class__ is dict`` leaves ``x`` typed ``Any`` for the checkers; an object of a dict's
+    subclass is read by :func:`_in_message` itself.)"""
+    roles, model_or_parts, tool_calls = against.roles, against.model_or_parts, against.tool_calls
+    for message in messages:
+        if message.__class__ is not dict:
+            if is_dict(message) and _found_against(message, against, holders):
+                return True
+            continue
+        role = message.get("role")
+        if roles and isinstance(role, str) and role in roles:
+            return True
+        if model_or_parts and (role == "model" or "parts" in message):
+            return True
+        if tool_calls and "tool_calls" in message:
+            return True
+        if isinstance(message.get("content"), list) and _content_against(message, against, holders):
             return True
     return False
+
+
+def _content_against(message: dict[str, Any], against: _Against, holders: Mapping[str, object]) -> bool:
+    """Whether a message's content list holds a mark its format cannot hold: a part whose type
+    no mark against it names is passed by its type alone (:attr:`_Against.part_types`), any
+    other read by :func:`_in_part`."""
+    if against.result_parts and message.get("role") == "tool" and "tool_call_id" not in message:
+        return True
+    marked = against.part_types
+    for part in message["content"]:
+        if part.__class__ is dict:
+            kind = part.get("type")
+            if isinstance(kind, str) and kind not in marked:
+                continue
+        elif not is_dict(part):
+            continue
+        found: list[_FoundInMessage] = []
+        _in_part(part, 0, holders, found)
+        if any(mark in against.marks for mark, _, _, _ in found):
+            return True
+    return False
+
+
+def _found_against(message: dict[str, Any], against: _Against, holders: Mapping[str, object]) -> bool:
+    """Whether :func:`_in_message` finds a mark in ``message`` its format cannot hold."""
+    found: list[_FoundInMessage] = []
+    _in_message(message, 0, holders, found)
+    return any(mark in against.marks for mark, _, _, _ in found)
 
 
 _Found = tuple[str, str]
@@ -234,6 +345,25 @@ _FoundInMessage = tuple[str, str, object, int]
 
 
 def _top_level(fields: dict[str, Any], keys: dict[str, int]) -> Iterator[_Found]:
+    yield from _leading_marks(fields)
+    for key in sorted((key for key in fields if key in keys), key=keys.__getitem__):  # a body has few keys
+        if key == "prompt" and isinstance(fields[key], str):
+            continue  # a dataset's prompt column (UltraChat's, TRL's), not Responses' prompt template object
+        yield f"key:{key}", f"a top-level {key!r}"
+    yield from _trailing_marks(fields)
+
+
+_SHAPE_KEYS = frozenset(("object", "type", "choices", "tools", "output", "input"))
+"""The top-level keys :func:`_shape_marks` reads a mark from: a body holding none of them has none."""
+
+
+def _shape_marks(fields: dict[str, Any]) -> Iterator[_Found]:
+    """The top-level marks other than its keys (:func:`_top_level`'s, in another order)."""
+    yield from _leading_marks(fields)
+    yield from _trailing_marks(fields)
+
+
+def _leading_marks(fields: dict[str, Any]) -> Iterator[_Found]:
     kind, role = fields.get("object"), fields.get("type")
     if isinstance(kind, str):
         yield f"object:{kind}", f"'object': {kind!r}"
@@ -247,10 +377,9 @@ def _top_level(fields: dict[str, Any], keys: dict[str, int]) -> Iterator[_Found]
             yield "finish_reason:string", "a string 'finish_reason' in 'choices'"
         elif isinstance(reason, dict):
             yield "finish_reason:object", "a 'finish_reason' object in 'choices'"
-    for key in sorted((key for key in fields if key in keys), key=keys.__getitem__):  # a body has few keys
-        if key == "prompt" and isinstance(fields[key], str):
-            continue  # a dataset's prompt column (UltraChat's, TRL's), not Responses' prompt template object
-        yield f"key:{key}", f"a top-level {key!r}"
+
+
+def _trailing_marks(fields: dict[str, Any]) -> Iterator[_Found]:
     yield from _in_tools(fields.get("tools"))
     if fields.get("object") == "response" or isinstance(fields.get("output"), list):
         yield "output:list", "'object': 'response' or an 'output' list"
@@ -295,15 +424,22 @@ def _in_tools(tools: object) -> Iterator[_Found]:
 def _in_messages(fields: dict[str, Any], holders: Mapping[str, object]) -> list[_FoundInMessage]:
     """The marks of every message (and a response's choices' messages), in order: one list
     appended to by plain calls (a chain of generators cost a frame switch per mark)."""
-    messages = as_list(fields.get("messages")) or []
-    for choice in map(as_dict, as_list(fields.get("choices")) or ()):
-        if choice is not None and isinstance(choice.get("message"), dict):
-            messages = [*messages, choice["message"]]
     found: list[_FoundInMessage] = []
-    for index, message in enumerate(map(as_dict, messages)):
+    for index, message in enumerate(map(as_dict, _messages(fields))):
         if message is not None:
             _in_message(message, index, holders, found)
     return found
+
+
+def _messages(fields: dict[str, Any]) -> list[Any]:
+    """A body's messages and a response's choices' messages, in order."""
+    messages = as_list(fields.get("messages")) or []
+    if "choices" not in fields:
+        return messages
+    for choice in map(as_dict, as_list(fields.get("choices")) or ()):
+        if choice is not None and isinstance(choice.get("message"), dict):
+            messages = [*messages, choice["message"]]
+    return messages
 
 
 def _in_message(
@@ -350,9 +486,10 @@ def fitting(found: list[Marker], known: tuple[str, ...] | None = None) -> list[s
 def mismatch(source: str, data: object) -> str | None:
     """Why ``data`` is clearly not in the ``source`` format, naming what it looks like;
     ``None`` when nothing says so (formats detection does not know pass unchecked)."""
-    against = other_format(source, data)
+    table = _table()
+    against = _other_format(source, data, table)
     if against is None:
-        return _holding_nothing(source, data)
+        return _holding_nothing(source, data, table)
     found, candidate = against
     if candidate is None:
         return (
@@ -363,12 +500,12 @@ def mismatch(source: str, data: object) -> str | None:
     return f"this is not {source} input: it has {found}; it looks like {candidate} (give that as --from)"
 
 
-def _holding_nothing(source: str, data: object) -> str | None:
+def _holding_nothing(source: str, data: object, table: _Table) -> str | None:
     """Why ``data`` is not in ``source``: it holds keys, and not one of them is a field of
     ``source`` (an OpenAI Evals item ``{item, sample}`` given as a Responses request read as
     an empty conversation, a false success)."""
     fields = as_dict(data)
-    held = _table().fields.get(source)
+    held = table.fields.get(source)
     if not fields or held is None or not held.isdisjoint(fields):
         return None
     listed = ", ".join(repr(key) for key in list(fields)[:4])
@@ -379,7 +516,11 @@ def other_format(source: str, data: object) -> tuple[str, str | None] | None:
     """What says ``data`` is not in the ``source`` format (the first marker against it, in
     words) and the format every marker fits (``None``: none fits); ``None`` when nothing
     says so (formats detection does not know pass unchecked)."""
-    table = _table()
+    return _other_format(source, data, _table())
+
+
+def _other_format(source: str, data: object, table: _Table) -> tuple[str, str | None] | None:
+    """:func:`other_format` on ``table``, which :func:`mismatch` reads once for both its checks."""
     if source not in table.known:
         return None
     if not _holds_against(source, data, table):
