@@ -424,9 +424,19 @@ def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOpti
     return Outcome(converted, None, tuple(losses))
 
 
+_ONE_LINE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+"""``json.dumps(value, ensure_ascii=False)`` made once rather than at every row (``json.dumps``
+makes an encoder at each call given an argument), without its watch for an object inside itself
+at each object and list (JSON read and converted holds none; a caller's row field might, and
+:func:`dump_json` then asks ``json.dumps``, which names it)."""
+
+
 def dump_json(value: object, indent: int | None = None) -> bytes:
     """``value`` as UTF-8 JSON; text the input held as unpaired surrogates stays escaped."""
-    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    try:
+        text = _ONE_LINE(value) if indent is None else json.dumps(value, ensure_ascii=False, indent=indent)
+    except RecursionError:  # an object inside itself, or nested past the limit: json.dumps raises which
+        text = json.dumps(value, ensure_ascii=False, indent=indent)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
@@ -572,6 +582,7 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
             continue
         pieces += (dump_json(outcome.converted, indent), b"\n")  # joined once: no copy of each line
         result.converted += 1
-        result.losses.extend((line.number, loss) for loss in outcome.losses)
+        if outcome.losses:
+            result.losses.extend((line.number, loss) for loss in outcome.losses)
     result.output = b"".join(pieces)
     return result
