@@ -11,7 +11,7 @@ import pytest
 import chatcodec
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import EncodeContext
-from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules
+from chatcodec._providers.contract.target_rules import ProviderRules, RuleCall, TargetRule, apply_target_rules
 from chatcodec._registry import get_codec, rules_for
 
 OLD = {"api_version": "2023-06-01"}
@@ -438,3 +438,43 @@ def test_every_openai_compatible_servers_ranges_sit_where_the_range_rule_reads()
     for server in SERVERS.values():
         for item in server.sampling_ranges or ():
             assert (item.at[0] if item.at else item.key) in rule.reads, (server.name, item.key)
+
+
+def test_a_rule_reading_a_key_an_earlier_rule_wrote_runs_and_one_reading_none_of_the_body_is_passed_by() -> None:
+    """The rules a body passes to are worked out once per set of keys it holds (the rules in
+    force remember them); an edit may write a key a later rule reads, and that rule then
+    runs, as it would looking at the edited body itself."""
+    ran: list[str] = []
+
+    def adds_top_p(call: RuleCall) -> None:
+        ran.append("adds_top_p")
+        call.body["top_p"] = 0.5
+
+    def reads_top_p(call: RuleCall) -> None:
+        ran.append("reads_top_p")
+
+    def reads_seed(call: RuleCall) -> None:
+        ran.append("reads_seed")
+
+    table = ProviderRules(
+        "test-rules",
+        ("v1",),
+        "v1",
+        "test",
+        (
+            TargetRule("adds_top_p", "s", "src", adds_top_p, reads=frozenset({"temperature"})),
+            TargetRule("reads_seed", "s", "src", reads_seed, reads=frozenset({"seed"})),
+            TargetRule("reads_top_p", "s", "src", reads_top_p, reads=frozenset({"top_p"})),
+        ),
+    )
+
+    def applied(body: dict[str, Any]) -> list[str]:
+        ran.clear()
+        apply_target_rules(body, EncodeContext("test-rules", LossRecorder(), rules=table))
+        return list(ran)
+
+    assert applied({"model": "m"}) == []
+    assert applied({"model": "m", "temperature": 1.0}) == ["adds_top_p", "reads_top_p"]
+    assert applied({"model": "m", "top_p": 1.0}) == ["reads_top_p"]
+    assert applied({"model": "m", "seed": 1, "temperature": 1.0}) == ["adds_top_p", "reads_seed", "reads_top_p"]
+    assert applied({"model": "m"}) == []

@@ -39,7 +39,6 @@ from chatcodec._providers.contract.target_rules import (
     ProviderRules,
     apply_target_rules,
     outside_own_ranges,
-    unchecked_settings,
 )
 from chatcodec._providers.kit.citations import report_request_citations, report_response_citations, without_citations
 from chatcodec._providers.kit.depth_guard import DepthGuard
@@ -396,7 +395,7 @@ class ProviderCodec:
             losses.trace(None)  # and name places in the body, not in the input converted
         if not self.capabilities.logprob_settings:
             report_logprob_settings(request, losses, self.capabilities.display_name)
-        apply_target_rules(wire, context, unchecked=unchecked_settings(request))
+        apply_target_rules(wire, context, request=request)
         return wire
 
     def encode_request(

@@ -36,7 +36,7 @@ chatcodec never refuses or edits a request for a model it cannot name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Collection, Container, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -187,8 +187,9 @@ def apply_target_rules(
     wire_body: dict[str, Any],
     context: EncodeContext,
     *,
-    holds: Container[str] | None = None,
+    holds: Collection[str] | None = None,
     unchecked: frozenset[str] = frozenset(),
+    request: Mapping[str, Any] | None = None,
 ) -> None:
     """Edit ``wire_body`` (a request body for ``context.provider``) to what the provider
     accepts under the API version and model in force (the context's rules, options and
@@ -199,7 +200,9 @@ def apply_target_rules(
     when the writer knows (a writer that writes no document, citation or system
     turn, so it passes ``()``; a writer that keeps count says so in ``context.holds``); a
     rule looking for something else is skipped. ``None`` (unknown): every rule in force runs.
-    ``unchecked``: :attr:`RuleCall.unchecked` (the request's :func:`unchecked_settings`)."""
+    ``unchecked``: :attr:`RuleCall.unchecked`; ``request``: the canonical request written,
+    whose :func:`unchecked_settings` are looked up instead, and only once a rule runs (most
+    requests run none)."""
     table = context.rules
     if table is None:
         return
@@ -211,19 +214,29 @@ def apply_target_rules(
         model = wire_body["model"]
     skipped = _skipped(context.option("skip_rules"))
     provider, losses = context.provider, context.losses
-    call: RuleCall | None = None  # one for every rule of the request, its rule and scope set for each
-    for rule, scope in _in_force(table, version, model):
-        if (
-            rule.name in skipped
-            or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds)
-            or (rule.reads is not None and rule.reads.isdisjoint(wire_body))
-        ):
+    in_force = _in_force(table, version, model)
+    rules = in_force.rules
+    hit = (in_force.reads.intersection(wire_body), None if holds is None else in_force.looks.intersection(holds))
+    positions = in_force.by_hit.get(hit)
+    if positions is None:
+        positions = in_force.positions(hit)
+    for position in positions:  # the body as written: the rules it may need
+        rule, scope = rules[position]
+        if rule.name in skipped:
             continue
-        if call is None:
-            call = RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options, unchecked)
-        else:
+        marked = unchecked if request is None else unchecked_settings(request)
+        call = RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options, marked)
+        rule.edit(call)  # one call for every rule of the request, its rule and scope set for each
+        for rule, scope in rules[position + 1 :]:  # the body may have changed: each looks at it anew
+            if (
+                rule.name in skipped
+                or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds)
+                or (rule.reads is not None and rule.reads.isdisjoint(wire_body))
+            ):
+                continue
             call.rule, call.scope = rule, scope
-        rule.edit(call)
+            rule.edit(call)
+        break
     if isinstance(skipped, _Every):  # storage: a training or archive row goes to no API, which requires them
         return
     for required in table.required:
@@ -235,31 +248,68 @@ def apply_target_rules(
             losses.add((required.key,), required.key, why, "required")
 
 
-_IN_FORCE: dict[tuple[int, str, str | None], tuple[ProviderRules, tuple[tuple[TargetRule, str], ...]]] = {}
-"""What :func:`_in_force` worked out, by the table's identity (each is a module constant,
-kept beside its entry so a reused identity is never mistaken for it), version and model."""
+@dataclass(frozen=True, slots=True)
+class _InForce:
+    """The rules of a table in force for one version and model, each with its scope, in
+    order, and which of them a body holding some of their :attr:`TargetRule.reads` keys
+    passes to (the rest pass it by), so a request looks at the few that may act on it."""
+
+    table: ProviderRules
+    """The table (a module constant), kept so a reused identity is never mistaken for it."""
+    rules: tuple[tuple[TargetRule, str], ...]
+    reads: frozenset[str]
+    """Every key the rules with :attr:`TargetRule.reads` read."""
+    looks: frozenset[str]
+    """Everything the rules with :attr:`TargetRule.looks_for` look for."""
+    by_hit: dict[tuple[frozenset[str], frozenset[str] | None], tuple[int, ...]]
+    """The keys of :attr:`reads` a body holds, and what of :attr:`looks` the writer says it
+    may hold (``None``: not said) -> the positions of the rules it may run: those reading one
+    of those keys or every body (no ``reads``), and looking for one of those things or for
+    nothing (no ``looks_for``)."""
+
+    def positions(self, hit: tuple[frozenset[str], frozenset[str] | None]) -> tuple[int, ...]:
+        """The rules (positions in :attr:`rules`) a body holding ``hit`` may run (:attr:`by_hit`)."""
+        keys, looked = hit
+        found = tuple(
+            position
+            for position, (rule, _) in enumerate(self.rules)
+            if (rule.reads is None or not rule.reads.isdisjoint(keys))
+            and (looked is None or rule.looks_for is None or rule.looks_for in looked)
+        )
+        if len(self.by_hit) < _MAX_HITS:
+            self.by_hit[hit] = found
+        return found
+
+
+_IN_FORCE: dict[tuple[int, str, str | None], _InForce] = {}
+"""What :func:`_in_force` worked out, by the table's identity, version and model."""
 _MAX_IN_FORCE = 1024
 """Models named without end (a dataset of many fine-tunes) do not grow it past this."""
+_MAX_HITS = 32
+"""Bodies holding ever other sets of read keys do not grow an entry past this (a table's
+rules read a handful of keys, so a few sets come up)."""
 
 
-def _in_force(table: ProviderRules, version: str, model: str | None) -> tuple[tuple[TargetRule, str], ...]:
+def _in_force(table: ProviderRules, version: str, model: str | None) -> _InForce:
     """The rules of ``table`` in force for ``model`` under ``version``, each with its
     scope, in order: worked out once per table, version and model (a gateway or a dataset
     converts for a handful), not per request, as matching model families costs a look at
     every family of every rule."""
     key = (id(table), version, model)
     known = _IN_FORCE.get(key)
-    if known is not None and known[0] is table:
-        return known[1]
+    if known is not None and known.table is table:
+        return known
     in_force: list[tuple[TargetRule, str]] = []
     for rule in table.rules:
         scope = rule.scope(version, model)
         if scope is not None:
             in_force.append((rule, scope))
+    reads = frozenset(read for rule, _ in in_force for read in rule.reads or ())
+    looks = frozenset(rule.looks_for for rule, _ in in_force if rule.looks_for is not None)
     if len(_IN_FORCE) >= _MAX_IN_FORCE:
         _IN_FORCE.clear()
-    _IN_FORCE[key] = (table, tuple(in_force))
-    return _IN_FORCE[key][1]
+    made = _IN_FORCE[key] = _InForce(table, tuple(in_force), reads, looks, {})
+    return made
 
 
 EVERY_RULE = "*"
