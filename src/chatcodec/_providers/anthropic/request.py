@@ -202,6 +202,12 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 # --- writing -----------------------------------------------------------------------------
 
 
+CONTEXT = AnthropicContext
+"""The context :func:`encode_request` writes with, which the codec makes at once for it
+(:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.write_request`), so no
+second one is made from the shared fields."""
+
+
 def _take_options(bag: dict[str, Any], shared: EncodeContext) -> None:
     """Leave out of ``bag`` the options it sets (read into the context), not fields to send;
     read back this reader's :data:`~.markers.API_VERSION` marker as the ``api_version``
@@ -221,11 +227,9 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     if bag:
         _take_options(bag, shared)
     shared.holds = set()  # what the target rules look for, noted as written (``AnthropicContext.holding``)
-    context = shared.extend(
-        AnthropicContext,
-        unsigned_thinking=unsigned_thinking(shared),
-        tool_names=_ToolNames(messages),  # walked once, if a result names its tool
-    )
+    context = shared if type(shared) is AnthropicContext else shared.extend(AnthropicContext)  # the codec's: CONTEXT
+    context.unsigned_thinking = unsigned_thinking(shared)
+    context.tool_names = _ToolNames(messages)  # walked once, if a result names its tool
     wire = restore_fields(bag) if bag else {}
     _encode_required(request, wire, shared)
     encode_tools(request, wire, bag, context)

@@ -35,11 +35,8 @@ from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext, Reading, read_options
 from chatcodec._providers.contract.folder import LazyRole, codec_of
 from chatcodec._providers.contract.reading import held, reading, validated
-from chatcodec._providers.contract.target_rules import (
-    ProviderRules,
-    apply_target_rules,
-    outside_own_ranges,
-)
+from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules, outside_own_ranges
+from chatcodec._providers.kit.bags import own_bag
 from chatcodec._providers.kit.citations import report_request_citations, report_response_citations, without_citations
 from chatcodec._providers.kit.depth_guard import DepthGuard
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
@@ -291,14 +288,22 @@ class ProviderCodec:
         return self._encode_context(losses, model, bag, options, for_request=for_request, rules=self.rules)
 
     def _encode_context(
-        self, losses: LossRecorder, model: str | None, bag: Any, options: Any, *, for_request: bool, rules: Any
+        self,
+        losses: LossRecorder,
+        model: str | None,
+        bag: Any,
+        options: Any,
+        *,
+        for_request: bool,
+        rules: Any,
+        kind: type[EncodeContext] = EncodeContext,
     ) -> EncodeContext:
-        """:meth:`encode_context` (``bag``, ``options`` as there), its ``rules`` (a ``ProviderRules``
-        or ``None``) given: a stream's context holds none (rules apply to requests alone)."""
+        """:meth:`encode_context` (``bag``, ``options`` as there) as a ``kind`` (a request module's ``CONTEXT``),
+        its ``rules`` (``ProviderRules`` or ``None``) given: a stream's holds none (rules apply to requests alone)."""
         found = read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
         if options:
             found = MappingProxyType({**found, **options})
-        return EncodeContext(self.name, losses, model=model, options=found, rules=rules, for_request=for_request)
+        return kind(self.name, losses, model=model, options=found, rules=rules, for_request=for_request)
 
     # --- requests -------------------------------------------------------------------------
 
@@ -380,14 +385,18 @@ class ProviderCodec:
         family) are applied last (:mod:`chatcodec._providers.contract.target_rules`), and
         token log probability settings a format cannot ask for reported. ``noted``: what
         its reading left the writer to reuse (:meth:`read_request`'s), in one conversion."""
-        bag = _own_bag(request.get("provider_options"), self.name)
-        context = self.encode_context(losses, model=request.get("model"), bag=bag, options=options)
+        bag = own_bag(request.get("provider_options"), self.name)
+        requests = self._requests
+        kind: type[EncodeContext] = getattr(requests, "CONTEXT", EncodeContext)  # no second one made by ``extend``
+        context = self._encode_context(
+            losses, request.get("model"), bag, options, for_request=True, rules=self.rules, kind=kind
+        )
         context.reading = noted
         uncited = noted is not None and noted.handed_to(self.name, request)
         if "request" not in self.capabilities.citations and not uncited:  # before the writer:
             report_request_citations(request, losses, self.capabilities.display_name)  # named where the input has them
         try:
-            wire = self._requests.encode_request(request, context)
+            wire = requests.encode_request(request, context)
         except RecursionError:
             raise too_deep() from None
         finally:
@@ -426,7 +435,7 @@ class ProviderCodec:
             report_choice_logprobs(response, losses, self.capabilities.display_name)
         if "response" not in self.capabilities.citations:
             report_response_citations(response, losses, self.capabilities.display_name)
-        bag = _own_bag(response.get("provider_metadata"), self.name)
+        bag = own_bag(response.get("provider_metadata"), self.name)
         context = self.encode_context(losses, model=response.get("model"), bag=bag, options=options, for_request=False)
         try:
             return self._responses.encode_response(response, context)
@@ -586,14 +595,6 @@ class ProviderCodec:
             return []
         find = cast("Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], list[Origin]]", module.message_origins)
         return find(payload, messages)
-
-
-def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:
-    """``bags[name]`` when a mapping in a bags mapping (plain dicts first: an ABC ``isinstance`` is dear)."""
-    mapping = type(bags) is dict or (bags is not None and isinstance(bags, Mapping))
-    own: object = cast("Mapping[str, object]", bags).get(name) if mapping else None
-    plain = own is None or type(own) is dict  # what readers make
-    return cast("Mapping[str, Any] | None", own) if plain or isinstance(own, Mapping) else None
 
 
 shown_as("chatcodec.contract", ProviderCodec)

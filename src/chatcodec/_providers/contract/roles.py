@@ -42,7 +42,11 @@ class RequestFunctions(Protocol):
     :class:`~chatcodec.ChatRequest` validates: tags written, no ``None``) and the one
     writer takes one (as ``ChatRequest.model_dump()`` or any reader gives it: a key
     holding its default may be absent). No model is built inside a codec; the codec builds
-    one only where the public API returns it (:meth:`ProviderCodec.decode_request`)."""
+    one only where the public API returns it (:meth:`ProviderCodec.decode_request`).
+
+    Optional: ``CONTEXT``, the :class:`~chatcodec._providers.contract.context.EncodeContext`
+    subclass its ``encode_request`` writes with, which the codec then makes at once rather
+    than the writer extending the shared one (``encode_request`` still takes a plain one)."""
 
     def decode_request(self, payload: dict[str, Any], context: DecodeContext, /) -> dict[str, Any]: ...
 

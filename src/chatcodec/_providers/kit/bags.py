@@ -221,3 +221,11 @@ def holds_a_container(bag: Mapping[str, object]) -> bool:
         ):
             return True
     return False
+
+
+def own_bag(bags: object, name: str) -> Mapping[str, Any] | None:
+    """``bags[name]`` when a mapping in a bags mapping (plain dicts first: an ABC ``isinstance`` is dear)."""
+    mapping = type(bags) is dict or (bags is not None and isinstance(bags, Mapping))
+    own: object = cast("Mapping[str, object]", bags).get(name) if mapping else None
+    plain = own is None or type(own) is dict  # what readers make
+    return cast("Mapping[str, Any] | None", own) if plain or isinstance(own, Mapping) else None
