@@ -10,8 +10,7 @@ it maps, the stream flag) and tells a refused read from a refused write.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from functools import partial
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import ChatcodecError
@@ -48,32 +47,30 @@ def read_request_data(
     values only, so an SDK object anywhere inside is refused, and only then is the
     payload walked and read again (an SDK object is never a reason for an error)."""
     reader = get_codec(source)
-    read: Callable[[dict[str, Any]], dict[str, Any]] = reader.read_request
-    read_json: Callable[[str | bytes | bytearray], dict[str, Any]] = reader.read_request_json
-    if noted is not None and isinstance(reader, ProviderCodec):  # a version-1 codec reads without one
-        read, read_json = partial(reader.read_request, noted=noted), partial(reader.read_request_json, noted=noted)
+    own = reader if noted is not None and isinstance(reader, ProviderCodec) else None  # a version-1 codec: no record
     if strict:
         from chatcodec._strict.check import check_request, check_target
 
         fields = load_object(sdk_json_nested(payload), f"{source} request")
         check_request(source, fields, f"{source} request", server)
-        canonical = read(fields)
+        canonical = reader.read_request(fields) if own is None else own.read_request(fields, noted=noted)
         if target is not None:
             check_target(source, fields, target, f"{source} request for {target}")
         return canonical
     if type(payload) is dict:
         fields = cast("dict[str, Any]", payload)
         try:
-            return read(fields)
+            return reader.read_request(fields) if own is None else own.read_request(fields, noted=noted)
         except ChatcodecError:
             walked = sdk_json_nested(fields)
             if walked is fields:
                 raise
             fields = load_object(walked, f"{source} request")
-            return read(fields)
+            return reader.read_request(fields) if own is None else own.read_request(fields, noted=noted)
     if isinstance(payload, str | bytes | bytearray):  # parsed and validated in one pass, in Rust
-        return read_json(payload)
-    return read(load_object(sdk_json_nested(payload), f"{source} request"))
+        return reader.read_request_json(payload) if own is None else own.read_request_json(payload, noted=noted)
+    fields = load_object(sdk_json_nested(payload), f"{source} request")
+    return reader.read_request(fields) if own is None else own.read_request(fields, noted=noted)
 
 
 def common_json(text: str | bytes | bytearray, source: str) -> dict[str, Any] | None:
