@@ -296,10 +296,10 @@ first sight costs is counted by :mod:`bench.states` (``--states``), which forget
 def _forget_proved_texts() -> None:
     from chatcodec import _compat
     from chatcodec._providers.kit import arguments
-    from chatcodec._text_memory import TextMemory
+    from chatcodec._text_memory import LongTextMemory, TextMemory
 
     arguments._PROVED = TextMemory(arguments._PROVED.limit)  # pyright: ignore[reportPrivateUsage]
-    _compat._PROVEN = TextMemory(_compat._PROVEN.limit)  # pyright: ignore[reportPrivateUsage]
+    _compat._PROVEN = LongTextMemory(_compat._PROVEN.limit)  # pyright: ignore[reportPrivateUsage]
 
 
 def _floor_converts(

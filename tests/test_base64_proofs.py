@@ -1,25 +1,29 @@
 """An image's base64 text is checked once: its reader checks it when it splits a data URL,
 and the writer that builds a data URL again, and the next request that resends it (an
 agent resends its screenshots every turn), find it remembered. Text that is not base64 is
-never remembered, and the memory is bounded."""
+never remembered, and the memory is bounded. The memory finds a text by its identity or by a
+sample of it, never by hashing it whole (a conversion that meets its images for the first
+time pays no hash only a later request could use), and what it accepts is the rule's set."""
 
 from __future__ import annotations
 
 import base64
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import _compat
 from chatcodec._conversion import read_request_data
-from chatcodec._text_memory import TextMemory
+from chatcodec._text_memory import LongTextMemory
 
 _DATA = base64.b64encode(bytes(range(256)) * 64).decode()
 
 
 @pytest.fixture(autouse=True)
 def _nothing_checked_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_compat, "_PROVEN", TextMemory(1 << 23))
+    monkeypatch.setattr(_compat, "_PROVEN", LongTextMemory(1 << 23))
 
 
 def _responses_body(url: str) -> dict[str, object]:
@@ -54,17 +58,81 @@ def test_an_images_base64_is_checked_once_across_a_conversion_and_the_next(monke
 def test_text_that_is_not_base64_is_checked_each_time_and_never_remembered() -> None:
     assert not _compat.is_base64_text("not base64!")
     assert not _compat.is_base64_text("not base64!")
-    assert "not base64!" not in _compat._PROVEN.texts  # pyright: ignore[reportPrivateUsage]
+    assert "not base64!" not in _compat._PROVEN.texts.values()  # pyright: ignore[reportPrivateUsage]
     assert not _compat.is_base64_text("a\ud800")  # a lone surrogate: no UTF-8 body holds it
 
 
 def test_the_memory_forgets_everything_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_compat, "_PROVEN", TextMemory(10))
+    monkeypatch.setattr(_compat, "_PROVEN", LongTextMemory(10))
     assert _compat.is_base64_text("AAAAAAAA")
     assert _compat.is_base64_text("BBBBBBBB")
     proven = _compat._PROVEN  # pyright: ignore[reportPrivateUsage]
-    assert proven.texts == {"BBBBBBBB"}
+    assert set(proven.texts.values()) == {"BBBBBBBB"}
     assert proven.characters == 8
+
+
+class _Unhashable(str):
+    """A text that fails when hashed: the memory must find (and keep) it without its hash."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        raise AssertionError("the whole text was hashed")
+
+
+def test_a_text_is_checked_and_found_again_without_hashing_it_whole() -> None:
+    first = _Unhashable(_DATA)
+    assert _compat.is_base64_text(first)
+    assert _compat.is_base64_text(first)  # the same object: by identity
+    again = _Unhashable("".join(_DATA))  # the next request's equal text: by its sample, then compared
+    assert again is not first
+    assert _compat.is_base64_text(again)
+
+
+def test_a_text_sharing_a_remembered_texts_sample_is_checked_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two images of one length whose middles agree share a sample: the second is compared
+    whole with the first, and checked itself when it differs (the newest checked is kept)."""
+    checked = _counted_checks(monkeypatch)
+    good = "A" * 100
+    assert _compat.is_base64_text(good)
+    assert not _compat.is_base64_text("!" + "A" * 99)  # the same sample, not base64: refused
+    other = "B" + "A" * 99
+    assert _compat.is_base64_text(other)
+    assert _compat.is_base64_text("".join(other))
+    assert checked == [100, 100, 100]
+    proven = _compat._PROVEN  # pyright: ignore[reportPrivateUsage]
+    assert set(proven.texts.values()) == {other}
+    assert proven.characters == 100
+
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
+_NEAR = st.sampled_from([*_ALPHABET, " ", "\n", ".", ",", ":", "*", "é", "\x00", "\x7f", "\ud800", "\U0001f600"])
+
+
+def _the_rule(text: str) -> bool:
+    """What :func:`chatcodec._compat.is_base64_text` accepts: only the base64 alphabet,
+    standard or URL-safe, and padding (the accept set its docstring states)."""
+    return all(character in _ALPHABET for character in text)
+
+
+@given(st.text(alphabet=_ALPHABET, min_size=8, max_size=80), st.text(_NEAR, min_size=1, max_size=3), st.data())
+def test_what_is_accepted_is_the_rules_set_whatever_the_memory_holds(
+    base: str, changed: str, data: st.DataObject
+) -> None:
+    """A base64 text is remembered, then a text of the same length and sample (changed
+    outside its middle) and one changed anywhere are asked about, each twice (as its own
+    object and as a new equal one): each answer is the rule's."""
+    memory = LongTextMemory(1 << 20)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_compat, "_PROVEN", memory)
+        assert _compat.is_base64_text(base)
+        outside = data.draw(st.integers(0, max(0, len(base) // 2 - len(changed))))
+        anywhere = data.draw(st.integers(0, len(base)))
+        for at in (outside, anywhere):
+            text = base[:at] + changed + base[at + len(changed) :]
+            for asked in (text, "".join(text)):
+                assert _compat.is_base64_text(asked) is _the_rule(asked)
+        assert all(_the_rule(text) for text in memory.texts.values())
 
 
 @pytest.fixture

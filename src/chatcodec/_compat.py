@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from chatcodec._public_label import shown_as
-from chatcodec._text_memory import TextMemory
+from chatcodec._text_memory import LongTextMemory
 
 _DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+);base64")
 _BASE64_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
@@ -75,7 +75,7 @@ def is_base64_text(data: str) -> bool:
     return _is_base64_text(data)
 
 
-_PROVEN = TextMemory(1 << 22)
+_PROVEN = LongTextMemory(1 << 22)
 """Base64 texts checked (4 Mi characters: the screenshots of about fourteen 50-step sessions,
 ``docs/performance.md`` "Memories"): an agent resends
 its screenshots every turn, and the writer that builds a data URL again asks about the text
@@ -83,9 +83,9 @@ its reader checked (:mod:`chatcodec._text_memory`)."""
 
 
 def _is_base64_text(data: str) -> bool:
-    # Looking a text up hashes it once (a third of the check's cost, and nothing for
-    # the same object again); a text that is not base64 is never remembered.
-    if data in _PROVEN.texts:
+    # Looked up without hashing the text (:class:`LongTextMemory`): the same object inline,
+    # then an equal text; a text that is not base64 is never remembered.
+    if _PROVEN.texts.get(id(data)) is data or data in _PROVEN:
         return True
     if _alphabet_only(data):
         _PROVEN.add(data)
@@ -123,8 +123,8 @@ def data_url(media_type: str, data: str) -> str:
 _SPLIT: dict[int, tuple[str, str, str]] = {}
 """The data URLs :func:`source_from_url` split, by the identity of the URL text and (negated)
 of its data: ``(url, media type, data)``. An agent resends its screenshots every turn, the
-same text objects when it holds its history (splitting a screenshot's data URL, hashing
-its data for :data:`_PROVEN` and joining it again cost more than a look-up). A
+same text objects when it holds its history (splitting a screenshot's data URL, finding
+its data in :data:`_PROVEN` and joining it again cost more than a look-up). A
 text is immutable, so the same object is the same text; each entry holds its texts, so
 their identities stay theirs. At most :data:`_SPLIT_LIMIT` characters (of the URLs and of the
 data split from them: an entry holds both), all forgotten when full."""
