@@ -11,7 +11,9 @@ reasoning; each is converted to Anthropic.
   --tool=callgrind --instr-atstart=no`` converts :data:`WARM_ROWS` rows, then counts each
   contender over two samples of distinct rows no contender saw before (``--samples``, default
   300 and 1,200 rows: the per-row figure of both is printed, so that it is seen stable):
-  chatcodec's ``convert_request`` per row from the row's dict and from its JSON line, litellm's
+  chatcodec's ``convert_request`` per row from the row's dict and from its JSON line (and that
+  with its answer written as a JSON line, as the CLI writes it: the loop the CLI is measured
+  against does the same job), litellm's
   converter loop (``anthropic_messages_pt`` with the system step: system and messages only,
   its cheapest; and its request transform) and the bench's floor. The CLI (``chatcodec convert
   --workers 1`` on a JSONL file) runs whole under callgrind on the first ``n1`` and the first
@@ -187,6 +189,9 @@ def _contenders() -> dict[str, Contender]:
         "chatcodec convert_request, JSON line": lambda _, line: chatcodec.convert_request(
             line, source=SOURCE, target=TARGET, on_loss="ignore"
         ),
+        "chatcodec convert_request, JSON line in, JSON line out": lambda _, line: json.dumps(
+            chatcodec.convert_request(line, source=SOURCE, target=TARGET, on_loss="ignore"), ensure_ascii=False
+        ).encode(),
         "litellm converter (system and messages only)": converter,
         "litellm request transform": transform,
         "floor": lambda body, _: floor.openai_to_anthropic(body),
@@ -207,6 +212,8 @@ def _check(warm: list[tuple[dict[str, Any], bytes]], contenders: dict[str, Conte
             written = call(body, line)
             if name.startswith("json.loads"):
                 continue
+            if isinstance(written, bytes):  # an answer written as a JSON line, as the CLI writes it
+                written = json.loads(written)
             seen = bare(written) if "messages only" in name else view(written)
             if seen != (only_messages if "messages only" in name else expected):
                 raise SystemExit(f"{name} does not say what the row says: {line[:300]!r}")
