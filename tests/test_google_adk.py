@@ -240,6 +240,15 @@ class TestWithAdk:
         assert len(rows) == 2
         assert [message["role"] for message in rows[0]["messages"]] == ["user", "assistant", "tool", "assistant"]
         assert "app_name" in done.stderr  # the session's own fields, reported as what the target cannot keep
+        checked = subprocess.run(
+            [sys.executable, "-m", "chatcodec", "validate", str(path), "--format", "google-adk"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert checked.returncode == 0, checked.stderr
+        # each line the conversation of its events (not one model answer, which an event alone is)
+        assert checked.stdout.count("ok, 4 messages (1 user, 2 assistant, 1 tool)") == 2, checked.stdout
 
     def test_the_recordings_are_what_adk_stores(self, run: list[Any]) -> None:
         """A new run stores events of the recorded shape (its ids and timestamps are new)."""

@@ -404,6 +404,8 @@ def _history_messages(format_name: str, data: object, *, strict: bool) -> list[A
     fields = load_object(data, f"{format_name} history")
     if "messages" in fields or format_name == trace_rows.FORMAT:  # a span: its call's whole conversation
         return decode_request(format_name, fields).messages
+    if _HISTORY_UNDER.get(format_name, "messages") in fields:  # a framework's whole state, its history under its key
+        return decode_request(format_name, fields).messages
     return [choice.message for choice in decode_response(format_name, fields).choices]
 
 
@@ -439,6 +441,11 @@ def _missing_model(location: object, rule: object, message: object) -> bool:
 
 
 _RESPONSE_KEYS = ("choices", "candidates", "output", "stopReason")
+
+_HISTORY_UNDER = {"google-adk": "events"}
+"""The key a framework's whole-state dump holds its history under, where it is not ``messages``
+(an ADK ``Session``: its ``events``), so such a dump is read as the conversation it holds, not
+as one answer."""
 
 
 def _is_response(fields: dict[str, Any]) -> bool:
