@@ -221,7 +221,9 @@ def _take_options(bag: dict[str, Any], shared: EncodeContext) -> None:
 def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
     """Write canonical request data as an Anthropic request body, applying the API's rules."""
     losses = shared.losses
-    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    read: list[Any] = request.get("messages") or []
+    plain = shared.reading is not None and shared.reading.plain(read)  # the reader looked as it read
+    messages = history_for(read, losses, PROVIDER, CAPABILITIES, plain=plain)
     options = request.get("provider_options")
     bag = KIT.claim(losses, options, ("provider_options",)) if options else {}
     if bag:

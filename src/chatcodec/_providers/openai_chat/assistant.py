@@ -105,6 +105,14 @@ def decode_assistant(
     plain = read_plain_turn(message, closed, noted)
     if plain is not None:
         return plain
+    return decode_general(message, response=response, ids=ids)
+
+
+def decode_general(
+    message: Mapping[str, Any], *, response: bool = False, ids: functions.CallIds | None = None
+) -> dict[str, Any]:
+    """A wire assistant message of a shape beyond a plain turn's, canonical, field by field
+    (:func:`decode_assistant`'s general reading)."""
     thinking, mapped = reasoning.decode_reasoning(message)
     mapped.append("role")
     canonical: dict[str, Any] = {"role": "assistant"}

@@ -40,7 +40,7 @@ from chatcodec._providers.openai_chat.null_spelling import (
     spelled_nulls,
     with_own_fields,
 )
-from chatcodec._providers.openai_chat.plain_turn import name_null
+from chatcodec._providers.openai_chat.plain_turn import name_null, read_plain_turn
 from chatcodec.codec_kit import NULLS_MARKER, PLAIN_MESSAGE, leftovers, present_keys
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     group: list[dict[str, Any]] | None = None  # the results of the open tool message
     closed = context.closed  # the closed front's copy: its calls are of the plain shape
     noted = context.reading  # a conversion's: an SDK dump's nulls kept there, for this format's writer
+    ruled = False  # what the shared history rules act on is read (Reading.plain_history)
+    called: dict[str, Any] | None = None  # the last turn read with a call (ruled: what follows it)
     for message in messages:
         role = message["role"]
         if role in _RESULT_ROLES:
@@ -86,17 +88,53 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
             continue
         group = None
         if role == "assistant":
-            append(assistant.decode_assistant(message, ids=ids, closed=closed, noted=noted))
-            if pairs:
-                ids.calls(decoded[-1])
-        elif len(message) == 2:  # system, developer, user: the wire types allow no other role
+            turn, acted_on, with_call = _read_turn(message, ids, pairs, closed, noted)
+            ruled = ruled or acted_on
+            called = turn if with_call else called
+            append(turn)
+            continue
+        ruled = ruled or (called is not None and called is decoded[-1])  # a message right after calls
+        if len(message) == 2:  # system, developer, user: the wire types allow no other role
             content = message["content"]
             if type(content) is not str:
-                message["content"] = parts.decode_parts(content)
+                content = message["content"] = parts.decode_parts(content)
+                ruled = ruled or not content  # content [] (history_for's empty instruction)
             append(message)
         else:
-            append(_decode_plain(message, noted))
+            read = _decode_plain(message, noted)
+            ruled = ruled or not read["content"]
+            append(read)
+    if noted is not None and not ruled:  # nothing the history rules act on, learnt in the pass
+        noted.plain_history = decoded
     return decoded
+
+
+def _read_turn(
+    message: dict[str, Any], ids: functions.CallIds, pairs: bool, closed: bool, noted: Reading | None
+) -> tuple[dict[str, Any], bool, bool]:
+    """An assistant message read as :func:`.assistant.decode_assistant` reads it (its calls
+    noted in ``ids`` with ``pairs``: the conversation's ``function`` results pair by name), with whether
+    it holds what the shared history rules act on (no part, an opaque part or a custom call:
+    :func:`~chatcodec.codec_kit.history_for`) and whether it holds a call (whose results must
+    come next), learnt from which of its readings read it: only another shape's parts are
+    looked at again."""
+    content = message.get("content")
+    if len(message) == 2 and type(content) is str:  # a role and a content string: nothing else
+        return {"role": "assistant", "content": content}, False, False
+    plain = read_plain_turn(message, closed, noted)
+    if plain is not None:  # text, reasoning text and function calls (a call or more under tool_calls)
+        if pairs:
+            ids.calls(plain)
+        return plain, not plain["content"], "tool_calls" in message
+    turn = assistant.decode_general(message, ids=ids)
+    if pairs:
+        ids.calls(turn)
+    read: Any = turn["content"]
+    if type(read) is str:
+        return turn, False, False
+    kinds = [part["type"] for part in read]
+    custom = any(part.get("kind") == "custom" for part in read)
+    return turn, not read or custom or "opaque" in kinds, "tool_use" in kinds
 
 
 def _decode_plain(message: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
