@@ -3,7 +3,9 @@ shared history rules act on (``history/turns.py``: ``content: []``, an opaque pa
 in a turn, a message right after an assistant's calls other than their results), and says so in
 the conversion's record (``Reading.plain_history``); the Anthropic, Gemini, Bedrock and OpenAI Chat
 writers then do not survey the list again. What the reader says must be what the survey finds, and
-a conversion with the record must give the body and the losses of the same conversion without it."""
+a conversion with the record must give the body and the losses of the same conversion without it.
+The reader also says whether a thinking part carries encrypted reasoning (``Reading.unsealed_history``):
+with both, the Responses writer does not survey the turns for what it sends whole or asks for."""
 
 from __future__ import annotations
 
@@ -70,6 +72,14 @@ RULED = {
         {"role": "assistant", "content": [{"type": "text", "text": "x"}, {"type": "output_audio", "id": "a"}]}
     ),
 }
+_SEALED = {  # OpenRouter's encrypted reasoning detail and a redacted Claude block (openai_chat/reasoning.py)
+    "an encrypted reasoning detail": _body(
+        {"role": "assistant", "content": "x", "reasoning_details": [{"type": "reasoning.encrypted", "data": "e"}]}
+    ),
+    "a redacted thinking block": _body(
+        {"role": "assistant", "content": "x", "thinking_blocks": [{"type": "redacted_thinking", "data": "e"}]}
+    ),
+}
 
 
 def _read(body: dict[str, Any], noted: Reading | None) -> dict[str, Any]:
@@ -81,6 +91,7 @@ def test_a_plain_history_is_said_plain_and_the_survey_finds_nothing(name: str) -
     noted = Reading()
     canonical = _read(PLAIN[name], noted)
     assert noted.plain(canonical["messages"])
+    assert noted.unsealed(canonical["messages"])
     for capabilities in (ANTHROPIC, GEMINI, BEDROCK):  # every rule looked for: the list comes back as it is
         assert history_for(canonical["messages"], LossRecorder(), "x", capabilities) is canonical["messages"]
 
@@ -93,10 +104,18 @@ def test_a_history_the_rules_act_on_is_not_said_plain(name: str) -> None:
     assert not noted.plain(canonical["messages"])
 
 
-@pytest.mark.parametrize("name", [*PLAIN, *RULED])
-@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock-converse", "openai-chat"])
+@pytest.mark.parametrize("name", list(_SEALED))
+def test_encrypted_reasoning_is_not_said_unsealed(name: str) -> None:
+    noted = Reading()
+    canonical = _read(_SEALED[name], noted)
+    assert noted.unsealed_history is None
+    assert not noted.unsealed(canonical["messages"])
+
+
+@pytest.mark.parametrize("name", [*PLAIN, *RULED, *_SEALED])
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock-converse", "openai-chat", "openai-responses"])
 def test_the_record_changes_no_body_and_no_loss(name: str, target: str) -> None:
-    body = {**PLAIN, **RULED}[name]
+    body = {**PLAIN, **RULED, **_SEALED}[name]
     written = []
     for noted in (Reading(), None):
         recorder = LossRecorder()
@@ -118,3 +137,15 @@ def test_a_swapped_list_is_surveyed(target: str) -> None:
     recorder = LossRecorder()
     write_request_data(swapped, target, recorder, noted=noted)
     assert any("moved after" in loss.why for loss in recorder.losses)
+
+
+def test_a_swapped_list_is_surveyed_by_the_responses_writer() -> None:
+    """A call kept whole, put in the list read by the caller, is sent by the rules' survey (with its results)."""
+    noted = Reading()
+    canonical = _read(PLAIN["an agent history"], noted)
+    messages = canonical["messages"]
+    kept = {"role": "assistant", "content": [{"type": "opaque", "provider": "gemini", "data": {"id": "call_1"}}]}
+    swapped = {**canonical, "messages": [*messages, kept]}
+    recorder = LossRecorder()
+    write_request_data(swapped, "openai-responses", recorder, noted=noted)
+    assert recorder.losses

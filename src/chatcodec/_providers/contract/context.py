@@ -40,7 +40,7 @@ class Reading:
     ``write_request``'s ``noted``): no state beside the data, and a reader's canonical data
     a function of its input alone."""
 
-    __slots__ = ("own", "plain_history", "reader", "schema_texts", "uncited")
+    __slots__ = ("own", "plain_history", "reader", "schema_texts", "uncited", "unsealed_history")
 
     def __init__(self) -> None:
         self.reader: str | None = None
@@ -60,10 +60,19 @@ class Reading:
         no ``content: []``, no opaque part or custom call in an assistant turn, no message
         right after an assistant's calls but their results or another assistant turn): a
         writer handed this same list need not survey it again (:meth:`plain`)."""
+        self.unsealed_history: object = None
+        """The ``messages`` list read, held, when its reader knew as it read that no thinking
+        part in it carries ``encrypted`` reasoning: with :attr:`plain_history`, a writer that
+        surveys its turns for what it must ask for or send whole (the Responses writer's
+        ``include``) need not look (:meth:`unsealed`)."""
 
     def plain(self, messages: object) -> bool:
         """Whether ``messages`` is the list read and its reader said it is :attr:`plain_history`."""
         return self.plain_history is not None and self.plain_history is messages
+
+    def unsealed(self, messages: object) -> bool:
+        """Whether ``messages`` is the list read and its reader said it is :attr:`unsealed_history`."""
+        return self.unsealed_history is not None and self.unsealed_history is messages
 
     def read_by(self, reader: str, request: Mapping[str, Any], cited: bool) -> None:
         """``reader``'s reader read canonical ``request`` (``cited``: it may hold url citations)."""

@@ -70,6 +70,7 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     closed = context.closed  # the closed front's copy: its calls are of the plain shape
     noted = context.reading  # a conversion's: an SDK dump's nulls kept there, for this format's writer
     ruled = False  # what the shared history rules act on is read (Reading.plain_history)
+    sealed = False  # encrypted reasoning is read (Reading.unsealed_history)
     called: dict[str, Any] | None = None  # the last turn read with a call (ruled: what follows it)
     for message in messages:
         role = message["role"]
@@ -88,8 +89,8 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
             continue
         group = None
         if role == "assistant":
-            turn, acted_on, with_call = _read_turn(message, ids, pairs, closed, noted)
-            ruled = ruled or acted_on
+            turn, acted_on, with_call, with_seal = _read_turn(message, ids, pairs, closed, noted)
+            ruled, sealed = ruled or acted_on, sealed or with_seal
             called = turn if with_call else called
             append(turn)
             continue
@@ -104,37 +105,39 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
             read = _decode_plain(message, noted)
             ruled = ruled or not read["content"]
             append(read)
-    if noted is not None and not ruled:  # nothing the history rules act on, learnt in the pass
-        noted.plain_history = decoded
+    if noted is not None:  # what the writer would look for, learnt in the pass
+        noted.plain_history = None if ruled else decoded
+        noted.unsealed_history = None if sealed else decoded
     return decoded
 
 
 def _read_turn(
     message: dict[str, Any], ids: functions.CallIds, pairs: bool, closed: bool, noted: Reading | None
-) -> tuple[dict[str, Any], bool, bool]:
+) -> tuple[dict[str, Any], bool, bool, bool]:
     """An assistant message read as :func:`.assistant.decode_assistant` reads it (its calls
     noted in ``ids`` with ``pairs``: the conversation's ``function`` results pair by name), with whether
     it holds what the shared history rules act on (no part, an opaque part or a custom call:
-    :func:`~chatcodec.codec_kit.history_for`) and whether it holds a call (whose results must
-    come next), learnt from which of its readings read it: only another shape's parts are
-    looked at again."""
+    :func:`~chatcodec.codec_kit.history_for`), whether it holds a call (whose results must
+    come next) and whether a thinking part carries ``encrypted`` reasoning, learnt from which
+    of its readings read it: only another shape's parts are looked at again."""
     content = message.get("content")
     if len(message) == 2 and type(content) is str:  # a role and a content string: nothing else
-        return {"role": "assistant", "content": content}, False, False
+        return {"role": "assistant", "content": content}, False, False, False
     plain = read_plain_turn(message, closed, noted)
     if plain is not None:  # text, reasoning text and function calls (a call or more under tool_calls)
         if pairs:
             ids.calls(plain)
-        return plain, not plain["content"], "tool_calls" in message
+        return plain, not plain["content"], "tool_calls" in message, False  # its reasoning is text
     turn = assistant.decode_general(message, ids=ids)
     if pairs:
         ids.calls(turn)
     read: Any = turn["content"]
     if type(read) is str:
-        return turn, False, False
+        return turn, False, False, False
     kinds = [part["type"] for part in read]
     custom = any(part.get("kind") == "custom" for part in read)
-    return turn, not read or custom or "opaque" in kinds, "tool_use" in kinds
+    sealed = any(part["type"] == "thinking" and part.get("encrypted") is not None for part in read)
+    return turn, not read or custom or "opaque" in kinds, "tool_use" in kinds, sealed
 
 
 def _decode_plain(message: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:

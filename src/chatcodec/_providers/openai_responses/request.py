@@ -256,9 +256,13 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     """Write canonical request data as a Responses request body, applying the API's rules."""
     losses = context.losses
     messages: list[Message] = request.get("messages") or []
-    kept_whole, encrypted, custom = survey(messages)
-    if kept_whole or holds_empty_content(messages):  # what the shared history rules act on, for this format
-        messages = history_for(messages, losses, PROVIDER, CAPABILITIES)
+    reading = context.reading
+    if reading is not None and reading.plain(messages) and reading.unsealed(messages):  # the reader looked
+        kept_whole = encrypted = custom = False  # (no content [] either: nothing for the history rules)
+    else:
+        kept_whole, encrypted, custom = survey(messages)
+        if kept_whole or holds_empty_content(messages):  # what the shared history rules act on, for this format
+            messages = history_for(messages, losses, PROVIDER, CAPABILITIES)
     bag, wire = _own_fields(request.get("provider_options"), losses)
     holds: set[str] = set()  # what the target rules look for, noted where it is written
     context.holds = holds
