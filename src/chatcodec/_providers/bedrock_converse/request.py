@@ -30,6 +30,7 @@ Canonical settings Converse has no field for (``top_k``, penalties, ``seed``,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.bedrock_converse import wire as shapes
@@ -44,6 +45,7 @@ from chatcodec._providers.bedrock_converse.messages import (
 )
 from chatcodec._providers.bedrock_converse.settings import decode_settings, encode_settings
 from chatcodec._providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
+from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.stop_sequences import read_stop, write_stop
 from chatcodec._providers.families.aws.tool_ids import MAPPING
@@ -168,6 +170,20 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     return decode_messages(wire, context)
 
 
+@dataclass(slots=True, kw_only=True)
+class ConverseContext(BedrockContext):
+    """A Converse request's :class:`~chatcodec._providers.families.aws.context.BedrockContext`,
+    its body Converse's, so the codec can make it at once (:data:`CONTEXT`)."""
+
+    body: Body = BODY
+
+
+CONTEXT = ConverseContext
+"""The context :func:`encode_request` writes with, which the codec makes at once for it
+(:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.write_request`), so no
+second one is made from the shared fields."""
+
+
 def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
     """Write canonical request data as a Converse request body, applying the API's rules."""
     losses = shared.losses
@@ -178,12 +194,9 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)
     status = shared.option("tool_result_status")
-    context = shared.extend(
-        BedrockContext,
-        body=BODY,
-        unsigned_thinking=unsigned_thinking(shared),
-        tool_result_status=status if status in ("always", "never") else "source",
-    )
+    context = shared if type(shared) is ConverseContext else shared.extend(ConverseContext)  # the codec's: CONTEXT
+    context.unsigned_thinking = unsigned_thinking(shared)
+    context.tool_result_status = status if status in ("always", "never") else "source"
     wire = restore_fields({key: value for key, value in bag.items() if key not in _MAPPED}) if bag else {}
     model = request.get("model")
     if model is not None:

@@ -98,6 +98,12 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     return canonical
 
 
+CONTEXT = GeminiContext
+"""The context :func:`encode_request` writes with, which the codec makes at once for it
+(:meth:`~chatcodec._providers.contract.provider_codec.ProviderCodec.write_request`), so no
+second one is made from the shared fields."""
+
+
 def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
     """Write canonical request data as a Gemini request body, applying the API's rules."""
     losses = shared.losses
@@ -108,7 +114,9 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)
     names, synthesized = _calls(messages)
-    context = shared.extend(GeminiContext, synthesized=synthesized, names=names)
+    context = shared if type(shared) is GeminiContext else shared.extend(GeminiContext)  # the codec's: CONTEXT
+    context.synthesized = synthesized
+    context.names = names
     wire = restore_fields(bag)
     model = request.get("model")
     if model is not None and bag.get(MODEL_IN_BODY):
