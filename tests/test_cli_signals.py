@@ -34,13 +34,21 @@ def _lines(count: int) -> bytes:
 
 
 @contextmanager
-def _converting(folder: Path, *arguments: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``chatcodec convert -`` writing to ``folder``, its standard input left open (the run waits for more)."""
+def _converting(folder: Path, *arguments: str, nohup: bool = False) -> Iterator[subprocess.Popen[bytes]]:
+    """``chatcodec convert -`` writing to ``folder``, its standard input left open (the run
+    waits for more); ``nohup``: started with SIGHUP ignored, as ``nohup`` starts it."""
     command = [sys.executable, "-m", "chatcodec", "convert", "-", "--from", "openai-chat", "--to", "anthropic"]
     command += ["--option", "max_tokens=9", "--quiet", "--progress", "none"]
     command += ["--out", str(folder / "out.jsonl"), "--rejects", str(folder / "rejects.jsonl")]
     command += ["--losses-file", str(folder / "losses.jsonl"), *arguments]
-    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # SIGHUP as a terminal or a service manager leaves it (its default), whatever the test
+    # runner inherited: under nohup it is ignored, and so is it by the command started (an
+    # ignored signal stays ignored across exec)
+    inherited = signal.signal(signal.SIGHUP, signal.SIG_IGN if nohup else signal.SIG_DFL)
+    try:
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGHUP, inherited)
     try:
         yield process
     finally:
@@ -112,6 +120,21 @@ def test_a_run_stopped_by_a_signal_leaves_nothing_half_written(tmp_path: Path, n
     assert (tmp_path / "losses.jsonl").read_text() == "the last complete run's losses\n"  # was written over
     assert code == -number, said  # ended by the signal, as it would have been without the cleanup
     assert f"stopped by {number.name}" in said
+
+
+def test_a_run_started_under_nohup_goes_on_after_a_hangup(tmp_path: Path) -> None:
+    """SIGHUP ignored by whoever started the run (``nohup``) stays ignored: the command does
+    not take it over."""
+    with _converting(tmp_path, nohup=True) as process:
+        _started(process, tmp_path, 3 * BATCH)
+        process.send_signal(signal.SIGHUP)
+        time.sleep(1)
+        assert process.poll() is None  # still running
+        assert process.stdin is not None
+        process.stdin.close()
+        code = process.wait(timeout=60)
+    assert code == 38  # finished: the rejected lines, every tenth of 384
+    assert _partials(tmp_path) == []
 
 
 def test_a_run_that_completes_renames_its_rejects_too(tmp_path: Path) -> None:
