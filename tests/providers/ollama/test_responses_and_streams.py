@@ -10,7 +10,7 @@ import pytest
 import chatcodec
 from chatcodec.streams._replay import events_from_response
 from providers.ollama.conformance_streams import CALL, last, line
-from providers.ollama.ollama_support import assert_valid_response, assert_valid_stream, load_json
+from providers.ollama.ollama_support import FIXTURES, assert_valid_response, assert_valid_stream, load_json
 
 
 def _encode(response: chatcodec.ChatResponse) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
@@ -31,6 +31,34 @@ def test_done_without_a_done_reason_ended_for_a_reason_the_wire_does_not_say() -
     response = chatcodec.decode_response("ollama", body)
     assert response.finish_reason == chatcodec.FinishReason(unified="other")
     assert _encode(response) == (body, [])
+
+
+def test_done_without_a_done_reason_after_calls_ended_to_call_them() -> None:
+    """Ollama's cloud streams a call and then a done line without ``done_reason``
+    (``cloud_tool_call_with_id.jsonl``): the answer ended to call its tools, so another
+    format's caller is told so (Anthropic's ``tool_use``, not ``end_turn``: an agent loop
+    waiting for it would stop), and Ollama's own writer again leaves the reason out."""
+    text = (FIXTURES / "stream" / "cloud_tool_call_with_id.jsonl").read_text()
+    response = chatcodec.accumulate_stream("ollama", text)
+    assert response.finish_reason == chatcodec.FinishReason(unified="tool_calls")
+    body, losses = _encode(response)
+    assert ("done_reason" in body, body["done"], losses) == (False, True, [])
+    anthropic_losses: list[chatcodec.Loss] = []
+    answer = chatcodec.encode_response("anthropic", response, on_loss="ignore", losses=anthropic_losses)
+    assert answer["stop_reason"] == "tool_use"
+    assert [loss.path for loss in anthropic_losses] == ["$.id", "$.model"]  # the cloud's lines name neither
+    events = list(chatcodec.encode_stream("anthropic", events_from_response(response), on_loss="ignore"))
+    assert [event["delta"]["stop_reason"] for event in events if event["type"] == "message_delta"] == ["tool_use"]
+
+
+def test_a_response_done_without_a_done_reason_after_calls_keeps_it_left_out() -> None:
+    body = {**load_json("response", "tool_call_no_id.json")}
+    del body["done_reason"]
+    response = chatcodec.decode_response("ollama", body)
+    assert response.finish_reason == chatcodec.FinishReason(unified="tool_calls")
+    assert _encode(response) == (body, [])
+    openai = chatcodec.encode_response("openai-chat", response, on_loss="ignore")
+    assert openai["choices"][0]["finish_reason"] == "tool_calls"
 
 
 @pytest.mark.parametrize(("unified", "word"), [("stop", "stop"), ("length", "length"), ("tool_calls", "stop")])

@@ -11,6 +11,11 @@ provider's). Ollama ends a turn that calls tools with
 ``stop``, like a plain answer (its own OpenAI-compatible layer then says ``tool_calls``),
 so ``stop`` is ``tool_calls`` when the message holds a call (the caller says so) and
 ``stop`` otherwise; the raw word is kept either way. ``load`` and ``unload`` are ``other``.
+An answer that is ``done`` with no ``done_reason`` but holds a call (Ollama's cloud models
+stream their tool calls so, ``cloud_tool_call_with_id.jsonl``) ended to call its tools:
+``tool_calls``, with no raw word and the reason recorded as left out (the kit's
+``_absent``), so it encodes back without one; read as ``other``, another format's
+writer sent ``end_turn`` or ``completed`` and the caller's agent loop stopped there.
 A word added later decodes to ``other`` with the raw word kept and recorded in the
 choice's bag (``_finish_reason``), and encodes back as that word only with that record.
 """
@@ -21,6 +26,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.ollama.markers import FINISH_REASON
+from chatcodec.codec_kit import ABSENT_MARKER, absent_keys, as_list
 from chatcodec.contract import EncodeContext, Steps
 
 if TYPE_CHECKING:  # the codec loads no canonical model (first use)
@@ -44,6 +50,9 @@ def decode_finish_reason(
     """The canonical reason for a wire ``done_reason`` of an answer that is ``done`` or not
     (None: not done, a stream line before the last)."""
     if raw is None:
+        if done and has_tool_calls:  # a call ends the turn whatever the wire leaves unsaid
+            bag[ABSENT_MARKER] = [*(as_list(bag.get(ABSENT_MARKER)) or ()), "done_reason"]
+            return {"unified": "tool_calls"}
         return {"unified": "other"} if done else None
     if raw not in DONE_REASONS:
         bag[FINISH_REASON] = raw
@@ -63,8 +72,8 @@ def encode_finish_reason(
         return str(raw)
     if raw is not None and unified == "other" and raw == bag.get(FINISH_REASON):
         return str(raw)  # most likely a reason added after this was written: kept as sent
-    if unified == "other":
-        return None  # done, for a reason the wire does not say
+    if unified == "other" or (raw is None and unified == "tool_calls" and "done_reason" in absent_keys(bag)):
+        return None  # done, for a reason the wire does not say (or left out beside the calls it made)
     word = _WORD.get(unified)
     if word is None:
         context.losses.add(at, f"finish reason {unified!r}", "Ollama has no such done_reason; sent 'stop'", "metadata")
