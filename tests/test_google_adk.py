@@ -249,6 +249,11 @@ class TestWithAdk:
         assert checked.returncode == 0, checked.stderr
         # each line the conversation of its events (not one model answer, which an event alone is)
         assert checked.stdout.count("ok, 4 messages (1 user, 2 assistant, 1 tool)") == 2, checked.stdout
+        found = subprocess.run(
+            [sys.executable, "-m", "chatcodec", "validate", str(path)], capture_output=True, text=True, check=False
+        )
+        # without --format: a session's events found by their key (it was read as an OpenAI Chat request)
+        assert (found.returncode, found.stdout) == (0, checked.stdout), found.stderr
 
     def test_the_recordings_are_what_adk_stores(self, run: list[Any]) -> None:
         """A new run stores events of the recorded shape (its ids and timestamps are new)."""

@@ -15,7 +15,7 @@ import functools
 import os
 import sys
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
@@ -280,7 +280,7 @@ def _validate_document(
         wrong = detect.mismatch(format_name, data)
         if wrong is not None:
             raise ChatcodecError(wrong.replace("--from", "--format"))
-    chosen = format_name or written or detect.detect(data)
+    chosen = format_name or written or _whole_state_format(fields) or detect.detect(data)
     if chosen is not None and chosen != detect.CANONICAL:
         try:
             return _decoded_messages(chosen, data, strict=strict, storage=storage)
@@ -446,6 +446,17 @@ _HISTORY_UNDER = {"google-adk": "events"}
 """The key a framework's whole-state dump holds its history under, where it is not ``messages``
 (an ADK ``Session``: its ``events``), so such a dump is read as the conversation it holds, not
 as one answer."""
+
+
+def _whole_state_format(fields: Mapping[str, Any]) -> str | None:
+    """The framework whose whole-state dump ``fields`` is (an ADK ``Session``: its
+    ``events`` list, no ``messages``): found by the key it holds its history under, which no
+    provider's body holds at its top, so ``validate`` without ``--format`` reads it as that
+    framework's conversation (detection knows the provider wires, which read it as an
+    OpenAI Chat request missing its ``messages``)."""
+    if "messages" in fields:
+        return None
+    return next((name for name, key in _HISTORY_UNDER.items() if isinstance(fields.get(key), list)), None)
 
 
 def _is_response(fields: dict[str, Any]) -> bool:
