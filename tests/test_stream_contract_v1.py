@@ -12,6 +12,7 @@ point gives byte for byte what the built-in Anthropic codec gives.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,9 @@ def _converted(body: bytes, source: str, target: str) -> bytes:
 @pytest.mark.parametrize(
     "fixture", ["anthropic/stream/server_and_client_tool_use.sse", "anthropic/stream/thinking_signature_delta.sse"]
 )
-def test_a_v1_decoder_converts_as_the_built_in(fixture: str) -> None:
+def test_a_v1_decoder_converts_as_the_built_in(fixture: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the Responses stream stamps a time Anthropic's events do not give: two runs a second apart differ there
+    monkeypatch.setattr(time, "time", lambda: 1_795_000_000.0)
     body = _body(fixture)
     assert _converted(body, V1, "openai-responses") == _converted(body, "anthropic", "openai-responses")
     assert [event.model_dump() for event in chatcodec.decode_stream(V1, body)] == [

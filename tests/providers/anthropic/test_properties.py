@@ -32,6 +32,9 @@ _UNIFIED = ["stop", "length", "tool_calls", "content_filter", "refusal", "pause"
 _words = st.text(min_size=1, max_size=12).filter(lambda text: text.strip() != "")
 _tool_names = st.from_regex(r"[a-zA-Z0-9_-]{1,64}", fullmatch=True)
 """Tool names Anthropic accepts (``^[a-zA-Z0-9_-]{1,64}$``)."""
+_file_ids = _words.filter(lambda text: "/" not in text)
+"""Anthropic's Files API ids are tokens (``file_011CNha8iCJcU1wXNR6q4V8w``); one with a slash is
+another provider's URI or path, which the writer reports (``media.own_file_id``)."""
 _caches = st.one_of(st.none(), st.builds(chatcodec.CacheControl, ttl=st.sampled_from([None, "5m", "1h"])))
 _json_objects = st.dictionaries(st.text(max_size=5), canonical.json_values(), max_size=3)
 
@@ -43,13 +46,13 @@ def _text_parts(cache: bool) -> st.SearchStrategy[chatcodec.TextPart]:
 _media = st.one_of(
     st.builds(chatcodec.Base64Source, media_type=st.sampled_from(["image/png", "image/jpeg"]), data=st.text()),
     st.builds(chatcodec.UrlSource, url=st.sampled_from(["https://example.com/a.png", "gs://b/c"])),
-    st.builds(chatcodec.FileSource, file_id=_words),
+    st.builds(chatcodec.FileSource, file_id=_file_ids),
 )
 _images = st.builds(chatcodec.ImagePart, source=_media)
 _document_sources = st.one_of(
     st.builds(chatcodec.Base64Source, media_type=st.just("application/pdf"), data=st.text()),
     st.builds(chatcodec.UrlSource, url=st.just("https://example.com/a.pdf")),
-    st.builds(chatcodec.FileSource, file_id=_words),
+    st.builds(chatcodec.FileSource, file_id=_file_ids),
     st.builds(chatcodec.TextSource, text=st.text()),
 )
 _documents = st.builds(
