@@ -97,3 +97,17 @@ def test_an_openai_chat_answer_is_written_as_an_interaction() -> None:
     assert written["usage"] == {"total_input_tokens": 5, "total_output_tokens": 3}
     assert all("openai-chat" in loss.what or loss.kind == "metadata" for loss in losses), losses
     sdk_checked("Interaction", written)
+
+
+def test_more_reasoning_than_output_is_reported_not_clamped_silently() -> None:
+    """The Interactions wire counts the answer without its thoughts: a canonical output
+    smaller than its reasoning has no count that says it (as Gemini's ``candidatesTokenCount``)."""
+    response = chatcodec.ChatResponse(
+        choices=[{"index": 0, "message": {"role": "assistant", "content": "a"}}],
+        usage={"output_tokens": 0, "reasoning_tokens": 1},
+    )
+    written, losses = write_response(response.model_dump())
+    assert written["usage"]["total_output_tokens"] == 0
+    assert [(loss.path, loss.what) for loss in losses if loss.kind == "metadata"] == [
+        ("$.usage.output_tokens", "output token count")
+    ]

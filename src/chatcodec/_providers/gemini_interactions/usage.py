@@ -42,7 +42,12 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     if usage.get("input_tokens") is not None:
         wire["total_input_tokens"] = usage["input_tokens"]
     if usage.get("output_tokens") is not None:
-        wire["total_output_tokens"] = max(usage["output_tokens"] - (thoughts or 0), 0)
+        answer = usage["output_tokens"] - (thoughts or 0)
+        if answer < 0:  # the wire's output is the answer without its thoughts: no count says it
+            why = "smaller than the reasoning count"
+            context.losses.add((*at, "output_tokens"), "output token count", why, "metadata")
+            answer = 0
+        wire["total_output_tokens"] = answer
     if usage.get("cache_read_tokens") is not None:
         wire["total_cached_tokens"] = usage["cache_read_tokens"]
     if thoughts is not None:
