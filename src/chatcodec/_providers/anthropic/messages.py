@@ -51,8 +51,8 @@ from chatcodec._providers.anthropic.parts import (
     decode_tool_result,
     encode_part,
     encode_tool_use,
-    result_id,
 )
+from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.families.claude.prefill import trimmed_prefill
 from chatcodec.codec_kit import (
@@ -193,6 +193,7 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
     """The wire ``messages`` for ``messages[start:]``: a turn per message, except that tool
     messages and a user message right after them share one user turn, results first."""
     writer = _Writer(context)
+    turns = writer.turns
     results: dict[str, Any] | None = None  # the user turn holding tool results, open to more
     for index in range(start, len(messages)):
         message = messages[index]
@@ -202,14 +203,19 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
             KIT.report_foreign(context.losses, message["provider_metadata"], ("messages", index))
             rest = False  # reported first, as the bag is on the general branch: nothing else to write
         if not rest and (role == "assistant" or (role == "user" and results is None)):
-            writer.alone(writer.open(role, index), message, index, rest=False)  # the common turn
+            turn: dict[str, Any] = {"role": role, "content": []}  # the common turn, opened inline (_Writer.open)
+            turns.append(turn)
+            writer.last = index
+            writer.alone(turn, message, index, rest=False)
             results = None
             continue
         if rest and _marker(message, SEPARATE):
             results = None  # a turn that followed results without joining them
         if role == "tool":
             if results is None:
-                results = writer.open("user", index)
+                results = {"role": "user", "content": []}  # opened inline too
+                turns.append(results)
+                writer.last = index
             if rest:
                 writer.contribute(results, message, index)
             else:
@@ -381,6 +387,7 @@ class _Writer:
                 self.note(turn, index).whole = True
             return -1
         last = None
+        signed = self.context.signed  # filled as calls are written, read by the results after them
         for position, part in enumerate(content):
             kind = part["type"]
             if kind == "text" and len(part) == PLAIN_TEXT:
@@ -389,13 +396,15 @@ class _Writer:
             elif (
                 kind == "tool_result"
                 and (len(part) == PLAIN_TOOL_RESULT or KIT.bare(part, PLAIN_TOOL_RESULT))
-                and _plain_result(result := part.get("content"))
+                and (type(result := part.get("content")) is str or _plain_result(result))
             ):
                 written_content = result if type(result) is str else list(result or ())  # as they are
+                tool_use_id = part["tool_use_id"]
                 into.append(
                     {
                         "type": "tool_result",
-                        "tool_use_id": result_id(part["tool_use_id"], self.context) or _SANITIZE(part["tool_use_id"]),
+                        # the id its call was written with when that carried a signature (parts.result_id)
+                        "tool_use_id": (signed.get(tool_use_id) if signed else None) or _SANITIZE(tool_use_id),
                         "content": written_content,
                     }
                 )
@@ -403,10 +412,12 @@ class _Writer:
                 continue
             else:
                 at = ("messages", index, "content", position)
-                # a call: the most frequent part an agent's turn gives the general branch
+                # a call, then reasoning: the most frequent parts an agent's turn gives the general branch
                 written = (
                     encode_tool_use(part, self.context, at)
                     if kind == "tool_use"
+                    else encode_thinking(part, self.context, at)
+                    if kind == "thinking"
                     else encode_part(part, self.context, at)
                 )
                 if written is None:

@@ -40,6 +40,7 @@ from chatcodec._providers.anthropic.tool_ids import (
 )
 from chatcodec._providers.families.google.thought_signatures import attach_signature, split_signature
 from chatcodec.codec_kit import (
+    COMMON_TOOL_NAMES,
     PLAIN_TEXT,
     PLAIN_TOOL_USE,
     as_list,
@@ -57,6 +58,9 @@ from chatcodec.codec_kit import (
 from chatcodec.contract import Steps
 
 _SANITIZE = MAPPING.sanitize
+_ACCEPTED = COMMON_TOOL_NAMES.accepted
+"""The tool names found valid by :func:`~chatcodec._providers.kit.tool_names.tool_name`'s
+rule, looked up before it is called."""
 
 # --- decode ------------------------------------------------------------------------------
 
@@ -382,7 +386,9 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
         return {
             "type": "tool_use",
             "id": _SANITIZE(part["id"]),
-            "name": tool_name(name, context.losses, at, PROVIDER) if context.for_request else name,
+            "name": name
+            if name in _ACCEPTED or not context.for_request
+            else tool_name(name, context.losses, at, PROVIDER),  # a name found valid before: no call
             "input": input_object(part["arguments"], context.losses, at, "Anthropic"),
         }
     metadata = part.get("provider_metadata")

@@ -40,12 +40,12 @@ def encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[st
     if not context.for_request:
         return _response_thinking(part, ours, context, at)
     signer = part.get("model")
-    other_model = _signed_by_another_model(signer, context.model)
-    if ours and signature and not other_model:
+    signed = ours and bool(signature)  # only then is the signer asked of (another provider's reasoning is not)
+    if signed and not _signed_by_another_model(signer, context.model):
         _encrypted_loss(part, context, at)
         return {**own_fields(part, context, at), "type": "thinking", "thinking": text, "signature": signature}
     why = "no signature Anthropic can verify" if ours else f"produced by {provider!r}, not Anthropic"
-    if ours and signature:  # Opus 5.5 and Fable 5.1 verify only their own (families/claude/model_rules.py)
+    if signed:  # Opus 5.5 and Fable 5.1 verify only their own (families/claude/model_rules.py)
         why = f"signed by {signer!r}, and {context.model!r} takes only thinking it signed"
     if context.unsigned_thinking == "text" and text:
         context.losses.add(at, "thinking part", f"{why}; sent as plain text")
