@@ -96,7 +96,7 @@ def encode_assistant(
         losses.add((*at, "content"), "empty assistant turn", "Responses has no item for a turn with nothing in it")
         return []
     if for_request:
-        return _request_turn(content, losses, at, holds)
+        return request_turn(content, losses, at, holds)
     state = ItemWriter(losses, for_request, sealing=sealing)
     parts: list[Part] = [{"type": "text", "text": content}] if isinstance(content, str) else content
     for index, part in enumerate(parts if content else []):  # a response's output is output messages
@@ -119,8 +119,10 @@ def _report_turn_fields(message: Mapping[str, Any], losses: LossRecorder, at: St
         )
 
 
-def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps, holds: set[str] | None) -> list[dict[str, Any]]:
-    """A request turn's items. The parts agent sessions are made of (a text and nothing
+def request_turn(parts: list[Part], losses: LossRecorder, at: Steps, holds: set[str] | None) -> list[dict[str, Any]]:
+    """A request turn's items (``parts``: its content, a list of at least one part; the
+    request's writer calls this for a turn of its role and parts alone, as
+    :func:`encode_assistant` does). The parts agent sessions are made of (a text and nothing
     else, a call of arguments that open a JSON object and nothing else, reasoning of
     another provider, which writes no item) are written here, an item each; from the
     first other part on, an :class:`ItemWriter` takes over."""

@@ -32,7 +32,7 @@ from chatcodec._providers.families.openai.cache_breakpoint import encode_prompt_
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.item_reading import decode_item, is_assistant_kind
-from chatcodec._providers.openai_responses.items import encode_assistant
+from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.markers import (
     CUSTOM,
     EMPTY_OUTPUT,
@@ -222,7 +222,10 @@ def encode_messages(
             continue
         at: Steps = ("messages", index)
         if role == "assistant":
-            items += encode_assistant(message, losses, at, holds=holds)
+            if content.__class__ is list and content and len(message) == 2:  # a turn of its parts alone
+                items += request_turn(content, losses, at, holds)  # (what encode_assistant calls for it)
+            else:
+                items += encode_assistant(message, losses, at, holds=holds)
             if custom_calls and content.__class__ is list:  # a plain loop: a methodcaller map cost twice as much
                 parts: Any = content  # a list of parts: looked at above
                 for part in parts:
