@@ -105,32 +105,30 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     An agent sends its whole history every turn, so a text proved exact is remembered
     (:data:`_PROVED`) and the next request's copy of it is only parsed, by pydantic-core.
     """
+    return read_arguments(arguments)
+
+
+def read_arguments(arguments: str) -> tuple[Any, bool]:
+    """:func:`arguments_object`, its value typed as the JSON it is for the kit's own caller
+    (:func:`~chatcodec._providers.kit.tool_arguments.input_object`, which tests its type)."""
     if arguments in _PROVED.texts:
         try:
             return _from_json(arguments), True
         except (ValueError, TypeError):  # proved by the scanner, which takes what pydantic-core may not
             pass
     try:
-        parsed: Any = _checked_reading(arguments)
+        try:  # _CHECKING's C scanner at the text's start, as json.loads calls it without its whitespace matches
+            parsed, end = _SCAN_CHECKING(arguments, 0)
+        except StopIteration:  # no value at the start: whitespace first, or not JSON
+            parsed, end = None, -1
+        if end != len(arguments):  # (or whitespace after the value, more than one value): the decoder reads it
+            parsed = _CHECKING.decode(arguments)
     except _InexactError:  # what the counts could not prove either: the careful reading says what changed
         return _careful_arguments(arguments)
     except (ValueError, RecursionError):
         return _counted(arguments)
     _PROVED.add(arguments)
     return parsed, True
-
-
-def _checked_reading(arguments: str) -> Any:
-    """:data:`_CHECKING`'s reading of ``arguments``: its C scanner called at the text's start,
-    as ``json.loads`` calls it but without the two whitespace matches around it, which a
-    tool call's text seldom needs (then, or for an error, the decoder reads it whole)."""
-    try:
-        parsed, end = _SCAN_CHECKING(arguments, 0)
-    except StopIteration:  # no value at the start: whitespace first, or not JSON
-        return _CHECKING.decode(arguments)
-    if end != len(arguments):  # whitespace after the value, or more than one value
-        return _CHECKING.decode(arguments)
-    return parsed
 
 
 def _counted(arguments: str) -> tuple[object, bool]:

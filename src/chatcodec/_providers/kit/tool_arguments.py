@@ -22,7 +22,7 @@ from typing import Any
 
 from chatcodec._losses import LossRecorder, Steps
 from chatcodec._narrow import is_dict, is_list
-from chatcodec._providers.kit.arguments import arguments_object
+from chatcodec._providers.kit.arguments import read_arguments
 
 INVALID_JSON = "INVALID_JSON"
 """The key a non-object argument text is wrapped under."""
@@ -33,7 +33,9 @@ def input_object(arguments: str, losses: LossRecorder, at: Steps, target: str) -
     that changes what the text said (repeated keys, numbers a double rounds) is reported."""
     if not arguments or arguments.isspace():  # ``not arguments.strip()``, without the copy
         return {}
-    parsed, exact = arguments_object(arguments)
+    parsed, exact = read_arguments(arguments)
+    if exact and parsed.__class__ is dict:  # the usual call (is_dict's test, inline)
+        return parsed
     if is_dict(parsed) and (exact or _finite(parsed)):
         if not exact:
             why = f"{target} takes them as an object: repeated keys or numbers a double cannot hold changed"
