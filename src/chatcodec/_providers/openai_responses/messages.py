@@ -222,12 +222,12 @@ def encode_messages(
             continue
         at: Steps = ("messages", index)
         if role == "assistant":
-            if content.__class__ is list and content and len(message) == 2:  # a turn of its parts alone
-                items += request_turn(content, losses, at, holds)  # (what encode_assistant calls for it)
+            parts: Any = content  # its parts (or a string the first branch did not take)
+            if parts.__class__ is list and parts and len(message) == 2:  # a turn of its parts alone
+                items += request_turn(parts, losses, at, holds)  # (what encode_assistant calls for it)
             else:
                 items += encode_assistant(message, losses, at, holds=holds)
-            if custom_calls and content.__class__ is list:  # a plain loop: a methodcaller map cost twice as much
-                parts: Any = content  # a list of parts: looked at above
+            if custom_calls and parts.__class__ is list:  # a plain loop: a methodcaller map cost twice as much
                 for part in parts:
                     if part.get("kind") == "custom":
                         custom.add(part["id"])
