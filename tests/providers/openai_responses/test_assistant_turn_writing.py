@@ -1,0 +1,54 @@
+"""The Responses request writer writes an assistant turn of its role and parts alone with
+``items.request_turn`` directly (the call ``encode_assistant`` makes for it); any other turn (a
+name, a cache marker, a bag on the turn, no parts, a string) still takes ``encode_assistant``'s
+checks and reports what it reported. Each turn here is written both inside a request and by
+``encode_assistant`` itself: the items and the losses must be the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import Loss
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.openai_responses.items import encode_assistant
+
+_CALL = {"type": "tool_use", "id": "call_1", "name": "bash", "arguments": '{"command": "ls"}'}
+_TEXT = {"type": "text", "text": "Listing."}
+_FOREIGN_REASONING = {"type": "thinking", "text": "look first", "provider": "openai-chat"}
+
+TURNS: dict[str, dict[str, Any]] = {
+    "parts alone": {"role": "assistant", "content": [_FOREIGN_REASONING, _TEXT, _CALL]},
+    "a name": {"role": "assistant", "name": "planner", "content": [_TEXT, _CALL]},
+    "a cache marker": {"role": "assistant", "cache_control": {"type": "ephemeral"}, "content": [_CALL]},
+    "a bag": {"role": "assistant", "provider_metadata": {"gemini": {"x": 1}}, "content": [_CALL]},
+    "no parts": {"role": "assistant", "content": []},
+    "a string": {"role": "assistant", "content": "Done."},
+}
+
+
+def _written(turn: dict[str, Any]) -> tuple[list[Any], list[Loss]]:
+    losses: list[Loss] = []
+    request = {"model": "gpt-5", "messages": [{"role": "user", "content": "list the files"}, turn]}
+    body = chatcodec.encode_request("openai-responses", request, on_loss="ignore", losses=losses)
+    return body["input"][1:], losses
+
+
+@pytest.mark.parametrize("name", list(TURNS))
+def test_a_turn_is_written_as_encode_assistant_writes_it(name: str) -> None:
+    turn = TURNS[name]
+    items, losses = _written(turn)
+    recorder = LossRecorder()
+    assert items == encode_assistant(turn, recorder, ("messages", 1), holds=set())
+    assert [(loss.path, loss.what) for loss in losses] == [(loss.path, loss.what) for loss in recorder.losses]
+
+
+def test_only_the_plain_turn_writes_no_turn_loss() -> None:
+    """What the shortcut skips is reported for every turn that has it (the checks ran)."""
+    assert [loss.what for loss in _written(TURNS["parts alone"])[1]] == ["reasoning from openai-chat"]
+    assert "participant name" in [loss.what for loss in _written(TURNS["a name"])[1]]
+    assert "cache_control" in [loss.what for loss in _written(TURNS["a cache marker"])[1]]
+    assert "empty assistant turn" in [loss.what for loss in _written(TURNS["no parts"])[1]]
+    assert _written(TURNS["a string"])[0] == [{"role": "assistant", "content": "Done."}]
