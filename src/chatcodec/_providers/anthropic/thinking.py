@@ -23,6 +23,11 @@ from chatcodec.contract import Steps
 
 
 def encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    provider = part.get("provider")
+    if provider not in _CLAUDE and part.keys() <= _TEXT_ONLY and context.for_request:
+        # another provider's reasoning text and nothing else (an OpenAI Chat reasoning_content):
+        # what the checks below find for it, without them
+        return _unverifiable(part.get("text", ""), f"produced by {provider!r}, not Anthropic", context, at)
     if part.get("cache_control") is not None:
         context.losses.add(
             (*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks", "setting"
@@ -47,6 +52,19 @@ def encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[st
     why = "no signature Anthropic can verify" if ours else f"produced by {provider!r}, not Anthropic"
     if signed:  # Opus 5.5 and Fable 5.1 verify only their own (families/claude/model_rules.py)
         why = f"signed by {signer!r}, and {context.model!r} takes only thinking it signed"
+    return _unverifiable(text, why, context, at)
+
+
+_CLAUDE = (PROVIDER, None)
+"""The providers whose thinking may be Claude's without a model named (``claude_signed``'s
+answer for any other is false when the part names no model)."""
+_TEXT_ONLY = frozenset({"type", "text", "provider", "provider_metadata"})
+"""A thinking part of these fields alone has no signature, payload, model or cache marker."""
+
+
+def _unverifiable(text: str, why: str, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    """Thinking Anthropic cannot verify (``why``): sent as text with the ``unsigned_thinking``
+    option, else dropped; reported either way."""
     if context.unsigned_thinking == "text" and text:
         context.losses.add(at, "thinking part", f"{why}; sent as plain text")
         return {"type": "text", "text": text}
