@@ -37,7 +37,7 @@ from chatcodec._providers.contract.folder import LazyRole, codec_of
 from chatcodec._providers.contract.reading import held, reading, validated
 from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules, outside_own_ranges
 from chatcodec._providers.kit.bags import own_bag
-from chatcodec._providers.kit.citations import report_request_citations, report_response_citations, without_citations
+from chatcodec._providers.kit.citations import report_request_citations, report_response_citations
 from chatcodec._providers.kit.depth_guard import DepthGuard
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
@@ -505,20 +505,9 @@ class ProviderCodec:
             raise self._without_streams("encoder", "encode")
         context = self._encode_context(losses, None, None, options, for_request=False, rules=None)
         from chatcodec._providers.kit.stream_boundary import either_encoder, record_encoder  # a stream's
+        from chatcodec._providers.kit.stream_capabilities import within_capabilities
 
-        encoder = record_encoder(self._new_stream_encoder(context))
-        capabilities = self.capabilities
-        if not capabilities.freeform_calls:
-            from chatcodec._providers.kit.freeform_streams import WithoutCustomCalls
-
-            encoder = WithoutCustomCalls(encoder, losses, capabilities.display_name)
-        if not capabilities.logprobs:
-            from chatcodec._providers.kit.logprob_streams import WithoutLogprobs
-
-            multiple = capabilities.multiple_choices
-            encoder = WithoutLogprobs(encoder, losses, capabilities.display_name, multiple_choices=multiple)
-        if "stream" not in capabilities.citations:
-            encoder = without_citations(encoder, losses, capabilities.display_name)
+        encoder = within_capabilities(record_encoder(self._new_stream_encoder(context)), losses, self.capabilities)
         return either_encoder(encoder)  # fed by a caller, models are taken too
 
     def encode_stream(

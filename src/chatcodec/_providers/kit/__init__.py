@@ -41,6 +41,8 @@ by two folders are in :mod:`chatcodec._providers.families`, what a folder must s
                     from its module)
 ``freeform_calls``  freeform (custom) calls in a response for a format without them;
 ``freeform_streams`` the same for a stream (an encoder over the format's)
+``stream_capabilities`` a stream encoder behind what its format cannot carry (freeform calls
+                    taken out; log probabilities and url citations reported)
 ``stream_reading``  what every stream decoder shares: ``read_event``, ``FeedByReading``,
                     batch reading with the builder's compaction
 ``depth_guard``     the guard around every stream decoder: an event nested too deep is a
