@@ -277,7 +277,7 @@ def convert_request(
 
     The source's reader gives canonical data and the target's writer writes it
     (:mod:`chatcodec._conversion`): no canonical model is built."""
-    named = checked_options(target, options)  # before reading: a typo is the caller's
+    named = checked_options(target, options) if options else {}  # before reading: a typo is the caller's
     noted = Reading()  # what the reader leaves the writer to reuse, handed from one to the other
     try:
         canonical = read_request_data(payload, source, strict=strict, target=target, noted=noted)

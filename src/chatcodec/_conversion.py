@@ -97,7 +97,7 @@ def write_request_data(
     send, kept in the request's ``provider_options[target]``; ``noted``: what the reading
     left a built-in writer to reuse (:func:`read_request_data`'s)."""
     writer = get_codec(target)
-    named = named_options(target, writer.options, options)
+    named = named_options(target, writer.options, options) if options else {}
     if extra_fields:
         canonical = with_field_data(canonical, target, extra_fields)
     if noted is not None and isinstance(writer, ProviderCodec):  # a version-1 codec writes without one

@@ -214,7 +214,8 @@ class LossRecorder:
         ``stacklevel`` is counted from this method: the default points a warning at the
         code that called the public function that called :meth:`settle`.
         """
-        check_policy(on_loss)
+        if on_loss.__class__ is not str:  # a policy by kind (a name needs no check)
+            check_policy(on_loss)
         if sink is None and (on_loss == "ignore" or not (self._pending or self._rendered)):
             return
         if sink is not None:

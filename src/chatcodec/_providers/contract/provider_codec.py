@@ -85,6 +85,7 @@ class ProviderCodec:
         "_edge_role",
         "_new_stream_decoder",
         "_new_stream_encoder",
+        "_request_side",
         "_roles",
         "_structure",
         "_structure_role",
@@ -150,6 +151,7 @@ class ProviderCodec:
             "dialect": dialect,
         }
         self._new_stream_decoder, self._new_stream_encoder = stream_decoder, stream_encoder
+        self._request_side: tuple[RequestFunctions, ProviderRules | None] | None = None  # _requests_and_rules
         self._structure_role, self._structure = structure, None
         self._edge_role, self._edge = edge, None
 
@@ -240,6 +242,12 @@ class ProviderCodec:
         found: ResponseFunctions = self._role("responses")
         return found
 
+    def _requests_and_rules(self) -> tuple[RequestFunctions, ProviderRules | None]:
+        """The request role and the target rules, held once loaded: a request's read and write find
+        them with no call (``self._request_side or self._requests_and_rules()``)."""
+        side = self._request_side = (self._requests, self.rules)
+        return side
+
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
 
@@ -314,12 +322,13 @@ class ProviderCodec:
         check it); a reader with no closed front at all (an outside codec's) need not check
         the values it reads, so the model checks them (:func:`held`). ``noted``: a
         conversion's record for its writer (:class:`Reading`, :meth:`write_request`'s)."""
-        context = self.decode_context()
+        requests, rules = self._request_side or self._requests_and_rules()
+        context = DecodeContext(self.name)
         context.reading = noted
-        canonical = self._marked(reading(self._requests.decode_request, payload, context), payload)
+        canonical = self._marked(reading(requests.decode_request, payload, context), outside_own_ranges(rules, payload))
         if noted is not None:
             noted.read_by(self.name, canonical, context.cited is not False and "request" in self.capabilities.citations)
-        if not context.closed and getattr(self._requests, "JSON_FRONT", None) is None:
+        if not context.closed and getattr(requests, "JSON_FRONT", None) is None:
             from chatcodec._model.request import ChatRequest  # no closed front: nothing checked the values
 
             held(canonical, self.decode_request, payload, ChatRequest)
@@ -328,13 +337,13 @@ class ProviderCodec:
         return canonical
 
     def _read_request_unheld(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return self._marked(reading(self._requests.decode_request, payload, self.decode_context()), payload)
+        canonical = reading(self._requests.decode_request, payload, self.decode_context())
+        return self._marked(canonical, outside_own_ranges(self.rules, payload))
 
-    def _marked(self, canonical: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+    def _marked(self, canonical: dict[str, Any], outside: list[str]) -> dict[str, Any]:
         """``canonical`` with the ``_outside_range`` marker (``kit/provider_kit.py``) in its bag when
-        ``payload`` sets a sampling value this format's own range does not take: the
-        caller's error, which a writer sends as it came rather than clamping it."""
-        outside = outside_own_ranges(self.rules, payload)
+        the payload sets a sampling value this format's own range does not take (``outside``, from
+        :func:`outside_own_ranges`): the caller's error, which a writer sends as it came rather than clamping it."""
         if outside:
             bags = canonical.setdefault("provider_options", {})
             bags[self.name] = {**bags.get(self.name, {}), OUTSIDE_RANGE: outside}
@@ -357,12 +366,12 @@ class ProviderCodec:
         """JSON text parsed and validated in one pass by the provider's closed front, when
         it takes it (the copy is taken: :meth:`read_request` of it on this thread does not
         validate it again); ``None`` otherwise, or for a provider without a front."""
-        front: JsonFront | None = getattr(self._requests, "JSON_FRONT", None)
+        front: JsonFront | None = getattr((self._request_side or self._requests_and_rules())[0], "JSON_FRONT", None)
         return None if front is None else front.read_json(text)
 
     def release_json(self) -> None:
         """Forget the copy :meth:`common_json` took (a read that did not take it)."""
-        front: JsonFront | None = getattr(self._requests, "JSON_FRONT", None)
+        front: JsonFront | None = getattr((self._request_side or self._requests_and_rules())[0], "JSON_FRONT", None)
         if front is not None:
             front.release()
 
@@ -386,10 +395,10 @@ class ProviderCodec:
         token log probability settings a format cannot ask for reported. ``noted``: what
         its reading left the writer to reuse (:meth:`read_request`'s), in one conversion."""
         bag = own_bag(request.get("provider_options"), self.name)
-        requests = self._requests
+        requests, rules = self._request_side or self._requests_and_rules()
         kind: type[EncodeContext] = getattr(requests, "CONTEXT", EncodeContext)  # no second one made by ``extend``
         context = self._encode_context(
-            losses, request.get("model"), bag, options, for_request=True, rules=self.rules, kind=kind
+            losses, request.get("model"), bag, options, for_request=True, rules=rules, kind=kind
         )
         context.reading = noted
         uncited = noted is not None and noted.handed_to(self.name, request)

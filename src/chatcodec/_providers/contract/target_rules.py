@@ -208,11 +208,12 @@ def apply_target_rules(
         return
     if holds is None:
         holds = context.holds
-    version = _version(table, context.option("api_version"))
+    options = context.options  # a mapping's ``get``: not ``context.option``, a call for each
+    version = _version(table, options.get("api_version"))
     model = context.model
     if model is None and isinstance(wire_body.get("model"), str):
         model = wire_body["model"]
-    skipped = _skipped(context.option("skip_rules"))
+    skipped = _skipped(options.get("skip_rules"))
     provider, losses = context.provider, context.losses
     in_force = _in_force(table, version, model)
     rules = in_force.rules
