@@ -6,12 +6,15 @@ text holds an unpaired surrogate), its errors ``json.dumps``' own."""
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chatcodec.batch import _convert
 from chatcodec.batch._convert import dump_json
 
 _TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=30)
@@ -63,3 +66,20 @@ def test_a_value_nested_past_the_limit_is_refused_as_json_dumps_refuses_it() -> 
         json.dumps(deep, ensure_ascii=False)
     with pytest.raises(RecursionError, match="while encoding a JSON"):
         dump_json(deep)
+
+
+def test_a_value_json_cannot_write_is_refused_as_json_dumps_refuses_it() -> None:
+    with pytest.raises(TypeError) as by_json_dumps:
+        json.dumps({"row": [object()]}, ensure_ascii=False)
+    with pytest.raises(TypeError) as by_dump_json:
+        dump_json({"row": [object()]})
+    assert str(by_dump_json.value) == str(by_json_dumps.value)
+
+
+@given(_VALUES)
+def test_without_the_c_encoder_the_text_is_the_same(value: object) -> None:
+    """Where ``_json`` cannot be imported (a Python without the C accelerator), the encoder's own
+    ``encode`` writes the row: the same text as the C encoder made once."""
+    with patch.dict(sys.modules, {"_json": None}):  # importing it raises ImportError
+        fallback = _convert._chunks()
+    assert "".join(fallback(value, 0)) == "".join(_convert._JSON_LINE(value, 0))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -424,17 +424,29 @@ def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOpti
     return Outcome(converted, None, tuple(losses))
 
 
-_ONE_LINE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
-"""``json.dumps(value, ensure_ascii=False)`` made once rather than at every row (``json.dumps``
-makes an encoder at each call given an argument), without its watch for an object inside itself
-at each object and list (JSON read and converted holds none; a caller's row field might, and
-:func:`dump_json` then asks ``json.dumps``, which names it)."""
+_ONE_LINE = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+"""``json.dumps(value, ensure_ascii=False)`` made once, not at every row, without its watch for an
+object inside itself at each object and list (JSON read and converted holds none; a caller's row
+field might, and :func:`dump_json` then asks ``json.dumps``, which names it)."""
+
+
+def _chunks() -> Callable[[object, int], Any]:
+    """The C encoder ``_ONE_LINE.encode`` makes anew at every call (the markers, default, escaping,
+    separators and NaN policy its ``iterencode`` passes), made once; it keeps nothing between calls."""
+    try:
+        from _json import encode_basestring, make_encoder
+    except ImportError:  # no C accelerator (another Python): the encoder's own ``encode``
+        return lambda value, _: (_ONE_LINE.encode(value),)
+    return make_encoder(None, _ONE_LINE.default, encode_basestring, None, ": ", ", ", False, False, True)
+
+
+_JSON_LINE = _chunks()
 
 
 def dump_json(value: object, indent: int | None = None) -> bytes:
     """``value`` as UTF-8 JSON; text the input held as unpaired surrogates stays escaped."""
     try:
-        text = _ONE_LINE(value) if indent is None else json.dumps(value, ensure_ascii=False, indent=indent)
+        text = "".join(_JSON_LINE(value, 0)) if indent is None else json.dumps(value, ensure_ascii=False, indent=indent)
     except RecursionError:  # an object inside itself, or nested past the limit: json.dumps raises which
         text = json.dumps(value, ensure_ascii=False, indent=indent)
     try:
