@@ -75,3 +75,8 @@ def test_a_policy_by_kind_naming_no_kind_is_refused_even_when_nothing_is_lost() 
             target="anthropic",
             on_loss={"contnet": "error"},
         )
+
+
+def test_an_unknown_target_is_refused_before_the_body_is_read() -> None:
+    with pytest.raises(chatcodec.UnknownProviderError, match="no-such-format"):
+        chatcodec.convert_request("{not json", source="openai-chat", target="no-such-format")

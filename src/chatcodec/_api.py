@@ -277,13 +277,14 @@ def convert_request(
 
     The source's reader gives canonical data and the target's writer writes it
     (:mod:`chatcodec._conversion`): no canonical model is built."""
-    named = checked_options(target, options) if options else {}  # before reading: a typo is the caller's
+    writer = get_codec(target)  # before reading: an unknown target, or a typo in its options, is the caller's
+    named = checked_options(target, options) if options else {}
     noted = Reading()  # what the reader leaves the writer to reuse, handed from one to the other
     try:
         canonical = read_request_data(payload, source, strict=strict, target=target, noted=noted)
         recorder = LossRecorder()
         trace_source(recorder, payload, source, canonical)
-        encoded = write_request_data(canonical, target, recorder, named, extra_fields, noted=noted)
+        encoded = write_request_data(canonical, target, recorder, named, extra_fields, noted=noted, writer=writer)
     except PayloadError as error:  # the canonical writer's depth refusal, named in the input
         raise too_deep_to_write(error, payload) from None
     recorder.settle(on_loss, losses)

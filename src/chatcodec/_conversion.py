@@ -24,6 +24,7 @@ from chatcodec._registry import get_codec
 from chatcodec._sdk_objects import sdk_json_nested
 
 if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
     from chatcodec._providers.kit.origins import Origin
 
 
@@ -89,14 +90,17 @@ def write_request_data(
     extra_fields: Mapping[str, Any] | None = None,
     *,
     noted: Reading | None = None,
+    writer: Codec | None = None,
 ) -> dict[str, Any]:
     """``canonical`` written by ``target``'s writer, its losses into ``recorder``.
 
     ``options`` are the writer's settings by name (its codec's ``options``: any other name
     raises :class:`~chatcodec._errors.OptionError`); ``extra_fields`` are wire fields to
     send, kept in the request's ``provider_options[target]``; ``noted``: what the reading
-    left a built-in writer to reuse (:func:`read_request_data`'s)."""
-    writer = get_codec(target)
+    left a built-in writer to reuse (:func:`read_request_data`'s); ``writer``: ``target``'s
+    codec when the caller looked it up already (one look-up a conversion)."""
+    if writer is None:
+        writer = get_codec(target)
     named = named_options(target, writer.options, options) if options else {}
     if extra_fields:
         canonical = with_field_data(canonical, target, extra_fields)
