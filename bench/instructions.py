@@ -35,9 +35,14 @@ uninstrumented) with ``PYTHONHASHSEED=0``; :mod:`bench.callgrind` starts instrum
 around each region and dumps its counts. Every output is first checked to say what its
 input says (:mod:`bench.agent_views`), as the timed agent section does.
 
+chatcodec converts with ``on_loss="ignore"``, losses collected and not reported; ``--policy warn``
+counts a user's default instead (each loss traced to its place in the input, rendered and warned
+about; the warnings are filtered out, so the ``warnings.warn`` call is counted and nothing printed),
+and the header says so.
+
 ``python bench/instructions.py [--turns 10 50] [--only openai-chat->anthropic] [--sessions bench perf shapes]
-[--states steady "agent step" "first sight"] [--calls 3] [--keep DIR] [--pieces]`` (``--keep``: the dumps stay
-in ``DIR``, the states' in ``DIR/states``, for ``callgrind_annotate``).
+[--states steady "agent step" "first sight"] [--calls 3] [--keep DIR] [--pieces] [--policy warn]``
+(``--keep``: the dumps stay in ``DIR``, the states' in ``DIR/states``, for ``callgrind_annotate``).
 """
 
 from __future__ import annotations
@@ -209,8 +214,10 @@ def _payload_cases(
     ``None``, no floor on this row; ``pieces``: the row's :func:`_pieces` too."""
     cases, failed = into
     import chatcodec
-    from bench import agent_sources, anchors_litellm_agents
+    from bench import agent_sources, anchors_litellm_agents, states
     from chatcodec._conversion import read_request_data
+
+    policy = states.loss_policy()
 
     def add(
         form: str, name: str, call: Callable[[], object], view: Callable[[Any], object] | None, expected: object
@@ -224,7 +231,7 @@ def _payload_cases(
     def convert(given: object) -> object:
         if os.environ.get(EMPTY_MEMORIES):
             _forget_proved_texts()
-        return chatcodec.convert_request(given, source=source, target=target, on_loss="ignore")
+        return chatcodec.convert_request(given, source=source, target=target, on_loss=policy)
 
     body = json.dumps(payload).encode()
     view = agent_sources.viewer(source, target)
@@ -560,6 +567,13 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="count nothing: print the tables from the dumps an earlier run kept in this directory (its --keep)",
     )
+    parser.add_argument(
+        "--policy",
+        choices=states.POLICIES,
+        default="ignore",
+        help="the on_loss policy chatcodec converts under (default: ignore; warn, a user's default, counts the losses "
+        "rendered and warned about, the warnings filtered out)",
+    )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument(
         "--sessions",
@@ -581,9 +595,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return child(arguments.child, arguments.turns, arguments.only, arguments.calls, arguments.warmup, sets=sets)
     from bench import perf_sessions
 
+    if arguments.policy != "ignore":
+        os.environ[states.POLICY] = arguments.policy  # the children inherit it
     if arguments.tables_from is not None:
         kept = kept_counts(arguments.tables_from)
-        print(states_table(kept, arguments.turns) + "\n\n" + table(kept, arguments.turns))
+        print(_policy_line() + states_table(kept, arguments.turns) + "\n\n" + table(kept, arguments.turns))
         return 0
     started = time.monotonic()
     sets = arguments.sessions or ([BENCH, PERF, SHAPES] if perf_sessions.available() else [BENCH, SHAPES])
@@ -632,6 +648,21 @@ def _header() -> str:
             if os.environ.get(EMPTY_MEMORIES)
             else "."
         )
+        + (f" {_policy_line().rstrip()}" if _policy_line() else "")
+    )
+
+
+def _policy_line() -> str:
+    """What the tables count under ``--policy`` other than ``ignore`` (nothing under ``ignore``,
+    so the default run's tables are as before)."""
+    from bench import states
+
+    policy = os.environ.get(states.POLICY) or "ignore"
+    if policy == "ignore":
+        return ""
+    return (
+        f"chatcodec converts with on_loss={policy!r} (a user's default), not 'ignore': its counts hold the losses "
+        "rendered at their place in the input and warned about (the warnings filtered out, the warn call counted).\n"
     )
 
 

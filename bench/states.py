@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -37,6 +39,28 @@ if str(ROOT) not in sys.path:
 
 STEP, FIRST = "agent step", "first sight"
 STATES = (STEP, FIRST)
+
+POLICY = "CHATCODEC_BENCH_POLICY"
+"""Set (by ``bench/instructions.py --policy``): the ``on_loss`` policy chatcodec converts under in
+every counted process, ``ignore`` when unset."""
+Policy = Literal["ignore", "warn"]
+POLICIES: tuple[Policy, ...] = ("ignore", "warn")
+"""``ignore``: the losses collected, nothing reported (the bench's tables); ``warn``: a user's
+default, each loss rendered at its place in the input and warned about."""
+
+
+def loss_policy() -> Policy:
+    """The ``on_loss`` policy of this counted process (:data:`POLICY`). Under ``warn`` every
+    warning is filtered out here, once, so the count holds the ``warnings.warn`` call itself (its
+    stack walk and filter check) and nothing is printed."""
+    given = os.environ.get(POLICY) or "ignore"
+    if given == "ignore":
+        return "ignore"
+    if given != "warn":
+        raise SystemExit(f"{POLICY}: {given!r} is none of {POLICIES}")
+    warnings.simplefilter("ignore")
+    return "warn"
+
 
 _ASSISTANT_ITEMS = frozenset({"reasoning", "function_call", "custom_tool_call"})
 
@@ -157,13 +181,14 @@ def child(library: Path, job_file: Path) -> int:
 
     fields = json.loads(job_file.read_text(encoding="utf-8"))
     job = Job(**{**fields, "before": tuple(fields["before"])})
+    policy = loss_policy()
 
     def load(path: str) -> dict[str, Any]:
         loaded: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
         return loaded
 
     def convert(body: dict[str, Any]) -> object:
-        return chatcodec.convert_request(body, source=job.source, target=job.target, on_loss="ignore")
+        return chatcodec.convert_request(body, source=job.source, target=job.target, on_loss=policy)
 
     for path in job.before:
         convert(load(path))

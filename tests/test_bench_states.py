@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
 
@@ -149,3 +150,41 @@ def test_the_tables_are_read_again_from_the_dumps_a_run_kept(tmp_path: Path) -> 
         "row|dict|chatcodec": 2_000.0,
         "row|dict|chatcodec, first sight": 3_500.0,
     }
+
+
+def test_the_policy_warn_converts_under_a_users_default_with_its_warnings_filtered_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # bench/instructions.py --policy warn: every counted process converts with on_loss="warn" (the
+    # losses traced, rendered and warned about) and filters the warnings out, so nothing is printed
+    states = _bench("states")
+    other_shapes = _bench("other_shapes")
+    callgrind = _bench("callgrind")
+    instructions = _bench("instructions")
+    body, *others = (other_shapes.chatty_session(3, seed) for seed in (29, 901, 902))
+    for message in body["messages"]:
+        if message["role"] == "assistant":
+            message["reasoning_content"] = "thought"  # replayed as unsigned thinking: a loss into Anthropic
+    _, first = states.jobs("row", "openai-chat", "anthropic", body, others=others, folder=tmp_path)
+    job_file = tmp_path / "job.json"
+    job_file.write_text(json.dumps(first.__dict__))
+    library = callgrind.build(tmp_path)
+    policies: list[object] = []
+    converted = chatcodec.convert_request
+
+    def convert(*arguments: object, **options: object) -> object:
+        policies.append(options["on_loss"])
+        return converted(*arguments, **options)
+
+    monkeypatch.setattr(chatcodec, "convert_request", convert)
+    assert states.loss_policy() == "ignore"
+    assert instructions._policy_line() == ""
+    monkeypatch.setenv(states.POLICY, "warn")
+    with warnings.catch_warnings(record=True) as caught:
+        assert states.child(library, job_file) == 0
+    assert policies == ["warn"] * 3
+    assert caught == []
+    assert "on_loss='warn'" in instructions._header()
+    monkeypatch.setenv(states.POLICY, "raise")
+    with pytest.raises(SystemExit, match="none of"):
+        states.loss_policy()
