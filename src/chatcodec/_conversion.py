@@ -11,7 +11,7 @@ it maps, the stream flag) and tells a refused read from a refused write.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
@@ -19,13 +19,12 @@ from chatcodec._option_table import named_options
 from chatcodec._payloads import load_object
 from chatcodec._providers.contract.context import Reading, with_field_data
 from chatcodec._providers.contract.provider_codec import ProviderCodec
-from chatcodec._providers.kit.origins import Origins, checked
-from chatcodec._registry import get_codec
+from chatcodec._providers.kit.origins import Origins, OriginsByIndex, origins_in
+from chatcodec._registry import get_codec, origins_of
 from chatcodec._sdk_objects import sdk_json_nested
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
-    from chatcodec._providers.kit.origins import Origin
 
 
 def read_request_data(
@@ -115,19 +114,22 @@ def trace_source(recorder: LossRecorder, payload: object, source: str, canonical
     """Have ``recorder`` name the losses found while writing ``canonical`` (read from
     ``payload`` by ``source``'s reader) at their place in ``payload``: its own numbering
     and field names (:mod:`chatcodec._providers.kit.origins`), found only when a loss is
-    reported."""
+    reported, and only for the messages a loss names (a built-in's ``origins_by_index``)."""
     codec = get_codec(source)
     if not isinstance(codec, ProviderCodec):
         return
     messages = cast("list[dict[str, Any]]", canonical.get("messages") or [])
 
-    def find() -> list[Origin]:
+    def find() -> OriginsByIndex:
         fields = (
             cast("dict[str, Any]", payload) if type(payload) is dict else load_object(sdk_json_nested(payload), source)
         )
-        return checked(codec.message_origins(fields, messages), messages)
+        module = origins_of(source)
+        if module is None:
+            return OriginsByIndex.listed(codec.message_origins(fields, messages))
+        return origins_in(module, fields, messages)
 
-    recorder.trace(Origins(find))
+    recorder.trace(Origins(find, messages))
 
 
 def with_updates(canonical: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:

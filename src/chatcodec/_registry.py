@@ -23,6 +23,8 @@ from chatcodec._option_table import NO_OPTIONS, OptionTable
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
+    from types import ModuleType
+
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossRecorder
     from chatcodec._model.request import ChatRequest
@@ -318,6 +320,18 @@ def _folder(name: str) -> str:
     inside it."""
     spelled = _BUILT_IN[name]
     return spelled.partition(":")[0].rpartition(".")[0] if ":" in spelled else spelled
+
+
+def origins_of(name: str) -> ModuleType | None:
+    """The module saying where a built-in format's messages came from (its folder's,
+    :func:`~chatcodec._providers.kit.origins.origins_module`): a conversion reporting a loss
+    builds only the origins of the messages it names. ``None`` for any other codec, whose
+    :meth:`~chatcodec.contract.ProviderCodec.message_origins` lists them all."""
+    if name in _BUILT_IN and name not in _custom and name != CANONICAL:
+        from chatcodec._providers.kit.origins import origins_module
+
+        return origins_module(_folder(name))
+    return None
 
 
 def get_framing(name: str) -> StreamFraming:

@@ -5,7 +5,7 @@ other blocks."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from chatcodec.codec_kit import Origin, as_list, is_dict, split_turn, system_origin
@@ -14,16 +14,46 @@ from chatcodec.contract import Steps
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
     """The origin of each of ``messages`` (read from ``payload``) in ``payload``."""
+    count, origin = origins_by_index(payload, messages)
+    return [origin(index) for index in range(count)]
+
+
+_SYSTEM, _WHOLE, _RESULTS, _OTHERS = -1, 0, 1, 2
+"""What a canonical message is of the input: its ``system``, a whole turn, a user turn's
+results, or the user turn's other blocks."""
+
+
+def origins_by_index(
+    payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]
+) -> tuple[int, Callable[[int], Origin]]:
+    """How many messages ``payload`` is read as, and the origin of one by its index, built
+    when asked (a loss names a few): one pass notes each one's turn, and which of a split
+    user turn's two messages it is."""
     del messages  # the turns say it
-    found = [system_origin(("system",))] if "system" in payload else []
-    for index, message in enumerate(as_list(payload.get("messages")) or []):
+    listed: list[Any] = as_list(payload.get("messages")) or []
+    places: list[tuple[int, int]] = [(_SYSTEM, _SYSTEM)] if "system" in payload else []
+    for index, message in enumerate(listed):
+        content = as_list(message.get("content")) if is_dict(message) and message.get("role") == "user" else None
+        if content is None:
+            places.append((index, _WHOLE))
+            continue
+        kinds = {_is_result(block) for block in content}
+        if True in kinds:
+            places.append((index, _RESULTS))
+        if False in kinds or True not in kinds:
+            places.append((index, _OTHERS))
+
+    def origin(canonical: int) -> Origin:
+        index, which = places[canonical]
+        if which == _SYSTEM:
+            return system_origin(("system",))
         at: Steps = ("messages", index)
-        content = as_list(message.get("content")) if is_dict(message) else None
-        if not is_dict(message) or message.get("role") != "user" or content is None:
-            found.append(Origin(at))
-        else:
-            found += split_turn(at, content, _is_result, _never)
-    return found
+        if which == _WHOLE:
+            return Origin(at)
+        split = split_turn(at, listed[index]["content"], _is_result, _never)
+        return split[0] if which == _RESULTS else split[-1]
+
+    return len(places), origin
 
 
 def _is_result(block: object) -> bool:

@@ -20,11 +20,10 @@ Vercel's AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})`
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from importlib import import_module
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
 from chatcodec._errors import CodecNotAvailableError
@@ -42,6 +41,7 @@ from chatcodec._providers.kit.depth_guard import DepthGuard
 from chatcodec._providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec._providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
 from chatcodec._providers.kit.logprob_settings import report_choice_logprobs, report_logprob_settings
+from chatcodec._providers.kit.origins import origins_in, origins_module
 from chatcodec._providers.kit.provider_kit import OUTSIDE_RANGE
 from chatcodec._public_label import shown_as
 
@@ -583,16 +583,7 @@ class ProviderCodec:
         (the provider's ``origins.py``, or the module its ``markers.ROLES`` names for
         ``"origins"``, :mod:`chatcodec._providers.kit.origins`): read only when a conversion
         reports a loss; none for a provider without one."""
-        package = self._package()
-        if not package:
-            return []
-        roles: Mapping[str, str] = getattr(sys.modules.get(f"{package}.markers"), "ROLES", {})
-        try:
-            module = import_module(roles.get("origins") or f"{package}.origins")
-        except ModuleNotFoundError:
-            return []
-        find = cast("Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], list[Origin]]", module.message_origins)
-        return find(payload, messages)
+        return origins_in(origins_module(self._package()), payload, messages).every()
 
 
 shown_as("chatcodec.contract", ProviderCodec)

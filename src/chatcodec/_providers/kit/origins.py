@@ -9,12 +9,21 @@ messages (Anthropic, Bedrock, Gemini), Responses items are grouped into messages
 provider's ``origins.py`` says where its messages came from, read from the input again
 only when a loss is reported (:meth:`chatcodec._losses.LossRecorder.trace`), so a
 conversion without losses pays nothing for it.
+
+A loss names a few messages of a history, so an ``origins.py`` may also give
+``origins_by_index(payload, messages)``: how many messages the input is read as, and a function
+giving the origin of one by its index (one pass over the input says where each starts; the
+origin, with its parts, is built only for a message a loss names). Its ``message_origins`` is
+then every index's origin. A folder without one is read through its ``message_origins`` list.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 from chatcodec._losses import Steps
@@ -51,42 +60,119 @@ class Origin:
         return (*content, *rest[1:])
 
 
+@dataclass(frozen=True, slots=True)
+class OriginsByIndex:
+    """The origins of the messages read from an input, each built when asked: what a
+    loss needs is the origin of the message it names, not every message's."""
+
+    count: int
+    """How many canonical messages the input is read as."""
+    origin: Callable[[int], Origin]
+    """The origin of the canonical message at an index (``0 <= index < count``)."""
+
+    def every(self) -> list[Origin]:
+        """Every message's origin, in order (``message_origins``' list)."""
+        return [self.origin(index) for index in range(self.count)]
+
+    @classmethod
+    def listed(cls, origins: Sequence[Origin]) -> OriginsByIndex:
+        """Every message's origin, found at once (an outside codec's ``message_origins``)."""
+        return cls(len(origins), origins.__getitem__)
+
+
+def _none(index: int) -> Origin:
+    raise IndexError(index)
+
+
+_NOTHING = OriginsByIndex(0, _none)
+"""No origin found: every path is named as the canonical messages number it."""
+
+_REFUSED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+"""What reading an input the reader refused may raise: its losses are named as it numbers them."""
+
+
 class Origins:
-    """Canonical message paths traced to the input, found when first asked
-    (``find`` reads the input again)."""
+    """Canonical message paths traced to the input: ``find`` reads the input again when a
+    path is first asked (:func:`origins_in`), and the origin of each message a path names is
+    built, and checked against that message (:func:`checked_origin`), once."""
 
-    __slots__ = ("_find", "_origins")
+    __slots__ = ("_find", "_found", "_messages", "_placed")
 
-    def __init__(self, find: Callable[[], Sequence[Origin]]) -> None:
+    def __init__(self, find: Callable[[], OriginsByIndex], messages: Sequence[Message]) -> None:
         self._find = find
-        self._origins: Sequence[Origin] | None = None
+        self._messages = messages
+        self._found: OriginsByIndex | None = None
+        self._placed: dict[int, Origin] = {}
 
     def __call__(self, path: Steps) -> Steps:
         """``path`` (``("messages", 2, "content", 0)``) as the input numbers it; any other path as it is."""
         if len(path) < 2 or path[0] != "messages" or path[1].__class__ is not int:
             return path
-        if self._origins is None:
-            try:
-                self._origins = self._find()
-            except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # an input a reader refused
-                self._origins = ()
         index = int(path[1])
-        if not 0 <= index < len(self._origins):
-            return path
-        return self._origins[index].place(path[2:])
+        origin = self._placed.get(index)
+        if origin is None:
+            found = self._read() if self._found is None else self._found
+            if not 0 <= index < found.count:
+                return path
+            try:
+                origin = checked_origin(found.origin(index), self._messages[index])
+            except _REFUSED:  # an input a reader refused
+                self._found = _NOTHING
+                return path
+            self._placed[index] = origin
+        return origin.place(path[2:])
+
+    def _read(self) -> OriginsByIndex:
+        """What ``find`` says, none when the input is not read as the messages are counted."""
+        try:
+            found = self._find()
+        except _REFUSED:  # an input a reader refused
+            found = _NOTHING
+        self._found = found if found.count == len(self._messages) else _NOTHING
+        return self._found
 
 
-def checked(origins: list[Origin], messages: Sequence[Message]) -> list[Origin]:
-    """``origins`` with each one's ``parts`` kept only where they count the canonical
-    message's parts (a reader that made up or merged a part: the input's message is
-    named, not a guess of the part); none when the messages are not counted alike."""
-    if len(origins) != len(messages):
-        return []
-    for index, (origin, message) in enumerate(zip(origins, messages, strict=True)):
+def checked_origin(origin: Origin, message: Message) -> Origin:
+    """``origin`` with its ``parts`` kept only where they count ``message``'s parts (a reader
+    that made up or merged a part: the input's message is named, not a guess of the part)."""
+    if origin.parts is not None:
         content = as_list(message.get("content"))
-        if origin.parts is not None and content is not None and len(content) != len(origin.parts):
-            origins[index] = Origin(origin.at, origin.content, ())
-    return origins
+        if content is not None and len(content) != len(origin.parts):
+            return Origin(origin.at, origin.content, ())
+    return origin
+
+
+FindOrigins = Callable[[Mapping[str, Any], Sequence[Message]], list[Origin]]
+"""A folder's ``message_origins(payload, messages)``: every message's origin."""
+OriginsFinder = Callable[[Mapping[str, Any], Sequence[Message]], tuple[int, Callable[[int], Origin]]]
+"""A folder's ``origins_by_index(payload, messages)``: the count of messages, and each one's origin by index."""
+
+
+def origins_in(module: ModuleType | None, payload: Mapping[str, Any], messages: Sequence[Message]) -> OriginsByIndex:
+    """Where ``messages`` (read from ``payload``) came from, as the folder's origins ``module``
+    says: its ``origins_by_index`` when it has one, else its ``message_origins`` list; none
+    without a module."""
+    if module is None:
+        return _NOTHING
+    by_index: OriginsFinder | None = getattr(module, "origins_by_index", None)
+    if by_index is not None:
+        return OriginsByIndex(*by_index(payload, messages))
+    find: FindOrigins = module.message_origins
+    return OriginsByIndex.listed(find(payload, messages))
+
+
+def origins_module(package: str | None) -> ModuleType | None:
+    """The module saying where a provider folder's messages came from: the folder's
+    ``origins.py``, or the module its ``markers.ROLES`` names for ``"origins"`` (a family's);
+    ``None`` for a folder without one."""
+    if not package:
+        return None
+    roles: Mapping[str, str] = getattr(sys.modules.get(f"{package}.markers"), "ROLES", {})
+    name = roles.get("origins") or f"{package}.origins"
+    try:
+        return sys.modules.get(name) or import_module(name)
+    except ModuleNotFoundError:
+        return None
 
 
 def system_origin(at: Steps) -> Origin:

@@ -5,7 +5,7 @@ calls are parts after its content, each at its ``tool_calls`` entry."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from chatcodec.codec_kit import Origin, as_list, is_dict
@@ -20,22 +20,38 @@ _NONE: Mapping[str, Any] = {}
 
 def message_origins(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
     """The origin of each of ``messages`` (read from ``payload``) in ``payload``."""
-    found: list[Origin] = []
-    results: list[Steps] | None = None  # the results of the open tool message
-    for index, message in enumerate(as_list(payload.get("messages")) or []):
-        at: Steps = ("messages", index)
+    count, origin = origins_by_index(payload, messages)
+    return [origin(index) for index in range(count)]
+
+
+def origins_by_index(
+    payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]
+) -> tuple[int, Callable[[int], Origin]]:
+    """How many messages ``payload`` is read as, and the origin of one by its index, built
+    when asked (a loss names a few): one pass notes where each starts (a run of results: at
+    its first)."""
+    listed: list[Any] = as_list(payload.get("messages")) or []
+    starts: list[int] = []
+    after_result = False
+    for index, message in enumerate(listed):
+        result = is_dict(message) and message.get("role") in _RESULT_ROLES
+        if not (result and after_result):
+            starts.append(index)
+        after_result = result
+
+    def origin(canonical: int) -> Origin:
+        start = starts[canonical]
+        at: Steps = ("messages", start)
+        message = listed[start]
         role = message.get("role") if is_dict(message) else None
         if role in _RESULT_ROLES:
-            if results is None:
-                results = []
-                found.append(Origin(at))
-            results.append(at)
-            found[-1] = Origin(found[-1].at, parts=tuple(results))
-            continue
-        results = None
-        read = messages[len(found)] if len(found) < len(messages) else _NONE
-        found.append(assistant_origin(at, message, read) if role == "assistant" else Origin(at))
-    return found
+            end = starts[canonical + 1] if canonical + 1 < len(starts) else len(listed)
+            return Origin(at, parts=tuple(("messages", index) for index in range(start, end)))
+        if role == "assistant":
+            return assistant_origin(at, message, messages[canonical] if canonical < len(messages) else _NONE)
+        return Origin(at)
+
+    return len(starts), origin
 
 
 _REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details", "thinking_blocks", "thinking")
@@ -51,12 +67,17 @@ def assistant_origin(
     content = as_list(message.get("content"))
     if content is None:
         return Origin(at)
-    reasoning = next((key for key in _REASONING_FIELDS if key in wire), None)
+    reasoning = None
+    for key in _REASONING_FIELDS:
+        if key in wire:
+            reasoning = key
+            break
     kinds = [str(part.get("type")) if is_dict(part) else "" for part in content]
-    own = [kind for kind in kinds if kind != "tool_use" and not (kind == "thinking" and reasoning)]
+    own = len(kinds) - kinds.count("tool_use") - (kinds.count("thinking") if reasoning else 0)
     sent = wire.get("content")
-    listed = len(as_list(sent) or []) == len(own) and isinstance(sent, list)
-    single = isinstance(sent, str) and len(own) == 1
+    sent_parts = as_list(sent)
+    listed = sent_parts is not None and len(sent_parts) == own
+    single = isinstance(sent, str) and own == 1
     parts: list[Steps] = []
     called = placed = 0
     for kind in kinds:
