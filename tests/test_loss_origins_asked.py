@@ -173,3 +173,19 @@ def test_a_message_whose_origin_cannot_be_built_is_named_as_the_canonical_list_n
     assert miscounted(("messages", 1)) == ("messages", 1)
     counted = Origins(lambda: OriginsByIndex(2, lambda index: Origin(("input", index))), [{}, {}])
     assert counted(("messages", 1, "content", 0)) == ("input", 1, "content", 0)
+
+
+def test_the_default_policy_warns_each_loss_once_in_order_at_the_callers_line() -> None:
+    import linecache
+    import warnings
+
+    payload = _chat_history(7)
+    collected: list[Loss] = []
+    convert_request(payload, source="openai-chat", target="anthropic", on_loss="ignore", losses=collected)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        convert_request(payload, source="openai-chat", target="anthropic")  # the line warned at
+    assert [warning.message.loss for warning in caught if isinstance(warning.message, LossWarning)] == collected
+    ((filename, line),) = {(warning.filename, warning.lineno) for warning in caught}
+    assert filename == __file__
+    assert linecache.getline(filename, line).strip().endswith("# the line warned at")

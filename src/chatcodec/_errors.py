@@ -40,15 +40,12 @@ _NO_ROOT: object = object()
 def json_path(location: Sequence[int | str]) -> str:
     """Render a pydantic ``loc`` tuple as a JSON path: ``("messages", 2, "role")`` ->
     ``$.messages[2].role``."""
-    rendered = ["$"]
-    for step in location:
-        if isinstance(step, int):
-            rendered.append(f"[{step}]")
-        elif step.isidentifier():
-            rendered.append(f".{step}")
-        else:
-            rendered.append(f"[{step!r}]")
-    return "".join(rendered)
+    return "$" + "".join(
+        [
+            f"[{step}]" if isinstance(step, int) else f".{step}" if step.isidentifier() else f"[{step!r}]"
+            for step in location
+        ]
+    )
 
 
 class ChatcodecError(Exception):

@@ -218,11 +218,16 @@ class LossRecorder:
             check_policy(on_loss)
         if sink is None and (on_loss == "ignore" or not (self._pending or self._rendered)):
             return
+        losses = self.losses
         if sink is not None:
-            sink.extend(self.losses)
-        if not self.losses or on_loss == "ignore":
+            sink.extend(losses)
+        if not losses or on_loss == "ignore":
             return
-        actions = [(loss, loss_action(on_loss, loss.kind)) for loss in self.losses]
+        if on_loss == "warn":  # one action for every loss (the default): no kind to look up
+            for loss in losses:
+                warnings.warn(LossWarning(loss), stacklevel=stacklevel)
+            return
+        actions = [(loss, loss_action(on_loss, loss.kind)) for loss in losses]
         refused = [loss for loss, action in actions if action == "error"]
         if refused:
             raise LossError(refused)
