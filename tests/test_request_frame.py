@@ -77,6 +77,16 @@ def test_a_policy_by_kind_naming_no_kind_is_refused_even_when_nothing_is_lost() 
         )
 
 
+@pytest.mark.parametrize("lost", [False, True])
+def test_a_misspelt_policy_name_is_refused_whether_or_not_anything_is_lost(lost: bool) -> None:
+    """A name that is none of the actions once warned of nothing, lost or not."""
+    body: dict[str, Any] = {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "Hi"}]}
+    if not lost:
+        body["max_tokens"] = 8  # Anthropic's required field given: nothing to report
+    with pytest.raises(ValueError, match="wanr"):
+        chatcodec.convert_request(body, source="openai-chat", target="anthropic", on_loss="wanr")  # type: ignore[arg-type]
+
+
 def test_an_unknown_target_is_refused_before_the_body_is_read() -> None:
     with pytest.raises(chatcodec.UnknownProviderError, match="no-such-format"):
         chatcodec.convert_request("{not json", source="openai-chat", target="no-such-format")

@@ -11,7 +11,7 @@ it maps, the stream flag) and tells a refused read from a refused write.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder

@@ -82,6 +82,9 @@ class Loss:
         return f"{self.path}: {self.what} ({self.why})"
 
 
+_ACTIONS = get_args(LossAction)
+
+
 def loss_action(on_loss: OnLoss, kind: LossKind) -> LossAction:
     """The action ``on_loss`` takes for a loss of ``kind``."""
     if isinstance(on_loss, str):
@@ -93,9 +96,11 @@ def check_policy(on_loss: OnLoss) -> None:
     """Refuse a per-kind policy naming a kind or an action that does not exist, so a typo
     (``{"contnet": "error"}``) never quietly warns instead of raising."""
     if isinstance(on_loss, str):
+        if on_loss not in _ACTIONS:  # "wanr" would otherwise say nothing of any loss
+            raise ValueError(f"on_loss: unknown action {on_loss!r} (actions: {', '.join(_ACTIONS)})")
         return
     unknown = sorted(set(on_loss) - {*LOSS_KINDS, "*"})
-    actions = sorted({str(action) for action in on_loss.values()} - set(get_args(LossAction)))
+    actions = sorted({str(action) for action in on_loss.values()} - set(_ACTIONS))
     if unknown or actions:
         known = ", ".join((*LOSS_KINDS, "*"))
         raise ValueError(f"on_loss: unknown kind(s) {unknown} or action(s) {actions} (kinds: {known})")
@@ -214,7 +219,7 @@ class LossRecorder:
         ``stacklevel`` is counted from this method: the default points a warning at the
         code that called the public function that called :meth:`settle`.
         """
-        if on_loss.__class__ is not str:  # a policy by kind (a name needs no check)
+        if on_loss not in _ACTIONS:  # a policy by kind, or a name that is none of the actions
             check_policy(on_loss)
         if sink is None and (on_loss == "ignore" or not (self._pending or self._rendered)):
             return
