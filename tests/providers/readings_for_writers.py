@@ -36,9 +36,9 @@ class AnswersFromMemory:
         self.count = 0
         rebuilt = remembered_tools._rebuilt  # pyright: ignore[reportPrivateUsage]
 
-        def counted(*arguments: Any) -> Any:
+        def counted(*arguments: Any, **keywords: Any) -> Any:
             self.count += 1
-            return rebuilt(*arguments)
+            return rebuilt(*arguments, **keywords)
 
         monkeypatch.setattr(remembered_tools, "_rebuilt", counted)
         remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]

@@ -98,12 +98,13 @@ class Reading:
         self.own = []
 
     def recall_tools(
-        self, tools: list[dict[str, Any]], key: object, nested: str | None = None
+        self, tools: list[dict[str, Any]], key: object, nested: str | None = None, *, unchecked: bool = False
     ) -> tuple[list[dict[str, Any]] | None, bytes | None]:
         """The reading of ``tools`` by ``key`` from the memory of tool readings, its notes
         given again to this record; else None and the text to :meth:`remember_tools` the
-        reading under (:func:`~chatcodec._providers.kit.remembered_tools.recall`)."""
-        return recall(tools, key, self.own, self.schema_texts, nested)
+        reading under (:func:`~chatcodec._providers.kit.remembered_tools.recall`; ``unchecked``:
+        the caller's own list, before a closed front took it)."""
+        return recall(tools, key, self.own, self.schema_texts, nested, unchecked=unchecked)
 
     def remember_tools(
         self,
@@ -114,10 +115,22 @@ class Reading:
         *,
         start: int,
         nested: str | None = None,
+        whole: bool = False,
     ) -> None:
         """Remember the reading :meth:`recall_tools` did not find, with what it noted here
-        from ``own[start]`` on (:func:`~chatcodec._providers.kit.remembered_tools.remember`)."""
-        remember(text, key, tools, canonical, owned=self.own, texts=self.schema_texts, start=start, nested=nested)
+        from ``own[start]`` on (:func:`~chatcodec._providers.kit.remembered_tools.remember`;
+        ``whole``: its schemas too, for an ``unchecked`` recall)."""
+        remember(
+            text,
+            key,
+            tools,
+            canonical,
+            owned=self.own,
+            texts=self.schema_texts,
+            start=start,
+            nested=nested,
+            whole=whole,
+        )
 
 
 MODEL_OPTION = "model"
@@ -246,6 +259,11 @@ class DecodeContext:
     reading: Reading | None = None
     """Where a conversion's reading notes what its writer may reuse (:class:`Reading`); None
     when no writer follows (the canonical data is the caller's)."""
+    tools_recalled: tuple[list[dict[str, Any]] | None, bytes] | None = None
+    """What a reader's front found of the request's tools in the memory of tool readings
+    (:meth:`Reading.recall_tools`, ``unchecked``) before its closed front took the body: their
+    reading (its front then left them unchecked), or None and the text a new reading is
+    remembered under; None: not looked up (the tools are recalled by the front's copy)."""
     cited: bool | None = None
     """Whether the reading put a url citation on a text part: said (True or False) by the
     reader of a format whose requests carry them (``Capabilities.citations`` names

@@ -213,6 +213,10 @@ class LazyValidator:
         self._taken = validated
         return validated
 
+    def holds(self, payload: object) -> bool:
+        """Whether ``payload`` is the copy :meth:`read_json` took (validated already)."""
+        return payload is not None and payload is self._taken
+
     def release(self) -> None:
         """Forget the taken copy (a read that failed before validating it)."""
         self._taken = None

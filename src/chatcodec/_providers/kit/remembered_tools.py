@@ -24,6 +24,13 @@ A reading is remembered only within a conversion (the notes go to its writer), o
 canonical tool's ``parameters`` is its wire tool's schema itself or a default it made, and
 only for what the reader says it reads whole (``read`` answers None for tools it would keep
 by reference, such as another kind of tool kept whole).
+
+A reader may also look its tools up *before* its closed front validates them, by the
+caller's own list (:func:`recall` with ``unchecked``): a reading remembered ``whole`` keeps
+the schemas' ``marshal`` text too, so the answer's schemas are new copies of values the front
+took before (the key's text proves the value the same), and the front need not check them
+node by node nor copy them again. The caller's text is remembered under as it is: a list
+the front copied is another text (``marshal`` writes an object's sharing too).
 """
 
 from __future__ import annotations
@@ -55,29 +62,40 @@ _Note = tuple[bytes, bool] | None
 _Look = bool | None
 """Whether a schema looks like Gemini's spelling (``schema_texts[~id(schema)]``), when noted."""
 
-_READINGS: dict[tuple[object, bytes], tuple[bytes, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]]] = {}
+_Record = tuple[bytes, bytes | None, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]]
+_READINGS: dict[tuple[object, bytes], _Record] = {}
 """(the reader, the wire tools' ``marshal`` text) -> the ``marshal`` text of the canonical
 tools (each tool's own schema left as None) and of the markers the reading kept for its own
-writer (:attr:`.Reading.own`, by tool), which tools hold their wire schema, and its notes."""
+writer (:attr:`.Reading.own`, by tool), the ``marshal`` text of the schemas the tools hold
+of their wire tools (a reading remembered ``whole``; else None), which tools hold their wire
+schema, and its notes."""
 
 
 def recall(
-    tools: list[dict[str, Any]], key: object, owned: list[OwnMarkers], texts: SchemaTexts, nested: str | None = None
+    tools: list[dict[str, Any]],
+    key: object,
+    owned: list[OwnMarkers],
+    texts: SchemaTexts,
+    nested: str | None = None,
+    *,
+    unchecked: bool = False,
 ) -> tuple[list[dict[str, Any]] | None, bytes | None]:
     """The canonical tools remembered for ``tools`` read by ``key`` (the reader and what else
     its reading depends on; ``nested``: the key of a wire tool's object that holds its
     ``parameters``), their notes given again to a conversion's record (its ``owned`` markers
     and schema ``texts``); else None and the text to
     :func:`remember` this reading under (None: tools ``marshal`` cannot write). The reader
-    calls it, then reads and remembers, so this module calls none of the reader's code."""
+    calls it, then reads and remembers, so this module calls none of the reader's code.
+    ``unchecked``: ``tools`` is the caller's own list, which no front copied: only a reading
+    remembered ``whole`` is an answer (its schemas copies of the remembered ones)."""
     try:
         text = marshal.dumps(tools)
     except ValueError:  # a value that is no built-in type, or nested past marshal's depth
         return None, None
     remembered = _READINGS.get((key, text))
-    if remembered is None:
+    if remembered is None or (unchecked and remembered[1] is None):
         return None, text
-    return _rebuilt(tools, remembered, nested, owned, texts), None
+    return _rebuilt(tools, remembered, nested, owned, texts, unchecked=unchecked), None
 
 
 def remember(
@@ -90,12 +108,14 @@ def remember(
     texts: SchemaTexts,
     start: int,
     nested: str | None = None,
+    whole: bool = False,
 ) -> None:
     """Remember ``canonical``, the reading of ``tools`` by ``key`` that :func:`recall` did not
     find (``text``), with what it noted in ``texts`` and in ``owned`` from ``start`` on; a
-    reading that did not read every tool whole (None, or fewer tools) is not remembered."""
+    reading that did not read every tool whole (None, or fewer tools) is not remembered.
+    ``whole``: the schemas too, for a recall of the caller's own list (``unchecked``)."""
     if text is not None and canonical is not None and len(canonical) == len(tools):
-        _remember((key, text), tools, canonical, nested, owned=owned, texts=texts, start=start)
+        _remember((key, text), tools, canonical, nested, owned=owned, texts=texts, start=start, whole=whole)
 
 
 def _schema_of(tool: dict[str, Any], nested: str | None) -> object:
@@ -105,17 +125,20 @@ def _schema_of(tool: dict[str, Any], nested: str | None) -> object:
 
 def _rebuilt(
     tools: Sequence[dict[str, Any]],
-    remembered: tuple[bytes, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]],
+    remembered: _Record,
     nested: str | None,
     owned: list[OwnMarkers],
     texts: SchemaTexts,
+    *,
+    unchecked: bool,
 ) -> list[dict[str, Any]]:
     canonical: list[dict[str, Any]]
     own: list[tuple[int, str, dict[str, Any]]]
     canonical, own = marshal.loads(remembered[0])
-    for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[1:], strict=True):
+    schemas = iter(marshal.loads(remembered[1]) if unchecked and remembered[1] is not None else ())
+    for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[2:], strict=True):
         if has_own:
-            schema = _schema_of(wire, nested)
+            schema = next(schemas) if unchecked else _schema_of(wire, nested)
             tool["parameters"] = schema
             if note is not None:
                 texts[id(schema)] = (schema, *note)
@@ -135,6 +158,7 @@ def _remember(
     owned: list[OwnMarkers],
     texts: SchemaTexts,
     start: int,
+    whole: bool,
 ) -> None:
     owns: list[bool] = []
     notes: list[_Note] = []
@@ -158,11 +182,16 @@ def _remember(
         markers.append((index, provider, bag))
     try:
         text = marshal.dumps((kept, markers))
+        schemas = (
+            marshal.dumps([tool["parameters"] for tool, own in zip(canonical, owns, strict=True) if own])
+            if whole
+            else None
+        )
     except ValueError:
         return
-    size = len(key[1]) + len(text) + sum(len(note[0]) for note in notes if note is not None)
+    size = len(key[1]) + len(text) + len(schemas or b"") + sum(len(note[0]) for note in notes if note is not None)
     if len(_READINGS) >= LIMIT or _HELD.over(size):
         _READINGS.clear()
         _HELD.size = 0
-    _READINGS[key] = (text, tuple(owns), tuple(notes), tuple(looks))
+    _READINGS[key] = (text, schemas, tuple(owns), tuple(notes), tuple(looks))
     _HELD.size += size

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._narrow import is_list
 from chatcodec._providers.families.openai.custom_tools import chat_tool_from_responses
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
 from chatcodec._providers.families.schema_writing import (
@@ -58,27 +59,53 @@ def decode_tools(
 ) -> None:
     """Fill ``tools``, ``provider_tools`` and ``tool_choice`` (``bag`` is the request's own
     bag, unused: what is not mapped stays in the request's leftovers)."""
-    _decode_function_tools(request, canonical, exact=context.closed, reading=context.reading)
+    recalled = context.tools_recalled if context.closed else None
+    _decode_function_tools(request, canonical, exact=context.closed, reading=context.reading, recalled=recalled)
     _decode_tool_choice(request, canonical)
 
 
-def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any], *, exact: bool, reading: Reading | None) -> None:
+def recall_unchecked(tools: object, reading: Reading) -> tuple[list[dict[str, Any]] | None, bytes] | None:
+    """The reading of a request's ``tools`` (the caller's own value, before the closed front
+    took the body) when the memory of tool readings holds one its front took, else None and
+    the text to remember a new one under (``DecodeContext.tools_recalled``); None: no list of
+    tools, or one ``marshal`` cannot write (then recalled by the front's copy, as before)."""
+    if not is_list(tools) or not tools:
+        return None
+    found, text = reading.recall_tools(tools, _asked_exact, "function", unchecked=True)
+    if found is not None:
+        return found, b""
+    return None if text is None else (None, text)
+
+
+def _decode_function_tools(
+    wire: dict[str, Any],
+    data: dict[str, Any],
+    *,
+    exact: bool,
+    reading: Reading | None,
+    recalled: tuple[list[dict[str, Any]] | None, bytes] | None = None,
+) -> None:
     """``exact``: the closed front's copy (:func:`~chatcodec._providers.kit.schema_memory.cached_rewrite`);
-    ``reading``: a conversion's, for its writer."""
+    ``reading``: a conversion's, for its writer; ``recalled``: what the front found of the
+    caller's tools before it took them (:func:`recall_unchecked`)."""
     tools = wire.get("tools")
     if not tools:
         return  # null or []: kept as it is
+    if recalled is not None and recalled[0] is not None:  # read before, left unchecked by the front
+        data["tools"] = recalled[0]
+        return
     functions_left = sum(1 for tool in tools if tool["type"] == "function")
     if functions_left == len(tools):  # each schema asked: the answers remembered by value
         read = _asked_exact if exact else _asked
         if reading is None:
             data["tools"] = read(tools, None)
             return
-        found, text = reading.recall_tools(tools, read, "function")
+        found, text = (None, recalled[1]) if recalled is not None else reading.recall_tools(tools, read, "function")
         if found is None:
             start = len(reading.own)
             found = read(tools, reading)
-            reading.remember_tools(text, read, tools, found, start=start, nested="function")
+            whole = recalled is not None  # remembered by the caller's list: its schemas too
+            reading.remember_tools(text, read, tools, found, start=start, nested="function", whole=whole)
         data["tools"] = found
         return
     if functions_left:
