@@ -19,6 +19,7 @@ import chatcodec
 from chatcodec import Loss
 from chatcodec._providers.kit import closed_schema, remembered_tools
 from chatcodec._providers.openai_chat import common_shapes
+from chatcodec._providers.openai_responses import wire as responses_wire
 from providers.readings_for_writers import AnswersFromMemory
 
 _TOOLS: list[dict[str, Any]] = [
@@ -223,3 +224,55 @@ def test_any_tools_convert_the_same_when_read_before(tools: list[dict[str, Any]]
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
     fresh = outcome()
     assert [outcome(), outcome()] == [fresh, fresh]
+
+
+# --- the Responses reader's front, the same way ---------------------------------------------
+
+_RESPONSES_TOOLS = [
+    {"type": "function", "name": tool["function"]["name"], **tool["function"], "strict": None} for tool in _TOOLS
+]
+
+
+def _responses_body(text: str, **fields: Any) -> dict[str, Any]:
+    return {"model": "gpt-5", "input": text, "tools": copy.deepcopy(_RESPONSES_TOOLS), **fields}
+
+
+def _from_responses(body: dict[str, Any], target: str) -> tuple[Any, list[Loss]]:
+    losses: list[Loss] = []
+    out = chatcodec.convert_request(body, source="openai-responses", target=target, on_loss="ignore", losses=losses)
+    return out, losses
+
+
+class _ResponsesChecks:
+    """How many Responses front validations left the tools unchecked."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.unchecked = 0
+        validate = closed_schema.LazyValidator.validate
+
+        def counted(front: closed_schema.LazyValidator, payload: object) -> Any:
+            if front is responses_wire.REQUEST_FRONT_TOOLS_KNOWN:
+                self.unchecked += 1
+            return validate(front, payload)
+
+        monkeypatch.setattr(closed_schema.LazyValidator, "validate", counted)
+
+
+@pytest.mark.parametrize("target", _TARGETS)
+@pytest.mark.parametrize("fields", [{}, {"temperature": None, "truncation": "auto"}])
+def test_a_responses_body_with_tools_read_before_is_converted_as_with_an_empty_memory(
+    target: str, fields: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``fields`` the front refuses (a ``null``), read by the wire shapes as before."""
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    fresh = _from_responses(_responses_body("row", **fields), target)
+    _from_responses(_responses_body("seen"), target)
+    checks = _ResponsesChecks(monkeypatch)
+    body = _responses_body("row", **fields)
+    recalled = _from_responses(body, target)
+    assert recalled == fresh
+    assert checks.unchecked == 1
+    if target == "anthropic":  # the schemas written are copies, not the caller's
+        written = recalled[0]["tools"][0]["input_schema"]
+        assert written == body["tools"][0]["parameters"]
+        assert written is not body["tools"][0]["parameters"]

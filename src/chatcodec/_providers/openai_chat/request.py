@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.kit.tools_front import front_copy
 from chatcodec._providers.openai_chat import servers, settings, tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec._providers.openai_chat.common_shapes import (
@@ -75,7 +76,17 @@ JSON_FRONT = COMMON_REQUEST
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a request body as canonical data; everything without a canonical field is kept."""
-    wire = _front(payload, context)
+    # a conversion's reading looks the caller's tools up first: the front leaves tools it
+    # took before unchecked (kit/tools_front.py; the decoder takes their reading)
+    wire: dict[str, Any] | None
+    wire, context.tools_recalled = front_copy(
+        payload,
+        context.reading,
+        tools.FRONT_KEY,
+        "function",
+        front=COMMON_REQUEST,
+        tools_known=COMMON_REQUEST_TOOLS_KNOWN,
+    )
     if wire is None:  # a shape beyond the common ones, or an error: the full wire shapes say which
         validated: Request = fully_validated(request_adapter(), payload, "OpenAI Chat request")
         wire = dict(validated)
@@ -95,29 +106,6 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         if context.closed and holds_a_container(bag):  # a JSON value kept in the bag sits deeper than it came
             context.closed = False
     return data
-
-
-def _front(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any] | None:
-    """The closed front's copy of ``payload``, or None. A conversion's reading first looks the
-    caller's tools up in the memory of tool readings (:func:`.tools.recall_unchecked`): tools
-    the front took before are not checked again (the decoder takes their reading, its
-    schemas copies from the memory), and a refused body is refused as before: the front
-    refuses it for one of its other fields, and the full wire shapes read it or name why."""
-    reading = context.reading
-    context.tools_recalled = None
-    if reading is None or type(payload) is not dict or COMMON_REQUEST.holds(payload):
-        return COMMON_REQUEST.validate(payload)
-    start = len(reading.own)
-    recalled = tools.recall_unchecked(payload.get("tools"), reading)
-    if recalled is None or recalled[0] is None:
-        context.tools_recalled = recalled
-        return COMMON_REQUEST.validate(payload)
-    wire = COMMON_REQUEST_TOOLS_KNOWN.validate(payload)
-    if wire is None:
-        del reading.own[start:]  # the recalled reading's markers: the full validation reads anew
-        return None
-    context.tools_recalled = recalled
-    return wire
 
 
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import is_list
 from chatcodec._providers.families.openai.custom_tools import chat_tool_from_responses
 from chatcodec._providers.families.openai.strict_schema import to_openai_strict
 from chatcodec._providers.families.schema_writing import (
@@ -64,19 +63,6 @@ def decode_tools(
     _decode_tool_choice(request, canonical)
 
 
-def recall_unchecked(tools: object, reading: Reading) -> tuple[list[dict[str, Any]] | None, bytes] | None:
-    """The reading of a request's ``tools`` (the caller's own value, before the closed front
-    took the body) when the memory of tool readings holds one its front took, else None and
-    the text to remember a new one under (``DecodeContext.tools_recalled``); None: no list of
-    tools, or one ``marshal`` cannot write (then recalled by the front's copy, as before)."""
-    if not is_list(tools) or not tools:
-        return None
-    found, text = reading.recall_tools(tools, _asked_exact, "function", unchecked=True)
-    if found is not None:
-        return found, b""
-    return None if text is None else (None, text)
-
-
 def _decode_function_tools(
     wire: dict[str, Any],
     data: dict[str, Any],
@@ -87,7 +73,7 @@ def _decode_function_tools(
 ) -> None:
     """``exact``: the closed front's copy (:func:`~chatcodec._providers.kit.schema_memory.cached_rewrite`);
     ``reading``: a conversion's, for its writer; ``recalled``: what the front found of the
-    caller's tools before it took them (:func:`recall_unchecked`)."""
+    caller's tools before it took them (:mod:`~chatcodec._providers.kit.tools_front`)."""
     tools = wire.get("tools")
     if not tools:
         return  # null or []: kept as it is
@@ -136,6 +122,11 @@ def _asked_exact(tools: list[dict[str, Any]], reading: Reading | None) -> list[d
 def _asked(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
     """:func:`_asked_exact` for tools read without the closed front."""
     return [_decode_function_tool(tool, False, reading) for tool in tools]
+
+
+FRONT_KEY = _asked_exact
+"""The key of the readings the closed front looks up by the caller's own tools
+(:mod:`~chatcodec._providers.kit.tools_front`): the closed front's copy read."""
 
 
 def _decode_function_tool(tool: dict[str, Any], exact: bool, reading: Reading | None) -> dict[str, Any]:

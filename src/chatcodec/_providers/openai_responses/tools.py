@@ -57,7 +57,7 @@ def decode_tools(
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
     noted = context.reading
-    functions = _remembered_function_tools(tools, noted) if tools else None
+    functions = _remembered_function_tools(tools, noted, context.tools_recalled) if tools else None
     if functions is not None:  # function tools alone, the usual request
         canonical["tools"] = functions
     elif tools is not None:
@@ -85,15 +85,22 @@ def decode_tools(
         canonical["parallel_tool_calls"] = request["parallel_tool_calls"]
 
 
-def _remembered_function_tools(tools: list[dict[str, Any]], noted: Reading | None) -> list[dict[str, Any]] | None:
-    """:func:`_function_tools`, from the memory of tool readings in a conversion (``noted``)."""
+def _remembered_function_tools(
+    tools: list[dict[str, Any]], noted: Reading | None, recalled: tuple[list[dict[str, Any]] | None, bytes] | None
+) -> list[dict[str, Any]] | None:
+    """:func:`_function_tools`, from the memory of tool readings in a conversion (``noted``;
+    ``recalled``: what the closed front found of the caller's tools before it took them,
+    :mod:`~chatcodec._providers.kit.tools_front`)."""
     if noted is None:
         return _function_tools(tools, None)
-    functions, text = noted.recall_tools(tools, _function_tools)
+    if recalled is not None and recalled[0] is not None:  # read before, left unchecked by the front
+        return recalled[0]
+    functions, text = (None, recalled[1]) if recalled is not None else noted.recall_tools(tools, _function_tools)
     if functions is None:
         start = len(noted.own)
         functions = _function_tools(tools, noted)
-        noted.remember_tools(text, _function_tools, tools, functions, start=start)
+        whole = recalled is not None  # remembered by the caller's list: its schemas too
+        noted.remember_tools(text, _function_tools, tools, functions, start=start, whole=whole)
     return functions
 
 
@@ -104,6 +111,11 @@ def _function_tools(tools: list[dict[str, Any]], noted: Reading | None) -> list[
     if not all(map(_is_function, tools)):
         return None
     return [decode_function_tool(tool, noted) for tool in tools]
+
+
+FRONT_KEY = _function_tools
+"""The key of the readings the closed front looks up by the caller's own tools
+(:mod:`~chatcodec._providers.kit.tools_front`)."""
 
 
 def decode_function_tool(tool: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
