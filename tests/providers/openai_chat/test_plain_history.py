@@ -49,6 +49,14 @@ PLAIN = {
     "a turn of text, then the user": _body({"role": "assistant", "content": "Sure."}, _USER),
     "calls, then another turn": _body(_CALLS, {"role": "assistant", "content": "x"}, _RESULT),
     "a turn read the general way, then the user": _body({"role": "assistant", "content": "x", "refusal": "no"}, _USER),
+    # read in the loop (messages.py): a bare turn of the empty text is a string, not a turn of no parts
+    "a bare turn of the empty text": _body({"role": "assistant", "content": ""}, _USER),
+    "a turn of calls and no content key, then their result": _body(
+        {"role": "assistant", "tool_calls": [{**_CALL, "id": "call_3"}]}, {**_RESULT, "tool_call_id": "call_3"}
+    ),
+    "function results, paired by name": _body(
+        _CALLS, {"role": "function", "name": "bash", "content": "a.txt"}, {"role": "assistant", "content": "x"}
+    ),
 }
 RULED = {
     "a message between a call and its result": _body(_CALLS, _USER, _RESULT),

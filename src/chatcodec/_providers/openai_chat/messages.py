@@ -61,16 +61,28 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     The validated copy belongs to the reader: a system, developer or user message of a
     role and content is the canonical message once its content is read, so it is taken
     over, not rebuilt (as its text parts are by :func:`~.parts.decode_parts`)."""
+    noted = context.reading  # a conversion's: an SDK dump's nulls kept there, for this format's writer
+    decoded, ruled, sealed = _read_messages(messages, context.closed, noted)
+    if noted is not None:  # what the writer would look for, learnt in the pass
+        noted.plain_history = None if ruled else decoded
+        noted.unsealed_history = None if sealed else decoded
+    return decoded
+
+
+def _read_messages(
+    messages: list[dict[str, Any]], closed: bool, noted: Reading | None
+) -> tuple[list[dict[str, Any]], bool, bool]:
+    """:func:`decode_messages`' pass (``closed``: the closed front's copy, whose calls are of the
+    plain shape), with whether it read what the shared history rules act on
+    (:attr:`~chatcodec.contract.Reading.plain_history`) and encrypted reasoning
+    (:attr:`~chatcodec.contract.Reading.unsealed_history`). The shapes of most messages (a tool
+    result of text, a plain agent turn) are read in the loop, not by a function of their own."""
     decoded: list[dict[str, Any]] = []
-    append = decoded.append
     ids = functions.CallIds()
     # ``function`` results pair with calls by name (functions.py): only then are calls noted
     pairs = "function" in map(_ROLE, messages)  # looked for in C: every message of every conversion
     group: list[dict[str, Any]] | None = None  # the results of the open tool message
-    closed = context.closed  # the closed front's copy: its calls are of the plain shape
-    noted = context.reading  # a conversion's: an SDK dump's nulls kept there, for this format's writer
-    ruled = False  # what the shared history rules act on is read (Reading.plain_history)
-    sealed = False  # encrypted reasoning is read (Reading.unsealed_history)
+    ruled = sealed = False  # what the shared history rules act on, encrypted reasoning: read
     called: dict[str, Any] | None = None  # the last turn read with a call (ruled: what follows it)
     for message in messages:
         role = message["role"]
@@ -78,56 +90,58 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
             if role == "function":
                 result = functions.decode_function_message(message, ids)
             else:
-                result = _decode_tool_result(message, noted)
+                result = (  # role, tool_call_id and text (most results): nothing for a bag
+                    {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
+                    if len(message) == 3 and type(content := message["content"]) is str
+                    else _decode_tool_result(message, noted)
+                )
                 if pairs:
                     ids.answered(result["tool_use_id"])
             if group is None:
-                group = [result]
-                append({"role": "tool", "content": group})
-            else:
-                group.append(result)
+                group = []
+                decoded.append({"role": "tool", "content": group})
+            group.append(result)
             continue
         group = None
         if role == "assistant":
-            turn, acted_on, with_call, with_seal = _read_turn(message, ids, pairs, closed, noted)
-            ruled, sealed = ruled or acted_on, sealed or with_seal
-            called = turn if with_call else called
-            append(turn)
+            bare = len(message) == 2 and type(message.get("content")) is str  # a role and a content string
+            turn = None if bare else read_plain_turn(message, closed, noted)
+            if turn is None:  # bare, or a shape beyond a plain turn's
+                turn, acted_on, with_call, with_seal = _read_turn(message, ids, pairs)
+                ruled, sealed = ruled or acted_on, sealed or with_seal
+                called = turn if with_call else called
+                decoded.append(turn)
+                continue
+            if pairs:  # text, reasoning text and function calls: its reasoning is text
+                ids.calls(turn)
+            ruled = ruled or not turn["content"]
+            called = turn if "tool_calls" in message else called
+            decoded.append(turn)
             continue
         ruled = ruled or (called is not None and called is decoded[-1])  # a message right after calls
         if len(message) == 2:  # system, developer, user: the wire types allow no other role
-            content = message["content"]
-            if type(content) is not str:
+            if type(content := message["content"]) is not str:
                 content = message["content"] = parts.decode_parts(content)
                 ruled = ruled or not content  # content [] (history_for's empty instruction)
-            append(message)
+            decoded.append(message)
         else:
             read = _decode_plain(message, noted)
             ruled = ruled or not read["content"]
-            append(read)
-    if noted is not None:  # what the writer would look for, learnt in the pass
-        noted.plain_history = None if ruled else decoded
-        noted.unsealed_history = None if sealed else decoded
-    return decoded
+            decoded.append(read)
+    return decoded, ruled, sealed
 
 
-def _read_turn(
-    message: dict[str, Any], ids: functions.CallIds, pairs: bool, closed: bool, noted: Reading | None
-) -> tuple[dict[str, Any], bool, bool, bool]:
-    """An assistant message read as :func:`.assistant.decode_assistant` reads it (its calls
-    noted in ``ids`` with ``pairs``: the conversation's ``function`` results pair by name), with whether
-    it holds what the shared history rules act on (no part, an opaque part or a custom call:
+def _read_turn(message: dict[str, Any], ids: functions.CallIds, pairs: bool) -> tuple[dict[str, Any], bool, bool, bool]:
+    """An assistant message :func:`decode_messages` does not read itself (a bare content
+    string, or neither it nor a plain turn: :func:`~.plain_turn.read_plain_turn`), read as
+    :func:`.assistant.decode_assistant` reads it (its calls noted in ``ids`` with ``pairs``:
+    the conversation's ``function`` results pair by name), with whether it holds what the
+    shared history rules act on (no part, an opaque part or a custom call:
     :func:`~chatcodec.codec_kit.history_for`), whether it holds a call (whose results must
-    come next) and whether a thinking part carries ``encrypted`` reasoning, learnt from which
-    of its readings read it: only another shape's parts are looked at again."""
+    come next) and whether a thinking part carries ``encrypted`` reasoning."""
     content = message.get("content")
     if len(message) == 2 and type(content) is str:  # a role and a content string: nothing else
         return {"role": "assistant", "content": content}, False, False, False
-    plain = read_plain_turn(message, closed, noted)
-    if plain is not None:  # text, reasoning text and function calls (a call or more under tool_calls)
-        if pairs:
-            ids.calls(plain)
-        return plain, not plain["content"], "tool_calls" in message, False  # its reasoning is text
     turn = assistant.decode_general(message, ids=ids)
     if pairs:
         ids.calls(turn)
@@ -162,9 +176,9 @@ EMPTY_RESULT = "_empty_result"
 
 
 def _decode_tool_result(message: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
+    """A ``tool`` message beyond a role, a call id and a text (:func:`decode_messages` reads
+    those) as its result part."""
     content = message["content"]
-    if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
-        return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
     if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
         read = content if type(content) is str else parts.decode_parts(content)
         result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": read}
