@@ -158,7 +158,14 @@ _DOCUMENT_FIELDS = frozenset({"type", "source", "title"})
 
 
 def _decode_image(block: Mapping[str, Any], model: str | None) -> dict[str, Any] | None:
-    source = _decode_source(block["source"], _IMAGE_SOURCES)
+    source = block["source"]
+    if len(block) == 2 and len(source) == 3 and source["type"] == "base64":
+        # the common image (an agent's screenshot): no bag, a base64 source of its three
+        # keys, which :func:`_decode_source` and :func:`_decoded_part` give as it is
+        media_type, data = source.get("media_type"), source.get("data")
+        if media_type.__class__ is str and data.__class__ is str and media_type:
+            return {"type": "image", "source": dict(source)}
+    source = _decode_source(source, _IMAGE_SOURCES)
     if source is None:
         return None
     return _decoded_part({"type": "image", "source": source}, block, _IMAGE_FIELDS)
