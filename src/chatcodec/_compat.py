@@ -66,7 +66,18 @@ def media_type_reads_back(media_type: str) -> bool:
     """Whether a data URL of ``media_type`` reads back as that media type: the head pattern
     takes it whole (no comma to split at). :func:`reads_back` for data already known to be
     base64 text (the check is a pass over what may be megabytes: done once, not twice)."""
+    if media_type.__class__ is str and media_type in _READS_BACK:  # the images every provider takes
+        return True
     return _DATA_URL_HEAD.fullmatch(f"data:{media_type};base64") is not None
+
+
+_READS_BACK = frozenset(
+    media_type
+    for media_type in ("image/png", "image/jpeg", "image/webp", "image/gif")
+    if _DATA_URL_HEAD.fullmatch(f"data:{media_type};base64") is not None
+)
+"""Media types :func:`media_type_reads_back` answers without building a data URL's head and
+matching it: the image types Anthropic, OpenAI and Gemini take (each matched once, here)."""
 
 
 def is_base64_text(data: str) -> bool:
