@@ -214,6 +214,8 @@ def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any]
     kind = part["type"]
     if kind == "text" and len(part) == PLAIN_TEXT:
         return dict(part)  # {"type": "text", "text": ...} is the wire part as it is
+    if kind == "image" and len(part) == 2:  # its type and source: no bag to report
+        return _encode_image(part, context, at)
     losses = context.losses
     KIT.report_foreign(losses, part.get("provider_metadata"), at)
     if kind == "text":
