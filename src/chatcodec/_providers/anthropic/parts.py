@@ -22,7 +22,6 @@ Encoding follows the rules Anthropic rejects requests over:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import partial
 from typing import Any
 
 from chatcodec._providers.anthropic import wire as shapes
@@ -303,7 +302,7 @@ def decode_parts(
     parts: list[dict[str, Any]] = []
     append = parts.append
     calls = "tool_use" in allowed
-    written = partial(closed_schema.json_text, digits=digits) if digits else arguments_text
+    json_text = closed_schema.json_text  # called with its digits, not through a partial (a dict of keywords a call)
     for block in blocks:
         kind = block["type"]
         if kind == "text" and len(block) == 2 and "text" in allowed:
@@ -316,7 +315,14 @@ def decode_parts(
             and SIGNATURE_SEPARATOR not in wire_id
         ):
             # the common call: no bag, an id kept as it is (:func:`_decode_tool_use` reads the rest)
-            append({"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": written(block["input"])})
+            append(
+                {
+                    "type": "tool_use",
+                    "id": wire_id,
+                    "name": block["name"],
+                    "arguments": json_text(block["input"], digits) if digits else arguments_text(block["input"]),
+                }
+            )
         else:
             append(decode_part(block, allowed, model))
     return parts
