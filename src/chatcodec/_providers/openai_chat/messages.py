@@ -249,7 +249,8 @@ def _encode_assistant(
 
 def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     losses = context.losses
-    message = cache_control.onto_last_part(message, losses, at)
+    if cache_control.KEY in message:  # a marker to move onto the last part (none on most messages)
+        message = cache_control.onto_last_part(message, losses, at)
     metadata = message.get("provider_metadata")
     role = message["role"]
     own: dict[str, Any] = {}
