@@ -264,8 +264,12 @@ def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[s
     if isinstance(content, str):
         wire["content"] = content
     else:
-        encoded = [parts.encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content)]
-        wire["content"] = [part for part in encoded if part is not None]
+        kept: list[dict[str, Any]] = []  # one pass: each part written, the ones OpenAI cannot hold left out
+        for index, part in enumerate(content):
+            encoded = parts.encode_part(part, context, (*at, "content", index))
+            if encoded is not None:
+                kept.append(encoded)
+        wire["content"] = kept
         if content and not wire["content"]:
             losses.add(at, f"{role} message", "none of its parts can be carried; OpenAI rejects empty content")
             return None
