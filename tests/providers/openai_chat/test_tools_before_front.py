@@ -55,9 +55,9 @@ def _body(text: str, tools: list[dict[str, Any]] | None = None, **fields: Any) -
     return {"model": "gpt-5", "messages": messages, "tools": copy.deepcopy(tools or _TOOLS), **fields}
 
 
-def _convert(body: dict[str, Any], target: str) -> tuple[Any, list[Loss]]:
+def _convert(body: dict[str, Any], target: str, source: str = "openai-chat") -> tuple[Any, list[Loss]]:
     losses: list[Loss] = []
-    out = chatcodec.convert_request(body, source="openai-chat", target=target, on_loss="ignore", losses=losses)
+    out = chatcodec.convert_request(body, source=source, target=target, on_loss="ignore", losses=losses)
     return out, losses
 
 
@@ -237,12 +237,6 @@ def _responses_body(text: str, **fields: Any) -> dict[str, Any]:
     return {"model": "gpt-5", "input": text, "tools": copy.deepcopy(_RESPONSES_TOOLS), **fields}
 
 
-def _from_responses(body: dict[str, Any], target: str) -> tuple[Any, list[Loss]]:
-    losses: list[Loss] = []
-    out = chatcodec.convert_request(body, source="openai-responses", target=target, on_loss="ignore", losses=losses)
-    return out, losses
-
-
 class _ResponsesChecks:
     """How many Responses front validations left the tools unchecked."""
 
@@ -265,11 +259,11 @@ def test_a_responses_body_with_tools_read_before_is_converted_as_with_an_empty_m
 ) -> None:
     """With ``fields`` the front refuses (a ``null``), read by the wire shapes as before."""
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
-    fresh = _from_responses(_responses_body("row", **fields), target)
-    _from_responses(_responses_body("seen"), target)
+    fresh = _convert(_responses_body("row", **fields), target, "openai-responses")
+    _convert(_responses_body("seen"), target, "openai-responses")
     checks = _ResponsesChecks(monkeypatch)
     body = _responses_body("row", **fields)
-    recalled = _from_responses(body, target)
+    recalled = _convert(body, target, "openai-responses")
     assert recalled == fresh
     assert checks.unchecked == 1
     if target == "anthropic":  # the schemas written are copies, not the caller's
