@@ -46,7 +46,7 @@ def _canonical(history: list[BaseMessage]) -> list[dict[str, Any]]:
 
 
 def _round_trip(wire: dict[str, Any]) -> dict[str, Any]:
-    back: dict[str, Any] = chatcodec.convert_request(wire, source="langchain", target="langchain", on_loss="raise")
+    back: dict[str, Any] = chatcodec.convert_request(wire, source="langchain", target="langchain", on_loss="error")
     return back
 
 

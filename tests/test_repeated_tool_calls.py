@@ -46,7 +46,7 @@ def test_a_call_given_twice_is_sent_once_with_its_result(target: str) -> None:
 
 def test_a_call_given_twice_goes_back_to_openai_chat_as_it_came() -> None:
     body = {"model": "m", "messages": _messages()}
-    assert chatcodec.convert_request(body, source="openai-chat", target="openai-chat", on_loss="raise") == body
+    assert chatcodec.convert_request(body, source="openai-chat", target="openai-chat", on_loss="error") == body
 
 
 def _langchain_dict(block_input: dict[str, Any]) -> list[dict[str, Any]]:
@@ -101,5 +101,5 @@ def test_a_call_given_twice_with_other_input_goes_to_langchain_as_it_came() -> N
     from langchain_core.messages import convert_to_messages, messages_from_dict
 
     messages = _langchain_dict({"a": 1})
-    written = chatcodec.convert_request({"messages": messages}, source="canonical", target="langchain", on_loss="raise")
+    written = chatcodec.convert_request({"messages": messages}, source="canonical", target="langchain", on_loss="error")
     assert messages_from_dict(written["messages"]) == convert_to_messages(messages)

@@ -60,7 +60,7 @@ def test_a_gemini_stream_written_as_openai_chat_carries_the_signature() -> None:
 
 def test_an_openai_chat_stream_with_a_signature_is_written_back_with_it() -> None:
     stream = _compat_stream()
-    written = list(chatcodec.encode_stream(FORMAT, chatcodec.decode_stream(FORMAT, stream), on_loss="raise"))
+    written = list(chatcodec.encode_stream(FORMAT, chatcodec.decode_stream(FORMAT, stream), on_loss="error"))
     (call,) = written[0]["choices"][0]["delta"]["tool_calls"]
     assert call["extra_content"] == SIGNATURE
     assert chatcodec.accumulate_stream(FORMAT, written) == chatcodec.accumulate_stream(FORMAT, stream)

@@ -13,6 +13,7 @@ CAPABILITIES = replace(
     media=frozenset({"image", "audio", "document"}),
     tool_result_media=frozenset({"image", "audio", "document"}),
     cache_markers=False,
+    developer_role=True,  # as a ChatMessage of that role, which the reader keeps; any other is reported by the writer
 )
 """A history keeps system messages in the list, media blocks, reasoning and Anthropic's signed
 and redacted thinking as blocks, and calls by id; no cache markers, no tool definitions."""

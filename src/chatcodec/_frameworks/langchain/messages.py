@@ -166,6 +166,8 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
     envelope, string, empty = bag.pop("_lc", None), bag.pop("_string", None), bag.pop("_empty", {})
     chat_role = bag.pop("_chat", None)
     bag.pop("_role", None)
+    if role == "developer" and chat_role != "developer":  # a ChatMessage(role="developer") keeps it
+        context.losses.add((*at, "role"), "developer role", "LangChain has no developer role; sent as system")
     data: dict[str, Any] = {}
     if kind == "tool":
         _write_result(message["content"], result, data, context, at)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.kit.tools_front import front_copy
+from chatcodec._providers.families.openai.tools_front import front_copy
 from chatcodec._providers.openai_chat import servers, settings, tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec._providers.openai_chat.common_shapes import (
@@ -77,7 +77,7 @@ JSON_FRONT = COMMON_REQUEST
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a request body as canonical data; everything without a canonical field is kept."""
     # a conversion's reading looks the caller's tools up first: the front leaves tools it
-    # took before unchecked (kit/tools_front.py; the decoder takes their reading)
+    # took before unchecked (families/openai/tools_front.py; the decoder takes their reading)
     wire: dict[str, Any] | None
     wire, context.tools_recalled = front_copy(
         payload,

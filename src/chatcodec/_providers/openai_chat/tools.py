@@ -73,7 +73,7 @@ def _decode_function_tools(
 ) -> None:
     """``exact``: the closed front's copy (:func:`~chatcodec._providers.kit.schema_memory.cached_rewrite`);
     ``reading``: a conversion's, for its writer; ``recalled``: what the front found of the
-    caller's tools before it took them (:mod:`~chatcodec._providers.kit.tools_front`)."""
+    caller's tools before it took them (:mod:`~chatcodec._providers.families.openai.tools_front`)."""
     tools = wire.get("tools")
     if not tools:
         return  # null or []: kept as it is
@@ -126,7 +126,7 @@ def _asked(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[st
 
 FRONT_KEY = _asked_exact
 """The key of the readings the closed front looks up by the caller's own tools
-(:mod:`~chatcodec._providers.kit.tools_front`): the closed front's copy read."""
+(:mod:`~chatcodec._providers.families.openai.tools_front`): the closed front's copy read."""
 
 
 def _decode_function_tool(tool: dict[str, Any], exact: bool, reading: Reading | None) -> dict[str, Any]:

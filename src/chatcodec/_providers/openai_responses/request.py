@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._providers.kit.tools_front import front_copy
+from chatcodec._providers.families.openai.tools_front import front_copy
 from chatcodec._providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec._providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER

@@ -90,7 +90,7 @@ def _remembered_function_tools(
 ) -> list[dict[str, Any]] | None:
     """:func:`_function_tools`, from the memory of tool readings in a conversion (``noted``;
     ``recalled``: what the closed front found of the caller's tools before it took them,
-    :mod:`~chatcodec._providers.kit.tools_front`)."""
+    :mod:`~chatcodec._providers.families.openai.tools_front`)."""
     if noted is None:
         return _function_tools(tools, None)
     if recalled is not None and recalled[0] is not None:  # read before, left unchecked by the front
@@ -115,7 +115,7 @@ def _function_tools(tools: list[dict[str, Any]], noted: Reading | None) -> list[
 
 FRONT_KEY = _function_tools
 """The key of the readings the closed front looks up by the caller's own tools
-(:mod:`~chatcodec._providers.kit.tools_front`)."""
+(:mod:`~chatcodec._providers.families.openai.tools_front`)."""
 
 
 def decode_function_tool(tool: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:

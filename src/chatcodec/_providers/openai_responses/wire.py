@@ -466,7 +466,7 @@ REQUEST_FRONT_TOOLS_KNOWN = closed_schema.LazyValidator(
     lambda json_input: _front_typed_dict(Request, {"tools": cs.any_schema()})
 )
 """:data:`REQUEST_FRONT` for a dict whose ``tools`` the reader recalled by the caller's own
-list, a reading this front took before (:mod:`~chatcodec._providers.kit.tools_front`): left
+list, a reading this front took before (:mod:`~chatcodec._providers.families.openai.tools_front`): left
 unchecked."""
 ITEMS = Shape(list[Item])
 ITEM = Shape(Item)

@@ -1,4 +1,5 @@
-"""A request's tools looked up before its reader's closed front takes the body: tools whose
+"""A request's tools looked up before its reader's closed front takes the body (the OpenAI
+Chat and Responses readers: both key the memory by their wire's own tools): tools whose
 reading that front took before (the memory of tool readings,
 :mod:`~chatcodec._providers.kit.remembered_tools`, keyed by the caller's own list) are not
 checked again node by node. An agent, a dataset's rows and a gateway's tenant send the same
