@@ -134,6 +134,10 @@ if _typing.TYPE_CHECKING:
         unregister_codec,
     )
     from chatcodec._rendering import render_conversation, render_message
+    from chatcodec._training.errors import TemplateError
+    from chatcodec._training.families import template_profile
+    from chatcodec._training.profile import TemplateProfile
+    from chatcodec._training.render import Rendering, render
     from chatcodec._schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec._warm import warm_up
@@ -196,6 +200,7 @@ __all__ = [
     "ReasoningEffort",
     "RefusalDeltaEvent",
     "RefusalPart",
+    "Rendering",
     "ResponseChoice",
     "ResponseFormat",
     "ResponseStartEvent",
@@ -214,6 +219,8 @@ __all__ = [
     "SupportsStreamEncoder",
     "SystemContentPart",
     "SystemMessage",
+    "TemplateError",
+    "TemplateProfile",
     "TextDeltaEvent",
     "TextEndEvent",
     "TextMessage",
@@ -268,8 +275,10 @@ __all__ = [
     "read_error",
     "register_codec",
     "registered_providers",
+    "render",
     "render_conversation",
     "render_message",
+    "template_profile",
     "to_sse",
     "unregister_codec",
     "validate_message",
@@ -324,9 +333,12 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._content_rule", "ContentRule"),
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
+        ("chatcodec._training.render", "Rendering render"),
         ("chatcodec.streams._sse", "SSEEvent SSEParser format_sse"),
         ("chatcodec.streams._accumulator", "StreamAccumulator"),
         ("chatcodec.streams._convert", "StreamConverter aconvert_stream convert_stream"),
+        ("chatcodec._training.errors", "TemplateError"),
+        ("chatcodec._training.profile", "TemplateProfile"),
         ("chatcodec._model.tools", "ToolChoice ToolDefinition"),
         (
             "chatcodec._api",
@@ -336,6 +348,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._validation", "dump_messages validate_message validate_messages validate_model"),
         ("chatcodec._error_shapes", "error_body error_event read_error"),
         ("chatcodec._rendering", "render_conversation render_message"),
+        ("chatcodec._training.families", "template_profile"),
         ("chatcodec.streams._framing", "to_sse"),
         ("chatcodec._warm", "warm_up"),
     )

@@ -22,7 +22,9 @@ EXTRAS: Mapping[str, tuple[str, ...]] = {
     "otel": ("opentelemetry-api>=1.30", "opentelemetry-sdk>=1.30"),
     "redis": ("redis>=5.0",),
     "serve": ("starlette>=0.40", "uvicorn>=0.30", "httpx>=0.27"),
+    "templates": ("jinja2>=3.1",),
     "testing": ("hypothesis>=6.100",),
+    "tokenizers": ("tokenizers>=0.20",),
 }
 """Each extra chatcodec's code names, with the requirements ``pyproject.toml`` gives it."""
 

@@ -1,0 +1,21 @@
+"""The one error of the training boundary: a template that cannot be used as asked."""
+
+from __future__ import annotations
+
+from chatcodec._errors import ChatcodecError
+from chatcodec._public_label import shown_as
+
+
+class TemplateError(ChatcodecError, ValueError):
+    """A chat template refused its input, failed, or cannot be read for the facts a render
+    needs (where the user's text goes, what ends a turn); or a mask would train nothing."""
+
+    def __init__(self, message: str, *, refusal: str | None = None, path: str | None = None) -> None:
+        super().__init__(message if path is None else f"at {path}: {message}")
+        self.refusal = refusal
+        """The template's own words, where it refused with ``raise_exception``."""
+        self.path = path
+        """JSON path of the input the error is about, where there is one."""
+
+
+shown_as("chatcodec", TemplateError)

@@ -1,0 +1,124 @@
+"""The template families chatcodec knows by name: where each template comes from, and its profile.
+
+``families.json`` is data: per family, the template's file (kept in ``templates/`` with its
+source and licence, or a file of an installed ``trl`` where the model's licence keeps it
+out of this package), the values of the names the template reads besides the conversation
+(``bos_token``), and the profile read from that template (``tests/training/test_profiles.py``
+reads each template again and fails when the stored profile differs).
+
+A template given as text is looked up by its text: the text of a known family's template
+is that family (its stored profile, no probing); any other is read by
+:func:`chatcodec._training.profile.read_profile`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from chatcodec._public_label import shown_as
+from chatcodec._training.errors import TemplateError
+from chatcodec._training.profile import TemplateProfile, read_profile
+
+_HERE = Path(__file__).parent
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A chat template's text with its profile and where it came from."""
+
+    text: str
+    profile: TemplateProfile
+    family: str | None
+    """The family name, when the template is one chatcodec knows."""
+
+
+@lru_cache(maxsize=1)
+def families() -> dict[str, dict[str, Any]]:
+    """The families' table (``families.json``)."""
+    table: dict[str, dict[str, Any]] = json.loads((_HERE / "families.json").read_text(encoding="utf-8"))
+    return table
+
+
+def family_names() -> list[str]:
+    """Every family name chatcodec knows, in the table's order."""
+    return list(families())
+
+
+def stored_profile(family: str) -> TemplateProfile:
+    """The profile ``families.json`` stores for ``family``."""
+    data = dict(families()[family]["profile"])
+    data["refusals"] = tuple(data["refusals"])
+    return TemplateProfile(**data)
+
+
+def _trl_templates() -> Path | None:
+    spec = importlib.util.find_spec("trl")  # finds the package without importing it (and its torch)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))) / "chat_templates"
+
+
+def template_text(family: str) -> str:
+    """The template text of a known ``family``."""
+    entry = families()[family]
+    if "file" in entry:
+        return (_HERE / "templates" / str(entry["file"])).read_text(encoding="utf-8")
+    folder = _trl_templates()
+    if folder is None or not (folder / entry["trl_file"]).is_file():
+        raise TemplateError(
+            f"the {family} chat template ships under its maker's licence, not in chatcodec: install trl "
+            f"without its dependencies (pip install --no-deps trl) or pass the tokenizer's chat_template text"
+        )
+    return (folder / str(entry["trl_file"])).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _families_by_text() -> dict[str, str]:
+    known: dict[str, str] = {}
+    for family in families():
+        try:
+            known.setdefault(template_text(family), family)
+        except TemplateError:
+            continue
+    return known
+
+
+def resolve(template: str, variables: dict[str, Any] | None = None) -> Template:
+    """``template`` (a family name or a template's Jinja text) as a :class:`Template`.
+
+    A name that is no family and holds no Jinja tag is refused with the names known, so a
+    misspelt family never renders as a template of its own letters.
+    """
+    if template in families():
+        profile = stored_profile(template)
+        if variables:
+            profile = _with_variables(profile, variables)
+        return Template(template_text(template), profile, template)
+    family = _families_by_text().get(template)
+    if family is not None:
+        profile = stored_profile(family)
+        return Template(template, _with_variables(profile, variables) if variables else profile, family)
+    if "{{" not in template and "{%" not in template:
+        known = ", ".join(families())
+        raise TemplateError(f"unknown chat template family {template!r} (known: {known}; or pass a template's text)")
+    return Template(template, read_profile(template, variables=variables), None)
+
+
+def _with_variables(profile: TemplateProfile, variables: dict[str, Any]) -> TemplateProfile:
+    return replace(profile, variables={**profile.variables, **variables})
+
+
+def template_profile(template: str, *, variables: dict[str, Any] | None = None) -> TemplateProfile:
+    """The :class:`~chatcodec.TemplateProfile` of a chat template: a family chatcodec knows
+    (``"qwen3"``, stored and checked against its template) or a template's Jinja text (read
+    from it by rendering probes). Raises :class:`~chatcodec.TemplateError` for a template
+    chatcodec cannot shape input for."""
+    return resolve(template, variables).profile
+
+
+shown_as("chatcodec", template_profile)

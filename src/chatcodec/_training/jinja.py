@@ -1,0 +1,146 @@
+"""A chat template run as transformers runs it, with the spans its generation tags mark.
+
+A template is only right when it runs in the environment its authors tested it in:
+``transformers``' ``apply_chat_template`` uses Jinja's immutable sandbox with ``trim_blocks``
+and ``lstrip_blocks``, the ``loopcontrols`` extension, a ``tojson`` filter that keeps
+non-ASCII text and takes ``indent``/``separators``/``sort_keys``, and two globals
+(``raise_exception``, ``strftime_now``). The same environment is built here, so a template's
+text renders here byte for byte as it does there, without transformers (or torch) installed.
+
+``{% generation %}`` ... ``{% endgeneration %}`` (transformers' ``AssistantTracker``) marks
+the text a model samples; the tags render their body unchanged and the character span of
+each is returned beside the text. Jinja is the ``templates`` extra: the core never imports it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from chatcodec._extras import missing_extra
+from chatcodec._training.errors import TemplateError
+
+
+def _jinja() -> Any:
+    try:
+        import jinja2
+        import jinja2.ext as _ext
+        import jinja2.sandbox as _sandbox
+    except ModuleNotFoundError as error:  # pragma: no cover - the dev install has it
+        raise missing_extra("Rendering a chat template", "templates", "jinja2") from error
+    del _ext, _sandbox  # imported for jinja2.ext and jinja2.sandbox, read through jinja2
+    return jinja2
+
+
+def _to_json(
+    value: object,
+    ensure_ascii: bool = False,
+    indent: int | None = None,
+    separators: Any = None,
+    sort_keys: bool = False,
+) -> str:
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+def _raise_exception(message: str) -> None:
+    raise TemplateError(f"the template refused its input: {message}", refusal=message)
+
+
+def _strftime_now(format: str) -> str:
+    return datetime.now().strftime(format)
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Any:
+    jinja2 = _jinja()
+
+    class GenerationTags(jinja2.ext.Extension):  # type: ignore[misc,name-defined]
+        """``{% generation %}``: renders its body and notes the body's span in the output."""
+
+        tags = {"generation"}  # noqa: RUF012 - Jinja's own class attribute
+
+        def parse(self, parser: Any) -> Any:
+            lineno = next(parser.stream).lineno
+            body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+            call = self.call_method("_generation", [jinja2.nodes.ContextReference()])
+            return jinja2.nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+
+        def _generation(self, context: Any, caller: Callable[[], str]) -> str:
+            body = caller()
+            spans = context.get("_chatcodec_spans")
+            output = context.get("_chatcodec_output")
+            if spans is not None and output is not None:
+                start = sum(len(chunk) for chunk in output)
+                spans.append((start, start + len(body)))
+            return body
+
+    environment = jinja2.sandbox.ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=[GenerationTags, jinja2.ext.loopcontrols]
+    )
+    environment.filters["tojson"] = _to_json
+    environment.globals["raise_exception"] = _raise_exception
+    environment.globals["strftime_now"] = _strftime_now
+    return environment
+
+
+@lru_cache(maxsize=64)
+def compiled(template: str) -> Any:
+    """``template`` compiled once (a profile's probes render it dozens of times)."""
+    jinja2 = _jinja()
+    try:
+        return _environment().from_string(template)
+    except jinja2.TemplateSyntaxError as error:
+        raise TemplateError(f"the chat template is not valid Jinja: {error.message} (line {error.lineno})") from error
+
+
+def has_generation_tags(template: str) -> bool:
+    """Whether ``template`` marks what the model samples with ``{% generation %}``."""
+    jinja2 = _jinja()
+    parsed = _environment().parse(template)
+    return any(
+        isinstance(node.call, jinja2.nodes.Call) and getattr(node.call.node, "name", None) == "_generation"
+        for node in parsed.find_all(jinja2.nodes.CallBlock)
+    )
+
+
+def run(
+    template: str,
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    add_generation_prompt: bool = False,
+    variables: Mapping[str, Any] | None = None,
+) -> tuple[str, list[tuple[int, int]]]:
+    """The text ``template`` renders for ``messages`` and the spans of its generation tags.
+
+    ``variables`` are the other names the template reads (``bos_token``,
+    ``enable_thinking``, ``reasoning_effort``), as ``apply_chat_template`` passes its keyword
+    arguments and the tokenizer's special tokens. A refusal (``raise_exception``) or a
+    failure inside the template is a :class:`TemplateError`.
+    """
+    jinja2 = _jinja()
+    spans: list[tuple[int, int]] = []
+    output: list[str] = []
+    context = {
+        **(variables or {}),
+        "messages": list(messages),
+        "tools": list(tools) if tools else None,
+        "add_generation_prompt": add_generation_prompt,
+        # the tags' callback finds the output so far and its span list in the render's own
+        # context, so renders in several threads keep apart
+        "_chatcodec_spans": spans,
+        "_chatcodec_output": output,
+    }
+    try:
+        for chunk in compiled(template).generate(**context):
+            output.append(chunk)
+    except TemplateError:
+        raise
+    except jinja2.TemplateError as error:
+        raise TemplateError(f"the chat template failed: {error}") from error
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
+        raise TemplateError(f"the chat template failed on its input: {type(error).__name__}: {error}") from error
+    return "".join(output), spans

@@ -1,0 +1,361 @@
+"""Any conversation to the text and tokens a model trains on, through the model's own template.
+
+The model's template does the rendering (:mod:`.jinja`); chatcodec reads the conversation
+(any format ``decode_request`` reads, or canonical messages), shapes it for the template's
+profile (:mod:`.shaping`), and finds what the model sampled:
+
+- where the template has ``{% generation %}`` tags, the spans they mark;
+- where it has none, the text after the generation prompt: the conversation before an
+  answer, rendered with ``add_generation_prompt``, is the prompt the model saw, and what the
+  whole rendering adds after it, through the turn's end token, is what the model wrote.
+
+Where a template renders an earlier turn differently once more turns follow (it drops old
+reasoning, or its prompt opens reasoning the answer's render does not show), the prompt is
+not a prefix of the whole: the sampled span then starts where the two part, and a loss says
+that this turn is trained after a different prompt than the one it was sampled after.
+Every canonical part is either rendered or reported (a text the template dropped is
+looked for in its output), and a mask that trains nothing is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from chatcodec import AnyMessage, ChatRequest, Loss, OnLoss, ToolDefinition, decode_request, validate_messages
+from chatcodec._public_label import shown_as
+from chatcodec._training import families, jinja, tokens
+from chatcodec._training.errors import TemplateError
+from chatcodec._training.shaping import Shaper
+from chatcodec.contract import LossRecorder
+
+if TYPE_CHECKING:
+    from chatcodec._api import SdkPayload
+
+TrainOn = Literal["last_assistant_message", "all_assistant_messages"]
+"""Which assistant messages' sampled tokens are trainable."""
+
+
+@dataclass(frozen=True, slots=True)
+class SampledSpan:
+    """The text of one assistant message that the model sampled, as offsets in the text."""
+
+    message: int
+    """Index of the assistant message (in the conversation's canonical messages)."""
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """A conversation rendered through a chat template: its text, tokens and masks."""
+
+    text: str
+    """The text the template rendered."""
+    sampled: tuple[SampledSpan, ...]
+    """Every assistant message's sampled text (trained or not), in order."""
+    token_ids: list[int] | None = None
+    """The ids of :attr:`text`, with a tokenizer (None without)."""
+    trainable: list[bool] | None = None
+    """One bool per token: whether the model sampled it in a trained message (``train_on``)."""
+    message_indices: list[int] | None = None
+    """One index per token: the canonical message it belongs to; -1 for the generation
+    prompt after the last message."""
+    losses: list[Loss] = field(default_factory=list[Loss])
+    """What the template could not show (also warned about or raised, by ``on_loss``)."""
+    template_family: str | None = None
+    """The family of the template used, when chatcodec knows it."""
+
+
+def render(
+    conversation: object,
+    *,
+    template: str | None = None,
+    source: str | None = None,
+    tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+    tokenizer: object = None,
+    add_generation_prompt: bool = False,
+    train_on: TrainOn = "last_assistant_message",
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+    template_variables: Mapping[str, Any] | None = None,
+) -> Rendering:
+    """Render ``conversation`` through a chat template, with token ids and a mask of what the
+    model sampled.
+
+    ``conversation`` is a request in ``source``'s wire format (anything ``decode_request``
+    reads), a canonical :class:`~chatcodec.ChatRequest`, or a list of messages in any shape
+    :func:`~chatcodec.validate_messages` reads. ``template`` is a family chatcodec knows
+    (``"qwen3"``) or a template's Jinja text; without it, the tokenizer's own
+    ``chat_template``. ``tools`` (canonical definitions or OpenAI's function tools) replace
+    the request's. ``template_variables`` are the template's other names
+    (``enable_thinking``, ``reasoning_effort``). Losses name paths in the canonical messages.
+    """
+    recorder = LossRecorder()
+    variables = {**tokens.special_tokens(tokenizer), **(template_variables or {})}
+    chosen = families.resolve(_template_text(template, tokenizer), variables or None)
+    profile = chosen.profile
+    messages, request_tools = _read(conversation, source)
+    shaper = Shaper(profile, recorder)
+    shaped, origins = shaper.messages(messages)
+    written_tools = shaper.tools(_tools(tools) if tools is not None else request_tools)
+    run = _Runner(chosen.text, written_tools, dict(profile.variables))
+    text, tags = run(shaped, add_generation_prompt)
+    ends = _message_ends(run, shaped, text, add_generation_prompt)
+    sampled = _sampled_spans(
+        run,
+        shaped=shaped,
+        origins=origins,
+        text=text,
+        ends=ends,
+        tags=tags,
+        turn_end=profile.turn_end,
+        recorder=recorder,
+    )
+    _check_rendered(messages, text, recorder)
+    trained = _trained(sampled, messages, train_on, add_generation_prompt)
+    recorder.settle(on_loss, losses, stacklevel=3)
+    rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
+    if tokenizer is None:
+        return rendering
+    return _tokenized(rendering, tokenizer, ends, origins, trained)
+
+
+def _template_text(template: str | None, tokenizer: object) -> str:
+    if template is not None:
+        return template
+    carried = tokens.template_of(tokenizer)
+    if carried is None:
+        raise TemplateError("render: name a template (a family or its text), or pass a tokenizer that carries one")
+    return carried
+
+
+def _read(conversation: object, source: str | None) -> tuple[list[AnyMessage], list[ToolDefinition]]:
+    if source is not None:
+        request = decode_request(source, cast("SdkPayload", conversation))
+        return list(request.messages), list(request.tools)
+    if isinstance(conversation, ChatRequest):
+        return list(conversation.messages), list(conversation.tools)
+    if _is_request(conversation):
+        request = ChatRequest.model_validate(conversation)
+        return list(request.messages), list(request.tools)
+    return validate_messages(conversation), []
+
+
+def _is_request(conversation: object) -> bool:
+    """A canonical request's dict (``{"messages": [...], "tools": [...]}``), not a bare list."""
+    return isinstance(conversation, Mapping) and "messages" in conversation
+
+
+def _tools(tools: Sequence[ToolDefinition | Mapping[str, Any]]) -> list[ToolDefinition]:
+    read: list[ToolDefinition] = []
+    for tool in tools:
+        if isinstance(tool, ToolDefinition):
+            read.append(tool)
+        elif tool.get("type") == "function" and isinstance(tool.get("function"), Mapping):
+            read.append(ToolDefinition.model_validate(tool["function"]))
+        else:
+            read.append(ToolDefinition.model_validate(tool))
+    return read
+
+
+class _Runner:
+    """One template with its tools and variables, rendered for any run of messages."""
+
+    def __init__(self, template: str, tools: list[dict[str, Any]], variables: dict[str, Any]) -> None:
+        self.template = template
+        self.tools = tools
+        self.variables = variables
+
+    def __call__(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> tuple[str, list[tuple[int, int]]]:
+        return jinja.run(
+            self.template, messages, tools=self.tools, add_generation_prompt=prompt, variables=self.variables
+        )
+
+    def text_or_none(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> str | None:
+        try:
+            return self(messages, prompt)[0]
+        except TemplateError:  # a shorter conversation the template refuses (a tool result first)
+            return None
+
+
+def _message_ends(
+    run: _Runner, shaped: list[dict[str, Any]], text: str, add_generation_prompt: bool
+) -> list[int | None]:
+    """Where each template message's text ends in ``text``: the length of the conversation
+    up to it, rendered alone, where that is a prefix of the whole (None where it is not)."""
+    ends: list[int | None] = []
+    for count in range(1, len(shaped) + 1):
+        if count == len(shaped) and not add_generation_prompt:
+            ends.append(len(text))
+            continue
+        shorter = run.text_or_none(shaped[:count], False)
+        ends.append(len(shorter) if shorter is not None and text.startswith(shorter) else None)
+    return ends
+
+
+def _sampled_spans(
+    run: _Runner,
+    *,
+    shaped: list[dict[str, Any]],
+    origins: list[int],
+    text: str,
+    ends: list[int | None],
+    tags: list[tuple[int, int]],
+    turn_end: str,
+    recorder: LossRecorder,
+) -> list[SampledSpan]:
+    """Each assistant message's sampled text, where the rendering shows where it ends (a
+    turn the template renders differently once more turns follow has no known end)."""
+    spans: list[SampledSpan] = []
+    for position, message in enumerate(shaped):
+        if message["role"] != "assistant":
+            continue
+        before = ends[position - 1] if position else 0
+        known_end = ends[position]
+        tagged = _tag_within(tags, before, known_end)
+        if tagged is not None:
+            start, end = tagged
+        elif known_end is not None:
+            start = _prompt_end(run, shaped[:position], text, origins[position], recorder)
+            end = known_end
+        else:
+            continue
+        spans.append(SampledSpan(origins[position], start, _trimmed(text, start, end, turn_end)))
+    return spans
+
+
+def _tag_within(tags: list[tuple[int, int]], start: int | None, end: int | None) -> tuple[int, int] | None:
+    if start is None:
+        return None
+    for tag_start, tag_end in tags:
+        if tag_start >= start and (end is None or tag_end <= end):
+            return tag_start, tag_end
+    return None
+
+
+def _prompt_end(run: _Runner, before: list[dict[str, Any]], text: str, message: int, recorder: LossRecorder) -> int:
+    """Where the generation prompt before an answer ends in ``text``."""
+    prompt = run.text_or_none(before, True)
+    if prompt is None:
+        raise TemplateError(
+            "the chat template refuses the conversation before this answer", path=f"$.messages[{message}]"
+        )
+    if text.startswith(prompt):
+        return len(prompt)
+    shared = 0
+    for prompt_char, text_char in zip(prompt, text, strict=False):
+        if prompt_char != text_char:
+            break
+        shared += 1
+    opened = prompt.rfind("<", 0, shared)
+    if opened >= 0 and ">" not in prompt[opened:shared]:
+        shared = opened  # never inside a special token's text (DeepSeek's prompt token against its tool-call token)
+    recorder.add(
+        ("messages", message),
+        "generation prompt",
+        f"the chat template renders this turn after other text than its generation prompt "
+        f"({prompt[shared:][:40]!r} is not in the rendering): the trained tokens follow another prompt "
+        "than the one the model sampled after",
+        "rule",
+    )
+    return shared
+
+
+def _trimmed(text: str, start: int, end: int, turn_end: str) -> int:
+    """``end`` moved back to just after the turn's end token: what follows it (a newline
+    before the next turn) is the template's, not the model's."""
+    if not turn_end:
+        return end
+    found = text.rfind(turn_end, start, end)
+    return found + len(turn_end) if found >= 0 else end
+
+
+def _check_rendered(messages: Sequence[AnyMessage], text: str, recorder: LossRecorder) -> None:
+    """Every text the shaping kept must be in the rendering: a template that skips a part
+    (an earlier turn's reasoning, a field it does not read) leaves a loss, not a silence."""
+    reported = {loss.path for loss in recorder.losses}
+    for index, message in enumerate(messages):
+        content = message.content
+        if isinstance(content, str):
+            continue
+        for position, part in enumerate(content):
+            for what, value in _texts_of(part):
+                path = f"$.messages[{index}].content[{position}]"
+                if value.strip() and value.strip() not in text and path not in reported:
+                    recorder.add(
+                        path,
+                        what,
+                        "the chat template does not render it (it drops this turn's reasoning, or reads no such field)",
+                    )
+
+
+def _texts_of(part: Any) -> list[tuple[str, str]]:
+    kind = getattr(part, "type", "")
+    if kind == "thinking" and not part.redacted:
+        return [("thinking part", part.text)]
+    if kind == "tool_result" and isinstance(part.content, str):
+        return [("tool result", part.content)]
+    if kind == "tool_use" and part.kind == "function":
+        return [("tool call", part.name)]
+    return []
+
+
+def _trained(
+    sampled: list[SampledSpan], messages: Sequence[AnyMessage], train_on: TrainOn, add_generation_prompt: bool
+) -> list[SampledSpan]:
+    if train_on not in ("last_assistant_message", "all_assistant_messages"):
+        raise ValueError(f"train_on: expected 'last_assistant_message' or 'all_assistant_messages', not {train_on!r}")
+    if not any(message.role == "assistant" for message in messages):
+        if add_generation_prompt:
+            return []  # a prompt to sample from: nothing of it is the model's
+        raise TemplateError("nothing to train: the conversation has no assistant message")
+    answers = [index for index, message in enumerate(messages) if message.role == "assistant"]
+    wanted = answers[-1:] if train_on == "last_assistant_message" else answers
+    found = {span.message for span in sampled}
+    for index in wanted:
+        if index not in found:
+            raise TemplateError(
+                "the chat template renders this turn differently once more turns follow, and marks no "
+                "generation: its sampled tokens cannot be told apart (train on the last assistant message "
+                "of each prefix, or use a template with generation tags)",
+                path=f"$.messages[{index}]",
+            )
+    chosen = [span for span in sampled if span.message in wanted]
+    if not any(span.end > span.start for span in chosen):
+        raise TemplateError("nothing to train: the template renders the assistant message(s) as no sampled text")
+    return chosen
+
+
+def _tokenized(
+    rendering: Rendering,
+    tokenizer: object,
+    ends: list[int | None],
+    origins: list[int],
+    trained: list[SampledSpan],
+) -> Rendering:
+    text = rendering.text
+    known = [(end, origins[position]) for position, end in enumerate(ends) if end is not None]
+    cuts = [end for end, _ in known]
+    for span in rendering.sampled:
+        cuts += [span.start, span.end]
+    ids, starts = tokens.tokenize_pieces(tokens.encoder(tokenizer), text, cuts)
+    trainable = [any(span.start <= start < span.end for span in trained) for start in starts]
+    owners: list[int] = []
+    for start in starts:
+        owner = next((message for end, message in known if start < end), -1)
+        sampled_owner = next((span.message for span in rendering.sampled if span.start <= start < span.end), None)
+        owners.append(owner if sampled_owner is None else sampled_owner)
+    return Rendering(
+        text=text,
+        sampled=rendering.sampled,
+        token_ids=ids,
+        trainable=trainable,
+        message_indices=owners,
+        losses=rendering.losses,
+        template_family=rendering.template_family,
+    )
+
+
+shown_as("chatcodec", Rendering, render)

@@ -1,0 +1,284 @@
+"""Canonical messages in the shapes one chat template reads, every drop a loss at its path.
+
+A template renders nothing for a key it does not read and nothing for a part it does not
+know: content given as a list to a template that takes a string renders an empty turn,
+reasoning under a key it does not read renders an answer without it, and no error is
+raised. So the shape comes from the template's :class:`~chatcodec._training.profile.TemplateProfile`,
+and whatever that shape cannot hold is recorded (``LossRecorder``, paths in the canonical
+messages: ``$.messages[3].content[1]``) instead of passed on to be silently skipped.
+
+Call arguments are the model's own text wherever the template takes text (Qwen3 writes a
+string as it is); where it takes only an object, the object is given and a loss says when the
+template's ``tojson`` will not write back the text the model sampled (key order, spacing,
+escapes), the commonest way training and inference come to disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, cast
+
+from chatcodec import (
+    AnyMessage,
+    AssistantMessage,
+    ImagePart,
+    SystemMessage,
+    TextPart,
+    ThinkingPart,
+    ToolDefinition,
+    ToolMessage,
+    ToolUsePart,
+    UserMessage,
+)
+from chatcodec._training.profile import TemplateProfile
+from chatcodec.contract import LossRecorder, Steps
+
+
+class Shaper:
+    """Writes canonical messages for one profile, recording what it cannot carry."""
+
+    def __init__(self, profile: TemplateProfile, losses: LossRecorder) -> None:
+        self.profile = profile
+        self.losses = losses
+        self.call_names: dict[str, str] = {}
+        self.dropped_calls: set[str] = set()
+
+    def tools(self, tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
+        """Tool definitions as ``get_json_schema`` gives them to a template."""
+        if tools and not self.profile.tools:
+            self.losses.add(("tools",), "tool definitions", "the chat template renders no tool definitions")
+        written: list[dict[str, Any]] = []
+        for index, tool in enumerate(tools):
+            function: dict[str, Any] = {"name": tool.name}
+            if tool.description is not None:
+                function["description"] = tool.description
+            function["parameters"] = tool.parameters
+            for field in ("strict", "cache_control", "provider_metadata"):
+                if getattr(tool, field) is not None:
+                    self.losses.add(("tools", index, field), field, "a chat template has no such setting", "metadata")
+            written.append({"type": "function", "function": function})
+        return written
+
+    def messages(self, messages: Sequence[AnyMessage]) -> tuple[list[dict[str, Any]], list[int]]:
+        """The template's messages and, for each, the index of the canonical message it came
+        from (a tool message of several results is one template message per result)."""
+        written: list[dict[str, Any]] = []
+        origins: list[int] = []
+        for index, message in enumerate(messages):
+            self._message_fields(message, index)
+            for shaped in self._message(message, index):
+                written.append(shaped)
+                origins.append(index)
+        return written, origins
+
+    def _message_fields(self, message: AnyMessage, index: int) -> None:
+        for field in ("name", "cache_control", "provider_metadata"):
+            if getattr(message, field, None) is not None:
+                self.losses.add(("messages", index, field), field, "a chat template reads no such field", "metadata")
+
+    def _message(self, message: AnyMessage, index: int) -> list[dict[str, Any]]:
+        if isinstance(message, SystemMessage):
+            if message.role == "developer":
+                self.losses.add(("messages", index, "role"), "developer role", "written as the system role", "spelling")
+            return [{"role": "system", "content": self._content(message.content, index)}]
+        if isinstance(message, UserMessage):
+            return [{"role": "user", "content": self._content(message.content, index)}]
+        if isinstance(message, AssistantMessage):
+            return [self._assistant(message, index)]
+        if isinstance(message, ToolMessage):
+            return self._results(message, index)
+        self.losses.add(("messages", index), f"{message.role} message", "a chat template has no such role")
+        return []
+
+    def _content(self, content: str | Sequence[Any], index: int) -> str | list[dict[str, Any]]:
+        """A user or system message's content: one string, or the parts the template renders."""
+        if isinstance(content, str):
+            return content if self.profile.content == "text" else [{"type": "text", "text": content}]
+        texts: list[str] = []
+        parts: list[dict[str, Any]] = []
+        for position, part in enumerate(content):
+            path: Steps = ("messages", index, "content", position)
+            if isinstance(part, TextPart):
+                self._part_fields(part, path)
+                texts.append(part.text)
+                parts.append({"type": "text", "text": part.text})
+            elif isinstance(part, ImagePart) and self.profile.images:
+                self._part_fields(part, path)
+                parts.append({"type": "image", "image": _image_reference(part)})
+            else:
+                self._lost_part(part, path)
+        if self.profile.content == "text":
+            return "\n".join(texts)
+        return parts
+
+    def _part_fields(self, part: Any, path: Steps) -> None:
+        for field in ("cache_control", "provider_metadata"):
+            value = getattr(part, field, None)
+            if value is not None and not _names_a_field(value):
+                self.losses.add((*path, field), field, "a chat template reads no such field", "metadata")
+        if getattr(part, "citations", None):
+            self.losses.add((*path, "citations"), "citations", "a chat template renders no citations", "metadata")
+
+    def _lost_part(self, part: Any, path: Steps) -> None:
+        kind = getattr(part, "type", type(part).__name__)
+        why = (
+            "the chat template renders no images"
+            if kind == "image"
+            else f"the chat template renders no {kind} part in this place"
+        )
+        self.losses.add(path, f"{kind} part", why)
+
+    def _assistant(self, message: AssistantMessage, index: int) -> dict[str, Any]:
+        content = message.content
+        if isinstance(content, str):
+            return {"role": "assistant", "content": content}
+        texts: list[str] = []
+        reasoning: list[str] = []
+        calls: list[dict[str, Any]] = []
+        text_after_call = False
+        for position, part in enumerate(content):
+            path: Steps = ("messages", index, "content", position)
+            if isinstance(part, TextPart):
+                self._part_fields(part, path)
+                texts.append(part.text)
+                text_after_call = text_after_call or bool(calls)
+            elif isinstance(part, ThinkingPart):
+                self._thinking(part, path, reasoning)
+            elif isinstance(part, ToolUsePart):
+                self._part_fields(part, path)
+                call = self._call(part, path, len(calls))
+                if call is not None:
+                    calls.append(call)
+            else:
+                self._lost_part(part, path)
+        if text_after_call:
+            self.losses.add(
+                ("messages", index, "content"),
+                "text after a call",
+                "a chat template writes a turn's text before its calls",
+            )
+        shaped: dict[str, Any] = {"role": "assistant", "content": "\n".join(texts)}
+        if reasoning and self.profile.reasoning_key is not None:
+            shaped[self.profile.reasoning_key] = "\n".join(reasoning)
+        if calls:
+            shaped["tool_calls"] = calls
+            if reasoning and shaped["content"] and "content_beside_thinking_in_calls" in self.profile.refusals:
+                self.losses.add(
+                    ("messages", index, "content"),
+                    "text beside reasoning in a calling turn",
+                    "the chat template refuses both in one turn with calls; the reasoning is kept",
+                )
+                shaped["content"] = ""
+        return shaped
+
+    def _thinking(self, part: ThinkingPart, path: Steps, reasoning: list[str]) -> None:
+        if self.profile.reasoning_key is None:
+            self.losses.add(path, "thinking part", "the chat template renders no reasoning")
+            return
+        if part.redacted or (part.encrypted is not None and not part.text):
+            self.losses.add(path, "redacted thinking", "only the provider can read it; a template renders text")
+            return
+        if part.signature is not None or part.encrypted is not None:
+            self.losses.add(
+                path, "thinking signature", "a chat template renders the reasoning's text alone", "metadata"
+            )
+        self._part_fields(part, path)
+        reasoning.append(part.text)
+
+    def _call(self, part: ToolUsePart, path: Steps, count: int) -> dict[str, Any] | None:
+        self.call_names[part.id] = part.name
+        if self.profile.arguments is None:
+            self.losses.add(path, "tool call", "the chat template renders no calls")
+            self.dropped_calls.add(part.id)
+            return None
+        if part.kind != "function":
+            self.losses.add(path, f"{part.kind} tool call", "a chat template writes function calls alone")
+            self.dropped_calls.add(part.id)
+            return None
+        if count and "one_call_per_turn" in self.profile.refusals:
+            self.losses.add(path, "tool call", "the chat template refuses more than one call in a turn")
+            self.dropped_calls.add(part.id)
+            return None
+        return {
+            "id": part.id,
+            "type": "function",
+            "function": {"name": part.name, "arguments": self._arguments(part, path)},
+        }
+
+    def _arguments(self, part: ToolUsePart, path: Steps) -> object:
+        if self.profile.arguments == "text":
+            return part.arguments
+        try:
+            value: Any = json.loads(part.arguments or "{}")
+        except ValueError:
+            value = None
+        if not isinstance(value, dict):
+            self.losses.add(
+                (*path, "arguments"),
+                "arguments",
+                "the chat template takes arguments as a JSON object and these are not one: written as their text",
+            )
+            return part.arguments
+        if part.arguments and json.dumps(value, ensure_ascii=False) != part.arguments:
+            self.losses.add(
+                (*path, "arguments"),
+                "argument text",
+                "the chat template writes arguments from an object (tojson), not the text the model wrote",
+                "spelling",
+            )
+        return cast("dict[str, Any]", value)
+
+    def _results(self, message: ToolMessage, index: int) -> list[dict[str, Any]]:
+        shaped: list[dict[str, Any]] = []
+        for position, result in enumerate(message.content):
+            path: Steps = ("messages", index, "content", position)
+            if result.tool_use_id in self.dropped_calls:
+                self.losses.add(path, "tool result", "its call could not be written")
+                continue
+            if not self.profile.tool_results:
+                self.losses.add(path, "tool result", "the chat template renders no tool results")
+                continue
+            self._part_fields(result, path)
+            if result.is_error:
+                self.losses.add((*path, "is_error"), "is_error", "a chat template has no error flag", "metadata")
+            written: dict[str, Any] = {"role": "tool", "tool_call_id": result.tool_use_id}
+            name = result.name or self.call_names.get(result.tool_use_id)
+            if name is not None:
+                written["name"] = name
+            written["content"] = self._result_content(result.content, path)
+            shaped.append(written)
+        return shaped
+
+    def _result_content(self, content: str | Sequence[Any], path: Steps) -> str:
+        if isinstance(content, str):
+            return content
+        texts: list[str] = []
+        for position, part in enumerate(content):
+            part_path: Steps = (*path, "content", position)
+            if isinstance(part, TextPart):
+                self._part_fields(part, part_path)
+                texts.append(part.text)
+            else:
+                self._lost_part(part, part_path)
+        return "\n".join(texts)
+
+
+def _names_a_field(metadata: object) -> bool:
+    """Whether a part's provider bag only says which field its reader found it under
+    (``{"openai-chat": {"field": "reasoning_content"}}``): the template's own key replaces
+    that spelling, and nothing of the part is lost."""
+    if not isinstance(metadata, dict):
+        return False
+    bags: dict[str, object] = cast("dict[str, object]", metadata)
+    return all(isinstance(bag, dict) and set(cast("dict[str, object]", bag)) == {"field"} for bag in bags.values())
+
+
+def _image_reference(part: ImagePart) -> str:
+    """What a multimodal processor loads the image from: its URL or a data URL."""
+    source = part.source
+    if source.type == "url":
+        return source.url
+    if source.type == "base64":
+        return f"data:{source.media_type};base64,{source.data}"
+    return source.file_id

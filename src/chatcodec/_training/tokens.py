@@ -1,0 +1,86 @@
+"""Text to token ids with whatever tokenizer a user holds, piece by piece.
+
+Users hold a Hugging Face tokenizer (``transformers``' ``PreTrainedTokenizerFast`` or a
+``tokenizers.Tokenizer``), a ``tokenizer.json`` file, or a tiktoken ``Encoding`` (Qwen's and
+gpt-oss's ranks ship that way). Each is asked the way its own chat-template path asks it:
+without added special tokens (the template writes them) and with special-token text read as
+the special tokens (``<|im_start|>`` is one id, not nine).
+
+A rendering is tokenized piece by piece, cut where a message ends and where sampled text
+starts and ends, so each token belongs to one message and is sampled or not: the ids are the
+prompt's tokens followed by the sampled tokens, as a model saw them at inference.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from chatcodec._extras import missing_extra
+from chatcodec._training.errors import TemplateError
+
+Encode = Callable[[str], list[int]]
+
+
+def encoder(tokenizer: object) -> Encode:
+    """A function from text to ids for ``tokenizer`` (an object or a ``tokenizer.json`` path)."""
+    if isinstance(tokenizer, str | os.PathLike):
+        try:
+            import tokenizers
+        except ModuleNotFoundError as error:  # pragma: no cover - the dev install has it
+            raise missing_extra("Reading a tokenizer.json", "tokenizers", "tokenizers") from error
+        path: str = os.fspath(cast("str | os.PathLike[str]", tokenizer))
+        try:
+            tokenizer = tokenizers.Tokenizer.from_file(path)
+        except Exception as error:  # the Rust side raises its own Exception for a bad file
+            raise TemplateError(f"cannot read the tokenizer file {path!r}: {error}") from error
+    encode = getattr(tokenizer, "encode", None)
+    if not callable(encode):
+        raise TemplateError(
+            f"tokenizer: expected a Hugging Face tokenizer, a tokenizer.json path or a tiktoken Encoding, "
+            f"not {type(tokenizer).__name__}"
+        )
+    if hasattr(tokenizer, "special_tokens_set") or hasattr(tokenizer, "eod_id"):  # tiktoken and its wrappers
+
+        def tiktoken_ids(text: str) -> list[int]:
+            ids: Any = encode(text, allowed_special="all")
+            return [int(token) for token in ids]
+
+        return tiktoken_ids
+
+    def hugging_face(text: str) -> list[int]:
+        encoded: Any = encode(text, add_special_tokens=False)
+        ids = getattr(encoded, "ids", encoded)
+        return [int(token) for token in ids]
+
+    return hugging_face
+
+
+def template_of(tokenizer: object) -> str | None:
+    """The chat template a Hugging Face tokenizer carries, or None."""
+    template = getattr(tokenizer, "chat_template", None)
+    return template if isinstance(template, str) else None
+
+
+def special_tokens(tokenizer: object) -> dict[str, str]:
+    """The special tokens a template reads by name (``bos_token``), as
+    ``apply_chat_template`` passes them from a Hugging Face tokenizer."""
+    mapping: Any = getattr(tokenizer, "special_tokens_map", None)
+    if not isinstance(mapping, dict):
+        return {}
+    return {str(key): value for key, value in cast("dict[object, object]", mapping).items() if isinstance(value, str)}
+
+
+def tokenize_pieces(encode: Encode, text: str, cuts: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The ids of ``text`` cut at ``cuts`` (offsets in the text), each piece tokenized on its
+    own, and for each id the offset its piece starts at."""
+    ids: list[int] = []
+    starts: list[int] = []
+    bounds = sorted({0, len(text), *(cut for cut in cuts if 0 < cut < len(text))})
+    for start, end in itertools.pairwise(bounds):
+        piece_ids = encode(text[start:end])
+        ids.extend(piece_ids)
+        starts.extend([start] * len(piece_ids))
+    return ids, starts
