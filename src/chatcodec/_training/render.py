@@ -218,7 +218,7 @@ def _sampled_spans(
         if tagged is not None:
             start, end = tagged
         elif known_end is not None:
-            start = _prompt_end(run, shaped[:position], text, origins[position], recorder)
+            start = _prompt_end(run, shaped[: position + 1], text, origins[position], recorder)
             end = known_end
         else:
             continue
@@ -235,9 +235,15 @@ def _tag_within(tags: list[tuple[int, int]], start: int | None, end: int | None)
     return None
 
 
-def _prompt_end(run: _Runner, before: list[dict[str, Any]], text: str, message: int, recorder: LossRecorder) -> int:
-    """Where the generation prompt before an answer ends in ``text``."""
-    prompt = run.text_or_none(before, True)
+def _prompt_end(run: _Runner, through: list[dict[str, Any]], text: str, message: int, recorder: LossRecorder) -> int:
+    """Where the generation prompt before the answer ``through[-1]`` ends in ``text``.
+
+    Where the prompt the model saw is not a prefix of the whole rendering (the template drops
+    an earlier turn's reasoning once an answer follows), the answer's first rendered text is
+    looked for after the part the two share, and the last generation prompt before it is the
+    start; a loss says the turn is trained after other text than it was sampled after.
+    """
+    prompt = run.text_or_none(through[:-1], True)
     if prompt is None:
         raise TemplateError(
             "the chat template refuses the conversation before this answer", path=f"$.messages[{message}]"
@@ -249,18 +255,34 @@ def _prompt_end(run: _Runner, before: list[dict[str, Any]], text: str, message: 
         if prompt_char != text_char:
             break
         shared += 1
-    opened = prompt.rfind("<", 0, shared)
-    if opened >= 0 and ">" not in prompt[opened:shared]:
-        shared = opened  # never inside a special token's text (DeepSeek's prompt token against its tool-call token)
     recorder.add(
         ("messages", message),
         "generation prompt",
-        f"the chat template renders this turn after other text than its generation prompt "
-        f"({prompt[shared:][:40]!r} is not in the rendering): the trained tokens follow another prompt "
-        "than the one the model sampled after",
+        "the chat template renders the conversation before this turn otherwise once the turn follows (it drops "
+        "or adds text there): the trained tokens follow other text than the prompt the model sampled after",
         "rule",
     )
+    asked = run.text_or_none(through[:-1], False) or ""
+    opener = prompt[len(asked) :] if prompt.startswith(asked) else ""
+    anchor = _first_rendered(through[-1], text, shared)
+    if opener and anchor is not None:
+        found = text.rfind(opener, shared, anchor)
+        if found >= 0:
+            return found + len(opener)
+    opened = prompt.rfind("<", 0, shared)
+    if opened >= 0 and ">" not in prompt[opened:shared]:
+        shared = opened  # never inside a special token's text (DeepSeek's prompt token against its call token)
     return shared
+
+
+def _first_rendered(answer: dict[str, Any], text: str, after: int) -> int | None:
+    """Where the answer's first rendered piece (its reasoning, text or first call's name)
+    appears in ``text`` after ``after``."""
+    calls: list[dict[str, Any]] = answer.get("tool_calls") or []
+    pieces = [value for key, value in answer.items() if key not in ("role", "tool_calls") and isinstance(value, str)]
+    pieces += [call["function"]["name"] for call in calls]
+    found = [position for piece in pieces if piece.strip() and (position := text.find(piece.strip(), after)) >= 0]
+    return min(found) if found else None
 
 
 def _trimmed(text: str, start: int, end: int, turn_end: str) -> int:

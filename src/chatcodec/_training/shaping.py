@@ -250,17 +250,25 @@ class Shaper:
             shaped.append(written)
         return shaped
 
-    def _result_content(self, content: str | Sequence[Any], path: Steps) -> str:
+    def _result_content(self, content: str | Sequence[Any], path: Steps) -> str | list[dict[str, Any]]:
+        """A result's content: its text, or its parts where the template shows images."""
         if isinstance(content, str):
             return content
         texts: list[str] = []
+        parts: list[dict[str, Any]] = []
         for position, part in enumerate(content):
             part_path: Steps = (*path, "content", position)
             if isinstance(part, TextPart):
                 self._part_fields(part, part_path)
                 texts.append(part.text)
+                parts.append({"type": "text", "text": part.text})
+            elif isinstance(part, ImagePart) and self.profile.images:
+                self._part_fields(part, part_path)
+                parts.append({"type": "image", "image": _image_reference(part)})
             else:
                 self._lost_part(part, part_path)
+        if self.profile.content == "parts" and self.profile.images and len(parts) > len(texts):
+            return parts
         return "\n".join(texts)
 
 

