@@ -103,6 +103,17 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("chatcodec._model.canonical_types",),
     ),
     (
+        "Chat templates and training",
+        "A conversation through a model's own chat template to the text, token ids and mask a model "
+        "trains on ([Training and RL](../training.md)).",
+        (
+            "chatcodec._training.render",
+            "chatcodec._training.profile",
+            "chatcodec._training.families",
+            "chatcodec._training.errors",
+        ),
+    ),
+    (
         "Datasets, JSON Schema, start-up",
         "Converting a column of a batch, the published schemas, and warming the validators.",
         ("chatcodec.batch._converter", "chatcodec._schema", "chatcodec._warm"),

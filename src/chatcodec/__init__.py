@@ -134,11 +134,11 @@ if _typing.TYPE_CHECKING:
         unregister_codec,
     )
     from chatcodec._rendering import render_conversation, render_message
+    from chatcodec._schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
     from chatcodec._training.errors import TemplateError
     from chatcodec._training.families import template_profile
     from chatcodec._training.profile import TemplateProfile
     from chatcodec._training.render import Rendering, render
-    from chatcodec._schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec._warm import warm_up
     from chatcodec.batch._converter import BatchConverter
