@@ -138,7 +138,7 @@ def test_anthropic_agent_session_through_qwen3_keeps_the_result_and_answer_and_r
     assert '<tool_call>\n{"name": "screenshot", "arguments": {"url":"https://example.com"}}' in text
     assert "<|im_start|>system\nYou are a browsing agent." in text
     image = [loss for loss in losses if loss.what == "image part"]
-    assert [loss.path for loss in image] == ["$.messages[3].content[0].content[1]"]
+    assert [loss.path for loss in image] == ["$.messages[2].content[0].content[1]"]  # the Anthropic body's own place
     assert "renders no images" in image[0].why
     assert {loss.what for loss in losses} == {"image part", "thinking signature"}
     assert len(caught) == len(losses)

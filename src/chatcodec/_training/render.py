@@ -27,6 +27,7 @@ from chatcodec import AnyMessage, ChatRequest, Loss, OnLoss, ToolDefinition, dec
 from chatcodec._public_label import shown_as
 from chatcodec._training import families, jinja, tokens
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.origins import trace_to_source
 from chatcodec._training.shaping import Shaper
 from chatcodec.contract import LossRecorder
 
@@ -96,7 +97,10 @@ def render(
     variables = {**tokens.special_tokens(tokenizer), **(template_variables or {})}
     chosen = families.resolve(_template_text(template, tokenizer), variables or None)
     profile = chosen.profile
-    messages, request_tools = _read(conversation, source)
+    request = _read(conversation, source)
+    if source is not None:
+        trace_to_source(recorder, conversation, source, request)
+    messages, request_tools = list(request.messages), list(request.tools)
     shaper = Shaper(profile, recorder)
     shaped, origins = shaper.messages(messages)
     written_tools = shaper.tools(_tools(tools) if tools is not None else request_tools)
@@ -131,16 +135,14 @@ def _template_text(template: str | None, tokenizer: object) -> str:
     return carried
 
 
-def _read(conversation: object, source: str | None) -> tuple[list[AnyMessage], list[ToolDefinition]]:
+def _read(conversation: object, source: str | None) -> ChatRequest:
     if source is not None:
-        request = decode_request(source, cast("SdkPayload", conversation))
-        return list(request.messages), list(request.tools)
+        return decode_request(source, cast("SdkPayload", conversation))
     if isinstance(conversation, ChatRequest):
-        return list(conversation.messages), list(conversation.tools)
+        return conversation
     if _is_request(conversation):
-        request = ChatRequest.model_validate(conversation)
-        return list(request.messages), list(request.tools)
-    return validate_messages(conversation), []
+        return ChatRequest.model_validate(conversation)
+    return ChatRequest(messages=validate_messages(conversation))
 
 
 def _is_request(conversation: object) -> bool:

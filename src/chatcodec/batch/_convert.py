@@ -84,6 +84,9 @@ class ConvertOptions:
     extra_fields: tuple[tuple[str, Any], ...] = ()
     """Wire fields every converted request sends as they are (``extra_fields`` of
     :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
+    template: str | None = None
+    """The chat template (a family chatcodec knows, or a template's text) an ``hf-chat`` or
+    ``trl-prompt-completion`` row is written for: its messages in that template's shapes."""
     numbered: RowNumbering = "line"
     """What a row's number is: its JSON Lines line (from 1), or its index in a JSON array
     (from 0, ``item-N`` as the id ``id_from_line`` gives, ``index`` in a reject record)."""
@@ -330,6 +333,8 @@ def _conversation_row(
         converted = _converted_body(read.body, replace(options, source=body_format), losses)
         losses[:] = _without_model_required(losses)  # a training row names none: its body is a training row too
         return converted
+    if options.template is not None:
+        return _template_row(read.body, body_format, options, losses)
     converted = _converted_body(read.body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
     losses[:] = _without_model_required(losses)
     same = source == target
@@ -343,6 +348,30 @@ def _conversation_row(
         nested_calls=read.nested_calls if same else (),
         losses=losses,
     )
+
+
+def _template_row(
+    body: dict[str, Any], body_format: str, options: ConvertOptions, losses: list[Loss]
+) -> dict[str, Any]:
+    """A row in the named template's shapes (:mod:`chatcodec._training.rows`), read as a
+    canonical request; an ``hf-chat`` row whole, a ``trl-prompt-completion`` row split after
+    its last user message."""
+    from chatcodec._api import decode_request
+    from chatcodec._training.rows import template_row
+
+    if options.target not in training.TEMPLATE_DIALECTS:
+        raise training.TrainingRowError(
+            f"--template writes {' and '.join(training.TEMPLATE_DIALECTS)} rows, not {options.target}",
+            rule="training_template",
+        )
+    request = decode_request(body_format, body)
+    row, shaped_losses = template_row(request, options.template or "", payload=body, source=body_format)
+    losses += shaped_losses
+    if options.target == "hf-chat":
+        return row
+    split = training.completion_start(row["messages"])
+    written = {"prompt": row["messages"][:split], "completion": row["messages"][split:]}
+    return {**written, **({"tools": row["tools"]} if "tools" in row else {})}
 
 
 def _pair_row(

@@ -75,12 +75,14 @@ __all__ = [
     "PAIR_DIALECTS",
     "READ_ONLY_DIALECTS",
     "SHAREGPT",
+    "TEMPLATE_DIALECTS",
     "TRAINING_DIALECTS",
     "WRITTEN_FROM",
     "ConversationLayout",
     "ReadConversation",
     "TrainingRowError",
     "column_losses",
+    "completion_start",
     "conversation_column_message",
     "extra_columns",
     "layout_from_config",
@@ -370,7 +372,7 @@ def write_conversation(
         messages = without_made_up_ids(messages, losses, objects=object_arguments)
     if dialect == "hf-chat":
         return {"messages": messages, **({"tools": body["tools"]} if body.get("tools") else {})}
-    split = prompt_length if prompt_length is not None else _completion_start(messages)
+    split = prompt_length if prompt_length is not None else completion_start(messages)
     prompt, completion = messages[:split], messages[split:]
     if dialect == "verifiers":
         shapes = iter(nested_calls)
@@ -443,7 +445,11 @@ def _verifiers_message(message: Any, index: int, losses: list[Loss]) -> Any:
     return {key: value for key, value in fields.items() if key in _VERIFIERS_KEYS}
 
 
-def _completion_start(messages: Sequence[Any]) -> int:
+TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion")
+"""The dialects ``--template`` writes in a chat template's shapes (rows a template renders)."""
+
+
+def completion_start(messages: Sequence[Any]) -> int:
     """Where the completion starts: after the last user (or system) message."""
     for index in range(len(messages) - 1, -1, -1):
         message = as_dict(messages[index])

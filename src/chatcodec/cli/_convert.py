@@ -104,7 +104,10 @@ def _check_options(arguments: argparse.Namespace, target: str) -> None:
         return
     from chatcodec._codec_options import checked_options
     from chatcodec._errors import OptionError
+    from chatcodec.batch._training import TRAINING_DIALECTS, WRITTEN_FROM, read_format
 
+    if target in TRAINING_DIALECTS:  # a dialect's rows are written from its body format, which takes the options
+        target = WRITTEN_FROM if read_format(target) == "canonical" else read_format(target)
     try:
         checked_options(target, dict(arguments.encoder_options))
     except OptionError as error:
@@ -160,6 +163,7 @@ def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
         model=arguments.model,
         dialect_layout=_dialect_layout(arguments.dialect_config, parser),
         id_from_line=arguments.id_from_line,
+        template=_template(arguments.template, rows.target, parser),
     )
     return with_storage(options, storage=arguments.storage)
 
@@ -251,6 +255,27 @@ def _unwritable(arguments: argparse.Namespace) -> str | None:
         if not os.access(folder, os.W_OK):
             return f"{option} {target}: the folder {folder} is not writable"
     return None
+
+
+def _template(name: str | None, target: str, parser: argparse.ArgumentParser) -> str | None:
+    """``--template``: a family's name, or the text of a template file, checked once here
+    (an unknown family or a file that is no template is a usage error, not a failure per row)."""
+    if name is None:
+        return None
+    from chatcodec._training.errors import TemplateError
+    from chatcodec._training.families import resolve
+    from chatcodec.batch._training import TEMPLATE_DIALECTS
+
+    if target not in TEMPLATE_DIALECTS:
+        parser.error(f"--template writes {' and '.join(TEMPLATE_DIALECTS)} rows, not {target}")
+    text = name
+    if Path(name).is_file():
+        text = Path(name).read_text(encoding="utf-8")
+    try:
+        resolve(text)
+    except TemplateError as error:
+        parser.error(f"--template: {error}")
+    return text
 
 
 def _dialect_layout(path: Path | None, parser: argparse.ArgumentParser) -> str | None:

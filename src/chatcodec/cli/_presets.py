@@ -91,6 +91,13 @@ def add_layout_arguments(convert: Any) -> None:
         "message_property_mappings, roles, message_field_training)",
     )
     convert.add_argument(
+        "--template",
+        metavar="NAME|FILE",
+        help="write hf-chat or trl-prompt-completion rows in a chat template's shapes, which that template "
+        "renders without a drop: a family chatcodec knows (qwen3, qwen3.6, llama3.1, gpt-oss, ...) or a file "
+        "holding the template's Jinja text (a tokenizer's chat_template)",
+    )
+    convert.add_argument(
         "--id-from-line",
         action="store_true",
         help="number the rows: a row whose envelope holds no id (Vertex batch input) gets line-N, N its JSON "

@@ -1,0 +1,37 @@
+"""Training rows in one template's shapes: ``chatcodec convert --to hf-chat --template qwen3``.
+
+A Hugging Face chat-template row (``{"messages", "tools"}``) is only right for the template
+that will render it: content as a string where it takes strings, reasoning under the key it
+reads, arguments as the model's text where it writes text. Written in OpenAI's shapes, a row
+renders through Qwen3 as an empty tool result and an answer without its text, and no error is
+raised. So a row written for a named template is the canonical conversation shaped by that
+template's profile (:mod:`.shaping`), each drop a loss, the same shaping ``render`` uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec import ChatRequest, Loss
+from chatcodec._training import families
+from chatcodec._training.origins import trace_to_source
+from chatcodec._training.shaping import Shaper
+from chatcodec.contract import LossRecorder
+
+
+def template_row(
+    request: ChatRequest, template: str, *, payload: object = None, source: str | None = None
+) -> tuple[dict[str, Any], list[Loss]]:
+    """``{"messages", "tools"}`` for ``template`` (a family or a template's text) from a
+    canonical request, and what the template's shapes could not hold (named in ``payload``,
+    the request ``source`` read it from, where given)."""
+    recorder = LossRecorder()
+    if source is not None:
+        trace_to_source(recorder, payload, source, request)
+    shaper = Shaper(families.resolve(template).profile, recorder)
+    messages, _ = shaper.messages(request.messages)
+    tools = shaper.tools(request.tools)
+    row: dict[str, Any] = {"messages": messages}
+    if tools:
+        row["tools"] = tools
+    return row, recorder.losses
