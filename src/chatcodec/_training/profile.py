@@ -63,9 +63,11 @@ class TemplateProfile:
     generation_tags: bool = False
     """Whether ``{% generation %}`` marks what the model samples."""
     prefix_stable: bool = False
-    """Whether rendering a longer conversation keeps every shorter one's text (and the
-    generation prompt before each answer) as its prefix: where it does not, an earlier
-    turn is shown to training differently from how the model saw it."""
+    """Whether rendering a longer conversation keeps, at each answer's start and end, the
+    shorter one's text (and the generation prompt before the answer) as its prefix: where it
+    does not, an earlier turn is shown to training differently from how the model saw it.
+    (Between two results of parallel calls no ChatML template is: it closes the turn after
+    the last result it has.)"""
     refusals: tuple[Refusal, ...] = ()
     """Inputs the template refuses (:data:`Refusal`)."""
     variables: Mapping[str, Any] = field(default_factory=dict[str, Any])
@@ -321,6 +323,8 @@ def prefix_stable(template: str, profile: TemplateProfile) -> bool:
     if whole is None:
         return False
     for end in range(1, len(messages)):
+        if messages[end]["role"] != "assistant" and messages[end - 1]["role"] != "assistant":
+            continue
         shorter = probe.text(messages[:end])
         if shorter is None or not whole.startswith(shorter):
             return False

@@ -31,6 +31,7 @@ from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM, conve
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli import _trace_rows as trace_rows
 from chatcodec.cli._check_codec import add_check_codec_command
+from chatcodec.cli._check_render import add_check_render_command
 from chatcodec.cli._convert import add_convert_command, is_parquet
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
 from chatcodec.cli._documents import Document
@@ -121,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     add_convert_command(commands)
     add_serve_command(commands)
     add_check_codec_command(commands)
+    add_check_render_command(commands)
     add_formats_command(commands)
     return parser
 

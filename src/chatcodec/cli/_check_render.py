@@ -1,0 +1,58 @@
+"""``chatcodec check-render TEMPLATE``: a seeded corpus through every installed reference of a
+chat template (:mod:`chatcodec._training.check`).
+
+Prints what was compared, what could not be, and the first finding of each kind with its
+first differing span; exits 1 when any reference disagrees, 0 when none does. ``TEMPLATE`` is a
+family chatcodec knows or a file holding a template's Jinja text; ``--tokenizer`` (a
+``tokenizer.json``) adds the ids check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from chatcodec.cli import _exit_codes as exit_codes
+
+
+def add_check_render_command(commands: Any) -> None:
+    """Register ``check-render`` on the sub-command parser."""
+    check = commands.add_parser(
+        "check-render",
+        help="render a seeded corpus through a chat template and every installed reference, and compare",
+        description="Render one seeded corpus of conversations (answers, reasoning, calls, parallel calls, several "
+        "turns, images, a system prompt) through a chat template and each installed reference (renderers), and "
+        "print the first differing span of text, trained characters, ids and the prefix property.",
+    )
+    check.add_argument("template", help="a family chatcodec knows (qwen3, gpt-oss, ...) or a file of the template")
+    check.add_argument("--count", type=int, default=28, metavar="N", help="conversations in the corpus (default 28)")
+    check.add_argument("--seed", type=int, default=0, metavar="N", help="the corpus' seed (default 0)")
+    check.add_argument("--tokenizer", type=Path, metavar="JSON", help="a tokenizer.json: compare ids too")
+    check.set_defaults(run=_run_check_render)
+
+
+def _run_check_render(arguments: argparse.Namespace, out: TextIO) -> int:
+    from chatcodec._extras import MissingExtraError
+    from chatcodec._training.check import check_render, report
+    from chatcodec._training.errors import TemplateError
+
+    template = arguments.template
+    if Path(template).is_file():
+        template = Path(template).read_text(encoding="utf-8")
+    try:
+        check = check_render(
+            template,
+            count=max(arguments.count, 1),
+            seed=arguments.seed,
+            tokenizer=None if arguments.tokenizer is None else str(arguments.tokenizer),
+        )
+    except TemplateError as error:
+        print(f"chatcodec check-render: error: {error}", file=sys.stderr)
+        return exit_codes.USAGE
+    except MissingExtraError as error:
+        print(f"chatcodec check-render: {error}", file=sys.stderr)
+        return exit_codes.UNAVAILABLE
+    print(report(check), file=out)
+    return 1 if check.findings else exit_codes.OK
