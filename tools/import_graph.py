@@ -88,6 +88,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("API", "__init__.py _api.py _conversation.py streams/_accumulator.py batch/**"),
     ("API", "_schema.py _portable_schema.py testing/** streams/_convert.py _warm.py"),
     ("API", "datasets/**"),  # the columnar form and the engines' batch helpers
+    ("API", "_training/**"),  # the training boundary: templates, profiles, render, parsers, on the public API
     ("CLI", "__main__.py cli/** serve/**"),
 )
 """Every module's layer, by its path under ``src/chatcodec``: the one table of layers."""
