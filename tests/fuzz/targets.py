@@ -419,6 +419,19 @@ def _shared_targets() -> list[Target]:
         Target("validate_messages_text", _mutated_text(_messages), chatcodec.validate_messages),
         Target("conversation_messages", _mutated_one(_messages), _conversation_messages, paths_checked=False),
         Target("cli_validate", _mutated_text(_messages), lambda v: _cli(["validate"], v)),
+        *(
+            Target(
+                f"render[{template}]",
+                _mutated_one(seeds.canonical_requests),
+                lambda v, template=template: chatcodec.render(v, template=template, **NO_LOSS_WARNINGS),
+            )
+            for template in ("qwen3", "gpt-oss", "llama3.1")
+        ),
+        Target(
+            "render_messages[qwen3.6]",
+            _mutated_one(_messages),
+            lambda v: chatcodec.render(v, template="qwen3.6", train_on="all_assistant_messages", **NO_LOSS_WARNINGS),
+        ),
     ]
 
 

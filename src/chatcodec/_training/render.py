@@ -23,7 +23,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from chatcodec import AnyMessage, ChatRequest, Loss, OnLoss, ToolDefinition, decode_request, validate_messages
+from chatcodec import (
+    AnyMessage,
+    ChatRequest,
+    Loss,
+    OnLoss,
+    ToolDefinition,
+    decode_request,
+    validate_messages,
+    validate_model,
+)
 from chatcodec._public_label import shown_as
 from chatcodec._training import families, jinja, tokens
 from chatcodec._training.errors import TemplateError
@@ -141,7 +150,7 @@ def _read(conversation: object, source: str | None) -> ChatRequest:
     if isinstance(conversation, ChatRequest):
         return conversation
     if _is_request(conversation):
-        return ChatRequest.model_validate(conversation)
+        return validate_model(ChatRequest, conversation)
     return ChatRequest(messages=validate_messages(conversation))
 
 
@@ -156,9 +165,9 @@ def _tools(tools: Sequence[ToolDefinition | Mapping[str, Any]]) -> list[ToolDefi
         if isinstance(tool, ToolDefinition):
             read.append(tool)
         elif tool.get("type") == "function" and isinstance(tool.get("function"), Mapping):
-            read.append(ToolDefinition.model_validate(tool["function"]))
+            read.append(validate_model(ToolDefinition, tool["function"]))
         else:
-            read.append(ToolDefinition.model_validate(tool))
+            read.append(validate_model(ToolDefinition, tool))
     return read
 
 
