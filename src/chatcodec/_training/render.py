@@ -94,6 +94,9 @@ def render(
     """Render ``conversation`` through a chat template, with token ids and a mask of what the
     model sampled.
 
+    With ``add_generation_prompt`` the rendering is a prompt to sample from: nothing is
+    trained unless ``train_on="all_assistant_messages"`` asks for the answers it holds.
+
     ``conversation`` is a request in ``source``'s wire format (anything ``decode_request``
     reads), a canonical :class:`~chatcodec.ChatRequest`, or a list of messages in any shape
     :func:`~chatcodec.validate_messages` reads. ``template`` is a family chatcodec knows
@@ -340,9 +343,11 @@ def _trained(
 ) -> list[SampledSpan]:
     if train_on not in ("last_assistant_message", "all_assistant_messages"):
         raise ValueError(f"train_on: expected 'last_assistant_message' or 'all_assistant_messages', not {train_on!r}")
+    if add_generation_prompt and train_on == "last_assistant_message":
+        return []  # a prompt to sample from: the last answer is the one to come
     if not any(message.role == "assistant" for message in messages):
         if add_generation_prompt:
-            return []  # a prompt to sample from: nothing of it is the model's
+            return []
         raise TemplateError("nothing to train: the conversation has no assistant message")
     answers = [index for index, message in enumerate(messages) if message.role == "assistant"]
     wanted = answers[-1:] if train_on == "last_assistant_message" else answers
