@@ -286,6 +286,24 @@ def test_a_mask_that_trains_nothing_is_an_error() -> None:
     prompt = render([{"role": "user", "content": "hi"}], template="qwen3", add_generation_prompt=True)
     assert prompt.sampled == ()
     assert prompt.text.endswith("<|im_start|>assistant\n")
+    # a prompt after earlier answers trains none of them unless asked: the answer to come is the model's
+    history = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "yo"},
+        {"role": "user", "content": "?"},
+    ]
+    asked = render(history, template="llama3.1", add_generation_prompt=True, tokenizer=qwen3_encoding())
+    assert asked.trainable is not None
+    assert not any(asked.trainable)
+    every = render(
+        history,
+        template="llama3.1",
+        add_generation_prompt=True,
+        tokenizer=qwen3_encoding(),
+        train_on="all_assistant_messages",
+    )
+    assert every.trainable is not None
+    assert any(every.trainable)
     with pytest.raises(ValueError, match="train_on"):
         render(
             [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}],
