@@ -21,6 +21,7 @@ EXTRAS: Mapping[str, tuple[str, ...]] = {
     "arrow": ("pyarrow>=17",),
     "otel": ("opentelemetry-api>=1.30", "opentelemetry-sdk>=1.30"),
     "redis": ("redis>=5.0",),
+    "renderers": ("renderers>=0.1.12",),
     "serve": ("starlette>=0.40", "uvicorn>=0.30", "httpx>=0.27"),
     "templates": ("jinja2>=3.1",),
     "testing": ("hypothesis>=6.100",),

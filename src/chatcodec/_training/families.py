@@ -71,8 +71,9 @@ def template_text(family: str) -> str:
     folder = _trl_templates()
     if folder is None or not (folder / entry["trl_file"]).is_file():
         raise TemplateError(
-            f"the {family} chat template ships under its maker's licence, not in chatcodec: install trl "
-            f"without its dependencies (pip install --no-deps trl) or pass the tokenizer's chat_template text"
+            f"the {family} chat template ships under its maker's licence, not in chatcodec: install the trl "
+            f"package alone (pip's --no-deps: it brings neither transformers nor torch), or pass the "
+            f"tokenizer's chat_template text"
         )
     return (folder / str(entry["trl_file"])).read_text(encoding="utf-8")
 

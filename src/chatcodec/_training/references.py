@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chatcodec._extras import install_hint
 from chatcodec._training.render import SampledSpan
 
 _CHARACTER_BASE = 1_000_000
@@ -103,7 +104,7 @@ def renderers_reference(family: str, specials: Sequence[str], eos_token: str) ->
     if family not in RENDERERS_FAMILIES:
         return "no renderer of this template's family"
     if not renderers_available():
-        return "not installed (pip install renderers)"
+        return f"not installed ({install_hint('renderers')})"
     package: Any = importlib.import_module("renderers")  # untyped: read through Any
     configs: Any = importlib.import_module("renderers.configs")
     config_name, model = RENDERERS_FAMILIES[family]
