@@ -178,28 +178,23 @@ def test_llama_without_generation_tags_trains_every_answer_and_no_user_text() ->
     assert {m for m, t in zip(last_only.message_indices, last_only.trainable, strict=True) if t} == {3}
 
 
-def test_generation_tags_and_prefix_spans_agree_where_the_template_is_prefix_stable() -> None:
-    conversation = {
+def weather_loop(arguments: str) -> dict[str, object]:
+    """An OpenAI Chat agent step: reasoning and a call, its result, reasoning and the answer."""
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}
+    return {
         "model": "m",
         "messages": [
             {"role": "user", "content": "Weather in Paris?"},
-            {
-                "role": "assistant",
-                "content": "",
-                "reasoning_content": "Call the tool.",
-                "tool_calls": [
-                    {
-                        "id": "c1",
-                        "type": "function",
-                        "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
-                    }
-                ],
-            },
+            {"role": "assistant", "content": "", "reasoning_content": "Call the tool.", "tool_calls": [call]},
             {"role": "tool", "tool_call_id": "c1", "content": "18C"},
             {"role": "assistant", "content": "It is 18C.", "reasoning_content": "Answer now."},
         ],
         "tools": [WEATHER_TOOL],
     }
+
+
+def test_generation_tags_and_prefix_spans_agree_where_the_template_is_prefix_stable() -> None:
+    conversation = weather_loop('{"city":"Paris"}')
     tagged = quiet_render(
         conversation, template="qwen3-training", source="openai-chat", train_on="all_assistant_messages"
     )
@@ -211,27 +206,7 @@ def test_generation_tags_and_prefix_spans_agree_where_the_template_is_prefix_sta
 
 
 def test_a_turn_the_template_rerenders_differently_cannot_be_trained_without_tags() -> None:
-    conversation = {
-        "model": "gpt-oss-20b",
-        "messages": [
-            {"role": "user", "content": "Weather in Paris?"},
-            {
-                "role": "assistant",
-                "content": "",
-                "reasoning_content": "Call the tool.",
-                "tool_calls": [
-                    {
-                        "id": "c1",
-                        "type": "function",
-                        "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
-                    }
-                ],
-            },
-            {"role": "tool", "tool_call_id": "c1", "content": "18C"},
-            {"role": "assistant", "content": "It is 18C.", "reasoning_content": "Answer now."},
-        ],
-        "tools": [WEATHER_TOOL],
-    }
+    conversation = weather_loop('{"city": "Paris"}')
     last = quiet_render(conversation, template="gpt-oss", source="openai-chat")
     span = last.sampled[-1]
     assert last.text[span.start : span.end] == (

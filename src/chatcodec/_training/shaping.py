@@ -95,22 +95,28 @@ class Shaper:
         """A user or system message's content: one string, or the parts the template renders."""
         if isinstance(content, str):
             return content if self.profile.content == "text" else [{"type": "text", "text": content}]
-        texts: list[str] = []
-        parts: list[dict[str, Any]] = []
-        for position, part in enumerate(content):
-            path: Steps = ("messages", index, "content", position)
-            if isinstance(part, TextPart):
-                self._part_fields(part, path)
-                texts.append(part.text)
-                parts.append({"type": "text", "text": part.text})
-            elif isinstance(part, ImagePart) and self.profile.images:
-                self._part_fields(part, path)
-                parts.append({"type": "image", "image": _image_reference(part)})
-            else:
-                self._lost_part(part, path)
+        texts, parts = self._shown_parts(content, ("messages", index, "content"))
         if self.profile.content == "text":
             return "\n".join(texts)
         return parts
+
+    def _shown_parts(self, content: Sequence[Any], path: Steps) -> tuple[list[str], list[dict[str, Any]]]:
+        """The texts of ``content`` and its parts as the template takes them (text, and images
+        where it shows them); any other part is a loss at ``path`` + its position."""
+        texts: list[str] = []
+        parts: list[dict[str, Any]] = []
+        for position, part in enumerate(content):
+            part_path: Steps = (*path, position)
+            if isinstance(part, TextPart):
+                self._part_fields(part, part_path)
+                texts.append(part.text)
+                parts.append({"type": "text", "text": part.text})
+            elif isinstance(part, ImagePart) and self.profile.images:
+                self._part_fields(part, part_path)
+                parts.append({"type": "image", "image": _image_reference(part)})
+            else:
+                self._lost_part(part, part_path)
+        return texts, parts
 
     def _part_fields(self, part: Any, path: Steps) -> None:
         for field in ("cache_control", "provider_metadata"):
@@ -254,19 +260,7 @@ class Shaper:
         """A result's content: its text, or its parts where the template shows images."""
         if isinstance(content, str):
             return content
-        texts: list[str] = []
-        parts: list[dict[str, Any]] = []
-        for position, part in enumerate(content):
-            part_path: Steps = (*path, "content", position)
-            if isinstance(part, TextPart):
-                self._part_fields(part, part_path)
-                texts.append(part.text)
-                parts.append({"type": "text", "text": part.text})
-            elif isinstance(part, ImagePart) and self.profile.images:
-                self._part_fields(part, part_path)
-                parts.append({"type": "image", "image": _image_reference(part)})
-            else:
-                self._lost_part(part, part_path)
+        texts, parts = self._shown_parts(content, (*path, "content"))
         if self.profile.content == "parts" and self.profile.images and len(parts) > len(texts):
             return parts
         return "\n".join(texts)
