@@ -135,6 +135,7 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec._rendering import render_conversation, render_message
     from chatcodec._schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
+    from chatcodec._training.completion.parse import parse_completion
     from chatcodec._training.errors import TemplateError
     from chatcodec._training.families import template_profile
     from chatcodec._training.profile import TemplateProfile
@@ -272,6 +273,7 @@ __all__ = [
     "format_sse",
     "get_codec",
     "json_schema",
+    "parse_completion",
     "read_error",
     "register_codec",
     "registered_providers",
@@ -347,6 +349,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ),
         ("chatcodec._validation", "dump_messages validate_message validate_messages validate_model"),
         ("chatcodec._error_shapes", "error_body error_event read_error"),
+        ("chatcodec._training.completion.parse", "parse_completion"),
         ("chatcodec._rendering", "render_conversation render_message"),
         ("chatcodec._training.families", "template_profile"),
         ("chatcodec.streams._framing", "to_sse"),

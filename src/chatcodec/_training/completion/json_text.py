@@ -1,0 +1,84 @@
+"""A JSON object's members as the text the model wrote, not as re-serialized values.
+
+A hermes call ``{"name": "f", "arguments": {"a": 1.0}}`` has arguments ``{"a": 1.0}``:
+parsing and dumping again would write ``1.0`` as the model did, but ``{"a":1}`` would come
+back with a space and a reordered or re-escaped object would come back changed. The
+canonical ``arguments`` is the model's own text, so the member is cut out of the text at the
+span the JSON decoder read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+_DECODER = json.JSONDecoder()
+_SPACE = " \t\n\r"  # JSON's whitespace (RFC 8259)
+
+
+def object_members(text: str, start: int = 0) -> tuple[dict[str, str], int] | None:
+    """The members of the JSON object at ``text[start:]`` (after whitespace) as raw texts by
+    key, and the index after the object; None when no valid JSON object starts there."""
+    index = _skip(text, start)
+    if not text.startswith("{", index):
+        return None
+    members: dict[str, str] = {}
+    index = _skip(text, index + 1)
+    if text.startswith("}", index):
+        return members, index + 1
+    while True:
+        try:
+            key, index = _DECODER.raw_decode(text, index)
+            index = _skip(text, index)
+            if not isinstance(key, str) or not text.startswith(":", index):
+                return None
+            value_start = _skip(text, index + 1)
+            _, index = _DECODER.raw_decode(text, value_start)
+        except ValueError:
+            return None
+        members[key] = text[value_start:index]
+        index = _skip(text, index)
+        if text.startswith(",", index):
+            index = _skip(text, index + 1)
+            continue
+        if text.startswith("}", index):
+            return members, index + 1
+        return None
+
+
+def _skip(text: str, index: int) -> int:
+    """The index of the first character at or after ``index`` that is no JSON whitespace."""
+    while index < len(text) and text[index] in _SPACE:
+        index += 1
+    return index
+
+
+def string_value(raw: str | None) -> str | None:
+    """A member's raw text read as a JSON string, or None when it is no string."""
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+_NAME = re.compile(r'"name"\s*:\s*"((?:[^"\\]|\\.)*)"')
+_ARGUMENTS = re.compile(r'"(?:arguments|parameters)"\s*:\s*')
+
+
+def salvage_call(text: str) -> tuple[str, str] | None:
+    """A call object that is not valid JSON (its arguments are broken: a trailing comma, a
+    missing brace, a bare newline in a string), read as its name and the text after its
+    ``"arguments":`` key up to the object's closing brace: the model's text, kept, as the
+    canonical ``arguments`` keeps invalid JSON. None when no name is found."""
+    name = _NAME.search(text)
+    arguments = _ARGUMENTS.search(text)
+    if name is None or arguments is None:
+        return None
+    rest = text[arguments.end() :].rstrip()
+    if rest.endswith("}") and rest.count("}") > rest.count("{"):  # the call object's own brace
+        rest = rest[:-1].rstrip()
+    decoded = string_value(f'"{name.group(1)}"')
+    return (decoded if decoded is not None else name.group(1)), rest

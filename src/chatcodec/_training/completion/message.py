@@ -1,0 +1,54 @@
+"""Pieces to a canonical assistant message, with every made id and unread span reported.
+
+The losses' paths are in the message returned (``$.content[2]``): that is where the made id
+or the kept span is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from chatcodec._losses import LossRecorder
+from chatcodec._model.content import AssistantContentPart, OpaquePart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec._model.messages import AssistantMessage
+from chatcodec._training.completion.pieces import Call, Piece, Reasoning, Text, Unparsed
+
+OPAQUE_PROVIDER = "completion"
+"""The ``provider`` of the opaque part that keeps a span no parser read: the raw completion
+format, which no codec writes."""
+
+
+def assistant_message(
+    pieces: list[Piece], parser: str, made_id: Callable[[int], str], recorder: LossRecorder
+) -> AssistantMessage:
+    """The message of ``pieces`` in order; empty text and reasoning left out."""
+    parts: list[AssistantContentPart] = []
+    calls = 0
+    for piece in pieces:
+        index = len(parts)
+        if isinstance(piece, Reasoning):
+            if piece.text:
+                parts.append(ThinkingPart(text=piece.text))
+        elif isinstance(piece, Text):
+            if piece.text:
+                parts.append(TextPart(text=piece.text))
+        elif isinstance(piece, Call):
+            call_id = piece.id
+            if call_id is None:
+                call_id = made_id(calls)
+                recorder.add(
+                    ("content", index, "id"),
+                    "tool call id",
+                    f"the {parser} format writes no call id: {call_id!r} was made",
+                    "metadata",
+                )
+            parts.append(ToolUsePart(id=call_id, name=piece.name, arguments=piece.arguments))
+            calls += 1
+        else:
+            parts.append(_kept(piece, parser))
+            recorder.add(("content", index), "unparsed completion text", f"{piece.why}: kept as an opaque part")
+    return AssistantMessage(content=parts)
+
+
+def _kept(piece: Unparsed, parser: str) -> OpaquePart:
+    return OpaquePart(provider=OPAQUE_PROVIDER, data={"parser": parser, "text": piece.text, "why": piece.why})

@@ -1,0 +1,120 @@
+"""``chatcodec.parse_completion``: a model's raw completion back to a canonical assistant message.
+
+The steps: token ids to text (the tokenizer), the reasoning split off (the reasoning parser,
+told whether the prompt opened it), the rest read by the tool-call parser into pieces, the
+pieces made a message with every made id and unread span reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from os import PathLike
+
+from chatcodec._errors import OptionError
+from chatcodec._losses import Loss, LossRecorder, OnLoss
+from chatcodec._model.messages import AssistantMessage
+from chatcodec._public_label import shown_as
+from chatcodec._training.completion.families import FAMILY_PARSERS
+from chatcodec._training.completion.message import assistant_message
+from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
+from chatcodec._training.completion.pieces import Piece
+from chatcodec._training.completion.reasoning import REASONING_PARSERS, ReasoningParser, split_reasoning
+from chatcodec._training.completion.tokens import Decodes, decoded_text
+from chatcodec._training.completion.tool_call_parser import ToolCallParser
+from chatcodec._training.completion.tool_schemas import read_tool_schemas
+
+
+def parse_completion(
+    completion: str | Sequence[int],
+    *,
+    parser: str | None = None,
+    template: str | None = None,
+    tools: Iterable[object] | None = None,
+    tokenizer: Decodes | str | PathLike[str] | None = None,
+    reasoning_parser: str | None = None,
+    reasoning_started: bool | None = None,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> AssistantMessage:
+    """The assistant message in a model's raw ``completion``, read as an inference server reads it.
+
+    ``completion`` is the sampled text, or its token ids with a ``tokenizer`` (a
+    ``tokenizers.Tokenizer``, a Hugging Face tokenizer or a ``tokenizer.json`` path; special
+    tokens are kept, they are the markup). ``parser`` is vLLM's ``--tool-call-parser`` name
+    (``hermes``, ``qwen3_coder``, ``openai``, ...), or ``template`` a template family
+    (``qwen3``, ``gpt-oss``, ...) that names it; ``reasoning_parser`` is vLLM's
+    ``--reasoning-parser`` name, by default the one the family is served with.
+    ``reasoning_started``: the generation prompt already opened the reasoning (it ended in
+    ``<think>``), so the completion starts inside it; by default the template family says.
+    ``tools`` (canonical or OpenAI-shaped) type the values of formats that write them as text.
+
+    The message holds reasoning as thinking, text, and tool calls whose ``arguments`` are the
+    model's JSON text (invalid JSON kept as written). A call id the format does not write is
+    made and reported (``metadata``); a span marked as a call that cannot be read is kept as an
+    :class:`~chatcodec.OpaquePart` and reported (``content``). ``on_loss`` and ``losses`` work as
+    in :func:`~chatcodec.convert_request`; the paths are in the message returned.
+    """
+    chosen = _tool_call_parser(parser, template)
+    family = FAMILY_PARSERS.get(template) if template is not None else None
+    text = completion if isinstance(completion, str) else decoded_text(completion, tokenizer)
+    pieces: list[Piece] = []
+    if not chosen.reads_reasoning:
+        reasoning_name = reasoning_parser or (family.reasoning_parser if family else chosen.reasoning)
+        if reasoning_name is not None:
+            started = (
+                reasoning_started if reasoning_started is not None else bool(family and family.prompt_opens_reasoning)
+            )
+            reasoning, text = split_reasoning(text, _reasoning_parser(reasoning_name), started=started)
+            pieces.extend([reasoning] if reasoning is not None else [])
+    pieces.extend(chosen.read(text, read_tool_schemas(tools)))
+    recorder = LossRecorder()
+    message = assistant_message(pieces, chosen.name, chosen.made_id, recorder)
+    recorder.settle(on_loss, losses)
+    return message
+
+
+def _tool_call_parser(parser: str | None, template: str | None) -> ToolCallParser:
+    if parser is None and template is None:
+        raise OptionError(
+            "name a tool-call parser (vLLM's --tool-call-parser name) or a template family",
+            name="parser",
+            valid=sorted(TOOL_CALL_PARSERS),
+            path="$.parser",
+        )
+    if parser is None:
+        assert template is not None
+        family = FAMILY_PARSERS.get(template)
+        if family is None:
+            raise OptionError(
+                f"no completion parser is known for the template family {template!r}",
+                name=template,
+                valid=sorted(FAMILY_PARSERS),
+                path="$.template",
+            )
+        parser = family.tool_call_parser
+    found = TOOL_CALL_PARSERS.get(parser)
+    if found is None:
+        raise OptionError(
+            f"unknown tool-call parser {parser!r} (vLLM's --tool-call-parser names: "
+            f"{', '.join(sorted(TOOL_CALL_PARSERS))})",
+            name=parser,
+            valid=sorted(TOOL_CALL_PARSERS),
+            path="$.parser",
+        )
+    return found
+
+
+def _reasoning_parser(name: str) -> ReasoningParser:
+    found = REASONING_PARSERS.get(name)
+    if found is None:
+        raise OptionError(
+            f"unknown reasoning parser {name!r} (vLLM's --reasoning-parser names: "
+            f"{', '.join(sorted(REASONING_PARSERS))})",
+            name=name,
+            valid=sorted(REASONING_PARSERS),
+            path="$.reasoning_parser",
+        )
+    return found
+
+
+shown_as("chatcodec", parse_completion)

@@ -1,0 +1,52 @@
+"""Token ids back to the text a parser reads, through the model's tokenizer.
+
+A tokenizer is a ``tokenizers.Tokenizer``, a Hugging Face tokenizer object (both decode ids
+with ``decode(ids, skip_special_tokens=...)``) or a ``tokenizer.json`` path, read with the
+``tokenizers`` package. Special tokens are kept: they are the markup (``<tool_call>``,
+``<|channel|>``) the parsers read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import index
+from os import PathLike
+from typing import Any, Protocol
+
+from chatcodec._errors import PayloadError
+from chatcodec._extras import missing_extra
+
+
+class Decodes(Protocol):
+    """What a tokenizer object needs here: ids to text."""
+
+    def decode(self, ids: Any, skip_special_tokens: bool = ...) -> str: ...
+
+
+def decoded_text(ids: Sequence[int], tokenizer: Decodes | str | PathLike[str] | None) -> str:
+    """The text of ``ids`` with their special tokens, or a :class:`~chatcodec.PayloadError` at
+    ``$.tokenizer`` naming what is missing."""
+    if tokenizer is None:
+        raise PayloadError(
+            "token ids need a tokenizer (a tokenizers.Tokenizer, a Hugging Face tokenizer or a tokenizer.json path)",
+            "$.tokenizer",
+        )
+    try:
+        numbers = [index(token) for token in ids]  # NumPy's and torch's integers too
+    except TypeError:
+        raise PayloadError("a completion given as a sequence is token ids: integers", "$.completion") from None
+    if isinstance(tokenizer, (str, PathLike)):
+        tokenizer = _from_file(str(tokenizer))
+    return tokenizer.decode(numbers, skip_special_tokens=False)
+
+
+def _from_file(path: str) -> Decodes:
+    try:
+        from tokenizers import Tokenizer
+    except ModuleNotFoundError:
+        raise missing_extra("A tokenizer.json path", "tokenizers", "tokenizers") from None
+    try:
+        loaded: Decodes = Tokenizer.from_file(path)
+    except Exception as error:  # the Rust library raises its own Exception subclass
+        raise PayloadError(f"{path} is no tokenizer.json: {error}", "$.tokenizer") from None
+    return loaded

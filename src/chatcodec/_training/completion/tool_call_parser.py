@@ -1,0 +1,70 @@
+"""What a tool-call parser is: a format's data and the small function that reads it.
+
+vLLM registers one parser per model family under the name users pass its server
+(``--tool-call-parser hermes``); chatcodec registers its readers under the same names
+(:mod:`.parsers`), each with the source that documents the format, so a user moving from a
+server to an offline parse names the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chatcodec._training.completion.pieces import Piece, Text
+from chatcodec._training.completion.tool_schemas import ToolSchemas
+
+Read = Callable[[str, ToolSchemas], list[Piece]]
+"""A format's reader: the completion's text after its reasoning, and the offered tools'
+parameter schemas, to pieces in the order written."""
+
+
+def numbered_id(index: int) -> str:
+    """The id made for the ``index``-th call of a format that writes none: ``call_0``."""
+    return f"call_{index}"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallParser:
+    """One tool-call format, under vLLM's ``--tool-call-parser`` name."""
+
+    name: str
+    read: Read
+    source: str
+    """Where the format is documented (vLLM's parser module and its tests)."""
+    reasoning: str | None
+    """The reasoning parser this family's models are served with (vLLM's name), used when
+    the caller names none; None for a family that writes no reasoning or carries its own
+    (harmony's analysis channel)."""
+    reads_reasoning: bool = False
+    """The format marks reasoning itself (harmony), so no reasoning parser runs first."""
+    made_id: Callable[[int], str] = numbered_id
+    """The id given to the n-th call when the format writes none (Mistral's API takes only
+    nine letters and digits)."""
+
+
+def marked_blocks(text: str, opener: str, closer: str) -> list[tuple[bool, str]]:
+    """``text`` cut at each ``opener ... closer`` block: ``(True, inside)`` for a block,
+    ``(False, text)`` for the text between. Text beside a block is trimmed of the whitespace
+    templates write around markup; a block left open at the end (a completion cut off) runs to
+    the end, for the reader to try."""
+    found: list[tuple[bool, str]] = []
+    index = 0
+    while True:
+        start = text.find(opener, index)
+        if start < 0:
+            found.append((False, text[index:] if index == 0 else text[index:].lstrip()))
+            return found
+        before = text[index:start]
+        found.append((False, before.rstrip() if index == 0 else before.strip()))
+        end = text.find(closer, start + len(opener))
+        if end < 0:
+            found.append((True, text[start + len(opener) :]))
+            return found
+        found.append((True, text[start + len(opener) : end]))
+        index = end + len(closer)
+
+
+def text_pieces(text: str) -> list[Piece]:
+    """``text`` as a piece, or none when it is empty."""
+    return [Text(text)] if text else []
