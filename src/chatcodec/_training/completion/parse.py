@@ -1,6 +1,7 @@
 """``chatcodec.parse_completion``: a model's raw completion back to a canonical assistant message.
 
-The steps: token ids to text (the tokenizer), the reasoning split off (the reasoning parser,
+The steps: token ids to text (the tokenizer), the end-of-turn token dropped, the
+reasoning split off (the reasoning parser,
 told whether the prompt opened it), the rest read by the tool-call parser into pieces, the
 pieces made a message with every made id and unread span reported.
 """
@@ -14,6 +15,7 @@ from chatcodec._errors import OptionError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._public_label import shown_as
+from chatcodec._training.completion.end_of_turn import without_end_of_turn
 from chatcodec._training.completion.families import FAMILY_PARSERS
 from chatcodec._training.completion.message import assistant_message
 from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
@@ -56,7 +58,7 @@ def parse_completion(
     """
     chosen = _tool_call_parser(parser, template)
     family = FAMILY_PARSERS.get(template) if template is not None else None
-    text = completion if isinstance(completion, str) else decoded_text(completion, tokenizer)
+    text = without_end_of_turn(completion if isinstance(completion, str) else decoded_text(completion, tokenizer))
     pieces: list[Piece] = []
     if not chosen.reads_reasoning:
         reasoning_name = reasoning_parser or (family.reasoning_parser if family else chosen.reasoning)
