@@ -310,7 +310,7 @@ def test_harmony_completion_decoded_without_special_tokens_is_text() -> None:
             "x</think><tool_call><function=get_weather><parameter=city>SF</parameter></function></tool_call>",
             SF,
         ),
-        ("llama3", '{"name": "get_weather", "parameters": {"city": "SF"}}', SF),
+        ("llama3.1", '{"name": "get_weather", "parameters": {"city": "SF"}}', SF),
         (
             "glm-4.5",
             "<think>x</think><tool_call>get_weather<arg_key>city</arg_key><arg_value>SF</arg_value></tool_call>",

@@ -26,8 +26,9 @@ def test_a_completion_cut_off_inside_prefilled_reasoning_is_all_reasoning() -> N
     raw = "Still thinking about"
     assert reasoning(parse_completion(raw, parser="hermes", reasoning_started=True)) == [raw]
     assert texts(parse_completion(raw, parser="hermes")) == [raw]  # no opener, no closer, not started: the answer
-    assert reasoning(parse_completion(raw, template="deepseek-r1")) == [raw]  # R1's prompt opens it
-    assert texts(parse_completion(raw, template="deepseek-r1", reasoning_started=False)) == [raw]
+    assert reasoning(parse_completion(raw, template="deepseek-v3")) == [raw]  # its generation prompt opens it
+    assert texts(parse_completion(raw, template="deepseek-v3", reasoning_started=False)) == [raw]
+    assert texts(parse_completion(raw, template="qwen3")) == [raw]  # Qwen3's prompt leaves the opener to the model
 
 
 def test_an_unclosed_opener_is_reasoning() -> None:
@@ -57,3 +58,16 @@ def test_the_end_of_turn_token_is_no_text(end: str) -> None:
     assert texts(parse_completion(f"Answer <|im_end|> mid-text.{end}", parser="hermes")) == [
         "Answer <|im_end|> mid-text."
     ]
+
+
+def test_a_template_given_as_its_text_is_its_family() -> None:
+    """``template=`` takes what ``render`` takes: Qwen3.5's Jinja text is the qwen3.5 family, whose
+    generation prompt opens the reasoning and whose calls are XML."""
+    from chatcodec._training.families import template_text
+
+    raw = (
+        "Paris, then.\n</think>\n\n<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</function>\n</tool_call>"
+    )
+    message = parse_completion(raw, template=template_text("qwen3.5"), on_loss="ignore")
+    assert reasoning(message) == ["Paris, then."]
+    assert message.content[1]["name"] == "f"

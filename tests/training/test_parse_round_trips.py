@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from keyword import iskeyword
 from typing import Any
 
 from hypothesis import given
@@ -21,8 +22,9 @@ Call = tuple[str, dict[str, Any]]
 
 _PLAIN = st.characters(blacklist_categories=("Cs",), blacklist_characters="<>[]|\uff5c\r")
 TEXT = st.text(_PLAIN, min_size=1, max_size=30).map(str.strip).filter(bool)
-NAMES = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,11}", fullmatch=True)
-KEYS = st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True)
+NAMES = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,11}", fullmatch=True).filter(lambda name: not iskeyword(name))
+KEYS = st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True).filter(lambda key: not iskeyword(key))
+"""Names and keys as Python writes them too (pythonic calls): no keyword is a function's name."""
 SCALARS = st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(_PLAIN, max_size=12)
 VALUES = st.recursive(
     SCALARS | st.floats(allow_nan=False, allow_infinity=False),

@@ -16,11 +16,11 @@ from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._public_label import shown_as
 from chatcodec._training.completion.end_of_turn import without_end_of_turn
-from chatcodec._training.completion.families import FAMILY_PARSERS
 from chatcodec._training.completion.message import assistant_message
 from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
 from chatcodec._training.completion.pieces import Piece
 from chatcodec._training.completion.reasoning import REASONING_PARSERS, ReasoningParser, split_reasoning
+from chatcodec._training.completion.template_link import TemplateLink, template_link
 from chatcodec._training.completion.tokens import Decodes, decoded_text
 from chatcodec._training.completion.tool_call_parser import ToolCallParser
 from chatcodec._training.completion.tool_schemas import read_tool_schemas
@@ -43,11 +43,13 @@ def parse_completion(
     ``completion`` is the sampled text, or its token ids with a ``tokenizer`` (a
     ``tokenizers.Tokenizer``, a Hugging Face tokenizer or a ``tokenizer.json`` path; special
     tokens are kept, they are the markup). ``parser`` is vLLM's ``--tool-call-parser`` name
-    (``hermes``, ``qwen3_coder``, ``openai``, ...), or ``template`` a template family
-    (``qwen3``, ``gpt-oss``, ...) that names it; ``reasoning_parser`` is vLLM's
+    (``hermes``, ``qwen3_coder``, ``openai``, ...), or ``template`` a template, as
+    :func:`~chatcodec.render` takes it (a family name such as ``"qwen3"`` or ``"gpt-oss"``, or a
+    template's Jinja text), that names it; ``reasoning_parser`` is vLLM's
     ``--reasoning-parser`` name, by default the one the family is served with.
     ``reasoning_started``: the generation prompt already opened the reasoning (it ended in
-    ``<think>``), so the completion starts inside it; by default the template family says.
+    ``<think>``), so the completion starts inside it; by default the template's profile says
+    (its generation prompt), and without a template, no.
     ``tools`` (canonical or OpenAI-shaped) type the values of formats that write them as text.
 
     The message holds reasoning as thinking, text, and tool calls whose ``arguments`` are the
@@ -56,17 +58,18 @@ def parse_completion(
     :class:`~chatcodec.OpaquePart` and reported (``content``). ``on_loss`` and ``losses`` work as
     in :func:`~chatcodec.convert_request`; the paths are in the message returned.
     """
-    chosen = _tool_call_parser(parser, template)
-    family = FAMILY_PARSERS.get(template) if template is not None else None
+    link = template_link(template) if template is not None else None
+    chosen = _tool_call_parser(parser, link)
     text = without_end_of_turn(completion if isinstance(completion, str) else decoded_text(completion, tokenizer))
     pieces: list[Piece] = []
     if not chosen.reads_reasoning:
-        reasoning_name = reasoning_parser or (family.reasoning_parser if family else chosen.reasoning)
+        family_reasoning = link.parsers.reasoning_parser if link is not None and link.parsers is not None else None
+        reasoning_name = reasoning_parser or family_reasoning or chosen.reasoning
         if reasoning_name is not None:
-            started = (
-                reasoning_started if reasoning_started is not None else bool(family and family.prompt_opens_reasoning)
-            )
-            reasoning, text = split_reasoning(text, _reasoning_parser(reasoning_name), started=started)
+            found = _reasoning_parser(reasoning_name)
+            if reasoning_started is None:  # the template's generation prompt says, where one is known
+                reasoning_started = link is not None and link.generation_prompt.rstrip().endswith(found.opener)
+            reasoning, text = split_reasoning(text, found, started=reasoning_started)
             pieces.extend([reasoning] if reasoning is not None else [])
     pieces.extend(chosen.read(text, read_tool_schemas(tools)))
     recorder = LossRecorder()
@@ -75,25 +78,17 @@ def parse_completion(
     return message
 
 
-def _tool_call_parser(parser: str | None, template: str | None) -> ToolCallParser:
-    if parser is None and template is None:
-        raise OptionError(
-            "name a tool-call parser (vLLM's --tool-call-parser name) or a template family",
-            name="parser",
-            valid=sorted(TOOL_CALL_PARSERS),
-            path="$.parser",
-        )
+def _tool_call_parser(parser: str | None, link: TemplateLink | None) -> ToolCallParser:
     if parser is None:
-        assert template is not None
-        family = FAMILY_PARSERS.get(template)
-        if family is None:
+        if link is None or link.parsers is None:
             raise OptionError(
-                f"no completion parser is known for the template family {template!r}",
-                name=template,
-                valid=sorted(FAMILY_PARSERS),
-                path="$.template",
+                "name a tool-call parser (vLLM's --tool-call-parser name)"
+                + (" or a template family" if link is None else ": the template is of no family chatcodec knows"),
+                name="parser",
+                valid=sorted(TOOL_CALL_PARSERS),
+                path="$.parser",
             )
-        parser = family.tool_call_parser
+        parser = link.parsers.tool_call_parser
     found = TOOL_CALL_PARSERS.get(parser)
     if found is None:
         raise OptionError(

@@ -1,9 +1,10 @@
 """Token ids back to the text a parser reads, through the model's tokenizer.
 
 A tokenizer is a ``tokenizers.Tokenizer``, a Hugging Face tokenizer object (both decode ids
-with ``decode(ids, skip_special_tokens=...)``) or a ``tokenizer.json`` path, read with the
-``tokenizers`` package. Special tokens are kept: they are the markup (``<tool_call>``,
-``<|channel|>``) the parsers read.
+with ``decode(ids, skip_special_tokens=...)``), a tiktoken ``Encoding`` (gpt-oss's and Qwen's
+ranks ship that way) or a ``tokenizer.json`` path, read with the ``tokenizers`` package: the
+kinds ``chatcodec.render`` takes (:mod:`chatcodec._training.tokens` encodes with them).
+Special tokens are kept: they are the markup (``<tool_call>``, ``<|channel|>``) the parsers read.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from chatcodec._extras import missing_extra
 class Decodes(Protocol):
     """What a tokenizer object needs here: ids to text."""
 
-    def decode(self, ids: Any, skip_special_tokens: bool = ...) -> str: ...
+    def decode(self, ids: Any, /, *args: Any, **kwargs: Any) -> str: ...
 
 
 def decoded_text(ids: Sequence[int], tokenizer: Decodes | str | PathLike[str] | None) -> str:
@@ -37,6 +38,8 @@ def decoded_text(ids: Sequence[int], tokenizer: Decodes | str | PathLike[str] | 
         raise PayloadError("a completion given as a sequence is token ids: integers", "$.completion") from None
     if isinstance(tokenizer, (str, PathLike)):
         tokenizer = _from_file(str(tokenizer))
+    if hasattr(tokenizer, "special_tokens_set"):  # a tiktoken Encoding: its decode keeps special tokens
+        return tokenizer.decode(numbers)
     return tokenizer.decode(numbers, skip_special_tokens=False)
 
 
