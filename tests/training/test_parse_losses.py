@@ -105,3 +105,8 @@ def test_token_ids_without_a_tokenizer_and_a_tool_in_no_known_shape_are_payload_
         parse_completion([1, 2, 3], parser="hermes")
     with pytest.raises(PayloadError, match=r"at \$\.tools\[1\]"):
         parse_completion("x", parser="qwen3_xml", tools=[{"name": "ok"}, {"description": "no name"}])
+
+
+def test_a_reasoning_parser_name_is_checked_even_where_the_format_carries_its_own() -> None:
+    with pytest.raises(OptionError, match=r"at \$\.reasoning_parser"):
+        parse_completion("<|channel|>final<|message|>hi<|return|>", parser="openai", reasoning_parser="qwen4")

@@ -60,13 +60,14 @@ def parse_completion(
     """
     link = template_link(template) if template is not None else None
     chosen = _tool_call_parser(parser, link)
+    named_reasoning = _reasoning_parser(reasoning_parser) if reasoning_parser is not None else None
     text = without_end_of_turn(completion if isinstance(completion, str) else decoded_text(completion, tokenizer))
     pieces: list[Piece] = []
     if not chosen.reads_reasoning:
         family_reasoning = link.parsers.reasoning_parser if link is not None and link.parsers is not None else None
-        reasoning_name = reasoning_parser or family_reasoning or chosen.reasoning
-        if reasoning_name is not None:
-            found = _reasoning_parser(reasoning_name)
+        default_reasoning = family_reasoning or chosen.reasoning
+        found = named_reasoning or (_reasoning_parser(default_reasoning) if default_reasoning is not None else None)
+        if found is not None:
             if reasoning_started is None:  # the template's generation prompt says, where one is known
                 reasoning_started = link is not None and link.generation_prompt.rstrip().endswith(found.opener)
             reasoning, text = split_reasoning(text, found, started=reasoning_started)
