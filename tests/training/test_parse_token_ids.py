@@ -105,3 +105,11 @@ def test_a_path_that_is_no_tokenizer_json_and_ids_that_are_no_integers(tmp_path:
         parse_completion([1], parser="qwen3_coder", tokenizer=not_json)
     with pytest.raises(PayloadError, match=r"at \$\.completion: .*token ids: integers"):
         parse_completion(["a"], parser="qwen3_coder", tokenizer=built)  # type: ignore[list-item]
+
+
+def test_ids_decoded_by_a_tiktoken_encoding(ids: list[int], qwen35: Any) -> None:
+    """A tiktoken ``Encoding`` (how gpt-oss's and Qwen's ranks ship, and what ``render`` takes) decodes
+    with its special tokens and takes no ``skip_special_tokens``."""
+    encoding = qwen35._tokenizer
+    assert type(encoding).__module__.startswith("tiktoken")
+    _check(parse_completion(ids, template="qwen3.5", tokenizer=encoding, tools=TOOLS, on_loss="ignore"))
