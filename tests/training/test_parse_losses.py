@@ -110,3 +110,21 @@ def test_token_ids_without_a_tokenizer_and_a_tool_in_no_known_shape_are_payload_
 def test_a_reasoning_parser_name_is_checked_even_where_the_format_carries_its_own() -> None:
     with pytest.raises(OptionError, match=r"at \$\.reasoning_parser"):
         parse_completion("<|channel|>final<|message|>hi<|return|>", parser="openai", reasoning_parser="qwen4")
+
+
+def test_values_json_cannot_hold_stay_the_model_s_text() -> None:
+    """Python's JSON reader takes ``NaN`` and ``Infinity`` and its writer writes them back, as no
+    JSON: arguments built from a format's values are JSON, so such a value stays text."""
+    tools = [{"name": "f", "parameters": {"properties": {"n": {"type": "number"}, "o": {"type": "object"}}}}]
+    raw = (
+        "<tool_call>\n<function=f>\n<parameter=n>\nNaN\n</parameter>\n<parameter=o>\n"
+        '{"a": Infinity}\n</parameter>\n</function>\n</tool_call>'
+    )
+    (call,) = parse_completion(raw, parser="qwen3_xml", tools=tools, on_loss="ignore").content
+    assert call["arguments"] == '{"n": "NaN", "o": "{\\"a\\": Infinity}"}'
+    glm = "<tool_call>f<arg_key>x</arg_key><arg_value>-Infinity</arg_value></tool_call>"
+    assert calls(parse_completion(glm, parser="glm45", on_loss="ignore")) == [("f", {"x": "-Infinity"})]
+    losses: list[Loss] = []
+    message = parse_completion("[f(x=1e999)]", parser="pythonic", losses=losses, on_loss="ignore")
+    assert opaque(message)
+    assert [loss.kind for loss in losses] == ["content"]

@@ -11,6 +11,7 @@ from the request's tools. Tools are taken in the shapes users hold them: canonic
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeAlias
 
@@ -60,7 +61,7 @@ def typed_value(raw: str, schema: object, *, untyped_as_json: bool = False) -> o
         return text.lower() == "true"
     if "integer" in kinds or "number" in kinds:
         number = _as_json(text, None)
-        if isinstance(number, (int, float)) and not isinstance(number, bool):
+        if isinstance(number, (int, float)) and not isinstance(number, bool) and math.isfinite(number):
             return number
     if "object" in kinds or "array" in kinds:
         value = _as_json(text, None)
@@ -93,15 +94,26 @@ def _schema_types(schema: object) -> set[str]:
 
 def _as_json(text: str, default: object) -> object:
     try:
-        return json.loads(text)
+        return strict_json(text)
     except ValueError:
         return default
 
 
+def strict_json(text: str) -> object:
+    """``text`` read as JSON, refusing what Python's reader lets through and no JSON writer may
+    write back: ``NaN`` and ``Infinity`` (a ``ValueError``, as for any text that is no JSON)."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is no JSON value")
+
+
 def arguments_text(values: Mapping[str, object]) -> str:
     """The JSON text of arguments built from a format's own values (``ensure_ascii=False``:
-    the model's characters, not escapes)."""
-    return json.dumps(values, ensure_ascii=False)
+    the model's characters, not escapes). A value JSON cannot hold (a Python ``1e999`` read as
+    infinity) is a ``ValueError``: the arguments would be no JSON."""
+    return json.dumps(values, ensure_ascii=False, allow_nan=False)
 
 
 def typed_arguments(

@@ -11,12 +11,11 @@ is not JSON, or typed by the tool's schema).
 
 from __future__ import annotations
 
-import json
 import re
 
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
 from chatcodec._training.completion.tool_call_parser import Read, ToolCallParser, marked_blocks, text_pieces
-from chatcodec._training.completion.tool_schemas import ToolSchemas, arguments_text, typed_value
+from chatcodec._training.completion.tool_schemas import ToolSchemas, arguments_text, strict_json, typed_value
 
 BAR = "\uff5c"  # DeepSeek's fullwidth vertical bar, in every DSML tag
 _INVOKE = re.compile(rf"""<{BAR}DSML{BAR}invoke\s+name="([^"]+)"\s*>(.*?)(?:</{BAR}DSML{BAR}invoke>|\Z)""", re.DOTALL)
@@ -53,7 +52,7 @@ def _reader(outer: str) -> Read:
 
 def _value(raw: str, schema: object) -> object:
     try:
-        return json.loads(raw)
+        return strict_json(raw)
     except ValueError:
         return typed_value(raw, schema)
 
