@@ -432,6 +432,28 @@ def _shared_targets() -> list[Target]:
             _mutated_one(_messages),
             lambda v: chatcodec.render(v, template="qwen3.6", train_on="all_assistant_messages", **NO_LOSS_WARNINGS),
         ),
+        *_completion_targets(),
+    ]
+
+
+def _completion_targets() -> list[Target]:
+    """``parse_completion`` under each tool-call parser, on vLLM's documented raw outputs mutated
+    (any parser meets any family's text: a server run with the wrong parser)."""
+    from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
+    from training.parse_fixtures import VLLM_CONFORMANCE
+
+    completions = tuple(raw for _, raw in VLLM_CONFORMANCE)
+
+    def make(chooser: Chooser) -> str:
+        text = pick(chooser, completions).encode("utf-8")
+        return mutated_bytes(chooser, text).decode("utf-8", "surrogateescape")
+
+    def parse(parser: str) -> Callable[[Any], object]:
+        return lambda value: chatcodec.parse_completion(value, parser=parser, on_loss="ignore")
+
+    return [
+        Target(f"parse_completion[{parser}]", make, parse(parser), paths_checked=False)
+        for parser in sorted(TOOL_CALL_PARSERS)
     ]
 
 

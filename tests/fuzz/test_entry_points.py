@@ -58,4 +58,5 @@ def test_every_public_entry_point_has_a_target() -> None:
         "conversation_messages",
         "cli_convert",
         "cli_validate",
+        "parse_completion",
     }
