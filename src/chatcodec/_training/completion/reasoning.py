@@ -41,6 +41,7 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
         ReasoningParser("kimi_k2", "<think>", "</think>", "vllm/reasoning/kimi_k2_reasoning_parser.py"),
         ReasoningParser("minimax_m2", "<think>", "</think>", "vllm/reasoning/minimax_m2_reasoning_parser.py"),
         ReasoningParser("deepseek_v3", "<think>", "</think>", "vllm/reasoning/deepseek_v3_reasoning_parser.py"),
+        ReasoningParser("deepseek_v4", "<think>", "</think>", "vllm/reasoning/deepseek_v4_reasoning_parser.py"),
         ReasoningParser("nemotron_v3", "<think>", "</think>", "vllm/reasoning/nemotron_v3_reasoning_parser.py"),
         ReasoningParser("mistral", "[THINK]", "[/THINK]", "vllm/reasoning/mistral_reasoning_parser.py (Magistral)"),
     )

@@ -61,7 +61,7 @@ DEEPSEEK_V4 = ToolCallParser(
     "deepseek_v4",
     _reader("tool_calls"),
     "vllm/tool_parsers/deepseekv4_tool_parser.py; tests/tool_parsers/test_format_conformance.py (deepseek_v4)",
-    reasoning="deepseek_v3",
+    reasoning="deepseek_v4",
 )
 DEEPSEEK_V32 = ToolCallParser(
     "deepseek_v32",
