@@ -76,19 +76,7 @@ def _call(index: int, city: str, days: int) -> dict[str, Any]:
     }
 
 
-_SILENT_DROPS = {
-    "llama3": "render leaves out the text beside a Llama 3.x call and reports no loss (the renderer's, issue 89)",
-    "gpt-oss": "gpt-oss's template renders message.tool_calls[0] only; render reports no loss for the second call "
-    "(the renderer's, issue 89)",
-}
-
-
-def _with_known_drops(name: str) -> Any:
-    reason = next((why for prefix, why in _SILENT_DROPS.items() if name.startswith(prefix)), None)
-    return name if reason is None else pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=reason))
-
-
-@pytest.mark.parametrize("family", [_with_known_drops(name) for name in family_names()])
+@pytest.mark.parametrize("family", family_names())
 def test_reasoning_text_and_parallel_calls_come_back(family: str) -> None:
     assert family in FAMILY_PARSERS  # every profiled family has its parsers
     _law(

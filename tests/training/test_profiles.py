@@ -31,7 +31,7 @@ def test_the_profiles_say_what_the_templates_are_known_to_do() -> None:
     assert not qwen3.prefix_stable
     assert template_profile("qwen3-training").prefix_stable
     assert template_profile("qwen3-training").generation_tags
-    assert template_profile("gpt-oss").refusals == ("content_beside_thinking_in_calls",)
+    assert template_profile("gpt-oss").refusals == ("content_beside_thinking_in_calls", "one_call_per_turn")
     assert template_profile("gpt-oss").reasoning_key == "thinking"
     assert template_profile("llama3.1").refusals == ("one_call_per_turn",)
     assert template_profile("qwen3.6").images

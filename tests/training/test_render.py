@@ -217,7 +217,7 @@ def test_a_turn_the_template_rerenders_differently_cannot_be_trained_without_tag
         quiet_render(conversation, template="gpt-oss", source="openai-chat", train_on="all_assistant_messages")
     assert raised.value.path == "$.messages[1]"
     # gpt-oss drops the call turn's analysis once a final answer follows: reported, not silent
-    assert any(loss.path == "$.messages[1].content[0]" and loss.what == "thinking part" for loss in last.losses)
+    assert any(loss.path == "$.messages[1].reasoning_content" and loss.what == "thinking part" for loss in last.losses)
 
 
 def test_gpt_oss_refuses_text_beside_reasoning_in_a_calling_turn_so_the_text_is_reported() -> None:

@@ -30,8 +30,9 @@ object it serializes itself (``tojson``), which may not be the text the model sa
 EarlierReasoning = Literal["kept", "after_last_user", "dropped", "none"]
 """What becomes of an assistant turn's reasoning once more turns follow it."""
 Refusal = Literal["content_beside_thinking_in_calls", "one_call_per_turn"]
-"""An input a template refuses with ``raise_exception`` (gpt-oss: text beside reasoning in a
-calling turn; Llama 3.1: more than one call in a turn)."""
+"""An input a template refuses with ``raise_exception`` or leaves out (gpt-oss: text beside
+reasoning in a calling turn; Llama 3.1 refuses a second call in a turn, gpt-oss writes only the
+first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,7 @@ _REASONING = "Probe reasoning r5q"
 _EARLIER_REASONING = "Probe earlier reasoning e2k"
 _RESULT = "Probe result t3w"
 _TOOL = "probe_tool_n4v"
+_SECOND_TOOL = "probe_other_b7c"
 _ARGUMENTS_TEXT = '{"probe_arg":  "v1m"}'  # two spaces: only a template writing the text as it is keeps them
 _IMAGE = {"type": "image"}
 _TOOL_DEFINITION = {
@@ -283,9 +285,11 @@ def _refusals(
         beside = {"role": "assistant", "content": _ANSWER, key: _REASONING, "tool_calls": [_call(call_arguments)]}
         if probe.refuses([user, beside, _result()]):
             refusals.append("content_beside_thinking_in_calls")
-    two = {"role": "assistant", "content": "", "tool_calls": [_call(call_arguments), _call(call_arguments, 1)]}
-    if probe.refuses([user, two, _result(), _result(1)]):
-        refusals.append("one_call_per_turn")
+    second = {**_call(call_arguments, 1), "function": {"name": _SECOND_TOOL, "arguments": call_arguments}}
+    two = [user, {"role": "assistant", "content": "", "tool_calls": [_call(call_arguments), second]}, _result()]
+    two.append({**_result(1), "name": _SECOND_TOOL})
+    if probe.refuses(two) or not probe.shows(_SECOND_TOOL, two):
+        refusals.append("one_call_per_turn")  # refused (Llama 3.1) or the second left out (gpt-oss)
     return tuple(refusals)
 
 

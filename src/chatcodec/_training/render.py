@@ -19,6 +19,7 @@ looked for in its output), and a mask that trains nothing is an error.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -129,7 +130,7 @@ def render(
         turn_end=profile.turn_end,
         recorder=recorder,
     )
-    _check_rendered(messages, text, recorder)
+    _check_rendered(messages, text, recorder, shaper.lost)
     trained = _trained(sampled, messages, train_on, add_generation_prompt)
     recorder.settle(on_loss, losses, stacklevel=3)
     rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
@@ -308,23 +309,42 @@ def _trimmed(text: str, start: int, end: int, turn_end: str) -> int:
     return found + len(turn_end) if found >= 0 else end
 
 
-def _check_rendered(messages: Sequence[AnyMessage], text: str, recorder: LossRecorder) -> None:
+def _check_rendered(messages: Sequence[AnyMessage], text: str, recorder: LossRecorder, reported: set[str]) -> None:
     """Every text the shaping kept must be in the rendering: a template that skips a part
-    (an earlier turn's reasoning, a field it does not read) leaves a loss, not a silence."""
-    reported = {loss.path for loss in recorder.losses}
+    (an earlier turn's reasoning, a field it does not read) leaves a loss, not a silence;
+    ``reported`` are the canonical paths the shaping already reported."""
     for index, message in enumerate(messages):
         content = message.content
-        if isinstance(content, str):
-            continue
-        for position, part in enumerate(content):
-            for what, value in _texts_of(part):
-                path = f"$.messages[{index}].content[{position}]"
-                if value.strip() and value.strip() not in text and path not in reported:
-                    recorder.add(
-                        path,
-                        what,
-                        "the chat template does not render it (it drops this turn's reasoning, or reads no such field)",
-                    )
+        pieces = [(None, "text", content)] if isinstance(content, str) else _pieces(content)
+        for position, what, value in pieces:
+            path = f"$.messages[{index}]" + ("" if position is None else f".content[{position}]")
+            if not _within(path, reported) and not _shown(value, text):
+                recorder.add(
+                    _steps(index, position),
+                    what,
+                    "the chat template does not render it (it drops this turn's reasoning, the text beside a "
+                    "call, or reads no such field)",
+                )
+
+
+def _steps(index: int, position: int | None) -> tuple[str | int, ...]:
+    return ("messages", index) if position is None else ("messages", index, "content", position)
+
+
+def _within(path: str, reported: set[str]) -> bool:
+    """Whether a loss at ``path`` or around it (``$.messages[1].content``) is already reported."""
+    return any(path == place or path.startswith((f"{place}[", f"{place}.")) for place in reported)
+
+
+def _pieces(content: Sequence[Any]) -> list[tuple[int | None, str, str]]:
+    return [(position, what, value) for position, part in enumerate(content) for what, value in _texts_of(part)]
+
+
+def _shown(value: str, text: str) -> bool:
+    """Whether ``value`` is in the rendering as it is, trimmed, or as a JSON string's inside
+    (a template writing it with ``tojson``, as gpt-oss writes a tool result)."""
+    stripped = value.strip()
+    return not stripped or stripped in text or json.dumps(stripped, ensure_ascii=False)[1:-1] in text
 
 
 def _texts_of(part: Any) -> list[tuple[str, str]]:
@@ -335,6 +355,8 @@ def _texts_of(part: Any) -> list[tuple[str, str]]:
         return [("tool result", part.content)]
     if kind == "tool_use" and part.kind == "function":
         return [("tool call", part.name)]
+    if kind == "text":
+        return [("text part", part.text)]
     return []
 
 

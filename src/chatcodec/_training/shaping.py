@@ -23,6 +23,7 @@ from chatcodec import (
     AnyMessage,
     AssistantMessage,
     ImagePart,
+    LossKind,
     SystemMessage,
     TextPart,
     ThinkingPart,
@@ -32,6 +33,7 @@ from chatcodec import (
     UserMessage,
 )
 from chatcodec._training.profile import TemplateProfile
+from chatcodec.codec_kit import json_path
 from chatcodec.contract import LossRecorder, Steps
 
 
@@ -41,13 +43,20 @@ class Shaper:
     def __init__(self, profile: TemplateProfile, losses: LossRecorder) -> None:
         self.profile = profile
         self.losses = losses
+        self.lost: set[str] = set()
+        """The canonical paths of what was reported (``$.messages[1].content``), so a later
+        check does not report the same drop again."""
         self.call_names: dict[str, str] = {}
         self.dropped_calls: set[str] = set()
+
+    def _lose(self, path: Steps, what: str, why: str, kind: LossKind = "content") -> None:
+        self.lost.add(json_path(path))
+        self.losses.add(path, what, why, kind)
 
     def tools(self, tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
         """Tool definitions as ``get_json_schema`` gives them to a template."""
         if tools and not self.profile.tools:
-            self.losses.add(("tools",), "tool definitions", "the chat template renders no tool definitions")
+            self._lose(("tools",), "tool definitions", "the chat template renders no tool definitions")
         written: list[dict[str, Any]] = []
         for index, tool in enumerate(tools):
             function: dict[str, Any] = {"name": tool.name}
@@ -56,7 +65,7 @@ class Shaper:
             function["parameters"] = tool.parameters
             for field in ("strict", "cache_control", "provider_metadata"):
                 if getattr(tool, field) is not None:
-                    self.losses.add(("tools", index, field), field, "a chat template has no such setting", "metadata")
+                    self._lose(("tools", index, field), field, "a chat template has no such setting", "metadata")
             written.append({"type": "function", "function": function})
         return written
 
@@ -75,12 +84,12 @@ class Shaper:
     def _message_fields(self, message: AnyMessage, index: int) -> None:
         for field in ("name", "cache_control", "provider_metadata"):
             if getattr(message, field, None) is not None:
-                self.losses.add(("messages", index, field), field, "a chat template reads no such field", "metadata")
+                self._lose(("messages", index, field), field, "a chat template reads no such field", "metadata")
 
     def _message(self, message: AnyMessage, index: int) -> list[dict[str, Any]]:
         if isinstance(message, SystemMessage):
             if message.role == "developer":
-                self.losses.add(("messages", index, "role"), "developer role", "written as the system role", "spelling")
+                self._lose(("messages", index, "role"), "developer role", "written as the system role", "spelling")
             return [{"role": "system", "content": self._content(message.content, index)}]
         if isinstance(message, UserMessage):
             return [{"role": "user", "content": self._content(message.content, index)}]
@@ -88,7 +97,7 @@ class Shaper:
             return [self._assistant(message, index)]
         if isinstance(message, ToolMessage):
             return self._results(message, index)
-        self.losses.add(("messages", index), f"{message.role} message", "a chat template has no such role")
+        self._lose(("messages", index), f"{message.role} message", "a chat template has no such role")
         return []
 
     def _content(self, content: str | Sequence[Any], index: int) -> str | list[dict[str, Any]]:
@@ -122,9 +131,9 @@ class Shaper:
         for field in ("cache_control", "provider_metadata"):
             value = getattr(part, field, None)
             if value is not None and not _names_a_field(value):
-                self.losses.add((*path, field), field, "a chat template reads no such field", "metadata")
+                self._lose((*path, field), field, "a chat template reads no such field", "metadata")
         if getattr(part, "citations", None):
-            self.losses.add((*path, "citations"), "citations", "a chat template renders no citations", "metadata")
+            self._lose((*path, "citations"), "citations", "a chat template renders no citations", "metadata")
 
     def _lost_part(self, part: Any, path: Steps) -> None:
         kind = getattr(part, "type", type(part).__name__)
@@ -133,7 +142,7 @@ class Shaper:
             if kind == "image"
             else f"the chat template renders no {kind} part in this place"
         )
-        self.losses.add(path, f"{kind} part", why)
+        self._lose(path, f"{kind} part", why)
 
     def _assistant(self, message: AssistantMessage, index: int) -> dict[str, Any]:
         content = message.content
@@ -159,7 +168,7 @@ class Shaper:
             else:
                 self._lost_part(part, path)
         if text_after_call:
-            self.losses.add(
+            self._lose(
                 ("messages", index, "content"),
                 "text after a call",
                 "a chat template writes a turn's text before its calls",
@@ -170,7 +179,7 @@ class Shaper:
         if calls:
             shaped["tool_calls"] = calls
             if reasoning and shaped["content"] and "content_beside_thinking_in_calls" in self.profile.refusals:
-                self.losses.add(
+                self._lose(
                     ("messages", index, "content"),
                     "text beside reasoning in a calling turn",
                     "the chat template refuses both in one turn with calls; the reasoning is kept",
@@ -180,30 +189,28 @@ class Shaper:
 
     def _thinking(self, part: ThinkingPart, path: Steps, reasoning: list[str]) -> None:
         if self.profile.reasoning_key is None:
-            self.losses.add(path, "thinking part", "the chat template renders no reasoning")
+            self._lose(path, "thinking part", "the chat template renders no reasoning")
             return
         if part.redacted or (part.encrypted is not None and not part.text):
-            self.losses.add(path, "redacted thinking", "only the provider can read it; a template renders text")
+            self._lose(path, "redacted thinking", "only the provider can read it; a template renders text")
             return
         if part.signature is not None or part.encrypted is not None:
-            self.losses.add(
-                path, "thinking signature", "a chat template renders the reasoning's text alone", "metadata"
-            )
+            self._lose(path, "thinking signature", "a chat template renders the reasoning's text alone", "metadata")
         self._part_fields(part, path)
         reasoning.append(part.text)
 
     def _call(self, part: ToolUsePart, path: Steps, count: int) -> dict[str, Any] | None:
         self.call_names[part.id] = part.name
         if self.profile.arguments is None:
-            self.losses.add(path, "tool call", "the chat template renders no calls")
+            self._lose(path, "tool call", "the chat template renders no calls")
             self.dropped_calls.add(part.id)
             return None
         if part.kind != "function":
-            self.losses.add(path, f"{part.kind} tool call", "a chat template writes function calls alone")
+            self._lose(path, f"{part.kind} tool call", "a chat template writes function calls alone")
             self.dropped_calls.add(part.id)
             return None
         if count and "one_call_per_turn" in self.profile.refusals:
-            self.losses.add(path, "tool call", "the chat template refuses more than one call in a turn")
+            self._lose(path, "tool call", "the chat template refuses more than one call in a turn")
             self.dropped_calls.add(part.id)
             return None
         return {
@@ -220,14 +227,14 @@ class Shaper:
         except ValueError:
             value = None
         if not isinstance(value, dict):
-            self.losses.add(
+            self._lose(
                 (*path, "arguments"),
                 "arguments",
                 "the chat template takes arguments as a JSON object and these are not one: written as their text",
             )
             return part.arguments
         if part.arguments and json.dumps(value, ensure_ascii=False) != part.arguments:
-            self.losses.add(
+            self._lose(
                 (*path, "arguments"),
                 "argument text",
                 "the chat template writes arguments from an object (tojson), not the text the model wrote",
@@ -240,14 +247,14 @@ class Shaper:
         for position, result in enumerate(message.content):
             path: Steps = ("messages", index, "content", position)
             if result.tool_use_id in self.dropped_calls:
-                self.losses.add(path, "tool result", "its call could not be written")
+                self._lose(path, "tool result", "its call could not be written")
                 continue
             if not self.profile.tool_results:
-                self.losses.add(path, "tool result", "the chat template renders no tool results")
+                self._lose(path, "tool result", "the chat template renders no tool results")
                 continue
             self._part_fields(result, path)
             if result.is_error:
-                self.losses.add((*path, "is_error"), "is_error", "a chat template has no error flag", "metadata")
+                self._lose((*path, "is_error"), "is_error", "a chat template has no error flag", "metadata")
             written: dict[str, Any] = {"role": "tool", "tool_call_id": result.tool_use_id}
             name = result.name or self.call_names.get(result.tool_use_id)
             if name is not None:
