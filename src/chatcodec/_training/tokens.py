@@ -18,24 +18,33 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from chatcodec._errors import PayloadError
 from chatcodec._extras import missing_extra
 from chatcodec._training.errors import TemplateError
 
 Encode = Callable[[str], list[int]]
 
 
+def loaded(tokenizer: object) -> object:
+    """``tokenizer`` itself, or the ``tokenizers.Tokenizer`` a ``tokenizer.json`` path holds
+    (a :class:`~chatcodec.PayloadError` at ``$.tokenizer`` for a file that is none)."""
+    if not isinstance(tokenizer, str | os.PathLike):
+        return tokenizer
+    try:
+        import tokenizers
+    except ModuleNotFoundError as error:  # pragma: no cover - the dev install has it
+        raise missing_extra("Reading a tokenizer.json", "tokenizers", "tokenizers") from error
+    path: str = os.fspath(cast("str | os.PathLike[str]", tokenizer))
+    try:
+        read: object = tokenizers.Tokenizer.from_file(path)
+    except Exception as error:  # the Rust side raises its own Exception for a bad file
+        raise PayloadError(f"{path} is no tokenizer.json: {error}", "$.tokenizer") from None
+    return read
+
+
 def encoder(tokenizer: object) -> Encode:
     """A function from text to ids for ``tokenizer`` (an object or a ``tokenizer.json`` path)."""
-    if isinstance(tokenizer, str | os.PathLike):
-        try:
-            import tokenizers
-        except ModuleNotFoundError as error:  # pragma: no cover - the dev install has it
-            raise missing_extra("Reading a tokenizer.json", "tokenizers", "tokenizers") from error
-        path: str = os.fspath(cast("str | os.PathLike[str]", tokenizer))
-        try:
-            tokenizer = tokenizers.Tokenizer.from_file(path)
-        except Exception as error:  # the Rust side raises its own Exception for a bad file
-            raise TemplateError(f"cannot read the tokenizer file {path!r}: {error}") from error
+    tokenizer = loaded(tokenizer)
     encode = getattr(tokenizer, "encode", None)
     if not callable(encode):
         raise TemplateError(

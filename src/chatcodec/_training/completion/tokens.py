@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import index
 from os import PathLike
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from chatcodec._errors import PayloadError
-from chatcodec._extras import missing_extra
+from chatcodec._training.tokens import loaded
 
 
 class Decodes(Protocol):
@@ -37,19 +37,7 @@ def decoded_text(ids: Sequence[int], tokenizer: Decodes | str | PathLike[str] | 
     except TypeError:
         raise PayloadError("a completion given as a sequence is token ids: integers", "$.completion") from None
     if isinstance(tokenizer, (str, PathLike)):
-        tokenizer = _from_file(str(tokenizer))
+        tokenizer = cast("Decodes", loaded(tokenizer))
     if hasattr(tokenizer, "special_tokens_set"):  # a tiktoken Encoding: its decode keeps special tokens
         return tokenizer.decode(numbers)
     return tokenizer.decode(numbers, skip_special_tokens=False)
-
-
-def _from_file(path: str) -> Decodes:
-    try:
-        from tokenizers import Tokenizer
-    except ModuleNotFoundError:
-        raise missing_extra("A tokenizer.json path", "tokenizers", "tokenizers") from None
-    try:
-        loaded: Decodes = Tokenizer.from_file(path)
-    except Exception as error:  # the Rust library raises its own Exception subclass
-        raise PayloadError(f"{path} is no tokenizer.json: {error}", "$.tokenizer") from None
-    return loaded
