@@ -31,6 +31,7 @@ from chatcodec.serve._model_listing import upstream_models
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord
 from chatcodec.serve._request_losses import LossRefusalError
+from chatcodec.serve._secrets import sent_secrets
 from chatcodec.serve._steps.authenticate import admitted
 from chatcodec.serve._steps.fit import written
 from chatcodec.serve._steps.route import route_for
@@ -116,6 +117,7 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     side = upstream_side(route.upstream)
     key = upstream_key(side, let_in.caller, route.api_key_env)
     outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers)
+    record.secrets = sent_secrets(outgoing.headers if outgoing else {}, (let_in.key,))
     if outgoing is None or side.count_tokens is None:
         raise RefusalError(501, f"the {route.upstream} upstream has no token counting endpoint")
     answer = await send(server, outgoing, route.upstream, stream=False)

@@ -12,6 +12,8 @@ came (OpenAI's ``type``, ``code`` and ``param``, Anthropic's ``type``): nothing 
 so nothing is lost. What the request lost on its way upstream is in the
 ``chatcodec-losses`` header of an error answer as of a success: an upstream's 400 is
 often the loss's consequence (Claude's thinking required where a seal was dropped).
+The credentials the request sent upstream are scrubbed from the message and the upstream's
+body (:mod:`.secrets`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from chatcodec._narrow import as_dict
 from chatcodec._registry import get_edge
 from chatcodec.serve._bounded import bounded
 from chatcodec.serve._request_log import losses_header
+from chatcodec.serve._secrets import Secrets
 
 if TYPE_CHECKING:
     from chatcodec.serve._request_log import RequestRecord
@@ -76,9 +79,20 @@ def refused(api: str, refusal: RefusalError, record: RequestRecord | None = None
     whose losses so far go in the ``chatcodec-losses`` header)."""
     headers = refusal.headers
     if record is not None:
+        refusal = scrubbed(refusal, record.secrets)
         record.status, record.error = refusal.status, refusal.message
         headers = {**headers, **losses_header(record.losses)}
     return _ErrorResponse(refusal_body(api, refusal), refusal.status, headers=headers)
+
+
+def scrubbed(refusal: RefusalError, secrets: Secrets) -> RefusalError:
+    """``refusal`` with the request's credentials out of its message and its upstream body
+    (:mod:`.secrets`: an upstream may echo the key it was sent)."""
+    if not secrets:
+        return refusal
+    body = None if refusal.body is None else secrets.scrub_data(refusal.body)
+    message = secrets.scrub(refusal.message)
+    return RefusalError(refusal.status, message, error_type=refusal.error_type, headers=refusal.headers, body=body)
 
 
 class _ErrorResponse(JSONResponse):

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from chatcodec._losses import Loss
 from chatcodec.serve._bounded import bounded
+from chatcodec.serve._secrets import NO_SECRETS, Secrets
 
 LOGGER = logging.getLogger("chatcodec.serve")
 REQUEST_EVENT = "chatcodec.model.request"
@@ -79,6 +80,9 @@ class RequestRecord:
     """The request's span (telemetry on), ended once by :meth:`emit`."""
     store_error: str | None = None
     """Why the answer, delivered, was not kept (the store failed: :mod:`.response_store`)."""
+    secrets: Secrets = NO_SECRETS
+    """The credentials the request sent upstream, scrubbed from every text it relays or records
+    (:mod:`.secrets`: an upstream may echo the key it was sent in its error)."""
 
     def late(self, reason: str) -> None:
         """A stream ended because its caller stopped reading (logged as 499, as a caller gone)."""
@@ -113,13 +117,13 @@ class RequestRecord:
         if self.events is not None:
             line["events"] = self.events
         if self.error is not None:
-            line["error"] = bounded(self.error)
+            line["error"] = bounded(self.secrets.scrub(self.error))
         if self.stream_error_status is not None:
             line["headers"] = self.status
         if self.cancelled:
             line["cancelled"] = True
         if self.store_error is not None:
-            line["store_error"] = self.store_error
+            line["store_error"] = self.secrets.scrub(self.store_error)
         LOGGER.log(level, json.dumps(line, ensure_ascii=False))
 
 

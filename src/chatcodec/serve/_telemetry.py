@@ -370,7 +370,8 @@ class RequestSpan:
             self._set({"error.type": "cancelled"})
         elif status >= 400:
             self._set({"error.type": str(status)})
-            self.span.set_status(Status(StatusCode.ERROR, None if record.error is None else bounded(record.error)))
+            shown = None if record.error is None else bounded(record.secrets.scrub(record.error))
+            self.span.set_status(Status(StatusCode.ERROR, shown))
         self.span.end()
         self._measured()
 

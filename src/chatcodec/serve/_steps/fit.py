@@ -30,6 +30,7 @@ from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._request_losses import LossRefusalError, refuse_unless_allowed, settled
 from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._seals import check_unsealed
+from chatcodec.serve._secrets import sent_secrets
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import Validated
@@ -121,6 +122,7 @@ def _written(
         caller_headers=admitted.headers,
         version=routed.version,
     )
+    record.secrets = sent_secrets(outgoing.headers, (admitted.key,))
     return Fitted(call, answer, route, routed.model, canonical, outgoing)
 
 

@@ -6,7 +6,8 @@ answers 200 with no event is a 502, not an empty success; a body that ends betwe
 events ends the caller's stream with an error event in its own shape, never a clean
 finish it would take for a complete answer. Each canonical event is shown to the log
 line, the span and what the stream gathers to keep on its way to the caller's encoder
-(:class:`ObservedConverter`). Every write must be accepted within ``write_timeout``
+(:class:`ObservedConverter`), an error event scrubbed of the credentials the request sent
+(:mod:`chatcodec.serve._secrets`). Every write must be accepted within ``write_timeout``
 (:func:`~chatcodec.serve._deadlines.write_deadline_stream`); however the stream ends (a
 caller gone or too slow included), the upstream response is closed, which tells the
 upstream to stop and frees its pool connection.
@@ -30,6 +31,7 @@ from chatcodec.serve._identity import AS_THEY_ARE, Identity
 from chatcodec.serve._limits import EventSizeCheck
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header
+from chatcodec.serve._secrets import NO_SECRETS, Secrets
 from chatcodec.serve._steps import keep
 from chatcodec.serve._steps.caller_watch import CLIENT_GONE
 from chatcodec.serve._steps.fit import Fitted
@@ -66,6 +68,7 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
             on_error=_error_noted(record),
             identity=sent.identity,
             max_event_bytes=config.max_event_bytes,
+            secrets=record.secrets,
         )
         chunks = _upstream_chunks(response)
         first = await _first_events(chunks, converter, upstream, config)
@@ -128,9 +131,11 @@ class ObservedConverter(StreamConverter):
         on_error: Callable[[ErrorRecord], None],
         identity: Identity,
         max_event_bytes: int,
+        secrets: Secrets = NO_SECRETS,
         **settings: Any,
     ) -> None:
         super().__init__(*arguments, **settings)
+        self._secrets = secrets
         self._watchers = tuple(watchers)
         self._on_error = on_error
         self._identity = identity
@@ -139,6 +144,10 @@ class ObservedConverter(StreamConverter):
     # the converter's own steps under names of their own: ``super()`` made an object at every chunk and event
     _converter_feed = StreamConverter.feed
     _converter_encoded = StreamConverter._encoded
+
+    def fail(self, message: str, status: int = 502) -> bytes:
+        """The error that ends the stream, its message scrubbed of the request's credentials."""
+        return super().fail(self._secrets.scrub(message), status)
 
     def feed(self, chunk: bytes) -> bytes:
         """The converted bytes for ``chunk``; a :class:`StreamError` once one upstream event
@@ -153,10 +162,24 @@ class ObservedConverter(StreamConverter):
         if type(event) not in AS_THEY_ARE:  # most events: no call (a stream's start, a thinking part's)
             event = self._identity.started(event)
         elif isinstance(event, ErrorRecord):
+            event = scrubbed_error(event, self._secrets)
             self._on_error(event)
         for watch in self._watchers:
             watch(event)
         return self._converter_encoded(event)
+
+
+def scrubbed_error(event: ErrorRecord, secrets: Secrets) -> ErrorRecord:
+    """An upstream's error event with the request's credentials out of its message and body
+    (:mod:`chatcodec.serve._secrets`: an upstream may echo the key it was sent)."""
+    if not secrets:
+        return event
+    return ErrorRecord(
+        message=secrets.scrub(event.message),
+        error_type=event.error_type,
+        body=secrets.scrub_data(event.body),
+        provider_metadata=secrets.scrub_data(event.provider_metadata),
+    )
 
 
 class StreamGathering:
@@ -232,7 +255,7 @@ async def _relayed(
     upstream: httpx.Response,
     chunks: AsyncIterator[bytes],
     first: bytes,
-    converter: StreamConverter,
+    converter: ObservedConverter,
     record: RequestRecord,
     *,
     config: ServeConfig,
@@ -276,7 +299,7 @@ async def _relayed(
         _logged(record, converter, finished=finished)
 
 
-def _logged(record: RequestRecord, converter: StreamConverter, *, finished: bool) -> None:
+def _logged(record: RequestRecord, converter: ObservedConverter, *, finished: bool) -> None:
     """The stream's log line written: its losses, its events, and, ``finished`` false (its
     caller's side ended it), that it was cancelled and why, when nothing said why already."""
     record.cancelled = not finished
