@@ -8,11 +8,13 @@ An API that takes the model and the stream flag in the URL has them taken out of
 body (``Upstream.body``); an OpenAI Chat stream asks for ``stream_options.include_usage``,
 so usage reaches every caller that wants it (the caller's own wish is applied on the way back).
 A token count goes to the upstream's counting endpoint (``Upstream.count_tokens``) with
-the request written for it, reduced to what that endpoint takes.
+the request written for it, reduced to what that endpoint takes. A header value that cannot
+go on HTTP (a caller's non-ASCII ``anthropic-beta``) is a 400 naming the header.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +22,11 @@ from typing import Any
 from chatcodec._providers.contract.edge import Upstream
 from chatcodec._registry import get_edge
 from chatcodec.serve._json_body import json_body
+from chatcodec.serve._refusal import RefusalError
+
+_UNSENDABLE = re.compile("[^\t\x20-\x7e]")
+"""A character an upstream header value cannot hold: httpx writes values as ASCII, and RFC 9110
+section 5.5 allows no control character but a tab."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,18 @@ def count_call(
     return _signed(side, url, side.count_tokens.body(dict(body), model), key, caller_headers)
 
 
+def check_header_values(headers: Mapping[str, str]) -> None:
+    """A 400 naming the first header whose value cannot be sent upstream (a caller's
+    ``anthropic-beta`` or ``OpenAI-Organization`` holding a non-ASCII byte): httpx would raise
+    while encoding it, a 500 the caller's SDK retries. The value is never quoted (a key's header
+    is checked at admission, and a value may be one)."""
+    for name, value in headers.items():
+        if _UNSENDABLE.search(value):
+            raise RefusalError(
+                400, f"the {name} header holds a character an HTTP header sent upstream cannot carry (ASCII only)"
+            )
+
+
 def _signed(
     side: Upstream,
     url: str,
@@ -96,6 +115,7 @@ def _signed(
 ) -> UpstreamCall:
     data = json_body(body)
     headers = {"content-type": "application/json", **side.headers(key, caller_headers)}
+    check_header_values(headers)
     if side.version_header is not None and version is not None:
         headers[side.version_header] = version  # the version whose rules wrote the body
     if side.sign is not None and "authorization" not in headers:
