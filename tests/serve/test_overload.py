@@ -156,15 +156,16 @@ Refusal = tuple[int, str, str | None]
 
 
 @pytest.mark.parametrize("api", CALLS)
-def test_a_request_past_the_queue_is_a_503_with_retry_after_read_by_the_fronts_own_client(
+def test_a_request_past_the_queue_is_the_fronts_overload_with_retry_after_read_by_its_own_client(
     fake: FakeUpstream, api: str
 ) -> None:
-    """Each front's official client (its SDK's retries off) reads the refusal as its own 503."""
+    """Each front's official client (its SDK's retries off) reads the refusal as its provider's
+    own overload: 503, and Anthropic's 529 (its client's ``OverloadedError``)."""
     with proxy(api, "anthropic", fake.base, max_connections=1, max_queued=0) as origin:
         call = _client_call(api, origin)  # the client made first: a slow first make does not outlast the hold
         with _slot_held(fake, origin, api):
             status, message, retry_after = call()
-    assert (status, retry_after) == (503, "1")
+    assert (status, retry_after) == (529 if api == "anthropic" else 503, "1")
     assert "all 1 upstream calls are busy and 0 wait already: this server is overloaded" in message
     assert len(fake.received) == 1  # the refused calls never reached the upstream
 
@@ -189,11 +190,12 @@ def _client_call(api: str, origin: str) -> Callable[[], Refusal]:
         claude = anthropic.Anthropic(base_url=origin, api_key="k", max_retries=0)
 
         def by_anthropic() -> Refusal:
-            with claude, pytest.raises(anthropic.InternalServerError) as failed:
+            with claude, pytest.raises(anthropic.OverloadedError) as failed:
                 claude.messages.create(model="claude-sonnet-4-6", max_tokens=10, messages=HELLO)
             body = failed.value.body
             assert isinstance(body, dict)
             assert body["type"] == "error"
+            assert body["error"]["type"] == "overloaded_error"
             return failed.value.status_code, failed.value.message, failed.value.response.headers.get("retry-after")
 
         return by_anthropic

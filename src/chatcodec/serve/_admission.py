@@ -12,7 +12,8 @@ upstream did not cause, and an operator could not bound the wait. Here a call ta
 connection and its timers time the upstream exchange alone; a request finding every slot
 taken waits in a first-come queue of at most ``max_queued`` requests for at most
 ``pool_timeout`` seconds, and is answered 503 with ``Retry-After`` (in the front's own
-error shape, :mod:`.refusal`) when the queue is full or the wait ends. A slot is held
+error shape and overload status, :mod:`.refusal`: Anthropic's front answers 529
+``overloaded_error``, as Anthropic does) when the queue is full or the wait ends. A slot is held
 until the upstream response is closed (a stream's, when the stream ends), and a queued
 caller that goes away leaves the queue (:mod:`.steps.caller_watch` cancels its wait).
 
@@ -101,7 +102,9 @@ class Admission:
 
     def _refused(self, reason: str, why: str) -> RefusalError:
         self.on_refused(reason)
-        return RefusalError(503, f"{why}: this server is overloaded; try again", headers={"retry-after": RETRY_AFTER})
+        return RefusalError(
+            503, f"{why}: this server is overloaded; try again", headers={"retry-after": RETRY_AFTER}, overload=True
+        )
 
 
 class SlotStream(httpx.AsyncByteStream):

@@ -3,7 +3,8 @@
 Every error the server answers goes through here, the unhandled ones too (a 500 in the
 front's shape, never Starlette's ``text/plain`` "Internal Server Error"): the caller's
 SDK then raises its own typed error (``openai.RateLimitError``,
-``anthropic.OverloadedError``) with the message and status. An upstream's error type
+``anthropic.OverloadedError``) with the message and status; the server's own overload is the
+front's overload status (Anthropic's 529). An upstream's error type
 is kept when the front's API has the same type for the same status (Anthropic to
 Anthropic keeps ``overloaded_error``), and goes in the body's ``code`` where the front's shape has an
 empty one (OpenAI's), so a caller can still tell ``insufficient_quota`` from a rate limit.
@@ -46,6 +47,7 @@ class RefusalError(Exception):
         error_type: str | None = None,
         headers: Mapping[str, str] | None = None,
         body: Mapping[str, Any] | None = None,
+        overload: bool = False,
     ) -> None:
         message = bounded(message)  # it may quote the caller: a field name, a model (:mod:`.bounded`)
         super().__init__(message)
@@ -57,6 +59,9 @@ class RefusalError(Exception):
         """Headers to answer with (the upstream's ``retry-after``, rate limits, request id)."""
         self.body: dict[str, Any] | None = None if body is None else dict(body)
         """The upstream's own error body, answered as it is (set only when the front speaks its API)."""
+        self.overload = overload
+        """The server's own overload: answered with the front's overload status
+        (``ErrorShape.overloaded``: Anthropic's 529 ``overloaded_error``, 503 elsewhere)."""
 
 
 def refusal_body(api: str, refusal: RefusalError) -> dict[str, Any]:
@@ -77,12 +82,23 @@ def refusal_body(api: str, refusal: RefusalError) -> dict[str, Any]:
 def refused(api: str, refusal: RefusalError, record: RequestRecord | None = None) -> Response:
     """``refusal`` as the ``api`` front's error body, status and headers (noted on ``record``,
     whose losses so far go in the ``chatcodec-losses`` header)."""
+    if refusal.overload:
+        refusal = _front_overload(api, refusal)
     headers = refusal.headers
     if record is not None:
         refusal = scrubbed(refusal, record.secrets)
         record.status, record.error = refusal.status, refusal.message
         headers = {**headers, **losses_header(record.losses)}
     return _ErrorResponse(refusal_body(api, refusal), refusal.status, headers=headers)
+
+
+def _front_overload(api: str, refusal: RefusalError) -> RefusalError:
+    """The server's overload said as the front's provider says its own (Anthropic's SDK
+    expects 529 ``overloaded_error``, and raises its ``OverloadedError`` for it)."""
+    status = get_edge(api).errors.overloaded
+    if status == refusal.status:
+        return refusal
+    return RefusalError(status, refusal.message, headers=refusal.headers)
 
 
 def scrubbed(refusal: RefusalError, secrets: Secrets) -> RefusalError:

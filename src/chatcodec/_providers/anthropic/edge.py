@@ -182,7 +182,7 @@ EDGE = Edge(
     PROVIDER,
     response_name="an Anthropic response",
     framing=FRAMING,
-    errors=ErrorShape(ERROR_TYPES, "api_error", write_error, read_nested_error),
+    errors=ErrorShape(ERROR_TYPES, "api_error", write_error, read_nested_error, overloaded=529),
     front=Front(
         ("/v1/messages",),
         caller_key=caller_key,

@@ -102,6 +102,11 @@ class ErrorShape:
     """The provider's error body names no type (Cohere's ``{"message"}``): an error read
     with its HTTP status known gets its type from :attr:`types` by that status
     (:meth:`type_for`), as the provider's own SDK types its exceptions by status."""
+    overloaded: int = 503
+    """The HTTP status the provider answers its own overload with, which its SDK retries after
+    the ``Retry-After`` it carries: 503 (RFC 9110's "temporary overload", OpenAI's and Google's
+    ``UNAVAILABLE``), Anthropic's 529 ``overloaded_error``. A gateway speaking this API answers
+    its own overload so."""
 
     def statuses(self) -> dict[str, int]:
         """Every type this provider writes or sends -> its HTTP status."""

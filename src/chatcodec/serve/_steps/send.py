@@ -107,6 +107,7 @@ async def _sent_or_refused(server: Server, built: httpx.Request, upstream: str, 
             503,
             f"all {config.max_connections} upstream connections stayed busy for {config.pool_timeout} s; try again",
             headers={"retry-after": "1"},
+            overload=True,
         ) from None
     except httpx.TimeoutException as error:
         reason, status = failure(error, timeout=config.timeout, connect_timeout=config.connect_timeout)
