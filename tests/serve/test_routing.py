@@ -4,6 +4,7 @@ lists and token counting of each front, driven by the official clients."""
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -123,16 +124,24 @@ def test_token_counting_reaches_each_upstreams_own_endpoint(
     assert "max_tokens" not in json.dumps(fake.last.body)
 
 
-def test_token_counting_on_an_upstream_without_it_is_a_501_in_the_fronts_shape(fake: FakeUpstream) -> None:
+def test_token_counting_on_an_upstream_without_it_is_a_501_in_the_fronts_shape_not_retried(
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The SDK's retries on (two, its default): ``x-should-retry: false`` says asking again would
+    answer the same, so it asks once (the gateway logs one line a request)."""
     with (
+        caplog.at_level(logging.INFO, logger="chatcodec.serve"),
         serving_config(_two_upstreams("anthropic", fake)) as origin,
-        anthropic.Anthropic(base_url=origin, api_key="k", max_retries=0) as client,
+        anthropic.Anthropic(base_url=origin, api_key="k", max_retries=2) as client,
         pytest.raises(anthropic.APIStatusError) as raised,
     ):
         client.messages.count_tokens(model="gpt-4o", messages=HELLO)
     assert raised.value.status_code == 501
+    assert raised.value.response.headers["x-should-retry"] == "false"
     assert "no token counting endpoint" in raised.value.message
     assert fake.received == []
+    asked = [entry for entry in caplog.records if "/v1/messages/count_tokens" in entry.getMessage()]
+    assert len(asked) == 1, [entry.getMessage() for entry in asked]
 
 
 def test_gemini_count_tokens_goes_to_an_anthropic_upstream(fake: FakeUpstream) -> None:

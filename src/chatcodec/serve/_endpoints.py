@@ -14,7 +14,8 @@ token counting endpoint.
   the Responses ``/v1/responses/input_tokens``: ``Front.count_tokens``) converts the
   request as a call would be, and asks the routed upstream's own counting endpoint
   (``Upstream.count_tokens``); an upstream with none (OpenAI Chat, Ollama) is a 501 in
-  the front's shape: counting is the provider's tokenizer, which chatcodec does not guess.
+  the front's shape with ``x-should-retry: false`` (the SDKs would retry a 5xx twice, to the
+  same answer): counting is the provider's tokenizer, which chatcodec does not guess.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ from chatcodec.serve._steps.send import send, upstream_refusal
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import read_canonical
 from chatcodec.serve._upstream import count_call, upstream_side
+
+NOT_RETRIED = {"x-should-retry": "false"}
+"""What a 501 for a count no upstream can give carries: the OpenAI and Anthropic SDKs obey
+``x-should-retry`` over their status rules, which retry every 5xx twice (``_should_retry`` in
+openai-python and anthropic-sdk-python), and asking again would answer the same."""
 
 
 def routes(server: Server) -> list[BaseRoute]:
@@ -119,7 +125,7 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers)
     record.secrets = sent_secrets(outgoing.headers if outgoing else {}, (let_in.key,))
     if outgoing is None or side.count_tokens is None:
-        raise RefusalError(501, f"the {route.upstream} upstream has no token counting endpoint")
+        raise RefusalError(501, f"the {route.upstream} upstream has no token counting endpoint", headers=NOT_RETRIED)
     answer = await send(server, outgoing, route.upstream, stream=False)
     passed = passed_headers(answer.headers)
     payload_back = json_or_text(answer.content)
