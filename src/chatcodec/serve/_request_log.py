@@ -71,6 +71,8 @@ class RequestRecord:
     error: str | None = None
     cancelled: bool = False
     events: int | None = None
+    after_end: int = 0
+    """Upstream stream events that came after the stream's own last event, dropped."""
     stream_error_status: int | None = None
     """The status of an error that ended a stream after its 200 headers."""
     request_id: str = field(default_factory=lambda: f"req_{os.urandom(16).hex()}")
@@ -116,6 +118,8 @@ class RequestRecord:
         }
         if self.events is not None:
             line["events"] = self.events
+        if self.after_end:
+            line["after_end"] = self.after_end
         if self.error is not None:
             line["error"] = bounded(self.secrets.scrub(self.error))
         if self.stream_error_status is not None:

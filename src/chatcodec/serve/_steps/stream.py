@@ -15,7 +15,7 @@ upstream to stop and frees its pool connection.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -136,6 +136,8 @@ class ObservedConverter(StreamConverter):
     ) -> None:
         super().__init__(*arguments, **settings)
         self._secrets = secrets
+        self.after_end = 0
+        """Upstream events that came after the stream's own last event (or its error), dropped."""
         self._watchers = tuple(watchers)
         self._on_error = on_error
         self._identity = identity
@@ -143,7 +145,22 @@ class ObservedConverter(StreamConverter):
 
     # the converter's own steps under names of their own: ``super()`` made an object at every chunk and event
     _converter_feed = StreamConverter.feed
+    _converter_feed_events = StreamConverter.feed_events
     _converter_encoded = StreamConverter._encoded
+
+    def feed_events(self, wire_events: Iterable[Mapping[str, Any]]) -> bytes:
+        """The converted bytes for the upstream's events before its stream's own last event
+        (``message_stop``, ``interaction.completed``, an error): one after it is dropped and
+        counted (:attr:`after_end`), so the caller never gets content after its finish."""
+        return self._converter_feed_events(self._before_end(wire_events))
+
+    def _before_end(self, wire_events: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+        builder = self._builder
+        for wire_event in wire_events:
+            if builder.ended:
+                self.after_end += 1
+            else:
+                yield wire_event
 
     def fail(self, message: str, status: int = 502) -> bytes:
         """The error that ends the stream, its message scrubbed of the request's credentials."""
@@ -307,4 +324,5 @@ def _logged(record: RequestRecord, converter: ObservedConverter, *, finished: bo
         record.error, record.stream_error_status = LOST, CLIENT_GONE
     record.losses = [*record.losses, *converter.losses]
     record.events = converter.events_out
+    record.after_end = converter.after_end
     record.emit()
