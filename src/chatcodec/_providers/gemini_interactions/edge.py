@@ -41,7 +41,7 @@ from chatcodec._providers.families.google.errors import ERROR_READS, ERROR_TYPES
 from chatcodec._providers.gemini_interactions.markers import PROVIDER
 from chatcodec._providers.gemini_interactions.server import ANSWERING
 from chatcodec._providers.gemini_interactions.stream_framing import FRAMING
-from chatcodec.codec_kit import bearer_key, read_nested_error
+from chatcodec.codec_kit import as_dict, as_list, bearer_key, read_nested_error
 from chatcodec.contract import Detection, Edge, ErrorShape, Extension, Front, Upstream
 
 REVISION = "2026-05-20"
@@ -106,13 +106,32 @@ EXTENSIONS = (
 )
 """What an Interaction holds beyond the SDK's type, which strict reading accepts."""
 
+FAILED_WITHOUT_WORDS = 'the interaction failed (its status is "failed" and it names no error)'
+"""The message of a failed Interaction that lists no ``errors``: a failure all the same."""
+
+
+def read_error(body: object) -> tuple[str, str | None]:
+    """Google's error body, or a failed Interaction (HTTP 200, ``status: "failed"``): its first
+    entry of ``errors`` (google-genai 3.6.1 ``Interaction.errors``, each ``{code, message}``, the
+    code "a URI that identifies the error type"), else :data:`FAILED_WITHOUT_WORDS`; so a caller of
+    another API gets the failure as its own error, never an answer that stopped."""
+    fields = as_dict(body)
+    if fields is None or fields.get("status") != "failed" or "error" in fields:
+        return read_nested_error(body)
+    errors = as_list(fields.get("errors")) or []
+    first = (as_dict(errors[0]) if errors else None) or {}
+    message, code = first.get("message"), first.get("code")
+    return (
+        message if isinstance(message, str) and message else FAILED_WITHOUT_WORDS,
+        code if isinstance(code, str) and code else None,
+    )
+
+
 EDGE = Edge(
     PROVIDER,
     response_name="a Gemini Interaction",
     framing=FRAMING,
-    errors=ErrorShape(
-        ERROR_TYPES, "INTERNAL", write_error, read_nested_error, write_event=write_event, reads=ERROR_READS
-    ),
+    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_error, write_event=write_event, reads=ERROR_READS),
     front=Front(("/v1beta/interactions", "/v1/interactions"), caller_key=caller_key, answering=ANSWERING),
     upstream=Upstream(
         upstream_url,
