@@ -12,7 +12,10 @@ would only turn those into its own errors. An orchestrator's liveness probe
 Redis back.
 
 The check is cheap enough for any probe interval: one store read (SQLite's ``SELECT``, a
-Redis ``ZCARD``) within :data:`CHECK_TIMEOUT` seconds, its verdict reused for
+Redis ``ZCARD``) within :data:`CHECK_TIMEOUT` seconds (after a save failed, one small write
+too: a full disk or a Redis at its memory limit answers reads and keeps nothing, and is
+reported ``"the store cannot keep answers: OperationalError (SQLITE_FULL)"`` until a write
+succeeds), its verdict reused for
 :data:`FRESH_FOR` seconds, and probes arriving while one check is under way wait for it
 rather than each asking the store. Both routes need no key; the body names the part and
 the error's type, never a host or a path (the log line has the whole error).
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 import anyio
 
 from chatcodec.serve._request_log import LOGGER
-from chatcodec.serve._response_store import ResponseStore, StoreError
+from chatcodec.serve._response_store import CannotKeepError, ResponseStore, StoreError
 
 __all__ = ["CHECK_TIMEOUT", "FRESH_FOR", "HealthCheck", "Verdict"]
 
@@ -84,9 +87,17 @@ class HealthCheck:
         except TimeoutError:
             return _failing(f"the store did not answer within {CHECK_TIMEOUT:g} s", "")
         except StoreError as error:
-            cause = error.__cause__ if error.__cause__ is not None else error
-            return _failing(f"the store failed: {type(cause).__name__}", str(error))
+            what = "cannot keep answers" if isinstance(error, CannotKeepError) else "failed"
+            return _failing(f"the store {what}: {_kind(error)}", str(error))
         return READY
+
+
+def _kind(error: StoreError) -> str:
+    """The error's type, and SQLite's name for its code where it has one (``SQLITE_FULL``):
+    what failed, with no host or path."""
+    cause = error.__cause__ if error.__cause__ is not None else error
+    code = getattr(cause, "sqlite_errorname", None)
+    return f"{type(cause).__name__} ({code})" if isinstance(code, str) else type(cause).__name__
 
 
 def _failing(reason: str, detail: str) -> Verdict:

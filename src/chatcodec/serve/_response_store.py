@@ -74,6 +74,15 @@ class StoreError(RuntimeError):
     and the error reported beside it."""
 
 
+WRITE_CHECK_LIMIT = 1 << 20
+"""The most a write check writes (a MiB): enough to tell a full disk, little for a probe to repeat."""
+
+
+class CannotKeepError(StoreError):
+    """The store answers reads and cannot write (a full disk, a Redis at its memory limit):
+    what ``/health`` reports after a save failed, until a write succeeds."""
+
+
 @dataclass(frozen=True, slots=True)
 class Kept:
     """One kept record, as a backend holds it (JSON text, so every backend stores the same)."""
@@ -129,6 +138,12 @@ class Backend(Protocol):
         """Answer one cheap read, or raise :class:`StoreError` (``/health``: :mod:`.health`)."""
         ...
 
+    async def check_write(self, size: int) -> None:
+        """Write ``size`` bytes and delete them, or raise :class:`StoreError` (``/health`` after
+        a failed save: a full disk or a Redis at its memory limit still answers reads, and may
+        take a write smaller than the one that failed)."""
+        ...
+
     async def secret(self, name: str, candidate: str) -> str:
         """The secret kept as ``name``; ``candidate`` kept and returned when there is none
         (the first replica to ask makes it, every other one reads it)."""
@@ -150,6 +165,12 @@ class ResponseStore:
 
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
+        self.unkept: StoreError | None = None
+        """Why the last save failed, until a save or a write check succeeds: a store that answers
+        reads and cannot keep (a full disk) is reported by ``/health`` (:meth:`check`)."""
+        self._unkept_size = 0
+        """The size of the record the last failed save was keeping (what the write check writes,
+        up to :data:`WRITE_CHECK_LIMIT`)."""
 
     @property
     def capacity(self) -> int:
@@ -168,8 +189,16 @@ class ResponseStore:
         return await self.backend.count()
 
     async def check(self) -> None:
-        """Whether the backend answers (a :class:`StoreError` when it does not)."""
+        """Whether the backend answers (a :class:`StoreError` when it does not), and, after a
+        save failed, whether it can keep again: a write of the failed record's size (at most
+        :data:`WRITE_CHECK_LIMIT`), whose failure is a :class:`CannotKeepError`."""
         await self.backend.check()
+        if self.unkept is not None:
+            try:
+                await self.backend.check_write(min(self._unkept_size, WRITE_CHECK_LIMIT))
+            except StoreError as error:
+                raise CannotKeepError(str(error)) from error.__cause__
+            self.unkept = None
 
     async def close(self) -> None:
         await self.backend.close()
@@ -223,7 +252,12 @@ class ResponseStore:
     async def _save(self, key: str, kept: Kept) -> bool:
         if kept.size > self.backend.max_bytes:
             return False
-        await self.backend.save(key, kept)
+        try:
+            await self.backend.save(key, kept)
+        except StoreError as error:
+            self.unkept, self._unkept_size = error, kept.size
+            raise
+        self.unkept = None
         return True
 
 
@@ -267,6 +301,9 @@ class MemoryBackend:
 
     async def check(self) -> None:
         """The process's memory answers while the process does."""
+
+    async def check_write(self, size: int) -> None:
+        """The process's memory takes a write while the process does."""
 
     async def secret(self, name: str, candidate: str) -> str:
         return self._secrets.setdefault(name, candidate)

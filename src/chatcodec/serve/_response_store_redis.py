@@ -201,6 +201,11 @@ class RedisBackend:
         ]
         await self._call("write", self._save(args=[*arguments, self.capacity, self.max_bytes]))
 
+    async def check_write(self, size: int) -> None:
+        key = PREFIX + "write-check"
+        await self._call("write", self._redis.set(key, "0" * size, px=10_000))
+        await self._call("write", self._redis.delete(key))
+
     async def secret(self, name: str, candidate: str) -> str:
         key = PREFIX + "secret:" + name
         await self._call("write", self._redis.set(key, candidate, nx=True))

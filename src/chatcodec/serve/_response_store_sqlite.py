@@ -31,6 +31,7 @@ to a file that is no database any more is reported not kept), and when a read fi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 import time
@@ -115,6 +116,20 @@ def header_problem(header: bytes) -> str | None:
     return None
 
 
+WRITE_CHECK = "chatcodec.write-check"
+"""The row of the ``secrets`` table the write check writes and deletes in one transaction
+(:meth:`SqliteBackend.check_write`): its pages still reach the file (the write-ahead log)."""
+
+
+def _rolled_back(connection: sqlite3.Connection) -> None:
+    """The transaction of a failed write rolled back, unless SQLite rolled it back itself: on a
+    full disk (``SQLITE_FULL``) or an I/O error it does, and a ``ROLLBACK`` then fails with
+    "cannot rollback - no transaction is active", which was reported instead of the full disk."""
+    if connection.in_transaction:
+        with contextlib.suppress(sqlite3.Error):  # the first error says what failed
+            connection.execute("ROLLBACK")
+
+
 class SqliteBackend:
     """Kept records in the SQLite file at ``path`` (created with its table when missing)."""
 
@@ -160,8 +175,7 @@ class SqliteBackend:
                 setup.execute("ALTER TABLE answers ADD COLUMN thread TEXT")
             setup.execute("COMMIT")
         except BaseException:
-            if setup.in_transaction:  # an error SQLite rolled back itself: the original error says why
-                setup.execute("ROLLBACK")
+            _rolled_back(setup)
             raise
         self._write_ahead(setup)
 
@@ -271,11 +285,25 @@ class SqliteBackend:
                 self._forget_beyond_bounds(connection)
                 self._execute(connection, "COMMIT")
             except BaseException:
-                connection.execute("ROLLBACK")
+                _rolled_back(connection)
                 raise
             self._intact()  # committed to a file that is no database any more: not kept
 
         await self._run(self._writer, save)
+
+    async def check_write(self, size: int) -> None:
+        def check_write(connection: sqlite3.Connection) -> None:
+            self._execute(connection, "BEGIN IMMEDIATE")
+            try:
+                self._execute(connection, "INSERT OR REPLACE INTO secrets VALUES (?, ?)", (WRITE_CHECK, "0" * size))
+                self._execute(connection, "DELETE FROM secrets WHERE name = ?", (WRITE_CHECK,))
+                self._execute(connection, "COMMIT")
+            except BaseException:
+                _rolled_back(connection)
+                raise
+            self._intact()
+
+        await self._run(self._writer, check_write)
 
     def _forget_beyond_bounds(self, connection: sqlite3.Connection) -> None:
         count, total = self._execute(connection, "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM answers").fetchone()
