@@ -20,7 +20,7 @@ from chatcodec._extras import missing_extra
 from chatcodec._losses import LOSS_KINDS
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli._convert_arguments import encoder_option
-from chatcodec.serve._config import fronts, upstreams
+from chatcodec.serve._config import ServeConfig, fronts, upstreams
 
 
 def add_serve_command(commands: Any) -> None:
@@ -330,8 +330,26 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
     except ValueError as error:
         print(f"chatcodec serve: {_where(error, arguments)}", file=sys.stderr)
         return exit_codes.USAGE
+    if config.allow_anonymous and config.host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"chatcodec serve: warning: --allow-anonymous on {config.host}: anyone who reaches the port "
+            "spends the environment's upstream key",
+            file=sys.stderr,
+        )
+
+    def listening(host: str, port: int) -> None:
+        _announce(config, host, port, out)
+
+    server.run(config, app=app, on_listening=listening)
+    return 0
+
+
+def _announce(config: ServeConfig, host: str, port: int, out: TextIO) -> None:
+    """The start-up lines, once the socket listens (``serve._server``): the address it listens on
+    (the port the system chose for ``--port 0``), the routes, and where callers' keys go."""
+    shown = f"[{host}]" if ":" in host else host
     routes = ", ".join(f"{route.pattern} -> {route.upstream} at {route.url}" for route in config.all_routes)
-    print(f"chatcodec serve: {config.api} API on http://{config.host}:{config.port}, {routes}", file=out, flush=True)
+    print(f"chatcodec serve: {config.api} API on http://{shown}:{port}, {routes}", file=out, flush=True)
     if not config.client_keys:
         print(
             "chatcodec serve: no --client-key: callers' own keys go upstream"
@@ -339,11 +357,3 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             file=out,
             flush=True,
         )
-    if config.allow_anonymous and config.host not in ("127.0.0.1", "localhost", "::1"):
-        print(
-            f"chatcodec serve: warning: --allow-anonymous on {config.host}: anyone who reaches the port "
-            "spends the environment's upstream key",
-            file=sys.stderr,
-        )
-    server.run(config, app=app)
-    return 0
