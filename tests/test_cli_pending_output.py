@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +18,7 @@ import pytest
 
 from chatcodec.batch._convert import BatchResult, ConvertOptions, LineBatch
 from chatcodec.cli import _convert as convert_command
+from chatcodec.cli import _pending_output as pending_output
 from chatcodec.cli import main
 
 ROWS = 300
@@ -101,6 +106,62 @@ def test_a_single_document_is_renamed_into_place_too(tmp_path: Path, monkeypatch
 
     monkeypatch.setattr(Path, "write_bytes", write_bytes)
     assert _run(document, out, "--to", "anthropic", "--option", "max_tokens=9") == 0
-    assert written == [f".out.json.{os.getpid()}.partial"]
+    (partial,) = written
+    assert re.fullmatch(rf"\.out\.json\.{os.getpid()}\.[0-9a-f]{{8}}\.partial", partial)
     assert json.loads(out.read_text(encoding="utf-8"))["max_tokens"] == 9
     assert sorted(path.name for path in tmp_path.iterdir()) == ["out.json", "request.json"]
+
+
+def test_a_symlink_planted_at_a_partials_name_is_never_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pid is known to whoever shares the folder; the partial's random bits are not, and a
+    name that exists (a symlink planted there) is never opened: another name is taken."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("not yours\n", encoding="utf-8")
+    tokens = iter(["00000000", "11111111"])
+    monkeypatch.setattr(pending_output.secrets, "token_hex", lambda _: next(tokens))
+    planted = [tmp_path / f".out.jsonl.{os.getpid()}.partial", tmp_path / f".out.jsonl.{os.getpid()}.00000000.partial"]
+    for name in planted:  # the name a run used to write under, and the first this one draws
+        name.symlink_to(victim)
+    out = tmp_path / "out.jsonl"
+    assert _run(_source(tmp_path), out, "--to", "anthropic", "--option", "max_tokens=9") == 0
+    assert victim.read_text(encoding="utf-8") == "not yours\n"
+    assert all(name.is_symlink() for name in planted)
+    assert len(out.read_text(encoding="utf-8").splitlines()) == ROWS
+
+
+def test_the_output_gets_the_mode_the_umask_leaves(tmp_path: Path) -> None:
+    """Created by this module, not by ``open()``: still the mode ``open()`` would give."""
+    previous = os.umask(0o022)
+    try:
+        out = tmp_path / "out.jsonl"
+        assert _run(_source(tmp_path), out, "--to", "anthropic", "--option", "max_tokens=9") == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+
+
+def test_stale_partials_of_dead_runs_are_removed_and_a_running_ones_kept(tmp_path: Path) -> None:
+    """A run killed too hard to clean up (SIGKILL) leaves its partial: the next run for the same
+    output removes it (its pid no longer runs), a file or a folder, old name or new, and leaves a
+    running run's partial and another output's alone."""
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True)
+    dead = int(finished.stdout)
+    stale = [
+        tmp_path / f".out.jsonl.{dead}.partial",
+        tmp_path / f".out.jsonl.{dead}.0a1b2c3d.partial",
+    ]
+    for path in stale:
+        path.write_text("half a run\n", encoding="utf-8")
+    stale_folder = tmp_path / f".out.jsonl.{dead}.deadbeef.partial"
+    stale_folder.mkdir()
+    (stale_folder / "part.parquet").write_bytes(b"PAR1")
+    running = tmp_path / f".out.jsonl.{os.getppid()}.12345678.partial"  # the test runner's parent: alive
+    other = tmp_path / f".other.jsonl.{dead}.partial"
+    for path in (running, other):
+        path.write_text("kept\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert _run(_source(tmp_path), out, "--to", "anthropic", "--option", "max_tokens=9") == 0
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert left == sorted(["in.jsonl", "out.jsonl", running.name, other.name])

@@ -2,7 +2,7 @@
 
 Python ends a process at once on SIGTERM and SIGHUP (a service stopped, a terminal closed),
 running no ``finally`` and no ``with`` exit, so an interrupted run left its output and
-rejects under their temporary names (``.OUT.<pid>.partial``: :mod:`._pending_output`) for
+rejects under their temporary names (``.OUT.<pid>.<random>.partial``: :mod:`._pending_output`) for
 no one to remove. Within :func:`ending_cleanly` each of the two signals raises
 :class:`Terminated` instead, which unwinds the run as ``KeyboardInterrupt`` does (the
 temporary files removed, the worker pool shut down, what was at the final names untouched);
