@@ -94,6 +94,37 @@ def test_an_openai_chat_caller_gets_an_interaction_answer(fake: FakeUpstream, mo
     assert answer.usage.prompt_tokens == 120
 
 
+@pytest.mark.parametrize(("options", "store"), [({}, False), ({"store": True}, True)])
+def test_the_interactions_upstream_is_told_not_to_store_unless_the_operator_says(
+    fake: FakeUpstream, options: dict[str, Any], store: bool
+) -> None:
+    """The API keeps every interaction unless told (``store`` true by default), and a client of
+    another API sends its whole history each call: ``store: false`` is sent, unless ``--option
+    store=true``."""
+    fake.reply(INTERACTION)
+    with (
+        proxy("openai-chat", "gemini-interactions", fake.base, options=options) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0) as client,
+    ):
+        client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Weather in Rome?"}])
+    assert fake.last.body["store"] is store
+    assert sdk_checked("CreateModelInteraction", fake.last.body)
+
+
+def test_the_interactions_upstreams_models_are_listed(fake: FakeUpstream) -> None:
+    """The Gemini API's model list (``GET /v1beta/models``, the same key), which the
+    Interactions API serves."""
+    fake.reply({"models": [{"name": "models/gemini-3-flash-preview"}, {"name": "models/gemini-3-pro-preview"}]})
+    with (
+        proxy("openai-chat", "gemini-interactions", fake.base) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="caller-key", max_retries=0) as client,
+    ):
+        listed = [model.id for model in client.models.list()]
+    assert listed == ["gemini-3-flash-preview", "gemini-3-pro-preview"]
+    assert fake.last.path == "/v1beta/models"
+    assert fake.last.headers["x-goog-api-key"] == "caller-key"
+
+
 def test_an_openai_chat_caller_gets_an_interaction_stream(fake: FakeUpstream) -> None:
     fake.reply(_sse(STREAM), content_type="text/event-stream")
     with (

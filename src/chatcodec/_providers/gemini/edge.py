@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from chatcodec._providers.families.google.errors import ERROR_READS, ERROR_TYPES, write_error
+from chatcodec._providers.families.google.models import models_url, read_models
 from chatcodec._providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 from chatcodec._providers.gemini.stream_framing import FRAMING
 from chatcodec.codec_kit import as_dict, as_list, bearer_key, count_written, model_in_path, read_nested_error
@@ -66,14 +67,6 @@ def asks_for_thoughts(payload: Mapping[str, Any]) -> bool:
     config = as_dict(payload.get("generationConfig") or payload.get("generation_config")) or {}
     thinking = as_dict(config.get("thinkingConfig") or config.get("thinking_config")) or {}
     return (thinking.get("includeThoughts") or thinking.get("include_thoughts")) is True
-
-
-def read_models(body: object) -> list[str]:
-    """The model names of ``GET /v1beta/models`` (``{"models": [{"name": "models/..."}]}``,
-    https://ai.google.dev/api/models#method:-models.list), without the ``models/`` prefix a
-    request's path adds back."""
-    entries = [as_dict(entry) or {} for entry in as_list((as_dict(body) or {}).get("models")) or ()]
-    return [entry["name"].removeprefix("models/") for entry in entries if isinstance(entry.get("name"), str)]
 
 
 def write_models(names: Sequence[str]) -> dict[str, Any]:
@@ -169,7 +162,7 @@ EDGE = Edge(
         upstream_headers,
         model_in_path,
         count_tokens=CountUpstream(count_url, count_body, read_count),
-        models=UpstreamModels(lambda base: f"{base}/v1beta/models?pageSize=1000", read_models),
+        models=UpstreamModels(models_url, read_models),
         semconv_name="gcp.gemini",
     ),
     detection=Detection(

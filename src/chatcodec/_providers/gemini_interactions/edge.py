@@ -38,11 +38,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from chatcodec._providers.families.google.errors import ERROR_READS, ERROR_TYPES
+from chatcodec._providers.families.google.models import models_url, read_models
 from chatcodec._providers.gemini_interactions.markers import PROVIDER
 from chatcodec._providers.gemini_interactions.server import ANSWERING
 from chatcodec._providers.gemini_interactions.stream_framing import FRAMING
 from chatcodec.codec_kit import as_dict, as_list, bearer_key, read_nested_error
-from chatcodec.contract import Detection, Edge, ErrorShape, Extension, Front, Upstream
+from chatcodec.contract import Detection, Edge, ErrorShape, Extension, Front, Upstream, UpstreamModels
 
 REVISION = "2026-05-20"
 """The ``Api-Revision`` sent upstream: the steps schema's (the streaming guide's REST request,
@@ -81,6 +82,18 @@ def vertex_auth(url: str, body: bytes, headers: Mapping[str, str]) -> dict[str, 
     moved = {name: value for name, value in headers.items() if name != "x-goog-api-key"}
     token = headers.get("x-goog-api-key")
     return {**moved, "authorization": f"Bearer {token}"} if token else moved
+
+
+def upstream_body(body: dict[str, Any], stream: bool) -> dict[str, Any]:
+    """The body sent: ``stream: true`` for a stream (as the REST examples send it), and
+    ``store: false`` unless the body says (the encoder option ``store``, ``--option store=true``,
+    or an Interactions caller's own). The API keeps every interaction by default (``store``
+    true: https://ai.google.dev/gemini-api/docs/interactions), and a client of another API
+    sends its whole history on every call, so each call kept would be a copy of the last one
+    longer, kept for nothing the client can ask for."""
+    sent = {**body, "stream": True} if stream else dict(body)
+    sent.setdefault("store", False)
+    return sent
 
 
 def caller_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
@@ -137,7 +150,9 @@ EDGE = Edge(
         upstream_url,
         "GEMINI_API_KEY",
         upstream_headers,
+        upstream_body,
         sign=vertex_auth,  # the hook that sees the URL: a Vertex location takes the key as a bearer token
+        models=UpstreamModels(models_url, read_models),  # the Gemini API's list: the same models
         semconv_name="gcp.gemini",
     ),
     detection=Detection(package=__package__, roles=None, shapes=("tool:parameters", "object:interaction")),

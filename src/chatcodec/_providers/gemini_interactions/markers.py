@@ -31,8 +31,8 @@ bag: the server-held history it names is not in the request, so every other writ
 reports it (:meth:`~chatcodec.contract.ProviderKit.claim`), and this one sends it back.
 
 Encoder options: ``model`` (the model a request without one names), ``server_fields`` (a
-server answering the request itself: :mod:`.server`), and the target rules' ``api_version``
-and ``skip_rules``.
+server answering the request itself: :mod:`.server`), ``store`` (the ``store`` a request
+without one is sent with), and the target rules' ``api_version`` and ``skip_rules``.
 """
 
 from __future__ import annotations
@@ -52,9 +52,17 @@ front): the Interaction fields it sets over the converted answer (its own id, ``
 its clock's ``created`` and ``updated``, the ``previous_interaction_id`` it continued),
 on the plain answer and on the stream's ``interaction.created`` and ``interaction.completed``."""
 
-OPTIONS = OptionTable.of(MODEL_OPTION, SERVER_FIELDS, *RULE_OPTIONS, stored=(MODEL_OPTION,), legacy=RULE_OPTIONS)
+STORE_OPTION = "store"
+"""The ``store`` a request that names none is written with (None: none written, the API's
+default, true). ``chatcodec serve`` sends ``store: false`` without it (:mod:`.edge`), so
+``--option store=true`` is how an operator lets Google keep the calls."""
+
+OPTIONS = OptionTable.of(
+    MODEL_OPTION, SERVER_FIELDS, STORE_OPTION, *RULE_OPTIONS, stored=(MODEL_OPTION,), legacy=RULE_OPTIONS
+)
 """This encoder's options: the ``model`` a request without one is sent to (the API takes it
-in the body and requires it), a server's ``server_fields``, and the target rules'."""
+in the body and requires it), a server's ``server_fields``, the ``store`` a request without
+one is sent with, and the target rules'."""
 
 DISPLAY = "Gemini Interactions"
 """The API's name in loss messages."""

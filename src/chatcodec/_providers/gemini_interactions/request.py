@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._providers.gemini_interactions.capabilities import CAPABILITIES
-from chatcodec._providers.gemini_interactions.markers import DISPLAY, INPUT, KIT, PROVIDER
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, INPUT, KIT, PROVIDER, STORE_OPTION
 from chatcodec._providers.gemini_interactions.messages import decode_messages, encode_messages, report_message_fields
 from chatcodec._providers.gemini_interactions.parts import decode_content
 from chatcodec._providers.gemini_interactions.settings import decode_settings, encode_settings
@@ -107,6 +107,9 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     encode_settings(request, wire, bag, context)
     if request.get("stream") is not None:
         wire["stream"] = request["stream"]
+    store = context.option(STORE_OPTION)
+    if store is not None and "store" not in wire:
+        wire["store"] = store
     if request.get("service_tier") is not None:
         tier = write_tier(request["service_tier"], SERVICE_TIERS, losses, DISPLAY)
         if tier is not None:
