@@ -5,7 +5,9 @@ step's place in the Interaction's ``steps``); ``step.delta`` adds to it (``text`
 ``thought_summary``, ``thought_signature``, ``arguments_delta``, a media item whole); ``step.stop``
 closes it; ``interaction.status_update`` says where the interaction is;
 ``interaction.completed`` gives its last status (the finish reason) and usage and ends the
-stream; ``error`` is an error event (google-genai 3.6.1 ``InteractionSSEEvent``,
+stream (a ``failed`` one listing ``errors``, with no error event before it, is an error event
+too, its first entry's message, as a failed Interaction's body is read); ``error`` is an error
+event (google-genai 3.6.1 ``InteractionSSEEvent``,
 https://ai.google.dev/gemini-api/docs/interactions/streaming). A step of a built-in tool
 is a whole opaque part, given at its ``step.stop`` with its deltas' fields. The decoder
 validates each event and tells the builder what happened; it never accumulates.
@@ -17,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from chatcodec import StreamError, ValidationError
+from chatcodec._providers.gemini_interactions.edge import read_error
 from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, PROVIDER
 from chatcodec._providers.gemini_interactions.parts import MEDIA, decode_content, opaque
@@ -51,6 +54,8 @@ class StreamDecoder(FeedByReading):
         self.arguments: dict[int, dict[str, Any]] = {}
         """A call's arguments given whole at its ``step.start``, until a delta or its stop."""
         self.status: str | None = None
+        self.errored = False
+        """Whether an ``error`` event came (a failed interaction's completion then adds none)."""
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read events into the builder; an error names the event's position in the stream."""
@@ -77,6 +82,7 @@ class StreamDecoder(FeedByReading):
             record = ErrorRecord(
                 message=error.get("message", ""), error_type=None if code is None else str(code), body=event
             )
+            self.errored = True
             self.builder.error(record)
             return
         self._ensure_started(checked.get("interaction", {}))
@@ -169,6 +175,9 @@ class StreamDecoder(FeedByReading):
         for index in tuple(self.open):
             self._stop(index)
         status = interaction.get("status", self.status)
+        if status == "failed" and interaction.get("errors") and not self.errored:  # the error is the completion's
+            message, code = read_error({**interaction, "status": status})
+            self.builder.error(ErrorRecord(message=message, error_type=code, body=interaction))
         bag = leftovers(interaction, _LIFECYCLE)
         reason = decode_finish_reason(status, bag)
         self.builder.finish(0, reason or {"unified": "other"}, {PROVIDER: bag} if bag else None)
