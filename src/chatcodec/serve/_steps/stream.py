@@ -152,6 +152,11 @@ class ObservedConverter(StreamConverter):
         """The converted bytes for the upstream's events before its stream's own last event
         (``message_stop``, ``interaction.completed``, an error): one after it is dropped and
         counted (:attr:`after_end`), so the caller never gets content after its finish."""
+        if self._builder.ended:
+            self.after_end += sum(1 for _ in wire_events)
+            return b""
+        if isinstance(wire_events, list) and len(wire_events) < 2:  # a chunk an event (most): checked above
+            return self._converter_feed_events(wire_events)
         return self._converter_feed_events(self._before_end(wire_events))
 
     def _before_end(self, wire_events: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
