@@ -39,10 +39,12 @@ def _request_lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
     return []
 
 
+@pytest.mark.parametrize("chunk_size", [7, 1 << 20], ids=["events one by one", "the stream in one chunk"])
 def test_anthropic_events_after_message_stop_never_reach_an_openai_client(
-    fake: FakeUpstream, caplog: pytest.LogCaptureFixture
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture, chunk_size: int
 ) -> None:
-    fake.reply(fixture_bytes("anthropic", "stream", "text_basic.sse") + AFTER_STOP, content_type=SSE)
+    body = fixture_bytes("anthropic", "stream", "text_basic.sse") + AFTER_STOP
+    fake.reply(body, content_type=SSE, chunk_size=chunk_size)
     with (
         caplog.at_level(logging.INFO, logger="chatcodec.serve"),
         proxy("openai-chat", "anthropic", fake.base) as origin,
