@@ -169,7 +169,7 @@ class ObservedConverter(StreamConverter):
 
     def fail(self, message: str, status: int = 502) -> bytes:
         """The error that ends the stream, its message scrubbed of the request's credentials."""
-        return super().fail(self._secrets.scrub(message), status)
+        return StreamConverter.fail(self, self._secrets.scrub(message), status)
 
     def feed(self, chunk: bytes) -> bytes:
         """The converted bytes for ``chunk``; a :class:`StreamError` once one upstream event
