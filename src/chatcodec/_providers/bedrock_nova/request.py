@@ -24,16 +24,11 @@ from chatcodec._providers.bedrock_nova.messages import (
     leading_system_count,
 )
 from chatcodec._providers.bedrock_nova.settings import decode_settings, encode_settings
+from chatcodec._providers.bedrock_nova.tools import decode_tools, encode_tools
 from chatcodec._providers.bedrock_nova.wire import adapters, validated
 from chatcodec._providers.families.aws.context import BedrockContext
-from chatcodec._providers.families.aws.tools import ToolConfig
 from chatcodec.codec_kit import history_for, is_neutral_setting, leftovers, report_tier, report_user, restore_fields
 from chatcodec.contract import DecodeContext, EncodeContext
-
-TOOLS = ToolConfig(BODY)
-"""``toolConfig``: the AWS family's reader and writer (``families/aws/tools.py``) for Nova's body,
-the folder's ``tools`` role (its ``markers.ROLES``)."""
-decode_tools, encode_tools = TOOLS.decode_tools, TOOLS.encode_tools
 
 TITLE = "Nova request"
 _MAPPED = ("messages", "inferenceConfig", "toolConfig", "reasoningConfig")
