@@ -67,7 +67,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     losses = context.losses
     bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     wire = restore_fields({key: value for key, value in bag.items() if key not in ("inferenceConfig",)})
-    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES, reading=context.reading)
     leading = leading_system_count(messages)
     if leading:
         wire["system"] = encode_system(messages[:leading], context)
