@@ -29,7 +29,7 @@ the list only shrinks:
   ``openai-responses`` bag of its first thinking part holds it, carried by pydantic-ai's
   ``ThinkingPart.id``.
 - ``testing/_blocks.py``: the provider-metadata keys a Hypothesis strategy draws (data).
-- ``_frameworks/langchain/blocks.py``: LangChain passes Anthropic's ``thinking`` blocks through
+- ``_frameworks/langchain/parts.py``: LangChain passes Anthropic's ``thinking`` blocks through
   as they are, so its reader names the provider whose signature they carry.
 - ``_frameworks/ai_sdk/provider_options.py``: the AI SDK keeps Claude's signatures and cache
   markers under the provider's key (``providerOptions.anthropic``), so its reader names it.
@@ -68,7 +68,7 @@ ALLOWED_MODULES: dict[str, str] = {
     "_providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
     "_frameworks/pydantic_ai/reasoning_items.py": "a Responses reasoning item's id bag, carried by pydantic-ai",
     "testing/_blocks.py": "provider-metadata keys a strategy draws (data)",
-    "_frameworks/langchain/blocks.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
+    "_frameworks/langchain/parts.py": "LangChain passes Anthropic's thinking blocks through, signed by Anthropic",
     "_frameworks/ai_sdk/provider_options.py": "the AI SDK keeps Claude's signatures under providerOptions.anthropic",
     "_frameworks/pydantic_ai/signers.py": "pydantic-ai's provider_name says whose signature a thought holds",
     "_frameworks/google_adk/content.py": "an ADK event's content is a Gemini Content, read and written by that codec",

@@ -49,3 +49,12 @@ def test_at_most_five_lines_of_src_quote_instruction_counts() -> None:
 def test_the_performance_page_lists_the_levers() -> None:
     page = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     assert "\n## Levers in the code\n" in page
+
+
+def test_the_performance_page_is_todays_tables_and_the_diary_is_apart() -> None:
+    """A reader wants today's tables and how to count them again, not every round's diary
+    (issue 91): the page stays within 400 lines and points to the history, which has its own."""
+    page = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert page.count("\n") <= 400
+    assert "(performance-history.md)" in page
+    assert (ROOT / "docs" / "performance-history.md").is_file()

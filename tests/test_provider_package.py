@@ -18,7 +18,7 @@ import pytest
 import chatcodec
 from chatcodec import _installed_codecs as installed_codecs
 from chatcodec import _registry as registry
-from chatcodec._providers.contract.folder import from_folder
+from chatcodec._providers.contract.provider_codec import from_folder
 from chatcodec.contract import LossRecorder, OptionTable, ProviderCodec
 
 TEMPLATE = "chatcodec._providers._template"

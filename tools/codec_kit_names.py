@@ -3,8 +3,8 @@ helpers from ``chatcodec.codec_kit`` under the names that say their job.
 
 Contract version 1 exported the helpers from ``chatcodec.contract`` too, some under generic
 names (``loads``, ``path``, ``runs``, ``tag``, ``NOW``, ``ID``); those names stay importable
-there until the contract's next version (``chatcodec.contract._KEPT_UNTIL_NEXT_VERSION``, and
-for type checkers the second ``if TYPE_CHECKING:`` block of ``contract.py``, read here). This
+there at run time until the contract's next version (``chatcodec.contract._KEPT_UNTIL_NEXT_VERSION``,
+read here; type checkers know them in the kit only). This
 rewrites code written against them, for the built-in folders and for a codec outside::
 
     python tools/codec_kit_names.py                    # src/, tests/, tools/, examples/
@@ -49,15 +49,18 @@ def _type_checking_imports(tree: ast.Module) -> dict[str, str]:
 
 
 def _kept_names(tree: ast.Module) -> dict[str, str]:
-    """Old name -> kit name, as the contract's second ``if TYPE_CHECKING:`` block tells type
-    checkers (``loads: Final = _kit.read_json_text``; ``tests/test_codec_kit.py`` holds it to
-    the run-time table ``_KEPT_UNTIL_NEXT_VERSION``)."""
-    blocks = [node for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)]
-    return {
-        node.target.id: ast.unparse(node.value).removeprefix("_kit.")
-        for node in blocks[1].body
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None
-    }
+    """Old name -> kit name: the contract's run-time table ``_KEPT_UNTIL_NEXT_VERSION``, its
+    expression evaluated alone (string literals and ``str.split``; nothing is imported)."""
+    table = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign | ast.Assign)
+        and "_KEPT_UNTIL_NEXT_VERSION"
+        in ast.unparse(node.target if isinstance(node, ast.AnnAssign) else node.targets[0])
+        and node.value is not None
+    )
+    kept: dict[str, str] = eval(compile(ast.Expression(table), "contract.py", "eval"), {"__builtins__": {}})
+    return kept
 
 
 @dataclass(frozen=True)

@@ -178,7 +178,7 @@ def _built_in(spec: str) -> Codec:
         if attribute:
             codec = getattr(importlib.import_module(module_name), attribute)
         else:
-            from chatcodec._providers.contract.folder import from_folder
+            from chatcodec._providers.contract.provider_codec import from_folder
 
             codec = from_folder(module_name)
         _built[spec] = codec

@@ -24,9 +24,10 @@ use (a sibling folder, a family's rules, the strict checks) is internal and may 
   reads instead of the public models (docs/contributing.md, "Stream records").
 
 Contract version 1 exported the kit's helpers from here too; their old names stay importable
-from here, resolving to the kit's objects, until the contract's next version
-(:data:`_KEPT_UNTIL_NEXT_VERSION`: not in ``__all__``; ``tools/codec_kit_names.py`` rewrites a
-codec's imports).
+from here at run time, resolving to the kit's objects, until the contract's next version
+(:data:`_KEPT_UNTIL_NEXT_VERSION`). They are not in ``__all__`` and type checkers do not see
+them: a type check names each old import, which ``tools/codec_kit_names.py`` rewrites to the
+kit's name, and ``pyright --verifytypes`` counts each helper once, in the kit.
 
 Names load on first access (PEP 562), as in ``chatcodec`` itself: importing the contract
 loads no canonical model, and type checkers see only the names imported below. The lists
@@ -289,136 +290,9 @@ _KEPT_UNTIL_NEXT_VERSION: dict[str, str] = {
     "unmapped": "unmapped_fields",
 }
 """Contract version 1's helper names -> their names in :mod:`chatcodec.codec_kit`: importable
-from here (the same objects, loaded from the kit), left out of ``__all__``, until the
-contract's next version (``tests/test_codec_kit.py`` holds each to its object)."""
-
-
-if _typing.TYPE_CHECKING:  # contract version 1's names of the kit's helpers, for code written against them
-    from chatcodec import codec_kit as _kit
-
-    ABSENT: _typing.Final = _kit.ABSENT_MARKER
-    BODY: _typing.Final = _kit.BODY_SLOT
-    COMMON_TOOL_NAMES: _typing.Final = _kit.COMMON_TOOL_NAMES
-    ID: _typing.Final = _kit.ID_SLOT
-    MODEL_OPTION: _typing.Final = _kit.MODEL_OPTION
-    NOW: _typing.Final = _kit.INVENTED_TIME
-    NULLS: _typing.Final = _kit.NULLS_MARKER
-    PLAIN_MESSAGE: _typing.Final = _kit.PLAIN_MESSAGE
-    PLAIN_TEXT: _typing.Final = _kit.PLAIN_TEXT
-    PLAIN_TOOL_RESULT: _typing.Final = _kit.PLAIN_TOOL_RESULT
-    PLAIN_TOOL_USE: _typing.Final = _kit.PLAIN_TOOL_USE
-    RULE_OPTIONS: _typing.Final = _kit.RULE_OPTIONS
-    TOOL_ORDER: _typing.Final = _kit.TOOL_ORDER
-    FeedByReading: _typing.TypeAlias = _kit.FeedByReading
-    Origin: _typing.TypeAlias = _kit.Origin
-    Problem: _typing.TypeAlias = _kit.Problem
-    ProviderKit: _typing.TypeAlias = _kit.ProviderKit
-    ToolIdMapping: _typing.TypeAlias = _kit.ToolIdMapping
-    ToolNameRule: _typing.TypeAlias = _kit.ToolNameRule
-    absent_keys: _typing.Final = _kit.absent_keys
-    arguments_object: _typing.Final = _kit.arguments_object
-    as_chatcodec_error: _typing.Final = _kit.as_chatcodec_error
-    as_count: _typing.Final = _kit.as_count
-    as_dict: _typing.Final = _kit.as_dict
-    as_list: _typing.Final = _kit.as_list
-    as_sampling_number: _typing.Final = _kit.as_sampling_number
-    bag_key: _typing.Final = _kit.bag_key
-    bearer_headers: _typing.Final = _kit.bearer_headers
-    bearer_key: _typing.Final = _kit.bearer_key
-    body_call: _typing.Final = _kit.body_call
-    budget_for_effort: _typing.Final = _kit.budget_for_effort
-    canonical_refusal: _typing.Final = _kit.canonical_refusal
-    carries_nothing: _typing.Final = _kit.is_neutral_setting
-    closed_schema: _typing.Final = _kit.closed_schema
-    compact_json: _typing.Final = _kit.compact_json
-    constrained: _typing.Final = _kit.constrained
-    count_of: _typing.Final = _kit.count_written
-    decode_cache_control: _typing.Final = _kit.decode_cache_control
-    deeper_than: _typing.Final = _kit.deeper_than
-    deferred_adapter: _typing.Final = _kit.deferred_adapter
-    discriminator: _typing.Final = _kit.union_discriminator
-    effort_word: _typing.Final = _kit.effort_word
-    encode_cache_control: _typing.Final = _kit.encode_cache_control
-    error_status: _typing.Final = _kit.error_status
-    history_for: _typing.Final = _kit.history_for
-    holds_a_container: _typing.Final = _kit.holds_a_container
-    holds_empty_content: _typing.Final = _kit.holds_empty_content
-    input_object: _typing.Final = _kit.input_object
-    is_a_double: _typing.Final = _kit.is_a_double
-    is_default: _typing.Final = _kit.is_default_sampling
-    is_dict: _typing.Final = _kit.is_dict
-    is_list: _typing.Final = _kit.is_list
-    is_local_file_url: _typing.Final = _kit.is_local_file_url
-    is_marker: _typing.Final = _kit.is_marker
-    json_path: _typing.Final = _kit.json_path
-    keeps_a_container: _typing.Final = _kit.keeps_a_container
-    kept_object: _typing.Final = _kit.kept_object
-    leftovers: _typing.Final = _kit.leftovers
-    load_object: _typing.Final = _kit.load_object
-    loaded: _typing.Final = _kit.checked_json_value
-    loads: _typing.Final = _kit.read_json_text
-    local_file_why: _typing.Final = _kit.local_file_why
-    lower_case_source: _typing.Final = _kit.lower_case_source
-    mark_absent: _typing.Final = _kit.mark_absent
-    mark_integers: _typing.Final = _kit.mark_integers
-    meaningful_markers: _typing.Final = _kit.meaningful_markers
-    model_in_path: _typing.Final = _kit.model_in_path
-    path: _typing.Final = _kit.json_path_of
-    plain_counts: _typing.Final = _kit.plain_counts
-    plain_usage: _typing.Final = _kit.plain_usage
-    present: _typing.Final = _kit.present_keys
-    problems_error: _typing.Final = _kit.problems_error
-    put_logprobs: _typing.Final = _kit.put_logprobs
-    range_rule: _typing.Final = _kit.range_rule
-    read_data_ids: _typing.Final = _kit.read_data_ids
-    read_event: _typing.Final = _kit.read_event
-    read_in_batches: _typing.Final = _kit.read_in_batches
-    read_logprob_settings: _typing.Final = _kit.read_logprob_settings
-    read_nested_error: _typing.Final = _kit.read_nested_error
-    read_one: _typing.Final = _kit.read_one_event
-    read_options: _typing.Final = _kit.read_options
-    read_tier: _typing.Final = _kit.read_tier
-    read_token_logprobs: _typing.Final = _kit.read_token_logprobs
-    reasoning_for_effort: _typing.Final = _kit.reasoning_for_effort
-    refuse_unwritable_numbers: _typing.Final = _kit.refuse_unwritable_numbers
-    report_after_error: _typing.Final = _kit.report_after_error
-    report_invented: _typing.Final = _kit.report_invented
-    report_invented_counts: _typing.Final = _kit.report_invented_counts
-    report_tier: _typing.Final = _kit.report_tier
-    report_user: _typing.Final = _kit.report_user
-    respell_integers: _typing.Final = _kit.respell_integers
-    restore_fields: _typing.Final = _kit.restore_fields
-    role_at: _typing.Final = _kit.role_at
-    rule_error: _typing.Final = _kit.rule_error
-    runs: _typing.Final = _kit.origins_by_run
-    sdk_fields: _typing.Final = _kit.sdk_fields
-    sdk_kinds: _typing.Final = _kit.sdk_kinds
-    servers: _typing.Final = _kit.servers
-    shape_fields: _typing.Final = _kit.shape_fields
-    split_fields: _typing.Final = _kit.split_fields
-    split_turn: _typing.Final = _kit.split_turn
-    spoken: _typing.Final = _kit.spoken_turns
-    stands_for: _typing.Final = _kit.stands_for
-    system_origin: _typing.Final = _kit.system_origin
-    tag: _typing.Final = _kit.union_tag
-    tagged: _typing.Final = _kit.tagged
-    thinking_on: _typing.Final = _kit.thinking_on
-    too_deep: _typing.Final = _kit.too_deep
-    tool_name: _typing.Final = _kit.tool_name
-    tool_name_map: _typing.Final = _kit.tool_name_map
-    unblank_tool_name: _typing.Final = _kit.unblank_tool_name
-    unicode_text: _typing.Final = _kit.unicode_text
-    unmapped: _typing.Final = _kit.unmapped_fields
-    unwritable_number: _typing.Final = _kit.unwritable_number
-    validate_canonical: _typing.Final = _kit.validate_canonical
-    validate_with: _typing.Final = _kit.validate_with
-    wire_fields: _typing.Final = _kit.wire_fields
-    wire_key: _typing.Final = _kit.wire_key
-    wire_shape: _typing.Final = _kit.wire_shape
-    with_unknown_nulls: _typing.Final = _kit.with_unknown_nulls
-    write_logprob_settings: _typing.Final = _kit.write_logprob_settings
-    write_tier: _typing.Final = _kit.write_tier
-    write_token_logprobs: _typing.Final = _kit.write_token_logprobs
+from here at run time (the same objects, loaded from the kit), left out of ``__all__`` and of
+what type checkers see, until the contract's next version (``tests/test_codec_kit.py`` holds
+each to its object)."""
 
 
 if not _typing.TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error

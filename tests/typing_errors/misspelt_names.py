@@ -38,7 +38,6 @@ version = chatcodec.__version__
 codec_class = chatcodec.contract.ProviderCodec
 misspelt_contract = chatcodec.contract.ProviderCodek  # misspelt
 misspelt_kit = chatcodec.codec_kit.wire_feilds  # misspelt
-kept_name = chatcodec.contract.wire_fields  # contract version 1's name, kept
 converter_class = chatcodec.datasets.ArrowConverter
 misspelt_converter = chatcodec.datasets.ArrowConverterr  # misspelt
 misspelt_layout = chatcodec.datasets.columnar_layuot  # misspelt

@@ -219,7 +219,9 @@ class HistoryRequest:
     def encode_request(self, request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
         """Write a canonical request as a stored history; what a history cannot hold is a loss."""
         kept = self.kit.claim(context.losses, request.get("provider_options"), ("provider_options",))
-        messages = history_for(request.get("messages") or [], context.losses, self.kit.name, self.capabilities)
+        messages = history_for(
+            request.get("messages") or [], context.losses, self.kit.name, self.capabilities, reading=context.reading
+        )
         wire: dict[str, Any] = {"messages": self.write_messages(messages, 0, context)}
         if request.get("model") is not None:
             wire["model"] = request["model"]

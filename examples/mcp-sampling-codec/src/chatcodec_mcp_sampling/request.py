@@ -50,7 +50,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     """Write a canonical request dict as request params; what the wire cannot carry is a loss."""
     losses = context.losses
     wire = wire_fields(KIT.claim(losses, request.get("provider_options"), ("provider_options",)))
-    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES, reading=context.reading)
     start = 0
     while start < len(messages) and messages[start]["role"] in ("system", "developer"):
         start += 1

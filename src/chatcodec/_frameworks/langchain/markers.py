@@ -53,6 +53,3 @@ MESSAGE_CLASSES = {
 
 KIND_OF_CLASS = {name: kind for kind, name in MESSAGE_CLASSES.items()}
 """The reverse: ``dumpd``'s class name -> the message type."""
-
-ROLES = {"parts": "chatcodec._frameworks.langchain.blocks"}
-"""The ``parts`` role is ``blocks.py`` (LangChain calls its content entries blocks)."""

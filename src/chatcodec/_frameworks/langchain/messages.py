@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.langchain.blocks import decode_block_in, encode_block
 from chatcodec._frameworks.langchain.calls import decode_calls, encode_calls
 from chatcodec._frameworks.langchain.markers import KIND_OF_CLASS, KIT
+from chatcodec._frameworks.langchain.parts import decode_block_in, encode_block
 from chatcodec.codec_kit import as_dict, as_list, leftovers, wire_fields, wire_key
 from chatcodec.contract import DecodeContext, EncodeContext, Steps
 

@@ -93,7 +93,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     """Write a canonical request as a span's attributes; what they cannot hold is a loss."""
     losses = context.losses
     kept = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
-    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES, reading=context.reading)
     attributes: dict[str, Any] = {}
     if request.get("model") is not None:
         attributes[REQUEST_MODEL] = request["model"]

@@ -73,7 +73,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     model = request.get("model") if request.get("model") is not None else context.option("model")
     if model is not None:
         wire["model"] = model
-    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES, reading=context.reading)
     wire["messages"] = encode_messages(messages, 0, context)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)

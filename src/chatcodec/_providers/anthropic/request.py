@@ -222,8 +222,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     """Write canonical request data as an Anthropic request body, applying the API's rules."""
     losses = shared.losses
     read: list[Any] = request.get("messages") or []
-    plain = shared.reading is not None and shared.reading.plain(read)  # the reader looked as it read
-    messages = history_for(read, losses, PROVIDER, CAPABILITIES, plain=plain)
+    messages = history_for(read, losses, PROVIDER, CAPABILITIES, reading=shared.reading)
     options = request.get("provider_options")
     bag = KIT.claim(losses, options, ("provider_options",)) if options else {}
     if bag:

@@ -28,8 +28,8 @@ batch rows):
   on a stream's first use without loading the edge.
 - ``markers``: the name, the kit, the options, the markers (each classified), and ``ROLES``:
   the roles the AWS family plays for this folder (its ``stopReason`` table, its block reader
-  and writer as ``parts``, its ``structure``, its ``origins`` of a request's messages; the
-  ``tools`` role is ``request.TOOLS``, the family's tool config over this body).
+  and writer as ``parts``, its ``structure``, its ``origins`` of a request's messages).
+- ``tools``: the family's tool config over this body.
 - ``capabilities``: what the wire can carry.
 - ``rules``: Claude's model rules on Bedrock, the sampling ranges.
 - ``edge``: HTTP facts: routes, auth, token counting, detection.

@@ -44,12 +44,12 @@ from chatcodec._providers.bedrock_converse.messages import (
     leading_system_count,
 )
 from chatcodec._providers.bedrock_converse.settings import decode_settings, encode_settings
+from chatcodec._providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec._providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.stop_sequences import read_stop, write_stop
 from chatcodec._providers.families.aws.tool_ids import MAPPING
-from chatcodec._providers.families.aws.tools import ToolConfig
 from chatcodec._providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec.codec_kit import (
     as_dict,
@@ -68,11 +68,6 @@ from chatcodec.codec_kit import (
     write_tier,
 )
 from chatcodec.contract import DecodeContext, EncodeContext
-
-TOOLS = ToolConfig(BODY)
-"""``toolConfig``: the AWS family's reader and writer (``families/aws/tools.py``) for Converse's body,
-the folder's ``tools`` role (its ``markers.ROLES``)."""
-decode_tools, encode_tools = TOOLS.decode_tools, TOOLS.encode_tools
 
 if TYPE_CHECKING:
     from chatcodec import ChatRequest
@@ -188,8 +183,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     """Write canonical request data as a Converse request body, applying the API's rules."""
     losses = shared.losses
     read: list[Any] = request.get("messages") or []
-    plain = shared.reading is not None and shared.reading.plain(read)  # the reader looked as it read
-    messages = history_for(read, losses, PROVIDER, CAPABILITIES, plain=plain)
+    messages = history_for(read, losses, PROVIDER, CAPABILITIES, reading=shared.reading)
     bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)

@@ -35,8 +35,8 @@ Modules:
   on a stream's first use without loading the edge.
 - ``markers``: the name, the kit, the options, the markers (each classified), and ``ROLES``:
   the roles the AWS family plays for this folder (its ``stopReason`` table, its block reader
-  and writer as ``parts``, its ``structure``, its ``origins`` of a request's messages; the
-  ``tools`` role is ``request.TOOLS``, the family's tool config over this body).
+  and writer as ``parts``, its ``structure``, its ``origins`` of a request's messages).
+- ``tools``: the family's tool config over this body.
 - ``capabilities``: what the body can carry.
 - ``rules``: the schema version, the sampling ranges, and the Nova models' rules (Micro text
   only, media counts and sizes, reasoning on Nova 2) over the family's model table

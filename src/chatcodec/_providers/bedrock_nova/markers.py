@@ -87,11 +87,10 @@ OPTIONS = OptionTable.of(*RULE_OPTIONS)
 ROLES = {
     "finish_reason": "chatcodec._providers.families.aws.finish_reason",
     "parts": "chatcodec._providers.families.aws.parts",
-    "tools": "chatcodec._providers.bedrock_nova.request:TOOLS",
     "structure": "chatcodec._providers.families.aws.structure",
     "origins": "chatcodec._providers.families.aws.origins",
 }
 """The roles the AWS family plays for this folder (``ProviderCodec.from_package``): one table of
 ``stopReason`` words, one block reader and writer, turn alternation and tool pairing, where each
-message of a request came from (``ProviderCodec.message_origins``), and the family's tool config
-bound to this body (``request.TOOLS``)."""
+message of a request came from (``ProviderCodec.message_origins``). The family's tool config
+bound to this body is the folder's own ``tools.py``."""

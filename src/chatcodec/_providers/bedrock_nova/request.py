@@ -24,16 +24,11 @@ from chatcodec._providers.bedrock_nova.messages import (
     leading_system_count,
 )
 from chatcodec._providers.bedrock_nova.settings import decode_settings, encode_settings
+from chatcodec._providers.bedrock_nova.tools import decode_tools, encode_tools
 from chatcodec._providers.bedrock_nova.wire import adapters, validated
 from chatcodec._providers.families.aws.context import BedrockContext
-from chatcodec._providers.families.aws.tools import ToolConfig
 from chatcodec.codec_kit import history_for, is_neutral_setting, leftovers, report_tier, report_user, restore_fields
 from chatcodec.contract import DecodeContext, EncodeContext
-
-TOOLS = ToolConfig(BODY)
-"""``toolConfig``: the AWS family's reader and writer (``families/aws/tools.py``) for Nova's body,
-the folder's ``tools`` role (its ``markers.ROLES``)."""
-decode_tools, encode_tools = TOOLS.decode_tools, TOOLS.encode_tools
 
 TITLE = "Nova request"
 _MAPPED = ("messages", "inferenceConfig", "toolConfig", "reasoningConfig")
@@ -72,7 +67,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     losses = context.losses
     bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     wire = restore_fields({key: value for key, value in bag.items() if key not in ("inferenceConfig",)})
-    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES, reading=context.reading)
     leading = leading_system_count(messages)
     if leading:
         wire["system"] = encode_system(messages[:leading], context)

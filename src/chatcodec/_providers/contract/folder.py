@@ -29,10 +29,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from chatcodec._option_table import NO_OPTIONS
 
 if TYPE_CHECKING:
-    from chatcodec._option_table import OptionTable
-    from chatcodec._providers.contract.provider_codec import ProviderCodec
+    from collections.abc import Callable
 
-CodecT = TypeVar("CodecT", bound="ProviderCodec")
+    from chatcodec._option_table import OptionTable
+
+CodecT = TypeVar("CodecT")
+"""The codec class built (:class:`~chatcodec.contract.ProviderCodec` or a subclass), not named
+here: the codec's module imports this one."""
 
 ROLE_FILES: Mapping[str, str] = MappingProxyType(
     {
@@ -192,18 +195,8 @@ def _exists(spec: str) -> bool:
     return importlib.util.find_spec(spec.partition(":")[0]) is not None
 
 
-def from_folder(package: str) -> ProviderCodec:
-    """The codec of a built-in provider folder, as the registry builds it: as
-    :meth:`~chatcodec.contract.ProviderCodec.from_package`, each role but the capabilities
-    imported (and checked against its protocol) when first read, so a stream imports none of
-    the request and response roles' modules (a fresh process's first stream, issue 60)."""
-    from chatcodec._providers.contract.provider_codec import ProviderCodec
-
-    return codec_of(ProviderCodec, package, lazy=True)
-
-
 def codec_of(
-    cls: type[CodecT], package: str, *, name: str | None = None, options: OptionTable | None = None, lazy: bool
+    cls: Callable[..., CodecT], package: str, *, name: str | None = None, options: OptionTable | None = None, lazy: bool
 ) -> CodecT:
     """``cls`` built from the folder ``package``'s roles (:func:`roles_of`), named by its
     ``markers.py`` unless ``name`` is given, with its options unless ``options`` is."""

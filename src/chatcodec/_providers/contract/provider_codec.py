@@ -2,7 +2,7 @@
 
 A provider folder writes functions, never a codec class, and no codec object either: the
 registry builds each built-in's as :meth:`ProviderCodec.from_package` does (each role
-imported when first read: :func:`~chatcodec._providers.contract.folder.from_folder`), which finds the
+imported when first read: :func:`from_folder`), which finds the
 folder's role modules by their file names (``request.py``, ``response.py``,
 ``finish_reason.py``, ``usage.py``, ``messages.py``, ``parts.py``, ``tools.py``,
 ``settings.py``, ``capabilities.py``, ``rules.py``, ``edge.py``, ``structure.py``,
@@ -161,7 +161,7 @@ class ProviderCodec:
     ) -> ProviderCodec:
         """The codec of the provider folder ``package`` (a dotted package name,
         ``"chatcodec_cohere"``): how the registry builds each built-in (its roles imported when
-        first read, :func:`~chatcodec._providers.contract.folder.from_folder`), and what an
+        first read, :func:`from_folder`), and what an
         outside distribution's entry point may name (``cohere = "chatcodec_cohere"``, or
         ``CODEC = ProviderCodec.from_package("chatcodec_cohere")`` in one of its modules).
 
@@ -180,7 +180,7 @@ class ProviderCodec:
 
     def _role(self, argument: str) -> Any:
         """The role module given as ``argument``, imported now if it was only named (a
-        built-in folder's, :func:`~chatcodec._providers.contract.folder.from_folder`)."""
+        built-in folder's, :func:`from_folder`)."""
         role = self._roles[argument]
         if isinstance(role, LazyRole):
             role = self._roles[argument] = role.load()
@@ -587,3 +587,12 @@ class ProviderCodec:
 
 
 shown_as("chatcodec.contract", ProviderCodec)
+
+
+def from_folder(package: str) -> ProviderCodec:
+    """The codec of a built-in provider folder, as the registry builds it: as
+    :meth:`ProviderCodec.from_package`, each role but the capabilities imported (and checked
+    against its protocol) when first read, so a stream imports none of the request and
+    response roles' modules (a fresh process's first stream, issue 60). It lives beside the
+    class, not in :mod:`~chatcodec._providers.contract.folder`, which the class imports."""
+    return codec_of(ProviderCodec, package, lazy=True)

@@ -183,12 +183,15 @@ class ProviderRules:
     """Body fields it refuses a request without."""
 
 
+_NOTHING_UNCHECKED: frozenset[str] = frozenset()
+"""What a body written with no canonical request has unchecked."""
+
+
 def apply_target_rules(
     wire_body: dict[str, Any],
     context: EncodeContext,
     *,
     holds: Collection[str] | None = None,
-    unchecked: frozenset[str] = frozenset(),
     request: Mapping[str, Any] | None = None,
 ) -> None:
     """Edit ``wire_body`` (a request body for ``context.provider``) to what the provider
@@ -200,9 +203,9 @@ def apply_target_rules(
     when the writer knows (a writer that writes no document, citation or system
     turn, so it passes ``()``; a writer that keeps count says so in ``context.holds``); a
     rule looking for something else is skipped. ``None`` (unknown): every rule in force runs.
-    ``unchecked``: :attr:`RuleCall.unchecked`; ``request``: the canonical request written,
-    whose :func:`unchecked_settings` are looked up instead, and only once a rule runs (most
-    requests run none)."""
+    ``request``: the canonical request written, whose :func:`unchecked_settings` (the
+    :attr:`RuleCall.unchecked`) are looked up only once a rule runs (most requests run none);
+    without it, none is unchecked."""
     table = context.rules
     if table is None:
         return
@@ -225,7 +228,7 @@ def apply_target_rules(
         rule, scope = rules[position]
         if rule.name in skipped:
             continue
-        marked = unchecked if request is None else unchecked_settings(request)
+        marked = _NOTHING_UNCHECKED if request is None else unchecked_settings(request)
         call = RuleCall(provider, wire_body, model, version, rule, scope, losses, context.options, marked)
         rule.edit(call)  # one call for every rule of the request, its rule and scope set for each
         for rule, scope in rules[position + 1 :]:  # the body may have changed: each looks at it anew

@@ -108,8 +108,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     """Write canonical request data as a Gemini request body, applying the API's rules."""
     losses = shared.losses
     read: list[Any] = request.get("messages", [])
-    plain = shared.reading is not None and shared.reading.plain(read)  # the reader looked as it read
-    messages = history_for(read, losses, PROVIDER, CAPABILITIES, plain=plain)
+    messages = history_for(read, losses, PROVIDER, CAPABILITIES, reading=shared.reading)
     bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)

@@ -94,7 +94,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     model = request.get("model") if request.get("model") is not None else context.option("model")
     if model is not None:
         wire["model"] = model
-    messages = history_for(list(request.get("messages") or []), losses, PROVIDER, CAPABILITIES)
+    messages = history_for(list(request.get("messages") or []), losses, PROVIDER, CAPABILITIES, reading=context.reading)
     leading = 0
     while leading < len(messages) and messages[leading]["role"] in ("system", "developer"):
         leading += 1

@@ -35,11 +35,14 @@ import json
 from collections.abc import Mapping, Sequence
 from itertools import pairwise, repeat
 from operator import itemgetter, methodcaller
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._losses import LossRecorder, Renumbering
 from chatcodec._narrow import DICT_GET
 from chatcodec._providers.contract.capabilities import Capabilities
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import Reading
 
 MOVED = "message between a tool call and its result"
 """What a loss names when a message is moved after the results of a call."""
@@ -56,15 +59,22 @@ Message = Mapping[str, Any]
 
 
 def history_for(
-    messages: list[Message], losses: LossRecorder, provider: str, capabilities: Capabilities, *, plain: bool = False
+    messages: list[Message],
+    losses: LossRecorder,
+    provider: str,
+    capabilities: Capabilities,
+    *,
+    reading: Reading | None = None,
 ) -> list[Message]:
     """``messages`` as ``provider`` takes them (the list itself when nothing changes). When
     they change, ``losses`` numbers the messages of the losses found from here on (these
     rules' and the writer's) as the request does (:class:`~chatcodec._losses.Renumbering`);
-    the codec clears it before the target's rules. ``plain``: the reader said, as it read
-    the list, that it holds nothing these rules act on
-    (:meth:`~chatcodec._providers.contract.context.Reading.plain`): it is not surveyed again."""
+    the codec clears it before the target's rules. ``reading``: the encode context's record of
+    the reading; when its reader said, as it read this list, that it holds nothing these
+    rules act on (:meth:`~chatcodec._providers.contract.context.Reading.plain`), it is not
+    surveyed again. Every writer passes its context's."""
     name = capabilities.display_name
+    plain = reading is not None and reading.plain(messages)
     empty, unsent, misordered = (False, False, False) if plain else _survey(messages, capabilities)
     if not (empty or unsent or misordered):  # most histories: no rule below changes them
         losses.renumber(None)

@@ -82,7 +82,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     model = request.get("model") if request.get("model") is not None else context.option("model")
     if model is not None:
         wire["model"] = model
-    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES, reading=context.reading)
     if messages or ("messages" not in wire and "messages" not in absent_keys(bag)):  # kept null or left out
         wire["messages"] = encode_messages(messages, 0, context)
     encode_tools(request, wire, bag, context)

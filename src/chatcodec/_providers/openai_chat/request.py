@@ -134,8 +134,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     losses = context.losses
     server, named = servers.prepare(request, context)
     read: list[Any] = request.get("messages") or []
-    plain = context.reading is not None and context.reading.plain(read)  # the reader looked as it read
-    messages = history_for(read, losses, PROVIDER, CAPABILITIES, plain=plain)
+    messages = history_for(read, losses, PROVIDER, CAPABILITIES, reading=context.reading)
     options = request.get("provider_options")
     wire: dict[str, Any] = {}
     bag: dict[str, Any] = {}

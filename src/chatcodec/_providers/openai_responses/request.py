@@ -265,7 +265,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     else:
         kept_whole, encrypted, custom = survey(messages)
         if kept_whole or holds_empty_content(messages):  # what the shared history rules act on, for this format
-            messages = history_for(messages, losses, PROVIDER, CAPABILITIES)
+            messages = history_for(messages, losses, PROVIDER, CAPABILITIES, reading=reading)
     bag, wire = _own_fields(request.get("provider_options"), losses)
     holds: set[str] = set()  # what the target rules look for, noted where it is written
     context.holds = holds

@@ -1,4 +1,5 @@
-"""LangChain content blocks <-> canonical content parts.
+"""LangChain content blocks <-> canonical content parts: the folder's ``parts`` role (LangChain
+calls content entries blocks).
 
 LangChain keeps a message's content as a string or a list of blocks: its standard blocks
 (``text``, ``reasoning``, ``image``, ``audio``, ``file`` with ``url``, ``base64`` +
