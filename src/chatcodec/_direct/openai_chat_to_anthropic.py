@@ -1,0 +1,254 @@
+"""OpenAI Chat -> Anthropic, direct: the pair with the most traffic (an agent written on the
+OpenAI SDK, sent to Claude through a gateway).
+
+The canonical path reads each message into canonical data and the Anthropic writer walks
+that list again. Here the closed front's validated copy of the messages (the reader's own
+front, :data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`) is written
+as Anthropic turns in one pass, for the shapes an agent's history is made of: a leading
+system prompt, user text and images, assistant text, reasoning and function calls, tool
+results of text, and an SDK dump's ``null`` fields. Every rule is the canonical side's own
+function, called with the canonical part and the canonical place: the reasoning's reading
+(:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) and its
+verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`), the call's id,
+name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
+result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
+the image reading and writing (``decode_parts``, ``encode_part``: the base64 check). The top
+level (model, tools, settings, target rules, servers) is the canonical reader's and
+writer's, run on the body without its messages; the Anthropic writer takes the turns
+written here in their place (:class:`DirectReading`).
+
+A body of any other shape is handed back before anything is written (:func:`admits`), and
+a rule that answers outside the admitted shapes on the way (a thinking part sent as text,
+an image it cannot carry) hands the conversion back too: the canonical path converts it
+whole, and says what it refuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast, overload
+
+from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
+from chatcodec._providers.anthropic.thinking import encode_thinking
+from chatcodec._providers.anthropic.tool_ids import MAPPING
+from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
+from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
+from chatcodec._providers.openai_chat.parts import decode_parts
+from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
+
+if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
+    from chatcodec._losses import LossRecorder
+    from chatcodec._providers.anthropic.encode_context import AnthropicContext
+
+SOURCE, TARGET = "openai-chat", "anthropic"
+
+_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"}) | SPELLED_NULLS
+"""An assistant turn the reader reads as a plain turn (``plain_turn.read_plain_turn``): its
+fields, and the SDK dump's ``null`` ones (the closed front takes those as ``null`` only)."""
+
+
+class UnadmittedError(Exception):
+    """A rule answered outside the shapes this path writes: the canonical path converts the body."""
+
+
+class DirectReading(Reading):
+    """The conversion's record for the Anthropic writer, carrying the turns this path writes
+    (the writer takes its ``system`` and ``messages`` from :attr:`direct_turns`)."""
+
+    __slots__ = ("_messages",)
+
+    def __init__(self, messages: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self._messages = messages
+
+    def direct_turns(self, context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
+        """The body's ``system`` and ``messages``, in the writer's place for them (:func:`write_turns`)."""
+        return write_turns(self._messages, context)
+
+
+def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
+    """``payload`` written for Anthropic, its losses in ``recorder``; None when it is not of
+    the shapes admitted (``recorder`` is then the caller's to drop)."""
+    messages = payload.get("messages")
+    if messages.__class__ is not list:
+        return None
+    validated = COMMON_MESSAGES.validate({"messages": messages})
+    if validated is None or not admits(validated["messages"]):
+        return None
+    noted = DirectReading(validated["messages"])
+    try:
+        canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
+        trace_source(recorder, payload, SOURCE, canonical, messages=CanonicalMessages(payload))
+        return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
+    except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
+        return None
+
+
+def admits(messages: list[dict[str, Any]]) -> bool:
+    """Whether the validated ``messages`` hold only the shapes :func:`write_turns` writes,
+    and nothing the shared history rules act on (the reader's ``plain_history``): a leading
+    system prompt of text, then user, assistant and tool messages, each call's turn followed
+    by results, no blank text, the last message not an assistant's (a prefill is trimmed)."""
+    if not messages or messages[-1]["role"] == "assistant":
+        return False
+    called = False
+    for position, message in enumerate(messages):
+        role = message["role"]
+        if called and role != "tool":
+            return False
+        called = False
+        if role == "tool":
+            if type(message["content"]) is not str or not _bare(message, 3):
+                return False
+        elif role == "assistant":
+            if not _plain_turn(message):
+                return False
+            called = "tool_calls" in message
+        elif role == "user":
+            if not _bare(message, 2) or not _user_content(message["content"]):
+                return False
+        elif role != "system" or position != 0 or type(message["content"]) is not str or not _bare(message, 2):
+            return False
+    return True
+
+
+def _bare(message: Mapping[str, Any], fields: int) -> bool:
+    """A message of its ``fields`` only, or with an SDK dump's ``"name": null`` beside them
+    (the closed front takes ``name`` as ``null`` only)."""
+    return len(message) == fields or (len(message) == fields + 1 and "name" in message)
+
+
+def _blank(text: str) -> bool:
+    return not text or text.isspace()
+
+
+def _plain_turn(message: Mapping[str, Any]) -> bool:
+    if "content" not in message or not message.keys() <= _ASSISTANT_KEYS:
+        return False
+    content = message["content"]
+    if content is not None and _blank(content):
+        return False
+    if "tool_calls" in message:
+        return True
+    if "reasoning_content" in message:
+        return content is not None
+    return len(message) == 2 and content is not None  # a bare content string (with nulls: read otherwise)
+
+
+def _user_content(content: Any) -> bool:  # the closed front's: text, or a list of text and image parts
+    if type(content) is str:
+        return not _blank(content)
+    for part in content:
+        if part["type"] == "text" and (len(part) != 2 or _blank(part["text"])):
+            return False
+    return bool(content)
+
+
+def write_turns(messages: list[dict[str, Any]], context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
+    """The body's ``system`` and ``messages`` for admitted ``messages``
+    (:func:`admits`), each loss at the place the canonical writer names (the canonical
+    message's index: a run of tool messages is one)."""
+    system: str | None = None
+    start = 0
+    if messages[0]["role"] == "system":
+        system, start = messages[0]["content"], 1
+    turns: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
+    index = start - 1  # the canonical index of the message being written
+    sanitize = MAPPING.sanitize
+    for message in messages[start:]:
+        role = message["role"]
+        if role == "tool":
+            if results is None:
+                index += 1
+                results = []
+                turns.append({"role": "user", "content": results})
+            tool_use_id = message["tool_call_id"]
+            sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
+            results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
+            continue
+        index += 1
+        content = message["content"]
+        if role == "assistant":
+            results = None
+            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context)})
+        elif results is not None:  # a user message right after results joins their turn, behind them
+            _user_blocks(content, results, index, context)
+            results = None
+        elif type(content) is str:
+            turns.append({"role": "user", "content": content})
+        else:
+            blocks: list[dict[str, Any]] = []
+            _user_blocks(content, blocks, index, context)
+            turns.append({"role": "user", "content": blocks})
+    return system, turns
+
+
+def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext) -> Any:
+    content = message["content"]
+    thought = message.get("reasoning_content")
+    calls: list[dict[str, Any]] | None = message.get("tool_calls")
+    if thought is None and calls is None:
+        return content  # a bare content string stays one
+    blocks: list[dict[str, Any]] = []
+    position = 0
+    if thought is not None:
+        written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
+        if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
+            raise UnadmittedError
+        position = 1
+    if content is not None:
+        blocks.append({"type": "text", "text": content})
+        position += 1
+    for call in calls or ():
+        function = call["function"]
+        part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+        blocks.append(encode_tool_use(part, context, ("messages", index, "content", position)))
+        position += 1
+    return blocks
+
+
+def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: AnthropicContext) -> None:
+    if type(content) is str:
+        into.append({"type": "text", "text": content})
+        return
+    parts: list[dict[str, Any]] = cast("list[dict[str, Any]]", decode_parts(content))  # a list gives a list
+    for position, part in enumerate(parts):
+        if part["type"] == "text" and len(part) == 2:
+            into.append({"type": "text", "text": part["text"]})
+            continue
+        block = encode_part(part, context, ("messages", index, "content", position))
+        if block is None or block["type"] != "image":  # dropped, or not a client image: the canonical path's
+            raise UnadmittedError
+        into.append(block)
+
+
+class CanonicalMessages(Sequence[Mapping[str, Any]]):
+    """The canonical messages of the body, read by the canonical reader when a loss is first
+    named at its place in the input (:class:`~chatcodec._providers.kit.origins.Origins`): the
+    direct path builds none, and most conversions name no place."""
+
+    __slots__ = ("_payload", "_read")
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self._payload = payload
+        self._read: list[Mapping[str, Any]] | None = None
+
+    def _messages(self) -> list[Mapping[str, Any]]:
+        read = self._read
+        if read is None:
+            read = self._read = read_request_data(self._payload, SOURCE, noted=Reading())["messages"]
+        return read
+
+    @overload
+    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
+        return self._messages()[index]
+
+    def __len__(self) -> int:
+        return len(self._messages())
