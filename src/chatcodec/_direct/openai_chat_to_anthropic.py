@@ -17,7 +17,7 @@ level (model, tools, settings, target rules, servers) is the canonical reader's 
 writer's, run on the body without its messages; the Anthropic writer takes the turns
 written here in their place (:class:`DirectReading`).
 
-A body of any other shape is handed back before anything is written (:func:`admits`), and
+A body of any other shape is handed back before anything is written (:func:`admitted`), and
 a rule that answers outside the admitted shapes on the way (a thinking part sent as text,
 an image it cannot carry) hands the conversion back too: the canonical path converts it
 whole, and says what it refuses.
@@ -32,8 +32,9 @@ from chatcodec._conversion import read_request_data, trace_source, write_request
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
-from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.contract.context import DecodeContext, Reading
 from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
+from chatcodec._providers.openai_chat.messages import decode_messages
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
@@ -76,43 +77,53 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if messages.__class__ is not list:
         return None
     validated = COMMON_MESSAGES.validate({"messages": messages})
-    if validated is None or not admits(validated["messages"]):
+    starts = None if validated is None else admitted(validated["messages"])
+    if validated is None or starts is None:
         return None
     noted = DirectReading(validated["messages"])
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        trace_source(recorder, payload, SOURCE, canonical, messages=CanonicalMessages(payload))
+        trace_source(recorder, payload, SOURCE, canonical, messages=CanonicalMessages(validated["messages"], starts))
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 
 
-def admits(messages: list[dict[str, Any]]) -> bool:
-    """Whether the validated ``messages`` hold only the shapes :func:`write_turns` writes,
-    and nothing the shared history rules act on (the reader's ``plain_history``): a leading
-    system prompt of text, then user, assistant and tool messages, each call's turn followed
-    by results, no blank text, the last message not an assistant's (a prefill is trimmed)."""
+def admitted(messages: list[dict[str, Any]]) -> list[int] | None:
+    """Where each canonical message of the validated ``messages`` starts (a run of tool
+    messages is one), when they hold only the shapes :func:`write_turns` writes and nothing
+    the shared history rules act on (the reader's ``plain_history``): a leading system
+    prompt of text, then user, assistant and tool messages, each call's turn followed by
+    results, no blank text, the last message not an assistant's (a prefill is trimmed).
+    None for any other."""
     if not messages or messages[-1]["role"] == "assistant":
-        return False
-    called = False
+        return None
+    starts: list[int] = []
+    called = results = False
     for position, message in enumerate(messages):
         role = message["role"]
         if called and role != "tool":
-            return False
+            return None
         called = False
         if role == "tool":
             if type(message["content"]) is not str or not _bare(message, 3):
-                return False
-        elif role == "assistant":
+                return None
+            if not results:
+                starts.append(position)
+            results = True
+            continue
+        results = False
+        starts.append(position)
+        if role == "assistant":
             if not _plain_turn(message):
-                return False
+                return None
             called = "tool_calls" in message
         elif role == "user":
             if not _bare(message, 2) or not _user_content(message["content"]):
-                return False
+                return None
         elif role != "system" or position != 0 or type(message["content"]) is not str or not _bare(message, 2):
-            return False
-    return True
+            return None
+    return starts
 
 
 def _bare(message: Mapping[str, Any], fields: int) -> bool:
@@ -149,7 +160,7 @@ def _user_content(content: Any) -> bool:  # the closed front's: text, or a list 
 
 def write_turns(messages: list[dict[str, Any]], context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
     """The body's ``system`` and ``messages`` for admitted ``messages``
-    (:func:`admits`), each loss at the place the canonical writer names (the canonical
+    (:func:`admitted`), each loss at the place the canonical writer names (the canonical
     message's index: a run of tool messages is one)."""
     system: str | None = None
     start = 0
@@ -227,20 +238,32 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: 
 
 
 class CanonicalMessages(Sequence[Mapping[str, Any]]):
-    """The canonical messages of the body, read by the canonical reader when a loss is first
-    named at its place in the input (:class:`~chatcodec._providers.kit.origins.Origins`): the
-    direct path builds none, and most conversions name no place."""
+    """The canonical messages of the body, each read from the validated copy by the reader's
+    own ``decode_messages`` when a loss is first named at its place in the input
+    (:class:`~chatcodec._providers.kit.origins.Origins` asks for the messages a loss names):
+    the direct path builds none, and most conversions name no place."""
 
-    __slots__ = ("_payload", "_read")
+    __slots__ = ("_context", "_read", "_starts", "_validated")
 
-    def __init__(self, payload: dict[str, Any]) -> None:
-        self._payload = payload
-        self._read: list[Mapping[str, Any]] | None = None
+    def __init__(self, validated: list[dict[str, Any]], starts: list[int]) -> None:
+        self._validated = validated
+        self._starts = starts
+        """Where each canonical message starts in ``validated`` (:func:`admitted`)."""
+        self._read: dict[int, Mapping[str, Any]] = {}
+        self._context: DecodeContext | None = None
 
-    def _messages(self) -> list[Mapping[str, Any]]:
-        read = self._read
+    def _message(self, index: int) -> Mapping[str, Any]:
+        read = self._read.get(index)
         if read is None:
-            read = self._read = read_request_data(self._payload, SOURCE, noted=Reading())["messages"]
+            starts = self._starts
+            end = starts[index + 1] if index + 1 < len(starts) else len(self._validated)
+            context = self._context
+            if context is None:
+                context = self._context = DecodeContext(SOURCE)
+                context.closed = True  # the closed front's copy, as the reader's own reading of it
+                context.reading = Reading()  # an SDK dump's nulls noted there, as a conversion's reading does
+            copies = [dict(message) for message in self._validated[starts[index] : end]]  # the reader takes them over
+            read = self._read[index] = decode_messages(copies, context)[0]
         return read
 
     @overload
@@ -248,7 +271,13 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
     def __getitem__(self, index: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
-        return self._messages()[index]
+        if isinstance(index, slice):
+            return [self._message(position) for position in range(len(self._starts))[index]]
+        if index < 0:
+            index += len(self._starts)
+        if not 0 <= index < len(self._starts):
+            raise IndexError(index)
+        return self._message(index)
 
     def __len__(self) -> int:
-        return len(self._messages())
+        return len(self._starts)
