@@ -73,11 +73,9 @@ class DirectReading(Reading):
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
     """``payload`` written for Anthropic, its losses in ``recorder``; None when it is not of
     the shapes admitted (``recorder`` is then the caller's to drop)."""
-    messages = payload.get("messages")
-    if messages.__class__ is not list:
-        return None
-    validated = COMMON_MESSAGES.validate({"messages": messages})
-    starts = None if validated is None else admitted(validated["messages"])
+    messages: Any = payload.get("messages")
+    starts = admitted(messages) if messages.__class__ is list else None
+    validated = None if starts is None else COMMON_MESSAGES.validate({"messages": messages})
     if validated is None or starts is None:
         return None
     noted = DirectReading(validated["messages"])
@@ -89,24 +87,27 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
 
 
-def admitted(messages: list[dict[str, Any]]) -> list[int] | None:
-    """Where each canonical message of the validated ``messages`` starts (a run of tool
-    messages is one), when they hold only the shapes :func:`write_turns` writes and nothing
-    the shared history rules act on (the reader's ``plain_history``): a leading system
-    prompt of text, then user, assistant and tool messages, each call's turn followed by
-    results, no blank text, the last message not an assistant's (a prefill is trimmed).
-    None for any other."""
-    if not messages or messages[-1]["role"] == "assistant":
+def admitted(messages: list[Any]) -> list[int] | None:
+    """Where each canonical message of ``messages`` starts (a run of tool messages is one),
+    when they hold only the shapes :func:`write_turns` writes and nothing the shared history
+    rules act on (the reader's ``plain_history``): a leading system prompt of text, then
+    user, assistant and tool messages, each call's turn followed by results, no blank text,
+    the last message not an assistant's (a prefill is trimmed). None for any other.
+
+    Asked of the body as given, before the closed front validates it: a body handed back
+    costs this walk, not a validation the canonical path then does again. It looks at keys,
+    roles and texts only; the front checks every value after it."""
+    if not messages or messages[-1].__class__ is not dict or messages[-1].get("role") == "assistant":
         return None
     starts: list[int] = []
     called = results = False
     for position, message in enumerate(messages):
-        role = message["role"]
+        role = message.get("role") if message.__class__ is dict else None
         if called and role != "tool":
             return None
         called = False
         if role == "tool":
-            if type(message["content"]) is not str or not _bare(message, 3):
+            if type(message.get("content")) is not str or not _bare(message, 3):
                 return None
             if not results:
                 starts.append(position)
@@ -119,9 +120,9 @@ def admitted(messages: list[dict[str, Any]]) -> list[int] | None:
                 return None
             called = "tool_calls" in message
         elif role == "user":
-            if not _bare(message, 2) or not _user_content(message["content"]):
+            if not _bare(message, 2) or not _user_content(message.get("content")):
                 return None
-        elif role != "system" or position != 0 or type(message["content"]) is not str or not _bare(message, 2):
+        elif role != "system" or position != 0 or type(message.get("content")) is not str or not _bare(message, 2):
             return None
     return starts
 
@@ -140,7 +141,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     if "content" not in message or not message.keys() <= _ASSISTANT_KEYS:
         return False
     content = message["content"]
-    if content is not None and _blank(content):
+    if content is not None and (type(content) is not str or _blank(content)):
         return False
     if "tool_calls" in message:
         return True
@@ -149,13 +150,21 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     return len(message) == 2 and content is not None  # a bare content string (with nulls: read otherwise)
 
 
-def _user_content(content: Any) -> bool:  # the closed front's: text, or a list of text and image parts
+def _user_content(content: Any) -> bool:
+    """Text, or a list of text and image parts (the front checks the images), none blank."""
     if type(content) is str:
         return not _blank(content)
+    if content.__class__ is not list or not content:
+        return False
     for part in content:
-        if part["type"] == "text" and (len(part) != 2 or _blank(part["text"])):
+        kind = part.get("type") if part.__class__ is dict else None
+        if kind == "text":
+            text = part.get("text")
+            if len(part) != 2 or type(text) is not str or _blank(text):
+                return False
+        elif kind != "image_url":
             return False
-    return bool(content)
+    return True
 
 
 def write_turns(messages: list[dict[str, Any]], context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
