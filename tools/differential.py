@@ -10,6 +10,13 @@ type and text); run it on the tree before and after, and compare::
     python tools/differential.py .            > /tmp/after.txt
     python tools/differential.py --compare /tmp/before.txt /tmp/after.txt
 
+``--canonical`` digests a tree with its direct paths off (``chatcodec._direct``), so a digest
+of the same tree with them on is compared with their oracle::
+
+    python tools/differential.py --canonical . > /tmp/canonical.txt
+    python tools/differential.py . > /tmp/direct.txt
+    python tools/differential.py --compare /tmp/canonical.txt /tmp/direct.txt
+
 ``--compare`` prints each case whose line differs, saying whether its output (or error)
 changed or only its losses, and exits 1 when any did. Run both digests with the same
 interpreter and packages (the bench's venv has them: ``.venv-bench/bin/python``).
@@ -143,13 +150,20 @@ def _recorded_lines(chatcodec: Any, convert_stream: Any) -> Iterator[str]:
                 yield f"stream {path.relative_to(folder)} {target}: {_outcome(convert)}"
 
 
-def digest(root: Path) -> list[str]:
-    """One line per conversion of the corpus, by the chatcodec under ``root/src``."""
+def digest(root: Path, *, canonical: bool = False) -> list[str]:
+    """One line per conversion of the corpus, by the chatcodec under ``root/src``
+    (``canonical``: by its canonical path alone, its direct paths off: their oracle)."""
     sys.path[:0] = [str(root / "src"), str(CORPUS)]
     import chatcodec
     from chatcodec.streams._convert import convert_stream
 
-    lines = [*_request_lines(chatcodec), *_recorded_lines(chatcodec, convert_stream)]
+    if canonical:
+        from chatcodec._direct.table import canonical_only
+
+        with canonical_only():
+            lines = [*_request_lines(chatcodec), *_recorded_lines(chatcodec, convert_stream)]
+    else:
+        lines = [*_request_lines(chatcodec), *_recorded_lines(chatcodec, convert_stream)]
     return [_IDS.sub(r"\1_X", _CLOCKS.sub(r"\2=0", line)) for line in lines]
 
 
@@ -175,13 +189,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tree", nargs="?", type=Path, help="a checkout whose src/ is digested")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"), help="compare two digests")
+    parser.add_argument(
+        "--canonical", action="store_true", help="digest with the direct paths off (the canonical path, their oracle)"
+    )
     arguments = parser.parse_args()
     if arguments.compare:
         return compare(*arguments.compare)
     if arguments.tree is None:
         parser.error("give a tree to digest, or --compare BEFORE AFTER")
     warnings.simplefilter("ignore")
-    for line in digest(arguments.tree.resolve()):
+    for line in digest(arguments.tree.resolve(), canonical=arguments.canonical):
         print(line)
     return 0
 

@@ -14,8 +14,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._codec_options import checked_options
-from chatcodec._codec_protocols import StreamDecoder, SupportsStreamDecoder
+from chatcodec._codec_protocols import Codec, StreamDecoder, SupportsStreamDecoder
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._direct.table import DirectPath, direct_path
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
@@ -279,6 +280,12 @@ def convert_request(
     (:mod:`chatcodec._conversion`): no canonical model is built."""
     writer = get_codec(target)  # before reading: an unknown target, or a typo in its options, is the caller's
     named = checked_options(target, options) if options else {}
+    if not named and not strict and not extra_fields:
+        direct = direct_path(source, target)  # the pair's one-pass path, for the shapes it admits
+        converted = None if direct is None else _converted_directly(direct, payload, writer)
+        if converted is not None:
+            converted[1].settle(on_loss, losses)
+            return converted[0]
     noted = Reading()  # what the reader leaves the writer to reuse, handed from one to the other
     try:
         canonical = read_request_data(payload, source, strict=strict, target=target, noted=noted)
@@ -289,6 +296,18 @@ def convert_request(
         raise too_deep_to_write(error, payload) from None
     recorder.settle(on_loss, losses)
     return encoded
+
+
+def _converted_directly(
+    direct: DirectPath, payload: object, writer: Codec
+) -> tuple[dict[str, Any], LossRecorder] | None:
+    """A dict body converted by its pair's direct path, with its losses; None when the path
+    hands it back (another shape, or a body given as text or SDK objects)."""
+    if type(payload) is not dict:
+        return None
+    recorder = LossRecorder()
+    encoded = direct(cast("dict[str, Any]", payload), recorder, writer)
+    return None if encoded is None else (encoded, recorder)
 
 
 def convert_response(

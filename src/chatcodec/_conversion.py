@@ -10,7 +10,7 @@ it maps, the stream flag) and tells a refused read from a refused write.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import ChatcodecError
@@ -110,15 +110,24 @@ def write_request_data(
     return writer.write_request(canonical, recorder, options=named)
 
 
-def trace_source(recorder: LossRecorder, payload: object, source: str, canonical: Mapping[str, Any]) -> None:
+def trace_source(
+    recorder: LossRecorder,
+    payload: object,
+    source: str,
+    canonical: Mapping[str, Any],
+    *,
+    messages: Sequence[Mapping[str, Any]] | None = None,
+) -> None:
     """Have ``recorder`` name the losses found while writing ``canonical`` (read from
     ``payload`` by ``source``'s reader) at their place in ``payload``: its own numbering
     and field names (:mod:`chatcodec._providers.kit.origins`), found only when a loss is
-    reported, and only for the messages a loss names (a built-in's ``origins_by_index``)."""
+    reported, and only for the messages a loss names (a built-in's ``origins_by_index``).
+    ``messages``: the canonical messages, when ``canonical`` holds none of them (a direct
+    path's, :mod:`chatcodec._direct`, read only when a loss is named)."""
     codec = get_codec(source)
     if not isinstance(codec, ProviderCodec):
         return
-    messages = cast("list[dict[str, Any]]", canonical.get("messages") or [])
+    read = cast("list[dict[str, Any]]", canonical.get("messages") or []) if messages is None else messages
 
     def find() -> OriginsByIndex:
         fields = (
@@ -126,10 +135,10 @@ def trace_source(recorder: LossRecorder, payload: object, source: str, canonical
         )
         module = origins_of(source)
         if module is None:
-            return OriginsByIndex.listed(codec.message_origins(fields, messages))
-        return origins_in(module, fields, messages)
+            return OriginsByIndex.listed(codec.message_origins(fields, read))
+        return origins_in(module, fields, read)
 
-    recorder.trace(Origins(find, messages))
+    recorder.trace(Origins(find, read))
 
 
 def with_updates(canonical: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:

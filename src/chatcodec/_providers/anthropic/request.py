@@ -33,7 +33,7 @@ earlier ones are dropped and reported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -234,11 +234,10 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     wire = restore_fields(bag) if bag else {}
     _encode_required(request, wire, shared)
     encode_tools(request, wire, bag, context)
-    leading = leading_system_count(messages)
-    system = encode_system(messages[:leading], context)
+    system, turns = _turns(messages, shared, context)
     if system is not None:
         wire["system"] = system
-    wire["messages"] = encode_messages(messages, leading, context)
+    wire["messages"] = turns
     stop = request.get("stop")
     if stop or bag.get("_empty_stop_sequences"):
         wire["stop_sequences"] = list(stop or ())
@@ -265,6 +264,21 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
     servers.fit_written(wire, shared)
     return wire
+
+
+def _turns(
+    messages: list[Any], shared: EncodeContext, context: AnthropicContext
+) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
+    """The top-level ``system`` (None: none) and the ``messages``; a direct path's reading
+    (``chatcodec._direct``) carries them written from the source's validated copy, in one
+    pass that calls this folder's part functions (the request it hands has no messages)."""
+    direct: Callable[[AnthropicContext], tuple[str | None, list[dict[str, Any]]]] | None = getattr(
+        shared.reading, "direct_turns", None
+    )
+    if direct is not None:
+        return direct(context)
+    leading = leading_system_count(messages)
+    return encode_system(messages[:leading], context), encode_messages(messages, leading, context)
 
 
 def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext) -> None:

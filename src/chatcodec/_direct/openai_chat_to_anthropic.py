@@ -1,0 +1,292 @@
+"""OpenAI Chat -> Anthropic, direct: the pair with the most traffic (an agent written on the
+OpenAI SDK, sent to Claude through a gateway).
+
+The canonical path reads each message into canonical data and the Anthropic writer walks
+that list again. Here the closed front's validated copy of the messages (the reader's own
+front, :data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`) is written
+as Anthropic turns in one pass, for the shapes an agent's history is made of: a leading
+system prompt, user text and images, assistant text, reasoning and function calls, tool
+results of text, and an SDK dump's ``null`` fields. Every rule is the canonical side's own
+function, called with the canonical part and the canonical place: the reasoning's reading
+(:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) and its
+verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`), the call's id,
+name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
+result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
+the image reading and writing (``decode_parts``, ``encode_part``: the base64 check). The top
+level (model, tools, settings, target rules, servers) is the canonical reader's and
+writer's, run on the body without its messages; the Anthropic writer takes the turns
+written here in their place (:class:`DirectReading`).
+
+A body of any other shape is handed back before anything is written (:func:`admitted`), and
+a rule that answers outside the admitted shapes on the way (a thinking part sent as text,
+an image it cannot carry) hands the conversion back too: the canonical path converts it
+whole, and says what it refuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast, overload
+
+from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
+from chatcodec._providers.anthropic.thinking import encode_thinking
+from chatcodec._providers.anthropic.tool_ids import MAPPING
+from chatcodec._providers.contract.context import DecodeContext, Reading
+from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
+from chatcodec._providers.openai_chat.messages import decode_messages
+from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
+from chatcodec._providers.openai_chat.parts import decode_parts
+from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
+
+if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
+    from chatcodec._losses import LossRecorder
+    from chatcodec._providers.anthropic.encode_context import AnthropicContext
+
+SOURCE, TARGET = "openai-chat", "anthropic"
+
+_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"}) | SPELLED_NULLS
+"""An assistant turn the reader reads as a plain turn (``plain_turn.read_plain_turn``): its
+fields, and the SDK dump's ``null`` ones (the closed front takes those as ``null`` only)."""
+
+
+class UnadmittedError(Exception):
+    """A rule answered outside the shapes this path writes: the canonical path converts the body."""
+
+
+class DirectReading(Reading):
+    """The conversion's record for the Anthropic writer, carrying the turns this path writes
+    (the writer takes its ``system`` and ``messages`` from :attr:`direct_turns`)."""
+
+    __slots__ = ("_messages",)
+
+    def __init__(self, messages: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self._messages = messages
+
+    def direct_turns(self, context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
+        """The body's ``system`` and ``messages``, in the writer's place for them (:func:`write_turns`)."""
+        return write_turns(self._messages, context)
+
+
+def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
+    """``payload`` written for Anthropic, its losses in ``recorder``; None when it is not of
+    the shapes admitted (``recorder`` is then the caller's to drop)."""
+    messages: Any = payload.get("messages")
+    starts = admitted(messages) if messages.__class__ is list else None
+    validated = None if starts is None else COMMON_MESSAGES.validate({"messages": messages})
+    if validated is None or starts is None:
+        return None
+    noted = DirectReading(validated["messages"])
+    try:
+        canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
+        trace_source(recorder, payload, SOURCE, canonical, messages=CanonicalMessages(validated["messages"], starts))
+        return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
+    except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
+        return None
+
+
+def admitted(messages: list[Any]) -> list[int] | None:
+    """Where each canonical message of ``messages`` starts (a run of tool messages is one),
+    when they hold only the shapes :func:`write_turns` writes and nothing the shared history
+    rules act on (the reader's ``plain_history``): a leading system prompt of text, then
+    user, assistant and tool messages, each call's turn followed by results, no blank text,
+    the last message not an assistant's (a prefill is trimmed). None for any other.
+
+    Asked of the body as given, before the closed front validates it: a body handed back
+    costs this walk, not a validation the canonical path then does again. It looks at keys,
+    roles and texts only; the front checks every value after it."""
+    if not messages or messages[-1].__class__ is not dict or messages[-1].get("role") == "assistant":
+        return None
+    starts: list[int] = []
+    called = results = False
+    for position, message in enumerate(messages):
+        role = message.get("role") if message.__class__ is dict else None
+        if called and role != "tool":
+            return None
+        called = False
+        if role == "tool":
+            if type(message.get("content")) is not str or not _bare(message, 3):
+                return None
+            if not results:
+                starts.append(position)
+            results = True
+            continue
+        results = False
+        starts.append(position)
+        if role == "assistant":
+            if not _plain_turn(message):
+                return None
+            called = "tool_calls" in message
+        elif role == "user":
+            if not _bare(message, 2) or not _user_content(message.get("content")):
+                return None
+        elif role != "system" or position != 0 or type(message.get("content")) is not str or not _bare(message, 2):
+            return None
+    return starts
+
+
+def _bare(message: Mapping[str, Any], fields: int) -> bool:
+    """A message of its ``fields`` only, or with an SDK dump's ``"name": null`` beside them
+    (the closed front takes ``name`` as ``null`` only)."""
+    return len(message) == fields or (len(message) == fields + 1 and "name" in message)
+
+
+def _blank(text: str) -> bool:
+    return not text or text.isspace()
+
+
+def _plain_turn(message: Mapping[str, Any]) -> bool:
+    if "content" not in message or not message.keys() <= _ASSISTANT_KEYS:
+        return False
+    content = message["content"]
+    if content is not None and (type(content) is not str or _blank(content)):
+        return False
+    if "tool_calls" in message:
+        return True
+    if "reasoning_content" in message:
+        return content is not None
+    return len(message) == 2 and content is not None  # a bare content string (with nulls: read otherwise)
+
+
+def _user_content(content: Any) -> bool:
+    """Text, or a list of text and image parts (the front checks the images), none blank."""
+    if type(content) is str:
+        return not _blank(content)
+    if content.__class__ is not list or not content:
+        return False
+    for part in content:
+        kind = part.get("type") if part.__class__ is dict else None
+        if kind == "text":
+            text = part.get("text")
+            if len(part) != 2 or type(text) is not str or _blank(text):
+                return False
+        elif kind != "image_url":
+            return False
+    return True
+
+
+def write_turns(messages: list[dict[str, Any]], context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
+    """The body's ``system`` and ``messages`` for admitted ``messages``
+    (:func:`admitted`), each loss at the place the canonical writer names (the canonical
+    message's index: a run of tool messages is one)."""
+    system: str | None = None
+    start = 0
+    if messages[0]["role"] == "system":
+        system, start = messages[0]["content"], 1
+    turns: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
+    index = start - 1  # the canonical index of the message being written
+    sanitize = MAPPING.sanitize
+    for message in messages[start:]:
+        role = message["role"]
+        if role == "tool":
+            if results is None:
+                index += 1
+                results = []
+                turns.append({"role": "user", "content": results})
+            tool_use_id = message["tool_call_id"]
+            sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
+            results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
+            continue
+        index += 1
+        content = message["content"]
+        if role == "assistant":
+            results = None
+            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context)})
+        elif results is not None:  # a user message right after results joins their turn, behind them
+            _user_blocks(content, results, index, context)
+            results = None
+        elif type(content) is str:
+            turns.append({"role": "user", "content": content})
+        else:
+            blocks: list[dict[str, Any]] = []
+            _user_blocks(content, blocks, index, context)
+            turns.append({"role": "user", "content": blocks})
+    return system, turns
+
+
+def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext) -> Any:
+    content = message["content"]
+    thought = message.get("reasoning_content")
+    calls: list[dict[str, Any]] | None = message.get("tool_calls")
+    if thought is None and calls is None:
+        return content  # a bare content string stays one
+    blocks: list[dict[str, Any]] = []
+    position = 0
+    if thought is not None:
+        written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
+        if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
+            raise UnadmittedError
+        position = 1
+    if content is not None:
+        blocks.append({"type": "text", "text": content})
+        position += 1
+    for call in calls or ():
+        function = call["function"]
+        part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+        blocks.append(encode_tool_use(part, context, ("messages", index, "content", position)))
+        position += 1
+    return blocks
+
+
+def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: AnthropicContext) -> None:
+    if type(content) is str:
+        into.append({"type": "text", "text": content})
+        return
+    parts: list[dict[str, Any]] = cast("list[dict[str, Any]]", decode_parts(content))  # a list gives a list
+    for position, part in enumerate(parts):
+        if part["type"] == "text" and len(part) == 2:
+            into.append({"type": "text", "text": part["text"]})
+            continue
+        block = encode_part(part, context, ("messages", index, "content", position))
+        if block is None or block["type"] != "image":  # dropped, or not a client image: the canonical path's
+            raise UnadmittedError
+        into.append(block)
+
+
+class CanonicalMessages(Sequence[Mapping[str, Any]]):
+    """The canonical messages of the body, each read from the validated copy by the reader's
+    own ``decode_messages`` when a loss is first named at its place in the input
+    (:class:`~chatcodec._providers.kit.origins.Origins` asks for the messages a loss names):
+    the direct path builds none, and most conversions name no place."""
+
+    __slots__ = ("_context", "_read", "_starts", "_validated")
+
+    def __init__(self, validated: list[dict[str, Any]], starts: list[int]) -> None:
+        self._validated = validated
+        self._starts = starts
+        """Where each canonical message starts in ``validated`` (:func:`admitted`)."""
+        self._read: dict[int, Mapping[str, Any]] = {}
+        self._context: DecodeContext | None = None
+
+    def _message(self, index: int) -> Mapping[str, Any]:
+        read = self._read.get(index)
+        if read is None:
+            starts = self._starts
+            end = starts[index + 1] if index + 1 < len(starts) else len(self._validated)
+            context = self._context
+            if context is None:
+                context = self._context = DecodeContext(SOURCE)
+                context.closed = True  # the closed front's copy, as the reader's own reading of it
+                context.reading = Reading()  # an SDK dump's nulls noted there, as a conversion's reading does
+            copies = [dict(message) for message in self._validated[starts[index] : end]]  # the reader takes them over
+            read = self._read[index] = decode_messages(copies, context)[0]
+        return read
+
+    @overload
+    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
+        if isinstance(index, slice):
+            return [self._message(position) for position in range(len(self._starts))[index]]
+        if index < 0:
+            index += len(self._starts)
+        if not 0 <= index < len(self._starts):
+            raise IndexError(index)
+        return self._message(index)
+
+    def __len__(self) -> int:
+        return len(self._starts)

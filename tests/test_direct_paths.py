@@ -1,0 +1,194 @@
+"""The direct paths against their oracle, the canonical path (CONTRIBUTING.md, "Direct paths").
+
+Every request of ``tools/differential.py``'s corpus whose pair has a direct path (the
+fixtures, the bench's agent sessions, the acceptance sessions) is converted with the direct
+paths on and with them off (:func:`chatcodec._direct.table.canonical_only`): the output as
+JSON (key order included), the losses (kind, place, text), the warnings and the error's
+type and text must be equal, under ``ignore`` and under ``warn``. A Hypothesis run mutates
+the acceptance sessions into shapes a direct path admits and shapes it hands back. And a
+direct path must take the sessions it was written for: one that always hands back passes
+the differential and does nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import importlib.util
+import json
+import sys
+import warnings
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec._direct.table import DIRECT_PATHS, canonical_only, direct_path
+from chatcodec._losses import LossRecorder
+
+ROOT = Path(__file__).resolve().parents[1]
+SESSIONS = ROOT.parent / "shared" / "perf-sessions"
+PAIRS = sorted(DIRECT_PATHS)
+
+
+def _differential() -> ModuleType:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    spec = importlib.util.spec_from_file_location("differential", ROOT / "tools" / "differential.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _corpus() -> list[tuple[str, str, dict[str, Any]]]:
+    sources = {source for source, _ in PAIRS}
+    return [case for case in _differential()._requests() if case[1] in sources]
+
+
+CORPUS = _corpus()
+
+
+def _outcome(body: dict[str, Any], source: str, target: str, on_loss: str) -> str:
+    losses: list[Any] = []
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        try:
+            output = chatcodec.convert_request(
+                copy.deepcopy(body), source=source, target=target, on_loss=on_loss, losses=losses
+            )
+        except Exception as error:  # every error is part of the outcome, whatever its type
+            return f"ERR {type(error).__name__}: {error}"
+    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
+    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
+
+
+def _equal_to_canonical(body: dict[str, Any], source: str, target: str) -> None:
+    for on_loss in ("ignore", "warn"):
+        direct = _outcome(body, source, target, on_loss)
+        with canonical_only():
+            canonical = _outcome(body, source, target, on_loss)
+        assert direct == canonical, on_loss
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+@pytest.mark.parametrize("case", CORPUS, ids=[name for name, _, _ in CORPUS])
+def test_corpus_equal_to_canonical(case: tuple[str, str, dict[str, Any]], source: str, target: str) -> None:
+    name, format_name, body = case
+    if format_name != source:
+        pytest.skip(f"{name} is a {format_name} request")  # another pair's source
+    _equal_to_canonical(body, source, target)
+
+
+def _acceptance(stem: str) -> list[dict[str, Any]]:
+    found = sorted(SESSIONS.glob(f"{stem}-*.json.gz")) + sorted((SESSIONS / "first-sight").glob(f"{stem}-*.json.gz"))
+    return [json.load(gzip.open(path, "rt")) for path in found]
+
+
+_STEMS = {("openai-chat", "anthropic"): ("oc-anthropic-real", "oc-anthropic-nulls", "oc-anthropic-imgs")}
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+def test_direct_path_takes_its_sessions(source: str, target: str) -> None:
+    convert = direct_path(source, target)
+    assert convert is not None
+    bodies = [body for stem in _STEMS[source, target] for body in _acceptance(stem)]
+    if not bodies:
+        pytest.skip(f"no acceptance sessions in {SESSIONS}")
+    writer = chatcodec.get_codec(target)
+    for body in bodies:
+        assert convert(copy.deepcopy(body), LossRecorder(), writer) is not None
+        _equal_to_canonical(body, source, target)
+
+
+def test_canonical_only_turns_them_off() -> None:
+    with canonical_only():
+        assert all(direct_path(source, target) is None for source, target in PAIRS)
+    assert all(direct_path(source, target) is not None for source, target in PAIRS)
+
+
+# --- mutated sessions --------------------------------------------------------------------
+
+_BASE = (
+    _acceptance("oc-anthropic-real-10")[:1]
+    or [body for name, source, body in CORPUS if name.startswith("openai3") and source == "openai-chat"][:1]
+)
+
+_VALUES = st.sampled_from(["", " ", "\n", "text", None, 0, [], {}, "a.b", "{}", '{"a":1,"a":2}', "1e400", "[1]"])
+
+
+def _mutation(message_count: int) -> st.SearchStrategy[tuple[str, int, Any]]:
+    kinds = st.sampled_from(
+        [
+            "content",
+            "reasoning_content",
+            "name",
+            "cache_control",
+            "role",
+            "drop",
+            "cut",
+            "parts",
+            "arguments",
+            "call_id",
+            "unknown",
+            "user_after_calls",
+            "top",
+        ]
+    )
+    return st.tuples(kinds, st.integers(0, max(message_count - 1, 0)), _VALUES)
+
+
+def _apply(body: dict[str, Any], mutation: tuple[str, int, Any]) -> None:
+    kind, index, value = mutation
+    messages: list[dict[str, Any]] = body["messages"]
+    if not messages:
+        return
+    message = messages[index % len(messages)]
+    calls = message.get("tool_calls") or []
+    match kind:
+        case "content" | "reasoning_content" | "name" | "role":
+            message[kind] = value if kind != "role" else (value if isinstance(value, str) and value else "developer")
+        case "cache_control":
+            message["cache_control"] = {"type": "ephemeral"}
+        case "drop" if message:
+            message.pop(sorted(message)[index % len(message)], None)
+        case "cut":
+            del messages[index % len(messages) + 1 :]
+        case "parts":
+            message["content"] = [
+                {"type": "text", "text": value if isinstance(value, str) else "x"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+            ]
+        case "arguments" if calls:
+            calls[0]["function"]["arguments"] = value if isinstance(value, str) else json.dumps(value)
+        case "call_id" if calls:
+            calls[0]["id"] = value if isinstance(value, str) else "call.1"
+        case "unknown":
+            message["x_unknown"] = value
+        case "user_after_calls":
+            messages.insert(index % len(messages) + 1, {"role": "user", "content": "go on"})
+        case "top":
+            body[("temperature", "stream", "n", "top_k", "metadata")[index % 5]] = value
+        case _:
+            pass
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> dict[str, Any]:
+    body = copy.deepcopy(_BASE[0])
+    for mutation in draw(st.lists(_mutation(len(body["messages"])), max_size=3)):
+        _apply(body, mutation)
+    return body
+
+
+@pytest.mark.skipif(not _BASE, reason="no session to mutate")
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+@settings(max_examples=120, deadline=None)
+@given(body=_mutated())
+def test_mutated_sessions_equal_to_canonical(body: dict[str, Any], source: str, target: str) -> None:
+    _equal_to_canonical(body, source, target)
