@@ -26,7 +26,7 @@ from chatcodec._providers.gemini_interactions.markers import DISPLAY, PROVIDER
 from chatcodec._providers.gemini_interactions.parts import decode_content, opaque
 from chatcodec._providers.gemini_interactions.usage import decode_usage
 from chatcodec._providers.gemini_interactions.wire import EVENT_SHAPES, validated
-from chatcodec.codec_kit import FeedByReading, as_dict, compact_json, json_path, leftovers, read_event
+from chatcodec.codec_kit import FeedByReading, as_dict, as_list, compact_json, json_path, leftovers, read_event
 from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, PartRecord, StreamBuilder
 
 _LIFECYCLE = ("id", "model", "status", "usage")
@@ -148,8 +148,9 @@ class StreamDecoder(FeedByReading):
 
     def _annotate(self, index: int, annotations: object) -> None:
         """Citations for the text step ``index`` (its part's ``annotations`` when it closes)."""
-        if isinstance(annotations, list) and index in self.open and self.open[index].kind == "text":
-            self.annotations.setdefault(index, []).extend(annotations)
+        listed = as_list(annotations)
+        if listed is not None and index in self.open and self.open[index].kind == "text":
+            self.annotations.setdefault(index, []).extend(listed)
 
     def _delta(self, index: int, delta: dict[str, Any]) -> None:
         kind = delta.get("type")

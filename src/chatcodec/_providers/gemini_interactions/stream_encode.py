@@ -20,7 +20,7 @@ from chatcodec._providers.gemini_interactions.messages import encode_thought
 from chatcodec._providers.gemini_interactions.parts import encode_part, is_step
 from chatcodec._providers.gemini_interactions.response import NO_CHOICE_DATA, served_fields
 from chatcodec._providers.gemini_interactions.usage import encode_usage
-from chatcodec.codec_kit import wire_fields
+from chatcodec.codec_kit import as_list, wire_fields
 from chatcodec.contract import (
     AnyStreamRecord,
     ChoiceMetadataRecord,
@@ -139,8 +139,8 @@ class StreamEncoder:
         """A text's citations (its bag's ``annotations``, as :mod:`.stream_decode` keeps them
         from the delta the API streams them in) as that delta; the rest of its bag has no place."""
         own = KIT.own(metadata)
-        annotations = own.pop("annotations", None)
-        if isinstance(annotations, list) and annotations:
+        annotations = as_list(own.pop("annotations", None))
+        if annotations:
             delta = {"type": "text_annotation_delta", "annotations": annotations}
             yield {"event_type": "step.delta", "index": step, "delta": delta}
         rest = {name: bag for name, bag in metadata.items() if name != PROVIDER}
