@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import chatcodec
 from chatcodec.cli import main
 
 
@@ -110,3 +111,37 @@ def test_a_bad_value_from_the_file_names_the_file(tmp_path: Path, capsys: pytest
 def test_a_missing_settings_file_is_a_missing_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--config", str(tmp_path / "nope.toml")]) == 66  # EX_NOINPUT, as convert's input
     assert str(tmp_path / "nope.toml") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("openai", "'openai-chat' or 'openai-responses'"),
+        ("claude", "'anthropic'"),
+        ("google", "'gemini' or 'gemini-interactions'"),
+        ("bedrock", "'bedrock-converse' or 'bedrock-nova'"),
+        ("otel", "'otel-genai'"),
+        ("adk", "'google-adk'"),
+        ("langgraph", "'langchain'"),
+        ("openai-agents", "'openai-responses'"),
+    ],
+)
+def test_the_names_people_type_first_get_the_format_they_mean(
+    typed: str, meant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 87: difflib's nearest name misses a vendor's or a project's name; a table says which
+    format each means, in the command line's refusal and in the library's."""
+    body = tmp_path / "body.json"
+    body.write_text(json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}))
+    lines = _refused(capsys, "convert", str(body), "--from", typed, "--to", "anthropic")
+    assert lines[0].endswith(f"unknown format {typed!r}; did you mean {meant}?")
+    with pytest.raises(chatcodec.UnknownProviderError) as caught:
+        chatcodec.get_codec(typed)
+    assert f"did you mean {meant}?" in str(caught.value)
+
+
+def test_the_librarys_unknown_format_lists_the_framework_histories_too() -> None:
+    with pytest.raises(chatcodec.UnknownProviderError) as caught:
+        chatcodec.convert_request({"messages": []}, source="no-such-format", target="openai-chat")
+    for name in ("langchain", "pydantic-ai", "google-adk", "otel-genai", "ai-sdk-ui", "openai-chat"):
+        assert name in str(caught.value)

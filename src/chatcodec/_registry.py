@@ -461,8 +461,15 @@ def _lookup_error(name: str) -> Exception:
             f"provider {name!r} is a known wire format but has no codec registered yet "
             f"(registered providers: {registered}; usable formats: {available})"
         )
-    known = ", ".join((*PROVIDER_NAMES, *_installed()))  # the built-in formats, then the installed ones
-    return UnknownProviderError(f"unknown provider {name!r}; known wire formats: {known}, {CANONICAL}")
+    from chatcodec._first_names import did_you_mean
+
+    known = [*PROVIDER_NAMES, *_installed()]  # the built-in wire formats, then the installed ones
+    frameworks = sorted(FRAMEWORK_FORMATS)
+    hint = did_you_mean(name, [*known, *frameworks, CANONICAL])
+    return UnknownProviderError(
+        f"unknown provider {name!r}{hint} (known wire formats: {', '.join(known)}, {CANONICAL}; "
+        f"framework histories and traces: {', '.join(frameworks)})"
+    )
 
 
 shown_as(
