@@ -145,3 +145,28 @@ def test_the_librarys_unknown_format_lists_the_framework_histories_too() -> None
         chatcodec.convert_request({"messages": []}, source="no-such-format", target="openai-chat")
     for name in ("langchain", "pydantic-ai", "google-adk", "otel-genai", "ai-sdk-ui", "openai-chat"):
         assert name in str(caught.value)
+
+
+@pytest.mark.parametrize("source", ["openai-chat", "anthropic", "gemini"])
+def test_a_response_converted_as_a_request_is_told_it_is_a_response(
+    source: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 87: the default kind is request, and an answer given without --kind response was
+    refused for a missing 'messages' (or 'contents'), which says nothing of the mistake."""
+    answer = chatcodec.convert_response(
+        {
+            "model": "m",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": {"unified": "stop"}}
+            ],
+        },
+        source="canonical",
+        target=source,
+        on_loss="ignore",
+    )
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps(answer))
+    assert main(["convert", str(path), "--from", source, "--to", "openai-responses"]) == 1
+    err = capsys.readouterr().err
+    assert f"this is the {source} format's response, not a request: convert it with --kind response" in err
+    assert main(["convert", str(path), "--from", source, "--to", "openai-responses", "--kind", "response"]) == 0
