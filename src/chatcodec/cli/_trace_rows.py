@@ -42,6 +42,26 @@ class SkippedSpans:
 _MESSAGE_KEYS = (b'"gen_ai.input.messages"', b'"gen_ai.output.messages"')
 
 
+def span_format(attributes: dict[str, Any]) -> str | None:
+    """``otel-genai`` for a document of span attributes (``gen_ai.`` keys), what ``validate``
+    reads one as when no format is named; else None."""
+    return FORMAT if any(key.startswith("gen_ai.") for key in attributes) else None
+
+
+def other_span(document: object) -> bool:
+    """Whether a parsed document is a span of no model call (``gen_ai.`` attributes but no
+    message attribute)."""
+    from chatcodec._frameworks.otel_genai.markers import INPUT, OUTPUT
+    from chatcodec.codec_kit import as_dict
+
+    attributes = as_dict(document)
+    return (
+        attributes is not None
+        and span_format(attributes) is not None
+        and not (INPUT in attributes or OUTPUT in attributes)
+    )
+
+
 def _other_span(line: bytes) -> bool:
     """Whether a line of span attributes is a span of no model call: ``gen_ai.`` attributes but
     no message attribute (a line that only looks so is converted, and refused by its reader)."""
