@@ -80,7 +80,10 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("readers", "_providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "_providers/*/**"),
     ("providers", "_frameworks/**"),  # agent frameworks' stored histories: codecs on the public contract
-    ("readers", "_dialects/** _validation.py _sdk_objects.py _content_rule.py _canonical_codec.py"),
+    (
+        "readers",
+        "_dialects/** _validation.py _sdk_objects.py _content_rule.py _canonical_codec.py _boundary_messages.py",
+    ),
     (
         "readers",
         "_rendering.py streams/_input.py streams/_replay.py _strict/** _error_shapes.py _conversion.py",
