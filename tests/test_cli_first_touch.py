@@ -170,3 +170,32 @@ def test_a_response_converted_as_a_request_is_told_it_is_a_response(
     err = capsys.readouterr().err
     assert f"this is the {source} format's response, not a request: convert it with --kind response" in err
     assert main(["convert", str(path), "--from", source, "--to", "openai-responses", "--kind", "response"]) == 0
+
+
+def test_convert_without_from_reads_a_pydantic_ai_history_and_a_span_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 87: a newcomer's first command names no --from; the file's first document says
+    its format (said on standard error), as validate tells it."""
+    from pydantic_ai.messages import ModelMessagesTypeAdapter, ModelRequest, ModelResponse, TextPart, UserPromptPart
+
+    history = ModelMessagesTypeAdapter.dump_json(
+        [ModelRequest(parts=[UserPromptPart("Hi")]), ModelResponse(parts=[TextPart("Hello")])]
+    )
+    path = tmp_path / "history.json"
+    path.write_bytes(b'{"messages": ' + history + b"}")
+    assert main(["convert", str(path), "--to", "openai-chat", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert "read as pydantic-ai" in err
+    assert [message["role"] for message in json.loads(out)["messages"]] == ["user", "assistant"]
+    spans = Path(__file__).parent / "fixtures" / "otel_genai" / "pydantic_ai_spans.jsonl"
+    assert main(["convert", str(spans), "--to", "anthropic", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert "read as otel-genai" in err
+    assert len(out.splitlines()) == 2  # its two model calls; its agent and tool spans skipped
+    assert "2 span(s) skipped" in err
+
+
+def test_convert_without_from_of_standard_input_asks_for_it(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _refused(capsys, "convert", "-", "--to", "anthropic")
+    assert "--from FORMAT is needed" in lines[0]

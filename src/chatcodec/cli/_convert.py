@@ -123,6 +123,15 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
 
 def _run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     path: Path = arguments.file
+    if arguments.source is None:
+        from chatcodec.cli._source_format import source_format
+
+        arguments.source = source_format(path)
+        if arguments.source is None:
+            arguments.parser.error(
+                "--from FORMAT is needed: the input's format could not be told from its first document"
+            )
+        print(f"{path}: read as {arguments.source} (give --from to choose another format)", file=sys.stderr)
     options = _convert_options(arguments)
     refused = _refused_before_reading(arguments, options)
     if refused is not None:
