@@ -11,7 +11,8 @@ A ``completed`` Interaction whose last step is a function call (what the API ans
 the client runs the functions itself, as Google ADK's and the Vercel AI SDK's converters
 read it) is a turn that ended on tool calls: every other format must say so (``tool_calls``,
 ``tool_use``...) for its clients to run them, so it reads as ``tool_calls`` with ``raw``
-``completed``, and is written back as ``completed``.
+``completed`` (marked in the response's bag), and is written back as ``completed``; another
+format's ``completed`` turn that called tools (OpenAI Responses') is ``requires_action`` here.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def decode_finish_reason(raw: str | None, bag: dict[str, Any], *, ends_on_call: 
     if raw not in WORDS:
         bag[STATUS] = raw
     if raw == "completed" and ends_on_call:
+        bag[STATUS] = raw  # this API's own completed turn, written back as it came
         return {"unified": "tool_calls", "raw": raw}
     return {"unified": WORDS.get(raw, "other"), "raw": raw}
 
@@ -73,7 +75,7 @@ def encode_finish_reason(
     raw, unified = reason.get("raw"), reason["unified"]
     if isinstance(raw, str) and raw in WORDS and WORDS[raw] == unified:
         return raw
-    if raw == "completed" and unified == "tool_calls":
+    if raw == "completed" and unified == "tool_calls" and bag.get(STATUS) == raw:
         return "completed"  # a completed Interaction that ended on a call (decode_finish_reason)
     if unified == "other" and raw is not None and raw == bag.get(STATUS):
         return str(raw)  # most likely a status added after this was written: kept as sent

@@ -24,7 +24,8 @@ them without a report):
   a canonical home, even an empty one (:mod:`.settings`);
 * ``_schema_format`` (requests): the output schema came in the older spelling, the schema
   itself as ``response_format`` beside ``response_mime_type`` (:mod:`.settings`);
-* ``_status`` (response bags): a ``status`` this codec does not know, written back by this
+* ``_status`` (response bags): a ``status`` this codec does not know, or ``completed`` on an
+  Interaction that ended on a function call (read as ``tool_calls``), written back by this
   codec only (the canonical finish reason carries the word; :mod:`.finish_reason`);
 * ``_nulls`` / ``_absent``: the kit's.
 
