@@ -207,3 +207,25 @@ def test_a_content_list_with_an_unknown_item_stays_the_users_turn() -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.convert_request(body, source="gemini-interactions", target="openai-chat", on_loss="ignore", losses=losses)
     assert [loss.path for loss in losses] == ["$.messages[0].content[1]"]
+
+
+def test_an_images_auto_detail_is_the_apis_default_and_no_loss() -> None:
+    """``auto`` says what no ``resolution`` says (the differential's one changed loss: an OpenAI
+    Responses image's ``detail: auto`` was reported as a setting the API has no field for)."""
+    body = {
+        "model": "m",
+        "input": [
+            {
+                "role": "user",
+                "content": [{"type": "input_image", "image_url": "https://e.com/a.png", "detail": "auto"}],
+            }
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    converted = chatcodec.convert_request(
+        body, source="openai-responses", target="gemini-interactions", on_loss="ignore", losses=losses
+    )
+    sdk_checked("CreateModelInteraction", converted)
+    image = converted["input"][0]["content"][0] if isinstance(converted["input"], list) else converted["input"]
+    assert "resolution" not in image
+    assert not [loss for loss in losses if "detail" in loss.path]
