@@ -116,7 +116,7 @@ def test_a_json_object_result_of_another_format_is_sent_as_the_object() -> None:
 
 
 def test_a_string_result_holding_json_text_comes_back_a_string() -> None:
-    body = {
+    body: dict[str, Any] = {
         "model": "m",
         "input": [
             {"type": "user_input", "content": [{"type": "text", "text": "Weather?"}]},
@@ -226,6 +226,6 @@ def test_an_images_auto_detail_is_the_apis_default_and_no_loss() -> None:
         body, source="openai-responses", target="gemini-interactions", on_loss="ignore", losses=losses
     )
     sdk_checked("CreateModelInteraction", converted)
-    image = converted["input"][0]["content"][0] if isinstance(converted["input"], list) else converted["input"]
-    assert "resolution" not in image
+    assert converted["input"][0]["content"][0]["type"] == "image"
+    assert "resolution" not in converted["input"][0]["content"][0]
     assert not [loss for loss in losses if "detail" in loss.path]
