@@ -182,3 +182,33 @@ def test_the_cli_validates_a_session_that_opens_with_a_reasoning_item(tmp_path: 
     )
     assert done.returncode == 0, done.stderr
     assert "ok, 3 messages (2 assistant, 1 tool), 1 tool calls, 0 unanswered" in done.stdout
+
+
+def test_a_reasoning_item_with_provider_data_and_no_id_is_left_out_as_the_sdk_does(
+    run: tuple[list[Any], list[Any]],
+) -> None:
+    """Issue 87: a reasoning item the SDK stored with ``provider_data`` but no placeholder id was
+    sent to OpenAI as a reasoning item without an id; the SDK's own cleaner leaves it out
+    (``item.get("provider_data")``), and so does the writer, reported."""
+    from agents.models.openai_responses import OpenAIResponsesModel
+    from openai import AsyncOpenAI
+
+    items = [dict(item) for item in run[1]]
+    reasoning = next(index for index, item in enumerate(items) if item.get("type") == "reasoning")
+    items[reasoning].pop("id", None)
+    assert items[reasoning].get("provider_data")
+    model = OpenAIResponsesModel("gpt-5", AsyncOpenAI(api_key="unused"))
+    cleaned = model._remove_openai_responses_api_incompatible_fields([dict(item) for item in items])
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        {"model": "m", "input": items},
+        source="openai-responses",
+        target="openai-responses",
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert body["input"] == cleaned
+    assert not any(item.get("type") == "reasoning" for item in body["input"])
+    assert (f"$.input[{reasoning}]", "reasoning from a Chat Completions model") in [
+        (loss.path, loss.what) for loss in losses
+    ]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import chatcodec
 from chatcodec.cli import main
 
 
@@ -110,3 +111,91 @@ def test_a_bad_value_from_the_file_names_the_file(tmp_path: Path, capsys: pytest
 def test_a_missing_settings_file_is_a_missing_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--config", str(tmp_path / "nope.toml")]) == 66  # EX_NOINPUT, as convert's input
     assert str(tmp_path / "nope.toml") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("openai", "'openai-chat' or 'openai-responses'"),
+        ("claude", "'anthropic'"),
+        ("google", "'gemini' or 'gemini-interactions'"),
+        ("bedrock", "'bedrock-converse' or 'bedrock-nova'"),
+        ("otel", "'otel-genai'"),
+        ("adk", "'google-adk'"),
+        ("langgraph", "'langchain'"),
+        ("openai-agents", "'openai-responses'"),
+    ],
+)
+def test_the_names_people_type_first_get_the_format_they_mean(
+    typed: str, meant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 87: difflib's nearest name misses a vendor's or a project's name; a table says which
+    format each means, in the command line's refusal and in the library's."""
+    body = tmp_path / "body.json"
+    body.write_text(json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}))
+    lines = _refused(capsys, "convert", str(body), "--from", typed, "--to", "anthropic")
+    assert lines[0].endswith(f"unknown format {typed!r}; did you mean {meant}?")
+    with pytest.raises(chatcodec.UnknownProviderError) as caught:
+        chatcodec.get_codec(typed)
+    assert f"did you mean {meant}?" in str(caught.value)
+
+
+def test_the_librarys_unknown_format_lists_the_framework_histories_too() -> None:
+    with pytest.raises(chatcodec.UnknownProviderError) as caught:
+        chatcodec.convert_request({"messages": []}, source="no-such-format", target="openai-chat")
+    for name in ("langchain", "pydantic-ai", "google-adk", "otel-genai", "ai-sdk-ui", "openai-chat"):
+        assert name in str(caught.value)
+
+
+@pytest.mark.parametrize("source", ["openai-chat", "anthropic", "gemini"])
+def test_a_response_converted_as_a_request_is_told_it_is_a_response(
+    source: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 87: the default kind is request, and an answer given without --kind response was
+    refused for a missing 'messages' (or 'contents'), which says nothing of the mistake."""
+    answer = chatcodec.convert_response(
+        {
+            "model": "m",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": {"unified": "stop"}}
+            ],
+        },
+        source="canonical",
+        target=source,
+        on_loss="ignore",
+    )
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps(answer))
+    assert main(["convert", str(path), "--from", source, "--to", "openai-responses"]) == 1
+    err = capsys.readouterr().err
+    assert f"this is the {source} format's response, not a request: convert it with --kind response" in err
+    assert main(["convert", str(path), "--from", source, "--to", "openai-responses", "--kind", "response"]) == 0
+
+
+def test_convert_without_from_reads_a_pydantic_ai_history_and_a_span_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 87: a newcomer's first command names no --from; the file's first document says
+    its format (said on standard error), as validate tells it."""
+    from pydantic_ai.messages import ModelMessagesTypeAdapter, ModelRequest, ModelResponse, TextPart, UserPromptPart
+
+    history = ModelMessagesTypeAdapter.dump_json(
+        [ModelRequest(parts=[UserPromptPart("Hi")]), ModelResponse(parts=[TextPart("Hello")])]
+    )
+    path = tmp_path / "history.json"
+    path.write_bytes(b'{"messages": ' + history + b"}")
+    assert main(["convert", str(path), "--to", "openai-chat", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert "read as pydantic-ai" in err
+    assert [message["role"] for message in json.loads(out)["messages"]] == ["user", "assistant"]
+    spans = Path(__file__).parent / "fixtures" / "otel_genai" / "pydantic_ai_spans.jsonl"
+    assert main(["convert", str(spans), "--to", "anthropic", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert "read as otel-genai" in err
+    assert len(out.splitlines()) == 2  # its two model calls; its agent and tool spans skipped
+    assert "2 span(s) skipped" in err
+
+
+def test_convert_without_from_of_standard_input_asks_for_it(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _refused(capsys, "convert", "-", "--to", "anthropic")
+    assert "--from FORMAT is needed" in lines[0]

@@ -98,3 +98,41 @@ def test_strict_says_a_framework_history_cannot_be_read_strictly(
     path.write_bytes(_pydantic_ai())
     assert main(["validate", "--strict", "--format", "pydantic-ai", str(path)]) == 1
     assert "cannot read strictly" in capsys.readouterr().err
+
+
+HISTORY_OBJECTS = [
+    ("a LangGraph state", lambda: json.dumps({"messages": _langchain()}).encode()),
+    ("a pydantic-ai history object", lambda: b'{"messages": ' + _pydantic_ai() + b"}"),
+    ("an AI SDK ModelMessage[] history object", lambda: _first_line("model_messages.jsonl")),
+]
+
+
+@pytest.mark.parametrize(("form", "make"), HISTORY_OBJECTS, ids=[form for form, _ in HISTORY_OBJECTS])
+def test_validate_without_a_format_reads_a_history_object(
+    form: str, make: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 87: ``{"messages": [...]}`` was read as a canonical request, and refused."""
+    path = tmp_path / "history.json"
+    path.write_bytes(make())
+    code = main(["validate", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert ": ok, " in out, form
+    assert "1 user" in out, out
+
+
+OTEL = Path(__file__).parent / "fixtures" / "otel_genai"
+
+
+@pytest.mark.parametrize("name", ["pydantic_ai_spans.jsonl", "pydantic_ai_trace.json"])
+def test_validate_without_a_format_reads_a_span_file_and_skips_its_agent_and_tool_spans(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 87: a pydantic-ai trace (a span a line, or an OTLP export) validates without
+    --format: its model calls read as otel-genai, its agent and tool spans skipped and counted."""
+    code = main(["validate", str(OTEL / name)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.count(": ok, ") == 2, out
+    assert "5 messages (1 system, 1 user, 2 assistant, 1 tool)" in out
+    assert "2 span(s) skipped (no model call" in err

@@ -225,6 +225,25 @@ class TestWithAdk:
         assert losses == []
         assert Session.model_validate(written).model_dump() == session.model_dump()
 
+    def test_a_session_dumped_as_the_docs_say_reports_no_null_field(self, session: Any) -> None:
+        """Issue 87: ``session.model_dump(mode="json")`` (no ``exclude_none``) writes every unset
+        event field as ``null``; another format reported each as the event's data. They are the
+        kit's ``_nulls`` spelling: written back to ADK, no loss elsewhere."""
+        from google.adk.sessions import Session
+
+        dump = session.model_dump(mode="json")
+        nulls = [{key for key, value in event.items() if value is None} for event in dump["events"]]
+        assert all("error_code" in keys for keys in nulls)  # what the dump spells, in every event
+        request = chatcodec.decode_request("google-adk", dump)
+        assert len(request.messages) == len(dump["events"])  # an event a message: losses at $.messages[i]
+        losses: list[chatcodec.Loss] = []
+        chatcodec.encode_request("openai-chat", request, losses=losses, options={"model": "m"}, on_loss="ignore")
+        for index, keys in enumerate(nulls):
+            reported = " ".join(loss.what for loss in losses if loss.path == f"$.messages[{index}]")
+            assert not [key for key in keys if f"'{key}'" in reported], reported
+        written = chatcodec.encode_request("google-adk", request)
+        assert Session.model_validate(written).model_dump() == session.model_dump()
+
     def test_the_cli_converts_session_dumps_a_line_each(self, session: Any, tmp_path: Path) -> None:
         path = tmp_path / "sessions.jsonl"
         line = json.dumps(session.model_dump(mode="json", exclude_none=True))

@@ -186,3 +186,54 @@ def test_two_distributions_declaring_one_name_keep_neither(tmp_path: Path) -> No
     assert "chatcodec_one 0.1" in first
     assert "chatcodec_two 0.1" in first
     assert "unknown format 'twice'" in rest[0]
+
+
+_GARBAGE = """
+class Codec:
+    name = "hostile"
+
+    def decode_request(self, payload):
+        return "not a request"
+
+    def encode_request(self, request, losses):
+        return ["not", "a", "body"]
+
+    def decode_response(self, payload):
+        raise KeyError("choices")
+
+    def encode_response(self, response, losses):
+        return {}
+
+    def decode_stream(self, events):
+        return iter(())
+
+    def encode_stream(self, events, losses):
+        return iter([1])
+
+CODEC = Codec()
+"""
+
+
+@pytest.mark.parametrize(
+    ("direction", "said"),
+    [
+        (("--from", "hostile", "--to", "openai-chat"), "returned a str from decode_request, not a ChatRequest"),
+        (("--from", "openai-chat", "--to", "hostile"), "returned a list from encode_request, not a dict"),
+    ],
+)
+def test_an_installed_codec_returning_garbage_is_named_not_an_internal_error(
+    tmp_path: Path, direction: tuple[str, ...], said: str
+) -> None:
+    """Issue 87 (fuzz): what an installed codec returns is checked, and the error names the
+    distribution that installed it, never "internal error, please report it" (chatcodec's own bug)."""
+    site = _site(tmp_path, _GARBAGE, "hostile")
+    command = _run(site, "-m", "chatcodec", "convert", "body.json", *direction)
+    assert command.returncode not in (0, 70), command.stderr
+    assert "internal error" not in command.stderr
+    assert "the codec 'hostile' (installed by the distribution chatcodec_hostile 0.1)" in command.stderr
+    assert said in command.stderr
+    raised = _run(site, "-c", "import chatcodec\nchatcodec.decode_response('hostile', {})")
+    assert "CodecNotAvailableError: the codec 'hostile' (installed by the distribution chatcodec_hostile 0.1)" in (
+        raised.stderr
+    )
+    assert "failed in decode_response: KeyError: 'choices'" in raised.stderr

@@ -314,3 +314,18 @@ def test_a_standard_block_whose_url_is_a_data_url_is_inline_data() -> None:
     assert content[:2] == [expected, expected]
     wire = {"messages": messages_to_dict([message])}
     assert _round_trip(wire) == wire
+
+
+def test_a_developer_message_of_another_format_is_written_as_a_developer_chat_message() -> None:
+    """Issue 87: written as a SystemMessage, a developer message lost its role (reported);
+    a ChatMessage(role="developer") keeps it, read back by langchain-core and by chatcodec."""
+    request = {
+        "model": "m",
+        "messages": [{"role": "developer", "content": "Be terse."}, {"role": "user", "content": "Hi"}],
+    }
+    losses: list[chatcodec.Loss] = []
+    wire = chatcodec.convert_request(request, source="openai-chat", target="langchain", on_loss="ignore", losses=losses)
+    assert not [loss for loss in losses if "developer" in loss.what]
+    assert messages_from_dict(wire["messages"])[0] == ChatMessage(content="Be terse.", role="developer")
+    back = chatcodec.convert_request(wire, source="langchain", target="openai-chat", options={"model": "m"})
+    assert back["messages"][0] == {"role": "developer", "content": "Be terse."}

@@ -23,7 +23,8 @@ ROOT = Path(chatcodec.__file__).parent
 PUBLIC_MODULES: dict[str, str] = {
     "chatcodec": (
         "AnyMessage AnyPart AnyStreamEvent AssistantContentPart AssistantMessage AudioPart Base64Source "
-        "BatchConverter CacheControl ChatRequest ChatRequestData ChatResponse ChatResponseData ChatcodecError "
+        "BatchConverter BoundaryMessages CacheControl ChatRequest ChatRequestData ChatResponse ChatResponseData "
+        "ChatcodecError "
         "ChoiceMetadataEvent Codec CodecNotAvailableError ContentPart ContentPartData ContentRule "
         "Conversation DocumentPart ErrorEvent FileSource FinishEvent FinishReason ImagePart Loss LossError "
         "LossKind LossWarning MESSAGES_ADAPTER MESSAGE_ADAPTER MISSING_RESULT_TEXT Message MessageData "

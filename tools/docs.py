@@ -63,7 +63,11 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "chatcodec._rendering",
         ),
     ),
-    ("Messages", "The canonical messages, tagged by `role`.", ("chatcodec._model.messages",)),
+    (
+        "Messages",
+        "The canonical messages, tagged by `role`.",
+        ("chatcodec._model.messages", "chatcodec._boundary_messages"),
+    ),
     ("Content parts", "The parts of a message's content, tagged by `type`.", ("chatcodec._model.content",)),
     (
         "Requests, responses and tools",

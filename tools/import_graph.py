@@ -74,13 +74,16 @@ PLACES: tuple[tuple[str, str], ...] = (
     (
         "kit",
         "_codec_protocols.py _registry.py _installed_codecs.py _codec_options.py _detect.py streams/__init__.py "
-        "streams/_builder.py streams/_builder_records.py streams/_part_builder.py "
+        "_first_names.py streams/_builder.py streams/_builder_records.py streams/_part_builder.py "
         "streams/_sse.py streams/_event_stream.py streams/_framing.py contract.py codec_kit.py",
     ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract and kit
     ("readers", "_providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "_providers/*/**"),
     ("providers", "_frameworks/**"),  # agent frameworks' stored histories: codecs on the public contract
-    ("readers", "_dialects/** _validation.py _sdk_objects.py _content_rule.py _canonical_codec.py"),
+    (
+        "readers",
+        "_dialects/** _validation.py _sdk_objects.py _content_rule.py _canonical_codec.py _boundary_messages.py",
+    ),
     (
         "readers",
         "_rendering.py streams/_input.py streams/_replay.py _strict/** _error_shapes.py _conversion.py",

@@ -32,6 +32,7 @@ if _typing.TYPE_CHECKING:
         encode_response,
         encode_stream,
     )
+    from chatcodec._boundary_messages import BoundaryMessages
     from chatcodec._codec_protocols import (
         Codec,
         StreamDecoder,
@@ -164,6 +165,7 @@ __all__ = [
     "AudioPart",
     "Base64Source",
     "BatchConverter",
+    "BoundaryMessages",
     "CacheControl",
     "ChatRequest",
     "ChatRequestData",
@@ -317,6 +319,7 @@ _EXPORTED_FROM: dict[str, str] = {
             "ToolResultContentPart ToolResultPart ToolUsePart UrlCitation UrlSource UserContentPart VideoPart",
         ),
         ("chatcodec.batch._converter", "BatchConverter"),
+        ("chatcodec._boundary_messages", "BoundaryMessages"),
         ("chatcodec._model.request", "ChatRequest ReasoningConfig ReasoningEffort ResponseFormat"),
         (
             "chatcodec._model.canonical_types",

@@ -159,6 +159,13 @@ def load(point: EntryPoint) -> Any:
     return codec
 
 
+def origin(name: str) -> str:
+    """Where the installed codec ``name`` came from, for an error its code causes:
+    ``"installed by the distribution NAME VERSION"``."""
+    point = _read[0].get(name) if _read else None
+    return "installed by an unknown distribution" if point is None else f"installed by {distribution(point)}"
+
+
 def distribution(point: EntryPoint) -> str:
     """``"the distribution NAME VERSION"``, as far as the entry point knows it."""
     dist = point.dist

@@ -158,7 +158,8 @@ def get_codec(name: str) -> Codec:
             raise _lookup_error(name)
         _generation[0] += 1  # what is derived from every codec in use now reads it too
     if not hasattr(codec, "write_request"):
-        codec = cast("Codec", ModelCodec(codec))
+        origin = "registered with register_codec" if name in _custom else installed_codecs.origin(name)
+        codec = cast("Codec", ModelCodec(codec, origin))
     elif name not in _custom:  # a built-in or installed codec is found by its name in any process
         copyreg.pickle(cast("type[Any]", type(codec)), _by_name)
     _loaded[name] = codec
@@ -203,13 +204,40 @@ class ModelCodec:
     """A codec written with the six model methods only (``decode_*``/``encode_*`` of
     requests, responses and streams, as :class:`Codec` was before canonical data was the
     currency): read and write go through models. It takes no option (``options=`` refuses
-    every name); wire fields go by ``extra_fields=``, into ``provider_options[name]``."""
+    every name); wire fields go by ``extra_fields=``, into ``provider_options[name]``.
+
+    Its methods are someone else's code, so what they give back is checked (a model from a
+    ``decode_*``, a dict from an ``encode_*``) and what they raise that is no chatcodec error
+    is one, a :class:`~chatcodec.CodecNotAvailableError` naming the codec and where it
+    came from (``origin``: the distribution that installed it), never taken for a bug in
+    chatcodec."""
 
     options: OptionTable = NO_OPTIONS
 
-    def __init__(self, codec: Any) -> None:
+    def __init__(self, codec: Any, origin: str = "registered with register_codec") -> None:
         self._codec = codec
         self.name: str = codec.name
+        self.origin = origin
+
+    def _call(self, method: str, returns: type[Any], *arguments: Any) -> Any:
+        """``method`` of the wrapped codec called with ``arguments``, its result checked to be
+        a ``returns``."""
+        from chatcodec._errors import ChatcodecError
+
+        try:
+            result = getattr(self._codec, method)(*arguments)
+        except ChatcodecError:
+            raise
+        except Exception as error:
+            raise CodecNotAvailableError(
+                f"the codec {self.name!r} ({self.origin}) failed in {method}: {type(error).__name__}: {error}"
+            ) from error
+        if not isinstance(result, returns):
+            raise CodecNotAvailableError(
+                f"the codec {self.name!r} ({self.origin}) returned a {type(result).__name__} from {method}, "
+                f"not a {returns.__name__}"
+            )
+        return result
 
     def __getattr__(self, attribute: str) -> Any:
         return getattr(self._codec, attribute)
@@ -219,8 +247,7 @@ class ModelCodec:
         return _by_name(self)
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
-        request: ChatRequest = self._codec.decode_request(payload)
-        return request.model_dump()
+        return self.decode_request(payload).model_dump()
 
     def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
         from chatcodec._payloads import load_object
@@ -236,7 +263,9 @@ class ModelCodec:
         return self.encode_request(validate_canonical(ChatRequest, request), losses, options=options)
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
-        decoded: ChatRequest = self._codec.decode_request(payload)
+        from chatcodec._model.request import ChatRequest
+
+        decoded: ChatRequest = self._call("decode_request", ChatRequest, payload)
         return decoded
 
     def encode_request(
@@ -246,12 +275,11 @@ class ModelCodec:
             bags = dict(request.provider_options or {})
             bags[self.name] = {**(bags.get(self.name) or {}), **options}
             request = request.model_copy(update={"provider_options": bags})
-        encoded: dict[str, Any] = self._codec.encode_request(request, losses)
+        encoded: dict[str, Any] = self._call("encode_request", dict, request, losses)
         return encoded
 
     def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
-        response: ChatResponse = self._codec.decode_response(payload)
-        return response.model_dump()
+        return self.decode_response(payload).model_dump()
 
     def write_response(
         self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
@@ -262,22 +290,34 @@ class ModelCodec:
         return self.encode_response(validate_canonical(ChatResponse, response), losses, options=options)
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
-        decoded: ChatResponse = self._codec.decode_response(payload)
+        from chatcodec._model.response import ChatResponse
+
+        decoded: ChatResponse = self._call("decode_response", ChatResponse, payload)
         return decoded
 
     def encode_response(
         self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         del options  # a six-method codec reads no output options
-        encoded: dict[str, Any] = self._codec.encode_response(response, losses)
+        encoded: dict[str, Any] = self._call("encode_response", dict, response, losses)
         return encoded
 
     def encode_stream(
         self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> Iterator[dict[str, Any]]:
         del options  # a six-method codec reads no output options
-        encoded: Iterator[dict[str, Any]] = self._codec.encode_stream(events, losses)
-        return encoded
+        encoded: Iterable[object] = self._call("encode_stream", Iterable, events, losses)
+        return self._events(encoded)
+
+    def _events(self, encoded: Iterable[object]) -> Iterator[dict[str, Any]]:
+        """The wire events ``encode_stream`` yields, each checked to be a dict."""
+        for event in encoded:
+            if not isinstance(event, dict):
+                raise CodecNotAvailableError(
+                    f"the codec {self.name!r} ({self.origin}) yielded a {type(event).__name__} from encode_stream, "
+                    "not a dict"
+                )
+            yield cast("dict[str, Any]", event)
 
 
 def get_edge(name: str) -> Edge:
@@ -421,8 +461,15 @@ def _lookup_error(name: str) -> Exception:
             f"provider {name!r} is a known wire format but has no codec registered yet "
             f"(registered providers: {registered}; usable formats: {available})"
         )
-    known = ", ".join((*PROVIDER_NAMES, *_installed()))  # the built-in formats, then the installed ones
-    return UnknownProviderError(f"unknown provider {name!r}; known wire formats: {known}, {CANONICAL}")
+    from chatcodec._first_names import did_you_mean
+
+    known = [*PROVIDER_NAMES, *_installed()]  # the built-in wire formats, then the installed ones
+    frameworks = sorted(FRAMEWORK_FORMATS)
+    hint = did_you_mean(name, [*known, *frameworks, CANONICAL])
+    return UnknownProviderError(
+        f"unknown provider {name!r}{hint} (known wire formats: {', '.join(known)}, {CANONICAL}; "
+        f"framework histories and traces: {', '.join(frameworks)})"
+    )
 
 
 shown_as(

@@ -140,6 +140,12 @@ def _framework_of(first: dict[str, Any]) -> str | None:
     return None
 
 
+def framework_of(first: dict[str, Any]) -> str | None:
+    """The framework format whose stored message ``first`` is (:func:`_framework_of`), for the
+    command line's guess of a file's format; None for a chat message."""
+    return _framework_of(first)
+
+
 def opens_stored_list(first: dict[str, Any]) -> bool:
     """Whether ``first``, a list's first item with no ``role``, is the first of a stored
     conversation :func:`validate_messages` reads: a framework's message (a pydantic-ai

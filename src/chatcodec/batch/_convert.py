@@ -140,10 +140,28 @@ def convert_payload(payload: object, options: ConvertOptions, line: int | None =
             return Outcome(None, training.with_dialect_hint(wrong_format, body))
         converted = _converted_body(body, options, losses)
     except ChatcodecError as error:
-        return Outcome(None, training.with_dialect_hint(str(error), body) if body is not None else str(error))
+        if body is None:
+            return Outcome(None, str(error))
+        return Outcome(None, _kind_hint(body, options) or training.with_dialect_hint(str(error), body))
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
     return _settled(converted, losses, options)
+
+
+def _kind_hint(body: dict[str, Any], options: ConvertOptions) -> str | None:
+    """For a body refused as a request that reads as the source format's response (an answer
+    given without ``--kind response``, the usual first mistake), the refusal saying so; asked
+    only once the body was refused."""
+    if options.kind != "request":
+        return None
+    try:
+        convert_response(body, source=options.source, target=options.source, on_loss="ignore")
+    except (ChatcodecError, TypeError, ValueError, KeyError):  # not a response either: the first refusal stands
+        return None
+    return (
+        f"this is the {options.source} format's response, not a request: convert it with --kind response "
+        "(the default kind is request)"
+    )
 
 
 def history_row(payload: object, options: ConvertOptions) -> object:

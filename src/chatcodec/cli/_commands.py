@@ -199,7 +199,8 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
         path, parquet=is_parquet(path, arguments.in_format), one_list=arguments.format in FRAMEWORK_FORMATS
     )
     one_format = FileFormat() if arguments.format is None else None  # --format: every row is read as it
-    for document in _batch_rows(documents, arguments.format):
+    skipped = trace_rows.SkippedSpans()
+    for document in _batch_rows(documents, arguments.format, skipped):
         conversations += 1
         if one_format is not None and document.format is None and document.error is None:
             mixed = one_format.mismatch(document.data, document.label, _canonical_messages)
@@ -208,6 +209,7 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
                 failures += 1
                 continue
         failures += not _validate_one(document, arguments, out)
+    skipped.tell()
     if failures:
         print(f"{failures} of {conversations} conversation(s) invalid", file=sys.stderr)
     return 1 if failures else 0
@@ -243,19 +245,32 @@ def _validate_one(document: Document, arguments: argparse.Namespace, out: TextIO
     return True
 
 
-def _batch_rows(documents: Iterable[Document], format_name: str | None) -> Iterator[Document]:
+def _batch_rows(
+    documents: Iterable[Document], format_name: str | None, skipped: trace_rows.SkippedSpans
+) -> Iterator[Document]:
     """The documents, a batch results document's rows given one by one (Gemini's inlined
     results: :mod:`chatcodec.batch._batch_documents`), numbered from 1 as lines are; an OTLP
-    export's model-call spans, each a document, for ``otel-genai`` (:mod:`._trace_rows`)."""
+    export's model-call spans, each a document, for ``otel-genai`` or no format named
+    (:mod:`._trace_rows`), and a trace's spans of no model call (an agent's, a tool's) left
+    out, counted in ``skipped``."""
     from chatcodec.batch import _batch_documents as batch_documents
 
+    traces = format_name in (trace_rows.FORMAT, None)
     for document in documents:
         found = None
         if document.label == "" and batch_documents.reads_documents(format_name):
             found = batch_documents.document_rows(document.data, format_name)
-        elif format_name == trace_rows.FORMAT and (spans := trace_rows.export_spans(document.data)) is not None:
-            yield from (Document(f"{document.label}:span {number}", span) for number, span in enumerate(spans, 1))
-            continue
+        if found is None and traces:
+            spans = trace_rows.export_spans(document.data, skipped)
+            if spans is not None:
+                labelled = enumerate(spans, 1)
+                yield from (
+                    Document(f"{document.label}:span {n}", span, format=trace_rows.FORMAT) for n, span in labelled
+                )
+                continue
+            if trace_rows.other_span(document.data):
+                skipped.count += 1
+                continue
         if found is None:
             yield document
             continue
@@ -282,11 +297,16 @@ def _validate_document(
         wrong = detect.mismatch(format_name, data)
         if wrong is not None:
             raise ChatcodecError(wrong.replace("--from", "--format"))
-    chosen = format_name or written or _whole_state_format(fields) or detect.detect(data)
+    chosen = (
+        format_name or written or _whole_state_format(fields) or trace_rows.span_format(fields) or detect.detect(data)
+    )
     if chosen is not None and chosen != detect.CANONICAL:
         try:
             return _decoded_messages(chosen, data, strict=strict, storage=storage)
         except ValidationError as error:
+            read = None if format_name is not None or written is not None else _history_or_none(fields)
+            if read is not None:  # a framework's history object its markers took for a provider's body
+                return read
             told = "is" if format_name is not None else "looks like"
             raise ChatcodecError(f"{told} {chosen}, invalid at {error.paths[0]}:\n{_describe(error)}") from None
     return _canonical_or_preferred(data, told=format_name is not None or written is not None, strict=strict)
@@ -353,6 +373,32 @@ def _read_in_preferred_format(data: object, *, strict: bool) -> list[AnyMessage]
         return None
 
 
+def _history_list(fields: dict[str, Any]) -> list[AnyMessage]:
+    """A framework's history object (``{"messages": [...]}``, a LangGraph state, what the docs
+    show for pydantic-ai and the AI SDK) that is no canonical request: its list, read in every
+    shape ``validate_messages`` reads; the request's refusal when the list is none of them."""
+    from chatcodec._model.request import ChatRequest
+    from chatcodec._validation import validate_messages, validate_model
+
+    listed = as_list(fields["messages"])
+    if listed is not None:
+        try:
+            return validate_messages(listed)
+        except ValidationError:
+            pass
+    return validate_model(ChatRequest, fields).messages  # raises: the request's own refusal
+
+
+def _history_or_none(fields: dict[str, Any]) -> list[AnyMessage] | None:
+    """:func:`_history_list` of ``fields`` when it holds a ``messages`` list it reads, else None."""
+    if "messages" not in fields:
+        return None
+    try:
+        return _history_list(fields)
+    except ValidationError:
+        return None
+
+
 def _canonical_messages(data: object) -> list[AnyMessage]:
     from chatcodec._model.request import ChatRequest
     from chatcodec._model.response import ChatResponse
@@ -361,7 +407,10 @@ def _canonical_messages(data: object) -> list[AnyMessage]:
 
     fields = as_dict(data)
     if fields is not None and "messages" in fields:
-        return validate_model(ChatRequest, fields).messages
+        try:
+            return validate_model(ChatRequest, fields).messages
+        except ValidationError:
+            return _history_list(fields)
     if fields is not None and ("choices" in fields or "message" in fields):
         return [choice.message for choice in validate_model(ChatResponse, fields).choices]
     return validate_messages(data)

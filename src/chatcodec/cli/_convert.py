@@ -123,6 +123,15 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
 
 def _run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     path: Path = arguments.file
+    if arguments.source is None:
+        from chatcodec.cli._source_format import source_format
+
+        arguments.source = source_format(path)
+        if arguments.source is None:
+            arguments.parser.error(
+                "--from FORMAT is needed: the input's format could not be told from its first document"
+            )
+        print(f"{path}: read as {arguments.source} (give --from to choose another format)", file=sys.stderr)
     options = _convert_options(arguments)
     refused = _refused_before_reading(arguments, options)
     if refused is not None:
@@ -196,8 +205,23 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
 
 def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, source: InputFile, out: TextIO) -> int:
     """Convert JSON lines, or one document (a table of one row for a tabular output)."""
+    skipped = trace_rows.SkippedSpans()
+    try:
+        return _convert_source(arguments, options, source, out, skipped)
+    finally:
+        skipped.tell()
+
+
+def _convert_source(
+    arguments: argparse.Namespace,
+    options: ConvertOptions,
+    source: InputFile,
+    out: TextIO,
+    skipped: trace_rows.SkippedSpans,
+) -> int:
+    """:func:`_convert_input`'s work, a trace's spans of no model call counted in ``skipped``."""
     if source.lines is not None:
-        lines = source.lines if options.source != trace_rows.FORMAT else trace_rows.span_lines(source.lines)
+        lines = source.lines if options.source != trace_rows.FORMAT else trace_rows.span_lines(source.lines, skipped)
         if source.indexed:  # a JSON array's items: numbered by index in every message
             lines, conversation = one_conversation(lines, options, arguments.file)
             if conversation is not None:  # a bare message list: one conversation
@@ -206,7 +230,7 @@ def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, sourc
         return _convert_lines(arguments, options, lines, source.size, out)
     rows = _document_rows(source.document or b"", options)
     if rows is None and options.source == trace_rows.FORMAT:  # an OTLP export: a row per model call
-        spans = trace_rows.span_rows(source.document or b"")
+        spans = trace_rows.span_rows(source.document or b"", skipped)
         rows = None if spans is None else (options, spans)
     if rows is not None:  # one document holding a batch's rows (Gemini's inlined results)
         return _convert_lines(arguments, rows[0], iter(rows[1]), source.size, out)

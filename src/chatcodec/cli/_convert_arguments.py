@@ -44,7 +44,11 @@ def _add_payloads(convert: Any) -> None:
         "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
     )
     convert.add_argument(
-        "--from", dest="source", required=True, type=presets.row_format, metavar="FORMAT", help=presets.FORMATS_HELP
+        "--from",
+        dest="source",
+        type=presets.row_format,
+        metavar="FORMAT",
+        help=presets.FORMATS_HELP + " (left out: the format the file's first document shows, said on standard error)",
     )
     convert.add_argument("--to", dest="target", required=True, type=presets.row_format, metavar="FORMAT")
     convert.add_argument(

@@ -11,10 +11,10 @@ none of the built-ins (:mod:`chatcodec._installed_codecs`).
 from __future__ import annotations
 
 import argparse
-import difflib
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from chatcodec._first_names import did_you_mean
 from chatcodec._registry import CANONICAL, FRAMEWORK_FORMATS, PROVIDER_NAMES, available_formats
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._training import TRAINING_DIALECTS
@@ -43,8 +43,7 @@ def unknown_format(text: str, dialects: Iterable[str] = TRAINING_DIALECTS, *, en
     then every name the option takes, a group a line."""
     groups = format_groups(dialects, envelopes=envelopes)
     known = [name for names in groups.values() for name in names]
-    close = difflib.get_close_matches(text, known, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = did_you_mean(text, known)
     listed = "".join(f"\n  {group}: {', '.join(names)}" for group, names in groups.items())
     return f"unknown format {text!r}{hint}{listed}\n  (chatcodec formats says what each one is)"
 

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from chatcodec._model.stream_events import ErrorEvent
 from chatcodec.streams._builder import StreamBuilder
 from chatcodec.streams._framing import Framing, WireEventReader, WireEventWriter
+from chatcodec.streams._input import event_fields
 
 __all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]
 
@@ -175,6 +176,8 @@ class StreamConverter:
         written = [self.feed_events(self._reader.close())]
         for event in self._decoder.close():
             written.extend(self._encoded(record_of(event)))
+        if self._builder.ended and not self._finished:
+            written.extend(self._unsaid_finish())
         if not self.ended and cut_off is not None:
             return b"".join(written) + self.fail(cut_off)
         if not partial:
@@ -184,6 +187,15 @@ class StreamConverter:
         written.append(self._writer.close())
         self._recorder.settle(self._on_loss, self._losses)
         return b"".join(written)
+
+    def _unsaid_finish(self) -> list[bytes]:
+        """The target's end for a source that ended its answer (its last event came: Anthropic's
+        ``message_stop``) without saying why (no ``stop_reason``): a finish of ``other``,
+        reported, so the target writes its own end (a ``finish_reason``, ``messageStop``,
+        ``done: true``, a completed status) instead of a stream a client takes for a cut one."""
+        why = f"the {self._settings.source} stream ended without one: the target's end is written with 'other'"
+        self._recorder.add(("events", self.events_in), "finish reason", why, "default")
+        return self._encoded(FinishRecord(choice=0, finish_reason={"unified": "other"}))
 
     def fail(self, message: str, status: int = 502) -> bytes:
         """The bytes that end the stream with an error in the target's shape (for a proxy
@@ -236,7 +248,7 @@ def _rebuilt(settings: _Settings) -> StreamConverter:
     )
 
 
-def _whole_body_or_chunks(chunks: Iterable[bytes] | bytes | str) -> Iterable[bytes]:
+def _whole_body_or_chunks(chunks: Iterable[bytes] | Iterable[object] | bytes | str) -> Iterable[object]:
     """A whole body (``bytes`` or ``str``, what a recorded stream is) is one chunk: iterating
     ``bytes`` gives integers, which the reader could only refuse one by one."""
     if isinstance(chunks, str):
@@ -247,27 +259,57 @@ def _whole_body_or_chunks(chunks: Iterable[bytes] | bytes | str) -> Iterable[byt
 
 
 def convert_stream(
-    chunks: Iterable[bytes] | bytes | str, *, source: str, target: str, partial: bool = False, **settings: Any
+    chunks: Iterable[bytes] | Iterable[object] | bytes | str,
+    *,
+    source: str,
+    target: str,
+    partial: bool = False,
+    **settings: Any,
 ) -> Iterator[bytes]:
     """Convert a stream's body, read in chunks (or given whole as ``bytes``/``str``), lazily
     (``settings``: as :class:`StreamConverter`; ``partial``: as its :meth:`~StreamConverter.close`,
-    a source cut between two events is a :class:`~chatcodec.StreamError` without it)."""
+    a source cut between two events is a :class:`~chatcodec.StreamError` without it).
+
+    ``chunks`` may also be the source's events already parsed, as ``decode_stream`` takes
+    them: dicts, or an SDK's event objects (what ``client.chat.completions.create(...,
+    stream=True)`` or Anthropic's ``messages.create(..., stream=True)`` yields)."""
     converter = StreamConverter(source, target, **settings)
-    for chunk in _whole_body_or_chunks(chunks):
-        converted = converter.feed(chunk)
+    for index, chunk in enumerate(_whole_body_or_chunks(chunks)):
+        converted = _fed(converter, chunk, index)
         if converted:
             yield converted
     yield converter.close(partial=partial)
 
 
+def _fed(converter: StreamConverter, chunk: object, index: int) -> bytes:
+    """``chunk`` fed to ``converter``: bytes of the body, text of it, or a parsed event."""
+    if isinstance(chunk, bytes | bytearray):
+        return converter.feed(bytes(chunk))
+    if isinstance(chunk, memoryview):
+        return converter.feed(chunk.tobytes())
+    if isinstance(chunk, str):
+        return converter.feed(chunk.encode())
+    if isinstance(chunk, int):  # an integer from iterating ``bytes``: feed says what it is
+        return converter.feed(cast("bytes", chunk))
+    return converter.feed_events((event_fields(chunk, index),))
+
+
 async def aconvert_stream(
-    chunks: AsyncIterable[bytes], *, source: str, target: str, partial: bool = False, **settings: Any
+    chunks: AsyncIterable[bytes] | AsyncIterable[object],
+    *,
+    source: str,
+    target: str,
+    partial: bool = False,
+    **settings: Any,
 ) -> AsyncIterator[bytes]:
     """Convert a stream's body as an async client reads it (``httpx``'s ``aiter_bytes()``),
-    without a thread; ``settings`` and ``partial`` as :func:`convert_stream`."""
+    or an async SDK stream's events, without a thread; ``settings`` and ``partial`` as
+    :func:`convert_stream`."""
     converter = StreamConverter(source, target, **settings)
+    index = 0
     async for chunk in chunks:
-        converted = converter.feed(chunk)
+        converted = _fed(converter, chunk, index)
+        index += 1
         if converted:
             yield converted
     yield converter.close(partial=partial)

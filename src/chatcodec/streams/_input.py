@@ -131,15 +131,19 @@ def _text_chunks(chunks: Iterable[object]) -> Iterator[str | bytes]:
 
 def _dicts(events: Iterable[object]) -> Iterator[dict[str, Any]]:
     for index, given in enumerate(events):
-        event = sdk_json(given)  # an SDK's event object as the JSON the server sent
-        fields = as_dict(event)
-        if fields is not None:
-            yield fields
-        elif isinstance(event, Mapping):
-            yield dict(cast("Mapping[str, Any]", event))
-        else:
-            kind = type(event).__name__
-            raise StreamError(f"expected an event object, got {kind}", "$", index)
+        yield event_fields(given, index)
+
+
+def event_fields(given: object, index: int) -> dict[str, Any]:
+    """One parsed event (a dict, a mapping, or an SDK's event object, as the JSON the server
+    sent), or a :class:`~chatcodec.StreamError` naming its place ``index`` in the stream."""
+    event = sdk_json(given)
+    fields = as_dict(event)
+    if fields is not None:
+        return fields
+    if isinstance(event, Mapping):
+        return dict(cast("Mapping[str, Any]", event))
+    raise StreamError(f"expected an event object, got {type(event).__name__}", "$", index)
 
 
 def _sniff(data: object) -> str:

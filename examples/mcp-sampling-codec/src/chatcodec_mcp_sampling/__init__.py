@@ -9,11 +9,19 @@ distribution registers the codec under the name ``mcp-sampling`` (its ``chatcode
 entry point), so ``chatcodec convert --from mcp-sampling --to anthropic`` hands a server's
 sampling request to a provider, and the provider's answer comes back as a result.
 
+The 2026-07-28 revision deprecates sampling (SEP-2577; it stays in the specification for at
+least twelve months): a server then asks for a sample inside an ``InputRequiredResult``, whose
+``inputRequests`` hold a ``sampling/createMessage`` request with the same
+``CreateMessageRequestParams``. This codec does not unwrap that result: it reads the request's
+``params``, so a caller hands it the ``params`` of the ``sampling/createMessage`` entry (the
+same body as in 2025-11-25), and sends the answer back in the way the revision asks.
+
 API documentation:
 
 - Reference: https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
 - Schema: https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-11-25/schema.ts
 - Changelog: https://modelcontextprotocol.io/specification/2025-11-25/changelog
+- Sampling's deprecation: https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2577 (SEP-2577)
 
 Modules, one job each (the folder contract of a built-in provider):
 

@@ -18,7 +18,7 @@ from typing import Any
 from chatcodec._frameworks.google_adk.content import TAG, read_contents, taken_tag, write_contents
 from chatcodec._frameworks.google_adk.markers import AFTER, AGENT, BEFORE, KIT, NO_ROLE, PROVIDER, SNAKE, USER
 from chatcodec._frameworks.google_adk.spelling import is_snake, snake_cased, without_nulls
-from chatcodec.codec_kit import as_dict, as_list, leftovers, restore_fields
+from chatcodec.codec_kit import as_dict, as_list, restore_fields, split_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
 
@@ -58,8 +58,11 @@ def decode_messages(wire: Sequence[Mapping[str, Any]], context: DecodeContext) -
 
 
 def _event_bag(event: Mapping[str, Any], before: list[dict[str, Any]]) -> dict[str, Any]:
-    """What an event holds besides its content, with the markers of its spelling."""
-    bag = leftovers(event, ("content",))
+    """What an event holds besides its content, with the markers of its spelling: a ``null``
+    field (``session.model_dump(mode="json")`` writes every unset one: ``error_code``,
+    ``usage_metadata``...) is the kit's ``_nulls`` spelling, written back here and no loss
+    elsewhere, as it says nothing."""
+    bag = split_fields(event, ("content",))
     content = as_dict(event.get("content")) or {}
     if is_snake(event):
         bag[SNAKE] = True

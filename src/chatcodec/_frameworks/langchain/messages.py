@@ -166,7 +166,11 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
     envelope, string, empty = bag.pop("_lc", None), bag.pop("_string", None), bag.pop("_empty", {})
     chat_role = bag.pop("_chat", None)
     bag.pop("_role", None)
-    if role == "developer" and chat_role != "developer":  # a ChatMessage(role="developer") keeps it
+    if role == "developer" and chat_role is None:
+        # LangChain's own message types have no developer role, but a ChatMessage(role="developer")
+        # keeps it: messages_from_dict reads it back so, and langchain-openai sends role developer
+        chat_role = "developer"
+    elif role == "developer" and chat_role != "developer":
         context.losses.add((*at, "role"), "developer role", "LangChain has no developer role; sent as system")
     data: dict[str, Any] = {}
     if kind == "tool":

@@ -5,8 +5,10 @@ role carried them (the conventions pair them with ``tool``; pydantic-ai's defaul
 instrumentation sends them as ``user``, with any retry prompt beside them): they are read as a
 tool message, the message's other parts as a message of its role after it, both marked so the
 writer puts them back in one. A message with one plain text part reads as its text; a role the
-canonical vocabulary lacks rides in the message's bag (read as ``user``). Parts a role cannot
-hold in canonical data (a call in a user turn) are kept whole as opaque parts.
+canonical vocabulary lacks rides in the message's bag (read as ``user``; ``model``, Gemini's,
+as ``assistant``). Parts a role cannot hold in canonical data (a call in a user turn) are kept
+whole as opaque parts; a built-in tool's call and response are the model's own, never a
+client's result (:mod:`.server_calls`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from chatcodec._frameworks.otel_genai.markers import KIT
 from chatcodec._frameworks.otel_genai.parts import decode_part, encode_part, finish, opaque
 from chatcodec._frameworks.otel_genai.results import decode_result, encode_result
+from chatcodec._frameworks.otel_genai.server_calls import call_names, is_server_part
 from chatcodec.codec_kit import wire_fields
 from chatcodec.contract import EncodeContext, Steps
 
@@ -28,6 +31,12 @@ _HOLDS = {
     "assistant": frozenset({"text", "thinking", "tool_use", "image", "audio"}),
 }
 """What each canonical role's content holds besides opaque parts (``_model/messages.py``)."""
+
+_MODEL_ROLES = {"assistant": "assistant", "model": "assistant"}
+"""The roles of the model's turn: ``model`` is Gemini's, which the Vertex AI and Google GenAI
+instrumentations write as they find it (opentelemetry-python-contrib's
+``opentelemetry-instrumentation-vertexai`` and ``-google-genai`` tests); kept in the message's
+bag, so it is written back as it came."""
 
 _WRITTEN_ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool"}
 """The role each canonical role is written as (a developer message as system, reported by the
@@ -48,7 +57,7 @@ def decode_message(message: Mapping[str, Any], **markers: object) -> list[dict[s
     holds results, then the rest of its parts)."""
     role: str = message["role"]
     parts: list[dict[str, Any]] = message["parts"]
-    results = [part for part in parts if part["type"] == "tool_call_response"] if role != "assistant" else []
+    results = [part for part in parts if _client_result(part)] if role not in _MODEL_ROLES else []
     read: list[dict[str, Any]] = []
     if results:
         tool = {"role": "tool", "content": [decode_result(part) for part in results]}
@@ -56,8 +65,8 @@ def decode_message(message: Mapping[str, Any], **markers: object) -> list[dict[s
         if len(results) == len(parts):
             _keep_fields(read[-1], message)
             return read
-        parts = [part for part in parts if part["type"] != "tool_call_response"]
-    canonical_role = role if role in _ROLES and role != "tool" else "user"
+        parts = [part for part in parts if not _client_result(part)]
+    canonical_role = _MODEL_ROLES.get(role) or (role if role in _ROLES and role != "tool" else "user")
     written: dict[str, Any] = {"role": canonical_role, "content": role_content(parts, canonical_role)}
     if isinstance(message.get("name"), str):
         written["name"] = message["name"]
@@ -66,6 +75,11 @@ def decode_message(message: Mapping[str, Any], **markers: object) -> list[dict[s
     if canonical_role != role and not results:  # a role canonical lacks: the message's data
         read[-1].setdefault("provider_metadata", {}).setdefault(KIT.name, {})["role"] = role
     return read
+
+
+def _client_result(part: Mapping[str, Any]) -> bool:
+    """Whether a part is a client tool's result (a built-in tool's is the model's own)."""
+    return part["type"] == "tool_call_response" and not is_server_part(part)
 
 
 def _keep_fields(canonical: dict[str, Any], message: Mapping[str, Any]) -> None:
@@ -80,7 +94,12 @@ def role_content(wire: list[dict[str, Any]], role: str) -> str | list[dict[str, 
     """Parts as a ``role`` message's canonical content: one plain text part as its text, no
     parts as empty text; a part the role cannot hold kept whole."""
     holds = _HOLDS[role]
-    parts = [decoded if decoded["type"] in holds else opaque(part) for part in wire for decoded in [decode_part(part)]]
+    names = call_names(wire)
+    parts = [
+        decoded if decoded["type"] in holds or decoded["type"] == "opaque" else opaque(part)
+        for part in wire
+        for decoded in [decode_part(part, names)]
+    ]
     if not parts:
         return ""
     if len(parts) == 1 and parts[0]["type"] == "text" and len(parts[0]) == 2:

@@ -33,6 +33,11 @@ def model_call_spans(document: object) -> list[dict[str, Any]]:
     return [attributes for attributes in _span_attributes(document) if INPUT in attributes or OUTPUT in attributes]
 
 
+def span_count(document: object) -> int:
+    """How many spans the export holds, model calls or not."""
+    return sum(1 for _ in _span_attributes(document))
+
+
 def _span_attributes(document: object) -> Iterator[dict[str, Any]]:
     for resource in as_list((as_dict(document) or {}).get("resourceSpans")) or ():
         for scope in as_list((as_dict(resource) or {}).get("scopeSpans")) or ():

@@ -4,8 +4,10 @@
 ``arguments`` as a JSON value) and the media parts ``blob`` (base64 ``content``), ``uri`` and
 ``file`` (``file_id``), each with its ``modality`` and ``mime_type``, have a canonical home; so
 do what pydantic-ai writes instead (``thinking``, ``binary`` with ``media_type``, ``image-url``
-and its siblings with ``url``). Every other part (``server_tool_call``, its response, a generic
-part) is kept whole as an opaque part of this format, which another format reports. What a part
+and its siblings with ``url``). A built-in tool's call and response (``server_tool_call``,
+``server_tool_call_response``, pydantic-ai's ``builtin: true``) are the canonical server call and
+result (:mod:`.server_calls`). Every other part (a generic part) is kept whole as an opaque part
+of this format, which another format reports. What a part
 holds beyond its canonical fields rides in its bag. Writing, what the conventions have no field
 for (a signature, a cache marker, a citation) is a reported loss
 (https://github.com/open-telemetry/semantic-conventions/blob/953276ff4d0404cdddb515e7418e6a2cf43c2b0b/docs/gen-ai/gen-ai-input-messages.json).
@@ -18,12 +20,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.otel_genai.markers import KIT, PROVIDER
+from chatcodec._frameworks.otel_genai.server_calls import decode_server_part, encode_server_part, is_server_part
 from chatcodec.codec_kit import compact_json, leftovers, wire_fields
 from chatcodec.contract import EncodeContext, Steps
 
-MODALITIES = ("image", "audio", "video")
-"""The conventions' ``Modality`` values; a document's is written ``file`` (chatcodec's gateway
-has written it so since its telemetry began; the schema takes any string)."""
+MODALITIES = ("image", "audio", "video", "document")
+"""The conventions' ``Modality`` values (``document`` since semantic-conventions-genai added it
+to the enum); ``file``, what chatcodec's gateway wrote for a document before, is read as one."""
 
 _URL_PARTS = {"image-url": "image", "audio-url": "audio", "video-url": "video", "document-url": "document"}
 """pydantic-ai's media URL parts (``_otel_messages.MediaUrlPart``, instrumentation versions 2 and 3)."""
@@ -43,8 +46,11 @@ def finish(
     return KIT.attach(canonical, bag)
 
 
-def decode_part(part: dict[str, Any]) -> dict[str, Any]:
-    """One part (its ``type`` a string, checked by :mod:`.wire`) as a canonical part."""
+def decode_part(part: dict[str, Any], names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """One part (its ``type`` a string, checked by :mod:`.wire`) as a canonical part; ``names``:
+    the tool each call of its message names, by id (a server response names none)."""
+    if is_server_part(part):
+        return decode_server_part(part, names or {}) or opaque(part)
     kind = part["type"]
     content = part.get("content")
     if kind == "text" and isinstance(content, str):
@@ -117,6 +123,9 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
     if kind == "opaque":
         if part["provider"] == PROVIDER:
             return dict(part["data"])
+        server = encode_server_part(part, bag, context, at)
+        if server is not None:
+            return server
         context.losses.add(at, f"{part['provider']} part", "the GenAI conventions have no part for it")
         return None
     if part.get("cache_control") is not None:

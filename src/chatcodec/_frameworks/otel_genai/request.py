@@ -33,7 +33,7 @@ from chatcodec._frameworks.otel_genai.messages import decode_messages
 from chatcodec._frameworks.otel_genai.request_settings import SETTINGS as REQUEST_SETTINGS
 from chatcodec._frameworks.otel_genai.request_settings import WRITTEN, read_settings, write_settings
 from chatcodec._frameworks.otel_genai.tool_definitions import read_tools, write_tools
-from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages
+from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages, plain_attributes
 from chatcodec.codec_kit import as_list, history_for, leftovers, refuse_unwritable_numbers, rule_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
@@ -43,6 +43,7 @@ _MAPPED = (*MESSAGE_ATTRIBUTES, REQUEST_MODEL, TOOLS, *REQUEST_SETTINGS)
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a span's attributes as a canonical request dict."""
     del context
+    payload = plain_attributes(payload)
     refuse_unwritable_numbers(payload)
     listed = as_list(payload.get("messages"))
     if listed is not None and not any(key in payload for key in MESSAGE_ATTRIBUTES):

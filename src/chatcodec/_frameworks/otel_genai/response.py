@@ -22,7 +22,7 @@ from chatcodec._frameworks.otel_genai.markers import (
     USAGE,
 )
 from chatcodec._frameworks.otel_genai.messages import decode_message
-from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages
+from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages, plain_attributes
 from chatcodec.codec_kit import as_dict, leftovers, refuse_unwritable_numbers, rule_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
@@ -32,6 +32,7 @@ _MAPPED = (OUTPUT, RESPONSE_ID, RESPONSE_MODEL, FINISH_REASONS, *USAGE)
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a span's answer as a canonical response dict."""
     del context
+    payload = plain_attributes(payload)
     refuse_unwritable_numbers(payload)
     listed, text = attribute(payload, OUTPUT)
     if not listed:
@@ -63,7 +64,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 
 def _choice(index: int, message: dict[str, Any], text: bool) -> dict[str, Any]:
     read = decode_message(message)
-    if message["role"] != "assistant" or len(read) != 1:
+    if read[-1]["role"] != "assistant" or len(read) != 1:  # ``model`` (Gemini's) is the assistant too
         why = "an output message is the assistant's answer"
         if text:  # the place the input has: the attribute
             raise rule_error(TITLE, (OUTPUT,), "assistant", f"[{index}].role in the attribute's JSON text: {why}", None)

@@ -11,7 +11,7 @@ field is kept as it is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 from chatcodec import ValidationError
 from chatcodec.codec_kit import as_dict, as_list, json_path, read_json_text, rule_error
@@ -20,6 +20,21 @@ from chatcodec.contract import Steps
 TITLE = "OpenTelemetry GenAI span"
 
 Checked = TypeVar("Checked")
+
+
+def plain_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
+    """Span attributes as JSON values: the OpenTelemetry SDK hands a sequence attribute
+    (``gen_ai.response.finish_reasons``, ``gen_ai.request.stop_sequences``) back as a tuple
+    (``ReadableSpan.attributes``, ``BoundedAttributes`` cleans each value into one), which
+    reads as the list it was set as. Attribute values are primitives or flat sequences of
+    them, so only the top level is looked at."""
+    if not any(isinstance(value, tuple) for value in attributes.values()):
+        return attributes
+    return {key: _listed(value) for key, value in attributes.items()}
+
+
+def _listed(value: object) -> object:
+    return list(cast("tuple[object, ...]", value)) if isinstance(value, tuple) else value
 
 
 def attribute(attributes: dict[str, Any], key: str) -> tuple[list[Any] | None, bool]:

@@ -42,6 +42,7 @@ from chatcodec.codec_kit import (
     leftovers,
     restore_fields,
     tool_name,
+    unblank_tool_name,
     unmapped_fields,
 )
 from chatcodec.contract import EncodeContext, LossRecorder, Steps
@@ -273,7 +274,10 @@ def encode_call(part: Mapping[str, Any], bag: dict[str, Any], context: GeminiCon
     losses = context.losses
     wire = checked_signature(restore_fields(bag), losses, at)
     call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)
-    call["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES) if context.for_request else name
+    if context.for_request:
+        call["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES)
+    else:  # an answer's call keeps the name the model said, unless it said none, which Gemini's readers refuse
+        call["name"] = name or unblank_tool_name(name, losses, at, "Gemini")
     if args is None:
         losses.add((*at, "arguments"), "tool-call arguments", "not a JSON object; Gemini takes an object")
         args = {}

@@ -6,6 +6,13 @@ runs them and sends their results), ``incomplete`` and ``budget_exceeded`` ran o
 tokens, ``failed`` is an error, ``cancelled`` was stopped; the statuses of an unfinished
 interaction (``in_progress``, ``queued``, ``idle``, ``requires_continuation``) are
 ``other``. The status rides in ``raw``, so a same-format round trip writes it back.
+
+A ``completed`` Interaction whose last step is a function call (what the API answers when
+the client runs the functions itself, as Google ADK's and the Vercel AI SDK's converters
+read it) is a turn that ended on tool calls: every other format must say so (``tool_calls``,
+``tool_use``...) for its clients to run them, so it reads as ``tool_calls`` with ``raw``
+``completed`` (marked in the response's bag), and is written back as ``completed``; another
+format's ``completed`` turn that called tools (OpenAI Responses') is ``requires_action`` here.
 """
 
 from __future__ import annotations
@@ -42,13 +49,17 @@ _WORD: Mapping[str, str] = {
 """The status written for a unified reason."""
 
 
-def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
+def decode_finish_reason(raw: str | None, bag: dict[str, Any], *, ends_on_call: bool = False) -> dict[str, Any] | None:
     """The canonical reason for a status (None when there is none); a status not known here
-    is marked in ``bag`` (the response's), so this writer sends it back as it came."""
+    is marked in ``bag`` (the response's), so this writer sends it back as it came.
+    ``ends_on_call``: the Interaction's last step is a function call."""
     if raw is None:
         return None
     if raw not in WORDS:
         bag[STATUS] = raw
+    if raw == "completed" and ends_on_call:
+        bag[STATUS] = raw  # this API's own completed turn, written back as it came
+        return {"unified": "tool_calls", "raw": raw}
     return {"unified": WORDS.get(raw, "other"), "raw": raw}
 
 
@@ -64,6 +75,8 @@ def encode_finish_reason(
     raw, unified = reason.get("raw"), reason["unified"]
     if isinstance(raw, str) and raw in WORDS and WORDS[raw] == unified:
         return raw
+    if raw == "completed" and unified == "tool_calls" and bag.get(STATUS) == raw:
+        return "completed"  # a completed Interaction that ended on a call (decode_finish_reason)
     if unified == "other" and raw is not None and raw == bag.get(STATUS):
         return str(raw)  # most likely a status added after this was written: kept as sent
     status = _WORD.get(unified)

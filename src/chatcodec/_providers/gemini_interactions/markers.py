@@ -16,13 +16,16 @@ them without a report):
 * ``_no_content`` (messages): the ``user_input`` or ``model_output`` step of a turn with
   nothing in it came without its ``content`` (the writer sends ``content: []`` otherwise);
 * ``_object_result`` (tool results): the ``function_result``'s ``result`` was a JSON object,
-  which canonical holds as its JSON text;
+  which canonical holds as its JSON text; ``_text_result``: it was a string holding a JSON
+  object's text, sent back as that string (another format's JSON object text is sent as the
+  object, :mod:`.messages`);
 * ``_no_parameters`` (tools): the function declared no ``parameters``;
 * ``_generation_config`` (requests): a ``generation_config`` was sent whose every field has
   a canonical home, even an empty one (:mod:`.settings`);
 * ``_schema_format`` (requests): the output schema came in the older spelling, the schema
   itself as ``response_format`` beside ``response_mime_type`` (:mod:`.settings`);
-* ``_status`` (response bags): a ``status`` this codec does not know, written back by this
+* ``_status`` (response bags): a ``status`` this codec does not know, or ``completed`` on an
+  Interaction that ended on a function call (read as ``tool_calls``), written back by this
   codec only (the canonical finish reason carries the word; :mod:`.finish_reason`);
 * ``_nulls`` / ``_absent``: the kit's.
 
@@ -71,6 +74,7 @@ INPUT = "_input"
 NEW_STEP = "_new_step"
 NO_CONTENT = "_no_content"
 OBJECT_RESULT = "_object_result"
+TEXT_RESULT = "_text_result"
 NO_PARAMETERS = "_no_parameters"
 GENERATION_CONFIG = "_generation_config"
 SCHEMA_FORMAT = "_schema_format"

@@ -9,6 +9,13 @@ in a row are one tool message, a result each, paired with their call by ``call_i
 other summary is kept whole in the part's bag). A thought of another provider is no
 thought of this API: it is not sent, reported, as the Gemini folder does. ``input`` as a
 string, one content or a content list is one user turn (:data:`~.markers.INPUT`).
+
+A result's ``result`` given as a JSON object is sent back as the object, and so is a result of
+another format whose text is a JSON object (the API takes ``result`` as an object, and the
+model reads it as the structure it is, as the Vercel AI SDK's and Google ADK's converters send
+a JSON result); a string result of this API stays a string. A ``user_input`` step inside an
+answer (the server's echo of the turn it answered) is kept whole in the answer, and left out,
+reported, when that answer is replayed in a request: it would be the user's turn twice.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from chatcodec._providers.gemini_interactions.markers import (
     NO_CONTENT,
     OBJECT_RESULT,
     PROVIDER,
+    TEXT_RESULT,
 )
 from chatcodec._providers.gemini_interactions.parts import decode_content, encode_part, is_step, opaque
 from chatcodec.codec_kit import (
@@ -110,7 +118,7 @@ def decode_model_step(step: Mapping[str, Any]) -> list[dict[str, Any]]:
     if kind == "model_output":
         if set(step) - set(_CONTENT_STEP) or not step.get("content"):
             return [opaque(step)]  # an error, or no content: the step whole
-        return [decode_content(item) for item in step["content"]]
+        return [decode_content(item, answer=True) for item in step["content"]]
     if kind == "thought":
         return [decode_thought(step)]
     if kind == "function_call":
@@ -152,6 +160,8 @@ def decode_result(step: Mapping[str, Any]) -> dict[str, Any]:
         bag[OBJECT_RESULT] = True
     elif items is not None:
         content = [decode_content(item) for item in items]
+    elif isinstance(result, str) and isinstance(arguments_object(result)[0], dict):
+        bag[TEXT_RESULT] = True  # a string that is a JSON object's text: sent back as the string
     part: dict[str, Any] = {"type": "tool_result", "tool_use_id": step["call_id"], "content": content}
     if step.get("is_error"):
         part["is_error"] = True
@@ -173,7 +183,7 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
             steps.append(_empty_step("model_output", message, context, at))
         elif role == "assistant":
             KIT.report_foreign(context.losses, message.get("provider_metadata"), at)
-            steps.extend(encode_model_parts(_parts(message["content"]), context, (*at, "content")))
+            steps.extend(encode_model_parts(_parts(message["content"]), context, (*at, "content"), answer=False))
         elif role == "tool":
             KIT.report_foreign(context.losses, message.get("provider_metadata"), at)
             steps.extend(encode_result(part, context, (*at, "content", n)) for n, part in enumerate(message["content"]))
@@ -211,14 +221,25 @@ def encode_user(message: Mapping[str, Any], context: EncodeContext, at: Steps) -
     return {"type": "user_input", "content": [item for item in content if item is not None], **step}
 
 
-def encode_model_parts(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
-    """An assistant message's parts as the model's steps (a response's ``steps`` too)."""
+def encode_model_parts(
+    parts: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps, *, answer: bool = True
+) -> list[dict[str, Any]]:
+    """An assistant message's parts as the model's steps: a response's ``steps`` (``answer``),
+    or a request's history, where a ``user_input`` step an answer echoed is left out."""
     steps: list[dict[str, Any]] = []
     output: list[dict[str, Any]] | None = None
     for index, part in enumerate(parts):
         where = (*at, index)
         kind = part["type"]
-        if kind == "thinking":
+        if (
+            not answer
+            and kind == "opaque"
+            and part["provider"] == PROVIDER
+            and part["data"].get("type") == "user_input"
+        ):
+            why = "an answer's echo of the turn it answered; replayed, it would be the user's turn twice"
+            context.losses.add(where, "user_input step", why)
+        elif kind == "thinking":
             output = None
             thought = encode_thought(part, context, where)
             if thought is not None:
@@ -281,15 +302,18 @@ def encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
 def encode_result(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A tool result as a ``function_result`` step, paired with its call by ``call_id``."""
     metadata = part.get("provider_metadata")
-    json_object = KIT.marker(metadata, OBJECT_RESULT)
+    json_object = KIT.marker(metadata, OBJECT_RESULT) or not KIT.marker(metadata, TEXT_RESULT)
     bag = wire_fields(KIT.claim(context.losses, metadata, at))
     step: dict[str, Any] = {"type": "function_result", "call_id": part["tool_use_id"]}
     if part.get("cache_control") is not None:
         context.losses.add((*at, "cache_control"), "cache_control", f"{DISPLAY} has no cache breakpoints", "setting")
     content = part["content"]
     if isinstance(content, str):
-        parsed, _ = arguments_object(content) if json_object else (None, False)
+        parsed, exact = arguments_object(content) if json_object else (None, False)
         step["result"] = parsed if isinstance(parsed, dict) else content
+        if isinstance(parsed, dict) and not exact:
+            why = f"{DISPLAY} takes a JSON object result as the object: a repeated key or an inexact number changed"
+            context.losses.add((*at, "content"), "tool result text", why)
     else:
         items = [encode_part(item, context, (*at, "content", n)) for n, item in enumerate(content)]
         step["result"] = [item for item in items if item is not None]

@@ -3,10 +3,14 @@
 Text is a text part; an image, audio clip, video or document is a media part whose source
 is ``data`` (base64, with its ``mime_type``) or ``uri`` (a URL, or a Files API URI, with
 its ``mime_type`` when given), as the API reference's ``ImageContent`` and siblings have
-them. A content kind without a canonical home (or inline data without a ``mime_type``,
-which canonical base64 needs) is an opaque part holding the object whole, so a same-format
-round trip is exact; another format reports it. Every ``match`` over the canonical part
-kinds ends in ``assert_never``.
+them; an image's ``resolution`` of ``low`` or ``high`` is the canonical ``detail`` of that
+name (google-genai 3.6.1 ``MediaResolution``: ``medium`` and ``ultra_high`` have no canonical
+word and ride in the part's bag). A content kind without a canonical home (or inline data
+without a ``mime_type``, which canonical base64 needs) is an opaque part holding the object
+whole, so a same-format round trip is exact; another format reports it. So is a video or
+a document in the model's answer (an image or audio clip only, in a canonical assistant
+message), as the ``gemini`` codec keeps them: one such output never fails the whole answer.
+Every ``match`` over the canonical part kinds ends in ``assert_never``.
 """
 
 from __future__ import annotations
@@ -21,6 +25,12 @@ from chatcodec.contract import EncodeContext, Steps
 MEDIA = frozenset({"image", "audio", "video", "document"})
 """The content kinds that are media, spelled as the canonical part kinds."""
 
+ANSWER_MEDIA = frozenset({"image", "audio"})
+"""The media a canonical assistant message holds; the model's other media are kept whole."""
+
+DETAILS = frozenset({"low", "high"})
+"""The image ``resolution`` values that are canonical ``detail`` words, the same both ways."""
+
 _MEDIA_FIELDS = ("type", "data", "uri", "mime_type")
 _TEXT_FIELDS = ("type", "text")
 
@@ -30,15 +40,20 @@ def opaque(value: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "opaque", "provider": PROVIDER, "data": dict(value)}
 
 
-def decode_content(content: Mapping[str, Any]) -> dict[str, Any]:
-    """One wire ``Content`` as a canonical part."""
+def decode_content(content: Mapping[str, Any], *, answer: bool = False) -> dict[str, Any]:
+    """One wire ``Content`` as a canonical part (``answer``: of the model's turn)."""
     kind = content["type"]
     if kind == "text":
         return KIT.attach({"type": "text", "text": content["text"]}, leftovers(content, _TEXT_FIELDS))
-    if kind in MEDIA:
+    if kind in (ANSWER_MEDIA if answer else MEDIA):
         source = _source(content)
         if source is not None:
-            return KIT.attach({"type": kind, "source": source}, leftovers(content, _MEDIA_FIELDS))
+            part: dict[str, Any] = {"type": kind, "source": source}
+            mapped: tuple[str, ...] = _MEDIA_FIELDS
+            if kind == "image" and content.get("resolution") in DETAILS:
+                part["detail"] = content["resolution"]
+                mapped = (*_MEDIA_FIELDS, "resolution")
+            return KIT.attach(part, leftovers(content, mapped))
     return opaque(content)
 
 
@@ -83,17 +98,19 @@ def is_step(data: Mapping[str, Any]) -> bool:
 
 def _media(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     kind, source = part["type"], part["source"]
-    for key in ("detail", "title", "filename", "start_offset", "end_offset", "fps"):
+    for key in ("title", "filename", "start_offset", "end_offset", "fps"):
         if part.get(key) is not None:
             context.losses.add((*at, key), key, f"{DISPLAY} {kind} content has no {key}", "setting")
+    resolution = {"resolution": part["detail"]} if part.get("detail") in DETAILS else {}
+    # ``auto`` is the API's own default: no resolution says the same
     match source["type"]:
         case "base64":
-            return {"type": kind, "data": source["data"], "mime_type": source["media_type"]}
+            return {"type": kind, "data": source["data"], "mime_type": source["media_type"], **resolution}
         case "url" | "file":
             written: dict[str, Any] = {"type": kind, "uri": source["url" if source["type"] == "url" else "file_id"]}
             if source.get("media_type"):
                 written["mime_type"] = source["media_type"]
-            return written
+            return {**written, **resolution}
         case "text":
             context.losses.add(
                 (*at, "source"), f"{kind} text source", f"{DISPLAY} takes a document's text as a text part"

@@ -23,7 +23,7 @@ from chatcodec._providers.gemini_interactions.messages import decode_messages, e
 from chatcodec._providers.gemini_interactions.parts import decode_content
 from chatcodec._providers.gemini_interactions.settings import decode_settings, encode_settings
 from chatcodec._providers.gemini_interactions.tools import decode_tools, encode_tools
-from chatcodec._providers.gemini_interactions.wire import CONTENT_TAGS, Request, Step, validated
+from chatcodec._providers.gemini_interactions.wire import CONTENT_TAGS, STEP_TAGS, Request, Step, validated
 from chatcodec.codec_kit import history_for, leftovers, read_tier, report_user, restore_fields, shape_fields, write_tier
 from chatcodec.contract import DecodeContext, EncodeContext
 
@@ -74,7 +74,10 @@ def _input(
         return "content", [{"role": "user", "content": [decode_content(value)]}]
     if not value:
         return "steps", []
-    if all(item.get("type") in CONTENT_TAGS for item in value):
+    kinds = {item.get("type") for item in value}
+    if kinds & CONTENT_TAGS and not kinds & STEP_TAGS:
+        # a content list, one of whose kinds this codec does not know (kept whole, reported
+        # by any other writer): still the user's turn, never read as the model's own output
         return "contents", [{"role": "user", "content": [decode_content(item) for item in value]}]
     return None, decode_messages(value, context)
 

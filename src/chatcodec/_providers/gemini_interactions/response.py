@@ -54,7 +54,9 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     parts = [part for step in response.get("steps", []) for part in decode_model_step(step)]
     choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
     bag = leftovers(response, MAPPED)
-    reason = decode_finish_reason(response["status"], bag)
+    steps = response.get("steps", [])
+    ends_on_call = bool(steps) and steps[-1]["type"] == "function_call"
+    reason = decode_finish_reason(response["status"], bag, ends_on_call=ends_on_call)
     if reason is not None:
         choice["finish_reason"] = reason
     # an empty id stands for none, as on a stream's first event (whose id the SDK requires)

@@ -3,7 +3,8 @@
 ``interaction.created`` starts the answer; ``step.start`` opens a step (its index the
 step's place in the Interaction's ``steps``); ``step.delta`` adds to it (``text``,
 ``thought_summary``, ``thought_signature``, ``arguments_delta``, a media item whole); ``step.stop``
-closes it; ``interaction.status_update`` says where the interaction is;
+closes it (a ``text_annotation_delta`` gives the open text's citations, kept in its bag
+as the whole answer keeps a text's ``annotations``); ``interaction.status_update`` says where the interaction is;
 ``interaction.completed`` gives its last status (the finish reason) and usage and ends the
 stream (a ``failed`` one listing ``errors``, with no error event before it, is an error event
 too, its first entry's message, as a failed Interaction's body is read); ``error`` is an error
@@ -22,10 +23,10 @@ from chatcodec import StreamError, ValidationError
 from chatcodec._providers.gemini_interactions.edge import read_error
 from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, PROVIDER
-from chatcodec._providers.gemini_interactions.parts import MEDIA, decode_content, opaque
+from chatcodec._providers.gemini_interactions.parts import decode_content, opaque
 from chatcodec._providers.gemini_interactions.usage import decode_usage
 from chatcodec._providers.gemini_interactions.wire import EVENT_SHAPES, validated
-from chatcodec.codec_kit import FeedByReading, as_dict, compact_json, json_path, leftovers, read_event
+from chatcodec.codec_kit import FeedByReading, as_dict, as_list, compact_json, json_path, leftovers, read_event
 from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, PartRecord, StreamBuilder
 
 _LIFECYCLE = ("id", "model", "status", "usage")
@@ -51,11 +52,15 @@ class StreamDecoder(FeedByReading):
         """The part each step index is writing to."""
         self.held: dict[int, dict[str, Any]] = {}
         """Steps kept whole (built-in tools'), by index, until their ``step.stop``."""
+        self.annotations: dict[int, list[Any]] = {}
+        """A text's citations (its ``annotations``), by step index, until the text closes."""
         self.arguments: dict[int, dict[str, Any]] = {}
         """A call's arguments given whole at its ``step.start``, until a delta or its stop."""
         self.status: str | None = None
         self.errored = False
         """Whether an ``error`` event came (a failed interaction's completion then adds none)."""
+        self.last_step = ""
+        """The kind of the step started last (a ``function_call`` last: a turn ending on calls)."""
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read events into the builder; an error names the event's position in the stream."""
@@ -112,7 +117,7 @@ class StreamDecoder(FeedByReading):
         return self.parts - 1
 
     def _start(self, index: int, step: dict[str, Any]) -> None:
-        kind = step["type"]
+        kind = self.last_step = step["type"]
         if kind == "model_output":
             for item in step.get("content", []):
                 self._content(index, item)
@@ -136,10 +141,16 @@ class StreamDecoder(FeedByReading):
                 part = self.open[index] = self.builder.open_text(0, self._next())
             if item["text"]:
                 part.append(item["text"])
+            self._annotate(index, item.get("annotations"))
             return
         self._stop(index)  # a text before it is complete
-        whole = decode_content(item) if item.get("type") in MEDIA else opaque(item)
-        self.builder.whole(PartRecord(index=self._next(), choice=0, part=whole))
+        self.builder.whole(PartRecord(index=self._next(), choice=0, part=decode_content(item, answer=True)))
+
+    def _annotate(self, index: int, annotations: object) -> None:
+        """Citations for the text step ``index`` (its part's ``annotations`` when it closes)."""
+        listed = as_list(annotations)
+        if listed is not None and index in self.open and self.open[index].kind == "text":
+            self.annotations.setdefault(index, []).extend(listed)
 
     def _delta(self, index: int, delta: dict[str, Any]) -> None:
         kind = delta.get("type")
@@ -152,6 +163,8 @@ class StreamDecoder(FeedByReading):
         elif kind == "thought_signature":
             if delta.get("signature") and index in self.open:
                 self.builder.signature(self.open[index], delta["signature"])
+        elif kind == "text_annotation_delta" and index in self.open and self.open[index].kind == "text":
+            self._annotate(index, delta.get("annotations", []))
         elif kind == "arguments_delta":
             if index in self.open and delta.get("arguments"):
                 self.arguments.pop(index, None)
@@ -169,7 +182,8 @@ class StreamDecoder(FeedByReading):
         arguments = self.arguments.pop(index, None)
         if arguments is not None:
             part.append(compact_json(arguments))
-        self.builder.close(part)
+        annotations = self.annotations.pop(index, None)
+        self.builder.close(part, metadata={PROVIDER: {"annotations": annotations}} if annotations is not None else None)
 
     def _complete(self, interaction: dict[str, Any]) -> None:
         for index in tuple(self.open):
@@ -179,7 +193,7 @@ class StreamDecoder(FeedByReading):
             message, code = read_error({**interaction, "status": status})
             self.builder.error(ErrorRecord(message=message, error_type=code, body=interaction))
         bag = leftovers(interaction, _LIFECYCLE)
-        reason = decode_finish_reason(status, bag)
+        reason = decode_finish_reason(status, bag, ends_on_call=self.last_step == "function_call")
         self.builder.finish(0, reason or {"unified": "other"}, {PROVIDER: bag} if bag else None)
         if "usage" in interaction:
             self.builder.usage(decode_usage(interaction["usage"]))

@@ -20,7 +20,7 @@ from chatcodec._providers.gemini_interactions.messages import encode_thought
 from chatcodec._providers.gemini_interactions.parts import encode_part, is_step
 from chatcodec._providers.gemini_interactions.response import NO_CHOICE_DATA, served_fields
 from chatcodec._providers.gemini_interactions.usage import encode_usage
-from chatcodec.codec_kit import wire_fields
+from chatcodec.codec_kit import as_list, wire_fields
 from chatcodec.contract import (
     AnyStreamRecord,
     ChoiceMetadataRecord,
@@ -129,8 +129,22 @@ class StreamEncoder:
         if isinstance(event, ThinkingEndRecord) and event.encrypted:
             self.context.losses.add(at, "encrypted thinking", f"{DISPLAY} thoughts carry a signature only")
         step = self.steps.get((event.choice, event.index))
-        if step is not None:
-            yield {"event_type": "step.stop", "index": step}
+        if step is None:
+            return
+        if isinstance(event, TextEndRecord) and event.provider_metadata:
+            yield from self._text_data(event.provider_metadata, step, at)
+        yield {"event_type": "step.stop", "index": step}
+
+    def _text_data(self, metadata: Mapping[str, Any], step: int, at: Steps) -> Iterator[dict[str, Any]]:
+        """A text's citations (its bag's ``annotations``, as :mod:`.stream_decode` keeps them
+        from the delta the API streams them in) as that delta; the rest of its bag has no place."""
+        own = KIT.own(metadata)
+        annotations = as_list(own.pop("annotations", None))
+        if annotations:
+            delta = {"type": "text_annotation_delta", "annotations": annotations}
+            yield {"event_type": "step.delta", "index": step, "delta": delta}
+        rest = {name: bag for name, bag in metadata.items() if name != PROVIDER}
+        KIT.report_unplaced(self.context.losses, {**rest, PROVIDER: own} if own else rest, at, NO_STREAMED_DATA)
 
     def _response_data(self, metadata: Mapping[str, Any] | None, at: Steps) -> None:
         """The response's own fields (an Interaction's ``created``, ``object`` ...), written

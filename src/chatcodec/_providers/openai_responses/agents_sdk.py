@@ -62,8 +62,9 @@ def _cleaned(fields: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict
 
 def is_placeholder_reasoning(part: Mapping[str, Any]) -> bool:
     """Whether a thinking part was read from a reasoning item the Agents SDK made of a Chat
-    Completions model's reasoning (its placeholder id): no Responses reasoning item stands
-    for it, so it is never sent as one."""
+    Completions model's reasoning (its placeholder id, or its ``provider_data`` with or without
+    an id, which is what the SDK itself tests, ``item.get("provider_data")``): no Responses
+    reasoning item stands for it, so it is never sent as one."""
     bags = as_dict(part.get("provider_metadata"))
     bag = None if bags is None else as_dict(bags.get(PROVIDER))
-    return bag is not None and bag.get("id") == FAKE_ID
+    return bag is not None and (bag.get("id") == FAKE_ID or bool(bag.get(_SDK_FIELD)))

@@ -406,8 +406,8 @@ def _sealed_call_item(part: Part, state: ItemWriter, at: Steps) -> Part:
 
 
 _PLACEHOLDER_REASONING = (
-    "the OpenAI Agents SDK stored it under its placeholder id: no Responses reasoning item stands for it,"
-    " and the SDK leaves it out too"
+    "the OpenAI Agents SDK stored it with its provider_data or placeholder id: no Responses reasoning item"
+    " stands for it, and the SDK leaves it out too"
 )
 
 
