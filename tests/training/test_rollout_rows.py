@@ -234,3 +234,60 @@ def test_a_template_that_renders_nothing_to_train_refuses_the_row(tmp_path: Path
     assert "nothing to train" in outcome.error
     with pytest.raises(TemplateError):
         rollout_row({"messages": [{"role": "user", "content": "Hi"}]}, "openai-chat", "qwen3", str(tokenizer_json))
+
+
+def _trajectory_step(row: dict[str, Any]) -> dict[str, Any]:
+    """A rollout row as a Verifiers trajectory step (``TrajectoryStepTokens``: the prompt's ids
+    up to the first sampled token, the rest the completion's), its calls flat as Verifiers'."""
+    start = row["sampled_mask"].index(True)
+    split = len(row["messages"]) - 1
+    flat = [
+        {**message, "tool_calls": [{"id": c["id"], **c["function"]} for c in message["tool_calls"]]}
+        if message.get("tool_calls")
+        else message
+        for message in row["messages"]
+    ]
+    return {
+        "prompt": flat[:split],
+        "completion": flat[split:],
+        "tokens": {
+            "prompt_ids": row["token_ids"][:start],
+            "prompt_mask": [0] * start,
+            "completion_ids": row["token_ids"][start:],
+            "completion_mask": [int(sampled) for sampled in row["sampled_mask"][start:]],
+            "completion_logprobs": [-0.5] * (len(row["token_ids"]) - start),
+            "overlong_prompt": False,
+            "is_truncated": True,
+        },
+        "reward": 1.0,
+        "tools": row["tools"],  # the rollout's tools, beside the step (a step holds none of its own)
+    }
+
+
+def test_a_verifiers_trajectory_step_reads_as_a_rollout_row(tmp_path: Path, tokenizer_json: Path) -> None:
+    row = read_rows(rollout_file(tmp_path, tokenizer_json, [WEATHER_SESSION]))[0]
+    step = _trajectory_step(row)
+    start = row["sampled_mask"].index(True)
+    logprobs = [None] * start + [-0.5] * (len(row["token_ids"]) - start)
+    to_chat = convert_payload(step, ConvertOptions("rollout", "openai-chat"))
+    assert to_chat.converted is not None
+    assert to_chat.converted["messages"][2]["tool_calls"][0]["function"]["name"] == "get_weather"
+    reported = {(loss.path, loss.kind) for loss in to_chat.losses}
+    assert {("$.tokens", "spelling"), ("$.tokens.is_truncated", "metadata"), ("$.token_ids", "metadata")} <= reported
+    assert ("$.reward", "metadata") in reported  # a column of the step's own, as any dialect's
+    kept = convert_payload(step, ConvertOptions("rollout", "rollout"))
+    assert kept.converted is not None
+    assert kept.converted["token_ids"] == row["token_ids"]
+    assert kept.converted["sampled_mask"] == row["sampled_mask"]
+    assert kept.converted["logprobs"] == logprobs
+    assert "message_indices" not in kept.converted  # a step has none, and none is made up without a template
+    rendered = convert_payload(
+        step, ConvertOptions("rollout", "rollout", template="qwen3", tokenizer=str(tokenizer_json))
+    )
+    assert rendered.converted == {**row, "logprobs": logprobs, "reward": 1.0}  # the indices are the rendering's
+    without_tools = {key: value for key, value in step.items() if key != "tools"}
+    refused = convert_payload(
+        without_tools, ConvertOptions("rollout", "rollout", template="qwen3", tokenizer=str(tokenizer_json))
+    )
+    assert refused.error is not None  # the template renders a tool list the step's ids do not hold
+    assert "$.token_ids[" in refused.error

@@ -10,7 +10,8 @@ to OpenAI Chat or Anthropic and back, comes back the same row.
 A row that already holds its tokens (a rollout converted to itself) keeps them: its ids are
 what the model saw, and its mask and logprobs what the sampler recorded, which a rendering
 cannot know. The rendering checks them: where the template renders other ids, the row is
-refused at the first token that differs, never rewritten.
+refused at the first token that differs, never rewritten; where they agree, a column the row
+lacks (a Verifiers step has no ``message_indices``) is the rendering's.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def rollout_row(
     """A rollout row for the request ``payload`` (in ``source``'s format) rendered through
     ``template`` with ``tokenizer`` (an object, or a ``tokenizer.json`` path), and what the
     template could not show (at ``payload``'s paths). ``own_tokens``: the token columns the
-    row held, kept where the rendering gives the same ids."""
+    row held, kept where the rendering gives the same ids (a column the row lacks, as a
+    Verifiers step's ``message_indices``, is the rendering's)."""
     losses: list[Loss] = []
     rendered = render(
         cast("SdkPayload", payload),
@@ -62,7 +64,7 @@ def rollout_row(
         "message_indices": rendered.message_indices,
         "sampled_mask": rendered.trainable,
     }
-    return {**row, **(dict(own_tokens) if own_tokens is not None else tokens)}, losses
+    return {**row, **tokens, **(own_tokens or {})}, losses
 
 
 def _settings(request: ChatRequest) -> list[Loss]:

@@ -28,6 +28,7 @@ from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
 from chatcodec.batch import _training_pairs as preference
+from chatcodec.batch._rollout_columns import from_trajectory_step, is_trajectory_step
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""
@@ -307,6 +308,9 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
         if options.dialect_layout is not None:
             layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
         row = load_object(payload, f"{source} row")
+        if source == "rollout" and is_trajectory_step(row):  # read in rollout names, so written so too
+            row, step_losses = from_trajectory_step(row)
+            losses += step_losses
         if source in training.PAIR_DIALECTS or target in training.PAIR_DIALECTS:
             written = _pair_row(row, options, layout, losses)
         else:

@@ -24,7 +24,9 @@ command. The dialects, each with the documentation it follows:
 ``rollout``                an ``hf-chat`` row with the tokens a model saw and sampled:
                            ``token_ids``, ``message_indices``, ``sampled_mask`` (the names of
                            PrimeIntellect's ``renderers``), ``logprobs`` (:mod:`.rollout_columns`);
-                           written by rendering (:mod:`chatcodec._training.rollouts`)
+                           written by rendering (:mod:`chatcodec._training.rollouts`); a
+                           Verifiers trajectory step (``prompt``, ``completion``, ``tokens``)
+                           is read as one
 ``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
 ``openai-evals``           an OpenAI Evals item ``{"item", "sample"}`` or a run's output
                            item (``datasource_item``, ``sample.input``/``output``), read
@@ -67,7 +69,13 @@ from chatcodec.batch import _alpaca as alpaca
 from chatcodec.batch import _eval_items as eval_items
 from chatcodec.batch import _sharegpt as sharegpt
 from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids, without_made_up_ids
-from chatcodec.batch._rollout_columns import TOKEN_COLUMNS, token_columns, token_losses
+from chatcodec.batch._rollout_columns import (
+    TOKEN_COLUMNS,
+    from_trajectory_step,
+    is_trajectory_step,
+    token_columns,
+    token_losses,
+)
 from chatcodec.batch._training_layout import (
     SHAREGPT,
     ConversationLayout,
@@ -288,6 +296,9 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
     if dialect == "openai-evals":
         return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
+    if dialect == "rollout" and is_trajectory_step(row):  # Verifiers' step: the same row in its own names
+        row, step_notes = from_trajectory_step(row)
+        notes += step_notes
     if dialect in ("hf-chat", "rollout"):
         given = message_list(row.get("messages"), "$.messages")
         tokens = token_columns(row) if dialect == "rollout" else None

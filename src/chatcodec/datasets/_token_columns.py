@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from chatcodec._narrow import as_dict
 from chatcodec.batch._rollout_columns import TOKEN_COLUMNS, TokenType
 from chatcodec.datasets._arrow import Array, DataType, Field, pa
 
@@ -56,10 +57,10 @@ def joined(text: object, row: Mapping[str, Any], names: Sequence[str]) -> object
     column's ``null`` is a field the payload did not hold)."""
     if not names or not isinstance(text, str | bytes):
         return text
-    payload: object = json.loads(text)
-    if not isinstance(payload, dict):
+    payload = as_dict(json.loads(text))
+    if payload is None:
         return text
-    back: dict[str, Any] = dict(payload)  # pyright: ignore[reportUnknownArgumentType]
+    back = dict(payload)
     for name in names:
         if row.get(name) is not None:
             back[name] = row[name]
