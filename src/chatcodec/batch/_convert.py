@@ -28,6 +28,7 @@ from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
 from chatcodec.batch import _training_pairs as preference
+from chatcodec.batch._rollout_columns import from_trajectory_step, is_trajectory_step
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""
@@ -85,8 +86,12 @@ class ConvertOptions:
     """Wire fields every converted request sends as they are (``extra_fields`` of
     :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
     template: str | None = None
-    """The chat template (a family chatcodec knows, or a template's text) an ``hf-chat`` or
-    ``trl-prompt-completion`` row is written for: its messages in that template's shapes."""
+    """The chat template (a family chatcodec knows, or a template's text) an ``hf-chat``,
+    ``trl-prompt-completion`` or ``rollout`` row is written for: its messages in that
+    template's shapes (a rollout's tokens rendered by it)."""
+    tokenizer: str | None = None
+    """The ``tokenizer.json`` a ``rollout`` row's tokens are rendered with (a path, so the
+    options stay picklable; each worker reads it once)."""
     numbered: RowNumbering = "line"
     """What a row's number is: its JSON Lines line (from 1), or its index in a JSON array
     (from 0, ``item-N`` as the id ``id_from_line`` gives, ``index`` in a reject record)."""
@@ -321,6 +326,9 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
         if options.dialect_layout is not None:
             layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
         row = load_object(payload, f"{source} row")
+        if source == "rollout" and is_trajectory_step(row):  # read in rollout names, so written so too
+            row, step_losses = from_trajectory_step(row)
+            losses += step_losses
         if source in training.PAIR_DIALECTS or target in training.PAIR_DIALECTS:
             written = _pair_row(row, options, layout, losses)
         else:
@@ -351,6 +359,8 @@ def _conversation_row(
         converted = _converted_body(read.body, replace(options, source=body_format), losses)
         losses[:] = _without_model_required(losses)  # a training row names none: its body is a training row too
         return converted
+    if target == "rollout" and (options.template is not None or source != target):
+        return _rollout_row(read, body_format, options, losses)
     if options.template is not None:
         return _template_row(read.body, body_format, options, losses)
     converted = _converted_body(read.body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
@@ -379,7 +389,7 @@ def _template_row(
 
     if options.target not in training.TEMPLATE_DIALECTS:
         raise training.TrainingRowError(
-            f"--template writes {' and '.join(training.TEMPLATE_DIALECTS)} rows, not {options.target}",
+            f"--template writes {', '.join(training.TEMPLATE_DIALECTS)} rows, not {options.target}",
             rule="training_template",
         )
     request = decode_request(body_format, body)
@@ -390,6 +400,26 @@ def _template_row(
     split = training.completion_start(row["messages"])
     written = {"prompt": row["messages"][:split], "completion": row["messages"][split:]}
     return {**written, **({"tools": row["tools"]} if "tools" in row else {})}
+
+
+def _rollout_row(
+    read: training.ReadConversation, body_format: str, options: ConvertOptions, losses: list[Loss]
+) -> dict[str, Any]:
+    """A rollout row rendered by ``--template`` with ``--tokenizer``
+    (:mod:`chatcodec._training.rollouts`); a rollout read again keeps its own tokens where
+    the template renders the same ids."""
+    from chatcodec._training.rollouts import rollout_row
+
+    if options.template is None or options.tokenizer is None:
+        raise training.TrainingRowError(
+            "rollout rows hold the tokens a template renders: name the template and the tokenizer "
+            "(--template NAME --tokenizer tokenizer.json)",
+            rule="training_rollout",
+        )
+    own = read.tokens if options.source == "rollout" else None
+    row, rendered_losses = rollout_row(read.body, body_format, options.template, options.tokenizer, own_tokens=own)
+    losses += rendered_losses
+    return row
 
 
 def _pair_row(

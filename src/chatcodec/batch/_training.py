@@ -21,6 +21,12 @@ command. The dialects, each with the documentation it follows:
                            (flat ``tool_calls``) beside ``answer``, ``reward``, ``info``, ...
 ``hf-chat``                ``{"messages", "tools"}`` in Hugging Face's chat-template shapes
                            (:mod:`.chat_template_calls`: calls without ids, object arguments)
+``rollout``                an ``hf-chat`` row with the tokens a model saw and sampled:
+                           ``token_ids``, ``message_indices``, ``sampled_mask`` (the names of
+                           PrimeIntellect's ``renderers``), ``logprobs`` (:mod:`.rollout_columns`);
+                           written by rendering (:mod:`chatcodec._training.rollouts`); a
+                           Verifiers trajectory step (``prompt``, ``completion``, ``tokens``)
+                           is read as one
 ``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
 ``openai-evals``           an OpenAI Evals item ``{"item", "sample"}`` or a run's output
                            item (``datasource_item``, ``sample.input``/``output``), read
@@ -63,6 +69,13 @@ from chatcodec.batch import _alpaca as alpaca
 from chatcodec.batch import _eval_items as eval_items
 from chatcodec.batch import _sharegpt as sharegpt
 from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids, without_made_up_ids
+from chatcodec.batch._rollout_columns import (
+    TOKEN_COLUMNS,
+    from_trajectory_step,
+    is_trajectory_step,
+    token_columns,
+    token_losses,
+)
 from chatcodec.batch._training_layout import (
     SHAREGPT,
     ConversationLayout,
@@ -100,6 +113,7 @@ CONVERSATION_DIALECTS: Final = (
     "trl-prompt-completion",
     "verifiers",
     "hf-chat",
+    "rollout",
     "alpaca",
     "openai-evals",
 )
@@ -131,6 +145,7 @@ _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
     "trl-prompt-completion": ("prompt", "completion", "tools"),
     "verifiers": ("prompt", "completion"),
     "hf-chat": ("messages", "tools"),
+    "rollout": ("messages", "tools", *TOKEN_COLUMNS),
     "openai-evals": ("item", "sample", "datasource_item"),
     "trl-preference": ("prompt", "chosen", "rejected", "tools"),
     "openai-dpo": ("input", "preferred_output", "non_preferred_output"),
@@ -156,8 +171,10 @@ def extra_columns(row: Mapping[str, Any], dialect: str, layout: ConversationLayo
 
 
 def column_losses(row: Mapping[str, Any], dialect: str, target: str, layout: ConversationLayout) -> list[Loss]:
-    """A ``metadata`` loss for each column of ``row`` another dialect has no place for."""
-    return [
+    """A ``metadata`` loss for each column of ``row`` another dialect has no place for (a
+    rollout's token columns among them)."""
+    tokens = token_losses(row, target) if dialect == "rollout" else []
+    return tokens + [
         Loss(f"$.{column}", f"{dialect} column", f"{target} rows have no place for it", "metadata")
         for column in extra_columns(row, dialect, layout)
     ]
@@ -256,6 +273,8 @@ class ReadConversation:
     """For each tool call of a Verifiers row, in order: whether it came in OpenAI's nested
     shape (``{id, type, function: {name, arguments}}``) rather than Verifiers' flat one, so
     the same dialect written again gives each call back in the shape it came in."""
+    tokens: dict[str, list[Any]] | None = None
+    """A rollout row's token columns, checked (:func:`.rollout_columns.token_columns`)."""
 
 
 def read_conversation(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> ReadConversation:
@@ -277,12 +296,16 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
     if dialect == "openai-evals":
         return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
-    if dialect == "hf-chat":
+    if dialect == "rollout" and is_trajectory_step(row):  # Verifiers' step: the same row in its own names
+        row, step_notes = from_trajectory_step(row)
+        notes += step_notes
+    if dialect in ("hf-chat", "rollout"):
         given = message_list(row.get("messages"), "$.messages")
+        tokens = token_columns(row) if dialect == "rollout" else None
         listed = with_call_ids(given, "$.messages", notes)
         tools = {"tools": row["tools"]} if row.get("tools") is not None else {}
         return ReadConversation(
-            {"messages": listed, **tools}, notes=tuple(notes), object_arguments=object_arguments(given)
+            {"messages": listed, **tools}, notes=tuple(notes), object_arguments=object_arguments(given), tokens=tokens
         )
     prompt = message_list(row.get("prompt"), "$.prompt")
     completion = message_list(row.get("completion"), "$.completion")
@@ -336,6 +359,7 @@ _PLACED: Final[Mapping[str, tuple[str, ...]]] = {
     "trl-prompt-completion": ("messages", "tools"),
     "verifiers": ("messages", "tools"),
     "hf-chat": ("messages", "tools"),
+    "rollout": ("messages", "tools"),
 }
 
 
@@ -370,7 +394,7 @@ def write_conversation(
         messages = [_verifiers_message(message, index, losses) for index, message in enumerate(messages)]
     else:  # TRL's rows take Hugging Face's call shapes: the ids made up reading them are left out again
         messages = without_made_up_ids(messages, losses, objects=object_arguments)
-    if dialect == "hf-chat":
+    if dialect in ("hf-chat", "rollout"):  # a rollout's tokens are the caller's: kept, or rendered
         return {"messages": messages, **({"tools": body["tools"]} if body.get("tools") else {})}
     split = prompt_length if prompt_length is not None else completion_start(messages)
     prompt, completion = messages[:split], messages[split:]
@@ -445,8 +469,9 @@ def _verifiers_message(message: Any, index: int, losses: list[Loss]) -> Any:
     return {key: value for key, value in fields.items() if key in _VERIFIERS_KEYS}
 
 
-TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion")
-"""The dialects ``--template`` writes in a chat template's shapes (rows a template renders)."""
+TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion", "rollout")
+"""The dialects ``--template`` writes in a chat template's shapes (rows a template renders;
+a rollout's tokens rendered by it)."""
 
 
 def completion_start(messages: Sequence[Any]) -> int:

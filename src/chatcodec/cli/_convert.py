@@ -173,6 +173,7 @@ def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
         dialect_layout=_dialect_layout(arguments.dialect_config, parser),
         id_from_line=arguments.id_from_line,
         template=_template(arguments.template, rows.target, parser),
+        tokenizer=_tokenizer(arguments, rows.source, rows.target, parser),
     )
     return with_storage(options, storage=arguments.storage)
 
@@ -291,7 +292,7 @@ def _template(name: str | None, target: str, parser: argparse.ArgumentParser) ->
     from chatcodec.batch._training import TEMPLATE_DIALECTS
 
     if target not in TEMPLATE_DIALECTS:
-        parser.error(f"--template writes {' and '.join(TEMPLATE_DIALECTS)} rows, not {target}")
+        parser.error(f"--template writes {', '.join(TEMPLATE_DIALECTS)} rows, not {target}")
     text = name
     if Path(name).is_file():
         text = Path(name).read_text(encoding="utf-8")
@@ -300,6 +301,24 @@ def _template(name: str | None, target: str, parser: argparse.ArgumentParser) ->
     except TemplateError as error:
         parser.error(f"--template: {error}")
     return text
+
+
+def _tokenizer(arguments: argparse.Namespace, source: str, target: str, parser: argparse.ArgumentParser) -> str | None:
+    """``--tokenizer``'s path, which rollout rows need with ``--template`` (their tokens are
+    rendered; a rollout converted to itself keeps its own without them), checked once here."""
+    path: str | None = arguments.tokenizer
+    if target != "rollout":
+        if path is not None:
+            parser.error(f"--tokenizer renders rollout rows' tokens (--to rollout), not {target} rows")
+        return None
+    if (path is None or arguments.template is None) and (source != target or path is not None):
+        parser.error(
+            "rollout rows hold the tokens a chat template renders: name both --template NAME and "
+            "--tokenizer tokenizer.json (a rollout converted to itself keeps its tokens without them)"
+        )
+    if path is not None and not Path(path).is_file():
+        parser.error(f"--tokenizer {path}: no such file")
+    return path
 
 
 def _dialect_layout(path: Path | None, parser: argparse.ArgumentParser) -> str | None:

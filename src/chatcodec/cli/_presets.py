@@ -37,6 +37,8 @@ DIALECT_LINES = {
     "trl-prompt-completion": "TRL {prompt: [...], completion: [...], tools}",
     "verifiers": "a Verifiers rollout {prompt, completion, answer, reward, ...}",
     "hf-chat": "Hugging Face chat-template {messages, tools}: calls without ids, arguments as objects",
+    "rollout": "token-level rollout {messages, tools, token_ids, message_indices, sampled_mask, logprobs} "
+    "(written with --template and --tokenizer)",
     "alpaca": "LLaMA-Factory alpaca {instruction, input, output, system, history, images}",
     "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} and run output items (read only)",
     "trl-preference": "TRL {prompt, chosen, rejected} (prompt optional)",
@@ -93,9 +95,15 @@ def add_layout_arguments(convert: Any) -> None:
     convert.add_argument(
         "--template",
         metavar="NAME|FILE",
-        help="write hf-chat or trl-prompt-completion rows in a chat template's shapes, which that template "
-        "renders without a drop: a family chatcodec knows (qwen3, qwen3.6, llama3.1, gpt-oss, ...) or a file "
-        "holding the template's Jinja text (a tokenizer's chat_template)",
+        help="write hf-chat, trl-prompt-completion or rollout rows in a chat template's shapes, which that "
+        "template renders without a drop: a family chatcodec knows (qwen3, qwen3.6, llama3.1, gpt-oss, ...) or a "
+        "file holding the template's Jinja text (a tokenizer's chat_template)",
+    )
+    convert.add_argument(
+        "--tokenizer",
+        metavar="JSON",
+        help="the tokenizer.json a rollout row's tokens are rendered with (--to rollout, with --template; "
+        "needs the tokenizers extra)",
     )
     convert.add_argument(
         "--id-from-line",

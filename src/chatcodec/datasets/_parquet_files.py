@@ -7,7 +7,8 @@ A Parquet file is read in one of three ways, by what its schema says:
   :class:`~chatcodec.datasets._parquet_sink.ParquetSink` writes; or a file's only string
   column; or its one string column holding JSON objects beside scalar columns, as
   ``bench/ray_dataset.py`` writes ``row`` and ``request``): each value is one payload as
-  JSON text, read exactly, and the columns beside it are the dataset's, not payload;
+  JSON text, read exactly, and the columns beside it are the dataset's, not payload, but
+  for those ``chatcodec.payload_fields`` names (a rollout's token columns), put back into it;
 - a batch envelope's rows (schema metadata ``chatcodec.envelope``, which
   :class:`~chatcodec.datasets._envelope_parquet.EnvelopeParquetSink` writes): each row's
   columns are the row's fields, the JSON-text ones (``chatcodec.json_columns``) parsed;
@@ -47,6 +48,7 @@ from chatcodec.batch._convert import (
     placeholder,
     reject_record,
 )
+from chatcodec.datasets import _token_columns as token_columns
 from chatcodec.datasets._arrow import Schema, pa, parquet
 from chatcodec.datasets._arrow_form import arrow_schema, form_of
 from chatcodec.datasets._arrow_rows import without_arrow_nulls
@@ -165,7 +167,8 @@ def _reader(
     column = metadata.get(PAYLOAD_COLUMN_KEY, b"").decode() or _payload_column(schema, first)
     if column:
         beside = tuple(name for name in row_fields if name in schema.names and name != column)
-        return _TextRow(column, _Carried(beside, json_columns), file_format(schema))
+        fields = token_columns.listed(metadata)
+        return _TextRow(column, _Carried(beside, json_columns), file_format(schema), fields)
     return _wire_row
 
 
@@ -192,9 +195,10 @@ class _TextRow:
     column: str
     carried: _Carried
     format: str | None
+    fields: tuple[str, ...] = ()
 
     def __call__(self, number: int, row: dict[str, Any]) -> Row:
-        payload: object = row[self.column]
+        payload: object = token_columns.joined(row[self.column], row, self.fields)
         carried, error = self.carried(row)
         return Row(number, payload, carried=carried, error=error, format=self.format)
 

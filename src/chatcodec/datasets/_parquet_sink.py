@@ -2,7 +2,8 @@
 
 Converted payloads are written as the columnar form for ``--to canonical`` and as JSON
 text in a ``<target>_<kind>`` column otherwise (a wire format's payloads hold free-form
-values Arrow would change); a ``--keep-lines`` placeholder is a row of ``null``\\ s. The
+values Arrow would change), but for a rollout's token columns, typed lists beside it
+(:mod:`~chatcodec.datasets._token_columns`); a ``--keep-lines`` placeholder is a row of ``null``\\ s. The
 row's own fields (``--id-field NAME``, ``--column NAME``) each get a column of their own,
 in their native type: the Arrow type of the input column when the input was Parquet
 (``column_types``), else the one JSON type their values share in the first row group
@@ -26,6 +27,7 @@ from typing import Any
 from chatcodec._narrow import is_dict
 from chatcodec._registry import CANONICAL
 from chatcodec.batch._convert import BatchResult, ConvertOptions, dump_json
+from chatcodec.datasets import _token_columns as token_columns
 from chatcodec.datasets._arrow import Array, DataType, Field, Table, pa, parquet, string_array
 from chatcodec.datasets._arrow_form import arrow_schema, to_table
 from chatcodec.datasets._layout import ColumnarKind
@@ -115,6 +117,7 @@ class ParquetSink:
         self._column = f"{options.target}_{options.kind}"
         self._target = options.target
         self._row_fields = options.row_fields
+        self._typed = token_columns.payload_fields(options.target) if self._form is None else []
         clash = [name for name in self._row_fields if name in self._payload_fields()]
         if clash:
             raise ValueError(f"{clash[0]!r} is a column of the output already (a field of the payload)")
@@ -147,7 +150,7 @@ class ParquetSink:
         writer.close()
 
     def _payload_fields(self) -> list[Field]:
-        return list(arrow_schema(self._form)) if self._form else [pa.field(self._column, pa.string())]
+        return list(arrow_schema(self._form)) if self._form else [pa.field(self._column, pa.string()), *self._typed]
 
     def _split(self, lines: list[bytes], placeholders: set[int]) -> tuple[Table, list[list[Any]]]:
         """The batch's payloads as a table, and each row field's values (each line holds
@@ -155,7 +158,7 @@ class ParquetSink:
         payloads: list[Any] = []
         values: list[list[Any]] = [[] for _ in self._row_fields]
         for index, line in enumerate(lines):
-            if not self._row_fields:
+            if not self._row_fields and not self._typed:
                 payloads.append(None if index in placeholders else line)
                 continue
             parsed: object = json.loads(line)
@@ -167,8 +170,18 @@ class ParquetSink:
         if self._form is not None:
             parsed_rows = [item if item is None or is_dict(item) else json.loads(item) for item in payloads]
             return to_table(parsed_rows, self._form), values
-        texts = [item if item is None or isinstance(item, bytes) else dump_json(item) for item in payloads]
-        return pa.Table.from_arrays([string_array(texts)], names=[self._column]), values
+        names = [field.name for field in self._typed]
+        typed: list[list[Any]] = [[] for _ in names]
+        texts: list[bytes | None] = []
+        for item in payloads:
+            written: Any = item
+            if names:  # a rollout's token columns go to their typed columns (a placeholder's are null)
+                written, fields = token_columns.split(item, names) if is_dict(item) else (item, [None] * len(names))
+                for column, value in zip(typed, fields, strict=True):
+                    column.append(value)
+            texts.append(written if written is None or isinstance(written, bytes) else dump_json(written))
+        columns = [string_array(texts), *token_columns.arrays(self._typed, typed)]
+        return pa.Table.from_arrays(columns, names=[self._column, *names]), values
 
     def _flush(self) -> None:
         """Write the pending rows as one row group."""
@@ -194,6 +207,9 @@ class ParquetSink:
             self._metadata = dict(arrow_schema(self._form).metadata)
         else:
             self._metadata = {PAYLOAD_COLUMN_KEY: self._column.encode(), FORMAT_KEY: self._target.encode()}
+            if self._typed:
+                listed = json.dumps([field.name for field in self._typed]).encode()
+                self._metadata[token_columns.PAYLOAD_FIELDS_KEY] = listed
         if self._columns.json:
             self._metadata[JSON_COLUMNS_KEY] = self._columns.json_listed(self._row_fields)
         schema = pa.schema(fields, metadata=self._metadata)

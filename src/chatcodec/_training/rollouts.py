@@ -1,0 +1,106 @@
+"""Rollout rows from any conversation: ``chatcodec convert --to rollout --template NAME --tokenizer FILE``.
+
+A rollout row is what a trainer reads back from a rollout: the conversation in the
+template's shapes (the same row ``--to hf-chat --template NAME`` writes) and its tokens as
+``render`` makes them: ``token_ids``, ``message_indices`` and ``sampled_mask`` (the tokens
+``render`` marks trainable: the model's sampled text of the last answer). A conversation
+read from a wire body is rendered again the same way, so a rollout row made here, converted
+to OpenAI Chat or Anthropic and back, comes back the same row.
+
+A row that already holds its tokens (a rollout converted to itself) keeps them: its ids are
+what the model saw, and its mask and logprobs what the sampler recorded, which a rendering
+cannot know. The rendering checks them: where the template renders other ids, the row is
+refused at the first token that differs, never rewritten; where they agree, a column the row
+lacks (a Verifiers step has no ``message_indices``) is the rendering's.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from chatcodec import ChatRequest, Loss, decode_request
+from chatcodec._training import tokens
+from chatcodec._training.errors import TemplateError
+from chatcodec._training.render import render
+from chatcodec._training.rows import template_row
+
+if TYPE_CHECKING:
+    from chatcodec._api import SdkPayload
+
+
+def rollout_row(
+    payload: Mapping[str, Any],
+    source: str,
+    template: str,
+    tokenizer: object,
+    *,
+    own_tokens: Mapping[str, list[Any]] | None = None,
+) -> tuple[dict[str, Any], list[Loss]]:
+    """A rollout row for the request ``payload`` (in ``source``'s format) rendered through
+    ``template`` with ``tokenizer`` (an object, or a ``tokenizer.json`` path), and what the
+    template could not show (at ``payload``'s paths). ``own_tokens``: the token columns the
+    row held, kept where the rendering gives the same ids (a column the row lacks, as a
+    Verifiers step's ``message_indices``, is the rendering's)."""
+    losses: list[Loss] = []
+    rendered = render(
+        cast("SdkPayload", payload),
+        source=source,
+        template=template,
+        tokenizer=loaded_tokenizer(tokenizer),
+        on_loss="ignore",
+        losses=losses,
+    )
+    ids = rendered.token_ids or []
+    if own_tokens is not None:
+        _check_ids(own_tokens.get("token_ids") or [], ids)
+    request = decode_request(source, cast("SdkPayload", payload))
+    row, _ = template_row(request, template)  # its drops are the rendering's, reported once
+    losses += _settings(request)
+    tokens: dict[str, Any] = {
+        "token_ids": ids,
+        "message_indices": rendered.message_indices,
+        "sampled_mask": rendered.trainable,
+    }
+    return {**row, **tokens, **(own_tokens or {})}, losses
+
+
+def _settings(request: ChatRequest) -> list[Loss]:
+    """A ``setting`` loss for each request setting the request holds (``model``,
+    ``max_tokens``): a rollout row keeps the conversation and its tokens only."""
+    held = request.model_dump(exclude_defaults=True, exclude={"messages", "tools"})
+    why = "rollout rows keep no request settings"
+    return [Loss(f"$.{name}", name, why, "setting") for name in held]
+
+
+def _check_ids(own: list[Any], rendered: list[int]) -> None:
+    """Refuse a row whose ids the template does not render, at the first that differs."""
+    if own == rendered:
+        return
+    index = next((index for index, (a, b) in enumerate(zip(own, rendered, strict=False)) if a != b), None)
+    if index is None:
+        index = min(len(own), len(rendered))
+        found = f"{len(own)} token ids where the template renders {len(rendered)}"
+    else:
+        found = f"token id {own[index]} where the template renders {rendered[index]}"
+    raise TemplateError(
+        f"the row's tokens are not what the template renders for its messages ({found}): they are the row's "
+        "record of what the model saw, and are not replaced (convert without --template to keep them, or fix "
+        "the template or tokenizer) [rule: rollout_tokens]",
+        path=f"$.token_ids[{index}]",
+    )
+
+
+def loaded_tokenizer(tokenizer: object) -> object:
+    """``tokenizer`` itself, or the one a ``tokenizer.json`` path holds, read once per path
+    for a whole dataset (the last few paths are kept: a run names one)."""
+    if isinstance(tokenizer, str | os.PathLike):
+        return _read_tokenizer(os.fspath(cast("str | os.PathLike[str]", tokenizer)))
+    return tokenizer
+
+
+@functools.lru_cache(maxsize=4)
+def _read_tokenizer(path: str) -> object:
+    return tokens.loaded(path)
