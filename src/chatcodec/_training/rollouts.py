@@ -21,11 +21,11 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec import ChatRequest, Loss, decode_request
+from chatcodec import Loss, decode_request
 from chatcodec._training import tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.render import render
-from chatcodec._training.rows import template_row
+from chatcodec._training.rows import settings_losses, template_row
 
 if TYPE_CHECKING:
     from chatcodec._api import SdkPayload
@@ -58,21 +58,13 @@ def rollout_row(
         _check_ids(own_tokens.get("token_ids") or [], ids)
     request = decode_request(source, cast("SdkPayload", payload))
     row, _ = template_row(request, template)  # its drops are the rendering's, reported once
-    losses += _settings(request)
+    losses += settings_losses(request, "rollout rows")
     tokens: dict[str, Any] = {
         "token_ids": ids,
         "message_indices": rendered.message_indices,
         "sampled_mask": rendered.trainable,
     }
     return {**row, **tokens, **(own_tokens or {})}, losses
-
-
-def _settings(request: ChatRequest) -> list[Loss]:
-    """A ``setting`` loss for each request setting the request holds (``model``,
-    ``max_tokens``): a rollout row keeps the conversation and its tokens only."""
-    held = request.model_dump(exclude_defaults=True, exclude={"messages", "tools"})
-    why = "rollout rows keep no request settings"
-    return [Loss(f"$.{name}", name, why, "setting") for name in held]
 
 
 def _check_ids(own: list[Any], rendered: list[int]) -> None:

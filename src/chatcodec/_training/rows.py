@@ -34,4 +34,12 @@ def template_row(
     row: dict[str, Any] = {"messages": messages}
     if tools:
         row["tools"] = tools
-    return row, recorder.losses
+    return row, [*recorder.losses, *settings_losses(request, "chat-template rows")]
+
+
+def settings_losses(request: ChatRequest, rows: str) -> list[Loss]:
+    """A ``setting`` loss for each request setting ``request`` holds (``model``,
+    ``max_tokens``): a training row keeps the conversation (and its tokens) only."""
+    held = request.model_dump(exclude_defaults=True, exclude={"messages", "tools"})
+    why = f"{rows} keep no request settings"
+    return [Loss(f"$.{name}", name, why, "setting") for name in held]
