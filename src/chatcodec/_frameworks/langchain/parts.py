@@ -130,6 +130,7 @@ def _standard_media(block: dict[str, Any], part_type: str, source: dict[str, Any
 
 _HELD_BY = {
     "system": frozenset({"text", "opaque"}),
+    "developer": frozenset({"text", "opaque"}),  # a ChatMessage(role="developer"), read as a developer message
     "user": frozenset({"text", "image", "audio", "video", "document", "opaque"}),
     "tool": frozenset({"text", "image", "audio", "video", "document", "opaque"}),
     "assistant": frozenset({"text", "thinking", "tool_use", "refusal", "image", "audio", "opaque"}),
