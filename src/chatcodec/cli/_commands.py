@@ -390,8 +390,10 @@ def _history_list(fields: dict[str, Any]) -> list[AnyMessage]:
 
 
 def _history_or_none(fields: dict[str, Any]) -> list[AnyMessage] | None:
-    """:func:`_history_list` of ``fields`` when it holds a ``messages`` list it reads, else None."""
-    if "messages" not in fields:
+    """:func:`_history_list` of ``fields`` when it holds a ``messages`` list it reads, else None;
+    never for a body naming its ``model``, which is a provider's request its format refused
+    (a history object names none), so --strict still refuses an invalid request."""
+    if "messages" not in fields or "model" in fields:
         return None
     try:
         return _history_list(fields)
