@@ -25,7 +25,8 @@ from multiprocessing.context import BaseContext
 from typing import TypeVar
 
 from chatcodec._registry import get_codec
-from chatcodec.batch._convert import BatchResult, ConvertOptions, convert_lines
+from chatcodec.batch._convert import convert_lines
+from chatcodec.batch._convert_records import BatchResult, ConvertOptions
 
 
 def usable_cores() -> int:
@@ -37,7 +38,7 @@ def usable_cores() -> int:
 
 
 BatchT = TypeVar("BatchT")
-"""A batch of input: lines of JSON (:class:`~chatcodec.batch._convert.LineBatch`), or rows of a Parquet file."""
+"""A batch of input: lines of JSON (:class:`~chatcodec.batch._convert_records.LineBatch`), or rows of a Parquet file."""
 
 
 def convert_batches(

@@ -7,7 +7,7 @@ A name is a body format (a registered codec, or ``canonical``), a batch envelope
 responses, or a training dialect (:data:`chatcodec.batch._training.TRAINING_DIALECTS`), a row
 of its own. A custom envelope (``body=/pointer,id=/pointer``) is given beside a body format
 (the CLI's ``--body-at``, the converters' ``envelope=``). :func:`resolve_row_formats` turns
-the names into the fields of :class:`~chatcodec.batch._convert.ConvertOptions` and refuses,
+the names into the fields of :class:`~chatcodec.batch._convert_records.ConvertOptions` and refuses,
 with why, names that do not go together; each caller names its own arguments in the
 messages (:class:`Labels`).
 """
@@ -24,7 +24,7 @@ from chatcodec._public_label import shown_as
 from chatcodec._registry import CANONICAL, PROVIDER_NAMES, available_formats, get_codec
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
-from chatcodec.batch._convert import ConvertOptions, PayloadKind
+from chatcodec.batch._convert_records import ConvertOptions, PayloadKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from chatcodec._registry import CANONICAL
-from chatcodec.batch._convert import ConvertOptions
+from chatcodec.batch._convert_records import ConvertOptions
 
 LAYOUTS = ("exact", "analyst")
 """``--layout``: the exact form (the columnar form, or JSON text), or the analyst's view."""

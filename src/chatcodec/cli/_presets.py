@@ -5,7 +5,7 @@
 ``bedrock-batch:anthropic``) from :data:`chatcodec.batch._envelopes.ENVELOPES`; a layout of
 your own is given by JSON pointers (``--body-at /request/body --id-at /meta/id``, and
 ``--out-body-at``/``--out-id-at`` for the output). This module turns those arguments into
-:class:`~chatcodec.batch._convert.ConvertOptions` fields; the row pipeline is the one every
+:class:`~chatcodec.batch._convert_records.ConvertOptions` fields; the row pipeline is the one every
 conversion takes.
 """
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from chatcodec._losses import LOSS_KINDS, Loss
-from chatcodec.batch._convert import BatchResult, RowNumbering
+from chatcodec.batch._convert_records import BatchResult, RowNumbering
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli._pending_output import PendingOutput
 from chatcodec.cli._progress import ProgressBar

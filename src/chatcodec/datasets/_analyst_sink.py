@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chatcodec._narrow import is_dict
-from chatcodec.batch._convert import BatchResult, ConvertOptions
+from chatcodec.batch._convert_records import BatchResult, ConvertOptions
 from chatcodec.datasets import _parquet_sink as parquet_sink
 from chatcodec.datasets._analyst_view import ANALYST_TABLES, analyst_tables
 from chatcodec.datasets._arrow import Table, parquet

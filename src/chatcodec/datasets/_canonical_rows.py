@@ -20,7 +20,7 @@ from chatcodec._conversion import write_request_data
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import Loss, LossRecorder
 from chatcodec._registry import get_codec
-from chatcodec.batch._convert import ConvertOptions, Outcome
+from chatcodec.batch._convert_records import ConvertOptions, Outcome
 
 
 def convert_canonical(data: dict[str, Any], options: ConvertOptions) -> Outcome:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from chatcodec._narrow import is_dict
-from chatcodec.batch._convert import BatchResult, ConvertOptions
+from chatcodec.batch._convert_records import BatchResult, ConvertOptions
 from chatcodec.batch._envelopes import Envelope, envelope_named, row_keys, split_pointer
 from chatcodec.datasets._arrow import pa, parquet
 from chatcodec.datasets._parquet_files import ENVELOPE_KEY, FORMAT_KEY, JSON_COLUMNS_KEY
