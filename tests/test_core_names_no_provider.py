@@ -38,6 +38,10 @@ the list only shrinks:
 - ``_frameworks/google_adk/content.py``, ``testing/_laws/built_in/google_adk.py``: an ADK event's
   content is a Gemini ``Content``, read and written by the ``gemini`` codec (through the public
   ``get_codec``), so the format's rewrites of a conversation are Gemini's.
+- ``_direct/<source>_to_<target>.py``, ``_direct/table.py``: a direct path writes one pair in one pass
+  by calling both folders' own per-part functions (CONTRIBUTING's "Direct paths"), so it names both.
+- ``_first_names.py``, the ``FIRST_NAMES`` table: the names people type for a format (``openai``,
+  ``claude``), each mapped to the registry names it may mean, for "did you mean".
 - ``testing/_laws/built_in/<folder>.py``: a built-in codec's law facts (its documented rewrites,
   normal forms, bags), named by a ``chatcodec.laws`` entry point as an outside codec's are; they
   use private normal-form helpers of ``chatcodec.testing`` a folder may not import yet.
@@ -73,6 +77,9 @@ ALLOWED_MODULES: dict[str, str] = {
     "_frameworks/pydantic_ai/signers.py": "pydantic-ai's provider_name says whose signature a thought holds",
     "_frameworks/google_adk/content.py": "an ADK event's content is a Gemini Content, read and written by that codec",
     "testing/_laws/built_in/google_adk.py": "an ADK event's content is Gemini's: its rewrites are Gemini's",
+    "_direct/openai_chat_to_anthropic.py": "a direct path writes one pair in one pass by calling both folders' own "
+    "per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
+    "_direct/table.py": "the direct paths' table: which pair each path writes",
     **{
         f"testing/_laws/built_in/{folder}.py": "a built-in's law facts, read by check-codec through its entry point "
         "(they move into _providers/<name>/ once chatcodec.testing names the normal-form helpers they use)"
@@ -85,6 +92,7 @@ ALLOWED_MODULES: dict[str, str] = {
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {
     "_registry.py": ("_BUILT_IN",),
+    "_first_names.py": ("FIRST_NAMES",),  # the names people type (openai, claude) -> the formats they mean
 }
 """Modules that may name providers only inside these module-level tables."""
 
