@@ -8,8 +8,9 @@ pieces made a message with every made id and unread span reported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
+from typing import TypeVar
 
 from chatcodec._errors import OptionError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
@@ -24,6 +25,8 @@ from chatcodec._training.completion.template_link import TemplateLink, template_
 from chatcodec._training.completion.tokens import Decodes, decoded_text
 from chatcodec._training.completion.tool_call_parser import ToolCallParser
 from chatcodec._training.completion.tool_schemas import read_tool_schemas
+
+ParserT = TypeVar("ParserT")
 
 
 def parse_completion(
@@ -90,27 +93,23 @@ def _tool_call_parser(parser: str | None, link: TemplateLink | None) -> ToolCall
                 path="$.parser",
             )
         parser = link.parsers.tool_call_parser
-    found = TOOL_CALL_PARSERS.get(parser)
-    if found is None:
-        raise OptionError(
-            f"unknown tool-call parser {parser!r} (vLLM's --tool-call-parser names: "
-            f"{', '.join(sorted(TOOL_CALL_PARSERS))})",
-            name=parser,
-            valid=sorted(TOOL_CALL_PARSERS),
-            path="$.parser",
-        )
-    return found
+    return _named(TOOL_CALL_PARSERS, parser, "tool-call parser", "$.parser")
 
 
 def _reasoning_parser(name: str) -> ReasoningParser:
-    found = REASONING_PARSERS.get(name)
+    return _named(REASONING_PARSERS, name, "reasoning parser", "$.reasoning_parser")
+
+
+def _named(table: Mapping[str, ParserT], name: str, what: str, path: str) -> ParserT:
+    """``table``'s parser of vLLM's ``name``, or an :class:`OptionError` listing the names."""
+    found = table.get(name)
     if found is None:
+        option = "--" + what.replace(" parser", "-parser").replace(" ", "-")
         raise OptionError(
-            f"unknown reasoning parser {name!r} (vLLM's --reasoning-parser names: "
-            f"{', '.join(sorted(REASONING_PARSERS))})",
+            f"unknown {what} {name!r} (vLLM's {option} names: {', '.join(sorted(table))})",
             name=name,
-            valid=sorted(REASONING_PARSERS),
-            path="$.reasoning_parser",
+            valid=sorted(table),
+            path=path,
         )
     return found
 
