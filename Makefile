@@ -27,8 +27,8 @@ demo: $(VENV)/.installed
 test: lint typecheck schema-check pytest
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff format --check src tests examples
-	$(BIN)/ruff check src tests examples
+	$(BIN)/ruff format --check src tests examples tools bench
+	$(BIN)/ruff check src tests examples tools bench
 
 # The public API as pyright --verifytypes counts it (tools/public_symbols.py): lower it as
 # internals are underscored, raise it only for a name meant to be a promise. It must be the real

@@ -11,13 +11,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
+from pyarrow import parquet
 
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.cli import main
-
-pa = pytest.importorskip("pyarrow")
-parquet = pytest.importorskip("pyarrow.parquet")
 
 FIXTURES = Path(__file__).parent / "fixtures" / "envelopes"
 REQUEST_ENVELOPES = [envelope.name for envelope in envelopes.ENVELOPES if envelope.kind == "request"]

@@ -347,8 +347,9 @@ def test_strict_all_does_not_refuse_a_bedrock_body_for_the_model_the_job_names(t
 
 
 def test_a_parquet_column_of_batch_rows_converts_through_the_same_rows(tmp_path: Path) -> None:
-    pa = pytest.importorskip("pyarrow")
-    parquet = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+    from pyarrow import parquet
+
     source = tmp_path / "batch.parquet"
     lines = (FIXTURES / "anthropic-batch.jsonl").read_text(encoding="utf-8").splitlines()
     parquet.write_table(pa.table({"row": lines}), source)

@@ -200,7 +200,6 @@ class TestWithAdk:
 
     @pytest.fixture(scope="class")
     def session(self) -> Any:
-        pytest.importorskip("google.adk")
         from adk_run import run_session
 
         return run_session()
@@ -289,7 +288,6 @@ class TestWithAdk:
         assert [Event.model_validate(event).model_dump() for event in written] == [event.model_dump() for event in run]
 
     def test_what_another_format_becomes_loads_as_adk_events(self) -> None:
-        pytest.importorskip("google.adk")
         from google.adk.events import Event
 
         written = chatcodec.convert_request(

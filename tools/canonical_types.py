@@ -144,13 +144,9 @@ class Namer:
 
     def render(self, annotation: Any) -> str:
         """The annotation's spelling in the generated module."""
-        for known, name in self.special:
-            if annotation is known:
-                return name
-        for known, name in self.aliases:
-            if annotation is known:
-                self.used.add(name)
-                return name
+        named = self._named(annotation)
+        if named is not None:
+            return named
         origin = typing.get_origin(annotation)
         if origin in (typing.Annotated, typing_extensions.Annotated):
             return self.render(typing.get_args(annotation)[0])
@@ -170,6 +166,17 @@ class Namer:
         if annotation is type(None):
             return "None"
         raise TypeError(f"no TypedDict spelling for {annotation!r}")
+
+    def _named(self, annotation: Any) -> str | None:
+        """The fixed name of a special object or of an alias (an alias's name counts as used)."""
+        for known, name in self.special:
+            if annotation is known:
+                return name
+        for known, name in self.aliases:
+            if annotation is known:
+                self.used.add(name)
+                return name
+        return None
 
     def _literal(self, values: tuple[object, ...]) -> str:
         name = self.literals.get(values)

@@ -1,10 +1,11 @@
 """Keep each lazy public module's one export list: its ``TYPE_CHECKING`` imports.
 
 ``chatcodec/__init__.py``, ``chatcodec/contract.py``, ``chatcodec/codec_kit.py`` and
-``chatcodec/serve/__init__.py`` load their names on first access (PEP 562), so each needs three things: the imports under ``if TYPE_CHECKING:`` (what type
-checkers and readers see: every public name and the module it comes from), ``__all__``
-(a literal list, the only form pyright and mypy read) and ``_EXPORTED_FROM`` (the table
-``__getattr__`` imports from, written one entry a module: the module and its names). The
+``chatcodec/serve/__init__.py`` load their names on first access (PEP 562), so each needs
+three things: the imports under ``if TYPE_CHECKING:`` (what type checkers and readers see:
+every public name and the module it comes from), ``__all__`` (a literal list, the only
+form pyright and mypy read) and ``_EXPORTED_FROM`` (the table ``__getattr__`` imports
+from, written one entry a module: the module and its names). The
 imports are the one list; this tool writes the other two from them::
 
     python tools/exports.py          # rewrite __all__ and _EXPORTED_FROM

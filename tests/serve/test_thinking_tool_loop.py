@@ -348,7 +348,8 @@ def test_previous_response_id_replays_the_kept_signed_reasoning(
 
 
 def test_the_openai_sdk_sends_the_chat_message_it_got_back_with_its_thinking_blocks(fake: FakeUpstream) -> None:
-    openai = pytest.importorskip("openai")
+    import openai
+
     _queue_first(fake, "anthropic", stream=False)
     _queue_final(fake, "anthropic")
     with _serving("openai-chat", "anthropic", fake) as origin:
@@ -363,7 +364,8 @@ def test_the_openai_sdk_sends_the_chat_message_it_got_back_with_its_thinking_blo
 
 
 def test_the_openai_sdk_replays_the_reasoning_item_it_got_with_store_off(fake: FakeUpstream) -> None:
-    openai = pytest.importorskip("openai")
+    import openai
+
     _queue_first(fake, "anthropic", stream=False)
     _queue_final(fake, "anthropic")
     with _serving("openai-responses", "anthropic", fake) as origin:

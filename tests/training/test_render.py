@@ -300,7 +300,8 @@ def test_images_render_as_placeholders_where_the_template_shows_them() -> None:
 
 
 def test_a_tokenizer_json_path_and_a_tokenizer_carrying_its_template(tmp_path: pytest.TempPathFactory) -> None:
-    tokenizers = pytest.importorskip("tokenizers")
+    import tokenizers
+
     model = tokenizers.models.WordLevel({"[UNK]": 0, "hi": 1, "yo": 2, "user": 3, "assistant": 4}, unk_token="[UNK]")
     tokenizer = tokenizers.Tokenizer(model)
     tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()

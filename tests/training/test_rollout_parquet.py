@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from chatcodec.cli import main
 from training.test_rollout_rows import convert_file, read_rows, rollout_file, tokenizer_json, write_rows
 
@@ -15,8 +13,9 @@ __all__ = ["tokenizer_json"]  # the fixture, shared with the rows' tests
 
 
 def test_parquet_keeps_the_token_columns_typed_and_exact(tmp_path: Path, tokenizer_json: Path) -> None:
-    parquet = pytest.importorskip("pyarrow.parquet")
-    pa = pytest.importorskip("pyarrow")
+    import pyarrow as pa
+    from pyarrow import parquet
+
     rows = read_rows(rollout_file(tmp_path, tokenizer_json))
     rows[0]["logprobs"] = [-0.1 * index if sampled else None for index, sampled in enumerate(rows[0]["sampled_mask"])]
     source = write_rows(tmp_path, "rollouts.jsonl", rows)
