@@ -162,12 +162,16 @@ bench-quick: $(BENCH_VENV)/.installed
 # of counts and ratios that the machine's load does not move, each session in three states (first
 # sight, agent step, steady: bench/states.py), the acceptance sessions of ../shared/perf-sessions
 # (CHATCODEC_PERF_SESSIONS names another folder) and the bench's sessions of other shapes
-# (bench/other_shapes.py); then first use per pair and the
+# (bench/other_shapes.py); the pairs whose sessions report losses again under a user's default
+# policy (on_loss="warn" under Python's default warning filters, beside the tables' "ignore");
+# then first use per pair and the
 # first stream in a fresh process (bench/first_use.py) and serve's cost per streamed event against
 # the in-process converter (bench/serve_events.py), each in instructions and CPU time. Needs
 # valgrind and a C compiler.
 bench-instructions: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/instructions.py
+	$(BENCH_BIN)/python bench/instructions.py --policy warn-shown --states steady "first sight" \
+		--only "openai-chat->anthropic" "openai-chat->openai-responses"
 	$(BENCH_BIN)/python bench/first_use.py --instructions
 	$(BENCH_BIN)/python bench/serve_events.py --instructions
 	$(BENCH_BIN)/python bench/serve_requests.py

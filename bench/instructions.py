@@ -35,13 +35,14 @@ uninstrumented) with ``PYTHONHASHSEED=0``; :mod:`bench.callgrind` starts instrum
 around each region and dumps its counts. Every output is first checked to say what its
 input says (:mod:`bench.agent_views`), as the timed agent section does.
 
-chatcodec converts with ``on_loss="ignore"``, losses collected and not reported; ``--policy warn``
-counts a user's default instead (each loss traced to its place in the input, rendered and warned
-about; the warnings are filtered out, so the ``warnings.warn`` call is counted and nothing printed),
-and the header says so.
+chatcodec converts with ``on_loss="ignore"``, losses collected and not reported; ``--policy
+warn-shown`` counts a user's default instead under Python's default warning filters (every loss
+traced to its place in the input and rendered, one ``LossWarning`` listing them given to
+``warnings.warn``, whose display prints nothing), ``--policy warn`` the same with the warnings
+filtered out (the losses recorded, never rendered); the header says which.
 
 ``python bench/instructions.py [--turns 10 50] [--only openai-chat->anthropic] [--sessions bench perf shapes]
-[--states steady "agent step" "first sight"] [--calls 3] [--keep DIR] [--pieces] [--policy warn]``
+[--states steady "agent step" "first sight"] [--calls 3] [--keep DIR] [--pieces] [--policy warn-shown]``
 (``--keep``: the dumps stay in ``DIR``, the states' in ``DIR/states``, for ``callgrind_annotate``).
 """
 
@@ -571,8 +572,8 @@ def _parser() -> argparse.ArgumentParser:
         "--policy",
         choices=states.POLICIES,
         default="ignore",
-        help="the on_loss policy chatcodec converts under (default: ignore; warn, a user's default, counts the losses "
-        "rendered and warned about, the warnings filtered out)",
+        help="the on_loss policy chatcodec converts under (default: ignore; warn, a user's default, with the warnings "
+        "filtered out; warn-shown, the same under Python's default filters: the warning made, shown nowhere)",
     )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument(
@@ -660,9 +661,15 @@ def _policy_line() -> str:
     policy = os.environ.get(states.POLICY) or "ignore"
     if policy == "ignore":
         return ""
+    if policy == "warn":
+        return (
+            "chatcodec converts with on_loss='warn' (a user's default), not 'ignore', its warnings filtered out "
+            "(simplefilter('ignore')): its counts hold the losses recorded and the filter check.\n"
+        )
     return (
-        f"chatcodec converts with on_loss={policy!r} (a user's default), not 'ignore': its counts hold the losses "
-        "rendered at their place in the input and warned about (the warnings filtered out, the warn call counted).\n"
+        "chatcodec converts with on_loss='warn' (a user's default), not 'ignore', under Python's default warning "
+        "filters: its counts hold the losses rendered at their place in the input, the one LossWarning listing them "
+        "and the warn call (its display replaced by one printing nothing).\n"
     )
 
 

@@ -43,23 +43,35 @@ STATES = (STEP, FIRST)
 POLICY = "CHATCODEC_BENCH_POLICY"
 """Set (by ``bench/instructions.py --policy``): the ``on_loss`` policy chatcodec converts under in
 every counted process, ``ignore`` when unset."""
-Policy = Literal["ignore", "warn"]
-POLICIES: tuple[Policy, ...] = ("ignore", "warn")
+Policy = Literal["ignore", "warn", "warn-shown"]
+POLICIES: tuple[Policy, ...] = ("ignore", "warn", "warn-shown")
 """``ignore``: the losses collected, nothing reported (the bench's tables); ``warn``: a user's
-default, each loss rendered at its place in the input and warned about."""
+default with the warnings filtered out (``simplefilter("ignore")``, as a service or a test run
+that silences them); ``warn-shown``: a user's default under Python's default filters, the one
+warning per conversion made (every loss rendered at its place in the input) and given to the
+warnings machinery, whose display is replaced by one that prints nothing."""
 
 
-def loss_policy() -> Policy:
+def loss_policy() -> Literal["ignore", "warn"]:
     """The ``on_loss`` policy of this counted process (:data:`POLICY`). Under ``warn`` every
-    warning is filtered out here, once, so the count holds the ``warnings.warn`` call itself (its
-    stack walk and filter check) and nothing is printed."""
+    warning is filtered out here, once, so the count holds what deciding that costs and nothing
+    is printed; under ``warn-shown`` the filters stay Python's defaults and only the display is
+    silenced, so the count holds the warning's text and the ``warnings.warn`` call."""
     given = os.environ.get(POLICY) or "ignore"
     if given == "ignore":
         return "ignore"
-    if given != "warn":
-        raise SystemExit(f"{POLICY}: {given!r} is none of {POLICIES}")
-    warnings.simplefilter("ignore")
-    return "warn"
+    if given == "warn":
+        warnings.simplefilter("ignore")
+        return "warn"
+    if given == "warn-shown":
+        warnings.showwarning = _shown_nowhere
+        return "warn"
+    raise SystemExit(f"{POLICY}: {given!r} is none of {POLICIES}")
+
+
+def _shown_nowhere(*shown: object, **where: object) -> None:
+    """``warnings.showwarning`` for ``warn-shown``: the warning reached the display; nothing printed."""
+    del shown, where
 
 
 _ASSISTANT_ITEMS = frozenset({"reasoning", "function_call", "custom_tool_call"})

@@ -174,9 +174,15 @@ def test_on_loss_warn_is_the_default(lossy: str) -> None:
     with pytest.warns(chatcodec.LossWarning) as record:
         encoded = chatcodec.encode_request(lossy, _REQUEST)
     assert encoded == {"n": 1}
-    warned = [warning.message for warning in record if isinstance(warning.message, chatcodec.LossWarning)]
-    assert [warning.loss for warning in warned] == _EXPECTED_LOSSES
-    assert str(warned[0]) == "$.messages[0]: cache_control (lossy has no caching)"
+    (warned,) = [warning.message for warning in record if isinstance(warning.message, chatcodec.LossWarning)]
+    assert warned.losses == _EXPECTED_LOSSES  # one warning for the conversion, every loss in it
+    assert warned.loss == _EXPECTED_LOSSES[0]
+    assert str(warned) == (
+        "2 thing(s) cannot be carried by the target format:\n"
+        "  $.messages[0]: cache_control (lossy has no caching)\n"
+        "  $.temperature: temperature (lossy is deterministic)"
+    )
+    assert str(warned.loss) == "$.messages[0]: cache_control (lossy has no caching)"
     assert issubclass(chatcodec.LossWarning, UserWarning)
 
 

@@ -12,6 +12,7 @@ import sys
 import warnings
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -152,11 +153,12 @@ def test_the_tables_are_read_again_from_the_dumps_a_run_kept(tmp_path: Path) -> 
     }
 
 
-def test_the_policy_warn_converts_under_a_users_default_with_its_warnings_filtered_out(
+def test_the_policies_warn_convert_under_a_users_default_its_warnings_filtered_out_or_shown_nowhere(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # bench/instructions.py --policy warn: every counted process converts with on_loss="warn" (the
-    # losses traced, rendered and warned about) and filters the warnings out, so nothing is printed
+    # bench/instructions.py --policy warn: every counted process converts with on_loss="warn" and
+    # filters the warnings out, so nothing is printed; --policy warn-shown keeps Python's default
+    # filters, so the one warning per conversion is made, and replaces its display
     states = _bench("states")
     other_shapes = _bench("other_shapes")
     callgrind = _bench("callgrind")
@@ -185,6 +187,27 @@ def test_the_policy_warn_converts_under_a_users_default_with_its_warnings_filter
     assert policies == ["warn"] * 3
     assert caught == []
     assert "on_loss='warn'" in instructions._header()
+    assert "filtered out" in instructions._policy_line()
+    monkeypatch.setenv(states.POLICY, "warn-shown")  # the default filters: the warning is made, shown nowhere
+    given: list[object] = []
+    warn = warnings.warn
+
+    def spy(message: Any, *arguments: Any, **options: Any) -> None:
+        given.append(message)
+        warn(message, *arguments, **options)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.resetwarnings()
+        warnings.warn = spy
+        try:
+            assert states.child(library, job_file) == 0
+        finally:
+            warnings.warn = warn
+    assert policies == ["warn"] * 6
+    assert caught == []  # the display replaced: nothing printed, nothing recorded
+    assert given
+    assert all(isinstance(message, chatcodec.LossWarning) for message in given)
+    assert "default warning filters" in instructions._policy_line()
     monkeypatch.setenv(states.POLICY, "raise")
     with pytest.raises(SystemExit, match="none of"):
         states.loss_policy()

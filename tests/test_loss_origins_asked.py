@@ -75,7 +75,7 @@ CASES = [
 
 def _losses(payload: dict[str, Any], source: str, target: str) -> list[Loss]:
     losses: list[Loss] = []
-    with pytest.warns(LossWarning):  # the default policy: each loss rendered and warned about
+    with pytest.warns(LossWarning):  # the default policy: every loss rendered and warned about
         convert_request(payload, source=source, target=target, losses=losses)
     return losses
 
@@ -175,7 +175,7 @@ def test_a_message_whose_origin_cannot_be_built_is_named_as_the_canonical_list_n
     assert counted(("messages", 1, "content", 0)) == ("input", 1, "content", 0)
 
 
-def test_the_default_policy_warns_each_loss_once_in_order_at_the_callers_line() -> None:
+def test_the_default_policy_warns_once_listing_each_loss_in_order_at_the_callers_line() -> None:
     import linecache
     import warnings
 
@@ -185,7 +185,36 @@ def test_the_default_policy_warns_each_loss_once_in_order_at_the_callers_line() 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         convert_request(payload, source="openai-chat", target="anthropic")  # the line warned at
-    assert [warning.message.loss for warning in caught if isinstance(warning.message, LossWarning)] == collected
+    (warned,) = [warning.message for warning in caught if isinstance(warning.message, LossWarning)]
+    assert warned.losses == collected
+    assert len(collected) > 3
+    assert str(warned).splitlines() == [
+        f"{len(collected)} thing(s) cannot be carried by the target format:",
+        *(f"  {loss}" for loss in collected),
+    ]
     ((filename, line),) = {(warning.filename, warning.lineno) for warning in caught}
     assert filename == __file__
     assert linecache.getline(filename, line).strip().endswith("# the line warned at")
+
+
+def test_losses_whose_warning_is_filtered_out_are_not_rendered(asked: Callable[[str], list[int]]) -> None:
+    """Under the default policy a filter that drops the warning leaves every path unrendered
+    (no origin built); a list given still receives them all."""
+    import warnings
+
+    payload = _chat_history(7)
+    built = asked("chatcodec._providers.openai_chat.origins")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        convert_request(payload, source="openai-chat", target="anthropic")
+    assert caught == []
+    assert built == []
+    collected: list[Loss] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        convert_request(payload, source="openai-chat", target="anthropic", losses=collected)
+    assert caught == []
+    assert [loss.path for loss in collected if "thinking" in loss.what] == [
+        f"$.messages[{index}].reasoning_content" for index in (2, 11, 20)
+    ]
+    assert len(built) == 3

@@ -2,8 +2,8 @@
 
 A conversion is exact or it says what it dropped or changed: codecs record a
 :class:`Loss` for each thing the target cannot hold, and the caller's ``on_loss`` policy
-decides whether that warns (the default), raises, or stays quiet. The list is always
-available to the caller, whatever the policy.
+decides whether that warns (the default: one warning per conversion, listing them), raises,
+or stays quiet. The list is always available to the caller, whatever the policy.
 
 Every loss has a :data:`LossKind`, so a policy can treat them apart
 (``on_loss={"content": "error", "*": "warn"}``: refuse a conversion that changes what the
@@ -33,6 +33,7 @@ A value equal to the target's default is no loss at all (``n: 1``, ``logprobs: f
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -106,23 +107,59 @@ def check_policy(on_loss: OnLoss) -> None:
         raise ValueError(f"on_loss: unknown kind(s) {unknown} or action(s) {actions} (kinds: {known})")
 
 
-class LossWarning(UserWarning):
-    """Warning category for losses under ``on_loss="warn"``; ``.loss`` holds the record."""
+def _listed(losses: Sequence[Loss]) -> str:
+    """The text a warning and an error give for ``losses``: how many, then each on its own line."""
+    listed = "\n".join(f"  {loss}" for loss in losses)
+    return f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}"
 
-    def __init__(self, loss: Loss) -> None:
-        super().__init__(str(loss))
-        self.loss = loss
-        """The loss warned about."""
+
+class LossWarning(UserWarning):
+    """Warning category for losses under ``on_loss="warn"``: one warning per conversion, its
+    text counting and listing every loss warned about, so a conversion that drops twelve things
+    costs one ``warnings.warn`` and prints one message rather than twelve."""
+
+    def __init__(self, losses: Loss | Sequence[Loss]) -> None:
+        listed = [losses] if isinstance(losses, Loss) else list(losses)
+        if not listed:  # a warning about nothing would be a second way to say "no loss"
+            raise ValueError("a LossWarning names at least one loss")
+        super().__init__(_listed(listed))
+        self.losses: list[Loss] = listed
+        """Every loss warned about, in the order found."""
+        self.loss: Loss = listed[0]
+        """The first loss warned about (kept from when each loss was a warning of its own)."""
 
 
 class LossError(ChatcodecError, ValueError):
     """An encode could not carry everything and the caller asked for ``on_loss="error"``."""
 
     def __init__(self, losses: Sequence[Loss]) -> None:
-        listed = "\n".join(f"  {loss}" for loss in losses)
-        super().__init__(f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}")
+        super().__init__(_listed(losses))
         self.losses: list[Loss] = list(losses)
         """Every loss found, not only the first."""
+
+
+def loss_warnings_ignored() -> bool:
+    """Whether ``warnings.warn`` would drop a :class:`LossWarning` unseen, decided from the
+    warning filters as the standard library decides, so a conversion under ``on_loss="warn"``
+    whose warnings nobody will see renders no path and builds no text (``warnings.warn`` makes
+    ``str(message)`` before it reads a filter).
+
+    True only when the first filter covering the category says ``ignore`` and reads neither the
+    message, the module nor the line (``simplefilter("ignore")``, ``-W ignore``), or when no
+    filter covers it and the default action is ``ignore``. Any other filter, or Python 3.14's
+    context-aware warnings (whose filters live in a context variable, not in
+    ``warnings.filters``), leaves the decision to ``warnings.warn``: the warning is made and
+    given to it, so ``catch_warnings``, ``-W error`` and ``simplefilter("always")`` act as
+    they do on any warning."""
+    if getattr(sys.flags, "context_aware_warnings", False):
+        return False
+    for action, message, category, module, line in warnings.filters:
+        if not issubclass(LossWarning, category):
+            continue
+        if message is not None or module is not None or line:
+            return False  # whether it matches depends on the text or the caller: warn decides
+        return bool(action == "ignore")
+    return bool(getattr(warnings, "defaultaction", "default") == "ignore")  # not in the stubs
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +195,8 @@ class LossRecorder:
     """Collects losses during one encode; codecs call :meth:`add`, the API calls :meth:`settle`.
 
     A loss is kept as its parts and becomes a :class:`Loss` (its path rendered) only when
-    :attr:`losses` is read: a caller who ignores losses never pays for their text.
+    :attr:`losses` is read: a caller who ignores losses, or whose warning filters drop them,
+    never pays for their text.
     """
 
     __slots__ = ("_pending", "_rendered", "_renumbering", "_source")
@@ -216,29 +254,36 @@ class LossRecorder:
     def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None, stacklevel: int = 3) -> None:
         """Apply the caller's policy; ``sink`` receives every loss whatever the policy.
 
+        The losses to warn about make one :class:`LossWarning`, given to ``warnings.warn``
+        unless the filters would drop it unseen (:func:`loss_warnings_ignored`); the losses to
+        refuse make one :class:`LossError`, raised before any warning.
+
         ``stacklevel`` is counted from this method: the default points a warning at the
         code that called the public function that called :meth:`settle`.
         """
         if on_loss not in _ACTIONS:  # a policy by kind, or a name that is none of the actions
             check_policy(on_loss)
-        if sink is None and (on_loss == "ignore" or not (self._pending or self._rendered)):
+        if not (self._pending or self._rendered):
             return
+        if on_loss == "warn" and loss_warnings_ignored():
+            on_loss = "ignore"  # the warning would be dropped unseen: nothing to build for it
+        if sink is None and on_loss == "ignore":
+            return  # nobody reads the losses: no path rendered, no text built
         losses = self.losses
         if sink is not None:
             sink.extend(losses)
-        if not losses or on_loss == "ignore":
+        if on_loss == "ignore":
             return
         if on_loss == "warn":  # one action for every loss (the default): no kind to look up
-            for loss in losses:
-                warnings.warn(LossWarning(loss), stacklevel=stacklevel)
+            warnings.warn(LossWarning(losses), stacklevel=stacklevel)
             return
         actions = [(loss, loss_action(on_loss, loss.kind)) for loss in losses]
         refused = [loss for loss, action in actions if action == "error"]
         if refused:
             raise LossError(refused)
-        for loss, action in actions:
-            if action == "warn":
-                warnings.warn(LossWarning(loss), stacklevel=stacklevel)
+        warned = [loss for loss, action in actions if action == "warn"]
+        if warned:
+            warnings.warn(LossWarning(warned), stacklevel=stacklevel)
 
 
 shown_as("chatcodec", Loss, LossWarning, LossError)
