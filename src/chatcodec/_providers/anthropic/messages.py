@@ -104,7 +104,7 @@ def decode_messages(wire_messages: list[Any], context: DecodeContext) -> list[di
         elif role == "assistant":
             append({"role": "assistant", "content": decode_parts(content, ASSISTANT_KINDS, digits=digits)})
         else:
-            _decode_user(content, append)
+            decode_user_turn(content, append)
         if after_results and role == "user":  # a user turn that followed results without joining them
             metadata = canonical[first].setdefault("provider_metadata", {PROVIDER: {}})
             metadata[PROVIDER][SEPARATE] = True
@@ -112,7 +112,7 @@ def decode_messages(wire_messages: list[Any], context: DecodeContext) -> list[di
     return canonical
 
 
-def _decode_user(content: list[Any], append: Any) -> None:
+def decode_user_turn(content: list[Any], append: Any) -> None:
     """The tool message (the turn's results) and the user message (its other blocks) a
     user turn of blocks decodes to, each appended."""
     results: list[dict[str, Any]] = []
@@ -143,7 +143,7 @@ def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [KIT.attach({"role": "user", "content": content}, bag)]
     produced: list[dict[str, Any]] = []
-    _decode_user(content, produced.append)
+    decode_user_turn(content, produced.append)
     KIT.attach(produced[0], bag)
     return produced
 

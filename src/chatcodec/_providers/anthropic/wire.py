@@ -549,6 +549,15 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
 COMMON_REQUEST = sc.LazyValidator(_common_request)
 """The common request shapes (built on first use; the one reader validates dicts with it)."""
 
+COMMON_MESSAGES = sc.LazyValidator(
+    lambda json_input: cs.definitions_schema(
+        sc.closed_like(Request, {"messages": _common_messages(_common_blocks())}),
+        [sc.json_without_floats(json_input=json_input)],
+    )
+)
+"""The common request's ``messages`` alone, as ``{"messages": [...]}``: the same copy
+:data:`COMMON_REQUEST` gives them (a direct path's front, :mod:`chatcodec._direct`)."""
+
 
 def _common_response(json_input: bool) -> cs.CoreSchema:
     """A response of the request's assistant blocks and counted usage; its other fields

@@ -214,7 +214,7 @@ def encode_messages(messages: Sequence[Message], start: int, context: EncodeCont
         message = messages[index]
         role = message["role"]
         if role == "tool":
-            wire.extend(_encode_tool_message(message, moved, context, index))
+            wire.extend(encode_tool_message(message, moved, context, index))
             continue
         if moved:
             append({"role": "user", "content": moved})
@@ -224,11 +224,11 @@ def encode_messages(messages: Sequence[Message], start: int, context: EncodeCont
             if len(message) == PLAIN_MESSAGE and type(content) is str:  # a role and a string: the wire message as it is
                 append({"role": role, "content": content})
                 continue
-            plain = _encode_plain(message, context, ("messages", index))
+            plain = encode_plain_message(message, context, ("messages", index))
             if plain is not None:
                 append(plain)
         elif role == "assistant":
-            _encode_assistant(message, wire, reasoning_field, losses, ("messages", index))
+            encode_assistant_message(message, wire, reasoning_field, losses, ("messages", index))
         else:  # a text message
             losses.add(("messages", index), "text message", "OpenAI Chat has no raw-text role; sent as a user message")
             append({"role": "user", "content": message["content"]})
@@ -237,9 +237,12 @@ def encode_messages(messages: Sequence[Message], start: int, context: EncodeCont
     return wire
 
 
-def _encode_assistant(
+def encode_assistant_message(
     message: Message, wire: list[dict[str, Any]], reasoning_field: str | None, losses: LossRecorder, at: Steps
 ) -> None:
+    """Append the wire message of an assistant message to ``wire``, unless none of its parts
+    can be carried (a loss: OpenAI rejects it empty). Called for each one by :func:`encode_messages`
+    and by a direct path (:mod:`chatcodec._direct`)."""
     encoded = assistant.encode_assistant(message, reasoning_field, losses, at)
     if message.get("content") and set(encoded) <= {"role", "content"} and not encoded.get("content"):
         losses.add(at, "assistant message", "none of its parts can be carried; OpenAI rejects it empty")
@@ -247,7 +250,9 @@ def _encode_assistant(
         wire.append(encoded)
 
 
-def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_plain_message(message: Message, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The wire message of a system, developer or user message beyond a role and a string;
+    None when none of its parts can be carried (a loss). :func:`encode_messages`' and a direct path's."""
     losses = context.losses
     if cache_control.KEY in message:  # a marker to move onto the last part (none on most messages)
         message = cache_control.onto_last_part(message, losses, at)
@@ -282,9 +287,12 @@ def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[s
     return with_own_fields(wire, own) if own else wire
 
 
-def _encode_tool_message(
+def encode_tool_message(
     message: Message, moved: list[dict[str, Any]], context: EncodeContext, index: int
 ) -> list[dict[str, Any]]:
+    """The ``tool`` messages of a canonical tool message (one per result), the media of its
+    results added to ``moved`` (sent in a user message after the group, a loss each).
+    :func:`encode_messages`' and a direct path's."""
     results: list[Mapping[str, Any]] = message["content"]
     if len(message) == PLAIN_MESSAGE:
         shared: dict[str, Any] = {}

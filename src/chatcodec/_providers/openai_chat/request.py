@@ -24,7 +24,7 @@ gives for the request, with no model built.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.families.openai.tools_front import front_copy
@@ -148,7 +148,10 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         model = context.option("model")
     if model is not None:
         wire["model"] = model
-    wire["messages"] = encode_messages(messages, 0, context)
+    # a direct path's reading (``chatcodec._direct``) carries the messages written from the
+    # source's validated copy, in one pass that calls this folder's message functions
+    direct: Callable[[EncodeContext], list[dict[str, Any]]] | None = getattr(context.reading, "direct_messages", None)
+    wire["messages"] = encode_messages(messages, 0, context) if direct is None else direct(context)
     tools.encode_tools(request, wire, bag, context)
     _encode_knobs(request, bag, context, wire)
     if bag:
