@@ -1,0 +1,199 @@
+"""Anthropic -> OpenAI Chat, direct: a Claude agent's history (Claude Code, the Agent SDK)
+sent to an OpenAI-compatible model through a gateway.
+
+The canonical path reads the whole ``messages`` list into canonical messages, surveys it for
+the shared history rules, then the OpenAI Chat writer walks it again. Here the closed front's
+validated copy of the messages (the reader's own front,
+:data:`~chatcodec._providers.anthropic.wire.COMMON_MESSAGES`) is written as OpenAI messages in
+one pass, for the shapes an agent's history is made of: a system prompt of text, user text,
+images and tool results (of text, images and documents), assistant text, thinking and tool
+calls. Each turn is read by the reader's own functions for it
+(:func:`~chatcodec._providers.anthropic.parts.decode_parts` for an assistant's blocks,
+:func:`~chatcodec._providers.anthropic.messages.decode_user_turn`, which splits a user turn
+into its results and the rest) and written by the writer's own functions for each message it
+gives (``encode_assistant_message``, ``encode_tool_message``, ``encode_plain_message`` of
+:mod:`chatcodec._providers.openai_chat.messages`): the argument text and its proof, the
+thinking's verdict, the tool-name rule, the base64 check, the media moved out of results and
+every loss are theirs. The top level (model, tools, settings) is the canonical reader's and
+writer's, run on the body without its turns; the OpenAI Chat writer takes the messages
+written here in their place (:class:`DirectReading`).
+
+A body of any other shape is handed back before anything is written (:func:`admitted`): the
+canonical path converts it whole, and says what it refuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from sys import get_int_max_str_digits, maxsize
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._providers.anthropic.messages import decode_user_turn
+from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts
+from chatcodec._providers.anthropic.wire import COMMON_MESSAGES
+from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.openai_chat import reasoning
+from chatcodec._providers.openai_chat.messages import (
+    encode_assistant_message,
+    encode_plain_message,
+    encode_tool_message,
+)
+
+if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
+    from chatcodec._losses import LossRecorder
+    from chatcodec._providers.contract.context import EncodeContext
+
+SOURCE, TARGET = "anthropic", "openai-chat"
+
+
+class DirectReading(Reading):
+    """The conversion's record for the OpenAI Chat writer, carrying the turns this path
+    writes (the writer takes its ``messages`` from :attr:`direct_messages`), and the
+    canonical messages they were read as, for the losses' places in the input."""
+
+    __slots__ = ("_system", "_turns", "canonical")
+
+    def __init__(self, system: str | None, turns: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self._system = system
+        self._turns = turns
+        self.canonical: list[Mapping[str, Any]] = []
+        """The canonical messages, filled as they are written (a loss's place is found
+        from them when it is first named, after the writing)."""
+
+    def direct_messages(self, context: EncodeContext) -> list[dict[str, Any]]:
+        """The body's ``messages``, in the writer's place for them (:func:`write_messages`)."""
+        return write_messages(self._system, self._turns, context, self.canonical)
+
+
+def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
+    """``payload`` written for OpenAI Chat, its losses in ``recorder``; None when it is not
+    of the shapes admitted (``recorder`` is then the caller's to drop)."""
+    messages: Any = payload.get("messages")
+    system: Any = payload.get("system")
+    if messages.__class__ is not list or not (system is None or type(system) is str) or not admitted(messages):
+        return None
+    if system is None and "system" in payload:
+        return None
+    validated = COMMON_MESSAGES.validate({"messages": messages})
+    if validated is None:
+        return None
+    noted = DirectReading(system, validated["messages"])
+    top = {key: value for key, value in payload.items() if key != "system"}
+    top["messages"] = []
+    try:
+        canonical = read_request_data(top, SOURCE, noted=noted)
+        trace_source(recorder, payload, SOURCE, canonical, messages=noted.canonical)
+        return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
+    except Exception:  # whatever a rule raised: the canonical path raises it, in its own words
+        return None
+
+
+class UnadmittedError(Exception):
+    """A turn the write found outside the shapes this path writes: the canonical path converts the body."""
+
+
+def admitted(messages: list[Any]) -> bool:
+    """Whether ``messages`` are user and assistant turns of their role and content alone,
+    with no user turn right after another (the reader marks it to keep it apart).
+
+    Asked of the body as given, before the closed front validates it: a body handed back
+    here costs this walk of roles, not a validation the canonical path then does again. The
+    front checks every block after it (it takes the block types :func:`write_messages`
+    writes, and no others), and the write hands back the rest (:class:`UnadmittedError`)."""
+    if not messages:
+        return False
+    previous: object = None
+    for message in messages:
+        if message.__class__ is not dict or len(message) != 2:
+            return False
+        role = message.get("role")
+        if role == "user":
+            if previous == "user":
+                return False
+        elif role != "assistant":
+            return False
+        previous = role
+    return True
+
+
+def write_messages(
+    system: str | None, turns: list[dict[str, Any]], context: EncodeContext, canonical: list[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The body's ``messages`` for admitted ``turns`` (:func:`admitted`) after the ``system``
+    prompt, each loss at the place the canonical writer names (the canonical message's
+    index: the system prompt is message 0, a user turn of results and other blocks two);
+    ``canonical`` gets each canonical message as it is written."""
+    writer = _Writer(context, canonical)
+    if system is not None:
+        canonical.append({"role": "system", "content": system})
+        writer.wire.append({"role": "system", "content": system})
+    called = False  # the turn before holds a call: the next must begin with its results
+    for turn in turns:
+        role, content = turn["role"], turn["content"]
+        if type(content) is str:
+            if called and role == "user":
+                raise UnadmittedError  # moved after the results by history_for: the canonical path's
+            writer.flush()
+            canonical.append(turn)  # a role and a string: the canonical message, and the wire message as it is
+            writer.wire.append({"role": role, "content": content})
+            called = False
+        elif not content:
+            raise UnadmittedError  # content [] (history_for's): the canonical path's
+        elif role == "assistant":
+            called = writer.assistant(content)
+        else:
+            writer.user(content, called)
+            called = False
+    writer.flush()
+    return writer.wire
+
+
+class _Writer:
+    """The wire messages being written, the media moved out of tool results waiting for the
+    user message after their group, and the canonical messages read so far."""
+
+    __slots__ = ("canonical", "context", "digits", "moved", "reasoning_field", "wire")
+
+    def __init__(self, context: EncodeContext, canonical: list[Mapping[str, Any]]) -> None:
+        self.context = context
+        self.canonical = canonical
+        self.wire: list[dict[str, Any]] = []
+        self.moved: list[dict[str, Any]] = []
+        self.reasoning_field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
+        self.digits = get_int_max_str_digits() or maxsize  # the closed front's copy, as the reader reads it
+
+    def flush(self) -> None:
+        """The media moved out of the results before, as the user message after their group."""
+        if self.moved:
+            self.wire.append({"role": "user", "content": self.moved})
+            self.moved = []
+
+    def assistant(self, content: list[dict[str, Any]]) -> bool:
+        """An assistant turn of blocks, read and written; whether it holds a call."""
+        self.flush()
+        parts = decode_parts(content, ASSISTANT_KINDS, digits=self.digits)
+        message = {"role": "assistant", "content": parts}
+        self.canonical.append(message)
+        at = ("messages", len(self.canonical) - 1)
+        encode_assistant_message(message, self.wire, self.reasoning_field, self.context.losses, at)
+        return any(part["type"] == "tool_use" for part in parts)
+
+    def user(self, content: list[dict[str, Any]], called: bool) -> None:
+        """A user turn of blocks: its tool message and its user message, read and written."""
+        read: list[dict[str, Any]] = []
+        decode_user_turn(content, read.append)
+        if called and read[0]["role"] != "tool":
+            raise UnadmittedError  # moved after the results by history_for: the canonical path's
+        for message in read:
+            self.canonical.append(message)
+            index = len(self.canonical) - 1
+            if message["role"] == "tool":
+                self.wire.extend(encode_tool_message(message, self.moved, self.context, index))
+                continue
+            self.flush()
+            written = encode_plain_message(message, self.context, ("messages", index))
+            if written is not None:
+                self.wire.append(written)
