@@ -302,30 +302,26 @@ def decode_parts(
     parts: list[dict[str, Any]] = []
     append = parts.append
     calls = "tool_use" in allowed
-    json_text = closed_schema.json_text  # called with its digits, not through a partial (a dict of keywords a call)
     for block in blocks:
         kind = block["type"]
         if kind == "text" and len(block) == 2 and "text" in allowed:
             append(block)
-        elif (
-            kind == "tool_use"
-            and calls
-            and len(block) == 4
-            and _SANITIZE(wire_id := block["id"]) == wire_id
-            and SIGNATURE_SEPARATOR not in wire_id
-        ):
-            # the common call: no bag, an id kept as it is (:func:`_decode_tool_use` reads the rest)
-            append(
-                {
-                    "type": "tool_use",
-                    "id": wire_id,
-                    "name": block["name"],
-                    "arguments": json_text(block["input"], digits) if digits else arguments_text(block["input"]),
-                }
-            )
+        elif kind == "tool_use" and calls and (call := plain_call(block, digits)) is not None:
+            append(call)
         else:
             append(decode_part(block, allowed, model))
     return parts
+
+
+def plain_call(block: Mapping[str, Any], digits: int) -> dict[str, Any] | None:
+    """The canonical part of the common call (a ``tool_use`` block of its four keys, no bag,
+    an id kept as it is); None for any other (:func:`_decode_tool_use` reads it).
+    ``digits``: as :func:`decode_parts` takes it."""
+    if len(block) != 4 or _SANITIZE(wire_id := block["id"]) != wire_id or SIGNATURE_SEPARATOR in wire_id:
+        return None
+    tool_input = block["input"]
+    arguments = closed_schema.json_text(tool_input, digits) if digits else arguments_text(tool_input)
+    return {"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": arguments}
 
 
 # --- encode ------------------------------------------------------------------------------

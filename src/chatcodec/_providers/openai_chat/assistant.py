@@ -354,18 +354,26 @@ def _write_plain_turn(
         else:
             return None
     _report_plain_turn(content, dropped, bagged, losses, at)
+    written: list[dict[str, Any]] = []
+    for part in calls:  # a loop: a comprehension's own frame cost more than a turn's few calls (CPython 3.11)
+        written.append(plain_call_wire(part, part["name"]))
+    return plain_turn_wire(texts, written, thought)
+
+
+def plain_turn_wire(texts: Sequence[Part], calls: list[dict[str, Any]], thought: str | None) -> dict[str, Any]:
+    """The wire message of a plain agent turn: its ``reasoning_content``, its text parts (one
+    beside calls or reasoning as a string, which reads back as that one text) and its calls
+    as written (:func:`~.tool_calls.plain_call_wire`). :func:`_write_plain_turn`'s, and a
+    direct path's (:mod:`chatcodec._direct`)."""
     wire: dict[str, Any] = {"role": "assistant"}
     if thought is not None:
         wire["reasoning_content"] = thought
     if len(texts) == 1 and (calls or thought is not None):
-        wire["content"] = texts[0]["text"]  # a string reads back as this one text beside the rest
+        wire["content"] = texts[0]["text"]
     else:
         wire["content"] = [{"type": "text", "text": part["text"]} for part in texts] if texts else None
-    if calls:  # a loop: a comprehension's own frame cost more than a turn's few calls (CPython 3.11)
-        written: list[dict[str, Any]] = []
-        for part in calls:
-            written.append(plain_call_wire(part, part["name"]))
-        wire["tool_calls"] = written
+    if calls:
+        wire["tool_calls"] = calls
     return wire
 
 
