@@ -29,16 +29,21 @@ from sys import get_int_max_str_digits, maxsize
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.messages import decode_user_turn
-from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts
+from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, plain_call
 from chatcodec._providers.anthropic.wire import COMMON_MESSAGES
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
+from chatcodec._providers.openai_chat.assistant import plain_turn_wire
 from chatcodec._providers.openai_chat.messages import (
     encode_assistant_message,
     encode_plain_message,
     encode_tool_message,
 )
+from chatcodec._providers.openai_chat.reasoning import drop_loss
+from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
+from chatcodec.codec_kit import PLAIN_TEXT
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -174,12 +179,52 @@ class _Writer:
     def assistant(self, content: list[dict[str, Any]]) -> bool:
         """An assistant turn of blocks, read and written; whether it holds a call."""
         self.flush()
+        if self.reasoning_field is None:
+            calls = self.plain_turn(content)
+            if calls is not None:
+                return calls
         parts = decode_parts(content, ASSISTANT_KINDS, digits=self.digits)
         message = {"role": "assistant", "content": parts}
         self.canonical.append(message)
         at = ("messages", len(self.canonical) - 1)
         encode_assistant_message(message, self.wire, self.reasoning_field, self.context.losses, at)
         return any(part["type"] == "tool_use" for part in parts)
+
+    def plain_turn(self, content: list[dict[str, Any]]) -> bool | None:
+        """A plain agent turn (Claude's thinking, then text, then common calls under names
+        OpenAI takes) written as the writer's ``_write_plain_turn`` writes its canonical
+        parts, with its losses (each thinking block dropped: no ``reasoning_field``), and
+        whether it holds a call; None, with nothing written, for any other turn. The turn
+        stands for its canonical message in :attr:`canonical` (a block a part: all a loss's
+        place is found from)."""
+        texts: list[dict[str, Any]] = []
+        calls: list[dict[str, Any]] = []
+        dropped: list[int] = []
+        digits = self.digits
+        for position, block in enumerate(content):
+            kind = block["type"]
+            if kind == "thinking":
+                dropped.append(position)
+            elif kind == "text" and not calls and len(block) == PLAIN_TEXT:
+                texts.append(block)
+            elif kind == "tool_use" and ((name := block["name"]) in TAKEN or TAKES(name)):
+                call = plain_call(block, digits)
+                if call is None:
+                    return None
+                calls.append(plain_call_wire(call, name))
+            else:
+                return None
+        if not texts and not calls:
+            return None  # none of its parts carried: the writer's loss
+        canonical = self.canonical
+        canonical.append({"role": "assistant", "content": content})
+        if dropped:
+            losses = self.context.losses
+            at = len(canonical) - 1
+            for position in dropped:
+                drop_loss(PROVIDER, losses, ("messages", at, "content", position))
+        self.wire.append(plain_turn_wire(texts, calls, None))
+        return bool(calls)
 
     def user(self, content: list[dict[str, Any]], called: bool) -> None:
         """A user turn of blocks: its tool message and its user message, read and written."""
