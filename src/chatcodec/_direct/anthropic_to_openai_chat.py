@@ -86,10 +86,8 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if validated is None:
         return None
     noted = DirectReading(system, validated["messages"])
-    top = {key: value for key, value in payload.items() if key != "system"}
-    top["messages"] = []
-    try:
-        canonical = read_request_data(top, SOURCE, noted=noted)
+    try:  # the system prompt read there too (its message goes unwritten: the turns here are the writer's)
+        canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
         trace_source(recorder, payload, SOURCE, canonical, messages=noted.canonical)
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised: the canonical path raises it, in its own words
