@@ -6,8 +6,10 @@ SDK hands them back (tuples), and a document's ``document`` modality."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -24,6 +26,7 @@ from pydantic_ai.models.instrumented import InstrumentationSettings
 import chatcodec
 
 INPUT, OUTPUT = "gen_ai.input.messages", "gen_ai.output.messages"
+SCHEMAS = Path(__file__).parent / "fixtures" / "otel_genai" / "schemas"
 
 
 def _sdk_span_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
@@ -154,7 +157,12 @@ def test_a_documents_modality_is_document_and_file_still_reads() -> None:
         "messages": [{"role": "user", "content": [{"type": "file", "file": {"file_id": "file-1"}}]}],
     }
     written = chatcodec.convert_request(chat, source="openai-chat", target="otel-genai", on_loss="ignore")
-    assert written[INPUT][0]["parts"][0]["modality"] == "document"
+    part = written[INPUT][0]["parts"][0]
+    assert part["modality"] == "document"
+    schema = json.loads((SCHEMAS / "gen-ai-input-messages.json").read_text(encoding="utf-8"))
+    jsonschema.validate(part, {"$defs": schema["$defs"], "$ref": "#/$defs/FilePart"})
+    # the modality's own definition (the part's accepts any string besides): one of the enum's
+    jsonschema.validate(part["modality"], {"$defs": schema["$defs"], "$ref": "#/$defs/Modality"})
     old = {INPUT: [{"role": "user", "parts": [{"type": "file", "modality": "file", "file_id": "file-1"}]}]}
     request = chatcodec.decode_request("otel-genai", old)
     assert request.messages[0].parts[0].type == "document"

@@ -57,8 +57,12 @@ def _valid(value: object, name: str) -> None:
         for definition in value:
             jsonschema.validate(definition, {"$defs": schema["$defs"], "$ref": "#/$defs/FunctionToolDefinition"})
         return
-    parts = value if name == "system-instructions" else [part for message in value for part in message["parts"]]
-    for part in parts:
+    if name == "system-instructions":  # text parts, and parts of any other type
+        for part in value:
+            definition = "TextPart" if part["type"] == "text" else "UnknownSystemInstructionPart"
+            jsonschema.validate(part, {"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
+        return
+    for part in [part for message in value for part in message["parts"]]:
         definition = _PART_DEFINITIONS[part["type"]]
         jsonschema.validate(part, {"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
 

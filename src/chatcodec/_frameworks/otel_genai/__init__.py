@@ -3,8 +3,9 @@ model call's span (``gen_ai.system_instructions``, ``gen_ai.input.messages``,
 ``gen_ai.output.messages``), read and written, so a trace becomes a conversation again.
 
 The conventions' JSON Schemas (``gen-ai-input-messages.json``, ``gen-ai-output-messages.json``,
-``gen-ai-system-instructions.json``, open-telemetry/semantic-conventions ``docs/gen-ai/`` at
-953276ff, since moved to open-telemetry/semantic-conventions-genai) are the oracle of what is
-written (``tests/fixtures/otel_genai/schemas``); what real emitters write besides (pydantic-ai's
-``thinking``, ``binary`` and ``image-url`` parts, its ``result`` for ``response``) is read too.
+``gen-ai-system-instructions.json``, ``gen-ai-tool-definitions.json``, from the conventions' own
+repository, open-telemetry/semantic-conventions-genai ``model/gen-ai/``) are the oracle of what
+is written (``tests/fixtures/otel_genai/schemas``, with their provenance); what real emitters
+write besides (pydantic-ai's ``thinking``, ``binary`` and ``image-url`` parts, its ``result`` for
+``response``) is read too.
 """

@@ -10,7 +10,7 @@ result (:mod:`.server_calls`). Every other part (a generic part) is kept whole a
 of this format, which another format reports. What a part
 holds beyond its canonical fields rides in its bag. Writing, what the conventions have no field
 for (a signature, a cache marker, a citation) is a reported loss
-(https://github.com/open-telemetry/semantic-conventions/blob/953276ff4d0404cdddb515e7418e6a2cf43c2b0b/docs/gen-ai/gen-ai-input-messages.json).
+(``gen-ai-input-messages.json``, open-telemetry/semantic-conventions-genai ``model/gen-ai/``).
 """
 
 from __future__ import annotations
