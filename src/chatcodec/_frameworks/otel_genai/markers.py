@@ -7,6 +7,7 @@ never written out. All are pure spelling (another format drops them without a re
 - ``_output`` on a message read from ``gen_ai.output.messages`` (written back there);
 - ``_inline`` on a first system message read from ``gen_ai.input.messages`` (a span without
   ``gen_ai.system_instructions``: written back inline, not as the instructions);
+- ``_cache_write`` in a usage's bag: its cache writes came as ``gen_ai.usage.cache_write.input_tokens``;
 - ``_text`` in a request's bag: the message attributes given as JSON text (in a response's,
   ``true`` when its output messages were), written back as text;
 - ``_role`` on a tool message whose results came in a message of another role (pydantic-ai
@@ -56,7 +57,8 @@ USAGE = {
     "gen_ai.usage.reasoning.output_tokens": "reasoning_tokens",
 }
 """The span's token counts and the canonical usage field each is (the conventions'
-``input_tokens`` holds the cached tokens, as the canonical one does)."""
+``input_tokens`` holds the cached tokens, as the canonical one does); the other spellings and
+the per-modality counts are :mod:`.usage`'s."""
 
 MESSAGE_ATTRIBUTES = (SYSTEM, INPUT, OUTPUT)
 """The attributes holding message JSON: as JSON text (what span attributes hold today) or as

@@ -1,8 +1,9 @@
 """A model call's answer as its span holds it: ``{"gen_ai.output.messages": [...],
 "gen_ai.response.id"?, "gen_ai.response.model"?, "gen_ai.usage.*_tokens"?,
 "gen_ai.response.finish_reasons"?, ...}`` <-> a canonical
-response, a choice per output message, its ``finish_reason`` the choice's. The span's other
-attributes (its input messages among them) ride in the response's bag.
+response, a choice per output message, its ``finish_reason`` the choice's, its token counts the
+usage (:mod:`.usage`). The span's other attributes (its input messages among them) ride in the
+response's bag.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ from chatcodec._frameworks.otel_genai.markers import (
     PROVIDER,
     RESPONSE_ID,
     RESPONSE_MODEL,
-    USAGE,
 )
 from chatcodec._frameworks.otel_genai.messages import decode_message
+from chatcodec._frameworks.otel_genai.usage import PREFIX as USAGE_PREFIX
+from chatcodec._frameworks.otel_genai.usage import read_usage, write_usage
 from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages, plain_attributes
 from chatcodec.codec_kit import as_dict, leftovers, refuse_unwritable_numbers, rule_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
-_MAPPED = (OUTPUT, RESPONSE_ID, RESPONSE_MODEL, FINISH_REASONS, *USAGE)
+_MAPPED = (OUTPUT, RESPONSE_ID, RESPONSE_MODEL, FINISH_REASONS)
+"""The attributes a response maps (and every ``gen_ai.usage.*`` one, :mod:`.usage`)."""
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -49,14 +52,10 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
             if not isinstance(payload[key], str):
                 raise rule_error(TITLE, (key,), field, f"the response's {field} is a string", payload[key])
             response[field] = payload[key]
-    for key in USAGE:
-        count = payload.get(key)
-        if count is not None and (type(count) is not int or count < 0):
-            raise rule_error(TITLE, (key,), "token_count", "a token count is a whole number, 0 or more", count)
-    usage = {field: payload[key] for key, field in USAGE.items() if payload.get(key) is not None}
-    if usage:
+    usage = read_usage(payload)
+    if usage is not None:
         response["usage"] = usage
-    kept = leftovers(payload, _MAPPED)
+    kept = {key: value for key, value in leftovers(payload, _MAPPED).items() if not key.startswith(USAGE_PREFIX)}
     if text:
         kept["_text"] = True
     return KIT.attach(response, kept)
@@ -99,11 +98,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     for key, field in ((RESPONSE_ID, "id"), (RESPONSE_MODEL, "model")):
         if response.get(field) is not None:
             attributes[key] = response[field]
-    usage: Mapping[str, Any] = response.get("usage") or {}
-    for key, field in USAGE.items():
-        if usage.get(field) is not None:
-            attributes[key] = usage[field]
-    KIT.report_foreign(context.losses, usage.get("provider_metadata"), ("usage",))
+    attributes.update(write_usage(response.get("usage") or {}, context))
     for key, value in wire_fields(kept).items():
         attributes.setdefault(key, value)
     return as_text(attributes, [OUTPUT]) if kept.get("_text") else attributes
