@@ -72,7 +72,7 @@ def span_lines(lines: Iterable[bytes], skipped: SkippedSpans) -> Iterator[bytes]
     """``lines`` with each OTLP export among them replaced by its model-call spans, a line each,
     and each span of no model call left blank (counted in ``skipped``)."""
     for line in lines:
-        rows = span_rows(line, skipped) if b"resourceSpans" in line else None
+        rows = span_rows(line, skipped) if b"resourceSpans" in line or b"resourceLogs" in line else None
         if rows is not None:
             yield from rows
         elif _other_span(line):

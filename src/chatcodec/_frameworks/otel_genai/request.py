@@ -20,6 +20,7 @@ from typing import Any
 from chatcodec._frameworks.history import REQUEST_FIELDS, SETTINGS
 from chatcodec._frameworks.otel_genai.capabilities import CAPABILITIES
 from chatcodec._frameworks.otel_genai.conversation import as_text, read_conversation, write_conversation
+from chatcodec._frameworks.otel_genai.events import read_events
 from chatcodec._frameworks.otel_genai.markers import (
     INPUT,
     KIT,
@@ -43,7 +44,7 @@ _MAPPED = (*MESSAGE_ATTRIBUTES, REQUEST_MODEL, TOOLS, *REQUEST_SETTINGS)
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a span's attributes as a canonical request dict."""
     del context
-    payload = plain_attributes(payload)
+    payload = read_events(plain_attributes(payload))
     refuse_unwritable_numbers(payload)
     listed = as_list(payload.get("messages"))
     if listed is not None and not any(key in payload for key in MESSAGE_ATTRIBUTES):

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._frameworks.otel_genai.conversation import as_text, output_message
+from chatcodec._frameworks.otel_genai.events import read_events
 from chatcodec._frameworks.otel_genai.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.otel_genai.markers import (
     FINISH_REASONS,
@@ -35,7 +36,7 @@ _MAPPED = (OUTPUT, RESPONSE_ID, RESPONSE_MODEL, FINISH_REASONS)
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a span's answer as a canonical response dict."""
     del context
-    payload = plain_attributes(payload)
+    payload = read_events(plain_attributes(payload))
     refuse_unwritable_numbers(payload)
     listed, text = attribute(payload, OUTPUT)
     if not listed:

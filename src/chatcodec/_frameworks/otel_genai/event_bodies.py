@@ -1,0 +1,188 @@
+"""One message event's body as the conventions' message it records.
+
+Before the conventions put a call's messages on its span, instrumentations recorded each as an
+event (``gen_ai.system.message``, ``gen_ai.user.message``, ``gen_ai.assistant.message``,
+``gen_ai.tool.message``; each answer a ``gen_ai.choice``), its body the message in the provider's
+own spelling (opentelemetry-python-contrib's ``opentelemetry-instrumentation-openai-v2``,
+``-vertexai``, ``-google-genai`` and ``-botocore`` tests):
+
+- ``content``: text, or the provider's parts: OpenAI's ``{"type": "text", "text"}``, Gemini's
+  ``{"text"}`` (``thought: true`` for reasoning), ``{"function_call": {"name", "args", "id"?}}``,
+  ``{"function_response": {"name", "response", "id"?}}``, Bedrock's ``{"text"}``,
+  ``{"toolUse": {"toolUseId", "name", "input"}}`` and ``{"toolResult": {"toolUseId", "content"}}``;
+- ``tool_calls``: OpenAI's ``[{"id", "type": "function", "function": {"name", "arguments"}}]``;
+- ``role`` when it differs from the event's (Vertex AI writes ``model``, and ``user`` for a tool
+  result), and a tool result's call ``id``;
+- a choice: ``{"index", "finish_reason", "message": {...}}``.
+
+Each becomes the conventions' parts; a part of another shape is kept whole as a generic part (its
+``type`` the provider's own, or its only key), and a body's other fields stay on the message, so
+nothing the event held is dropped. A body without ``content`` (content capture off) is a message
+without parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec.codec_kit import as_dict, as_list, leftovers
+
+_MODALITIES = ("image", "audio", "video")
+
+
+def event_message(body: object, role: str) -> dict[str, Any]:
+    """A message event's body (the event's ``role``, unless the body names its own) as a
+    conventions message."""
+    fields = as_dict(body)
+    if fields is None:  # a bare value: the content itself
+        fields = {} if body is None else {"content": body}
+    named = fields.get("role")
+    message: dict[str, Any] = {"role": named if isinstance(named, str) else role}
+    if role == "tool":
+        parts = [_result(fields.get("id"), fields["content"]) if "content" in fields else _result(fields.get("id"))]
+        mapped: tuple[str, ...] = ("role", "content", "id")
+    else:
+        parts = content_parts(fields.get("content"))
+        parts += [_openai_call(call) for call in as_list(fields.get("tool_calls")) or ()]
+        mapped = ("role", "content", "tool_calls")
+    message["parts"] = parts
+    message.update(leftovers(fields, mapped))
+    return message
+
+
+def choice_message(body: object) -> tuple[int | None, dict[str, Any]]:
+    """A ``gen_ai.choice`` body as its index and its output message (with its finish reason)."""
+    fields = as_dict(body) or {}
+    inner = as_dict(fields.get("message"))
+    message = event_message(inner if inner is not None else {}, "assistant")
+    for call in as_list(fields.get("tool_calls")) or ():  # some instrumentations put the calls beside the message
+        message["parts"].append(_openai_call(call))
+    if fields.get("finish_reason") is not None:
+        message["finish_reason"] = fields["finish_reason"]
+    index = fields.get("index")
+    message.update(leftovers(fields, ("index", "message", "tool_calls", "finish_reason")))
+    return (index if type(index) is int else None), message
+
+
+def content_parts(content: object) -> list[dict[str, Any]]:
+    """A body's ``content`` as the conventions' parts."""
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [{"type": "text", "content": content}]
+    listed = as_list(content)
+    if listed is None:
+        return [_generic(content)]
+    return [_part(item, index) for index, item in enumerate(listed)]
+
+
+def _part(item: object, index: int) -> dict[str, Any]:
+    if isinstance(item, str):
+        return {"type": "text", "content": item}
+    part = as_dict(item)
+    if part is None:
+        return _generic(item)
+    kind = part.get("type")
+    if isinstance(kind, str):  # OpenAI's (or already the conventions')
+        if kind == "text" and isinstance(part.get("text"), str) and "content" not in part:
+            return {"type": "text", "content": part["text"], **leftovers(part, ("type", "text"))}
+        return dict(part)
+    if isinstance(part.get("text"), str):
+        kind = "reasoning" if part.get("thought") is True else "text"
+        return {"type": kind, "content": part["text"], **leftovers(part, ("text", *(("thought",) * (kind != "text"))))}
+    for key, read in _KEYED.items():
+        inner = as_dict(part.get(key))
+        if inner is not None and len(part) == 1:
+            return read(inner, index)
+    return _generic(part)
+
+
+def _gemini_id(part: Mapping[str, Any], index: int) -> object:
+    """A Gemini call's or response's id; without one, ``<name>_<index in its content>``, the id
+    the Vertex AI and Google GenAI instrumentations give it (their tool events and their
+    ``gen_ai.input.messages`` carry it), so a call and its response pair."""
+    ident = part.get("id")
+    return f"{part['name']}_{index}" if ident is None and isinstance(part.get("name"), str) else ident
+
+
+def _gemini_call(call: Mapping[str, Any], index: int) -> dict[str, Any]:
+    written = {"type": "tool_call", "id": _gemini_id(call, index), "name": call.get("name")}
+    if "args" in call:
+        written["arguments"] = call["args"]
+    return {**written, **leftovers(call, ("id", "name", "args"))}
+
+
+def _gemini_response(response: Mapping[str, Any], index: int) -> dict[str, Any]:
+    written = _result(_gemini_id(response, index), response.get("response"))
+    return {**written, **leftovers(response, ("id", "response"))}
+
+
+def _bedrock_call(call: Mapping[str, Any], index: int) -> dict[str, Any]:
+    del index
+    written = {"type": "tool_call", "id": call.get("toolUseId"), "name": call.get("name")}
+    if "input" in call:
+        written["arguments"] = call["input"]
+    return {**written, **leftovers(call, ("toolUseId", "name", "input"))}
+
+
+def _bedrock_result(result: Mapping[str, Any], index: int) -> dict[str, Any]:
+    del index
+    return {**_result(result.get("toolUseId"), result.get("content")), **leftovers(result, ("toolUseId", "content"))}
+
+
+def _inline_data(blob: Mapping[str, Any], index: int) -> dict[str, Any]:
+    del index
+    mime = blob.get("mime_type")
+    written = {"type": "blob", "modality": _modality(mime), "mime_type": mime, "content": blob.get("data")}
+    return {**written, **leftovers(blob, ("mime_type", "data"))}
+
+
+def _file_data(file: Mapping[str, Any], index: int) -> dict[str, Any]:
+    del index
+    mime = file.get("mime_type")
+    written = {"type": "uri", "modality": _modality(mime), "mime_type": mime, "uri": file.get("file_uri")}
+    return {**written, **leftovers(file, ("mime_type", "file_uri"))}
+
+
+_KEYED = {
+    "function_call": _gemini_call,
+    "function_response": _gemini_response,
+    "inline_data": _inline_data,
+    "file_data": _file_data,
+    "toolUse": _bedrock_call,
+    "toolResult": _bedrock_result,
+}
+"""The provider parts known by their only key (Gemini's, Bedrock's), each read as the
+conventions' part."""
+
+
+def _modality(mime: object) -> str:
+    kind = mime.partition("/")[0] if isinstance(mime, str) else ""
+    return kind if kind in _MODALITIES else "document"
+
+
+def _openai_call(call: object) -> dict[str, Any]:
+    """One of OpenAI's ``tool_calls`` as a ``tool_call`` part (its ``arguments`` JSON text, as it
+    came, or absent when content capture was off)."""
+    fields = as_dict(call)
+    function = as_dict((fields or {}).get("function"))
+    if fields is None or function is None or fields.get("type", "function") != "function":
+        return _generic(call)
+    written: dict[str, Any] = {"type": "tool_call", "id": fields.get("id"), "name": function.get("name")}
+    if "arguments" in function:
+        written["arguments"] = function["arguments"]
+    return {**written, **leftovers(function, ("name", "arguments")), **leftovers(fields, ("id", "type", "function"))}
+
+
+def _result(ident: object, *response: object) -> dict[str, Any]:
+    """A tool result part (no ``response`` when the event recorded none)."""
+    return {"type": "tool_call_response", "id": ident, **({"response": response[0]} if response else {})}
+
+
+def _generic(value: object) -> dict[str, Any]:
+    """A part of no shape read here, kept whole: typed by its only key when it has one."""
+    fields = as_dict(value)
+    if fields is not None and len(fields) == 1:
+        return {"type": next(iter(fields)), **fields}
+    return {"type": "event_content", "content": value}
