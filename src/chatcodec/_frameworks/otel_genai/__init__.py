@@ -7,5 +7,7 @@ The conventions' JSON Schemas (``gen-ai-input-messages.json``, ``gen-ai-output-m
 repository, open-telemetry/semantic-conventions-genai ``model/gen-ai/``) are the oracle of what
 is written (``tests/fixtures/otel_genai/schemas``, with their provenance); what real emitters
 write besides (pydantic-ai's ``thinking``, ``binary`` and ``image-url`` parts, its ``result`` for
-``response``) is read too.
+``response``) is read too. A call whose instrumentation records its messages as events instead
+(``gen_ai.user.message``... ``gen_ai.choice``, or the single
+``gen_ai.client.inference.operation.details``) is read as the span they stand for (:mod:`.events`).
 """
