@@ -243,3 +243,23 @@ def test_an_event_of_another_name_is_kept() -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.convert_request(row, source="otel-genai", target="anthropic", on_loss="ignore", losses=losses)
     assert any("events" in loss.what for loss in losses)
+
+
+def test_openllmetrys_choice_shapes_keep_the_answer() -> None:
+    """OpenLLMetry's instrumentations put a choice's calls beside its message, and an answer's
+    text as the whole body (its ``emit_choice_event``, its tests' ``gen_ai.choice`` bodies)."""
+    asked = {"name": "gen_ai.user.message", "body": {"content": "Weather?"}}
+    calls = {
+        "index": 0,
+        "finish_reason": "tool_calls",
+        "message": {"content": ""},
+        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}],
+    }
+    response = chatcodec.decode_response("otel-genai", {"events": [asked, {"name": "gen_ai.choice", "body": calls}]})
+    parts = response.choices[0].message.parts
+    assert [part.type for part in parts] == ["text", "tool_use"]
+    assert response.choices[0].finish_reason is not None
+    assert response.choices[0].finish_reason.unified == "tool_calls"
+    for body in ("Rainy.", {"index": 0, "message": "Rainy."}):
+        answer = chatcodec.decode_response("otel-genai", {"events": [asked, {"name": "gen_ai.choice", "body": body}]})
+        assert answer.choices[0].message.content == "Rainy."

@@ -53,9 +53,11 @@ def event_message(body: object, role: str) -> dict[str, Any]:
 
 def choice_message(body: object) -> tuple[int | None, dict[str, Any]]:
     """A ``gen_ai.choice`` body as its index and its output message (with its finish reason)."""
-    fields = as_dict(body) or {}
-    inner = as_dict(fields.get("message"))
-    message = event_message(inner if inner is not None else {}, "assistant")
+    fields = as_dict(body)
+    if fields is None:  # a bare value: the answer's content
+        fields = {} if body is None else {"message": {"content": body}}
+    inner: object = fields.get("message")
+    message = event_message(inner if as_dict(inner) is not None or inner is None else {"content": inner}, "assistant")
     for call in as_list(fields.get("tool_calls")) or ():  # some instrumentations put the calls beside the message
         message["parts"].append(_openai_call(call))
     if fields.get("finish_reason") is not None:
