@@ -263,3 +263,21 @@ def test_openllmetrys_choice_shapes_keep_the_answer() -> None:
     for body in ("Rainy.", {"index": 0, "message": "Rainy."}):
         answer = chatcodec.decode_response("otel-genai", {"events": [asked, {"name": "gen_ai.choice", "body": body}]})
         assert answer.choices[0].message.content == "Rainy."
+
+
+def test_a_bodys_field_of_an_odd_type_is_kept_not_refused() -> None:
+    row = {
+        "events": [
+            {"name": "gen_ai.user.message", "body": {"content": "Hi", "role": 3, "name": 4}},
+            {"name": "gen_ai.tool.message", "body": {"content": "done", "id": 5}},
+            {"name": "gen_ai.assistant.message", "body": {"content": [{"function_call": {"args": {}}}]}},
+        ]
+    }
+    request = chatcodec.decode_request("otel-genai", row)
+    user, tool, assistant = request.messages
+    assert user.role == "user"
+    assert user.model_dump()["provider_metadata"]["otel-genai"]["event_fields"] == {"role": 3, "name": 4}
+    assert tool.model_dump()["content"][0]["provider_metadata"]["otel-genai"]["event_fields"] == {"id": 5}
+    assert assistant.parts[0].type == "opaque"  # a call naming no tool: the provider's part, whole
+    written = chatcodec.encode_request("otel-genai", request)["gen_ai.input.messages"]
+    assert written[2]["parts"][0] == {"type": "function_call", "function_call": {"args": {}}}

@@ -15,10 +15,11 @@ own spelling (opentelemetry-python-contrib's ``opentelemetry-instrumentation-ope
   result), and a tool result's call ``id``;
 - a choice: ``{"index", "finish_reason", "message": {...}}``.
 
-Each becomes the conventions' parts; a part of another shape is kept whole as a generic part (its
-``type`` the provider's own, or its only key), and a body's other fields stay on the message, so
-nothing the event held is dropped. A body without ``content`` (content capture off) is a message
-without parts.
+Each becomes the conventions' parts; a part of another shape (a call naming no tool among them) is
+kept whole as a generic part (its ``type`` the provider's own, or its only key), and a body's other
+fields stay on the message (one the conventions' shape cannot hold there, a role or id of no
+string, under ``event_fields``), so nothing the event held is dropped or refused. A body without
+``content`` (content capture off) is a message without parts.
 """
 
 from __future__ import annotations
@@ -40,15 +41,15 @@ def event_message(body: object, role: str) -> dict[str, Any]:
     named = fields.get("role")
     message: dict[str, Any] = {"role": named if isinstance(named, str) else role}
     if role == "tool":
-        parts = [_result(fields.get("id"), fields["content"]) if "content" in fields else _result(fields.get("id"))]
-        mapped: tuple[str, ...] = ("role", "content", "id")
+        result = _result(fields.get("id"), fields["content"]) if "content" in fields else _result(fields.get("id"))
+        parts = [with_rest(result, {}, ())]  # an id of no string kept beside, not refused
+        mapped: tuple[str, ...] = ("content", "id")
     else:
         parts = content_parts(fields.get("content"))
         parts += [_openai_call(call) for call in as_list(fields.get("tool_calls")) or ()]
-        mapped = ("role", "content", "tool_calls")
+        mapped = ("content", "tool_calls")
     message["parts"] = parts
-    message.update(leftovers(fields, mapped))
-    return message
+    return with_rest(message, fields, (*mapped, *(("role",) if isinstance(named, str) else ())))
 
 
 def choice_message(body: object) -> tuple[int | None, dict[str, Any]]:
@@ -60,11 +61,16 @@ def choice_message(body: object) -> tuple[int | None, dict[str, Any]]:
     message = event_message(inner if as_dict(inner) is not None or inner is None else {"content": inner}, "assistant")
     for call in as_list(fields.get("tool_calls")) or ():  # some instrumentations put the calls beside the message
         message["parts"].append(_openai_call(call))
-    if fields.get("finish_reason") is not None:
-        message["finish_reason"] = fields["finish_reason"]
-    index = fields.get("index")
-    message.update(leftovers(fields, ("index", "message", "tool_calls", "finish_reason")))
-    return (index if type(index) is int else None), message
+    index, reason = fields.get("index"), fields.get("finish_reason")
+    if isinstance(reason, str):
+        message["finish_reason"] = reason
+    mapped = (
+        "message",
+        "tool_calls",
+        *(("index",) if type(index) is int else ()),
+        *(("finish_reason",) * (reason is None or isinstance(reason, str))),
+    )
+    return (index if type(index) is int else None), with_rest(message, fields, mapped)
 
 
 def content_parts(content: object) -> list[dict[str, Any]]:
@@ -88,11 +94,11 @@ def _part(item: object, index: int) -> dict[str, Any]:
     kind = part.get("type")
     if isinstance(kind, str):  # OpenAI's (or already the conventions')
         if kind == "text" and isinstance(part.get("text"), str) and "content" not in part:
-            return {"type": "text", "content": part["text"], **leftovers(part, ("type", "text"))}
+            return with_rest({"type": "text", "content": part["text"]}, part, ("type", "text"))
         return dict(part)
     if isinstance(part.get("text"), str):
         kind = "reasoning" if part.get("thought") is True else "text"
-        return {"type": kind, "content": part["text"], **leftovers(part, ("text", *(("thought",) * (kind != "text"))))}
+        return with_rest({"type": kind, "content": part["text"]}, part, ("text", *(("thought",) * (kind != "text"))))
     for key, read in _KEYED.items():
         inner = as_dict(part.get(key))
         if inner is not None and len(part) == 1:
@@ -112,12 +118,12 @@ def _gemini_call(call: Mapping[str, Any], index: int) -> dict[str, Any]:
     written = {"type": "tool_call", "id": _gemini_id(call, index), "name": call.get("name")}
     if "args" in call:
         written["arguments"] = call["args"]
-    return {**written, **leftovers(call, ("id", "name", "args"))}
+    return _call(written, call, ("id", "name", "args"), {"function_call": call})
 
 
 def _gemini_response(response: Mapping[str, Any], index: int) -> dict[str, Any]:
     written = _result(_gemini_id(response, index), response.get("response"))
-    return {**written, **leftovers(response, ("id", "response"))}
+    return with_rest(written, response, ("id", "response"))
 
 
 def _bedrock_call(call: Mapping[str, Any], index: int) -> dict[str, Any]:
@@ -125,26 +131,26 @@ def _bedrock_call(call: Mapping[str, Any], index: int) -> dict[str, Any]:
     written = {"type": "tool_call", "id": call.get("toolUseId"), "name": call.get("name")}
     if "input" in call:
         written["arguments"] = call["input"]
-    return {**written, **leftovers(call, ("toolUseId", "name", "input"))}
+    return _call(written, call, ("toolUseId", "name", "input"), {"toolUse": call})
 
 
 def _bedrock_result(result: Mapping[str, Any], index: int) -> dict[str, Any]:
     del index
-    return {**_result(result.get("toolUseId"), result.get("content")), **leftovers(result, ("toolUseId", "content"))}
+    return with_rest(_result(result.get("toolUseId"), result.get("content")), result, ("toolUseId", "content"))
 
 
 def _inline_data(blob: Mapping[str, Any], index: int) -> dict[str, Any]:
     del index
     mime = blob.get("mime_type")
     written = {"type": "blob", "modality": _modality(mime), "mime_type": mime, "content": blob.get("data")}
-    return {**written, **leftovers(blob, ("mime_type", "data"))}
+    return with_rest(written, blob, ("mime_type", "data"))
 
 
 def _file_data(file: Mapping[str, Any], index: int) -> dict[str, Any]:
     del index
     mime = file.get("mime_type")
     written = {"type": "uri", "modality": _modality(mime), "mime_type": mime, "uri": file.get("file_uri")}
-    return {**written, **leftovers(file, ("mime_type", "file_uri"))}
+    return with_rest(written, file, ("mime_type", "file_uri"))
 
 
 _KEYED = {
@@ -174,7 +180,37 @@ def _openai_call(call: object) -> dict[str, Any]:
     written: dict[str, Any] = {"type": "tool_call", "id": fields.get("id"), "name": function.get("name")}
     if "arguments" in function:
         written["arguments"] = function["arguments"]
-    return {**written, **leftovers(function, ("name", "arguments")), **leftovers(fields, ("id", "type", "function"))}
+    return _call(with_rest(written, function, ("name", "arguments")), fields, ("id", "type", "function"), call)
+
+
+def with_rest(written: dict[str, Any], source: Mapping[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
+    """``written`` with ``source``'s unmapped fields beside it; one whose name ``written`` uses, and
+    an ``id`` or ``name`` the conventions' shape cannot hold (no string), under ``event_fields``
+    instead, so a body's field is neither lost nor read as another (a message's role, a part's type)."""
+    moved: dict[str, Any] = {}
+    for key, value in leftovers(source, mapped).items():
+        if key in written or key == _MOVED:
+            moved[key] = value
+        else:
+            written[key] = value
+    for key in ("id", "name"):
+        value = written.get(key)
+        if value is not None and not isinstance(value, str):
+            moved[key] = value
+            written.pop(key)
+    if moved:
+        written[_MOVED] = moved
+    return written
+
+
+_MOVED = "event_fields"
+
+
+def _call(written: dict[str, Any], source: Mapping[str, Any], mapped: tuple[str, ...], whole: object) -> dict[str, Any]:
+    """A call part, or the provider's part (``whole``) kept as it is when it names no tool."""
+    if not isinstance(written.get("name"), str):
+        return _generic(whole)
+    return with_rest(written, source, mapped)
 
 
 def _result(ident: object, *response: object) -> dict[str, Any]:
