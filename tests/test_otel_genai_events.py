@@ -281,3 +281,20 @@ def test_a_bodys_field_of_an_odd_type_is_kept_not_refused() -> None:
     assert assistant.parts[0].type == "opaque"  # a call naming no tool: the provider's part, whole
     written = chatcodec.encode_request("otel-genai", request)["gen_ai.input.messages"]
     assert written[2]["parts"][0] == {"type": "function_call", "function_call": {"args": {}}}
+
+
+def test_a_file_of_event_rows_converts_without_a_skip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    row = {
+        "gen_ai.request.model": "gpt-4o",
+        "events": [
+            {"name": "gen_ai.user.message", "body": {"content": "Hi"}},
+            {"name": "gen_ai.choice", "body": {"index": 0, "finish_reason": "stop", "message": {"content": "Hello"}}},
+        ],
+    }
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    out = tmp_path / "chat.jsonl"
+    assert main(["convert", str(path), "--from", "otel-genai", "--to", "openai-chat", "--out", str(out)]) == 0
+    (converted,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [message["content"] for message in converted["messages"]] == ["Hi", "Hello"]
+    assert "skipped" not in capsys.readouterr().err

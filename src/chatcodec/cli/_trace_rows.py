@@ -39,7 +39,13 @@ class SkippedSpans:
             print(f"{self.count} span(s) skipped ({why})", file=err or sys.stderr)
 
 
-_MESSAGE_KEYS = (b'"gen_ai.input.messages"', b'"gen_ai.output.messages"')
+_MESSAGE_KEYS = (
+    b'"gen_ai.input.messages"',
+    b'"gen_ai.output.messages"',
+    b'"gen_ai.choice"',  # a call recorded as events (chatcodec._frameworks.otel_genai.events)
+    b".message",
+    b'"gen_ai.client.inference.operation.details"',
+)
 
 
 def span_format(attributes: dict[str, Any]) -> str | None:
@@ -51,6 +57,7 @@ def span_format(attributes: dict[str, Any]) -> str | None:
 def other_span(document: object) -> bool:
     """Whether a parsed document is a span of no model call (``gen_ai.`` attributes but no
     message attribute)."""
+    from chatcodec._frameworks.otel_genai.events import has_events
     from chatcodec._frameworks.otel_genai.markers import INPUT, OUTPUT
     from chatcodec.codec_kit import as_dict
 
@@ -58,7 +65,7 @@ def other_span(document: object) -> bool:
     return (
         attributes is not None
         and span_format(attributes) is not None
-        and not (INPUT in attributes or OUTPUT in attributes)
+        and not (INPUT in attributes or OUTPUT in attributes or has_events(attributes))
     )
 
 
