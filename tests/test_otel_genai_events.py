@@ -298,3 +298,10 @@ def test_a_file_of_event_rows_converts_without_a_skip(tmp_path: Path, capsys: py
     (converted,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [message["content"] for message in converted["messages"]] == ["Hi", "Hello"]
     assert "skipped" not in capsys.readouterr().err
+
+
+def test_the_cli_knows_every_event_name_the_reader_reads() -> None:
+    from chatcodec._frameworks.otel_genai.events import NAMES
+    from chatcodec.cli._trace_rows import _MESSAGE_KEYS
+
+    assert {f'"{name}"'.encode() for name in NAMES} <= set(_MESSAGE_KEYS)

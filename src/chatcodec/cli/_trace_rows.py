@@ -42,8 +42,12 @@ class SkippedSpans:
 _MESSAGE_KEYS = (
     b'"gen_ai.input.messages"',
     b'"gen_ai.output.messages"',
-    b'"gen_ai.choice"',  # a call recorded as events (chatcodec._frameworks.otel_genai.events)
-    b".message",
+    # a call recorded as events (chatcodec._frameworks.otel_genai.events.NAMES, tested there)
+    b'"gen_ai.system.message"',
+    b'"gen_ai.user.message"',
+    b'"gen_ai.assistant.message"',
+    b'"gen_ai.tool.message"',
+    b'"gen_ai.choice"',
     b'"gen_ai.client.inference.operation.details"',
 )
 
