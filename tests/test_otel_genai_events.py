@@ -305,3 +305,21 @@ def test_the_cli_knows_every_event_name_the_reader_reads() -> None:
     from chatcodec.cli._trace_rows import _MESSAGE_KEYS
 
     assert {f'"{name}"'.encode() for name in NAMES} <= set(_MESSAGE_KEYS)
+
+
+def test_an_openai_image_in_a_user_event_is_the_image() -> None:
+    """opentelemetry-instrumentation-openai-v2 records a user message's content as OpenAI sent it."""
+    content = [
+        {"type": "text", "text": "What is this?"},
+        {"type": "image_url", "image_url": {"url": "https://example.com/cat.png", "detail": "low"}},
+    ]
+    row = {"events": [{"name": "gen_ai.user.message", "body": {"content": content}}]}
+    request = chatcodec.decode_request("otel-genai", row)
+    text, image = request.messages[0].parts
+    assert (text.type, image.type) == ("text", "image")
+    losses: list[chatcodec.Loss] = []
+    chat = chatcodec.convert_request(
+        row, source="otel-genai", target="openai-chat", on_loss="ignore", options={"model": "gpt-4o"}, losses=losses
+    )
+    assert chat["messages"][0]["content"][1]["image_url"]["url"] == "https://example.com/cat.png"
+    assert any("detail" in loss.what for loss in losses)  # kept on the part, reported where no field takes it

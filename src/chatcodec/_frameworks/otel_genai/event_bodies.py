@@ -6,7 +6,8 @@ event (``gen_ai.system.message``, ``gen_ai.user.message``, ``gen_ai.assistant.me
 own spelling (opentelemetry-python-contrib's ``opentelemetry-instrumentation-openai-v2``,
 ``-vertexai``, ``-google-genai`` and ``-botocore`` tests):
 
-- ``content``: text, or the provider's parts: OpenAI's ``{"type": "text", "text"}``, Gemini's
+- ``content``: text, or the provider's parts: OpenAI's ``{"type": "text", "text"}`` and
+  ``{"type": "image_url", "image_url": {"url", "detail"?}}`` (a ``uri`` part, data URLs too), Gemini's
   ``{"text"}`` (``thought: true`` for reasoning), ``{"function_call": {"name", "args", "id"?}}``,
   ``{"function_response": {"name", "response", "id"?}}``, Bedrock's ``{"text"}``,
   ``{"toolUse": {"toolUseId", "name", "input"}}`` and ``{"toolResult": {"toolUseId", "content"}}``;
@@ -95,6 +96,10 @@ def _part(item: object, index: int) -> dict[str, Any]:
     if isinstance(kind, str):  # OpenAI's (or already the conventions')
         if kind == "text" and isinstance(part.get("text"), str) and "content" not in part:
             return with_rest({"type": "text", "content": part["text"]}, part, ("type", "text"))
+        image = as_dict(part.get("image_url"))
+        if kind == "image_url" and image is not None and isinstance(image.get("url"), str):
+            uri = with_rest({"type": "uri", "modality": "image", "uri": image["url"]}, image, ("url",))
+            return with_rest(uri, part, ("type", "image_url"))
         return dict(part)
     if isinstance(part.get("text"), str):
         kind = "reasoning" if part.get("thought") is True else "text"
