@@ -196,6 +196,10 @@ def test_an_otlp_logs_export_gives_a_call_a_row(tmp_path: Path, capsys: pytest.C
     assert rows[0]["messages"][0]["content"] == "Weather in New Delhi and San Francisco?"
     assert rows[1]["messages"][0] == {"role": "system", "content": "You are a helpful assistant."}
     capsys.readouterr()
+    unnamed = tmp_path / "unnamed.jsonl"  # a newcomer's first command names no --from: the export says it
+    assert main(["convert", str(path), "--to", "openai-chat", "--out", str(unnamed)]) == 0
+    assert "read as otel-genai" in capsys.readouterr().err
+    assert unnamed.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
 
 
 def test_records_without_span_ids_split_at_the_answer() -> None:

@@ -3,8 +3,8 @@ command leaves out.
 
 Only a regular file is looked at (standard input would be consumed), and only its first JSON
 document: its first line, or the whole file when that line is no JSON on its own (a pretty
-printed document, a JSON array). A trace (an OTLP export, span attributes with ``gen_ai.``
-keys) is ``otel-genai``; a framework's history (a bare list, or ``{"messages": [...]}``) is
+printed document, a JSON array). A trace (an OTLP export of spans or of log events, span
+attributes with ``gen_ai.`` keys) is ``otel-genai``; a framework's history (a bare list, or ``{"messages": [...]}``) is
 the framework whose stored message its first item is (LangChain, pydantic-ai, the AI SDK's
 ``UIMessage``, Google ADK, the conventions' messages), as ``validate_messages`` tells them; an
 ADK ``Session`` dump is ``google-adk``; any other list of messages is ``canonical`` (which reads
@@ -37,7 +37,8 @@ def document_format(document: object) -> str | None:
 
     fields = as_dict(document)
     if fields is not None:
-        if isinstance(fields.get("resourceSpans"), list) or trace_rows.span_format(fields):
+        exported = isinstance(fields.get("resourceSpans"), list) or isinstance(fields.get("resourceLogs"), list)
+        if exported or trace_rows.span_format(fields):
             return trace_rows.FORMAT
         if "messages" not in fields and isinstance(fields.get("events"), list):
             return "google-adk"
