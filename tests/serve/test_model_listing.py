@@ -53,7 +53,7 @@ def test_the_model_list_holds_the_upstreams_models_without_a_model_map(fake: Fak
     assert listed == ["claude-sonnet-4-6", "claude-haiku-4-5"]
     asked = fake.last
     assert asked.path == "/v1/models"
-    assert (asked.headers["x-api-key"], asked.headers["anthropic-version"]) == ("caller-key", "2023-06-01")
+    assert (asked.headers["x-api-key"], asked.headers["anthropic-version"]) == ("caller-key", "2026-10-21")
 
 
 def test_a_pattern_route_lists_only_the_upstream_models_it_serves(fake: FakeUpstream) -> None:

@@ -64,7 +64,7 @@ def test_plain_answer_with_thinking_and_a_tool_call(fake: FakeUpstream, client: 
     assert completion.created >= before
     sent = fake.last
     assert (sent.path, sent.headers["x-api-key"], sent.body["model"]) == ("/v1/messages", KEY, "claude-sonnet-4-6")
-    assert sent.headers["anthropic-version"] == "2023-06-01"
+    assert sent.headers["anthropic-version"] == "2026-10-21"  # the version the library writes for (issue 87)
     assert_valid_request(sent.body)
 
 

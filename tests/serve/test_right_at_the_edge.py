@@ -18,6 +18,8 @@ import pytest
 from google import genai
 from google.genai import errors, types
 
+import chatcodec
+from chatcodec.options import AnthropicOptions
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 
 SSE = "text/event-stream"
@@ -45,17 +47,37 @@ def _chat_chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
 # --- the API version ----------------------------------------------------------------------
 
 
-def test_the_anthropic_version_sent_is_the_one_whose_rules_wrote_the_body(fake: FakeUpstream) -> None:
-    """With no ``anthropic-version`` from the caller, 2023-06-01 is sent, and its rules
-    keep the caller's ``temperature`` (2026-10-21's would drop it under that header)."""
+@pytest.mark.parametrize("caller_version", [None, "2023-06-01"], ids=["no header", "2023-06-01"])
+def test_the_gateway_writes_what_the_library_writes_under_the_same_rules(
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture, caller_version: str | None
+) -> None:
+    """One default API version with one home (issue 87): with no ``anthropic-version`` from
+    the caller, the gateway sends the version the library writes for (2026-10-21, what every
+    current SDK sends) and writes the body the library writes, its ``temperature`` dropped
+    and reported the same way; a caller's own 2023-06-01 (Claude Code, older SDKs) keeps it
+    in both, as the library's ``api_version`` option does."""
+    payload: dict[str, Any] = {"model": "claude-sonnet-4-5", "messages": HELLO, "temperature": 0.3}
+    options: AnthropicOptions | None = None if caller_version is None else {"api_version": caller_version}
+    library_losses: list[chatcodec.Loss] = []
+    expected = chatcodec.convert_request(
+        payload, source="openai-chat", target="anthropic", on_loss="ignore", losses=library_losses, options=options
+    )
+    caplog.set_level(logging.INFO, logger="chatcodec.serve")
+    headers = {} if caller_version is None else {"anthropic-version": caller_version}
     with (
         proxy("openai-chat", "anthropic", fake.base) as origin,
-        openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0) as client,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0, default_headers=headers) as client,
     ):
         fake.reply(fixture_json("anthropic", "response", "cache_read_and_creation_usage.json"))
-        client.chat.completions.create(model="claude-sonnet-4-5", messages=HELLO, temperature=0.3)
-    assert fake.last.headers["anthropic-version"] == "2023-06-01"
-    assert fake.last.body["temperature"] == 0.3
+        client.chat.completions.create(**payload)
+    assert fake.last.headers["anthropic-version"] == (caller_version or "2026-10-21")
+    assert fake.last.body == expected
+    assert ("temperature" in fake.last.body) is (caller_version == "2023-06-01")
+    lines = [json.loads(record.getMessage()) for record in caplog.records if record.name == "chatcodec.serve"]
+    request_losses = [f"{loss.path}: {loss.what}" for loss in library_losses]
+    assert lines[-1]["loss_summary"][: len(request_losses)] == request_losses  # then the answer's own
+    dropped = [loss for loss in library_losses if loss.path == "$.temperature"]
+    assert [loss.kind for loss in dropped] == ([] if caller_version else ["rule"])
 
 
 def test_a_callers_anthropic_version_is_honoured_and_its_rules_applied(fake: FakeUpstream) -> None:

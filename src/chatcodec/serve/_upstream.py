@@ -46,15 +46,18 @@ def upstream_side(api: str) -> Upstream:
     return found
 
 
-def api_version(upstream: str, caller_headers: Mapping[str, str], configured: object = None) -> str | None:
+def api_version(upstream: str, caller_headers: Mapping[str, str], options: Mapping[str, object]) -> str | None:
     """The API version the upstream body is written for and sent with (``Upstream.version_header``):
-    the caller's own, else the operator's (``--option api_version=...``), else the edge's
-    default; None for an API without a version header."""
+    the caller's own, else the operator's (``--option api_version=...``), else the one the
+    upstream's writer applies by default under ``options`` (the writer's options), as the
+    library does; None for an API without a version header."""
     side = upstream_side(upstream)
     if side.version_header is None:
         return None
-    chosen = caller_headers.get(side.version_header) or configured
-    return chosen if isinstance(chosen, str) and chosen else side.default_version
+    chosen = caller_headers.get(side.version_header) or options.get("api_version")
+    if isinstance(chosen, str) and chosen:
+        return chosen
+    return None if side.default_version is None else side.default_version(options)
 
 
 def upstream_call(

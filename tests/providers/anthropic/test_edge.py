@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chatcodec
+from chatcodec._providers.anthropic.rules import RULES
 from chatcodec._registry import get_edge
 
 EDGE = get_edge("anthropic")
@@ -18,7 +19,7 @@ def test_the_caller_key_is_x_api_key_or_a_bearer_token() -> None:
 def test_every_upstream_request_carries_an_api_version_and_the_callers_beta() -> None:
     assert EDGE.upstream is not None
     assert EDGE.upstream.url("https://api.anthropic.com", "claude", True) == "https://api.anthropic.com/v1/messages"
-    assert EDGE.upstream.headers("k", {}) == {"anthropic-version": "2023-06-01", "x-api-key": "k"}
+    assert EDGE.upstream.headers("k", {}) == {"anthropic-version": RULES.default_version, "x-api-key": "k"}
     caller = {"anthropic-version": "2026-10-21", "anthropic-beta": "b1", "openai-project": "p"}
     assert EDGE.upstream.headers(None, caller) == {"anthropic-version": "2026-10-21", "anthropic-beta": "b1"}
     assert EDGE.upstream.body({"model": "claude"}, True) == {"model": "claude", "stream": True}
@@ -36,3 +37,14 @@ def test_events_are_named_and_an_overload_is_a_529() -> None:
 def test_strict_reading_takes_the_sampling_parameters_of_2023_06_01() -> None:
     versioned = [row for row in EDGE.extensions if row.api_version == "2023-06-01"]
     assert {field for row in versioned for field in row.fields} == {"temperature", "top_p", "top_k"}
+
+
+def test_the_default_api_version_is_the_one_the_writer_applies() -> None:
+    """One default with one home (issue 87): the version sent when the caller and the
+    operator name none is the rules' default (what every current SDK sends), or the one a
+    server running Claude requires; a server with its own models takes the rules' default."""
+    assert EDGE.upstream is not None
+    assert EDGE.upstream.default_version is not None
+    assert EDGE.upstream.default_version({}) == RULES.default_version == "2026-10-21"
+    assert EDGE.upstream.default_version({"server": "bedrock-mantle"}) == "2023-06-01"
+    assert EDGE.upstream.default_version({"server": "deepseek"}) == RULES.default_version

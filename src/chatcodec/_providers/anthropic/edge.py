@@ -5,7 +5,10 @@
 - Auth: ``x-api-key`` (a caller may send ``Authorization: Bearer`` instead), the key from
   ``ANTHROPIC_API_KEY``; every request carries ``anthropic-version``
   (https://docs.anthropic.com/en/api/versioning): a caller's own, and its
-  ``anthropic-beta``, are passed on.
+  ``anthropic-beta``, are passed on; without one, the version the writer applies by
+  default (``servers.default_version``: the rules' ``2026-10-21``, the one a current SDK
+  sends, or the one a server running Claude requires), so the gateway and the library
+  write the same request under the same rules.
 - Stream: SSE with ``event: <type>`` before each ``data:``
   (https://docs.anthropic.com/en/api/messages-streaming).
 - Errors: ``{"type": "error", "error": {"type", "message"}}``, in a stream the same object
@@ -30,6 +33,7 @@ from typing import Any
 
 from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.markers import PROVIDER
+from chatcodec._providers.anthropic.rules import OLD, RULES
 from chatcodec._providers.anthropic.stream_framing import FRAMING
 from chatcodec.codec_kit import as_dict, bearer_key, read_data_ids, read_nested_error
 from chatcodec.contract import (
@@ -45,10 +49,6 @@ from chatcodec.contract import (
     UpstreamModels,
 )
 
-DEFAULT_API_VERSION = "2023-06-01"
-"""The ``anthropic-version`` sent when the caller sent none: the version every SDK before
-2.12 and Claude Code send, which still takes the sampling parameters (a proxy's caller
-that set ``temperature`` gets it sent; the body is written under this version's rules)."""
 ERROR_TYPES: Mapping[int, str] = {
     400: "invalid_request_error",
     401: "authentication_error",
@@ -85,7 +85,10 @@ def upstream_options(base: str) -> dict[str, object]:
 
 
 def upstream_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
-    headers = {"anthropic-version": caller_headers.get("anthropic-version", DEFAULT_API_VERSION)}
+    """The caller's ``anthropic-version`` (else the rules' default, as the library writes;
+    a message call's header is then set to the version its body was written for) and
+    ``anthropic-beta``, with the key."""
+    headers = {"anthropic-version": caller_headers.get("anthropic-version") or RULES.default_version}
     if "anthropic-beta" in caller_headers:
         headers["anthropic-beta"] = caller_headers["anthropic-beta"]
     if key:
@@ -150,7 +153,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     # 2026-10-21 removed the sampling parameters (400 "temperature: Extra inputs are not
     # permitted"); 2023-06-01 keeps them, and Claude Code and every older SDK send that version.
     *(
-        Extension(PROVIDER, kind, ("temperature", "top_p", "top_k"), _VERSIONS, api_version="2023-06-01")
+        Extension(PROVIDER, kind, ("temperature", "top_p", "top_k"), _VERSIONS, api_version=OLD)
         for kind in ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
     ),
     # Beta request fields (the SDK types them under ``anthropic.types.beta`` only), taken
@@ -194,7 +197,7 @@ EDGE = Edge(
         "ANTHROPIC_API_KEY",
         upstream_headers,
         version_header="anthropic-version",
-        default_version=DEFAULT_API_VERSION,
+        default_version=servers.default_version,
         options=upstream_options,
         count_tokens=CountUpstream(count_url, count_body, read_count),
         models=UpstreamModels(lambda base: f"{base}/v1/models?limit=1000", read_data_ids),

@@ -394,8 +394,12 @@ class Upstream:
     """The header naming the API version the body follows (``anthropic-version``); None
     when the API has none. A caller's own is honoured; the body is written under that
     version's rules (the ``api_version`` option), so header and body agree."""
-    default_version: str | None = None
-    """The version sent when the caller names none."""
+    default_version: Callable[[Mapping[str, object]], str] | None = None
+    """``(the writer's options)`` -> the version sent when neither the caller nor the
+    operator names one: the version the API's writer applies by default under those options
+    (its target rules' default, or the version a compatible server requires), so a body
+    sent through ``chatcodec serve`` follows the rules the library applies to the same
+    request; None when the API has no version header."""
     options: Callable[[str], dict[str, object]] | None = None
     """``(base URL)`` -> the writer options the URL implies (OpenAI Chat's compatible
     ``server``: ``https://api.deepseek.com`` is DeepSeek's), or None when a URL says nothing."""

@@ -44,7 +44,7 @@ def routed(server: Server, read: ReadCall, admitted: Admitted, record: RequestRe
     if call.stream:
         streams_between(route.upstream, config.api)
     check_provider_state(config.api, call.payload, route.upstream)
-    version = api_version(route.upstream, admitted.headers, server.writer_options(route).get("api_version"))
+    version = api_version(route.upstream, admitted.headers, server.writer_options(route))
     return Routed(read.answer, route, model, version, read.size)
 
 

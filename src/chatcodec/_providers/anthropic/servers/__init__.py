@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.anthropic.rules import server_rules
+from chatcodec._providers.anthropic.rules import RULES, server_rules
 from chatcodec._providers.anthropic.servers import (
     bedrock_mantle,
     deepseek,
@@ -38,7 +38,7 @@ from chatcodec.codec_kit import servers as kit_servers
 if TYPE_CHECKING:
     from chatcodec.contract import EncodeContext
 
-__all__ = ["OPTION", "SERVERS", "TABLE", "Server", "fit_written", "server_for_url", "server_named"]
+__all__ = ["OPTION", "SERVERS", "TABLE", "Server", "default_version", "fit_written", "server_for_url", "server_named"]
 
 TABLE: kit_servers.ServerTable[Server] = kit_servers.ServerTable(
     module.SERVER
@@ -58,6 +58,17 @@ def server_named(name: str) -> Server:
 def server_for_url(url: str) -> Server | None:
     """The server a base URL points at (host and path: ``https://api.deepseek.com/anthropic``), or None."""
     return TABLE.for_url(url)
+
+
+def default_version(options: Mapping[str, object]) -> str:
+    """The API version a body is written for when ``options`` name none: the version a
+    server running Claude requires (Bedrock's Mantle endpoint), else the rules' default,
+    the one every current official SDK sends (:data:`~chatcodec._providers.anthropic.rules.RULES`).
+    The gateway sends it as ``anthropic-version`` when the caller sends none, so the body
+    it writes follows the rules the library applies to the same request."""
+    server = TABLE.chosen(options)
+    required = None if server is None else server.api_version
+    return RULES.default_version if required is None else required
 
 
 def fit_written(wire: dict[str, Any], context: EncodeContext) -> None:
