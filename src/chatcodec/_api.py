@@ -20,7 +20,7 @@ from chatcodec._direct.table import DirectPath, direct_path
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
-from chatcodec._payloads import Payload, load_object, too_deep_to_write
+from chatcodec._payloads import Payload, load_object
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.contract.reading import held
 from chatcodec._public_label import shown_as
@@ -287,13 +287,10 @@ def convert_request(
             converted[1].settle(on_loss, losses)
             return converted[0]
     noted = Reading()  # what the reader leaves the writer to reuse, handed from one to the other
-    try:
-        canonical = read_request_data(payload, source, strict=strict, target=target, noted=noted)
-        recorder = LossRecorder()
-        trace_source(recorder, payload, source, canonical)
-        encoded = write_request_data(canonical, target, recorder, named, extra_fields, noted=noted, writer=writer)
-    except PayloadError as error:  # the canonical writer's depth refusal, named in the input
-        raise too_deep_to_write(error, payload) from None
+    canonical = read_request_data(payload, source, strict=strict, target=target, noted=noted)
+    recorder = LossRecorder()
+    trace_source(recorder, payload, source, canonical)
+    encoded = write_request_data(canonical, target, recorder, named, extra_fields, noted=noted, writer=writer)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -339,10 +336,7 @@ def convert_response(
         failure = failed_answer(source, canonical, fields)
         if failure is not None:
             raise failure
-    try:
-        encoded = writer.write_response(canonical, recorder, options=named)
-    except PayloadError as error:  # the canonical writer's depth refusal, named in the input
-        raise too_deep_to_write(error, fields) from None
+    encoded = writer.write_response(canonical, recorder, options=named)
     recorder.settle(on_loss, losses)
     return encoded
 

@@ -1,11 +1,10 @@
 """chatcodec's own JSON as a wire format, so ``canonical`` works wherever a provider does.
 
-Decoding validates; encoding dumps. Nothing is ever lost, so no loss is recorded. A value the
-canonical model holds but pydantic-core cannot write (nested within a few levels of its depth
-limit, where its writer counts more levels than its validator) is refused as every path
-refuses a value too deep: a :class:`~chatcodec.PayloadError` with rule
-``recursion_depth_exceeded`` (named at the route into the input by a conversion), never
-pydantic's bare ``ValueError``.
+Decoding validates; encoding dumps. Nothing is ever lost, so no loss is recorded. Whatever
+the canonical model holds is written, a value nested just under pydantic-core's depth limit
+too (:mod:`chatcodec._model.deep_dump`); a value deeper than that is refused where it is read,
+as every path refuses one (a :class:`~chatcodec.PayloadError` with rule
+``recursion_depth_exceeded``).
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from typing import Any
 import pydantic_core
 from pydantic import BaseModel
 
-from chatcodec._errors import PayloadError, as_chatcodec_error
+from chatcodec._errors import as_chatcodec_error
 from chatcodec._losses import LossRecorder
 from chatcodec._model.messages import AnyMessage
 from chatcodec._model.request import ChatRequest
@@ -24,21 +23,16 @@ from chatcodec._model.response import ChatResponse
 from chatcodec._model.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
 from chatcodec._model.stream_records import AnyStreamRecord
 from chatcodec._option_table import NO_OPTIONS, OptionTable
-from chatcodec._payloads import TOO_DEEP_TO_WRITE, load_object, too_deep_to_write
+from chatcodec._payloads import load_object
 from chatcodec._providers.kit.stream_boundary import models_of
 from chatcodec._validation import validate_messages, validate_model
 from chatcodec.streams._builder import StreamBuilder
 
 
 def dumped(model: BaseModel) -> dict[str, Any]:
-    """``model`` as canonical JSON data; a value too deep for pydantic-core to write is a
-    :class:`~chatcodec.PayloadError` (:data:`~chatcodec._payloads.TOO_DEEP_TO_WRITE`)."""
-    try:
-        return model.model_dump(mode="json")
-    except ValueError as error:  # pydantic-core's "Maximum serialization depth exceeded"
-        if "serialization depth" not in str(error):
-            raise
-        raise PayloadError(TOO_DEEP_TO_WRITE) from None
+    """``model`` as canonical JSON data; a value nested just under the validator's depth
+    limit is written too (:mod:`chatcodec._model.deep_dump`)."""
+    return model.model_dump(mode="json")
 
 
 class CanonicalCodec:
@@ -49,10 +43,7 @@ class CanonicalCodec:
     """It takes no option (``options=`` refuses every name)."""
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
-        try:
-            return dumped(self.decode_request(payload))
-        except PayloadError as error:
-            raise too_deep_to_write(error, payload) from None
+        return dumped(self.decode_request(payload))
 
     def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
         return self.read_request(load_object(text, "canonical request"))
@@ -71,10 +62,7 @@ class CanonicalCodec:
         return dumped(request)
 
     def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
-        try:
-            return dumped(self.decode_response(payload))
-        except PayloadError as error:
-            raise too_deep_to_write(error, payload) from None
+        return dumped(self.decode_response(payload))
 
     def write_response(
         self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None

@@ -255,23 +255,6 @@ def too_deep(value: object = None) -> PayloadError:
     )
 
 
-TOO_DEEP_TO_WRITE = (
-    "a value is nested too deeply for pydantic-core to write as canonical JSON (its writer counts a few"
-    " levels more than its validator where canonical keeps a value whole) [rule: recursion_depth_exceeded]"
-)
-"""Why the canonical writer refuses a value the canonical model held (:mod:`chatcodec._canonical_codec`)."""
-
-
-def too_deep_to_write(error: PayloadError, payload: object) -> PayloadError:
-    """``error``, when it is the canonical writer's refusal (:data:`TOO_DEEP_TO_WRITE`, at
-    ``$``: it has only canonical data), named as every path names a value too deep, at the
-    route into ``payload``'s deepest value (the input a conversion read); else ``error``."""
-    if error.path != "$" or TOO_DEEP_TO_WRITE not in str(error):
-        return error
-    named = too_deep(payload)
-    return named if named.path != "$" else error
-
-
 _CYCLE_REASON = (
     "the payload holds itself: the value here is one of the values it is inside (JSON cannot nest a value"
     " in itself) [rule: cyclic_value]"

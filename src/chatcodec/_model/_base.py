@@ -19,6 +19,7 @@ from typing_extensions import TypeAliasType
 
 from chatcodec._errors import TAG_RULE, as_chatcodec_error
 from chatcodec._model._field_docs import describe_fields
+from chatcodec._model.deep_dump import json_data, json_text, too_deep_to_dump
 from chatcodec._public_label import shown_as
 
 ProviderMetadata = TypeAliasType("ProviderMetadata", dict[str, dict[str, JsonValue]])
@@ -197,6 +198,29 @@ class KeyedModel(BaseModel):
 
     _KEY_HINTS: ClassVar[dict[str, str]] = {}
     """Why a key that is not here was looked for, and what to use instead."""
+
+    if not TYPE_CHECKING:  # the checkers keep pydantic's signatures, keyword names and all
+
+        def model_dump(self, **options: Any) -> dict[str, Any]:
+            """pydantic's dump; in JSON mode a value nested just under the validator's depth
+            limit is written too (:mod:`chatcodec._model.deep_dump`), not refused."""
+            try:
+                return super().model_dump(**options)
+            except ValueError as error:
+                if options.get("mode") != "json" or not too_deep_to_dump(error):
+                    raise
+                given = {key: value for key, value in options.items() if key != "mode"}
+                return json_data(self, given)
+
+        def model_dump_json(self, **options: Any) -> str:
+            """pydantic's JSON text; a value nested just under the validator's depth limit is
+            written too (:mod:`chatcodec._model.deep_dump`), not refused."""
+            try:
+                return super().model_dump_json(**options)
+            except ValueError as error:
+                if not too_deep_to_dump(error):
+                    raise
+                return json_text(self, dict(options))
 
     def dict_aliases(self) -> dict[str, Any]:
         """Keys dict-like access answers beyond (or instead of) the canonical fields.
