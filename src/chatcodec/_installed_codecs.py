@@ -156,7 +156,25 @@ def load(point: EntryPoint) -> Any:
         raise CodecNotAvailableError(
             f"the codec {point.name!r} installed by {where} is named {named!r}: name the entry point as the codec"
         )
+    _guarded(codec, point, where)
     return codec
+
+
+def _guarded(codec: object, point: EntryPoint, where: str) -> None:
+    """A ``ProviderCodec``'s role functions checked from now on, each error they cause naming
+    the distribution and its entry point (:mod:`chatcodec._providers.contract.outside_roles`;
+    a six-method codec is checked by the registry's ``ModelCodec``)."""
+    from chatcodec._providers.contract.outside_roles import guard_roles
+    from chatcodec._providers.contract.provider_codec import ProviderCodec
+
+    if not isinstance(codec, ProviderCodec):
+        return
+    try:
+        guard_roles(codec, f"installed by {distribution(point)}, entry point {point.name} = {point.value}")
+    except (Exception, SystemExit, KeyboardInterrupt) as error:  # a role module only named fails to import
+        raise CodecNotAvailableError(
+            f"the codec {point.name!r} installed by {where} could not be loaded: {type(error).__name__}: {error}"
+        ) from error
 
 
 def origin(name: str) -> str:

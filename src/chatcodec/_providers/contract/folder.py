@@ -26,6 +26,7 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from chatcodec._errors import CodecNotAvailableError
 from chatcodec._option_table import NO_OPTIONS
 
 if TYPE_CHECKING:
@@ -206,3 +207,13 @@ def codec_of(
     if not isinstance(name, str):
         raise TypeError(f"the provider folder {package} names no codec: give name=, or PROVIDER in its markers.py")
     return cls(name, options=getattr(markers, "OPTIONS", NO_OPTIONS) if options is None else options, **found)
+
+
+def without_streams(name: str, piece: str, verb: str) -> CodecNotAvailableError:
+    """The error of a codec ``name`` asked for a stream ``piece`` (``decoder``, ``encoder``)
+    its folder has no module for (``stream_{verb}.py``)."""
+    return CodecNotAvailableError(
+        f"the {name} codec has no stream {piece}: it reads and writes whole requests and "
+        f"responses only (its ProviderCodec was given no stream_{piece}=, as a folder without "
+        f"stream_{verb}.py); ask it for a whole response instead of a stream"
+    )

@@ -26,13 +26,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from chatcodec._codec_protocols import RecordStreamEncoder, StreamDecoder, StreamEncoder
-from chatcodec._errors import CodecNotAvailableError
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable
 from chatcodec._payloads import load_object, too_deep
 from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import DecodeContext, EncodeContext, Reading, read_options
-from chatcodec._providers.contract.folder import LazyRole, codec_of
+from chatcodec._providers.contract.folder import LazyRole, codec_of, without_streams
 from chatcodec._providers.contract.reading import held, reading, validated
 from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules, outside_own_ranges
 from chatcodec._providers.kit.bags import own_bag
@@ -250,6 +249,15 @@ class ProviderCodec:
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
+
+    def guard(self, role: Callable[[str, Any], object], stream: Callable[[str, Any], Any]) -> None:
+        """Each role module replaced by ``role(argument, module)``, each stream maker by
+        ``stream(file, maker)``: an installed codec's functions checked (:mod:`.outside_roles`)."""
+        self._roles = {key: None if self._role(key) is None else role(key, self._role(key)) for key in self._roles}
+        decode, encode = self._new_stream_decoder, self._new_stream_encoder
+        self._new_stream_decoder = None if decode is None else stream("stream_decode.py", decode)
+        self._new_stream_encoder = None if encode is None else stream("stream_encode.py", encode)
+        self._request_side = None
 
     @property
     def edge(self) -> Edge | None:
@@ -476,7 +484,7 @@ class ProviderCodec:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
         driving ``builder`` (by default one that emits canonical events)."""
         if self._new_stream_decoder is None:
-            raise self._without_streams("decoder", "decode")
+            raise without_streams(self.name, "decoder", "decode")
         return DepthGuard(self._new_stream_decoder(builder, self.decode_context()), builder, self.name)
 
     @property
@@ -488,13 +496,6 @@ class ProviderCodec:
     def encodes_streams(self) -> bool:
         """Whether this codec writes streams (its folder has ``stream_encode.py``)."""
         return self._new_stream_encoder is not None
-
-    def _without_streams(self, piece: str, verb: str) -> CodecNotAvailableError:
-        return CodecNotAvailableError(
-            f"the {self.name} codec has no stream {piece}: it reads and writes whole requests and "
-            f"responses only (its ProviderCodec was given no stream_{piece}=, as a folder without "
-            f"stream_{verb}.py); ask it for a whole response instead of a stream"
-        )
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         """Canonical events for a whole stream, lazily: ``feed`` over the events, then
@@ -511,7 +512,7 @@ class ProviderCodec:
         probabilities) is taken out or reported here, around its own encoder; a version 1
         encoder (it reads models) is given models (``stream_boundary.record_encoder``)."""
         if self._new_stream_encoder is None:
-            raise self._without_streams("encoder", "encode")
+            raise without_streams(self.name, "encoder", "encode")
         context = self._encode_context(losses, None, None, options, for_request=False, rules=None)
         from chatcodec._providers.kit.stream_boundary import either_encoder, record_encoder  # a stream's
         from chatcodec._providers.kit.stream_capabilities import within_capabilities
