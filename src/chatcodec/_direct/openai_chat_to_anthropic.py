@@ -25,14 +25,15 @@ whole, and says what it refuses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast, overload
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._direct.canonical_messages import CanonicalMessages
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
-from chatcodec._providers.contract.context import DecodeContext, Reading
+from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
 from chatcodec._providers.openai_chat.messages import decode_messages
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
@@ -81,7 +82,13 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     noted = DirectReading(validated["messages"])
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        trace_source(recorder, payload, SOURCE, canonical, messages=CanonicalMessages(validated["messages"], starts))
+        trace_source(
+            recorder,
+            payload,
+            SOURCE,
+            canonical,
+            messages=CanonicalMessages(validated["messages"], starts, SOURCE, decode_messages),
+        )
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
@@ -244,49 +251,3 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: 
         if block is None or block["type"] != "image":  # dropped, or not a client image: the canonical path's
             raise UnadmittedError
         into.append(block)
-
-
-class CanonicalMessages(Sequence[Mapping[str, Any]]):
-    """The canonical messages of the body, each read from the validated copy by the reader's
-    own ``decode_messages`` when a loss is first named at its place in the input
-    (:class:`~chatcodec._providers.kit.origins.Origins` asks for the messages a loss names):
-    the direct path builds none, and most conversions name no place."""
-
-    __slots__ = ("_context", "_read", "_starts", "_validated")
-
-    def __init__(self, validated: list[dict[str, Any]], starts: list[int]) -> None:
-        self._validated = validated
-        self._starts = starts
-        """Where each canonical message starts in ``validated`` (:func:`admitted`)."""
-        self._read: dict[int, Mapping[str, Any]] = {}
-        self._context: DecodeContext | None = None
-
-    def _message(self, index: int) -> Mapping[str, Any]:
-        read = self._read.get(index)
-        if read is None:
-            starts = self._starts
-            end = starts[index + 1] if index + 1 < len(starts) else len(self._validated)
-            context = self._context
-            if context is None:
-                context = self._context = DecodeContext(SOURCE)
-                context.closed = True  # the closed front's copy, as the reader's own reading of it
-                context.reading = Reading()  # an SDK dump's nulls noted there, as a conversion's reading does
-            copies = [dict(message) for message in self._validated[starts[index] : end]]  # the reader takes them over
-            read = self._read[index] = decode_messages(copies, context)[0]
-        return read
-
-    @overload
-    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
-        if isinstance(index, slice):
-            return [self._message(position) for position in range(len(self._starts))[index]]
-        if index < 0:
-            index += len(self._starts)
-        if not 0 <= index < len(self._starts):
-            raise IndexError(index)
-        return self._message(index)
-
-    def __len__(self) -> int:
-        return len(self._starts)
