@@ -81,6 +81,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/anthropic_to_openai_chat.py": "a direct path writes one pair in one pass by calling both folders' own "
     "per-message functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
+    "_direct/openai_responses_to_openai_chat.py": "a direct path writes one pair in one pass by calling both "
+    "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/table.py": "the direct paths' table: which pair each path writes",
     **{
         f"testing/_laws/built_in/{folder}.py": "a built-in's law facts, read by check-codec through its entry point "

@@ -93,6 +93,7 @@ def _acceptance(stem: str) -> list[dict[str, Any]]:
 _STEMS = {
     ("openai-chat", "anthropic"): ("oc-anthropic-real", "oc-anthropic-nulls", "oc-anthropic-imgs"),
     ("anthropic", "openai-chat"): ("an-oc-real",),
+    ("openai-responses", "openai-chat"): ("resp-oc-real",),
 }
 
 
@@ -240,18 +241,115 @@ def _mutate_block(blocks: list[Any], block: dict[str, Any], kind: str, value: An
             block["text"] = value
 
 
-_APPLY = {("openai-chat", "anthropic"): _apply, ("anthropic", "openai-chat"): _apply_anthropic}
+# --- mutated Responses sessions ------------------------------------------------------------
+
+_RESPONSES_BASE = (
+    _acceptance("resp-oc-real-10")[:1]
+    or [body for name, source, body in CORPUS if source == "openai-responses" and isinstance(body.get("input"), list)][
+        :1
+    ]
+)
+
+_RESPONSES_KINDS = [
+    "content",
+    "role",
+    "drop",
+    "cut",
+    "parts",
+    "arguments",
+    "call_id",
+    "name",
+    "unknown",
+    "user_after_calls",
+    "assistant_after_calls",
+    "reasoning",
+    "typed",
+    "output_parts",
+    "swap",
+    "instructions",
+    "top",
+]
+
+
+def _responses_mutation(item_count: int) -> st.SearchStrategy[tuple[str, int, Any]]:
+    return st.tuples(st.sampled_from(_RESPONSES_KINDS), st.integers(0, max(item_count - 1, 0)), _VALUES)
+
+
+def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> None:  # noqa: C901, PLR0912 - one case a kind
+    kind, index, value = mutation
+    items: list[dict[str, Any]] = body["input"]
+    if not items:
+        return
+    at = index % len(items)
+    item = items[at]
+    text = value if isinstance(value, str) else "x"
+    match kind:
+        case "content" if "role" in item:
+            item["content"] = value
+        case "role" if "role" in item:
+            item["role"] = value if isinstance(value, str) and value else "developer"
+        case "drop" if item:
+            item.pop(sorted(item)[index % len(item)], None)
+        case "cut":
+            del items[at + 1 :]
+        case "parts" if "role" in item:
+            item["content"] = [
+                {"type": "input_text", "text": text},
+                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"},
+            ]
+        case "arguments" if item.get("type") == "function_call":
+            item["arguments"] = text
+        case "call_id" if "call_id" in item:
+            item["call_id"] = text
+        case "name" if item.get("type") == "function_call":
+            item["name"] = text
+        case "unknown":
+            item["x_unknown"] = value
+        case "user_after_calls":
+            items.insert(at + 1, {"role": "user", "content": "go on"})
+        case "assistant_after_calls":
+            items.insert(at + 1, {"role": "assistant", "content": text})
+        case "reasoning":
+            summary = [{"type": "summary_text", "text": text}] if index % 2 else []
+            reasoning: dict[str, Any] = {"type": "reasoning", "id": f"rs_{at}", "summary": summary}
+            if index % 3:
+                reasoning["encrypted_content"] = "gAAAAB" + text
+            items.insert(at, reasoning)
+        case "typed" if "role" in item:
+            item["type"] = "message"
+        case "output_parts" if item.get("type") == "function_call_output":
+            item["output"] = [{"type": "input_text", "text": text}]
+        case "swap" if at + 1 < len(items):
+            items[at], items[at + 1] = items[at + 1], items[at]
+        case "instructions":
+            body["instructions"] = value
+        case "top":
+            body[("temperature", "store", "include", "top_logprobs", "metadata")[index % 5]] = value
+        case _:
+            pass
+
+
+_APPLY = {
+    ("openai-chat", "anthropic"): _apply,
+    ("anthropic", "openai-chat"): _apply_anthropic,
+    ("openai-responses", "openai-chat"): _apply_responses,
+}
 _BASES = {
     ("openai-chat", "anthropic"): _BASE,
     ("anthropic", "openai-chat"): _acceptance("an-oc-real-10")[:1]
     or [body for name, source, body in CORPUS if source == "anthropic" and len(body.get("messages", ())) > 3][:1],
+    ("openai-responses", "openai-chat"): _RESPONSES_BASE,
 }
 
 
 @st.composite
 def _mutated(draw: st.DrawFn, pair: tuple[str, str]) -> dict[str, Any]:
     body = copy.deepcopy(_BASES[pair][0])
-    for mutation in draw(st.lists(_mutation(len(body["messages"])), max_size=3)):
+    if pair[0] == "openai-responses":  # items, and their own mutations
+        mutations = st.lists(_responses_mutation(len(body["input"])), max_size=3)
+    else:
+        mutations = st.lists(_mutation(len(body["messages"])), max_size=3)
+    for mutation in draw(mutations):
         _APPLY[pair](body, mutation)
     return body
 

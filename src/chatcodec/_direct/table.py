@@ -19,6 +19,7 @@ None when the body is not of a shape it admits (the canonical path converts it t
 DIRECT_PATHS: dict[tuple[str, str], str] = {
     ("openai-chat", "anthropic"): "chatcodec._direct.openai_chat_to_anthropic",
     ("anthropic", "openai-chat"): "chatcodec._direct.anthropic_to_openai_chat",
+    ("openai-responses", "openai-chat"): "chatcodec._direct.openai_responses_to_openai_chat",
 }
 """A module per pair (its ``convert``), imported on first use."""
 
