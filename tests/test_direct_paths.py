@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 import chatcodec
 from chatcodec._direct.table import DIRECT_PATHS, canonical_only, direct_path
 from chatcodec._losses import LossRecorder
+from chatcodec._providers.openai_responses.carried_reasoning import PREFIX as SEALED
 
 ROOT = Path(__file__).resolve().parents[1]
 SESSIONS = ROOT.parent / "shared" / "perf-sessions"
@@ -251,6 +252,7 @@ _RESPONSES_BASE = (
 )
 
 _RESPONSES_KINDS = [
+    "reasoning_first",
     "content",
     "role",
     "drop",
@@ -309,11 +311,15 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             items.insert(at + 1, {"role": "user", "content": "go on"})
         case "assistant_after_calls":
             items.insert(at + 1, {"role": "assistant", "content": text})
-        case "reasoning":
+        case "reasoning" | "reasoning_first":
+            if kind == "reasoning_first":  # where a turn starts: where the model's reasoning goes
+                at = _turn_starts(items)[index % len(_turn_starts(items))] if _turn_starts(items) else at
             summary = [{"type": "summary_text", "text": text}] if index % 2 else []
             reasoning: dict[str, Any] = {"type": "reasoning", "id": f"rs_{at}", "summary": summary}
-            if index % 3:
-                reasoning["encrypted_content"] = "gAAAAB" + text
+            if index % 3:  # OpenAI's encrypted content, or one chatcodec sealed calls' bags in
+                reasoning["encrypted_content"] = ("gAAAAB" if index % 5 else SEALED) + text
+            if index % 7 == 0:
+                reasoning["status"] = "completed"
             items.insert(at, reasoning)
         case "typed" if "role" in item:
             item["type"] = "message"
@@ -327,6 +333,20 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             body[("temperature", "store", "include", "top_logprobs", "metadata")[index % 5]] = value
         case _:
             pass
+
+
+def _turn_starts(items: list[dict[str, Any]]) -> list[int]:
+    """Where each assistant turn of ``items`` starts (its text, or its first call)."""
+    starts: list[int] = []
+    for position, item in enumerate(items):
+        before = items[position - 1] if position else {}
+        if item.get("role") == "assistant" or (
+            item.get("type") == "function_call"
+            and before.get("type") != "function_call"
+            and before.get("role") != "assistant"
+        ):
+            starts.append(position)
+    return starts
 
 
 _APPLY = {
@@ -361,3 +381,28 @@ def test_mutated_sessions_equal_to_canonical(data: st.DataObject, source: str, t
     if not _BASES[source, target]:
         pytest.skip("no session to mutate")
     _equal_to_canonical(data.draw(_mutated((source, target))), source, target)
+
+
+@pytest.mark.skipif(not _RESPONSES_BASE, reason="no Responses session to mutate")
+@pytest.mark.parametrize("entries", [0, 1, 3])
+def test_reasoning_before_every_turn_taken_and_equal(entries: int) -> None:
+    """The Responses session with a reasoning item (``entries`` summary texts, every other one
+    encrypted) before each assistant turn, as the Agents SDK replays them: taken by the direct
+    path, and equal to the canonical path (each summary a dropped thinking part, reported)."""
+    body = copy.deepcopy(_RESPONSES_BASE[0])
+    items: list[dict[str, Any]] = body["input"]
+    for count, at in enumerate(reversed(_turn_starts(items))):
+        reasoning: dict[str, Any] = {
+            "type": "reasoning",
+            "id": f"rs_{at}",
+            "summary": [{"type": "summary_text", "text": f"step {at}.{entry}"} for entry in range(entries)],
+        }
+        if count % 2:
+            reasoning["encrypted_content"] = f"gAAAAB{at}"
+        items.insert(at, reasoning)
+    convert = direct_path("openai-responses", "openai-chat")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-chat")) is not None
+    assert len(recorder.losses) == max(entries, 1) * len(_turn_starts(items))
+    _equal_to_canonical(body, "openai-responses", "openai-chat")

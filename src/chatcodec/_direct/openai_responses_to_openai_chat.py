@@ -6,17 +6,20 @@ turn, a run of call outputs one tool message) and the OpenAI Chat writer walks t
 again. Here the closed front's validated copy of the items (the reader's own front,
 :data:`~chatcodec._providers.openai_responses.wire.ITEMS`) is written as Chat messages in
 one pass, for the shapes an agent's history is made of: system, developer and user
-messages, user text and images, assistant text, function calls and their outputs of text.
-Every rule is the canonical side's own function, called with the canonical part and the
-canonical place: the image reading and writing (the Responses reader's ``decode_parts``,
-the Chat writer's ``encode_part``: the base64 check), a call's wire form
+messages, user text and images, an assistant turn's reasoning item (summary texts and
+encrypted content, as the Agents SDK replays it), text and function calls, and outputs of
+text. Every rule is the canonical side's own function, called with the canonical part
+and the canonical place: the image reading and writing (the Responses reader's
+``decode_parts``, the Chat writer's ``encode_part``: the base64 check), a call's wire form
 (:func:`~chatcodec._providers.openai_chat.tool_calls.plain_call_wire`, for a name OpenAI
-takes as it is). The top level (model, tools, settings, target rules, servers) is the
-canonical reader's and writer's, run on the body without its items; the Chat writer
-takes the messages written here in their place (:class:`DirectReading`).
+takes as it is), reasoning Chat has no field for (the Chat writer's ``drop_loss`` per
+thinking part, unless the ``reasoning_field`` option names one). The top level (model,
+tools, settings, target rules, servers) is the canonical reader's and writer's, run on the
+body without its items; the Chat writer takes the messages written here in their place
+(:class:`DirectReading`).
 
-A body of any other shape (``instructions``, reasoning items, typed message items, calls
-answered out of place) is handed back before anything is written (:func:`admitted`), and
+A body of any other shape (``instructions``, typed message items, reasoning with content
+or sealed by chatcodec, calls answered out of place) is handed back before anything is written (:func:`admitted`), and
 a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
 tool name it rewrites) hands the conversion back too: the canonical path converts it
 whole, and says what it refuses.
@@ -29,8 +32,10 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.canonical_messages import CanonicalMessages
 from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
+from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.messages import decode_messages
 from chatcodec._providers.openai_responses.parts import USER_KINDS, decode_parts
 from chatcodec._providers.openai_responses.wire import ITEMS
@@ -83,7 +88,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
 
 
-def admitted(items: list[Any]) -> list[int] | None:
+def admitted(items: list[Any]) -> list[int] | None:  # noqa: C901, PLR0912 - one loop: a call per item cost a third more
     """Where each canonical message of ``items`` starts (an assistant's text and the calls
     after it are one, a run of call outputs one), when they hold only the shapes
     :func:`write_messages` writes and nothing the shared history rules act on (the
@@ -97,16 +102,20 @@ def admitted(items: list[Any]) -> list[int] | None:
     if not items:
         return None
     starts: list[int] = []
-    previous = ""  # what the last item was: "text" (an assistant's), "call", "output", or "" (another message)
+    previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
         if kind == "function_call":
             if len(item) != 4 or "arguments" not in item or "name" not in item or "call_id" not in item:
                 return None
-            if previous not in ("text", "call"):
+            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
                 starts.append(position)
             previous = "call"
             continue
+        if previous == "call" and kind != "function_call_output":  # calls answered first
+            return None
+        if previous == "reasoning" and kind is not None:  # its turn's text or calls follow a turn's reasoning
+            return None
         if kind == "function_call_output":
             if len(item) != 3 or type(item.get("output")) is not str or "call_id" not in item:
                 return None
@@ -114,15 +123,42 @@ def admitted(items: list[Any]) -> list[int] | None:
                 starts.append(position)
             previous = "output"
             continue
-        if previous == "call" or kind is not None or len(item) != 2:  # calls answered first; no typed message
+        if kind == "reasoning":  # first in its turn
+            if previous == "text" or not _plain_reasoning(item):
+                return None
+            starts.append(position)
+            previous = "reasoning"
+            continue
+        if kind is not None or len(item) != 2:  # no typed message
             return None
         role = item.get("role")
         content = item.get("content")
         if role not in _ROLES or (type(content) is not str and (role != "user" or not _user_parts(content))):
             return None
-        starts.append(position)
+        if previous != "reasoning":  # an assistant's text after its reasoning is the same turn
+            starts.append(position)
+        elif role != "assistant":
+            return None
         previous = "text" if role == "assistant" else ""
-    return starts
+    return None if previous == "reasoning" else starts
+
+
+def _plain_reasoning(item: dict[str, Any]) -> bool:
+    """A reasoning item of summary texts, its id and its encrypted content, none sealed by
+    chatcodec (:mod:`~chatcodec._providers.openai_responses.carried_reasoning`: a call's
+    bags ride in it, which the reader puts back on the calls)."""
+    if not item.keys() <= _REASONING_KEYS or "summary" not in item or is_sealed(item.get("encrypted_content")):
+        return False
+    summary = item["summary"]
+    if summary.__class__ is not list:
+        return False
+    for entry in summary:
+        if entry.__class__ is not dict or len(entry) != 2 or entry.get("type") != "summary_text":
+            return False
+    return True
+
+
+_REASONING_KEYS = frozenset({"type", "id", "summary", "encrypted_content"})
 
 
 def _user_parts(content: Any) -> bool:
@@ -136,13 +172,14 @@ def _user_parts(content: Any) -> bool:
     return True
 
 
-def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
+def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:  # noqa: C901, PLR0915 - one loop
     """The body's ``messages`` for admitted ``items`` (:func:`admitted`), each loss at the
-    place the canonical writer names (the canonical message's index: an assistant's text
-    and calls are one, a run of outputs one)."""
+    place the canonical writer names (the canonical message's index: an assistant's
+    reasoning, text and calls are one, a run of outputs one)."""
     messages: list[dict[str, Any]] = []
     append = messages.append
     turn: dict[str, Any] | None = None  # the open assistant message, which the calls after it join
+    reasoned: list[dict[str, Any]] = []  # the assistant messages whose turn held reasoning
     index = -1  # the canonical index of the message being written
     outputs = False  # whether the last item was a call output (a run of them is one canonical message)
     for item in items:
@@ -165,18 +202,40 @@ def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[
                 calls = turn["tool_calls"] = []
             append_call(calls, item)
             continue
-        index += 1
+        if kind == "reasoning":  # (admitted first in its turn)
+            index += 1
+            turn = {"role": "assistant", "content": None}
+            append(turn)
+            reasoned.append(turn)
+            _drop_reasoning(item, index, context)
+            continue
         role, content = item["role"], item["content"]
         if role == "assistant":
-            turn = {"role": "assistant", "content": content}
-            append(turn)
+            if turn is None or turn["content"] is not None:  # a turn of its own (not its reasoning's text)
+                index += 1
+                turn = {"role": "assistant", "content": content}
+                append(turn)
+            turn["content"] = content
             continue
+        index += 1
         turn = None
-        if type(content) is str:
-            append({"role": role, "content": content})
-        else:
-            append({"role": role, "content": _user_parts_written(content, index, context)})
+        if type(content) is not str:
+            content = _user_parts_written(content, index, context)
+        append({"role": role, "content": content})
+    for message in reasoned:  # its text beside dropped reasoning and no call: a list of the one part
+        if "tool_calls" not in message and type(message["content"]) is str:
+            message["content"] = [{"type": "text", "text": message["content"]}]
     return messages
+
+
+def _drop_reasoning(item: dict[str, Any], index: int, context: EncodeContext) -> None:
+    """A reasoning item's thinking parts (one per summary text, or one), which Chat has no
+    field for without the ``reasoning_field`` option: each dropped with the Chat writer's
+    loss at its canonical place (the turn's first parts)."""
+    if reasoning.option(context, ("options", reasoning.PUBLIC_OPTION)) is not None:
+        raise UnadmittedError  # written into a field: the canonical path's
+    for position in range(len(item["summary"]) or 1):
+        reasoning.drop_loss(SOURCE, context.losses, ("messages", index, "content", position))
 
 
 def append_call(calls: list[dict[str, Any]], item: dict[str, Any]) -> None:
