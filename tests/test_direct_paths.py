@@ -266,6 +266,7 @@ _RESPONSES_KINDS = [
     "assistant_after_calls",
     "reasoning",
     "typed",
+    "system_parts",
     "output_parts",
     "swap",
     "instructions",
@@ -321,6 +322,8 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             if index % 7 == 0:
                 reasoning["status"] = "completed"
             items.insert(at, reasoning)
+        case "system_parts" if "role" in item:  # a system prompt marked for the cache, as agents send it
+            item["content"] = [{"type": "input_text", "text": text, "prompt_cache_breakpoint": {"mode": "explicit"}}]
         case "typed" if "role" in item:
             item["type"] = "message"
         case "output_parts" if item.get("type") == "function_call_output":

@@ -6,11 +6,12 @@ turn, a run of call outputs one tool message) and the OpenAI Chat writer walks t
 again. Here the closed front's validated copy of the items (the reader's own front,
 :data:`~chatcodec._providers.openai_responses.wire.ITEMS`) is written as Chat messages in
 one pass, for the shapes an agent's history is made of: system, developer and user
-messages, user text and images, an assistant turn's reasoning item (summary texts and
-encrypted content, as the Agents SDK replays it), text and function calls, and outputs of
-text. Every rule is the canonical side's own function, called with the canonical part
-and the canonical place: the image reading and writing (the Responses reader's
-``decode_parts``, the Chat writer's ``encode_part``: the base64 check), a call's wire form
+messages (their text parts, a cache breakpoint on them, and a user's images), an assistant
+turn's reasoning item (summary texts and encrypted content, as the Agents SDK replays it),
+text and function calls, and outputs of text or text parts. Every rule is the canonical
+side's own function, called with the canonical part and the canonical place: the image
+reading and writing (the Responses reader's ``decode_parts``, the Chat writer's
+``encode_part``: the base64 check), a call's wire form
 (:func:`~chatcodec._providers.openai_chat.tool_calls.plain_call_wire`, for a name OpenAI
 takes as it is), reasoning Chat has no field for (the Chat writer's ``drop_loss`` per
 thinking part, unless the ``reasoning_field`` option names one). The top level (model,
@@ -37,13 +38,13 @@ from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.messages import decode_messages
-from chatcodec._providers.openai_responses.parts import USER_KINDS, decode_parts
+from chatcodec._providers.openai_responses.parts import RESULT_KINDS, SYSTEM_KINDS, USER_KINDS, decode_parts
 from chatcodec._providers.openai_responses.wire import ITEMS
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossRecorder
-    from chatcodec.contract import EncodeContext
+    from chatcodec.contract import EncodeContext, Steps
 
 SOURCE, TARGET = "openai-responses", "openai-chat"
 
@@ -117,7 +118,8 @@ def admitted(items: list[Any]) -> list[int] | None:  # noqa: C901, PLR0912 - one
         if previous == "reasoning" and kind is not None:  # its turn's text or calls follow a turn's reasoning
             return None
         if kind == "function_call_output":
-            if len(item) != 3 or type(item.get("output")) is not str or "call_id" not in item:
+            output = item.get("output")
+            if len(item) != 3 or "call_id" not in item or (type(output) is not str and not _text_parts(output)):
                 return None
             if previous != "output":
                 starts.append(position)
@@ -133,7 +135,7 @@ def admitted(items: list[Any]) -> list[int] | None:  # noqa: C901, PLR0912 - one
             return None
         role = item.get("role")
         content = item.get("content")
-        if role not in _ROLES or (type(content) is not str and (role != "user" or not _user_parts(content))):
+        if role not in _ROLES or (type(content) is not str and (role == "assistant" or not _parts(content, role))):
             return None
         if previous != "reasoning":  # an assistant's text after its reasoning is the same turn
             starts.append(position)
@@ -161,18 +163,29 @@ def _plain_reasoning(item: dict[str, Any]) -> bool:
 _REASONING_KEYS = frozenset({"type", "id", "summary", "encrypted_content"})
 
 
-def _user_parts(content: Any) -> bool:
-    """A list of text and image parts (the front checks their values)."""
+def _parts(content: Any, role: str) -> bool:
+    """A list of text parts, and a user's images (the front checks their values; a part the
+    reader keeps a bag for is handed back as it is written, :func:`_parts_written`)."""
     if content.__class__ is not list or not content:
         return False
     for part in content:
         kind = part.get("type") if part.__class__ is dict else None
-        if (kind != "input_text" or len(part) != 2) and kind != "input_image":
+        if kind != "input_text" and (kind != "input_image" or role != "user"):
             return False
     return True
 
 
-def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:  # noqa: C901, PLR0915 - one loop
+def _text_parts(output: Any) -> bool:
+    """A call output of text parts alone (a Chat tool message holds them as they are)."""
+    if output.__class__ is not list or not output:
+        return False
+    for part in output:
+        if part.__class__ is not dict or part.get("type") != "input_text" or len(part) != 2:
+            return False
+    return True
+
+
+def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:  # noqa: C901, PLR0912, PLR0915 - one loop
     """The body's ``messages`` for admitted ``items`` (:func:`admitted`), each loss at the
     place the canonical writer names (the canonical message's index: an assistant's
     reasoning, text and calls are one, a run of outputs one)."""
@@ -182,6 +195,7 @@ def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[
     reasoned: list[dict[str, Any]] = []  # the assistant messages whose turn held reasoning
     index = -1  # the canonical index of the message being written
     outputs = False  # whether the last item was a call output (a run of them is one canonical message)
+    result = -1  # the result of the open tool message
     for item in items:
         kind = item.get("type")
         if kind == "function_call_output":
@@ -189,7 +203,12 @@ def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[
                 index += 1
                 outputs = True
                 turn = None
-            append({"role": "tool", "tool_call_id": item["call_id"], "content": item["output"]})
+                result = -1
+            result += 1
+            output = item["output"]
+            if type(output) is not str:
+                output = _parts_written(output, RESULT_KINDS, ("messages", index, "content", result), context)
+            append({"role": "tool", "tool_call_id": item["call_id"], "content": output})
             continue
         outputs = False
         if kind == "function_call":
@@ -220,7 +239,9 @@ def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[
         index += 1
         turn = None
         if type(content) is not str:
-            content = _user_parts_written(content, index, context)
+            content = _parts_written(
+                content, USER_KINDS if role == "user" else SYSTEM_KINDS, ("messages", index), context
+            )
         append({"role": role, "content": content})
     for message in reasoned:  # its text beside dropped reasoning and no call: a list of the one part
         if "tool_calls" not in message and type(message["content"]) is str:
@@ -248,14 +269,18 @@ def append_call(calls: list[dict[str, Any]], item: dict[str, Any]) -> None:
     calls.append(plain_call_wire(part, name))
 
 
-def _user_parts_written(content: list[Any], index: int, context: EncodeContext) -> list[dict[str, Any]]:
-    """A user message's parts, read by the Responses reader's ``decode_parts`` and written
-    by the Chat writer's ``encode_part``, each at its canonical place."""
+def _parts_written(
+    content: list[Any], kinds: frozenset[str], at: Steps, context: EncodeContext
+) -> list[dict[str, Any]]:
+    """A message's or a call output's parts, read by the Responses reader's ``decode_parts``
+    (the ``kinds`` it takes there) and written by the Chat writer's ``encode_part`` (a cache
+    breakpoint on a text part its ``cache_control``), each at its canonical place (``at``:
+    the canonical message's, or its result's; a tool result's parts are texts only)."""
     written: list[dict[str, Any]] = []
-    for position, part in enumerate(decode_parts(content, USER_KINDS)):
+    for position, part in enumerate(decode_parts(content, kinds)):
         if "provider_metadata" in part:  # a part of the Responses wire kept in a bag: the canonical path's
             raise UnadmittedError
-        encoded = encode_part(part, context, ("messages", index, "content", position))
+        encoded = encode_part(part, context, (*at, "content", position))
         if encoded is None:  # dropped (a loss): the canonical path's, which may drop the message
             raise UnadmittedError
         written.append(encoded)
