@@ -17,7 +17,7 @@ level (model, tools, settings, target rules, servers) is the canonical reader's 
 writer's, run on the body without its messages; the Anthropic writer takes the turns
 written here in their place (:class:`DirectReading`).
 
-A body of any other shape is handed back before anything is written (:func:`admitted`), and
+A body of any other shape is handed back before anything is written (:func:`~.openai_chat_source.admitted`), and
 a rule that answers outside the admitted shapes on the way (a thinking part sent as text,
 an image it cannot carry) hands the conversion back too: the canonical path converts it
 whole, and says what it refuses.
@@ -28,15 +28,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._conversion import read_request_data, trace_source, write_request_data
-from chatcodec._direct.canonical_messages import CanonicalMessages
+from chatcodec._direct.openai_chat_source import UnadmittedError, admit, write_directly
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
-from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
-from chatcodec._providers.openai_chat.messages import decode_messages
-from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
 
@@ -45,15 +41,7 @@ if TYPE_CHECKING:
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.anthropic.encode_context import AnthropicContext
 
-SOURCE, TARGET = "openai-chat", "anthropic"
-
-_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"}) | SPELLED_NULLS
-"""An assistant turn the reader reads as a plain turn (``plain_turn.read_plain_turn``): its
-fields, and the SDK dump's ``null`` ones (the closed front takes those as ``null`` only)."""
-
-
-class UnadmittedError(Exception):
-    """A rule answered outside the shapes this path writes: the canonical path converts the body."""
+TARGET = "anthropic"
 
 
 class DirectReading(Reading):
@@ -74,109 +62,15 @@ class DirectReading(Reading):
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
     """``payload`` written for Anthropic, its losses in ``recorder``; None when it is not of
     the shapes admitted (``recorder`` is then the caller's to drop)."""
-    messages: Any = payload.get("messages")
-    starts = admitted(messages) if messages.__class__ is list else None
-    validated = None if starts is None else COMMON_MESSAGES.validate({"messages": messages})
-    if validated is None or starts is None:
+    admission = admit(payload)
+    if admission is None:
         return None
-    noted = DirectReading(validated["messages"])
-    try:
-        canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        trace_source(
-            recorder,
-            payload,
-            SOURCE,
-            canonical,
-            messages=CanonicalMessages(validated["messages"], starts, SOURCE, decode_messages),
-        )
-        return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
-    except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
-        return None
-
-
-def admitted(messages: list[Any]) -> list[int] | None:
-    """Where each canonical message of ``messages`` starts (a run of tool messages is one),
-    when they hold only the shapes :func:`write_turns` writes and nothing the shared history
-    rules act on (the reader's ``plain_history``): a leading system prompt of text, then
-    user, assistant and tool messages, each call's turn followed by results, no blank text,
-    the last message not an assistant's (a prefill is trimmed). None for any other.
-
-    Asked of the body as given, before the closed front validates it: a body handed back
-    costs this walk, not a validation the canonical path then does again. It looks at keys,
-    roles and texts only; the front checks every value after it."""
-    if not messages or messages[-1].__class__ is not dict or messages[-1].get("role") == "assistant":
-        return None
-    starts: list[int] = []
-    called = results = False
-    for position, message in enumerate(messages):
-        role = message.get("role") if message.__class__ is dict else None
-        if called and role != "tool":
-            return None
-        called = False
-        if role == "tool":
-            if type(message.get("content")) is not str or not _bare(message, 3):
-                return None
-            if not results:
-                starts.append(position)
-            results = True
-            continue
-        results = False
-        starts.append(position)
-        if role == "assistant":
-            if not _plain_turn(message):
-                return None
-            called = "tool_calls" in message
-        elif role == "user":
-            if not _bare(message, 2) or not _user_content(message.get("content")):
-                return None
-        elif role != "system" or position != 0 or type(message.get("content")) is not str or not _bare(message, 2):
-            return None
-    return starts
-
-
-def _bare(message: Mapping[str, Any], fields: int) -> bool:
-    """A message of its ``fields`` only, or with an SDK dump's ``"name": null`` beside them
-    (the closed front takes ``name`` as ``null`` only)."""
-    return len(message) == fields or (len(message) == fields + 1 and "name" in message)
-
-
-def _blank(text: str) -> bool:
-    return not text or text.isspace()
-
-
-def _plain_turn(message: Mapping[str, Any]) -> bool:
-    if "content" not in message or not message.keys() <= _ASSISTANT_KEYS:
-        return False
-    content = message["content"]
-    if content is not None and (type(content) is not str or _blank(content)):
-        return False
-    if "tool_calls" in message:
-        return True
-    if "reasoning_content" in message:
-        return content is not None
-    return len(message) == 2 and content is not None  # a bare content string (with nulls: read otherwise)
-
-
-def _user_content(content: Any) -> bool:
-    """Text, or a list of text and image parts (the front checks the images), none blank."""
-    if type(content) is str:
-        return not _blank(content)
-    if content.__class__ is not list or not content:
-        return False
-    for part in content:
-        kind = part.get("type") if part.__class__ is dict else None
-        if kind == "text":
-            text = part.get("text")
-            if len(part) != 2 or type(text) is not str or _blank(text):
-                return False
-        elif kind != "image_url":
-            return False
-    return True
+    return write_directly(payload, recorder, TARGET, writer, noted=DirectReading(admission[0]), admission=admission)
 
 
 def write_turns(messages: list[dict[str, Any]], context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
     """The body's ``system`` and ``messages`` for admitted ``messages``
-    (:func:`admitted`), each loss at the place the canonical writer names (the canonical
+    (:func:`~.openai_chat_source.admitted`), each loss at the place the canonical writer names (the canonical
     message's index: a run of tool messages is one)."""
     system: str | None = None
     start = 0

@@ -317,18 +317,31 @@ def _encode_tool_message(
     holds = context.holds
     for index, result in enumerate(message["content"]):
         call_id = result["tool_use_id"]
-        if len(call_id) > CALL_ID_MAX_LENGTH and holds is not None:  # each item's call_id is this id
-            holds.add(LONG_CALL_ID)
         content = result.get("content")
         if type(content) is str and (
             len(result) == PLAIN_TOOL_RESULT or KIT.bare(result, PLAIN_TOOL_RESULT)
         ):  # the plain shape: type, tool_use_id, content
-            kind = "custom_tool_call_output" if call_id in custom else "function_call_output"
-            items.append({"type": kind, "call_id": call_id, "output": content})
+            items.append(plain_output(call_id, content, holds, custom=call_id in custom))
         else:
+            if len(call_id) > CALL_ID_MAX_LENGTH and holds is not None:  # the item's call_id is this id
+                holds.add(LONG_CALL_ID)
             answers_custom = call_id in custom
             items.append(encode_result(result, context, (*at, "content", index), custom=answers_custom))
     return items
+
+
+def plain_output(call_id: str, output: str, holds: set[str] | None, *, custom: bool = False) -> dict[str, Any]:
+    """The output item of a result of its call's id and a text alone (a ``custom_tool_call_output``
+    answering a custom call), a ``call_id`` over 64 characters noted in ``holds``
+    (:data:`~.rules.LONG_CALL_ID`): the request writer's, and a direct path's from OpenAI Chat
+    (:mod:`chatcodec._direct`), whose tool messages are this shape."""
+    if len(call_id) > CALL_ID_MAX_LENGTH and holds is not None:
+        holds.add(LONG_CALL_ID)
+    return {
+        "type": "custom_tool_call_output" if custom else "function_call_output",
+        "call_id": call_id,
+        "output": output,
+    }
 
 
 def encode_result(
