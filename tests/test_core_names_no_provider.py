@@ -84,6 +84,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "per-message functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_responses_to_openai_chat.py": "a direct path writes one pair in one pass by calling both "
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
+    "_direct/openai_chat_to_openai_responses.py": "a direct path writes one pair in one pass by calling both "
+    "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_chat_source.py": "the OpenAI Chat side of its direct paths: what they admit, read by that "
     "folder's own front and reader (CONTRIBUTING, Direct paths)",
     "_direct/table.py": "the direct paths' table: which pair each path writes",

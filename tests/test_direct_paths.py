@@ -95,6 +95,7 @@ _STEMS = {
     ("openai-chat", "anthropic"): ("oc-anthropic-real", "oc-anthropic-nulls", "oc-anthropic-imgs"),
     ("anthropic", "openai-chat"): ("an-oc-real",),
     ("openai-responses", "openai-chat"): ("resp-oc-real",),
+    ("openai-chat", "openai-responses"): ("oc-responses-real", "oc-responses-imgs", "oc-anthropic-nulls"),
 }
 
 
@@ -356,9 +357,11 @@ _APPLY = {
     ("openai-chat", "anthropic"): _apply,
     ("anthropic", "openai-chat"): _apply_anthropic,
     ("openai-responses", "openai-chat"): _apply_responses,
+    ("openai-chat", "openai-responses"): _apply,
 }
 _BASES = {
     ("openai-chat", "anthropic"): _BASE,
+    ("openai-chat", "openai-responses"): _acceptance("oc-responses-real-10")[:1] or _BASE,
     ("anthropic", "openai-chat"): _acceptance("an-oc-real-10")[:1]
     or [body for name, source, body in CORPUS if source == "anthropic" and len(body.get("messages", ())) > 3][:1],
     ("openai-responses", "openai-chat"): _RESPONSES_BASE,

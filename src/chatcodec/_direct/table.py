@@ -20,6 +20,7 @@ DIRECT_PATHS: dict[tuple[str, str], str] = {
     ("openai-chat", "anthropic"): "chatcodec._direct.openai_chat_to_anthropic",
     ("anthropic", "openai-chat"): "chatcodec._direct.anthropic_to_openai_chat",
     ("openai-responses", "openai-chat"): "chatcodec._direct.openai_responses_to_openai_chat",
+    ("openai-chat", "openai-responses"): "chatcodec._direct.openai_chat_to_openai_responses",
 }
 """A module per pair (its ``convert``), imported on first use."""
 

@@ -36,7 +36,7 @@ such an item is left out and reported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from chatcodec._providers.families.openai.tools_front import front_copy
@@ -354,7 +354,13 @@ def _encode_input(
     custom_calls: bool = True,
 ) -> None:
     """``instructions`` (a marked leading system message) and ``input`` (``custom_calls``:
-    whether a turn may hold a custom call, :func:`survey`)."""
+    whether a turn may hold a custom call, :func:`survey`); a direct path's reading
+    (``chatcodec._direct``) carries the items, written from the source's validated copy in
+    one pass that calls this folder's part functions (the request it hands has no messages)."""
+    direct: Callable[[EncodeContext], list[dict[str, Any]]] | None = getattr(context.reading, "direct_items", None)
+    if direct is not None:
+        wire["input"] = direct(context)
+        return
     start = 0
     if messages and _is_marked(messages[0], "system", INSTRUCTIONS):
         wire["instructions"] = messages[0]["content"]
