@@ -72,7 +72,7 @@ def write_directly(
 
 def admitted(messages: list[Any]) -> list[int] | None:
     """Where each canonical message of ``messages`` starts (a run of tool messages is one),
-    when they hold only the shapes :func:`write_turns` writes and nothing the shared history
+    when they hold only the shapes a pair's pass writes and nothing the shared history
     rules act on (the reader's ``plain_history``): a leading system prompt of text, then
     user, assistant and tool messages, each call's turn followed by results, no blank text,
     the last message not an assistant's (a prefill is trimmed). None for any other.
@@ -83,21 +83,23 @@ def admitted(messages: list[Any]) -> list[int] | None:
     if not messages or messages[-1].__class__ is not dict or messages[-1].get("role") == "assistant":
         return None
     starts: list[int] = []
+    start = starts.append
     called = results = False
     for position, message in enumerate(messages):
         role = message.get("role") if message.__class__ is dict else None
-        if called and role != "tool":
-            return None
-        called = False
-        if role == "tool":
-            if type(message.get("content")) is not str or not _bare(message, 3):
+        if role == "tool":  # most messages of an agent's history: :func:`_bare` inline
+            size = len(message)
+            if type(message.get("content")) is not str or (size != 3 and (size != 4 or "name" not in message)):
                 return None
             if not results:
-                starts.append(position)
-            results = True
+                start(position)
+                results = True
+            called = False
             continue
+        if called:
+            return None
         results = False
-        starts.append(position)
+        start(position)
         if role == "assistant":
             if not _plain_turn(message):
                 return None

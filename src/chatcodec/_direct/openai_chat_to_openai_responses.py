@@ -5,9 +5,10 @@ The canonical path reads each message into canonical data and the Responses writ
 that list again. Here the closed front's validated copy of the messages (what
 :func:`~.openai_chat_source.admit` takes) is written as ``input`` items in one pass, for
 the shapes an agent's history is made of. Every rule is the canonical side's own
-function, called with the canonical part and the canonical place: an assistant turn is
-read by the reader's own :func:`~chatcodec._providers.openai_chat.plain_turn.read_plain_turn`
-and written by the writer's own
+function, called with the canonical part and the canonical place: an assistant turn's
+parts (the reasoning's reading,
+:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) are
+written by the writer's own
 :func:`~chatcodec._providers.openai_responses.items.request_turn` (reasoning that Responses
 cannot replay reported, a call's name rule, a long ``call_id`` noted for the target rule);
 a tool result is :func:`~chatcodec._providers.openai_responses.messages.plain_output`;
@@ -16,19 +17,19 @@ base64 check, the image detail). The top level (model, tools, settings, target r
 the canonical reader's and writer's, run on the body without its messages; the Responses
 writer takes the items written here as its ``input`` (:class:`DirectReading`).
 
-A body of any other shape is handed back before anything is written, and a turn the
-reader would read otherwise on the way hands the conversion back too: the canonical path
-converts it whole.
+A body of any other shape is handed back before anything is written, and so is one a rule
+refuses on the way: the canonical path converts it whole, and says what it refuses.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import UnadmittedError, admit, write_directly
+from chatcodec._direct.openai_chat_source import admit, write_directly
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.plain_turn import read_plain_turn
+from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
 from chatcodec._providers.openai_responses.items import request_turn
 from chatcodec._providers.openai_responses.messages import encode_parts, plain_output
 
@@ -52,7 +53,7 @@ class DirectReading(Reading):
 
     def direct_items(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``input``, in the writer's place for it (:func:`write_items`)."""
-        return write_items(self._messages, context, self)
+        return write_items(self._messages, context)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -64,11 +65,12 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     return write_directly(payload, recorder, TARGET, writer, noted=DirectReading(admission[0]), admission=admission)
 
 
-def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: Reading) -> list[dict[str, Any]]:
+def write_items(messages: list[dict[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
     """The ``input`` items for admitted ``messages`` (:func:`~.openai_chat_source.admitted`),
     each loss at the place the canonical writer names (the canonical message's index: a run
-    of tool messages is one). ``noted``: the conversion's reading, where the reader notes an
-    SDK dump's nulls (which this writer passes over)."""
+    of tool messages is one). An assistant turn's parts are those the reader's
+    ``read_plain_turn`` reads from the closed copy (an SDK dump's nulls, which it notes
+    for its own writer only, pass by here as they pass by this writer)."""
     losses, holds = context.losses, context.holds
     items: list[dict[str, Any]] = []
     index = -1  # the canonical index of the message being written
@@ -86,12 +88,17 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
         index += 1
         if type(content) is str and (role != "assistant" or len(message) == 2):  # a role and its text
             items.append({"role": role, "content": content})
-        elif role == "assistant":
-            turn = read_plain_turn(message, closed=True, noted=noted)
-            if turn is None or not turn["content"]:  # read otherwise: the canonical path's
-                raise UnadmittedError
-            items += request_turn(turn["content"], losses, ("messages", index), holds)
+        elif role == "assistant":  # its parts as the reader's plain_turn reads a closed copy's
+            thought = message.get("reasoning_content")
+            parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
+            if content is not None:
+                parts.append({"type": "text", "text": content})
+            for call in message.get("tool_calls") or ():
+                function = call["function"]
+                name, arguments = function["name"], function["arguments"]
+                parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
+            items += request_turn(parts, losses, ("messages", index), holds)
         else:
-            parts = cast("list[dict[str, Any]]", decode_parts(content))  # a list gives a list
-            items.append({"role": role, "content": encode_parts(parts, context, ("messages", index))})
+            read = cast("list[dict[str, Any]]", decode_parts(content))  # a list gives a list
+            items.append({"role": role, "content": encode_parts(read, context, ("messages", index))})
     return items
