@@ -112,6 +112,30 @@ def test_direct_path_takes_its_sessions(source: str, target: str) -> None:
         _equal_to_canonical(body, source, target)
 
 
+_IMAGE_URLS = (
+    "data:image/png;base64,iVBORw0KGgo=",
+    "data:image/png;base64,not base64!",
+    "data:image/svg+xml;utf8,<svg/>",
+    "data:;base64,AAAA",
+    "data:image/png;name=x.png;base64,AAAA",
+    "DATA:image/png;base64,AAAA",
+    "file:///tmp/screen.png",
+    "https://example.com/screen.png",
+)
+"""Image URLs a data URL's check and a URL's rules tell apart (a direct path may read a
+``data:`` URL without splitting it, where its target writes either source the same)."""
+
+
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
+@pytest.mark.parametrize("url", _IMAGE_URLS)
+@pytest.mark.parametrize("detail", [{}, {"detail": "low"}])
+def test_image_urls_equal_to_canonical(source: str, target: str, url: str, detail: dict[str, str]) -> None:
+    image = {"type": "image_url", "image_url": {"url": url, **detail}}
+    for content in ([{"type": "text", "text": "look"}, image], [image, image]):
+        body = {"model": "gpt-5", "messages": [{"role": "user", "content": content}]}
+        _equal_to_canonical(body, source, target)
+
+
 def test_canonical_only_turns_them_off() -> None:
     with canonical_only():
         assert all(direct_path(source, target) is None for source, target in PAIRS)

@@ -12,10 +12,17 @@ written by the writer's own
 :func:`~chatcodec._providers.openai_responses.items.request_turn` (reasoning that Responses
 cannot replay reported, a call's name rule, a long ``call_id`` noted for the target rule);
 a tool result is :func:`~chatcodec._providers.openai_responses.messages.plain_output`;
-user parts are the reader's ``decode_parts`` and the writer's ``encode_parts`` (the
-base64 check, the image detail). The top level (model, tools, settings, target rules) is
-the canonical reader's and writer's, run on the body without its messages; the Responses
-writer takes the items written here as its ``input`` (:class:`DirectReading`).
+user parts are the reader's ``decode_parts`` and the writer's ``encode_parts`` (the image
+detail, a ``file:`` URL reported). An image's ``data:`` URL is read as the URL it is, not
+split into its media type and base64 data (``split=False``): the Responses writer sends a
+base64 source as the data URL it was split from, character for character, and a URL
+source as given, so the output and the losses are the same either way, and the base64
+check (a pass over each screenshot the first time it is seen) is not needed. The
+canonical path splits them; the tests hold the two equal.
+
+The top level (model, tools, settings, target rules) is the canonical reader's and
+writer's, run on the body without its messages; the Responses writer takes the items
+written here as its ``input`` (:class:`DirectReading`).
 
 A body of any other shape is handed back before anything is written, and so is one a rule
 refuses on the way: the canonical path converts it whole, and says what it refuses.
@@ -99,6 +106,6 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext) -> list[
                 parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
             items += request_turn(parts, losses, ("messages", index), holds)
         else:
-            read = cast("list[dict[str, Any]]", decode_parts(content))  # a list gives a list
+            read = cast("list[dict[str, Any]]", decode_parts(content, split=False))  # a list gives a list
             items.append({"role": role, "content": encode_parts(read, context, ("messages", index))})
     return items

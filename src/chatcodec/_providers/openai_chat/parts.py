@@ -82,12 +82,23 @@ def decode_part(part: dict[str, Any]) -> dict[str, Any]:
             return opaque(part)
 
 
-def decode_parts(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+def decode_parts(content: str | list[dict[str, Any]], *, split: bool = True) -> str | list[dict[str, Any]]:
     """Message content: a string stays a string, a list becomes canonical parts (a plain
-    text part, most of them, is taken over without a call)."""
+    text part, most of them, is taken over without a call). ``split`` false: an image's
+    ``data:`` URL is read as the URL source it is, not split into its media type and base64
+    data (:func:`~chatcodec._compat.source_from_url`'s check is a pass over what may be
+    megabytes), for a writer that sends either source as the same URL (a direct path's,
+    :mod:`chatcodec._direct`)."""
     if isinstance(content, str):
         return content
+    if not split:
+        return [part if len(part) == 2 and part["type"] == "text" else _unsplit(part) for part in content]
     return [part if len(part) == 2 and part["type"] == "text" else decode_part(part) for part in content]
+
+
+def _unsplit(part: dict[str, Any]) -> dict[str, Any]:
+    """:func:`decode_part`, an image's URL read as given (``decode_parts``' ``split``)."""
+    return _decode_image(part, split=False) if part.get("type") == "image_url" else decode_part(part)
 
 
 def decode_text_part(part: dict[str, Any]) -> dict[str, Any]:
@@ -115,13 +126,14 @@ IMAGE_URL_STRING = "_image_url"
 """Marker: ``"string"`` when ``image_url`` was the URL itself, not ``{"url": ...}``."""
 
 
-def _media_source(url: str) -> tuple[dict[str, Any], str | None]:
+def _media_source(url: str, *, split: bool = True) -> tuple[dict[str, Any], str | None]:
     """The source of a media URL, and the scheme of a server's file URL read as a file id
-    (:func:`.server_media.file_url_source`), None for another URL."""
+    (:func:`.server_media.file_url_source`), None for another URL (``split`` false: a
+    ``data:`` URL kept as a URL source, :func:`decode_parts`)."""
     stored = file_url_source(url)
     if stored is not None:
         return stored
-    return compat.source_from_url(url), None
+    return (compat.source_from_url(url) if split else {"type": "url", "url": url}), None
 
 
 def _mark(decoded: dict[str, Any], marker: str, value: object) -> dict[str, Any]:
@@ -131,13 +143,13 @@ def _mark(decoded: dict[str, Any], marker: str, value: object) -> dict[str, Any]
     return decoded
 
 
-def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
+def _decode_image(part: dict[str, Any], *, split: bool = True) -> dict[str, Any]:
     if isinstance(part["image_url"], str):  # litellm's bare-string form (see wire.ImagePart)
-        source, scheme = _media_source(part["image_url"])
+        source, scheme = _media_source(part["image_url"], split=split)
         bare = _finish({"type": "image", "source": source}, part, ("type", "image_url"))
         return _mark(_mark(bare, IMAGE_URL_STRING, "string"), STORAGE_URL, scheme)
     image_url: dict[str, Any] = part["image_url"]
-    source, scheme = _media_source(image_url["url"])
+    source, scheme = _media_source(image_url["url"], split=split)
     canonical: dict[str, Any] = {"type": "image", "source": source}
     if len(part) == 2 and (len(image_url) == 1 or (len(image_url) == 2 and image_url.get("detail") in IMAGE_DETAILS)):
         if len(image_url) == 2:  # a url and a detail canonical has: nothing for a bag
