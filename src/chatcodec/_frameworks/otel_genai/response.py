@@ -23,8 +23,8 @@ from chatcodec._frameworks.otel_genai.markers import (
     RESPONSE_MODEL,
 )
 from chatcodec._frameworks.otel_genai.messages import decode_message
-from chatcodec._frameworks.otel_genai.usage import PREFIX as USAGE_PREFIX
-from chatcodec._frameworks.otel_genai.usage import read_usage, write_usage
+from chatcodec._frameworks.otel_genai.token_counts import PREFIX as USAGE_PREFIX
+from chatcodec._frameworks.otel_genai.token_counts import read_usage, write_usage
 from chatcodec._frameworks.otel_genai.wire import TITLE, attribute, checked, checked_messages, plain_attributes
 from chatcodec.codec_kit import as_dict, leftovers, refuse_unwritable_numbers, rule_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
