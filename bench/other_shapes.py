@@ -6,6 +6,10 @@ speed is not judged on the files it was tuned on alone (issue 81: a user's traff
   as a data URL), the assistant answers briefly with one to three parallel calls of four small
   tools, and each result is a line; no reasoning text, no big result, no cache marker. Also with the
   OpenAI SDK's ``model_dump()`` nulls (:data:`CHATTY_NULLS`), as the acceptance sessions are.
+* :data:`SCREENSHOTS`: a browser or computer-use agent's session: the :data:`CHATTY` session with
+  four ~190 KB PNG screenshots (data URLs of random bytes after a PNG header, as incompressible
+  as a real screenshot's base64) in its first user message, toward Anthropic, Responses and
+  OpenAI Chat (issue 92: the cost that grew with the bytes of an image).
 * :data:`COMPACT`: the bench's own OpenAI-SDK agent session (:mod:`bench.agent_workloads`, every
   shape on) with its tool-argument texts written compactly (``{"path":"a"}``, as OpenAI's models
   write them), for the pairs that read argument texts (from OpenAI Chat and Responses).
@@ -28,6 +32,7 @@ from typing import Any
 CHATTY = "short messages, small images"
 CHATTY_NULLS = "short messages, small images, SDK-dump nulls"
 COMPACT = "compact tool arguments"
+SCREENSHOTS = "four 190 KB screenshots"
 
 SEED = 29
 OTHER_SEEDS = (901, 902)
@@ -42,6 +47,12 @@ PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("openai-chat", "gemini"),
     ),
     CHATTY_NULLS: (("openai-chat", "anthropic"),),
+    SCREENSHOTS: (
+        ("openai-chat", "anthropic"),
+        ("openai-chat", "openai-responses"),
+        ("anthropic", "openai-chat"),
+        ("openai-responses", "openai-chat"),
+    ),
     COMPACT: (
         ("openai-chat", "anthropic"),
         ("openai-chat", "openai-responses"),
@@ -98,7 +109,29 @@ def _call(rng: random.Random) -> tuple[str, dict[str, Any]]:
 
 
 def _image(rng: random.Random) -> str:
-    data = _PNG_SIGNATURE + rng.randbytes(rng.randint(800, 2300))
+    return _data_url(_PNG_SIGNATURE + rng.randbytes(rng.randint(800, 2300)))
+
+
+_SCREENSHOT_BYTES = 142_000
+"""A screenshot's PNG bytes: about 190 KB as a base64 data URL."""
+
+
+def screenshots_session(turns: int, seed: int = SEED, *, model: str = "gpt-5.1") -> dict[str, Any]:
+    """The :data:`SCREENSHOTS` OpenAI Chat request: :func:`chatty_session` with four screenshots
+    after the words of its first user message."""
+    rng = random.Random(seed * 7 + 1)
+    body = chatty_session(turns, seed, model=model)
+    first = next(message for message in body["messages"] if message["role"] == "user")
+    words = first["content"] if isinstance(first["content"], list) else [{"type": "text", "text": first["content"]}]
+    pictures = [
+        {"type": "image_url", "image_url": {"url": _data_url(_PNG_SIGNATURE + rng.randbytes(_SCREENSHOT_BYTES))}}
+        for _ in range(4)
+    ]
+    first["content"] = [*words, *pictures]
+    return body
+
+
+def _data_url(data: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
@@ -167,6 +200,8 @@ def _openai_body(shape: str, turns: int, seed: int, target: str) -> dict[str, An
     model = agent_sources.OPENAI_MODELS.get(target, "gpt-5.1")
     if shape == COMPACT:
         return compact_arguments(agent_workloads.openai_session(turns, seed=seed, model=model))
+    if shape == SCREENSHOTS:
+        return screenshots_session(turns, seed, model=model)
     return chatty_session(turns, seed, nulls=shape == CHATTY_NULLS, model=model)
 
 

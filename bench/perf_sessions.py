@@ -26,6 +26,7 @@ FOLDER = Path(
 
 REAL = "perf session"
 NULLS = "perf session, SDK-dump nulls"
+SCREENSHOTS = "perf session, four 190 KB screenshots"
 
 STEMS: dict[str, tuple[str, str, str]] = {
     "oc-anthropic-real": ("openai-chat", "anthropic", REAL),
@@ -35,6 +36,8 @@ STEMS: dict[str, tuple[str, str, str]] = {
     "resp-oc-real": ("openai-responses", "openai-chat", REAL),
     "oc-bedrock-real": ("openai-chat", "bedrock-converse", REAL),
     "oc-gemini-real": ("openai-chat", "gemini", REAL),
+    "oc-anthropic-imgs": ("openai-chat", "anthropic", SCREENSHOTS),
+    "oc-responses-imgs": ("openai-chat", "openai-responses", SCREENSHOTS),
 }
 """File stem -> (source, target, shape), in the order the issue's table gives them."""
 
