@@ -124,9 +124,8 @@ def _response_format() -> cs.CoreSchema:
     )
 
 
-def _fields(json_input: bool, *, tools_known: bool = False) -> dict[str, cs.CoreSchema]:
-    """The top-level fields :data:`COMMON_REQUEST` reads, besides ``messages`` (``tools_known``:
-    ``tools`` left unchecked, :data:`COMMON_REQUEST_TOOLS_KNOWN`)."""
+def _fields(json_input: bool) -> dict[str, cs.CoreSchema]:
+    """The top-level fields :data:`COMMON_REQUEST` reads, besides ``messages``."""
     function = closed_schema.closed_like(
         wire.FunctionDefinition,
         {"name": closed_schema.non_empty()},
@@ -142,7 +141,7 @@ def _fields(json_input: bool, *, tools_known: bool = False) -> dict[str, cs.Core
     count = cs.int_schema(strict=True)
     return {
         "model": closed_schema.text(),
-        "tools": cs.any_schema() if tools_known else cs.list_schema(tool, strict=True),
+        "tools": cs.list_schema(tool, strict=True),
         "tool_choice": closed_schema.either(closed_schema.literal("auto", "none", "required"), named),
         "max_completion_tokens": count,
         "max_tokens": count,
@@ -165,20 +164,14 @@ def strict_bool() -> cs.CoreSchema:
     return cs.bool_schema(strict=True)
 
 
-def _request(json_input: bool, *, tools_known: bool = False) -> cs.CoreSchema:
+def _request(json_input: bool) -> cs.CoreSchema:
     # fields with no canonical home (any JSON value) are kept in the request's bag
-    fields = _fields(json_input, tools_known=tools_known)
+    fields = _fields(json_input)
     return closed_schema.closed_like(wire.Request, {"messages": _messages()}, fields, extra=True)
 
 
 COMMON_REQUEST = closed_schema.LazyValidator(_request)
 """The common request shapes, for dicts and for JSON text or bytes."""
-
-COMMON_REQUEST_TOOLS_KNOWN = closed_schema.LazyValidator(lambda json_input: _request(json_input, tools_known=True))
-""":data:`COMMON_REQUEST` for a dict whose ``tools`` the reader recalled from the memory of
-tool readings by the caller's own list (``tools.recall_unchecked``): a reading is remembered
-there only of tools this front took, and the key's ``marshal`` text proves the value the
-same, so they are not checked again node by node (their copies come from the memory)."""
 
 COMMON_MESSAGES = closed_schema.LazyValidator(lambda json_input: closed_schema.closed({"messages": _messages()}))
 """The common messages, as a request's ``messages`` (a bare list is validated as

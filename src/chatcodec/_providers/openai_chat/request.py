@@ -33,7 +33,6 @@ from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec._providers.openai_chat.common_shapes import (
     COMMON_MESSAGES,
     COMMON_REQUEST,
-    COMMON_REQUEST_TOOLS_KNOWN,
 )
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec._providers.openai_chat.messages import decode_messages, encode_messages
@@ -85,7 +84,6 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         tools.FRONT_KEY,
         "function",
         front=COMMON_REQUEST,
-        tools_known=COMMON_REQUEST_TOOLS_KNOWN,
     )
     if wire is None:  # a shape beyond the common ones, or an error: the full wire shapes say which
         validated: Request = fully_validated(request_adapter(), payload, "OpenAI Chat request")

@@ -47,7 +47,7 @@ from chatcodec._providers.openai_responses.messages import decode_messages, enco
 from chatcodec._providers.openai_responses.rules import note_call_ids
 from chatcodec._providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec._providers.openai_responses.tools import FRONT_KEY, decode_tools, encode_tools
-from chatcodec._providers.openai_responses.wire import ITEMS, REQUEST, REQUEST_FRONT, REQUEST_FRONT_TOOLS_KNOWN, adapted
+from chatcodec._providers.openai_responses.wire import ITEMS, REQUEST, REQUEST_FRONT, adapted
 from chatcodec.codec_kit import (
     as_list,
     as_sampling_number,
@@ -107,7 +107,7 @@ JSON_FRONT = REQUEST_FRONT
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
     request, context.tools_recalled = front_copy(
-        payload, context.reading, FRONT_KEY, None, front=REQUEST_FRONT, tools_known=REQUEST_FRONT_TOOLS_KNOWN
+        payload, context.reading, FRONT_KEY, None, front=REQUEST_FRONT
     )  # tools this front took before left unchecked (their reading recalled)
     learnt = SealedCalls()
     if request is None:  # the adapter says why, or takes a value canonical cannot hold

@@ -462,12 +462,6 @@ REQUEST_FRONT = closed_schema.LazyValidator(lambda json_input: front_schema(Requ
 """The request's front (:data:`REQUEST`'s schema) for a dict and for JSON text: text is
 parsed and validated in one pass in Rust, and the copy taken for the read that follows
 (:class:`~chatcodec._providers.kit.closed_schema.LazyValidator`)."""
-REQUEST_FRONT_TOOLS_KNOWN = closed_schema.LazyValidator(
-    lambda json_input: _front_typed_dict(Request, {"tools": cs.any_schema()})
-)
-""":data:`REQUEST_FRONT` for a dict whose ``tools`` the reader recalled by the caller's own
-list, a reading this front took before (:mod:`~chatcodec._providers.families.openai.tools_front`): left
-unchecked."""
 ITEMS = Shape(list[Item])
 ITEM = Shape(Item)
 RESPONSE = Shape(Response)

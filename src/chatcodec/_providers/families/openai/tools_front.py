@@ -34,13 +34,15 @@ def front_copy(
     nested: str | None,
     *,
     front: LazyValidator,
-    tools_known: LazyValidator,
 ) -> tuple[dict[str, Any] | None, Recalled | None]:
     """``front``'s copy of ``payload`` (None: refused) and what was recalled of its ``tools``
     read by ``key`` (``nested``: as :func:`~chatcodec._providers.kit.remembered_tools.recall`),
     None when not looked up: no conversion's ``reading``, no dict, the copy a JSON read took,
-    or no list of tools. Tools found are left unchecked (``tools_known``: ``front`` with
-    ``tools`` taking any value)."""
+    or no list of tools. Tools found are left unchecked: ``front`` validates the body with an
+    empty list in their place and the copy holds the caller's list there, as it was given.
+    The same validator serves both: a second one with ``tools`` taking any value was built
+    when a process first recalled tools, a one-time cost no first use counted
+    (``docs/performance.md``, "One-time costs")."""
     if reading is None or type(payload) is not dict:  # a type test inline: every request
         return front.validate(payload), None
     body = cast("dict[str, Any]", payload)
@@ -54,8 +56,9 @@ def front_copy(
     if found is None:
         copy = front.validate(body)
         return copy, None if text is None or copy is None else (None, text)
-    copy = tools_known.validate(body)
+    copy = front.validate({**body, "tools": []})  # the same validator, the tools' place kept
     if copy is None:
         del reading.own[start:]  # the recalled reading's markers: the full validation reads anew
         return None, None
+    copy["tools"] = tools
     return copy, (found, b"")
