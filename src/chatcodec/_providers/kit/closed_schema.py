@@ -146,12 +146,33 @@ def text() -> cs.CoreSchema:
     return cs.str_schema(strict=True)
 
 
-def non_empty() -> cs.CoreSchema:
+def non_empty(*, long: bool = False) -> cs.CoreSchema:
     """A string of one character or more, for what canonical requires non-empty (tool
     names, URLs, media types). The length check also makes pydantic-core read the text
     as UTF-8, so one holding a lone surrogate is refused (``string_unicode``), as the
-    full wire shapes' ``min_length`` fields refuse it: a plain :func:`text` accepts it."""
+    full wire shapes' ``min_length`` fields refuse it: a plain :func:`text` accepts it.
+
+    ``long``: a text that may be megabytes (an image's data URL). The same texts are refused
+    without pydantic-core's length check, which reads every character: the text is asked
+    whether it is ASCII (a flag Python keeps, whatever its length) and read as UTF-8 only
+    when it is not."""
+    if long:
+        return cs.no_info_after_validator_function(_non_empty_text, cs.str_schema(strict=True))
     return cs.str_schema(strict=True, min_length=1)
+
+
+def _non_empty_text(text: str) -> str:
+    if text and (text.isascii() or _utf8_encodable(text)):
+        return text
+    raise ValueError("an empty text or a lone surrogate")
+
+
+def _utf8_encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def number(*, json_input: bool) -> cs.CoreSchema:

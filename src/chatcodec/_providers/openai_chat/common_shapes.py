@@ -37,7 +37,9 @@ def _content(kinds: tuple[str, ...]) -> cs.CoreSchema:
     }
     if "image_url" in kinds:
         image = closed_schema.closed_like(
-            wire.ImageUrl, {"url": closed_schema.non_empty()}, {"detail": closed_schema.literal(*IMAGE_DETAILS)}
+            wire.ImageUrl,
+            {"url": closed_schema.non_empty(long=True)},
+            {"detail": closed_schema.literal(*IMAGE_DETAILS)},
         )
         choices["image_url"] = closed_schema.closed_like(
             wire.ImagePart, {"type": closed_schema.literal("image_url"), "image_url": image}
