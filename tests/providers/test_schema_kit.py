@@ -320,7 +320,7 @@ def test_a_type_name_gemini_does_not_have_is_no_gemini_spelling() -> None:
     assert from_openapi({"type": "Object"})[0] == {"type": "object"}  # a Gemini name in another case still is
 
 
-# --- the rewrites remembered by JSON text (kit/schema_memory.py) -----------------------
+# --- the rewrites remembered by their text (kit/schema_memory.py) -----------------------
 
 
 @settings(max_examples=150, deadline=None)
@@ -354,8 +354,8 @@ def test_a_schema_left_alone_is_not_walked_again_and_a_changed_one_is() -> None:
 
 
 def test_a_value_json_spells_alike_is_walked_not_answered_from_memory() -> None:
-    """A tuple, bytes or an integer key has the JSON text of a list, a string, a string
-    key: such a schema is walked (the walk tells them apart), whichever came first."""
+    """A tuple, bytes or an integer key, which JSON spells as a list, a string, a string
+    key: such a schema is walked (its text is another), whichever came first."""
     plain = {
         "type": "object",
         "properties": {"a": {"type": "string"}},
@@ -380,11 +380,11 @@ def test_a_value_json_spells_alike_is_walked_not_answered_from_memory() -> None:
             assert len(walks) == 1 + len(then)
 
 
-def test_a_value_nested_past_the_json_parsers_depth_is_walked_each_time() -> None:
-    """A ``default`` nested deeper than pydantic-core parses (no rewrite walks into it) is
-    written as text but not read back: the schema is walked, never remembered or refused."""
+def test_a_value_nested_past_the_json_parsers_depth_is_answered_as_the_walk_answers() -> None:
+    """A ``default`` nested deeper than a JSON parser reads (no rewrite walks into it) is
+    neither refused nor answered wrongly: the memory's text holds it whole."""
     deep: Any = "x"
-    for _ in range(230):  # pydantic-core writes it (past 255 it does not) and parses no deeper than 200
+    for _ in range(230):  # deeper than pydantic-core parses (200)
         deep = [deep]
     schema = {"type": "object", "properties": {}, "additionalProperties": False, "default": deep}
     for rewrite in (to_anthropic_subset, to_openai_strict):
@@ -404,7 +404,7 @@ def test_the_schema_memory_is_bounded_by_the_text_it_holds(monkeypatch: pytest.M
     """Past its bytes of JSON text (not only past its count), the memory of unchanged schemas
     is forgotten whole: a few huge schemas cannot keep more text alive than the bound the
     docs state (``docs/performance.md``, "Memories")."""
-    from pydantic_core import to_json
+    from marshal import dumps as to_text
 
     from chatcodec._providers.kit import schema_memory
     from chatcodec._text_memory import Held
@@ -412,10 +412,10 @@ def test_the_schema_memory_is_bounded_by_the_text_it_holds(monkeypatch: pytest.M
     small = {"type": "object", "properties": {"q": {"type": "string"}}, "additionalProperties": False}
     other = {"type": "object", "properties": {"r": {"type": "string"}}, "additionalProperties": False}
     monkeypatch.setattr(schema_memory, "_UNCHANGED", {})
-    monkeypatch.setattr(schema_memory, "_HELD", Held(len(to_json(small)) + len(to_json(other)) - 1))
+    monkeypatch.setattr(schema_memory, "_HELD", Held(len(to_text(small)) + len(to_text(other)) - 1))
     cached_rewrite(to_anthropic_subset, small, ())
-    assert schema_memory._HELD.size == len(to_json(small))  # pyright: ignore[reportPrivateUsage]
+    assert schema_memory._HELD.size == len(to_text(small))  # pyright: ignore[reportPrivateUsage]
     cached_rewrite(to_anthropic_subset, other, ())
     held = schema_memory._UNCHANGED  # pyright: ignore[reportPrivateUsage]
-    assert [text for _, text in held] == [to_json(other)]
-    assert schema_memory._HELD.size == len(to_json(other))  # pyright: ignore[reportPrivateUsage]
+    assert [text for _, text in held] == [to_text(other)]
+    assert schema_memory._HELD.size == len(to_text(other))  # pyright: ignore[reportPrivateUsage]

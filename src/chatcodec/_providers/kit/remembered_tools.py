@@ -42,7 +42,7 @@ from typing import Any
 from chatcodec._text_memory import Held
 
 SchemaTexts = dict[int, tuple[Any, bytes, bool]]
-"""Each schema object's JSON text and whether the object is exactly the text's value, the
+"""Each schema object's text (:mod:`~chatcodec._providers.kit.schema_memory`) and whether the object is exactly the text's value, the
 object held beside them (so its ``id`` names it while the record lives); under its negated
 ``id``, whether it looks like Gemini's spelling instead of the text (a conversion's
 :attr:`~chatcodec._providers.contract.context.Reading.schema_texts`)."""
@@ -58,7 +58,7 @@ _HELD = Held(1 << 21)
 readings cannot keep more alive); all forgotten past it, as past :data:`LIMIT`."""
 
 _Note = tuple[bytes, bool] | None
-"""A schema's JSON text and whether it is exact (``schema_texts[id(schema)]``), when noted."""
+"""A schema's text and whether it is exact (``schema_texts[id(schema)]``), when noted."""
 _Look = bool | None
 """Whether a schema looks like Gemini's spelling (``schema_texts[~id(schema)]``), when noted."""
 

@@ -1,13 +1,19 @@
 """Schema rewrites answered from memory (an agent sends the same tools every turn): the
 process-wide ``_UNCHANGED``, owned here and bounded at :data:`LIMIT` (``docs/performance.md``,
-"Memories"); within one conversion a schema's JSON text is made once, kept in its ``Reading``."""
+"Memories"); within one conversion a schema's text is made once, kept in its ``Reading``.
+
+A schema's text is its ``marshal`` text, as the memory of tool readings keys tools
+(:mod:`~chatcodec._providers.kit.remembered_tools`): it writes only Python's exact built-in
+types, each with its own type code, so a text names one value exactly, and it is cheaper to
+make and read than JSON text. pydantic-core's ``to_json`` imported ``uuid`` and ``pathlib``
+the first time a process called it, which a first request paid for its tools' schemas."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from pydantic_core import from_json, to_json
+from marshal import dumps, loads
 
 from chatcodec._text_memory import Held
 
@@ -23,9 +29,9 @@ NotedRewrite = Callable[[Any, "Steps", "Reading | None"], tuple[Any, list["Schem
 LIMIT = 512
 """Unchanged schemas remembered at once; all forgotten past it (a new set of tools)."""
 _HELD = Held(1 << 21)
-"""Bytes of JSON text the remembered schemas hold at once (2 MiB; each entry holds its text and
+"""Bytes of text the remembered schemas hold at once (2 MiB; each entry holds its text and
 the value parsed from it); all forgotten past it, as past :data:`LIMIT`."""
-_UNCHANGED: dict[tuple[object, bytes], object] = {}  # (rewrite, JSON text) -> the value left unchanged
+_UNCHANGED: dict[tuple[object, bytes], object] = {}  # (rewrite, marshal text) -> the value left unchanged
 
 
 def cached_rewrite(
@@ -38,9 +44,8 @@ def cached_rewrite(
     noted: bool = False,
 ) -> tuple[Any, list[SchemaChange]]:
     """``rewrite(schema, at)`` (with ``reading`` when ``noted``); ``(schema, [])`` for one it
-    was seen to leave alone (a value equal to the text's, so that a tuple, bytes or an
-    integer key spelled alike is walked). The JSON text is made once per object in one
-    conversion (``reading``'s schema texts): the reader and the writer each ask.
+    was seen to leave alone (a value equal to the text's). The text is made once per object
+    in one conversion (``reading``'s schema texts): the reader and the writer each ask.
     ``exact``: ``schema`` is a copy a reader's closed front made (every value JSON's own
     type, :func:`~chatcodec._providers.kit.closed_schema.json_value`), so its text names it
     exactly; an object compared once is exact for the rest of the conversion."""
@@ -51,8 +56,8 @@ def cached_rewrite(
         exact = exact or known_text[2]
     else:
         try:
-            key = (rewrite, to_json(schema))  # NaN and infinities spelled as constants (the default)
-        except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
+            key = (rewrite, dumps(schema))
+        except ValueError:  # holds itself (too deep), or a value marshal does not write: walked as it is
             return _rewritten(rewrite, schema, at, reading, noted)
         if notes is not None:
             notes[id(schema)] = (schema, key[1], exact)
@@ -64,10 +69,7 @@ def cached_rewrite(
     result = _rewritten(rewrite, schema, at, reading, noted)
     if result[0] is not schema or result[1] or len(key[1]) > 1 << 16:
         return result
-    try:
-        value = from_json(key[1])
-    except ValueError:  # nested past the parser's depth (in a value no rewrite walks): not remembered
-        return result
+    value = loads(key[1])
     if value == schema:
         if len(_UNCHANGED) >= LIMIT or _HELD.over(len(key[1])):
             _UNCHANGED.clear()  # a new set of tools
