@@ -12,7 +12,7 @@ differ, as a JSON schema's ``const`` does), which an ``==`` compare would not pr
 The answer is never the remembered objects themselves (the caller's canonical data is its
 own, and a writer may take keys out of a bag): it is a new copy (``marshal.loads``), each
 tool's ``parameters`` the object this request's closed front made for it, as a reading
-gives it, and what the reading noted on that object for the writer (its JSON text and
+gives it, and what the reading noted on that object for the writer (its text and
 whether it looks like Gemini's spelling, in the conversion's
 :class:`~chatcodec._providers.contract.context.Reading`, ``notes``) noted again, so the
 writer asks nothing the reading had answered.
@@ -54,7 +54,7 @@ function in third place makes of it (made only if it is put; a conversion's
 LIMIT = 64
 """Readings remembered at once (a server sees many sessions' tools); all forgotten past it."""
 _HELD = Held(1 << 21)
-"""Bytes of ``marshal`` and JSON text the readings hold at once (2 MiB: a thousand tools'
+"""Bytes of ``marshal`` text the readings hold at once (2 MiB: a thousand tools'
 readings cannot keep more alive); all forgotten past it, as past :data:`LIMIT`."""
 
 _Note = tuple[bytes, bool] | None

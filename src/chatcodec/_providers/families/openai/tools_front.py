@@ -42,7 +42,7 @@ def front_copy(
     empty list in their place and the copy holds the caller's list there, as it was given.
     The same validator serves both: a second one with ``tools`` taking any value was built
     when a process first recalled tools, a one-time cost no first use counted
-    (``docs/performance.md``, "One-time costs")."""
+    (``docs/performance.md``, "Levers in the code")."""
     if reading is None or type(payload) is not dict:  # a type test inline: every request
         return front.validate(payload), None
     body = cast("dict[str, Any]", payload)
