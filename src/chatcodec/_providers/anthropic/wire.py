@@ -22,7 +22,6 @@ deriving it would take a walk over the ``TypedDict`` annotations that knows whic
 are common (left for the kit, with the other providers' closed schemas).
 """
 
-
 from functools import cache
 from typing import Annotated, Any, Literal, NotRequired
 

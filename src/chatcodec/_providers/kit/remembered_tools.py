@@ -42,9 +42,10 @@ from typing import Any
 from chatcodec._text_memory import Held
 
 SchemaTexts = dict[int, tuple[Any, bytes, bool]]
-"""Each schema object's text (:mod:`~chatcodec._providers.kit.schema_memory`) and whether the object is exactly the text's value, the
-object held beside them (so its ``id`` names it while the record lives); under its negated
-``id``, whether it looks like Gemini's spelling instead of the text (a conversion's
+"""Each schema object's text (:mod:`~chatcodec._providers.kit.schema_memory`) and whether
+the object is exactly the text's value, the object held beside them (so its ``id`` names it
+while the record lives); under its negated ``id``, whether it looks like Gemini's spelling
+instead of the text (a conversion's
 :attr:`~chatcodec._providers.contract.context.Reading.schema_texts`)."""
 OwnMarkers = tuple[dict[str, Any], str, "Callable[[Any], dict[str, Any]] | None", Any]
 """An object, a provider, and that provider's bag for it: the last item, or what the

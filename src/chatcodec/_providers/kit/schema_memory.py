@@ -11,9 +11,8 @@ the first time a process called it, which a first request paid for its tools' sc
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
-
 from marshal import dumps, loads
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._text_memory import Held
 

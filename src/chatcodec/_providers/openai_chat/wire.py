@@ -14,7 +14,6 @@ The shapes are data: their validators (pydantic, built on first need) are in
 reader validates first in :mod:`.common_shapes`; importing this module loads neither.
 """
 
-
 from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
