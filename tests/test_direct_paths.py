@@ -436,3 +436,24 @@ def test_reasoning_before_every_turn_taken_and_equal(entries: int) -> None:
     assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-chat")) is not None
     assert len(recorder.losses) == max(entries, 1) * len(_turn_starts(items))
     _equal_to_canonical(body, "openai-responses", "openai-chat")
+
+
+@pytest.mark.skipif(not _RESPONSES_BASE, reason="no Responses session to mutate")
+@pytest.mark.parametrize("instructions", ["You are a helpful agent.", ""])
+def test_instructions_taken_and_equal(instructions: str) -> None:
+    """The Responses session with a top-level ``instructions``, as the Agents SDK sends its
+    agent's: taken by the direct path (every message one index further), and equal to the
+    canonical path, losses at their places included (a reasoning item's, at its turn)."""
+    body = copy.deepcopy(_RESPONSES_BASE[0])
+    body["instructions"] = instructions
+    items: list[dict[str, Any]] = body["input"]
+    at = _turn_starts(items)[-1]
+    items.insert(at, {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "plan"}]})
+    convert = direct_path("openai-responses", "openai-chat")
+    assert convert is not None
+    recorder = LossRecorder()
+    written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-chat"))
+    assert written is not None
+    assert written["messages"][0] == {"role": "system", "content": instructions}
+    assert len(recorder.losses) == 1
+    _equal_to_canonical(body, "openai-responses", "openai-chat")

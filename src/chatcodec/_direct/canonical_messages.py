@@ -23,9 +23,19 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
     """The canonical messages of a validated copy, each read by ``read`` (the source
     reader's own) from the entries it starts at when a loss is first named at its place."""
 
-    __slots__ = ("_context", "_read", "_reader", "_source", "_starts", "_validated")
+    __slots__ = ("_context", "_leading", "_read", "_reader", "_source", "_starts", "_validated")
 
-    def __init__(self, validated: list[dict[str, Any]], starts: list[int], source: str, read: ReadMessages) -> None:
+    def __init__(
+        self,
+        validated: list[dict[str, Any]],
+        starts: list[int],
+        source: str,
+        read: ReadMessages,
+        leading: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
+        self._leading = leading
+        """The canonical messages before the validated copy's, read with the top level (a
+        Responses body's ``instructions``): the copy's first is at ``len(leading)``."""
         self._validated = validated
         self._starts = starts
         """Where each canonical message starts in ``validated`` (the direct path's admission)."""
@@ -35,6 +45,10 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
         self._context: DecodeContext | None = None
 
     def _message(self, index: int) -> Mapping[str, Any]:
+        leading = len(self._leading)
+        if index < leading:
+            return self._leading[index]
+        index -= leading
         read = self._read.get(index)
         if read is None:
             starts = self._starts
@@ -54,12 +68,12 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
     def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
     def __getitem__(self, index: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
         if isinstance(index, slice):
-            return [self._message(position) for position in range(len(self._starts))[index]]
+            return [self._message(position) for position in range(len(self))[index]]
         if index < 0:
-            index += len(self._starts)
-        if not 0 <= index < len(self._starts):
+            index += len(self)
+        if not 0 <= index < len(self):
             raise IndexError(index)
         return self._message(index)
 
     def __len__(self) -> int:
-        return len(self._starts)
+        return len(self._leading) + len(self._starts)

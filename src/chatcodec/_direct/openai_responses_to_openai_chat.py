@@ -19,7 +19,9 @@ tools, settings, target rules, servers) is the canonical reader's and writer's, 
 body without its items; the Chat writer takes the messages written here in their place
 (:class:`DirectReading`).
 
-A body of any other shape (``instructions``, typed message items, reasoning with content
+A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's
+leading system message: written first, every other message's index one further. A body
+of any other shape (typed message items, reasoning with content
 or sealed by chatcodec, calls answered out of place) is handed back before anything is written (:func:`admitted`), and
 a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
 tool name it rewrites) hands the conversion back too: the canonical path converts it
@@ -60,29 +62,32 @@ class DirectReading(Reading):
     """The conversion's record for the OpenAI Chat writer, carrying the messages this path
     writes (the writer takes its ``messages`` from :attr:`direct_messages`)."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_instructions", "_items")
 
-    def __init__(self, items: list[dict[str, Any]]) -> None:
+    def __init__(self, items: list[dict[str, Any]], instructions: str | None) -> None:
         super().__init__()
         self._items = items
+        self._instructions = instructions
 
     def direct_messages(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``messages``, in the writer's place for them (:func:`write_messages`)."""
-        return write_messages(self._items, context)
+        return write_messages(self._items, context, self._instructions)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
     """``payload`` written for OpenAI Chat, its losses in ``recorder``; None when it is not
     of the shapes admitted (``recorder`` is then the caller's to drop)."""
     items: Any = payload.get("input")
-    starts = admitted(items) if items.__class__ is list and "instructions" not in payload else None
+    instructions: Any = payload.get("instructions")  # a string, or absent (a list of items: the canonical path's)
+    plain = items.__class__ is list and (instructions is None or type(instructions) is str)
+    starts = admitted(items) if plain else None
     validated = None if starts is None else ITEMS.front(items)
     if validated is None or starts is None:
         return None
-    noted = DirectReading(validated)
+    noted = DirectReading(validated, instructions)
     try:
         canonical = read_request_data({**payload, "input": []}, SOURCE, noted=noted)
-        read = CanonicalMessages(validated, starts, SOURCE, decode_messages)
+        read = CanonicalMessages(validated, starts, SOURCE, decode_messages, canonical.get("messages") or ())
         trace_source(recorder, payload, SOURCE, canonical, messages=read)
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
@@ -185,15 +190,22 @@ def _text_parts(output: Any) -> bool:
     return True
 
 
-def write_messages(items: list[dict[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:  # noqa: C901, PLR0912, PLR0915 - one loop
-    """The body's ``messages`` for admitted ``items`` (:func:`admitted`), each loss at the
-    place the canonical writer names (the canonical message's index: an assistant's
+def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
+    items: list[dict[str, Any]], context: EncodeContext, instructions: str | None = None
+) -> list[dict[str, Any]]:
+    """The body's ``messages`` for admitted ``items`` (:func:`admitted`) after the top-level
+    ``instructions`` (the canonical reader's leading system message, which the Chat writer
+    writes as a plain one: the reader's marker is for the Responses writer alone), each loss
+    at the place the canonical writer names (the canonical message's index: an assistant's
     reasoning, text and calls are one, a run of outputs one)."""
     messages: list[dict[str, Any]] = []
     append = messages.append
     turn: dict[str, Any] | None = None  # the open assistant message, which the calls after it join
     reasoned: list[dict[str, Any]] = []  # the assistant messages whose turn held reasoning
     index = -1  # the canonical index of the message being written
+    if instructions is not None:
+        index = 0
+        append({"role": "system", "content": instructions})
     outputs = False  # whether the last item was a call output (a run of them is one canonical message)
     result = -1  # the result of the open tool message
     for item in items:
