@@ -295,6 +295,8 @@ _RESPONSES_KINDS = [
     "output_parts",
     "swap",
     "instructions",
+    "output_message",
+    "replayed_call",
     "top",
 ]
 
@@ -357,6 +359,18 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             items[at], items[at + 1] = items[at + 1], items[at]
         case "instructions":
             body["instructions"] = value
+        case "output_message" if item.get("role") == "assistant":  # as the Agents SDK replays a model's text
+            kept = item["content"] if isinstance(item["content"], str) else text
+            parts: list[Any] = [{"type": "output_text", "text": kept, "annotations": []}]
+            if index % 4 == 1:
+                parts.append({"type": "refusal", "refusal": text})
+            elif index % 4 == 2:
+                parts[0]["annotations"] = [{"type": "url_citation", "url": "https://a.b", "title": "t"}]
+            items[at] = {"type": "message", "role": "assistant", "id": f"msg_{at}", "content": parts}
+            if index % 3:
+                items[at]["status"] = "completed"
+        case "replayed_call" if item.get("type") == "function_call":  # its id and status, as the SDK replays it
+            item.update(id=f"fc_{at}", status="completed") if index % 2 else item.update(id=f"fc_{at}")
         case "top":
             body[("temperature", "store", "include", "top_logprobs", "metadata")[index % 5]] = value
         case _:
@@ -456,4 +470,29 @@ def test_instructions_taken_and_equal(instructions: str) -> None:
     assert written is not None
     assert written["messages"][0] == {"role": "system", "content": instructions}
     assert len(recorder.losses) == 1
+    _equal_to_canonical(body, "openai-responses", "openai-chat")
+
+
+def test_agents_sdk_body_taken_and_equal() -> None:
+    """The body the OpenAI Agents SDK sends a Responses server (``tests/agents_sdk_responses_run.py``:
+    its ``instructions``, the model's typed ``message`` items and calls with their ``id``
+    and ``status`` replayed): taken by the direct path, and equal to the canonical path
+    (each replayed item's id and status a loss at its place)."""
+    pytest.importorskip("agents")
+    from agents_sdk_responses_run import sent_body
+
+    body = sent_body()
+    assert body["instructions"]
+    assert any(item.get("type") == "message" and item.get("id") for item in body["input"])
+    convert = direct_path("openai-responses", "openai-chat")
+    assert convert is not None
+    recorder = LossRecorder()
+    written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-chat"))
+    assert written is not None
+    assert written["messages"][0] == {"role": "system", "content": body["instructions"]}
+    assert [loss.path for loss in recorder.losses if loss.kind == "metadata"] == [
+        f"$.input[{at}]" + (".content[0]" if item["type"] == "message" else "")
+        for at, item in enumerate(body["input"])
+        if "id" in item
+    ]
     _equal_to_canonical(body, "openai-responses", "openai-chat")

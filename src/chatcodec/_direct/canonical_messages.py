@@ -31,11 +31,10 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
         starts: list[int],
         source: str,
         read: ReadMessages,
-        leading: Sequence[Mapping[str, Any]] = (),
     ) -> None:
-        self._leading = leading
+        self._leading: Sequence[Mapping[str, Any]] = ()
         """The canonical messages before the validated copy's, read with the top level (a
-        Responses body's ``instructions``): the copy's first is at ``len(leading)``."""
+        Responses body's ``instructions``): the copy's first is at ``len(leading)`` (:meth:`lead`)."""
         self._validated = validated
         self._starts = starts
         """Where each canonical message starts in ``validated`` (the direct path's admission)."""
@@ -43,6 +42,10 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
         self._reader = read
         self._read: dict[int, Mapping[str, Any]] = {}
         self._context: DecodeContext | None = None
+
+    def lead(self, messages: Sequence[Mapping[str, Any]]) -> None:
+        """Put ``messages`` (read with the top level) before the validated copy's."""
+        self._leading = messages
 
     def _message(self, index: int) -> Mapping[str, Any]:
         leading = len(self._leading)

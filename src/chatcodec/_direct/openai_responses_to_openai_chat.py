@@ -20,22 +20,28 @@ body without its items; the Chat writer takes the messages written here in their
 (:class:`DirectReading`).
 
 A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's
-leading system message: written first, every other message's index one further. A body
-of any other shape (typed message items, reasoning with content
-or sealed by chatcodec, calls answered out of place) is handed back before anything is written (:func:`admitted`), and
-a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
+leading system message: written first, every other message's index one further. An
+assistant turn as a model's output is replayed (the Agents SDK's typed ``message`` items
+of ``output_text``, calls with their ``id`` and ``status``) is read by the reader's
+``decode_messages`` and written by the Chat writer's ``encode_assistant_message``, the
+canonical path's own two steps for that one message: each item's id and status a loss,
+annotations citations, as the canonical path has them. A body of any other shape (typed
+user, system or developer items, reasoning with content or sealed by chatcodec, custom
+tool calls, calls answered out of place) is handed back before anything is written
+(:func:`admitted`), and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
 tool name it rewrites) hands the conversion back too: the canonical path converts it
 whole, and says what it refuses.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.canonical_messages import CanonicalMessages
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
+from chatcodec._providers.openai_chat.messages import encode_assistant_message
 from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
@@ -62,16 +68,20 @@ class DirectReading(Reading):
     """The conversion's record for the OpenAI Chat writer, carrying the messages this path
     writes (the writer takes its ``messages`` from :attr:`direct_messages`)."""
 
-    __slots__ = ("_instructions", "_items")
+    __slots__ = ("_admission", "_instructions", "_items", "_read")
 
-    def __init__(self, items: list[dict[str, Any]], instructions: str | None) -> None:
+    def __init__(
+        self, items: list[dict[str, Any]], instructions: str | None, admission: Admission, read: CanonicalMessages
+    ) -> None:
         super().__init__()
         self._items = items
         self._instructions = instructions
+        self._admission = admission
+        self._read = read
 
     def direct_messages(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``messages``, in the writer's place for them (:func:`write_messages`)."""
-        return write_messages(self._items, context, self._instructions)
+        return write_messages(self._items, context, self._instructions, self._admission, self._read)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -80,27 +90,41 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     items: Any = payload.get("input")
     instructions: Any = payload.get("instructions")  # a string, or absent (a list of items: the canonical path's)
     plain = items.__class__ is list and (instructions is None or type(instructions) is str)
-    starts = admitted(items) if plain else None
-    validated = None if starts is None else ITEMS.front(items)
-    if validated is None or starts is None:
+    admission = admitted(items) if plain else None
+    validated = None if admission is None else ITEMS.front(items)
+    if validated is None or admission is None:
         return None
-    noted = DirectReading(validated, instructions)
+    read = CanonicalMessages(validated, admission.starts, SOURCE, decode_messages)
+    noted = DirectReading(validated, instructions, admission, read)
     try:
         canonical = read_request_data({**payload, "input": []}, SOURCE, noted=noted)
-        read = CanonicalMessages(validated, starts, SOURCE, decode_messages, canonical.get("messages") or ())
+        read.lead(canonical.get("messages") or ())
         trace_source(recorder, payload, SOURCE, canonical, messages=read)
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 
 
-def admitted(items: list[Any]) -> list[int] | None:  # noqa: C901, PLR0912 - one loop: a call per item cost a third more
+class Admission(NamedTuple):
+    """What :func:`admitted` found of a body's items."""
+
+    starts: list[int]
+    """Where each canonical message starts (an item's position)."""
+    read: dict[int, int]
+    """The assistant turns written from their canonical message (:func:`write_messages`),
+    by the position of their first item: the index of the turn among ``starts``."""
+
+
+def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0915 - one loop: a call per item cost a third more
     """Where each canonical message of ``items`` starts (an assistant's text and the calls
     after it are one, a run of call outputs one), when they hold only the shapes
     :func:`write_messages` writes and nothing the shared history rules act on (the
     reader's ``plain_history``): bare message items of a string (a user's may hold text
     and image parts), an assistant's text starting its turn, plain function calls, each
-    run of them followed by outputs of text. None for any other.
+    run of them followed by outputs of text. A turn that holds what a model's output
+    replayed holds (the Agents SDK's: a typed ``message`` item of ``output_text`` and
+    ``refusal`` parts, a call with its ``id`` and ``status``) is admitted too, noted in
+    :attr:`Admission.read`: it is written from its canonical message. None for any other.
 
     Asked of the body as given, before the closed front validates it: a body handed back
     costs this walk, not a validation the canonical path then does again. It looks at keys,
@@ -108,18 +132,31 @@ def admitted(items: list[Any]) -> list[int] | None:  # noqa: C901, PLR0912 - one
     if not items:
         return None
     starts: list[int] = []
+    read: dict[int, int] = {}
     previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
         if kind == "function_call":
-            if len(item) != 4 or "arguments" not in item or "name" not in item or "call_id" not in item:
+            if "arguments" not in item or "name" not in item or "call_id" not in item:
                 return None
             if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
                 starts.append(position)
+            if len(item) != 4:  # as a model's output is replayed: its id and status beside
+                if not item.keys() <= _CALL_KEYS:
+                    return None
+                read[starts[-1]] = len(starts) - 1
             previous = "call"
             continue
         if previous == "call" and kind != "function_call_output":  # calls answered first
             return None
+        if kind == "message" and item.get("role") == "assistant":  # a model's output message, replayed
+            if previous == "text" or not _output_message(item):  # (a turn's first: its calls may follow)
+                return None
+            if previous != "reasoning":
+                starts.append(position)
+            read[starts[-1]] = len(starts) - 1
+            previous = "text"
+            continue
         if previous == "reasoning" and kind is not None:  # its turn's text or calls follow a turn's reasoning
             return None
         if kind == "function_call_output":
@@ -147,7 +184,24 @@ def admitted(items: list[Any]) -> list[int] | None:  # noqa: C901, PLR0912 - one
         elif role != "assistant":
             return None
         previous = "text" if role == "assistant" else ""
-    return None if previous == "reasoning" else starts
+    return None if previous == "reasoning" else Admission(starts, read)
+
+
+_CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
+_MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status"})
+
+
+def _output_message(item: dict[str, Any]) -> bool:
+    """An assistant's typed message item of output texts and refusals, as a model wrote it
+    (the front checks their values; the reader reads each as a text or refusal part)."""
+    content = item.get("content")
+    if not item.keys() <= _MESSAGE_KEYS or content.__class__ is not list or not content:
+        return False
+    for part in content:
+        kind = part.get("type") if part.__class__ is dict else None
+        if kind != "output_text" and kind != "refusal":  # noqa: PLR1714 - no tuple built
+            return False
+    return True
 
 
 def _plain_reasoning(item: dict[str, Any]) -> bool:
@@ -191,24 +245,45 @@ def _text_parts(output: Any) -> bool:
 
 
 def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
-    items: list[dict[str, Any]], context: EncodeContext, instructions: str | None = None
+    items: list[dict[str, Any]],
+    context: EncodeContext,
+    instructions: str | None,
+    admission: Admission,
+    read: CanonicalMessages,
 ) -> list[dict[str, Any]]:
     """The body's ``messages`` for admitted ``items`` (:func:`admitted`) after the top-level
     ``instructions`` (the canonical reader's leading system message, which the Chat writer
     writes as a plain one: the reader's marker is for the Responses writer alone), each loss
     at the place the canonical writer names (the canonical message's index: an assistant's
-    reasoning, text and calls are one, a run of outputs one)."""
+    reasoning, text and calls are one, a run of outputs one). A turn in
+    :attr:`Admission.read` is its canonical message (``read``: the reader's own reading of
+    its items) written by the Chat writer's ``encode_assistant_message``."""
     messages: list[dict[str, Any]] = []
     append = messages.append
     turn: dict[str, Any] | None = None  # the open assistant message, which the calls after it join
     reasoned: list[dict[str, Any]] = []  # the assistant messages whose turn held reasoning
     index = -1  # the canonical index of the message being written
-    if instructions is not None:
-        index = 0
-        append({"role": "system", "content": instructions})
     outputs = False  # whether the last item was a call output (a run of them is one canonical message)
     result = -1  # the result of the open tool message
-    for item in items:
+    leading = 0  # the canonical messages before the items' (the instructions)
+    if instructions is not None:
+        leading = 1
+        index = 0
+        append({"role": "system", "content": instructions})
+    by_reading, starts = admission.read, admission.starts
+    skip = 0  # the items up to here are a turn written from its canonical message
+    for position, item in enumerate(items):
+        if position < skip:
+            continue
+        if by_reading and position in by_reading:
+            at = by_reading[position]
+            index = at + leading
+            field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
+            encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
+            skip = starts[at + 1] if at + 1 < len(starts) else len(items)
+            turn = None
+            outputs = False
+            continue
         kind = item.get("type")
         if kind == "function_call_output":
             if not outputs:
