@@ -10,6 +10,11 @@ speed is not judged on the files it was tuned on alone (issue 81: a user's traff
   four ~190 KB PNG screenshots (data URLs of random bytes after a PNG header, as incompressible
   as a real screenshot's base64) in its first user message, toward Anthropic, Responses and
   OpenAI Chat (issue 92: the cost that grew with the bytes of an image).
+* :data:`AGENTS_SDK`: the :data:`CHATTY` session in Responses as the OpenAI Agents SDK sends it
+  (:func:`as_agents_sdk_sends`, the shape ``tests/agents_sdk_responses_run.py`` records from the
+  SDK itself): the system prompt as ``instructions``, each assistant text a typed ``message`` item
+  of ``output_text`` with its ``id`` and ``status``, each call with its ``id`` and ``status``
+  (issue 92: the Responses traffic real clients send).
 * :data:`COMPACT`: the bench's own OpenAI-SDK agent session (:mod:`bench.agent_workloads`, every
   shape on) with its tool-argument texts written compactly (``{"path":"a"}``, as OpenAI's models
   write them), for the pairs that read argument texts (from OpenAI Chat and Responses).
@@ -33,6 +38,7 @@ CHATTY = "short messages, small images"
 CHATTY_NULLS = "short messages, small images, SDK-dump nulls"
 COMPACT = "compact tool arguments"
 SCREENSHOTS = "four 190 KB screenshots"
+AGENTS_SDK = "short messages, small images, as the Agents SDK sends it"
 
 SEED = 29
 OTHER_SEEDS = (901, 902)
@@ -53,6 +59,7 @@ PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("anthropic", "openai-chat"),
         ("openai-responses", "openai-chat"),
     ),
+    AGENTS_SDK: (("openai-responses", "openai-chat"),),
     COMPACT: (
         ("openai-chat", "anthropic"),
         ("openai-chat", "openai-responses"),
@@ -181,6 +188,28 @@ def compact_arguments(body: dict[str, Any]) -> dict[str, Any]:
     return walked
 
 
+def as_agents_sdk_sends(body: dict[str, Any]) -> dict[str, Any]:
+    """A Responses ``body`` as the OpenAI Agents SDK sends it: a leading system item as
+    ``instructions``, each assistant text a typed ``message`` item as the SDK replays a model's
+    output (an ``id``, ``status`` and ``output_text`` parts with their ``annotations``), each
+    ``function_call`` with its ``id`` and ``status``."""
+    items: list[dict[str, Any]] = list(body["input"])
+    sent = {key: value for key, value in body.items() if key != "input"}
+    if items and items[0].get("role") == "system" and isinstance(items[0]["content"], str):
+        sent = {"instructions": items.pop(0)["content"], **sent}
+    replayed: list[dict[str, Any]] = []
+    for position, item in enumerate(items):
+        if item.get("role") == "assistant" and isinstance(item["content"], str):
+            part = {"annotations": [], "text": item["content"], "type": "output_text"}
+            message = {"id": f"msg_{position}", "content": [part], "role": "assistant", "status": "completed"}
+            replayed.append({**message, "type": "message"})
+        elif item.get("type") == "function_call":
+            replayed.append({**item, "id": f"fc_{position}", "status": "completed"})
+        else:
+            replayed.append(item)
+    return {**sent, "input": replayed}
+
+
 @dataclass(frozen=True)
 class Shaped:
     """One generated session of another shape: its pair, shape, size, body and the same shape from
@@ -212,6 +241,8 @@ def _body(shape: str, turns: int, seed: int, source: str, target: str) -> dict[s
     if source == "openai-chat":
         return native
     written = chatcodec.convert_request(native, source="openai-chat", target=source, on_loss="ignore")
+    if shape == AGENTS_SDK:
+        return as_agents_sdk_sends(written)
     return compact_arguments(written) if shape == COMPACT else written
 
 

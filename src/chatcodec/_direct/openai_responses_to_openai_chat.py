@@ -149,15 +149,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             continue
         if previous == "call" and kind != "function_call_output":  # calls answered first
             return None
-        if kind == "message" and item.get("role") == "assistant":  # a model's output message, replayed
-            if previous == "text" or not _output_message(item):  # (a turn's first: its calls may follow)
-                return None
-            if previous != "reasoning":
-                starts.append(position)
-            read[starts[-1]] = len(starts) - 1
-            previous = "text"
-            continue
-        if previous == "reasoning" and kind is not None:  # its turn's text or calls follow a turn's reasoning
+        if previous == "reasoning" and kind is not None and kind != "message":  # its turn's text or calls follow
             return None
         if kind == "function_call_output":
             output = item.get("output")
@@ -173,7 +165,15 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             starts.append(position)
             previous = "reasoning"
             continue
-        if kind is not None or len(item) != 2:  # no typed message
+        if kind is not None:  # a model's output message, replayed (a turn's first: its calls may follow)
+            if kind != "message" or previous == "text" or not _output_message(item):
+                return None
+            if previous != "reasoning":
+                starts.append(position)
+            read[starts[-1]] = len(starts) - 1
+            previous = "text"
+            continue
+        if len(item) != 2:
             return None
         role = item.get("role")
         content = item.get("content")
@@ -193,9 +193,12 @@ _MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status"})
 
 def _output_message(item: dict[str, Any]) -> bool:
     """An assistant's typed message item of output texts and refusals, as a model wrote it
-    (the front checks their values; the reader reads each as a text or refusal part)."""
+    (the front checks their values; the reader reads each as a text or refusal part). Another
+    role's typed item is the canonical path's."""
     content = item.get("content")
-    if not item.keys() <= _MESSAGE_KEYS or content.__class__ is not list or not content:
+    if item.get("role") != "assistant" or not item.keys() <= _MESSAGE_KEYS or content.__class__ is not list:
+        return False
+    if not content:
         return False
     for part in content:
         kind = part.get("type") if part.__class__ is dict else None
@@ -271,19 +274,22 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
         index = 0
         append({"role": "system", "content": instructions})
     by_reading, starts = admission.read, admission.starts
-    skip = 0  # the items up to here are a turn written from its canonical message
-    for position, item in enumerate(items):
-        if position < skip:
-            continue
-        if by_reading and position in by_reading:
-            at = by_reading[position]
-            index = at + leading
-            field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
-            encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
-            skip = starts[at + 1] if at + 1 < len(starts) else len(items)
-            turn = None
-            outputs = False
-            continue
+    position = -1  # counted only when a turn is written from its canonical message (by_reading)
+    skip = 0  # the items up to here are such a turn
+    for item in items:
+        if by_reading:
+            position += 1
+            if position < skip:
+                continue
+            at = by_reading.get(position)
+            if at is not None:
+                index = at + leading
+                field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
+                encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
+                skip = starts[at + 1] if at + 1 < len(starts) else len(items)
+                turn = None
+                outputs = False
+                continue
         kind = item.get("type")
         if kind == "function_call_output":
             if not outputs:
