@@ -348,6 +348,8 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
                 reasoning["encrypted_content"] = ("gAAAAB" if index % 5 else SEALED) + text
             if index % 7 == 0:
                 reasoning["status"] = "completed"
+            if index % 4 == 3:  # its reasoning texts, as a model's output is replayed
+                reasoning["content"] = [{"type": "reasoning_text", "text": text}] if index % 8 == 3 else []
             items.insert(at, reasoning)
         case "system_parts" if "role" in item:  # a system prompt marked for the cache, as agents send it
             item["content"] = [{"type": "input_text", "text": text, "prompt_cache_breakpoint": {"mode": "explicit"}}]

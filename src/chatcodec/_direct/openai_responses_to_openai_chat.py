@@ -24,9 +24,10 @@ leading system message: written first, every other message's index one further. 
 assistant turn as a model's output is replayed (the Agents SDK's typed ``message`` items
 of ``output_text``, calls with their ``id`` and ``status``) is read by the reader's
 ``decode_messages`` and written by the Chat writer's ``encode_assistant_message``, the
-canonical path's own two steps for that one message: each item's id and status a loss,
+canonical path's own two steps for that one message (so is a turn whose reasoning item
+holds its reasoning texts, ``content``, or a ``status``): each item's id and status a loss,
 annotations citations, as the canonical path has them. A body of any other shape (typed
-user, system or developer items, reasoning with content or sealed by chatcodec, custom
+user, system or developer items, reasoning sealed by chatcodec, custom
 tool calls, calls answered out of place) is handed back before anything is written
 (:func:`admitted`), and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
 tool name it rewrites) hands the conversion back too: the canonical path converts it
@@ -123,7 +124,8 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
     and image parts), an assistant's text starting its turn, plain function calls, each
     run of them followed by outputs of text. A turn that holds what a model's output
     replayed holds (the Agents SDK's: a typed ``message`` item of ``output_text`` and
-    ``refusal`` parts, a call with its ``id`` and ``status``) is admitted too, noted in
+    ``refusal`` parts, a call with its ``id`` and ``status``, reasoning with its
+    ``content`` or ``status``) is admitted too, noted in
     :attr:`Admission.read`: it is written from its canonical message. None for any other.
 
     Asked of the body as given, before the closed front validates it: a body handed back
@@ -160,9 +162,13 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             previous = "output"
             continue
         if kind == "reasoning":  # first in its turn
-            if previous == "text" or not _plain_reasoning(item):
+            if previous == "text":
                 return None
             starts.append(position)
+            if not _plain_reasoning(item):  # its content or status: the turn from its canonical message
+                if not _replayed_reasoning(item):
+                    return None
+                read[position] = len(starts) - 1
             previous = "reasoning"
             continue
         if kind is not None:  # a model's output message, replayed (a turn's first: its calls may follow)
@@ -223,6 +229,17 @@ def _plain_reasoning(item: dict[str, Any]) -> bool:
 
 
 _REASONING_KEYS = frozenset({"type", "id", "summary", "encrypted_content"})
+_REPLAYED_REASONING_KEYS = _REASONING_KEYS | {"content", "status"}
+
+
+def _replayed_reasoning(item: dict[str, Any]) -> bool:
+    """A reasoning item as a model's output is replayed: its reasoning texts (``content``)
+    and ``status`` beside the plain shape's fields, none sealed by chatcodec (the front
+    checks the values; the reader reads each entry as a thinking part)."""
+    content = item.get("content")
+    if not item.keys() <= _REPLAYED_REASONING_KEYS or "summary" not in item or item["summary"].__class__ is not list:
+        return False
+    return (content is None or content.__class__ is list) and not is_sealed(item.get("encrypted_content"))
 
 
 def _parts(content: Any, role: str) -> bool:
