@@ -183,7 +183,9 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             return None
         role = item.get("role")
         content = item.get("content")
-        if role not in _ROLES or (type(content) is not str and (role == "assistant" or not _parts(content, role))):
+        if role.__class__ is not str or role not in _ROLES:  # a tag of any other type is the front's to refuse
+            return None
+        if type(content) is not str and (role == "assistant" or not _parts(content, role)):
             return None
         if previous != "reasoning":  # an assistant's text after its reasoning is the same turn
             starts.append(position)
