@@ -244,6 +244,10 @@ class LossRecorder:
             self._pending.clear()
         return self._rendered
 
+    def count(self) -> int:
+        """How many losses were recorded so far (none rendered by asking)."""
+        return len(self._pending) + len(self._rendered)
+
     def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
         """Record that ``what`` at ``path`` (a JSON path, or its :data:`Steps`) cannot be
         carried, because ``why``; ``kind`` says what it touches (:data:`LossKind`)."""

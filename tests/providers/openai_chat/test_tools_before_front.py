@@ -174,7 +174,7 @@ def test_a_reading_not_remembered_whole_is_no_answer_for_the_callers_own_list() 
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
     tools = [{"type": "function", "function": {"name": "a", "parameters": {"type": "object"}}}]
     canonical = [{"type": "function", "name": "a", "parameters": tools[0]["function"]["parameters"]}]
-    found, text = remembered_tools.recall(tools, "key", [], {}, "function")
+    found, text, _ = remembered_tools.recall(tools, "key", [], {}, "function")
     assert found is None
     remembered_tools.remember(text, "key", tools, canonical, owned=[], texts={}, start=0, nested="function")
     assert remembered_tools.recall(tools, "key", [], {}, "function", unchecked=True)[0] is None

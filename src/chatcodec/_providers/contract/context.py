@@ -22,7 +22,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable, escaped_fields, stored_options
-from chatcodec._providers.kit.remembered_tools import OwnMarkers, SchemaTexts, recall, remember
+from chatcodec._providers.kit.remembered_tools import (
+    OwnMarkers,
+    Recalled,
+    SchemaTexts,
+    recall,
+    remember,
+    remember_written,
+    written,
+)
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
@@ -40,7 +48,7 @@ class Reading:
     ``write_request``'s ``noted``): no state beside the data, and a reader's canonical data
     a function of its input alone."""
 
-    __slots__ = ("own", "plain_history", "reader", "schema_texts", "uncited", "unsealed_history")
+    __slots__ = ("own", "plain_history", "reader", "recalled", "schema_texts", "uncited", "unsealed_history")
 
     def __init__(self) -> None:
         self.reader: str | None = None
@@ -51,6 +59,10 @@ class Reading:
         data out (:meth:`put_own`); another writer passes them over, its objects plain."""
         self.schema_texts: SchemaTexts = {}
         """The schema texts of :mod:`chatcodec._providers.kit.schema_memory`, made once."""
+        self.recalled: Recalled | None = None
+        """The function tools read from the memory of tool readings (:meth:`recall_tools`),
+        for a writer that remembers how it wrote them
+        (:func:`~chatcodec._providers.kit.remembered_tools.written`)."""
         self.uncited: object = None
         """The ``messages`` list read, held, when the reading put no url citation on a text
         part: a writer with no place for them need not look (a swapped list is looked at)."""
@@ -104,7 +116,22 @@ class Reading:
         given again to this record; else None and the text to :meth:`remember_tools` the
         reading under (:func:`~chatcodec._providers.kit.remembered_tools.recall`; ``unchecked``:
         the caller's own list, before a closed front took it)."""
-        return recall(tools, key, self.own, self.schema_texts, nested, unchecked=unchecked)
+        found, text, recalled = recall(tools, key, self.own, self.schema_texts, nested, unchecked=unchecked)
+        if recalled is not None:
+            self.recalled = recalled
+        return found, text
+
+    def written_tools(self, tools: object, key: object) -> list[dict[str, Any]] | None:
+        """Canonical ``tools`` as a writer (``key``: its function and what else its writing
+        depends on) wrote them before, when they are the tools this conversion recalled
+        (:func:`~chatcodec._providers.kit.remembered_tools.written`); else None."""
+        return written(self.recalled, tools, key)
+
+    def remember_written_tools(self, tools: object, key: object, wire: list[dict[str, Any]]) -> None:
+        """Remember ``wire``, canonical ``tools`` as a writer (``key``) wrote them with no loss,
+        beside the reading they were recalled as
+        (:func:`~chatcodec._providers.kit.remembered_tools.remember_written`)."""
+        remember_written(self.recalled, tools, key, wire)
 
     def remember_tools(
         self,

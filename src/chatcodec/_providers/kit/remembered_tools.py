@@ -63,13 +63,36 @@ _Note = tuple[bytes, bool] | None
 _Look = bool | None
 """Whether a schema looks like Gemini's spelling (``schema_texts[~id(schema)]``), when noted."""
 
-_Record = tuple[bytes, bytes | None, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...]]
+Written = dict[object, tuple[dict[str, Any], ...]]
+"""A reading's tools as writers wrote them: a writer's key (its function and what else its
+writing depends on) -> the tools it wrote, each a flat object of immutable values (a
+string, a number, a bool, None), each schema it sent as the canonical tool held it left as
+None (:func:`written`, :func:`remember_written`). Objects, not ``marshal`` text: a flat
+object's shallow copy is a new object of the same values, cheaper than reading a text."""
+
+_IMMUTABLE = frozenset({str, int, float, bool, type(None)})
+"""The types of a value a shallow copy may share (:data:`Written`)."""
+
+_Record = tuple[bytes, bytes | None, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...], Written]
 _READINGS: dict[tuple[object, bytes], _Record] = {}
 """(the reader, the wire tools' ``marshal`` text) -> the ``marshal`` text of the canonical
 tools (each tool's own schema left as None) and of the markers the reading kept for its own
 writer (:attr:`.Reading.own`, by tool), the ``marshal`` text of the schemas the tools hold
 of their wire tools (a reading remembered ``whole``; else None), which tools hold their wire
-schema, and its notes."""
+schema, its notes, and the tools as each writer wrote them (:data:`Written`)."""
+
+
+class Recalled:
+    """A recalled reading's canonical tools (the list :func:`recall` answered, held) and the
+    texts its writers wrote them as: what a conversion's record carries to its writer
+    (:attr:`~chatcodec._providers.contract.context.Reading.recalled`), so the writer of the
+    same tools asks this record, not the memory."""
+
+    __slots__ = ("tools", "written")
+
+    def __init__(self, tools: list[dict[str, Any]], written: Written) -> None:
+        self.tools = tools
+        self.written = written
 
 
 def recall(
@@ -80,7 +103,7 @@ def recall(
     nested: str | None = None,
     *,
     unchecked: bool = False,
-) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+) -> tuple[list[dict[str, Any]] | None, bytes | None, Recalled | None]:
     """The canonical tools remembered for ``tools`` read by ``key`` (the reader and what else
     its reading depends on; ``nested``: the key of a wire tool's object that holds its
     ``parameters``), their notes given again to a conversion's record (its ``owned`` markers
@@ -88,15 +111,17 @@ def recall(
     :func:`remember` this reading under (None: tools ``marshal`` cannot write). The reader
     calls it, then reads and remembers, so this module calls none of the reader's code.
     ``unchecked``: ``tools`` is the caller's own list, which no front copied: only a reading
-    remembered ``whole`` is an answer (its schemas copies of the remembered ones)."""
+    remembered ``whole`` is an answer (its schemas copies of the remembered ones).
+    Third, for a reading found, what its writers may ask of it (:class:`Recalled`)."""
     try:
         text = marshal.dumps(tools)
     except ValueError:  # a value that is no built-in type, or nested past marshal's depth
-        return None, None
+        return None, None, None
     remembered = _READINGS.get((key, text))
     if remembered is None or (unchecked and remembered[1] is None):
-        return None, text
-    return _rebuilt(tools, remembered, nested, owned, texts, unchecked=unchecked), None
+        return None, text, None
+    canonical = _rebuilt(tools, remembered, nested, owned, texts, unchecked=unchecked)
+    return canonical, None, Recalled(canonical, remembered[5])
 
 
 def remember(
@@ -119,6 +144,54 @@ def remember(
         _remember((key, text), tools, canonical, nested, owned=owned, texts=texts, start=start, whole=whole)
 
 
+def written(recalled: Recalled | None, tools: object, key: object) -> list[dict[str, Any]] | None:
+    """The tools a writer (``key``) wrote before for canonical ``tools``, when they are a
+    recalled reading's list as it answered it (held in ``recalled``) and that writer
+    remembered them (:func:`remember_written`): new objects, each schema left as None there
+    the canonical tool's own object again, as the writer sends it; else None.
+
+    The writer's output is a function of the canonical tools and ``key`` alone (the
+    writer's part in it), and the canonical tools of one reading are the value its key's
+    text names: an agent's writer writes the same tools every request the same way."""
+    if recalled is None or recalled.tools is not tools:
+        return None
+    kept = recalled.written.get(key)
+    if kept is None:
+        return None
+    wire = [{**tool} for tool in kept]
+    for tool, canonical in zip(wire, recalled.tools, strict=True):
+        if tool.get("parameters", False) is None:
+            tool["parameters"] = canonical["parameters"]
+    return wire
+
+
+def remember_written(recalled: Recalled | None, tools: object, key: object, wire: list[dict[str, Any]]) -> None:
+    """Remember ``wire``, the tools a writer (``key``) wrote for canonical ``tools`` with no
+    loss (the caller's to know), beside the reading they were recalled as; nothing when they
+    were not recalled (or not the list recalled), or a tool holds a value besides its schema
+    that a shallow copy would share (an object, a list)."""
+    if recalled is None or recalled.tools is not tools or len(wire) != len(recalled.tools):
+        return
+    kept: list[dict[str, Any]] = []
+    for tool, canonical in zip(wire, recalled.tools, strict=True):
+        schema = tool.get("parameters", False)
+        if schema is None:
+            return  # a schema written as null: no place to tell from one left for the canonical object
+        left = schema is not False and schema is canonical.get("parameters")
+        flat = {**tool, "parameters": None} if left else tool
+        for value in flat.values():
+            if value.__class__ not in _IMMUTABLE:
+                return
+        kept.append(dict(flat))
+    size = sum(len(repr(tool)) for tool in kept)
+    if _HELD.over(size):
+        _READINGS.clear()
+        _HELD.size = 0
+        return
+    recalled.written[key] = tuple(kept)
+    _HELD.size += size
+
+
 def _schema_of(tool: dict[str, Any], nested: str | None) -> object:
     """A wire tool's schema object (None when it has none)."""
     return (tool[nested] if nested is not None else tool).get("parameters")
@@ -137,7 +210,7 @@ def _rebuilt(
     own: list[tuple[int, str, dict[str, Any]]]
     canonical, own = marshal.loads(remembered[0])
     schemas = iter(marshal.loads(remembered[1]) if unchecked and remembered[1] is not None else ())
-    for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[2:], strict=True):
+    for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[2:5], strict=True):
         if has_own:
             schema = next(schemas) if unchecked else _schema_of(wire, nested)
             tool["parameters"] = schema
@@ -194,5 +267,5 @@ def _remember(
     if len(_READINGS) >= LIMIT or _HELD.over(size):
         _READINGS.clear()
         _HELD.size = 0
-    _READINGS[key] = (text, schemas, tuple(owns), tuple(notes), tuple(looks))
+    _READINGS[key] = (text, schemas, tuple(owns), tuple(notes), tuple(looks), {})
     _HELD.size += size

@@ -202,7 +202,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     if functions or built_in or bag.get("_empty_tools"):
         option = context.option(STRICT_SCHEMA_OPTION)  # asked once, not per tool
         tools = _ordered(
-            [_encode_tool(tool, index, context, option) for index, tool in enumerate(functions or ())],
+            _encode_functions(functions or [], context, option),
             _built_in(built_in or (), losses),
             as_list(bag.get("_tool_order")),
         )
@@ -249,6 +249,24 @@ def request_tool_name(name: str, losses: LossRecorder, at: Steps) -> str:
 
 SENT_AS_IS = COMMON_TOOL_NAMES.accepted
 """Tool names OpenAI's rule took as they are: a loop may look a name up here first."""
+
+
+def _encode_functions(functions: list[dict[str, Any]], context: EncodeContext, option: object) -> list[dict[str, Any]]:
+    """The function tools, as :func:`_encode_tool` writes each: the same tools recalled by
+    the conversion's reading (an agent's every request) are written as this writer wrote
+    them before with no loss (``option`` part of the key), from the memory of tool readings
+    (:meth:`~chatcodec._providers.contract.context.Reading.written_tools`)."""
+    reading = context.reading
+    key = (_encode_tool, option)
+    if reading is not None:
+        found = reading.written_tools(functions, key)
+        if found is not None:
+            return found
+    losses = context.losses.count()
+    wire = [_encode_tool(tool, index, context, option) for index, tool in enumerate(functions)]
+    if reading is not None and context.losses.count() == losses:
+        reading.remember_written_tools(functions, key, wire)
+    return wire
 
 
 def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext, option: object) -> dict[str, Any]:
