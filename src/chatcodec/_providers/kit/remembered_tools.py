@@ -73,11 +73,14 @@ object's shallow copy is a new object of the same values, cheaper than reading a
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})
 """The types of a value a shallow copy may share (:data:`Written`)."""
 
-_Record = tuple[bytes, bytes | None, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...], Written]
+_Kept = bytes | tuple[dict[str, Any], ...]
+"""A reading's canonical tools, each schema left out: a ``marshal`` text, or flat objects (:func:`_flat`)."""
+_Record = tuple[_Kept, bytes | None, tuple[bool, ...], tuple[_Note, ...], tuple[_Look, ...], Written]
 _READINGS: dict[tuple[object, bytes], _Record] = {}
 """(the reader, the wire tools' ``marshal`` text) -> the ``marshal`` text of the canonical
 tools (each tool's own schema left as None) and of the markers the reading kept for its own
-writer (:attr:`.Reading.own`, by tool), the ``marshal`` text of the schemas the tools hold
+writer (:attr:`.Reading.own`, by tool), or the tools themselves when they are flat and
+there are no markers (:func:`_flat`), the ``marshal`` text of the schemas the tools hold
 of their wire tools (a reading remembered ``whole``; else None), which tools hold their wire
 schema, its notes, and the tools as each writer wrote them (:data:`Written`)."""
 
@@ -91,8 +94,10 @@ class Recalled:
     __slots__ = ("tools", "written")
 
     def __init__(self, tools: list[dict[str, Any]], written: Written) -> None:
-        self.tools = tools
-        self.written = written
+        self.tools: list[dict[str, Any]] = tools
+        """The canonical tools :func:`recall` answered."""
+        self.written: Written = written
+        """The tools as each writer wrote them, the reading's own (:func:`remember_written` fills it)."""
 
 
 def recall(
@@ -208,7 +213,11 @@ def _rebuilt(
 ) -> list[dict[str, Any]]:
     canonical: list[dict[str, Any]]
     own: list[tuple[int, str, dict[str, Any]]]
-    canonical, own = marshal.loads(remembered[0])
+    kept = remembered[0]
+    if isinstance(kept, tuple):  # flat objects, no markers (:func:`_flat`)
+        canonical, own = [{**tool} for tool in kept], []
+    else:
+        canonical, own = marshal.loads(kept)
     schemas = iter(marshal.loads(remembered[1]) if unchecked and remembered[1] is not None else ())
     for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[2:5], strict=True):
         if has_own:
@@ -255,7 +264,7 @@ def _remember(
             return  # markers on another object, or made on demand: not remembered
         markers.append((index, provider, bag))
     try:
-        text = marshal.dumps((kept, markers))
+        text = _flat(kept) if not markers else marshal.dumps((kept, markers))
         schemas = (
             marshal.dumps([tool["parameters"] for tool, own in zip(canonical, owns, strict=True) if own])
             if whole
@@ -263,9 +272,25 @@ def _remember(
         )
     except ValueError:
         return
-    size = len(key[1]) + len(text) + len(schemas or b"") + sum(len(note[0]) for note in notes if note is not None)
+    size = len(key[1]) + _size(text) + len(schemas or b"") + sum(len(note[0]) for note in notes if note is not None)
     if len(_READINGS) >= LIMIT or _HELD.over(size):
         _READINGS.clear()
         _HELD.size = 0
     _READINGS[key] = (text, schemas, tuple(owns), tuple(notes), tuple(looks), {})
     _HELD.size += size
+
+
+def _flat(tools: list[dict[str, Any]]) -> _Kept:
+    """Canonical ``tools`` (each schema left out) as objects, when each holds immutable
+    values only (a shallow copy of each is then a new reading, cheaper than reading a
+    ``marshal`` text); else their ``marshal`` text with no markers."""
+    for tool in tools:
+        for value in tool.values():
+            if value.__class__ not in _IMMUTABLE:
+                return marshal.dumps((tools, []))
+    return tuple(dict(tool) for tool in tools)
+
+
+def _size(kept: _Kept) -> int:
+    """What a reading's canonical tools hold, in bytes of their text (:data:`_HELD`)."""
+    return len(kept) if isinstance(kept, bytes) else sum(len(repr(tool)) for tool in kept)
