@@ -17,6 +17,7 @@ import chatcodec
 from chatcodec import Loss
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit import remembered_tools
+from chatcodec.options import OpenAIResponsesOptions
 
 _TOOLS: list[dict[str, Any]] = [
     {
@@ -61,10 +62,10 @@ def _body(text: str, tools: list[dict[str, Any]] | None = None) -> dict[str, Any
     return {"model": "gpt-5", "messages": [{"role": "user", "content": text}], "tools": copy.deepcopy(tools or _TOOLS)}
 
 
-def _convert(body: dict[str, Any], **options: Any) -> tuple[Any, list[Loss]]:
+def _convert(body: dict[str, Any], options: OpenAIResponsesOptions | None = None) -> tuple[Any, list[Loss]]:
     losses: list[Loss] = []
     out = chatcodec.convert_request(
-        body, source="openai-chat", target="openai-responses", on_loss="ignore", losses=losses, options=options or None
+        body, source="openai-chat", target="openai-responses", on_loss="ignore", losses=losses, options=options
     )
     return out, losses
 
@@ -123,12 +124,12 @@ def test_another_strict_schema_option_is_written_anew(monkeypatch: pytest.Monkey
     for index in range(3):
         _convert(_body(f"row {index}"))
     assert answers.count == 1
-    dropped = _convert(_body("row 3"), strict_schema="drop_strict")
+    dropped = _convert(_body("row 3"), {"strict_schema": "drop_strict"})
     assert answers.count == 1  # the default's writing is no answer for another option
-    again = _convert(_body("row 3"), strict_schema="drop_strict")
+    again = _convert(_body("row 3"), {"strict_schema": "drop_strict"})
     assert answers.count == 2  # its own, once written
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
-    assert dropped == again == _convert(_body("row 3"), strict_schema="drop_strict")
+    assert dropped == again == _convert(_body("row 3"), {"strict_schema": "drop_strict"})
 
 
 def test_tools_written_with_a_loss_are_written_anew_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
