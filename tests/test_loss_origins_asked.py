@@ -82,24 +82,37 @@ def _losses(payload: dict[str, Any], source: str, target: str) -> list[Loss]:
 
 @pytest.fixture
 def asked(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], list[int]]:
-    """The canonical indexes whose origin a folder's ``origins_by_index`` was asked for."""
+    """The canonical indexes whose origin a folder's ``origins_by_index`` (or its
+    ``origins_at_starts``, which a direct path asks with the starts its admission found) was
+    asked for."""
     seen: dict[str, list[int]] = {}
 
     def watch(module_name: str) -> list[int]:
         module = import_module(module_name)
         found = seen.setdefault(module_name, [])
-        by_index = module.origins_by_index
 
-        def watched(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> tuple[int, Any]:
-            count, origin = by_index(payload, messages)
-
+        def counted(count: int, origin: Callable[[int], Origin]) -> tuple[int, Any]:
             def one(index: int) -> Origin:
                 found.append(index)
                 return origin(index)
 
             return count, one
 
+        by_index = module.origins_by_index
+
+        def watched(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> tuple[int, Any]:
+            return counted(*by_index(payload, messages))
+
         monkeypatch.setattr(module, "origins_by_index", watched)
+        at_starts = getattr(module, "origins_at_starts", None)
+        if at_starts is not None:
+
+            def watched_at(
+                payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]], starts: Sequence[int]
+            ) -> tuple[int, Any]:
+                return counted(*at_starts(payload, messages, starts))
+
+            monkeypatch.setattr(module, "origins_at_starts", watched_at)
         return found
 
     return watch
@@ -136,6 +149,33 @@ def test_the_origins_built_when_asked_are_every_origin_listed(
     assert isinstance(listed, ProviderCodec)
     assert listed.message_origins(payload, canonical) == [origin(index) for index in range(count)]
     assert count == len(canonical)
+
+
+def test_a_direct_path_names_its_losses_from_the_starts_its_admission_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    # an admitted OpenAI Chat body's losses are placed from where its admission found each
+    # message starts (issue 92): the origins do not pass over the input again, and name the
+    # same places as that pass does
+    from chatcodec._providers.openai_chat import origins
+
+    payload = _chat_history(7)
+    passed = [loss.path for loss in _losses(payload, "openai-chat", "anthropic") if "thinking" in loss.what]
+    given: list[list[int]] = []
+    at_starts = origins.origins_at_starts
+
+    def watched(
+        payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]], starts: Sequence[int]
+    ) -> tuple[int, Any]:
+        given.append(list(starts))
+        return at_starts(payload, messages, starts)
+
+    def walked(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> tuple[int, Any]:
+        raise AssertionError("the input passed over again")
+
+    monkeypatch.setattr(origins, "origins_at_starts", watched)
+    monkeypatch.setattr(origins, "origins_by_index", walked)
+    assert [loss.path for loss in _losses(payload, "openai-chat", "anthropic") if "thinking" in loss.what] == passed
+    assert passed == [f"$.messages[{index}].reasoning_content" for index in (2, 11, 20)]
+    assert given == [[0, 1, *(position for step in range(7) for position in (2 + 3 * step, 3 + 3 * step))]]
 
 
 class _ListedCodec(ProviderCodec):

@@ -117,13 +117,16 @@ def trace_source(
     canonical: Mapping[str, Any],
     *,
     messages: Sequence[Mapping[str, Any]] | None = None,
+    starts: Sequence[int] | None = None,
 ) -> None:
     """Have ``recorder`` name the losses found while writing ``canonical`` (read from
     ``payload`` by ``source``'s reader) at their place in ``payload``: its own numbering
     and field names (:mod:`chatcodec._providers.kit.origins`), found only when a loss is
     reported, and only for the messages a loss names (a built-in's ``origins_by_index``).
     ``messages``: the canonical messages, when ``canonical`` holds none of them (a direct
-    path's, :mod:`chatcodec._direct`, read only when a loss is named)."""
+    path's, :mod:`chatcodec._direct`, read only when a loss is named); ``starts``: where each
+    of them starts in the input, when the path's admission found it (the origins then pass
+    over the input no more)."""
     codec = get_codec(source)
     if not isinstance(codec, ProviderCodec):
         return
@@ -136,7 +139,7 @@ def trace_source(
         module = origins_of(source)
         if module is None:
             return OriginsByIndex.listed(codec.message_origins(fields, read))
-        return origins_in(module, fields, read)
+        return origins_in(module, fields, read, starts)
 
     recorder.trace(Origins(find, read))
 

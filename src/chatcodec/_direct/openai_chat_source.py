@@ -64,7 +64,7 @@ def write_directly(
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
         messages = CanonicalMessages(validated, starts, SOURCE, decode_messages)
-        trace_source(recorder, payload, SOURCE, canonical, messages=messages)
+        trace_source(recorder, payload, SOURCE, canonical, messages=messages, starts=starts)
         return write_request_data(canonical, target, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None

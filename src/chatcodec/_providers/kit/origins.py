@@ -148,12 +148,27 @@ OriginsFinder = Callable[[Mapping[str, Any], Sequence[Message]], tuple[int, Call
 """A folder's ``origins_by_index(payload, messages)``: the count of messages, and each one's origin by index."""
 
 
-def origins_in(module: ModuleType | None, payload: Mapping[str, Any], messages: Sequence[Message]) -> OriginsByIndex:
+StartsFinder = Callable[[Mapping[str, Any], Sequence[Message], Sequence[int]], tuple[int, Callable[[int], Origin]]]
+"""A folder's ``origins_at_starts(payload, messages, starts)``: ``origins_by_index`` when
+where each message starts in the input is known already."""
+
+
+def origins_in(
+    module: ModuleType | None,
+    payload: Mapping[str, Any],
+    messages: Sequence[Message],
+    starts: Sequence[int] | None = None,
+) -> OriginsByIndex:
     """Where ``messages`` (read from ``payload``) came from, as the folder's origins ``module``
-    says: its ``origins_by_index`` when it has one, else its ``message_origins`` list; none
-    without a module."""
+    says: its ``origins_at_starts`` when ``starts`` (where each message starts in the input,
+    a direct path's admission) is given and it has one, else its ``origins_by_index``, else
+    its ``message_origins`` list; none without a module."""
     if module is None:
         return _NOTHING
+    if starts is not None:
+        at_starts: StartsFinder | None = getattr(module, "origins_at_starts", None)
+        if at_starts is not None:
+            return OriginsByIndex(*at_starts(payload, messages, starts))
     by_index: OriginsFinder | None = getattr(module, "origins_by_index", None)
     if by_index is not None:
         return OriginsByIndex(*by_index(payload, messages))

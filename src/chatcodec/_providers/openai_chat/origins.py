@@ -38,6 +38,15 @@ def origins_by_index(
         if not (result and after_result):
             starts.append(index)
         after_result = result
+    return origins_at_starts(payload, messages, starts)
+
+
+def origins_at_starts(
+    payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]], starts: Sequence[int]
+) -> tuple[int, Callable[[int], Origin]]:
+    """:func:`origins_by_index` when where each message starts is known already (a direct
+    path's admission found it, by the same rule, before writing): no pass over the input."""
+    listed: list[Any] = as_list(payload.get("messages")) or []
 
     def origin(canonical: int) -> Origin:
         start = starts[canonical]
