@@ -81,8 +81,13 @@ def assistant_origin(
         if key in wire:
             reasoning = key
             break
-    kinds = [str(part.get("type")) if is_dict(part) else "" for part in content]
-    own = len(kinds) - kinds.count("tool_use") - (kinds.count("thinking") if reasoning else 0)
+    kinds: list[object] = []
+    own = 0  # the parts the wire content holds: neither a call nor the reasoning field's thinking
+    for part in content:
+        kind: object = part.get("type") if is_dict(part) else ""
+        kinds.append(kind)
+        if kind != "tool_use" and (kind != "thinking" or not reasoning):
+            own += 1
     sent = wire.get("content")
     sent_parts = as_list(sent)
     listed = sent_parts is not None and len(sent_parts) == own
