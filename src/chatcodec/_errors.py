@@ -39,13 +39,17 @@ _NO_ROOT: object = object()
 
 def json_path(location: Sequence[int | str]) -> str:
     """Render a pydantic ``loc`` tuple as a JSON path: ``("messages", 2, "role")`` ->
-    ``$.messages[2].role``."""
-    return "$" + "".join(
-        [
-            f"[{step}]" if isinstance(step, int) else f".{step}" if step.isidentifier() else f"[{step!r}]"
-            for step in location
-        ]
-    )
+    ``$.messages[2].role``. A loop adding to one string: a path is a few steps, and every
+    loss a caller reads renders one (a join of a list cost more)."""
+    text = "$"
+    for step in location:
+        if isinstance(step, int):
+            text += f"[{step}]"
+        elif step.isidentifier():
+            text += "." + step
+        else:
+            text += f"[{step!r}]"
+    return text
 
 
 class ChatcodecError(Exception):
