@@ -15,6 +15,9 @@ A loss names a few messages of a history, so an ``origins.py`` may also give
 giving the origin of one by its index (one pass over the input says where each starts; the
 origin, with its parts, is built only for a message a loss names). Its ``message_origins`` is
 then every index's origin. A folder without one is read through its ``message_origins`` list.
+A folder may also give ``origins_at_starts(payload, messages, starts)``, the same when where each
+message starts is known already: a direct path's admission found it, and the input is not
+passed over again.
 """
 
 from __future__ import annotations
