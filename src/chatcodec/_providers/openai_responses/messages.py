@@ -323,11 +323,17 @@ def _encode_tool_message(
         ):  # the plain shape: type, tool_use_id, content
             items.append(plain_output(call_id, content, holds, custom=call_id in custom))
         else:
-            if len(call_id) > CALL_ID_MAX_LENGTH and holds is not None:  # the item's call_id is this id
-                holds.add(LONG_CALL_ID)
+            note_long_call_id(call_id, holds)  # the item's call_id is this id
             answers_custom = call_id in custom
             items.append(encode_result(result, context, (*at, "content", index), custom=answers_custom))
     return items
+
+
+def note_long_call_id(call_id: str, holds: set[str] | None) -> None:
+    """Note in ``holds`` an output's ``call_id`` over 64 characters (:data:`~.rules.LONG_CALL_ID`:
+    the target rule that shortens it reads the note)."""
+    if len(call_id) > CALL_ID_MAX_LENGTH and holds is not None:
+        holds.add(LONG_CALL_ID)
 
 
 def plain_output(call_id: str, output: str, holds: set[str] | None, *, custom: bool = False) -> dict[str, Any]:
@@ -335,8 +341,7 @@ def plain_output(call_id: str, output: str, holds: set[str] | None, *, custom: b
     answering a custom call), a ``call_id`` over 64 characters noted in ``holds``
     (:data:`~.rules.LONG_CALL_ID`): the request writer's, and a direct path's from OpenAI Chat
     (:mod:`chatcodec._direct`), whose tool messages are this shape."""
-    if len(call_id) > CALL_ID_MAX_LENGTH and holds is not None:
-        holds.add(LONG_CALL_ID)
+    note_long_call_id(call_id, holds)
     return {
         "type": "custom_tool_call_output" if custom else "function_call_output",
         "call_id": call_id,
