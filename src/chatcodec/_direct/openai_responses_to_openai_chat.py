@@ -26,7 +26,7 @@ of ``output_text``, calls with their ``id`` and ``status``) is read by the reade
 ``decode_messages`` and written by the Chat writer's ``encode_assistant_message``, the
 canonical path's own two steps for that one message (so is a turn whose reasoning item
 holds its reasoning texts, ``content``, or a ``status``): each item's id and status a loss,
-annotations citations, as the canonical path has them. A body of any other shape (typed
+as the canonical path has them. A body of any other shape (a text's annotations, typed
 user, system or developer items, reasoning sealed by chatcodec, custom
 tool calls, calls answered out of place) is handed back before anything is written
 (:func:`admitted`), and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
@@ -211,6 +211,8 @@ def _output_message(item: dict[str, Any]) -> bool:
     for part in content:
         kind = part.get("type") if part.__class__ is dict else None
         if kind != "output_text" and kind != "refusal":  # noqa: PLR1714 - no tuple built
+            return False
+        if part.get("annotations"):  # citations: the canonical writer's look reports them
             return False
     return True
 
