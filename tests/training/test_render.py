@@ -331,3 +331,16 @@ def test_a_tokenizer_json_path_and_a_tokenizer_carrying_its_template(tmp_path: p
     assert carried.template_family is None
     # a template without a generation prompt: the model writes its own role header
     assert carried.trainable == [False] * len("<user>hi</s>") + [True] * len("<assistant>yo</s>")
+
+
+def test_a_template_failing_on_a_tool_without_a_field_names_that_tool() -> None:
+    # gpt-oss writes every tool's description unguarded; OpenAI's tools may leave it out
+    bare = {"type": "function", "function": {"name": "ping", "parameters": {"type": "object", "properties": {}}}}
+    conversation = [{"role": "user", "content": "Weather?"}, {"role": "assistant", "content": "Sunny."}]
+    with pytest.raises(TemplateError, match="no attribute 'description'") as raised:
+        render(conversation, template="gpt-oss", tools=[WEATHER_TOOL, bare])
+    assert raised.value.path == "$.tools[1].function.description"
+    assert str(raised.value).startswith("at $.tools[1].function.description: ")
+    # with every tool described it renders
+    described = {"type": "function", "function": {**bare["function"], "description": "Answers pong."}}
+    assert "Answers pong." in render(conversation, template="gpt-oss", tools=[WEATHER_TOOL, described]).text

@@ -139,8 +139,36 @@ def run(
             output.append(chunk)
     except TemplateError:
         raise
+    except jinja2.UndefinedError as error:
+        raise TemplateError(f"the chat template failed: {error}", path=_lacking(error, tools)) from error
     except jinja2.TemplateError as error:
         raise TemplateError(f"the chat template failed: {error}") from error
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
         raise TemplateError(f"the chat template failed on its input: {type(error).__name__}: {error}") from error
     return "".join(output), spans
+
+
+def _lacking(error: Exception, tools: Sequence[Mapping[str, Any]] | None) -> str | None:
+    """The path of the first tool without the field a template failed to read, where one lacks it.
+
+    A template reads its tools' fields unguarded (gpt-oss writes every tool's ``description``),
+    while OpenAI's tools may leave out all but the name: Jinja's words name the field, not the
+    tool, so the tool is found here. A field every tool carries names no tool (the template
+    read it elsewhere).
+    """
+    words = str(error)
+    for marker in ("has no attribute '", "has no element '"):
+        start = words.find(marker)
+        if start >= 0:
+            field = words[start + len(marker) :].partition("'")[0]
+            break
+    else:
+        return None
+    for index, tool in enumerate(tools or ()):
+        function = tool.get("function")
+        if isinstance(function, Mapping):
+            if field not in function:
+                return f"$.tools[{index}].function.{field}"
+        elif field not in tool:
+            return f"$.tools[{index}].{field}"
+    return None
