@@ -287,6 +287,32 @@ def test_a_bodys_field_of_an_odd_type_is_kept_not_refused() -> None:
     assert written[2]["parts"][0] == {"type": "function_call", "function_call": {"args": {}}}
 
 
+def test_tool_calls_of_no_list_are_kept_and_reported_not_read_as_none() -> None:
+    row = {
+        "events": [
+            {"name": "gen_ai.user.message", "body": {"content": "Hi"}},
+            {"name": "gen_ai.assistant.message", "body": {"content": "Looking.", "tool_calls": "get_weather"}},
+            {"name": "gen_ai.choice", "body": {"index": 0, "message": {"content": "Done."}, "tool_calls": {"a": 1}}},
+        ]
+    }
+    request = chatcodec.decode_request("otel-genai", row)
+    kept = [message.model_dump()["provider_metadata"]["otel-genai"]["tool_calls"] for message in request.messages[1:]]
+    assert kept == ["get_weather", {"a": 1}]
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(
+        row, source="otel-genai", target="openai-chat", options={"model": "m"}, on_loss="ignore", losses=losses
+    )
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[1]", "otel-genai data ['tool_calls']"),
+        ("$.messages[2]", "otel-genai data ['tool_calls']"),
+    ]
+    # a null is no calls, as OpenAI's SDK dumps it
+    row["events"][1]["body"]["tool_calls"] = None
+    assert "tool_calls" not in (chatcodec.decode_request("otel-genai", row).messages[1].provider_metadata or {}).get(
+        "otel-genai", {}
+    )
+
+
 def test_a_file_of_event_rows_converts_without_a_skip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     row = {
         "gen_ai.request.model": "gpt-4o",

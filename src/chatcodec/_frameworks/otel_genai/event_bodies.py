@@ -47,8 +47,8 @@ def event_message(body: object, role: str) -> dict[str, Any]:
         mapped: tuple[str, ...] = ("content", "id")
     else:
         parts = content_parts(fields.get("content"))
-        parts += [_openai_call(call) for call in as_list(fields.get("tool_calls")) or ()]
-        mapped = ("content", "tool_calls")
+        parts += [_openai_call(call) for call in _calls(fields) or ()]
+        mapped = ("content", *(("tool_calls",) * (_calls(fields) is not None)))
     message["parts"] = parts
     return with_rest(message, fields, (*mapped, *(("role",) if isinstance(named, str) else ())))
 
@@ -60,18 +60,25 @@ def choice_message(body: object) -> tuple[int | None, dict[str, Any]]:
         fields = {} if body is None else {"message": {"content": body}}
     inner: object = fields.get("message")
     message = event_message(inner if as_dict(inner) is not None or inner is None else {"content": inner}, "assistant")
-    for call in as_list(fields.get("tool_calls")) or ():  # some instrumentations put the calls beside the message
+    for call in _calls(fields) or ():  # some instrumentations put the calls beside the message
         message["parts"].append(_openai_call(call))
     index, reason = fields.get("index"), fields.get("finish_reason")
     if isinstance(reason, str):
         message["finish_reason"] = reason
     mapped = (
         "message",
-        "tool_calls",
+        *(("tool_calls",) * (_calls(fields) is not None)),
         *(("index",) if type(index) is int else ()),
         *(("finish_reason",) * (reason is None or isinstance(reason, str))),
     )
     return (index if type(index) is int else None), with_rest(message, fields, mapped)
+
+
+def _calls(fields: Mapping[str, Any]) -> list[Any] | None:
+    """A body's ``tool_calls`` as the list they are (none for a null); ``None`` for a value of
+    another kind, which stays beside the message as the body gave it rather than read as no calls."""
+    calls = fields.get("tool_calls")
+    return [] if calls is None else as_list(calls)
 
 
 def content_parts(content: object) -> list[dict[str, Any]]:
