@@ -313,6 +313,47 @@ def test_tool_calls_of_no_list_are_kept_and_reported_not_read_as_none() -> None:
     )
 
 
+def test_a_refusal_names_the_callers_event_not_the_attribute_it_became() -> None:
+    refused = [
+        # a message event's attribute the call shares
+        (
+            {"events": [{"name": "gen_ai.user.message", "body": "Hi", "attributes": {"gen_ai.request.model": 5}}]},
+            "$.events[0].attributes['gen_ai.request.model']",
+        ),
+        # the details event's attributes, the same further inside
+        (
+            {
+                "events": [
+                    {"name": "other"},
+                    {
+                        "name": "gen_ai.client.inference.operation.details",
+                        "attributes": {"gen_ai.input.messages": [{"role": "user", "parts": "Hi"}]},
+                    },
+                ]
+            },
+            "$.events[1].attributes['gen_ai.input.messages'][0].parts",
+        ),
+    ]
+    for row, path in refused:
+        with pytest.raises(chatcodec.ValidationError) as raised:
+            chatcodec.decode_request("otel-genai", row)
+        assert raised.value.paths == [path]
+    # a choice's body, read from another spelling, is named whole (the answer's own index orders it)
+    answer = {
+        "events": [
+            {"name": "gen_ai.choice", "body": {"index": 1, "message": {"content": "b"}}},
+            {"name": "gen_ai.choice", "body": {"index": 0, "message": {"content": "a"}}},
+        ]
+    }
+    response = chatcodec.decode_response("otel-genai", answer)
+    assert [choice.message.text for choice in response.choices] == ["a", "b"]
+    answer["events"][0]["attributes"] = {"gen_ai.response.model": 3}
+    answer["events"][1]["attributes"] = {"gen_ai.response.model": 3}
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.decode_response("otel-genai", answer)
+    assert raised.value.paths == ["$.events[0].attributes['gen_ai.response.model']"]
+
+
 def test_a_file_of_event_rows_converts_without_a_skip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     row = {
         "gen_ai.request.model": "gpt-4o",

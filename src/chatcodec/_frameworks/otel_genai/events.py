@@ -31,9 +31,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from chatcodec import ValidationError
 from chatcodec._frameworks.otel_genai.event_bodies import choice_message, event_message
 from chatcodec._frameworks.otel_genai.markers import INPUT, OUTPUT, SYSTEM
-from chatcodec.codec_kit import as_dict, as_list, read_json_text
+from chatcodec.codec_kit import Problem, as_dict, as_list, problems_error, read_json_text
 
 EVENTS = "events"
 """The row key holding a call's events."""
@@ -61,17 +62,28 @@ def has_events(payload: Mapping[str, Any]) -> bool:
     return any(_name(plain_event(event)) in NAMES for event in as_list(payload.get(EVENTS)) or ())
 
 
-def read_events(payload: dict[str, Any]) -> dict[str, Any]:
+Location = tuple[int | str, ...]
+
+Places = dict[Location, tuple[Location, bool]]
+"""Where the caller's events hold what :func:`read_events` moved: a place in the row read (an
+attribute, a message of its lists, a message's attributes) and the place in the caller's
+``events`` it came from, with whether a path further inside reads the same there (an attribute
+taken as it is) or not (a body read from the provider's spelling: its event's body is named)."""
+
+
+def read_events(payload: dict[str, Any]) -> tuple[dict[str, Any], Places]:
     """``payload`` with the messages its events record as the span's message attributes (its
-    events read and taken out); ``payload`` itself when it has no events to read, or already
-    holds the message attributes."""
+    events read and taken out), and where each came from (a refusal names the caller's event,
+    not the attribute it became: :func:`placed`); ``payload`` itself when it has no events to
+    read, or already holds the message attributes."""
+    places: Places = {}
     listed = as_list(payload.get(EVENTS))
     if listed is None or INPUT in payload or OUTPUT in payload or SYSTEM in payload:
-        return payload
+        return payload, places
     events = [plain_event(event) for event in listed]
     row = {key: value for key, value in payload.items() if key != EVENTS}
-    inputs: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    choices: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
+    inputs: list[tuple[dict[str, Any], dict[str, Any], int]] = []
+    choices: list[tuple[int, dict[str, Any], dict[str, Any], int]] = []
     others: list[Any] = []
     for position, event in enumerate(events):
         name = _name(event)
@@ -79,29 +91,77 @@ def read_events(payload: dict[str, Any]) -> dict[str, Any]:
         attributes.pop(_NAME_ATTRIBUTE, None)
         if name == DETAILS and not any(key in row and row[key] != value for key, value in attributes.items()):
             row.update(attributes)  # the call's own attributes (one that contradicts the row's: left in events)
+            places.update({(key,): ((EVENTS, position, "attributes", key), True) for key in attributes})
             continue
         if name not in ROLES and name != CHOICE:
             others.append(event)
             continue
-        body = event["body"] if "body" in event else _span_event_body(attributes)
+        index, message, body_place = _message(event, name, attributes, position)
         if name == CHOICE:
-            index, message = choice_message(body)
-            choices.append((position if index is None else index, message, attributes))
+            choices.append((position if index is None else index, message, attributes, position))
         else:
-            inputs.append((event_message(body, ROLES[name]), attributes))
-        own = {key: value for key, value in event.items() if key not in _EVENT_FIELDS}
-        if own:
-            (choices[-1][1] if name == CHOICE else inputs[-1][0])["event"] = own
-    shared = _shared([attributes for _, attributes in inputs] + [attributes for *_, attributes in choices])
+            inputs.append((message, attributes, position))
+        places[(EVENTS, position)] = (body_place, False)
+    shared = _shared([attributes for _, attributes, _ in inputs] + [attributes for _, _, attributes, _ in choices])
     shared = {key: value for key, value in shared.items() if row.get(key, value) == value}
     row.update(shared)
-    if inputs:
-        row[INPUT] = [_with(message, attributes, shared) for message, attributes in inputs]
-    if choices:
-        row[OUTPUT] = [_with(message, attributes, shared) for _, message, attributes in sorted(choices, key=_index)]
+    first = min([position for *_, position in inputs] + [position for *_, position in choices], default=0)
+    places.update({(key,): ((EVENTS, first, "attributes", key), True) for key in shared})
+    answers = [(message, attributes, at) for _, message, attributes, at in sorted(choices, key=_index)]
+    for key, messages in ((INPUT, inputs), (OUTPUT, answers)):
+        if messages:
+            row[key] = [_with(message, attributes, shared) for message, attributes, _ in messages]
+            _place_messages(places, key, [position for *_, position in messages])
     if others:
         row[EVENTS] = others
-    return row
+    return row, places
+
+
+def relocated(error: ValidationError, places: Places) -> ValidationError:
+    """``error`` (found in the row :func:`read_events` made) with each problem at the place in
+    the caller's events it came from."""
+    problems = [
+        Problem(placed(tuple(detail["loc"]), places), detail["type"], detail["msg"], detail["input"])
+        for detail in error.errors(include_url=False)
+    ]
+    return problems_error(error.title, problems)
+
+
+def _message(
+    event: dict[str, Any], name: str, attributes: dict[str, Any], position: int
+) -> tuple[int | None, dict[str, Any], Location]:
+    """A message event's (or a choice's) message, a choice's index, and where its body is."""
+    body_place: Location = (EVENTS, position, "body")
+    if "body" in event:
+        body = event["body"]
+    else:
+        body_place = (EVENTS, position, "attributes", *((_SPAN_EVENT_BODY,) * (_SPAN_EVENT_BODY in attributes)))
+        body = _span_event_body(attributes)
+    index, message = choice_message(body) if name == CHOICE else (None, event_message(body, ROLES[name]))
+    own = {key: value for key, value in event.items() if key not in _EVENT_FIELDS}
+    if own:
+        message["event"] = own
+    return index, message, body_place
+
+
+def _place_messages(places: Places, key: str, positions: list[int]) -> None:
+    """Each message of the row's list ``key`` placed at its event (its body, read from another
+    spelling; its attributes and own fields as the event holds them)."""
+    for index, position in enumerate(positions):
+        places[(key, index)] = places.pop((EVENTS, position))
+        places[(key, index, "attributes")] = ((EVENTS, position, "attributes"), True)
+        places[(key, index, "event")] = ((EVENTS, position), True)
+
+
+def placed(location: Location, places: Places) -> Location:
+    """``location`` in the row :func:`read_events` made, as the place in the caller's events it
+    came from (the longest place known that starts it); itself when it came from no event."""
+    for end in range(len(location), 0, -1):
+        found = places.get(location[:end])
+        if found is not None:
+            origin, same_inside = found
+            return (*origin, *location[end:]) if same_inside else origin
+    return location
 
 
 def plain_event(event: object) -> dict[str, Any]:
@@ -181,5 +241,5 @@ def _with(message: dict[str, Any], attributes: dict[str, Any], shared: Mapping[s
     return message
 
 
-def _index(choice: tuple[int, dict[str, Any], dict[str, Any]]) -> int:
+def _index(choice: tuple[int, dict[str, Any], dict[str, Any], int]) -> int:
     return choice[0]

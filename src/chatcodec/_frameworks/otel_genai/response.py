@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec import ValidationError
 from chatcodec._frameworks.otel_genai.conversation import as_text, output_message
-from chatcodec._frameworks.otel_genai.events import read_events
+from chatcodec._frameworks.otel_genai.events import read_events, relocated
 from chatcodec._frameworks.otel_genai.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.otel_genai.markers import (
     FINISH_REASONS,
@@ -36,7 +37,16 @@ _MAPPED = (OUTPUT, RESPONSE_ID, RESPONSE_MODEL, FINISH_REASONS)
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a span's answer as a canonical response dict."""
     del context
-    payload = read_events(plain_attributes(payload))
+    row, places = read_events(plain_attributes(payload))
+    if not places:
+        return _decode_row(row)
+    try:
+        return _decode_row(row)
+    except ValidationError as error:
+        raise relocated(error, places) from None
+
+
+def _decode_row(payload: dict[str, Any]) -> dict[str, Any]:
     refuse_unwritable_numbers(payload)
     listed, text = attribute(payload, OUTPUT)
     if not listed:
