@@ -27,7 +27,7 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
 
     def __init__(
         self,
-        validated: list[dict[str, Any]],
+        validated: Sequence[Mapping[str, Any]],
         starts: list[int],
         source: str,
         read: ReadMessages,

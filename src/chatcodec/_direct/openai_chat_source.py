@@ -13,12 +13,13 @@ home here; each pair's module holds only its own pass.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.canonical_messages import CanonicalMessages
-from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
+from chatcodec._providers.kit.closed_schema import accepted_long_text
+from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.messages import decode_messages
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 
@@ -39,12 +40,14 @@ class UnadmittedError(Exception):
 
 
 def admit(payload: dict[str, Any]) -> tuple[list[dict[str, Any]], list[int]] | None:
-    """The closed front's validated copy of ``payload``'s messages and where each canonical
-    message starts in it (:func:`admitted`), or None for a body of any other shape."""
+    """``payload``'s messages as given and where each canonical message starts in them
+    (:func:`admitted`), or None for a body of any other shape. The walk proves every rule
+    the closed front holds these shapes to, so the messages are what the front's copy would
+    hold (the same values; its keys in the wire shapes' order): no copy is built to be
+    walked again."""
     messages: Any = payload.get("messages")
     starts = admitted(messages) if messages.__class__ is list else None
-    validated = None if starts is None else COMMON_MESSAGES.validate({"messages": messages})
-    return None if validated is None or starts is None else (validated["messages"], starts)
+    return None if starts is None else (messages, starts)
 
 
 def write_directly(
@@ -60,14 +63,44 @@ def write_directly(
     pair's reading, carries them), its losses in ``recorder``: the top level read and
     written by the canonical reader and writer, on the body without its messages; None
     when anything on the way refused or raised (the canonical path converts it then)."""
-    validated, starts = admission
+    given, starts = admission
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        messages = CanonicalMessages(validated, starts, SOURCE, decode_messages)
+        messages = CanonicalMessages(_FrontCopy(given), starts, SOURCE, decode_messages)
         trace_source(recorder, payload, SOURCE, canonical, messages=messages, starts=starts)
         return write_request_data(canonical, target, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
+
+
+class _FrontCopy(Sequence[dict[str, Any]]):
+    """The closed front's copy of messages :func:`admitted` proved, made when a loss first
+    names a canonical message (the reader then reads that copy, as on the canonical path,
+    never the caller's objects): most conversions name none."""
+
+    __slots__ = ("_copy", "_given")
+
+    def __init__(self, given: list[dict[str, Any]]) -> None:
+        self._given = given
+        self._copy: list[dict[str, Any]] | None = None
+
+    def _copied(self) -> list[dict[str, Any]]:
+        if self._copy is None:
+            validated = COMMON_MESSAGES.validate({"messages": self._given})
+            if validated is None:  # proved by the walk, so refused only if the caller changed it since
+                raise UnadmittedError
+            self._copy = validated["messages"]
+        return self._copy
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | Sequence[dict[str, Any]]:
+        return self._copied()[index]
+
+    def __len__(self) -> int:
+        return len(self._given)
 
 
 def admitted(messages: list[Any]) -> list[int] | None:
@@ -77,9 +110,13 @@ def admitted(messages: list[Any]) -> list[int] | None:
     user, assistant and tool messages, each call's turn followed by results, no blank text,
     the last message not an assistant's (a prefill is trimmed). None for any other.
 
-    Asked of the body as given, before the closed front validates it: a body handed back
-    costs this walk, not a validation the canonical path then does again. It looks at keys,
-    roles and texts only; the front checks every value after it."""
+    Asked of the body as given, with no copy built: a body handed back costs this walk, not
+    a validation the canonical path then does again. It proves each value the closed front
+    (:data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`) would check in
+    these shapes: exact types (``type(...) is``, never a subclass), required keys, no key
+    outside them, ``null`` where the front takes only ``null``. It refuses whatever the front
+    refuses (and may refuse more: the canonical path then converts it);
+    ``tests/test_direct_paths.py`` holds the two together."""
     if not messages or messages[-1].__class__ is not dict or messages[-1].get("role") == "assistant":
         return None
     starts: list[int] = []
@@ -89,7 +126,11 @@ def admitted(messages: list[Any]) -> list[int] | None:
         role = message.get("role") if message.__class__ is dict else None
         if role == "tool":  # most messages of an agent's history: :func:`_bare` inline
             size = len(message)
-            if type(message.get("content")) is not str or (size != 3 and (size != 4 or "name" not in message)):
+            if (
+                type(message.get("content")) is not str
+                or type(message.get("tool_call_id")) is not str
+                or (size != 3 and (size != 4 or message.get("name", 0) is not None))
+            ):
                 return None
             if not results:
                 start(position)
@@ -115,7 +156,8 @@ def admitted(messages: list[Any]) -> list[int] | None:
 def _bare(message: Mapping[str, Any], fields: int) -> bool:
     """A message of its ``fields`` only, or with an SDK dump's ``"name": null`` beside them
     (the closed front takes ``name`` as ``null`` only)."""
-    return len(message) == fields or (len(message) == fields + 1 and "name" in message)
+    size = len(message)
+    return size == fields or (size == fields + 1 and message.get("name", 0) is None)
 
 
 def _blank(text: str) -> bool:
@@ -128,15 +170,48 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     content = message["content"]
     if content is not None and (type(content) is not str or _blank(content)):
         return False
+    thought = message.get("reasoning_content", "")
+    if type(thought) is not str:
+        return False
+    if len(message) > 2 + ("reasoning_content" in message) + ("tool_calls" in message) and not _nulls(message):
+        return False
     if "tool_calls" in message:
-        return True
+        return _calls(message["tool_calls"])
     if "reasoning_content" in message:
         return content is not None
     return len(message) == 2 and content is not None  # a bare content string (with nulls: read otherwise)
 
 
+def _nulls(message: Mapping[str, Any]) -> bool:
+    """Whether the SDK dump's fields of an assistant turn, when there, are ``null``."""
+    get = message.get
+    return (
+        get("refusal") is None
+        and get("function_call") is None
+        and get("annotations") is None
+        and get("audio") is None
+        and get("name") is None
+    )
+
+
+def _calls(calls: Any) -> bool:
+    """Function calls of the closed front's one shape: an id, ``"function"``, a name and an argument text."""
+    if calls.__class__ is not list or not calls:
+        return False
+    for call in calls:
+        if call.__class__ is not dict or len(call) != 3 or type(call.get("id")) is not str:
+            return False
+        kind = call.get("type")
+        function = call.get("function")
+        if type(kind) is not str or kind != "function" or function.__class__ is not dict or len(function) != 2:
+            return False
+        if type(function.get("name")) is not str or type(function.get("arguments")) is not str:
+            return False
+    return True
+
+
 def _user_content(content: Any) -> bool:
-    """Text, or a list of text and image parts (the front checks the images), none blank."""
+    """Text, or a list of text and image parts (each of the front's closed shape), none blank."""
     if type(content) is str:
         return not _blank(content)
     if content.__class__ is not list or not content:
@@ -147,6 +222,21 @@ def _user_content(content: Any) -> bool:
             text = part.get("text")
             if len(part) != 2 or type(text) is not str or _blank(text):
                 return False
-        elif kind != "image_url":
+        elif kind != "image_url" or type(kind) is not str or len(part) != 2 or not _image(part.get("image_url")):
             return False
     return True
+
+
+def _image(image: Any) -> bool:
+    """An image part's ``image_url`` object as the front takes it: a URL text (not empty, no
+    lone surrogate: :func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`), a known ``detail``."""
+    if image.__class__ is not dict:
+        return False
+    url = image.get("url")
+    if type(url) is not str or not accepted_long_text(url):
+        return False
+    size = len(image)
+    if size == 1:
+        return True
+    detail = image.get("detail")
+    return size == 2 and type(detail) is str and detail in IMAGE_DETAILS

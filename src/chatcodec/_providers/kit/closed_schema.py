@@ -162,9 +162,17 @@ def non_empty(*, long: bool = False) -> cs.CoreSchema:
 
 
 def _non_empty_text(text: str) -> str:
-    if text and (text.isascii() or _utf8_encodable(text)):
+    if accepted_long_text(text):
         return text
     raise ValueError("an empty text or a lone surrogate")
+
+
+def accepted_long_text(text: str) -> bool:
+    """Whether :func:`non_empty` with ``long`` takes the string ``text``: a character or more,
+    no lone surrogate. The one home of that rule, for the schema's check and for a walk that
+    proves the same values without validating them (a direct path's admission,
+    :mod:`chatcodec._direct.openai_chat_source`)."""
+    return text != "" and (text.isascii() or _utf8_encodable(text))
 
 
 def _utf8_encodable(text: str) -> bool:

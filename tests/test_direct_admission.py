@@ -1,0 +1,147 @@
+"""The OpenAI Chat direct paths' admission walk against the closed front it stands in for.
+
+:func:`chatcodec._direct.openai_chat_source.admitted` proves the messages as given instead of
+having the closed front (``COMMON_MESSAGES``) build a validated copy: so whatever it admits,
+the front must take, and the front's copy must hold the same values. A walk that admits a
+value the front refuses would write a body the canonical path refuses or reads otherwise.
+And since the pass writes from the caller's own messages, its output must share no object a
+caller could change (a dict or a list) with them.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec._direct.openai_chat_source import admitted
+from chatcodec._direct.table import DIRECT_PATHS
+from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
+
+SESSIONS = Path(__file__).resolve().parents[2] / "shared" / "perf-sessions"
+_SESSION = SESSIONS / "oc-anthropic-nulls-10.json.gz"
+
+_PLAIN: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {"role": "system", "content": "be brief", "name": None},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "look"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo=", "detail": "low"}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "reasoning_content": "I will call it",
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+            "refusal": None,
+            "annotations": None,
+            "audio": None,
+            "function_call": None,
+            "name": None,
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "done", "name": None},
+    ],
+}
+"""A body of every shape the walk admits (with the SDK dump's nulls)."""
+
+
+def _bases() -> list[dict[str, Any]]:
+    bases = [_PLAIN]
+    if _SESSION.exists():
+        with gzip.open(_SESSION, "rt") as session:
+            bases.append(json.load(session))
+    return bases
+
+
+_BASES = _bases()
+
+_ODD = st.sampled_from(["", " ", "x", None, 0, 1.5, True, [], {}, ["x"], {"x": 1}, "\ud800", "high", "function"])
+
+_PLACES = (
+    "message",
+    "call",
+    "function",
+    "image_part",
+    "image_url",
+    "text_part",
+)
+
+
+def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object of the messages the front closes, named by what it is."""
+    for message in messages:
+        yield "message", message
+        calls = message.get("tool_calls")
+        for call in calls if isinstance(calls, list) else ():
+            yield "call", call
+            if isinstance(call.get("function"), dict):
+                yield "function", call["function"]
+        content = message.get("content")
+        for part in content if isinstance(content, list) else ():
+            if part.get("type") != "image_url":
+                yield "text_part", part
+                continue
+            yield "image_part", part
+            if isinstance(part.get("image_url"), dict):
+                yield "image_url", part["image_url"]
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> list[Any]:
+    messages: list[Any] = copy.deepcopy(draw(st.sampled_from(_BASES))["messages"])
+    for _ in range(draw(st.integers(1, 3))):
+        place = draw(st.sampled_from(_PLACES))
+        found = [container for kind, container in _containers(messages) if kind == place]
+        if not found:
+            continue
+        container = draw(st.sampled_from(found))
+        keys = sorted(container)
+        key = draw(st.sampled_from([*keys, "x_unknown", "name", "detail", "refusal"]))
+        if draw(st.booleans()) and key in container:
+            del container[key]
+        else:
+            container[key] = draw(_ODD)
+    return messages
+
+
+@settings(max_examples=400, deadline=None)
+@given(messages=_mutated())
+def test_what_the_walk_admits_the_front_takes_as_it_is(messages: list[Any]) -> None:
+    if admitted(messages) is None:
+        return
+    validated = COMMON_MESSAGES.validate({"messages": messages})
+    assert validated is not None, messages
+    assert validated["messages"] == messages
+
+
+@pytest.mark.parametrize("body", _BASES, ids=lambda body: str(len(body["messages"])))
+def test_the_walk_admits_its_bases(body: dict[str, Any]) -> None:
+    assert admitted(body["messages"]) is not None
+
+
+def _objects(value: Any) -> Iterator[int]:
+    if isinstance(value, dict | list):
+        yield id(value)
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _objects(item)
+
+
+@pytest.mark.parametrize("target", sorted(target for source, target in DIRECT_PATHS if source == "openai-chat"))
+@pytest.mark.parametrize("body", _BASES, ids=lambda body: str(len(body["messages"])))
+def test_written_shares_no_object_with_the_messages(body: dict[str, Any], target: str) -> None:
+    given_body = copy.deepcopy(body)
+    written = chatcodec.convert_request(given_body, source="openai-chat", target=target, on_loss="ignore")
+    assert set(_objects(written)).isdisjoint(_objects(given_body["messages"]))
+    assert given_body == body  # and the caller's body is as it was
