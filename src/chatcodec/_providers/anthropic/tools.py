@@ -131,7 +131,7 @@ def encode_tools(
 ) -> None:
     """Write ``tools`` and ``tool_choice`` (tools first: they open the cached prefix)."""
     wire.pop("tools", None)
-    functions = [_encode_tool(tool, index, context) for index, tool in enumerate(request.get("tools") or ())]
+    functions = _encode_functions(request.get("tools") or [], context)
     servers: list[dict[str, Any]] = []
     for index, tool in enumerate(request.get("provider_tools") or ()):
         at = ("provider_tools", index)
@@ -157,6 +157,24 @@ def _is_tool(data: Mapping[str, Any]) -> bool:
     names its ``type``, a client tool its ``name`` (``{}``, which an edited or generated
     canonical request may hold, is neither)."""
     return data.get("type") not in (None, "custom") or isinstance(data.get("name"), str)
+
+
+def _encode_functions(tools: list[dict[str, Any]], context: AnthropicContext) -> list[dict[str, Any]]:
+    """The client tools, as :func:`_encode_tool` writes each: the same tools recalled by the
+    conversion's reading (an agent's every request) are written as this writer wrote them
+    before (:meth:`~chatcodec._providers.contract.context.Reading.written_tools`), when that
+    writing noted no loss and sent no cache marker (a marker is a breakpoint the context
+    counts: the writing is then not a function of the tools alone)."""
+    reading = context.reading
+    if reading is not None and tools:
+        found = reading.written_tools(tools, _encode_tool, "input_schema")
+        if found is not None:
+            return found
+    losses = context.losses.count()
+    wire = [_encode_tool(tool, index, context) for index, tool in enumerate(tools)]
+    if reading is not None and context.losses.count() == losses and not any("cache_control" in tool for tool in wire):
+        reading.remember_written_tools(tools, _encode_tool, wire, "input_schema")
+    return wire
 
 
 def _encode_tool(tool: Mapping[str, Any], index: int, context: AnthropicContext) -> dict[str, Any]:

@@ -121,17 +121,20 @@ class Reading:
             self.recalled = recalled
         return found, text
 
-    def written_tools(self, tools: object, key: object) -> list[dict[str, Any]] | None:
+    def written_tools(self, tools: object, key: object, schema: str = "parameters") -> list[dict[str, Any]] | None:
         """Canonical ``tools`` as a writer (``key``: its function and what else its writing
-        depends on) wrote them before, when they are the tools this conversion recalled
+        depends on; ``schema``: the wire tool's field for the schema) wrote them before, when
+        they are the tools this conversion recalled
         (:func:`~chatcodec._providers.kit.remembered_tools.written`); else None."""
-        return written(self.recalled, tools, key)
+        return written(self.recalled, tools, key, schema)
 
-    def remember_written_tools(self, tools: object, key: object, wire: list[dict[str, Any]]) -> None:
+    def remember_written_tools(
+        self, tools: object, key: object, wire: list[dict[str, Any]], schema: str = "parameters"
+    ) -> None:
         """Remember ``wire``, canonical ``tools`` as a writer (``key``) wrote them with no loss,
         beside the reading they were recalled as
         (:func:`~chatcodec._providers.kit.remembered_tools.remember_written`)."""
-        remember_written(self.recalled, tools, key, wire)
+        remember_written(self.recalled, tools, key, wire, schema)
 
     def remember_tools(
         self,

@@ -149,11 +149,14 @@ def remember(
         _remember((key, text), tools, canonical, nested, owned=owned, texts=texts, start=start, whole=whole)
 
 
-def written(recalled: Recalled | None, tools: object, key: object) -> list[dict[str, Any]] | None:
+def written(
+    recalled: Recalled | None, tools: object, key: object, schema: str = "parameters"
+) -> list[dict[str, Any]] | None:
     """The tools a writer (``key``) wrote before for canonical ``tools``, when they are a
     recalled reading's list as it answered it (held in ``recalled``) and that writer
-    remembered them (:func:`remember_written`): new objects, each schema left as None there
-    the canonical tool's own object again, as the writer sends it; else None.
+    remembered them (:func:`remember_written`): new objects, each ``schema`` field (where
+    the writer sends a tool's schema) left as None there the canonical tool's own
+    ``parameters`` object again, as the writer sends it; else None.
 
     The writer's output is a function of the canonical tools and ``key`` alone (the
     writer's part in it), and the canonical tools of one reading are the value its key's
@@ -165,25 +168,28 @@ def written(recalled: Recalled | None, tools: object, key: object) -> list[dict[
         return None
     wire = [{**tool} for tool in kept]
     for tool, canonical in zip(wire, recalled.tools, strict=True):
-        if tool.get("parameters", False) is None:
-            tool["parameters"] = canonical["parameters"]
+        if tool.get(schema, False) is None:
+            tool[schema] = canonical["parameters"]
     return wire
 
 
-def remember_written(recalled: Recalled | None, tools: object, key: object, wire: list[dict[str, Any]]) -> None:
+def remember_written(
+    recalled: Recalled | None, tools: object, key: object, wire: list[dict[str, Any]], schema: str = "parameters"
+) -> None:
     """Remember ``wire``, the tools a writer (``key``) wrote for canonical ``tools`` with no
     loss (the caller's to know), beside the reading they were recalled as; nothing when they
-    were not recalled (or not the list recalled), or a tool holds a value besides its schema
-    that a shallow copy would share (an object, a list)."""
+    were not recalled (or not the list recalled), or a tool holds a value besides its
+    ``schema`` field (the canonical ``parameters`` object, as it was) that a shallow copy
+    would share (an object, a list)."""
     if recalled is None or recalled.tools is not tools or len(wire) != len(recalled.tools):
         return
     kept: list[dict[str, Any]] = []
     for tool, canonical in zip(wire, recalled.tools, strict=True):
-        schema = tool.get("parameters", False)
-        if schema is None:
+        sent = tool.get(schema, False)
+        if sent is None:
             return  # a schema written as null: no place to tell from one left for the canonical object
-        left = schema is not False and schema is canonical.get("parameters")
-        flat = {**tool, "parameters": None} if left else tool
+        left = sent is not False and sent is canonical.get("parameters")
+        flat = {**tool, schema: None} if left else tool
         for value in flat.values():
             if value.__class__ not in _IMMUTABLE:
                 return
