@@ -82,14 +82,20 @@ _PLACES = (
 def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every object of the messages the front closes, named by what it is."""
     for message in messages:
+        if not isinstance(message, dict):
+            continue
         yield "message", message
         calls = message.get("tool_calls")
         for call in calls if isinstance(calls, list) else ():
+            if not isinstance(call, dict):
+                continue
             yield "call", call
             if isinstance(call.get("function"), dict):
                 yield "function", call["function"]
         content = message.get("content")
         for part in content if isinstance(content, list) else ():
+            if not isinstance(part, dict):
+                continue
             if part.get("type") != "image_url":
                 yield "text_part", part
                 continue

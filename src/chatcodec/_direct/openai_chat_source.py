@@ -74,30 +74,27 @@ def write_directly(
 
 
 class _FrontCopy(Sequence[dict[str, Any]]):
-    """The closed front's copy of messages :func:`admitted` proved, made when a loss first
-    names a canonical message (the reader then reads that copy, as on the canonical path,
-    never the caller's objects): most conversions name none."""
+    """The closed front's copy of messages :func:`admitted` proved, each run of them copied
+    when a loss first names the canonical message it makes (the reader then reads that
+    copy, as on the canonical path, never the caller's objects): most conversions name none,
+    and the front validates each message alone, so a run's copy is the whole copy's run."""
 
-    __slots__ = ("_copy", "_given")
+    __slots__ = ("_given",)
 
     def __init__(self, given: list[dict[str, Any]]) -> None:
         self._given = given
-        self._copy: list[dict[str, Any]] | None = None
-
-    def _copied(self) -> list[dict[str, Any]]:
-        if self._copy is None:
-            validated = COMMON_MESSAGES.validate({"messages": self._given})
-            if validated is None:  # proved by the walk, so refused only if the caller changed it since
-                raise UnadmittedError
-            self._copy = validated["messages"]
-        return self._copy
 
     @overload
     def __getitem__(self, index: int) -> dict[str, Any]: ...
     @overload
-    def __getitem__(self, index: slice) -> Sequence[dict[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | Sequence[dict[str, Any]]:
-        return self._copied()[index]
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        run = self._given[index] if isinstance(index, slice) else [self._given[index]]
+        validated = COMMON_MESSAGES.validate({"messages": run})
+        if validated is None:  # proved by the walk, so refused only if the caller changed it since
+            raise UnadmittedError
+        copied: list[dict[str, Any]] = validated["messages"]
+        return copied if isinstance(index, slice) else copied[0]
 
     def __len__(self) -> int:
         return len(self._given)
@@ -113,22 +110,32 @@ def admitted(messages: list[Any]) -> list[int] | None:
     Asked of the body as given, with no copy built: a body handed back costs this walk, not
     a validation the canonical path then does again. It proves each value the closed front
     (:data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`) would check in
-    these shapes: exact types (``type(...) is``, never a subclass), required keys, no key
+    these shapes: exact types (``type(...) is``, never a subclass), required keys (a key
+    missing from an object proved a ``dict``: the ``KeyError`` of its subscript), no key
     outside them, ``null`` where the front takes only ``null``. It refuses whatever the front
     refuses (and may refuse more: the canonical path then converts it);
-    ``tests/test_direct_paths.py`` holds the two together."""
+    ``tests/test_direct_admission.py`` holds the two together."""
     if not messages or messages[-1].__class__ is not dict or messages[-1].get("role") == "assistant":
         return None
+    try:
+        return _starts(messages)
+    except KeyError:  # a required key missing
+        return None
+
+
+def _starts(messages: list[Any]) -> list[int] | None:
     starts: list[int] = []
     start = starts.append
     called = results = False
     for position, message in enumerate(messages):
-        role = message.get("role") if message.__class__ is dict else None
+        if message.__class__ is not dict:
+            return None
+        role = message["role"]
         if role == "tool":  # most messages of an agent's history: :func:`_bare` inline
             size = len(message)
             if (
-                type(message.get("content")) is not str
-                or type(message.get("tool_call_id")) is not str
+                type(message["content"]) is not str
+                or type(message["tool_call_id"]) is not str
                 or (size != 3 and (size != 4 or message.get("name", 0) is not None))
             ):
                 return None
@@ -146,9 +153,9 @@ def admitted(messages: list[Any]) -> list[int] | None:
                 return None
             called = "tool_calls" in message
         elif role == "user":
-            if not _bare(message, 2) or not _user_content(message.get("content")):
+            if not _bare(message, 2) or not _user_content(message["content"]):
                 return None
-        elif role != "system" or position != 0 or type(message.get("content")) is not str or not _bare(message, 2):
+        elif role != "system" or position != 0 or type(message["content"]) is not str or not _bare(message, 2):
             return None
     return starts
 
@@ -165,21 +172,21 @@ def _blank(text: str) -> bool:
 
 
 def _plain_turn(message: Mapping[str, Any]) -> bool:
-    if "content" not in message or not message.keys() <= _ASSISTANT_KEYS:
+    if not message.keys() <= _ASSISTANT_KEYS:
         return False
     content = message["content"]
     if content is not None and (type(content) is not str or _blank(content)):
         return False
-    thought = message.get("reasoning_content", "")
-    if type(thought) is not str:
-        return False
-    if len(message) > 2 + ("reasoning_content" in message) + ("tool_calls" in message) and not _nulls(message):
-        return False
-    if "tool_calls" in message:
-        return _calls(message["tool_calls"])
+    size = len(message)
     if "reasoning_content" in message:
-        return content is not None
-    return len(message) == 2 and content is not None  # a bare content string (with nulls: read otherwise)
+        if type(message["reasoning_content"]) is not str:
+            return False
+        size -= 1
+    if "tool_calls" in message:
+        return (size == 3 or _nulls(message)) and _calls(message["tool_calls"])
+    if size != 2:  # an SDK dump's nulls: a turn of text alone is read otherwise
+        return content is not None and _nulls(message) and "reasoning_content" in message
+    return content is not None
 
 
 def _nulls(message: Mapping[str, Any]) -> bool:
@@ -199,13 +206,17 @@ def _calls(calls: Any) -> bool:
     if calls.__class__ is not list or not calls:
         return False
     for call in calls:
-        if call.__class__ is not dict or len(call) != 3 or type(call.get("id")) is not str:
+        if call.__class__ is not dict or len(call) != 3:
             return False
-        kind = call.get("type")
-        function = call.get("function")
-        if type(kind) is not str or kind != "function" or function.__class__ is not dict or len(function) != 2:
+        function = call["function"]
+        if function.__class__ is not dict or len(function) != 2:
             return False
-        if type(function.get("name")) is not str or type(function.get("arguments")) is not str:
+        if (
+            call["type"] != "function"  # the front takes an equal str subclass too: not written, the same
+            or type(call["id"]) is not str
+            or type(function["name"]) is not str
+            or type(function["arguments"]) is not str
+        ):
             return False
     return True
 
