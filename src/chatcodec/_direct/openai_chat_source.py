@@ -1,5 +1,5 @@
 """The OpenAI Chat side of its direct paths (:mod:`chatcodec._direct`): which bodies they
-take, the closed front's verdict on their messages, the conversion around a pair's one pass
+take, proved as the closed front would check them, the conversion around a pair's one pass
 (the top level read and written by the canonical reader and writer themselves, the losses
 traced to the input), and the canonical messages read only when a loss names one
 (:class:`~chatcodec._direct.canonical_messages.CanonicalMessages`, with this reader's own

@@ -2,8 +2,9 @@
 OpenAI SDK, sent to Claude through a gateway).
 
 The canonical path reads each message into canonical data and the Anthropic writer walks
-that list again. Here the closed front's validated copy of the messages (the reader's own
-front, :data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`) is written
+that list again. Here the messages as given, proved by the admission walk to be what the
+reader's closed front (:data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`)
+takes, with no copy built (:func:`~.openai_chat_source.admitted`), are written
 as Anthropic turns in one pass, for the shapes an agent's history is made of: a leading
 system prompt, user text and images, assistant text, reasoning and function calls, tool
 results of text, and an SDK dump's ``null`` fields. Every rule is the canonical side's own

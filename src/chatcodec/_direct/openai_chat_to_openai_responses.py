@@ -2,8 +2,8 @@
 model OpenAI serves only through the Responses API (or a gateway that speaks it).
 
 The canonical path reads each message into canonical data and the Responses writer walks
-that list again. Here the closed front's validated copy of the messages (what
-:func:`~.openai_chat_source.admit` takes) is written as ``input`` items in one pass, for
+that list again. Here the messages as given, proved to be what the closed front takes
+(:func:`~.openai_chat_source.admit`), are written as ``input`` items in one pass, for
 the shapes an agent's history is made of. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: an assistant turn's
 parts (the reasoning's reading,
@@ -76,7 +76,7 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext) -> list[
     """The ``input`` items for admitted ``messages`` (:func:`~.openai_chat_source.admitted`),
     each loss at the place the canonical writer names (the canonical message's index: a run
     of tool messages is one). An assistant turn's parts are those the reader's
-    ``read_plain_turn`` reads from the closed copy (an SDK dump's nulls, which it notes
+    ``read_plain_turn`` reads from the front's copy (an SDK dump's nulls, which it notes
     for its own writer only, pass by here as they pass by this writer)."""
     losses, holds = context.losses, context.holds
     items: list[dict[str, Any]] = []
