@@ -110,6 +110,14 @@ is standard capacity only, OpenAI's ``default``), canonical's words
 (:mod:`chatcodec._providers.kit.service_tier`)."""
 _SAMPLING = ("temperature", "top_p")
 _KNOBS = frozenset({"unsigned_thinking", "max_tokens", "model"})
+_SENT_AS_THEY_ARE_IN_ORDER = ("temperature", "top_p", "top_k", "stream")
+"""Canonical settings written under their own name, in the order written."""
+_SENT_AS_THEY_ARE = frozenset(_SENT_AS_THEY_ARE_IN_ORDER)
+_IDENTITY = frozenset({"metadata", "user", "service_tier"})
+"""The canonical fields :func:`_encode_metadata` and the tier read: a request holding none writes neither."""
+_UNSENT_IN_ORDER = ("frequency_penalty", "presence_penalty", "seed")
+"""Canonical settings Anthropic has no field for, reported unless neutral, in the order reported."""
+_UNSENT = frozenset(_UNSENT_IN_ORDER)
 
 
 JSON_FRONT = COMMON_REQUEST
@@ -221,8 +229,8 @@ def _take_options(bag: dict[str, Any], shared: EncodeContext) -> None:
 def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
     """Write canonical request data as an Anthropic request body, applying the API's rules."""
     losses = shared.losses
-    read: list[Any] = request.get("messages") or []
-    messages = history_for(read, losses, PROVIDER, CAPABILITIES, reading=shared.reading)
+    read: list[Any] | None = request.get("messages")  # the list read itself, so its reading's survey counts
+    messages = history_for([] if read is None else read, losses, PROVIDER, CAPABILITIES, reading=shared.reading)
     options = request.get("provider_options")
     bag = KIT.claim(losses, options, ("provider_options",)) if options else {}
     if bag:
@@ -241,21 +249,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     stop = request.get("stop")
     if stop or bag.get("_empty_stop_sequences"):
         wire["stop_sequences"] = list(stop or ())
-    for key in ("temperature", "top_p", "top_k", "stream"):
-        value = request.get(key)
-        if value is not None:
-            wire[key] = value
-    respell_integers(wire, bag)
-    _encode_metadata(request.get("metadata"), request.get("user"), wire, losses)
-    tier = request.get("service_tier")
-    if tier is not None:
-        written = write_tier(tier, SERVICE_TIERS, losses, "Anthropic")
-        if written is not None:
-            wire["service_tier"] = written
-    for key in ("frequency_penalty", "presence_penalty", "seed"):
-        value = request.get(key)
-        if value is not None and not is_neutral_setting(key, value):
-            losses.add((key,), key, "Anthropic has no such setting", "setting")
+    _encode_knobs(request, wire, bag, losses)
     encode_settings(request, wire, bag, context)
     cache_control = request.get("cache_control")
     if cache_control is not None:
@@ -264,6 +258,31 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
     servers.fit_written(wire, shared)
     return wire
+
+
+def _encode_knobs(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+    """The sampling settings and the stream flag, the user and tier, and the settings Anthropic
+    has no field for (reported); each group looked for with one look in C, as most requests
+    set none of them."""
+    if not _SENT_AS_THEY_ARE.isdisjoint(request):
+        for key in _SENT_AS_THEY_ARE_IN_ORDER:
+            value = request.get(key)
+            if value is not None:
+                wire[key] = value
+    if bag:
+        respell_integers(wire, bag)
+    if not _IDENTITY.isdisjoint(request):
+        _encode_metadata(request.get("metadata"), request.get("user"), wire, losses)
+        tier = request.get("service_tier")
+        if tier is not None:
+            written = write_tier(tier, SERVICE_TIERS, losses, "Anthropic")
+            if written is not None:
+                wire["service_tier"] = written
+    if not _UNSENT.isdisjoint(request):
+        for key in _UNSENT_IN_ORDER:
+            value = request.get(key)
+            if value is not None and not is_neutral_setting(key, value):
+                losses.add((key,), key, "Anthropic has no such setting", "setting")
 
 
 def _turns(

@@ -212,11 +212,12 @@ def apply_target_rules(
     if holds is None:
         holds = context.holds
     options = context.options  # a mapping's ``get``: not ``context.option``, a call for each
-    version = _version(table, options.get("api_version"))
+    chosen, skipping = (options.get("api_version"), options.get("skip_rules")) if options else (None, None)
+    version = table.default_version if chosen is None else _version(table, chosen)  # unset, the usual case: no call
     model = context.model
     if model is None and isinstance(wire_body.get("model"), str):
         model = wire_body["model"]
-    skipped = _skipped(options.get("skip_rules"))
+    skipped = () if skipping is None else _skipped(skipping)
     provider, losses = context.provider, context.losses
     in_force = _in_force(table, version, model)
     rules = in_force.rules
@@ -241,7 +242,15 @@ def apply_target_rules(
             call.rule, call.scope = rule, scope
             rule.edit(call)
         break
-    if isinstance(skipped, _Every):  # storage: a training or archive row goes to no API, which requires them
+    if not isinstance(skipped, _Every):  # storage: a training or archive row goes to no API, which requires them
+        _report_required(table, in_force, wire_body, provider, losses)
+
+
+def _report_required(
+    table: ProviderRules, in_force: _InForce, wire_body: dict[str, Any], provider: str, losses: LossRecorder
+) -> None:
+    """A ``required`` loss for each field of ``table`` the body lacks (every one written: one look in C)."""
+    if None not in map(wire_body.get, in_force.required):
         return
     for required in table.required:
         if wire_body.get(required.key) is None:
@@ -265,6 +274,8 @@ class _InForce:
     """Every key the rules with :attr:`TargetRule.reads` read."""
     looks: frozenset[str]
     """Everything the rules with :attr:`TargetRule.looks_for` look for."""
+    required: tuple[str, ...]
+    """The keys of the table's :attr:`ProviderRules.required` fields."""
     by_hit: dict[tuple[frozenset[str], frozenset[str] | None], tuple[int, ...]]
     """The keys of :attr:`reads` a body holds, and what of :attr:`looks` the writer says it
     may hold (``None``: not said) -> the positions of the rules it may run: those reading one
@@ -312,7 +323,8 @@ def _in_force(table: ProviderRules, version: str, model: str | None) -> _InForce
     looks = frozenset(rule.looks_for for rule, _ in in_force if rule.looks_for is not None)
     if len(_IN_FORCE) >= _MAX_IN_FORCE:
         _IN_FORCE.clear()
-    made = _IN_FORCE[key] = _InForce(table, tuple(in_force), reads, looks, {})
+    required = tuple(field.key for field in table.required)
+    made = _IN_FORCE[key] = _InForce(table, tuple(in_force), reads, looks, required, {})
     return made
 
 

@@ -73,6 +73,9 @@ def history_for(
     the reading; when its reader said, as it read this list, that it holds nothing these
     rules act on (:meth:`~chatcodec._providers.contract.context.Reading.plain`), it is not
     surveyed again. Every writer passes its context's."""
+    if not messages:  # a direct path's top level (``chatcodec._direct``): its turns are written in its own pass
+        losses.renumber(None)
+        return messages
     name = capabilities.display_name
     plain = reading is not None and reading.plain(messages)
     empty, unsent, misordered = (False, False, False) if plain else _survey(messages, capabilities)

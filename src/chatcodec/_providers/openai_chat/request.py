@@ -38,7 +38,6 @@ from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec._providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec._providers.openai_chat.request_fields import (
     ASK_FOR_USAGE,
-    DECODERS,
     DEFAULTS,
     MAX_TOKENS_KEY,
     MAX_TOKENS_KEYS,
@@ -47,6 +46,7 @@ from chatcodec._providers.openai_chat.request_fields import (
     SAME_NAME_TOO,
     SERVICE_TIERS,
     STREAM_OPTIONS,
+    decoders_for,
 )
 from chatcodec._providers.openai_chat.wire import Request
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, messages_adapter, request_adapter
@@ -95,9 +95,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         return data
     bag: dict[str, Any] = {}
     mapped = ["messages"]
-    for reads, decoder in DECODERS:
-        if not reads.isdisjoint(wire):
-            mapped += decoder(wire, data, bag, context)
+    for decoder in decoders_for(wire):
+        mapped += decoder(wire, data, bag, context)
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}

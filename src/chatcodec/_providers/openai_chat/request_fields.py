@@ -67,7 +67,9 @@ def _decode_max_tokens(
 ) -> list[str]:
     for key in MAX_TOKENS_KEYS:
         value = wire.get(key)
-        if as_count(value, minimum=1) is not None:  # 0 or less is not a canonical limit: kept as it is
+        if (
+            value is not None and as_count(value, minimum=1) is not None
+        ):  # 0 or less is not a canonical limit: kept as it is
             data["max_tokens"] = value
             if key == "max_tokens":
                 bag[MAX_TOKENS_KEY] = key
@@ -198,5 +200,25 @@ DECODERS: tuple[tuple[frozenset[str], Decoder], ...] = (
     (frozenset({"stream"}), _decode_stream_options),
 )
 """Each decoder beside the wire keys it reads, in order: a body holding none of them maps
-nothing and marks nothing there, so the reader passes it by with one look in C (an agent's
-request sets a model, messages, tools and a limit, so most decoders are never called)."""
+nothing and marks nothing there, so the reader passes it by (an agent's request sets a
+model, messages, tools and a limit, so most decoders are never called): :func:`decoders_for`."""
+
+_READ_KEYS: frozenset[str] = frozenset[str]().union(*(reads for reads, _ in DECODERS))
+_PLANS: dict[frozenset[str], tuple[Decoder, ...]] = {}
+"""The decoders a body holding a set of :data:`_READ_KEYS` runs, in order, by that set: a
+dataset or a gateway sends a handful of sets, so each is worked out once, not per request."""
+_MAX_PLANS = 256
+"""Bodies of ever other sets of keys do not grow it past this."""
+
+
+def decoders_for(wire: dict[str, Any]) -> tuple[Decoder, ...]:
+    """The :data:`DECODERS` that map something of ``wire`` (those reading a key it holds), in
+    order: one set intersection in C and a look-up for a set of keys seen before."""
+    keys = _READ_KEYS.intersection(wire)
+    plan = _PLANS.get(keys)
+    if plan is None:
+        plan = tuple(decoder for reads, decoder in DECODERS if not reads.isdisjoint(keys))
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[keys] = plan
+    return plan
