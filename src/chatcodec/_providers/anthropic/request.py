@@ -237,7 +237,8 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         _take_options(bag, shared)
     shared.holds = set()  # what the target rules look for, noted as written (``AnthropicContext.holding``)
     context = shared if type(shared) is AnthropicContext else shared.extend(AnthropicContext)  # the codec's: CONTEXT
-    context.unsigned_thinking = unsigned_thinking(shared)
+    if shared.options:  # none given: the context's default
+        context.unsigned_thinking = unsigned_thinking(shared)
     context.tool_names = _ToolNames(messages)  # walked once, if a result names its tool
     wire = restore_fields(bag) if bag else {}
     _encode_required(request, wire, shared)

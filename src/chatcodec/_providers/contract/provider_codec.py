@@ -30,7 +30,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._option_table import OptionTable
 from chatcodec._payloads import load_object, too_deep
 from chatcodec._providers.contract.capabilities import Capabilities
-from chatcodec._providers.contract.context import DecodeContext, EncodeContext, Reading, read_options
+from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, EncodeContext, Reading, read_options
 from chatcodec._providers.contract.folder import LazyRole, codec_of, without_streams
 from chatcodec._providers.contract.reading import held, reading, validated
 from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules, outside_own_ranges
@@ -316,7 +316,11 @@ class ProviderCodec:
     ) -> EncodeContext:
         """:meth:`encode_context` (``bag``, ``options`` as there) as a ``kind`` (a request module's ``CONTEXT``),
         its ``rules`` (``ProviderRules`` or ``None``) given: a stream's holds none (rules apply to requests alone)."""
-        found = read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
+        found = (
+            read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
+            if bag
+            else NO_OPTIONS  # no bag of this format (a conversion from another): no call
+        )
         if options:
             found = MappingProxyType({**found, **options})
         return kind(self.name, losses, model=model, options=found, rules=rules, for_request=for_request)

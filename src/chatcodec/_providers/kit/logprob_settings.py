@@ -50,10 +50,15 @@ def write_logprob_settings(request: Mapping[str, Any], wire: dict[str, Any]) -> 
 
 def report_logprob_settings(request: Mapping[str, Any], losses: LossRecorder, target: str) -> None:
     """A loss for each setting that asks for log probabilities of a format with none."""
+    if _LOGPROB_KEYS.isdisjoint(request):  # most requests: one look in C
+        return
     for key in LOGPROB_SETTINGS:
         value = request.get(key)
         if value is not None and not (type(value) is type(NOTHING_ASKED[key]) and value == NOTHING_ASKED[key]):
             losses.add((key,), key, f"{target} returns no log probabilities", "setting")
+
+
+_LOGPROB_KEYS = frozenset(LOGPROB_SETTINGS)
 
 
 LOGPROBS_WHY = "{target} answers carry no token log probabilities"

@@ -62,6 +62,11 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     role and content is the canonical message once its content is read, so it is taken
     over, not rebuilt (as its text parts are by :func:`~.parts.decode_parts`)."""
     noted = context.reading  # a conversion's: an SDK dump's nulls kept there, for this format's writer
+    if not messages:  # a direct path's top level (``chatcodec._direct``): nothing to read or rule on
+        decoded: list[dict[str, Any]] = []
+        if noted is not None:
+            noted.plain_history = noted.unsealed_history = decoded
+        return decoded
     decoded, ruled, sealed = _read_messages(messages, context.closed, noted)
     if noted is not None:  # what the writer would look for, learnt in the pass
         noted.plain_history = None if ruled else decoded
