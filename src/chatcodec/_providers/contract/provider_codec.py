@@ -72,6 +72,7 @@ if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (fi
     from chatcodec.streams._builder import StreamBuilder
 
 ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
+RequestSide = tuple["RequestFunctions", "ProviderRules | None", type[EncodeContext]]  # _requests_and_rules
 
 
 class ProviderCodec:
@@ -150,7 +151,7 @@ class ProviderCodec:
             "dialect": dialect,
         }
         self._new_stream_decoder, self._new_stream_encoder = stream_decoder, stream_encoder
-        self._request_side: tuple[RequestFunctions, ProviderRules | None] | None = None  # _requests_and_rules
+        self._request_side: RequestSide | None = None  # _requests_and_rules
         self._structure_role, self._structure = structure, None
         self._edge_role, self._edge = edge, None
 
@@ -241,10 +242,10 @@ class ProviderCodec:
         found: ResponseFunctions = self._role("responses")
         return found
 
-    def _requests_and_rules(self) -> tuple[RequestFunctions, ProviderRules | None]:
-        """The request role and the target rules, held once loaded: a request's read and write find
-        them with no call (``self._request_side or self._requests_and_rules()``)."""
-        side = self._request_side = (self._requests, self.rules)
+    def _requests_and_rules(self) -> RequestSide:
+        """The request role, the target rules and its writer's context class (its ``CONTEXT``), held once
+        loaded: a request's read and write find them with no call (``self._request_side or ...``)."""
+        side = self._request_side = (self._requests, self.rules, getattr(self._requests, "CONTEXT", EncodeContext))
         return side
 
     def __repr__(self) -> str:
@@ -316,11 +317,8 @@ class ProviderCodec:
     ) -> EncodeContext:
         """:meth:`encode_context` (``bag``, ``options`` as there) as a ``kind`` (a request module's ``CONTEXT``),
         its ``rules`` (``ProviderRules`` or ``None``) given: a stream's holds none (rules apply to requests alone)."""
-        found = (
-            read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
-            if bag
-            else NO_OPTIONS  # no bag of this format (a conversion from another): no call
-        )
+        stored = "provider_options" if for_request else "provider_metadata"
+        found = read_options(self.name, bag, self.options, stored) if bag else NO_OPTIONS  # no bag: no call
         if options:
             found = MappingProxyType({**found, **options})
         return kind(self.name, losses, model=model, options=found, rules=rules, for_request=for_request)
@@ -334,7 +332,7 @@ class ProviderCodec:
         check it); a reader with no closed front at all (an outside codec's) need not check
         the values it reads, so the model checks them (:func:`held`). ``noted``: a
         conversion's record for its writer (:class:`Reading`, :meth:`write_request`'s)."""
-        requests, rules = self._request_side or self._requests_and_rules()
+        requests, rules, _ = self._request_side or self._requests_and_rules()
         context = DecodeContext(self.name)
         context.reading = noted
         canonical = self._marked(reading(requests.decode_request, payload, context), outside_own_ranges(rules, payload))
@@ -407,8 +405,7 @@ class ProviderCodec:
         token log probability settings a format cannot ask for reported. ``noted``: what
         its reading left the writer to reuse (:meth:`read_request`'s), in one conversion."""
         bag = own_bag(request.get("provider_options"), self.name)
-        requests, rules = self._request_side or self._requests_and_rules()
-        kind: type[EncodeContext] = getattr(requests, "CONTEXT", EncodeContext)  # no second one made by ``extend``
+        requests, rules, kind = self._request_side or self._requests_and_rules()  # kind: no second one by ``extend``
         context = self._encode_context(
             losses, request.get("model"), bag, options, for_request=True, rules=rules, kind=kind
         )

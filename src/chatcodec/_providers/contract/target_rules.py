@@ -221,11 +221,7 @@ def apply_target_rules(
     provider, losses = context.provider, context.losses
     in_force = _in_force(table, version, model)
     rules = in_force.rules
-    hit = (in_force.reads.intersection(wire_body), None if holds is None else in_force.looks.intersection(holds))
-    positions = in_force.by_hit.get(hit)
-    if positions is None:
-        positions = in_force.positions(hit)
-    for position in positions:  # the body as written: the rules it may need
+    for position in _positions(in_force, wire_body, holds):  # the body as written: the rules it may need
         rule, scope = rules[position]
         if rule.name in skipped:
             continue
@@ -295,6 +291,24 @@ class _InForce:
             self.by_hit[hit] = found
         return found
 
+
+def _positions(in_force: _InForce, wire_body: dict[str, Any], holds: Collection[str] | None) -> tuple[int, ...]:
+    """The rules of ``in_force`` (positions) a body may run (:attr:`_InForce.by_hit`): a body
+    holding none of the keys read, nor the writer anything looked for (most requests), is
+    told by two looks in C, with no set made."""
+    hit: tuple[frozenset[str], frozenset[str] | None]
+    if in_force.reads.isdisjoint(wire_body) and (holds is None or in_force.looks.isdisjoint(holds)):
+        hit = _QUIET_UNSAID if holds is None else _QUIET
+    else:
+        hit = (in_force.reads.intersection(wire_body), None if holds is None else in_force.looks.intersection(holds))
+    positions = in_force.by_hit.get(hit)
+    return in_force.positions(hit) if positions is None else positions
+
+
+_NONE: frozenset[str] = frozenset()
+_QUIET: tuple[frozenset[str], frozenset[str] | None] = (_NONE, _NONE)
+_QUIET_UNSAID: tuple[frozenset[str], frozenset[str] | None] = (_NONE, None)
+"""The hits of a body holding nothing the rules read or look for (said by its writer, or not)."""
 
 _IN_FORCE: dict[tuple[int, str, str | None], _InForce] = {}
 """What :func:`_in_force` worked out, by the table's identity, version and model."""

@@ -97,7 +97,9 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     mapped = ["messages"]
     for decoder in decoders_for(wire):
         mapped += decoder(wire, data, bag, context)
-    bag = {**leftovers(wire, mapped), **bag}
+    unmapped = leftovers(wire, mapped)
+    if unmapped:  # usually every field is mapped: the markers' bag as it is
+        bag = {**unmapped, **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
         if context.closed and holds_a_container(bag):  # a JSON value kept in the bag sits deeper than it came
