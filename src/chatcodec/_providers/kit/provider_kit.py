@@ -108,7 +108,8 @@ class ProviderKit:
         if not metadata:
             return {}
         self.report_foreign(losses, metadata, at)
-        return dict(metadata.get(self.name) or {})
+        own = metadata.get(self.name)
+        return dict(own) if own else {}
 
     def report_foreign(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps) -> None:
         """Record a loss for every other provider's data on an object this one encodes:
