@@ -19,7 +19,6 @@ from chatcodec.codec_kit import (
     as_count,
     as_sampling_number,
     mark_integers,
-    present_keys,
     read_logprob_settings,
     read_tier,
 )
@@ -42,7 +41,7 @@ Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContex
 def _decode_same_name(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
-    keys = present_keys(wire, *_SAME_KEYS)
+    keys = [key for key in _SAME_KEYS if wire.get(key) is not None]  # present_keys, with no tuple packed per call
     if _SAMPLING_KEYS.isdisjoint(keys):  # an agent's request: a model, maybe a seed or a stream flag
         for key in keys:
             data[key] = wire[key]
