@@ -238,16 +238,16 @@ def apply_target_rules(
             call.rule, call.scope = rule, scope
             rule.edit(call)
         break
-    if not isinstance(skipped, _Every):  # storage: a training or archive row goes to no API, which requires them
-        _report_required(table, in_force, wire_body, provider, losses)
-
-
-def _report_required(
-    table: ProviderRules, in_force: _InForce, wire_body: dict[str, Any], provider: str, losses: LossRecorder
-) -> None:
-    """A ``required`` loss for each field of ``table`` the body lacks (every one written: one look in C)."""
-    if None not in map(wire_body.get, in_force.required):
+    if isinstance(skipped, _Every):  # storage: a training or archive row goes to no API, which requires them
         return
+    for key in in_force.required:  # most bodies hold every one: no call
+        if wire_body.get(key) is None:
+            _report_required(table, wire_body, provider, losses)
+            return
+
+
+def _report_required(table: ProviderRules, wire_body: dict[str, Any], provider: str, losses: LossRecorder) -> None:
+    """A ``required`` loss for each field of ``table`` the body lacks."""
     for required in table.required:
         if wire_body.get(required.key) is None:
             why = (
