@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
+from chatcodec._conversion import common_json
 from chatcodec._direct.table import DIRECT_PATHS, canonical_only, direct_path
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.openai_responses.carried_reasoning import PREFIX as SEALED
@@ -139,6 +140,26 @@ def test_image_urls_equal_to_canonical(source: str, target: str, url: str, detai
     for content in ([{"type": "text", "text": "look"}, image], [image, image]):
         body = {"model": "gpt-5", "messages": [{"role": "user", "content": content}]}
         _equal_to_canonical(body, source, target)
+
+
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
+def test_json_fronts_copy_equal_to_canonical(source: str, target: str) -> None:
+    """``chatcodec convert`` reads each line with the request's JSON front (``common_json``) and
+    converts that copy, whose messages the direct path takes as validated: every corpus body
+    the front takes converts, from its copy, as the canonical path converts the body."""
+    taken = 0
+    for name, format_name, body in CORPUS:
+        copied = common_json(json.dumps(body), source) if format_name == source else None
+        if copied is None:  # not the source's, or beyond the common shapes: read as a dict, above
+            continue
+        taken += 1
+        losses: list[Any] = []
+        output = chatcodec.convert_request(copied, source=source, target=target, on_loss="ignore", losses=losses)
+        direct = json.dumps([output, [repr(loss) for loss in losses]], default=repr)
+        with canonical_only():
+            canonical = _outcome(body, source, target, "ignore")
+        assert json.dumps(json.loads(canonical)[:2], default=repr) == direct, name
+    assert taken
 
 
 def test_canonical_only_turns_them_off() -> None:

@@ -109,3 +109,45 @@ def test_a_body_beyond_the_common_shapes_is_read_by_the_general_path() -> None:
     assert COMMON_REQUEST.read_json(json.dumps(body)) is None  # not a common shape
     COMMON_REQUEST.release()
     assert _converted(json.dumps(body), "openai-chat", "openai-chat") == _converted(body, "openai-chat", "openai-chat")
+
+
+class _NoSecondLook:
+    """A messages front that fails the test when asked: the copy it would check was checked."""
+
+    def validate(self, payload: object) -> None:
+        raise AssertionError(f"validated again: {payload!r}")
+
+
+def test_a_direct_path_takes_the_json_fronts_copy_without_validating_its_messages_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``chatcodec convert`` reads each line with the request's JSON front (``common_json``),
+    then converts the copy: the openai-chat -> anthropic direct path writes its messages with
+    no second validation, the same output and losses as the body given as a dict, and the
+    copy's one read done, a later read of it validates again."""
+    from chatcodec._conversion import common_json
+    from chatcodec._direct import openai_chat_source
+
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 64,
+        "logit_bias": {"50256": -100},
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Weather in Lima?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "w", "arguments": "{}"}}],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": "18 C"},
+            {"role": "user", "content": [{"type": "text", "text": "And tomorrow?"}]},
+        ],
+    }
+    expected = _converted(body, "openai-chat", "anthropic")
+    assert expected[1]  # logit_bias: a loss, placed at its path
+    copy = common_json(json.dumps(body).encode(), "openai-chat")
+    assert copy is not None
+    monkeypatch.setattr(openai_chat_source, "COMMON_MESSAGES", _NoSecondLook())
+    assert _converted(copy, "openai-chat", "anthropic") == expected
+    assert COMMON_REQUEST.validate(copy) is not copy  # handed back: not taken twice

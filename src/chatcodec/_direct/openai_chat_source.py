@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, overload
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.canonical_messages import CanonicalMessages
 from chatcodec._providers.kit.closed_schema import accepted_long_text
-from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES, IMAGE_DETAILS
+from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES, COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.messages import decode_messages
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 
@@ -47,6 +47,8 @@ def admit(payload: dict[str, Any]) -> tuple[list[dict[str, Any]], list[int]] | N
     walked again."""
     messages: Any = payload.get("messages")
     starts = admitted(messages) if messages.__class__ is list else None
+    if starts is not None and COMMON_REQUEST.holds(payload):  # the copy the JSON front took (chatcodec convert's
+        COMMON_REQUEST.release()  # lines): this is the read it was taken for, as the reader's own look releases it
     return None if starts is None else (messages, starts)
 
 
