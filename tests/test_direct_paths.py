@@ -524,3 +524,36 @@ def test_agents_sdk_body_taken_and_equal() -> None:
         if "id" in item
     ]
     _equal_to_canonical(body, "openai-responses", "openai-chat")
+
+
+@pytest.mark.parametrize("seed", [29, 901, 902, 5])
+@pytest.mark.parametrize("closing", ["none", "text", "text without status", "refusal"])
+def test_agents_sdk_session_taken_and_equal(seed: int, closing: str) -> None:
+    """The bench's session as the Agents SDK sends it (``bench/other_shapes.py``'s
+    ``AGENTS_SDK``, 10 steps: instructions, typed ``message`` items of ``output_text`` and
+    calls with their ``id`` and ``status``), closed by the model's answer replayed as a typed
+    message of its own (one text, with or without its ``status``, or a text and a refusal):
+    taken by the direct path, one loss per replayed item's id and status, and equal to the
+    canonical path (outputs and every loss: kind, place and text)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from bench import other_shapes
+
+    body = other_shapes._body(other_shapes.AGENTS_SDK, 10, seed, "openai-responses", "openai-chat")
+    items: list[dict[str, Any]] = body["input"]
+    if closing != "none":
+        parts: list[dict[str, Any]] = [{"type": "output_text", "text": "Done.", "annotations": []}]
+        if closing == "refusal":
+            parts.append({"type": "refusal", "refusal": "Not that."})
+        answer = {"type": "message", "role": "assistant", "id": "msg_end", "content": parts, "status": "completed"}
+        if closing == "text without status":
+            del answer["status"]
+        items.append(answer)
+    convert = direct_path("openai-responses", "openai-chat")
+    assert convert is not None
+    recorder = LossRecorder()
+    written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-chat"))
+    assert written is not None
+    assert written["messages"][0] == {"role": "system", "content": body["instructions"]}
+    assert len([loss for loss in recorder.losses if loss.kind == "metadata"]) == sum("id" in item for item in items)
+    _equal_to_canonical(body, "openai-responses", "openai-chat")

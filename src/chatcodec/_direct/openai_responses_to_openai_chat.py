@@ -40,19 +40,23 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.canonical_messages import CanonicalMessages
+from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
+from chatcodec._providers.openai_chat.assistant import plain_turn_wire
+from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
 from chatcodec._providers.openai_chat.messages import encode_assistant_message
-from chatcodec._providers.openai_chat.parts import encode_part
+from chatcodec._providers.openai_chat.parts import encode_part, encode_text_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
+from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.messages import decode_messages
 from chatcodec._providers.openai_responses.parts import RESULT_KINDS, SYSTEM_KINDS, USER_KINDS, decode_parts
 from chatcodec._providers.openai_responses.wire import ITEMS
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
-    from chatcodec._losses import LossRecorder
+    from chatcodec._losses import LossKind
     from chatcodec.contract import EncodeContext, Steps
 
 SOURCE, TARGET = "openai-responses", "openai-chat"
@@ -297,6 +301,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     by_reading, starts = admission.read, admission.starts
     position = -1  # counted only when a turn is written from its canonical message (by_reading)
     skip = 0  # the items up to here are such a turn
+    shapes: ReplayedShapes | None = None  # what the replayed items' bags give, by their shape
     for item in items:
         if by_reading:
             position += 1
@@ -305,9 +310,17 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             at = by_reading.get(position)
             if at is not None:
                 index = at + leading
-                field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
-                encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
                 skip = starts[at + 1] if at + 1 < len(starts) else len(items)
+                if shapes is None:
+                    shapes = ReplayedShapes()
+                replayed = write_replayed_turn(
+                    items, position, skip, ("messages", index), losses=context.losses, shapes=shapes
+                )
+                if replayed is not None:
+                    append(replayed)
+                else:
+                    field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
+                    encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
                 turn = None
                 outputs = False
                 continue
@@ -361,6 +374,148 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
         if "tool_calls" not in message and type(message["content"]) is str:
             message["content"] = [{"type": "text", "text": message["content"]}]
     return messages
+
+
+def write_replayed_turn(
+    items: list[dict[str, Any]], start: int, end: int, at: Steps, *, losses: LossRecorder, shapes: ReplayedShapes
+) -> dict[str, Any] | None:
+    """The Chat message of a turn as the Agents SDK replays a model's output, ``items[start:end]``:
+    a typed ``message`` item of one ``output_text`` then function calls (each with its ``id``
+    and ``status``), or either alone; None for any other turn (its canonical message is
+    written by the Chat writer, :func:`write_messages`). The parts are written as the Chat
+    writer writes a turn of text and calls holding other providers' bags: each item's bag
+    (the reader's) reported at its part's place, the text's then each call's
+    (:class:`ReplayedShapes`), the calls as plain calls (:func:`append_call`), the text a
+    string beside calls and a list of the one part alone (``plain_turn_wire``,
+    ``encode_text_part``). Nothing is reported before the whole turn is known to be of
+    this shape."""
+    calls: list[dict[str, Any]] = []
+    text: dict[str, Any] | None = None
+    known = shapes.calls
+    for place, item in enumerate(items[start:end]):
+        reported: Reported | None
+        if item.get("type") == "function_call":
+            append_call(calls, item)
+            if len(item) == _PLAIN_CALL:
+                continue
+            reported = known.get(tuple(item)) if None not in item.values() else None
+            if reported is None:
+                reported = shapes.call(item)
+        elif place:  # after a text or a call only calls (admitted), or the canonical path's
+            raise UnadmittedError
+        elif item.get("type") != "message":  # reasoning first: the Chat writer's
+            return None
+        else:
+            read = shapes.text(item)
+            if read is None:
+                return None
+            text, reported = read
+        if reported:
+            steps = (*at, "content", place)
+            for what, why, kind in reported:
+                losses.add(steps, what, why, kind)
+    if calls:
+        return plain_turn_wire(() if text is None else (text,), calls, None)
+    if text is None:  # (a turn holds an item)
+        return None
+    return {"role": "assistant", "content": [encode_text_part(text, losses, (*at, "content", 0))]}
+
+
+Reported = tuple[tuple[str, str, "LossKind"], ...]
+"""The losses (what, why, kind) an item's bag gives at its part's place."""
+
+
+class _Capture(LossRecorder):
+    """A recorder that keeps the losses reported at one place, for :class:`ReplayedShapes`."""
+
+    __slots__ = ("at", "elsewhere", "found")
+
+    def __init__(self, at: Steps) -> None:
+        super().__init__()
+        self.at = at
+        self.found: list[tuple[str, str, LossKind]] = []
+        self.elsewhere = False
+
+    def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
+        self.elsewhere = self.elsewhere or path != self.at
+        self.found.append((what, why, kind))
+
+
+class ReplayedShapes:
+    """What the Responses reader keeps of a replayed item (``decode_item``: ``split_fields``'
+    bag, its fields no canonical field takes) and the Chat writer reports of it
+    (``report_foreign``), read once per shape of item in a conversion: a bag holds the
+    item's unmapped fields, each under its own key, so what is reported of it depends on its
+    keys alone while no value is null (a null is a marker: such an item is read each time).
+    A message item's shape is its keys and its one part's."""
+
+    __slots__ = ("_texts", "calls")
+
+    def __init__(self) -> None:
+        self.calls: dict[tuple[str, ...], Reported] = {}
+        """What a function call item's bag gives, by its keys (an item of no null value)."""
+        self._texts: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = {}
+
+    def call(self, item: dict[str, Any]) -> Reported:
+        """What a function call item's bag gives, read (and kept in :attr:`calls` when no
+        value is null)."""
+        found = _reported(decode_item(item)[0])
+        if found is not None and None not in item.values():
+            self.calls[tuple(item)] = found
+        if found is None:  # reported elsewhere than the part: the canonical path's
+            raise UnadmittedError
+        return found
+
+    def text(self, item: dict[str, Any]) -> tuple[dict[str, Any], Reported] | None:
+        """A typed message item's one text part as the reader reads it and what its bag gives
+        (None: a message of another shape)."""
+        content = item["content"]
+        if len(content) != 1:
+            return None
+        first = content[0]
+        shape = (tuple(item), tuple(first)) if None not in item.values() and None not in first.values() else None
+        if shape is not None:
+            known = self._texts.get(shape, _UNSEEN)
+            if known is None:
+                return None
+            if known is not _UNSEEN:  # the reader's text part, its bag (reported here) aside
+                return {"type": "text", "text": first["text"]}, known
+        read = decode_item(item)
+        part = read[0]
+        found = _reported(part) if len(read) == 1 and _foreign_text(part) else None
+        if shape is not None:
+            self._texts[shape] = found
+        return None if found is None else (part, found)
+
+
+_UNSEEN: Any = object()
+"""A shape not read yet (:meth:`ReplayedShapes.text`)."""
+
+
+_PLAIN_CALL = 4
+"""A function call item's keys with nothing for a bag: type, call_id, name and arguments."""
+_FOREIGN_TEXT = 3
+"""A text part's keys when the reader kept the item's fields on it: type, text and its bag."""
+
+
+def _foreign_text(part: dict[str, Any]) -> bool:
+    """Whether ``part`` is a text part with the Responses reader's bag alone on it (which the
+    Chat writer reports whole and writes nothing of)."""
+    metadata = part.get("provider_metadata")
+    if part["type"] != "text" or len(part) != _FOREIGN_TEXT or metadata is None:
+        return False
+    return len(metadata) == 1 and SOURCE in metadata
+
+
+def _reported(part: dict[str, Any]) -> Reported | None:
+    """What the Chat writer reports of ``part``'s bag (None: a loss at another place than the part's)."""
+    capture = _Capture(_HERE)
+    CHAT_KIT.report_foreign(capture, part.get("provider_metadata"), _HERE)
+    return None if capture.elsewhere else tuple(capture.found)
+
+
+_HERE = ("messages", 0, "content", 0)
+"""The place a shape's losses are read at (each is recorded again at its item's part)."""
 
 
 def _drop_reasoning(item: dict[str, Any], index: int, context: EncodeContext) -> None:
