@@ -43,10 +43,9 @@ from chatcodec._direct.canonical_messages import CanonicalMessages
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
-from chatcodec._providers.openai_chat.assistant import plain_turn_wire
 from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
 from chatcodec._providers.openai_chat.messages import encode_assistant_message
-from chatcodec._providers.openai_chat.parts import encode_part, encode_text_part
+from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
@@ -147,10 +146,8 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 return None
             if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
                 starts.append(position)
-            if len(item) != 4:  # as a model's output is replayed: its id and status beside
-                if not item.keys() <= _CALL_KEYS:
-                    return None
-                read[starts[-1]] = len(starts) - 1
+            if len(item) != _PLAIN_CALL and not item.keys() <= _CALL_KEYS:  # (a replayed call's id and status)
+                return None
             previous = "call"
             continue
         if previous == "call" and kind != "function_call_output":  # calls answered first
@@ -180,7 +177,8 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 return None
             if previous != "reasoning":
                 starts.append(position)
-            read[starts[-1]] = len(starts) - 1
+            if previous == "reasoning" or not _one_text(item["content"]):  # the turn from its canonical message
+                read[starts[-1]] = len(starts) - 1
             previous = "text"
             continue
         if len(item) != 2:
@@ -219,6 +217,12 @@ def _output_message(item: dict[str, Any]) -> bool:
         if part.get("annotations"):  # citations: the canonical writer's look reports them
             return False
     return True
+
+
+def _one_text(content: list[dict[str, Any]]) -> bool:
+    """Whether an output message's parts are one ``output_text`` of a text and empty
+    annotations alone: :func:`write_messages` writes its turn itself (:func:`replayed_text`)."""
+    return len(content) == 1 and content[0].get("type") == "output_text" and content[0].keys() <= _TEXT_PART_KEYS
 
 
 def _plain_reasoning(item: dict[str, Any]) -> bool:
@@ -289,7 +293,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     messages: list[dict[str, Any]] = []
     append = messages.append
     turn: dict[str, Any] | None = None  # the open assistant message, which the calls after it join
-    reasoned: list[dict[str, Any]] = []  # the assistant messages whose turn held reasoning
+    listed: list[dict[str, Any]] = []  # the assistant messages whose lone text is a list of one part
     index = -1  # the canonical index of the message being written
     outputs = False  # whether the last item was a call output (a run of them is one canonical message)
     result = -1  # the result of the open tool message
@@ -301,7 +305,8 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     by_reading, starts = admission.read, admission.starts
     position = -1  # counted only when a turn is written from its canonical message (by_reading)
     skip = 0  # the items up to here are such a turn
-    shapes: ReplayedShapes | None = None  # what the replayed items' bags give, by their shape
+    thinking = 0  # the open turn's thinking parts (its reasoning item's), before its text and calls
+    losses, known = context.losses, _CALLS
     for item in items:
         if by_reading:
             position += 1
@@ -311,16 +316,8 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             if at is not None:
                 index = at + leading
                 skip = starts[at + 1] if at + 1 < len(starts) else len(items)
-                if shapes is None:
-                    shapes = ReplayedShapes()
-                replayed = write_replayed_turn(
-                    items, position, skip, ("messages", index), losses=context.losses, shapes=shapes
-                )
-                if replayed is not None:
-                    append(replayed)
-                else:
-                    field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
-                    encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
+                field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
+                encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
                 turn = None
                 outputs = False
                 continue
@@ -341,24 +338,46 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
         if kind == "function_call":
             if turn is None:
                 index += 1
+                thinking = 0
                 turn = {"role": "assistant", "content": None, "tool_calls": []}
                 append(turn)
             calls: list[dict[str, Any]] | None = turn.get("tool_calls")
             if calls is None:
                 calls = turn["tool_calls"] = []
             append_call(calls, item)
+            if len(item) != _PLAIN_CALL:  # its id and status beside, as a model's output is replayed
+                reported = known.get(tuple(item)) if None not in item.values() else None
+                if reported is None:
+                    reported = read_call(item)
+                place = len(calls) - 1 + thinking + (turn["content"] is not None)  # its part in the turn
+                for what, why, loss_kind in reported:
+                    losses.add(("messages", index, "content", place), what, why, loss_kind)
+            continue
+        if kind == "message":  # a model's text replayed (admitted: one output_text, first in its turn)
+            replayed = replayed_text(item)
+            if replayed is None:
+                raise UnadmittedError
+            index += 1
+            thinking = 0
+            turn = {"role": "assistant", "content": replayed[0]}
+            append(turn)
+            listed.append(turn)
+            for what, why, loss_kind in replayed[1]:
+                losses.add(("messages", index, "content", 0), what, why, loss_kind)
             continue
         if kind == "reasoning":  # (admitted first in its turn)
             index += 1
+            thinking = len(item["summary"]) or 1
             turn = {"role": "assistant", "content": None}
             append(turn)
-            reasoned.append(turn)
+            listed.append(turn)
             _drop_reasoning(item, index, context)
             continue
         role, content = item["role"], item["content"]
         if role == "assistant":
             if turn is None or turn["content"] is not None:  # a turn of its own (not its reasoning's text)
                 index += 1
+                thinking = 0
                 turn = {"role": "assistant", "content": content}
                 append(turn)
             turn["content"] = content
@@ -370,127 +389,64 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 content, USER_KINDS if role == "user" else SYSTEM_KINDS, ("messages", index), context
             )
         append({"role": role, "content": content})
-    for message in reasoned:  # its text beside dropped reasoning and no call: a list of the one part
+    for message in listed:  # a text beside dropped reasoning, or holding a bag, and no call: a list of the one part
         if "tool_calls" not in message and type(message["content"]) is str:
             message["content"] = [{"type": "text", "text": message["content"]}]
     return messages
 
 
-def write_replayed_turn(
-    items: list[dict[str, Any]], start: int, end: int, at: Steps, *, losses: LossRecorder, shapes: ReplayedShapes
-) -> dict[str, Any] | None:
-    """The Chat message of a turn as the Agents SDK replays a model's output, ``items[start:end]``:
-    a typed ``message`` item of one ``output_text`` then function calls (each with its ``id``
-    and ``status``), or either alone; None for any other turn (its canonical message is
-    written by the Chat writer, :func:`write_messages`). The parts are written as the Chat
-    writer writes a turn of text and calls holding other providers' bags: each item's bag
-    (the reader's) reported at its part's place, the text's then each call's
-    (:class:`ReplayedShapes`), the calls as plain calls (:func:`append_call`), the text a
-    string beside calls and a list of the one part alone (``plain_turn_wire``,
-    ``encode_text_part``). Nothing is reported before the whole turn is known to be of
-    this shape."""
-    calls: list[dict[str, Any]] = []
-    text: dict[str, Any] | None = None
-    known = shapes.calls
-    for place, item in enumerate(items[start:end]):
-        reported: Reported | None
-        if item.get("type") == "function_call":
-            append_call(calls, item)
-            if len(item) == _PLAIN_CALL:
-                continue
-            reported = known.get(tuple(item)) if None not in item.values() else None
-            if reported is None:
-                reported = shapes.call(item)
-        elif place:  # after a text or a call only calls (admitted), or the canonical path's
-            raise UnadmittedError
-        elif item.get("type") != "message":  # reasoning first: the Chat writer's
-            return None
-        else:
-            read = shapes.text(item)
-            if read is None:
-                return None
-            text, reported = read
-        if reported:
-            steps = (*at, "content", place)
-            for what, why, kind in reported:
-                losses.add(steps, what, why, kind)
-    if calls:
-        return plain_turn_wire(() if text is None else (text,), calls, None)
-    if text is None:  # (a turn holds an item)
-        return None
-    return {"role": "assistant", "content": [encode_text_part(text, losses, (*at, "content", 0))]}
-
-
 Reported = tuple[tuple[str, str, "LossKind"], ...]
 """The losses (what, why, kind) an item's bag gives at its part's place."""
 
-
-class _Capture(LossRecorder):
-    """A recorder that keeps the losses reported at one place, for :class:`ReplayedShapes`."""
-
-    __slots__ = ("at", "elsewhere", "found")
-
-    def __init__(self, at: Steps) -> None:
-        super().__init__()
-        self.at = at
-        self.found: list[tuple[str, str, LossKind]] = []
-        self.elsewhere = False
-
-    def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
-        self.elsewhere = self.elsewhere or path != self.at
-        self.found.append((what, why, kind))
+_CALLS: dict[tuple[str, ...], Reported] = {}
+_TEXTS: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = {}
+"""What a replayed item's bag gives, by the item's keys (and its part's, for a message): the
+Responses reader's ``decode_item`` (``split_fields``' bag, the fields no canonical field
+takes) and the Chat writer's ``report_foreign``, asked once per shape of item. A bag holds
+each unmapped field under its own key, so what is reported of it depends on the keys alone
+while no value is null (a null is a marker: such an item is read each time). Bounded: the
+admitted keys are a few (:func:`admitted`; a part's, :data:`_TEXT_PART_KEYS`)."""
+_TEXT_PART_KEYS = frozenset({"type", "text", "annotations"})
+"""The keys of an ``output_text`` part whose message's shape is kept (its ``annotations`` empty, admitted)."""
 
 
-class ReplayedShapes:
-    """What the Responses reader keeps of a replayed item (``decode_item``: ``split_fields``'
-    bag, its fields no canonical field takes) and the Chat writer reports of it
-    (``report_foreign``), read once per shape of item in a conversion: a bag holds the
-    item's unmapped fields, each under its own key, so what is reported of it depends on its
-    keys alone while no value is null (a null is a marker: such an item is read each time).
-    A message item's shape is its keys and its one part's."""
+def read_call(item: dict[str, Any]) -> Reported:
+    """What a replayed function call item's bag gives, read (kept in :data:`_CALLS` when no
+    value is null: :func:`write_messages` looks there first)."""
+    reported = _reported(decode_item(item)[0])
+    if reported is None:  # a loss at another place than the part's: the canonical path's
+        raise UnadmittedError
+    if None not in item.values():
+        _CALLS[tuple(item)] = reported
+    return reported
 
-    __slots__ = ("_texts", "calls")
 
-    def __init__(self) -> None:
-        self.calls: dict[tuple[str, ...], Reported] = {}
-        """What a function call item's bag gives, by its keys (an item of no null value)."""
-        self._texts: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = {}
-
-    def call(self, item: dict[str, Any]) -> Reported:
-        """What a function call item's bag gives, read (and kept in :attr:`calls` when no
-        value is null)."""
-        found = _reported(decode_item(item)[0])
-        if found is not None and None not in item.values():
-            self.calls[tuple(item)] = found
-        if found is None:  # reported elsewhere than the part: the canonical path's
-            raise UnadmittedError
-        return found
-
-    def text(self, item: dict[str, Any]) -> tuple[dict[str, Any], Reported] | None:
-        """A typed message item's one text part as the reader reads it and what its bag gives
-        (None: a message of another shape)."""
-        content = item["content"]
-        if len(content) != 1:
+def replayed_text(item: dict[str, Any]) -> tuple[str, Reported] | None:
+    """A typed message item's one text as the reader reads it (a text part holding the
+    item's fields in its bag, which the Chat writer reports and writes as a text) and what
+    its bag gives (None: a message of another shape)."""
+    content = item["content"]
+    if len(content) != 1:
+        return None
+    first = content[0]
+    shape = None
+    if first.keys() <= _TEXT_PART_KEYS and None not in item.values() and None not in first.values():
+        shape = (tuple(item), tuple(first))
+        known = _TEXTS.get(shape, _UNSEEN)
+        if known is None:
             return None
-        first = content[0]
-        shape = (tuple(item), tuple(first)) if None not in item.values() and None not in first.values() else None
-        if shape is not None:
-            known = self._texts.get(shape, _UNSEEN)
-            if known is None:
-                return None
-            if known is not _UNSEEN:  # the reader's text part, its bag (reported here) aside
-                return {"type": "text", "text": first["text"]}, known
-        read = decode_item(item)
-        part = read[0]
-        found = _reported(part) if len(read) == 1 and _foreign_text(part) else None
-        if shape is not None:
-            self._texts[shape] = found
-        return None if found is None else (part, found)
+        if known is not _UNSEEN:  # the reader's text part's text
+            return first["text"], known
+    read = decode_item(item)
+    part = read[0]
+    found = _reported(part) if len(read) == 1 and _foreign_text(part) else None
+    if shape is not None:
+        _TEXTS[shape] = found
+    return None if found is None else (part["text"], found)
 
 
 _UNSEEN: Any = object()
-"""A shape not read yet (:meth:`ReplayedShapes.text`)."""
-
+"""A shape not read yet (:func:`replayed_text`)."""
 
 _PLAIN_CALL = 4
 """A function call item's keys with nothing for a bag: type, call_id, name and arguments."""
@@ -505,6 +461,22 @@ def _foreign_text(part: dict[str, Any]) -> bool:
     if part["type"] != "text" or len(part) != _FOREIGN_TEXT or metadata is None:
         return False
     return len(metadata) == 1 and SOURCE in metadata
+
+
+class _Capture(LossRecorder):
+    """A recorder that keeps the losses reported at one place (:func:`_reported`)."""
+
+    __slots__ = ("at", "elsewhere", "found")
+
+    def __init__(self, at: Steps) -> None:
+        super().__init__()
+        self.at = at
+        self.found: list[tuple[str, str, LossKind]] = []
+        self.elsewhere = False
+
+    def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
+        self.elsewhere = self.elsewhere or path != self.at
+        self.found.append((what, why, kind))
 
 
 def _reported(part: dict[str, Any]) -> Reported | None:
