@@ -21,12 +21,15 @@ body without its items; the Chat writer takes the messages written here in their
 
 A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's
 leading system message: written first, every other message's index one further. An
-assistant turn as a model's output is replayed (the Agents SDK's typed ``message`` items
-of ``output_text``, calls with their ``id`` and ``status``) is read by the reader's
-``decode_messages`` and written by the Chat writer's ``encode_assistant_message``, the
-canonical path's own two steps for that one message (so is a turn whose reasoning item
-holds its reasoning texts, ``content``, or a ``status``): each item's id and status a loss,
-as the canonical path has them. A body of any other shape (a text's annotations, typed
+assistant turn as a model's output is replayed (the Agents SDK's typed ``message`` item of
+one ``output_text``, calls with their ``id`` and ``status``) is written in the same pass:
+each item's id and status are the reader's bag (``decode_item``: ``split_fields``), which
+the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of
+item (:func:`read_call`, :func:`replayed_text`). A turn of a typed message of other parts
+(a refusal, several texts), or after reasoning, or whose reasoning item holds its reasoning
+texts (``content``) or a ``status``, is read by the reader's ``decode_messages`` and written
+by the Chat writer's ``encode_assistant_message``, the canonical path's own two steps for
+that one message. A body of any other shape (a text's annotations, typed
 user, system or developer items, reasoning sealed by chatcodec, custom
 tool calls, calls answered out of place) is handed back before anything is written
 (:func:`admitted`), and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
@@ -117,6 +120,9 @@ class Admission(NamedTuple):
     read: dict[int, int]
     """The assistant turns written from their canonical message (:func:`write_messages`),
     by the position of their first item: the index of the turn among ``starts``."""
+    replayed: bool
+    """Whether a function call holds its ``id`` or ``status`` (as a model's output is replayed):
+    :func:`write_messages` then looks at each call's keys."""
 
 
 def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0915 - one loop: a call per item cost a third more
@@ -128,8 +134,10 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
     run of them followed by outputs of text. A turn that holds what a model's output
     replayed holds (the Agents SDK's: a typed ``message`` item of ``output_text`` and
     ``refusal`` parts, a call with its ``id`` and ``status``, reasoning with its
-    ``content`` or ``status``) is admitted too, noted in
-    :attr:`Admission.read`: it is written from its canonical message. None for any other.
+    ``content`` or ``status``) is admitted too; one :func:`write_messages` does not write
+    itself (a message of other parts than one text, after reasoning; reasoning with its
+    ``content`` or ``status``) is noted in :attr:`Admission.read`: it is written from its
+    canonical message. None for any other.
 
     Asked of the body as given, before the closed front validates it: a body handed back
     costs this walk, not a validation the canonical path then does again. It looks at keys,
@@ -138,6 +146,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         return None
     starts: list[int] = []
     read: dict[int, int] = {}
+    replayed = False
     previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
@@ -146,8 +155,10 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 return None
             if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
                 starts.append(position)
-            if len(item) != _PLAIN_CALL and not item.keys() <= _CALL_KEYS:  # (a replayed call's id and status)
-                return None
+            if len(item) != _PLAIN_CALL:  # a replayed call's id and status
+                if not item.keys() <= _CALL_KEYS:
+                    return None
+                replayed = True
             previous = "call"
             continue
         if previous == "call" and kind != "function_call_output":  # calls answered first
@@ -194,7 +205,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         elif role != "assistant":
             return None
         previous = "text" if role == "assistant" else ""
-    return None if previous == "reasoning" else Admission(starts, read)
+    return None if previous == "reasoning" else Admission(starts, read, replayed)
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
@@ -305,8 +316,8 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     by_reading, starts = admission.read, admission.starts
     position = -1  # counted only when a turn is written from its canonical message (by_reading)
     skip = 0  # the items up to here are such a turn
-    thinking = 0  # the open turn's thinking parts (its reasoning item's), before its text and calls
-    losses, known = context.losses, _CALLS
+    thinking: dict[int, int] = {}  # the thinking parts of a turn (its reasoning item's) by its index
+    replayed_calls = admission.replayed
     for item in items:
         if by_reading:
             position += 1
@@ -338,36 +349,23 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
         if kind == "function_call":
             if turn is None:
                 index += 1
-                thinking = 0
                 turn = {"role": "assistant", "content": None, "tool_calls": []}
                 append(turn)
             calls: list[dict[str, Any]] | None = turn.get("tool_calls")
             if calls is None:
                 calls = turn["tool_calls"] = []
             append_call(calls, item)
-            if len(item) != _PLAIN_CALL:  # its id and status beside, as a model's output is replayed
-                reported = known.get(tuple(item)) if None not in item.values() else None
+            if replayed_calls and len(item) != _PLAIN_CALL:  # its id and status, as a model's output is replayed
+                reported = _CALLS.get(tuple(item)) if None not in item.values() else None
                 if reported is None:
                     reported = read_call(item)
-                place = len(calls) - 1 + thinking + (turn["content"] is not None)  # its part in the turn
+                place = len(calls) - 1 + (thinking.get(index, 0) if thinking else 0) + (turn["content"] is not None)
                 for what, why, loss_kind in reported:
-                    losses.add(("messages", index, "content", place), what, why, loss_kind)
-            continue
-        if kind == "message":  # a model's text replayed (admitted: one output_text, first in its turn)
-            replayed = replayed_text(item)
-            if replayed is None:
-                raise UnadmittedError
-            index += 1
-            thinking = 0
-            turn = {"role": "assistant", "content": replayed[0]}
-            append(turn)
-            listed.append(turn)
-            for what, why, loss_kind in replayed[1]:
-                losses.add(("messages", index, "content", 0), what, why, loss_kind)
+                    context.losses.add(("messages", index, "content", place), what, why, loss_kind)
             continue
         if kind == "reasoning":  # (admitted first in its turn)
             index += 1
-            thinking = len(item["summary"]) or 1
+            thinking[index] = len(item["summary"]) or 1
             turn = {"role": "assistant", "content": None}
             append(turn)
             listed.append(turn)
@@ -375,9 +373,19 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             continue
         role, content = item["role"], item["content"]
         if role == "assistant":
+            if kind is not None:  # a model's text replayed (admitted: one output_text, first in its turn)
+                replayed = replayed_text(item)
+                if replayed is None:
+                    raise UnadmittedError
+                index += 1
+                turn = {"role": "assistant", "content": replayed[0]}
+                append(turn)
+                listed.append(turn)
+                for what, why, loss_kind in replayed[1]:
+                    context.losses.add(("messages", index, "content", 0), what, why, loss_kind)
+                continue
             if turn is None or turn["content"] is not None:  # a turn of its own (not its reasoning's text)
                 index += 1
-                thinking = 0
                 turn = {"role": "assistant", "content": content}
                 append(turn)
             turn["content"] = content
