@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._codec_options import checked_options
 from chatcodec._codec_protocols import Codec, StreamDecoder, SupportsStreamDecoder
-from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
 from chatcodec._direct.table import DirectPath, direct_path
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
@@ -282,6 +282,8 @@ def convert_request(
     named = checked_options(target, options) if options else {}
     if not named and not strict and not extra_fields:
         direct = direct_path(source, target)  # the pair's one-pass path, for the shapes it admits
+        if direct is not None and isinstance(payload, str | bytes | bytearray):
+            payload = _parsed(payload, source)
         converted = None if direct is None else _converted_directly(direct, payload, writer)
         if converted is not None:
             converted[1].settle(on_loss, losses)
@@ -293,6 +295,15 @@ def convert_request(
     encoded = write_request_data(canonical, target, recorder, named, extra_fields, noted=noted, writer=writer)
     recorder.settle(on_loss, losses)
     return encoded
+
+
+def _parsed(text: str | bytes | bytearray, source: str) -> dict[str, Any]:
+    """JSON text as the dict a direct path takes: parsed and validated in one pass by the
+    source's closed front when it takes it (the canonical path, should the direct one hand the
+    body back, reads that copy without validating it again), else parsed as the source's
+    reader parses a body its front does not take (the same error for text that is no JSON)."""
+    validated = common_json(text, source)
+    return validated if validated is not None else load_object(text, f"{get_codec(source).name} request")
 
 
 def _converted_directly(
