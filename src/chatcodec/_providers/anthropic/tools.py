@@ -42,6 +42,8 @@ _CHOICE_TYPES = {"auto": "auto", "any": "required", "tool": "tool", "none": "non
 """Anthropic's ``tool_choice.type`` -> the canonical one (the one table of the two)."""
 _WIRE_CHOICE_TYPES = {canonical: wire for wire, canonical in _CHOICE_TYPES.items()}
 _FUNCTION, _SERVER = "function", "server"
+_SCHEMA = "input_schema"
+"""Where a client tool holds its JSON Schema (canonical ``parameters``)."""
 
 
 def empty_schema() -> dict[str, Any]:
@@ -57,6 +59,10 @@ def decode_tools(
     tools = as_list(request.get("tools"))
     reading = context.reading
     if tools is not None:
+        recalled = _recalled_client_tools(tools, exact=context.closed, reading=reading)
+        if recalled is not None:
+            canonical["tools"] = recalled
+            tools = []  # each a client tool, read: no server tool, no order to keep
         functions: list[dict[str, Any]] = []
         servers: list[dict[str, Any]] = []
         order: list[str] = []
@@ -73,11 +79,43 @@ def decode_tools(
             canonical["provider_tools"] = servers
         if servers and functions and order != sorted(order, key=lambda kind: kind == _SERVER):
             bag["_tool_order"] = order
-        if not tools:
+        if not tools and recalled is None:
             bag["_empty_tools"] = True
     choice = as_dict(request.get("tool_choice"))
     if choice is not None:
         _decode_choice(choice, canonical, bag)
+
+
+def _recalled_client_tools(
+    tools: list[dict[str, Any]], *, exact: bool, reading: Reading | None
+) -> list[dict[str, Any]] | None:
+    """The canonical tools of ``tools`` when each is a client tool and a conversion's
+    ``reading`` is there to note what the writer may reuse: from the memory of tool readings
+    when the same tools were read before (an agent sends them with every request,
+    :mod:`~chatcodec._providers.kit.remembered_tools`), else read by :func:`_decode_tool` and
+    remembered; None for any other list (read tool by tool)."""
+    if reading is None or not tools:
+        return None
+    for tool in tools:
+        if tool.get("type") not in (None, "custom"):
+            return None
+    read = _read_exact if exact else _read
+    found, text = reading.recall_tools(tools, read, schema_key=_SCHEMA)
+    if found is None:
+        start = len(reading.own)
+        found = read(tools, reading)
+        reading.remember_tools(text, read, tools, found, start=start, schema_key=_SCHEMA)
+    return found
+
+
+def _read_exact(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
+    """Client ``tools`` of the closed front's copy, read (the key of their remembered reading)."""
+    return [_decode_tool(tool, index, exact=True, reading=reading) for index, tool in enumerate(tools)]
+
+
+def _read(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
+    """:func:`_read_exact` for tools the full wire shapes validated."""
+    return [_decode_tool(tool, index, exact=False, reading=reading) for index, tool in enumerate(tools)]
 
 
 def _decode_tool(tool: dict[str, Any], index: int, *, exact: bool, reading: Reading | None) -> dict[str, Any]:

@@ -110,31 +110,48 @@ class Reading:
         self.own = []
 
     def recall_tools(
-        self, tools: list[dict[str, Any]], key: object, nested: str | None = None, *, unchecked: bool = False
+        self,
+        tools: list[dict[str, Any]],
+        key: object,
+        nested: str | None = None,
+        *,
+        unchecked: bool = False,
+        schema_key: str = "parameters",
     ) -> tuple[list[dict[str, Any]] | None, bytes | None]:
         """The reading of ``tools`` by ``key`` from the memory of tool readings, its notes
         given again to this record; else None and the text to :meth:`remember_tools` the
         reading under (:func:`~chatcodec._providers.kit.remembered_tools.recall`; ``unchecked``:
-        the caller's own list, before a closed front took it)."""
-        found, text, recalled = recall(tools, key, self.own, self.schema_texts, nested, unchecked=unchecked)
+        the caller's own list, before a closed front took it; ``schema_key``: where a wire tool
+        holds its schema)."""
+        found, text, recalled = recall(
+            tools, key, self.own, self.schema_texts, nested, unchecked=unchecked, schema_key=schema_key
+        )
         if recalled is not None:
             self.recalled = recalled
         return found, text
 
-    def written_tools(self, tools: object, key: object, schema: str = "parameters") -> list[dict[str, Any]] | None:
+    def written_tools(
+        self, tools: object, key: object, schema: str = "parameters", *, nested: str | None = None
+    ) -> list[dict[str, Any]] | None:
         """Canonical ``tools`` as a writer (``key``: its function and what else its writing
-        depends on; ``schema``: the wire tool's field for the schema) wrote them before, when
-        they are the tools this conversion recalled
-        (:func:`~chatcodec._providers.kit.remembered_tools.written`); else None."""
-        return written(self.recalled, tools, key, schema)
+        depends on; ``schema``: the wire tool's field for the schema; ``nested``: the key of
+        the object a written tool holds it in) wrote them before, when they are the tools this
+        conversion recalled (:func:`~chatcodec._providers.kit.remembered_tools.written`); else None."""
+        return written(self.recalled, tools, key, schema, nested=nested)
 
     def remember_written_tools(
-        self, tools: object, key: object, wire: list[dict[str, Any]], schema: str = "parameters"
+        self,
+        tools: object,
+        key: object,
+        wire: list[dict[str, Any]],
+        schema: str = "parameters",
+        *,
+        nested: str | None = None,
     ) -> None:
         """Remember ``wire``, canonical ``tools`` as a writer (``key``) wrote them with no loss,
         beside the reading they were recalled as
         (:func:`~chatcodec._providers.kit.remembered_tools.remember_written`)."""
-        remember_written(self.recalled, tools, key, wire, schema)
+        remember_written(self.recalled, tools, key, wire, schema, nested=nested)
 
     def remember_tools(
         self,
@@ -146,6 +163,7 @@ class Reading:
         start: int,
         nested: str | None = None,
         whole: bool = False,
+        schema_key: str = "parameters",
     ) -> None:
         """Remember the reading :meth:`recall_tools` did not find, with what it noted here
         from ``own[start]`` on (:func:`~chatcodec._providers.kit.remembered_tools.remember`;
@@ -160,6 +178,7 @@ class Reading:
             start=start,
             nested=nested,
             whole=whole,
+            schema_key=schema_key,
         )
 
 

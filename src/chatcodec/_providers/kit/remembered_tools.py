@@ -39,6 +39,7 @@ import marshal
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec._text_memory import Held
 
 SchemaTexts = dict[int, tuple[Any, bytes, bool]]
@@ -108,10 +109,12 @@ def recall(
     nested: str | None = None,
     *,
     unchecked: bool = False,
+    schema_key: str = "parameters",
 ) -> tuple[list[dict[str, Any]] | None, bytes | None, Recalled | None]:
     """The canonical tools remembered for ``tools`` read by ``key`` (the reader and what else
     its reading depends on; ``nested``: the key of a wire tool's object that holds its
-    ``parameters``), their notes given again to a conversion's record (its ``owned`` markers
+    ``parameters``; ``schema_key``: the key a wire tool holds its schema under, where it is
+    not ``parameters``), their notes given again to a conversion's record (its ``owned`` markers
     and schema ``texts``); else None and the text to
     :func:`remember` this reading under (None: tools ``marshal`` cannot write). The reader
     calls it, then reads and remembers, so this module calls none of the reader's code.
@@ -125,7 +128,7 @@ def recall(
     remembered = _READINGS.get((key, text))
     if remembered is None or (unchecked and remembered[1] is None):
         return None, text, None
-    canonical = _rebuilt(tools, remembered, nested, owned, texts, unchecked=unchecked)
+    canonical = _rebuilt(tools, remembered, (nested, schema_key), owned, texts, unchecked=unchecked)
     return canonical, None, Recalled(canonical, remembered[5])
 
 
@@ -140,23 +143,26 @@ def remember(
     start: int,
     nested: str | None = None,
     whole: bool = False,
+    schema_key: str = "parameters",
 ) -> None:
     """Remember ``canonical``, the reading of ``tools`` by ``key`` that :func:`recall` did not
     find (``text``), with what it noted in ``texts`` and in ``owned`` from ``start`` on; a
     reading that did not read every tool whole (None, or fewer tools) is not remembered.
     ``whole``: the schemas too, for a recall of the caller's own list (``unchecked``)."""
     if text is not None and canonical is not None and len(canonical) == len(tools):
-        _remember((key, text), tools, canonical, nested, owned=owned, texts=texts, start=start, whole=whole)
+        at = (nested, schema_key)
+        _remember((key, text), tools, canonical, at, owned=owned, texts=texts, start=start, whole=whole)
 
 
 def written(
-    recalled: Recalled | None, tools: object, key: object, schema: str = "parameters"
+    recalled: Recalled | None, tools: object, key: object, schema: str = "parameters", *, nested: str | None = None
 ) -> list[dict[str, Any]] | None:
     """The tools a writer (``key``) wrote before for canonical ``tools``, when they are a
     recalled reading's list as it answered it (held in ``recalled``) and that writer
     remembered them (:func:`remember_written`): new objects, each ``schema`` field (where
     the writer sends a tool's schema) left as None there the canonical tool's own
-    ``parameters`` object again, as the writer sends it; else None.
+    ``parameters`` object again, as the writer sends it; else None. ``nested``: the key of
+    a written tool's object that holds that field (OpenAI Chat's ``function``), a new object too.
 
     The writer's output is a function of the canonical tools and ``key`` alone (the
     writer's part in it), and the canonical tools of one reading are the value its key's
@@ -166,34 +172,49 @@ def written(
     kept = recalled.written.get(key)
     if kept is None:
         return None
-    wire = [{**tool} for tool in kept]
-    for tool, canonical in zip(wire, recalled.tools, strict=True):
-        if tool.get(schema, False) is None:
-            tool[schema] = canonical["parameters"]
+    wire: list[dict[str, Any]] = []
+    for tool, canonical in zip(kept, recalled.tools, strict=True):
+        copy = {**tool}
+        inner = copy
+        if nested is not None:
+            inner = copy[nested] = {**tool[nested]}
+        if inner.get(schema, False) is None:
+            inner[schema] = canonical["parameters"]
+        wire.append(copy)
     return wire
 
 
 def remember_written(
-    recalled: Recalled | None, tools: object, key: object, wire: list[dict[str, Any]], schema: str = "parameters"
+    recalled: Recalled | None,
+    tools: object,
+    key: object,
+    wire: list[dict[str, Any]],
+    schema: str = "parameters",
+    *,
+    nested: str | None = None,
 ) -> None:
     """Remember ``wire``, the tools a writer (``key``) wrote for canonical ``tools`` with no
     loss (the caller's to know), beside the reading they were recalled as; nothing when they
     were not recalled (or not the list recalled), or a tool holds a value besides its
     ``schema`` field (the canonical ``parameters`` object, as it was) that a shallow copy
-    would share (an object, a list)."""
+    would share (an object, a list; ``nested``: the key of the one object a written tool
+    holds, with its ``schema`` field, copied as shallowly)."""
     if recalled is None or recalled.tools is not tools or len(wire) != len(recalled.tools):
         return
     kept: list[dict[str, Any]] = []
     for tool, canonical in zip(wire, recalled.tools, strict=True):
-        sent = tool.get(schema, False)
-        if sent is None:
-            return  # a schema written as null: no place to tell from one left for the canonical object
-        left = sent is not False and sent is canonical.get("parameters")
-        flat = {**tool, schema: None} if left else tool
-        for value in flat.values():
-            if value.__class__ not in _IMMUTABLE:
+        if nested is None:
+            flat = _flat_written(tool, canonical, schema)
+        else:
+            inner = as_dict(tool.get(nested))
+            flat = _flat_written({**tool, nested: None}, canonical, schema)  # the tool around its object
+            written_inner = None if inner is None else _flat_written(inner, canonical, schema)
+            if flat is None or written_inner is None:
                 return
-        kept.append(dict(flat))
+            flat[nested] = written_inner
+        if flat is None:
+            return
+        kept.append(flat)
     size = sum(len(repr(tool)) for tool in kept)
     if _HELD.over(size):
         _READINGS.clear()
@@ -203,15 +224,36 @@ def remember_written(
     _HELD.size += size
 
 
-def _schema_of(tool: dict[str, Any], nested: str | None) -> object:
+def _flat_written(tool: dict[str, Any], canonical: dict[str, Any], schema: str) -> dict[str, Any] | None:
+    """A written ``tool`` as :data:`Written` keeps it: its ``schema`` field left as None where
+    it is ``canonical``'s own ``parameters`` object; None when it holds another value a
+    shallow copy would share (or a schema written as null: no place to tell it from one left)."""
+    sent = tool.get(schema, False)
+    if sent is None:
+        return None
+    left = sent is not False and sent is canonical.get("parameters")
+    flat = {**tool, schema: None} if left else dict(tool)
+    for value in flat.values():
+        if value.__class__ not in _IMMUTABLE:
+            return None
+    return flat
+
+
+_SchemaAt = tuple[str | None, str]
+"""Where a wire tool holds its schema: the key of its object that holds it (None: the tool
+itself), and the schema's key there (``recall``'s ``nested`` and ``schema_key``)."""
+
+
+def _schema_of(tool: dict[str, Any], at: _SchemaAt) -> object:
     """A wire tool's schema object (None when it has none)."""
-    return (tool[nested] if nested is not None else tool).get("parameters")
+    nested, key = at
+    return (tool[nested] if nested is not None else tool).get(key)
 
 
 def _rebuilt(
     tools: Sequence[dict[str, Any]],
     remembered: _Record,
-    nested: str | None,
+    at: _SchemaAt,
     owned: list[OwnMarkers],
     texts: SchemaTexts,
     *,
@@ -227,7 +269,7 @@ def _rebuilt(
     schemas = iter(marshal.loads(remembered[1]) if unchecked and remembered[1] is not None else ())
     for tool, wire, has_own, note, look in zip(canonical, tools, *remembered[2:5], strict=True):
         if has_own:
-            schema = next(schemas) if unchecked else _schema_of(wire, nested)
+            schema = next(schemas) if unchecked else _schema_of(wire, at)
             tool["parameters"] = schema
             if note is not None:
                 texts[id(schema)] = (schema, *note)
@@ -242,7 +284,7 @@ def _remember(
     key: tuple[object, bytes],
     tools: Sequence[dict[str, Any]],
     canonical: list[dict[str, Any]],
-    nested: str | None,
+    at: _SchemaAt,
     *,
     owned: list[OwnMarkers],
     texts: SchemaTexts,
@@ -255,7 +297,7 @@ def _remember(
     kept: list[dict[str, Any]] = []
     for wire, tool in zip(tools, canonical, strict=True):
         schema = tool.get("parameters")
-        own = schema is not None and schema is _schema_of(wire, nested)
+        own = schema is not None and schema is _schema_of(wire, at)
         owns.append(own)
         note = texts.get(id(schema)) if own else None
         notes.append((note[1], note[2]) if note is not None and note[0] is schema else None)

@@ -182,10 +182,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     definitions: list[Mapping[str, Any]] = request.get("tools") or []
     provider_tools: list[Mapping[str, Any]] = request.get("provider_tools") or []
     strict_schema = context.option(STRICT_SCHEMA_OPTION)
-    reading = context.reading
-    tools = [
-        _encode_function_tool(tool, losses, index, strict_schema, reading) for index, tool in enumerate(definitions)
-    ]
+    tools = _encode_function_tools(definitions, context, strict_schema)
     for index, tool in enumerate(provider_tools):
         provider = tool["provider"]
         if provider != PROVIDER:
@@ -217,6 +214,30 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
             wire["tool_choice"] = kind
 
 
+def _encode_function_tools(
+    definitions: list[Mapping[str, Any]], context: EncodeContext, strict_schema: object
+) -> list[dict[str, Any]]:
+    """The function tools, as :func:`_encode_function_tool` writes each: the same tools
+    recalled by the conversion's reading (an agent's every request) are written as this
+    writer wrote them before with no loss (``strict_schema`` part of the key), from the
+    memory of tool readings (:meth:`~chatcodec.contract.Reading.written_tools`)."""
+    losses, reading = context.losses, context.reading
+    key = (_encode_function_tool, strict_schema)
+    if reading is not None and definitions:
+        found = reading.written_tools(definitions, key, nested=_NESTED)
+        if found is not None:
+            return found
+    count = losses.count()
+    tools = [
+        _encode_function_tool(tool, losses, index, strict_schema, reading) for index, tool in enumerate(definitions)
+    ]
+    if reading is not None and definitions and losses.count() == count:
+        reading.remember_written_tools(definitions, key, tools, nested=_NESTED)
+    return tools
+
+
+_NESTED = "function"
+"""The key of the object a written function tool holds its ``parameters`` in."""
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 _TOOL_KEYS_AND_BAGS = _TOOL_KEYS | {"provider_metadata"}
 
