@@ -100,11 +100,11 @@ def _recalled_client_tools(
         if tool.get("type") not in (None, "custom"):
             return None
     read = _read_exact if exact else _read
-    found, text = reading.recall_tools(tools, read, schema_key=_SCHEMA)
+    found, text = reading.recall_tools(tools, read, schema=_SCHEMA)
     if found is None:
         start = len(reading.own)
         found = read(tools, reading)
-        reading.remember_tools(text, read, tools, found, start=start, schema_key=_SCHEMA)
+        reading.remember_tools(text, read, tools, found, start=start, schema=_SCHEMA)
     return found
 
 

@@ -116,15 +116,15 @@ class Reading:
         nested: str | None = None,
         *,
         unchecked: bool = False,
-        schema_key: str = "parameters",
+        schema: str = "parameters",
     ) -> tuple[list[dict[str, Any]] | None, bytes | None]:
         """The reading of ``tools`` by ``key`` from the memory of tool readings, its notes
         given again to this record; else None and the text to :meth:`remember_tools` the
         reading under (:func:`~chatcodec._providers.kit.remembered_tools.recall`; ``unchecked``:
-        the caller's own list, before a closed front took it; ``schema_key``: where a wire tool
+        the caller's own list, before a closed front took it; ``schema``: where a wire tool
         holds its schema)."""
         found, text, recalled = recall(
-            tools, key, self.own, self.schema_texts, nested, unchecked=unchecked, schema_key=schema_key
+            tools, key, self.own, self.schema_texts, nested, unchecked=unchecked, schema=schema
         )
         if recalled is not None:
             self.recalled = recalled
@@ -163,7 +163,7 @@ class Reading:
         start: int,
         nested: str | None = None,
         whole: bool = False,
-        schema_key: str = "parameters",
+        schema: str = "parameters",
     ) -> None:
         """Remember the reading :meth:`recall_tools` did not find, with what it noted here
         from ``own[start]`` on (:func:`~chatcodec._providers.kit.remembered_tools.remember`;
@@ -178,7 +178,7 @@ class Reading:
             start=start,
             nested=nested,
             whole=whole,
-            schema_key=schema_key,
+            schema=schema,
         )
 
 

@@ -109,11 +109,11 @@ def recall(
     nested: str | None = None,
     *,
     unchecked: bool = False,
-    schema_key: str = "parameters",
+    schema: str = "parameters",
 ) -> tuple[list[dict[str, Any]] | None, bytes | None, Recalled | None]:
     """The canonical tools remembered for ``tools`` read by ``key`` (the reader and what else
     its reading depends on; ``nested``: the key of a wire tool's object that holds its
-    ``parameters``; ``schema_key``: the key a wire tool holds its schema under, where it is
+    ``parameters``; ``schema``: the key a wire tool holds its schema under, where it is
     not ``parameters``), their notes given again to a conversion's record (its ``owned`` markers
     and schema ``texts``); else None and the text to
     :func:`remember` this reading under (None: tools ``marshal`` cannot write). The reader
@@ -128,7 +128,7 @@ def recall(
     remembered = _READINGS.get((key, text))
     if remembered is None or (unchecked and remembered[1] is None):
         return None, text, None
-    canonical = _rebuilt(tools, remembered, (nested, schema_key), owned, texts, unchecked=unchecked)
+    canonical = _rebuilt(tools, remembered, (nested, schema), owned, texts, unchecked=unchecked)
     return canonical, None, Recalled(canonical, remembered[5])
 
 
@@ -143,14 +143,14 @@ def remember(
     start: int,
     nested: str | None = None,
     whole: bool = False,
-    schema_key: str = "parameters",
+    schema: str = "parameters",
 ) -> None:
     """Remember ``canonical``, the reading of ``tools`` by ``key`` that :func:`recall` did not
     find (``text``), with what it noted in ``texts`` and in ``owned`` from ``start`` on; a
     reading that did not read every tool whole (None, or fewer tools) is not remembered.
     ``whole``: the schemas too, for a recall of the caller's own list (``unchecked``)."""
     if text is not None and canonical is not None and len(canonical) == len(tools):
-        at = (nested, schema_key)
+        at = (nested, schema)
         _remember((key, text), tools, canonical, at, owned=owned, texts=texts, start=start, whole=whole)
 
 
@@ -241,7 +241,7 @@ def _flat_written(tool: dict[str, Any], canonical: dict[str, Any], schema: str) 
 
 _SchemaAt = tuple[str | None, str]
 """Where a wire tool holds its schema: the key of its object that holds it (None: the tool
-itself), and the schema's key there (``recall``'s ``nested`` and ``schema_key``)."""
+itself), and the schema's key there (``recall``'s ``nested`` and ``schema``)."""
 
 
 def _schema_of(tool: dict[str, Any], at: _SchemaAt) -> object:
