@@ -436,6 +436,10 @@ def _cache_marker() -> cs.CoreSchema:
     return sc.closed_like(CacheControl, {"type": sc.literal("ephemeral")}, {"ttl": sc.text()})
 
 
+def _call_input() -> cs.CoreSchema:  # a JSON object, marked when it holds a float (parts.decode_parts)
+    return sc.json_value_to_write(whole=sc.json_object())
+
+
 def _common_blocks() -> dict[str, cs.CoreSchema]:
     """The block shapes of requests, by type: closed, so citations refuse them; a cache
     marker on any block that takes one."""
@@ -448,7 +452,6 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         "file": sc.closed_like(Source, {"type": sc.literal("file"), "file_id": sc.non_empty()}),
     }
     text_source = sc.closed_like(Source, {"type": sc.literal("text"), "media_type": _text(), "data": sc.text()})
-    arguments = sc.json_value_to_write(whole=sc.json_object())  # marked when it holds a float (parts.decode_parts)
     text_block = sc.closed_like(TextBlock, {"type": sc.literal("text"), "text": sc.text()}, cached)
     image = sc.closed_like(ImageBlock, {"type": sc.literal("image"), "source": _tagged(sources)}, cached)
     document = sc.closed_like(
@@ -474,7 +477,7 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         ),
         "tool_use": sc.closed_like(
             ToolUseBlock,
-            {"type": sc.literal("tool_use"), "id": sc.text(), "name": sc.text(), "input": arguments},
+            {"type": sc.literal("tool_use"), "id": sc.text(), "name": sc.text(), "input": _call_input()},
             cached,
         ),
     }
@@ -555,6 +558,13 @@ COMMON_MESSAGES = sc.LazyValidator(
 )
 """The common request's ``messages`` alone, as ``{"messages": [...]}``: the same copy
 :data:`COMMON_REQUEST` gives them (a direct path's front, :mod:`chatcodec._direct`)."""
+
+COMMON_INPUTS = sc.LazyValidator(
+    lambda json: cs.definitions_schema(
+        sc.closed({"inputs": _list(_call_input())}), [sc.json_without_floats(json_input=json)]
+    )
+)
+"""``tool_use`` inputs alone, ``{"inputs": [...]}``: each :data:`COMMON_MESSAGES`' copy (a direct path's)."""
 
 
 def _common_response(json_input: bool) -> cs.CoreSchema:
