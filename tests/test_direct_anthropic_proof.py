@@ -156,3 +156,4 @@ def test_a_turn_of_other_roles_or_content_is_left_to_the_front() -> None:
     assert _agrees([{"role": "user", "content": ["text"]}]) is None
     assert _agrees([{"role": "assistant", "content": [{"type": "image", "source": {}}]}]) is None
     assert _agrees([{"role": "user", "content": [{"type": "thinking", "thinking": "x"}]}]) is None
+    assert _agrees([{"role": _Text("user"), "content": "a role of a subclass"}]) is None

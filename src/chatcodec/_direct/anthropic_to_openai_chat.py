@@ -132,21 +132,24 @@ def proved(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     source) or a value the front would refuse, and the front makes the copy.
 
     The front (:data:`~chatcodec._providers.anthropic.wire.COMMON_MESSAGES`) builds a typed
-    dict per object in Rust, about 5.5 k instructions each: more than the walk that proves
-    the same rules of these few shapes (exact types, required keys, no other key, the keys in
-    the wire shapes' order) and copies them. The inputs of the calls, JSON values of any
-    depth, are validated together by the front's own schema for them
-    (:data:`~chatcodec._providers.anthropic.wire.COMMON_INPUTS`). ``tests/test_direct_paths.py``
-    holds the copy equal to the front's."""
+    dict per object in Rust, which costs more than this walk proving the same rules of these
+    few shapes (exact types, required keys, no other key, the keys in the wire shapes' order)
+    as it copies them (``docs/performance-history.md``, "anthropic -> openai-chat"). The
+    inputs of the calls, JSON values of any depth, are validated together by the front's own
+    schema for them (:data:`~chatcodec._providers.anthropic.wire.COMMON_INPUTS`).
+    ``tests/test_direct_anthropic_proof.py`` holds the copy equal to the front's, and
+    ``tests/test_direct_paths.py`` the conversions to the canonical path's."""
     turns: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []  # the copied calls, each input put in after the one validation
     inputs: list[Any] = []
     for message in messages:
         role, content = message["role"], cast("Any", message.get("content"))
+        if type(role) is not str:
+            return None
         if type(content) is str:
             turns.append({"role": role, "content": content})
             continue
-        if content.__class__ is not list or type(role) is not str:
+        if content.__class__ is not list:
             return None
         blocks = _copied_blocks(content, role == "assistant", calls, inputs)
         if blocks is None:
