@@ -7,16 +7,25 @@ loss names it; an outside codec's ``message_origins`` list is read as before."""
 
 from __future__ import annotations
 
+import copy
+import importlib.util
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
 import chatcodec
 from chatcodec import Loss, LossWarning, convert_request
+from chatcodec._direct.table import canonical_only
+from chatcodec._losses import Steps
+from chatcodec._providers.kit.origins import Origins
 from chatcodec.codec_kit import Origin
 from chatcodec.contract import ProviderCodec
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _chat_history(steps: int) -> dict[str, Any]:
@@ -82,9 +91,7 @@ def _losses(payload: dict[str, Any], source: str, target: str) -> list[Loss]:
 
 @pytest.fixture
 def asked(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], list[int]]:
-    """The canonical indexes whose origin a folder's ``origins_by_index`` (or its
-    ``origins_at_starts``, which a direct path asks with the starts its admission found) was
-    asked for."""
+    """The canonical indexes whose origin a folder's ``origins_by_index`` was asked for."""
     seen: dict[str, list[int]] = {}
 
     def watch(module_name: str) -> list[int]:
@@ -104,15 +111,6 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], list[int]]:
             return counted(*by_index(payload, messages))
 
         monkeypatch.setattr(module, "origins_by_index", watched)
-        at_starts = getattr(module, "origins_at_starts", None)
-        if at_starts is not None:
-
-            def watched_at(
-                payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]], starts: Sequence[int]
-            ) -> tuple[int, Any]:
-                return counted(*at_starts(payload, messages, starts))
-
-            monkeypatch.setattr(module, "origins_at_starts", watched_at)
         return found
 
     return watch
@@ -126,9 +124,11 @@ def test_only_the_messages_a_loss_names_have_their_origin_built(
     module: str,
     asked: Callable[[str], list[int]],
 ) -> None:
+    # the canonical path's origins (a direct path from OpenAI Chat builds none: below)
     payload = history(12)
     built = asked(module)
-    losses = [loss for loss in _losses(payload, source, target) if "thinking" in loss.what]
+    with canonical_only():
+        losses = [loss for loss in _losses(payload, source, target) if "thinking" in loss.what]
     assert len(losses) == 4  # steps 0, 3, 6, 9
     assert len(built) == len(set(built)) == 4  # each named message's origin once, no other
     count, _ = import_module(module).origins_by_index(payload, [])
@@ -151,31 +151,84 @@ def test_the_origins_built_when_asked_are_every_origin_listed(
     assert count == len(canonical)
 
 
-def test_a_direct_path_names_its_losses_from_the_starts_its_admission_found(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_direct_path_names_its_losses_without_an_origin_or_a_canonical_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # an admitted OpenAI Chat body's losses are placed from where its admission found each
-    # message starts (issue 92): the origins do not pass over the input again, and name the
-    # same places as that pass does
+    # message starts and each turn's own fields (issue 92): no origin is built, no canonical
+    # message read, and the places are the canonical path's
     from chatcodec._providers.openai_chat import origins
 
     payload = _chat_history(7)
-    passed = [loss.path for loss in _losses(payload, "openai-chat", "anthropic") if "thinking" in loss.what]
-    given: list[list[int]] = []
-    at_starts = origins.origins_at_starts
+    with canonical_only():
+        canonical = [loss.path for loss in _losses(payload, "openai-chat", "anthropic") if "thinking" in loss.what]
 
-    def watched(
-        payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]], starts: Sequence[int]
-    ) -> tuple[int, Any]:
-        given.append(list(starts))
-        return at_starts(payload, messages, starts)
+    def refused(*_: object) -> Any:
+        raise AssertionError("an origin built")
 
-    def walked(payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> tuple[int, Any]:
-        raise AssertionError("the input passed over again")
+    monkeypatch.setattr(origins, "origins_at_starts", refused)
+    monkeypatch.setattr(origins, "origins_by_index", refused)
+    monkeypatch.setattr(origins, "assistant_origin", refused)
+    direct = [loss.path for loss in _losses(payload, "openai-chat", "anthropic") if "thinking" in loss.what]
+    assert direct == canonical == [f"$.messages[{index}].reasoning_content" for index in (2, 11, 20)]
 
-    monkeypatch.setattr(origins, "origins_at_starts", watched)
-    monkeypatch.setattr(origins, "origins_by_index", walked)
-    assert [loss.path for loss in _losses(payload, "openai-chat", "anthropic") if "thinking" in loss.what] == passed
-    assert passed == [f"$.messages[{index}].reasoning_content" for index in (2, 11, 20)]
-    assert given == [[0, 1, *(position for step in range(7) for position in (2 + 3 * step, 3 + 3 * step))]]
+
+def _canonical_places(
+    payload: dict[str, Any], starts: list[int], validated: list[dict[str, Any]]
+) -> tuple[Origins, Sequence[Mapping[str, Any]]]:
+    """The canonical path's origins of an admitted body, and its canonical messages: each named
+    message read by the reader from the closed copy, placed by
+    :func:`~chatcodec._providers.openai_chat.origins.assistant_origin`."""
+    from chatcodec._direct.canonical_messages import CanonicalMessages
+    from chatcodec._providers.kit.origins import OriginsByIndex
+    from chatcodec._providers.openai_chat import origins
+    from chatcodec._providers.openai_chat.messages import decode_messages
+
+    messages = CanonicalMessages(validated, starts, "openai-chat", decode_messages)
+    return Origins(lambda: OriginsByIndex(*origins.origins_at_starts(payload, messages, starts)), messages), messages
+
+
+def _admitted_cases() -> list[tuple[str, dict[str, Any]]]:
+    from chatcodec._direct.openai_chat_source import admit
+
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    differential = importlib.util.spec_from_file_location("differential", ROOT / "tools" / "differential.py")
+    assert differential is not None
+    assert differential.loader is not None
+    module = importlib.util.module_from_spec(differential)
+    differential.loader.exec_module(module)
+    cases = [(name, body) for name, source, body in module._requests() if source == "openai-chat"]
+    cases += [(f"history{steps}", _chat_history(steps)) for steps in (1, 4)]
+    return [(name, body) for name, body in cases if admit(copy.deepcopy(body)) is not None]
+
+
+@pytest.mark.parametrize(("name", "payload"), _admitted_cases())
+def test_a_direct_paths_places_are_the_canonical_paths(name: str, payload: dict[str, Any]) -> None:
+    # every place a loss could name in an admitted body (each message, its content, each part
+    # and one past its last, a step inside a part, a field beside the content), by the direct
+    # path's origins and by the canonical path's, which read the message first
+    from chatcodec._direct.openai_chat_source import admit
+    from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
+    from chatcodec._providers.openai_chat.origins import AdmittedOrigins
+
+    admission = admit(copy.deepcopy(payload))
+    assert admission is not None, name
+    given, starts = admission
+    front = COMMON_MESSAGES.validate({"messages": given})  # the closed front's copy, as the reader reads it
+    assert front is not None, name
+    validated: list[dict[str, Any]] = front["messages"]
+    direct = AdmittedOrigins(payload, starts)
+    canonical, messages = _canonical_places(payload, starts, validated)
+    assert direct(("model",)) == canonical(("model",)) == ("model",)
+    for index in range(-1, len(starts) + 1):
+        content: object = messages[index]["content"] if 0 <= index < len(starts) else None
+        parts = len(cast("list[object]", content)) if isinstance(content, list) else 1  # a string: one text
+        paths: list[Steps] = [("messages", index), ("messages", index, "content"), ("messages", index, "name")]
+        for position in range(-1, parts + 2):
+            paths += [("messages", index, "content", position), ("messages", index, "content", position, "text")]
+        for path in paths:
+            assert direct(path) == canonical(path), (name, path)
 
 
 class _ListedCodec(ProviderCodec):
@@ -237,13 +290,22 @@ def test_the_default_policy_warns_once_listing_each_loss_in_order_at_the_callers
     assert linecache.getline(filename, line).strip().endswith("# the line warned at")
 
 
-def test_losses_whose_warning_is_filtered_out_are_not_rendered(asked: Callable[[str], list[int]]) -> None:
+def test_losses_whose_warning_is_filtered_out_are_not_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under the default policy a filter that drops the warning leaves every path unrendered
-    (no origin built); a list given still receives them all."""
+    (no place traced); a list given still receives them all."""
     import warnings
 
+    from chatcodec._providers.openai_chat.origins import AdmittedOrigins
+
     payload = _chat_history(7)
-    built = asked("chatcodec._providers.openai_chat.origins")
+    built: list[Steps] = []
+    place = AdmittedOrigins.__call__
+
+    def traced(self: AdmittedOrigins, path: Steps) -> Steps:
+        built.append(path)
+        return place(self, path)
+
+    monkeypatch.setattr(AdmittedOrigins, "__call__", traced)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("ignore")
         convert_request(payload, source="openai-chat", target="anthropic")
@@ -257,4 +319,6 @@ def test_losses_whose_warning_is_filtered_out_are_not_rendered(asked: Callable[[
     assert [loss.path for loss in collected if "thinking" in loss.what] == [
         f"$.messages[{index}].reasoning_content" for index in (2, 11, 20)
     ]
-    assert len(built) == 3
+    assert [path for path in built if path[0] == "messages"] == [
+        ("messages", index, "content", 0) for index in (2, 8, 14)
+    ]

@@ -1,9 +1,8 @@
 """The OpenAI Chat side of its direct paths (:mod:`chatcodec._direct`): which bodies they
 take, proved as the closed front would check them, the conversion around a pair's one pass
 (the top level read and written by the canonical reader and writer themselves, the losses
-traced to the input), and the canonical messages read only when a loss names one
-(:class:`~chatcodec._direct.canonical_messages.CanonicalMessages`, with this reader's own
-``decode_messages``).
+traced to the input from where the admission found each message and its own fields, no
+canonical message read: this format's ``AdmittedOrigins``).
 
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
 leading system prompt, user text and images, assistant text, reasoning and function calls,
@@ -13,15 +12,14 @@ home here; each pair's module holds only its own pass.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from chatcodec._conversion import read_request_data, trace_source, write_request_data
-from chatcodec._direct.canonical_messages import CanonicalMessages
+from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
-from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES, COMMON_REQUEST, IMAGE_DETAILS
-from chatcodec._providers.openai_chat.messages import decode_messages
+from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
+from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -65,41 +63,13 @@ def write_directly(
     pair's reading, carries them), its losses in ``recorder``: the top level read and
     written by the canonical reader and writer, on the body without its messages; None
     when anything on the way refused or raised (the canonical path converts it then)."""
-    given, starts = admission
+    starts = admission[1]
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        messages = CanonicalMessages(_FrontCopy(given), starts, SOURCE, decode_messages)
-        trace_source(recorder, payload, SOURCE, canonical, messages=messages, starts=starts)
+        recorder.trace(AdmittedOrigins(payload, starts))
         return write_request_data(canonical, target, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
-
-
-class _FrontCopy(Sequence[dict[str, Any]]):
-    """The closed front's copy of messages :func:`admitted` proved, each run of them copied
-    when a loss first names the canonical message it makes (the reader then reads that
-    copy, as on the canonical path, never the caller's objects): most conversions name none,
-    and the front validates each message alone, so a run's copy is the whole copy's run."""
-
-    __slots__ = ("_given",)
-
-    def __init__(self, given: list[dict[str, Any]]) -> None:
-        self._given = given
-
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        run = self._given[index] if isinstance(index, slice) else [self._given[index]]
-        validated = COMMON_MESSAGES.validate({"messages": run})
-        if validated is None:  # proved by the walk, so refused only if the caller changed it since
-            raise UnadmittedError
-        copied: list[dict[str, Any]] = validated["messages"]
-        return copied if isinstance(index, slice) else copied[0]
-
-    def __len__(self) -> int:
-        return len(self._given)
 
 
 def admitted(messages: list[Any]) -> list[int] | None:

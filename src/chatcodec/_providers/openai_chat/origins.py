@@ -42,10 +42,12 @@ def origins_by_index(
 
 
 def origins_at_starts(
-    payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]], starts: Sequence[int]
+    payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]] | None, starts: Sequence[int]
 ) -> tuple[int, Callable[[int], Origin]]:
     """:func:`origins_by_index` when where each message starts is known already (a direct
-    path's admission found it, by the same rule, before writing): no pass over the input."""
+    path's admission found it, by the same rule, before writing): no pass over the input.
+    ``messages`` None: a body a direct path admitted, whose assistant turns the reader reads
+    as plain (:func:`plain_turn_origin`), so no canonical message is read to place a part."""
     listed: list[Any] = as_list(payload.get("messages")) or []
 
     def origin(canonical: int) -> Origin:
@@ -57,6 +59,8 @@ def origins_at_starts(
             end = starts[canonical + 1] if canonical + 1 < len(starts) else len(listed)
             return Origin(at, parts=tuple(("messages", index) for index in range(start, end)))
         if role == "assistant":
+            if messages is None:
+                return plain_turn_origin(start, message)
             return assistant_origin(at, message, messages[canonical] if canonical < len(messages) else _NONE)
         return Origin(at)
 
@@ -106,3 +110,85 @@ def assistant_origin(
         else:
             parts.append((*at, "content") if single else at)
     return Origin(at, parts=tuple(parts))
+
+
+def plain_turn_origin(start: int, wire: Mapping[str, Any]) -> Origin:
+    """:func:`assistant_origin` of the input's message ``start``, a turn the reader reads as plain
+    (``plain_turn.read_plain_turn``), placed from its own fields (:func:`plain_turn_part`)."""
+    if _bare(wire):
+        return Origin(("messages", start))
+    parts: list[Steps] = []
+    part = plain_turn_part(start, wire, 0)
+    while part is not None:
+        parts.append(part)
+        part = plain_turn_part(start, wire, len(parts))
+    return Origin(("messages", start), parts=tuple(parts))
+
+
+def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps | None:
+    """Where the part at ``position`` of the input's message ``start`` is, a turn the reader
+    reads as plain (``reasoning_content`` text, ``content`` text or ``null``, a list of
+    function calls: ``plain_turn.read_plain_turn`` reads its thinking, its text and its
+    calls, in that order): the thinking at ``reasoning_content``, the text at ``content``,
+    each call at its ``tool_calls`` entry; None past its last part, and for a bare turn (the
+    tests hold it equal to :func:`assistant_origin` of the canonical message)."""
+    if _bare(wire):
+        return None
+    if wire.get("reasoning_content") is not None:
+        if not position:
+            return ("messages", start, "reasoning_content")
+        position -= 1
+    if wire.get("content") is not None:
+        if not position:
+            return ("messages", start, "content")
+        position -= 1
+    calls = wire.get("tool_calls")
+    return ("messages", start, "tool_calls", position) if calls and 0 <= position < len(calls) else None
+
+
+def _bare(wire: Mapping[str, Any]) -> bool:
+    """A turn of a role and a content string, which the reader reads with its content as that
+    string (``messages._read_messages``): no parts to place, its content is placed as given."""
+    return len(wire) == 2 and type(wire.get("content")) is str
+
+
+class AdmittedOrigins:
+    """A direct path's loss places (:meth:`chatcodec._losses.LossRecorder.trace`): canonical
+    paths traced to a body its admission took (a leading system prompt, user messages, plain
+    assistant turns, runs of tool results), from where the admission found each message
+    starts. A part (most losses name one) is placed from its message's own fields (a result
+    at its message of the run, an assistant turn's part by :func:`plain_turn_part`), any
+    other path by the message's :class:`~chatcodec.codec_kit.Origin` (:func:`origins_at_starts`):
+    no canonical message is read, where :class:`~chatcodec._providers.kit.origins.Origins`
+    reads the one a loss names first."""
+
+    __slots__ = ("_listed", "_payload", "_starts")
+
+    def __init__(self, payload: Mapping[str, Any], starts: Sequence[int]) -> None:
+        self._payload = payload
+        self._listed: list[Any] = payload["messages"]
+        self._starts = starts
+
+    def __call__(self, path: Steps) -> Steps:
+        """``path`` (``("messages", 2, "content", 0)``) as the input numbers it; any other path as it is."""
+        if len(path) == 4 and path[2] == "content" and path[0] == "messages":  # a part
+            index, position = path[1], path[3]
+            starts = self._starts
+            if type(index) is int and type(position) is int and 0 <= index < len(starts):
+                start = starts[index]
+                message = self._listed[start]
+                role = message["role"]
+                if role == "assistant":
+                    part = plain_turn_part(start, message, position)
+                    if part is not None:
+                        return part
+                elif role in _RESULT_ROLES:
+                    end = starts[index + 1] if index + 1 < len(starts) else len(self._listed)
+                    if 0 <= position < end - start:
+                        return ("messages", start + position)
+        if len(path) < 2 or path[0] != "messages" or type(path[1]) is not int:
+            return path
+        index = path[1]
+        if not 0 <= index < len(self._starts):
+            return path
+        return origins_at_starts(self._payload, None, self._starts)[1](index).place(path[2:])
