@@ -147,3 +147,32 @@ def test_a_warning_names_at_least_one_loss() -> None:
     assert str(LossWarning(loss)) == "1 thing(s) cannot be carried by the target format:\n  " + str(loss)
     with pytest.raises(ValueError, match="at least one loss"):
         LossWarning([])
+
+
+def test_losses_at_one_place_render_it_once_and_each_source_names_its_own() -> None:
+    # a part's losses (its bag, then the part: the Responses writer's two for a replayed
+    # reasoning) name one place, traced and rendered once; the same steps under another
+    # source (a target rule's, in the body it read) are that source's
+    traced: list[tuple[int | str, ...]] = []
+
+    def source(path: tuple[int | str, ...]) -> tuple[int | str, ...]:
+        traced.append(path)
+        return ("input", *path[1:])
+
+    recorder = LossRecorder()
+    recorder.trace(source)
+    recorder.add(("messages", 2, "content", 0), "bag", "why", "metadata")
+    recorder.add(("messages", 2, "content", 0), "part", "why")
+    recorder.add(("messages", 3), "turn", "why")
+    recorder.trace(None)
+    recorder.add(("messages", 3), "rule", "why", "rule")
+    recorder.add("$.given", "text", "why")
+    assert [str(loss) for loss in recorder.losses] == [
+        "$.input[2].content[0]: bag (why)",
+        "$.input[2].content[0]: part (why)",
+        "$.input[3]: turn (why)",
+        "$.messages[3]: rule (why)",
+        "$.given: text (why)",
+    ]
+    assert traced == [("messages", 2, "content", 0), ("messages", 3)]
+    assert [loss.kind for loss in recorder.losses] == ["metadata", "content", "content", "rule", "content"]

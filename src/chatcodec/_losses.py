@@ -232,15 +232,18 @@ class LossRecorder:
     def losses(self) -> list[Loss]:
         """Losses recorded so far, in the order found."""
         if self._pending:
-            self._rendered.extend(
-                Loss(
-                    path if isinstance(path, str) else json_path(path if source is None else source(path)),
-                    what,
-                    why,
-                    kind,
-                )
-                for path, what, why, kind, source in self._pending
-            )
+            rendered = self._rendered.append
+            steps: Steps | None = None  # the last loss's place and its text: a part's losses (its
+            traced: Callable[[Steps], Steps] | None = None  # bag, then the part) name one place,
+            text = ""  # rendered once
+            for path, what, why, kind, source in self._pending:
+                if isinstance(path, str):
+                    rendered(Loss(path, what, why, kind))
+                    continue
+                if path != steps or source is not traced:
+                    steps, traced = path, source
+                    text = json_path(path if source is None else source(path))
+                rendered(Loss(text, what, why, kind))
             self._pending.clear()
         return self._rendered
 
