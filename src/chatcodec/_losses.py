@@ -63,7 +63,7 @@ OnLoss: TypeAlias = LossAction | Mapping[str, LossAction]
 whose kind says ``"error"``."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Loss:
     """One thing the target format could not carry."""
 
@@ -79,8 +79,20 @@ class Loss:
     kind: LossKind = "content"
     """What it touches: ``content`` unless the codec says otherwise (see :data:`LossKind`)."""
 
+    def __init__(self, path: str, what: str, why: str, kind: LossKind = "content") -> None:
+        # each field set through its slot: the frozen dataclass's own __init__ sets them
+        # through object.__setattr__, which looks each name up first (a shown warning makes
+        # one Loss per loss: docs/performance.md)
+        _set_path(self, path)
+        _set_what(self, what)
+        _set_why(self, why)
+        _set_kind(self, kind)
+
     def __str__(self) -> str:
         return f"{self.path}: {self.what} ({self.why})"
+
+
+_set_path, _set_what, _set_why, _set_kind = (vars(Loss)[field].__set__ for field in ("path", "what", "why", "kind"))
 
 
 _ACTIONS = get_args(LossAction)
@@ -109,8 +121,8 @@ def check_policy(on_loss: OnLoss) -> None:
 
 def _listed(losses: Sequence[Loss]) -> str:
     """The text a warning and an error give for ``losses``: how many, then each on its own line."""
-    listed = "\n".join(f"  {loss}" for loss in losses)
-    return f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}"
+    listed = "\n  ".join(map(str, losses))  # each loss's own text, no frame of ours around it
+    return f"{len(losses)} thing(s) cannot be carried by the target format:\n{'  ' if losses else ''}{listed}"
 
 
 class LossWarning(UserWarning):
