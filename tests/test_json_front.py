@@ -126,7 +126,7 @@ def test_a_direct_path_takes_the_json_fronts_copy_without_validating_its_message
     no second validation, the same output and losses as the body given as a dict, and the
     copy's one read done, a later read of it validates again."""
     from chatcodec._conversion import common_json
-    from chatcodec._direct import openai_chat_source
+    from chatcodec._providers.openai_chat import request as openai_chat_request
 
     body = {
         "model": "claude-sonnet-4-5",
@@ -148,6 +148,8 @@ def test_a_direct_path_takes_the_json_fronts_copy_without_validating_its_message
     assert expected[1]  # logit_bias: a loss, placed at its path
     copy = common_json(json.dumps(body).encode(), "openai-chat")
     assert copy is not None
-    monkeypatch.setattr(openai_chat_source, "COMMON_MESSAGES", _NoSecondLook())
+    # the direct path checks the messages in its own walk; the reader's messages front (what a
+    # hand-back to the canonical path would ask) must not be asked of the copy either
+    monkeypatch.setattr(openai_chat_request, "COMMON_MESSAGES", _NoSecondLook())
     assert _converted(copy, "openai-chat", "anthropic") == expected
     assert COMMON_REQUEST.validate(copy) is not copy  # handed back: not taken twice
