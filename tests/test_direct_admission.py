@@ -56,9 +56,29 @@ _PLAIN: dict[str, Any] = {
 }
 """A body of every shape the walk admits (with the SDK dump's nulls)."""
 
+_PARTS: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {"role": "system", "content": [{"type": "text", "text": "be brief", "cache_control": {"type": "ephemeral"}}]},
+        {"role": "user", "content": "look", "name": None},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                {"id": "call_2", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "a"}], "name": None},
+        {"role": "tool", "tool_call_id": "call_2", "content": "b", "cache_control": {"type": "ephemeral"}},
+    ],
+}
+"""The parts and cache markers the walk admits: a system prompt and a tool result of text
+parts, a gateway's ``{"type": "ephemeral"}`` on a part and on a tool message."""
+
 
 def _bases() -> list[dict[str, Any]]:
-    bases = [_PLAIN]
+    bases = [_PLAIN, _PARTS]
     if _SESSION.exists():
         with gzip.open(_SESSION, "rt") as session:
             bases.append(json.load(session))
@@ -67,7 +87,26 @@ def _bases() -> list[dict[str, Any]]:
 
 _BASES = _bases()
 
-_ODD = st.sampled_from(["", " ", "x", None, 0, 1.5, True, [], {}, ["x"], {"x": 1}, "\ud800", "high", "function"])
+_ODD = st.sampled_from(
+    [
+        "",
+        " ",
+        "x",
+        None,
+        0,
+        1.5,
+        True,
+        [],
+        {},
+        ["x"],
+        {"x": 1},
+        "\ud800",
+        "high",
+        "function",
+        "ephemeral",
+        {"type": "ephemeral"},
+    ]
+)
 
 _PLACES = (
     "message",
@@ -76,6 +115,7 @@ _PLACES = (
     "image_part",
     "image_url",
     "text_part",
+    "cache",
 )
 
 
@@ -85,6 +125,8 @@ def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         if not isinstance(message, dict):
             continue
         yield "message", message
+        if isinstance(message.get("cache_control"), dict):
+            yield "cache", message["cache_control"]
         calls = message.get("tool_calls")
         for call in calls if isinstance(calls, list) else ():
             if not isinstance(call, dict):
@@ -98,6 +140,8 @@ def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
                 continue
             if part.get("type") != "image_url":
                 yield "text_part", part
+                if isinstance(part.get("cache_control"), dict):
+                    yield "cache", part["cache_control"]
                 continue
             yield "image_part", part
             if isinstance(part.get("image_url"), dict):
@@ -114,7 +158,7 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
             continue
         container = draw(st.sampled_from(found))
         keys = sorted(container)
-        key = draw(st.sampled_from([*keys, "x_unknown", "name", "detail", "refusal"]))
+        key = draw(st.sampled_from([*keys, "x_unknown", "name", "detail", "refusal", "cache_control", "ttl"]))
         if draw(st.booleans()) and key in container:
             del container[key]
         else:

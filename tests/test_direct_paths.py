@@ -118,6 +118,25 @@ def test_direct_path_takes_its_sessions(source: str, target: str) -> None:
         _equal_to_canonical(body, source, target)
 
 
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
+@pytest.mark.parametrize("shapes", ["all", "text-part tool results", "cache markers", "SDK-dump nulls"])
+def test_direct_path_takes_the_agent_sessions_shapes(source: str, target: str, shapes: str) -> None:
+    """The bench's OpenAI-SDK agent session (issue 92's compact-arguments shape is it): a system
+    prompt of text parts with a gateway's cache marker, tool results of text parts, a cache
+    marker on a tool message. Taken by the direct path, written as the canonical path writes it.
+    (50 steps: a shorter one's rolling cache marker is on its last user message, which the
+    walk leaves to the canonical path.)"""
+    _differential()  # the bench on the path
+    from bench import agent_workloads
+
+    wanted = agent_workloads.OPENAI_SHAPES if shapes == "all" else (shapes,)
+    body = agent_workloads.openai_session(50, wanted, seed=7)
+    convert = direct_path(source, target)
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
+    _equal_to_canonical(body, source, target)
+
+
 _IMAGE_URLS = (
     "data:image/png;base64,iVBORw0KGgo=",
     "data:image/png;base64,not base64!",
@@ -194,12 +213,13 @@ def _mutation(message_count: int) -> st.SearchStrategy[tuple[str, int, Any]]:
             "unknown",
             "user_after_calls",
             "top",
+            "text_parts",
         ]
     )
     return st.tuples(kinds, st.integers(0, max(message_count - 1, 0)), _VALUES)
 
 
-def _apply(body: dict[str, Any], mutation: tuple[str, int, Any]) -> None:
+def _apply(body: dict[str, Any], mutation: tuple[str, int, Any]) -> None:  # noqa: C901, PLR0912 - one case a kind
     kind, index, value = mutation
     messages: list[dict[str, Any]] = body["messages"]
     if not messages:
@@ -230,6 +250,11 @@ def _apply(body: dict[str, Any], mutation: tuple[str, int, Any]) -> None:
             messages.insert(index % len(messages) + 1, {"role": "user", "content": "go on"})
         case "top":
             body[("temperature", "stream", "n", "top_k", "metadata")[index % 5]] = value
+        case "text_parts":  # a system prompt's or a tool result's parts, a gateway's cache marker or an odd one
+            part = {"type": "text", "text": value if isinstance(value, str) else "x"}
+            if index % 3:
+                part["cache_control"] = {"type": "ephemeral"} if index % 3 == 1 else {"type": "ephemeral", "ttl": value}
+            message["content"] = [part]
         case _:
             pass
 

@@ -5,9 +5,10 @@ traced to the input from where the admission found each message and its own fiel
 canonical message read: this format's ``AdmittedOrigins``).
 
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
-leading system prompt, user text and images, assistant text, reasoning and function calls,
-tool results of text, an SDK dump's ``null`` fields), so the walk that decides it has one
-home here; each pair's module holds only its own pass.
+leading system prompt of text or text parts, user text and images, assistant text, reasoning
+and function calls, tool results of text or text parts, an SDK dump's ``null`` fields, the
+``{"type": "ephemeral"}`` cache marker gateways document on a text part or a tool message),
+so the walk that decides it has one home here; each pair's module holds only its own pass.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
+from chatcodec._providers.openai_chat.messages import decode_tool_result
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
@@ -72,10 +74,22 @@ def write_directly(
         return None
 
 
+def read_result(message: dict[str, Any], noted: Reading) -> dict[str, Any]:
+    """The canonical result part of an admitted tool message beyond a call id and a text
+    (text parts, a cache marker: :func:`_result`), read by the reader's own
+    ``decode_tool_result`` (``noted``: the conversion's reading, as on the canonical path).
+    The reader takes a plain text part over, so it is given copies of the parts, the values
+    the front's copy would hold (the walk proved them): the caller's own objects never reach
+    the output (the reader changes no object it is given)."""
+    content = message["content"]
+    copied = message if type(content) is str else {**message, "content": [dict(part) for part in content]}
+    return decode_tool_result(copied, noted)
+
+
 def admitted(messages: list[Any]) -> list[int] | None:
     """Where each canonical message of ``messages`` starts (a run of tool messages is one),
     when they hold only the shapes a pair's pass writes and nothing the shared history
-    rules act on (the reader's ``plain_history``): a leading system prompt of text, then
+    rules act on (the reader's ``plain_history``): a leading system prompt of text (or text parts), then
     user, assistant and tool messages, each call's turn followed by results, no blank text,
     the last message not an assistant's (a prefill is trimmed). None for any other.
 
@@ -103,12 +117,9 @@ def _starts(messages: list[Any]) -> list[int] | None:
         if message.__class__ is not dict:
             return None
         role = message["role"]
-        if role == "tool":  # most messages of an agent's history: :func:`_bare` inline
-            size = len(message)
-            if (
-                type(message["content"]) is not str
-                or type(message["tool_call_id"]) is not str
-                or (size != 3 and (size != 4 or message.get("name", 0) is not None))
+        if role == "tool":  # most messages of an agent's history: a call id and a text, checked inline
+            if type(message["tool_call_id"]) is not str or (
+                (len(message) != 3 or type(message["content"]) is not str) and not _result(message)
             ):
                 return None
             if not results:
@@ -127,9 +138,61 @@ def _starts(messages: list[Any]) -> list[int] | None:
         elif role == "user":
             if not _bare(message, 2) or not _user_content(message["content"]):
                 return None
-        elif role != "system" or position != 0 or type(message["content"]) is not str or not _bare(message, 2):
+        elif role != "system" or position != 0 or not _system(message):
             return None
     return starts
+
+
+def _system(message: Mapping[str, Any]) -> bool:
+    """A system prompt's text (with an SDK dump's ``"name": null``: :func:`_bare`), or its
+    text parts alone (:func:`_text`: the reader reads those as the message it is)."""
+    content = message["content"]
+    return _bare(message, 2) if type(content) is str else len(message) == 2 and _text(content)
+
+
+def _result(message: Mapping[str, Any]) -> bool:
+    """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`),
+    with an SDK dump's ``"name": null`` and a gateway's cache marker (:func:`_ephemeral`)."""
+    size = len(message) - 3
+    if "name" in message:
+        if message["name"] is not None:
+            return False
+        size -= 1
+    if "cache_control" in message:
+        if not _ephemeral(message["cache_control"]):
+            return False
+        size -= 1
+    return size == 0 and _text(message["content"])
+
+
+def _text(content: Any) -> bool:
+    """A text, or a list of text parts (none blank), each with a gateway's cache marker or
+    without (:func:`_ephemeral`): what a system prompt or a tool result sent as parts holds."""
+    if type(content) is str:
+        return True
+    if content.__class__ is not list or not content:
+        return False
+    for part in content:
+        if part.__class__ is not dict or part.get("type") != "text" or type(part["type"]) is not str:
+            return False
+        text = part.get("text")
+        if type(text) is not str or _blank(text):
+            return False
+        if len(part) != 2 and (len(part) != 3 or not _ephemeral(part.get("cache_control"))):
+            return False
+    return True
+
+
+def _ephemeral(marker: Any) -> bool:
+    """The cache marker OpenRouter and litellm document (``{"type": "ephemeral"}``), which
+    the reader reads as a breakpoint (``cache_control.take``); any other shape (a ``ttl``,
+    another type) is left to the canonical path."""
+    return (
+        marker.__class__ is dict
+        and len(marker) == 1
+        and marker.get("type") == "ephemeral"
+        and type(marker["type"]) is str
+    )
 
 
 def _bare(message: Mapping[str, Any], fields: int) -> bool:

@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import UnadmittedError, admit, write_directly
+from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, write_directly
+from chatcodec._providers.anthropic.messages import encode_system
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.anthropic.encode_context import AnthropicContext
+    from chatcodec.contract import Steps
 
 TARGET = "anthropic"
 
@@ -55,9 +57,9 @@ class DirectReading(Reading):
         super().__init__()
         self._messages = messages
 
-    def direct_turns(self, context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
+    def direct_turns(self, context: AnthropicContext) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
         """The body's ``system`` and ``messages``, in the writer's place for them (:func:`write_turns`)."""
-        return write_turns(self._messages, context)
+        return write_turns(self._messages, context, self)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -69,14 +71,20 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     return write_directly(payload, recorder, TARGET, writer, noted=DirectReading(admission[0]), admission=admission)
 
 
-def write_turns(messages: list[dict[str, Any]], context: AnthropicContext) -> tuple[str | None, list[dict[str, Any]]]:
+def write_turns(
+    messages: list[dict[str, Any]], context: AnthropicContext, noted: Reading
+) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
     """The body's ``system`` and ``messages`` for admitted ``messages``
     (:func:`~.openai_chat_source.admitted`), each loss at the place the canonical writer names (the canonical
-    message's index: a run of tool messages is one)."""
-    system: str | None = None
+    message's index: a run of tool messages is one). A system prompt of parts and a tool
+    result beyond a call id and a text (parts, a cache marker) are read as the reader reads
+    them (``decode_parts``; :func:`~.openai_chat_source.read_result`, with the conversion's
+    reading ``noted``) and written by the writer's own ``encode_system`` and ``encode_part``."""
+    system: str | list[dict[str, Any]] | None = None
     start = 0
     if messages[0]["role"] == "system":
-        system, start = messages[0]["content"], 1
+        content, start = messages[0]["content"], 1
+        system = content if type(content) is str else _system_blocks(content, context)
     turns: list[dict[str, Any]] = []
     results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
     index = start - 1  # the canonical index of the message being written
@@ -88,9 +96,12 @@ def write_turns(messages: list[dict[str, Any]], context: AnthropicContext) -> tu
                 index += 1
                 results = []
                 turns.append({"role": "user", "content": results})
-            tool_use_id = message["tool_call_id"]
-            sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
-            results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
+            if type(content := message["content"]) is str and "cache_control" not in message:  # a call id, a text
+                tool_use_id = message["tool_call_id"]
+                sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
+                results.append({"type": "tool_result", "tool_use_id": sent, "content": content})
+            else:  # its place: in the canonical message of its run
+                results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))
             continue
         index += 1
         content = message["content"]
@@ -107,6 +118,22 @@ def write_turns(messages: list[dict[str, Any]], context: AnthropicContext) -> tu
             _user_blocks(content, blocks, index, context)
             turns.append({"role": "user", "content": blocks})
     return system, turns
+
+
+def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
+    """A system prompt of text parts, read as the reader reads it (``decode_parts``: the message
+    of a role and its parts is the canonical one) and written by the writer's ``encode_system``."""
+    return encode_system([{"role": "system", "content": decode_parts(content)}], context)
+
+
+def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    """A tool result beyond a call id and a text (parts, a cache marker), read as the reader
+    reads it (:func:`~.openai_chat_source.read_result`) and written by the writer's
+    ``encode_part``, as its results' general branch writes it."""
+    block = encode_part(read_result(message, noted), context, at)
+    if block is None:  # a result is always written: refused only if the caller changed it since
+        raise UnadmittedError
+    return block
 
 
 def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext) -> Any:

@@ -33,12 +33,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, write_directly
+from chatcodec._direct.openai_chat_source import admit, read_result, write_directly
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
 from chatcodec._providers.openai_responses.items import request_turn
-from chatcodec._providers.openai_responses.messages import encode_parts, plain_output
+from chatcodec._providers.openai_responses.messages import encode_parts, encode_result, note_long_call_id, plain_output
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -60,7 +60,7 @@ class DirectReading(Reading):
 
     def direct_items(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``input``, in the writer's place for it (:func:`write_items`)."""
-        return write_items(self._messages, context)
+        return write_items(self._messages, context, self)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -72,15 +72,19 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     return write_directly(payload, recorder, TARGET, writer, noted=DirectReading(admission[0]), admission=admission)
 
 
-def write_items(messages: list[dict[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
+def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: Reading) -> list[dict[str, Any]]:
     """The ``input`` items for admitted ``messages`` (:func:`~.openai_chat_source.admitted`),
     each loss at the place the canonical writer names (the canonical message's index: a run
     of tool messages is one). An assistant turn's parts are those the reader's
     ``read_plain_turn`` reads from the front's copy (an SDK dump's nulls, which it notes
-    for its own writer only, pass by here as they pass by this writer)."""
+    for its own writer only, pass by here as they pass by this writer). A tool result beyond
+    a call id and a text (parts, a cache marker) is read as the reader reads it
+    (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
+    written by the writer's ``encode_result``."""
     losses, holds = context.losses, context.holds
     items: list[dict[str, Any]] = []
     index = -1  # the canonical index of the message being written
+    position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
     for message in messages:
         role = message["role"]
@@ -89,7 +93,14 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext) -> list[
             if not results:
                 index += 1
                 results = True
-            items.append(plain_output(message["tool_call_id"], content, holds))
+                position = 0
+            if type(content) is str and "cache_control" not in message:  # a call id and a text (a null name)
+                items.append(plain_output(message["tool_call_id"], content, holds))
+            else:
+                result = read_result(message, noted)
+                note_long_call_id(result["tool_use_id"], holds)  # the item's call_id is this id
+                items.append(encode_result(result, context, ("messages", index, "content", position)))
+            position += 1
             continue
         results = False
         index += 1

@@ -292,8 +292,8 @@ def _turns(
     """The top-level ``system`` (None: none) and the ``messages``; a direct path's reading
     (``chatcodec._direct``) carries them written from the source's validated copy, in one
     pass that calls this folder's part functions (the request it hands has no messages)."""
-    direct: Callable[[AnthropicContext], tuple[str | None, list[dict[str, Any]]]] | None = getattr(
-        shared.reading, "direct_turns", None
+    direct: Callable[[AnthropicContext], tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]] | None = (
+        getattr(shared.reading, "direct_turns", None)
     )
     if direct is not None:
         return direct(context)

@@ -98,7 +98,7 @@ def _read_messages(
                 result = (  # role, tool_call_id and text (most results): nothing for a bag
                     {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
                     if len(message) == 3 and type(content := message["content"]) is str
-                    else _decode_tool_result(message, noted)
+                    else decode_tool_result(message, noted)
                 )
                 if pairs:
                     ids.answered(result["tool_use_id"])
@@ -180,9 +180,9 @@ EMPTY_RESULT = "_empty_result"
 """Marker: a tool message's ``content`` was ``[]`` (read as the empty text), written back so."""
 
 
-def _decode_tool_result(message: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
+def decode_tool_result(message: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
     """A ``tool`` message beyond a role, a call id and a text (:func:`decode_messages` reads
-    those) as its result part."""
+    those) as its result part (also the OpenAI Chat direct paths' reading of one, ``chatcodec._direct``)."""
     content = message["content"]
     if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
         read = content if type(content) is str else parts.decode_parts(content)
