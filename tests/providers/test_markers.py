@@ -97,14 +97,28 @@ def test_some_markers_are_found() -> None:
     assert sum(len(_written(provider)) >= 2 for provider in PROVIDER_NAMES) >= 2
 
 
+def _slot_names(tree: ast.AST) -> set[int]:
+    """The string constants of ``__slots__`` assignments (attribute names, not bag keys), by id."""
+    names: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__slots__" for target in node.targets
+        ):
+            names.update(id(item) for item in ast.walk(node.value) if isinstance(item, ast.Constant))
+    return names
+
+
 def _literals(provider: str) -> set[str]:
     found: set[str] = set()
     for source in (_SOURCES / provider.replace("-", "_")).glob("*.py"):
-        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        slots = _slot_names(tree)
+        for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Constant)
                 and isinstance(node.value, str)
                 and re.fullmatch(r"_[a-z][a-z_]*", node.value)
+                and id(node) not in slots
             ):
                 found.add(node.value)
     return found
