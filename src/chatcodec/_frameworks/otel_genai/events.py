@@ -28,7 +28,7 @@ attributes the conventions now define.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from chatcodec import ValidationError
@@ -115,6 +115,18 @@ def read_events(payload: dict[str, Any]) -> tuple[dict[str, Any], Places]:
     if others:
         row[EVENTS] = others
     return row, places
+
+
+def read_placed(payload: dict[str, Any], read: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """``read`` of ``payload``'s row (:func:`read_events`), its refusal at the place in the
+    caller's events a value it names came from (:func:`relocated`)."""
+    row, places = read_events(payload)
+    if not places:
+        return read(row)
+    try:
+        return read(row)
+    except ValidationError as error:
+        raise relocated(error, places) from None
 
 
 def relocated(error: ValidationError, places: Places) -> ValidationError:

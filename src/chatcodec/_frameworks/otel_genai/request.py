@@ -17,11 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec import ValidationError
 from chatcodec._frameworks.history import REQUEST_FIELDS, SETTINGS
 from chatcodec._frameworks.otel_genai.capabilities import CAPABILITIES
 from chatcodec._frameworks.otel_genai.conversation import as_text, read_conversation, write_conversation
-from chatcodec._frameworks.otel_genai.events import read_events, relocated
+from chatcodec._frameworks.otel_genai.events import read_placed
 from chatcodec._frameworks.otel_genai.markers import (
     INPUT,
     KIT,
@@ -45,13 +44,7 @@ _MAPPED = (*MESSAGE_ATTRIBUTES, REQUEST_MODEL, TOOLS, *REQUEST_SETTINGS)
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a span's attributes (or a call's events) as a canonical request dict."""
     del context
-    row, places = read_events(plain_attributes(payload))
-    if not places:
-        return _decode_row(row)
-    try:
-        return _decode_row(row)
-    except ValidationError as error:
-        raise relocated(error, places) from None
+    return read_placed(plain_attributes(payload), _decode_row)
 
 
 def _decode_row(payload: dict[str, Any]) -> dict[str, Any]:

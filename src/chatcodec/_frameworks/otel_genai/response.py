@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec import ValidationError
 from chatcodec._frameworks.otel_genai.conversation import as_text, output_message
-from chatcodec._frameworks.otel_genai.events import read_events, relocated
+from chatcodec._frameworks.otel_genai.events import read_placed
 from chatcodec._frameworks.otel_genai.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.otel_genai.markers import (
     FINISH_REASONS,
@@ -37,13 +36,7 @@ _MAPPED = (OUTPUT, RESPONSE_ID, RESPONSE_MODEL, FINISH_REASONS)
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a span's answer as a canonical response dict."""
     del context
-    row, places = read_events(plain_attributes(payload))
-    if not places:
-        return _decode_row(row)
-    try:
-        return _decode_row(row)
-    except ValidationError as error:
-        raise relocated(error, places) from None
+    return read_placed(plain_attributes(payload), _decode_row)
 
 
 def _decode_row(payload: dict[str, Any]) -> dict[str, Any]:
