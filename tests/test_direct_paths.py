@@ -70,6 +70,19 @@ def _outcome(body: dict[str, Any], source: str, target: str, on_loss: str) -> st
     return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
 
 
+def _taken_from_responses(body: dict[str, Any]) -> LossRecorder:
+    """The losses of ``body`` (a Responses request with ``instructions``) written by the
+    responses -> openai-chat direct path, which must take it (not hand it back), the
+    instructions its leading system message."""
+    convert = direct_path("openai-responses", "openai-chat")
+    assert convert is not None
+    recorder = LossRecorder()
+    written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-chat"))
+    assert written is not None
+    assert written["messages"][0] == {"role": "system", "content": body["instructions"]}
+    return recorder
+
+
 def _equal_to_canonical(body: dict[str, Any], source: str, target: str) -> None:
     for on_loss in ("ignore", "warn"):
         direct = _outcome(body, source, target, on_loss)
@@ -531,18 +544,12 @@ def test_agents_sdk_body_taken_and_equal() -> None:
     its ``instructions``, the model's typed ``message`` items and calls with their ``id``
     and ``status`` replayed): taken by the direct path, and equal to the canonical path
     (each replayed item's id and status a loss at its place)."""
-    pytest.importorskip("agents")
-    from agents_sdk_responses_run import sent_body
+    from agents_sdk_responses_run import sent_body  # the agents SDK is a dev dependency: missing, this fails
 
     body = sent_body()
     assert body["instructions"]
     assert any(item.get("type") == "message" and item.get("id") for item in body["input"])
-    convert = direct_path("openai-responses", "openai-chat")
-    assert convert is not None
-    recorder = LossRecorder()
-    written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-chat"))
-    assert written is not None
-    assert written["messages"][0] == {"role": "system", "content": body["instructions"]}
+    recorder = _taken_from_responses(body)
     assert [loss.path for loss in recorder.losses if loss.kind == "metadata"] == [
         f"$.input[{at}]" + (".content[0]" if item["type"] == "message" else "")
         for at, item in enumerate(body["input"])
@@ -574,11 +581,6 @@ def test_agents_sdk_session_taken_and_equal(seed: int, closing: str) -> None:
         if closing == "text without status":
             del answer["status"]
         items.append(answer)
-    convert = direct_path("openai-responses", "openai-chat")
-    assert convert is not None
-    recorder = LossRecorder()
-    written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-chat"))
-    assert written is not None
-    assert written["messages"][0] == {"role": "system", "content": body["instructions"]}
+    recorder = _taken_from_responses(body)
     assert len([loss for loss in recorder.losses if loss.kind == "metadata"]) == sum("id" in item for item in items)
     _equal_to_canonical(body, "openai-responses", "openai-chat")
