@@ -141,6 +141,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._training.families import template_profile
     from chatcodec._training.profile import TemplateProfile
     from chatcodec._training.render import Rendering, render
+    from chatcodec._training.turns import SampledTurn
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec._warm import warm_up
     from chatcodec.batch._converter import BatchConverter
@@ -209,6 +210,7 @@ __all__ = [
     "ResponseStartEvent",
     "SSEEvent",
     "SSEParser",
+    "SampledTurn",
     "SchemaKind",
     "StreamAccumulator",
     "StreamConverter",
@@ -339,6 +341,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
         ("chatcodec._training.render", "Rendering render"),
+        ("chatcodec._training.turns", "SampledTurn"),
         ("chatcodec.streams._sse", "SSEEvent SSEParser format_sse"),
         ("chatcodec.streams._accumulator", "StreamAccumulator"),
         ("chatcodec.streams._convert", "StreamConverter aconvert_stream convert_stream"),

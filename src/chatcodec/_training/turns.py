@@ -1,0 +1,37 @@
+"""What the sampler saw and wrote at one turn of an episode: the unit RL trainers consume.
+
+verl's ``AgentLoopOutput``, SkyRL's ``GeneratorOutput``, slime's ``Sample``, TRL's GRPO
+``rollout_func`` and verifiers' ``TurnTokens`` all hold the same record: the prompt ids a
+server sent the model, the completion ids it sampled and their logprobs, never re-tokenized.
+A turn is that record, whether chatcodec rendered it (``render_turns``) or a gateway recorded
+it from an inference server; merging turns into one training sequence is a separate step that
+says where an episode's prompts stop extending each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chatcodec._public_label import shown_as
+
+
+@dataclass(frozen=True, slots=True)
+class SampledTurn:
+    """One assistant turn of an episode as the sampler saw it: token in, token out."""
+
+    message_index: int
+    """Index of the assistant message this turn produced, in the episode's canonical messages."""
+    prompt_ids: list[int]
+    """The ids the model was prompted with (the template's rendering of the messages before
+    the answer, with the generation prompt)."""
+    completion_ids: list[int]
+    """The ids the model sampled for the answer, through the template's end-of-turn token."""
+    logprobs: list[float] | None = None
+    """One logprob per completion id, where the sampler reported them."""
+    prompt_text: str | None = None
+    """The text of :attr:`prompt_ids`, where it is known."""
+    completion_text: str | None = None
+    """The text of :attr:`completion_ids`, where it is known."""
+
+
+shown_as("chatcodec", SampledTurn)
