@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec import Loss, decode_request
 from chatcodec._training import tokens
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.render import render
+from chatcodec._training.render import TrainOn, render
 from chatcodec._training.rows import settings_losses, template_row
 
 if TYPE_CHECKING:
@@ -38,18 +38,21 @@ def rollout_row(
     tokenizer: object,
     *,
     own_tokens: Mapping[str, list[Any]] | None = None,
+    train_on: TrainOn = "last_assistant_message",
 ) -> tuple[dict[str, Any], list[Loss]]:
     """A rollout row for the request ``payload`` (in ``source``'s format) rendered through
     ``template`` with ``tokenizer`` (an object, or a ``tokenizer.json`` path), and what the
     template could not show (at ``payload``'s paths). ``own_tokens``: the token columns the
     row held, kept where the rendering gives the same ids (a column the row lacks, as a
-    Verifiers step's ``message_indices``, is the rendering's)."""
+    Verifiers step's ``message_indices``, is the rendering's). ``train_on``: which answers
+    ``sampled_mask`` marks, as ``render`` takes it."""
     losses: list[Loss] = []
     rendered = render(
         cast("SdkPayload", payload),
         source=source,
         template=template,
         tokenizer=loaded_tokenizer(tokenizer),
+        train_on=train_on,
         on_loss="ignore",
         losses=losses,
     )

@@ -343,7 +343,9 @@ def _rollout_row(
             rule="training_rollout",
         )
     own = read.tokens if options.source == "rollout" else None
-    row, rendered_losses = rollout_row(read.body, body_format, options.template, options.tokenizer, own_tokens=own)
+    row, rendered_losses = rollout_row(
+        read.body, body_format, options.template, options.tokenizer, own_tokens=own, train_on=options.train_on
+    )
     losses += rendered_losses
     return row
 

@@ -61,6 +61,8 @@ from chatcodec.cli._signals import ending_cleanly
 if TYPE_CHECKING:
     from concurrent.futures.process import BrokenProcessPool
 
+    from chatcodec._training.render import TrainOn
+
 _BUILT_IN_FORMATS = frozenset((CANONICAL, *PROVIDER_NAMES, *FRAMEWORK_FORMATS))
 """The formats whose codec is chatcodec's: any other name is checked loadable before the input is read."""
 
@@ -167,6 +169,7 @@ def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
         id_from_line=arguments.id_from_line,
         template=_template(arguments.template, rows.target, parser),
         tokenizer=_tokenizer(arguments, rows.source, rows.target, parser),
+        train_on=_train_on(arguments, rows.target, parser),
     )
     return with_storage(options, storage=arguments.storage)
 
@@ -312,6 +315,18 @@ def _tokenizer(arguments: argparse.Namespace, source: str, target: str, parser: 
     if path is not None and not Path(path).is_file():
         parser.error(f"--tokenizer {path}: no such file")
     return path
+
+
+def _train_on(arguments: argparse.Namespace, target: str, parser: argparse.ArgumentParser) -> TrainOn:
+    """``--train-on``: which answers a rollout row's mask marks (rollout rows only)."""
+    chosen: TrainOn | None = arguments.train_on
+    if chosen is None:
+        return "last_assistant_message"
+    if target != "rollout":
+        parser.error(
+            f"--train-on chooses the answers a rollout row's sampled_mask marks (--to rollout), not {target} rows"
+        )
+    return chosen
 
 
 def _dialect_layout(path: Path | None, parser: argparse.ArgumentParser) -> str | None:

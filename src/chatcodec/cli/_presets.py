@@ -106,6 +106,12 @@ def add_layout_arguments(convert: Any) -> None:
         "needs the tokenizers extra)",
     )
     convert.add_argument(
+        "--train-on",
+        choices=("last_assistant_message", "all_assistant_messages"),
+        help="which answers a rollout row's sampled_mask marks, as render's train_on takes it (--to rollout; "
+        "by default the last)",
+    )
+    convert.add_argument(
         "--id-from-line",
         action="store_true",
         help="number the rows: a row whose envelope holds no id (Vertex batch input) gets line-N, N its JSON "
