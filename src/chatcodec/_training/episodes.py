@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from chatcodec import ChatRequest, Loss, OnLoss, PayloadError, ToolDefinition
 from chatcodec._public_label import shown_as
@@ -30,6 +30,11 @@ from chatcodec.contract import LossRecorder
 
 if TYPE_CHECKING:
     from chatcodec.contract import Steps
+
+
+AFTER_THE_LAST_ANSWER: Final = "a turn ends with its answer: a message after the last answer is in no turn's prompt"
+"""Why a message after the last answer is a loss of the turns (a row that keeps the
+messages beside its turns does not lose it)."""
 
 
 def render_turns(
@@ -73,8 +78,7 @@ def render_turns(
     for loss in run.found:
         recorder.add(_steps(loss.path), loss.what, loss.why, loss.kind)
     for index in range(answers[-1] + 1, len(request.messages)):
-        why = "a turn ends with its answer: a message after the last answer is in no turn's prompt"
-        recorder.add(("messages", index), f"{request.messages[index].role} message", why)
+        recorder.add(("messages", index), f"{request.messages[index].role} message", AFTER_THE_LAST_ANSWER)
     recorder.settle(on_loss, losses, stacklevel=3)
     return turns
 
