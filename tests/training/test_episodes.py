@@ -148,7 +148,12 @@ def test_logprobs_are_one_list_per_answer_and_merged_with_zeros_between_turns() 
 
 @pytest.mark.parametrize(
     ("logprobs", "path"),
-    [([[-0.1]], r"\$\.logprobs"), ([[-0.1], None], r"\$\.logprobs\[0\]")],
+    [
+        ([[-0.1]], r"at \$\.logprobs: expected one entry per assistant message"),
+        ([[-0.1], None], r"at \$\.logprobs\[0\]: expected one logprob per completion id"),
+        ([5, None], r"at \$\.logprobs\[0\]: expected a list of logprobs"),
+        ([None, [-0.1, "x"]], r"at \$\.logprobs\[1\]\[1\]: expected a number"),
+    ],
 )
 def test_logprobs_of_the_wrong_shape_are_refused_at_their_path(logprobs: list[Any], path: str) -> None:
     with pytest.raises(PayloadError, match=path):
@@ -197,3 +202,12 @@ def test_turns_recorded_elsewhere_merge_by_the_same_rule() -> None:
         {"prompt_ids": [1, 9], "response_ids": [8], "response_mask": [1], "response_logprobs": [-4.0]},
     ]
     assert [loss.path for loss in losses] == ["$.messages[5]"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "path"),
+    [([{"message_index": 1, "prompt_ids": [1]}], r"\$\[0\]\.completion_ids"), ([[1, 2]], r"\$\[0\]")],
+)
+def test_turns_that_are_no_records_are_refused_at_their_place(turns: list[Any], path: str) -> None:
+    with pytest.raises(PayloadError, match=path):
+        trainer_samples(turns)

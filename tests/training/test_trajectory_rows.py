@@ -97,7 +97,8 @@ def test_a_trajectory_row_holds_the_template_row_and_one_turn_per_answer(tmp_pat
         "It shows the IANA home page.<|im_end|>"
     )
     # the episode a single rollout row cannot hold: the third prompt does not extend the second turn
-    samples = trainer_samples([SampledTurn(**turn) for turn in row["turns"]], on_loss="ignore")
+    samples = trainer_samples(row["turns"], on_loss="ignore")  # a row's turns merge as they are
+    assert samples == trainer_samples([SampledTurn(**turn) for turn in row["turns"]], on_loss="ignore")
     assert len(samples) == 2
 
 

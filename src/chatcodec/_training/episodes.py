@@ -73,8 +73,8 @@ def render_turns(
     run = _Renderer(request, template, tokens.loaded(tokenizer), tools, template_variables)
     turns: list[SampledTurn] = []
     for number, index in enumerate(answers):
-        given = None if logprobs is None else logprobs[number]
-        turns.append(run.turn(index, None if given is None else list(given), number))
+        given = None if logprobs is None else _logprobs(logprobs[number], f"$.logprobs[{number}]")
+        turns.append(run.turn(index, given, number))
     for loss in run.found:
         recorder.add(_steps(loss.path), loss.what, loss.why, loss.kind)
     for index in range(answers[-1] + 1, len(request.messages)):
@@ -137,6 +137,18 @@ class _Renderer:
             prompt_text=prompt.text,
             completion_text=through.text[span.start : span.end],
         )
+
+
+def _logprobs(given: object, path: str) -> list[float] | None:
+    """One answer's logprobs as a list of numbers (None: sampled without them)."""
+    if given is None:
+        return None
+    if not isinstance(given, Sequence) or isinstance(given, str | bytes):
+        raise PayloadError(f"expected a list of logprobs (or null), not {type(given).__name__}", path)
+    for position, value in enumerate(given):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise PayloadError(f"expected a number, not {value!r}", f"{path}[{position}]")
+    return [float(value) for value in given]
 
 
 _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")

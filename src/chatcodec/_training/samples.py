@@ -16,17 +16,17 @@ from a server merge by the same rule as turns ``render_turns`` made.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec import Loss, OnLoss
+from chatcodec import Loss, OnLoss, PayloadError
 from chatcodec._public_label import shown_as
 from chatcodec._training.turns import SampledTurn
 from chatcodec.contract import LossRecorder
 
 
 def trainer_samples(
-    turns: Sequence[SampledTurn], *, on_loss: OnLoss = "warn", losses: list[Loss] | None = None
+    turns: Sequence[SampledTurn | Mapping[str, Any]], *, on_loss: OnLoss = "warn", losses: list[Loss] | None = None
 ) -> list[dict[str, Any]]:
     """``turns`` merged into trainer samples: dicts of ``prompt_ids``, ``response_ids``,
     ``response_mask`` (1 on a sampled token, 0 between turns) and ``response_logprobs`` (the
@@ -34,11 +34,13 @@ def trainer_samples(
 
     A turn joins the sample before it while its prompt starts with that sample's prompt and
     response; where it does not, it starts a new sample and a ``rule`` loss names its message.
+    A turn may be a :class:`~chatcodec.SampledTurn` or a trajectory row's turn mapping.
     """
     recorder = LossRecorder()
     samples: list[dict[str, Any]] = []
     held: list[int] = []  # the last sample's prompt and response, which the next prompt must extend
-    for turn in turns:
+    for number, given in enumerate(turns):
+        turn = _turn(given, number)
         if samples and turn.prompt_ids[: len(held)] == held:
             _extend(samples[-1], turn, turn.prompt_ids[len(held) :])
         else:
@@ -54,6 +56,27 @@ def trainer_samples(
         held = [*turn.prompt_ids, *turn.completion_ids]
     recorder.settle(on_loss, losses, stacklevel=3)
     return samples
+
+
+_FIELDS = ("message_index", "prompt_ids", "completion_ids", "logprobs")
+
+
+def _turn(given: SampledTurn | Mapping[str, Any], number: int) -> SampledTurn:
+    """A turn, or a trajectory row's turn (``{message_index, prompt_ids, completion_ids,
+    logprobs}``) as one; anything else refused at its place."""
+    if isinstance(given, SampledTurn):
+        return given
+    if not isinstance(given, Mapping):
+        raise PayloadError(f"expected a SampledTurn or a turn mapping, not {type(given).__name__}", f"$[{number}]")
+    for name in _FIELDS[:3]:
+        if name not in given:
+            raise PayloadError(f"a turn holds {', '.join(_FIELDS)}", f"$[{number}].{name}")
+    return SampledTurn(
+        message_index=given["message_index"],
+        prompt_ids=list(given["prompt_ids"]),
+        completion_ids=list(given["completion_ids"]),
+        logprobs=None if given.get("logprobs") is None else list(given["logprobs"]),
+    )
 
 
 def _started(turn: SampledTurn) -> dict[str, Any]:
