@@ -189,3 +189,58 @@ def test_writing_trajectories_without_a_template_and_tokenizer_is_a_usage_error(
     outcome = convert_payload(WEATHER_SESSION, ConvertOptions("anthropic", "trajectory"))
     assert outcome.error is not None
     assert "--template NAME --tokenizer tokenizer.json" in outcome.error
+
+
+ATIF = Path(__file__).parents[1] / "fixtures" / "training" / "atif.json"
+
+
+def test_a_harbor_atif_trajectory_reads_as_a_trajectory_row_with_its_turns() -> None:
+    trajectory = json.loads(ATIF.read_text(encoding="utf-8"))
+    outcome = convert_payload(trajectory, ConvertOptions("trajectory", "trajectory"))
+    assert outcome.converted is not None, outcome.error
+    row = outcome.converted
+    assert [message["role"] for message in row["messages"]] == ["system", "user", "assistant", "tool", "assistant"]
+    assert row["messages"][2]["reasoning_content"] == "I should check the weather."
+    assert row["messages"][2]["tool_calls"][0]["function"] == {"name": "get_weather", "arguments": {"city": "Paris"}}
+    assert row["messages"][3] == {"role": "tool", "tool_call_id": "call_1", "content": "Rain, 12 C"}
+    steps = trajectory["steps"]
+    assert row["turns"] == [
+        {
+            "message_index": 2,
+            "prompt_ids": steps[2]["metrics"]["prompt_token_ids"],
+            "completion_ids": steps[2]["metrics"]["completion_token_ids"],
+            "logprobs": steps[2]["metrics"]["logprobs"],
+        },
+        {
+            "message_index": 4,
+            "prompt_ids": steps[3]["metrics"]["prompt_token_ids"],
+            "completion_ids": steps[3]["metrics"]["completion_token_ids"],
+            "logprobs": None,
+        },
+    ]
+    paths = {loss.path for loss in outcome.losses}
+    assert {"$.steps", "$.session_id", "$.agent", "$.final_metrics", "$.steps[3].metrics.cost_usd"} <= paths
+    assert "$.steps[0].step_id" not in paths  # a step's place, which the row's order keeps
+    # the turns merge as recorded: the second prompt extends the first turn
+    [sample] = trainer_samples(row["turns"])
+    assert sample["response_mask"] == [1, 1, 1, 0, 0, 1, 1]
+    # and the conversation goes on to any format, the turns a loss
+    chat = convert_payload(trajectory, ConvertOptions("trajectory", "openai-chat"))
+    assert chat.converted is not None
+    assert [message["role"] for message in chat.converted["messages"]][-2:] == ["tool", "assistant"]
+    assert "$.turns" in {loss.path for loss in chat.losses}
+
+
+def test_atif_steps_a_row_cannot_read_are_refused_or_reported_at_their_path() -> None:
+    trajectory = json.loads(ATIF.read_text(encoding="utf-8"))
+    wrong = copy.deepcopy(trajectory)
+    wrong["steps"][0]["source"] = "robot"
+    outcome = convert_payload(wrong, ConvertOptions("trajectory", "openai-chat"))
+    assert outcome.error is not None
+    assert "$.steps[0].source: expected source system, user or agent, not 'robot'" in outcome.error
+    older = copy.deepcopy(trajectory)
+    del older["steps"][3]["metrics"]["prompt_token_ids"]  # ATIF v1.3: completion ids only
+    kept = convert_payload(older, ConvertOptions("trajectory", "trajectory"))
+    assert kept.converted is not None
+    assert [turn["message_index"] for turn in kept.converted["turns"]] == [2]
+    assert "$.steps[3].metrics.completion_token_ids" in {loss.path for loss in kept.losses}

@@ -37,7 +37,6 @@ from chatcodec.batch._convert_records import (
     Reject,
     RowNumbering,
 )
-from chatcodec.batch._rollout_columns import from_trajectory_step, is_trajectory_step
 
 
 def convert_payload(payload: object, options: ConvertOptions, line: int | None = None) -> Outcome:
@@ -252,9 +251,10 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
         if options.dialect_layout is not None:
             layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
         row = load_object(payload, f"{source} row")
-        if source == "rollout" and is_trajectory_step(row):  # read in rollout names, so written so too
-            row, step_losses = from_trajectory_step(row)
-            losses += step_losses
+        respelled, respelling = training.in_dialect_names(row, source)  # read in the dialect's names, so written so
+        if respelling:
+            row = dict(respelled)
+            losses += respelling
         if source in training.PAIR_DIALECTS or target in training.PAIR_DIALECTS:
             written = _pair_row(row, options, layout, losses)
         else:

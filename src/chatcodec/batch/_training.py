@@ -30,7 +30,8 @@ command. The dialects, each with the documentation it follows:
 ``trajectory``             an ``hf-chat`` row with the turns its sampler saw: ``turns``, one
                            ``{message_index, prompt_ids, completion_ids, logprobs}`` per
                            answer (:mod:`.trajectory_turns`); written by rendering each turn
-                           (:mod:`chatcodec._training.trajectories`)
+                           (:mod:`chatcodec._training.trajectories`); Harbor's ATIF
+                           trajectory (``schema_version``, ``steps``) is read as one (:mod:`.atif`)
 ``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
 ``openai-evals``           an OpenAI Evals item ``{"item", "sample"}`` or a run's output
                            item (``datasource_item``, ``sample.input``/``output``), read
@@ -72,6 +73,7 @@ from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
 from chatcodec.batch import _alpaca as alpaca
 from chatcodec.batch import _eval_items as eval_items
 from chatcodec.batch import _sharegpt as sharegpt
+from chatcodec.batch._atif import from_atif, is_atif
 from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids, without_made_up_ids
 from chatcodec.batch._rollout_columns import (
     TOKEN_COLUMNS,
@@ -104,6 +106,7 @@ __all__ = [
     "completion_start",
     "conversation_column_message",
     "extra_columns",
+    "in_dialect_names",
     "layout_from_config",
     "message_list",
     "own_columns",
@@ -307,14 +310,11 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
     if dialect == "openai-evals":
         return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
-    if dialect == "rollout" and is_trajectory_step(row):  # Verifiers' step: the same row in its own names
-        row, step_notes = from_trajectory_step(row)
-        notes += step_notes
+    row, respelled = in_dialect_names(row, dialect)
+    notes += respelled
     if dialect in ("hf-chat", "rollout", "trajectory"):
         given = message_list(row.get("messages"), "$.messages")
-        tokens = token_columns(row) if dialect == "rollout" else None
-        if dialect == "trajectory":
-            tokens = {"turns": turn_records(row)}
+        tokens = _token_records(row, dialect)
         listed = with_call_ids(given, "$.messages", notes)
         tools = {"tools": row["tools"]} if row.get("tools") is not None else {}
         return ReadConversation(
@@ -333,6 +333,26 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         body["tools"] = row["tools"]
     nested = _nested_calls(messages) if dialect == "verifiers" else ()
     return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects, nested_calls=nested)
+
+
+def in_dialect_names(row: Mapping[str, Any], dialect: str) -> tuple[Mapping[str, Any], list[Loss]]:
+    """``row`` in ``dialect``'s names where another project's record of the same thing came
+    (a Verifiers trajectory step as a rollout row, Harbor's ATIF trajectory as a trajectory
+    row), with the losses of the respelling; else ``row`` as it is."""
+    if dialect == "rollout" and is_trajectory_step(row):
+        return from_trajectory_step(row)
+    if dialect == "trajectory" and is_atif(row):
+        return from_atif(row)
+    return row, []
+
+
+def _token_records(row: Mapping[str, Any], dialect: str) -> dict[str, list[Any]] | None:
+    """A rollout's token columns or a trajectory's turns, checked."""
+    if dialect == "rollout":
+        return token_columns(row)
+    if dialect == "trajectory":
+        return {"turns": turn_records(row)}
+    return None
 
 
 def _nested_calls(messages: Sequence[Any]) -> tuple[bool, ...]:
