@@ -211,3 +211,10 @@ def test_turns_recorded_elsewhere_merge_by_the_same_rule() -> None:
 def test_turns_that_are_no_records_are_refused_at_their_place(turns: list[Any], path: str) -> None:
     with pytest.raises(PayloadError, match=path):
         trainer_samples(turns)
+
+
+def test_turns_need_a_tokenizer_and_logprobs_as_a_list() -> None:
+    with pytest.raises(TemplateError, match="pass a tokenizer"):
+        render_turns(ANTHROPIC_SESSION, source="anthropic", template="qwen3", tokenizer=None)
+    with pytest.raises(PayloadError, match=r"at \$\.logprobs: expected a list"):
+        render_turns(ANTHROPIC_SESSION, source="anthropic", template="qwen3", tokenizer=qwen3_encoding(), logprobs=7)  # type: ignore[arg-type]

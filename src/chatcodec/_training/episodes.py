@@ -59,6 +59,12 @@ def render_turns(
     completion id, or ``None`` for an answer sampled without them. The other arguments are
     ``render``'s. Messages after the last answer are in no turn, a loss each.
     """
+    if tokenizer is None:
+        raise TemplateError("render_turns: pass a tokenizer (turns are token ids, as the sampler saw them)")
+    if logprobs is not None and (not isinstance(logprobs, Sequence) or isinstance(logprobs, str | bytes)):
+        raise PayloadError(
+            f"expected a list with one entry per assistant message, not {type(logprobs).__name__}", "$.logprobs"
+        )
     recorder = LossRecorder()
     request = rendering._read(conversation, source)
     if source is not None:
