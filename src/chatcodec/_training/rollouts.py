@@ -3,7 +3,8 @@
 A rollout row is what a trainer reads back from a rollout: the conversation in the
 template's shapes (the same row ``--to hf-chat --template NAME`` writes) and its tokens as
 ``render`` makes them: ``token_ids``, ``message_indices`` and ``sampled_mask`` (the tokens
-``render`` marks trainable: the model's sampled text of the last answer). A conversation
+``render`` marks trainable: the model's sampled text of the last answer, or of every answer
+with ``--train-on all_assistant_messages``). A conversation
 read from a wire body is rendered again the same way, so a rollout row made here, converted
 to OpenAI Chat or Anthropic and back, comes back the same row.
 
