@@ -10,8 +10,10 @@ import pytest
 
 import chatcodec
 from chatcodec import Loss, PayloadError, SampledTurn, TemplateError, render_turns, trainer_samples
+from chatcodec._training.families import family_names
 from training.qwen3_tokenizer import qwen3_encoding
 from training.test_render import ANTHROPIC_SESSION
+from training.test_rollout_rows import WEATHER_SESSION
 
 IM_END = 151645  # <|im_end|> in Qwen3's vocabulary
 NEWLINE = 198
@@ -218,3 +220,31 @@ def test_turns_need_a_tokenizer_and_logprobs_as_a_list() -> None:
         render_turns(ANTHROPIC_SESSION, source="anthropic", template="qwen3", tokenizer=None)
     with pytest.raises(PayloadError, match=r"at \$\.logprobs: expected a list"):
         render_turns(ANTHROPIC_SESSION, source="anthropic", template="qwen3", tokenizer=qwen3_encoding(), logprobs=7)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("family", family_names())
+def test_every_family_prompts_each_turn_as_render_does_and_ends_it_with_its_end_token(family: str) -> None:
+    """The law of the turns, per profiled family: a prompt is render of the messages before
+    the answer with the generation prompt, and the last answer ends with the turn's end token
+    (GLM-4.5 writes none: the model stops on the next role's token)."""
+    losses: list[Loss] = []
+    turns = render_turns(
+        WEATHER_SESSION,
+        source="anthropic",
+        template=family,
+        tokenizer=qwen3_encoding(),
+        on_loss="ignore",
+        losses=losses,
+    )
+    request = chatcodec.decode_request("anthropic", WEATHER_SESSION)
+    assert [turn.message_index for turn in turns] == [2, 4]
+    for turn in turns:
+        before = request.model_copy(update={"messages": request.messages[: turn.message_index]})
+        prompt = chatcodec.render(
+            before, template=family, tokenizer=qwen3_encoding(), add_generation_prompt=True, on_loss="ignore"
+        )
+        assert turn.prompt_ids == prompt.token_ids
+        assert turn.completion_ids
+        assert qwen3_encoding().decode(turn.completion_ids) == turn.completion_text
+    end = chatcodec.template_profile(family).turn_end
+    assert (turns[-1].completion_text or "").endswith(end or "Paris (12 C).")
