@@ -4,16 +4,20 @@ and its turns merged into the samples RL trainers take (issue 98)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
+import tokenizers
 
 import chatcodec
 from chatcodec import Loss, PayloadError, SampledTurn, TemplateError, render_turns, trainer_samples
 from chatcodec._training.families import family_names
 from training.qwen3_tokenizer import qwen3_encoding
 from training.test_render import ANTHROPIC_SESSION
-from training.test_rollout_rows import WEATHER_SESSION
+from training.test_rollout_rows import WEATHER_SESSION, tokenizer_json
+
+__all__ = ["tokenizer_json"]  # the fixture, shared with the rollout rows' tests
 
 IM_END = 151645  # <|im_end|> in Qwen3's vocabulary
 NEWLINE = 198
@@ -248,3 +252,49 @@ def test_every_family_prompts_each_turn_as_render_does_and_ends_it_with_its_end_
         assert qwen3_encoding().decode(turn.completion_ids) == turn.completion_text
     end = chatcodec.template_profile(family).turn_end
     assert (turns[-1].completion_text or "").endswith(end or "Paris (12 C).")
+
+
+def _split(turn: SampledTurn) -> tuple[str, str]:
+    """The turn's body tokens' text and its markup tokens' text."""
+    assert turn.is_content is not None
+    assert len(turn.is_content) == len(turn.completion_ids)
+    flagged = list(zip(turn.completion_ids, turn.is_content, strict=True))
+    body = qwen3_encoding().decode([token for token, content in flagged if content])
+    return body, qwen3_encoding().decode([token for token, content in flagged if not content])
+
+
+def test_is_content_flags_the_answers_body_apart_from_the_templates_markup() -> None:
+    turns, _ = _turns(ANTHROPIC_SESSION, "qwen3-training")
+    body, markup = _split(turns[1])
+    assert body.startswith("The title says Example Domain.")
+    assert body.endswith("The page shows the Example Domain placeholder.")
+    assert markup == "<think>\n</think>\n\n<|im_end|>"  # the newline after the reasoning is in its last token
+    body, markup = _split(turns[0])
+    assert '"url":"https://example.com"' in body  # the call's arguments as the model wrote them
+    assert markup == '<think>\n</think>\n\n<tool_call>\n{"name": "screenshot", "arguments":</tool_call><|im_end|>'
+
+
+def test_is_content_is_none_where_the_template_rewrites_the_body() -> None:
+    losses: list[Loss] = []
+    turns = render_turns(
+        ANTHROPIC_SESSION, source="anthropic", template="qwen3.5", tokenizer=qwen3_encoding(), on_loss="ignore"
+    )
+    assert turns[0].is_content is None  # Qwen3.5 writes the arguments again as XML parameters
+    assert turns[1].is_content is not None
+    assert losses == []
+
+
+def test_is_content_from_a_tokenizer_json_is_the_same_split(tokenizer_json: Path) -> None:
+    turns = render_turns(
+        ANTHROPIC_SESSION,
+        source="anthropic",
+        template="qwen3-training",
+        tokenizer=str(tokenizer_json),
+        on_loss="ignore",
+    )
+    decode = tokenizers.Tokenizer.from_file(str(tokenizer_json)).decode
+    assert turns[1].is_content is not None
+    flagged = list(zip(turns[1].completion_ids, turns[1].is_content, strict=True))
+    body = decode([token for token, content in flagged if content], skip_special_tokens=False)
+    # every character its own token: the body is the reasoning and the text exactly, no markup beside them
+    assert body == "The title says Example Domain." + "The page shows the Example Domain placeholder."

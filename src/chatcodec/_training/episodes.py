@@ -23,6 +23,7 @@ from chatcodec import ChatRequest, Loss, OnLoss, PayloadError, ToolDefinition
 from chatcodec._public_label import shown_as
 from chatcodec._training import render as rendering
 from chatcodec._training import tokens
+from chatcodec._training.content_marks import content_flags
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.origins import trace_to_source
 from chatcodec._training.turns import SampledTurn
@@ -130,6 +131,7 @@ class _Renderer:
         ids, trainable = through.token_ids or [], through.trainable or []
         completion = [token for token, sampled in zip(ids, trainable, strict=True) if sampled]
         span = next(span for span in reversed(through.sampled) if span.message == index)
+        text = through.text[span.start : span.end]
         if logprobs is not None and len(logprobs) != len(completion):
             raise PayloadError(
                 f"expected one logprob per completion id ({len(completion)}), not {len(logprobs)}",
@@ -141,7 +143,8 @@ class _Renderer:
             completion_ids=completion,
             logprobs=logprobs,
             prompt_text=prompt.text,
-            completion_text=through.text[span.start : span.end],
+            completion_text=text,
+            is_content=content_flags(self.request.messages[index], text, completion, self.tokenizer),
         )
 
 
