@@ -34,7 +34,7 @@ def test_every_dialect_has_a_documented_example_file() -> None:
 
 
 WRITTEN = [dialect for dialect in training.TRAINING_DIALECTS if dialect not in training.READ_ONLY_DIALECTS]
-KEYS_REORDERED = ("hf-chat", "rollout")
+KEYS_REORDERED = ("hf-chat", "rollout", "trajectory")
 """Dialects whose rows come back equal but not byte for byte: a result's ``name`` is
 written before its ``role`` (OpenAI Chat's writer puts a message's own keys first)."""
 

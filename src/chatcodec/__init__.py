@@ -137,10 +137,12 @@ if _typing.TYPE_CHECKING:
     from chatcodec._rendering import render_conversation, render_message
     from chatcodec._schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
     from chatcodec._training.completion.parse import parse_completion
+    from chatcodec._training.episodes import render_turns
     from chatcodec._training.errors import TemplateError
     from chatcodec._training.families import template_profile
     from chatcodec._training.profile import TemplateProfile
     from chatcodec._training.render import Rendering, render
+    from chatcodec._training.samples import trainer_samples
     from chatcodec._training.turns import SampledTurn
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec._warm import warm_up
@@ -284,8 +286,10 @@ __all__ = [
     "render",
     "render_conversation",
     "render_message",
+    "render_turns",
     "template_profile",
     "to_sse",
+    "trainer_samples",
     "unregister_codec",
     "validate_message",
     "validate_messages",
@@ -341,8 +345,8 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
         ("chatcodec._training.render", "Rendering render"),
-        ("chatcodec._training.turns", "SampledTurn"),
         ("chatcodec.streams._sse", "SSEEvent SSEParser format_sse"),
+        ("chatcodec._training.turns", "SampledTurn"),
         ("chatcodec.streams._accumulator", "StreamAccumulator"),
         ("chatcodec.streams._convert", "StreamConverter aconvert_stream convert_stream"),
         ("chatcodec._training.errors", "TemplateError"),
@@ -357,8 +361,10 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._error_shapes", "error_body error_event read_error"),
         ("chatcodec._training.completion.parse", "parse_completion"),
         ("chatcodec._rendering", "render_conversation render_message"),
+        ("chatcodec._training.episodes", "render_turns"),
         ("chatcodec._training.families", "template_profile"),
         ("chatcodec.streams._framing", "to_sse"),
+        ("chatcodec._training.samples", "trainer_samples"),
         ("chatcodec._warm", "warm_up"),
     )
     for name in names.split()

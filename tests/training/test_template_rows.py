@@ -66,7 +66,10 @@ def test_the_reasoning_option_is_taken_for_a_training_dialect(
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--to", "sharegpt", "--template", "qwen3"], "--template writes hf-chat, trl-prompt-completion, rollout rows"),
+        (
+            ["--to", "sharegpt", "--template", "qwen3"],
+            "--template writes hf-chat, trl-prompt-completion, rollout, trajectory rows",
+        ),
         (["--to", "hf-chat", "--template", "qwen-3"], "unknown chat template family 'qwen-3'"),
     ],
 )

@@ -15,6 +15,9 @@ What lives here:
   licence;
 - the renderer (``chatcodec.render``): canonical messages shaped for a profile, rendered by the
   template itself, tokenized, masked;
+- episodes (``chatcodec.render_turns``, ``chatcodec.trainer_samples``): one record per answer of
+  what the sampler saw and wrote, made by the renderer, and the records merged into trainer
+  samples where prompts extend each other;
 - the completion parsers (``chatcodec.parse_completion``): a model's raw text back to a canonical
   assistant message, under vLLM's parser names.
 """

@@ -3,7 +3,8 @@
 A rollout row is what a trainer reads back from a rollout: the conversation in the
 template's shapes (the same row ``--to hf-chat --template NAME`` writes) and its tokens as
 ``render`` makes them: ``token_ids``, ``message_indices`` and ``sampled_mask`` (the tokens
-``render`` marks trainable: the model's sampled text of the last answer). A conversation
+``render`` marks trainable: the model's sampled text of the last answer, or of every answer
+with ``--train-on all_assistant_messages``). A conversation
 read from a wire body is rendered again the same way, so a rollout row made here, converted
 to OpenAI Chat or Anthropic and back, comes back the same row.
 
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec import Loss, decode_request
 from chatcodec._training import tokens
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.render import render
+from chatcodec._training.render import TrainOn, render
 from chatcodec._training.rows import settings_losses, template_row
 
 if TYPE_CHECKING:
@@ -38,18 +39,21 @@ def rollout_row(
     tokenizer: object,
     *,
     own_tokens: Mapping[str, list[Any]] | None = None,
+    train_on: TrainOn = "last_assistant_message",
 ) -> tuple[dict[str, Any], list[Loss]]:
     """A rollout row for the request ``payload`` (in ``source``'s format) rendered through
     ``template`` with ``tokenizer`` (an object, or a ``tokenizer.json`` path), and what the
     template could not show (at ``payload``'s paths). ``own_tokens``: the token columns the
     row held, kept where the rendering gives the same ids (a column the row lacks, as a
-    Verifiers step's ``message_indices``, is the rendering's)."""
+    Verifiers step's ``message_indices``, is the rendering's). ``train_on``: which answers
+    ``sampled_mask`` marks, as ``render`` takes it."""
     losses: list[Loss] = []
     rendered = render(
         cast("SdkPayload", payload),
         source=source,
         template=template,
         tokenizer=loaded_tokenizer(tokenizer),
+        train_on=train_on,
         on_loss="ignore",
         losses=losses,
     )

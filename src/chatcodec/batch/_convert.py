@@ -37,7 +37,6 @@ from chatcodec.batch._convert_records import (
     Reject,
     RowNumbering,
 )
-from chatcodec.batch._rollout_columns import from_trajectory_step, is_trajectory_step
 
 
 def convert_payload(payload: object, options: ConvertOptions, line: int | None = None) -> Outcome:
@@ -252,9 +251,10 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
         if options.dialect_layout is not None:
             layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
         row = load_object(payload, f"{source} row")
-        if source == "rollout" and is_trajectory_step(row):  # read in rollout names, so written so too
-            row, step_losses = from_trajectory_step(row)
-            losses += step_losses
+        respelled, respelling = training.in_dialect_names(row, source)  # read in the dialect's names, so written so
+        if respelling:
+            row = dict(respelled)
+            losses += respelling
         if source in training.PAIR_DIALECTS or target in training.PAIR_DIALECTS:
             written = _pair_row(row, options, layout, losses)
         else:
@@ -287,6 +287,8 @@ def _conversation_row(
         return converted
     if target == "rollout" and (options.template is not None or source != target):
         return _rollout_row(read, body_format, options, losses)
+    if target == "trajectory" and (options.template is not None or source != target):
+        return _trajectory_row(read, body_format, options, losses)
     if options.template is not None:
         return _template_row(read.body, body_format, options, losses)
     converted = _converted_body(read.body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
@@ -343,7 +345,29 @@ def _rollout_row(
             rule="training_rollout",
         )
     own = read.tokens if options.source == "rollout" else None
-    row, rendered_losses = rollout_row(read.body, body_format, options.template, options.tokenizer, own_tokens=own)
+    row, rendered_losses = rollout_row(
+        read.body, body_format, options.template, options.tokenizer, own_tokens=own, train_on=options.train_on
+    )
+    losses += rendered_losses
+    return row
+
+
+def _trajectory_row(
+    read: training.ReadConversation, body_format: str, options: ConvertOptions, losses: list[Loss]
+) -> dict[str, Any]:
+    """A trajectory row, its turns rendered by ``--template`` with ``--tokenizer``
+    (:mod:`chatcodec._training.trajectories`); a trajectory read again keeps its own turns
+    where the template renders the same ids."""
+    from chatcodec._training.trajectories import trajectory_row
+
+    if options.template is None or options.tokenizer is None:
+        raise training.TrainingRowError(
+            "trajectory rows hold the turns a template renders: name the template and the tokenizer "
+            "(--template NAME --tokenizer tokenizer.json)",
+            rule="training_trajectory",
+        )
+    own = (read.tokens or {}).get("turns") if options.source == "trajectory" else None
+    row, rendered_losses = trajectory_row(read.body, body_format, options.template, options.tokenizer, own_turns=own)
     losses += rendered_losses
     return row
 

@@ -9,9 +9,12 @@ writer and the command line's report share them without importing each other (an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec._losses import LOSS_KINDS, Loss
+
+if TYPE_CHECKING:
+    from chatcodec._training.render import TrainOn
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""
@@ -75,6 +78,8 @@ class ConvertOptions:
     tokenizer: str | None = None
     """The ``tokenizer.json`` a ``rollout`` row's tokens are rendered with (a path, so the
     options stay picklable; each worker reads it once)."""
+    train_on: TrainOn = "last_assistant_message"
+    """Which answers a ``rollout`` row's ``sampled_mask`` marks (``render``'s ``train_on``)."""
     numbered: RowNumbering = "line"
     """What a row's number is: its JSON Lines line (from 1), or its index in a JSON array
     (from 0, ``item-N`` as the id ``id_from_line`` gives, ``index`` in a reject record)."""

@@ -27,6 +27,11 @@ command. The dialects, each with the documentation it follows:
                            written by rendering (:mod:`chatcodec._training.rollouts`); a
                            Verifiers trajectory step (``prompt``, ``completion``, ``tokens``)
                            is read as one
+``trajectory``             an ``hf-chat`` row with the turns its sampler saw: ``turns``, one
+                           ``{message_index, prompt_ids, completion_ids, logprobs}`` per
+                           answer (:mod:`.trajectory_turns`); written by rendering each turn
+                           (:mod:`chatcodec._training.trajectories`); Harbor's ATIF
+                           trajectory (``schema_version``, ``steps``) is read as one (:mod:`.atif`)
 ``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
 ``openai-evals``           an OpenAI Evals item ``{"item", "sample"}`` or a run's output
                            item (``datasource_item``, ``sample.input``/``output``), read
@@ -68,6 +73,7 @@ from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
 from chatcodec.batch import _alpaca as alpaca
 from chatcodec.batch import _eval_items as eval_items
 from chatcodec.batch import _sharegpt as sharegpt
+from chatcodec.batch._atif import from_atif, is_atif
 from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids, without_made_up_ids
 from chatcodec.batch._rollout_columns import (
     TOKEN_COLUMNS,
@@ -82,6 +88,7 @@ from chatcodec.batch._training_layout import (
     TrainingRowError,
     layout_from_config,
 )
+from chatcodec.batch._trajectory_turns import turn_records, turns_losses
 
 __all__ = [
     "CONVERSATION_DIALECTS",
@@ -89,6 +96,7 @@ __all__ = [
     "READ_ONLY_DIALECTS",
     "SHAREGPT",
     "TEMPLATE_DIALECTS",
+    "TOKEN_DIALECTS",
     "TRAINING_DIALECTS",
     "WRITTEN_FROM",
     "ConversationLayout",
@@ -98,6 +106,7 @@ __all__ = [
     "completion_start",
     "conversation_column_message",
     "extra_columns",
+    "in_dialect_names",
     "layout_from_config",
     "message_list",
     "own_columns",
@@ -114,6 +123,7 @@ CONVERSATION_DIALECTS: Final = (
     "verifiers",
     "hf-chat",
     "rollout",
+    "trajectory",
     "alpaca",
     "openai-evals",
 )
@@ -146,6 +156,7 @@ _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
     "verifiers": ("prompt", "completion"),
     "hf-chat": ("messages", "tools"),
     "rollout": ("messages", "tools", *TOKEN_COLUMNS),
+    "trajectory": ("messages", "tools", "turns"),
     "openai-evals": ("item", "sample", "datasource_item"),
     "trl-preference": ("prompt", "chosen", "rejected", "tools"),
     "openai-dpo": ("input", "preferred_output", "non_preferred_output"),
@@ -174,6 +185,8 @@ def column_losses(row: Mapping[str, Any], dialect: str, target: str, layout: Con
     """A ``metadata`` loss for each column of ``row`` another dialect has no place for (a
     rollout's token columns among them)."""
     tokens = token_losses(row, target) if dialect == "rollout" else []
+    if dialect == "trajectory":
+        tokens = turns_losses(row, target)
     return tokens + [
         Loss(f"$.{column}", f"{dialect} column", f"{target} rows have no place for it", "metadata")
         for column in extra_columns(row, dialect, layout)
@@ -274,7 +287,8 @@ class ReadConversation:
     shape (``{id, type, function: {name, arguments}}``) rather than Verifiers' flat one, so
     the same dialect written again gives each call back in the shape it came in."""
     tokens: dict[str, list[Any]] | None = None
-    """A rollout row's token columns, checked (:func:`.rollout_columns.token_columns`)."""
+    """A rollout row's token columns, checked (:func:`.rollout_columns.token_columns`); a
+    trajectory row's ``turns``, checked (:func:`.trajectory_turns.turn_records`)."""
 
 
 def read_conversation(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> ReadConversation:
@@ -296,12 +310,11 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
     if dialect == "openai-evals":
         return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
-    if dialect == "rollout" and is_trajectory_step(row):  # Verifiers' step: the same row in its own names
-        row, step_notes = from_trajectory_step(row)
-        notes += step_notes
-    if dialect in ("hf-chat", "rollout"):
+    row, respelled = in_dialect_names(row, dialect)
+    notes += respelled
+    if dialect in ("hf-chat", "rollout", "trajectory"):
         given = message_list(row.get("messages"), "$.messages")
-        tokens = token_columns(row) if dialect == "rollout" else None
+        tokens = _token_records(row, dialect)
         listed = with_call_ids(given, "$.messages", notes)
         tools = {"tools": row["tools"]} if row.get("tools") is not None else {}
         return ReadConversation(
@@ -320,6 +333,26 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         body["tools"] = row["tools"]
     nested = _nested_calls(messages) if dialect == "verifiers" else ()
     return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects, nested_calls=nested)
+
+
+def in_dialect_names(row: Mapping[str, Any], dialect: str) -> tuple[Mapping[str, Any], list[Loss]]:
+    """``row`` in ``dialect``'s names where another project's record of the same thing came
+    (a Verifiers trajectory step as a rollout row, Harbor's ATIF trajectory as a trajectory
+    row), with the losses of the respelling; else ``row`` as it is."""
+    if dialect == "rollout" and is_trajectory_step(row):
+        return from_trajectory_step(row)
+    if dialect == "trajectory" and is_atif(row):
+        return from_atif(row)
+    return row, []
+
+
+def _token_records(row: Mapping[str, Any], dialect: str) -> dict[str, list[Any]] | None:
+    """A rollout's token columns or a trajectory's turns, checked."""
+    if dialect == "rollout":
+        return token_columns(row)
+    if dialect == "trajectory":
+        return {"turns": turn_records(row)}
+    return None
 
 
 def _nested_calls(messages: Sequence[Any]) -> tuple[bool, ...]:
@@ -360,6 +393,7 @@ _PLACED: Final[Mapping[str, tuple[str, ...]]] = {
     "verifiers": ("messages", "tools"),
     "hf-chat": ("messages", "tools"),
     "rollout": ("messages", "tools"),
+    "trajectory": ("messages", "tools"),
 }
 
 
@@ -394,7 +428,7 @@ def write_conversation(
         messages = [_verifiers_message(message, index, losses) for index, message in enumerate(messages)]
     else:  # TRL's rows take Hugging Face's call shapes: the ids made up reading them are left out again
         messages = without_made_up_ids(messages, losses, objects=object_arguments)
-    if dialect in ("hf-chat", "rollout"):  # a rollout's tokens are the caller's: kept, or rendered
+    if dialect in ("hf-chat", "rollout", "trajectory"):  # tokens and turns are the caller's: kept, or rendered
         return {"messages": messages, **({"tools": body["tools"]} if body.get("tools") else {})}
     split = prompt_length if prompt_length is not None else completion_start(messages)
     prompt, completion = messages[:split], messages[split:]
@@ -469,9 +503,12 @@ def _verifiers_message(message: Any, index: int, losses: list[Loss]) -> Any:
     return {key: value for key, value in fields.items() if key in _VERIFIERS_KEYS}
 
 
-TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion", "rollout")
+TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion", "rollout", "trajectory")
 """The dialects ``--template`` writes in a chat template's shapes (rows a template renders;
-a rollout's tokens rendered by it)."""
+a rollout's tokens and a trajectory's turns rendered by it)."""
+
+TOKEN_DIALECTS: Final = ("rollout", "trajectory")
+"""The dialects whose rows hold tokens a template renders (``--template`` with ``--tokenizer``)."""
 
 
 def completion_start(messages: Sequence[Any]) -> int:

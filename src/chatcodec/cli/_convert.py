@@ -40,6 +40,7 @@ from chatcodec.batch._convert_records import BatchResult, ConvertOptions
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli import _presets as presets
 from chatcodec.cli import _trace_rows as trace_rows
+from chatcodec.cli import _training_options as training_options
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP, REJECTS_SUFFIX, add_convert_arguments
 from chatcodec.cli._dataset_options import (
     STRICT_KINDS,
@@ -165,8 +166,9 @@ def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
         model=arguments.model,
         dialect_layout=_dialect_layout(arguments.dialect_config, parser),
         id_from_line=arguments.id_from_line,
-        template=_template(arguments.template, rows.target, parser),
-        tokenizer=_tokenizer(arguments, rows.source, rows.target, parser),
+        template=training_options.template(arguments.template, rows.target, parser),
+        tokenizer=training_options.tokenizer(arguments, rows.source, rows.target, parser),
+        train_on=training_options.train_on(arguments, rows.target, parser),
     )
     return with_storage(options, storage=arguments.storage)
 
@@ -273,45 +275,6 @@ def _unwritable(arguments: argparse.Namespace) -> str | None:
         if not os.access(folder, os.W_OK):
             return f"{option} {target}: the folder {folder} is not writable"
     return None
-
-
-def _template(name: str | None, target: str, parser: argparse.ArgumentParser) -> str | None:
-    """``--template``: a family's name, or the text of a template file, checked once here
-    (an unknown family or a file that is no template is a usage error, not a failure per row)."""
-    if name is None:
-        return None
-    from chatcodec._training.errors import TemplateError
-    from chatcodec._training.families import resolve
-    from chatcodec.batch._training import TEMPLATE_DIALECTS
-
-    if target not in TEMPLATE_DIALECTS:
-        parser.error(f"--template writes {', '.join(TEMPLATE_DIALECTS)} rows, not {target}")
-    text = name
-    if Path(name).is_file():
-        text = Path(name).read_text(encoding="utf-8")
-    try:
-        resolve(text)
-    except TemplateError as error:
-        parser.error(f"--template: {error}")
-    return text
-
-
-def _tokenizer(arguments: argparse.Namespace, source: str, target: str, parser: argparse.ArgumentParser) -> str | None:
-    """``--tokenizer``'s path, which rollout rows need with ``--template`` (their tokens are
-    rendered; a rollout converted to itself keeps its own without them), checked once here."""
-    path: str | None = arguments.tokenizer
-    if target != "rollout":
-        if path is not None:
-            parser.error(f"--tokenizer renders rollout rows' tokens (--to rollout), not {target} rows")
-        return None
-    if (path is None or arguments.template is None) and (source != target or path is not None):
-        parser.error(
-            "rollout rows hold the tokens a chat template renders: name both --template NAME and "
-            "--tokenizer tokenizer.json (a rollout converted to itself keeps its tokens without them)"
-        )
-    if path is not None and not Path(path).is_file():
-        parser.error(f"--tokenizer {path}: no such file")
-    return path
 
 
 def _dialect_layout(path: Path | None, parser: argparse.ArgumentParser) -> str | None:

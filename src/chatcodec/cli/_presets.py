@@ -39,6 +39,8 @@ DIALECT_LINES = {
     "hf-chat": "Hugging Face chat-template {messages, tools}: calls without ids, arguments as objects",
     "rollout": "token-level rollout {messages, tools, token_ids, message_indices, sampled_mask, logprobs} "
     "(written with --template and --tokenizer)",
+    "trajectory": "an episode {messages, tools, turns: [{message_index, prompt_ids, completion_ids, logprobs}]} "
+    "(written with --template and --tokenizer)",
     "alpaca": "LLaMA-Factory alpaca {instruction, input, output, system, history, images}",
     "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} and run output items (read only)",
     "trl-preference": "TRL {prompt, chosen, rejected} (prompt optional)",
@@ -95,15 +97,22 @@ def add_layout_arguments(convert: Any) -> None:
     convert.add_argument(
         "--template",
         metavar="NAME|FILE",
-        help="write hf-chat, trl-prompt-completion or rollout rows in a chat template's shapes, which that "
+        help="write hf-chat, trl-prompt-completion, rollout or trajectory rows in a chat template's shapes, which that "
         "template renders without a drop: a family chatcodec knows (qwen3, qwen3.6, llama3.1, gpt-oss, ...) or a "
         "file holding the template's Jinja text (a tokenizer's chat_template)",
     )
     convert.add_argument(
         "--tokenizer",
         metavar="JSON",
-        help="the tokenizer.json a rollout row's tokens are rendered with (--to rollout, with --template; "
+        help="the tokenizer.json a rollout row's tokens or a trajectory row's turns are rendered with (--to "
+        "rollout or trajectory, with --template; "
         "needs the tokenizers extra)",
+    )
+    convert.add_argument(
+        "--train-on",
+        choices=("last_assistant_message", "all_assistant_messages"),
+        help="which answers a rollout row's sampled_mask marks, as render's train_on takes it (--to rollout; "
+        "by default the last)",
     )
     convert.add_argument(
         "--id-from-line",

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from chatcodec._narrow import as_dict
 from chatcodec.batch._rollout_columns import TOKEN_COLUMNS, TokenType
+from chatcodec.batch._trajectory_turns import TURN_FIELDS
 from chatcodec.datasets._arrow import Array, DataType, Field, pa
 
 PAYLOAD_FIELDS_KEY: Final = b"chatcodec.payload_fields"
@@ -29,10 +30,24 @@ def _arrow_type(kind: TokenType) -> DataType:
 
 
 def payload_fields(target: str) -> list[Field]:
-    """The fields of ``target``'s payloads written as typed columns (a rollout's token columns)."""
+    """The fields of ``target``'s payloads written as typed columns (a rollout's token columns,
+    a trajectory's turns as a list of structs of typed lists)."""
+    if target == "trajectory":
+        return [pa.field("turns", pa.list_(_turn_type()))]
     if target != "rollout":
         return []
     return [pa.field(name, _arrow_type(kind)) for name, kind in TOKEN_COLUMNS.items()]
+
+
+def _turn_type() -> DataType:
+    """A trajectory turn's struct, its fields in :data:`.trajectory_turns.TURN_FIELDS`' order."""
+    types = {
+        "message_index": pa.int64(),
+        "prompt_ids": pa.list_(pa.int64()),
+        "completion_ids": pa.list_(pa.int64()),
+        "logprobs": pa.list_(pa.float64()),
+    }
+    return pa.struct([pa.field(name, types[name]) for name in TURN_FIELDS])
 
 
 def split(payload: Mapping[str, Any], names: Sequence[str]) -> tuple[dict[str, Any], list[Any]]:

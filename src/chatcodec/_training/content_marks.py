@@ -1,0 +1,76 @@
+"""Which of an answer's sampled tokens are its body, and which the template's markup.
+
+PrimeIntellect's ``renderers`` gives each token an ``is_content`` flag (``RenderedTokens``):
+true on a message's body, false on the scaffold around it (``<think>`` and its newlines,
+``<tool_call>``, the end-of-turn token), so a trainer can weight the two apart. For an answer
+the body is what the model wrote as itself: its reasoning, its text, each call's arguments.
+Those are found in the sampled text as the template wrote them, and a token is the body's
+where it holds any of their characters (a token across an edge, as ``.\n`` before
+``</think>``, is the body's: no character of the body is marked as markup). The flags are
+knowable where every piece is found in the text, in order, and the tokenizer tells where each
+token starts (tiktoken's ``decode_with_offsets``, a Hugging Face tokenizer's offsets, for the
+very ids sampled); elsewhere there are none, never guessed ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec import AnyMessage, TextPart, ThinkingPart, ToolUsePart
+
+
+def content_flags(answer: AnyMessage, text: str, ids: list[int], tokenizer: object) -> list[bool] | None:
+    """One flag per id of ``text`` (an answer's sampled text, tokenized as ``ids``): whether
+    the token is the answer's body; None where that cannot be told."""
+    spans = _body_spans(answer, text)
+    starts = None if spans is None else _token_starts(tokenizer, text, ids)
+    if spans is None or starts is None:
+        return None
+    ends = [*starts[1:], len(text)]
+    return [any(at < end and start < until for start, end in spans) for at, until in zip(starts, ends, strict=True)]
+
+
+def _token_starts(tokenizer: object, text: str, ids: list[int]) -> list[int] | None:
+    """Where each of ``ids`` starts in ``text``, where the tokenizer can say (and its ids are ``ids``)."""
+    with_offsets: Any = getattr(tokenizer, "decode_with_offsets", None)
+    if callable(with_offsets):  # tiktoken
+        decoded, offsets = with_offsets(ids)
+        return list(offsets) if decoded == text and len(offsets) == len(ids) else None
+    encode: Any = getattr(tokenizer, "encode", None)
+    if not callable(encode):
+        return None
+    if callable(getattr(tokenizer, "encode_plus", None)):  # transformers: the offsets of its fast tokenizer
+        encoded = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)  # type: ignore[operator]
+        found, offsets = list(encoded.get("input_ids", [])), encoded.get("offset_mapping")
+    else:  # a tokenizers.Tokenizer
+        encoded = encode(text, add_special_tokens=False)
+        found, offsets = list(getattr(encoded, "ids", [])), getattr(encoded, "offsets", None)
+    if offsets is None or found != ids:
+        return None
+    return [int(start) for start, _ in offsets]
+
+
+def _body_spans(answer: AnyMessage, text: str) -> list[tuple[int, int]] | None:
+    """Where each body piece of ``answer`` is in ``text``, in order (None: one is not there)."""
+    spans: list[tuple[int, int]] = []
+    after = 0
+    for piece in _pieces(answer):
+        found = text.find(piece, after)
+        if found < 0:
+            return None
+        spans.append((found, found + len(piece)))
+        after = found + len(piece)
+    return spans
+
+
+def _pieces(answer: AnyMessage) -> list[str]:
+    content = answer.content
+    if isinstance(content, str):
+        return [content.strip()] if content.strip() else []
+    pieces: list[str] = []
+    for part in content:
+        if (isinstance(part, ThinkingPart) and not part.redacted) or isinstance(part, TextPart):
+            pieces.append(part.text.strip())
+        elif isinstance(part, ToolUsePart):
+            pieces.append(part.arguments.strip())
+    return [piece for piece in pieces if piece]

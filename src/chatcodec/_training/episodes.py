@@ -1,0 +1,181 @@
+"""An episode as the sampler saw it: one :class:`~chatcodec.SampledTurn` per answer, made by ``render``.
+
+A server rendering a chat template prompts the model with the conversation so far and the
+generation prompt, and the model samples the answer through the end-of-turn token. So a turn
+is two renderings, both ``chatcodec.render``'s: the messages before the answer with
+``add_generation_prompt=True`` (the prompt), and the messages through the answer, whose
+trainable tokens are what the model sampled (the newline a template writes after the end
+token is the template's, never the model's). Nothing here knows a template: the shaping, the
+sampled spans and the tokenization are ``render``'s, so turns follow wherever render changes.
+
+The conversation is read once; each rendering gets the canonical messages up to its answer,
+and the losses of all of them are reported once each, named in the caller's payload as
+``render`` names them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from chatcodec import ChatRequest, Loss, OnLoss, PayloadError, ToolDefinition
+from chatcodec._public_label import shown_as
+from chatcodec._training import render as rendering
+from chatcodec._training import tokens
+from chatcodec._training.content_marks import content_flags
+from chatcodec._training.errors import TemplateError
+from chatcodec._training.origins import trace_to_source
+from chatcodec._training.turns import SampledTurn
+from chatcodec.contract import LossRecorder
+
+if TYPE_CHECKING:
+    from chatcodec.contract import Steps
+
+
+AFTER_THE_LAST_ANSWER: Final = "a turn ends with its answer: a message after the last answer is in no turn's prompt"
+"""Why a message after the last answer is a loss of the turns (a row that keeps the
+messages beside its turns does not lose it)."""
+
+
+def render_turns(
+    conversation: object,
+    *,
+    template: str | None = None,
+    tokenizer: object,
+    source: str | None = None,
+    tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+    logprobs: Sequence[Sequence[float] | None] | None = None,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+    template_variables: Mapping[str, Any] | None = None,
+) -> list[SampledTurn]:
+    """One :class:`~chatcodec.SampledTurn` per assistant message of ``conversation``, in order:
+    the ids the model was prompted with and the ids it sampled, as ``render`` gives them.
+
+    ``prompt_ids`` is :func:`~chatcodec.render` of the messages before the answer with
+    ``add_generation_prompt=True``; ``completion_ids`` are the answer's sampled tokens in
+    ``render`` of the messages through it, ending with the template's end-of-turn token.
+    ``logprobs`` holds one entry per assistant message, in order: a list of one logprob per
+    completion id, or ``None`` for an answer sampled without them. The other arguments are
+    ``render``'s. Messages after the last answer are in no turn, a loss each.
+    """
+    if tokenizer is None:
+        raise TemplateError("render_turns: pass a tokenizer (turns are token ids, as the sampler saw them)")
+    if logprobs is not None and (not isinstance(logprobs, Sequence) or isinstance(logprobs, str | bytes)):
+        raise PayloadError(
+            f"expected a list with one entry per assistant message, not {type(logprobs).__name__}", "$.logprobs"
+        )
+    recorder = LossRecorder()
+    request = rendering._read(conversation, source)
+    if source is not None:
+        trace_to_source(recorder, conversation, source, request)
+    answers = [index for index, message in enumerate(request.messages) if message.role == "assistant"]
+    if not answers:
+        raise TemplateError("no turns: the conversation has no assistant message")
+    if logprobs is not None and len(logprobs) != len(answers):
+        raise PayloadError(
+            f"expected one entry per assistant message ({len(answers)}), not {len(logprobs)}", "$.logprobs"
+        )
+    run = _Renderer(request, template, tokens.loaded(tokenizer), tools, template_variables)
+    turns: list[SampledTurn] = []
+    for number, index in enumerate(answers):
+        given = None if logprobs is None else _logprobs(logprobs[number], f"$.logprobs[{number}]")
+        turns.append(run.turn(index, given, number))
+    for loss in run.found:
+        recorder.add(_steps(loss.path), loss.what, loss.why, loss.kind)
+    for index in range(answers[-1] + 1, len(request.messages)):
+        recorder.add(("messages", index), f"{request.messages[index].role} message", AFTER_THE_LAST_ANSWER)
+    recorder.settle(on_loss, losses, stacklevel=3)
+    return turns
+
+
+class _Renderer:
+    """``render`` with one conversation's template, tokenizer and tools, for its prefixes;
+    the losses every rendering found, each kept once."""
+
+    def __init__(
+        self,
+        request: ChatRequest,
+        template: str | None,
+        tokenizer: object,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
+        variables: Mapping[str, Any] | None,
+    ) -> None:
+        self.request = request
+        self.template = template
+        self.tokenizer = tokenizer
+        self.tools = tools
+        self.variables = variables
+        self.found: list[Loss] = []
+
+    def __call__(self, count: int, prompt: bool) -> rendering.Rendering:
+        found: list[Loss] = []
+        head = self.request.model_copy(update={"messages": self.request.messages[:count]})
+        rendered = rendering.render(
+            head,
+            template=self.template,
+            tokenizer=self.tokenizer,
+            tools=self.tools,
+            add_generation_prompt=prompt,
+            on_loss="ignore",
+            losses=found,
+            template_variables=self.variables,
+        )
+        self.found += [loss for loss in found if loss not in self.found]
+        return rendered
+
+    def turn(self, index: int, logprobs: list[float] | None, number: int) -> SampledTurn:
+        prompt = self(index, True)
+        through = self(index + 1, False)
+        ids, trainable = through.token_ids or [], through.trainable or []
+        completion = [token for token, sampled in zip(ids, trainable, strict=True) if sampled]
+        span = next(span for span in reversed(through.sampled) if span.message == index)
+        text = through.text[span.start : span.end]
+        if logprobs is not None and len(logprobs) != len(completion):
+            raise PayloadError(
+                f"expected one logprob per completion id ({len(completion)}), not {len(logprobs)}",
+                f"$.logprobs[{number}]",
+            )
+        return SampledTurn(
+            message_index=index,
+            prompt_ids=prompt.token_ids or [],
+            completion_ids=completion,
+            logprobs=logprobs,
+            prompt_text=prompt.text,
+            completion_text=text,
+            is_content=content_flags(self.request.messages[index], text, completion, self.tokenizer),
+        )
+
+
+def _logprobs(given: object, path: str) -> list[float] | None:
+    """One answer's logprobs as a list of numbers (None: sampled without them)."""
+    if given is None:
+        return None
+    if not isinstance(given, Sequence) or isinstance(given, str | bytes):
+        raise PayloadError(f"expected a list of logprobs (or null), not {type(given).__name__}", path)
+    for position, value in enumerate(given):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise PayloadError(f"expected a number, not {value!r}", f"{path}[{position}]")
+    return [float(value) for value in given]
+
+
+_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+
+
+def _steps(path: str) -> Steps | str:
+    """A canonical loss path (``$.messages[2].content[0]``) as its steps, so the recorder
+    names it in the caller's payload; a path of another form stays as it is."""
+    steps: list[str | int] = []
+    position = 1
+    while position < len(path):
+        step = _STEP.match(path, position)
+        if step is None or not path.startswith("$"):
+            return path
+        name, number = step.groups()
+        steps.append(int(number) if number is not None else name)
+        position = step.end()
+    return tuple(steps)
+
+
+shown_as("chatcodec", render_turns)

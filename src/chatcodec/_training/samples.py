@@ -1,0 +1,102 @@
+"""Turns merged into the samples RL trainers train on: a prompt, a response and its mask.
+
+verl's ``AgentLoopOutput`` (``prompt_ids``, ``response_ids``, ``response_mask``,
+``response_logprobs``), TRL's GRPO ``rollout_func`` and SkyRL's generator output all train a
+multi-turn episode as one sequence: the first prompt, then everything after it, with a mask
+of 1 on what the model sampled and 0 on what lies between its turns (tool results, the next
+generation prompt). That sequence exists only while each turn's prompt starts with the
+previous prompt and completion, token for token; a template that renders earlier turns
+otherwise once more follow (stock Qwen3 drops old reasoning at a new question) breaks it.
+There a new sample starts, and a loss names the turn, rather than training tokens after a
+prompt the model never saw.
+
+The merge reads the records alone (no template, no tokenizer), so turns a gateway recorded
+from a server merge by the same rule as turns ``render_turns`` made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chatcodec import Loss, OnLoss, PayloadError
+from chatcodec._public_label import shown_as
+from chatcodec._training.turns import SampledTurn
+from chatcodec.contract import LossRecorder
+
+
+def trainer_samples(
+    turns: Sequence[SampledTurn | Mapping[str, Any]], *, on_loss: OnLoss = "warn", losses: list[Loss] | None = None
+) -> list[dict[str, Any]]:
+    """``turns`` merged into trainer samples: dicts of ``prompt_ids``, ``response_ids``,
+    ``response_mask`` (1 on a sampled token, 0 between turns) and ``response_logprobs`` (the
+    sampler's, 0.0 between turns; ``None`` where a merged turn has none).
+
+    A turn joins the sample before it while its prompt starts with that sample's prompt and
+    response; where it does not, it starts a new sample and a ``rule`` loss names its message.
+    A turn may be a :class:`~chatcodec.SampledTurn` or a trajectory row's turn mapping.
+    """
+    recorder = LossRecorder()
+    samples: list[dict[str, Any]] = []
+    held: list[int] = []  # the last sample's prompt and response, which the next prompt must extend
+    for number, given in enumerate(turns):
+        turn = _turn(given, number)
+        if samples and turn.prompt_ids[: len(held)] == held:
+            _extend(samples[-1], turn, turn.prompt_ids[len(held) :])
+        else:
+            if samples:
+                recorder.add(
+                    ("messages", turn.message_index),
+                    "trainer sample",
+                    "this turn's prompt does not start with the turns before it (the template renders them "
+                    "otherwise once it follows): it starts a new sample",
+                    "rule",
+                )
+            samples.append(_started(turn))
+        held = [*turn.prompt_ids, *turn.completion_ids]
+    recorder.settle(on_loss, losses, stacklevel=3)
+    return samples
+
+
+_FIELDS = ("message_index", "prompt_ids", "completion_ids", "logprobs")
+
+
+def _turn(given: SampledTurn | Mapping[str, Any], number: int) -> SampledTurn:
+    """A turn, or a trajectory row's turn (``{message_index, prompt_ids, completion_ids,
+    logprobs}``) as one; anything else refused at its place."""
+    if isinstance(given, SampledTurn):
+        return given
+    if not isinstance(given, Mapping):
+        raise PayloadError(f"expected a SampledTurn or a turn mapping, not {type(given).__name__}", f"$[{number}]")
+    for name in _FIELDS[:3]:
+        if name not in given:
+            raise PayloadError(f"a turn holds {', '.join(_FIELDS)}", f"$[{number}].{name}")
+    return SampledTurn(
+        message_index=given["message_index"],
+        prompt_ids=list(given["prompt_ids"]),
+        completion_ids=list(given["completion_ids"]),
+        logprobs=None if given.get("logprobs") is None else list(given["logprobs"]),
+    )
+
+
+def _started(turn: SampledTurn) -> dict[str, Any]:
+    return {
+        "prompt_ids": list(turn.prompt_ids),
+        "response_ids": list(turn.completion_ids),
+        "response_mask": [1] * len(turn.completion_ids),
+        "response_logprobs": None if turn.logprobs is None else list(turn.logprobs),
+    }
+
+
+def _extend(sample: dict[str, Any], turn: SampledTurn, between: list[int]) -> None:
+    """``sample`` with the tokens ``between`` (not sampled: mask 0) and ``turn``'s completion."""
+    sample["response_ids"] += [*between, *turn.completion_ids]
+    sample["response_mask"] += [0] * len(between) + [1] * len(turn.completion_ids)
+    logprobs = sample["response_logprobs"]
+    if logprobs is None or turn.logprobs is None:
+        sample["response_logprobs"] = None
+    else:
+        logprobs += [0.0] * len(between) + list(turn.logprobs)
+
+
+shown_as("chatcodec", trainer_samples)

@@ -1,0 +1,300 @@
+"""chatcodec.render_turns and chatcodec.trainer_samples: an episode as the sampler saw it,
+and its turns merged into the samples RL trainers take (issue 98)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tokenizers
+
+import chatcodec
+from chatcodec import Loss, PayloadError, SampledTurn, TemplateError, render_turns, trainer_samples
+from chatcodec._training.families import family_names
+from training.qwen3_tokenizer import qwen3_encoding
+from training.test_render import ANTHROPIC_SESSION
+from training.test_rollout_rows import WEATHER_SESSION, tokenizer_json
+
+__all__ = ["tokenizer_json"]  # the fixture, shared with the rollout rows' tests
+
+IM_END = 151645  # <|im_end|> in Qwen3's vocabulary
+NEWLINE = 198
+
+SECOND_QUESTION = [
+    {"role": "user", "content": "And what does iana.org show?"},
+    {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "Same kind of page, I know it.", "signature": "sig-3"},
+            {"type": "text", "text": "It shows the IANA home page."},
+        ],
+    },
+]
+
+
+def _turns(session: dict[str, Any], template: str, **kwargs: Any) -> tuple[list[SampledTurn], list[Loss]]:
+    losses: list[Loss] = []
+    turns = render_turns(
+        session, source="anthropic", template=template, tokenizer=qwen3_encoding(), on_loss="ignore", losses=losses
+    )
+    return turns, losses
+
+
+def _sampled(sample: dict[str, Any], mask: int) -> str:
+    ids = [token for token, flag in zip(sample["response_ids"], sample["response_mask"], strict=True) if flag == mask]
+    return qwen3_encoding().decode(ids)
+
+
+def test_one_turn_per_answer_each_prompt_is_render_with_the_generation_prompt() -> None:
+    turns, losses = _turns(ANTHROPIC_SESSION, "qwen3")
+    request = chatcodec.decode_request("anthropic", ANTHROPIC_SESSION)
+    answers = [index for index, message in enumerate(request.messages) if message.role == "assistant"]
+    assert [turn.message_index for turn in turns] == answers == [2, 4]
+    for turn in turns:
+        before = request.model_copy(update={"messages": request.messages[: turn.message_index]})
+        prompt = chatcodec.render(
+            before, template="qwen3", tokenizer=qwen3_encoding(), add_generation_prompt=True, on_loss="ignore"
+        )
+        assert turn.prompt_ids == prompt.token_ids
+        assert turn.prompt_text == prompt.text
+        assert turn.prompt_text.endswith("<|im_start|>assistant\n")
+        assert turn.completion_ids[-1] == IM_END  # through the end token, never the newline after it
+        assert turn.completion_text is not None
+        assert turn.completion_text.endswith("<|im_end|>")
+        assert qwen3_encoding().decode(turn.completion_ids) == turn.completion_text
+        assert turn.logprobs is None
+    assert turns[0].completion_text.startswith("<think>\nI need to look at the page first.\n</think>")
+    assert "<tool_call>" in turns[0].completion_text
+    assert "The page shows the Example Domain placeholder." in turns[1].completion_text
+    # the losses, each once, named in the Anthropic payload
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[1].content[0]", "thinking signature"),
+        ("$.messages[2].content[0].content[1]", "image part"),
+        ("$.messages[3].content[0]", "thinking signature"),
+    ]
+
+
+def test_under_the_training_template_one_sample_masks_the_tool_result_and_trains_the_answers() -> None:
+    turns, _ = _turns(ANTHROPIC_SESSION, "qwen3-training")
+    assert len(turns) == 2
+    losses: list[Loss] = []
+    samples = trainer_samples(turns, on_loss="ignore", losses=losses)
+    assert losses == []
+    [sample] = samples
+    assert sample["prompt_ids"] == turns[0].prompt_ids
+    assert len(sample["response_ids"]) == len(sample["response_mask"])
+    assert sample["prompt_ids"] + sample["response_ids"] == turns[1].prompt_ids + turns[1].completion_ids
+    between = _sampled(sample, 0)
+    assert between == (
+        "\n<|im_start|>user\n<tool_response>\nPage title: Example Domain\n</tool_response><|im_end|>\n"
+        "<|im_start|>assistant\n"
+    )
+    assert _sampled(sample, 1) == turns[0].completion_text + turns[1].completion_text
+    assert sample["response_mask"][len(turns[0].completion_ids)] == 0  # the newline after <|im_end|>
+    assert sample["response_ids"][len(turns[0].completion_ids)] == NEWLINE
+    assert sample["response_logprobs"] is None
+
+
+def test_a_second_question_under_stock_qwen3_breaks_the_episode_into_two_samples_and_says_where() -> None:
+    session = copy.deepcopy(ANTHROPIC_SESSION)
+    session["messages"] += SECOND_QUESTION
+    turns, _ = _turns(session, "qwen3")
+    assert [turn.message_index for turn in turns] == [2, 4, 6]
+    # the new question's prompt drops the first question's reasoning: not an extension
+    assert "I need to look at the page first." not in (turns[2].prompt_text or "")
+    losses: list[Loss] = []
+    samples = trainer_samples(turns, on_loss="ignore", losses=losses)
+    assert len(samples) == 2
+    assert samples[1]["prompt_ids"] == turns[2].prompt_ids
+    assert samples[1]["response_ids"] == turns[2].completion_ids
+    assert [(loss.path, loss.what, loss.kind) for loss in losses] == [("$.messages[6]", "trainer sample", "rule")]
+    with pytest.warns(chatcodec.LossWarning, match=r"\$\.messages\[6\]"):
+        trainer_samples(turns)
+    with pytest.raises(chatcodec.LossError):
+        trainer_samples(turns, on_loss="error")
+
+
+def test_the_same_episode_under_the_training_template_is_one_sample() -> None:
+    session = copy.deepcopy(ANTHROPIC_SESSION)
+    session["messages"] += SECOND_QUESTION
+    turns, _ = _turns(session, "qwen3-training")
+    losses: list[Loss] = []
+    [sample] = trainer_samples(turns, on_loss="ignore", losses=losses)
+    assert losses == []
+    assert sum(sample["response_mask"]) == sum(len(turn.completion_ids) for turn in turns)
+
+
+def test_logprobs_are_one_list_per_answer_and_merged_with_zeros_between_turns() -> None:
+    plain, _ = _turns(ANTHROPIC_SESSION, "qwen3-training")
+    given = [[-0.5] * len(turn.completion_ids) for turn in plain]
+    turns = render_turns(
+        ANTHROPIC_SESSION,
+        source="anthropic",
+        template="qwen3-training",
+        tokenizer=qwen3_encoding(),
+        logprobs=given,
+        on_loss="ignore",
+    )
+    assert [turn.logprobs for turn in turns] == given
+    [sample] = trainer_samples(turns)
+    expected = [-0.5 if flag else 0.0 for flag in sample["response_mask"]]
+    assert sample["response_logprobs"] == expected
+    partly = render_turns(
+        ANTHROPIC_SESSION,
+        source="anthropic",
+        template="qwen3-training",
+        tokenizer=qwen3_encoding(),
+        logprobs=[given[0], None],
+        on_loss="ignore",
+    )
+    assert trainer_samples(partly)[0]["response_logprobs"] is None
+
+
+@pytest.mark.parametrize(
+    ("logprobs", "path"),
+    [
+        ([[-0.1]], r"at \$\.logprobs: expected one entry per assistant message"),
+        ([[-0.1], None], r"at \$\.logprobs\[0\]: expected one logprob per completion id"),
+        ([5, None], r"at \$\.logprobs\[0\]: expected a list of logprobs"),
+        ([None, [-0.1, "x"]], r"at \$\.logprobs\[1\]\[1\]: expected a number"),
+    ],
+)
+def test_logprobs_of_the_wrong_shape_are_refused_at_their_path(logprobs: list[Any], path: str) -> None:
+    with pytest.raises(PayloadError, match=path):
+        render_turns(
+            ANTHROPIC_SESSION,
+            source="anthropic",
+            template="qwen3",
+            tokenizer=qwen3_encoding(),
+            logprobs=logprobs,
+            on_loss="ignore",
+        )
+
+
+def test_a_message_after_the_last_answer_is_in_no_turn_and_reported() -> None:
+    messages = [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello."},
+        {"role": "user", "content": "Bye"},
+    ]
+    losses: list[Loss] = []
+    turns = render_turns(messages, template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore", losses=losses)
+    assert [turn.message_index for turn in turns] == [1]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[2]", "user message")]
+
+
+def test_a_conversation_without_an_answer_has_no_turns_to_render() -> None:
+    with pytest.raises(TemplateError, match="no assistant message"):
+        render_turns([{"role": "user", "content": "Hi"}], template="qwen3", tokenizer=qwen3_encoding())
+
+
+def test_turns_recorded_elsewhere_merge_by_the_same_rule() -> None:
+    turns = [
+        SampledTurn(1, [1, 2], [3, 4], [-1.0, -2.0]),
+        SampledTurn(3, [1, 2, 3, 4, 5, 6], [7], [-3.0]),
+        SampledTurn(5, [1, 9], [8], [-4.0]),
+    ]
+    losses: list[Loss] = []
+    samples = trainer_samples(turns, on_loss="ignore", losses=losses)
+    assert samples == [
+        {
+            "prompt_ids": [1, 2],
+            "response_ids": [3, 4, 5, 6, 7],
+            "response_mask": [1, 1, 0, 0, 1],
+            "response_logprobs": [-1.0, -2.0, 0.0, 0.0, -3.0],
+        },
+        {"prompt_ids": [1, 9], "response_ids": [8], "response_mask": [1], "response_logprobs": [-4.0]},
+    ]
+    assert [loss.path for loss in losses] == ["$.messages[5]"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "path"),
+    [([{"message_index": 1, "prompt_ids": [1]}], r"\$\[0\]\.completion_ids"), ([[1, 2]], r"\$\[0\]")],
+)
+def test_turns_that_are_no_records_are_refused_at_their_place(turns: list[Any], path: str) -> None:
+    with pytest.raises(PayloadError, match=path):
+        trainer_samples(turns)
+
+
+def test_turns_need_a_tokenizer_and_logprobs_as_a_list() -> None:
+    with pytest.raises(TemplateError, match="pass a tokenizer"):
+        render_turns(ANTHROPIC_SESSION, source="anthropic", template="qwen3", tokenizer=None)
+    with pytest.raises(PayloadError, match=r"at \$\.logprobs: expected a list"):
+        render_turns(ANTHROPIC_SESSION, source="anthropic", template="qwen3", tokenizer=qwen3_encoding(), logprobs=7)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("family", family_names())
+def test_every_family_prompts_each_turn_as_render_does_and_ends_it_with_its_end_token(family: str) -> None:
+    """The law of the turns, per profiled family: a prompt is render of the messages before
+    the answer with the generation prompt, and the last answer ends with the turn's end token
+    (GLM-4.5 writes none: the model stops on the next role's token)."""
+    losses: list[Loss] = []
+    turns = render_turns(
+        WEATHER_SESSION,
+        source="anthropic",
+        template=family,
+        tokenizer=qwen3_encoding(),
+        on_loss="ignore",
+        losses=losses,
+    )
+    request = chatcodec.decode_request("anthropic", WEATHER_SESSION)
+    assert [turn.message_index for turn in turns] == [2, 4]
+    for turn in turns:
+        before = request.model_copy(update={"messages": request.messages[: turn.message_index]})
+        prompt = chatcodec.render(
+            before, template=family, tokenizer=qwen3_encoding(), add_generation_prompt=True, on_loss="ignore"
+        )
+        assert turn.prompt_ids == prompt.token_ids
+        assert turn.completion_ids
+        assert qwen3_encoding().decode(turn.completion_ids) == turn.completion_text
+    end = chatcodec.template_profile(family).turn_end
+    assert (turns[-1].completion_text or "").endswith(end or "Paris (12 C).")
+
+
+def _split(turn: SampledTurn) -> tuple[str, str]:
+    """The turn's body tokens' text and its markup tokens' text."""
+    assert turn.is_content is not None
+    assert len(turn.is_content) == len(turn.completion_ids)
+    flagged = list(zip(turn.completion_ids, turn.is_content, strict=True))
+    body = qwen3_encoding().decode([token for token, content in flagged if content])
+    return body, qwen3_encoding().decode([token for token, content in flagged if not content])
+
+
+def test_is_content_flags_the_answers_body_apart_from_the_templates_markup() -> None:
+    turns, _ = _turns(ANTHROPIC_SESSION, "qwen3-training")
+    body, markup = _split(turns[1])
+    assert body.startswith("The title says Example Domain.")
+    assert body.endswith("The page shows the Example Domain placeholder.")
+    assert markup == "<think>\n</think>\n\n<|im_end|>"  # the newline after the reasoning is in its last token
+    body, markup = _split(turns[0])
+    assert '"url":"https://example.com"' in body  # the call's arguments as the model wrote them
+    assert markup == '<think>\n</think>\n\n<tool_call>\n{"name": "screenshot", "arguments":</tool_call><|im_end|>'
+
+
+def test_is_content_is_none_where_the_template_rewrites_the_body() -> None:
+    losses: list[Loss] = []
+    turns = render_turns(
+        ANTHROPIC_SESSION, source="anthropic", template="qwen3.5", tokenizer=qwen3_encoding(), on_loss="ignore"
+    )
+    assert turns[0].is_content is None  # Qwen3.5 writes the arguments again as XML parameters
+    assert turns[1].is_content is not None
+    assert losses == []
+
+
+def test_is_content_from_a_tokenizer_json_is_the_same_split(tokenizer_json: Path) -> None:
+    turns = render_turns(
+        ANTHROPIC_SESSION,
+        source="anthropic",
+        template="qwen3-training",
+        tokenizer=str(tokenizer_json),
+        on_loss="ignore",
+    )
+    decode = tokenizers.Tokenizer.from_file(str(tokenizer_json)).decode
+    assert turns[1].is_content is not None
+    flagged = list(zip(turns[1].completion_ids, turns[1].is_content, strict=True))
+    body = decode([token for token, content in flagged if content], skip_special_tokens=False)
+    # every character its own token: the body is the reasoning and the text exactly, no markup beside them
+    assert body == "The title says Example Domain." + "The page shows the Example Domain placeholder."
