@@ -39,6 +39,7 @@ from chatcodec._training import families, jinja, tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.origins import trace_to_source
 from chatcodec._training.shaping import Shaper
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
 
 if TYPE_CHECKING:
@@ -91,6 +92,7 @@ def render(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
+    template_limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> Rendering:
     """Render ``conversation`` through a chat template, with token ids and a mask of what the
     model sampled.
@@ -104,11 +106,12 @@ def render(
     (``"qwen3"``) or a template's Jinja text; without it, the tokenizer's own
     ``chat_template``. ``tools`` (canonical definitions or OpenAI's function tools) replace
     the request's. ``template_variables`` are the template's other names
-    (``enable_thinking``, ``reasoning_effort``). Losses name paths in the canonical messages.
+    (``enable_thinking``, ``reasoning_effort``). ``template_limits`` bound each run of the
+    template (time, output). Losses name paths in the canonical messages.
     """
     recorder = LossRecorder()
     variables = {**tokens.special_tokens(tokenizer), **(template_variables or {})}
-    chosen = families.resolve(_template_text(template, tokenizer), variables or None)
+    chosen = families.resolve(_template_text(template, tokenizer), variables or None, template_limits)
     profile = chosen.profile
     request = _read(conversation, source)
     if source is not None:
@@ -117,7 +120,7 @@ def render(
     shaper = Shaper(profile, recorder)
     shaped, origins = shaper.messages(messages)
     written_tools = shaper.tools(_tools(tools) if tools is not None else request_tools)
-    run = _Runner(chosen.text, written_tools, dict(profile.variables))
+    run = _Runner(chosen.text, written_tools, dict(profile.variables), template_limits)
     text, tags = run(shaped, add_generation_prompt)
     ends = _message_ends(run, shaped, text, add_generation_prompt)
     sampled = _sampled_spans(
@@ -178,20 +181,30 @@ def _tools(tools: Sequence[ToolDefinition | Mapping[str, Any]]) -> list[ToolDefi
 class _Runner:
     """One template with its tools and variables, rendered for any run of messages."""
 
-    def __init__(self, template: str, tools: list[dict[str, Any]], variables: dict[str, Any]) -> None:
+    def __init__(
+        self, template: str, tools: list[dict[str, Any]], variables: dict[str, Any], limits: TemplateLimits
+    ) -> None:
         self.template = template
         self.tools = tools
         self.variables = variables
+        self.limits = limits
 
     def __call__(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> tuple[str, list[tuple[int, int]]]:
         return jinja.run(
-            self.template, messages, tools=self.tools, add_generation_prompt=prompt, variables=self.variables
+            self.template,
+            messages,
+            tools=self.tools,
+            add_generation_prompt=prompt,
+            variables=self.variables,
+            limits=self.limits,
         )
 
     def text_or_none(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> str | None:
         try:
             return self(messages, prompt)[0]
-        except TemplateError:  # a shorter conversation the template refuses (a tool result first)
+        except TemplateError as error:  # a shorter conversation the template refuses (a tool result first)
+            if error.rule in ("template_time", "template_output"):
+                raise  # a bound passed on a shorter run is passed: the template is stopped, not probed again
             return None
 
 
