@@ -57,7 +57,7 @@ def rollout_row(
     if own_tokens is not None:
         _check_ids(own_tokens.get("token_ids") or [], ids)
     request = decode_request(source, cast("SdkPayload", payload))
-    row, _ = template_row(request, template)  # its drops are the rendering's, reported once
+    row, _ = template_row(request, template, source=source)  # its drops are the rendering's, reported once
     losses += settings_losses(request, "rollout rows")
     tokens: dict[str, Any] = {
         "token_ids": ids,

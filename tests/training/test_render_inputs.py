@@ -1,0 +1,112 @@
+"""What render reads as its users hold it (issue 97): rows as TRL passes them to
+apply_chat_template, arguments a source held as objects spelled as the template spells them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from chatcodec import render
+from chatcodec._training import families, jinja
+
+TRL_ROW: dict[str, Any] = {
+    "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}}
+            ],
+        },
+        {"role": "tool", "name": "get_weather", "content": "Rain, 12 C"},
+        {"role": "assistant", "content": "It is raining in Paris, 12 C."},
+    ],
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "description": "The weather in a city.",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+            },
+        }
+    ],
+}
+"""A row in the shapes TRL's tool-calling datasets keep and pass to ``apply_chat_template``:
+no call ids, arguments as an object, the result named."""
+
+ANTHROPIC_BODY: dict[str, Any] = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 1024,
+    "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Paris"}}],
+        },
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "Rain, 12 C"}]},
+        {"role": "assistant", "content": "It is raining in Paris, 12 C."},
+    ],
+}
+
+
+def _as_transformers_renders(family: str, row: dict[str, Any]) -> str:
+    """The row through the family's template in transformers' own environment, as given."""
+    return jinja.run(families.template_text(family), row["messages"], tools=row.get("tools"))[0]
+
+
+@pytest.mark.parametrize("family", ["qwen3", "qwen3.6", "qwen3-training"])
+def test_a_trl_row_renders_as_apply_chat_template_renders_it(family: str) -> None:
+    expected = _as_transformers_renders(family, TRL_ROW)
+    assert render(TRL_ROW, template=family, on_loss="error").text == expected
+    assert render(TRL_ROW, source="hf-chat", template=family, on_loss="error").text == expected
+    assert render(TRL_ROW["messages"], tools=TRL_ROW["tools"], template=family, on_loss="error").text == expected
+
+
+def test_a_trl_row_spells_object_arguments_as_the_template_does() -> None:
+    text = render(TRL_ROW, template="qwen3", on_loss="error").text
+    assert '{"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}' in text
+
+
+def test_a_trl_prompt_completion_row_renders_too() -> None:
+    messages = TRL_ROW["messages"]
+    row = {"prompt": messages[:1], "completion": messages[1:], "tools": TRL_ROW["tools"]}
+    rendering = render(row, source="trl-prompt-completion", template="qwen3", on_loss="error")
+    assert rendering.text == _as_transformers_renders("qwen3", TRL_ROW)
+
+
+def test_anthropic_input_is_spelled_as_the_template_spells_an_object() -> None:
+    """Anthropic's ``input`` is an object; vLLM's /v1/messages and a TRL row give Qwen3 the same
+    object, which its template writes with json.dumps' spacing: that is what the model saw."""
+    rendering = render(ANTHROPIC_BODY, source="anthropic", template="qwen3", on_loss="error")
+    assert '"arguments": {"city": "Paris"}}' in rendering.text
+    same_as_row = {"messages": json.loads(json.dumps(TRL_ROW["messages"]))}
+    same_as_row["messages"][1]["tool_calls"][0]["function"]["arguments"] = {"city": "Paris"}
+    assert rendering.text == _as_transformers_renders("qwen3", same_as_row)
+
+
+def test_text_the_model_wrote_is_kept_as_written() -> None:
+    """An OpenAI Chat body holds the model's own argument text: never re-spelled."""
+    body = {
+        "messages": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "Rain"},
+            {"role": "assistant", "content": "Rain."},
+        ]
+    }
+    text = render(body, source="openai-chat", template="qwen3", on_loss="error").text
+    assert '"arguments": {"city":"Paris"}}' in text
