@@ -110,3 +110,44 @@ def test_text_the_model_wrote_is_kept_as_written() -> None:
     }
     text = render(body, source="openai-chat", template="qwen3", on_loss="error").text
     assert '"arguments": {"city":"Paris"}}' in text
+
+
+def _responses_turn(reasoning: dict[str, Any]) -> dict[str, Any]:
+    answer = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "391."}]}
+    return {"model": "gpt-oss-120b", "input": [{"role": "user", "content": "17 * 23?"}, reasoning, answer]}
+
+
+def test_reasoning_is_trained_as_sampled_and_its_summary_reported() -> None:
+    reasoning = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [{"type": "summary_text", "text": "Multiplied the numbers."}],
+        "content": [{"type": "reasoning_text", "text": "17 * 23 = 340 + 51 = 391."}],
+    }
+    losses: list[Any] = []
+    rendering = render(
+        _responses_turn(reasoning),
+        source="openai-responses",
+        template="qwen3-training",
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert "<think>\n17 * 23 = 340 + 51 = 391.\n</think>\n\n391.<|im_end|>" in rendering.text
+    assert "Multiplied" not in rendering.text
+    (summary,) = [loss for loss in losses if loss.what == "reasoning summary"]
+    assert summary.path == "$.input[1]"
+    assert summary.kind == "content"
+
+
+def test_a_summary_alone_is_all_the_reasoning_there_is_and_is_kept() -> None:
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Multiplied."}]}
+    losses: list[Any] = []
+    rendering = render(
+        _responses_turn(reasoning),
+        source="openai-responses",
+        template="qwen3-training",
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert "<think>\nMultiplied.\n</think>" in rendering.text
+    assert not [loss for loss in losses if loss.what == "reasoning summary"]

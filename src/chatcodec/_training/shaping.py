@@ -40,6 +40,7 @@ from chatcodec import (
     UserMessage,
 )
 from chatcodec._training.profile import TemplateProfile
+from chatcodec._training.summaries import summaries_beside_raw
 from chatcodec.batch._chat_template_calls import is_made_up
 from chatcodec.codec_kit import compact_json, json_path
 from chatcodec.contract import LossRecorder, Steps
@@ -164,12 +165,16 @@ class Shaper:
         reasoning: list[str] = []
         calls: list[dict[str, Any]] = []
         text_after_call = False
+        summaries = summaries_beside_raw(content)
         for position, part in enumerate(content):
             path: Steps = ("messages", index, "content", position)
             if isinstance(part, TextPart):
                 self._part_fields(part, path)
                 texts.append(part.text)
                 text_after_call = text_after_call or bool(calls)
+            elif position in summaries:
+                why = "the model sampled the raw reasoning its item also holds; the summary is not text it wrote"
+                self._lose(path, "reasoning summary", why)
             elif isinstance(part, ThinkingPart):
                 self._thinking(part, path, reasoning)
             elif isinstance(part, ToolUsePart):
