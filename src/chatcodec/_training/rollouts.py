@@ -16,6 +16,7 @@ lacks (a Verifiers step has no ``message_indices``) is the rendering's.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Mapping
@@ -95,4 +96,7 @@ def loaded_tokenizer(tokenizer: object) -> object:
 
 @functools.lru_cache(maxsize=4)
 def _read_tokenizer(path: str) -> object:
-    return tokens.loaded(path)
+    tokenizer = tokens.loaded(path)
+    with contextlib.suppress(AttributeError, TypeError):  # named as transformers names one, for errors
+        tokenizer.name_or_path = path  # type: ignore[attr-defined]
+    return tokenizer
