@@ -32,7 +32,7 @@ from chatcodec import (
     validate_model,
 )
 from chatcodec._public_label import shown_as
-from chatcodec._training import families, jinja, marker_tokens, reading, tokens
+from chatcodec._training import families, jinja, reading, tokenizer_checks, tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.shaping import Shaper
 from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
@@ -133,8 +133,9 @@ def render(
     rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
     if tokenizer is None:
         return rendering
-    name, tokenizer = marker_tokens.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
-    marker_tokens.check_markers(tokens.encoder(tokenizer), name, chosen.text, text)
+    tokenizer_checks.check_encodable(text, messages)
+    name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
+    tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text)
     return _tokenized(rendering, tokenizer, ends, origins, trained)
 
 

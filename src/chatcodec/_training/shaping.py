@@ -39,11 +39,18 @@ from chatcodec import (
     ToolUsePart,
     UserMessage,
 )
+from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.summaries import summaries_beside_raw
 from chatcodec.batch._chat_template_calls import is_made_up
-from chatcodec.codec_kit import compact_json, json_path
+from chatcodec.codec_kit import compact_json, deeper_than, json_path
 from chatcodec.contract import LossRecorder, Steps
+
+ARGUMENT_DEPTH = 128
+"""How deep a call's arguments may nest for a template taking them as an object: twice the
+deepest tool schema chatcodec takes (``kit.schema_walk.MAX_DEPTH``), and far from Python's
+recursion limit, which the template's ``tojson`` and ``json.loads`` meet near a thousand."""
+_TOO_DEEP = object()
 
 
 class Shaper:
@@ -242,6 +249,15 @@ class Shaper:
             value: Any = json.loads(part.arguments or "{}")
         except ValueError:
             value = None
+        except RecursionError:
+            value = _TOO_DEEP
+        if value is _TOO_DEEP or deeper_than(value, ARGUMENT_DEPTH):
+            raise TemplateError(
+                f"the call's arguments nest more than {ARGUMENT_DEPTH} levels deep: the chat template takes them as "
+                "an object and writes it with recursive filters (tojson), which cannot go that deep",
+                path=json_path((*path, "arguments")),
+                rule="arguments_depth",
+            )
         if not isinstance(value, dict):
             self._lose(
                 (*path, "arguments"),

@@ -1,4 +1,6 @@
-"""A tokenizer must read the template's own markers as the single tokens the model knows.
+"""What a rendering must be for a tokenizer to give the ids the model saw: markers read whole, text encodable.
+
+A tokenizer must read the template's own markers as the single tokens the model knows.
 
 A template writes its turn markers (``<|im_start|>``, ``<|eot_id|>``, DeepSeek's between
 full-width bars) and reasoning delimiters (``<think>``) as text; the model's tokenizer reads
@@ -7,6 +9,10 @@ template; a Qwen tokenizer with Llama's template) reads them as pieces (``<``, `
 the ids are the ids of other text, a model trained on them learns the wrong thing, and nothing
 fails. So every marker the template itself writes into a rendering is encoded alone first, and a
 marker that is not one id refuses the render, naming the marker and the tokenizer.
+
+And the text must be Unicode a tokenizer can encode: a lone surrogate (``"\\ud800"``, which JSON
+allows and no UTF-8 holds) makes the ``tokenizers`` library raise its own ``TypeError``, and
+tiktoken replace it with U+FFFD, ids of other text. It is refused at its path first.
 """
 
 from __future__ import annotations
@@ -14,8 +20,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Iterator, Sequence
 from typing import Final
 
+from chatcodec import AnyMessage
+from chatcodec._errors import json_path
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.tokens import Encode
 
@@ -59,3 +68,35 @@ def check_markers(encode: Encode, tokenizer: str, template: str, text: str) -> N
                 path="$.tokenizer",
                 rule="single_token_marker",
             )
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def check_encodable(text: str, messages: Sequence[AnyMessage]) -> None:
+    """Refuse a rendering holding a lone surrogate, at the first canonical value holding one."""
+    if _SURROGATE.search(text) is None:
+        return
+    steps = next(_surrogate_places([message.model_dump() for message in messages]), ())
+    raise TemplateError(
+        "the text holds a lone surrogate (a UTF-16 half, which no UTF-8 text holds): no tokenizer encodes it "
+        "as the model would have seen it; replace or drop it",
+        path=json_path(("messages", *steps)),
+        rule="encodable_text",
+    )
+
+
+def _surrogate_places(value: object) -> Iterator[tuple[int | str, ...]]:
+    """The routes to the strings in ``value`` holding a lone surrogate, walked without recursion."""
+    stack: list[tuple[object, tuple[int | str, ...]]] = [(value, ())]
+    while stack:
+        node, steps = stack.pop()
+        if isinstance(node, str):
+            if _SURROGATE.search(node) is not None:
+                yield steps
+        elif isinstance(node, dict):
+            entries: dict[str, object] = node
+            stack.extend((child, (*steps, key)) for key, child in reversed(entries.items()))
+        elif isinstance(node, list):
+            items: list[object] = node
+            stack.extend((child, (*steps, index)) for index, child in reversed(list(enumerate(items))))
