@@ -151,3 +151,25 @@ def test_a_summary_alone_is_all_the_reasoning_there_is_and_is_kept() -> None:
     )
     assert "<think>\nMultiplied.\n</think>" in rendering.text
     assert not [loss for loss in losses if loss.what == "reasoning summary"]
+
+
+def test_claude_codes_ctx_and_msg_roles_are_read_as_user_turns_with_a_loss() -> None:
+    session = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "system": "You are Claude Code.",
+        "messages": [
+            {"role": "user", "content": "Fix the test."},
+            {"role": "ctx", "content": "The repository uses pytest."},
+            {"role": "msg", "content": "Also run ruff."},
+            {"role": "assistant", "content": "Done."},
+        ],
+    }
+    losses: list[Any] = []
+    rendering = render(session, source="anthropic", template="qwen3", on_loss="ignore", losses=losses)
+    assert "<|im_start|>user\nThe repository uses pytest.<|im_end|>" in rendering.text
+    assert "<|im_start|>user\nAlso run ruff.<|im_end|>" in rendering.text
+    assert [(loss.path, loss.what, loss.kind) for loss in losses] == [
+        ("$.messages[1].role", "ctx role", "spelling"),
+        ("$.messages[2].role", "msg role", "spelling"),
+    ]

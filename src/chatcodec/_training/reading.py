@@ -7,6 +7,12 @@ and arguments as objects (https://huggingface.co/docs/transformers/chat_extras#t
 read as the ``hf-chat`` dialect reads them, ids made up from each call's place (left out again by
 the shaping, so the template sees the row as TRL gave it).
 
+A harness may send roles its API's own reader does not know: Claude Code (2.1.154 and later)
+sends ``ctx`` and ``msg`` turns in an Anthropic body's ``messages``
+(https://github.com/vllm-project/vllm/issues/44000), client text in the user's place (context it
+gathered, messages queued for the model). A render reads each as the nearest canonical role
+(:data:`HARNESS_ROLES`) and reports it, rather than refusing a session a trainer wants.
+
 Where a source holds a call's arguments as an object (Anthropic's ``input``, Gemini's ``args``,
 an hf-chat row's ``arguments``), the canonical text is chatcodec's compact spelling of it, not
 text the model sampled: the shaping then lets the template spell the object as it does
@@ -37,6 +43,14 @@ Anthropic's ``tool_use.input`` (https://docs.anthropic.com/en/api/messages), Bed
 ``tool_calls[].function.arguments`` (https://github.com/ollama/ollama/blob/main/docs/api.md)."""
 
 
+HARNESS_ROLES: Final[Mapping[str, Mapping[str, str]]] = {
+    "anthropic": {"ctx": "user", "msg": "user"},
+}
+"""Per source format, roles a harness sends that its reader refuses, and the canonical role each
+is read as: Claude Code's ``ctx`` (context it adds) and ``msg`` (a message it relays) hold client
+text in the user's place (vLLM issue 44000; proxies read them as user turns alike)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ReadConversation:
     """A render's input as a canonical request."""
@@ -58,6 +72,7 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
         trace_to_source(recorder, read.body, wire, request)
         return ReadConversation(request, read.object_arguments)
     if source is not None:
+        conversation = _harness_roles_read(conversation, source, recorder)
         request = decode_request(source, cast("SdkPayload", conversation))
         trace_to_source(recorder, conversation, source, request)
         return ReadConversation(request, source in OBJECT_ARGUMENT_FORMATS)
@@ -69,6 +84,31 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
         return ReadConversation(validate_model(ChatRequest, {**fields, "messages": messages}), objects)
     messages, objects = _with_call_ids(conversation)
     return ReadConversation(ChatRequest(messages=validate_messages(messages)), objects)
+
+
+def _harness_roles_read(body: object, source: str, recorder: LossRecorder) -> object:
+    """``body`` with each harness role :data:`HARNESS_ROLES` knows for ``source`` read as its
+    canonical role, a ``spelling`` loss at each; ``body`` itself where it holds none."""
+    roles = HARNESS_ROLES.get(source)
+    if roles is None or not isinstance(body, Mapping):
+        return body
+    fields = cast("Mapping[str, Any]", body)
+    messages = fields.get("messages")
+    if not isinstance(messages, list):
+        return body
+    listed: list[Any] = messages
+    if not any(isinstance(message, Mapping) and message.get("role") in roles for message in listed):
+        return body
+    read: list[Any] = []
+    for index, message in enumerate(listed):
+        role = message.get("role") if isinstance(message, Mapping) else None
+        if isinstance(role, str) and role in roles:
+            why = f"a role a harness sends (Claude Code's {role!r}), read as a {roles[role]} turn"
+            recorder.add(f"$.messages[{index}].role", f"{role} role", why, "spelling")
+            read.append({**message, "role": roles[role]})
+        else:
+            read.append(message)
+    return {**fields, "messages": read}
 
 
 def _with_call_ids(messages: object) -> tuple[object, bool]:

@@ -22,11 +22,12 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec import Loss, decode_request
-from chatcodec._training import tokens
+from chatcodec import Loss
+from chatcodec._training import reading, tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.render import render
 from chatcodec._training.rows import settings_losses, template_row
+from chatcodec.contract import LossRecorder
 
 if TYPE_CHECKING:
     from chatcodec._api import SdkPayload
@@ -57,7 +58,7 @@ def rollout_row(
     ids = rendered.token_ids or []
     if own_tokens is not None:
         _check_ids(own_tokens.get("token_ids") or [], ids)
-    request = decode_request(source, cast("SdkPayload", payload))
+    request = reading.read_input(payload, source, LossRecorder()).request  # its losses are the rendering's
     row, _ = template_row(request, template, source=source)  # its drops are the rendering's, reported once
     losses += settings_losses(request, "rollout rows")
     tokens: dict[str, Any] = {
