@@ -66,6 +66,8 @@ def test_a_run_past_its_time_is_stopped_at_the_limit() -> None:
     "body",
     [
         "{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+        "{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s + ns.s %}{% endfor %}",
+        "{% macro f(s) %}{{ f(s ~ s) }}{% endmacro %}{{ f('x') }}",
         "{{ 'x' * 10**10 }}",
         "{{ 10 ** 1000000000 }}",
         "{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}",

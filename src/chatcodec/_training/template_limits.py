@@ -4,11 +4,12 @@ A chat template is code from a model hub, run on every conversation of a dataset
 sandbox keeps it from Python's internals and caps ``range`` (``MAX_RANGE``, 100,000 items),
 but not its time or its output: two nested loops run for hours, and a string doubled in a
 loop fills memory, in ``transformers`` as here. So one run (one ``jinja.run``) carries a
-:class:`TemplateLimits` budget, checked where a template spends: each chunk of output, each
-attribute or item it reads, each call (a ``range`` of at most ``MAX_RANGE`` steps is one), and
-each ``*``, ``+`` and ``**`` before it is computed (a million copies are refused unmade).
+:class:`TemplateLimits` budget, checked where a template spends: its output as it comes, its calls (a
+``range`` of at most ``MAX_RANGE`` steps is one) and namespace assignments (the clock every few,
+a long string or list passed or kept measured at each), and each ``*`` and ``**`` before it is
+computed (a million copies are refused unmade).
 
-The sandbox's hooks (``getattr``, ``getitem``, ``call``) receive no render context, so the
+The sandbox's hooks (``call``, a namespace's assignment) receive no render context, so the
 running budget is found in a context variable set by :func:`running` for the one run; runs in
 several threads or tasks keep apart.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Sized
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -49,12 +50,11 @@ DEFAULT_LIMITS: Final = TemplateLimits()
 class Budget:
     """One run's spending against its :class:`TemplateLimits`."""
 
-    __slots__ = ("deadline", "limits", "written")
+    __slots__ = ("deadline", "limits")
 
     def __init__(self, limits: TemplateLimits) -> None:
         self.limits = limits
         self.deadline = time.monotonic() + limits.seconds
-        self.written = 0
 
     def tick(self) -> None:
         """Stop the run once its time is spent."""
@@ -64,11 +64,6 @@ class Budget:
                 "TemplateLimits(seconds=...) sets it)",
                 rule="template_time",
             )
-
-    def wrote(self, chunk: str) -> None:
-        """Count ``chunk`` of output against the output bound."""
-        self.written += len(chunk)
-        self.sized(self.written, "wrote")
 
     def sized(self, size: int, what: str = "built a value of") -> None:
         """Stop the run that made (or is about to make) ``size`` characters or items."""
@@ -80,11 +75,10 @@ class Budget:
             )
 
     def before_binop(self, operator: str, left: object, right: object) -> None:
-        """Refuse a ``*``, ``+`` or ``**`` whose result would pass the output bound, before it is made."""
+        """Refuse a ``*`` or ``**`` whose result would pass the output bound, before it is made
+        (a ``+`` or ``~`` at most doubles a value, which the next read of it measures)."""
         self.tick()
-        if operator == "+" and isinstance(left, str | list | tuple) and isinstance(right, Sized):
-            self.sized(len(left) + len(right))
-        elif operator == "*":
+        if operator == "*":
             for value, count in ((left, right), (right, left)):
                 if isinstance(value, str | list | tuple) and isinstance(count, int):
                     self.sized(len(value) * max(count, 0))
