@@ -173,3 +173,21 @@ def test_claude_codes_ctx_and_msg_roles_are_read_as_user_turns_with_a_loss() -> 
         ("$.messages[1].role", "ctx role", "spelling"),
         ("$.messages[2].role", "msg role", "spelling"),
     ]
+
+
+def test_template_rows_read_claude_codes_roles_as_render_does() -> None:
+    from chatcodec.batch._convert import ConvertOptions, convert_payload
+
+    session = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "messages": [
+            {"role": "user", "content": "Fix the test."},
+            {"role": "ctx", "content": "The repository uses pytest."},
+            {"role": "assistant", "content": "Done."},
+        ],
+    }
+    outcome = convert_payload(session, ConvertOptions("anthropic", "hf-chat", template="qwen3"))
+    assert outcome.converted is not None
+    assert [message["role"] for message in outcome.converted["messages"]] == ["user", "user", "assistant"]
+    assert ("$.messages[1].role", "spelling") in {(loss.path, loss.kind) for loss in outcome.losses}
