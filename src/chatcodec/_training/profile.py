@@ -21,7 +21,7 @@ from typing import Any, Literal
 from chatcodec._public_label import shown_as
 from chatcodec._training import jinja
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
+from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 
 ContentShape = Literal["text", "parts"]
 """How a template takes a user or system message's content: one string, or a list of parts."""
@@ -122,11 +122,6 @@ def _result(index: int = 0) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": f"call_probe_{index}", "name": _TOOL, "content": _RESULT}
 
 
-_BOUNDS = ("template_time", "template_output")
-"""The rules a probe never reads as "not taken": a template past its bounds on a probe of a
-few words is refused at once, not probed thirty times more."""
-
-
 class _Prober:
     """Renders probes through one template, a refusal or failure read as "not taken" (the
     first failure kept, so an error saying nothing was found can say why)."""
@@ -138,7 +133,7 @@ class _Prober:
         self.failure: TemplateError | None = None
 
     def failed(self, error: TemplateError) -> None:
-        if error.rule in _BOUNDS:
+        if error.rule in BOUND_RULES:
             raise error
         if self.failure is None and error.refusal is None:
             self.failure = error

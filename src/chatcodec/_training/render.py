@@ -35,7 +35,7 @@ from chatcodec._public_label import shown_as
 from chatcodec._training import families, jinja, reading, tokenizer_checks, tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.shaping import Shaper
-from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
+from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
 
 TrainOn = Literal["last_assistant_message", "all_assistant_messages"]
@@ -185,8 +185,8 @@ class _Runner:
         try:
             return self(messages, prompt)[0]
         except TemplateError as error:  # a shorter conversation the template refuses (a tool result first)
-            if error.rule in ("template_time", "template_output"):
-                raise  # a bound passed on a shorter run is passed: the template is stopped, not probed again
+            if error.rule in BOUND_RULES:
+                raise
             return None
 
 

@@ -46,6 +46,11 @@ class TemplateLimits:
 
 DEFAULT_LIMITS: Final = TemplateLimits()
 
+BOUND_RULES: Final = frozenset({"template_time", "template_output"})
+"""The rules of a run stopped at its bounds: a caller that reads other failures as "this input
+is not taken" (a profile's probes, a render's shorter runs) passes these on, so a template past
+its bounds is stopped once, not run again on the next probe."""
+
 
 class Budget:
     """One run's spending against its :class:`TemplateLimits`."""
