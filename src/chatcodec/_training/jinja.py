@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._extras import missing_extra
 from chatcodec._training import template_limits
@@ -90,10 +90,10 @@ def _measured(values: Iterable[object]) -> None:
     if next(_STEPS) % _STEPS_PER_CLOCK == 0:
         _tick()
     for value in values:
-        if isinstance(value, _BUILT) and len(value) > _LARGE:
+        if isinstance(value, _BUILT) and len(cast("Sized", value)) > _LARGE:
             budget = template_limits.current()
             if budget is not None:
-                budget.sized(len(value))
+                budget.sized(len(cast("Sized", value)))
 
 
 def _bounded_sandbox(jinja2: Any) -> Any:
@@ -125,10 +125,12 @@ def _bounded_namespace(jinja2: Any) -> Any:
     """Jinja's ``namespace()``, each assignment measured (``{% set ns.s = ns.s ~ ns.s %}`` in a
     loop doubles a string without a call or any output)."""
 
+    namespace_set: Callable[[Any, str, Any], None] = jinja2.utils.Namespace.__setitem__
+
     class BoundedNamespace(jinja2.utils.Namespace):  # type: ignore[misc]
         def __setitem__(self, name: str, value: Any) -> None:
             _measured((value,))
-            super().__setitem__(name, value)
+            namespace_set(self, name, value)
 
     return BoundedNamespace
 

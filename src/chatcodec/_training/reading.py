@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from chatcodec import ChatRequest, PayloadError, decode_request, validate_messages, validate_model
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._training.origins import trace_to_source
 from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids
 from chatcodec.batch._training import CONVERSATION_DIALECTS, read_conversation, read_format
@@ -78,8 +79,8 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
         return ReadConversation(request, source in OBJECT_ARGUMENT_FORMATS)
     if isinstance(conversation, ChatRequest):
         return ReadConversation(conversation, False)
-    if isinstance(conversation, Mapping) and "messages" in conversation:
-        fields = cast("Mapping[str, Any]", conversation)
+    fields = as_dict(conversation)
+    if fields is not None and "messages" in fields:  # a canonical request's dict, not a bare list
         messages, objects = _with_call_ids(fields["messages"])
         return ReadConversation(validate_model(ChatRequest, {**fields, "messages": messages}), objects)
     messages, objects = _with_call_ids(conversation)
@@ -90,22 +91,20 @@ def _harness_roles_read(body: object, source: str, recorder: LossRecorder) -> ob
     """``body`` with each harness role :data:`HARNESS_ROLES` knows for ``source`` read as its
     canonical role, a ``spelling`` loss at each; ``body`` itself where it holds none."""
     roles = HARNESS_ROLES.get(source)
-    if roles is None or not isinstance(body, Mapping):
+    fields = as_dict(body)
+    listed = None if fields is None else as_list(fields.get("messages"))
+    if roles is None or fields is None or listed is None:
         return body
-    fields = cast("Mapping[str, Any]", body)
-    messages = fields.get("messages")
-    if not isinstance(messages, list):
-        return body
-    listed: list[Any] = messages
-    if not any(isinstance(message, Mapping) and message.get("role") in roles for message in listed):
+    if not any((as_dict(message) or {}).get("role") in roles for message in listed):
         return body
     read: list[Any] = []
     for index, message in enumerate(listed):
-        role = message.get("role") if isinstance(message, Mapping) else None
-        if isinstance(role, str) and role in roles:
+        turn = as_dict(message)
+        role = None if turn is None else turn.get("role")
+        if turn is not None and isinstance(role, str) and role in roles:
             why = f"a role a harness sends (Claude Code's {role!r}), read as a {roles[role]} turn"
             recorder.add(f"$.messages[{index}].role", f"{role} role", why, "spelling")
-            read.append({**message, "role": roles[role]})
+            read.append({**turn, "role": roles[role]})
         else:
             read.append(message)
     return {**fields, "messages": read}
@@ -115,9 +114,10 @@ def _with_call_ids(messages: object) -> tuple[object, bool]:
     """Messages in Hugging Face's chat-template shapes read as the ``hf-chat`` dialect reads
     them (ids made up, object arguments as their text), and whether any arguments were objects;
     any other list as it is."""
-    if not isinstance(messages, list):
+    listed = as_list(messages)
+    if listed is None:
         return messages, False
-    objects = object_arguments(messages)
-    if not objects and not needs_call_ids(messages):
-        return messages, False
-    return with_call_ids(messages, "$.messages", []), objects
+    objects = object_arguments(listed)
+    if not objects and not needs_call_ids(listed):
+        return listed, False
+    return with_call_ids(listed, "$.messages", []), objects

@@ -99,5 +99,5 @@ def loaded_tokenizer(tokenizer: object) -> object:
 def _read_tokenizer(path: str) -> object:
     tokenizer = tokens.loaded(path)
     with contextlib.suppress(AttributeError, TypeError):  # named as transformers names one, for errors
-        tokenizer.name_or_path = path  # type: ignore[attr-defined]
+        cast("Any", tokenizer).name_or_path = path
     return tokenizer

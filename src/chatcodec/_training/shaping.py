@@ -39,6 +39,7 @@ from chatcodec import (
     ToolUsePart,
     UserMessage,
 )
+from chatcodec._narrow import as_dict
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.summaries import summaries_beside_raw
@@ -282,7 +283,7 @@ class Shaper:
             value: Any = json.loads(arguments)
         except (ValueError, RecursionError):
             return arguments
-        if not isinstance(value, dict) or compact_json(value) != arguments:
+        if as_dict(value) is None or compact_json(value) != arguments:
             return arguments
         return json.dumps(value, ensure_ascii=False)
 

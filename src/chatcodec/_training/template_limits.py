@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Sized
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from chatcodec._public_label import shown_as
 from chatcodec._training.errors import TemplateError
@@ -86,7 +86,7 @@ class Budget:
         if operator == "*":
             for value, count in ((left, right), (right, left)):
                 if isinstance(value, str | list | tuple) and isinstance(count, int):
-                    self.sized(len(value) * max(count, 0))
+                    self.sized(len(cast("Sized", value)) * max(count, 0))
         elif operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0:
             self.sized(math.ceil(right * math.log10(abs(left))), "built a number of")
 
@@ -100,7 +100,7 @@ def current() -> Budget | None:
 
 
 @contextmanager
-def running(limits: TemplateLimits) -> Iterator[Budget]:
+def running(limits: TemplateLimits) -> Generator[Budget]:
     """A fresh budget for one run, current until the run ends."""
     budget = Budget(limits)
     token = _running.set(budget)

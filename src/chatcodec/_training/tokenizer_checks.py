@@ -25,6 +25,7 @@ from typing import Final
 
 from chatcodec import AnyMessage
 from chatcodec._errors import json_path
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.tokens import Encode
 
@@ -94,9 +95,7 @@ def _surrogate_places(value: object) -> Iterator[tuple[int | str, ...]]:
         if isinstance(node, str):
             if _SURROGATE.search(node) is not None:
                 yield steps
-        elif isinstance(node, dict):
-            entries: dict[str, object] = node
+        elif (entries := as_dict(node)) is not None:
             stack.extend((child, (*steps, key)) for key, child in reversed(entries.items()))
-        elif isinstance(node, list):
-            items: list[object] = node
+        elif (items := as_list(node)) is not None:
             stack.extend((child, (*steps, index)) for index, child in reversed(list(enumerate(items))))
