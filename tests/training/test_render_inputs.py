@@ -191,3 +191,11 @@ def test_template_rows_read_claude_codes_roles_as_render_does() -> None:
     assert outcome.converted is not None
     assert [message["role"] for message in outcome.converted["messages"]] == ["user", "user", "assistant"]
     assert ("$.messages[1].role", "spelling") in {(loss.path, loss.kind) for loss in outcome.losses}
+
+
+def test_an_object_given_to_a_template_taking_objects_is_no_spelling_loss() -> None:
+    """The object the source held is what the template takes: nothing the model wrote is respelled."""
+    losses: list[Any] = []
+    rendering = render(ANTHROPIC_BODY, source="anthropic", template="qwen3.6", on_loss="ignore", losses=losses)
+    assert "<parameter=city>\nParis\n</parameter>" in rendering.text
+    assert not [loss for loss in losses if loss.what == "argument text"]

@@ -266,7 +266,7 @@ class Shaper:
                 "the chat template takes arguments as a JSON object and these are not one: written as their text",
             )
             return part.arguments
-        if part.arguments and json.dumps(value, ensure_ascii=False) != part.arguments:
+        if not self.object_arguments and part.arguments and json.dumps(value, ensure_ascii=False) != part.arguments:
             self._lose(
                 (*path, "arguments"),
                 "argument text",
