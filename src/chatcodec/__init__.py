@@ -143,6 +143,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._training.profile import TemplateProfile
     from chatcodec._training.render import Rendering, render
     from chatcodec._training.samples import trainer_samples
+    from chatcodec._training.template_limits import TemplateLimits
     from chatcodec._training.turns import SampledTurn
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec._warm import warm_up
@@ -227,6 +228,7 @@ __all__ = [
     "SystemContentPart",
     "SystemMessage",
     "TemplateError",
+    "TemplateLimits",
     "TemplateProfile",
     "TextDeltaEvent",
     "TextEndEvent",
@@ -351,6 +353,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec.streams._convert", "StreamConverter aconvert_stream convert_stream"),
         ("chatcodec._training.errors", "TemplateError"),
         ("chatcodec._training.profile", "TemplateProfile"),
+        ("chatcodec._training.template_limits", "TemplateLimits"),
         ("chatcodec._model.tools", "ToolChoice ToolDefinition"),
         (
             "chatcodec._api",

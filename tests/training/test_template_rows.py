@@ -29,7 +29,8 @@ def test_hf_chat_rows_for_qwen3_render_through_qwen3_without_a_drop(
     assert "<tool_response>\nPage title: Example Domain\n</tool_response>" in text
     assert "The page shows the Example Domain placeholder.<|im_end|>" in text
     assert "<think>\nI need to look at the page first.\n</think>" in text
-    assert '"url":"https://example.com"' in text  # the model's argument text, not re-serialized
+    # Anthropic's input is an object, not the model's text: spelled as Qwen3's tojson spells one (issue 97)
+    assert '"arguments": {"url": "https://example.com"}' in text
     # each drop reported at its place in the Anthropic body
     assert "$.messages[2].content[0].content[1]: image part (the chat template renders no images)" in errors
     # the same conversation written without a template, in OpenAI's shapes, renders an empty result

@@ -10,12 +10,18 @@ class TemplateError(ChatcodecError, ValueError):
     """A chat template refused its input, failed, or cannot be read for the facts a render
     needs (where the user's text goes, what ends a turn); or a mask would train nothing."""
 
-    def __init__(self, message: str, *, refusal: str | None = None, path: str | None = None) -> None:
-        super().__init__(message if path is None else f"at {path}: {message}")
+    def __init__(
+        self, message: str, *, refusal: str | None = None, path: str | None = None, rule: str | None = None
+    ) -> None:
+        text = message if rule is None else f"{message} [rule: {rule}]"
+        super().__init__(text if path is None else f"at {path}: {text}")
         self.refusal = refusal
         """The template's own words, where it refused with ``raise_exception``."""
         self.path = path
         """JSON path of the input the error is about, where there is one."""
+        self.rule = rule
+        """The rule broken, as data (``template_time``, ``template_output``, ``template_failed``,
+        ``single_token_marker``...), where one is named."""
 
 
 shown_as("chatcodec", TemplateError)

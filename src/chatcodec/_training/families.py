@@ -23,6 +23,7 @@ from typing import Any
 from chatcodec._public_label import shown_as
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile, read_profile
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
 _HERE = Path(__file__).parent
 
@@ -89,8 +90,11 @@ def _families_by_text() -> dict[str, str]:
     return known
 
 
-def resolve(template: str, variables: dict[str, Any] | None = None) -> Template:
-    """``template`` (a family name or a template's Jinja text) as a :class:`Template`.
+def resolve(
+    template: str, variables: dict[str, Any] | None = None, limits: TemplateLimits = DEFAULT_LIMITS
+) -> Template:
+    """``template`` (a family name or a template's Jinja text) as a :class:`Template` (a
+    template read by probes, each probe within ``limits``).
 
     A name that is no family and holds no Jinja tag is refused with the names known, so a
     misspelt family never renders as a template of its own letters.
@@ -107,19 +111,22 @@ def resolve(template: str, variables: dict[str, Any] | None = None) -> Template:
     if "{{" not in template and "{%" not in template:
         known = ", ".join(families())
         raise TemplateError(f"unknown chat template family {template!r} (known: {known}; or pass a template's text)")
-    return Template(template, read_profile(template, variables=variables), None)
+    return Template(template, read_profile(template, variables=variables, limits=limits), None)
 
 
 def _with_variables(profile: TemplateProfile, variables: dict[str, Any]) -> TemplateProfile:
     return replace(profile, variables={**profile.variables, **variables})
 
 
-def template_profile(template: str, *, variables: dict[str, Any] | None = None) -> TemplateProfile:
+def template_profile(
+    template: str, *, variables: dict[str, Any] | None = None, limits: TemplateLimits = DEFAULT_LIMITS
+) -> TemplateProfile:
     """The :class:`~chatcodec.TemplateProfile` of a chat template: a family chatcodec knows
     (``"qwen3"``, stored and checked against its template) or a template's Jinja text (read
-    from it by rendering probes). Raises :class:`~chatcodec.TemplateError` for a template
-    chatcodec cannot shape input for."""
-    return resolve(template, variables).profile
+    from it by rendering probes, each run within ``limits``). Raises
+    :class:`~chatcodec.TemplateError` for a template chatcodec cannot shape input for (or one
+    that fails or passes its limits on a probe)."""
+    return resolve(template, variables, limits).profile
 
 
 shown_as("chatcodec", template_profile)

@@ -10,18 +10,26 @@ text renders here byte for byte as it does there, without transformers (or torch
 ``{% generation %}`` ... ``{% endgeneration %}`` (transformers' ``AssistantTracker``) marks
 the text a model samples; the tags render their body unchanged and the character span of
 each is returned beside the text. Jinja is the ``templates`` extra: the core never imports it.
+
+A template is code from a model hub: one run is bounded in time and output
+(:mod:`.template_limits`, beyond transformers, which bounds neither), and anything it raises
+(``1/0``, a float overflow, a macro calling itself) comes out as a :class:`TemplateError`
+naming the rule, never as Python's own exception.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._extras import missing_extra
+from chatcodec._training import template_limits
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
 
 def _jinja() -> Any:
@@ -53,6 +61,86 @@ def _strftime_now(format: str) -> str:
     return datetime.now().strftime(format)
 
 
+def _range(*args: int) -> range:
+    """Jinja's sandboxed ``range`` (at most ``MAX_RANGE`` items), refused in chatcodec's words."""
+    steps = range(*args)
+    limit: int = _jinja().sandbox.MAX_RANGE
+    if len(steps) > limit:
+        raise TemplateError(
+            f"the chat template asked for a range of {len(steps):,} items; the sandbox allows {limit:,}",
+            rule="template_range",
+        )
+    return steps
+
+
+_LARGE = 4096
+"""A string or list passed to a call or kept in a namespace is measured against the output bound
+past this length."""
+_BUILT = (str, list)
+"""What a template can build by doubling (a tuple: ``isinstance`` reads it faster than ``str | list``)."""
+_STEPS_PER_CLOCK = 16
+"""Calls and namespace assignments between clock readings."""
+_STEPS = itertools.count(1)
+"""Steps counted across runs (a race between threads only moves when the clock is read)."""
+
+
+def _measured(values: Iterable[object]) -> None:
+    """Every long string or list of ``values`` measured against the output bound; the clock read
+    every few steps."""
+    if next(_STEPS) % _STEPS_PER_CLOCK == 0:
+        _tick()
+    for value in values:
+        if isinstance(value, _BUILT) and len(cast("Sized", value)) > _LARGE:
+            budget = template_limits.current()
+            if budget is not None:
+                budget.sized(len(cast("Sized", value)))
+
+
+def _bounded_sandbox(jinja2: Any) -> Any:
+    """Jinja's immutable sandbox with the running budget checked at each ``*`` and ``**``, and at
+    calls and namespace assignments: the only ways a template repeats work or carries a value
+    from one loop step to the next (its lists and dicts are immutable here). Reads, the
+    commonest thing a template does, are not hooked: a loop of reads alone is bounded by its
+    input's size."""
+    sandbox = jinja2.sandbox.ImmutableSandboxedEnvironment
+    sandbox_call = sandbox.call
+
+    class BoundedSandbox(sandbox):  # type: ignore[misc,valid-type]
+        intercepted_binops = frozenset({"*", "**"})
+
+        def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's own
+            _measured(args)
+            return sandbox_call(__self, __context, __obj, *args, **kwargs)
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            budget = template_limits.current()
+            if budget is not None:
+                budget.before_binop(operator, left, right)
+            return self.binop_table[operator](left, right)
+
+    return BoundedSandbox
+
+
+def _bounded_namespace(jinja2: Any) -> Any:
+    """Jinja's ``namespace()``, each assignment measured (``{% set ns.s = ns.s ~ ns.s %}`` in a
+    loop doubles a string without a call or any output)."""
+
+    namespace_set: Callable[[Any, str, Any], None] = jinja2.utils.Namespace.__setitem__
+
+    class BoundedNamespace(jinja2.utils.Namespace):  # type: ignore[misc]
+        def __setitem__(self, name: str, value: Any) -> None:
+            _measured((value,))
+            namespace_set(self, name, value)
+
+    return BoundedNamespace
+
+
+def _tick() -> None:
+    budget = template_limits.current()
+    if budget is not None:
+        budget.tick()
+
+
 @lru_cache(maxsize=1)
 def _environment() -> Any:
     jinja2 = _jinja()
@@ -77,12 +165,14 @@ def _environment() -> Any:
                 spans.append((start, start + len(body)))
             return body
 
-    environment = jinja2.sandbox.ImmutableSandboxedEnvironment(
+    environment = _bounded_sandbox(jinja2)(
         trim_blocks=True, lstrip_blocks=True, extensions=[GenerationTags, jinja2.ext.loopcontrols]
     )
     environment.filters["tojson"] = _to_json
     environment.globals["raise_exception"] = _raise_exception
     environment.globals["strftime_now"] = _strftime_now
+    environment.globals["range"] = _range
+    environment.globals["namespace"] = _bounded_namespace(jinja2)
     return environment
 
 
@@ -113,13 +203,14 @@ def run(
     tools: Sequence[Mapping[str, Any]] | None = None,
     add_generation_prompt: bool = False,
     variables: Mapping[str, Any] | None = None,
+    limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> tuple[str, list[tuple[int, int]]]:
     """The text ``template`` renders for ``messages`` and the spans of its generation tags.
 
     ``variables`` are the other names the template reads (``bos_token``,
     ``enable_thinking``, ``reasoning_effort``), as ``apply_chat_template`` passes its keyword
-    arguments and the tokenizer's special tokens. A refusal (``raise_exception``) or a
-    failure inside the template is a :class:`TemplateError`.
+    arguments and the tokenizer's special tokens. A refusal (``raise_exception``), a failure
+    inside the template, or a run past ``limits`` is a :class:`TemplateError`.
     """
     jinja2 = _jinja()
     spans: list[tuple[int, int]] = []
@@ -135,16 +226,29 @@ def run(
         "_chatcodec_output": output,
     }
     try:
-        for chunk in compiled(template).generate(**context):
-            output.append(chunk)
+        with template_limits.running(limits) as budget:
+            written, bound = 0, limits.output_chars
+            for chunk in compiled(template).generate(**context):
+                output.append(chunk)
+                written += len(chunk)
+                if written > bound:
+                    budget.sized(written, "wrote")
     except TemplateError:
         raise
     except jinja2.UndefinedError as error:
         raise TemplateError(f"the chat template failed: {error}", path=_lacking(error, tools)) from error
     except jinja2.TemplateError as error:
-        raise TemplateError(f"the chat template failed: {error}") from error
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
-        raise TemplateError(f"the chat template failed on its input: {type(error).__name__}: {error}") from error
+        raise TemplateError(f"the chat template failed: {error}", rule="template_failed") from error
+    except RecursionError as error:
+        raise TemplateError(
+            "the chat template failed: it recursed too deep (a macro calling itself, or a value nested too deep "
+            "for its filters)",
+            rule="template_failed",
+        ) from error
+    except Exception as error:  # a template is code: 1/0, a float overflow, a filter's own error
+        raise TemplateError(
+            f"the chat template failed on its input: {type(error).__name__}: {error}", rule="template_failed"
+        ) from error
     return "".join(output), spans
 
 

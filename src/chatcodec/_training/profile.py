@@ -21,6 +21,7 @@ from typing import Any, Literal
 from chatcodec._public_label import shown_as
 from chatcodec._training import jinja
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 
 ContentShape = Literal["text", "parts"]
 """How a template takes a user or system message's content: one string, or a list of parts."""
@@ -122,11 +123,24 @@ def _result(index: int = 0) -> dict[str, Any]:
 
 
 class _Prober:
-    """Renders probes through one template, a refusal or failure read as "not taken"."""
+    """Renders probes through one template, a refusal or failure read as "not taken" (the
+    first failure kept, so an error saying nothing was found can say why)."""
 
-    def __init__(self, template: str, variables: Mapping[str, Any]) -> None:
+    def __init__(self, template: str, variables: Mapping[str, Any], limits: TemplateLimits = DEFAULT_LIMITS) -> None:
         self.template = template
         self.variables = variables
+        self.limits = limits
+        self.failure: TemplateError | None = None
+
+    def failed(self, error: TemplateError) -> None:
+        if error.rule in BOUND_RULES:
+            raise error
+        if self.failure is None and error.refusal is None:
+            self.failure = error
+
+    def because(self) -> str:
+        """`` (the first probe failed: ...)`` where one did, for an error's text."""
+        return "" if self.failure is None else f" (the first probe failed: {self.failure})"
 
     def text(
         self,
@@ -142,14 +156,17 @@ class _Prober:
                 tools=tools,
                 add_generation_prompt=add_generation_prompt,
                 variables=self.variables,
+                limits=self.limits,
             )[0]
-        except TemplateError:
+        except TemplateError as error:
+            self.failed(error)
             return None
 
     def refuses(self, messages: Sequence[Mapping[str, Any]]) -> bool:
         try:
-            jinja.run(self.template, messages, variables=self.variables)
+            jinja.run(self.template, messages, variables=self.variables, limits=self.limits)
         except TemplateError as error:
+            self.failed(error)
             return error.refusal is not None
         return False
 
@@ -158,16 +175,18 @@ class _Prober:
         return text is not None and marker in text
 
 
-def read_profile(template: str, *, variables: Mapping[str, Any] | None = None) -> TemplateProfile:
+def read_profile(
+    template: str, *, variables: Mapping[str, Any] | None = None, limits: TemplateLimits = DEFAULT_LIMITS
+) -> TemplateProfile:
     """The :class:`TemplateProfile` of ``template`` (a chat template's Jinja text), read by
-    rendering probe conversations through it.
+    rendering probe conversations through it, each run within ``limits``.
 
     Raises :class:`TemplateError` when the template is not Jinja, or when no probe finds
     where a user's text or an assistant's answer goes: a template chatcodec cannot shape
     input for is refused, never rendered into a silent drop.
     """
     jinja.compiled(template)
-    probe = _Prober(template, variables or {})
+    probe = _Prober(template, variables or {}, limits)
     user: dict[str, Any] = {"role": "user", "content": _QUESTION}
     content = _content_shape(probe)
     if content == "parts":
@@ -189,7 +208,7 @@ def read_profile(template: str, *, variables: Mapping[str, Any] | None = None) -
         refusals=_refusals(probe, user, reasoning_key, arguments),
         variables=dict(variables or {}),
     )
-    return replace(profile, prefix_stable=prefix_stable(template, profile))
+    return replace(profile, prefix_stable=prefix_stable(template, profile, limits))
 
 
 def _content_shape(probe: _Prober) -> ContentShape:
@@ -203,7 +222,7 @@ def _content_shape(probe: _Prober) -> ContentShape:
         return "text"
     raise TemplateError(
         "the chat template renders no user text, as a string or as text parts: chatcodec cannot tell "
-        "where a conversation goes in it"
+        f"where a conversation goes in it{probe.because()}"
     )
 
 
@@ -222,7 +241,7 @@ def _turn_end(probe: _Prober, user: Mapping[str, Any], reasoning_key: str | None
         answer[reasoning_key] = _REASONING
     answered = probe.text([user, answer])
     if asked is None or prompt is None or answered is None or _ANSWER not in answered:
-        raise TemplateError("the chat template renders no assistant answer after a user question")
+        raise TemplateError(f"the chat template renders no assistant answer after a user question{probe.because()}")
     if not prompt.startswith(asked):
         raise TemplateError("the chat template's generation prompt changes the conversation before it")
     return answered[answered.rindex(_ANSWER) + len(_ANSWER) :].rstrip(), prompt[len(asked) :]
@@ -318,10 +337,10 @@ def probe_conversation(profile: TemplateProfile) -> list[dict[str, Any]]:
     return messages
 
 
-def prefix_stable(template: str, profile: TemplateProfile) -> bool:
+def prefix_stable(template: str, profile: TemplateProfile, limits: TemplateLimits = DEFAULT_LIMITS) -> bool:
     """Whether, on :func:`probe_conversation`, every shorter conversation's render and the
     generation prompt before each answer are a prefix of the whole conversation's render."""
-    probe = _Prober(template, profile.variables)
+    probe = _Prober(template, profile.variables, limits)
     messages = probe_conversation(profile)
     whole = probe.text(messages)
     if whole is None:

@@ -22,27 +22,21 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal
 
 from chatcodec import (
     AnyMessage,
-    ChatRequest,
     Loss,
     OnLoss,
     ToolDefinition,
-    decode_request,
-    validate_messages,
     validate_model,
 )
 from chatcodec._public_label import shown_as
-from chatcodec._training import families, jinja, tokens
+from chatcodec._training import families, jinja, reading, tokenizer_checks, tokens
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.origins import trace_to_source
 from chatcodec._training.shaping import Shaper
+from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
-
-if TYPE_CHECKING:
-    from chatcodec._api import SdkPayload
 
 TrainOn = Literal["last_assistant_message", "all_assistant_messages"]
 """Which assistant messages' sampled tokens are trainable."""
@@ -91,6 +85,7 @@ def render(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
+    template_limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> Rendering:
     """Render ``conversation`` through a chat template, with token ids and a mask of what the
     model sampled.
@@ -99,25 +94,27 @@ def render(
     trained unless ``train_on="all_assistant_messages"`` asks for the answers it holds.
 
     ``conversation`` is a request in ``source``'s wire format (anything ``decode_request``
-    reads), a canonical :class:`~chatcodec.ChatRequest`, or a list of messages in any shape
-    :func:`~chatcodec.validate_messages` reads. ``template`` is a family chatcodec knows
+    reads) or a training dialect's row (``source="hf-chat"``), a canonical
+    :class:`~chatcodec.ChatRequest`, or a list of messages in any shape
+    :func:`~chatcodec.validate_messages` reads or as TRL passes them to ``apply_chat_template``
+    (calls without ids, arguments as objects). ``template`` is a family chatcodec knows
     (``"qwen3"``) or a template's Jinja text; without it, the tokenizer's own
     ``chat_template``. ``tools`` (canonical definitions or OpenAI's function tools) replace
     the request's. ``template_variables`` are the template's other names
-    (``enable_thinking``, ``reasoning_effort``). Losses name paths in the canonical messages.
+    (``enable_thinking``, ``reasoning_effort``). ``template_limits`` bound each run of the
+    template (time, output). Losses name paths in the canonical messages.
     """
     recorder = LossRecorder()
     variables = {**tokens.special_tokens(tokenizer), **(template_variables or {})}
-    chosen = families.resolve(_template_text(template, tokenizer), variables or None)
+    chosen = families.resolve(_template_text(template, tokenizer), variables or None, template_limits)
     profile = chosen.profile
-    request = _read(conversation, source)
-    if source is not None:
-        trace_to_source(recorder, conversation, source, request)
+    read = reading.read_input(conversation, source, recorder)
+    request = read.request
     messages, request_tools = list(request.messages), list(request.tools)
-    shaper = Shaper(profile, recorder)
+    shaper = Shaper(profile, recorder, object_arguments=read.object_arguments)
     shaped, origins = shaper.messages(messages)
     written_tools = shaper.tools(_tools(tools) if tools is not None else request_tools)
-    run = _Runner(chosen.text, written_tools, dict(profile.variables))
+    run = _Runner(chosen.text, written_tools, dict(profile.variables), template_limits)
     text, tags = run(shaped, add_generation_prompt)
     ends = _message_ends(run, shaped, text, add_generation_prompt)
     sampled = _sampled_spans(
@@ -136,6 +133,9 @@ def render(
     rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
     if tokenizer is None:
         return rendering
+    tokenizer_checks.check_encodable(text, messages)
+    name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
+    tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text)
     return _tokenized(rendering, tokenizer, ends, origins, trained)
 
 
@@ -146,21 +146,6 @@ def _template_text(template: str | None, tokenizer: object) -> str:
     if carried is None:
         raise TemplateError("render: name a template (a family or its text), or pass a tokenizer that carries one")
     return carried
-
-
-def _read(conversation: object, source: str | None) -> ChatRequest:
-    if source is not None:
-        return decode_request(source, cast("SdkPayload", conversation))
-    if isinstance(conversation, ChatRequest):
-        return conversation
-    if _is_request(conversation):
-        return validate_model(ChatRequest, conversation)
-    return ChatRequest(messages=validate_messages(conversation))
-
-
-def _is_request(conversation: object) -> bool:
-    """A canonical request's dict (``{"messages": [...], "tools": [...]}``), not a bare list."""
-    return isinstance(conversation, Mapping) and "messages" in conversation
 
 
 def _tools(tools: Sequence[ToolDefinition | Mapping[str, Any]]) -> list[ToolDefinition]:
@@ -178,20 +163,30 @@ def _tools(tools: Sequence[ToolDefinition | Mapping[str, Any]]) -> list[ToolDefi
 class _Runner:
     """One template with its tools and variables, rendered for any run of messages."""
 
-    def __init__(self, template: str, tools: list[dict[str, Any]], variables: dict[str, Any]) -> None:
+    def __init__(
+        self, template: str, tools: list[dict[str, Any]], variables: dict[str, Any], limits: TemplateLimits
+    ) -> None:
         self.template = template
         self.tools = tools
         self.variables = variables
+        self.limits = limits
 
     def __call__(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> tuple[str, list[tuple[int, int]]]:
         return jinja.run(
-            self.template, messages, tools=self.tools, add_generation_prompt=prompt, variables=self.variables
+            self.template,
+            messages,
+            tools=self.tools,
+            add_generation_prompt=prompt,
+            variables=self.variables,
+            limits=self.limits,
         )
 
     def text_or_none(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> str | None:
         try:
             return self(messages, prompt)[0]
-        except TemplateError:  # a shorter conversation the template refuses (a tool result first)
+        except TemplateError as error:  # a shorter conversation the template refuses (a tool result first)
+            if error.rule in BOUND_RULES:
+                raise
             return None
 
 

@@ -17,16 +17,18 @@ lacks (a Verifiers step has no ``message_indices``) is the rendering's.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec import Loss, decode_request
-from chatcodec._training import tokens
+from chatcodec import Loss
+from chatcodec._training import reading, tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.render import TrainOn, render
 from chatcodec._training.rows import settings_losses, template_row
+from chatcodec.contract import LossRecorder
 
 if TYPE_CHECKING:
     from chatcodec._api import SdkPayload
@@ -60,8 +62,8 @@ def rollout_row(
     ids = rendered.token_ids or []
     if own_tokens is not None:
         _check_ids(own_tokens.get("token_ids") or [], ids)
-    request = decode_request(source, cast("SdkPayload", payload))
-    row, _ = template_row(request, template)  # its drops are the rendering's, reported once
+    request = reading.read_input(payload, source, LossRecorder()).request  # its losses are the rendering's
+    row, _ = template_row(request, template, source=source)  # its drops are the rendering's, reported once
     losses += settings_losses(request, "rollout rows")
     tokens: dict[str, Any] = {
         "token_ids": ids,
@@ -99,4 +101,7 @@ def loaded_tokenizer(tokenizer: object) -> object:
 
 @functools.lru_cache(maxsize=4)
 def _read_tokenizer(path: str) -> object:
-    return tokens.loaded(path)
+    tokenizer = tokens.loaded(path)
+    with contextlib.suppress(AttributeError, TypeError):  # named as transformers names one, for errors
+        cast("Any", tokenizer).name_or_path = path
+    return tokenizer

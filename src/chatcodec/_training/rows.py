@@ -15,6 +15,7 @@ from typing import Any
 from chatcodec import ChatRequest, Loss
 from chatcodec._training import families
 from chatcodec._training.origins import trace_to_source
+from chatcodec._training.reading import OBJECT_ARGUMENT_FORMATS
 from chatcodec._training.shaping import Shaper
 from chatcodec.contract import LossRecorder
 
@@ -24,11 +25,14 @@ def template_row(
 ) -> tuple[dict[str, Any], list[Loss]]:
     """``{"messages", "tools"}`` for ``template`` (a family or a template's text) from a
     canonical request, and what the template's shapes could not hold (named in ``payload``,
-    the request ``source`` read it from, where given)."""
+    the request ``source`` read it from, where given). A source holding arguments as objects
+    (:data:`~chatcodec._training.reading.OBJECT_ARGUMENT_FORMATS`) has them spelled as the
+    template spells an object, as ``render`` does."""
     recorder = LossRecorder()
     if source is not None:
         trace_to_source(recorder, payload, source, request)
-    shaper = Shaper(families.resolve(template).profile, recorder)
+    objects = source in OBJECT_ARGUMENT_FORMATS
+    shaper = Shaper(families.resolve(template).profile, recorder, object_arguments=objects)
     messages, _ = shaper.messages(request.messages)
     tools = shaper.tools(request.tools)
     row: dict[str, Any] = {"messages": messages}

@@ -10,7 +10,14 @@ messages: ``$.messages[3].content[1]``) instead of passed on to be silently skip
 Call arguments are the model's own text wherever the template takes text (Qwen3 writes a
 string as it is); where it takes only an object, the object is given and a loss says when the
 template's ``tojson`` will not write back the text the model sampled (key order, spacing,
-escapes), the commonest way training and inference come to disagree.
+escapes), the commonest way training and inference come to disagree. Where the source held the
+arguments as an object (Anthropic's ``input``, a TRL row's ``arguments``), their text is
+chatcodec's compact spelling, not the model's: the object is given to a template that takes one
+(Qwen3's ``tojson`` branch writes ``{"a": 1}``, as for a TRL row), and written as ``json.dumps``
+spaces it for a template that takes only text.
+
+A call id made up in reading (a Hugging Face row's calls have none) is left out again, so the
+template sees the row as TRL passes it.
 """
 
 from __future__ import annotations
@@ -32,17 +39,29 @@ from chatcodec import (
     ToolUsePart,
     UserMessage,
 )
+from chatcodec._narrow import as_dict
+from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
-from chatcodec.codec_kit import json_path
+from chatcodec._training.summaries import summaries_beside_raw
+from chatcodec.batch._chat_template_calls import is_made_up
+from chatcodec.codec_kit import compact_json, deeper_than, json_path
 from chatcodec.contract import LossRecorder, Steps
+
+ARGUMENT_DEPTH = 128
+"""How deep a call's arguments may nest for a template taking them as an object: twice the
+deepest tool schema chatcodec takes (``kit.schema_walk.MAX_DEPTH``), and far from Python's
+recursion limit, which the template's ``tojson`` and ``json.loads`` meet near a thousand."""
+_TOO_DEEP = object()
 
 
 class Shaper:
     """Writes canonical messages for one profile, recording what it cannot carry."""
 
-    def __init__(self, profile: TemplateProfile, losses: LossRecorder) -> None:
+    def __init__(self, profile: TemplateProfile, losses: LossRecorder, *, object_arguments: bool = False) -> None:
         self.profile = profile
         self.losses = losses
+        self.object_arguments = object_arguments
+        """Whether the source gave arguments as objects (their canonical text is chatcodec's)."""
         self.lost: set[str] = set()
         """The canonical paths of what was reported (``$.messages[1].content``), so a later
         check does not report the same drop again."""
@@ -127,10 +146,12 @@ class Shaper:
                 self._lost_part(part, part_path)
         return texts, parts
 
-    def _part_fields(self, part: Any, path: Steps) -> None:
+    def _part_fields(self, part: Any, path: Steps, *, name: str | None = None) -> None:
+        """Report the fields of ``part`` a template reads nowhere (a bag holding only the spelling
+        of a field, or a result's tool ``name`` the template is given, is not lost)."""
         for field in ("cache_control", "provider_metadata"):
             value = getattr(part, field, None)
-            if value is not None and not _names_a_field(value):
+            if value is not None and not _names_a_field(value) and not _holds_only_name(value, name):
                 self._lose((*path, field), field, "a chat template reads no such field", "metadata")
         if getattr(part, "citations", None):
             self._lose((*path, "citations"), "citations", "a chat template renders no citations", "metadata")
@@ -152,12 +173,16 @@ class Shaper:
         reasoning: list[str] = []
         calls: list[dict[str, Any]] = []
         text_after_call = False
+        summaries = summaries_beside_raw(content)
         for position, part in enumerate(content):
             path: Steps = ("messages", index, "content", position)
             if isinstance(part, TextPart):
                 self._part_fields(part, path)
                 texts.append(part.text)
                 text_after_call = text_after_call or bool(calls)
+            elif position in summaries:
+                why = "the model sampled the raw reasoning its item also holds; the summary is not text it wrote"
+                self._lose(path, "reasoning summary", why)
             elif isinstance(part, ThinkingPart):
                 self._thinking(part, path, reasoning)
             elif isinstance(part, ToolUsePart):
@@ -213,19 +238,27 @@ class Shaper:
             self._lose(path, "tool call", "the chat template refuses more than one call in a turn")
             self.dropped_calls.add(part.id)
             return None
-        return {
-            "id": part.id,
-            "type": "function",
-            "function": {"name": part.name, "arguments": self._arguments(part, path)},
-        }
+        function = {"name": part.name, "arguments": self._arguments(part, path)}
+        if is_made_up(part.id):
+            return {"type": "function", "function": function}
+        return {"id": part.id, "type": "function", "function": function}
 
     def _arguments(self, part: ToolUsePart, path: Steps) -> object:
         if self.profile.arguments == "text":
-            return part.arguments
+            return self._object_spelled(part.arguments) if self.object_arguments else part.arguments
         try:
             value: Any = json.loads(part.arguments or "{}")
         except ValueError:
             value = None
+        except RecursionError:
+            value = _TOO_DEEP
+        if value is _TOO_DEEP or deeper_than(value, ARGUMENT_DEPTH):
+            raise TemplateError(
+                f"the call's arguments nest more than {ARGUMENT_DEPTH} levels deep: the chat template takes them as "
+                "an object and writes it with recursive filters (tojson), which cannot go that deep",
+                path=json_path((*path, "arguments")),
+                rule="arguments_depth",
+            )
         if not isinstance(value, dict):
             self._lose(
                 (*path, "arguments"),
@@ -233,7 +266,7 @@ class Shaper:
                 "the chat template takes arguments as a JSON object and these are not one: written as their text",
             )
             return part.arguments
-        if part.arguments and json.dumps(value, ensure_ascii=False) != part.arguments:
+        if not self.object_arguments and part.arguments and json.dumps(value, ensure_ascii=False) != part.arguments:
             self._lose(
                 (*path, "arguments"),
                 "argument text",
@@ -241,6 +274,18 @@ class Shaper:
                 "spelling",
             )
         return cast("dict[str, Any]", value)
+
+    def _object_spelled(self, arguments: str) -> str:
+        """Arguments a source held as an object, spelled as a template's ``tojson`` spells an
+        object (``json.dumps``'s spacing, non-ASCII kept) rather than chatcodec's compact text;
+        any other text (the model's own, kept by a source that keeps text) as it is."""
+        try:
+            value: Any = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return arguments
+        if as_dict(value) is None or compact_json(value) != arguments:
+            return arguments
+        return json.dumps(value, ensure_ascii=False)
 
     def _results(self, message: ToolMessage, index: int) -> list[dict[str, Any]]:
         shaped: list[dict[str, Any]] = []
@@ -252,11 +297,13 @@ class Shaper:
             if not self.profile.tool_results:
                 self._lose(path, "tool result", "the chat template renders no tool results")
                 continue
-            self._part_fields(result, path)
+            name = result.name or self.call_names.get(result.tool_use_id)
+            self._part_fields(result, path, name=name)
             if result.is_error:
                 self._lose((*path, "is_error"), "is_error", "a chat template has no error flag", "metadata")
-            written: dict[str, Any] = {"role": "tool", "tool_call_id": result.tool_use_id}
-            name = result.name or self.call_names.get(result.tool_use_id)
+            written: dict[str, Any] = {"role": "tool"}
+            if not is_made_up(result.tool_use_id):
+                written["tool_call_id"] = result.tool_use_id
             if name is not None:
                 written["name"] = name
             written["content"] = self._result_content(result.content, path)
@@ -281,6 +328,15 @@ def _names_a_field(metadata: object) -> bool:
         return False
     bags: dict[str, object] = cast("dict[str, object]", metadata)
     return all(isinstance(bag, dict) and set(cast("dict[str, object]", bag)) == {"field"} for bag in bags.values())
+
+
+def _holds_only_name(metadata: object, name: str | None) -> bool:
+    """Whether a result's provider bag only keeps the tool name its format wrote beside it
+    (OpenAI Chat's ``{"role": "tool", "name"}``), which the template is given as ``name``."""
+    if name is None or not isinstance(metadata, dict):
+        return False
+    bags: dict[str, object] = cast("dict[str, object]", metadata)
+    return all(bag == {"name": name} for bag in bags.values())
 
 
 def _image_reference(part: ImagePart) -> str:

@@ -312,17 +312,19 @@ def _template_row(
     """A row in the named template's shapes (:mod:`chatcodec._training.rows`), read as a
     canonical request; an ``hf-chat`` row whole, a ``trl-prompt-completion`` row split after
     its last user message."""
-    from chatcodec._api import decode_request
+    from chatcodec._training.reading import read_input
     from chatcodec._training.rows import template_row
+    from chatcodec.contract import LossRecorder
 
     if options.target not in training.TEMPLATE_DIALECTS:
         raise training.TrainingRowError(
             f"--template writes {', '.join(training.TEMPLATE_DIALECTS)} rows, not {options.target}",
             rule="training_template",
         )
-    request = decode_request(body_format, body)
+    read = LossRecorder()  # a harness's roles (Claude Code's ctx, msg) read as render reads them
+    request = read_input(body, body_format, read).request
     row, shaped_losses = template_row(request, options.template or "", payload=body, source=body_format)
-    losses += shaped_losses
+    losses += [*read.losses, *shaped_losses]
     if options.target == "hf-chat":
         return row
     split = training.completion_start(row["messages"])

@@ -6,11 +6,14 @@ the tokens it was trained or sampled as, one value per token, under the names Pr
 ``sampled_mask``) and the sampler's ``logprobs``. A wire body has no place for any of them,
 so leaving the dialect reports each column the row held; a column whose length is not the
 token count, or whose values are not its type, is refused at its path (a trainer would read
-it shifted).
+it shifted). An integer column holds Parquet's ``int64`` (a larger id is refused at its row, not
+by Arrow for the whole file), and a refused value is quoted short (a 5 MB string is not
+copied into the error).
 """
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
@@ -56,13 +59,19 @@ def token_columns(row: Mapping[str, Any]) -> dict[str, list[Any]]:
         for index, value in enumerate(listed):
             if not _fits(value, kind, nullable=name == "logprobs"):
                 raise TrainingRowError(
-                    f"expected {_NAMED[kind]}, not {value!r}", f"$.{name}[{index}]", "rollout_tokens"
+                    f"expected {_NAMED[kind]}, not {reprlib.repr(value)}", f"$.{name}[{index}]", "rollout_tokens"
                 )
         columns[name] = listed
     return columns
 
 
-_NAMED: Final[Mapping[TokenType, str]] = {"int": "an integer", "bool": "true or false", "float": "a number"}
+_NAMED: Final[Mapping[TokenType, str]] = {
+    "int": "an integer a 64-bit column holds",
+    "bool": "true or false",
+    "float": "a number",
+}
+_INT64: Final = range(-(2**63), 2**63)
+"""The integers an Arrow ``int64`` holds: the Parquet column a rollout's integer columns are written to."""
 
 
 def _fits(value: object, kind: TokenType, *, nullable: bool) -> bool:
@@ -72,7 +81,9 @@ def _fits(value: object, kind: TokenType, *, nullable: bool) -> bool:
         return isinstance(value, bool)
     if isinstance(value, bool):
         return False
-    return isinstance(value, int) if kind == "int" else isinstance(value, int | float)
+    if kind == "int":
+        return isinstance(value, int) and value in _INT64
+    return isinstance(value, int | float)
 
 
 def token_losses(row: Mapping[str, Any], target: str) -> list[Loss]:
@@ -120,7 +131,10 @@ def from_trajectory_step(row: Mapping[str, Any]) -> tuple[dict[str, Any], list[L
         if key not in ("prompt", "completion", "tokens"):
             read[key] = value
     read["token_ids"] = [*prompt_ids, *completion_ids]
-    read["sampled_mask"] = [mask == 1 if isinstance(mask, int) else mask for mask in masks]
+    read["sampled_mask"] = [
+        *_mask_values(tokens["prompt_mask"], "prompt_mask"),
+        *_mask_values(tokens["completion_mask"], "completion_mask"),
+    ]
     read["logprobs"] = [*([None] * len(prompt_ids)), *tokens["completion_logprobs"]]
     why = "a Verifiers trajectory step is read as a rollout row (messages, token_ids, sampled_mask, logprobs)"
     losses = [Loss("$.tokens", "trajectory step tokens", why, "spelling")]
@@ -128,6 +142,21 @@ def from_trajectory_step(row: Mapping[str, Any]) -> tuple[dict[str, Any], list[L
         if key not in STEP_TOKENS and value not in (None, False):
             losses.append(Loss(f"$.tokens.{key}", key, "rollout rows have no place for it", "metadata"))
     return read, losses
+
+
+def _mask_values(mask: list[Any], name: str) -> list[bool]:
+    """A Verifiers mask as trained flags: 1 (or true) trained, 0 (or false) not; any other value
+    (2, -1) is refused at its place rather than read as "not trained"."""
+    flags: list[bool] = []
+    for index, value in enumerate(mask):
+        if value not in (0, 1) or isinstance(value, float):
+            raise TrainingRowError(
+                f"expected 0 or 1 (Verifiers' mask: 1 is a trained token), not {reprlib.repr(value)}",
+                f"$.tokens.{name}[{index}]",
+                "rollout_tokens",
+            )
+        flags.append(value == 1)
+    return flags
 
 
 def _listed(value: object, path: str) -> list[Any]:

@@ -1,0 +1,123 @@
+"""What ``render`` reads: any conversation, as a canonical request, and whether its calls' arguments came as objects.
+
+A render's input is a wire body (``source="anthropic"``), a training dialect's row
+(``source="hf-chat"``, ``"trl-prompt-completion"``, ``"verifiers"``...), a canonical request, or a
+bare list of messages. Rows as TRL passes them to ``apply_chat_template`` hold calls without ids
+and arguments as objects (https://huggingface.co/docs/transformers/chat_extras#tools): they are
+read as the ``hf-chat`` dialect reads them, ids made up from each call's place (left out again by
+the shaping, so the template sees the row as TRL gave it).
+
+A harness may send roles its API's own reader does not know: Claude Code (2.1.154 and later)
+sends ``ctx`` and ``msg`` turns in an Anthropic body's ``messages``
+(https://github.com/vllm-project/vllm/issues/44000), client text in the user's place (context it
+gathered, messages queued for the model). A render reads each as the nearest canonical role
+(:data:`HARNESS_ROLES`) and reports it, rather than refusing a session a trainer wants.
+
+Where a source holds a call's arguments as an object (Anthropic's ``input``, Gemini's ``args``,
+an hf-chat row's ``arguments``), the canonical text is chatcodec's compact spelling of it, not
+text the model sampled: the shaping then lets the template spell the object as it does
+(``tojson``'s ``{"a": 1}``), which is what the model saw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from chatcodec import ChatRequest, PayloadError, decode_request, validate_messages, validate_model
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._training.origins import trace_to_source
+from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids
+from chatcodec.batch._training import CONVERSATION_DIALECTS, read_conversation, read_format
+from chatcodec.contract import LossRecorder
+
+if TYPE_CHECKING:
+    from chatcodec._api import SdkPayload
+
+OBJECT_ARGUMENT_FORMATS: Final = frozenset(
+    {"anthropic", "bedrock-converse", "bedrock-nova", "gemini", "gemini-interactions", "ollama"}
+)
+"""Wire formats whose calls carry their arguments as a JSON object, not as the model's text:
+Anthropic's ``tool_use.input`` (https://docs.anthropic.com/en/api/messages), Bedrock's
+``toolUse.input`` (Converse and Nova), Gemini's ``functionCall.args``, Ollama's
+``tool_calls[].function.arguments`` (https://github.com/ollama/ollama/blob/main/docs/api.md)."""
+
+
+HARNESS_ROLES: Final[Mapping[str, Mapping[str, str]]] = {
+    "anthropic": {"ctx": "user", "msg": "user"},
+}
+"""Per source format, roles a harness sends that its reader refuses, and the canonical role each
+is read as: Claude Code's ``ctx`` (context it adds) and ``msg`` (a message it relays) hold client
+text in the user's place (vLLM issue 44000; proxies read them as user turns alike)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadConversation:
+    """A render's input as a canonical request."""
+
+    request: ChatRequest
+    object_arguments: bool
+    """Whether the source gave call arguments as objects (their text is chatcodec's spelling)."""
+
+
+def read_input(conversation: object, source: str | None, recorder: LossRecorder) -> ReadConversation:
+    """``conversation`` (in ``source``'s format, or canonical) as a request; ``recorder`` names
+    losses at the source's own paths where the source's codec tells them."""
+    if source in CONVERSATION_DIALECTS:
+        if not isinstance(conversation, Mapping):
+            raise PayloadError(f"a {source} row is a JSON object, not {type(conversation).__name__}")
+        read = read_conversation(cast("Mapping[str, Any]", conversation), source)
+        wire = read_format(source)
+        request = decode_request(wire, cast("SdkPayload", read.body))
+        trace_to_source(recorder, read.body, wire, request)
+        return ReadConversation(request, read.object_arguments)
+    if source is not None:
+        conversation = _harness_roles_read(conversation, source, recorder)
+        request = decode_request(source, cast("SdkPayload", conversation))
+        trace_to_source(recorder, conversation, source, request)
+        return ReadConversation(request, source in OBJECT_ARGUMENT_FORMATS)
+    if isinstance(conversation, ChatRequest):
+        return ReadConversation(conversation, False)
+    fields = as_dict(conversation)
+    if fields is not None and "messages" in fields:  # a canonical request's dict, not a bare list
+        messages, objects = _with_call_ids(fields["messages"])
+        return ReadConversation(validate_model(ChatRequest, {**fields, "messages": messages}), objects)
+    messages, objects = _with_call_ids(conversation)
+    return ReadConversation(ChatRequest(messages=validate_messages(messages)), objects)
+
+
+def _harness_roles_read(body: object, source: str, recorder: LossRecorder) -> object:
+    """``body`` with each harness role :data:`HARNESS_ROLES` knows for ``source`` read as its
+    canonical role, a ``spelling`` loss at each; ``body`` itself where it holds none."""
+    roles = HARNESS_ROLES.get(source)
+    fields = as_dict(body)
+    listed = None if fields is None else as_list(fields.get("messages"))
+    if roles is None or fields is None or listed is None:
+        return body
+    if not any((as_dict(message) or {}).get("role") in roles for message in listed):
+        return body
+    read: list[Any] = []
+    for index, message in enumerate(listed):
+        turn = as_dict(message)
+        role = None if turn is None else turn.get("role")
+        if turn is not None and isinstance(role, str) and role in roles:
+            why = f"a role a harness sends (Claude Code's {role!r}), read as a {roles[role]} turn"
+            recorder.add(f"$.messages[{index}].role", f"{role} role", why, "spelling")
+            read.append({**turn, "role": roles[role]})
+        else:
+            read.append(message)
+    return {**fields, "messages": read}
+
+
+def _with_call_ids(messages: object) -> tuple[object, bool]:
+    """Messages in Hugging Face's chat-template shapes read as the ``hf-chat`` dialect reads
+    them (ids made up, object arguments as their text), and whether any arguments were objects;
+    any other list as it is."""
+    listed = as_list(messages)
+    if listed is None:
+        return messages, False
+    objects = object_arguments(listed)
+    if not objects and not needs_call_ids(listed):
+        return listed, False
+    return with_call_ids(listed, "$.messages", []), objects

@@ -1,0 +1,101 @@
+"""What a rendering must be for a tokenizer to give the ids the model saw: markers read whole, text encodable.
+
+A tokenizer must read the template's own markers as the single tokens the model knows.
+
+A template writes its turn markers (``<|im_start|>``, ``<|eot_id|>``, DeepSeek's between
+full-width bars) and reasoning delimiters (``<think>``) as text; the model's tokenizer reads
+each as one special token. A tokenizer of another vocabulary (Qwen2.5's, which has no ``<think>``, with Qwen3's
+template; a Qwen tokenizer with Llama's template) reads them as pieces (``<``, ``think``, ``>``):
+the ids are the ids of other text, a model trained on them learns the wrong thing, and nothing
+fails. So every marker the template itself writes into a rendering is encoded alone first, and a
+marker that is not one id refuses the render, naming the marker and the tokenizer.
+
+And the text must be Unicode a tokenizer can encode: a lone surrogate (``"\\ud800"``, which JSON
+allows and no UTF-8 holds) makes the ``tokenizers`` library raise its own ``TypeError``, and
+tiktoken replace it with U+FFFD, ids of other text. It is refused at its path first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections.abc import Iterator, Sequence
+from typing import Final
+
+from chatcodec import AnyMessage
+from chatcodec._errors import json_path
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._training.errors import TemplateError
+from chatcodec._training.tokens import Encode
+
+_MARKER: Final = re.compile(r"<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>\s]{1,40}\uff5c>|</?think>")
+"""A special token's spelling in a template: ``<|...|>`` (ChatML, Llama 3, gpt-oss, GLM),
+the same between full-width bars, U+FF5C (DeepSeek's), and the ``<think>`` delimiters."""
+
+
+def tokenizer_name(tokenizer: object) -> str:
+    """How an error names ``tokenizer``: its path, or its class and the name it was loaded by."""
+    if isinstance(tokenizer, str | os.PathLike):
+        return os.fspath(tokenizer)
+    loaded_from = getattr(tokenizer, "name_or_path", None) or getattr(tokenizer, "name", None)
+    kind = type(tokenizer).__name__
+    named = f"{kind} {loaded_from!r}" if isinstance(loaded_from, str) and loaded_from else kind
+    size = _vocabulary_size(tokenizer)
+    return named if size is None else f"{named} (a vocabulary of {size:,})"
+
+
+def _vocabulary_size(tokenizer: object) -> int | None:
+    """The vocabulary's size, as a Hugging Face tokenizer or a tiktoken ``Encoding`` tells it."""
+    for name in ("get_vocab_size", "n_vocab", "vocab_size"):
+        size = getattr(tokenizer, name, None)
+        with contextlib.suppress(Exception):  # a foreign object's property may raise anything
+            size = size() if callable(size) else size
+        if isinstance(size, int):
+            return size
+    return None
+
+
+def check_markers(encode: Encode, tokenizer: str, template: str, text: str) -> None:
+    """Refuse a ``tokenizer`` (named as :func:`tokenizer_name` names it) that splits a marker
+    ``template`` wrote into the rendered ``text``."""
+    for marker in sorted({found for found in _MARKER.findall(template) if found in text}):
+        ids = encode(marker)
+        if len(ids) != 1:
+            raise TemplateError(
+                f"the tokenizer {tokenizer} reads the template's marker {marker!r} as {len(ids)} tokens {ids}, "
+                "not the one special token the model knows: it is another model's vocabulary (a Qwen2.5 "
+                "tokenizer with Qwen3's template?); pass the tokenizer of the template's model",
+                path="$.tokenizer",
+                rule="single_token_marker",
+            )
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def check_encodable(text: str, messages: Sequence[AnyMessage]) -> None:
+    """Refuse a rendering holding a lone surrogate, at the first canonical value holding one."""
+    if _SURROGATE.search(text) is None:
+        return
+    steps = next(_surrogate_places([message.model_dump() for message in messages]), ())
+    raise TemplateError(
+        "the text holds a lone surrogate (a UTF-16 half, which no UTF-8 text holds): no tokenizer encodes it "
+        "as the model would have seen it; replace or drop it",
+        path=json_path(("messages", *steps)),
+        rule="encodable_text",
+    )
+
+
+def _surrogate_places(value: object) -> Iterator[tuple[int | str, ...]]:
+    """The routes to the strings in ``value`` holding a lone surrogate, walked without recursion."""
+    stack: list[tuple[object, tuple[int | str, ...]]] = [(value, ())]
+    while stack:
+        node, steps = stack.pop()
+        if isinstance(node, str):
+            if _SURROGATE.search(node) is not None:
+                yield steps
+        elif (entries := as_dict(node)) is not None:
+            stack.extend((child, (*steps, key)) for key, child in reversed(entries.items()))
+        elif (items := as_list(node)) is not None:
+            stack.extend((child, (*steps, index)) for index, child in reversed(list(enumerate(items))))
