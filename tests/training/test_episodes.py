@@ -4,16 +4,18 @@ and its turns merged into the samples RL trainers take (issue 98)."""
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tiktoken
 import tokenizers
 
 import chatcodec
 from chatcodec import Loss, PayloadError, SampledTurn, TemplateError, render_turns, trainer_samples
-from chatcodec._training.families import family_names
-from training.qwen3_tokenizer import qwen3_encoding
+from chatcodec._training.families import family_names, template_text
+from training.qwen3_tokenizer import SPECIAL_TOKENS, qwen3_encoding, qwen_ranks_with_specials
 from training.test_render import ANTHROPIC_SESSION
 from training.test_rollout_rows import WEATHER_SESSION, tokenizer_json
 
@@ -52,10 +54,18 @@ def test_one_turn_per_answer_each_prompt_is_render_with_the_generation_prompt() 
     request = chatcodec.decode_request("anthropic", ANTHROPIC_SESSION)
     answers = [index for index, message in enumerate(request.messages) if message.role == "assistant"]
     assert [turn.message_index for turn in turns] == answers == [2, 4]
+    shift = 1 if "system" in ANTHROPIC_SESSION else 0  # the system prompt is canonical message 0
     for turn in turns:
-        before = request.model_copy(update={"messages": request.messages[: turn.message_index]})
+        # the Anthropic body itself, cut before the answer: its arguments are objects, which the
+        # template spells as it does (what the model saw), as render of the whole body does
+        before = {**ANTHROPIC_SESSION, "messages": ANTHROPIC_SESSION["messages"][: turn.message_index - shift]}
         prompt = chatcodec.render(
-            before, template="qwen3", tokenizer=qwen3_encoding(), add_generation_prompt=True, on_loss="ignore"
+            before,
+            source="anthropic",
+            template="qwen3",
+            tokenizer=qwen3_encoding(),
+            add_generation_prompt=True,
+            on_loss="ignore",
         )
         assert turn.prompt_ids == prompt.token_ids
         assert turn.prompt_text == prompt.text
@@ -232,26 +242,36 @@ def test_every_family_prompts_each_turn_as_render_does_and_ends_it_with_its_end_
     the answer with the generation prompt, and the last answer ends with the turn's end token
     (GLM-4.5 writes none: the model stops on the next role's token)."""
     losses: list[Loss] = []
+    encoding = _with_markers_of(family)
     turns = render_turns(
-        WEATHER_SESSION,
-        source="anthropic",
-        template=family,
-        tokenizer=qwen3_encoding(),
-        on_loss="ignore",
-        losses=losses,
+        WEATHER_SESSION, source="anthropic", template=family, tokenizer=encoding, on_loss="ignore", losses=losses
     )
-    request = chatcodec.decode_request("anthropic", WEATHER_SESSION)
     assert [turn.message_index for turn in turns] == [2, 4]
+    shift = 1  # the session's system prompt is canonical message 0, outside Anthropic's messages
     for turn in turns:
-        before = request.model_copy(update={"messages": request.messages[: turn.message_index]})
+        before = {**WEATHER_SESSION, "messages": WEATHER_SESSION["messages"][: turn.message_index - shift]}
         prompt = chatcodec.render(
-            before, template=family, tokenizer=qwen3_encoding(), add_generation_prompt=True, on_loss="ignore"
+            before,
+            source="anthropic",
+            template=family,
+            tokenizer=encoding,
+            add_generation_prompt=True,
+            on_loss="ignore",
         )
         assert turn.prompt_ids == prompt.token_ids
         assert turn.completion_ids
-        assert qwen3_encoding().decode(turn.completion_ids) == turn.completion_text
+        assert encoding.decode(turn.completion_ids) == turn.completion_text
     end = chatcodec.template_profile(family).turn_end
     assert (turns[-1].completion_text or "").endswith(end or "Paris (12 C).")
+
+
+def _with_markers_of(family: str) -> tiktoken.Encoding:
+    """Qwen's ranks with the family's own markers as single tokens (as the model's tokenizer
+    reads them): a Qwen vocabulary under another family's template is refused."""
+    markers = sorted(set(re.findall(r"<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>\s]{1,40}\uff5c>", template_text(family))))
+    return qwen_ranks_with_specials(
+        f"qwen-ranks-{family}", (*SPECIAL_TOKENS, *(m for m in markers if m not in SPECIAL_TOKENS))
+    )
 
 
 def _split(turn: SampledTurn) -> tuple[str, str]:
@@ -270,7 +290,7 @@ def test_is_content_flags_the_answers_body_apart_from_the_templates_markup() -> 
     assert body.endswith("The page shows the Example Domain placeholder.")
     assert markup == "<think>\n</think>\n\n<|im_end|>"  # the newline after the reasoning is in its last token
     body, markup = _split(turns[0])
-    assert '"url":"https://example.com"' in body  # the call's arguments as the model wrote them
+    assert '{"url": "https://example.com"}' in body  # the call's arguments as the template spells the object
     assert markup == '<think>\n</think>\n\n<tool_call>\n{"name": "screenshot", "arguments":</tool_call><|im_end|>'
 
 

@@ -14,6 +14,7 @@ very ids sampled); elsewhere there are none, never guessed ones.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from chatcodec import AnyMessage, TextPart, ThinkingPart, ToolUsePart
@@ -54,23 +55,36 @@ def _body_spans(answer: AnyMessage, text: str) -> list[tuple[int, int]] | None:
     """Where each body piece of ``answer`` is in ``text``, in order (None: one is not there)."""
     spans: list[tuple[int, int]] = []
     after = 0
-    for piece in _pieces(answer):
-        found = text.find(piece, after)
-        if found < 0:
+    for spellings in _pieces(answer):
+        found = next(((at, piece) for piece in spellings if (at := text.find(piece, after)) >= 0), None)
+        if found is None:
             return None
-        spans.append((found, found + len(piece)))
-        after = found + len(piece)
+        at, piece = found
+        spans.append((at, at + len(piece)))
+        after = at + len(piece)
     return spans
 
 
-def _pieces(answer: AnyMessage) -> list[str]:
+def _pieces(answer: AnyMessage) -> list[tuple[str, ...]]:
+    """The answer's body pieces in order, each with the spellings the template may have written
+    it in: a call's arguments as their text, or (where the source held them as an object, which
+    a template writes with ``tojson``) as ``json.dumps`` spaces the object."""
     content = answer.content
     if isinstance(content, str):
-        return [content.strip()] if content.strip() else []
-    pieces: list[str] = []
+        return [(content.strip(),)] if content.strip() else []
+    pieces: list[tuple[str, ...]] = []
     for part in content:
         if (isinstance(part, ThinkingPart) and not part.redacted) or isinstance(part, TextPart):
-            pieces.append(part.text.strip())
-        elif isinstance(part, ToolUsePart):
-            pieces.append(part.arguments.strip())
-    return [piece for piece in pieces if piece]
+            if part.text.strip():
+                pieces.append((part.text.strip(),))
+        elif isinstance(part, ToolUsePart) and part.arguments.strip():
+            pieces.append((part.arguments.strip(), *_spaced(part.arguments)))
+    return pieces
+
+
+def _spaced(arguments: str) -> tuple[str, ...]:
+    """``arguments`` as ``json.dumps`` spells the object they hold (none if they hold no JSON)."""
+    try:
+        return (json.dumps(json.loads(arguments), ensure_ascii=False),)
+    except ValueError:
+        return ()

@@ -19,13 +19,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from chatcodec import ChatRequest, Loss, OnLoss, PayloadError, ToolDefinition
+from chatcodec import Loss, OnLoss, PayloadError, ToolDefinition
 from chatcodec._public_label import shown_as
+from chatcodec._training import reading, tokens
 from chatcodec._training import render as rendering
-from chatcodec._training import tokens
 from chatcodec._training.content_marks import content_flags
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.origins import trace_to_source
 from chatcodec._training.turns import SampledTurn
 from chatcodec.contract import LossRecorder
 
@@ -67,9 +66,8 @@ def render_turns(
             f"expected a list with one entry per assistant message, not {type(logprobs).__name__}", "$.logprobs"
         )
     recorder = LossRecorder()
-    request = rendering._read(conversation, source)
-    if source is not None:
-        trace_to_source(recorder, conversation, source, request)
+    read = reading.read_input(conversation, source, recorder)
+    request = read.request
     answers = [index for index, message in enumerate(request.messages) if message.role == "assistant"]
     if not answers:
         raise TemplateError("no turns: the conversation has no assistant message")
@@ -77,7 +75,7 @@ def render_turns(
         raise PayloadError(
             f"expected one entry per assistant message ({len(answers)}), not {len(logprobs)}", "$.logprobs"
         )
-    run = _Renderer(request, template, tokens.loaded(tokenizer), tools, template_variables)
+    run = _Renderer(read, template, tokens.loaded(tokenizer), tools, template_variables)
     turns: list[SampledTurn] = []
     for number, index in enumerate(answers):
         given = None if logprobs is None else _logprobs(logprobs[number], f"$.logprobs[{number}]")
@@ -96,13 +94,14 @@ class _Renderer:
 
     def __init__(
         self,
-        request: ChatRequest,
+        read: reading.ReadConversation,
         template: str | None,
         tokenizer: object,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
         variables: Mapping[str, Any] | None,
     ) -> None:
-        self.request = request
+        self.read = read
+        self.request = read.request
         self.template = template
         self.tokenizer = tokenizer
         self.tools = tools
@@ -111,7 +110,10 @@ class _Renderer:
 
     def __call__(self, count: int, prompt: bool) -> rendering.Rendering:
         found: list[Loss] = []
-        head = self.request.model_copy(update={"messages": self.request.messages[:count]})
+        messages = self.request.messages[:count]
+        head = reading.ReadConversation(
+            self.request.model_copy(update={"messages": messages}), self.read.object_arguments
+        )
         rendered = rendering.render(
             head,
             template=self.template,

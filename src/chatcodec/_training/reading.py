@@ -63,7 +63,10 @@ class ReadConversation:
 
 def read_input(conversation: object, source: str | None, recorder: LossRecorder) -> ReadConversation:
     """``conversation`` (in ``source``'s format, or canonical) as a request; ``recorder`` names
-    losses at the source's own paths where the source's codec tells them."""
+    losses at the source's own paths where the source's codec tells them. A conversation already
+    read (``render_turns`` renders each prefix of one) is taken as it is."""
+    if isinstance(conversation, ReadConversation):
+        return conversation
     if source in CONVERSATION_DIALECTS:
         if not isinstance(conversation, Mapping):
             raise PayloadError(f"a {source} row is a JSON object, not {type(conversation).__name__}")

@@ -54,7 +54,7 @@ def trajectory_row(
     )
     losses = [loss for loss in losses if loss.why != AFTER_THE_LAST_ANSWER]  # the row keeps every message
     request = decode_request(source, cast("SdkPayload", payload))
-    row, _ = template_row(request, template)  # its drops are the turns' renderings', reported once
+    row, _ = template_row(request, template, source=source)  # its drops are the turns' renderings', reported once
     _, origins = Shaper(families.resolve(template).profile, LossRecorder()).messages(request.messages)
     rendered = [
         {
