@@ -237,7 +237,18 @@ class ModelCodec:
                 f"the codec {self.name!r} ({self.origin}) returned a {type(result).__name__} from {method}, "
                 f"not a {returns.__name__}"
             )
+        if returns is dict:
+            self._json_data(method, result)
         return result
+
+    def _json_data(self, method: str, result: object) -> None:
+        """A body or event an ``encode_*`` gave, checked to be JSON data all through (a NaN, bytes
+        or an object in it would fail later, in chatcodec's JSON writer, as if chatcodec's bug)."""
+        from chatcodec._providers.contract.outside_values import not_json_data
+
+        error = not_json_data(self.name, self.origin, method, result)
+        if error is not None:
+            raise error
 
     def __getattr__(self, attribute: str) -> Any:
         return getattr(self._codec, attribute)
@@ -317,6 +328,7 @@ class ModelCodec:
                     f"the codec {self.name!r} ({self.origin}) yielded a {type(event).__name__} from encode_stream, "
                     "not a dict"
                 )
+            self._json_data("encode_stream", event)
             yield cast("dict[str, Any]", event)
 
 
