@@ -36,6 +36,7 @@ import pydantic_core
 from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
+from chatcodec._compat import media_type_essence
 from chatcodec._providers.gemini.markers import KIT, NO_MIME_TYPE
 from chatcodec._providers.gemini.video import VIDEO_METADATA, clip_metadata, is_youtube, take_clip
 from chatcodec.codec_kit import as_dict, is_local_file_url, leftovers, local_file_why, lower_case_source, restore_fields
@@ -79,6 +80,7 @@ def media_kind(mime_type: str | None, turn: Turn) -> str:
     """The canonical part type for media of ``mime_type`` in a ``turn``, or ``opaque``."""
     if mime_type is None:
         return "document" if turn in ("user", "result") else "opaque"
+    mime_type = media_type_essence(mime_type)  # told apart by type and subtype (parameters, any case)
     if mime_type.startswith("image/"):
         return "image"
     if mime_type.startswith("audio/"):
@@ -248,6 +250,9 @@ def encode_media(
             if lowered is None:
                 return None
             source = lowered
+        elif media_type_essence(source["media_type"]) != source["media_type"]:  # parameters: the type alone
+            essential = media_type_essence(source["media_type"])
+            source = lower_case_source(source, (essential,), losses, at, provider="Gemini", takes="") or source
         if not is_base64(source["data"]):
             losses.add((*at, "source", "data"), "media data", "not base64: Gemini cannot read it")
             return None
