@@ -357,3 +357,23 @@ def test_an_approval_answered_before_its_call_ran_is_its_own_tool_message(tmp_pa
     assert ("$.messages[1]", "ai-sdk-model data ['approval_responses']") in {
         (loss.path, loss.what) for loss in openai_losses
     }
+
+
+def test_an_assistants_image_is_a_file_part_as_the_ai_sdk_writes_it(tmp_path: Path) -> None:
+    """An assistant ``ModelMessage`` holds ``file`` parts, never ``image`` ones
+    (``modelMessageSchema``'s assistant content): a generated image of the assistant is written
+    as ``convertToModelMessages`` writes it, its provider metadata for a provider chatcodec does
+    not model kept as the part's ``providerOptions`` (issue 101; an ``image`` part failed the schema)."""
+    image = {
+        "type": "file",
+        "mediaType": "image/png",
+        "url": "https://e.com/a.png",
+        "providerMetadata": {"acme": {"x": 1}},
+    }
+    history = {"messages": [USER, _assistant(image)]}
+    written, losses = _convert(history, "ai-sdk-ui", "ai-sdk-model")
+    sdk = _sdk_converted(history["messages"], tmp_path)
+    assert written["messages"][1:] == sdk[1:]
+    assert [loss.path for loss in losses] == ["$.messages[0]", "$.messages[1]"]  # the UIMessage ids
+    _exact_through_its_own_form(history)
+    _exact_through_its_own_form({"messages": sdk}, "ai-sdk-model")

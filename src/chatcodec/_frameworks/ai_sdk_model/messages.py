@@ -128,7 +128,7 @@ def encode_message(
         if options and (kept is UNKEPT or own is not None):
             kept = {**options, **(own or {})}
     else:
-        encoded = (encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content))
+        encoded = (encode_part(part, context, (*at, "content", index), role=role) for index, part in enumerate(content))
         wire["content"] = [part for part in encoded if part is not None]
     wire.update(wire_fields(bag))
     return write_options(wire, message, kept, context, at, key=OPTIONS)
