@@ -309,3 +309,45 @@ def test_an_installed_codec_returning_what_json_cannot_spell_is_named_not_an_int
     said_response, said_stream = raised.stdout.splitlines()
     assert f"returned {said} at $.id from encode_response" in said_response
     assert f"returned {said} at $.text from encode_stream" in said_stream
+
+
+_NAN_MODEL = """
+import chatcodec
+
+class Codec:
+    name = "hostile"
+
+    def decode_request(self, payload):
+        request = chatcodec.decode_request("canonical", payload)
+        return request.model_copy(update={"temperature": float("nan")})  # no validation: anything goes in
+
+    def encode_request(self, request, losses):
+        return {"model": request.model}
+
+    def decode_response(self, payload):
+        return chatcodec.decode_response("canonical", payload)
+
+    def encode_response(self, response, losses):
+        return {}
+
+    def decode_stream(self, events):
+        return iter(())
+
+    def encode_stream(self, events, losses):
+        return iter(())
+
+CODEC = Codec()
+"""
+
+
+def test_a_decoded_model_holding_nan_is_named_not_written_as_invalid_json(tmp_path: Path) -> None:
+    """Issue 101 (W9-06): a model built without validation (``model_copy(update=...)``) is
+    checked as its data: a NaN temperature was written out as ``NaN``, which is no JSON."""
+    site = _site(tmp_path, _NAN_MODEL, "hostile")
+    command = _run(site, "-m", "chatcodec", "convert", "body.json", "--from", "hostile", "--to", "openai-chat")
+    assert command.returncode not in (0, 70), command.stderr
+    assert "NaN" not in command.stdout
+    assert (
+        "the codec 'hostile' (installed by the distribution chatcodec_hostile 0.1) returned NaN at $.temperature "
+        "from decode_request"
+    ) in command.stderr

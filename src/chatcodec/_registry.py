@@ -239,11 +239,25 @@ class ModelCodec:
             )
         if returns is dict:
             self._json_data(method, result)
+        elif method.startswith("decode_"):  # a ChatRequest or ChatResponse
+            self._json_data(method, self._dumped(method, result))
         return result
 
+    def _dumped(self, method: str, model: Any) -> object:
+        """A model a ``decode_*`` gave, as its data (one made without validation, by
+        ``model_construct`` or ``model_copy(update=...)``, can hold anything, a NaN too)."""
+        try:
+            return model.model_dump()
+        except Exception as error:
+            raise CodecNotAvailableError(
+                f"the codec {self.name!r} ({self.origin}) returned a {type(model).__name__} from {method} "
+                f"that cannot be read: {type(error).__name__}: {error}"
+            ) from error
+
     def _json_data(self, method: str, result: object) -> None:
-        """A body or event an ``encode_*`` gave, checked to be JSON data all through (a NaN, bytes
-        or an object in it would fail later, in chatcodec's JSON writer, as if chatcodec's bug)."""
+        """A body, event or decoded model's data, checked to be JSON data all through (a NaN,
+        bytes or an object in it would fail later, in chatcodec's JSON writer or a target's
+        body, as if chatcodec's bug)."""
         from chatcodec._providers.contract.outside_values import not_json_data
 
         error = not_json_data(self.name, self.origin, method, result)
