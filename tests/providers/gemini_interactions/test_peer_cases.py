@@ -252,3 +252,36 @@ def test_an_images_auto_detail_is_the_apis_default_and_no_loss() -> None:
     assert converted["input"][0]["content"][0]["type"] == "image"
     assert "resolution" not in converted["input"][0]["content"][0]
     assert not [loss for loss in losses if "detail" in loss.path]
+
+
+def test_a_file_id_is_sent_as_the_uri_google_reads_it_by_or_reported() -> None:
+    """Issue 101: a file by id reaches the Interactions API as Gemini's ``fileData`` does (one
+    rule, ``families/google/file_uris.py``): a Files API name as its URI, a ``gs://`` URI as it is,
+    another provider's id (``file-abc``) reported, not sent as a ``uri`` the API cannot fetch."""
+    uris = {
+        "files/abc": "https://generativelanguage.googleapis.com/v1beta/files/abc",
+        "gs://bucket/a.pdf": "gs://bucket/a.pdf",
+    }
+    for file_id, uri in uris.items():
+        body = {
+            "model": "m",
+            "messages": [{"role": "user", "content": [{"type": "file", "file": {"file_id": file_id}}]}],
+        }
+        written = chatcodec.convert_request(body, source="openai-chat", target="gemini-interactions", on_loss="error")
+        assert written["input"] == [{"type": "user_input", "content": [{"type": "document", "uri": uri}]}]
+        sdk_checked("CreateModelInteraction", written)
+    losses: list[chatcodec.Loss] = []
+    other = {
+        "model": "m",
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "x"}, {"type": "file", "file": {"file_id": "file-abc"}}],
+            }
+        ],
+    }
+    written = chatcodec.convert_request(
+        other, source="openai-chat", target="gemini-interactions", on_loss="ignore", losses=losses
+    )
+    assert written["input"] == [{"type": "user_input", "content": [{"type": "text", "text": "x"}]}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[1].source.file_id", "file id")]

@@ -37,6 +37,7 @@ from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
 from chatcodec._compat import media_type_essence
+from chatcodec._providers.families.google.file_uris import file_uri
 from chatcodec._providers.gemini.markers import KIT, NO_MIME_TYPE
 from chatcodec._providers.gemini.video import VIDEO_METADATA, clip_metadata, is_youtube, take_clip
 from chatcodec.codec_kit import as_dict, is_local_file_url, leftovers, local_file_why, lower_case_source, restore_fields
@@ -176,10 +177,6 @@ IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", 
 PNG, JPEG, WEBP, HEIC, HEIF": https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats);
 a BMP, GIF or TIFF image is refused (400 "Unsupported MIME type")."""
 
-FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
-"""Where a Files API name (``files/abc123``) lives: an upload's ``uri`` is this prefix and
-its ``name`` (https://ai.google.dev/gemini-api/docs/files, ``file_data.file_uri``)."""
-
 
 _FILES_API_URI = re.compile(r"https://generativelanguage\.googleapis\.com/v\w+/files/[^/?#]+")
 """An upload's ``uri`` in the Files API (``.../v1beta/files/abc123``,
@@ -195,10 +192,8 @@ def _file_data(
     (``files/...``, written as its URI) or a URI (``gs://``, ``https://``); ``mimeType``
     is required, guessed when the source has none. Another provider's id (``file-...``)
     means nothing to Gemini: a loss."""
-    file_id: str = source["file_id"]
-    if file_id.startswith("files/"):
-        file_id = FILES_API + file_id
-    elif "://" not in file_id:
+    file_id = file_uri(source["file_id"])
+    if file_id is None:
         losses.add((*at, "source"), "file id", "Gemini references files by URI, not another provider's file id")
         return None
     mime_type = source.get("media_type") or file_mime_type(kind, file_id, losses, at)
