@@ -342,8 +342,9 @@ class ModelCodec:
                     f"the codec {self.name!r} ({self.origin}) yielded a {type(event).__name__} from encode_stream, "
                     "not a dict"
                 )
-            self._json_data("encode_stream", event)
-            yield cast("dict[str, Any]", event)
+            checked = cast("dict[str, Any]", event)
+            self._json_data("encode_stream", checked)
+            yield checked
 
 
 def get_edge(name: str) -> Edge:
