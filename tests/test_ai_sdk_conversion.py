@@ -324,3 +324,56 @@ def test_an_answer_with_no_part_a_ui_message_holds_is_still_one_message() -> Non
     assert [message["role"] for message in written["messages"]] == ["assistant"]
     assert written["messages"][0]["parts"] == []
     assert losses
+
+
+ANSWERED_NOT_RUN = {
+    "messages": [
+        USER,
+        _assistant(_tool("c1", "approval-responded", approval={"id": "ap1", "approved": True, "reason": "Fine."})),
+    ]
+}
+
+
+def test_an_approval_answered_before_its_call_ran_is_its_own_tool_message(tmp_path: Path) -> None:
+    """Issue 101: a call approved but not run yet has no result, so ``convertToModelMessages``
+    sends its ``tool-approval-response`` in a tool message holding nothing else (the next
+    ``streamText`` step runs the call). A canonical tool message holds results: the answer rides
+    on the assistant turn before it, and each AI SDK form writes it back where it has it (it was
+    a ValidationError, an empty tool message)."""
+    written, losses = _convert(ANSWERED_NOT_RUN, "ai-sdk-ui", "ai-sdk-model")
+    sdk = _sdk_converted(ANSWERED_NOT_RUN["messages"], tmp_path)
+    assert written["messages"][1:] == sdk[1:]
+    assert sdk[-1] == {
+        "role": "tool",
+        "content": [{"type": "tool-approval-response", "approvalId": "ap1", "approved": True, "reason": "Fine."}],
+    }
+    assert [loss.path for loss in losses] == ["$.messages[0]", "$.messages[1]"]  # the UIMessage ids
+    back, back_losses = _convert({"messages": sdk}, "ai-sdk-model", "ai-sdk-ui")
+    assert back["messages"][1]["parts"] == ANSWERED_NOT_RUN["messages"][1]["parts"]
+    assert back_losses == []
+    _exact_through_its_own_form(ANSWERED_NOT_RUN)
+    _exact_through_its_own_form({"messages": sdk}, "ai-sdk-model")
+    _, openai_losses = _convert(ANSWERED_NOT_RUN, "ai-sdk-ui", "openai-chat")
+    assert ("$.messages[1]", "ai-sdk-model data ['approval_responses']") in {
+        (loss.path, loss.what) for loss in openai_losses
+    }
+
+
+def test_an_assistants_image_is_a_file_part_as_the_ai_sdk_writes_it(tmp_path: Path) -> None:
+    """An assistant ``ModelMessage`` holds ``file`` parts, never ``image`` ones
+    (``modelMessageSchema``'s assistant content): a generated image of the assistant is written
+    as ``convertToModelMessages`` writes it, its provider metadata for a provider chatcodec does
+    not model kept as the part's ``providerOptions`` (issue 101; an ``image`` part failed the schema)."""
+    image = {
+        "type": "file",
+        "mediaType": "image/png",
+        "url": "https://e.com/a.png",
+        "providerMetadata": {"acme": {"x": 1}},
+    }
+    history = {"messages": [USER, _assistant(image)]}
+    written, losses = _convert(history, "ai-sdk-ui", "ai-sdk-model")
+    sdk = _sdk_converted(history["messages"], tmp_path)
+    assert written["messages"][1:] == sdk[1:]
+    assert [loss.path for loss in losses] == ["$.messages[0]", "$.messages[1]"]  # the UIMessage ids
+    _exact_through_its_own_form(history)
+    _exact_through_its_own_form({"messages": sdk}, "ai-sdk-model")

@@ -162,6 +162,61 @@ def test_a_role_function_that_returns_garbage_is_named_with_its_distribution(arg
     )
 
 
+_NOT_JSON: dict[str, tuple[object, str]] = {
+    # a value no JSON text spells (issue 101, reproducer W9-06): (the value, how the error names it)
+    "nan": (float("nan"), "NaN"),
+    "infinity": (float("inf"), "an infinite number"),
+    "bytes": (b"PDF", "a value of type bytes"),
+    "object": (object(), "a value of type object"),
+    "set": ({"a"}, "a value of type set"),
+}
+
+
+def _holding(stray: object, kinds: tuple[type, ...]) -> object:
+    """What a function of the protocol ``kinds`` gives back, holding ``stray`` two levels down."""
+    if dict in kinds:
+        return {"role": "user", "content": [{"type": "text", "text": stray}]}
+    return [{"role": "user", "content": [{"type": "text", "text": stray}]}]
+
+
+_JSON_RETURNS = sorted(
+    (argument, name)
+    for (argument, name) in _CHECKED_RETURNS
+    if {dict, list} & set(RETURNS[_FILES[argument]][name] or ())
+)
+
+
+@pytest.mark.parametrize("stray", sorted(_NOT_JSON))
+@pytest.mark.parametrize(("argument", "function"), _JSON_RETURNS)
+def test_a_role_function_returning_what_json_cannot_spell_is_named(argument: str, function: str, stray: str) -> None:
+    value, named = _NOT_JSON[stray]
+    given = _holding(value, RETURNS[_FILES[argument]][function] or ())
+    codec = _codec(argument, function, lambda *_, **__: given)
+    with pytest.raises(chatcodec.CodecNotAvailableError) as raised:
+        _DRIVERS[argument, function](codec)
+    place = "$.content[0].text" if isinstance(given, dict) else "$[0].content[0].text"
+    assert str(raised.value).startswith(
+        f"the codec 'hostile' ({ORIGIN}) returned {named} at {place} from {_FILES[argument]}.py {function}: "
+        "what a codec returns is JSON data"
+    )
+
+
+def test_a_key_that_is_no_text_is_named_at_its_object() -> None:
+    codec = _codec("requests", "encode_request", lambda *_: {"model": "m", "metadata": {1: "one"}})
+    with pytest.raises(
+        chatcodec.CodecNotAvailableError, match=r"returned a key of type int \(1\), not text, at \$\.metadata "
+    ):
+        _write_request(codec)
+
+
+def test_a_value_holding_itself_is_named_not_a_recursion_error() -> None:
+    looped: dict[str, object] = {"model": "m"}
+    looped["again"] = looped
+    codec = _codec("requests", "encode_request", lambda *_: looped)
+    with pytest.raises(chatcodec.CodecNotAvailableError, match=r"nested deeper than 1000 \(or holding itself\)"):
+        _write_request(codec)
+
+
 def test_a_list_of_messages_holding_no_dict_is_named() -> None:
     codec = _codec("messages", "decode_messages", lambda *_: [{"role": "user"}, "hi"])
     with pytest.raises(chatcodec.CodecNotAvailableError, match=r"returned a list holding a str from messages\.py"):

@@ -237,3 +237,117 @@ def test_an_installed_codec_returning_garbage_is_named_not_an_internal_error(
         raised.stderr
     )
     assert "failed in decode_response: KeyError: 'choices'" in raised.stderr
+
+
+_NOT_JSON = """
+import chatcodec
+
+class Codec:
+    name = "hostile"
+
+    def decode_request(self, payload):
+        return chatcodec.decode_request("canonical", payload)
+
+    def encode_request(self, request, losses):
+        return {"model": request.model, "messages": [{"role": "user", "content": %s}]}
+
+    def decode_response(self, payload):
+        return chatcodec.decode_response("canonical", payload)
+
+    def encode_response(self, response, losses):
+        return {"id": %s}
+
+    def decode_stream(self, events):
+        return iter(())
+
+    def encode_stream(self, events, losses):
+        return iter([{"type": "start"}, {"type": "delta", "text": %s}])
+
+CODEC = Codec()
+"""
+
+
+@pytest.mark.parametrize(
+    ("stray", "said"),
+    [
+        ('float("nan")', "NaN"),
+        ("object()", "a value of type object"),
+        ('b"bytes"', "a value of type bytes"),
+    ],
+)
+def test_an_installed_codec_returning_what_json_cannot_spell_is_named_not_an_internal_error(
+    tmp_path: Path, stray: str, said: str
+) -> None:
+    """Issue 101 (reproducer W9-06): a body holding NaN, an object or bytes is the codec's
+    fault, said at its place, not chatcodec's JSON writer failing as an internal error (70)."""
+    site = _site(tmp_path, _NOT_JSON % (stray, stray, stray), "hostile")
+    command = _run(site, "-m", "chatcodec", "convert", "body.json", "--from", "openai-chat", "--to", "hostile")
+    assert command.returncode not in (0, 70), command.stderr
+    assert "internal error" not in command.stderr
+    assert "Traceback" not in command.stderr
+    assert (
+        f"the codec 'hostile' (installed by the distribution chatcodec_hostile 0.1) returned {said} at "
+        "$.messages[0].content from encode_request: what a codec returns is JSON data"
+    ) in command.stderr
+    code = textwrap.dedent(
+        """
+        import chatcodec
+        message = {"role": "assistant", "content": "hi"}
+        response = {"id": "r", "model": "m", "choices": [{"index": 0, "message": message}]}
+        for call in (
+            lambda: chatcodec.encode_response("hostile", chatcodec.decode_response("canonical", response)),
+            lambda: list(chatcodec.encode_stream("hostile", [])),
+        ):
+            try:
+                call()
+            except chatcodec.CodecNotAvailableError as error:
+                print(error)
+        """
+    )
+    raised = _run(site, "-c", code)
+    assert raised.returncode == 0, raised.stderr
+    said_response, said_stream = raised.stdout.splitlines()
+    assert f"returned {said} at $.id from encode_response" in said_response
+    assert f"returned {said} at $.text from encode_stream" in said_stream
+
+
+_NAN_MODEL = """
+import chatcodec
+
+class Codec:
+    name = "hostile"
+
+    def decode_request(self, payload):
+        request = chatcodec.decode_request("canonical", payload)
+        return request.model_copy(update={"temperature": float("nan")})  # no validation: anything goes in
+
+    def encode_request(self, request, losses):
+        return {"model": request.model}
+
+    def decode_response(self, payload):
+        return chatcodec.decode_response("canonical", payload)
+
+    def encode_response(self, response, losses):
+        return {}
+
+    def decode_stream(self, events):
+        return iter(())
+
+    def encode_stream(self, events, losses):
+        return iter(())
+
+CODEC = Codec()
+"""
+
+
+def test_a_decoded_model_holding_nan_is_named_not_written_as_invalid_json(tmp_path: Path) -> None:
+    """Issue 101 (W9-06): a model built without validation (``model_copy(update=...)``) is
+    checked as its data: a NaN temperature was written out as ``NaN``, which is no JSON."""
+    site = _site(tmp_path, _NAN_MODEL, "hostile")
+    command = _run(site, "-m", "chatcodec", "convert", "body.json", "--from", "hostile", "--to", "openai-chat")
+    assert command.returncode not in (0, 70), command.stderr
+    assert "NaN" not in command.stdout
+    assert (
+        "the codec 'hostile' (installed by the distribution chatcodec_hostile 0.1) returned NaN at $.temperature "
+        "from decode_request"
+    ) in command.stderr

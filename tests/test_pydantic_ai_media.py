@@ -24,6 +24,7 @@ from pydantic_ai.messages import (
     TextPart,
     ToolCallPart,
     ToolReturnPart,
+    UploadedFile,
     UserPromptPart,
 )
 
@@ -241,3 +242,53 @@ def test_a_generated_images_gemini_signature_goes_back_to_gemini_on_the_image() 
         "google-gla",
         {"thought_signature": "c2lnbg=="},
     )
+
+
+def _uploaded(*content: Any) -> dict[str, Any]:
+    messages = [ModelRequest(parts=[UserPromptPart(content=list(content))])]
+    return {"messages": json.loads(ModelMessagesTypeAdapter.dump_json(messages))}
+
+
+@pytest.mark.parametrize(
+    ("uploaded", "file_data"),
+    [
+        (
+            UploadedFile(
+                file_id="https://generativelanguage.googleapis.com/v1beta/files/abc123",
+                provider_name="google-gla",
+                media_type="application/pdf",
+            ),
+            {"fileUri": "https://generativelanguage.googleapis.com/v1beta/files/abc123", "mimeType": "application/pdf"},
+        ),
+        (
+            UploadedFile(file_id="gs://bucket/cat.png", provider_name="google-vertex"),  # its type from the id
+            {"fileUri": "gs://bucket/cat.png", "mimeType": "image/png"},
+        ),
+    ],
+)
+def test_an_uploaded_file_is_sent_to_gemini_as_file_data(uploaded: UploadedFile, file_data: dict[str, str]) -> None:
+    """Issue 101, pydantic-ai's own case: ``GoogleModel`` sends an ``UploadedFile`` (a Files
+    API URI, a ``gs://`` URI) as ``file_data`` with its media type
+    (``pydantic_ai.models.google``'s ``_map_file_to_part``); chatcodec kept it opaque and
+    dropped it, with the user's turn when it was alone."""
+    history = _uploaded("Summarise this.", uploaded)
+    written, losses = _convert(history, "pydantic-ai", "gemini")
+    assert written["contents"] == [{"role": "user", "parts": [{"text": "Summarise this."}, {"fileData": file_data}]}]
+    assert [loss for loss in losses if loss.startswith("$.messages[0].content[1]")] == [
+        "$.messages[0].content[1]: pydantic-ai data ['provider_name'] (gemini has no field for it)"
+    ]  # the provider a file belongs to is pydantic-ai's word alone
+    back, back_losses = _convert(history, "pydantic-ai", "pydantic-ai")
+    assert back == history
+    assert back_losses == []
+    assert ModelMessagesTypeAdapter.validate_python(back["messages"]) == ModelMessagesTypeAdapter.validate_python(
+        history["messages"]
+    )
+
+
+def test_an_uploaded_file_gemini_cannot_fetch_is_reported_and_no_empty_turn_is_sent() -> None:
+    history = _uploaded(UploadedFile(file_id="file-abc", provider_name="openai", media_type="application/pdf"))
+    history["messages"].append(_uploaded("Hello?")["messages"][0])
+    written, losses = _convert(history, "pydantic-ai", "gemini")
+    assert written["contents"] == [{"role": "user", "parts": [{"text": "Hello?"}]}]  # never a turn of parts: []
+    assert any("$.messages[0].content[0].source" in loss and "file id" in loss for loss in losses)
+    assert any(loss.startswith("$.messages[0]: empty message") for loss in losses)

@@ -12,12 +12,26 @@ from typing import Any
 from chatcodec._public_label import shown_as
 from chatcodec._text_memory import LongTextMemory
 
-_DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+);base64")
+_DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[^;,]*)*);base64")
+"""A base64 data URL's head (RFC 2397): its media type with any parameters
+(``data:application/pdf;name=doc.pdf;base64``, as browsers and upload libraries write it)."""
 _BASE64_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
 
 # OpenAI's input_audio "format" <-> MIME type. Unlisted formats map to audio/<format>.
 _AUDIO_MEDIA_TYPES = {"mp3": "audio/mpeg", "wav": "audio/wav", "pcm16": "audio/pcm"}
 _AUDIO_FORMATS = {media_type: name for name, media_type in _AUDIO_MEDIA_TYPES.items()}
+
+
+def media_type_essence(media_type: str) -> str:
+    """``media_type`` without its parameters, lower case: what names the kind of data
+    (``"application/PDF; name=doc.pdf"`` -> ``"application/pdf"``). Type and subtype are
+    case-insensitive and parameters follow a ``;`` (RFC 2045, section 5.1; RFC 9110, section
+    8.3.1), so a writer recognises a type by this and keeps the parameters where its format
+    carries them. One with nothing before a ``;`` is returned as it is."""
+    if media_type.islower() and ";" not in media_type:
+        return media_type
+    essential = media_type.split(";", 1)[0].strip().lower()
+    return essential or media_type
 
 
 def media_type_for_audio_format(audio_format: str) -> str:

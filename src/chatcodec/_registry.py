@@ -237,7 +237,32 @@ class ModelCodec:
                 f"the codec {self.name!r} ({self.origin}) returned a {type(result).__name__} from {method}, "
                 f"not a {returns.__name__}"
             )
+        if returns is dict:
+            self._json_data(method, result)
+        elif method.startswith("decode_"):  # a ChatRequest or ChatResponse
+            self._json_data(method, self._dumped(method, result))
         return result
+
+    def _dumped(self, method: str, model: Any) -> object:
+        """A model a ``decode_*`` gave, as its data (one made without validation, by
+        ``model_construct`` or ``model_copy(update=...)``, can hold anything, a NaN too)."""
+        try:
+            return model.model_dump()
+        except Exception as error:
+            raise CodecNotAvailableError(
+                f"the codec {self.name!r} ({self.origin}) returned a {type(model).__name__} from {method} "
+                f"that cannot be read: {type(error).__name__}: {error}"
+            ) from error
+
+    def _json_data(self, method: str, result: object) -> None:
+        """A body, event or decoded model's data, checked to be JSON data all through (a NaN,
+        bytes or an object in it would fail later, in chatcodec's JSON writer or a target's
+        body, as if chatcodec's bug)."""
+        from chatcodec._providers.contract.outside_values import not_json_data
+
+        error = not_json_data(self.name, self.origin, method, result)
+        if error is not None:
+            raise error
 
     def __getattr__(self, attribute: str) -> Any:
         return getattr(self._codec, attribute)
@@ -317,7 +342,9 @@ class ModelCodec:
                     f"the codec {self.name!r} ({self.origin}) yielded a {type(event).__name__} from encode_stream, "
                     "not a dict"
                 )
-            yield cast("dict[str, Any]", event)
+            checked = cast("dict[str, Any]", event)
+            self._json_data("encode_stream", checked)
+            yield checked
 
 
 def get_edge(name: str) -> Edge:

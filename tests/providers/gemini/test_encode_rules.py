@@ -331,3 +331,21 @@ def test_gemini_a_result_part_s_cache_marker_and_another_provider_s_bag_are_repo
         ("$.messages[2].content[0].content[0].cache_control", "setting"),
         ("$.messages[2].content[0].content[1]", "metadata"),
     }
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        {"role": "user", "content": []},  # empty as given
+        {"role": "user", "content": [{"type": "file", "file": {"file_id": "file-abc"}}]},  # emptied: OpenAI's id
+    ],
+)
+def test_no_turn_of_no_parts_is_ever_sent(first: dict[str, Any]) -> None:
+    """Issue 101: Gemini refuses ``parts: []`` ("contents.parts must not be empty"): a user turn
+    with nothing to send, given so or emptied by what Gemini cannot take, is left out, reported."""
+    body = {"model": "m", "messages": [first, {"role": "user", "content": "Hello?"}]}
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(body, source="openai-chat", target="gemini", on_loss="ignore", losses=losses)
+    assert written["contents"] == [{"role": "user", "parts": [{"text": "Hello?"}]}]
+    assert ("$.messages[0]", "empty message") in [(loss.path, loss.what) for loss in losses]
+    assert_valid_request(written)

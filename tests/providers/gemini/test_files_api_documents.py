@@ -90,3 +90,39 @@ def test_a_canonical_file_id_naming_a_gemini_upload_is_not_sent_as_another_provi
     assert [loss for loss in own if loss.what == "file id"] == []
     gemini = chatcodec.convert_request(request(file_id), source="canonical", target="gemini", on_loss="ignore")
     assert gemini["contents"][0]["parts"][0]["fileData"]["fileUri"] == URI
+
+
+@pytest.mark.parametrize(
+    ("file", "file_data"),
+    [
+        # litellm's own cases (its Gemini docs and its Vertex tests): a file by id with its type as ``format``
+        (
+            {"file_id": "gs://bucket/no-extension", "format": "application/pdf"},
+            ("gs://bucket/no-extension", "application/pdf"),
+        ),
+        ({"file_id": "gs://my-bucket/video.mp4", "format": "video/mp4"}, ("gs://my-bucket/video.mp4", "video/mp4")),
+        ({"file_id": "gs://bucket/report.pdf"}, ("gs://bucket/report.pdf", "application/pdf")),  # guessed, reported
+    ],
+)
+def test_a_file_by_id_with_litellms_format_is_file_data_of_that_type(
+    file: dict[str, str], file_data: tuple[str, str]
+) -> None:
+    """Issue 101: OpenAI Chat's file part by id, its media type in litellm's ``format``
+    (https://docs.litellm.ai/docs/providers/gemini, "gs:// file"), is Gemini's ``fileData`` of that
+    type, nothing reported (``format`` was kept as an unknown field, and the type guessed); written
+    back to OpenAI Chat as it came."""
+    body = {"model": "m", "messages": [{"role": "user", "content": [{"type": "file", "file": file}]}]}
+    losses: list[Loss] = []
+    written = chatcodec.convert_request(body, source="openai-chat", target="gemini", on_loss="ignore", losses=losses)
+    uri, mime_type = file_data
+    (part,) = written["contents"][0]["parts"]
+    assert part == {"fileData": {"fileUri": uri, "mimeType": mime_type}}
+    types.Part.model_validate(part)
+    guessed = [loss.path for loss in losses if "guessed" in loss.why]
+    assert guessed == ([] if "format" in file else ["$.messages[0].content[0].source.media_type"])
+    assert not [loss for loss in losses if "guessed" not in loss.why and "reads back" not in loss.why]
+    own = {
+        "model": "m",
+        "messages": [{"role": "user", "content": [{"type": "file", "file": {**file, "file_id": "file-abc"}}]}],
+    }
+    assert chatcodec.convert_request(own, source="openai-chat", target="openai-chat", on_loss="error") == own

@@ -154,10 +154,15 @@ def test_an_images_detail_is_its_resolution_both_ways() -> None:
 
 
 def test_an_answers_echoed_user_input_is_not_replayed_as_a_second_user_turn() -> None:
+    """Issue 101: the ``user_input`` step an Interaction echoes is the caller's turn, not the
+    model's answer: the assistant message holds the answer alone (the echo rides in the
+    response's bag, written back in its place), so a replayed history sends the user's turn once,
+    with nothing to report; another format reports the echo it has no place for."""
     echo = {"type": "user_input", "content": [{"type": "text", "text": "Hi"}]}
     answer = _interaction([echo, {"type": "model_output", "content": [{"type": "text", "text": "Hello!"}]}])
     response = CODEC.decode_response(answer)
-    assert write_response(response.model_dump())[0]["steps"] == answer["steps"]  # the answer itself is kept
+    assert [part.model_dump() for part in response.choices[0].message.parts] == [{"type": "text", "text": "Hello!"}]
+    assert write_response(response.model_dump()) == (answer, [])  # the answer itself is kept, echo in its place
     history = [
         {"role": "user", "content": "Hi"},
         response.choices[0].message.model_dump(),
@@ -165,6 +170,24 @@ def test_an_answers_echoed_user_input_is_not_replayed_as_a_second_user_turn() ->
     ]
     body, losses = write_request({"model": "m", "messages": history})
     assert [step["type"] for step in body["input"]] == ["user_input", "model_output", "user_input"]
+    assert losses == []
+    reported: list[chatcodec.Loss] = []
+    chatcodec.convert_response(
+        answer, source="gemini-interactions", target="anthropic", on_loss="ignore", losses=reported
+    )
+    assert ("$", "gemini-interactions spelling _echoed_turns") in [(loss.path, loss.what) for loss in reported]
+
+
+def test_an_opaque_echo_in_stored_canonical_data_is_still_left_out_when_replayed() -> None:
+    """An assistant message stored before the echo left the answer (an opaque ``user_input``
+    part) is still replayed without a second user turn, reported."""
+    echo = {"type": "opaque", "provider": "gemini-interactions", "data": {"type": "user_input", "content": []}}
+    history = [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [echo, {"type": "text", "text": "Hello!"}]},
+    ]
+    body, losses = write_request({"model": "m", "messages": history})
+    assert [step["type"] for step in body["input"]] == ["user_input", "model_output"]
     assert [(loss.what, loss.path) for loss in losses] == [("user_input step", "$.messages[1].content[0]")]
 
 
@@ -229,3 +252,36 @@ def test_an_images_auto_detail_is_the_apis_default_and_no_loss() -> None:
     assert converted["input"][0]["content"][0]["type"] == "image"
     assert "resolution" not in converted["input"][0]["content"][0]
     assert not [loss for loss in losses if "detail" in loss.path]
+
+
+def test_a_file_id_is_sent_as_the_uri_google_reads_it_by_or_reported() -> None:
+    """Issue 101: a file by id reaches the Interactions API as Gemini's ``fileData`` does (one
+    rule, ``families/google/file_uris.py``): a Files API name as its URI, a ``gs://`` URI as it is,
+    another provider's id (``file-abc``) reported, not sent as a ``uri`` the API cannot fetch."""
+    uris = {
+        "files/abc": "https://generativelanguage.googleapis.com/v1beta/files/abc",
+        "gs://bucket/a.pdf": "gs://bucket/a.pdf",
+    }
+    for file_id, uri in uris.items():
+        body = {
+            "model": "m",
+            "messages": [{"role": "user", "content": [{"type": "file", "file": {"file_id": file_id}}]}],
+        }
+        written = chatcodec.convert_request(body, source="openai-chat", target="gemini-interactions", on_loss="error")
+        assert written["input"] == [{"type": "user_input", "content": [{"type": "document", "uri": uri}]}]
+        sdk_checked("CreateModelInteraction", written)
+    losses: list[chatcodec.Loss] = []
+    other = {
+        "model": "m",
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "x"}, {"type": "file", "file": {"file_id": "file-abc"}}],
+            }
+        ],
+    }
+    written = chatcodec.convert_request(
+        other, source="openai-chat", target="gemini-interactions", on_loss="ignore", losses=losses
+    )
+    assert written["input"] == [{"type": "user_input", "content": [{"type": "text", "text": "x"}]}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[1].source.file_id", "file id")]

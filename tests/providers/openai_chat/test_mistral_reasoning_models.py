@@ -91,3 +91,95 @@ def test_a_turn_of_thinking_and_a_call_keeps_the_call() -> None:
     assert [call["id"] for call in assistant["tool_calls"]] == ["toolu_1"]
     assert len(losses) == 1
     assert_valid_for("mistral", body)
+
+
+@pytest.mark.parametrize(
+    ("source", "request_body"),
+    [
+        (
+            "gemini",
+            {
+                "contents": [
+                    {"role": "user", "parts": [{"text": "What is 2 + 2?"}]},
+                    {"role": "model", "parts": [{"text": "Add them.", "thought": True}, {"text": "4"}]},
+                    {"role": "user", "parts": [{"text": "And 3 + 3?"}]},
+                ]
+            },
+        ),
+        (
+            "ai-sdk-model",
+            {
+                "messages": [
+                    {"role": "user", "content": "What is 2 + 2?"},
+                    {
+                        "role": "assistant",
+                        "content": [{"type": "reasoning", "text": "Add them."}, {"type": "text", "text": "4"}],
+                    },
+                    {"role": "user", "content": "And 3 + 3?"},
+                ]
+            },
+        ),
+    ],
+)
+def test_thinking_of_other_formats_is_written_as_mistral_thinking_chunks(
+    source: str, request_body: dict[str, Any]
+) -> None:
+    """Issue 101: reasoning from any format reaches a Mistral reasoning model as its own
+    ``thinking`` chunk, in its place (https://docs.mistral.ai/capabilities/reasoning/)."""
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        request_body,
+        source=source,
+        target="openai-chat",
+        options={"server": "mistral", "model": "mistral-small-latest"},
+        losses=losses,
+        on_loss="ignore",
+    )
+    assert body["messages"][1]["content"] == [
+        {"type": "thinking", "thinking": [{"type": "text", "text": "Add them."}]},
+        {"type": "text", "text": "4"},
+    ]
+    assert not [loss for loss in losses if "thinking" in loss.what]
+    assert_valid_for("mistral", body)
+
+
+def test_redacted_thinking_is_not_sent_as_an_empty_thinking_chunk() -> None:
+    """A redacted block holds its reasoning only encrypted: a Mistral chunk of no text says
+    nothing the model wrote, so it is left out, reported (issue 101)."""
+    redacted = {
+        **ANTHROPIC,
+        "messages": [
+            ANTHROPIC["messages"][0],
+            {
+                "role": "assistant",
+                "content": [{"type": "redacted_thinking", "data": "ZW5jcnlwdGVk"}, {"type": "text", "text": "4"}],
+            },
+            ANTHROPIC["messages"][2],
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        {**redacted, "model": "mistral-small-latest"},
+        source="anthropic",
+        target="openai-chat",
+        options={"server": "mistral"},
+        losses=losses,
+        on_loss="ignore",
+    )
+    assert body["messages"][1]["content"] == [{"type": "text", "text": "4"}]
+    assert [(loss.path, loss.what) for loss in losses if "thinking" in loss.what] == [
+        ("$.messages[1].content[0]", "redacted thinking")
+    ]
+    assert_valid_for("mistral", body)
+
+
+def test_a_pdf_data_url_with_parameters_is_sent_as_a_document_url() -> None:
+    url = "data:application/pdf;name=report.pdf;base64,JVBERi0="
+    request = {
+        "model": "mistral-small-latest",
+        "messages": [{"role": "user", "content": [{"type": "file", "file": {"file_data": url, "filename": "r.pdf"}}]}],
+    }
+    body = chatcodec.convert_request(
+        request, source="openai-chat", target="openai-chat", options={"server": "mistral"}, on_loss="ignore"
+    )
+    assert body["messages"][0]["content"] == [{"type": "document_url", "document_url": url}]

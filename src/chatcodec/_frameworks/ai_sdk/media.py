@@ -19,6 +19,7 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._compat import media_type_essence
 from chatcodec.contract import EncodeContext, Steps
 
 _KINDS = ("image", "audio", "video")
@@ -28,11 +29,9 @@ _SNIFFED = (("iVBOR", "image/png"), ("/9j/", "image/jpeg"), ("R0lG", "image/gif"
 
 
 def essence(media_type: str) -> str:
-    """``media_type`` without its parameters, lowercased (RFC 9110, section 8.3.1: type and
-    subtype are case-insensitive, parameters follow a ``;``); one with no type before a ``;``
-    as it is."""
-    essential = media_type.split(";", 1)[0].strip().lower()
-    return essential or media_type
+    """``media_type`` without its parameters, lowercased (:func:`chatcodec._compat.media_type_essence`,
+    the one rule every format's media types are recognised by)."""
+    return media_type_essence(media_type)
 
 
 def kind_of(media_type: str) -> str:

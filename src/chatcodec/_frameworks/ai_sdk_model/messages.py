@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chatcodec._frameworks.ai_sdk import pending_approvals
 from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, from_sibling, write_options
 from chatcodec._frameworks.ai_sdk.media import placed
 from chatcodec._frameworks.ai_sdk_model.markers import KIT, PROVIDER
@@ -24,7 +25,7 @@ from chatcodec.contract import DecodeContext, EncodeContext, Steps
 def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
     """Stored ``ModelMessage``s as canonical message dicts."""
     del context  # nothing shared between messages
-    return [decode_message(message) for message in wire]
+    return pending_approvals.fold([decode_message(message) for message in wire])
 
 
 def decode_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -62,9 +63,12 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
     }
     written: list[dict[str, Any]] = []
     for index, message in enumerate(messages[start:], start):
-        wire = encode_message(message, names, context, ("messages", index))
+        answers: list[Any] = []
+        wire = encode_message(message, names, context, ("messages", index), answers)
         if not _emptied(message, wire, context, ("messages", index)):
             written.append(wire)
+        if answers:  # approval answers of calls not run yet: their own tool message (:mod:`..ai_sdk.pending_approvals`)
+            written.append({"role": "tool", "content": answers})
     return written
 
 
@@ -82,9 +86,14 @@ def _emptied(message: Mapping[str, Any], wire: Mapping[str, Any], context: Encod
 
 
 def encode_message(
-    message: Mapping[str, Any], names: Mapping[str, str], context: EncodeContext, at: Steps
+    message: Mapping[str, Any],
+    names: Mapping[str, str],
+    context: EncodeContext,
+    at: Steps,
+    answers: list[Any] | None = None,
 ) -> dict[str, Any]:
-    """One canonical message as a ``ModelMessage``."""
+    """One canonical message as a ``ModelMessage``; the approval answers its bag holds for a
+    tool message of their own after it go into ``answers`` (none given: reported)."""
     role = message["role"]
     losses = context.losses
     if role not in ("system", "user", "assistant", "tool"):
@@ -95,6 +104,11 @@ def encode_message(
         losses.add((*at, "name"), "name", "a ModelMessage has no name")
     bag = claim(KIT, losses, message.get("provider_metadata"), at)
     kept = bag.pop(OPTIONS, UNKEPT)
+    pending = pending_approvals.take(bag)
+    if pending and answers is None:
+        losses.add((*at, "provider_metadata"), "tool approval answers", "an answer holds no tool message after it")
+    elif pending and answers is not None:
+        answers += pending
     content = message["content"]
     wire: dict[str, Any] = {"role": role}
     if role == "tool":
@@ -114,7 +128,7 @@ def encode_message(
         if options and (kept is UNKEPT or own is not None):
             kept = {**options, **(own or {})}
     else:
-        encoded = (encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content))
+        encoded = (encode_part(part, context, (*at, "content", index), role=role) for index, part in enumerate(content))
         wire["content"] = [part for part in encoded if part is not None]
     wire.update(wire_fields(bag))
     return write_options(wire, message, kept, context, at, key=OPTIONS)

@@ -77,8 +77,11 @@ def decode_file(part: dict[str, Any]) -> dict[str, Any]:
     return finish(media, part, mapped, file=kind == "image" or None, data_url=inline, url_type=spelt_type)
 
 
-def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
-    """One canonical part as a content part; None (with a loss) for one the AI SDK has no part for."""
+def encode_part(
+    part: Mapping[str, Any], context: EncodeContext, at: Steps, *, role: str = "user"
+) -> dict[str, Any] | None:
+    """One canonical part as a content part of a ``role`` message; None (with a loss) for one
+    the AI SDK has no part for."""
     metadata, carried = from_sibling(part.get("provider_metadata"), PROVIDER, part["type"])
     bag = claim(KIT, context.losses, metadata, at)
     for key, value in carried.items():
@@ -99,7 +102,7 @@ def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> d
     elif kind == "tool_use":
         wire = _call(part, context, at)
     elif kind in ("image", "audio", "video", "document"):
-        media = _media(part, bag, context, at)
+        media = _media(part, bag, context, at, image_part=role != "assistant")
         if media is None:
             return None
         wire = media
@@ -124,7 +127,13 @@ def _call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[st
     return {"type": "tool-call", "toolCallId": part["id"], "toolName": part["name"], "input": value}
 
 
-def _media(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def _media(
+    part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps, *, image_part: bool
+) -> dict[str, Any] | None:
+    """A media part as a ``file`` part, or an image as an ``image`` part where the message takes
+    one (``image_part``: a user message's ``ImagePart``; an assistant's content has ``file`` parts
+    only, ``modelMessageSchema``'s ``AssistantContent``, as ``convertToModelMessages`` writes an
+    assistant's image)."""
     for key in ("detail", "title", "start_offset", "end_offset", "fps"):
         if part.get(key) is not None:
             context.losses.add((*at, key), key, f"an AI SDK file part has no {key}")
@@ -132,7 +141,8 @@ def _media(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext,
     data = data_of(part, context, at, as_data_url=as_data_url, spelt_type=bag.pop("_url_type", None))
     if data is None:
         return None
-    if part["type"] == "image" and not bag.pop("_file", None) and "filename" not in bag:
+    written_as_file = bool(bag.pop("_file", None))
+    if part["type"] == "image" and image_part and not written_as_file and "filename" not in bag:
         image: dict[str, Any] = {"type": "image", "image": data}
         if not bag.pop("_no_media_type", None) and part["source"].get("media_type"):
             image["mediaType"] = part["source"]["media_type"]

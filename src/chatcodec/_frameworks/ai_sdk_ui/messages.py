@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk import bags
+from chatcodec._frameworks.ai_sdk import bags, pending_approvals
 from chatcodec._frameworks.ai_sdk.media import placed
 from chatcodec._frameworks.ai_sdk_ui import approvals
 from chatcodec._frameworks.ai_sdk_ui.markers import KIT, PROVIDER
@@ -46,7 +46,7 @@ def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, A
     canonical: list[dict[str, Any]] = []
     for message in wire:
         canonical += decode_message(message, len(canonical))
-    return canonical
+    return pending_approvals.fold(canonical)
 
 
 class _Turns:
@@ -173,7 +173,8 @@ class _Writer:
         for key in ("name", "cache_control"):
             if message.get(key) is not None:
                 losses.add((*at, key), key, f"a UIMessage has no {key}")
-        bag = bags.claim(KIT, losses, message.get("provider_metadata"), at)
+        metadata, answers = pending_approvals.take_from(message.get("provider_metadata"))
+        bag = bags.claim(KIT, losses, metadata, at)
         continued = bag.pop("_cont", None)
         trailing = bag.pop("_trailing_steps", None) or 0
         follows = role == "assistant" and bool(self.out) and self.out[-1]["role"] == "assistant"
@@ -199,6 +200,8 @@ class _Writer:
             fresh = True
         self.after_results = False
         self.content(message["content"], bag, parts, at)
+        for response in answers:  # approvals answered before their calls ran: on the calls' parts
+            self.approvals.respond(response, at)
         parts.extend(dict(STEP) for _ in range(int(trailing)))
         if fresh and not parts and message["content"]:
             self.out.pop()

@@ -5,7 +5,8 @@ pydantic-ai's user content is a string, or a list of strings and media objects t
 inferred ``media_type``), ``binary`` (base64 ``data``, which pydantic stores URL-safe and
 :mod:`.binary` reads as the standard alphabet, and a ``media_type``, the kind by the media
 type's family), and ``cache-point``, a cache breakpoint after the item before it, which
-is that part's ``cache_control``. Every other item (``text-content``, ``uploaded-file``...) is
+is that part's ``cache_control``. An ``uploaded-file`` (a file in a provider's storage) is the
+media part its media type names, by file id. Every other item (``text-content``...) is
 kept whole as an opaque part of this format, which another format reports as lost.
 
 A tool's return is any JSON value: a string is the result's text; a list of such items is its
@@ -22,6 +23,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chatcodec._compat import media_type_essence
 from chatcodec._frameworks.pydantic_ai.binary import read_data, write_data
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER, URL_DEFAULTS
 from chatcodec.codec_kit import as_dict, as_list, compact_json, restore_fields, split_fields
@@ -85,7 +87,25 @@ def decode_item(item: object) -> dict[str, Any]:
         part["source"] = {"type": "base64", "media_type": media, "data": standard}
         bag = _media_bag(entry, ("data", "kind", "media_type"), _bytes(standard))
         return KIT.attach(part, {**bag, **spelling})
+    if kind == "uploaded-file":
+        return _decode_uploaded(entry)
     return {"type": "opaque", "provider": PROVIDER, "data": entry}
+
+
+def _decode_uploaded(entry: dict[str, Any]) -> dict[str, Any]:
+    """An ``UploadedFile`` (a file in a provider's storage, by id: a Gemini Files API URI, a
+    ``gs://`` or ``s3://`` URI, another provider's id) as the media part its media type names
+    (pydantic-ai infers one from the id's extension when none was given), its source a file
+    id; the provider it belongs to rides in the bag. Kept whole when it is not one."""
+    file_id, media = entry.get("file_id"), entry.get("media_type")
+    if not (isinstance(file_id, str) and file_id and isinstance(media, str) and media):
+        return {"type": "opaque", "provider": PROVIDER, "data": entry}
+    family = media_type_essence(media).split("/", 1)[0]
+    part: dict[str, Any] = {
+        "type": family if family in _FAMILIES else "document",
+        "source": {"type": "file", "file_id": file_id, "media_type": media},
+    }
+    return KIT.attach(part, _media_bag(entry, ("file_id", "kind", "media_type"), file_id))
 
 
 def decode_items(content: Sequence[object]) -> list[dict[str, Any]]:
@@ -180,10 +200,17 @@ def encode_media(
         if raw is not None:
             item["identifier"] = _identifier(raw)
         return item
+    if source["type"] == "file" and isinstance(bag.get("provider_name"), str):  # an UploadedFile read so
+        item = restore_fields(bag)
+        item.update(file_id=source["file_id"], kind="uploaded-file", media_type=source.get("media_type"))
+        if derived:
+            item["identifier"] = _identifier(source["file_id"])
+        return item
     if source["type"] == "text":  # a text document: its text as a plain item
         context.losses.add((*at, "source"), "text document", "sent as plain text (pydantic-ai has no text document)")
         return {"text": source["text"]}
-    context.losses.add((*at, "source"), f"{source['type']} source", "pydantic-ai media take a URL or bytes")
+    why = "pydantic-ai media take a URL or bytes (an UploadedFile names its provider, which this source does not)"
+    context.losses.add((*at, "source"), f"{source['type']} source", why)
     return None
 
 

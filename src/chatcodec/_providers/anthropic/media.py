@@ -17,6 +17,7 @@ import base64
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._compat import media_type_essence
 from chatcodec._providers.families.claude.wire_rules import report_image_detail
 from chatcodec.codec_kit import is_local_file_url, local_file_why, lower_case_source
 
@@ -91,7 +92,11 @@ def document_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) 
     if not own_file_id(source, losses, at):
         return None
     if kind == "base64" and source["media_type"] != PDF:
-        text = _plain_text(source["data"]) if source["media_type"] == PLAIN_TEXT_TYPE else None
+        essential = media_type_essence(source["media_type"])
+        if essential == PDF:  # a PDF spelt with parameters or capitals: sent as the type alone, reported
+            pdf = lower_case_source(source, (PDF,), losses, at, provider="Anthropic", takes="")
+            return media_source(pdf or source, losses, at)
+        text = _plain_text(source["data"]) if essential == PLAIN_TEXT_TYPE else None
         if text is not None:
             return {"type": "text", "media_type": PLAIN_TEXT_TYPE, "data": text}
         why = "Anthropic takes base64 documents as PDF only (plain text as UTF-8 text)"

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._errors import ChatcodecError, CodecNotAvailableError
 from chatcodec._providers.contract.folder import ROLE_FILES
+from chatcodec._providers.contract.outside_values import not_json_data
 
 if TYPE_CHECKING:
     from chatcodec._providers.contract.provider_codec import ProviderCodec
@@ -85,6 +86,12 @@ class _Checked:
             if stray is not _ALL_FINE:
                 raise self._garbage(where, f"list holding a {type(stray).__name__}", f"list of {items.__name__}s")
 
+    def json_data(self, where: str, result: object) -> None:
+        """``result``, a body, an event or canonical data, checked to be JSON data all through."""
+        error = not_json_data(self.codec, self.origin, where, result)
+        if error is not None:
+            raise error
+
     def _garbage(self, where: str, given: str, due: str) -> CodecNotAvailableError:
         return CodecNotAvailableError(
             f"the codec {self.codec!r} ({self.origin}) returned a {given} from {where}, not a {due}"
@@ -133,6 +140,7 @@ def _guarded(
         result = checked.call(where, function, arguments, keywords)
         if kinds is not None:
             checked.returned(where, result, kinds, items)
+            checked.json_data(where, result)
         return result
 
     return call
@@ -161,6 +169,8 @@ class _GuardedStream:
         if self._items is dict and _events(result):
             result = self._checked.call(where, list, (result,))  # an encoder may give any iterable of events
         self._checked.returned(where, result, (list, tuple), self._items)
+        if self._items is dict:  # an encoder's wire events (a decoder's records are its own objects)
+            self._checked.json_data(where, result)
         return result
 
     def __getattr__(self, attribute: str) -> Any:

@@ -36,6 +36,8 @@ import pydantic_core
 from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
+from chatcodec._compat import media_type_essence
+from chatcodec._providers.families.google.file_uris import file_uri
 from chatcodec._providers.gemini.markers import KIT, NO_MIME_TYPE
 from chatcodec._providers.gemini.video import VIDEO_METADATA, clip_metadata, is_youtube, take_clip
 from chatcodec.codec_kit import as_dict, is_local_file_url, leftovers, local_file_why, lower_case_source, restore_fields
@@ -79,6 +81,7 @@ def media_kind(mime_type: str | None, turn: Turn) -> str:
     """The canonical part type for media of ``mime_type`` in a ``turn``, or ``opaque``."""
     if mime_type is None:
         return "document" if turn in ("user", "result") else "opaque"
+    mime_type = media_type_essence(mime_type)  # told apart by type and subtype (parameters, any case)
     if mime_type.startswith("image/"):
         return "image"
     if mime_type.startswith("audio/"):
@@ -174,10 +177,6 @@ IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", 
 PNG, JPEG, WEBP, HEIC, HEIF": https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats);
 a BMP, GIF or TIFF image is refused (400 "Unsupported MIME type")."""
 
-FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
-"""Where a Files API name (``files/abc123``) lives: an upload's ``uri`` is this prefix and
-its ``name`` (https://ai.google.dev/gemini-api/docs/files, ``file_data.file_uri``)."""
-
 
 _FILES_API_URI = re.compile(r"https://generativelanguage\.googleapis\.com/v\w+/files/[^/?#]+")
 """An upload's ``uri`` in the Files API (``.../v1beta/files/abc123``,
@@ -193,10 +192,8 @@ def _file_data(
     (``files/...``, written as its URI) or a URI (``gs://``, ``https://``); ``mimeType``
     is required, guessed when the source has none. Another provider's id (``file-...``)
     means nothing to Gemini: a loss."""
-    file_id: str = source["file_id"]
-    if file_id.startswith("files/"):
-        file_id = FILES_API + file_id
-    elif "://" not in file_id:
+    file_id = file_uri(source["file_id"])
+    if file_id is None:
         losses.add((*at, "source"), "file id", "Gemini references files by URI, not another provider's file id")
         return None
     mime_type = source.get("media_type") or file_mime_type(kind, file_id, losses, at)
@@ -248,6 +245,9 @@ def encode_media(
             if lowered is None:
                 return None
             source = lowered
+        elif media_type_essence(source["media_type"]) != source["media_type"]:  # parameters: the type alone
+            essential = media_type_essence(source["media_type"])
+            source = lower_case_source(source, (essential,), losses, at, provider="Gemini", takes="") or source
         if not is_base64(source["data"]):
             losses.add((*at, "source", "data"), "media data", "not base64: Gemini cannot read it")
             return None

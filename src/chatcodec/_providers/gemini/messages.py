@@ -230,8 +230,8 @@ def encode_messages(messages: list[Mapping[str, Any]], start: int, context: Gemi
 
 
 def _without_emptied(turns: list[WireTurn], context: GeminiContext) -> list[WireTurn]:
-    """The turns but those left with no part (reported): Gemini refuses a turn of
-    ``parts: []`` ("contents.parts must not be empty")."""
+    """The turns but those left with no part, or given none (reported): Gemini refuses a turn
+    of ``parts: []`` ("contents.parts must not be empty"), so none is ever sent."""
     kept: list[WireTurn] = []
     for turn in turns:
         if turn.emptied and not turn.parts:
@@ -312,6 +312,8 @@ def _write_parts(turn: WireTurn, message: Mapping[str, Any], index: int, context
             turn.parts.append({"text": content})
         return
     parts = turn.parts
+    if not content:  # a turn of nothing: left out unless another message's parts join it (_without_emptied)
+        turn.emptied = True
     for position, part in enumerate(content):
         if part["type"] == "text" and len(part) == PLAIN_TEXT:
             if not part["text"] and (model or len(content) > 1):

@@ -29,7 +29,15 @@ them without a report):
   codec only (the canonical finish reason carries the word; :mod:`.finish_reason`);
 * ``_nulls`` / ``_absent``: the kit's.
 
-Carry meaning: none. ``previous_interaction_id`` is no marker but a field of the request
+Carry meaning (declared in ``KIT``'s ``meaningful_markers``, reported by another writer):
+
+* ``_echoed_turns`` (response bags): the ``user_input`` steps an Interaction's ``steps`` held
+  (the server's echo of the turn it answered), each with its place among the steps, written
+  back there by this codec only. They are the caller's turn, not the model's answer: kept out
+  of the assistant message, so a history that replays the answer never sends the user's turn
+  twice (:mod:`.response`).
+
+``previous_interaction_id`` is no marker but a field of the request
 bag: the server-held history it names is not in the request, so every other writer
 reports it (:meth:`~chatcodec.contract.ProviderKit.claim`), and this one sends it back.
 
@@ -46,7 +54,13 @@ from chatcodec.contract import OptionTable
 PROVIDER = "gemini-interactions"
 """Registry name, and the key of this codec's ``provider_metadata`` bags."""
 
-KIT = ProviderKit(PROVIDER)
+ECHOED_TURNS = "_echoed_turns"
+"""Response bag marker: an Interaction's ``user_input`` steps with their places (see above)."""
+
+KIT = ProviderKit(
+    PROVIDER,
+    meaningful_markers={ECHOED_TURNS: "the user's turns an Interaction echoed beside its answer"},
+)
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
 
 SERVER_FIELDS = "server_fields"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._providers.families.google.file_uris import NOT_A_URI, file_uri
 from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, PROVIDER
 from chatcodec.codec_kit import leftovers, wire_fields
 from chatcodec.contract import EncodeContext, Steps
@@ -107,7 +108,11 @@ def _media(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[s
         case "base64":
             return {"type": kind, "data": source["data"], "mime_type": source["media_type"], **resolution}
         case "url" | "file":
-            written: dict[str, Any] = {"type": kind, "uri": source["url" if source["type"] == "url" else "file_id"]}
+            uri = source["url"] if source["type"] == "url" else file_uri(source["file_id"])
+            if uri is None:
+                context.losses.add((*at, "source", "file_id"), "file id", NOT_A_URI)
+                return None
+            written: dict[str, Any] = {"type": kind, "uri": uri}
             if source.get("media_type"):
                 written["mime_type"] = source["media_type"]
             return {**written, **resolution}

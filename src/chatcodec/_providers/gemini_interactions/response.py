@@ -4,7 +4,8 @@ An Interaction is one answer: its ``steps`` (the model's, since the steps schema
 default: 2026-05-20) are the assistant message's parts (:mod:`.messages`), its ``status``
 the finish reason (:mod:`.finish_reason`), its ``usage`` the counts (:mod:`.usage`). The
 request's settings it echoes (``input``, ``tools``, ``generation_config``, ...), ``created``
-and ``updated``, ``errors`` and every other field ride in the response bag. A body of
+and ``updated``, ``errors`` and every other field ride in the response bag, and so do the
+``user_input`` steps it echoes (the caller's turn, not the model's: ``_echoed_turns``). A body of
 ``{"error": {...}}`` (Google's error shape) is the API's error, raised as a
 :class:`~chatcodec.ProviderAPIError`, never read as an answer.
 """
@@ -16,11 +17,11 @@ from typing import Any, cast
 
 from chatcodec import ProviderAPIError
 from chatcodec._providers.gemini_interactions.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec._providers.gemini_interactions.markers import DISPLAY, KIT, SERVER_FIELDS, STATUS
+from chatcodec._providers.gemini_interactions.markers import DISPLAY, ECHOED_TURNS, KIT, SERVER_FIELDS, STATUS
 from chatcodec._providers.gemini_interactions.messages import decode_model_step, encode_model_parts
 from chatcodec._providers.gemini_interactions.usage import decode_usage, encode_usage
 from chatcodec._providers.gemini_interactions.wire import ErrorBody, Interaction, is_error_body, validated
-from chatcodec.codec_kit import leftovers, wire_fields
+from chatcodec.codec_kit import as_list, leftovers, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
 MAPPED = ("id", "model", "status", "steps", "usage")
@@ -51,10 +52,13 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     raise_if_error(payload)
     response = validated(Interaction, payload, f"{DISPLAY} response")
     del context
-    parts = [part for step in response.get("steps", []) for part in decode_model_step(step)]
+    steps = response.get("steps", [])
+    echoed = [[index, step] for index, step in enumerate(steps) if step["type"] == "user_input"]
+    parts = [part for step in steps if step["type"] != "user_input" for part in decode_model_step(step)]
     choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
     bag = leftovers(response, MAPPED)
-    steps = response.get("steps", [])
+    if echoed:  # the caller's turn, not the answer's: in the bag, so a replayed answer holds no second user turn
+        bag[ECHOED_TURNS] = echoed
     ends_on_call = bool(steps) and steps[-1]["type"] == "function_call"
     reason = decode_finish_reason(response["status"], bag, ends_on_call=ends_on_call)
     if reason is not None:
@@ -94,6 +98,8 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         else:
             said.append(part)
     written["steps"] = encode_model_parts(said, context, (*at, "message", "content"))
+    for index, step in as_list(KIT.marker(response.get("provider_metadata"), ECHOED_TURNS)) or ():
+        written["steps"].insert(index, step)
     if response.get("usage") is not None:
         written["usage"] = encode_usage(response["usage"], context, ("usage",))
     return {**written, **wire, **served_fields(context)}

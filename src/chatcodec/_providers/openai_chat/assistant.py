@@ -436,6 +436,10 @@ def _place(part: Part, index: int, layout: _Layout) -> str | None:
             reasoning.drop_loss(part.get("provider"), losses, (*at, "content", index))
             return None
         if target == reasoning.CONTENT:
+            if not part.get("text") and part.get("provider") != PROVIDER:  # redacted: its encrypted form alone
+                why = "a Mistral thinking chunk is plain text, and this thinking has none (only its encrypted form)"
+                losses.add((*at, "content", index), "redacted thinking", why)
+                return None
             layout.items.append((part, index))
             return "item"
         layout.thinking.append((part, target, index))

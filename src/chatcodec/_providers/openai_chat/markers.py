@@ -18,6 +18,8 @@ meaning; another provider drops them without a report):
 ``_image_url``         ``"string"``: ``image_url`` was the URL itself (litellm's form), not an object
 ``_format``            input-audio ``format`` spelled differently from its MIME type's name
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``
+``_file_format``       on a document by file id: its media type came as the file's ``format``
+                       (litellm's field, https://docs.litellm.ai/docs/providers/gemini), written back so
 ``_video_url``         on a video: it was read from a ``video_url`` part, so it goes back as
                        one with no server named (OpenAI's own API has no video part; a body
                        read from a compatible server's traffic is written back as it came)

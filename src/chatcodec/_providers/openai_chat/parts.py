@@ -122,6 +122,9 @@ def _finish(canonical: dict[str, Any], part: dict[str, Any], mapped: tuple[str, 
     return KIT.attach(canonical, bag)
 
 
+FILE_FORMAT = "_file_format"
+"""Marker on a document by file id whose media type came as litellm's ``format``: written back so."""
+
 IMAGE_URL_STRING = "_image_url"
 """Marker: ``"string"`` when ``image_url`` was the URL itself, not ``{"url": ...}``."""
 
@@ -202,6 +205,9 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
     elif "file_id" in file:
         canonical["source"] = {"type": "file", "file_id": file["file_id"]}
         mapped = ["file_id"]
+        if isinstance(file.get("format"), str) and file["format"]:  # litellm's media type of a file by id
+            canonical["source"]["media_type"] = file["format"]
+            mapped.append("format")
     else:
         return opaque(part)
     if "filename" in file:
@@ -210,7 +216,7 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
     decoded = _finish(canonical, part, ("type", "file"), file=unmapped_fields(file, mapped))
     if "file_data" in file and "filename" not in file:  # written back without one (see write_filename)
         decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][NO_FILENAME] = True
-    return decoded
+    return _mark(decoded, FILE_FORMAT, True if "format" in mapped else None)
 
 
 # --- encode --------------------------------------------------------------------------
@@ -410,7 +416,7 @@ def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str,
     elif kind == "file":
         if not own_file_id(source, losses, at):
             return None
-        _media_type_loss(source.get("media_type"), losses, at)
+        _file_media_type(source, file, bag, losses, at)
         if flat_file_id(part, context) and not file:
             return _flat_file(part, bag, losses, at)
         file["file_id"] = source["file_id"]
@@ -424,6 +430,17 @@ def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str,
     write_filename(part, file, losses, at, unnamed=unnamed, words=_FILE_WORDS)
     wire = {**wire_fields(bag), "type": "file", "file": file}
     return _with_breakpoint(wire, part, losses, at)
+
+
+def _file_media_type(
+    source: Mapping[str, Any], file: dict[str, Any], bag: dict[str, Any], losses: LossRecorder, at: Steps
+) -> None:
+    """A file id's media type: written back as litellm's ``format`` when it was read so
+    (``_file_format``); else OpenAI has no place for it (reported)."""
+    if bag.pop(FILE_FORMAT, None) and source.get("media_type") is not None:
+        file["format"] = source["media_type"]
+    else:
+        _media_type_loss(source.get("media_type"), losses, at)
 
 
 def _flat_file(part: Part, bag: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._compat import media_type_essence
 from chatcodec._narrow import as_dict
 from chatcodec._providers.contract.context import EncodeContext
 from chatcodec._providers.families.aws.blobs import is_base64
@@ -134,10 +135,15 @@ def encode_source(
 def media_format(
     media_type: str | None, formats: Mapping[str, str], what: str, context: EncodeContext, at: Steps
 ) -> str | None:
-    """The wire ``format`` for a media type (None: Bedrock takes no such media, reported)."""
-    found = formats.get((media_type or "").lower())
+    """The wire ``format`` for a media type, known by its essence (None: Bedrock takes no such
+    media, reported); parameters the format has no place for are reported."""
+    essential = media_type_essence(media_type or "")
+    found = formats.get(essential)
     if found is None:
         context.losses.add((*at, "source", "media_type"), f"{what} of type {media_type!r}", "Bedrock does not take it")
+    elif media_type is not None and ";" in media_type:
+        why = f"a Bedrock block names its format alone ({found}); the parameters are not sent"
+        context.losses.add((*at, "source", "media_type"), f"media type {media_type}", why)
     return found
 
 
@@ -158,7 +164,7 @@ class Media:
     @staticmethod
     def takes_video(media_type: object) -> bool:
         """Whether ``media_type`` is a video type a ``video`` block takes (in any case)."""
-        return isinstance(media_type, str) and media_type.lower() in VIDEO_FORMATS
+        return isinstance(media_type, str) and media_type_essence(media_type) in VIDEO_FORMATS
 
     def owner_of(self, part: Mapping[str, Any]) -> object:
         """The bucket owner a part's bag keeps, this body's or its sibling's (None when
@@ -224,7 +230,7 @@ class Media:
             return None
         media_type = source.get("media_type")
         kept = bag.get(FORMAT)
-        lowered = (media_type or "").lower()
+        lowered = media_type_essence(media_type or "")
         same_type = isinstance(kept, str) and VIDEO_TYPES.get(kept) == lowered
         wire_format = kept if same_type else VIDEO_FORMATS.get(lowered)
         if wire_format is None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from chatcodec._compat import media_type_essence, source_from_url
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
 from chatcodec.codec_kit import as_dict, as_list
@@ -139,7 +140,10 @@ def _document_url(part: object) -> dict[str, Any] | None:
     fields = as_dict(part) or {}
     file = as_dict(fields.get("file")) if fields.get("type") == "file" else None
     data = file.get("file_data") if file is not None else None
-    if not isinstance(data, str) or not data.startswith("data:application/pdf;base64,"):
+    if not isinstance(data, str) or not data.startswith("data:"):
+        return None
+    source = source_from_url(data)  # a PDF however its type is spelt (parameters, case): the data URL as given
+    if source["type"] != "base64" or media_type_essence(source["media_type"]) != "application/pdf":
         return None
     return {"type": "document_url", "document_url": data}
 
