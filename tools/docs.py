@@ -109,13 +109,18 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "Chat templates and training",
         "A conversation through a model's own chat template to the text, token ids and mask a model "
-        "trains on, and a model's raw completion back to a message ([Training and RL](../training.md)).",
+        "trains on, an episode to the tokens each turn was sampled from and the samples trainers take, "
+        "and a model's raw completion back to a message ([Training and RL](../training.md)).",
         (
             "chatcodec._training.render",
             "chatcodec._training.completion.parse",
             "chatcodec._training.profile",
             "chatcodec._training.families",
             "chatcodec._training.errors",
+            "chatcodec._training.template_limits",
+            "chatcodec._training.turns",
+            "chatcodec._training.episodes",
+            "chatcodec._training.samples",
         ),
     ),
     (
