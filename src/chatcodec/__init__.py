@@ -140,6 +140,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._training.errors import TemplateError
     from chatcodec._training.families import template_profile
     from chatcodec._training.profile import TemplateProfile
+    from chatcodec._training.records import read_records
     from chatcodec._training.render import Rendering, render
     from chatcodec._training.turns import SampledTurn
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
@@ -279,6 +280,7 @@ __all__ = [
     "json_schema",
     "parse_completion",
     "read_error",
+    "read_records",
     "register_codec",
     "registered_providers",
     "render",
@@ -341,8 +343,8 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
         ("chatcodec._training.render", "Rendering render"),
-        ("chatcodec._training.turns", "SampledTurn"),
         ("chatcodec.streams._sse", "SSEEvent SSEParser format_sse"),
+        ("chatcodec._training.turns", "SampledTurn"),
         ("chatcodec.streams._accumulator", "StreamAccumulator"),
         ("chatcodec.streams._convert", "StreamConverter aconvert_stream convert_stream"),
         ("chatcodec._training.errors", "TemplateError"),
@@ -356,6 +358,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._validation", "dump_messages validate_message validate_messages validate_model"),
         ("chatcodec._error_shapes", "error_body error_event read_error"),
         ("chatcodec._training.completion.parse", "parse_completion"),
+        ("chatcodec._training.records", "read_records"),
         ("chatcodec._rendering", "render_conversation render_message"),
         ("chatcodec._training.families", "template_profile"),
         ("chatcodec.streams._framing", "to_sse"),

@@ -38,6 +38,7 @@ from chatcodec.serve._fronts import routes
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord, internal_error
 from chatcodec.serve._steps import answer, authenticate, fit, read, route, send, stream, validate
+from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.caller_watch import unless_caller_leaves
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._stored_answers import kept_answer_routes
@@ -99,6 +100,8 @@ class Proxy:
                 await server.client.aclose()
             if server.answerer.store is not None:
                 await server.answerer.store.close()
+            if server.turns is not None:
+                server.turns.close()
 
     async def http_error(self, request: Request, error: Exception) -> Response:
         """Starlette's own 404 and 405, in the front's shape."""
@@ -129,6 +132,10 @@ class Proxy:
                 answering = stream.streamed if fitted.call.stream else answer.answered
                 watched.response = await answering(server, fitted, sent, record)
             response = watched.answer()
+            if record.cancelled and fitted.recording is not None:  # a caller gone before a plain answer
+                await turn_record.recorded(
+                    server, fitted.recording, record, status=turn_record.CANCELLED, error=record.error
+                )
         except RefusalError as refusal:
             response = refused(server.config.api, refusal, record)
         except Exception as error:  # every error in the front's shape, never text/plain

@@ -195,6 +195,24 @@ def _check_inert_settings(config: ServeConfig) -> None:
         )
 
 
+def _check_recording(config: ServeConfig) -> None:
+    """``--record`` refused at start when a route's upstream reports no token ids: its turns
+    could not be recorded, and a record with holes is not what the operator asked for."""
+    if config.record is None:
+        return
+    for route in config.all_routes:
+        side = get_edge(route.upstream).upstream
+        server = config.writer_options(route).get("server")
+        reporting = () if side is None else tuple(side.sampled_ids)
+        if server not in reporting:
+            named = f"server={server}" if isinstance(server, str) else "no server option"
+            offered = ", ".join(f"--option server={name}" for name in reporting) or "none"
+            raise ValueError(
+                f"--record: the {route.upstream} upstream at {route.url} ({named}) reports no token ids to record; "
+                f"an upstream that does: {route.upstream} with {offered}"
+            )
+
+
 def _seals_reasoning(api: str) -> bool:
     """Whether ``api``'s front answers with resources of its own, whose reasoning it seals."""
     offered = get_edge(api).front
@@ -300,6 +318,13 @@ class ServeConfig:
     shutdown_timeout: float = 30.0
     """Seconds a shutdown (SIGTERM, Ctrl-C) waits for requests in flight before it closes
     their connections."""
+    record: str | None = None
+    """``--record PATH``: a JSON Lines file each model turn is appended to when it ends (the
+    session its caller names, the prompt and completion token ids, their logprobs, the messages
+    and tools it saw: :func:`chatcodec.read_records` reads it back). Every route must report
+    token ids: an OpenAI Chat upstream whose ``server`` option names one that does (vLLM,
+    SGLang), or a token upstream (``vllm-generate``, ``sglang-generate``) that chatcodec
+    renders for (:mod:`.turn_records`)."""
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -327,6 +352,7 @@ class ServeConfig:
         if not self.all_routes:
             raise ValueError("nothing to call: give --upstream and --upstream-url, or at least one --route")
         _check_numbers(self)
+        _check_recording(self)
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0 to 65535, not {self.port}")
 

@@ -20,6 +20,7 @@ from chatcodec.serve._no_cookies import keeping_no_cookies
 from chatcodec.serve._seals import KEY_RETRY_SECONDS, given_seal_key, seal_key
 from chatcodec.serve._store_spelling import open_store
 from chatcodec.serve._telemetry import Telemetry, default_provider
+from chatcodec.serve._turn_records import TurnFile
 
 
 class Server:
@@ -41,6 +42,8 @@ class Server:
         """The key the operator gave, read first, so a bad one stops the server before it listens
         (and before the store is opened)."""
         self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
+        self.turns: TurnFile | None = None if config.record is None else TurnFile(config.record)
+        """The file turns are recorded in (``--record``: :mod:`chatcodec.serve._turn_records`)."""
         self.client_given: bool = client is not None
         """Whether the upstream client was given (then it is not closed with the app)."""
         self._client = None if client is None else keeping_no_cookies(client)
