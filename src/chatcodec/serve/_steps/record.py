@@ -28,6 +28,7 @@ from chatcodec._training.records import COMPLETE, record_line
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 from chatcodec.serve._turn_records import RecordError, session_of
 
 CANCELLED = "cancelled"
@@ -108,7 +109,9 @@ class TurnRecording:
 
 def reports(server: Server, route: UpstreamRoute, *, stream: bool) -> SampledIds | None:
     """How ``route``'s upstream server reports the ids, for a call streamed or not (None: not
-    on such a call; the config refused a route that never does)."""
+    on such a call, or chatcodec renders: the config refused a route that never does)."""
+    if route.upstream in TOKEN_UPSTREAMS:
+        return None
     side = get_edge(route.upstream).upstream
     named = server.writer_options(route).get("server")
     found = None if side is None or not isinstance(named, str) else side.sampled_ids.get(named)
