@@ -116,6 +116,8 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "chatcodec._training.profile",
             "chatcodec._training.families",
             "chatcodec._training.errors",
+            "chatcodec._training.turns",
+            "chatcodec._training.records",
         ),
     ),
     (

@@ -145,10 +145,11 @@ def test_a_two_turn_tool_session_recorded_as_vllm_sampled_it(
         "type": "function",
         "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
     }
-    fake.reply(vllm_answer(first_prompt, first_completion, {"tool_calls": [call]}, "tool_calls"))
+    reasoning = {"reasoning": "I call the tool.", "reasoning_content": "I call the tool."}  # vLLM 0.10 writes both
+    fake.reply(vllm_answer(first_prompt, first_completion, {"tool_calls": [call], **reasoning}, "tool_calls"))
     raw = client.messages.with_raw_response.create(model="qwen3", max_tokens=100, messages=QUESTION, tools=TOOLS)
     answer = raw.parse()
-    assert [block.type for block in answer.content] == ["tool_use"]
+    assert [block.type for block in answer.content] == ["thinking", "tool_use"]
     sent = fake.last.body
     assert (sent["return_token_ids"], sent["logprobs"]) == (True, True)
     dumped = json.dumps(answer.model_dump())
@@ -157,11 +158,12 @@ def test_a_two_turn_tool_session_recorded_as_vllm_sampled_it(
     losses = raw.headers.get("chatcodec-losses", "")
     assert "token_ids" not in losses  # no loss for what was recorded
     assert "'logprobs'" not in losses
+    assert "['field']" not in losses  # the wire field reasoning came from is no data the caller lost
 
     history = [
         *QUESTION,
         {"role": "assistant", "content": [block.model_dump() for block in answer.content]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": answer.content[0].id, "content": "sunny"}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": answer.content[1].id, "content": "sunny"}]},
     ]
     second_prompt, second_completion = _prompt(history), _ids(ANSWER_TEXT)
     fake.reply(vllm_stream(second_prompt, second_completion, "It is sunny in Paris.", "stop"), content_type=SSE)

@@ -96,9 +96,9 @@ def _prepared(server: Server, validated: Validated, admitted: Admitted, record: 
 
 
 def _prompts(server: Server) -> TokenPrompts:
-    if server.token_prompts is None:
-        raise RefusalError(500, "a token upstream needs --tokenizer (or a tokenizer given to create_app)")
-    return server.token_prompts
+    prompts = server.token_prompts
+    assert prompts is not None, "a token upstream's config has a template, and the server a tokenizer"
+    return prompts
 
 
 async def answered(server: Server, call: Prepared, record: RequestRecord) -> Response:

@@ -133,6 +133,8 @@ def _token_prompts(config: ServeConfig, tokenizer: object) -> TokenPrompts | Non
     """The prompts of a token upstream, its tokenizer read once (``tokenizer`` given, else
     ``--tokenizer``); None without a template (no token upstream)."""
     chosen = tokenizer if tokenizer is not None else config.tokenizer
-    if config.template is None or chosen is None:
+    if config.template is None:
         return None
+    if chosen is None:
+        raise ValueError("a token upstream needs --tokenizer: chatcodec encodes its prompts and decodes its answers")
     return TokenPrompts(config.template, chosen)
