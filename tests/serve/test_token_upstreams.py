@@ -195,3 +195,23 @@ def test_a_token_upstream_needs_a_template_and_a_template_needs_one() -> None:
         ServeConfig(api="anthropic", upstream="vllm-generate", upstream_url="http://localhost:8000")
     with pytest.raises(ValueError, match="only act on a token upstream"):
         ServeConfig(api="anthropic", upstream="anthropic", upstream_url="https://api.anthropic.com", template="qwen3")
+
+
+def test_a_refusal_of_the_token_endpoint_and_a_caller_gone_are_answered_and_recorded(
+    fake: FakeUpstream, tmp_path: Path
+) -> None:
+    fake.replies.clear()
+    fake.disconnected.clear()
+    recorded = tmp_path / "turns.jsonl"
+    body = {"model": "qwen3", "max_tokens": 50, "messages": QUESTION}
+    with serving_config(_config("vllm-generate", fake, recorded), tokenizer=qwen3_encoding()) as origin:
+        fake.reply({"error": {"message": "max_tokens is too large"}}, status=400)
+        refused = httpx.post(f"{origin}/v1/messages", json=body, headers=SESSION)
+        assert refused.status_code == 400
+        assert "max_tokens is too large" in refused.json()["error"]["message"]
+        fake.reply(vllm_generated(_ids("late<|im_end|>")), delay=5.0)
+        with pytest.raises(httpx.ReadTimeout):
+            httpx.post(f"{origin}/v1/messages", json=body, headers=SESSION, timeout=0.5)
+        assert fake.disconnected.wait(5)
+    (line,) = [json.loads(line) for line in recorded.read_text().splitlines()]
+    assert (line["status"], line["prompt_ids"]) == ("cancelled", fake.last.body["token_ids"])

@@ -48,7 +48,7 @@ def take_ids(answer: dict[str, Any], caller_logprobs: bool) -> TakenIds:
 
 def _ints(value: object) -> list[int] | None:
     items = as_list(value)
-    if items is None or not all(type(item) is int for item in items):
+    if items is None or set(map(type, items)) - {int}:  # a bool or a float is no id
         return None
     return list(items)
 

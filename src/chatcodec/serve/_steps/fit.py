@@ -116,8 +116,9 @@ def _written(
     record.losses = [*validated.losses, *losses]
     if validated.sealed and server.config.validate:
         check_unsealed(route.upstream, body)
-    recording = begun(server, canonical, route, routed.model, admitted.headers, record=record, stream=call.stream)
-    if recording is not None:
+    recording = None
+    if server.turns is not None:  # the turn recorded (--record): the upstream asked for its token ids
+        recording = begun(server, canonical, route, routed.model, admitted.headers, record=record, stream=call.stream)
         body = recording.asking(body)
     outgoing = upstream_call(
         route.upstream,

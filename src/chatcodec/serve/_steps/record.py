@@ -127,10 +127,8 @@ def begun(
     *,
     record: RequestRecord,
     stream: bool,
-) -> TurnRecording | None:
-    """The recording of the turn ``canonical`` asks for (None: the server records nothing)."""
-    if server.turns is None:
-        return None
+) -> TurnRecording:
+    """The recording of the turn ``canonical`` asks for (a server that records turns)."""
     messages: list[dict[str, Any]] = list(canonical.get("messages") or [])
     return TurnRecording(
         session=session_of(headers, record.request_id),

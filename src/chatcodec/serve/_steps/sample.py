@@ -22,13 +22,14 @@ from typing import Any
 
 import anyio
 from anyio import to_thread
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
 from chatcodec._registry import get_codec
 from chatcodec.serve._config import Route as UpstreamRoute
+from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._json_body import json_body
 from chatcodec.serve._limits import answer_object, json_or_text, passed_headers, read_answer
 from chatcodec.serve._refusal import RefusalError
@@ -42,7 +43,7 @@ from chatcodec.serve._token_prompts import Prompt, TokenPrompts
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS, TokenUpstream
 from chatcodec.serve._turn_records import session_of
 from chatcodec.serve._upstream import UpstreamCall
-from chatcodec.streams._framing import to_sse
+from chatcodec.streams._framing import WireEventWriter
 from chatcodec.streams._replay import events_from_response
 
 _FINISHES = {"stop": "stop", "length": "length", "abort": "error"}
@@ -87,9 +88,11 @@ def _prepared(server: Server, validated: Validated, admitted: Admitted, record: 
     if key:
         headers["authorization"] = f"Bearer {key}"
     outgoing = UpstreamCall(routed.route.url.rstrip("/") + upstream.path, json_body(body), headers)
-    recording = turn_record.begun(
-        server, canonical, routed.route, routed.model, admitted.headers, record=record, stream=False
-    )
+    recording = None
+    if server.turns is not None:
+        recording = turn_record.begun(
+            server, canonical, routed.route, routed.model, admitted.headers, record=record, stream=False
+        )
     if recording is not None:
         recording.prompt_ids, recording.prompt_break = prompt.ids, prompt.prompt_break
     return Prepared(validated, session, prompt, outgoing, recording)
@@ -126,8 +129,11 @@ async def answered(server: Server, call: Prepared, record: RequestRecord) -> Res
     codec, recorder = get_codec(front), LossRecorder()
     if routed.answer.call.stream:
         wire = codec.encode_stream(events_from_response(answer), recorder, options=options)
+        writer = WireEventWriter(front, routed.answer.call.framing)  # the call's own framing (Gemini's alt=sse)
         headers = {**passed, "cache-control": "no-cache"}
-        return StreamingResponse(_streamed(front, wire, recorder, record), 200, headers, "text/event-stream")
+        body = _streamed(writer, wire, recorder, record)
+        limit = server.config.write_timeout
+        return write_deadline_stream(body, writer.media_type, headers, write_timeout=limit, on_late=record.late)
     written = codec.write_response(answer.model_dump(mode="json", exclude_none=True), recorder, options=options)
     recorder.settle("ignore", record.losses)
     headers = {**passed, **losses_header(record.losses), **store_error_header(record.store_error)}
@@ -166,12 +172,13 @@ def _answer(
 
 
 async def _streamed(
-    front: str, wire: Iterator[dict[str, Any]], recorder: LossRecorder, record: RequestRecord
+    writer: WireEventWriter, wire: Iterator[dict[str, Any]], recorder: LossRecorder, record: RequestRecord
 ) -> AsyncIterator[bytes]:
     """The answer replayed as the front's stream; its losses and the log line once it is written."""
     try:
-        for text in to_sse(front, wire):
-            yield text.encode("utf-8")
+        for event in wire:
+            yield writer.write(event)
+        yield writer.close()
     finally:
         recorder.settle("ignore", record.losses)
         record.emit()
