@@ -215,3 +215,16 @@ def test_a_refusal_of_the_token_endpoint_and_a_caller_gone_are_answered_and_reco
         assert fake.disconnected.wait(5)
     (line,) = [json.loads(line) for line in recorded.read_text().splitlines()]
     assert (line["status"], line["prompt_ids"]) == ("cancelled", fake.last.body["token_ids"])
+
+
+def test_the_token_count_is_the_rendered_prompt_s_and_the_model_list_names_the_route_s(
+    fake: FakeUpstream, tmp_path: Path
+) -> None:
+    fake.received.clear()
+    body = {"model": "qwen3", "messages": QUESTION, "tools": TOOLS}
+    with serving_config(_config("vllm-generate", fake, tmp_path / "turns.jsonl"), tokenizer=qwen3_encoding()) as origin:
+        counted = httpx.post(f"{origin}/v1/messages/count_tokens", json=body, headers=SESSION)
+        listed = httpx.get(f"{origin}/v1/models", headers=SESSION)
+    assert counted.json() == {"input_tokens": len(_rendered(QUESTION))}
+    assert listed.status_code == 200
+    assert fake.received == []  # neither asked the token endpoint

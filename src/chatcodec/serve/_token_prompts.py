@@ -83,6 +83,10 @@ class TokenPrompts:
         losses.extend(lost)
         return Prompt([*last.prompt_ids, *last.completion_ids, *self._encode(text[through:])], text, None)
 
+    def fresh_ids(self, request: Mapping[str, Any], losses: list[Loss]) -> list[int]:
+        """The ids of ``request`` rendered alone, with the generation prompt (a token count)."""
+        return self._fresh(request, list(request.get("messages") or []), losses, None).ids
+
     def _fresh(self, request: Mapping[str, Any], messages: list[Any], losses: list[Loss], why: str | None) -> Prompt:
         rendering = self._render(request, messages, losses, prompt=True, tokenized=True)
         assert rendering.token_ids is not None  # a tokenizer was given
