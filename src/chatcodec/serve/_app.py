@@ -42,6 +42,7 @@ from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.caller_watch import unless_caller_leaves
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._stored_answers import kept_answer_routes
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 
 
 def create_app(
@@ -129,21 +130,19 @@ class Proxy:
             called = await read.read(server, request, record)
             routed = route.routed(server, called, admitted, record)
             validated = await validate.validated(server, routed)
-            if sample.renders(routed.route):  # chatcodec renders the prompt: steps 5 to 7 as ids
-                call = await sample.prepared(server, validated, admitted, record)
-                recording = call.recording
-                with unless_caller_leaves(request, record) as watched:
-                    watched.response = await sample.answered(server, call, record)
+            if routed.route.upstream in TOKEN_UPSTREAMS:  # chatcodec renders the prompt: steps 5 to 7 as ids
+                response = await sample.sampled(server, validated, admitted, request, record)
             else:
                 fitted = await fit.fitted(server, validated, admitted, record)
-                recording = fitted.recording
                 with unless_caller_leaves(request, record) as watched:
                     sent = await send.sent(server, fitted)
                     answering = stream.streamed if fitted.call.stream else answer.answered
                     watched.response = await answering(server, fitted, sent, record)
-            response = watched.answer()
-            if record.cancelled and recording is not None:  # a caller gone before its answer came
-                await turn_record.recorded(server, recording, record, status=turn_record.CANCELLED, error=record.error)
+                response = watched.answer()
+                if record.cancelled and fitted.recording is not None:  # a caller gone before its answer came
+                    await turn_record.recorded(
+                        server, fitted.recording, record, status=turn_record.CANCELLED, error=record.error
+                    )
         except RefusalError as refusal:
             response = refused(server.config.api, refusal, record)
         except Exception as error:  # every error in the front's shape, never text/plain

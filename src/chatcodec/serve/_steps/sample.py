@@ -6,10 +6,10 @@ the sampled ids parsed with the template's parser into the assistant message, an
 message answered in the front's wire; a streamed call gets the answer replayed as the
 front's stream (the whole completion is parsed before a word of it is answered).
 
-:func:`prepared` renders and writes the call; :func:`answered` sends it and answers, inside
-the caller watch (:mod:`.caller_watch`), so a caller that goes away cancels the upstream
-call; the turn is recorded (``--record``, :mod:`.record`) once its answer is read, before it
-is written to the caller, or as cancelled by the app.
+:func:`sampled` renders and writes the call (:func:`prepared`), then sends it and answers
+(:func:`answered`) inside the caller watch (:mod:`.caller_watch`), so a caller that goes away
+cancels the upstream call; the turn is recorded (``--record``, :mod:`.record`) once its
+answer is read, before it is written to the caller, or as cancelled.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from typing import Any
 
 import anyio
 from anyio import to_thread
+from starlette.requests import Request
 from starlette.responses import Response
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
 from chatcodec._registry import get_codec
-from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._json_body import json_body
 from chatcodec.serve._limits import answer_object, json_or_text, passed_headers, read_answer
@@ -36,6 +36,7 @@ from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
 from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.authenticate import Admitted
+from chatcodec.serve._steps.caller_watch import unless_caller_leaves
 from chatcodec.serve._steps.send import send
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import Validated
@@ -50,11 +51,6 @@ _FINISHES = {"stop": "stop", "length": "length", "abort": "error"}
 """A token server's finish reason (vLLM's, SGLang's ``type``) as the canonical one."""
 
 
-def renders(route: UpstreamRoute) -> bool:
-    """Whether chatcodec renders the prompt for ``route`` (a token upstream)."""
-    return route.upstream in TOKEN_UPSTREAMS
-
-
 @dataclass(frozen=True)
 class Prepared:
     """A call rendered to ids and written for its token upstream."""
@@ -64,6 +60,20 @@ class Prepared:
     prompt: Prompt
     outgoing: UpstreamCall
     recording: turn_record.TurnRecording | None
+
+
+async def sampled(
+    server: Server, validated: Validated, admitted: Admitted, request: Request, record: RequestRecord
+) -> Response:
+    """The caller's response to ``validated``: rendered and written, then sent and answered
+    unless the caller goes first (its turn then recorded as cancelled)."""
+    call = await prepared(server, validated, admitted, record)
+    with unless_caller_leaves(request, record) as watched:
+        watched.response = await answered(server, call, record)
+    response = watched.answer()
+    if record.cancelled and call.recording is not None:
+        await turn_record.recorded(server, call.recording, record, status=turn_record.CANCELLED, error=record.error)
+    return response
 
 
 async def prepared(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Prepared:
