@@ -277,3 +277,27 @@ def test_a_line_that_is_no_record_is_an_error_naming_it(tmp_path: Path) -> None:
     path.write_text("[1]\n")
     with pytest.raises(chatcodec.PayloadError, match="at line 1: a record is a JSON object"):
         chatcodec.read_records(path)
+
+
+def test_sglang_is_asked_on_a_plain_call_only_and_its_ids_read_from_the_choice(
+    fake: FakeUpstream, recorded: Path
+) -> None:
+    fake.replies.clear()
+    prompt, completion = _prompt(QUESTION), _ids(ANSWER_TEXT)
+    answer = vllm_answer(prompt, completion, {"content": "It is sunny in Paris."}, "stop")
+    del answer["prompt_token_ids"]
+    answer["choices"][0]["prompt_token_ids"] = prompt  # SGLang writes both lists on the choice
+    fake.reply(answer)
+    fake.reply(vllm_stream(prompt, completion, "It is sunny in Paris.", "stop"), content_type=SSE)
+    config = {"options": {"server": "sglang"}, "record": str(recorded), "allow_anonymous": True}
+    body = {"model": "qwen3", "max_tokens": 10, "messages": QUESTION}
+    with proxy("anthropic", "openai-chat", f"{fake.base}/v1", **config) as origin:
+        assert httpx.post(f"{origin}/v1/messages", json=body, headers=SESSION).status_code == 200
+        assert fake.last.body["return_token_ids"] is True
+        streamed = httpx.post(f"{origin}/v1/messages", json={**body, "stream": True}, headers=SESSION)
+        assert "message_stop" in streamed.text
+        assert "return_token_ids" not in fake.last.body  # SGLang refuses it on a stream
+    plain, stream = [json.loads(line) for line in recorded.read_text().splitlines()]
+    assert (plain["status"], plain["prompt_ids"], plain["completion_ids"]) == ("complete", prompt, completion)
+    assert stream["status"] == "error"
+    assert stream["error"] == "the sglang server reports token ids only on a plain answer, not on a stream"

@@ -59,6 +59,8 @@ class TurnRecording:
     finish_reason: str | None = None
     prompt_break: str | None = None
     """Why the prompt is a fresh rendering rather than the previous turn's extended (chatcodec renders)."""
+    unreported: str | None = None
+    """Why the upstream was not asked for the ids (its server reports none on a stream)."""
     _logprobs_missing: bool = False
 
     def asking(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -88,7 +90,7 @@ class TurnRecording:
         """The turn as its line of the turn file."""
         logprobs = None if self._logprobs_missing else self.logprobs
         if status == COMPLETE and self.prompt_ids is None:
-            status, error = FAILED, f"the {self.upstream} upstream's answer carried no prompt_token_ids"
+            status, error = FAILED, self.unreported or f"the {self.upstream} upstream's answer carried no prompt ids"
         return record_line(
             session=self.session,
             turn=self.turn,
@@ -118,6 +120,17 @@ def reports(server: Server, route: UpstreamRoute, *, stream: bool) -> SampledIds
     return None if found is None or (stream and not found.streams) else found
 
 
+def _unreported(server: Server, route: UpstreamRoute, *, stream: bool) -> str | None:
+    """Why a streamed call to ``route`` is not asked for the ids, where its server reports them
+    only on a plain answer (SGLang)."""
+    named = server.writer_options(route).get("server")
+    if not stream or route.upstream in TOKEN_UPSTREAMS or reports(server, route, stream=True) is not None:
+        return None
+    if reports(server, route, stream=False) is not None:
+        return f"the {named} server reports token ids only on a plain answer, not on a stream"
+    return None
+
+
 def begun(
     server: Server,
     canonical: Mapping[str, Any],
@@ -139,6 +152,7 @@ def begun(
         messages=messages,
         tools=list(canonical.get("tools") or []),
         reports=reports(server, route, stream=stream),
+        unreported=_unreported(server, route, stream=stream),
     )
 
 
