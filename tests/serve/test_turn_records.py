@@ -12,6 +12,7 @@ chunk's own on each chunk; the logprobs OpenAI's). The ids are Qwen3's own, from
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -301,3 +302,27 @@ def test_sglang_is_asked_on_a_plain_call_only_and_its_ids_read_from_the_choice(
     assert (plain["status"], plain["prompt_ids"], plain["completion_ids"]) == ("complete", prompt, completion)
     assert stream["status"] == "error"
     assert stream["error"] == "the sglang server reports token ids only on a plain answer, not on a stream"
+
+
+def test_a_streamed_turn_whose_caller_goes_away_is_recorded_as_cancelled(fake: FakeUpstream, recorded: Path) -> None:
+    fake.replies.clear()
+    fake.stream_closed.clear()
+    prompt, completion = _prompt(QUESTION), _ids(ANSWER_TEXT)
+    whole = vllm_stream(prompt, completion, "It is sunny in Paris.", "stop").decode()
+    begun = "".join(event + "\n\n" for event in whole.split("\n\n")[:2])  # the prompt's ids, a text chunk
+    fake.reply(begun.encode(), content_type=SSE, endless=True)
+    config = {"options": {"server": "vllm"}, "record": str(recorded), "allow_anonymous": True}
+    body = {"model": "qwen3", "max_tokens": 10, "messages": QUESTION, "stream": True}
+    with proxy("anthropic", "openai-chat", f"{fake.base}/v1", **config) as origin:
+        with httpx.stream("POST", f"{origin}/v1/messages", json=body, headers=SESSION) as stream:
+            for line in stream.iter_lines():
+                if "text_delta" in line:
+                    break  # the caller goes away mid-answer
+        assert fake.stream_closed.wait(5)
+        for _ in range(50):  # the record is written as the gateway closes the stream
+            if recorded.exists() and recorded.read_text():
+                break
+            time.sleep(0.1)
+    (line,) = [json.loads(line) for line in recorded.read_text().splitlines()]
+    assert (line["status"], line["prompt_ids"]) == ("cancelled", prompt)
+    assert line["completion_ids"] == completion[: len(completion) // 2]
