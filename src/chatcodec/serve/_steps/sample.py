@@ -29,11 +29,13 @@ from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
 from chatcodec._registry import get_codec
+from chatcodec.serve._bounded import bounded
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._json_body import json_body
 from chatcodec.serve._limits import answer_object, json_or_text, passed_headers, read_answer
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
+from chatcodec.serve._secrets import sent_secrets
 from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.caller_watch import unless_caller_leaves
@@ -52,7 +54,7 @@ _FINISHES = {"stop": "stop", "length": "length", "abort": "error"}
 
 
 @dataclass(frozen=True)
-class Prepared:
+class RenderedCall:
     """A call rendered to ids and written for its token upstream."""
 
     validated: Validated
@@ -76,13 +78,13 @@ async def sampled(
     return response
 
 
-async def prepared(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Prepared:
+async def prepared(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> RenderedCall:
     """``validated`` rendered to its prompt's ids and written for its token upstream."""
     render = partial(_prepared, server, validated, admitted, record)
     return await to_thread.run_sync(render) if validated.routed.size > server.config.offload_bytes else render()
 
 
-def _prepared(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Prepared:
+def _prepared(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> RenderedCall:
     routed, canonical = validated.routed, validated.canonical
     prompts = _prompts(server)
     session = session_of(admitted.headers, record.request_id)
@@ -98,14 +100,14 @@ def _prepared(server: Server, validated: Validated, admitted: Admitted, record: 
     if key:
         headers["authorization"] = f"Bearer {key}"
     outgoing = UpstreamCall(routed.route.url.rstrip("/") + upstream.path, json_body(body), headers)
+    record.secrets = sent_secrets(headers, (admitted.key,))
     recording = None
-    if server.turns is not None:
+    if server.turns is not None:  # the ids are chatcodec's own: the prompt known now, the completion once read
         recording = turn_record.begun(
             server, canonical, routed.route, routed.model, admitted.headers, record=record, stream=False
         )
-    if recording is not None:
         recording.prompt_ids, recording.prompt_break = prompt.ids, prompt.prompt_break
-    return Prepared(validated, session, prompt, outgoing, recording)
+    return RenderedCall(validated, session, prompt, outgoing, recording)
 
 
 def _prompts(server: Server) -> TokenPrompts:
@@ -114,7 +116,7 @@ def _prompts(server: Server) -> TokenPrompts:
     return prompts
 
 
-async def answered(server: Server, call: Prepared, record: RequestRecord) -> Response:
+async def answered(server: Server, call: RenderedCall, record: RequestRecord) -> Response:
     """The caller's response to ``call``: sent, its completion parsed and answered."""
     routed = call.validated.routed
     name = routed.route.upstream
@@ -128,8 +130,8 @@ async def answered(server: Server, call: Prepared, record: RequestRecord) -> Res
                 await response.aclose()
     passed = passed_headers(response.headers)
     if response.status_code >= 400:
-        detail = json_or_text(content)
-        raise RefusalError(response.status_code, f"the {name} upstream refused the call: {str(detail)[:300]}")
+        detail = record.secrets.scrub(bounded(str(json_or_text(content))))
+        raise RefusalError(response.status_code, f"the {name} upstream refused the call: {detail}")
     answer = _answer(server, call, upstream, answer_object(content, name), record)
     if call.recording is not None:
         await turn_record.recorded(server, call.recording, record)
@@ -151,7 +153,7 @@ async def answered(server: Server, call: Prepared, record: RequestRecord) -> Res
 
 
 def _answer(
-    server: Server, call: Prepared, upstream: TokenUpstream, fields: dict[str, Any], record: RequestRecord
+    server: Server, call: RenderedCall, upstream: TokenUpstream, fields: dict[str, Any], record: RequestRecord
 ) -> ChatResponse:
     """The canonical answer in the token server's ``fields``: its ids parsed with the template's parser."""
     routed, canonical = call.validated.routed, call.validated.canonical
@@ -160,7 +162,10 @@ def _answer(
     except ValueError as error:
         raise RefusalError(502, f"the {upstream.name} upstream's answer cannot be read: {error}") from None
     prompts = _prompts(server)
-    message = prompts.parsed(taken.completion_ids, canonical, record.losses)
+    try:
+        message = prompts.parsed(taken.completion_ids, canonical, record.losses)
+    except (ChatcodecError, ValueError) as error:
+        raise RefusalError(502, f"the {upstream.name} upstream's completion cannot be parsed: {error}") from None
     prompts.answered(call.session, len(canonical.get("messages") or []), call.prompt, taken.completion_ids)
     if call.recording is not None:
         recording = call.recording
