@@ -87,27 +87,26 @@ def read_records(
     :class:`~chatcodec.PayloadError` naming it.
     """
     recorder = LossRecorder()
-    with open(path, "rb") as file:
-        data = file.read()
-    lines = data.split(b"\n")
-    unfinished = lines.pop()  # after the last newline: empty, or a line a crash cut short
     sessions: dict[str, list[tuple[int, int, SampledTurn]]] = {}
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        record = _record(raw, number)
-        if record["status"] != COMPLETE:
-            why = str(record.get("error") or "the turn did not complete")
-            recorder.add(f"line {number}", f"{record['status']} turn {record['turn']} of {record['session']!r}", why)
-            continue
-        turn = _turn(record, number)
-        sessions.setdefault(record["session"], []).append((record["turn"], number, turn))
-    if unfinished.strip():
-        recorder.add(
-            f"line {len(lines) + 1}",
-            "an unfinished last line",
-            "its writer stopped before the line's end (a crash mid-write); the lines before it are whole",
-        )
+    with open(path, "rb") as file:  # read a line at a time: a long run's file need not fit in memory
+        for number, raw in enumerate(file, start=1):
+            if not raw.endswith(b"\n"):  # the last line, which a crash cut short
+                if raw.strip():
+                    recorder.add(
+                        f"line {number}",
+                        "an unfinished last line",
+                        "its writer stopped before the line's end (a crash mid-write); the lines before it are whole",
+                    )
+                break
+            if not raw.strip():
+                continue
+            record = _record(raw, number)
+            if record["status"] != COMPLETE:
+                why = str(record.get("error") or "the turn did not complete")
+                what = f"{record['status']} turn {record['turn']} of {record['session']!r}"
+                recorder.add(f"line {number}", what, why)
+                continue
+            sessions.setdefault(record["session"], []).append((record["turn"], number, _turn(record, number)))
     recorder.settle(on_loss, losses, stacklevel=3)
     return {session: [turn for _, _, turn in sorted(turns, key=_order)] for session, turns in sessions.items()}
 
