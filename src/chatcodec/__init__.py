@@ -141,6 +141,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._training.errors import TemplateError
     from chatcodec._training.families import template_profile
     from chatcodec._training.profile import TemplateProfile
+    from chatcodec._training.records import read_records
     from chatcodec._training.render import Rendering, render
     from chatcodec._training.samples import trainer_samples
     from chatcodec._training.template_limits import TemplateLimits
@@ -283,6 +284,7 @@ __all__ = [
     "json_schema",
     "parse_completion",
     "read_error",
+    "read_records",
     "register_codec",
     "registered_providers",
     "render",
@@ -363,6 +365,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._validation", "dump_messages validate_message validate_messages validate_model"),
         ("chatcodec._error_shapes", "error_body error_event read_error"),
         ("chatcodec._training.completion.parse", "parse_completion"),
+        ("chatcodec._training.records", "read_records"),
         ("chatcodec._rendering", "render_conversation render_message"),
         ("chatcodec._training.episodes", "render_turns"),
         ("chatcodec._training.families", "template_profile"),

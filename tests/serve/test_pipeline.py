@@ -28,8 +28,10 @@ import httpx
 import pytest
 
 import chatcodec.serve
+from chatcodec.serve import ServeConfig
 from chatcodec.serve import _steps as steps
-from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, serving_config
+from training.qwen3_tokenizer import qwen3_encoding
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
 
@@ -37,6 +39,7 @@ SERVE = Path(chatcodec.serve.__file__).parent
 APP = "chatcodec.serve._app"
 STEP_PREFIX = "chatcodec.serve._steps."
 KEY = {"authorization": "Bearer sk-test"}
+ALL_STEPS = frozenset((*steps.PLAIN, *steps.STREAMED, *steps.RENDERED))
 CHAT = {
     "model": "claude-sonnet-4-5",
     "max_completion_tokens": 2048,
@@ -94,7 +97,7 @@ def test_nothing_imports_the_app_but_what_runs_or_exports_it() -> None:
 
 def test_every_step_the_pipeline_names_is_a_module_of_its_own() -> None:
     modules = _serve_modules()
-    for step in {*steps.PLAIN, *steps.STREAMED}:
+    for step in {*steps.PLAIN, *steps.STREAMED, *steps.RENDERED}:
         assert f"{STEP_PREFIX}{step}" in modules
 
 
@@ -152,7 +155,7 @@ class Walk:
         for name, stack in self.entries:
             if name.startswith(STEP_PREFIX) and (not stack or stack[0] != name):
                 step = name.removeprefix(STEP_PREFIX)
-                if step in steps.STREAMED + steps.PLAIN and (not order or order[-1] != step):
+                if step in ALL_STEPS and (not order or order[-1] != step):
                     order.append(step)
         return order
 
@@ -160,18 +163,25 @@ class Walk:
         counts: dict[str, int] = {}
         for name, stack in self.entries:
             step = name.removeprefix(STEP_PREFIX)
-            if step in steps.PLAIN + steps.STREAMED and stack[:1] == (APP,):
+            if step in ALL_STEPS and stack[:1] == (APP,):
                 counts[step] = counts.get(step, 0) + 1
         return counts
 
 
 @contextmanager
-def traced_proxy(fake: FakeUpstream) -> Iterator[tuple[str, Walk]]:
-    """The proxy (a memory store, so thinking is kept) with its thread traced."""
+def traced_proxy(fake: FakeUpstream, rendering: bool = False) -> Iterator[tuple[str, Walk]]:
+    """The proxy (a memory store, so thinking is kept; or, ``rendering``, chatcodec rendering
+    Qwen3 prompts for vLLM's token endpoint) with its thread traced."""
     walk = Walk()
     threading.setprofile(walk.profile)
+    settings: dict[str, Any] = {"store": "memory"}
+    if rendering:
+        settings = {"template": "qwen3", "allow_anonymous": True}
+    config = ServeConfig(
+        api="openai-chat", upstream="vllm-generate" if rendering else "anthropic", upstream_url=fake.base, **settings
+    )
     try:
-        with proxy("openai-chat", "anthropic", fake.base, store="memory") as origin:
+        with serving_config(config, tokenizer=qwen3_encoding() if rendering else None) as origin:
             threading.setprofile(None)  # type: ignore[arg-type,unused-ignore]
             yield origin, walk
     finally:
@@ -210,6 +220,18 @@ def test_a_streamed_request_walks_each_step_once_in_order(fake: FakeUpstream) ->
     assert walk.app_entries() == 1
     assert walk.steps() == list(steps.STREAMED)
     assert walk.entered_from_app() == dict.fromkeys(steps.STREAMED[:-1], 1)
+
+
+def test_a_request_chatcodec_renders_walks_its_steps_once_in_order(fake: FakeUpstream) -> None:
+    ids = qwen3_encoding().encode("Hello.<|im_end|>", allowed_special="all")
+    fake.reply({"choices": [{"index": 0, "token_ids": ids, "finish_reason": "stop"}]})
+    with traced_proxy(fake, rendering=True) as (origin, walk):
+        answer = _walked(walk, lambda: httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY))
+    assert answer.status_code == 200
+    assert answer.json()["choices"][0]["message"]["content"] == "Hello."
+    assert walk.climbs() == [], "\n".join(walk.climbs())
+    assert walk.steps() == list(steps.RENDERED)
+    assert walk.entered_from_app() == dict.fromkeys(steps.RENDERED[:-1], 1)
 
 
 def test_the_walk_sees_a_climb_back_into_the_app() -> None:

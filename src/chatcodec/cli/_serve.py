@@ -37,6 +37,7 @@ def add_serve_command(commands: Any) -> None:
     _add_checks(serve)
     _add_tracing(serve)
     _add_store(serve)
+    _add_recording(serve)
     _add_writer_options(serve)
     serve.set_defaults(run=_run_serve)
 
@@ -78,6 +79,28 @@ def _add_store(serve: Any) -> None:
     )
 
 
+def _add_recording(serve: Any) -> None:
+    """The turns recorded for training, and the template a token upstream's prompts are rendered with."""
+    serve.add_argument(
+        "--record",
+        metavar="PATH",
+        help="append one JSON line per model turn to PATH (its session, prompt and completion token ids, their "
+        "logprobs, the messages and tools it saw; chatcodec.read_records reads it back): every upstream must "
+        "report token ids (a compatible server that does, named by --option server=..., or a token upstream)",
+    )
+    serve.add_argument(
+        "--template",
+        metavar="FAMILY|FILE",
+        help="the chat template a token upstream's prompts are rendered with: a family chatcodec knows (qwen3) "
+        "or a file holding its Jinja text",
+    )
+    serve.add_argument(
+        "--tokenizer",
+        metavar="JSON",
+        help="the tokenizer.json a token upstream's prompts are encoded and answers decoded with (tokenizers extra)",
+    )
+
+
 def _add_writer_options(serve: Any) -> None:
     """What the upstream's request writer is given."""
     serve.add_argument(
@@ -99,7 +122,8 @@ def _add_routes(serve: Any) -> None:
     serve.add_argument(
         "--upstream",
         metavar="API",
-        help=f"the API called for a model no --route matches ({', '.join(upstreams())})",
+        help=f"the API called for a model no --route matches ({', '.join(upstreams())}), or a token endpoint "
+        "chatcodec renders prompts for (vllm-generate, sglang-generate: with --template and --tokenizer)",
     )
     serve.add_argument(
         "--upstream-url",
@@ -256,6 +280,9 @@ _PLAIN_OPTIONS = (
     "strict",
     "otel",
     "otel_content",
+    "record",
+    "template",
+    "tokenizer",
 )
 
 

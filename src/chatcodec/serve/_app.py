@@ -37,10 +37,12 @@ from chatcodec.serve._deadlines import APP_SEND
 from chatcodec.serve._fronts import routes
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord, internal_error
-from chatcodec.serve._steps import answer, authenticate, fit, read, route, send, stream, validate
+from chatcodec.serve._steps import answer, authenticate, fit, read, route, sample, send, stream, validate
+from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.caller_watch import unless_caller_leaves
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._stored_answers import kept_answer_routes
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 
 
 def create_app(
@@ -49,14 +51,17 @@ def create_app(
     client: httpx.AsyncClient | None = None,
     tracer_provider: Any = None,
     meter_provider: Any = None,
+    tokenizer: object = None,
 ) -> Starlette:
     """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
     and closed with the app by default; a given one's cookie jar is replaced by one that
     keeps no cookie an answer sets, since one caller's cookie must not go upstream for
     another); ``tracer_provider`` the OpenTelemetry
     ``TracerProvider`` spans go to under ``config.otel`` (default: the global one), and
-    ``meter_provider`` the ``MeterProvider`` of the GenAI client metrics (likewise)."""
-    proxy = Proxy(Server(config, client, tracer_provider, meter_provider))
+    ``meter_provider`` the ``MeterProvider`` of the GenAI client metrics (likewise), and
+    ``tokenizer`` the tokenizer a token upstream's prompts are rendered with (a Hugging Face
+    tokenizer or a tiktoken ``Encoding``; default: ``config.tokenizer``, read once)."""
+    proxy = Proxy(Server(config, client, tracer_provider, meter_provider, tokenizer))
     paths: list[BaseRoute] = [
         *endpoints.routes(proxy.server),
         *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
@@ -99,6 +104,8 @@ class Proxy:
                 await server.client.aclose()
             if server.answerer.store is not None:
                 await server.answerer.store.close()
+            if server.turns is not None:
+                server.turns.close()
 
     async def http_error(self, request: Request, error: Exception) -> Response:
         """Starlette's own 404 and 405, in the front's shape."""
@@ -123,12 +130,19 @@ class Proxy:
             called = await read.read(server, request, record)
             routed = route.routed(server, called, admitted, record)
             validated = await validate.validated(server, routed)
-            fitted = await fit.fitted(server, validated, admitted, record)
-            with unless_caller_leaves(request, record) as watched:
-                sent = await send.sent(server, fitted)
-                answering = stream.streamed if fitted.call.stream else answer.answered
-                watched.response = await answering(server, fitted, sent, record)
-            response = watched.answer()
+            if routed.route.upstream in TOKEN_UPSTREAMS:  # chatcodec renders the prompt: steps 5 to 7 as ids
+                response = await sample.sampled(server, validated, admitted, request, record)
+            else:
+                fitted = await fit.fitted(server, validated, admitted, record)
+                with unless_caller_leaves(request, record) as watched:
+                    sent = await send.sent(server, fitted)
+                    answering = stream.streamed if fitted.call.stream else answer.answered
+                    watched.response = await answering(server, fitted, sent, record)
+                response = watched.answer()
+                if record.cancelled and fitted.recording is not None:  # a caller gone before its answer came
+                    await turn_record.recorded(
+                        server, fitted.recording, record, status=turn_record.CANCELLED, error=record.error
+                    )
         except RefusalError as refusal:
             response = refused(server.config.api, refusal, record)
         except Exception as error:  # every error in the front's shape, never text/plain

@@ -53,6 +53,7 @@ from chatcodec._public_label import shown_as
 from chatcodec._registry import get_codec, get_edge, is_available, providers_in_use
 from chatcodec.serve._setting_types import check_fields
 from chatcodec.serve._store_spelling import check_store_spelling
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 
 _GLOB = frozenset("*?[")
 _POSITIVE = (
@@ -144,12 +145,16 @@ class Route:
 
     def __post_init__(self) -> None:
         check_fields(self, "[[route]] ")
-        check_side(self.upstream, "upstream", "an upstream")
+        if self.upstream in TOKEN_UPSTREAMS:
+            if self.options:
+                raise ValueError(f"the {self.upstream} upstream takes no writer --option: chatcodec renders its prompt")
+        else:
+            check_side(self.upstream, "upstream", "an upstream")
         if not self.url.startswith(("http://", "https://")):
             raise ValueError(f"an upstream URL must be http(s), not {self.url!r}")
         if not self.pattern:
             raise ValueError("a route's model pattern is empty")
-        if self.options:  # a misspelt option is refused at start-up (an OptionError is a ValueError)
+        if self.options and self.upstream not in TOKEN_UPSTREAMS:  # a misspelt option is refused at start-up
             named_options(self.upstream, get_codec(self.upstream).options, self.options)
 
     def matches(self, model: str) -> bool:
@@ -193,6 +198,39 @@ def _check_inert_settings(config: ServeConfig) -> None:
         raise ValueError(
             "--no-keep-thinking (keep_thinking = false) only acts with --store: without one nothing is kept"
         )
+
+
+def _check_token_upstreams(config: ServeConfig) -> None:
+    """A token upstream needs a template to render its prompts with; a template with no
+    token upstream would do nothing."""
+    rendering = [route.upstream for route in config.all_routes if route.upstream in TOKEN_UPSTREAMS]
+    if rendering and config.template is None:
+        raise ValueError(f"--upstream {rendering[0]} needs --template: chatcodec renders its prompts")
+    if not rendering and (config.template is not None or config.tokenizer is not None):
+        raise ValueError(
+            f"--template and --tokenizer only act on a token upstream ({', '.join(TOKEN_UPSTREAMS)}), "
+            "whose prompts chatcodec renders"
+        )
+
+
+def _check_recording(config: ServeConfig) -> None:
+    """``--record`` refused at start when a route's upstream reports no token ids: its turns
+    could not be recorded, and a record with holes is not what the operator asked for."""
+    if config.record is None:
+        return
+    for route in config.all_routes:
+        if route.upstream in TOKEN_UPSTREAMS:
+            continue  # chatcodec renders the prompt: the ids are its own
+        side = get_edge(route.upstream).upstream
+        server = config.writer_options(route).get("server")
+        reporting = () if side is None else tuple(side.sampled_ids)
+        if server not in reporting:
+            named = f"server={server}" if isinstance(server, str) else "no server option"
+            offered = ", ".join(f"--option server={name}" for name in reporting) or "none"
+            raise ValueError(
+                f"--record: the {route.upstream} upstream at {route.url} ({named}) reports no token ids to record; "
+                f"an upstream that does: {route.upstream} with {offered}"
+            )
 
 
 def _seals_reasoning(api: str) -> bool:
@@ -300,6 +338,21 @@ class ServeConfig:
     shutdown_timeout: float = 30.0
     """Seconds a shutdown (SIGTERM, Ctrl-C) waits for requests in flight before it closes
     their connections."""
+    template: str | None = None
+    """``--template``: the chat template chatcodec renders prompts with for a token upstream
+    (``vllm-generate``, ``sglang-generate``): a family it knows (``qwen3``) or a file holding
+    the template's Jinja text; refused for any other upstream."""
+    tokenizer: str | None = None
+    """``--tokenizer``: the ``tokenizer.json`` those prompts are encoded and answers decoded
+    with (read once, at start; an application may give :func:`~chatcodec.serve.create_app` a
+    tokenizer object instead)."""
+    record: str | None = None
+    """``--record PATH``: a JSON Lines file each model turn is appended to when it ends (the
+    session its caller names, the prompt and completion token ids, their logprobs, the messages
+    and tools it saw: :func:`chatcodec.read_records` reads it back). Every route must report
+    token ids: an OpenAI Chat upstream whose ``server`` option names one that does (vLLM,
+    SGLang), or a token upstream (``vllm-generate``, ``sglang-generate``) that chatcodec
+    renders for (:mod:`.turn_records`)."""
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -318,7 +371,7 @@ class ServeConfig:
         _strict_front(self.api, self.validate)
         if (self.upstream is None) != (self.upstream_url is None):
             raise ValueError("--upstream and --upstream-url go together")
-        if self.upstream is not None:
+        if self.upstream is not None and self.upstream not in TOKEN_UPSTREAMS:
             check_side(self.upstream, "upstream", "--upstream")
             if not str(self.upstream_url).startswith(("http://", "https://")):
                 raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
@@ -327,6 +380,8 @@ class ServeConfig:
         if not self.all_routes:
             raise ValueError("nothing to call: give --upstream and --upstream-url, or at least one --route")
         _check_numbers(self)
+        _check_token_upstreams(self)
+        _check_recording(self)
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0 to 65535, not {self.port}")
 
@@ -350,6 +405,8 @@ class ServeConfig:
         what its URL implies (the OpenAI-compatible server it points at), then its own
         ``options`` (``--option`` for the default upstream)."""
         chosen = route if route is not None else self.all_routes[-1]
+        if chosen.upstream in TOKEN_UPSTREAMS:
+            return {}
         side = get_edge(chosen.upstream).upstream
         implied = side.options(chosen.url) if side is not None and side.options else {}
         return {**implied, **chosen.options}
@@ -367,7 +424,9 @@ class ServeConfig:
     @property
     def upstream_names(self) -> tuple[str, ...]:
         """Every API called, once each (what the server warms up)."""
-        return tuple(dict.fromkeys(route.upstream for route in self.all_routes))
+        return tuple(
+            dict.fromkeys(route.upstream for route in self.all_routes if route.upstream not in TOKEN_UPSTREAMS)
+        )
 
 
 def check_given_settings(settings: Mapping[str, Any]) -> None:

@@ -39,6 +39,7 @@ from chatcodec.serve._steps.route import route_for
 from chatcodec.serve._steps.send import send, upstream_refusal
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import read_canonical
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 from chatcodec.serve._upstream import count_call, upstream_side
 
 NOT_RETRIED = {"x-should-retry": "false"}
@@ -115,6 +116,9 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     route = route_for(config, model)
     record.upstream, record.upstream_model = route.upstream, model
     canonical = read_canonical(server, payload, route)
+    if server.token_prompts is not None and route.upstream in TOKEN_UPSTREAMS:  # chatcodec renders: it counts
+        record.status = 200
+        return JSONResponse(counting.write(len(server.token_prompts.fresh_ids(canonical, record.losses))))
     try:
         body, record.losses = written(server, canonical, model, route, stream=False, version=None)
     except LossRefusalError as refusal:  # its losses in the answer's header, as a count sent would have them

@@ -24,6 +24,7 @@ from chatcodec.serve._auth import Caller, upstream_key
 from chatcodec.serve._limits import json_or_text
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import LOGGER
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 from chatcodec.serve._upstream import upstream_side
 
 if TYPE_CHECKING:
@@ -51,7 +52,8 @@ async def upstream_models(
 
 
 def _listable(route: Route) -> bool:
-    return upstream_side(route.upstream).models is not None
+    """Whether ``route``'s upstream lists its models (a token endpoint lists none: name its models in ``models``)."""
+    return route.upstream not in TOKEN_UPSTREAMS and upstream_side(route.upstream).models is not None
 
 
 async def _asked(route: Route, client: httpx.AsyncClient, caller: Caller, admission: Admission) -> list[str]:

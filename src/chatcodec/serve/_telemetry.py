@@ -74,6 +74,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.serve import _genai_messages as genai_messages
 from chatcodec.serve._bounded import bounded
 from chatcodec.serve._request_log import LOSS_EVENT, STORE_ERROR_EVENT, RequestRecord
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 from chatcodec.serve._upstream import upstream_side
 
 if TYPE_CHECKING:
@@ -105,7 +106,10 @@ def default_provider(config: ServeConfig) -> str:
 
 def provider_name(upstream: str, server: object = None) -> str:
     """The ``gen_ai.provider.name`` of a call to ``upstream`` (at the compatible ``server``
-    its writer options name, if any)."""
+    its writer options name, if any; a token upstream's server, by its option name)."""
+    token = TOKEN_UPSTREAMS.get(upstream)
+    if token is not None:
+        return token.server
     return upstream_side(upstream).provider_name(upstream, server)
 
 

@@ -374,6 +374,39 @@ def read_data_ids(body: object) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class TakenIds:
+    """The token ids an answer (or one stream chunk) carried, taken out of it."""
+
+    prompt_ids: list[int] | None = None
+    """The ids the model was prompted with (a stream's first chunk carries them)."""
+    completion_ids: list[int] = field(default_factory=lambda: [])
+    """The ids it sampled (a stream chunk's: those of its delta)."""
+    logprobs: list[float] | None = None
+    """The sampled ids' logprobs, one each, where they came."""
+    finish_reason: str | None = None
+    """The choice's finish reason as the server wrote it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SampledIds:
+    """How a compatible server reports the token ids it prompted with and sampled (a gateway
+    recording turns asks for them: ``chatcodec serve --record``)."""
+
+    asks: tuple[str, ...]
+    """The body fields that ask for them, each set to ``true`` (vLLM's ``return_token_ids``
+    and ``logprobs``)."""
+    take: Callable[[dict[str, Any], bool], TakenIds]
+    """``(an answer or a stream chunk, whether the caller asked for logprobs itself)`` ->
+    its ids, the fields that held them taken out of it (the caller asked for none of them;
+    ``logprobs`` stays when the caller asked for it)."""
+    streams: bool
+    """Whether a stream carries them (else a streamed call is sent without asking: the
+    server refuses the fields on a stream)."""
+    source: str
+    """Where the server documents them."""
+
+
+@dataclass(frozen=True, slots=True)
 class Upstream:
     """The API as a client calls it."""
 
@@ -419,6 +452,8 @@ class Upstream:
     """The ``gen_ai.provider.name`` of each compatible server speaking the API, by its
     ``server`` option name (DeepSeek's OpenAI-compatible API is ``deepseek``, not
     ``openai``); a server the conventions list no name for is named by its option name."""
+    sampled_ids: Mapping[str, SampledIds] = field(default_factory=lambda: {})
+    """How each compatible server that reports token ids does it, by its ``server`` option name."""
 
     def provider_name(self, registry_name: str, server: object = None) -> str:
         """The ``gen_ai.provider.name`` of a call to this API, at ``server`` when the

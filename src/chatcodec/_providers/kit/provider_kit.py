@@ -73,14 +73,24 @@ hand, or by a provider outside this package) costs one failed import, not one pe
 class ProviderKit:
     """The bag operations bound to one provider's name (each provider's ``markers.KIT``)."""
 
-    __slots__ = ("_no_field", "meaningful_markers", "name")
+    __slots__ = ("_no_field", "meaningful_markers", "name", "source_keys")
 
-    def __init__(self, name: str, meaningful_markers: Mapping[str, str] = _NO_MEANINGFUL) -> None:
+    def __init__(
+        self,
+        name: str,
+        meaningful_markers: Mapping[str, str] = _NO_MEANINGFUL,
+        source_keys: frozenset[str] = frozenset(),
+    ) -> None:
         self.name: str = name
         """Registry name of the provider, and the key of its ``provider_metadata`` bags."""
         self.meaningful_markers: Mapping[str, str] = dict(meaningful_markers)
         """This provider's markers that carry meaning, each with why: another provider
         that drops one reports it as lost (see the module docstring)."""
+        self.source_keys: frozenset[str] = source_keys
+        """Bag keys without the marker's ``_`` that say which of this provider's wire fields a
+        value was read from (OpenAI Chat's ``field`` on a reasoning part: ``reasoning`` or
+        ``reasoning_content``), kept in canonical data written before markers took the
+        ``_``: another provider has no such field to lose, so they are never reported."""
         self._no_field = f"{name} has no field for it"
         """Why another provider's data is lost here: made once, not for every bag reported."""
         _KITS[name] = self
@@ -207,7 +217,8 @@ _MAX_PLANS = 4096
 
 
 def _plan(name: str, bag: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...]]:
-    keys = sorted(wire_key(key) for key in bag if not is_marker(key))
+    sources = source_keys(name)
+    keys = sorted(wire_key(key) for key in bag if not is_marker(key) and key not in sources)
     what = f"{name} data {keys}" if keys else None
     meaningful: tuple[str, ...] = ()
     if any(is_marker(key) for key in bag):
@@ -225,6 +236,16 @@ def _bag_kind(at: Steps) -> LossKind:
     """A request's own bag holds settings (``n``, ``logprobs``); any other object's holds
     data kept for round trips (ids, a block's extra fields)."""
     return "setting" if at == _OPTIONS else "metadata"
+
+
+def source_keys(provider: str) -> frozenset[str]:
+    """The bag keys of ``provider`` that only say which of its wire fields a value came from
+    (:attr:`ProviderKit.source_keys`; none for a name no kit declared)."""
+    kit = _KITS.get(provider)
+    if kit is None and provider not in _NOT_PROVIDERS:
+        _import_markers(provider)
+        kit = _KITS.get(provider)
+    return frozenset() if kit is None else kit.source_keys
 
 
 def meaningful_markers(provider: str) -> Mapping[str, str]:

@@ -158,6 +158,7 @@ EDGE = Edge(
         models=UpstreamModels(lambda base: f"{base}/models", read_data_ids),
         semconv_name="openai",
         server_semconv={name: server.semconv_name or name for name, server in servers.SERVERS.items()},
+        sampled_ids={name: server.sampled_ids for name, server in servers.SERVERS.items() if server.sampled_ids},
     ),
     detection=Detection(
         package=__package__,

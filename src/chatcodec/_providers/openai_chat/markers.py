@@ -83,6 +83,15 @@ meaning; another provider drops them without a report):
                        function or format whose schema strict mode refuses becomes,
                        ``_providers/families/schema_writing.py``), read with a ``DeprecationWarning``
 
+A source key, without the ``_`` (declared in :data:`KIT`'s ``source_keys``: canonical data
+held it before markers took the ``_``, so it keeps its name; another provider never reports it):
+
+``field``              on a reasoning part: the wire field it came from (``reasoning_content``,
+                       ``reasoning``, ``reasoning_details``, or ``content`` for a thinking
+                       part of Mistral's), so it goes back there; every answer of a reasoning
+                       model at vLLM or DeepSeek carries it, and an Anthropic caller's answer
+                       reported it as ``openai-chat data ['field']`` before
+
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss,
 because OpenAI Chat then gets the other spelling back, which some servers refuse):
 
@@ -119,6 +128,7 @@ KIT = ProviderKit(
         "_cache": f"{_BACK} prompt_cache_breakpoint back, which gateways documenting only cache_control "
         "(OpenRouter, litellm) may not read",
     },
+    source_keys=frozenset({"field"}),
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
 

@@ -21,6 +21,11 @@ job whose input is the previous step's record (:mod:`chatcodec.serve._app` only 
 8. :mod:`.keep`: the answer and its signed thinking kept (``--store``), a store failure
    reported beside the answer.
 
+Beside them: :mod:`.record` (``--record``) begins a turn's record at :mod:`.fit` and writes it
+when the answer ends, however it ends; and where chatcodec renders the prompt itself (a token
+upstream: ``vllm-generate``, ``sglang-generate``), :mod:`.sample` takes the place of steps 5
+to 7 (the request rendered to ids, sent, its completion parsed and answered).
+
 The steps that parse, read, write or convert (read, validate, fit, answer) do it on a
 worker thread when the request or the answer is above ``offload_bytes``: parsing and
 converting a 5 MB body takes the event loop for a quarter of a second, during which every
@@ -36,5 +41,8 @@ from __future__ import annotations
 
 PLAIN = ("authenticate", "read", "route", "validate", "fit", "send", "answer", "keep")
 """The steps of a plain request, in order."""
+RENDERED = ("authenticate", "read", "route", "validate", "sample", "send")
+"""The steps of a request to a token upstream, whose prompt chatcodec renders, in order (its
+call is sent by :mod:`.send`'s admission and client, from :mod:`.sample`)."""
 STREAMED = ("authenticate", "read", "route", "validate", "fit", "send", "stream", "keep")
 """The steps of a streamed request, in order."""

@@ -20,6 +20,7 @@ from chatcodec.serve._limits import answer_object
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
 from chatcodec.serve._steps import keep
+from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.fit import Fitted
 from chatcodec.serve._steps.send import Sent
 from chatcodec.serve._steps.shared import Server
@@ -31,6 +32,8 @@ async def answered(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
     large = len(sent.content) > server.config.offload_bytes
     rendered, kept, message = await to_thread.run_sync(convert) if large else convert()
     await keep.kept(server, record, fitted.answer, kept, message)
+    if fitted.recording is not None:
+        await turn_record.recorded(server, fitted.recording, record)
     record.status = 200
     headers = {**sent.passed, **losses_header(record.losses), **store_error_header(record.store_error)}
     return Response(rendered, 200, headers=headers, media_type="application/json")
@@ -43,6 +46,8 @@ def _converted(
     (when anything is kept)."""
     upstream = fitted.route.upstream
     fields = answer_object(sent.content, upstream)
+    if fitted.recording is not None:
+        fitted.recording.take(fields)  # the ids out before the answer is read: the caller asked for none
     try:
         converted = convert_answer(
             fields,

@@ -7,7 +7,8 @@ again) and nothing for thinking (the request goes on as the client sent it; the 
 says whether it needed it). Then the body is written by the upstream's writer under the
 rules of the API version sent, its losses settled by ``--on-loss``
 (:mod:`chatcodec.serve._request_losses`), a body shaped by a seal checked under
-``--validate``, and the call signed; a large one on a worker thread (writing 7.6 MB takes
+``--validate``, the token ids asked for where the turn is recorded (:mod:`.record`), and
+the call signed; a large one on a worker thread (writing 7.6 MB takes
 75 ms)."""
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._seals import check_unsealed
 from chatcodec.serve._secrets import sent_secrets
 from chatcodec.serve._steps.authenticate import Admitted
+from chatcodec.serve._steps.record import TurnRecording, begun
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import Validated
 from chatcodec.serve._upstream import UpstreamCall, upstream_call, upstream_side
@@ -52,6 +54,8 @@ class Fitted:
     """The request as canonical data, continued (what an answer kept is added to)."""
     outgoing: UpstreamCall
     """The upstream request: its URL, serialized body and signed headers."""
+    recording: TurnRecording | None = None
+    """The turn being recorded (``--record``: :mod:`.record`), or None."""
 
 
 async def fitted(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Fitted:
@@ -112,6 +116,10 @@ def _written(
     record.losses = [*validated.losses, *losses]
     if validated.sealed and server.config.validate:
         check_unsealed(route.upstream, body)
+    recording = None
+    if server.turns is not None:  # the turn recorded (--record): the upstream asked for its token ids
+        recording = begun(server, canonical, route, routed.model, admitted.headers, record=record, stream=call.stream)
+        body = recording.asking(body)
     outgoing = upstream_call(
         route.upstream,
         route.url,
@@ -123,7 +131,7 @@ def _written(
         version=routed.version,
     )
     record.secrets = sent_secrets(outgoing.headers, (admitted.key,))
-    return Fitted(call, answer, route, routed.model, canonical, outgoing)
+    return Fitted(call, answer, route, routed.model, canonical, outgoing, recording)
 
 
 def written(

@@ -17,6 +17,7 @@ from chatcodec.serve._request_log import RequestRecord
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.read import ReadCall
 from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 from chatcodec.serve._upstream import api_version
 
 
@@ -41,6 +42,8 @@ def routed(server: Server, read: ReadCall, admitted: Admitted, record: RequestRe
     check_model(model)
     route = route_for(config, model)
     record.upstream, record.upstream_model = route.upstream, model
+    if route.upstream in TOKEN_UPSTREAMS:  # chatcodec renders the prompt: no upstream wire to check
+        return Routed(read.answer, route, model, None, read.size)
     if call.stream:
         streams_between(route.upstream, config.api)
     check_provider_state(config.api, call.payload, route.upstream)

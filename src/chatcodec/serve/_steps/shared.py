@@ -20,6 +20,8 @@ from chatcodec.serve._no_cookies import keeping_no_cookies
 from chatcodec.serve._seals import KEY_RETRY_SECONDS, given_seal_key, seal_key
 from chatcodec.serve._store_spelling import open_store
 from chatcodec.serve._telemetry import Telemetry, default_provider
+from chatcodec.serve._token_prompts import TokenPrompts
+from chatcodec.serve._turn_records import TurnFile
 
 
 class Server:
@@ -31,6 +33,7 @@ class Server:
         client: httpx.AsyncClient | None,
         tracer_provider: Any = None,
         meter_provider: Any = None,
+        tokenizer: object = None,
     ) -> None:
         self.config: ServeConfig = config
         answers = front(config.api).answering
@@ -41,6 +44,11 @@ class Server:
         """The key the operator gave, read first, so a bad one stops the server before it listens
         (and before the store is opened)."""
         self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
+        self.turns: TurnFile | None = None if config.record is None else TurnFile(config.record)
+        """The file turns are recorded in (``--record``: :mod:`chatcodec.serve._turn_records`)."""
+        self.token_prompts: TokenPrompts | None = _token_prompts(config, tokenizer)
+        """The template and tokenizer a token upstream's prompts are rendered with
+        (:mod:`chatcodec.serve._token_prompts`)."""
         self.client_given: bool = client is not None
         """Whether the upstream client was given (then it is not closed with the app)."""
         self._client = None if client is None else keeping_no_cookies(client)
@@ -119,3 +127,14 @@ class Server:
     def writer_options(self, route: UpstreamRoute) -> dict[str, object]:
         """The upstream writer options of ``route`` (one of the config's)."""
         return self._writer_options[id(route)]
+
+
+def _token_prompts(config: ServeConfig, tokenizer: object) -> TokenPrompts | None:
+    """The prompts of a token upstream, its tokenizer read once (``tokenizer`` given, else
+    ``--tokenizer``); None without a template (no token upstream)."""
+    chosen = tokenizer if tokenizer is not None else config.tokenizer
+    if config.template is None:
+        return None
+    if chosen is None:
+        raise ValueError("a token upstream needs --tokenizer: chatcodec encodes its prompts and decodes its answers")
+    return TokenPrompts(config.template, chosen)

@@ -16,6 +16,7 @@ upstream to stop and frees its pool connection.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import anyio
@@ -33,6 +34,7 @@ from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header
 from chatcodec.serve._secrets import NO_SECRETS, Secrets
 from chatcodec.serve._steps import keep
+from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.caller_watch import CLIENT_GONE
 from chatcodec.serve._steps.fit import Fitted
 from chatcodec.serve._steps.send import Sent
@@ -41,7 +43,7 @@ from chatcodec.serve._upstream_errors import failure
 from chatcodec.streams._accumulator import StreamAccumulator
 from chatcodec.streams._convert import StreamConverter
 
-__all__ = ["CUT_OFF", "LOST", "ObservedConverter", "StreamGathering", "streamed"]
+__all__ = ["CUT_OFF", "LOST", "ObservedConverter", "RecordingConverter", "StreamGathering", "streamed"]
 
 CUT_OFF = "the upstream stream ended before its answer did (its connection was cut between two events)"
 """The error that ends a stream whose upstream body ended without its format's last event or an error event."""
@@ -58,7 +60,9 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
     try:
         gathering = StreamGathering(server, fitted, record)
         watch = gathering if gathering.active else None
-        converter = ObservedConverter(
+        recording = fitted.recording
+        converting = ObservedConverter if recording is None else partial(RecordingConverter, recording=recording)
+        converter = converting(
             upstream,
             config.api,
             options=fitted.call.options,
@@ -78,7 +82,8 @@ async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
         raise
     record.status = 200
     headers = {**sent.passed, **losses_header(record.losses), "cache-control": "no-cache"}
-    body = _relayed(response, chunks, first, converter, record, config=config, gathering=watch)
+    turn = None if recording is None else turn_record.StreamedTurn(server, recording, record)
+    body = _relayed(response, chunks, first, converter, record, config=config, gathering=watch, turn=turn)
     limit = config.write_timeout
     return write_deadline_stream(body, converter.media_type, headers, write_timeout=limit, on_late=record.late)
 
@@ -204,6 +209,23 @@ def scrubbed_error(event: ErrorRecord, secrets: Secrets) -> ErrorRecord:
     )
 
 
+class RecordingConverter(ObservedConverter):
+    """An observed converter that hands each upstream event to the turn being recorded
+    first (:mod:`.record`), which takes the token ids out of it: a stream recorded pays for
+    it, one that is not never calls it."""
+
+    def __init__(self, *arguments: Any, recording: turn_record.TurnRecording, **settings: Any) -> None:
+        super().__init__(*arguments, **settings)
+        self._recording = recording
+
+    def feed_events(self, wire_events: Iterable[Mapping[str, Any]]) -> bytes:
+        events = wire_events if isinstance(wire_events, list) else list(wire_events)
+        take = self._recording.take
+        for event in events:
+            take(event)
+        return ObservedConverter.feed_events(self, events)
+
+
 class StreamGathering:
     """What one streamed answer leaves to keep, gathered as it goes: its canonical events
     (for its signed thinking) and the bytes written read back (for a Responses answer),
@@ -282,6 +304,7 @@ async def _relayed(
     *,
     config: ServeConfig,
     gathering: StreamGathering | None,
+    turn: turn_record.StreamedTurn | None = None,
 ) -> AsyncIterator[bytes]:
     """The converted stream after its ``first`` bytes; the upstream response is closed
     however it ends (a caller that went away cancels this generator, and the close tells
@@ -304,21 +327,31 @@ async def _relayed(
             record.error, record.stream_error_status = CUT_OFF, 502
         if gathering is not None:
             await gathering.written(closing, last=True)
+        if turn is not None:  # recorded before the last bytes, so a caller reading the file at once finds it
+            await turn.ended(record.error)
         yield closing
         finished = True
-    except ChatcodecError as error:
-        record.error, record.stream_error_status = f"the upstream stream cannot be read: {error}", 502
-        yield converter.fail(record.error, 502)
-        finished = True
-    except httpx.HTTPError as error:
-        reason, status = failure(error, timeout=config.timeout, connect_timeout=config.connect_timeout)
-        record.error, record.stream_error_status = f"the upstream stream {reason}", status
-        yield converter.fail(record.error, status)
+    except (ChatcodecError, httpx.HTTPError) as error:
+        message, status = _broken(error, config)
+        record.error, record.stream_error_status = message, status
+        if turn is not None:
+            await turn.ended(message)
+        yield converter.fail(message, status)
         finished = True
     finally:
         with anyio.CancelScope(shield=True):
             await upstream.aclose()
+            if turn is not None:
+                await turn.ended(record.error or LOST, cancelled=not finished)
         _logged(record, converter, finished=finished)
+
+
+def _broken(error: ChatcodecError | httpx.HTTPError, config: ServeConfig) -> tuple[str, int]:
+    """Why an upstream stream broke after its headers, and the status it is logged with."""
+    if isinstance(error, ChatcodecError):
+        return f"the upstream stream cannot be read: {error}", 502
+    reason, status = failure(error, timeout=config.timeout, connect_timeout=config.connect_timeout)
+    return f"the upstream stream {reason}", status
 
 
 def _logged(record: RequestRecord, converter: ObservedConverter, *, finished: bool) -> None:

@@ -20,6 +20,7 @@ from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._seals import checked_seals, unchecked_seals_refused
 from chatcodec.serve._steps.route import Routed
 from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def read_canonical(server: Server, payload: dict[str, Any], route: UpstreamRoute
     config = server.config
     validate = config.validate
     try:
-        target = route.upstream if validate else None
+        target = route.upstream if validate and route.upstream not in TOKEN_UPSTREAMS else None
         reading = _reading_server(server, route) if validate else None
         return read_request_data(payload, config.api, strict=validate, target=target, server=reading)
     except (ChatcodecError, ValueError) as error:

@@ -18,6 +18,7 @@ import fnmatch
 import re
 from dataclasses import dataclass, field
 
+from chatcodec._providers.contract.edge import SampledIds
 from chatcodec.codec_kit import servers as kit_servers
 from chatcodec.contract import Extension, SamplingRange
 
@@ -107,6 +108,9 @@ class Server:
     """Its ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
     (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/#gen-ai-provider-name);
     empty: the conventions list none, and its option name is used."""
+    sampled_ids: SampledIds | None = None
+    """How it reports the token ids it prompted with and sampled, when asked (vLLM's and
+    SGLang's ``return_token_ids``); None: it reports none."""
 
     def parts_for(self, model: str | None) -> tuple[frozenset[str], str]:
         """The part types the server takes for ``model``, with their source."""

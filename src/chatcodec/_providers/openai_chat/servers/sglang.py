@@ -9,6 +9,8 @@ Like vLLM it serves any model on any host: chosen by option only.
 
 from __future__ import annotations
 
+from chatcodec._providers.contract.edge import SampledIds
+from chatcodec._providers.openai_chat.sampled_ids import take_ids
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 from chatcodec.contract import Extension, SamplingRange
@@ -16,6 +18,10 @@ from chatcodec.contract import Extension, SamplingRange
 DOCS = "https://docs.sglang.ai/basic_usage/openai_api_completions.html"
 _SAMPLING = "https://docs.sglang.ai/basic_usage/sampling_params.html"
 _REASONING = "https://docs.sglang.ai/advanced_features/separate_reasoning.html"
+_TOKEN_IDS = (
+    "https://github.com/sgl-project/sglang/pull/30917 (return_token_ids on /v1/chat/completions: each "
+    "choice's prompt_token_ids and token_ids, on a plain answer only; refused with stream=true)"
+)
 FIELDS = (
     "top_k",
     "min_p",
@@ -34,6 +40,7 @@ FIELDS = (
     "continue_final_message",
     "lora_path",
     "rid",
+    "return_token_ids",
 )
 
 _RANGES = (
@@ -49,6 +56,7 @@ SERVER = Server(
         *(Extension(kinds.PROVIDER, kind, FIELDS, _SAMPLING) for kind in kinds.REQUESTS),
         *(Extension(kinds.PROVIDER, kind, ("reasoning_content",), _REASONING) for kind in kinds.MESSAGES),
         Extension(kinds.PROVIDER, "*Choice", ("matched_stop",), DOCS),
+        Extension(kinds.PROVIDER, "*Choice", ("prompt_token_ids", "token_ids"), _TOKEN_IDS),
     ),
     reasoning_field="reasoning_content",
     reasoning_source=_REASONING,
@@ -62,5 +70,6 @@ SERVER = Server(
         SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
         SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
     ),
+    sampled_ids=SampledIds(("return_token_ids", "logprobs"), take_ids, streams=False, source=_TOKEN_IDS),
 )
 """SGLang."""

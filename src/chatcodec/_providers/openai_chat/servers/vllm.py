@@ -11,6 +11,8 @@ under any name and has no fixed host, so it is chosen by option only.
 
 from __future__ import annotations
 
+from chatcodec._providers.contract.edge import SampledIds
+from chatcodec._providers.openai_chat.sampled_ids import take_ids
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 from chatcodec.contract import Extension, SamplingRange
@@ -19,6 +21,11 @@ DOCS = "https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html"
 _EXTRA = DOCS + "#extra-parameters"
 _PROTOCOL = "https://docs.vllm.ai/en/latest/api/vllm/entrypoints/openai/protocol.html"
 _REASONING = "https://docs.vllm.ai/en/latest/features/reasoning_outputs.html"
+_TOKEN_IDS = (
+    "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/chat_completion/protocol.py "
+    "(ChatCompletionRequest.return_token_ids: the prompt's ids at the top level, each choice's sampled "
+    "token_ids; on a stream, prompt_token_ids in the first chunk and each chunk's new token_ids)"
+)
 FIELDS = (
     "top_k",
     "min_p",
@@ -43,6 +50,7 @@ FIELDS = (
     "structured_outputs",
     "priority",
     "request_id",
+    "return_token_ids",
 )
 
 _RANGES = (
@@ -59,7 +67,11 @@ SERVER = Server(
         *(Extension(kinds.PROVIDER, kind, FIELDS, _EXTRA) for kind in kinds.REQUESTS),
         *(Extension(kinds.PROVIDER, kind, ("reasoning", "reasoning_content"), _REASONING) for kind in kinds.MESSAGES),
         Extension(kinds.PROVIDER, "ChatCompletion", ("prompt_logprobs", "kv_transfer_params"), _PROTOCOL),
-        Extension(kinds.PROVIDER, "*Choice", ("stop_reason",), _PROTOCOL),
+        *(
+            Extension(kinds.PROVIDER, kind, ("prompt_token_ids",), _TOKEN_IDS)
+            for kind in ("ChatCompletion", "ChatCompletionChunk")
+        ),
+        Extension(kinds.PROVIDER, "*Choice", ("stop_reason", "token_ids"), _PROTOCOL),
     ),
     reasoning_field="reasoning",
     reasoning_source=_REASONING,
@@ -73,5 +85,6 @@ SERVER = Server(
         SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
         SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
     ),
+    sampled_ids=SampledIds(("return_token_ids", "logprobs"), take_ids, streams=True, source=_TOKEN_IDS),
 )
 """vLLM."""

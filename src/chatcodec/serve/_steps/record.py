@@ -1,0 +1,192 @@
+"""Beside step 8: the turn recorded (``--record PATH``): the ids the model was prompted with
+and sampled, their logprobs, and what the turn saw, one line of the turn file
+(:mod:`chatcodec.serve._turn_records`) written when the turn ends, however it ends.
+
+A turn is begun at :mod:`.fit` (:func:`begun`), where the upstream body is written: an
+upstream server that renders the template itself is asked for the ids there (its edge's
+:class:`~chatcodec._providers.contract.edge.SampledIds`: vLLM's ``return_token_ids`` and
+``logprobs``), and :mod:`.answer` or :mod:`.stream` hand the answer's fields (or each stream
+chunk) to :meth:`TurnRecording.take`, which takes the ids out before the answer is
+converted: the caller gets the answer it asked for, and no loss is reported for fields it
+never asked for. Where chatcodec renders the template (:mod:`chatcodec.serve._token_upstream`)
+the ids are its own. The line is written by :func:`recorded`: the turn complete, its caller
+gone (``cancelled``) or its upstream failed mid-answer (``error``). A file that cannot take
+the line is reported as the store's failures are (:mod:`.keep`), never in the answer's place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from anyio import to_thread
+
+from chatcodec._providers.contract.edge import SampledIds
+from chatcodec._registry import get_edge
+from chatcodec._training.records import COMPLETE, record_line
+from chatcodec.serve._config import Route as UpstreamRoute
+from chatcodec.serve._request_log import LOGGER, RequestRecord
+from chatcodec.serve._steps.shared import Server
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
+from chatcodec.serve._turn_records import RecordError, session_of
+
+CANCELLED = "cancelled"
+"""The status of a turn whose caller went away before its answer was complete."""
+FAILED = "error"
+"""The status of a turn whose upstream failed before its answer was complete."""
+
+
+@dataclass
+class TurnRecording:
+    """One turn on its way to the turn file: what it saw, and the ids gathered so far."""
+
+    session: str
+    turn: int
+    """The number of assistant messages the turn saw: its place in a linear episode."""
+    request_id: str
+    model: str
+    upstream: str
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+    reports: SampledIds | None
+    """How the upstream server reports the ids (None: chatcodec rendered them)."""
+    caller_logprobs: bool = False
+    """Whether the caller asked for logprobs itself (then its answer keeps them)."""
+    prompt_ids: list[int] | None = None
+    completion_ids: list[int] = field(default_factory=lambda: [])
+    logprobs: list[float] | None = None
+    finish_reason: str | None = None
+    prompt_break: str | None = None
+    """Why the prompt is a fresh rendering rather than the previous turn's extended (chatcodec renders)."""
+    unreported: str | None = None
+    """Why the upstream was not asked for the ids (its server reports none on a stream)."""
+    _logprobs_missing: bool = False
+
+    def asking(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The upstream ``body`` asking for the ids (the caller's own logprobs noted first)."""
+        if self.reports is None:
+            return body
+        self.caller_logprobs = body.get("logprobs") is True
+        return {**body, **dict.fromkeys(self.reports.asks, True)}
+
+    def take(self, fields: Mapping[str, Any]) -> None:
+        """The ids of an answer's ``fields`` (or of one stream chunk), taken out of them."""
+        if self.reports is None or not isinstance(fields, dict):
+            return
+        taken = self.reports.take(fields, self.caller_logprobs)
+        if taken.prompt_ids is not None and self.prompt_ids is None:
+            self.prompt_ids = taken.prompt_ids
+        if taken.completion_ids:
+            self.completion_ids.extend(taken.completion_ids)
+            if taken.logprobs is None or len(taken.logprobs) != len(taken.completion_ids):
+                self._logprobs_missing = True
+            else:
+                self.logprobs = [*(self.logprobs or []), *taken.logprobs]
+        if taken.finish_reason is not None:
+            self.finish_reason = taken.finish_reason
+
+    def line(self, status: str, error: str | None) -> bytes:
+        """The turn as its line of the turn file."""
+        logprobs = None if self._logprobs_missing else self.logprobs
+        if status == COMPLETE and self.prompt_ids is None:
+            status, error = FAILED, self.unreported or f"the {self.upstream} upstream's answer carried no prompt ids"
+        return record_line(
+            session=self.session,
+            turn=self.turn,
+            request_id=self.request_id,
+            model=self.model,
+            upstream=self.upstream,
+            status=status,
+            messages=self.messages,
+            tools=self.tools,
+            prompt_ids=self.prompt_ids,
+            completion_ids=self.completion_ids,
+            logprobs=logprobs,
+            finish_reason=self.finish_reason,
+            error=error,
+            prompt_break=self.prompt_break,
+        )
+
+
+def reports(server: Server, route: UpstreamRoute, *, stream: bool) -> SampledIds | None:
+    """How ``route``'s upstream server reports the ids, for a call streamed or not (None: not
+    on such a call, or chatcodec renders: the config refused a route that never does)."""
+    if route.upstream in TOKEN_UPSTREAMS:
+        return None
+    side = get_edge(route.upstream).upstream
+    named = server.writer_options(route).get("server")
+    found = None if side is None or not isinstance(named, str) else side.sampled_ids.get(named)
+    return None if found is None or (stream and not found.streams) else found
+
+
+def _unreported(server: Server, route: UpstreamRoute, *, stream: bool) -> str | None:
+    """Why a streamed call to ``route`` is not asked for the ids, where its server reports them
+    only on a plain answer (SGLang)."""
+    named = server.writer_options(route).get("server")
+    if not stream or route.upstream in TOKEN_UPSTREAMS or reports(server, route, stream=True) is not None:
+        return None
+    if reports(server, route, stream=False) is not None:
+        return f"the {named} server reports token ids only on a plain answer, not on a stream"
+    return None
+
+
+def begun(
+    server: Server,
+    canonical: Mapping[str, Any],
+    route: UpstreamRoute,
+    model: str,
+    headers: Mapping[str, str],
+    *,
+    record: RequestRecord,
+    stream: bool,
+) -> TurnRecording:
+    """The recording of the turn ``canonical`` asks for (a server that records turns)."""
+    messages: list[dict[str, Any]] = list(canonical.get("messages") or [])
+    return TurnRecording(
+        session=session_of(headers, record.request_id),
+        turn=sum(1 for message in messages if message.get("role") == "assistant"),
+        request_id=record.request_id,
+        model=model,
+        upstream=route.upstream,
+        messages=messages,
+        tools=list(canonical.get("tools") or []),
+        reports=reports(server, route, stream=stream),
+        unreported=_unreported(server, route, stream=stream),
+    )
+
+
+async def recorded(
+    server: Server, recording: TurnRecording, record: RequestRecord, *, status: str = COMPLETE, error: str | None = None
+) -> None:
+    """The turn's line written (a large one on a worker thread); a file that fails is
+    reported on ``record`` (``store_error``), as the store's failures are."""
+    turns = server.turns
+    if turns is None:
+        return
+    line = recording.line(status, error)
+    try:
+        if len(line) > server.config.offload_bytes:
+            await to_thread.run_sync(turns.append, line)
+        else:
+            turns.append(line)
+    except RecordError as failure:
+        record.store_error = str(failure)
+        LOGGER.warning("a turn was answered but not recorded: %s", failure)
+
+
+class StreamedTurn:
+    """A streamed turn's end, recorded once: complete (``error`` None), failed, or its
+    caller gone (``cancelled``)."""
+
+    def __init__(self, server: Server, recording: TurnRecording, record: RequestRecord) -> None:
+        self._server, self._recording, self._record = server, recording, record
+        self._done = False
+
+    async def ended(self, error: str | None, *, cancelled: bool = False) -> None:
+        """Record the turn, unless it was recorded already."""
+        if self._done:
+            return
+        self._done = True
+        status = CANCELLED if cancelled else COMPLETE if error is None else FAILED
+        await recorded(self._server, self._recording, self._record, status=status, error=error)

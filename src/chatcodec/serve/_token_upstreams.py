@@ -1,0 +1,116 @@
+"""The inference servers' token endpoints, which chatcodec renders the prompt for
+(``--upstream vllm-generate`` or ``sglang-generate``, with ``--template`` and ``--tokenizer``):
+the prompt goes as token ids, the sampled ids come back with their logprobs, and nothing is
+re-tokenized on the way. Each is a record of where it lives, what it takes and what it
+answers, with the source of each fact.
+
+- vLLM's ``POST {url}/inference/v1/generate`` takes ``{"token_ids": [...], "sampling_params":
+  {...}}`` and answers ``{"choices": [{"token_ids", "logprobs": {"content": [{"logprob"}]},
+  "finish_reason"}]}`` (``GenerateRequest``, ``GenerateResponse`` in
+  ``vllm/entrypoints/serve/disagg/protocol.py``; ``sampling_params`` are vLLM's
+  ``SamplingParams``: ``logprobs: 0`` asks for the sampled token's logprob alone).
+- SGLang's ``POST {url}/generate`` takes ``{"input_ids": [...], "sampling_params": {...},
+  "return_logprob": true}`` and answers ``{"output_ids": [...], "meta_info": {"finish_reason":
+  {"type": "stop" | "length"}, "output_token_logprobs": [[logprob, id, text], ...]}}``
+  (https://docs.sglang.ai/basic_usage/native_api.html, ``GenerateReqInput``).
+
+Both are asked for the whole answer (no ``stream``): a streamed call is answered as a stream
+replayed from it (:mod:`chatcodec.serve._steps.sample`), since the answer is parsed whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._providers.contract.edge import TakenIds
+
+VLLM_SOURCE = (
+    "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/serve/disagg/protocol.py "
+    "(GenerateRequest: token_ids, sampling_params; GenerateResponseChoice: token_ids, logprobs, finish_reason)"
+)
+SGLANG_SOURCE = "https://docs.sglang.ai/basic_usage/native_api.html (/generate: input_ids, return_logprob)"
+
+
+@dataclass(frozen=True, slots=True)
+class TokenUpstream:
+    """One server's token endpoint."""
+
+    name: str
+    """The ``--upstream`` name."""
+    server: str
+    """The server's ``--option server=`` name (its telemetry's ``gen_ai.provider.name``)."""
+    path: str
+    """The endpoint under the server's root URL (``--upstream-url http://localhost:8000``)."""
+    body: Callable[[list[int], Mapping[str, Any], str], dict[str, Any]]
+    """``(prompt ids, the canonical request, the model)`` -> the request body."""
+    read: Callable[[Mapping[str, Any]], TakenIds]
+    """The answer -> its sampled ids, their logprobs and finish reason (``prompt_ids`` unset)."""
+    source: str
+
+
+_SAMPLING = ("temperature", "top_p", "top_k", "seed", "frequency_penalty", "presence_penalty")
+"""The canonical sampling settings both servers take under the same names."""
+
+
+def _sampling(request: Mapping[str, Any], max_tokens: str) -> dict[str, Any]:
+    params = {name: request[name] for name in _SAMPLING if request.get(name) is not None}
+    if request.get("max_tokens") is not None:
+        params[max_tokens] = request["max_tokens"]
+    if request.get("stop"):
+        params["stop"] = list(request["stop"])
+    params["skip_special_tokens"] = False  # the markup is what the template's parser reads
+    return params
+
+
+def _vllm_body(prompt: list[int], request: Mapping[str, Any], model: str) -> dict[str, Any]:
+    return {"model": model, "token_ids": prompt, "sampling_params": {**_sampling(request, "max_tokens"), "logprobs": 0}}
+
+
+def _vllm_read(answer: Mapping[str, Any]) -> TakenIds:
+    choice = as_dict((as_list(answer.get("choices")) or [None])[0]) or {}
+    ids = _ints(choice.get("token_ids"))
+    content = as_list((as_dict(choice.get("logprobs")) or {}).get("content"))
+    logprobs = None if content is None else _numbers((as_dict(entry) or {}).get("logprob") for entry in content)
+    finish = choice.get("finish_reason")
+    return TakenIds(None, ids, logprobs, finish if isinstance(finish, str) else None)
+
+
+def _sglang_body(prompt: list[int], request: Mapping[str, Any], model: str) -> dict[str, Any]:
+    return {"input_ids": prompt, "sampling_params": _sampling(request, "max_new_tokens"), "return_logprob": True}
+
+
+def _sglang_read(answer: Mapping[str, Any]) -> TakenIds:
+    meta = as_dict(answer.get("meta_info")) or {}
+    entries = as_list(meta.get("output_token_logprobs"))
+    logprobs = None if entries is None else _numbers((as_list(entry) or [None])[0] for entry in entries)
+    finish = (as_dict(meta.get("finish_reason")) or {}).get("type")
+    return TakenIds(None, _ints(answer.get("output_ids")), logprobs, finish if isinstance(finish, str) else None)
+
+
+def _ints(value: object) -> list[int]:
+    items = as_list(value)
+    if items is None or set(map(type, items)) - {int}:  # a bool or a float is no id
+        raise ValueError("its sampled token ids are not a list of integers")
+    return list(items)
+
+
+def _numbers(values: Any) -> list[float] | None:
+    read: list[float] = []
+    for value in values:
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return None
+        read.append(float(value))
+    return read
+
+
+TOKEN_UPSTREAMS: Mapping[str, TokenUpstream] = {
+    upstream.name: upstream
+    for upstream in (
+        TokenUpstream("vllm-generate", "vllm", "/inference/v1/generate", _vllm_body, _vllm_read, VLLM_SOURCE),
+        TokenUpstream("sglang-generate", "sglang", "/generate", _sglang_body, _sglang_read, SGLANG_SOURCE),
+    )
+}
+"""The token endpoints by ``--upstream`` name."""

@@ -1,0 +1,104 @@
+"""The file of recorded turns (``--record PATH``): one JSON line per model turn, appended
+the moment the turn ends (:mod:`chatcodec._training.records` holds the line's shape and
+its reader, :func:`chatcodec.read_records`).
+
+Why a file and one ``write`` a line: trainers read episodes in batches after the fact, and
+a JSON Lines file is what every one of them reads. The file is opened for appending; each
+line goes down in one ``write`` under a lock, so lines from concurrent turns never
+interleave, and a process that dies mid-write leaves at most its last line unfinished. At
+start such a tail is cut back to the last whole line (logged), so the lines appended after
+it are never glued to a broken one. A write that fails part-way (a full disk) is cut back
+the same way and reported as the gateway's other stores report a failure: the answer,
+already paid for, is delivered, and the failure is in the log line, the span and a plain
+answer's ``chatcodec-store-error`` header (:mod:`.steps.keep`).
+
+The session a turn belongs to is the one its caller names: ``x-chatcodec-session``, else
+the session header an agent harness sends of its own (Claude Code's
+``x-claude-code-session-id``, Codex's ``session-id`` or ``session_id``); a call naming none
+is an episode of its own, under its request id.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from typing import BinaryIO
+
+from chatcodec.serve._request_log import LOGGER
+
+SESSION_HEADERS = ("x-chatcodec-session", "x-claude-code-session-id", "session-id", "session_id")
+"""The request headers that name a session, first found wins: chatcodec's own, then Claude
+Code's (sent since v2.1.86, one UUID a session), then Codex's (its newer and older spelling)."""
+
+
+class RecordError(OSError):
+    """The file of recorded turns could not take a line (reported beside the answer)."""
+
+
+def session_of(headers: Mapping[str, str], request_id: str) -> str:
+    """The session a call's (lower-cased) ``headers`` name, else its own ``request_id``."""
+    for name in SESSION_HEADERS:
+        value = headers.get(name)
+        if value:
+            return value
+    return request_id
+
+
+class TurnFile:
+    """The open file turns are appended to."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as error:
+            raise ValueError(f"--record {path}: cannot be opened for appending: {error.strerror}") from None
+        self._cut_unfinished_tail()
+
+    def _cut_unfinished_tail(self) -> None:
+        """A last line without its newline (the process died writing it) cut back to the last whole line."""
+        size = os.fstat(self._fd).st_size
+        if size == 0:
+            return
+        with open(self.path, "rb") as file:
+            keep = _whole_lines_end(file, size)
+        if keep < size:
+            os.ftruncate(self._fd, keep)
+            LOGGER.warning(
+                "--record %s: its last line was unfinished (%d bytes, a writer stopped mid-line); cut back to the "
+                "last whole line",
+                self.path,
+                size - keep,
+            )
+
+    def append(self, line: bytes) -> None:
+        """Write ``line`` (one record, ending in a newline) whole, or nothing (a :class:`RecordError`)."""
+        with self._lock:
+            start = os.fstat(self._fd).st_size
+            written = 0
+            try:
+                while written < len(line):
+                    written += os.write(self._fd, line[written:])
+            except OSError as error:
+                if written:
+                    os.ftruncate(self._fd, start)  # no unfinished line left for the next one to follow
+                raise RecordError(f"the turn was not recorded in {self.path}: {error.strerror}") from None
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+
+def _whole_lines_end(file: BinaryIO, size: int) -> int:
+    """The offset after the last newline of a file of ``size`` bytes, read backwards in blocks."""
+    block = 65536
+    end = size
+    while end > 0:
+        start = max(0, end - block)
+        file.seek(start)
+        found = file.read(end - start).rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        end = start
+    return 0
