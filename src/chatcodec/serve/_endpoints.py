@@ -127,7 +127,7 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     if outgoing is None or side.count_tokens is None:
         raise RefusalError(501, f"the {route.upstream} upstream has no token counting endpoint", headers=NOT_RETRIED)
     answer = await send(server, outgoing, route.upstream, stream=False)
-    passed = passed_headers(answer.headers)
+    passed = passed_headers(answer.headers, record.secrets)
     payload_back = json_or_text(answer.content)
     if answer.status_code >= 400:
         raise upstream_refusal(server, answer, payload_back, route.upstream, passed)

@@ -1,27 +1,56 @@
 """The credentials a request sent upstream, kept out of every text the gateway relays or records.
 
-Some servers repeat the key they were sent in their error text (``Incorrect API key provided:
-sk-...``; OpenAI-compatible servers and proxies echo it whole). Relayed as it came, with client
-keys in front of an operator key, any caller would read the operator's key in its 401, and the
-request log and the span would keep it. So each request's record holds the values it sent as
-credentials (:func:`sent_secrets`: the key, every value of a header named in
-:data:`SECRET_HEADERS`, and the token after an ``Authorization`` scheme), and every text that
-leaves for the caller (an error body, a stream's error event), the log line or the span is
-scrubbed on its way: each such value replaced by :data:`REDACTED`.
+Some servers repeat the key they were sent (``Incorrect API key provided: sk-...``; OpenAI-compatible
+servers and proxies echo it whole, in an error's message or type, a request-id or rate-limit header, a
+stream's error event), and some repeat it spelled another way: URL-encoded (a URL quoted back),
+base64 (a ``Basic`` credential, a request echoed as data) or JSON-escaped (a body quoted inside a
+string). With client keys in front of an operator key, any caller would read the operator's key
+there, and the request log and the span would keep it. So each request's record holds the values it
+sent as credentials (:func:`sent_secrets`: the key, every value of a header named in
+:data:`SECRET_HEADERS`, the token after an ``Authorization`` scheme, and the key the caller
+presented), and every text that leaves for the caller (a body, an error's fields, a passed header, a
+stream's bytes), the log line, the span and a stored answer is scrubbed on its way: each spelling of
+each value (:func:`spellings`) replaced by :data:`REDACTED`.
 
-A value shorter than :data:`SHORTEST_SECRET` is not scrubbed: no provider issues a key that
-short, and replacing a short value would garble ordinary words of every message.
+Every spelling is found in one pass: the spellings of a set of values are worked out and compiled
+into one pattern (a ``str`` and a ``bytes`` one) when the set is first seen, and kept
+(:func:`_scrubber`, bounded: a process that serves callers' own keys sees one set per key). A text
+without a secret is searched once and returned as it was.
+
+A value shorter than :data:`SHORTEST_SECRET` is not scrubbed: no provider issues a key that short,
+and replacing a short value would garble ordinary words of every message.
 """
 
 from __future__ import annotations
 
+import base64
+import json
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+from urllib.parse import quote, quote_plus
 
+from chatcodec._model.stream_records import (
+    AnyStreamRecord,
+    RefusalDeltaRecord,
+    TextDeltaRecord,
+    ThinkingDeltaRecord,
+    ThinkingSignatureDeltaRecord,
+    ToolCallDeltaRecord,
+    record_from_data,
+)
 from chatcodec._narrow import is_dict, is_list
 
-__all__ = ["NO_SECRETS", "REDACTED", "SECRET_HEADERS", "SHORTEST_SECRET", "Secrets", "sent_secrets"]
+__all__ = [
+    "NO_SECRETS",
+    "REDACTED",
+    "SECRET_HEADERS",
+    "SHORTEST_SECRET",
+    "Secrets",
+    "sent_secrets",
+    "spellings",
+]
 
 SECRET_HEADERS = frozenset(
     ("authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "x-amz-security-token")
@@ -29,31 +58,144 @@ SECRET_HEADERS = frozenset(
 """The headers whose values are credentials (a bearer token, Anthropic's, Azure's and Google's
 key headers, an AWS session token)."""
 REDACTED = "[redacted]"
-"""What a secret is replaced with."""
+"""What a secret is replaced with (nothing in it is escaped in JSON, a URL or a header)."""
 SHORTEST_SECRET = 8
-"""The length below which a value is not scrubbed (see the module docstring)."""
+"""The length below which a value (or one of its spellings) is not scrubbed (see the module docstring)."""
+SIGV4 = "AWS4-HMAC-SHA256 "
+"""The scheme of a SigV4 ``Authorization`` value: its signature is new on every request (and
+good for no other), so the secret kept of it is the access key id of its ``Credential``."""
+_KEPT_SETS = 256
+"""The sets of values whose patterns are kept (one per caller key where callers send their own)."""
 
 
-@dataclass(frozen=True)
+def spellings(value: str) -> frozenset[str]:
+    """Every spelling of ``value`` an upstream may repeat it in: as it is; URL-encoded (``+`` for a
+    space or not; matched with its escapes in either case: :func:`_pattern_of`); base64, standard
+    and URL-safe, padded and not, and the characters of it that depend on ``value`` alone where it
+    was encoded inside a longer text (at each of its 3 alignments in a 3-byte group); each base64
+    spelling URL-encoded; and each of these JSON-escaped (as ``json.dumps`` writes it, and with
+    ``/`` written ``\\/``) up to three times (a body quoted in a body, written as JSON). Those
+    shorter than :data:`SHORTEST_SECRET` are left out (a short run of base64 is found in ordinary
+    text)."""
+    found = {value, quote(value, safe=""), quote_plus(value, safe="")}
+    encoded = value.encode()
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        whole = encode(encoded).decode("ascii")
+        in_text = [whole, whole.rstrip("=")]
+        for shift in (0, 1, 2):  # the value's first byte at each place of a 3-byte group
+            shifted = encode(b"\0" * shift + encoded).decode("ascii")
+            in_text.append(shifted[-(-8 * shift // 6) : (8 * shift + 8 * len(encoded)) // 6])
+        found.update(in_text)
+        found.update(quote(spelling, safe="") for spelling in in_text)
+    for _ in range(3):  # a string, a body quoted in a string (an error's text), and that written as JSON
+        found |= {escaped for spelling in tuple(found) for escaped in _json_escapes(spelling)}
+    return frozenset(spelling for spelling in found if len(spelling) >= SHORTEST_SECRET)
+
+
+def _json_escapes(text: str) -> tuple[str, ...]:
+    escaped = json.dumps(text)[1:-1]
+    return escaped, escaped.replace("/", "\\/"), json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+class _Scrubber:
+    """The spellings of one set of values compiled: one pattern for text, and for JSON text (bytes)
+    one that finds them and one that replaces them where the JSON stays JSON."""
+
+    __slots__ = ("in_json", "json_found", "text")
+
+    def __init__(self, values: tuple[str, ...]) -> None:
+        every = {spelling for value in values for spelling in spellings(value)}
+        ordered = sorted(every, key=lambda spelling: (-len(spelling), spelling))  # the longest at a place wins
+        self.text: re.Pattern[str] = re.compile("|".join(_pattern_of(spelling) for spelling in ordered))
+        in_json = "|".join(_pattern_of(spelling) for spelling in ordered if _whole_in_json(spelling)).encode()
+        self.json_found: re.Pattern[bytes] = re.compile(in_json)
+        self.in_json: re.Pattern[bytes] = re.compile(_ESCAPE_START + rb"((?:\\\\)*?)(?:" + in_json + rb")")
+
+
+def _pattern_of(spelling: str) -> str:
+    """``spelling`` as a pattern, its URL escapes in either case (``%2F``, ``%2f``)."""
+    return _URL_ESCAPE.sub(_either_case, re.escape(spelling))
+
+
+_URL_ESCAPE = re.compile("%([0-9A-F])([0-9A-F])")
+
+
+def _either_case(escape: re.Match[str]) -> str:
+    return "%" + "".join(f"[{digit}{digit.lower()}]" if digit.isalpha() else digit for digit in escape.groups())
+
+
+def _whole_in_json(spelling: str) -> bool:
+    """Whether ``spelling``, found in JSON text, can be replaced whole: not one with a ``"`` not
+    escaped (it would match across a string's end) or ending inside an escape (the replacement
+    would leave half of it). Its escaped spelling stands for it (:func:`spellings`)."""
+    return re.search(r'(?<!\\)(?:\\\\)*("|\\$)', spelling) is None
+
+
+_ESCAPE_START = rb"(?<!\\)(?<!\\u)(?<!\\u.)(?<!\\u..)(?<!\\u...)"
+"""Where a spelling in JSON text may start: not inside an escape (after a ``\\`` that is not itself
+escaped: the pairs before it are kept by the pattern's group, or within a ``\\uXXXX``)."""
+
+
+@lru_cache(maxsize=_KEPT_SETS)
+def _scrubber(values: tuple[str, ...]) -> _Scrubber:
+    return _Scrubber(values)
+
+
+_KEEP_PAIRS_THEN_REDACTED = rb"\g<1>" + REDACTED.encode()
+DELTA_RECORDS = (
+    TextDeltaRecord,
+    RefusalDeltaRecord,
+    ThinkingDeltaRecord,
+    ThinkingSignatureDeltaRecord,
+    ToolCallDeltaRecord,
+)
+"""The stream records whose one text is ``delta`` (most of a stream's events)."""
+
+
 class Secrets:
-    """The secret values of one request, longest first (so a key inside a header value that
-    holds it is replaced with the whole value)."""
+    """The secret values of one request, and the one pattern that finds every spelling of them."""
 
-    values: tuple[str, ...] = ()
+    __slots__ = ("_scrubber", "values")
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self.values: tuple[str, ...] = tuple(sorted({value for value in values if len(value) >= SHORTEST_SECRET}))
+        self._scrubber = _scrubber(self.values) if self.values else None
 
     def __bool__(self) -> bool:
         return bool(self.values)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secrets) and other.values == self.values
+
+    def __hash__(self) -> int:
+        return hash(self.values)
+
+    def __repr__(self) -> str:
+        return f"Secrets({len(self.values)} values)"  # never the values
+
     def scrub(self, text: str) -> str:
-        """``text`` with every secret replaced by :data:`REDACTED`."""
-        for value in self.values:
-            if value in text:
-                text = text.replace(value, REDACTED)
-        return text
+        """``text`` with every spelling of every secret replaced by :data:`REDACTED`."""
+        scrubber = self._scrubber
+        if scrubber is None or scrubber.text.search(text) is None:
+            return text
+        return scrubber.text.sub(REDACTED, text)
+
+    def scrub_bytes(self, data: bytes) -> bytes:
+        """``data`` (UTF-8 text: a stream's converted bytes) scrubbed as :meth:`scrub` scrubs
+        text, a JSON text left JSON (:func:`_in_json_text`)."""
+        scrubber = self._scrubber
+        if scrubber is None or scrubber.json_found.search(data) is None:
+            return data
+        return scrubber.in_json.sub(_KEEP_PAIRS_THEN_REDACTED, data)
+
+    def found_in(self, data: bytes) -> bool:
+        """Whether ``data`` holds a spelling of a secret (a body written as JSON, checked
+        before it is scrubbed as data)."""
+        return self._scrubber is not None and self._scrubber.json_found.search(data) is not None
 
     def scrub_data(self, data: Any) -> Any:
-        """A JSON value (an upstream's error body) with every string in it scrubbed, keys too."""
-        if not self.values:
+        """A JSON value (an upstream's error body, an answer) with every string in it scrubbed, keys too."""
+        if self._scrubber is None:
             return data
         if isinstance(data, str):
             return self.scrub(data)
@@ -63,6 +205,27 @@ class Secrets:
             return [self.scrub_data(item) for item in data]
         return data
 
+    def scrub_event(self, event: AnyStreamRecord) -> AnyStreamRecord:
+        """A stream's canonical event with every secret out of its texts (a copy where one was
+        found). A delta shorter than the shortest secret is passed unsearched: most of a stream's
+        events, each paying a length check; a key an upstream splits over two deltas is not found."""
+        if self._scrubber is None:
+            return event
+        if isinstance(event, DELTA_RECORDS):
+            delta = event.delta
+            if len(delta) < SHORTEST_SECRET or self._scrubber.text.search(delta) is None:
+                return event
+            return event.replaced(delta=self.scrub(delta))
+        data = event.data()
+        scrubbed = self.scrub_data(data)
+        return event if scrubbed == data else record_from_data(scrubbed)
+
+    def scrub_headers(self, headers: Mapping[str, str]) -> dict[str, str]:
+        """``headers`` (passed on to the caller) with every value scrubbed."""
+        if self._scrubber is None:
+            return dict(headers)
+        return {name: self.scrub(value) for name, value in headers.items()}
+
 
 NO_SECRETS = Secrets()
 """A request that sent none (yet)."""
@@ -70,13 +233,23 @@ NO_SECRETS = Secrets()
 
 def sent_secrets(headers: Mapping[str, str], also: Iterable[str | None] = ()) -> Secrets:
     """The secrets of a request sent with ``headers`` (lower-cased names), and ``also`` (the key
-    its caller presented, which the upstream may have been sent under another header)."""
+    its caller presented, which the upstream may have been sent under another header, and the
+    operator's keys)."""
     found: set[str] = set()
     for name, value in headers.items():
-        if name in SECRET_HEADERS:
-            found.add(value)
-            _, _, token = value.partition(" ")  # "Bearer sk-...": the token alone may be echoed
-            found.add(token.strip())
+        if name not in SECRET_HEADERS:
+            continue
+        if value.startswith(SIGV4):
+            found.add(_access_key_id(value))
+            continue
+        found.add(value)
+        _, _, token = value.partition(" ")  # "Bearer sk-...": the token alone may be echoed
+        found.add(token.strip())
     found.update(value for value in also if value)
-    kept = sorted((value for value in found if len(value) >= SHORTEST_SECRET), key=len, reverse=True)
-    return Secrets(tuple(kept))
+    return Secrets(found)
+
+
+def _access_key_id(authorization: str) -> str:
+    """The access key id of a SigV4 ``Authorization`` value (``Credential=AKIA.../date/...``)."""
+    _, _, credential = authorization.partition("Credential=")
+    return credential.partition("/")[0]

@@ -30,7 +30,7 @@ from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._request_losses import LossRefusalError, refuse_unless_allowed, settled
 from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._seals import check_unsealed
-from chatcodec.serve._secrets import sent_secrets
+from chatcodec.serve._secrets import Secrets, sent_secrets
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import Validated
@@ -52,6 +52,8 @@ class Fitted:
     """The request as canonical data, continued (what an answer kept is added to)."""
     outgoing: UpstreamCall
     """The upstream request: its URL, serialized body and signed headers."""
+    secrets: Secrets
+    """The credentials it sends (and the caller's key), kept out of what is relayed or recorded."""
 
 
 async def fitted(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Fitted:
@@ -122,8 +124,8 @@ def _written(
         caller_headers=admitted.headers,
         version=routed.version,
     )
-    record.secrets = sent_secrets(outgoing.headers, (admitted.key,))
-    return Fitted(call, answer, route, routed.model, canonical, outgoing)
+    record.secrets = secrets = sent_secrets(outgoing.headers, (admitted.key,))
+    return Fitted(call, answer, route, routed.model, canonical, outgoing, secrets)
 
 
 def written(
