@@ -55,6 +55,12 @@ from chatcodec.serve._setting_types import check_fields
 from chatcodec.serve._store_spelling import check_store_spelling
 
 _GLOB = frozenset("*?[")
+WIRE_FIELDS = (
+    "the caller's request body (a field of the front's API is passed on to an upstream of that API, "
+    "and reported lost to another)"
+)
+"""Where a wire field to send goes through the gateway, which takes no ``extra_fields=``: the
+option error of ``--option`` (and a route's ``options``) says so."""
 _POSITIVE = (
     "max_connections",
     "pool_timeout",
@@ -150,7 +156,7 @@ class Route:
         if not self.pattern:
             raise ValueError("a route's model pattern is empty")
         if self.options:  # a misspelt option is refused at start-up (an OptionError is a ValueError)
-            named_options(self.upstream, get_codec(self.upstream).options, self.options)
+            named_options(self.upstream, get_codec(self.upstream).options, self.options, wire_fields=WIRE_FIELDS)
 
     def matches(self, model: str) -> bool:
         """Whether ``model`` goes this way (case-sensitive, as model names are); the catch-all
