@@ -116,7 +116,7 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     record.upstream, record.upstream_model = route.upstream, model
     canonical = read_canonical(server, payload, route)
     try:
-        body, record.losses = written(server, canonical, model, route, stream=False, version=None)
+        body, record.losses, _ = written(server, canonical, model, route, stream=False, version=None)
     except LossRefusalError as refusal:  # its losses in the answer's header, as a count sent would have them
         record.losses = refusal.losses
         raise

@@ -31,15 +31,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-from chatcodec._model.stream_records import (
-    AnyStreamRecord,
-    RefusalDeltaRecord,
-    TextDeltaRecord,
-    ThinkingDeltaRecord,
-    ThinkingSignatureDeltaRecord,
-    ToolCallDeltaRecord,
-    record_from_data,
-)
+from chatcodec._model.stream_records import AnyStreamRecord, record_from_data
 from chatcodec._narrow import is_dict, is_list
 
 __all__ = [
@@ -101,11 +93,13 @@ class _Scrubber:
     """The spellings of one set of values compiled: one pattern for text, and for JSON text (bytes)
     one that finds them and one that replaces them where the JSON stays JSON."""
 
-    __slots__ = ("in_json", "json_found", "text")
+    __slots__ = ("in_json", "json_found", "shortest", "text")
 
     def __init__(self, values: tuple[str, ...]) -> None:
         every = {spelling for value in values for spelling in spellings(value)}
         ordered = sorted(every, key=lambda spelling: (-len(spelling), spelling))  # the longest at a place wins
+        self.shortest: int = len(ordered[-1])
+        """The length of the shortest spelling: no shorter text holds one."""
         self.text: re.Pattern[str] = re.compile("|".join(_pattern_of(spelling) for spelling in ordered))
         in_json = "|".join(_pattern_of(spelling) for spelling in ordered if _whole_in_json(spelling)).encode()
         self.json_found: re.Pattern[bytes] = re.compile(in_json)
@@ -142,14 +136,6 @@ def _scrubber(values: tuple[str, ...]) -> _Scrubber:
 
 
 _KEEP_PAIRS_THEN_REDACTED = rb"\g<1>" + REDACTED.encode()
-DELTA_RECORDS = (
-    TextDeltaRecord,
-    RefusalDeltaRecord,
-    ThinkingDeltaRecord,
-    ThinkingSignatureDeltaRecord,
-    ToolCallDeltaRecord,
-)
-"""The stream records whose one text is ``delta`` (most of a stream's events)."""
 
 
 class Secrets:
@@ -207,15 +193,17 @@ class Secrets:
 
     def scrub_event(self, event: AnyStreamRecord) -> AnyStreamRecord:
         """A stream's canonical event with every secret out of its texts (a copy where one was
-        found). A delta shorter than the shortest secret is passed unsearched: most of a stream's
-        events, each paying a length check; a key an upstream splits over two deltas is not found."""
-        if self._scrubber is None:
+        found). A delta shorter than the shortest spelling is passed unsearched: most of a stream's
+        events (a key is tens of characters, a delta a few words), each paying a length check; a
+        key an upstream splits over two deltas is not found."""
+        scrubber = self._scrubber
+        if scrubber is None:
             return event
-        if isinstance(event, DELTA_RECORDS):
-            delta = event.delta
-            if len(delta) < SHORTEST_SECRET or self._scrubber.text.search(delta) is None:
+        delta = getattr(event, "delta", None)  # the one text of the five delta records
+        if isinstance(delta, str):
+            if len(delta) < scrubber.shortest or scrubber.text.search(delta) is None:
                 return event
-            return event.replaced(delta=self.scrub(delta))
+            return event.replaced(delta=scrubber.text.sub(REDACTED, delta))
         data = event.data()
         scrubbed = self.scrub_data(data)
         return event if scrubbed == data else record_from_data(scrubbed)

@@ -137,6 +137,8 @@ class ObservedConverter(StreamConverter):
     ) -> None:
         super().__init__(*arguments, **settings)
         self._secrets = secrets if secrets else None
+        self._scrubbed = None if self._secrets is None else self._secrets.scrub_event
+        """The request's credentials taken out of each event (none sent: no call an event)."""
         self.after_end = 0
         """Upstream events that came after the stream's own last event (or its error), dropped."""
         self._watchers = tuple(watchers)
@@ -185,8 +187,8 @@ class ObservedConverter(StreamConverter):
     def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
         if type(event) not in AS_THEY_ARE:  # most events: no call (a stream's start, a thinking part's)
             event = self._identity.started(event)
-        if self._secrets is not None:
-            event = self._secrets.scrub_event(event)
+        if self._scrubbed is not None:
+            event = self._scrubbed(event)
         if type(event) is ErrorRecord:
             self._on_error(event)
         for watch in self._watchers:
