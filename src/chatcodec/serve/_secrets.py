@@ -118,10 +118,20 @@ class _Scrubber:
         self.in_json: re.Pattern[bytes] = re.compile(in_json.encode())
 
     def holds(self, text: str) -> bool:
-        return any(needle in text for needle in self.needles)
+        for needle in self.needles:  # a loop, not any() over a generator: a streamed delta pays it
+            if needle in text:
+                break
+        else:
+            return False
+        return True
 
     def holds_bytes(self, data: bytes) -> bool:
-        return any(needle in data for needle in self.byte_needles)
+        for needle in self.byte_needles:
+            if needle in data:
+                break
+        else:
+            return False
+        return True
 
 
 def _needles(spelling: str) -> tuple[str, ...]:
