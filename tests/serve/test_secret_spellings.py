@@ -60,6 +60,7 @@ SPELLINGS: dict[str, Callable[[], str]] = {
     "raw": lambda: OPERATOR_KEY,
     "url-encoded": lambda: quote(OPERATOR_KEY, safe=""),
     "url-encoded, lower-case escapes": lambda: quote(OPERATOR_KEY, safe="").replace("%2F", "%2f"),
+    "url-encoded, every byte": lambda: "".join(f"%{byte:02X}" for byte in KEY),
     "form-encoded": lambda: quote_plus(OPERATOR_KEY, safe=""),
     "base64": lambda: base64.b64encode(KEY).decode(),
     "base64 unpadded": lambda: base64.b64encode(KEY).decode().rstrip("="),
@@ -72,6 +73,7 @@ SPELLINGS: dict[str, Callable[[], str]] = {
     "base64 url-safe inside a text, offset 1, unpadded": lambda: _base64_within(b"ab:", urlsafe=True, padded=False),
     "a Basic credential": lambda: "Basic " + base64.b64encode(b"api:" + KEY).decode(),
     "JSON-escaped": lambda: json.dumps(OPERATOR_KEY).strip('"').replace("/", "\\/"),
+    "JSON, every character escaped": lambda: "".join(f"\\u{ord(character):04x}" for character in OPERATOR_KEY),
     "JSON-escaped twice": lambda: json.dumps(json.dumps(OPERATOR_KEY).replace("/", "\\/"))[1:-1],
 }
 """Each way an upstream may repeat the operator's key, written independently of the scrubber."""
@@ -83,6 +85,7 @@ def _revealed(text: str) -> bool:
     unescaped = text
     for _ in range(3):
         unescaped = unescaped.replace("\\\\", "\\").replace("\\/", "/").replace('\\"', '"')
+    unescaped = re.sub(r"\\u([0-9a-fA-F]{4})", lambda escape: chr(int(escape.group(1), 16)), unescaped)
     readings = {text, unquote(text), unquote_plus(text), unescaped}
     if any(OPERATOR_KEY in reading for reading in readings):
         return True

@@ -39,7 +39,7 @@ from chatcodec.serve._steps.route import route_for
 from chatcodec.serve._steps.send import send, upstream_refusal
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import read_canonical
-from chatcodec.serve._upstream import count_call, upstream_side
+from chatcodec.serve._upstream import api_version, count_call, upstream_side
 
 NOT_RETRIED = {"x-should-retry": "false"}
 """What a 501 for a count no upstream can give carries: the OpenAI and Anthropic SDKs obey
@@ -116,13 +116,16 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
     record.upstream, record.upstream_model = route.upstream, model
     canonical = read_canonical(server, payload, route)
     try:
-        body, record.losses, _ = written(server, canonical, model, route, stream=False, version=None)
+        named = api_version(route.upstream, let_in.headers, server.writer_options(route))
+        body, record.losses, version = written(server, canonical, model, route, stream=False, version=named)
     except LossRefusalError as refusal:  # its losses in the answer's header, as a count sent would have them
         record.losses = refusal.losses
         raise
     side = upstream_side(route.upstream)
     key = upstream_key(side, let_in.caller, route.api_key_env)
-    outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers)
+    outgoing = count_call(
+        route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers, version=version
+    )
     record.secrets = sent_secrets(outgoing.headers if outgoing else {}, (let_in.key,))
     if outgoing is None or side.count_tokens is None:
         raise RefusalError(501, f"the {route.upstream} upstream has no token counting endpoint", headers=NOT_RETRIED)

@@ -64,15 +64,19 @@ _KEPT_SETS = 256
 @lru_cache(maxsize=_KEPT_SETS)
 def spellings(value: str) -> frozenset[str]:
     """Every spelling of ``value`` an upstream may repeat it in: as it is; URL-encoded (``+`` for a
-    space or not; matched with its escapes in either case: :func:`_pattern_of`); base64, standard
+    space or not, or every byte escaped; matched with its escapes in either case: :func:`_pieces`);
+    every character a JSON ``\\uXXXX`` escape (in either case, and as JSON text writes that);
+    base64, standard
     and URL-safe, padded and not, and the characters of it that depend on ``value`` alone where it
     was encoded inside a longer text (at each of its 3 alignments in a 3-byte group); each base64
     spelling URL-encoded; and each of these JSON-escaped (as ``json.dumps`` writes it, and with
     ``/`` written ``\\/``) up to three times (a body quoted in a body, written as JSON). Those
     shorter than :data:`SHORTEST_SECRET` are left out (a short run of base64 is found in ordinary
     text)."""
-    found = {value, quote(value, safe=""), quote_plus(value, safe="")}
     encoded = value.encode()
+    every_byte = "".join(f"%{byte:02X}" for byte in encoded)
+    every_character = "".join(f"\\u{ord(character):04x}" for character in value)
+    found = {value, quote(value, safe=""), quote_plus(value, safe=""), every_byte}
     for encode in (base64.b64encode, base64.urlsafe_b64encode):
         whole = encode(encoded).decode("ascii")
         in_text = [whole, whole.rstrip("=")]
@@ -83,6 +87,8 @@ def spellings(value: str) -> frozenset[str]:
         found.update(quote(spelling, safe="") for spelling in in_text)
     for _ in range(3):  # a string, a body quoted in a string (an error's text), and that written as JSON
         found |= {escaped for spelling in tuple(found) for escaped in _json_escapes(spelling)}
+    for escaped in (every_character, every_character.upper().replace("\\U", "\\u")):
+        found |= {escaped, escaped.replace("\\", "\\\\")}  # and as a JSON text writes it
     return frozenset(spelling for spelling in found if len(spelling) >= SHORTEST_SECRET)
 
 

@@ -96,14 +96,15 @@ def count_call(
     model: str,
     key: str | None,
     caller_headers: Mapping[str, str],
+    version: str | None = None,
 ) -> UpstreamCall | None:
-    """The token count request for ``body`` (in the upstream's format), or None when the
-    upstream has no counting endpoint."""
+    """The token count request for ``body`` (in the upstream's format, for API ``version``), or
+    None when the upstream has no counting endpoint."""
     side = upstream_side(upstream)
     if side.count_tokens is None:
         return None
     url = side.count_tokens.url(base_url.rstrip("/"), model)
-    return _signed(side, url, side.count_tokens.body(dict(body), model), key, caller_headers)
+    return _signed(side, url, side.count_tokens.body(dict(body), model), key, caller_headers, version=version)
 
 
 def check_header_values(headers: Mapping[str, str]) -> None:
