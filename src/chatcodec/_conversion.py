@@ -19,6 +19,7 @@ from chatcodec._option_table import named_options
 from chatcodec._payloads import load_object
 from chatcodec._providers.contract.context import Reading, with_field_data
 from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.target_rules import RulesApplied
 from chatcodec._providers.kit.origins import Origins, OriginsByIndex, origins_in
 from chatcodec._registry import get_codec, origins_of
 from chatcodec._sdk_objects import sdk_json_nested
@@ -90,6 +91,7 @@ def write_request_data(
     *,
     noted: Reading | None = None,
     writer: Codec | None = None,
+    applied: RulesApplied | None = None,
 ) -> dict[str, Any]:
     """``canonical`` written by ``target``'s writer, its losses into ``recorder``.
 
@@ -97,12 +99,16 @@ def write_request_data(
     raises :class:`~chatcodec._errors.OptionError`); ``extra_fields`` are wire fields to
     send, kept in the request's ``provider_options[target]``; ``noted``: what the reading
     left a built-in writer to reuse (:func:`read_request_data`'s); ``writer``: ``target``'s
-    codec when the caller looked it up already (one look-up a conversion)."""
+    codec when the caller looked it up already (one look-up a conversion); ``applied``: told the
+    API version whose rules the body follows (:class:`RulesApplied`: what the gateway sends as
+    the version header; left unset by a contract-1 codec's writer)."""
     if writer is None:
         writer = get_codec(target)
     named = named_options(target, writer.options, options) if options else {}
     if extra_fields:
         canonical = with_field_data(canonical, target, extra_fields)
+    if applied is not None and isinstance(writer, ProviderCodec):
+        return writer.write_request(canonical, recorder, options=named, noted=noted, applied=applied)
     if noted is not None and isinstance(writer, ProviderCodec):  # a version-1 codec writes without one
         return writer.write_request(canonical, recorder, options=named, noted=noted)
     if noted is not None:  # canonical data out (or an outside codec's writer): what a reading with no record gives

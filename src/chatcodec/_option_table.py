@@ -69,10 +69,17 @@ NO_OPTIONS = OptionTable(frozenset())
 """The table of a codec that takes no option (``canonical``)."""
 
 
-def named_options(provider: str, table: OptionTable, options: Mapping[str, Any] | None) -> dict[str, Any]:
+EXTRA_FIELDS = "extra_fields="
+"""Where a library caller puts a wire field to send (the conversion functions' argument)."""
+
+
+def named_options(
+    provider: str, table: OptionTable, options: Mapping[str, Any] | None, *, wire_fields: str = EXTRA_FIELDS
+) -> dict[str, Any]:
     """``options`` by public name, each checked against ``provider``'s ``table``: an unknown
-    name raises :class:`~chatcodec._errors.OptionError`; a legacy ``_name`` is read as
-    ``name`` with a :class:`DeprecationWarning`."""
+    name raises :class:`~chatcodec._errors.OptionError` (saying a wire field goes in
+    ``wire_fields``: the caller's place for one); a legacy ``_name`` is read as ``name`` with
+    a :class:`DeprecationWarning`."""
     if not options:
         return {}
     names = table.names
@@ -82,7 +89,7 @@ def named_options(provider: str, table: OptionTable, options: Mapping[str, Any] 
     for name, value in options.items():
         public = name if name in names else legacy_option(provider, table, name, "options=")
         if public is None:
-            raise unknown_option(provider, table, name)
+            raise unknown_option(provider, table, name, wire_fields=wire_fields)
         named[public] = value
     return named
 
@@ -118,9 +125,10 @@ def stored_options(
     return found
 
 
-def unknown_option(provider: str, table: OptionTable, name: str) -> OptionError:
+def unknown_option(provider: str, table: OptionTable, name: str, *, wire_fields: str = EXTRA_FIELDS) -> OptionError:
     """The error for an option ``name`` that ``provider`` does not take: its options, the
-    nearest one, and where wire fields go instead."""
+    nearest one, and where wire fields go instead (``wire_fields``: the library's argument,
+    or the gateway's request body)."""
     import difflib  # the rare path only
 
     valid = sorted(table.names)
@@ -128,7 +136,7 @@ def unknown_option(provider: str, table: OptionTable, name: str) -> OptionError:
     hint = f" (did you mean {nearest[0]!r}?)" if nearest else ""
     takes = f"its options are {', '.join(valid)}" if valid else "it takes no option"
     message = (
-        f"{provider} takes no option {name!r}{hint}; {takes}. A wire field to send goes in extra_fields= "
+        f"{provider} takes no option {name!r}{hint}; {takes}. A wire field to send goes in {wire_fields} "
         "[rule: known_option]"
     )
     return OptionError(message, name=name, valid=valid)

@@ -59,3 +59,26 @@ def test_the_command_line_passes_its_options_to_the_upstream_writer(monkeypatch:
     arguments = ["serve", "--api", "anthropic", "--upstream", "openai-chat", "--upstream-url", "https://api.groq.com"]
     assert main([*arguments, "--option", "server=deepseek"]) == 0
     assert started[0].writer_options() == {"server": "deepseek"}
+
+
+def test_a_misspelt_option_names_where_the_gateway_takes_a_wire_field(capsys: pytest.CaptureFixture[str]) -> None:
+    """The gateway has no ``extra_fields=``: its refusal of ``--option`` names the caller's body, where a
+    field of the front's API is passed on to an upstream of the same API (issue 101)."""
+    from chatcodec.cli._commands import main
+
+    arguments = ["serve", "--api", "anthropic", "--upstream", "anthropic", "--upstream-url", "http://127.0.0.1:9"]
+    assert main([*arguments, "--option", "top_kk=5"]) != 0
+    shown = capsys.readouterr().err
+    assert "anthropic takes no option 'top_kk'" in shown
+    assert "A wire field to send goes in the caller's request body" in shown
+    assert "extra_fields=" not in shown
+
+
+def test_a_wire_field_in_the_callers_body_reaches_an_upstream_of_the_same_api(fake: FakeUpstream) -> None:
+    """What that refusal says is so: the field the caller sent is in the upstream's body."""
+    fake.reply(fixture_json("openai-chat", "response", "single_tool_call.json"))
+    request = {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "custom_wire_field": {"a": 1}}
+    with proxy("openai-chat", "openai-chat", f"{fake.base}/v1") as origin:
+        answer = httpx.post(f"{origin}/v1/chat/completions", json=request, headers={"authorization": "Bearer k"})
+    assert answer.status_code == 200, answer.text
+    assert fake.last.body["custom_wire_field"] == {"a": 1}

@@ -56,6 +56,19 @@ def test_the_model_list_holds_the_upstreams_models_without_a_model_map(fake: Fak
     assert (asked.headers["x-api-key"], asked.headers["anthropic-version"]) == ("caller-key", "2026-10-21")
 
 
+def test_a_model_name_echoing_the_key_is_listed_without_it(fake: FakeUpstream) -> None:
+    """The listing relays the upstream's names: one holding the key it was sent holds it no more."""
+    key = "sk-ant-caller-0123456789"
+    echoed = {**CLAUDE_MODELS, "data": [{**CLAUDE_MODELS["data"][0], "id": f"claude-{key}"}]}
+    fake.reply(echoed)
+    with (
+        serving_config(ServeConfig("openai-chat", "anthropic", fake.base)) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key=key, max_retries=0) as client,
+    ):
+        listed = [model.id for model in client.models.list()]
+    assert listed == ["claude-[redacted]"]
+
+
 def test_a_pattern_route_lists_only_the_upstream_models_it_serves(fake: FakeUpstream) -> None:
     """Gemini's list holds a name the ``claude-*`` route would take: it is not listed as Gemini's."""
     fake.reply(CLAUDE_MODELS)

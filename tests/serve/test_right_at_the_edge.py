@@ -98,6 +98,32 @@ def test_a_callers_anthropic_version_is_honoured_and_its_rules_applied(fake: Fak
     assert len(fake.received) == 1
 
 
+def test_the_anthropic_front_without_a_version_writes_what_the_library_writes(
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No ``anthropic-version`` from the caller (curl, a bare HTTP client): the body is written for
+    the version the library's writer chooses for the same request (a body with ``temperature`` is
+    one for 2023-06-01, kept whole), and that version is the header sent; issue 101."""
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": HELLO, "temperature": 0.3}
+    library_losses: list[chatcodec.Loss] = []
+    expected = chatcodec.convert_request(body, source="anthropic", target="anthropic", losses=library_losses)
+    caplog.set_level(logging.INFO, logger="chatcodec.serve")
+    with proxy("anthropic", "anthropic", fake.base) as origin:
+        fake.reply(fixture_json("anthropic", "response", "cache_read_and_creation_usage.json"))
+        old = httpx.post(f"{origin}/v1/messages", json=body, headers={"x-api-key": "k"})
+        fake.reply(fixture_json("anthropic", "response", "cache_read_and_creation_usage.json"))
+        without = {name: value for name, value in body.items() if name != "temperature"}
+        plain = httpx.post(f"{origin}/v1/messages", json=without, headers={"x-api-key": "k"})
+    assert old.status_code == 200, old.text
+    assert plain.status_code == 200, plain.text
+    first, second = fake.received
+    assert first.body == expected  # temperature kept, as the library keeps it
+    assert first.headers["anthropic-version"] == "2023-06-01"  # the version the body was written for
+    assert library_losses == []
+    assert "chatcodec-losses" not in old.headers
+    assert second.headers["anthropic-version"] == "2026-10-21"  # nothing only 2023-06-01 takes: the default
+
+
 # --- streams shaped as the provider's ------------------------------------------------------
 
 

@@ -56,6 +56,12 @@ from chatcodec.serve._store_spelling import check_store_spelling
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 
 _GLOB = frozenset("*?[")
+WIRE_FIELDS = (
+    "the caller's request body (a field of the front's API is passed on to an upstream of that API, "
+    "and reported lost to another)"
+)
+"""Where a wire field to send goes through the gateway, which takes no ``extra_fields=``: the
+option error of ``--option`` (and a route's ``options``) says so."""
 _POSITIVE = (
     "max_connections",
     "pool_timeout",
@@ -155,7 +161,7 @@ class Route:
         if not self.pattern:
             raise ValueError("a route's model pattern is empty")
         if self.options and self.upstream not in TOKEN_UPSTREAMS:  # a misspelt option is refused at start-up
-            named_options(self.upstream, get_codec(self.upstream).options, self.options)
+            named_options(self.upstream, get_codec(self.upstream).options, self.options, wire_fields=WIRE_FIELDS)
 
     def matches(self, model: str) -> bool:
         """Whether ``model`` goes this way (case-sensitive, as model names are); the catch-all

@@ -40,7 +40,7 @@ from chatcodec.serve._steps.send import send, upstream_refusal
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import read_canonical
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
-from chatcodec.serve._upstream import count_call, upstream_side
+from chatcodec.serve._upstream import api_version, count_call, upstream_side
 
 NOT_RETRIED = {"x-should-retry": "false"}
 """What a 501 for a count no upstream can give carries: the OpenAI and Anthropic SDKs obey
@@ -120,18 +120,21 @@ async def _counted(server: Server, request: Request, record: RequestRecord) -> R
         record.status = 200
         return JSONResponse(counting.write(len(server.token_prompts.fresh_ids(canonical, record.losses))))
     try:
-        body, record.losses = written(server, canonical, model, route, stream=False, version=None)
+        named = api_version(route.upstream, let_in.headers, server.writer_options(route))
+        body, record.losses, version = written(server, canonical, model, route, stream=False, version=named)
     except LossRefusalError as refusal:  # its losses in the answer's header, as a count sent would have them
         record.losses = refusal.losses
         raise
     side = upstream_side(route.upstream)
     key = upstream_key(side, let_in.caller, route.api_key_env)
-    outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers)
+    outgoing = count_call(
+        route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers, version=version
+    )
     record.secrets = sent_secrets(outgoing.headers if outgoing else {}, (let_in.key,))
     if outgoing is None or side.count_tokens is None:
         raise RefusalError(501, f"the {route.upstream} upstream has no token counting endpoint", headers=NOT_RETRIED)
     answer = await send(server, outgoing, route.upstream, stream=False)
-    passed = passed_headers(answer.headers)
+    passed = passed_headers(answer.headers, record.secrets)
     payload_back = json_or_text(answer.content)
     if answer.status_code >= 400:
         raise upstream_refusal(server, answer, payload_back, route.upstream, passed)

@@ -22,7 +22,8 @@
   ``x-should-retry``, which both the OpenAI and Anthropic SDKs obey over their own
   status rules (``_should_retry`` in openai-python and anthropic-sdk-python). The
   upstream's request id is also given as ``x-request-id`` (what the OpenAI SDK reads)
-  and ``request-id`` (the Anthropic SDK's) when the upstream used another name.
+  and ``request-id`` (the Anthropic SDK's) when the upstream used another name. Each value
+  is scrubbed of the request's credentials (:mod:`.secrets`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from chatcodec._narrow import as_dict
 from chatcodec._payloads import JSONValueError, read_json_text, unwritable_number
 from chatcodec.serve._deadlines import BodyDeadline, body_late
 from chatcodec.serve._refusal import RefusalError
+from chatcodec.serve._secrets import Secrets
 from chatcodec.serve._upstream_errors import failure
 from chatcodec.streams._convert import stream_codecs
 
@@ -215,8 +217,9 @@ def check_model(model: str) -> None:
         raise RefusalError(400, f"invalid model name {model!r}: it holds a control character")
 
 
-def passed_headers(upstream_headers: Mapping[str, str]) -> dict[str, str]:
-    """The upstream's retry, rate-limit and request-id headers, to answer with."""
+def passed_headers(upstream_headers: Mapping[str, str], secrets: Secrets) -> dict[str, str]:
+    """The upstream's retry, rate-limit and request-id headers, to answer with, ``secrets`` out
+    of their values (an upstream may echo its key in a request id: :mod:`.secrets`)."""
     passed: dict[str, str] = {}
     request_id: str | None = None
     for name, value in upstream_headers.items():
@@ -229,7 +232,7 @@ def passed_headers(upstream_headers: Mapping[str, str]) -> dict[str, str]:
     if request_id is not None:
         for name in _REQUEST_ID_NAMES:
             passed.setdefault(name, request_id)
-    return passed
+    return secrets.scrub_headers(passed) if secrets else passed
 
 
 def streams_between(upstream: str, api: str) -> None:

@@ -24,6 +24,7 @@ from chatcodec.serve._auth import Caller, upstream_key
 from chatcodec.serve._limits import json_or_text
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import LOGGER
+from chatcodec.serve._secrets import sent_secrets
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 from chatcodec.serve._upstream import upstream_side
 
@@ -76,4 +77,5 @@ async def _asked(route: Route, client: httpx.AsyncClient, caller: Caller, admiss
     if answer.status_code >= 400:
         LOGGER.warning("the %s upstream's model list is left out: HTTP %s", route.upstream, answer.status_code)
         return []
-    return side.models.read(json_or_text(answer.content))
+    secrets = sent_secrets(headers)  # an upstream may echo its key in a name (:mod:`.secrets`)
+    return [secrets.scrub(name) for name in side.models.read(json_or_text(answer.content))]

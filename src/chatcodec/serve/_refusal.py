@@ -13,8 +13,8 @@ came (OpenAI's ``type``, ``code`` and ``param``, Anthropic's ``type``): nothing 
 so nothing is lost. What the request lost on its way upstream is in the
 ``chatcodec-losses`` header of an error answer as of a success: an upstream's 400 is
 often the loss's consequence (Claude's thinking required where a seal was dropped).
-The credentials the request sent upstream are scrubbed from the message and the upstream's
-body (:mod:`.secrets`).
+The credentials the request sent upstream are scrubbed from the message, the error type, the
+headers and the upstream's body (:mod:`.secrets`).
 """
 
 from __future__ import annotations
@@ -84,11 +84,10 @@ def refused(api: str, refusal: RefusalError, record: RequestRecord | None = None
     whose losses so far go in the ``chatcodec-losses`` header)."""
     if refusal.overload:
         refusal = _front_overload(api, refusal)
-    headers = refusal.headers
     if record is not None:
         refusal = scrubbed(refusal, record.secrets)
         record.status, record.error = refusal.status, refusal.message
-        headers = {**headers, **losses_header(record.losses)}
+    headers = refusal.headers if record is None else {**refusal.headers, **losses_header(record.losses)}
     return _ErrorResponse(refusal_body(api, refusal), refusal.status, headers=headers)
 
 
@@ -102,13 +101,16 @@ def _front_overload(api: str, refusal: RefusalError) -> RefusalError:
 
 
 def scrubbed(refusal: RefusalError, secrets: Secrets) -> RefusalError:
-    """``refusal`` with the request's credentials out of its message and its upstream body
-    (:mod:`.secrets`: an upstream may echo the key it was sent)."""
+    """``refusal`` with the request's credentials out of its message, its error type (the
+    OpenAI Chat front's ``code``), its headers and its upstream body (:mod:`.secrets`: an
+    upstream may echo the key it was sent)."""
     if not secrets:
         return refusal
     body = None if refusal.body is None else secrets.scrub_data(refusal.body)
+    error_type = None if refusal.error_type is None else secrets.scrub(refusal.error_type)
+    headers = secrets.scrub_headers(refusal.headers)
     message = secrets.scrub(refusal.message)
-    return RefusalError(refusal.status, message, error_type=refusal.error_type, headers=refusal.headers, body=body)
+    return RefusalError(refusal.status, message, error_type=error_type, headers=headers, body=body)
 
 
 class _ErrorResponse(JSONResponse):

@@ -104,7 +104,7 @@ class RequestRecord:
     def _log(self, level: int, status: int) -> None:
         line: dict[str, Any] = {
             "event": REQUEST_EVENT,
-            "request_id": self.request_id,
+            "request_id": self.secrets.scrub(self.request_id),
             "path": bounded(self.path),
             "status": status,
             "api": self.api,

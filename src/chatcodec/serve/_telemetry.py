@@ -74,6 +74,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.serve import _genai_messages as genai_messages
 from chatcodec.serve._bounded import bounded
 from chatcodec.serve._request_log import LOSS_EVENT, STORE_ERROR_EVENT, RequestRecord
+from chatcodec.serve._secrets import NO_SECRETS, Secrets
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
 from chatcodec.serve._upstream import upstream_side
 
@@ -253,6 +254,9 @@ class RequestSpan:
         self.first_chunk_seen: bool = False
         self.finish_reasons: list[str] = []
         self.parts: dict[tuple[int, int], dict[str, Any]] = {}
+        self.secrets: Secrets = NO_SECRETS
+        """The request's credentials (known once it is written), kept out of every attribute
+        (:mod:`.secrets`: an upstream may echo its key in an answer's id or text)."""
 
     def requested(
         self,
@@ -264,6 +268,7 @@ class RequestSpan:
         conversation: str | None = None,
         choices: int | None = None,
     ) -> None:
+        self.secrets = record.secrets
         model = bounded(record.upstream_model or "")
         self.span.update_name(f"chat {model}".strip())
         address = urlsplit(url)
@@ -291,17 +296,25 @@ class RequestSpan:
         if self.content:
             messages = list(canonical.get("messages") or [])
             written = genai_messages.conversation(messages)
-            attributes["gen_ai.input.messages"] = json.dumps(written["gen_ai.input.messages"])
+            attributes["gen_ai.input.messages"] = self._json(written["gen_ai.input.messages"])
             if written.get("gen_ai.system_instructions"):
-                attributes["gen_ai.system_instructions"] = json.dumps(written["gen_ai.system_instructions"])
+                attributes["gen_ai.system_instructions"] = self._json(written["gen_ai.system_instructions"])
             tools = genai_messages.tool_definitions(canonical.get("tools") or ())
             if tools:
-                attributes["gen_ai.tool.definitions"] = json.dumps(tools)
+                attributes["gen_ai.tool.definitions"] = self._json(tools)
         self._set(attributes)
 
     def _set(self, attributes: Mapping[str, Any]) -> None:
+        """Set ``attributes``, their texts scrubbed (a JSON text was scrubbed as data: :meth:`_json`)."""
+        if self.secrets:
+            attributes = {name: self.secrets.scrub_data(value) for name, value in attributes.items()}
         self.span.set_attributes(attributes)
         self.attributes.update(attributes)
+
+    def _json(self, value: Any) -> str:
+        """``value`` as a JSON attribute, scrubbed as data (a JSON text is not scrubbed as text:
+        :mod:`.secrets`)."""
+        return json.dumps(self.secrets.scrub_data(value))
 
     def answered(self, canonical: Mapping[str, Any]) -> None:
         self._identity(canonical.get("id"), canonical.get("model"))
@@ -317,7 +330,7 @@ class RequestSpan:
                 genai_messages.answer(choice.get("message") or {"role": "assistant", "content": ""}, reason)
                 for choice, reason in zip(choices, reasons, strict=True)
             ]
-            self.span.set_attribute("gen_ai.output.messages", json.dumps(output))
+            self._set({"gen_ai.output.messages": self._json(output)})
 
     def observe(self, event: AnyStreamRecord) -> None:
         """Gather a stream's answer from its canonical events as they pass."""
@@ -363,12 +376,13 @@ class RequestSpan:
             parts = [part for _, part in sorted(self.parts.items())]
             answer = {"role": "assistant", "content": parts}
             message = genai_messages.answer(answer, next(iter(self.finish_reasons), ""))
-            self.span.set_attribute("gen_ai.output.messages", json.dumps([message]))
+            self._set({"gen_ai.output.messages": self._json([message])})
+        scrub = self.secrets.scrub
         for loss in record.losses:
-            where, what = bounded(str(loss.path)), bounded(loss.what)
+            where, what = bounded(scrub(str(loss.path))), bounded(scrub(loss.what))
             self.span.add_event(LOSS_EVENT, {"chatcodec.loss.path": where, "chatcodec.loss.what": what})
         if record.store_error is not None:
-            self.span.add_event(STORE_ERROR_EVENT, {"exception.message": bounded(record.store_error)})
+            self.span.add_event(STORE_ERROR_EVENT, {"exception.message": bounded(scrub(record.store_error))})
         status = record.stream_error_status or record.status
         if record.cancelled:
             self._set({"error.type": "cancelled"})

@@ -47,16 +47,27 @@ def upstream_side(api: str) -> Upstream:
 
 
 def api_version(upstream: str, caller_headers: Mapping[str, str], options: Mapping[str, object]) -> str | None:
-    """The API version the upstream body is written for and sent with (``Upstream.version_header``):
-    the caller's own, else the operator's (``--option api_version=...``), else the one the
-    upstream's writer applies by default under ``options`` (the writer's options), as the
-    library does; None for an API without a version header."""
+    """The API version named for the upstream body (``Upstream.version_header``): the caller's
+    own, else the operator's (``--option api_version=...``); None when neither names one (the
+    writer then chooses, as the library's does: :func:`sent_version`) or the API has no version
+    header."""
     side = upstream_side(upstream)
     if side.version_header is None:
         return None
     chosen = caller_headers.get(side.version_header) or options.get("api_version")
-    if isinstance(chosen, str) and chosen:
-        return chosen
+    return chosen if isinstance(chosen, str) and chosen else None
+
+
+def sent_version(upstream: str, named: str | None, applied: str | None, options: Mapping[str, object]) -> str | None:
+    """The API version a body is sent with: the one ``named`` for it, else the one its writer
+    ``applied`` (a request's own marker, a server's required version, the rules' default: the
+    version the library writes the same request for), else the API's default under ``options``
+    (a writer that reports none); None for an API without a version header."""
+    side = upstream_side(upstream)
+    if side.version_header is None:
+        return None
+    if named or applied:
+        return named or applied
     return None if side.default_version is None else side.default_version(options)
 
 
@@ -85,14 +96,15 @@ def count_call(
     model: str,
     key: str | None,
     caller_headers: Mapping[str, str],
+    version: str | None = None,
 ) -> UpstreamCall | None:
-    """The token count request for ``body`` (in the upstream's format), or None when the
-    upstream has no counting endpoint."""
+    """The token count request for ``body`` (in the upstream's format, for API ``version``), or
+    None when the upstream has no counting endpoint."""
     side = upstream_side(upstream)
     if side.count_tokens is None:
         return None
     url = side.count_tokens.url(base_url.rstrip("/"), model)
-    return _signed(side, url, side.count_tokens.body(dict(body), model), key, caller_headers)
+    return _signed(side, url, side.count_tokens.body(dict(body), model), key, caller_headers, version=version)
 
 
 def check_header_values(headers: Mapping[str, str]) -> None:

@@ -5,10 +5,11 @@
 - Auth: ``x-api-key`` (a caller may send ``Authorization: Bearer`` instead), the key from
   ``ANTHROPIC_API_KEY``; every request carries ``anthropic-version``
   (https://docs.anthropic.com/en/api/versioning): a caller's own, and its
-  ``anthropic-beta``, are passed on; without one, the version the writer applies by
-  default (``servers.default_version``: the rules' ``2026-10-21``, the one a current SDK
-  sends, or the one a server running Claude requires), so the gateway and the library
-  write the same request under the same rules.
+  ``anthropic-beta``, are passed on; without one, the version the writer applied, as it
+  does for the library (a body only ``2023-06-01`` takes keeps that version, a server
+  running Claude gets the one it requires, else the rules' ``2026-10-21``, the one a current
+  SDK sends: ``servers.default_version``), so the gateway and the library write the same
+  request under the same rules and the header says which.
 - Stream: SSE with ``event: <type>`` before each ``data:``
   (https://docs.anthropic.com/en/api/messages-streaming).
 - Errors: ``{"type": "error", "error": {"type", "message"}}``, in a stream the same object

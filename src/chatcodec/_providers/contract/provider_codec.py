@@ -33,7 +33,12 @@ from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, EncodeContext, Reading, read_options
 from chatcodec._providers.contract.folder import LazyRole, codec_of, without_streams
 from chatcodec._providers.contract.reading import held, reading, validated
-from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules, outside_own_ranges
+from chatcodec._providers.contract.target_rules import (
+    ProviderRules,
+    RulesApplied,
+    apply_target_rules,
+    outside_own_ranges,
+)
 from chatcodec._providers.kit.bags import own_bag
 from chatcodec._providers.kit.citations import report_request_citations, report_response_citations
 from chatcodec._providers.kit.depth_guard import DepthGuard
@@ -398,12 +403,14 @@ class ProviderCodec:
         *,
         options: Mapping[str, Any] | None = None,
         noted: Reading | None = None,
+        applied: RulesApplied | None = None,
     ) -> dict[str, Any]:
         """Write canonical request data as a body: the one writer. What the format cannot
         carry is recorded in ``losses``; the provider's rules in force (API version, model
         family) are applied last (:mod:`chatcodec._providers.contract.target_rules`), and
         token log probability settings a format cannot ask for reported. ``noted``: what
-        its reading left the writer to reuse (:meth:`read_request`'s), in one conversion."""
+        its reading left the writer to reuse (:meth:`read_request`'s), in one conversion;
+        ``applied``: told the API version whose rules were applied."""
         bag = own_bag(request.get("provider_options"), self.name)
         requests, rules, kind = self._request_side or self._requests_and_rules()  # kind: no second one by ``extend``
         context = self._encode_context(
@@ -422,7 +429,9 @@ class ProviderCodec:
             losses.trace(None)  # and name places in the body, not in the input converted
         if not self.capabilities.logprob_settings:
             report_logprob_settings(request, losses, self.capabilities.display_name)
-        apply_target_rules(wire, context, request=request)
+        version = apply_target_rules(wire, context, request=request)
+        if applied is not None:
+            applied.version = version
         return wire
 
     def encode_request(

@@ -50,6 +50,17 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import EncodeContext
 
 
+@dataclass(slots=True)
+class RulesApplied:
+    """What a request writer reports of the rules it applied, for a caller that passes one
+    (:func:`chatcodec._conversion.write_request_data`): the gateway sends the version the body
+    was written for, the one the writer chose when nobody named one (a request's own marker, a
+    server's required version, the table's default)."""
+
+    version: str | None = None
+    """The API version whose rules the body follows (None: the provider has none)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ModelFamily:
     """Models that share a constraint, told apart by their id."""
@@ -193,7 +204,7 @@ def apply_target_rules(
     *,
     holds: Collection[str] | None = None,
     request: Mapping[str, Any] | None = None,
-) -> None:
+) -> str | None:
     """Edit ``wire_body`` (a request body for ``context.provider``) to what the provider
     accepts under the API version and model in force (the context's rules, options and
     model), recording a ``rule`` loss for each change, and report every required field
@@ -205,10 +216,11 @@ def apply_target_rules(
     rule looking for something else is skipped. ``None`` (unknown): every rule in force runs.
     ``request``: the canonical request written, whose :func:`unchecked_settings` (the
     :attr:`RuleCall.unchecked`) are looked up only once a rule runs (most requests run none);
-    without it, none is unchecked."""
+    without it, none is unchecked. Returns the API version whose rules were applied (None: the
+    provider has no rules), which a caller sending the body says in its version header."""
     table = context.rules
     if table is None:
-        return
+        return None
     if holds is None:
         holds = context.holds
     options = context.options  # a mapping's ``get``: not ``context.option``, a call for each
@@ -239,11 +251,12 @@ def apply_target_rules(
             rule.edit(call)
         break
     if isinstance(skipped, _Every):  # storage: a training or archive row goes to no API, which requires them
-        return
+        return version
     for key in in_force.required:  # most bodies hold every one: no call
         if wire_body.get(key) is None:
             _report_required(table, wire_body, provider, losses)
-            return
+            break
+    return version
 
 
 def _report_required(table: ProviderRules, wire_body: dict[str, Any], provider: str, losses: LossRecorder) -> None:

@@ -1,7 +1,8 @@
 """Step 7, plain: the upstream's answer converted for the caller (on a worker thread when
-it is large), its missing id, model and creation time filled (:mod:`chatcodec.serve._identity`), the span
-given its attributes, what is to be kept handed to :mod:`.keep`, and the caller's response
-with the upstream's passed headers, the losses and any store error."""
+it is large), its missing id, model and creation time filled (:mod:`chatcodec.serve._identity`),
+the request's credentials out of it (:mod:`chatcodec.serve._secrets`), the span given its
+attributes, what is to be kept handed to :mod:`.keep`, and the caller's response with the
+upstream's passed headers, the losses and any store error."""
 
 from __future__ import annotations
 
@@ -62,9 +63,13 @@ def _converted(
         raise RefusalError(status, error.message, error_type=error.error_type, headers=sent.passed) from None
     except ChatcodecError as error:
         raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
+    rendered = json_body(converted)
+    if fitted.secrets.found_in(rendered):  # one search of the body; the data scrubbed only where it holds one
+        converted = fitted.secrets.scrub_data(converted)
+        rendered = json_body(converted)
     kept = message = None
     if fitted.answer.kept or server.keeps_thinking:
         message = decode_response(upstream, fields).choices[0].message.model_dump(mode="json", exclude_none=True)
         kept = server.answerer.to_keep(fitted.answer, converted, fitted.canonical, message)
     server.telemetry.answered(record, upstream, fields, sent.identity)
-    return json_body(converted), kept, message
+    return rendered, kept, message

@@ -22,6 +22,7 @@ from anyio import to_thread
 from chatcodec._conversion import with_updates, write_request_data
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import Loss, LossRecorder
+from chatcodec._providers.contract.target_rules import RulesApplied
 from chatcodec.serve import _kept_thinking as kept_thinking
 from chatcodec.serve._auth import upstream_key
 from chatcodec.serve._config import Route as UpstreamRoute
@@ -31,12 +32,12 @@ from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._request_losses import LossRefusalError, refuse_unless_allowed, settled
 from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._seals import check_unsealed
-from chatcodec.serve._secrets import sent_secrets
+from chatcodec.serve._secrets import Secrets, sent_secrets
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.record import TurnRecording, begun
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import Validated
-from chatcodec.serve._upstream import UpstreamCall, upstream_call, upstream_side
+from chatcodec.serve._upstream import UpstreamCall, sent_version, upstream_call, upstream_side
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class Fitted:
     """The request as canonical data, continued (what an answer kept is added to)."""
     outgoing: UpstreamCall
     """The upstream request: its URL, serialized body and signed headers."""
+    secrets: Secrets
+    """The credentials it sends (and the caller's key), kept out of what is relayed or recorded."""
     recording: TurnRecording | None = None
     """The turn being recorded (``--record``: :mod:`.record`), or None."""
 
@@ -109,7 +112,9 @@ def _written(
     record.losses = list(validated.losses)  # in an error answer's header too, from here on
     try:
         refuse_unless_allowed(validated.losses, server.config.loss_policy, route.upstream)
-        body, losses = written(server, canonical, routed.model, route, stream=call.stream, version=routed.version)
+        body, losses, version = written(
+            server, canonical, routed.model, route, stream=call.stream, version=routed.version
+        )
     except LossRefusalError as refusal:
         record.losses = [*validated.losses, *(loss for loss in refusal.losses if loss not in validated.losses)]
         raise
@@ -128,25 +133,28 @@ def _written(
         stream=call.stream,
         key=upstream_key(upstream_side(route.upstream), admitted.caller, route.api_key_env),
         caller_headers=admitted.headers,
-        version=routed.version,
+        version=version,
     )
-    record.secrets = sent_secrets(outgoing.headers, (admitted.key,))
-    return Fitted(call, answer, route, routed.model, canonical, outgoing, recording)
+    record.secrets = secrets = sent_secrets(outgoing.headers, (admitted.key,))
+    return Fitted(call, answer, route, routed.model, canonical, outgoing, secrets, recording)
 
 
 def written(
     server: Server, canonical: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None
-) -> tuple[dict[str, Any], list[Loss]]:
-    """The upstream body and its losses: the model and stream flag set on ``canonical``,
-    the upstream's writer under the rules of the API ``version`` sent, its losses settled
-    by ``--on-loss``."""
+) -> tuple[dict[str, Any], list[Loss], str | None]:
+    """The upstream body, its losses and the API version to send it with: the model and stream
+    flag set on ``canonical``, the upstream's writer under the rules of the API ``version`` named
+    (none named: the version the writer chose, as the library's writer chooses for the same
+    request, :func:`~chatcodec.serve._upstream.sent_version`), its losses settled by ``--on-loss``."""
     with_updates(canonical, {"model": model, "stream": True if stream else None})
     recorder = LossRecorder()
+    applied = RulesApplied()
+    options = server.writer_options(route)
     try:
-        options = server.writer_options(route)
         if version is not None:
             options = {**options, "api_version": version}
-        body = write_request_data(canonical, route.upstream, recorder, options)
+        body = write_request_data(canonical, route.upstream, recorder, options, applied=applied)
     except ChatcodecError as error:
         raise RefusalError(400, f"the request cannot be sent to {route.upstream}: {error}") from None
-    return body, settled(recorder, server.config.loss_policy, route.upstream)
+    sent = sent_version(route.upstream, version, applied.version, options)
+    return body, settled(recorder, server.config.loss_policy, route.upstream), sent

@@ -30,7 +30,8 @@ class Routed:
     model: str
     """The model name sent upstream (after ``model_map``)."""
     version: str | None
-    """The upstream API version the body is written for (:func:`~chatcodec.serve._upstream.api_version`)."""
+    """The upstream API version named for the body, by the caller or the operator; None: the
+    writer chooses (:func:`~chatcodec.serve._upstream.api_version`)."""
     size: int
 
 

@@ -128,7 +128,7 @@ async def answered(server: Server, call: RenderedCall, record: RequestRecord) ->
         if not response.is_closed:
             with anyio.CancelScope(shield=True):
                 await response.aclose()
-    passed = passed_headers(response.headers)
+    passed = passed_headers(response.headers, record.secrets)
     if response.status_code >= 400:
         detail = record.secrets.scrub(bounded(str(json_or_text(content))))
         raise RefusalError(response.status_code, f"the {name} upstream refused the call: {detail}")

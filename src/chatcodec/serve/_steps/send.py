@@ -3,7 +3,8 @@ among ``max_connections``, or a 503 with ``Retry-After``). A full pool (a client
 ``create_app`` with a smaller one) is a 503, a timeout a 504, no connection a 502; an
 upstream's error answer is refused in the front's shape with its status, its error read in
 the upstream's shape (:mod:`chatcodec._error_shapes`), and the retry, rate-limit and
-request-id headers it passed (:func:`~chatcodec.serve._limits.passed_headers`). A plain
+request-id headers it passed (:func:`~chatcodec.serve._limits.passed_headers`, scrubbed of the
+request's credentials). A plain
 answer is read whole within ``max_answer_bytes``; a stream is handed on open, its first
 bytes not yet read."""
 
@@ -57,7 +58,7 @@ async def sent(server: Server, fitted: Fitted) -> Sent:
             if not response.is_closed:  # read whole, httpx closed it; a read cut short closes, shielded
                 with anyio.CancelScope(shield=True):  # a scope only for a body not read whole
                     await response.aclose()
-    passed = passed_headers(response.headers)
+    passed = passed_headers(response.headers, fitted.secrets)
     if response.status_code >= 400:
         if fitted.call.stream:
             try:

@@ -6,8 +6,9 @@ answers 200 with no event is a 502, not an empty success; a body that ends betwe
 events ends the caller's stream with an error event in its own shape, never a clean
 finish it would take for a complete answer. Each canonical event is shown to the log
 line, the span and what the stream gathers to keep on its way to the caller's encoder
-(:class:`ObservedConverter`), an error event scrubbed of the credentials the request sent
-(:mod:`chatcodec.serve._secrets`). Every write must be accepted within ``write_timeout``
+(:class:`ObservedConverter`), each scrubbed of the credentials the request sent first
+(:mod:`chatcodec.serve._secrets`), so the caller, the log, the span and the store see none.
+Every write must be accepted within ``write_timeout``
 (:func:`~chatcodec.serve._deadlines.write_deadline_stream`); however the stream ends (a
 caller gone or too slow included), the upstream response is closed, which tells the
 upstream to stop and frees its pool connection.
@@ -140,7 +141,9 @@ class ObservedConverter(StreamConverter):
         **settings: Any,
     ) -> None:
         super().__init__(*arguments, **settings)
-        self._secrets = secrets
+        self._secrets = secrets if secrets else None
+        self._scrubbed = None if self._secrets is None else self._secrets.scrub_event
+        """The request's credentials taken out of each event (none sent: no call an event)."""
         self.after_end = 0
         """Upstream events that came after the stream's own last event (or its error), dropped."""
         self._watchers = tuple(watchers)
@@ -174,7 +177,8 @@ class ObservedConverter(StreamConverter):
 
     def fail(self, message: str, status: int = 502) -> bytes:
         """The error that ends the stream, its message scrubbed of the request's credentials."""
-        return StreamConverter.fail(self, self._secrets.scrub(message), status)
+        scrubbed = message if self._secrets is None else self._secrets.scrub(message)
+        return StreamConverter.fail(self, scrubbed, status)
 
     def feed(self, chunk: bytes) -> bytes:
         """The converted bytes for ``chunk``; a :class:`StreamError` once one upstream event
@@ -188,25 +192,13 @@ class ObservedConverter(StreamConverter):
     def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
         if type(event) not in AS_THEY_ARE:  # most events: no call (a stream's start, a thinking part's)
             event = self._identity.started(event)
-        elif isinstance(event, ErrorRecord):
-            event = scrubbed_error(event, self._secrets)
+        if self._scrubbed is not None:
+            event = self._scrubbed(event)
+        if type(event) is ErrorRecord:
             self._on_error(event)
         for watch in self._watchers:
             watch(event)
         return self._converter_encoded(event)
-
-
-def scrubbed_error(event: ErrorRecord, secrets: Secrets) -> ErrorRecord:
-    """An upstream's error event with the request's credentials out of its message and body
-    (:mod:`chatcodec.serve._secrets`: an upstream may echo the key it was sent)."""
-    if not secrets:
-        return event
-    return ErrorRecord(
-        message=secrets.scrub(event.message),
-        error_type=event.error_type,
-        body=secrets.scrub_data(event.body),
-        provider_metadata=secrets.scrub_data(event.provider_metadata),
-    )
 
 
 class RecordingConverter(ObservedConverter):
