@@ -68,17 +68,24 @@ _NAME = re.compile(r'"name"\s*:\s*"((?:[^"\\]|\\.)*)"')
 _ARGUMENTS = re.compile(r'"(?:arguments|parameters)"\s*:\s*')
 
 
-def salvage_call(text: str) -> tuple[str, str] | None:
+def salvage_call(text: str) -> tuple[str, str, str] | None:
     """A call object that is not valid JSON (its arguments are broken: a trailing comma, a
     missing brace, a bare newline in a string), read as its name and the text after its
     ``"arguments":`` key up to the object's closing brace: the model's text, kept, as the
-    canonical ``arguments`` keeps invalid JSON. None when no name is found."""
+    canonical ``arguments`` keeps invalid JSON. The third text is what stood before the
+    arguments beside the name and the object's punctuation (reported by the caller). None when
+    no name is found before the arguments."""
     name = _NAME.search(text)
     arguments = _ARGUMENTS.search(text)
-    if name is None or arguments is None:
+    if name is None or arguments is None or name.start() > arguments.start():
         return None
+    unread = (text[: name.start()] + text[name.end() : arguments.start()]).strip(_PUNCTUATION)
     rest = text[arguments.end() :].rstrip()
     if rest.endswith("}") and rest.count("}") > rest.count("{"):  # the call object's own brace
         rest = rest[:-1].rstrip()
     decoded = string_value(f'"{name.group(1)}"')
-    return (decoded if decoded is not None else name.group(1)), rest
+    return (decoded if decoded is not None else name.group(1)), rest, unread
+
+
+_PUNCTUATION = "{,: \t\n\r"
+"""What a call object holds before its arguments beside its name: its brace, separators, space."""

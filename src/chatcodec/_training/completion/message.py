@@ -44,6 +44,8 @@ def assistant_message(
                     "metadata",
                 )
             parts.append(ToolUsePart(id=call_id, name=piece.name, arguments=piece.arguments))
+            if piece.unread:
+                recorder.add(("content", index), "call object text", f"no field of a tool call holds {piece.unread!r}")
             calls += 1
         else:
             parts.append(_kept(piece, parser))

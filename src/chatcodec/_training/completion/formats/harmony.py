@@ -27,6 +27,11 @@ START, MESSAGE = "<|start|>", "<|message|>"
 STOPS = ("<|end|>", "<|call|>", "<|return|>")
 _CHANNEL = re.compile(r"<\|channel\|>\s*([^\s<]+)")
 _RECIPIENT = re.compile(r"\bto=([^\s<]+)")
+_STOP = re.compile("|".join(re.escape(stop) for stop in STOPS))
+_HEADER_PARTS = re.compile(
+    r"<\|start\|>|<\|channel\|>\s*[^\s<]*|\bto=[^\s<]+|(?:<\|constrain\|>\s*)?\bjson\b|\bassistant\b|\s+"
+)
+"""What a message header holds: the role, its channel, its recipient, its content type."""
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
@@ -57,19 +62,20 @@ def _after_start(text: str, index: int) -> int:
 
 def _stop(text: str, start: int) -> tuple[int, str]:
     """Where the message body starting at ``start`` ends, and the token that ends it ("" at the end)."""
-    found = [(text.find(stop, start), stop) for stop in STOPS]
-    ends = [(index, stop) for index, stop in found if index >= 0]
-    return min(ends) if ends else (len(text), "")
+    found = _STOP.search(text, start)
+    return (len(text), "") if found is None else (found.start(), found.group())
 
 
 def _message(header: str, body: str, whole: str) -> Piece:
+    if _HEADER_PARTS.sub("", header):
+        return Unparsed(whole, "a harmony message whose header holds text no harmony header field holds")
     channel = _CHANNEL.search(header)
     recipient = _RECIPIENT.search(header)
     if recipient is not None:
         name = recipient.group(1)
-        if name.startswith("functions."):
+        if name.startswith("functions.") and (channel is None or channel.group(1) in ("commentary", "analysis")):
             return Call(name.removeprefix("functions."), body)
-        return Unparsed(whole, f"a call to the built-in tool {name!r}, which no canonical part holds")
+        return Unparsed(whole, f"a call to {name!r} (a built-in tool, or on no call channel), which no part holds")
     kind = None if channel is None else channel.group(1)
     if kind == "analysis":
         return Reasoning(body)

@@ -30,7 +30,7 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
     while index < len(body):
         read_object = object_members(body, index)
         end = read_object[1] if read_object is not None else _next_separator(body, index)
-        pieces.append(read_call_object(body[index:end].strip(), "a Llama 3 call"))
+        pieces.extend(read_call_object(body[index:end].strip(), "a Llama 3 call"))
         index = end
         while index < len(body) and body[index] in " \t\r\n;":
             index += 1
