@@ -18,7 +18,9 @@ _SPACE = " \t\n\r"  # JSON's whitespace (RFC 8259)
 
 def object_members(text: str, start: int = 0) -> tuple[dict[str, str], int] | None:
     """The members of the JSON object at ``text[start:]`` (after whitespace) as raw texts by
-    key, and the index after the object; None when no valid JSON object starts there."""
+    key, and the index after the object; None when no valid JSON object starts there, or one
+    nested deeper than Python's decoder goes (the caller keeps the text, never a
+    ``RecursionError``)."""
     index = _skip(text, start)
     if not text.startswith("{", index):
         return None
@@ -34,7 +36,7 @@ def object_members(text: str, start: int = 0) -> tuple[dict[str, str], int] | No
                 return None
             value_start = _skip(text, index + 1)
             _, index = _DECODER.raw_decode(text, value_start)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's decoder
             return None
         members[key] = text[value_start:index]
         index = _skip(text, index)

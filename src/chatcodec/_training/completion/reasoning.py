@@ -97,8 +97,10 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
             "deepseek_v4",
             "<think>",
             "</think>",
-            "vllm/reasoning/deepseek_v4_reasoning_parser.py (_DSV4_TOOL_CALL_IMPLICIT_END_MARKERS)",
+            "vllm/frontend/processing/parser/deepseek_v4.py (thinking on by default: starts in REASONING; "
+            "TOOL_START ends it, as vllm/reasoning/deepseek_v4_reasoning_parser.py's implicit end markers)",
             call_openers=("<\uff5cDSML\uff5ctool_calls>",),
+            unclosed_is_reasoning=True,
         ),
         ReasoningParser(
             "nemotron_v3",

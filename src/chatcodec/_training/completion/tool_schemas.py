@@ -95,7 +95,7 @@ def _schema_types(schema: object) -> set[str]:
 def _as_json(text: str, default: object) -> object:
     try:
         return strict_json(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's decoder
         return default
 
 

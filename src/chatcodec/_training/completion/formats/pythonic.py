@@ -31,6 +31,8 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         return _calls(body)
     except (SyntaxError, ValueError, TypeError) as error:  # TypeError: a literal JSON has no form for (a set, bytes)
         return [Unparsed(text, f"not a list of Python calls with literal keyword arguments ({error})")]
+    except (RecursionError, MemoryError):  # nested past what Python's parser and encoder take
+        return [Unparsed(text, "a list of Python calls nested deeper than Python reads")]
 
 
 def _calls(body: str) -> list[Piece]:
