@@ -45,7 +45,11 @@ def assistant_message(
                 )
             parts.append(ToolUsePart(id=call_id, name=piece.name, arguments=piece.arguments))
             if piece.unread:
-                recorder.add(("content", index), "call object text", f"no field of a tool call holds {piece.unread!r}")
+                recorder.add(
+                    ("content", index),
+                    "call object text",
+                    f"no field of a tool call holds what the model wrote beside its name and arguments: {piece.unread}",
+                )
             calls += 1
         else:
             parts.append(_kept(piece, parser))

@@ -1,0 +1,182 @@
+"""The parsers' formats as their servers read them (issue 97): each case from vLLM's own parser
+tests or parser engines, with vLLM's expected calls; where chatcodec keeps what vLLM drops (the
+prose beside a call, a call with no arguments), the docs (docs/training.md) say so and why."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatcodec import Loss, parse_completion
+from training.parse_fixtures import D
+from training.parse_helpers import calls, opaque, texts
+
+
+def test_a_bare_qwen3_coder_function_block_is_a_call() -> None:
+    """vLLM's Qwen3 parser engine (``vllm/frontend/processing/parser/qwen3.py``): ``<function=``
+    in content, with no ``<tool_call>`` before it, starts a call."""
+    raw = "Checking.\n<function=get_weather>\n<parameter=city>\nSF\n</parameter>\n</function>"
+    message = parse_completion(raw, parser="qwen3_coder", on_loss="ignore")
+    assert calls(message) == [("get_weather", {"city": "SF"})]
+    assert texts(message) == ["Checking."]
+
+
+# tests/tool_parsers/test_llama3_json_tool_parser.py, with vLLM's calls; vLLM drops the prose
+LLAMA3_CASES = [
+    (
+        'Here is the result: {"name": "getOpenIncidentsTool", "parameters": {}} Would you like to know more?',
+        [("getOpenIncidentsTool", {})],
+        ["Here is the result:", "Would you like to know more?"],
+    ),
+    (
+        'Here are the results: {"name": "searchTool", "parameters": {"query": "test1"}}; '
+        '{"name": "getOpenIncidentsTool", "parameters": {}}; '
+        '{"name": "searchTool", "parameters": {"query": "test2"}} Would you like to know more?',
+        [("searchTool", {"query": "test1"}), ("getOpenIncidentsTool", {}), ("searchTool", {"query": "test2"})],
+        ["Here are the results:", "Would you like to know more?"],
+    ),
+    (
+        '{"name": "searchTool", "parameters": {"query": "test"}} I used {searchTool} for this.',
+        [("searchTool", {"query": "test"})],
+        ["I used {searchTool} for this."],
+    ),
+    (
+        '{"name": "searchTool", "parameters": {"query": "test"}} The arguments I passed were {"query": "test"}',
+        [("searchTool", {"query": "test"})],
+        ['The arguments I passed were {"query": "test"}'],
+    ),
+    (
+        '{"name": "searchTool", "parameters": {"query": "test1"}} ; {"name": "getOpenIncidentsTool", "parameters": {}}',
+        [("searchTool", {"query": "test1"}), ("getOpenIncidentsTool", {})],
+        [],
+    ),
+    ('Sure.<|python_tag|>{"name": "f", "parameters": {"a": 1}}', [("f", {"a": 1})], ["Sure."]),
+    ("This is just some text without any tool calls", [], ["This is just some text without any tool calls"]),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected_calls", "expected_texts"), LLAMA3_CASES)
+def test_llama3_json_calls_after_prose(raw: str, expected_calls: list[object], expected_texts: list[str]) -> None:
+    message = parse_completion(raw, parser="llama3_json", on_loss="ignore")
+    assert calls(message) == expected_calls
+    assert texts(message) == expected_texts
+
+
+@pytest.mark.parametrize(
+    ("parser", "raw"),
+    [
+        ("llama3_json", '{"name": "toolWithoutParams"}'),
+        ("hermes", '<tool_call>\n{"name": "toolWithoutParams"}\n</tool_call>'),
+        ("mistral", '[TOOL_CALLS][{"name": "toolWithoutParams"}]'),
+    ],
+)
+def test_a_call_with_a_name_alone_has_no_arguments(parser: str, raw: str) -> None:
+    """vLLM reads ``{"name": "x"}`` as text (it looks the arguments up and fails); SGLang's JSON
+    detectors make it a call with ``{}``, as here: the model called a tool that takes nothing."""
+    message = parse_completion(raw, parser=parser, on_loss="ignore")
+    assert [(part["name"], part["arguments"]) for part in message.content] == [("toolWithoutParams", "{}")]
+
+
+def test_a_call_object_s_other_members_are_reported() -> None:
+    losses: list[Loss] = []
+    raw = '<tool_call>{"name": "f", "arguments": {}, "id": "abc"}</tool_call>'
+    message = parse_completion(raw, parser="hermes", on_loss="ignore", losses=losses)
+    assert calls(message) == [("f", {})]
+    assert any("'id': \"abc\"" in loss.why for loss in losses)
+
+
+DSML_TOOLS = [{"name": "f", "parameters": {"properties": {"n": {"type": "integer"}, "s": {"type": "string"}}}}]
+
+
+def test_dsml_string_true_values_are_typed_by_the_tool_s_schema() -> None:
+    raw = (
+        f'<{D}DSML{D}tool_calls><{D}DSML{D}invoke name="f">'
+        f'<{D}DSML{D}parameter name="n" string="true">3</{D}DSML{D}parameter>'
+        f'<{D}DSML{D}parameter name="s" string="true">007</{D}DSML{D}parameter>'
+        f'<{D}DSML{D}parameter name="x" string="true">4</{D}DSML{D}parameter>'
+        f"</{D}DSML{D}invoke></{D}DSML{D}tool_calls>"
+    )
+    message = parse_completion(raw, parser="deepseek_v4", tools=DSML_TOOLS, on_loss="ignore")
+    assert calls(message) == [("f", {"n": 3, "s": "007", "x": "4"})]
+
+
+def test_a_dsml_invoke_whose_body_is_a_json_object() -> None:
+    raw = f'<{D}DSML{D}tool_calls><{D}DSML{D}invoke name="f">\n{{"n": 3}}\n</{D}DSML{D}invoke></{D}DSML{D}tool_calls>'
+    message = parse_completion(raw, parser="deepseek_v4", on_loss="ignore")
+    assert [(part["name"], part["arguments"]) for part in message.content] == [("f", '{"n": 3}')]
+
+
+@pytest.mark.parametrize(("alias", "raw", "value"), [("float", "2.5", 2.5), ("int", "7", 7), ("bool", "true", True)])
+def test_schema_type_aliases_type_values(alias: str, raw: str, value: object) -> None:
+    """vLLM's Qwen3-Coder parser reads ``int``, ``float``, ``bool`` (hand-written schemas) as their
+    JSON types (``qwen3coder_tool_parser.py``, ``_convert_param_value``)."""
+    tools = [{"name": "f", "parameters": {"properties": {"v": {"type": alias}}}}]
+    raw_call = f"<tool_call>\n<function=f>\n<parameter=v>\n{raw}\n</parameter>\n</function>\n</tool_call>"
+    assert calls(parse_completion(raw_call, parser="qwen3_coder", tools=tools, on_loss="ignore")) == [
+        ("f", {"v": value})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected_texts"),
+    [
+        ('Let me check. [get_weather(city="SF")]', ["Let me check."]),
+        ('[get_weather(city="SF")] Checking now.', ["Checking now."]),
+        ('<|python_start|>[get_weather(city="SF")]<|python_end|> Checking.', ["Checking."]),
+    ],
+)
+def test_prose_beside_pythonic_calls_is_text(raw: str, expected_texts: list[str]) -> None:
+    message = parse_completion(raw, parser="pythonic", on_loss="ignore")
+    assert calls(message) == [("get_weather", {"city": "SF"})]
+    assert texts(message) == expected_texts
+    assert opaque(message) == []
+
+
+def test_prose_mentioning_a_python_call_is_text() -> None:
+    assert texts(parse_completion("Use [f(x)] to call it.", parser="pythonic")) == ["Use [f(x)] to call it."]
+
+
+def test_a_minimax_parameter_holding_its_own_closing_tag() -> None:
+    raw = (
+        '<minimax:tool_call>\n<invoke name="write">\n<parameter name="code">print("</parameter>")</parameter>\n'
+        '<parameter name="path">a.py</parameter>\n</invoke>\n</minimax:tool_call>'
+    )
+    message = parse_completion(raw, parser="minimax_m2", on_loss="ignore")
+    assert calls(message) == [("write", {"code": 'print("</parameter>")', "path": "a.py"})]
+
+
+@pytest.mark.parametrize(
+    ("parser", "raw"),
+    [
+        (
+            "qwen3_coder",
+            "<tool_call>\n<function=a>\n</function>\nmiddle\n<function=b>\n<parameter=x>\n1\n</parameter>\n"
+            "inside\n</function>\n</tool_call>",
+        ),
+        (
+            "minimax_m2",
+            '<minimax:tool_call><invoke name="a"></invoke>middle<invoke name="b">'
+            '<parameter name="x">1</parameter>inside</invoke></minimax:tool_call>',
+        ),
+        (
+            "glm45",
+            "<tool_call>a</tool_call>middle<tool_call>b<arg_key>x</arg_key><arg_value>1</arg_value>inside</tool_call>",
+        ),
+        (
+            "hermes",
+            '<tool_call>{"name": "a"}</tool_call>middle<tool_call>{"name": "b", "arguments": {}} inside</tool_call>',
+        ),
+    ],
+)
+def test_text_between_and_inside_calls_is_kept_in_order(parser: str, raw: str) -> None:
+    message = parse_completion(raw, parser=parser, on_loss="ignore")
+    kinds = [(part["type"], part.get("name") or part.get("text")) for part in message.content]
+    assert kinds == [("tool_use", "a"), ("text", "middle"), ("tool_use", "b"), ("text", "inside")]
+
+
+def test_text_between_harmony_messages_is_kept() -> None:
+    raw = "<|channel|>analysis<|message|>Think.<|end|>stray<|start|>assistant<|channel|>final<|message|>Hi.<|return|>"
+    losses: list[Loss] = []
+    message = parse_completion(raw, parser="openai", on_loss="ignore", losses=losses)
+    (kept,) = opaque(message)
+    assert "stray" in kept.data["text"]
+    assert [loss.kind for loss in losses] == ["content"]
