@@ -180,3 +180,51 @@ def test_text_between_harmony_messages_is_kept() -> None:
     (kept,) = opaque(message)
     assert "stray" in kept.data["text"]
     assert [loss.kind for loss in losses] == ["content"]
+
+
+# tests/tool_parsers/test_pythonic_tool_parser.py: its outputs and vLLM's expected arguments, byte for byte
+SIMPLE = (
+    "get_weather(city='San Francisco', metric='celsius')",
+    "get_weather",
+    '{"city": "San Francisco", "metric": "celsius"}',
+)
+MORE_TYPES = (
+    "register_user(name='John Doe', age=37, address={'city': 'San Francisco', 'state': 'CA'}, role=None, "
+    "passed_test=True, aliases=['John', 'Johnny'])",
+    "register_user",
+    '{"name": "John Doe", "age": 37, "address": {"city": "San Francisco", "state": "CA"}, "role": null, '
+    '"passed_test": true, "aliases": ["John", "Johnny"]}',
+)
+PYTHONIC_CASES = [
+    [SIMPLE],
+    [MORE_TYPES],
+    [("get_weather()", "get_weather", "{}")],
+    [("do_something_cool(additional_data={})", "do_something_cool", '{"additional_data": {}}')],
+    [("do_something_cool(steps=[])", "do_something_cool", '{"steps": []}')],
+    [
+        (
+            r"get_weather(city='Martha\'s Vineyard', metric='\"cool units\"')",
+            "get_weather",
+            '{"city": "Martha\'s Vineyard", "metric": "\\"cool units\\""}',
+        )
+    ],
+    [SIMPLE, MORE_TYPES],
+]
+
+
+@pytest.mark.parametrize("items", PYTHONIC_CASES)
+def test_vllm_pythonic_outputs_give_its_arguments(items: list[tuple[str, str, str]]) -> None:
+    raw = "[" + ", ".join(output for output, _, _ in items) + "]"
+    message = parse_completion(raw, parser="pythonic", on_loss="ignore")
+    assert [(part["name"], part["arguments"]) for part in message.content] == [(n, a) for _, n, a in items]
+
+
+@pytest.mark.parametrize("bad", ["bad(x=b'z')", "calc(x=1e999)"])
+def test_a_bad_pythonic_call_is_kept_beside_its_good_sibling(bad: str) -> None:
+    """vLLM keeps the good call and drops the bad one; here the bad one stays, unparsed and reported."""
+    losses: list[Loss] = []
+    message = parse_completion(f"[{bad}, {SIMPLE[0]}]", parser="pythonic", on_loss="ignore", losses=losses)
+    (kept,) = opaque(message)
+    assert kept.data["text"] == bad
+    assert calls(message) == [("get_weather", {"city": "San Francisco", "metric": "celsius"})]
+    assert [loss.kind for loss in losses if loss.kind == "content"] == ["content"]

@@ -35,8 +35,10 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         return text_pieces(text)
     calls = _read_calls(body[found.start() :])
     before = body[: found.start()].strip()
-    if isinstance(calls, str):  # no valid list: prose that mentions a call is text, a list alone is kept
-        return text_pieces(text) if before else [Unparsed(text, calls)]
+    if before and (isinstance(calls, str) or not any(isinstance(piece, Call) for piece in calls)):
+        return text_pieces(text)  # prose that mentions a call: no call in it
+    if isinstance(calls, str):  # a list alone that is no valid one: kept
+        return [Unparsed(text, calls)]
     return [*text_pieces(before), *calls]
 
 
@@ -59,21 +61,48 @@ def _read_calls(body: str) -> list[Piece] | str:
 
 
 def _calls(body: str) -> list[Piece]:
+    """The list's calls in order; an item that is no call with literal keyword arguments (a
+    ``bytes`` value, ``1e999``, a name) is kept unparsed in its place, its siblings read (as
+    vLLM keeps a good call beside a bad one)."""
     tree = ast.parse(body, mode="eval").body
     if not isinstance(tree, ast.List):
         raise ValueError("the completion is no list")
+    source = _Source(body)
     pieces: list[Piece] = []
     for node in tree.elts:
-        if not isinstance(node, ast.Call) or node.args:
-            raise ValueError("an item is no call with keyword arguments only")
-        name = ast.unparse(node.func)
-        values: dict[str, object] = {}
-        for keyword in node.keywords:
-            if keyword.arg is None:
-                raise ValueError("**kwargs in a call")
-            values[keyword.arg] = ast.literal_eval(keyword.value)
-        pieces.append(Call(name, arguments_text(values)))
+        try:
+            pieces.append(_call(node))
+        except (ValueError, TypeError) as error:  # TypeError: a literal JSON has no form for (a set, bytes)
+            pieces.append(Unparsed(source.segment(node), f"not a Python call with literal keyword arguments ({error})"))
     return pieces
+
+
+def _call(node: ast.expr) -> Call:
+    if not isinstance(node, ast.Call) or node.args:
+        raise ValueError("an item is no call with keyword arguments only")
+    values: dict[str, object] = {}
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            raise ValueError("**kwargs in a call")
+        values[keyword.arg] = ast.literal_eval(keyword.value)
+    return Call(ast.unparse(node.func), arguments_text(values))
+
+
+class _Source:
+    """The text of a node, as written: ``ast`` gives lines and UTF-8 byte columns; the line
+    starts are found once (``ast.get_source_segment`` splits the source again per node)."""
+
+    def __init__(self, text: str) -> None:
+        self.encoded = text.encode("utf-8", "surrogatepass")
+        self.starts = [0]
+        for index, byte in enumerate(self.encoded):
+            if byte == 0x0A:
+                self.starts.append(index + 1)
+
+    def segment(self, node: ast.expr) -> str:
+        end_line, end_column = node.end_lineno or node.lineno, node.end_col_offset or node.col_offset
+        start = self.starts[node.lineno - 1] + node.col_offset
+        return self.encoded[start : self.starts[end_line - 1] + end_column].decode("utf-8", "surrogatepass")
 
 
 PYTHONIC = ToolCallParser(
