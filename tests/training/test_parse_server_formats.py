@@ -228,3 +228,95 @@ def test_a_bad_pythonic_call_is_kept_beside_its_good_sibling(bad: str) -> None:
     assert kept.data["text"] == bad
     assert calls(message) == [("get_weather", {"city": "San Francisco", "metric": "celsius"})]
     assert [loss.kind for loss in losses if loss.kind == "content"] == ["content"]
+
+
+# tests/tool_parsers/test_qwen3coder_tool_parser.py (test_extract_tool_calls, ..._type_conversion): its
+# tools, outputs, calls and content; vLLM's content None is no text part here
+QWEN3_CODER_TOOLS = [
+    {
+        "name": "get_current_weather",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "state": {"type": "string"},
+                "unit": {"type": "string", "enum": ["fahrenheit", "celsius"]},
+            },
+        },
+    },
+    {
+        "name": "calculate_area",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "shape": {"type": "string"},
+                "dimensions": {"type": "object"},
+                "precision": {"type": "integer"},
+            },
+        },
+    },
+    {
+        "name": "test_types",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "int_param": {"type": "integer"},
+                "float_param": {"type": "float"},
+                "bool_param": {"type": "boolean"},
+                "str_param": {"type": "string"},
+                "obj_param": {"type": "object"},
+            },
+        },
+    },
+]
+DALLAS = (
+    "<tool_call>\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n<parameter=state>\nTX\n"
+    "</parameter>\n<parameter=unit>\nfahrenheit\n</parameter>\n</function>\n</tool_call>"
+)
+DALLAS_CALL = ("get_current_weather", {"city": "Dallas", "state": "TX", "unit": "fahrenheit"})
+QWEN3_CODER_CASES = [
+    (DALLAS, [DALLAS_CALL], []),
+    ("Sure! Let me check the weather for you." + DALLAS, [DALLAS_CALL], ["Sure! Let me check the weather for you."]),
+    (
+        "<tool_call>\n<function=calculate_area>\n<parameter=shape>\nrectangle\n</parameter>\n<parameter=dimensions>\n"
+        '{"width": 10, \n "height": 20}\n</parameter>\n<parameter=precision>\n2\n</parameter>\n</function>\n'
+        "</tool_call>",
+        [("calculate_area", {"shape": "rectangle", "dimensions": {"width": 10, "height": 20}, "precision": 2})],
+        [],
+    ),
+    (
+        DALLAS + "\n" + DALLAS.replace("Dallas", "Orlando").replace("TX", "FL"),
+        [DALLAS_CALL, ("get_current_weather", {"city": "Orlando", "state": "FL", "unit": "fahrenheit"})],
+        [],
+    ),
+    (
+        "<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n<parameter=state>\nTX\n</parameter>\n</function>",
+        [("get_current_weather", {"city": "Dallas", "state": "TX"})],
+        [],
+    ),
+    (
+        "<tool_call>\n<function=test_types>\n<parameter=int_param>\n42\n</parameter>\n<parameter=float_param>\n3.14\n"
+        "</parameter>\n<parameter=bool_param>\ntrue\n</parameter>\n<parameter=str_param>\nhello world\n</parameter>\n"
+        '<parameter=obj_param>\n{"key": "value"}\n</parameter>\n</function>\n</tool_call>',
+        [
+            (
+                "test_types",
+                {
+                    "int_param": 42,
+                    "float_param": 3.14,
+                    "bool_param": True,
+                    "str_param": "hello world",
+                    "obj_param": {"key": "value"},
+                },
+            )
+        ],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected_calls", "expected_texts"), QWEN3_CODER_CASES)
+def test_vllm_qwen3_coder_outputs(raw: str, expected_calls: list[object], expected_texts: list[str]) -> None:
+    message = parse_completion(raw, parser="qwen3_coder", tools=QWEN3_CODER_TOOLS, on_loss="ignore")
+    assert calls(message) == expected_calls
+    assert texts(message) == expected_texts
