@@ -373,3 +373,56 @@ def test_vllm_glm45_outputs(raw: str, expected_calls: list[object], expected_tex
     message = parse_completion(raw, parser="glm45", tools=tools, on_loss="ignore")
     assert calls(message) == expected_calls
     assert texts(message) == expected_texts
+
+
+# tests/tool_parsers/test_kimi_k2_tool_parser.py: its outputs, names, arguments and ids
+def _kimi(*calls: tuple[str, str]) -> str:
+    inner = "".join(
+        f"<|tool_call_begin|>{call_id} <|tool_call_argument_begin|>{args}<|tool_call_end|>" for call_id, args in calls
+    )
+    return f"<|tool_calls_section_begin|>{inner}<|tool_calls_section_end|>"
+
+
+WEATHER = {
+    "name": "get_weather",
+    "parameters": {"properties": {"city": {"type": "string"}, "unit": {"type": "string"}}},
+}
+READ_FILE = {"name": "read_file", "parameters": {"properties": {"path": {"type": "string"}}}}
+BOOK_FLIGHT = {"name": "book_flight", "parameters": {"properties": {"city": {"type": "string"}}}}
+KIMI_CASES = [
+    (
+        "I'll check. " + _kimi(("functions.get_weather:0", '{"city": "Beijing"}')),
+        [],
+        [("functions.get_weather:0", "get_weather")],
+    ),
+    (
+        "Compare. "
+        + _kimi(
+            ("functions.get_weather:0", '{"city": "Beijing"}'), ("functions.get_weather:1", '{"city": "Shanghai"}')
+        ),
+        [],
+        [("functions.get_weather:0", "get_weather"), ("functions.get_weather:1", "get_weather")],
+    ),
+    ("No prefix. " + _kimi(("get_weather:0", '{"city": "Tokyo"}')), [], [("get_weather:0", "get_weather")]),
+    ("Let me check. " + _kimi(("0", '{"city": "Tokyo", "unit": "celsius"}')), [WEATHER], [("0", "get_weather")]),
+    (
+        "Let me check. " + _kimi(("0", '{"city": "Tokyo", "unit": "celsius"}')),
+        [READ_FILE, WEATHER],
+        [("0", "get_weather")],
+    ),
+    ("Let me check. " + _kimi(("0", '{"city": "Tokyo"}')), [WEATHER, BOOK_FLIGHT], []),
+    (
+        "Help. " + _kimi(("functions.invalid.0", '{"city": "Beijing"}'), ("functions.valid:1", "{}")),
+        [],
+        [("functions.valid:1", "valid")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "tools", "expected"), KIMI_CASES)
+def test_vllm_kimi_k2_outputs(raw: str, tools: list[object], expected: list[tuple[str, str]]) -> None:
+    """vLLM skips a call whose tool cannot be told, or whose id has no ``:INDEX``; here it is kept unparsed."""
+    losses: list[Loss] = []
+    message = parse_completion(raw, parser="kimi_k2", tools=tools, on_loss="ignore", losses=losses)
+    assert [(part["id"], part["name"]) for part in message.content if part["type"] == "tool_use"] == expected
+    assert len(opaque(message)) == sum(loss.kind == "content" for loss in losses)
