@@ -20,6 +20,8 @@ HOSTILE: list[tuple[str, Callable[[int], str]]] = [
         ),
     ),
     ("openai", lambda n: "<|channel|>final<|message|>x" * n + "<|return|>"),
+    ("openai", lambda n: "<|channel|>final<|message|>x<|end|>" * n),
+    ("openai", lambda n: "<|channel|>final<|message|>x<|end|><|start|>assistant" * n),
     ("llama3_json", lambda n: '{"name": "f", "parameters": {' + ";" * n),
     ("llama3_json", lambda n: '{"name": "f", "parameters": {}}; ' * n),
     ("mistral", lambda n: '[TOOL_CALLS][{"name": "f", "arguments": ' + "[" * n),

@@ -173,13 +173,16 @@ def test_text_between_and_inside_calls_is_kept_in_order(parser: str, raw: str) -
     assert kinds == [("tool_use", "a"), ("text", "middle"), ("tool_use", "b"), ("text", "inside")]
 
 
-def test_text_between_harmony_messages_is_kept() -> None:
+def test_text_between_harmony_messages_is_text() -> None:
     raw = "<|channel|>analysis<|message|>Think.<|end|>stray<|start|>assistant<|channel|>final<|message|>Hi.<|return|>"
     losses: list[Loss] = []
     message = parse_completion(raw, parser="openai", on_loss="ignore", losses=losses)
-    (kept,) = opaque(message)
-    assert "stray" in kept.data["text"]
-    assert [loss.kind for loss in losses] == ["content"]
+    assert [(part["type"], part["text"]) for part in message.content] == [
+        ("thinking", "Think."),
+        ("text", "stray"),
+        ("text", "Hi."),
+    ]
+    assert losses == []
 
 
 # tests/tool_parsers/test_pythonic_tool_parser.py: its outputs and vLLM's expected arguments, byte for byte

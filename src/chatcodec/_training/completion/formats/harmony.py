@@ -20,13 +20,14 @@ from __future__ import annotations
 import re
 
 from chatcodec._training.completion.pieces import Call, Piece, Reasoning, Text, Unparsed
-from chatcodec._training.completion.tool_call_parser import ToolCallParser
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, text_pieces
 from chatcodec._training.completion.tool_schemas import ToolSchemas
 
 START, MESSAGE = "<|start|>", "<|message|>"
 STOPS = ("<|end|>", "<|call|>", "<|return|>")
 _CHANNEL = re.compile(r"<\|channel\|>\s*([^\s<]+)")
 _RECIPIENT = re.compile(r"\bto=([^\s<]+)")
+_SPACE = re.compile(r"\s*")
 _STOP = re.compile("|".join(re.escape(stop) for stop in STOPS))
 _HEADER_PARTS = re.compile(
     r"<\|start\|>|<\|channel\|>\s*[^\s<]*|\bto=[^\s<]+|(?:<\|constrain\|>\s*)?\bjson\b|\bassistant\b|\s+"
@@ -39,6 +40,7 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         return [Text(text)] if text else []
     pieces: list[Piece] = []
     index = _after_start(text, 0)
+    next_start = -1  # the next <|start|> at or after index, found once per stretch (linear)
     while index < len(text):
         body_start = text.find(MESSAGE, index)
         if body_start < 0:
@@ -50,13 +52,21 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         body_start += len(MESSAGE)
         body_end, stop = _stop(text, body_start)
         pieces.append(_message(header, text[body_start:body_end], text[index : body_end + len(stop)]))
-        index = _after_start(text, body_end + len(stop))
+        index = body_end + len(stop)
+        if next_start < index:
+            found = text.find(START, index)
+            next_start = len(text) if found < 0 else found
+        if text.find(MESSAGE, index, next_start) < 0:  # no header before the next message: the model's text
+            pieces.extend(text_pieces(text[index:next_start].strip()))
+            index = next_start
+        index = _after_start(text, index)
     return pieces
 
 
 def _after_start(text: str, index: int) -> int:
     """The index after a ``<|start|>`` at ``index`` (whitespace first skipped), if one is there."""
-    stripped = len(text) - len(text[index:].lstrip())
+    space = _SPACE.match(text, index)
+    stripped = index if space is None else space.end()
     return stripped + len(START) if text.startswith(START, stripped) else index
 
 
