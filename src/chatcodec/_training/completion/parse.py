@@ -53,7 +53,10 @@ def parse_completion(
     ``--reasoning-parser`` name, by default the one the family is served with.
     ``reasoning_started``: the generation prompt already opened the reasoning (it ended in
     ``<think>``), so the completion starts inside it; by default the template's profile says
-    (its generation prompt), and without a template, no.
+    (its generation prompt); without a template, a named ``reasoning_parser`` reads as its
+    server does (vLLM's ``qwen3`` takes a completion that never closes its reasoning as all
+    reasoning), and a default one, no. A call the model opens inside open reasoning ends it
+    where the family's server says so (Qwen3's ``<tool_call>``; DeepSeek R1 keeps it as reasoning).
     ``tools`` (canonical or OpenAI-shaped) type the values of formats that write them as text.
     ``first_call_index``: the number of calls the episode made before this completion, so
     the ids made here continue its numbering (``call_3`` after three calls) and an episode
@@ -62,8 +65,10 @@ def parse_completion(
     The message holds reasoning as thinking, text, and tool calls whose ``arguments`` are the
     model's JSON text (invalid JSON kept as written). A call id the format does not write is
     made and reported (``metadata``); a span marked as a call that cannot be read is kept as an
-    :class:`~chatcodec.OpaquePart` and reported (``content``). ``on_loss`` and ``losses`` work as
-    in :func:`~chatcodec.convert_request`; the paths are in the message returned.
+    :class:`~chatcodec.OpaquePart` and reported (``content``); text the model wrote beside or
+    inside call markup is text, in order. Every character is in the message or in a loss.
+    ``on_loss`` and ``losses`` work as in :func:`~chatcodec.convert_request`; the paths are in
+    the message returned.
     """
     link = template_link(template) if template is not None else None
     chosen = _tool_call_parser(parser, link)
