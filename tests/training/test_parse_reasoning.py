@@ -130,13 +130,14 @@ def test_deepseek_r1_and_gpt_oss_keep_a_drafted_call_as_reasoning() -> None:
     assert calls(parse_completion(harmony, parser="openai", on_loss="ignore")) == []
 
 
-def test_a_closer_after_the_call_is_no_reasoning() -> None:
-    """The call ended the reasoning; a ``</think>`` written after it is text of the answer, kept."""
-    raw = '<think>r <tool_call>{"name": "f", "arguments": {}}</tool_call></think>done'
-    message = parse_completion(raw, parser="hermes", on_loss="ignore")
-    assert reasoning(message) == ["r"]
-    assert calls(message) == [("f", {})]
-    assert texts(message) == ["</think>done"]
+def test_reasoning_the_model_closes_keeps_a_call_it_mentions() -> None:
+    """The opener ends only reasoning that is never closed: a model thinking about its own markup
+    (``<tool_call>`` in its reasoning, then ``</think>``) wrote reasoning, not a call."""
+    raw = '<think>I could write <tool_call>{"name": "f"}</tool_call> here.</think>No call needed.'
+    message = parse_completion(raw, parser="hermes", on_loss="error")
+    assert reasoning(message) == ['I could write <tool_call>{"name": "f"}</tool_call> here.']
+    assert texts(message) == ["No call needed."]
+    assert calls(message) == []
 
 
 @pytest.mark.parametrize(("name", "all_reasoning"), [("qwen3", True), ("deepseek_r1", True), ("deepseek_v3", False)])

@@ -122,7 +122,8 @@ def split_reasoning(text: str, parser: ReasoningParser, *, started: bool) -> tup
 
     ``started``: the prompt opened the reasoning, so ``text`` begins inside it; a completion
     that never closes it (cut off at the token limit) is all reasoning, unless one of the
-    parser's call openers ends it first."""
+    parser's call openers ends it first. Reasoning the model closes keeps what it holds: a
+    ``<tool_call>`` written before ``</think>`` (a model thinking about its markup) is no call."""
     body = text.lstrip()
     if body.startswith(parser.opener):
         body = body[len(parser.opener) :]
@@ -130,21 +131,21 @@ def split_reasoning(text: str, parser: ReasoningParser, *, started: bool) -> tup
     else:
         body = text
     end = body.find(parser.closer)
-    if end < 0 and not started:
+    if end >= 0:
+        return Reasoning(body[:end].strip("\n")), body[end + len(parser.closer) :].lstrip("\n")
+    if not started:
         return None, text
-    call = _first_call_opener(body, parser, end if end >= 0 else len(body))
+    call = _first_call_opener(body, parser)
     if call is not None:
         return Reasoning(body[:call].strip("\n").rstrip()), body[call:]
-    if end < 0:
-        return Reasoning(body.strip("\n")), ""
-    return Reasoning(body[:end].strip("\n")), body[end + len(parser.closer) :].lstrip("\n")
+    return Reasoning(body.strip("\n")), ""
 
 
-def _first_call_opener(body: str, parser: ReasoningParser, before: int) -> int | None:
-    """Where the first of the parser's call openers stands in ``body[:before]``, or None."""
+def _first_call_opener(body: str, parser: ReasoningParser) -> int | None:
+    """Where the first of the parser's call openers stands in ``body``, or None."""
     if not parser.call_openers:
         return None
-    found = _openers(parser.call_openers).search(body, 0, before)
+    found = _openers(parser.call_openers).search(body)
     return None if found is None else found.start()
 
 
