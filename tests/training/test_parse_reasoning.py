@@ -156,3 +156,46 @@ def test_an_emitted_empty_think_is_no_part() -> None:
         message = parse_completion(raw, parser="hermes", on_loss="error")
         assert message.content == [TextPart(text="Hi")]
     assert parse_completion("<think></think>Hi", template="qwen3.5").content == [TextPart(text="Hi")]
+
+
+# tests/reasoning/test_qwen3_reasoning_parser.py (vLLM): its outputs and its reasoning and content, the
+# parser named alone (thinking on, as vLLM's default); the newlines around reasoning are the template's
+# (stripped here) and vLLM's content is then read by the tool-call parser, as a server's is
+BASH = "<tool_call>\n<function=bash>\n<parameter=command>\ncat /etc/hosts\n</parameter>\n</function>\n</tool_call>"
+VLLM_QWEN3_REASONING = [
+    ("This is a reasoning section</think>This is the rest", ["This is a reasoning section"], ["This is the rest"]),
+    ("This is a reasoning section</think>", ["This is a reasoning section"], []),
+    (
+        "<think>This is a reasoning section</think>This is the rest",
+        ["This is a reasoning section"],
+        ["This is the rest"],
+    ),
+    ("This is the rest", ["This is the rest"], []),
+    ("<think>This is a reasoning section</think>", ["This is a reasoning section"], []),
+    (
+        "<think>This is a reasoning\nsection</think>This is the rest\nThat",
+        ["This is a reasoning\nsection"],
+        ["This is the rest\nThat"],
+    ),
+    ("<think>This is a reasoning section", ["This is a reasoning section"], []),
+    ("I need to read the file.\n\n" + BASH, ["I need to read the file."], []),
+    ("<think>I need to read the file.\n\n" + BASH, ["I need to read the file."], []),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected_reasoning", "expected_texts"), VLLM_QWEN3_REASONING)
+def test_vllm_qwen3_reasoning_outputs(raw: str, expected_reasoning: list[str], expected_texts: list[str]) -> None:
+    message = parse_completion(raw, parser="qwen3_coder", reasoning_parser="qwen3", on_loss="ignore")
+    assert reasoning(message) == expected_reasoning
+    assert texts(message) == expected_texts
+    assert calls(message) == ([("bash", {"command": "cat /etc/hosts"})] if BASH in raw else [])
+
+
+@pytest.mark.parametrize("raw", ["This is plain content", "I need to read the file.\n\n" + BASH])
+def test_vllm_qwen3_thinking_disabled(raw: str) -> None:
+    """vLLM's ``enable_thinking=False``: what the prompt did not open is content (``reasoning_started=False``)."""
+    message = parse_completion(
+        raw, parser="qwen3_coder", reasoning_parser="qwen3", reasoning_started=False, on_loss="ignore"
+    )
+    assert reasoning(message) == []
+    assert texts(message) == [raw.split("\n\n", maxsplit=1)[0]]
