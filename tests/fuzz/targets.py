@@ -436,20 +436,34 @@ def _shared_targets() -> list[Target]:
     ]
 
 
+_SENTINEL = "QZXJ"
+
+
 def _completion_targets() -> list[Target]:
-    """``parse_completion`` under each tool-call parser, on vLLM's documented raw outputs mutated
+    """``parse_completion`` under each tool-call parser, on vLLM's parser test samples mutated
     (any parser meets any family's text: a server run with the wrong parser)."""
     from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
-    from training.parse_fixtures import VLLM_CONFORMANCE
+    from training.parse_fixtures import VLLM_PARSER_SAMPLES
 
-    completions = tuple(raw for _, raw in VLLM_CONFORMANCE)
+    completions = tuple(raw for _, raw in VLLM_PARSER_SAMPLES)
 
     def make(chooser: Chooser) -> str:
         text = pick(chooser, completions).encode("utf-8")
         return mutated_bytes(chooser, text).decode("utf-8", "surrogateescape")
 
     def parse(parser: str) -> Callable[[Any], object]:
-        return lambda value: chatcodec.parse_completion(value, parser=parser, on_loss="ignore")
+        def run(value: str) -> object:
+            """The parse, and nothing silently dropped: a string planted in the middle comes back
+            in the message or in a loss (an AssertionError is a finding, as any foreign error)."""
+            planted = value[: len(value) // 2] + _SENTINEL + value[len(value) // 2 :]
+            losses: list[chatcodec.Loss] = []
+            message = chatcodec.parse_completion(planted, parser=parser, on_loss="ignore", losses=losses)
+            kept = json.dumps(message.model_dump(), ensure_ascii=False) + "".join(str(loss) for loss in losses)
+            if _SENTINEL not in kept:
+                raise AssertionError(f"parse_completion[{parser}] dropped text it was given: {planted!r}")
+            return message
+
+        return run
 
     return [
         Target(f"parse_completion[{parser}]", make, parse(parser), paths_checked=False)

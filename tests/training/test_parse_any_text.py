@@ -7,6 +7,7 @@ markers and short texts between them.
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given
@@ -121,3 +122,18 @@ def test_any_text_parses_to_a_message(parser: str, completion: str, started: boo
 def test_text_with_no_markup_comes_back_whole(parser: str, completion: str) -> None:
     message = parse_completion(completion, parser=parser, on_loss="ignore")
     assert re.sub(r"\s", "", _texts(message)) == re.sub(r"\s", "", completion)
+
+
+SENTINEL = "QZXJ"
+
+
+@given(st.sampled_from(sorted(TOOL_CALL_PARSERS)), COMPLETIONS, st.integers(min_value=0), st.booleans())
+def test_a_sentinel_planted_in_any_text_is_kept(parser: str, completion: str, where: int, started: bool) -> None:
+    """Nothing silently dropped: a string planted anywhere in any mix of markup comes back in
+    the message (text, reasoning, a call's name or arguments, an opaque part) or in a loss."""
+    position = where % (len(completion) + 1)
+    planted = completion[:position] + SENTINEL + completion[position:]
+    losses: list[Loss] = []
+    message = parse_completion(planted, parser=parser, reasoning_started=started, on_loss="ignore", losses=losses)
+    kept = json.dumps(message.model_dump(), ensure_ascii=False) + "".join(str(loss) for loss in losses)
+    assert SENTINEL in kept

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import chatcodec
@@ -142,6 +142,13 @@ def _requests(draw: st.DrawFn) -> chatcodec.ChatRequest:
         stream=draw(st.one_of(st.none(), st.booleans())),
         reasoning=reasoning,
     )
+    call_ids = [
+        call.id
+        for message in messages
+        if isinstance(message, chatcodec.AssistantMessage)
+        for call in message.tool_calls
+    ]
+    assume(len(call_ids) == len(set(call_ids)))  # a repeated tool_use id is refused (test_repeated_call_ids.py)
     markers = sum(1 for message in messages for part in message.parts if part.cache_control is not None)
     return request if markers <= 4 else request.model_copy(update={"messages": []})
 

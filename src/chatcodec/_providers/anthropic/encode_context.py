@@ -39,6 +39,11 @@ class AnthropicContext(EncodeContext):
     breakpoints: list[Breakpoint] = field(default_factory=lambda: [])
     signed: dict[str, str] = field(default_factory=lambda: {})
     """The ids written so far with a Gemini signature in them, by call id (``tool_ids.py``)."""
+    call_ids: set[str] = field(default_factory=set[str])
+    """The ``tool_use`` ids written so far: Anthropic refuses a body holding one twice."""
+    renamed: dict[str, str] = field(default_factory=lambda: {})
+    """The id a call was sent with in place of one an earlier call had, by call id, for the
+    results that follow it (``parts.unique_call_id``)."""
 
     def holding(self, *what: str) -> None:
         """Note that the body may hold ``what`` a target rule looks for (``rules.py``:

@@ -51,6 +51,7 @@ from chatcodec._providers.anthropic.parts import (
     decode_tool_result,
     encode_part,
     encode_tool_use,
+    result_id,
 )
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
@@ -387,7 +388,7 @@ class _Writer:
                 self.note(turn, index).whole = True
             return -1
         last = None
-        signed = self.context.signed  # filled as calls are written, read by the results after them
+        context = self.context  # its written call ids filled as calls are written, read by the results after them
         for position, part in enumerate(content):
             kind = part["type"]
             if kind == "text" and len(part) == PLAIN_TEXT:
@@ -403,8 +404,8 @@ class _Writer:
                 into.append(
                     {
                         "type": "tool_result",
-                        # the id its call was written with when that carried a signature (parts.result_id)
-                        "tool_use_id": (signed.get(tool_use_id) if signed else None) or _SANITIZE(tool_use_id),
+                        # the id its call was written with (a signature in it, a repeat renamed)
+                        "tool_use_id": result_id(tool_use_id, context) or _SANITIZE(tool_use_id),
                         "content": written_content,
                     }
                 )

@@ -243,9 +243,34 @@ does even with no call in the body to take it from."""
 
 
 def result_id(tool_use_id: str, context: AnthropicContext) -> str | None:
-    """The id a call holding a Gemini signature was written with in this body, for the
-    result that answers it (the call comes first); None for any other."""
-    return context.signed.get(tool_use_id) if context.signed else None
+    """The id a call holding a Gemini signature, or renamed as a repeat, was written with in
+    this body, for the result that answers it (the call comes first); None for any other."""
+    if context.signed and tool_use_id in context.signed:
+        return context.signed[tool_use_id]
+    return context.renamed.get(tool_use_id) if context.renamed else None
+
+
+def unique_call_id(sent: str, call_id: str, context: AnthropicContext, at: Steps) -> str:
+    """``sent``, or, where an earlier call in the body was sent with it, a new id for this
+    call and the results after it (``call_0-2``), reported. Anthropic refuses a repeated
+    ``tool_use`` id (400); an episode whose turns were parsed one by one holds such repeats
+    (each completion's made ids start again), and the results that follow each call answer it."""
+    if sent not in context.call_ids:
+        context.call_ids.add(sent)
+        return sent
+    count = 2
+    while f"{sent}-{count}" in context.call_ids:
+        count += 1
+    unique = context.renamed[call_id] = f"{sent}-{count}"
+    context.call_ids.add(unique)
+    context.losses.add(
+        at,
+        f"tool call id {call_id!r}",
+        f"an earlier call has it and Anthropic refuses a repeated tool_use id: sent as {unique!r},"
+        " with the results after it",
+        "metadata",
+    )
+    return unique
 
 
 def decode_tool_result(block: dict[str, Any]) -> dict[str, Any]:
@@ -394,7 +419,7 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
     ):  # its type, id, name, arguments: no bag (no rejected id), no cache marker
         return {
             "type": "tool_use",
-            "id": _SANITIZE(part["id"]),
+            "id": unique_call_id(_SANITIZE(part["id"]), part["id"], context, (*at, "id")),
             "name": name
             if name in _ACCEPTED or not context.for_request
             else tool_name(name, context.losses, at, PROVIDER),  # a name found valid before: no call
@@ -408,7 +433,7 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
         signature = None
     block = restored_fields(KIT.claim(context.losses, metadata, at), context) if metadata else {}
     block["type"] = "tool_use"
-    block["id"] = _tool_id(part, part["id"], context, (*at, "id"))
+    block["id"] = unique_call_id(_tool_id(part, part["id"], context, (*at, "id")), part["id"], context, (*at, "id"))
     if signature:
         block["id"] = context.signed[part["id"]] = signed_tool_use_id(block["id"], signature)
     block["name"] = tool_name(name, context.losses, at, PROVIDER) if context.for_request else name

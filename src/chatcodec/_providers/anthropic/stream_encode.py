@@ -28,7 +28,7 @@ from chatcodec import StreamError
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.finish_reason import REFUSAL_SENT_AS_TEXT, encode_finish_reason
 from chatcodec._providers.anthropic.markers import KIT, PROVIDER
-from chatcodec._providers.anthropic.parts import encode_part
+from chatcodec._providers.anthropic.parts import encode_part, unique_call_id
 from chatcodec._providers.anthropic.response import (
     MESSAGE_DEFAULTS,
     MESSAGE_MAPPED,
@@ -430,7 +430,7 @@ class StreamEncoder:
         match event:
             case ToolCallStartRecord():
                 signature, metadata = split_signature(event.provider_metadata)  # carried in the id
-                sent = sanitize_tool_use_id(event.id)
+                sent = unique_call_id(sanitize_tool_use_id(event.id), event.id, self.context, (*at, "id"))
                 bag = restore_fields(KIT.claim(self.losses, metadata, at))
                 block = {**bag, "type": "tool_use", "id": signed_tool_use_id(sent, signature) if signature else sent}
                 block.update(name=event.name, input={})

@@ -18,7 +18,9 @@ _SPACE = " \t\n\r"  # JSON's whitespace (RFC 8259)
 
 def object_members(text: str, start: int = 0) -> tuple[dict[str, str], int] | None:
     """The members of the JSON object at ``text[start:]`` (after whitespace) as raw texts by
-    key, and the index after the object; None when no valid JSON object starts there."""
+    key, and the index after the object; None when no valid JSON object starts there, or one
+    nested deeper than Python's decoder goes (the caller keeps the text, never a
+    ``RecursionError``)."""
     index = _skip(text, start)
     if not text.startswith("{", index):
         return None
@@ -34,7 +36,7 @@ def object_members(text: str, start: int = 0) -> tuple[dict[str, str], int] | No
                 return None
             value_start = _skip(text, index + 1)
             _, index = _DECODER.raw_decode(text, value_start)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's decoder
             return None
         members[key] = text[value_start:index]
         index = _skip(text, index)
@@ -68,17 +70,24 @@ _NAME = re.compile(r'"name"\s*:\s*"((?:[^"\\]|\\.)*)"')
 _ARGUMENTS = re.compile(r'"(?:arguments|parameters)"\s*:\s*')
 
 
-def salvage_call(text: str) -> tuple[str, str] | None:
+def salvage_call(text: str) -> tuple[str, str, str] | None:
     """A call object that is not valid JSON (its arguments are broken: a trailing comma, a
     missing brace, a bare newline in a string), read as its name and the text after its
     ``"arguments":`` key up to the object's closing brace: the model's text, kept, as the
-    canonical ``arguments`` keeps invalid JSON. None when no name is found."""
+    canonical ``arguments`` keeps invalid JSON. The third text is what stood before the
+    arguments beside the name and the object's punctuation (reported by the caller). None when
+    no name is found before the arguments."""
     name = _NAME.search(text)
     arguments = _ARGUMENTS.search(text)
-    if name is None or arguments is None:
+    if name is None or arguments is None or name.start() > arguments.start():
         return None
+    unread = (text[: name.start()] + text[name.end() : arguments.start()]).strip(_PUNCTUATION)
     rest = text[arguments.end() :].rstrip()
     if rest.endswith("}") and rest.count("}") > rest.count("{"):  # the call object's own brace
         rest = rest[:-1].rstrip()
     decoded = string_value(f'"{name.group(1)}"')
-    return (decoded if decoded is not None else name.group(1)), rest
+    return (decoded if decoded is not None else name.group(1)), rest, unread
+
+
+_PUNCTUATION = "{,: \t\n\r"
+"""What a call object holds before its arguments beside its name: its brace, separators, space."""

@@ -19,11 +19,12 @@ format, which no codec writes."""
 
 
 def assistant_message(
-    pieces: list[Piece], parser: str, made_id: Callable[[int], str], recorder: LossRecorder
+    pieces: list[Piece], parser: str, made_id: Callable[[int], str], recorder: LossRecorder, *, first_call: int = 0
 ) -> AssistantMessage:
-    """The message of ``pieces`` in order; empty text and reasoning left out."""
+    """The message of ``pieces`` in order; empty text and reasoning left out. The ids made
+    are numbered from ``first_call``, so an episode's turns parsed one by one keep distinct ids."""
     parts: list[AssistantContentPart] = []
-    calls = 0
+    calls = first_call
     for piece in pieces:
         index = len(parts)
         if isinstance(piece, Reasoning):
@@ -43,6 +44,12 @@ def assistant_message(
                     "metadata",
                 )
             parts.append(ToolUsePart(id=call_id, name=piece.name, arguments=piece.arguments))
+            if piece.unread:
+                recorder.add(
+                    ("content", index),
+                    "call object text",
+                    f"no field of a tool call holds what the model wrote beside its name and arguments: {piece.unread}",
+                )
             calls += 1
         else:
             parts.append(_kept(piece, parser))

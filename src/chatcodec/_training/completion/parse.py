@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from typing import TypeVar
 
-from chatcodec._errors import OptionError
+from chatcodec._errors import OptionError, PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._public_label import shown_as
@@ -38,6 +38,7 @@ def parse_completion(
     tokenizer: Decodes | str | PathLike[str] | None = None,
     reasoning_parser: str | None = None,
     reasoning_started: bool | None = None,
+    first_call_index: int = 0,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
 ) -> AssistantMessage:
@@ -52,14 +53,22 @@ def parse_completion(
     ``--reasoning-parser`` name, by default the one the family is served with.
     ``reasoning_started``: the generation prompt already opened the reasoning (it ended in
     ``<think>``), so the completion starts inside it; by default the template's profile says
-    (its generation prompt), and without a template, no.
+    (its generation prompt); without a template, a named ``reasoning_parser`` reads as its
+    server does (vLLM's ``qwen3`` takes a completion that never closes its reasoning as all
+    reasoning), and a default one, no. A call the model opens inside open reasoning ends it
+    where the family's server says so (Qwen3's ``<tool_call>``; DeepSeek R1 keeps it as reasoning).
     ``tools`` (canonical or OpenAI-shaped) type the values of formats that write them as text.
+    ``first_call_index``: the number of calls the episode made before this completion, so
+    the ids made here continue its numbering (``call_3`` after three calls) and an episode
+    parsed turn by turn holds no id twice (Anthropic refuses a repeated ``tool_use`` id).
 
     The message holds reasoning as thinking, text, and tool calls whose ``arguments`` are the
     model's JSON text (invalid JSON kept as written). A call id the format does not write is
     made and reported (``metadata``); a span marked as a call that cannot be read is kept as an
-    :class:`~chatcodec.OpaquePart` and reported (``content``). ``on_loss`` and ``losses`` work as
-    in :func:`~chatcodec.convert_request`; the paths are in the message returned.
+    :class:`~chatcodec.OpaquePart` and reported (``content``); text the model wrote beside or
+    inside call markup is text, in order. Every character is in the message or in a loss.
+    ``on_loss`` and ``losses`` work as in :func:`~chatcodec.convert_request`; the paths are in
+    the message returned.
     """
     link = template_link(template) if template is not None else None
     chosen = _tool_call_parser(parser, link)
@@ -71,15 +80,36 @@ def parse_completion(
         default_reasoning = family_reasoning or chosen.reasoning
         found = named_reasoning or (_reasoning_parser(default_reasoning) if default_reasoning is not None else None)
         if found is not None:
-            if reasoning_started is None:  # the template's generation prompt says, where one is known
-                reasoning_started = link is not None and link.generation_prompt.rstrip().endswith(found.opener)
+            if reasoning_started is None:
+                reasoning_started = _opened(found, link, named=named_reasoning is not None)
             reasoning, text = split_reasoning(text, found, started=reasoning_started)
             pieces.extend([reasoning] if reasoning is not None else [])
     pieces.extend(chosen.read(text, read_tool_schemas(tools)))
     recorder = LossRecorder()
-    message = assistant_message(pieces, chosen.name, chosen.made_id, recorder)
+    message = assistant_message(pieces, chosen.name, chosen.made_id, recorder, first_call=_call_index(first_call_index))
     recorder.settle(on_loss, losses)
     return message
+
+
+def _call_index(value: object) -> int:
+    """``first_call_index`` checked: a count of calls, so an integer from 0."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise PayloadError(
+            f"the number of calls made before this completion is an integer from 0, not {value!r}",
+            "$.first_call_index",
+        )
+    return value
+
+
+def _opened(found: ReasoningParser, link: TemplateLink | None, *, named: bool) -> bool:
+    """Whether the completion starts inside the reasoning, when the caller does not say: the
+    template's generation prompt says where a template is given; a reasoning parser named
+    alone reads as its server reads (vLLM's Qwen3 parser takes a completion that never
+    closes its reasoning as all reasoning); a parser picked as the tool-call parser's
+    default, no."""
+    if link is not None:
+        return link.generation_prompt.rstrip().endswith(found.opener)
+    return named and found.unclosed_is_reasoning
 
 
 def _tool_call_parser(parser: str | None, link: TemplateLink | None) -> ToolCallParser:

@@ -36,6 +36,9 @@ class Call:
     format's own values (XML parameter formats, Python call syntax)."""
     id: str | None = None
     """The call id the model wrote (Kimi K2's ``functions.NAME:0``), or None: one is made."""
+    unread: str = ""
+    """What the model wrote in the call that no canonical field holds (a member of a JSON
+    call object beside its name and arguments): reported, by its text, as a loss."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,3 +68,10 @@ def marked_blocks(text: str, opener: str, closer: str) -> list[tuple[bool, str]]
 def text_pieces(text: str) -> list[Piece]:
     """``text`` as a piece, or none when it is empty."""
     return [Text(text)] if text else []
+
+
+def stray_pieces(*strays: str) -> list[Piece]:
+    """Text the model wrote inside call markup, outside any element the format reads (prose
+    between two calls, a line between parameters): kept as text, in the order written (after
+    the call it stood in), where servers drop it. Empty texts are none."""
+    return [Text(stray) for stray in strays if stray]

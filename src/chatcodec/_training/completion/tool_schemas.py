@@ -76,9 +76,9 @@ def _schema_types(schema: object) -> set[str]:
         return set()
     kind = found.get("type")
     if isinstance(kind, str):
-        return {kind}
+        return {_json_type(kind)}
     if is_list(kind):
-        return {item for item in kind if isinstance(item, str)}
+        return {_json_type(item) for item in kind if isinstance(item, str)}
     kinds: set[str] = set()
     for key in ("anyOf", "oneOf"):
         branches = found.get(key)
@@ -92,10 +92,31 @@ def _schema_types(schema: object) -> set[str]:
     return kinds
 
 
+def _json_type(name: str) -> str:
+    """A schema's type name as JSON Schema spells it: tools written by hand (and by Python
+    type hints) say ``int``, ``float``, ``bool``, ``dict``, ``list``, which vLLM's Qwen3-Coder
+    parser reads as their JSON types (``vllm/tool_parsers/qwen3coder_tool_parser.py``,
+    ``_convert_param_value``)."""
+    lowered = name.strip().lower()
+    if lowered in ("str", "text", "varchar", "char", "enum"):
+        return "string"
+    if lowered.startswith(("int", "uint", "long", "short", "unsigned")):
+        return "integer"
+    if lowered.startswith(("num", "float", "double")):
+        return "number"
+    if lowered in ("bool", "binary"):
+        return "boolean"
+    if lowered.startswith("dict"):
+        return "object"
+    if lowered.startswith(("list", "arr")):
+        return "array"
+    return lowered
+
+
 def _as_json(text: str, default: object) -> object:
     try:
         return strict_json(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's decoder
         return default
 
 

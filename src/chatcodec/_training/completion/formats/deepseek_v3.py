@@ -12,7 +12,6 @@ here as ``|`` and ``▁``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
@@ -22,7 +21,7 @@ from chatcodec._training.completion.tool_schemas import ToolSchemas
 CALLS = ("<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581calls\u2581end\uff5c>")
 CALL = ("<\uff5ctool\u2581call\u2581begin\uff5c>", "<\uff5ctool\u2581call\u2581end\uff5c>")
 SEPARATOR = "<\uff5ctool\u2581sep\uff5c>"
-_FENCED = re.compile(r"\A(.*?)\n```json\n(.*)\n```\s*\Z", re.DOTALL)
+FENCE, FENCE_END = "\n```json\n", "\n```"
 
 
 def _read_calls(text: str, call: Callable[[str], Piece]) -> list[Piece]:
@@ -40,11 +39,16 @@ def _read_calls(text: str, call: Callable[[str], Piece]) -> list[Piece]:
 
 
 def _v3_call(text: str) -> Piece:
-    _type, marker, rest = text.partition(SEPARATOR)
-    fenced = _FENCED.match(rest)
-    if not marker or fenced is None or not fenced.group(1).strip():
+    """``TYPE<sep>NAME`` and the fenced JSON: cut at the first fence and the last, one pass.
+    A type other than ``function`` is reported (vLLM ignores it)."""
+    kind, marker, rest = text.partition(SEPARATOR)
+    name, fence, fenced = rest.partition(FENCE)
+    fenced = fenced.rstrip()
+    if not marker or not fence or not fenced.endswith(FENCE_END.strip("\n")) or not name.strip():
         return Unparsed(CALL[0] + text + CALL[1], "a DeepSeek V3 call with no TYPE, separator, NAME and fenced JSON")
-    return Call(fenced.group(1).strip(), fenced.group(2))
+    arguments = fenced.removesuffix("```").removesuffix("\n")
+    unread = "" if kind.strip() == "function" else f"the call type {kind.strip()!r}"
+    return Call(name.strip(), arguments, unread=unread)
 
 
 def _v31_call(text: str) -> Piece:

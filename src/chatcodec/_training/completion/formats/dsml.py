@@ -5,24 +5,34 @@
 Source: vLLM's ``vllm/tool_parsers/deepseekv4_tool_parser.py`` and ``deepseekv32_tool_parser.py``,
 the ``deepseek_v4`` fixture of ``tests/tool_parsers/test_format_conformance.py`` and
 ``tests/tool_parsers/test_deepseekv4_tool_parser.py``. Each parameter says its own type:
-``string="true"`` is text as written, ``string="false"`` a JSON value (kept as text where it
-is not JSON, or typed by the tool's schema).
+``string="true"`` is text as written (typed by the tool's schema where the schema says the
+parameter is no string), ``string="false"`` a JSON value (kept as text where it is not JSON,
+or typed by the tool's schema). An invoke whose body is a JSON object (no parameter tags)
+has that object as its arguments.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
+from chatcodec._training.completion.json_text import object_members
+from chatcodec._training.completion.markup import elements, strays
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
-from chatcodec._training.completion.tool_call_parser import Read, ToolCallParser, marked_blocks, text_pieces
+from chatcodec._training.completion.tool_call_parser import (
+    Read,
+    ToolCallParser,
+    marked_blocks,
+    stray_pieces,
+    text_pieces,
+)
 from chatcodec._training.completion.tool_schemas import ToolSchemas, arguments_text, strict_json, typed_value
 
 BAR = "\uff5c"  # DeepSeek's fullwidth vertical bar, in every DSML tag
-_INVOKE = re.compile(rf"""<{BAR}DSML{BAR}invoke\s+name="([^"]+)"\s*>(.*?)(?:</{BAR}DSML{BAR}invoke>|\Z)""", re.DOTALL)
-_PARAMETER = re.compile(
-    rf"""<{BAR}DSML{BAR}parameter\s+name="([^"]+)"(?:\s+string="(true|false)")?\s*>(.*?)(?:</{BAR}DSML{BAR}parameter>|\Z)""",
-    re.DOTALL,
-)
+_INVOKE = re.compile(rf"""<{BAR}DSML{BAR}invoke\s+name="([^"<>\n]+)"\s*>""")
+_INVOKE_END = f"</{BAR}DSML{BAR}invoke>"
+_PARAMETER = re.compile(rf"""<{BAR}DSML{BAR}parameter\s+name="([^"<>\n]+)"(?:\s+string="(true|false)")?\s*>""")
+_PARAMETER_END = f"</{BAR}DSML{BAR}parameter>"
 
 
 def _reader(outer: str) -> Read:
@@ -35,25 +45,40 @@ def _reader(outer: str) -> Read:
             if not is_call:
                 pieces.extend(text_pieces(span))
                 continue
-            invokes = list(_INVOKE.finditer(span))
+            before, invokes = elements(span, _INVOKE, _INVOKE_END)
             if not invokes:
                 pieces.append(Unparsed(f"{opener}{span}{closer}", "a DSML block with no invoke"))
+                continue
+            pieces.extend(stray_pieces(before))
             for invoke in invokes:
-                name = invoke.group(1)
-                properties = tools.get(name, {})
-                values: dict[str, object] = {}
-                for key, is_string, raw in _PARAMETER.findall(invoke.group(2)):
-                    values[key] = raw if is_string == "true" else _value(raw, properties.get(key))
-                pieces.append(Call(name, arguments_text(values)))
+                pieces.extend(_call(invoke.head.group(1), invoke.body, tools.get(invoke.head.group(1), {})))
+                pieces.extend(stray_pieces(invoke.after))
         return pieces
 
     return read
 
 
-def _value(raw: str, schema: object) -> object:
+def _call(name: str, body: str, properties: Mapping[str, object]) -> list[Piece]:
+    """One invoke: its parameters, or a JSON object written as its whole body (its text kept)."""
+    whole = object_members(body)
+    if whole is not None and not body[whole[1] :].strip():
+        return [Call(name, body.strip())]
+    inside, parameters = elements(body, _PARAMETER, _PARAMETER_END)
+    values: dict[str, object] = {}
+    for parameter in parameters:
+        key, is_string = parameter.head.group(1), parameter.head.group(2)
+        values[key] = _value(parameter.body, properties.get(key), is_string == "true")
+    return [Call(name, arguments_text(values)), *stray_pieces(inside, *strays(parameters))]
+
+
+def _value(raw: str, schema: object, is_string: bool) -> object:
+    """A parameter's value: ``string="true"`` is text unless the tool's schema types it
+    otherwise (a model marking a number as a string); otherwise JSON, or the schema's type."""
+    if is_string:
+        return typed_value(raw, schema)
     try:
         return strict_json(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return typed_value(raw, schema)
 
 

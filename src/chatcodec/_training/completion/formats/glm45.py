@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 
+from chatcodec._training.completion.markup import elements
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
-from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, text_pieces
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, stray_pieces, text_pieces
 from chatcodec._training.completion.tool_schemas import ToolSchemas, typed_arguments
 
-_PAIR = re.compile(r"<arg_key>(.*?)</arg_key>\s*<arg_value>(.*?)(?:</arg_value>|\Z)", re.DOTALL)
+_KEY = re.compile(re.escape("<arg_key>"))
+KEY_END, VALUE = "</arg_key>", "<arg_value>"
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
@@ -25,12 +27,22 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         if not is_call:
             pieces.extend(text_pieces(span))
             continue
-        name = span.split("<arg_key>", 1)[0].strip()
+        name, pairs = elements(span, _KEY, "</arg_value>")
         if not name or "<" in name or "\n" in name:
             pieces.append(Unparsed(f"<tool_call>{span}</tool_call>", "a <tool_call> block with no tool name"))
             continue
-        values = [(key.strip(), value) for key, value in _PAIR.findall(span)]
+        values: list[tuple[str, str]] = []
+        strays: list[str] = []
+        for pair in pairs:
+            key, marker, rest = pair.body.partition(KEY_END)
+            rest = rest.lstrip()
+            if marker and rest.startswith(VALUE):
+                values.append((key.strip(), rest[len(VALUE) :]))
+            else:  # no <arg_value> after the key: the pair as written, kept as text
+                strays.append(f"<arg_key>{pair.body}".strip())
+            strays.append(pair.after)
         pieces.append(Call(name, typed_arguments(tools, name, values, untyped_as_json=True)))
+        pieces.extend(stray_pieces(*strays))
     return pieces
 
 

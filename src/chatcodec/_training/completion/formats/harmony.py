@@ -20,13 +20,19 @@ from __future__ import annotations
 import re
 
 from chatcodec._training.completion.pieces import Call, Piece, Reasoning, Text, Unparsed
-from chatcodec._training.completion.tool_call_parser import ToolCallParser
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, text_pieces
 from chatcodec._training.completion.tool_schemas import ToolSchemas
 
 START, MESSAGE = "<|start|>", "<|message|>"
 STOPS = ("<|end|>", "<|call|>", "<|return|>")
 _CHANNEL = re.compile(r"<\|channel\|>\s*([^\s<]+)")
 _RECIPIENT = re.compile(r"\bto=([^\s<]+)")
+_SPACE = re.compile(r"\s*")
+_STOP = re.compile("|".join(re.escape(stop) for stop in STOPS))
+_HEADER_PARTS = re.compile(
+    r"<\|start\|>|<\|channel\|>\s*[^\s<]*|\bto=[^\s<]+|(?:<\|constrain\|>\s*)?\bjson\b|\bassistant\b|\s+"
+)
+"""What a message header holds: the role, its channel, its recipient, its content type."""
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
@@ -34,6 +40,7 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         return [Text(text)] if text else []
     pieces: list[Piece] = []
     index = _after_start(text, 0)
+    next_start = -1  # the next <|start|> at or after index, found once per stretch (linear)
     while index < len(text):
         body_start = text.find(MESSAGE, index)
         if body_start < 0:
@@ -45,31 +52,40 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         body_start += len(MESSAGE)
         body_end, stop = _stop(text, body_start)
         pieces.append(_message(header, text[body_start:body_end], text[index : body_end + len(stop)]))
-        index = _after_start(text, body_end + len(stop))
+        index = body_end + len(stop)
+        if next_start < index:
+            found = text.find(START, index)
+            next_start = len(text) if found < 0 else found
+        if text.find(MESSAGE, index, next_start) < 0:  # no header before the next message: the model's text
+            pieces.extend(text_pieces(text[index:next_start].strip()))
+            index = next_start
+        index = _after_start(text, index)
     return pieces
 
 
 def _after_start(text: str, index: int) -> int:
     """The index after a ``<|start|>`` at ``index`` (whitespace first skipped), if one is there."""
-    stripped = len(text) - len(text[index:].lstrip())
+    space = _SPACE.match(text, index)
+    stripped = index if space is None else space.end()
     return stripped + len(START) if text.startswith(START, stripped) else index
 
 
 def _stop(text: str, start: int) -> tuple[int, str]:
     """Where the message body starting at ``start`` ends, and the token that ends it ("" at the end)."""
-    found = [(text.find(stop, start), stop) for stop in STOPS]
-    ends = [(index, stop) for index, stop in found if index >= 0]
-    return min(ends) if ends else (len(text), "")
+    found = _STOP.search(text, start)
+    return (len(text), "") if found is None else (found.start(), found.group())
 
 
 def _message(header: str, body: str, whole: str) -> Piece:
+    if _HEADER_PARTS.sub("", header):
+        return Unparsed(whole, "a harmony message whose header holds text no harmony header field holds")
     channel = _CHANNEL.search(header)
     recipient = _RECIPIENT.search(header)
     if recipient is not None:
         name = recipient.group(1)
-        if name.startswith("functions."):
+        if name.startswith("functions.") and (channel is None or channel.group(1) in ("commentary", "analysis")):
             return Call(name.removeprefix("functions."), body)
-        return Unparsed(whole, f"a call to the built-in tool {name!r}, which no canonical part holds")
+        return Unparsed(whole, f"a call to {name!r} (a built-in tool, or on no call channel), which no part holds")
     kind = None if channel is None else channel.group(1)
     if kind == "analysis":
         return Reasoning(body)

@@ -20,7 +20,7 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
     pieces: list[Piece] = []
     for is_call, span in marked_blocks(text, OPENER, CLOSER):
         if is_call:
-            pieces.append(read_call_object(span.strip(), "a <tool_call> block"))
+            pieces.extend(read_call_object(span.strip(), "a <tool_call> block"))
         else:
             pieces.extend(text_pieces(span))
     return pieces

@@ -1,27 +1,43 @@
 """One call written as a JSON object ``{"name": ..., "arguments": {...}}``: what hermes,
-Mistral's older format and Llama 3's JSON calls share."""
+Mistral's older format and Llama 3's JSON calls share.
+
+Text the model wrote beside the object (before it, after it, in the same block) is text of
+the message, in order; a member beside the name and the arguments is reported by its text.
+"""
 
 from __future__ import annotations
 
 from chatcodec._training.completion.json_text import object_members, salvage_call, string_value
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
+from chatcodec._training.completion.tool_call_parser import stray_pieces
 
 ARGUMENT_KEYS = ("arguments", "parameters")
 """The keys a call object's arguments are written under (Llama 3 writes ``parameters``)."""
+NO_ARGUMENTS = "{}"
+"""The arguments of a call object written with a name alone (``{"name": "x"}``): none, as
+SGLang's JSON detectors read it (an empty object)."""
 
 
-def read_call_object(text: str, what: str) -> Piece:
-    """The call in ``text`` (one JSON object): its arguments the model's text. An object that
-    is not valid JSON keeps its name and its arguments' text when they can be found; otherwise
-    the text is kept unparsed."""
-    read = object_members(text)
-    if read is not None and not text[read[1] :].strip():
-        members = read[0]
+def read_call_object(text: str, what: str) -> list[Piece]:
+    """The call in ``text`` (one JSON object, maybe with text around it): its arguments the
+    model's text. An object that is not valid JSON keeps its name and its arguments' text
+    when they can be found; otherwise the text is kept unparsed."""
+    start = text.find("{")
+    if start < 0:
+        return [Unparsed(text, f"{what} is not a JSON object with a name")]
+    before = text[:start].strip()
+    read = object_members(text, start)
+    if read is not None:
+        members, end = read
         name = string_value(members.get("name"))
         if name is not None:
-            arguments = next((members[key] for key in ARGUMENT_KEYS if key in members), "")
-            return Call(name, arguments)
-    salvaged = salvage_call(text)
+            key = next((key for key in ARGUMENT_KEYS if key in members), None)
+            rest = {member: raw for member, raw in members.items() if member not in ("name", key)}
+            unread = ", ".join(f"{member!r}: {raw}" for member, raw in rest.items())
+            call = Call(name, NO_ARGUMENTS if key is None else members[key], unread=unread)
+            return [*stray_pieces(before), call, *stray_pieces(text[end:].strip())]
+    salvaged = salvage_call(text[start:])
     if salvaged is not None:
-        return Call(*salvaged)
-    return Unparsed(text, f"{what} is not a JSON object with a name")
+        name, arguments, unread = salvaged
+        return [*stray_pieces(before), Call(name, arguments, unread=unread)]
+    return [Unparsed(text, f"{what} is not a JSON object with a name")]

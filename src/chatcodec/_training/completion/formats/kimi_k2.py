@@ -4,11 +4,16 @@
 Source: vLLM's ``vllm/tool_parsers/kimi_k2_tool_parser.py``, the ``kimi_k2`` fixture of
 ``tests/tool_parsers/test_format_conformance.py`` and ``tests/tool_parsers/test_kimi_k2_tool_parser.py``.
 The model writes its own call id (``functions.get_weather:0``), kept as the call's id; the
-name is the id's part between ``functions.`` and ``:``.
+name is the id's part between ``functions.`` and ``:``. An id that is a bare counter (``0``)
+names no tool: the tool is the only one offered, or the only one whose parameters hold every
+argument (vLLM's inference); otherwise, and for an id of no such shape, the call is kept unparsed.
 """
 
 from __future__ import annotations
 
+import re
+
+from chatcodec._training.completion.json_text import object_members
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
 from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, text_pieces
 from chatcodec._training.completion.tool_schemas import ToolSchemas
@@ -16,6 +21,8 @@ from chatcodec._training.completion.tool_schemas import ToolSchemas
 SECTION = ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
 CALL = ("<|tool_call_begin|>", "<|tool_call_end|>")
 ARGUMENTS = "<|tool_call_argument_begin|>"
+_ID = re.compile(r"\s*(?:functions\.)?([^\s:]+):(\d+)\s*\Z")
+_COUNTER = re.compile(r"\s*\d+\s*\Z")
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
@@ -26,19 +33,35 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
             continue
         for is_call, call in marked_blocks(span, *CALL):
             if is_call:
-                pieces.append(_call(call))
+                pieces.append(_call(call, tools))
             elif call.strip():
                 pieces.append(Unparsed(call, "text inside the tool-call section, outside any call"))
     return pieces
 
 
-def _call(text: str) -> Piece:
+def _call(text: str, tools: ToolSchemas) -> Piece:
     call_id, marker, arguments = text.partition(ARGUMENTS)
-    call_id = call_id.strip()
-    name = call_id.split(":", 1)[0].removeprefix("functions.")
-    if not marker or not name:
-        return Unparsed(CALL[0] + text + CALL[1], "a Kimi K2 call with no functions.NAME:INDEX id and arguments")
-    return Call(name, arguments.strip(), call_id)
+    named = _ID.match(call_id)
+    if marker and named is not None:
+        return Call(named.group(1), arguments.strip(), call_id.strip())
+    if marker and _COUNTER.match(call_id):
+        name = _tool_of(arguments, tools)
+        if name is not None:
+            return Call(name, arguments.strip(), call_id.strip())
+        return Unparsed(CALL[0] + text + CALL[1], "a Kimi K2 call with a bare counter id whose tool cannot be told")
+    return Unparsed(CALL[0] + text + CALL[1], "a Kimi K2 call with no functions.NAME:INDEX id and arguments")
+
+
+def _tool_of(arguments: str, tools: ToolSchemas) -> str | None:
+    """The tool a call with a bare counter id (``0``) called, as vLLM tells it: the only tool
+    offered, or the only one whose parameters hold every argument; None when no one tool fits."""
+    if len(tools) == 1:
+        return next(iter(tools))
+    members = object_members(arguments)
+    if members is None:
+        return None
+    fitting = [name for name, properties in tools.items() if set(members[0]) <= set(properties)]
+    return fitting[0] if len(fitting) == 1 else None
 
 
 KIMI_K2 = ToolCallParser(

@@ -4,45 +4,53 @@ several separated by ``;``.
 Source: vLLM's ``vllm/tool_parsers/llama_tool_parser.py`` (registered ``llama3_json``) and
 ``tests/tool_parsers/test_llama3_json_tool_parser.py``; Meta's Llama 3.1 prompt format (JSON
 function calling: ``{"name": function name, "parameters": dictionary of argument name and its
-value}``). A completion that does not start with a call object is text, as vLLM reads it.
+value}``). Calls may follow prose (vLLM finds them anywhere); the prose before them and the
+text after the last one are the message's text, where vLLM drops them.
 """
 
 from __future__ import annotations
 
+import re
+
 from chatcodec._training.completion.formats.json_call import read_call_object
 from chatcodec._training.completion.json_text import object_members
-from chatcodec._training.completion.pieces import Piece, Text
-from chatcodec._training.completion.tool_call_parser import ToolCallParser
+from chatcodec._training.completion.pieces import Piece
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, text_pieces
 from chatcodec._training.completion.tool_schemas import ToolSchemas
 
 PYTHON_TAG = "<|python_tag|>"
+_CALL_START = re.compile(r'\{\s*"name"\s*:')
+_NEXT_CALL = re.compile(r';\s*(?=\{\s*"name"\s*:)')
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
-    body = text.strip()
-    tagged = body.startswith(PYTHON_TAG)
-    if tagged:
-        body = body[len(PYTHON_TAG) :].lstrip()
-    if not body.startswith("{"):
-        return [Text(text)] if text else []
+    tag = text.find(PYTHON_TAG)
+    if tag >= 0:
+        return [*text_pieces(text[:tag].strip()), *_calls(text[tag + len(PYTHON_TAG) :].strip(), 0)]
+    found = _CALL_START.search(text)
+    if found is None:
+        return text_pieces(text)
+    return [*text_pieces(text[: found.start()].strip()), *_calls(text, found.start())]
+
+
+def _calls(body: str, index: int) -> list[Piece]:
+    """The calls from ``body[index:]`` on, separated by ``;`` or whitespace; the text after the
+    last call kept as text. Each span is read once."""
     pieces: list[Piece] = []
-    index = 0
     while index < len(body):
+        if not _CALL_START.match(body, index):
+            return [*pieces, *text_pieces(body[index:].strip())]
         read_object = object_members(body, index)
-        end = read_object[1] if read_object is not None else _next_separator(body, index)
-        pieces.append(read_call_object(body[index:end].strip(), "a Llama 3 call"))
+        if read_object is not None:
+            end = read_object[1]
+        else:  # unreadable: it runs to the next '; {"name":' or the end
+            separator = _NEXT_CALL.search(body, index)
+            end = len(body) if separator is None else separator.start()
+        pieces.extend(read_call_object(body[index:end].strip(), "a Llama 3 call"))
         index = end
         while index < len(body) and body[index] in " \t\r\n;":
             index += 1
     return pieces
-
-
-def _next_separator(text: str, start: int) -> int:
-    """Where an unreadable call ends: at the next ``; {`` or the end."""
-    found = text.find(";", start)
-    while found >= 0 and not text[found + 1 :].lstrip().startswith("{"):
-        found = text.find(";", found + 1)
-    return len(text) if found < 0 else found
 
 
 LLAMA3_JSON = ToolCallParser(

@@ -3,19 +3,22 @@
 
 Source: vLLM's ``vllm/tool_parsers/minimax_m2_tool_parser.py`` and the ``minimax_m2`` fixture of
 ``tests/tool_parsers/test_format_conformance.py``. One block may hold several invokes (parallel
-calls); values are typed by the tool's schema, a parameter it does not type is a string.
+calls); values are typed by the tool's schema, a parameter it does not type is a string. A
+value runs to the last ``</parameter>`` before the next parameter, so code holding the
+closing tag keeps it (:mod:`..markup`).
 """
 
 from __future__ import annotations
 
 import re
 
+from chatcodec._training.completion.markup import elements, strays
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
-from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, text_pieces
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, stray_pieces, text_pieces
 from chatcodec._training.completion.tool_schemas import ToolSchemas, typed_arguments
 
-_INVOKE = re.compile(r"""<invoke\s+name=["']?([^"'>]+)["']?\s*>(.*?)(?:</invoke>|\Z)""", re.DOTALL)
-_PARAMETER = re.compile(r"""<parameter\s+name=["']?([^"'>]+)["']?\s*>(.*?)(?:</parameter>|\Z)""", re.DOTALL)
+_INVOKE = re.compile(r"""<invoke\s+name=["']?([^"'<>\n]+)["']?\s*>""")
+_PARAMETER = re.compile(r"""<parameter\s+name=["']?([^"'<>\n]+)["']?\s*>""")
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
@@ -24,12 +27,17 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         if not is_call:
             pieces.extend(text_pieces(span))
             continue
-        invokes = list(_INVOKE.finditer(span))
+        before, invokes = elements(span, _INVOKE, "</invoke>")
         if not invokes:
             pieces.append(Unparsed(f"<minimax:tool_call>{span}</minimax:tool_call>", "a block with no <invoke>"))
+            continue
+        pieces.extend(stray_pieces(before))
         for invoke in invokes:
-            name = invoke.group(1).strip()
-            pieces.append(Call(name, typed_arguments(tools, name, _PARAMETER.findall(invoke.group(2)))))
+            name = invoke.head.group(1).strip()
+            inside, parameters = elements(invoke.body, _PARAMETER, "</parameter>")
+            values = [(parameter.head.group(1).strip(), parameter.body) for parameter in parameters]
+            pieces.append(Call(name, typed_arguments(tools, name, values)))
+            pieces.extend(stray_pieces(inside, *strays(parameters), invoke.after))
     return pieces
 
 

@@ -47,9 +47,9 @@ def _read_array(text: str) -> list[Piece]:
         read_object = object_members(text, index)
         if read_object is None:
             tail = text[index:].removesuffix("]").strip()
-            return [*pieces, read_call_object(tail, "a [TOOL_CALLS] array item")] if tail else pieces
+            return [*pieces, *read_call_object(tail, "a [TOOL_CALLS] array item")] if tail else pieces
         end = read_object[1]
-        pieces.append(read_call_object(text[index:end], "a [TOOL_CALLS] array item"))
+        pieces.extend(read_call_object(text[index:end], "a [TOOL_CALLS] array item"))
         index = end
 
 

@@ -3,9 +3,10 @@ in Llama 4 between ``<|python_start|>`` and ``<|python_end|>``.
 
 Source: vLLM's ``vllm/tool_parsers/pythonic_tool_parser.py`` and ``llama4_pythonic_tool_parser.py``,
 the ``pythonic`` fixture of ``tests/tool_parsers/test_format_conformance.py`` and
-``tests/tool_parsers/test_pythonic_tool_parser.py``. The whole completion is the list or it
-is text, as vLLM reads it; keyword values are Python literals, written as JSON arguments. A
-completion that starts as a call list but is no valid one is kept unparsed.
+``tests/tool_parsers/test_pythonic_tool_parser.py``. Keyword values are Python literals,
+written as JSON arguments. Prose before or after the list is text of the message (vLLM reads
+a completion that is not the list alone as text, calls and all). A completion that starts as
+a call list but is no valid one is kept unparsed.
 """
 
 from __future__ import annotations
@@ -13,42 +14,95 @@ from __future__ import annotations
 import ast
 import re
 
-from chatcodec._training.completion.pieces import Call, Piece, Text, Unparsed
-from chatcodec._training.completion.tool_call_parser import ToolCallParser
+from chatcodec._training.completion.pieces import Call, Piece, Unparsed
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, text_pieces
 from chatcodec._training.completion.tool_schemas import ToolSchemas, arguments_text
 
-_LOOKS_LIKE_CALLS = re.compile(r"\A\s*\[\s*[A-Za-z_][\w.]*\s*\(")
+_CALLS_START = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
 WRAPPER = ("<|python_start|>", "<|python_end|>")
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
     body = text.strip()
     if body.startswith(WRAPPER[0]):
-        body = body[len(WRAPPER[0]) :].removesuffix(WRAPPER[1]).strip()
-    if not _LOOKS_LIKE_CALLS.match(body):
-        return [Text(text)] if text else []
-    try:
-        return _calls(body)
-    except (SyntaxError, ValueError, TypeError) as error:  # TypeError: a literal JSON has no form for (a set, bytes)
-        return [Unparsed(text, f"not a list of Python calls with literal keyword arguments ({error})")]
+        inner, _, after = body[len(WRAPPER[0]) :].partition(WRAPPER[1])
+        calls = _read_calls(inner.strip())
+        if isinstance(calls, str):
+            return [Unparsed(text, calls)]
+        return [*calls, *text_pieces(after.strip())]
+    found = _CALLS_START.search(body)
+    if found is None:
+        return text_pieces(text)
+    calls = _read_calls(body[found.start() :])
+    before = body[: found.start()].strip()
+    if before and (isinstance(calls, str) or not any(isinstance(piece, Call) for piece in calls)):
+        return text_pieces(text)  # prose that mentions a call: no call in it
+    if isinstance(calls, str):  # a list alone that is no valid one: kept
+        return [Unparsed(text, calls)]
+    return [*text_pieces(before), *calls]
+
+
+def _read_calls(body: str) -> list[Piece] | str:
+    """The call list at the start of ``body``: the whole of it, or up to its last ``]`` with the
+    text after it kept as text; why not, where it is no valid list."""
+    attempts = [(body, "")]
+    last = body.rfind("]")
+    if 0 <= last < len(body.rstrip()) - 1:
+        attempts.append((body[: last + 1], body[last + 1 :].strip()))
+    why = ""
+    for calls, after in attempts:
+        try:
+            return [*_calls(calls), *text_pieces(after)]
+        except (SyntaxError, ValueError, TypeError) as error:  # TypeError: a literal JSON has no form for (a set)
+            why = f"not a list of Python calls with literal keyword arguments ({error})"
+        except (RecursionError, MemoryError):  # nested past what Python's parser and encoder take
+            why = "a list of Python calls nested deeper than Python reads"
+    return why
 
 
 def _calls(body: str) -> list[Piece]:
+    """The list's calls in order; an item that is no call with literal keyword arguments (a
+    ``bytes`` value, ``1e999``, a name) is kept unparsed in its place, its siblings read (as
+    vLLM keeps a good call beside a bad one)."""
     tree = ast.parse(body, mode="eval").body
     if not isinstance(tree, ast.List):
         raise ValueError("the completion is no list")
+    source = _Source(body)
     pieces: list[Piece] = []
     for node in tree.elts:
-        if not isinstance(node, ast.Call) or node.args:
-            raise ValueError("an item is no call with keyword arguments only")
-        name = ast.unparse(node.func)
-        values: dict[str, object] = {}
-        for keyword in node.keywords:
-            if keyword.arg is None:
-                raise ValueError("**kwargs in a call")
-            values[keyword.arg] = ast.literal_eval(keyword.value)
-        pieces.append(Call(name, arguments_text(values)))
+        try:
+            pieces.append(_call(node))
+        except (ValueError, TypeError) as error:  # TypeError: a literal JSON has no form for (a set, bytes)
+            pieces.append(Unparsed(source.segment(node), f"not a Python call with literal keyword arguments ({error})"))
     return pieces
+
+
+def _call(node: ast.expr) -> Call:
+    if not isinstance(node, ast.Call) or node.args:
+        raise ValueError("an item is no call with keyword arguments only")
+    values: dict[str, object] = {}
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            raise ValueError("**kwargs in a call")
+        values[keyword.arg] = ast.literal_eval(keyword.value)
+    return Call(ast.unparse(node.func), arguments_text(values))
+
+
+class _Source:
+    """The text of a node, as written: ``ast`` gives lines and UTF-8 byte columns; the line
+    starts are found once (``ast.get_source_segment`` splits the source again per node)."""
+
+    def __init__(self, text: str) -> None:
+        self.encoded = text.encode("utf-8", "surrogatepass")
+        self.starts = [0]
+        for index, byte in enumerate(self.encoded):
+            if byte == 0x0A:
+                self.starts.append(index + 1)
+
+    def segment(self, node: ast.expr) -> str:
+        end_line, end_column = node.end_lineno or node.lineno, node.end_col_offset or node.col_offset
+        start = self.starts[node.lineno - 1] + node.col_offset
+        return self.encoded[start : self.starts[end_line - 1] + end_column].decode("utf-8", "surrogatepass")
 
 
 PYTHONIC = ToolCallParser(

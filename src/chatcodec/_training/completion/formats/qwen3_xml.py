@@ -6,34 +6,50 @@ and the ``qwen3_xml`` and ``qwen3_coder`` fixtures of
 ``tests/tool_parsers/test_format_conformance.py`` (the same wire format under two names):
 ``<tool_call>\\n<function=get_weather>\\n<parameter=city>\\nSF\\n</parameter>\\n</function>\\n</tool_call>``.
 A value's first and last newline are the template's; values are typed by the tool's schema
-(a parameter the schema does not type is a string, as vLLM reads it).
+(a parameter the schema does not type is a string, as vLLM reads it). A ``<function=...>``
+block written without ``<tool_call>`` around it is a call too, as vLLM's Qwen3 parser engine
+reads it (``vllm/frontend/processing/parser/qwen3.py``: ``FUNC_PREFIX`` in content).
 """
 
 from __future__ import annotations
 
 import re
 
-from chatcodec._training.completion.pieces import Call, Piece, Unparsed
-from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, text_pieces
+from chatcodec._training.completion.markup import elements, strays
+from chatcodec._training.completion.pieces import Call, Piece, Text, Unparsed
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, stray_pieces
 from chatcodec._training.completion.tool_schemas import ToolSchemas, typed_arguments
 
-_FUNCTION = re.compile(r"<function=([^>\n]+)>(.*?)(?:</function>|\Z)", re.DOTALL)
-_PARAMETER = re.compile(r"<parameter=([^>\n]+)>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL)
+_FUNCTION = re.compile(r"<function=([^<>\n]+)>")
+_PARAMETER = re.compile(r"<parameter=([^<>\n]+)>")
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
     pieces: list[Piece] = []
     for is_call, span in marked_blocks(text, "<tool_call>", "</tool_call>"):
-        if not is_call:
-            pieces.extend(text_pieces(span))
-            continue
-        functions = list(_FUNCTION.finditer(span))
-        if not functions:
-            pieces.append(Unparsed(f"<tool_call>{span}</tool_call>", "a <tool_call> block with no <function=...>"))
-        for function in functions:
-            name = function.group(1).strip()
-            values = [(key.strip(), _unwrapped(value)) for key, value in _PARAMETER.findall(function.group(2))]
-            pieces.append(Call(name, typed_arguments(tools, name, values)))
+        if is_call:
+            found = _functions(span, tools)
+            if not any(isinstance(piece, Call) for piece in found):
+                found = [Unparsed(f"<tool_call>{span}</tool_call>", "a <tool_call> block with no <function=...>")]
+            pieces.extend(found)
+        elif _FUNCTION.search(span):  # a bare <function=...> block
+            pieces.extend(_functions(span, tools))
+        elif span:
+            pieces.append(Text(span))
+    return pieces
+
+
+def _functions(span: str, tools: ToolSchemas) -> list[Piece]:
+    """The calls in ``span`` in order, each followed by the text written after it or inside
+    it outside its parameters."""
+    before, functions = elements(span, _FUNCTION, "</function>")
+    pieces = stray_pieces(before)
+    for function in functions:
+        name = function.head.group(1).strip()
+        inside, parameters = elements(function.body, _PARAMETER, "</parameter>")
+        values = [(parameter.head.group(1).strip(), _unwrapped(parameter.body)) for parameter in parameters]
+        pieces.append(Call(name, typed_arguments(tools, name, values)))
+        pieces.extend(stray_pieces(inside, *strays(parameters), function.after))
     return pieces
 
 
