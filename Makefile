@@ -160,8 +160,9 @@ bench-quick: $(BENCH_VENV)/.installed
 # Instructions per conversion under valgrind callgrind (bench/instructions.py): chatcodec, litellm's
 # fastest converter, the floor and the canonical model's validation on the agent sessions, a table
 # of counts and ratios that the machine's load does not move, each session in three states (first
-# sight, agent step, steady: bench/states.py), the acceptance sessions of ../shared/perf-sessions
-# (CHATCODEC_PERF_SESSIONS names another folder) and the bench's sessions of other shapes
+# sight, agent step, steady: bench/states.py), the acceptance sessions (the full set with the 50-step
+# ones and first-sight/ where CHATCODEC_PERF_SESSIONS names it, else the repository's 10-step copy in
+# tests/fixtures/perf-sessions) and the bench's sessions of other shapes
 # (bench/other_shapes.py); the pairs whose sessions report losses again under a user's default
 # policy (on_loss="warn" under Python's default warning filters, beside the tables' "ignore");
 # then first use per pair and the
