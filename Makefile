@@ -15,9 +15,14 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml tests/requirements-no-deps.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	$(BIN)/python -m pip install --quiet --no-deps -r tests/requirements-no-deps.txt
+# The dev environment (about 2 GB) is installed by uv, the faster installer, with pip's own settings
+# (indexes, wheel folders, constraints: tools/install.py); by pip when uv cannot be installed.
+# What each costs and saves: docs/getting-started.md, "Set-up time".
+UV := uv==0.13.9
+$(VENV)/.installed-dev: pyproject.toml tests/requirements-no-deps.txt tools/install.py | $(BIN)/python
+	$(BIN)/python -m pip install --quiet "$(UV)" || echo "uv could not be installed: pip installs the dev tools" >&2
+	$(BIN)/python tools/install.py -e ".[dev]"
+	$(BIN)/python tools/install.py --no-deps -r tests/requirements-no-deps.txt
 	touch $@
 
 demo: $(VENV)/.installed
