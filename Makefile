@@ -15,9 +15,14 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml tests/requirements-no-deps.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	$(BIN)/python -m pip install --quiet --no-deps -r tests/requirements-no-deps.txt
+# The dev environment (about 2 GB) is installed by uv, the faster installer, with pip's own settings
+# (indexes, wheel folders, constraints: tools/install.py); by pip when uv cannot be installed.
+# What each costs and saves: docs/getting-started.md, "Set-up time".
+UV := uv==0.13.9
+$(VENV)/.installed-dev: pyproject.toml tests/requirements-no-deps.txt tools/install.py | $(BIN)/python
+	$(BIN)/python -m pip install --quiet "$(UV)" || echo "uv could not be installed: pip installs the dev tools" >&2
+	$(BIN)/python tools/install.py -e ".[dev]"
+	$(BIN)/python tools/install.py --no-deps -r tests/requirements-no-deps.txt
 	touch $@
 
 demo: $(VENV)/.installed
@@ -171,8 +176,9 @@ bench-quick: $(BENCH_VENV)/.installed
 # Instructions per conversion under valgrind callgrind (bench/instructions.py): chatcodec, litellm's
 # fastest converter, the floor and the canonical model's validation on the agent sessions, a table
 # of counts and ratios that the machine's load does not move, each session in three states (first
-# sight, agent step, steady: bench/states.py), the acceptance sessions of ../shared/perf-sessions
-# (CHATCODEC_PERF_SESSIONS names another folder) and the bench's sessions of other shapes
+# sight, agent step, steady: bench/states.py), the acceptance sessions (the full set with the 50-step
+# ones and first-sight/ where CHATCODEC_PERF_SESSIONS names it, else the repository's 10-step copy in
+# tests/fixtures/perf-sessions) and the bench's sessions of other shapes
 # (bench/other_shapes.py); the pairs whose sessions report losses again under a user's default
 # policy (on_loss="warn" under Python's default warning filters, beside the tables' "ignore");
 # then first use per pair and the

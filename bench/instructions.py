@@ -581,8 +581,9 @@ def _parser() -> argparse.ArgumentParser:
         nargs="+",
         choices=(BENCH, PERF, SHAPES),
         default=None,
-        help=f"{BENCH}: the bench's own agent sessions; {PERF}: the acceptance sessions of ../shared/perf-sessions; "
-        f"{SHAPES}: sessions of other shapes (default: all, without {PERF} when that folder is missing)",
+        help=f"{BENCH}: the bench's own agent sessions; {PERF}: the acceptance sessions "
+        f"(CHATCODEC_PERF_SESSIONS, else the repository's 10-step copy); {SHAPES}: sessions of other shapes "
+        f"(default: all, without {PERF} when that folder is missing)",
     )
     return parser
 

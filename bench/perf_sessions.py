@@ -1,11 +1,13 @@
-"""The acceptance sessions speed is judged on: ``../shared/perf-sessions/`` beside the checkout.
+"""The acceptance sessions speed is judged on: the 10-step ones in ``tests/fixtures/perf-sessions/``.
 
 Each file is one request body, ``<stem>-<steps>.json.gz``, a coding agent's tool loop as its
 client sends it (nested tool arguments, reasoning, screenshots, big tool results; the
 folder's README says what each holds). :data:`STEMS` names the pair and shape of each stem;
 :func:`sessions` reads every file of the given sizes. The bench's own sessions
 (:mod:`bench.agent_workloads`) carry flat tool arguments, which is why these are counted
-beside them: the cost of proving nested arguments exact never showed on those.
+beside them: the cost of proving nested arguments exact never showed on those. The 50-step
+sessions and the first-sight seeds are not in the repository (8.5 MB): the bench counts them when
+``CHATCODEC_PERF_SESSIONS`` names the full folder (its provenance: the copy's ``PROVENANCE.md``).
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FOLDER = Path(
-    os.environ.get("CHATCODEC_PERF_SESSIONS")
-    or Path(__file__).resolve().parent.parent.parent / "shared" / "perf-sessions"
-)
-"""Where a checkout finds the sessions: ``../shared/perf-sessions`` beside its root, or the folder
-``CHATCODEC_PERF_SESSIONS`` names (a worktree whose parent has no ``shared``)."""
+IN_REPOSITORY = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "perf-sessions"
+"""The repository's copy: the 10-step session of every stem, which the tests convert."""
+
+FOLDER = Path(os.environ.get("CHATCODEC_PERF_SESSIONS") or IN_REPOSITORY)
+"""Where the bench finds the sessions: the folder ``CHATCODEC_PERF_SESSIONS`` names (the full set,
+with the 50-step sessions and ``first-sight/``), else the repository's copy."""
 
 REAL = "perf session"
 NULLS = "perf session, SDK-dump nulls"
@@ -54,7 +56,7 @@ class Session:
 
 
 def available(folder: Path = FOLDER) -> bool:
-    """Whether the folder holds any session (a checkout without ``../shared`` counts none)."""
+    """Whether the folder holds any session."""
     return folder.is_dir() and any(folder.glob("*.json.gz"))
 
 

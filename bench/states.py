@@ -7,7 +7,8 @@ the process converted before. :mod:`bench.instructions` counts three states of e
 * *steady*: the same body converted before (its own child, one process for every session);
 * *agent step* (:data:`STEP`): request N after request N-1 of the same session, N-1 being the
   session cut one step shorter (:func:`one_step_shorter`), as an agent loop sends it;
-* *first sight* (:data:`FIRST`): the method of ``../shared/perf-sessions/README.md``: in a fresh
+* *first sight* (:data:`FIRST`): the method of the acceptance sessions' README (in the shared folder
+  ``CHATCODEC_PERF_SESSIONS`` names; the repository's copy has no ``first-sight/``): in a fresh
   process, two sessions of the same pair, shape and size from other seeds are converted, then one
   conversion of the session is counted, and its output checked after the count (a check before
   it would warm the memories).

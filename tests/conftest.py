@@ -12,12 +12,19 @@ Tests that name their own ``max_examples`` keep it; the conformance laws
 (``tests/conformance``) take the profile's, so the default run stays short and
 ``--hypothesis-profile=chatcodec-long`` (or ``CHATCODEC_HYPOTHESIS_PROFILE=chatcodec-long``)
 runs them at length.
+
+Every test is held to reading nothing beside the checkout (``outside_reads``): a fresh clone
+has nothing there.
 """
 
 import os
+import sys
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import settings
 
+from outside_reads import WATCH
 from session_codecs import register_session_codecs
 
 settings.register_profile("chatcodec", deadline=None, print_blob=True, max_examples=25)
@@ -28,3 +35,17 @@ settings.load_profile(os.environ.get("CHATCODEC_HYPOTHESIS_PROFILE", _DEFAULT))
 
 
 register_session_codecs()
+
+sys.addaudithook(WATCH.hook)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _temp_folders_allowed(tmp_path_factory: pytest.TempPathFactory) -> None:
+    WATCH.allow(tmp_path_factory.getbasetemp())
+
+
+@pytest.fixture(autouse=True)
+def _nothing_read_beside_the_checkout() -> Iterator[None]:
+    yield
+    if found := WATCH.take():
+        pytest.fail(f"read beside the checkout {WATCH.root} (in this test or at collection): {found}", pytrace=False)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
@@ -64,7 +66,32 @@ def test_a_fastapi_body_with_the_field_takes_an_openai_shaped_conversation() -> 
     assert refused.status_code == 422
     assert "$[0]" in json.dumps(refused.json())
     schema = client.get("/openapi.json").json()["components"]["schemas"]["ChatBody"]["properties"]["messages"]
-    assert schema["type"] == "array"  # the canonical conversation's schema: what the field holds
+    taken = [choice.get("items", {}) for choice in schema["anyOf"]]
+    assert "oneOf" in taken[0]  # canonical messages
+    assert "validate_messages reads: OpenAI Chat's" in taken[1]["description"]  # or the shapes it reads
+
+
+ANTHROPIC_SHAPED: list[dict[str, Any]] = [
+    {"role": "user", "content": "What is this?"},
+    {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "look", "input": {}}]},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a cat"}]},
+]
+
+
+def test_the_published_schema_takes_the_bodies_the_field_takes() -> None:
+    """The body schema an OpenAPI page publishes (validation mode) takes the OpenAI- and
+    Anthropic-shaped conversations the field reads, which the canonical schema alone refuses;
+    what the field holds (serialization mode) stays the canonical conversation."""
+    taken = ChatBody.model_json_schema()
+    canonical = CanonicalOnly.model_json_schema()
+    for conversation in (OPENAI_SHAPED, ANTHROPIC_SHAPED):
+        jsonschema.validate({"model": "m", "messages": conversation}, taken)
+        assert ChatBody.model_validate({"model": "m", "messages": conversation}).messages
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"messages": conversation}, canonical)
+    held = ChatBody.model_json_schema(mode="serialization")["properties"]["messages"]
+    assert held["type"] == "array"
+    assert "oneOf" in held["items"]
 
 
 def test_it_reads_what_validate_messages_reads_and_canonical_only_does_not() -> None:

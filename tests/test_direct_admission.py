@@ -26,8 +26,7 @@ from chatcodec._direct.openai_chat_source import admitted
 from chatcodec._direct.table import DIRECT_PATHS
 from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
 
-SESSIONS = Path(__file__).resolve().parents[2] / "shared" / "perf-sessions"
-_SESSION = SESSIONS / "oc-anthropic-nulls-10.json.gz"
+_SESSION = Path(__file__).resolve().parent / "fixtures" / "perf-sessions" / "oc-anthropic-nulls-10.json.gz"
 
 _PLAIN: dict[str, Any] = {
     "model": "m",
@@ -78,11 +77,8 @@ parts, a gateway's ``{"type": "ephemeral"}`` on a part and on a tool message."""
 
 
 def _bases() -> list[dict[str, Any]]:
-    bases = [_PLAIN, _PARTS]
-    if _SESSION.exists():
-        with gzip.open(_SESSION, "rt") as session:
-            bases.append(json.load(session))
-    return bases
+    with gzip.open(_SESSION, "rt") as session:
+        return [_PLAIN, _PARTS, json.load(session)]
 
 
 _BASES = _bases()

@@ -18,7 +18,7 @@ import pytest
 from chatcodec._direct.anthropic_to_openai_chat import proved
 from chatcodec._providers.anthropic.wire import COMMON_MESSAGES
 
-SESSIONS = Path(__file__).resolve().parents[1].parent / "shared" / "perf-sessions"
+SESSIONS = Path(__file__).resolve().parent / "fixtures" / "perf-sessions"
 
 
 class _Text(str):
@@ -26,29 +26,9 @@ class _Text(str):
 
 
 def _session() -> list[dict[str, Any]]:
-    path = SESSIONS / "an-oc-real-10.json.gz"
-    if path.exists():
-        with gzip.open(path) as text:
-            messages: list[dict[str, Any]] = json.loads(text.read())["messages"]
-        return messages
-    return [  # the same shapes, when the acceptance sessions are not beside the checkout
-        {"role": "user", "content": [{"type": "text", "text": "fix the test"}]},
-        {
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": "look first", "signature": "c2ln"},
-                {"type": "text", "text": "Reading it."},
-                {"type": "tool_use", "id": "toolu_01", "name": "read", "input": {"path": "a.py", "at": 1.5}},
-            ],
-        },
-        {
-            "role": "user",
-            "content": [
-                {"type": "tool_result", "tool_use_id": "toolu_01", "content": "x = 1", "is_error": False},
-                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
-            ],
-        },
-    ]
+    with gzip.open(SESSIONS / "an-oc-real-10.json.gz") as text:
+        messages: list[dict[str, Any]] = json.loads(text.read())["messages"]
+    return messages
 
 
 def _front(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:

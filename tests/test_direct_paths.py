@@ -33,7 +33,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._providers.openai_responses.carried_reasoning import PREFIX as SEALED
 
 ROOT = Path(__file__).resolve().parents[1]
-SESSIONS = ROOT.parent / "shared" / "perf-sessions"
+SESSIONS = ROOT / "tests" / "fixtures" / "perf-sessions"
 PAIRS = sorted(DIRECT_PATHS)
 
 
@@ -106,7 +106,8 @@ def test_corpus_equal_to_canonical(body: dict[str, Any], source: str, target: st
 
 
 def _acceptance(stem: str) -> list[dict[str, Any]]:
-    found = sorted(SESSIONS.glob(f"{stem}-*.json.gz")) + sorted((SESSIONS / "first-sight").glob(f"{stem}-*.json.gz"))
+    found = sorted(SESSIONS.glob(f"{stem}-*.json.gz"))
+    assert found, f"no acceptance session {stem} in {SESSIONS}"
     return [json.load(gzip.open(path, "rt")) for path in found]
 
 
@@ -123,8 +124,6 @@ def test_direct_path_takes_its_sessions(source: str, target: str) -> None:
     convert = direct_path(source, target)
     assert convert is not None
     bodies = [body for stem in _STEMS[source, target] for body in _acceptance(stem)]
-    if not bodies:
-        pytest.skip(f"no acceptance sessions in {SESSIONS}")
     writer = chatcodec.get_codec(target)
     for body in bodies:
         assert convert(copy.deepcopy(body), LossRecorder(), writer) is not None
@@ -202,10 +201,7 @@ def test_canonical_only_turns_them_off() -> None:
 
 # --- mutated sessions --------------------------------------------------------------------
 
-_BASE = (
-    _acceptance("oc-anthropic-real-10")[:1]
-    or [body for name, source, body in CORPUS if name.startswith("openai3") and source == "openai-chat"][:1]
-)
+_BASE = _acceptance("oc-anthropic-real")
 
 _VALUES = st.sampled_from(["", " ", "\n", "text", None, 0, [], {}, "a.b", "{}", '{"a":1,"a":2}', "1e400", "[1]"])
 
@@ -333,12 +329,7 @@ def _mutate_block(blocks: list[Any], block: dict[str, Any], kind: str, value: An
 
 # --- mutated Responses sessions ------------------------------------------------------------
 
-_RESPONSES_BASE = (
-    _acceptance("resp-oc-real-10")[:1]
-    or [body for name, source, body in CORPUS if source == "openai-responses" and isinstance(body.get("input"), list)][
-        :1
-    ]
-)
+_RESPONSES_BASE = _acceptance("resp-oc-real")
 
 _RESPONSES_KINDS = [
     "reasoning_first",
@@ -465,9 +456,8 @@ _APPLY = {
 }
 _BASES = {
     ("openai-chat", "anthropic"): _BASE,
-    ("openai-chat", "openai-responses"): _acceptance("oc-responses-real-10")[:1] or _BASE,
-    ("anthropic", "openai-chat"): _acceptance("an-oc-real-10")[:1]
-    or [body for name, source, body in CORPUS if source == "anthropic" and len(body.get("messages", ())) > 3][:1],
+    ("openai-chat", "openai-responses"): _acceptance("oc-responses-real"),
+    ("anthropic", "openai-chat"): _acceptance("an-oc-real"),
     ("openai-responses", "openai-chat"): _RESPONSES_BASE,
 }
 
@@ -488,12 +478,9 @@ def _mutated(draw: st.DrawFn, pair: tuple[str, str]) -> dict[str, Any]:
 @settings(max_examples=120, deadline=None)
 @given(data=st.data())
 def test_mutated_sessions_equal_to_canonical(data: st.DataObject, source: str, target: str) -> None:
-    if not _BASES[source, target]:
-        pytest.skip("no session to mutate")
     _equal_to_canonical(data.draw(_mutated((source, target))), source, target)
 
 
-@pytest.mark.skipif(not _RESPONSES_BASE, reason="no Responses session to mutate")
 @pytest.mark.parametrize("entries", [0, 1, 3])
 def test_reasoning_before_every_turn_taken_and_equal(entries: int) -> None:
     """The Responses session with a reasoning item (``entries`` summary texts, every other one
@@ -518,7 +505,6 @@ def test_reasoning_before_every_turn_taken_and_equal(entries: int) -> None:
     _equal_to_canonical(body, "openai-responses", "openai-chat")
 
 
-@pytest.mark.skipif(not _RESPONSES_BASE, reason="no Responses session to mutate")
 @pytest.mark.parametrize("instructions", ["You are a helpful agent.", ""])
 def test_instructions_taken_and_equal(instructions: str) -> None:
     """The Responses session with a top-level ``instructions``, as the Agents SDK sends its

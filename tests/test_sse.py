@@ -23,20 +23,15 @@ from chatcodec.streams._sse import (
 )
 
 _REPO_ROOT = Path(__file__).resolve().parent.parent
-_SHARED_FIXTURES = _REPO_ROOT.parent / "shared" / "fixtures"
 _LOCAL_FIXTURES = _REPO_ROOT / "tests" / "fixtures"
 
 
 def _recorded_streams() -> list[Path]:
-    found = set(_SHARED_FIXTURES.glob("*/stream/*.sse")) | set(_LOCAL_FIXTURES.glob("**/*.sse"))
-    return sorted(found)
+    return sorted(_LOCAL_FIXTURES.glob("**/*.sse"))
 
 
 def _fixture_id(path: Path) -> str:
-    for root in (_SHARED_FIXTURES, _LOCAL_FIXTURES):
-        if path.is_relative_to(root):
-            return path.relative_to(root).as_posix()
-    return path.name
+    return path.relative_to(_LOCAL_FIXTURES).as_posix()
 
 
 def _chunks(data: bytes, size: int) -> Iterator[bytes]:
@@ -286,17 +281,28 @@ def test_jsonl_non_object_line_raises() -> None:
 
 _RECORDED_STREAMS = _recorded_streams()
 
-if _RECORDED_STREAMS:
 
-    @pytest.mark.parametrize("path", _RECORDED_STREAMS, ids=_fixture_id)
-    def test_recorded_stream_parses(path: Path) -> None:
-        raw = path.read_bytes()
-        parsed = list(iter_sse_json(raw))
-        assert parsed
-        assert all(isinstance(item, dict) for item in parsed)
-        assert list(iter_sse_json(_chunks(raw, 1))) == parsed
-        assert list(iter_sse_json(_chunks(raw, 7))) == parsed
-        assert looks_like_sse(raw.decode())
+def test_the_recorded_streams_are_in_the_repository() -> None:
+    # the shared corpus's 22 SSE recordings (copied with their provenance) and the Interactions API's
+    assert {path.relative_to(_LOCAL_FIXTURES).parts[0] for path in _RECORDED_STREAMS} == {
+        "anthropic",
+        "gemini",
+        "gemini-interactions",
+        "openai-chat",
+        "openai-responses",
+    }
+    assert len(_RECORDED_STREAMS) >= 24
+
+
+@pytest.mark.parametrize("path", _RECORDED_STREAMS, ids=_fixture_id)
+def test_recorded_stream_parses(path: Path) -> None:
+    raw = path.read_bytes()
+    parsed = list(iter_sse_json(raw))
+    assert parsed
+    assert all(isinstance(item, dict) for item in parsed)
+    assert list(iter_sse_json(_chunks(raw, 1))) == parsed
+    assert list(iter_sse_json(_chunks(raw, 7))) == parsed
+    assert looks_like_sse(raw.decode())
 
 
 # --- property: what is written comes back ---------------------------------------

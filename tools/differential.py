@@ -22,11 +22,11 @@ changed or only its losses, and exits 1 when any did. Run both digests with the 
 interpreter and packages (the bench's venv has them: ``.venv-bench/bin/python``).
 
 The corpus (this tool's own checkout's, whichever tree is digested): every recorded
-request (``tests/fixtures`` and, when it is there, ``../shared/fixtures``) from its format
+request (``tests/fixtures``, which holds every body of the shared corpus) from its format
 to every format, read leniently and strictly, given as a dict, as JSON bytes and as JSON
 text, and written back to its own format through each other one; the bench's agent
 sessions (OpenAI-SDK and Claude sessions of 1, 3 and 12 turns, plain, with each shape
-alone, and with all of them); the 10-step acceptance sessions of ``../shared/perf-sessions``
+alone, and with all of them); the 10-step acceptance sessions of ``tests/fixtures/perf-sessions``
 (nested tool arguments, which the bench's own sessions lack); every recorded response to every
 format, lenient and strict; every recorded stream to every format. Clock fields and
 generated ids are blanked, as they differ from run to run.
@@ -66,19 +66,17 @@ CORPUS = Path(__file__).resolve().parents[1]
 trees are digested over the same cases."""
 
 
-def _fixture_dirs() -> list[Path]:
-    shared = CORPUS.parent / "shared" / "fixtures"
-    return [path for path in (shared, CORPUS / "tests" / "fixtures") if path.is_dir()]
+FIXTURES = CORPUS / "tests" / "fixtures"
+"""The recorded bodies (each folder's provenance beside it) and the acceptance sessions' copy."""
 
 
 def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
     from bench import agent_workloads, perf_sessions, workloads
 
-    for folder in _fixture_dirs():
-        for path in sorted(folder.glob("*/request/*.json")):
-            body = json.loads(path.read_text())
-            if isinstance(body, dict):
-                yield str(path.relative_to(folder)), path.parts[-3], body
+    for path in sorted(FIXTURES.glob("*/request/*.json")):
+        body = json.loads(path.read_text())
+        if isinstance(body, dict):
+            yield str(path.relative_to(FIXTURES)), path.parts[-3], body
     openai_shapes = agent_workloads.OPENAI_SHAPES
     claude_shapes = agent_workloads.CLAUDE_SHAPES
     claude_full = tuple(shape for shape in claude_shapes if shape in agent_workloads.CLAUDE_FULL)
@@ -89,7 +87,7 @@ def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
             yield f"claude{turns}{shapes}", "anthropic", agent_workloads.claude_session(turns, shapes, seed=turns)
         yield f"workload-openai{turns}", "openai-chat", workloads.openai_session(turns)
         yield f"workload-anthropic{turns}", "anthropic", workloads.anthropic_session(turns)
-    for session in perf_sessions.sessions([10], CORPUS.parent / "shared" / "perf-sessions"):
+    for session in perf_sessions.sessions([10], FIXTURES / "perf-sessions"):
         yield f"perf-{session.source}-{session.target}-{session.shape}", session.source, session.body
 
 
@@ -136,18 +134,17 @@ def _convert_stream(convert_stream: Any, raw: bytes, source: str, target: str, l
 
 
 def _recorded_lines(chatcodec: Any, convert_stream: Any) -> Iterator[str]:
-    for folder in _fixture_dirs():
-        for path in sorted(folder.glob("*/response/*.json")):
-            source, body = path.parts[-3], json.loads(path.read_text())
-            for target in TARGETS:
-                for strict in (False, True):
-                    convert = partial(_convert_response, chatcodec, body, source, target, strict)
-                    yield f"response {path.relative_to(folder)} {target} strict={strict}: {_outcome(convert)}"
-        for path in sorted(folder.glob("*/stream/*")):
-            source, raw = path.parts[-3], path.read_bytes()
-            for target in TARGETS:
-                convert = partial(_convert_stream, convert_stream, raw, source, target)
-                yield f"stream {path.relative_to(folder)} {target}: {_outcome(convert)}"
+    for path in sorted(FIXTURES.glob("*/response/*.json")):
+        source, body = path.parts[-3], json.loads(path.read_text())
+        for target in TARGETS:
+            for strict in (False, True):
+                convert = partial(_convert_response, chatcodec, body, source, target, strict)
+                yield f"response {path.relative_to(FIXTURES)} {target} strict={strict}: {_outcome(convert)}"
+    for path in sorted(FIXTURES.glob("*/stream/*")):
+        source, raw = path.parts[-3], path.read_bytes()
+        for target in TARGETS:
+            convert = partial(_convert_stream, convert_stream, raw, source, target)
+            yield f"stream {path.relative_to(FIXTURES)} {target}: {_outcome(convert)}"
 
 
 def digest(root: Path, *, canonical: bool = False) -> list[str]:

@@ -13,6 +13,7 @@ what the renderings show, and determinism.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from dataclasses import dataclass
@@ -130,7 +131,9 @@ def _conversation(shape: str, chooser: random.Random) -> ChatRequest:
     return ChatRequest.model_validate({"messages": messages, "tools": [tool.model_dump() for tool in tools]})
 
 
-def check_render(template: str, *, count: int = 28, seed: int = 0, tokenizer: object = None) -> RenderCheck:
+def check_render(
+    template: str | os.PathLike[str], *, count: int = 28, seed: int = 0, tokenizer: object = None
+) -> RenderCheck:
     """Render the seeded corpus through ``template`` and every installed reference; see the
     module docstring for what is compared."""
     chosen = families.resolve(template)
@@ -155,7 +158,7 @@ def check_render(template: str, *, count: int = 28, seed: int = 0, tokenizer: ob
                 number, shape=shape, chosen=chosen, request=request, rendering=rendering, reference=reference
             )
     return RenderCheck(
-        template if chosen.family is None else chosen.family,
+        os.fspath(template) if chosen.family is None else chosen.family,
         count,
         tuple(compared),
         tuple(unavailable),
@@ -306,7 +309,9 @@ def report(check: RenderCheck) -> str:
         + ", ".join(check.references)
     ]
     lines += [f"  not compared: {why}" for why in check.unavailable]
-    if not check.findings:
+    if not check.findings and len(check.references) == 1:
+        lines.append("  no reference compared: chatcodec agrees with itself (determinism, the prefix property)")
+    elif not check.findings:
         lines.append("  no disagreement")
     shown: set[tuple[str, str, str]] = set()
     for finding in check.findings:

@@ -13,8 +13,10 @@ is that family (its stored profile, no probing); any other is read by
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import json
+import os
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -90,28 +92,87 @@ def _families_by_text() -> dict[str, str]:
     return known
 
 
-def resolve(
-    template: str, variables: dict[str, Any] | None = None, limits: TemplateLimits = DEFAULT_LIMITS
-) -> Template:
-    """``template`` (a family name or a template's Jinja text) as a :class:`Template` (a
-    template read by probes, each probe within ``limits``).
+TEMPLATE_SUFFIXES = (".jinja", ".jinja2", ".j2")
+"""The endings of a chat template's file (TRL's ``chat_templates/``, a model repository's
+``chat_template.jinja``): a template named so is a file to read, even when it is missing."""
 
-    A name that is no family and holds no Jinja tag is refused with the names known, so a
-    misspelt family never renders as a template of its own letters.
+
+def given_text(template: str | os.PathLike[str]) -> str:
+    """The template ``template`` names: a file's text when it is a path (an existing file, or a
+    name ending in ``.jinja``), else ``template`` itself (a family name or a template's text).
+
+    The command line and :func:`~chatcodec.render` read a template the same way, so
+    ``render(template="chat_template.jinja")`` is the file, as ``--template`` is.
     """
-    if template in families():
-        profile = stored_profile(template)
+    if not isinstance(template, str):
+        return _file_text(Path(template))
+    if "{{" in template or "{%" in template or template in families() or "\n" in template:
+        return template
+    if template.endswith(TEMPLATE_SUFFIXES) or _is_file(template):
+        return _file_text(Path(template))
+    return template
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for a path, or holding a NUL
+        return False
+
+
+def _file_text(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise TemplateError(f"the chat template file {os.fspath(path)!r} cannot be read ({error})") from None
+    if "{{" not in text and "{%" not in text:
+        raise TemplateError(f"the file {os.fspath(path)!r} holds no chat template (no Jinja tag in it)")
+    return text
+
+
+def suggestion(name: str) -> str | None:
+    """The family a model's name (``Qwen/Qwen3-8B``, ``meta-llama/Llama-3.1-8B-Instruct``) or a
+    misspelt family most likely means: the longest family name within it, separators aside."""
+    plain = _plain(name.rpartition("/")[2])
+    within = [family for family in families() if _plain(family) in plain]
+    if within:
+        return max(within, key=len)
+    close = difflib.get_close_matches(name.lower(), families(), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _plain(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "").replace(" ", "")
+
+
+def resolve(
+    template: str | os.PathLike[str], variables: dict[str, Any] | None = None, limits: TemplateLimits = DEFAULT_LIMITS
+) -> Template:
+    """``template`` (a family name, a template's Jinja text, or a template file's path) as a
+    :class:`Template` (a template read by probes, each probe within ``limits``).
+
+    A name that is no family and holds no Jinja tag is refused with the names known (and the
+    family a model's name suggests), so a misspelt family never renders as a template of its
+    own letters.
+    """
+    text = given_text(template)
+    if text in families():
+        profile = stored_profile(text)
         if variables:
             profile = _with_variables(profile, variables)
-        return Template(template_text(template), profile, template)
-    family = _families_by_text().get(template)
+        return Template(template_text(text), profile, text)
+    family = _families_by_text().get(text)
     if family is not None:
         profile = stored_profile(family)
-        return Template(template, _with_variables(profile, variables) if variables else profile, family)
-    if "{{" not in template and "{%" not in template:
+        return Template(text, _with_variables(profile, variables) if variables else profile, family)
+    if "{{" not in text and "{%" not in text:
         known = ", ".join(families())
-        raise TemplateError(f"unknown chat template family {template!r} (known: {known}; or pass a template's text)")
-    return Template(template, read_profile(template, variables=variables, limits=limits), None)
+        guess = suggestion(text)
+        meant = "" if guess is None else f"; did you mean {guess!r}?"
+        raise TemplateError(
+            f"unknown chat template family {text!r}{meant} (known: {known}; or pass a template's text or a file of it)"
+        )
+    return Template(text, read_profile(text, variables=variables, limits=limits), None)
 
 
 def _with_variables(profile: TemplateProfile, variables: dict[str, Any]) -> TemplateProfile:
@@ -119,11 +180,14 @@ def _with_variables(profile: TemplateProfile, variables: dict[str, Any]) -> Temp
 
 
 def template_profile(
-    template: str, *, variables: dict[str, Any] | None = None, limits: TemplateLimits = DEFAULT_LIMITS
+    template: str | os.PathLike[str],
+    *,
+    variables: dict[str, Any] | None = None,
+    limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> TemplateProfile:
     """The :class:`~chatcodec.TemplateProfile` of a chat template: a family chatcodec knows
-    (``"qwen3"``, stored and checked against its template) or a template's Jinja text (read
-    from it by rendering probes, each run within ``limits``). Raises
+    (``"qwen3"``, stored and checked against its template), a template's Jinja text or a
+    ``.jinja`` file of it (read from it by rendering probes, each run within ``limits``). Raises
     :class:`~chatcodec.TemplateError` for a template chatcodec cannot shape input for (or one
     that fails or passes its limits on a probe)."""
     return resolve(template, variables, limits).profile

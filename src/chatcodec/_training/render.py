@@ -20,6 +20,7 @@ looked for in its output), and a mask that trains nothing is an error.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -60,13 +61,15 @@ class Rendering:
     """The text the template rendered."""
     sampled: tuple[SampledSpan, ...]
     """Every assistant message's sampled text (trained or not), in order."""
-    token_ids: list[int] | None = None
-    """The ids of :attr:`text`, with a tokenizer (None without)."""
-    trainable: list[bool] | None = None
-    """One bool per token: whether the model sampled it in a trained message (``train_on``)."""
-    message_indices: list[int] | None = None
+    token_ids: list[int] = field(default_factory=tokens.Untokenized)
+    """The ids of :attr:`text`, with a tokenizer. Without one, an empty stand-in that is false
+    and raises :class:`~chatcodec.TemplateError` ("pass tokenizer=") when it is read."""
+    trainable: list[bool] = field(default_factory=tokens.Untokenized)
+    """One bool per token: whether the model sampled it in a trained message (``train_on``);
+    without a tokenizer, the same stand-in as :attr:`token_ids`."""
+    message_indices: list[int] = field(default_factory=tokens.Untokenized)
     """One index per token: the canonical message it belongs to; -1 for the generation
-    prompt after the last message."""
+    prompt after the last message; without a tokenizer, the same stand-in as :attr:`token_ids`."""
     losses: list[Loss] = field(default_factory=list[Loss])
     """What the template could not show (also warned about or raised, by ``on_loss``)."""
     template_family: str | None = None
@@ -76,7 +79,7 @@ class Rendering:
 def render(
     conversation: object,
     *,
-    template: str | None = None,
+    template: str | os.PathLike[str] | None = None,
     source: str | None = None,
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
     tokenizer: object = None,
@@ -98,7 +101,8 @@ def render(
     :class:`~chatcodec.ChatRequest`, or a list of messages in any shape
     :func:`~chatcodec.validate_messages` reads or as TRL passes them to ``apply_chat_template``
     (calls without ids, arguments as objects). ``template`` is a family chatcodec knows
-    (``"qwen3"``) or a template's Jinja text; without it, the tokenizer's own
+    (``"qwen3"``), a template's Jinja text or a file of it (a path, or a name ending in
+    ``.jinja``, read as the command line's ``--template`` reads it); without it, the tokenizer's own
     ``chat_template``. ``tools`` (canonical definitions or OpenAI's function tools) replace
     the request's. ``template_variables`` are the template's other names
     (``enable_thinking``, ``reasoning_effort``). ``template_limits`` bound each run of the
@@ -139,7 +143,7 @@ def render(
     return _tokenized(rendering, tokenizer, ends, origins, trained)
 
 
-def _template_text(template: str | None, tokenizer: object) -> str:
+def _template_text(template: str | os.PathLike[str] | None, tokenizer: object) -> str | os.PathLike[str]:
     if template is not None:
         return template
     carried = tokens.template_of(tokenizer)

@@ -82,6 +82,47 @@ def special_tokens(tokenizer: object) -> dict[str, str]:
     return {str(key): value for key, value in cast("dict[object, object]", mapping).items() if isinstance(value, str)}
 
 
+class Untokenized(list[Any]):
+    """What a rendering made without a tokenizer holds for its tokens: empty, falsy, and an
+    error that says to pass a tokenizer as soon as it is read (``len``, iteration, an index),
+    where ``None`` gave Python's own ``TypeError`` about ``NoneType`` from the user's code."""
+
+    __slots__ = ()
+
+    def _unread(self) -> TemplateError:
+        return TemplateError(
+            "this rendering has no tokens: render(...) was given no tokenizer (pass tokenizer= a Hugging Face "
+            "tokenizer, a tokenizer.json path or a tiktoken Encoding)"
+        )
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __len__(self) -> int:
+        raise self._unread()
+
+    def __iter__(self) -> Any:
+        raise self._unread()
+
+    def __getitem__(self, index: Any) -> Any:
+        raise self._unread()
+
+    def __contains__(self, value: object) -> bool:
+        raise self._unread()
+
+    def __repr__(self) -> str:
+        return "<no tokenizer>"
+
+    def __copy__(self) -> Untokenized:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Untokenized:
+        return self
+
+    def __reduce__(self) -> tuple[type[Untokenized], tuple[()]]:
+        return (Untokenized, ())
+
+
 def tokenize_pieces(encode: Encode, text: str, cuts: Sequence[int]) -> tuple[list[int], list[int]]:
     """The ids of ``text`` cut at ``cuts`` (offsets in the text), each piece tokenized on its
     own, and for each id the offset its piece starts at."""

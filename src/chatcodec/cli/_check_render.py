@@ -2,7 +2,10 @@
 chat template (:mod:`chatcodec._training.check`).
 
 Prints what was compared, what could not be, and the first finding of each kind with its
-first differing span; exits 1 when any reference disagrees, 0 when none does. ``TEMPLATE`` is a
+first differing span; exits 1 when any reference disagrees, 0 when none does, and 69 when no
+reference was compared at all (none installed, or none writes this template): "no disagreement"
+from chatcodec alone would read as a pass it is not, unless ``--self-only`` asks for just that
+(determinism and the prefix property, chatcodec against itself). ``TEMPLATE`` is a
 family chatcodec knows or a file holding a template's Jinja text; ``--tokenizer`` (a
 ``tokenizer.json``) adds the ids check.
 """
@@ -30,6 +33,11 @@ def add_check_render_command(commands: Any) -> None:
     check.add_argument("--count", type=int, default=28, metavar="N", help="conversations in the corpus (default 28)")
     check.add_argument("--seed", type=int, default=0, metavar="N", help="the corpus' seed (default 0)")
     check.add_argument("--tokenizer", type=Path, metavar="JSON", help="a tokenizer.json: compare ids too")
+    check.add_argument(
+        "--self-only",
+        action="store_true",
+        help="check chatcodec against itself alone (determinism, the prefix property): exit 0 with no reference",
+    )
     check.set_defaults(run=_run_check_render)
 
 
@@ -38,12 +46,9 @@ def _run_check_render(arguments: argparse.Namespace, out: TextIO) -> int:
     from chatcodec._training.check import check_render, report
     from chatcodec._training.errors import TemplateError
 
-    template = arguments.template
-    if Path(template).is_file():
-        template = Path(template).read_text(encoding="utf-8")
     try:
         check = check_render(
-            template,
+            arguments.template,
             count=max(arguments.count, 1),
             seed=arguments.seed,
             tokenizer=None if arguments.tokenizer is None else str(arguments.tokenizer),
@@ -55,4 +60,14 @@ def _run_check_render(arguments: argparse.Namespace, out: TextIO) -> int:
         print(f"chatcodec check-render: {error}", file=sys.stderr)
         return exit_codes.UNAVAILABLE
     print(report(check), file=out)
-    return 1 if check.findings else exit_codes.OK
+    if check.findings:
+        return 1
+    if len(check.references) == 1 and not arguments.self_only:
+        missing = "; ".join(check.unavailable) or "none"
+        print(
+            f"chatcodec check-render: no reference was compared ({missing}): install one, or pass --self-only "
+            f"to check chatcodec against itself alone",
+            file=sys.stderr,
+        )
+        return exit_codes.UNAVAILABLE
+    return exit_codes.OK

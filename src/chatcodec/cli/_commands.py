@@ -1,4 +1,5 @@
-"""The ``chatcodec`` command line: validate conversations, convert payloads, export schemas.
+"""The ``chatcodec`` command line: validate conversations, convert payloads (training rows through a chat
+template too), check a template's rendering, export schemas.
 
 Exit codes (all in :mod:`chatcodec.cli._exit_codes`): 0 success; ``validate``: 1 when any
 conversation is invalid (every problem printed with its JSON path); ``convert``: the
@@ -14,6 +15,7 @@ import argparse
 import functools
 import os
 import sys
+import textwrap
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -97,6 +99,18 @@ def _one_line_warning(
     return f"chatcodec: warning: {message}\n"
 
 
+TRAINING_HELP = """\
+training (the Python API: chatcodec.render, chatcodec.parse_completion; docs/training.md):
+  convert FILE --from FORMAT --to rollout --template qwen3 --tokenizer tokenizer.json
+        render each conversation through a chat template: token ids, the sampled mask
+  convert FILE --from FORMAT --to hf-chat --template qwen3
+        training rows in the template's own shapes (also trl-prompt-completion, ...)
+  check-render TEMPLATE
+        a template's rendering against a reference renderer (renderers), span by span"""
+"""The training side of ``chatcodec --help``: which commands render and check, since none is
+named for it (rendering is a ``convert`` target)."""
+
+
 class _ArgumentParser(argparse.ArgumentParser):
     """argparse, exiting 64 (``EX_USAGE``) on bad usage rather than 2, for every sub-command,
     and saying what is wrong first, with where the usage is rather than all of it."""
@@ -113,7 +127,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(
         prog="chatcodec",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
-        epilog=EXIT_CODES_HELP,
+        epilog=f"{TRAINING_HELP}\n\n{textwrap.fill(EXIT_CODES_HELP, 79)}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")

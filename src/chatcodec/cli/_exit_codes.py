@@ -8,7 +8,8 @@
       (``EX_USAGE``)
 66    the input file is missing or cannot be opened (``EX_NOINPUT``)
 69    what the command needs is not installed or cannot be loaded: an optional extra (Parquet's
-      arrow, serve, otel, check-codec's testing) or an installed codec (``EX_UNAVAILABLE``)
+      arrow, serve, otel, check-codec's testing), an installed codec, or any reference for
+      check-render to compare with (``EX_UNAVAILABLE``)
 70    an internal error, such as a worker process that died (``EX_SOFTWARE``)
 74    reading or writing failed part-way, or an output cannot be written (``EX_IOERR``)
 130   interrupted with Ctrl-C

@@ -19,15 +19,13 @@ def template(name: str | None, target: str, parser: argparse.ArgumentParser) -> 
     if name is None:
         return None
     from chatcodec._training.errors import TemplateError
-    from chatcodec._training.families import resolve
+    from chatcodec._training.families import given_text, resolve
     from chatcodec.batch._training import TEMPLATE_DIALECTS
 
     if target not in TEMPLATE_DIALECTS:
         parser.error(f"--template writes {', '.join(TEMPLATE_DIALECTS)} rows, not {target}")
-    text = name
-    if Path(name).is_file():
-        text = Path(name).read_text(encoding="utf-8")
     try:
+        text = given_text(name)
         resolve(text)
     except TemplateError as error:
         parser.error(f"--template: {error}")

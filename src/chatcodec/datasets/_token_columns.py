@@ -5,7 +5,9 @@ column, read exactly) and its token columns (:mod:`chatcodec.batch._rollout_colu
 Arrow lists of their own type: ``token_ids`` and ``message_indices`` ``list<int64>``,
 ``sampled_mask`` ``list<bool>``, ``logprobs`` ``list<double>``, the types a trainer loads
 without parsing. The schema metadata ``chatcodec.payload_fields`` names them, so reading the
-file puts each back into its row, equal to what was written.
+file puts each back into its row, equal to what was written: in its place, since the JSON text
+keeps each token field the row held as a ``null`` where it stood (a Parquet round trip that
+moved the tokens to the end would not give back the row a JSONL one gives back).
 """
 
 from __future__ import annotations
@@ -51,8 +53,9 @@ def _turn_type() -> DataType:
 
 
 def split(payload: Mapping[str, Any], names: Sequence[str]) -> tuple[dict[str, Any], list[Any]]:
-    """``payload`` without the fields ``names``, and their values (``None`` where absent)."""
-    kept = {key: value for key, value in payload.items() if key not in names}
+    """``payload`` with the fields ``names`` emptied to ``None`` in their places (the columns
+    hold them), and their values (``None`` where absent)."""
+    kept = {key: None if key in names else value for key, value in payload.items()}
     return kept, [payload.get(name) for name in names]
 
 
@@ -68,8 +71,9 @@ def listed(metadata: Mapping[bytes, bytes]) -> tuple[str, ...]:
 
 
 def joined(text: object, row: Mapping[str, Any], names: Sequence[str]) -> object:
-    """A payload's JSON text with its typed columns put back (as they were written: a
-    column's ``null`` is a field the payload did not hold)."""
+    """A payload's JSON text with its typed columns put back where the text holds their places
+    (a ``null`` column there is the row's own ``null``); a text without the place (a file Arrow
+    wrote from a list of rows) gets the column's value at its end, unless it is ``null``."""
     if not names or not isinstance(text, str | bytes):
         return text
     payload = as_dict(json.loads(text))
@@ -77,6 +81,6 @@ def joined(text: object, row: Mapping[str, Any], names: Sequence[str]) -> object
         return text
     back = dict(payload)
     for name in names:
-        if row.get(name) is not None:
-            back[name] = row[name]
+        if name in back or row.get(name) is not None:
+            back[name] = row.get(name)
     return back
