@@ -19,7 +19,7 @@ from chatcodec._option_table import named_options
 from chatcodec._payloads import load_object
 from chatcodec._providers.contract.context import Reading, with_field_data
 from chatcodec._providers.contract.provider_codec import ProviderCodec
-from chatcodec._providers.contract.target_rules import RulesApplied
+from chatcodec._providers.contract.rules_applied import RulesApplied
 from chatcodec._providers.kit.origins import Origins, OriginsByIndex, origins_in
 from chatcodec._registry import get_codec, origins_of
 from chatcodec._sdk_objects import sdk_json_nested

@@ -33,9 +33,9 @@ from chatcodec._providers.contract.capabilities import Capabilities
 from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, EncodeContext, Reading, read_options
 from chatcodec._providers.contract.folder import LazyRole, codec_of, without_streams
 from chatcodec._providers.contract.reading import held, reading, validated
+from chatcodec._providers.contract.rules_applied import RulesApplied
 from chatcodec._providers.contract.target_rules import (
     ProviderRules,
-    RulesApplied,
     apply_target_rules,
     outside_own_ranges,
 )

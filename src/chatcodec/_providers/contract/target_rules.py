@@ -50,17 +50,6 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import EncodeContext
 
 
-@dataclass(slots=True)
-class RulesApplied:
-    """What a request writer reports of the rules it applied, for a caller that passes one
-    (:func:`chatcodec._conversion.write_request_data`): the gateway sends the version the body
-    was written for, the one the writer chose when nobody named one (a request's own marker, a
-    server's required version, the table's default)."""
-
-    version: str | None = None
-    """The API version whose rules the body follows (None: the provider has none)."""
-
-
 @dataclass(frozen=True, slots=True)
 class ModelFamily:
     """Models that share a constraint, told apart by their id."""
@@ -216,8 +205,8 @@ def apply_target_rules(
     rule looking for something else is skipped. ``None`` (unknown): every rule in force runs.
     ``request``: the canonical request written, whose :func:`unchecked_settings` (the
     :attr:`RuleCall.unchecked`) are looked up only once a rule runs (most requests run none);
-    without it, none is unchecked. Returns the API version whose rules were applied (None: the
-    provider has no rules), which a caller sending the body says in its version header."""
+    without it, none is unchecked. Returns the API version whose rules were applied (None: none),
+    which a caller sending the body says in its version header."""
     table = context.rules
     if table is None:
         return None

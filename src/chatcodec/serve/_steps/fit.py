@@ -22,7 +22,7 @@ from anyio import to_thread
 from chatcodec._conversion import with_updates, write_request_data
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import Loss, LossRecorder
-from chatcodec._providers.contract.target_rules import RulesApplied
+from chatcodec._providers.contract.rules_applied import RulesApplied
 from chatcodec.serve import _kept_thinking as kept_thinking
 from chatcodec.serve._auth import upstream_key
 from chatcodec.serve._config import Route as UpstreamRoute
