@@ -34,11 +34,7 @@ from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, Enc
 from chatcodec._providers.contract.folder import LazyRole, codec_of, without_streams
 from chatcodec._providers.contract.reading import held, reading, validated
 from chatcodec._providers.contract.rules_applied import RulesApplied
-from chatcodec._providers.contract.target_rules import (
-    ProviderRules,
-    apply_target_rules,
-    outside_own_ranges,
-)
+from chatcodec._providers.contract.target_rules import ProviderRules, apply_target_rules, outside_own_ranges
 from chatcodec._providers.kit.bags import own_bag
 from chatcodec._providers.kit.citations import report_request_citations, report_response_citations
 from chatcodec._providers.kit.depth_guard import DepthGuard
@@ -408,9 +404,8 @@ class ProviderCodec:
         """Write canonical request data as a body: the one writer. What the format cannot
         carry is recorded in ``losses``; the provider's rules in force (API version, model
         family) are applied last (:mod:`chatcodec._providers.contract.target_rules`), and
-        token log probability settings a format cannot ask for reported. ``noted``: what
-        its reading left the writer to reuse (:meth:`read_request`'s), in one conversion;
-        ``applied``: told the API version whose rules were applied."""
+        token log probability settings a format cannot ask for reported. ``noted``: what its reading
+        left the writer (:meth:`read_request`'s); ``applied``: told the API version applied."""
         bag = own_bag(request.get("provider_options"), self.name)
         requests, rules, kind = self._request_side or self._requests_and_rules()  # kind: no second one by ``extend``
         context = self._encode_context(
@@ -430,7 +425,7 @@ class ProviderCodec:
         if not self.capabilities.logprob_settings:
             report_logprob_settings(request, losses, self.capabilities.display_name)
         version = apply_target_rules(wire, context, request=request)
-        if applied is not None:
+        if applied is not None:  # the caller sends the version header of the body written
             applied.version = version
         return wire
 
@@ -587,8 +582,6 @@ class ProviderCodec:
             package = getattr(self._requests, "__package__", None)
         return package if isinstance(package, str) and package else None
 
-    # --- end of published field sets --------------------------------------------------------
-
     def message_origins(self, payload: Mapping[str, Any], messages: Sequence[Mapping[str, Any]]) -> list[Origin]:
         """Where each of ``messages`` (read from the request ``payload``) is in ``payload``
         (the provider's ``origins.py``, or the module its ``markers.ROLES`` names for
@@ -601,9 +594,7 @@ shown_as("chatcodec.contract", ProviderCodec)
 
 
 def from_folder(package: str) -> ProviderCodec:
-    """The codec of a built-in provider folder, as the registry builds it: as
-    :meth:`ProviderCodec.from_package`, each role but the capabilities imported (and checked
-    against its protocol) when first read, so a stream imports none of the request and
-    response roles' modules (a fresh process's first stream, issue 60). It lives beside the
-    class, not in :mod:`~chatcodec._providers.contract.folder`, which the class imports."""
+    """The codec of a built-in provider folder, as the registry builds it: each role but the
+    capabilities imported (and checked) when first read, so a stream imports no request or response
+    role (issue 60). Beside the class, not in :mod:`.folder`, which the class imports."""
     return codec_of(ProviderCodec, package, lazy=True)
