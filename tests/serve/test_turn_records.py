@@ -326,3 +326,42 @@ def test_a_streamed_turn_whose_caller_goes_away_is_recorded_as_cancelled(fake: F
     (line,) = [json.loads(line) for line in recorded.read_text().splitlines()]
     assert (line["status"], line["prompt_ids"]) == ("cancelled", prompt)
     assert line["completion_ids"] == completion[: len(completion) // 2]
+
+
+def test_a_recorded_tool_session_is_one_trainer_sample_masked_on_its_two_completions(
+    fake: FakeUpstream, client: anthropic.Anthropic, recorded: Path
+) -> None:
+    """Issue 100's loop closed: what the gateway recorded goes to ``trainer_samples`` as a
+    rendered episode does, one sample while each prompt extends the last prompt and completion."""
+    call = {"id": "call-1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+    answered = [{"type": "tool_use", "id": "call-1", "name": "get_weather", "input": {"city": "Paris"}}]
+    history = [
+        *QUESTION,
+        {"role": "assistant", "content": answered},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call-1", "content": "sunny"}]},
+    ]
+    first_prompt, second_prompt = _prompt(QUESTION), _prompt(history)
+    assert second_prompt[: len(first_prompt)] == first_prompt
+    im_end = qwen3_encoding().encode_single_token("<|im_end|>")
+    first_completion = second_prompt[len(first_prompt) : second_prompt.index(im_end, len(first_prompt)) + 1]
+    second_completion = _ids(ANSWER_TEXT)
+    fake.reply(vllm_answer(first_prompt, first_completion, {"tool_calls": [call]}, "tool_calls"))
+    client.messages.create(model="qwen3", max_tokens=100, messages=QUESTION, tools=TOOLS)
+    fake.reply(vllm_answer(second_prompt, second_completion, {"content": "It is sunny in Paris."}, "stop"))
+    client.messages.create(model="qwen3", max_tokens=100, messages=history, tools=TOOLS)
+
+    turns = chatcodec.read_records(recorded)["episode-1"]
+    losses: list[chatcodec.Loss] = []
+    [sample] = chatcodec.trainer_samples(turns, on_loss="error", losses=losses)
+    assert losses == []
+    assert sample["prompt_ids"] == first_prompt
+    response, mask = sample["response_ids"], sample["response_mask"]
+    assert [token for token, flag in zip(response, mask, strict=True) if flag] == first_completion + second_completion
+    between = [token for token, flag in zip(response, mask, strict=True) if not flag]
+    assert between == second_prompt[len(first_prompt) + len(first_completion) :]  # the tool result, the next prompt
+    assert "<tool_response>\nsunny\n</tool_response>" in qwen3_encoding().decode(between)
+    assert sample["response_logprobs"] == [
+        *_logprobs(first_completion),
+        *([0.0] * len(between)),
+        *_logprobs(second_completion),
+    ]
