@@ -96,7 +96,11 @@ def main(arguments: list[str]) -> int:
     if command is None:
         print(f"install: pip settings uv is not given here ({sorted(settings)}): installing with pip", file=sys.stderr)
         return subprocess.call([*pip, *arguments])
-    return subprocess.call(command, env=uv_environment(settings))
+    status = subprocess.call(command, env=uv_environment(settings))
+    if status != 0:  # uv's resolver or a download failed where pip's may not: the set-up goes on with pip
+        print(f"install: uv exited {status}: installing with pip", file=sys.stderr)
+        return subprocess.call([*pip, *arguments])
+    return status
 
 
 if __name__ == "__main__":
