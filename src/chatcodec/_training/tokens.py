@@ -23,6 +23,7 @@ from chatcodec._extras import missing_extra
 from chatcodec._training.errors import TemplateError
 
 Encode = Callable[[str], list[int]]
+EncodeBatch = Callable[[list[str]], list[list[int]]]
 
 
 def loaded(tokenizer: object) -> object:
@@ -82,14 +83,36 @@ def special_tokens(tokenizer: object) -> dict[str, str]:
     return {str(key): value for key, value in cast("dict[object, object]", mapping).items() if isinstance(value, str)}
 
 
-def tokenize_pieces(encode: Encode, text: str, cuts: Sequence[int]) -> tuple[list[int], list[int]]:
+def batch_encoder(tokenizer: object) -> EncodeBatch:
+    """A function from texts to their ids for ``tokenizer``: one batch call for a Hugging Face
+    ``tokenizers.Tokenizer`` (one crossing into Rust for a rendering's pieces), one call a
+    text for the others (tiktoken's batch call starts a thread pool each time, dearer than
+    the short pieces it would encode)."""
+    tokenizer = loaded(tokenizer)
+    if _is_hugging_face_tokenizers(tokenizer):
+        encode_batch: Any = cast("Any", tokenizer).encode_batch
+
+        def batch(texts: list[str]) -> list[list[int]]:
+            return [encoding.ids for encoding in encode_batch(texts, add_special_tokens=False)]
+
+        return batch
+    encode = encoder(tokenizer)
+
+    def one_by_one(texts: list[str]) -> list[list[int]]:
+        return [encode(text) for text in texts]
+
+    return one_by_one
+
+
+def _is_hugging_face_tokenizers(tokenizer: object) -> bool:
+    return type(tokenizer).__module__.startswith("tokenizers") and callable(getattr(tokenizer, "encode_batch", None))
+
+
+def tokenize_pieces(encode: EncodeBatch, text: str, cuts: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
     """The ids of ``text`` cut at ``cuts`` (offsets in the text), each piece tokenized on its
-    own, and for each id the offset its piece starts at."""
-    ids: list[int] = []
-    starts: list[int] = []
+    own: the ids, the offset each piece starts at and how many ids each piece has."""
     bounds = sorted({0, len(text), *(cut for cut in cuts if 0 < cut < len(text))})
-    for start, end in itertools.pairwise(bounds):
-        piece_ids = encode(text[start:end])
-        ids.extend(piece_ids)
-        starts.extend([start] * len(piece_ids))
-    return ids, starts
+    pieces = list(itertools.pairwise(bounds))
+    encoded = encode([text[start:end] for start, end in pieces])
+    ids = [token for piece_ids in encoded for token in piece_ids]
+    return ids, [start for start, _ in pieces], [len(piece_ids) for piece_ids in encoded]
