@@ -146,7 +146,7 @@ def render(
         one_run=starts is not None,
         recorder=recorder,
     )
-    _check_rendered(messages, text, recorder, shaper.lost)
+    _check_rendered(messages, text, recorder, shaper.lost, _message_starts(len(messages), ends, origins))
     trained = _trained(sampled, messages, train_on, add_generation_prompt)
     recorder.settle(on_loss, losses, stacklevel=3)
     rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
@@ -418,16 +418,34 @@ def _trimmed(text: str, start: int, end: int, turn_end: str) -> int:
     return found + len(turn_end) if found >= 0 else end
 
 
-def _check_rendered(messages: Sequence[AnyMessage], text: str, recorder: LossRecorder, reported: set[str]) -> None:
+def _message_starts(count: int, ends: list[int | None], origins: list[int]) -> list[int]:
+    """For each canonical message, where the text before it is known to end (0 where no end
+    before it is known): where its own text is looked for first."""
+    starts = [0] * count
+    last_end = 0
+    position = 0
+    for index in range(count):
+        while position < len(origins) and origins[position] < index:
+            last_end = ends[position] if ends[position] is not None else last_end
+            position += 1
+        starts[index] = last_end
+    return starts
+
+
+def _check_rendered(
+    messages: Sequence[AnyMessage], text: str, recorder: LossRecorder, reported: set[str], starts: list[int]
+) -> None:
     """Every text the shaping kept must be in the rendering: a template that skips a part
     (an earlier turn's reasoning, a field it does not read) leaves a loss, not a silence;
-    ``reported`` are the canonical paths the shaping already reported."""
+    ``reported`` are the canonical paths the shaping already reported. Each text is looked
+    for from where its message starts (``starts``) before the whole text, so a rendering
+    showing every text in its place is read once, not once per text."""
     for index, message in enumerate(messages):
         content = message.content
         pieces = [(None, "text", content)] if isinstance(content, str) else _pieces(content)
         for position, what, value in pieces:
             path = f"$.messages[{index}]" + ("" if position is None else f".content[{position}]")
-            if not _within(path, reported) and not _shown(value, text):
+            if not _within(path, reported) and not _shown(value, text, starts[index]):
                 recorder.add(
                     _steps(index, position),
                     what,
@@ -449,11 +467,14 @@ def _pieces(content: Sequence[Any]) -> list[tuple[int | None, str, str]]:
     return [(position, what, value) for position, part in enumerate(content) for what, value in _texts_of(part)]
 
 
-def _shown(value: str, text: str) -> bool:
+def _shown(value: str, text: str, start: int = 0) -> bool:
     """Whether ``value`` is in the rendering as it is, trimmed, or as a JSON string's inside
     (a template writing it with ``tojson``, as gpt-oss writes a tool result)."""
     stripped = value.strip()
-    return not stripped or stripped in text or json.dumps(stripped, ensure_ascii=False)[1:-1] in text
+    if not stripped or text.find(stripped, start) >= 0:
+        return True
+    quoted = json.dumps(stripped, ensure_ascii=False)[1:-1]
+    return text.find(quoted, start) >= 0 or stripped in text or quoted in text
 
 
 def _texts_of(part: Any) -> list[tuple[str, str]]:
