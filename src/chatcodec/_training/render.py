@@ -426,7 +426,8 @@ def _message_starts(count: int, ends: list[int | None], origins: list[int]) -> l
     position = 0
     for index in range(count):
         while position < len(origins) and origins[position] < index:
-            last_end = ends[position] if ends[position] is not None else last_end
+            end = ends[position]
+            last_end = end if end is not None else last_end
             position += 1
         starts[index] = last_end
     return starts
