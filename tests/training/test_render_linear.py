@@ -13,14 +13,15 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chatcodec import ChatRequest, Loss, TemplateError, render
-from chatcodec._training import families, message_ends
+from chatcodec import ChatRequest, Loss, PayloadError, TemplateError, render
+from chatcodec._training import families, message_ends, tokens
 from chatcodec._training.check import corpus
 from chatcodec._training.render import SampledSpan, _piece_marks
 from training.qwen3_tokenizer import qwen3_encoding
@@ -228,3 +229,29 @@ def test_the_one_pass_mask_marks_each_piece_as_a_scan_of_every_span_would(
             (any(span.start <= start < span.end for span in trained), owner if sampled_owner is None else sampled_owner)
         )
     assert _piece_marks(starts, known, sampled, trained) == expected
+
+
+def test_a_tokenizer_path_is_read_once_and_again_once_the_file_changes(tmp_path: Path) -> None:
+    import tokenizers
+
+    def save(words: dict[str, int]) -> None:
+        tokenizer = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, **words}, unk_token="[UNK]"))
+        tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+        tokenizer.add_special_tokens(["<|im_start|>", "<|im_end|>"])
+        tokenizer.save(str(path))
+
+    path = tmp_path / "tokenizer.json"
+    save({"hi": 1, "yo": 2})
+    first = tokens.loaded(str(path))
+    assert tokens.loaded(path) is first  # a str and a Path name the same file
+    conversation = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
+    rendered = render(conversation, template="qwen3", tokenizer=str(path), on_loss="ignore")
+    assert tokens.loaded(str(path)) is first
+    assert rendered.token_ids is not None
+    assert 2 in rendered.token_ids
+    save({"hi": 1, "yo": 7, "user": 8})  # written again: another size, so read again
+    assert tokens.loaded(str(path)) is not first
+    assert 7 in (render(conversation, template="qwen3", tokenizer=str(path), on_loss="ignore").token_ids or [])
+    with pytest.raises(PayloadError, match=r"is no tokenizer\.json") as raised:
+        tokens.loaded(str(tmp_path / "missing.json"))
+    assert raised.value.path == "$.tokenizer"
