@@ -37,7 +37,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "TextPart TextSource TextStartEvent ThinkingDeltaEvent ThinkingEndEvent ThinkingPart "
         "ThinkingSignatureDeltaEvent ThinkingStartEvent TokenLogprob ToolArgumentsError ToolCallDeltaEvent "
         "ToolCallEndEvent ToolCallStartEvent ToolChoice ToolDefinition ToolMessage ToolResultContentPart "
-        "TemplateError TemplateProfile Rendering "
+        "TemplateError TemplateProfile Rendering RenderConverter "
         "ToolResultPart ToolUsePart TopLogprob UnifiedFinishReason UnknownProviderError UrlCitation UrlSource Usage "
         "UsageEvent "
         "UserContentPart UserMessage ValidationError VideoPart accumulate_stream aconvert_stream "
