@@ -237,7 +237,8 @@ def child(arguments: argparse.Namespace) -> None:
 
 def parent(arguments: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as scratch:
-        directory = Path(scratch)
+        directory = Path(arguments.keep or scratch)
+        directory.mkdir(parents=True, exist_ok=True)
         cache = Path(arguments.cache)
         cache.mkdir(parents=True, exist_ok=True)
         path = tokenizer_json(cache)
@@ -261,6 +262,9 @@ def parent(arguments: argparse.Namespace) -> None:
                 *arguments.parsers,
             ],
             directory,
+            # one thread: callgrind runs threads one at a time anyway, and a region's counts come
+            # out wrapped below zero once Rayon's worker threads share the process
+            env={"TOKENIZERS_PARALLELISM": "false", "RAYON_NUM_THREADS": "1"},
         )
         counts: dict[tuple[str, int, int], int] = {}
         for dump in callgrind.read_dumps(directory):
@@ -313,6 +317,7 @@ def main() -> None:
     parser.add_argument("--subjects", nargs="*", default=list(SUBJECTS), choices=SUBJECTS)
     parser.add_argument("--parsers", nargs="*", default=list(PARSERS), choices=PARSERS)
     parser.add_argument("--cache", default=str(ROOT / "build" / "bench"), help="where the tokenizer.json is made once")
+    parser.add_argument("--keep", help="keep the dumps in this folder (for callgrind_annotate)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--library", help=argparse.SUPPRESS)
     parser.add_argument("--tokenizer", help=argparse.SUPPRESS)

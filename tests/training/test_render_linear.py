@@ -255,3 +255,54 @@ def test_a_tokenizer_path_is_read_once_and_again_once_the_file_changes(tmp_path:
     with pytest.raises(PayloadError, match=r"is no tokenizer\.json") as raised:
         tokens.loaded(str(tmp_path / "missing.json"))
     assert raised.value.path == "$.tokenizer"
+
+
+@pytest.fixture(scope="module")
+def merging_tokenizer() -> Any:
+    """A byte-level BPE with merges learned from agent text, and Qwen3's special tokens as added tokens."""
+    import tokenizers
+
+    tokenizer = tokenizers.Tokenizer(tokenizers.models.BPE())
+    tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = tokenizers.trainers.BpeTrainer(
+        vocab_size=600,
+        special_tokens=["<|im_start|>", "<|im_end|>", "<think>", "</think>", "<tool_call>"],
+        initial_alphabet=tokenizers.pre_tokenizers.ByteLevel.alphabet(),
+    )
+    lines = [json.dumps(message) for message in agent_loop(8, 2)["messages"]] * 20
+    tokenizer.train_from_iterator(lines, trainer)
+    tokenizer.add_tokens(["</tool_call>", "<tool_response>", "</tool_response>"])
+    return tokenizer
+
+
+def test_one_encoding_of_the_whole_text_gives_the_pieces_ids(
+    merging_tokenizer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a Hugging Face tokenizer tokenizes each stretch between added tokens alone: where every cut
+    # is beside one, the whole text's encoding is the pieces'; else the pieces are encoded
+    whole_used: list[bool] = []
+    read = tokens._whole_at_added_tokens
+
+    def noted(*arguments: Any) -> Any:
+        found = read(*arguments)
+        whole_used.append(found is not None)
+        return found
+
+    requests = [request for _, request in corpus(seed=5, count=14)]
+    requests += [ChatRequest.model_validate(_canonical(agent_loop(steps, 2))) for steps in (1, 4)]
+    for family in ("qwen3-training", "qwen3", "llama3.1"):
+        for request in requests:
+            options = {"template": family, "tokenizer": merging_tokenizer, "on_loss": "ignore"}
+            with monkeypatch.context() as patched:
+                patched.setattr(tokens, "_whole_at_added_tokens", noted)
+                once = render(request, **options)
+            with monkeypatch.context() as patched:
+                patched.setattr(tokens, "_whole_at_added_tokens", lambda *arguments: None)
+                by_pieces = render(request, **options)
+            assert (once.token_ids, once.trainable, once.message_indices) == (
+                by_pieces.token_ids,
+                by_pieces.trainable,
+                by_pieces.message_indices,
+            ), (family, request)
+    assert any(whole_used)
+    assert not all(whole_used)  # Llama's turns meet at tokens this tokenizer does not hold: pieces there
