@@ -25,10 +25,17 @@ from typing import Any, SupportsIndex, overload
 from chatcodec._training import jinja
 
 
-class _Watched(dict[str, Any]):
-    """One message as a pass yields it: its first read notes the render's length so far."""
+class _Read(dict[str, Any]):
+    """A message after its first read: a plain dict again (its reads cost what a dict's do)."""
 
     __slots__ = ("_index", "_reads", "_written")
+
+
+class _Watched(_Read):
+    """One message as a pass yields it: its first read notes the render's length so far, and
+    makes it a :class:`_Read`."""
+
+    __slots__ = ()
 
     def __init__(self, message: Mapping[str, Any], reads: list[int | None], index: int, written: jinja.Written) -> None:
         super().__init__(message)
@@ -39,18 +46,19 @@ class _Watched(dict[str, Any]):
     def _read(self) -> None:
         if self._reads[self._index] is None:
             self._reads[self._index] = self._written.length
+        self.__class__ = _Read  # so the dict methods below are called as dict's, not through super()
 
     def __getitem__(self, key: str) -> Any:
         self._read()
-        return super().__getitem__(key)
+        return dict.__getitem__(self, key)
 
     def get(self, key: str, default: Any = None) -> Any:
         self._read()
-        return super().get(key, default)
+        return dict.get(self, key, default)
 
     def __contains__(self, key: object) -> bool:
         self._read()
-        return super().__contains__(key)
+        return dict.__contains__(self, key)
 
 
 class _Messages(list[dict[str, Any]]):

@@ -531,7 +531,7 @@ def _tokenized(
     cuts = [end for end, _ in known]
     for span in rendering.sampled:
         cuts += [span.start, span.end]
-    ids, piece_starts, counts = tokens.tokenized(tokenizer, text, cuts)
+    ids, piece_starts, counts = tokens.tokenize_pieces(tokens.batch_encoder(tokenizer), text, cuts)
     trainable: list[bool] = []
     owners: list[int] = []
     for count, (is_trained, owner) in zip(

@@ -13,7 +13,6 @@ prompt's tokens followed by the sampled tokens, as a model saw them at inference
 
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
 import os
@@ -112,7 +111,8 @@ def batch_encoder(tokenizer: object) -> EncodeBatch:
     the short pieces it would encode)."""
     tokenizer = loaded(tokenizer)
     if _is_hugging_face_tokenizers(tokenizer):
-        encode_batch: Any = cast("Any", tokenizer).encode_batch
+        # encode_batch_fast (tokenizers 0.20) tracks no offsets, which the pieces do not need
+        encode_batch: Any = getattr(tokenizer, "encode_batch_fast", None) or cast("Any", tokenizer).encode_batch
 
         def batch(texts: list[str]) -> list[list[int]]:
             return [encoding.ids for encoding in encode_batch(texts, add_special_tokens=False)]
@@ -130,48 +130,11 @@ def _is_hugging_face_tokenizers(tokenizer: object) -> bool:
     return type(tokenizer).__module__.startswith("tokenizers") and callable(getattr(tokenizer, "encode_batch", None))
 
 
-def tokenized(tokenizer: object, text: str, cuts: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
+def tokenize_pieces(encode: EncodeBatch, text: str, cuts: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
     """The ids of ``text`` cut at ``cuts`` (offsets in the text), each piece tokenized on its
-    own: the ids, the offset each piece starts at and how many ids each piece has.
-
-    A Hugging Face ``tokenizers.Tokenizer`` splits its input at its added tokens before anything
-    else, and tokenizes each stretch between them alone; so where every cut falls beside such a
-    token (``<|im_end|>``, ``<|im_start|>``, ``<think>``: where a template's turns meet), the
-    pieces' ids are the whole text's, read from one encoding of it. Elsewhere each piece is
-    encoded."""
+    own: the ids, the offset each piece starts at and how many ids each piece has."""
     bounds = sorted({0, len(text), *(cut for cut in cuts if 0 < cut < len(text))})
-    tokenizer = loaded(tokenizer)
-    if _is_hugging_face_tokenizers(tokenizer) and text:
-        whole = _whole_at_added_tokens(tokenizer, text, bounds)
-        if whole is not None:
-            return whole
     pieces = list(itertools.pairwise(bounds))
-    encoded = batch_encoder(tokenizer)([text[start:end] for start, end in pieces])
+    encoded = encode([text[start:end] for start, end in pieces])
     ids = [token for piece_ids in encoded for token in piece_ids]
     return ids, [start for start, _ in pieces], [len(piece_ids) for piece_ids in encoded]
-
-
-def _whole_at_added_tokens(
-    tokenizer: Any, text: str, bounds: list[int]
-) -> tuple[list[int], list[int], list[int]] | None:
-    """The pieces' ids from one encoding of ``text``, where each inner bound is a token
-    boundary beside an added token matched as it is (no stripping, no normalizing); else None."""
-    encoding = tokenizer.encode(text, add_special_tokens=False)
-    ids: list[int] = encoding.ids
-    offsets: list[tuple[int, int]] = encoding.offsets
-    sealed = {
-        token_id
-        for token_id, token in tokenizer.get_added_tokens_decoder().items()
-        if not (token.lstrip or token.rstrip or token.normalized or token.single_word)
-    }
-    starts = [start for start, _ in offsets]
-    firsts = [0]
-    for bound in bounds[1:-1]:
-        index = bisect.bisect_left(starts, bound)
-        after_sealed = index < len(ids) and starts[index] == bound and ids[index] in sealed
-        before_sealed = index > 0 and offsets[index - 1][1] == bound and ids[index - 1] in sealed
-        if (index > 0 and offsets[index - 1][1] > bound) or not (after_sealed or before_sealed):
-            return None
-        firsts.append(index)
-    firsts.append(len(ids))
-    return ids, bounds[:-1], [after - before for before, after in itertools.pairwise(firsts)]
