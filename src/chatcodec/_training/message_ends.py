@@ -46,19 +46,19 @@ class _Watched(_Read):
     def _read(self) -> None:
         if self._reads[self._index] is None:
             self._reads[self._index] = self._written.length
-        self.__class__ = _Read  # so the dict methods below are called as dict's, not through super()
+        object.__setattr__(self, "__class__", _Read)  # hence super(_Read, ...) below, not super()
 
     def __getitem__(self, key: str) -> Any:
         self._read()
-        return dict.__getitem__(self, key)
+        return super(_Read, self).__getitem__(key)
 
     def get(self, key: str, default: Any = None) -> Any:
         self._read()
-        return dict.get(self, key, default)
+        return super(_Read, self).get(key, default)
 
     def __contains__(self, key: object) -> bool:
         self._read()
-        return dict.__contains__(self, key)
+        return super(_Read, self).__contains__(key)
 
 
 class _Messages(list[dict[str, Any]]):
