@@ -1,7 +1,7 @@
 """Where each message's text starts in a rendering, read in the one run that renders it.
 
 Finding where a message ends by rendering the conversation up to it costs one render per
-message, quadratic in the conversation: the cost that made 1,600 messages take 90 s. A
+message, quadratic in the conversation (agent trajectories of hundreds of calls). A
 template writes a conversation in one loop over ``messages``, so this run hands it a list
 that notes, for each message the loop yields, how much text the render had written when the
 template first read that message: where its text starts, and so where the one before it

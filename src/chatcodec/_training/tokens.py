@@ -33,8 +33,8 @@ def loaded(tokenizer: object) -> object:
 
     A path is read once per process and kept (the last :data:`KEPT_FILES` files, each by its
     path, size and modification time, so a file written again is read again): a closure
-    handed to ``datasets.map`` or Ray passes the path with every row, and reading an 18.7 MB
-    ``tokenizer.json`` costs some 230 renders."""
+    handed to ``datasets.map`` or Ray passes the path with every row, and reading a model's
+    ``tokenizer.json`` costs far more than a render (docs/performance.md, Memories)."""
     if not isinstance(tokenizer, str | os.PathLike):
         return tokenizer
     path: str = os.fspath(cast("str | os.PathLike[str]", tokenizer))
