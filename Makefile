@@ -164,7 +164,7 @@ $(BENCH_BIN)/python:
 	$(BENCH_BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
 
 $(BENCH_VENV)/.installed: pyproject.toml | $(BENCH_BIN)/python
-	$(BENCH_BIN)/python -m pip install --quiet -e '.[serve,hf,ray]' --group bench
+	$(BENCH_BIN)/python -m pip install --quiet -e '.[serve,hf,ray,templates]' --group bench
 	touch $@
 
 bench: $(BENCH_VENV)/.installed
@@ -192,6 +192,7 @@ bench-instructions: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/first_use.py --instructions
 	$(BENCH_BIN)/python bench/serve_events.py --instructions
 	$(BENCH_BIN)/python bench/serve_requests.py
+	$(BENCH_BIN)/python bench/render_instructions.py  # render against transformers and renderers, 2 to 1,000 messages
 
 # The dataset route (bench/dataset_route.py): 100,000 distinct rows converted once each, in process
 # and by `chatcodec convert`, against litellm's converter loop: instructions per row under callgrind

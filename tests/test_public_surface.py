@@ -37,7 +37,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "TextPart TextSource TextStartEvent ThinkingDeltaEvent ThinkingEndEvent ThinkingPart "
         "ThinkingSignatureDeltaEvent ThinkingStartEvent TokenLogprob ToolArgumentsError ToolCallDeltaEvent "
         "ToolCallEndEvent ToolCallStartEvent ToolChoice ToolDefinition ToolMessage ToolResultContentPart "
-        "TemplateError TemplateLimits TemplateProfile Rendering SampledTurn read_records "
+        "TemplateError TemplateLimits TemplateProfile Rendering RenderConverter SampledTurn read_records "
         "ToolResultPart ToolUsePart TopLogprob UnifiedFinishReason UnknownProviderError UrlCitation UrlSource Usage "
         "UsageEvent "
         "UserContentPart UserMessage ValidationError VideoPart accumulate_stream aconvert_stream "

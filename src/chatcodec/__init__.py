@@ -149,6 +149,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec._warm import warm_up
     from chatcodec.batch._converter import BatchConverter
+    from chatcodec.batch._render_converter import RenderConverter
     from chatcodec.streams._accumulator import StreamAccumulator
     from chatcodec.streams._convert import StreamConverter, aconvert_stream, convert_stream
     from chatcodec.streams._framing import to_sse
@@ -208,6 +209,7 @@ __all__ = [
     "ReasoningEffort",
     "RefusalDeltaEvent",
     "RefusalPart",
+    "RenderConverter",
     "Rendering",
     "ResponseChoice",
     "ResponseFormat",
@@ -348,6 +350,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._content_rule", "ContentRule"),
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
+        ("chatcodec.batch._render_converter", "RenderConverter"),
         ("chatcodec._training.render", "Rendering render"),
         ("chatcodec.streams._sse", "SSEEvent SSEParser format_sse"),
         ("chatcodec._training.turns", "SampledTurn"),

@@ -159,10 +159,9 @@ def _environment() -> Any:
         def _generation(self, context: Any, caller: Callable[[], str]) -> str:
             body = caller()
             spans = context.get("_chatcodec_spans")
-            output = context.get("_chatcodec_output")
-            if spans is not None and output is not None:
-                start = sum(len(chunk) for chunk in output)
-                spans.append((start, start + len(body)))
+            written = context.get("_chatcodec_written")
+            if spans is not None and isinstance(written, Written):
+                spans.append((written.length, written.length + len(body)))
             return body
 
     environment = _bounded_sandbox(jinja2)(
@@ -186,6 +185,17 @@ def compiled(template: str) -> Any:
         raise TemplateError(f"the chat template is not valid Jinja: {error.message} (line {error.lineno})") from error
 
 
+class Written:
+    """How many characters a render has yielded so far, kept as it goes: a generation tag
+    reads where its body starts, and a trace of the render (:mod:`.message_ends`) where a
+    message's text starts, without summing the chunks so far at each read."""
+
+    __slots__ = ("length",)
+
+    def __init__(self) -> None:
+        self.length = 0
+
+
 def has_generation_tags(template: str) -> bool:
     """Whether ``template`` marks what the model samples with ``{% generation %}``."""
     jinja2 = _jinja()
@@ -204,35 +214,40 @@ def run(
     add_generation_prompt: bool = False,
     variables: Mapping[str, Any] | None = None,
     limits: TemplateLimits = DEFAULT_LIMITS,
+    written: Written | None = None,
 ) -> tuple[str, list[tuple[int, int]]]:
     """The text ``template`` renders for ``messages`` and the spans of its generation tags.
 
     ``variables`` are the other names the template reads (``bos_token``,
     ``enable_thinking``, ``reasoning_effort``), as ``apply_chat_template`` passes its keyword
     arguments and the tokenizer's special tokens. A refusal (``raise_exception``), a failure
-    inside the template, or a run past ``limits`` is a :class:`TemplateError`.
+    inside the template, or a run past ``limits`` is a :class:`TemplateError`. ``written``, where
+    given, is kept at the output's length as the render goes; a list of ``messages`` is passed as
+    it is, so a list that watches the template's reads (:mod:`.message_ends`) sees them.
     """
     jinja2 = _jinja()
     spans: list[tuple[int, int]] = []
     output: list[str] = []
+    written = Written() if written is None else written
     context = {
         **(variables or {}),
-        "messages": list(messages),
+        "messages": messages if isinstance(messages, list) else list(messages),
         "tools": list(tools) if tools else None,
         "add_generation_prompt": add_generation_prompt,
-        # the tags' callback finds the output so far and its span list in the render's own
-        # context, so renders in several threads keep apart
+        # the tags' callback finds the output's length so far and its span list in the
+        # render's own context, so renders in several threads keep apart
         "_chatcodec_spans": spans,
-        "_chatcodec_output": output,
+        "_chatcodec_written": written,
     }
     try:
         with template_limits.running(limits) as budget:
-            written, bound = 0, limits.output_chars
+            size, bound = 0, limits.output_chars
             for chunk in compiled(template).generate(**context):
                 output.append(chunk)
-                written += len(chunk)
-                if written > bound:
-                    budget.sized(written, "wrote")
+                written.length += len(chunk)
+                size += len(chunk)
+                if size > bound:
+                    budget.sized(size, "wrote")
     except TemplateError:
         raise
     except jinja2.UndefinedError as error:

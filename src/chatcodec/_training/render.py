@@ -19,6 +19,10 @@ looked for in its output), and a mask that trains nothing is an error.
 
 from __future__ import annotations
 
+import bisect
+import functools
+import heapq
+import itertools
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -33,8 +37,9 @@ from chatcodec import (
     validate_model,
 )
 from chatcodec._public_label import shown_as
-from chatcodec._training import families, jinja, reading, tokenizer_checks, tokens
+from chatcodec._training import families, jinja, message_ends, reading, tokenizer_checks, tokens
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.shaping import Shaper
 from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
@@ -119,8 +124,18 @@ def render(
     shaped, origins = shaper.messages(messages)
     written_tools = shaper.tools(_tools(tools) if tools is not None else request_tools)
     run = _Runner(chosen.text, written_tools, dict(profile.variables), template_limits)
-    text, tags = run(shaped, add_generation_prompt)
-    ends = _message_ends(run, shaped, text, add_generation_prompt)
+    text, tags, starts = (
+        run.watched(shaped, add_generation_prompt)
+        if profile.prefix_stable
+        else (*run(shaped, add_generation_prompt), None)
+    )
+    if starts is not None and chosen.family is None and not _starts_hold(run, shaped, text, starts):
+        starts = None
+    ends = (
+        _message_ends(run, shaped, text, add_generation_prompt)
+        if starts is None
+        else _one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=add_generation_prompt)
+    )
     sampled = _sampled_spans(
         run,
         shaped=shaped,
@@ -128,10 +143,11 @@ def render(
         text=text,
         ends=ends,
         tags=tags,
-        turn_end=profile.turn_end,
+        profile=profile,
+        one_run=starts is not None,
         recorder=recorder,
     )
-    _check_rendered(messages, text, recorder, shaper.lost)
+    _check_rendered(messages, text, recorder, shaper.lost, _message_starts(len(messages), ends, origins))
     trained = _trained(sampled, messages, train_on, add_generation_prompt)
     recorder.settle(on_loss, losses, stacklevel=3)
     rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
@@ -193,19 +209,77 @@ class _Runner:
                 raise
             return None
 
+    def watched(
+        self, messages: list[dict[str, Any]], prompt: bool
+    ) -> tuple[str, list[tuple[int, int]], list[int | None] | None]:
+        """The render, with where each message's text starts in it (None where the run does not show it)."""
+        return message_ends.run(
+            self.template,
+            messages,
+            tools=self.tools,
+            add_generation_prompt=prompt,
+            variables=self.variables,
+            limits=self.limits,
+        )
+
+
+def _starts_hold(run: _Runner, shaped: list[dict[str, Any]], text: str, starts: list[int | None]) -> bool:
+    """Whether a template chatcodec does not know ends its shorter conversations where the
+    one run shows, checked on one: the conversation up to its middle message."""
+    middle = len(shaped) // 2
+    if len(shaped) < 2 or starts[middle] is None:
+        return True
+    return _prefix_end(run, shaped[:middle], text) == starts[middle]
+
+
+def _one_run_ends(
+    run: _Runner,
+    shaped: list[dict[str, Any]],
+    origins: list[int],
+    text: str,
+    starts: list[int | None],
+    *,
+    add_generation_prompt: bool,
+) -> list[int | None]:
+    """Where each template message's text ends, from where the next one starts in the one run.
+
+    Between two template messages of one canonical message (the results of parallel calls)
+    no end is given: a ChatML template closes the turn only after the last result, so the
+    shorter conversation is no prefix there, and the tokens belong to the same message
+    either way. A message the template wrote before its loop (a system prompt in its
+    header), and the last before a generation prompt, end where the conversation through
+    them, rendered alone, ends (where that is a prefix of the text).
+    """
+    ends: list[int | None] = []
+    for position in range(len(shaped) - 1):
+        if origins[position] == origins[position + 1]:
+            ends.append(None)
+        else:
+            following = starts[position + 1]
+            ends.append(following if following is not None else _prefix_end(run, shaped[: position + 1], text))
+    if shaped:
+        ends.append(_prefix_end(run, shaped, text) if add_generation_prompt else len(text))
+    return ends
+
+
+def _prefix_end(run: _Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
+    """The length of ``shorter`` rendered alone, where that is a prefix of ``text``."""
+    rendered = run.text_or_none(shorter, False)
+    return len(rendered) if rendered is not None and text.startswith(rendered) else None
+
 
 def _message_ends(
     run: _Runner, shaped: list[dict[str, Any]], text: str, add_generation_prompt: bool
 ) -> list[int | None]:
     """Where each template message's text ends in ``text``: the length of the conversation
-    up to it, rendered alone, where that is a prefix of the whole (None where it is not)."""
+    up to it, rendered alone, where that is a prefix of the whole (None where it is not).
+    One render per message: for templates whose one run does not show the ends."""
     ends: list[int | None] = []
     for count in range(1, len(shaped) + 1):
         if count == len(shaped) and not add_generation_prompt:
             ends.append(len(text))
             continue
-        shorter = run.text_or_none(shaped[:count], False)
-        ends.append(len(shorter) if shorter is not None and text.startswith(shorter) else None)
+        ends.append(_prefix_end(run, shaped[:count], text))
     return ends
 
 
@@ -217,27 +291,67 @@ def _sampled_spans(
     text: str,
     ends: list[int | None],
     tags: list[tuple[int, int]],
-    turn_end: str,
+    profile: TemplateProfile,
+    one_run: bool,
     recorder: LossRecorder,
 ) -> list[SampledSpan]:
     """Each assistant message's sampled text, where the rendering shows where it ends (a
-    turn the template renders differently once more turns follow has no known end)."""
+    turn the template renders differently once more turns follow has no known end).
+
+    Found in the one run (``one_run``: a prefix-stable template), a tag is looked up by
+    bisection and the prompt before an answer is the conversation before it and the
+    template's generation prompt, where the text holds that prompt there."""
+    tag_within = _TagIndex(tags).within if one_run else functools.partial(_tag_within, tags)
     spans: list[SampledSpan] = []
     for position, message in enumerate(shaped):
         if message["role"] != "assistant":
             continue
         before = ends[position - 1] if position else 0
         known_end = ends[position]
-        tagged = _tag_within(tags, before, known_end)
+        tagged = tag_within(before, known_end)
         if tagged is not None:
             start, end = tagged
         elif known_end is not None:
-            start = _prompt_end(run, shaped[: position + 1], text, origins[position], recorder)
+            found = _prompt_in_text(text, before, profile.generation_prompt) if one_run else None
+            start = (
+                found
+                if found is not None
+                else _prompt_end(run, shaped[: position + 1], text, origins[position], recorder)
+            )
             end = known_end
         else:
             continue
-        spans.append(SampledSpan(origins[position], start, _trimmed(text, start, end, turn_end)))
+        spans.append(SampledSpan(origins[position], start, _trimmed(text, start, end, profile.turn_end)))
     return spans
+
+
+def _prompt_in_text(text: str, before: int | None, prompt: str) -> int | None:
+    """Where the generation prompt ends, found after the conversation before the answer
+    (``before``) on a prefix-stable template: None where the text does not hold it there."""
+    if before is None or not prompt or not text.startswith(prompt, before):
+        return None
+    return before + len(prompt)
+
+
+class _TagIndex:
+    """The generation tags' spans, looked up by bisection where they come in order and
+    apart (each tag after the last), else in order as :func:`_tag_within` does."""
+
+    def __init__(self, tags: list[tuple[int, int]]) -> None:
+        self.tags = tags
+        self.in_order = all(first[1] <= second[0] for first, second in itertools.pairwise(tags))
+        self.starts = [start for start, _ in tags]
+
+    def within(self, start: int | None, end: int | None) -> tuple[int, int] | None:
+        if not self.in_order:
+            return _tag_within(self.tags, start, end)
+        if start is None:
+            return None
+        index = bisect.bisect_left(self.starts, start)
+        if index == len(self.tags):
+            return None
+        tag_start, tag_end = self.tags[index]
+        return (tag_start, tag_end) if end is None or tag_end <= end else None
 
 
 def _tag_within(tags: list[tuple[int, int]], start: int | None, end: int | None) -> tuple[int, int] | None:
@@ -308,16 +422,35 @@ def _trimmed(text: str, start: int, end: int, turn_end: str) -> int:
     return found + len(turn_end) if found >= 0 else end
 
 
-def _check_rendered(messages: Sequence[AnyMessage], text: str, recorder: LossRecorder, reported: set[str]) -> None:
+def _message_starts(count: int, ends: list[int | None], origins: list[int]) -> list[int]:
+    """For each canonical message, where the text before it is known to end (0 where no end
+    before it is known): where its own text is looked for first."""
+    starts = [0] * count
+    last_end = 0
+    position = 0
+    for index in range(count):
+        while position < len(origins) and origins[position] < index:
+            end = ends[position]
+            last_end = end if end is not None else last_end
+            position += 1
+        starts[index] = last_end
+    return starts
+
+
+def _check_rendered(
+    messages: Sequence[AnyMessage], text: str, recorder: LossRecorder, reported: set[str], starts: list[int]
+) -> None:
     """Every text the shaping kept must be in the rendering: a template that skips a part
     (an earlier turn's reasoning, a field it does not read) leaves a loss, not a silence;
-    ``reported`` are the canonical paths the shaping already reported."""
+    ``reported`` are the canonical paths the shaping already reported. Each text is looked
+    for from where its message starts (``starts``) before the whole text, so a rendering
+    showing every text in its place is read once, not once per text."""
     for index, message in enumerate(messages):
         content = message.content
         pieces = [(None, "text", content)] if isinstance(content, str) else _pieces(content)
         for position, what, value in pieces:
             path = f"$.messages[{index}]" + ("" if position is None else f".content[{position}]")
-            if not _within(path, reported) and not _shown(value, text):
+            if not _within(path, reported) and not _shown(value, text, starts[index]):
                 recorder.add(
                     _steps(index, position),
                     what,
@@ -339,11 +472,14 @@ def _pieces(content: Sequence[Any]) -> list[tuple[int | None, str, str]]:
     return [(position, what, value) for position, part in enumerate(content) for what, value in _texts_of(part)]
 
 
-def _shown(value: str, text: str) -> bool:
+def _shown(value: str, text: str, start: int = 0) -> bool:
     """Whether ``value`` is in the rendering as it is, trimmed, or as a JSON string's inside
     (a template writing it with ``tojson``, as gpt-oss writes a tool result)."""
     stripped = value.strip()
-    return not stripped or stripped in text or json.dumps(stripped, ensure_ascii=False)[1:-1] in text
+    if not stripped or text.find(stripped, start) >= 0:
+        return True
+    quoted = json.dumps(stripped, ensure_ascii=False)[1:-1]
+    return text.find(quoted, start) >= 0 or stripped in text or quoted in text
 
 
 def _texts_of(part: Any) -> list[tuple[str, str]]:
@@ -399,13 +535,14 @@ def _tokenized(
     cuts = [end for end, _ in known]
     for span in rendering.sampled:
         cuts += [span.start, span.end]
-    ids, starts = tokens.tokenize_pieces(tokens.encoder(tokenizer), text, cuts)
-    trainable = [any(span.start <= start < span.end for span in trained) for start in starts]
+    ids, piece_starts, counts = tokens.tokenize_pieces(tokens.batch_encoder(tokenizer), text, cuts)
+    trainable: list[bool] = []
     owners: list[int] = []
-    for start in starts:
-        owner = next((message for end, message in known if start < end), -1)
-        sampled_owner = next((span.message for span in rendering.sampled if span.start <= start < span.end), None)
-        owners.append(owner if sampled_owner is None else sampled_owner)
+    for count, (is_trained, owner) in zip(
+        counts, _piece_marks(piece_starts, known, rendering.sampled, trained), strict=True
+    ):
+        trainable += [is_trained] * count
+        owners += [owner] * count
     return Rendering(
         text=text,
         sampled=rendering.sampled,
@@ -415,6 +552,40 @@ def _tokenized(
         losses=rendering.losses,
         template_family=rendering.template_family,
     )
+
+
+def _piece_marks(
+    piece_starts: list[int],
+    known: list[tuple[int, int]],
+    sampled: Sequence[SampledSpan],
+    trained: list[SampledSpan],
+) -> list[tuple[bool, int]]:
+    """For each piece (by its start, ascending): whether a trained span holds it, and its
+    message: the first sampled span holding it, else the first message (in order) ending
+    after it, else -1 (the generation prompt). One sweep over the pieces, the ends and the
+    spans, since a piece never straddles an end or a span's bound."""
+    # the first end after a start, in the ends' order: the first whose running maximum passes it
+    reach = list(itertools.accumulate((end for end, _ in known), max))
+    opened = sorted(range(len(sampled)), key=lambda index: sampled[index].start)
+    trained_spans = sorted((span.start, span.end) for span in trained)
+    holding: list[tuple[int, int]] = []  # (order, end) of the spans begun, the first in order on top
+    next_end = next_span = next_trained = 0
+    trained_reach = -1
+    marks: list[tuple[bool, int]] = []
+    for start in piece_starts:
+        while next_end < len(reach) and reach[next_end] <= start:
+            next_end += 1
+        while next_span < len(opened) and sampled[opened[next_span]].start <= start:
+            heapq.heappush(holding, (opened[next_span], sampled[opened[next_span]].end))
+            next_span += 1
+        while holding and holding[0][1] <= start:
+            heapq.heappop(holding)
+        while next_trained < len(trained_spans) and trained_spans[next_trained][0] <= start:
+            trained_reach = max(trained_reach, trained_spans[next_trained][1])
+            next_trained += 1
+        owner = known[next_end][1] if next_end < len(known) else -1
+        marks.append((trained_reach > start, sampled[holding[0][0]].message if holding else owner))
+    return marks
 
 
 shown_as("chatcodec", Rendering, render)

@@ -17,14 +17,11 @@ lacks (a Verifiers step has no ``message_indices``) is the rendering's.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec import Loss
-from chatcodec._training import reading, tokens
+from chatcodec._training import reading
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.render import TrainOn, render
 from chatcodec._training.rows import settings_losses, template_row
@@ -54,7 +51,7 @@ def rollout_row(
         cast("SdkPayload", payload),
         source=source,
         template=template,
-        tokenizer=loaded_tokenizer(tokenizer),
+        tokenizer=tokenizer,
         train_on=train_on,
         on_loss="ignore",
         losses=losses,
@@ -89,19 +86,3 @@ def _check_ids(own: list[Any], rendered: list[int]) -> None:
         "the template or tokenizer) [rule: rollout_tokens]",
         path=f"$.token_ids[{index}]",
     )
-
-
-def loaded_tokenizer(tokenizer: object) -> object:
-    """``tokenizer`` itself, or the one a ``tokenizer.json`` path holds, read once per path
-    for a whole dataset (the last few paths are kept: a run names one)."""
-    if isinstance(tokenizer, str | os.PathLike):
-        return _read_tokenizer(os.fspath(cast("str | os.PathLike[str]", tokenizer)))
-    return tokenizer
-
-
-@functools.lru_cache(maxsize=4)
-def _read_tokenizer(path: str) -> object:
-    tokenizer = tokens.loaded(path)
-    with contextlib.suppress(AttributeError, TypeError):  # named as transformers names one, for errors
-        cast("Any", tokenizer).name_or_path = path
-    return tokenizer

@@ -13,6 +13,7 @@ prompt's tokens followed by the sampled tokens, as a model saw them at inference
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 from collections.abc import Callable, Sequence
@@ -23,18 +24,39 @@ from chatcodec._extras import missing_extra
 from chatcodec._training.errors import TemplateError
 
 Encode = Callable[[str], list[int]]
+EncodeBatch = Callable[[list[str]], list[list[int]]]
 
 
 def loaded(tokenizer: object) -> object:
     """``tokenizer`` itself, or the ``tokenizers.Tokenizer`` a ``tokenizer.json`` path holds
-    (a :class:`~chatcodec.PayloadError` at ``$.tokenizer`` for a file that is none)."""
+    (a :class:`~chatcodec.PayloadError` at ``$.tokenizer`` for a file that is none).
+
+    A path is read once per process and kept (the last :data:`KEPT_FILES` files, each by its
+    path, size and modification time, so a file written again is read again): a closure
+    handed to ``datasets.map`` or Ray passes the path with every row, and reading a model's
+    ``tokenizer.json`` costs far more than a render (docs/performance.md, Memories)."""
     if not isinstance(tokenizer, str | os.PathLike):
         return tokenizer
+    path: str = os.fspath(cast("str | os.PathLike[str]", tokenizer))
+    try:
+        found = os.stat(path)
+    except OSError as error:
+        raise PayloadError(f"{path} is no tokenizer.json: {error.strerror}", "$.tokenizer") from None
+    return _read(path, found.st_size, found.st_mtime_ns)
+
+
+KEPT_FILES = 4
+"""How many ``tokenizer.json`` files :func:`loaded` keeps read (a run names one)."""
+
+
+@functools.lru_cache(maxsize=KEPT_FILES)
+def _read(path: str, size: int, modified: int) -> object:
+    """The tokenizer in the file at ``path`` as it was at ``size`` and ``modified`` (the key)."""
+    del size, modified
     try:
         import tokenizers
     except ModuleNotFoundError as error:  # pragma: no cover - the dev install has it
         raise missing_extra("Reading a tokenizer.json", "tokenizers", "tokenizers") from error
-    path: str = os.fspath(cast("str | os.PathLike[str]", tokenizer))
     try:
         read: object = tokenizers.Tokenizer.from_file(path)
     except Exception as error:  # the Rust side raises its own Exception for a bad file
@@ -123,14 +145,37 @@ class Untokenized(list[Any]):
         return (Untokenized, ())
 
 
-def tokenize_pieces(encode: Encode, text: str, cuts: Sequence[int]) -> tuple[list[int], list[int]]:
+def batch_encoder(tokenizer: object) -> EncodeBatch:
+    """A function from texts to their ids for ``tokenizer``: one batch call for a Hugging Face
+    ``tokenizers.Tokenizer`` (one crossing into Rust for a rendering's pieces), one call a
+    text for the others (tiktoken's batch call starts a thread pool each time, dearer than
+    the short pieces it would encode)."""
+    tokenizer = loaded(tokenizer)
+    if _is_hugging_face_tokenizers(tokenizer):
+        # encode_batch_fast (tokenizers 0.20) tracks no offsets, which the pieces do not need
+        encode_batch: Any = getattr(tokenizer, "encode_batch_fast", None) or cast("Any", tokenizer).encode_batch
+
+        def batch(texts: list[str]) -> list[list[int]]:
+            return [encoding.ids for encoding in encode_batch(texts, add_special_tokens=False)]
+
+        return batch
+    encode = encoder(tokenizer)
+
+    def one_by_one(texts: list[str]) -> list[list[int]]:
+        return [encode(text) for text in texts]
+
+    return one_by_one
+
+
+def _is_hugging_face_tokenizers(tokenizer: object) -> bool:
+    return type(tokenizer).__module__.startswith("tokenizers") and callable(getattr(tokenizer, "encode_batch", None))
+
+
+def tokenize_pieces(encode: EncodeBatch, text: str, cuts: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
     """The ids of ``text`` cut at ``cuts`` (offsets in the text), each piece tokenized on its
-    own, and for each id the offset its piece starts at."""
-    ids: list[int] = []
-    starts: list[int] = []
+    own: the ids, the offset each piece starts at and how many ids each piece has."""
     bounds = sorted({0, len(text), *(cut for cut in cuts if 0 < cut < len(text))})
-    for start, end in itertools.pairwise(bounds):
-        piece_ids = encode(text[start:end])
-        ids.extend(piece_ids)
-        starts.extend([start] * len(piece_ids))
-    return ids, starts
+    pieces = list(itertools.pairwise(bounds))
+    encoded = encode([text[start:end] for start, end in pieces])
+    ids = [token for piece_ids in encoded for token in piece_ids]
+    return ids, [start for start, _ in pieces], [len(piece_ids) for piece_ids in encoded]

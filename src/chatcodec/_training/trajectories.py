@@ -22,7 +22,6 @@ from chatcodec import Loss, decode_request
 from chatcodec._training import families
 from chatcodec._training.episodes import AFTER_THE_LAST_ANSWER, render_turns
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.rollouts import loaded_tokenizer
 from chatcodec._training.rows import settings_losses, template_row
 from chatcodec._training.shaping import Shaper
 from chatcodec.contract import LossRecorder
@@ -48,7 +47,7 @@ def trajectory_row(
         cast("SdkPayload", payload),
         source=source,
         template=template,
-        tokenizer=loaded_tokenizer(tokenizer),
+        tokenizer=tokenizer,
         on_loss="ignore",
         losses=losses,
     )

@@ -53,7 +53,11 @@ class BatchConverter:
     a LLaMA-Factory ``dataset_info`` entry or axolotl's keys, as ``--dialect-config``).
     ``envelope``/``out_envelope`` give a custom layout beside a body format
     (``"body=/pointer,id=/pointer"``), and ``model`` replaces the model every converted
-    request names.
+    request names. ``template`` (a family or a template's text) writes ``hf-chat``,
+    ``trl-prompt-completion`` and ``rollout`` rows in that template's shapes, as
+    ``--template``; ``rollout`` rows also need ``tokenizer`` (a ``tokenizer.json`` path):
+    without them such a converter is refused at construction. For token columns alone,
+    :class:`~chatcodec.RenderConverter`.
     """
 
     def __init__(
@@ -73,6 +77,8 @@ class BatchConverter:
         out_envelope: str | None = None,
         model: str | None = None,
         dialect_config: Mapping[str, Any] | None = None,
+        template: str | None = None,
+        tokenizer: str | None = None,
     ) -> None:
         self.options: ConvertOptions = row_options(
             source,
@@ -84,6 +90,8 @@ class BatchConverter:
             out_envelope=out_envelope,
             model=model,
             dialect_config=dialect_config,
+            template=template,
+            tokenizer=tokenizer,
         )
         """The conversion applied to every row."""
         self.column = column
@@ -108,7 +116,7 @@ class BatchConverter:
         errors: list[str | None] = []
         losses: list[list[str]] = []
         for item in batch[self.column]:
-            payload = _plain(item)
+            payload = plain_value(item)
             outcome = convert_payload(payload, self.options)
             converted.append(self._written(outcome, as_text=isinstance(payload, str | bytes | bytearray)))
             errors.append(outcome.error)
@@ -135,22 +143,22 @@ class BatchConverter:
         return outcome.converted
 
 
-def _plain(value: object) -> object:
+def plain_value(value: object) -> object:
     """``value`` as plain JSON data: numpy arrays and scalars and Arrow scalars unwrapped."""
     if value is None or isinstance(value, str | bytes | bytearray | bool | int | float):
         return value
     as_py = getattr(value, "as_py", None)  # a pyarrow scalar
     if callable(as_py):
-        return _plain(as_py())
+        return plain_value(as_py())
     if isinstance(value, Mapping):
         mapping = cast("Mapping[object, object]", value)
-        return {key: _plain(item) for key, item in mapping.items()}
+        return {key: plain_value(item) for key, item in mapping.items()}
     tolist = getattr(value, "tolist", None)  # a numpy array or scalar
     if callable(tolist):
-        return _plain(tolist())
+        return plain_value(tolist())
     if isinstance(value, list | tuple):
         items = cast("list[object] | tuple[object, ...]", value)
-        return [_plain(item) for item in items]
+        return [plain_value(item) for item in items]
     return value
 
 

@@ -144,11 +144,14 @@ def row_options(
     out_envelope: str | None = None,
     model: str | None = None,
     dialect_config: Mapping[str, Any] | None = None,
+    template: str | None = None,
+    tokenizer: str | None = None,
 ) -> ConvertOptions:
     """The conversion a converter applies to every row, from its keyword arguments: the
-    names resolved (:func:`resolve_row_formats`), the encoder options and the dialect
-    configuration checked, so a mistake fails once, not on every row."""
+    names resolved (:func:`resolve_row_formats`), the encoder options, the dialect
+    configuration and the template checked, so a mistake fails once, not on every row."""
     rows = resolve_row_formats(source, target, kind=kind, envelope=envelope, out_envelope=out_envelope)
+    _check_template(rows, template, tokenizer)
     if options:
         from chatcodec._codec_options import checked_options
 
@@ -168,7 +171,32 @@ def row_options(
         out_envelope=rows.out_envelope,
         model=model,
         dialect_layout=layout,
+        template=template,
+        tokenizer=tokenizer,
     )
+
+
+def _check_template(rows: RowFormats, template: str | None, tokenizer: str | None) -> None:
+    """``ValueError`` for a template or tokenizer given where the rows use none, and for
+    rollout rows without both (a rollout converted to itself keeps its own tokens without
+    them); a template that is no family and no Jinja is a :class:`~chatcodec.TemplateError`."""
+    if template is not None:
+        if rows.target not in training.TEMPLATE_DIALECTS:
+            raise ValueError(f"template= writes {', '.join(training.TEMPLATE_DIALECTS)} rows, not {rows.target}")
+        from chatcodec._training.families import resolve
+
+        resolve(template)
+    if rows.target != "rollout":
+        if tokenizer is not None:
+            raise ValueError(f"tokenizer= renders rollout rows' tokens (target='rollout'), not {rows.target} rows")
+        return
+    if (tokenizer is None or template is None) and (rows.source != rows.target or tokenizer is not None):
+        raise ValueError(
+            "rollout rows hold the tokens a chat template renders: pass both template= (a family such as "
+            "'qwen3', or a template's text) and tokenizer= (a tokenizer.json path, read once per worker); "
+            "or render a column of conversations to token columns with RenderConverter(template=..., "
+            "tokenizer=...). A rollout converted to itself keeps its tokens without them"
+        )
 
 
 shown_as("chatcodec.datasets", row_formats)  # shown as chatcodec.datasets.row_formats (imported from there)

@@ -68,7 +68,7 @@ class ArrowConverter:
     (``"openai-batch"``) or a training dialect (``"sharegpt"``, ``"alpaca"``, ...; a
     dialect's row is the whole Arrow row, its columns as the dataset has them, and
     ``dialect_config`` maps its keys as ``--dialect-config`` does). ``envelope``,
-    ``out_envelope`` and ``model`` are as :class:`~chatcodec.BatchConverter`'s.
+    ``out_envelope``, ``model``, ``template`` and ``tokenizer`` are as :class:`~chatcodec.BatchConverter`'s.
     """
 
     def __init__(
@@ -90,6 +90,8 @@ class ArrowConverter:
         out_envelope: str | None = None,
         model: str | None = None,
         dialect_config: Mapping[str, Any] | None = None,
+        template: str | None = None,
+        tokenizer: str | None = None,
     ) -> None:
         if output_form == "columnar" and target != CANONICAL:
             raise ValueError(
@@ -106,6 +108,8 @@ class ArrowConverter:
             out_envelope=out_envelope,
             model=model,
             dialect_config=dialect_config,
+            template=template,
+            tokenizer=tokenizer,
         )
         """The conversion applied to every row."""
         self.column = column
