@@ -126,8 +126,8 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         "Datasets, JSON Schema, start-up",
-        "Converting a column of a batch, the published schemas, and warming the validators.",
-        ("chatcodec.batch._converter", "chatcodec._schema", "chatcodec._warm"),
+        "Converting or rendering a column of a batch, the published schemas, and warming the validators.",
+        ("chatcodec.batch._converter", "chatcodec.batch._render_converter", "chatcodec._schema", "chatcodec._warm"),
     ),
 )
 

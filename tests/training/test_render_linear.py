@@ -237,7 +237,7 @@ def test_a_tokenizer_path_is_read_once_and_again_once_the_file_changes(tmp_path:
     def save(words: dict[str, int]) -> None:
         tokenizer = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, **words}, unk_token="[UNK]"))
         tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
-        tokenizer.add_special_tokens(["<|im_start|>", "<|im_end|>"])
+        tokenizer.add_special_tokens(["<|im_start|>", "<|im_end|>", "<think>", "</think>"])  # the markers Qwen3 writes
         tokenizer.save(str(path))
 
     path = tmp_path / "tokenizer.json"

@@ -85,7 +85,7 @@ class RenderConverter:
         self.source = source
         self.train_on: TrainOn = train_on
         self.add_generation_prompt = add_generation_prompt
-        self.template_variables = dict(template_variables or {})
+        self.template_variables: dict[str, Any] = dict(template_variables or {})
         self.ids_column = ids_column
         self.mask_column = mask_column
         self.indices_column = indices_column
