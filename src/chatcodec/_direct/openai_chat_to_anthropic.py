@@ -13,7 +13,10 @@ function, called with the canonical part and the canonical place: the reasoning'
 verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`), the call's id,
 name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
 result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
-the image reading and writing (``decode_parts``, ``encode_part``: the base64 check). The top
+the image reading and writing (``decode_parts``, ``encode_part``: the base64 check), a user
+message with a gateway's cache marker (the reader's ``decode_plain``, the writer's
+:func:`~chatcodec._providers.anthropic.messages.contribute_message`: its marker on the last
+block, the reader's spelling reported as the canonical path reports it). The top
 level (model, tools, settings, target rules, servers) is the canonical reader's and
 writer's, run on the body without its messages; the Anthropic writer takes the turns
 written here in their place (:class:`DirectReading`).
@@ -29,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, write_directly
-from chatcodec._providers.anthropic.messages import encode_system
+from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, read_user, write_directly
+from chatcodec._providers.anthropic.messages import contribute_message, encode_system
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
@@ -45,6 +48,10 @@ if TYPE_CHECKING:
     from chatcodec.contract import Steps
 
 TARGET = "anthropic"
+
+_USER_BLOCKS = frozenset({"image", "text"})
+"""The blocks a user part the walk admits is written as by ``encode_part`` (an image, a text
+with a cache marker)."""
 
 
 class DirectReading(Reading):
@@ -104,20 +111,41 @@ def write_turns(
                 results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))
             continue
         index += 1
-        content = message["content"]
         if role == "assistant":
-            results = None
             turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context)})
-        elif results is not None:  # a user message right after results joins their turn, behind them
-            _user_blocks(content, results, index, context)
-            results = None
-        elif type(content) is str:
-            turns.append({"role": "user", "content": content})
         else:
-            blocks: list[dict[str, Any]] = []
-            _user_blocks(content, blocks, index, context)
-            turns.append({"role": "user", "content": blocks})
+            _user_turn(message, turns, results, index, context=context, noted=noted)
+        results = None
     return system, turns
+
+
+def _user_turn(
+    message: dict[str, Any],
+    turns: list[dict[str, Any]],
+    results: list[dict[str, Any]] | None,
+    index: int,
+    *,
+    context: AnthropicContext,
+    noted: Reading,
+) -> None:
+    """A user message: a turn of its own, or behind the tool results right before it (``results``,
+    the blocks of the open turn) in their turn. One with a gateway's cache marker is read by
+    the reader's ``decode_plain`` (:func:`~.openai_chat_source.read_user`) and written by the
+    writer's ``contribute_message``, as the canonical path writes it."""
+    content = message["content"]
+    if "cache_control" in message:
+        if results is None:  # else behind the results, in their turn (the last)
+            turns.append({"role": "user", "content": []})
+        if not contribute_message(turns[-1], read_user(message, noted), index, context):
+            raise UnadmittedError
+    elif results is not None:  # joins their turn, behind them
+        _user_blocks(content, results, index, context)
+    elif type(content) is str:
+        turns.append({"role": "user", "content": content})
+    else:
+        blocks: list[dict[str, Any]] = []
+        _user_blocks(content, blocks, index, context)
+        turns.append({"role": "user", "content": blocks})
 
 
 def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
@@ -170,6 +198,6 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: 
             into.append({"type": "text", "text": part["text"]})
             continue
         block = encode_part(part, context, ("messages", index, "content", position))
-        if block is None or block["type"] != "image":  # dropped, or not a client image: the canonical path's
+        if block is None or block["type"] not in _USER_BLOCKS:  # dropped, or another block: the canonical path's
             raise UnadmittedError
         into.append(block)
