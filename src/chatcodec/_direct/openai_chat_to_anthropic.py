@@ -13,10 +13,7 @@ function, called with the canonical part and the canonical place: the reasoning'
 verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`), the call's id,
 name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
 result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
-the image reading and writing (``decode_parts``, ``encode_part``: the base64 check), a user
-message with a gateway's cache marker (the reader's ``decode_plain``, the writer's
-:func:`~chatcodec._providers.anthropic.messages.contribute_message`: its marker on the last
-block, the reader's spelling reported as the canonical path reports it). The top
+the image reading and writing (``decode_parts``, ``encode_part``: the base64 check). The top
 level (model, tools, settings, target rules, servers) is the canonical reader's and
 writer's, run on the body without its messages; the Anthropic writer takes the turns
 written here in their place (:class:`DirectReading`).

@@ -13,10 +13,7 @@ written by the writer's own
 cannot replay reported, a call's name rule, a long ``call_id`` noted for the target rule);
 a tool result is :func:`~chatcodec._providers.openai_responses.messages.plain_output`;
 user parts are the reader's ``decode_parts`` and the writer's ``encode_parts`` (the image
-detail, a ``file:`` URL reported); a user message with a gateway's cache marker is the
-reader's ``decode_plain`` and the writer's own
-:func:`~chatcodec._providers.openai_responses.messages.encode_message` (the marker a
-breakpoint on the last part). An image's ``data:`` URL is read as the URL it is, not
+detail, a ``file:`` URL reported). An image's ``data:`` URL is read as the URL it is, not
 split into its media type and base64 data (``split=False``): the Responses writer sends a
 base64 source as the data URL it was split from, character for character, and a URL
 source as given, so the output and the losses are the same either way, and the base64
