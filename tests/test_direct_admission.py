@@ -59,7 +59,7 @@ _PARTS: dict[str, Any] = {
     "model": "m",
     "messages": [
         {"role": "system", "content": [{"type": "text", "text": "be brief", "cache_control": {"type": "ephemeral"}}]},
-        {"role": "user", "content": "look", "name": None},
+        {"role": "user", "content": [{"type": "text", "text": "look", "cache_control": {"type": "ephemeral"}}]},
         {
             "role": "assistant",
             "content": None,
@@ -70,10 +70,13 @@ _PARTS: dict[str, Any] = {
         },
         {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "a"}], "name": None},
         {"role": "tool", "tool_call_id": "call_2", "content": "b", "cache_control": {"type": "ephemeral"}},
+        {"role": "user", "content": "go on", "name": None, "cache_control": {"type": "ephemeral"}},
     ],
 }
-"""The parts and cache markers the walk admits: a system prompt and a tool result of text
-parts, a gateway's ``{"type": "ephemeral"}`` on a part and on a tool message."""
+"""The parts and cache markers the walk admits: a system prompt, a user message and a tool
+result of text parts, a gateway's ``{"type": "ephemeral"}`` on a part, on a user message
+(the last, with an SDK dump's ``"name": null``: an agent's rolling marker) and on a tool
+message."""
 
 
 def _bases() -> list[dict[str, Any]]:

@@ -132,21 +132,68 @@ def test_direct_path_takes_its_sessions(source: str, target: str) -> None:
 
 @pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
 @pytest.mark.parametrize("shapes", ["all", "text-part tool results", "cache markers", "SDK-dump nulls"])
-def test_direct_path_takes_the_agent_sessions_shapes(source: str, target: str, shapes: str) -> None:
+@pytest.mark.parametrize("steps", [3, 12, 50])
+def test_direct_path_takes_the_agent_sessions_shapes(source: str, target: str, shapes: str, steps: int) -> None:
     """The bench's OpenAI-SDK agent session (issue 92's compact-arguments shape is it): a system
-    prompt of text parts with a gateway's cache marker, tool results of text parts, a cache
-    marker on a tool message. Taken by the direct path, written as the canonical path writes it.
-    (50 steps: a shorter one's rolling cache marker is on its last user message, which the
-    walk leaves to the canonical path.)"""
+    prompt of text parts with a gateway's cache marker, tool results of text parts, a rolling
+    cache marker on the last message (a tool message at 50 steps, a user message with an SDK
+    dump's ``"name": null`` at 3 and 12, issue 99). Taken by the direct path, written as the
+    canonical path writes it."""
     _differential()  # the bench on the path
     from bench import agent_workloads
 
     wanted = agent_workloads.OPENAI_SHAPES if shapes == "all" else (shapes,)
-    body = agent_workloads.openai_session(50, wanted, seed=7)
+    body = agent_workloads.openai_session(steps, wanted, seed=7)
     convert = direct_path(source, target)
     assert convert is not None
     assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
     _equal_to_canonical(body, source, target)
+
+
+_MARKER = {"type": "ephemeral"}
+
+_MARKED_USERS = (
+    {"role": "user", "content": "go on", "cache_control": _MARKER},
+    {"role": "user", "content": "go on", "name": None, "cache_control": _MARKER},
+    {"role": "user", "content": [{"type": "text", "text": "a", "cache_control": _MARKER}]},
+    {"role": "user", "content": [{"type": "text", "text": "a", "cache_control": _MARKER}], "cache_control": _MARKER},
+    {
+        "role": "user",
+        "content": [{"type": "text", "text": "a"}, {"type": "image_url", "image_url": {"url": "https://x.test/a.png"}}],
+        "cache_control": _MARKER,
+    },
+    {
+        "role": "user",
+        "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}],
+        "name": None,
+        "cache_control": _MARKER,
+    },
+)
+"""User messages with a gateway's cache marker, on the message or on a text part (what agents
+on the OpenAI SDK send through litellm or OpenRouter on their last message)."""
+
+
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
+@pytest.mark.parametrize("marked", _MARKED_USERS)
+@pytest.mark.parametrize("after", ["results", "user"])
+def test_marked_user_messages_taken_and_equal(source: str, target: str, marked: dict[str, Any], after: str) -> None:
+    """A marked user message, alone or joining the tool results before it (Anthropic: one
+    user turn), first or last: taken by the direct path and written as the canonical path writes it."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    head: list[dict[str, Any]] = [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "out"},
+    ]
+    if after == "user":
+        head.append({"role": "assistant", "content": "done"})
+    body = {"model": "gpt-5", "max_tokens": 100, "messages": [*head, copy.deepcopy(marked)]}
+    for sent in (body, {**body, "messages": [copy.deepcopy(marked), *head[1:4], copy.deepcopy(marked)]}):
+        convert = direct_path(source, target)
+        assert convert is not None
+        assert convert(copy.deepcopy(sent), LossRecorder(), chatcodec.get_codec(target)) is not None
+        _equal_to_canonical(sent, source, target)
 
 
 _IMAGE_URLS = (

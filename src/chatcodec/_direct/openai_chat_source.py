@@ -7,7 +7,8 @@ canonical message read: this format's ``AdmittedOrigins``).
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
 leading system prompt of text or text parts, user text and images, assistant text, reasoning
 and function calls, tool results of text or text parts, an SDK dump's ``null`` fields, the
-``{"type": "ephemeral"}`` cache marker gateways document on a text part or a tool message),
+``{"type": "ephemeral"}`` cache marker gateways document on a text part, a user message or a
+tool message),
 so the walk that decides it has one home here; each pair's module holds only its own pass.
 """
 
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
-from chatcodec._providers.openai_chat.messages import decode_tool_result
+from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
@@ -78,12 +79,24 @@ def read_result(message: dict[str, Any], noted: Reading) -> dict[str, Any]:
     """The canonical result part of an admitted tool message beyond a call id and a text
     (text parts, a cache marker: :func:`_result`), read by the reader's own
     ``decode_tool_result`` (``noted``: the conversion's reading, as on the canonical path).
-    The reader takes a plain text part over, so it is given copies of the parts, the values
-    the front's copy would hold (the walk proved them): the caller's own objects never reach
-    the output (the reader changes no object it is given)."""
+    It is given copies of the parts (:func:`_copied`)."""
+    return decode_tool_result(_copied(message), noted)
+
+
+def read_user(message: dict[str, Any], noted: Reading, *, split: bool = True) -> dict[str, Any]:
+    """The canonical message of an admitted user message with a cache marker (what agents on
+    the OpenAI SDK send through a gateway on their last message), read by the reader's own
+    ``decode_plain`` (``noted``: the conversion's reading; ``split``: ``decode_parts``'), as
+    :func:`read_result` reads a result: from copies of its parts."""
+    return decode_plain(_copied(message), noted, split=split)
+
+
+def _copied(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` with copies of its parts, the values the front's copy would hold (the walk
+    proved them): the reader takes a plain text part over, and the caller's own objects
+    never reach the output (the reader changes no object it is given)."""
     content = message["content"]
-    copied = message if type(content) is str else {**message, "content": [dict(part) for part in content]}
-    return decode_tool_result(copied, noted)
+    return message if type(content) is str else {**message, "content": [dict(part) for part in content]}
 
 
 def admitted(messages: list[Any]) -> list[int] | None:
@@ -136,7 +149,7 @@ def _starts(messages: list[Any]) -> list[int] | None:
                 return None
             called = "tool_calls" in message
         elif role == "user":
-            if not _bare(message, 2) or not _user_content(message["content"]):
+            if not _user(message):
                 return None
         elif role != "system" or position != 0 or not _system(message):
             return None
@@ -176,11 +189,15 @@ def _text(content: Any) -> bool:
         if part.__class__ is not dict or part.get("type") != "text" or type(part["type"]) is not str:
             return False
         text = part.get("text")
-        if type(text) is not str or _blank(text):
-            return False
-        if len(part) != 2 and (len(part) != 3 or not _ephemeral(part.get("cache_control"))):
+        if type(text) is not str or _blank(text) or not _marked_or_bare(part):
             return False
     return True
+
+
+def _marked_or_bare(part: Mapping[str, Any]) -> bool:
+    """A text part of its type and text alone, or with a gateway's cache marker beside them (:func:`_ephemeral`)."""
+    size = len(part)
+    return size == 2 or (size == 3 and _ephemeral(part.get("cache_control")))
 
 
 def _ephemeral(marker: Any) -> bool:
@@ -256,8 +273,21 @@ def _calls(calls: Any) -> bool:
     return True
 
 
+def _user(message: Mapping[str, Any]) -> bool:
+    """A user message of text or parts (:func:`_user_content`), with an SDK dump's ``"name":
+    null`` (:func:`_bare`) and a gateway's cache marker on the message (:func:`_ephemeral`)
+    or without."""
+    if "cache_control" not in message:
+        return _bare(message, 2) and _user_content(message["content"])
+    if not _ephemeral(message["cache_control"]):
+        return False
+    size = len(message) - 1
+    return (size == 2 or (size == 3 and message.get("name", 0) is None)) and _user_content(message["content"])
+
+
 def _user_content(content: Any) -> bool:
-    """Text, or a list of text and image parts (each of the front's closed shape), none blank."""
+    """Text, or a list of text parts (a gateway's cache marker on one or not: :func:`_marked_or_bare`)
+    and image parts (each of the front's closed shape), none blank."""
     if type(content) is str:
         return not _blank(content)
     if content.__class__ is not list or not content:
@@ -266,7 +296,7 @@ def _user_content(content: Any) -> bool:
         kind = part.get("type") if part.__class__ is dict else None
         if kind == "text":
             text = part.get("text")
-            if len(part) != 2 or type(text) is not str or _blank(text):
+            if type(text) is not str or _blank(text) or not _marked_or_bare(part):
                 return False
         elif kind != "image_url" or type(kind) is not str or len(part) != 2 or not _image(part.get("image_url")):
             return False

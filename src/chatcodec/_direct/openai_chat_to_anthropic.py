@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, write_directly
-from chatcodec._providers.anthropic.messages import encode_system
+from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, read_user, write_directly
+from chatcodec._providers.anthropic.messages import contribute_message, encode_system
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
@@ -45,6 +45,10 @@ if TYPE_CHECKING:
     from chatcodec.contract import Steps
 
 TARGET = "anthropic"
+
+_USER_BLOCKS = frozenset({"image", "text"})
+"""The blocks a user part the walk admits is written as by ``encode_part`` (an image, a text
+with a cache marker)."""
 
 
 class DirectReading(Reading):
@@ -104,20 +108,41 @@ def write_turns(
                 results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))
             continue
         index += 1
-        content = message["content"]
         if role == "assistant":
-            results = None
             turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context)})
-        elif results is not None:  # a user message right after results joins their turn, behind them
-            _user_blocks(content, results, index, context)
-            results = None
-        elif type(content) is str:
-            turns.append({"role": "user", "content": content})
         else:
-            blocks: list[dict[str, Any]] = []
-            _user_blocks(content, blocks, index, context)
-            turns.append({"role": "user", "content": blocks})
+            _user_turn(message, turns, results, index, context=context, noted=noted)
+        results = None
     return system, turns
+
+
+def _user_turn(
+    message: dict[str, Any],
+    turns: list[dict[str, Any]],
+    results: list[dict[str, Any]] | None,
+    index: int,
+    *,
+    context: AnthropicContext,
+    noted: Reading,
+) -> None:
+    """A user message: a turn of its own, or behind the tool results right before it (``results``,
+    the blocks of the open turn) in their turn. One with a gateway's cache marker is read by
+    the reader's ``decode_plain`` (:func:`~.openai_chat_source.read_user`) and written by the
+    writer's ``contribute_message``, as the canonical path writes it."""
+    content = message["content"]
+    if "cache_control" in message:
+        if results is None:  # else behind the results, in their turn (the last)
+            turns.append({"role": "user", "content": []})
+        if not contribute_message(turns[-1], read_user(message, noted), index, context):
+            raise UnadmittedError
+    elif results is not None:  # joins their turn, behind them
+        _user_blocks(content, results, index, context)
+    elif type(content) is str:
+        turns.append({"role": "user", "content": content})
+    else:
+        blocks: list[dict[str, Any]] = []
+        _user_blocks(content, blocks, index, context)
+        turns.append({"role": "user", "content": blocks})
 
 
 def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
@@ -170,6 +195,6 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: 
             into.append({"type": "text", "text": part["text"]})
             continue
         block = encode_part(part, context, ("messages", index, "content", position))
-        if block is None or block["type"] != "image":  # dropped, or not a client image: the canonical path's
+        if block is None or block["type"] not in _USER_BLOCKS:  # dropped, or another block: the canonical path's
             raise UnadmittedError
         into.append(block)

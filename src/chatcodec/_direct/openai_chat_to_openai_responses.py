@@ -33,17 +33,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, read_result, write_directly
+from chatcodec._direct.openai_chat_source import admit, read_result, read_user, write_directly
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
 from chatcodec._providers.openai_responses.items import request_turn
-from chatcodec._providers.openai_responses.messages import encode_parts, encode_result, note_long_call_id, plain_output
+from chatcodec._providers.openai_responses.messages import (
+    encode_message,
+    encode_parts,
+    encode_result,
+    note_long_call_id,
+    plain_output,
+)
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import EncodeContext
+    from chatcodec.contract import Steps
 
 TARGET = "openai-responses"
 
@@ -104,8 +111,8 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
             continue
         results = False
         index += 1
-        if type(content) is str and (role != "assistant" or len(message) == 2):  # a role and its text
-            items.append({"role": role, "content": content})
+        if type(content) is str and (len(message) == 2 or (role != "assistant" and "cache_control" not in message)):
+            items.append({"role": role, "content": content})  # a role and its text (and a null name)
         elif role == "assistant":  # its parts as the reader's plain_turn reads a closed copy's
             thought = message.get("reasoning_content")
             parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
@@ -117,6 +124,16 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
                 parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
             items += request_turn(parts, losses, ("messages", index), holds)
         else:
-            read = cast("list[dict[str, Any]]", decode_parts(content, split=False))  # a list gives a list
-            items.append({"role": role, "content": encode_parts(read, context, ("messages", index))})
+            items.append(_message_item(message, context, noted, ("messages", index)))
     return items
+
+
+def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
+    """A system or user message of parts (the reader's ``decode_parts``, the writer's
+    ``encode_parts``), or a user message with a gateway's cache marker (the reader's
+    ``decode_plain``, :func:`~.openai_chat_source.read_user`, and the writer's own
+    ``encode_message``: the marker a breakpoint on the last part)."""
+    if "cache_control" in message:
+        return encode_message(read_user(message, noted, split=False), context, at)
+    read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
+    return {"role": message["role"], "content": encode_parts(read, context, at)}

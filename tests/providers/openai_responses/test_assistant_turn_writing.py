@@ -52,3 +52,40 @@ def test_only_the_plain_turn_writes_no_turn_loss() -> None:
     assert "cache_control" in [loss.what for loss in _written(TURNS["a cache marker"])[1]]
     assert "empty assistant turn" in [loss.what for loss in _written(TURNS["no parts"])[1]]
     assert _written(TURNS["a string"])[0] == [{"role": "assistant", "content": "Done."}]
+
+
+_FIELD_REASONING = {**_FOREIGN_REASONING, "provider_metadata": {"openai-chat": {"field": "reasoning_content"}}}
+"""An OpenAI Chat turn's ``reasoning_content`` as its reader reads it: the bag names the field."""
+_ARRAY_CALL = {**_CALL, "arguments": "[]"}
+"""A call the shortcut leaves to the ItemWriter (arguments that open no JSON object)."""
+
+
+@pytest.mark.parametrize(
+    ("content", "place"),
+    [
+        ([_FIELD_REASONING, _TEXT], "$.messages[1].content[0]"),
+        ([_ARRAY_CALL, _FIELD_REASONING], "$.messages[1].content[1]"),
+    ],
+    ids=["first (request_turn)", "after a call (the ItemWriter)"],
+)
+def test_dropped_foreign_reasoning_is_one_loss(content: list[dict[str, Any]], place: str) -> None:
+    """Another provider's reasoning a request drops is reported once, its bag with it (issue
+    99: the bag's own report said the same place again), by either writer of the turn."""
+    losses = _written({"role": "assistant", "content": content})[1]
+    assert [(loss.path, loss.what) for loss in losses if loss.path == place] == [(place, "reasoning from openai-chat")]
+
+
+def test_reasoning_content_into_responses_is_one_loss_a_turn() -> None:
+    request = {
+        "model": "gpt-5",
+        "messages": [
+            {"role": "user", "content": "list the files"},
+            {"role": "assistant", "content": "Listing.", "reasoning_content": "look first"},
+            {"role": "user", "content": "go on"},
+        ],
+    }
+    losses: list[Loss] = []
+    chatcodec.convert_request(request, source="openai-chat", target="openai-responses", on_loss="ignore", losses=losses)
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[1].reasoning_content", "reasoning from openai-chat")
+    ]

@@ -235,6 +235,18 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
     return writer.finish(prefill=True)
 
 
+def contribute_message(turn: dict[str, Any], message: Message, index: int, context: AnthropicContext) -> bool:
+    """Add ``message`` (more than a role and content: a name, a cache marker, a bag) to the
+    wire ``turn`` as :func:`encode_messages` writes such a message, alone or behind tool
+    results (its bag, its blocks, a message-level cache marker on the last of them): the
+    OpenAI Chat direct path's user message with a cache marker (``chatcodec._direct``).
+    False when the turn would need finishing (a blank text, a part that gave no block),
+    which only the whole writer does: the caller then hands the conversion back."""
+    writer = _Writer(context)
+    writer.contribute(turn, message, index)
+    return not writer.notes and not writer.dropped
+
+
 def _plain_result(content: Any) -> bool:
     """Whether a result's content is written as it is: a string, or text parts of a
     type and a non-empty text alone (what :func:`~.parts.encode_part` gives them too)."""

@@ -130,7 +130,7 @@ def _read_messages(
                 ruled = ruled or not content  # content [] (history_for's empty instruction)
             decoded.append(message)
         else:
-            read = _decode_plain(message, noted)
+            read = decode_plain(message, noted)
             ruled = ruled or not read["content"]
             decoded.append(read)
     return decoded, ruled, sealed
@@ -159,10 +159,13 @@ def _read_turn(message: dict[str, Any], ids: functions.CallIds, pairs: bool) -> 
     return turn, not read or custom or "opaque" in kinds, "tool_use" in kinds, sealed
 
 
-def _decode_plain(message: dict[str, Any], noted: Reading | None = None) -> dict[str, Any]:
+def decode_plain(message: dict[str, Any], noted: Reading | None = None, *, split: bool = True) -> dict[str, Any]:
     """A system, developer or user message with more than a role and content (an SDK dump's
-    ``null`` is marked for this format's writer: in ``noted``, a conversion's, when given)."""
-    canonical: dict[str, Any] = {"role": message["role"], "content": parts.decode_parts(message["content"])}
+    ``null`` is marked for this format's writer: in ``noted``, a conversion's, when given);
+    also the OpenAI Chat direct paths' reading of a user message with a cache marker
+    (``chatcodec._direct``; ``split``: :func:`~.parts.decode_parts`')."""
+    content = parts.decode_parts(message["content"], split=split)
+    canonical: dict[str, Any] = {"role": message["role"], "content": content}
     if len(message) == 3 and "name" in message and message["name"] is None:  # an SDK dump's
         if noted is None:
             canonical["provider_metadata"] = {PROVIDER: {NULLS_MARKER: ["name"]}}

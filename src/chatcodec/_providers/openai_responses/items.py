@@ -152,13 +152,15 @@ def request_turn(parts: list[Part], losses: LossRecorder, at: Steps, holds: set[
 
 
 def _foreign_reasoning(part: Part, losses: LossRecorder, at: Steps) -> bool:
-    """Report reasoning of another provider with no bag or marker of this one (what
-    :func:`_encode_thinking` drops from a request, with the same losses); False, with
-    nothing reported, for any other thinking part."""
+    """Report reasoning of another provider with no bag or marker of this one, which a
+    request drops whole (the ItemWriter asks this too: :func:`_dropped_whole`); False, with nothing
+    reported, for any other thinking part. Its one loss says the part is gone, and with it
+    another provider's bag on it (an OpenAI Chat turn's ``reasoning_content`` names its
+    field there): reported apart, it would say the same place twice, as Anthropic's writer
+    does not (issue 99)."""
     metadata = part.get("provider_metadata")
     if part.get("provider") == PROVIDER or part.get("cache_control") is not None or (metadata and PROVIDER in metadata):
         return False
-    KIT.report_foreign(losses, metadata, at)  # another provider's bag (this one's is not here)
     foreign_thinking(part.get("provider"), bool(part.get("signature") or part.get("encrypted")), losses, at)
     return True
 
@@ -217,7 +219,8 @@ def _encode_part(part: Part, state: ItemWriter, at: Steps) -> None:
         case "thinking" if is_placeholder_reasoning(part):  # a Chat Completions model's, kept by the Agents SDK
             state.losses.add(at, "reasoning from a Chat Completions model", _PLACEHOLDER_REASONING)
         case "thinking":
-            _encode_thinking(part, state, at)
+            if not _dropped_whole(part, state, at):  # reported there, its bag with it
+                _encode_thinking(part, state, at)
         case "tool_use":
             if state.sealing:
                 part = _sealed_call_item(part, state, at)
@@ -324,6 +327,14 @@ def _content_part(part: Part, bag: dict[str, Any], losses: LossRecorder, at: Ste
             losses.add((*at, "cache_control"), "cache_control", "the part is sent verbatim, without a breakpoint")
         return dict(part["data"])
     return output_part(part, bag, losses, at)
+
+
+def _dropped_whole(part: Part, state: ItemWriter, at: Steps) -> bool:
+    """Whether a request drops ``part``, another provider's reasoning, whole (reported by
+    :func:`_foreign_reasoning`, the shortcut's rule); never a part a sealing writer carries."""
+    return (
+        state.for_request and not (state.sealing and should_seal(part)) and _foreign_reasoning(part, state.losses, at)
+    )
 
 
 def _encode_thinking(part: Part, state: ItemWriter, at: Steps) -> None:
