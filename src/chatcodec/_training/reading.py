@@ -11,7 +11,7 @@ A harness may send roles its API's own reader does not know: Claude Code (2.1.15
 sends ``ctx`` and ``msg`` turns in an Anthropic body's ``messages``
 (https://github.com/vllm-project/vllm/issues/44000), client text in the user's place (context it
 gathered, messages queued for the model). A render reads each as the nearest canonical role
-(:data:`HARNESS_ROLES`) and reports it, rather than refusing a session a trainer wants.
+(its codec's ``Capabilities.harness_roles``) and reports it, rather than refusing a session a trainer wants.
 
 Where a source holds a call's arguments as an object (Anthropic's ``input``, Gemini's ``args``,
 an hf-chat row's ``arguments``), the canonical text is chatcodec's compact spelling of it, not
@@ -23,9 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec import ChatRequest, PayloadError, decode_request, validate_messages, validate_model
+from chatcodec import (
+    ChatcodecError,
+    ChatRequest,
+    PayloadError,
+    decode_request,
+    get_codec,
+    validate_messages,
+    validate_model,
+)
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._training.origins import trace_to_source
 from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids
@@ -35,21 +43,25 @@ from chatcodec.contract import LossRecorder
 if TYPE_CHECKING:
     from chatcodec._api import SdkPayload
 
-OBJECT_ARGUMENT_FORMATS: Final = frozenset(
-    {"anthropic", "bedrock-converse", "bedrock-nova", "gemini", "gemini-interactions", "ollama"}
-)
-"""Wire formats whose calls carry their arguments as a JSON object, not as the model's text:
-Anthropic's ``tool_use.input`` (https://docs.anthropic.com/en/api/messages), Bedrock's
-``toolUse.input`` (Converse and Nova), Gemini's ``functionCall.args``, Ollama's
-``tool_calls[].function.arguments`` (https://github.com/ollama/ollama/blob/main/docs/api.md)."""
+
+def holds_object_arguments(source: str) -> bool:
+    """Whether ``source``'s calls carry their arguments as a JSON object, not the model's text
+    (its codec's ``Capabilities.object_arguments``: Anthropic's ``input``, Gemini's ``args``...)."""
+    return bool(getattr(_capabilities(source), "object_arguments", False))
 
 
-HARNESS_ROLES: Final[Mapping[str, Mapping[str, str]]] = {
-    "anthropic": {"ctx": "user", "msg": "user"},
-}
-"""Per source format, roles a harness sends that its reader refuses, and the canonical role each
-is read as: Claude Code's ``ctx`` (context it adds) and ``msg`` (a message it relays) hold client
-text in the user's place (vLLM issue 44000; proxies read them as user turns alike)."""
+def _harness_roles(source: str) -> Mapping[str, str]:
+    """The roles a harness sends on ``source``'s wire that its reader refuses, each with the
+    canonical role it is read as (its codec's ``Capabilities.harness_roles``)."""
+    roles = getattr(_capabilities(source), "harness_roles", None)
+    return roles if isinstance(roles, Mapping) else {}
+
+
+def _capabilities(source: str) -> object:
+    try:
+        return get_codec(source).capabilities  # type: ignore[attr-defined]
+    except (ChatcodecError, AttributeError):  # a codec without the record: neither trait
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +91,7 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
         conversation = _harness_roles_read(conversation, source, recorder)
         request = decode_request(source, cast("SdkPayload", conversation))
         trace_to_source(recorder, conversation, source, request)
-        return ReadConversation(request, source in OBJECT_ARGUMENT_FORMATS)
+        return ReadConversation(request, holds_object_arguments(source))
     if isinstance(conversation, ChatRequest):
         return ReadConversation(conversation, False)
     fields = as_dict(conversation)
@@ -91,9 +103,9 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
 
 
 def _harness_roles_read(body: object, source: str, recorder: LossRecorder) -> object:
-    """``body`` with each harness role :data:`HARNESS_ROLES` knows for ``source`` read as its
+    """``body`` with each harness role ``source``'s codec declares read as its
     canonical role, a ``spelling`` loss at each; ``body`` itself where it holds none."""
-    roles = HARNESS_ROLES.get(source)
+    roles = _harness_roles(source) or None
     fields = as_dict(body)
     listed = None if fields is None else as_list(fields.get("messages"))
     if roles is None or fields is None or listed is None:

@@ -15,7 +15,7 @@ from typing import Any
 from chatcodec import ChatRequest, Loss
 from chatcodec._training import families
 from chatcodec._training.origins import trace_to_source
-from chatcodec._training.reading import OBJECT_ARGUMENT_FORMATS
+from chatcodec._training.reading import holds_object_arguments
 from chatcodec._training.shaping import Shaper
 from chatcodec.contract import LossRecorder
 
@@ -26,12 +26,12 @@ def template_row(
     """``{"messages", "tools"}`` for ``template`` (a family or a template's text) from a
     canonical request, and what the template's shapes could not hold (named in ``payload``,
     the request ``source`` read it from, where given). A source holding arguments as objects
-    (:data:`~chatcodec._training.reading.OBJECT_ARGUMENT_FORMATS`) has them spelled as the
+    (its codec's ``Capabilities.object_arguments``) has them spelled as the
     template spells an object, as ``render`` does."""
     recorder = LossRecorder()
     if source is not None:
         trace_to_source(recorder, payload, source, request)
-    objects = source in OBJECT_ARGUMENT_FORMATS
+    objects = source is not None and holds_object_arguments(source)
     shaper = Shaper(families.resolve(template).profile, recorder, object_arguments=objects)
     messages, _ = shaper.messages(request.messages)
     tools = shaper.tools(request.tools)

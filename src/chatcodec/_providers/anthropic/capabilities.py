@@ -17,4 +17,6 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=True,
+    object_arguments=True,  # a call's arguments are a JSON object on this wire
+    harness_roles={"ctx": "user", "msg": "user"},  # Claude Code 2.1.154+ (vllm-project/vllm#44000)
 )

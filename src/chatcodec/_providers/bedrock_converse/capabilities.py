@@ -28,4 +28,5 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=True,
+    object_arguments=True,  # a call's arguments are a JSON object on this wire
 )

@@ -25,5 +25,6 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,
     call_ids=True,
     strict_reading=True,  # the family's structural rules (families/aws/structure.py)
+    object_arguments=True,  # a call's arguments are a JSON object on this wire
 )
 """Nova understanding models (Micro takes text only: a model rule, ``rules.py``)."""

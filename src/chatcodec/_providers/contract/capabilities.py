@@ -9,7 +9,8 @@ traits; the conformance laws and strict mode read the rest, so no shared code as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from chatcodec._public_label import shown_as
@@ -110,6 +111,15 @@ class Capabilities:
     fitted_tool_names: bool = True
     """An API checks its tool names, so a blank or rejected name is fitted and reported.
     False: a stored history's names are any string (no API reads them), carried as they stand."""
+    object_arguments: bool = False
+    """Its calls carry their arguments as a JSON object (Anthropic's ``input``, Gemini's
+    ``args``, Bedrock's ``toolUse.input``, Ollama's ``arguments``), not as the text the model
+    wrote: the text canonical data holds is chatcodec's spelling of the object, so a chat
+    template is given the object to spell as the model's template does (``chatcodec.render``)."""
+    harness_roles: Mapping[str, str] = field(default_factory=lambda: {})
+    """Roles a client harness sends on this wire that its reader refuses, each with the
+    canonical role a rendering for training reads it as, reported (Claude Code's ``ctx`` and
+    ``msg`` turns on Anthropic's: client text in the user's place)."""
 
 
 shown_as("chatcodec.contract", Capabilities)

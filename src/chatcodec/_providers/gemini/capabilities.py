@@ -21,4 +21,5 @@ CAPABILITIES = Capabilities(
     logprobs=True,  # a candidate's logprobsResult (logprobs.py)
     logprob_settings=True,  # generationConfig.responseLogprobs, logprobs
     citations=frozenset({"response", "stream"}),  # a candidate's groundingMetadata (grounding.py); a Content has none
+    object_arguments=True,  # a call's arguments are a JSON object on this wire
 )

@@ -18,5 +18,6 @@ CAPABILITIES = Capabilities(
     multiple_choices=False,  # an Interaction is one answer
     call_ids=True,  # function_result.call_id names its function_call's id
     strict_reading=True,  # known_fields.json, from google-genai 3.6.1's Interactions types
+    object_arguments=True,  # a call's arguments are a JSON object on this wire
 )
 """The Interactions API (google-genai 3.6.1 ``google.genai._gaos.types.interactions``)."""

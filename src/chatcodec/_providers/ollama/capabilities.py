@@ -20,4 +20,5 @@ CAPABILITIES = Capabilities(
     strict_reading=False,  # no published field set (known_fields.json) nor structure role to read strictly
     logprobs=True,  # a choice's logprobs: kit/token_logprobs.py
     logprob_settings=True,  # logprobs, top_logprobs
+    object_arguments=True,  # a call's arguments are a JSON object on this wire
 )

@@ -41,6 +41,8 @@ This provider's own:
 - ``reasoning``: the compatible servers' three reasoning fields and reasoning content part, both
   ways.
 - ``request_fields``: the top-level fields of a request, read into canonical data.
+- ``sampled_ids``: the token ids vLLM and SGLang put on an answer when asked, taken out for a
+  gateway that records them.
 - ``server_media``: media parts whose writing depends on the server the body goes to.
 - ``server_tools``: Anthropic server-tool blocks inside assistant messages, as litellm writes
   them.

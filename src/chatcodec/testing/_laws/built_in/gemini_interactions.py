@@ -71,6 +71,19 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     )
 
 
+ECHOED_ANSWER: dict[str, Any] = {
+    "id": "int_1",
+    "model": "gemini-3-flash",
+    "status": "completed",
+    "steps": [
+        {"type": "user_input", "content": [{"type": "text", "text": "Hi"}]},
+        {"type": "model_output", "content": [{"type": "text", "text": "Hello!"}]},
+    ],
+}
+"""An Interaction whose steps echo the turn it answered (``_echoed_turns``, a response marker:
+the caller's turn, kept out of the answer and written back in its place only here)."""
+
+
 entry = partial(
     derived_entry,
     PROVIDER,
@@ -78,5 +91,6 @@ entry = partial(
     silent_rewrites=silent_rewrites,
     # an Interaction's ``created`` is its own ISO time, kept in its bag: the server's clock, nothing a user sent
     unplaced_response_fields=("created", "usage.cache_write_tokens"),  # no such count: a nonzero one is reported
+    marker_responses={"_echoed_turns": ECHOED_ANSWER},
 )
 """The facts the codec gives, for ``chatcodec check-codec gemini-interactions``."""
