@@ -357,8 +357,8 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec.streams._accumulator", "StreamAccumulator"),
         ("chatcodec.streams._convert", "StreamConverter aconvert_stream convert_stream"),
         ("chatcodec._training.errors", "TemplateError"),
-        ("chatcodec._training.profile", "TemplateProfile"),
         ("chatcodec._training.template_limits", "TemplateLimits"),
+        ("chatcodec._training.profile", "TemplateProfile"),
         ("chatcodec._model.tools", "ToolChoice ToolDefinition"),
         (
             "chatcodec._api",

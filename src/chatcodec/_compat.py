@@ -169,4 +169,4 @@ def _remember_split(url: str, media_type: str, data: str) -> None:
     _split_characters += size
 
 
-shown_as("chatcodec.codec_kit", is_local_file_url, local_file_why)
+shown_as("chatcodec.codec_kit", is_local_file_url, local_file_why, media_type_essence, source_from_url)

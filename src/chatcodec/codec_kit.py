@@ -48,7 +48,7 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from chatcodec._canonical_validation import validate_canonical, validate_with
-    from chatcodec._compat import is_local_file_url, local_file_why
+    from chatcodec._compat import is_local_file_url, local_file_why, media_type_essence, source_from_url
     from chatcodec._error_statuses import error_status
     from chatcodec._errors import Problem, as_chatcodec_error, json_path, problems_error, rule_error
     from chatcodec._model._base import deferred_adapter
@@ -206,6 +206,7 @@ __all__ = [
     "mark_absent",
     "mark_integers",
     "meaningful_markers",
+    "media_type_essence",
     "model_in_path",
     "origins_by_run",
     "plain_counts",
@@ -239,6 +240,7 @@ __all__ = [
     "sdk_kinds",
     "servers",
     "shape_fields",
+    "source_from_url",
     "split_fields",
     "split_turn",
     "spoken_turns",
@@ -313,7 +315,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._providers.history.turns", "history_for holds_empty_content"),
         ("chatcodec._providers.kit.tool_arguments", "input_object"),
         ("chatcodec._providers.contract.target_rules", "is_default_sampling is_neutral_setting range_rule"),
-        ("chatcodec._compat", "is_local_file_url local_file_why"),
+        ("chatcodec._compat", "is_local_file_url local_file_why media_type_essence source_from_url"),
         ("chatcodec._providers.kit.media_types", "lower_case_source"),
         ("chatcodec._providers.kit.integer_spelling", "mark_integers respell_integers"),
         ("chatcodec.streams._builder", "plain_counts"),

@@ -101,6 +101,7 @@ if _typing.TYPE_CHECKING:
         ToolFunctions,
         UsageFunctions,
     )
+    from chatcodec._providers.contract.sampled_ids import SampledIds, TakenIds
     from chatcodec._providers.contract.structure import Location, Structure, ToolStep, Turn, TurnOrder, TurnProblem
     from chatcodec._providers.contract.target_rules import (
         ModelFamily,
@@ -176,6 +177,7 @@ __all__ = [
     "RouteError",
     "RuleCall",
     "RulesTable",
+    "SampledIds",
     "SamplingRange",
     "SettingsFunctions",
     "Steps",
@@ -185,6 +187,7 @@ __all__ = [
     "StreamFraming",
     "Structure",
     "StructureTable",
+    "TakenIds",
     "TargetRule",
     "TextDeltaRecord",
     "TextEndRecord",
@@ -243,6 +246,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._model.stream_events", "PartLifecycleEvent"),
         ("chatcodec._providers.contract.provider_codec", "ProviderCodec"),
         ("chatcodec._codec_protocols", "RecordStreamEncoder StreamDecoder StreamEncoder"),
+        ("chatcodec._providers.contract.sampled_ids", "SampledIds TakenIds"),
         ("chatcodec._providers.contract.framing", "StreamFraming"),
     )
     for name in names.split()

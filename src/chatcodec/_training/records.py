@@ -25,6 +25,7 @@ import pydantic_core
 
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
+from chatcodec._public_label import shown_as
 from chatcodec._training.turns import SampledTurn
 
 RECORD_VERSION = 1
@@ -169,3 +170,6 @@ def _turn(record: dict[str, Any], number: int) -> SampledTurn:
     return SampledTurn(
         message_index=len(record["messages"]), prompt_ids=prompt, completion_ids=completion, logprobs=logprobs
     )
+
+
+shown_as("chatcodec", read_records)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._providers.contract.edge import TakenIds
+from chatcodec.contract import TakenIds
 
 VLLM_SOURCE = (
     "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/serve/disagg/protocol.py "

@@ -39,7 +39,7 @@ class AnthropicContext(EncodeContext):
     breakpoints: list[Breakpoint] = field(default_factory=lambda: [])
     signed: dict[str, str] = field(default_factory=lambda: {})
     """The ids written so far with a Gemini signature in them, by call id (``tool_ids.py``)."""
-    call_ids: set[str] = field(default_factory=set[str])
+    call_ids: set[str] = field(default_factory=set)
     """The ``tool_use`` ids written so far: Anthropic refuses a body holding one twice."""
     renamed: dict[str, str] = field(default_factory=lambda: {})
     """The id a call was sent with in place of one an earlier call had, by call id, for the

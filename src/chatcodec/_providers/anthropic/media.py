@@ -17,9 +17,8 @@ import base64
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._compat import media_type_essence
 from chatcodec._providers.families.claude.wire_rules import report_image_detail
-from chatcodec.codec_kit import is_local_file_url, local_file_why, lower_case_source
+from chatcodec.codec_kit import is_local_file_url, local_file_why, lower_case_source, media_type_essence
 
 if TYPE_CHECKING:
     from chatcodec.contract import LossRecorder, Steps

@@ -34,6 +34,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec._providers.contract.detection import Detection
 from chatcodec._providers.contract.extension import Extension
 from chatcodec._providers.contract.framing import Framing, StreamFraming
+from chatcodec._providers.contract.sampled_ids import SampledIds
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
@@ -371,39 +372,6 @@ def read_data_ids(body: object) -> list[str]:
     """The ``data[].id`` of a list body (OpenAI's and Anthropic's ``GET /v1/models``)."""
     entries = [as_dict(entry) or {} for entry in as_list((as_dict(body) or {}).get("data")) or ()]
     return [entry["id"] for entry in entries if isinstance(entry.get("id"), str)]
-
-
-@dataclass(frozen=True, slots=True)
-class TakenIds:
-    """The token ids an answer (or one stream chunk) carried, taken out of it."""
-
-    prompt_ids: list[int] | None = None
-    """The ids the model was prompted with (a stream's first chunk carries them)."""
-    completion_ids: list[int] = field(default_factory=lambda: [])
-    """The ids it sampled (a stream chunk's: those of its delta)."""
-    logprobs: list[float] | None = None
-    """The sampled ids' logprobs, one each, where they came."""
-    finish_reason: str | None = None
-    """The choice's finish reason as the server wrote it."""
-
-
-@dataclass(frozen=True, slots=True)
-class SampledIds:
-    """How a compatible server reports the token ids it prompted with and sampled (a gateway
-    recording turns asks for them: ``chatcodec serve --record``)."""
-
-    asks: tuple[str, ...]
-    """The body fields that ask for them, each set to ``true`` (vLLM's ``return_token_ids``
-    and ``logprobs``)."""
-    take: Callable[[dict[str, Any], bool], TakenIds]
-    """``(an answer or a stream chunk, whether the caller asked for logprobs itself)`` ->
-    its ids, the fields that held them taken out of it (the caller asked for none of them;
-    ``logprobs`` stays when the caller asked for it)."""
-    streams: bool
-    """Whether a stream carries them (else a streamed call is sent without asking: the
-    server refuses the fields on a stream)."""
-    source: str
-    """Where the server documents them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,11 +36,18 @@ import pydantic_core
 from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
-from chatcodec._compat import media_type_essence
 from chatcodec._providers.families.google.file_uris import file_uri
 from chatcodec._providers.gemini.markers import KIT, NO_MIME_TYPE
 from chatcodec._providers.gemini.video import VIDEO_METADATA, clip_metadata, is_youtube, take_clip
-from chatcodec.codec_kit import as_dict, is_local_file_url, leftovers, local_file_why, lower_case_source, restore_fields
+from chatcodec.codec_kit import (
+    as_dict,
+    is_local_file_url,
+    leftovers,
+    local_file_why,
+    lower_case_source,
+    media_type_essence,
+    restore_fields,
+)
 from chatcodec.contract import LossRecorder, Steps
 
 Turn = Literal["user", "model", "system", "result"]

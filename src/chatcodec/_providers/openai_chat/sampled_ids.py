@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._providers.contract.edge import TakenIds
 from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.contract import TakenIds
 
 _ID_FIELDS = ("token_ids", "prompt_token_ids")
 

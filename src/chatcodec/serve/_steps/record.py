@@ -4,7 +4,7 @@ and sampled, their logprobs, and what the turn saw, one line of the turn file
 
 A turn is begun at :mod:`.fit` (:func:`begun`), where the upstream body is written: an
 upstream server that renders the template itself is asked for the ids there (its edge's
-:class:`~chatcodec._providers.contract.edge.SampledIds`: vLLM's ``return_token_ids`` and
+:class:`~chatcodec.contract.SampledIds`: vLLM's ``return_token_ids`` and
 ``logprobs``), and :mod:`.answer` or :mod:`.stream` hand the answer's fields (or each stream
 chunk) to :meth:`TurnRecording.take`, which takes the ids out before the answer is
 converted: the caller gets the answer it asked for, and no loss is reported for fields it
@@ -22,9 +22,9 @@ from typing import Any
 
 from anyio import to_thread
 
-from chatcodec._providers.contract.edge import SampledIds
 from chatcodec._registry import get_edge
 from chatcodec._training.records import COMPLETE, record_line
+from chatcodec.contract import SampledIds
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._steps.shared import Server

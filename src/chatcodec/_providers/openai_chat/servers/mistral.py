@@ -27,10 +27,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from chatcodec._compat import media_type_essence, source_from_url
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
-from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.codec_kit import as_dict, as_list, media_type_essence, source_from_url
 from chatcodec.contract import Extension, SamplingRange
 
 DOCS = "https://docs.mistral.ai/api/#tag/chat/operation/chat_completion_v1_chat_completions_post"

@@ -18,9 +18,8 @@ import fnmatch
 import re
 from dataclasses import dataclass, field
 
-from chatcodec._providers.contract.edge import SampledIds
 from chatcodec.codec_kit import servers as kit_servers
-from chatcodec.contract import Extension, SamplingRange
+from chatcodec.contract import Extension, SampledIds, SamplingRange
 
 __all__ = ["ALL_PARTS", "Refusal", "Server", "ServerCall", "ServerRule"]
 

@@ -9,11 +9,10 @@ Like vLLM it serves any model on any host: chosen by option only.
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.edge import SampledIds
 from chatcodec._providers.openai_chat.sampled_ids import take_ids
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
-from chatcodec.contract import Extension, SamplingRange
+from chatcodec.contract import Extension, SampledIds, SamplingRange
 
 DOCS = "https://docs.sglang.ai/basic_usage/openai_api_completions.html"
 _SAMPLING = "https://docs.sglang.ai/basic_usage/sampling_params.html"

@@ -11,11 +11,10 @@ under any name and has no fixed host, so it is chosen by option only.
 
 from __future__ import annotations
 
-from chatcodec._providers.contract.edge import SampledIds
 from chatcodec._providers.openai_chat.sampled_ids import take_ids
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
-from chatcodec.contract import Extension, SamplingRange
+from chatcodec.contract import Extension, SampledIds, SamplingRange
 
 DOCS = "https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html"
 _EXTRA = DOCS + "#extra-parameters"
