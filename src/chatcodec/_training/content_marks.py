@@ -15,7 +15,8 @@ very ids sampled); elsewhere there are none, never guessed ones.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from chatcodec import AnyMessage, TextPart, ThinkingPart, ToolUsePart
 
@@ -33,19 +34,21 @@ def content_flags(answer: AnyMessage, text: str, ids: list[int], tokenizer: obje
 
 def _token_starts(tokenizer: object, text: str, ids: list[int]) -> list[int] | None:
     """Where each of ``ids`` starts in ``text``, where the tokenizer can say (and its ids are ``ids``)."""
-    with_offsets: Any = getattr(tokenizer, "decode_with_offsets", None)
+    with_offsets = getattr(tokenizer, "decode_with_offsets", None)
     if callable(with_offsets):  # tiktoken
-        decoded, offsets = with_offsets(ids)
-        return list(offsets) if decoded == text and len(offsets) == len(ids) else None
-    encode: Any = getattr(tokenizer, "encode", None)
+        decoded, starts = cast("tuple[str, list[int]]", with_offsets(ids))
+        return list(starts) if decoded == text and len(starts) == len(ids) else None
+    encode = getattr(tokenizer, "encode", None)
     if not callable(encode):
         return None
+    offsets: list[tuple[int, int]] | None
     if callable(getattr(tokenizer, "encode_plus", None)):  # transformers: the offsets of its fast tokenizer
-        encoded = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)  # type: ignore[operator]
-        found, offsets = list(encoded.get("input_ids", [])), encoded.get("offset_mapping")
+        called: Any = tokenizer
+        mapped = cast("Mapping[str, Any]", called(text, add_special_tokens=False, return_offsets_mapping=True))
+        found, offsets = [int(token) for token in mapped.get("input_ids", [])], mapped.get("offset_mapping")
     else:  # a tokenizers.Tokenizer
-        encoded = encode(text, add_special_tokens=False)
-        found, offsets = list(getattr(encoded, "ids", [])), getattr(encoded, "offsets", None)
+        encoded: Any = encode(text, add_special_tokens=False)
+        found, offsets = [int(token) for token in getattr(encoded, "ids", [])], getattr(encoded, "offsets", None)
     if offsets is None or found != ids:
         return None
     return [int(start) for start, _ in offsets]
@@ -56,13 +59,21 @@ def _body_spans(answer: AnyMessage, text: str) -> list[tuple[int, int]] | None:
     spans: list[tuple[int, int]] = []
     after = 0
     for spellings in _pieces(answer):
-        found = next(((at, piece) for piece in spellings if (at := text.find(piece, after)) >= 0), None)
+        found = _first_found(text, spellings, after)
         if found is None:
             return None
-        at, piece = found
-        spans.append((at, at + len(piece)))
-        after = at + len(piece)
+        spans.append(found)
+        after = found[1]
     return spans
+
+
+def _first_found(text: str, spellings: tuple[str, ...], after: int) -> tuple[int, int] | None:
+    """Where the first of ``spellings`` found in ``text`` after ``after`` is (None: none is)."""
+    for piece in spellings:
+        at = text.find(piece, after)
+        if at >= 0:
+            return at, at + len(piece)
+    return None
 
 
 def _pieces(answer: AnyMessage) -> list[tuple[str, ...]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from chatcodec import Loss, OnLoss, PayloadError, ToolDefinition
 from chatcodec._public_label import shown_as
@@ -61,7 +61,8 @@ def render_turns(
     """
     if tokenizer is None:
         raise TemplateError("render_turns: pass a tokenizer (turns are token ids, as the sampler saw them)")
-    if logprobs is not None and (not isinstance(logprobs, Sequence) or isinstance(logprobs, str | bytes)):
+    listed = cast("object", logprobs)  # a caller's data, whatever its annotation
+    if listed is not None and (not isinstance(listed, Sequence) or isinstance(listed, str | bytes)):
         raise PayloadError(
             f"expected a list with one entry per assistant message, not {type(logprobs).__name__}", "$.logprobs"
         )
@@ -156,10 +157,12 @@ def _logprobs(given: object, path: str) -> list[float] | None:
         return None
     if not isinstance(given, Sequence) or isinstance(given, str | bytes):
         raise PayloadError(f"expected a list of logprobs (or null), not {type(given).__name__}", path)
-    for position, value in enumerate(given):
+    numbers: list[float] = []
+    for position, value in enumerate(cast("Sequence[object]", given)):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise PayloadError(f"expected a number, not {value!r}", f"{path}[{position}]")
-    return [float(value) for value in given]
+        numbers.append(float(value))
+    return numbers
 
 
 _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")

@@ -53,15 +53,17 @@ def holds_object_arguments(source: str) -> bool:
 def _harness_roles(source: str) -> Mapping[str, str]:
     """The roles a harness sends on ``source``'s wire that its reader refuses, each with the
     canonical role it is read as (its codec's ``Capabilities.harness_roles``)."""
-    roles = getattr(_capabilities(source), "harness_roles", None)
-    return roles if isinstance(roles, Mapping) else {}
+    roles: object = getattr(_capabilities(source), "harness_roles", None)
+    return cast("Mapping[str, str]", roles) if isinstance(roles, Mapping) else {}
 
 
 def _capabilities(source: str) -> object:
     try:
-        return get_codec(source).capabilities  # type: ignore[attr-defined]
-    except (ChatcodecError, AttributeError):  # a codec without the record: neither trait
+        codec = get_codec(source)
+    except ChatcodecError:  # no such codec: neither trait
         return None
+    capabilities: object = getattr(codec, "capabilities", None)  # a codec without the record: neither
+    return capabilities
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pydantic_core
 
@@ -135,6 +135,7 @@ def _record(raw: bytes, number: int) -> dict[str, Any]:
         raise PayloadError(f"not JSON ({error}); only the last line may be unfinished", where) from None
     if not isinstance(record, dict):
         raise PayloadError(f"a record is a JSON object, not {type(record).__name__}", where)
+    record = cast("dict[str, Any]", record)
     if record.get("record") != RECORD_VERSION:
         raise PayloadError(
             f"not a chatcodec turn record of version {RECORD_VERSION}: 'record' is {record.get('record')!r}", where

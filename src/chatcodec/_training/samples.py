@@ -66,7 +66,7 @@ def _turn(given: SampledTurn | Mapping[str, Any], number: int) -> SampledTurn:
     logprobs}``) as one; anything else refused at its place."""
     if isinstance(given, SampledTurn):
         return given
-    if not isinstance(given, Mapping):
+    if not isinstance(given, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance] - a caller's data
         raise PayloadError(f"expected a SampledTurn or a turn mapping, not {type(given).__name__}", f"$[{number}]")
     for name in _FIELDS[:3]:
         if name not in given:

@@ -19,6 +19,11 @@ Part = Mapping[str, Any]
 default may be absent)."""
 
 
+def _no_ids() -> set[str]:
+    """An empty set of ids, typed (a generic alias called would cost every context its ``__orig_class__``)."""
+    return set()
+
+
 @dataclass
 class Breakpoint:
     """A ``cache_control`` written into the output, in prompt order."""
@@ -39,7 +44,7 @@ class AnthropicContext(EncodeContext):
     breakpoints: list[Breakpoint] = field(default_factory=lambda: [])
     signed: dict[str, str] = field(default_factory=lambda: {})
     """The ids written so far with a Gemini signature in them, by call id (``tool_ids.py``)."""
-    call_ids: set[str] = field(default_factory=set)
+    call_ids: set[str] = field(default_factory=_no_ids)
     """The ``tool_use`` ids written so far: Anthropic refuses a body holding one twice."""
     renamed: dict[str, str] = field(default_factory=lambda: {})
     """The id a call was sent with in place of one an earlier call had, by call id, for the
