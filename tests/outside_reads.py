@@ -1,6 +1,6 @@
 """The guard that the suite reads nothing beside the checkout (CONTRIBUTING.md, "Tests").
 
-A test that reads a folder beside the repository (``../shared``) passes on a developer's
+A test that reads a folder beside the repository (a sibling checkout's fixtures) passes on a developer's
 machine and fails, or quietly skips, on a fresh clone, which has nothing beside it. Every
 file the test process opens or lists goes through Python's audit events (PEP 578), so one
 hook sees the reads of the tests, of the tools and bench modules they import, and of

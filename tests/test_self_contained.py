@@ -1,10 +1,10 @@
 """The repository stands alone: no test, tool or bench module reads a path beside the checkout.
 
 Two halves. At run time ``outside_reads`` (installed by ``conftest.py``) fails any test that
-opens or lists a path beside the checkout. A test that only reads ``../shared`` when it is
-there would pass that on a fresh clone by skipping, so here the source itself is read: every
-``Path(__file__)`` (and every name bound to one) that climbs above the checkout, and every
-string naming ``shared`` as a path or starting ``../``, outside docstrings, is refused.
+opens or lists a path beside the checkout. A test that only reads a sibling folder when it
+is there would pass that on a fresh clone by skipping, so here the source itself is read: every
+``Path(__file__)`` (and every name bound to one) that climbs above the checkout, and every string
+starting ``../``, outside docstrings, is refused.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _escapes(path: Path, source: str) -> list[str]:
                 found.append(f"line {node.lineno}: {ast.unparse(node)} is above the checkout")
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
             text = node.value
-            if text == "shared" or text.startswith("../") or "/shared/" in text:
+            if text.startswith("../"):
                 found.append(f"line {node.lineno}: {text!r} names a path beside the checkout")
     return found
 
@@ -95,9 +95,9 @@ def test_no_module_names_a_path_beside_the_checkout() -> None:
         ("ROOT = Path(__file__).resolve().parents[1]\nX = ROOT.parent", 1),
         ('ROOT = Path(__file__).resolve().parents[1]\nX = ROOT / "tests"', 0),
         ("HERE = Path(__file__).parent\nX = HERE.parent.parent", 1),
-        ('X = ROOT / "shared" / "perf-sessions"', 1),
-        ('X = open("../shared/fixtures/a.json")', 1),
-        ('"""Copied from ../shared/fixtures."""\nX = 1', 0),
+        ('ROOT = Path(__file__).resolve().parents[1]\nX = ROOT.parent / "sibling" / "sessions"', 1),
+        ('X = open("../sibling/fixtures/a.json")', 1),
+        ('"""Copied from ../sibling/fixtures."""\nX = 1', 0),
     ],
 )
 def test_the_scan_finds_a_climb_above_the_checkout(source: str, escapes: int) -> None:
@@ -113,19 +113,19 @@ def test_a_read_beside_the_checkout_is_recorded(tmp_path: Path) -> None:
     watch.hook("open", (3, "r", 0))  # a file descriptor
     watch.hook("open", ("/elsewhere/x", "r", 0))
     assert watch.take() == []
-    watch.hook("open", (str(tmp_path / "shared" / "fixtures" / "a.json"), "rb", 0))
-    watch.hook("os.scandir", (os.fsencode(tmp_path / "shared"),))
-    watch.hook("glob.glob", (str(tmp_path / "repo" / ".." / "shared" / "*.gz"), False))
+    watch.hook("open", (str(tmp_path / "sibling" / "fixtures" / "a.json"), "rb", 0))
+    watch.hook("os.scandir", (os.fsencode(tmp_path / "sibling"),))
+    watch.hook("glob.glob", (str(tmp_path / "repo" / ".." / "sibling" / "*.gz"), False))
     # tmp_path holds the checkout's parent here: allowing it would allow everything beside
     assert watch.take() == [
-        f"open {tmp_path / 'shared' / 'fixtures' / 'a.json'}",
-        f"os.scandir {tmp_path / 'shared'}",
-        f"glob.glob {tmp_path / 'shared' / '*.gz'}",
+        f"open {tmp_path / 'sibling' / 'fixtures' / 'a.json'}",
+        f"os.scandir {tmp_path / 'sibling'}",
+        f"glob.glob {tmp_path / 'sibling' / '*.gz'}",
     ]
     assert watch.take() == []
 
 
 def test_the_session_watches_this_checkout() -> None:
     assert WATCH.root == str(ROOT)
-    sys.audit("open", str(ROOT.parent / "shared" / "fixtures" / "MANIFEST.md"), "r", 0)  # an event, no read
-    assert WATCH.take() == [f"open {ROOT.parent / 'shared' / 'fixtures' / 'MANIFEST.md'}"]
+    sys.audit("open", str(ROOT.parent / "sibling" / "fixtures" / "MANIFEST.md"), "r", 0)  # an event, no read
+    assert WATCH.take() == [f"open {ROOT.parent / 'sibling' / 'fixtures' / 'MANIFEST.md'}"]

@@ -1,5 +1,5 @@
 """Recorded-shape bodies of the Interactions API, built from its reference and google-genai
-3.6.1's types (no live recording of this API is in ../shared/fixtures yet). Each names its
+3.6.1's types (no live recording of this API was available to copy in). Each names its
 source; the values (ids, signatures, counts) are made up in the shapes the sources give.
 """
 
