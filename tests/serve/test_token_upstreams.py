@@ -20,7 +20,7 @@ import pytest
 import chatcodec
 from chatcodec.serve import ServeConfig
 from serve.harness import FakeUpstream, serving_config, serving_fake
-from training.qwen3_tokenizer import qwen3_encoding
+from training.qwen3_tokenizer import qwen3_encoding, qwen3_prompt_ids
 
 SESSION = {"x-chatcodec-session": "episode-9"}
 TOOLS: list[Any] = [
@@ -59,16 +59,7 @@ def sglang_generated(ids: list[int]) -> dict[str, Any]:
 
 
 def _rendered(messages: list[Any]) -> list[int]:
-    rendering = chatcodec.render(
-        {"model": "qwen3", "max_tokens": 100, "messages": messages, "tools": TOOLS},
-        source="anthropic",
-        template="qwen3",
-        tokenizer=qwen3_encoding(),
-        add_generation_prompt=True,
-        on_loss="ignore",
-    )
-    assert rendering.token_ids is not None
-    return rendering.token_ids
+    return qwen3_prompt_ids(messages, TOOLS)
 
 
 @pytest.fixture(scope="module")

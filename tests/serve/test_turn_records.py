@@ -24,7 +24,7 @@ import pytest
 import chatcodec
 from chatcodec.serve import ServeConfig
 from serve.harness import FakeUpstream, proxy, serving_fake
-from training.qwen3_tokenizer import qwen3_encoding
+from training.qwen3_tokenizer import qwen3_encoding, qwen3_prompt_ids
 
 SSE = "text/event-stream"
 SESSION = {"x-chatcodec-session": "episode-1"}
@@ -42,16 +42,7 @@ def _ids(text: str) -> list[int]:
 
 
 def _prompt(messages: list[Any]) -> list[int]:
-    rendering = chatcodec.render(
-        {"model": "m", "max_tokens": 9, "messages": messages, "tools": TOOLS},
-        source="anthropic",
-        template="qwen3",
-        tokenizer=qwen3_encoding(),
-        add_generation_prompt=True,
-        on_loss="ignore",
-    )
-    assert rendering.token_ids is not None
-    return rendering.token_ids
+    return qwen3_prompt_ids(messages, TOOLS)
 
 
 def _logprobs(ids: list[int]) -> list[float]:

@@ -14,6 +14,7 @@ import base64
 import importlib.util
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import tiktoken
 
@@ -79,3 +80,19 @@ def qwen_ranks_with_specials(name: str, specials_in_order: tuple[str, ...]) -> t
     }
     specials = {token: len(ranks) + index for index, token in enumerate(specials_in_order)}
     return tiktoken.Encoding(name, pat_str=PATTERN, mergeable_ranks=ranks, special_tokens=specials)
+
+
+def qwen3_prompt_ids(messages: list[Any], tools: list[Any]) -> list[int]:
+    """Qwen3's ids for the prompt of an Anthropic conversation: what a server rendering stock
+    Qwen3's template sends the model (``render`` with the generation prompt, real ids)."""
+    import chatcodec
+
+    rendering = chatcodec.render(
+        {"model": "qwen3", "max_tokens": 100, "messages": messages, "tools": tools},
+        source="anthropic",
+        template="qwen3",
+        tokenizer=qwen3_encoding(),
+        add_generation_prompt=True,
+        on_loss="ignore",
+    )
+    return rendering.token_ids
