@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from chatcodec._training.completion.pieces import Piece, Text
+from chatcodec._training.completion.pieces import Call, Piece, Text, Unparsed
 from chatcodec._training.completion.tool_schemas import ToolSchemas
 
 Read = Callable[[str, ToolSchemas], list[Piece]]
@@ -63,6 +63,35 @@ def marked_blocks(text: str, opener: str, closer: str) -> list[tuple[bool, str]]
             return found
         found.append((True, text[start + len(opener) : end]))
         index = end + len(closer)
+
+
+def sectioned_calls(
+    text: str, section: tuple[str, str], call: tuple[str, str], read_call: Callable[[str], Piece], what: str
+) -> list[Piece]:
+    """Calls written inside a section, each in its own markup (DeepSeek's
+    ``<|tool▁calls▁begin|>`` around ``<|tool▁call▁begin|>``, Kimi K2's alike): ``read_call``
+    reads what one call's markup holds; text beside the section is text, text inside it beside
+    the calls is kept unparsed. A section holding no call (a completion cut off after the
+    opener, calls written without their own markers) is kept whole, its markers with it: vLLM
+    returns such a completion as text, and a render of the message would not write the
+    markers again."""
+    pieces: list[Piece] = []
+    blocks = marked_blocks(text, *section)
+    for number, (is_section, span) in enumerate(blocks):
+        if not is_section:
+            pieces.extend(text_pieces(span))
+            continue
+        found = [
+            read_call(inner) if is_call else Unparsed(inner, f"text inside the {what}, outside any call")
+            for is_call, inner in marked_blocks(span, *call)
+            if is_call or inner.strip()
+        ]
+        if any(isinstance(piece, Call) for piece in found):
+            pieces.extend(found)
+        else:
+            closer = section[1] if number < len(blocks) - 1 else ""  # the last block runs to the end, unclosed
+            pieces.append(Unparsed(section[0] + span + closer, f"a {what} holding no call"))
+    return pieces
 
 
 def text_pieces(text: str) -> list[Piece]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
-from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, text_pieces
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, sectioned_calls
 from chatcodec._training.completion.tool_schemas import ToolSchemas
 
 CALLS = ("<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581calls\u2581end\uff5c>")
@@ -25,17 +25,7 @@ FENCE, FENCE_END = "\n```json\n", "\n```"
 
 
 def _read_calls(text: str, call: Callable[[str], Piece]) -> list[Piece]:
-    pieces: list[Piece] = []
-    for is_section, span in marked_blocks(text, *CALLS):
-        if not is_section:
-            pieces.extend(text_pieces(span))
-            continue
-        for is_call, inner in marked_blocks(span, *CALL):
-            if is_call:
-                pieces.append(call(inner))
-            elif inner.strip():
-                pieces.append(Unparsed(inner, "text inside the tool-calls section, outside any call"))
-    return pieces
+    return sectioned_calls(text, CALLS, CALL, call, "tool-calls section")
 
 
 def _v3_call(text: str) -> Piece:

@@ -15,7 +15,7 @@ import re
 
 from chatcodec._training.completion.json_text import object_members
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
-from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, text_pieces
+from chatcodec._training.completion.tool_call_parser import ToolCallParser, sectioned_calls
 from chatcodec._training.completion.tool_schemas import ToolSchemas
 
 SECTION = ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
@@ -26,17 +26,7 @@ _COUNTER = re.compile(r"\s*\d+\s*\Z")
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
-    pieces: list[Piece] = []
-    for is_section, span in marked_blocks(text, *SECTION):
-        if not is_section:
-            pieces.extend(text_pieces(span))
-            continue
-        for is_call, call in marked_blocks(span, *CALL):
-            if is_call:
-                pieces.append(_call(call, tools))
-            elif call.strip():
-                pieces.append(Unparsed(call, "text inside the tool-call section, outside any call"))
-    return pieces
+    return sectioned_calls(text, SECTION, CALL, lambda call: _call(call, tools), "tool-call section")
 
 
 def _call(text: str, tools: ToolSchemas) -> Piece:
