@@ -66,6 +66,20 @@ def string_value(raw: str | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def object_in_string(raw: str) -> str | None:
+    """The JSON object a member's raw text holds as a string (``"{\\"a\\": 1}"``: arguments
+    written once as JSON and again as a string, as Granite 4 writes them), its text without
+    the whitespace around it; None when the member is no string, or its string is not one
+    whole object (``"hello"``, ``"{hello world}"``, ``"{\\"a\\": 1} tail"`` stay strings)."""
+    text = string_value(raw)
+    if text is None:
+        return None
+    read = object_members(text)
+    if read is None or _skip(text, read[1]) != len(text):
+        return None
+    return text.strip(_SPACE)
+
+
 _NAME = re.compile(r'"name"\s*:\s*"((?:[^"\\]|\\.)*)"')
 _ARGUMENTS = re.compile(r'"(?:arguments|parameters)"\s*:\s*')
 

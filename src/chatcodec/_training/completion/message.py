@@ -50,6 +50,8 @@ def assistant_message(
                     "call object text",
                     f"no field of a tool call holds what the model wrote beside its name and arguments: {piece.unread}",
                 )
+            if piece.respelled:
+                recorder.add(("content", index, "arguments"), "tool call arguments", piece.respelled, "spelling")
             calls += 1
         else:
             parts.append(_kept(piece, parser))

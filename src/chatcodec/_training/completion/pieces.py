@@ -39,6 +39,9 @@ class Call:
     unread: str = ""
     """What the model wrote in the call that no canonical field holds (a member of a JSON
     call object beside its name and arguments): reported, by its text, as a loss."""
+    respelled: str = ""
+    """How the reader changed the spelling of the model's arguments (an object written as a JSON
+    string, read as the object): reported as a spelling loss."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ the message, in order; a member beside the name and the arguments is reported by
 
 from __future__ import annotations
 
-from chatcodec._training.completion.json_text import object_members, salvage_call, string_value
+from chatcodec._training.completion.json_text import object_in_string, object_members, salvage_call, string_value
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
 from chatcodec._training.completion.tool_call_parser import stray_pieces
 
@@ -16,6 +16,9 @@ ARGUMENT_KEYS = ("arguments", "parameters")
 NO_ARGUMENTS = "{}"
 """The arguments of a call object written with a name alone (``{"name": "x"}``): none, as
 SGLang's JSON detectors read it (an empty object)."""
+STRING_ARGUMENTS = "the arguments were written as a JSON string holding an object, read as that object"
+"""What is reported for a call whose arguments the model wrote as a string of JSON (Granite 4's
+hermes calls): vLLM's hermes parser reads the object, not a string, and so does chatcodec."""
 
 
 def read_call_object(text: str, what: str) -> list[Piece]:
@@ -34,7 +37,12 @@ def read_call_object(text: str, what: str) -> list[Piece]:
             key = next((key for key in ARGUMENT_KEYS if key in members), None)
             rest = {member: raw for member, raw in members.items() if member not in ("name", key)}
             unread = ", ".join(f"{member!r}: {raw}" for member, raw in rest.items())
-            call = Call(name, NO_ARGUMENTS if key is None else members[key], unread=unread)
+            arguments = NO_ARGUMENTS if key is None else members[key]
+            unwrapped = object_in_string(arguments)
+            if unwrapped is not None:
+                call = Call(name, unwrapped, unread=unread, respelled=STRING_ARGUMENTS)
+            else:
+                call = Call(name, arguments, unread=unread)
             return [*stray_pieces(before), call, *stray_pieces(text[end:].strip())]
     salvaged = salvage_call(text[start:])
     if salvaged is not None:

@@ -20,6 +20,7 @@ from chatcodec._training.completion.tool_call_parser import ToolCallParser, text
 from chatcodec._training.completion.tool_schemas import ToolSchemas
 
 BOT = "[TOOL_CALLS]"
+_ARRAY = re.compile(r"\[\s*\{")
 _NAMED = re.compile(r"\s*([^\s\[{]+)\s*(?:\[CALL_ID\]\s*([A-Za-z0-9]+)\s*)?(?:\[ARGS\])?")
 
 
@@ -30,8 +31,23 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
         if segment.lstrip().startswith("["):
             pieces.extend(_read_array(segment.strip()))
         else:
-            pieces.extend(_read_named(segment))
+            pieces.extend(_read_named_or_array(segment))
     return pieces
+
+
+def _read_named_or_array(segment: str) -> list[Piece]:
+    """A v11 call, or an array written after other text (``[TOOL_CALLS] junk [{...}]``):
+    vLLM's fallback finds the array there; the text before it is kept as text."""
+    named = _read_named(segment)
+    if not isinstance(named[0], Unparsed):
+        return named
+    array = _ARRAY.search(segment)
+    if array is None:
+        return named
+    found = _read_array(segment[array.start() :].strip())
+    if not any(isinstance(piece, Call) for piece in found):
+        return named
+    return [*text_pieces(segment[: array.start()].strip()), *found]
 
 
 def _read_array(text: str) -> list[Piece]:
