@@ -113,7 +113,34 @@ VLLM_PARSER_SAMPLES: list[tuple[str, str]] = [
     ),
     ("mistral", 'Sure.[TOOL_CALLS]get_weather[ARGS]{"city": "SF"}[TOOL_CALLS]get_time[ARGS]{"tz": "PST"}'),
     ("pythonic", '[get_weather(city="SF"), get_time(tz="PST")]'),
+    # tests/tool_parsers/test_hermes_tool_parser.py: arguments written as a string of JSON (Granite 4)
+    (
+        "hermes",
+        '<tool_call>\n{"name": "get_db_config", "arguments": "{\\"param\\": \\"max_connections\\"}"}\n</tool_call>',
+    ),
+    # tests/tool_parsers/test_mistral_tool_parser.py: the array after other text
+    ("mistral", '[TOOL_CALLS]  junk [{"name": "add", "arguments":{"a": 1, "b": 2}}] trail'),
+    # tests/tool_parsers/test_deepseekv31_tool_parser.py: a section cut off before its first call
+    ("deepseek_v31", f"Let me look that up.<{D}tool{S}calls{S}begin{D}>get_weather"),
+    # SGLang's test/srt/test_function_call_parser.py (Apache-2.0): two objects in one block, the
+    # Llama tag before each call, lists with prose between, the Llama 4 wrapper after prose, and
+    # GLM-4.6's escaped call
+    (
+        "hermes",
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+        '{"name": "get_time", "arguments": {"tz": "CET"}}</tool_call>',
+    ),
+    (
+        "llama3_json",
+        '<|python_tag|>{"name": "get_weather", "parameters": {}}<|python_tag|>{"name": "get_time", "parameters": {}}',
+    ),
+    ("pythonic", "[get_weather(location='Berlin')] and [search(query='restaurants')]"),
+    ("pythonic", "Mars. <|python_start|>[get_weather(location='Mars')]<|python_end|> In this way."),
+    (
+        "glm45",
+        '<tool_call>todo_write\\n<arg_key>todos</arg_key>\\n<arg_value>[{\\"id\\": \\"1\\"}]</arg_value>\n</tool_call>',
+    ),
 ]
-"""More of vLLM's parser tests' raw outputs (their shapes: text beside calls, several calls,
-several parameters), each from the test module named above it: the sentinel test plants a
-string at every position of each and finds it in the message or in a loss."""
+"""More of vLLM's (and SGLang's) parser tests' raw outputs (their shapes: text beside calls,
+several calls, several parameters), each from the test module named above it: the sentinel test
+plants a string at every position of each and finds it in the message or in a loss."""

@@ -35,6 +35,13 @@ HOSTILE: list[tuple[str, Callable[[int], str]]] = [
     ("deepseek_v4", lambda n: f"<{D}DSML{D}tool_calls>" + f'<{D}DSML{D}invoke name="' * n),
     ("pythonic", lambda n: "[f(" * n),
     ("hermes", lambda n: "<think>" + "<tool_call" * n),
+    ("hermes", lambda n: '<tool_call>{"name": "f", "arguments": {}}' + ', {"name": "f", "arguments": {}}' * n),
+    ("llama3_json", lambda n: '<|python_tag|>{"name": "f", "parameters": {}}' * n),
+    ("mistral", lambda n: "[TOOL_CALLS] x [{" * n),
+    ("pythonic", lambda n: "[f(x=1)] and " * n),
+    ("pythonic", lambda n: "[f(x=1)] [f(x='" + "[" * n),
+    ("glm45", lambda n: "<tool_call>f\\n" + "<arg_key>k</arg_key>\\n<arg_value>v</arg_value>\\n" * n),
+    ("deepseek_v31", lambda n: f"<{D}tool{S}calls{S}begin{D}>" + "x" * n),
 ]
 
 

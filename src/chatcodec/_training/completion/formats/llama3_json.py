@@ -1,5 +1,5 @@
 """Llama 3.1-3.3 JSON calls: ``{"name": ..., "parameters": {...}}``, optionally after ``<|python_tag|>``,
-several separated by ``;``.
+several separated by ``;`` (or each after its own ``<|python_tag|>``).
 
 Source: vLLM's ``vllm/tool_parsers/llama_tool_parser.py`` (registered ``llama3_json``) and
 ``tests/tool_parsers/test_llama3_json_tool_parser.py``; Meta's Llama 3.1 prompt format (JSON
@@ -20,7 +20,8 @@ from chatcodec._training.completion.tool_schemas import ToolSchemas
 
 PYTHON_TAG = "<|python_tag|>"
 _CALL_START = re.compile(r'\{\s*"name"\s*:')
-_NEXT_CALL = re.compile(r';\s*(?=\{\s*"name"\s*:)')
+_TAGGED_CALL = re.compile(r'<\|python_tag\|>\s*(?=\{\s*"name"\s*:)')
+_NEXT_CALL = re.compile(r'(?:;|<\|python_tag\|>)\s*(?=\{\s*"name"\s*:)')
 
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
@@ -34,7 +35,7 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
 
 
 def _calls(body: str, index: int) -> list[Piece]:
-    """The calls from ``body[index:]`` on, separated by ``;`` or whitespace; the text after the
+    """The calls from ``body[index:]`` on, separated by ``;``, whitespace or the tag; the text after the
     last call kept as text. Each span is read once."""
     pieces: list[Piece] = []
     while index < len(body):
@@ -47,10 +48,20 @@ def _calls(body: str, index: int) -> list[Piece]:
             separator = _NEXT_CALL.search(body, index)
             end = len(body) if separator is None else separator.start()
         pieces.extend(read_call_object(body[index:end].strip(), "a Llama 3 call"))
-        index = end
+        index = _after_separators(body, end)
+    return pieces
+
+
+def _after_separators(body: str, index: int) -> int:
+    """The index after the separators between two calls: ``;``, whitespace, and a
+    ``<|python_tag|>`` written again before each call (SGLang's ``llama32_detector.py``)."""
+    while True:
         while index < len(body) and body[index] in " \t\r\n;":
             index += 1
-    return pieces
+        tagged = _TAGGED_CALL.match(body, index)
+        if tagged is None:  # a tag with no call after it stays in the text
+            return index
+        index = tagged.end()
 
 
 LLAMA3_JSON = ToolCallParser(

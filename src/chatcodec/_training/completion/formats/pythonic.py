@@ -4,9 +4,10 @@ in Llama 4 between ``<|python_start|>`` and ``<|python_end|>``.
 Source: vLLM's ``vllm/tool_parsers/pythonic_tool_parser.py`` and ``llama4_pythonic_tool_parser.py``,
 the ``pythonic`` fixture of ``tests/tool_parsers/test_format_conformance.py`` and
 ``tests/tool_parsers/test_pythonic_tool_parser.py``. Keyword values are Python literals,
-written as JSON arguments. Prose before or after the list is text of the message (vLLM reads
-a completion that is not the list alone as text, calls and all). A completion that starts as
-a call list but is no valid one is kept unparsed.
+written as JSON arguments. Prose before or after the list, or between two lists, is text of
+the message (vLLM reads a completion that is not the list alone as text, calls and all;
+SGLang's ``pythonic_detector.py`` reads each list and the Llama 4 wrapper after prose, as here).
+A completion that starts as a call list but is no valid one is kept unparsed.
 """
 
 from __future__ import annotations
@@ -24,15 +25,21 @@ WRAPPER = ("<|python_start|>", "<|python_end|>")
 
 def read(text: str, tools: ToolSchemas) -> list[Piece]:
     body = text.strip()
-    if body.startswith(WRAPPER[0]):
-        inner, _, after = body[len(WRAPPER[0]) :].partition(WRAPPER[1])
+    wrapper = body.find(WRAPPER[0])
+    if wrapper >= 0:
+        inner, _, after = body[wrapper + len(WRAPPER[0]) :].partition(WRAPPER[1])
         calls = _read_calls(inner.strip())
         if isinstance(calls, str):
-            return [Unparsed(text, calls)]
-        return [*calls, *text_pieces(after.strip())]
+            return [*text_pieces(body[:wrapper].strip()), Unparsed(body[wrapper:] if wrapper else text, calls)]
+        return [*text_pieces(body[:wrapper].strip()), *calls, *text_pieces(after.strip())]
     found = _CALLS_START.search(body)
     if found is None:
         return text_pieces(text)
+    end = _list_end(body, found.start())
+    if end is not None and _CALLS_START.search(body, end) is not None:
+        several = _lists_in_prose(body, found.start())
+        if several is not None:
+            return several
     calls = _read_calls(body[found.start() :])
     before = body[: found.start()].strip()
     if before and (isinstance(calls, str) or not any(isinstance(piece, Call) for piece in calls)):
@@ -40,6 +47,56 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
     if isinstance(calls, str):  # a list alone that is no valid one: kept
         return [Unparsed(text, calls)]
     return [*text_pieces(before), *calls]
+
+
+def _lists_in_prose(body: str, start: int) -> list[Piece] | None:
+    """Several call lists with prose between them (``[f(x=1)] and [g(y=2)]``, as SGLang's
+    detector reads them one by one): each list read alone, the prose kept as text, a list that
+    is no valid one kept as text too (prose that mentions a call); None when no list holds a
+    call, for the reading of the whole."""
+    pieces: list[Piece] = list(text_pieces(body[:start].strip()))
+    index = start
+    found: re.Match[str] | None = _CALLS_START.search(body, start)
+    while found is not None:
+        end = _list_end(body, found.start())
+        if end is None:
+            break
+        calls = _read_calls(body[found.start() : end])
+        if isinstance(calls, str):
+            pieces.extend(text_pieces(body[index:end].strip()))
+        else:
+            pieces.extend([*text_pieces(body[index : found.start()].strip()), *calls])
+        index = end
+        found = _CALLS_START.search(body, end)
+    if not any(isinstance(piece, Call) for piece in pieces):
+        return None
+    return [*pieces, *text_pieces(body[index:].strip())]
+
+
+def _list_end(body: str, start: int) -> int | None:
+    """The index after the ``]`` that closes the list opened at ``body[start]``, brackets inside
+    Python strings skipped; None when the list is never closed. One pass; a triple-quoted string
+    holding a lone quote may mislead it, and the list then fails to read and is kept as text."""
+    depth = 0
+    quote = ""
+    index = start
+    while index < len(body):
+        char = body[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return index + 1 if char == "]" else None
+        index += 1
+    return None
 
 
 def _read_calls(body: str) -> list[Piece] | str:
