@@ -202,3 +202,16 @@ def test_vllm_deepseek_r1_reasoning(raw: str, expected_reasoning: list[str], exp
     message = parse_completion(raw, parser="deepseek_v3", reasoning_parser="deepseek_r1", on_loss="ignore")
     assert reasoning(message) == expected_reasoning
     assert texts(message) == expected_texts
+
+
+@pytest.mark.parametrize("value", ["31e400", "[1e400]"])
+def test_a_dsml_value_beyond_a_float_stays_the_model_s_text(value: str) -> None:
+    """Found by the fuzz run on vLLM's DeepSeek V3.2 sample: ``31e400`` read as infinity made
+    arguments no JSON writer takes (a ``ValueError`` from inside); it is the model's text."""
+    raw = (
+        f'<{D}DSML{D}function_calls>\n<{D}DSML{D}invoke name="get_weather">\n'
+        f'<{D}DSML{D}parameter name="days" string="false">{value}</{D}DSML{D}parameter>\n'
+        f"</{D}DSML{D}invoke>\n</{D}DSML{D}function_calls>"
+    )
+    message = parse_completion(raw, parser="deepseek_v32", on_loss="ignore")
+    assert calls(message) == [("get_weather", {"days": value})]

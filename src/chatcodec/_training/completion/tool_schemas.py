@@ -122,12 +122,20 @@ def _as_json(text: str, default: object) -> object:
 
 def strict_json(text: str) -> object:
     """``text`` read as JSON, refusing what Python's reader lets through and no JSON writer may
-    write back: ``NaN`` and ``Infinity`` (a ``ValueError``, as for any text that is no JSON)."""
-    return json.loads(text, parse_constant=_no_constant)
+    write back: ``NaN`` and ``Infinity``, and a number beyond a float (``31e400``, which Python
+    reads as infinity): a ``ValueError``, as for any text that is no JSON."""
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
 
 
 def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is no JSON value")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is beyond a float")
+    return value
 
 
 def arguments_text(values: Mapping[str, object]) -> str:
