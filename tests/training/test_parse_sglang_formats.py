@@ -79,6 +79,8 @@ PYTHONIC_CASES: list[tuple[str, list[tuple[str, Any]], list[str]]] = [
         [("get_weather", {"location": "Mars", "unit": "celsius"})],
         ["User wants to get the weather in Mars.", "In this way we will get the weather in Mars."],
     ),
+    # not SGLang's: beside a list of calls, a list holding none is prose that mentions a call
+    ("Use [f(x)] to call it. [g(y=1)]", [("g", {"y": 1})], ["Use [f(x)] to call it."]),
     # cut off inside the list: SGLang holds it back waiting for more; a whole completion ends
     # there, and the text is kept as the model wrote it
     ("Let's try this: [", [], ["Let's try this: ["]),

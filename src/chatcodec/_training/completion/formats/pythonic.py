@@ -52,25 +52,23 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
 def _lists_in_prose(body: str, start: int) -> list[Piece] | None:
     """Several call lists with prose between them (``[f(x=1)] and [g(y=2)]``, as SGLang's
     detector reads them one by one): each list read alone, the prose kept as text, a list that
-    is no valid one kept as text too (prose that mentions a call); None when no list holds a
-    call, for the reading of the whole."""
-    pieces: list[Piece] = list(text_pieces(body[:start].strip()))
-    index = start
+    holds no call kept in the text too (prose that mentions a call); None when no list holds
+    a call, for the reading of the whole."""
+    pieces: list[Piece] = []
+    prose = 0  # where the text not yet kept starts
     found: re.Match[str] | None = _CALLS_START.search(body, start)
     while found is not None:
         end = _list_end(body, found.start())
         if end is None:
             break
         calls = _read_calls(body[found.start() : end])
-        if isinstance(calls, str):
-            pieces.extend(text_pieces(body[index:end].strip()))
-        else:
-            pieces.extend([*text_pieces(body[index : found.start()].strip()), *calls])
-        index = end
+        if not isinstance(calls, str) and any(isinstance(piece, Call) for piece in calls):
+            pieces.extend([*text_pieces(body[prose : found.start()].strip()), *calls])
+            prose = end
         found = _CALLS_START.search(body, end)
     if not any(isinstance(piece, Call) for piece in pieces):
         return None
-    return [*pieces, *text_pieces(body[index:].strip())]
+    return [*pieces, *text_pieces(body[prose:].strip())]
 
 
 def _list_end(body: str, start: int) -> int | None:
