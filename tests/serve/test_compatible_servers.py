@@ -64,6 +64,25 @@ def test_a_vllm_answer_passes_with_no_loss_for_its_empty_extras(fake: FakeUpstre
     assert "Paris." in answer.text
 
 
+def test_claude_codes_roles_reach_an_openai_chat_server_as_user_turns_reported(fake: FakeUpstream) -> None:
+    """Claude Code's ``ctx`` and ``msg`` turns (vllm-project/vllm#44000) are read as the
+    conversion reads them (``tests/test_harness_roles.py``), not refused with a 400."""
+    body = {
+        "model": "m",
+        "max_tokens": 64,
+        "messages": [
+            {"role": "user", "content": "Fix the test."},
+            {"role": "ctx", "content": "The repository uses pytest."},
+        ],
+    }
+    with proxy("anthropic", "openai-chat", f"{fake.base}/v1", options={"server": "vllm"}) as origin:
+        fake.reply(VLLM_ANSWER)
+        answer = httpx.post(f"{origin}/v1/messages", json=body, headers={"x-api-key": "k"})
+    assert answer.status_code == 200, answer.text
+    assert [message["role"] for message in fake.last.body["messages"]] == ["user", "user"]
+    assert answer.headers["chatcodec-losses"] == "1; $.messages[1].role: ctx role"
+
+
 def test_the_command_line_passes_its_options_to_the_upstream_writer(monkeypatch: pytest.MonkeyPatch) -> None:
     from chatcodec.cli._commands import main
     from chatcodec.serve import _server as server
