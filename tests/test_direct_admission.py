@@ -105,7 +105,11 @@ _ODD = st.sampled_from(
         "ephemeral",
         {"type": "ephemeral"},
     ]
-)
+).map(copy.deepcopy)
+"""Odd values to put anywhere, each drawn as a fresh copy: ``sampled_from`` hands out the same
+object every time, and a mutation that later picks a drawn ``{}`` as its container would change
+the strategy's own elements (once into a dict holding itself), so a replay drew differently and
+Hypothesis raised ``FlakyStrategyDefinition``."""
 
 _PLACES = (
     "message",

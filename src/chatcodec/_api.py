@@ -18,6 +18,7 @@ from chatcodec._codec_protocols import Codec, StreamDecoder, SupportsStreamDecod
 from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
 from chatcodec._direct.table import DirectPath, direct_path
 from chatcodec._errors import PayloadError
+from chatcodec._harness_roles import read_or_retry
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._option_table import OptionTable, escaped_fields, named_options, unknown_option
 from chatcodec._payloads import Payload, load_object
@@ -288,10 +289,16 @@ def convert_request(
         if converted is not None:
             converted[1].settle(on_loss, losses)
             return converted[0]
-    noted = Reading()  # what the reader leaves the writer to reuse, handed from one to the other
-    canonical = read_request_data(payload, source, strict=strict, target=target, noted=noted)
     recorder = LossRecorder()
-    trace_source(recorder, payload, source, canonical)
+    readings: list[Reading] = []  # what the reader leaves the writer to reuse: a fresh record for each reading
+
+    def read(body: object) -> dict[str, Any]:
+        readings.append(Reading())
+        return read_request_data(body, source, strict=strict, target=target, noted=readings[-1])
+
+    canonical, read_body = read_or_retry(payload, source, recorder, read)  # a harness's roles read if refused
+    noted = readings[-1]
+    trace_source(recorder, read_body, source, canonical)
     encoded = write_request_data(canonical, target, recorder, named, extra_fields, noted=noted, writer=writer)
     recorder.settle(on_loss, losses)
     return encoded

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,3 +164,39 @@ def serving_fake() -> Iterator[FakeUpstream]:
     with serving(upstream.app) as port:
         upstream.base = f"http://127.0.0.1:{port}"
         yield upstream
+
+
+class KeptRecords(logging.Handler):
+    """Every record of a logger, kept, and a wait for the one a test expects: a server
+    thread logs when it gets there, later on a loaded machine, so a test waits for the
+    record it needs instead of sleeping a guess."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+        self._changed = threading.Condition()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with self._changed:
+            self.records.append(record)
+            self._changed.notify_all()
+
+    def wait_for(self, found: Callable[[list[logging.LogRecord]], bool], seconds: float = 20) -> bool:
+        """Whether ``found`` holds of the records within ``seconds``."""
+        with self._changed:
+            return self._changed.wait_for(lambda: found(self.records), seconds)
+
+
+@contextmanager
+def kept_records(name: str) -> Iterator[KeptRecords]:
+    """The records of logger ``name`` while open, every level (uvicorn configures its
+    loggers when a server's config is made, dropping handlers added before: open it after)."""
+    logger = logging.getLogger(name)
+    handler, level = KeptRecords(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)

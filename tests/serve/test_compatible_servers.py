@@ -10,6 +10,7 @@ import pytest
 
 from chatcodec.serve import ServeConfig
 from providers.openai_chat.servers_support import assert_valid_for
+from providers.openai_chat.test_server_null_extras import VLLM_ANSWER
 from serve.harness import FakeUpstream, fixture_json, proxy, serving_fake
 
 
@@ -48,6 +49,38 @@ def test_a_clients_replayed_thinking_reaches_deepseek_in_its_tool_loop(fake: Fak
     assert steps
     assert steps[-1]["reasoning_content"].startswith("The user is asking")
     assert_valid_for("deepseek", sent)
+
+
+@pytest.mark.parametrize(("front", "path"), [("anthropic", "/v1/messages"), ("openai-chat", "/v1/chat/completions")])
+def test_a_vllm_answer_passes_with_no_loss_for_its_empty_extras(fake: FakeUpstream, front: str, path: str) -> None:
+    """vLLM's ``null`` extras and ``tool_calls: []``, on every answer, are its spelling
+    (``providers/openai_chat/test_server_null_extras.py``): no ``chatcodec-losses`` header."""
+    body = {"model": "m", "max_tokens": 64, "messages": [{"role": "user", "content": "Capital of France?"}]}
+    with proxy(front, "openai-chat", f"{fake.base}/v1", options={"server": "vllm"}) as origin:
+        fake.reply(VLLM_ANSWER)
+        answer = httpx.post(f"{origin}{path}", json=body, headers={"x-api-key": "k", "authorization": "Bearer k"})
+    assert answer.status_code == 200, answer.text
+    assert "chatcodec-losses" not in answer.headers
+    assert "Paris." in answer.text
+
+
+def test_claude_codes_roles_reach_an_openai_chat_server_as_user_turns_reported(fake: FakeUpstream) -> None:
+    """Claude Code's ``ctx`` and ``msg`` turns (vllm-project/vllm#44000) are read as the
+    conversion reads them (``tests/test_harness_roles.py``), not refused with a 400."""
+    body = {
+        "model": "m",
+        "max_tokens": 64,
+        "messages": [
+            {"role": "user", "content": "Fix the test."},
+            {"role": "ctx", "content": "The repository uses pytest."},
+        ],
+    }
+    with proxy("anthropic", "openai-chat", f"{fake.base}/v1", options={"server": "vllm"}) as origin:
+        fake.reply(VLLM_ANSWER)
+        answer = httpx.post(f"{origin}/v1/messages", json=body, headers={"x-api-key": "k"})
+    assert answer.status_code == 200, answer.text
+    assert [message["role"] for message in fake.last.body["messages"]] == ["user", "user"]
+    assert answer.headers["chatcodec-losses"] == "1; $.messages[1].role: ctx role"
 
 
 def test_the_command_line_passes_its_options_to_the_upstream_writer(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -242,3 +242,41 @@ def test_the_answer_is_created_at_the_gateways_clock_and_nothing_is_invented(
 
 def _log_lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
     return [json.loads(record.getMessage()) for record in caplog.records if record.name == "chatcodec.serve"]
+
+
+def test_a_repeated_call_id_is_renamed_upstream_alone_the_same_way_each_turn(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    """An episode parsed turn by turn repeats its made ids (``call_0``); Claude refuses a
+    repeated ``tool_use`` id, so the later call and its result go upstream as ``call_0-2``,
+    reported. Nothing of it comes back: the answer's calls carry the ids Claude made, and the
+    client's history keeps its own; the next turn renames the same way, so Claude sees one history."""
+
+    def call() -> Any:
+        return {"id": "call_0", "type": "function", "function": {"name": "get_user_country", "arguments": "{}"}}
+
+    history: Any = [
+        {"role": "user", "content": "Where am I, twice?"},
+        {"role": "assistant", "content": None, "tool_calls": [call()]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "France"},
+        {"role": "assistant", "content": None, "tool_calls": [call()]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "France, still"},
+    ]
+    sent: list[list[str]] = []
+    for _ in range(2):
+        fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+        raw = client.chat.completions.with_raw_response.create(model="gpt-4o", messages=history)
+        contents = [message["content"] for message in fake.last.body["messages"]]
+        blocks = [block for content in contents if isinstance(content, list) for block in content]
+        sent.append(
+            [
+                block.get("id") or block["tool_use_id"]
+                for block in blocks
+                if block["type"] in ("tool_use", "tool_result")
+            ]
+        )
+        assert "tool call id 'call_0'" in raw.headers["chatcodec-losses"]
+        calls = raw.parse().choices[0].message.tool_calls
+        assert calls is not None
+        assert [call.id for call in calls] == ["toolu_01YGzqpRE16Vricda3Aqcejo"]  # Claude's own
+    assert sent == [["call_0", "call_0", "call_0-2", "call_0-2"]] * 2

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ import pytest
 import chatcodec.serve
 from chatcodec.serve import ServeConfig
 from chatcodec.serve import _steps as steps
-from serve.harness import FakeUpstream, fixture_bytes, fixture_json, serving_config
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, kept_records, serving_config
 from training.qwen3_tokenizer import qwen3_encoding
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
@@ -189,12 +188,15 @@ def traced_proxy(fake: FakeUpstream, rendering: bool = False) -> Iterator[tuple[
 
 
 def _walked(walk: Walk, send: Any) -> httpx.Response:
-    walk.recording = True
-    try:
-        answer: httpx.Response = send()
-        time.sleep(0.2)  # a stream's last lines (its log line) after the caller read its end
-    finally:
-        walk.recording = False
+    """The answer to ``send()``, the server's thread recorded until the request's log line,
+    its last step (a stream's after the caller has read its end)."""
+    with kept_records("chatcodec.serve") as request_log:
+        walk.recording = True
+        try:
+            answer: httpx.Response = send()
+            assert request_log.wait_for(bool), "no request line"
+        finally:
+            walk.recording = False
     return answer
 
 

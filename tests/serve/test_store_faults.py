@@ -149,7 +149,7 @@ def test_a_sqlite_file_locked_past_its_busy_timeout_costs_the_caller_nothing_but
 def test_a_held_sqlite_write_lock_never_holds_a_request_that_keeps_nothing(
     fake: FakeUpstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("chatcodec.serve._response_store_sqlite.BUSY_TIMEOUT", 3.0)
+    monkeypatch.setattr("chatcodec.serve._response_store_sqlite.BUSY_TIMEOUT", 10.0)
     path = tmp_path / "answers.db"
     fake.reply(_answer("Kept, once the lock goes."))
     fake.reply(_answer("Not kept."))
@@ -159,7 +159,10 @@ def test_a_held_sqlite_write_lock_never_holds_a_request_that_keeps_nothing(
         try:
             with ThreadPoolExecutor(1) as pool:
                 waiting = pool.submit(_post, origin, {"model": "m", "input": "keep me"})
-                time.sleep(0.3)  # the stored request is answered upstream and waits for the lock
+                deadline = time.monotonic() + 10
+                while not fake.received:  # the stored request is answered upstream, then waits for the lock
+                    assert time.monotonic() < deadline, "the stored request never reached the upstream"
+                    time.sleep(0.01)
                 started = time.perf_counter()
                 unkept = _post(origin, {"model": "m", "input": "do not keep me", "store": False}, key="bob-key")
                 took = time.perf_counter() - started
@@ -168,7 +171,7 @@ def test_a_held_sqlite_write_lock_never_holds_a_request_that_keeps_nothing(
         finally:
             other.close()
     assert unkept.status_code == 200
-    assert took < 1.0  # was 2.5 s: the SQLite call waited for the lock on the event loop
+    assert took < 5.0  # was the lock's whole wait (BUSY_TIMEOUT): the SQLite call waited on the event loop
     assert kept.status_code == 200
     assert "chatcodec-store-error" not in kept.headers
 

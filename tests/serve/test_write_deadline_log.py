@@ -9,8 +9,6 @@ import json
 import logging
 import socket
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -21,35 +19,9 @@ from chatcodec.serve import ServeConfig
 from chatcodec.serve._app import create_app
 from chatcodec.serve._deadlines import server_settings
 from chatcodec.streams._framing import WireEventWriter
-from serve.harness import FakeUpstream, serving
+from serve.harness import FakeUpstream, kept_records, serving
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
-
-
-class _Kept(logging.Handler):
-    """Every record of a logger, kept."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@contextmanager
-def _kept(name: str) -> Iterator[_Kept]:
-    """The records of logger ``name`` while open (uvicorn configures its loggers when a
-    server's config is made, dropping handlers added before: open it after)."""
-    logger = logging.getLogger(name)
-    handler, level = _Kept(), logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    try:
-        yield handler
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
 
 
 def _large_stream() -> bytes:
@@ -71,17 +43,14 @@ def test_a_caller_that_stops_reading_is_one_quiet_499_and_no_uvicorn_error(fake:
     )
     with (
         serving(create_app(config), **server_settings(config.head_timeout)) as port,
-        _kept("uvicorn.error") as uvicorn_log,
-        _kept("chatcodec.serve") as request_log,
+        kept_records("uvicorn.error") as uvicorn_log,
+        kept_records("chatcodec.serve") as request_log,
         socket.create_connection(("127.0.0.1", port)) as reader,
     ):
         reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         reader.sendall(head.encode() + body)  # and never reads
         assert fake.stream_closed.wait(20), "the upstream stream stayed open"
-        deadline = time.monotonic() + 10
-        while not any('"status": 499' in record.getMessage() for record in request_log.records):
-            assert time.monotonic() < deadline, "no request line for the caller"
-            time.sleep(0.05)
+        assert request_log.wait_for(lambda records: any('"status": 499' in record.getMessage() for record in records))
         time.sleep(0.5)  # uvicorn logs as the app returns, just after the request line
     assert [record.getMessage() for record in uvicorn_log.records if record.levelno >= logging.WARNING] == []
     lines = [json.loads(record.getMessage()) for record in request_log.records]
@@ -103,13 +72,13 @@ def test_an_app_that_leaves_a_response_unfinished_is_still_an_uvicorn_error() ->
 
     with (
         serving(unfinished, **server_settings(5.0)) as port,
-        _kept("uvicorn.error") as uvicorn_log,
+        kept_records("uvicorn.error") as uvicorn_log,
         socket.create_connection(("127.0.0.1", port)) as caller,
     ):
         caller.sendall(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
         caller.settimeout(10)
         while caller.recv(65536):
             pass
-        time.sleep(0.2)  # the line is logged as the app returns, beside the close
+        assert uvicorn_log.wait_for(lambda records: any(record.levelno >= logging.ERROR for record in records))
     errors = [record.getMessage() for record in uvicorn_log.records if record.levelno >= logging.ERROR]
     assert errors == ["ASGI callable returned without completing response."]

@@ -11,7 +11,8 @@ A harness may send roles its API's own reader does not know: Claude Code (2.1.15
 sends ``ctx`` and ``msg`` turns in an Anthropic body's ``messages``
 (https://github.com/vllm-project/vllm/issues/44000), client text in the user's place (context it
 gathered, messages queued for the model). A render reads each as the nearest canonical role
-(its codec's ``Capabilities.harness_roles``) and reports it, rather than refusing a session a trainer wants.
+(its codec's ``Capabilities.harness_roles``) and reports it, rather than refusing a session a
+trainer wants, as a conversion does (:mod:`chatcodec._harness_roles`, the rule's one home).
 
 Where a source holds a call's arguments as an object (Anthropic's ``input``, Gemini's ``args``,
 an hf-chat row's ``arguments``), the canonical text is chatcodec's compact spelling of it, not
@@ -34,6 +35,7 @@ from chatcodec import (
     validate_messages,
     validate_model,
 )
+from chatcodec._harness_roles import with_harness_roles_read
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._training.origins import trace_to_source
 from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids
@@ -48,13 +50,6 @@ def holds_object_arguments(source: str) -> bool:
     """Whether ``source``'s calls carry their arguments as a JSON object, not the model's text
     (its codec's ``Capabilities.object_arguments``: Anthropic's ``input``, Gemini's ``args``...)."""
     return bool(getattr(_capabilities(source), "object_arguments", False))
-
-
-def _harness_roles(source: str) -> Mapping[str, str]:
-    """The roles a harness sends on ``source``'s wire that its reader refuses, each with the
-    canonical role it is read as (its codec's ``Capabilities.harness_roles``)."""
-    roles: object = getattr(_capabilities(source), "harness_roles", None)
-    return cast("Mapping[str, str]", roles) if isinstance(roles, Mapping) else {}
 
 
 def _capabilities(source: str) -> object:
@@ -90,7 +85,7 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
         trace_to_source(recorder, read.body, wire, request)
         return ReadConversation(request, read.object_arguments)
     if source is not None:
-        conversation = _harness_roles_read(conversation, source, recorder)
+        conversation = with_harness_roles_read(conversation, source, recorder)
         request = decode_request(source, cast("SdkPayload", conversation))
         trace_to_source(recorder, conversation, source, request)
         return ReadConversation(request, holds_object_arguments(source))
@@ -102,29 +97,6 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
         return ReadConversation(validate_model(ChatRequest, {**fields, "messages": messages}), objects)
     messages, objects = _with_call_ids(conversation)
     return ReadConversation(ChatRequest(messages=validate_messages(messages)), objects)
-
-
-def _harness_roles_read(body: object, source: str, recorder: LossRecorder) -> object:
-    """``body`` with each harness role ``source``'s codec declares read as its
-    canonical role, a ``spelling`` loss at each; ``body`` itself where it holds none."""
-    roles = _harness_roles(source) or None
-    fields = as_dict(body)
-    listed = None if fields is None else as_list(fields.get("messages"))
-    if roles is None or fields is None or listed is None:
-        return body
-    if not any((as_dict(message) or {}).get("role") in roles for message in listed):
-        return body
-    read: list[Any] = []
-    for index, message in enumerate(listed):
-        turn = as_dict(message)
-        role = None if turn is None else turn.get("role")
-        if turn is not None and isinstance(role, str) and role in roles:
-            why = f"a role a harness sends (Claude Code's {role!r}), read as a {roles[role]} turn"
-            recorder.add(f"$.messages[{index}].role", f"{role} role", why, "spelling")
-            read.append({**turn, "role": roles[role]})
-        else:
-            read.append(message)
-    return {**fields, "messages": read}
 
 
 def _with_call_ids(messages: object) -> tuple[object, bool]:

@@ -141,6 +141,20 @@ def test_another_providers_thinking_is_reported_not_sent() -> None:
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0]", "thinking")]
 
 
+def test_a_system_message_with_no_text_left_writes_no_system_instruction() -> None:
+    """Its only part dropped (reported), there is no instruction to send: an empty
+    ``system_instruction`` would say one, which no request said."""
+    opaque = {"type": "opaque", "provider": "anthropic", "data": {"type": "container_upload", "file_id": "f"}}
+    request = {
+        "model": "gemini-3-flash-preview",
+        "messages": [{"role": "system", "content": [opaque]}, {"role": "user", "content": "Hi"}],
+    }
+    body, losses = write_request(request)
+    assert "system_instruction" not in body
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0]", "opaque part")]
+    sdk_checked("CreateModelInteraction", body)
+
+
 def test_the_older_schema_spelling_round_trips() -> None:
     """``response_format`` as the schema itself beside ``response_mime_type`` (the field the
     SDK marks deprecated) reads as a JSON schema and is written back in that spelling."""

@@ -1,5 +1,6 @@
-"""What the server tests share: a conversion for a named server, and a check of a body
-against what that server documents (its own fields, never another server's)."""
+"""What the server tests share: a conversion for a named server, a check of a body
+against what that server documents (its own fields, never another server's), and a
+server's answer as it dumps it."""
 
 from __future__ import annotations
 
@@ -76,3 +77,40 @@ def problems_for(server: Server, body: dict[str, Any]) -> list[str]:
 def assert_valid_for(name: str, body: dict[str, Any]) -> None:
     problems = problems_for(SERVERS[name], body)
     assert not problems, f"{name} would refuse the body:\n" + "\n".join(problems)
+
+
+VLLM_ANSWER: dict[str, Any] = {
+    "id": "chatcmpl-9a1f0c",
+    "object": "chat.completion",
+    "created": 1760000000,
+    "model": "Qwen/Qwen3-8B",
+    "choices": [
+        {
+            "index": 0,
+            "message": {
+                "role": "assistant",
+                "content": "Paris.",
+                "refusal": None,
+                "annotations": None,
+                "audio": None,
+                "function_call": None,
+                "tool_calls": [],
+                "reasoning": None,
+                "reasoning_content": None,
+            },
+            "logprobs": None,
+            "finish_reason": "stop",
+            "stop_reason": None,
+            "token_ids": None,
+        }
+    ],
+    "service_tier": None,
+    "system_fingerprint": None,
+    "usage": {"prompt_tokens": 12, "total_tokens": 15, "completion_tokens": 3, "prompt_tokens_details": None},
+    "prompt_logprobs": None,
+    "prompt_token_ids": None,
+    "kv_transfer_params": None,
+}
+"""vLLM's ``ChatCompletionResponse.model_dump()`` of a plain answer: every field, ``null``
+included (``vllm/entrypoints/openai/chat_completion/protocol.py``, the usage of
+``engine/protocol.py``; vLLM v0.11)."""

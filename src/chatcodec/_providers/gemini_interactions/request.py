@@ -101,8 +101,9 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     leading = 0
     while leading < len(messages) and messages[leading]["role"] in ("system", "developer"):
         leading += 1
-    if leading:
-        wire["system_instruction"] = system_text(messages[:leading], context)
+    system = system_text(messages[:leading], context) if leading else None
+    if system is not None:
+        wire["system_instruction"] = system
     steps = encode_messages(messages, leading, context)
     if steps or leading < len(messages) or bag.get(INPUT) == "steps":
         wire["input"] = spelled_input(steps, bag.get(INPUT))
@@ -124,8 +125,10 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     return {key: wire[key] for key in (*shape_fields(Request), *wire) if key in wire}
 
 
-def system_text(messages: Sequence[Mapping[str, Any]], context: EncodeContext) -> str:
-    """The leading system messages as the one ``system_instruction`` string."""
+def system_text(messages: Sequence[Mapping[str, Any]], context: EncodeContext) -> str | None:
+    """The leading system messages as the one ``system_instruction`` string; None when no
+    text is left of them (their only parts dropped, each reported): an empty instruction
+    says something no request said, so the field is not written."""
     losses = context.losses
     texts: list[str] = []
     for index, message in enumerate(messages):
@@ -148,7 +151,7 @@ def system_text(messages: Sequence[Mapping[str, Any]], context: EncodeContext) -
         losses.add(
             ("messages",), "system prompt parts", f"{DISPLAY} takes one system_instruction; joined by blank lines"
         )
-    return "\n\n".join(texts)
+    return "\n\n".join(texts) if texts else None
 
 
 def spelled_input(steps: list[dict[str, Any]], form: object) -> Any:

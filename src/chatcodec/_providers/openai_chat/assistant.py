@@ -144,7 +144,7 @@ def decode_general(
         and cited is None
     ):
         canonical["content"] = content
-        bag: dict[str, Any] = nulls_as_spelling(leftovers(message, [*mapped, "content"]))
+        bag: dict[str, Any] = nulls_as_spelling(leftovers(message, [*mapped, "content"]), answer=response)
         cache_control.take(bag, canonical)
         return KIT.attach(canonical, bag)
     bag = {}
@@ -161,7 +161,7 @@ def decode_general(
         mapped.append("tool_calls")
     canonical["content"] = body
     bag.update(leftovers(message, [*mapped, "content"]))
-    nulls_as_spelling(bag)
+    nulls_as_spelling(bag, answer=response)
     if fields_rest:
         bag[server_tools.FIELDS] = fields_rest
     cache_control.take(bag, canonical)

@@ -55,7 +55,11 @@ meaning; another provider drops them without a report):
 ``_null_content``      on a deprecated ``function`` result: its ``content`` was ``null``
 ``_nulls``             on a message (or a tool result): the keys an OpenAI SDK dump left
                        ``null`` (``refusal``, ``function_call``, ``annotations``, ``audio``,
-                       ``name``), in their order, written back as ``null`` (``null_spelling.py``)
+                       ``name``), in their order, written back as ``null`` (``null_spelling.py``);
+                       on an answer's response, choice, message or usage, every ``null`` field
+                       the SDK or a compatible server documents there (vLLM's ``kv_transfer_params``)
+``_empty``             on an answer's message: the documented list fields that were ``[]``
+                       (vLLM's ``tool_calls: []`` on every answer), written back as ``[]``
 ``_index``             on a tool call or a ``thinking_blocks`` entry: its ``index``, left by
                        the OpenAI SDK's stream accumulation (``tool_calls.py``, ``reasoning.py``)
 ``_call_id``           on a deprecated ``function`` result: it named its call by ``tool_call_id``

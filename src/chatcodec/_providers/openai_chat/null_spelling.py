@@ -9,28 +9,69 @@ marker (in the order they came), so this writer gives them back as they were and
 provider drops them without a report, as the kit does for every documented ``null``
 (:mod:`chatcodec._providers.kit.null_fields`). A ``null`` under any other key is data the caller
 sent: it stays a wire field of the bag, written back here and reported elsewhere.
+
+An answer is read by the same rule, with what compatible servers document beside the SDK's
+fields (:func:`documented_nulls`): vLLM answers every call with ``"kv_transfer_params": null``,
+``"prompt_logprobs": null``, ``"stop_reason": null``, ``"reasoning": null`` and
+``"tool_calls": []`` (``vllm/entrypoints/openai/chat_completion/protocol.py``), OpenAI with
+``"logprobs": null`` and ``"service_tier": null``: each says there is none, so it is this format's spelling,
+written back here and dropped elsewhere without a report, while a value there (vLLM's
+``stop_reason: "</answer>"``) is data another format reports it cannot carry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fnmatch import fnmatchcase
+from functools import cache
 from typing import Any
 
-from chatcodec.codec_kit import NULLS_MARKER, as_list, wire_fields
+from chatcodec.codec_kit import NULLS_MARKER, as_list, sdk_fields, wire_fields
 
+EMPTY_MARKER = "_empty"
+"""Marker: the documented fields of an answer's object that were ``[]``, in their order."""
 SPELLED_NULLS = frozenset({"refusal", "function_call", "annotations", "audio", "name"})
 """The message keys whose ``null`` is spelling (the SDK dump's, and a ``null`` name)."""
 
 
-def nulls_as_spelling(bag: dict[str, Any]) -> dict[str, Any]:
+def nulls_as_spelling(bag: dict[str, Any], *, answer: bool = False) -> dict[str, Any]:
     """``bag`` (a message's leftovers) with its :data:`SPELLED_NULLS` fields moved into the
-    ``_nulls`` marker, in their order."""
+    ``_nulls`` marker, in their order; an ``answer``'s message, every field it documents
+    (:func:`documented_nulls`)."""
     nulls = [key for key, value in bag.items() if value is None and key in SPELLED_NULLS]
     if nulls:
         for key in nulls:
             del bag[key]
         bag[NULLS_MARKER] = nulls
+    return documented_nulls(bag, "ChatCompletionMessage") if answer else bag
+
+
+def documented_nulls(bag: dict[str, Any], kind: str) -> dict[str, Any]:
+    """``bag`` (the leftovers of an answer's object of SDK ``kind``: ``ChatCompletion``,
+    ``Choice``, ``ChatCompletionMessage``, ``CompletionUsage``) with each ``null`` field the
+    SDK types there or a compatible server documents there (the edge's extension rows)
+    added to the ``_nulls`` marker, and each such field holding ``[]`` to the ``_empty``
+    marker, in their order; any other ``null`` or ``[]`` stays data."""
+    fields = _documented(kind)
+    nulls = [key for key, value in bag.items() if value is None and key in fields]
+    empty = [key for key, value in bag.items() if value == [] and key in fields]
+    for key in (*nulls, *empty):
+        del bag[key]
+    if nulls:
+        bag[NULLS_MARKER] = [*(as_list(bag.get(NULLS_MARKER)) or ()), *nulls]
+    if empty:
+        bag[EMPTY_MARKER] = empty
     return bag
+
+
+@cache
+def _documented(kind: str) -> frozenset[str]:
+    """The fields an object of SDK ``kind`` may hold: the SDK's and the compatible servers'
+    (read once a kind, on its first answer with a ``null``)."""
+    from chatcodec._providers.openai_chat.edge import EXTENSIONS  # the edge sits above the readers
+
+    added = (name for row in EXTENSIONS if fnmatchcase(kind, row.kind) for name in row.fields)
+    return sdk_fields(__package__ or "", (kind,)).union(added)
 
 
 def spelled_nulls(bag: Mapping[str, Any]) -> dict[str, Any]:
@@ -50,9 +91,13 @@ def with_own_fields(wire: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, A
 
 
 def message_fields(bag: Mapping[str, Any]) -> dict[str, Any]:
-    """The wire fields a message's own bag stands for: its spelled ``null`` keys first (as
-    the SDK dump had them before the fields this writer writes), then its wire fields."""
+    """The wire fields an object's own bag stands for (a message, or an answer's response,
+    choice or usage): its spelled ``null`` keys first (as the SDK dump had them before the
+    fields this writer writes) and its spelled ``[]`` keys, then its wire fields."""
     nulls = as_list(bag.get(NULLS_MARKER)) if bag else None
-    if not nulls:
+    empty = as_list(bag.get(EMPTY_MARKER)) if bag else None
+    if not nulls and not empty:
         return wire_fields(bag)
-    return {**dict.fromkeys(key for key in nulls if isinstance(key, str)), **wire_fields(bag)}
+    spelled: dict[str, Any] = dict.fromkeys(key for key in nulls or () if isinstance(key, str))
+    spelled.update((key, []) for key in empty or () if isinstance(key, str))
+    return {**spelled, **wire_fields(bag)}

@@ -5,7 +5,8 @@ and what has no canonical field is kept too: OpenRouter's ``native_finish_reason
 logprobs of another shape) in the choice's bag, message
 ``annotations``, ``audio`` and ``refusal: null`` in the message's bag, and
 ``system_fingerprint``, ``service_tier``, ``moderation`` or OpenRouter's ``provider`` in
-the response's bag.
+the response's bag. A ``null`` in a field the SDK or a compatible server documents (vLLM's
+``kv_transfer_params: null`` on every answer) is spelling (:mod:`.null_spelling`).
 
 The SDK's ``ChatCompletion`` requires ``id``, ``created``, ``model`` and each choice's
 ``finish_reason``. A canonical response from elsewhere may lack them; ``id`` and ``model``
@@ -37,6 +38,7 @@ from chatcodec._providers.openai_chat.logprobs import (
     read_choice_logprobs,
 )
 from chatcodec._providers.openai_chat.markers import KIT
+from chatcodec._providers.openai_chat.null_spelling import documented_nulls, message_fields
 from chatcodec._providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec._providers.openai_chat.wire_validators import fully_validated, response_adapter
 from chatcodec.codec_kit import (
@@ -46,7 +48,6 @@ from chatcodec.codec_kit import (
     mark_absent,
     present_keys,
     report_invented,
-    wire_fields,
 )
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     if isinstance(wire.get("usage"), dict):
         data["usage"] = decode_usage(wire["usage"])
         mapped.append("usage")
-    bag = leftovers(wire, mapped)
+    bag = documented_nulls(leftovers(wire, mapped), "ChatCompletion")
     mark_absent(bag, wire, "id", "object", "created", "model")
     data = KIT.attach(data, bag)
     indexes = {choice["index"] for choice in data["choices"]}
@@ -110,7 +111,7 @@ def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
         canonical["logprobs"] = tokens
         if lacks_refusal(bag.pop("logprobs")):
             bag[NO_REFUSAL] = True
-    mark_absent(bag, choice, "finish_reason")
+    mark_absent(documented_nulls(bag, "Choice"), choice, "finish_reason")
     return KIT.attach(canonical, bag)
 
 
@@ -123,7 +124,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     bag = KIT.own(metadata)
     reasoning_field = reasoning.output_option(context, ("options", reasoning.PUBLIC_OPTION))
     left_out = absent_keys(bag)
-    wire = wire_fields(bag)
+    wire = message_fields(bag)
     for key, default in _PLACEHOLDERS:
         value = response.get(key)
         if value is not None:
@@ -151,7 +152,7 @@ def _encode_choice(
     bag = KIT.own(metadata)
     at = ("choices", index, "message")
     message = encode_assistant(choice["message"], reasoning_field, losses, at, response=True)
-    wire = wire_fields(bag)
+    wire = message_fields(bag)
     tokens = choice.get("logprobs")
     if tokens is not None:
         wire = place_choice_logprobs(wire, tokens, losses, ("choices", index), bag)

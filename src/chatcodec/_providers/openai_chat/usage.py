@@ -7,7 +7,8 @@ otherwise. Other details (audio, image, prediction tokens, OpenRouter ``cost``, 
 ``prompt_cache_hit_tokens``) stay in the usage's metadata bag, except a details object whose
 other counts are all 0 (OpenAI writes ``audio_tokens: 0``, ``accepted_prediction_tokens: 0``
 on every answer): it says nothing, so it rides in the ``_zero_details`` marker, written back
-here and dropped by another format without a report. The SDK requires the three
+here and dropped by another format without a report, as a ``null`` details object is
+(vLLM's ``prompt_tokens_details: null``: :mod:`.null_spelling`). The SDK requires the three
 top-level counts, so a count the source did not report is written as 0, reported
 (:mod:`chatcodec._providers.kit.invented`).
 """
@@ -18,6 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat.markers import KIT
+from chatcodec._providers.openai_chat.null_spelling import documented_nulls, message_fields
 from chatcodec.codec_kit import (
     absent_keys,
     as_dict,
@@ -25,7 +27,6 @@ from chatcodec.codec_kit import (
     mark_absent,
     report_invented,
     unmapped_fields,
-    wire_fields,
 )
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
             zero[details_key] = details_rest
         else:
             nested[details_key] = details_rest
-    bag = {**leftovers(usage, mapped), **nested}
+    bag = {**documented_nulls(leftovers(usage, mapped), "CompletionUsage"), **nested}
     if zero:
         bag[_ZERO_DETAILS] = zero
     mark_absent(bag, usage, "prompt_tokens", "completion_tokens", "total_tokens")
@@ -86,7 +87,7 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
     KIT.report_foreign(losses, metadata, at)
     bag = KIT.own(metadata)
     left_out = absent_keys(bag)
-    wire = wire_fields(bag)
+    wire = message_fields(bag)
     for wire_key, key in _COUNTS:
         value = usage.get(key)
         if value is not None:

@@ -14,7 +14,8 @@ from anyio import to_thread
 
 from chatcodec._conversion import read_request_data
 from chatcodec._errors import ChatcodecError
-from chatcodec._losses import Loss
+from chatcodec._harness_roles import read_or_retry
+from chatcodec._losses import Loss, LossRecorder
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._seals import checked_seals, unchecked_seals_refused
@@ -49,18 +50,27 @@ def _validated(server: Server, routed: Routed) -> Validated:
         payload, losses, sealed = checked_seals(config.api, payload, server.seal_key, validate=config.validate)
     elif server.seals_unchecked:
         unchecked_seals_refused(config.api, payload)
-    return Validated(routed, read_canonical(server, payload, routed.route), losses, sealed)
+    recorder = LossRecorder()
+    canonical = read_canonical(server, payload, routed.route, recorder)
+    return Validated(routed, canonical, [*losses, *recorder.losses], sealed)
 
 
-def read_canonical(server: Server, payload: dict[str, Any], route: UpstreamRoute) -> dict[str, Any]:
+def read_canonical(
+    server: Server, payload: dict[str, Any], route: UpstreamRoute, recorder: LossRecorder | None = None
+) -> dict[str, Any]:
     """The front's reader to canonical data (strict under ``--validate``, the upstream's
-    turn order included)."""
+    turn order included); a client harness's roles the reader refuses are read as the
+    conversion reads them (:mod:`chatcodec._harness_roles`), reported into ``recorder``."""
     config = server.config
     validate = config.validate
+    target = route.upstream if validate and route.upstream not in TOKEN_UPSTREAMS else None
+    reading = _reading_server(server, route) if validate else None
+
+    def read(body: object) -> dict[str, Any]:
+        return read_request_data(body, config.api, strict=validate, target=target, server=reading)
+
     try:
-        target = route.upstream if validate and route.upstream not in TOKEN_UPSTREAMS else None
-        reading = _reading_server(server, route) if validate else None
-        return read_request_data(payload, config.api, strict=validate, target=target, server=reading)
+        return read_or_retry(payload, config.api, recorder or LossRecorder(), read)[0]
     except (ChatcodecError, ValueError) as error:
         raise RefusalError(400, f"invalid {config.api} request: {error}") from None
 
