@@ -1,5 +1,6 @@
 """The parsers' formats as their servers read them (issue 97): each case from vLLM's own parser
-tests or parser engines, with vLLM's expected calls; where chatcodec keeps what vLLM drops (the
+tests or parser engines (vLLM, Apache-2.0; the modules named above each case), with vLLM's
+expected calls; where chatcodec keeps what vLLM drops (the
 prose beside a call, a call with no arguments), the docs (docs/training.md) say so and why."""
 
 from __future__ import annotations

@@ -71,6 +71,8 @@ def object_in_string(raw: str) -> str | None:
     written once as JSON and again as a string, as Granite 4 writes them), its text without
     the whitespace around it; None when the member is no string, or its string is not one
     whole object (``"hello"``, ``"{hello world}"``, ``"{\\"a\\": 1} tail"`` stay strings)."""
+    if not raw.startswith('"'):  # the common case, an object: not decoded twice
+        return None
     text = string_value(raw)
     if text is None:
         return None

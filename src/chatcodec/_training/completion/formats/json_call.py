@@ -47,7 +47,7 @@ def _read(text: str, what: str, *, several: bool) -> list[Piece]:
     if first is not None:
         call, end = first
         pieces: list[Piece] = [*stray_pieces(text[:start].strip()), call]
-        while several and (separator := _SEPARATOR.match(text, end)) is not None:
+        while several and end < len(text) and (separator := _SEPARATOR.match(text, end)) is not None:
             following = _call_at(text, separator.end())
             if following is None:
                 break
