@@ -63,6 +63,22 @@ def test_llama3_json_calls_after_prose(raw: str, expected_calls: list[object], e
 
 
 @pytest.mark.parametrize(
+    ("raw", "expected_texts"),
+    [
+        ('{"name": "f", "parameters": {}};', [";"]),
+        ('{"name": "f", "parameters": {}} ;  ', [";"]),
+        ('<|python_tag|>{"name": "f", "parameters": {}}; done', ["; done"]),
+    ],
+)
+def test_a_llama3_separator_with_no_call_after_it_stays_text(raw: str, expected_texts: list[str]) -> None:
+    """A ``;`` separates two calls; after the last call nothing follows it, so it is the
+    model's text, kept (it was dropped as a separator)."""
+    message = parse_completion(raw, parser="llama3_json", on_loss="ignore")
+    assert calls(message) == [("f", {})]
+    assert texts(message) == expected_texts
+
+
+@pytest.mark.parametrize(
     ("parser", "raw"),
     [
         ("llama3_json", '{"name": "toolWithoutParams"}'),

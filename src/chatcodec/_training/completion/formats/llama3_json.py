@@ -52,15 +52,18 @@ def _calls(body: str, index: int) -> list[Piece]:
     return pieces
 
 
-def _after_separators(body: str, index: int) -> int:
+def _after_separators(body: str, end: int) -> int:
     """The index after the separators between two calls: ``;``, whitespace, and a
-    ``<|python_tag|>`` written again before each call (SGLang's ``llama32_detector.py``)."""
+    ``<|python_tag|>`` written again before each call (SGLang's ``llama32_detector.py``).
+    Separators with no call after them (a ``;`` after the last call) are not separators:
+    ``end`` is returned, so they stay in the text after the calls."""
+    index = end
     while True:
         while index < len(body) and body[index] in " \t\r\n;":
             index += 1
         tagged = _TAGGED_CALL.match(body, index)
         if tagged is None:  # a tag with no call after it stays in the text
-            return index
+            return index if _CALL_START.match(body, index) or ";" not in body[end:index] else end
         index = tagged.end()
 
 
