@@ -101,12 +101,12 @@ def write_turns(
                 index += 1
                 results = []
                 turns.append({"role": "user", "content": results})
-            content = message["content"]
-            if "cache_control" not in message and (type(content) is str or plain_result(content)):
+            output: Any = message["content"]  # a text, or text parts (the walk proved them)
+            if "cache_control" not in message and (type(output) is str or plain_result(output)):
                 # a call id and a text, or text parts as the writer writes them as they are (copies)
                 tool_use_id = message["tool_call_id"]
                 sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
-                written = content if type(content) is str else [dict(part) for part in content]
+                written = output if type(output) is str else [dict(part) for part in message["content"]]
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": written})
             else:  # its place: in the canonical message of its run
                 results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))
