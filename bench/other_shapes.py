@@ -15,6 +15,13 @@ speed is not judged on the files it was tuned on alone (issue 81: a user's traff
   SDK itself): the system prompt as ``instructions``, each assistant text a typed ``message`` item
   of ``output_text`` with its ``id`` and ``status``, each call with its ``id`` and ``status``
   (issue 92: the Responses traffic real clients send).
+* :data:`MARKED_AGENT`: a coding agent on the OpenAI SDK behind a gateway (issue 99's held-out
+  shape, :func:`marked_agent_session`): reasoning on every assistant turn (``reasoning_content``,
+  as litellm and vLLM return it), two to four parallel calls a step, long tool outputs (files and
+  test logs, 2-14 KB each), a few screenshots (data URLs of 12-40 KB) in the user message after a
+  screenshot tool's result, the SDK's ``model_dump()`` nulls, and a gateway's rolling cache
+  marker on the last user message (on the message or on its last text part, drawn from the
+  seed). Its own vocabulary, tools and sizes: none of it is the bench's agent session.
 * :data:`COMPACT`: the bench's own OpenAI-SDK agent session (:mod:`bench.agent_workloads`, every
   shape on) with its tool-argument texts written compactly (``{"path":"a"}``, as OpenAI's models
   write them), for the pairs that read argument texts (from OpenAI Chat and Responses).
@@ -32,6 +39,7 @@ import random
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 CHATTY = "short messages, small images"
@@ -39,6 +47,7 @@ CHATTY_NULLS = "short messages, small images, SDK-dump nulls"
 COMPACT = "compact tool arguments"
 SCREENSHOTS = "four 190 KB screenshots"
 AGENTS_SDK = "short messages, small images, as the Agents SDK sends it"
+MARKED_AGENT = "marked last user message, long results, parallel calls, reasoning, a few images"
 
 SEED = 29
 OTHER_SEEDS = (901, 902)
@@ -60,6 +69,7 @@ PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("openai-responses", "openai-chat"),
     ),
     AGENTS_SDK: (("openai-responses", "openai-chat"),),
+    MARKED_AGENT: (("openai-chat", "anthropic"), ("openai-chat", "openai-responses")),
     COMPACT: (
         ("openai-chat", "anthropic"),
         ("openai-chat", "openai-responses"),
@@ -169,6 +179,138 @@ def chatty_session(turns: int, seed: int = SEED, *, nulls: bool = False, model: 
     return {"model": model, "messages": messages, "tools": _TOOLS, "tool_choice": "auto", "max_completion_tokens": 1024}
 
 
+_CODE_VOCABULARY = (
+    "request handler token session cache expiry retry backoff queue worker payload schema column index "
+    "migration fixture assert raises timeout lock thread pool config loader parser render template "
+    "invoice ledger balance refund currency rounding decimal offset cursor page batch"
+)
+_CODE_WORDS = tuple(_CODE_VOCABULARY.split())
+_AGENT_SYSTEM = (
+    "You are Tern, an engineering agent with a terminal, an editor and a headless browser. Work in "
+    "small verified steps: read the code before changing it, run the narrowest test that covers the "
+    "change, and look at the page when the task is about the interface. Call independent tools in one "
+    "turn. Report what you changed and the evidence that it works. "
+) * 3
+_AGENT_TOOLS = [
+    _tool("open_file", "Read a file of the workspace, optionally from a line.", path="string", start="integer"),
+    _tool("run", "Run a shell command in the workspace; its output, truncated to 16 KB.", cmd="string"),
+    _tool("find", "Search the workspace for a pattern.", pattern="string", path="string"),
+    _tool("patch", "Apply a unified diff to the workspace.", diff="string"),
+    _tool("snapshot", "Screenshot the app at a path in the headless browser.", route="string"),
+]
+
+
+def _code_line(rng: random.Random) -> str:
+    words = [rng.choice(_CODE_WORDS) for _ in range(rng.randint(2, 6))]
+    return f"    {words[0]}_{words[-1]} = {'.'.join(words[1:]) or 'None'}({rng.randint(0, 999)})"
+
+
+def _long_output(rng: random.Random, name: str) -> str:
+    """A tool's output of 2-14 KB: a file's lines, a test log, or search hits."""
+    target = rng.randint(2_000, 14_000)
+    lines: list[str] = []
+    size = 0
+    while size < target:
+        if name == "run":
+            line = (
+                f"tests/test_{rng.choice(_CODE_WORDS)}.py::test_{rng.choice(_CODE_WORDS)}_{len(lines)} "
+                + rng.choice(("PASSED", "PASSED", "PASSED", "FAILED", "SKIPPED"))
+            )
+        elif name == "find":
+            line = f"src/{rng.choice(_CODE_WORDS)}/{rng.choice(_CODE_WORDS)}.py:{rng.randint(1, 900)}:{_code_line(rng)}"
+        else:
+            line = f"{len(lines) + 1:5d}  {_code_line(rng)}"
+        lines.append(line)
+        size += len(line) + 1
+    return "\n".join(lines)
+
+
+def _agent_call(rng: random.Random, name: str) -> dict[str, Any]:
+    match name:
+        case "open_file":
+            return {"path": f"src/{rng.choice(_CODE_WORDS)}/{rng.choice(_CODE_WORDS)}.py", "start": rng.randint(1, 400)}
+        case "run":
+            return {"cmd": f"pytest -q tests/test_{rng.choice(_CODE_WORDS)}.py -k {rng.choice(_CODE_WORDS)}"}
+        case "find":
+            return {"pattern": f"def {rng.choice(_CODE_WORDS)}_", "path": "src"}
+        case "patch":
+            old, new = _code_line(rng), _code_line(rng)
+            return {"diff": f"--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-{old}\n+{new}\n"}
+        case _:
+            return {"route": f"/{rng.choice(_CODE_WORDS)}/{rng.randint(1, 50)}"}
+
+
+def marked_agent_session(turns: int, seed: int = SEED, *, model: str = "gpt-5.1") -> dict[str, Any]:
+    """The :data:`MARKED_AGENT` OpenAI Chat request after ``turns`` steps: about every fourth step
+    takes a screenshot (at most three in the session), whose image the next user message carries;
+    the session ends with a user message holding the gateway's cache marker."""
+    rng = random.Random(seed * 11 + 5)
+    sentence = partial(_worded, rng, _CODE_WORDS)
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": _AGENT_SYSTEM},
+        {"role": "user", "content": "Task: " + " ".join(sentence(8, 20) for _ in range(3)), "name": None},
+    ]
+    pictures = 0
+    for step in range(turns):
+        names = [rng.choice(("open_file", "run", "find", "patch")) for _ in range(rng.randint(2, 4))]
+        if step % 4 == 2 and pictures < 3:
+            names[-1] = "snapshot"
+        calls = [
+            {
+                "id": "call_" + "".join(rng.choices(string.ascii_letters + string.digits, k=24)),
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(_agent_call(rng, name))},
+            }
+            for name in names
+        ]
+        thought = " ".join(sentence(6, 18) for _ in range(rng.randint(1, 5)))
+        assistant = {"role": "assistant", "content": sentence(4, 12) if rng.random() < 0.4 else None}
+        messages.append({**assistant, "reasoning_content": thought, "tool_calls": calls, **_NULLS})
+        images: list[dict[str, Any]] = []
+        for call in calls:
+            name = call["function"]["name"]
+            if name == "snapshot":
+                output = "Screenshot taken; it follows in the next message."
+                picture = _PNG_SIGNATURE + rng.randbytes(rng.randint(9_000, 30_000))
+                images.append({"type": "image_url", "image_url": {"url": _data_url(picture)}})
+                pictures += 1
+            else:
+                output = _long_output(rng, name)
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": output, "name": None})
+        if images:
+            words = {
+                "type": "text",
+                "text": "The screenshot of " + json.loads(calls[-1]["function"]["arguments"])["route"],
+            }
+            messages.append({"role": "user", "content": [words, *images], "name": None})
+    _mark_last_user(messages, rng, sentence(5, 14))
+    return {
+        "model": model,
+        "messages": messages,
+        "tools": _AGENT_TOOLS,
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+        "max_completion_tokens": 16_000,
+    }
+
+
+def _mark_last_user(messages: list[dict[str, Any]], rng: random.Random, words: str) -> None:
+    """The gateway's rolling marker on the last message, a user's (its words are added after the last
+    step's results unless it already is one): on the message, or on its last text part."""
+    if messages[-1]["role"] != "user":
+        messages.append({"role": "user", "content": [{"type": "text", "text": words}], "name": None})
+    last = messages[-1]
+    if rng.random() < 0.5:
+        last["cache_control"] = {"type": "ephemeral"}
+    else:
+        text = next(part for part in reversed(last["content"]) if part["type"] == "text")
+        text["cache_control"] = {"type": "ephemeral"}
+
+
+def _worded(rng: random.Random, words: tuple[str, ...], low: int, high: int) -> str:
+    return " ".join(rng.choice(words) for _ in range(rng.randint(low, high))).capitalize() + "."
+
+
 def compact_arguments(body: dict[str, Any]) -> dict[str, Any]:
     """``body`` with every tool-argument text (OpenAI Chat's ``function.arguments``, a Responses
     ``function_call``'s ``arguments``) written again without spaces."""
@@ -231,6 +373,8 @@ def _openai_body(shape: str, turns: int, seed: int, target: str) -> dict[str, An
         return compact_arguments(agent_workloads.openai_session(turns, seed=seed, model=model))
     if shape == SCREENSHOTS:
         return screenshots_session(turns, seed, model=model)
+    if shape == MARKED_AGENT:
+        return marked_agent_session(turns, seed, model=model)
     return chatty_session(turns, seed, nulls=shape == CHATTY_NULLS, model=model)
 
 

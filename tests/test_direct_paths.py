@@ -150,6 +150,34 @@ def test_direct_path_takes_the_agent_sessions_shapes(source: str, target: str, s
     _equal_to_canonical(body, source, target)
 
 
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
+@pytest.mark.parametrize("seed", [29, 902])
+def test_direct_path_takes_the_marked_agent_session(source: str, target: str, seed: int) -> None:
+    """``bench/other_shapes.py``'s marked agent session (issue 99's held-out shape: reasoning on
+    every assistant turn, parallel calls, long tool outputs, screenshots in user messages, SDK
+    dump nulls, the gateway's marker on the last user message: on the message with seed 29, on
+    its text part with 902). Taken by the direct path, written as the canonical path writes it."""
+    _differential()  # the bench on the path
+    from bench import other_shapes
+
+    body = other_shapes.marked_agent_session(12, seed)
+    last = body["messages"][-1]
+    marked = "cache_control" in last if seed == 29 else "cache_control" in last["content"][-1]
+    assert last["role"] == "user"
+    assert marked
+    assert any(message.get("reasoning_content") for message in body["messages"])
+    assert any(part.get("type") == "image_url" for message in body["messages"] for part in _parts(message))
+    convert = direct_path(source, target)
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
+    _equal_to_canonical(body, source, target)
+
+
+def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content = message.get("content")
+    return content if isinstance(content, list) else []
+
+
 _MARKER = {"type": "ephemeral"}
 
 _MARKED_USERS = (

@@ -26,7 +26,9 @@ request (``tests/fixtures``, which holds every body of the shared corpus) from i
 to every format, read leniently and strictly, given as a dict, as JSON bytes and as JSON
 text, and written back to its own format through each other one; the bench's agent
 sessions (OpenAI-SDK and Claude sessions of 1, 3 and 12 turns, plain, with each shape
-alone, and with all of them); the 10-step acceptance sessions of ``tests/fixtures/perf-sessions``
+alone, and with all of them) and ``bench/other_shapes.py``'s marked agent session (a cache
+marker on the last user message, long results, reasoning, screenshots) of as many turns; the
+10-step acceptance sessions of ``tests/fixtures/perf-sessions``
 (nested tool arguments, which the bench's own sessions lack); every recorded response to every
 format, lenient and strict; every recorded stream to every format. Clock fields and
 generated ids are blanked, as they differ from run to run.
@@ -71,7 +73,7 @@ FIXTURES = CORPUS / "tests" / "fixtures"
 
 
 def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
-    from bench import agent_workloads, perf_sessions, workloads
+    from bench import agent_workloads, other_shapes, perf_sessions, workloads
 
     for path in sorted(FIXTURES.glob("*/request/*.json")):
         body = json.loads(path.read_text())
@@ -87,6 +89,8 @@ def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
             yield f"claude{turns}{shapes}", "anthropic", agent_workloads.claude_session(turns, shapes, seed=turns)
         yield f"workload-openai{turns}", "openai-chat", workloads.openai_session(turns)
         yield f"workload-anthropic{turns}", "anthropic", workloads.anthropic_session(turns)
+        for seed in (2, 3):  # the marker on the last user message, then on its text part (12 steps: the reverse)
+            yield f"marked-agent{turns}-{seed}", "openai-chat", other_shapes.marked_agent_session(turns, seed)
     for session in perf_sessions.sessions([10], FIXTURES / "perf-sessions"):
         yield f"perf-{session.source}-{session.target}-{session.shape}", session.source, session.body
 

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, read_user, write_directly
-from chatcodec._providers.anthropic.messages import contribute_message, encode_system
+from chatcodec._providers.anthropic.messages import contribute_message, encode_system, plain_result
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
@@ -83,7 +83,8 @@ def write_turns(
     message's index: a run of tool messages is one). A system prompt of parts and a tool
     result beyond a call id and a text (parts, a cache marker) are read as the reader reads
     them (``decode_parts``; :func:`~.openai_chat_source.read_result`, with the conversion's
-    reading ``noted``) and written by the writer's own ``encode_system`` and ``encode_part``."""
+    reading ``noted``) and written by the writer's own ``encode_system`` and ``encode_part``;
+    one of text parts alone the writer writes as they are (its ``plain_result``) is written so."""
     system: str | list[dict[str, Any]] | None = None
     start = 0
     if messages[0]["role"] == "system":
@@ -100,10 +101,13 @@ def write_turns(
                 index += 1
                 results = []
                 turns.append({"role": "user", "content": results})
-            if type(content := message["content"]) is str and "cache_control" not in message:  # a call id, a text
+            output: Any = message["content"]  # a text, or text parts (the walk proved them)
+            if "cache_control" not in message and (type(output) is str or plain_result(output)):
+                # a call id and a text, or text parts as the writer writes them as they are (copies)
                 tool_use_id = message["tool_call_id"]
                 sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
-                results.append({"type": "tool_result", "tool_use_id": sent, "content": content})
+                written = output if type(output) is str else [dict(part) for part in message["content"]]
+                results.append({"type": "tool_result", "tool_use_id": sent, "content": written})
             else:  # its place: in the canonical message of its run
                 results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))
             continue
@@ -152,7 +156,7 @@ def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> 
 
 
 def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    """A tool result beyond a call id and a text (parts, a cache marker), read as the reader
+    """A tool result beyond a call id and a text or plain text parts (a cache marker), read as the reader
     reads it (:func:`~.openai_chat_source.read_result`) and written by the writer's
     ``encode_part``, as its results' general branch writes it."""
     block = encode_part(read_result(message, noted), context, at)

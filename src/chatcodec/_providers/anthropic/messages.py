@@ -247,9 +247,10 @@ def contribute_message(turn: dict[str, Any], message: Message, index: int, conte
     return not writer.notes and not writer.dropped
 
 
-def _plain_result(content: Any) -> bool:
+def plain_result(content: Any) -> bool:
     """Whether a result's content is written as it is: a string, or text parts of a
-    type and a non-empty text alone (what :func:`~.parts.encode_part` gives them too)."""
+    type and a non-empty text alone (what :func:`~.parts.encode_part` gives them too); also
+    the OpenAI Chat direct path's test of a tool message's parts (``chatcodec._direct``)."""
     if content.__class__ is not list:  # Any, no typing.cast per result: a Python call each
         return type(content) is str
     return all(item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in content)
@@ -409,7 +410,7 @@ class _Writer:
             elif (
                 kind == "tool_result"
                 and (len(part) == PLAIN_TOOL_RESULT or KIT.bare(part, PLAIN_TOOL_RESULT))
-                and (type(result := part.get("content")) is str or _plain_result(result))
+                and (type(result := part.get("content")) is str or plain_result(result))
             ):
                 written_content = result if type(result) is str else list(result or ())  # as they are
                 tool_use_id = part["tool_use_id"]

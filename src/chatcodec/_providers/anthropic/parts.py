@@ -252,19 +252,21 @@ def result_id(tool_use_id: str, context: AnthropicContext) -> str | None:
 
 def unique_call_id(sent: str, call_id: str, context: AnthropicContext, at: Steps) -> str:
     """``sent``, or, where an earlier call in the body was sent with it, a new id for this
-    call and the results after it (``call_0-2``), reported. Anthropic refuses a repeated
-    ``tool_use`` id (400); an episode whose turns were parsed one by one holds such repeats
-    (each completion's made ids start again), and the results that follow each call answer it."""
-    if sent not in context.call_ids:
-        context.call_ids.add(sent)
+    call and the results after it (``call_0-2``), reported at its ``id`` (``at``: the call's
+    place, the id's built only for a report: every call of a body asks). Anthropic refuses a
+    repeated ``tool_use`` id (400); an episode whose turns were parsed one by one holds such
+    repeats (each completion's made ids start again), and the results that follow each call answer it."""
+    ids = context.call_ids
+    if sent not in ids:
+        ids.add(sent)
         return sent
     count = 2
-    while f"{sent}-{count}" in context.call_ids:
+    while f"{sent}-{count}" in ids:
         count += 1
     unique = context.renamed[call_id] = f"{sent}-{count}"
-    context.call_ids.add(unique)
+    ids.add(unique)
     context.losses.add(
-        at,
+        (*at, "id"),
         f"tool call id {call_id!r}",
         f"an earlier call has it and Anthropic refuses a repeated tool_use id: sent as {unique!r},"
         " with the results after it",
@@ -419,7 +421,7 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
     ):  # its type, id, name, arguments: no bag (no rejected id), no cache marker
         return {
             "type": "tool_use",
-            "id": unique_call_id(_SANITIZE(part["id"]), part["id"], context, (*at, "id")),
+            "id": unique_call_id(_SANITIZE(part["id"]), part["id"], context, at),
             "name": name
             if name in _ACCEPTED or not context.for_request
             else tool_name(name, context.losses, at, PROVIDER),  # a name found valid before: no call
@@ -433,7 +435,7 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
         signature = None
     block = restored_fields(KIT.claim(context.losses, metadata, at), context) if metadata else {}
     block["type"] = "tool_use"
-    block["id"] = unique_call_id(_tool_id(part, part["id"], context, (*at, "id")), part["id"], context, (*at, "id"))
+    block["id"] = unique_call_id(_tool_id(part, part["id"], context, (*at, "id")), part["id"], context, at)
     if signature:
         block["id"] = context.signed[part["id"]] = signed_tool_use_id(block["id"], signature)
     block["name"] = tool_name(name, context.losses, at, PROVIDER) if context.for_request else name

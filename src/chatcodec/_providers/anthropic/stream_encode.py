@@ -430,7 +430,7 @@ class StreamEncoder:
         match event:
             case ToolCallStartRecord():
                 signature, metadata = split_signature(event.provider_metadata)  # carried in the id
-                sent = unique_call_id(sanitize_tool_use_id(event.id), event.id, self.context, (*at, "id"))
+                sent = unique_call_id(sanitize_tool_use_id(event.id), event.id, self.context, at)
                 bag = restore_fields(KIT.claim(self.losses, metadata, at))
                 block = {**bag, "type": "tool_use", "id": signed_tool_use_id(sent, signature) if signature else sent}
                 block.update(name=event.name, input={})
