@@ -120,8 +120,9 @@ def check_policy(on_loss: OnLoss) -> None:
 
 
 def _listed(losses: Sequence[Loss]) -> str:
-    """The text a warning and an error give for ``losses``: how many, then each on its own line."""
-    listed = "\n  ".join(map(str, losses))  # each loss's own text, no frame of ours around it
+    """The text a warning and an error give for ``losses``: how many, then each on its own line
+    (each loss's own text, by :meth:`Loss.__str__` itself: ``str`` would look it up on each)."""
+    listed = "\n  ".join(map(Loss.__str__, losses))
     return f"{len(losses)} thing(s) cannot be carried by the target format:\n{'  ' if losses else ''}{listed}"
 
 
@@ -134,7 +135,7 @@ class LossWarning(UserWarning):
         listed = [losses] if isinstance(losses, Loss) else list(losses)
         if not listed:  # a warning about nothing would be a second way to say "no loss"
             raise ValueError("a LossWarning names at least one loss")
-        super().__init__(_listed(listed))
+        UserWarning.__init__(self, _listed(listed))
         self.losses: list[Loss] = listed
         """Every loss warned about, in the order found."""
         self.loss: Loss = listed[0]
@@ -163,7 +164,7 @@ def loss_warnings_ignored() -> bool:
     ``warnings.filters``), leaves the decision to ``warnings.warn``: the warning is made and
     given to it, so ``catch_warnings``, ``-W error`` and ``simplefilter("always")`` act as
     they do on any warning."""
-    if getattr(sys.flags, "context_aware_warnings", False):
+    if _CONTEXT_AWARE:
         return False
     for action, message, category, module, line in warnings.filters:
         if not issubclass(LossWarning, category):
@@ -172,6 +173,11 @@ def loss_warnings_ignored() -> bool:
             return False  # whether it matches depends on the text or the caller: warn decides
         return bool(action == "ignore")
     return bool(getattr(warnings, "defaultaction", "default") == "ignore")  # not in the stubs
+
+
+_CONTEXT_AWARE: bool = getattr(sys.flags, "context_aware_warnings", False)
+"""Python 3.14's context-aware warnings (fixed when the interpreter starts, as every flag):
+read once, since an absent flag costs ``getattr`` an exception caught on every warning."""
 
 
 @dataclass(frozen=True, slots=True)
