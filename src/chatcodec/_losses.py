@@ -37,7 +37,7 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias, get_args
+from typing import Any, Literal, TypeAlias, get_args
 
 from chatcodec._errors import ChatcodecError, json_path
 from chatcodec._public_label import shown_as
@@ -166,18 +166,39 @@ def loss_warnings_ignored() -> bool:
     they do on any warning."""
     if _CONTEXT_AWARE:
         return False
-    for action, message, category, module, line in warnings.filters:
+    filters: Sequence[_Filter] = warnings.filters
+    default: object = getattr(warnings, "defaultaction", "default")  # not in the stubs
+    decided = _DECIDED[0]
+    if decided is not None and decided[0] is filters and decided[2] == default and decided[1] == filters:
+        return decided[3]
+    ignored = _ignored(filters, default)
+    _DECIDED[0] = (filters, list(filters), default, ignored)
+    return ignored
+
+
+def _ignored(filters: Sequence[_Filter], default: object) -> bool:
+    """:func:`loss_warnings_ignored` decided from ``filters`` and the ``default`` action."""
+    for action, message, category, module, line in filters:
         if not issubclass(LossWarning, category):
             continue
         if message is not None or module is not None or line:
             return False  # whether it matches depends on the text or the caller: warn decides
         return bool(action == "ignore")
-    return bool(getattr(warnings, "defaultaction", "default") == "ignore")  # not in the stubs
+    return bool(default == "ignore")
 
 
 _CONTEXT_AWARE: bool = getattr(sys.flags, "context_aware_warnings", False)
 """Python 3.14's context-aware warnings (fixed when the interpreter starts, as every flag):
 read once, since an absent flag costs ``getattr`` an exception caught on every warning."""
+
+_Filter: TypeAlias = tuple[str, Any, Any, Any, int]
+"""One entry of ``warnings.filters``: action, message pattern, category, module pattern, line."""
+_DECIDED: list[tuple[Sequence[_Filter], list[_Filter], object, bool] | None] = [None]
+"""The last decision of :func:`loss_warnings_ignored`: the filter list it read (the object and
+a copy of its entries, each an immutable tuple), the default action and the answer. The same
+list holding the same entries under the same default gives the same answer, so a conversion
+reads no filter again until one is added, removed or replaced (``catch_warnings`` swaps the
+list, ``filterwarnings`` edits it in place: either is seen)."""
 
 
 @dataclass(frozen=True, slots=True)
