@@ -132,7 +132,9 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
     calls, in that order): the thinking at ``reasoning_content``, the text at ``content``,
     each call at its ``tool_calls`` entry; None past its last part, and for a bare turn (the
     tests hold it equal to :func:`assistant_origin` of the canonical message)."""
-    if wire.get("reasoning_content") is not None:  # a turn with reasoning is never bare (most losses name one)
+    # the reasoning asked before the bare check: a turn holding one beside its role and content is
+    # never bare, and most losses name a turn's reasoning
+    if wire.get("reasoning_content") is not None:
         if not position:
             return ("messages", start, "reasoning_content")
         position -= 1
