@@ -218,7 +218,7 @@ def test_a_direct_paths_places_are_the_canonical_paths(name: str, payload: dict[
     front = COMMON_MESSAGES.validate({"messages": given})  # the closed front's copy, as the reader reads it
     assert front is not None, name
     validated: list[dict[str, Any]] = front["messages"]
-    direct = AdmittedOrigins(payload, starts)
+    direct = AdmittedOrigins(payload, starts).place
     canonical, messages = _canonical_places(payload, starts, validated)
     assert direct(("model",)) == canonical(("model",)) == ("model",)
     for index in range(-1, len(starts) + 1):
@@ -299,13 +299,13 @@ def test_losses_whose_warning_is_filtered_out_are_not_rendered(monkeypatch: pyte
 
     payload = _chat_history(7)
     built: list[Steps] = []
-    place = AdmittedOrigins.__call__
+    place = AdmittedOrigins.place
 
     def traced(self: AdmittedOrigins, path: Steps) -> Steps:
         built.append(path)
         return place(self, path)
 
-    monkeypatch.setattr(AdmittedOrigins, "__call__", traced)
+    monkeypatch.setattr(AdmittedOrigins, "place", traced)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("ignore")
         convert_request(payload, source="openai-chat", target="anthropic")

@@ -176,3 +176,28 @@ def test_losses_at_one_place_render_it_once_and_each_source_names_its_own() -> N
     ]
     assert traced == [("messages", 2, "content", 0), ("messages", 3)]
     assert [loss.kind for loss in recorder.losses] == ["metadata", "content", "content", "rule", "content"]
+
+
+def test_the_decision_follows_every_change_of_the_filters(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the last decision is kept for the same list holding the same filters: an entry added,
+    # replaced or removed in place, a list swapped and the default action each decide anew
+    with warnings.catch_warnings():
+        warnings.resetwarnings()
+        monkeypatch.setattr(warnings, "defaultaction", "default")
+        assert not loss_warnings_ignored()
+        assert not loss_warnings_ignored()
+        warnings.filterwarnings("ignore", category=LossWarning)  # in place, at the front
+        assert loss_warnings_ignored()
+        warnings.filters[0] = ("always", None, LossWarning, None, 0)  # replaced in place
+        assert not loss_warnings_ignored()
+        del warnings.filters[0]
+        monkeypatch.setattr(warnings, "defaultaction", "ignore")
+        assert loss_warnings_ignored()
+        with warnings.catch_warnings():  # a list of its own, then the first one back
+            warnings.simplefilter("error")
+            assert not loss_warnings_ignored()
+        assert loss_warnings_ignored()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _convert()
+        assert [type(warning.message) for warning in caught] == [LossWarning]

@@ -39,17 +39,48 @@ _NO_ROOT: object = object()
 
 def json_path(location: Sequence[int | str]) -> str:
     """Render a pydantic ``loc`` tuple as a JSON path: ``("messages", 2, "role")`` ->
-    ``$.messages[2].role``. A loop adding to one string: a path is a few steps, and every
-    loss a caller reads renders one (a join of a list cost more)."""
+    ``$.messages[2].role``. A loop adding each step's remembered text to one string
+    (:data:`_STEP_TEXTS`): a path is a few steps, and every loss a caller reads renders one
+    (a join of a list cost more, and so did rendering each step again)."""
     text = "$"
     for step in location:
-        if isinstance(step, int):
-            text += f"[{step}]"
-        elif step.isidentifier():
-            text += "." + step
-        else:
-            text += f"[{step!r}]"
+        text += _INDEX_TEXTS[step] if step.__class__ is int else _STEP_TEXTS[step]
     return text
+
+
+def _step_text(step: int | str) -> str:
+    """One step of a JSON path: ``[2]``, ``.role``, or ``['a b']`` for a key that is no identifier."""
+    if isinstance(step, int):
+        return f"[{step}]"
+    return "." + step if step.isidentifier() else f"[{step!r}]"
+
+
+class _StepTexts(dict[int | str, str]):
+    """Step texts by step, each rendered (:func:`_step_text`) the first time it is asked: the
+    field names and indices of the paths losses name recur in every conversion. Only an exact
+    ``int`` or a ``str`` of at most :data:`_KEPT_NAME` characters is kept (a bool or another
+    subclass equal to one would otherwise find its text); past :data:`_STEPS_KEPT` steps the
+    memory is forgotten whole (docs/performance.md, Memories)."""
+
+    __slots__ = ()
+
+    def __missing__(self, step: int | str) -> str:
+        text = _step_text(step)
+        if step.__class__ is int or (type(step) is str and len(step) <= _KEPT_NAME):
+            if len(self) >= _STEPS_KEPT:
+                self.clear()
+            self[step] = text
+        return text
+
+
+_STEPS_KEPT = 1024
+"""How many step texts each memory keeps."""
+_KEPT_NAME = 64
+"""The longest key kept: a path may name a caller's own key (a schema's property), of any length."""
+_INDEX_TEXTS = _StepTexts()
+"""Each index's text (``[2]``): a memory apart from the names', so ``True`` never finds ``1``'s."""
+_STEP_TEXTS = _StepTexts()
+"""Each name's text (``.role``, ``['a b']``) and any other step's."""
 
 
 class ChatcodecError(Exception):

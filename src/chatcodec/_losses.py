@@ -37,7 +37,7 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias, get_args
+from typing import Any, Literal, TypeAlias, get_args
 
 from chatcodec._errors import ChatcodecError, json_path
 from chatcodec._public_label import shown_as
@@ -120,8 +120,9 @@ def check_policy(on_loss: OnLoss) -> None:
 
 
 def _listed(losses: Sequence[Loss]) -> str:
-    """The text a warning and an error give for ``losses``: how many, then each on its own line."""
-    listed = "\n  ".join(map(str, losses))  # each loss's own text, no frame of ours around it
+    """The text a warning and an error give for ``losses``: how many, then each on its own line
+    (each loss's own text, by :meth:`Loss.__str__` itself: ``str`` would look it up on each)."""
+    listed = "\n  ".join(map(Loss.__str__, losses))
     return f"{len(losses)} thing(s) cannot be carried by the target format:\n{'  ' if losses else ''}{listed}"
 
 
@@ -134,7 +135,7 @@ class LossWarning(UserWarning):
         listed = [losses] if isinstance(losses, Loss) else list(losses)
         if not listed:  # a warning about nothing would be a second way to say "no loss"
             raise ValueError("a LossWarning names at least one loss")
-        super().__init__(_listed(listed))
+        UserWarning.__init__(self, _listed(listed))
         self.losses: list[Loss] = listed
         """Every loss warned about, in the order found."""
         self.loss: Loss = listed[0]
@@ -163,15 +164,41 @@ def loss_warnings_ignored() -> bool:
     ``warnings.filters``), leaves the decision to ``warnings.warn``: the warning is made and
     given to it, so ``catch_warnings``, ``-W error`` and ``simplefilter("always")`` act as
     they do on any warning."""
-    if getattr(sys.flags, "context_aware_warnings", False):
+    if _CONTEXT_AWARE:
         return False
-    for action, message, category, module, line in warnings.filters:
+    filters: Sequence[_Filter] = warnings.filters
+    default: object = getattr(warnings, "defaultaction", "default")  # not in the stubs
+    decided = _DECIDED[0]
+    if decided is not None and decided[0] is filters and decided[2] == default and decided[1] == filters:
+        return decided[3]
+    ignored = _ignored(filters, default)
+    _DECIDED[0] = (filters, list(filters), default, ignored)
+    return ignored
+
+
+def _ignored(filters: Sequence[_Filter], default: object) -> bool:
+    """:func:`loss_warnings_ignored` decided from ``filters`` and the ``default`` action."""
+    for action, message, category, module, line in filters:
         if not issubclass(LossWarning, category):
             continue
         if message is not None or module is not None or line:
             return False  # whether it matches depends on the text or the caller: warn decides
         return bool(action == "ignore")
-    return bool(getattr(warnings, "defaultaction", "default") == "ignore")  # not in the stubs
+    return bool(default == "ignore")
+
+
+_CONTEXT_AWARE: bool = getattr(sys.flags, "context_aware_warnings", False)
+"""Python 3.14's context-aware warnings (fixed when the interpreter starts, as every flag):
+read once, since an absent flag costs ``getattr`` an exception caught on every warning."""
+
+_Filter: TypeAlias = tuple[str, Any, Any, Any, int]
+"""One entry of ``warnings.filters``: action, message pattern, category, module pattern, line."""
+_DECIDED: list[tuple[Sequence[_Filter], list[_Filter], object, bool] | None] = [None]
+"""The last decision of :func:`loss_warnings_ignored`: the filter list it read (the object and
+a copy of its entries, each an immutable tuple), the default action and the answer. The same
+list holding the same entries under the same default gives the same answer, so a conversion
+reads no filter again until one is added, removed or replaced (``catch_warnings`` swaps the
+list, ``filterwarnings`` edits it in place: either is seen)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,7 @@ def write_directly(
     starts = admission[1]
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        recorder.trace(AdmittedOrigins(payload, starts))
+        recorder.trace(AdmittedOrigins(payload, starts).place)
         return write_request_data(canonical, target, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None

@@ -132,12 +132,14 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
     calls, in that order): the thinking at ``reasoning_content``, the text at ``content``,
     each call at its ``tool_calls`` entry; None past its last part, and for a bare turn (the
     tests hold it equal to :func:`assistant_origin` of the canonical message)."""
-    if _bare(wire):
-        return None
+    # the reasoning asked before the bare check: a turn holding one beside its role and content is
+    # never bare, and most losses name a turn's reasoning
     if wire.get("reasoning_content") is not None:
         if not position:
             return ("messages", start, "reasoning_content")
         position -= 1
+    elif _bare(wire):
+        return None
     if wire.get("content") is not None:
         if not position:
             return ("messages", start, "content")
@@ -153,7 +155,7 @@ def _bare(wire: Mapping[str, Any]) -> bool:
 
 
 class AdmittedOrigins:
-    """A direct path's loss places (:meth:`chatcodec._losses.LossRecorder.trace`): canonical
+    """A direct path's loss places (:meth:`chatcodec._losses.LossRecorder.trace` takes :meth:`place`): canonical
     paths traced to a body its admission took (a leading system prompt, user messages, plain
     assistant turns, runs of tool results), from where the admission found each message
     starts. A part (most losses name one) is placed from its message's own fields (a result
@@ -169,12 +171,20 @@ class AdmittedOrigins:
         self._listed: list[Any] = payload["messages"]
         self._starts = starts
 
-    def __call__(self, path: Steps) -> Steps:
-        """``path`` (``("messages", 2, "content", 0)``) as the input numbers it; any other path as it is."""
-        if len(path) == 4 and path[2] == "content" and path[0] == "messages":  # a part
-            index, position = path[1], path[3]
+    def place(self, path: Steps) -> Steps:
+        """``path`` (``("messages", 2, "content", 0)``) as the input numbers it; any other path
+        as it is. A method, traced by its bound method (``recorder.trace(origins.place)``):
+        a call the interpreter makes without looking ``__call__`` up on each loss."""
+        if len(path) == 4:
+            head, index, field, position = path
             starts = self._starts
-            if type(index) is int and type(position) is int and 0 <= index < len(starts):
+            if (  # a part
+                field == "content"
+                and head == "messages"
+                and type(index) is int
+                and type(position) is int
+                and 0 <= index < len(starts)
+            ):
                 start = starts[index]
                 message = self._listed[start]
                 role = message["role"]
