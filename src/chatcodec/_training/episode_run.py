@@ -121,8 +121,8 @@ def _turns(
         )
         for turn in placed
     ]
-    starts = rendered_check.message_starts(len(messages), ends, origins)
-    return turns, _losses(recorder.losses, shaper, messages=messages, text=text, placed=placed, starts=starts)
+    looked_from = rendered_check.message_starts(len(messages), ends, origins)
+    return turns, _losses(recorder.losses, shaper, messages=messages, text=text, placed=placed, starts=looked_from)
 
 
 @dataclass(frozen=True, slots=True)
