@@ -165,3 +165,55 @@ def test_one_run_equals_the_turn_renders_on_any_conversation(
 ) -> None:
     request = ChatRequest.model_validate(_canonical(body))
     assert outcome(request, family) == by_turn_renders(request, family, monkeypatch)
+
+
+EDGES = {
+    "an answer first": [
+        {"role": "assistant", "content": "Hello."},
+        {"role": "user", "content": "Hi."},
+        {"role": "assistant", "content": "How can I help?"},
+    ],
+    "two answers in a row": [
+        {"role": "user", "content": "Count."},
+        {"role": "assistant", "content": "One."},
+        {"role": "assistant", "content": "Two."},
+    ],
+    "a question after the last answer": [
+        {"role": "user", "content": "Hi."},
+        {"role": "assistant", "content": "Hello."},
+        {"role": "user", "content": "Bye."},
+    ],
+    "an answer repeating a question's text": [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "a"},
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "b", "reasoning_content": "a"},
+    ],
+    "image and developer messages": [
+        {"role": "developer", "content": "Be brief."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}},
+            ],
+        },
+        {"role": "assistant", "content": "A cat."},
+        {"role": "user", "content": "Sure?"},
+        {"role": "assistant", "content": "Yes."},
+    ],
+}
+
+
+@pytest.mark.parametrize("family", STABLE)
+@pytest.mark.parametrize("edge", sorted(EDGES))
+def test_the_edges_of_an_episode_come_as_the_turn_renders_give_them(
+    edge: str, family: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = {"messages": EDGES[edge]}
+    for options in ({}, {"tools": [TOOL]}, {"template_variables": {"enable_thinking": False}}):
+        one_run = outcome(body, family, source="openai-chat", **options)
+        assert one_run == by_turn_renders(body, family, monkeypatch, source="openai-chat", **options), options
+
+
+TOOL = {"type": "function", "function": {"name": "lookup", "description": "Look it up.", "parameters": {}}}

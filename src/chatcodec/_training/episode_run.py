@@ -91,16 +91,14 @@ def _turns(
     if starts is None:
         return None
     ends = rendering.one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=False)
+    prompt = _generation_prompt(run, shaped, text, ends, origins.index(answers[0]))
+    if prompt is None:
+        return None
     placed = _placed(
-        text,
-        ends=ends,
-        tags=tags,
-        origins=origins,
-        answers=answers,
-        prompt=profile.generation_prompt,
-        turn_end=profile.turn_end,
+        text, ends=ends, tags=tags, origins=origins, answers=answers, prompt=prompt, turn_end=profile.turn_end
     )
-    if placed is None or (chosen.family is None and not _prompt_holds(run, shaped, text, placed)):
+    checked = chosen.family is None or bool(variables)  # a stored profile is read without the caller's variables
+    if placed is None or (checked and not _prompt_holds(run, shaped, text, placed)):
         return None
     tokenizer_checks.check_encodable(text, messages)
     tokenizer_checks.check_markers(
@@ -110,7 +108,7 @@ def _turns(
     encode = tokens.batch_encoder(tokenizer)
     ids, piece_starts, counts = tokens.tokenize_pieces(encode, text, cuts)
     token_at = dict(zip([*piece_starts, len(text)], itertools.accumulate(counts, initial=0), strict=True))
-    prompt_ids = encode([profile.generation_prompt])[0]
+    prompt_ids = encode([prompt])[0]
     turns = [
         TurnTokens(
             message_index=turn.message,
@@ -170,6 +168,21 @@ def _placed(
             return None
         placed.append(_Placed(message, position, before, prompted, through, (start, end)))
     return placed
+
+
+def _generation_prompt(
+    run: rendering.Runner, shaped: list[dict[str, Any]], text: str, ends: list[int | None], first: int
+) -> str | None:
+    """What the template writes for ``add_generation_prompt`` after the conversation before
+    the first answer (at ``first``): the first prompt, rendered, less the text before the
+    answer, where that text is the rendering's own (None where it is not). The profile's
+    generation prompt is read without the caller's variables (``enable_thinking=False`` opens
+    an empty reasoning block there), so the first turn's prompt says it."""
+    before = ends[first - 1] if first else None
+    prompt = run.text_or_none(shaped[:first], True) if before is not None else None
+    if prompt is None or before is None or not prompt.startswith(text[:before]) or len(prompt) == before:
+        return None
+    return prompt[before:]
 
 
 def _prompt_holds(run: rendering.Runner, shaped: list[dict[str, Any]], text: str, placed: list[_Placed]) -> bool:
