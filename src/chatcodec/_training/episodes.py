@@ -10,7 +10,9 @@ sampled spans and the tokenization are ``render``'s, so turns follow wherever re
 
 The conversation is read once; each rendering gets the canonical messages up to its answer,
 and the losses of all of them are reported once each, named in the caller's payload as
-``render`` names them.
+``render`` names them. Two renders per answer cost the square of the answers; on a
+prefix-stable template :mod:`.episode_run` gives the same turns from one run, and these
+renders are for the templates (and episodes) it cannot serve.
 """
 
 from __future__ import annotations
