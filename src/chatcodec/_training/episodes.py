@@ -10,7 +10,9 @@ sampled spans and the tokenization are ``render``'s, so turns follow wherever re
 
 The conversation is read once; each rendering gets the canonical messages up to its answer,
 and the losses of all of them are reported once each, named in the caller's payload as
-``render`` names them.
+``render`` names them. Two renders per answer cost the square of the answers; on a
+prefix-stable template :mod:`.episode_run` gives the same turns from one run, and these
+renders are for the templates (and episodes) it cannot serve.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from chatcodec import Loss, OnLoss, PayloadError, ToolDefinition
+from chatcodec import AnyMessage, Loss, OnLoss, PayloadError, ToolDefinition
 from chatcodec._public_label import shown_as
-from chatcodec._training import reading, tokens
+from chatcodec._training import episode_run, reading, tokens
 from chatcodec._training import render as rendering
 from chatcodec._training.content_marks import content_flags
+from chatcodec._training.episode_run import TurnTokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.turns import SampledTurn
 from chatcodec.contract import LossRecorder
@@ -76,12 +79,17 @@ def render_turns(
         raise PayloadError(
             f"expected one entry per assistant message ({len(answers)}), not {len(logprobs)}", "$.logprobs"
         )
-    run = _Renderer(read, template, tokens.loaded(tokenizer), tools, template_variables)
+    loaded = tokens.loaded(tokenizer)
+    one_run = episode_run.one_run_turns(
+        read, answers, template=template, tokenizer=loaded, tools=tools, variables=template_variables
+    )
+    run = _Renderer(read, template, loaded, tools, template_variables)
     turns: list[SampledTurn] = []
     for number, index in enumerate(answers):
         given = None if logprobs is None else _logprobs(logprobs[number], f"$.logprobs[{number}]")
-        turns.append(run.turn(index, given, number))
-    for loss in run.found:
+        turn = run.turn(index) if one_run is None else one_run[0][number]
+        turns.append(_sampled_turn(turn, request.messages[index], given, number, loaded))
+    for loss in run.found if one_run is None else one_run[1]:
         recorder.add(_steps(loss.path), loss.what, loss.why, loss.kind)
     for index in range(answers[-1] + 1, len(request.messages)):
         recorder.add(("messages", index), f"{request.messages[index].role} message", AFTER_THE_LAST_ANSWER)
@@ -128,27 +136,38 @@ class _Renderer:
         self.found += [loss for loss in found if loss not in self.found]
         return rendered
 
-    def turn(self, index: int, logprobs: list[float] | None, number: int) -> SampledTurn:
+    def turn(self, index: int) -> TurnTokens:
         prompt = self(index, True)
         through = self(index + 1, False)
         ids, trainable = through.token_ids or [], through.trainable or []
-        completion = [token for token, sampled in zip(ids, trainable, strict=True) if sampled]
         span = next(span for span in reversed(through.sampled) if span.message == index)
-        text = through.text[span.start : span.end]
-        if logprobs is not None and len(logprobs) != len(completion):
-            raise PayloadError(
-                f"expected one logprob per completion id ({len(completion)}), not {len(logprobs)}",
-                f"$.logprobs[{number}]",
-            )
-        return SampledTurn(
+        return TurnTokens(
             message_index=index,
             prompt_ids=prompt.token_ids or [],
-            completion_ids=completion,
-            logprobs=logprobs,
+            completion_ids=[token for token, sampled in zip(ids, trainable, strict=True) if sampled],
             prompt_text=prompt.text,
-            completion_text=text,
-            is_content=content_flags(self.request.messages[index], text, completion, self.tokenizer),
+            completion_text=through.text[span.start : span.end],
         )
+
+
+def _sampled_turn(
+    turn: TurnTokens, answer: AnyMessage, logprobs: list[float] | None, number: int, tokenizer: object
+) -> SampledTurn:
+    """A turn with its logprobs (one per completion id) and which completion ids are the answer's body."""
+    if logprobs is not None and len(logprobs) != len(turn.completion_ids):
+        raise PayloadError(
+            f"expected one logprob per completion id ({len(turn.completion_ids)}), not {len(logprobs)}",
+            f"$.logprobs[{number}]",
+        )
+    return SampledTurn(
+        message_index=turn.message_index,
+        prompt_ids=turn.prompt_ids,
+        completion_ids=turn.completion_ids,
+        logprobs=logprobs,
+        prompt_text=turn.prompt_text,
+        completion_text=turn.completion_text,
+        is_content=content_flags(answer, turn.completion_text, turn.completion_ids, tokenizer),
+    )
 
 
 def _logprobs(given: object, path: str) -> list[float] | None:

@@ -23,7 +23,6 @@ import bisect
 import functools
 import heapq
 import itertools
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ from chatcodec import (
     validate_model,
 )
 from chatcodec._public_label import shown_as
-from chatcodec._training import families, jinja, message_ends, reading, tokenizer_checks, tokens
+from chatcodec._training import families, jinja, message_ends, reading, rendered_check, tokenizer_checks, tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.shaping import Shaper
@@ -114,27 +113,20 @@ def render(
     template (time, output). Losses name paths in the canonical messages.
     """
     recorder = LossRecorder()
-    variables = {**tokens.special_tokens(tokenizer), **(template_variables or {})}
-    chosen = families.resolve(_template_text(template, tokenizer), variables or None, template_limits)
+    chosen = chosen_template(template, tokenizer, template_variables, template_limits)
     profile = chosen.profile
     read = reading.read_input(conversation, source, recorder)
     request = read.request
     messages, request_tools = list(request.messages), list(request.tools)
     shaper = Shaper(profile, recorder, object_arguments=read.object_arguments)
     shaped, origins = shaper.messages(messages)
-    written_tools = shaper.tools(_tools(tools) if tools is not None else request_tools)
-    run = _Runner(chosen.text, written_tools, dict(profile.variables), template_limits)
-    text, tags, starts = (
-        run.watched(shaped, add_generation_prompt)
-        if profile.prefix_stable
-        else (*run(shaped, add_generation_prompt), None)
-    )
-    if starts is not None and chosen.family is None and not _starts_hold(run, shaped, text, starts):
-        starts = None
+    written_tools = shaper.tools(tools_of(tools) if tools is not None else request_tools)
+    run = Runner(chosen.text, written_tools, dict(profile.variables), template_limits)
+    text, tags, starts = run_once(run, chosen, shaped, origins, add_generation_prompt)
     ends = (
         _message_ends(run, shaped, text, add_generation_prompt)
         if starts is None
-        else _one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=add_generation_prompt)
+        else one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=add_generation_prompt)
     )
     sampled = _sampled_spans(
         run,
@@ -147,7 +139,9 @@ def render(
         one_run=starts is not None,
         recorder=recorder,
     )
-    _check_rendered(messages, text, recorder, shaper.lost, _message_starts(len(messages), ends, origins))
+    rendered_check.check_rendered(
+        messages, text, recorder, shaper.lost, rendered_check.message_starts(len(messages), ends, origins)
+    )
     trained = _trained(sampled, messages, train_on, add_generation_prompt)
     recorder.settle(on_loss, losses, stacklevel=3)
     rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
@@ -159,6 +153,32 @@ def render(
     return _tokenized(rendering, tokenizer, ends, origins, trained)
 
 
+def chosen_template(
+    template: str | os.PathLike[str] | None,
+    tokenizer: object,
+    template_variables: Mapping[str, Any] | None,
+    limits: TemplateLimits,
+) -> families.Template:
+    """The template ``render`` uses: the one named, else the tokenizer's, with the special
+    tokens a template reads by name (``bos_token``) and the caller's variables."""
+    variables = {**tokens.special_tokens(tokenizer), **(template_variables or {})}
+    return families.resolve(_template_text(template, tokenizer), variables or None, limits)
+
+
+def run_once(
+    run: Runner, chosen: families.Template, shaped: list[dict[str, Any]], origins: list[int], prompt: bool
+) -> tuple[str, list[tuple[int, int]], list[int | None] | None]:
+    """The template's run over ``shaped``: its text, generation tags and, on a prefix-stable
+    template, where each message starts in it (None where the run does not show that, or a
+    template chatcodec does not know fails :func:`_starts_hold`)."""
+    if not chosen.profile.prefix_stable:
+        return (*run(shaped, prompt), None)
+    text, tags, starts = run.watched(shaped, prompt)
+    if starts is not None and chosen.family is None and not _starts_hold(run, shaped, origins, text, starts):
+        starts = None
+    return text, tags, starts
+
+
 def _template_text(template: str | os.PathLike[str] | None, tokenizer: object) -> str | os.PathLike[str]:
     if template is not None:
         return template
@@ -168,7 +188,7 @@ def _template_text(template: str | os.PathLike[str] | None, tokenizer: object) -
     return carried
 
 
-def _tools(tools: Sequence[ToolDefinition | Mapping[str, Any]]) -> list[ToolDefinition]:
+def tools_of(tools: Sequence[ToolDefinition | Mapping[str, Any]]) -> list[ToolDefinition]:
     read: list[ToolDefinition] = []
     for tool in tools:
         if isinstance(tool, ToolDefinition):
@@ -180,7 +200,7 @@ def _tools(tools: Sequence[ToolDefinition | Mapping[str, Any]]) -> list[ToolDefi
     return read
 
 
-class _Runner:
+class Runner:
     """One template with its tools and variables, rendered for any run of messages."""
 
     def __init__(
@@ -223,17 +243,26 @@ class _Runner:
         )
 
 
-def _starts_hold(run: _Runner, shaped: list[dict[str, Any]], text: str, starts: list[int | None]) -> bool:
+def _starts_hold(
+    run: Runner, shaped: list[dict[str, Any]], origins: list[int], text: str, starts: list[int | None]
+) -> bool:
     """Whether a template chatcodec does not know ends its shorter conversations where the
-    one run shows, checked on one: the conversation up to its middle message."""
+    one run shows, checked on one: the conversation up to its middle message, or the first
+    after it that starts a canonical message (between two results of parallel calls a ChatML
+    template has not closed the turn: no shorter conversation ends there)."""
     middle = len(shaped) // 2
-    if len(shaped) < 2 or starts[middle] is None:
+    if len(shaped) < 2:
+        return True
+    middle = next(
+        (position for position in range(middle, len(shaped)) if origins[position - 1] != origins[position]), middle
+    )
+    if starts[middle] is None:
         return True
     return _prefix_end(run, shaped[:middle], text) == starts[middle]
 
 
-def _one_run_ends(
-    run: _Runner,
+def one_run_ends(
+    run: Runner,
     shaped: list[dict[str, Any]],
     origins: list[int],
     text: str,
@@ -262,14 +291,14 @@ def _one_run_ends(
     return ends
 
 
-def _prefix_end(run: _Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
+def _prefix_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
     """The length of ``shorter`` rendered alone, where that is a prefix of ``text``."""
     rendered = run.text_or_none(shorter, False)
     return len(rendered) if rendered is not None and text.startswith(rendered) else None
 
 
 def _message_ends(
-    run: _Runner, shaped: list[dict[str, Any]], text: str, add_generation_prompt: bool
+    run: Runner, shaped: list[dict[str, Any]], text: str, add_generation_prompt: bool
 ) -> list[int | None]:
     """Where each template message's text ends in ``text``: the length of the conversation
     up to it, rendered alone, where that is a prefix of the whole (None where it is not).
@@ -284,7 +313,7 @@ def _message_ends(
 
 
 def _sampled_spans(
-    run: _Runner,
+    run: Runner,
     *,
     shaped: list[dict[str, Any]],
     origins: list[int],
@@ -301,7 +330,7 @@ def _sampled_spans(
     Found in the one run (``one_run``: a prefix-stable template), a tag is looked up by
     bisection and the prompt before an answer is the conversation before it and the
     template's generation prompt, where the text holds that prompt there."""
-    tag_within = _TagIndex(tags).within if one_run else functools.partial(_tag_within, tags)
+    tag_within = TagIndex(tags).within if one_run else functools.partial(_tag_within, tags)
     spans: list[SampledSpan] = []
     for position, message in enumerate(shaped):
         if message["role"] != "assistant":
@@ -312,7 +341,7 @@ def _sampled_spans(
         if tagged is not None:
             start, end = tagged
         elif known_end is not None:
-            found = _prompt_in_text(text, before, profile.generation_prompt) if one_run else None
+            found = prompt_in_text(text, before, profile.generation_prompt) if one_run else None
             start = (
                 found
                 if found is not None
@@ -321,11 +350,11 @@ def _sampled_spans(
             end = known_end
         else:
             continue
-        spans.append(SampledSpan(origins[position], start, _trimmed(text, start, end, profile.turn_end)))
+        spans.append(SampledSpan(origins[position], start, trimmed(text, start, end, profile.turn_end)))
     return spans
 
 
-def _prompt_in_text(text: str, before: int | None, prompt: str) -> int | None:
+def prompt_in_text(text: str, before: int | None, prompt: str) -> int | None:
     """Where the generation prompt ends, found after the conversation before the answer
     (``before``) on a prefix-stable template: None where the text does not hold it there."""
     if before is None or not prompt or not text.startswith(prompt, before):
@@ -333,7 +362,7 @@ def _prompt_in_text(text: str, before: int | None, prompt: str) -> int | None:
     return before + len(prompt)
 
 
-class _TagIndex:
+class TagIndex:
     """The generation tags' spans, looked up by bisection where they come in order and
     apart (each tag after the last), else in order as :func:`_tag_within` does."""
 
@@ -363,7 +392,7 @@ def _tag_within(tags: list[tuple[int, int]], start: int | None, end: int | None)
     return None
 
 
-def _prompt_end(run: _Runner, through: list[dict[str, Any]], text: str, message: int, recorder: LossRecorder) -> int:
+def _prompt_end(run: Runner, through: list[dict[str, Any]], text: str, message: int, recorder: LossRecorder) -> int:
     """Where the generation prompt before the answer ``through[-1]`` ends in ``text``.
 
     Where the prompt the model saw is not a prefix of the whole rendering (the template drops
@@ -413,86 +442,13 @@ def _first_rendered(answer: dict[str, Any], text: str, after: int) -> int | None
     return min(found) if found else None
 
 
-def _trimmed(text: str, start: int, end: int, turn_end: str) -> int:
+def trimmed(text: str, start: int, end: int, turn_end: str) -> int:
     """``end`` moved back to just after the turn's end token: what follows it (a newline
     before the next turn) is the template's, not the model's."""
     if not turn_end:
         return end
     found = text.rfind(turn_end, start, end)
     return found + len(turn_end) if found >= 0 else end
-
-
-def _message_starts(count: int, ends: list[int | None], origins: list[int]) -> list[int]:
-    """For each canonical message, where the text before it is known to end (0 where no end
-    before it is known): where its own text is looked for first."""
-    starts = [0] * count
-    last_end = 0
-    position = 0
-    for index in range(count):
-        while position < len(origins) and origins[position] < index:
-            end = ends[position]
-            last_end = end if end is not None else last_end
-            position += 1
-        starts[index] = last_end
-    return starts
-
-
-def _check_rendered(
-    messages: Sequence[AnyMessage], text: str, recorder: LossRecorder, reported: set[str], starts: list[int]
-) -> None:
-    """Every text the shaping kept must be in the rendering: a template that skips a part
-    (an earlier turn's reasoning, a field it does not read) leaves a loss, not a silence;
-    ``reported`` are the canonical paths the shaping already reported. Each text is looked
-    for from where its message starts (``starts``) before the whole text, so a rendering
-    showing every text in its place is read once, not once per text."""
-    for index, message in enumerate(messages):
-        content = message.content
-        pieces = [(None, "text", content)] if isinstance(content, str) else _pieces(content)
-        for position, what, value in pieces:
-            path = f"$.messages[{index}]" + ("" if position is None else f".content[{position}]")
-            if not _within(path, reported) and not _shown(value, text, starts[index]):
-                recorder.add(
-                    _steps(index, position),
-                    what,
-                    "the chat template does not render it (it drops this turn's reasoning, the text beside a "
-                    "call, or reads no such field)",
-                )
-
-
-def _steps(index: int, position: int | None) -> tuple[str | int, ...]:
-    return ("messages", index) if position is None else ("messages", index, "content", position)
-
-
-def _within(path: str, reported: set[str]) -> bool:
-    """Whether a loss at ``path`` or around it (``$.messages[1].content``) is already reported."""
-    return any(path == place or path.startswith((f"{place}[", f"{place}.")) for place in reported)
-
-
-def _pieces(content: Sequence[Any]) -> list[tuple[int | None, str, str]]:
-    return [(position, what, value) for position, part in enumerate(content) for what, value in _texts_of(part)]
-
-
-def _shown(value: str, text: str, start: int = 0) -> bool:
-    """Whether ``value`` is in the rendering as it is, trimmed, or as a JSON string's inside
-    (a template writing it with ``tojson``, as gpt-oss writes a tool result)."""
-    stripped = value.strip()
-    if not stripped or text.find(stripped, start) >= 0:
-        return True
-    quoted = json.dumps(stripped, ensure_ascii=False)[1:-1]
-    return text.find(quoted, start) >= 0 or stripped in text or quoted in text
-
-
-def _texts_of(part: Any) -> list[tuple[str, str]]:
-    kind = getattr(part, "type", "")
-    if kind == "thinking" and not part.redacted:
-        return [("thinking part", part.text)]
-    if kind == "tool_result" and isinstance(part.content, str):
-        return [("tool result", part.content)]
-    if kind == "tool_use" and part.kind == "function":
-        return [("tool call", part.name)]
-    if kind == "text":
-        return [("text part", part.text)]
-    return []
 
 
 def _trained(

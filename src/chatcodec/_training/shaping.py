@@ -65,6 +65,9 @@ class Shaper:
         self.lost: set[str] = set()
         """The canonical paths of what was reported (``$.messages[1].content``), so a later
         check does not report the same drop again."""
+        self.marks: list[int] = []
+        """How many losses were recorded once each canonical message was shaped: a shorter
+        conversation's shaping reports the losses before its mark (shaping reads no later message)."""
         self.call_names: dict[str, str] = {}
         self.dropped_calls: set[str] = set()
 
@@ -98,6 +101,7 @@ class Shaper:
             for shaped in self._message(message, index):
                 written.append(shaped)
                 origins.append(index)
+            self.marks.append(self.losses.count())
         return written, origins
 
     def _message_fields(self, message: AnyMessage, index: int) -> None:

@@ -1,0 +1,111 @@
+"""Whether every text the shaping kept is in a rendering: a template's silent drop made a loss.
+
+A template that skips a part (an earlier turn's reasoning, the text beside a call, a field it
+does not read) writes no error: the text is simply absent. So each kept text is looked for in
+the rendering, and one not found is a loss at its canonical path. ``render`` asks of one
+rendering; ``render_turns`` on a prefix-stable template asks of all its prompts at once, which
+are prefixes of one text (:func:`shown` up to a prefix's end).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any, Final
+
+from chatcodec import AnyMessage
+from chatcodec.contract import LossRecorder, Steps
+
+NOT_RENDERED: Final = (
+    "the chat template does not render it (it drops this turn's reasoning, the text beside a "
+    "call, or reads no such field)"
+)
+"""Why a kept text absent from the rendering is a loss."""
+
+
+def message_starts(count: int, ends: list[int | None], origins: list[int]) -> list[int]:
+    """For each canonical message, where the text before it is known to end (0 where no end
+    before it is known): where its own text is looked for first."""
+    starts = [0] * count
+    last_end = 0
+    position = 0
+    for index in range(count):
+        while position < len(origins) and origins[position] < index:
+            end = ends[position]
+            last_end = end if end is not None else last_end
+            position += 1
+        starts[index] = last_end
+    return starts
+
+
+def check_rendered(
+    messages: Sequence[AnyMessage], text: str, recorder: LossRecorder, reported: set[str], starts: list[int]
+) -> None:
+    """Every text the shaping kept must be in the rendering: a template that skips a part
+    leaves a loss, not a silence; ``reported`` are the canonical paths the shaping already
+    reported. Each text is looked for from where its message starts (``starts``) before the
+    whole text, so a rendering showing every text in its place is read once, not once per text."""
+    for index, position, what, value in checked_pieces(messages, reported):
+        if not shown(value, text, starts[index]):
+            lose(recorder, index, position, what)
+
+
+def checked_pieces(messages: Sequence[AnyMessage], reported: set[str]) -> Iterator[tuple[int, int | None, str, str]]:
+    """Each text to look for: its message, its part's position (None for a string content),
+    what it is and its text; those at or under a ``reported`` path left out."""
+    for index, message in enumerate(messages):
+        content = message.content
+        pieces = [(None, "text", content)] if isinstance(content, str) else _pieces(content)
+        for position, what, value in pieces:
+            path = f"$.messages[{index}]" + ("" if position is None else f".content[{position}]")
+            if not _within(path, reported):
+                yield index, position, what, value
+
+
+def lose(recorder: LossRecorder, index: int, position: int | None, what: str) -> None:
+    """Record that the text at ``position`` of message ``index`` is not in the rendering."""
+    steps: Steps = ("messages", index) if position is None else ("messages", index, "content", position)
+    recorder.add(steps, what, NOT_RENDERED)
+
+
+def _forms(value: str) -> tuple[str, ...]:
+    """The spellings a rendering may show ``value`` in: trimmed, or as a JSON string's inside
+    (a template writing it with ``tojson``, as gpt-oss writes a tool result); none for a
+    blank text, which every rendering shows."""
+    stripped = value.strip()
+    if not stripped:
+        return ()
+    return stripped, json.dumps(stripped, ensure_ascii=False)[1:-1]
+
+
+def _within(path: str, reported: set[str]) -> bool:
+    """Whether a loss at ``path`` or around it (``$.messages[1].content``) is already reported."""
+    return any(path == place or path.startswith((f"{place}[", f"{place}.")) for place in reported)
+
+
+def _pieces(content: Sequence[Any]) -> list[tuple[int | None, str, str]]:
+    return [(position, what, value) for position, part in enumerate(content) for what, value in _texts_of(part)]
+
+
+def shown(value: str, text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``value`` is in ``text[:end]`` in one of its :func:`_forms`, looked for from
+    ``start`` (where its message starts) first, then anywhere."""
+    forms = _forms(value)
+    return (
+        not forms
+        or any(text.find(form, start, end) >= 0 for form in forms)
+        or (start > 0 and any(text.find(form, 0, end) >= 0 for form in forms))
+    )
+
+
+def _texts_of(part: Any) -> list[tuple[str, str]]:
+    kind = getattr(part, "type", "")
+    if kind == "thinking" and not part.redacted:
+        return [("thinking part", part.text)]
+    if kind == "tool_result" and isinstance(part.content, str):
+        return [("tool result", part.content)]
+    if kind == "tool_use" and part.kind == "function":
+        return [("tool call", part.name)]
+    if kind == "text":
+        return [("text part", part.text)]
+    return []
