@@ -255,3 +255,30 @@ def test_a_tokenizer_path_is_read_once_and_again_once_the_file_changes(tmp_path:
     with pytest.raises(PayloadError, match=r"is no tokenizer\.json") as raised:
         tokens.loaded(str(tmp_path / "missing.json"))
     assert raised.value.path == "$.tokenizer"
+
+
+def test_a_family_given_the_callers_variables_is_checked_as_an_unknown_template_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A family's stored profile (``prefix_stable`` among it) was read without the caller's
+    variables, which may change how earlier turns are written; so with variables the one run's
+    starts are checked against a prefix render, as for a template chatcodec does not know."""
+    from chatcodec._training import render as rendering
+
+    asked: list[bool] = []
+    check = rendering._starts_hold
+
+    def noted(*arguments: Any) -> bool:
+        asked.append(True)
+        return check(*arguments)
+
+    monkeypatch.setattr(rendering, "_starts_hold", noted)
+    request = ChatRequest.model_validate(_canonical(agent_loop(4, 2)))
+    plain = outcome(request, "qwen3-training", train_on="all_assistant_messages")
+    assert asked == []
+    options = {"train_on": "all_assistant_messages", "template_variables": {"enable_thinking": False}}
+    with_variables = outcome(request, "qwen3-training", **options)
+    assert asked == [True]
+    assert with_variables[0] != "error"
+    assert with_variables == by_prefix_renders(request, "qwen3-training", monkeypatch, **options)
+    assert plain[0] != "error"

@@ -122,7 +122,9 @@ def render(
     shaped, origins = shaper.messages(messages)
     written_tools = shaper.tools(tools_of(tools) if tools is not None else request_tools)
     run = Runner(chosen.text, written_tools, dict(profile.variables), template_limits)
-    text, tags, starts = run_once(run, chosen, shaped, origins, add_generation_prompt)
+    text, tags, starts = run_once(
+        run, chosen, shaped, origins, add_generation_prompt, caller_variables=bool(template_variables)
+    )
     ends = (
         _message_ends(run, shaped, text, add_generation_prompt)
         if starts is None
@@ -166,15 +168,23 @@ def chosen_template(
 
 
 def run_once(
-    run: Runner, chosen: families.Template, shaped: list[dict[str, Any]], origins: list[int], prompt: bool
+    run: Runner,
+    chosen: families.Template,
+    shaped: list[dict[str, Any]],
+    origins: list[int],
+    prompt: bool,
+    *,
+    caller_variables: bool = False,
 ) -> tuple[str, list[tuple[int, int]], list[int | None] | None]:
     """The template's run over ``shaped``: its text, generation tags and, on a prefix-stable
-    template, where each message starts in it (None where the run does not show that, or a
-    template chatcodec does not know fails :func:`_starts_hold`)."""
+    template, where each message starts in it (None where the run does not show that, or
+    :func:`_starts_hold` fails for a template chatcodec does not know or one given the
+    caller's variables: a family's stored profile was read without them)."""
     if not chosen.profile.prefix_stable:
         return (*run(shaped, prompt), None)
     text, tags, starts = run.watched(shaped, prompt)
-    if starts is not None and chosen.family is None and not _starts_hold(run, shaped, origins, text, starts):
+    checked = chosen.family is None or caller_variables
+    if starts is not None and checked and not _starts_hold(run, shaped, origins, text, starts):
         starts = None
     return text, tags, starts
 
