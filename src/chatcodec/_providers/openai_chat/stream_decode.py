@@ -56,7 +56,7 @@ from chatcodec._providers.openai_chat import citations, logprobs, reasoning, str
 from chatcodec._providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec._providers.openai_chat.logprobs import join_logprobs
 from chatcodec._providers.openai_chat.markers import PROVIDER
-from chatcodec._providers.openai_chat.null_spelling import nulls_as_spelling
+from chatcodec._providers.openai_chat.null_spelling import documented_nulls, nulls_as_spelling
 from chatcodec._providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call
 from chatcodec._providers.openai_chat.stream_choice import ChoiceState, continued_reasoning
 from chatcodec._providers.openai_chat.stream_chunk import error_event, part_event, usage_model, validated_chunk
@@ -227,7 +227,7 @@ class StreamDecoder(FeedByReading):
         self._start = rest(chunk, _mapped(chunk))
         if "id" in chunk and "object" in chunk and "created" in chunk and "model" in chunk:
             self._envelope = _ENVELOPE(chunk)
-        bag = dict(self._start)
+        bag = documented_nulls(dict(self._start), "ChatCompletionChunk")  # a server's empty extras: spelling
         mark_absent(bag, chunk, "id", "object", "created", "model")
         self.builder.start(
             id=chunk.get("id"),
@@ -563,7 +563,9 @@ class StreamDecoder(FeedByReading):
         bag.update(extras or {})
         message_fields = bag.pop("delta", None)
         if message_fields is not None:  # the finish chunk's delta: the message's own fields
-            self.builder.choice_data(number, message_metadata={PROVIDER: nulls_as_spelling(dict(message_fields))})
+            self.builder.choice_data(
+                number, message_metadata={PROVIDER: nulls_as_spelling(dict(message_fields), answer=True)}
+            )
         tokens = logprobs.take_choice_logprobs(bag, state.logprobs)  # those no text delta carried
         tokens = None if tokens == [] and state.streamed_tokens else tokens  # OpenAI's first chunk's "content": []
         choice_metadata = {PROVIDER: bag} if bag else None

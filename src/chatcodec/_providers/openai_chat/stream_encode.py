@@ -187,7 +187,7 @@ class StreamEncoder:
         include_usage = self._context.option("include_usage")
         self._include_usage = None if include_usage is None else bool(include_usage)
         left_out = absent_keys(bag)
-        base = {**wire_fields(bag), "object": bag.get("object", CHUNK_OBJECT)}
+        base = {**message_fields(bag), "object": bag.get("object", CHUNK_OBJECT)}  # spelled nulls too
         for key, default in _PLACEHOLDERS:
             value = getattr(event, key)
             if value is not None:
@@ -252,16 +252,16 @@ class StreamEncoder:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         delta = self._message_fields(state.message, at)
         state.held, state.message, state.held_at, state.finished, state.cited = {}, {}, None, True, False
-        choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": delta, "finish_reason": word}
+        choice: dict[str, Any] = {**message_fields(bag), "index": event.choice, "delta": delta, "finish_reason": word}
         return self._chunk([choice], event)
 
     def _message_fields(self, bag: dict[str, Any], at: Steps) -> dict[str, Any]:
         """The message bag's fields for the finish chunk's ``delta``. A field the decoder
         reads as content (``content``, ``tool_calls`` ...) would add to the answer there,
-        so one that is not ``null`` (which a decoder never keeps in the bag) is a loss, as
+        so one that is not ``null`` or ``[]`` (which a decoder keeps as spelling) is a loss, as
         the message's own value wins over it in ``encode_response``."""
         fields = message_fields(bag)
-        clashing = sorted(key for key in DELTA_KEYS if fields.get(key) is not None)
+        clashing = sorted(key for key in DELTA_KEYS if fields.get(key) not in (None, []))  # [] adds nothing
         if clashing:
             why = "in a stream's delta it would add to the answer"
             self._losses.add((*at, "message_metadata"), f"{PROVIDER} data {clashing}", why)

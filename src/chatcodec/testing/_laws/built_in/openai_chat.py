@@ -109,10 +109,10 @@ def _empty(part: dict[str, Any]) -> bool:
 
 
 def _without_nulls(metadata: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]] | None:
-    """The bags without their ``null`` fields, nor the ``_nulls`` marker that spells an SDK
-    dump's (``null_spelling.py``)."""
+    """The bags without their ``null`` fields, nor the ``_nulls`` and ``_empty`` markers that
+    spell an SDK dump's and a server's empty fields (``null_spelling.py``)."""
     kept = {
-        provider: {key: value for key, value in bag.items() if value is not None and key != "_nulls"}
+        provider: {key: value for key, value in bag.items() if value is not None and key not in ("_nulls", "_empty")}
         for provider, bag in (metadata or {}).items()
     }
     return {provider: bag for provider, bag in kept.items() if bag} or None
