@@ -14,7 +14,7 @@ A base64 image or PDF's data is sent as given, its alphabet unproved: the text i
 caller's, unchanged (a data URL of an OpenAI body is split into the same text), and proving
 it cost more than the whole conversion of a session with screenshots
 (:func:`chatcodec._compat.fits_a_data_url`). A payload that is not base64 is then named by
-Anthropic's 400, as it would be sent straight to Anthropic. Only a plain-text document,
+Anthropic's 400, as it would be were it sent to Anthropic directly. Only a plain-text document,
 which is decoded here, is proved (:func:`_plain_text`).
 """
 
