@@ -297,17 +297,15 @@ def _pieces(payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 EMPTY_MEMORIES = "CHATCODEC_BENCH_EMPTY_MEMORIES"
 """Set (by ``--empty-memories``, a diagnostic): every steady-state chatcodec conversion starts with
-the memories of proved tool-argument texts and base64 texts emptied, the others kept; what a
-first sight costs is counted by :mod:`bench.states` (``--states``), which forgets nothing."""
+the memory of proved tool-argument texts emptied, the others kept; what a first sight costs is
+counted by :mod:`bench.states` (``--states``), which forgets nothing."""
 
 
 def _forget_proved_texts() -> None:
-    from chatcodec import _compat
     from chatcodec._providers.kit import arguments
-    from chatcodec._text_memory import LongTextMemory, TextMemory
+    from chatcodec._text_memory import TextMemory
 
     arguments._PROVED = TextMemory(arguments._PROVED.limit)  # pyright: ignore[reportPrivateUsage]
-    _compat._PROVEN = LongTextMemory(_compat._PROVEN.limit)  # pyright: ignore[reportPrivateUsage]
 
 
 def _floor_converts(
@@ -556,7 +554,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--empty-memories",
         action="store_true",
-        help="a diagnostic: empty the memories of proved argument and base64 texts before each steady conversion",
+        help="a diagnostic: empty the memory of proved argument texts before each steady conversion",
     )
     parser.add_argument(
         "--pieces",

@@ -10,12 +10,10 @@ import re
 from typing import Any
 
 from chatcodec._public_label import shown_as
-from chatcodec._text_memory import LongTextMemory
 
 _DATA_URL_HEAD = re.compile(r"data:(?P<media_type>[\w.+-]+/[\w.+-]+(?:;[\w.+-]+=[^;,]*)*);base64")
 """A base64 data URL's head (RFC 2397): its media type with any parameters
 (``data:application/pdf;name=doc.pdf;base64``, as browsers and upload libraries write it)."""
-_BASE64_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
 
 # OpenAI's input_audio "format" <-> MIME type. Unlisted formats map to audio/<format>.
 _AUDIO_MEDIA_TYPES = {"mp3": "audio/mpeg", "wav": "audio/wav", "pcm16": "audio/pcm"}
@@ -52,14 +50,16 @@ def source_from_url(url: str, media_type: str | None = None) -> dict[str, Any]:
     """A media source for ``url``: a base64 source for a ``data:`` URL, else a URL source.
 
     Only data URLs that :func:`data_url` rebuilds character for character are split,
-    so encoding back to a URL-based provider is exact.
+    so encoding back to a URL-based provider is exact. The data is carried as given, not
+    proved base64 (:func:`fits_a_data_url`): a target that takes the same text sends it
+    unchanged, and a writer that decodes it proves it.
     """
     split = _SPLIT.get(id(url))
     if split is not None and split[0] is url:  # the same text object, split before
         return {"type": "base64", "media_type": split[1], "data": split[2]}
     head, comma, data = url.partition(",")
     match = _DATA_URL_HEAD.fullmatch(head) if comma and head.startswith("data:") else None
-    if match is not None and _is_base64_text(data):
+    if match is not None and fits_a_data_url(data):
         _remember_split(url, match["media_type"], data)
         return {"type": "base64", "media_type": match["media_type"], "data": data}
     source: dict[str, Any] = {"type": "url", "url": url}
@@ -71,15 +71,16 @@ def source_from_url(url: str, media_type: str | None = None) -> dict[str, Any]:
 def reads_back(media_type: str, data: str) -> bool:
     """Whether :func:`data_url` of ``media_type`` and ``data`` reads back, by
     :func:`source_from_url`, as that media type and data: a media type the head pattern
-    takes whole (no comma to split at) and base64 text. Decided without building the URL
-    and reading it again (a copy of what may be megabytes)."""
-    return media_type_reads_back(media_type) and _is_base64_text(data)
+    takes whole (no comma to split at) and data that fits a data URL
+    (:func:`fits_a_data_url`). Decided without building the URL and reading it again (a
+    copy of what may be megabytes)."""
+    return media_type_reads_back(media_type) and fits_a_data_url(data)
 
 
 def media_type_reads_back(media_type: str) -> bool:
     """Whether a data URL of ``media_type`` reads back as that media type: the head pattern
-    takes it whole (no comma to split at). :func:`reads_back` for data already known to be
-    base64 text (the check is a pass over what may be megabytes: done once, not twice)."""
+    takes it whole (no comma to split at). :func:`reads_back` for data already known to fit
+    a data URL."""
     if media_type.__class__ is str and media_type in _READS_BACK:  # the images every provider takes
         return True
     return _DATA_URL_HEAD.fullmatch(f"data:{media_type};base64") is not None
@@ -94,34 +95,18 @@ _READS_BACK = frozenset(
 matching it: the image types Anthropic, OpenAI and Gemini take (each matched once, here)."""
 
 
-def is_base64_text(data: str) -> bool:
-    """Whether ``data`` holds only the base64 alphabet (standard or URL-safe, padding): text
-    a data URL can carry (a lone surrogate, which no UTF-8 body can hold, is not)."""
-    return _is_base64_text(data)
+def fits_a_data_url(data: str) -> bool:
+    """Whether ``data`` can be carried as a data URL's base64 text: ASCII. A lone surrogate
+    (which no UTF-8 body can hold) or any other non-ASCII character is in no base64
+    alphabet, and ``str.isascii`` answers without reading the text (CPython keeps the flag).
 
-
-_PROVEN = LongTextMemory(1 << 22)
-"""Base64 texts checked (4 Mi characters: the screenshots of about fourteen 50-step sessions,
-``docs/performance.md`` "Memories"): an agent resends
-its screenshots every turn, and the writer that builds a data URL again asks about the text
-its reader checked (:mod:`chatcodec._text_memory`)."""
-
-
-def _is_base64_text(data: str) -> bool:
-    # Looked up without hashing the text (:class:`LongTextMemory`): the same object inline,
-    # then an equal text; a text that is not base64 is never remembered.
-    if _PROVEN.texts.get(id(data)) is data or data in _PROVEN:
-        return True
-    if _alphabet_only(data):
-        _PROVEN.add(data)
-        return True
-    return False
-
-
-def _alphabet_only(data: str) -> bool:
-    # Deleting the alphabet with bytes.translate is a table lookup per byte in C, four
-    # times faster than a regex over what may be megabytes of base64.
-    return data.isascii() and not data.encode("ascii").translate(None, _BASE64_BYTES)
+    The alphabet itself is not proved: where the target takes the same text (OpenAI Chat
+    and Responses data URLs, Anthropic's base64 sources) it is the caller's text, sent
+    unchanged, and proving it cost more than the whole conversion of a session with
+    screenshots (``docs/performance-history.md``, "Images and one-time costs"); a bad
+    payload is then named by the provider's 400. Writers that decode the data or send bytes
+    (Gemini, Bedrock, a text document's decode) prove it in their own rule."""
+    return data.isascii()
 
 
 def is_local_file_url(url: str) -> bool:
@@ -148,8 +133,8 @@ def data_url(media_type: str, data: str) -> str:
 _SPLIT: dict[int, tuple[str, str, str]] = {}
 """The data URLs :func:`source_from_url` split, by the identity of the URL text and (negated)
 of its data: ``(url, media type, data)``. An agent resends its screenshots every turn, the
-same text objects when it holds its history (splitting a screenshot's data URL, finding
-its data in :data:`_PROVEN` and joining it again cost more than a look-up). A
+same text objects when it holds its history (splitting a screenshot's data URL, a copy of
+its data, and joining it again, another, cost more than a look-up). A
 text is immutable, so the same object is the same text; each entry holds its texts, so
 their identities stay theirs. At most :data:`_SPLIT_LIMIT` characters (of the URLs and of the
 data split from them: an entry holds both), all forgotten when full."""
@@ -158,7 +143,7 @@ _split_characters = 0
 
 
 def _remember_split(url: str, media_type: str, data: str) -> None:
-    global _split_characters  # noqa: PLW0603 - one bounded memory per process, as _PROVEN
+    global _split_characters  # noqa: PLW0603 - one bounded memory per process
     size = len(url) + len(data)
     if _split_characters + size > _SPLIT_LIMIT:
         _SPLIT.clear()

@@ -13,7 +13,7 @@ calls. Each turn is read by the reader's own functions for it
 into its results and the rest) and written by the writer's own functions for each message it
 gives (``encode_assistant_message``, ``encode_tool_message``, ``encode_plain_message`` of
 :mod:`chatcodec._providers.openai_chat.messages`): the argument text and its proof, the
-thinking's verdict, the tool-name rule, the base64 check, the media moved out of results and
+thinking's verdict, the tool-name rule, the data URL's text, the media moved out of results and
 every loss are theirs. The top level (model, tools, settings) is the canonical reader's and
 writer's, run on the body without its turns; the OpenAI Chat writer takes the messages
 written here in their place (:class:`DirectReading`).

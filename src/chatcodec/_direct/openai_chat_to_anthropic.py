@@ -13,7 +13,7 @@ function, called with the canonical part and the canonical place: the reasoning'
 verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`), the call's id,
 name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
 result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
-the image reading and writing (``decode_parts``, ``encode_part``: the base64 check). The top
+the image reading and writing (``decode_parts``, ``encode_part``: the data URL's split). The top
 level (model, tools, settings, target rules, servers) is the canonical reader's and
 writer's, run on the body without its messages; the Anthropic writer takes the turns
 written here in their place (:class:`DirectReading`).

@@ -16,9 +16,9 @@ user parts are the reader's ``decode_parts`` and the writer's ``encode_parts`` (
 detail, a ``file:`` URL reported). An image's ``data:`` URL is read as the URL it is, not
 split into its media type and base64 data (``split=False``): the Responses writer sends a
 base64 source as the data URL it was split from, character for character, and a URL
-source as given, so the output and the losses are the same either way, and the base64
-check (a pass over each screenshot the first time it is seen) is not needed. The
-canonical path splits them; the tests hold the two equal.
+source as given, so the output and the losses are the same either way, and the split (a
+copy of each screenshot's data) is not needed. The canonical path splits them; the tests
+hold the two equal.
 
 The top level (model, tools, settings, target rules) is the canonical reader's and
 writer's, run on the body without its messages; the Responses writer takes the items

@@ -11,7 +11,7 @@ turn's reasoning item (summary texts and encrypted content, as the Agents SDK re
 text and function calls, and outputs of text or text parts. Every rule is the canonical
 side's own function, called with the canonical part and the canonical place: the image
 reading and writing (the Responses reader's ``decode_parts``, the Chat writer's
-``encode_part``: the base64 check), a call's wire form
+``encode_part``: the data URL's text), a call's wire form
 (:func:`~chatcodec._providers.openai_chat.tool_calls.plain_call_wire`, for a name OpenAI
 takes as it is), reasoning Chat has no field for (the Chat writer's ``drop_loss`` per
 thinking part, unless the ``reasoning_field`` option names one). The top level (model,

@@ -157,13 +157,13 @@ def test_input_audio_read_with_a_format_beyond_wav_and_mp3_is_a_loss_on_the_way_
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0]", "audio of type audio/flac")]
 
 
-@pytest.mark.parametrize("data", ["iVBOR\ud800w0KGgo=", "not base64!", "aGk=\n"])
+@pytest.mark.parametrize("data", ["iVBOR\ud800w0KGgo=", "iVBOR\u00e9w0KGgo="])
 @pytest.mark.parametrize("kind", ["image", "document"])
-def test_media_data_that_is_not_base64_is_not_sent_as_a_data_url(data: str, kind: str) -> None:
+def test_media_data_that_is_not_ascii_is_not_sent_as_a_data_url(data: str, kind: str) -> None:
     """An ``image_url`` (or ``file.file_data``) is "a base64 encoded image" in a ``data:``
-    URL (API reference, image content part): data outside the base64 alphabet cannot be
-    one, and a lone surrogate cannot even be written into a UTF-8 body. The part is not
-    sent, reported; base64 data still is."""
+    URL (API reference, image content part): text outside ASCII is in no base64 alphabet,
+    and a lone surrogate cannot even be written into a UTF-8 body. The part is not sent,
+    reported; base64 data still is."""
     media_type = "image/png" if kind == "image" else "application/pdf"
     part = {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": data}}
     request = {"model": "gpt-4o", "messages": [{"role": "user", "content": [{"type": "text", "text": "q"}, part]}]}
@@ -175,3 +175,21 @@ def test_media_data_that_is_not_base64_is_not_sent_as_a_data_url(data: str, kind
     part["source"]["data"] = "aGk="  # type: ignore[index]
     body = chatcodec.encode_request("openai-chat", request, on_loss="ignore")
     assert len(body["messages"][0]["content"]) == 2
+
+
+@pytest.mark.parametrize("data", ["not base64!", "aGk=\n"])
+@pytest.mark.parametrize("kind", ["image", "document"])
+def test_ascii_media_data_is_sent_as_given_in_its_data_url(data: str, kind: str) -> None:
+    """ASCII data is the caller's text, sent unchanged in the data URL with no loss (its
+    alphabet unproved: ``_compat.fits_a_data_url``); OpenAI's 400 names a bad payload."""
+    media_type = "image/png" if kind == "image" else "application/pdf"
+    part: dict[str, object] = {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": data}}
+    if kind == "document":
+        part["filename"] = "doc.pdf"  # OpenAI requires one with file data
+    request = {"model": "gpt-4o", "messages": [{"role": "user", "content": [part]}]}
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("openai-chat", request, losses=losses)
+    written = body["messages"][0]["content"][0]
+    url = written["image_url"]["url"] if kind == "image" else written["file"]["file_data"]
+    assert url == f"data:{media_type};base64,{data}"
+    assert losses == []

@@ -1,7 +1,7 @@
 """The media sources Anthropic takes: which base64 image types, which document sources
 (a PDF, plain text, a URL, a file id), and how a canonical source is written as one. A
 source Anthropic would refuse is dropped and reported (a loss), never sent to be refused,
-but for one case:
+but for two cases.
 
 A ``file:`` URL (``file:///home/me/cat.png``) names a path on the caller's machine, which
 Anthropic's servers cannot fetch. It is kept as given and reported, not dropped: a
@@ -9,6 +9,13 @@ same-format round trip stays exact (a request the provider refuses is the caller
 a gateway in front of the provider may resolve it (vLLM reads local files under
 ``--allowed-local-media-path``), and dropping it would change what the model is asked
 about; the loss tells the caller to send the bytes inline (base64) instead.
+
+A base64 image or PDF's data is sent as given, its alphabet unproved: the text is the
+caller's, unchanged (a data URL of an OpenAI body is split into the same text), and proving
+it cost more than the whole conversion of a session with screenshots
+(:func:`chatcodec._compat.fits_a_data_url`). A payload that is not base64 is then named by
+Anthropic's 400, as it would be were it sent to Anthropic directly. Only a plain-text document,
+which is decoded here, is proved (:func:`_plain_text`).
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def decode_parts(content: str | list[dict[str, Any]], *, split: bool = True) -> 
     """Message content: a string stays a string, a list becomes canonical parts (a plain
     text part, most of them, is taken over without a call). ``split`` false: an image's
     ``data:`` URL is read as the URL source it is, not split into its media type and base64
-    data (:func:`~chatcodec._compat.source_from_url`'s check is a pass over what may be
+    data (:func:`~chatcodec._compat.source_from_url`'s split is a copy of what may be
     megabytes), for a writer that sends either source as the same URL (a direct path's,
     :mod:`chatcodec._direct`)."""
     if isinstance(content, str):
@@ -454,15 +454,16 @@ def _flat_file(part: Part, bag: dict[str, Any], losses: LossRecorder, at: Steps)
 
 
 def _data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str | None:
-    """The data URL of a base64 source; None (reported) when its data is not base64 text:
-    a ``data:`` URL of anything else is refused by OpenAI, and a lone surrogate in it
-    cannot even be written as a UTF-8 body."""
+    """The data URL of a base64 source; None (reported) when its data is not ASCII: no
+    base64 text is, and a lone surrogate cannot even be written as a UTF-8 body. ASCII data
+    is sent as given, its alphabet unproved (:func:`~chatcodec._compat.fits_a_data_url`
+    says why): OpenAI's 400 names a bad one."""
     media_type, data = source["media_type"], source["data"]
-    if not compat.is_base64_text(data):
+    if not compat.fits_a_data_url(data):
         losses.add((*at, "source", "data"), "media data", "not base64: OpenAI cannot read it as a data URL")
         return None
     url = compat.data_url(media_type, data)
-    if not compat.media_type_reads_back(media_type):  # the data is base64 text: checked above
+    if not compat.media_type_reads_back(media_type):  # the data fits a data URL: checked above
         why = "OpenAI sends it as a data URL, which does not read back as this media type and data"
         losses.add((*at, "source"), "base64 source", why)
     return url
