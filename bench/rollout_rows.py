@@ -18,10 +18,11 @@ the file and writing a JSON line per row:
 Before counting, the command's ids are checked equal to the loop's, and its mask equal but for
 the newline after each ``<|im_end|>`` (the template's tags hold it; the model does not sample it).
 
-* *Instructions per row*: each subject under ``valgrind --tool=callgrind`` on the first ``n``
-  and the first ``2n`` rows (``--counted``), counted from just before its work starts (the
-  command's ``main``, with the tokenizer file read; the loop's first line) to its end: the
-  difference over ``n`` is the cost of a row, start-up cancelled.
+* *Instructions per row*: one process under ``valgrind --tool=callgrind`` sets each subject up
+  (imports, the tokenizer file read, the template compiled) and runs it once on 5 rows, then
+  runs it whole (the command's ``main`` from its arguments to its last line written) on the
+  first ``n`` and on the first ``2n`` rows (``--counted``), each run a region: the difference
+  over ``n`` is the cost of a row, start-up cancelled.
 * *CPU per row*: each subject on ``n`` and ``m`` rows (``--timed``), its user and system time from
   ``wait4`` (the best of ``--repeat`` runs), the difference over ``m - n``.
 * *Peak memory*: each subject's ``ru_maxrss`` at 1,000, 5,000 and 20,000 rows (``--memory``).
@@ -41,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -132,7 +133,11 @@ def write_rows(path: Path, count: int) -> Path:
     return path
 
 
-# --- the subjects, each run as ``python bench/rollout_rows.py --run SUBJECT FILE OUT TOKENIZER``
+# --- the subjects: ``python bench/rollout_rows.py --run SUBJECT FILE OUT TOKENIZER`` runs one whole
+
+
+Work = Callable[[Path, Path], int]
+"""A subject's job on one file of rows, its lines written to the other; its set-up done."""
 
 
 def _cli_arguments(source: Path, out: Path, tokenizer: Path) -> list[str]:
@@ -143,39 +148,23 @@ def _cli_arguments(source: Path, out: Path, tokenizer: Path) -> list[str]:
     ]
 
 
-def run_subject(subject: str, source: Path, out: Path, tokenizer: Path, library: str | None) -> int:
-    """One subject's whole job; under callgrind (``library``), counted from its work's start to its end."""
-    requests = None
-    if library:
-        from bench import callgrind
+def subject_work(subject: str, tokenizer: Path) -> Work:
+    """``subject``'s job, set up: imports, the tokenizer read (the command's by its path, which it
+    reads once a process), the template compiled."""
+    if subject == "transformers loop":
+        return _transformers_loop(tokenizer)
+    from chatcodec._training import families, jinja, tokens
 
-        requests = callgrind.Requests(Path(library))
-    if subject != "transformers loop":  # start-up, not counted: the tokenizer file read, the template compiled
-        from chatcodec._training import families, jinja, tokens
-
-        tokens.loaded(str(tokenizer))
-        jinja.compiled(families.template_text(TEMPLATE))  # under callgrind, past a run's 10 s limit
+    tokens.loaded(str(tokenizer))
+    jinja.compiled(families.template_text(TEMPLATE))  # under callgrind, a first compile passes a run's 10 s limit
     if subject == "chatcodec convert":
         from chatcodec.cli import main
 
-        def work() -> int:
-            return main(_cli_arguments(source, out, tokenizer))
-
-    elif subject == "transformers loop":
-        work = _transformers_loop(source, out, tokenizer)
-    else:
-        work = _render_converter(source, out, tokenizer)
-    if requests is not None:
-        requests.start()
-        requests.zero()
-    status = work()
-    if requests is not None:
-        requests.dump(f"{subject}|{source.name}")
-        requests.stop()
-    return status
+        return lambda source, out: main(_cli_arguments(source, out, tokenizer))
+    return _render_converter(tokenizer)
 
 
-def _transformers_loop(source: Path, out: Path, tokenizer: Path) -> Any:
+def _transformers_loop(tokenizer: Path) -> Work:
     import tokenizers
     from transformers import PreTrainedTokenizerFast
 
@@ -185,7 +174,7 @@ def _transformers_loop(source: Path, out: Path, tokenizer: Path) -> Any:
     hugging_face = PreTrainedTokenizerFast(tokenizer_object=loaded, eos_token="<|im_end|>", pad_token="<|endoftext|>")
     hugging_face.chat_template = families.template_text(TEMPLATE)
 
-    def work() -> int:
+    def work(source: Path, out: Path) -> int:
         with source.open("rb") as lines, out.open("w", encoding="utf-8") as written:
             for line in lines:
                 body = json.loads(line)
@@ -203,7 +192,7 @@ def _transformers_loop(source: Path, out: Path, tokenizer: Path) -> Any:
     return work
 
 
-def _render_converter(source: Path, out: Path, tokenizer: Path) -> Any:
+def _render_converter(tokenizer: Path) -> Work:
     from chatcodec import RenderConverter
 
     converter = RenderConverter(
@@ -215,7 +204,7 @@ def _render_converter(source: Path, out: Path, tokenizer: Path) -> Any:
         losses_column=None,
     )
 
-    def work() -> int:
+    def work(source: Path, out: Path) -> int:
         with source.open("rb") as lines, out.open("w", encoding="utf-8") as written:
             batch: list[bytes] = []
             for line in [*lines, None]:
@@ -235,12 +224,33 @@ def _render_converter(source: Path, out: Path, tokenizer: Path) -> Any:
     return work
 
 
+def counted_child(library: Path, subjects: Sequence[str], files: Sequence[Path], out: Path, tokenizer: Path) -> int:
+    """Under callgrind: each subject set up and run once on the first file (uncounted: what a first
+    run loads), then run whole on each other file, each run a region."""
+    from bench import callgrind
+
+    requests = callgrind.Requests(library)
+    warm, *counted = files
+    for subject in subjects:
+        work = subject_work(subject, tokenizer)
+        if work(warm, out) != 0:
+            raise SystemExit(f"{subject} failed")
+        for source in counted:
+            requests.start()
+            requests.zero()
+            status = work(source, out)
+            requests.dump(f"{subject}|{source.name}")
+            requests.stop()
+            if status != 0:
+                raise SystemExit(f"{subject} failed on {source.name}")
+    return 0
+
+
 # --- the parent -------------------------------------------------------------------------------
 
 
-def _command(subject: str, source: Path, out: Path, tokenizer: Path, library: Path | None = None) -> list[str]:
-    command = [str(Path(__file__).resolve()), "--run", subject, str(source), str(out), str(tokenizer)]
-    return [*command, *(["--library", str(library)] if library else [])]
+def _command(subject: str, source: Path, out: Path, tokenizer: Path) -> list[str]:
+    return [str(Path(__file__).resolve()), "--run", subject, str(source), str(out), str(tokenizer)]
 
 
 def check(folder: Path, tokenizer: Path, count: int) -> None:
@@ -261,21 +271,21 @@ def check(folder: Path, tokenizer: Path, count: int) -> None:
 
 
 def instructions(folder: Path, tokenizer: Path, counted: int, subjects: Sequence[str]) -> dict[str, float]:
-    """Instructions per row of each subject: its count on ``2 * counted`` rows less on ``counted``."""
+    """Instructions per row of each subject: its whole run on ``2 * counted`` rows less its run on
+    ``counted``, in one process under callgrind (start-up paid once, outside the counts)."""
     from bench import callgrind
 
     library = callgrind.build(folder)
-    per_row: dict[str, float] = {}
-    for subject in subjects:
-        totals = []
-        for size in (counted, 2 * counted):
-            source = write_rows(folder / f"rows-{size}.jsonl", size)
-            dumps = folder / f"dumps-{subject.split()[0]}-{size}"
-            dumps.mkdir()
-            callgrind.run(_command(subject, source, folder / "out.jsonl", tokenizer, library), dumps, ONE_THREAD)
-            totals.append(sum(dump.instructions for dump in callgrind.read_dumps(dumps)))
-        per_row[subject] = (totals[1] - totals[0]) / counted
-    return per_row
+    files = [write_rows(folder / f"rows-{size}.jsonl", size) for size in (5, counted, 2 * counted)]
+    dumps = folder / "dumps"
+    dumps.mkdir()
+    command = [str(Path(__file__).resolve()), "--counted-child", str(library), str(tokenizer), *map(str, files)]
+    callgrind.run([*command, "--subjects", *subjects], dumps, ONE_THREAD)
+    totals = {dump.label: dump.instructions for dump in callgrind.read_dumps(dumps)}
+    return {
+        subject: (totals[f"{subject}|{files[2].name}"] - totals[f"{subject}|{files[1].name}"]) / counted
+        for subject in subjects
+    }
 
 
 def _usage(subject: str, source: Path, out: Path, tokenizer: Path) -> tuple[float, int]:
@@ -313,6 +323,28 @@ def memory(folder: Path, tokenizer: Path, sizes: Sequence[int], subjects: Sequen
     return peaks
 
 
+def table(
+    subjects: Sequence[str],
+    sizes: Sequence[int],
+    counts: dict[str, float],
+    times: dict[str, float],
+    peaks: dict[str, list[int]],
+) -> str:
+    """One line per subject: millions of instructions and CPU milliseconds per row, peak memory by rows."""
+    lines = [
+        "| subject | instructions per row | CPU ms per row | "
+        + " | ".join(f"peak memory, {size:,} rows" for size in sizes)
+        + " |",
+        "|---|---|---|" + "---|" * len(sizes),
+    ]
+    for subject in subjects:
+        count = f"{counts[subject] / 1e6:.2f} M" if subject in counts else "-"
+        spent = f"{times[subject]:.2f}" if subject in times else "-"
+        held = " | ".join(f"{peak / 1024:.0f} MiB" for peak in peaks.get(subject, [])) or "-"
+        lines.append(f"| {subject} | {count} | {spent} | {held} |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0] if __doc__ else None)
     parser.add_argument("--counted", type=int, default=100, help="rows n: callgrind counts n and 2n rows")
@@ -326,11 +358,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--cache", default=str(ROOT / "build" / "bench"), help="where the tokenizer.json is made once")
     parser.add_argument("--run", nargs=4, metavar=("SUBJECT", "FILE", "OUT", "TOKENIZER"), help=argparse.SUPPRESS)
-    parser.add_argument("--library", help=argparse.SUPPRESS)
+    parser.add_argument("--counted-child", nargs="+", help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
     if arguments.run:
         subject, source, out, tokenizer = arguments.run
-        return run_subject(subject, Path(source), Path(out), Path(tokenizer), arguments.library)
+        return subject_work(subject, Path(tokenizer))(Path(source), Path(out))
+    if arguments.counted_child:
+        library, tokenizer, *files = map(Path, arguments.counted_child)
+        return counted_child(library, arguments.subjects, files, files[0].with_name("out.jsonl"), tokenizer)
     from bench.render_instructions import tokenizer_json
 
     started = time.monotonic()
@@ -344,14 +379,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         counts = {} if arguments.skip_instructions else instructions(folder, tokenizer, arguments.counted, subjects)
         times = {} if arguments.skip_cpu else cpu(folder, tokenizer, arguments.timed, arguments.repeat, subjects)
         peaks = {} if arguments.skip_memory else memory(folder, tokenizer, arguments.memory, subjects)
-    sizes = " | ".join(f"peak memory, {size:,} rows" for size in arguments.memory)
-    print(f"| subject | instructions per row | CPU ms per row | {sizes} |")
-    print("|---|---|---|" + "---|" * len(arguments.memory))
-    for subject in subjects:
-        count = f"{counts[subject] / 1e6:.2f} M" if subject in counts else "-"
-        spent = f"{times[subject]:.2f}" if subject in times else "-"
-        held = " | ".join(f"{peak / 1024:.0f} MiB" for peak in peaks.get(subject, [])) or "-"
-        print(f"| {subject} | {count} | {spent} | {held} |")
+    print(table(subjects, arguments.memory, counts, times, peaks))
     print(f"\nThe run took {time.monotonic() - started:.0f} s of wall clock.")
     return 0
 
