@@ -309,7 +309,13 @@ def cpu(folder: Path, tokenizer: Path, timed: Sequence[int], repeat: int, subjec
             for size in (low, high)
         }
         per_row[subject] = (best[high] - best[low]) / (high - low) * 1e3
+        _note(f"{subject}: {best[low]:.2f} s CPU on {low} rows, {best[high]:.2f} s on {high}")
     return per_row
+
+
+def _note(line: str) -> None:
+    """A measurement as it is made (a long run on a shared machine keeps what it finished)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def memory(folder: Path, tokenizer: Path, sizes: Sequence[int], subjects: Sequence[str]) -> dict[str, list[int]]:
@@ -318,7 +324,9 @@ def memory(folder: Path, tokenizer: Path, sizes: Sequence[int], subjects: Sequen
     for size in sizes:
         source = write_rows(folder / f"memory-{size}.jsonl", size)
         for subject in subjects:
-            peaks[subject].append(_usage(subject, source, folder / "out.jsonl", tokenizer)[1])
+            spent, peak = _usage(subject, source, folder / "out.jsonl", tokenizer)
+            peaks[subject].append(peak)
+            _note(f"{subject}: ru_maxrss {peak / 1024:.0f} MiB on {size} rows ({spent:.1f} s CPU)")
         source.unlink()
     return peaks
 
@@ -340,7 +348,7 @@ def table(
     for subject in subjects:
         count = f"{counts[subject] / 1e6:.2f} M" if subject in counts else "-"
         spent = f"{times[subject]:.2f}" if subject in times else "-"
-        held = " | ".join(f"{peak / 1024:.0f} MiB" for peak in peaks.get(subject, [])) or "-"
+        held = " | ".join(f"{peak / 1024:.0f} MiB" for peak in peaks.get(subject, [])) or " | ".join("-" for _ in sizes)
         lines.append(f"| {subject} | {count} | {spent} | {held} |")
     return "\n".join(lines)
 
@@ -375,7 +383,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     subjects: list[str] = arguments.subjects
     with tempfile.TemporaryDirectory(prefix="chatcodec-rollout-") as temporary:
         folder = Path(temporary)
-        check(folder, tokenizer, arguments.check_rows)
+        if arguments.check_rows:
+            check(folder, tokenizer, arguments.check_rows)
         counts = {} if arguments.skip_instructions else instructions(folder, tokenizer, arguments.counted, subjects)
         times = {} if arguments.skip_cpu else cpu(folder, tokenizer, arguments.timed, arguments.repeat, subjects)
         peaks = {} if arguments.skip_memory else memory(folder, tokenizer, arguments.memory, subjects)
