@@ -27,7 +27,7 @@ the newline after each ``<|im_end|>`` (the template's tags hold it; the model do
   ``wait4`` (the best of ``--repeat`` runs), the difference over ``m - n``.
 * *Peak memory*: each subject's ``ru_maxrss`` at 1,000, 5,000 and 20,000 rows (``--memory``).
 
-``python bench/rollout_rows.py [--counted 100] [--timed 500 1500] [--memory 1000 5000 20000]
+``python bench/rollout_rows.py [--counted 20] [--timed 1000 5000] [--memory 1000 5000 20000]
 [--subjects ...] [--skip-instructions] [--skip-cpu] [--skip-memory]`` (in the bench's venv, with
 transformers; ``PYTHONPATH=src`` to count a checkout's tree).
 """
@@ -355,9 +355,9 @@ def table(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0] if __doc__ else None)
-    parser.add_argument("--counted", type=int, default=100, help="rows n: callgrind counts n and 2n rows")
-    parser.add_argument("--timed", type=int, nargs=2, default=[500, 1500], help="rows of the two CPU-time runs")
-    parser.add_argument("--repeat", type=int, default=3, help="CPU-time runs at each size (the best is taken)")
+    parser.add_argument("--counted", type=int, default=20, help="rows n: callgrind counts n and 2n rows")
+    parser.add_argument("--timed", type=int, nargs=2, default=[1000, 5000], help="rows of the two CPU-time runs")
+    parser.add_argument("--repeat", type=int, default=1, help="CPU-time runs at each size (the best is taken)")
     parser.add_argument("--memory", type=int, nargs="*", default=[1000, 5000, 20000], help="rows of the memory runs")
     parser.add_argument("--subjects", nargs="*", default=list(SUBJECTS), choices=SUBJECTS)
     parser.add_argument("--check-rows", type=int, default=50)
