@@ -194,6 +194,7 @@ bench-instructions: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/serve_requests.py
 	$(BENCH_BIN)/python bench/render_instructions.py  # render against transformers and renderers, 2 to 1,000 messages
 	$(BENCH_BIN)/python bench/render_instructions.py --episodes  # render_turns against a transformers call per turn
+	$(BENCH_BIN)/python bench/rollout_rows.py  # the rollout command against a transformers loop, per row and by rows
 
 # The dataset route (bench/dataset_route.py): 100,000 distinct rows converted once each, in process
 # and by `chatcodec convert`, against litellm's converter loop: instructions per row under callgrind

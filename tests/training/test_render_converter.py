@@ -14,6 +14,7 @@ import pytest
 import tokenizers
 
 from chatcodec import BatchConverter, PayloadError, RenderConverter, TemplateError, render
+from chatcodec._training import families
 from chatcodec._training.rollouts import rollout_row
 from training.qwen3_tokenizer import SPECIAL_TOKENS
 from training.test_rollout_rows import _byte_level_alphabet
@@ -66,6 +67,15 @@ def test_each_row_gets_what_render_gives_and_a_bad_row_its_error(tokenizer_json:
     assert out["sampled_mask"][1] is None
     assert "no assistant message" in out["chatcodec_error"][1]
     assert all(isinstance(losses, list) for losses in out["chatcodec_losses"])
+
+
+def test_a_family_named_reads_its_template_file_once_not_per_row(tokenizer_json: str) -> None:
+    families.template_text.cache_clear()
+    converter = RenderConverter(template="qwen3-training", tokenizer=tokenizer_json)
+    out = converter({"messages": [TOOL_LOOP, QUESTION, TOOL_LOOP]})
+    assert out["chatcodec_error"] == [None, None, None]
+    assert families.template_text.cache_info().misses == 1  # the file read at construction, every row a hit
+    assert families.template_text.cache_info().hits >= 3
 
 
 def test_a_wire_source_and_a_json_error_name_their_place(tokenizer_json: str) -> None:

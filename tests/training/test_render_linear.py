@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from chatcodec import ChatRequest, Loss, PayloadError, TemplateError, render
 from chatcodec._training import families, message_ends, tokens
 from chatcodec._training.check import corpus
-from chatcodec._training.render import SampledSpan, _piece_marks
+from chatcodec._training.render import SampledSpan
+from chatcodec._training.token_marks import piece_marks
 from training.qwen3_tokenizer import qwen3_encoding
 
 STABLE = [family for family in families.family_names() if families.stored_profile(family).prefix_stable]
@@ -228,7 +229,7 @@ def test_the_one_pass_mask_marks_each_piece_as_a_scan_of_every_span_would(
         expected.append(
             (any(span.start <= start < span.end for span in trained), owner if sampled_owner is None else sampled_owner)
         )
-    assert _piece_marks(starts, known, sampled, trained) == expected
+    assert piece_marks(starts, known, sampled, trained) == expected
 
 
 def test_a_tokenizer_path_is_read_once_and_again_once_the_file_changes(tmp_path: Path) -> None:

@@ -66,8 +66,10 @@ def _trl_templates() -> Path | None:
     return Path(next(iter(spec.submodule_search_locations))) / "chat_templates"
 
 
+@lru_cache(maxsize=64)
 def template_text(family: str) -> str:
-    """The template text of a known ``family``."""
+    """The template text of a known ``family``, read from its file once a process (a render or a
+    converter given the family's name asks for it on every row)."""
     entry = families()[family]
     if "file" in entry:
         return (_HERE / "templates" / str(entry["file"])).read_text(encoding="utf-8")

@@ -21,22 +21,31 @@ from __future__ import annotations
 
 import bisect
 import functools
-import heapq
 import itertools
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from chatcodec import (
     AnyMessage,
+    ChatRequest,
     Loss,
     OnLoss,
     ToolDefinition,
     validate_model,
 )
 from chatcodec._public_label import shown_as
-from chatcodec._training import families, jinja, message_ends, reading, rendered_check, tokenizer_checks, tokens
+from chatcodec._training import (
+    families,
+    jinja,
+    message_ends,
+    reading,
+    rendered_check,
+    token_marks,
+    tokenizer_checks,
+    tokens,
+)
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.shaping import Shaper
@@ -112,6 +121,49 @@ def render(
     (``enable_thinking``, ``reasoning_effort``). ``template_limits`` bound each run of the
     template (time, output). Losses name paths in the canonical messages.
     """
+    return render_shaped(
+        conversation,
+        template=template,
+        source=source,
+        tools=tools,
+        tokenizer=tokenizer,
+        add_generation_prompt=add_generation_prompt,
+        train_on=train_on,
+        on_loss=on_loss,
+        losses=losses,
+        template_variables=template_variables,
+        template_limits=template_limits,
+        stacklevel=4,
+    ).rendering
+
+
+@dataclass(frozen=True, slots=True)
+class ShapedRendering:
+    """A rendering and what it rendered: the request read and the template's messages and tools
+    (a rollout row holds them, so its conversation is read and shaped once)."""
+
+    rendering: Rendering
+    request: ChatRequest
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+
+
+def render_shaped(
+    conversation: object,
+    *,
+    template: str | os.PathLike[str] | None = None,
+    source: str | None = None,
+    tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+    tokenizer: object = None,
+    add_generation_prompt: bool = False,
+    train_on: TrainOn = "last_assistant_message",
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+    template_variables: Mapping[str, Any] | None = None,
+    template_limits: TemplateLimits = DEFAULT_LIMITS,
+    stacklevel: int = 3,
+) -> ShapedRendering:
+    """:func:`render`, with the request it read and the messages and tools the template rendered."""
     recorder = LossRecorder()
     chosen = chosen_template(template, tokenizer, template_variables, template_limits)
     profile = chosen.profile
@@ -145,14 +197,17 @@ def render(
         messages, text, recorder, shaper.lost, rendered_check.message_starts(len(messages), ends, origins)
     )
     trained = _trained(sampled, messages, train_on, add_generation_prompt)
-    recorder.settle(on_loss, losses, stacklevel=3)
+    recorder.settle(on_loss, losses, stacklevel=stacklevel)
     rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
-    if tokenizer is None:
-        return rendering
-    tokenizer_checks.check_encodable(text, messages)
-    name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
-    tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text)
-    return _tokenized(rendering, tokenizer, ends, origins, trained)
+    if tokenizer is not None:
+        tokenizer_checks.check_encodable(text, messages)
+        name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
+        tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text)
+        ids, trainable, owners = token_marks.marked_tokens(
+            tokenizer, text, ends=ends, origins=origins, sampled=sampled, trained=trained
+        )
+        rendering = replace(rendering, token_ids=ids, trainable=trainable, message_indices=owners)
+    return ShapedRendering(rendering, request, shaped, written_tools)
 
 
 def chosen_template(
@@ -487,71 +542,6 @@ def _trained(
     if not any(span.end > span.start for span in chosen):
         raise TemplateError("nothing to train: the template renders the assistant message(s) as no sampled text")
     return chosen
-
-
-def _tokenized(
-    rendering: Rendering,
-    tokenizer: object,
-    ends: list[int | None],
-    origins: list[int],
-    trained: list[SampledSpan],
-) -> Rendering:
-    text = rendering.text
-    known = [(end, origins[position]) for position, end in enumerate(ends) if end is not None]
-    cuts = [end for end, _ in known]
-    for span in rendering.sampled:
-        cuts += [span.start, span.end]
-    ids, piece_starts, counts = tokens.tokenize_pieces(tokens.batch_encoder(tokenizer), text, cuts)
-    trainable: list[bool] = []
-    owners: list[int] = []
-    for count, (is_trained, owner) in zip(
-        counts, _piece_marks(piece_starts, known, rendering.sampled, trained), strict=True
-    ):
-        trainable += [is_trained] * count
-        owners += [owner] * count
-    return Rendering(
-        text=text,
-        sampled=rendering.sampled,
-        token_ids=ids,
-        trainable=trainable,
-        message_indices=owners,
-        losses=rendering.losses,
-        template_family=rendering.template_family,
-    )
-
-
-def _piece_marks(
-    piece_starts: list[int],
-    known: list[tuple[int, int]],
-    sampled: Sequence[SampledSpan],
-    trained: list[SampledSpan],
-) -> list[tuple[bool, int]]:
-    """For each piece (by its start, ascending): whether a trained span holds it, and its
-    message: the first sampled span holding it, else the first message (in order) ending
-    after it, else -1 (the generation prompt). One sweep over the pieces, the ends and the
-    spans, since a piece never straddles an end or a span's bound."""
-    # the first end after a start, in the ends' order: the first whose running maximum passes it
-    reach = list(itertools.accumulate((end for end, _ in known), max))
-    opened = sorted(range(len(sampled)), key=lambda index: sampled[index].start)
-    trained_spans = sorted((span.start, span.end) for span in trained)
-    holding: list[tuple[int, int]] = []  # (order, end) of the spans begun, the first in order on top
-    next_end = next_span = next_trained = 0
-    trained_reach = -1
-    marks: list[tuple[bool, int]] = []
-    for start in piece_starts:
-        while next_end < len(reach) and reach[next_end] <= start:
-            next_end += 1
-        while next_span < len(opened) and sampled[opened[next_span]].start <= start:
-            heapq.heappush(holding, (opened[next_span], sampled[opened[next_span]].end))
-            next_span += 1
-        while holding and holding[0][1] <= start:
-            heapq.heappop(holding)
-        while next_trained < len(trained_spans) and trained_spans[next_trained][0] <= start:
-            trained_reach = max(trained_reach, trained_spans[next_trained][1])
-            next_trained += 1
-        owner = known[next_end][1] if next_end < len(known) else -1
-        marks.append((trained_reach > start, sampled[holding[0][0]].message if holding else owner))
-    return marks
 
 
 shown_as("chatcodec", Rendering, render)

@@ -21,11 +21,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec import Loss
-from chatcodec._training import reading
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.render import TrainOn, render
-from chatcodec._training.rows import settings_losses, template_row
-from chatcodec.contract import LossRecorder
+from chatcodec._training.render import TrainOn, render_shaped
+from chatcodec._training.rows import settings_losses, shaped_row
 
 if TYPE_CHECKING:
     from chatcodec._api import SdkPayload
@@ -47,7 +45,7 @@ def rollout_row(
     Verifiers step's ``message_indices``, is the rendering's). ``train_on``: which answers
     ``sampled_mask`` marks, as ``render`` takes it."""
     losses: list[Loss] = []
-    rendered = render(
+    shaped = render_shaped(
         cast("SdkPayload", payload),
         source=source,
         template=template,
@@ -55,19 +53,18 @@ def rollout_row(
         train_on=train_on,
         on_loss="ignore",
         losses=losses,
-    )
+    )  # the row holds the messages and tools the template rendered: read and shaped once
+    rendered = shaped.rendering
     ids = rendered.token_ids or []
     if own_tokens is not None:
         _check_ids(own_tokens.get("token_ids") or [], ids)
-    request = reading.read_input(payload, source, LossRecorder()).request  # its losses are the rendering's
-    row, _ = template_row(request, template, source=source)  # its drops are the rendering's, reported once
-    losses += settings_losses(request, "rollout rows")
+    losses += settings_losses(shaped.request, "rollout rows")
     tokens: dict[str, Any] = {
         "token_ids": ids,
         "message_indices": rendered.message_indices,
         "sampled_mask": rendered.trainable,
     }
-    return {**row, **tokens, **(own_tokens or {})}, losses
+    return {**shaped_row(shaped.messages, shaped.tools), **tokens, **(own_tokens or {})}, losses
 
 
 def _check_ids(own: list[Any], rendered: list[int]) -> None:

@@ -34,11 +34,15 @@ def template_row(
     objects = source is not None and holds_object_arguments(source)
     shaper = Shaper(families.resolve(template).profile, recorder, object_arguments=objects)
     messages, _ = shaper.messages(request.messages)
-    tools = shaper.tools(request.tools)
-    row: dict[str, Any] = {"messages": messages}
-    if tools:
-        row["tools"] = tools
-    return row, [*recorder.losses, *settings_losses(request, "chat-template rows")]
+    return shaped_row(messages, shaper.tools(request.tools)), [
+        *recorder.losses,
+        *settings_losses(request, "chat-template rows"),
+    ]
+
+
+def shaped_row(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """The row of a template's messages and tools (``tools`` left out where there are none)."""
+    return {"messages": messages, "tools": tools} if tools else {"messages": messages}
 
 
 def settings_losses(request: ChatRequest, rows: str) -> list[Loss]:
