@@ -86,8 +86,9 @@ PLACES: tuple[tuple[str, str], ...] = (
     ),
     (
         "readers",
-        "_rendering.py streams/_input.py streams/_replay.py _strict/** _error_shapes.py _conversion.py",
-    ),  # strict: the boundary checks; conversion: the one request path, through get_codec
+        "_rendering.py streams/_input.py streams/_replay.py _strict/** _error_shapes.py _conversion.py "
+        "_harness_roles.py",
+    ),  # strict: the boundary checks; conversion: the one request path, through get_codec; a harness's roles read
     ("readers", "_direct/**"),  # direct paths: a pair's two folders' functions, the canonical path their fallback
     ("API", "__init__.py _api.py _conversation.py streams/_accumulator.py batch/**"),
     ("API", "_schema.py _portable_schema.py testing/** streams/_convert.py _warm.py"),

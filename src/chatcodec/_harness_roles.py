@@ -44,7 +44,7 @@ def with_harness_roles_read(body: object, source: str, recorder: LossRecorder) -
     listed = None if fields is None else as_list(fields.get("messages"))
     if not roles or fields is None or listed is None:
         return body
-    if not any((as_dict(message) or {}).get("role") in roles for message in listed):
+    if not any(_harness_role(message, roles) for message in listed):
         return body
     read: list[Any] = []
     for index, message in enumerate(listed):
@@ -57,6 +57,13 @@ def with_harness_roles_read(body: object, source: str, recorder: LossRecorder) -
         else:
             read.append(message)
     return {**fields, "messages": read}
+
+
+def _harness_role(message: object, roles: Mapping[str, str]) -> bool:
+    """Whether ``message`` is a turn whose role is one of ``roles`` (a role of another type,
+    a list or an object a fuzzer or a broken client sends, is none: the reader names it)."""
+    role = (as_dict(message) or {}).get("role")
+    return isinstance(role, str) and role in roles
 
 
 def read_or_retry(

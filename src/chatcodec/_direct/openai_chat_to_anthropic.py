@@ -102,11 +102,15 @@ def write_turns(
                 results = []
                 turns.append({"role": "user", "content": results})
             output: Any = message["content"]  # a text, or text parts (the walk proved them)
-            if "cache_control" not in message and (type(output) is str or plain_result(output)):
-                # a call id and a text, or text parts as the writer writes them as they are (copies)
+            if type(output) is str and "cache_control" not in message:  # a call id and a text
                 tool_use_id = message["tool_call_id"]
                 sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
-                written = output if type(output) is str else [dict(part) for part in message["content"]]
+                results.append({"type": "tool_result", "tool_use_id": sent, "content": output})
+            elif "cache_control" not in message and plain_result(output):
+                # text parts the writer writes as they are: copies of them
+                tool_use_id = message["tool_call_id"]
+                sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
+                written = [dict(part) for part in message["content"]]  # (output: a type test does not narrow)
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": written})
             else:  # its place: in the canonical message of its run
                 results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))

@@ -419,9 +419,14 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
     if (
         len(part) == PLAIN_TOOL_USE and "arguments" in part
     ):  # its type, id, name, arguments: no bag (no rejected id), no cache marker
+        sent, ids = _SANITIZE(part["id"]), context.call_ids
+        if sent in ids:  # a repeat: renamed and reported by the rule's one home
+            sent = unique_call_id(sent, part["id"], context, at)
+        else:  # the common call: noted as sent, without a call into the rule
+            ids.add(sent)
         return {
             "type": "tool_use",
-            "id": unique_call_id(_SANITIZE(part["id"]), part["id"], context, at),
+            "id": sent,
             "name": name
             if name in _ACCEPTED or not context.for_request
             else tool_name(name, context.losses, at, PROVIDER),  # a name found valid before: no call

@@ -60,8 +60,12 @@ class ToolIdMapping:
         the cache itself, with no method around it (it is called once per call and result)."""
 
     def _sanitized(self, tool_use_id: str) -> str:
-        if self._accepts(tool_use_id) and (  # the usual id has no escape's prefix: no unescaping tried
-            not tool_use_id.startswith(PREFIX) or self._original_of(tool_use_id) is None
+        # accepted (:meth:`_accepts`, inlined: every new id of a body asks); the usual id has
+        # no escape's prefix, so no unescaping is tried
+        if (
+            (self.max_length is None or len(tool_use_id) <= self.max_length)
+            and self.valid.match(tool_use_id)
+            and (not tool_use_id.startswith(PREFIX) or self._original_of(tool_use_id) is None)
         ):
             return tool_use_id
         escaped = PREFIX + self.escape_text(tool_use_id)
