@@ -68,3 +68,13 @@ def test_a_role_no_harness_sends_is_still_refused_at_its_path() -> None:
     body = {**SESSION, "messages": [{"role": "narrator", "content": "x"}]}
     with pytest.raises(ValidationError, match=r"\$\.messages\[0\]\.role"):
         chatcodec.convert_request(body, source="anthropic", target="openai-chat")
+
+
+@pytest.mark.parametrize("role", [["ctx"], {"name": "ctx"}, 3])
+def test_a_role_that_is_no_string_is_the_readers_error_not_a_type_error(role: object) -> None:
+    # the retry asks whether a refused body holds a harness role: a role a list or an
+    # object (a broken client, the fuzzer) is none, and the reader's own error stands
+    body = {**SESSION, "messages": [{"role": role, "content": "x"}, *SESSION["messages"]]}
+    with pytest.raises(ValidationError) as raised:
+        chatcodec.convert_request(body, source="anthropic", target="openai-chat", on_loss="ignore")
+    assert "$.messages[0].role" in str(raised.value)
