@@ -50,6 +50,7 @@ def record_line(
     finish_reason: str | None,
     error: str | None = None,
     prompt_break: str | None = None,
+    parent_turn: str | None = None,
 ) -> bytes:
     """One turn as the JSON line the file holds (ending in a newline)."""
     line: dict[str, Any] = {
@@ -71,6 +72,8 @@ def record_line(
         line["error"] = error
     if prompt_break is not None:
         line["prompt_break"] = prompt_break
+    if parent_turn is not None:
+        line["parent_turn"] = parent_turn
     return pydantic_core.to_json(line) + b"\n"  # pydantic-core writes a long id list cheaper than json.dumps
 
 

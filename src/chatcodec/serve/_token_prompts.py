@@ -1,19 +1,18 @@
 """The prompt ids of a turn sent to a token upstream (``vllm-generate``, ``sglang-generate``),
 rendered by chatcodec, and its completion read back with the template's parser.
 
-A turn's prompt is :func:`chatcodec.render` of the request with the generation prompt. A
-later turn of the same session is the previous turn's prompt, its completion ids as they
-were sampled (never re-encoded from the text the harness sends back) and the new messages'
-tokens, where the template allows: where its rendering of the conversation so far starts
-with its rendering of the previous turn's prompt and answer. Where it does not (stock Qwen3
-drops an earlier answer's reasoning once a new question comes), the prompt is a fresh
-rendering and the break is said in the turn's record (``prompt_break``), so a trainer
-starts a new sample there. Each session's last turn is kept in a bounded memory (its
-prompt text, its prompt and completion ids), the oldest session forgotten first.
+A turn's prompt is the training room's next prompt (:mod:`chatcodec._training.next_prompt`):
+an earlier turn's prompt and the ids it sampled, extended by the new messages' tokens where
+what the harness sends back is what was sampled, else a fresh rendering with the reason
+(``prompt_break``) said in the turn's record, so a trainer starts a new sample there. A
+retry or a sibling of an earlier turn reuses its prompt ids and names it (``parent_turn``).
+Each session's last few turns are kept in a bounded memory (their prompt text, ids and
+parsed answer), the oldest session forgotten first.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,24 +22,14 @@ from typing import Any
 from chatcodec._losses import Loss
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._training import tokens
+from chatcodec._training.call_ids import held_calls
 from chatcodec._training.completion.parse import parse_completion
-from chatcodec._training.families import template_profile
-from chatcodec._training.render import Rendering, render
+from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, next_prompt
 
 MAX_SESSIONS = 10_000
-"""Sessions whose last turn is kept for the next to extend (a few kB of ids each)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LastTurn:
-    """A session's last turn, as the next one extends it."""
-
-    messages: int
-    """How many messages it saw (its answer is the next message)."""
-    prompt_text: str
-    """The template's rendering of those messages with the generation prompt."""
-    prompt_ids: list[int]
-    completion_ids: list[int]
+"""Sessions whose last turns are kept for the next to extend or branch from."""
+MAX_POINTS = 4
+"""Turns kept per session: the last, and a few a retry or a branch may start from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,82 +39,76 @@ class Prompt:
     ids: list[int]
     text: str
     prompt_break: str | None
+    parent_turn: str | None = None
+    """The request id of the earlier turn whose ids a retry or a branch reuses or extends."""
 
 
 class TokenPrompts:
-    """The template and tokenizer a server renders prompts with, and each session's last turn."""
+    """The template and tokenizer a server renders prompts with, and each session's last turns."""
 
     def __init__(self, template: str, tokenizer: object) -> None:
         path = Path(template)
         self.template = path.read_text(encoding="utf-8") if template.endswith(".jinja") or path.is_file() else template
         self.tokenizer: Any = tokens.loaded(tokenizer)
-        self._encode = tokens.encoder(self.tokenizer)
-        self._turn_end = template_profile(self.template).turn_end
-        self._sessions: OrderedDict[str, LastTurn] = OrderedDict()
+        self._sessions: OrderedDict[str, list[Point]] = OrderedDict()
+
+    def renderer(self, request: Mapping[str, Any]) -> Renderer:
+        """What ``request``'s prompts are rendered with."""
+        return Renderer(self.template, self.tokenizer, request.get("tools") or [])
 
     def prompt(self, session: str, request: Mapping[str, Any], losses: list[Loss]) -> Prompt:
         """The prompt of ``request`` (canonical data) in ``session``; what the template cannot
         show is added to ``losses``."""
         messages = list(request.get("messages") or [])
-        last = self._sessions.get(session)
-        if last is None or len(messages) <= last.messages:
-            return self._fresh(request, messages, losses, None)
-        lost: list[Loss] = []
-        text = self._render(request, messages, lost, prompt=True).text
-        answered = self._render(request, messages[: last.messages + 1], [], prompt=False).text
-        through = answered.rfind(self._turn_end)
-        if through < 0 or not answered.startswith(last.prompt_text):
-            return self._fresh(request, messages, losses, "the conversation before the last answer changed")
-        through += len(self._turn_end)
-        if not text.startswith(answered[:through]):
-            why = "the template renders the earlier answer differently once newer messages follow it"
-            return self._fresh(request, messages, losses, why)
-        losses.extend(lost)
-        return Prompt([*last.prompt_ids, *last.completion_ids, *self._encode(text[through:])], text, None)
+        points = self._sessions.get(session, [])
+        found = next_prompt(points, messages, self.renderer(request), losses)
+        parent = found.parent
+        branch = parent is not None and (parent is not points[-1] or len(parent.seen) == len(messages))
+        return Prompt(found.ids, found.text, found.prompt_break, parent.request_id if branch and parent else None)
 
     def fresh_ids(self, request: Mapping[str, Any], losses: list[Loss]) -> list[int]:
         """The ids of ``request`` rendered alone, with the generation prompt (a token count)."""
-        return self._fresh(request, list(request.get("messages") or []), losses, None).ids
+        return self.renderer(request).fresh(list(request.get("messages") or []), losses)[0]
 
-    def _fresh(self, request: Mapping[str, Any], messages: list[Any], losses: list[Loss], why: str | None) -> Prompt:
-        rendering = self._render(request, messages, losses, prompt=True, tokenized=True)
-        assert rendering.token_ids is not None  # a tokenizer was given
-        return Prompt(rendering.token_ids, rendering.text, why)
-
-    def answered(self, session: str, messages: int, prompt: Prompt, completion_ids: list[int]) -> None:
-        """Keep ``session``'s turn for the next to extend."""
-        self._sessions[session] = LastTurn(messages, prompt.text, prompt.ids, completion_ids)
+    def answered(
+        self,
+        session: str,
+        request: Mapping[str, Any],
+        prompt: Prompt,
+        sampled: tuple[list[int], str | None, AssistantMessage],
+        request_id: str,
+    ) -> None:
+        """Keep ``session``'s turn (its completion ids, finish reason and parsed answer) for
+        the next to extend or branch from."""
+        completion_ids, finish_reason, answer = sampled
+        renderer = self.renderer(request)
+        point = Point(
+            seen=digests(list(request.get("messages") or [])),
+            prompt_text=prompt.text,
+            prompt_ids=array("q", prompt.ids),
+            completion_ids=array("q", completion_ids),
+            answer=answer.model_dump(mode="json", exclude_none=True),
+            cut=cut_reason(completion_ids, finish_reason, self.tokenizer, renderer.turn_end),
+            request_id=request_id,
+        )
+        points = [*self._sessions.get(session, []), point][-MAX_POINTS:]
+        self._sessions[session] = points
         self._sessions.move_to_end(session)
         if len(self._sessions) > MAX_SESSIONS:
             self._sessions.popitem(last=False)
 
     def parsed(self, completion_ids: list[int], request: Mapping[str, Any], losses: list[Loss]) -> AssistantMessage:
-        """The assistant message the template's parser reads in ``completion_ids``."""
+        """The assistant message the template's parser reads in ``completion_ids``, its made
+        call ids continuing the conversation's and repeating none it holds."""
         tools = request.get("tools") or None
+        held = held_calls(request.get("messages") or [])
         return parse_completion(
             completion_ids,
             template=self.template,
             tokenizer=self.tokenizer,
             tools=tools,
-            on_loss="ignore",
-            losses=losses,
-        )
-
-    def _render(
-        self,
-        request: Mapping[str, Any],
-        messages: list[Any],
-        losses: list[Loss],
-        *,
-        prompt: bool,
-        tokenized: bool = False,
-    ) -> Rendering:
-        conversation = {"messages": messages, "tools": request.get("tools") or []}
-        return render(
-            conversation,
-            template=self.template,
-            tokenizer=self.tokenizer if tokenized else None,
-            add_generation_prompt=prompt,
+            first_call_index=held.made,
+            held_call_ids=held.ids,
             on_loss="ignore",
             losses=losses,
         )

@@ -6,7 +6,7 @@ or the kept span is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from chatcodec._losses import LossRecorder
 from chatcodec._model.content import AssistantContentPart, OpaquePart, TextPart, ThinkingPart, ToolUsePart
@@ -19,10 +19,17 @@ format, which no codec writes."""
 
 
 def assistant_message(
-    pieces: list[Piece], parser: str, made_id: Callable[[int], str], recorder: LossRecorder, *, first_call: int = 0
+    pieces: list[Piece],
+    parser: str,
+    made_id: Callable[[int], str],
+    recorder: LossRecorder,
+    *,
+    first_call: int = 0,
+    held: Collection[str] = (),
 ) -> AssistantMessage:
     """The message of ``pieces`` in order; empty text and reasoning left out. The ids made
-    are numbered from ``first_call``, so an episode's turns parsed one by one keep distinct ids."""
+    are numbered from ``first_call``, skipping any id in ``held``, so an episode's turns
+    parsed one by one keep distinct ids."""
     parts: list[AssistantContentPart] = []
     calls = first_call
     for piece in pieces:
@@ -36,7 +43,8 @@ def assistant_message(
         elif isinstance(piece, Call):
             call_id = piece.id
             if call_id is None:
-                call_id = made_id(calls)
+                while (call_id := made_id(calls)) in held:
+                    calls += 1
                 recorder.add(
                     ("content", index, "id"),
                     "tool call id",

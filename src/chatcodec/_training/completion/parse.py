@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from chatcodec._errors import OptionError, PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
@@ -39,6 +39,7 @@ def parse_completion(
     reasoning_parser: str | None = None,
     reasoning_started: bool | None = None,
     first_call_index: int = 0,
+    held_call_ids: Iterable[str] = (),
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
 ) -> AssistantMessage:
@@ -60,7 +61,9 @@ def parse_completion(
     ``tools`` (canonical or OpenAI-shaped) type the values of formats that write them as text.
     ``first_call_index``: the number of calls the episode made before this completion, so
     the ids made here continue its numbering (``call_3`` after three calls) and an episode
-    parsed turn by turn holds no id twice (Anthropic refuses a repeated ``tool_use`` id).
+    parsed turn by turn holds no id twice (Anthropic refuses a repeated ``tool_use`` id);
+    ``held_call_ids``: the ids the conversation already names, which a made id skips (a
+    harness's own ids, a result whose call was compacted away).
 
     The message holds reasoning as thinking, text, and tool calls whose ``arguments`` are the
     model's JSON text (invalid JSON kept as written). A call id the format does not write is
@@ -86,7 +89,14 @@ def parse_completion(
             pieces.extend([reasoning] if reasoning is not None else [])
     pieces.extend(chosen.read(text, read_tool_schemas(tools)))
     recorder = LossRecorder()
-    message = assistant_message(pieces, chosen.name, chosen.made_id, recorder, first_call=_call_index(first_call_index))
+    message = assistant_message(
+        pieces,
+        chosen.name,
+        chosen.made_id,
+        recorder,
+        first_call=_call_index(first_call_index),
+        held=_held(held_call_ids),
+    )
     recorder.settle(on_loss, losses)
     return message
 
@@ -99,6 +109,16 @@ def _call_index(value: object) -> int:
             "$.first_call_index",
         )
     return value
+
+
+def _held(ids: object) -> frozenset[str]:
+    """``held_call_ids`` checked: strings, the ids a made one must not repeat."""
+    items: list[object] | None = None
+    if isinstance(ids, Iterable) and not isinstance(ids, str | bytes | Mapping):
+        items = list(cast("Iterable[object]", ids))
+    if items is None or not all(isinstance(item, str) for item in items):
+        raise PayloadError("the ids the conversation holds are a collection of strings", "$.held_call_ids")
+    return frozenset(cast("list[str]", items))
 
 
 def _opened(found: ReasoningParser, link: TemplateLink | None, *, named: bool) -> bool:

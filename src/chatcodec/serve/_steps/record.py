@@ -59,6 +59,8 @@ class TurnRecording:
     finish_reason: str | None = None
     prompt_break: str | None = None
     """Why the prompt is a fresh rendering rather than the previous turn's extended (chatcodec renders)."""
+    parent_turn: str | None = None
+    """The request id of the earlier turn a retry or a branch reuses or extends (chatcodec renders)."""
     unreported: str | None = None
     """Why the upstream was not asked for the ids (its server reports none on a stream)."""
     _logprobs_missing: bool = False
@@ -106,6 +108,7 @@ class TurnRecording:
             finish_reason=self.finish_reason,
             error=error,
             prompt_break=self.prompt_break,
+            parent_turn=self.parent_turn,
         )
 
 

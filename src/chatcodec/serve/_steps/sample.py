@@ -1,7 +1,8 @@
 """Steps 5 to 7 where chatcodec renders the prompt (a token upstream: ``vllm-generate``,
 ``sglang-generate``, :mod:`chatcodec.serve._token_upstreams`): the request, read as
 canonical data, rendered to the prompt's ids (:mod:`chatcodec.serve._token_prompts`: the
-session's previous prompt and completion extended where the template allows), sent as ids,
+session's previous prompt and completion extended where what the harness sent back is what
+was sampled and the template allows), sent as ids,
 the sampled ids parsed with the template's parser into the assistant message, and that
 message answered in the front's wire; a streamed call gets the answer replayed as the
 front's stream (the whole completion is parsed before a word of it is answered).
@@ -107,6 +108,7 @@ def _prepared(server: Server, validated: Validated, admitted: Admitted, record: 
             server, canonical, routed.route, routed.model, admitted.headers, record=record, stream=False
         )
         recording.prompt_ids, recording.prompt_break = prompt.ids, prompt.prompt_break
+        recording.parent_turn = prompt.parent_turn
     return RenderedCall(validated, session, prompt, outgoing, recording)
 
 
@@ -166,7 +168,8 @@ def _answer(
         message = prompts.parsed(taken.completion_ids, canonical, record.losses)
     except (ChatcodecError, ValueError) as error:
         raise RefusalError(502, f"the {upstream.name} upstream's completion cannot be parsed: {error}") from None
-    prompts.answered(call.session, len(canonical.get("messages") or []), call.prompt, taken.completion_ids)
+    sampled = (taken.completion_ids, taken.finish_reason, message)
+    prompts.answered(call.session, canonical, call.prompt, sampled, record.request_id)
     if call.recording is not None:
         recording = call.recording
         recording.completion_ids, recording.finish_reason = taken.completion_ids, taken.finish_reason

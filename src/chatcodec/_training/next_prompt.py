@@ -1,0 +1,252 @@
+"""The next prompt of a session: the ids of a sampled point extended, or a fresh rendering and
+the reason it is one.
+
+A turn's prompt is exact only while it is what the model would see: the last prompt, the ids
+the model sampled after it (never re-encoded from the text a harness sends back) and the new
+messages' tokens. That holds when four things are the same, and each is compared here, once,
+for the gateway and the library alike:
+
+- the conversation before the sampled answer is the one that turn saw (a compaction or an
+  edit of an earlier turn rewrites it);
+- the sampled answer closed (a completion cut at ``max_tokens`` has no end token: extending
+  it would glue the next message into the cut answer, ``...I was\\n<|im_start|>user``);
+- the answer the harness sends back is the answer the sampled ids parse to, as the template
+  spells it (text edited, reasoning dropped or changed, arguments or calls changed);
+- the template renders that answer the same once newer messages follow it (stock Qwen3 drops
+  an earlier answer's reasoning at a new question).
+
+Where one fails, the prompt is a fresh rendering of what the harness sent and
+``prompt_break`` says which and where (a canonical message's path), so a trainer starts a
+new sample there rather than training tokens after a prompt the model never saw (renderers
+refuses to bridge an unclosed turn; slime re-renders a history it did not write).
+
+A request whose conversation is one an earlier point saw (a retry, best-of-n, a subagent
+fork) reuses that point's prompt ids and names it as its parent; one that extends an
+earlier point that is not the last (a branch continued) extends that point.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from array import array
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic_core
+
+from chatcodec._losses import Loss
+from chatcodec._training import tokens
+from chatcodec._training.completion.end_of_turn import END_OF_TURN
+from chatcodec._training.completion.tokens import decoded_text
+from chatcodec._training.families import template_profile
+from chatcodec._training.render import render
+
+HARMONY_ENDS = ("<|call|>", "<|return|>")
+"""gpt-oss (harmony): the tokens that end a calling turn and a final answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A sampled turn, as a later prompt extends it or a retry reuses it."""
+
+    seen: tuple[bytes, ...]
+    """A digest of each canonical message the turn saw."""
+    prompt_text: str
+    prompt_ids: array[int]
+    completion_ids: array[int]
+    answer: dict[str, Any]
+    """The canonical assistant message the completion parses to."""
+    cut: str | None
+    """Why the completion is no closed turn (None: it ends with its end token)."""
+    request_id: str
+    """The recorded turn's request id, which a branch names as its parent."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextPrompt:
+    """A turn's prompt ids, and why they are a fresh rendering where an extension was expected."""
+
+    ids: list[int]
+    text: str
+    prompt_break: str | None
+    parent: Point | None
+    """The point whose ids it reuses or extends (None: a fresh rendering)."""
+
+
+class Renderer:
+    """One conversation's template, tokenizer and tools: the texts and ids compared here."""
+
+    def __init__(
+        self, template: str, tokenizer: object, tools: Sequence[Any], variables: Mapping[str, Any] | None = None
+    ) -> None:
+        self.template, self.tokenizer, self.tools = template, tokens.loaded(tokenizer), list(tools)
+        self.variables = dict(variables or {})
+        self.encode = tokens.encoder(self.tokenizer)
+        self.turn_end = template_profile(self.template).turn_end
+
+    def text(self, messages: Sequence[Any], losses: list[Loss], *, prompt: bool) -> str:
+        """The template's text of ``messages`` (with the generation prompt where ``prompt``)."""
+        return self._rendering(messages, losses, prompt=prompt, tokenized=False)[0]
+
+    def fresh(self, messages: Sequence[Any], losses: list[Loss]) -> tuple[list[int], str]:
+        """The ids and text of ``messages`` rendered alone, with the generation prompt."""
+        return self._rendering(messages, losses, prompt=True, tokenized=True)
+
+    def _rendering(
+        self, messages: Sequence[Any], losses: list[Loss], *, prompt: bool, tokenized: bool
+    ) -> tuple[Any, str]:
+        rendering = render(
+            {"messages": list(messages), "tools": self.tools},
+            template=self.template,
+            tokenizer=self.tokenizer if tokenized else None,
+            add_generation_prompt=prompt,
+            on_loss="ignore",
+            losses=losses,
+            template_variables=self.variables or None,
+        )
+        return (rendering.token_ids if tokenized else rendering.text), rendering.text
+
+
+def digests(messages: Sequence[Mapping[str, Any]]) -> tuple[bytes, ...]:
+    """A digest of each canonical message, to tell a conversation seen before from a rewritten one."""
+    return tuple(hashlib.blake2b(pydantic_core.to_json(message), digest_size=16).digest() for message in messages)
+
+
+def cut_reason(
+    completion_ids: Sequence[int], finish_reason: str | None, tokenizer: object, turn_end: str
+) -> str | None:
+    """Why ``completion_ids`` is no closed turn, or None where it ends with its end token."""
+    if finish_reason == "length":
+        return "it was cut at max_tokens (finish_reason 'length') before its end token"
+    text = decoded_text(list(completion_ids), tokenizer).rstrip()
+    ends = (*END_OF_TURN, *HARMONY_ENDS, *((turn_end,) if turn_end else ()))
+    if text.endswith(ends):
+        return None
+    return f"it ended without its end token (finish_reason {finish_reason!r}: a stop string, or an abort)"
+
+
+def next_prompt(
+    points: Sequence[Point], messages: Sequence[Mapping[str, Any]], renderer: Renderer, losses: list[Loss]
+) -> NextPrompt:
+    """The prompt of ``messages`` (canonical) in a session whose sampled ``points`` are kept
+    (oldest first); what the template cannot show is added to ``losses``."""
+    seen = digests(messages)
+    for point in reversed(points):
+        if point.seen == seen:  # the same conversation again: a retry or a sibling
+            lost: list[Loss] = []
+            text = renderer.text(messages, lost, prompt=True)
+            if text == point.prompt_text:
+                losses.extend(lost)
+                return NextPrompt(list(point.prompt_ids), text, None, point)
+    extended = [point for point in points if len(point.seen) < len(seen) and seen[: len(point.seen)] == point.seen]
+    if not extended:
+        why = _rewritten(points[-1], seen) if points else None
+        return _fresh(renderer, messages, losses, why)
+    point = max(reversed(extended), key=lambda item: len(item.seen))  # the latest of the longest
+    at = len(point.seen)
+    why = _unextendable(point, messages, renderer, at)
+    if why is not None:
+        return _fresh(renderer, messages, losses, why)
+    lost = []
+    text = renderer.text(messages, lost, prompt=True)
+    answered = renderer.text(messages[: at + 1], [], prompt=False)
+    through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
+    if through < 0 or not answered.startswith(point.prompt_text):
+        why = f"the template renders the conversation before the answer at messages[{at}] otherwise than its prompt"
+        return _fresh(renderer, messages, losses, why)
+    through += len(renderer.turn_end)
+    if not text.startswith(answered[:through]):
+        why = (
+            f"the template renders the earlier answer differently once newer messages follow it (messages[{at}]; "
+            "stock Qwen3 drops an earlier answer's reasoning at a new question)"
+        )
+        return _fresh(renderer, messages, losses, why)
+    losses.extend(lost)
+    ids = [*point.prompt_ids, *point.completion_ids, *renderer.encode(text[through:])]
+    return NextPrompt(ids, text, None, point)
+
+
+def _fresh(renderer: Renderer, messages: Sequence[Any], losses: list[Loss], why: str | None) -> NextPrompt:
+    ids, text = renderer.fresh(messages, losses)
+    return NextPrompt(ids, text, why, None)
+
+
+def _rewritten(last: Point, seen: tuple[bytes, ...]) -> str:
+    """Where ``seen`` parts from the conversation the session's ``last`` point saw."""
+    at = next((index for index, (old, new) in enumerate(zip(last.seen, seen, strict=False)) if old != new), None)
+    if at is None:
+        if len(seen) < len(last.seen):
+            return (
+                f"the conversation holds {len(seen)} messages where the last turn saw {len(last.seen)} "
+                "(earlier turns dropped: a compaction or a rewind)"
+            )
+        return f"messages[{len(last.seen)}] is not the answer sampled there"
+    return f"messages[{at}] differs from what the last turn saw (an earlier turn rewritten: a compaction or an edit)"
+
+
+def _unextendable(point: Point, messages: Sequence[Mapping[str, Any]], renderer: Renderer, at: int) -> str | None:
+    """Why the answer at ``messages[at]`` cannot stand for ``point``'s sampled ids, or None."""
+    if point.cut is not None:
+        return f"the answer at messages[{at}] was sampled unclosed: {point.cut}; the prompt is a fresh rendering"
+    sent = messages[at]
+    if sent.get("role") != "assistant":
+        return f"messages[{at}] is a {sent.get('role')!r} message where the sampled answer was expected"
+    before = list(messages[:at])
+    if renderer.text([*before, sent], [], prompt=False) == renderer.text([*before, point.answer], [], prompt=False):
+        return None
+    return f"the answer sent back at messages[{at}] is not the one sampled: {changed(point.answer, sent, at)}"
+
+
+def changed(sampled: Mapping[str, Any], sent: Mapping[str, Any], at: int) -> str:
+    """What differs between the ``sampled`` answer and the one ``sent`` back at ``messages[at]``,
+    and where (the first difference of each kind)."""
+    what: list[str] = []
+    old, new = _pieces(sampled), _pieces(sent)
+    for kind, name in (("thinking", "reasoning"), ("text", "text")):
+        was, now = old[kind], new[kind]
+        if was != now:
+            where = f"messages[{at}].content[{now[0][0] if now else (was[0][0] if was else 0)}]"
+            verb = "dropped" if not now else "added" if not was else "changed"
+            what.append(f"its {name} {verb} ({where})")
+    was_calls, now_calls = old["tool_use"], new["tool_use"]
+    if [call["name"] for _, call in was_calls] != [call["name"] for _, call in now_calls]:
+        what.append(f"its calls changed ({len(was_calls)} sampled, {len(now_calls)} sent back)")
+    else:
+        for (_, before), (index, after) in zip(was_calls, now_calls, strict=True):
+            if _arguments(before) != _arguments(after):
+                what.append(f"the arguments of {after['name']!r} changed (messages[{at}].content[{index}].arguments)")
+                break
+    return "; ".join(what) or f"messages[{at}] renders otherwise than the sampled answer"
+
+
+def _pieces(message: Mapping[str, Any]) -> dict[str, list[tuple[int, Any]]]:
+    """The message's reasoning and text (as strings) and calls, each with its content index."""
+    found: dict[str, list[tuple[int, Any]]] = {"thinking": [], "text": [], "tool_use": []}
+    content = message.get("content")
+    if isinstance(content, str):
+        found["text"].append((0, content))
+        return found
+    for index, part in enumerate(content if isinstance(content, list) else []):
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind in ("thinking", "text"):
+            found[kind].append((index, part.get("text")))
+        elif kind == "tool_use":
+            found[kind].append((index, part))
+    for kind in ("thinking", "text"):  # the words, however the parts are cut
+        texts = found[kind]
+        found[kind] = [(texts[0][0], "".join(str(text or "") for _, text in texts).strip())] if texts else []
+        if found[kind] and not found[kind][0][1]:
+            found[kind] = []
+    return found
+
+
+def _arguments(call: Mapping[str, Any]) -> object:
+    """A call's arguments as values (the model's spacing set aside)."""
+    arguments = call.get("arguments")
+    if isinstance(arguments, str):
+        try:
+            return pydantic_core.from_json(arguments)
+        except ValueError:
+            return arguments
+    return arguments
