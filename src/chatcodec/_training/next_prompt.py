@@ -36,11 +36,14 @@ from typing import Any
 import pydantic_core
 
 from chatcodec._losses import Loss
+from chatcodec._model.request import ChatRequest
 from chatcodec._training import tokens
 from chatcodec._training.completion.end_of_turn import END_OF_TURN
 from chatcodec._training.completion.tokens import decoded_text
 from chatcodec._training.families import template_profile
+from chatcodec._training.reading import ReadConversation
 from chatcodec._training.render import render
+from chatcodec._validation import validate_model
 
 HARMONY_ENDS = ("<|call|>", "<|return|>")
 """gpt-oss (harmony): the tokens that end a calling turn and a final answer."""
@@ -78,9 +81,18 @@ class Renderer:
     """One conversation's template, tokenizer and tools: the texts and ids compared here."""
 
     def __init__(
-        self, template: str, tokenizer: object, tools: Sequence[Any], variables: Mapping[str, Any] | None = None
+        self,
+        template: str,
+        tokenizer: object,
+        tools: Sequence[Any],
+        *,
+        object_arguments: bool = False,
+        variables: Mapping[str, Any] | None = None,
     ) -> None:
         self.template, self.tokenizer, self.tools = template, tokens.loaded(tokenizer), list(tools)
+        self.object_arguments = object_arguments
+        """Whether the harness's wire holds call arguments as objects (Anthropic's ``input``): then
+        their canonical text is chatcodec's, spelled as a rendering of the wire body spells it."""
         self.variables = dict(variables or {})
         self.encode = tokens.encoder(self.tokenizer)
         self.turn_end = template_profile(self.template).turn_end
@@ -96,8 +108,9 @@ class Renderer:
     def _rendering(
         self, messages: Sequence[Any], losses: list[Loss], *, prompt: bool, tokenized: bool
     ) -> tuple[Any, str]:
+        request = validate_model(ChatRequest, {"messages": list(messages), "tools": self.tools})
         rendering = render(
-            {"messages": list(messages), "tools": self.tools},
+            ReadConversation(request, self.object_arguments),  # one spelling: as render(body, source=...) reads it
             template=self.template,
             tokenizer=self.tokenizer if tokenized else None,
             add_generation_prompt=prompt,
@@ -143,11 +156,12 @@ def next_prompt(
     if not extended:
         why = _rewritten(points[-1], seen) if points else None
         return _fresh(renderer, messages, losses, why)
-    point = max(reversed(extended), key=lambda item: len(item.seen))  # the latest of the longest
-    at = len(point.seen)
-    why = _unextendable(point, messages, renderer, at)
+    ordered = sorted(reversed(extended), key=lambda item: -len(item.seen))  # the longest, the latest first
+    reasons = [(point, _unextendable(point, messages, renderer, len(point.seen))) for point in ordered]
+    point, why = next(((point, why) for point, why in reasons if why is None), reasons[0])
     if why is not None:
         return _fresh(renderer, messages, losses, why)
+    at = len(point.seen)
     lost = []
     text = renderer.text(messages, lost, prompt=True)
     answered = renderer.text(messages[: at + 1], [], prompt=False)

@@ -172,8 +172,21 @@ def _turn(record: dict[str, Any], number: int) -> SampledTurn:
             )
         logprobs = [float(item) for item in logprobs]
     return SampledTurn(
-        message_index=len(record["messages"]), prompt_ids=prompt, completion_ids=completion, logprobs=logprobs
+        message_index=len(record["messages"]),
+        prompt_ids=prompt,
+        completion_ids=completion,
+        logprobs=logprobs,
+        prompt_break=_text(record, "prompt_break", where),
+        parent_turn=_text(record, "parent_turn", where),
     )
+
+
+def _text(record: Mapping[str, Any], key: str, where: str) -> str | None:
+    """An optional string field of a record (absent or null: None)."""
+    value = record.get(key)
+    if value is not None and not isinstance(value, str):
+        raise PayloadError(f"{key!r} is a string where it is written, not {json.dumps(value)[:40]}", f"{where}.{key}")
+    return value
 
 
 shown_as("chatcodec", read_records)

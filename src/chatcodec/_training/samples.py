@@ -32,30 +32,51 @@ def trainer_samples(
     ``response_mask`` (1 on a sampled token, 0 between turns) and ``response_logprobs`` (the
     sampler's, 0.0 between turns; ``None`` where a merged turn has none).
 
-    A turn joins the sample before it while its prompt starts with that sample's prompt and
-    response; where it does not, it starts a new sample and a ``rule`` loss names its message.
+    A turn joins the sample whose prompt and response its prompt starts with (the longest:
+    a retry or a sibling of an earlier turn starts a sample of its own, one per branch); a
+    turn with a ``prompt_break`` (an edited, cut or re-rendered answer before it) never joins
+    one. A turn that starts a new sample after the first has a ``rule`` loss naming its message.
     A turn may be a :class:`~chatcodec.SampledTurn` or a trajectory row's turn mapping.
     """
     recorder = LossRecorder()
     samples: list[dict[str, Any]] = []
-    held: list[int] = []  # the last sample's prompt and response, which the next prompt must extend
+    held: list[list[int]] = []  # each sample's prompt and response, which a later prompt must extend to join it
     for number, given in enumerate(turns):
         turn = _turn(given, number)
-        if samples and turn.prompt_ids[: len(held)] == held:
-            _extend(samples[-1], turn, turn.prompt_ids[len(held) :])
-        else:
-            if samples:
-                recorder.add(
-                    ("messages", turn.message_index),
-                    "trainer sample",
-                    "this turn's prompt does not start with the turns before it (the template renders them "
-                    "otherwise once it follows): it starts a new sample",
-                    "rule",
-                )
-            samples.append(_started(turn))
-        held = [*turn.prompt_ids, *turn.completion_ids]
+        into = None if turn.prompt_break is not None else _joined(held, turn.prompt_ids)
+        if into is not None:
+            _extend(samples[into], turn, turn.prompt_ids[len(held[into]) :])
+            held[into] = [*turn.prompt_ids, *turn.completion_ids]
+            continue
+        if samples:
+            recorder.add(("messages", turn.message_index), "trainer sample", _why_new(turn), "rule")
+        samples.append(_started(turn))
+        held.append([*turn.prompt_ids, *turn.completion_ids])
     recorder.settle(on_loss, losses, stacklevel=3)
     return samples
+
+
+def _joined(held: list[list[int]], prompt: list[int]) -> int | None:
+    """The sample ``prompt`` extends (the longest, the latest of equals), or None."""
+    best: int | None = None
+    for index in range(len(held) - 1, -1, -1):
+        size = len(held[index])
+        if (best is None or size > len(held[best])) and prompt[:size] == held[index]:
+            best = index
+    return best
+
+
+def _why_new(turn: SampledTurn) -> str:
+    if turn.prompt_break is not None:
+        return f"this turn's prompt is a fresh rendering ({turn.prompt_break}): it starts a new sample"
+    if turn.parent_turn is not None:
+        return (
+            f"this turn branches from turn {turn.parent_turn!r} (a retry or a sibling): it starts a sample of its own"
+        )
+    return (
+        "this turn's prompt does not start with the turns before it (the template renders them "
+        "otherwise once it follows): it starts a new sample"
+    )
 
 
 _FIELDS = ("message_index", "prompt_ids", "completion_ids", "logprobs")
@@ -76,6 +97,8 @@ def _turn(given: SampledTurn | Mapping[str, Any], number: int) -> SampledTurn:
         prompt_ids=list(given["prompt_ids"]),
         completion_ids=list(given["completion_ids"]),
         logprobs=None if given.get("logprobs") is None else list(given["logprobs"]),
+        prompt_break=given.get("prompt_break"),
+        parent_turn=given.get("parent_turn"),
     )
 
 

@@ -36,6 +36,12 @@ class SampledTurn:
     """One flag per completion id: the answer's body (its reasoning, text, call arguments) or
     the template's markup around it, as ``renderers``' ``is_content``; None where that cannot
     be told (a template that rewrites the body, a token across an edge, a recorded turn)."""
+    prompt_break: str | None = None
+    """Why :attr:`prompt_ids` is a fresh rendering where the turns before it were to be
+    extended (an edited, cut or re-rendered answer): a trainer sample never runs across it."""
+    parent_turn: str | None = None
+    """The request id of the earlier recorded turn this one reuses or extends off the line of
+    the session (a retry, a sibling, a branch continued)."""
 
 
 shown_as("chatcodec", SampledTurn)

@@ -46,15 +46,20 @@ class Prompt:
 class TokenPrompts:
     """The template and tokenizer a server renders prompts with, and each session's last turns."""
 
-    def __init__(self, template: str, tokenizer: object) -> None:
+    def __init__(self, template: str, tokenizer: object, *, object_arguments: bool = False) -> None:
         path = Path(template)
         self.template = path.read_text(encoding="utf-8") if template.endswith(".jinja") or path.is_file() else template
         self.tokenizer: Any = tokens.loaded(tokenizer)
+        self.object_arguments = object_arguments
+        """Whether the front's wire holds call arguments as objects (a rendering spells them as
+        ``render(body, source=front)`` does)."""
         self._sessions: OrderedDict[str, list[Point]] = OrderedDict()
 
     def renderer(self, request: Mapping[str, Any]) -> Renderer:
         """What ``request``'s prompts are rendered with."""
-        return Renderer(self.template, self.tokenizer, request.get("tools") or [])
+        return Renderer(
+            self.template, self.tokenizer, request.get("tools") or [], object_arguments=self.object_arguments
+        )
 
     def prompt(self, session: str, request: Mapping[str, Any], losses: list[Loss]) -> Prompt:
         """The prompt of ``request`` (canonical data) in ``session``; what the template cannot

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from chatcodec._training.reading import holds_object_arguments
 from chatcodec._warm import warm_up
 from chatcodec.serve._admission import Admission
 from chatcodec.serve._config import Route as UpstreamRoute
@@ -137,4 +138,4 @@ def _token_prompts(config: ServeConfig, tokenizer: object) -> TokenPrompts | Non
         return None
     if chosen is None:
         raise ValueError("a token upstream needs --tokenizer: chatcodec encodes its prompts and decodes its answers")
-    return TokenPrompts(config.template, chosen)
+    return TokenPrompts(config.template, chosen, object_arguments=holds_object_arguments(config.api))
