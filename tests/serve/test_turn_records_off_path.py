@@ -318,9 +318,10 @@ def test_a_retry_reuses_the_prompt_ids_of_the_turn_it_repeats_and_names_it(fake:
         _posted(origin, "/v1/messages", _body(history))
         retried: list[int] = fake.last.body["token_ids"]
     assert retried == sent != _rendered(history)  # the sampled call's spelling, not a fresh render
-    first, second, third = _lines(recorded)
+    _, second, third = _lines(recorded)
     assert third["parent_turn"] == second["request_id"]
-    assert "prompt_break" not in third and "parent_turn" not in second
+    assert "prompt_break" not in third
+    assert "parent_turn" not in second
     samples = chatcodec.trainer_samples(chatcodec.read_records(recorded)["episode-105"], on_loss="ignore")
     assert len(samples) == 2  # one per branch: the first two turns merged, the sibling alone
     assert samples[1]["prompt_ids"] == retried

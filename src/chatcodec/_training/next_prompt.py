@@ -31,15 +31,16 @@ import hashlib
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pydantic_core
 
 from chatcodec._losses import Loss
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._model.request import ChatRequest
 from chatcodec._training import tokens
 from chatcodec._training.completion.end_of_turn import END_OF_TURN
-from chatcodec._training.completion.tokens import decoded_text
+from chatcodec._training.completion.tokens import Decodes, decoded_text
 from chatcodec._training.families import template_profile
 from chatcodec._training.reading import ReadConversation
 from chatcodec._training.render import render
@@ -99,7 +100,7 @@ class Renderer:
 
     def text(self, messages: Sequence[Any], losses: list[Loss], *, prompt: bool) -> str:
         """The template's text of ``messages`` (with the generation prompt where ``prompt``)."""
-        return self._rendering(messages, losses, prompt=prompt, tokenized=False)[0]
+        return self._rendering(messages, losses, prompt=prompt, tokenized=False)[1]
 
     def fresh(self, messages: Sequence[Any], losses: list[Loss]) -> tuple[list[int], str]:
         """The ids and text of ``messages`` rendered alone, with the generation prompt."""
@@ -132,7 +133,7 @@ def cut_reason(
     """Why ``completion_ids`` is no closed turn, or None where it ends with its end token."""
     if finish_reason == "length":
         return "it was cut at max_tokens (finish_reason 'length') before its end token"
-    text = decoded_text(list(completion_ids), tokenizer).rstrip()
+    text = decoded_text(list(completion_ids), cast("Decodes", tokenizer)).rstrip()
     ends = (*END_OF_TURN, *HARMONY_ENDS, *((turn_end,) if turn_end else ()))
     if text.endswith(ends):
         return None
@@ -241,8 +242,9 @@ def _pieces(message: Mapping[str, Any]) -> dict[str, list[tuple[int, Any]]]:
     if isinstance(content, str):
         found["text"].append((0, content))
         return found
-    for index, part in enumerate(content if isinstance(content, list) else []):
-        kind = part.get("type") if isinstance(part, dict) else None
+    for index, item in enumerate(as_list(content) or []):
+        part = as_dict(item) or {}
+        kind = part.get("type")
         if kind in ("thinking", "text"):
             found[kind].append((index, part.get("text")))
         elif kind == "tool_use":

@@ -43,8 +43,9 @@ def assistant_message(
         elif isinstance(piece, Call):
             call_id = piece.id
             if call_id is None:
-                while (call_id := made_id(calls)) in held:
+                while made_id(calls) in held:
                     calls += 1
+                call_id = made_id(calls)
                 recorder.add(
                     ("content", index, "id"),
                     "tool call id",
