@@ -36,8 +36,8 @@ from typing import Any, cast
 import pydantic_core
 
 from chatcodec._losses import Loss
-from chatcodec._narrow import as_dict, as_list
 from chatcodec._model.request import ChatRequest
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._training import tokens
 from chatcodec._training.completion.end_of_turn import END_OF_TURN
 from chatcodec._training.completion.tokens import Decodes, decoded_text
