@@ -211,21 +211,21 @@ EDITS = {
         lambda content: [
             {**block, "input": {"city": "London"}} if block["type"] == "tool_use" else block for block in content
         ],
-        "the arguments of 'get_weather' changed (messages[1].content[2].arguments)",
+        "the arguments of 'get_weather' changed ($.messages[1].content[2].arguments)",
     ),
     "the reasoning dropped": (
         lambda content: [block for block in content if block["type"] != "thinking"],
-        "its reasoning dropped (messages[1].content[0])",
+        "its reasoning dropped ($.messages[1])",
     ),
     "the reasoning changed": (
         lambda content: [
             {**block, "thinking": "Something else."} if block["type"] == "thinking" else block for block in content
         ],
-        "its reasoning changed (messages[1].content[0])",
+        "its reasoning changed ($.messages[1].content[0])",
     ),
     "the text edited": (
         lambda content: [{**block, "text": "Checking now."} if block["type"] == "text" else block for block in content],
-        "its text changed (messages[1].content[1])",
+        "its text changed ($.messages[1].content[1])",
     ),
     "the call dropped": (
         lambda content: [block for block in content if block["type"] != "tool_use"],
@@ -247,7 +247,7 @@ def test_an_answer_sent_back_edited_breaks_the_extension_naming_what_and_where(
         sent = _second_turn(origin, fake, history)
     assert sent == _rendered(history)  # what the harness sent, rendered fresh: never the sampled ids under it
     first, second = _lines(recorded)
-    assert second["prompt_break"].startswith("the answer sent back at messages[1] is not the one sampled: ")
+    assert second["prompt_break"].startswith("the answer sent back at $.messages[1] is not the one sampled: ")
     assert said in second["prompt_break"]
     samples = chatcodec.trainer_samples(chatcodec.read_records(recorded)["episode-105"], on_loss="ignore")
     assert [sample["prompt_ids"] for sample in samples] == [first["prompt_ids"], sent]  # never merged across it
@@ -303,7 +303,7 @@ def test_a_compaction_of_earlier_turns_breaks_and_names_the_message(fake: FakeUp
         sent = _second_turn(origin, fake, compacted)
     assert sent == _rendered(compacted)
     third = _lines(recorded)[2]
-    assert third["prompt_break"].startswith("messages[0] differs from what the last turn saw")
+    assert third["prompt_break"].startswith("$.messages[0] differs from what the last turn saw")
 
 
 def test_a_retry_reuses_the_prompt_ids_of_the_turn_it_repeats_and_names_it(fake: FakeUpstream, recorded: Path) -> None:
@@ -342,3 +342,22 @@ def test_a_branch_continued_from_an_earlier_turn_extends_that_turn(fake: FakeUps
     assert lines[3]["parent_turn"] == lines[1]["request_id"]
     assert "prompt_break" not in lines[3]
     assert lines[3]["prompt_ids"][: len(lines[1]["prompt_ids"])] == lines[1]["prompt_ids"]
+
+
+def test_a_break_names_the_place_in_the_harness_s_wire(fake: FakeUpstream, recorded: Path) -> None:
+    """Anthropic's top-level ``system`` is canonical message 0: the break names the wire's
+    ``$.messages[1]``, where the harness holds the answer, not the canonical ``messages[2]``."""
+    with _serving("anthropic", fake, recorded) as origin:
+        messages: list[Any] = [{"role": "user", "content": "Weather in Paris?"}]
+        fake.reply(vllm_generated(_ids(_call("Paris"))))
+        answer = _posted(origin, "/v1/messages", {**_body(messages), "system": "Be brief."})
+        edited = [
+            {**block, "input": {"city": "Lyon"}} if block["type"] == "tool_use" else block
+            for block in answer["content"]
+        ]
+        history = [*messages, {"role": "assistant", "content": edited}, _result(answer["content"])]
+        fake.reply(vllm_generated(_ids("It is sunny.<|im_end|>")))
+        _posted(origin, "/v1/messages", {**_body(history), "system": "Be brief."})
+    second = _lines(recorded)[1]
+    assert second["prompt_break"].startswith("the answer sent back at $.messages[1] is not the one sampled")
+    assert "($.messages[1].content[1].arguments)" in second["prompt_break"]  # the field as chatcodec names it

@@ -105,7 +105,7 @@ def test_the_next_prompt_extends_the_sampled_ids_where_the_answer_comes_back_as_
 @pytest.mark.parametrize(
     ("sent", "said"),
     [
-        ({"role": "assistant", "content": "Hello!"}, "its reasoning dropped (messages[1].content[0])"),
+        ({"role": "assistant", "content": "Hello!"}, "its reasoning dropped ($.messages[1])"),
         ({**SAMPLED, "content": [SAMPLED["content"][0], {"type": "text", "text": "Hi!"}]}, "its text changed"),
     ],
 )

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 import pydantic_core
 
-from chatcodec._losses import Loss
+from chatcodec._errors import json_path
+from chatcodec._losses import Loss, Steps
 from chatcodec._model.request import ChatRequest
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._training import tokens
@@ -141,10 +142,17 @@ def cut_reason(
 
 
 def next_prompt(
-    points: Sequence[Point], messages: Sequence[Mapping[str, Any]], renderer: Renderer, losses: list[Loss]
+    points: Sequence[Point],
+    messages: Sequence[Mapping[str, Any]],
+    renderer: Renderer,
+    losses: list[Loss],
+    *,
+    place: Callable[[Steps], Steps] | None = None,
 ) -> NextPrompt:
     """The prompt of ``messages`` (canonical) in a session whose sampled ``points`` are kept
-    (oldest first); what the template cannot show is added to ``losses``."""
+    (oldest first); what the template cannot show is added to ``losses``. ``place`` puts a
+    canonical path where the harness's wire has it (a break names that place)."""
+    where = _Where(place)
     seen = digests(messages)
     for point in reversed(points):
         if point.seen == seen:  # the same conversation again: a retry or a sibling
@@ -155,10 +163,10 @@ def next_prompt(
                 return NextPrompt(list(point.prompt_ids), text, None, point)
     extended = [point for point in points if len(point.seen) < len(seen) and seen[: len(point.seen)] == point.seen]
     if not extended:
-        why = _rewritten(points[-1], seen) if points else None
+        why = _rewritten(points[-1], seen, where) if points else None
         return _fresh(renderer, messages, losses, why)
     ordered = sorted(reversed(extended), key=lambda item: -len(item.seen))  # the longest, the latest first
-    reasons = [(point, _unextendable(point, messages, renderer, len(point.seen))) for point in ordered]
+    reasons = [(point, _unextendable(point, messages, renderer, len(point.seen), where)) for point in ordered]
     point, why = next(((point, why) for point, why in reasons if why is None), reasons[0])
     if why is not None:
         return _fresh(renderer, messages, losses, why)
@@ -168,12 +176,14 @@ def next_prompt(
     answered = renderer.text(messages[: at + 1], [], prompt=False)
     through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
     if through < 0 or not answered.startswith(point.prompt_text):
-        why = f"the template renders the conversation before the answer at messages[{at}] otherwise than its prompt"
+        answer = where("messages", at)
+        why = f"the template renders the conversation before the answer at {answer} otherwise than its prompt"
         return _fresh(renderer, messages, losses, why)
     through += len(renderer.turn_end)
     if not text.startswith(answered[:through]):
         why = (
-            f"the template renders the earlier answer differently once newer messages follow it (messages[{at}]; "
+            "the template renders the earlier answer differently once newer messages follow it "
+            f"({where('messages', at)}; "
             "stock Qwen3 drops an earlier answer's reasoning at a new question)"
         )
         return _fresh(renderer, messages, losses, why)
@@ -187,7 +197,23 @@ def _fresh(renderer: Renderer, messages: Sequence[Any], losses: list[Loss], why:
     return NextPrompt(ids, text, why, None)
 
 
-def _rewritten(last: Point, seen: tuple[bytes, ...]) -> str:
+class _Where:
+    """A canonical path as the harness's wire names it (``$.messages[2].content[1].input``)."""
+
+    def __init__(self, place: Callable[[Steps], Steps] | None) -> None:
+        self._place = place
+
+    def __call__(self, *steps: str | int) -> str:
+        placed: Steps = steps
+        if self._place is not None:
+            try:
+                placed = self._place(steps)
+            except (LookupError, TypeError, ValueError):  # an origin that cannot place it: the canonical path
+                placed = steps
+        return json_path(placed)
+
+
+def _rewritten(last: Point, seen: tuple[bytes, ...], where: _Where) -> str:
     """Where ``seen`` parts from the conversation the session's ``last`` point saw."""
     at = next((index for index, (old, new) in enumerate(zip(last.seen, seen, strict=False)) if old != new), None)
     if at is None:
@@ -196,43 +222,50 @@ def _rewritten(last: Point, seen: tuple[bytes, ...]) -> str:
                 f"the conversation holds {len(seen)} messages where the last turn saw {len(last.seen)} "
                 "(earlier turns dropped: a compaction or a rewind)"
             )
-        return f"messages[{len(last.seen)}] is not the answer sampled there"
-    return f"messages[{at}] differs from what the last turn saw (an earlier turn rewritten: a compaction or an edit)"
+        return f"{where('messages', len(last.seen))} is not the answer sampled there"
+    rewritten = "an earlier turn rewritten: a compaction or an edit"
+    return f"{where('messages', at)} differs from what the last turn saw ({rewritten})"
 
 
-def _unextendable(point: Point, messages: Sequence[Mapping[str, Any]], renderer: Renderer, at: int) -> str | None:
+def _unextendable(
+    point: Point, messages: Sequence[Mapping[str, Any]], renderer: Renderer, at: int, where: _Where
+) -> str | None:
     """Why the answer at ``messages[at]`` cannot stand for ``point``'s sampled ids, or None."""
     if point.cut is not None:
-        return f"the answer at messages[{at}] was sampled unclosed: {point.cut}; the prompt is a fresh rendering"
+        return (
+            f"the answer at {where('messages', at)} was sampled unclosed: {point.cut}; the prompt is a fresh rendering"
+        )
     sent = messages[at]
     if sent.get("role") != "assistant":
-        return f"messages[{at}] is a {sent.get('role')!r} message where the sampled answer was expected"
+        return f"{where('messages', at)} is a {sent.get('role')!r} message where the sampled answer was expected"
     before = list(messages[:at])
     if renderer.text([*before, sent], [], prompt=False) == renderer.text([*before, point.answer], [], prompt=False):
         return None
-    return f"the answer sent back at messages[{at}] is not the one sampled: {changed(point.answer, sent, at)}"
+    why = changed(point.answer, sent, at, where)
+    return f"the answer sent back at {where('messages', at)} is not the one sampled: {why}"
 
 
-def changed(sampled: Mapping[str, Any], sent: Mapping[str, Any], at: int) -> str:
+def changed(sampled: Mapping[str, Any], sent: Mapping[str, Any], at: int, where: _Where) -> str:
     """What differs between the ``sampled`` answer and the one ``sent`` back at ``messages[at]``,
     and where (the first difference of each kind)."""
     what: list[str] = []
     old, new = _pieces(sampled), _pieces(sent)
     for kind, name in (("thinking", "reasoning"), ("text", "text")):
         was, now = old[kind], new[kind]
-        if was != now:
-            where = f"messages[{at}].content[{now[0][0] if now else (was[0][0] if was else 0)}]"
+        if [text for _, text in was] != [text for _, text in now]:  # the words, wherever the part sits
             verb = "dropped" if not now else "added" if not was else "changed"
-            what.append(f"its {name} {verb} ({where})")
+            place = where("messages", at) if not now else where("messages", at, "content", now[0][0])
+            what.append(f"its {name} {verb} ({place})")
     was_calls, now_calls = old["tool_use"], new["tool_use"]
     if [call["name"] for _, call in was_calls] != [call["name"] for _, call in now_calls]:
         what.append(f"its calls changed ({len(was_calls)} sampled, {len(now_calls)} sent back)")
     else:
         for (_, before), (index, after) in zip(was_calls, now_calls, strict=True):
             if _arguments(before) != _arguments(after):
-                what.append(f"the arguments of {after['name']!r} changed (messages[{at}].content[{index}].arguments)")
+                path = where("messages", at, "content", index, "arguments")
+                what.append(f"the arguments of {after['name']!r} changed ({path})")
                 break
-    return "; ".join(what) or f"messages[{at}] renders otherwise than the sampled answer"
+    return "; ".join(what) or f"{where('messages', at)} renders otherwise than the sampled answer"
 
 
 def _pieces(message: Mapping[str, Any]) -> dict[str, list[tuple[int, Any]]]:

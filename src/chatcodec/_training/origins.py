@@ -20,17 +20,28 @@ from chatcodec.contract import LossRecorder, ProviderCodec, Steps
 def trace_to_source(recorder: LossRecorder, payload: object, source: str, request: ChatRequest) -> None:
     """Have ``recorder`` name losses at their place in ``payload`` (read by ``source``), where
     the source's codec tells origins and the payload is JSON data; else leave them canonical."""
+    place = source_place(
+        payload, source, lambda: [message.model_dump(mode="json", by_alias=True) for message in request.messages]
+    )
+    if place is not None:
+        recorder.trace(place)
+
+
+def source_place(
+    payload: object, source: str, messages: Callable[[], list[dict[str, Any]]]
+) -> Callable[[Steps], Steps] | None:
+    """A canonical path's place in ``payload`` (read by ``source`` into ``messages``, asked for
+    only when a path is placed), or None where the source's codec tells no origins."""
     codec = get_codec(source)
     if not isinstance(codec, ProviderCodec) or not isinstance(payload, Mapping):
-        return
+        return None
     fields = cast("Mapping[str, Any]", payload)
 
     @cache
     def origins() -> list[Any]:
-        messages = [message.model_dump(mode="json", by_alias=True) for message in request.messages]
-        return codec.message_origins(fields, messages)
+        return codec.message_origins(fields, messages())
 
-    recorder.trace(_placed(origins))
+    return _placed(origins)
 
 
 def _placed(origins: Callable[[], list[Any]]) -> Callable[[Steps], Steps]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chatcodec._losses import Loss
+from chatcodec._losses import Loss, Steps
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._training import tokens
 from chatcodec._training.call_ids import held_calls
@@ -61,12 +61,18 @@ class TokenPrompts:
             self.template, self.tokenizer, request.get("tools") or [], object_arguments=self.object_arguments
         )
 
-    def prompt(self, session: str, request: Mapping[str, Any], losses: list[Loss]) -> Prompt:
+    def prompt(
+        self,
+        session: str,
+        request: Mapping[str, Any],
+        losses: list[Loss],
+        place: Callable[[Steps], Steps] | None = None,
+    ) -> Prompt:
         """The prompt of ``request`` (canonical data) in ``session``; what the template cannot
-        show is added to ``losses``."""
+        show is added to ``losses``; ``place`` puts a break's canonical path in the front's wire."""
         messages = list(request.get("messages") or [])
         points = self._sessions.get(session, [])
-        found = next_prompt(points, messages, self.renderer(request), losses)
+        found = next_prompt(points, messages, self.renderer(request), losses, place=place)
         parent = found.parent
         branch = parent is not None and (parent is not points[-1] or len(parent.seen) == len(messages))
         return Prompt(found.ids, found.text, found.prompt_break, parent.request_id if branch and parent else None)

@@ -30,6 +30,7 @@ from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
 from chatcodec._registry import get_codec
+from chatcodec._training.origins import source_place
 from chatcodec.serve._bounded import bounded
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._json_body import json_body
@@ -91,7 +92,9 @@ def _prepared(server: Server, validated: Validated, admitted: Admitted, record: 
     session = session_of(admitted.headers, record.request_id)
     record.losses = list(validated.losses)
     try:
-        prompt = prompts.prompt(session, canonical, record.losses)
+        messages = list(canonical.get("messages") or [])
+        place = source_place(routed.answer.call.payload, server.config.api, lambda: messages)
+        prompt = prompts.prompt(session, canonical, record.losses, place)
     except (ChatcodecError, ValueError) as error:
         raise RefusalError(400, f"the request cannot be rendered with the template: {error}") from None
     upstream = TOKEN_UPSTREAMS[routed.route.upstream]
