@@ -121,6 +121,7 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "chatcodec._training.turns",
             "chatcodec._training.episodes",
             "chatcodec._training.samples",
+            "chatcodec._training.turn_prompt",
             "chatcodec._training.records",
         ),
     ),

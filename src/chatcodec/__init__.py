@@ -145,6 +145,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._training.render import Rendering, render
     from chatcodec._training.samples import trainer_samples
     from chatcodec._training.template_limits import TemplateLimits
+    from chatcodec._training.turn_prompt import NextPrompt, next_prompt
     from chatcodec._training.turns import SampledTurn
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec._warm import warm_up
@@ -198,6 +199,7 @@ __all__ = [
     "Message",
     "MessageData",
     "Messages",
+    "NextPrompt",
     "OnLoss",
     "OpaquePart",
     "OptionError",
@@ -284,6 +286,7 @@ __all__ = [
     "format_sse",
     "get_codec",
     "json_schema",
+    "next_prompt",
     "parse_completion",
     "read_error",
     "read_records",
@@ -350,6 +353,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._content_rule", "ContentRule"),
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
+        ("chatcodec._training.turn_prompt", "NextPrompt next_prompt"),
         ("chatcodec.batch._render_converter", "RenderConverter"),
         ("chatcodec._training.render", "Rendering render"),
         ("chatcodec.streams._sse", "SSEEvent SSEParser format_sse"),

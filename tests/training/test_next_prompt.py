@@ -15,7 +15,7 @@ import pytest
 import chatcodec
 from chatcodec import PayloadError, SampledTurn
 from chatcodec._training.call_ids import held_calls
-from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, next_prompt
+from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after
 from chatcodec._training.records import record_line
 from training.qwen3_tokenizer import qwen3_encoding
 
@@ -97,7 +97,7 @@ def test_the_next_prompt_extends_the_sampled_ids_where_the_answer_comes_back_as_
         SAMPLED,
         {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "x", "content": "1"}]},
     ]
-    found = next_prompt([point], messages, Renderer("qwen3", qwen3_encoding(), []), [])
+    found = prompt_after([point], messages, Renderer("qwen3", qwen3_encoding(), []), [])
     assert found.prompt_break is None
     assert found.ids[: len(point.prompt_ids) + len(point.completion_ids)] == [*point.prompt_ids, *point.completion_ids]
 
@@ -115,7 +115,7 @@ def test_a_dropped_reasoning_is_named_as_the_harness_s_not_the_template_s(sent: 
     point = _point(QUESTION, THOUGHT)
     messages = [*QUESTION, sent, {"role": "user", "content": "And you?"}]
     renderer = Renderer("qwen3", qwen3_encoding(), [])
-    found = next_prompt([point], messages, renderer, [])
+    found = prompt_after([point], messages, renderer, [])
     assert found.prompt_break is not None
     assert said in found.prompt_break
     assert found.ids == renderer.fresh(messages, [])[0]
@@ -124,7 +124,7 @@ def test_a_dropped_reasoning_is_named_as_the_harness_s_not_the_template_s(sent: 
 def test_a_cut_turn_is_rendered_fresh_with_the_reason() -> None:
     point = _point(QUESTION, "Hello, I was", "length")
     messages = [*QUESTION, {"role": "assistant", "content": "Hello, I was"}, {"role": "user", "content": "Go on."}]
-    found = next_prompt([point], messages, Renderer("qwen3", qwen3_encoding(), []), [])
+    found = prompt_after([point], messages, Renderer("qwen3", qwen3_encoding(), []), [])
     assert found.prompt_break is not None
     assert "cut at max_tokens" in found.prompt_break
     assert "Hello, I was<|im_end|>" in found.text
@@ -132,7 +132,7 @@ def test_a_cut_turn_is_rendered_fresh_with_the_reason() -> None:
 
 def test_a_retry_reuses_the_point_s_ids() -> None:
     point = _point(QUESTION, THOUGHT)
-    found = next_prompt([point], QUESTION, Renderer("qwen3", qwen3_encoding(), []), [])
+    found = prompt_after([point], QUESTION, Renderer("qwen3", qwen3_encoding(), []), [])
     assert (found.ids, found.prompt_break, found.parent) == (list(point.prompt_ids), None, point)
 
 
@@ -186,3 +186,65 @@ def test_read_records_reads_the_break_and_the_parent_back(tmp_path: Path) -> Non
     path.write_text(json.dumps({**line, "parent_turn": 3}) + "\n")
     with pytest.raises(PayloadError, match="'parent_turn' is a string"):
         chatcodec.read_records(path)
+
+
+ANTHROPIC_TOOLS: list[Any] = [
+    {"name": "get_weather", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+]
+CALL_TEXT = (
+    "<think>\nI call the tool.\n</think>\n\n"
+    '<tool_call>\n{"name":"get_weather","arguments":{"city":"Paris"}}\n</tool_call><|im_end|>'
+)
+SENT_BACK: list[Any] = [
+    {"type": "thinking", "thinking": "I call the tool.", "signature": ""},
+    {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+]
+QWEN3: dict[str, Any] = {"source": "anthropic", "template": "qwen3", "on_loss": "ignore"}
+
+
+def _body(messages: list[Any], **fields: Any) -> dict[str, Any]:
+    return {"model": "qwen3", "max_tokens": 100, "messages": messages, "tools": ANTHROPIC_TOOLS, **fields}
+
+
+def _first(body: dict[str, Any]) -> SampledTurn:
+    """The first turn of ``body``: render's prompt (the answer follows the canonical messages,
+    an Anthropic ``system`` one of them) and the sampled call."""
+    prompt = chatcodec.render(body, tokenizer=qwen3_encoding(), add_generation_prompt=True, **QWEN3)
+    assert prompt.token_ids is not None
+    at = len(body["messages"]) + ("system" in body)
+    return SampledTurn(message_index=at, prompt_ids=list(prompt.token_ids), completion_ids=_ids(CALL_TEXT))
+
+
+def test_next_prompt_extends_a_turn_sent_back_as_sampled_in_the_harness_s_wire() -> None:
+    """The library call the gateway's rule answers: the Anthropic body with the model's compact
+    arguments read back as ``input`` and the harness's own call id still extends the ids."""
+    question: list[Any] = [{"role": "user", "content": "Weather in Paris?"}]
+    turn = _first(_body(question))
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"}]}
+    history = [*question, {"role": "assistant", "content": SENT_BACK}, result]
+    found = chatcodec.next_prompt(turn, _body(history), tokenizer=qwen3_encoding(), **QWEN3)
+    assert found.prompt_break is None
+    assert found.prompt_ids[: len(turn.prompt_ids) + len(turn.completion_ids)] == turn.prompt_ids + turn.completion_ids
+    assert found.text.endswith("<|im_start|>assistant\n")
+
+
+def test_next_prompt_breaks_on_an_argument_changed_as_the_gateway_does() -> None:
+    """Anthropic's ``system`` is canonical message 0: the break names the wire's place, and the
+    prompt is render's for the same body."""
+    question: list[Any] = [{"role": "user", "content": "Weather?"}]
+    turn = _first(_body(question, system="Be brief."))
+    edited = [SENT_BACK[0], {**SENT_BACK[1], "input": {"city": "Lyon"}}]
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "rain"}]}
+    body = _body([*question, {"role": "assistant", "content": edited}, result], system="Be brief.")
+    found = chatcodec.next_prompt(turn, body, tokenizer=qwen3_encoding(), **QWEN3)
+    assert found.prompt_break is not None
+    assert "the arguments of 'get_weather' changed ($.messages[1].content[1].arguments)" in found.prompt_break
+    fresh = chatcodec.render(body, tokenizer=qwen3_encoding(), add_generation_prompt=True, **QWEN3)
+    assert found.prompt_ids == fresh.token_ids
+
+
+def test_next_prompt_refuses_a_turn_outside_the_conversation() -> None:
+    turn = SampledTurn(message_index=5, prompt_ids=[1], completion_ids=[2])
+    with pytest.raises(PayloadError) as caught:
+        chatcodec.next_prompt(turn, QUESTION, template="qwen3", tokenizer=qwen3_encoding())
+    assert caught.value.path == "$.turn.message_index"

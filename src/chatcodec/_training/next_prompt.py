@@ -141,7 +141,7 @@ def cut_reason(
     return f"it ended without its end token (finish_reason {finish_reason!r}: a stop string, or an abort)"
 
 
-def next_prompt(
+def prompt_after(
     points: Sequence[Point],
     messages: Sequence[Mapping[str, Any]],
     renderer: Renderer,
@@ -239,10 +239,24 @@ def _unextendable(
     if sent.get("role") != "assistant":
         return f"{where('messages', at)} is a {sent.get('role')!r} message where the sampled answer was expected"
     before = list(messages[:at])
-    if renderer.text([*before, sent], [], prompt=False) == renderer.text([*before, point.answer], [], prompt=False):
+    sampled = _with_ids(point.answer, sent)
+    if renderer.text([*before, sent], [], prompt=False) == renderer.text([*before, sampled], [], prompt=False):
         return None
     why = changed(point.answer, sent, at, where)
     return f"the answer sent back at {where('messages', at)} is not the one sampled: {why}"
+
+
+def _with_ids(sampled: dict[str, Any], sent: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``sampled`` answer with the call ids the harness holds for its calls, in order (a
+    format that writes no id had its ids made by the parser, not sampled; a library caller's
+    conversation holds its own)."""
+    ids = [call.get("id") for _, call in _pieces(sent)["tool_use"]]
+    calls = iter(ids)
+    content: list[Any] = []
+    for item in as_list(sampled.get("content")) or []:
+        part = as_dict(item)
+        content.append({**part, "id": next(calls, part.get("id"))} if part and part.get("type") == "tool_use" else item)
+    return {**sampled, "content": content} if ids else sampled
 
 
 def changed(sampled: Mapping[str, Any], sent: Mapping[str, Any], at: int, where: _Where) -> str:

@@ -24,7 +24,7 @@ from chatcodec._model.messages import AssistantMessage
 from chatcodec._training import tokens
 from chatcodec._training.call_ids import held_calls
 from chatcodec._training.completion.parse import parse_completion
-from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, next_prompt
+from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after
 
 MAX_SESSIONS = 10_000
 """Sessions whose last turns are kept for the next to extend or branch from."""
@@ -72,7 +72,7 @@ class TokenPrompts:
         show is added to ``losses``; ``place`` puts a break's canonical path in the front's wire."""
         messages = list(request.get("messages") or [])
         points = self._sessions.get(session, [])
-        found = next_prompt(points, messages, self.renderer(request), losses, place=place)
+        found = prompt_after(points, messages, self.renderer(request), losses, place=place)
         parent = found.parent
         branch = parent is not None and (parent is not points[-1] or len(parent.seen) == len(messages))
         return Prompt(found.ids, found.text, found.prompt_break, parent.request_id if branch and parent else None)
