@@ -44,7 +44,7 @@ from chatcodec._training.completion.end_of_turn import END_OF_TURN
 from chatcodec._training.completion.tokens import Decodes, decoded_text
 from chatcodec._training.families import template_profile
 from chatcodec._training.reading import ReadConversation
-from chatcodec._training.render import render
+from chatcodec._training.render import render, rendered_text
 from chatcodec._validation import validate_model
 
 HARMONY_ENDS = ("<|call|>", "<|return|>")
@@ -100,8 +100,22 @@ class Renderer:
         self.turn_end = template_profile(self.template).turn_end
 
     def text(self, messages: Sequence[Any], losses: list[Loss], *, prompt: bool) -> str:
-        """The template's text of ``messages`` (with the generation prompt where ``prompt``)."""
+        """The template's text of ``messages`` (with the generation prompt where ``prompt``), what
+        it cannot show added to ``losses``."""
         return self._rendering(messages, losses, prompt=prompt, tokenized=False)[1]
+
+    def compared(self, messages: Sequence[Any], *, prompt: bool) -> str:
+        """The template's text of ``messages`` alone, for a comparison (no spans, no losses)."""
+        return rendered_text(
+            self._read(messages),
+            template=self.template,
+            add_generation_prompt=prompt,
+            template_variables=self.variables or None,
+        )
+
+    def _read(self, messages: Sequence[Any]) -> ReadConversation:
+        request = validate_model(ChatRequest, {"messages": list(messages), "tools": self.tools})
+        return ReadConversation(request, self.object_arguments)  # one spelling: as render(body, source=...) reads it
 
     def fresh(self, messages: Sequence[Any], losses: list[Loss]) -> tuple[list[int], str]:
         """The ids and text of ``messages`` rendered alone, with the generation prompt."""
@@ -110,9 +124,8 @@ class Renderer:
     def _rendering(
         self, messages: Sequence[Any], losses: list[Loss], *, prompt: bool, tokenized: bool
     ) -> tuple[Any, str]:
-        request = validate_model(ChatRequest, {"messages": list(messages), "tools": self.tools})
         rendering = render(
-            ReadConversation(request, self.object_arguments),  # one spelling: as render(body, source=...) reads it
+            self._read(messages),
             template=self.template,
             tokenizer=self.tokenizer if tokenized else None,
             add_generation_prompt=prompt,
@@ -166,14 +179,25 @@ def prompt_after(
         why = _rewritten(points[-1], seen, where) if points else None
         return _fresh(renderer, messages, losses, why)
     ordered = sorted(reversed(extended), key=lambda item: -len(item.seen))  # the longest, the latest first
-    reasons = [(point, _unextendable(point, messages, renderer, len(point.seen), where)) for point in ordered]
-    point, why = next(((point, why) for point, why in reasons if why is None), reasons[0])
-    if why is not None:
-        return _fresh(renderer, messages, losses, why)
+    rendered: dict[int, str] = {}  # the conversation through each candidate's answer, rendered once
+
+    def through(at: int) -> str:
+        if at not in rendered:
+            rendered[at] = renderer.compared(messages[: at + 1], prompt=False)
+        return rendered[at]
+
+    first: str | None = None
+    for point in ordered:  # the first candidate the answer sent back stands for
+        why = _unextendable(point, messages, renderer, through, where)
+        if why is None:
+            break
+        first = first or why
+    else:
+        return _fresh(renderer, messages, losses, first)
     at = len(point.seen)
     lost = []
     text = renderer.text(messages, lost, prompt=True)
-    answered = renderer.text(messages[: at + 1], [], prompt=False)
+    answered = through(at)
     through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
     if through < 0 or not answered.startswith(point.prompt_text):
         answer = where("messages", at)
@@ -228,9 +252,15 @@ def _rewritten(last: Point, seen: tuple[bytes, ...], where: _Where) -> str:
 
 
 def _unextendable(
-    point: Point, messages: Sequence[Mapping[str, Any]], renderer: Renderer, at: int, where: _Where
+    point: Point,
+    messages: Sequence[Mapping[str, Any]],
+    renderer: Renderer,
+    through: Callable[[int], str],
+    where: _Where,
 ) -> str | None:
-    """Why the answer at ``messages[at]`` cannot stand for ``point``'s sampled ids, or None."""
+    """Why the answer after ``point`` cannot stand for its sampled ids, or None; ``through(at)``
+    is the template's text of the conversation through the answer at ``messages[at]``."""
+    at = len(point.seen)
     if point.cut is not None:
         return (
             f"the answer at {where('messages', at)} was sampled unclosed: {point.cut}; the prompt is a fresh rendering"
@@ -240,7 +270,7 @@ def _unextendable(
         return f"{where('messages', at)} is a {sent.get('role')!r} message where the sampled answer was expected"
     before = list(messages[:at])
     sampled = _with_ids(point.answer, sent)
-    if renderer.text([*before, sent], [], prompt=False) == renderer.text([*before, sampled], [], prompt=False):
+    if through(at) == renderer.compared([*before, sampled], prompt=False):
         return None
     why = changed(point.answer, sent, at, where)
     return f"the answer sent back at {where('messages', at)} is not the one sampled: {why}"

@@ -210,6 +210,27 @@ def render_shaped(
     return ShapedRendering(rendering, request, shaped, written_tools)
 
 
+def rendered_text(
+    conversation: object,
+    *,
+    template: str | os.PathLike[str],
+    add_generation_prompt: bool,
+    template_variables: Mapping[str, Any] | None = None,
+    template_limits: TemplateLimits = DEFAULT_LIMITS,
+) -> str:
+    """The template's text of ``conversation`` as :func:`render` writes it, and nothing else:
+    no spans, ids or losses, for a comparison of two renderings (one run of the template where
+    :func:`render` finds each message's end too)."""
+    chosen = chosen_template(template, None, template_variables, template_limits)
+    recorder = LossRecorder()
+    read = reading.read_input(conversation, None, recorder)
+    shaper = Shaper(chosen.profile, recorder, object_arguments=read.object_arguments)
+    shaped, origins = shaper.messages(list(read.request.messages))
+    run = Runner(chosen.text, shaper.tools(list(read.request.tools)), dict(chosen.profile.variables), template_limits)
+    text = run_once(run, chosen, shaped, origins, add_generation_prompt, caller_variables=bool(template_variables))[0]
+    return text
+
+
 def chosen_template(
     template: str | os.PathLike[str] | None,
     tokenizer: object,

@@ -95,7 +95,7 @@ def next_prompt(
     )
     point = Point(
         seen=digests(before),
-        prompt_text=renderer.text(before, [], prompt=True),
+        prompt_text=renderer.compared(before, prompt=True),
         prompt_ids=array("q", turn.prompt_ids),
         completion_ids=array("q", turn.completion_ids),
         answer=answer.model_dump(mode="json", exclude_none=True),
