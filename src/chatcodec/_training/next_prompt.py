@@ -181,14 +181,14 @@ def prompt_after(
     ordered = sorted(reversed(extended), key=lambda item: -len(item.seen))  # the longest, the latest first
     rendered: dict[int, str] = {}  # the conversation through each candidate's answer, rendered once
 
-    def through(at: int) -> str:
+    def rendered_through(at: int) -> str:
         if at not in rendered:
             rendered[at] = renderer.compared(messages[: at + 1], prompt=False)
         return rendered[at]
 
     first: str | None = None
     for point in ordered:  # the first candidate the answer sent back stands for
-        why = _unextendable(point, messages, renderer, through, where)
+        why = _unextendable(point, messages, renderer, rendered_through, where)
         if why is None:
             break
         first = first or why
@@ -197,7 +197,7 @@ def prompt_after(
     at = len(point.seen)
     lost = []
     text = renderer.text(messages, lost, prompt=True)
-    answered = through(at)
+    answered = rendered_through(at)
     through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
     if through < 0 or not answered.startswith(point.prompt_text):
         answer = where("messages", at)
