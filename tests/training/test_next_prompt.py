@@ -15,7 +15,7 @@ import pytest
 import chatcodec
 from chatcodec import PayloadError, SampledTurn
 from chatcodec._training.call_ids import held_calls
-from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after
+from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after, sampled_text
 from chatcodec._training.records import record_line
 from training.qwen3_tokenizer import qwen3_encoding
 
@@ -61,9 +61,10 @@ def test_a_cut_completion_is_told_from_a_closed_one() -> None:
     """renderers' ``trim_to_turn_close``: a completion holding no close token was cut at
     max_tokens; a finish 'stop' without the end token (a stop string) is no closed turn either."""
     encoding = qwen3_encoding()
-    assert cut_reason(_ids("Done.<|im_end|>"), "stop", encoding, "<|im_end|>") is None
-    assert "max_tokens" in str(cut_reason(_ids("Hello, I was"), "length", encoding, "<|im_end|>"))
-    assert "without its end token" in str(cut_reason(_ids("Hello, I was"), "stop", encoding, "<|im_end|>"))
+    done, cut = sampled_text(_ids("Done.<|im_end|>"), encoding), sampled_text(_ids("Hello, I was"), encoding)
+    assert cut_reason(done, "stop", "<|im_end|>") is None
+    assert "max_tokens" in str(cut_reason(cut, "length", "<|im_end|>"))
+    assert "without its end token" in str(cut_reason(cut, "stop", "<|im_end|>"))
 
 
 def _point(messages: list[Any], completion: str, finish: str = "stop") -> Point:
@@ -76,8 +77,9 @@ def _point(messages: list[Any], completion: str, finish: str = "stop") -> Point:
         prompt_text=text,
         prompt_ids=array("q", ids),
         completion_ids=array("q", completion_ids),
+        completion_text=sampled_text(completion_ids, qwen3_encoding()),
         answer=answer.model_dump(mode="json", exclude_none=True),
-        cut=cut_reason(completion_ids, finish, qwen3_encoding(), renderer.turn_end),
+        cut=cut_reason(sampled_text(completion_ids, qwen3_encoding()), finish, renderer.turn_end),
         request_id="r1",
     )
 

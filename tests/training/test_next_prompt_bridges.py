@@ -69,18 +69,16 @@ def test_a_tool_response_continues_the_cycle_and_extends() -> None:
     assert _extends(found, turn)
 
 
-def test_no_prior_thinking_and_a_new_query_is_rendered_fresh() -> None:
-    """renderers declines here by policy; chatcodec because the template writes the answer as the
-    last message with an empty think block it drops once a query follows. The fresh ids happen to
-    start with the sampled ones, and the break still keeps a trainer sample from running across."""
+def test_no_prior_thinking_and_a_new_query_extends_where_renderers_declines_by_policy() -> None:
+    """renderers declines at every new query by policy; chatcodec extends where the template, once
+    the query follows, writes the answer exactly as the model sampled it (no think block: ``4``)."""
     turn = _prior("4")
-    found = _next(turn, [U1, _answer("4"), U2])
-    assert found.prompt_break is not None
-    assert "renders the earlier answer differently" in found.prompt_break
-    fresh = chatcodec.render(
-        [U1, _answer("4"), U2], template="qwen3", tokenizer=qwen3_encoding(), add_generation_prompt=True
-    )
-    assert found.prompt_ids == fresh.token_ids
+    history = [U1, _answer("4"), U2]
+    found = _next(turn, history)
+    assert found.prompt_break is None
+    assert _extends(found, turn)
+    fresh = chatcodec.render(history, template="qwen3", tokenizer=qwen3_encoding(), add_generation_prompt=True)
+    assert found.prompt_ids == fresh.token_ids  # the same ids a fresh rendering gives
 
 
 def test_the_extension_holds_the_new_message_text() -> None:

@@ -60,6 +60,8 @@ class Point:
     prompt_text: str
     prompt_ids: array[int]
     completion_ids: array[int]
+    completion_text: str
+    """The text of :attr:`completion_ids` (special tokens kept)."""
     answer: dict[str, Any]
     """The canonical assistant message the completion parses to."""
     cut: str | None
@@ -141,13 +143,17 @@ def digests(messages: Sequence[Mapping[str, Any]]) -> tuple[bytes, ...]:
     return tuple(hashlib.blake2b(pydantic_core.to_json(message), digest_size=16).digest() for message in messages)
 
 
-def cut_reason(
-    completion_ids: Sequence[int], finish_reason: str | None, tokenizer: object, turn_end: str
-) -> str | None:
-    """Why ``completion_ids`` is no closed turn, or None where it ends with its end token."""
+def sampled_text(completion_ids: Sequence[int], tokenizer: object) -> str:
+    """The text of ``completion_ids``, special tokens kept (they are the markup)."""
+    return decoded_text(list(completion_ids), cast("Decodes", tokenizer))
+
+
+def cut_reason(completion_text: str, finish_reason: str | None, turn_end: str) -> str | None:
+    """Why a completion (its :func:`sampled_text`) is no closed turn, or None where it ends
+    with its end token."""
     if finish_reason == "length":
         return "it was cut at max_tokens (finish_reason 'length') before its end token"
-    text = decoded_text(list(completion_ids), cast("Decodes", tokenizer)).rstrip()
+    text = completion_text.rstrip()
     ends = (*END_OF_TURN, *HARMONY_ENDS, *((turn_end,) if turn_end else ()))
     if text.endswith(ends):
         return None
@@ -194,9 +200,27 @@ def prompt_after(
         first = first or why
     else:
         return _fresh(renderer, messages, losses, first)
+    return _extended(point, messages, renderer, losses, rendered_through, where)
+
+
+def _extended(
+    point: Point,
+    messages: Sequence[Mapping[str, Any]],
+    renderer: Renderer,
+    losses: list[Loss],
+    rendered_through: Callable[[int], str],
+    where: _Where,
+) -> NextPrompt:
+    """``point``'s ids extended by the new messages' tokens, where the template writes the
+    answer, once newer messages follow it, as it was sampled; else a fresh rendering and why."""
     at = len(point.seen)
-    lost = []
+    lost: list[Loss] = []
     text = renderer.text(messages, lost, prompt=True)
+    sampled = point.prompt_text + point.completion_text
+    if text.startswith(sampled):  # the template writes the answer once followed as the model wrote it
+        losses.extend(lost)
+        ids = [*point.prompt_ids, *point.completion_ids, *renderer.encode(text[len(sampled) :])]
+        return NextPrompt(ids, text, None, point)
     answered = rendered_through(at)
     through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
     if through < 0 or not answered.startswith(point.prompt_text):

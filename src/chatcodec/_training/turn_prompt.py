@@ -24,7 +24,7 @@ from chatcodec._training.call_ids import held_calls
 from chatcodec._training.completion.parse import parse_completion
 from chatcodec._training.completion.tokens import Decodes
 from chatcodec._training.families import given_text
-from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after
+from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after, sampled_text
 from chatcodec._training.origins import source_place
 from chatcodec._training.reading import read_input
 from chatcodec._training.turns import SampledTurn
@@ -93,13 +93,15 @@ def next_prompt(
         held_call_ids=held.ids,
         on_loss="ignore",
     )
+    completed = sampled_text(turn.completion_ids, renderer.tokenizer)
     point = Point(
         seen=digests(before),
         prompt_text=renderer.compared(before, prompt=True),
         prompt_ids=array("q", turn.prompt_ids),
         completion_ids=array("q", turn.completion_ids),
+        completion_text=completed,
         answer=answer.model_dump(mode="json", exclude_none=True),
-        cut=cut_reason(turn.completion_ids, finish_reason, renderer.tokenizer, renderer.turn_end),
+        cut=cut_reason(completed, finish_reason, renderer.turn_end),
         request_id="",
     )
     place = source_place(conversation, source, lambda: messages) if source is not None else None

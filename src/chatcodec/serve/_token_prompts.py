@@ -24,7 +24,7 @@ from chatcodec._model.messages import AssistantMessage
 from chatcodec._training import tokens
 from chatcodec._training.call_ids import held_calls
 from chatcodec._training.completion.parse import parse_completion
-from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after
+from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after, sampled_text
 
 MAX_SESSIONS = 10_000
 """Sessions whose last turns are kept for the next to extend or branch from."""
@@ -93,13 +93,15 @@ class TokenPrompts:
         the next to extend or branch from."""
         completion_ids, finish_reason, answer = sampled
         renderer = self.renderer(request)
+        completed = sampled_text(completion_ids, self.tokenizer)
         point = Point(
             seen=digests(list(request.get("messages") or [])),
             prompt_text=prompt.text,
             prompt_ids=array("q", prompt.ids),
             completion_ids=array("q", completion_ids),
+            completion_text=completed,
             answer=answer.model_dump(mode="json", exclude_none=True),
-            cut=cut_reason(completion_ids, finish_reason, self.tokenizer, renderer.turn_end),
+            cut=cut_reason(completed, finish_reason, renderer.turn_end),
             request_id=request_id,
         )
         points = [*self._sessions.get(session, []), point][-MAX_POINTS:]
