@@ -200,7 +200,7 @@ def prompt_after(
         first = first or why
     else:
         return _fresh(renderer, messages, losses, first)
-    return _extended(point, messages, renderer, losses, rendered_through, where)
+    return _extended(point, messages, renderer, losses, rendered_through=rendered_through, where=where)
 
 
 def _extended(
@@ -208,6 +208,7 @@ def _extended(
     messages: Sequence[Mapping[str, Any]],
     renderer: Renderer,
     losses: list[Loss],
+    *,
     rendered_through: Callable[[int], str],
     where: _Where,
 ) -> NextPrompt:
