@@ -361,3 +361,24 @@ def test_a_break_names_the_place_in_the_harness_s_wire(fake: FakeUpstream, recor
     second = _lines(recorded)[1]
     assert second["prompt_break"].startswith("the answer sent back at $.messages[1] is not the one sampled")
     assert "($.messages[1].content[1].arguments)" in second["prompt_break"]  # the field as chatcodec names it
+
+
+def test_a_chat_client_dropping_reasoning_content_is_named_as_the_cause(fake: FakeUpstream, recorded: Path) -> None:
+    """The issue's case: an OpenAI Chat client sends the answer back without ``reasoning_content``;
+    under stock Qwen3 the break used to blame the template."""
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": SCHEMA}}]
+    messages: list[Any] = [{"role": "user", "content": "Weather in Paris?"}]
+    with _serving("openai-chat", fake, recorded) as origin:
+        fake.reply(vllm_generated(_ids(_call("Paris"))))
+        body = {"model": "qwen3", "max_tokens": 100, "messages": messages, "tools": tools}
+        message = _posted(origin, "/v1/chat/completions", body)["choices"][0]["message"]
+        assert message["reasoning_content"]  # the front answered the reasoning; the client leaves it out
+        sent_back = {key: value for key, value in message.items() if key != "reasoning_content"}
+        (call,) = message["tool_calls"]
+        history = [*messages, sent_back, {"role": "tool", "tool_call_id": call["id"], "content": "sunny"}]
+        fake.reply(vllm_generated(_ids("It is sunny.<|im_end|>")))
+        _posted(origin, "/v1/chat/completions", {**body, "messages": history})
+    second = _lines(recorded)[1]
+    assert second["prompt_break"] == (
+        "the answer sent back at $.messages[1] is not the one sampled: its reasoning dropped ($.messages[1])"
+    )
