@@ -20,6 +20,7 @@ replayed from it (:mod:`chatcodec.serve._steps.sample`), since the answer is par
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +48,10 @@ class TokenUpstream:
     body: Callable[[list[int], Mapping[str, Any], str], dict[str, Any]]
     """``(prompt ids, the canonical request, the model)`` -> the request body."""
     read: Callable[[Mapping[str, Any]], TakenIds]
-    """The answer -> its sampled ids, their logprobs and finish reason (``prompt_ids`` unset)."""
+    """The answer -> its sampled ids, their logprobs and finish reason (``prompt_ids`` unset);
+    a ``ValueError`` naming the field where the ids are no list of integers."""
+    ids_field: str
+    """Where the answer holds the sampled ids (an error about them names it)."""
     source: str
 
 
@@ -71,7 +75,7 @@ def _vllm_body(prompt: list[int], request: Mapping[str, Any], model: str) -> dic
 
 def _vllm_read(answer: Mapping[str, Any]) -> TakenIds:
     choice = as_dict((as_list(answer.get("choices")) or [None])[0]) or {}
-    ids = _ints(choice.get("token_ids"))
+    ids = _ints(choice.get("token_ids", _ABSENT), "choices[0].token_ids")
     content = as_list((as_dict(choice.get("logprobs")) or {}).get("content"))
     logprobs = None if content is None else _numbers((as_dict(entry) or {}).get("logprob") for entry in content)
     finish = choice.get("finish_reason")
@@ -87,13 +91,19 @@ def _sglang_read(answer: Mapping[str, Any]) -> TakenIds:
     entries = as_list(meta.get("output_token_logprobs"))
     logprobs = None if entries is None else _numbers((as_list(entry) or [None])[0] for entry in entries)
     finish = (as_dict(meta.get("finish_reason")) or {}).get("type")
-    return TakenIds(None, _ints(answer.get("output_ids")), logprobs, finish if isinstance(finish, str) else None)
+    ids = _ints(answer.get("output_ids", _ABSENT), "output_ids")
+    return TakenIds(None, ids, logprobs, finish if isinstance(finish, str) else None)
 
 
-def _ints(value: object) -> list[int]:
+_ABSENT = object()
+"""A field the answer does not hold (``null`` is a value it holds)."""
+
+
+def _ints(value: object, field: str) -> list[int]:
     items = as_list(value)
     if items is None or set(map(type, items)) - {int}:  # a bool or a float is no id
-        raise ValueError("its sampled token ids are not a list of integers")
+        shown = "absent" if value is _ABSENT else json.dumps(value)[:40]
+        raise ValueError(f"{field} is {shown}: the sampled token ids are a list of integers")
     return list(items)
 
 
@@ -109,8 +119,18 @@ def _numbers(values: Any) -> list[float] | None:
 TOKEN_UPSTREAMS: Mapping[str, TokenUpstream] = {
     upstream.name: upstream
     for upstream in (
-        TokenUpstream("vllm-generate", "vllm", "/inference/v1/generate", _vllm_body, _vllm_read, VLLM_SOURCE),
-        TokenUpstream("sglang-generate", "sglang", "/generate", _sglang_body, _sglang_read, SGLANG_SOURCE),
+        TokenUpstream(
+            "vllm-generate",
+            "vllm",
+            "/inference/v1/generate",
+            _vllm_body,
+            _vllm_read,
+            "choices[0].token_ids",
+            VLLM_SOURCE,
+        ),
+        TokenUpstream(
+            "sglang-generate", "sglang", "/generate", _sglang_body, _sglang_read, "output_ids", SGLANG_SOURCE
+        ),
     )
 }
 """The token endpoints by ``--upstream`` name."""

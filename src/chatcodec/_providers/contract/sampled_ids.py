@@ -28,6 +28,9 @@ class TakenIds:
     """The sampled ids' logprobs, one each, where they came."""
     finish_reason: str | None = None
     """The choice's finish reason as the server wrote it."""
+    unreadable: str | None = None
+    """What an id field held that is no list of integers (``choices[0].token_ids is [1.0, 2.0]``):
+    a gateway records such a turn as an ``error`` saying so, never as a turn without those ids."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from typing import Any
 from anyio import to_thread
 
 from chatcodec._registry import get_edge
-from chatcodec._training.records import COMPLETE, record_line
+from chatcodec._training.records import COMPLETE, ids_unreadable, logprobs_unreadable, record_line
 from chatcodec.contract import SampledIds
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._request_log import LOGGER, RequestRecord
@@ -61,6 +61,11 @@ class TurnRecording:
     """Why the prompt is a fresh rendering rather than the previous turn's extended (chatcodec renders)."""
     unreported: str | None = None
     """Why the upstream was not asked for the ids (its server reports none on a stream)."""
+    vocabulary: int | None = None
+    """The tokenizer's vocabulary size, where the server holds one (chatcodec renders): an id
+    past it is no id the model has."""
+    unreadable: str | None = None
+    """What the answer held in an id field that is no list of ids (its field named)."""
     _logprobs_missing: bool = False
 
     def asking(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +80,7 @@ class TurnRecording:
         if self.reports is None or not isinstance(fields, dict):
             return
         taken = self.reports.take(fields, self.caller_logprobs)
+        self.unreadable = self.unreadable or taken.unreadable
         if taken.prompt_ids is not None and self.prompt_ids is None:
             self.prompt_ids = taken.prompt_ids
         if taken.completion_ids:
@@ -87,10 +93,17 @@ class TurnRecording:
             self.finish_reason = taken.finish_reason
 
     def line(self, status: str, error: str | None) -> bytes:
-        """The turn as its line of the turn file."""
-        logprobs = None if self._logprobs_missing else self.logprobs
-        if status == COMPLETE and self.prompt_ids is None:
-            status, error = FAILED, self.unreported or f"the {self.upstream} upstream's answer carried no prompt ids"
+        """The turn as its line of the turn file: a line :func:`~chatcodec.read_records` reads.
+        A turn whose ids are not the sampler's (missing, unreadable, out of range) is an
+        ``error`` saying what was wrong, never ``complete``; logprobs that cannot stand beside
+        the ids are ``null``."""
+        if status == COMPLETE:
+            why = self._unrecordable()
+            if why is not None:
+                status, error = FAILED, why
+        logprobs = self.logprobs
+        if self._logprobs_missing or (logprobs is not None and logprobs_unreadable(logprobs, self.completion_ids)):
+            logprobs = None
         return record_line(
             session=self.session,
             turn=self.turn,
@@ -107,6 +120,18 @@ class TurnRecording:
             error=error,
             prompt_break=self.prompt_break,
         )
+
+    def _unrecordable(self) -> str | None:
+        """Why the turn's ids cannot be recorded as a complete turn's, or None."""
+        answer = f"the {self.upstream} upstream's answer"
+        if self.unreadable is not None:
+            return f"{answer} held no token ids where they belong: {self.unreadable}"
+        if self.prompt_ids is None:
+            return self.unreported or f"{answer} carried no prompt ids"
+        if not self.completion_ids:
+            return f"{answer} carried no completion ids"
+        fault = ids_unreadable(self.prompt_ids, self.completion_ids, self.vocabulary)
+        return None if fault is None else f"{answer}'s {fault[0]}: {fault[1]}"
 
 
 def reports(server: Server, route: UpstreamRoute, *, stream: bool) -> SampledIds | None:

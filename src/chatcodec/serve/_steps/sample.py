@@ -29,6 +29,7 @@ from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
 from chatcodec._registry import get_codec
+from chatcodec._training.tokens import ids_fault, vocabulary_size
 from chatcodec.serve._bounded import bounded
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._json_body import json_body
@@ -107,6 +108,7 @@ def _prepared(server: Server, validated: Validated, admitted: Admitted, record: 
             server, canonical, routed.route, routed.model, admitted.headers, record=record, stream=False
         )
         recording.prompt_ids, recording.prompt_break = prompt.ids, prompt.prompt_break
+        recording.vocabulary = vocabulary_size(prompts.tokenizer)
     return RenderedCall(validated, session, prompt, outgoing, recording)
 
 
@@ -132,7 +134,12 @@ async def answered(server: Server, call: RenderedCall, record: RequestRecord) ->
     if response.status_code >= 400:
         detail = record.secrets.scrub(bounded(str(json_or_text(content))))
         raise RefusalError(response.status_code, f"the {name} upstream refused the call: {detail}")
-    answer = _answer(server, call, upstream, answer_object(content, name), record)
+    try:
+        answer = _answer(server, call, upstream, answer_object(content, name), record)
+    except RefusalError as refusal:  # an answer that cannot be read is recorded as the error it is
+        if call.recording is not None:
+            await turn_record.recorded(server, call.recording, record, status=turn_record.FAILED, error=refusal.message)
+        raise
     if call.recording is not None:
         await turn_record.recorded(server, call.recording, record)
     record.status = 200
@@ -162,15 +169,19 @@ def _answer(
     except ValueError as error:
         raise RefusalError(502, f"the {upstream.name} upstream's answer cannot be read: {error}") from None
     prompts = _prompts(server)
+    if call.recording is not None:
+        recording = call.recording
+        recording.completion_ids, recording.finish_reason = taken.completion_ids, taken.finish_reason
+        recording.logprobs = taken.logprobs
+    fault = ids_fault(taken.completion_ids, vocabulary_size(prompts.tokenizer))
+    if fault is not None:  # an id the tokenizer cannot decode: the upstream's fault, said before the parser meets it
+        where = upstream.ids_field + fault[0]
+        raise RefusalError(502, f"the {upstream.name} upstream's answer cannot be read: {where}: {fault[1]}")
     try:
         message = prompts.parsed(taken.completion_ids, canonical, record.losses)
     except (ChatcodecError, ValueError) as error:
         raise RefusalError(502, f"the {upstream.name} upstream's completion cannot be parsed: {error}") from None
     prompts.answered(call.session, len(canonical.get("messages") or []), call.prompt, taken.completion_ids)
-    if call.recording is not None:
-        recording = call.recording
-        recording.completion_ids, recording.finish_reason = taken.completion_ids, taken.finish_reason
-        recording.logprobs = taken.logprobs
     parts = message.content if isinstance(message.content, list) else []
     unified = "tool_calls" if any(part.type == "tool_use" for part in parts) else None
     raw = taken.finish_reason
