@@ -51,6 +51,8 @@ from chatcodec._narrow import as_dict, as_list, is_list
 from chatcodec._option_table import named_options
 from chatcodec._public_label import shown_as
 from chatcodec._registry import get_codec, get_edge, is_available, providers_in_use
+from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
+from chatcodec._training.completion.reasoning import REASONING_PARSERS
 from chatcodec.serve._setting_types import check_fields
 from chatcodec.serve._store_spelling import check_store_spelling
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
@@ -212,11 +214,19 @@ def _check_token_upstreams(config: ServeConfig) -> None:
     rendering = [route.upstream for route in config.all_routes if route.upstream in TOKEN_UPSTREAMS]
     if rendering and config.template is None:
         raise ValueError(f"--upstream {rendering[0]} needs --template: chatcodec renders its prompts")
-    if not rendering and (config.template is not None or config.tokenizer is not None):
+    rendering_settings = (config.template, config.tokenizer, config.parser, config.reasoning_parser)
+    if not rendering and any(setting is not None for setting in rendering_settings):
         raise ValueError(
-            f"--template and --tokenizer only act on a token upstream ({', '.join(TOKEN_UPSTREAMS)}), "
-            "whose prompts chatcodec renders"
+            "--template, --tokenizer, --parser and --reasoning-parser only act on a token upstream "
+            f"({', '.join(TOKEN_UPSTREAMS)}), whose prompts chatcodec renders and whose answers it parses"
         )
+    for option, name, known in (
+        ("--parser", config.parser, TOOL_CALL_PARSERS),
+        ("--reasoning-parser", config.reasoning_parser, REASONING_PARSERS),
+    ):
+        if name is not None and name not in known:
+            vllm = option.replace("--parser", "--tool-call-parser")
+            raise ValueError(f"{option}: unknown parser {name!r} (vLLM's {vllm} names: {', '.join(sorted(known))})")
 
 
 def _check_recording(config: ServeConfig) -> None:
@@ -352,6 +362,15 @@ class ServeConfig:
     """``--tokenizer``: the ``tokenizer.json`` those prompts are encoded and answers decoded
     with (read once, at start; an application may give :func:`~chatcodec.serve.create_app` a
     tokenizer object instead)."""
+    parser: str | None = None
+    """``--parser``: vLLM's ``--tool-call-parser`` name (``hermes``, ``qwen3_coder``, ...) a token
+    upstream's completions are read with, as :func:`chatcodec.parse_completion` takes it: needed
+    for a ``--template`` file of no family chatcodec knows (refused at start without it); by
+    default the family's own."""
+    reasoning_parser: str | None = None
+    """``--reasoning-parser``: vLLM's ``--reasoning-parser`` name (``qwen3``, ``deepseek_r1``, ...)
+    those completions' reasoning is split off with; by default the family's own, else the
+    tool-call parser's."""
     record: str | None = None
     """``--record PATH``: a JSON Lines file each model turn is appended to when it ends (the
     session its caller names, the prompt and completion token ids, their logprobs, the messages

@@ -26,6 +26,7 @@ from chatcodec._training import tokens
 from chatcodec._training.completion.parse import parse_completion
 from chatcodec._training.families import template_profile
 from chatcodec._training.render import Rendering, render
+from chatcodec.serve._template_variables import template_variables
 
 MAX_SESSIONS = 10_000
 """Sessions whose last turn is kept for the next to extend (a few kB of ids each)."""
@@ -55,7 +56,13 @@ class Prompt:
 class TokenPrompts:
     """The template and tokenizer a server renders prompts with, and each session's last turn."""
 
-    def __init__(self, template: str, tokenizer: object) -> None:
+    def __init__(
+        self, template: str, tokenizer: object, *, parser: str | None = None, reasoning_parser: str | None = None
+    ) -> None:
+        self.parser = parser
+        """``--parser``: vLLM's tool-call parser name its answers are read with (None: the family's)."""
+        self.reasoning_parser = reasoning_parser
+        """``--reasoning-parser`` (None: the family's, else the tool-call parser's)."""
         path = Path(template)
         self.template = path.read_text(encoding="utf-8") if template.endswith(".jinja") or path.is_file() else template
         self.tokenizer: Any = tokens.loaded(tokenizer)
@@ -107,6 +114,8 @@ class TokenPrompts:
             template=self.template,
             tokenizer=self.tokenizer,
             tools=tools,
+            parser=self.parser,
+            reasoning_parser=self.reasoning_parser,
             on_loss="ignore",
             losses=losses,
         )
@@ -128,4 +137,5 @@ class TokenPrompts:
             add_generation_prompt=prompt,
             on_loss="ignore",
             losses=losses,
+            template_variables=template_variables(request, self.template),  # the harness's chat_template_kwargs
         )

@@ -11,6 +11,8 @@ from typing import Any
 
 import httpx
 
+from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
+from chatcodec._training.completion.template_link import template_link
 from chatcodec._warm import warm_up
 from chatcodec.serve._admission import Admission
 from chatcodec.serve._config import Route as UpstreamRoute
@@ -137,4 +139,10 @@ def _token_prompts(config: ServeConfig, tokenizer: object) -> TokenPrompts | Non
         return None
     if chosen is None:
         raise ValueError("a token upstream needs --tokenizer: chatcodec encodes its prompts and decodes its answers")
-    return TokenPrompts(config.template, chosen)
+    prompts = TokenPrompts(config.template, chosen, parser=config.parser, reasoning_parser=config.reasoning_parser)
+    if config.parser is None and template_link(prompts.template).parsers is None:
+        raise ValueError(
+            f"--template {config.template} is of no family chatcodec knows, so no parser reads its answers: name the "
+            f"--tool-call-parser vLLM serves the model with, --parser NAME ({', '.join(sorted(TOOL_CALL_PARSERS))})"
+        )
+    return prompts

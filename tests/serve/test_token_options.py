@@ -1,0 +1,186 @@
+"""The options a harness or an operator gives a gateway that renders the prompt itself
+(``--upstream vllm-generate``): ``--parser``/``--reasoning-parser`` for a ``--template`` of
+no family chatcodec knows, a body's ``chat_template_kwargs`` and the fronts' own thinking
+switches passed to the template, and ``return_token_ids`` asked by the harness answered in
+vLLM's shape. The fake answers as vLLM's ``/inference/v1/generate`` does, with real Qwen3 ids.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import chatcodec
+from chatcodec._training.families import template_text
+from chatcodec.serve import ServeConfig, create_app
+from chatcodec.serve._template_variables import template_variables
+from serve.harness import FakeUpstream, serving_config, serving_fake
+from serve.test_token_upstreams import vllm_generated
+from training.qwen3_tokenizer import qwen3_encoding
+
+SESSION = {"x-chatcodec-session": "options-1"}
+QUESTION: list[Any] = [{"role": "user", "content": "What is the weather in Paris?"}]
+TOOLS: list[Any] = [
+    {"name": "get_weather", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+]
+CALL_TEXT = (
+    "<think>\nI call the tool.\n</think>\n\n"
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call><|im_end|>'
+)
+NO_THINKING = "<|im_start|>assistant\n<think>\n\n</think>\n\n"
+"""Qwen3's generation prompt under ``enable_thinking: false``: an empty reasoning block."""
+
+
+def _ids(text: str) -> list[int]:
+    encoded: list[int] = qwen3_encoding().encode(text, allowed_special="all")
+    return encoded
+
+
+def _text(ids: list[int]) -> str:
+    decoded: str = qwen3_encoding().decode(ids)
+    return decoded
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeUpstream]:
+    with serving_fake() as upstream:
+        yield upstream
+
+
+def _config(fake: FakeUpstream, tmp_path: Path, api: str = "anthropic", **settings: Any) -> ServeConfig:
+    fake.replies.clear()
+    fake.received.clear()
+    chosen: dict[str, Any] = {"template": "qwen3", "record": str(tmp_path / "turns.jsonl"), **settings}
+    return ServeConfig(api=api, upstream="vllm-generate", upstream_url=fake.base, allow_anonymous=True, **chosen)
+
+
+def _fine_tune_template(tmp_path: Path) -> Path:
+    """Qwen3's template as a fine-tune ships it, edited: a template of no family chatcodec knows."""
+    path = tmp_path / "chat_template.jinja"
+    path.write_text("{#- a fine-tune's template: Qwen3's, with this comment -#}\n" + template_text("qwen3"))
+    return path
+
+
+def test_a_template_of_no_family_is_read_with_the_parsers_serve_names(fake: FakeUpstream, tmp_path: Path) -> None:
+    config = _config(fake, tmp_path, template=str(_fine_tune_template(tmp_path)), parser="hermes")
+    fake.reply(vllm_generated(_ids(CALL_TEXT)))
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        body = {"model": "qwen3", "max_tokens": 100, "messages": QUESTION, "tools": TOOLS}
+        answer = httpx.post(f"{origin}/v1/messages", json=body, headers=SESSION)
+    assert answer.status_code == 200  # was a 502 on every turn: no parser could be chosen
+    content = answer.json()["content"]
+    assert [block["type"] for block in content] == ["thinking", "tool_use"]  # hermes defaults to Qwen3's reasoning
+    assert (content[1]["name"], content[1]["input"]) == ("get_weather", {"city": "Paris"})
+    (turn,) = chatcodec.read_records(tmp_path / "turns.jsonl")["options-1"]
+    assert turn.completion_ids == _ids(CALL_TEXT)
+
+
+def test_a_named_reasoning_parser_is_the_one_used(fake: FakeUpstream, tmp_path: Path) -> None:
+    """``--reasoning-parser`` picks vLLM's reader of the reasoning: ``deepseek_r1`` reads a
+    completion that never opens ``<think>`` as reasoning up to its ``</think>``."""
+    template = str(_fine_tune_template(tmp_path))
+    config = _config(fake, tmp_path, template=template, parser="hermes", reasoning_parser="deepseek_r1")
+    fake.reply(vllm_generated(_ids("I think.\n</think>\n\nSunny.<|im_end|>")))
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        body = {"model": "qwen3", "max_tokens": 100, "messages": QUESTION}
+        answer = httpx.post(f"{origin}/v1/messages", json=body, headers=SESSION)
+    assert [block["type"] for block in answer.json()["content"]] == ["thinking", "text"]
+
+
+def test_a_template_of_no_family_without_a_parser_is_refused_at_start(fake: FakeUpstream, tmp_path: Path) -> None:
+    config = _config(fake, tmp_path, template=str(_fine_tune_template(tmp_path)))
+    with pytest.raises(ValueError, match=r"of no family chatcodec knows.*--parser NAME \(.*hermes"):
+        create_app(config, tokenizer=qwen3_encoding())
+
+
+def test_parser_names_are_vllm_s_and_act_only_on_a_token_upstream(fake: FakeUpstream, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"--parser: unknown parser 'hermess' \(vLLM's --tool-call-parser names: "):
+        _config(fake, tmp_path, parser="hermess")
+    with pytest.raises(ValueError, match=r"--reasoning-parser: unknown parser 'qwen' \(vLLM's --reasoning-parser"):
+        _config(fake, tmp_path, reasoning_parser="qwen")
+    with pytest.raises(ValueError, match="--parser and --reasoning-parser only act on a token upstream"):
+        ServeConfig(api="anthropic", upstream="anthropic", upstream_url="https://api.anthropic.com", parser="hermes")
+
+
+def test_the_command_line_takes_parser_and_reasoning_parser() -> None:
+    from chatcodec.cli._commands import _parser
+    from chatcodec.cli._serve import settings_from
+    from chatcodec.serve import _config as config_module
+
+    flags = ["--api", "anthropic", "--upstream", "vllm-generate", "--upstream-url", "http://localhost:8000"]
+    flags += ["--template", "chat_template.jinja", "--parser", "qwen3_coder", "--reasoning-parser", "qwen3"]
+    config = ServeConfig(**settings_from(_parser().parse_args(["serve", *flags]), config_module))
+    assert (config.parser, config.reasoning_parser) == ("qwen3_coder", "qwen3")
+
+
+@pytest.mark.parametrize(
+    ("api", "path", "body"),
+    [
+        (
+            "openai-chat",
+            "/v1/chat/completions",
+            {"model": "qwen3", "messages": QUESTION, "chat_template_kwargs": {"enable_thinking": False}},
+        ),
+        (
+            "openai-responses",
+            "/v1/responses",
+            {"model": "qwen3", "input": QUESTION, "chat_template_kwargs": {"enable_thinking": False}},
+        ),
+        (
+            "anthropic",
+            "/v1/messages",
+            {"model": "qwen3", "max_tokens": 50, "messages": QUESTION, "thinking": {"type": "disabled"}},
+        ),
+        ("openai-chat", "/v1/chat/completions", {"model": "qwen3", "messages": QUESTION, "reasoning_effort": "none"}),
+    ],
+)
+def test_thinking_turned_off_by_the_harness_reaches_the_template(
+    fake: FakeUpstream, tmp_path: Path, api: str, path: str, body: dict[str, Any]
+) -> None:
+    config = _config(fake, tmp_path, api=api)
+    fake.reply(vllm_generated(_ids("Sunny.<|im_end|>")))
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        answer = httpx.post(f"{origin}{path}", json=body, headers=SESSION)
+    assert answer.status_code == 200, answer.text
+    assert "chat_template_kwargs" not in answer.headers.get("chatcodec-losses", "")  # used, not lost
+    sent = fake.last.body["token_ids"]
+    expected = chatcodec.render(
+        QUESTION,
+        template="qwen3",
+        tokenizer=qwen3_encoding(),
+        add_generation_prompt=True,
+        template_variables={"enable_thinking": False},
+    )
+    assert sent == expected.token_ids
+    assert _text(sent).endswith(NO_THINKING)
+    (turn,) = chatcodec.read_records(tmp_path / "turns.jsonl")["options-1"]
+    assert turn.prompt_ids == sent
+
+
+def test_a_harness_s_kwargs_win_over_its_thinking_switch_and_a_template_not_reading_them_is_left_alone() -> None:
+    request: dict[str, Any] = {
+        "reasoning": {"enabled": False},
+        "provider_options": {"openai-chat": {"chat_template_kwargs": {"enable_thinking": True, "tools_first": 1}}},
+    }
+    assert template_variables(request, "qwen3") == {"enable_thinking": True, "tools_first": 1}
+    assert template_variables({"reasoning": {"enabled": False}}, "qwen3") == {"enable_thinking": False}
+    assert template_variables({"reasoning": {"effort": "high"}}, "gpt-oss") == {"reasoning_effort": "high"}
+    assert template_variables({"reasoning": {"enabled": False}}, "{{ messages[0].enable_thinking }}") is None
+    assert template_variables({"messages": []}, "qwen3") is None
+
+
+def test_chat_template_kwargs_that_are_no_object_are_the_caller_s_400(fake: FakeUpstream, tmp_path: Path) -> None:
+    config = _config(fake, tmp_path, api="openai-chat")
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        body = {"model": "qwen3", "messages": QUESTION, "chat_template_kwargs": "enable_thinking=false"}
+        answer = httpx.post(f"{origin}/v1/chat/completions", json=body, headers=SESSION)
+    assert answer.status_code == 400
+    assert "chat_template_kwargs (the openai-chat body's) is an object of template variables" in json.dumps(
+        answer.json()
+    )
+    assert fake.received == []  # refused before the token endpoint is called
