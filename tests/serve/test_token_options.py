@@ -184,3 +184,25 @@ def test_chat_template_kwargs_that_are_no_object_are_the_caller_s_400(fake: Fake
         answer.json()
     )
     assert fake.received == []  # refused before the token endpoint is called
+
+
+def test_thinking_turned_off_where_the_template_opens_it_reads_the_answer_as_text(
+    fake: FakeUpstream, tmp_path: Path
+) -> None:
+    """Qwen3.5's generation prompt opens ``<think>``; under ``enable_thinking: false`` it writes
+    an empty block and closes it, so the completion starts outside the reasoning: the parser
+    is told so from the prompt sampled from, not from the template's default prompt."""
+    config = _config(fake, tmp_path, api="openai-chat", template="qwen3.5")
+    fake.reply(vllm_generated(_ids("Sunny.<|im_end|>")))
+    fake.reply(vllm_generated(_ids("It is sunny.\n</think>\n\nSunny.<|im_end|>")))
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        body = {"model": "qwen3", "messages": QUESTION, "chat_template_kwargs": {"enable_thinking": False}}
+        off = httpx.post(f"{origin}/v1/chat/completions", json=body, headers=SESSION)
+        assert _text(fake.last.body["token_ids"]).endswith(NO_THINKING)
+        on = httpx.post(f"{origin}/v1/chat/completions", json={**body, "chat_template_kwargs": {}}, headers={})
+        assert _text(fake.last.body["token_ids"]).endswith("<|im_start|>assistant\n<think>\n")
+    off_message = off.json()["choices"][0]["message"]
+    assert (off_message["content"], off_message.get("reasoning_content")) == ("Sunny.", None)
+    on_message = on.json()["choices"][0]["message"]
+    assert on_message["content"] == "Sunny."
+    assert on_message["reasoning_content"] == "It is sunny."

@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from chatcodec._losses import Loss
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._training import tokens
-from chatcodec._training.completion.parse import parse_completion
+from chatcodec._training.completion.parse import parse_completion, reasoning_opener
 from chatcodec._training.families import template_profile
 from chatcodec._training.render import Rendering, render
 from chatcodec.serve._template_variables import template_variables
@@ -106,9 +107,15 @@ class TokenPrompts:
         if len(self._sessions) > MAX_SESSIONS:
             self._sessions.popitem(last=False)
 
-    def parsed(self, completion_ids: list[int], request: Mapping[str, Any], losses: list[Loss]) -> AssistantMessage:
-        """The assistant message the template's parser reads in ``completion_ids``."""
+    def parsed(
+        self, completion_ids: list[int], request: Mapping[str, Any], losses: list[Loss], prompt_text: str | None = None
+    ) -> AssistantMessage:
+        """The assistant message the template's parser reads in ``completion_ids``, sampled
+        after ``prompt_text`` (whether it opened the reasoning: ``enable_thinking: false``
+        closes it in the prompt where the template's own generation prompt opens it)."""
         tools = request.get("tools") or None
+        opener = self.reasoning_opener if prompt_text is not None else None
+        started = None if opener is None or prompt_text is None else prompt_text.rstrip().endswith(opener)
         return parse_completion(
             completion_ids,
             template=self.template,
@@ -116,9 +123,15 @@ class TokenPrompts:
             tools=tools,
             parser=self.parser,
             reasoning_parser=self.reasoning_parser,
+            reasoning_started=started,
             on_loss="ignore",
             losses=losses,
         )
+
+    @cached_property
+    def reasoning_opener(self) -> str | None:
+        """What opens the reasoning the parser splits off (``<think>``), or None."""
+        return reasoning_opener(parser=self.parser, template=self.template, reasoning_parser=self.reasoning_parser)
 
     def _render(
         self,

@@ -178,7 +178,7 @@ def _answer(
         where = upstream.ids_field + fault[0]
         raise RefusalError(502, f"the {upstream.name} upstream's answer cannot be read: {where}: {fault[1]}")
     try:
-        message = prompts.parsed(taken.completion_ids, canonical, record.losses)
+        message = prompts.parsed(taken.completion_ids, canonical, record.losses, call.prompt.text)
     except (ChatcodecError, ValueError) as error:
         raise RefusalError(502, f"the {upstream.name} upstream's completion cannot be parsed: {error}") from None
     prompts.answered(call.session, len(canonical.get("messages") or []), call.prompt, taken.completion_ids)
