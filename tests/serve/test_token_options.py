@@ -21,7 +21,7 @@ from chatcodec.serve import ServeConfig, create_app
 from chatcodec.serve._template_variables import template_variables
 from serve.harness import FakeUpstream, serving_config, serving_fake
 from serve.test_token_upstreams import vllm_generated
-from training.qwen3_tokenizer import qwen3_encoding
+from training.qwen3_tokenizer import qwen3_encoding, qwen3_prompt_ids
 
 SESSION = {"x-chatcodec-session": "options-1"}
 QUESTION: list[Any] = [{"role": "user", "content": "What is the weather in Paris?"}]
@@ -206,3 +206,57 @@ def test_thinking_turned_off_where_the_template_opens_it_reads_the_answer_as_tex
     on_message = on.json()["choices"][0]["message"]
     assert on_message["content"] == "Sunny."
     assert on_message["reasoning_content"] == "It is sunny."
+
+
+def _chat_stream(origin: str, body: dict[str, Any], headers: dict[str, str]) -> list[dict[str, Any]]:
+    with httpx.stream("POST", f"{origin}/v1/chat/completions", json={**body, "stream": True}, headers=headers) as reply:
+        lines = [line.removeprefix("data: ") for line in reply.iter_lines() if line.startswith("data: {")]
+    return [json.loads(line) for line in lines]
+
+
+def test_return_token_ids_asked_by_the_harness_is_answered_where_chatcodec_renders(
+    fake: FakeUpstream, tmp_path: Path
+) -> None:
+    completion = _ids("Sunny.<|im_end|>")
+    config = _config(fake, tmp_path, api="openai-chat")
+    fake.reply(vllm_generated(completion))
+    fake.reply(vllm_generated(completion))
+    body = {"model": "qwen3", "messages": QUESTION, "return_token_ids": True}
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        plain = httpx.post(f"{origin}/v1/chat/completions", json=body, headers=SESSION).json()
+        prompt = fake.last.body["token_ids"]
+        chunks = _chat_stream(origin, body, {})
+        unasked = httpx.post(f"{origin}/v1/chat/completions", json={**body, "return_token_ids": False}, headers={})
+    assert (plain["prompt_token_ids"], plain["choices"][0]["token_ids"]) == (prompt, completion)
+    assert plain["choices"][0]["message"]["content"] == "Sunny."
+    assert chunks[0]["prompt_token_ids"] == prompt
+    joined = [token for chunk in chunks for choice in chunk["choices"] for token in choice.get("token_ids", [])]
+    assert joined == completion  # a consumer joining the chunks' ids gets the sampled ids, as from vLLM
+    assert "token_ids" not in unasked.text  # not asked: none given
+
+
+def test_return_token_ids_asked_by_the_harness_is_answered_where_the_server_renders(
+    fake: FakeUpstream, tmp_path: Path
+) -> None:
+    from serve.harness import proxy
+    from serve.test_turn_records import vllm_answer, vllm_stream
+
+    fake.replies.clear()
+    prompt, completion = qwen3_prompt_ids(QUESTION, []), _ids("Sunny.<|im_end|>")
+    fake.reply(vllm_answer(prompt, completion, {"content": "Sunny."}, "stop"))
+    fake.reply(vllm_stream(prompt, completion, "Sunny.", "stop"), content_type="text/event-stream")
+    recorded = tmp_path / "turns.jsonl"
+    settings: dict[str, Any] = {"options": {"server": "vllm"}, "record": str(recorded), "allow_anonymous": True}
+    body = {"model": "qwen3", "messages": QUESTION, "return_token_ids": True}
+    with proxy("openai-chat", "openai-chat", f"{fake.base}/v1", **settings) as origin:
+        plain = httpx.post(f"{origin}/v1/chat/completions", json=body, headers=SESSION).json()
+        chunks = _chat_stream(origin, body, SESSION)
+    assert (plain["prompt_token_ids"], plain["choices"][0]["token_ids"]) == (prompt, completion)
+    assert "logprobs" not in plain["choices"][0] or plain["choices"][0]["logprobs"] is None  # asked by the gateway
+    assert chunks[0]["prompt_token_ids"] == prompt
+    assert [token for chunk in chunks for choice in chunk["choices"] for token in choice.get("token_ids", [])] == (
+        completion
+    )
+    first, second = chatcodec.read_records(recorded)["options-1"]
+    assert (first.completion_ids, second.completion_ids) == (completion, completion)
+    assert first.logprobs is not None  # the record keeps what the gateway asked for

@@ -50,6 +50,10 @@ class SampledIds:
     server refuses the fields on a stream)."""
     source: str
     """Where the server documents them."""
+    give_back: Callable[[dict[str, Any], TakenIds], None] | None = None
+    """``(an answer or a stream chunk, the ids taken out of it)`` -> the ids put back in the
+    server's own fields, for a caller that asked for them itself (``return_token_ids``): it
+    gets the answer it asked for. None: the caller's answer keeps none."""
 
 
 shown_as("chatcodec.contract", TakenIds, SampledIds)

@@ -51,6 +51,28 @@ def take_ids(answer: dict[str, Any], caller_logprobs: bool) -> TakenIds:
     return TakenIds(prompt, completion, logprobs, finish if isinstance(finish, str) else None, _first(unread))
 
 
+def give_ids_vllm(answer: dict[str, Any], taken: TakenIds) -> None:
+    """The ids put back where vLLM writes them: the prompt's at the top level (a stream's
+    first chunk), the sampled ones on the first choice."""
+    if taken.prompt_ids is not None:
+        answer["prompt_token_ids"] = taken.prompt_ids
+    _give_choice(answer, {"token_ids": taken.completion_ids})
+
+
+def give_ids_sglang(answer: dict[str, Any], taken: TakenIds) -> None:
+    """The ids put back where SGLang writes them: both on the first choice."""
+    fields: dict[str, Any] = {"token_ids": taken.completion_ids}
+    if taken.prompt_ids is not None:
+        fields["prompt_token_ids"] = taken.prompt_ids
+    _give_choice(answer, fields)
+
+
+def _give_choice(answer: dict[str, Any], fields: dict[str, Any]) -> None:
+    choice = as_dict((as_list(answer.get("choices")) or [None])[0])
+    if choice is not None:
+        choice.update(fields)
+
+
 def _ints(value: object, field: str, unread: list[str]) -> list[int] | None:
     if value is None:
         return None

@@ -53,6 +53,8 @@ class TurnRecording:
     """How the upstream server reports the ids (None: chatcodec rendered them)."""
     caller_logprobs: bool = False
     """Whether the caller asked for logprobs itself (then its answer keeps them)."""
+    caller_ids: bool = False
+    """Whether the caller asked for the ids itself (``return_token_ids``: then its answer keeps them)."""
     prompt_ids: list[int] | None = None
     completion_ids: list[int] = field(default_factory=lambda: [])
     logprobs: list[float] | None = None
@@ -73,6 +75,7 @@ class TurnRecording:
         if self.reports is None:
             return body
         self.caller_logprobs = body.get("logprobs") is True
+        self.caller_ids = any(body.get(name) is True for name in self.reports.asks if name != "logprobs")
         return {**body, **dict.fromkeys(self.reports.asks, True)}
 
     def take(self, fields: Mapping[str, Any]) -> None:
@@ -81,6 +84,8 @@ class TurnRecording:
             return
         taken = self.reports.take(fields, self.caller_logprobs)
         self.unreadable = self.unreadable or taken.unreadable
+        if self.caller_ids and self.reports.give_back is not None and taken.unreadable is None:
+            self.reports.give_back(fields, taken)
         if taken.prompt_ids is not None and self.prompt_ids is None:
             self.prompt_ids = taken.prompt_ids
         if taken.completion_ids:
