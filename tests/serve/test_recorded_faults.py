@@ -348,3 +348,43 @@ def test_parse_completion_names_an_id_its_tokenizer_does_not_know() -> None:
         with pytest.raises(chatcodec.PayloadError, match=r"at \$\.completion\[\d\]") as raised:
             chatcodec.parse_completion(ids, template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore")
         assert rule in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("api", "path", "body"),
+    [
+        ("openai-responses", "/v1/responses", {"model": "qwen3", "input": QUESTION}),
+        ("openai-chat", "/v1/chat/completions", {**CHAT_BODY, "stream": True}),
+        ("anthropic", "/v1/messages", {**ANTHROPIC_BODY, "stream": True}),
+    ],
+)
+def test_chatcodec_renders_a_negative_id_is_a_502_in_each_front_s_shape_streamed_or_not(
+    fake: FakeUpstream, tmp_path: Path, api: str, path: str, body: dict[str, Any]
+) -> None:
+    """The completion is parsed whole before a word is answered, so a streamed call gets the
+    same 502 as a plain one, before its stream begins."""
+    fake.replies.clear()
+    recorded = tmp_path / "turns.jsonl"
+    config = ServeConfig(
+        api=api,
+        upstream="vllm-generate",
+        upstream_url=fake.base,
+        template="qwen3",
+        record=str(recorded),
+        allow_anonymous=True,
+    )
+    fake.reply(vllm_generated([-1, *_ids(TEXT)]))
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        answer = httpx.post(f"{origin}{path}", json=body, headers=SESSION)
+    assert answer.status_code == 502
+    assert answer.headers["content-type"] == "application/json"
+    error = answer.json()["error"]
+    if api == "anthropic":
+        assert error["type"] == "api_error"
+    else:
+        assert set(error) == {"message", "type", "param", "code"}
+    said = "choices[0].token_ids[0]: a token id is from 0 to 2**63-1 (a trainer's int64), not -1"
+    assert error["message"] == f"the vllm-generate upstream's answer cannot be read: {said}"
+    (line,) = _lines(recorded)
+    assert line["status"] == "error"
+    assert _read_whole(recorded)[0] == {}
