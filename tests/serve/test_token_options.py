@@ -260,3 +260,24 @@ def test_return_token_ids_asked_by_the_harness_is_answered_where_the_server_rend
     first, second = chatcodec.read_records(recorded)["options-1"]
     assert (first.completion_ids, second.completion_ids) == (completion, completion)
     assert first.logprobs is not None  # the record keeps what the gateway asked for
+
+
+def test_return_token_ids_asked_through_sglang_is_given_back_where_sglang_writes_them(
+    fake: FakeUpstream, tmp_path: Path
+) -> None:
+    from serve.harness import proxy
+    from serve.test_turn_records import vllm_answer
+
+    fake.replies.clear()
+    prompt, completion = qwen3_prompt_ids(QUESTION, []), _ids("Sunny.<|im_end|>")
+    answer = vllm_answer(prompt, completion, {"content": "Sunny."}, "stop")
+    answer["choices"][0]["prompt_token_ids"] = answer.pop("prompt_token_ids")  # SGLang writes both on the choice
+    fake.reply(answer)
+    recorded = tmp_path / "turns.jsonl"
+    settings: dict[str, Any] = {"options": {"server": "sglang"}, "record": str(recorded), "allow_anonymous": True}
+    body = {"model": "qwen3", "messages": QUESTION, "return_token_ids": True}
+    with proxy("openai-chat", "openai-chat", f"{fake.base}/v1", **settings) as origin:
+        plain = httpx.post(f"{origin}/v1/chat/completions", json=body, headers=SESSION).json()
+    choice = plain["choices"][0]
+    assert (choice["prompt_token_ids"], choice["token_ids"]) == (prompt, completion)
+    assert chatcodec.read_records(recorded)["options-1"][0].prompt_ids == prompt

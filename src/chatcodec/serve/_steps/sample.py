@@ -162,14 +162,14 @@ async def _recorded_answer(
 ) -> tuple[ChatResponse, list[int]]:
     """:func:`_answer`, the turn recorded: complete, or the error an unreadable answer is."""
     try:
-        answer = _answer(server, call, upstream, fields, record)
+        answer_and_ids = _answer(server, call, upstream, fields, record)
     except RefusalError as refusal:
         if call.recording is not None:
             await turn_record.recorded(server, call.recording, record, status=turn_record.FAILED, error=refusal.message)
         raise
     if call.recording is not None:
         await turn_record.recorded(server, call.recording, record)
-    return answer
+    return answer_and_ids
 
 
 def _answer(
