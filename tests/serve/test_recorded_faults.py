@@ -53,6 +53,13 @@ BAD_IDS: dict[str, tuple[object, str]] = {
     "past the vocabulary": ([VOCABULARY, 2132], f"[0]: {VOCABULARY} is past the tokenizer's vocabulary of 151,669 ids"),
 }
 """Each fault: the ``token_ids`` the server answers, and what the gateway says of them."""
+RENDERED_SAYS = {
+    "missing": "choices[0].token_ids is absent: the sampled token ids are a list of integers",
+    "null": "choices[0].token_ids: token ids are a list of integers, not null",
+    "floats": "choices[0].token_ids[0]: a token id is an integer, not 2132.0",
+    **{fault: "choices[0].token_ids" + BAD_IDS[fault][1] for fault in ("negative", "2**64", "past the vocabulary")},
+}
+"""What the gateway that renders says of each (the one id rule, at the item that breaks it)."""
 KNOWN_WITHOUT_A_TOKENIZER = [fault for fault in BAD_IDS if fault != "past the vocabulary"]
 """Where the server renders, the gateway holds no tokenizer: the vocabulary is the server's to know."""
 
@@ -127,15 +134,13 @@ def test_chatcodec_renders_an_answer_of_no_ids_is_a_502_and_an_error_line(
     fake: FakeUpstream, generate: tuple[str, Path], fault: str
 ) -> None:
     origin, recorded = generate
-    ids, said = BAD_IDS[fault]
-    fake.reply(_with_token_ids(vllm_generated(_ids(TEXT)), ids))
+    fake.reply(_with_token_ids(vllm_generated(_ids(TEXT)), BAD_IDS[fault][0]))
     answer = httpx.post(f"{origin}/v1/messages", json=ANTHROPIC_BODY, headers=SESSION)
     assert answer.status_code == 502
     body = answer.json()
     assert (body["type"], body["error"]["type"]) == ("error", "api_error")  # the Anthropic shape
     message = body["error"]["message"]
-    assert message.startswith("the vllm-generate upstream's answer cannot be read: choices[0].token_ids")
-    assert said in message
+    assert message == f"the vllm-generate upstream's answer cannot be read: {RENDERED_SAYS[fault]}"
     (line,) = _lines(recorded)
     assert (line["status"], line["error"]) == ("error", message)
     assert line["prompt_ids"] == fake.last.body["token_ids"]

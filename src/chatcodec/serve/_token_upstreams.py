@@ -20,12 +20,12 @@ replayed from it (:mod:`chatcodec.serve._steps.sample`), since the answer is par
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec._training.tokens import ids_fault
 from chatcodec.contract import TakenIds
 
 VLLM_SOURCE = (
@@ -57,6 +57,10 @@ class TokenUpstream:
 
 _SAMPLING = ("temperature", "top_p", "top_k", "seed", "frequency_penalty", "presence_penalty")
 """The canonical sampling settings both servers take under the same names."""
+
+
+_ABSENT = object()
+"""A field the answer does not hold (``null`` is a value it holds)."""
 
 
 def _sampling(request: Mapping[str, Any], max_tokens: str) -> dict[str, Any]:
@@ -95,16 +99,15 @@ def _sglang_read(answer: Mapping[str, Any]) -> TakenIds:
     return TakenIds(None, ids, logprobs, finish if isinstance(finish, str) else None)
 
 
-_ABSENT = object()
-"""A field the answer does not hold (``null`` is a value it holds)."""
-
-
 def _ints(value: object, field: str) -> list[int]:
-    items = as_list(value)
-    if items is None or set(map(type, items)) - {int}:  # a bool or a float is no id
-        shown = "absent" if value is _ABSENT else json.dumps(value)[:40]
-        raise ValueError(f"{field} is {shown}: the sampled token ids are a list of integers")
-    return list(items)
+    """``value`` as the sampled ids, or a ``ValueError`` naming ``field`` (or its item) and the
+    rule (:func:`~chatcodec._training.tokens.ids_fault`, the one a record's ids are read by)."""
+    if value is _ABSENT:
+        raise ValueError(f"{field} is absent: the sampled token ids are a list of integers")
+    fault = ids_fault(value)
+    if fault is not None:
+        raise ValueError(f"{field}{fault[0]}: {fault[1]}")
+    return list(cast("list[int]", value))
 
 
 def _numbers(values: Any) -> list[float] | None:
