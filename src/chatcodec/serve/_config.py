@@ -51,8 +51,6 @@ from chatcodec._narrow import as_dict, as_list, is_list
 from chatcodec._option_table import named_options
 from chatcodec._public_label import shown_as
 from chatcodec._registry import get_codec, get_edge, is_available, providers_in_use
-from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
-from chatcodec._training.completion.reasoning import REASONING_PARSERS
 from chatcodec.serve._setting_types import check_fields
 from chatcodec.serve._store_spelling import check_store_spelling
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
@@ -220,6 +218,11 @@ def _check_token_upstreams(config: ServeConfig) -> None:
             "--template, --tokenizer, --parser and --reasoning-parser only act on a token upstream "
             f"({', '.join(TOKEN_UPSTREAMS)}), whose prompts chatcodec renders and whose answers it parses"
         )
+    if config.parser is None and config.reasoning_parser is None:
+        return
+    from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS  # the parsers' tables: only when named
+    from chatcodec._training.completion.reasoning import REASONING_PARSERS
+
     for option, name, known in (
         ("--parser", config.parser, TOOL_CALL_PARSERS),
         ("--reasoning-parser", config.reasoning_parser, REASONING_PARSERS),
