@@ -281,3 +281,42 @@ def test_return_token_ids_asked_through_sglang_is_given_back_where_sglang_writes
     choice = plain["choices"][0]
     assert (choice["prompt_token_ids"], choice["token_ids"]) == (prompt, completion)
     assert chatcodec.read_records(recorded)["options-1"][0].prompt_ids == prompt
+
+
+EMOJI_CHAT: list[Any] = [
+    {"role": "system", "content": "You like to use emojis in your responses."},
+    {"role": "user", "content": "Repeat after me: I love cats 🐱"},
+]
+
+
+def test_vllm_s_own_return_token_ids_checks_hold_where_chatcodec_renders(fake: FakeUpstream, tmp_path: Path) -> None:
+    """vLLM's ``test_chat_completion_with_emoji_and_token_ids``
+    (``tests/entrypoints/openai/test_return_token_ids.py``), its assertions ported to the
+    gateway that renders (Qwen3 for its Qwen2.5): the prompt's ids decode to the chat template's
+    prompt, the answer's ids to its content and ``<|im_end|>``; streamed, the prompt's ids
+    come on the first chunk only and decode to the same prompt, and the chunks' ids joined
+    decode to the streamed content and ``<|im_end|>``; not asked, neither field is there."""
+    sampled = _ids("I love cats 🐱<|im_end|>")
+    config = _config(fake, tmp_path, api="openai-chat")
+    for _ in range(3):
+        fake.reply(vllm_generated(sampled))
+    body = {"model": "qwen3", "messages": EMOJI_CHAT, "max_tokens": 50, "return_token_ids": True}
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        plain = httpx.post(f"{origin}/v1/chat/completions", json=body, headers=SESSION).json()
+        chunks = _chat_stream(origin, body, {})
+        without = httpx.post(f"{origin}/v1/chat/completions", json={**body, "return_token_ids": False}).json()
+    prompt = _text(plain["prompt_token_ids"])
+    assert prompt.startswith("<|im_start|>system\nYou like to use emojis in your responses.")
+    assert prompt.endswith("I love cats 🐱<|im_end|>\n<|im_start|>assistant\n")
+    content = plain["choices"][0]["message"]["content"]
+    assert _text(plain["choices"][0]["token_ids"]) == content + "<|im_end|>"
+
+    assert _text(chunks[0]["prompt_token_ids"]) == prompt
+    assert all("prompt_token_ids" not in chunk for chunk in chunks[1:])
+    streamed = "".join(chunk["choices"][0]["delta"].get("content") or "" for chunk in chunks if chunk["choices"])
+    joined = [token for chunk in chunks if chunk["choices"] for token in chunk["choices"][0].get("token_ids", [])]
+    assert streamed == content
+    assert _text(joined) == streamed + "<|im_end|>"
+
+    assert without["choices"][0].get("token_ids") is None
+    assert without.get("prompt_token_ids") is None
