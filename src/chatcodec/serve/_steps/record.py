@@ -10,7 +10,11 @@ chunk) to :meth:`TurnRecording.take`, which takes the ids out before the answer 
 converted: the caller gets the answer it asked for, and no loss is reported for fields it
 never asked for. Where chatcodec renders the template (:mod:`chatcodec.serve._token_upstream`)
 the ids are its own. The line is written by :func:`recorded`: the turn complete, its caller
-gone (``cancelled``) or its upstream failed mid-answer (``error``). A file that cannot take
+gone (``cancelled``) or its upstream failed mid-answer (``error``). A line is one
+:func:`~chatcodec.read_records` reads: ids that are not the sampler's (missing, unreadable,
+out of range) make the turn an ``error`` saying so, by the reader's own rule, and logprobs
+that cannot stand beside them are ``null``. A caller that asked for the ids itself
+(``return_token_ids``) gets them back where its server writes them. A file that cannot take
 the line is reported as the store's failures are (:mod:`.keep`), never in the answer's place.
 """
 
