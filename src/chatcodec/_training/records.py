@@ -17,6 +17,7 @@ trusted.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
@@ -26,6 +27,7 @@ import pydantic_core
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._public_label import shown_as
+from chatcodec._training.tokens import ids_fault
 from chatcodec._training.turns import SampledTurn
 
 RECORD_VERSION = 1
@@ -75,6 +77,34 @@ def record_line(
     if parent_turn is not None:
         line["parent_turn"] = parent_turn
     return pydantic_core.to_json(line) + b"\n"  # pydantic-core writes a long id list cheaper than json.dumps
+
+
+def ids_unreadable(prompt_ids: object, completion_ids: object, vocabulary: int | None = None) -> tuple[str, str] | None:
+    """Why a complete turn's ids cannot stand in a record, as ``(field, rule)``
+    (``completion_ids[3]``), or None: the rule :func:`read_records` reads a line with
+    (:func:`~chatcodec._training.tokens.ids_fault`: integers from 0 to 2**63-1, below
+    ``vocabulary`` where the writer knows the tokenizer), which the gateway checks before it
+    writes a line ``complete``."""
+    for key, ids in (("prompt_ids", prompt_ids), ("completion_ids", completion_ids)):
+        fault = ids_fault(ids, vocabulary)
+        if fault is not None:
+            return key + fault[0], fault[1]
+    return None
+
+
+def logprobs_unreadable(logprobs: object, completion_ids: Sequence[object]) -> str | None:
+    """Why ``logprobs`` cannot stand beside ``completion_ids`` in a record, or None: finite
+    numbers (JSON holds no infinity: the writer would write ``null``), one per id. A writer
+    records ``null`` logprobs in their place, a reader refuses the line."""
+    if not isinstance(logprobs, list):
+        return f"logprobs are a list of numbers, not {json.dumps(logprobs)[:40]}"
+    items = cast("list[object]", logprobs)
+    for position, item in enumerate(items):
+        if not isinstance(item, int | float) or isinstance(item, bool) or not math.isfinite(item):
+            return f"logprobs[{position}] is {item!r}: a logprob is a finite number"
+    if len(items) != len(completion_ids):
+        return f"{len(items)} logprobs for {len(completion_ids)} completion ids (one each)"
+    return None
 
 
 def read_records(
@@ -157,19 +187,16 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 
 def _turn(record: dict[str, Any], number: int) -> SampledTurn:
-    """A complete record's turn: its ids integers, its logprobs numbers, one per completion id."""
+    """A complete record's turn: its ids token ids, its logprobs finite numbers, one per completion id."""
     where = f"line {number}"
     prompt, completion, logprobs = record["prompt_ids"], record["completion_ids"], record["logprobs"]
-    for key, ids in (("prompt_ids", prompt), ("completion_ids", completion)):
-        if ids is None or set(map(type, ids)) - {int}:  # a bool or a float is no id
-            raise PayloadError("a complete turn's ids are a list of integers", f"{where}.{key}")
+    fault = ids_unreadable(prompt, completion)
+    if fault is not None:
+        raise PayloadError(f"a complete turn's ids are token ids: {fault[1]}", f"{where}.{fault[0]}")
     if logprobs is not None:
-        if not all(isinstance(item, int | float) and not isinstance(item, bool) for item in logprobs):
-            raise PayloadError("logprobs are numbers", f"{where}.logprobs")
-        if len(logprobs) != len(completion):
-            raise PayloadError(
-                f"{len(logprobs)} logprobs for {len(completion)} completion ids (one each)", f"{where}.logprobs"
-            )
+        why = logprobs_unreadable(logprobs, completion)
+        if why is not None:
+            raise PayloadError(why, f"{where}.logprobs")
         logprobs = [float(item) for item in logprobs]
     return SampledTurn(
         message_index=len(record["messages"]),

@@ -17,7 +17,6 @@ tiktoken replace it with U+FFFD, ids of other text. It is refused at its path fi
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -27,7 +26,7 @@ from chatcodec import AnyMessage
 from chatcodec._errors import json_path
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.tokens import Encode
+from chatcodec._training.tokens import Encode, vocabulary_size
 
 _MARKER: Final = re.compile(r"<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>\s]{1,40}\uff5c>|</?think>")
 """A special token's spelling in a template: ``<|...|>`` (ChatML, Llama 3, gpt-oss, GLM),
@@ -41,19 +40,8 @@ def tokenizer_name(tokenizer: object) -> str:
     loaded_from = getattr(tokenizer, "name_or_path", None) or getattr(tokenizer, "name", None)
     kind = type(tokenizer).__name__
     named = f"{kind} {loaded_from!r}" if isinstance(loaded_from, str) and loaded_from else kind
-    size = _vocabulary_size(tokenizer)
+    size = vocabulary_size(tokenizer)
     return named if size is None else f"{named} (a vocabulary of {size:,})"
-
-
-def _vocabulary_size(tokenizer: object) -> int | None:
-    """The vocabulary's size, as a Hugging Face tokenizer or a tiktoken ``Encoding`` tells it."""
-    for name in ("get_vocab_size", "n_vocab", "vocab_size"):
-        size = getattr(tokenizer, name, None)
-        with contextlib.suppress(Exception):  # a foreign object's property may raise anything
-            size = size() if callable(size) else size
-        if isinstance(size, int):
-            return size
-    return None
 
 
 def check_markers(encode: Encode, tokenizer: str, template: str, text: str) -> None:

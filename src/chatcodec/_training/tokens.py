@@ -13,8 +13,10 @@ prompt's tokens followed by the sampled tokens, as a model saw them at inference
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+import json
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -25,6 +27,56 @@ from chatcodec._training.errors import TemplateError
 
 Encode = Callable[[str], list[int]]
 EncodeBatch = Callable[[list[str]], list[list[int]]]
+
+LARGEST_ID = 2**63 - 1
+"""The largest token id anything here takes: a trainer holds ids as signed 64-bit integers
+(``torch.long``, NumPy's ``int64``), and an id past it cannot be one of a model's."""
+
+
+def ids_fault(ids: object, vocabulary: int | None = None) -> tuple[str, str] | None:
+    """Why ``ids`` are not token ids, as ``(where, rule)`` (``where`` the offending item,
+    ``[3]``, or empty for the value itself), or None: a list of integers (a bool or a float
+    is none) from 0 to :data:`LARGEST_ID`, each below ``vocabulary`` where the tokenizer is
+    known (:func:`vocabulary_size`). The one rule for a sampled id: the gateway checks an
+    inference server's ids with it before it parses or records them, and
+    :func:`chatcodec.read_records` checks a record's ids with it."""
+    if not isinstance(ids, list):
+        return "", f"token ids are a list of integers, not {_shown(ids)}"
+    items = cast("list[object]", ids)
+    limit = LARGEST_ID if vocabulary is None else min(vocabulary - 1, LARGEST_ID)
+    if not set(map(type, items)) - {int} and (
+        not items or (min(cast("list[int]", items)) >= 0 and max(cast("list[int]", items)) <= limit)
+    ):
+        return None
+    for position, item in enumerate(items):
+        if type(item) is not int:  # a bool or a float is no id
+            return f"[{position}]", f"a token id is an integer, not {_shown(item)}"
+        if not 0 <= item <= LARGEST_ID:
+            return f"[{position}]", f"a token id is from 0 to 2**63-1 (a trainer's int64), not {item}"
+        if item > limit:
+            return f"[{position}]", f"{item} is past the tokenizer's vocabulary of {vocabulary:,} ids"
+    return None  # pragma: no cover - the quick check above passes exactly when no item fails
+
+
+def _shown(value: object) -> str:
+    try:
+        return json.dumps(value)[:40]
+    except (TypeError, ValueError):
+        return type(value).__name__
+
+
+def vocabulary_size(tokenizer: object) -> int | None:
+    """How many ids ``tokenizer`` knows, its added tokens counted (a ``transformers``
+    tokenizer's ``len``, a ``tokenizers.Tokenizer``'s ``get_vocab_size()``, a tiktoken
+    ``Encoding``'s ``n_vocab``), or None where it does not say. (A ``transformers``
+    tokenizer's ``vocab_size`` leaves its added tokens out: Qwen3's ``<|im_end|>`` is past it.)"""
+    for name in ("__len__", "get_vocab_size", "n_vocab", "vocab_size"):
+        size = getattr(tokenizer, name, None)
+        with contextlib.suppress(Exception):  # a foreign object's property may raise anything
+            size = size() if callable(size) else size
+        if isinstance(size, int) and not isinstance(size, bool):
+            return size
+    return None
 
 
 def loaded(tokenizer: object) -> object:

@@ -99,6 +99,18 @@ def _add_recording(serve: Any) -> None:
         metavar="JSON",
         help="the tokenizer.json a token upstream's prompts are encoded and answers decoded with (tokenizers extra)",
     )
+    serve.add_argument(
+        "--parser",
+        metavar="NAME",
+        help="vLLM's --tool-call-parser name a token upstream's answers are read with (hermes, qwen3_coder, ...): "
+        "needed for a --template file of no family chatcodec knows; by default the family's own",
+    )
+    serve.add_argument(
+        "--reasoning-parser",
+        metavar="NAME",
+        help="vLLM's --reasoning-parser name those answers' reasoning is split off with (qwen3, deepseek_r1, ...); "
+        "by default the family's own, else the tool-call parser's",
+    )
 
 
 def _add_writer_options(serve: Any) -> None:
@@ -283,6 +295,8 @@ _PLAIN_OPTIONS = (
     "record",
     "template",
     "tokenizer",
+    "parser",
+    "reasoning_parser",
 )
 
 

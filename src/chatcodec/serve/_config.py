@@ -212,11 +212,24 @@ def _check_token_upstreams(config: ServeConfig) -> None:
     rendering = [route.upstream for route in config.all_routes if route.upstream in TOKEN_UPSTREAMS]
     if rendering and config.template is None:
         raise ValueError(f"--upstream {rendering[0]} needs --template: chatcodec renders its prompts")
-    if not rendering and (config.template is not None or config.tokenizer is not None):
+    rendering_settings = (config.template, config.tokenizer, config.parser, config.reasoning_parser)
+    if not rendering and any(setting is not None for setting in rendering_settings):
         raise ValueError(
-            f"--template and --tokenizer only act on a token upstream ({', '.join(TOKEN_UPSTREAMS)}), "
-            "whose prompts chatcodec renders"
+            "--template, --tokenizer, --parser and --reasoning-parser only act on a token upstream "
+            f"({', '.join(TOKEN_UPSTREAMS)}), whose prompts chatcodec renders and whose answers it parses"
         )
+    if config.parser is None and config.reasoning_parser is None:
+        return
+    from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS  # the parsers' tables: only when named
+    from chatcodec._training.completion.reasoning import REASONING_PARSERS
+
+    for option, name, known in (
+        ("--parser", config.parser, TOOL_CALL_PARSERS),
+        ("--reasoning-parser", config.reasoning_parser, REASONING_PARSERS),
+    ):
+        if name is not None and name not in known:
+            vllm = option.replace("--parser", "--tool-call-parser")
+            raise ValueError(f"{option}: unknown parser {name!r} (vLLM's {vllm} names: {', '.join(sorted(known))})")
 
 
 def _check_recording(config: ServeConfig) -> None:
@@ -352,6 +365,15 @@ class ServeConfig:
     """``--tokenizer``: the ``tokenizer.json`` those prompts are encoded and answers decoded
     with (read once, at start; an application may give :func:`~chatcodec.serve.create_app` a
     tokenizer object instead)."""
+    parser: str | None = None
+    """``--parser``: vLLM's ``--tool-call-parser`` name (``hermes``, ``qwen3_coder``, ...) a token
+    upstream's completions are read with, as :func:`chatcodec.parse_completion` takes it: needed
+    for a ``--template`` file of no family chatcodec knows (refused at start without it); by
+    default the family's own."""
+    reasoning_parser: str | None = None
+    """``--reasoning-parser``: vLLM's ``--reasoning-parser`` name (``qwen3``, ``deepseek_r1``, ...)
+    those completions' reasoning is split off with; by default the family's own, else the
+    tool-call parser's."""
     record: str | None = None
     """``--record PATH``: a JSON Lines file each model turn is appended to when it ends (the
     session its caller names, the prompt and completion token ids, their logprobs, the messages

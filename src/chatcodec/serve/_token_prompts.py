@@ -16,6 +16,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,9 @@ from chatcodec._losses import Loss, Steps
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._training import tokens
 from chatcodec._training.call_ids import held_calls
-from chatcodec._training.completion.parse import parse_completion
+from chatcodec._training.completion.parse import parse_completion, reasoning_opener
 from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after, sampled_text
+from chatcodec.serve._template_variables import template_variables
 
 MAX_SESSIONS = 10_000
 """Sessions whose last turns are kept for the next to extend or branch from."""
@@ -46,7 +48,19 @@ class Prompt:
 class TokenPrompts:
     """The template and tokenizer a server renders prompts with, and each session's last turns."""
 
-    def __init__(self, template: str, tokenizer: object, *, object_arguments: bool = False) -> None:
+    def __init__(
+        self,
+        template: str,
+        tokenizer: object,
+        *,
+        object_arguments: bool = False,
+        parser: str | None = None,
+        reasoning_parser: str | None = None,
+    ) -> None:
+        self.parser = parser
+        """``--parser``: vLLM's tool-call parser name its answers are read with (None: the family's)."""
+        self.reasoning_parser = reasoning_parser
+        """``--reasoning-parser`` (None: the family's, else the tool-call parser's)."""
         path = Path(template)
         self.template = path.read_text(encoding="utf-8") if template.endswith(".jinja") or path.is_file() else template
         self.tokenizer: Any = tokens.loaded(tokenizer)
@@ -58,7 +72,11 @@ class TokenPrompts:
     def renderer(self, request: Mapping[str, Any]) -> Renderer:
         """What ``request``'s prompts are rendered with."""
         return Renderer(
-            self.template, self.tokenizer, request.get("tools") or [], object_arguments=self.object_arguments
+            self.template,
+            self.tokenizer,
+            request.get("tools") or [],
+            object_arguments=self.object_arguments,
+            variables=template_variables(request, self.template),  # the harness's chat_template_kwargs
         )
 
     def prompt(
@@ -110,11 +128,17 @@ class TokenPrompts:
         if len(self._sessions) > MAX_SESSIONS:
             self._sessions.popitem(last=False)
 
-    def parsed(self, completion_ids: list[int], request: Mapping[str, Any], losses: list[Loss]) -> AssistantMessage:
-        """The assistant message the template's parser reads in ``completion_ids``, its made
+    def parsed(
+        self, completion_ids: list[int], request: Mapping[str, Any], losses: list[Loss], prompt_text: str | None = None
+    ) -> AssistantMessage:
+        """The assistant message the template's parser reads in ``completion_ids``, sampled
+        after ``prompt_text`` (whether it opened the reasoning: ``enable_thinking: false``
+        closes it in the prompt where the template's own generation prompt opens it), its made
         call ids continuing the conversation's and repeating none it holds."""
         tools = request.get("tools") or None
         held = held_calls(request.get("messages") or [])
+        opener = self.reasoning_opener if prompt_text is not None else None
+        started = None if opener is None or prompt_text is None else prompt_text.rstrip().endswith(opener)
         return parse_completion(
             completion_ids,
             template=self.template,
@@ -122,6 +146,14 @@ class TokenPrompts:
             tools=tools,
             first_call_index=held.made,
             held_call_ids=held.ids,
+            parser=self.parser,
+            reasoning_parser=self.reasoning_parser,
+            reasoning_started=started,
             on_loss="ignore",
             losses=losses,
         )
+
+    @cached_property
+    def reasoning_opener(self) -> str | None:
+        """What opens the reasoning the parser splits off (``<think>``), or None."""
+        return reasoning_opener(parser=self.parser, template=self.template, reasoning_parser=self.reasoning_parser)

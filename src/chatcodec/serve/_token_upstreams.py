@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec._training.tokens import ids_fault
 from chatcodec.contract import TakenIds
 
 VLLM_SOURCE = (
@@ -47,12 +48,19 @@ class TokenUpstream:
     body: Callable[[list[int], Mapping[str, Any], str], dict[str, Any]]
     """``(prompt ids, the canonical request, the model)`` -> the request body."""
     read: Callable[[Mapping[str, Any]], TakenIds]
-    """The answer -> its sampled ids, their logprobs and finish reason (``prompt_ids`` unset)."""
+    """The answer -> its sampled ids, their logprobs and finish reason (``prompt_ids`` unset);
+    a ``ValueError`` naming the field where the ids are no list of integers."""
+    ids_field: str
+    """Where the answer holds the sampled ids (an error about them names it)."""
     source: str
 
 
 _SAMPLING = ("temperature", "top_p", "top_k", "seed", "frequency_penalty", "presence_penalty")
 """The canonical sampling settings both servers take under the same names."""
+
+
+_ABSENT = object()
+"""A field the answer does not hold (``null`` is a value it holds)."""
 
 
 def _sampling(request: Mapping[str, Any], max_tokens: str) -> dict[str, Any]:
@@ -71,7 +79,7 @@ def _vllm_body(prompt: list[int], request: Mapping[str, Any], model: str) -> dic
 
 def _vllm_read(answer: Mapping[str, Any]) -> TakenIds:
     choice = as_dict((as_list(answer.get("choices")) or [None])[0]) or {}
-    ids = _ints(choice.get("token_ids"))
+    ids = _ints(choice.get("token_ids", _ABSENT), "choices[0].token_ids")
     content = as_list((as_dict(choice.get("logprobs")) or {}).get("content"))
     logprobs = None if content is None else _numbers((as_dict(entry) or {}).get("logprob") for entry in content)
     finish = choice.get("finish_reason")
@@ -87,14 +95,19 @@ def _sglang_read(answer: Mapping[str, Any]) -> TakenIds:
     entries = as_list(meta.get("output_token_logprobs"))
     logprobs = None if entries is None else _numbers((as_list(entry) or [None])[0] for entry in entries)
     finish = (as_dict(meta.get("finish_reason")) or {}).get("type")
-    return TakenIds(None, _ints(answer.get("output_ids")), logprobs, finish if isinstance(finish, str) else None)
+    ids = _ints(answer.get("output_ids", _ABSENT), "output_ids")
+    return TakenIds(None, ids, logprobs, finish if isinstance(finish, str) else None)
 
 
-def _ints(value: object) -> list[int]:
-    items = as_list(value)
-    if items is None or set(map(type, items)) - {int}:  # a bool or a float is no id
-        raise ValueError("its sampled token ids are not a list of integers")
-    return list(items)
+def _ints(value: object, field: str) -> list[int]:
+    """``value`` as the sampled ids, or a ``ValueError`` naming ``field`` (or its item) and the
+    rule (:func:`~chatcodec._training.tokens.ids_fault`, the one a record's ids are read by)."""
+    if value is _ABSENT:
+        raise ValueError(f"{field} is absent: the sampled token ids are a list of integers")
+    fault = ids_fault(value)
+    if fault is not None:
+        raise ValueError(f"{field}{fault[0]}: {fault[1]}")
+    return list(cast("list[int]", value))
 
 
 def _numbers(values: Any) -> list[float] | None:
@@ -109,8 +122,18 @@ def _numbers(values: Any) -> list[float] | None:
 TOKEN_UPSTREAMS: Mapping[str, TokenUpstream] = {
     upstream.name: upstream
     for upstream in (
-        TokenUpstream("vllm-generate", "vllm", "/inference/v1/generate", _vllm_body, _vllm_read, VLLM_SOURCE),
-        TokenUpstream("sglang-generate", "sglang", "/generate", _sglang_body, _sglang_read, SGLANG_SOURCE),
+        TokenUpstream(
+            "vllm-generate",
+            "vllm",
+            "/inference/v1/generate",
+            _vllm_body,
+            _vllm_read,
+            "choices[0].token_ids",
+            VLLM_SOURCE,
+        ),
+        TokenUpstream(
+            "sglang-generate", "sglang", "/generate", _sglang_body, _sglang_read, "output_ids", SGLANG_SOURCE
+        ),
     )
 }
 """The token endpoints by ``--upstream`` name."""

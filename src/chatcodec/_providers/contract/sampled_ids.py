@@ -28,6 +28,9 @@ class TakenIds:
     """The sampled ids' logprobs, one each, where they came."""
     finish_reason: str | None = None
     """The choice's finish reason as the server wrote it."""
+    unreadable: str | None = None
+    """What an id field held that is no list of integers (``choices[0].token_ids is [1.0, 2.0]``):
+    a gateway records such a turn as an ``error`` saying so, never as a turn without those ids."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,10 @@ class SampledIds:
     server refuses the fields on a stream)."""
     source: str
     """Where the server documents them."""
+    give_back: Callable[[dict[str, Any], TakenIds], None] | None = None
+    """``(an answer or a stream chunk, the ids taken out of it)`` -> the ids put back in the
+    server's own fields, for a caller that asked for them itself (``return_token_ids``): it
+    gets the answer it asked for. None: the caller's answer keeps none."""
 
 
 shown_as("chatcodec.contract", TakenIds, SampledIds)

@@ -78,15 +78,12 @@ def parse_completion(
     named_reasoning = _reasoning_parser(reasoning_parser) if reasoning_parser is not None else None
     text = without_end_of_turn(completion if isinstance(completion, str) else decoded_text(completion, tokenizer))
     pieces: list[Piece] = []
-    if not chosen.reads_reasoning:
-        family_reasoning = link.parsers.reasoning_parser if link is not None and link.parsers is not None else None
-        default_reasoning = family_reasoning or chosen.reasoning
-        found = named_reasoning or (_reasoning_parser(default_reasoning) if default_reasoning is not None else None)
-        if found is not None:
-            if reasoning_started is None:
-                reasoning_started = _opened(found, link, named=named_reasoning is not None)
-            reasoning, text = split_reasoning(text, found, started=reasoning_started)
-            pieces.extend([reasoning] if reasoning is not None else [])
+    found = _chosen_reasoning(chosen, link, named_reasoning)
+    if found is not None:
+        if reasoning_started is None:
+            reasoning_started = _opened(found, link, named=named_reasoning is not None)
+        reasoning, text = split_reasoning(text, found, started=reasoning_started)
+        pieces.extend([reasoning] if reasoning is not None else [])
     pieces.extend(chosen.read(text, read_tool_schemas(tools)))
     recorder = LossRecorder()
     message = assistant_message(
@@ -99,6 +96,32 @@ def parse_completion(
     )
     recorder.settle(on_loss, losses)
     return message
+
+
+def reasoning_opener(
+    *, parser: str | None = None, template: str | None = None, reasoning_parser: str | None = None
+) -> str | None:
+    """What opens the reasoning :func:`parse_completion` splits off with these options (the
+    chosen reasoning parser's opener, ``<think>``), or None where none is split off (a format
+    that reads its own reasoning). A caller that holds the prompt a completion was sampled
+    from says ``reasoning_started`` by whether that prompt ends with it, where the template's
+    variables (``enable_thinking: false``) change the generation prompt the profile keeps."""
+    link = template_link(template) if template is not None else None
+    named = _reasoning_parser(reasoning_parser) if reasoning_parser is not None else None
+    found = _chosen_reasoning(_tool_call_parser(parser, link), link, named)
+    return None if found is None else found.opener
+
+
+def _chosen_reasoning(
+    chosen: ToolCallParser, link: TemplateLink | None, named: ReasoningParser | None
+) -> ReasoningParser | None:
+    """The reasoning parser a completion is read with: none where the tool-call format reads
+    its own; else the one named, the family's, or the tool-call parser's default."""
+    if chosen.reads_reasoning:
+        return None
+    family_reasoning = link.parsers.reasoning_parser if link is not None and link.parsers is not None else None
+    default_reasoning = family_reasoning or chosen.reasoning
+    return named or (_reasoning_parser(default_reasoning) if default_reasoning is not None else None)
 
 
 def _call_index(value: object) -> int:

@@ -10,7 +10,11 @@ chunk) to :meth:`TurnRecording.take`, which takes the ids out before the answer 
 converted: the caller gets the answer it asked for, and no loss is reported for fields it
 never asked for. Where chatcodec renders the template (:mod:`chatcodec.serve._token_upstream`)
 the ids are its own. The line is written by :func:`recorded`: the turn complete, its caller
-gone (``cancelled``) or its upstream failed mid-answer (``error``). A file that cannot take
+gone (``cancelled``) or its upstream failed mid-answer (``error``). A line is one
+:func:`~chatcodec.read_records` reads: ids that are not the sampler's (missing, unreadable,
+out of range) make the turn an ``error`` saying so, by the reader's own rule, and logprobs
+that cannot stand beside them are ``null``. A caller that asked for the ids itself
+(``return_token_ids``) gets them back where its server writes them. A file that cannot take
 the line is reported as the store's failures are (:mod:`.keep`), never in the answer's place.
 """
 
@@ -23,7 +27,7 @@ from typing import Any
 from anyio import to_thread
 
 from chatcodec._registry import get_edge
-from chatcodec._training.records import COMPLETE, record_line
+from chatcodec._training.records import COMPLETE, ids_unreadable, logprobs_unreadable, record_line
 from chatcodec.contract import SampledIds
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._request_log import LOGGER, RequestRecord
@@ -53,6 +57,8 @@ class TurnRecording:
     """How the upstream server reports the ids (None: chatcodec rendered them)."""
     caller_logprobs: bool = False
     """Whether the caller asked for logprobs itself (then its answer keeps them)."""
+    caller_ids: bool = False
+    """Whether the caller asked for the ids itself (``return_token_ids``: then its answer keeps them)."""
     prompt_ids: list[int] | None = None
     completion_ids: list[int] = field(default_factory=lambda: [])
     logprobs: list[float] | None = None
@@ -63,6 +69,11 @@ class TurnRecording:
     """The request id of the earlier turn a retry or a branch reuses or extends (chatcodec renders)."""
     unreported: str | None = None
     """Why the upstream was not asked for the ids (its server reports none on a stream)."""
+    vocabulary: int | None = None
+    """The tokenizer's vocabulary size, where the server holds one (chatcodec renders): an id
+    past it is no id the model has."""
+    unreadable: str | None = None
+    """What the answer held in an id field that is no list of ids (its field named)."""
     _logprobs_missing: bool = False
 
     def asking(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -70,6 +81,7 @@ class TurnRecording:
         if self.reports is None:
             return body
         self.caller_logprobs = body.get("logprobs") is True
+        self.caller_ids = any(body.get(name) is True for name in self.reports.asks if name != "logprobs")
         return {**body, **dict.fromkeys(self.reports.asks, True)}
 
     def take(self, fields: Mapping[str, Any]) -> None:
@@ -77,6 +89,9 @@ class TurnRecording:
         if self.reports is None or not isinstance(fields, dict):
             return
         taken = self.reports.take(fields, self.caller_logprobs)
+        self.unreadable = self.unreadable or taken.unreadable
+        if self.caller_ids and self.reports.give_back is not None and taken.unreadable is None:
+            self.reports.give_back(fields, taken)
         if taken.prompt_ids is not None and self.prompt_ids is None:
             self.prompt_ids = taken.prompt_ids
         if taken.completion_ids:
@@ -89,10 +104,17 @@ class TurnRecording:
             self.finish_reason = taken.finish_reason
 
     def line(self, status: str, error: str | None) -> bytes:
-        """The turn as its line of the turn file."""
-        logprobs = None if self._logprobs_missing else self.logprobs
-        if status == COMPLETE and self.prompt_ids is None:
-            status, error = FAILED, self.unreported or f"the {self.upstream} upstream's answer carried no prompt ids"
+        """The turn as its line of the turn file: a line :func:`~chatcodec.read_records` reads.
+        A turn whose ids are not the sampler's (missing, unreadable, out of range) is an
+        ``error`` saying what was wrong, never ``complete``; logprobs that cannot stand beside
+        the ids are ``null``."""
+        if status == COMPLETE:
+            why = self._unrecordable()
+            if why is not None:
+                status, error = FAILED, why
+        logprobs = self.logprobs
+        if self._logprobs_missing or (logprobs is not None and logprobs_unreadable(logprobs, self.completion_ids)):
+            logprobs = None
         return record_line(
             session=self.session,
             turn=self.turn,
@@ -110,6 +132,18 @@ class TurnRecording:
             prompt_break=self.prompt_break,
             parent_turn=self.parent_turn,
         )
+
+    def _unrecordable(self) -> str | None:
+        """Why the turn's ids cannot be recorded as a complete turn's, or None."""
+        answer = f"the {self.upstream} upstream's answer"
+        if self.unreadable is not None:
+            return f"{answer} held no token ids where they belong: {self.unreadable}"
+        if self.prompt_ids is None:
+            return self.unreported or f"{answer} carried no prompt ids"
+        if not self.completion_ids:
+            return f"{answer} carried no completion ids"
+        fault = ids_unreadable(self.prompt_ids, self.completion_ids, self.vocabulary)
+        return None if fault is None else f"{answer}'s {fault[0]}: {fault[1]}"
 
 
 def reports(server: Server, route: UpstreamRoute, *, stream: bool) -> SampledIds | None:

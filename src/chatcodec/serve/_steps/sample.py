@@ -31,6 +31,8 @@ from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
 from chatcodec._registry import get_codec
 from chatcodec._training.origins import source_place
+from chatcodec._training.tokens import ids_fault, vocabulary_size
+from chatcodec.serve import _returned_ids as returned_ids
 from chatcodec.serve._bounded import bounded
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._json_body import json_body
@@ -112,6 +114,7 @@ def _prepared(server: Server, validated: Validated, admitted: Admitted, record: 
         )
         recording.prompt_ids, recording.prompt_break = prompt.ids, prompt.prompt_break
         recording.parent_turn = prompt.parent_turn
+        recording.vocabulary = vocabulary_size(prompts.tokenizer)
     return RenderedCall(validated, session, prompt, outgoing, recording)
 
 
@@ -137,52 +140,74 @@ async def answered(server: Server, call: RenderedCall, record: RequestRecord) ->
     if response.status_code >= 400:
         detail = record.secrets.scrub(bounded(str(json_or_text(content))))
         raise RefusalError(response.status_code, f"the {name} upstream refused the call: {detail}")
-    answer = _answer(server, call, upstream, answer_object(content, name), record)
-    if call.recording is not None:
-        await turn_record.recorded(server, call.recording, record)
+    answer, sampled_ids = await _recorded_answer(server, call, upstream, answer_object(content, name), record)
     record.status = 200
     front = server.config.api
     options = routed.answer.call.options
     codec, recorder = get_codec(front), LossRecorder()
+    ids_asked = returned_ids.asked(call.validated.canonical, front)  # the harness's own return_token_ids
     if routed.answer.call.stream:
         wire = codec.encode_stream(events_from_response(answer), recorder, options=options)
+        wire = returned_ids.on_stream(wire, call.prompt.ids, sampled_ids) if ids_asked else wire
         writer = WireEventWriter(front, routed.answer.call.framing)  # the call's own framing (Gemini's alt=sse)
         headers = {**passed, "cache-control": "no-cache"}
         body = _streamed(writer, wire, recorder, record)
         limit = server.config.write_timeout
         return write_deadline_stream(body, writer.media_type, headers, write_timeout=limit, on_late=record.late)
     written = codec.write_response(answer.model_dump(mode="json", exclude_none=True), recorder, options=options)
+    if ids_asked:
+        returned_ids.on_answer(written, call.prompt.ids, sampled_ids)
     recorder.settle("ignore", record.losses)
     headers = {**passed, **losses_header(record.losses), **store_error_header(record.store_error)}
     return Response(json_body(written), 200, headers=headers, media_type="application/json")
 
 
+async def _recorded_answer(
+    server: Server, call: RenderedCall, upstream: TokenUpstream, fields: dict[str, Any], record: RequestRecord
+) -> tuple[ChatResponse, list[int]]:
+    """:func:`_answer`, the turn recorded: complete, or the error an unreadable answer is."""
+    try:
+        answer_and_ids = _answer(server, call, upstream, fields, record)
+    except RefusalError as refusal:
+        if call.recording is not None:
+            await turn_record.recorded(server, call.recording, record, status=turn_record.FAILED, error=refusal.message)
+        raise
+    if call.recording is not None:
+        await turn_record.recorded(server, call.recording, record)
+    return answer_and_ids
+
+
 def _answer(
     server: Server, call: RenderedCall, upstream: TokenUpstream, fields: dict[str, Any], record: RequestRecord
-) -> ChatResponse:
-    """The canonical answer in the token server's ``fields``: its ids parsed with the template's parser."""
+) -> tuple[ChatResponse, list[int]]:
+    """The canonical answer in the token server's ``fields`` (its ids parsed with the
+    template's parser), and the sampled ids."""
     routed, canonical = call.validated.routed, call.validated.canonical
     try:
         taken = upstream.read(fields)
     except ValueError as error:
         raise RefusalError(502, f"the {upstream.name} upstream's answer cannot be read: {error}") from None
     prompts = _prompts(server)
-    try:
-        message = prompts.parsed(taken.completion_ids, canonical, record.losses)
-    except (ChatcodecError, ValueError) as error:
-        raise RefusalError(502, f"the {upstream.name} upstream's completion cannot be parsed: {error}") from None
-    sampled = (taken.completion_ids, taken.finish_reason, message)
-    prompts.answered(call.session, canonical, call.prompt, sampled, record.request_id)
     if call.recording is not None:
         recording = call.recording
         recording.completion_ids, recording.finish_reason = taken.completion_ids, taken.finish_reason
         recording.logprobs = taken.logprobs
+    fault = ids_fault(taken.completion_ids, vocabulary_size(prompts.tokenizer))
+    if fault is not None:  # an id the tokenizer cannot decode: the upstream's fault, said before the parser meets it
+        where = upstream.ids_field + fault[0]
+        raise RefusalError(502, f"the {upstream.name} upstream's answer cannot be read: {where}: {fault[1]}")
+    try:
+        message = prompts.parsed(taken.completion_ids, canonical, record.losses, call.prompt.text)
+    except (ChatcodecError, ValueError) as error:
+        raise RefusalError(502, f"the {upstream.name} upstream's completion cannot be parsed: {error}") from None
+    sampled = (taken.completion_ids, taken.finish_reason, message)
+    prompts.answered(call.session, canonical, call.prompt, sampled, record.request_id)
     parts = message.content if isinstance(message.content, list) else []
     unified = "tool_calls" if any(part.type == "tool_use" for part in parts) else None
     raw = taken.finish_reason
     finish = {"unified": unified or _FINISHES.get(raw or "stop", "other"), "raw": raw}
     usage = {"input_tokens": len(call.prompt.ids), "output_tokens": len(taken.completion_ids)}
-    return ChatResponse.model_validate(
+    answer = ChatResponse.model_validate(
         {
             "id": f"chatcodec-{record.request_id}",
             "model": routed.model,
@@ -190,6 +215,7 @@ def _answer(
             "usage": usage,
         }
     )
+    return answer, taken.completion_ids
 
 
 async def _streamed(

@@ -11,6 +11,8 @@ from typing import Any
 
 import httpx
 
+from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
+from chatcodec._training.completion.template_link import template_link
 from chatcodec._training.reading import holds_object_arguments
 from chatcodec._warm import warm_up
 from chatcodec.serve._admission import Admission
@@ -138,4 +140,16 @@ def _token_prompts(config: ServeConfig, tokenizer: object) -> TokenPrompts | Non
         return None
     if chosen is None:
         raise ValueError("a token upstream needs --tokenizer: chatcodec encodes its prompts and decodes its answers")
-    return TokenPrompts(config.template, chosen, object_arguments=holds_object_arguments(config.api))
+    prompts = TokenPrompts(
+        config.template,
+        chosen,
+        object_arguments=holds_object_arguments(config.api),
+        parser=config.parser,
+        reasoning_parser=config.reasoning_parser,
+    )
+    if config.parser is None and template_link(prompts.template).parsers is None:
+        raise ValueError(
+            f"--template {config.template} is of no family chatcodec knows, so no parser reads its answers: name the "
+            f"--tool-call-parser vLLM serves the model with, --parser NAME ({', '.join(sorted(TOOL_CALL_PARSERS))})"
+        )
+    return prompts

@@ -9,7 +9,7 @@ Like vLLM it serves any model on any host: chosen by option only.
 
 from __future__ import annotations
 
-from chatcodec._providers.openai_chat.sampled_ids import take_ids
+from chatcodec._providers.openai_chat.sampled_ids import give_ids_sglang, take_ids
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 from chatcodec.contract import Extension, SampledIds, SamplingRange
@@ -69,6 +69,8 @@ SERVER = Server(
         SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
         SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
     ),
-    sampled_ids=SampledIds(("return_token_ids", "logprobs"), take_ids, streams=False, source=_TOKEN_IDS),
+    sampled_ids=SampledIds(
+        ("return_token_ids", "logprobs"), take_ids, streams=False, source=_TOKEN_IDS, give_back=give_ids_sglang
+    ),
 )
 """SGLang."""

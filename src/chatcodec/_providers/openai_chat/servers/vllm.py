@@ -11,7 +11,7 @@ under any name and has no fixed host, so it is chosen by option only.
 
 from __future__ import annotations
 
-from chatcodec._providers.openai_chat.sampled_ids import take_ids
+from chatcodec._providers.openai_chat.sampled_ids import give_ids_vllm, take_ids
 from chatcodec._providers.openai_chat.servers import kinds
 from chatcodec._providers.openai_chat.servers.server import Server
 from chatcodec.contract import Extension, SampledIds, SamplingRange
@@ -84,6 +84,8 @@ SERVER = Server(
         SamplingRange("frequency_penalty", -2.0, 2.0, _RANGES),
         SamplingRange("presence_penalty", -2.0, 2.0, _RANGES),
     ),
-    sampled_ids=SampledIds(("return_token_ids", "logprobs"), take_ids, streams=True, source=_TOKEN_IDS),
+    sampled_ids=SampledIds(
+        ("return_token_ids", "logprobs"), take_ids, streams=True, source=_TOKEN_IDS, give_back=give_ids_vllm
+    ),
 )
 """vLLM."""
