@@ -16,16 +16,20 @@ several threads or tasks keep apart.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
-from collections.abc import Generator, Sized
+from collections.abc import Callable, Generator, Iterable, Iterator, Sized
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final, TypeVar, cast
 
 from chatcodec._public_label import shown_as
+from chatcodec._training import template_sizes
 from chatcodec._training.errors import TemplateError
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,20 +50,25 @@ class TemplateLimits:
 
 DEFAULT_LIMITS: Final = TemplateLimits()
 
-BOUND_RULES: Final = frozenset({"template_time", "template_output"})
-"""The rules of a run stopped at its bounds: a caller that reads other failures as "this input
-is not taken" (a profile's probes, a render's shorter runs) passes these on, so a template past
-its bounds is stopped once, not run again on the next probe."""
+LOOP_STEPS_PER_CLOCK: Final = 64
+"""Items of one ``for`` loop between clock readings."""
+
+BOUND_RULES: Final = frozenset({"template_time", "template_output", "template_range", "template_depth"})
+"""The rules of a run stopped at its bounds (its time, its output, the sandbox's range, the depth
+Python can recurse or parse to): a caller that reads other failures as "this input is not taken"
+(a profile's probes, a render's shorter runs) passes these on, so a template past its bounds is
+stopped once, with the bound named, not run again on the next probe."""
 
 
 class Budget:
     """One run's spending against its :class:`TemplateLimits`."""
 
-    __slots__ = ("deadline", "limits")
+    __slots__ = ("collected_chars", "deadline", "limits")
 
     def __init__(self, limits: TemplateLimits) -> None:
         self.limits = limits
         self.deadline = time.monotonic() + limits.seconds
+        self.collected_chars = 0
 
     def tick(self) -> None:
         """Stop the run once its time is spent."""
@@ -79,14 +88,43 @@ class Budget:
                 rule="template_output",
             )
 
+    def collected(self, size: int) -> None:
+        """Count ``size`` more characters collected by a macro, a call block or a block ``set``:
+        all a run collects, at every level, is held to the output bound."""
+        self.collected_chars += size
+        if self.collected_chars > self.limits.output_chars:
+            self.sized(self.collected_chars, "collected (in its macros and blocks)")
+
+    def steps(self, iterable: Iterable[T]) -> Iterable[T]:
+        """``iterable`` as one ``for`` loop of the run reads it: the clock read as the loop starts
+        and every :data:`LOOP_STEPS_PER_CLOCK` items, so loops nested over small ranges are timed
+        as surely as one long loop. A short list, string or range is handed back as it is."""
+        self.tick()
+        try:
+            if len(cast("Sized", iterable)) <= LOOP_STEPS_PER_CLOCK:
+                return iterable
+        except TypeError:  # a generator, a map: counted as it goes
+            pass
+        return itertools.chain.from_iterable(self._chunks(iter(iterable)))
+
+    def _chunks(self, items: Iterator[T]) -> Iterator[Iterable[T]]:
+        for first in items:
+            self.tick()
+            yield itertools.chain((first,), itertools.islice(items, LOOP_STEPS_PER_CLOCK - 1))
+
     def before_binop(self, operator: str, left: object, right: object) -> None:
-        """Refuse a ``*`` or ``**`` whose result would pass the output bound, before it is made
-        (a ``+`` or ``~`` at most doubles a value, which the next read of it measures)."""
+        """Refuse a ``*``, ``**`` or ``%`` whose result would pass the output bound, before
+        it is made."""
         self.tick()
         if operator == "*":
             for value, count in ((left, right), (right, left)):
                 if isinstance(value, str | list | tuple) and isinstance(count, int):
                     self.sized(len(cast("Sized", value)) * max(count, 0))
+            if isinstance(left, int) and isinstance(right, int):
+                self.sized((left.bit_length() + right.bit_length()) * 3 // 10, "built a number of")
+        elif operator == "%":
+            if isinstance(left, str):
+                self.sized(template_sizes.percent_size(left, right, self.limits.output_chars), "formatted a text of")
         elif operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0:
             self.sized(math.ceil(right * math.log10(abs(left))), "built a number of")
 
@@ -94,9 +132,9 @@ class Budget:
 _running: ContextVar[Budget | None] = ContextVar("chatcodec_template_budget", default=None)
 
 
-def current() -> Budget | None:
-    """The budget of the template run in progress in this thread or task, if any."""
-    return _running.get()
+current: Final[Callable[[], Budget | None]] = _running.get
+"""The budget of the template run in progress in this thread or task, if any (the context
+variable's own reader: the hooks ask at every call, loop and written value)."""
 
 
 @contextmanager
