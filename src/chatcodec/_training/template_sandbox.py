@@ -108,7 +108,7 @@ class _OutputBuffer(list[str]):
         super().append(piece)
 
     def extend(self, pieces: Iterable[str]) -> None:
-        pieces = tuple(pieces)
+        pieces = cast("tuple[str, ...]", pieces) if type(pieces) is tuple else tuple(pieces)
         budget = template_limits.current()
         if budget is not None:
             budget.collected(sum(map(len, pieces)))

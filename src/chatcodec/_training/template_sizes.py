@@ -7,69 +7,81 @@ are one long string shared many times (``[s] * 1000`` is small; its text is not)
 measured here from its inputs, so :mod:`.template_limits` refuses it unmade; what a value's text
 would be is counted without making it.
 
-The counts are upper bounds where the exact length is costly to know (the quoting of an escaped
-string inside a list's text, a format's conversions), never far above: a real template's values
-are far below the bound, and a hostile one's far above it.
+The counts are close to the length, not exact where exactness is costly (the escapes of a string
+inside a list's text or a JSON text, a format's conversions): a real template's values are far
+below the bound, and a hostile one's far above it.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
+from itertools import chain
 from typing import Any, Final, cast
 
-_REPR_PER_CHAR: Final = 10
-"""The most characters ``repr`` writes for one character of a string (``\\U0001f600``)."""
 _NUMBER: Final = 32
 """The most characters a float's text takes (``-1.7976931348623157e+308``)."""
+_SCALAR: Final = 8
+"""What ``None``, ``True`` or an object without a text of its own counts for."""
 
 
 def text_size(value: object, limit: int) -> int:
     """``len(str(value))``, counted without making the text; past ``limit`` the count stops there."""
     if isinstance(value, str):
         return len(value)
-    return _item_size(value, limit)
+    return _items_size(value, limit)
 
 
-def _item_size(value: object, limit: int) -> int:
-    """The length of ``value``'s text as it stands inside a list's or dict's text (its ``repr``)."""
+def _items_size(value: object, limit: int) -> int:
+    """The length of the text of ``value`` and what it holds (a list's, dict's or namespace's
+    ``repr``, or its JSON), read without recursion: a string inside counts its length, its quotes
+    and separator, not its escapes (a quote, backslash or line break is written as two
+    characters, another control character as up to six: the count falls short by that much)."""
+    size = 0
+    pending: list[object] = [value]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind is str:
+            size += len(cast("str", item)) + 4
+        elif kind is dict:
+            size += 2
+            pending.extend(chain.from_iterable(cast("dict[object, object]", item).items()))
+        elif kind is list or kind is tuple:
+            size += 2
+            pending.extend(cast("Iterable[object]", item))
+        else:
+            size += _scalar_size(item, pending)
+        if size > limit:
+            break
+    return size
+
+
+def _scalar_size(value: object, pending: list[object]) -> int:
+    """The text of a number or string subclass; a mapping, sequence or namespace's items put on
+    ``pending`` (read past any ``__getattr__``: an undefined value's raises)."""
     if isinstance(value, str):
-        if value.isascii() and value.isprintable():
-            return len(value) + 2 + value.count("\\") + value.count("'")
-        return len(value) * _REPR_PER_CHAR + 2
+        return len(value) + 4
     if isinstance(value, bool) or value is None:
-        return 5
+        return _SCALAR
     if isinstance(value, int):
         return value.bit_length() * 3 // 10 + 2
     if isinstance(value, float):
         return _NUMBER
-    if isinstance(value, list | tuple):
-        return _items_size(cast("Iterable[object]", value), limit)
     if isinstance(value, Mapping):
-        return _items_size(_pairs(cast("Mapping[object, object]", value)), limit)
-    try:  # Jinja's namespace() shows its values; read past any __getattr__ (an undefined value's raises)
-        attributes = object.__getattribute__(value, "_Namespace__attrs")
+        pending.extend(chain.from_iterable(cast("Mapping[object, object]", value).items()))
+        return 2
+    if isinstance(value, list | tuple):
+        pending.extend(cast("Iterable[object]", value))
+        return 2
+    try:
+        attributes = object.__getattribute__(value, "_Namespace__attrs")  # Jinja's namespace() shows its values
     except AttributeError:
-        return 0
+        return _SCALAR
     if isinstance(attributes, dict):
-        return _items_size(_pairs(cast("dict[object, object]", attributes)), limit) + 12
-    return 0
-
-
-def _pairs(mapping: Mapping[object, object]) -> Iterator[object]:
-    for key, value in mapping.items():
-        yield key
-        yield value
-
-
-def _items_size(items: Iterable[object], limit: int) -> int:
-    size = 2
-    for item in items:
-        size += _item_size(item, limit - size) + 2
-        if size > limit:
-            break
-    return size
+        pending.extend(chain.from_iterable(cast("dict[object, object]", attributes).items()))
+    return _SCALAR + 12
 
 
 def joined_size(items: Iterable[object], separator: object, limit: int) -> int:
@@ -107,7 +119,7 @@ def percent_size(template: str, values: object, limit: int) -> int:
         if match.group("key") is not None and mapping is not None:
             size += text_size(mapping.get(match.group("key")), limit)
         elif positional:
-            size += _item_size(positional.pop(0), limit)
+            size += text_size(positional.pop(0), limit)
         if size > limit:
             break
     return size
@@ -145,12 +157,12 @@ def _field_value_size(name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any
     """The text of the value a replacement field names; the longest of all where it reads an
     attribute or item of one."""
     if name == "" and auto < len(args):
-        return _item_size(args[auto], limit)
+        return text_size(args[auto], limit)
     if name.isdigit() and int(name) < len(args):
-        return _item_size(args[int(name)], limit)
+        return text_size(args[int(name)], limit)
     if name in kwargs:
-        return _item_size(kwargs[name], limit)
-    return max((_item_size(value, limit) for value in (*args, *kwargs.values())), default=0)
+        return text_size(kwargs[name], limit)
+    return max((text_size(value, limit) for value in (*args, *kwargs.values())), default=0)
 
 
 def replaced_size(text: str, old: str, new: str, count: int = -1) -> int:
