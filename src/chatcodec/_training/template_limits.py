@@ -2,16 +2,14 @@
 
 A chat template is code from a model hub, run on every conversation of a dataset. Jinja's
 sandbox keeps it from Python's internals and caps ``range`` (``MAX_RANGE``, 100,000 items),
-but not its time or its output: two nested loops run for hours, and a string doubled in a
-loop fills memory, in ``transformers`` as here. So one run (one ``jinja.run``) carries a
-:class:`TemplateLimits` budget, checked where a template spends: its output as it comes, its calls (a
-``range`` of at most ``MAX_RANGE`` steps is one) and namespace assignments (the clock every few,
-a long string or list passed or kept measured at each), and each ``*`` and ``**`` before it is
-computed (a million copies are refused unmade).
+but not its time or its output: nested loops run for hours, and a string doubled in a loop, or
+padded to a width, fills memory, in ``transformers`` as here. So one run (one ``jinja.run``)
+carries a :class:`TemplateLimits` budget, a :class:`Budget` checked wherever a template spends
+(:mod:`.template_sandbox` places the checks: every loop, call, operator and builder): the clock
+read by :meth:`Budget.tick`, each value measured by :meth:`Budget.sized` before it is made.
 
-The sandbox's hooks (``call``, a namespace's assignment) receive no render context, so the
-running budget is found in a context variable set by :func:`running` for the one run; runs in
-several threads or tasks keep apart.
+The sandbox's hooks receive no render context, so the running budget is found in a context
+variable set by :func:`running` for the one run; runs in several threads or tasks keep apart.
 """
 
 from __future__ import annotations
@@ -37,15 +35,17 @@ class TemplateLimits:
     """The bounds on one run of a chat template (``render(template_limits=...)``).
 
     A template that passes either is stopped with a :class:`~chatcodec.TemplateError`
-    (rule ``template_time`` or ``template_output``). The defaults are far above any real
-    template's needs (Qwen3's renders a long agent episode in milliseconds) and far below
-    what stalls a dataset job.
+    (rule ``template_time`` or ``template_output``), before the value past the bound is made, so
+    a run holds at most about 16 bytes per character of ``output_chars`` beyond its inputs
+    (docs/training.md states the margin). The defaults are far above any real template's needs
+    (Qwen3's renders a long agent episode in milliseconds) and far below what stalls a dataset job.
     """
 
     seconds: float = 10.0
     """Wall-clock seconds one run may take."""
     output_chars: int = 32 * 2**20
-    """Characters one run may write, and the longest string or list it may build on the way."""
+    """Characters one run may write (its macros' and blocks' collected output counted too), and
+    the longest string, list or tuple, or the longest text of one, it may build on the way."""
 
 
 DEFAULT_LIMITS: Final = TemplateLimits()
