@@ -23,10 +23,12 @@ import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import jinja2
+import jinja2.sandbox
 import pytest
 
 from chatcodec import OptionError, TemplateError, parse_completion, render, render_turns
-from chatcodec._training import template_limits
+from chatcodec._training import jinja, template_limits, template_sandbox
 from chatcodec.cli import main
 from chatcodec.serve._token_prompts import TokenPrompts
 from training.qwen3_tokenizer import qwen3_encoding
@@ -292,6 +294,17 @@ REAL_USES = {
         "1/2,2/2",
     ),
     "a long loop": ("{{ range(1000)|map('string')|list|length }}", "1000"),
+    "a long loop's variables": (
+        "{% for i in range(100) %}{% if loop.first or loop.last %}{{ loop.index }}/{{ loop.length }};{% endif %}"
+        "{% endfor %}",
+        "1/100;100/100;",
+    ),
+    "a long loop's else": ("{% for i in range(100) if i > 200 %}{{ i }}{% else %}none{% endfor %}", "none"),
+    "a long loop over a generator, cut short": (
+        "{% for i in range(100)|map('string') %}{% if i == '70' %}{% break %}{% endif %}{% endfor %}"
+        "{{ range(3)|map('string')|join }}",
+        "012",
+    ),
     "a filtered loop": ("{% for i in range(100) if i % 40 == 0 %}{{ i }};{% endfor %}", "0;40;80;"),
     "a recursive loop": (
         "{% for x in [[1, [2]], 3] recursive %}{% if x is iterable %}({{ loop(x) }}){% else %}{{ x }}{% endif %}"
@@ -303,22 +316,30 @@ REAL_USES = {
 }
 
 
+def _stock(body: str) -> str:
+    """``body`` rendered by Jinja's own immutable sandbox, unhooked, as transformers sets it up."""
+    environment = jinja2.sandbox.ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
+    )
+    environment.filters["tojson"] = template_sandbox.to_json
+    return environment.from_string(body).render(messages=CONVERSATION)
+
+
 @pytest.mark.parametrize("name", list(REAL_USES))
 def test_the_measured_builders_give_what_jinja_gives(name: str) -> None:
-    from chatcodec._training import jinja
-
     body, expected = REAL_USES[name]
     if isinstance(expected, type):
+        with pytest.raises(expected):
+            _stock(body)
         with pytest.raises(TemplateError, match=expected.__name__):
             jinja.run(body, CONVERSATION)
         return
+    assert _stock(body) == expected
     assert jinja.run(body, CONVERSATION)[0] == expected
 
 
 def test_a_sum_of_many_short_lists_is_linear() -> None:
     """Python's sum copies the total so far at each list: 100,000 one-item lists took minutes."""
-    from chatcodec._training import jinja
-
     started = time.monotonic()
     text, _ = jinja.run("{{ (range(100000)|batch(1)|sum(start=[]))|length }}", CONVERSATION)
     assert text == "100000"
