@@ -338,6 +338,18 @@ def test_the_measured_builders_give_what_jinja_gives(name: str) -> None:
     assert jinja.run(body, CONVERSATION)[0] == expected
 
 
+def test_a_number_past_the_digits_python_writes_is_refused_unmade() -> None:
+    """Under the default bound (32 Mi), ``10 ** 30000000`` alone took minutes of one multiplication
+    the clock cannot interrupt; no template can write a number past 4,300 digits."""
+    started = time.monotonic()
+    for body in ("{% set x = 10 ** 30000000 %}", "{% set x = 10 ** 4000 %}{% set y = x * x * x %}"):
+        with pytest.raises(TemplateError, match="digits") as raised:
+            jinja.run(body, CONVERSATION)
+        assert raised.value.rule == "template_output"
+    assert time.monotonic() - started < 2
+    assert jinja.run("{{ (10 ** 400 * 10 ** 400) % 7 }}", CONVERSATION)[0] == str(10**800 % 7)
+
+
 def test_a_sum_of_many_short_lists_is_linear() -> None:
     """Python's sum copies the total so far at each list: 100,000 one-item lists took minutes."""
     started = time.monotonic()

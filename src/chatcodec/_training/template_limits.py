@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sized
 from contextlib import contextmanager
@@ -121,12 +122,24 @@ class Budget:
                 if isinstance(value, str | list | tuple) and isinstance(count, int):
                     self.sized(len(cast("Sized", value)) * max(count, 0))
             if isinstance(left, int) and isinstance(right, int):
-                self.sized((left.bit_length() + right.bit_length()) * 3 // 10, "built a number of")
+                self.digits((left.bit_length() + right.bit_length()) * 3 // 10)
         elif operator == "%":
             if isinstance(left, str):
                 self.sized(template_sizes.percent_size(left, right, self.limits.output_chars), "formatted a text of")
         elif operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0:
-            self.sized(math.ceil(right * math.log10(abs(left))), "built a number of")
+            self.digits(math.ceil(right * math.log10(abs(left))))
+
+    def digits(self, count: int) -> None:
+        """Refuse an integer of more digits than Python writes (``sys.get_int_max_str_digits()``,
+        4,300 by default) or than the output bound: no template can show it, and one product of
+        numbers of millions of digits takes minutes, past any clock reading."""
+        shown = sys.get_int_max_str_digits() or self.limits.output_chars
+        if count > min(shown, self.limits.output_chars):
+            raise TemplateError(
+                f"the chat template built a number of more than {min(shown, self.limits.output_chars):,} digits "
+                "(Python writes no longer number; TemplateLimits(output_chars=...) bounds it too)",
+                rule="template_output",
+            )
 
 
 _running: ContextVar[Budget | None] = ContextVar("chatcodec_template_budget", default=None)
