@@ -22,7 +22,7 @@ HOSTILE = {
     "a billion-item range": ("{% for i in range(10**9) %}x{% endfor %}", "template_range", "1,000,000,000"),
     "a macro calling itself": (
         "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}",
-        "template_failed",
+        "template_depth",
         "recursed too deep",
     ),
 }

@@ -20,8 +20,8 @@ class TemplateError(ChatcodecError, ValueError):
         self.path = path
         """JSON path of the input the error is about, where there is one."""
         self.rule = rule
-        """The rule broken, as data (``template_time``, ``template_output``, ``template_failed``,
-        ``single_token_marker``...), where one is named."""
+        """The rule broken, as data (``template_time``, ``template_output``, ``template_range``,
+        ``template_depth``, ``template_failed``, ``single_token_marker``...), where one is named."""
 
 
 shown_as("chatcodec", TemplateError)

@@ -19,15 +19,13 @@ naming the rule, never as Python's own exception.
 
 from __future__ import annotations
 
-import itertools
-import json
-from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 from chatcodec._extras import missing_extra
-from chatcodec._training import template_limits
+from chatcodec._training import template_limits, template_sandbox
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
@@ -41,16 +39,6 @@ def _jinja() -> Any:
         raise missing_extra("Rendering a chat template", "templates", "jinja2") from error
     del _ext, _sandbox  # imported for jinja2.ext and jinja2.sandbox, read through jinja2
     return jinja2
-
-
-def _to_json(
-    value: object,
-    ensure_ascii: bool = False,
-    indent: int | None = None,
-    separators: Any = None,
-    sort_keys: bool = False,
-) -> str:
-    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
 
 def _raise_exception(message: str) -> None:
@@ -71,74 +59,6 @@ def _range(*args: int) -> range:
             rule="template_range",
         )
     return steps
-
-
-_LARGE = 4096
-"""A string or list passed to a call or kept in a namespace is measured against the output bound
-past this length."""
-_BUILT = (str, list)
-"""What a template can build by doubling (a tuple: ``isinstance`` reads it faster than ``str | list``)."""
-_STEPS_PER_CLOCK = 16
-"""Calls and namespace assignments between clock readings."""
-_STEPS = itertools.count(1)
-"""Steps counted across runs (a race between threads only moves when the clock is read)."""
-
-
-def _measured(values: Iterable[object]) -> None:
-    """Every long string or list of ``values`` measured against the output bound; the clock read
-    every few steps."""
-    if next(_STEPS) % _STEPS_PER_CLOCK == 0:
-        _tick()
-    for value in values:
-        if isinstance(value, _BUILT) and len(cast("Sized", value)) > _LARGE:
-            budget = template_limits.current()
-            if budget is not None:
-                budget.sized(len(cast("Sized", value)))
-
-
-def _bounded_sandbox(jinja2: Any) -> Any:
-    """Jinja's immutable sandbox with the running budget checked at each ``*`` and ``**``, and at
-    calls and namespace assignments: the only ways a template repeats work or carries a value
-    from one loop step to the next (its lists and dicts are immutable here). Reads, the
-    commonest thing a template does, are not hooked: a loop of reads alone is bounded by its
-    input's size."""
-    sandbox = jinja2.sandbox.ImmutableSandboxedEnvironment
-    sandbox_call = sandbox.call
-
-    class BoundedSandbox(sandbox):  # type: ignore[misc,valid-type]
-        intercepted_binops = frozenset({"*", "**"})
-
-        def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's own
-            _measured(args)
-            return sandbox_call(__self, __context, __obj, *args, **kwargs)
-
-        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-            budget = template_limits.current()
-            if budget is not None:
-                budget.before_binop(operator, left, right)
-            return self.binop_table[operator](left, right)
-
-    return BoundedSandbox
-
-
-def _bounded_namespace(jinja2: Any) -> Any:
-    """Jinja's ``namespace()``, each assignment measured (``{% set ns.s = ns.s ~ ns.s %}`` in a
-    loop doubles a string without a call or any output)."""
-
-    namespace_set: Callable[[Any, str, Any], None] = jinja2.utils.Namespace.__setitem__
-
-    class BoundedNamespace(jinja2.utils.Namespace):  # type: ignore[misc]
-        def __setitem__(self, name: str, value: Any) -> None:
-            _measured((value,))
-            namespace_set(self, name, value)
-
-    return BoundedNamespace
-
-
-def _tick() -> None:
-    budget = template_limits.current()
-    if budget is not None:
-        budget.tick()
 
 
 @lru_cache(maxsize=1)
@@ -164,14 +84,14 @@ def _environment() -> Any:
                 spans.append((written.length, written.length + len(body)))
             return body
 
-    environment = _bounded_sandbox(jinja2)(
+    environment = template_sandbox.bounded_sandbox(jinja2)(
         trim_blocks=True, lstrip_blocks=True, extensions=[GenerationTags, jinja2.ext.loopcontrols]
     )
-    environment.filters["tojson"] = _to_json
+    environment.filters["tojson"] = template_sandbox.to_json
     environment.globals["raise_exception"] = _raise_exception
     environment.globals["strftime_now"] = _strftime_now
     environment.globals["range"] = _range
-    environment.globals["namespace"] = _bounded_namespace(jinja2)
+    template_sandbox.install(environment, jinja2)
     return environment
 
 
@@ -183,6 +103,16 @@ def compiled(template: str) -> Any:
         return _environment().from_string(template)
     except jinja2.TemplateSyntaxError as error:
         raise TemplateError(f"the chat template is not valid Jinja: {error.message} (line {error.lineno})") from error
+    except (RecursionError, SyntaxError, MemoryError) as error:
+        raise _too_deep(error) from error
+
+
+def _too_deep(error: Exception) -> TemplateError:
+    """A template nested past what Jinja's parser or Python's compiler can read (500 parentheses,
+    blocks in blocks), refused in chatcodec's words, not as the reader's own exception."""
+    return TemplateError(
+        f"the chat template nests too deep to be read ({type(error).__name__}: {error})", rule="template_depth"
+    )
 
 
 class Written:
@@ -199,7 +129,10 @@ class Written:
 def has_generation_tags(template: str) -> bool:
     """Whether ``template`` marks what the model samples with ``{% generation %}``."""
     jinja2 = _jinja()
-    parsed = _environment().parse(template)
+    try:
+        parsed = _environment().parse(template)
+    except (RecursionError, MemoryError) as error:
+        raise _too_deep(error) from error
     return any(
         isinstance(node.call, jinja2.nodes.Call) and getattr(node.call.node, "name", None) == "_generation"
         for node in parsed.find_all(jinja2.nodes.CallBlock)
@@ -258,7 +191,7 @@ def run(
         raise TemplateError(
             "the chat template failed: it recursed too deep (a macro calling itself, or a value nested too deep "
             "for its filters)",
-            rule="template_failed",
+            rule="template_depth",
         ) from error
     except Exception as error:  # a template is code: 1/0, a float overflow, a filter's own error
         raise TemplateError(
