@@ -1,0 +1,236 @@
+"""Where each shorter conversation ends, on a template that shows reasoning only after the last question.
+
+``render`` needs, for a template that is not prefix-stable, what rendering each prefix of the
+conversation alone gives (its length, and whether the whole rendering starts with it), and the
+prompt before each answer: one render per message, the square of the conversation. Stock Qwen3
+(and GLM-4.5, Nemotron, Qwen3.5) are not prefix-stable for one reason their profile states
+(``earlier_reasoning == "after_last_user"``): an answer's reasoning is written only while no
+question follows it. So renders of prefixes whose answers are written alike are prefixes of one
+another, and one watched run of the longest of them (:mod:`.message_ends`) shows every shorter
+one's end where the next message starts:
+
+- the conversation is cut at each question; a segment whose answers carry no reasoning is
+  written alike by every longer render, so it is read from the next run; a segment with
+  reasoning takes one run of the conversation through it; the last segment is read from the
+  whole rendering itself. One run, plus one per question whose answers' reasoning is dropped.
+- a prefix ending where a message is written differently as the conversation's last
+  (``loop.last``: an answer without reasoning gets an empty reasoning block, a tool result
+  followed by another closes the turn) is rendered alone, as is one whose next message's start
+  the run does not show.
+- the prompt before an answer is that prefix and the generation prompt the first answer's
+  prompt shows; where the text does not hold it there, ``render`` renders that prompt.
+
+Where the rule cannot be held (a template that can refuse a conversation, a user message that
+might not count as a question to the template), this answers None and ``render`` renders every
+prefix: those renders are the tests' oracle. Only the families the tests hold to the rule take
+this path (:data:`FAMILIES`); given the caller's variables (the stored profile is read without
+them) one read prefix and one prompt are checked against their own renders first, as ``render``
+checks the one-run ends of an unknown prefix-stable template.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._training.profile import TemplateProfile
+
+if TYPE_CHECKING:
+    from chatcodec._training.render import Runner
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentEnds:
+    """What the renders of every prefix would give, read from the segments' runs."""
+
+    ends: list[int | None]
+    """For each message, the length of the conversation through it rendered alone, where the
+    whole rendering starts with it (else None): what ``render``'s prefix renders give."""
+    prompts: list[int | None]
+    """For each message, where the prompt before it (the conversation before it and the
+    generation prompt) ends in the whole rendering, where the rendering starts with that
+    prompt; None where this cannot say (``render`` then renders the prompt)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Prefix:
+    """A prefix's render: ``text[:length]`` of a run (read), or its own render (``own``)."""
+
+    text: str
+    length: int
+    shared: int
+    """How much of ``text`` the whole rendering starts with."""
+
+    def string(self) -> str:
+        return self.text[: self.length]
+
+    def is_prefix(self) -> bool:
+        return self.length <= self.shared
+
+
+FAMILIES = frozenset({"qwen3", "glm-4.5"})
+"""The families whose renders the tests hold equal to their prefix renders on this path
+(``tests/training/test_render_segments.py``). Nemotron 3 shares the profile but not the rule
+(its prefix renders part from its runs); a template chatcodec does not know renders its prefixes."""
+
+
+def applies(family: str | None, profile: TemplateProfile, template: str, shaped: Sequence[dict[str, Any]]) -> bool:
+    """Whether the segment rule can be held for ``shaped`` under this template."""
+    if family not in FAMILIES or profile.prefix_stable or profile.reasoning_key is None:
+        return False
+    if profile.earlier_reasoning != "after_last_user":
+        return False
+    if "raise_exception" in template:
+        return False  # a template that refuses some conversations may refuse a shorter one
+    return all(_question(message) for message in shaped if message.get("role") == "user")
+
+
+def _question(message: dict[str, Any]) -> bool:
+    """Whether a user message is a question to any such template: a text not opening with a
+    tag (a tool result wrapped in ``<tool_response>`` is not one to Qwen3)."""
+    content = message.get("content")
+    return isinstance(content, str) and not content.lstrip().startswith("<")
+
+
+def segment_ends(
+    run: Runner,
+    profile: TemplateProfile,
+    shaped: list[dict[str, Any]],
+    text: str,
+    starts: list[int | None],
+    *,
+    add_generation_prompt: bool,
+    checked: bool,
+) -> SegmentEnds | None:
+    """The prefix renders' ends and prompts for ``shaped``, whose whole rendering is ``text``
+    with ``starts`` (its watched run); None where they cannot be read (``render`` renders them).
+    ``checked``: hold one derived prefix and one prompt against their own renders first."""
+    key = profile.reasoning_key
+    assert key is not None
+    count = len(shaped)
+    cuts = sorted({0, *(index for index, message in enumerate(shaped) if message["role"] == "user"), count})
+    segments = list(itertools.pairwise(cuts))
+    prefixes: list[_Prefix | None] = [None] * count
+    served_from = 0
+    for number, (_, end) in enumerate(segments):
+        last = number == len(segments) - 1
+        if not last and not any(_may_reason(shaped[index], key) for index in range(served_from, end)):
+            continue  # written alike by the next run
+        if last:
+            whole, whole_starts = text, starts
+        else:
+            whole, _, read = run.watched(shaped[:end], False)
+            if read is None:
+                return None
+            whole_starts = read
+        shared = _shared_length(whole, text)
+        for index in range(served_from, end):
+            following = whole_starts[index + 1] if index + 1 < end else None
+            if index == end - 1 and not (last and add_generation_prompt):
+                prefixes[index] = _Prefix(whole, len(whole), shared)
+            elif index == end - 1 or following is None or _written_as_last(shaped, index, key):
+                prefixes[index] = _own(run, shaped[: index + 1], text)
+            else:
+                prefixes[index] = _Prefix(whole, following, shared)
+        served_from = end
+    if checked and not _read_holds(run, shaped, prefixes):
+        return None
+    ends = [prefix.length if prefix is not None and prefix.is_prefix() else None for prefix in prefixes]
+    if not add_generation_prompt and count:
+        ends[-1] = len(text)
+    prompts = _prompts(run, shaped, text, prefixes, ends, checked=checked)
+    return SegmentEnds(ends, prompts)
+
+
+def _may_reason(message: dict[str, Any], key: str) -> bool:
+    """Whether an answer may be written with reasoning (its key, or a reasoning block the
+    template would split from its text)."""
+    if message["role"] != "assistant":
+        return False
+    content = message.get("content")
+    return bool(message.get(key)) or (isinstance(content, str) and "think>" in content)
+
+
+def _written_as_last(shaped: list[dict[str, Any]], index: int, key: str) -> bool:
+    """Whether the message may be written otherwise as the conversation's last: an answer
+    not certain to carry reasoning (its empty block), a tool result before another (the turn
+    closed after it)."""
+    message = shaped[index]
+    if message["role"] == "assistant":
+        reasoning = message.get(key)
+        return not (isinstance(reasoning, str) and reasoning)
+    return message["role"] == "tool" and shaped[index + 1]["role"] == "tool"
+
+
+def _own(run: Runner, shorter: list[dict[str, Any]], text: str) -> _Prefix | None:
+    rendered = run.text_or_none(shorter, False)
+    if rendered is None:
+        return None
+    return _Prefix(rendered, len(rendered), len(rendered) if text.startswith(rendered) else 0)
+
+
+def _shared_length(one: str, other: str) -> int:
+    """The length of the longest common prefix of two texts (bisected: each compare is C's)."""
+    if other.startswith(one):
+        return len(one)
+    low, high = 0, min(len(one), len(other))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[low:middle] == other[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _read_holds(run: Runner, shaped: list[dict[str, Any]], prefixes: list[_Prefix | None]) -> bool:
+    """Whether the middle prefix read from a run is the conversation through it rendered alone."""
+    read = [index for index, prefix in enumerate(prefixes) if prefix is not None and prefix.length < len(prefix.text)]
+    if not read:
+        return True
+    middle = read[len(read) // 2]
+    prefix = prefixes[middle]
+    assert prefix is not None
+    return run.text_or_none(shaped[: middle + 1], False) == prefix.string()
+
+
+def _prompts(
+    run: Runner,
+    shaped: list[dict[str, Any]],
+    text: str,
+    prefixes: list[_Prefix | None],
+    ends: list[int | None],
+    *,
+    checked: bool,
+) -> list[int | None]:
+    """Where each answer's prompt ends in ``text``: the conversation before it and the
+    generation prompt, read off the first answer's rendered prompt."""
+    prompts: list[int | None] = [None] * len(shaped)
+    answers = [index for index, message in enumerate(shaped) if message["role"] == "assistant" and index > 0]
+    if not answers:
+        return prompts
+    opener = _opener(run, shaped, prefixes, answers[0])
+    if opener is None:
+        return prompts
+    if checked:
+        middle = answers[len(answers) // 2]
+        before = prefixes[middle - 1]
+        if before is None or run.text_or_none(shaped[:middle], True) != before.string() + opener:
+            return prompts
+    for index in answers:
+        before_end = ends[index - 1]
+        if before_end is not None and text.startswith(opener, before_end):
+            prompts[index] = before_end + len(opener)
+    return prompts
+
+
+def _opener(run: Runner, shaped: list[dict[str, Any]], prefixes: list[_Prefix | None], first: int) -> str | None:
+    """What the generation prompt adds after the conversation before the first answer."""
+    before = prefixes[first - 1]
+    prompt = run.text_or_none(shaped[:first], True)
+    if before is None or prompt is None:
+        return None
+    head = before.string()
+    return prompt[len(head) :] if prompt.startswith(head) else None
