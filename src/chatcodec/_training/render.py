@@ -264,8 +264,16 @@ def segmented(
     text, tags, starts = run.watched(shaped, prompt)
     if starts is None:
         return text, tags, None
+    assert chosen.family is not None  # only a family chatcodec knows takes the path
     found = segment_ends.segment_ends(
-        run, chosen.profile, shaped, text, starts, add_generation_prompt=prompt, checked=caller_variables
+        run,
+        chosen.family,
+        chosen.profile,
+        shaped,
+        text,
+        starts=starts,
+        add_generation_prompt=prompt,
+        checked=caller_variables,
     )
     return text, tags, found
 

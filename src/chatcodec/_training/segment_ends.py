@@ -30,12 +30,17 @@ checks the one-run ends of an unknown prefix-stable template.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from chatcodec._training import jinja
+from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
+from chatcodec._training.template_limits import BOUND_RULES, TemplateLimits
 
 if TYPE_CHECKING:
     from chatcodec._training.render import Runner
@@ -76,6 +81,10 @@ FAMILIES = frozenset({"qwen3", "glm-4.5"})
 (its prefix renders part from its runs); a template chatcodec does not know renders its prefixes."""
 
 
+_UNENDED = _Prefix("", 1, 0)
+"""A prefix no shorter render ends with in the whole rendering (written otherwise as the last)."""
+
+
 def applies(family: str | None, profile: TemplateProfile, template: str, shaped: Sequence[dict[str, Any]]) -> bool:
     """Whether the segment rule can be held for ``shaped`` under this template."""
     if family not in FAMILIES or profile.prefix_stable or profile.reasoning_key is None:
@@ -96,11 +105,12 @@ def _question(message: dict[str, Any]) -> bool:
 
 def segment_ends(
     run: Runner,
+    family: str,
     profile: TemplateProfile,
     shaped: list[dict[str, Any]],
     text: str,
-    starts: list[int | None],
     *,
+    starts: list[int | None],
     add_generation_prompt: bool,
     checked: bool,
 ) -> SegmentEnds | None:
@@ -113,6 +123,7 @@ def segment_ends(
     cuts = sorted({0, *(index for index, message in enumerate(shaped) if message["role"] == "user"), count})
     segments = list(itertools.pairwise(cuts))
     prefixes: list[_Prefix | None] = [None] * count
+    differs = _last_differs(run, family)
     served_from = 0
     for number, (_, end) in enumerate(segments):
         last = number == len(segments) - 1
@@ -130,8 +141,10 @@ def segment_ends(
             following = whole_starts[index + 1] if index + 1 < end else None
             if index == end - 1 and not (last and add_generation_prompt):
                 prefixes[index] = _Prefix(whole, len(whole), shared)
-            elif index == end - 1 or following is None or _written_as_last(shaped, index, key):
+            elif index == end - 1 or following is None:
                 prefixes[index] = _own(run, shaped[: index + 1], text)
+            elif (kind := _written_as_last(shaped, index, key)) is not None and kind in differs:
+                prefixes[index] = _UNENDED
             else:
                 prefixes[index] = _Prefix(whole, following, shared)
         served_from = end
@@ -153,15 +166,74 @@ def _may_reason(message: dict[str, Any], key: str) -> bool:
     return bool(message.get(key)) or (isinstance(content, str) and "think>" in content)
 
 
-def _written_as_last(shaped: list[dict[str, Any]], index: int, key: str) -> bool:
-    """Whether the message may be written otherwise as the conversation's last: an answer
-    not certain to carry reasoning (its empty block), a tool result before another (the turn
-    closed after it)."""
+def _written_as_last(shaped: list[dict[str, Any]], index: int, key: str) -> _LastKind | None:
+    """How the message may be written otherwise as the conversation's last: an answer not
+    certain to carry reasoning (an empty reasoning block), a tool result before another (the
+    turn closed after it); None where it is written alike."""
     message = shaped[index]
     if message["role"] == "assistant":
         reasoning = message.get(key)
-        return not (isinstance(reasoning, str) and reasoning)
-    return message["role"] == "tool" and shaped[index + 1]["role"] == "tool"
+        return None if isinstance(reasoning, str) and reasoning else "answer"
+    return "result" if message["role"] == "tool" and shaped[index + 1]["role"] == "tool" else None
+
+
+_LastKind = Literal["answer", "result"]
+"""A message a template may write otherwise as the conversation's last (:func:`_written_as_last`)."""
+
+
+_ANSWERED: dict[str, Any] = {
+    "messages": [
+        {"role": "user", "content": "Probe question q7x"},
+        {
+            "role": "assistant",
+            "content": "Probe answer a9z",
+            "tool_calls": [
+                {"id": f"call_{index}", "type": "function", "function": {"name": "probe_n4v", "arguments": "{}"}}
+                for index in range(2)
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_0", "content": "Probe result t3w"},
+        {"role": "tool", "tool_call_id": "call_1", "content": "Probe result t3w"},
+    ]
+}
+"""A probe: an answer without reasoning after the question, then two results of its calls."""
+
+
+def _last_differs(run: Runner, family: str) -> frozenset[_LastKind]:
+    """Which kinds of message the template writes otherwise as the conversation's last, read
+    by rendering the probe conversation and its prefixes through the family's template with
+    the run's variables: there no shorter render ends, so a prefix ending with one is no
+    prefix of the whole rendering."""
+    return _probed(family, json.dumps(run.variables, sort_keys=True, default=str), run.limits)
+
+
+@functools.lru_cache(maxsize=16)
+def _probed(family: str, variables: str, limits: TemplateLimits) -> frozenset[_LastKind]:
+    from chatcodec._training import families, reading
+    from chatcodec._training.shaping import Shaper
+    from chatcodec.contract import LossRecorder
+
+    template, profile = families.template_text(family), families.stored_profile(family)
+    read = reading.read_input(_ANSWERED, "openai-chat", LossRecorder())
+    shaped, _ = Shaper(profile, LossRecorder()).messages(list(read.request.messages))
+    given = json.loads(variables)
+
+    def rendered(count: int) -> str | None:
+        try:
+            return jinja.run(template, shaped[:count], variables=given, limits=limits)[0]
+        except TemplateError as error:
+            if error.rule in BOUND_RULES:
+                raise
+            return None
+
+    texts = [rendered(count) for count in range(1, len(shaped) + 1)]
+    differs: set[_LastKind] = set()
+    kinds: tuple[tuple[_LastKind, int], ...] = (("answer", 2), ("result", 3))
+    for kind, count in kinds:
+        shorter, longer = texts[count - 1], texts[count]
+        if shorter is None or longer is None or not longer.startswith(shorter):
+            differs.add(kind)
+    return frozenset(differs)
 
 
 def _own(run: Runner, shorter: list[dict[str, Any]], text: str) -> _Prefix | None:
@@ -211,19 +283,28 @@ def _prompts(
     answers = [index for index, message in enumerate(shaped) if message["role"] == "assistant" and index > 0]
     if not answers:
         return prompts
+    answers = [index for index in answers if _rendered(prefixes[index - 1])]
+    if not answers:
+        return prompts
     opener = _opener(run, shaped, prefixes, answers[0])
     if opener is None:
         return prompts
     if checked:
         middle = answers[len(answers) // 2]
         before = prefixes[middle - 1]
-        if before is None or run.text_or_none(shaped[:middle], True) != before.string() + opener:
+        assert before is not None
+        if run.text_or_none(shaped[:middle], True) != before.string() + opener:
             return prompts
     for index in answers:
         before_end = ends[index - 1]
         if before_end is not None and text.startswith(opener, before_end):
             prompts[index] = before_end + len(opener)
     return prompts
+
+
+def _rendered(prefix: _Prefix | None) -> bool:
+    """Whether a prefix's render is known (not refused, not one no shorter render ends with)."""
+    return prefix is not None and prefix is not _UNENDED
 
 
 def _opener(run: Runner, shaped: list[dict[str, Any]], prefixes: list[_Prefix | None], first: int) -> str | None:
