@@ -35,7 +35,7 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from chatcodec._training import jinja
 from chatcodec._training.errors import TemplateError
@@ -59,8 +59,7 @@ class SegmentEnds:
     prompt; None where this cannot say (``render`` then renders the prompt)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Prefix:
+class _Prefix(NamedTuple):
     """A prefix's render: ``text[:length]`` of a run (read), or its own render (``own``)."""
 
     text: str
@@ -70,9 +69,6 @@ class _Prefix:
 
     def string(self) -> str:
         return self.text[: self.length]
-
-    def is_prefix(self) -> bool:
-        return self.length <= self.shared
 
 
 FAMILIES = frozenset({"qwen3", "glm-4.5"})
@@ -150,10 +146,11 @@ def segment_ends(
         served_from = end
     if checked and not _read_holds(run, shaped, prefixes):
         return None
-    ends = [prefix.length if prefix is not None and prefix.is_prefix() else None for prefix in prefixes]
+    ends = [prefix.length if prefix is not None and prefix.length <= prefix.shared else None for prefix in prefixes]
     if not add_generation_prompt and count:
         ends[-1] = len(text)
-    prompts = _prompts(run, shaped, text, prefixes, ends, checked=checked)
+    opener = None if checked else profile.generation_prompt  # the stored profile's, read without variables
+    prompts = _prompts(run, shaped, text, prefixes, ends, opener=opener)
     return SegmentEnds(ends, prompts)
 
 
@@ -275,10 +272,11 @@ def _prompts(
     prefixes: list[_Prefix | None],
     ends: list[int | None],
     *,
-    checked: bool,
+    opener: str | None,
 ) -> list[int | None]:
     """Where each answer's prompt ends in ``text``: the conversation before it and the
-    generation prompt, read off the first answer's rendered prompt."""
+    generation prompt (``opener``: the family's; None: read off the first answer's rendered
+    prompt, and checked on the middle answer's)."""
     prompts: list[int | None] = [None] * len(shaped)
     answers = [index for index, message in enumerate(shaped) if message["role"] == "assistant" and index > 0]
     if not answers:
@@ -286,8 +284,9 @@ def _prompts(
     answers = [index for index in answers if _rendered(prefixes[index - 1])]
     if not answers:
         return prompts
-    opener = _opener(run, shaped, prefixes, answers[0])
-    if opener is None:
+    checked = opener is None
+    opener = opener or _opener(run, shaped, prefixes, answers[0])
+    if not opener:
         return prompts
     if checked:
         middle = answers[len(answers) // 2]
