@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chatcodec import ChatRequest, Loss, TemplateError, decode_request, render
-from chatcodec._training import families, segment_ends
+from chatcodec import ChatRequest, Loss, PayloadError, TemplateError, decode_request, render, render_turns
+from chatcodec._training import episode_run, families, segment_ends
 from chatcodec._training.check import corpus
 from training.qwen3_tokenizer import qwen3_encoding
 
@@ -216,3 +216,66 @@ def test_segments_equal_the_prefix_renders_on_any_conversation(
     request = _canonical(body)
     options = {"train_on": train_on, "add_generation_prompt": add_generation_prompt}
     assert outcome(request, family, **options) == by_prefix_renders(request, family, monkeypatch, **options)
+
+
+def turns_outcome(request: object, template: str, **options: Any) -> tuple[object, ...]:
+    losses: list[Loss] = []
+    tokenizer = _glm_tokenizer() if template in OTHER_VOCABULARY else qwen3_encoding()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            turns = render_turns(
+                request, template=template, tokenizer=tokenizer, on_loss="ignore", losses=losses, **options
+            )
+    except (TemplateError, PayloadError) as error:
+        return ("error", type(error).__name__, str(error))
+    return (turns, [(loss.path, loss.what, loss.why, loss.kind) for loss in losses])
+
+
+def _glm_tokenizer() -> object:
+    from training.test_episodes import _with_markers_of
+
+    return _with_markers_of("glm-4.5")
+
+
+def by_turn_renders(
+    request: object, template: str, monkeypatch: pytest.MonkeyPatch, **options: Any
+) -> tuple[object, ...]:
+    with monkeypatch.context() as patched:
+        patched.setattr(episode_run, "one_run_turns", lambda *_, **__: None)
+        return turns_outcome(request, template, **options)
+
+
+def test_render_turns_takes_one_run_per_question_on_stock_qwen3(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[int] = []
+    run = episode_run._run_turns
+
+    def noted(*arguments: Any, **options: Any) -> Any:
+        runs.append(len(arguments[1]))
+        return run(*arguments, **options)
+
+    monkeypatch.setattr(episode_run, "_run_turns", noted)
+    turns = turns_outcome(_canonical(agent_loop(3, 2, questions=3)), "qwen3")
+    assert turns[0] != "error"
+    assert runs == [4, 4, 4]  # one run per question, each for its four answers
+
+
+@pytest.mark.parametrize("family", SEGMENTED)
+def test_render_turns_by_segments_equals_the_turn_renders(family: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    compared = 0
+    for case_family, request in cases():
+        if case_family != family:
+            continue
+        one_run = turns_outcome(request, family)
+        assert one_run == by_turn_renders(request, family, monkeypatch), request
+        compared += one_run[0] != "error"
+    assert compared > 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=conversations(), family=st.sampled_from(SEGMENTED))
+def test_render_turns_by_segments_equals_the_turn_renders_on_any_conversation(
+    body: dict[str, Any], family: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    request = _canonical(body)
+    assert turns_outcome(request, family) == by_turn_renders(request, family, monkeypatch)
