@@ -272,7 +272,7 @@ def test_render_turns_by_segments_equals_the_turn_renders(family: str, monkeypat
     assert compared > 0
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=conversations(), family=st.sampled_from(SEGMENTED))
 def test_render_turns_by_segments_equals_the_turn_renders_on_any_conversation(
     body: dict[str, Any], family: str, monkeypatch: pytest.MonkeyPatch
