@@ -67,7 +67,7 @@ def taken(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return found
 
 
-def test_the_one_run_serves_the_prefix_stable_and_segmented_families_and_no_other(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_one_run_serves_the_stable_and_segmented_families_and_no_other(monkeypatch: pytest.MonkeyPatch) -> None:
     # the differentials below are only as wide as this: a family whose episodes stop taking
     # the one run, or one that is not prefix-stable and takes it, fails here
     found = taken(monkeypatch)

@@ -119,7 +119,7 @@ def segment_ends(
     cuts = sorted({0, *(index for index, message in enumerate(shaped) if message["role"] == "user"), count})
     segments = list(itertools.pairwise(cuts))
     prefixes: list[_Prefix | None] = [None] * count
-    differs = _last_differs(run, family)
+    probed = _last_differs(run, family)
     served_from = 0
     for number, (_, end) in enumerate(segments):
         last = number == len(segments) - 1
@@ -132,17 +132,17 @@ def segment_ends(
             if read is None:
                 return None
             whole_starts = read
-        shared = _shared_length(whole, text)
-        for index in range(served_from, end):
-            following = whole_starts[index + 1] if index + 1 < end else None
-            if index == end - 1 and not (last and add_generation_prompt):
-                prefixes[index] = _Prefix(whole, len(whole), shared)
-            elif index == end - 1 or following is None:
-                prefixes[index] = _own(run, shaped[: index + 1], text)
-            elif (kind := _written_as_last(shaped, index, key)) is not None and kind in differs:
-                prefixes[index] = _UNENDED
-            else:
-                prefixes[index] = _Prefix(whole, following, shared)
+        prefixes[served_from:end] = _read_segment(
+            run,
+            shaped,
+            text,
+            (served_from, end),
+            whole,
+            whole_starts=whole_starts,
+            key=key,
+            probed=probed,
+            open_end=last and add_generation_prompt,
+        )
         served_from = end
     if checked and not _read_holds(run, shaped, prefixes):
         return None
@@ -152,6 +152,39 @@ def segment_ends(
     opener = None if checked else profile.generation_prompt  # the stored profile's, read without variables
     prompts = _prompts(run, shaped, text, prefixes, ends, opener=opener)
     return SegmentEnds(ends, prompts)
+
+
+def _read_segment(
+    run: Runner,
+    shaped: list[dict[str, Any]],
+    text: str,
+    served: tuple[int, int],
+    whole: str,
+    *,
+    whole_starts: list[int | None],
+    key: str,
+    probed: tuple[frozenset[_LastKind], frozenset[_LastKind]],
+    open_end: bool,
+) -> list[_Prefix | None]:
+    """The renders of the prefixes ending in ``served`` (from, to), read from ``whole`` (the
+    render through ``to``); ``open_end``: ``whole`` ends with the generation prompt."""
+    served_from, end = served
+    differs, alike = probed
+    shared = _shared_length(whole, text)
+    prefixes: list[_Prefix | None] = []
+    for index in range(served_from, end):
+        following = whole_starts[index + 1] if index + 1 < end else None
+        if index == end - 1 and not open_end:
+            prefixes.append(_Prefix(whole, len(whole), shared))
+            continue
+        kind = None if following is None else _written_as_last(shaped, index, key)
+        if following is not None and (kind is None or kind in alike):
+            prefixes.append(_Prefix(whole, following, shared))
+        elif kind is not None and kind in differs:
+            prefixes.append(_UNENDED)  # written otherwise as the last: no shorter render ends here
+        else:
+            prefixes.append(_own(run, shaped[: index + 1], text))  # or a probe that could not tell
+    return prefixes
 
 
 def _may_reason(message: dict[str, Any], key: str) -> bool:
@@ -196,16 +229,17 @@ _ANSWERED: dict[str, Any] = {
 """A probe: an answer without reasoning after the question, then two results of its calls."""
 
 
-def _last_differs(run: Runner, family: str) -> frozenset[_LastKind]:
-    """Which kinds of message the template writes otherwise as the conversation's last, read
-    by rendering the probe conversation and its prefixes through the family's template with
-    the run's variables: there no shorter render ends, so a prefix ending with one is no
-    prefix of the whole rendering."""
+def _last_differs(run: Runner, family: str) -> tuple[frozenset[_LastKind], frozenset[_LastKind]]:
+    """Which kinds of message the template writes otherwise as the conversation's last, and
+    which alike, read by rendering the probe conversation and its prefixes through the
+    family's template with the run's variables (a kind in neither: a probe the template
+    refused). Where one is written otherwise no shorter render ends, so a prefix ending with
+    one is no prefix of the whole rendering."""
     return _probed(family, json.dumps(run.variables, sort_keys=True, default=str), run.limits)
 
 
 @functools.lru_cache(maxsize=16)
-def _probed(family: str, variables: str, limits: TemplateLimits) -> frozenset[_LastKind]:
+def _probed(family: str, variables: str, limits: TemplateLimits) -> tuple[frozenset[_LastKind], frozenset[_LastKind]]:
     from chatcodec._training import families, reading
     from chatcodec._training.shaping import Shaper
     from chatcodec.contract import LossRecorder
@@ -225,12 +259,13 @@ def _probed(family: str, variables: str, limits: TemplateLimits) -> frozenset[_L
 
     texts = [rendered(count) for count in range(1, len(shaped) + 1)]
     differs: set[_LastKind] = set()
+    alike: set[_LastKind] = set()
     kinds: tuple[tuple[_LastKind, int], ...] = (("answer", 2), ("result", 3))
     for kind, count in kinds:
         shorter, longer = texts[count - 1], texts[count]
-        if shorter is None or longer is None or not longer.startswith(shorter):
-            differs.add(kind)
-    return frozenset(differs)
+        if shorter is not None and longer is not None:
+            (alike if longer.startswith(shorter) else differs).add(kind)
+    return frozenset(differs), frozenset(alike)
 
 
 def _own(run: Runner, shorter: list[dict[str, Any]], text: str) -> _Prefix | None:
