@@ -18,13 +18,14 @@ is not prefix-stable. Those renders are the tests' oracle.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from chatcodec import AnyMessage, Loss, PayloadError, ToolDefinition
-from chatcodec._training import reading, rendered_check, tokenizer_checks, tokens
+from chatcodec._training import families, reading, rendered_check, segment_ends, tokenizer_checks, tokens
 from chatcodec._training import render as rendering
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.shaping import Shaper
@@ -78,16 +79,71 @@ def _turns(
     variables: Mapping[str, Any] | None,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     chosen = rendering.chosen_template(template, tokenizer, variables, DEFAULT_LIMITS)
-    profile = chosen.profile
-    if not profile.prefix_stable or answers[0] == 0:
+    if answers[0] == 0:
         return None
+    if chosen.profile.prefix_stable:
+        return _run_turns(read, answers, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables)
+    groups = _segment_groups(read, answers, chosen, variables)
+    if groups is None:
+        return None
+    turns: list[TurnTokens] = []
+    losses: list[Loss] = []
+    for group in groups:
+        found = _run_turns(read, group, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables)
+        if found is None:
+            return None
+        turns += found[0]
+        losses += [loss for loss in found[1] if loss not in losses]
+    return turns, losses
+
+
+def _segment_groups(
+    read: reading.ReadConversation, answers: list[int], chosen: families.Template, variables: Mapping[str, Any] | None
+) -> list[list[int]] | None:
+    """On a template that shows reasoning only after the last question (:mod:`.segment_ends`),
+    the answers by the question they follow: the renders of one group's turns are prefixes of
+    the rendering through its last answer, where every answer but that last carries reasoning
+    (written alike as the last or not); None where the rule cannot be held."""
+    profile, key = chosen.profile, chosen.profile.reasoning_key
+    messages = read.request.messages[: answers[-1] + 1]
+    shaped, origins = Shaper(profile, LossRecorder(), object_arguments=read.object_arguments).messages(messages)
+    if variables or key is None or not segment_ends.applies(chosen.family, profile, chosen.text, shaped):
+        return None
+    groups: dict[int, list[int]] = {}
+    positions = {origin: position for position, origin in enumerate(origins)}
+    users = [position for position, message in enumerate(shaped) if message["role"] == "user"]
+    for answer in answers:
+        position = positions[answer]
+        groups.setdefault(bisect.bisect_left(users, position), []).append(answer)
+    for group in groups.values():
+        for answer in group[:-1]:
+            reasoning = shaped[positions[answer]].get(key)
+            if not (isinstance(reasoning, str) and reasoning):
+                return None
+    return list(groups.values())
+
+
+def _run_turns(
+    read: reading.ReadConversation,
+    answers: list[int],
+    *,
+    chosen: families.Template,
+    tokenizer: object,
+    tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
+    variables: Mapping[str, Any] | None,
+) -> tuple[list[TurnTokens], list[Loss]] | None:
+    """The turns of ``answers`` from one run of the conversation through the last of them."""
+    profile = chosen.profile
     messages = read.request.messages[: answers[-1] + 1]
     recorder = LossRecorder()
     shaper = Shaper(profile, recorder, object_arguments=read.object_arguments)
     shaped, origins = shaper.messages(messages)
     written_tools = shaper.tools(rendering.tools_of(tools) if tools is not None else list(read.request.tools))
     run = rendering.Runner(chosen.text, written_tools, dict(profile.variables), DEFAULT_LIMITS)
-    text, tags, starts = rendering.run_once(run, chosen, shaped, origins, False)
+    if profile.prefix_stable:
+        text, tags, starts = rendering.run_once(run, chosen, shaped, origins, False)
+    else:
+        text, tags, starts = run.watched(shaped, False)
     if starts is None:
         return None
     ends = rendering.one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=False)

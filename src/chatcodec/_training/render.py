@@ -42,6 +42,7 @@ from chatcodec._training import (
     message_ends,
     reading,
     rendered_check,
+    segment_ends,
     token_marks,
     tokenizer_checks,
     tokens,
@@ -174,14 +175,21 @@ def render_shaped(
     shaped, origins = shaper.messages(messages)
     written_tools = shaper.tools(tools_of(tools) if tools is not None else request_tools)
     run = Runner(chosen.text, written_tools, dict(profile.variables), template_limits)
-    text, tags, starts = run_once(
-        run, chosen, shaped, origins, add_generation_prompt, caller_variables=bool(template_variables)
-    )
-    ends = (
-        _message_ends(run, shaped, text, add_generation_prompt)
-        if starts is None
-        else one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=add_generation_prompt)
-    )
+    caller_variables = bool(template_variables)
+    segmented_run = segmented(run, chosen, shaped, add_generation_prompt, caller_variables=caller_variables)
+    found: segment_ends.SegmentEnds | None = None
+    if segmented_run is None:
+        text, tags, starts = run_once(
+            run, chosen, shaped, origins, add_generation_prompt, caller_variables=caller_variables
+        )
+    else:
+        (text, tags, found), starts = segmented_run, None
+    if found is not None:
+        ends: list[int | None] = found.ends
+    elif starts is None:
+        ends = _message_ends(run, shaped, text, add_generation_prompt)
+    else:
+        ends = one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=add_generation_prompt)
     sampled = _sampled_spans(
         run,
         shaped=shaped,
@@ -192,6 +200,7 @@ def render_shaped(
         profile=profile,
         one_run=starts is not None,
         recorder=recorder,
+        prompts=None if found is None else found.prompts,
     )
     rendered_check.check_rendered(
         messages, text, recorder, shaper.lost, rendered_check.message_starts(len(messages), ends, origins)
@@ -263,6 +272,31 @@ def run_once(
     if starts is not None and checked and not _starts_hold(run, shaped, origins, text, starts):
         starts = None
     return text, tags, starts
+
+
+def segmented(
+    run: Runner, chosen: families.Template, shaped: list[dict[str, Any]], prompt: bool, *, caller_variables: bool
+) -> tuple[str, list[tuple[int, int]], segment_ends.SegmentEnds | None] | None:
+    """On a template that shows reasoning only after the last question (:mod:`.segment_ends`),
+    its run over ``shaped``, watched, with the prefix renders' ends read from its segments'
+    runs (None where they cannot be read); None for any other template."""
+    if not segment_ends.applies(chosen.family, chosen.profile, chosen.text, shaped):
+        return None
+    text, tags, starts = run.watched(shaped, prompt)
+    if starts is None:
+        return text, tags, None
+    assert chosen.family is not None  # only a family chatcodec knows takes the path
+    found = segment_ends.segment_ends(
+        run,
+        chosen.family,
+        chosen.profile,
+        shaped,
+        text,
+        starts=starts,
+        add_generation_prompt=prompt,
+        checked=caller_variables,
+    )
+    return text, tags, found
 
 
 def _template_text(template: str | os.PathLike[str] | None, tokenizer: object) -> str | os.PathLike[str]:
@@ -409,6 +443,7 @@ def _sampled_spans(
     profile: TemplateProfile,
     one_run: bool,
     recorder: LossRecorder,
+    prompts: list[int | None] | None = None,
 ) -> list[SampledSpan]:
     """Each assistant message's sampled text, where the rendering shows where it ends (a
     turn the template renders differently once more turns follow has no known end).
@@ -416,7 +451,7 @@ def _sampled_spans(
     Found in the one run (``one_run``: a prefix-stable template), a tag is looked up by
     bisection and the prompt before an answer is the conversation before it and the
     template's generation prompt, where the text holds that prompt there."""
-    tag_within = TagIndex(tags).within if one_run else functools.partial(_tag_within, tags)
+    tag_within = TagIndex(tags).within if one_run or prompts is not None else functools.partial(_tag_within, tags)
     spans: list[SampledSpan] = []
     for position, message in enumerate(shaped):
         if message["role"] != "assistant":
@@ -428,6 +463,8 @@ def _sampled_spans(
             start, end = tagged
         elif known_end is not None:
             found = prompt_in_text(text, before, profile.generation_prompt) if one_run else None
+            if prompts is not None:
+                found = prompts[position]
             start = (
                 found
                 if found is not None

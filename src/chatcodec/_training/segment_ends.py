@@ -1,0 +1,351 @@
+"""Where each shorter conversation ends, on a template that shows reasoning only after the last question.
+
+``render`` needs, for a template that is not prefix-stable, what rendering each prefix of the
+conversation alone gives (its length, and whether the whole rendering starts with it), and the
+prompt before each answer: one render per message, the square of the conversation. Stock Qwen3
+(and GLM-4.5, Nemotron, Qwen3.5) are not prefix-stable for one reason their profile states
+(``earlier_reasoning == "after_last_user"``): an answer's reasoning is written only while no
+question follows it. So renders of prefixes whose answers are written alike are prefixes of one
+another, and one watched run of the longest of them (:mod:`.message_ends`) shows every shorter
+one's end where the next message starts:
+
+- the conversation is cut at each question; a segment whose answers carry no reasoning is
+  written alike by every longer render, so it is read from the next run; a segment with
+  reasoning takes one run of the conversation through it; the last segment is read from the
+  whole rendering itself. One run, plus one per question whose answers' reasoning is dropped.
+- a prefix ending where a message is written differently as the conversation's last
+  (``loop.last``: an answer without reasoning gets an empty reasoning block, a tool result
+  followed by another closes the turn) is rendered alone, as is one whose next message's start
+  the run does not show.
+- the prompt before an answer is that prefix and the generation prompt the first answer's
+  prompt shows; where the text does not hold it there, ``render`` renders that prompt.
+
+Where the rule cannot be held (a template that can refuse a conversation, a user message that
+might not count as a question to the template), this answers None and ``render`` renders every
+prefix: those renders are the tests' oracle. Only the families the tests hold to the rule take
+this path (:data:`FAMILIES`); given the caller's variables (the stored profile is read without
+them) one read prefix and one prompt are checked against their own renders first, as ``render``
+checks the one-run ends of an unknown prefix-stable template.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from chatcodec._training import jinja
+from chatcodec._training.errors import TemplateError
+from chatcodec._training.profile import TemplateProfile
+from chatcodec._training.template_limits import BOUND_RULES, TemplateLimits
+
+if TYPE_CHECKING:
+    from chatcodec._training.render import Runner
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentEnds:
+    """What the renders of every prefix would give, read from the segments' runs."""
+
+    ends: list[int | None]
+    """For each message, the length of the conversation through it rendered alone, where the
+    whole rendering starts with it (else None): what ``render``'s prefix renders give."""
+    prompts: list[int | None]
+    """For each message, where the prompt before it (the conversation before it and the
+    generation prompt) ends in the whole rendering, where the rendering starts with that
+    prompt; None where this cannot say (``render`` then renders the prompt)."""
+
+
+class _Prefix(NamedTuple):
+    """A prefix's render: ``text[:length]`` of a run (read), or its own render (``own``)."""
+
+    text: str
+    length: int
+    shared: int
+    """How much of ``text`` the whole rendering starts with."""
+
+    def string(self) -> str:
+        return self.text[: self.length]
+
+
+FAMILIES = frozenset({"qwen3", "glm-4.5"})
+"""The families whose renders the tests hold equal to their prefix renders on this path
+(``tests/training/test_render_segments.py``). Nemotron 3 shares the profile but not the rule
+(its prefix renders part from its runs); a template chatcodec does not know renders its prefixes."""
+
+
+_UNENDED = _Prefix("", 1, 0)
+"""A prefix no shorter render ends with in the whole rendering (written otherwise as the last)."""
+
+
+def applies(family: str | None, profile: TemplateProfile, template: str, shaped: Sequence[dict[str, Any]]) -> bool:
+    """Whether the segment rule can be held for ``shaped`` under this template."""
+    if family not in FAMILIES or profile.prefix_stable or profile.reasoning_key is None:
+        return False
+    if profile.earlier_reasoning != "after_last_user":
+        return False
+    if "raise_exception" in template:
+        return False  # a template that refuses some conversations may refuse a shorter one
+    return all(_question(message) for message in shaped if message.get("role") == "user")
+
+
+def _question(message: dict[str, Any]) -> bool:
+    """Whether a user message is a question to any such template: a text not opening with a
+    tag (a tool result wrapped in ``<tool_response>`` is not one to Qwen3)."""
+    content = message.get("content")
+    return isinstance(content, str) and not content.lstrip().startswith("<")
+
+
+def segment_ends(
+    run: Runner,
+    family: str,
+    profile: TemplateProfile,
+    shaped: list[dict[str, Any]],
+    text: str,
+    *,
+    starts: list[int | None],
+    add_generation_prompt: bool,
+    checked: bool,
+) -> SegmentEnds | None:
+    """The prefix renders' ends and prompts for ``shaped``, whose whole rendering is ``text``
+    with ``starts`` (its watched run); None where they cannot be read (``render`` renders them).
+    ``checked``: hold one derived prefix and one prompt against their own renders first."""
+    key = profile.reasoning_key
+    assert key is not None
+    count = len(shaped)
+    cuts = sorted({0, *(index for index, message in enumerate(shaped) if message["role"] == "user"), count})
+    segments = list(itertools.pairwise(cuts))
+    prefixes: list[_Prefix | None] = [None] * count
+    probed = _last_differs(run, family)
+    served_from = 0
+    for number, (_, end) in enumerate(segments):
+        last = number == len(segments) - 1
+        if not last and not any(_may_reason(shaped[index], key) for index in range(served_from, end)):
+            continue  # written alike by the next run
+        if last:
+            whole, whole_starts = text, starts
+        else:
+            whole, _, read = run.watched(shaped[:end], False)
+            if read is None:
+                return None
+            whole_starts = read
+        prefixes[served_from:end] = _read_segment(
+            run,
+            shaped,
+            text,
+            (served_from, end),
+            whole,
+            whole_starts=whole_starts,
+            key=key,
+            probed=probed,
+            open_end=last and add_generation_prompt,
+        )
+        served_from = end
+    if checked and not _read_holds(run, shaped, prefixes):
+        return None
+    ends = [prefix.length if prefix is not None and prefix.length <= prefix.shared else None for prefix in prefixes]
+    if not add_generation_prompt and count:
+        ends[-1] = len(text)
+    opener = None if checked else profile.generation_prompt  # the stored profile's, read without variables
+    prompts = _prompts(run, shaped, text, prefixes, ends, opener=opener)
+    return SegmentEnds(ends, prompts)
+
+
+def _read_segment(
+    run: Runner,
+    shaped: list[dict[str, Any]],
+    text: str,
+    served: tuple[int, int],
+    whole: str,
+    *,
+    whole_starts: list[int | None],
+    key: str,
+    probed: tuple[frozenset[_LastKind], frozenset[_LastKind]],
+    open_end: bool,
+) -> list[_Prefix | None]:
+    """The renders of the prefixes ending in ``served`` (from, to), read from ``whole`` (the
+    render through ``to``); ``open_end``: ``whole`` ends with the generation prompt."""
+    served_from, end = served
+    differs, alike = probed
+    shared = _shared_length(whole, text)
+    prefixes: list[_Prefix | None] = []
+    for index in range(served_from, end):
+        following = whole_starts[index + 1] if index + 1 < end else None
+        if index == end - 1 and not open_end:
+            prefixes.append(_Prefix(whole, len(whole), shared))
+            continue
+        kind = None if following is None else _written_as_last(shaped, index, key)
+        if following is not None and (kind is None or kind in alike):
+            prefixes.append(_Prefix(whole, following, shared))
+        elif kind is not None and kind in differs:
+            prefixes.append(_UNENDED)  # written otherwise as the last: no shorter render ends here
+        else:
+            prefixes.append(_own(run, shaped[: index + 1], text))  # or a probe that could not tell
+    return prefixes
+
+
+def _may_reason(message: dict[str, Any], key: str) -> bool:
+    """Whether an answer may be written with reasoning (its key, or a reasoning block the
+    template would split from its text)."""
+    if message["role"] != "assistant":
+        return False
+    content = message.get("content")
+    return bool(message.get(key)) or (isinstance(content, str) and "think>" in content)
+
+
+def _written_as_last(shaped: list[dict[str, Any]], index: int, key: str) -> _LastKind | None:
+    """How the message may be written otherwise as the conversation's last: an answer not
+    certain to carry reasoning (an empty reasoning block), a tool result before another (the
+    turn closed after it); None where it is written alike."""
+    message = shaped[index]
+    if message["role"] == "assistant":
+        reasoning = message.get(key)
+        return None if isinstance(reasoning, str) and reasoning else "answer"
+    return "result" if message["role"] == "tool" and shaped[index + 1]["role"] == "tool" else None
+
+
+_LastKind = Literal["answer", "result"]
+"""A message a template may write otherwise as the conversation's last (:func:`_written_as_last`)."""
+
+
+_ANSWERED: dict[str, Any] = {
+    "messages": [
+        {"role": "user", "content": "Probe question q7x"},
+        {
+            "role": "assistant",
+            "content": "Probe answer a9z",
+            "tool_calls": [
+                {"id": f"call_{index}", "type": "function", "function": {"name": "probe_n4v", "arguments": "{}"}}
+                for index in range(2)
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_0", "content": "Probe result t3w"},
+        {"role": "tool", "tool_call_id": "call_1", "content": "Probe result t3w"},
+    ]
+}
+"""A probe: an answer without reasoning after the question, then two results of its calls."""
+
+
+def _last_differs(run: Runner, family: str) -> tuple[frozenset[_LastKind], frozenset[_LastKind]]:
+    """Which kinds of message the template writes otherwise as the conversation's last, and
+    which alike, read by rendering the probe conversation and its prefixes through the
+    family's template with the run's variables (a kind in neither: a probe the template
+    refused). Where one is written otherwise no shorter render ends, so a prefix ending with
+    one is no prefix of the whole rendering."""
+    return _probed(family, json.dumps(run.variables, sort_keys=True, default=str), run.limits)
+
+
+@functools.lru_cache(maxsize=16)
+def _probed(family: str, variables: str, limits: TemplateLimits) -> tuple[frozenset[_LastKind], frozenset[_LastKind]]:
+    from chatcodec._training import families, reading
+    from chatcodec._training.shaping import Shaper
+    from chatcodec.contract import LossRecorder
+
+    template, profile = families.template_text(family), families.stored_profile(family)
+    read = reading.read_input(_ANSWERED, "openai-chat", LossRecorder())
+    shaped, _ = Shaper(profile, LossRecorder()).messages(list(read.request.messages))
+    given = json.loads(variables)
+
+    def rendered(count: int) -> str | None:
+        try:
+            return jinja.run(template, shaped[:count], variables=given, limits=limits)[0]
+        except TemplateError as error:
+            if error.rule in BOUND_RULES:
+                raise
+            return None
+
+    texts = [rendered(count) for count in range(1, len(shaped) + 1)]
+    differs: set[_LastKind] = set()
+    alike: set[_LastKind] = set()
+    kinds: tuple[tuple[_LastKind, int], ...] = (("answer", 2), ("result", 3))
+    for kind, count in kinds:
+        shorter, longer = texts[count - 1], texts[count]
+        if shorter is not None and longer is not None:
+            (alike if longer.startswith(shorter) else differs).add(kind)
+    return frozenset(differs), frozenset(alike)
+
+
+def _own(run: Runner, shorter: list[dict[str, Any]], text: str) -> _Prefix | None:
+    rendered = run.text_or_none(shorter, False)
+    if rendered is None:
+        return None
+    return _Prefix(rendered, len(rendered), len(rendered) if text.startswith(rendered) else 0)
+
+
+def _shared_length(one: str, other: str) -> int:
+    """The length of the longest common prefix of two texts (bisected: each compare is C's)."""
+    if other.startswith(one):
+        return len(one)
+    low, high = 0, min(len(one), len(other))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[low:middle] == other[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _read_holds(run: Runner, shaped: list[dict[str, Any]], prefixes: list[_Prefix | None]) -> bool:
+    """Whether the middle prefix read from a run is the conversation through it rendered alone."""
+    read = [index for index, prefix in enumerate(prefixes) if prefix is not None and prefix.length < len(prefix.text)]
+    if not read:
+        return True
+    middle = read[len(read) // 2]
+    prefix = prefixes[middle]
+    assert prefix is not None
+    return run.text_or_none(shaped[: middle + 1], False) == prefix.string()
+
+
+def _prompts(
+    run: Runner,
+    shaped: list[dict[str, Any]],
+    text: str,
+    prefixes: list[_Prefix | None],
+    ends: list[int | None],
+    *,
+    opener: str | None,
+) -> list[int | None]:
+    """Where each answer's prompt ends in ``text``: the conversation before it and the
+    generation prompt (``opener``: the family's; None: read off the first answer's rendered
+    prompt, and checked on the middle answer's)."""
+    prompts: list[int | None] = [None] * len(shaped)
+    answers = [index for index, message in enumerate(shaped) if message["role"] == "assistant" and index > 0]
+    if not answers:
+        return prompts
+    answers = [index for index in answers if _rendered(prefixes[index - 1])]
+    if not answers:
+        return prompts
+    checked = opener is None
+    opener = opener or _opener(run, shaped, prefixes, answers[0])
+    if not opener:
+        return prompts
+    if checked:
+        middle = answers[len(answers) // 2]
+        before = prefixes[middle - 1]
+        assert before is not None
+        if run.text_or_none(shaped[:middle], True) != before.string() + opener:
+            return prompts
+    for index in answers:
+        before_end = ends[index - 1]
+        if before_end is not None and text.startswith(opener, before_end):
+            prompts[index] = before_end + len(opener)
+    return prompts
+
+
+def _rendered(prefix: _Prefix | None) -> bool:
+    """Whether a prefix's render is known (not refused, not one no shorter render ends with)."""
+    return prefix is not None and prefix is not _UNENDED
+
+
+def _opener(run: Runner, shaped: list[dict[str, Any]], prefixes: list[_Prefix | None], first: int) -> str | None:
+    """What the generation prompt adds after the conversation before the first answer."""
+    before = prefixes[first - 1]
+    prompt = run.text_or_none(shaped[:first], True)
+    if before is None or prompt is None:
+        return None
+    head = before.string()
+    return prompt[len(head) :] if prompt.startswith(head) else None
