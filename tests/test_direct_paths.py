@@ -150,6 +150,31 @@ def test_direct_path_takes_the_agent_sessions_shapes(source: str, target: str, s
     _equal_to_canonical(body, source, target)
 
 
+_FEATURES_TAKEN = ["signed thinking", "system marker", "tool image", "parallel calls", "long results", "errors"]
+"""``bench/feature_shapes.py``'s features each direct path takes, alone and together (issue 107)."""
+
+
+@pytest.mark.parametrize(
+    ("source", "target"),
+    [("openai-chat", "anthropic"), ("openai-chat", "openai-responses"), ("anthropic", "openai-chat")],
+)
+@pytest.mark.parametrize("features", [*([feature] for feature in _FEATURES_TAKEN), _FEATURES_TAKEN])
+@pytest.mark.parametrize("steps", [3, 40])
+def test_direct_path_takes_the_feature_shapes(source: str, target: str, features: list[str], steps: int) -> None:
+    """The coding agent of issue 107 with each feature alone and all of them together (litellm's
+    signed ``thinking_blocks`` on every turn, a cache marker on a system part, an image in a tool
+    result, parallel calls, long results, failed results): taken by the direct path, not handed to
+    the canonical path, and written as the canonical path writes it."""
+    _differential()  # the bench on the path
+    from bench import feature_shapes
+
+    body = feature_shapes.body(source, target, steps, features)
+    convert = direct_path(source, target)
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
+    _equal_to_canonical(body, source, target)
+
+
 @pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
 @pytest.mark.parametrize("seed", [29, 902])
 def test_direct_path_takes_the_marked_agent_session(source: str, target: str, seed: int) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
+from chatcodec._providers.openai_chat.assistant import decode_general
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 SOURCE = "openai-chat"
 
-_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"}) | SPELLED_NULLS
+_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls", "thinking_blocks"}) | SPELLED_NULLS
 """An assistant turn the reader reads as a plain turn (``plain_turn.read_plain_turn``): its
 fields, and the SDK dump's ``null`` ones (the closed front takes those as ``null`` only)."""
 
@@ -164,7 +165,8 @@ def _system(message: Mapping[str, Any]) -> bool:
 
 
 def _result(message: Mapping[str, Any]) -> bool:
-    """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`),
+    """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
+    text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
     with an SDK dump's ``"name": null`` and a gateway's cache marker (:func:`_ephemeral`)."""
     size = len(message) - 3
     if "name" in message:
@@ -175,7 +177,8 @@ def _result(message: Mapping[str, Any]) -> bool:
         if not _ephemeral(message["cache_control"]):
             return False
         size -= 1
-    return size == 0 and _text(message["content"])
+    content = message["content"]
+    return size == 0 and (_text(content) or (content.__class__ is list and _user_content(content)))
 
 
 def _text(content: Any) -> bool:
@@ -234,11 +237,42 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
         if type(message["reasoning_content"]) is not str:
             return False
         size -= 1
+    if "thinking_blocks" in message:  # litellm's signed thinking, sent back: a turn read in general (signed)
+        if not signed(message):
+            return False
+        size -= 1
     if "tool_calls" in message:
         return (size == 3 or _nulls(message)) and _calls(message["tool_calls"])
     if size != 2:  # an SDK dump's nulls: a turn of text alone is read otherwise
         return content is not None and _nulls(message) and "reasoning_content" in message
     return content is not None
+
+
+def signed(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn's ``thinking_blocks`` are litellm's signed thinking blocks
+    (Claude's ``thinking`` block, its text and ``signature``), as the front takes them; a pair's
+    pass reads such a turn by the reader's own general reading of an assistant turn."""
+    blocks = message.get("thinking_blocks")
+    if blocks.__class__ is not list or not blocks:
+        return False
+    for block in blocks:
+        if (
+            block.__class__ is not dict
+            or len(block) != 3
+            or block.get("type") != "thinking"
+            or type(block["type"]) is not str
+            or type(block["thinking"]) is not str
+            or type(block["signature"]) is not str
+        ):
+            return False
+    return True
+
+
+def read_turn(message: dict[str, Any]) -> dict[str, Any]:
+    """The canonical turn of an admitted assistant turn with litellm's signed thinking
+    (:func:`signed`), read by the reader's own general reading of a turn (``decode_general``,
+    what its message pass calls for a turn beyond a plain one)."""
+    return decode_general(message)
 
 
 def _nulls(message: Mapping[str, Any]) -> bool:

@@ -29,7 +29,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, read_user, write_directly
+from chatcodec._direct.openai_chat_source import (
+    UnadmittedError,
+    admit,
+    read_result,
+    read_turn,
+    read_user,
+    write_directly,
+)
 from chatcodec._providers.anthropic.messages import contribute_message, encode_system, plain_result
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
@@ -117,7 +124,12 @@ def write_turns(
             continue
         index += 1
         if role == "assistant":
-            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context)})
+            signed = "thinking_blocks" in message  # litellm's signed thinking: a turn read in general
+            turns.append(
+                _signed_turn(message, index, context)
+                if signed
+                else {"role": "assistant", "content": _assistant_blocks(message, index, context)}
+            )
         else:
             _user_turn(message, turns, results, index, context=context, noted=noted)
         results = None
@@ -167,6 +179,20 @@ def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicCon
     if block is None:  # a result is always written: refused only if the caller changed it since
         raise UnadmittedError
     return block
+
+
+def _signed_turn(message: dict[str, Any], index: int, context: AnthropicContext) -> dict[str, Any]:
+    """An assistant turn with litellm's signed thinking, read by the reader's general reading of a
+    turn (:func:`~.openai_chat_source.read_turn`) and written by the writer's ``contribute_message``,
+    as its message pass writes a turn of its role and parts. One the reading gives more than those
+    (a bag: an SDK dump's nulls), or the writer would finish (a block dropped), is the canonical path's."""
+    read = read_turn(message)
+    if len(read) != 2:
+        raise UnadmittedError
+    turn: dict[str, Any] = {"role": "assistant", "content": []}
+    if not contribute_message(turn, read, index, context):
+        raise UnadmittedError
+    return turn
 
 
 def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext) -> Any:
