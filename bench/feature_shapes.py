@@ -7,8 +7,8 @@ feature off each turn has one call, a short result, no reasoning and no marker: 
 Each feature of :data:`FEATURES` adds one thing real agent traffic carries:
 
 * ``signed thinking``: litellm's ``thinking_blocks`` (Claude's signed thinking, what litellm returns
-  and its clients send back) on every assistant turn, beside the ``reasoning_content`` litellm also
-  writes (the same text);
+  and its clients send back: one block a turn, two on about a fifth of them) on every assistant
+  turn, beside the ``reasoning_content`` litellm also writes (their text joined);
 * ``system marker``: the system prompt as text parts, a cache marker (``{"type": "ephemeral"}``) on
   the first, as gateways document it;
 * ``tool image``: one screenshot (a data URL of 6-20 KB) inside a tool message, beside its text;
@@ -164,7 +164,7 @@ def openai_session(
         names = [rng.choice(("read_file", "run", "edit")) for _ in range(count)]
         if TOOL_IMAGE in on and step == image_step:
             names[-1] = "screenshot"
-        calls = [
+        calls: list[dict[str, Any]] = [
             {
                 "id": _identifier(rng, "call_", 24),
                 "type": "function",
@@ -177,7 +177,10 @@ def openai_session(
             "content": _sentence(rng, 4, 12) if rng.random() < 0.4 else None,
         }
         if SIGNED in on:
-            blocks = [_signed(rng, " ".join(_sentence(rng, 6, 18) for _ in range(rng.randint(1, 4))))]
+            count = 2 if rng.random() < 0.2 else 1  # interleaved thinking: sometimes two blocks a turn
+            blocks = [
+                _signed(rng, " ".join(_sentence(rng, 6, 18) for _ in range(rng.randint(1, 4)))) for _ in range(count)
+            ]
             assistant["reasoning_content"] = "".join(block["thinking"] for block in blocks)
             assistant["thinking_blocks"] = blocks
         assistant["tool_calls"] = calls

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
-from chatcodec._providers.openai_chat.assistant import decode_general
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
@@ -250,10 +249,12 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
 
 def signed(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn's ``thinking_blocks`` are litellm's signed thinking blocks
-    (Claude's ``thinking`` block, its text and ``signature``), as the front takes them; a pair's
-    pass reads such a turn by the reader's own general reading of an assistant turn."""
+    (Claude's ``thinking`` block, its text and ``signature``), as the front takes them, beside
+    the ``reasoning_content`` litellm writes with them (their text joined, read as a copy of
+    them); a pair's pass reads their parts by the reader's own reading of a turn's reasoning
+    fields. A turn without that copy, or with another text there, is the canonical path's."""
     blocks = message.get("thinking_blocks")
-    if blocks.__class__ is not list or not blocks:
+    if blocks.__class__ is not list or not blocks or type(message.get("reasoning_content")) is not str:
         return False
     for block in blocks:
         if (
@@ -265,14 +266,8 @@ def signed(message: Mapping[str, Any]) -> bool:
             or type(block["signature"]) is not str
         ):
             return False
-    return True
-
-
-def read_turn(message: dict[str, Any]) -> dict[str, Any]:
-    """The canonical turn of an admitted assistant turn with litellm's signed thinking
-    (:func:`signed`), read by the reader's own general reading of a turn (``decode_general``,
-    what its message pass calls for a turn beyond a plain one)."""
-    return decode_general(message)
+    copy: str = message["reasoning_content"]
+    return copy == "".join([block["thinking"] for block in blocks])
 
 
 def _nulls(message: Mapping[str, Any]) -> bool:

@@ -29,21 +29,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import (
-    UnadmittedError,
-    admit,
-    read_result,
-    read_turn,
-    read_user,
-    write_directly,
-)
+from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, read_user, write_directly
 from chatcodec._providers.anthropic.messages import contribute_message, encode_system, plain_result
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -124,12 +117,7 @@ def write_turns(
             continue
         index += 1
         if role == "assistant":
-            signed = "thinking_blocks" in message  # litellm's signed thinking: a turn read in general
-            turns.append(
-                _signed_turn(message, index, context)
-                if signed
-                else {"role": "assistant", "content": _assistant_blocks(message, index, context)}
-            )
+            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context)})
         else:
             _user_turn(message, turns, results, index, context=context, noted=noted)
         results = None
@@ -181,29 +169,18 @@ def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicCon
     return block
 
 
-def _signed_turn(message: dict[str, Any], index: int, context: AnthropicContext) -> dict[str, Any]:
-    """An assistant turn with litellm's signed thinking, read by the reader's general reading of a
-    turn (:func:`~.openai_chat_source.read_turn`) and written by the writer's ``contribute_message``,
-    as its message pass writes a turn of its role and parts. One the reading gives more than those
-    (a bag: an SDK dump's nulls), or the writer would finish (a block dropped), is the canonical path's."""
-    read = read_turn(message)
-    if len(read) != 2:
-        raise UnadmittedError
-    turn: dict[str, Any] = {"role": "assistant", "content": []}
-    if not contribute_message(turn, read, index, context):
-        raise UnadmittedError
-    return turn
-
-
 def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext) -> Any:
     content = message["content"]
     thought = message.get("reasoning_content")
     calls: list[dict[str, Any]] | None = message.get("tool_calls")
-    if thought is None and calls is None:
+    signed = "thinking_blocks" in message
+    if thought is None and calls is None and not signed:
         return content  # a bare content string stays one
     blocks: list[dict[str, Any]] = []
     position = 0
-    if thought is not None:
+    if signed:  # litellm's signed thinking (and the reasoning text it repeats): the reader's reading of them
+        position = _signed_blocks(message, blocks, index, context)
+    elif thought is not None:
         written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
@@ -217,6 +194,25 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
         blocks.append(encode_tool_use(part, context, ("messages", index, "content", position)))
         position += 1
     return blocks
+
+
+def _signed_blocks(
+    message: Mapping[str, Any], into: list[dict[str, Any]], index: int, context: AnthropicContext
+) -> int:
+    """The thinking blocks of a turn with litellm's ``thinking_blocks``, into ``into``: its thinking
+    parts as the reader reads its reasoning fields (``decode_reasoning``: each block Claude's,
+    signed; a ``reasoning_content`` repeating their text marked as a copy, another its own
+    part), each written by the writer's ``encode_thinking`` at its canonical place; how many
+    parts were read (the place of the turn's next part)."""
+    thinking = decode_reasoning(message)[0]
+    for position, part in enumerate(thinking):
+        written = encode_thinking(part, context, ("messages", index, "content", position))
+        if written is None:  # dropped, reported (another provider's reasoning)
+            continue
+        if written["type"] != "thinking":  # sent as text (the unsigned_thinking option): the canonical path's
+            raise UnadmittedError
+        into.append(written)
+    return len(thinking)
 
 
 def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: AnthropicContext) -> None:

@@ -33,11 +33,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, read_result, read_turn, read_user, write_directly
+from chatcodec._direct.openai_chat_source import admit, read_result, read_user, write_directly
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
-from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
+from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
+from chatcodec._providers.openai_responses.items import request_turn
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
     encode_parts,
@@ -121,14 +121,13 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
 
 
 def _turn_items(message: dict[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
-    """An assistant turn's items: its parts as the reader's ``plain_turn`` reads a closed copy's,
-    written by the writer's ``request_turn``; a turn with litellm's signed thinking read by the
-    reader's general reading (:func:`~.openai_chat_source.read_turn`) and written by the writer's
-    ``encode_assistant``, as the canonical path reads and writes it."""
-    if "thinking_blocks" in message:
-        return encode_assistant(read_turn(message), context.losses, at, holds=context.holds)
+    """An assistant turn's items: its parts as the reader reads a closed copy's (its reasoning
+    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there), written
+    by the writer's ``request_turn``."""
     thought, content = message.get("reasoning_content"), message["content"]
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
+    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (the blocks, a copy marked)
+        parts = [*decode_reasoning(message)[0]]
     if content is not None:
         parts.append({"type": "text", "text": content})
     for call in message.get("tool_calls") or ():
