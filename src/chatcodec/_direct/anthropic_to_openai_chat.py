@@ -5,7 +5,9 @@ The canonical path reads the whole ``messages`` list into canonical messages, su
 the shared history rules, then the OpenAI Chat writer walks it again. Here the closed front's
 validated copy of the messages (the reader's own front,
 :data:`~chatcodec._providers.anthropic.wire.COMMON_MESSAGES`) is written as OpenAI messages in
-one pass, for the shapes an agent's history is made of: a system prompt of text, user text,
+one pass, for the shapes an agent's history is made of: a system prompt of text (or of text
+blocks, a cache marker on one: the reader's canonical system message, written by the writer's
+``encode_plain_message``), user text,
 images and tool results (of text, images and documents), assistant text, thinking and tool
 calls. Each turn is read by the reader's own functions for it
 (:func:`~chatcodec._providers.anthropic.parts.decode_parts` for an assistant's blocks,

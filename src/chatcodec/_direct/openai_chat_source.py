@@ -6,9 +6,10 @@ canonical message read: this format's ``AdmittedOrigins``).
 
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
 leading system prompt of text or text parts, user text and images, assistant text, reasoning
-and function calls, tool results of text or text parts, an SDK dump's ``null`` fields, the
-``{"type": "ephemeral"}`` cache marker gateways document on a text part, a user message or a
-tool message),
+and function calls, litellm's signed ``thinking_blocks`` with the ``reasoning_content`` that
+copies them, tool results of text or text parts and images (a screenshot tool's), an SDK
+dump's ``null`` fields, the ``{"type": "ephemeral"}`` cache marker gateways document on a text
+part, a user message or a tool message),
 so the walk that decides it has one home here; each pair's module holds only its own pass.
 """
 
