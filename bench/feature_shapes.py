@@ -10,7 +10,8 @@ Each feature of :data:`FEATURES` adds one thing real agent traffic carries:
   and its clients send back: one block a turn, two on about a fifth of them) on every assistant
   turn, beside the ``reasoning_content`` litellm also writes (their text joined);
 * ``system marker``: the system prompt as text parts, a cache marker (``{"type": "ephemeral"}``) on
-  the first, as gateways document it;
+  the first, as gateways document it (with an even seed: the prompt a string, the marker on the
+  message);
 * ``tool image``: one screenshot (a data URL of 6-20 KB) inside a tool message, beside its text;
 * ``parallel calls``: one to three calls a turn;
 * ``long results``: tool results of 1-8 KB (files, test logs);
@@ -153,8 +154,11 @@ def openai_session(
         ]
     else:
         system = _SYSTEM
+    marked_message = SYSTEM_MARKER in on and seed % 2 == 0  # the marker on the message: the prompt a string
     messages: list[dict[str, Any]] = [
-        {"role": "system", "content": system},
+        {"role": "system", "content": _SYSTEM, "cache_control": {"type": "ephemeral"}}
+        if marked_message
+        else {"role": "system", "content": system},
         {"role": "user", "content": "Task: " + " ".join(_sentence(rng, 8, 20) for _ in range(3))},
     ]
     image_step = steps // 2

@@ -159,8 +159,15 @@ def _starts(messages: list[Any]) -> list[int] | None:
 
 def _system(message: Mapping[str, Any]) -> bool:
     """A system prompt's text (with an SDK dump's ``"name": null``: :func:`_bare`), or its
-    text parts alone (:func:`_text`: the reader reads those as the message it is)."""
+    text parts alone (:func:`_text`: the reader reads those as the message it is); or either,
+    not blank, with a gateway's cache marker on the message (:func:`_ephemeral`), as a user
+    message takes one (:func:`_user`)."""
     content = message["content"]
+    if "cache_control" in message:
+        if not _ephemeral(message["cache_control"]) or (type(content) is str and _blank(content)):
+            return False
+        size = len(message) - 1
+        return (size == 2 or (size == 3 and message.get("name", 0) is None)) and _text(content)
     return _bare(message, 2) if type(content) is str else len(message) == 2 and _text(content)
 
 

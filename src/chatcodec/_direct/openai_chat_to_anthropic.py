@@ -89,8 +89,7 @@ def write_turns(
     system: str | list[dict[str, Any]] | None = None
     start = 0
     if messages[0]["role"] == "system":
-        content, start = messages[0]["content"], 1
-        system = content if type(content) is str else _system_blocks(content, context)
+        system, start = _system(messages[0], context, noted), 1
     turns: list[dict[str, Any]] = []
     results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
     index = start - 1  # the canonical index of the message being written
@@ -152,6 +151,17 @@ def _user_turn(
         blocks: list[dict[str, Any]] = []
         _user_blocks(content, blocks, index, context)
         turns.append({"role": "user", "content": blocks})
+
+
+def _system(message: dict[str, Any], context: AnthropicContext, noted: Reading) -> str | list[dict[str, Any]] | None:
+    """The body's ``system`` for an admitted system prompt: its text as it is, its text parts
+    (:func:`_system_blocks`), or one with a gateway's cache marker on the message, read as the
+    reader reads it (``decode_plain``: :func:`~.openai_chat_source.read_user`) and written by
+    the writer's ``encode_system``."""
+    content = message["content"]
+    if "cache_control" in message:
+        return encode_system([read_user(message, noted)], context)
+    return content if type(content) is str else _system_blocks(content, context)
 
 
 def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
