@@ -90,8 +90,10 @@ def test_the_agent_shape_is_the_issues_session() -> None:
             assert message["reasoning_content"] == "".join(block["thinking"] for block in message["thinking_blocks"])
             assert all(isinstance(block["signature"], str) for block in message["thinking_blocks"])
     assert body["messages"][0]["content"][0]["cache_control"] == {"type": "ephemeral"}
-    claude = shapes.body("anthropic", "openai-chat", 40, shapes.AGENT)
-    blocks = [block for message in claude["messages"] for block in message["content"] if isinstance(block, dict)]
+    claude: dict[str, Any] = shapes.body("anthropic", "openai-chat", 40, shapes.AGENT)
+    blocks: list[dict[str, Any]] = [
+        block for message in claude["messages"] if isinstance(message["content"], list) for block in message["content"]
+    ]
     results = [block for block in blocks if block["type"] == "tool_result"]
     assert sum(block.get("is_error") is True for block in results) == 2
     assert sum(isinstance(block["content"], list) for block in results) == 1
