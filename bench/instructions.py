@@ -71,10 +71,11 @@ from bench import callgrind  # noqa: E402
 FULL = "full session"
 STEADY = "steady"
 NULLS = "SDK-dump nulls"
-BENCH, PERF, SHAPES = "bench", "perf", "shapes"
+BENCH, PERF, SHAPES, FEATURES = "bench", "perf", "shapes", "features"
 """The session sets: the bench's own (:mod:`bench.agent_sources`), the acceptance sessions
 speed is judged on (:mod:`bench.perf_sessions`) and sessions of other shapes the bench
-generates (:mod:`bench.other_shapes`)."""
+generates (:mod:`bench.other_shapes`); a coding agent with each feature of its wire on and off
+(:mod:`bench.feature_shapes`, ``CHATCODEC_BENCH_FEATURES``: the shapes counted, by name, comma-separated)."""
 
 ROWS: tuple[tuple[str, str, str], ...] = (
     ("openai-chat", "anthropic", FULL),
@@ -152,7 +153,7 @@ class Counted:
 def sessions(turns: int, only: Sequence[str], sets: Sequence[str]) -> Iterator[Counted]:
     """Every session of one size: the bench's own (:mod:`bench.agent_sources`), the acceptance
     sessions (:mod:`bench.perf_sessions`), then the generated other shapes (:mod:`bench.other_shapes`)."""
-    from bench import agent_sources, other_shapes, perf_sessions
+    from bench import agent_sources, feature_shapes, other_shapes, perf_sessions
 
     def wanted(source: str, target: str) -> bool:
         return not only or f"{source}->{target}" in only
@@ -175,6 +176,11 @@ def sessions(turns: int, only: Sequence[str], sets: Sequence[str]) -> Iterator[C
             row = row_key(session.source, session.target, session.shape, turns)
             found = partial(perf_sessions.others, session)
             yield Counted(row, session.source, session.target, session.body, session.body, found, acceptance=True)
+    named = [name for name in os.environ.get("CHATCODEC_BENCH_FEATURES", "").split(",") if name]
+    for shaped in feature_shapes.sessions([turns], named) if FEATURES in sets else ():
+        if wanted(shaped.source, shaped.target):
+            row = row_key(shaped.source, shaped.target, shaped.shape, turns)
+            yield Counted(row, shaped.source, shaped.target, shaped.body, None, partial(tuple, shaped.others))
     for shaped in other_shapes.sessions([turns]) if SHAPES in sets else ():
         if wanted(shaped.source, shaped.target):
             row = row_key(shaped.source, shaped.target, shaped.shape, turns)
@@ -478,9 +484,14 @@ def pieces_table(counts: dict[str, float], turns: Sequence[int]) -> str:
 
 def every_row(turns: Sequence[int]) -> Iterator[tuple[str, str, str, str, int]]:
     """Each row of the tables, in order: ``(row key, source, target, shape, turns)``."""
-    from bench import other_shapes, perf_sessions
+    from bench import feature_shapes, other_shapes, perf_sessions
 
     shaped = [(source, target, shape) for shape, pairs in other_shapes.PAIRS.items() for source, target in pairs]
+    shaped += [
+        (source, target, f"features: {name}")
+        for name, _ in feature_shapes.combinations()
+        for source, target in feature_shapes.PAIRS
+    ]
     for source, target, shape in (*ROWS, *perf_sessions.STEMS.values(), *shaped):
         for size in turns:
             yield row_key(source, target, shape, size), source, target, shape, size
@@ -577,7 +588,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--sessions",
         nargs="+",
-        choices=(BENCH, PERF, SHAPES),
+        choices=(BENCH, PERF, SHAPES, FEATURES),
         default=None,
         help=f"{BENCH}: the bench's own agent sessions; {PERF}: the acceptance sessions "
         f"(CHATCODEC_PERF_SESSIONS, else the repository's 10-step copy); {SHAPES}: sessions of other shapes "

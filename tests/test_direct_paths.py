@@ -150,6 +150,98 @@ def test_direct_path_takes_the_agent_sessions_shapes(source: str, target: str, s
     _equal_to_canonical(body, source, target)
 
 
+_FEATURES_TAKEN = [
+    "signed thinking",
+    "system marker",
+    "tool image",
+    "parallel calls",
+    "long results",
+    "errors",
+    "SDK nulls",
+]
+"""``bench/feature_shapes.py``'s features each direct path takes, alone and together (issue 107)."""
+
+
+@pytest.mark.parametrize(
+    ("source", "target"),
+    [("openai-chat", "anthropic"), ("openai-chat", "openai-responses"), ("anthropic", "openai-chat")],
+)
+@pytest.mark.parametrize("features", [*([feature] for feature in _FEATURES_TAKEN), _FEATURES_TAKEN])
+@pytest.mark.parametrize("steps", [3, 40])
+def test_direct_path_takes_the_feature_shapes(source: str, target: str, features: list[str], steps: int) -> None:
+    """The coding agent of issue 107 with each feature alone and all of them together (litellm's
+    signed ``thinking_blocks`` on every turn, a cache marker on a system part, an image in a tool
+    result, parallel calls, long results, failed results, the SDK's nulls): taken by the direct path, not handed to
+    the canonical path, and written as the canonical path writes it."""
+    _differential()  # the bench on the path
+    from bench import feature_shapes
+
+    body = feature_shapes.body(source, target, steps, features)
+    convert = direct_path(source, target)
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
+    _equal_to_canonical(body, source, target)
+
+
+def _thinking_variant(body: dict[str, Any], variant: str) -> dict[str, Any]:
+    """``body`` (the feature shapes' agent, litellm's ``thinking_blocks`` on each turn) with each
+    turn's thinking changed as ``variant`` says."""
+    changed = copy.deepcopy(body)
+    for message in changed["messages"]:
+        if "thinking_blocks" not in message:
+            continue
+        blocks = message["thinking_blocks"]
+        if variant == "two blocks":
+            blocks.append({"type": "thinking", "thinking": " And then the tests.", "signature": "c2lnbmVk"})
+            message["reasoning_content"] += " And then the tests."
+        elif variant == "no reasoning_content":
+            del message["reasoning_content"]
+        elif variant == "other reasoning_content":
+            message["reasoning_content"] = "Something else."
+        elif variant == "redacted":
+            blocks.append({"type": "redacted_thinking", "data": "ZW5jcnlwdGVk"})
+        elif variant == "unsigned":
+            blocks[0]["signature"] = None
+        elif variant == "text and calls":
+            message["content"] = "I will look."
+    if variant == "another model":
+        changed["model"] = "claude-opus-5-5"
+    return changed
+
+
+_TAKEN_VARIANTS = {"two blocks": True, "text and calls": True, "another model": True}
+
+
+@pytest.mark.parametrize(("source", "target"), [("openai-chat", "anthropic"), ("openai-chat", "openai-responses")])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "two blocks",
+        "text and calls",
+        "another model",
+        "no reasoning_content",
+        "other reasoning_content",
+        "redacted",
+        "unsigned",
+    ],
+)
+def test_signed_thinking_variants_equal_to_canonical(source: str, target: str, variant: str) -> None:
+    """Turns with litellm's ``thinking_blocks`` beyond the generator's one signed block and its
+    ``reasoning_content`` copy: two blocks, a text beside the calls, a model that verifies only its
+    own signatures are taken; a turn without the copy or with another text there, a redacted or
+    unsigned block are handed back. Either way the outcome is the canonical path's (losses placed
+    in the input as it places them)."""
+    _differential()  # the bench on the path
+    from bench import feature_shapes
+
+    body = _thinking_variant(feature_shapes.body(source, target, 6, feature_shapes.FEATURES), variant)
+    convert = direct_path(source, target)
+    assert convert is not None
+    taken = convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
+    assert taken == _TAKEN_VARIANTS.get(variant, False)
+    _equal_to_canonical(body, source, target)
+
+
 @pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
 @pytest.mark.parametrize("seed", [29, 902])
 def test_direct_path_takes_the_marked_agent_session(source: str, target: str, seed: int) -> None:

@@ -27,7 +27,11 @@ to every format, read leniently and strictly, given as a dict, as JSON bytes and
 text, and written back to its own format through each other one; the bench's agent
 sessions (OpenAI-SDK and Claude sessions of 1, 3 and 12 turns, plain, with each shape
 alone, and with all of them) and ``bench/other_shapes.py``'s marked agent session (a cache
-marker on the last user message, long results, reasoning, screenshots) of as many turns; the
+marker on the last user message, long results, reasoning, screenshots) of as many turns, and
+``bench/feature_shapes.py``'s coding agent with each feature of its wire alone, none and all
+(issue 107: litellm's signed ``thinking_blocks``, a marked system part, an image in a tool
+result, parallel calls, long and failed results, the SDK's nulls) of 3 and 12 turns, as OpenAI
+Chat and as Anthropic; the
 10-step acceptance sessions of ``tests/fixtures/perf-sessions``
 (nested tool arguments, which the bench's own sessions lack); every recorded response to every
 format, lenient and strict; every recorded stream to every format. Clock fields and
@@ -73,7 +77,7 @@ FIXTURES = CORPUS / "tests" / "fixtures"
 
 
 def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
-    from bench import agent_workloads, other_shapes, perf_sessions, workloads
+    from bench import agent_workloads, feature_shapes, other_shapes, perf_sessions, workloads
 
     for path in sorted(FIXTURES.glob("*/request/*.json")):
         body = json.loads(path.read_text())
@@ -91,6 +95,10 @@ def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
         yield f"workload-anthropic{turns}", "anthropic", workloads.anthropic_session(turns)
         for seed in (2, 3):  # the marker on the last user message, then on its text part (12 steps: the reverse)
             yield f"marked-agent{turns}-{seed}", "openai-chat", other_shapes.marked_agent_session(turns, seed)
+        for shape, features in feature_shapes.combinations() if turns > 1 else ():  # each wire feature on and off
+            for source, target in (("openai-chat", "anthropic"), ("anthropic", "openai-chat")):
+                body = feature_shapes.body(source, target, turns, features, seed=turns)
+                yield f"features{turns}-{shape}", source, body
     for session in perf_sessions.sessions([10], FIXTURES / "perf-sessions"):
         yield f"perf-{session.source}-{session.target}-{session.shape}", session.source, session.body
 

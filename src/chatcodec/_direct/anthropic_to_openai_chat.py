@@ -5,7 +5,9 @@ The canonical path reads the whole ``messages`` list into canonical messages, su
 the shared history rules, then the OpenAI Chat writer walks it again. Here the closed front's
 validated copy of the messages (the reader's own front,
 :data:`~chatcodec._providers.anthropic.wire.COMMON_MESSAGES`) is written as OpenAI messages in
-one pass, for the shapes an agent's history is made of: a system prompt of text, user text,
+one pass, for the shapes an agent's history is made of: a system prompt of text (or of text
+blocks, a cache marker on one: the reader's canonical system message, written by the writer's
+``encode_plain_message``), user text,
 images and tool results (of text, images and documents), assistant text, thinking and tool
 calls. Each turn is read by the reader's own functions for it
 (:func:`~chatcodec._providers.anthropic.parts.decode_parts` for an assistant's blocks,
@@ -58,19 +60,22 @@ class DirectReading(Reading):
     writes (the writer takes its ``messages`` from :attr:`direct_messages`), and the
     canonical messages they were read as, for the losses' places in the input."""
 
-    __slots__ = ("_system", "_turns", "canonical")
+    __slots__ = ("_system", "_turns", "canonical", "system_message")
 
     def __init__(self, system: str | None, turns: list[dict[str, Any]]) -> None:
         super().__init__()
         self._system = system
         self._turns = turns
+        self.system_message: Mapping[str, Any] | None = None
+        """A system prompt of blocks, as the reader read it (its canonical message)."""
         self.canonical: list[Mapping[str, Any]] = []
         """The canonical messages, filled as they are written (a loss's place is found
         from them when it is first named, after the writing)."""
 
     def direct_messages(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``messages``, in the writer's place for them (:func:`write_messages`)."""
-        return write_messages(self._system, self._turns, context, self.canonical)
+        system = self._system if self.system_message is None else self.system_message
+        return write_messages(system, self._turns, context, self.canonical)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -78,7 +83,12 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     of the shapes admitted (``recorder`` is then the caller's to drop)."""
     messages: Any = payload.get("messages")
     system: Any = payload.get("system")
-    if messages.__class__ is not list or not (system is None or type(system) is str) or not admitted(messages):
+    blocks = system.__class__ is list  # text blocks (a cache marker on one): read by the top level's reading
+    if (
+        messages.__class__ is not list
+        or not (system is None or type(system) is str or blocks)
+        or not admitted(messages)
+    ):
         return None
     if system is None and "system" in payload:
         return None
@@ -88,9 +98,11 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         if validated is None:
             return None
         turns = validated["messages"]
-    noted = DirectReading(system, turns)
+    noted = DirectReading(None if blocks else system, turns)
     try:  # the system prompt read there too (its message goes unwritten: the turns here are the writer's)
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
+        if blocks:  # the reader's canonical system message (decode_system, from the front's copy), written here
+            noted.system_message = canonical["messages"][0]
         trace_source(recorder, payload, SOURCE, canonical, messages=noted.canonical)
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised: the canonical path raises it, in its own words
@@ -269,16 +281,25 @@ def _image(block: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def write_messages(
-    system: str | None, turns: list[dict[str, Any]], context: EncodeContext, canonical: list[Mapping[str, Any]]
+    system: str | Mapping[str, Any] | None,
+    turns: list[dict[str, Any]],
+    context: EncodeContext,
+    canonical: list[Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
     """The body's ``messages`` for admitted ``turns`` (:func:`admitted`) after the ``system``
-    prompt, each loss at the place the canonical writer names (the canonical message's
-    index: the system prompt is message 0, a user turn of results and other blocks two);
-    ``canonical`` gets each canonical message as it is written."""
+    prompt (a text, or the canonical message the reader read its blocks as, written by the
+    writer's ``encode_plain_message``), each loss at the place the canonical writer names (the
+    canonical message's index: the system prompt is message 0, a user turn of results and
+    other blocks two); ``canonical`` gets each canonical message as it is written."""
     writer = _Writer(context, canonical)
-    if system is not None:
+    if isinstance(system, str):
         canonical.append({"role": "system", "content": system})
         writer.wire.append({"role": "system", "content": system})
+    elif system is not None:
+        canonical.append(system)
+        written = encode_plain_message(system, context, ("messages", 0))
+        if written is not None:
+            writer.wire.append(written)
     called = False  # the turn before holds a call: the next must begin with its results
     for turn in turns:
         role, content = turn["role"], turn["content"]

@@ -6,9 +6,10 @@ canonical message read: this format's ``AdmittedOrigins``).
 
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
 leading system prompt of text or text parts, user text and images, assistant text, reasoning
-and function calls, tool results of text or text parts, an SDK dump's ``null`` fields, the
-``{"type": "ephemeral"}`` cache marker gateways document on a text part, a user message or a
-tool message),
+and function calls, litellm's signed ``thinking_blocks`` with the ``reasoning_content`` that
+copies them, tool results of text or text parts and images (a screenshot tool's), an SDK
+dump's ``null`` fields, the ``{"type": "ephemeral"}`` cache marker gateways document on a text
+part, a user message or a tool message),
 so the walk that decides it has one home here; each pair's module holds only its own pass.
 """
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 SOURCE = "openai-chat"
 
-_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"}) | SPELLED_NULLS
+_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls", "thinking_blocks"}) | SPELLED_NULLS
 """An assistant turn the reader reads as a plain turn (``plain_turn.read_plain_turn``): its
 fields, and the SDK dump's ``null`` ones (the closed front takes those as ``null`` only)."""
 
@@ -158,13 +159,21 @@ def _starts(messages: list[Any]) -> list[int] | None:
 
 def _system(message: Mapping[str, Any]) -> bool:
     """A system prompt's text (with an SDK dump's ``"name": null``: :func:`_bare`), or its
-    text parts alone (:func:`_text`: the reader reads those as the message it is)."""
+    text parts alone (:func:`_text`: the reader reads those as the message it is); or either,
+    not blank, with a gateway's cache marker on the message (:func:`_ephemeral`), as a user
+    message takes one (:func:`_user`)."""
     content = message["content"]
+    if "cache_control" in message:
+        if not _ephemeral(message["cache_control"]) or (type(content) is str and _blank(content)):
+            return False
+        size = len(message) - 1
+        return (size == 2 or (size == 3 and message.get("name", 0) is None)) and _text(content)
     return _bare(message, 2) if type(content) is str else len(message) == 2 and _text(content)
 
 
 def _result(message: Mapping[str, Any]) -> bool:
-    """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`),
+    """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
+    text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
     with an SDK dump's ``"name": null`` and a gateway's cache marker (:func:`_ephemeral`)."""
     size = len(message) - 3
     if "name" in message:
@@ -175,7 +184,8 @@ def _result(message: Mapping[str, Any]) -> bool:
         if not _ephemeral(message["cache_control"]):
             return False
         size -= 1
-    return size == 0 and _text(message["content"])
+    content = message["content"]
+    return size == 0 and (_text(content) or (content.__class__ is list and _user_content(content)))
 
 
 def _text(content: Any) -> bool:
@@ -234,11 +244,38 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
         if type(message["reasoning_content"]) is not str:
             return False
         size -= 1
+    if "thinking_blocks" in message:  # litellm's signed thinking, sent back: a turn read in general (signed)
+        if not signed(message):
+            return False
+        size -= 1
     if "tool_calls" in message:
         return (size == 3 or _nulls(message)) and _calls(message["tool_calls"])
     if size != 2:  # an SDK dump's nulls: a turn of text alone is read otherwise
         return content is not None and _nulls(message) and "reasoning_content" in message
     return content is not None
+
+
+def signed(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn's ``thinking_blocks`` are litellm's signed thinking blocks
+    (Claude's ``thinking`` block, its text and ``signature``), as the front takes them, beside
+    the ``reasoning_content`` litellm writes with them (their text joined, read as a copy of
+    them); a pair's pass reads their parts by the reader's own reading of a turn's reasoning
+    fields. A turn without that copy, or with another text there, is the canonical path's."""
+    blocks = message.get("thinking_blocks")
+    if blocks.__class__ is not list or not blocks or type(message.get("reasoning_content")) is not str:
+        return False
+    for block in blocks:
+        if (
+            block.__class__ is not dict
+            or len(block) != 3
+            or block.get("type") != "thinking"
+            or type(block["type"]) is not str
+            or type(block["thinking"]) is not str
+            or type(block["signature"]) is not str
+        ):
+            return False
+    copy: str = message["reasoning_content"]
+    return copy == "".join([block["thinking"] for block in blocks])
 
 
 def _nulls(message: Mapping[str, Any]) -> bool:

@@ -6,8 +6,9 @@ that list again. Here the messages as given, proved by the admission walk to be 
 reader's closed front (:data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`)
 takes, with no copy built (:func:`~.openai_chat_source.admitted`), are written
 as Anthropic turns in one pass, for the shapes an agent's history is made of: a leading
-system prompt, user text and images, assistant text, reasoning and function calls, tool
-results of text, and an SDK dump's ``null`` fields. Every rule is the canonical side's own
+system prompt, user text and images, assistant text, reasoning (litellm's signed
+``thinking_blocks`` too) and function calls, tool results of text and images, and an SDK
+dump's ``null`` fields. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: the reasoning's reading
 (:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) and its
 verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`), the call's id,
@@ -36,7 +37,7 @@ from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -88,8 +89,7 @@ def write_turns(
     system: str | list[dict[str, Any]] | None = None
     start = 0
     if messages[0]["role"] == "system":
-        content, start = messages[0]["content"], 1
-        system = content if type(content) is str else _system_blocks(content, context)
+        system, start = _system(messages[0], context, noted), 1
     turns: list[dict[str, Any]] = []
     results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
     index = start - 1  # the canonical index of the message being written
@@ -153,6 +153,17 @@ def _user_turn(
         turns.append({"role": "user", "content": blocks})
 
 
+def _system(message: dict[str, Any], context: AnthropicContext, noted: Reading) -> str | list[dict[str, Any]] | None:
+    """The body's ``system`` for an admitted system prompt: its text as it is, its text parts
+    (:func:`_system_blocks`), or one with a gateway's cache marker on the message, read as the
+    reader reads it (``decode_plain``: :func:`~.openai_chat_source.read_user`) and written by
+    the writer's ``encode_system``."""
+    content = message["content"]
+    if "cache_control" in message:
+        return encode_system([read_user(message, noted)], context)
+    return content if type(content) is str else _system_blocks(content, context)
+
+
 def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
     """A system prompt of text parts, read as the reader reads it (``decode_parts``: the message
     of a role and its parts is the canonical one) and written by the writer's ``encode_system``."""
@@ -173,11 +184,14 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     content = message["content"]
     thought = message.get("reasoning_content")
     calls: list[dict[str, Any]] | None = message.get("tool_calls")
-    if thought is None and calls is None:
+    signed = "thinking_blocks" in message
+    if thought is None and calls is None and not signed:
         return content  # a bare content string stays one
     blocks: list[dict[str, Any]] = []
     position = 0
-    if thought is not None:
+    if signed:  # litellm's signed thinking (and the reasoning text it repeats): the reader's reading of them
+        position = _signed_blocks(message, blocks, index, context)
+    elif thought is not None:
         written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
@@ -191,6 +205,25 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
         blocks.append(encode_tool_use(part, context, ("messages", index, "content", position)))
         position += 1
     return blocks
+
+
+def _signed_blocks(
+    message: Mapping[str, Any], into: list[dict[str, Any]], index: int, context: AnthropicContext
+) -> int:
+    """The thinking blocks of a turn with litellm's ``thinking_blocks``, into ``into``: its thinking
+    parts as the reader reads its reasoning fields (``decode_reasoning``: each block Claude's,
+    signed; a ``reasoning_content`` repeating their text marked as a copy, another its own
+    part), each written by the writer's ``encode_thinking`` at its canonical place; how many
+    parts were read (the place of the turn's next part)."""
+    thinking = decode_reasoning(message)[0]
+    for position, part in enumerate(thinking):
+        written = encode_thinking(part, context, ("messages", index, "content", position))
+        if written is None:  # dropped, reported (another provider's reasoning)
+            continue
+        if written["type"] != "thinking":  # sent as text (the unsigned_thinking option): the canonical path's
+            raise UnadmittedError
+        into.append(written)
+    return len(thinking)
 
 
 def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: AnthropicContext) -> None:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec._direct.openai_chat_source import admit, read_result, read_user, write_directly
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.reasoning import reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
 from chatcodec._providers.openai_responses.items import request_turn
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
@@ -88,7 +88,7 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
     a call id and a text (parts, a cache marker) is read as the reader reads it
     (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
     written by the writer's ``encode_result``."""
-    losses, holds = context.losses, context.holds
+    holds = context.holds
     items: list[dict[str, Any]] = []
     index = -1  # the canonical index of the message being written
     position = 0  # a tool result's place in its canonical message
@@ -113,19 +113,28 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
         index += 1
         if type(content) is str and (len(message) == 2 or (role != "assistant" and "cache_control" not in message)):
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
-        elif role == "assistant":  # its parts as the reader's plain_turn reads a closed copy's
-            thought = message.get("reasoning_content")
-            parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
-            if content is not None:
-                parts.append({"type": "text", "text": content})
-            for call in message.get("tool_calls") or ():
-                function = call["function"]
-                name, arguments = function["name"], function["arguments"]
-                parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
-            items += request_turn(parts, losses, ("messages", index), holds)
+        elif role == "assistant":
+            items += _turn_items(message, context, ("messages", index))
         else:
             items.append(_message_item(message, context, noted, ("messages", index)))
     return items
+
+
+def _turn_items(message: dict[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+    """An assistant turn's items: its parts as the reader reads a closed copy's (its reasoning
+    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there), written
+    by the writer's ``request_turn``."""
+    thought, content = message.get("reasoning_content"), message["content"]
+    parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
+    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (the blocks, a copy marked)
+        parts = [*decode_reasoning(message)[0]]
+    if content is not None:
+        parts.append({"type": "text", "text": content})
+    for call in message.get("tool_calls") or ():
+        function = call["function"]
+        name, arguments = function["name"], function["arguments"]
+        parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
+    return request_turn(parts, context.losses, at, context.holds)
 
 
 def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:

@@ -78,12 +78,22 @@ def _messages() -> cs.CoreSchema:
         wire.ToolCall, {"id": closed_schema.text(), "type": closed_schema.literal("function"), "function": function}
     )
     typed_nulls = [key for key in SDK_NULLS if key in shape_fields(wire.AssistantMessage)]
+    signed = closed_schema.closed_like(
+        wire.ThinkingBlock,
+        {"type": closed_schema.literal("thinking"), "thinking": closed_schema.text()},
+        {"signature": closed_schema.text()},
+    )
+    redacted = closed_schema.closed_like(
+        wire.RedactedThinkingBlock, {"type": closed_schema.literal("redacted_thinking"), "data": closed_schema.text()}
+    )
+    blocks = closed_schema.tagged({"thinking": signed, "redacted_thinking": redacted}, "type")
     assistant = closed_schema.closed_like(
         wire.AssistantMessage,
         {"role": closed_schema.literal("assistant")},
         {
             "content": cs.nullable_schema(closed_schema.text()),
             "reasoning_content": closed_schema.text(),
+            "thinking_blocks": cs.list_schema(blocks, strict=True, min_length=1),  # litellm's, sent back
             "tool_calls": cs.list_schema(call, strict=True, min_length=1),
             "name": cs.none_schema(),
             **{key: cs.none_schema() for key in typed_nulls},
@@ -104,7 +114,7 @@ def _messages() -> cs.CoreSchema:
             {
                 "role": closed_schema.literal("tool"),
                 "tool_call_id": closed_schema.text(),
-                "content": _content(("text",)),
+                "content": _content(("text", "image_url")),  # a screenshot tool's image, as the full shapes read it
             },
         ),
     }

@@ -129,15 +129,20 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
     """Where the part at ``position`` of the input's message ``start`` is, a turn the reader
     reads as plain (``reasoning_content`` text, ``content`` text or ``null``, a list of
     function calls: ``plain_turn.read_plain_turn`` reads its thinking, its text and its
-    calls, in that order): the thinking at ``reasoning_content``, the text at ``content``,
+    calls, in that order), or a direct path admits with litellm's signed ``thinking_blocks``
+    beside the ``reasoning_content`` that copies them (a thinking part a block, all placed at
+    the first reasoning field, as :func:`assistant_origin` places them): the thinking at
+    ``reasoning_content``, the text at ``content``,
     each call at its ``tool_calls`` entry; None past its last part, and for a bare turn (the
     tests hold it equal to :func:`assistant_origin` of the canonical message)."""
     # the reasoning asked before the bare check: a turn holding one beside its role and content is
     # never bare, and most losses name a turn's reasoning
     if wire.get("reasoning_content") is not None:
-        if not position:
+        blocks = wire.get("thinking_blocks")  # litellm's: a thinking part each, reasoning_content their copy
+        thinking = len(blocks) if blocks else 1
+        if 0 <= position < thinking:
             return ("messages", start, "reasoning_content")
-        position -= 1
+        position -= thinking
     elif _bare(wire):
         return None
     if wire.get("content") is not None:

@@ -38,11 +38,28 @@ def messages_adapter() -> TypeAdapter[list[Message]]:
 
 def fully_validated(adapter: TypeAdapter[ShapeT], payload: object, title: str) -> ShapeT:
     """``payload`` validated by a full wire ``adapter`` (errors name the wire path and
-    rule), its ``Any`` values then checked as JSON values (:func:`json_adapter`)."""
-    from chatcodec.codec_kit import validate_with
+    rule), its ``Any`` values then checked as JSON values (:func:`json_adapter`), which
+    refuses ``NaN`` and the infinities where it reads each number (and a value that holds
+    itself): only a refused payload is then searched, so the refusal is named at its path in
+    ``payload`` as ``validate_with`` names it (``refuse_unwritable_numbers``); a payload it
+    takes is never written to JSON to look for one."""
+    import pydantic_core
 
-    validated = validate_with(adapter, payload, title)
-    validate_with(json_adapter(), payload, title)
+    from chatcodec.codec_kit import as_chatcodec_error, refuse_unwritable_numbers, validate_with
+
+    if payload.__class__ is not dict and payload.__class__ is not list:  # JSON text: validate_with's own reading
+        validated = validate_with(adapter, payload, title)
+        validate_with(json_adapter(), payload, title)
+        return validated
+    try:
+        validated = adapter.validate_python(payload)
+    except pydantic_core.ValidationError as error:
+        raise as_chatcodec_error(error, title, payload) from None
+    try:
+        json_adapter().validate_python(payload)
+    except pydantic_core.ValidationError as error:
+        refuse_unwritable_numbers(payload)  # a NaN, an infinity or a value holding itself: named at its path
+        raise as_chatcodec_error(error, title, payload) from None
     return validated
 
 
@@ -51,10 +68,11 @@ def json_adapter() -> TypeAdapter[JsonValue]:
     """Validates JSON values as a canonical field holds them (pydantic's ``JsonValue``):
     what the wire shapes take as ``Any`` (unknown keys, schemas, metadata) a reader checks
     with it after them, so canonical data holds no other value, and none nested past
-    what the canonical models read (refused as too deep, at its place in the payload)."""
-    from pydantic import JsonValue, TypeAdapter
+    what the canonical models read (refused as too deep, at its place in the payload), and no
+    ``NaN`` or infinity (``finite_number``: :func:`fully_validated` names it at its path)."""
+    from pydantic import ConfigDict, JsonValue, TypeAdapter
 
-    return TypeAdapter(JsonValue)
+    return TypeAdapter(JsonValue, config=ConfigDict(allow_inf_nan=False))  # no JSON holds NaN or an infinity
 
 
 @cache
