@@ -261,14 +261,18 @@ def test_an_unfinished_last_line_is_reported_and_cut_back_when_the_gateway_start
     assert len(chatcodec.read_records(recorded, on_loss="error")["episode-1"]) == 2  # nothing unfinished
 
 
-def test_a_line_that_is_no_record_is_an_error_naming_it(tmp_path: Path) -> None:
+def test_a_line_that_is_no_record_is_a_loss_naming_it_and_the_rest_is_read(tmp_path: Path) -> None:
     path = tmp_path / "turns.jsonl"
-    path.write_text('{"record": 1}\nnot json\n')
-    with pytest.raises(chatcodec.PayloadError, match=r"at line 1\.session: 'session' must be a string"):
-        chatcodec.read_records(path)
-    path.write_text("[1]\n")
-    with pytest.raises(chatcodec.PayloadError, match="at line 1: a record is a JSON object"):
-        chatcodec.read_records(path)
+    path.write_text('{"record": 1}\nnot json\n[1]\n')
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.read_records(path, on_loss="ignore", losses=losses) == {}
+    assert [(loss.path, loss.why.split(";")[0]) for loss in losses] == [
+        ("line 1.session", "'session' must be a string, not null"),
+        ("line 2", "not JSON (Expecting value: line 1 column 1 (char 0))"),
+        ("line 3", "a record is a JSON object, not list"),
+    ]
+    with pytest.raises(chatcodec.LossError, match=r"line 1\.session"):
+        chatcodec.read_records(path, on_loss="error")
 
 
 def test_sglang_is_asked_on_a_plain_call_only_and_its_ids_read_from_the_choice(

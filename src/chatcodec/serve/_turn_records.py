@@ -12,10 +12,13 @@ the same way and reported as the gateway's other stores report a failure: the an
 already paid for, is delivered, and the failure is in the log line, the span and a plain
 answer's ``chatcodec-store-error`` header (:mod:`.steps.keep`).
 
-The session a turn belongs to is the one its caller names: ``x-chatcodec-session``, else
-the session header an agent harness sends of its own (Claude Code's
-``x-claude-code-session-id``, Codex's ``session-id`` or ``session_id``); a call naming none
-is an episode of its own, under its request id.
+The session a turn belongs to is the one its caller names: in the URL
+(``/sessions/{id}/...`` before the front's path, :mod:`.session_paths`, for a harness that
+cannot set a header), else ``x-chatcodec-session``, else the session header an agent
+harness sends of its own (Claude Code's ``x-claude-code-session-id``, Codex's ``session-id``
+or ``session_id``, opencode's ``x-session-id``); a call naming none is an episode of its
+own, under its request id. The session it is a subagent of is named likewise
+(:data:`PARENT_HEADERS`) and recorded as the line's ``parent``.
 """
 
 from __future__ import annotations
@@ -27,9 +30,15 @@ from typing import BinaryIO
 
 from chatcodec.serve._request_log import LOGGER
 
-SESSION_HEADERS = ("x-chatcodec-session", "x-claude-code-session-id", "session-id", "session_id")
-"""The request headers that name a session, first found wins: chatcodec's own, then Claude
-Code's (sent since v2.1.86, one UUID a session), then Codex's (its newer and older spelling)."""
+SESSION_HEADERS = ("x-chatcodec-session", "x-claude-code-session-id", "session-id", "session_id", "x-session-id")
+"""The request headers that name a session, first found wins: chatcodec's own (which a
+session in the URL sets), then Claude Code's (sent since v2.1.86, one UUID a session), then
+Codex's (its newer and older spelling), then opencode's (``X-Session-Id``, beside
+``x-session-affinity``, in ``session/llm.ts``)."""
+PARENT_HEADERS = ("x-chatcodec-parent-session", "x-parent-session-id", "x-codex-parent-thread-id")
+"""The request headers that name the session a subagent's call was spawned from, first found
+wins: chatcodec's own, opencode's (sent with a child session's calls), Codex's (a spawned
+agent's thread names its parent thread)."""
 
 
 class RecordError(OSError):
@@ -43,6 +52,15 @@ def session_of(headers: Mapping[str, str], request_id: str) -> str:
         if value:
             return value
     return request_id
+
+
+def parent_of(headers: Mapping[str, str]) -> str | None:
+    """The session a call's (lower-cased) ``headers`` name as its parent, if any."""
+    for name in PARENT_HEADERS:
+        value = headers.get(name)
+        if value:
+            return value
+    return None
 
 
 class TurnFile:

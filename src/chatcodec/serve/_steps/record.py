@@ -29,7 +29,7 @@ from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
-from chatcodec.serve._turn_records import RecordError, session_of
+from chatcodec.serve._turn_records import RecordError, parent_of, session_of
 
 CANCELLED = "cancelled"
 """The status of a turn whose caller went away before its answer was complete."""
@@ -61,6 +61,8 @@ class TurnRecording:
     """Why the prompt is a fresh rendering rather than the previous turn's extended (chatcodec renders)."""
     unreported: str | None = None
     """Why the upstream was not asked for the ids (its server reports none on a stream)."""
+    parent: str | None = None
+    """The session this one is a subagent of, as its caller named it (the line's ``parent``)."""
     _logprobs_missing: bool = False
 
     def asking(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -106,6 +108,7 @@ class TurnRecording:
             finish_reason=self.finish_reason,
             error=error,
             prompt_break=self.prompt_break,
+            parent=self.parent,
         )
 
 
@@ -153,6 +156,7 @@ def begun(
         tools=list(canonical.get("tools") or []),
         reports=reports(server, route, stream=stream),
         unreported=_unreported(server, route, stream=stream),
+        parent=parent_of(headers),
     )
 
 
