@@ -1,0 +1,80 @@
+"""A streamed answer's text held back where it may be the start of a credential, so a key an
+upstream splits over deltas (to one character a delta) is found whole and redacted.
+
+Why hold, and only so much: a delta is scrubbed on its own (:meth:`Secrets.scrub_event`), and
+a key split over two deltas is whole in neither. Each delta's text is therefore joined to what
+was held of its part before, scrubbed, and passed on but for its longest end that begins a
+spelling of a secret without finishing it (:meth:`~chatcodec.serve._secrets._Scrubber.unfinished`):
+at most the longest spelling's length, and in ordinary text nothing or a character or two,
+so the caller's stream waits only where a key may be coming. What is held is passed on with
+the part's next delta, before its end (or the part's own end, the answer's finish, usage or
+error, the stream failing), never dropped; a delta's logprobs travel with its text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._model.stream_records import (
+    AnyStreamRecord,
+    RefusalDeltaRecord,
+    TextDeltaRecord,
+    ThinkingDeltaRecord,
+    ToolCallDeltaRecord,
+)
+from chatcodec.serve._secrets import Secrets
+
+HELD_TYPES = (TextDeltaRecord, ThinkingDeltaRecord, RefusalDeltaRecord, ToolCallDeltaRecord)
+"""The deltas whose text may carry a key across events (a signature's is opaque, scrubbed on its own)."""
+
+_Held = tuple[Any, str, list[dict[str, Any]] | None]
+"""A part's last delta (the shape its held text is passed on in), the text held, its logprobs."""
+
+
+class HeldDeltas:
+    """The deltas of one stream, each part's unfinished end held (see the module docstring)."""
+
+    __slots__ = ("_held", "_secrets")
+
+    def __init__(self, secrets: Secrets) -> None:
+        self._secrets = secrets
+        self._held: dict[tuple[type, int, int], _Held] = {}
+
+    def passed(self, event: AnyStreamRecord) -> list[AnyStreamRecord]:
+        """What to pass on for ``event``: its text without its held end, or, for any other
+        event, what its part (or, past the parts, every part) held first, then the event scrubbed."""
+        if isinstance(event, HELD_TYPES):
+            return self._delta(event)
+        index = getattr(event, "index", None)
+        choice = getattr(event, "choice", 0)
+        ready = self.flushed(lambda key: index is None or (key[1], key[2]) == (choice, index))
+        return [*ready, self._secrets.scrub_event(event)]
+
+    def flushed(self, which: Any = None) -> list[AnyStreamRecord]:
+        """The held text of the parts ``which`` takes (every part by default), as deltas."""
+        ready: list[AnyStreamRecord] = []
+        for key in [key for key in self._held if which is None or which(key)]:
+            last, text, logprobs = self._held.pop(key)
+            if text or logprobs:
+                ready.append(_with(last, self._secrets.scrub(text), logprobs))
+        return ready
+
+    def _delta(self, event: Any) -> list[AnyStreamRecord]:
+        key = (type(event), event.choice, event.index)
+        _, held, pending = self._held.pop(key, (None, "", None))
+        logprobs = getattr(event, "logprobs", None)
+        if logprobs is not None:
+            pending = [*(pending or []), *logprobs]
+        text = self._secrets.scrub(held + event.delta)
+        cut = len(text) - self._secrets.unfinished(text)
+        if cut == 0:  # all of it may begin a key: held whole, its logprobs with it
+            self._held[key] = (event, text, pending)
+            return []
+        self._held[key] = (event, text[cut:], None)
+        return [_with(event, text[:cut], pending)]
+
+
+def _with(event: Any, text: str, logprobs: list[dict[str, Any]] | None) -> AnyStreamRecord:
+    if isinstance(event, TextDeltaRecord):
+        return event.replaced(delta=text, logprobs=logprobs)
+    return event.replaced(delta=text)
