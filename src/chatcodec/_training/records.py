@@ -191,8 +191,12 @@ def _checked(record: dict[str, Any], where: str) -> None:
     for key, kind in _REQUIRED.items():
         value = record.get(key)
         if not isinstance(value, kind) or isinstance(value, bool):
-            shown = json.dumps(value)[:40] if not isinstance(value, list | dict) else type(value).__name__
+            shown = json.dumps(value)[:40] if value is None or isinstance(value, str | int | float) else _kind_of(value)
             raise PayloadError(f"{key!r} must be {_kind_name(kind)}, not {shown}", f"{where}.{key}")
+
+
+def _kind_of(value: object) -> str:
+    return type(value).__name__
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:

@@ -27,7 +27,8 @@ from chatcodec.serve._secrets import Secrets
 HELD_TYPES = (TextDeltaRecord, ThinkingDeltaRecord, RefusalDeltaRecord, ToolCallDeltaRecord)
 """The deltas whose text may carry a key across events (a signature's is opaque, scrubbed on its own)."""
 
-_Held = tuple[Any, str, list[dict[str, Any]] | None]
+HeldDelta = TextDeltaRecord | ThinkingDeltaRecord | RefusalDeltaRecord | ToolCallDeltaRecord
+_Held = tuple[HeldDelta, str, list[dict[str, Any]] | None]
 """A part's last delta (the shape its held text is passed on in), the text held, its logprobs."""
 
 
@@ -45,23 +46,22 @@ class HeldDeltas:
         event, what its part (or, past the parts, every part) held first, then the event scrubbed."""
         if isinstance(event, HELD_TYPES):
             return self._delta(event)
-        index = getattr(event, "index", None)
-        choice = getattr(event, "choice", 0)
-        ready = self.flushed(lambda key: index is None or (key[1], key[2]) == (choice, index))
-        return [*ready, self._secrets.scrub_event(event)]
+        index: int | None = getattr(event, "index", None)
+        place = None if index is None else (getattr(event, "choice", 0), index)
+        return [*self.flushed(place), self._secrets.scrub_event(event)]
 
-    def flushed(self, which: Any = None) -> list[AnyStreamRecord]:
-        """The held text of the parts ``which`` takes (every part by default), as deltas."""
+    def flushed(self, place: tuple[int, int] | None = None) -> list[AnyStreamRecord]:
+        """The held text of the part at ``place`` (choice, index; every part by default), as deltas."""
         ready: list[AnyStreamRecord] = []
-        for key in [key for key in self._held if which is None or which(key)]:
+        for key in [key for key in self._held if place is None or (key[1], key[2]) == place]:
             last, text, logprobs = self._held.pop(key)
             if text or logprobs:
                 ready.append(_with(last, self._secrets.scrub(text), logprobs))
         return ready
 
-    def _delta(self, event: Any) -> list[AnyStreamRecord]:
+    def _delta(self, event: HeldDelta) -> list[AnyStreamRecord]:
         key = (type(event), event.choice, event.index)
-        _, held, pending = self._held.pop(key, (None, "", None))
+        _, held, pending = self._held.pop(key, (event, "", None))
         logprobs = getattr(event, "logprobs", None)
         if logprobs is not None:
             pending = [*(pending or []), *logprobs]
@@ -74,7 +74,7 @@ class HeldDeltas:
         return [_with(event, text[:cut], pending)]
 
 
-def _with(event: Any, text: str, logprobs: list[dict[str, Any]] | None) -> AnyStreamRecord:
+def _with(event: HeldDelta, text: str, logprobs: list[dict[str, Any]] | None) -> AnyStreamRecord:
     if isinstance(event, TextDeltaRecord):
         return event.replaced(delta=text, logprobs=logprobs)
     return event.replaced(delta=text)

@@ -30,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from chatcodec._losses import LossRecorder
+from chatcodec._narrow import is_dict
 from chatcodec._training.record_lines import record_lines
 from chatcodec._training.records import END, end_line
 from chatcodec.serve._limits import json_object, read_body
@@ -135,7 +136,7 @@ def _end(body: dict[str, Any]) -> tuple[float, dict[str, Any]]:
     reward, metadata = body.get("reward"), body.get("metadata", {})
     if not isinstance(reward, int | float) or isinstance(reward, bool) or not math.isfinite(reward):
         raise RefusalError(400, "$.reward: a session's end needs its reward, a finite number")
-    if not isinstance(metadata, dict):
+    if not is_dict(metadata):
         raise RefusalError(400, "$.metadata: the metadata of a session's end is a JSON object")
     unknown = sorted(set(body) - {"reward", "metadata"})
     if unknown:
