@@ -122,6 +122,7 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "chatcodec._training.episodes",
             "chatcodec._training.samples",
             "chatcodec._training.records",
+            "chatcodec._training.episode_records",
         ),
     ),
     (
