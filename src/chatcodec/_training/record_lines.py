@@ -1,5 +1,6 @@
-"""The JSON lines of a gateway's record store, streamed: a file (``--record PATH``) or a
-directory of one-writer shards (``--record DIR``), a line at a time, each shard in name order.
+"""The JSON lines of a gateway's record store, streamed: a file (``--record PATH``), a
+directory of one-writer shards (``--record DIR``), a line at a time, each shard in name order,
+or a Redis stream (``--record redis://...``, :mod:`.record_stream`), a page at a time.
 
 Why a module of its own: what makes a line a line is the store's, not the turn's. Every
 reader of the store (:func:`chatcodec.read_records`, :func:`chatcodec.read_episodes`, the
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from chatcodec._losses import LossRecorder
+from chatcodec._training.record_stream import is_redis, stream_lines
 
 RECORD_VERSION = 1
 """The ``record`` field of every line: the shape's version, raised when a field changes meaning."""
@@ -41,6 +43,13 @@ def record_lines(
     ``SHARD line N`` in a directory); every other line a loss on ``recorder``. With
     ``needle``, only the lines holding it are parsed (a read-back of one session skips the
     others at the speed of a byte search)."""
+    if is_redis(path):
+        for where, raw in stream_lines(str(path)):
+            if needle is None or needle in raw:
+                record = _parsed(raw, where, recorder)
+                if record is not None:
+                    yield where, record
+        return
     shards = Path(path).is_dir()
     for file in record_files(path):
         yield from _file_lines(file, f"{file.name} " if shards else "", recorder, needle)

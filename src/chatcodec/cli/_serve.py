@@ -86,7 +86,8 @@ def _add_recording(serve: Any) -> None:
         metavar="PATH",
         help="append one JSON line per model turn to PATH (its session, prompt and completion token ids, their "
         "logprobs, the messages and tools it saw; chatcodec.read_records reads it back), or to shards of one "
-        "writer each when PATH is a directory (many gateways into one): every upstream must "
+        "writer each when PATH is a directory (many gateways into one), or to a Redis Stream when PATH is a "
+        "redis://HOST:PORT/N URL (gateways on many machines; the redis extra): every upstream must "
         "report token ids (a compatible server that does, named by --option server=..., or a token upstream)",
     )
     serve.add_argument(

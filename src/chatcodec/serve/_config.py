@@ -363,7 +363,8 @@ class ServeConfig:
     token ids: an OpenAI Chat upstream whose ``server`` option names one that does (vLLM,
     SGLang), or a token upstream (``vllm-generate``, ``sglang-generate``) that chatcodec
     renders for (:mod:`.turn_records`). An existing directory holds shards instead, one writer
-    each, for many gateways (:mod:`.turn_shards`)."""
+    each, for many gateways (:mod:`.turn_shards`); a ``redis://HOST:PORT/N`` URL, a Redis
+    Stream, for gateways on many machines (:mod:`.turn_stream`, the ``redis`` extra)."""
     record_max_bytes: int | None = None
     """``--record-max-bytes``: the bound of the record file (a turn past it is reported as
     unrecorded, as a full disk is) or of each shard of a directory (the next one is begun;

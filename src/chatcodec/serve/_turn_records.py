@@ -62,7 +62,9 @@ class TurnSink(Protocol):
     (:class:`~chatcodec.serve._turn_shards.TurnShards`)."""
 
     path: str
-    """What the store's readers read (a file or the directory)."""
+    """What the store's readers read (a file, the directory or the Redis URL)."""
+    offloaded: bool
+    """Whether every line is written on a worker thread (a network round trip), not only a large one."""
 
     def append(self, line: bytes) -> None:
         """Write ``line`` whole, or nothing (a :class:`RecordError`)."""
@@ -91,6 +93,8 @@ def parent_of(headers: Mapping[str, str]) -> str | None:
 class TurnFile:
     """The open file turns are appended to: locked for this gateway alone, opened again when
     it is removed or replaced under it, bounded by ``max_bytes`` (None: unbounded)."""
+
+    offloaded = False
 
     def __init__(self, path: str, max_bytes: int | None = None) -> None:
         self.path = path

@@ -22,8 +22,10 @@ import time
 from pathlib import Path
 
 from chatcodec._training.record_lines import SHARD_SUFFIX
+from chatcodec._training.record_stream import is_redis
 from chatcodec.serve._request_log import LOGGER
 from chatcodec.serve._turn_records import LockedError, RecordError, TurnFile, TurnSink, append_whole, open_locked
+from chatcodec.serve._turn_stream import TurnStream
 
 SHARD_BYTES = 256 * 1024 * 1024
 """A shard's bound when ``--record-max-bytes`` gives none: small enough to move and read in
@@ -31,7 +33,11 @@ parallel, large enough that a run of many turns makes few files."""
 
 
 def open_turn_sink(path: str, max_bytes: int | None) -> TurnSink:
-    """The store ``--record`` names: shards in an existing directory, else one file."""
+    """The store ``--record`` names: a Redis stream, shards in an existing directory, else one file."""
+    if is_redis(path):
+        if max_bytes is not None:
+            raise ValueError("--record-max-bytes bounds a file or a directory's shards, not a Redis stream")
+        return TurnStream(path)
     if Path(path).is_dir():
         return TurnShards(path, max_bytes)
     return TurnFile(path, max_bytes)
@@ -39,6 +45,8 @@ def open_turn_sink(path: str, max_bytes: int | None) -> TurnSink:
 
 class TurnShards:
     """This gateway's shards in one directory, the current one open."""
+
+    offloaded = False
 
     def __init__(self, path: str, max_bytes: int | None = None) -> None:
         self.path = path

@@ -170,7 +170,7 @@ async def recorded(
         return
     line = recording.line(status, error)
     try:
-        if len(line) > server.config.offload_bytes:
+        if turns.offloaded or len(line) > server.config.offload_bytes:
             await to_thread.run_sync(turns.append, line)
         else:
             turns.append(line)
