@@ -39,7 +39,7 @@ def vllm(request: httpx.Request) -> httpx.Response:
 
 
 @asynccontextmanager
-async def gateway(record: Path, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
+async def gateway(record: Path, tracer_provider: Any = None, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
     config = ServeConfig(
         api="anthropic",
         upstream="openai-chat",
@@ -48,7 +48,8 @@ async def gateway(record: Path, **settings: Any) -> AsyncIterator[httpx.AsyncCli
         record=str(record),
         **{"allow_anonymous": True, **settings},
     )
-    app = create_app(config, client=httpx.AsyncClient(transport=httpx.MockTransport(vllm)))
+    upstream = httpx.AsyncClient(transport=httpx.MockTransport(vllm))
+    app = create_app(config, client=upstream, tracer_provider=tracer_provider)
     async with (
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as client,
@@ -196,3 +197,31 @@ def test_a_url_session_no_header_can_carry_is_not_taken(tmp_path: Path, path: st
             return (await client.post(path, json=BODY)).status_code
 
     assert asyncio.run(call()) == 404
+
+
+def test_a_recorded_turn_s_span_carries_its_session_turn_parent_and_token_counts(tmp_path: Path) -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    second = [*QUESTION, {"role": "assistant", "content": "It is sunny."}, {"role": "user", "content": "Sure?"}]
+
+    async def calls() -> None:
+        async with gateway(tmp_path / "turns.jsonl", otel=True, tracer_provider=provider) as client:
+            headers = {"x-parent-session-id": "root"}
+            await client.post("/sessions/ep-1/v1/messages", json=BODY, headers=headers)
+            await client.post("/sessions/ep-1/v1/messages", json={**BODY, "messages": second, "stream": True})
+
+    asyncio.run(calls())
+    first, streamed = [dict(span.attributes or {}) for span in exporter.get_finished_spans()]
+    assert (first["chatcodec.session"], first["chatcodec.turn"], first["chatcodec.session.parent"]) == (
+        "ep-1",
+        0,
+        "root",
+    )
+    assert first["gen_ai.conversation.id"] == "ep-1"
+    assert (streamed["chatcodec.turn"], "chatcodec.session.parent" in streamed) == (1, False)
+    assert (streamed["gen_ai.usage.input_tokens"], streamed["gen_ai.usage.output_tokens"]) == (9, 3)

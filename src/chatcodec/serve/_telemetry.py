@@ -304,6 +304,25 @@ class RequestSpan:
                 attributes["gen_ai.tool.definitions"] = self._json(tools)
         self._set(attributes)
 
+    def recorded_turn(
+        self, session: str, turn: int, parent: str | None, prompt_ids: int | None, completion_ids: int
+    ) -> None:
+        """The recorded turn's place on the span (``--record``): its session as the GenAI
+        conversation (unless the request named one), ``chatcodec.session``, ``chatcodec.turn`` and
+        ``chatcodec.session.parent``, and, where the answer counted none, the prompt and
+        completion ids as ``gen_ai.usage.input_tokens`` and ``gen_ai.usage.output_tokens``
+        (the token path: chatcodec counted them)."""
+        attributes: dict[str, Any] = {"chatcodec.session": bounded(session), "chatcodec.turn": turn}
+        if parent:
+            attributes["chatcodec.session.parent"] = bounded(parent)
+        if "gen_ai.conversation.id" not in self.attributes:
+            attributes["gen_ai.conversation.id"] = bounded(session)
+        for token_type, count in (("input", prompt_ids), ("output", completion_ids)):
+            if count is not None and token_type not in self.tokens:
+                attributes[f"gen_ai.usage.{token_type}_tokens"] = count
+                self.tokens[token_type] = count
+        self._set(attributes)
+
     def _set(self, attributes: Mapping[str, Any]) -> None:
         """Set ``attributes``, their texts scrubbed (a JSON text was scrubbed as data: :meth:`_json`)."""
         if self.secrets:

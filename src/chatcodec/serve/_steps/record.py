@@ -169,6 +169,11 @@ async def recorded(
     if turns is None:
         return
     line = recording.line(status, error)
+    if record.span is not None:
+        prompt = None if recording.prompt_ids is None else len(recording.prompt_ids)
+        record.span.recorded_turn(
+            recording.session, recording.turn, recording.parent, prompt, len(recording.completion_ids)
+        )
     try:
         if turns.offloaded or len(line) > server.config.offload_bytes:
             await to_thread.run_sync(turns.append, line)
