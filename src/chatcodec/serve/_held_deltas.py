@@ -46,6 +46,8 @@ class HeldDeltas:
         event, what its part (or, past the parts, every part) held first, then the event scrubbed."""
         if isinstance(event, HELD_TYPES):
             return self._delta(event)
+        if not self._held:  # most events: nothing held
+            return [self._secrets.scrub_event(event)]
         index: int | None = getattr(event, "index", None)
         place = None if index is None else (getattr(event, "choice", 0), index)
         return [*self.flushed(place), self._secrets.scrub_event(event)]
@@ -61,16 +63,26 @@ class HeldDeltas:
 
     def _delta(self, event: HeldDelta) -> list[AnyStreamRecord]:
         key = (type(event), event.choice, event.index)
-        _, held, pending = self._held.pop(key, (event, "", None))
+        found = self._held.pop(key, None) if self._held else None
+        secrets = self._secrets
+        if found is None:  # most deltas: nothing held before, the text the delta's own
+            text, pending = secrets.scrub(event.delta), None
+        else:
+            pending = found[2]
+            text = secrets.scrub(found[1] + event.delta)
         logprobs = getattr(event, "logprobs", None)
-        if logprobs is not None:
-            pending = [*(pending or []), *logprobs]
-        text = self._secrets.scrub(held + event.delta)
-        cut = len(text) - self._secrets.unfinished(text)
+        if logprobs is not None and pending is not None:
+            pending = [*pending, *logprobs]
+        elif logprobs is not None:
+            pending = logprobs
+        cut = len(text) - secrets.unfinished(text)
+        if cut == len(text) and found is None and text is event.delta:
+            return [event]  # nothing held, nothing found: passed as it came
         if cut == 0:  # all of it may begin a key: held whole, its logprobs with it
             self._held[key] = (event, text, pending)
             return []
-        self._held[key] = (event, text[cut:], None)
+        if cut < len(text):
+            self._held[key] = (event, text[cut:], None)
         return [_with(event, text[:cut], pending)]
 
 

@@ -115,7 +115,7 @@ class _Scrubber:
         self.longest: int = len(ordered[0])
         """The length of the longest spelling: the most a spelling begun at a text's end still lacks."""
         self._spellings = tuple(ordered)
-        self._starts: tuple[frozenset[str], dict[str, tuple[str, ...]]] | None = None
+        self._starts: tuple[re.Pattern[str], frozenset[str], dict[str, tuple[str, ...]]] | None = None
         needles = {needle for spelling in every for needle in _needles(spelling)}
         self.needles: tuple[str, ...] = tuple(
             sorted(needle for needle in needles if not any(other in needle for other in needles - {needle}))
@@ -137,10 +137,13 @@ class _Scrubber:
 
     def unfinished(self, text: str) -> int:
         """The length of the longest end of ``text`` that begins a spelling without finishing
-        it (0: none does): what a stream holds back until the next delta says which it is."""
-        short, starts = self._starts or self._started()
+        it (0: none does): what a stream holds back until the next delta says which it is.
+        Only the places holding a spelling's first character are looked at (found by one
+        character class, in C), each by one lookup of its first few characters."""
+        first, short, starts = self._starts or self._started()
         length = len(text)
-        for place in range(max(0, length - self.longest + 1), length):
+        for found in first.finditer(text, max(0, length - self.longest + 1)):
+            place = found.start()
             rest = length - place
             if rest < _START:
                 if text[place:] in short:
@@ -151,16 +154,18 @@ class _Scrubber:
                 return rest
         return 0
 
-    def _started(self) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
-        """The beginnings of every spelling (its URL escapes' hex digits in either case): those
-        shorter than :data:`_START`, and the spellings by their first :data:`_START` characters.
-        Built on a stream's first delta, not for every request's set."""
+    def _started(self) -> tuple[re.Pattern[str], frozenset[str], dict[str, tuple[str, ...]]]:
+        """The beginnings of every spelling (its URL escapes' hex digits in either case): a
+        character class of their first characters, those shorter than :data:`_START`, and the
+        spellings by their first :data:`_START` characters. Built on a stream's first delta,
+        not for every request's set."""
         every = {cased for spelling in self._spellings for cased in _cased(spelling)}
-        short = frozenset(spelling[:size] for spelling in every for size in range(1, _START))
+        short = {spelling[:size] for spelling in every for size in range(1, _START)}
+        first = re.compile("[" + "".join(sorted({re.escape(spelling[0]) for spelling in every})) + "]")
         starts: dict[str, list[str]] = {}
         for spelling in every:
             starts.setdefault(spelling[:_START], []).append(spelling)
-        self._starts = short, {start: tuple(found) for start, found in starts.items()}
+        self._starts = first, frozenset(short), {start: tuple(found) for start, found in starts.items()}
         return self._starts
 
     def holds_bytes(self, data: bytes) -> bool:
