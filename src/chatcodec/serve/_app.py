@@ -140,7 +140,7 @@ class Proxy:
                 fitted = await fit.fitted(server, validated, admitted, record)
                 with unless_caller_leaves(request, record) as watched:
                     sent = await send.sent(server, fitted)
-                    answering = stream.streamed if fitted.call.stream else answer.answered
+                    answering = stream.streamed if fitted.streams_upstream else answer.answered
                     watched.response = await answering(server, fitted, sent, record)
                 response = watched.answer()
                 if record.cancelled and fitted.recording is not None:  # a caller gone before its answer came

@@ -26,6 +26,7 @@ from chatcodec._registry import get_edge
 from chatcodec._training.records import COMPLETE, record_line
 from chatcodec.contract import SampledIds
 from chatcodec.serve._config import Route as UpstreamRoute
+from chatcodec.serve._fronts import front
 from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
@@ -121,6 +122,14 @@ def reports(server: Server, route: UpstreamRoute, *, stream: bool) -> SampledIds
     named = server.writer_options(route).get("server")
     found = None if side is None or not isinstance(named, str) else side.sampled_ids.get(named)
     return None if found is None or (stream and not found.streams) else found
+
+
+def replays(server: Server, route: UpstreamRoute, api: str) -> bool:
+    """Whether a streamed call to ``route`` asks for a plain answer, replayed as the ``api``
+    front's stream (:mod:`.replay`): its server reports the ids only on a plain answer
+    (SGLang), and the front keeps no answer of its own (a Responses front's kept answer is
+    written from the stream it relayed; there the turn stays unrecorded, said so)."""
+    return front(api).answering is None and _unreported(server, route, stream=True) is not None
 
 
 def _unreported(server: Server, route: UpstreamRoute, *, stream: bool) -> str | None:
