@@ -62,11 +62,8 @@ class Fitted:
     replay: bool = False
     """Whether a streamed call asks its upstream for a plain answer, replayed as its stream
     (its server reports the ids to record only on a plain answer: :mod:`.replay`)."""
-
-    @property
-    def streams_upstream(self) -> bool:
-        """Whether the upstream is asked for a stream."""
-        return self.call.stream and not self.replay
+    streams_upstream: bool = False
+    """Whether the upstream is asked for a stream (the call's own wish, but for a replay)."""
 
 
 async def fitted(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Fitted:
@@ -144,7 +141,7 @@ def _written(
         version=version,
     )
     record.secrets = secrets = sent_secrets(outgoing.headers, (admitted.key,))
-    return Fitted(call, answer, route, routed.model, canonical, outgoing, secrets, recording, replay)
+    return Fitted(call, answer, route, routed.model, canonical, outgoing, secrets, recording, replay, stream)
 
 
 def written(
