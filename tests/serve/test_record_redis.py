@@ -7,6 +7,8 @@ is back."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -19,7 +21,9 @@ from serve.redis_server import RedisServer
 from serve.test_sessions import BODY, QUESTION, vllm
 
 
-def _gateway(url: str) -> httpx.AsyncClient:
+@asynccontextmanager
+async def _gateway(url: str) -> AsyncIterator[httpx.AsyncClient]:
+    """A gateway recording into ``url``, its lifespan run (the Redis client closed at its end)."""
     config = ServeConfig(
         api="anthropic",
         upstream="openai-chat",
@@ -29,7 +33,11 @@ def _gateway(url: str) -> httpx.AsyncClient:
         allow_anonymous=True,
     )
     app = create_app(config, client=httpx.AsyncClient(transport=httpx.MockTransport(vllm)))
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway")
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as client,
+    ):
+        yield client
 
 
 def test_sessions_recorded_in_a_redis_stream_round_trip(redis_server: RedisServer) -> None:
@@ -41,19 +49,21 @@ def test_sessions_recorded_in_a_redis_stream_round_trip(redis_server: RedisServe
     ]
 
     async def calls() -> dict[str, Any]:
-        first, second = _gateway(url), _gateway(url)  # two gateways, one stream
-        await first.post("/sessions/a/v1/messages", json=BODY)
-        await second.post("/sessions/a/v1/messages", json={**BODY, "messages": history, "stream": True})
-        await second.post("/v1/messages", json=BODY, headers={"x-session-id": "b", "x-parent-session-id": "a"})
-        done = await first.post("/v1/sessions/a/complete", json={"reward": 1.0, "metadata": {"k": "v"}})
-        assert done.status_code == 200, done.text
-        assert (await second.post("/v1/sessions/a/complete", json={"reward": 0.0})).status_code == 409
-        found: dict[str, Any] = (await second.get("/v1/sessions/a")).json()
-        return found
+        async with _gateway(url) as first, _gateway(url) as second:  # two gateways, one stream
+            await first.post("/sessions/a/v1/messages", json=BODY)
+            await second.post("/sessions/a/v1/messages", json={**BODY, "messages": history, "stream": True})
+            await second.post("/v1/messages", json=BODY, headers={"x-session-id": "b", "x-parent-session-id": "a"})
+            done = await first.post("/v1/sessions/a/complete", json={"reward": 1.0, "metadata": {"k": "v"}})
+            assert done.status_code == 200, done.text
+            assert (await second.post("/v1/sessions/a/complete", json={"reward": 0.0})).status_code == 409
+            found: dict[str, Any] = (await second.get("/v1/sessions/a")).json()
+            return found
 
     found = asyncio.run(calls())
     assert (found["status"], found["reward"], [turn["turn"] for turn in found["turns"]]) == ("complete", 1.0, [0, 1])
-    redis_client(url).xadd(STREAM, {"line": b"not json\n"})
+    client = redis_client(url)
+    client.xadd(STREAM, {"line": b"not json\n"})
+    client.close()
     losses: list[chatcodec.Loss] = []
     episodes = {episode.session: episode for episode in chatcodec.read_episodes(url, on_loss="ignore", losses=losses)}
     assert (episodes["a"].reward, episodes["a"].metadata, len(episodes["a"].turns)) == (1.0, {"k": "v"}, 2)
@@ -66,10 +76,16 @@ def test_a_redis_server_that_stops_is_reported_beside_each_answer_until_it_is_ba
     url = f"redis://127.0.0.1:{redis_server.port}/0"
 
     async def calls() -> list[httpx.Response]:
-        gateway = _gateway(url)
+        async with _gateway(url) as gateway:
+            return await _through_a_restart(gateway)
+
+    async def _through_a_restart(gateway: httpx.AsyncClient) -> list[httpx.Response]:
         answers = [await gateway.post("/sessions/a/v1/messages", json=BODY)]
         redis_server.stop()
         answers.append(await gateway.post("/sessions/b/v1/messages", json=BODY))
+        unreadable = await gateway.get("/v1/sessions/a")
+        assert unreadable.status_code == 503
+        assert "record store cannot be read now" in unreadable.json()["error"]["message"]
         redis_server.start()
         answers.append(await gateway.post("/sessions/c/v1/messages", json=BODY))
         return answers
@@ -84,5 +100,7 @@ def test_a_redis_server_that_stops_is_reported_beside_each_answer_until_it_is_ba
 
 def test_a_redis_record_unreachable_at_start_is_refused(redis_server: RedisServer) -> None:
     redis_server.stop()
+    config = {"api": "anthropic", "upstream": "openai-chat", "upstream_url": "http://vllm:8000/v1"}
+    url = f"redis://127.0.0.1:{redis_server.port}/0"
     with pytest.raises(ValueError, match=r"--record: the Redis at 127\.0\.0\.1 cannot be reached"):
-        _gateway(f"redis://127.0.0.1:{redis_server.port}/0")
+        create_app(ServeConfig(**config, options={"server": "vllm"}, record=url))

@@ -35,6 +35,7 @@ from chatcodec._training.record_lines import record_lines
 from chatcodec._training.records import END, end_line
 from chatcodec.serve._limits import json_object, read_body
 from chatcodec.serve._refusal import RefusalError, refused
+from chatcodec.serve._request_log import LOGGER
 from chatcodec.serve._steps.authenticate import admitted
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._turn_records import RecordError
@@ -76,7 +77,11 @@ def session_routes(server: Server) -> list[BaseRoute]:
 
 async def _found(server: Server, session: str) -> dict[str, Any]:
     """The session's read-back, or a 404 when no line names it."""
-    found = await to_thread.run_sync(_read_back, server, session)
+    try:
+        found = await to_thread.run_sync(_read_back, server, session)
+    except Exception as error:  # a store that cannot be read (a file gone, Redis down): said, not a 500
+        LOGGER.warning("the record store could not be read back: %r", error)
+        raise RefusalError(503, "the record store cannot be read now (see the gateway's log); try again") from None
     if found is None:
         raise RefusalError(404, f"no turn of session {session!r} is recorded here")
     return found

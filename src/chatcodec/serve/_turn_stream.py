@@ -11,8 +11,6 @@ synchronous one, called on a worker thread (:attr:`TurnStream.offloaded`), never
 
 from __future__ import annotations
 
-import threading
-from typing import Any
 from urllib.parse import urlsplit
 
 from chatcodec._training.record_stream import FIELD, STREAM, redis_client
@@ -29,8 +27,8 @@ class TurnStream:
         self.path = url
         """What the store's readers read: the URL."""
         self._where = f"Redis at {urlsplit(url).hostname}"
-        self._local = threading.local()  # redis-py's client is a pool; one per thread keeps it simple
-        client = self._client()  # a ValueError naming the extra when redis-py is missing
+        self._redis = client = redis_client(url)  # a ValueError naming the extra when redis-py is missing
+        # redis-py's client is safe across threads: each command takes a connection of its pool
         from redis.exceptions import RedisError
 
         try:
@@ -38,22 +36,14 @@ class TurnStream:
         except (RedisError, OSError) as error:
             raise ValueError(f"--record: the {self._where} cannot be reached: {error}") from None
 
-    def _client(self) -> Any:
-        client = getattr(self._local, "client", None)
-        if client is None:
-            client = self._local.client = redis_client(self.path)
-        return client
-
     def append(self, line: bytes) -> None:
         """``XADD`` the line, or a :class:`RecordError` saying why it was not."""
         from redis.exceptions import RedisError
 
         try:
-            self._client().xadd(STREAM, {FIELD: line})
+            self._redis.xadd(STREAM, {FIELD: line})
         except (RedisError, OSError) as error:
             raise RecordError(f"the turn was not recorded in {self._where}: {error}") from None
 
     def close(self) -> None:
-        client = getattr(self._local, "client", None)
-        if client is not None:
-            client.close()
+        self._redis.close()
