@@ -231,6 +231,11 @@ _METRIC_ATTRIBUTES = (
 """The span attributes the metrics carry too."""
 
 
+TURN_ATTRIBUTES = ("chatcodec.session", "chatcodec.turn", "chatcodec.session.parent")
+"""A recorded turn's span attributes of chatcodec's own (no GenAI convention names them): its
+session, its place in it, and the session it is a subagent of."""
+
+
 class RequestSpan:
     """One request's span and what its stream has shown so far."""
 
@@ -312,9 +317,10 @@ class RequestSpan:
         ``chatcodec.session.parent``, and, where the answer counted none, the prompt and
         completion ids as ``gen_ai.usage.input_tokens`` and ``gen_ai.usage.output_tokens``
         (the token path: chatcodec counted them)."""
-        attributes: dict[str, Any] = {"chatcodec.session": bounded(session), "chatcodec.turn": turn}
+        session_name, turn_name, parent_name = TURN_ATTRIBUTES
+        attributes: dict[str, Any] = {session_name: bounded(session), turn_name: turn}
         if parent:
-            attributes["chatcodec.session.parent"] = bounded(parent)
+            attributes[parent_name] = bounded(parent)
         if "gen_ai.conversation.id" not in self.attributes:
             attributes["gen_ai.conversation.id"] = bounded(session)
         for token_type, count in (("input", prompt_ids), ("output", completion_ids)):
