@@ -137,10 +137,13 @@ def test_documents_use_only_names_in_all(document: str) -> None:
 @pytest.mark.parametrize("page", sorted((ROOT / "docs").rglob("*.md")), ids=lambda page: page.name)
 def test_the_docs_pages_use_only_names_in_all(page: Path) -> None:
     from chatcodec.serve._request_log import EVENT_NAMES
+    from chatcodec.serve._telemetry import TURN_ATTRIBUTES
 
     text = page.read_text(encoding="utf-8")
     for event in EVENT_NAMES:  # the gateway's log events (``chatcodec.model.request``) are names, not modules
         text = text.replace(event, "")
+    for attribute in sorted(TURN_ATTRIBUTES, key=len, reverse=True):  # span attributes, likewise
+        text = text.replace(attribute, "")
     used = _public_uses(text) - {
         "__all__",
         "codecs",

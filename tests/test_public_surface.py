@@ -38,7 +38,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "ThinkingSignatureDeltaEvent ThinkingStartEvent TokenLogprob ToolArgumentsError ToolCallDeltaEvent "
         "ToolCallEndEvent ToolCallStartEvent ToolChoice ToolDefinition ToolMessage ToolResultContentPart "
         "TemplateError TemplateLimits TemplateProfile Rendering RenderConverter SampledTurn NextPrompt next_prompt "
-        "read_records "
+        "read_records RecordedEpisode read_episodes "
         "ToolResultPart ToolUsePart TopLogprob UnifiedFinishReason UnknownProviderError UrlCitation UrlSource Usage "
         "UsageEvent "
         "UserContentPart UserMessage ValidationError VideoPart accumulate_stream aconvert_stream "

@@ -123,6 +123,7 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "chatcodec._training.samples",
             "chatcodec._training.turn_prompt",
             "chatcodec._training.records",
+            "chatcodec._training.episode_records",
         ),
     ),
     (

@@ -137,6 +137,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec._rendering import render_conversation, render_message
     from chatcodec._schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
     from chatcodec._training.completion.parse import parse_completion
+    from chatcodec._training.episode_records import RecordedEpisode, read_episodes
     from chatcodec._training.episodes import render_turns
     from chatcodec._training.errors import TemplateError
     from chatcodec._training.families import template_profile
@@ -209,6 +210,7 @@ __all__ = [
     "ProviderLookupError",
     "ReasoningConfig",
     "ReasoningEffort",
+    "RecordedEpisode",
     "RefusalDeltaEvent",
     "RefusalPart",
     "RenderConverter",
@@ -288,6 +290,7 @@ __all__ = [
     "json_schema",
     "next_prompt",
     "parse_completion",
+    "read_episodes",
     "read_error",
     "read_records",
     "register_codec",
@@ -354,6 +357,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
         ("chatcodec._training.turn_prompt", "NextPrompt next_prompt"),
+        ("chatcodec._training.episode_records", "RecordedEpisode read_episodes"),
         ("chatcodec.batch._render_converter", "RenderConverter"),
         ("chatcodec._training.render", "Rendering render"),
         ("chatcodec.streams._sse", "SSEEvent SSEParser format_sse"),

@@ -261,38 +261,52 @@ def test_an_unfinished_last_line_is_reported_and_cut_back_when_the_gateway_start
     assert len(chatcodec.read_records(recorded, on_loss="error")["episode-1"]) == 2  # nothing unfinished
 
 
-def test_a_line_that_is_no_record_is_an_error_naming_it(tmp_path: Path) -> None:
+def test_a_line_that_is_no_record_is_a_loss_naming_it_and_the_rest_is_read(tmp_path: Path) -> None:
     path = tmp_path / "turns.jsonl"
-    path.write_text('{"record": 1}\nnot json\n')
-    with pytest.raises(chatcodec.PayloadError, match=r"at line 1\.session: 'session' must be a string"):
-        chatcodec.read_records(path)
-    path.write_text("[1]\n")
-    with pytest.raises(chatcodec.PayloadError, match="at line 1: a record is a JSON object"):
-        chatcodec.read_records(path)
+    path.write_text('{"record": 1}\nnot json\n[1]\n')
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.read_records(path, on_loss="ignore", losses=losses) == {}
+    assert [(loss.path, loss.why.split(";")[0]) for loss in losses] == [
+        ("line 1.session", "'session' must be a string, not null"),
+        ("line 2", "not JSON (Expecting value: line 1 column 1 (char 0))"),
+        ("line 3", "a record is a JSON object, not list"),
+    ]
+    with pytest.raises(chatcodec.LossError, match=r"line 1\.session"):
+        chatcodec.read_records(path, on_loss="error")
 
 
-def test_sglang_is_asked_on_a_plain_call_only_and_its_ids_read_from_the_choice(
+def test_sglang_is_asked_for_a_plain_answer_and_a_streamed_call_gets_it_replayed(
     fake: FakeUpstream, recorded: Path
 ) -> None:
+    """SGLang refuses ``return_token_ids`` on a stream: a streamed call asks it for a plain
+    answer (the ids on the choice), recorded, and replayed as the caller's stream."""
     fake.replies.clear()
     prompt, completion = _prompt(QUESTION), _ids(ANSWER_TEXT)
     answer = vllm_answer(prompt, completion, {"content": "It is sunny in Paris."}, "stop")
     del answer["prompt_token_ids"]
     answer["choices"][0]["prompt_token_ids"] = prompt  # SGLang writes both lists on the choice
     fake.reply(answer)
-    fake.reply(vllm_stream(prompt, completion, "It is sunny in Paris.", "stop"), content_type=SSE)
+    fake.reply(answer)
     config = {"options": {"server": "sglang"}, "record": str(recorded), "allow_anonymous": True}
     body = {"model": "qwen3", "max_tokens": 10, "messages": QUESTION}
     with proxy("anthropic", "openai-chat", f"{fake.base}/v1", **config) as origin:
         assert httpx.post(f"{origin}/v1/messages", json=body, headers=SESSION).status_code == 200
         assert fake.last.body["return_token_ids"] is True
         streamed = httpx.post(f"{origin}/v1/messages", json={**body, "stream": True}, headers=SESSION)
-        assert "message_stop" in streamed.text
-        assert "return_token_ids" not in fake.last.body  # SGLang refuses it on a stream
+        asked = fake.last.body
+    assert (asked["return_token_ids"], "stream" in asked) == (True, False)  # a plain answer asked
+    assert streamed.headers["content-type"].startswith("text/event-stream")
+    texts = [
+        json.loads(line[6:])["delta"]["text"]
+        for line in streamed.text.splitlines()
+        if line.startswith("data: ") and '"text_delta"' in line
+    ]
+    assert "".join(texts) == "It is sunny in Paris."
+    assert "message_stop" in streamed.text
+    assert "token_ids" not in streamed.text
     plain, stream = [json.loads(line) for line in recorded.read_text().splitlines()]
     assert (plain["status"], plain["prompt_ids"], plain["completion_ids"]) == ("complete", prompt, completion)
-    assert stream["status"] == "error"
-    assert stream["error"] == "the sglang server reports token ids only on a plain answer, not on a stream"
+    assert (stream["status"], stream["prompt_ids"], stream["completion_ids"]) == ("complete", prompt, completion)
 
 
 def test_a_streamed_turn_whose_caller_goes_away_is_recorded_as_cancelled(fake: FakeUpstream, recorded: Path) -> None:

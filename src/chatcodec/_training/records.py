@@ -9,9 +9,10 @@ reader share one list of fields.
 
 A line is written whole by one ``write`` call on a file opened for appending, so a process
 that dies mid-write leaves at most its last line unfinished (no newline): the reader reports
-that line and reads the rest. Any other line that is not a record is an error naming its
-line, never skipped: a file edited by hand or two writers interleaved is not silently
-trusted.
+that line and reads the rest. Any other line that is not a record (a file edited by hand,
+a disk that corrupted a block) is a loss naming its line, never skipped silently, and the
+lines after it are read: one bad line does not cost a run's records. A session's end (its
+reward, ``POST /v1/sessions/{id}/complete``) is a line of its own (``"kind": "end"``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pydantic_core
@@ -27,11 +29,10 @@ import pydantic_core
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._public_label import shown_as
+from chatcodec._training.record_lines import RECORD_VERSION, record_lines
 from chatcodec._training.tokens import ids_fault
 from chatcodec._training.turns import SampledTurn
 
-RECORD_VERSION = 1
-"""The ``record`` field of every line: the shape's version, raised when a field changes meaning."""
 COMPLETE = "complete"
 """A turn whose answer came whole; the other statuses (``cancelled``, ``error``) say why not."""
 
@@ -53,6 +54,7 @@ def record_line(
     error: str | None = None,
     prompt_break: str | None = None,
     parent_turn: str | None = None,
+    parent: str | None = None,
 ) -> bytes:
     """One turn as the JSON line the file holds (ending in a newline)."""
     line: dict[str, Any] = {
@@ -76,6 +78,8 @@ def record_line(
         line["prompt_break"] = prompt_break
     if parent_turn is not None:
         line["parent_turn"] = parent_turn
+    if parent is not None:
+        line["parent"] = parent
     return pydantic_core.to_json(line) + b"\n"  # pydantic-core writes a long id list cheaper than json.dumps
 
 
@@ -107,42 +111,97 @@ def logprobs_unreadable(logprobs: object, completion_ids: Sequence[object]) -> s
     return None
 
 
+END = "end"
+"""The ``kind`` of the line that ends a session (its reward and metadata); a turn's line has no ``kind``."""
+
+
+def end_line(*, session: str, parent: str | None, reward: float, metadata: Mapping[str, Any]) -> bytes:
+    """The line recording a session's end: the reward its trainer gave and the metadata beside it."""
+    line = {
+        "record": RECORD_VERSION,
+        "kind": END,
+        "session": session,
+        "parent": parent,
+        "reward": reward,
+        "metadata": dict(metadata),
+    }
+    return pydantic_core.to_json(line) + b"\n"
+
+
+def _end(record: dict[str, Any], where: str) -> str:
+    """The session an end line closes (a :class:`PayloadError` where the line is no end)."""
+    session, reward, metadata = record.get("session"), record.get("reward"), record.get("metadata")
+    if not isinstance(session, str):
+        raise PayloadError("an end's 'session' is a string", f"{where}.session")
+    if not isinstance(reward, int | float) or isinstance(reward, bool):
+        raise PayloadError("an end's 'reward' is a number", f"{where}.reward")
+    if not isinstance(metadata, dict):
+        raise PayloadError("an end's 'metadata' is an object", f"{where}.metadata")
+    return session
+
+
 def read_records(
     path: str | os.PathLike[str], *, on_loss: OnLoss = "warn", losses: list[Loss] | None = None
 ) -> dict[str, list[SampledTurn]]:
-    """The turns a gateway recorded in ``path`` (``chatcodec serve --record PATH``), by session,
-    each session's in turn order.
+    """The turns a gateway recorded in ``path`` (``chatcodec serve --record PATH``, a file or a
+    directory of shards), by session, each session's in turn order.
 
     A turn's :attr:`~SampledTurn.message_index` is the number of messages it saw (the answer
-    follows them). Turns that did not complete (a caller that went away, an upstream error)
-    and an unfinished last line (a writer that died mid-line) are left out, each reported as a
-    loss naming its line; ``on_loss`` and ``losses`` work as in
-    :func:`~chatcodec.convert_request`. A line that is no record is a
-    :class:`~chatcodec.PayloadError` naming it.
+    follows them). Turns that did not complete (a caller that went away, an upstream error),
+    an unfinished last line (a writer that died mid-line) and any line that is no turn record
+    are left out, each reported as a loss naming its line, and the other lines are read;
+    ``on_loss`` and ``losses`` work as in :func:`~chatcodec.convert_request`. The lines are
+    read one at a time: memory holds the turns, never the file.
     """
     recorder = LossRecorder()
-    sessions: dict[str, list[tuple[int, int, SampledTurn]]] = {}
-    with open(path, "rb") as file:  # read a line at a time: a long run's file need not fit in memory
-        for number, raw in enumerate(file, start=1):
-            if not raw.endswith(b"\n"):  # the last line, which a crash cut short
-                if raw.strip():
-                    recorder.add(
-                        f"line {number}",
-                        "an unfinished last line",
-                        "its writer stopped before the line's end (a crash mid-write); the lines before it are whole",
-                    )
-                break
-            if not raw.strip():
-                continue
-            record = _record(raw, number)
-            if record["status"] != COMPLETE:
-                why = str(record.get("error") or "the turn did not complete")
-                what = f"{record['status']} turn {record['turn']} of {record['session']!r}"
-                recorder.add(f"line {number}", what, why)
-                continue
-            sessions.setdefault(record["session"], []).append((record["turn"], number, _turn(record, number)))
+    found = recorded_sessions(path, recorder)
     recorder.settle(on_loss, losses, stacklevel=3)
-    return {session: [turn for _, _, turn in sorted(turns, key=_order)] for session, turns in sessions.items()}
+    return found.turns
+
+
+@dataclass
+class Recorded:
+    """What a record store holds, by session: the complete turns in turn order, each
+    session's parent, and the end its trainer recorded (``POST /v1/sessions/{id}/complete``)."""
+
+    turns: dict[str, list[SampledTurn]] = field(default_factory=lambda: {})
+    parents: dict[str, str] = field(default_factory=lambda: {})
+    ends: dict[str, dict[str, Any]] = field(default_factory=lambda: {})
+    seen: dict[str, None] = field(default_factory=lambda: {})
+    """Every session a line names, in the order first named (one whose turns all failed too)."""
+
+
+def recorded_sessions(path: str | os.PathLike[str], recorder: LossRecorder) -> Recorded:
+    """The store at ``path`` read once (the one reading :func:`read_records` and
+    :func:`~chatcodec.read_episodes` share); each line that is not read a loss on ``recorder``."""
+    found = Recorded()
+    ordered: dict[str, list[tuple[int, int, SampledTurn]]] = {}
+    for number, (where, record) in enumerate(record_lines(path, recorder)):
+        try:
+            if record.get("kind") == END:
+                session, parent = _end(record, where), record.get("parent")
+                if session in found.ends:
+                    recorder.add(where, f"a second end of {session!r}", "the first end recorded is kept")
+                    continue
+                found.ends[session] = record
+            else:
+                _checked(record, where)
+                session, parent = record["session"], record.get("parent")
+                if record["status"] != COMPLETE:
+                    why = str(record.get("error") or "the turn did not complete")
+                    recorder.add(where, f"{record['status']} turn {record['turn']} of {session!r}", why)
+                else:
+                    ordered.setdefault(session, []).append((record["turn"], number, _turn(record, where)))
+        except (PayloadError, ValueError, TypeError, KeyError, OverflowError, RecursionError) as error:
+            place = error.path if isinstance(error, PayloadError) else where
+            detail = str(error).removeprefix(f"at {place}: ") if isinstance(error, PayloadError) else repr(error)
+            recorder.add(place, "a line that is no record", f"{detail}; the other lines are read")
+            continue
+        found.seen.setdefault(session)
+        if isinstance(parent, str) and parent:
+            found.parents.setdefault(session, parent)
+    found.turns = {session: [turn for _, _, turn in sorted(turns, key=_order)] for session, turns in ordered.items()}
+    return found
 
 
 def _order(entry: tuple[int, int, SampledTurn]) -> tuple[int, int]:
@@ -160,24 +219,17 @@ _REQUIRED: Mapping[str, type | tuple[type, ...]] = {
 }
 
 
-def _record(raw: bytes, number: int) -> dict[str, Any]:
-    where = f"line {number}"
-    try:
-        record = json.loads(raw)
-    except ValueError as error:
-        raise PayloadError(f"not JSON ({error}); only the last line may be unfinished", where) from None
-    if not isinstance(record, dict):
-        raise PayloadError(f"a record is a JSON object, not {type(record).__name__}", where)
-    record = cast("dict[str, Any]", record)
-    if record.get("record") != RECORD_VERSION:
-        raise PayloadError(
-            f"not a chatcodec turn record of version {RECORD_VERSION}: 'record' is {record.get('record')!r}", where
-        )
+def _checked(record: dict[str, Any], where: str) -> None:
+    """A turn line's fields of the types the reader reads (a :class:`PayloadError` naming the first that is not)."""
     for key, kind in _REQUIRED.items():
         value = record.get(key)
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise PayloadError(f"{key!r} must be {_kind_name(kind)}, not {json.dumps(value)[:40]}", f"{where}.{key}")
-    return record
+            shown = json.dumps(value)[:40] if value is None or isinstance(value, str | int | float) else _kind_of(value)
+            raise PayloadError(f"{key!r} must be {_kind_name(kind)}, not {shown}", f"{where}.{key}")
+
+
+def _kind_of(value: object) -> str:
+    return type(value).__name__
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -186,9 +238,8 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names[item] for item in kinds)
 
 
-def _turn(record: dict[str, Any], number: int) -> SampledTurn:
+def _turn(record: dict[str, Any], where: str) -> SampledTurn:
     """A complete record's turn: its ids token ids, its logprobs finite numbers, one per completion id."""
-    where = f"line {number}"
     prompt, completion, logprobs = record["prompt_ids"], record["completion_ids"], record["logprobs"]
     fault = ids_unreadable(prompt, completion)
     if fault is not None:

@@ -85,8 +85,17 @@ def _add_recording(serve: Any) -> None:
         "--record",
         metavar="PATH",
         help="append one JSON line per model turn to PATH (its session, prompt and completion token ids, their "
-        "logprobs, the messages and tools it saw; chatcodec.read_records reads it back): every upstream must "
+        "logprobs, the messages and tools it saw; chatcodec.read_records reads it back), or to shards of one "
+        "writer each when PATH is a directory (many gateways into one), or to a Redis Stream when PATH is a "
+        "redis://HOST:PORT/N URL (gateways on many machines; the redis extra): every upstream must "
         "report token ids (a compatible server that does, named by --option server=..., or a token upstream)",
+    )
+    serve.add_argument(
+        "--record-max-bytes",
+        type=int,
+        metavar="N",
+        help="the bound of the --record file (a turn past it is reported as unrecorded) or, for a directory, of "
+        "each shard (then the next is begun; default 256 MiB)",
     )
     serve.add_argument(
         "--template",
@@ -293,6 +302,7 @@ _PLAIN_OPTIONS = (
     "otel",
     "otel_content",
     "record",
+    "record_max_bytes",
     "template",
     "tokenizer",
     "parser",

@@ -37,6 +37,8 @@ from chatcodec.serve._deadlines import APP_SEND
 from chatcodec.serve._fronts import routes
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import RequestRecord, internal_error
+from chatcodec.serve._session_paths import session_in_path
+from chatcodec.serve._session_routes import session_routes
 from chatcodec.serve._steps import answer, authenticate, fit, read, route, sample, send, stream, validate
 from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.caller_watch import unless_caller_leaves
@@ -64,6 +66,7 @@ def create_app(
     proxy = Proxy(Server(config, client, tracer_provider, meter_provider, tokenizer))
     paths: list[BaseRoute] = [
         *endpoints.routes(proxy.server),
+        *session_routes(proxy.server),
         *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
         *kept_answer_routes(proxy.server),
     ]
@@ -80,6 +83,7 @@ class ServeApp(Starlette):
     was added to it (middleware added by an embedding application sees every message)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope = session_in_path(scope)
         if not self.user_middleware:
             scope[APP_SEND] = send
         await super().__call__(scope, receive, send)
@@ -136,7 +140,7 @@ class Proxy:
                 fitted = await fit.fitted(server, validated, admitted, record)
                 with unless_caller_leaves(request, record) as watched:
                     sent = await send.sent(server, fitted)
-                    answering = stream.streamed if fitted.call.stream else answer.answered
+                    answering = stream.streamed if fitted.streams_upstream else answer.answered
                     watched.response = await answering(server, fitted, sent, record)
                 response = watched.answer()
                 if record.cancelled and fitted.recording is not None:  # a caller gone before its answer came

@@ -236,7 +236,11 @@ def _check_recording(config: ServeConfig) -> None:
     """``--record`` refused at start when a route's upstream reports no token ids: its turns
     could not be recorded, and a record with holes is not what the operator asked for."""
     if config.record is None:
+        if config.record_max_bytes is not None:
+            raise ValueError("--record-max-bytes bounds what --record writes: give --record")
         return
+    if config.record_max_bytes is not None and config.record_max_bytes <= 0:
+        raise ValueError(f"--record-max-bytes must be a positive number of bytes, not {config.record_max_bytes}")
     for route in config.all_routes:
         if route.upstream in TOKEN_UPSTREAMS:
             continue  # chatcodec renders the prompt: the ids are its own
@@ -380,7 +384,13 @@ class ServeConfig:
     and tools it saw: :func:`chatcodec.read_records` reads it back). Every route must report
     token ids: an OpenAI Chat upstream whose ``server`` option names one that does (vLLM,
     SGLang), or a token upstream (``vllm-generate``, ``sglang-generate``) that chatcodec
-    renders for (:mod:`.turn_records`)."""
+    renders for (:mod:`.turn_records`). An existing directory holds shards instead, one writer
+    each, for many gateways (:mod:`.turn_shards`); a ``redis://HOST:PORT/N`` URL, a Redis
+    Stream, for gateways on many machines (:mod:`.turn_stream`, the ``redis`` extra)."""
+    record_max_bytes: int | None = None
+    """``--record-max-bytes``: the bound of the record file (a turn past it is reported as
+    unrecorded, as a full disk is) or of each shard of a directory (the next one is begun;
+    default 256 MiB)."""
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -54,6 +54,10 @@ class Span(Protocol):
 
     def end(self, record: RequestRecord) -> None: ...
 
+    def recorded_turn(
+        self, session: str, turn: int, parent: str | None, prompt_ids: int | None, completion_ids: int
+    ) -> None: ...
+
 
 @dataclass
 class RequestRecord:

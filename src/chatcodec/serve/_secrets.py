@@ -105,13 +105,17 @@ class _Scrubber:
     one): one pattern of every spelling, the longest first at a place, for text, and for JSON
     text one that leaves the JSON valid."""
 
-    __slots__ = ("byte_needles", "in_json", "needles", "shortest", "text")
+    __slots__ = ("_spellings", "_starts", "byte_needles", "in_json", "longest", "needles", "shortest", "text")
 
     def __init__(self, values: tuple[str, ...]) -> None:
         every = {spelling for value in values for spelling in spellings(value)}
         ordered = sorted(every, key=lambda spelling: (-len(spelling), spelling))  # the longest at a place wins
         self.shortest: int = len(ordered[-1])
         """The length of the shortest spelling: no shorter text holds one."""
+        self.longest: int = len(ordered[0])
+        """The length of the longest spelling: the most a spelling begun at a text's end still lacks."""
+        self._spellings = tuple(ordered)
+        self._starts: tuple[re.Pattern[str], frozenset[str], dict[str, tuple[str, ...]]] | None = None
         needles = {needle for spelling in every for needle in _needles(spelling)}
         self.needles: tuple[str, ...] = tuple(
             sorted(needle for needle in needles if not any(other in needle for other in needles - {needle}))
@@ -131,6 +135,39 @@ class _Scrubber:
             return False
         return True
 
+    def unfinished(self, text: str) -> int:
+        """The length of the longest end of ``text`` that begins a spelling without finishing
+        it (0: none does): what a stream holds back until the next delta says which it is.
+        Only the places holding a spelling's first character are looked at (found by one
+        character class, in C), each by one lookup of its first few characters."""
+        first, short, starts = self._starts or self._started()
+        length = len(text)
+        for found in first.finditer(text, max(0, length - self.longest + 1)):
+            place = found.start()
+            rest = length - place
+            if rest < _START:
+                if text[place:] in short:
+                    return rest
+                continue
+            candidates = starts.get(text[place : place + _START])
+            if candidates is not None and any(len(one) > rest and text.endswith(one[:rest]) for one in candidates):
+                return rest
+        return 0
+
+    def _started(self) -> tuple[re.Pattern[str], frozenset[str], dict[str, tuple[str, ...]]]:
+        """The beginnings of every spelling (its URL escapes' hex digits in either case): a
+        character class of their first characters, those shorter than :data:`_START`, and the
+        spellings by their first :data:`_START` characters. Built on a stream's first delta,
+        not for every request's set."""
+        every = {cased for spelling in self._spellings for cased in _cased(spelling)}
+        short = {spelling[:size] for spelling in every for size in range(1, _START)}
+        first = re.compile("[" + "".join(sorted({re.escape(spelling[0]) for spelling in every})) + "]")
+        starts: dict[str, list[str]] = {}
+        for spelling in every:
+            starts.setdefault(spelling[:_START], []).append(spelling)
+        self._starts = first, frozenset(short), {start: tuple(found) for start, found in starts.items()}
+        return self._starts
+
     def holds_bytes(self, data: bytes) -> bool:
         for needle in self.byte_needles:
             if needle in data:
@@ -138,6 +175,15 @@ class _Scrubber:
         else:
             return False
         return True
+
+
+_START = 4
+"""How many first characters of a spelling key its entry in a scrubber's beginnings."""
+
+
+def _cased(spelling: str) -> tuple[str, ...]:
+    """``spelling`` as written, and with its URL escapes' hex digits lower-cased (both match)."""
+    return spelling, _URL_ESCAPE.sub(lambda escape: escape.group().lower(), spelling)
 
 
 def _needles(spelling: str) -> tuple[str, ...]:
@@ -234,11 +280,17 @@ class Secrets:
             return [self.scrub_data(item) for item in data]
         return data
 
+    def unfinished(self, text: str) -> int:
+        """The length of the longest end of ``text`` that begins a spelling of a secret without
+        finishing it (0: none does, or no secret)."""
+        return 0 if self._scrubber is None else self._scrubber.unfinished(text)
+
     def scrub_event(self, event: AnyStreamRecord) -> AnyStreamRecord:
         """A stream's canonical event with every secret out of its texts (a copy where one was
         found). A delta shorter than the shortest spelling is passed unsearched: most of a stream's
         events (a key is tens of characters, a delta a few words), each paying a length check; a
-        key an upstream splits over two deltas is not found."""
+        key an upstream splits over two deltas is found by the gateway's stream holding each
+        part's unfinished end (:mod:`chatcodec.serve._held_deltas`)."""
         scrubber = self._scrubber
         if scrubber is None:
             return event

@@ -231,6 +231,11 @@ _METRIC_ATTRIBUTES = (
 """The span attributes the metrics carry too."""
 
 
+TURN_ATTRIBUTES = ("chatcodec.session", "chatcodec.turn", "chatcodec.session.parent")
+"""A recorded turn's span attributes of chatcodec's own (no GenAI convention names them): its
+session, its place in it, and the session it is a subagent of."""
+
+
 class RequestSpan:
     """One request's span and what its stream has shown so far."""
 
@@ -302,6 +307,26 @@ class RequestSpan:
             tools = genai_messages.tool_definitions(canonical.get("tools") or ())
             if tools:
                 attributes["gen_ai.tool.definitions"] = self._json(tools)
+        self._set(attributes)
+
+    def recorded_turn(
+        self, session: str, turn: int, parent: str | None, prompt_ids: int | None, completion_ids: int
+    ) -> None:
+        """The recorded turn's place on the span (``--record``): its session as the GenAI
+        conversation (unless the request named one), ``chatcodec.session``, ``chatcodec.turn`` and
+        ``chatcodec.session.parent``, and, where the answer counted none, the prompt and
+        completion ids as ``gen_ai.usage.input_tokens`` and ``gen_ai.usage.output_tokens``
+        (the token path: chatcodec counted them)."""
+        session_name, turn_name, parent_name = TURN_ATTRIBUTES
+        attributes: dict[str, Any] = {session_name: bounded(session), turn_name: turn}
+        if parent:
+            attributes[parent_name] = bounded(parent)
+        if "gen_ai.conversation.id" not in self.attributes:
+            attributes["gen_ai.conversation.id"] = bounded(session)
+        for token_type, count in (("input", prompt_ids), ("output", completion_ids)):
+            if count is not None and token_type not in self.tokens:
+                attributes[f"gen_ai.usage.{token_type}_tokens"] = count
+                self.tokens[token_type] = count
         self._set(attributes)
 
     def _set(self, attributes: Mapping[str, Any]) -> None:

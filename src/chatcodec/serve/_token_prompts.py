@@ -25,6 +25,7 @@ from chatcodec._model.messages import AssistantMessage
 from chatcodec._training import tokens
 from chatcodec._training.call_ids import held_calls
 from chatcodec._training.completion.parse import parse_completion, reasoning_opener
+from chatcodec._training.families import template_profile
 from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after, sampled_text
 from chatcodec.serve._template_variables import template_variables
 
@@ -64,6 +65,9 @@ class TokenPrompts:
         path = Path(template)
         self.template = path.read_text(encoding="utf-8") if template.endswith(".jinja") or path.is_file() else template
         self.tokenizer: Any = tokens.loaded(tokenizer)
+        template_profile(
+            self.template
+        )  # profiled once, at start: a template that cannot be is refused there, not every turn
         self.object_arguments = object_arguments
         """Whether the front's wire holds call arguments as objects (a rendering spells them as
         ``render(body, source=front)`` does)."""

@@ -23,6 +23,7 @@ from chatcodec.serve._request_log import RequestRecord, losses_header, store_err
 from chatcodec.serve._steps import keep
 from chatcodec.serve._steps import record as turn_record
 from chatcodec.serve._steps.fit import Fitted
+from chatcodec.serve._steps.replay import replayed
 from chatcodec.serve._steps.send import Sent
 from chatcodec.serve._steps.shared import Server
 
@@ -31,20 +32,23 @@ async def answered(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
     """The caller's response to ``fitted``, from the upstream's plain answer ``sent``."""
     convert = partial(_converted, server, fitted, sent, record)
     large = len(sent.content) > server.config.offload_bytes
-    rendered, kept, message = await to_thread.run_sync(convert) if large else convert()
+    rendered, kept, message, fields = await to_thread.run_sync(convert) if large else convert()
     await keep.kept(server, record, fitted.answer, kept, message)
     if fitted.recording is not None:
         await turn_record.recorded(server, fitted.recording, record)
     record.status = 200
+    if fitted.replay:  # a streamed call answered plain upstream (the ids recorded): the answer as its stream
+        answer = decode_response(fitted.route.upstream, fields).model_dump(mode="json", exclude_none=True)
+        return replayed(server, fitted, fitted.secrets.scrub_data(answer), sent.passed, record)
     headers = {**sent.passed, **losses_header(record.losses), **store_error_header(record.store_error)}
     return Response(rendered, 200, headers=headers, media_type="application/json")
 
 
 def _converted(
     server: Server, fitted: Fitted, sent: Sent, record: RequestRecord
-) -> tuple[bytes, answering.KeptAnswer | None, dict[str, Any] | None]:
-    """The answer as JSON bytes for the caller, what is kept of it, and its canonical message
-    (when anything is kept)."""
+) -> tuple[bytes, answering.KeptAnswer | None, dict[str, Any] | None, dict[str, Any]]:
+    """The answer as JSON bytes for the caller, what is kept of it, its canonical message
+    (when anything is kept), and the upstream's fields read (the recorded ids taken out)."""
     upstream = fitted.route.upstream
     fields = answer_object(sent.content, upstream)
     if fitted.recording is not None:
@@ -72,4 +76,4 @@ def _converted(
         message = decode_response(upstream, fields).choices[0].message.model_dump(mode="json", exclude_none=True)
         kept = server.answerer.to_keep(fitted.answer, converted, fitted.canonical, message)
     server.telemetry.answered(record, upstream, fields, sent.identity)
-    return rendered, kept, message
+    return rendered, kept, message, fields

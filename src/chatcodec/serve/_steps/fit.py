@@ -34,7 +34,7 @@ from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._seals import check_unsealed
 from chatcodec.serve._secrets import Secrets, sent_secrets
 from chatcodec.serve._steps.authenticate import Admitted
-from chatcodec.serve._steps.record import TurnRecording, begun
+from chatcodec.serve._steps.record import TurnRecording, begun, replays
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import Validated
 from chatcodec.serve._upstream import UpstreamCall, sent_version, upstream_call, upstream_side
@@ -59,6 +59,11 @@ class Fitted:
     """The credentials it sends (and the caller's key), kept out of what is relayed or recorded."""
     recording: TurnRecording | None = None
     """The turn being recorded (``--record``: :mod:`.record`), or None."""
+    replay: bool = False
+    """Whether a streamed call asks its upstream for a plain answer, replayed as its stream
+    (its server reports the ids to record only on a plain answer: :mod:`.replay`)."""
+    streams_upstream: bool = False
+    """Whether the upstream is asked for a stream (the call's own wish, but for a replay)."""
 
 
 async def fitted(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Fitted:
@@ -110,11 +115,11 @@ def _written(
     route, call = routed.route, answer.call
     server.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
     record.losses = list(validated.losses)  # in an error answer's header too, from here on
+    replay = server.turns is not None and call.stream and replays(server, route, server.config.api)
+    stream = call.stream and not replay
     try:
         refuse_unless_allowed(validated.losses, server.config.loss_policy, route.upstream)
-        body, losses, version = written(
-            server, canonical, routed.model, route, stream=call.stream, version=routed.version
-        )
+        body, losses, version = written(server, canonical, routed.model, route, stream=stream, version=routed.version)
     except LossRefusalError as refusal:
         record.losses = [*validated.losses, *(loss for loss in refusal.losses if loss not in validated.losses)]
         raise
@@ -123,20 +128,20 @@ def _written(
         check_unsealed(route.upstream, body)
     recording = None
     if server.turns is not None:  # the turn recorded (--record): the upstream asked for its token ids
-        recording = begun(server, canonical, route, routed.model, admitted.headers, record=record, stream=call.stream)
+        recording = begun(server, canonical, route, routed.model, admitted.headers, record=record, stream=stream)
         body = recording.asking(body)
     outgoing = upstream_call(
         route.upstream,
         route.url,
         body,
         model=routed.model,
-        stream=call.stream,
+        stream=stream,
         key=upstream_key(upstream_side(route.upstream), admitted.caller, route.api_key_env),
         caller_headers=admitted.headers,
         version=version,
     )
     record.secrets = secrets = sent_secrets(outgoing.headers, (admitted.key,))
-    return Fitted(call, answer, route, routed.model, canonical, outgoing, secrets, recording)
+    return Fitted(call, answer, route, routed.model, canonical, outgoing, secrets, recording, replay, stream)
 
 
 def written(

@@ -30,10 +30,11 @@ from chatcodec._registry import get_edge
 from chatcodec._training.records import COMPLETE, ids_unreadable, logprobs_unreadable, record_line
 from chatcodec.contract import SampledIds
 from chatcodec.serve._config import Route as UpstreamRoute
+from chatcodec.serve._fronts import front
 from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS
-from chatcodec.serve._turn_records import RecordError, session_of
+from chatcodec.serve._turn_records import RecordError, parent_of, session_of
 
 CANCELLED = "cancelled"
 """The status of a turn whose caller went away before its answer was complete."""
@@ -74,6 +75,8 @@ class TurnRecording:
     past it is no id the model has."""
     unreadable: str | None = None
     """What the answer held in an id field that is no list of ids (its field named)."""
+    parent: str | None = None
+    """The session this one is a subagent of, as its caller named it (the line's ``parent``)."""
     _logprobs_missing: bool = False
 
     def asking(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -131,6 +134,7 @@ class TurnRecording:
             error=error,
             prompt_break=self.prompt_break,
             parent_turn=self.parent_turn,
+            parent=self.parent,
         )
 
     def _unrecordable(self) -> str | None:
@@ -155,6 +159,14 @@ def reports(server: Server, route: UpstreamRoute, *, stream: bool) -> SampledIds
     named = server.writer_options(route).get("server")
     found = None if side is None or not isinstance(named, str) else side.sampled_ids.get(named)
     return None if found is None or (stream and not found.streams) else found
+
+
+def replays(server: Server, route: UpstreamRoute, api: str) -> bool:
+    """Whether a streamed call to ``route`` asks for a plain answer, replayed as the ``api``
+    front's stream (:mod:`.replay`): its server reports the ids only on a plain answer
+    (SGLang), and the front keeps no answer of its own (a Responses front's kept answer is
+    written from the stream it relayed; there the turn stays unrecorded, said so)."""
+    return front(api).answering is None and _unreported(server, route, stream=True) is not None
 
 
 def _unreported(server: Server, route: UpstreamRoute, *, stream: bool) -> str | None:
@@ -190,6 +202,7 @@ def begun(
         tools=list(canonical.get("tools") or []),
         reports=reports(server, route, stream=stream),
         unreported=_unreported(server, route, stream=stream),
+        parent=parent_of(headers),
     )
 
 
@@ -202,8 +215,13 @@ async def recorded(
     if turns is None:
         return
     line = recording.line(status, error)
+    if record.span is not None:
+        prompt = None if recording.prompt_ids is None else len(recording.prompt_ids)
+        record.span.recorded_turn(
+            recording.session, recording.turn, recording.parent, prompt, len(recording.completion_ids)
+        )
     try:
-        if len(line) > server.config.offload_bytes:
+        if turns.offloaded or len(line) > server.config.offload_bytes:
             await to_thread.run_sync(turns.append, line)
         else:
             turns.append(line)

@@ -49,7 +49,7 @@ async def sent(server: Server, fitted: Fitted) -> Sent:
     upstream = fitted.route.upstream
     response = await send(server, fitted.outgoing, upstream, stream=True)
     content = b""
-    if not fitted.call.stream:
+    if not fitted.streams_upstream:
         try:
             content = await read_answer(
                 response, server.config.max_answer_bytes, upstream, timeout=server.config.timeout
@@ -60,7 +60,7 @@ async def sent(server: Server, fitted: Fitted) -> Sent:
                     await response.aclose()
     passed = passed_headers(response.headers, fitted.secrets)
     if response.status_code >= 400:
-        if fitted.call.stream:
+        if fitted.streams_upstream:
             try:
                 content = await response.aread()
             finally:

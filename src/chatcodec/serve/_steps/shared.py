@@ -24,7 +24,8 @@ from chatcodec.serve._seals import KEY_RETRY_SECONDS, given_seal_key, seal_key
 from chatcodec.serve._store_spelling import open_store
 from chatcodec.serve._telemetry import Telemetry, default_provider
 from chatcodec.serve._token_prompts import TokenPrompts
-from chatcodec.serve._turn_records import TurnFile
+from chatcodec.serve._turn_records import TurnSink
+from chatcodec.serve._turn_shards import open_turn_sink
 
 
 class Server:
@@ -47,8 +48,11 @@ class Server:
         """The key the operator gave, read first, so a bad one stops the server before it listens
         (and before the store is opened)."""
         self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
-        self.turns: TurnFile | None = None if config.record is None else TurnFile(config.record)
-        """The file turns are recorded in (``--record``: :mod:`chatcodec.serve._turn_records`)."""
+        self.turns: TurnSink | None = (
+            None if config.record is None else open_turn_sink(config.record, config.record_max_bytes)
+        )
+        """Where turns are recorded (``--record``: a file, :mod:`chatcodec.serve._turn_records`, or a
+        directory of shards, :mod:`chatcodec.serve._turn_shards`)."""
         self.token_prompts: TokenPrompts | None = _token_prompts(config, tokenizer)
         """The template and tokenizer a token upstream's prompts are rendered with
         (:mod:`chatcodec.serve._token_prompts`)."""

@@ -29,6 +29,7 @@ from chatcodec._errors import ChatcodecError
 from chatcodec._model.stream_records import AnyStreamRecord, ErrorRecord
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._deadlines import write_deadline_stream
+from chatcodec.serve._held_deltas import HeldDeltas
 from chatcodec.serve._identity import AS_THEY_ARE, Identity
 from chatcodec.serve._limits import EventSizeCheck
 from chatcodec.serve._refusal import RefusalError
@@ -142,8 +143,9 @@ class ObservedConverter(StreamConverter):
     ) -> None:
         super().__init__(*arguments, **settings)
         self._secrets = secrets if secrets else None
-        self._scrubbed = None if self._secrets is None else self._secrets.scrub_event
-        """The request's credentials taken out of each event (none sent: no call an event)."""
+        self._held = None if self._secrets is None else HeldDeltas(self._secrets)
+        """The request's credentials taken out of each event, a part's text that may begin one
+        held until the next delta says (none sent: no call an event: :mod:`chatcodec.serve._held_deltas`)."""
         self.after_end = 0
         """Upstream events that came after the stream's own last event (or its error), dropped."""
         self._watchers = tuple(watchers)
@@ -176,9 +178,12 @@ class ObservedConverter(StreamConverter):
                 yield wire_event
 
     def fail(self, message: str, status: int = 502) -> bytes:
-        """The error that ends the stream, its message scrubbed of the request's credentials."""
-        scrubbed = message if self._secrets is None else self._secrets.scrub(message)
-        return StreamConverter.fail(self, scrubbed, status)
+        """The error that ends the stream, its message scrubbed of the request's credentials
+        (after the text held back, which is the caller's)."""
+        if self._secrets is None or self._held is None:
+            return StreamConverter.fail(self, message, status)
+        held = [data for event in self._held.flushed() for data in self._passed(event)]
+        return b"".join((*held, StreamConverter.fail(self, self._secrets.scrub(message), status)))
 
     def feed(self, chunk: bytes) -> bytes:
         """The converted bytes for ``chunk``; a :class:`StreamError` once one upstream event
@@ -192,8 +197,11 @@ class ObservedConverter(StreamConverter):
     def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
         if type(event) not in AS_THEY_ARE:  # most events: no call (a stream's start, a thinking part's)
             event = self._identity.started(event)
-        if self._scrubbed is not None:
-            event = self._scrubbed(event)
+        if self._held is None:
+            return self._passed(event)
+        return [data for ready in self._held.passed(event) for data in self._passed(ready)]
+
+    def _passed(self, event: AnyStreamRecord) -> list[bytes]:
         if type(event) is ErrorRecord:
             self._on_error(event)
         for watch in self._watchers:
