@@ -229,6 +229,34 @@ def test_turns_that_are_no_records_are_refused_at_their_place(turns: list[Any], 
         trainer_samples(turns)
 
 
+_ROW_TURN = {"message_index": 1, "prompt_ids": [1, 2], "completion_ids": [3, 4], "logprobs": [-1.0, -2.0]}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "refusal"),
+    [
+        ("prompt_ids", "abc", r"at \$\[0\]\.prompt_ids: expected a list of token ids, not str"),
+        ("prompt_ids", None, r"at \$\[0\]\.prompt_ids: expected a list of token ids, not NoneType"),
+        ("completion_ids", [3, "4"], r"at \$\[0\]\.completion_ids\[1\]: expected a token id"),
+        ("completion_ids", [3, True], r"at \$\[0\]\.completion_ids\[1\]: expected a token id"),
+        ("logprobs", [-1.0], r"at \$\[0\]\.logprobs: expected one logprob per completion id \(2\), not 1"),
+        ("logprobs", "ab", r"at \$\[0\]\.logprobs: expected a list of logprobs"),
+        ("message_index", None, r"at \$\[0\]\.message_index: expected a message index"),
+        ("message_index", "1", r"at \$\[0\]\.message_index: expected a message index"),
+    ],
+)
+def test_a_turn_mappings_values_are_checked_at_their_path(field: str, value: object, refusal: str) -> None:
+    """Issue 108: a string of ids became a list of characters, logprobs of another length passed,
+    None raised a bare TypeError."""
+    with pytest.raises(PayloadError, match=refusal):
+        trainer_samples([{**_ROW_TURN, field: value}])
+
+
+def test_a_turn_mapping_with_good_values_is_the_same_sample_as_its_turn() -> None:
+    assert trainer_samples([_ROW_TURN]) == trainer_samples([SampledTurn(1, [1, 2], [3, 4], [-1.0, -2.0])])
+    assert trainer_samples([{**_ROW_TURN, "logprobs": None}])[0]["response_logprobs"] is None
+
+
 def test_turns_need_a_tokenizer_and_logprobs_as_a_list() -> None:
     with pytest.raises(TemplateError, match="pass a tokenizer"):
         render_turns(ANTHROPIC_SESSION, source="anthropic", template="qwen3", tokenizer=None)
@@ -292,6 +320,19 @@ def test_is_content_flags_the_answers_body_apart_from_the_templates_markup() -> 
     body, markup = _split(turns[0])
     assert '{"url": "https://example.com"}' in body  # the call's arguments as the template spells the object
     assert markup == '<think>\n</think>\n\n<tool_call>\n{"name": "screenshot", "arguments":</tool_call><|im_end|>'
+
+
+def test_is_content_splits_the_sampled_tokens_where_renderers_flag_would_be_all_true() -> None:
+    """Issue 108, decided (docs/training.md, "This is not `renderers`' `is_content`, on purpose"):
+    every completion id is sampled, so `renderers`' flag (its `sampled_mask` on assistant tokens)
+    would be true on each; chatcodec's marks the sampled markup, the end token among it, apart."""
+    turns, _ = _turns(ANTHROPIC_SESSION, "qwen3-training")
+    end = qwen3_encoding().encode("<|im_end|>", allowed_special="all")
+    for turn in turns:
+        assert turn.completion_ids[-len(end) :] == end  # the end token was sampled
+        assert turn.is_content is not None
+        assert turn.is_content[-1] is False
+        assert True in turn.is_content
 
 
 def test_is_content_is_none_where_the_template_rewrites_the_body() -> None:

@@ -1,9 +1,13 @@
 """Which of an answer's sampled tokens are its body, and which the template's markup.
 
 PrimeIntellect's ``renderers`` gives each token an ``is_content`` flag (``RenderedTokens``):
-true on a message's body, false on the scaffold around it (``<think>`` and its newlines,
-``<tool_call>``, the end-of-turn token), so a trainer can weight the two apart. For an answer
-the body is what the model wrote as itself: its reasoning, its text, each call's arguments.
+true on a message's body, false on the scaffold around it; on an assistant's tokens it equals
+``sampled_mask``, so every sampled token is content there, markup included. A turn holds only
+sampled tokens, so that flag would be all true: chatcodec's splits the sampled tokens instead,
+the body apart from the markup the model emits (``<think>`` and its newlines, ``<tool_call>``,
+the end-of-turn token), so a trainer can weight the two apart (docs/training.md says the
+difference). For an answer the body is what the model wrote as itself: its reasoning, its text,
+each call's arguments.
 Those are found in the sampled text as the template wrote them, and a token is the body's
 where it holds any of their characters (a token across an edge, as ``.\n`` before
 ``</think>``, is the body's: no character of the body is marked as markup). The flags are
