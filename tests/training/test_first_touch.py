@@ -140,3 +140,28 @@ def test_the_help_shows_the_training_side(capsys: pytest.CaptureFixture[str]) ->
     assert "training (the Python API: chatcodec.render, chatcodec.parse_completion; docs/training.md):" in shown
     for line in ("--to rollout --template qwen3 --tokenizer tokenizer.json", "--to hf-chat --template", "check-render"):
         assert line in shown
+
+
+def test_an_anthropic_body_rendered_without_source_says_what_it_reads_as() -> None:
+    """Issue 108: ``render(anthropic_body)`` failed on ``$.thinking`` with no hint that the body
+    reads as Anthropic's; the error names the format and the ``source=`` to pass."""
+    import chatcodec
+    from training.qwen3_tokenizer import qwen3_encoding
+
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "text", "text": "yo"}]},
+        ],
+    }
+    for call in (chatcodec.render, chatcodec.render_turns):
+        with pytest.raises(
+            chatcodec.PayloadError,
+            match=r"reads as openai-chat or anthropic \(pass source='openai-chat' or source='anthropic'\)",
+        ) as caught:
+            call(body, template="qwen3", tokenizer=qwen3_encoding())
+        assert "at $.thinking: Extra inputs are not permitted" in str(caught.value)
+    assert chatcodec.render(body, source="anthropic", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore")
