@@ -165,3 +165,25 @@ def test_an_anthropic_body_rendered_without_source_says_what_it_reads_as() -> No
             call(body, template="qwen3", tokenizer=qwen3_encoding())
         assert "at $.thinking: Extra inputs are not permitted" in str(caught.value)
     assert chatcodec.render(body, source="anthropic", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore")
+
+
+def test_a_plain_responses_history_renders_without_losses_at_paths_it_does_not_have() -> None:
+    """Issue 108: each message item's part reported a ``provider_metadata`` loss, the reader's
+    own spelling note (``_item``) at a path the history does not have; an item's id is still one."""
+    history: list[dict[str, object]] = [
+        {"role": "user", "content": "hi"},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "yo"}]},
+        {"type": "message", "role": "user", "content": "and?"},
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]},
+    ]
+    body = {"model": "gpt-5", "instructions": "Be brief.", "input": history}
+    losses: list[chatcodec.Loss] = []
+    chatcodec.render(body, source="openai-responses", template="qwen3", tokenizer=qwen3_encoding(), losses=losses)
+    assert losses == []
+    history[1] = {**history[1], "id": "msg_1"}
+    chatcodec.render(
+        body, source="openai-responses", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore", losses=losses
+    )
+    assert [loss.path for loss in losses] == ["$.input[1].content[0].provider_metadata"]
