@@ -407,3 +407,18 @@ def test_is_content_from_a_tokenizer_json_is_the_same_split(tokenizer_json: Path
     body = decode([token for token, content in flagged if content], skip_special_tokens=False)
     # every character its own token: the body is the reasoning and the text exactly, no markup beside them
     assert body == "The title says Example Domain." + "The page shows the Example Domain placeholder."
+
+
+def test_an_answer_before_a_generation_prompt_is_its_messages_on_gpt_oss() -> None:
+    """Issue 108: gpt-oss closes the last answer with ``<|end|>`` once a generation prompt follows
+    (``<|return|>`` alone), so the conversation through it is no prefix and its tokens were -1; the
+    answer ends where the template's generation prompt begins."""
+    encoding = _with_markers_of("gpt-oss")
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
+    rendering = chatcodec.render(messages, template="gpt-oss", tokenizer=encoding, add_generation_prompt=True)
+    owned: dict[int, list[int]] = {}
+    for token, index in zip(rendering.token_ids, rendering.message_indices, strict=True):
+        owned.setdefault(index, []).append(token)
+    assert encoding.decode(owned[1]).endswith("<|channel|>final<|message|>yo<|end|>")
+    assert encoding.decode(owned[-1]) == chatcodec.template_profile("gpt-oss").generation_prompt
+    assert not any(rendering.trainable)  # a prompt to sample from trains nothing (docs/training.md)

@@ -178,7 +178,7 @@ def render_shaped(
         run, chosen, shaped, origins, add_generation_prompt, caller_variables=bool(template_variables)
     )
     ends = (
-        _message_ends(run, shaped, text, add_generation_prompt)
+        _message_ends(run, shaped, text, profile.generation_prompt if add_generation_prompt else None)
         if starts is None
         else one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=add_generation_prompt)
     )
@@ -363,17 +363,23 @@ def _prefix_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | 
 
 
 def _message_ends(
-    run: Runner, shaped: list[dict[str, Any]], text: str, add_generation_prompt: bool
+    run: Runner, shaped: list[dict[str, Any]], text: str, generation_prompt: str | None
 ) -> list[int | None]:
     """Where each template message's text ends in ``text``: the length of the conversation
     up to it, rendered alone, where that is a prefix of the whole (None where it is not).
-    One render per message: for templates whose one run does not show the ends."""
+    One render per message: for templates whose one run does not show the ends.
+    ``generation_prompt``: the template's, when ``text`` ends with one (None: it does not)."""
     ends: list[int | None] = []
     for count in range(1, len(shaped) + 1):
-        if count == len(shaped) and not add_generation_prompt:
+        if count == len(shaped) and generation_prompt is None:
             ends.append(len(text))
             continue
-        ends.append(_prefix_end(run, shaped[:count], text))
+        end = _prefix_end(run, shaped[:count], text)
+        if end is None and count == len(shaped) and generation_prompt and text.endswith(generation_prompt):
+            # the last message closes otherwise once a prompt follows (gpt-oss: ``<|end|>``, not
+            # ``<|return|>``): it ends where the template's generation prompt begins
+            end = len(text) - len(generation_prompt)
+        ends.append(end)
     return ends
 
 
