@@ -357,9 +357,35 @@ def one_run_ends(
 
 
 def _prefix_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
-    """The length of ``shorter`` rendered alone, where that is a prefix of ``text``."""
+    """The length of ``shorter`` rendered alone, where that is a prefix of ``text``; for a
+    conversation the template refuses alone (Qwen3.5's "No user query found" for a system
+    message by itself), where a user turn written after it would begin (:func:`_probed_end`)."""
     rendered = run.text_or_none(shorter, False)
-    return len(rendered) if rendered is not None and text.startswith(rendered) else None
+    if rendered is None:
+        return _probed_end(run, shorter, text)
+    return len(rendered) if text.startswith(rendered) else None
+
+
+_PROBE = "\u2063chatcodec-probe\u2063"
+"""A user turn's text no conversation holds, to find where a refused prefix ends."""
+
+
+def _probed_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
+    """Where ``shorter`` ends in ``text`` when the template renders it only with a user turn
+    after it: that turn's opener (what the template writes before a lone user message's text)
+    begins there. None unless the opener is found right before the probe and what comes before
+    it is a prefix of ``text`` (a template that adds a default system prompt to a lone user
+    message gives no such opener, and no end)."""
+    probe = {"role": "user", "content": _PROBE}
+    alone = run.text_or_none([probe], False)
+    followed = run.text_or_none([*shorter, probe], False)
+    if alone is None or followed is None or alone.count(_PROBE) != 1 or followed.count(_PROBE) != 1:
+        return None
+    opener = alone[: alone.index(_PROBE)]
+    at = followed.index(_PROBE) - len(opener)
+    if not opener or at <= 0 or followed[at : at + len(opener)] != opener or not text.startswith(followed[:at]):
+        return None
+    return at
 
 
 def _message_ends(
