@@ -14,10 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._canonical_validation import validate_canonical
 from chatcodec._errors import ChatcodecError, CodecNotAvailableError
 from chatcodec._losses import LossRecorder
-from chatcodec._model.request import ChatRequest
 from chatcodec._option_table import named_options
 from chatcodec._payloads import load_object
 from chatcodec._providers.contract.context import Reading, with_field_data
@@ -172,6 +170,9 @@ def _check_outside(codec: str, origin: str, method: str, result: object) -> None
 
 def _outside_reading(source: str, origin: str, canonical: object) -> dict[str, Any]:
     """An outside reader's canonical data, checked to be JSON data and a canonical request."""
+    from chatcodec._canonical_validation import validate_canonical  # the models load for outside codecs only
+    from chatcodec._model.request import ChatRequest
+
     _check_outside(source, origin, "read_request", canonical)
     try:
         validate_canonical(ChatRequest, canonical)
