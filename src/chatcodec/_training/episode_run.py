@@ -102,7 +102,7 @@ def _turns(
         return None
     tokenizer_checks.check_encodable(text, messages)
     tokenizer_checks.check_markers(
-        tokens.encoder(tokenizer), tokenizer_checks.tokenizer_name(tokenizer), chosen.text, text
+        tokens.encoder(tokenizer), tokenizer_checks.tokenizer_name(tokenizer), chosen.text, text, chosen.family
     )
     cuts = [end for end in ends if end is not None] + [bound for turn in placed for bound in turn.span]
     encode = tokens.batch_encoder(tokenizer)

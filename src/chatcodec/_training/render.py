@@ -202,7 +202,7 @@ def render_shaped(
     if tokenizer is not None:
         tokenizer_checks.check_encodable(text, messages)
         name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
-        tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text)
+        tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text, chosen.family)
         ids, trainable, owners = token_marks.marked_tokens(
             tokenizer, text, ends=ends, origins=origins, sampled=sampled, trained=trained
         )
