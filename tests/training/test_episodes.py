@@ -422,3 +422,40 @@ def test_an_answer_before_a_generation_prompt_is_its_messages_on_gpt_oss() -> No
     assert encoding.decode(owned[1]).endswith("<|channel|>final<|message|>yo<|end|>")
     assert encoding.decode(owned[-1]) == chatcodec.template_profile("gpt-oss").generation_prompt
     assert not any(rendering.trainable)  # a prompt to sample from trains nothing (docs/training.md)
+
+
+_CONTENT_TAGGED = (
+    "{%- for message in messages -%}{%- if message.role == 'assistant' -%}"
+    "{{- '<|im_start|>assistant\\n' -}}{% generation %}{{- message.content -}}{% endgeneration %}"
+    "{{- '<|im_end|>\\n' -}}{%- else -%}"
+    "{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' -}}"
+    "{%- endif -%}{%- endfor -%}{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n' -}}{%- endif -%}"
+)
+"""Generation tags around an answer's content only, as SkyRL's accumulate-thinking Qwen3 template
+(``skyrl_train/utils/templates/qwen3_acc_thinking.jinja2``) writes them; it reads no reasoning field."""
+
+
+def test_generation_tags_around_the_content_only_train_the_end_token_the_model_samples() -> None:
+    """Issue 108: the end token after the tagged content was never trained; the reasoning such a
+    template does not read is a loss, not a silence (SkyRL's callers put it in the content)."""
+    encoding = qwen3_encoding()
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "yo", "reasoning_content": "a greeting"},
+        {"role": "user", "content": "more"},
+        {"role": "assistant", "content": "ok"},
+    ]
+    losses: list[Loss] = []
+    rendering = chatcodec.render(
+        messages,
+        template=_CONTENT_TAGGED,
+        tokenizer=encoding,
+        train_on="all_assistant_messages",
+        on_loss="ignore",
+        losses=losses,
+    )
+    trained = [token for token, mask in zip(rendering.token_ids, rendering.trainable, strict=True) if mask]
+    assert encoding.decode(trained) == "yo<|im_end|>ok<|im_end|>"
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0]", "thinking part")]
+    turns = render_turns(messages, template=_CONTENT_TAGGED, tokenizer=encoding, on_loss="ignore")
+    assert [turn.completion_text for turn in turns] == ["yo<|im_end|>", "ok<|im_end|>"]

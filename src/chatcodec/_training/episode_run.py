@@ -162,7 +162,10 @@ def _placed(
         prompted = rendering.prompt_in_text(text, before, prompt)
         if before is None or through is None or prompted is None:
             return None
-        start, end = within(before, through) or (prompted, through)
+        tagged = within(before, through)
+        start, end = (
+            (tagged[0], rendering.through_turn_end(text, tagged[1], turn_end)) if tagged else (prompted, through)
+        )
         end = rendering.trimmed(text, start, end, turn_end)
         if start < prompted or end <= start:
             return None

@@ -437,6 +437,7 @@ def _sampled_spans(
         tagged = tag_within(before, known_end)
         if tagged is not None:
             start, end = tagged
+            end = through_turn_end(text, end, profile.turn_end)
         elif known_end is not None:
             found = prompt_in_text(text, before, profile.generation_prompt) if one_run else None
             start = (
@@ -537,6 +538,13 @@ def _first_rendered(answer: dict[str, Any], text: str, after: int) -> int | None
     pieces += [call["function"]["name"] for call in calls]
     found = [position for piece in pieces if piece.strip() and (position := text.find(piece.strip(), after)) >= 0]
     return min(found) if found else None
+
+
+def through_turn_end(text: str, end: int, turn_end: str) -> int:
+    """A generation tag's ``end``, moved past the turn's end token where the tag closes right
+    before it (SkyRL's accumulate-thinking Qwen3 template tags the content only): the model
+    samples that token too, and what was sampled is what is trained."""
+    return end + len(turn_end) if turn_end and text.startswith(turn_end, end) else end
 
 
 def trimmed(text: str, start: int, end: int, turn_end: str) -> int:
