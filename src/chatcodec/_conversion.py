@@ -10,7 +10,7 @@ it maps, the stream flag) and tells a refused read from a refused write.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
@@ -143,7 +143,7 @@ def write_request_data(
 
 
 @contextmanager
-def _outside_call(codec: str, origin: str, method: str) -> Iterator[None]:
+def _outside_call(codec: str, origin: str, method: str) -> Generator[None]:
     """What an outside codec's ``method`` raises that is no chatcodec error (nor a value too
     deep, which the codec names at its place) is the codec's, named with where it came from."""
     try:
@@ -163,7 +163,7 @@ def _check_outside(codec: str, origin: str, method: str, result: object) -> None
         raise CodecNotAvailableError(
             f"the codec {codec!r} ({origin}) returned a {type(result).__name__} from {method}, not a dict"
         )
-    error = not_json_data(codec, origin, method, result)
+    error = not_json_data(codec, origin, method, cast("dict[str, Any]", result))
     if error is not None:
         raise error
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._errors import ProviderAPIError
 from chatcodec._losses import LossKind, LossRecorder, Steps
@@ -214,9 +214,10 @@ def pure_spelling(metadata: Mapping[str, Any]) -> bool:
     """Whether every bag of ``metadata`` holds only its provider's pure spelling: markers that
     mean nothing (Responses' ``_item``, an SDK dump's ``_nulls``) and the keys saying which
     wire field a value came from; a writer that drops them loses nothing."""
-    for name, bag in metadata.items():
-        if not isinstance(bag, Mapping):
+    for name, value in metadata.items():
+        if not isinstance(value, Mapping):
             return False
+        bag = cast("Mapping[str, Any]", value)
         plan = _PLANS.get((name, *bag))
         if plan is None:
             plan = _plan(name, bag)
