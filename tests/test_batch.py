@@ -358,3 +358,38 @@ def test_an_envelope_name_is_the_rows_envelope_and_says_their_kind() -> None:
 def test_names_that_do_not_go_together_fail_at_once(source: str, target: str, kind: Any, said: str) -> None:
     with pytest.raises(ValueError, match=said):
         BatchConverter(source=source, target=target, column="row", kind=kind)
+
+
+def _nested(depth: int) -> list[Any]:
+    deep: list[Any] = []
+    for _ in range(depth):
+        deep = [deep]
+    return deep
+
+
+def test_a_row_nested_past_the_recursion_limit_is_that_rows_error_not_the_batchs() -> None:
+    """Issue 108: unwrapping a 1,500-deep row raised RecursionError out of ``BatchConverter``."""
+    deep = {"messages": [{"role": "user", "content": "hi", "x": _nested(1500)}]}
+    plain = {"messages": [{"role": "user", "content": "hi"}]}
+    result = BatchConverter(source="openai-chat", target="anthropic", column="request")(
+        {"request": np.array([deep, plain], dtype=object)}
+    )
+    error, none = result["chatcodec_error"]
+    assert error.startswith("at $.messages[0].x[0][0]")
+    assert "[rule: recursion_depth_exceeded]" in error
+    assert none is None
+
+
+def test_a_render_converter_row_nested_past_the_recursion_limit_is_that_rows_error() -> None:
+    from training.qwen3_tokenizer import qwen3_encoding
+
+    rows = [
+        [{"role": "user", "content": "hi", "x": _nested(1500)}, {"role": "assistant", "content": "yo"}],
+        "[" * 1500 + "]" * 1500,
+        json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]),
+    ]
+    result = chatcodec.RenderConverter(template="qwen3", tokenizer=qwen3_encoding())({"messages": rows})
+    errors = result["chatcodec_error"]
+    assert "at $[0].x" in errors[0]
+    assert errors[1] == "at $: JSON nested too deeply to read"
+    assert errors[2] is None

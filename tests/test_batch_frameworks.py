@@ -4,7 +4,6 @@ and Ray Data (``map_batches``), both local and offline."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 import ray
 
 from chatcodec import BatchConverter
+from local_ray import local_ray as local_ray_node
 
 _LOSS = "$.messages[0].content[1].detail: image detail 'low' (Anthropic has no resolution hint)"
 
@@ -76,18 +76,9 @@ def test_hugging_face_datasets_map_with_two_processes(tmp_path: Path, monkeypatc
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """One small local Ray instance for the module: two CPUs, no dashboard, no auth token."""
-    previous = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "disabled"  # otherwise Ray writes a token under ~/.ray
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
+    """One small local Ray with two CPUs (``tests/local_ray.py``: started with the time it needs, always stopped)."""
+    with local_ray_node(num_cpus=2):
         yield
-    finally:
-        ray.shutdown()
-        if previous is None:
-            del os.environ["RAY_AUTH_MODE"]
-        else:
-            os.environ["RAY_AUTH_MODE"] = previous
 
 
 # Ray Data's DataContext sets options Ray itself has deprecated (ray 2.60); nothing of ours.

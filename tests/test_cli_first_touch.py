@@ -199,3 +199,38 @@ def test_convert_without_from_reads_a_pydantic_ai_history_and_a_span_file(
 def test_convert_without_from_of_standard_input_asks_for_it(capsys: pytest.CaptureFixture[str]) -> None:
     lines = _refused(capsys, "convert", "-", "--to", "anthropic")
     assert "--from FORMAT is needed" in lines[0]
+
+
+def test_rendering_rows_without_the_templates_extra_names_the_extra_not_an_internal_error(tmp_path: Path) -> None:
+    """Issue 108: ``convert --to rollout`` without jinja2 reported each row as "internal error,
+    please report it" (exit 1); a missing extra is no row's fault: one line naming it, exit 69."""
+    import os
+    import subprocess
+    import sys
+
+    import tokenizers
+
+    from training.qwen3_tokenizer import SPECIAL_TOKENS
+
+    shadow = tmp_path / "no-jinja"
+    shadow.mkdir()
+    (shadow / "jinja2.py").write_text('raise ModuleNotFoundError("No module named \'jinja2\'", name="jinja2")\n')
+    tokenizer = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, "a": 1}, unk_token="[UNK]"))
+    tokenizer.add_special_tokens([tokenizers.AddedToken(token, special=True) for token in SPECIAL_TOKENS])
+    tokenizer.save(str(tmp_path / "tokenizer.json"))
+    source = Path(__file__).parent / "fixtures" / "training" / "hf-chat.jsonl"
+    command = [sys.executable, "-m", "chatcodec", "convert", str(source), "--from", "hf-chat", "--to", "rollout"]
+    command += [
+        "--template",
+        "qwen3",
+        "--tokenizer",
+        str(tmp_path / "tokenizer.json"),
+        "--out",
+        str(tmp_path / "o.jsonl"),
+    ]
+    src = Path(chatcodec.__file__).parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shadow), str(src)])}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 69
+    assert "internal error" not in done.stderr
+    assert "Rendering a chat template needs the templates extra (jinja2 is not installed)" in done.stderr

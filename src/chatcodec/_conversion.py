@@ -10,18 +10,20 @@ it maps, the stream flag) and tells a refused read from a refused write.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._errors import ChatcodecError
+from chatcodec._errors import ChatcodecError, CodecNotAvailableError
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import named_options
 from chatcodec._payloads import load_object
 from chatcodec._providers.contract.context import Reading, with_field_data
+from chatcodec._providers.contract.outside_values import not_json_data
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.contract.rules_applied import RulesApplied
 from chatcodec._providers.kit.origins import Origins, OriginsByIndex, origins_in
-from chatcodec._registry import get_codec, origins_of
+from chatcodec._registry import get_codec, origins_of, outside_origin
 from chatcodec._sdk_objects import sdk_json_nested
 
 if TYPE_CHECKING:
@@ -48,6 +50,24 @@ def read_request_data(
     values only, so an SDK object anywhere inside is refused, and only then is the
     payload walked and read again (an SDK object is never a reason for an error)."""
     reader = get_codec(source)
+    origin = outside_origin(source)
+    if origin is not None:  # someone else's reader: what it gives back is checked before any writer reads it
+        with _outside_call(source, origin, "read_request"):
+            read = _read(reader, payload, source, strict=strict, target=target, server=server, noted=noted)
+        return _outside_reading(source, origin, read)
+    return _read(reader, payload, source, strict=strict, target=target, server=server, noted=noted)
+
+
+def _read(
+    reader: Codec,
+    payload: object,
+    source: str,
+    *,
+    strict: bool,
+    target: str | None,
+    server: str | None,
+    noted: Reading | None,
+) -> dict[str, Any]:
     own = reader if noted is not None and isinstance(reader, ProviderCodec) else None  # a version-1 codec: no record
     if strict:
         from chatcodec._strict.check import check_request, check_target
@@ -113,7 +133,54 @@ def write_request_data(
         return writer.write_request(canonical, recorder, options=named, noted=noted)
     if noted is not None:  # canonical data out (or an outside codec's writer): what a reading with no record gives
         noted.put_own()
-    return writer.write_request(canonical, recorder, options=named)
+    origin = outside_origin(target)
+    if origin is None:
+        return writer.write_request(canonical, recorder, options=named)
+    with _outside_call(target, origin, "write_request"):
+        written = writer.write_request(canonical, recorder, options=named)
+    _check_outside(target, origin, "write_request", written)  # a body chatcodec's JSON writer would choke on
+    return written
+
+
+@contextmanager
+def _outside_call(codec: str, origin: str, method: str) -> Generator[None]:
+    """What an outside codec's ``method`` raises that is no chatcodec error (nor a value too
+    deep, which the codec names at its place) is the codec's, named with where it came from."""
+    try:
+        yield
+    except (ChatcodecError, RecursionError):
+        raise
+    except Exception as error:
+        raise CodecNotAvailableError(
+            f"the codec {codec!r} ({origin}) failed in {method}: {type(error).__name__}: {error}"
+        ) from error
+
+
+def _check_outside(codec: str, origin: str, method: str, result: object) -> None:
+    """Refuses what an outside codec's ``method`` returned unless it is a dict of JSON data,
+    naming the codec and where it came from (never read as chatcodec's own bug)."""
+    if not isinstance(result, dict):
+        raise CodecNotAvailableError(
+            f"the codec {codec!r} ({origin}) returned a {type(result).__name__} from {method}, not a dict"
+        )
+    error = not_json_data(codec, origin, method, cast("dict[str, Any]", result))
+    if error is not None:
+        raise error
+
+
+def _outside_reading(source: str, origin: str, canonical: object) -> dict[str, Any]:
+    """An outside reader's canonical data, checked to be JSON data and a canonical request."""
+    from chatcodec._canonical_validation import validate_canonical  # the models load for outside codecs only
+    from chatcodec._model.request import ChatRequest
+
+    _check_outside(source, origin, "read_request", canonical)
+    try:
+        validate_canonical(ChatRequest, canonical)
+    except ChatcodecError as error:
+        raise CodecNotAvailableError(
+            f"the codec {source!r} ({origin}) returned data from read_request that is no canonical request: {error}"
+        ) from None
+    return cast("dict[str, Any]", canonical)
 
 
 def trace_source(

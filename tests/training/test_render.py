@@ -345,3 +345,25 @@ def test_a_template_failing_on_a_tool_without_a_field_names_that_tool() -> None:
     # with every tool described it renders
     described = {"type": "function", "function": {**bare["function"], "description": "Answers pong."}}
     assert "Answers pong." in render(conversation, template="gpt-oss", tools=[WEATHER_TOOL, described]).text
+
+
+@pytest.mark.parametrize("family", ["qwen3.5", "qwen3.6"])
+def test_a_system_message_s_tokens_are_message_0s_where_the_template_refuses_it_alone(family: str) -> None:
+    """Issue 108: Qwen3.5 and 3.6 refuse a conversation with no user message, so the system
+    message's end was unknown and its tokens carried message 1's index; it ends where a user
+    turn written after it begins."""
+    from training.qwen3_tokenizer import qwen3_encoding
+
+    encoding = qwen3_encoding()
+    messages = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "yo"},
+    ]
+    rendering = chatcodec.render(messages, template=family, tokenizer=encoding)
+    owned: dict[int, list[int]] = {}
+    for token, index in zip(rendering.token_ids, rendering.message_indices, strict=True):
+        owned.setdefault(index, []).append(token)
+    assert encoding.decode(owned[0]) == "<|im_start|>system\nBe brief.<|im_end|>\n"
+    assert encoding.decode(owned[1]) == "<|im_start|>user\nhi<|im_end|>\n"
+    assert sorted(owned) == [0, 1, 2]

@@ -141,13 +141,32 @@ def test_parquet_keeps_the_turns_typed_and_exact(tmp_path: Path, tokenizer_json:
     assert len(read_rows(anthropic)) == 2
 
 
+def test_an_id_past_int64_is_refused_at_its_row_not_by_arrow_for_the_file(
+    tmp_path: Path, tokenizer_json: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 108: Arrow's OverflowError stopped ``--out x.parquet`` with exit 70 ("internal error");
+    the id is refused at its path, as a rollout row's are, and the other rows are written."""
+    from pyarrow import parquet
+
+    rows = read_rows(_trajectory_file(tmp_path, tokenizer_json, [WEATHER_SESSION, ANTHROPIC_SESSION]))
+    rows[0]["turns"][0]["prompt_ids"][3] = 2**64
+    source = write_rows(tmp_path, "trajectories.jsonl", rows)
+    table_path = tmp_path / "trajectories.parquet"
+    assert main(["convert", str(source), "--from", "trajectory", "--to", "trajectory", "--out", str(table_path)]) == 1
+    error = capsys.readouterr().err
+    assert "at $.turns[0].prompt_ids[3]: expected an integer a 64-bit column holds, not 18446744073709551616" in error
+    assert "internal error" not in error
+    assert parquet.read_table(table_path).column("turns").to_pylist() == [rows[1]["turns"]]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
         ({"turns": {}}, "$.turns: a trajectory row holds its turns as a list"),
         ({"message_index": 1}, "$.turns[0].message_index: messages[1] is no assistant message"),
         ({"message_index": 99}, "$.turns[0].message_index: expected the index of one of the row's 5 messages"),
-        ({"prompt_ids": [1, "2"]}, "$.turns[0].prompt_ids[1]: expected an integer, not '2'"),
+        ({"prompt_ids": [1, "2"]}, "$.turns[0].prompt_ids[1]: expected an integer a 64-bit column holds, not '2'"),
+        ({"completion_ids": [2**64]}, "$.turns[0].completion_ids[0]: expected an integer a 64-bit column holds"),
         ({"logprobs": [-0.5]}, "$.turns[0].logprobs: expected one logprob per completion id"),
     ],
 )

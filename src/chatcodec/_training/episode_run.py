@@ -158,7 +158,7 @@ def _run_turns(
         return None
     tokenizer_checks.check_encodable(text, messages)
     tokenizer_checks.check_markers(
-        tokens.encoder(tokenizer), tokenizer_checks.tokenizer_name(tokenizer), chosen.text, text
+        tokens.encoder(tokenizer), tokenizer_checks.tokenizer_name(tokenizer), chosen.text, text, chosen.family
     )
     cuts = [end for end in ends if end is not None] + [bound for turn in placed for bound in turn.span]
     encode = tokens.batch_encoder(tokenizer)
@@ -218,7 +218,10 @@ def _placed(
         prompted = rendering.prompt_in_text(text, before, prompt)
         if before is None or through is None or prompted is None:
             return None
-        start, end = within(before, through) or (prompted, through)
+        tagged = within(before, through)
+        start, end = (
+            (tagged[0], rendering.through_turn_end(text, tagged[1], turn_end)) if tagged else (prompted, through)
+        )
         end = rendering.trimmed(text, start, end, turn_end)
         if start < prompted or end <= start:
             return None

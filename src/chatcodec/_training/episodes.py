@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from chatcodec import AnyMessage, Loss, OnLoss, PayloadError, ToolDefinition
 from chatcodec._public_label import shown_as
-from chatcodec._training import episode_run, reading, tokens
+from chatcodec._training import episode_run, reading, tokens, turn_values
 from chatcodec._training import render as rendering
 from chatcodec._training.content_marks import content_flags
 from chatcodec._training.episode_run import TurnTokens
@@ -86,7 +86,7 @@ def render_turns(
     run = _Renderer(read, template, loaded, tools, template_variables)
     turns: list[SampledTurn] = []
     for number, index in enumerate(answers):
-        given = None if logprobs is None else _logprobs(logprobs[number], f"$.logprobs[{number}]")
+        given = None if logprobs is None else turn_values.logprobs(logprobs[number], f"$.logprobs[{number}]")
         turn = run.turn(index) if one_run is None else one_run[0][number]
         turns.append(_sampled_turn(turn, request.messages[index], given, number, loaded))
     for loss in run.found if one_run is None else one_run[1]:
@@ -154,11 +154,7 @@ def _sampled_turn(
     turn: TurnTokens, answer: AnyMessage, logprobs: list[float] | None, number: int, tokenizer: object
 ) -> SampledTurn:
     """A turn with its logprobs (one per completion id) and which completion ids are the answer's body."""
-    if logprobs is not None and len(logprobs) != len(turn.completion_ids):
-        raise PayloadError(
-            f"expected one logprob per completion id ({len(turn.completion_ids)}), not {len(logprobs)}",
-            f"$.logprobs[{number}]",
-        )
+    turn_values.one_per_completion_id(logprobs, turn.completion_ids, f"$.logprobs[{number}]")
     return SampledTurn(
         message_index=turn.message_index,
         prompt_ids=turn.prompt_ids,
@@ -168,20 +164,6 @@ def _sampled_turn(
         completion_text=turn.completion_text,
         is_content=content_flags(answer, turn.completion_text, turn.completion_ids, tokenizer),
     )
-
-
-def _logprobs(given: object, path: str) -> list[float] | None:
-    """One answer's logprobs as a list of numbers (None: sampled without them)."""
-    if given is None:
-        return None
-    if not isinstance(given, Sequence) or isinstance(given, str | bytes):
-        raise PayloadError(f"expected a list of logprobs (or null), not {type(given).__name__}", path)
-    numbers: list[float] = []
-    for position, value in enumerate(cast("Sequence[object]", given)):
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PayloadError(f"expected a number, not {value!r}", f"{path}[{position}]")
-        numbers.append(float(value))
-    return numbers
 
 
 _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")

@@ -35,6 +35,7 @@ from chatcodec import (
     validate_messages,
     validate_model,
 )
+from chatcodec._detect import fitting, markers, other_format
 from chatcodec._harness_roles import with_harness_roles_read
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._training.origins import trace_to_source
@@ -94,9 +95,27 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
     fields = as_dict(conversation)
     if fields is not None and "messages" in fields:  # a canonical request's dict, not a bare list
         messages, objects = _with_call_ids(fields["messages"])
-        return ReadConversation(validate_model(ChatRequest, {**fields, "messages": messages}), objects)
+        try:
+            return ReadConversation(validate_model(ChatRequest, {**fields, "messages": messages}), objects)
+        except ChatcodecError as error:
+            raise _read_as_another_format(fields, error) or error from None
     messages, objects = _with_call_ids(conversation)
     return ReadConversation(ChatRequest(messages=validate_messages(messages)), objects)
+
+
+def _read_as_another_format(fields: Mapping[str, Any], error: ChatcodecError) -> PayloadError | None:
+    """``error`` (a request without ``source=`` refused as canonical) with what the request
+    reads as, where its markers name a wire format (an Anthropic body's top-level ``thinking``):
+    the fix is ``source=``, which the schema's rule alone does not say."""
+    other = other_format("canonical", fields)
+    if other is None or other[1] is None:
+        return None
+    candidates = [name for name in fitting(markers(fields)) if name != "canonical"]
+    sources = " or ".join(f"source={name!r}" for name in candidates)
+    return PayloadError(
+        f"this is not a canonical request: it has {other[0]}; it reads as {' or '.join(candidates)} (pass {sources}). "
+        f"Read as canonical: {error}"
+    )
 
 
 def _with_call_ids(messages: object) -> tuple[object, bool]:

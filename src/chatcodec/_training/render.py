@@ -40,6 +40,7 @@ from chatcodec._training import (
     families,
     jinja,
     message_ends,
+    prefix_ends,
     reading,
     rendered_check,
     segment_ends,
@@ -187,7 +188,7 @@ def render_shaped(
     if found is not None:
         ends: list[int | None] = found.ends
     elif starts is None:
-        ends = _message_ends(run, shaped, text, add_generation_prompt)
+        ends = prefix_ends.message_ends(run, shaped, text, profile.generation_prompt if add_generation_prompt else None)
     else:
         ends = one_run_ends(run, shaped, origins, text, starts, add_generation_prompt=add_generation_prompt)
     sampled = _sampled_spans(
@@ -211,7 +212,7 @@ def render_shaped(
     if tokenizer is not None:
         tokenizer_checks.check_encodable(text, messages)
         name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
-        tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text)
+        tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text, chosen.family)
         ids, trainable, owners = token_marks.marked_tokens(
             tokenizer, text, ends=ends, origins=origins, sampled=sampled, trained=trained
         )
@@ -378,7 +379,7 @@ def _starts_hold(
     )
     if starts[middle] is None:
         return True
-    return _prefix_end(run, shaped[:middle], text) == starts[middle]
+    return prefix_ends.prefix_end(run, shaped[:middle], text) == starts[middle]
 
 
 def one_run_ends(
@@ -405,30 +406,11 @@ def one_run_ends(
             ends.append(None)
         else:
             following = starts[position + 1]
-            ends.append(following if following is not None else _prefix_end(run, shaped[: position + 1], text))
+            ends.append(
+                following if following is not None else prefix_ends.prefix_end(run, shaped[: position + 1], text)
+            )
     if shaped:
-        ends.append(_prefix_end(run, shaped, text) if add_generation_prompt else len(text))
-    return ends
-
-
-def _prefix_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
-    """The length of ``shorter`` rendered alone, where that is a prefix of ``text``."""
-    rendered = run.text_or_none(shorter, False)
-    return len(rendered) if rendered is not None and text.startswith(rendered) else None
-
-
-def _message_ends(
-    run: Runner, shaped: list[dict[str, Any]], text: str, add_generation_prompt: bool
-) -> list[int | None]:
-    """Where each template message's text ends in ``text``: the length of the conversation
-    up to it, rendered alone, where that is a prefix of the whole (None where it is not).
-    One render per message: for templates whose one run does not show the ends."""
-    ends: list[int | None] = []
-    for count in range(1, len(shaped) + 1):
-        if count == len(shaped) and not add_generation_prompt:
-            ends.append(len(text))
-            continue
-        ends.append(_prefix_end(run, shaped[:count], text))
+        ends.append(prefix_ends.prefix_end(run, shaped, text) if add_generation_prompt else len(text))
     return ends
 
 
@@ -461,6 +443,7 @@ def _sampled_spans(
         tagged = tag_within(before, known_end)
         if tagged is not None:
             start, end = tagged
+            end = through_turn_end(text, end, profile.turn_end)
         elif known_end is not None:
             found = prompt_in_text(text, before, profile.generation_prompt) if one_run else None
             if prompts is not None:
@@ -563,6 +546,13 @@ def _first_rendered(answer: dict[str, Any], text: str, after: int) -> int | None
     pieces += [call["function"]["name"] for call in calls]
     found = [position for piece in pieces if piece.strip() and (position := text.find(piece.strip(), after)) >= 0]
     return min(found) if found else None
+
+
+def through_turn_end(text: str, end: int, turn_end: str) -> int:
+    """A generation tag's ``end``, moved past the turn's end token where the tag closes right
+    before it (SkyRL's accumulate-thinking Qwen3 template tags the content only): the model
+    samples that token too, and what was sampled is what is trained."""
+    return end + len(turn_end) if turn_end and text.startswith(turn_end, end) else end
 
 
 def trimmed(text: str, start: int, end: int, turn_end: str) -> int:

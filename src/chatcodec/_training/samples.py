@@ -21,6 +21,7 @@ from typing import Any
 
 from chatcodec import Loss, OnLoss, PayloadError
 from chatcodec._public_label import shown_as
+from chatcodec._training import turn_values
 from chatcodec._training.turns import SampledTurn
 from chatcodec.contract import LossRecorder
 
@@ -92,13 +93,15 @@ def _turn(given: SampledTurn | Mapping[str, Any], number: int) -> SampledTurn:
     for name in _FIELDS[:3]:
         if name not in given:
             raise PayloadError(f"a turn holds {', '.join(_FIELDS)}", f"$[{number}].{name}")
+    completion_ids = turn_values.token_ids(given["completion_ids"], f"$[{number}].completion_ids")
+    found = turn_values.logprobs(given.get("logprobs"), f"$[{number}].logprobs")
     return SampledTurn(
-        message_index=given["message_index"],
-        prompt_ids=list(given["prompt_ids"]),
-        completion_ids=list(given["completion_ids"]),
-        logprobs=None if given.get("logprobs") is None else list(given["logprobs"]),
-        prompt_break=given.get("prompt_break"),
-        parent_turn=given.get("parent_turn"),
+        message_index=turn_values.message_index(given["message_index"], f"$[{number}].message_index"),
+        prompt_ids=turn_values.token_ids(given["prompt_ids"], f"$[{number}].prompt_ids"),
+        completion_ids=completion_ids,
+        logprobs=turn_values.one_per_completion_id(found, completion_ids, f"$[{number}].logprobs"),
+        prompt_break=turn_values.text_or_none(given.get("prompt_break"), f"$[{number}].prompt_break"),
+        parent_turn=turn_values.text_or_none(given.get("parent_turn"), f"$[{number}].parent_turn"),
     )
 
 

@@ -40,6 +40,7 @@ from chatcodec import (
     UserMessage,
 )
 from chatcodec._narrow import as_dict
+from chatcodec._providers.kit.provider_kit import pure_spelling
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.summaries import summaries_beside_raw
@@ -106,7 +107,8 @@ class Shaper:
 
     def _message_fields(self, message: AnyMessage, index: int) -> None:
         for field in ("name", "cache_control", "provider_metadata"):
-            if getattr(message, field, None) is not None:
+            value = getattr(message, field, None)
+            if value is not None and not (field == "provider_metadata" and _spelling(value)):
                 self._lose(("messages", index, field), field, "a chat template reads no such field", "metadata")
 
     def _message(self, message: AnyMessage, index: int) -> list[dict[str, Any]]:
@@ -155,7 +157,7 @@ class Shaper:
         of a field, or a result's tool ``name`` the template is given, is not lost)."""
         for field in ("cache_control", "provider_metadata"):
             value = getattr(part, field, None)
-            if value is not None and not _names_a_field(value) and not _holds_only_name(value, name):
+            if value is not None and not _spelling(value) and not _holds_only_name(value, name):
                 self._lose((*path, field), field, "a chat template reads no such field", "metadata")
         if getattr(part, "citations", None):
             self._lose((*path, "citations"), "citations", "a chat template renders no citations", "metadata")
@@ -324,14 +326,11 @@ class Shaper:
         return "\n".join(texts)
 
 
-def _names_a_field(metadata: object) -> bool:
-    """Whether a part's provider bag only says which field its reader found it under
-    (``{"openai-chat": {"field": "reasoning_content"}}``): the template's own key replaces
-    that spelling, and nothing of the part is lost."""
-    if not isinstance(metadata, dict):
-        return False
-    bags: dict[str, object] = cast("dict[str, object]", metadata)
-    return all(isinstance(bag, dict) and set(cast("dict[str, object]", bag)) == {"field"} for bag in bags.values())
+def _spelling(metadata: object) -> bool:
+    """Whether a provider bag holds only its reader's pure spelling (which wire field or item
+    shape held the value: ``{"openai-chat": {"field": "reasoning_content"}}``, Responses'
+    ``{"_item": "message"}``): the template's own shape replaces it, and nothing is lost."""
+    return isinstance(metadata, dict) and pure_spelling(cast("dict[str, Any]", metadata))
 
 
 def _holds_only_name(metadata: object, name: str | None) -> bool:

@@ -25,6 +25,7 @@ from typing import Final
 from chatcodec import AnyMessage
 from chatcodec._errors import json_path
 from chatcodec._narrow import as_dict, as_list
+from chatcodec._training import families
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.tokens import Encode, vocabulary_size
 
@@ -44,9 +45,12 @@ def tokenizer_name(tokenizer: object) -> str:
     return named if size is None else f"{named} (a vocabulary of {size:,})"
 
 
-def check_markers(encode: Encode, tokenizer: str, template: str, text: str) -> None:
+def check_markers(encode: Encode, tokenizer: str, template: str, text: str, family: str | None = None) -> None:
     """Refuse a ``tokenizer`` (named as :func:`tokenizer_name` names it) that splits a marker
-    ``template`` wrote into the rendered ``text``."""
+    ``template`` wrote into the rendered ``text``, or (for a ``family`` chatcodec knows) reads a
+    marker as a sibling vocabulary's id: Qwen3.6's vocabulary holds every Qwen3 marker as one
+    token, at other ids, so only the ids tell (``families.json``: ``other_vocabularies``)."""
+    _check_vocabulary(encode, tokenizer, text, family)
     for marker in sorted({found for found in _MARKER.findall(template) if found in text}):
         ids = encode(marker)
         if len(ids) != 1:
@@ -56,6 +60,21 @@ def check_markers(encode: Encode, tokenizer: str, template: str, text: str) -> N
                 "tokenizer with Qwen3's template?); pass the tokenizer of the template's model",
                 path="$.tokenizer",
                 rule="single_token_marker",
+            )
+
+
+def _check_vocabulary(encode: Encode, tokenizer: str, text: str, family: str | None) -> None:
+    if family is None:
+        return
+    for other in families.families()[family].get("other_vocabularies", []):
+        marker, known = other["marker"], int(other["id"])
+        if marker in text and encode(marker) == [known]:
+            raise TemplateError(
+                f"the tokenizer {tokenizer} reads {marker!r} as {known}, as {other['vocabulary']} vocabulary "
+                f"does, not {family}'s: its ids are another model's; pass template={other['template']!r} "
+                f"or the tokenizer of {family}'s model",
+                path="$.tokenizer",
+                rule="template_vocabulary",
             )
 
 

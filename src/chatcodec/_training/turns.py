@@ -34,8 +34,9 @@ class SampledTurn:
     """The text of :attr:`completion_ids`, where it is known."""
     is_content: list[bool] | None = None
     """One flag per completion id: the answer's body (its reasoning, text, call arguments) or
-    the template's markup around it, as ``renderers``' ``is_content``; None where that cannot
-    be told (a template that rewrites the body, a token across an edge, a recorded turn)."""
+    the template's markup around it (``<think>``, ``<|im_end|>``), a split within the sampled
+    tokens (``renderers``' ``is_content`` is true on every sampled token: docs/training.md);
+    None where that cannot be told (a template that rewrites the body, a recorded turn)."""
     prompt_break: str | None = None
     """Why :attr:`prompt_ids` is a fresh rendering where the turns before it were to be
     extended (an edited, cut or re-rendered answer): a trainer sample never runs across it."""

@@ -21,6 +21,7 @@ from chatcodec._api import convert_request, convert_response
 from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
 from chatcodec._detect import mismatch
 from chatcodec._errors import ChatcodecError
+from chatcodec._extras import MissingExtraError
 from chatcodec._losses import Loss, LossRecorder
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import load_object, load_value
@@ -37,6 +38,14 @@ from chatcodec.batch._convert_records import (
     Reject,
     RowNumbering,
 )
+
+
+def _unexpected(error: Exception) -> Outcome:
+    """A payload's outcome for an error chatcodec did not expect; a missing extra is raised
+    instead (no payload's fault: every one would fail, and its message says what to install)."""
+    if isinstance(error, MissingExtraError):
+        raise error
+    return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
 
 
 def convert_payload(payload: object, options: ConvertOptions, line: int | None = None) -> Outcome:
@@ -74,7 +83,7 @@ def convert_payload(payload: object, options: ConvertOptions, line: int | None =
             return Outcome(None, str(error))
         return Outcome(None, _kind_hint(body, options) or training.with_dialect_hint(str(error), body))
     except Exception as error:  # one bad payload must not stop a whole dataset
-        return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
+        return _unexpected(error)
     return _settled(converted, losses, options)
 
 
@@ -266,7 +275,7 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
     except ChatcodecError as error:
         return Outcome(None, str(error))
     except Exception as error:  # one bad row must not stop a whole dataset
-        return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
+        return _unexpected(error)
     return _settled(written, losses, options)
 
 

@@ -144,21 +144,32 @@ class BatchConverter:
 
 
 def plain_value(value: object) -> object:
-    """``value`` as plain JSON data: numpy arrays and scalars and Arrow scalars unwrapped."""
+    """``value`` as plain JSON data: numpy arrays and scalars and Arrow scalars unwrapped.
+
+    A value nested past Python's recursion limit is given back as it is: the conversion that
+    reads it next refuses it at its path (``too_deep``: how deep, and the route in), where
+    unwrapping it here would raise a bare ``RecursionError`` out of the whole batch."""
+    try:
+        return _unwrapped(value)
+    except RecursionError:
+        return value
+
+
+def _unwrapped(value: object) -> object:
     if value is None or isinstance(value, str | bytes | bytearray | bool | int | float):
         return value
     as_py = getattr(value, "as_py", None)  # a pyarrow scalar
     if callable(as_py):
-        return plain_value(as_py())
+        return _unwrapped(as_py())
     if isinstance(value, Mapping):
         mapping = cast("Mapping[object, object]", value)
-        return {key: plain_value(item) for key, item in mapping.items()}
+        return {key: _unwrapped(item) for key, item in mapping.items()}
     tolist = getattr(value, "tolist", None)  # a numpy array or scalar
     if callable(tolist):
-        return plain_value(tolist())
+        return _unwrapped(tolist())
     if isinstance(value, list | tuple):
         items = cast("list[object] | tuple[object, ...]", value)
-        return [plain_value(item) for item in items]
+        return [_unwrapped(item) for item in items]
     return value
 
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from chatcodec._errors import ChatcodecError, PayloadError
+from chatcodec._payloads import JSONValueError, read_json_text
 from chatcodec._public_label import shown_as
 from chatcodec._training import families
 from chatcodec._training.render import TrainOn, render
@@ -135,7 +136,7 @@ class RenderConverter:
         losses: list[Any] = []
         try:
             if isinstance(conversation, str | bytes | bytearray):
-                conversation = json.loads(conversation)
+                conversation = read_json_text(conversation)  # JSON's reader: nesting too deep is refused
             rendering = render(
                 conversation,
                 template=self.template,
@@ -165,6 +166,8 @@ class RenderConverter:
 
 
 def _error_text(error: Exception) -> str:
+    if isinstance(error, JSONValueError):
+        return f"at {error.path}: {error.reason}"
     if isinstance(error, json.JSONDecodeError):
         return f"$: not JSON: {error.msg} (line {error.lineno}, column {error.colno})"
     return str(error)

@@ -57,15 +57,15 @@ def token_columns(row: Mapping[str, Any]) -> dict[str, list[Any]]:
                 f"expected a list of {count} values, one per token id", f"$.{name}", "rollout_tokens"
             )
         for index, value in enumerate(listed):
-            if not _fits(value, kind, nullable=name == "logprobs"):
+            if not fits(value, kind, nullable=name == "logprobs"):
                 raise TrainingRowError(
-                    f"expected {_NAMED[kind]}, not {reprlib.repr(value)}", f"$.{name}[{index}]", "rollout_tokens"
+                    f"expected {NAMED[kind]}, not {reprlib.repr(value)}", f"$.{name}[{index}]", "rollout_tokens"
                 )
         columns[name] = listed
     return columns
 
 
-_NAMED: Final[Mapping[TokenType, str]] = {
+NAMED: Final[Mapping[TokenType, str]] = {
     "int": "an integer a 64-bit column holds",
     "bool": "true or false",
     "float": "a number",
@@ -74,7 +74,8 @@ _INT64: Final = range(-(2**63), 2**63)
 """The integers an Arrow ``int64`` holds: the Parquet column a rollout's integer columns are written to."""
 
 
-def _fits(value: object, kind: TokenType, *, nullable: bool) -> bool:
+def fits(value: object, kind: TokenType, *, nullable: bool) -> bool:
+    """Whether ``value`` is one of a ``kind`` column's values (the rule trajectory turns' ids follow too)."""
     if value is None:
         return nullable
     if kind == "bool":

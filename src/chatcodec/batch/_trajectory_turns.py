@@ -11,11 +11,13 @@ is refused at its path (a trainer would pair ids with the wrong answer).
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.batch._rollout_columns import NAMED, TokenType, fits
 from chatcodec.batch._training_layout import TrainingRowError
 
 TURN_FIELDS: Final = ("message_index", "prompt_ids", "completion_ids", "logprobs")
@@ -60,12 +62,10 @@ def _check_values(value: object, path: str, *, integers: bool) -> None:
     listed = as_list(value)
     if listed is None:
         raise TrainingRowError("expected a list", path, _RULE)
+    kind: TokenType = "int" if integers else "float"
     for index, item in enumerate(listed):
-        number = not isinstance(item, bool) and isinstance(item, int if integers else int | float)
-        if not number:
-            raise TrainingRowError(
-                f"expected {'an integer' if integers else 'a number'}, not {item!r}", f"{path}[{index}]", _RULE
-            )
+        if not fits(item, kind, nullable=False):  # an id past int64 has no place in a Parquet column
+            raise TrainingRowError(f"expected {NAMED[kind]}, not {reprlib.repr(item)}", f"{path}[{index}]", _RULE)
 
 
 def turns_losses(row: Mapping[str, Any], target: str) -> list[Loss]:

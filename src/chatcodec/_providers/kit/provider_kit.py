@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._errors import ProviderAPIError
 from chatcodec._losses import LossKind, LossRecorder, Steps
@@ -161,13 +161,7 @@ class ProviderKit:
         the branch of one without a bag."""
         if not metadata or self.name in metadata:
             return False
-        for name, bag in metadata.items():
-            plan = _PLANS.get((name, *bag))
-            if plan is None:
-                plan = _plan(name, bag)
-            if plan[0] is not None or plan[1]:
-                return False
-        return True
+        return pure_spelling(metadata)
 
     def bare(self, canonical: Mapping[str, Any], size: int) -> bool:
         """Whether ``canonical`` (a message or part) holds ``size`` keys, or those and a
@@ -214,6 +208,22 @@ Worked out once per shape (an agent session repeats a few, on every call and res
 cleared when a kit is made, whose declarations may change the answer."""
 _MAX_PLANS = 4096
 """Bags whose keys vary without end (unknown fields of every kind) do not grow it past this."""
+
+
+def pure_spelling(metadata: Mapping[str, Any]) -> bool:
+    """Whether every bag of ``metadata`` holds only its provider's pure spelling: markers that
+    mean nothing (Responses' ``_item``, an SDK dump's ``_nulls``) and the keys saying which
+    wire field a value came from; a writer that drops them loses nothing."""
+    for name, value in metadata.items():
+        if not isinstance(value, Mapping):
+            return False
+        bag = cast("Mapping[str, Any]", value)
+        plan = _PLANS.get((name, *bag))
+        if plan is None:
+            plan = _plan(name, bag)
+        if plan[0] is not None or plan[1]:
+            return False
+    return True
 
 
 def _plan(name: str, bag: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...]]:

@@ -59,6 +59,13 @@ def assistant_message(
                     "call object text",
                     f"no field of a tool call holds what the model wrote beside its name and arguments: {piece.unread}",
                 )
+            if piece.repeated:
+                recorder.add(
+                    ("content", index, "arguments"),
+                    "tool call arguments",
+                    "the model named a parameter more than once; the arguments keep its last value and "
+                    f"drop the earlier: {piece.repeated}",
+                )
             if piece.respelled:
                 recorder.add(("content", index, "arguments"), "tool call arguments", piece.respelled, "spelling")
             calls += 1

@@ -42,6 +42,9 @@ class Call:
     respelled: str = ""
     """How the reader changed the spelling of the model's arguments (an object written as a JSON
     string, read as the object): reported as a spelling loss."""
+    repeated: str = ""
+    """The earlier values of a parameter the model named more than once (the arguments keep the
+    last, as vLLM's parsers read them): reported as a loss, by their text."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeAlias
 
@@ -143,6 +144,18 @@ def arguments_text(values: Mapping[str, object]) -> str:
     the model's characters, not escapes). A value JSON cannot hold (a Python ``1e999`` read as
     infinity) is a ``ValueError``: the arguments would be no JSON."""
     return json.dumps(values, ensure_ascii=False, allow_nan=False)
+
+
+def repeated_values(values: Iterable[tuple[str, object]]) -> str:
+    """The values a JSON object built from ``values`` drops: each parameter's earlier values
+    where one is named more than once, as ``key=value`` text ('' where none is)."""
+    last: dict[str, object] = {}
+    dropped: list[str] = []
+    for key, value in values:
+        if key in last:
+            dropped.append(f"{key}={reprlib.repr(last[key])}")
+        last[key] = value
+    return ", ".join(dropped)
 
 
 def typed_arguments(

@@ -26,7 +26,13 @@ from chatcodec._training.completion.tool_call_parser import (
     stray_pieces,
     text_pieces,
 )
-from chatcodec._training.completion.tool_schemas import ToolSchemas, arguments_text, strict_json, typed_value
+from chatcodec._training.completion.tool_schemas import (
+    ToolSchemas,
+    arguments_text,
+    repeated_values,
+    strict_json,
+    typed_value,
+)
 
 BAR = "\uff5c"  # DeepSeek's fullwidth vertical bar, in every DSML tag
 _INVOKE = re.compile(rf"""<{BAR}DSML{BAR}invoke\s+name="([^"<>\n]+)"\s*>""")
@@ -64,11 +70,12 @@ def _call(name: str, body: str, properties: Mapping[str, object]) -> list[Piece]
     if whole is not None and not body[whole[1] :].strip():
         return [Call(name, body.strip())]
     inside, parameters = elements(body, _PARAMETER, _PARAMETER_END)
-    values: dict[str, object] = {}
+    values: list[tuple[str, object]] = []
     for parameter in parameters:
         key, is_string = parameter.head.group(1), parameter.head.group(2)
-        values[key] = _value(parameter.body, properties.get(key), is_string == "true")
-    return [Call(name, arguments_text(values)), *stray_pieces(inside, *strays(parameters))]
+        values.append((key, _value(parameter.body, properties.get(key), is_string == "true")))
+    call = Call(name, arguments_text(dict(values)), repeated=repeated_values(values))
+    return [call, *stray_pieces(inside, *strays(parameters))]
 
 
 def _value(raw: str, schema: object, is_string: bool) -> object:

@@ -18,7 +18,7 @@ import re
 from chatcodec._training.completion.markup import elements
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
 from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, stray_pieces, text_pieces
-from chatcodec._training.completion.tool_schemas import ToolSchemas, typed_arguments
+from chatcodec._training.completion.tool_schemas import ToolSchemas, repeated_values, typed_arguments
 
 _KEY = re.compile(re.escape("<arg_key>"))
 KEY_END, VALUE = "</arg_key>", "<arg_value>"
@@ -54,7 +54,8 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
                 strays.append(f"<arg_key>{pair.body}".strip())
             strays.append("" if escaped and pair.after == ESCAPED_NEWLINE else pair.after)
         arguments = typed_arguments(tools, name, values, untyped_as_json=True)
-        pieces.append(Call(name, arguments, respelled=ESCAPED if escaped else ""))
+        respelled = ESCAPED if escaped else ""
+        pieces.append(Call(name, arguments, respelled=respelled, repeated=repeated_values(values)))
         pieces.extend(stray_pieces(*strays))
     return pieces
 

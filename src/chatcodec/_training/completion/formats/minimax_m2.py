@@ -15,7 +15,7 @@ import re
 from chatcodec._training.completion.markup import elements, strays
 from chatcodec._training.completion.pieces import Call, Piece, Unparsed
 from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, stray_pieces, text_pieces
-from chatcodec._training.completion.tool_schemas import ToolSchemas, typed_arguments
+from chatcodec._training.completion.tool_schemas import ToolSchemas, repeated_values, typed_arguments
 
 _INVOKE = re.compile(r"""<invoke\s+name=["']?([^"'<>\n]+)["']?\s*>""")
 _PARAMETER = re.compile(r"""<parameter\s+name=["']?([^"'<>\n]+)["']?\s*>""")
@@ -36,7 +36,7 @@ def read(text: str, tools: ToolSchemas) -> list[Piece]:
             name = invoke.head.group(1).strip()
             inside, parameters = elements(invoke.body, _PARAMETER, "</parameter>")
             values = [(parameter.head.group(1).strip(), parameter.body) for parameter in parameters]
-            pieces.append(Call(name, typed_arguments(tools, name, values)))
+            pieces.append(Call(name, typed_arguments(tools, name, values), repeated=repeated_values(values)))
             pieces.extend(stray_pieces(inside, *strays(parameters), invoke.after))
     return pieces
 

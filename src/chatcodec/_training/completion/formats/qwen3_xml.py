@@ -18,7 +18,7 @@ import re
 from chatcodec._training.completion.markup import elements, strays
 from chatcodec._training.completion.pieces import Call, Piece, Text, Unparsed
 from chatcodec._training.completion.tool_call_parser import ToolCallParser, marked_blocks, stray_pieces
-from chatcodec._training.completion.tool_schemas import ToolSchemas, typed_arguments
+from chatcodec._training.completion.tool_schemas import ToolSchemas, repeated_values, typed_arguments
 
 _FUNCTION = re.compile(r"<function=([^<>\n]+)>")
 _PARAMETER = re.compile(r"<parameter=([^<>\n]+)>")
@@ -48,7 +48,7 @@ def _functions(span: str, tools: ToolSchemas) -> list[Piece]:
         name = function.head.group(1).strip()
         inside, parameters = elements(function.body, _PARAMETER, "</parameter>")
         values = [(parameter.head.group(1).strip(), _unwrapped(parameter.body)) for parameter in parameters]
-        pieces.append(Call(name, typed_arguments(tools, name, values)))
+        pieces.append(Call(name, typed_arguments(tools, name, values), repeated=repeated_values(values)))
         pieces.extend(stray_pieces(inside, *strays(parameters), function.after))
     return pieces
 

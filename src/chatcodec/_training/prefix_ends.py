@@ -1,0 +1,65 @@
+"""Where each message of a rendering ends, found by rendering every prefix alone: one template
+run per message, so quadratic in the conversation. It is the way for templates whose one run
+shows no ends (and that no segment run covers), and the oracle the faster ways are tested
+against (:mod:`.segment_ends`, the one-run ends in :mod:`.render`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chatcodec._training.render import Runner
+
+
+def prefix_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
+    """The length of ``shorter`` rendered alone, where that is a prefix of ``text``; for a
+    conversation the template refuses alone (Qwen3.5's "No user query found" for a system
+    message by itself), where a user turn written after it would begin (:func:`probed_end`)."""
+    rendered = run.text_or_none(shorter, False)
+    if rendered is None:
+        return probed_end(run, shorter, text)
+    return len(rendered) if text.startswith(rendered) else None
+
+
+_PROBE = "\u2063chatcodec-probe\u2063"
+"""A user turn's text no conversation holds, to find where a refused prefix ends."""
+
+
+def probed_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
+    """Where ``shorter`` ends in ``text`` when the template renders it only with a user turn
+    after it: that turn's opener (what the template writes before a lone user message's text)
+    begins there. None unless the opener is found right before the probe and what comes before
+    it is a prefix of ``text`` (a template that adds a default system prompt to a lone user
+    message gives no such opener, and no end)."""
+    probe = {"role": "user", "content": _PROBE}
+    alone = run.text_or_none([probe], False)
+    followed = run.text_or_none([*shorter, probe], False)
+    if alone is None or followed is None or alone.count(_PROBE) != 1 or followed.count(_PROBE) != 1:
+        return None
+    opener = alone[: alone.index(_PROBE)]
+    at = followed.index(_PROBE) - len(opener)
+    if not opener or at <= 0 or followed[at : at + len(opener)] != opener or not text.startswith(followed[:at]):
+        return None
+    return at
+
+
+def message_ends(
+    run: Runner, shaped: list[dict[str, Any]], text: str, generation_prompt: str | None
+) -> list[int | None]:
+    """Where each template message's text ends in ``text``: the length of the conversation
+    up to it, rendered alone, where that is a prefix of the whole (None where it is not).
+    One render per message: for templates whose one run does not show the ends.
+    ``generation_prompt``: the template's, when ``text`` ends with one (None: it does not)."""
+    ends: list[int | None] = []
+    for count in range(1, len(shaped) + 1):
+        if count == len(shaped) and generation_prompt is None:
+            ends.append(len(text))
+            continue
+        end = prefix_end(run, shaped[:count], text)
+        if end is None and count == len(shaped) and generation_prompt and text.endswith(generation_prompt):
+            # the last message closes otherwise once a prompt follows (gpt-oss: ``<|end|>``, not
+            # ``<|return|>``): it ends where the template's generation prompt begins
+            end = len(text) - len(generation_prompt)
+        ends.append(end)
+    return ends
