@@ -19,6 +19,7 @@ from starlette.responses import Response
 
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
+from chatcodec._providers.contract.framing import Framing
 from chatcodec._registry import get_codec
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._request_log import RequestRecord
@@ -37,7 +38,22 @@ def replayed(
     recorder = LossRecorder()
     events = events_from_response(ChatResponse.model_validate(answer))
     wire = get_codec(front).encode_stream(events, recorder, options=fitted.call.options)
-    writer = WireEventWriter(front, fitted.call.framing)  # the call's own framing (Gemini's alt=sse)
+    return written_stream(server, fitted.call.framing, wire, recorder, passed=passed, record=record)
+
+
+def written_stream(
+    server: Server,
+    framing: Framing | None,
+    wire: Iterator[dict[str, Any]],
+    recorder: LossRecorder,
+    *,
+    passed: dict[str, str],
+    record: RequestRecord,
+) -> Response:
+    """The front's ``wire`` events written in the call's own ``framing`` (Gemini's alt=sse)
+    under the write deadline; its losses and the log line once it is written. Where chatcodec
+    renders (:mod:`.sample`), every streamed answer is such a replay too."""
+    writer = WireEventWriter(server.config.api, framing)
     body = _written(writer, wire, recorder, record)
     headers = {**passed, "cache-control": "no-cache"}
     limit = server.config.write_timeout

@@ -16,7 +16,6 @@ answer is read, before it is written to the caller, or as cancelled.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -34,13 +33,13 @@ from chatcodec._training.origins import source_place
 from chatcodec._training.tokens import ids_fault, vocabulary_size
 from chatcodec.serve import _returned_ids as returned_ids
 from chatcodec.serve._bounded import bounded
-from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._json_body import json_body
 from chatcodec.serve._limits import answer_object, json_or_text, passed_headers, read_answer
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
 from chatcodec.serve._secrets import sent_secrets
 from chatcodec.serve._steps import record as turn_record
+from chatcodec.serve._steps import replay
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.caller_watch import unless_caller_leaves
 from chatcodec.serve._steps.send import send
@@ -50,7 +49,6 @@ from chatcodec.serve._token_prompts import Prompt, TokenPrompts
 from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS, TokenUpstream
 from chatcodec.serve._turn_records import session_of
 from chatcodec.serve._upstream import UpstreamCall
-from chatcodec.streams._framing import WireEventWriter
 from chatcodec.streams._replay import events_from_response
 
 _FINISHES = {"stop": "stop", "length": "length", "abort": "error"}
@@ -149,11 +147,7 @@ async def answered(server: Server, call: RenderedCall, record: RequestRecord) ->
     if routed.answer.call.stream:
         wire = codec.encode_stream(events_from_response(answer), recorder, options=options)
         wire = returned_ids.on_stream(wire, call.prompt.ids, sampled_ids) if ids_asked else wire
-        writer = WireEventWriter(front, routed.answer.call.framing)  # the call's own framing (Gemini's alt=sse)
-        headers = {**passed, "cache-control": "no-cache"}
-        body = _streamed(writer, wire, recorder, record)
-        limit = server.config.write_timeout
-        return write_deadline_stream(body, writer.media_type, headers, write_timeout=limit, on_late=record.late)
+        return replay.written_stream(server, routed.answer.call.framing, wire, recorder, passed=passed, record=record)
     written = codec.write_response(answer.model_dump(mode="json", exclude_none=True), recorder, options=options)
     if ids_asked:
         returned_ids.on_answer(written, call.prompt.ids, sampled_ids)
@@ -216,16 +210,3 @@ def _answer(
         }
     )
     return answer, taken.completion_ids
-
-
-async def _streamed(
-    writer: WireEventWriter, wire: Iterator[dict[str, Any]], recorder: LossRecorder, record: RequestRecord
-) -> AsyncIterator[bytes]:
-    """The answer replayed as the front's stream; its losses and the log line once it is written."""
-    try:
-        for event in wire:
-            yield writer.write(event)
-        yield writer.close()
-    finally:
-        recorder.settle("ignore", record.losses)
-        record.emit()
