@@ -38,11 +38,11 @@ def _decode(ids: list[int]) -> str:
     return decoded
 
 
-def _prompt(conversation: object, source: str | None = None) -> tuple[list[int], str]:
+def _prompt(conversation: object, source: str | None = None, template: str = "qwen3") -> tuple[list[int], str]:
     rendered = chatcodec.render(
         conversation,
         source=source,
-        template="qwen3",
+        template=template,
         tokenizer=qwen3_encoding(),
         add_generation_prompt=True,
         on_loss="ignore",
@@ -61,12 +61,18 @@ def _turn(before: list[Any], completion: str | list[int], **fields: Any) -> Samp
     )
 
 
-def _next(turn: SampledTurn, conversation: object, source: str | None = None, finish: str | None = None) -> NextPrompt:
+def _next(
+    turn: SampledTurn,
+    conversation: object,
+    source: str | None = None,
+    finish: str | None = None,
+    template: str = "qwen3",
+) -> NextPrompt:
     return chatcodec.next_prompt(
         turn,
         conversation,
         source=source,
-        template="qwen3",
+        template=template,
         tokenizer=qwen3_encoding(),
         finish_reason=finish,
         on_loss="ignore",
@@ -168,6 +174,45 @@ def test_a_response_without_its_eos_is_never_extended_nor_merged(finish: str) ->
     assert samples[1]["response_ids"][-1] == IM_END
     assert samples[0]["response_mask"] == [1] * len(cut.completion_ids)
     assert "sampled unclosed" in losses[0].why
+
+
+MOCK = "<think>\nmock thinking\n</think>\n\nb<|im_end|>"
+"""SkyRL's mocked Qwen3 response, sampled at every turn."""
+
+
+@pytest.mark.parametrize("template", ["qwen3-training", "qwen3"])
+def test_a_three_turn_token_in_token_out_session_against_the_template_s_rendering(template: str) -> None:
+    """SkyRL ``test_skyrl_gym_generator_chat_templating.py::test_skyrl_gym_generator_chat_templating_exact``
+    (Qwen3, its ``tito`` and chat-template paths): the user says ``a``, the environment ``1`` then
+    ``2``, the model answers ``MOCK`` each time. Under a template that keeps every turn's
+    reasoning (``qwen3-training``, SkyRL's ``qwen3_with_thinking``), each prompt extends the last,
+    the session is one sample and its ids decode to the whole history as the template renders it
+    (SkyRL's ``QWEN3_TITO_EXPECTED_STR``). Stock Qwen3 drops an earlier answer's reasoning at a
+    new question, so there each next prompt is a fresh rendering naming that (SkyRL's
+    ``QWEN3_WITHOUT_THINKING_EXPECTED_STR`` for the earlier turns) and no sample runs across it."""
+    history: list[Any] = [{"role": "user", "content": "a"}]
+    prompt, text = _prompt(history, template=template)
+    turns = [SampledTurn(message_index=1, prompt_ids=prompt, completion_ids=_ids(MOCK), prompt_text=text)]
+    breaks: list[str | None] = []
+    for said in ("1", "2"):
+        history += [_said("b", "mock thinking"), {"role": "user", "content": said}]
+        found = _next(turns[-1], history, template=template)
+        breaks.append(found.prompt_break)
+        turns.append(_then(turns[-1], found, MOCK, len(history)))
+    history.append(_said("b", "mock thinking"))
+    samples = chatcodec.trainer_samples(turns, on_loss="ignore")
+    whole = chatcodec.render(history, template=template, on_loss="ignore").text.rstrip("\n")
+    if template == "qwen3-training":
+        assert breaks == [None, None]
+        (sample,) = samples
+        assert _decode([*sample["prompt_ids"], *sample["response_ids"]]) == whole
+        assert whole.count("<think>\nmock thinking\n</think>") == 3
+    else:
+        assert all(why is not None and "renders the earlier answer differently" in why for why in breaks)
+        assert len(samples) == 3
+        last = turns[-1]
+        assert _decode([*last.prompt_ids, *last.completion_ids]) == whole
+        assert whole.count("<think>") == 1  # only the last answer keeps its reasoning
 
 
 # slime (THUDM/slime, tests/test_agent/test_prompt_continuity.py)
