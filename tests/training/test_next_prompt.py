@@ -250,3 +250,30 @@ def test_next_prompt_refuses_a_turn_outside_the_conversation() -> None:
     with pytest.raises(PayloadError) as caught:
         chatcodec.next_prompt(turn, QUESTION, template="qwen3", tokenizer=qwen3_encoding())
     assert caught.value.path == "$.turn.message_index"
+
+
+def test_a_turn_without_its_prompt_text_still_catches_an_earlier_message_rewritten() -> None:
+    """A turn read back or built by hand holds no ``prompt_text``: the messages before its answer
+    are then checked against the text its ``prompt_ids`` decode to, so an edited question breaks
+    (it extended the old ids silently), and an unedited one still extends."""
+    encoding = qwen3_encoding()
+    rendering = chatcodec.render(QUESTION, template="qwen3-training", tokenizer=encoding, add_generation_prompt=True)
+    assert rendering.token_ids is not None
+    turn = SampledTurn(message_index=1, prompt_ids=list(rendering.token_ids), completion_ids=_ids(THOUGHT))
+    result = {"role": "user", "content": "Thanks."}
+    kept = chatcodec.next_prompt(
+        turn, [*QUESTION, SAMPLED, result], template="qwen3-training", tokenizer=encoding, on_loss="ignore"
+    )
+    assert kept.prompt_break is None
+    assert kept.prompt_ids[: len(turn.prompt_ids) + len(turn.completion_ids)] == [
+        *turn.prompt_ids,
+        *turn.completion_ids,
+    ]
+    edited = [{"role": "user", "content": "Hi there"}, SAMPLED, result]
+    broken = chatcodec.next_prompt(turn, edited, template="qwen3-training", tokenizer=encoding, on_loss="ignore")
+    assert broken.prompt_break is not None
+    assert "its prompt_ids decode to" in broken.prompt_break
+    fresh = chatcodec.render(
+        edited, template="qwen3-training", tokenizer=encoding, add_generation_prompt=True, on_loss="ignore"
+    )
+    assert broken.prompt_ids == fresh.token_ids

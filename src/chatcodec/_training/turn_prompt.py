@@ -65,7 +65,8 @@ def next_prompt(
     answer sent back is the one the sampled ids parse to as the template spells it, the turn
     closed (``finish_reason`` ``"length"``, or no end token, is a cut turn), the template renders
     the answer the same once newer messages follow, and the messages before it render as
-    ``turn.prompt_text`` where that is given. Otherwise it is a fresh rendering and
+    ``turn.prompt_text`` (where the turn holds none, as the text its ``prompt_ids`` decode to:
+    a harness that respelled an earlier answer then breaks too). Otherwise it is a fresh rendering and
     ``prompt_break`` says what changed and where, as the gateway records it. ``on_loss`` and
     ``losses`` work as in :func:`~chatcodec.convert_request`.
     """
@@ -105,8 +106,16 @@ def next_prompt(
         request_id="",
     )
     place = source_place(conversation, source, lambda: messages) if source is not None else None
-    if turn.prompt_text is not None and turn.prompt_text != point.prompt_text:
-        why = "the messages before the turn's answer render otherwise than its prompt_text (an earlier turn rewritten)"
+    # the messages before the answer, checked against the turn's prompt: by its text where the
+    # turn holds it, else by its ids' text (an earlier answer respelled by the harness breaks
+    # there too: without the text the turn was prompted with, nothing proves the two the same)
+    held_text = turn.prompt_text
+    if held_text is None:
+        held_text, what = sampled_text(turn.prompt_ids, renderer.tokenizer), "its prompt_ids decode to"
+    else:
+        what = "its prompt_text"
+    if held_text != point.prompt_text:
+        why = f"the messages before the turn's answer render otherwise than {what} (an earlier turn rewritten)"
         ids, rendered = renderer.fresh(messages, lost)
         found = NextPrompt(ids, rendered, why)
     else:
