@@ -254,9 +254,8 @@ def test_a_changed_or_unfinished_history_is_rendered_fresh_with_its_reason(chang
     answer edited, the tools changed, a turn cut at max_tokens or one missing its end token each
     give the prompt a fresh rendering of the same body gives. slime re-renders silently; chatcodec
     also names why in ``prompt_break``. An edit before the answer (``user``, ``tools``) shows
-    against the turn's ``prompt_text`` (the text render and a record give): ``next_prompt`` reads
-    the messages before the answer from the body sent now, and without that text it cannot tell
-    them from the ones the turn saw."""
+    against the turn's ``prompt_text`` (the text render and a record give), or without it against
+    the text its ``prompt_ids`` decode to (test_next_prompt.py pins that case)."""
     body: dict[str, Any] = {"model": "qwen3", "messages": [{"role": "user", "content": "Read the files."}]}
     body["tools"] = TOOLS
     prompt, text = _prompt(body, "openai-chat")
