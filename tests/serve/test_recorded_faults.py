@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -331,16 +330,22 @@ def test_the_reader_refuses_a_complete_line_of_no_ids_by_the_writer_s_rule(
     }
     path = tmp_path / "turns.jsonl"
     path.write_text(json.dumps(line) + "\n")
-    with pytest.raises(chatcodec.PayloadError, match=r"at line 1\." + re.escape(where)):
-        chatcodec.read_records(path)
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.read_records(path, on_loss="ignore", losses=losses) == {"s": []}  # the line is a loss, not a turn
+    (loss,) = losses
+    assert loss.path == f"line 1.{where}"
+    assert "a complete turn's ids are token ids" in loss.why
 
 
 def test_the_reader_refuses_an_infinite_logprob(tmp_path: Path) -> None:
     path = tmp_path / "turns.jsonl"
     line: dict[str, Any] = {"record": 1, "session": "s", "turn": 0, "status": "complete", "messages": []}
     path.write_text(json.dumps({**line, "prompt_ids": [1], "completion_ids": [2], "logprobs": [float("-inf")]}) + "\n")
-    with pytest.raises(chatcodec.PayloadError, match=r"at line 1\.logprobs: logprobs\[0\] is -inf"):
-        chatcodec.read_records(path)
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.read_records(path, on_loss="ignore", losses=losses) == {"s": []}
+    (loss,) = losses
+    assert loss.path == "line 1.logprobs"
+    assert "logprobs[0] is -inf" in loss.why
 
 
 def test_parse_completion_names_an_id_its_tokenizer_does_not_know() -> None:
