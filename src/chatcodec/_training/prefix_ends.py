@@ -6,10 +6,16 @@ against (:mod:`.segment_ends`, the one-run ends in :mod:`.render`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from chatcodec._training.render import Runner
+
+class Runner(Protocol):
+    """A template run (:class:`chatcodec._training.render.Runner`), as the prefixes need it."""
+
+    def text_or_none(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> str | None:
+        """The template's text of ``messages``, or None where it refuses them."""
+        ...
 
 
 def prefix_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | None:

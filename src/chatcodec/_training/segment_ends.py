@@ -216,14 +216,18 @@ _ANSWERED: dict[str, Any] = {
         {"role": "user", "content": "Probe question q7x"},
         {
             "role": "assistant",
-            "content": "Probe answer a9z",
-            "tool_calls": [
-                {"id": f"call_{index}", "type": "function", "function": {"name": "probe_n4v", "arguments": "{}"}}
-                for index in range(2)
+            "content": [
+                {"type": "text", "text": "Probe answer a9z"},
+                *({"type": "tool_use", "id": f"call_{index}", "name": "probe_n4v", "input": {}} for index in range(2)),
             ],
         },
-        {"role": "tool", "tool_call_id": "call_0", "content": "Probe result t3w"},
-        {"role": "tool", "tool_call_id": "call_1", "content": "Probe result t3w"},
+        *(
+            {
+                "role": "tool",
+                "content": [{"type": "tool_result", "tool_use_id": f"call_{index}", "content": "Probe result t3w"}],
+            }
+            for index in range(2)
+        ),
     ]
 }
 """A probe: an answer without reasoning after the question, then two results of its calls."""
@@ -245,7 +249,7 @@ def _probed(family: str, variables: str, limits: TemplateLimits) -> tuple[frozen
     from chatcodec.contract import LossRecorder
 
     template, profile = families.template_text(family), families.stored_profile(family)
-    read = reading.read_input(_ANSWERED, "openai-chat", LossRecorder())
+    read = reading.read_input(_ANSWERED, None, LossRecorder())  # canonical data: no wire named
     shaped, _ = Shaper(profile, LossRecorder()).messages(list(read.request.messages))
     given = json.loads(variables)
 

@@ -146,11 +146,11 @@ async def answered(server: Server, call: RenderedCall, record: RequestRecord) ->
     ids_asked = returned_ids.asked(call.validated.canonical, front)  # the harness's own return_token_ids
     if routed.answer.call.stream:
         wire = codec.encode_stream(events_from_response(answer), recorder, options=options)
-        wire = returned_ids.on_stream(wire, call.prompt.ids, sampled_ids) if ids_asked else wire
+        wire = returned_ids.on_stream(wire, front, call.prompt.ids, sampled_ids) if ids_asked else wire
         return replay.written_stream(server, routed.answer.call.framing, wire, recorder, passed=passed, record=record)
     written = codec.write_response(answer.model_dump(mode="json", exclude_none=True), recorder, options=options)
     if ids_asked:
-        returned_ids.on_answer(written, call.prompt.ids, sampled_ids)
+        returned_ids.on_answer(written, front, call.prompt.ids, sampled_ids)
     recorder.settle("ignore", record.losses)
     headers = {**passed, **losses_header(record.losses), **store_error_header(record.store_error)}
     return Response(json_body(written), 200, headers=headers, media_type="application/json")
