@@ -37,11 +37,14 @@ def fake() -> Iterator[FakeUpstream]:
         yield upstream
 
 
-def _tool_session(fake: FakeUpstream, recorded: Path, turns: int, *, rewrite_at: int | None = None) -> list[list[int]]:
+def _tool_session(
+    fake: FakeUpstream, recorded: Path, turns: int, *, rewrite_at: int | None = None, **more: Any
+) -> list[list[int]]:
     """A ``turns``-turn tool session recorded in ``recorded``; the prompt ids each turn was
     given. At ``rewrite_at``, the caller rewrites its first message (a break)."""
     fake.replies.clear()
     settings: dict[str, Any] = {"options": {"server": "vllm"}, "record": str(recorded), "allow_anonymous": True}
+    settings.update(more)
     prompts: list[list[int]] = []
     with (
         proxy("anthropic", "openai-chat", f"{fake.base}/v1", **settings) as origin,
@@ -96,7 +99,7 @@ def test_a_fifty_turn_tool_session_grows_linearly_and_reads_back_whole(
     linear = tmp_path / "linear.jsonl"
     prompts = _tool_session(fake, linear, TURNS)
     with monkeypatch.context() as patched:
-        patched.setattr(TurnChains, "base", lambda self, session: None)  # a writer that extends nothing
+        patched.setattr(TurnChains, "base", lambda *_: None)  # a writer that extends nothing
         full = tmp_path / "full.jsonl"
         assert _tool_session(fake, full, TURNS) == prompts
 
@@ -181,3 +184,20 @@ def test_the_read_back_answers_each_turn_whole(fake: FakeUpstream, tmp_path: Pat
     assert [len(turn["messages"]) for turn in turns] == [1, 3, 5]
     assert [turn.get("extends") for turn in turns] == [None, turns[0]["request_id"], turns[1]["request_id"]]
     assert all("prompt_added" not in turn and turn["tools"] for turn in turns)
+
+
+def test_each_shard_reads_whole_on_its_own(fake: FakeUpstream, tmp_path: Path) -> None:
+    """A line that would extend a line of the shard before is written whole as the next shard's first."""
+    prompts = _tool_session(fake, tmp_path, 8, record_max_bytes=5_000)
+    shards = sorted(tmp_path.glob("*.jsonl"))
+    assert len(shards) > 2
+    read: list[list[int]] = []
+    for shard in shards:
+        losses: list[chatcodec.Loss] = []
+        found = chatcodec.read_records(shard, on_loss="ignore", losses=losses)
+        assert losses == []
+        assert "extends" not in json.loads(shard.read_bytes().splitlines()[0])
+        read += [turn.prompt_ids for turn in found["episode-1"]]
+    assert read == prompts
+    assert [turn.prompt_ids for turn in chatcodec.read_records(tmp_path)["episode-1"]] == prompts
+    assert any("extends" in json.loads(line) for shard in shards for line in shard.read_bytes().splitlines())

@@ -232,7 +232,10 @@ async def recorded(
         return
     status, error = recording.settled(status, error)
     complete = status == COMPLETE
-    line = recording.line(status, error, server.turn_chains.base(recording.session) if complete else None)
+    opened = turns.opened
+    base = server.turn_chains.base(recording.session, opened) if complete else None
+    line = recording.line(status, error, base)
+    whole = None if base is None else lambda: recording.line(status, error)
     if record.span is not None:
         prompt = None if recording.prompt_ids is None else len(recording.prompt_ids)
         record.span.recorded_turn(
@@ -240,15 +243,15 @@ async def recorded(
         )
     try:
         if turns.offloaded or len(line) > server.config.offload_bytes:
-            await to_thread.run_sync(turns.append, line)
+            written = await to_thread.run_sync(turns.append, line, whole, opened)
         else:
-            turns.append(line)
+            written = turns.append(line, whole, opened)
     except RecordError as failure:
         record.store_error = str(failure)
         LOGGER.warning("a turn was answered but not recorded: %s", failure)
         return
     if complete:
-        server.turn_chains.wrote(recording.session, recording.base())
+        server.turn_chains.wrote(recording.session, recording.base(), written)
 
 
 class StreamedTurn:
