@@ -2,7 +2,8 @@
 
 The gateway writes one JSON line per model turn, the moment the turn ends, with the session
 its caller named, the ids the sampler was prompted with and sampled, their logprobs, and the
-canonical messages and tools the turn saw. Reading gives the same :class:`SampledTurn` a
+canonical messages and tools the turn saw (a line after the session's last complete one holds
+only what is new since it, :mod:`.record_deltas`, and is read whole). Reading gives the same :class:`SampledTurn` a
 rendering gives, grouped by session, so a recorded episode goes on to the trainer as a
 rendered one does. The line's shape lives here, beside its reader, so the writer and the
 reader share one list of fields.
