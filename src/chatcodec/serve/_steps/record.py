@@ -20,6 +20,7 @@ the line is reported as the store's failures are (:mod:`.keep`), never in the an
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -151,7 +152,9 @@ class TurnRecording:
 
     def base(self) -> LineBase:
         """What the session's next line may extend, once this complete turn's line is written."""
-        return LineBase(self.request_id, self.messages, [*(self.prompt_ids or []), *self.completion_ids], self.tools)
+        ids = array("q", self.prompt_ids or [])  # eight bytes an id: a gateway keeps one for each of many sessions
+        ids.extend(self.completion_ids)
+        return LineBase(self.request_id, self.messages, ids, self.tools)
 
     def _unrecordable(self) -> str | None:
         """Why the turn's ids cannot be recorded as a complete turn's, or None."""
