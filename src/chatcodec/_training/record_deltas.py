@@ -21,6 +21,10 @@ from typing import Any, cast
 
 from chatcodec._errors import PayloadError
 
+KEPT_BASES = 32
+"""The complete lines of a session a reader keeps for later lines to extend, the latest: a line
+extends its writer's last one of the session, later than these unless as many turns of the
+session went down in between (concurrent turns, other gateways' lines in one stream)."""
 EXTENDS = "extends"
 """The field naming the request id of the line a delta line extends (absent on a full line)."""
 
@@ -76,7 +80,7 @@ class Rebuilder:
     writes a base before the lines that extend it, in one file, shard sequence or stream)."""
 
     def __init__(self) -> None:
-        self._bases: dict[tuple[str, str], LineBase] = {}
+        self._bases: dict[str, dict[str, LineBase]] = {}
 
     def rebuilt(self, record: dict[str, Any], where: str) -> dict[str, Any]:
         """``record`` as a full line (a :class:`PayloadError` naming the field where a delta
@@ -94,19 +98,24 @@ class Rebuilder:
             and isinstance(record.get("completion_ids"), list)
             and isinstance(record.get("tools"), list)
         ):
-            self._bases[session, request_id] = LineBase(
+            kept = self._bases.setdefault(session, {})
+            kept.pop(request_id, None)
+            kept[request_id] = LineBase(
                 request_id, record["messages"], [*record["prompt_ids"], *record["completion_ids"]], record["tools"]
             )
+            if len(kept) > KEPT_BASES:
+                del kept[next(iter(kept))]  # the oldest: a dict keeps the order lines were read
         return record
 
     def _full(self, record: dict[str, Any], where: str, session: object, extends: object) -> dict[str, Any]:
         if not isinstance(extends, str):
             raise PayloadError(f"'{EXTENDS}' names a line by its request id, a string", f"{where}.{EXTENDS}")
-        base = self._bases.get((session, extends)) if isinstance(session, str) else None
+        base = self._bases.get(session, {}).get(extends) if isinstance(session, str) else None
         if base is None:
             raise PayloadError(
                 f"the line extends {extends!r}, a complete line of its session this reading did not read before it "
-                "(removed, or itself unreadable); the turn cannot be rebuilt",
+                f"(removed, itself unreadable, or more than {KEPT_BASES} of the session's complete lines before it); "
+                "the turn cannot be rebuilt",
                 f"{where}.{EXTENDS}",
             )
         messages = _added(record, "messages", len(base.messages), where)
