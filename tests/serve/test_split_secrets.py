@@ -18,6 +18,7 @@ from chatcodec._model.stream_records import (
     ToolCallDeltaRecord,
     ToolCallEndRecord,
 )
+from chatcodec._training.record_deltas import Rebuilder
 from chatcodec.serve import ServeConfig, create_app
 from chatcodec.serve._held_deltas import HeldDeltas
 from chatcodec.serve._secrets import REDACTED, Secrets
@@ -126,6 +127,7 @@ def test_a_key_echoed_one_character_a_delta_reaches_neither_the_caller_nor_the_r
     recorded = record.read_text()
     assert len(recorded.splitlines()) == 2
     assert KEY[:10] not in recorded
-    lines = [json.loads(line) for line in recorded.splitlines()]
+    rebuilder = Rebuilder()  # the second line holds what is new since the first: read whole
+    lines = [rebuilder.rebuilt(json.loads(line), "line") for line in recorded.splitlines()]
     assert lines[1]["messages"][1]["content"] == said
     assert len(lines[0]["completion_ids"]) == len(f"You sent {KEY} to me.")  # the ids sampled, all recorded

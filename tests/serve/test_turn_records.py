@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 import chatcodec
+from chatcodec._training.record_deltas import Rebuilder
 from chatcodec.serve import ServeConfig
 from serve.harness import FakeUpstream, proxy, serving_fake
 from training.qwen3_tokenizer import qwen3_encoding, qwen3_prompt_ids
@@ -181,7 +182,11 @@ def test_a_two_turn_tool_session_recorded_as_vllm_sampled_it(
     assert [line["turn"] for line in lines] == [0, 1]
     assert [line["finish_reason"] for line in lines] == ["tool_calls", "stop"]
     assert lines[0]["tools"][0]["name"] == "get_weather"
-    assert lines[1]["messages"][2]["role"] == "tool"
+    assert (lines[1]["extends"], lines[1]["messages_kept"]) == (lines[0]["request_id"], 1)  # what is new since
+    assert [message["role"] for message in lines[1]["messages_added"]] == ["assistant", "tool"]
+    assert "tools" not in lines[1]  # the same as the line it extends
+    kept = lines[1]["prompt_kept"]
+    assert [*(first_prompt + first_completion)[:kept], *lines[1]["prompt_added"]] == second_prompt
 
 
 def test_the_caller_s_own_logprobs_stay_in_its_answer(fake: FakeUpstream, recorded: Path) -> None:
@@ -304,7 +309,8 @@ def test_sglang_is_asked_for_a_plain_answer_and_a_streamed_call_gets_it_replayed
     assert "".join(texts) == "It is sunny in Paris."
     assert "message_stop" in streamed.text
     assert "token_ids" not in streamed.text
-    plain, stream = [json.loads(line) for line in recorded.read_text().splitlines()]
+    rebuilder = Rebuilder()
+    plain, stream = [rebuilder.rebuilt(json.loads(line), "line") for line in recorded.read_text().splitlines()]
     assert (plain["status"], plain["prompt_ids"], plain["completion_ids"]) == ("complete", prompt, completion)
     assert (stream["status"], stream["prompt_ids"], stream["completion_ids"]) == ("complete", prompt, completion)
 

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 import chatcodec
+from chatcodec._training.record_deltas import Rebuilder
 from chatcodec.serve import ServeConfig
 from serve.harness import FakeUpstream, serving_config, serving_fake
 from serve.test_token_upstreams import vllm_generated
@@ -63,7 +64,12 @@ def _serving(api: str, fake: FakeUpstream, recorded: Path) -> Any:
 
 
 def _lines(recorded: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in recorded.read_text().splitlines()]
+    """The record's lines whole (a line that extends an earlier one rebuilt, as its readers rebuild it)."""
+    rebuilder = Rebuilder()
+    return [
+        rebuilder.rebuilt(json.loads(line), f"line {number}")
+        for number, line in enumerate(recorded.read_text().splitlines(), start=1)
+    ]
 
 
 def _posted(origin: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -132,3 +132,56 @@ def test_a_directory_of_shards_is_read_as_one_store(tmp_path: Path) -> None:
     assert [turn.message_index for turn in turns["s"]] == [1, 3]
     assert "t" not in turns
     assert [loss.path for loss in losses] == ["a.jsonl line 2", "b.jsonl line 2"]
+
+
+def _delta(**fields: object) -> bytes:
+    """The second turn of session ``s`` as a line extending its first (``req-s-0``), ``fields`` changed."""
+    base = {"extends": "req-s-0", "messages_kept": 1, "messages_added": [], "prompt_kept": 5, "prompt_added": [6]}
+    return record_line(
+        session="s",
+        turn=1,
+        request_id="req-s-1",
+        model="qwen3",
+        upstream="openai-chat",
+        status="complete",
+        messages=[],
+        tools=[],
+        prompt_ids=[],
+        completion_ids=[7],
+        logprobs=[-0.5],
+        finish_reason="stop",
+        delta={**base, **fields},
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "path", "rule"),
+    [
+        ({"extends": 7}, "line 2.extends", "a string"),
+        ({"extends": "req-s-9"}, "line 2.extends", "did not read before it"),
+        ({"messages_kept": 2}, "line 2.messages_kept", "from 0 to 1"),
+        ({"prompt_kept": -1}, "line 2.prompt_kept", "from 0 to 5"),
+        ({"prompt_kept": True}, "line 2.prompt_kept", "an integer"),
+        ({"prompt_added": {"a": 1}}, "line 2.prompt_added", "a list"),
+        ({"prompt_added": [-1]}, "line 2.prompt_ids[5]", "token id"),
+    ],
+)
+def test_a_delta_line_that_cannot_be_rebuilt_is_a_loss_naming_its_field(
+    tmp_path: Path, fields: dict[str, object], path: str, rule: str
+) -> None:
+    store = tmp_path / "turns.jsonl"
+    store.write_bytes(_turn("s", 0) + _delta(**fields) + _turn("t", 0))
+    losses: list[chatcodec.Loss] = []
+    found = chatcodec.read_records(store, on_loss="ignore", losses=losses)
+    assert sorted(found) == ["s", "t"]
+    assert len(found["s"]) == 1
+    assert [loss.path for loss in losses] == [path]
+    assert rule in losses[0].why + losses[0].what
+
+
+def test_a_delta_line_is_read_whole_and_a_full_line_after_it_still_reads(tmp_path: Path) -> None:
+    store = tmp_path / "turns.jsonl"
+    store.write_bytes(_turn("s", 0) + _delta() + _turn("s", 2))
+    turns = chatcodec.read_records(store)["s"]
+    assert [turn.prompt_ids for turn in turns] == [[1, 2, 3], [1, 2, 3, 4, 5, 6], [1, 2, 3]]
+    assert [turn.message_index for turn in turns] == [1, 1, 5]

@@ -2,7 +2,8 @@
 
 The gateway writes one JSON line per model turn, the moment the turn ends, with the session
 its caller named, the ids the sampler was prompted with and sampled, their logprobs, and the
-canonical messages and tools the turn saw. Reading gives the same :class:`SampledTurn` a
+canonical messages and tools the turn saw (a line after the session's last complete one holds
+only what is new since it, :mod:`.record_deltas`, and is read whole). Reading gives the same :class:`SampledTurn` a
 rendering gives, grouped by session, so a recorded episode goes on to the trainer as a
 rendered one does. The line's shape lives here, beside its reader, so the writer and the
 reader share one list of fields.
@@ -29,6 +30,7 @@ import pydantic_core
 from chatcodec._errors import PayloadError
 from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._public_label import shown_as
+from chatcodec._training.record_deltas import Rebuilder
 from chatcodec._training.record_lines import RECORD_VERSION, record_lines
 from chatcodec._training.tokens import ids_fault
 from chatcodec._training.turns import SampledTurn
@@ -55,8 +57,11 @@ def record_line(
     prompt_break: str | None = None,
     parent_turn: str | None = None,
     parent: str | None = None,
+    delta: Mapping[str, Any] | None = None,
 ) -> bytes:
-    """One turn as the JSON line the file holds (ending in a newline)."""
+    """One turn as the JSON line the file holds (ending in a newline); with ``delta``
+    (:func:`~chatcodec._training.record_deltas.delta_fields`), a line that extends an earlier
+    one of its session holds those fields in place of ``messages``, ``prompt_ids`` and ``tools``."""
     line: dict[str, Any] = {
         "record": RECORD_VERSION,
         "session": session,
@@ -72,6 +77,9 @@ def record_line(
         "messages": list(messages),
         "tools": list(tools),
     }
+    if delta is not None:
+        del line["prompt_ids"], line["messages"], line["tools"]
+        line.update(delta)
     if error is not None:
         line["error"] = error
     if prompt_break is not None:
@@ -176,8 +184,10 @@ def recorded_sessions(path: str | os.PathLike[str], recorder: LossRecorder) -> R
     :func:`~chatcodec.read_episodes` share); each line that is not read a loss on ``recorder``."""
     found = Recorded()
     ordered: dict[str, list[tuple[int, int, SampledTurn]]] = {}
-    for number, (where, record) in enumerate(record_lines(path, recorder)):
+    rebuilder = Rebuilder()
+    for number, (where, read) in enumerate(record_lines(path, recorder)):
         try:
+            record = read if read.get("kind") == END else rebuilder.rebuilt(read, where)
             if record.get("kind") == END:
                 session, parent = _end(record, where), record.get("parent")
                 if session in found.ends:

@@ -1,7 +1,9 @@
 """A recorded session read back and closed over HTTP, for the trainer that drives the rollouts:
 
 - ``GET /v1/sessions/{id}`` answers ``{"session", "parent", "turns", "reward", "metadata",
-  "status"}``: the session's record lines as the store holds them (in turn order), the
+  "status"}``: the session's record lines (in turn order), each whole: a line the store
+  holds as what is new since the line it ``extends`` (:mod:`chatcodec._training.record_deltas`)
+  with its ``messages``, ``prompt_ids`` and ``tools`` rebuilt, as a trainer reads them; the
   session it is a subagent of, and the reward and metadata of its end (``status``
   ``complete``), or null and {} while it is ``open``;
 - ``POST /v1/sessions/{id}/complete`` with ``{"reward": number, "metadata": {...}}`` appends
@@ -29,8 +31,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from chatcodec._errors import PayloadError
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import is_dict
+from chatcodec._training.record_deltas import Rebuilder
 from chatcodec._training.record_lines import record_lines
 from chatcodec._training.records import END, end_line
 from chatcodec.serve._limits import json_object, read_body
@@ -109,9 +113,15 @@ def _read_back(server: Server, session: str) -> dict[str, Any] | None:
     lines: list[dict[str, Any]] = []
     end: dict[str, Any] | None = None
     parent: str | None = None
-    for _, record in record_lines(turns.path, recorder, needle):
-        if record.get("session") != session:
+    rebuilder = Rebuilder()
+    for where, read in record_lines(turns.path, recorder, needle):
+        if read.get("session") != session:
             continue  # the name in another session's text
+        try:
+            record = read if read.get("kind") == END else rebuilder.rebuilt(read, where)
+        except PayloadError as error:  # a line extending one this reading never read
+            recorder.add(error.path, "a line that is no record", str(error))
+            continue
         named = record.get("parent")
         parent = parent or (named if isinstance(named, str) and named else None)
         if record.get("kind") == END:

@@ -34,7 +34,7 @@ import errno
 import os
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import BinaryIO, Protocol
 
 from chatcodec.serve._request_log import LOGGER
@@ -65,9 +65,14 @@ class TurnSink(Protocol):
     """What the store's readers read (a file, the directory or the Redis URL)."""
     offloaded: bool
     """Whether every line is written on a worker thread (a network round trip), not only a large one."""
+    opened: int
+    """How many files the sink has opened (a file reopened, the next shard): a line extends only
+    a line of the file it goes to, so each file reads whole on its own."""
 
-    def append(self, line: bytes) -> None:
-        """Write ``line`` whole, or nothing (a :class:`RecordError`)."""
+    def append(self, line: bytes, whole: Callable[[], bytes] | None = None, opened: int = 0) -> int:
+        """Write ``line`` whole, or nothing (a :class:`RecordError`), and say which file took it
+        (its :attr:`opened` count). With ``whole``, ``line`` extends a line of file ``opened``:
+        where it would go to another file, ``whole()`` (the line extending none) goes instead."""
 
     def close(self) -> None: ...
 
@@ -100,6 +105,8 @@ class TurnFile:
         self.path = path
         """What the store's readers read (:func:`chatcodec.read_records`, the read-back)."""
         self.max_bytes = max_bytes
+        self.opened = 1
+        """How many times the file was opened (again when removed or rotated under this gateway)."""
         self._lock = threading.Lock()
         try:
             self._fd, self._identity = open_locked(path)
@@ -123,10 +130,14 @@ class TurnFile:
                 size - keep,
             )
 
-    def append(self, line: bytes) -> None:
-        """Write ``line`` (one record, ending in a newline) whole, or nothing (a :class:`RecordError`)."""
+    def append(self, line: bytes, whole: Callable[[], bytes] | None = None, opened: int = 0) -> int:
+        """Write ``line`` (one record, ending in a newline) whole, or nothing (a :class:`RecordError`);
+        ``whole()`` in its place where ``line`` extends a line of another file than this one
+        (:meth:`TurnSink.append`). The file's :attr:`opened` count is returned."""
         with self._lock:
             self._same_file()
+            if whole is not None and self.opened != opened:
+                line = whole()
             start = os.fstat(self._fd).st_size
             if self.max_bytes is not None and start + len(line) > self.max_bytes:
                 raise RecordError(
@@ -134,6 +145,7 @@ class TurnFile:
                     f"{len(line)} would pass its bound of {self.max_bytes} (--record-max-bytes)"
                 )
             append_whole(self._fd, line, start, self.path)
+            return self.opened
 
     def _same_file(self) -> None:
         """The file at the path opened again when it is not the one open (removed or rotated):
@@ -154,6 +166,7 @@ class TurnFile:
             ) from None
         os.close(self._fd)
         self._fd = fd
+        self.opened += 1
         LOGGER.warning(
             "--record %s: the file was removed or replaced while serving; recording into a new one", self.path
         )

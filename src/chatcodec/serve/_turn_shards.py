@@ -19,6 +19,7 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from chatcodec._training.record_lines import SHARD_SUFFIX
@@ -59,6 +60,8 @@ class TurnShards:
         started = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"{time.time_ns() % 1_000_000_000:09d}"
         self._stem = f"{host}-{os.getpid()}-{started}"
         self._sequence = 0
+        self.opened = 0
+        """How many shards this gateway has opened."""
         self._lock = threading.Lock()
         try:
             self._open_next()
@@ -80,17 +83,23 @@ class TurnShards:
             except (FileExistsError, LockedError):
                 continue
             self._shard = shard
+            self.opened += 1
             return
 
-    def append(self, line: bytes) -> None:
+    def append(self, line: bytes, whole: Callable[[], bytes] | None = None, opened: int = 0) -> int:
         """Write ``line`` whole into the current shard (the next one when it is full or was
-        removed), or nothing (a :class:`RecordError`)."""
+        removed), or nothing (a :class:`RecordError`); ``whole()`` in its place where ``line``
+        extends a line of another shard (a shard reads whole on its own). The shard's
+        :attr:`opened` count is returned."""
         with self._lock:
             try:
                 start = self._current_size(len(line))
             except OSError as error:
                 raise RecordError(f"the turn was not recorded in {self.path}: {error.strerror}") from None
+            if whole is not None and self.opened != opened:
+                line = whole()
             append_whole(self._fd, line, start, self._shard)
+            return self.opened
 
     def _current_size(self, adding: int) -> int:
         """The size of the shard the line goes to, a new one opened when the current one is

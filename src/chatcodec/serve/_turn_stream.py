@@ -11,6 +11,7 @@ synchronous one, called on a worker thread (:attr:`TurnStream.offloaded`), never
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from chatcodec._training.record_stream import FIELD, STREAM, redis_client
@@ -22,6 +23,8 @@ class TurnStream:
 
     offloaded = True
     """Whether each line is written on a worker thread (a network round trip)."""
+    opened = 1
+    """One stream for the gateway's life."""
 
     def __init__(self, url: str) -> None:
         self.path = url
@@ -36,14 +39,16 @@ class TurnStream:
         except (RedisError, OSError) as error:
             raise ValueError(f"--record: the {self._where} cannot be reached: {error}") from None
 
-    def append(self, line: bytes) -> None:
-        """``XADD`` the line, or a :class:`RecordError` saying why it was not."""
+    def append(self, line: bytes, whole: Callable[[], bytes] | None = None, opened: int = 1) -> int:
+        """``XADD`` the line, or a :class:`RecordError` saying why it was not (one stream for
+        the gateway's life: ``whole`` is never written)."""
         from redis.exceptions import RedisError
 
         try:
             self._redis.xadd(STREAM, {FIELD: line})
         except (RedisError, OSError) as error:
             raise RecordError(f"the turn was not recorded in {self._where}: {error}") from None
+        return self.opened
 
     def close(self) -> None:
         self._redis.close()

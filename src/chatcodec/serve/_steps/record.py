@@ -20,6 +20,7 @@ the line is reported as the store's failures are (:mod:`.keep`), never in the an
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 from anyio import to_thread
 
 from chatcodec._registry import get_edge
+from chatcodec._training.record_deltas import LineBase, delta_fields
 from chatcodec._training.records import COMPLETE, ids_unreadable, logprobs_unreadable, record_line
 from chatcodec.contract import SampledIds
 from chatcodec.serve._config import Route as UpstreamRoute
@@ -106,15 +108,25 @@ class TurnRecording:
         if taken.finish_reason is not None:
             self.finish_reason = taken.finish_reason
 
-    def line(self, status: str, error: str | None) -> bytes:
-        """The turn as its line of the turn file: a line :func:`~chatcodec.read_records` reads.
-        A turn whose ids are not the sampler's (missing, unreadable, out of range) is an
-        ``error`` saying what was wrong, never ``complete``; logprobs that cannot stand beside
-        the ids are ``null``."""
+    def settled(self, status: str, error: str | None) -> tuple[str, str | None]:
+        """The turn's status and error as its line says them: a turn whose ids are not the
+        sampler's (missing, unreadable, out of range) is an ``error`` saying what was wrong,
+        never ``complete``."""
         if status == COMPLETE:
             why = self._unrecordable()
             if why is not None:
-                status, error = FAILED, why
+                return FAILED, why
+        return status, error
+
+    def line(self, status: str, error: str | None, base: LineBase | None = None) -> bytes:
+        """The turn as its line of the turn file, its ``status`` and ``error`` :meth:`settled`:
+        a line :func:`~chatcodec.read_records` reads. A complete turn after ``base`` (its
+        session's last complete line this gateway wrote) holds only what is new since it
+        (:func:`~chatcodec._training.record_deltas.delta_fields`); logprobs that cannot stand
+        beside the ids are ``null``."""
+        delta = None
+        if status == COMPLETE and base is not None and self.prompt_ids is not None:
+            delta = delta_fields(base, self.messages, self.prompt_ids, self.tools)
         logprobs = self.logprobs
         if self._logprobs_missing or (logprobs is not None and logprobs_unreadable(logprobs, self.completion_ids)):
             logprobs = None
@@ -135,7 +147,14 @@ class TurnRecording:
             prompt_break=self.prompt_break,
             parent_turn=self.parent_turn,
             parent=self.parent,
+            delta=delta,
         )
+
+    def base(self) -> LineBase:
+        """What the session's next line may extend, once this complete turn's line is written."""
+        ids = array("q", self.prompt_ids or [])  # eight bytes an id: a gateway keeps one for each of many sessions
+        ids.extend(self.completion_ids)
+        return LineBase(self.request_id, self.messages, ids, self.tools)
 
     def _unrecordable(self) -> str | None:
         """Why the turn's ids cannot be recorded as a complete turn's, or None."""
@@ -214,7 +233,12 @@ async def recorded(
     turns = server.turns
     if turns is None:
         return
-    line = recording.line(status, error)
+    status, error = recording.settled(status, error)
+    complete = status == COMPLETE
+    opened = turns.opened
+    base = server.turn_chains.base(recording.session, opened) if complete else None
+    line = recording.line(status, error, base)
+    whole = None if base is None else lambda: recording.line(status, error)
     if record.span is not None:
         prompt = None if recording.prompt_ids is None else len(recording.prompt_ids)
         record.span.recorded_turn(
@@ -222,12 +246,15 @@ async def recorded(
         )
     try:
         if turns.offloaded or len(line) > server.config.offload_bytes:
-            await to_thread.run_sync(turns.append, line)
+            written = await to_thread.run_sync(turns.append, line, whole, opened)
         else:
-            turns.append(line)
+            written = turns.append(line, whole, opened)
     except RecordError as failure:
         record.store_error = str(failure)
         LOGGER.warning("a turn was answered but not recorded: %s", failure)
+        return
+    if complete:
+        server.turn_chains.wrote(recording.session, recording.base(), written)
 
 
 class StreamedTurn:

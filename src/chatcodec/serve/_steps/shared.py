@@ -24,6 +24,7 @@ from chatcodec.serve._seals import KEY_RETRY_SECONDS, given_seal_key, seal_key
 from chatcodec.serve._store_spelling import open_store
 from chatcodec.serve._telemetry import Telemetry, default_provider
 from chatcodec.serve._token_prompts import TokenPrompts
+from chatcodec.serve._turn_chains import TurnChains
 from chatcodec.serve._turn_records import TurnSink
 from chatcodec.serve._turn_shards import open_turn_sink
 
@@ -53,6 +54,9 @@ class Server:
         )
         """Where turns are recorded (``--record``: a file, :mod:`chatcodec.serve._turn_records`, or a
         directory of shards, :mod:`chatcodec.serve._turn_shards`)."""
+        self.turn_chains = TurnChains()
+        """Each session's last complete line recorded, the one its next line extends
+        (:mod:`chatcodec.serve._turn_chains`)."""
         self.token_prompts: TokenPrompts | None = _token_prompts(config, tokenizer)
         """The template and tokenizer a token upstream's prompts are rendered with
         (:mod:`chatcodec.serve._token_prompts`)."""
