@@ -73,6 +73,7 @@ class TurnSink(Protocol):
         """Write ``line`` whole, or nothing (a :class:`RecordError`), and say which file took it
         (its :attr:`opened` count). With ``whole``, ``line`` extends a line of file ``opened``:
         where it would go to another file, ``whole()`` (the line extending none) goes instead."""
+        ...
 
     def close(self) -> None: ...
 
