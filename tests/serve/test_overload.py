@@ -80,7 +80,7 @@ def test_64_concurrent_streams_on_a_slow_upstream_are_answered_or_refused_503_ne
     fake: FakeUpstream, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Every eighth caller leaves after its stream's first bytes: its line says why."""
-    _answered(fake, 64, delay=0.3, chunk_size=40, stall=0.5)  # slow to answer, slow to end
+    _answered(fake, 64, delay=0.3, chunk_size=40, stall=1.5)  # slow to answer, slow to end
     reader = InMemoryMetricReader()
     config = ServeConfig(
         "openai-chat", "anthropic", fake.base, otel=True, max_connections=8, max_queued=16, pool_timeout=2.0
@@ -116,7 +116,9 @@ def test_64_concurrent_streams_on_a_slow_upstream_are_answered_or_refused_503_ne
     assert set(refused) <= {QUEUE_FULL, QUEUE_WAIT}
     assert refused.get(QUEUE_FULL, 0) > 0
     logged = Counter((line["status"], line.get("error", "")[:40]) for line in lines)
-    assert logged[499, LOST[:40]] == left  # each stream lost says why
+    # each stream lost says why; a caller that read its first bytes only once the whole stream was
+    # written (a loaded machine can hold its task past the upstream's stall) lost nothing: a 200
+    assert 0 < logged[499, LOST[:40]] <= left
     assert sum(count for (status, _), count in logged.items() if status in (502, 504)) == 0
 
 
