@@ -19,7 +19,6 @@ reward, ``POST /v1/sessions/{id}/complete``) is a line of its own (``"kind": "en
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from chatcodec._losses import Loss, LossRecorder, OnLoss
 from chatcodec._public_label import shown_as
 from chatcodec._training.record_deltas import Rebuilder
 from chatcodec._training.record_lines import RECORD_VERSION, record_lines
-from chatcodec._training.tokens import ids_fault
+from chatcodec._training.tokens import ids_fault, is_logprob
 from chatcodec._training.turns import SampledTurn
 
 COMPLETE = "complete"
@@ -112,7 +111,7 @@ def logprobs_unreadable(logprobs: object, completion_ids: Sequence[object]) -> s
         return f"logprobs are a list of numbers, not {json.dumps(logprobs)[:40]}"
     items = cast("list[object]", logprobs)
     for position, item in enumerate(items):
-        if not isinstance(item, int | float) or isinstance(item, bool) or not math.isfinite(item):
+        if not is_logprob(item):
             return f"logprobs[{position}] is {item!r}: a logprob is a finite number"
     if len(items) != len(completion_ids):
         return f"{len(items)} logprobs for {len(completion_ids)} completion ids (one each)"

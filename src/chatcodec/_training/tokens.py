@@ -17,6 +17,7 @@ import contextlib
 import functools
 import itertools
 import json
+import math
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -56,6 +57,12 @@ def ids_fault(ids: object, vocabulary: int | None = None) -> tuple[str, str] | N
         if item > limit:
             return f"[{position}]", f"{item} is past the tokenizer's vocabulary of {vocabulary:,} ids"
     return None  # pragma: no cover - the quick check above passes exactly when no item fails
+
+
+def is_logprob(value: object) -> bool:
+    """A sampled id's logprob: a finite number (a bool is none; JSON holds no infinity). The one
+    rule a record's writer and reader and a caller's turn values (``trainer_samples``) ask."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _shown(value: object) -> str:

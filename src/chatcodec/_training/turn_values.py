@@ -8,7 +8,6 @@ TypeError far from its place; each value is checked here once, for every caller.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import cast
 
@@ -38,9 +37,9 @@ def logprobs(given: object, path: str) -> list[float] | None:
         return None
     numbers: list[float] = []
     for position, value in enumerate(_listed(given, "logprobs (or null)", path)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        if not tokens.is_logprob(value):
             raise PayloadError(f"expected a number (a finite one), not {value!r}", f"{path}[{position}]")
-        numbers.append(float(value))
+        numbers.append(float(cast("float", value)))
     return numbers
 
 
