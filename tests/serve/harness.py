@@ -200,3 +200,16 @@ def kept_records(name: str) -> Iterator[KeptRecords]:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)
+
+
+def vllm_recording(record: str, **settings: Any) -> ServeConfig:
+    """An Anthropic front before vLLM's chat completions (asked for the token ids), recording
+    each turn into ``record`` (a file, a directory or a Redis URL): the recording tests' gateway."""
+    return ServeConfig(
+        api="anthropic",
+        upstream="openai-chat",
+        upstream_url="http://vllm:8000/v1",
+        options={"server": "vllm"},
+        record=record,
+        **settings,
+    )

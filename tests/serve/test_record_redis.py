@@ -17,6 +17,7 @@ import pytest
 import chatcodec
 from chatcodec._training.record_stream import STREAM, redis_client
 from chatcodec.serve import ServeConfig, create_app
+from serve.harness import vllm_recording
 from serve.redis_server import RedisServer
 from serve.test_sessions import BODY, QUESTION, vllm
 
@@ -24,14 +25,7 @@ from serve.test_sessions import BODY, QUESTION, vllm
 @asynccontextmanager
 async def _gateway(url: str) -> AsyncIterator[httpx.AsyncClient]:
     """A gateway recording into ``url``, its lifespan run (the Redis client closed at its end)."""
-    config = ServeConfig(
-        api="anthropic",
-        upstream="openai-chat",
-        upstream_url="http://vllm:8000/v1",
-        options={"server": "vllm"},
-        record=url,
-        allow_anonymous=True,
-    )
+    config = vllm_recording(url, allow_anonymous=True)
     app = create_app(config, client=httpx.AsyncClient(transport=httpx.MockTransport(vllm)))
     async with (
         app.router.lifespan_context(app),

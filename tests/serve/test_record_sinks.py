@@ -17,6 +17,7 @@ import chatcodec
 from chatcodec.serve import ServeConfig, create_app
 from chatcodec.serve._turn_records import TurnFile
 from chatcodec.serve._turn_shards import TurnShards
+from serve.harness import vllm_recording
 from serve.test_sessions import BODY, gateway
 
 STORE_ERROR = "chatcodec-store-error"
@@ -39,14 +40,7 @@ def _calls(record: Path, sessions: list[str], between: object = None, **settings
 
 def test_a_second_gateway_on_a_recording_file_is_refused_and_the_first_goes_on(tmp_path: Path) -> None:
     record = tmp_path / "turns.jsonl"
-    config = ServeConfig(
-        api="anthropic",
-        upstream="openai-chat",
-        upstream_url="http://vllm:8000/v1",
-        options={"server": "vllm"},
-        record=str(record),
-        allow_anonymous=True,
-    )
+    config = vllm_recording(str(record), allow_anonymous=True)
 
     def second() -> None:
         with pytest.raises(ValueError, match="another gateway records into it"):

@@ -21,6 +21,7 @@ import pytest
 
 import chatcodec
 from chatcodec.serve import ServeConfig, create_app
+from serve.harness import vllm_recording
 from serve.test_turn_records import vllm_answer, vllm_stream
 
 QUESTION: list[Any] = [{"role": "user", "content": "What is the weather in Paris?"}]
@@ -40,14 +41,7 @@ def vllm(request: httpx.Request) -> httpx.Response:
 
 @asynccontextmanager
 async def gateway(record: Path, tracer_provider: Any = None, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
-    config = ServeConfig(
-        api="anthropic",
-        upstream="openai-chat",
-        upstream_url="http://vllm:8000/v1",
-        options={"server": "vllm"},
-        record=str(record),
-        **{"allow_anonymous": True, **settings},
-    )
+    config = vllm_recording(str(record), **{"allow_anonymous": True, **settings})
     upstream = httpx.AsyncClient(transport=httpx.MockTransport(vllm))
     app = create_app(config, client=upstream, tracer_provider=tracer_provider)
     async with (

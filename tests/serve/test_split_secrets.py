@@ -19,9 +19,10 @@ from chatcodec._model.stream_records import (
     ToolCallEndRecord,
 )
 from chatcodec._training.record_deltas import Rebuilder
-from chatcodec.serve import ServeConfig, create_app
+from chatcodec.serve import create_app
 from chatcodec.serve._held_deltas import HeldDeltas
 from chatcodec.serve._secrets import REDACTED, Secrets
+from serve.harness import vllm_recording
 
 KEY = "sk-caller-0123456789abcdefXYZ"
 TEXT = f"The key you sent was {KEY}, and {KEY} again; goodbye."
@@ -96,13 +97,7 @@ def _echoing(request: httpx.Request) -> httpx.Response:
 
 def test_a_key_echoed_one_character_a_delta_reaches_neither_the_caller_nor_the_record(tmp_path: Path) -> None:
     record = tmp_path / "turns.jsonl"
-    config = ServeConfig(
-        api="anthropic",
-        upstream="openai-chat",
-        upstream_url="http://vllm:8000/v1",
-        options={"server": "vllm"},
-        record=str(record),
-    )
+    config = vllm_recording(str(record))
     question: list[Any] = [{"role": "user", "content": "Echo my key"}]
 
     async def calls() -> tuple[str, str]:
