@@ -23,9 +23,10 @@ one's end where the next message starts:
 Where the rule cannot be held (a template that can refuse a conversation, a user message that
 might not count as a question to the template), this answers None and ``render`` renders every
 prefix: those renders are the tests' oracle. Only the families the tests hold to the rule take
-this path (:data:`FAMILIES`); given the caller's variables (the stored profile is read without
-them) one read prefix and one prompt are checked against their own renders first, as ``render``
-checks the one-run ends of an unknown prefix-stable template.
+this path (:func:`held_families`: their ``segment_ends`` entry in ``families.json``); given the
+caller's variables (the stored profile is read without them) one read prefix and one prompt
+are checked against their own renders first, as ``render`` checks the one-run ends of an
+unknown prefix-stable template.
 """
 
 from __future__ import annotations
@@ -71,10 +72,15 @@ class _Prefix(NamedTuple):
         return self.text[: self.length]
 
 
-FAMILIES = frozenset({"qwen3", "glm-4.5"})
-"""The families whose renders the tests hold equal to their prefix renders on this path
-(``tests/training/test_render_segments.py``). Nemotron 3 shares the profile but not the rule
-(its prefix renders part from its runs); a template chatcodec does not know renders its prefixes."""
+@functools.lru_cache(maxsize=1)
+def held_families() -> frozenset[str]:
+    """The families whose renders are held equal to their prefix renders on this path: those
+    whose ``families.json`` entry names, under ``segment_ends``, the test that holds them.
+    Nemotron 3 shares the profile but not the rule (its prefix renders part from its runs); a
+    template chatcodec does not know renders its prefixes."""
+    from chatcodec._training import families  # families reads profiles by rendering: it imports render
+
+    return frozenset(name for name, entry in families.families().items() if "segment_ends" in entry)
 
 
 _UNENDED = _Prefix("", 1, 0)
@@ -83,7 +89,7 @@ _UNENDED = _Prefix("", 1, 0)
 
 def applies(family: str | None, profile: TemplateProfile, template: str, shaped: Sequence[dict[str, Any]]) -> bool:
     """Whether the segment rule can be held for ``shaped`` under this template."""
-    if family not in FAMILIES or profile.prefix_stable or profile.reasoning_key is None:
+    if family not in held_families() or profile.prefix_stable or profile.reasoning_key is None:
         return False
     if profile.earlier_reasoning != "after_last_user":
         return False
