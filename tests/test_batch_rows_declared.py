@@ -11,8 +11,8 @@ import pytest
 
 from chatcodec._providers.contract.envelopes import FORMAT
 from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
+from chatcodec._row_dialects import dialects as training
 from chatcodec.batch import _envelopes as envelopes
-from chatcodec.batch import _training as training
 
 DECLARED = [(name, body) for name in PROVIDER_NAMES for body in get_batch_rows(name).bodies]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from chatcodec.batch import _training as training
+from chatcodec._row_dialects import dialects as training
 from chatcodec.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "training"

@@ -261,7 +261,7 @@ def test_validate_reads_a_turn_s_own_keys(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_convert_help_gives_every_dialect_a_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from chatcodec.batch import _training as training
+    from chatcodec._row_dialects import dialects as training
 
     with pytest.raises(SystemExit):
         main(["convert", "--help"])

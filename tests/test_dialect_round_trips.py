@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from chatcodec.batch import _training as training
+from chatcodec._row_dialects import dialects as training
 from chatcodec.batch._convert import ConvertOptions, Outcome, convert_payload
 
 FIXTURES = Path(__file__).parent / "fixtures" / "training"

@@ -23,6 +23,7 @@ import counted. What the AST does not see: the registry imports codecs by name
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 import textwrap
@@ -266,3 +267,105 @@ def test_the_convert_request_walk_climbs_back_three_times_at_most() -> None:
     )
     summary = result.stdout.splitlines()[0]
     assert int(summary.rsplit(", ", 1)[1].split()[0]) <= 3, result.stdout
+
+
+# --- the training room, its row dialects and the gateway (issue 108) ---------------------
+
+
+def _edges_between(source: str, target: str) -> list[str]:
+    """The imports (every kind) from a module under the folder ``source`` into one under ``target``."""
+    paths = graph.module_paths(SOURCE.parent)
+    return sorted(
+        f"{paths[edge.source]}:{edge.line} -> {paths[edge.target]} ({edge.kind})"
+        for edge in graph.imports(graph.module_names(SOURCE.parent))
+        if paths[edge.source].startswith(source) and paths[edge.target].startswith(target)
+    )
+
+
+def test_the_row_dialects_sit_below_both_rooms_that_read_them() -> None:
+    """The rows datasets keep conversations in (ShareGPT, alpaca, rollout and trajectory
+    rows...) are read by the batch route and the training room alike, from a room below both:
+    the training room reaches nothing of ``batch/`` (it climbed there for every row it read),
+    and the row dialects reach neither room."""
+    assert layer_of("_row_dialects/sharegpt.py") == "readers"
+    assert layer_of("batch/_convert.py") == layer_of("_training/episodes.py") == "API"
+    for room in ("batch/", "cli/", "serve/", "datasets/"):
+        assert _edges_between("_training/", room) == []
+    for room in ("batch/", "_training/"):
+        assert _edges_between("_row_dialects/", room) == []
+    assert _edges_between("_training/", "_row_dialects/")  # the room reads rows there
+
+
+def test_the_gateway_reaches_the_training_room_through_one_module() -> None:
+    """``serve/`` imports the training room's ``gateway`` module only (it imported five of the
+    room's private modules and more): the room's other modules may change shape without the
+    gateway knowing."""
+    reached = {line.split(" -> ")[1].split(" ")[0] for line in _edges_between("serve/", "_training/")}
+    assert reached == {"_training/gateway.py"}
+
+
+_WALK_PROBE = textwrap.dedent(
+    """
+    import functools, importlib.util, json, sys
+    from pathlib import Path
+
+    tool, source, tests = sys.argv[1:4]
+    sys.path[:0] = [source, tests]
+    spec = importlib.util.spec_from_file_location("chatcodec_import_graph", tool)
+    graph = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = graph
+    spec.loader.exec_module(graph)
+
+    import chatcodec
+    from training.qwen3_tokenizer import qwen3_encoding
+
+    row = {
+        "conversations": [
+            {"from": "human", "value": "What is 2+2?"},
+            {"from": "gpt", "value": "4."},
+            {"from": "human", "value": "And 3+3?"},
+            {"from": "gpt", "value": "6."},
+        ],
+        "system": "Answer briefly.",
+    }
+    render_turns = functools.partial(
+        chatcodec.render_turns, row, source="sharegpt", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore"
+    )
+    entered, steps = graph.trace(Path(source), [render_turns])
+    print(json.dumps({"entered": entered, "steps": steps}))
+    """
+)
+
+
+def test_a_render_turns_walk_from_a_sharegpt_row_climbs_no_floor() -> None:
+    """``render_turns`` of a ShareGPT row, traced in a fresh interpreter: the row is read in
+    ``_row_dialects/`` and no call enters ``batch/`` (or the command line and the gateway above
+    it), and no call from the row dialects goes back into the training room."""
+    tests = Path(__file__).resolve().parent
+    result = subprocess.run(
+        [sys.executable, "-c", _WALK_PROBE, str(Path(graph.__file__)), str(SOURCE.parent), str(tests)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    walked = json.loads(result.stdout)
+    entered, steps = walked["entered"], [tuple(step) for step in walked["steps"]]
+    assert "chatcodec._row_dialects.sharegpt" in entered
+    assert "chatcodec._training.episodes" in entered
+    above = ("chatcodec.batch", "chatcodec.cli", "chatcodec.serve", "chatcodec.datasets")
+    assert [name for name in entered if name.startswith(above)] == []
+    back = [
+        (caller, callee)
+        for caller, callee in steps
+        if caller.startswith("chatcodec._row_dialects") and callee.startswith("chatcodec._training")
+    ]
+    assert back == []
+    paths = graph.module_paths(SOURCE.parent)
+    room = [step for step in steps if step[0].startswith(("chatcodec._training", "chatcodec._row_dialects"))]
+    climbs = [
+        (caller, callee)
+        for caller, callee in room
+        if graph.LAYER_NAMES.index(layer_of(paths[callee])) > graph.LAYER_NAMES.index(layer_of(paths[caller]))
+    ]
+    assert climbs == []

@@ -50,7 +50,7 @@ import functools
 import json
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -90,6 +90,10 @@ PLACES: tuple[tuple[str, str], ...] = (
         "_harness_roles.py",
     ),  # strict: the boundary checks; conversion: the one request path, through get_codec; a harness's roles read
     ("readers", "_direct/**"),  # direct paths: a pair's two folders' functions, the canonical path their fallback
+    (
+        "readers",
+        "_row_dialects/**",
+    ),  # the rows datasets keep conversations in: below batch/ and _training/, both read them
     ("API", "__init__.py _api.py _conversation.py streams/_accumulator.py batch/**"),
     ("API", "_schema.py _portable_schema.py testing/** streams/_convert.py _warm.py"),
     ("API", "datasets/**"),  # the columnar form and the engines' batch helpers
@@ -409,10 +413,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "openai-
 """The request bodies :func:`walk` converts: every OpenAI Chat request fixture."""
 
 
-def walk(src: Path, bodies: Path = FIXTURES) -> tuple[list[str], list[tuple[str, str]]]:
-    """The modules ``chatcodec.convert_request`` (openai-chat -> anthropic) calls into over
-    every body under ``bodies``, in the order first entered, and its steps from one module
-    into another (caller, callee). A first conversion of each body is not traced: it imports.
+def trace(src: Path, calls: Iterable[Callable[[], object]]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The chatcodec modules ``calls`` call into, in the order first entered, and their steps from
+    one module into another (caller, callee). Each call runs once untraced first (it imports).
 
     This imports chatcodec from ``src`` (the rest of this tool only reads the source); run it
     in a process of its own, before anything else imports chatcodec."""
@@ -445,16 +448,25 @@ def walk(src: Path, bodies: Path = FIXTURES) -> tuple[list[str], list[tuple[str,
         if caller is not None and caller != callee:
             steps[(caller, callee)] = None
 
-    for body in sorted(bodies.glob("*.json")):
-        payload = json.loads(body.read_text(encoding="utf-8"))
-        convert = functools.partial(chatcodec.convert_request, source="openai-chat", target="anthropic")
-        convert(payload, on_loss="ignore")
+    for call in calls:
+        call()
         sys.setprofile(profile)
         try:
-            convert(payload, on_loss="ignore")
+            call()
         finally:
             sys.setprofile(None)
     return list(entered), list(steps)
+
+
+def walk(src: Path, bodies: Path = FIXTURES) -> tuple[list[str], list[tuple[str, str]]]:
+    """The modules ``chatcodec.convert_request`` (openai-chat -> anthropic) calls into over
+    every body under ``bodies``, and its steps from one module into another (:func:`trace`)."""
+    sys.path.insert(0, str(src.resolve()))
+    import chatcodec  # from ``src``, only when a walk is asked for
+
+    convert = functools.partial(chatcodec.convert_request, source="openai-chat", target="anthropic", on_loss="ignore")
+    payloads = [json.loads(body.read_text(encoding="utf-8")) for body in sorted(bodies.glob("*.json"))]
+    return trace(src, [functools.partial(convert, payload) for payload in payloads])
 
 
 def climbs_back(steps: Iterable[tuple[str, str]], edges: Iterable[Import]) -> list[tuple[str, str]]:

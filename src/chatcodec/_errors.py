@@ -4,7 +4,7 @@
     ├── ValidationError        input broke a schema rule (also pydantic's ValidationError)
     ├── PayloadError           input is not JSON, or not the JSON shape expected (ValueError)
     │   ├── EnvelopeError          a batch row is not in its envelope (chatcodec.batch._envelopes)
-    │   ├── TrainingRowError       a training row is not in its dialect (chatcodec.batch._training)
+    │   ├── TrainingRowError       a training row is not in its dialect (chatcodec._row_dialects.dialects)
     │   └── OptionError            an ``options=`` name the codec does not take (chatcodec.options)
     ├── StreamError            a stream is malformed or out of order (ValueError)
     ├── ToolArgumentsError     tool-call arguments are not valid JSON (ValueError)

@@ -38,9 +38,9 @@ from chatcodec import (
 from chatcodec._detect import fitting, markers, other_format
 from chatcodec._harness_roles import with_harness_roles_read
 from chatcodec._narrow import as_dict, as_list
+from chatcodec._row_dialects.chat_template_calls import needs_call_ids, object_arguments, with_call_ids
+from chatcodec._row_dialects.dialects import CONVERSATION_DIALECTS, read_conversation, read_format
 from chatcodec._training.origins import trace_to_source
-from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids
-from chatcodec.batch._training import CONVERSATION_DIALECTS, read_conversation, read_format
 from chatcodec.contract import LossRecorder
 
 if TYPE_CHECKING:

@@ -41,10 +41,10 @@ from chatcodec import (
 )
 from chatcodec._narrow import as_dict
 from chatcodec._providers.kit.provider_kit import pure_spelling
+from chatcodec._row_dialects.chat_template_calls import is_made_up
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.summaries import summaries_beside_raw
-from chatcodec.batch._chat_template_calls import is_made_up
 from chatcodec.codec_kit import compact_json, deeper_than, json_path
 from chatcodec.contract import LossRecorder, Steps
 

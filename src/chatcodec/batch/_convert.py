@@ -26,8 +26,8 @@ from chatcodec._losses import Loss, LossRecorder
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import load_object, load_value
 from chatcodec._registry import FRAMEWORK_FORMATS
+from chatcodec._row_dialects import dialects as training
 from chatcodec.batch import _envelopes as envelopes
-from chatcodec.batch import _training as training
 from chatcodec.batch import _training_pairs as preference
 from chatcodec.batch._convert_records import (
     BatchResult,
@@ -251,7 +251,7 @@ def _columns_out(row: dict[str, Any], options: ConvertOptions) -> tuple[dict[str
 
 
 def _training_row(payload: object, options: ConvertOptions) -> Outcome:
-    """Convert a training dataset row (:mod:`chatcodec.batch._training`): a conversation
+    """Convert a training dataset row (:mod:`chatcodec._row_dialects.dialects`): a conversation
     dialect's row to or from a body format or another dialect, a pair to another pair."""
     source, target = options.source, options.target
     layout = training.SHAREGPT

@@ -64,7 +64,7 @@ class ConvertOptions:
     another provider needs that provider's model)."""
     dialect_layout: str | None = None
     """The ShareGPT-style layout of a ``sharegpt`` row, as JSON text of LLaMA-Factory's or
-    axolotl's configuration (:func:`chatcodec.batch._training.layout_from_config`)."""
+    axolotl's configuration (:func:`chatcodec._row_dialects.dialects.layout_from_config`)."""
     id_from_line: bool = False
     """Give a row whose envelope holds no id ``line-N`` as its id (N its line number in a
     JSON Lines input): a Vertex batch input, which has no ids, becomes an OpenAI batch."""

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from chatcodec._errors import Problem
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.batch._sharegpt import WEIGHT
+from chatcodec._row_dialects.sharegpt import WEIGHT
 
 __all__ = ["WEIGHT_RULE", "is_fine_tuning_row", "without_weights"]
 

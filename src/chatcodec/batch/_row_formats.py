@@ -4,7 +4,7 @@ and :class:`~chatcodec.datasets.ArrowConverter` take, read one way for all three
 A name is a body format (a registered codec, or ``canonical``), a batch envelope preset
 (``openai-batch``; ``NAME:FORMAT`` fixes its body format: ``bedrock-batch:anthropic``) from
 :data:`chatcodec.batch._envelopes.ENVELOPES`, whose rows say whether they hold requests or
-responses, or a training dialect (:data:`chatcodec.batch._training.TRAINING_DIALECTS`), a row
+responses, or a training dialect (:data:`chatcodec._row_dialects.dialects.TRAINING_DIALECTS`), a row
 of its own. A custom envelope (``body=/pointer,id=/pointer``) is given beside a body format
 (the CLI's ``--body-at``, the converters' ``envelope=``). :func:`resolve_row_formats` turns
 the names into the fields of :class:`~chatcodec.batch._convert_records.ConvertOptions` and refuses,
@@ -22,8 +22,8 @@ from typing import Any
 from chatcodec._losses import LOSS_KINDS
 from chatcodec._public_label import shown_as
 from chatcodec._registry import CANONICAL, PROVIDER_NAMES, available_formats, get_codec
+from chatcodec._row_dialects import dialects as training
 from chatcodec.batch import _envelopes as envelopes
-from chatcodec.batch import _training as training
 from chatcodec.batch._convert_records import ConvertOptions, PayloadKind
 
 

@@ -1,4 +1,4 @@
-"""Preference pairs of the training dialects (:mod:`chatcodec.batch._training`): TRL's
+"""Preference pairs of the training dialects (:mod:`chatcodec._row_dialects.dialects`): TRL's
 ``{"prompt", "chosen", "rejected"}`` (its implicit prompt too), LLaMA-Factory's ShareGPT
 preference row, OpenAI's DPO row and chatcodec's ``preference`` form, read into a
 :class:`PreferencePair` whose parts convert as bodies and messages, and written back. Kept
@@ -13,9 +13,9 @@ from typing import Any
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict
-from chatcodec.batch import _sharegpt as sharegpt
-from chatcodec.batch._training import WRITTEN_FROM, message_list, unplaced_fields
-from chatcodec.batch._training_layout import SHAREGPT, ConversationLayout, TrainingRowError
+from chatcodec._row_dialects import sharegpt
+from chatcodec._row_dialects.dialects import WRITTEN_FROM, message_list, unplaced_fields
+from chatcodec._row_dialects.layout import SHAREGPT, ConversationLayout, TrainingRowError
 
 __all__ = ["PreferencePair", "pair_part_format", "read_pair", "with_empty_fields", "write_pair"]
 

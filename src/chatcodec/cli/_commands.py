@@ -27,9 +27,9 @@ from chatcodec._extras import MissingExtraError
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._public_label import shown_as
 from chatcodec._registry import FRAMEWORK_FORMATS
+from chatcodec._row_dialects.dialects import CONVERSATION_DIALECTS, WRITTEN_FROM, conversation_column_message
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._fine_tuning import is_fine_tuning_row
-from chatcodec.batch._training import CONVERSATION_DIALECTS, WRITTEN_FROM, conversation_column_message
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli import _trace_rows as trace_rows
 from chatcodec.cli._check_codec import add_check_codec_command
@@ -330,7 +330,7 @@ def _validate_document(
 def _training_row_messages(data: object, format_name: str, *, strict: bool) -> list[AnyMessage]:
     """A training row's conversation, read in the shapes its dialect reader takes."""
     from chatcodec._payloads import load_object
-    from chatcodec.batch import _training as training
+    from chatcodec._row_dialects import dialects as training
 
     body = training.read_conversation(load_object(data, format_name), format_name).body
     read_in = training.read_format(format_name)

@@ -98,7 +98,7 @@ def _check_options(arguments: argparse.Namespace, target: str) -> None:
         return
     from chatcodec._codec_options import checked_options
     from chatcodec._errors import OptionError
-    from chatcodec.batch._training import TRAINING_DIALECTS, WRITTEN_FROM, read_format
+    from chatcodec._row_dialects.dialects import TRAINING_DIALECTS, WRITTEN_FROM, read_format
 
     if target in TRAINING_DIALECTS:  # a dialect's rows are written from its body format, which takes the options
         target = WRITTEN_FROM if read_format(target) == "canonical" else read_format(target)

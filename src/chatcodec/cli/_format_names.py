@@ -16,8 +16,8 @@ from typing import Any, TextIO
 
 from chatcodec._first_names import did_you_mean
 from chatcodec._registry import CANONICAL, FRAMEWORK_FORMATS, PROVIDER_NAMES, available_formats
+from chatcodec._row_dialects.dialects import TRAINING_DIALECTS
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
-from chatcodec.batch._training import TRAINING_DIALECTS
 
 _BUILT_IN = (CANONICAL, *PROVIDER_NAMES, *sorted(FRAMEWORK_FORMATS))
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from chatcodec._errors import ProviderLookupError
 from chatcodec._registry import CANONICAL, FRAMEWORK_FORMATS, PROVIDER_NAMES, is_available
+from chatcodec._row_dialects import dialects as training
 from chatcodec.batch import _envelopes as envelopes
-from chatcodec.batch import _training as training
 from chatcodec.batch._row_formats import Labels, RowFormats, resolve_row_formats
 
 TRAINING_DIALECTS = training.TRAINING_DIALECTS

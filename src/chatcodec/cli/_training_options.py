@@ -18,9 +18,9 @@ def template(name: str | None, target: str, parser: argparse.ArgumentParser) -> 
     (an unknown family or a file that is no template is a usage error, not a failure per row)."""
     if name is None:
         return None
+    from chatcodec._row_dialects.dialects import TEMPLATE_DIALECTS
     from chatcodec._training.errors import TemplateError
     from chatcodec._training.families import given_text, resolve
-    from chatcodec.batch._training import TEMPLATE_DIALECTS
 
     if target not in TEMPLATE_DIALECTS:
         parser.error(f"--template writes {', '.join(TEMPLATE_DIALECTS)} rows, not {target}")
@@ -35,7 +35,7 @@ def template(name: str | None, target: str, parser: argparse.ArgumentParser) -> 
 def tokenizer(arguments: argparse.Namespace, source: str, target: str, parser: argparse.ArgumentParser) -> str | None:
     """``--tokenizer``'s path, which rollout rows need with ``--template`` (their tokens are
     rendered; a rollout converted to itself keeps its own without them), checked once here."""
-    from chatcodec.batch._training import TOKEN_DIALECTS
+    from chatcodec._row_dialects.dialects import TOKEN_DIALECTS
 
     path: str | None = arguments.tokenizer
     if target not in TOKEN_DIALECTS:

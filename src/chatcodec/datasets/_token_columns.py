@@ -1,7 +1,7 @@
 """A rollout row's token columns in Parquet: typed lists beside the row's JSON text.
 
 A ``rollout`` row written to Parquet keeps its conversation as JSON text (the payload
-column, read exactly) and its token columns (:mod:`chatcodec.batch._rollout_columns`) as
+column, read exactly) and its token columns (:mod:`chatcodec._row_dialects.rollout_columns`) as
 Arrow lists of their own type: ``token_ids`` and ``message_indices`` ``list<int64>``,
 ``sampled_mask`` ``list<bool>``, ``logprobs`` ``list<double>``, the types a trainer loads
 without parsing. The schema metadata ``chatcodec.payload_fields`` names them, so reading the
@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from chatcodec._narrow import as_dict
-from chatcodec.batch._rollout_columns import TOKEN_COLUMNS, TokenType
-from chatcodec.batch._trajectory_turns import TURN_FIELDS
+from chatcodec._row_dialects.rollout_columns import TOKEN_COLUMNS, TokenType
+from chatcodec._row_dialects.trajectory_turns import TURN_FIELDS
 from chatcodec.datasets._arrow import Array, DataType, Field, pa
 
 PAYLOAD_FIELDS_KEY: Final = b"chatcodec.payload_fields"

@@ -220,8 +220,7 @@ def _check_token_upstreams(config: ServeConfig) -> None:
         )
     if config.parser is None and config.reasoning_parser is None:
         return
-    from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS  # the parsers' tables: only when named
-    from chatcodec._training.completion.reasoning import REASONING_PARSERS
+    from chatcodec._training.gateway import REASONING_PARSERS, TOOL_CALL_PARSERS  # the room: only when named
 
     for option, name, known in (
         ("--parser", config.parser, TOOL_CALL_PARSERS),

@@ -34,9 +34,7 @@ from starlette.routing import BaseRoute, Route
 from chatcodec._errors import PayloadError
 from chatcodec._losses import LossRecorder
 from chatcodec._narrow import is_dict
-from chatcodec._training.record_deltas import Rebuilder
-from chatcodec._training.record_lines import record_lines
-from chatcodec._training.records import END, end_line
+from chatcodec._training.gateway import END, Rebuilder, end_line, record_lines
 from chatcodec.serve._limits import json_object, read_body
 from chatcodec.serve._refusal import RefusalError, refused
 from chatcodec.serve._request_log import LOGGER

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec._training import families
+from chatcodec._training.gateway import family_text
 
 KWARGS = "chat_template_kwargs"
 """vLLM's and SGLang's body field (``ChatCompletionRequest.chat_template_kwargs``)."""
@@ -42,7 +42,7 @@ def template_variables(request: Mapping[str, Any], template: str) -> dict[str, A
     reasoning = as_dict(request.get("reasoning")) or {}
     effort = reasoning.get("effort")
     if reasoning.get("enabled") is not None or effort is not None:
-        text = families.template_text(template) if template in families.families() else template
+        text = family_text(template)
         if _ENABLE_THINKING.search(text):
             variables["enable_thinking"] = reasoning.get("enabled") is not False and effort != "none"
         if isinstance(effort, str) and effort != "none" and _REASONING_EFFORT.search(text):

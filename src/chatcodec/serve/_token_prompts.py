@@ -22,11 +22,19 @@ from typing import Any
 
 from chatcodec._losses import Loss, Steps
 from chatcodec._model.messages import AssistantMessage
-from chatcodec._training import tokens
-from chatcodec._training.call_ids import held_calls
-from chatcodec._training.completion.parse import parse_completion, reasoning_opener
-from chatcodec._training.families import template_profile
-from chatcodec._training.next_prompt import Point, Renderer, cut_reason, digests, prompt_after, sampled_text
+from chatcodec._training.gateway import (
+    Point,
+    Renderer,
+    cut_reason,
+    digests,
+    held_calls,
+    loaded,
+    parse_completion,
+    prompt_after,
+    reasoning_opener,
+    sampled_text,
+    template_profile,
+)
 from chatcodec.serve._template_variables import template_variables
 
 MAX_SESSIONS = 10_000
@@ -64,7 +72,7 @@ class TokenPrompts:
         """``--reasoning-parser`` (None: the family's, else the tool-call parser's)."""
         path = Path(template)
         self.template = path.read_text(encoding="utf-8") if template.endswith(".jinja") or path.is_file() else template
-        self.tokenizer: Any = tokens.loaded(tokenizer)
+        self.tokenizer: Any = loaded(tokenizer)
         template_profile(
             self.template
         )  # profiled once, at start: a template that cannot be is refused there, not every turn

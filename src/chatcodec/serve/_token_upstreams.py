@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._training.tokens import ids_fault
+from chatcodec._training.gateway import ids_fault
 from chatcodec.contract import TakenIds
 
 VLLM_SOURCE = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from chatcodec._training.record_deltas import LineBase
+from chatcodec._training.gateway import LineBase
 
 MAX_SESSIONS = 10_000
 """Sessions whose last complete line is kept for the next line to extend."""

@@ -22,8 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from chatcodec._training.record_lines import SHARD_SUFFIX
-from chatcodec._training.record_stream import is_redis
+from chatcodec._training.gateway import SHARD_SUFFIX, is_redis
 from chatcodec.serve._request_log import LOGGER
 from chatcodec.serve._turn_records import LockedError, RecordError, TurnFile, TurnSink, append_whole, open_locked
 from chatcodec.serve._turn_stream import TurnStream

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from chatcodec._training.record_stream import FIELD, STREAM, redis_client
+from chatcodec._training.gateway import FIELD, STREAM, redis_client
 from chatcodec.serve._turn_records import RecordError
 
 

@@ -28,8 +28,14 @@ from typing import Any
 from anyio import to_thread
 
 from chatcodec._registry import get_edge
-from chatcodec._training.record_deltas import LineBase, delta_fields
-from chatcodec._training.records import COMPLETE, ids_unreadable, logprobs_unreadable, record_line
+from chatcodec._training.gateway import (
+    COMPLETE,
+    LineBase,
+    delta_fields,
+    ids_unreadable,
+    logprobs_unreadable,
+    record_line,
+)
 from chatcodec.contract import SampledIds
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._fronts import front

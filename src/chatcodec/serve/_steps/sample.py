@@ -29,8 +29,7 @@ from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
 from chatcodec._registry import get_codec
-from chatcodec._training.origins import source_place
-from chatcodec._training.tokens import ids_fault, vocabulary_size
+from chatcodec._training.gateway import ids_fault, source_place, vocabulary_size
 from chatcodec.serve import _returned_ids as returned_ids
 from chatcodec.serve._bounded import bounded
 from chatcodec.serve._json_body import json_body

@@ -11,9 +11,7 @@ from typing import Any
 
 import httpx
 
-from chatcodec._training.completion.parsers import TOOL_CALL_PARSERS
-from chatcodec._training.completion.template_link import template_link
-from chatcodec._training.reading import holds_object_arguments
+from chatcodec._training.gateway import TOOL_CALL_PARSERS, holds_object_arguments, template_link
 from chatcodec._warm import warm_up
 from chatcodec.serve._admission import Admission
 from chatcodec.serve._config import Route as UpstreamRoute

@@ -19,7 +19,7 @@ from typing import Any, Final, Literal
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.batch._training_layout import TrainingRowError
+from chatcodec._row_dialects.layout import TrainingRowError
 
 TokenType = Literal["int", "bool", "float"]
 """The JSON type of one column's values (an Arrow list of ``int64``, ``bool`` or ``double``)."""

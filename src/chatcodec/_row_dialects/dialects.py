@@ -70,25 +70,28 @@ from typing import Any, Final
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
-from chatcodec.batch import _alpaca as alpaca
-from chatcodec.batch import _eval_items as eval_items
-from chatcodec.batch import _sharegpt as sharegpt
-from chatcodec.batch._atif import from_atif, is_atif
-from chatcodec.batch._chat_template_calls import needs_call_ids, object_arguments, with_call_ids, without_made_up_ids
-from chatcodec.batch._rollout_columns import (
+from chatcodec._row_dialects import alpaca, eval_items, sharegpt
+from chatcodec._row_dialects.atif import from_atif, is_atif
+from chatcodec._row_dialects.chat_template_calls import (
+    needs_call_ids,
+    object_arguments,
+    with_call_ids,
+    without_made_up_ids,
+)
+from chatcodec._row_dialects.layout import (
+    SHAREGPT,
+    ConversationLayout,
+    TrainingRowError,
+    layout_from_config,
+)
+from chatcodec._row_dialects.rollout_columns import (
     TOKEN_COLUMNS,
     from_trajectory_step,
     is_trajectory_step,
     token_columns,
     token_losses,
 )
-from chatcodec.batch._training_layout import (
-    SHAREGPT,
-    ConversationLayout,
-    TrainingRowError,
-    layout_from_config,
-)
-from chatcodec.batch._trajectory_turns import turn_records, turns_losses
+from chatcodec._row_dialects.trajectory_turns import turn_records, turns_losses
 
 __all__ = [
     "CONVERSATION_DIALECTS",

@@ -17,7 +17,7 @@ from typing import Any
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.batch._training_layout import ConversationLayout, TrainingRowError
+from chatcodec._row_dialects.layout import ConversationLayout, TrainingRowError
 
 TEXT_PAIR_CONFIG = '{"columns": {"prompt": "prompt", "response": "completion"}}'
 """The ``--dialect-config`` that reads a ``{prompt, completion}`` row of text as alpaca."""

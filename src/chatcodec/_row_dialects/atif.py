@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from chatcodec._losses import Loss, LossKind
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.batch._training_layout import TrainingRowError
+from chatcodec._row_dialects.layout import TrainingRowError
 
 _RULE: Final = "atif_trajectory"
 _STEP_KEYS: Final = frozenset({"source", "message", "reasoning_content", "tool_calls", "observation", "metrics"})

@@ -17,8 +17,8 @@ from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.batch._rollout_columns import NAMED, TokenType, fits
-from chatcodec.batch._training_layout import TrainingRowError
+from chatcodec._row_dialects.layout import TrainingRowError
+from chatcodec._row_dialects.rollout_columns import NAMED, TokenType, fits
 
 TURN_FIELDS: Final = ("message_index", "prompt_ids", "completion_ids", "logprobs")
 """A turn's fields, in the order they are written (and read back from Parquet's struct)."""

@@ -1,7 +1,7 @@
 """ShareGPT rows (LLaMA-Factory, axolotl's ``chat_template``) <-> OpenAI Chat bodies.
 
 A row is ``{conversations: [{from, value}], system, tools, images}`` under the keys and
-role names of its :class:`~chatcodec.batch._training_layout.ConversationLayout`: calls are a
+role names of its :class:`~chatcodec._row_dialects.layout.ConversationLayout`: calls are a
 ``function_call`` turn holding ``{"name", "arguments"}`` as JSON text, results an
 ``observation`` turn answering the calls in order, tools JSON text
 (https://github.com/hiyouga/LLaMA-Factory/blob/main/data/README.md). A multimodal row's
@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.batch._training_layout import ConversationLayout, TrainingRowError
+from chatcodec._row_dialects.layout import ConversationLayout, TrainingRowError
 
 SYNTHETIC_ID: Final = "sharegpt_call_"
 """The prefix of the call ids made up for a ShareGPT row, which has none."""

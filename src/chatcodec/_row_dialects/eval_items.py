@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.batch._training_layout import TrainingRowError
+from chatcodec._row_dialects.layout import TrainingRowError
 
 OUTPUT_ITEM: Final = "eval.run.output_item"
 """The ``object`` of an eval run's output item."""
