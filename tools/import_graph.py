@@ -91,6 +91,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     ),  # strict: the boundary checks; conversion: the one request path, through get_codec; a harness's roles read
     ("readers", "_direct/**"),  # direct paths: a pair's two folders' functions, the canonical path their fallback
     ("API", "__init__.py _api.py _conversation.py streams/_accumulator.py batch/**"),
+    ("API", "_row_dialects/**"),  # other projects' records of a conversation: dataset rows, harness session files
     ("API", "_schema.py _portable_schema.py testing/** streams/_convert.py _warm.py"),
     ("API", "datasets/**"),  # the columnar form and the engines' batch helpers
     ("API", "_training/**"),  # the training boundary: templates, profiles, render, parsers, on the public API

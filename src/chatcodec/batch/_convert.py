@@ -26,6 +26,7 @@ from chatcodec._losses import Loss, LossRecorder
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import load_object, load_value
 from chatcodec._registry import FRAMEWORK_FORMATS
+from chatcodec._row_dialects.sessions import read_session
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training as training
 from chatcodec.batch import _training_pairs as preference
@@ -38,6 +39,7 @@ from chatcodec.batch._convert_records import (
     Reject,
     RowNumbering,
 )
+from chatcodec.batch._training_layout import ConversationLayout as Layout
 
 
 def _unexpected(error: Exception) -> Outcome:
@@ -259,6 +261,11 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
     try:
         if options.dialect_layout is not None:
             layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
+        if source in training.SESSION_DIALECTS:  # a whole session file: one conversation, in its harness's wire
+            session = read_session(payload, source)
+            losses += session.losses
+            read = training.ReadConversation(session.body)
+            return _settled(_written_conversation(read, session.format, options, layout, losses), losses, options)
         row = load_object(payload, f"{source} row")
         respelled, respelling = training.in_dialect_names(row, source)  # read in the dialect's names, so written so
         if respelling:
@@ -282,14 +289,20 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
 def _conversation_row(
     row: dict[str, Any], options: ConvertOptions, layout: training.ConversationLayout, losses: list[Loss]
 ) -> dict[str, Any]:
-    source, target = options.source, options.target
-    read = training.ReadConversation(row)
-    body_format = source
+    source, read, body_format = options.source, training.ReadConversation(row), options.source
     if source in training.CONVERSATION_DIALECTS:
         read = training.read_conversation(row, source, layout)
         body_format = training.read_format(source)
-        if source != target:  # what reading made up, which the same dialect leaves out again
+        if source != options.target:  # what reading made up, which the same dialect leaves out again
             losses += read.notes
+    return _written_conversation(read, body_format, options, layout, losses)
+
+
+def _written_conversation(
+    read: training.ReadConversation, body_format: str, options: ConvertOptions, layout: Layout, losses: list[Loss]
+) -> dict[str, Any]:
+    """A conversation read (a body in ``body_format``) written as the target: a body, or a dialect's row."""
+    source, target = options.source, options.target
     if target not in training.CONVERSATION_DIALECTS:
         converted = _converted_body(read.body, replace(options, source=body_format), losses)
         losses[:] = _without_model_required(losses)  # a training row names none: its body is a training row too

@@ -125,9 +125,9 @@ def _refuse_mixtures(rows: RowFormats, kind: PayloadKind | None, labels: Labels)
     if dialects and (rows.envelope is not None or rows.out_envelope is not None):
         raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
     if rows.target in training.READ_ONLY_DIALECTS:
-        raise ValueError(
-            f"{rows.target} is read, not written ({labels.source} {rows.target}): an eval item is the eval's data"
-        )
+        sessions = rows.target in training.SESSION_DIALECTS
+        why = "a harness writes its own session files" if sessions else "an eval item is the eval's data"
+        raise ValueError(f"{rows.target} is read, not written ({labels.source} {rows.target}): {why}")
     if dialects and kind == "response":
         raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: {labels.kind} request")
 

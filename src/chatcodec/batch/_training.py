@@ -70,6 +70,7 @@ from typing import Any, Final
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
+from chatcodec._row_dialects.sessions import SESSION_DIALECTS, SESSION_FORMATS
 from chatcodec.batch import _alpaca as alpaca
 from chatcodec.batch import _eval_items as eval_items
 from chatcodec.batch import _sharegpt as sharegpt
@@ -94,6 +95,7 @@ __all__ = [
     "CONVERSATION_DIALECTS",
     "PAIR_DIALECTS",
     "READ_ONLY_DIALECTS",
+    "SESSION_DIALECTS",
     "SHAREGPT",
     "TEMPLATE_DIALECTS",
     "TOKEN_DIALECTS",
@@ -128,12 +130,14 @@ CONVERSATION_DIALECTS: Final = (
     "openai-evals",
 )
 """Dialects whose row is one conversation."""
-READ_ONLY_DIALECTS: Final = ("openai-evals",)
-"""Dialects read and never written (an eval item is the eval's data, not a target)."""
+READ_ONLY_DIALECTS: Final = ("openai-evals", *SESSION_DIALECTS)
+"""Dialects read and never written (an eval item is the eval's data, a session file its
+harness's record: neither is a target)."""
 PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "sharegpt-preference", "preference")
 """Dialects whose row is a preference pair: a prompt and two completions."""
-TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *PAIR_DIALECTS)
-"""Every training dialect's name (``--from``/``--to``)."""
+TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *SESSION_DIALECTS, *PAIR_DIALECTS)
+"""Every training dialect's name (``--from``/``--to``); a session dialect's row is a whole
+session file (:mod:`chatcodec._row_dialects.sessions`)."""
 
 WRITTEN_FROM: Final = next(name for name in PROVIDER_NAMES if get_batch_rows(name).training_dialects)
 """The format a conversation is converted to before a dialect's row is written from it: the
@@ -148,6 +152,8 @@ absent, ``null`` or ``""``) come back as they were."""
 
 def read_format(dialect: str) -> str:
     """The format a dialect's conversation (or a pair's parts) is read in."""
+    if dialect in SESSION_FORMATS:
+        return SESSION_FORMATS[dialect]
     return "canonical" if dialect in _READ_IN_CANONICAL else WRITTEN_FROM
 
 

@@ -43,6 +43,10 @@ DIALECT_LINES = {
     "(written with --template and --tokenizer)",
     "alpaca": "LLaMA-Factory alpaca {instruction, input, output, system, history, images}",
     "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} and run output items (read only)",
+    "claude-code": "a Claude Code session file (~/.claude/projects/<project>/<session>.jsonl), the whole file one "
+    "conversation (read only)",
+    "codex": "a Codex CLI rollout file (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), the whole file one "
+    "conversation (read only)",
     "trl-preference": "TRL {prompt, chosen, rejected} (prompt optional)",
     "openai-dpo": "OpenAI DPO {input, preferred_output, non_preferred_output}",
     "sharegpt-preference": "LLaMA-Factory {conversations, chosen, rejected}",
