@@ -42,7 +42,12 @@ SHOWN = [
                 "signature": "EpYBCkYIBxgCKkB3c2lnbmF0dXJlLWZpeHR1cmUtb25l",
             },
             {"type": "text", "text": "Let me look at the code and run the test."},
-            {"type": "tool_use", "id": "toolu_01Read", "name": "Read", "input": {"file_path": "/home/dev/calc/calc.py"}},
+            {
+                "type": "tool_use",
+                "id": "toolu_01Read",
+                "name": "Read",
+                "input": {"file_path": "/home/dev/calc/calc.py"},
+            },
             {
                 "type": "tool_use",
                 "id": "toolu_02Bash",
@@ -186,7 +191,9 @@ def test_a_subagents_own_file_reads_as_its_conversation() -> None:
 
 
 def test_converted_to_openai_chat_the_session_keeps_its_calls_and_reports_what_chat_cannot_hold() -> None:
-    outcome = convert_payload(json.dumps(_events("claude-code-session.jsonl")), row_options("claude-code", "openai-chat"))
+    outcome = convert_payload(
+        json.dumps(_events("claude-code-session.jsonl")), row_options("claude-code", "openai-chat")
+    )
     assert outcome.error is None
     assert outcome.converted is not None
     messages = outcome.converted["messages"]
@@ -232,8 +239,18 @@ def test_the_command_line_reads_the_whole_file_as_one_conversation(tmp_path: Pat
     out = tmp_path / "chat.jsonl"
     result = subprocess.run(
         [
-            sys.executable, "-m", "chatcodec", "convert", str(SESSIONS / "claude-code-session.jsonl"),
-            "--from", "claude-code", "--to", "hf-chat", "--out", str(out), "--quiet",
+            sys.executable,
+            "-m",
+            "chatcodec",
+            "convert",
+            str(SESSIONS / "claude-code-session.jsonl"),
+            "--from",
+            "claude-code",
+            "--to",
+            "hf-chat",
+            "--out",
+            str(out),
+            "--quiet",
         ],  # fmt: skip
         capture_output=True,
         text=True,

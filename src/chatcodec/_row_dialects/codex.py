@@ -50,7 +50,8 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
     for index, event in enumerate(events):
         path = f"$[{index}]"
         kind, payload, at = _line(event, index, path)
-        bookkeeping.note_fields(event, ("type", "payload"), path)
+        if at != path:  # a RolloutLine: its timestamp is bookkeeping (a legacy line is its payload)
+            bookkeeping.note_fields(event, ("type", "payload"), path)
         if kind == "response_item":
             item = _item(payload, at, losses, bookkeeping)
             if item is not None:
