@@ -251,7 +251,7 @@ def test_the_command_line_reads_the_whole_file_as_one_conversation(tmp_path: Pat
             "--out",
             str(out),
             "--quiet",
-        ],  # fmt: skip
+        ],
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(SRC)},

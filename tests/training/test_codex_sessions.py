@@ -88,10 +88,10 @@ def test_converted_to_openai_chat_a_call_chat_cannot_hold_is_reported() -> None:
     outcome = convert_payload(json.dumps(_events("codex-rollout.jsonl")), row_options("codex", "openai-chat"))
     assert outcome.converted is not None
     messages = outcome.converted["messages"]
-    assert messages[0] == {
-        "role": "system",
-        "content": "You are Codex, based on GPT-5. You are running as a coding agent in the Codex CLI on a user's computer.",
-    }
+    instructions = (
+        "You are Codex, based on GPT-5. You are running as a coding agent in the Codex CLI on a user's computer."
+    )
+    assert messages[0] == {"role": "system", "content": instructions}
     assert messages[3]["tool_calls"][0]["id"] == "call_Rk2a1"
     assert any(loss.kind == "content" and "$.input" in loss.path for loss in outcome.losses)
 
