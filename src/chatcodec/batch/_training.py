@@ -101,6 +101,7 @@ __all__ = [
     "TOKEN_DIALECTS",
     "TRAINING_DIALECTS",
     "WRITTEN_FROM",
+    "WRITTEN_ONLY_DIALECTS",
     "ConversationLayout",
     "ReadConversation",
     "TrainingRowError",
@@ -135,7 +136,10 @@ READ_ONLY_DIALECTS: Final = ("openai-evals", *SESSION_DIALECTS)
 harness's record: neither is a target)."""
 PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "sharegpt-preference", "preference")
 """Dialects whose row is a preference pair: a prompt and two completions."""
-TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *SESSION_DIALECTS, *PAIR_DIALECTS)
+WRITTEN_ONLY_DIALECTS: Final = ("atif",)
+"""Dialects written and never read under their own name: Harbor's ATIF trajectory
+(:mod:`chatcodec._row_dialects.atif_writer`), read with ``--from trajectory``."""
+TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *SESSION_DIALECTS, *WRITTEN_ONLY_DIALECTS, *PAIR_DIALECTS)
 """Every training dialect's name (``--from``/``--to``); a session dialect's row is a whole
 session file (:mod:`chatcodec._row_dialects.sessions`)."""
 
@@ -191,7 +195,7 @@ def column_losses(row: Mapping[str, Any], dialect: str, target: str, layout: Con
     """A ``metadata`` loss for each column of ``row`` another dialect has no place for (a
     rollout's token columns among them)."""
     tokens = token_losses(row, target) if dialect == "rollout" else []
-    if dialect == "trajectory":
+    if dialect == "trajectory" and target not in WRITTEN_ONLY_DIALECTS:  # ATIF's steps keep the turns
         tokens = turns_losses(row, target)
     return tokens + [
         Loss(f"$.{column}", f"{dialect} column", f"{target} rows have no place for it", "metadata")

@@ -47,6 +47,8 @@ DIALECT_LINES = {
     "conversation (read only)",
     "codex": "a Codex CLI rollout file (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), the whole file one "
     "conversation (read only)",
+    "atif": "Harbor's agent trajectory (ATIF v1.5) {schema_version, session_id, agent, steps}, a trajectory's turns "
+    "as its steps' metrics (written only: read one --from trajectory)",
     "trl-preference": "TRL {prompt, chosen, rejected} (prompt optional)",
     "openai-dpo": "OpenAI DPO {input, preferred_output, non_preferred_output}",
     "sharegpt-preference": "LLaMA-Factory {conversations, chosen, rejected}",
