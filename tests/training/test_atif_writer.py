@@ -18,7 +18,7 @@ from chatcodec.batch._row_formats import row_options
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 ATIF = FIXTURES / "training" / "atif.json"
 TRAJECTORY = FIXTURES / "training" / "trajectory.jsonl"
-SESSION = FIXTURES / "harness_sessions" / "claude-code-session.jsonl"
+SESSION = FIXTURES / "harness_sessions" / "claude-code.jsonl"
 
 
 def _read_back(trajectory: object) -> dict[str, Any]:

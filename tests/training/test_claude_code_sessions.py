@@ -141,7 +141,7 @@ def _content(losses: list[Loss]) -> list[tuple[str, str]]:
 
 
 def test_a_session_reads_as_the_messages_claude_code_sent() -> None:
-    body, losses = read_claude_code(_events("claude-code-session.jsonl"))
+    body, losses = read_claude_code(_events("claude-code.jsonl"))
     assert body == {"messages": SHOWN}
     assert _content(losses) == [
         ("$[19].message", "harness-written answer"),
@@ -159,7 +159,7 @@ def test_a_session_reads_as_the_messages_claude_code_sent() -> None:
 
 
 def test_the_lines_of_one_answer_merge_even_with_its_tool_results_between_them() -> None:
-    events = _events("claude-code-session.jsonl")
+    events = _events("claude-code.jsonl")
     # the Read result (line 6) came before the Bash call (line 7) in the file: one answer still
     assert [events[index]["type"] for index in (5, 6, 7)] == ["assistant", "user", "assistant"]
     assert events[5]["message"]["id"] == events[7]["message"]["id"]
@@ -192,7 +192,7 @@ def test_a_subagents_own_file_reads_as_its_conversation() -> None:
 
 def test_converted_to_openai_chat_the_session_keeps_its_calls_and_reports_what_chat_cannot_hold() -> None:
     outcome = convert_payload(
-        json.dumps(_events("claude-code-session.jsonl")), row_options("claude-code", "openai-chat")
+        json.dumps(_events("claude-code.jsonl")), row_options("claude-code", "openai-chat")
     )
     assert outcome.error is None
     assert outcome.converted is not None
@@ -209,14 +209,14 @@ def test_converted_to_openai_chat_the_session_keeps_its_calls_and_reports_what_c
 
 
 def test_converted_to_anthropic_the_session_is_the_body_claude_code_sent() -> None:
-    outcome = convert_payload(json.dumps(_events("claude-code-session.jsonl")), row_options("claude-code", "anthropic"))
+    outcome = convert_payload(json.dumps(_events("claude-code.jsonl")), row_options("claude-code", "anthropic"))
     assert outcome.converted is not None
     assert outcome.converted["messages"] == SHOWN
 
 
 def test_render_turns_renders_a_claude_code_session_one_turn_per_answer() -> None:
     losses: list[Loss] = []
-    events = _events("claude-code-session.jsonl")
+    events = _events("claude-code.jsonl")
     turns = render_turns(
         events, source="claude-code", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore", losses=losses
     )
@@ -243,7 +243,7 @@ def test_the_command_line_reads_the_whole_file_as_one_conversation(tmp_path: Pat
             "-m",
             "chatcodec",
             "convert",
-            str(SESSIONS / "claude-code-session.jsonl"),
+            str(SESSIONS / "claude-code.jsonl"),
             "--from",
             "claude-code",
             "--to",

@@ -24,7 +24,7 @@ def _events(name: str) -> list[dict[str, Any]]:
 
 
 def test_a_rollouts_response_items_are_the_request_input_in_order() -> None:
-    events = _events("codex-rollout.jsonl")
+    events = _events("codex.jsonl")
     body, losses = read_codex(events)
     sent = [
         event["payload"]
@@ -42,7 +42,7 @@ def test_a_rollouts_response_items_are_the_request_input_in_order() -> None:
 
 
 def test_the_conversation_is_what_codex_showed_the_model() -> None:
-    body, _ = read_codex(_events("codex-rollout.jsonl"))
+    body, _ = read_codex(_events("codex.jsonl"))
     request = decode_request("openai-responses", body)
     shown = [
         (message.role, [part.type for part in message.content] if not isinstance(message.content, str) else "text")
@@ -71,7 +71,7 @@ def test_the_conversation_is_what_codex_showed_the_model() -> None:
 
 
 def test_converted_back_to_the_responses_api_the_items_come_back() -> None:
-    events = _events("codex-rollout.jsonl")
+    events = _events("codex.jsonl")
     outcome = convert_payload(json.dumps(events), row_options("codex", "openai-responses"))
     assert outcome.error is None
     assert outcome.converted is not None
@@ -85,7 +85,7 @@ def test_converted_back_to_the_responses_api_the_items_come_back() -> None:
 
 
 def test_converted_to_openai_chat_a_call_chat_cannot_hold_is_reported() -> None:
-    outcome = convert_payload(json.dumps(_events("codex-rollout.jsonl")), row_options("codex", "openai-chat"))
+    outcome = convert_payload(json.dumps(_events("codex.jsonl")), row_options("codex", "openai-chat"))
     assert outcome.converted is not None
     messages = outcome.converted["messages"]
     instructions = (
@@ -116,7 +116,7 @@ def test_a_subagents_rollout_names_the_thread_that_spawned_it() -> None:
 def test_render_turns_renders_a_codex_rollout() -> None:
     losses: list[Loss] = []
     turns = render_turns(
-        _events("codex-rollout.jsonl"),
+        _events("codex.jsonl"),
         source="codex",
         template="qwen3",
         tokenizer=qwen3_encoding(),
