@@ -14,6 +14,10 @@ from chatcodec._row_dialects.atif_writer import to_atif
 from chatcodec.batch._convert import convert_payload
 from chatcodec.batch._convert_records import ConvertOptions
 from chatcodec.batch._row_formats import row_options
+from chatcodec.cli import main
+from training.test_rollout_rows import tokenizer_json
+
+__all__ = ["tokenizer_json"]  # the fixture, shared with the rollout rows' tests
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 ATIF = FIXTURES / "training" / "atif.json"
@@ -97,3 +101,27 @@ def test_what_atif_has_no_place_for_is_a_loss() -> None:
 def test_atif_is_read_as_a_trajectory_not_under_its_own_name() -> None:
     with pytest.raises(ValueError, match="read an ATIF trajectory --from trajectory"):
         row_options("atif", "openai-chat")
+
+
+def test_with_a_template_and_a_tokenizer_the_steps_hold_the_rendered_turns(
+    tmp_path: Path, tokenizer_json: Path
+) -> None:
+    rendered = ("--template", "qwen3", "--tokenizer", str(tokenizer_json), "--quiet")
+    atif, trajectory = tmp_path / "session.atif.json", tmp_path / "session.trajectory.jsonl"
+    for target, out in (("atif", atif), ("trajectory", trajectory)):
+        code = main(["convert", str(SESSION), "--from", "claude-code", "--to", target, *rendered, "--out", str(out)])
+        assert code == 0
+    written = json.loads(atif.read_text(encoding="utf-8"))
+    row = json.loads(trajectory.read_text(encoding="utf-8"))
+    agent_steps = [step for step in written["steps"] if step["source"] == "agent"]
+    assert len(agent_steps) == len(row["turns"]) == 5
+    assert [step["metrics"]["completion_token_ids"] for step in agent_steps] == [
+        turn["completion_ids"] for turn in row["turns"]
+    ]
+    assert _read_back(written)["turns"] == row["turns"]  # read back, the turns --to trajectory renders
+
+
+def test_atif_takes_a_tokenizer_only_with_its_template(tmp_path: Path, tokenizer_json: Path) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["convert", str(SESSION), "--from", "claude-code", "--to", "atif", "--tokenizer", str(tokenizer_json)])
+    assert exited.value.code == 64

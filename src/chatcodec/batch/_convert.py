@@ -305,12 +305,12 @@ def _written_conversation(
 ) -> dict[str, Any]:
     """A conversation read (a body in ``body_format``) written as the target: a body, or a dialect's row."""
     source, target = options.source, options.target
-    if target == "atif":  # Harbor's trajectory: the conversation as an hf-chat row, a trajectory's own turns kept
+    if target == "atif":  # Harbor's trajectory from a trajectory row: rendered, or an hf-chat row and its own turns
+        row_target = "trajectory" if options.tokenizer is not None else "hf-chat"
         thinking = (("reasoning_field", "reasoning_content"), *options.encoder_options)  # ATIF's reasoning_content
-        row = _written_conversation(
-            read, body_format, replace(options, target="hf-chat", encoder_options=thinking), layout, losses
-        )
-        return to_atif(row, (read.tokens or {}).get("turns") or [], losses)
+        row_options = replace(options, target=row_target, encoder_options=thinking)
+        row = _written_conversation(read, body_format, row_options, layout, losses)
+        return to_atif(row, row.get("turns") or (read.tokens or {}).get("turns") or [], losses)
     if target not in training.CONVERSATION_DIALECTS:
         converted = _converted_body(read.body, replace(options, source=body_format), losses)
         losses[:] = _without_model_required(losses)  # a training row names none: its body is a training row too

@@ -513,12 +513,13 @@ def _verifiers_message(message: Any, index: int, losses: list[Loss]) -> Any:
     return {key: value for key, value in fields.items() if key in _VERIFIERS_KEYS}
 
 
-TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion", "rollout", "trajectory")
+TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion", "rollout", "trajectory", "atif")
 """The dialects ``--template`` writes in a chat template's shapes (rows a template renders;
-a rollout's tokens and a trajectory's turns rendered by it)."""
+a rollout's tokens and a trajectory's turns rendered by it, ATIF's steps' token metrics)."""
 
-TOKEN_DIALECTS: Final = ("rollout", "trajectory")
-"""The dialects whose rows hold tokens a template renders (``--template`` with ``--tokenizer``)."""
+TOKEN_DIALECTS: Final = ("rollout", "trajectory", "atif")
+"""The dialects whose rows hold tokens a template renders (``--template`` with ``--tokenizer``;
+an ATIF trajectory holds them where it is given both, and is written without them too)."""
 
 
 def completion_start(messages: Sequence[Any]) -> int:
