@@ -296,5 +296,5 @@ def test_a_line_out_of_the_format_is_refused_at_its_path(events: object, path: s
 
 
 def test_a_session_is_read_not_written() -> None:
-    with pytest.raises(ValueError, match="a harness writes its own session files"):
+    with pytest.raises(ValueError, match="a harness writes its own records"):
         row_options("openai-chat", "claude-code")

@@ -129,8 +129,8 @@ def _refuse_mixtures(rows: RowFormats, kind: PayloadKind | None, labels: Labels)
             f"{rows.source} is written, not read under its name: read an ATIF trajectory --from trajectory"
         )
     if rows.target in training.READ_ONLY_DIALECTS:
-        sessions = rows.target in training.SESSION_DIALECTS
-        why = "a harness writes its own session files" if sessions else "an eval item is the eval's data"
+        harness = rows.target in (*training.SESSION_DIALECTS, "openhands")
+        why = "a harness writes its own records" if harness else "an eval item is the eval's data"
         raise ValueError(f"{rows.target} is read, not written ({labels.source} {rows.target}): {why}")
     if dialects and kind == "response":
         raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: {labels.kind} request")

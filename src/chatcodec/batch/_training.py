@@ -70,6 +70,7 @@ from typing import Any, Final
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
+from chatcodec._row_dialects.openhands import read_openhands
 from chatcodec._row_dialects.sessions import SESSION_DIALECTS, SESSION_FORMATS
 from chatcodec.batch import _alpaca as alpaca
 from chatcodec.batch import _eval_items as eval_items
@@ -129,9 +130,10 @@ CONVERSATION_DIALECTS: Final = (
     "trajectory",
     "alpaca",
     "openai-evals",
+    "openhands",
 )
 """Dialects whose row is one conversation."""
-READ_ONLY_DIALECTS: Final = ("openai-evals", *SESSION_DIALECTS)
+READ_ONLY_DIALECTS: Final = ("openai-evals", "openhands", *SESSION_DIALECTS)
 """Dialects read and never written (an eval item is the eval's data, a session file its
 harness's record: neither is a target)."""
 PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "sharegpt-preference", "preference")
@@ -168,6 +170,7 @@ _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
     "rollout": ("messages", "tools", *TOKEN_COLUMNS),
     "trajectory": ("messages", "tools", "turns"),
     "openai-evals": ("item", "sample", "datasource_item"),
+    "openhands": ("raw_completions", "history"),
     "trl-preference": ("prompt", "chosen", "rejected", "tools"),
     "openai-dpo": ("input", "preferred_output", "non_preferred_output"),
     "preference": ("prompt", "chosen", "rejected"),
@@ -320,6 +323,8 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
     if dialect == "openai-evals":
         return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
+    if dialect == "openhands":
+        return ReadConversation(read_openhands(row, notes), notes=tuple(notes))
     row, respelled = in_dialect_names(row, dialect)
     notes += respelled
     if dialect in ("hf-chat", "rollout", "trajectory"):

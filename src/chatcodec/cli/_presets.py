@@ -43,6 +43,8 @@ DIALECT_LINES = {
     "(written with --template and --tokenizer)",
     "alpaca": "LLaMA-Factory alpaca {instruction, input, output, system, history, images}",
     "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} and run output items (read only)",
+    "openhands": "an OpenHands evaluation output row {instance_id, history, raw_completions?, ...}: the model's "
+    "conversation (read only)",
     "claude-code": "a Claude Code session file (~/.claude/projects/<project>/<session>.jsonl), the whole file one "
     "conversation (read only)",
     "codex": "a Codex CLI rollout file (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), the whole file one "
