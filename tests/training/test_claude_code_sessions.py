@@ -32,7 +32,7 @@ def _events(name: str) -> list[dict[str, Any]]:
 
 
 SHOWN = [
-    {"role": "user", "content": [{"type": "text", "text": "The test for add() fails. Fix calc.py please."}]},
+    {"role": "user", "content": "The test for add() fails. Fix calc.py please."},
     {
         "role": "assistant",
         "content": [
@@ -169,7 +169,10 @@ def test_the_lines_of_one_answer_merge_even_with_its_tool_results_between_them()
 
 def test_a_compaction_is_followed_across_and_marked() -> None:
     body, losses = read_claude_code(_events("claude-code-compacted.jsonl"))
-    texts = [[block["text"] for block in message["content"]] for message in body["messages"]]
+    texts = [
+        [message["content"]] if isinstance(message["content"], str) else [block["text"] for block in message["content"]]
+        for message in body["messages"]
+    ]
     assert texts[0] == ["Rename parse() to parse_line() everywhere."]
     assert texts[1] == ["Renamed in 14 files."]
     assert texts[2][0].startswith("This session is being continued from a previous conversation")
@@ -183,7 +186,7 @@ def test_a_compaction_is_followed_across_and_marked() -> None:
 def test_a_subagents_own_file_reads_as_its_conversation() -> None:
     body, losses = read_claude_code(_events("claude-code-agent-a1b2c3d4.jsonl"))
     assert body["messages"] == [
-        {"role": "user", "content": [{"type": "text", "text": "List every caller of add() in the repository."}]},
+        {"role": "user", "content": "List every caller of add() in the repository."},
         {"role": "assistant", "content": [{"type": "text", "text": "Only test_calc.py calls add()."}]},
     ]
     assert _content(losses) == []
@@ -191,9 +194,7 @@ def test_a_subagents_own_file_reads_as_its_conversation() -> None:
 
 
 def test_converted_to_openai_chat_the_session_keeps_its_calls_and_reports_what_chat_cannot_hold() -> None:
-    outcome = convert_payload(
-        json.dumps(_events("claude-code.jsonl")), row_options("claude-code", "openai-chat")
-    )
+    outcome = convert_payload(json.dumps(_events("claude-code.jsonl")), row_options("claude-code", "openai-chat"))
     assert outcome.error is None
     assert outcome.converted is not None
     messages = outcome.converted["messages"]

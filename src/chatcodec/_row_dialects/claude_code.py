@@ -119,13 +119,15 @@ def _read_line(reading: _Reading, index: int) -> None:
         why = "Claude Code wrote this answer itself (an API error, an interruption): the model never sampled it"
         reading.losses.append(Loss(f"{path}.message", "harness-written answer", why, "content"))
         return
-    blocks = _blocks(message.get("content"), f"{path}.message.content")
+    content = message.get("content")
+    blocks = _blocks(content, f"{path}.message.content")
     if kind == "assistant":
         _answer(reading, blocks, message.get("id"))
     elif reading.messages and reading.messages[-1]["role"] == "user":
-        reading.messages[-1]["content"] += blocks  # one user turn: Claude Code sends tool results together
-    else:
-        reading.messages.append({"role": "user", "content": blocks})
+        last = reading.messages[-1]  # one user turn: Claude Code sends consecutive user lines together
+        last["content"] = [*_blocks(last["content"], path), *blocks]
+    else:  # a string stays a string, as Claude Code wrote it
+        reading.messages.append({"role": "user", "content": content if isinstance(content, str) else blocks})
         reading.answer_ids.append(None)
 
 
@@ -134,7 +136,7 @@ def _answer(reading: _Reading, blocks: list[Any], answer_id: object) -> None:
     its tool results after it) takes them, else a new assistant message."""
     messages = reading.messages
     last = len(messages) - 1
-    if last >= 0 and messages[last]["role"] == "user" and _only_results(messages[last]["content"]):
+    if last >= 0 and messages[last]["role"] == "user" and _only_results(_blocks(messages[last]["content"], "$")):
         last -= 1
     if answer_id is not None and last >= 0 and reading.answer_ids[last] == answer_id:
         messages[last]["content"] += blocks
