@@ -35,8 +35,9 @@ from chatcodec._errors import CodecNotAvailableError, PayloadError, ProviderLook
 from chatcodec._extras import MissingExtraError
 from chatcodec._losses import LOSS_KINDS
 from chatcodec._registry import CANONICAL, FRAMEWORK_FORMATS, PROVIDER_NAMES, get_codec, is_available
-from chatcodec.batch._convert import convert_lines, convert_payload, dump_json, envelope_column_clash, iter_line_batches
+from chatcodec.batch._convert import convert_lines, convert_payload, envelope_column_clash, iter_line_batches
 from chatcodec.batch._convert_records import BatchResult, ConvertOptions
+from chatcodec.batch._json_dump import dump_json
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli import _presets as presets
 from chatcodec.cli import _session_files as session_files

@@ -28,8 +28,8 @@ from chatcodec._errors import ChatcodecError
 from chatcodec._narrow import as_dict
 from chatcodec._payloads import parse_json
 from chatcodec._registry import CANONICAL
-from chatcodec.batch._convert import dump_json
 from chatcodec.batch._convert_records import ConvertOptions
+from chatcodec.batch._json_dump import dump_json
 from chatcodec.batch._training import TRAINING_DIALECTS
 
 _BODY_KEYS = frozenset(("model", "messages", "contents", "input", "stop_reason", "choices", "done_reason"))

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from chatcodec._errors import ChatcodecError, PayloadError
 from chatcodec._payloads import parse_json
-from chatcodec.batch._convert import dump_json
+from chatcodec.batch._json_dump import dump_json
 from chatcodec.batch._training import SESSION_DIALECTS
 
 
