@@ -299,3 +299,12 @@ def test_a_line_out_of_the_format_is_refused_at_its_path(events: object, path: s
 def test_a_session_is_read_not_written() -> None:
     with pytest.raises(ValueError, match="a harness writes its own records"):
         row_options("openai-chat", "claude-code")
+
+
+def test_a_line_of_an_unknown_kind_on_the_branch_is_a_content_loss_not_a_silent_skip() -> None:
+    events = _events("claude-code-compacted.jsonl")[:2]
+    attachment = {"type": "attachment", "uuid": "x-1", "parentUuid": events[1]["uuid"], "attachment": {"type": "x"}}
+    answer = {**events[1], "uuid": "x-2", "parentUuid": "x-1", "message": {**events[1]["message"], "id": "msg_x"}}
+    body, losses = read_claude_code([*events, attachment, answer])
+    assert len(body["messages"]) == 3
+    assert ("$[2]", "attachment line", "content") in {(loss.path, loss.what, loss.kind) for loss in losses}

@@ -141,3 +141,12 @@ def test_a_line_out_of_the_format_is_refused_at_its_path(events: object, path: s
     with pytest.raises(PayloadError) as raised:
         read_codex(events)
     assert raised.value.path == path
+
+
+def test_a_rollback_is_marked_where_it_happened() -> None:
+    events = _events("codex-legacy.jsonl")[1:]
+    rolled = {"timestamp": "t", "type": "event_msg", "payload": {"type": "thread_rolled_back", "num_turns": 1}}
+    _, losses = read_codex([*events, rolled])
+    assert [(loss.path, loss.what, loss.kind) for loss in losses if loss.kind == "content"] == [
+        ("$[4].payload", "rollback", "content")
+    ]

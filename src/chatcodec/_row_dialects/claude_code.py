@@ -44,6 +44,11 @@ _MESSAGE_LINES: Final = frozenset({"user", "assistant"})
 _LINE_KEYS: Final = ("type", "message", "isSidechain", "isCompactSummary")
 """A message line's fields the reading uses; every other is bookkeeping."""
 _MESSAGE_KEYS: Final = ("role", "content")
+_NOTICES: Final = frozenset(
+    {"system", "progress", "summary", "file-history-snapshot", "queue-operation", "custom-title"}
+)
+"""Kinds of line Claude Code writes for itself (its notices, titles, undo snapshots, queued input),
+never sent as a message."""
 SYNTHETIC: Final = "<synthetic>"
 """The ``message.model`` Claude Code gives an answer it wrote itself."""
 
@@ -56,6 +61,9 @@ class _Reading:
     messages: list[dict[str, Any]] = field(default_factory=list)
     answer_ids: list[object] = field(default_factory=list)
     """Each message's ``message.id`` (an assistant's), to merge an answer's lines."""
+    results_last: bool = False
+    """Whether the last message is a user turn of tool results only (an answer's lines may go on
+    after it), kept as lines come so no line reads the turn again."""
 
 
 def read_claude_code(value: object) -> tuple[dict[str, Any], list[Loss]]:
@@ -123,12 +131,19 @@ def _read_line(reading: _Reading, index: int) -> None:
     blocks = _blocks(content, f"{path}.message.content")
     if kind == "assistant":
         _answer(reading, blocks, message.get("id"))
-    elif reading.messages and reading.messages[-1]["role"] == "user":
+        reading.results_last = False
+        return
+    results = all((as_dict(block) or {}).get("type") == "tool_result" for block in blocks)
+    if reading.messages and reading.messages[-1]["role"] == "user":
         last = reading.messages[-1]  # one user turn: Claude Code sends consecutive user lines together
-        last["content"] = [*_blocks(last["content"], path), *blocks]
+        if isinstance(last["content"], str):
+            last["content"] = _blocks(last["content"], path)
+        last["content"] += blocks
+        reading.results_last = reading.results_last and results
     else:  # a string stays a string, as Claude Code wrote it
         reading.messages.append({"role": "user", "content": content if isinstance(content, str) else blocks})
         reading.answer_ids.append(None)
+        reading.results_last = results and bool(blocks)
 
 
 def _answer(reading: _Reading, blocks: list[Any], answer_id: object) -> None:
@@ -136,17 +151,13 @@ def _answer(reading: _Reading, blocks: list[Any], answer_id: object) -> None:
     its tool results after it) takes them, else a new assistant message."""
     messages = reading.messages
     last = len(messages) - 1
-    if last >= 0 and messages[last]["role"] == "user" and _only_results(_blocks(messages[last]["content"], "$")):
+    if reading.results_last:
         last -= 1
     if answer_id is not None and last >= 0 and reading.answer_ids[last] == answer_id:
         messages[last]["content"] += blocks
         return
     messages.append({"role": "assistant", "content": blocks})
     reading.answer_ids.append(answer_id)
-
-
-def _only_results(blocks: list[Any]) -> bool:
-    return all((as_dict(block) or {}).get("type") == "tool_result" for block in blocks)
 
 
 def _blocks(content: object, path: str) -> list[Any]:
@@ -168,7 +179,12 @@ def _notice(reading: _Reading, event: dict[str, Any], path: str) -> None:
         )
         reading.losses.append(Loss(path, "compaction", why, "content"))
         return
-    reading.bookkeeping.note(f"{event.get('type')} line ({event.get('subtype') or 'no subtype'})", path)
+    kind = event.get("type")
+    if kind not in _NOTICES:
+        why = "a kind of line this reader does not know: not read (it may hold what the model was shown)"
+        reading.losses.append(Loss(path, f"{kind} line", why, "content"))
+        return
+    reading.bookkeeping.note(f"{kind} line ({event.get('subtype') or 'no subtype'})", path)
 
 
 def _off_chain(reading: _Reading, index: int) -> None:

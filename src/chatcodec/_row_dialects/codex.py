@@ -16,7 +16,8 @@ Each line is a ``RolloutLine`` (``openai/codex``, ``codex-rs/protocol/src/protoc
   model was given (the request's ``instructions``); a subagent's ``source.subagent`` names the
   thread that spawned it (a ``metadata`` loss that says so: the link); the rest bookkeeping;
 * ``compacted``: Codex replaced the history by a summary (``message``) there: a ``content`` loss
-  saying the model's later prompts start from it;
+  saying the model's later prompts start from it; an ``event_msg`` ``thread_rolled_back`` (the
+  user took turns back) likewise;
 * ``turn_context`` (each turn's model, effort, policies) and ``event_msg`` (the UI's events,
   which repeat the items) are bookkeeping: a loss per field and per event kind, at the first
   place (:class:`~.session_lines.Bookkeeping`).
@@ -69,6 +70,9 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
                 if field not in (None, "", [], {}):
                     setting = key in _SETTINGS
                     bookkeeping.note(f"turn_context.{key}", f"{at}.{key}", "setting" if setting else "metadata")
+        elif payload.get("type") == "thread_rolled_back":
+            why = "Codex rolled the thread back here: the model's later prompts leave out the turns it took back"
+            losses.append(Loss(at, "rollback", why, "content"))
         else:
             bookkeeping.note(f"event_msg {payload.get('type')}", at)
     if not items:
