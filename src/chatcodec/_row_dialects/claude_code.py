@@ -93,6 +93,10 @@ def _active_chain(
 ) -> list[int]:
     """The lines from the root to the last message, following ``parentUuid`` (and a compact
     boundary's ``logicalParentUuid``), in order."""
+    if not any(isinstance(events[index].get("parentUuid"), str) for index in lines):
+        why = "no line names its parent (a file written without the chain): read in the file's order"
+        losses.append(Loss("$", "parentUuid", why, "spelling"))
+        return lines
     leaf = next((index for index in reversed(lines) if events[index].get("type") in _MESSAGE_LINES), None)
     chain: list[int] = []
     seen: set[int] = set()
@@ -184,7 +188,8 @@ def _notice(reading: _Reading, event: dict[str, Any], path: str) -> None:
         why = "a kind of line this reader does not know: not read (it may hold what the model was shown)"
         reading.losses.append(Loss(path, f"{kind} line", why, "content"))
         return
-    reading.bookkeeping.note(f"{kind} line ({event.get('subtype') or 'no subtype'})", path)
+    subtype = event.get("subtype")
+    reading.bookkeeping.note(f"{kind} line ({subtype})" if subtype else f"{kind} line", path)
 
 
 def _off_chain(reading: _Reading, index: int) -> None:

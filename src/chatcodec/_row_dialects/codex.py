@@ -59,31 +59,46 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
                 items.append(item)
         elif kind == "session_meta":
             _session_meta(payload, at, body, losses, bookkeeping)
-        elif kind == "compacted":
-            why = (
-                "Codex compacted the context here: the model's later prompts start from its summary "
-                f"({at}.message), not from the items before it"
-            )
-            losses.append(Loss(at, "compaction", why, "content"))
         elif kind == "turn_context":
             for key, field in payload.items():
                 if field not in (None, "", [], {}):
                     setting = key in _SETTINGS
                     bookkeeping.note(f"turn_context.{key}", f"{at}.{key}", "setting" if setting else "metadata")
-        elif payload.get("type") == "thread_rolled_back":
-            why = "Codex rolled the thread back here: the model's later prompts leave out the turns it took back"
-            losses.append(Loss(at, "rollback", why, "content"))
         else:
-            bookkeeping.note(f"event_msg {payload.get('type')}", at)
+            mark = _mark(kind, event, payload, at)
+            if mark is None:
+                bookkeeping.note(f"event_msg {payload.get('type')}", at)
+            else:
+                losses.append(mark)
     if not items:
         raise session_error("a Codex rollout with no response item", "$")
     return {**body, "input": items}, [*losses, *bookkeeping.losses()]
+
+
+def _mark(kind: str, event: dict[str, Any], payload: dict[str, Any], at: str) -> Loss | None:
+    """The loss a line that changed what the model was shown makes (a compaction, a rollback),
+    or a line of a kind this reader does not know; ``None`` for the UI's other events."""
+    if kind == "compacted":
+        why = (
+            "Codex compacted the context here: the model's later prompts start from its summary "
+            f"({at}.message), not from the items before it"
+        )
+        return Loss(at, "compaction", why, "content")
+    if kind == "unknown":
+        why = "a kind of rollout line this reader does not know: not read (it may hold what the model was shown)"
+        return Loss(at, f"{event['type']} line", why, "content")
+    if payload.get("type") == "thread_rolled_back":
+        why = "Codex rolled the thread back here: the model's later prompts leave out the turns it took back"
+        return Loss(at, "rollback", why, "content")
+    return None
 
 
 def _line(event: dict[str, Any], index: int, path: str) -> tuple[str, dict[str, Any], str]:
     """A line's kind, its payload and the payload's path; a legacy line (before ``RolloutLine``)
     is its payload itself."""
     kind = event.get("type")
+    if isinstance(kind, str) and kind not in _KINDS and "payload" in event:
+        return "unknown", {}, path  # a RolloutLine of a kind added after this reader
     if kind in _KINDS and "payload" in event:
         payload = as_dict(event["payload"])
         if payload is None:
