@@ -56,10 +56,10 @@ SYNTHETIC: Final = "<synthetic>"
 @dataclass(slots=True)
 class _Reading:
     events: list[dict[str, Any]]
-    losses: list[Loss] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=lambda: [])
     bookkeeping: Bookkeeping = field(default_factory=lambda: Bookkeeping(HARNESS))
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    answer_ids: list[object] = field(default_factory=list)
+    messages: list[dict[str, Any]] = field(default_factory=lambda: [])
+    answer_ids: list[object] = field(default_factory=lambda: [])
     """Each message's ``message.id`` (an assistant's), to merge an answer's lines."""
     results_last: bool = False
     """Whether the last message is a user turn of tool results only (an answer's lines may go on
@@ -209,16 +209,16 @@ def _subagents(events: list[dict[str, Any]], main: set[int]) -> list[Loss]:
     for event in events:
         result = as_dict(event.get("toolUseResult")) or {}
         blocks = as_list((as_dict(event.get("message")) or {}).get("content")) or []
-        call = next(
-            (as_dict(block) or {} for block in blocks if (as_dict(block) or {}).get("type") == "tool_result"), {}
-        )
-        if isinstance(result.get("agentId"), str):
-            calls[result["agentId"]] = call.get("tool_use_id")
+        results = [
+            fields for fields in map(as_dict, blocks) if fields is not None and fields.get("type") == "tool_result"
+        ]
+        if isinstance(result.get("agentId"), str) and results:
+            calls[result["agentId"]] = results[0].get("tool_use_id")
     firsts: dict[object, int] = {}
     for index, event in enumerate(events):
         if index not in main and event.get("type") in _MESSAGE_LINES:
             firsts.setdefault(event.get("agentId"), index)
-    losses = []
+    losses: list[Loss] = []
     for agent, index in firsts.items():
         answered = f", answering the call {calls[agent]}" if calls.get(agent) else ""
         why = (

@@ -68,8 +68,8 @@ class _Reading:
     """A history read so far: the messages, the model responses already in, the tools."""
 
     notes: list[Loss]
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    responses: set[object] = field(default_factory=set)
+    messages: list[dict[str, Any]] = field(default_factory=lambda: [])
+    responses: set[object] = field(default_factory=set[object])
     tools: object = None
 
 

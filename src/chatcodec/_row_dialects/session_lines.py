@@ -47,7 +47,7 @@ class Bookkeeping:
     path, how many times it came, and the loss kind it is."""
 
     harness: str
-    seen: dict[str, tuple[str, int, LossKind]] = field(default_factory=dict)
+    seen: dict[str, tuple[str, int, LossKind]] = field(default_factory=lambda: {})
 
     def note(self, name: str, path: str, kind: LossKind = "metadata") -> None:
         """One more occurrence of ``name`` (a field, or a kind of line) at ``path``."""
