@@ -53,7 +53,8 @@ def test_an_atif_trajectory_written_again_reads_back_as_the_same_row() -> None:
 
 def test_a_trajectory_row_written_as_atif_reads_back_equal() -> None:
     row = json.loads(TRAJECTORY.read_text(encoding="utf-8").splitlines()[0])
-    written, _ = _written(row, "trajectory")
+    written, losses = _written(row, "trajectory")
+    assert ("$.messages[3].name", "spelling") in {(loss.path, loss.kind) for loss in losses}  # the call names it
     back = _read_back(written)
     assert back["turns"] == row["turns"]
     assert [message["role"] for message in back["messages"]] == [message["role"] for message in row["messages"]]

@@ -42,6 +42,7 @@ def to_atif(row: Mapping[str, Any], turns: Sequence[Mapping[str, Any]], losses: 
         message = as_dict(value) or {}
         path = f"$.messages[{index}]"
         role = message.get("role")
+        losses += _unplaced(message, path)
         if role == "tool":
             _result(steps, message, path, losses)
             continue
@@ -67,6 +68,25 @@ def to_atif(row: Mapping[str, Any], turns: Sequence[Mapping[str, Any]], losses: 
         "agent": {"name": "chatcodec", "version": _version()},
         "steps": steps,
     }
+
+
+_PLACED: Final = frozenset({"role", "content", "reasoning_content", "tool_calls", "tool_call_id"})
+"""The message fields a step holds."""
+
+
+def _unplaced(message: Mapping[str, Any], path: str) -> list[Loss]:
+    """A loss for each field of a message a step has no place for; a tool result's ``name`` is
+    the ``function_name`` of the call it answers, which the step keeps."""
+    losses: list[Loss] = []
+    for key, value in message.items():
+        if key in _PLACED or value is None:
+            continue
+        if key == "name" and message.get("role") == "tool":
+            why = "an ATIF result names its call (source_call_id), whose function_name this is"
+            losses.append(Loss(f"{path}.name", "result name", why, "spelling"))
+        else:
+            losses.append(Loss(f"{path}.{key}", key, "an ATIF step has no place for it", "metadata"))
+    return losses
 
 
 def _version() -> str:
