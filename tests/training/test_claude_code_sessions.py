@@ -308,3 +308,25 @@ def test_a_line_of_an_unknown_kind_on_the_branch_is_a_content_loss_not_a_silent_
     body, losses = read_claude_code([*events, attachment, answer])
     assert len(body["messages"]) == 3
     assert ("$[2]", "attachment line", "content") in {(loss.path, loss.what, loss.kind) for loss in losses}
+
+
+def test_images_a_user_pasted_and_a_tool_returned_reach_the_target_as_images() -> None:
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+    pasted = {"type": "text", "text": "What is wrong on this screen?"}
+    call = {"type": "tool_use", "id": "toolu_s", "name": "Read", "input": {"file_path": "/tmp/shot.png"}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_s", "content": [image]}
+    lines = [
+        {"type": "user", "uuid": "i1", "parentUuid": None, "message": {"role": "user", "content": [pasted, image]}},
+        {
+            "type": "assistant",
+            "uuid": "i2",
+            "parentUuid": "i1",
+            "message": {"role": "assistant", "id": "m", "content": [call]},
+        },
+        {"type": "user", "uuid": "i3", "parentUuid": "i2", "message": {"role": "user", "content": [result]}},
+    ]
+    outcome = convert_payload(json.dumps(lines), row_options("claude-code", "openai-chat"))
+    assert outcome.converted is not None, outcome.error
+    first = outcome.converted["messages"][0]["content"]
+    assert [part["type"] for part in first] == ["text", "image_url"]
+    assert first[1]["image_url"]["url"] == "data:image/png;base64,iVBORw0KGgo="
