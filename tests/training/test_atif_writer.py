@@ -126,3 +126,15 @@ def test_atif_takes_a_tokenizer_only_with_its_template(tmp_path: Path, tokenizer
     with pytest.raises(SystemExit) as exited:
         main(["convert", str(SESSION), "--from", "claude-code", "--to", "atif", "--tokenizer", str(tokenizer_json)])
     assert exited.value.code == 64
+
+
+def test_a_codex_rollout_written_as_atif_keeps_a_custom_tools_text_under_input() -> None:
+    rollout = FIXTURES / "harness_sessions" / "codex.jsonl"
+    events = [json.loads(line) for line in rollout.read_text(encoding="utf-8").splitlines()]
+    written, losses = _written(json.dumps(events), "codex")
+    calls = [call for step in written["steps"] for call in step.get("tool_calls", [])]
+    patch = next(call for call in calls if call["function_name"] == "apply_patch")
+    assert patch["arguments"]["input"].startswith("*** Begin Patch")
+    assert "arguments text" in {loss.what for loss in losses if loss.kind == "spelling"}
+    reasoning = next(step for step in written["steps"] if step.get("reasoning_content"))
+    assert reasoning["reasoning_content"].startswith("**Inspecting calc.py**")

@@ -126,20 +126,37 @@ def _answer(step: dict[str, Any], message: Mapping[str, Any], path: str, losses:
 
 def _call(value: object, path: str, losses: list[Loss]) -> dict[str, Any]:
     call = as_dict(value) or {}
-    function = as_dict(call.get("function")) or {}
-    arguments = function.get("arguments")
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except ValueError:
-            arguments = None
-    if not isinstance(function.get("name"), str) or as_dict(arguments) is None:
-        raise TrainingRowError("expected a call {id, function: {name, arguments as an object}}", path, _RULE)
+    custom = as_dict(call.get("custom"))  # a custom tool's call: its input is free text
+    if custom is not None:
+        function, arguments = custom, _arguments(custom.get("input"), f"{path}.custom.input", losses)
+    else:
+        function = as_dict(call.get("function")) or {}
+        arguments = _arguments(function.get("arguments"), f"{path}.function.arguments", losses)
+    if not isinstance(function.get("name"), str) or arguments is None:
+        raise TrainingRowError(
+            "expected a call {id, function: {name, arguments}} or {id, custom: {name, input}}", path, _RULE
+        )
     call_id = call.get("id")
     if not isinstance(call_id, str):
         call_id = f"call_{path.rsplit('[', 1)[-1].rstrip(']')}"
         losses.append(Loss(f"{path}.id", "call id", "ATIF requires one; the call had none: made up", "default"))
     return {"tool_call_id": call_id, "function_name": function["name"], "arguments": arguments}
+
+
+def _arguments(given: object, path: str, losses: list[Loss]) -> dict[str, Any] | None:
+    """A call's arguments as ATIF's object: an object as it is, JSON text of one parsed; any other
+    text (a custom tool's free input, Codex's ``apply_patch``) kept under ``input``, a loss."""
+    if not isinstance(given, str):
+        return as_dict(given)
+    try:
+        parsed = as_dict(json.loads(given))
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        why = "ATIF's arguments are an object: the call's text (no JSON object) is kept under input"
+        losses.append(Loss(path, "arguments text", why, "spelling"))
+        return {"input": given}
+    return parsed
 
 
 def _result(steps: list[dict[str, Any]], message: Mapping[str, Any], path: str, losses: list[Loss]) -> None:
