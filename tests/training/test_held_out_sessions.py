@@ -14,8 +14,12 @@ import pytest
 from chatcodec import Loss, decode_request, render_turns
 from chatcodec._row_dialects.sessions import read_session
 from chatcodec.batch._convert import convert_payload
+from chatcodec.batch._convert_records import ConvertOptions
 from chatcodec.batch._row_formats import row_options
 from training.qwen3_tokenizer import qwen3_encoding
+from training.test_rollout_rows import tokenizer_json
+
+__all__ = ["tokenizer_json"]  # the fixture, shared with the rollout rows' tests
 
 HELD_OUT = Path(__file__).parents[1] / "fixtures" / "harness_sessions" / "held_out"
 REWIND = "claude-code-log-dag_compact_after_rewind.jsonl"
@@ -109,3 +113,21 @@ def test_each_renders_one_turn_per_answer(name: str, dialect: str, answers: int)
     turns = render_turns(_events(name), source=dialect, template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore")
     assert len(turns) == answers
     assert all(turn.completion_ids for turn in turns)
+
+
+@pytest.mark.parametrize(("name", "dialect", "answers"), [(REWIND, "claude-code", 4), (ROLLOUT, "codex", 4)])
+def test_each_converts_to_a_trajectory_row_of_its_turns(
+    name: str, dialect: str, answers: int, tokenizer_json: Path
+) -> None:
+    options = ConvertOptions(dialect, "trajectory", template="qwen3", tokenizer=str(tokenizer_json))
+    outcome = convert_payload(json.dumps(_events(name)), options)
+    assert outcome.converted is not None, outcome.error
+    row = outcome.converted
+    assert len(row["turns"]) == answers
+    assert all(row["messages"][turn["message_index"]]["role"] == "assistant" for turn in row["turns"])
+    shown, _ = _shown(name, dialect)
+    if dialect == "codex":  # Qwen3's template writes function calls only: apply_patch's call and result are losses
+        dropped = {(loss.path, loss.what) for loss in outcome.losses}
+        assert {("$.input[4]", "custom tool call"), ("$.input[5]", "tool result")} <= dropped
+        shown = [(role, texts) for role, texts in shown if texts != ["result call-custom-001"]]
+    assert [message["role"] for message in row["messages"]] == [role for role, _ in shown]
