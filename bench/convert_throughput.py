@@ -112,7 +112,7 @@ def warm_bytecode(folder: Path, session: dict[str, Any] | None = None) -> None:
 
 def _in_process(texts: list[bytes], *, collect: bool) -> tuple[float, bytes]:
     import chatcodec
-    from chatcodec.batch._convert import dump_json
+    from chatcodec.batch._json_dump import dump_json
 
     losses: list[chatcodec.Loss] | None = [] if collect else None
     started = time.process_time()

@@ -51,7 +51,8 @@ def engine_seconds(count: int, rounds: int) -> dict[str, EngineRun]:
     """Seconds per row, one worker, of each engine (see the module docstring)."""
     import pyarrow as pa
 
-    from chatcodec.batch._convert import ConvertOptions, convert_payload, dump_json
+    from chatcodec.batch._convert import ConvertOptions, convert_payload
+    from chatcodec.batch._json_dump import dump_json
     from chatcodec.datasets import ArrowConverter
 
     texts = _rows(count)

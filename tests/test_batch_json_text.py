@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chatcodec.batch import _convert
-from chatcodec.batch._convert import dump_json
+from chatcodec.batch import _json_dump
+from chatcodec.batch._json_dump import dump_json
 
 _TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=30)
 _SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | _TEXT
@@ -81,5 +81,5 @@ def test_without_the_c_encoder_the_text_is_the_same(value: object) -> None:
     """Where ``_json`` cannot be imported (a Python without the C accelerator), the encoder's own
     ``encode`` writes the row: the same text as the C encoder made once."""
     with patch.dict(sys.modules, {"_json": None}):  # importing it raises ImportError
-        fallback = _convert._chunks()
-    assert "".join(fallback(value, 0)) == "".join(_convert._JSON_LINE(value, 0))
+        fallback = _json_dump._chunks()
+    assert "".join(fallback(value, 0)) == "".join(_json_dump._JSON_LINE(value, 0))

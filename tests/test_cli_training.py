@@ -29,11 +29,22 @@ def _convert(tmp_path: Path, source: Path, *arguments: str) -> tuple[int, Path]:
 
 def test_every_dialect_has_a_documented_example_file() -> None:
     readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
+    sessions = (FIXTURES.parent / "harness_sessions" / "SOURCES.md").read_text(encoding="utf-8")
     for dialect in training.TRAINING_DIALECTS:
-        assert f"`{dialect}.jsonl`" in readme
+        if dialect in training.SESSION_DIALECTS:  # a harness's session file, beside its harness's others
+            assert f"`{dialect}.jsonl`" in sessions
+            assert (FIXTURES.parent / "harness_sessions" / f"{dialect}.jsonl").exists()
+        elif dialect in training.WRITTEN_ONLY_DIALECTS:  # ATIF: one trajectory a file, read --from trajectory
+            assert f"`{dialect}.json`" in readme
+        else:
+            assert f"`{dialect}.jsonl`" in readme
 
 
-WRITTEN = [dialect for dialect in training.TRAINING_DIALECTS if dialect not in training.READ_ONLY_DIALECTS]
+WRITTEN = [
+    dialect
+    for dialect in training.TRAINING_DIALECTS
+    if dialect not in (*training.READ_ONLY_DIALECTS, *training.WRITTEN_ONLY_DIALECTS)
+]
 KEYS_REORDERED = ("hf-chat", "rollout", "trajectory")
 """Dialects whose rows come back equal but not byte for byte: a result's ``name`` is
 written before its ``role`` (OpenAI Chat's writer puts a message's own keys first)."""

@@ -35,6 +35,8 @@ the list only shrinks:
   markers under the provider's key (``providerOptions.anthropic``), so its reader names it.
 - ``_frameworks/pydantic_ai/signers.py``: pydantic-ai names the provider that signed a thought, and
   where the signature goes depends on it, so the module maps it to the format that reads it back.
+- ``_row_dialects/sessions.py``: a harness's session file holds the messages of the wire it spoke
+  (Claude Code's are Anthropic's, Codex's are Responses items), read by that format's codec.
 - ``_frameworks/google_adk/content.py``, ``testing/_laws/built_in/google_adk.py``: an ADK event's
   content is a Gemini ``Content``, read and written by the ``gemini`` codec (through the public
   ``get_codec``), so the format's rewrites of a conversation are Gemini's.
@@ -78,6 +80,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "_frameworks/pydantic_ai/signers.py": "pydantic-ai's provider_name says whose signature a thought holds",
     "_frameworks/google_adk/content.py": "an ADK event's content is a Gemini Content, read and written by that codec",
     "testing/_laws/built_in/google_adk.py": "an ADK event's content is Gemini's: its rewrites are Gemini's",
+    "_row_dialects/sessions.py": "a harness's session file holds the wire it spoke (Claude Code's Anthropic "
+    "messages, Codex's Responses items), read by that format's codec",
     "_direct/openai_chat_to_anthropic.py": "a direct path writes one pair in one pass by calling both folders' own "
     "per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/anthropic_to_openai_chat.py": "a direct path writes one pair in one pass by calling both folders' own "

@@ -95,6 +95,7 @@ PLACES: tuple[tuple[str, str], ...] = (
         "_row_dialects/**",
     ),  # the rows datasets keep conversations in: below batch/ and _training/, both read them
     ("API", "__init__.py _api.py _conversation.py streams/_accumulator.py batch/**"),
+    ("API", "_row_dialects/**"),  # other projects' records of a conversation: dataset rows, harness session files
     ("API", "_schema.py _portable_schema.py testing/** streams/_convert.py _warm.py"),
     ("API", "datasets/**"),  # the columnar form and the engines' batch helpers
     ("API", "_training/**"),  # the training boundary: templates, profiles, render, parsers, on the public API

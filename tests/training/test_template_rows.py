@@ -69,7 +69,7 @@ def test_the_reasoning_option_is_taken_for_a_training_dialect(
     [
         (
             ["--to", "sharegpt", "--template", "qwen3"],
-            "--template writes hf-chat, trl-prompt-completion, rollout, trajectory rows",
+            "--template writes hf-chat, trl-prompt-completion, rollout, trajectory, atif rows",
         ),
         (["--to", "hf-chat", "--template", "qwen-3"], "unknown chat template family 'qwen-3'"),
     ],

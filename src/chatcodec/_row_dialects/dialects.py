@@ -71,6 +71,8 @@ from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
 from chatcodec._row_dialects import alpaca, eval_items, sharegpt
+from chatcodec._row_dialects.openhands import read_openhands
+from chatcodec._row_dialects.sessions import SESSION_DIALECTS, SESSION_FORMATS
 from chatcodec._row_dialects.atif import from_atif, is_atif
 from chatcodec._row_dialects.chat_template_calls import (
     needs_call_ids,
@@ -97,11 +99,13 @@ __all__ = [
     "CONVERSATION_DIALECTS",
     "PAIR_DIALECTS",
     "READ_ONLY_DIALECTS",
+    "SESSION_DIALECTS",
     "SHAREGPT",
     "TEMPLATE_DIALECTS",
     "TOKEN_DIALECTS",
     "TRAINING_DIALECTS",
     "WRITTEN_FROM",
+    "WRITTEN_ONLY_DIALECTS",
     "ConversationLayout",
     "ReadConversation",
     "TrainingRowError",
@@ -129,14 +133,20 @@ CONVERSATION_DIALECTS: Final = (
     "trajectory",
     "alpaca",
     "openai-evals",
+    "openhands",
 )
 """Dialects whose row is one conversation."""
-READ_ONLY_DIALECTS: Final = ("openai-evals",)
-"""Dialects read and never written (an eval item is the eval's data, not a target)."""
+READ_ONLY_DIALECTS: Final = ("openai-evals", "openhands", *SESSION_DIALECTS)
+"""Dialects read and never written (an eval item is the eval's data, a session file its
+harness's record: neither is a target)."""
 PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "sharegpt-preference", "preference")
 """Dialects whose row is a preference pair: a prompt and two completions."""
-TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *PAIR_DIALECTS)
-"""Every training dialect's name (``--from``/``--to``)."""
+WRITTEN_ONLY_DIALECTS: Final = ("atif",)
+"""Dialects written and never read under their own name: Harbor's ATIF trajectory
+(:mod:`chatcodec._row_dialects.atif_writer`), read with ``--from trajectory``."""
+TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *SESSION_DIALECTS, *WRITTEN_ONLY_DIALECTS, *PAIR_DIALECTS)
+"""Every training dialect's name (``--from``/``--to``); a session dialect's row is a whole
+session file (:mod:`chatcodec._row_dialects.sessions`)."""
 
 WRITTEN_FROM: Final = next(name for name in PROVIDER_NAMES if get_batch_rows(name).training_dialects)
 """The format a conversation is converted to before a dialect's row is written from it: the
@@ -151,6 +161,8 @@ absent, ``null`` or ``""``) come back as they were."""
 
 def read_format(dialect: str) -> str:
     """The format a dialect's conversation (or a pair's parts) is read in."""
+    if dialect in SESSION_FORMATS:
+        return SESSION_FORMATS[dialect]
     return "canonical" if dialect in _READ_IN_CANONICAL else WRITTEN_FROM
 
 
@@ -161,6 +173,7 @@ _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
     "rollout": ("messages", "tools", *TOKEN_COLUMNS),
     "trajectory": ("messages", "tools", "turns"),
     "openai-evals": ("item", "sample", "datasource_item"),
+    "openhands": ("raw_completions", "history"),
     "trl-preference": ("prompt", "chosen", "rejected", "tools"),
     "openai-dpo": ("input", "preferred_output", "non_preferred_output"),
     "preference": ("prompt", "chosen", "rejected"),
@@ -188,7 +201,7 @@ def column_losses(row: Mapping[str, Any], dialect: str, target: str, layout: Con
     """A ``metadata`` loss for each column of ``row`` another dialect has no place for (a
     rollout's token columns among them)."""
     tokens = token_losses(row, target) if dialect == "rollout" else []
-    if dialect == "trajectory":
+    if dialect == "trajectory" and target not in WRITTEN_ONLY_DIALECTS:  # ATIF's steps keep the turns
         tokens = turns_losses(row, target)
     return tokens + [
         Loss(f"$.{column}", f"{dialect} column", f"{target} rows have no place for it", "metadata")
@@ -313,6 +326,8 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
         return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
     if dialect == "openai-evals":
         return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
+    if dialect == "openhands":
+        return ReadConversation(read_openhands(row, notes), notes=tuple(notes))
     row, respelled = in_dialect_names(row, dialect)
     notes += respelled
     if dialect in ("hf-chat", "rollout", "trajectory"):
@@ -506,12 +521,13 @@ def _verifiers_message(message: Any, index: int, losses: list[Loss]) -> Any:
     return {key: value for key, value in fields.items() if key in _VERIFIERS_KEYS}
 
 
-TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion", "rollout", "trajectory")
+TEMPLATE_DIALECTS: Final = ("hf-chat", "trl-prompt-completion", "rollout", "trajectory", "atif")
 """The dialects ``--template`` writes in a chat template's shapes (rows a template renders;
-a rollout's tokens and a trajectory's turns rendered by it)."""
+a rollout's tokens and a trajectory's turns rendered by it, ATIF's steps' token metrics)."""
 
-TOKEN_DIALECTS: Final = ("rollout", "trajectory")
-"""The dialects whose rows hold tokens a template renders (``--template`` with ``--tokenizer``)."""
+TOKEN_DIALECTS: Final = ("rollout", "trajectory", "atif")
+"""The dialects whose rows hold tokens a template renders (``--template`` with ``--tokenizer``;
+an ATIF trajectory holds them where it is given both, and is written without them too)."""
 
 
 def completion_start(messages: Sequence[Any]) -> int:

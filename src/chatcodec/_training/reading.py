@@ -40,6 +40,7 @@ from chatcodec._harness_roles import with_harness_roles_read
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._row_dialects.chat_template_calls import needs_call_ids, object_arguments, with_call_ids
 from chatcodec._row_dialects.dialects import CONVERSATION_DIALECTS, read_conversation, read_format
+from chatcodec._row_dialects.sessions import SESSION_DIALECTS, read_session
 from chatcodec._training.origins import trace_to_source
 from chatcodec.contract import LossRecorder
 
@@ -77,6 +78,13 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
     read (``render_turns`` renders each prefix of one) is taken as it is."""
     if isinstance(conversation, ReadConversation):
         return conversation
+    if source in SESSION_DIALECTS:  # a harness's session file, its lines as a list: read in its harness's wire
+        session = read_session(conversation, source)
+        for loss in session.losses:
+            recorder.add(loss.path, loss.what, loss.why, loss.kind)
+        request = decode_request(session.format, cast("SdkPayload", session.body))
+        trace_to_source(recorder, session.body, session.format, request)
+        return ReadConversation(request, holds_object_arguments(session.format))
     if source in CONVERSATION_DIALECTS:
         if not isinstance(conversation, Mapping):
             raise PayloadError(f"a {source} row is a JSON object, not {type(conversation).__name__}")

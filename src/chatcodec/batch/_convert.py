@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -27,6 +27,8 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import load_object, load_value
 from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec._row_dialects import dialects as training
+from chatcodec._row_dialects.atif_writer import to_atif
+from chatcodec._row_dialects.sessions import read_session
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training_pairs as preference
 from chatcodec.batch._convert_records import (
@@ -38,6 +40,8 @@ from chatcodec.batch._convert_records import (
     Reject,
     RowNumbering,
 )
+from chatcodec.batch._json_dump import dump_json
+from chatcodec._row_dialects.layout import ConversationLayout as Layout
 
 
 def _unexpected(error: Exception) -> Outcome:
@@ -259,6 +263,11 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
     try:
         if options.dialect_layout is not None:
             layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
+        if source in training.SESSION_DIALECTS:  # a whole session file: one conversation, in its harness's wire
+            session = read_session(payload, source)
+            losses += session.losses
+            read = training.ReadConversation(session.body)
+            return _settled(_written_conversation(read, session.format, options, layout, losses), losses, options)
         row = load_object(payload, f"{source} row")
         respelled, respelling = training.in_dialect_names(row, source)  # read in the dialect's names, so written so
         if respelling:
@@ -282,14 +291,26 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
 def _conversation_row(
     row: dict[str, Any], options: ConvertOptions, layout: training.ConversationLayout, losses: list[Loss]
 ) -> dict[str, Any]:
-    source, target = options.source, options.target
-    read = training.ReadConversation(row)
-    body_format = source
+    source, read, body_format = options.source, training.ReadConversation(row), options.source
     if source in training.CONVERSATION_DIALECTS:
         read = training.read_conversation(row, source, layout)
         body_format = training.read_format(source)
-        if source != target:  # what reading made up, which the same dialect leaves out again
+        if source != options.target:  # what reading made up, which the same dialect leaves out again
             losses += read.notes
+    return _written_conversation(read, body_format, options, layout, losses)
+
+
+def _written_conversation(
+    read: training.ReadConversation, body_format: str, options: ConvertOptions, layout: Layout, losses: list[Loss]
+) -> dict[str, Any]:
+    """A conversation read (a body in ``body_format``) written as the target: a body, or a dialect's row."""
+    source, target = options.source, options.target
+    if target == "atif":  # Harbor's trajectory from a trajectory row: rendered, or an hf-chat row and its own turns
+        row_target = "trajectory" if options.tokenizer is not None else "hf-chat"
+        thinking = (("reasoning_field", "reasoning_content"), *options.encoder_options)  # ATIF's reasoning_content
+        row_options = replace(options, target=row_target, encoder_options=thinking)
+        row = _written_conversation(read, body_format, row_options, layout, losses)
+        return to_atif(row, row.get("turns") or (read.tokens or {}).get("turns") or [], losses)
     if target not in training.CONVERSATION_DIALECTS:
         converted = _converted_body(read.body, replace(options, source=body_format), losses)
         losses[:] = _without_model_required(losses)  # a training row names none: its body is a training row too
@@ -460,37 +481,6 @@ def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOpti
         listed = "\n".join(f"  {loss}" for loss in refused)
         return Outcome(None, f"not converted under strict: {len(refused)} loss(es):\n{listed}", tuple(losses))
     return Outcome(converted, None, tuple(losses))
-
-
-_ONE_LINE = json.JSONEncoder(ensure_ascii=False, check_circular=False)
-"""``json.dumps(value, ensure_ascii=False)`` made once, not at every row, without its watch for an
-object inside itself at each object and list (JSON read and converted holds none; a caller's row
-field might, and :func:`dump_json` then asks ``json.dumps``, which names it)."""
-
-
-def _chunks() -> Callable[[object, int], Any]:
-    """The C encoder ``_ONE_LINE.encode`` makes anew at every call (the markers, default, escaping,
-    separators and NaN policy its ``iterencode`` passes), made once; it keeps nothing between calls."""
-    try:
-        from _json import encode_basestring, make_encoder
-    except ImportError:  # no C accelerator (another Python): the encoder's own ``encode``
-        return lambda value, _: (_ONE_LINE.encode(value),)
-    return make_encoder(None, _ONE_LINE.default, encode_basestring, None, ": ", ", ", False, False, True)
-
-
-_JSON_LINE = _chunks()
-
-
-def dump_json(value: object, indent: int | None = None) -> bytes:
-    """``value`` as UTF-8 JSON; text the input held as unpaired surrogates stays escaped."""
-    try:
-        text = "".join(_JSON_LINE(value, 0)) if indent is None else json.dumps(value, ensure_ascii=False, indent=indent)
-    except RecursionError:  # an object inside itself, or nested past the limit: json.dumps raises which
-        text = json.dumps(value, ensure_ascii=False, indent=indent)
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(value, ensure_ascii=True, indent=indent).encode("ascii")
 
 
 def reject_record(

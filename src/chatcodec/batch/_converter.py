@@ -27,8 +27,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
 
 from chatcodec._public_label import shown_as
-from chatcodec.batch._convert import convert_payload, dump_json
+from chatcodec.batch._convert import convert_payload
 from chatcodec.batch._convert_records import ConvertOptions, Outcome, PayloadKind
+from chatcodec.batch._json_dump import dump_json
 from chatcodec.batch._row_formats import row_options
 
 OutputFormat = Literal["auto", "dict", "json"]

@@ -124,10 +124,14 @@ def _refuse_mixtures(rows: RowFormats, kind: PayloadKind | None, labels: Labels)
     dialects = [name for name in (rows.source, rows.target) if name in training.TRAINING_DIALECTS]
     if dialects and (rows.envelope is not None or rows.out_envelope is not None):
         raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
-    if rows.target in training.READ_ONLY_DIALECTS:
+    if rows.source in training.WRITTEN_ONLY_DIALECTS:
         raise ValueError(
-            f"{rows.target} is read, not written ({labels.source} {rows.target}): an eval item is the eval's data"
+            f"{rows.source} is written, not read under its name: read an ATIF trajectory --from trajectory"
         )
+    if rows.target in training.READ_ONLY_DIALECTS:
+        harness = rows.target in (*training.SESSION_DIALECTS, "openhands")
+        why = "a harness writes its own records" if harness else "an eval item is the eval's data"
+        raise ValueError(f"{rows.target} is read, not written ({labels.source} {rows.target}): {why}")
     if dialects and kind == "response":
         raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: {labels.kind} request")
 

@@ -31,14 +31,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
-from chatcodec._errors import CodecNotAvailableError, ProviderLookupError
+from chatcodec._errors import CodecNotAvailableError, PayloadError, ProviderLookupError
 from chatcodec._extras import MissingExtraError
 from chatcodec._losses import LOSS_KINDS
 from chatcodec._registry import CANONICAL, FRAMEWORK_FORMATS, PROVIDER_NAMES, get_codec, is_available
-from chatcodec.batch._convert import convert_lines, convert_payload, dump_json, envelope_column_clash, iter_line_batches
+from chatcodec.batch._convert import convert_lines, convert_payload, envelope_column_clash, iter_line_batches
 from chatcodec.batch._convert_records import BatchResult, ConvertOptions
+from chatcodec.batch._json_dump import dump_json
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli import _presets as presets
+from chatcodec.cli import _session_files as session_files
 from chatcodec.cli import _trace_rows as trace_rows
 from chatcodec.cli import _training_options as training_options
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP, REJECTS_SUFFIX, add_convert_arguments
@@ -216,6 +218,13 @@ def _convert_source(
     skipped: trace_rows.SkippedSpans,
 ) -> int:
     """:func:`_convert_input`'s work, a trace's spans of no model call counted in ``skipped``."""
+    if session_files.reads_session(options.source):  # a harness's session: the whole file is one conversation
+        try:
+            whole = source.document if source.lines is None else session_files.session_document(source.lines)
+        except PayloadError as error:
+            print(f"{arguments.file}: {error}", file=sys.stderr)
+            return 1
+        return _convert_document(arguments, options, whole or b"", out)
     if source.lines is not None:
         lines = source.lines if options.source != trace_rows.FORMAT else trace_rows.span_lines(source.lines, skipped)
         if source.indexed:  # a JSON array's items: numbered by index in every message

@@ -29,8 +29,8 @@ from chatcodec._narrow import as_dict
 from chatcodec._payloads import parse_json
 from chatcodec._registry import CANONICAL
 from chatcodec._row_dialects.dialects import TRAINING_DIALECTS
-from chatcodec.batch._convert import dump_json
 from chatcodec.batch._convert_records import ConvertOptions
+from chatcodec.batch._json_dump import dump_json
 
 _BODY_KEYS = frozenset(("model", "messages", "contents", "input", "stop_reason", "choices", "done_reason"))
 """Top-level keys of a request or response body (a response carries ``role`` too: Anthropic's):

@@ -43,6 +43,14 @@ DIALECT_LINES = {
     "(written with --template and --tokenizer)",
     "alpaca": "LLaMA-Factory alpaca {instruction, input, output, system, history, images}",
     "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} and run output items (read only)",
+    "openhands": "an OpenHands evaluation output row {instance_id, history, raw_completions?, ...}: the model's "
+    "conversation (read only)",
+    "claude-code": "a Claude Code session file (~/.claude/projects/<project>/<session>.jsonl), the whole file one "
+    "conversation (read only)",
+    "codex": "a Codex CLI rollout file (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), the whole file one "
+    "conversation (read only)",
+    "atif": "Harbor's agent trajectory (ATIF v1.5) {schema_version, session_id, agent, steps}, a trajectory's turns "
+    "as its steps' metrics (written only: read one --from trajectory)",
     "trl-preference": "TRL {prompt, chosen, rejected} (prompt optional)",
     "openai-dpo": "OpenAI DPO {input, preferred_output, non_preferred_output}",
     "sharegpt-preference": "LLaMA-Factory {conversations, chosen, rejected}",

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from chatcodec._errors import ChatcodecError
 from chatcodec._payloads import parse_json
-from chatcodec.batch._convert import dump_json
+from chatcodec.batch._json_dump import dump_json
 
 FORMAT = "otel-genai"
 

@@ -37,8 +37,9 @@ from chatcodec._losses import LOSS_KINDS, Loss
 from chatcodec._narrow import is_dict
 from chatcodec._public_label import shown_as
 from chatcodec._registry import CANONICAL
-from chatcodec.batch._convert import convert_payload, dump_json
+from chatcodec.batch._convert import convert_payload
 from chatcodec.batch._convert_records import ConvertOptions, Outcome, PayloadKind
+from chatcodec.batch._json_dump import dump_json
 from chatcodec.batch._row_formats import row_options
 from chatcodec.datasets._arrow import Array, DataType, RecordBatch, Table, pa
 from chatcodec.datasets._arrow_form import arrow_schema

@@ -38,8 +38,9 @@ from chatcodec._losses import Loss
 from chatcodec._narrow import is_dict, is_list
 from chatcodec._payloads import load_object
 from chatcodec._registry import CANONICAL
-from chatcodec.batch._convert import convert_payload, dump_json, placeholder, reject_record
+from chatcodec.batch._convert import convert_payload, placeholder, reject_record
 from chatcodec.batch._convert_records import BatchResult, ConvertOptions, Outcome, Reject
+from chatcodec.batch._json_dump import dump_json
 from chatcodec.datasets import _token_columns as token_columns
 from chatcodec.datasets._arrow import Schema, pa, parquet
 from chatcodec.datasets._arrow_form import arrow_schema, form_of

@@ -26,8 +26,8 @@ from typing import Any
 
 from chatcodec._narrow import is_dict
 from chatcodec._registry import CANONICAL
-from chatcodec.batch._convert import dump_json
 from chatcodec.batch._convert_records import BatchResult, ConvertOptions
+from chatcodec.batch._json_dump import dump_json
 from chatcodec.datasets import _token_columns as token_columns
 from chatcodec.datasets._arrow import Array, DataType, Field, Table, pa, parquet, string_array
 from chatcodec.datasets._arrow_form import arrow_schema, to_table

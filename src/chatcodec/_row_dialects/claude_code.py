@@ -1,0 +1,229 @@
+"""Claude Code's session files (``~/.claude/projects/<project>/<session>.jsonl``) read as the
+conversation the model was shown, in the Messages API's shapes.
+
+Claude Code writes one JSON event a line (no published schema; the shape is read from the
+community's parsers: ``daaain/claude-code-log``, ``ryoppippi/ccusage``, and the format notes
+named in ``tests/fixtures/harness_sessions/SOURCES.md``). A ``user`` or ``assistant`` line holds
+``message``, an Anthropic message (``content`` a string or blocks: text, thinking with its
+signature, tool_use, tool_result with ``is_error``, images); lines link by ``uuid`` and
+``parentUuid``. What the model saw is read as Claude Code sends it:
+
+* one answer streamed as several lines (a block a line, the same ``message.id``) is one
+  assistant message again, its tool results (one user line each) one user message after it;
+* the conversation is the session's active branch: the chain from its last message back to
+  its root. A rewind or a retry leaves the earlier branch in the file; each of its messages is
+  a ``content`` loss, never silently mixed in;
+* a compaction (a ``system`` line of subtype ``compact_boundary``, a new root whose
+  ``logicalParentUuid`` names the last message before it) is followed across, so the
+  conversation keeps the messages before it and the summary (``isCompactSummary``) the model
+  read after it; the boundary is a ``content`` loss saying the model's later prompts start from
+  that summary;
+* a subagent's lines (``isSidechain``, Claude Code's Task tool) are its own conversation: a
+  ``content`` loss at its first line names the agent and the call it answered (the Task
+  result's ``toolUseResult.agentId``); the agent's own file (``agent-<id>.jsonl``, every line a
+  sidechain) reads alone as its conversation;
+* an answer Claude Code wrote itself (``message.model`` ``<synthetic>``: an API error, "No
+  response requested.") was never sampled: a ``content`` loss, left out;
+* the bookkeeping (``uuid``, ``timestamp``, ``cwd``, ``usage``, ``toolUseResult``...) is a
+  ``metadata`` loss per field (:class:`~.session_lines.Bookkeeping`), a line of no message
+  (``summary``, ``file-history-snapshot``, a harness notice) one per kind of line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from chatcodec._losses import Loss
+from chatcodec._narrow import as_dict, as_list
+from chatcodec._row_dialects.session_lines import Bookkeeping, session_error, session_events
+
+HARNESS: Final = "Claude Code"
+_MESSAGE_LINES: Final = frozenset({"user", "assistant"})
+_LINE_KEYS: Final = ("type", "message", "isSidechain", "isCompactSummary")
+"""A message line's fields the reading uses; every other is bookkeeping."""
+_MESSAGE_KEYS: Final = ("role", "content")
+_NOTICES: Final = frozenset(
+    {"system", "progress", "summary", "file-history-snapshot", "queue-operation", "custom-title"}
+)
+"""Kinds of line Claude Code writes for itself (its notices, titles, undo snapshots, queued input),
+never sent as a message."""
+SYNTHETIC: Final = "<synthetic>"
+"""The ``message.model`` Claude Code gives an answer it wrote itself."""
+
+
+@dataclass(slots=True)
+class _Reading:
+    events: list[dict[str, Any]]
+    losses: list[Loss] = field(default_factory=lambda: [])
+    bookkeeping: Bookkeeping = field(default_factory=lambda: Bookkeeping(HARNESS))
+    messages: list[dict[str, Any]] = field(default_factory=lambda: [])
+    answer_ids: list[object] = field(default_factory=lambda: [])
+    """Each message's ``message.id`` (an assistant's), to merge an answer's lines."""
+    results_last: bool = False
+    """Whether the last message is a user turn of tool results only (an answer's lines may go on
+    after it), kept as lines come so no line reads the turn again."""
+
+
+def read_claude_code(value: object) -> tuple[dict[str, Any], list[Loss]]:
+    """A Claude Code session (its lines as a list of events, or their JSON text) as a Messages
+    API request body (``messages``), and what the conversation has no place for."""
+    reading = _Reading(session_events(value, HARNESS))
+    events = reading.events
+    by_uuid = {event["uuid"]: index for index, event in enumerate(events) if isinstance(event.get("uuid"), str)}
+    main = [index for index, event in enumerate(events) if event.get("isSidechain") is not True]
+    if not any(events[index].get("type") in _MESSAGE_LINES for index in main):
+        main = list(range(len(events)))  # a subagent's own file: every line a sidechain
+    chain = _active_chain(events, main, by_uuid, reading.losses)
+    on_chain = set(chain)
+    for index in chain:
+        _read_line(reading, index)
+    for index in main:
+        if index not in on_chain:
+            _off_chain(reading, index)
+    reading.losses += _subagents(events, set(main))
+    if not reading.messages:
+        raise session_error("a Claude Code session with no user or assistant message", "$")
+    return {"messages": reading.messages}, [*reading.losses, *reading.bookkeeping.losses()]
+
+
+def _active_chain(
+    events: list[dict[str, Any]], lines: list[int], by_uuid: Mapping[str, int], losses: list[Loss]
+) -> list[int]:
+    """The lines from the root to the last message, following ``parentUuid`` (and a compact
+    boundary's ``logicalParentUuid``), in order."""
+    if not any(isinstance(events[index].get("parentUuid"), str) for index in lines):
+        why = "no line names its parent (a file written without the chain): read in the file's order"
+        losses.append(Loss("$", "parentUuid", why, "spelling"))
+        return lines
+    leaf = next((index for index in reversed(lines) if events[index].get("type") in _MESSAGE_LINES), None)
+    chain: list[int] = []
+    seen: set[int] = set()
+    index = leaf
+    while index is not None and index not in seen:
+        seen.add(index)
+        chain.append(index)
+        event = events[index]
+        parent = event.get("parentUuid")
+        if parent is None and event.get("subtype") == "compact_boundary":
+            parent = event.get("logicalParentUuid")
+        if parent is not None and parent not in by_uuid:
+            why = "its parent is not in this file (a resumed or forked session): the messages before it are elsewhere"
+            losses.append(Loss(f"$[{index}].parentUuid", "earlier messages", why, "content"))
+        index = by_uuid.get(parent) if isinstance(parent, str) else None
+    return chain[::-1]
+
+
+def _read_line(reading: _Reading, index: int) -> None:
+    event = reading.events[index]
+    path = f"$[{index}]"
+    kind = event.get("type")
+    if kind not in _MESSAGE_LINES:
+        _notice(reading, event, path)
+        return
+    message = as_dict(event.get("message"))
+    if message is None or message.get("role") != kind:
+        raise session_error(f"a {kind} line holds its message as {{role: {kind!r}, content}}", f"{path}.message")
+    reading.bookkeeping.note_fields(event, _LINE_KEYS, path)
+    reading.bookkeeping.note_fields(message, _MESSAGE_KEYS, f"{path}.message", "message.")
+    if message.get("model") == SYNTHETIC:
+        why = "Claude Code wrote this answer itself (an API error, an interruption): the model never sampled it"
+        reading.losses.append(Loss(f"{path}.message", "harness-written answer", why, "content"))
+        return
+    content = message.get("content")
+    blocks = _blocks(content, f"{path}.message.content")
+    if kind == "assistant":
+        _answer(reading, blocks, message.get("id"))
+        reading.results_last = False
+        return
+    results = all((as_dict(block) or {}).get("type") == "tool_result" for block in blocks)
+    if reading.messages and reading.messages[-1]["role"] == "user":
+        last = reading.messages[-1]  # one user turn: Claude Code sends consecutive user lines together
+        if isinstance(last["content"], str):
+            last["content"] = _blocks(last["content"], path)
+        last["content"] += blocks
+        reading.results_last = reading.results_last and results
+    else:  # a string stays a string, as Claude Code wrote it
+        reading.messages.append({"role": "user", "content": content if isinstance(content, str) else blocks})
+        reading.answer_ids.append(None)
+        reading.results_last = results and bool(blocks)
+
+
+def _answer(reading: _Reading, blocks: list[Any], answer_id: object) -> None:
+    """An assistant line's blocks: the answer it continues (the same ``message.id``, with only
+    its tool results after it) takes them, else a new assistant message."""
+    messages = reading.messages
+    last = len(messages) - 1
+    if reading.results_last:
+        last -= 1
+    if answer_id is not None and last >= 0 and reading.answer_ids[last] == answer_id:
+        messages[last]["content"] += blocks
+        return
+    messages.append({"role": "assistant", "content": blocks})
+    reading.answer_ids.append(answer_id)
+
+
+def _blocks(content: object, path: str) -> list[Any]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    blocks = as_list(content)
+    if blocks is None:
+        raise session_error("a message's content is a string or a list of blocks", path)
+    return list(blocks)
+
+
+def _notice(reading: _Reading, event: dict[str, Any], path: str) -> None:
+    """A line of the chain that holds no message: a compaction's boundary, a harness notice."""
+    if event.get("subtype") == "compact_boundary":
+        trigger = (as_dict(event.get("compactMetadata")) or {}).get("trigger") or "compact"
+        why = (
+            f"Claude Code compacted the context here ({trigger}): the model's later prompts start from the "
+            "summary that follows, not from the messages before it"
+        )
+        reading.losses.append(Loss(path, "compaction", why, "content"))
+        return
+    kind = event.get("type")
+    if kind not in _NOTICES:
+        why = "a kind of line this reader does not know: not read (it may hold what the model was shown)"
+        reading.losses.append(Loss(path, f"{kind} line", why, "content"))
+        return
+    subtype = event.get("subtype")
+    reading.bookkeeping.note(f"{kind} line ({subtype})" if subtype else f"{kind} line", path)
+
+
+def _off_chain(reading: _Reading, index: int) -> None:
+    """A line of the session's own lines that the active branch does not hold."""
+    event = reading.events[index]
+    path = f"$[{index}]"
+    if event.get("type") in _MESSAGE_LINES:
+        why = "the session went on from another branch (a rewind, a retry): a conversation is one branch"
+        reading.losses.append(Loss(path, "message off the active branch", why, "content"))
+    else:
+        reading.bookkeeping.note(f"{event.get('type')} line", path)
+
+
+def _subagents(events: list[dict[str, Any]], main: set[int]) -> list[Loss]:
+    """A loss per subagent whose lines are in this file, naming the call its work answered."""
+    calls: dict[object, object] = {}
+    for event in events:
+        result = as_dict(event.get("toolUseResult")) or {}
+        blocks = as_list((as_dict(event.get("message")) or {}).get("content")) or []
+        results = [
+            fields for fields in map(as_dict, blocks) if fields is not None and fields.get("type") == "tool_result"
+        ]
+        if isinstance(result.get("agentId"), str) and results:
+            calls[result["agentId"]] = results[0].get("tool_use_id")
+    firsts: dict[object, int] = {}
+    for index, event in enumerate(events):
+        if index not in main and event.get("type") in _MESSAGE_LINES:
+            firsts.setdefault(event.get("agentId"), index)
+    losses: list[Loss] = []
+    for agent, index in firsts.items():
+        answered = f", answering the call {calls[agent]}" if calls.get(agent) else ""
+        why = (
+            f"a subagent's conversation (agent {agent or 'without an id'}{answered}) is its own: read its lines "
+            "alone (its agent-<id>.jsonl file) with --from claude-code"
+        )
+        losses.append(Loss(f"$[{index}]", "subagent conversation", why, "content"))
+    return losses

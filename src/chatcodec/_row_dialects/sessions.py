@@ -1,0 +1,47 @@
+"""The harnesses' session files as training dialects: which reader reads each, and the wire
+format its conversation comes out in.
+
+A session file is many lines and one conversation, so it is read whole (the command line
+gathers its lines; a caller passes them as a list), not a row a line as a dataset is. Each
+reader gives a request body in the wire its harness spoke, and that format's registered codec
+reads it: Claude Code's messages are Anthropic's (thinking signatures and tool errors kept),
+Codex's items are the Responses API's (its encrypted reasoning kept). The sessions are read,
+never written (a harness writes its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from chatcodec._losses import Loss
+from chatcodec._row_dialects.claude_code import read_claude_code
+from chatcodec._row_dialects.codex import read_codex
+
+SESSION_FORMATS: Final[Mapping[str, str]] = {"claude-code": "anthropic", "codex": "openai-responses"}
+"""Each session dialect, with the wire format its conversation is read in."""
+SESSION_DIALECTS: Final = tuple(SESSION_FORMATS)
+"""The session dialects' names (``--from``)."""
+
+_READERS: Final[Mapping[str, Callable[[object], tuple[dict[str, Any], list[Loss]]]]] = {
+    "claude-code": read_claude_code,
+    "codex": read_codex,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRead:
+    """A session file read: its conversation as a request body, the format that body is in,
+    and what the conversation has no place for."""
+
+    body: dict[str, Any]
+    format: str
+    losses: tuple[Loss, ...]
+
+
+def read_session(value: object, dialect: str) -> SessionRead:
+    """The conversation of a ``dialect`` session (its lines as a list of events, or their JSON
+    text)."""
+    body, losses = _READERS[dialect](value)
+    return SessionRead(body, SESSION_FORMATS[dialect], tuple(losses))

@@ -1,0 +1,37 @@
+"""A harness's session file (``convert --from claude-code``/``codex``) read whole, as one
+conversation.
+
+A session file looks like JSON lines, and every other JSON-lines input is a row a line; here the
+lines are one session (each a harness event), so they are gathered, in order, into the one list
+the session reader takes (:mod:`chatcodec._row_dialects.sessions`), and converted as a single
+document. A line that is not JSON refuses the session with its line number: a session read
+without one of its lines would be a different conversation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from chatcodec._errors import ChatcodecError, PayloadError
+from chatcodec._payloads import parse_json
+from chatcodec.batch._json_dump import dump_json
+from chatcodec._row_dialects.dialects import SESSION_DIALECTS
+
+
+def reads_session(source: str) -> bool:
+    """Whether ``--from source`` names a session dialect (a file is one conversation)."""
+    return source in SESSION_DIALECTS
+
+
+def session_document(lines: Iterable[bytes]) -> bytes:
+    """A session file's non-blank lines as one JSON array; a line that is not JSON is a
+    :class:`~chatcodec.PayloadError` naming its line number (counting from 1)."""
+    events: list[object] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            events.append(parse_json(line))
+        except ChatcodecError as error:
+            raise PayloadError(f"line {number} of the session is not JSON: {error}") from None
+    return dump_json(events)
