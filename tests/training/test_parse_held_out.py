@@ -148,3 +148,40 @@ def test_qwen3_coder_a_union_is_typed_by_its_first_branch_that_is_not_null() -> 
         "nullable": None,
         "anyof_array": ["a", "b"],
     }
+
+
+def _parts(completion: str) -> list[tuple[str, Any, Any]]:
+    message = parse_completion(completion, template="qwen3", on_loss="ignore")
+    return [
+        (part.type, getattr(part, "text", None) or getattr(part, "name", None), getattr(part, "arguments", None))
+        for part in message.content  # type: ignore[union-attr]
+    ]
+
+
+def test_trl_s_qwen3_responses_read_back_as_its_parse_response_reads_them() -> None:
+    """TRL's ``TestParseResponse`` on Qwen3 (an answer rendered by Qwen3's template, cut after
+    the generation prompt, parsed back): content beside a call, two calls, a call with no
+    arguments, reasoning and an answer each come back as the message rendered."""
+    empty = "<think>\n\n</think>\n\n"
+    multiply = '<tool_call>\n{"name": "multiply", "arguments": {"a": 3, "b": 4}}\n</tool_call>'
+    addition = '<tool_call>\n{"name": "addition", "arguments": {"a": 4, "b": 3}}\n</tool_call>'
+    assert _parts(f"{empty}Let's call the tool.\n{multiply}<|im_end|>") == [
+        ("text", "Let's call the tool.", None),
+        ("tool_use", "multiply", '{"a": 3, "b": 4}'),
+    ]
+    assert _parts(f"{empty}{multiply}\n{addition}<|im_end|>") == [
+        ("tool_use", "multiply", '{"a": 3, "b": 4}'),
+        ("tool_use", "addition", '{"a": 4, "b": 3}'),
+    ]
+    ping = '<tool_call>\n{"name": "ping", "arguments": {}}\n</tool_call>'
+    assert _parts(f"{empty}{ping}<|im_end|>") == [("tool_use", "ping", "{}")]
+    assert _parts("<think>\nHmmm.\n</think>\n\n12<|im_end|>") == [("thinking", "Hmmm.", None), ("text", "12", None)]
+
+
+def test_a_qwen3_call_missing_its_closing_brace_stays_a_call_where_trl_gives_text() -> None:
+    """TRL's ``test_parse_response_malformed_tool_call`` reads a call object missing its last
+    brace as the message's text; chatcodec keeps the call the model sampled, its arguments as
+    written: docs/training.md, "Arguments are the model's text" (invalid JSON stays a call: "a
+    training loop needs the call the model sampled, to score or to mask it")."""
+    raw = '<tool_call>\n{"name": "multiply", "arguments": {"a": 3, "b": 4}\n</tool_call><|im_end|>'
+    assert _parts(raw) == [("tool_use", "multiply", '{"a": 3, "b": 4}')]
