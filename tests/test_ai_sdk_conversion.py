@@ -113,6 +113,46 @@ def test_other_providers_metadata_is_sent_as_provider_options(tmp_path: Path) ->
     _exact_through_its_own_form(OPTIONED)
 
 
+ANSWERED = {
+    "messages": [
+        USER,
+        _assistant(
+            {
+                "type": "tool-read",
+                "toolCallId": "c1",
+                "state": "output-available",
+                "input": {},
+                "output": "3",
+                "callProviderMetadata": {"xai": {"trace": "t"}},
+                "resultProviderMetadata": {"xai": {"ran": "r"}},
+            }
+        ),
+    ]
+}
+
+
+def test_an_answered_tool_part_s_call_options_are_its_result_s_provider_options_too() -> None:
+    """``convertToModelMessages`` writes a client-run tool part's ``callProviderMetadata`` as
+    the ``providerOptions`` of both parts it makes, the ``tool-call`` and the ``tool-result``
+    (the AI SDK's own test "should handle assistant message with tool output available",
+    packages/ai/src/ui/convert-to-model-messages.test.ts), and sends no
+    ``resultProviderMetadata`` for it: that one stays reported (issue 108)."""
+    written, losses = _convert(ANSWERED, "ai-sdk-ui", "ai-sdk-model")
+    call, result = written["messages"][1]["content"][0], written["messages"][2]["content"][0]
+    assert call["providerOptions"] == result["providerOptions"] == {"xai": {"trace": "t"}}
+    assert result == {
+        "type": "tool-result",
+        "toolCallId": "c1",
+        "toolName": "read",
+        "output": {"type": "text", "value": "3"},
+        "providerOptions": {"xai": {"trace": "t"}},
+    }
+    assert [loss.what for loss in losses if "ProviderMetadata" in loss.what] == [
+        "ai-sdk-ui data ['resultProviderMetadata']"
+    ]
+    _exact_through_its_own_form(ANSWERED)
+
+
 @pytest.mark.parametrize("media_type", ["application/pdf; name=report.pdf", "Application/PDF"])
 def test_a_media_type_with_parameters_is_recognised(media_type: str, tmp_path: Path) -> None:
     """``application/pdf; name=report.pdf`` (and ``Application/PDF``: RFC 9110 makes the type
@@ -207,13 +247,13 @@ DATA_ONLY = {
 }
 
 
-@pytest.mark.parametrize("target", ["ai-sdk-model", "openai-chat", "anthropic"])
+@pytest.mark.parametrize("target", ["ai-sdk-model", "openai-chat", "anthropic", "pydantic-ai"])
 def test_a_message_of_data_parts_only_is_left_out(target: str, tmp_path: Path) -> None:
     """A ``UIMessage`` of app data parts only has nothing to send: left out, reported at its
     path, as pydantic-ai's adapter leaves it out and ``convertToModelMessages`` leaves out
     such an assistant message (an empty turn is refused by the providers)."""
     written, losses = _convert(DATA_ONLY, "ai-sdk-ui", target)
-    assert len(written["messages"]) == 2
+    assert len(written["messages"]) == 2  # pydantic-ai's too: no user prompt of [], no response of no parts
     assert {"$.messages[1]", "$.messages[2]"} <= {loss.path.split(".content")[0] for loss in losses}
     assert [message.kind for message in _pydantic_ai(DATA_ONLY["messages"])] == ["request", "response"]
     if target == "ai-sdk-model":

@@ -8,6 +8,7 @@ vLLM's shape. The fake answers as vLLM's ``/inference/v1/generate`` does, with r
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -320,3 +321,31 @@ def test_vllm_s_own_return_token_ids_checks_hold_where_chatcodec_renders(fake: F
 
     assert without["choices"][0].get("token_ids") is None
     assert without.get("prompt_token_ids") is None
+
+
+def test_a_generated_answer_reports_no_invented_time_and_no_unknown_thinking_provider(
+    fake: FakeUpstream, tmp_path: Path
+) -> None:
+    """Where chatcodec renders, the answer is the gateway's own making: its creation time is the
+    gateway's to give (as for an upstream body without one), and its reasoning, parsed from the
+    sampled ids, came from no provider whose name a writer could lose. Every generate answer
+    reported both (issue 108); a caller's ``chatcodec-losses`` header now names neither."""
+    config = _config(fake, tmp_path, api="openai-chat")
+    fake.reply(vllm_generated(_ids("<think>\nIt is sunny.\n</think>\n\nSunny.<|im_end|>")))
+    fake.reply(vllm_generated(_ids("<think>\nStill sunny.\n</think>\n\nSunny.<|im_end|>")))
+    with serving_config(config, tokenizer=qwen3_encoding()) as origin:
+        body = {"model": "qwen3", "messages": QUESTION}
+        before = int(time.time())
+        answer = httpx.post(f"{origin}/v1/chat/completions", json=body, headers=SESSION)
+        chunks = _chat_stream(origin, body, {})
+    assert answer.status_code == 200
+    assert "chatcodec-losses" not in answer.headers
+    fields = answer.json()
+    assert before <= fields["created"] <= int(time.time())
+    assert fields["choices"][0]["message"] == {
+        "role": "assistant",
+        "reasoning_content": "It is sunny.",
+        "content": "Sunny.",
+    }
+    assert {chunk["created"] for chunk in chunks} == {chunks[0]["created"]}
+    assert chunks[0]["created"] >= before

@@ -119,8 +119,9 @@ def test_a_second_question_under_stock_qwen3_breaks_the_episode_into_two_samples
     assert len(samples) == 2
     assert samples[1]["prompt_ids"] == turns[2].prompt_ids
     assert samples[1]["response_ids"] == turns[2].completion_ids
-    assert [(loss.path, loss.what, loss.kind) for loss in losses] == [("$.messages[6]", "trainer sample", "rule")]
-    with pytest.warns(chatcodec.LossWarning, match=r"\$\.messages\[6\]"):
+    # named at the turn in the caller's list (its third), not at a canonical message index (issue 108)
+    assert [(loss.path, loss.what, loss.kind) for loss in losses] == [("$[2].prompt_ids", "trainer sample", "rule")]
+    with pytest.warns(chatcodec.LossWarning, match=r"\$\[2\]\.prompt_ids"):
         trainer_samples(turns)
     with pytest.raises(chatcodec.LossError):
         trainer_samples(turns, on_loss="error")
@@ -217,7 +218,7 @@ def test_turns_recorded_elsewhere_merge_by_the_same_rule() -> None:
         },
         {"prompt_ids": [1, 9], "response_ids": [8], "response_mask": [1], "response_logprobs": [-4.0]},
     ]
-    assert [loss.path for loss in losses] == ["$.messages[5]"]
+    assert [loss.path for loss in losses] == ["$[2].prompt_ids"]  # the third turn of the caller's list
 
 
 @pytest.mark.parametrize(
@@ -459,3 +460,20 @@ def test_generation_tags_around_the_content_only_train_the_end_token_the_model_s
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0]", "thinking part")]
     turns = render_turns(messages, template=_CONTENT_TAGGED, tokenizer=encoding, on_loss="ignore")
     assert [turn.completion_text for turn in turns] == ["yo<|im_end|>", "ok<|im_end|>"]
+
+
+def test_a_new_sample_is_named_at_the_turn_in_the_caller_s_list_and_the_field_that_starts_it() -> None:
+    """``trainer_samples``' payload is its list of turns: a loss names the turn there and what
+    started the sample (its break, its branch, or a prompt not extending the turns before it),
+    as ``render_turns`` names its losses in the caller's payload (issue 108)."""
+    turns = [
+        {"message_index": 1, "prompt_ids": [1, 2], "completion_ids": [3]},
+        {"message_index": 3, "prompt_ids": [1, 2, 3, 4], "completion_ids": [5], "prompt_break": "the answer edited"},
+        {"message_index": 3, "prompt_ids": [8], "completion_ids": [9], "parent_turn": "turn-1"},
+        {"message_index": 5, "prompt_ids": [7], "completion_ids": [9]},
+    ]
+    losses: list[Loss] = []
+    assert len(trainer_samples(turns, on_loss="ignore", losses=losses)) == 4
+    assert [loss.path for loss in losses] == ["$[1].prompt_break", "$[2].parent_turn", "$[3].prompt_ids"]
+    assert "the answer edited" in losses[0].why
+    assert "branches from turn 'turn-1'" in losses[1].why

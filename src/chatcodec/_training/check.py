@@ -24,6 +24,7 @@ from chatcodec._training import families, jinja, references, tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.render import Rendering, render
 from chatcodec._training.shaping import Shaper
+from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
 
 _WORDS = ("river", "lamp", "seven", "blue", "orbit", "maple", "quartz", "north", "echo", "delta", "ember", "tide")
@@ -132,25 +133,40 @@ def _conversation(shape: str, chooser: random.Random) -> ChatRequest:
 
 
 def check_render(
-    template: str | os.PathLike[str], *, count: int = 28, seed: int = 0, tokenizer: object = None
+    template: str | os.PathLike[str],
+    *,
+    count: int = 28,
+    seed: int = 0,
+    tokenizer: object = None,
+    template_limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> RenderCheck:
     """Render the seeded corpus through ``template`` and every installed reference; see the
-    module docstring for what is compared."""
-    chosen = families.resolve(template)
+    module docstring for what is compared. Each run of the template is within ``template_limits``;
+    a run stopped at them stops the check (every conversation would spend them again)."""
+    chosen = families.resolve(template, limits=template_limits)
     findings: list[Finding] = []
     unavailable: list[str] = []
     reference = _renderers_for(chosen, unavailable)
     compared = ["chatcodec", *(["renderers"] if reference is not None else [])]
     for number, (shape, request) in enumerate(corpus(seed, count)):
         try:
-            rendering = render(request, template=chosen.text, tokenizer=tokenizer, on_loss="ignore")
+            rendering = render(
+                request, template=chosen.text, tokenizer=tokenizer, on_loss="ignore", template_limits=template_limits
+            )
+        except TemplateError as error:
+            if error.rule in BOUND_RULES:
+                raise
+            findings.append(Finding(number, shape, "chatcodec", "error", f"{type(error).__name__}: {error}"))
+            continue
         except Exception as error:  # a template refusing a corpus conversation is a finding, not a crash
             findings.append(Finding(number, shape, "chatcodec", "error", f"{type(error).__name__}: {error}"))
             continue
-        again = render(request, template=chosen.text, tokenizer=tokenizer, on_loss="ignore")
+        again = render(
+            request, template=chosen.text, tokenizer=tokenizer, on_loss="ignore", template_limits=template_limits
+        )
         if again != rendering:
             findings.append(Finding(number, shape, "chatcodec", "determinism", "two renders differ"))
-        findings += _prefix_findings(number, shape, chosen, request)
+        findings += _prefix_findings(number, shape, chosen, request, template_limits)
         if tokenizer is not None:
             findings += _ids_findings(number, shape, rendering, tokenizer)
         if reference is not None:
@@ -195,18 +211,22 @@ def _shaped(chosen: families.Template, request: ChatRequest) -> tuple[list[dict[
     return messages, shaper.tools(request.tools)
 
 
-def _prefix_findings(number: int, shape: str, chosen: families.Template, request: ChatRequest) -> list[Finding]:
+def _prefix_findings(
+    number: int, shape: str, chosen: families.Template, request: ChatRequest, limits: TemplateLimits
+) -> list[Finding]:
     if not chosen.profile.prefix_stable:
         return []
     messages, tools = _shaped(chosen, request)
     variables = dict(chosen.profile.variables)
-    whole = jinja.run(chosen.text, messages, tools=tools, variables=variables)[0]
+    whole = jinja.run(chosen.text, messages, tools=tools, variables=variables, limits=limits)[0]
     for end in range(1, len(messages)):
         if messages[end]["role"] != "assistant" and messages[end - 1]["role"] != "assistant":
             continue  # the property is about answers: where one starts and where it ends
         try:
-            shorter = jinja.run(chosen.text, messages[:end], tools=tools, variables=variables)[0]
-        except TemplateError:  # a start the template refuses alone (a system prompt with tools, no question)
+            shorter = jinja.run(chosen.text, messages[:end], tools=tools, variables=variables, limits=limits)[0]
+        except TemplateError as error:  # a start the template refuses alone (a system prompt with tools, no question)
+            if error.rule in BOUND_RULES:
+                raise
             continue
         if not whole.startswith(shorter):
             at = _first_difference(shorter, whole)

@@ -29,7 +29,7 @@ from chatcodec._training import families, reading, rendered_check, segment_ends,
 from chatcodec._training import render as rendering
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.shaping import Shaper
-from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS
+from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
 
 
@@ -52,6 +52,7 @@ def one_run_turns(
     tokenizer: object,
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
+    limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     """The turns of the ``answers`` (canonical indices, in order) and the losses their
     renders report, each once in the order they find them; None where one run cannot tell.
@@ -60,7 +61,9 @@ def one_run_turns(
     None too: the per-turn renders raise it at the turn that meets it. A run past the
     template's limits is raised here, since every render through the last answer would be."""
     try:
-        return _turns(read, answers, template=template, tokenizer=tokenizer, tools=tools, variables=variables)
+        return _turns(
+            read, answers, template=template, tokenizer=tokenizer, tools=tools, variables=variables, limits=limits
+        )
     except TemplateError as error:
         if error.rule in BOUND_RULES:
             raise
@@ -77,19 +80,24 @@ def _turns(
     tokenizer: object,
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
+    limits: TemplateLimits,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
-    chosen = rendering.chosen_template(template, tokenizer, variables, DEFAULT_LIMITS)
+    chosen = rendering.chosen_template(template, tokenizer, variables, limits)
     if answers[0] == 0:
         return None
     if chosen.profile.prefix_stable:
-        return _run_turns(read, answers, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables)
+        return _run_turns(
+            read, answers, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables, limits=limits
+        )
     groups = _segment_groups(read, answers, chosen, variables)
     if groups is None:
         return None
     turns: list[TurnTokens] = []
     losses: list[Loss] = []
     for group in groups:
-        found = _run_turns(read, group, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables)
+        found = _run_turns(
+            read, group, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables, limits=limits
+        )
         if found is None:
             return None
         turns += found[0]
@@ -131,6 +139,7 @@ def _run_turns(
     tokenizer: object,
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
+    limits: TemplateLimits,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     """The turns of ``answers`` from one run of the conversation through the last of them."""
     profile = chosen.profile
@@ -139,7 +148,7 @@ def _run_turns(
     shaper = Shaper(profile, recorder, object_arguments=read.object_arguments)
     shaped, origins = shaper.messages(messages)
     written_tools = shaper.tools(rendering.tools_of(tools) if tools is not None else list(read.request.tools))
-    run = rendering.Runner(chosen.text, written_tools, dict(profile.variables), DEFAULT_LIMITS)
+    run = rendering.Runner(chosen.text, written_tools, dict(profile.variables), limits)
     if profile.prefix_stable:
         text, tags, starts = rendering.run_once(run, chosen, shaped, origins, False)
     else:

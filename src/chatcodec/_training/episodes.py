@@ -28,6 +28,7 @@ from chatcodec._training import render as rendering
 from chatcodec._training.content_marks import content_flags
 from chatcodec._training.episode_run import TurnTokens
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 from chatcodec._training.turns import SampledTurn
 from chatcodec.contract import LossRecorder
 
@@ -51,6 +52,7 @@ def render_turns(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
+    template_limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> list[SampledTurn]:
     """One :class:`~chatcodec.SampledTurn` per assistant message of ``conversation``, in order:
     the ids the model was prompted with and the ids it sampled, as ``render`` gives them.
@@ -60,7 +62,8 @@ def render_turns(
     ``render`` of the messages through it, ending with the template's end-of-turn token.
     ``logprobs`` holds one entry per assistant message, in order: a list of one logprob per
     completion id, or ``None`` for an answer sampled without them. The other arguments are
-    ``render``'s. Messages after the last answer are in no turn, a loss each.
+    ``render``'s (``template_limits`` bound each run of the template, as there). Messages after
+    the last answer are in no turn, a loss each.
     """
     if tokenizer is None:
         raise TemplateError("render_turns: pass a tokenizer (turns are token ids, as the sampler saw them)")
@@ -81,9 +84,15 @@ def render_turns(
         )
     loaded = tokens.loaded(tokenizer)
     one_run = episode_run.one_run_turns(
-        read, answers, template=template, tokenizer=loaded, tools=tools, variables=template_variables
+        read,
+        answers,
+        template=template,
+        tokenizer=loaded,
+        tools=tools,
+        variables=template_variables,
+        limits=template_limits,
     )
-    run = _Renderer(read, template, loaded, tools, template_variables)
+    run = _Renderer(read, template, loaded, tools, template_variables, limits=template_limits)
     turns: list[SampledTurn] = []
     for number, index in enumerate(answers):
         given = None if logprobs is None else turn_values.logprobs(logprobs[number], f"$.logprobs[{number}]")
@@ -108,8 +117,11 @@ class _Renderer:
         tokenizer: object,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
         variables: Mapping[str, Any] | None,
+        *,
+        limits: TemplateLimits,
     ) -> None:
         self.read = read
+        self.limits = limits
         self.request = read.request
         self.template = template
         self.tokenizer = tokenizer
@@ -132,6 +144,7 @@ class _Renderer:
             on_loss="ignore",
             losses=found,
             template_variables=self.variables,
+            template_limits=self.limits,
         )
         self.found += [loss for loss in found if loss not in self.found]
         return rendered

@@ -24,6 +24,7 @@ from chatcodec import Loss
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.render import TrainOn, render_shaped
 from chatcodec._training.rows import settings_losses, shaped_row
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
 if TYPE_CHECKING:
     from chatcodec._api import SdkPayload
@@ -37,13 +38,14 @@ def rollout_row(
     *,
     own_tokens: Mapping[str, list[Any]] | None = None,
     train_on: TrainOn = "last_assistant_message",
+    limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> tuple[dict[str, Any], list[Loss]]:
     """A rollout row for the request ``payload`` (in ``source``'s format) rendered through
     ``template`` with ``tokenizer`` (an object, or a ``tokenizer.json`` path), and what the
     template could not show (at ``payload``'s paths). ``own_tokens``: the token columns the
     row held, kept where the rendering gives the same ids (a column the row lacks, as a
     Verifiers step's ``message_indices``, is the rendering's). ``train_on``: which answers
-    ``sampled_mask`` marks, as ``render`` takes it."""
+    ``sampled_mask`` marks, as ``render`` takes it; ``limits`` bound each run of the template."""
     losses: list[Loss] = []
     shaped = render_shaped(
         cast("SdkPayload", payload),
@@ -53,6 +55,7 @@ def rollout_row(
         train_on=train_on,
         on_loss="ignore",
         losses=losses,
+        template_limits=limits,
     )  # the row holds the messages and tools the template rendered: read and shaped once
     rendered = shaped.rendering
     ids = rendered.token_ids or []

@@ -17,11 +17,17 @@ from chatcodec._training import families
 from chatcodec._training.origins import trace_to_source
 from chatcodec._training.reading import holds_object_arguments
 from chatcodec._training.shaping import Shaper
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
 
 
 def template_row(
-    request: ChatRequest, template: str, *, payload: object = None, source: str | None = None
+    request: ChatRequest,
+    template: str,
+    *,
+    payload: object = None,
+    source: str | None = None,
+    limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> tuple[dict[str, Any], list[Loss]]:
     """``{"messages", "tools"}`` for ``template`` (a family or a template's text) from a
     canonical request, and what the template's shapes could not hold (named in ``payload``,
@@ -32,7 +38,7 @@ def template_row(
     if source is not None:
         trace_to_source(recorder, payload, source, request)
     objects = source is not None and holds_object_arguments(source)
-    shaper = Shaper(families.resolve(template).profile, recorder, object_arguments=objects)
+    shaper = Shaper(families.resolve(template, limits=limits).profile, recorder, object_arguments=objects)
     messages, _ = shaper.messages(request.messages)
     return shaped_row(messages, shaper.tools(request.tools)), [
         *recorder.losses,

@@ -36,7 +36,10 @@ def trainer_samples(
     A turn joins the sample whose prompt and response its prompt starts with (the longest:
     a retry or a sibling of an earlier turn starts a sample of its own, one per branch); a
     turn with a ``prompt_break`` (an edited, cut or re-rendered answer before it) never joins
-    one. A turn that starts a new sample after the first has a ``rule`` loss naming its message.
+    one. A turn that starts a new sample after the first has a ``rule`` loss at its place in
+    ``turns``, the caller's list (``$[2].prompt_ids``: a prompt not extending the turns before
+    it; ``$[2].prompt_break``, ``$[2].parent_turn``: a break or a branch), as ``render_turns``
+    names its losses in the caller's payload, never a canonical message index.
     A turn may be a :class:`~chatcodec.SampledTurn` or a trajectory row's turn mapping.
     """
     recorder = LossRecorder()
@@ -50,7 +53,7 @@ def trainer_samples(
             held[into] = [*turn.prompt_ids, *turn.completion_ids]
             continue
         if samples:
-            recorder.add(("messages", turn.message_index), "trainer sample", _why_new(turn), "rule")
+            recorder.add((number, _what_breaks(turn)), "trainer sample", _why_new(turn), "rule")
         samples.append(_started(turn))
         held.append([*turn.prompt_ids, *turn.completion_ids])
     recorder.settle(on_loss, losses, stacklevel=3)
@@ -65,6 +68,13 @@ def _joined(held: list[list[int]], prompt: list[int]) -> int | None:
         if (best is None or size > len(held[best])) and prompt[:size] == held[index]:
             best = index
     return best
+
+
+def _what_breaks(turn: SampledTurn) -> str:
+    """The field of a turn that starts a new sample: its break, its branch, or its prompt."""
+    if turn.prompt_break is not None:
+        return "prompt_break"
+    return "parent_turn" if turn.parent_turn is not None else "prompt_ids"
 
 
 def _why_new(turn: SampledTurn) -> str:

@@ -24,6 +24,7 @@ from chatcodec._training.episodes import AFTER_THE_LAST_ANSWER, render_turns
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.rows import settings_losses, template_row
 from chatcodec._training.shaping import Shaper
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
 
 if TYPE_CHECKING:
@@ -37,11 +38,13 @@ def trajectory_row(
     tokenizer: object,
     *,
     own_turns: Sequence[Mapping[str, Any]] | None = None,
+    limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> tuple[dict[str, Any], list[Loss]]:
     """A trajectory row for the request ``payload`` (in ``source``'s format), its turns
     rendered through ``template`` with ``tokenizer`` (an object, or a ``tokenizer.json``
     path), and what the template could not show (at ``payload``'s paths). ``own_turns``: the
-    turns the row held, kept where the rendering gives the same ids."""
+    turns the row held, kept where the rendering gives the same ids; ``limits`` bound each run
+    of the template."""
     losses: list[Loss] = []
     turns = render_turns(
         cast("SdkPayload", payload),
@@ -50,11 +53,12 @@ def trajectory_row(
         tokenizer=tokenizer,
         on_loss="ignore",
         losses=losses,
+        template_limits=limits,
     )
     losses = [loss for loss in losses if loss.why != AFTER_THE_LAST_ANSWER]  # the row keeps every message
     request = decode_request(source, cast("SdkPayload", payload))
-    row, _ = template_row(request, template, source=source)  # its drops are the turns' renderings', reported once
-    _, origins = Shaper(families.resolve(template).profile, LossRecorder()).messages(request.messages)
+    row, _ = template_row(request, template, source=source, limits=limits)  # its drops: the turns' renderings'
+    _, origins = Shaper(families.resolve(template, limits=limits).profile, LossRecorder()).messages(request.messages)
     rendered = [
         {
             "message_index": origins.index(turn.message_index),

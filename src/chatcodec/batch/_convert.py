@@ -353,7 +353,9 @@ def _template_row(
         )
     read = LossRecorder()  # a harness's roles (Claude Code's ctx, msg) read as render reads them
     request = read_input(body, body_format, read).request
-    row, shaped_losses = template_row(request, options.template or "", payload=body, source=body_format)
+    row, shaped_losses = template_row(
+        request, options.template or "", payload=body, source=body_format, limits=options.template_limits
+    )
     losses += [*read.losses, *shaped_losses]
     if options.target == "hf-chat":
         return row
@@ -378,7 +380,13 @@ def _rollout_row(
         )
     own = read.tokens if options.source == "rollout" else None
     row, rendered_losses = rollout_row(
-        read.body, body_format, options.template, options.tokenizer, own_tokens=own, train_on=options.train_on
+        read.body,
+        body_format,
+        options.template,
+        options.tokenizer,
+        own_tokens=own,
+        train_on=options.train_on,
+        limits=options.template_limits,
     )
     losses += rendered_losses
     return row
@@ -399,7 +407,9 @@ def _trajectory_row(
             rule="training_trajectory",
         )
     own = (read.tokens or {}).get("turns") if options.source == "trajectory" else None
-    row, rendered_losses = trajectory_row(read.body, body_format, options.template, options.tokenizer, own_turns=own)
+    row, rendered_losses = trajectory_row(
+        read.body, body_format, options.template, options.tokenizer, own_turns=own, limits=options.template_limits
+    )
     losses += rendered_losses
     return row
 

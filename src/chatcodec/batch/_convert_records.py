@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec._losses import LOSS_KINDS, Loss
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
 if TYPE_CHECKING:
     from chatcodec._training.render import TrainOn
@@ -80,6 +81,8 @@ class ConvertOptions:
     options stay picklable; each worker reads it once)."""
     train_on: TrainOn = "last_assistant_message"
     """Which answers a ``rollout`` row's ``sampled_mask`` marks (``render``'s ``train_on``)."""
+    template_limits: TemplateLimits = DEFAULT_LIMITS
+    """The bounds on each run of ``template`` (``--template-seconds``, ``--template-output-chars``)."""
     numbered: RowNumbering = "line"
     """What a row's number is: its JSON Lines line (from 1), or its index in a JSON array
     (from 0, ``item-N`` as the id ``id_from_line`` gives, ``index`` in a reject record)."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from chatcodec.cli import _exit_codes as exit_codes
+from chatcodec.cli._training_options import add_template_limits, template_limits
 
 
 def add_check_render_command(commands: Any) -> None:
@@ -33,12 +34,13 @@ def add_check_render_command(commands: Any) -> None:
     check.add_argument("--count", type=int, default=28, metavar="N", help="conversations in the corpus (default 28)")
     check.add_argument("--seed", type=int, default=0, metavar="N", help="the corpus' seed (default 0)")
     check.add_argument("--tokenizer", type=Path, metavar="JSON", help="a tokenizer.json: compare ids too")
+    add_template_limits(check)
     check.add_argument(
         "--self-only",
         action="store_true",
         help="check chatcodec against itself alone (determinism, the prefix property): exit 0 with no reference",
     )
-    check.set_defaults(run=_run_check_render)
+    check.set_defaults(run=_run_check_render, parser=check)
 
 
 def _run_check_render(arguments: argparse.Namespace, out: TextIO) -> int:
@@ -52,6 +54,7 @@ def _run_check_render(arguments: argparse.Namespace, out: TextIO) -> int:
             count=max(arguments.count, 1),
             seed=arguments.seed,
             tokenizer=None if arguments.tokenizer is None else str(arguments.tokenizer),
+            template_limits=template_limits(arguments, arguments.parser),
         )
     except TemplateError as error:
         print(f"chatcodec check-render: error: {error}", file=sys.stderr)

@@ -152,6 +152,7 @@ def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
     except ValueError as error:
         parser.error(str(error))
     _check_options(arguments, rows.target)
+    limits = training_options.template_limits(arguments, parser)
     options = ConvertOptions(
         rows.source,
         rows.target,
@@ -168,9 +169,10 @@ def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
         model=arguments.model,
         dialect_layout=_dialect_layout(arguments.dialect_config, parser),
         id_from_line=arguments.id_from_line,
-        template=training_options.template(arguments.template, rows.target, parser),
+        template=training_options.template(arguments.template, rows.target, parser, limits),
         tokenizer=training_options.tokenizer(arguments, rows.source, rows.target, parser),
         train_on=training_options.train_on(arguments, rows.target, parser),
+        template_limits=limits,
     )
     return with_storage(options, storage=arguments.storage)
 

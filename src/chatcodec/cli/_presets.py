@@ -20,6 +20,7 @@ from chatcodec._registry import CANONICAL, FRAMEWORK_FORMATS, PROVIDER_NAMES, is
 from chatcodec._row_dialects import dialects as training
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch._row_formats import Labels, RowFormats, resolve_row_formats
+from chatcodec.cli import _training_options as training_options
 
 TRAINING_DIALECTS = training.TRAINING_DIALECTS
 """The training dialects' names (rows of their own, read without a codec of their own)."""
@@ -116,6 +117,7 @@ def add_layout_arguments(convert: Any) -> None:
         "rollout or trajectory, with --template; "
         "needs the tokenizers extra)",
     )
+    training_options.add_template_limits(convert)
     convert.add_argument(
         "--train-on",
         choices=("last_assistant_message", "all_assistant_messages"),

@@ -11,11 +11,49 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from chatcodec._training.render import TrainOn
+    from chatcodec._training.template_limits import TemplateLimits
 
 
-def template(name: str | None, target: str, parser: argparse.ArgumentParser) -> str | None:
+def add_template_limits(command: argparse.ArgumentParser) -> None:
+    """``--template-seconds`` and ``--template-output-chars``: a command running a chat
+    template bounds each run as ``render(template_limits=TemplateLimits(...))`` does."""
+    command.add_argument(
+        "--template-seconds",
+        type=float,
+        metavar="S",
+        help="wall-clock seconds one run of the chat template may take (default 10): a template from a hub is code",
+    )
+    command.add_argument(
+        "--template-output-chars",
+        type=int,
+        metavar="N",
+        help="characters one run of the chat template may write or build (default 33554432)",
+    )
+
+
+def template_limits(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -> TemplateLimits:
+    """The bounds ``--template-seconds`` and ``--template-output-chars`` ask for, each checked
+    once here (a bound that is no positive number is a usage error); the defaults otherwise."""
+    from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
+
+    seconds: float | None = arguments.template_seconds
+    chars: int | None = arguments.template_output_chars
+    if seconds is not None and not (seconds > 0 and seconds != float("inf")):
+        parser.error(f"--template-seconds is a positive number of seconds, not {seconds}")
+    if chars is not None and chars <= 0:
+        parser.error(f"--template-output-chars is a positive number of characters, not {chars}")
+    return TemplateLimits(
+        seconds=DEFAULT_LIMITS.seconds if seconds is None else seconds,
+        output_chars=DEFAULT_LIMITS.output_chars if chars is None else chars,
+    )
+
+
+def template(
+    name: str | None, target: str, parser: argparse.ArgumentParser, limits: TemplateLimits | None = None
+) -> str | None:
     """``--template``: a family's name, or the text of a template file, checked once here
-    (an unknown family or a file that is no template is a usage error, not a failure per row)."""
+    (an unknown family or a file that is no template is a usage error, not a failure per row;
+    its probes run within ``limits``, :func:`template_limits`)."""
     if name is None:
         return None
     from chatcodec._row_dialects.dialects import TEMPLATE_DIALECTS
@@ -26,7 +64,7 @@ def template(name: str | None, target: str, parser: argparse.ArgumentParser) -> 
         parser.error(f"--template writes {', '.join(TEMPLATE_DIALECTS)} rows, not {target}")
     try:
         text = given_text(name)
-        resolve(text)
+        resolve(text, limits=limits) if limits is not None else resolve(text)
     except TemplateError as error:
         parser.error(f"--template: {error}")
     return text

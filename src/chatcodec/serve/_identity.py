@@ -11,7 +11,9 @@ The creation time is the gateway's own fact: an Anthropic, Bedrock or Gemini ans
 ``created``, and an OpenAI ``ChatCompletion`` (``created``) or Responses ``Response``
 (``created_at``) requires one. The gateway gives the time the upstream's answer arrived,
 so the writer has nothing to invent (it reports what it invents) and the caller's
-``chatcodec-losses`` header does not name a time on every such answer.
+``chatcodec-losses`` header does not name a time on every such answer. Where chatcodec
+renders (a token upstream, ``_steps/sample.py``), the answer is the gateway's own making and
+takes its id, model and time from here alike.
 
 The same model is the one that thought: its thinking parts (a ``reasoningContent``
 block, a stream's reasoning deltas) name it too. Claude on Bedrock signs with

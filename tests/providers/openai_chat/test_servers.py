@@ -268,15 +268,40 @@ def test_vllm_keeps_its_sampling_extras_and_reads_reasoning_as_reasoning() -> No
     assert converted["min_p"] == 0.1
     assert converted["messages"][1]["reasoning"] == "r"
     assert "reasoning_content" not in converted["messages"][1]
-    assert rule_losses(losses, "vllm") == [("$.messages[1].reasoning_content", "reasoning in reasoning_content")]
+    assert rule_losses(losses, "vllm") == []  # the same text where vLLM reads it: nothing lost (issue 108)
     assert_valid_for("vllm", converted)
+
+
+def test_reasoning_text_moved_to_the_field_a_server_reads_is_no_loss_and_signed_details_still_are() -> None:
+    """A harness sends back the field its last answer came in (``reasoning_content``); vLLM
+    reads ``reasoning``: the same text moved there is a respelling, as the same reasoning read
+    from an Anthropic body is written there with no report (issue 108: a loss on every vLLM
+    request). Reasoning details with a signature lose the signature: still reported."""
+    _, from_chat = convert(_tool_loop(reasoning_content="I call it."), server="vllm")
+    anthropic = {
+        "model": "m",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "I call it.", "signature": ""}]},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(
+        anthropic, source="anthropic", target="openai-chat", options={"server": "vllm"}, losses=losses, on_loss="ignore"
+    )
+    assert rule_losses(from_chat, "vllm") == rule_losses(losses, "vllm") == []
+    signed = [{"type": "reasoning.text", "text": "I call it.", "signature": "c2ln", "index": 0}]
+    converted, details = convert(_tool_loop(reasoning_details=signed), server="vllm")
+    assert converted["messages"][1]["reasoning"] == "I call it."
+    assert rule_losses(details, "vllm") == [("$.messages[1].reasoning_details", "reasoning in reasoning_details")]
 
 
 def test_sglang_reads_reasoning_as_reasoning_content() -> None:
     converted, losses = convert(_tool_loop(reasoning="r") | {"regex": "a+"}, server="sglang")
     assert converted["messages"][1]["reasoning_content"] == "r"
     assert converted["regex"] == "a+"
-    assert rule_losses(losses, "sglang") == [("$.messages[1].reasoning", "reasoning in reasoning")]
+    assert rule_losses(losses, "sglang") == []
     assert_valid_for("sglang", converted)
 
 

@@ -72,15 +72,24 @@ def write_options(
 
 _FORMATS = ("ai-sdk-model", "ai-sdk-ui")
 _MEDIA = frozenset({"image", "audio", "video", "document"})
-_OPTIONED = frozenset({"text", "refusal", "thinking", "tool_use", *_MEDIA})
+_OPTIONED = frozenset({"text", "refusal", "thinking", "tool_use", "tool_result", *_MEDIA})
 """The canonical parts both forms give provider options: a ``UIMessage``'s text, reasoning
 and file parts (``providerMetadata``) and tool parts (``callProviderMetadata``) are the
-``ModelMessage`` parts (``providerOptions``) ``convertToModelMessages`` makes of them."""
+``ModelMessage`` parts (``providerOptions``) ``convertToModelMessages`` makes of them; a tool
+part's call options are its ``tool-result`` part's too (:data:`CALL_OPTIONS`)."""
+
+CALL_OPTIONS = "_call_options"
+"""The marker a ``UIMessage`` tool part's result keeps its call's ``callProviderMetadata``
+under: ``convertToModelMessages`` writes them as the ``providerOptions`` of the call and of
+the ``tool-result`` it makes of the part (a client-executed tool's; its
+``resultProviderMetadata`` it does not send)."""
 
 
 def _options_key(fmt: str, kind: str) -> str:
     if fmt == _FORMATS[0]:
         return "providerOptions"
+    if kind == "tool_result":
+        return CALL_OPTIONS
     return "callProviderMetadata" if kind == "tool_use" else "providerMetadata"
 
 

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, write_options
+from chatcodec._frameworks.ai_sdk.bags import UNKEPT, claim, from_sibling, write_options
 from chatcodec._frameworks.ai_sdk.media import data_of, essence, kind_of, media_type_of, spelt
 from chatcodec._frameworks.ai_sdk_model.markers import DENIED, KIT, PROVIDER
 from chatcodec._frameworks.ai_sdk_model.parts import OPTIONS, finish
@@ -82,8 +82,9 @@ def encode_result(
     result: Mapping[str, Any], names: Mapping[str, str], context: EncodeContext, at: Steps
 ) -> dict[str, Any]:
     """A canonical result as a ``tool-result`` part (its ``toolName`` from its call when unnamed)."""
-    bag = claim(KIT, context.losses, result.get("provider_metadata"), at)
-    kept = bag.pop(OPTIONS, UNKEPT)
+    metadata, carried = from_sibling(result.get("provider_metadata"), PROVIDER, "tool_result")
+    bag = claim(KIT, context.losses, metadata, at)
+    kept = bag.pop(OPTIONS, carried.get(OPTIONS, UNKEPT))  # a UI tool part's call options, where it had no own
     name = result.get("name") or names.get(result["tool_use_id"])
     if name is None:
         context.losses.add(

@@ -71,6 +71,8 @@ def decode_tool(part: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | 
         result["content"], bag["_json"] = compact_json(part.get("output")), True
     if RESULT_METADATA in part:
         bag[RESULT_METADATA] = part[RESULT_METADATA]
+    if as_dict(part.get(CALL_METADATA)) is not None and part.get("providerExecuted") is not True:
+        bag[bags.CALL_OPTIONS] = part[CALL_METADATA]  # the tool-result's providerOptions, as the AI SDK writes it
     return call, bags.attach(KIT, result, bag)
 
 

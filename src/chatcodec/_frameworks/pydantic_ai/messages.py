@@ -13,7 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._frameworks.pydantic_ai.markers import KIT, PROVIDER
-from chatcodec._frameworks.pydantic_ai.request_parts import RequestWriter, decode_request_message, keep_empty, no_parts
+from chatcodec._frameworks.pydantic_ai.request_parts import (
+    RequestWriter,
+    decode_request_message,
+    keep_empty,
+    left_out,
+    no_parts,
+)
 from chatcodec._frameworks.pydantic_ai.response_parts import (
     decode_response_message,
     encode_response_message,
@@ -70,8 +76,10 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
         if message["role"] != "assistant" and not KIT.marker(kept.get("provider_metadata"), "_no_parts"):
             requests.write(message, at, history)
         elif message["role"] == "assistant":
-            requests.close()
             response = encode_response_message(message, context, at)
+            if left_out(message, response["parts"], context, at):
+                continue
+            requests.close()
             for part in response["parts"]:
                 if part.get("part_kind") == "tool-call" and isinstance(part.get("tool_call_id"), str):
                     requests.names[part["tool_call_id"]] = part["tool_name"]

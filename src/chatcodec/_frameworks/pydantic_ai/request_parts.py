@@ -143,6 +143,20 @@ def _result(part: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(result, bag)
 
 
+def left_out(message: Mapping[str, Any], written: Sequence[Any], context: EncodeContext, at: Steps) -> bool:
+    """Whether a user or assistant message with parts, none of which pydantic-ai has a place
+    for (a ``UIMessage`` of data parts only), is left out of the history, reported: pydantic-ai's
+    Vercel adapter adds nothing for it and ``convertToModelMessages`` leaves such a turn out,
+    where an empty one (a user prompt of ``[]``, a response with no parts) reads back as a turn
+    that was never there and is sent to a provider that refuses it."""
+    content = message["content"]
+    if written or isinstance(content, str) or not content:
+        return False
+    why = "none of its parts has a place in a pydantic-ai message: left out (a provider refuses an empty turn)"
+    context.losses.add(at, f"{message['role']} message", why)
+    return True
+
+
 class RequestWriter:
     """Canonical messages written into ``ModelRequest``s, regrouped as they were read."""
 
@@ -192,7 +206,13 @@ class RequestWriter:
             self.instructions = request["instructions"]
         if bag.pop("_no_parts", None):  # taken by the history's writer; a stray one writes nothing
             return
-        request["parts"].extend(self._parts(message, bag, at))
+        parts = self._parts(message, bag, at)
+        if message["role"] == "user" and left_out(message, parts, self.context, at):
+            if not request["parts"] and request is out[-1] and "instructions" not in request:
+                out.pop()  # the request was begun for it alone
+                self.current = None
+            return
+        request["parts"].extend(parts)
 
     def _parts(self, message: Mapping[str, Any], bag: dict[str, Any], at: Steps) -> list[dict[str, Any]]:
         role, content = message["role"], message["content"]
@@ -215,6 +235,8 @@ class RequestWriter:
         )
         if message.get("cache_control") is not None:  # a breakpoint after the whole message
             items = self._message_point(message, items, (*at, "cache_control"))
+        if not items and content:  # none of its parts has an item: left out (:func:`left_out`)
+            return []
         return [{**restore_fields(bag), "content": items, "part_kind": "user-prompt"}]
 
     def _message_point(self, message: Mapping[str, Any], items: str | list[Any], at: Steps) -> list[Any]:

@@ -141,8 +141,8 @@ def _report_part_extras(part: Part, losses: LossRecorder, at: Steps) -> None:
 def _encode_thinking(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """Thinking is sent as text: Ollama replays any reasoning as the model's thinking, but
     carries no signature and no encrypted payload."""
-    if part.get("provider") != PROVIDER:
-        source = part.get("provider") or "an unknown provider"
+    source = part.get("provider")
+    if source is not None and source != PROVIDER:  # a part no provider produced has no producer to lose
         losses.add(
             at, f"thinking part from {source}", "sent as Ollama thinking text; reads back as Ollama's", "metadata"
         )

@@ -339,10 +339,10 @@ class ReasoningWriter:
             self._add_string(field, text, json_path_of(*at))
             _carry_nothing_else(part, field, self._losses, at)
             unsigned = part.get("signature") is None and part.get("encrypted") is None  # else reported above
-            if (
-                self._output and not own and unsigned
-            ):  # an answer's reasoning reads back as this format's: who produced it is gone
-                source = part.get("provider") or "an unknown provider"
+            source = part.get("provider")
+            if self._output and not own and unsigned and source is not None:
+                # an answer's reasoning reads back as this format's: who produced it is gone (a part
+                # no provider produced, a parsed completion's, has no producer to lose: no loss)
                 why = f"sent as {field} text; reads back as {PROVIDER}'s"
                 self._losses.add(at, f"thinking part from {source}", why, "metadata")
         for copy in as_list(bag.get("_also")) or ():

@@ -25,6 +25,7 @@ from chatcodec._training.completion.template_link import TemplateLink, template_
 from chatcodec._training.completion.tokens import Decodes, decoded_text
 from chatcodec._training.completion.tool_call_parser import ToolCallParser
 from chatcodec._training.completion.tool_schemas import read_tool_schemas
+from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
 ParserT = TypeVar("ParserT")
 
@@ -42,6 +43,7 @@ def parse_completion(
     held_call_ids: Iterable[str] = (),
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    template_limits: TemplateLimits = DEFAULT_LIMITS,
 ) -> AssistantMessage:
     """The assistant message in a model's raw ``completion``, read as an inference server reads it.
 
@@ -71,9 +73,11 @@ def parse_completion(
     :class:`~chatcodec.OpaquePart` and reported (``content``); text the model wrote beside or
     inside call markup is text, in order. Every character is in the message or in a loss.
     ``on_loss`` and ``losses`` work as in :func:`~chatcodec.convert_request`; the paths are in
-    the message returned.
+    the message returned. ``template_limits`` bound each run of a template's text read for its
+    profile, as :func:`~chatcodec.render`'s do (a template past them is a
+    :class:`~chatcodec.TemplateError` naming the bound).
     """
-    link = template_link(template) if template is not None else None
+    link = template_link(template, template_limits) if template is not None else None
     chosen = _tool_call_parser(parser, link)
     named_reasoning = _reasoning_parser(reasoning_parser) if reasoning_parser is not None else None
     text = without_end_of_turn(completion if isinstance(completion, str) else decoded_text(completion, tokenizer))

@@ -110,7 +110,14 @@ REASONING_PARSERS: dict[str, ReasoningParser] = {
             call_openers=("<tool_call>",),
             unclosed_is_reasoning=True,
         ),
-        ReasoningParser("mistral", "[THINK]", "[/THINK]", "vllm/reasoning/mistral_reasoning_parser.py (Magistral)"),
+        ReasoningParser(
+            "mistral",
+            "[THINK]",
+            "[/THINK]",
+            "vllm/reasoning/mistral_reasoning_parser.py (Magistral); tests/reasoning/test_mistral_reasoning_parser.py "
+            "(NO_CONTENT: a completion with neither token is all reasoning)",
+            unclosed_is_reasoning=True,
+        ),
     )
 }
 """The reasoning parsers by vLLM's name; gpt-oss's harmony channels carry their own

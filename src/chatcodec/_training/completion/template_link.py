@@ -14,6 +14,7 @@ from chatcodec._errors import OptionError
 from chatcodec._training import families
 from chatcodec._training.completion.family_parsers import FAMILY_PARSERS, FamilyParsers
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +26,11 @@ class TemplateLink:
     generation_prompt: str
 
 
-def template_link(template: str) -> TemplateLink:
-    """The link for ``template``; an unknown family name is an :class:`~chatcodec.OptionError`
-    at ``$.template`` listing the names known."""
+def template_link(template: str, limits: TemplateLimits = DEFAULT_LIMITS) -> TemplateLink:
+    """The link for ``template`` (a template's text read by probes, each run within ``limits``);
+    an unknown family name is an :class:`~chatcodec.OptionError` at ``$.template`` listing the
+    names known. A template stopped at its bounds is the :class:`~chatcodec.TemplateError` naming
+    the bound, as ``render`` raises it: a hostile template is no option to correct."""
     if template in families.families():
         return TemplateLink(FAMILY_PARSERS.get(template), families.stored_profile(template).generation_prompt)
     if template in FAMILY_PARSERS:
@@ -41,8 +44,10 @@ def template_link(template: str) -> TemplateLink:
             path="$.template",
         )
     try:
-        resolved = families.resolve(template)
+        resolved = families.resolve(template, limits=limits)
     except TemplateError as error:
+        if error.rule in BOUND_RULES:
+            raise
         raise OptionError(
             f"the template cannot be read: {error}", name="template", valid=[], path="$.template"
         ) from None

@@ -19,7 +19,7 @@ from typing import Any, TypeAlias
 from pydantic import BaseModel
 
 from chatcodec._errors import PayloadError
-from chatcodec._narrow import as_dict, is_dict, is_list
+from chatcodec._narrow import as_dict, as_list, is_dict, is_list
 
 ToolSchemas: TypeAlias = Mapping[str, Mapping[str, Any]]
 """Each tool's name to its parameters' JSON Schema ``properties``."""
@@ -58,6 +58,8 @@ def typed_value(raw: str, schema: object, *, untyped_as_json: bool = False) -> o
     text = raw.strip()
     if "null" in kinds and text in ("null", "None"):
         return None
+    if _first_branch_type(schema) == "string":
+        return raw
     if "boolean" in kinds and text.lower() in ("true", "false"):
         return text.lower() == "true"
     if "integer" in kinds or "number" in kinds:
@@ -69,6 +71,11 @@ def typed_value(raw: str, schema: object, *, untyped_as_json: bool = False) -> o
         if is_dict(value) or is_list(value):
             return value
     return raw
+
+
+def string_only(schema: object) -> bool:
+    """Whether ``schema`` types its value as a string and nothing else (no ``null`` beside it)."""
+    return _schema_types(schema) == {"string"}
 
 
 def _schema_types(schema: object) -> set[str]:
@@ -91,6 +98,20 @@ def _schema_types(schema: object) -> set[str]:
         if is_list(values) and values and all(isinstance(value, str) for value in values):
             kinds.add("string")
     return kinds
+
+
+def _first_branch_type(schema: object) -> str | None:
+    """The type of a union's first branch that is not null (``anyOf``/``oneOf``), which decides a
+    value's type as vLLM's Qwen3-Coder parser reads a union (``anyOf: [string, integer, null]``
+    keeps ``7`` as the text ``"7"``: ``test_extract_tool_calls_anyof_type_conversion``,
+    ``multi_non_null``); None for a schema that is no union."""
+    found = as_dict(schema) or {}
+    for key in ("anyOf", "oneOf"):
+        for branch in as_list(found.get(key)) or ():
+            kind = (as_dict(branch) or {}).get("type")
+            if isinstance(kind, str) and _json_type(kind) != "null":
+                return _json_type(kind)
+    return None
 
 
 def _json_type(name: str) -> str:

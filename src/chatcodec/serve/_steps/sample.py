@@ -32,6 +32,7 @@ from chatcodec._registry import get_codec
 from chatcodec._training.gateway import ids_fault, source_place, vocabulary_size
 from chatcodec.serve import _returned_ids as returned_ids
 from chatcodec.serve._bounded import bounded
+from chatcodec.serve._identity import Identity
 from chatcodec.serve._json_body import json_body
 from chatcodec.serve._limits import answer_object, json_or_text, passed_headers, read_answer
 from chatcodec.serve._refusal import RefusalError
@@ -200,12 +201,9 @@ def _answer(
     raw = taken.finish_reason
     finish = {"unified": unified or _FINISHES.get(raw or "stop", "other"), "raw": raw}
     usage = {"input_tokens": len(call.prompt.ids), "output_tokens": len(taken.completion_ids)}
-    answer = ChatResponse.model_validate(
-        {
-            "id": f"chatcodec-{record.request_id}",
-            "model": routed.model,
-            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": usage,
-        }
-    )
+    choice = {"index": 0, "message": message.model_dump(mode="json", exclude_none=True), "finish_reason": finish}
+    made: dict[str, Any] = {"choices": [choice], "usage": usage}
+    # the gateway made this answer: its id, model and creation time are the gateway's to give, as
+    # for an upstream body without them (nothing for a writer to invent and report)
+    answer = ChatResponse.model_validate(Identity(f"chatcodec-{record.request_id}", routed.model).fill(made))
     return answer, taken.completion_ids

@@ -113,10 +113,10 @@ def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps)
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning text has no such payload")
     if not context.for_request:
         unsigned = not signature and encrypted is None  # a signed one's dropped signature is reported already
-        if provider != body.kit.name and unsigned and (provider is None or not ours):  # it reads back as ours
-            source = provider or "an unknown provider"
+        if provider is not None and provider != body.kit.name and unsigned and not ours:  # it reads back as ours
+            # (a part no provider produced, a parsed completion's, has no producer to lose: no loss)
             why = f"sent as Bedrock reasoning text; reads back as {body.kit.name}'s"
-            context.losses.add(at, f"thinking part from {source}", why, "metadata")
+            context.losses.add(at, f"thinking part from {provider}", why, "metadata")
         return _reasoning(part, ours, context, at)
     unverifiable = provider in (ANTHROPIC_API, None) and not signature
     if provider is None and not (body.claude and (context.model is None or is_claude_model(context.model))):

@@ -8,7 +8,8 @@ and edits the body, in this order:
   plus its extensions; a refused field with a home elsewhere is moved there (Mistral's
   ``random_seed``, DeepSeek's ``max_tokens``);
 - ``reasoning_effort``: a value it does not take becomes the nearest one it does;
-- each message: reasoning fields moved to the one the server takes back, or dropped;
+- each message: reasoning fields moved to the one the server takes back (text moved between
+  ``reasoning_content`` and ``reasoning`` is no loss: the same text where it reads it), or dropped;
   fields the SDK's message kind and the server's extensions do not hold dropped; content
   parts of types it does not take dropped; cache markers moved between OpenAI's
   ``prompt_cache_breakpoint`` and the gateways' ``cache_control``;
@@ -63,6 +64,11 @@ TOOL_KIND = "ChatCompletionFunctionToolParam"
 ALWAYS = frozenset({"model", "messages"})
 
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details")
+TEXT_REASONING_FIELDS = frozenset({"reasoning_content", "reasoning"})
+"""The reasoning fields holding plain text: reasoning moved from one to the other is the same
+text where the server reads it, so the move is no loss (a harness sending back the field its
+last answer came in, ``reasoning_content``, to vLLM, which reads ``reasoning``, lost nothing on
+every request; the same reasoning read from an Anthropic body is written there with no report)."""
 EFFORT_ORDER = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 """The canonical efforts, least first (``settings.EFFORTS``)."""
 BREAKPOINT, CACHE_CONTROL = "prompt_cache_breakpoint", "cache_control"
@@ -300,6 +306,8 @@ def _fit_reasoning(message: dict[str, Any], at: Steps, call: ServerCall) -> None
             call.report((*at, field), what, f"not sent: it takes no reasoning back ({call.server.reasoning_source})")
         elif target in message:
             call.report((*at, field), what, f"not sent: {target} holds the reasoning it takes back")
+        elif isinstance(value, str) and target in TEXT_REASONING_FIELDS:
+            message[target] = value  # the same text where the server reads it: a respelling, nothing lost
         else:
             message[target] = moved_reasoning(value, target)
             change = f"sent as {target} ({call.server.reasoning_source})"

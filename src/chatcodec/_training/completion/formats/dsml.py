@@ -31,6 +31,7 @@ from chatcodec._training.completion.tool_schemas import (
     arguments_text,
     repeated_values,
     strict_json,
+    string_only,
     typed_value,
 )
 
@@ -80,13 +81,17 @@ def _call(name: str, body: str, properties: Mapping[str, object]) -> list[Piece]
 
 def _value(raw: str, schema: object, is_string: bool) -> object:
     """A parameter's value: ``string="true"`` is text unless the tool's schema types it
-    otherwise (a model marking a number as a string); otherwise JSON, or the schema's type."""
+    otherwise (a model marking a number as a string); otherwise JSON, or the schema's type. A
+    ``string="false"`` ``null`` for a parameter the schema types as a string alone is the text
+    ``"null"``, as vLLM's schema fixer coerces it back (``test_null_coerced_back_to_string_by_schema``
+    in ``tests/tool_parsers/test_deepseekv32_tool_parser.py``); a nullable string stays null."""
     if is_string:
         return typed_value(raw, schema)
     try:
-        return strict_json(raw)
+        value = strict_json(raw)
     except (ValueError, RecursionError):
         return typed_value(raw, schema)
+    return raw if value is None and string_only(schema) else value
 
 
 DEEPSEEK_V4 = ToolCallParser(
