@@ -8,6 +8,11 @@ never written out:
 - ``_no_media_type`` (pure spelling) on a media or document part: the file part named no
   ``mediaType`` (a base64 source needs one: ``application/octet-stream`` stands for it);
 - ``_status`` (pure spelling) on a message: it was the task's ``status.message``;
+- ``_no_id`` (pure spelling) on a message: it came without a ``messageId`` (written so);
+- ``_in`` (pure spelling, in the request's bag): the request was the message or the task of a
+  ``SendMessageRequest`` or ``SendMessageResponse`` (``{"message": ...}``, ``{"task": ...}``),
+  its value that key; written back so, the body's other fields (``configuration``,
+  ``metadata``...) from the bag's ``envelope``;
 - ``_task`` (pure spelling, in the request's bag, ``provider_options["a2a"]``): the request
   was a ``Task``, written back as one.
 
@@ -32,7 +37,9 @@ DISPLAY = "A2A"
 """How losses name the format."""
 
 DATA = "_data"
-NO_MEDIA_TYPE, STATUS, TASK = "_no_media_type", "_status", "_task"
+NO_MEDIA_TYPE, STATUS, TASK, NO_ID, WRAPPED = "_no_media_type", "_status", "_task", "_no_id", "_in"
+ENVELOPE = "envelope"
+"""The request bag's key of a method body's fields beside its message or task."""
 ARTIFACT = "artifact"
 """The bag key of a message read from an artifact: the artifact's fields but its parts."""
 

@@ -8,7 +8,9 @@ is a user's or an agent's parts, nothing else).
 Every A2A message has a ``messageId``, made by whoever writes the message. A message written
 here from one that has none gets the id of its place, :func:`default_id` (``message-3`` for
 the third), and a message read with the id of its place keeps none: so a conversation read
-and written again is the same, and one written and read again gains no id.
+and written again is the same, and one written and read again gains no id. A message read
+without an id (the specification's examples of a status message) is marked ``_no_id`` and
+written without one.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.a2a.markers import AGENT, ARTIFACT, DISPLAY, KIT, STATUS, USER
+from chatcodec._frameworks.a2a.markers import AGENT, ARTIFACT, DISPLAY, KIT, NO_ID, STATUS, USER
 from chatcodec._frameworks.a2a.parts import decode_part, encode_part
 from chatcodec.codec_kit import leftovers, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext, Steps
@@ -48,14 +50,18 @@ def decode_message(message: Mapping[str, Any], default: str) -> dict[str, Any]:
     agent = message["role"] == AGENT
     parts = [decode_part(part, agent) for part in message["parts"]]
     bag = leftovers(message, ("role", "parts"))
-    if bag.get("messageId") == default:
+    if "messageId" not in message:
+        bag[NO_ID] = True
+    elif bag.get("messageId") == default:
         del bag["messageId"]
     return KIT.attach({"role": "assistant" if agent else "user", "content": parts}, bag)
 
 
 def with_id(message: dict[str, Any], index: int) -> dict[str, Any]:
-    """``message`` with a ``messageId`` (:func:`default_id` when it has none), fields in order."""
-    message.setdefault("messageId", default_id(index))
+    """``message`` with a ``messageId`` (:func:`default_id` when it has none; none when it is
+    ``None``, a message read without one), fields in order."""
+    if message.setdefault("messageId", default_id(index)) is None:
+        del message["messageId"]
     return {key: message[key] for key in (*ORDER, *message) if key in message}
 
 
@@ -83,8 +89,11 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
         what = "tool results" if role == "tool" else f"{role} message"
         losses.add(at, what, f"{DISPLAY} messages are a user's or an agent's parts")
         return None
-    wire = wire_fields(KIT.claim(losses, message.get("provider_metadata"), at))
+    bag = KIT.claim(losses, message.get("provider_metadata"), at)
+    wire = wire_fields(bag)
     wire.pop(ARTIFACT, None)  # the artifact's fields: placed by the request's writer
+    if bag.get(NO_ID) and "messageId" not in wire:
+        wire["messageId"] = None  # read without one: :func:`with_id` writes none
     if message.get("name") is not None:
         losses.add((*at, "name"), "participant name", f"{DISPLAY} messages name no participant")
     if message.get("cache_control") is not None:

@@ -27,10 +27,14 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     if message["role"] != AGENT:
         problem = Problem(("role",), "value_error", f"an answer is the agent's: {AGENT}", message["role"])
         raise problems_error(TITLE, [problem])
-    read = {key: value for key, value in message.items() if key != "messageId"}
-    response: dict[str, Any] = {"choices": [{"index": 0, "message": decode_message(read, "")}]}
-    if message["messageId"] != default_id(0):
-        response["id"] = message["messageId"]
+    answer = decode_message(message, default_id(0))
+    bags = as_dict(answer.get("provider_metadata")) or {}
+    bag = as_dict(bags.get(KIT.name)) or {}
+    response: dict[str, Any] = {"choices": [{"index": 0, "message": answer}]}
+    if "messageId" in bag:  # the response's id
+        response["id"] = bag.pop("messageId")
+        if not bag:
+            del answer["provider_metadata"]
     return response
 
 
@@ -41,7 +45,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     at = ("choices", 0, "message")
     written = encode_message(choice["message"], context, at) or {"role": AGENT, "parts": []}
     if response.get("id") is not None:
-        if "messageId" in written:
+        if written.get("messageId") is not None:
             losses.add(at, "messageId", "written from the response's own id", "metadata")
         written["messageId"] = response["id"]
     KIT.report_foreign(losses, response.get("provider_metadata"), ())
