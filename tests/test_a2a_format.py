@@ -249,6 +249,20 @@ def test_an_agents_message_is_a_response_its_id_the_responses() -> None:
     assert [loss.path for loss in losses if loss.path.startswith("$.model")] == ["$.model"]
 
 
+def test_a_send_message_responses_message_is_the_answer_and_written_back_so() -> None:
+    body = _dump(a2a_pb2.SendMessageResponse(message=sdk.new_text_message("Done.", context_id="c1")))
+    response = chatcodec.decode_response("a2a", body)
+    assert response.id == body["message"]["messageId"]
+    written = chatcodec.encode_response("a2a", response)
+    assert written == body
+    _valid(written, a2a_pb2.SendMessageResponse)
+
+
+def test_a_task_is_no_answer_but_a_conversation() -> None:
+    with pytest.raises(chatcodec.ValidationError, match=r"at \$\.task: .*read it as a request"):
+        chatcodec.decode_response("a2a", _spec("task_completed_with_artifact.json"))
+
+
 def test_a_users_message_is_no_answer() -> None:
     with pytest.raises(chatcodec.ValidationError, match=r"at \$\.role: .*ROLE_AGENT"):
         chatcodec.decode_response("a2a", {"messageId": "m", "role": "ROLE_USER", "parts": []})

@@ -1,8 +1,10 @@
 """A response is the agent's ``Message`` (what ``SendMessage`` answers with when no task is
-made): its parts the answer, its ``messageId`` the response's ``id``, its other fields in the
-message's bag. An A2A message names no model and counts no tokens, and has no finish reason
-(it is the agent's whole word): written, a model, a non-zero count and a finish other than
-``stop`` are losses.
+made), bare or as its ``SendMessageResponse`` holds it (``{"message": ...}``, written back so:
+the ``_in`` marker in the response's bag): its parts the answer, its ``messageId`` the
+response's ``id``, its other fields in the message's bag. A task is no answer but the
+conversation it holds: it is read as a request. An A2A message names no model, counts no
+tokens and has no finish reason (it is the agent's whole word): written, a model, a non-zero
+count and a finish other than ``stop`` are losses.
 """
 
 from __future__ import annotations
@@ -10,18 +12,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.a2a.markers import AGENT, DISPLAY, KIT
+from chatcodec import ValidationError
+from chatcodec._frameworks.a2a.markers import AGENT, DISPLAY, KIT, WRAPPED
 from chatcodec._frameworks.a2a.messages import decode_message, default_id, encode_message, with_id
 from chatcodec._frameworks.a2a.wire import validated_message
 from chatcodec._frameworks.history import the_answer
-from chatcodec.codec_kit import Problem, as_dict, problems_error
+from chatcodec.codec_kit import Problem, as_dict, leftovers, problems_error, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
 TITLE = f"{DISPLAY} message"
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
-    """Read an agent's message as a canonical response dict."""
+    """Read an agent's message (or a ``SendMessageResponse`` holding one) as a canonical response dict."""
+    if "task" in payload and "parts" not in payload:
+        problem = Problem(("task",), "value_error", "a task is the conversation it holds: read it as a request", None)
+        raise problems_error(TITLE, [problem])
+    if "message" in payload and "parts" not in payload:
+        try:
+            held = decode_response(as_dict(payload["message"]) or {}, context)
+        except ValidationError as error:
+            problems = [
+                Problem(("message", *detail["loc"]), detail["type"], detail["msg"], detail.get("input"))
+                for detail in error.errors()
+            ]
+            raise problems_error(TITLE, problems) from None
+        held["provider_metadata"] = {KIT.name: {WRAPPED: "message", **leftovers(payload, ("message",))}}
+        return held
     del context
     message = validated_message(payload, TITLE)
     if message["role"] != AGENT:
@@ -60,4 +77,8 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         losses.add(("choices", 0, "finish_reason"), "finish reason", why, "metadata")
     if choice.get("logprobs"):
         losses.add(("choices", 0, "logprobs"), "token log probabilities", f"{DISPLAY} has none", "metadata")
-    return with_id(written, 0)
+    message = with_id(written, 0)
+    own = KIT.own(as_dict(response.get("provider_metadata")))
+    if own.get(WRAPPED) == "message":
+        return {"message": message, **wire_fields(own)}
+    return message
