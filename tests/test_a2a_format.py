@@ -100,6 +100,16 @@ def test_the_specs_examples_convert_and_come_back_with_their_words(name: str, ta
     assert losses  # a message's, a task's or a part's own fields: A2A's data, reported by the other format
 
 
+@pytest.mark.parametrize("index", [0, 1])
+def test_the_sdks_conversations_are_written_back_as_they_were(index: int) -> None:
+    body = json.loads((FIXTURES.parent / "sdk_conversations.json").read_text(encoding="utf-8"))[index]
+    assert chatcodec.convert_request(body, source="a2a", target="a2a", on_loss="error") == body
+    if "task" in body:
+        _valid(body, a2a_pb2.SendMessageResponse)
+    else:
+        _valid_messages(body)
+
+
 def test_a_task_reads_as_its_history_status_message_and_artifacts() -> None:
     history = [
         sdk.new_text_message("Book me a flight", context_id="c1", task_id="t1", role=a2a_pb2.ROLE_USER),
@@ -124,6 +134,14 @@ def test_a_task_reads_as_its_history_status_message_and_artifacts() -> None:
     written = chatcodec.encode_request("a2a", request)
     assert written == body
     _valid(written, a2a_pb2.Task)
+
+
+def test_a_task_of_empty_lists_is_written_back_with_them() -> None:
+    task = {"id": "t1", "status": {"state": "TASK_STATE_SUBMITTED"}, "artifacts": [], "history": []}
+    request = chatcodec.decode_request("a2a", task)
+    assert request.messages == []
+    assert chatcodec.encode_request("a2a", request) == task
+    _valid(task, a2a_pb2.Task)
 
 
 def test_the_sdks_parts_read_as_their_canonical_parts() -> None:

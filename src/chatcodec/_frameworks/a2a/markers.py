@@ -38,6 +38,7 @@ DISPLAY = "A2A"
 
 DATA = "_data"
 NO_MEDIA_TYPE, STATUS, TASK, NO_ID, WRAPPED = "_no_media_type", "_status", "_task", "_no_id", "_in"
+EMPTY = "_empty"
 ENVELOPE = "envelope"
 """The request bag's key of a method body's fields beside its message or task."""
 ARTIFACT = "artifact"

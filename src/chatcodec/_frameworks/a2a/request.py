@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec import ValidationError
 from chatcodec._frameworks.a2a.capabilities import CAPABILITIES
-from chatcodec._frameworks.a2a.markers import DISPLAY, ENVELOPE, KIT, PROVIDER, TASK, WRAPPED
+from chatcodec._frameworks.a2a.markers import DISPLAY, EMPTY, ENVELOPE, KIT, PROVIDER, TASK, WRAPPED
 from chatcodec._frameworks.a2a.messages import decode_messages, encode_messages
 from chatcodec._frameworks.a2a.task import TASK_KEYS, decode_task, encode_task, unplaced
 from chatcodec._frameworks.a2a.wire import validated_history
@@ -76,7 +76,7 @@ def encode_request(request: dict[str, Any], context: EncodeContext) -> dict[str,
     wire = _ROLE.encode_request(request, context)
     written = wire.pop("messages")
     if own.get(TASK):
-        return encode_task(written, wire, context)
+        return encode_task(written, wire, own.get(EMPTY), context)
     return {"messages": unplaced(written, context), **wire}
 
 

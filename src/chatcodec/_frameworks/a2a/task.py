@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._frameworks.a2a.markers import ARTIFACT, DISPLAY, KIT, STATUS, TASK
+from chatcodec._frameworks.a2a.markers import ARTIFACT, DISPLAY, EMPTY, KIT, STATUS, TASK
 from chatcodec._frameworks.a2a.messages import TAG, decode_message, default_id, with_id
 from chatcodec._frameworks.a2a.wire import TASK_STATES, check_artifact, check_message
 from chatcodec.codec_kit import as_dict, as_list, leftovers, validate_with
@@ -90,12 +90,18 @@ def decode_task(payload: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str
         from_artifact["provider_metadata"] = {KIT.name: {ARTIFACT: leftovers(artifact, ("parts",))}}
         messages.append(from_artifact)
     bag = {TASK: True, **leftovers(task, ("history", "artifacts")), "status": status}
+    empty = [key for key in ("history", "artifacts") if key in task and not task[key]]
+    if empty:
+        bag[EMPTY] = empty
     return messages, {key: bag[key] for key in (TASK, *_ORDER, *bag) if key in bag}
 
 
-def encode_task(written: Sequence[dict[str, Any]], fields: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+def encode_task(
+    written: Sequence[dict[str, Any]], fields: Mapping[str, Any], empty: object, context: EncodeContext
+) -> dict[str, Any]:
     """A task of the ``written`` messages (each tagged, :data:`~.messages.TAG`) and the task's
-    ``fields`` (the request's bag); a model, which a task does not name, is a loss."""
+    ``fields`` (the request's bag's, ``empty`` its lists given empty); a model, which a task
+    does not name, is a loss."""
     task: dict[str, Any] = {key: value for key, value in fields.items() if key != "model"}
     if fields.get("model") is not None:
         context.losses.add(("model",), "model", f"an {DISPLAY} task names no model", "metadata")
@@ -117,17 +123,18 @@ def encode_task(written: Sequence[dict[str, Any]], fields: Mapping[str, Any], co
     if said:
         status["message"] = with_id(said[0], len(history))
     task["status"] = status
-    if artifacts:
+    given = as_list(empty) or []
+    if artifacts or "artifacts" in given:
         task["artifacts"] = artifacts
-    if history or "history" in fields:
+    if history or "history" in given:
         task["history"] = history
     return {key: task[key] for key in (*_ORDER, *task) if key in task}
 
 
 def _artifact(wire: dict[str, Any], kept: Mapping[str, Any], index: int, context: EncodeContext) -> dict[str, Any]:
     """An artifact of a message's parts and its ``kept`` fields; the message's own fields are lost."""
-    for key in wire:
-        if key not in ("role", "parts"):
+    for key, value in wire.items():
+        if key not in ("role", "parts") and value is not None:
             why = f"an {DISPLAY} artifact has no {key}"
             context.losses.add(("messages", index, "provider_metadata", KIT.name, key), key, why, "metadata")
     artifact: dict[str, Any] = {"artifactId": f"artifact-{index + 1}", **kept, "parts": wire["parts"]}
