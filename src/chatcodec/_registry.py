@@ -66,8 +66,8 @@ _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 FRAMEWORK_FORMATS = frozenset(
     {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a"}
 )
-"""The built-in formats that are a framework's stored history, not a provider's wire
-(``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
+"""The built-in formats that are a framework's stored history (or an agent protocol's
+conversation, ``a2a``), not a provider's wire (``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
 batch rows, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which
 the server, detection and the provider laws iterate."""
 
