@@ -301,6 +301,11 @@ def test_a_users_message_is_no_answer() -> None:
             r"parts\[0\]\.raw: base64",
         ),
         ({"messageId": 7, "role": "ROLE_USER", "parts": []}, r"\$\.messages\[0\]", "messageId: a string"),
+        (
+            {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": None}]},
+            r"\$\.messages\[0\]",
+            r"parts\[0\]\.text: a string",
+        ),
         ({"messageId": "m", "role": "ROLE_AGENT", "parts": {}}, r"\$\.messages\[0\]", "parts: a list"),
     ],
 )

@@ -56,6 +56,8 @@ def check_parts(parts: object, where: str) -> None:
         held = [key for key in CONTENT if key in part]
         if len(held) != 1:
             raise ValueError(f"{at}: exactly one of text, raw, url and data (the part's content)")
+        if held[0] != "data" and not isinstance(part[held[0]], str):
+            raise ValueError(f"{at}.{held[0]}: a string")
         refuse_non_string(part, _PART_STRINGS, at)
         _refuse_non_object(part, "metadata", at)
         if "raw" in part and not is_base64(part["raw"]):
