@@ -67,9 +67,10 @@ FRAMEWORK_FORMATS = frozenset(
     {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a"}
 )
 """The built-in formats that are a framework's stored history (or an agent protocol's
-conversation, ``a2a``), not a provider's wire (``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
-batch rows, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which
-the server, detection and the provider laws iterate."""
+conversation, ``a2a``), not a provider's wire (``_frameworks/``): converted to and from like
+any format, but with no HTTP edge, streams or batch rows, so left out of
+:data:`PROVIDER_NAMES` and :func:`registered_providers`, which the server, detection and the
+provider laws iterate."""
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(
     name for name in _BUILT_IN if name != CANONICAL and name not in FRAMEWORK_FORMATS
@@ -509,7 +510,7 @@ def _lookup_error(name: str) -> Exception:
     hint = did_you_mean(name, [*known, *frameworks, CANONICAL])
     return UnknownProviderError(
         f"unknown provider {name!r}{hint} (known wire formats: {', '.join(known)}, {CANONICAL}; "
-        f"framework histories and traces: {', '.join(frameworks)})"
+        f"framework histories, traces and agent protocols: {', '.join(frameworks)})"
     )
 
 
