@@ -351,3 +351,21 @@ def test_the_cli_converts_a_method_body(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     blocks = json.loads(done.stdout)["messages"][0]["content"]
     assert [block["type"] for block in blocks] == ["text", "image"]
+
+
+@pytest.mark.parametrize(
+    ("name", "told", "found"),
+    [
+        ("send_message_request.json", True, "1 messages (1 user)"),
+        ("task_input_required.json", True, "1 messages (1 assistant)"),
+        ("file_download_task.json", False, "1 messages (1 assistant)"),  # a bare task: found by its id and state
+    ],
+)
+def test_the_cli_validates_a_method_body_or_a_task(name: str, told: bool, found: str, tmp_path: Path) -> None:
+    body = _spec(name)
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body if told else body["task"]), encoding="utf-8")
+    command = [sys.executable, "-m", "chatcodec", "validate", str(path), *(["--format", "a2a"] if told else [])]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"ok, {found}" in done.stdout + done.stderr

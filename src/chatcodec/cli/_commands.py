@@ -472,7 +472,9 @@ def _history_messages(format_name: str, data: object, *, strict: bool) -> list[A
     fields = load_object(data, f"{format_name} history")
     if "messages" in fields or format_name == trace_rows.FORMAT:  # a span: its call's whole conversation
         return decode_request(format_name, fields).messages
-    if _HISTORY_UNDER.get(format_name, "messages") in fields:  # a framework's whole state, its history under its key
+    if any(
+        key in fields for key in _HISTORY_UNDER.get(format_name, ("messages",))
+    ):  # a whole state, or a body holding one
         return decode_request(format_name, fields).messages
     return [choice.message for choice in decode_response(format_name, fields).choices]
 
@@ -510,21 +512,29 @@ def _missing_model(location: object, rule: object, message: object) -> bool:
 
 _RESPONSE_KEYS = ("choices", "candidates", "output", "stopReason")
 
-_HISTORY_UNDER = {"google-adk": "events"}
-"""The key a framework's whole-state dump holds its history under, where it is not ``messages``
-(an ADK ``Session``: its ``events``), so such a dump is read as the conversation it holds, not
-as one answer."""
+_HISTORY_UNDER = {
+    "google-adk": ("events",),
+    "a2a": ("history", "status", "artifacts", "task", "message"),
+}
+"""The keys a framework's whole-state dump holds its history under, where it is not ``messages``
+(an ADK ``Session``: its ``events``; an A2A ``Task``, or a method's body holding a task or a
+message), so such a dump is read as the conversation it holds, not as one answer (an A2A
+agent's bare ``Message``)."""
 
 
 def _whole_state_format(fields: Mapping[str, Any]) -> str | None:
     """The framework whose whole-state dump ``fields`` is (an ADK ``Session``: its
-    ``events`` list, no ``messages``): found by the key it holds its history under, which no
-    provider's body holds at its top, so ``validate`` without ``--format`` reads it as that
-    framework's conversation (detection knows the provider wires, which read it as an
+    ``events`` list, no ``messages``; an A2A ``Task``: an ``id`` and a ``status`` with its
+    ``state``): found by keys no provider's body holds at its top, so ``validate`` without
+    ``--format`` reads it as that framework's conversation (detection knows the provider wires, which read it as an
     OpenAI Chat request missing its ``messages``)."""
     if "messages" in fields:
         return None
-    return next((name for name, key in _HISTORY_UNDER.items() if isinstance(fields.get(key), list)), None)
+    if isinstance(fields.get("events"), list):
+        return "google-adk"
+    if isinstance(fields.get("id"), str) and isinstance(fields.get("status"), dict) and "state" in fields["status"]:
+        return "a2a"  # an A2A Task: its id and its status's state
+    return None
 
 
 def _is_response(fields: dict[str, Any]) -> bool:
