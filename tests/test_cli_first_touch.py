@@ -124,6 +124,7 @@ def test_a_missing_settings_file_is_a_missing_input(tmp_path: Path, capsys: pyte
         ("adk", "'google-adk'"),
         ("langgraph", "'langchain'"),
         ("openai-agents", "'openai-responses'"),
+        ("agent2agent", "'a2a'"),
     ],
 )
 def test_the_names_people_type_first_get_the_format_they_mean(

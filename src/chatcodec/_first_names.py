@@ -27,6 +27,8 @@ FIRST_NAMES: Mapping[str, tuple[str, ...]] = {
     "agents-sdk": ("openai-responses",),
     "vercel": ("ai-sdk-ui", "ai-sdk-model"),
     "ai-sdk": ("ai-sdk-ui", "ai-sdk-model"),
+    "agent2agent": ("a2a",),
+    "mcp": ("mcp-sampling",),  # the outside codec of examples/mcp-sampling-codec, when installed
 }
 """A first name (lower case, ``_`` read as ``-``) -> the formats it may mean, the likeliest first
 (the OpenAI Agents SDK keeps its runs as Responses items; LangGraph's state holds LangChain

@@ -54,6 +54,7 @@ _BUILT_IN: dict[str, str] = {
     "pydantic-ai": "chatcodec._frameworks.pydantic_ai",
     "google-adk": "chatcodec._frameworks.google_adk",
     "otel-genai": "chatcodec._frameworks.otel_genai",
+    "a2a": "chatcodec._frameworks.a2a",
 }
 """Name -> each built-in codec, imported on first use: a provider folder's package, its codec
 built as :meth:`~chatcodec.contract.ProviderCodec.from_package` builds one from the modules it
@@ -62,11 +63,14 @@ has (each role imported when first read, so a stream imports no request role), o
 
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
-FRAMEWORK_FORMATS = frozenset({"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai"})
-"""The built-in formats that are a framework's stored history, not a provider's wire
-(``_frameworks/``): converted to and from like any format, but with no HTTP edge, streams or
-batch rows, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which
-the server, detection and the provider laws iterate."""
+FRAMEWORK_FORMATS = frozenset(
+    {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a"}
+)
+"""The built-in formats that are a framework's stored history (or an agent protocol's
+conversation, ``a2a``), not a provider's wire (``_frameworks/``): converted to and from like
+any format, but with no HTTP edge, streams or batch rows, so left out of
+:data:`PROVIDER_NAMES` and :func:`registered_providers`, which the server, detection and the
+provider laws iterate."""
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(
     name for name in _BUILT_IN if name != CANONICAL and name not in FRAMEWORK_FORMATS
@@ -506,7 +510,7 @@ def _lookup_error(name: str) -> Exception:
     hint = did_you_mean(name, [*known, *frameworks, CANONICAL])
     return UnknownProviderError(
         f"unknown provider {name!r}{hint} (known wire formats: {', '.join(known)}, {CANONICAL}; "
-        f"framework histories and traces: {', '.join(frameworks)})"
+        f"framework histories, traces and agent protocols: {', '.join(frameworks)})"
     )
 
 

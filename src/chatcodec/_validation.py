@@ -111,6 +111,7 @@ def validate_messages(data: object) -> list[AnyMessage]:
 _LANGCHAIN, _PYDANTIC_AI, _UI_FORMAT, _MODEL_FORMAT = "langchain", "pydantic-ai", "ai-sdk-ui", "ai-sdk-model"
 _GOOGLE_ADK = "google-adk"
 _OTEL_GENAI = "otel-genai"
+_A2A, _A2A_ROLES = "a2a", ("ROLE_USER", "ROLE_AGENT")
 """The framework formats whose message lists :func:`validate_messages` also reads."""
 
 
@@ -122,7 +123,8 @@ def _framework_of(first: dict[str, Any]) -> str | None:
     - LangChain: no ``role``, ``type`` and ``data`` (``messages_to_dict``) or ``lc`` (``dumpd``);
     - pydantic-ai: no ``role``, ``kind`` and ``parts`` (``ModelRequest``, ``ModelResponse``);
     - Google ADK: no ``role``, an ``author`` and the ``content`` or ``actions`` of a session ``Event``;
-    - the OpenTelemetry GenAI conventions' message: ``role`` and typed ``parts``, no ``id`` or ``content``.
+    - the OpenTelemetry GenAI conventions' message: ``role`` and typed ``parts``, no ``id`` or ``content``;
+    - an A2A message: ``parts`` and a ``role`` of the protocol's enum (``ROLE_USER``, ``ROLE_AGENT``).
 
     An AI SDK ``ModelMessage`` has a ``role`` and a ``content`` as a chat message has: it is
     read only when the dialects refuse the list and it holds the AI SDK's marks
@@ -130,6 +132,8 @@ def _framework_of(first: dict[str, Any]) -> str | None:
     if "role" in first:
         if "parts" not in first or "content" in first:
             return None
+        if first["role"] in _A2A_ROLES:
+            return _A2A
         return _UI_FORMAT if "id" in first else _OTEL_GENAI if _typed_parts(first["parts"]) else None
     if "lc" in first or ("type" in first and "data" in first):
         return _LANGCHAIN

@@ -17,7 +17,7 @@ import os
 import sys
 import textwrap
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
@@ -39,6 +39,7 @@ from chatcodec.cli._convert_arguments import EXIT_CODES_HELP
 from chatcodec.cli._documents import Document
 from chatcodec.cli._format_names import add_formats_command, unknown_format
 from chatcodec.cli._serve import add_serve_command
+from chatcodec.cli._whole_states import holds_a_history, whole_state_format
 
 if TYPE_CHECKING:  # the models load where `validate` and `schema` run, not for `convert`
     from chatcodec._model.messages import AnyMessage
@@ -313,7 +314,7 @@ def _validate_document(
         if wrong is not None:
             raise ChatcodecError(wrong.replace("--from", "--format"))
     chosen = (
-        format_name or written or _whole_state_format(fields) or trace_rows.span_format(fields) or detect.detect(data)
+        format_name or written or whole_state_format(fields) or trace_rows.span_format(fields) or detect.detect(data)
     )
     if chosen is not None and chosen != detect.CANONICAL:
         try:
@@ -472,7 +473,7 @@ def _history_messages(format_name: str, data: object, *, strict: bool) -> list[A
     fields = load_object(data, f"{format_name} history")
     if "messages" in fields or format_name == trace_rows.FORMAT:  # a span: its call's whole conversation
         return decode_request(format_name, fields).messages
-    if _HISTORY_UNDER.get(format_name, "messages") in fields:  # a framework's whole state, its history under its key
+    if holds_a_history(format_name, fields):  # a framework's whole state, or a body holding one
         return decode_request(format_name, fields).messages
     return [choice.message for choice in decode_response(format_name, fields).choices]
 
@@ -509,22 +510,6 @@ def _missing_model(location: object, rule: object, message: object) -> bool:
 
 
 _RESPONSE_KEYS = ("choices", "candidates", "output", "stopReason")
-
-_HISTORY_UNDER = {"google-adk": "events"}
-"""The key a framework's whole-state dump holds its history under, where it is not ``messages``
-(an ADK ``Session``: its ``events``), so such a dump is read as the conversation it holds, not
-as one answer."""
-
-
-def _whole_state_format(fields: Mapping[str, Any]) -> str | None:
-    """The framework whose whole-state dump ``fields`` is (an ADK ``Session``: its
-    ``events`` list, no ``messages``): found by the key it holds its history under, which no
-    provider's body holds at its top, so ``validate`` without ``--format`` reads it as that
-    framework's conversation (detection knows the provider wires, which read it as an
-    OpenAI Chat request missing its ``messages``)."""
-    if "messages" in fields:
-        return None
-    return next((name for name, key in _HISTORY_UNDER.items() if isinstance(fields.get(key), list)), None)
 
 
 def _is_response(fields: dict[str, Any]) -> bool:
