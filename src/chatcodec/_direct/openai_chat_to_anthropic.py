@@ -11,7 +11,8 @@ system prompt, user text and images, assistant text, reasoning (litellm's signed
 dump's ``null`` fields. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: the reasoning's reading
 (:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) and its
-verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`), the call's id,
+verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`; for litellm's signed
+blocks asked once a request, then on every turn that differs: :func:`_signed_blocks`), the call's id,
 name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
 result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
 the image reading and writing (``decode_parts``, ``encode_part``: the data URL's split). The top
