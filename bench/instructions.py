@@ -71,11 +71,13 @@ from bench import callgrind  # noqa: E402
 FULL = "full session"
 STEADY = "steady"
 NULLS = "SDK-dump nulls"
-BENCH, PERF, SHAPES, FEATURES = "bench", "perf", "shapes", "features"
+BENCH, PERF, SHAPES, FEATURES, HELD_OUT = "bench", "perf", "shapes", "features", "held-out"
 """The session sets: the bench's own (:mod:`bench.agent_sources`), the acceptance sessions
 speed is judged on (:mod:`bench.perf_sessions`) and sessions of other shapes the bench
 generates (:mod:`bench.other_shapes`); a coding agent with each feature of its wire on and off
-(:mod:`bench.feature_shapes`, ``CHATCODEC_BENCH_FEATURES``: the shapes counted, by name, comma-separated)."""
+(:mod:`bench.feature_shapes`, ``CHATCODEC_BENCH_FEATURES``: the shapes counted, by name, comma-separated); three
+held-out sessions of the kinds real agents send (:mod:`bench.held_out`: Claude Code, an agent on litellm's SDK, a
+Claude model through OpenRouter)."""
 
 ROWS: tuple[tuple[str, str, str], ...] = (
     ("openai-chat", "anthropic", FULL),
@@ -153,7 +155,7 @@ class Counted:
 def sessions(turns: int, only: Sequence[str], sets: Sequence[str]) -> Iterator[Counted]:
     """Every session of one size: the bench's own (:mod:`bench.agent_sources`), the acceptance
     sessions (:mod:`bench.perf_sessions`), then the generated other shapes (:mod:`bench.other_shapes`)."""
-    from bench import agent_sources, feature_shapes, other_shapes, perf_sessions
+    from bench import agent_sources, perf_sessions
 
     def wanted(source: str, target: str) -> bool:
         return not only or f"{source}->{target}" in only
@@ -176,16 +178,22 @@ def sessions(turns: int, only: Sequence[str], sets: Sequence[str]) -> Iterator[C
             row = row_key(session.source, session.target, session.shape, turns)
             found = partial(perf_sessions.others, session)
             yield Counted(row, session.source, session.target, session.body, session.body, found, acceptance=True)
-    named = [name for name in os.environ.get("CHATCODEC_BENCH_FEATURES", "").split(",") if name]
-    for shaped in feature_shapes.sessions([turns], named) if FEATURES in sets else ():
+    for shaped in _generated(turns, sets):
         if wanted(shaped.source, shaped.target):
             row = row_key(shaped.source, shaped.target, shaped.shape, turns)
             yield Counted(row, shaped.source, shaped.target, shaped.body, None, partial(tuple, shaped.others))
-    for shaped in other_shapes.sessions([turns]) if SHAPES in sets else ():
-        if wanted(shaped.source, shaped.target):
-            row = row_key(shaped.source, shaped.target, shaped.shape, turns)
-            given = partial(tuple, shaped.others)
-            yield Counted(row, shaped.source, shaped.target, shaped.body, None, given)
+
+
+def _generated(turns: int, sets: Sequence[str]) -> Iterator[Any]:
+    """The generated sessions of one size in ``sets`` (each with its source, target, shape, body and
+    ``others``): the feature shapes (``CHATCODEC_BENCH_FEATURES``: only those named), the other
+    shapes, the held-out agents."""
+    from bench import feature_shapes, held_out, other_shapes
+
+    named = [name for name in os.environ.get("CHATCODEC_BENCH_FEATURES", "").split(",") if name]
+    yield from feature_shapes.sessions([turns], named) if FEATURES in sets else ()
+    yield from other_shapes.sessions([turns]) if SHAPES in sets else ()
+    yield from held_out.sessions([turns]) if HELD_OUT in sets else ()
 
 
 def _cases(turns: int, only: Sequence[str], sets: Sequence[str]) -> tuple[list[Case], list[str]]:
@@ -484,13 +492,16 @@ def pieces_table(counts: dict[str, float], turns: Sequence[int]) -> str:
 
 def every_row(turns: Sequence[int]) -> Iterator[tuple[str, str, str, str, int]]:
     """Each row of the tables, in order: ``(row key, source, target, shape, turns)``."""
-    from bench import feature_shapes, other_shapes, perf_sessions
+    from bench import feature_shapes, held_out, other_shapes, perf_sessions
 
     shaped = [(source, target, shape) for shape, pairs in other_shapes.PAIRS.items() for source, target in pairs]
     shaped += [
         (source, target, f"features: {name}")
         for name, _ in feature_shapes.combinations()
         for source, target in feature_shapes.PAIRS
+    ]
+    shaped += [
+        (source, target, f"held out: {kind}") for kind, pairs in held_out.PAIRS.items() for source, target in pairs
     ]
     for source, target, shape in (*ROWS, *perf_sessions.STEMS.values(), *shaped):
         for size in turns:
@@ -588,10 +599,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--sessions",
         nargs="+",
-        choices=(BENCH, PERF, SHAPES, FEATURES),
+        choices=(BENCH, PERF, SHAPES, FEATURES, HELD_OUT),
         default=None,
         help=f"{BENCH}: the bench's own agent sessions; {PERF}: the acceptance sessions "
-        f"(CHATCODEC_PERF_SESSIONS, else the repository's 10-step copy); {SHAPES}: sessions of other shapes "
+        f"(CHATCODEC_PERF_SESSIONS, else the repository's 10-step copy); {SHAPES}: sessions of other shapes; "
+        f"{FEATURES}: each feature of a wire on and off; {HELD_OUT}: three held-out agent sessions "
         f"(default: all, without {PERF} when that folder is missing)",
     )
     return parser

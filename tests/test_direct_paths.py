@@ -187,9 +187,10 @@ def _thinking_variant(body: dict[str, Any], variant: str) -> dict[str, Any]:
     """``body`` (the feature shapes' agent, litellm's ``thinking_blocks`` on each turn) with each
     turn's thinking changed as ``variant`` says."""
     changed = copy.deepcopy(body)
-    for message in changed["messages"]:
-        if "thinking_blocks" not in message:
-            continue
+    signed = [message for message in changed["messages"] if "thinking_blocks" in message]
+    if variant in _EMPTY_SIGNATURE:  # one turn's block with an empty signature: dropped, reported
+        signed[_EMPTY_SIGNATURE[variant]]["thinking_blocks"][0]["signature"] = ""
+    for message in signed:
         blocks = message["thinking_blocks"]
         if variant == "two blocks":
             blocks.append({"type": "thinking", "thinking": " And then the tests.", "signature": "c2lnbmVk"})
@@ -209,7 +210,16 @@ def _thinking_variant(body: dict[str, Any], variant: str) -> dict[str, Any]:
     return changed
 
 
-_TAKEN_VARIANTS = {"two blocks": True, "text and calls": True, "another model": True}
+_EMPTY_SIGNATURE = {"empty signature first": 0, "empty signature later": 3}
+"""The variants with one block's signature empty, by the signed turn that holds it: the first (no
+verdict proved on it) or one after a verdict was proved on the turns before."""
+_TAKEN_VARIANTS = {
+    "two blocks": True,
+    "text and calls": True,
+    "another model": True,
+    "empty signature first": True,
+    "empty signature later": True,
+}
 
 
 @pytest.mark.parametrize(("source", "target"), [("openai-chat", "anthropic"), ("openai-chat", "openai-responses")])
@@ -223,13 +233,17 @@ _TAKEN_VARIANTS = {"two blocks": True, "text and calls": True, "another model": 
         "other reasoning_content",
         "redacted",
         "unsigned",
+        "empty signature first",
+        "empty signature later",
     ],
 )
 def test_signed_thinking_variants_equal_to_canonical(source: str, target: str, variant: str) -> None:
     """Turns with litellm's ``thinking_blocks`` beyond the generator's one signed block and its
     ``reasoning_content`` copy: two blocks, a text beside the calls, a model that verifies only its
-    own signatures are taken; a turn without the copy or with another text there, a redacted or
-    unsigned block are handed back. Either way the outcome is the canonical path's (losses placed
+    own signatures, a block with an empty signature on the first signed turn or after turns that
+    proved the request's verdict (OpenAI Chat -> Anthropic writes a turn as it came once one did)
+    are taken; a turn without the copy or with another text there, a redacted or unsigned block
+    are handed back. Either way the outcome is the canonical path's (losses placed
     in the input as it places them)."""
     _differential()  # the bench on the path
     from bench import feature_shapes

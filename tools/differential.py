@@ -31,7 +31,8 @@ marker on the last user message, long results, reasoning, screenshots) of as man
 ``bench/feature_shapes.py``'s coding agent with each feature of its wire alone, none and all
 (issue 107: litellm's signed ``thinking_blocks``, a marked system part, an image in a tool
 result, parallel calls, long and failed results, the SDK's nulls) of 3 and 12 turns, as OpenAI
-Chat and as Anthropic; the
+Chat and as Anthropic, and ``bench/held_out.py``'s three held-out agents (Claude Code, an agent on
+litellm's SDK, a Claude model through OpenRouter) of as many; the
 10-step acceptance sessions of ``tests/fixtures/perf-sessions``
 (nested tool arguments, which the bench's own sessions lack); every recorded response to every
 format, lenient and strict; every recorded stream to every format. Clock fields and
@@ -77,7 +78,7 @@ FIXTURES = CORPUS / "tests" / "fixtures"
 
 
 def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
-    from bench import agent_workloads, feature_shapes, other_shapes, perf_sessions, workloads
+    from bench import agent_workloads, feature_shapes, held_out, other_shapes, perf_sessions, workloads
 
     for path in sorted(FIXTURES.glob("*/request/*.json")):
         body = json.loads(path.read_text())
@@ -99,6 +100,8 @@ def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
             for source, target in (("openai-chat", "anthropic"), ("anthropic", "openai-chat")):
                 body = feature_shapes.body(source, target, turns, features, seed=turns)
                 yield f"features{turns}-{shape}", source, body
+        for kind, build in held_out.BUILDERS.items() if turns > 1 else ():  # the held-out agents' own shapes
+            yield f"held-out{turns}-{kind}", held_out.PAIRS[kind][0][0], build(turns, seed=turns)
     for session in perf_sessions.sessions([10], FIXTURES / "perf-sessions"):
         yield f"perf-{session.source}-{session.target}-{session.shape}", session.source, session.body
 

@@ -132,8 +132,13 @@ def _starts(messages: list[Any]) -> list[int] | None:
             return None
         role = message["role"]
         if role == "tool":  # most messages of an agent's history: a call id and a text, checked inline
+            size = len(message)  # (with an SDK dump's ``"name": null`` too, as :func:`_result` takes it)
             if type(message["tool_call_id"]) is not str or (
-                (len(message) != 3 or type(message["content"]) is not str) and not _result(message)
+                (
+                    type(message["content"]) is not str
+                    or (size != 3 and (size != 4 or message.get("name", 0) is not None))
+                )
+                and not _result(message)
             ):
                 return None
             if not results:

@@ -11,7 +11,8 @@ system prompt, user text and images, assistant text, reasoning (litellm's signed
 dump's ``null`` fields. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: the reasoning's reading
 (:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) and its
-verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`), the call's id,
+verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`; for litellm's signed
+blocks asked once a request, then on every turn that differs: :func:`_signed_blocks`), the call's id,
 name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
 result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
 the image reading and writing (``decode_parts``, ``encode_part``: the data URL's split). The top
@@ -94,6 +95,7 @@ def write_turns(
     results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
     index = start - 1  # the canonical index of the message being written
     sanitize = MAPPING.sanitize
+    proved: list[bool] = []  # the verdict on a signed turn's blocks, once proved (:func:`_signed_blocks`)
     for message in messages[start:]:
         role = message["role"]
         if role == "tool":
@@ -117,7 +119,7 @@ def write_turns(
             continue
         index += 1
         if role == "assistant":
-            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context)})
+            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         else:
             _user_turn(message, turns, results, index, context=context, noted=noted)
         results = None
@@ -180,7 +182,7 @@ def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicCon
     return block
 
 
-def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext) -> Any:
+def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext, proved: list[bool]) -> Any:
     content = message["content"]
     thought = message.get("reasoning_content")
     calls: list[dict[str, Any]] | None = message.get("tool_calls")
@@ -190,7 +192,7 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     blocks: list[dict[str, Any]] = []
     position = 0
     if signed:  # litellm's signed thinking (and the reasoning text it repeats): the reader's reading of them
-        position = _signed_blocks(message, blocks, index, context)
+        position = _signed_blocks(message, blocks, index, context, proved)
     elif thought is not None:
         written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
@@ -208,22 +210,44 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
 
 
 def _signed_blocks(
-    message: Mapping[str, Any], into: list[dict[str, Any]], index: int, context: AnthropicContext
+    message: Mapping[str, Any], into: list[dict[str, Any]], index: int, context: AnthropicContext, proved: list[bool]
 ) -> int:
     """The thinking blocks of a turn with litellm's ``thinking_blocks``, into ``into``: its thinking
     parts as the reader reads its reasoning fields (``decode_reasoning``: each block Claude's,
     signed; a ``reasoning_content`` repeating their text marked as a copy, another its own
     part), each written by the writer's ``encode_thinking`` at its canonical place; how many
-    parts were read (the place of the turn's next part)."""
+    parts were read (the place of the turn's next part).
+
+    What the two rules answer for such a block depends on nothing of it but whether its
+    signature is empty (the walk proved its shape, and the parts read from it differ only in
+    text and signature): the request's target model and options decide the rest. So the
+    first turn whose blocks both rules write as they came (:func:`_as_came`, with no loss)
+    proves that verdict for the request (``proved``), and a later turn with every signature
+    given is written so without asking the rules again; any other turn asks them."""
+    blocks: list[dict[str, Any]] = message["thinking_blocks"]
+    if proved and all(block["signature"] for block in blocks):
+        into.extend([_as_came(block) for block in blocks])
+        return len(blocks)
+    losses = context.losses.count()
     thinking = decode_reasoning(message)[0]
+    came = len(thinking) == len(blocks)
     for position, part in enumerate(thinking):
         written = encode_thinking(part, context, ("messages", index, "content", position))
         if written is None:  # dropped, reported (another provider's reasoning)
+            came = False
             continue
         if written["type"] != "thinking":  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
+        came = came and written == _as_came(blocks[position])
         into.append(written)
+    if came and not proved and context.losses.count() == losses:
+        proved.append(True)
     return len(thinking)
+
+
+def _as_came(block: Mapping[str, Any]) -> dict[str, Any]:
+    """A signed block of litellm's ``thinking_blocks`` written back as Claude sent it."""
+    return {"type": "thinking", "thinking": block["thinking"], "signature": block["signature"]}
 
 
 def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: AnthropicContext) -> None:
