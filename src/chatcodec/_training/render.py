@@ -342,6 +342,9 @@ class Runner:
             limits=self.limits,
         )
 
+    def without_tools(self) -> Runner:
+        return Runner(self.template, [], self.variables, self.limits)
+
     def text_or_none(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> str | None:
         try:
             return self(messages, prompt)[0]
@@ -442,8 +445,7 @@ def _sampled_spans(
         known_end = ends[position]
         tagged = tag_within(before, known_end)
         if tagged is not None:
-            start, end = tagged
-            end = through_turn_end(text, end, profile.turn_end)
+            start, end = tag_span(text, tagged, before, profile.generation_prompt, profile.turn_end)
         elif known_end is not None:
             found = prompt_in_text(text, before, profile.generation_prompt) if one_run else None
             if prompts is not None:
@@ -546,6 +548,25 @@ def _first_rendered(answer: dict[str, Any], text: str, after: int) -> int | None
     pieces += [call["function"]["name"] for call in calls]
     found = [position for piece in pieces if piece.strip() and (position := text.find(piece.strip(), after)) >= 0]
     return min(found) if found else None
+
+
+def tag_span(text: str, tagged: tuple[int, int], before: int | None, prompt: str, turn_end: str) -> tuple[int, int]:
+    """What the model sampled of a generation tag's span: from where the generation prompt
+    ends, where the tag opens inside it (TRL's Qwen3.5 and Qwen3.6 training templates tag the
+    ``<think>`` their generation prompt already writes: the model never samples it), through
+    the turn's end token."""
+    prompted = prompt_before_tag(text, before, tagged[0], prompt)
+    start = tagged[0] if prompted is None else max(tagged[0], prompted)
+    return start, through_turn_end(text, tagged[1], turn_end)
+
+
+def prompt_before_tag(text: str, before: int | None, tag_start: int, prompt: str) -> int | None:
+    """Where the generation prompt ends, written after the conversation before the answer
+    (``before``) and ending at or after the tag's opening; None where the text has none there."""
+    if before is None or not prompt:
+        return None
+    found = text.rfind(prompt, before, tag_start + len(prompt))
+    return None if found < 0 else found + len(prompt)
 
 
 def through_turn_end(text: str, end: int, turn_end: str) -> int:
