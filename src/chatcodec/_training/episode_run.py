@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatcodec import AnyMessage, Loss, PayloadError, ToolDefinition
-from chatcodec._training import families, reading, rendered_check, segment_ends, tokenizer_checks, tokens
+from chatcodec._training import families, reading, rendered_check, sampled_text, segment_ends, tokenizer_checks, tokens
 from chatcodec._training import render as rendering
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.shaping import Shaper
@@ -221,13 +221,13 @@ def _placed(
         if before is None or through is None:
             return None
         tagged = within(before, through)
-        prompted = rendering.prompt_in_text(text, before, prompt)
+        prompted = sampled_text.prompt_in_text(text, before, prompt)
         if prompted is None and tagged is not None:
-            prompted = rendering.prompt_before_tag(text, before, tagged[0], prompt)
+            prompted = sampled_text.prompt_before_tag(text, before, tagged[0], prompt)
         if prompted is None:
             return None
-        start, end = rendering.tag_span(text, tagged, before, prompt, turn_end) if tagged else (prompted, through)
-        end = rendering.trimmed(text, start, end, turn_end)
+        start, end = sampled_text.tag_span(text, tagged, before, prompt, turn_end) if tagged else (prompted, through)
+        end = sampled_text.trimmed(text, start, end, turn_end)
         if start < prompted or end <= start:
             return None
         placed.append(_Placed(message, position, before, prompted, through, (start, end)))
