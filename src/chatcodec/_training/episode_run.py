@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatcodec import AnyMessage, Loss, PayloadError, ToolDefinition
-from chatcodec._training import families, reading, rendered_check, segment_ends, tokenizer_checks, tokens
+from chatcodec._training import families, reading, rendered_check, sampled_text, segment_ends, tokenizer_checks, tokens
 from chatcodec._training import render as rendering
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.shaping import Shaper
@@ -173,16 +173,19 @@ def _run_turns(
     encode = tokens.batch_encoder(tokenizer)
     ids, piece_starts, counts = tokens.tokenize_pieces(encode, text, cuts)
     token_at = dict(zip([*piece_starts, len(text)], itertools.accumulate(counts, initial=0), strict=True))
-    prompt_ids = encode([prompt])[0]
+    # what the text holds between the conversation before an answer and its sampled span: the
+    # generation prompt, after what closes the message before it where the one run puts that
+    # close after the message's start (Qwen3.5's tool results, closed once ``loop.nextitem`` is read)
+    prompts = encode([text[turn.before : turn.prompt_end] for turn in placed])
     turns = [
         TurnTokens(
             message_index=turn.message,
-            prompt_ids=ids[: token_at[turn.before]] + prompt_ids,
+            prompt_ids=ids[: token_at[turn.before]] + prompted,
             completion_ids=ids[token_at[turn.span[0]] : token_at[turn.span[1]]],
             prompt_text=text[: turn.prompt_end],
             completion_text=text[turn.span[0] : turn.span[1]],
         )
-        for turn in placed
+        for turn, prompted in zip(placed, prompts, strict=True)
     ]
     looked_from = rendered_check.message_starts(len(messages), ends, origins)
     return turns, _losses(recorder.losses, shaper, messages=messages, text=text, placed=placed, starts=looked_from)
@@ -224,14 +227,16 @@ def _placed(
     for message in answers:
         position = positions[message]
         before, through = ends[position - 1], ends[position]
-        prompted = rendering.prompt_in_text(text, before, prompt)
-        if before is None or through is None or prompted is None:
+        if before is None or through is None:
             return None
         tagged = within(before, through)
-        start, end = (
-            (tagged[0], rendering.through_turn_end(text, tagged[1], turn_end)) if tagged else (prompted, through)
-        )
-        end = rendering.trimmed(text, start, end, turn_end)
+        prompted = sampled_text.prompt_in_text(text, before, prompt)
+        if prompted is None and tagged is not None:
+            prompted = sampled_text.prompt_before_tag(text, before, tagged[0], prompt)
+        if prompted is None:
+            return None
+        start, end = sampled_text.tag_span(text, tagged, before, prompt, turn_end) if tagged else (prompted, through)
+        end = sampled_text.trimmed(text, start, end, turn_end)
         if start < prompted or end <= start:
             return None
         placed.append(_Placed(message, position, before, prompted, through, (start, end)))

@@ -153,13 +153,20 @@ class _Renderer:
         prompt = self(index, True)
         through = self(index + 1, False)
         ids, trainable = through.token_ids or [], through.trainable or []
+        prompt_ids = prompt.token_ids or []
         span = next(span for span in reversed(through.sampled) if span.message == index)
+        start = span.start
+        if through.text.startswith(prompt.text) and ids[: len(prompt_ids)] == prompt_ids:
+            # the model sampled nothing its prompt holds: a generation tag opening inside what the
+            # generation prompt wrote (``enable_thinking=False``'s empty reasoning) starts after it
+            start = max(start, len(prompt.text))
+            trainable = [False] * len(prompt_ids) + trainable[len(prompt_ids) :]
         return TurnTokens(
             message_index=index,
-            prompt_ids=prompt.token_ids or [],
+            prompt_ids=prompt_ids,
             completion_ids=[token for token, sampled in zip(ids, trainable, strict=True) if sampled],
             prompt_text=prompt.text,
-            completion_text=through.text[span.start : span.end],
+            completion_text=through.text[start : span.end],
         )
 
 

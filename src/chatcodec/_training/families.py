@@ -24,7 +24,7 @@ from typing import Any
 
 from chatcodec._public_label import shown_as
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.profile import TemplateProfile, read_profile
+from chatcodec._training.profile import TemplateProfile, generation_prompt_given, read_profile
 from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
 _HERE = Path(__file__).parent
@@ -161,12 +161,12 @@ def resolve(
     if text in families():
         profile = stored_profile(text)
         if variables:
-            profile = _with_variables(profile, variables)
+            profile = _with_variables(template_text(text), profile, variables, limits)
         return Template(template_text(text), profile, text)
     family = _families_by_text().get(text)
     if family is not None:
         profile = stored_profile(family)
-        return Template(text, _with_variables(profile, variables) if variables else profile, family)
+        return Template(text, _with_variables(text, profile, variables, limits) if variables else profile, family)
     if "{{" not in text and "{%" not in text:
         known = ", ".join(families())
         guess = suggestion(text)
@@ -177,8 +177,25 @@ def resolve(
     return Template(text, read_profile(text, variables=variables, limits=limits), None)
 
 
-def _with_variables(profile: TemplateProfile, variables: dict[str, Any]) -> TemplateProfile:
-    return replace(profile, variables={**profile.variables, **variables})
+def _with_variables(
+    text: str, profile: TemplateProfile, variables: dict[str, Any], limits: TemplateLimits
+) -> TemplateProfile:
+    """A stored profile given the caller's variables: its generation prompt read again where a
+    variable the template reads may change it (read once a process for each set of variables)."""
+    merged = {**profile.variables, **variables}
+    parts = profile.content == "parts"
+    try:
+        key = json.dumps(merged, sort_keys=True)
+    except (TypeError, ValueError):  # a value JSON cannot write: read every time
+        prompt = generation_prompt_given(text, parts=parts, variables=merged, limits=limits)
+    else:
+        prompt = _prompt_given(text, parts, key, limits)
+    return replace(profile, variables=merged, generation_prompt=profile.generation_prompt if prompt is None else prompt)
+
+
+@lru_cache(maxsize=64)
+def _prompt_given(text: str, parts: bool, variables: str, limits: TemplateLimits) -> str | None:
+    return generation_prompt_given(text, parts=parts, variables=json.loads(variables), limits=limits)
 
 
 def template_profile(

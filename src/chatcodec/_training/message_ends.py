@@ -11,9 +11,11 @@ gives (``render``'s tests hold the two equal on every family and the check corpu
 
 The writing loop is told apart from the template's other reads: an index or a slice
 (``messages[0]``, ``messages[::-1]`` to find the last question) hands out the plain
-messages, unwatched, and of the passes over the list itself the loop is the one pass that
-reads every message while the text grows. Where no single pass is that (two writing loops,
-a message never read), the run says so (None) and the caller renders the prefixes.
+messages, unwatched, as do the loop's ``nextitem`` and ``previtem`` (a template that closes a
+message once it sees the next one's role reads that one early), and of the passes over the
+list itself the loop is the one pass that reads every message while the text grows. Where no
+single pass is that (two writing loops, a message never read), the run says so (None) and
+the caller renders the prefixes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ class _Read(dict[str, Any]):
     """A message after its first read: a plain dict again (its reads cost what a dict's do)."""
 
     __slots__ = ("_index", "_reads", "_written")
+
+    def chatcodec_unwatched(self) -> dict[str, Any]:
+        """The message as a plain dict, its reads noted nowhere: what ``loop.nextitem`` and
+        ``loop.previtem`` hand the template (the bounded sandbox asks for it)."""
+        return dict(self)
 
 
 class _Watched(_Read):

@@ -17,6 +17,10 @@ class Runner(Protocol):
         """The template's text of ``messages``, or None where it refuses them."""
         ...
 
+    def without_tools(self) -> Runner:
+        """The same template and variables, given no tools."""
+        ...
+
 
 def prefix_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | None:
     """The length of ``shorter`` rendered alone, where that is a prefix of ``text``; for a
@@ -39,15 +43,20 @@ def probed_end(run: Runner, shorter: list[dict[str, Any]], text: str) -> int | N
     it is a prefix of ``text`` (a template that adds a default system prompt to a lone user
     message gives no such opener, and no end)."""
     probe = {"role": "user", "content": _PROBE}
-    alone = run.text_or_none([probe], False)
     followed = run.text_or_none([*shorter, probe], False)
-    if alone is None or followed is None or alone.count(_PROBE) != 1 or followed.count(_PROBE) != 1:
+    if followed is None or followed.count(_PROBE) != 1:
         return None
-    opener = alone[: alone.index(_PROBE)]
-    at = followed.index(_PROBE) - len(opener)
-    if not opener or at <= 0 or followed[at : at + len(opener)] != opener or not text.startswith(followed[:at]):
-        return None
-    return at
+    # a lone user message's opener; given tools, a template writes them in a system turn of its
+    # own before it (Qwen3.5), which the system message of ``shorter`` holds instead: then the
+    # opener is read given no tools
+    for alone in (run.text_or_none([probe], False), run.without_tools().text_or_none([probe], False)):
+        if alone is None or alone.count(_PROBE) != 1:
+            return None
+        opener = alone[: alone.index(_PROBE)]
+        at = followed.index(_PROBE) - len(opener)
+        if opener and at > 0 and followed[at : at + len(opener)] == opener:
+            return at if text.startswith(followed[:at]) else None
+    return None
 
 
 def message_ends(

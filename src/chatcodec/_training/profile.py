@@ -211,6 +211,21 @@ def read_profile(
     return replace(profile, prefix_stable=prefix_stable(template, profile, limits))
 
 
+def generation_prompt_given(
+    template: str, *, parts: bool, variables: Mapping[str, Any], limits: TemplateLimits = DEFAULT_LIMITS
+) -> str | None:
+    """What ``add_generation_prompt`` writes given the caller's ``variables`` (Qwen3.5's
+    ``enable_thinking=False`` closes the reasoning in the prompt): a stored profile's was read
+    without them. ``parts``: the template reads content as parts. None where a probe fails."""
+    probe = _Prober(template, variables, limits)
+    text: object = [{"type": "text", "text": _QUESTION}] if parts else _QUESTION
+    user = {"role": "user", "content": text}
+    asked, prompt = probe.text([user]), probe.text([user], add_generation_prompt=True)
+    if asked is None or prompt is None or not prompt.startswith(asked):
+        return None
+    return prompt[len(asked) :]
+
+
 def _content_shape(probe: _Prober) -> ContentShape:
     takes_text = probe.shows(_QUESTION, [{"role": "user", "content": _QUESTION}])
     parts = probe.text([{"role": "user", "content": [{"type": "text", "text": _QUESTION}]}])

@@ -50,6 +50,7 @@ from chatcodec._training import (
 )
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
+from chatcodec._training.sampled_text import prompt_in_text, tag_span, trimmed
 from chatcodec._training.shaping import Shaper
 from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
@@ -342,6 +343,9 @@ class Runner:
             limits=self.limits,
         )
 
+    def without_tools(self) -> Runner:
+        return Runner(self.template, [], self.variables, self.limits)
+
     def text_or_none(self, messages: Sequence[Mapping[str, Any]], prompt: bool) -> str | None:
         try:
             return self(messages, prompt)[0]
@@ -442,8 +446,7 @@ def _sampled_spans(
         known_end = ends[position]
         tagged = tag_within(before, known_end)
         if tagged is not None:
-            start, end = tagged
-            end = through_turn_end(text, end, profile.turn_end)
+            start, end = tag_span(text, tagged, before, profile.generation_prompt, profile.turn_end)
         elif known_end is not None:
             found = prompt_in_text(text, before, profile.generation_prompt) if one_run else None
             if prompts is not None:
@@ -458,14 +461,6 @@ def _sampled_spans(
             continue
         spans.append(SampledSpan(origins[position], start, trimmed(text, start, end, profile.turn_end)))
     return spans
-
-
-def prompt_in_text(text: str, before: int | None, prompt: str) -> int | None:
-    """Where the generation prompt ends, found after the conversation before the answer
-    (``before``) on a prefix-stable template: None where the text does not hold it there."""
-    if before is None or not prompt or not text.startswith(prompt, before):
-        return None
-    return before + len(prompt)
 
 
 class TagIndex:
@@ -546,22 +541,6 @@ def _first_rendered(answer: dict[str, Any], text: str, after: int) -> int | None
     pieces += [call["function"]["name"] for call in calls]
     found = [position for piece in pieces if piece.strip() and (position := text.find(piece.strip(), after)) >= 0]
     return min(found) if found else None
-
-
-def through_turn_end(text: str, end: int, turn_end: str) -> int:
-    """A generation tag's ``end``, moved past the turn's end token where the tag closes right
-    before it (SkyRL's accumulate-thinking Qwen3 template tags the content only): the model
-    samples that token too, and what was sampled is what is trained."""
-    return end + len(turn_end) if turn_end and text.startswith(turn_end, end) else end
-
-
-def trimmed(text: str, start: int, end: int, turn_end: str) -> int:
-    """``end`` moved back to just after the turn's end token: what follows it (a newline
-    before the next turn) is the template's, not the model's."""
-    if not turn_end:
-        return end
-    found = text.rfind(turn_end, start, end)
-    return found + len(turn_end) if found >= 0 else end
 
 
 def _trained(

@@ -163,11 +163,24 @@ _STR_BUILDERS: Final = frozenset(
 )
 
 
+_LOOP_NEIGHBOURS: Final = frozenset({"nextitem", "previtem"})
+
+
+def _unwatched(value: object) -> object:
+    """A loop's neighbour as a plain value: a message the loop has not reached yet, read through
+    ``loop.nextitem`` (Qwen3.5 closes a tool result once it sees the next role), is not where that
+    message's text starts (:mod:`.message_ends` hands a watched message a ``chatcodec_unwatched``)."""
+    unwatched: Callable[[object], object] | None = getattr(type(value), "chatcodec_unwatched", None)
+    return value if unwatched is None else unwatched(value)
+
+
 def bounded_sandbox(jinja2: Any) -> Any:
     """Jinja's immutable sandbox with the running budget checked at each call, operator, loop,
     ``~``, written value and collected output."""
     sandbox = jinja2.sandbox.ImmutableSandboxedEnvironment
     sandbox_call = sandbox.call
+    sandbox_getattr = sandbox.getattr
+    loop_context = jinja2.runtime.LoopContext
 
     class BoundedSandbox(sandbox):  # type: ignore[misc,valid-type]
         intercepted_binops = frozenset({"*", "**", "%"})
@@ -179,6 +192,12 @@ def bounded_sandbox(jinja2: Any) -> Any:
             if name in _STR_BUILDERS:
                 args = _measured_str_method(__obj, name, args, kwargs)
             return sandbox_call(__self, __context, __obj, *args, **kwargs)
+
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            value = sandbox_getattr(self, obj, attribute)
+            if attribute in _LOOP_NEIGHBOURS and isinstance(obj, loop_context):
+                return _unwatched(value)
+            return value
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
             budget = template_limits.current()

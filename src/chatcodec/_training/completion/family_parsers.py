@@ -33,6 +33,7 @@ _QWEN35 = FamilyParsers(
     "<tool_call><function=...>)",
 )
 _LLAMA3 = FamilyParsers("llama3_json", None, "vLLM docs, Tool Calling: Llama 3.1 and 3.2 JSON calls with llama3_json")
+_GPT_OSS = FamilyParsers("openai", None, "vLLM's gpt-oss recipe: --tool-call-parser openai (harmony channels)")
 _NEMOTRON3 = FamilyParsers(
     "qwen3_coder",
     "nemotron_v3",
@@ -44,6 +45,8 @@ FAMILY_PARSERS: dict[str, FamilyParsers] = {
     "qwen3-training": _QWEN3,
     "qwen3.5": _QWEN35,
     "qwen3.6": _QWEN35,
+    "qwen3.5-training": _QWEN35,
+    "qwen3.6-training": _QWEN35,
     "llama3.1": _LLAMA3,
     "llama3.2": _LLAMA3,
     "deepseek-v3": FamilyParsers(
@@ -52,7 +55,8 @@ FAMILY_PARSERS: dict[str, FamilyParsers] = {
         "vLLM docs, Tool Calling: DeepSeek-V3 and R1 with deepseek_v3, reasoning deepseek_r1",
     ),
     "glm-4.5": FamilyParsers("glm45", "glm45", "GLM-4.5 model card: --tool-call-parser glm45 --reasoning-parser glm45"),
-    "gpt-oss": FamilyParsers("openai", None, "vLLM's gpt-oss recipe: --tool-call-parser openai (harmony channels)"),
+    "gpt-oss": _GPT_OSS,
+    "gpt-oss-training": _GPT_OSS,
     "nemotron-3": _NEMOTRON3,
     "nemotron-3-super": _NEMOTRON3,
     "kimi-k2": FamilyParsers("kimi_k2", "kimi_k2", "Kimi K2 deployment guide: --tool-call-parser kimi_k2"),

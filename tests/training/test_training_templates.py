@@ -1,0 +1,139 @@
+"""The training templates (issue 109): prefix-preserving templates beside a family's stock one,
+each giving one trainer sample for a multi-question tool episode, every answer as the model
+sampled it under the stock template, and every prompt of the first question as the stock
+template renders it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import Loss, render_turns, template_profile, trainer_samples
+from chatcodec._training.check import check_render
+from training.test_episodes import _with_markers_of
+
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather in a city.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+
+
+def _call(call_id: str, city: str, thinking: str) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": None,
+        "reasoning_content": thinking,
+        "tool_calls": [
+            {
+                "id": call_id,
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": f'{{"city": "{city}"}}'},
+            }
+        ],
+    }
+
+
+# Two questions, each answered after one call: the shape on which a stock template that drops
+# earlier reasoning (or ends an earlier answer otherwise) splits an episode.
+EPISODE = {
+    "model": "m",
+    "tools": [WEATHER_TOOL],
+    "messages": [
+        {"role": "system", "content": "You are a weather assistant."},
+        {"role": "user", "content": "Weather in Paris?"},
+        _call("call_0", "Paris", "The user wants Paris. I call the tool."),
+        {"role": "tool", "tool_call_id": "call_0", "content": "Rain, 12 C"},
+        {"role": "assistant", "content": "It is raining in Paris (12 C).", "reasoning_content": "Rain, say so."},
+        {"role": "user", "content": "And in Rome?"},
+        _call("call_1", "Rome", "Now Rome. Same tool."),
+        {"role": "tool", "tool_call_id": "call_1", "content": "Sun, 21 C"},
+        {"role": "assistant", "content": "It is sunny in Rome (21 C).", "reasoning_content": "Sun, say so."},
+    ],
+}
+FIRST_QUESTION_TURNS = 2  # the answers before the second question
+
+TRAINING_TEMPLATES = {
+    "qwen3-training": "qwen3",
+    "qwen3.5-training": "qwen3.5",
+    "qwen3.6-training": "qwen3.6",
+    "gpt-oss-training": "gpt-oss",
+}
+
+
+def _turns(template: str, tokenizer: object) -> list[chatcodec.SampledTurn]:
+    # the training template's own vocabulary is its stock family's
+    return render_turns(EPISODE, source="openai-chat", template=template, tokenizer=tokenizer, on_loss="ignore")
+
+
+@pytest.mark.parametrize(("training", "stock"), TRAINING_TEMPLATES.items())
+def test_a_training_template_keeps_the_episode_one_sample(training: str, stock: str) -> None:
+    profile = template_profile(training)
+    assert (profile.prefix_stable, profile.generation_tags, profile.earlier_reasoning) == (True, True, "kept")
+    tokenizer = _with_markers_of(stock)
+    turns = _turns(training, tokenizer)
+    assert [turn.message_index for turn in turns] == [2, 4, 6, 8]
+    losses: list[Loss] = []
+    [sample] = trainer_samples(turns, on_loss="ignore", losses=losses)
+    assert losses == []
+    assert sample["prompt_ids"] == turns[0].prompt_ids
+    assert sample["prompt_ids"] + sample["response_ids"] == turns[-1].prompt_ids + turns[-1].completion_ids
+    assert sum(sample["response_mask"]) == sum(len(turn.completion_ids) for turn in turns)
+
+
+@pytest.mark.parametrize(("training", "stock"), TRAINING_TEMPLATES.items())
+def test_every_answer_is_the_stock_templates_and_so_is_every_prompt_of_the_first_question(
+    training: str, stock: str
+) -> None:
+    tokenizer = _with_markers_of(stock)
+    trained, served = _turns(training, tokenizer), _turns(stock, tokenizer)
+    # what the model sampled: the stock template's rendering of each answer as the last message
+    assert [turn.completion_ids for turn in trained] == [turn.completion_ids for turn in served]
+    for turn, seen in list(zip(trained, served, strict=True))[:FIRST_QUESTION_TURNS]:
+        assert turn.prompt_ids == seen.prompt_ids
+    # after the second question the stock template drops what was sampled before it; the
+    # training template keeps it, which is why its episode stays one sample
+    assert "The user wants Paris." in (trained[2].prompt_text or "")
+    assert "The user wants Paris." not in (served[2].prompt_text or "")
+    assert len(trainer_samples(served, on_loss="ignore")) > 1
+
+
+def test_gpt_oss_training_ends_every_final_answer_as_the_model_samples_it() -> None:
+    tokenizer = _with_markers_of("gpt-oss")
+    turns = _turns("gpt-oss-training", tokenizer)
+    assert [(turn.completion_text or "").endswith(("<|call|>", "<|return|>")) for turn in turns] == [True] * 4
+    assert (turns[1].completion_text or "").endswith("<|return|>")
+    whole = chatcodec.render(EPISODE, source="openai-chat", template="gpt-oss-training", on_loss="ignore").text
+    # the first answer, followed by a question, still ends as it was sampled and keeps its analysis
+    assert "<|channel|>analysis<|message|>Rain, say so.<|end|>" in whole
+    assert "It is raining in Paris (12 C).<|return|><|start|>user" in whole
+
+
+@pytest.mark.parametrize("training", [name for name in TRAINING_TEMPLATES if name != "qwen3-training"])
+def test_check_render_finds_nothing_in_a_training_template(training: str) -> None:
+    check = check_render(training, count=7)
+    assert check.findings == ()
+
+
+@pytest.mark.parametrize("template", ["qwen3.5", "qwen3.6", "qwen3.5-training", "qwen3.6-training"])
+def test_each_message_holds_its_own_tokens_on_qwen3_5_given_tools(template: str) -> None:
+    # issue 108: given tools, Qwen3.5's template writes them in the system turn, and the system
+    # message's tokens carried the next message's index (message 0 had none); a tool result's
+    # closing token went to the answer after it (the template closes it once it reads the next role)
+    tokenizer = _with_markers_of("qwen3.5")
+    rendering = chatcodec.render(
+        EPISODE, source="openai-chat", template=template, tokenizer=tokenizer, on_loss="ignore"
+    )
+    assert rendering.token_ids is not None
+    assert rendering.message_indices is not None
+    owners = [
+        index for token, index in zip(rendering.token_ids, rendering.message_indices, strict=True) if token == 151645
+    ]
+    assert owners[:2] == [0, 1]  # the system prompt's <|im_end|>, the question's
+    if template.endswith("-training"):  # one run: every message closes its own turn
+        assert owners == list(range(9))
