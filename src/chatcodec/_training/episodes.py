@@ -28,6 +28,7 @@ from chatcodec._training import render as rendering
 from chatcodec._training.content_marks import content_flags
 from chatcodec._training.episode_run import TurnTokens
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.image_tokens import ImageSizes
 from chatcodec._training.turns import SampledTurn
 from chatcodec.contract import LossRecorder
 
@@ -51,6 +52,7 @@ def render_turns(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
+    image_sizes: ImageSizes | None = None,
 ) -> list[SampledTurn]:
     """One :class:`~chatcodec.SampledTurn` per assistant message of ``conversation``, in order:
     the ids the model was prompted with and the ids it sampled, as ``render`` gives them.
@@ -60,7 +62,8 @@ def render_turns(
     ``render`` of the messages through it, ending with the template's end-of-turn token.
     ``logprobs`` holds one entry per assistant message, in order: a list of one logprob per
     completion id, or ``None`` for an answer sampled without them. The other arguments are
-    ``render``'s. Messages after the last answer are in no turn, a loss each.
+    ``render``'s; each image in a prompt is its placeholder repeated to the engine's count, and
+    the turn's ``prompt_images`` say where. Messages after the last answer are in no turn, a loss each.
     """
     if tokenizer is None:
         raise TemplateError("render_turns: pass a tokenizer (turns are token ids, as the sampler saw them)")
@@ -83,7 +86,7 @@ def render_turns(
     one_run = episode_run.one_run_turns(
         read, answers, template=template, tokenizer=loaded, tools=tools, variables=template_variables
     )
-    run = _Renderer(read, template, loaded, tools, template_variables)
+    run = _Renderer(read, template, loaded, tools, template_variables, image_sizes=image_sizes)
     turns: list[SampledTurn] = []
     for number, index in enumerate(answers):
         given = None if logprobs is None else turn_values.logprobs(logprobs[number], f"$.logprobs[{number}]")
@@ -108,6 +111,8 @@ class _Renderer:
         tokenizer: object,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
         variables: Mapping[str, Any] | None,
+        *,
+        image_sizes: ImageSizes | None = None,
     ) -> None:
         self.read = read
         self.request = read.request
@@ -115,6 +120,7 @@ class _Renderer:
         self.tokenizer = tokenizer
         self.tools = tools
         self.variables = variables
+        self.image_sizes = image_sizes
         self.found: list[Loss] = []
 
     def __call__(self, count: int, prompt: bool) -> rendering.Rendering:
@@ -132,6 +138,7 @@ class _Renderer:
             on_loss="ignore",
             losses=found,
             template_variables=self.variables,
+            image_sizes=self.image_sizes,
         )
         self.found += [loss for loss in found if loss not in self.found]
         return rendered
@@ -147,6 +154,7 @@ class _Renderer:
             completion_ids=[token for token, sampled in zip(ids, trainable, strict=True) if sampled],
             prompt_text=prompt.text,
             completion_text=through.text[span.start : span.end],
+            prompt_images=prompt.images,
         )
 
 
@@ -163,6 +171,7 @@ def _sampled_turn(
         prompt_text=turn.prompt_text,
         completion_text=turn.completion_text,
         is_content=content_flags(answer, turn.completion_text, turn.completion_ids, tokenizer),
+        prompt_images=turn.prompt_images,
     )
 
 

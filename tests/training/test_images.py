@@ -1,0 +1,314 @@
+"""Images token-exact: each placeholder expanded to the count transformers' own processor gives.
+
+The counts below are ``tools/check_images.py``'s (``make check-images``), which runs
+transformers 5.24.0's ``Qwen2VLImageProcessorPil`` with each model's published
+``preprocessor_config.json`` numbers and counts the pads as ``Qwen3VLProcessor`` writes them:
+``python tools/check_images.py --golden`` printed them. A change to chatcodec's rule
+(``_training/image_grids.py``) or its numbers (``families.json``) that moves a count fails here.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import TemplateError, render, render_turns
+from chatcodec._training import families, image_grids, image_sizes
+from training.qwen3_tokenizer import qwen3_encoding
+
+# transformers 5.24.0: python tools/check_images.py --golden ((width, height), grid, pads; None: refused)
+_QWEN3_5_VL = [
+    ((1, 1), (1, 16, 16), 64),
+    ((28, 28), (1, 16, 16), 64),
+    ((200, 150), (1, 14, 20), 70),
+    ((640, 480), (1, 30, 40), 300),
+    ((1280, 720), (1, 44, 80), 880),
+    ((1366, 768), (1, 48, 86), 1032),
+    ((1296, 720), (1, 44, 80), 880),  # 40.5 and 22.5 patches of 32: half to even
+    ((1920, 1080), (1, 68, 120), 2040),
+    ((1440, 2560), (1, 160, 90), 3600),
+    ((4800, 3600), (1, 220, 294), 16170),
+    ((3000, 20), (1, 2, 188), 94),
+    ((20, 3990), (1, 250, 2), 125),
+    ((6000, 30), (1, 2, 376), 188),
+    ((5000, 20), None, None),
+]
+GOLDEN: dict[str, list[tuple[tuple[int, int], tuple[int, int, int] | None, int | None]]] = {
+    "qwen3.5": _QWEN3_5_VL,
+    "qwen3.6": _QWEN3_5_VL,
+}
+PADS: dict[tuple[int, int], int] = {size: pads for size, _, pads in _QWEN3_5_VL if pads is not None}
+PAD = qwen3_encoding().encode("<|image_pad|>", allowed_special="all")[0]
+
+
+def png(width: int, height: int) -> bytes:
+    """A PNG's signature and header chunk (all a size reader needs), then its end chunk."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b"")
+
+
+def png_base64(width: int, height: int) -> str:
+    return base64.b64encode(png(width, height)).decode()
+
+
+def screenshot(width: int, height: int) -> dict[str, Any]:
+    return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png_base64(width, height)}}
+
+
+def browser_session(sizes: list[tuple[int, int]]) -> dict[str, Any]:
+    """An Anthropic computer-use session: a question with a picture, then one screenshot a call."""
+    first, *shots = sizes
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": [{"type": "text", "text": "What is on this page?"}, screenshot(*first)]}
+    ]
+    for number, size in enumerate(shots):
+        call_id = f"toolu_{number}"
+        messages += [
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": call_id, "name": "screenshot", "input": {"step": number}}],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": call_id,
+                        "content": [{"type": "text", "text": f"shot {number}"}, screenshot(*size)],
+                    }
+                ],
+            },
+        ]
+    messages.append({"role": "assistant", "content": [{"type": "text", "text": "A login form."}]})
+    return {"model": "claude", "max_tokens": 64, "messages": messages}
+
+
+SIZES = [(1280, 720), (1, 1), (4800, 3600), (3000, 20), (1440, 2560), (20, 3990)]
+"""A screenshot, and sizes the bounds clamp: tiny, huge, extreme aspects both ways, a portrait."""
+
+
+@pytest.mark.parametrize("family", sorted(GOLDEN))
+def test_the_counts_are_transformers_own_for_every_size(family: str) -> None:
+    rule = image_grids.image_rule(family)
+    assert rule is not None
+    for (width, height), grid, pads in GOLDEN[family]:
+        if grid is None:
+            with pytest.raises(image_grids.RefusedSizeError, match="200 times"):
+                image_grids.image_grid(rule, width, height)
+            continue
+        assert image_grids.image_grid(rule, width, height) == grid, (width, height)
+        assert image_grids.pad_count(rule, grid) == pads, (width, height)
+
+
+def test_each_family_names_the_source_of_its_numbers() -> None:
+    for family in GOLDEN:
+        entry = families.families()[family]["images"]
+        assert "preprocessor_config.json" in entry["source"]
+        assert "transformers" in entry["source"]
+
+
+@pytest.mark.parametrize("family", ["qwen3.5", "qwen3.6"])
+def test_a_screenshot_session_holds_each_images_pads_as_transformers_counts_them(family: str) -> None:
+    encoding = qwen3_encoding()
+    losses: list[chatcodec.Loss] = []
+    rendering = render(browser_session(SIZES), source="anthropic", template=family, tokenizer=encoding, losses=losses)
+    assert not [loss for loss in losses if loss.what == "image tokens"]
+    assert rendering.text.count("<|image_pad|>") == len(SIZES)  # the text is the template's: one a picture
+    assert [image.size for image in rendering.images] == SIZES
+    assert [image.grid for image in rendering.images] == [
+        grid for size in SIZES for s, grid, _ in _QWEN3_5_VL if s == size
+    ]
+    ids = rendering.token_ids
+    assert ids.count(PAD) == sum(PADS[size] for size in SIZES)
+    for image in rendering.images:
+        assert image.start is not None
+        assert image.end is not None
+        assert image.end - image.start == PADS[image.size]
+        assert set(ids[image.start : image.end]) == {PAD}
+        assert ids[image.start - 1] != PAD
+        assert ids[image.end] != PAD
+        assert True not in rendering.trainable[image.start : image.end]
+        assert set(rendering.message_indices[image.start : image.end]) == {image.message}
+    assert [image.path for image in rendering.images] == [
+        "$.messages[0].content[1]",
+        *(f"$.messages[{2 * number + 2}].content[0].content[1]" for number in range(len(SIZES) - 1)),
+    ]
+    # everything around the pictures is the template's text tokenized: the ids less the extra pads
+    plain = render(browser_session([(1, 1)] * len(SIZES)), source="anthropic", template=family, tokenizer=encoding)
+    squeeze = [token for index, token in enumerate(ids) if token != PAD or index == 0 or ids[index - 1] != PAD]
+    assert squeeze == [
+        token for index, token in enumerate(plain.token_ids) if token != PAD or plain.token_ids[index - 1] != PAD
+    ]
+    trained = [token for token, kept in zip(ids, rendering.trainable, strict=True) if kept]
+    assert trained == [token for token, kept in zip(plain.token_ids, plain.trainable, strict=True) if kept]
+
+
+def test_an_unknown_templates_image_is_a_loss_at_its_part_and_one_placeholder() -> None:
+    text = families.template_text("qwen3.6") + "\n"  # a template chatcodec does not know
+    losses: list[chatcodec.Loss] = []
+    rendering = render(
+        browser_session([(1280, 720), (640, 480)]),
+        source="anthropic",
+        template=text,
+        tokenizer=qwen3_encoding(),
+        on_loss="ignore",
+        losses=losses,
+    )
+    told = [loss for loss in losses if loss.what == "image tokens"]
+    assert [loss.path for loss in told] == ["$.messages[0].content[1]", "$.messages[2].content[0].content[1]"]
+    assert "no image processor rule" in told[0].why
+    assert rendering.token_ids.count(PAD) == 2
+    assert rendering.images == ()
+
+
+def test_without_a_tokenizer_the_grids_are_given_and_nothing_is_lost() -> None:
+    losses: list[chatcodec.Loss] = []
+    rendering = render(browser_session([(1920, 1080)]), source="anthropic", template="qwen3.5", losses=losses)
+    assert [(image.grid, image.start, image.end) for image in rendering.images] == [((1, 68, 120), None, None)]
+    assert not [loss for loss in losses if loss.what == "image tokens"]
+
+
+def url_question(url: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "and this?"}, {"type": "image_url", "image_url": {"url": url}}],
+        },
+        {"role": "assistant", "content": "A chart."},
+    ]
+
+
+def test_a_url_image_is_a_loss_unless_its_size_is_given() -> None:
+    url = "https://example.com/chart.png"
+    losses: list[chatcodec.Loss] = []
+    rendering = render(
+        url_question(url), template="qwen3.6", tokenizer=qwen3_encoding(), on_loss="ignore", losses=losses
+    )
+    told = [loss for loss in losses if loss.what == "image tokens"]
+    assert [loss.path for loss in told] == ["$.messages[0].content[1]"]
+    assert "image_sizes" in told[0].why
+    assert rendering.token_ids.count(PAD) == 1
+    sized = render(url_question(url), template="qwen3.6", tokenizer=qwen3_encoding(), image_sizes={url: (1280, 720)})
+    assert sized.token_ids.count(PAD) == 880
+    assert [(image.size, image.grid) for image in sized.images] == [((1280, 720), (1, 44, 80))]
+    with pytest.raises(TemplateError, match="two positive integers") as refused:
+        render(url_question(url), template="qwen3.6", tokenizer=qwen3_encoding(), image_sizes={url: (0, 720)})
+    assert refused.value.path == f"$.image_sizes[{url!r}]"
+
+
+def test_a_data_url_is_read_as_its_bytes() -> None:
+    url = f"data:image/png;base64,{png_base64(640, 480)}"
+    rendering = render(url_question(url), template="qwen3.5", tokenizer=qwen3_encoding())
+    assert rendering.token_ids.count(PAD) == 300
+
+
+def test_a_size_the_processor_refuses_is_a_loss_naming_the_bound() -> None:
+    losses: list[chatcodec.Loss] = []
+    rendering = render(
+        browser_session([(5000, 20)]),
+        source="anthropic",
+        template="qwen3.6",
+        tokenizer=qwen3_encoding(),
+        on_loss="ignore",
+        losses=losses,
+    )
+    told = [loss for loss in losses if loss.what == "image tokens"]
+    assert len(told) == 1
+    assert "more than 200 times apart" in told[0].why
+    assert rendering.token_ids.count(PAD) == 1
+
+
+def test_bytes_that_are_no_image_are_a_loss() -> None:
+    session = browser_session([(10, 10)])
+    session["messages"][0]["content"][1]["source"]["data"] = base64.b64encode(b"not an image at all").decode()
+    losses: list[chatcodec.Loss] = []
+    render(session, source="anthropic", template="qwen3.6", tokenizer=qwen3_encoding(), on_loss="ignore", losses=losses)
+    assert [loss.why for loss in losses if loss.what == "image tokens"] == [
+        "the image's bytes are no PNG, JPEG, WebP or GIF whose header gives its size"
+    ]
+
+
+def test_a_text_spelling_the_placeholder_is_refused() -> None:
+    session = browser_session([(10, 10)])
+    session["messages"][0]["content"][0]["text"] = "what is <|image_pad|>?"
+    with pytest.raises(TemplateError, match="2 image placeholders for 1 images"):
+        render(session, source="anthropic", template="qwen3.6", tokenizer=qwen3_encoding(), on_loss="ignore")
+
+
+def test_render_turns_gives_each_prompt_its_images() -> None:
+    sizes = [(1280, 720), (1, 1), (4800, 3600)]
+    turns = render_turns(browser_session(sizes), source="anthropic", template="qwen3.6", tokenizer=qwen3_encoding())
+    assert [len(turn.prompt_images) for turn in turns] == [1, 2, 3]
+    for turn in turns:
+        assert turn.prompt_ids.count(PAD) == sum(PADS[image.size] for image in turn.prompt_images)
+        for image in turn.prompt_images:
+            assert image.start is not None
+            assert image.end is not None
+            assert set(turn.prompt_ids[image.start : image.end]) == {PAD}
+        assert PAD not in turn.completion_ids
+    assert [image.size for image in turns[-1].prompt_images] == sizes
+    # each turn's prompt is the one render gives the conversation before its answer
+    whole = render(browser_session(sizes), source="anthropic", template="qwen3.6", tokenizer=qwen3_encoding())
+    assert turns[-1].prompt_images == whole.images
+
+
+def jpeg(width: int, height: int, *, exif: int = 0) -> bytes:
+    """A JPEG's start, an APP1 segment of ``exif`` bytes, fill bytes, then its frame header."""
+    app1 = b"\xff\xe1" + struct.pack(">H", exif + 2) + b"\x00" * exif
+    frame = b"\xff\xc0" + struct.pack(">HBHHB", 17, 8, height, width, 3) + b"\x00" * 9
+    return b"\xff\xd8" + app1 + b"\xff\xff" + frame + b"\xff\xd9"
+
+
+def webp(chunk: bytes, payload: bytes) -> bytes:
+    body = b"WEBP" + chunk + struct.pack("<I", len(payload)) + payload
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def test_the_header_reader_reads_each_format() -> None:
+    assert image_sizes.image_size(png(333, 4001)) == (333, 4001)
+    assert image_sizes.image_size(b"GIF89a" + struct.pack("<HH", 640, 480) + b"\x00" * 4) == (640, 480)
+    assert image_sizes.image_size(jpeg(1920, 1080)) == (1920, 1080)
+    lossy = b"\x00\x00\x00\x9d\x01\x2a" + struct.pack("<HH", 1280, 720)
+    assert image_sizes.image_size(webp(b"VP8 ", lossy)) == (1280, 720)
+    bits = (1280 - 1) | ((720 - 1) << 14)
+    assert image_sizes.image_size(webp(b"VP8L", b"\x2f" + struct.pack("<I", bits))) == (1280, 720)
+    extended = b"\x10\x00\x00\x00" + (1279).to_bytes(3, "little") + (719).to_bytes(3, "little")
+    assert image_sizes.image_size(webp(b"VP8X", extended)) == (1280, 720)
+
+
+def test_a_jpeg_frame_header_past_the_base64_head_is_read_from_the_whole() -> None:
+    data = base64.b64encode(jpeg(800, 600, exif=20_000)).decode()
+    assert len(data) > 4096
+    assert image_sizes.base64_image_size(data) == (800, 600)
+    wrapped = "\n".join(data[start : start + 76] for start in range(0, len(data), 76))  # MIME lines
+    assert image_sizes.base64_image_size(wrapped) == (800, 600)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\x89PNG\r\n\x1a\n",  # cut short
+        png(0, 10),  # no area
+        b"\xff\xd8\xff\xe1\x00",  # a JPEG cut inside a segment
+        b"\xff\xd8\x00\x00\x00\x00",  # a JPEG whose segments are no markers
+        b"RIFF\x00\x00\x00\x00WEBPVP8 ",
+        b"BM" + b"\x00" * 40,  # a bitmap: read by no engine's Qwen processor path here
+    ],
+)
+def test_bytes_the_reader_cannot_read_give_no_size(data: bytes) -> None:
+    assert image_sizes.image_size(data) is None
+
+
+def test_base64_that_is_not_base64_gives_no_size() -> None:
+    assert image_sizes.base64_image_size("%%%%") is None
+    assert image_sizes.base64_image_size(base64.urlsafe_b64encode(png(3, 4)).decode()) == (3, 4)
