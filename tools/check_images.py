@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from chatcodec._training import image_grids, image_sizes  # noqa: E402
 
 PUBLISHED: dict[str, dict[str, Any]] = {
-    # Qwen/Qwen3.5-9B-Base and Qwen/Qwen3.6-27B preprocessor_config.json (both the same numbers)
+    # Qwen/Qwen3.5-9B-Base and Qwen/Qwen3.6-27B preprocessor_config.json (the same numbers)
     "qwen3.5": {
         "size": {"shortest_edge": 65536, "longest_edge": 16777216},
         "patch_size": 16,
@@ -46,6 +46,22 @@ PUBLISHED: dict[str, dict[str, Any]] = {
         "temporal_patch_size": 2,
         "merge_size": 2,
         "processor": "qwen3_vl.processing_qwen3_vl.Qwen3VLProcessor",
+    },
+    # Qwen/Qwen3-VL-8B-Instruct preprocessor_config.json
+    "qwen3-vl": {
+        "size": {"shortest_edge": 65536, "longest_edge": 16777216},
+        "patch_size": 16,
+        "temporal_patch_size": 2,
+        "merge_size": 2,
+        "processor": "qwen3_vl.processing_qwen3_vl.Qwen3VLProcessor",
+    },
+    # Qwen/Qwen2.5-VL-7B-Instruct preprocessor_config.json (min_pixels, max_pixels: the size's two edges)
+    "qwen2.5-vl": {
+        "size": {"shortest_edge": 3136, "longest_edge": 12845056},
+        "patch_size": 14,
+        "temporal_patch_size": 2,
+        "merge_size": 2,
+        "processor": "qwen2_5_vl.processing_qwen2_5_vl.Qwen2_5_VLProcessor",
     },
 }
 """Each family's image processor numbers as the model's repository publishes them."""

@@ -38,9 +38,27 @@ _QWEN3_5_VL = [
     ((6000, 30), (1, 2, 376), 188),
     ((5000, 20), None, None),
 ]
+_QWEN2_5_VL = [
+    ((1, 1), (1, 4, 4), 4),
+    ((28, 28), (1, 4, 4), 4),
+    ((200, 150), (1, 10, 14), 35),
+    ((640, 480), (1, 34, 46), 391),
+    ((1280, 720), (1, 52, 92), 1196),
+    ((1366, 768), (1, 54, 98), 1323),
+    ((1296, 720), (1, 52, 92), 1196),
+    ((1920, 1080), (1, 78, 138), 2691),
+    ((1440, 2560), (1, 182, 102), 4641),
+    ((4800, 3600), (1, 220, 294), 16170),
+    ((3000, 20), (1, 2, 214), 107),
+    ((20, 3990), (1, 284, 2), 142),
+    ((6000, 30), (1, 2, 428), 214),
+    ((5000, 20), None, None),
+]
 GOLDEN: dict[str, list[tuple[tuple[int, int], tuple[int, int, int] | None, int | None]]] = {
     "qwen3.5": _QWEN3_5_VL,
     "qwen3.6": _QWEN3_5_VL,
+    "qwen3-vl": _QWEN3_5_VL,
+    "qwen2.5-vl": _QWEN2_5_VL,
 }
 PADS: dict[tuple[int, int], int] = {size: pads for size, _, pads in _QWEN3_5_VL if pads is not None}
 PAD = qwen3_encoding().encode("<|image_pad|>", allowed_special="all")[0]
@@ -150,6 +168,30 @@ def test_a_screenshot_session_holds_each_images_pads_as_transformers_counts_them
     ]
     trained = [token for token, kept in zip(ids, rendering.trainable, strict=True) if kept]
     assert trained == [token for token, kept in zip(plain.token_ids, plain.trainable, strict=True) if kept]
+
+
+def questions(sizes: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """An OpenAI Chat conversation: a question with a picture and its answer, per size."""
+    messages: list[dict[str, Any]] = []
+    for number, size in enumerate(sizes):
+        url = f"data:image/png;base64,{png_base64(*size)}"
+        picture = {"type": "image_url", "image_url": {"url": url}}
+        messages += [
+            {"role": "user", "content": [{"type": "text", "text": f"And picture {number}?"}, picture]},
+            {"role": "assistant", "content": f"Picture {number} shows a form."},
+        ]
+    return messages
+
+
+@pytest.mark.parametrize("family", sorted(GOLDEN))
+def test_every_family_with_a_rule_holds_transformers_count_for_each_picture(family: str) -> None:
+    sizes = [(1280, 720), (1, 1), (4800, 3600), (3000, 20), (20, 3990)]
+    counts = {size: pads for size, _, pads in GOLDEN[family] if pads is not None}
+    rendering = render(questions(sizes), template=family, tokenizer=qwen3_encoding(), on_loss="error")
+    assert [image.size for image in rendering.images] == sizes
+    assert [(image.end or 0) - (image.start or 0) for image in rendering.images] == [counts[size] for size in sizes]
+    assert rendering.token_ids.count(PAD) == sum(counts[size] for size in sizes)
+    assert [image.message for image in rendering.images] == [0, 2, 4, 6, 8]
 
 
 def test_an_unknown_templates_image_is_a_loss_at_its_part_and_one_placeholder() -> None:

@@ -279,12 +279,13 @@ def run_once(
 ) -> tuple[str, list[tuple[int, int]], list[int | None] | None]:
     """The template's run over ``shaped``: its text, generation tags and, on a prefix-stable
     template, where each message starts in it (None where the run does not show that, or
-    :func:`_starts_hold` fails for a template chatcodec does not know or one given the
-    caller's variables: a family's stored profile was read without them)."""
+    :func:`_starts_hold` fails for a template chatcodec does not know, one given the caller's
+    variables (a family's stored profile was read without them) or a family whose entry says
+    its run shows starts late, ``one_run_starts``)."""
     if not chosen.profile.prefix_stable:
         return (*run(shaped, prompt), None)
     text, tags, starts = run.watched(shaped, prompt)
-    checked = chosen.family is None or caller_variables
+    checked = chosen.family is None or caller_variables or families.starts_checked(chosen.family)
     if starts is not None and checked and not _starts_hold(run, shaped, origins, text, starts):
         starts = None
     return text, tags, starts
