@@ -110,6 +110,7 @@ def browser_session(sizes: list[tuple[int, int]]) -> dict[str, Any]:
     return {"model": "claude", "max_tokens": 64, "messages": messages}
 
 
+GOLDEN_TEXT = [{"role": "user", "content": "Hi?"}, {"role": "assistant", "content": "Hello."}]
 SIZES = [(1280, 720), (1, 1), (4800, 3600), (3000, 20), (1440, 2560), (20, 3990)]
 """A screenshot, and sizes the bounds clamp: tiny, huge, extreme aspects both ways, a portrait."""
 
@@ -301,6 +302,20 @@ def test_render_turns_gives_each_prompt_its_images() -> None:
     # each turn's prompt is the one render gives the conversation before its answer
     whole = render(browser_session(sizes), source="anthropic", template="qwen3.6", tokenizer=qwen3_encoding())
     assert turns[-1].prompt_images == whole.images
+
+
+def test_a_sample_gives_the_grids_of_its_images_in_order() -> None:
+    sizes = [(1280, 720), (640, 480)]
+    turns = render_turns(questions(sizes), template="qwen3-vl", tokenizer=qwen3_encoding())
+    [sample] = chatcodec.trainer_samples(turns)  # Qwen3-VL's template is prefix-stable: one sample
+    assert sample["image_grid_thw"] == [[1, 44, 80], [1, 30, 40]]
+    sequence = sample["prompt_ids"] + sample["response_ids"]
+    assert sequence.count(PAD) == 880 + 300
+    assert [
+        mask for token, mask in zip(sample["response_ids"], sample["response_mask"], strict=True) if token == PAD
+    ] == [0] * 300  # the second picture lies between the turns: never trained
+    [text_only] = chatcodec.trainer_samples(render_turns(GOLDEN_TEXT, template="qwen3-vl", tokenizer=qwen3_encoding()))
+    assert "image_grid_thw" not in text_only
 
 
 def jpeg(width: int, height: int, *, exif: int = 0) -> bytes:
