@@ -128,6 +128,12 @@ def test_the_counts_are_transformers_own_for_every_size(family: str) -> None:
         assert image_grids.pad_count(rule, grid) == pads, (width, height)
 
 
+def test_every_family_whose_template_shows_images_has_a_rule_held_to_transformers() -> None:
+    showing = {family for family in families.family_names() if families.stored_profile(family).images}
+    assert showing == {family for family in families.family_names() if image_grids.image_rule(family) is not None}
+    assert showing == set(GOLDEN)  # each rule's counts kept from check-images
+
+
 def test_each_family_names_the_source_of_its_numbers() -> None:
     for family in GOLDEN:
         entry = families.families()[family]["images"]
@@ -369,3 +375,59 @@ def test_bytes_the_reader_cannot_read_give_no_size(data: bytes) -> None:
 def test_base64_that_is_not_base64_gives_no_size() -> None:
     assert image_sizes.base64_image_size("%%%%") is None
     assert image_sizes.base64_image_size(base64.urlsafe_b64encode(png(3, 4)).decode()) == (3, 4)
+
+
+def screenshot_episode(template: str) -> tuple[list[dict[str, Any]], chatcodec.SampledTurn]:
+    """A question with a picture, a call for a screenshot, its result holding one: the first
+    turn rendered, and the conversation with the result after it."""
+    first = questions([(1280, 720)])[:1]
+    call = {"id": "call_0", "type": "function", "function": {"name": "screenshot", "arguments": "{}"}}
+    answer = {"role": "assistant", "content": "", "tool_calls": [call]}
+    url = f"data:image/png;base64,{png_base64(640, 480)}"
+    result = {
+        "role": "tool",
+        "tool_call_id": "call_0",
+        "content": [{"type": "text", "text": "shot"}, {"type": "image_url", "image_url": {"url": url}}],
+    }
+    [turn] = render_turns([*first, answer], template=template, tokenizer=qwen3_encoding(), tools=[SCREENSHOT_TOOL])
+    return [*first, answer, result], turn
+
+
+SCREENSHOT_TOOL = {"type": "function", "function": {"name": "screenshot", "parameters": {"type": "object"}}}
+
+
+def test_the_next_prompt_repeats_the_new_messages_images_as_render_does() -> None:
+    conversation, turn = screenshot_episode("qwen3-vl")
+    assert turn.prompt_ids.count(PAD) == 880
+    found = chatcodec.next_prompt(
+        turn, conversation, template="qwen3-vl", tokenizer=qwen3_encoding(), tools=[SCREENSHOT_TOOL]
+    )
+    assert found.prompt_break is None  # extended: the sampled ids kept
+    assert found.prompt_ids[: len(turn.prompt_ids) + len(turn.completion_ids)] == turn.prompt_ids + turn.completion_ids
+    assert found.prompt_ids.count(PAD) == 880 + 300
+    whole = render(
+        conversation,
+        template="qwen3-vl",
+        tokenizer=qwen3_encoding(),
+        tools=[SCREENSHOT_TOOL],
+        add_generation_prompt=True,
+    )
+    assert found.prompt_ids == whole.token_ids
+
+
+def test_a_new_image_without_a_count_makes_the_next_prompt_fresh_and_says_why() -> None:
+    conversation, turn = screenshot_episode("qwen3-vl")
+    conversation[-1]["content"][1]["image_url"]["url"] = "https://example.com/shot.png"  # no size known
+    losses: list[chatcodec.Loss] = []
+    found = chatcodec.next_prompt(
+        turn,
+        conversation,
+        template="qwen3-vl",
+        tokenizer=qwen3_encoding(),
+        tools=[SCREENSHOT_TOOL],
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert found.prompt_break is not None
+    assert "no token count" in found.prompt_break
+    assert [loss.path for loss in losses if loss.what == "image tokens"] == ["$.messages[2].content[0].content[1]"]

@@ -125,6 +125,21 @@ def _checked(given: object, reference: str) -> tuple[str | None, tuple[int, int]
     )
 
 
+def holds_image(value: object) -> bool:
+    """Whether canonical data (messages as dicts, a tool result's content) holds an image part."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            entries = cast("dict[str, object]", node)
+            if entries.get("type") == "image":
+                return True
+            stack.extend(entries.values())
+        elif isinstance(node, list | tuple):
+            stack.extend(cast("Sequence[object]", node))
+    return False
+
+
 def known(images: list[ImageTokens | None]) -> tuple[ImageTokens, ...]:
     """The images whose count is known (the others are losses)."""
     return tuple(image for image in images if image is not None)
