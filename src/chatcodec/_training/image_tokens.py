@@ -63,28 +63,38 @@ def planned(
     rule = image_grids.image_rule(family)
     found: list[ImageTokens | None] = []
     for path, part in images:
-        why, size = _size(part, sizes)
-        grid = None
-        if rule is None:
-            why = (
-                "chatcodec holds no image processor rule for this template: the engine writes this image as "
-                "more tokens than the one placeholder in the ids"
-            )
-        elif size is not None:
-            try:
-                grid = image_grids.image_grid(rule, *size)
-            except image_grids.RefusedSizeError as refused:
-                why = str(refused)
-        if grid is None or size is None:
+        why, told = _told(rule, part, sizes)
+        if told is None:
             if tokenized:
-                recorder.add(path, UNTOLD, why or "the image's size is unknown", "content")
+                recorder.add(path, UNTOLD, why, "content")
             found.append(None)
-            continue
-        found.append(ImageTokens(message=int(path[1]), path=json_path(path), size=size, grid=grid))
+        else:
+            found.append(ImageTokens(message=int(path[1]), path=json_path(path), size=told[0], grid=told[1]))
     return found
 
 
-def _size(part: ImagePart, sizes: ImageSizes | None) -> tuple[str | None, tuple[int, int] | None]:
+_NO_RULE = (
+    "chatcodec holds no image processor rule for this template: the engine writes this image as more tokens "
+    "than the one placeholder in the ids"
+)
+
+
+def _told(
+    rule: image_grids.ImageRule | None, part: ImagePart, sizes: ImageSizes | None
+) -> tuple[str, tuple[tuple[int, int], tuple[int, int, int]] | None]:
+    """The image's size and grid, or why they cannot be told."""
+    if rule is None:
+        return _NO_RULE, None
+    why, size = _size(part, sizes)
+    if size is None:
+        return why, None
+    try:
+        return "", (size, image_grids.image_grid(rule, *size))
+    except image_grids.RefusedSizeError as refused:
+        return str(refused), None
+
+
+def _size(part: ImagePart, sizes: ImageSizes | None) -> tuple[str, tuple[int, int] | None]:
     """The image's size and, where there is none, why."""
     source = part.source
     if source.type == "url" and source.url.startswith("data:"):
@@ -110,14 +120,14 @@ def _size(part: ImagePart, sizes: ImageSizes | None) -> tuple[str | None, tuple[
     read = image_sizes.base64_image_size(data)
     if read is None:
         return "the image's bytes are no PNG, JPEG, WebP or GIF whose header gives its size", None
-    return None, read
+    return "", read
 
 
-def _checked(given: object, reference: str) -> tuple[str | None, tuple[int, int] | None]:
+def _checked(given: object, reference: str) -> tuple[str, tuple[int, int] | None]:
     sides: list[object] = list(cast("Sequence[object]", given)) if isinstance(given, tuple | list) else []
     if len(sides) == 2 and all(isinstance(side, int) and not isinstance(side, bool) and side > 0 for side in sides):
         width, height = cast("list[int]", sides)
-        return None, (width, height)
+        return "", (width, height)
     raise TemplateError(
         f"an image's size is (width, height), two positive integers, not {given!r}",
         path=f"$.image_sizes[{reference!r}]",
