@@ -158,7 +158,7 @@ check-trainers:
 IMAGES_VENV := .venv-images
 check-images:
 	test -x $(IMAGES_VENV)/bin/python || $(PYTHON) -m venv $(IMAGES_VENV)
-	$(IMAGES_VENV)/bin/python -m pip install --quiet "transformers==5.24.0" pillow numpy -e .
+	$(IMAGES_VENV)/bin/python -m pip install --quiet "transformers==5.24.0" pillow numpy -e ".[templates]"
 	$(IMAGES_VENV)/bin/python tools/check_images.py
 
 .PHONY: check-extras

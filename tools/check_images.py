@@ -11,7 +11,9 @@ as the model's processor class writes them (``replace_image_token``); then it as
 for the same and fails on any difference. The sizes include ones the bounds clamp: tiny (below
 ``min_pixels``), huge (above ``max_pixels``), an extreme aspect, and one the processor refuses.
 It also writes files of each format PIL writes (PNG, JPEG, GIF, WebP's three kinds) and holds
-chatcodec's header reader (``_training/image_sizes.py``) to PIL's ``Image.size`` on them.
+chatcodec's header reader (``_training/image_sizes.py``) to PIL's ``Image.size`` on them, and
+renders a conversation of such files for each family, each image's grid in the rendering held to
+the processor's for the image PIL decodes from the same bytes.
 
 transformers is not in the dev venv: ``make check-images`` makes ``.venv-images`` with it and
 runs this file there. ``--golden`` prints the counts as the tests keep them
@@ -86,9 +88,15 @@ SIZES: tuple[tuple[int, int], ...] = (
 
 def transformers_counts(family: str, size: tuple[int, int]) -> tuple[list[int], int] | str:
     """transformers' grid and pad count for an image of ``size`` (width, height), or why it refused."""
+    from PIL import Image
+
+    return transformers_image_counts(family, Image.new("RGB", size))
+
+
+def transformers_image_counts(family: str, image: Any) -> tuple[list[int], int] | str:
+    """transformers' grid and pad count for a PIL ``image``, or why it refused."""
     import importlib
 
-    from PIL import Image
     from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
 
     published = PUBLISHED[family]
@@ -99,7 +107,7 @@ def transformers_counts(family: str, size: tuple[int, int]) -> tuple[list[int], 
         merge_size=published["merge_size"],
     )
     try:
-        grid = processor(images=[Image.new("RGB", size)])["image_grid_thw"]
+        grid = processor(images=[image])["image_grid_thw"]
     except ValueError as error:
         return str(error)
     module, _, name = published["processor"].rpartition(".")
@@ -154,13 +162,49 @@ def header_differences() -> int:
     return failures
 
 
+def rendered_differences() -> int:
+    """A conversation of real image files (PNG, JPEG, WebP, GIF, as PIL writes them) rendered by
+    chatcodec for each family: each image's grid in ``Rendering.images`` against transformers'
+    processor run on the image PIL decodes from the same bytes."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    import chatcodec
+
+    files = [("PNG", (1280, 720)), ("JPEG", (1920, 1080)), ("WEBP", (20, 3990)), ("GIF", (7, 9)), ("PNG", (4800, 3600))]
+    encoded: list[bytes] = []
+    for kind, size in files:
+        written = io.BytesIO()
+        Image.new("RGB", size).save(written, kind)
+        encoded.append(written.getvalue())
+    content: list[dict[str, Any]] = [{"type": "text", "text": "What do these show?"}]
+    for (kind, _), data in zip(files, encoded, strict=True):
+        url = f"data:image/{kind.lower()};base64,{base64.b64encode(data).decode()}"
+        content.append({"type": "image_url", "image_url": {"url": url}})
+    messages = [{"role": "user", "content": content}, {"role": "assistant", "content": "Blank pictures."}]
+    failures = 0
+    for family in PUBLISHED:
+        rendering = chatcodec.render(messages, template=family, on_loss="error")
+        ours = [list(image.grid) for image in rendering.images]
+        theirs = []
+        for data in encoded:
+            counted = transformers_image_counts(family, Image.open(io.BytesIO(data)))
+            theirs.append(counted if isinstance(counted, str) else counted[0])
+        agree = ours == theirs
+        failures += not agree
+        print(f"{'ok  ' if agree else 'FAIL'} rendered {family}: transformers {theirs}, chatcodec {ours}")
+    return failures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--golden", action="store_true", help="print the counts as the tests keep them")
     arguments = parser.parse_args()
     import transformers
 
-    failures = header_differences()
+    failures = header_differences() + rendered_differences()
     from chatcodec._training import families
 
     unchecked = [name for name in families.family_names() if image_grids.image_rule(name) and name not in PUBLISHED]
