@@ -18,7 +18,7 @@ import pytest
 
 import chatcodec
 from chatcodec import TemplateError, render, render_turns
-from chatcodec._training import families, image_grids, image_sizes
+from chatcodec._training import check, families, image_grids, image_sizes
 from training.qwen3_tokenizer import qwen3_encoding
 
 # transformers 5.24.0: python tools/check_images.py --golden ((width, height), grid, pads; None: refused)
@@ -431,3 +431,9 @@ def test_a_new_image_without_a_count_makes_the_next_prompt_fresh_and_says_why() 
     assert found.prompt_break is not None
     assert "no token count" in found.prompt_break
     assert [loss.path for loss in losses if loss.what == "image tokens"] == ["$.messages[2].content[0].content[1]"]
+
+
+def test_check_render_holds_the_ids_to_the_text_with_the_images_pads_repeated() -> None:
+    found = check.check_render("qwen3-vl", tokenizer=qwen3_encoding(), count=len(check.SHAPES))
+    assert "image" in check.SHAPES
+    assert [finding for finding in found.findings if finding.aspect == "ids"] == []
