@@ -437,3 +437,10 @@ def test_check_render_holds_the_ids_to_the_text_with_the_images_pads_repeated() 
     found = check.check_render("qwen3-vl", tokenizer=qwen3_encoding(), count=len(check.SHAPES))
     assert "image" in check.SHAPES
     assert [finding for finding in found.findings if finding.aspect == "ids"] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "family"), [("Qwen/Qwen2.5-VL-7B-Instruct", "qwen2.5-vl"), ("Qwen/Qwen3-VL-8B-Instruct", "qwen3-vl")]
+)
+def test_a_vision_model_s_name_suggests_its_family(name: str, family: str) -> None:
+    assert families.suggestion(name) == family
