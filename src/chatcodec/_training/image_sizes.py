@@ -4,8 +4,9 @@ An engine expands a vision model's image placeholder to a count of tokens fixed 
 size (:mod:`.image_grids`), so a rendering that is token-exact needs the size of every image it
 holds. The size is in the first bytes of each format these models read; reading it here keeps
 the core free of an imaging library (PIL opens the same headers: ``Image.open(...).size``). A
-JPEG's EXIF orientation is not applied, as neither transformers' image processors (given the
-decoded image) nor vLLM's loader rotate one.
+JPEG's EXIF orientation is not applied, as vLLM's loader applies none (``Image.open`` in
+``vllm/multimodal/media/image.py``); transformers' ``load_image`` turns a photo stored sideways
+(orientations 5 to 8) upright, so a trainer loading one that way sees its sides swapped.
 """
 
 from __future__ import annotations
