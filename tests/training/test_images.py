@@ -18,7 +18,7 @@ import pytest
 
 import chatcodec
 from chatcodec import TemplateError, render, render_turns
-from chatcodec._training import check, families, image_grids, image_sizes
+from chatcodec._training import check, episode_run, families, image_grids, image_sizes
 from training.qwen3_tokenizer import qwen3_encoding
 
 # transformers 5.24.0: python tools/check_images.py --golden ((width, height), grid, pads; None: refused)
@@ -444,3 +444,55 @@ def test_check_render_holds_the_ids_to_the_text_with_the_images_pads_repeated() 
 )
 def test_a_vision_model_s_name_suggests_its_family(name: str, family: str) -> None:
     assert families.suggestion(name) == family
+
+
+def agent_with_pictures(unknown: bool) -> list[dict[str, Any]]:
+    """A question with a picture, then three screenshot calls and results (one by URL when
+    ``unknown``: no size given, a loss), and a last answer."""
+    messages = questions([(1280, 720)])[:1]
+    for number, size in enumerate([(640, 480), (4800, 3600), (20, 3990)]):
+        call = {"id": f"call_{number}", "type": "function", "function": {"name": "screenshot", "arguments": "{}"}}
+        url = (
+            "https://example.com/shot.png" if unknown and number == 1 else f"data:image/png;base64,{png_base64(*size)}"
+        )
+        picture = {"type": "image_url", "image_url": {"url": url}}
+        messages += [
+            {"role": "assistant", "content": f"Step {number}.", "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": f"call_{number}", "content": [{"type": "text", "text": "shot"}, picture]},
+        ]
+    return [*messages, {"role": "assistant", "content": "Done."}]
+
+
+@pytest.mark.parametrize("unknown", [False, True])
+def test_one_run_turns_with_pictures_equal_the_turn_renders(monkeypatch: pytest.MonkeyPatch, unknown: bool) -> None:
+    def turns_and_losses() -> tuple[list[chatcodec.SampledTurn], list[chatcodec.Loss]]:
+        losses: list[chatcodec.Loss] = []
+        found = render_turns(
+            agent_with_pictures(unknown),
+            template="qwen3-vl",
+            tokenizer=qwen3_encoding(),
+            tools=[SCREENSHOT_TOOL],
+            on_loss="ignore",
+            losses=losses,
+        )
+        return found, losses
+
+    taken: list[bool] = []
+    one_run = episode_run.one_run_turns
+
+    def noted(*arguments: Any, **options: Any) -> Any:
+        answer = one_run(*arguments, **options)
+        taken.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(episode_run, "one_run_turns", noted)
+    ran_once = turns_and_losses()
+    assert taken == [True]  # Qwen3-VL is prefix-stable: one run gives every turn
+    monkeypatch.setattr(episode_run, "one_run_turns", lambda *arguments, **options: None)
+    by_renders = turns_and_losses()
+    assert ran_once == by_renders
+    turns, losses = ran_once
+    assert [len(turn.prompt_images) for turn in turns] == ([1, 2, 2, 3] if unknown else [1, 2, 3, 4])
+    assert [loss.path for loss in losses if loss.what == "image tokens"] == (
+        ["$.messages[4].content[0].content[1]"] if unknown else []
+    )

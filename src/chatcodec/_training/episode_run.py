@@ -11,10 +11,11 @@ sampled span as ``render``'s one run finds it. So one run, and one tokenization 
 
 ``render``'s own rules decide each step (the one run and its check, the ends, the tags, the
 prompt in the text, the trimmed end, the check that every kept text is shown); where one of
-them cannot tell (no one-run ends, a prompt the text does not hold, a span it cannot place),
-or where the conversation holds an image the template writes (whose tokens ``render`` expands
-to the engine's count, :mod:`.image_tokens`), this answers None and ``render_turns`` renders
-each turn, as it does for every template that is not prefix-stable. Those renders are the tests' oracle.
+them cannot tell (no one-run ends, a prompt the text does not hold, a span it cannot place)
+this answers None and ``render_turns`` renders each turn, as it does for every template that is
+not prefix-stable. An image's placeholder is repeated to the engine's count as ``render``
+repeats it (:mod:`.image_tokens`), its losses reported where each render reports them. Those
+renders are the tests' oracle.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from chatcodec import AnyMessage, Loss, PayloadError, ToolDefinition
 from chatcodec._training import (
     families,
     generation_tags,
+    image_tokens,
     reading,
     rendered_check,
     segment_ends,
@@ -37,7 +39,7 @@ from chatcodec._training import (
 )
 from chatcodec._training import render as rendering
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.image_tokens import ImageTokens
+from chatcodec._training.image_tokens import ImageSizes, ImageTokens
 from chatcodec._training.shaping import Shaper
 from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS
 from chatcodec.contract import LossRecorder
@@ -63,6 +65,7 @@ def one_run_turns(
     tokenizer: object,
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
+    image_sizes: ImageSizes | None = None,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     """The turns of the ``answers`` (canonical indices, in order) and the losses their
     renders report, each once in the order they find them; None where one run cannot tell.
@@ -71,7 +74,9 @@ def one_run_turns(
     None too: the per-turn renders raise it at the turn that meets it. A run past the
     template's limits is raised here, since every render through the last answer would be."""
     try:
-        return _turns(read, answers, template=template, tokenizer=tokenizer, tools=tools, variables=variables)
+        return _turns(
+            read, answers, template=template, tokenizer=tokenizer, tools=tools, variables=variables, sizes=image_sizes
+        )
     except TemplateError as error:
         if error.rule in BOUND_RULES:
             raise
@@ -88,12 +93,15 @@ def _turns(
     tokenizer: object,
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
+    sizes: ImageSizes | None = None,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     chosen = rendering.chosen_template(template, tokenizer, variables, DEFAULT_LIMITS)
     if answers[0] == 0:
         return None
     if chosen.profile.prefix_stable:
-        return _run_turns(read, answers, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables)
+        return _run_turns(
+            read, answers, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables, sizes=sizes
+        )
     groups = _segment_groups(read, answers, chosen, variables)
     if groups is None:
         return None
@@ -142,6 +150,7 @@ def _run_turns(
     tokenizer: object,
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
+    sizes: ImageSizes | None = None,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     """The turns of ``answers`` from one run of the conversation through the last of them."""
     profile = chosen.profile
@@ -149,8 +158,6 @@ def _run_turns(
     recorder = LossRecorder()
     shaper = Shaper(profile, recorder, object_arguments=read.object_arguments)
     shaped, origins = shaper.messages(messages)
-    if shaper.images:  # the engine's count of each image's tokens is render's (a loss where it is not known)
-        return None
     written_tools = shaper.tools(rendering.tools_of(tools) if tools is not None else list(read.request.tools))
     run = rendering.Runner(chosen.text, written_tools, dict(profile.variables), DEFAULT_LIMITS)
     if profile.prefix_stable:
@@ -176,6 +183,9 @@ def _run_turns(
     cuts = [end for end in ends if end is not None] + [bound for turn in placed for bound in turn.span]
     encode = tokens.batch_encoder(tokenizer)
     ids, piece_starts, counts = tokens.tokenize_pieces(encode, text, cuts)
+    pictured = LossRecorder()  # each render reports its images' losses after the rest (render's order)
+    plan = image_tokens.planned(chosen.family, shaper.images, sizes, pictured, tokenized=True)
+    ids, counts, images = _expanded(tokens.encoder(tokenizer), chosen.family, plan, ids, counts)
     token_at = dict(zip([*piece_starts, len(text)], itertools.accumulate(counts, initial=0), strict=True))
     prompt_ids = encode([prompt])[0]
     turns = [
@@ -185,11 +195,33 @@ def _run_turns(
             completion_ids=ids[token_at[turn.span[0]] : token_at[turn.span[1]]],
             prompt_text=text[: turn.prompt_end],
             completion_text=text[turn.span[0] : turn.span[1]],
+            prompt_images=tuple(image for image in images if (image.end or 0) <= token_at[turn.before]),
         )
         for turn in placed
     ]
     looked_from = rendered_check.message_starts(len(messages), ends, origins)
-    return turns, _losses(recorder.losses, shaper, messages=messages, text=text, placed=placed, starts=looked_from)
+    image_losses = iter(pictured.losses)
+    untold = [
+        (int(path[1]), next(image_losses)) for (path, _), image in zip(shaper.images, plan, strict=True) if not image
+    ]
+    found = _losses(
+        recorder.losses, shaper, messages=messages, text=text, placed=placed, starts=looked_from, untold=untold
+    )
+    return turns, found
+
+
+def _expanded(
+    encode: tokens.Encode, family: str | None, plan: list[ImageTokens | None], ids: list[int], counts: list[int]
+) -> tuple[list[int], list[int], tuple[ImageTokens, ...]]:
+    """The one run's ids with each image's placeholder repeated as ``render`` repeats it, and
+    each piece's count of ids after it (a piece's pads stay in the piece)."""
+    owners = [piece for piece, count in enumerate(counts) for _ in range(count)]
+    unmarked = [False] * len(ids)
+    ids, _, owners, images = image_tokens.expanded(encode, family, plan, ids=ids, trainable=unmarked, owners=owners)
+    grown = [0] * len(counts)
+    for piece in owners:
+        grown[piece] += 1
+    return ids, grown, images
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +304,7 @@ def _losses(
     text: str,
     placed: list[_Placed],
     starts: list[int],
+    untold: Sequence[tuple[int, Loss]] = (),
 ) -> list[Loss]:
     """The losses the per-turn renders report, each once, in the order they report them.
 
@@ -304,6 +337,7 @@ def _losses(
         reported = shaping[marks[held] : marks[count]]
         reported += shaping[marks[-1] :] if number == 0 else []  # the tools'
         reported += [loss for index in range(held, count) for loss in by_message[index]]
+        reported += [loss for message, loss in untold if held <= message < count]  # render's images, after
         new = [loss for loss in reported if loss not in seen]
         found += new
         seen.update(new)

@@ -84,7 +84,13 @@ def render_turns(
         )
     loaded = tokens.loaded(tokenizer)
     one_run = episode_run.one_run_turns(
-        read, answers, template=template, tokenizer=loaded, tools=tools, variables=template_variables
+        read,
+        answers,
+        template=template,
+        tokenizer=loaded,
+        tools=tools,
+        variables=template_variables,
+        image_sizes=image_sizes,
     )
     run = _Renderer(read, template, loaded, tools, template_variables, image_sizes=image_sizes)
     turns: list[SampledTurn] = []
