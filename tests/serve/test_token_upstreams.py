@@ -219,3 +219,28 @@ def test_the_token_count_is_the_rendered_prompt_s_and_the_model_list_names_the_r
     assert counted.json() == {"input_tokens": len(_rendered(QUESTION))}
     assert listed.status_code == 200
     assert fake.received == []  # neither asked the token endpoint
+
+
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+
+
+@pytest.mark.parametrize(
+    ("upstream", "why"), [("vllm-generate", "GenerateRequest.features"), ("sglang-generate", "image_data")]
+)
+def test_a_request_with_an_image_is_refused_with_the_endpoints_reason_and_never_sent(
+    fake: FakeUpstream, tmp_path: Path, upstream: str, why: str
+) -> None:
+    fake.replies.clear()
+    fake.received.clear()
+    picture = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "shot"}, picture]}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}
+    messages = [*QUESTION, {"role": "assistant", "content": [call]}, {"role": "user", "content": [result]}]
+    body = {"model": "qwen3", "max_tokens": 50, "messages": messages, "tools": TOOLS}
+    with serving_config(_config(upstream, fake, tmp_path / "turns.jsonl"), tokenizer=qwen3_encoding()) as origin:
+        refused = httpx.post(f"{origin}/v1/messages", json=body, headers=SESSION)
+    assert refused.status_code == 400
+    message = refused.json()["error"]["message"]
+    assert f"the {upstream} upstream is sent no image ($.messages[2].content[0].content[1])" in message
+    assert why in message
+    assert fake.received == []

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from chatcodec import Loss
+from chatcodec._row_dialects.layout import TrainingRowError
 from chatcodec._row_dialects.openhands import read_openhands
 from chatcodec.batch._convert import convert_payload
 from chatcodec.batch._row_formats import row_options
-from chatcodec._row_dialects.layout import TrainingRowError
 
 ROWS = Path(__file__).parents[1] / "fixtures" / "training" / "openhands.jsonl"
 

@@ -71,8 +71,6 @@ from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._registry import PROVIDER_NAMES, get_batch_rows
 from chatcodec._row_dialects import alpaca, eval_items, sharegpt
-from chatcodec._row_dialects.openhands import read_openhands
-from chatcodec._row_dialects.sessions import SESSION_DIALECTS, SESSION_FORMATS
 from chatcodec._row_dialects.atif import from_atif, is_atif
 from chatcodec._row_dialects.chat_template_calls import (
     needs_call_ids,
@@ -86,6 +84,7 @@ from chatcodec._row_dialects.layout import (
     TrainingRowError,
     layout_from_config,
 )
+from chatcodec._row_dialects.openhands import read_openhands
 from chatcodec._row_dialects.rollout_columns import (
     TOKEN_COLUMNS,
     from_trajectory_step,
@@ -93,6 +92,7 @@ from chatcodec._row_dialects.rollout_columns import (
     token_columns,
     token_losses,
 )
+from chatcodec._row_dialects.sessions import SESSION_DIALECTS, SESSION_FORMATS
 from chatcodec._row_dialects.trajectory_turns import turn_records, turns_losses
 
 __all__ = [

@@ -31,8 +31,8 @@ from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._row_dialects.session_lines import Bookkeeping
 from chatcodec._row_dialects.layout import TrainingRowError
+from chatcodec._row_dialects.session_lines import Bookkeeping
 
 _RULE: Final = "openhands_output"
 _STATE: Final = frozenset({"agent_state_changed", "null", "change_agent_state", "condensation"})

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatcodec import ChatRequest, ToolDefinition
-from chatcodec._training import families, jinja, references, tokens
+from chatcodec._training import families, image_tokens, jinja, references, tokens
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.render import Rendering, render
 from chatcodec._training.shaping import Shaper
@@ -244,7 +244,15 @@ def _prefix_findings(
 
 
 def _ids_findings(number: int, shape: str, rendering: Rendering, tokenizer: object) -> list[Finding]:
-    whole = tokens.encoder(tokenizer)(rendering.text)
+    """Render's ids against the whole text's tokenization, its images' placeholders repeated
+    as render repeats them (:mod:`.image_tokens`: the engine's ids, not the text's)."""
+    encode = tokens.encoder(tokenizer)
+    whole = encode(rendering.text)
+    if rendering.images:
+        unmarked, owners = [False] * len(whole), [0] * len(whole)
+        images = list[image_tokens.ImageTokens | None](rendering.images)
+        family = rendering.template_family
+        whole = image_tokens.expanded(encode, family, images, ids=whole, trainable=unmarked, owners=owners)[0]
     if rendering.token_ids == whole:
         return []
     pieces = rendering.token_ids or []

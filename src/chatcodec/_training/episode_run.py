@@ -12,8 +12,10 @@ sampled span as ``render``'s one run finds it. So one run, and one tokenization 
 ``render``'s own rules decide each step (the one run and its check, the ends, the tags, the
 prompt in the text, the trimmed end, the check that every kept text is shown); where one of
 them cannot tell (no one-run ends, a prompt the text does not hold, a span it cannot place)
-this answers None and ``render_turns`` renders each turn, as it does for every template that
-is not prefix-stable. Those renders are the tests' oracle.
+this answers None and ``render_turns`` renders each turn, as it does for every template that is
+not prefix-stable. An image's placeholder is repeated to the engine's count as ``render``
+repeats it (:mod:`.image_tokens`), its losses reported where each render reports them. Those
+renders are the tests' oracle.
 """
 
 from __future__ import annotations
@@ -25,9 +27,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatcodec import AnyMessage, Loss, PayloadError, ToolDefinition
-from chatcodec._training import families, reading, rendered_check, sampled_text, segment_ends, tokenizer_checks, tokens
+from chatcodec._training import (
+    families,
+    generation_tags,
+    image_tokens,
+    reading,
+    rendered_check,
+    sampled_text,
+    segment_ends,
+    tokenizer_checks,
+    tokens,
+)
 from chatcodec._training import render as rendering
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.image_tokens import ImageSizes, ImageTokens
 from chatcodec._training.shaping import Shaper
 from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
 from chatcodec.contract import LossRecorder
@@ -42,6 +55,7 @@ class TurnTokens:
     completion_ids: list[int]
     prompt_text: str
     completion_text: str
+    prompt_images: tuple[ImageTokens, ...] = ()
 
 
 def one_run_turns(
@@ -53,6 +67,7 @@ def one_run_turns(
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
     limits: TemplateLimits = DEFAULT_LIMITS,
+    image_sizes: ImageSizes | None = None,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     """The turns of the ``answers`` (canonical indices, in order) and the losses their
     renders report, each once in the order they find them; None where one run cannot tell.
@@ -62,7 +77,14 @@ def one_run_turns(
     template's limits is raised here, since every render through the last answer would be."""
     try:
         return _turns(
-            read, answers, template=template, tokenizer=tokenizer, tools=tools, variables=variables, limits=limits
+            read,
+            answers,
+            template=template,
+            tokenizer=tokenizer,
+            tools=tools,
+            variables=variables,
+            limits=limits,
+            sizes=image_sizes,
         )
     except TemplateError as error:
         if error.rule in BOUND_RULES:
@@ -81,13 +103,21 @@ def _turns(
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
     limits: TemplateLimits,
+    sizes: ImageSizes | None = None,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     chosen = rendering.chosen_template(template, tokenizer, variables, limits)
     if answers[0] == 0:
         return None
     if chosen.profile.prefix_stable:
         return _run_turns(
-            read, answers, chosen=chosen, tokenizer=tokenizer, tools=tools, variables=variables, limits=limits
+            read,
+            answers,
+            chosen=chosen,
+            tokenizer=tokenizer,
+            tools=tools,
+            variables=variables,
+            limits=limits,
+            sizes=sizes,
         )
     groups = _segment_groups(read, answers, chosen, variables)
     if groups is None:
@@ -140,6 +170,7 @@ def _run_turns(
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
     variables: Mapping[str, Any] | None,
     limits: TemplateLimits,
+    sizes: ImageSizes | None = None,
 ) -> tuple[list[TurnTokens], list[Loss]] | None:
     """The turns of ``answers`` from one run of the conversation through the last of them."""
     profile = chosen.profile
@@ -172,6 +203,9 @@ def _run_turns(
     cuts = [end for end in ends if end is not None] + [bound for turn in placed for bound in turn.span]
     encode = tokens.batch_encoder(tokenizer)
     ids, piece_starts, counts = tokens.tokenize_pieces(encode, text, cuts)
+    pictured = LossRecorder()  # each render reports its images' losses after the rest (render's order)
+    plan = image_tokens.planned(chosen.family, shaper.images, sizes, pictured, tokenized=True)
+    ids, counts, images = _expanded(tokens.encoder(tokenizer), chosen.family, plan, ids, counts)
     token_at = dict(zip([*piece_starts, len(text)], itertools.accumulate(counts, initial=0), strict=True))
     # what the text holds between the conversation before an answer and its sampled span: the
     # generation prompt, after what closes the message before it where the one run puts that
@@ -184,11 +218,33 @@ def _run_turns(
             completion_ids=ids[token_at[turn.span[0]] : token_at[turn.span[1]]],
             prompt_text=text[: turn.prompt_end],
             completion_text=text[turn.span[0] : turn.span[1]],
+            prompt_images=tuple(image for image in images if (image.end or 0) <= token_at[turn.before]),
         )
         for turn, prompted in zip(placed, prompts, strict=True)
     ]
     looked_from = rendered_check.message_starts(len(messages), ends, origins)
-    return turns, _losses(recorder.losses, shaper, messages=messages, text=text, placed=placed, starts=looked_from)
+    image_losses = iter(pictured.losses)
+    untold = [
+        (int(path[1]), next(image_losses)) for (path, _), image in zip(shaper.images, plan, strict=True) if not image
+    ]
+    found = _losses(
+        recorder.losses, shaper, messages=messages, text=text, placed=placed, starts=looked_from, untold=untold
+    )
+    return turns, found
+
+
+def _expanded(
+    encode: tokens.Encode, family: str | None, plan: list[ImageTokens | None], ids: list[int], counts: list[int]
+) -> tuple[list[int], list[int], tuple[ImageTokens, ...]]:
+    """The one run's ids with each image's placeholder repeated as ``render`` repeats it, and
+    each piece's count of ids after it (a piece's pads stay in the piece)."""
+    owners = [piece for piece, count in enumerate(counts) for _ in range(count)]
+    unmarked = [False] * len(ids)
+    ids, _, owners, images = image_tokens.expanded(encode, family, plan, ids=ids, trainable=unmarked, owners=owners)
+    grown = [0] * len(counts)
+    for piece in owners:
+        grown[piece] += 1
+    return ids, grown, images
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +278,7 @@ def _placed(
     tag, else the text after the generation prompt), where the text holds the generation
     prompt after the conversation before it; None where an answer has no such place."""
     positions = {origin: position for position, origin in enumerate(origins)}
-    within = rendering.TagIndex(tags).within
+    within = generation_tags.TagIndex(tags).within
     placed: list[_Placed] = []
     for message in answers:
         position = positions[message]
@@ -273,6 +329,7 @@ def _losses(
     text: str,
     placed: list[_Placed],
     starts: list[int],
+    untold: Sequence[tuple[int, Loss]] = (),
 ) -> list[Loss]:
     """The losses the per-turn renders report, each once, in the order they report them.
 
@@ -305,6 +362,7 @@ def _losses(
         reported = shaping[marks[held] : marks[count]]
         reported += shaping[marks[-1] :] if number == 0 else []  # the tools'
         reported += [loss for index in range(held, count) for loss in by_message[index]]
+        reported += [loss for message, loss in untold if held <= message < count]  # render's images, after
         new = [loss for loss in reported if loss not in seen]
         found += new
         seen.update(new)

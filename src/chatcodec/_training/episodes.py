@@ -28,6 +28,7 @@ from chatcodec._training import render as rendering
 from chatcodec._training.content_marks import content_flags
 from chatcodec._training.episode_run import TurnTokens
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.image_tokens import ImageSizes
 from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 from chatcodec._training.turns import SampledTurn
 from chatcodec.contract import LossRecorder
@@ -53,6 +54,7 @@ def render_turns(
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
     template_limits: TemplateLimits = DEFAULT_LIMITS,
+    image_sizes: ImageSizes | None = None,
 ) -> list[SampledTurn]:
     """One :class:`~chatcodec.SampledTurn` per assistant message of ``conversation``, in order:
     the ids the model was prompted with and the ids it sampled, as ``render`` gives them.
@@ -62,8 +64,9 @@ def render_turns(
     ``render`` of the messages through it, ending with the template's end-of-turn token.
     ``logprobs`` holds one entry per assistant message, in order: a list of one logprob per
     completion id, or ``None`` for an answer sampled without them. The other arguments are
-    ``render``'s (``template_limits`` bound each run of the template, as there). Messages after
-    the last answer are in no turn, a loss each.
+    ``render``'s (``template_limits`` bound each run of the template, as there); each image in a
+    prompt is its placeholder repeated to the engine's count, and the turn's ``prompt_images`` say
+    where. Messages after the last answer are in no turn, a loss each.
     """
     if tokenizer is None:
         raise TemplateError("render_turns: pass a tokenizer (turns are token ids, as the sampler saw them)")
@@ -91,8 +94,9 @@ def render_turns(
         tools=tools,
         variables=template_variables,
         limits=template_limits,
+        image_sizes=image_sizes,
     )
-    run = _Renderer(read, template, loaded, tools, template_variables, limits=template_limits)
+    run = _Renderer(read, template, loaded, tools, template_variables, limits=template_limits, image_sizes=image_sizes)
     turns: list[SampledTurn] = []
     for number, index in enumerate(answers):
         given = None if logprobs is None else turn_values.logprobs(logprobs[number], f"$.logprobs[{number}]")
@@ -119,6 +123,7 @@ class _Renderer:
         variables: Mapping[str, Any] | None,
         *,
         limits: TemplateLimits,
+        image_sizes: ImageSizes | None = None,
     ) -> None:
         self.read = read
         self.limits = limits
@@ -127,6 +132,7 @@ class _Renderer:
         self.tokenizer = tokenizer
         self.tools = tools
         self.variables = variables
+        self.image_sizes = image_sizes
         self.found: list[Loss] = []
 
     def __call__(self, count: int, prompt: bool) -> rendering.Rendering:
@@ -145,6 +151,7 @@ class _Renderer:
             losses=found,
             template_variables=self.variables,
             template_limits=self.limits,
+            image_sizes=self.image_sizes,
         )
         self.found += [loss for loss in found if loss not in self.found]
         return rendered
@@ -167,6 +174,7 @@ class _Renderer:
             completion_ids=[token for token, sampled in zip(ids, trainable, strict=True) if sampled],
             prompt_text=prompt.text,
             completion_text=through.text[start : span.end],
+            prompt_images=prompt.images,
         )
 
 
@@ -183,6 +191,7 @@ def _sampled_turn(
         prompt_text=turn.prompt_text,
         completion_text=turn.completion_text,
         is_content=content_flags(answer, turn.completion_text, turn.completion_ids, tokenizer),
+        prompt_images=turn.prompt_images,
     )
 
 

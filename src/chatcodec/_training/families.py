@@ -47,6 +47,13 @@ def families() -> dict[str, dict[str, Any]]:
     return table
 
 
+def starts_checked(family: str) -> bool:
+    """Whether a family's one run shows a message starting after text of its own (Qwen2.5-VL
+    writes ``<|im_start|>`` before it reads the message), so its starts are checked against a
+    prefix render as an unknown template's are: its entry's ``one_run_starts`` says why."""
+    return "one_run_starts" in families()[family]
+
+
 def family_names() -> list[str]:
     """Every family name chatcodec knows, in the table's order."""
     return list(families())

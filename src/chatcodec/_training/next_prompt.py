@@ -39,10 +39,10 @@ from chatcodec._errors import json_path
 from chatcodec._losses import Loss, Steps
 from chatcodec._model.request import ChatRequest
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._training import tokens
+from chatcodec._training import image_grids, image_tokens, tokens
 from chatcodec._training.completion.end_of_turn import END_OF_TURN
 from chatcodec._training.completion.tokens import Decodes, decoded_text
-from chatcodec._training.families import template_profile
+from chatcodec._training.families import resolve
 from chatcodec._training.reading import ReadConversation
 from chatcodec._training.render import render, rendered_text
 from chatcodec._validation import validate_model
@@ -99,7 +99,8 @@ class Renderer:
         their canonical text is chatcodec's, spelled as a rendering of the wire body spells it."""
         self.variables = dict(variables or {})
         self.encode = tokens.encoder(self.tokenizer)
-        self.turn_end = template_profile(self.template).turn_end
+        chosen = resolve(self.template)
+        self.turn_end, self.family = chosen.profile.turn_end, chosen.family
 
     def text(self, messages: Sequence[Any], losses: list[Loss], *, prompt: bool) -> str:
         """The template's text of ``messages`` (with the generation prompt where ``prompt``), what
@@ -118,6 +119,30 @@ class Renderer:
     def _read(self, messages: Sequence[Any]) -> ReadConversation:
         request = validate_model(ChatRequest, {"messages": list(messages), "tools": self.tools})
         return ReadConversation(request, self.object_arguments)  # one spelling: as render(body, source=...) reads it
+
+    def tail(self, messages: Sequence[Any], new: int, text: str, cut: int) -> list[int] | None:
+        """The ids of ``text[cut:]`` (the messages from ``new`` on, and the generation prompt),
+        each image placeholder in it repeated as ``render`` repeats it; None where an image in
+        those messages has no count chatcodec can tell (no rule, or a loss in the rendering)."""
+        ids = self.encode(text[cut:])
+        if not image_tokens.holds_image(messages[new:]):
+            return ids
+        rule = image_grids.image_rule(self.family)
+        rendering = render(
+            self._read(messages),
+            template=self.template,
+            tokenizer=self.tokenizer,
+            add_generation_prompt=True,
+            on_loss="ignore",
+            template_variables=self.variables or None,
+        )
+        if rule is None or len(rendering.images) != text.count(rule.placeholder):
+            return None
+        shown = text[cut:].count(rule.placeholder)
+        images: list[image_tokens.ImageTokens | None] = list(rendering.images[len(rendering.images) - shown :])
+        unmarked = [False] * len(ids)
+        owners = [0] * len(ids)
+        return image_tokens.expanded(self.encode, self.family, images, ids=ids, trainable=unmarked, owners=owners)[0]
 
     def fresh(self, messages: Sequence[Any], losses: list[Loss]) -> tuple[list[int], str]:
         """The ids and text of ``messages`` rendered alone, with the generation prompt."""
@@ -219,9 +244,11 @@ def _extended(
     text = renderer.text(messages, lost, prompt=True)
     sampled = point.prompt_text + point.completion_text
     if text.startswith(sampled):  # the template writes the answer once followed as the model wrote it
+        tail = renderer.tail(messages, at + 1, text, len(sampled))
+        if tail is None:
+            return _fresh(renderer, messages, losses, _UNTOLD_IMAGE)
         losses.extend(lost)
-        ids = [*point.prompt_ids, *point.completion_ids, *renderer.encode(text[len(sampled) :])]
-        return NextPrompt(ids, text, None, point)
+        return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point)
     answered = rendered_through(at)
     through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
     if through < 0 or not answered.startswith(point.prompt_text):
@@ -236,9 +263,17 @@ def _extended(
             "stock Qwen3 drops an earlier answer's reasoning at a new question)"
         )
         return _fresh(renderer, messages, losses, why)
+    tail = renderer.tail(messages, at + 1, text, through)
+    if tail is None:
+        return _fresh(renderer, messages, losses, _UNTOLD_IMAGE)
     losses.extend(lost)
-    ids = [*point.prompt_ids, *point.completion_ids, *renderer.encode(text[through:])]
-    return NextPrompt(ids, text, None, point)
+    return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point)
+
+
+_UNTOLD_IMAGE = (
+    "an image in the new messages has no token count chatcodec can tell (an 'image tokens' loss names it): "
+    "the prompt is a fresh rendering, its placeholder one token"
+)
 
 
 def _fresh(renderer: Renderer, messages: Sequence[Any], losses: list[Loss], why: str | None) -> NextPrompt:

@@ -19,9 +19,7 @@ looked for in its output), and a mask that trains nothing is an error.
 
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,6 +36,8 @@ from chatcodec import (
 from chatcodec._public_label import shown_as
 from chatcodec._training import (
     families,
+    generation_tags,
+    image_tokens,
     jinja,
     message_ends,
     prefix_ends,
@@ -49,6 +49,7 @@ from chatcodec._training import (
     tokens,
 )
 from chatcodec._training.errors import TemplateError
+from chatcodec._training.image_tokens import ImageSizes, ImageTokens
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.sampled_text import prompt_in_text, tag_span, trimmed
 from chatcodec._training.shaping import Shaper
@@ -90,6 +91,10 @@ class Rendering:
     """What the template could not show (also warned about or raised, by ``on_loss``)."""
     template_family: str | None = None
     """The family of the template used, when chatcodec knows it."""
+    images: tuple[ImageTokens, ...] = ()
+    """Each image the template wrote whose token count is known, in order: its size, grid
+    (``image_grid_thw``) and, with a tokenizer, its span in :attr:`token_ids`, where its
+    placeholder is repeated as the engine repeats it. An image whose count is not known is a loss."""
 
 
 def render(
@@ -105,6 +110,7 @@ def render(
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
     template_limits: TemplateLimits = DEFAULT_LIMITS,
+    image_sizes: ImageSizes | None = None,
 ) -> Rendering:
     """Render ``conversation`` through a chat template, with token ids and a mask of what the
     model sampled.
@@ -122,7 +128,8 @@ def render(
     ``chat_template``. ``tools`` (canonical definitions or OpenAI's function tools) replace
     the request's. ``template_variables`` are the template's other names
     (``enable_thinking``, ``reasoning_effort``). ``template_limits`` bound each run of the
-    template (time, output). Losses name paths in the canonical messages.
+    template (time, output). ``image_sizes`` give ``(width, height)`` by URL or file id for the
+    images whose bytes the conversation does not hold. Losses name paths in the canonical messages.
     """
     return render_shaped(
         conversation,
@@ -136,6 +143,7 @@ def render(
         losses=losses,
         template_variables=template_variables,
         template_limits=template_limits,
+        image_sizes=image_sizes,
         stacklevel=4,
     ).rendering
 
@@ -164,6 +172,7 @@ def render_shaped(
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
     template_limits: TemplateLimits = DEFAULT_LIMITS,
+    image_sizes: ImageSizes | None = None,
     stacklevel: int = 3,
 ) -> ShapedRendering:
     """:func:`render`, with the request it read and the messages and tools the template rendered."""
@@ -208,8 +217,11 @@ def render_shaped(
         messages, text, recorder, shaper.lost, rendered_check.message_starts(len(messages), ends, origins)
     )
     trained = _trained(sampled, messages, train_on, add_generation_prompt)
+    images = image_tokens.planned(chosen.family, shaper.images, image_sizes, recorder, tokenized=tokenizer is not None)
     recorder.settle(on_loss, losses, stacklevel=stacklevel)
-    rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
+    rendering = Rendering(
+        text, tuple(sampled), losses=recorder.losses, template_family=chosen.family, images=image_tokens.known(images)
+    )
     if tokenizer is not None:
         tokenizer_checks.check_encodable(text, messages)
         name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
@@ -217,7 +229,10 @@ def render_shaped(
         ids, trainable, owners = token_marks.marked_tokens(
             tokenizer, text, ends=ends, origins=origins, sampled=sampled, trained=trained
         )
-        rendering = replace(rendering, token_ids=ids, trainable=trainable, message_indices=owners)
+        ids, trainable, owners, placed = image_tokens.expanded(
+            tokens.encoder(tokenizer), chosen.family, images, ids=ids, trainable=trainable, owners=owners
+        )
+        rendering = replace(rendering, token_ids=ids, trainable=trainable, message_indices=owners, images=tuple(placed))
     return ShapedRendering(rendering, request, shaped, written_tools)
 
 
@@ -265,12 +280,13 @@ def run_once(
 ) -> tuple[str, list[tuple[int, int]], list[int | None] | None]:
     """The template's run over ``shaped``: its text, generation tags and, on a prefix-stable
     template, where each message starts in it (None where the run does not show that, or
-    :func:`_starts_hold` fails for a template chatcodec does not know or one given the
-    caller's variables: a family's stored profile was read without them)."""
+    :func:`_starts_hold` fails for a template chatcodec does not know, one given the caller's
+    variables (a family's stored profile was read without them) or a family whose entry says
+    its run shows starts late, ``one_run_starts``)."""
     if not chosen.profile.prefix_stable:
         return (*run(shaped, prompt), None)
     text, tags, starts = run.watched(shaped, prompt)
-    checked = chosen.family is None or caller_variables
+    checked = chosen.family is None or caller_variables or families.starts_checked(chosen.family)
     if starts is not None and checked and not _starts_hold(run, shaped, origins, text, starts):
         starts = None
     return text, tags, starts
@@ -437,7 +453,11 @@ def _sampled_spans(
     Found in the one run (``one_run``: a prefix-stable template), a tag is looked up by
     bisection and the prompt before an answer is the conversation before it and the
     template's generation prompt, where the text holds that prompt there."""
-    tag_within = TagIndex(tags).within if one_run or prompts is not None else functools.partial(_tag_within, tags)
+    tag_within = (
+        generation_tags.TagIndex(tags).within
+        if one_run or prompts is not None
+        else functools.partial(generation_tags.tag_within, tags)
+    )
     spans: list[SampledSpan] = []
     for position, message in enumerate(shaped):
         if message["role"] != "assistant":
@@ -461,36 +481,6 @@ def _sampled_spans(
             continue
         spans.append(SampledSpan(origins[position], start, trimmed(text, start, end, profile.turn_end)))
     return spans
-
-
-class TagIndex:
-    """The generation tags' spans, looked up by bisection where they come in order and
-    apart (each tag after the last), else in order as :func:`_tag_within` does."""
-
-    def __init__(self, tags: list[tuple[int, int]]) -> None:
-        self.tags = tags
-        self.in_order = all(first[1] <= second[0] for first, second in itertools.pairwise(tags))
-        self.starts = [start for start, _ in tags]
-
-    def within(self, start: int | None, end: int | None) -> tuple[int, int] | None:
-        if not self.in_order:
-            return _tag_within(self.tags, start, end)
-        if start is None:
-            return None
-        index = bisect.bisect_left(self.starts, start)
-        if index == len(self.tags):
-            return None
-        tag_start, tag_end = self.tags[index]
-        return (tag_start, tag_end) if end is None or tag_end <= end else None
-
-
-def _tag_within(tags: list[tuple[int, int]], start: int | None, end: int | None) -> tuple[int, int] | None:
-    if start is None:
-        return None
-    for tag_start, tag_end in tags:
-        if tag_start >= start and (end is None or tag_end <= end):
-            return tag_start, tag_end
-    return None
 
 
 def _prompt_end(run: Runner, through: list[dict[str, Any]], text: str, message: int, recorder: LossRecorder) -> int:

@@ -31,7 +31,9 @@ def trainer_samples(
 ) -> list[dict[str, Any]]:
     """``turns`` merged into trainer samples: dicts of ``prompt_ids``, ``response_ids``,
     ``response_mask`` (1 on a sampled token, 0 between turns) and ``response_logprobs`` (the
-    sampler's, 0.0 between turns; ``None`` where a merged turn has none).
+    sampler's, 0.0 between turns; ``None`` where a merged turn has none), and where the prompts
+    hold images whose count is known (``SampledTurn.prompt_images``), ``image_grid_thw``: each
+    image's ``[t, h, w]`` in order, as the model's processor gives it for ``pixel_values``.
 
     A turn joins the sample whose prompt and response its prompt starts with (the longest:
     a retry or a sibling of an earlier turn starts a sample of its own, one per branch); a
@@ -116,18 +118,28 @@ def _turn(given: SampledTurn | Mapping[str, Any], number: int) -> SampledTurn:
 
 
 def _started(turn: SampledTurn) -> dict[str, Any]:
-    return {
+    sample: dict[str, Any] = {
         "prompt_ids": list(turn.prompt_ids),
         "response_ids": list(turn.completion_ids),
         "response_mask": [1] * len(turn.completion_ids),
         "response_logprobs": None if turn.logprobs is None else list(turn.logprobs),
     }
+    _images(sample, turn)
+    return sample
+
+
+def _images(sample: dict[str, Any], turn: SampledTurn) -> None:
+    """The grids of the images in ``turn``'s prompt, which holds every image of the sample so far
+    (a turn joins a sample only where its prompt extends it)."""
+    if turn.prompt_images:
+        sample["image_grid_thw"] = [list(image.grid) for image in turn.prompt_images]
 
 
 def _extend(sample: dict[str, Any], turn: SampledTurn, between: list[int]) -> None:
     """``sample`` with the tokens ``between`` (not sampled: mask 0) and ``turn``'s completion."""
     sample["response_ids"] += [*between, *turn.completion_ids]
     sample["response_mask"] += [0] * len(between) + [1] * len(turn.completion_ids)
+    _images(sample, turn)
     logprobs = sample["response_logprobs"]
     if logprobs is None or turn.logprobs is None:
         sample["response_logprobs"] = None

@@ -71,6 +71,8 @@ class Shaper:
         conversation's shaping reports the losses before its mark (shaping reads no later message)."""
         self.call_names: dict[str, str] = {}
         self.dropped_calls: set[str] = set()
+        self.images: list[tuple[Steps, ImagePart]] = []
+        """Each image part given to the template, at its path, in the order it renders them."""
 
     def _lose(self, path: Steps, what: str, why: str, kind: LossKind = "content") -> None:
         self.lost.add(json_path(path))
@@ -148,6 +150,7 @@ class Shaper:
             elif isinstance(part, ImagePart) and self.profile.images:
                 self._part_fields(part, part_path)
                 parts.append({"type": "image", "image": _image_reference(part)})
+                self.images.append((part_path, part))
             else:
                 self._lost_part(part, part_path)
         return texts, parts

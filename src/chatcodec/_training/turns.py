@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chatcodec._public_label import shown_as
+from chatcodec._training.image_tokens import ImageTokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,10 @@ class SampledTurn:
     parent_turn: str | None = None
     """The request id of the earlier recorded turn this one reuses or extends off the line of
     the session (a retry, a sibling, a branch continued)."""
+    prompt_images: tuple[ImageTokens, ...] = ()
+    """Each image in the prompt whose token count is known: its size, its grid
+    (``image_grid_thw``) and where its placeholder tokens lie in :attr:`prompt_ids`; empty
+    for a recorded turn (its server counted them)."""
 
 
 shown_as("chatcodec", SampledTurn)

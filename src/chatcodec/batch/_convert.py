@@ -28,6 +28,7 @@ from chatcodec._payloads import load_object, load_value
 from chatcodec._registry import FRAMEWORK_FORMATS
 from chatcodec._row_dialects import dialects as training
 from chatcodec._row_dialects.atif_writer import to_atif
+from chatcodec._row_dialects.layout import ConversationLayout as Layout
 from chatcodec._row_dialects.sessions import read_session
 from chatcodec.batch import _envelopes as envelopes
 from chatcodec.batch import _training_pairs as preference
@@ -41,7 +42,6 @@ from chatcodec.batch._convert_records import (
     RowNumbering,
 )
 from chatcodec.batch._json_dump import dump_json
-from chatcodec._row_dialects.layout import ConversationLayout as Layout
 
 
 def _unexpected(error: Exception) -> Outcome:

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 from chatcodec._errors import ChatcodecError, PayloadError
 from chatcodec._payloads import parse_json
-from chatcodec.batch._json_dump import dump_json
 from chatcodec._row_dialects.dialects import SESSION_DIALECTS
+from chatcodec.batch._json_dump import dump_json
 
 
 def reads_session(source: str) -> bool:

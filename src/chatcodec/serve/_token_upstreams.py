@@ -16,6 +16,9 @@ answers, with the source of each fact.
 
 Both are asked for the whole answer (no ``stream``): a streamed call is answered as a stream
 replayed from it (:mod:`chatcodec.serve._steps.sample`), since the answer is parsed whole.
+
+Neither is sent a picture: a request holding an image is refused, with the reason its
+endpoint gives (``TokenUpstream.images``), rather than sent as ids whose image pads no picture fills.
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ class TokenUpstream:
     ids_field: str
     """Where the answer holds the sampled ids (an error about them names it)."""
     source: str
+    images: str
+    """Why a request holding an image is refused: what the endpoint takes for one, and why
+    chatcodec does not send it that."""
 
 
 _SAMPLING = ("temperature", "top_p", "top_k", "seed", "frequency_penalty", "presence_penalty")
@@ -130,10 +136,36 @@ TOKEN_UPSTREAMS: Mapping[str, TokenUpstream] = {
             _vllm_read,
             "choices[0].token_ids",
             VLLM_SOURCE,
+            "vLLM's /inference/v1/generate takes an image only as vLLM's own processed features "
+            "(GenerateRequest.features: multimodal hashes and placeholder positions its renderer made), "
+            "not the picture",
         ),
         TokenUpstream(
-            "sglang-generate", "sglang", "/generate", _sglang_body, _sglang_read, "output_ids", SGLANG_SOURCE
+            "sglang-generate",
+            "sglang",
+            "/generate",
+            _sglang_body,
+            _sglang_read,
+            "output_ids",
+            SGLANG_SOURCE,
+            "SGLang's /generate takes pictures in image_data beside input_ids, but whether it expands "
+            "the image pads of ids it is given again is not checked against a server: chatcodec sends none",
         ),
     )
 }
 """The token endpoints by ``--upstream`` name."""
+
+
+def image_place(messages: object) -> str | None:
+    """The path of the first image part in canonical ``messages`` (a message's content, a tool
+    result's), or None: a token upstream is sent none (:attr:`TokenUpstream.images`)."""
+    stack: list[tuple[object, str]] = [(messages, "$.messages")]
+    while stack:
+        node, path = stack.pop()
+        if (entries := as_dict(node)) is not None:
+            if entries.get("type") == "image":
+                return path
+            stack.extend((child, f"{path}.{key}") for key, child in reversed(entries.items()))
+        elif (items := as_list(node)) is not None:
+            stack.extend((child, f"{path}[{index}]") for index, child in reversed(list(enumerate(items))))
+    return None

@@ -32,6 +32,12 @@ _QWEN35 = FamilyParsers(
     "Qwen3.5/3.6 model cards: --tool-call-parser qwen3_coder --reasoning-parser qwen3 (the template writes "
     "<tool_call><function=...>)",
 )
+_QWEN_VL = FamilyParsers(
+    "hermes",
+    None,
+    "vLLM docs, Tool Calling: Qwen2.5 and Qwen3 with hermes; the Qwen3-VL template writes their <tool_call> JSON "
+    "and no reasoning (the Qwen2.5-VL template writes no tools)",
+)
 _LLAMA3 = FamilyParsers("llama3_json", None, "vLLM docs, Tool Calling: Llama 3.1 and 3.2 JSON calls with llama3_json")
 _GPT_OSS = FamilyParsers("openai", None, "vLLM's gpt-oss recipe: --tool-call-parser openai (harmony channels)")
 _NEMOTRON3 = FamilyParsers(
@@ -47,6 +53,8 @@ FAMILY_PARSERS: dict[str, FamilyParsers] = {
     "qwen3.6": _QWEN35,
     "qwen3.5-training": _QWEN35,
     "qwen3.6-training": _QWEN35,
+    "qwen3-vl": _QWEN_VL,
+    "qwen2.5-vl": _QWEN_VL,
     "llama3.1": _LLAMA3,
     "llama3.2": _LLAMA3,
     "deepseek-v3": FamilyParsers(

@@ -46,7 +46,7 @@ from chatcodec.serve._steps.send import send
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import Validated
 from chatcodec.serve._token_prompts import Prompt, TokenPrompts
-from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS, TokenUpstream
+from chatcodec.serve._token_upstreams import TOKEN_UPSTREAMS, TokenUpstream, image_place
 from chatcodec.serve._turn_records import session_of
 from chatcodec.serve._upstream import UpstreamCall
 from chatcodec.streams._replay import events_from_response
@@ -91,13 +91,16 @@ def _prepared(server: Server, validated: Validated, admitted: Admitted, record: 
     prompts = _prompts(server)
     session = session_of(admitted.headers, record.request_id)
     record.losses = list(validated.losses)
+    upstream = TOKEN_UPSTREAMS[routed.route.upstream]
+    image = image_place(canonical.get("messages"))
+    if image is not None:
+        raise RefusalError(400, f"the {upstream.name} upstream is sent no image ({image}): {upstream.images}")
     try:
         messages = list(canonical.get("messages") or [])
         place = source_place(routed.answer.call.payload, server.config.api, lambda: messages)
         prompt = prompts.prompt(session, canonical, record.losses, place)
     except (ChatcodecError, ValueError) as error:
         raise RefusalError(400, f"the request cannot be rendered with the template: {error}") from None
-    upstream = TOKEN_UPSTREAMS[routed.route.upstream]
     body = upstream.body(prompt.ids, canonical, routed.model)
     headers = {"content-type": "application/json"}
     key = os.environ.get(routed.route.api_key_env) if routed.route.api_key_env else None
