@@ -25,10 +25,9 @@ import itertools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 from chatcodec import (
-    AnyMessage,
     ChatRequest,
     Loss,
     OnLoss,
@@ -48,14 +47,15 @@ from chatcodec._training import (
     tokenizer_checks,
     tokens,
 )
+from chatcodec._training import (
+    train_on as training,
+)
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.shaping import Shaper
 from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
+from chatcodec._training.train_on import TrainOnGiven
 from chatcodec.contract import LossRecorder
-
-TrainOn = Literal["last_assistant_message", "all_assistant_messages"]
-"""Which assistant messages' sampled tokens are trainable."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +89,8 @@ class Rendering:
     """What the template could not show (also warned about or raised, by ``on_loss``)."""
     template_family: str | None = None
     """The family of the template used, when chatcodec knows it."""
+    message_count: int = 0
+    """How many canonical messages the conversation holds (a message may have no tokens)."""
 
 
 def render(
@@ -99,7 +101,7 @@ def render(
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
     tokenizer: object = None,
     add_generation_prompt: bool = False,
-    train_on: TrainOn = "last_assistant_message",
+    train_on: TrainOnGiven = "last_assistant_message",
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
@@ -158,7 +160,7 @@ def render_shaped(
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
     tokenizer: object = None,
     add_generation_prompt: bool = False,
-    train_on: TrainOn = "last_assistant_message",
+    train_on: TrainOnGiven = "last_assistant_message",
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
@@ -206,9 +208,22 @@ def render_shaped(
     rendered_check.check_rendered(
         messages, text, recorder, shaper.lost, rendered_check.message_starts(len(messages), ends, origins)
     )
-    trained = _trained(sampled, messages, train_on, add_generation_prompt)
+    trained, bodies = training.trained(
+        sampled,
+        messages,
+        text,
+        rendered_check.message_starts(len(messages), ends, origins),
+        train_on=train_on,
+        add_generation_prompt=add_generation_prompt,
+    )
     recorder.settle(on_loss, losses, stacklevel=stacklevel)
-    rendering = Rendering(text=text, sampled=tuple(sampled), losses=recorder.losses, template_family=chosen.family)
+    rendering = Rendering(
+        text=text,
+        sampled=tuple(sampled),
+        losses=recorder.losses,
+        template_family=chosen.family,
+        message_count=len(messages),
+    )
     if tokenizer is not None:
         tokenizer_checks.check_encodable(text, messages)
         name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
@@ -216,6 +231,7 @@ def render_shaped(
         ids, trainable, owners = token_marks.marked_tokens(
             tokenizer, text, ends=ends, origins=origins, sampled=sampled, trained=trained
         )
+        trainable = training.with_bodies(trainable, tokenizer, text, ids, bodies)
         rendering = replace(rendering, token_ids=ids, trainable=trainable, message_indices=owners)
     return ShapedRendering(rendering, request, shaped, written_tools)
 
@@ -562,34 +578,6 @@ def trimmed(text: str, start: int, end: int, turn_end: str) -> int:
         return end
     found = text.rfind(turn_end, start, end)
     return found + len(turn_end) if found >= 0 else end
-
-
-def _trained(
-    sampled: list[SampledSpan], messages: Sequence[AnyMessage], train_on: TrainOn, add_generation_prompt: bool
-) -> list[SampledSpan]:
-    if train_on not in ("last_assistant_message", "all_assistant_messages"):
-        raise ValueError(f"train_on: expected 'last_assistant_message' or 'all_assistant_messages', not {train_on!r}")
-    if add_generation_prompt and train_on == "last_assistant_message":
-        return []  # a prompt to sample from: the last answer is the one to come
-    if not any(message.role == "assistant" for message in messages):
-        if add_generation_prompt:
-            return []
-        raise TemplateError("nothing to train: the conversation has no assistant message")
-    answers = [index for index, message in enumerate(messages) if message.role == "assistant"]
-    wanted = answers[-1:] if train_on == "last_assistant_message" else answers
-    found = {span.message for span in sampled}
-    for index in wanted:
-        if index not in found:
-            raise TemplateError(
-                "the chat template renders this turn differently once more turns follow, and marks no "
-                "generation: its sampled tokens cannot be told apart (train on the last assistant message "
-                "of each prefix, or use a template with generation tags)",
-                path=f"$.messages[{index}]",
-            )
-    chosen = [span for span in sampled if span.message in wanted]
-    if not any(span.end > span.start for span in chosen):
-        raise TemplateError("nothing to train: the template renders the assistant message(s) as no sampled text")
-    return chosen
 
 
 shown_as("chatcodec", Rendering, render)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from chatcodec._losses import LOSS_KINDS, Loss
 
 if TYPE_CHECKING:
-    from chatcodec._training.render import TrainOn
+    from chatcodec._training.train_on import TrainOn
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""

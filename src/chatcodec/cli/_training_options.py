@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from chatcodec._training.render import TrainOn
+    from chatcodec._training.train_on import TrainOn
 
 
 def template(name: str | None, target: str, parser: argparse.ArgumentParser) -> str | None:
