@@ -15,14 +15,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, cast, get_args
+from typing import Literal, Protocol, TypeVar, cast, get_args
 
 from chatcodec import AnyMessage, TextPart, ToolMessage
 from chatcodec._training.content_marks import token_starts
 from chatcodec._training.errors import TemplateError
 
-if TYPE_CHECKING:
-    from chatcodec._training.render import SampledSpan
+
+class _Span(Protocol):
+    """A sampled span as render finds it (its ``SampledSpan``: render imports this module)."""
+
+    @property
+    def message(self) -> int: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+
+
+SampledSpan = TypeVar("SampledSpan", bound=_Span)
 
 TrainOn = Literal["last_assistant_message", "all_assistant_messages"]
 """Which assistant messages' sampled tokens are trainable."""
@@ -50,8 +61,12 @@ def choice(given: object) -> TrainChoice:
         return TrainChoice("last", frozenset())
     if given == "all_assistant_messages":
         return TrainChoice("all", frozenset())
-    roles = (given,) if isinstance(given, str) else given
-    if not isinstance(roles, Sequence) or not roles or not all(role in _ROLES for role in roles):
+    roles: object = (given,) if isinstance(given, str) else given
+    if (
+        not isinstance(roles, Sequence)
+        or not roles
+        or not all(role in _ROLES for role in cast("Sequence[object]", roles))
+    ):
         raise ValueError(
             "train_on: expected 'last_assistant_message', 'all_assistant_messages', or roles among "
             f"{', '.join(_ROLES)} (one, or a list), not {given!r}"
