@@ -270,3 +270,38 @@ def test_an_unknown_layout_or_option_is_refused_with_what_there_is() -> None:
     assert raised.value.path == "$.options.step_wise"
     with pytest.raises(PayloadError, match="at least one"):
         chatcodec.trainer_rows([], layout="verl")
+
+
+def test_a_tool_message_holding_two_results_is_refused_by_the_verifiers_graph() -> None:
+    """Anthropic sends parallel results in one user message (one canonical tool message); verifiers
+    holds one result a tool message, and the rendering does not say which ids are whose."""
+    calls = [
+        {"type": "tool_use", "id": f"toolu_0{number}", "name": "get_weather", "input": {"city": city}}
+        for number, city in enumerate(("Paris", "Rome"))
+    ]
+    results = [
+        {"type": "tool_result", "tool_use_id": call["id"], "content": weather}
+        for call, weather in zip(calls, ("Rain", "Sun"), strict=True)
+    ]
+    session = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "Paris and Rome?"},
+            {"role": "assistant", "content": calls},
+            {"role": "user", "content": results},
+            {"role": "assistant", "content": "Rain in Paris, sun in Rome."},
+        ],
+    }
+    turns = chatcodec.render_turns(
+        session, source="anthropic", template="qwen3-training", tokenizer=qwen3_encoding(), on_loss="ignore"
+    )
+    options = {
+        "conversation": session,
+        "source": "anthropic",
+        "template": "qwen3-training",
+        "tokenizer": qwen3_encoding(),
+    }
+    with pytest.raises(TemplateError, match="holds 2 tool results") as raised:
+        chatcodec.trainer_rows(turns, layout="verifiers", options=options, on_loss="ignore")
+    assert (raised.value.path, raised.value.rule) == ("$.messages[2]", "trainer_tool_results")

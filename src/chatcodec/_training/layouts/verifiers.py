@@ -49,7 +49,9 @@ def rows(episode: Episode) -> list[dict[str, Any]]:
             )
         owners = _prompt_owners(episode, read, turn, number)
         graph.add(turn, owners, messages, episode, number)
-    tools = [_tool(tool.model_dump(mode="json", exclude_none=True)) for tool in read.request.tools]
+    given = episode.option("tools")
+    defined = read.request.tools if given is None else rendering.tools_of(given)  # the tools the prompts rendered
+    tools = [_tool(tool.model_dump(mode="json", exclude_none=True)) for tool in defined]
     return [{**node, "tools": tools} if node["parent"] is None and tools else node for node in graph.nodes]
 
 
