@@ -10,7 +10,9 @@ the ``prompt_ids + completion_ids`` the model saw. So the graph is written from 
 prompt rendered to learn which message each token belongs to (``chatcodec.render``'s
 ``message_indices``), and refused where the rendering is not the turn's prompt. A turn joins the
 path its prompt extends, as :func:`~chatcodec.trainer_samples` joins a sample; a turn that
-extends none (a break, a retry) starts a new root, so each branch is one trainer sample.
+extends none (a break, a retry) starts a new root, so each branch is one trainer sample. Each
+turn's prompt is rendered once, as verifiers' renderer client renders it: an episode costs a
+rendering a turn, the square of its turns on a long one, where the samples cost none.
 """
 
 from __future__ import annotations
