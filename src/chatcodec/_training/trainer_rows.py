@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Literal, cast, overload
 
 from chatcodec import Loss, OnLoss, PayloadError
 from chatcodec._public_label import shown_as
@@ -21,6 +21,47 @@ from chatcodec._training.layouts import episode as episodes
 from chatcodec._training.layouts.table import LAYOUTS, rows_of
 from chatcodec._training.samples import read_turn, trainer_samples
 from chatcodec.contract import LossRecorder
+
+DictLayout = Literal["skyrl", "verl", "art", "trl"]
+"""The layouts whose rows are one dict (of lists, for a batch-shaped frame)."""
+ListLayout = Literal["verifiers", "slime", "trl-sft"]
+"""The layouts whose rows are a list of dicts."""
+
+
+@overload
+def trainer_rows(
+    samples: Sequence[Any],
+    *,
+    layout: DictLayout,
+    reward: float | None = None,
+    options: Mapping[str, Any] | None = None,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> dict[str, Any]: ...
+
+
+@overload
+def trainer_rows(
+    samples: Sequence[Any],
+    *,
+    layout: ListLayout,
+    reward: float | None = None,
+    options: Mapping[str, Any] | None = None,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> list[dict[str, Any]]: ...
+
+
+@overload
+def trainer_rows(
+    samples: Sequence[Any],
+    *,
+    layout: str,
+    reward: float | None = None,
+    options: Mapping[str, Any] | None = None,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> dict[str, Any] | list[dict[str, Any]]: ...
 
 
 def trainer_rows(
@@ -31,7 +72,7 @@ def trainer_rows(
     options: Mapping[str, Any] | None = None,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
-) -> Any:
+) -> dict[str, Any] | list[dict[str, Any]]:
     """One episode's ``samples`` (:func:`~chatcodec.trainer_samples`' dicts, or the turns
     themselves, which are merged by it first) as the trainer named by ``layout`` takes them:
 
@@ -80,7 +121,7 @@ def trainer_rows(
     read = [episodes.sample(sample, number) for number, sample in enumerate(merged)]
     recorder = LossRecorder()
     episode = episodes.Episode(read, turns, episodes.reward(reward), given, layout, recorder)
-    written = rows_of(layout)(episode)
+    written: dict[str, Any] | list[dict[str, Any]] = rows_of(layout)(episode)
     recorder.settle(on_loss, losses, stacklevel=3)
     return written
 
