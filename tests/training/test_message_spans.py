@@ -95,3 +95,9 @@ def test_a_role_with_no_message_or_an_unknown_one_trains_nothing_and_is_refused(
         _render("qwen3", train_on="tools")
     with pytest.raises(ValueError, match="roles among"):
         chatcodec.RenderConverter(template="qwen3", tokenizer=qwen3_encoding(), train_on=["assistant", "model"])
+
+
+def test_spans_need_the_rendering_s_tokens() -> None:
+    untokenized = chatcodec.render(WEATHER_SESSION, source="anthropic", template="qwen3", on_loss="ignore")
+    with pytest.raises(TemplateError, match="tokenizer"):
+        chatcodec.message_token_spans(untokenized)
