@@ -38,6 +38,7 @@ PUBLIC_MODULES: dict[str, str] = {
         "ThinkingSignatureDeltaEvent ThinkingStartEvent TokenLogprob ToolArgumentsError ToolCallDeltaEvent "
         "ToolCallEndEvent ToolCallStartEvent ToolChoice ToolDefinition ToolMessage ToolResultContentPart "
         "TemplateError TemplateLimits TemplateProfile Rendering RenderConverter SampledTurn NextPrompt next_prompt "
+        "MessageTokens message_token_spans trainer_rows "
         "read_records RecordedEpisode read_episodes "
         "ToolResultPart ToolUsePart TopLogprob UnifiedFinishReason UnknownProviderError UrlCitation UrlSource Usage "
         "UsageEvent "

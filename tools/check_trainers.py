@@ -1,15 +1,15 @@
-"""TRL's trainers take chatcodec's trainer samples as docs/training.md maps them: one step each.
+"""TRL's trainers take ``chatcodec.trainer_rows``' ``trl-sft`` and ``trl`` rows: one step each.
 
 ``chatcodec.trainer_samples`` gives ``prompt_ids``, ``response_ids``, ``response_mask`` and
-``response_logprobs``; the docs' trainer table says which of TRL's fields each one fills. A
-field mapping that reads well can still be refused by the trainer (a key it does not know,
-a mask its collator reads another way), so this tool runs the trainers themselves: an
-episode rendered through TRL's Qwen3 training template with Qwen3's real ids
-(``tests/training/qwen3_tokenizer.py``), then one optimizer step of ``SFTTrainer`` on the
-samples as a pre-tokenized dataset (``input_ids`` and ``assistant_masks``), checking that
-its collator trains exactly the tokens the mask marks, and one step of ``GRPOTrainer`` with a
-``rollout_func`` returning the samples (``prompt_ids``, ``completion_ids``, ``logprobs``,
-``env_mask``), on a tiny Qwen3 model made from a config (no hub, CPU only).
+``response_logprobs``; ``trainer_rows`` writes them under TRL's names. A field mapping that
+reads well can still be refused by the trainer (a key it does not know, a mask its collator
+reads another way), so this tool runs the trainers themselves: an episode rendered through
+TRL's Qwen3 training template with Qwen3's real ids (``tests/training/qwen3_tokenizer.py``),
+then one optimizer step of ``SFTTrainer`` on the ``trl-sft`` rows as a pre-tokenized dataset
+(``input_ids`` and ``assistant_masks``), checking that its collator trains exactly the tokens
+the mask marks, and one step of ``GRPOTrainer`` with a ``rollout_func`` returning the ``trl``
+rows (``prompt_ids``, ``completion_ids``, ``logprobs``, ``env_mask``), on a tiny Qwen3 model
+made from a config (no hub, CPU only).
 
 It needs torch, transformers and TRL, which the dev environment does not carry (a CPU torch
 is a large install that every other test would pay for): ``make check-trainers`` makes
@@ -90,13 +90,7 @@ def sft_step(found: list[dict[str, Any]], folder: str) -> None:
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
 
-    rows = [
-        {
-            "input_ids": sample["prompt_ids"] + sample["response_ids"],
-            "assistant_masks": [0] * len(sample["prompt_ids"]) + sample["response_mask"],
-        }
-        for sample in found
-    ]
+    rows = chatcodec.trainer_rows(found, layout="trl-sft")
     config = SFTConfig(
         output_dir=f"{folder}/sft",
         max_steps=1,
@@ -127,12 +121,8 @@ def grpo_step(found: list[dict[str, Any]], folder: str) -> None:
     def rollout_func(prompts: list[Any], trainer: Any) -> dict[str, list[Any]]:
         calls.append(len(prompts))
         taken = [found[number % len(found)] for number in range(len(prompts))]
-        return {
-            "prompt_ids": [sample["prompt_ids"] for sample in taken],
-            "completion_ids": [sample["response_ids"] for sample in taken],
-            "logprobs": [sample["response_logprobs"] for sample in taken],
-            "env_mask": [sample["response_mask"] for sample in taken],
-        }
+        rows: dict[str, list[Any]] = chatcodec.trainer_rows(taken, layout="trl")
+        return rows
 
     def reward(completions: list[Any], **_: Any) -> list[float]:
         return [float(number) for number in range(len(completions))]
@@ -168,7 +158,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         sft_step(found, folder)
         grpo_step(found, folder)
-    print("TRL's SFT and GRPO trainers took chatcodec's trainer samples as docs/training.md maps them")
+    print("TRL's SFT and GRPO trainers took chatcodec.trainer_rows' trl-sft and trl rows")
     return 0
 
 

@@ -121,6 +121,8 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "chatcodec._training.turns",
             "chatcodec._training.episodes",
             "chatcodec._training.samples",
+            "chatcodec._training.message_spans",
+            "chatcodec._training.trainer_rows",
             "chatcodec._training.turn_prompt",
             "chatcodec._training.records",
             "chatcodec._training.episode_records",

@@ -141,11 +141,13 @@ if _typing.TYPE_CHECKING:
     from chatcodec._training.episodes import render_turns
     from chatcodec._training.errors import TemplateError
     from chatcodec._training.families import template_profile
+    from chatcodec._training.message_spans import MessageTokens, message_token_spans
     from chatcodec._training.profile import TemplateProfile
     from chatcodec._training.records import read_records
     from chatcodec._training.render import Rendering, render
     from chatcodec._training.samples import trainer_samples
     from chatcodec._training.template_limits import TemplateLimits
+    from chatcodec._training.trainer_rows import trainer_rows
     from chatcodec._training.turn_prompt import NextPrompt, next_prompt
     from chatcodec._training.turns import SampledTurn
     from chatcodec._validation import dump_messages, validate_message, validate_messages, validate_model
@@ -199,6 +201,7 @@ __all__ = [
     "LossWarning",
     "Message",
     "MessageData",
+    "MessageTokens",
     "Messages",
     "NextPrompt",
     "OnLoss",
@@ -288,6 +291,7 @@ __all__ = [
     "format_sse",
     "get_codec",
     "json_schema",
+    "message_token_spans",
     "next_prompt",
     "parse_completion",
     "read_episodes",
@@ -301,6 +305,7 @@ __all__ = [
     "render_turns",
     "template_profile",
     "to_sse",
+    "trainer_rows",
     "trainer_samples",
     "unregister_codec",
     "validate_message",
@@ -356,6 +361,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._content_rule", "ContentRule"),
         ("chatcodec._model.response_fields", "FinishReason TokenLogprob TopLogprob UnifiedFinishReason Usage"),
         ("chatcodec._losses", "Loss LossError LossKind LossWarning OnLoss"),
+        ("chatcodec._training.message_spans", "MessageTokens message_token_spans"),
         ("chatcodec._training.turn_prompt", "NextPrompt next_prompt"),
         ("chatcodec._training.episode_records", "RecordedEpisode read_episodes"),
         ("chatcodec.batch._render_converter", "RenderConverter"),
@@ -381,6 +387,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._training.episodes", "render_turns"),
         ("chatcodec._training.families", "template_profile"),
         ("chatcodec.streams._framing", "to_sse"),
+        ("chatcodec._training.trainer_rows", "trainer_rows"),
         ("chatcodec._training.samples", "trainer_samples"),
         ("chatcodec._warm", "warm_up"),
     )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import chatcodec
 from chatcodec import NextPrompt, SampledTurn
 from training.qwen3_tokenizer import qwen3_encoding
@@ -113,3 +115,73 @@ def test_an_assistant_message_among_the_new_ones_is_prompt_not_sample() -> None:
     assert found.prompt_break is None
     assert _extends(found, turn)
     assert "forbidden" in qwen3_encoding().decode(found.prompt_ids[len(turn.prompt_ids) + len(turn.completion_ids) :])
+
+
+class _RenderersTokenizer:
+    """Qwen3's real ids (tiktoken) behind the calls renderers' ``Qwen3Renderer`` makes of a
+    Hugging Face tokenizer: special tokens by name, text encoded with its specials, ids decoded."""
+
+    unk_token_id = None
+
+    def __init__(self) -> None:
+        self.encoding = qwen3_encoding()
+
+    def convert_tokens_to_ids(self, token: str) -> int:
+        found: int = self.encoding.encode_single_token(token)
+        return found
+
+    def encode(self, text: str, add_special_tokens: bool = False) -> list[int]:
+        del add_special_tokens
+        encoded: list[int] = self.encoding.encode(text, allowed_special="all")
+        return encoded
+
+    def decode(self, ids: list[int], **_: Any) -> str:
+        decoded: str = self.encoding.decode(list(ids))
+        return decoded
+
+
+TOOL_ANSWER = "<think>\nI look it up.\n</think>\n\n<tool_call>\n" + (
+    '{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+)
+BRIDGED = {
+    "a tool result after a call": (
+        TOOL_ANSWER,
+        [{"role": "tool", "tool_call_id": "call_0", "content": "Rain, 12 C"}],
+    ),
+    "two tool results": (
+        TOOL_ANSWER,
+        [
+            {"role": "tool", "tool_call_id": "call_0", "content": "Rain"},
+            {"role": "tool", "tool_call_id": "call_0", "content": "12 C"},
+        ],
+    ),
+    "a tool result after thinking and text": (THINK, [{"role": "tool", "tool_call_id": "call_0", "content": "ok"}]),
+}
+
+
+@pytest.mark.parametrize("case", list(BRIDGED))
+def test_next_prompt_is_renderers_bridge_where_both_extend(case: str) -> None:
+    """renderers 0.1.12's ``Qwen3Renderer.bridge_to_next_turn`` (installed beside chatcodec's tests)
+    and ``next_prompt`` both extend the sampled ids here: their next prompts are the same ids."""
+    from renderers.qwen3 import Qwen3Renderer
+
+    text, new = BRIDGED[case]
+    turn = _prior(text)
+    bridged = Qwen3Renderer(_RenderersTokenizer()).bridge_to_next_turn(turn.prompt_ids, turn.completion_ids, new)
+    assert bridged is not None, "renderers declined to bridge"
+    answer = _answer(text)
+    if "<tool_call>" in text:
+        answer = {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "text": "I look it up."},
+                {"type": "tool_use", "id": "call_0", "name": "get_weather", "arguments": '{"city": "Paris"}'},
+            ],
+        }
+    results = [
+        {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "call_0", "content": message["content"]}]}
+        for message in new
+    ]
+    found = _next(turn, [U1, answer, *results])
+    assert found.prompt_break is None
+    assert found.prompt_ids == bridged.token_ids

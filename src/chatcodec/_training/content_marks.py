@@ -30,14 +30,14 @@ def content_flags(answer: AnyMessage, text: str, ids: list[int], tokenizer: obje
     """One flag per id of ``text`` (an answer's sampled text, tokenized as ``ids``): whether
     the token is the answer's body; None where that cannot be told."""
     spans = _body_spans(answer, text)
-    starts = None if spans is None else _token_starts(tokenizer, text, ids)
+    starts = None if spans is None else token_starts(tokenizer, text, ids)
     if spans is None or starts is None:
         return None
     ends = [*starts[1:], len(text)]
     return [any(at < end and start < until for start, end in spans) for at, until in zip(starts, ends, strict=True)]
 
 
-def _token_starts(tokenizer: object, text: str, ids: list[int]) -> list[int] | None:
+def token_starts(tokenizer: object, text: str, ids: list[int]) -> list[int] | None:
     """Where each of ``ids`` starts in ``text``, where the tokenizer can say (and its ids are ``ids``)."""
     with_offsets = getattr(tokenizer, "decode_with_offsets", None)
     if callable(with_offsets):  # tiktoken

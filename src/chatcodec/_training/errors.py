@@ -8,7 +8,8 @@ from chatcodec._public_label import shown_as
 
 class TemplateError(ChatcodecError, ValueError):
     """A chat template refused its input, failed, or cannot be read for the facts a render
-    needs (where the user's text goes, what ends a turn); or a mask would train nothing."""
+    needs (where the user's text goes, what ends a turn); or a mask would train nothing; or a
+    trainer's frame cannot hold an episode (``trainer_rows``: the rule says which)."""
 
     def __init__(
         self, message: str, *, refusal: str | None = None, path: str | None = None, rule: str | None = None

@@ -23,10 +23,9 @@ import functools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 from chatcodec import (
-    AnyMessage,
     ChatRequest,
     Loss,
     OnLoss,
@@ -48,16 +47,17 @@ from chatcodec._training import (
     tokenizer_checks,
     tokens,
 )
+from chatcodec._training import (
+    train_on as training,
+)
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.image_tokens import ImageSizes, ImageTokens
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.sampled_text import prompt_in_text, tag_span, trimmed
 from chatcodec._training.shaping import Shaper
 from chatcodec._training.template_limits import BOUND_RULES, DEFAULT_LIMITS, TemplateLimits
+from chatcodec._training.train_on import TrainOnGiven
 from chatcodec.contract import LossRecorder
-
-TrainOn = Literal["last_assistant_message", "all_assistant_messages"]
-"""Which assistant messages' sampled tokens are trainable."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +95,8 @@ class Rendering:
     """Each image the template wrote whose token count is known, in order: its size, grid
     (``image_grid_thw``) and, with a tokenizer, its span in :attr:`token_ids`, where its
     placeholder is repeated as the engine repeats it. An image whose count is not known is a loss."""
+    message_count: int = 0
+    """How many canonical messages the conversation holds (a message may have no tokens)."""
 
 
 def render(
@@ -105,7 +107,7 @@ def render(
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
     tokenizer: object = None,
     add_generation_prompt: bool = False,
-    train_on: TrainOn = "last_assistant_message",
+    train_on: TrainOnGiven = "last_assistant_message",
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
@@ -167,7 +169,7 @@ def render_shaped(
     tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
     tokenizer: object = None,
     add_generation_prompt: bool = False,
-    train_on: TrainOn = "last_assistant_message",
+    train_on: TrainOnGiven = "last_assistant_message",
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     template_variables: Mapping[str, Any] | None = None,
@@ -213,27 +215,59 @@ def render_shaped(
         recorder=recorder,
         prompts=None if found is None else found.prompts,
     )
-    rendered_check.check_rendered(
-        messages, text, recorder, shaper.lost, rendered_check.message_starts(len(messages), ends, origins)
+    looked_from = rendered_check.message_starts(len(messages), ends, origins)
+    rendered_check.check_rendered(messages, text, recorder, shaper.lost, looked_from)
+    marks = _Marks(
+        ends,
+        origins,
+        sampled,
+        *training.trained(
+            sampled, messages, text, looked_from, train_on=train_on, add_generation_prompt=add_generation_prompt
+        ),
     )
-    trained = _trained(sampled, messages, train_on, add_generation_prompt)
     images = image_tokens.planned(chosen.family, shaper.images, image_sizes, recorder, tokenized=tokenizer is not None)
     recorder.settle(on_loss, losses, stacklevel=stacklevel)
     rendering = Rendering(
-        text, tuple(sampled), losses=recorder.losses, template_family=chosen.family, images=image_tokens.known(images)
+        text=text,
+        sampled=tuple(sampled),
+        losses=recorder.losses,
+        template_family=chosen.family,
+        message_count=len(messages),
+        images=image_tokens.known(images),
     )
     if tokenizer is not None:
         tokenizer_checks.check_encodable(text, messages)
         name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
         tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text, chosen.family)
-        ids, trainable, owners = token_marks.marked_tokens(
-            tokenizer, text, ends=ends, origins=origins, sampled=sampled, trained=trained
-        )
-        ids, trainable, owners, placed = image_tokens.expanded(
-            tokens.encoder(tokenizer), chosen.family, images, ids=ids, trainable=trainable, owners=owners
-        )
-        rendering = replace(rendering, token_ids=ids, trainable=trainable, message_indices=owners, images=tuple(placed))
+        rendering = _tokenized(rendering, tokenizer, chosen.family, marks, images)
     return ShapedRendering(rendering, request, shaped, written_tools)
+
+
+@dataclass(frozen=True, slots=True)
+class _Marks:
+    """What a rendering's tokens are marked by: where each message ends and comes from, the
+    sampled spans, the trained ones and the role bodies ``train_on`` names."""
+
+    ends: list[int | None]
+    origins: list[int]
+    sampled: list[SampledSpan]
+    trained: list[SampledSpan]
+    bodies: list[tuple[int, int]]
+
+
+def _tokenized(
+    rendering: Rendering, tokenizer: object, family: str | None, marks: _Marks, images: list[ImageTokens | None]
+) -> Rendering:
+    """``rendering`` with its ids, their marks and owners, each image's placeholder repeated."""
+    text = rendering.text
+    ids, trainable, owners = token_marks.marked_tokens(
+        tokenizer, text, ends=marks.ends, origins=marks.origins, sampled=marks.sampled, trained=marks.trained
+    )
+    trainable = training.with_bodies(trainable, tokenizer, text, ids, marks.bodies)
+    ids, trainable, owners, placed = image_tokens.expanded(
+        tokens.encoder(tokenizer), family, images, ids=ids, trainable=trainable, owners=owners
+    )
+    return replace(rendering, token_ids=ids, trainable=trainable, message_indices=owners, images=tuple(placed))
 
 
 def rendered_text(
@@ -531,34 +565,6 @@ def _first_rendered(answer: dict[str, Any], text: str, after: int) -> int | None
     pieces += [call["function"]["name"] for call in calls]
     found = [position for piece in pieces if piece.strip() and (position := text.find(piece.strip(), after)) >= 0]
     return min(found) if found else None
-
-
-def _trained(
-    sampled: list[SampledSpan], messages: Sequence[AnyMessage], train_on: TrainOn, add_generation_prompt: bool
-) -> list[SampledSpan]:
-    if train_on not in ("last_assistant_message", "all_assistant_messages"):
-        raise ValueError(f"train_on: expected 'last_assistant_message' or 'all_assistant_messages', not {train_on!r}")
-    if add_generation_prompt and train_on == "last_assistant_message":
-        return []  # a prompt to sample from: the last answer is the one to come
-    if not any(message.role == "assistant" for message in messages):
-        if add_generation_prompt:
-            return []
-        raise TemplateError("nothing to train: the conversation has no assistant message")
-    answers = [index for index, message in enumerate(messages) if message.role == "assistant"]
-    wanted = answers[-1:] if train_on == "last_assistant_message" else answers
-    found = {span.message for span in sampled}
-    for index in wanted:
-        if index not in found:
-            raise TemplateError(
-                "the chat template renders this turn differently once more turns follow, and marks no "
-                "generation: its sampled tokens cannot be told apart (train on the last assistant message "
-                "of each prefix, or use a template with generation tags)",
-                path=f"$.messages[{index}]",
-            )
-    chosen = [span for span in sampled if span.message in wanted]
-    if not any(span.end > span.start for span in chosen):
-        raise TemplateError("nothing to train: the template renders the assistant message(s) as no sampled text")
-    return chosen
 
 
 shown_as("chatcodec", Rendering, render)

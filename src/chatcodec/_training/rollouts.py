@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec import Loss
 from chatcodec._training.errors import TemplateError
-from chatcodec._training.render import TrainOn, render_shaped
+from chatcodec._training.render import render_shaped
 from chatcodec._training.rows import settings_losses, shaped_row
 from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
+from chatcodec._training.train_on import TrainOn
 
 if TYPE_CHECKING:
     from chatcodec._api import SdkPayload

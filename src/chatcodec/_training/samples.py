@@ -16,18 +16,25 @@ from a server merge by the same rule as turns ``render_turns`` made.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from chatcodec import Loss, OnLoss, PayloadError
 from chatcodec._public_label import shown_as
+from chatcodec._training import overlong as overlong_rule
 from chatcodec._training import turn_values
+from chatcodec._training.overlong import Overlong
 from chatcodec._training.turns import SampledTurn
 from chatcodec.contract import LossRecorder
 
 
 def trainer_samples(
-    turns: Sequence[SampledTurn | Mapping[str, Any]], *, on_loss: OnLoss = "warn", losses: list[Loss] | None = None
+    turns: Sequence[SampledTurn | Mapping[str, Any]],
+    *,
+    overlong: Overlong = "keep",
+    end_ids: Collection[int] | None = None,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
 ) -> list[dict[str, Any]]:
     """``turns`` merged into trainer samples: dicts of ``prompt_ids``, ``response_ids``,
     ``response_mask`` (1 on a sampled token, 0 between turns) and ``response_logprobs`` (the
@@ -43,21 +50,33 @@ def trainer_samples(
     it; ``$[2].prompt_break``, ``$[2].parent_turn``: a break or a branch), as ``render_turns``
     names its losses in the caller's payload, never a canonical message index.
     A turn may be a :class:`~chatcodec.SampledTurn` or a trajectory row's turn mapping.
+
+    With ``end_ids`` (the template's end-of-turn ids), a turn whose completion ends with none of
+    them was cut, and ``overlong`` says what becomes of its sample: ``"keep"`` it, ``"mask"`` it
+    (every mask value 0, as SkyRL's overlong filtering does) or ``"drop"`` it; each is a loss
+    naming the answer.
     """
     recorder = LossRecorder()
+    ends = overlong_rule.end_ids_of(overlong, end_ids)
     samples: list[dict[str, Any]] = []
     held: list[list[int]] = []  # each sample's prompt and response, which a later prompt must extend to join it
+    cuts: list[int | None] = []  # each sample's first cut turn's message, if any
     for number, given in enumerate(turns):
-        turn = _turn(given, number)
+        turn = read_turn(given, number)
         into = None if turn.prompt_break is not None else _joined(held, turn.prompt_ids)
-        if into is not None:
+        if into is None:
+            if samples:
+                recorder.add((number, _what_breaks(turn)), "trainer sample", _why_new(turn), "rule")
+            samples.append(_started(turn))
+            held.append([*turn.prompt_ids, *turn.completion_ids])
+            cuts.append(None)
+            into = len(samples) - 1
+        else:
             _extend(samples[into], turn, turn.prompt_ids[len(held[into]) :])
             held[into] = [*turn.prompt_ids, *turn.completion_ids]
-            continue
-        if samples:
-            recorder.add((number, _what_breaks(turn)), "trainer sample", _why_new(turn), "rule")
-        samples.append(_started(turn))
-        held.append([*turn.prompt_ids, *turn.completion_ids])
+        if cuts[into] is None and overlong_rule.cut(turn, ends):
+            cuts[into] = turn.message_index
+    samples = overlong_rule.applied(samples, cuts, overlong, recorder)
     recorder.settle(on_loss, losses, stacklevel=3)
     return samples
 
@@ -95,7 +114,7 @@ def _why_new(turn: SampledTurn) -> str:
 _FIELDS = ("message_index", "prompt_ids", "completion_ids", "logprobs")
 
 
-def _turn(given: SampledTurn | Mapping[str, Any], number: int) -> SampledTurn:
+def read_turn(given: SampledTurn | Mapping[str, Any], number: int) -> SampledTurn:
     """A turn, or a trajectory row's turn (``{message_index, prompt_ids, completion_ids,
     logprobs}``) as one; anything else refused at its place."""
     if isinstance(given, SampledTurn):

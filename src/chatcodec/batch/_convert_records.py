@@ -15,7 +15,7 @@ from chatcodec._losses import LOSS_KINDS, Loss
 from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
 if TYPE_CHECKING:
-    from chatcodec._training.render import TrainOn
+    from chatcodec._training.train_on import TrainOn
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""

@@ -28,7 +28,9 @@ from chatcodec._errors import ChatcodecError, PayloadError
 from chatcodec._payloads import JSONValueError, read_json_text
 from chatcodec._public_label import shown_as
 from chatcodec._training import families
-from chatcodec._training.render import TrainOn, render
+from chatcodec._training.render import render
+from chatcodec._training.train_on import TrainOnGiven
+from chatcodec._training.train_on import choice as train_on_choice
 from chatcodec.batch._converter import plain_value
 
 RENDER_SPARK_SCHEMA = (
@@ -61,7 +63,7 @@ class RenderConverter:
         tokenizer: object,
         column: str = "messages",
         source: str | None = None,
-        train_on: TrainOn = "last_assistant_message",
+        train_on: TrainOnGiven = "last_assistant_message",
         add_generation_prompt: bool = False,
         template_variables: Mapping[str, Any] | None = None,
         ids_column: str = "token_ids",
@@ -75,16 +77,13 @@ class RenderConverter:
             path = os.fspath(cast("str | os.PathLike[str]", tokenizer))
             if not os.path.isfile(path):
                 raise PayloadError(f"{path}: no such file", "$.tokenizer")
-        if train_on not in ("last_assistant_message", "all_assistant_messages"):
-            raise ValueError(
-                f"train_on: expected 'last_assistant_message' or 'all_assistant_messages', not {train_on!r}"
-            )
+        train_on_choice(train_on)  # a misspelt choice fails here, once
         self.template = template
         self.tokenizer: object = tokenizer
         """The tokenizer, or the path each worker reads once."""
         self.column = column
         self.source = source
-        self.train_on: TrainOn = train_on
+        self.train_on: TrainOnGiven = train_on
         self.add_generation_prompt = add_generation_prompt
         self.template_variables: dict[str, Any] = dict(template_variables or {})
         self.ids_column = ids_column

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from chatcodec._training.render import TrainOn
     from chatcodec._training.template_limits import TemplateLimits
+    from chatcodec._training.train_on import TrainOn
 
 
 def add_template_limits(command: argparse.ArgumentParser) -> None:
