@@ -28,6 +28,7 @@ BUILT_IN = (
     *("langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui"),
     "google-adk",
     "otel-genai",
+    "ag-ui",
 )
 
 _RUN = """

@@ -200,6 +200,7 @@ FRAMEWORK_FOLDERS = {
     "ai-sdk-ui": "ai_sdk",
     "google-adk": "google_adk",
     "otel-genai": "otel_genai",
+    "ag-ui": "ag_ui",
 }
 """Each framework history format's folder under ``tests/fixtures`` (both AI SDK formats share
 one: a history there is a format's seed when that format reads it)."""
