@@ -17,7 +17,9 @@ fields beyond ``value`` and ``mimeType`` under ``source``; a call's ``encryptedV
 ``metadata`` on its ``tool_use`` part; a tool message's ``error`` on its result when it says
 more than the result's text; and ``activities_before`` / ``activities_after``: activity
 messages (structured progress a UI renders, no conversation content) that stood before or
-after the message, whole.
+after the message, whole. Read from a run's event stream: ``events`` (the events that built no
+part of the answer) on the message, ``parentMessageId`` on a call and ``messageId`` on a text of
+another assistant message than the answer's; written as messages, each is reported.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ OPTIONS = OptionTable.of(MODEL_OPTION, *RULE_OPTIONS)
 """Taken as every encoder takes them, so ``convert --storage`` works."""
 
 ALONE, HOLDER = "_alone", "_holder"
+EVENTS, PARENT = "events", "parentMessageId"
+"""From a stream (:mod:`.stream_decode`): the run's events that build no part of the answer, in
+the message's bag; a call's assistant message when it is not the answer's, in the call's."""
 BEFORE, AFTER = "activities_before", "activities_after"
 ERROR = "error"
 """A tool message's ``error`` in its result's bag, when it is not the result's own text."""

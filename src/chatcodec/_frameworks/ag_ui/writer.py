@@ -17,7 +17,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.ag_ui.markers import AFTER, ALONE, BEFORE, DISPLAY, ERROR, HOLDER, KIT, made_up_id
+from chatcodec._frameworks.ag_ui.markers import (
+    AFTER,
+    ALONE,
+    BEFORE,
+    DISPLAY,
+    ERROR,
+    EVENTS,
+    HOLDER,
+    KIT,
+    PARENT,
+    made_up_id,
+)
 from chatcodec._frameworks.ag_ui.parts import encode_part
 from chatcodec.codec_kit import as_dict, as_list, is_marker, restore_fields, wire_key
 from chatcodec.contract import EncodeContext, Steps
@@ -70,6 +81,9 @@ class _Writer:
     def message(self, message: Mapping[str, Any], at: Steps) -> None:
         losses = self.context.losses
         bag = KIT.claim(losses, as_dict(message.get("provider_metadata")), (*at, "provider_metadata"))
+        if bag.pop(EVENTS, None) is not None:
+            why = f"a run's events beside its answer (a stream's) have no place in an {DISPLAY} message list"
+            losses.add((*at, "provider_metadata", KIT.name, EVENTS), "run events", why, "metadata")
         before, after = as_list(bag.pop(BEFORE, None)) or [], as_list(bag.pop(AFTER, None)) or []
         self.out.extend(dict(entry) for entry in before if as_dict(entry) is not None)
         role = message["role"]
@@ -239,6 +253,9 @@ class _Turn:
     def call(self, part: Mapping[str, Any], at: Steps) -> dict[str, Any]:
         losses = self.writer.context.losses
         bag = KIT.claim(losses, as_dict(part.get("provider_metadata")), (*at, "provider_metadata"))
+        if bag.pop(PARENT, None) is not None:
+            why = f"a call streamed for another {DISPLAY} message: written in this one"
+            losses.add((*at, "provider_metadata", KIT.name, PARENT), "call's message", why, "metadata")
         function = {
             **(as_dict(bag.pop("function", None)) or {}),
             "name": part["name"],
