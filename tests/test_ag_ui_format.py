@@ -47,23 +47,64 @@ def test_an_ag_ui_example_validates_and_comes_back_exactly(name: str) -> None:
     assert chatcodec.convert_request(wire, source="ag-ui", target="ag-ui", on_loss="error") == wire
 
 
-def test_a_run_agent_input_keeps_its_run_fields_in_the_requests_bag() -> None:
+def test_a_run_agent_input_gives_its_tools_and_keeps_its_run_fields_in_the_requests_bag() -> None:
     wire = _fixture("sdk_run_agent_input.json")
     ag_ui_core.RunAgentInput.model_validate(wire)
     request = chatcodec.decode_request("ag-ui", wire)
-    assert [message.role for message in request.messages] == [
-        "system",
-        "user",
-        "developer",
-        "assistant",
-        "tool",
-        "user",
+    roles = [message.role for message in request.messages]
+    assert roles == ["system", "user", "developer", "assistant", "tool", "user"]
+    assert [(tool.name, tool.parameters["required"]) for tool in request.tools] == [
+        ("analyze_data", ["dataset"]),
+        ("fetch_data", ["source", "query"]),
     ]
     kept = (request.provider_options or {})["ag-ui"]
-    assert sorted(kept) == ["context", "forwardedProps", "parentRunId", "runId", "state", "threadId", "tools"]
+    assert sorted(kept) == ["context", "forwardedProps", "parentRunId", "runId", "state", "threadId"]
     losses: list[chatcodec.Loss] = []
-    chatcodec.encode_request("openai-chat", request, on_loss="ignore", losses=losses)
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", losses=losses)
+    assert [tool["function"]["name"] for tool in body["tools"]] == ["analyze_data", "fetch_data"]
     assert any(loss.path == "$.provider_options" and "threadId" in loss.what for loss in losses)
+
+
+def test_tools_without_parameters_or_description_come_back_as_they_were() -> None:
+    wire = {
+        "threadId": "t",
+        "runId": "r",
+        "messages": [],
+        "tools": [
+            {"name": "now", "description": ""},
+            {"name": "confirm", "description": "Ask the user", "parameters": {"type": "object"}, "metadata": {"ui": 1}},
+        ],
+        "context": [],
+    }
+    ag_ui_core.RunAgentInput.model_validate(wire)
+    request = chatcodec.decode_request("ag-ui", wire)
+    assert (request.tools[0].description, request.tools[0].parameters) == (None, {"type": "object", "properties": {}})
+    assert chatcodec.encode_request("ag-ui", request, on_loss="error") == wire
+    empty = {"threadId": "t", "runId": "r", "messages": [], "tools": []}
+    assert chatcodec.convert_request(empty, source="ag-ui", target="ag-ui", on_loss="error") == empty
+
+
+def test_a_tool_ag_ui_would_refuse_is_refused_at_its_path() -> None:
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.decode_request(
+            "ag-ui", {"messages": [], "tools": [{"name": "f", "description": "d", "parameters": 3}]}
+        )
+    assert "$.tools[0].parameters" in str(caught.value)
+
+
+def test_a_canonical_tool_is_written_as_ag_uis_tool_and_what_it_lacks_is_reported() -> None:
+    request = chatcodec.ChatRequest.model_validate(
+        {
+            "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"name": "f", "parameters": {"type": "object", "properties": {}}, "strict": True}],
+            "tool_choice": {"type": "required"},
+        }
+    )
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.encode_request("ag-ui", request, on_loss="ignore", losses=losses)
+    assert written["tools"] == [{"name": "f", "description": "", "parameters": {"type": "object", "properties": {}}}]
+    assert sorted(loss.path for loss in losses) == ["$.tool_choice", "$.tools[0].strict"]
+    ag_ui_core.RunAgentInput.model_validate({"threadId": "t", "runId": "r", **written})
 
 
 def test_the_docs_conversation_reads_as_the_turns_it_shows() -> None:

@@ -57,7 +57,15 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         request,
         _results_unnamed,
         r.in_messages(lambda messages: [_one_text_as_string(each) for each in r.joined(r.tool_runs, messages)]),
+        _no_empty_descriptions,
     )
+
+
+def _no_empty_descriptions(dumped: dict[str, Any]) -> dict[str, Any]:
+    """A tool's description is required by AG-UI: none is written as ``""``, read back as none."""
+    listed: list[Any] = as_list(dumped.get("tools")) or []
+    tools = [{**tool, "description": tool.get("description") or None} for tool in map(as_dict, listed) if tool]
+    return {**dumped, "tools": tools}
 
 
 entry = partial(
