@@ -372,3 +372,17 @@ def test_pydantic_ais_adapter_loads_what_chatcodec_writes_and_chatcodec_reads_wh
     original = chatcodec.decode_request("ag-ui", wire)
     assert _said(read) == _said(original)
     assert read.messages[2].content[0].tool_use_id == "call_1"
+
+
+def test_ag_uis_sdk_objects_read_as_their_wire_and_a_snake_case_dump_is_refused_by_name() -> None:
+    """The SDK's models are read as they dump ``by_alias`` (AG-UI's wire); ``model_dump()``
+    without it spells ``tool_calls``, which would read as an unknown field: refused, named."""
+    messages = MESSAGES.validate_python(_fixture("docs_conversation.json")["messages"])
+    assert chatcodec.validate_messages(messages) == chatcodec.validate_messages(
+        _fixture("docs_conversation.json")["messages"]
+    )
+    snake = [message.model_dump() for message in messages]
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.decode_request("ag-ui", {"messages": snake})
+    assert "$.messages[1]" in str(caught.value)
+    assert "tool_calls: AG-UI's wire spells it toolCalls" in str(caught.value)

@@ -29,6 +29,27 @@ LEGACY = "binary"
 ``url`` or ``id``), which its SDKs still upgrade on the way in: read as the media part it is."""
 
 
+_SNAKE = {
+    "tool_calls": "toolCalls",
+    "tool_call_id": "toolCallId",
+    "activity_type": "activityType",
+    "encrypted_value": "encryptedValue",
+    "subagent_run_id": "subagentRunId",
+    "mime_type": "mimeType",
+}
+"""The Python SDK's attribute names of AG-UI's fields: what ``model_dump()`` without
+``by_alias=True`` writes. AG-UI's wire spells them in camelCase; a message in the attribute
+spelling is refused, named, rather than read with its calls or its call id as unknown fields."""
+
+
+def _camel_case(fields: Mapping[str, Any], where: str) -> None:
+    for key in fields:
+        if key in _SNAKE:
+            prefix = f"{where}." if where else ""
+            why = f"AG-UI's wire spells it {_SNAKE[key]} (dump the SDK's models with by_alias=True)"
+            raise ValueError(f"{prefix}{key}: {why}")
+
+
 def _string(value: object) -> bool:
     return isinstance(value, str)
 
@@ -37,6 +58,7 @@ def _source(source: object, where: str) -> None:
     checked = as_dict(source)
     if checked is None or checked.get("type") not in SOURCES:
         raise ValueError(f"{where}.source: an object whose type is data, url or file")
+    _camel_case(checked, f"{where}.source")
     kind = checked["type"]
     if not _string(checked.get("value")) or (kind != "data" and not checked["value"]):
         raise ValueError(f"{where}.source.value: a string" + ("" if kind == "data" else ", not empty"))
@@ -50,6 +72,7 @@ def _part(item: object, where: str) -> None:
     kind = None if part is None else part.get("type")
     if part is None or not _string(kind):
         raise ValueError(f"{where}: a content part is an object with a type")
+    _camel_case(part, where)
     if kind == "text":
         if not _string(part.get("text")):
             raise ValueError(f"{where}.text: a string")
@@ -88,6 +111,7 @@ def _calls(calls: object) -> None:
         where = f"toolCalls[{index}]"
         if call is None or not _string(call.get("id")):
             raise ValueError(f"{where}.id: a tool call has a string id")
+        _camel_case(call, where)
         if call.get("type", "function") != "function":
             raise ValueError(f"{where}.type: function, the only kind of call AG-UI has")
         function = as_dict(call.get("function"))
@@ -98,6 +122,7 @@ def _calls(calls: object) -> None:
 
 def check_message(message: dict[str, Any]) -> dict[str, Any]:
     """``message`` when AG-UI takes it; a :class:`ValueError` saying why otherwise."""
+    _camel_case(message, "")
     role = message.get("role")
     if not _string(role) or role not in ROLES:
         raise ValueError(f"role {role!r}: an AG-UI message is one of {sorted(ROLES)}")
