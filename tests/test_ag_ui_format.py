@@ -386,3 +386,45 @@ def test_ag_uis_sdk_objects_read_as_their_wire_and_a_snake_case_dump_is_refused_
         chatcodec.decode_request("ag-ui", {"messages": snake})
     assert "$.messages[1]" in str(caught.value)
     assert "tool_calls: AG-UI's wire spells it toolCalls" in str(caught.value)
+
+
+def test_pydantic_ais_adapter_loads_a_conversation_chatcodec_wrote_from_another_format() -> None:
+    """An Anthropic conversation (thinking, a call, its result, an image) written as AG-UI by
+    chatcodec loads in pydantic-ai's ``AGUIAdapter`` as the same turns and parts."""
+    adapter = pytest.importorskip("pydantic_ai.ui.ag_ui").AGUIAdapter
+    parts = pytest.importorskip("pydantic_ai.messages")
+    anthropic = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is in this picture, and the weather there?"},
+                    {"type": "image", "source": {"type": "url", "url": "https://example.com/paris.png"}},
+                ],
+            },
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "It shows Paris.", "signature": "c2ln"},
+                    {"type": "text", "text": "Paris. Checking the weather."},
+                    {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+                ],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"}]},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(anthropic, source="anthropic", target="ag-ui", on_loss="ignore", losses=losses)
+    assert sorted(loss.what for loss in losses) == ["max_tokens", "thinking provider", "thinking signature"]
+    loaded = adapter.load_messages(MESSAGES.validate_python(written["messages"]))
+    request, response, results = loaded
+    prompt = request.parts[0]
+    assert isinstance(prompt, parts.UserPromptPart)
+    assert prompt.content[0] == "What is in this picture, and the weather there?"
+    assert isinstance(prompt.content[1], parts.ImageUrl)
+    assert [type(part).__name__ for part in response.parts] == ["ThinkingPart", "TextPart", "ToolCallPart"]
+    assert response.parts[2].args_as_dict() == {"city": "Paris"}
+    (result,) = results.parts
+    assert (result.tool_name, result.tool_call_id, result.content) == ("get_weather", "toolu_1", "sunny")
