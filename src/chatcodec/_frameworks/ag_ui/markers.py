@@ -44,6 +44,9 @@ EVENTS, PARENT = "events", "parentMessageId"
 """From a stream (:mod:`.stream_decode`): the run's events that build no part of the answer, in
 the message's bag; a call's assistant message when it is not the answer's, in the call's."""
 BEFORE, AFTER = "activities_before", "activities_after"
+CALL_DEFAULTS = {"type": "function"}
+"""A call's ``type``: AG-UI's one kind, left out of the call's bag (its absence marked) and
+written back (:func:`~chatcodec.codec_kit.split_fields` / ``restore_fields`` defaults)."""
 ERROR = "error"
 """A tool message's ``error`` in its result's bag, when it is not the result's own text."""
 

@@ -19,16 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._frameworks.ag_ui.markers import AFTER, ALONE, BEFORE, ERROR, HOLDER, KIT, made_up_id
+from chatcodec._frameworks.ag_ui.markers import AFTER, ALONE, BEFORE, CALL_DEFAULTS, ERROR, HOLDER, KIT, made_up_id
 from chatcodec._frameworks.ag_ui.parts import decode_part
 from chatcodec._frameworks.ag_ui.writer import encode_messages, error_text
 from chatcodec.codec_kit import as_dict, as_list, split_fields, unmapped_fields
 from chatcodec.contract import DecodeContext
 
 __all__ = ["decode_messages", "encode_messages"]
-
-_CALL_DEFAULTS = {"type": "function"}
-"""A call's ``type``: AG-UI's one kind, left out of its bag (its absence marked)."""
 
 
 def decode_messages(wire: Sequence[Mapping[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
@@ -164,7 +161,7 @@ def _thinking(message: Mapping[str, Any], index: int) -> dict[str, Any]:
 def _call(call: Mapping[str, Any]) -> dict[str, Any]:
     function = call["function"]
     part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
-    bag = split_fields(call, ("id", "function"), _CALL_DEFAULTS)
+    bag = split_fields(call, ("id", "function"), CALL_DEFAULTS)
     extra = unmapped_fields(function, ("name", "arguments"))
     if extra:
         bag["function"] = extra

@@ -21,6 +21,7 @@ from chatcodec._frameworks.ag_ui.markers import (
     AFTER,
     ALONE,
     BEFORE,
+    CALL_DEFAULTS,
     DISPLAY,
     ERROR,
     EVENTS,
@@ -35,7 +36,6 @@ from chatcodec.contract import EncodeContext, Steps
 
 _ONE_STRING = f"an {DISPLAY} {{role}} message's content is one string: its text parts joined"
 _NO_CACHE = f"{DISPLAY} has no cache markers"
-_CALL_DEFAULTS = {"type": "function"}
 
 
 def error_text(content: str | Sequence[Mapping[str, Any]]) -> str:
@@ -263,4 +263,4 @@ class _Turn:
         }
         if part.get("cache_control") is not None:
             losses.add((*at, "cache_control"), "cache_control", _NO_CACHE, "setting")
-        return {"id": part["id"], **restore_fields(bag, _CALL_DEFAULTS), "function": function}
+        return {"id": part["id"], **restore_fields(bag, CALL_DEFAULTS), "function": function}
