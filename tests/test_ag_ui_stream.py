@@ -194,3 +194,14 @@ def test_a_live_pydantic_ai_run_reads_as_the_recorded_one() -> None:
             part.type for part in theirs.choices[0].message.parts
         ]
         assert mine.choices[0].finish_reason == theirs.choices[0].finish_reason
+
+
+def test_a_message_id_that_is_no_string_is_a_stream_error_not_a_type_error() -> None:
+    """Found by the fuzz harness: an unhashable ``messageId`` on a text event."""
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": [1]},
+    ]
+    with pytest.raises(chatcodec.StreamError) as caught:
+        chatcodec.accumulate_stream("ag-ui", events)
+    assert (caught.value.path, caught.value.event_index) == ("$.messageId", 1)

@@ -75,7 +75,7 @@ class StreamDecoder(FeedByReading):
         self.calls = 0
         self.kept: list[dict[str, Any]] = []
         self.gave_id = False
-        self.foreign: set[object] = set()
+        self.foreign: set[str] = set()
         """The ids of text messages of another role than the answer's."""
         self.finished = False
 
@@ -128,7 +128,7 @@ class StreamDecoder(FeedByReading):
         message_id = event.get("messageId")
         if event.get("role") not in (None, "assistant") and isinstance(message_id, str):
             self.foreign.add(message_id)
-        return message_id in self.foreign
+        return isinstance(message_id, str) and message_id in self.foreign
 
     def _ensure_started(self) -> None:
         if not self.started:
