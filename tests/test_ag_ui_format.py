@@ -84,12 +84,19 @@ def test_tools_without_parameters_or_description_come_back_as_they_were() -> Non
     assert chatcodec.convert_request(empty, source="ag-ui", target="ag-ui", on_loss="error") == empty
 
 
-def test_a_tool_ag_ui_would_refuse_is_refused_at_its_path() -> None:
+@pytest.mark.parametrize(
+    ("tool", "path"),
+    [
+        ({"name": "f", "description": "d", "parameters": 3}, "$.tools[0].parameters"),
+        ({"name": "f", "description": 3}, "$.tools[0].description"),
+        ({"name": "f"}, "$.tools[0]:"),  # found by the fuzz harness: no description is named at the tool
+        ({"description": "d"}, "$.tools[0]:"),
+    ],
+)
+def test_a_tool_ag_ui_would_refuse_is_refused_at_its_path(tool: dict[str, Any], path: str) -> None:
     with pytest.raises(chatcodec.ValidationError) as caught:
-        chatcodec.decode_request(
-            "ag-ui", {"messages": [], "tools": [{"name": "f", "description": "d", "parameters": 3}]}
-        )
-    assert "$.tools[0].parameters" in str(caught.value)
+        chatcodec.decode_request("ag-ui", {"messages": [], "tools": [tool]})
+    assert path in str(caught.value)
 
 
 def test_a_canonical_tool_is_written_as_ag_uis_tool_and_what_it_lacks_is_reported() -> None:
@@ -324,6 +331,11 @@ def test_a_result_named_as_its_call_is_no_loss_and_another_name_is() -> None:
             {"id": "m", "role": "user", "content": [{"type": "image", "source": {"type": "data", "value": "AA=="}}]},
             "$.messages[0]",
             "content[0].source.mimeType",
+        ),
+        (  # found by the fuzz harness: a source type that is no string
+            {"id": "m", "role": "user", "content": [{"type": "image", "source": {"type": {}, "value": "x"}}]},
+            "$.messages[0]",
+            "content[0].source: an object whose type is data, url or file",
         ),
     ],
 )

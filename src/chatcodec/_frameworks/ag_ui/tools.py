@@ -35,11 +35,13 @@ def decode_tools(tools: Sequence[Any]) -> list[dict[str, Any]]:
         tool = as_dict(item)
         name = None if tool is None else tool.get("name")
         if tool is None or not isinstance(name, str) or not name:
-            raise rule_error(_TITLE, ("tools", index, "name"), "tool_name", "a tool has a name", item)
+            at = ("tools", index, "name") if tool is not None and "name" in tool else ("tools", index)
+            raise rule_error(_TITLE, at, "tool_name", "a tool has a name, a string not empty", item)
         description = tool.get("description")
         if not isinstance(description, str):
-            why = "a tool's description is a string"
-            raise rule_error(_TITLE, ("tools", index, "description"), "tool_description", why, description)
+            at = ("tools", index, "description") if "description" in tool else ("tools", index)
+            why = "a tool has a description, a string"
+            raise rule_error(_TITLE, at, "tool_description", why, description)
         parameters = tool.get("parameters")
         if parameters is not None and as_dict(parameters) is None:
             why = "a tool's parameters are a JSON Schema object"

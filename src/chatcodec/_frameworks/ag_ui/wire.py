@@ -56,7 +56,7 @@ def _string(value: object) -> bool:
 
 def _source(source: object, where: str) -> None:
     checked = as_dict(source)
-    if checked is None or checked.get("type") not in SOURCES:
+    if checked is None or not _string(checked.get("type")) or checked["type"] not in SOURCES:
         raise ValueError(f"{where}.source: an object whose type is data, url or file")
     _camel_case(checked, f"{where}.source")
     kind = checked["type"]
