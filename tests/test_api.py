@@ -36,7 +36,7 @@ def test_registered_providers_are_known_and_load() -> None:
     formats = chatcodec.available_formats()
     assert formats[0] == "canonical"
     assert [name for name in formats if name in providers] == providers
-    frameworks = {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a"}
+    frameworks = {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a", "ag-ui"}
     assert set(formats) - {"canonical", *providers} == frameworks  # a framework's history: a format, no provider
     for name in formats[1:]:
         assert chatcodec.get_codec(name).name == name
@@ -61,7 +61,7 @@ def no_built_in_providers(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("no_built_in_providers")
 def test_empty_registry_says_so() -> None:
     assert chatcodec.registered_providers() == []
-    frameworks = ["langchain", "ai-sdk-model", "ai-sdk-ui", "pydantic-ai", "google-adk", "otel-genai", "a2a"]
+    frameworks = ["langchain", "ai-sdk-model", "ai-sdk-ui", "pydantic-ai", "google-adk", "otel-genai", "a2a", "ag-ui"]
     assert chatcodec.available_formats() == ["canonical", *frameworks]  # the framework formats are no providers
 
 

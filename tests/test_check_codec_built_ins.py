@@ -29,6 +29,7 @@ BUILT_IN = (
     "google-adk",
     "otel-genai",
     "a2a",
+    "ag-ui",
 )
 
 _RUN = """

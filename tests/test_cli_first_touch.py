@@ -122,6 +122,7 @@ def test_a_missing_settings_file_is_a_missing_input(tmp_path: Path, capsys: pyte
         ("bedrock", "'bedrock-converse' or 'bedrock-nova'"),
         ("otel", "'otel-genai'"),
         ("adk", "'google-adk'"),
+        ("copilotkit", "'ag-ui'"),
         ("langgraph", "'langchain'"),
         ("openai-agents", "'openai-responses'"),
         ("agent2agent", "'a2a'"),

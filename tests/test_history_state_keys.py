@@ -23,6 +23,7 @@ _MESSAGES: dict[str, list[dict[str, Any]]] = {
     "ai-sdk-ui": [{"id": "m1", "role": "user", "parts": [{"type": "text", "text": "Weather in Paris?"}]}],
     "google-adk": [{"author": "user", "content": {"role": "user", "parts": [{"text": "Weather in Paris?"}]}}],
     "a2a": [{"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "Weather in Paris?"}]}],
+    "ag-ui": [{"id": "m1", "role": "user", "content": "Weather in Paris?"}],
 }
 
 _STATE = {"summary": "The user asked about the weather before.", "user_id": "u-42", "_seen": None}

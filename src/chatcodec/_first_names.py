@@ -29,10 +29,12 @@ FIRST_NAMES: Mapping[str, tuple[str, ...]] = {
     "ai-sdk": ("ai-sdk-ui", "ai-sdk-model"),
     "agent2agent": ("a2a",),
     "mcp": ("mcp-sampling",),  # the outside codec of examples/mcp-sampling-codec, when installed
+    "agui": ("ag-ui",),
+    "copilotkit": ("ag-ui",),
 }
 """A first name (lower case, ``_`` read as ``-``) -> the formats it may mean, the likeliest first
 (the OpenAI Agents SDK keeps its runs as Responses items; LangGraph's state holds LangChain
-messages)."""
+messages; CopilotKit speaks AG-UI)."""
 
 
 def meant(name: str) -> tuple[str, ...]:

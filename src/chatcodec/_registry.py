@@ -55,6 +55,7 @@ _BUILT_IN: dict[str, str] = {
     "google-adk": "chatcodec._frameworks.google_adk",
     "otel-genai": "chatcodec._frameworks.otel_genai",
     "a2a": "chatcodec._frameworks.a2a",
+    "ag-ui": "chatcodec._frameworks.ag_ui",
 }
 """Name -> each built-in codec, imported on first use: a provider folder's package, its codec
 built as :meth:`~chatcodec.contract.ProviderCodec.from_package` builds one from the modules it
@@ -64,10 +65,10 @@ has (each role imported when first read, so a stream imports no request role), o
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
 FRAMEWORK_FORMATS = frozenset(
-    {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a"}
+    {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a", "ag-ui"}
 )
 """The built-in formats that are a framework's stored history (or an agent protocol's
-conversation, ``a2a``), not a provider's wire (``_frameworks/``): converted to and from like
+conversation: ``a2a``, ``ag-ui``), not a provider's wire (``_frameworks/``): converted to and from like
 any format, but with no HTTP edge, streams or batch rows, so left out of
 :data:`PROVIDER_NAMES` and :func:`registered_providers`, which the server, detection and the
 provider laws iterate."""

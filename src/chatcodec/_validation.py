@@ -93,14 +93,17 @@ def validate_messages(data: object) -> list[AnyMessage]:
     framework stored (:func:`_framework_of`): LangChain's ``messages_to_dict`` or ``dumpd``
     list, pydantic-ai's ``ModelMessagesTypeAdapter`` list, the Vercel AI SDK's ``UIMessage[]``
     or ``ModelMessage[]``, each read by its format as a whole list (an assistant ``UIMessage``
-    or a ``ModelResponse`` is several canonical messages); or OpenAI Responses input items
-    (:func:`_responses_items`: the OpenAI Agents SDK's ``to_input_list()``)."""
+    or a ``ModelResponse`` is several canonical messages); AG-UI messages
+    (:func:`_ag_ui_messages`); or OpenAI Responses input items (:func:`_responses_items`: the
+    OpenAI Agents SDK's ``to_input_list()``)."""
     root = _parsed(data)
     try:
         return _validated(MESSAGES_ADAPTER.validate_python, _read_conversation, root, "Messages")
     except ValidationError:
         if _responses_items(root):
             read = _read_responses_items
+        elif _ag_ui_messages(root):
+            read = _read_ag_ui_messages
         elif _model_messages(root):
             read = _read_model_messages
         else:
@@ -112,6 +115,7 @@ _LANGCHAIN, _PYDANTIC_AI, _UI_FORMAT, _MODEL_FORMAT = "langchain", "pydantic-ai"
 _GOOGLE_ADK = "google-adk"
 _OTEL_GENAI = "otel-genai"
 _A2A, _A2A_ROLES = "a2a", ("ROLE_USER", "ROLE_AGENT")
+_AG_UI = "ag-ui"
 """The framework formats whose message lists :func:`validate_messages` also reads."""
 
 
@@ -190,6 +194,10 @@ def _read_as(name: str, listed: Any) -> list[AnyMessage]:
     return codec.decode_messages(messages)
 
 
+def _read_ag_ui_messages(data: object) -> Any:
+    return _read_as(_AG_UI, data)
+
+
 def _read_model_messages(data: object) -> Any:
     return _read_as(_MODEL_FORMAT, data)
 
@@ -253,6 +261,31 @@ def _model_messages(root: object) -> bool:
             if (isinstance(kind, str) and kind in _MODEL_PART_TYPES) or any(key in part for key in _MODEL_KEYS):
                 return True
     return False
+
+
+_AG_UI_ROLES = frozenset({"developer", "system", "user", "assistant", "tool", "activity", "reasoning"})
+_AG_UI_MARKS = ("toolCalls", "toolCallId", "activityType", "encryptedValue", "subagentRunId")
+"""Keys of an AG-UI message that no chat dialect has (a ``ModelMessage``'s ``toolCallId`` is
+on its parts, never on the message)."""
+
+
+def _ag_ui_messages(root: object) -> bool:
+    """Whether a list the dialects refused is AG-UI's: every message an object with a string
+    ``id`` and one of AG-UI's roles, and one of them with a key or role only AG-UI has (its
+    camelCase ``toolCalls``, ``toolCallId``..., a ``reasoning`` or ``activity`` role)."""
+    listed = as_list(root)
+    if not listed:
+        return False
+    marked = False
+    for item in listed:
+        message = as_dict(item)
+        role = None if message is None else message.get("role")
+        if message is None or not isinstance(message.get("id"), str) or not isinstance(role, str):
+            return False
+        if role not in _AG_UI_ROLES:
+            return False
+        marked = marked or message["role"] in ("reasoning", "activity") or any(key in message for key in _AG_UI_MARKS)
+    return marked
 
 
 def validate_message(data: object) -> AnyMessage:

@@ -201,6 +201,7 @@ FRAMEWORK_FOLDERS = {
     "google-adk": "google_adk",
     "otel-genai": "otel_genai",
     "a2a": "a2a",
+    "ag-ui": "ag_ui",
 }
 """Each framework history format's folder under ``tests/fixtures`` (both AI SDK formats share
 one: a history there is a format's seed when that format reads it)."""
@@ -270,9 +271,11 @@ def _written(name: str, kind: str, payloads: tuple[dict[str, Any], ...]) -> tupl
 
 @cache
 def frameworks() -> tuple[ProviderSeeds, ...]:
-    """Every framework history format's seeds (no streams: a stored history has none)."""
+    """Every framework history format's seeds (a stored history has no streams; a protocol's
+    run that streams, AG-UI's, has its recorded streams under ``stream/``)."""
     found: list[ProviderSeeds] = []
     for name in framework_names():
+        streams = sorted((FIXTURES / FRAMEWORK_FOLDERS[name] / "stream").glob("*.*"))
         recorded = [
             history
             for history in _recorded_histories(FIXTURES / FRAMEWORK_FOLDERS[name])
@@ -281,7 +284,15 @@ def frameworks() -> tuple[ProviderSeeds, ...]:
         answers = tuple(answer for history in recorded for answer in _answers(name, history))
         requests = tuple(recorded) + _written(name, "request", canonical_requests())
         responses = answers + _written(name, "response", canonical_responses())
-        found.append(ProviderSeeds(name, requests, responses, (), ()))
+        found.append(
+            ProviderSeeds(
+                name,
+                requests,
+                responses,
+                tuple(_stream(path) for path in streams),
+                tuple(path.read_bytes() for path in streams if path.suffix == ".sse"),
+            )
+        )
     return tuple(found)
 
 

@@ -481,8 +481,15 @@ def _framework_targets(name: str) -> list[Target]:
     to every provider, to canonical and to each framework format, its bare message lists
     validated (as ``validate_messages`` takes them and ``validate --format`` reads them),
     and its writer given canonical data. A stored history has no streams and no strict
-    reading (its capabilities say so), so it has no target of either."""
+    reading (its capabilities say so), so it has no target of either; a protocol whose runs
+    stream (AG-UI's) has its stream entry points too."""
     found = seeds.seeds(name)
+
+    def streams() -> tuple[Any, ...]:
+        return tuple(list(stream) for stream in found.streams)
+
+    def stream_texts() -> tuple[bytes, ...]:
+        return found.stream_texts
 
     def requests() -> tuple[Any, ...]:
         return found.requests
@@ -504,6 +511,8 @@ def _framework_targets(name: str) -> list[Target]:
         Target(f"cli_validate[{name}]", _mutated_text(requests), lambda v: _cli(["validate", "--format", name], v)),
     ]
     targets = [*seeds.provider_names(), CANONICAL, *seeds.framework_names()]
+    if decodes_streams(name):
+        whole += _stream_targets(name, streams, stream_texts)
     return whole + _canonical_targets(name) + [pair for target in targets for pair in _pair_targets(name, target)]
 
 

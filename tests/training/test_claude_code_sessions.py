@@ -232,7 +232,11 @@ def test_render_turns_renders_a_claude_code_session_one_turn_per_answer() -> Non
     breaks: list[Loss] = []
     samples = trainer_samples(turns, on_loss="ignore", losses=breaks)
     # Qwen3's template drops an earlier answer's thinking once a user turn follows: a new sample there, said
-    assert [loss.path for loss in breaks] == ["$[2].prompt_ids", "$[3].prompt_ids", "$[4].prompt_ids"]  # the caller's turns
+    assert [loss.path for loss in breaks] == [
+        "$[2].prompt_ids",
+        "$[3].prompt_ids",
+        "$[4].prompt_ids",
+    ]  # the caller's turns
     assert len(samples) == 4
 
 
