@@ -233,3 +233,53 @@ def test_a_request_costs_what_its_new_messages_cost(family: str) -> None:
         )
         messages += [answer, *_results(answer, turn)]
     assert runs[40] == runs[5] <= 40, runs
+
+
+def _two_turns(prompts: TokenPrompts, encoding: Any) -> list[dict[str, Any]]:
+    """Two sampled turns of a tool session kept in ``prompts``; the conversation after them."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "Read two parts."}]
+    for turn in range(2):
+        request = {"messages": list(messages), "tools": TOOLS}
+        prompt = prompts.prompt("agent", request, [])
+        call = {"type": "tool_use", "id": f"call_{turn}", "name": "read_file", "arguments": '{"path": "a.py"}'}
+        answer = {"role": "assistant", "content": [{"type": "thinking", "text": f"Part {turn}."}, call]}
+        ids = encoding.encode(_sampled(prompts, request, prompt, answer), allowed_special="all")
+        parsed = prompts.parsed(ids, request, [], prompt.text)
+        prompts.answered("agent", request, prompt, (ids, "stop", parsed), f"r{turn}")
+        messages += [answer, *_results(answer, turn)]
+    return messages
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"tools": TOOLS[:1]},
+        {"tools": TOOLS, "chat_template_kwargs": {"enable_thinking": False}},
+    ],
+    ids=["other tools", "thinking turned off"],
+)
+def test_other_tools_or_variables_are_rendered_whole_as_the_oracle_renders_them(changed: dict[str, Any]) -> None:
+    encoding = qwen3_encoding()
+    windowed, oracle = TokenPrompts("qwen3", encoding), TokenPrompts("qwen3", encoding)
+    messages = _two_turns(windowed, encoding)
+    assert _two_turns(oracle, encoding) == messages
+    with took_window() as took:
+        found = windowed.prompt("agent", {"messages": messages, **changed}, [])
+    with whole():
+        expected = oracle.prompt("agent", {"messages": messages, **changed}, [])
+    assert not took
+    assert (found.ids, found.text, found.prompt_break) == (expected.ids, expected.text, expected.prompt_break)
+
+
+def test_a_retry_with_the_same_tools_reuses_its_turn_without_a_template_run() -> None:
+    encoding = qwen3_encoding()
+    prompts = TokenPrompts("qwen3", encoding)
+    messages = _two_turns(prompts, encoding)
+    request = {"messages": messages, "tools": TOOLS}
+    first, runs = _messages_run(prompts, request)
+    ids = encoding.encode("Done.<|im_end|>", allowed_special="all")
+    prompts.answered("agent", request, first, (ids, "stop", prompts.parsed(ids, request, [], first.text)), "r2")
+    again, rerun = _messages_run(prompts, request)  # the harness sends the same turn again
+    assert runs > 0
+    assert rerun == 0
+    assert (again.ids, again.text, again.prompt_break, again.parent_turn) == (first.ids, first.text, None, "r2")
