@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import weakref
 from collections import OrderedDict
-from typing import Any
+from typing import Any, cast
 
 KEPT_TOKENIZERS = 16
 """How many ``transformers`` tokenizers' decisions are kept (a run holds one or two)."""
@@ -52,9 +52,13 @@ def _transformers_fast(tokenizer: object) -> bool:
 def _proved(tokenizer: Any) -> object | None:
     """The backend, where the encoding methods are ``transformers``' own and a probe gives the
     same ids both ways."""
+    kind: type[object] = type(cast("object", tokenizer))
     for name in _ENCODING_METHODS:
-        method = getattr(type(tokenizer), name, None)
-        if method is not None and not getattr(method, "__module__", "").startswith("transformers.tokenization_utils"):
+        method: object = getattr(kind, name, None)
+        module: object = getattr(method, "__module__", "")
+        if method is not None and not (
+            isinstance(module, str) and module.startswith("transformers.tokenization_utils")
+        ):
             return None  # a model's own tokenizer class encodes its way
     try:
         found: Any = tokenizer.backend_tokenizer
@@ -85,7 +89,9 @@ def _plain_state(tokenizer: Any, found: Any) -> bool:
 def _probe(tokenizer: Any) -> str:
     """Plain text around each of the tokenizer's special and added tokens."""
     added: Any = getattr(tokenizer, "added_tokens_decoder", None) or {}
-    tokens = [str(getattr(token, "content", token)) for token in added.values()]
-    tokens += [str(token) for token in getattr(tokenizer, "all_special_tokens", None) or []]
+    held: list[object] = list(added.values())
+    tokens = [str(getattr(token, "content", token)) for token in held]
+    special: list[object] = list(getattr(tokenizer, "all_special_tokens", None) or [])
+    tokens += [str(token) for token in special]
     text = " Hello, world! 12 345\n\tcode: x = f(y) + 'z'  # café 東京\n"
     return text + "".join(f"{token}{text}" for token in dict.fromkeys(tokens))

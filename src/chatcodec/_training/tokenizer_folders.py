@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._errors import PayloadError
 from chatcodec._narrow import as_dict, as_list
@@ -31,8 +31,8 @@ def folder(tokenizer: object) -> str | None:
     """The path of ``tokenizer`` where it names a model folder (a directory), else None."""
     if not isinstance(tokenizer, str | os.PathLike):
         return None
-    path = os.fspath(tokenizer)
-    return path if isinstance(path, str) and os.path.isdir(path) else None
+    path = os.fspath(cast("str | os.PathLike[str]", tokenizer))
+    return path if os.path.isdir(path) else None
 
 
 def tokenizer_file(path: str) -> str:
