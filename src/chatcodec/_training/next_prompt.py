@@ -28,6 +28,7 @@ earlier point that is not the last (a branch continued) extends that point.
 from __future__ import annotations
 
 import hashlib
+import re
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,10 +40,9 @@ from chatcodec._errors import json_path
 from chatcodec._losses import Loss, Steps
 from chatcodec._model.request import ChatRequest
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._training import image_grids, image_tokens, tokens
+from chatcodec._training import families, image_grids, image_tokens, prompt_window, tokens
 from chatcodec._training.completion.end_of_turn import END_OF_TURN
 from chatcodec._training.completion.tokens import Decodes, decoded_text
-from chatcodec._training.families import resolve
 from chatcodec._training.reading import ReadConversation
 from chatcodec._training.render import render, rendered_text
 from chatcodec._validation import validate_model
@@ -68,6 +68,12 @@ class Point:
     """Why the completion is no closed turn (None: it ends with its end token)."""
     request_id: str
     """The recorded turn's request id, which a branch names as its parent."""
+    losses: tuple[Loss, ...] | None = None
+    """What the template could not show of the conversation the turn saw (None: not kept, so a
+    later prompt renders the whole conversation to say it again)."""
+    context: bytes = b""
+    """A digest of what the turn was rendered with beside its messages (tools, variables): a
+    later prompt rendered with other tools renders the whole conversation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +85,10 @@ class NextPrompt:
     prompt_break: str | None
     parent: Point | None
     """The point whose ids it reuses or extends (None: a fresh rendering)."""
+    seen: tuple[bytes, ...] = ()
+    """A digest of each message of the conversation (:func:`digests`)."""
+    losses: tuple[Loss, ...] = ()
+    """What the template could not show of the conversation (also added to the caller's list)."""
 
 
 class Renderer:
@@ -99,8 +109,15 @@ class Renderer:
         their canonical text is chatcodec's, spelled as a rendering of the wire body spells it."""
         self.variables = dict(variables or {})
         self.encode = tokens.encoder(self.tokenizer)
-        chosen = resolve(self.template)
-        self.turn_end, self.family = chosen.profile.turn_end, chosen.family
+        chosen = families.resolve(self.template)
+        self.turn_end = chosen.profile.turn_end
+        self.family = chosen.family
+        """The template's family, where chatcodec knows it (a held family's next prompt is
+        rendered in a window, :mod:`.prompt_window`)."""
+        self.context = hashlib.blake2b(
+            pydantic_core.to_json([self.tools, self.variables, object_arguments], fallback=str), digest_size=16
+        ).digest()
+        """A digest of what this renderer renders with beside the messages (:attr:`Point.context`)."""
 
     def text(self, messages: Sequence[Any], losses: list[Loss], *, prompt: bool) -> str:
         """The template's text of ``messages`` (with the generation prompt where ``prompt``), what
@@ -196,20 +213,35 @@ def prompt_after(
     """The prompt of ``messages`` (canonical) in a session whose sampled ``points`` are kept
     (oldest first); what the template cannot show is added to ``losses``. ``place`` puts a
     canonical path where the harness's wire has it (a break names that place)."""
+    found = _prompt_after(points, messages, renderer, place)
+    losses.extend(found.losses)
+    return found
+
+
+def _prompt_after(
+    points: Sequence[Point],
+    messages: Sequence[Mapping[str, Any]],
+    renderer: Renderer,
+    place: Callable[[Steps], Steps] | None,
+) -> NextPrompt:
     where = _Where(place)
     seen = digests(messages)
     for point in reversed(points):
         if point.seen == seen:  # the same conversation again: a retry or a sibling
+            if point.losses is not None and point.context == renderer.context:  # rendered with the same
+                return NextPrompt(list(point.prompt_ids), point.prompt_text, None, point, seen, point.losses)
             lost: list[Loss] = []
             text = renderer.text(messages, lost, prompt=True)
             if text == point.prompt_text:
-                losses.extend(lost)
-                return NextPrompt(list(point.prompt_ids), text, None, point)
+                return NextPrompt(list(point.prompt_ids), text, None, point, seen, tuple(lost))
     extended = [point for point in points if len(point.seen) < len(seen) and seen[: len(point.seen)] == point.seen]
     if not extended:
         why = _rewritten(points[-1], seen, where) if points else None
-        return _fresh(renderer, messages, losses, why)
+        return _fresh(renderer, messages, seen, why)
     ordered = sorted(reversed(extended), key=lambda item: -len(item.seen))  # the longest, the latest first
+    windowed = _windowed(ordered[0], messages, renderer, seen)
+    if windowed is not None:
+        return windowed
     rendered: dict[int, str] = {}  # the conversation through each candidate's answer, rendered once
 
     def rendered_through(at: int) -> str:
@@ -224,15 +256,15 @@ def prompt_after(
             break
         first = first or why
     else:
-        return _fresh(renderer, messages, losses, first)
-    return _extended(point, messages, renderer, losses, rendered_through=rendered_through, where=where)
+        return _fresh(renderer, messages, seen, first)
+    return _extended(point, messages, renderer, seen, rendered_through=rendered_through, where=where)
 
 
 def _extended(
     point: Point,
     messages: Sequence[Mapping[str, Any]],
     renderer: Renderer,
-    losses: list[Loss],
+    seen: tuple[bytes, ...],
     *,
     rendered_through: Callable[[int], str],
     where: _Where,
@@ -246,15 +278,14 @@ def _extended(
     if text.startswith(sampled):  # the template writes the answer once followed as the model wrote it
         tail = renderer.tail(messages, at + 1, text, len(sampled))
         if tail is None:
-            return _fresh(renderer, messages, losses, _UNTOLD_IMAGE)
-        losses.extend(lost)
-        return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point)
+            return _fresh(renderer, messages, seen, _UNTOLD_IMAGE)
+        return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point, seen, tuple(lost))
     answered = rendered_through(at)
     through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
     if through < 0 or not answered.startswith(point.prompt_text):
         answer = where("messages", at)
         why = f"the template renders the conversation before the answer at {answer} otherwise than its prompt"
-        return _fresh(renderer, messages, losses, why)
+        return _fresh(renderer, messages, seen, why)
     through += len(renderer.turn_end)
     if not text.startswith(answered[:through]):
         why = (
@@ -262,12 +293,11 @@ def _extended(
             f"({where('messages', at)}; "
             "stock Qwen3 drops an earlier answer's reasoning at a new question)"
         )
-        return _fresh(renderer, messages, losses, why)
+        return _fresh(renderer, messages, seen, why)
     tail = renderer.tail(messages, at + 1, text, through)
     if tail is None:
-        return _fresh(renderer, messages, losses, _UNTOLD_IMAGE)
-    losses.extend(lost)
-    return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point)
+        return _fresh(renderer, messages, seen, _UNTOLD_IMAGE)
+    return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point, seen, tuple(lost))
 
 
 _UNTOLD_IMAGE = (
@@ -276,9 +306,76 @@ _UNTOLD_IMAGE = (
 )
 
 
-def _fresh(renderer: Renderer, messages: Sequence[Any], losses: list[Loss], why: str | None) -> NextPrompt:
-    ids, text = renderer.fresh(messages, losses)
-    return NextPrompt(ids, text, why, None)
+def _windowed(
+    point: Point, messages: Sequence[Mapping[str, Any]], renderer: Renderer, seen: tuple[bytes, ...]
+) -> NextPrompt | None:
+    """:func:`_extended`'s prompt rendered in the answer's window (:mod:`.prompt_window`): the
+    messages before the answer proved by their digests, not rendered again, and the template
+    run over the window's few messages only. None where the window does not apply or does not
+    show an extension (the whole conversation then decides, a break included)."""
+    at = len(point.seen)
+    if point.losses is None or point.cut is not None or point.context != renderer.context:
+        return None
+    if image_tokens.holds_image(messages[at + 1 :]):
+        return None  # an image's placeholder is repeated as render repeats it: the whole path's tail
+    sent = messages[at]
+    found = None if sent.get("role") != "assistant" else prompt_window.window(messages, at, renderer.family)
+    if found is None:
+        return None
+    before = [messages[index] for index in found.before]
+    sampled = _with_ids(point.answer, sent)
+    answered = renderer.compared([*before, sent], prompt=False)
+    if sampled != sent and answered != renderer.compared([*before, sampled], prompt=False):
+        return None  # the answer sent back is not the one sampled: the whole conversation says where
+    prompt = renderer.compared(before, prompt=True)
+    asked = renderer.compared(before[: found.question], prompt=False)
+    if not prompt.startswith(asked) or not point.prompt_text.endswith(prompt[len(asked) :]):
+        return None  # the window writes the turn before the answer otherwise than its prompt
+    lost: list[Loss] = []
+    text = renderer.text([*before, *messages[at:]], lost, prompt=True)
+    if text.startswith(prompt + point.completion_text):
+        written, tail = point.completion_text, text[len(prompt) + len(point.completion_text) :]
+    else:
+        through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
+        if through < 0 or not answered.startswith(prompt):
+            return None
+        through += len(renderer.turn_end)
+        if not text.startswith(answered[:through]):
+            return None
+        written, tail = answered[len(prompt) : through], text[through:]
+    ids = [*point.prompt_ids, *point.completion_ids, *renderer.encode(tail)]
+    kept = (*_before(point.losses, at), *_placed(lost, found.before, at))
+    return NextPrompt(ids, point.prompt_text + written + tail, None, point, seen, kept)
+
+
+_MESSAGE_PATH = re.compile(r"\$\.messages\[(\d+)\]")
+
+
+def _before(losses: Sequence[Loss], at: int) -> list[Loss]:
+    """The losses of the messages before ``messages[at]``."""
+    return [loss for loss in losses if (found := _MESSAGE_PATH.match(loss.path)) and int(found[1]) < at]
+
+
+def _placed(losses: Sequence[Loss], before: Sequence[int], at: int) -> list[Loss]:
+    """A window's losses at the conversation's paths: those of the answer and what follows it,
+    and those of no message (the tools); the window's earlier messages' are the point's."""
+    placed: list[Loss] = []
+    for loss in losses:
+        found = _MESSAGE_PATH.match(loss.path)
+        if found is None:
+            placed.append(loss)
+            continue
+        index = int(found[1]) - len(before)
+        if index >= 0:
+            path = f"$.messages[{at + index}]{loss.path[found.end() :]}"
+            placed.append(Loss(path, loss.what, loss.why, loss.kind))
+    return placed
+
+
+def _fresh(renderer: Renderer, messages: Sequence[Any], seen: tuple[bytes, ...], why: str | None) -> NextPrompt:
+    lost: list[Loss] = []
+    ids, text = renderer.fresh(messages, lost)
+    return NextPrompt(ids, text, why, None, seen, tuple(lost))
 
 
 class _Where:

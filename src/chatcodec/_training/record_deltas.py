@@ -15,6 +15,7 @@ naming its line, never a turn rebuilt on something else.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -65,13 +66,21 @@ def delta_fields(
 
 
 def _common(kept: Sequence[Any], new: Sequence[Any]) -> int:
-    """How many items ``new`` starts with that ``kept`` starts with."""
-    count = 0
-    for old, item in zip(kept, new, strict=False):
-        if old != item:
-            break
-        count += 1
-    return count
+    """How many items ``new`` starts with that ``kept`` starts with (compared as lists, whole
+    first: a turn that extends its base keeps all of it; else bisected, each compare C's)."""
+    length = min(len(kept), len(new))
+    old = kept[:length].tolist() if isinstance(kept, array) else list(kept[:length])
+    now = list(new[:length])
+    if old == now:
+        return length
+    low, high = 0, length
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[low:middle] == now[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 class Rebuilder:

@@ -24,6 +24,7 @@ from typing import Any, cast
 
 from chatcodec._errors import PayloadError
 from chatcodec._extras import missing_extra
+from chatcodec._training import tokenizer_backends, tokenizer_folders
 from chatcodec._training.errors import TemplateError
 
 Encode = Callable[[str], list[int]]
@@ -87,8 +88,9 @@ def vocabulary_size(tokenizer: object) -> int | None:
 
 
 def loaded(tokenizer: object) -> object:
-    """``tokenizer`` itself, or the ``tokenizers.Tokenizer`` a ``tokenizer.json`` path holds
-    (a :class:`~chatcodec.PayloadError` at ``$.tokenizer`` for a file that is none).
+    """``tokenizer`` itself, or the ``tokenizers.Tokenizer`` a ``tokenizer.json`` path holds, or
+    a model folder's (:mod:`.tokenizer_folders`; a :class:`~chatcodec.PayloadError` at
+    ``$.tokenizer`` for a file that is none).
 
     A path is read once per process and kept (the last :data:`KEPT_FILES` files, each by its
     path, size and modification time, so a file written again is read again): a closure
@@ -97,6 +99,9 @@ def loaded(tokenizer: object) -> object:
     if not isinstance(tokenizer, str | os.PathLike):
         return tokenizer
     path: str = os.fspath(cast("str | os.PathLike[str]", tokenizer))
+    model_folder = tokenizer_folders.folder(path)
+    if model_folder is not None:  # a snapshot: its tokenizer.json
+        path = tokenizer_folders.tokenizer_file(model_folder)
     try:
         found = os.stat(path)
     except OSError as error:
@@ -124,8 +129,10 @@ def _read(path: str, size: int, modified: int) -> object:
 
 
 def encoder(tokenizer: object) -> Encode:
-    """A function from text to ids for ``tokenizer`` (an object or a ``tokenizer.json`` path)."""
+    """A function from text to ids for ``tokenizer`` (an object or a ``tokenizer.json`` path; a
+    ``transformers`` fast tokenizer asked through its backend where the ids are the same)."""
     tokenizer = loaded(tokenizer)
+    tokenizer = tokenizer_backends.backend(tokenizer) or tokenizer
     encode = getattr(tokenizer, "encode", None)
     if not callable(encode):
         raise TemplateError(
@@ -149,14 +156,20 @@ def encoder(tokenizer: object) -> Encode:
 
 
 def template_of(tokenizer: object) -> str | None:
-    """The chat template a Hugging Face tokenizer carries, or None."""
+    """The chat template a Hugging Face tokenizer or a model folder carries, or None."""
+    model_folder = tokenizer_folders.folder(tokenizer)
+    if model_folder is not None:
+        return tokenizer_folders.chat_template(model_folder)
     template = getattr(tokenizer, "chat_template", None)
     return template if isinstance(template, str) else None
 
 
 def special_tokens(tokenizer: object) -> dict[str, str]:
     """The special tokens a template reads by name (``bos_token``), as
-    ``apply_chat_template`` passes them from a Hugging Face tokenizer."""
+    ``apply_chat_template`` passes them from a Hugging Face tokenizer (or a model folder's config)."""
+    model_folder = tokenizer_folders.folder(tokenizer)
+    if model_folder is not None:
+        return tokenizer_folders.special_tokens(model_folder)
     mapping: Any = getattr(tokenizer, "special_tokens_map", None)
     if not isinstance(mapping, dict):
         return {}
@@ -208,8 +221,10 @@ def batch_encoder(tokenizer: object) -> EncodeBatch:
     """A function from texts to their ids for ``tokenizer``: one batch call for a Hugging Face
     ``tokenizers.Tokenizer`` (one crossing into Rust for a rendering's pieces), one call a
     text for the others (tiktoken's batch call starts a thread pool each time, dearer than
-    the short pieces it would encode)."""
+    the short pieces it would encode); a ``transformers`` fast tokenizer is asked through its
+    backend where the ids are the same (:mod:`.tokenizer_backends`)."""
     tokenizer = loaded(tokenizer)
+    tokenizer = tokenizer_backends.backend(tokenizer) or tokenizer
     if _is_hugging_face_tokenizers(tokenizer):
         # encode_batch_fast (tokenizers 0.20) tracks no offsets, which the pieces do not need
         encode_batch: Any = getattr(tokenizer, "encode_batch_fast", None) or cast("Any", tokenizer).encode_batch

@@ -113,7 +113,8 @@ def add_layout_arguments(convert: Any) -> None:
     convert.add_argument(
         "--tokenizer",
         metavar="JSON",
-        help="the tokenizer.json a rollout row's tokens or a trajectory row's turns are rendered with (--to "
+        help="the tokenizer.json (or a model folder holding one) a rollout row's tokens or a trajectory row's turns "
+        "are rendered with (--to "
         "rollout or trajectory, with --template; "
         "needs the tokenizers extra)",
     )

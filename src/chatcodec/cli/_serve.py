@@ -106,7 +106,8 @@ def _add_recording(serve: Any) -> None:
     serve.add_argument(
         "--tokenizer",
         metavar="JSON",
-        help="the tokenizer.json a token upstream's prompts are encoded and answers decoded with (tokenizers extra)",
+        help="the tokenizer.json (or a model folder holding one) a token upstream's prompts are encoded and answers "
+        "decoded with (tokenizers extra)",
     )
     serve.add_argument(
         "--parser",

@@ -1,6 +1,7 @@
 """``chatcodec convert``'s training options, each checked once before the input is read:
-``--template`` (a family or a template file), ``--tokenizer`` (the ``tokenizer.json`` rollout
-and trajectory rows are rendered with) and ``--train-on`` (the answers a rollout's mask marks).
+``--template`` (a family or a template file), ``--tokenizer`` (the ``tokenizer.json``, or a model
+folder holding it, rollout and trajectory rows are rendered with) and ``--train-on`` (the answers
+a rollout's mask marks).
 A wrong one is a usage error, never a failure on every row."""
 
 from __future__ import annotations
@@ -89,8 +90,8 @@ def tokenizer(arguments: argparse.Namespace, source: str, target: str, parser: a
             f"{target} rows hold the tokens a chat template renders: name both --template NAME and "
             f"--tokenizer tokenizer.json (a {target} converted to itself keeps its tokens without them)"
         )
-    if path is not None and not Path(path).is_file():
-        parser.error(f"--tokenizer {path}: no such file")
+    if path is not None and not Path(path).is_file() and not Path(path).is_dir():
+        parser.error(f"--tokenizer {path}: no such file or model folder")
     return path
 
 

@@ -22,13 +22,16 @@ _PLAIN = "serve-plain-json"
 
 def _plain_schema() -> cs.CoreSchema:
     reference = cs.definition_reference_schema(_PLAIN)
+    integer = cs.int_schema(strict=True, ge=-(2**63), le=2**63 - 1)
     value = cs.union_schema(
-        [
+        [  # the same values in any order; an integer, then a list of them, tried first: a
+            # token upstream's body is a long list of ids, each one tried against every choice before
+            integer,
             cs.str_schema(strict=True),
             cs.dict_schema(cs.str_schema(strict=True), reference, strict=True),
+            cs.list_schema(integer, strict=True),
             cs.list_schema(reference, strict=True),
             cs.bool_schema(strict=True),
-            cs.int_schema(strict=True, ge=-(2**63), le=2**63 - 1),
             cs.none_schema(),
         ],
         mode="left_to_right",

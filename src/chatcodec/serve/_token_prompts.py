@@ -52,6 +52,12 @@ class Prompt:
     prompt_break: str | None
     parent_turn: str | None = None
     """The request id of the earlier turn whose ids a retry or a branch reuses or extends."""
+    seen: tuple[bytes, ...] = ()
+    """A digest of each message of the conversation (what the turn kept as its point saw)."""
+    losses: tuple[Loss, ...] = ()
+    """What the template could not show of the conversation (a later turn's window says it again)."""
+    context: bytes = b""
+    """A digest of the tools and variables the prompt was rendered with."""
 
 
 class TokenPrompts:
@@ -73,9 +79,8 @@ class TokenPrompts:
         path = Path(template)
         self.template = path.read_text(encoding="utf-8") if template.endswith(".jinja") or path.is_file() else template
         self.tokenizer: Any = loaded(tokenizer)
-        template_profile(
-            self.template
-        )  # profiled once, at start: a template that cannot be is refused there, not every turn
+        # profiled once, at start: a template that cannot be is refused there, not every turn
+        self.turn_end = template_profile(self.template).turn_end
         self.object_arguments = object_arguments
         """Whether the front's wire holds call arguments as objects (a rendering spells them as
         ``render(body, source=front)`` does)."""
@@ -102,10 +107,14 @@ class TokenPrompts:
         show is added to ``losses``; ``place`` puts a break's canonical path in the front's wire."""
         messages = list(request.get("messages") or [])
         points = self._sessions.get(session, [])
-        found = prompt_after(points, messages, self.renderer(request), losses, place=place)
+        renderer = self.renderer(request)
+        found = prompt_after(points, messages, renderer, losses, place=place)
         parent = found.parent
         branch = parent is not None and (parent is not points[-1] or len(parent.seen) == len(messages))
-        return Prompt(found.ids, found.text, found.prompt_break, parent.request_id if branch and parent else None)
+        parent_turn = parent.request_id if branch and parent else None
+        return Prompt(
+            found.ids, found.text, found.prompt_break, parent_turn, found.seen, found.losses, renderer.context
+        )
 
     def fresh_ids(self, request: Mapping[str, Any], losses: list[Loss]) -> list[int]:
         """The ids of ``request`` rendered alone, with the generation prompt (a token count)."""
@@ -122,17 +131,18 @@ class TokenPrompts:
         """Keep ``session``'s turn (its completion ids, finish reason and parsed answer) for
         the next to extend or branch from."""
         completion_ids, finish_reason, answer = sampled
-        renderer = self.renderer(request)
         completed = sampled_text(completion_ids, self.tokenizer)
         point = Point(
-            seen=digests(list(request.get("messages") or [])),
+            seen=prompt.seen or digests(list(request.get("messages") or [])),
             prompt_text=prompt.text,
             prompt_ids=array("q", prompt.ids),
             completion_ids=array("q", completion_ids),
             completion_text=completed,
             answer=answer.model_dump(mode="json", exclude_none=True),
-            cut=cut_reason(completed, finish_reason, renderer.turn_end),
+            cut=cut_reason(completed, finish_reason, self.turn_end),
             request_id=request_id,
+            losses=prompt.losses if prompt.seen else None,
+            context=prompt.context,
         )
         points = [*self._sessions.get(session, []), point][-MAX_POINTS:]
         self._sessions[session] = points

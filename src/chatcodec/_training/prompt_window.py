@@ -1,0 +1,76 @@
+"""The few messages a template reads to write a session's newest messages: the window a next
+prompt is rendered in, so a request that extends the last sampled turn costs what its new
+messages cost, not a run of the template over the whole conversation.
+
+A template writes each message from the message itself, its neighbours, the header before its
+loop (the system prompt, the tools) and, on templates that drop an earlier answer's reasoning,
+where the last question stands. So once the messages before the sampled answer are proved the
+ones that turn saw (their digests, :mod:`.next_prompt`), what follows the answer is written
+alike in the window: the leading system messages, the last question, the previous answer with
+what followed it, the sampled answer and the new messages. This holds on the families the
+tests hold to it (their ``next_prompt_window`` entry in ``families.json`` names the test, which
+compares every windowed next prompt with the whole rendering); a template chatcodec does not
+know renders the whole conversation.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_list
+
+
+@functools.lru_cache(maxsize=1)
+def held_families() -> frozenset[str]:
+    """The families whose windowed next prompts the tests hold equal to their whole renderings."""
+    from chatcodec._training import families  # families reads profiles by rendering: it imports render
+
+    return frozenset(name for name, entry in families.families().items() if "next_prompt_window" in entry)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Which earlier messages a next prompt is rendered with (indices in the conversation)."""
+
+    before: tuple[int, ...]
+    """The messages before the sampled answer the window keeps, in order: the leading system
+    messages, the last question, and the previous answer with the messages after it."""
+    question: int
+    """How many of :attr:`before` are the system messages and the question (the part whose
+    rendering the prompt of the window starts with)."""
+
+
+def window(messages: Sequence[Mapping[str, Any]], answer: int, family: str | None) -> Window | None:
+    """The window of the sampled answer at ``messages[answer]``, or None where the whole
+    conversation is rendered (a template not held to the rule, no question before the answer,
+    or a window that would keep every message)."""
+    if family not in held_families():
+        return None
+    head = 0
+    while head < answer and messages[head].get("role") == "system":
+        head += 1
+    roles = [message.get("role") for message in messages[:answer]]
+    question = next((index for index in range(answer - 1, head - 1, -1) if roles[index] == "user"), None)
+    if question is None or not _question(messages[question]):
+        return None  # no question a template counts as one: where the last one stands is not known
+    previous = next((index for index in range(answer - 1, question, -1) if roles[index] == "assistant"), None)
+    start = question if previous is None else previous
+    kept = (*range(head), *((question,) if start != question else ()), *range(start, answer))
+    if len(kept) >= answer:
+        return None  # nothing left out: the whole rendering costs the same
+    return Window(kept, head + 1)
+
+
+def _question(message: Mapping[str, Any]) -> bool:
+    """Whether a user message is a question to every held template: its text does not open
+    with a tag (Qwen3 counts a user text wrapped in ``<tool_response>`` as no question)."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return not content.lstrip().startswith("<")
+    parts = [as_dict(part) or {} for part in as_list(content) or []]
+    if not parts or any(part.get("type") != "text" for part in parts):
+        return False
+    return not "".join(str(part.get("text") or "") for part in parts).lstrip().startswith("<")
