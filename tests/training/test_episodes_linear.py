@@ -140,13 +140,22 @@ def test_a_template_chatcodec_does_not_know_is_checked_and_gives_the_same_turns(
     assert one_run == oracle
 
 
-def test_a_generation_prompt_the_full_rendering_does_not_hold_renders_each_turn(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("prompt", "one_run_taken"),
+    [
+        # a marker the answers' turns never write: the prompt is not a prefix of the conversation
+        # through the answer, and the check on an unknown template sees it
+        ("<|im_start|>assistant\\n<reasoning>\\n", False),
+        # TRL's Qwen3.5 and Qwen3.6 training templates: the generation prompt writes the <think> the
+        # answer's generation tag opens with; the model samples what follows it, in one run as per turn
+        ("<|im_start|>assistant\\n<think>\\n", True),
+    ],
+)
+def test_a_generation_prompt_the_rendering_holds_or_not_gives_the_per_turn_renders(
+    prompt: str, one_run_taken: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the generation prompt writes a marker the answers' turns never write: the prompt is not a
-    # prefix of the conversation through the answer, and the check on an unknown template sees it
     text = families.template_text("qwen3-training").replace(
-        "{{- '<|im_start|>assistant\\n' }}", "{{- '<|im_start|>assistant\\n<reasoning>\\n' }}", 1
+        "{{- '<|im_start|>assistant\\n' }}", "{{- '" + prompt + "' }}", 1
     )
     assert text != families.template_text("qwen3-training")
     request = ChatRequest.model_validate(_canonical(agent_loop(2)))
@@ -155,23 +164,7 @@ def test_a_generation_prompt_the_full_rendering_does_not_hold_renders_each_turn(
         warnings.simplefilter("ignore")
         one_run = outcome(request, text)
         oracle = by_turn_renders(request, text, monkeypatch)
-    assert found == [False]
-    assert one_run == oracle
-
-
-def test_a_generation_prompt_that_opens_the_tagged_answer_is_one_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    # TRL's Qwen3.5 and Qwen3.6 training templates: the generation prompt writes the <think> the
-    # answer's generation tag opens with; the model samples what follows it, in one run as per turn
-    text = families.template_text("qwen3-training").replace(
-        "{{- '<|im_start|>assistant\\n' }}", "{{- '<|im_start|>assistant\\n<think>\\n' }}", 1
-    )
-    request = ChatRequest.model_validate(_canonical(agent_loop(2)))
-    found = taken(monkeypatch)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        one_run = outcome(request, text)
-        oracle = by_turn_renders(request, text, monkeypatch)
-    assert found == [True]
+    assert found == [one_run_taken]
     assert one_run == oracle
     assert one_run[0] != "error"
 

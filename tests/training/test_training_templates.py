@@ -13,15 +13,7 @@ import chatcodec
 from chatcodec import Loss, render_turns, template_profile, trainer_samples
 from chatcodec._training.check import check_render
 from training.test_episodes import _with_markers_of
-
-WEATHER_TOOL = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather in a city.",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-    },
-}
+from training.test_render import WEATHER_TOOL
 
 
 def _call(call_id: str, city: str, thinking: str) -> dict[str, Any]:
