@@ -243,9 +243,15 @@ def test_every_message_dump_in_list_form_is_a_message_data(request: ChatRequest)
 # --- every recorded fixture ----------------------------------------------------------
 
 
+def _folder(provider: str) -> Path:
+    folder = FIXTURES / provider
+    return folder if folder.is_dir() else FIXTURES / provider.replace("-", "_")
+
+
 def _recorded(kind: str) -> list[tuple[str, str]]:
+    # a folder is named as its format, a framework's with "_" for its name's "-" (ag_ui: ag-ui)
     return [
-        (provider.name, path.name)
+        (provider.name.replace("_", "-"), path.name)
         for provider in sorted(FIXTURES.iterdir())
         if (provider / kind).is_dir()
         for path in sorted((provider / kind).iterdir())
@@ -255,19 +261,19 @@ def _recorded(kind: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("provider", "name"), _recorded("request"))
 def test_every_recorded_request_decodes_to_a_chat_request_data(provider: str, name: str) -> None:
-    payload = json.loads((FIXTURES / provider / "request" / name).read_text(encoding="utf-8"))
+    payload = json.loads((_folder(provider) / "request" / name).read_text(encoding="utf-8"))
     _assert_described(chatcodec.decode_request(provider, payload), canonical_types.ChatRequestData)
 
 
 @pytest.mark.parametrize(("provider", "name"), _recorded("response"))
 def test_every_recorded_response_decodes_to_a_chat_response_data(provider: str, name: str) -> None:
-    payload = json.loads((FIXTURES / provider / "response" / name).read_text(encoding="utf-8"))
+    payload = json.loads((_folder(provider) / "response" / name).read_text(encoding="utf-8"))
     _assert_described(chatcodec.decode_response(provider, payload), canonical_types.ChatResponseData)
 
 
 @pytest.mark.parametrize(("provider", "name"), _recorded("stream"))
 def test_every_recorded_stream_decodes_to_stream_event_data(provider: str, name: str) -> None:
-    text = (FIXTURES / provider / "stream" / name).read_text(encoding="utf-8")
+    text = (_folder(provider) / "stream" / name).read_text(encoding="utf-8")
     events = list(chatcodec.decode_stream(provider, text))
     assert events
     dumps = [event.model_dump() for event in events]

@@ -63,13 +63,18 @@ def read_openhands(row: Mapping[str, Any], notes: list[Loss]) -> dict[str, Any]:
     return _from_history(history, notes)
 
 
+def _no_ids() -> set[object]:
+    """An empty set of response ids, typed (a generic alias as the factory costs a field each time)."""
+    return set()
+
+
 @dataclass(slots=True)
 class _Reading:
     """A history read so far: the messages, the model responses already in, the tools."""
 
     notes: list[Loss]
     messages: list[dict[str, Any]] = field(default_factory=lambda: [])
-    responses: set[object] = field(default_factory=set[object])
+    responses: set[object] = field(default_factory=_no_ids)
     tools: object = None
 
 

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._training.gateway import ids_fault
 from chatcodec.contract import TakenIds
 
 VLLM_SOURCE = (
@@ -110,6 +109,8 @@ def _ints(value: object, field: str) -> list[int]:
     rule (:func:`~chatcodec._training.tokens.ids_fault`, the one a record's ids are read by)."""
     if value is _ABSENT:
         raise ValueError(f"{field} is absent: the sampled token ids are a list of integers")
+    from chatcodec._training.gateway import ids_fault  # the room's door loads the models: not when the CLI starts
+
     fault = ids_fault(value)
     if fault is not None:
         raise ValueError(f"{field}{fault[0]}: {fault[1]}")
