@@ -5,6 +5,7 @@ template renders it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -63,7 +64,13 @@ TRAINING_TEMPLATES = {
     "qwen3.5-training": "qwen3.5",
     "qwen3.6-training": "qwen3.6",
     "gpt-oss-training": "gpt-oss",
+    "glm-4.5-training": "glm-4.5",
 }
+
+# GLM has no end-of-turn token: the model ends an answer by sampling the role of what comes
+# next (its generation config's end tokens), which the stock template writes as the next
+# message's opening and TRL's training template, as chatcodec's, inside the answer
+SAMPLED_CLOSING = {"glm-4.5-training": ("<|observation|>", "<|user|>")}
 
 
 def _turns(template: str, tokenizer: object) -> list[chatcodec.SampledTurn]:
@@ -92,8 +99,15 @@ def test_every_answer_is_the_stock_templates_and_so_is_every_prompt_of_the_first
 ) -> None:
     tokenizer = _with_markers_of(stock)
     trained, served = _turns(training, tokenizer), _turns(stock, tokenizer)
-    # what the model sampled: the stock template's rendering of each answer as the last message
-    assert [turn.completion_ids for turn in trained] == [turn.completion_ids for turn in served]
+    # what the model sampled: the stock template's rendering of each answer as the last message,
+    # and the token that ends it where the stock template leaves that to the next message
+    closing = SAMPLED_CLOSING.get(training, ())
+    assert [turn.completion_ids[: len(seen.completion_ids)] for turn, seen in zip(trained, served, strict=True)] == [
+        seen.completion_ids for seen in served
+    ]
+    for turn, seen in zip(trained, served, strict=True):
+        rest = turn.completion_ids[len(seen.completion_ids) :]
+        assert (tokenizer.decode(rest) in closing) if closing else rest == []
     for turn, seen in list(zip(trained, served, strict=True))[:FIRST_QUESTION_TURNS]:
         assert turn.prompt_ids == seen.prompt_ids
     # after the second question the stock template drops what was sampled before it; the
@@ -137,3 +151,15 @@ def test_each_message_holds_its_own_tokens_on_qwen3_5_given_tools(template: str)
     assert owners[:2] == [0, 1]  # the system prompt's <|im_end|>, the question's
     if template.endswith("-training"):  # one run: every message closes its own turn
         assert owners == list(range(9))
+
+
+def test_glm_training_closes_each_answer_with_the_role_the_model_samples_after_it() -> None:
+    tokenizer = _with_markers_of("glm-4.5")
+    turns = _turns("glm-4.5-training", tokenizer)
+    ends = [re.findall(r"<\|\w+\|>$", turn.completion_text or "") for turn in turns]
+    assert ends == [["<|observation|>"], ["<|user|>"], ["<|observation|>"], ["<|user|>"]]
+    whole = chatcodec.render(EPISODE, source="openai-chat", template="glm-4.5-training", on_loss="ignore").text
+    # the first question's reasoning stays, and the role token the answer sampled is not written twice
+    assert "<think>The user wants Paris. I call the tool.</think>" in whole
+    assert "It is raining in Paris (12 C).<|user|>\nAnd in Rome?<|assistant|>" in whole
+    assert whole.count("<|observation|>") == 2

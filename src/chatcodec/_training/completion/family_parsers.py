@@ -39,6 +39,7 @@ _QWEN_VL = FamilyParsers(
     "and no reasoning (the Qwen2.5-VL template writes no tools)",
 )
 _LLAMA3 = FamilyParsers("llama3_json", None, "vLLM docs, Tool Calling: Llama 3.1 and 3.2 JSON calls with llama3_json")
+_GLM45 = FamilyParsers("glm45", "glm45", "GLM-4.5 model card: --tool-call-parser glm45 --reasoning-parser glm45")
 _GPT_OSS = FamilyParsers("openai", None, "vLLM's gpt-oss recipe: --tool-call-parser openai (harmony channels)")
 _NEMOTRON3 = FamilyParsers(
     "qwen3_coder",
@@ -62,7 +63,8 @@ FAMILY_PARSERS: dict[str, FamilyParsers] = {
         "deepseek_r1",
         "vLLM docs, Tool Calling: DeepSeek-V3 and R1 with deepseek_v3, reasoning deepseek_r1",
     ),
-    "glm-4.5": FamilyParsers("glm45", "glm45", "GLM-4.5 model card: --tool-call-parser glm45 --reasoning-parser glm45"),
+    "glm-4.5": _GLM45,
+    "glm-4.5-training": _GLM45,
     "gpt-oss": _GPT_OSS,
     "gpt-oss-training": _GPT_OSS,
     "nemotron-3": _NEMOTRON3,
