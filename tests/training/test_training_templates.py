@@ -65,6 +65,7 @@ TRAINING_TEMPLATES = {
     "qwen3.6-training": "qwen3.6",
     "gpt-oss-training": "gpt-oss",
     "glm-4.5-training": "glm-4.5",
+    "deepseek-v3-training": "deepseek-v3",
 }
 
 # GLM has no end-of-turn token: the model ends an answer by sampling the role of what comes
@@ -72,10 +73,22 @@ TRAINING_TEMPLATES = {
 # message's opening and TRL's training template, as chatcodec's, inside the answer
 SAMPLED_CLOSING = {"glm-4.5-training": ("<|observation|>", "<|user|>")}
 
+# DeepSeek V3's generation prompt opens <think>, and its template writes an answer without the
+# reasoning and the </think> the model samples after it (nor the prompt's <think>), so under it no
+# prompt after the first answer holds what was sampled: only the first prompt is the stock one
+REASONING_LEFT_OUT = {"deepseek-v3-training"}
+PROMPTS_KEPT = {"deepseek-v3-training": 1}
 
-def _turns(template: str, tokenizer: object) -> list[chatcodec.SampledTurn]:
-    # the training template's own vocabulary is its stock family's
-    return render_turns(EPISODE, source="openai-chat", template=template, tokenizer=tokenizer, on_loss="ignore")
+
+def _turns(template: str, tokenizer: object, messages: list[Any] | None = None) -> list[chatcodec.SampledTurn]:
+    # the training template's own vocabulary is its stock family's; given messages, the episode's
+    # system prompt before them
+    episode = (
+        EPISODE
+        if messages is None
+        else {**EPISODE, "messages": [EPISODE["messages"][0], *messages[messages[0]["role"] == "system" :]]}
+    )
+    return render_turns(episode, source="openai-chat", template=template, tokenizer=tokenizer, on_loss="ignore")
 
 
 @pytest.mark.parametrize(("training", "stock"), TRAINING_TEMPLATES.items())
@@ -99,22 +112,35 @@ def test_every_answer_is_the_stock_templates_and_so_is_every_prompt_of_the_first
 ) -> None:
     tokenizer = _with_markers_of(stock)
     trained, served = _turns(training, tokenizer), _turns(stock, tokenizer)
-    # what the model sampled: the stock template's rendering of each answer as the last message,
-    # and the token that ends it where the stock template leaves that to the next message
-    closing = SAMPLED_CLOSING.get(training, ())
-    assert [turn.completion_ids[: len(seen.completion_ids)] for turn, seen in zip(trained, served, strict=True)] == [
-        seen.completion_ids for seen in served
-    ]
-    for turn, seen in zip(trained, served, strict=True):
-        rest = turn.completion_ids[len(seen.completion_ids) :]
-        assert (tokenizer.decode(rest) in closing) if closing else rest == []
-    for turn, seen in list(zip(trained, served, strict=True))[:FIRST_QUESTION_TURNS]:
+    # what the model sampled: the stock template's rendering of each answer as the last message
+    # of its question's own conversation (DeepSeek V3's writes a second call message as if it
+    # continued the first), with the reasoning and the closing token the model samples where
+    # the stock template leaves them out
+    alone = _turns(stock, tokenizer, EPISODE["messages"][:5]) + _turns(stock, tokenizer, EPISODE["messages"][5:])
+    for turn, seen in zip(trained, alone, strict=True):
+        head, tail = _around(turn.completion_ids, seen.completion_ids, tokenizer)
+        sampled_first = (turn.prompt_text or "").endswith("<think>\n")
+        message = EPISODE["messages"][turn.message_index]
+        assert head == (
+            message["reasoning_content"] + "</think>" if training in REASONING_LEFT_OUT and sampled_first else ""
+        )
+        assert tail in SAMPLED_CLOSING.get(training, ("",))
+    prompts_kept = PROMPTS_KEPT.get(training, FIRST_QUESTION_TURNS)
+    for turn, seen in list(zip(trained, served, strict=True))[:prompts_kept]:
         assert turn.prompt_ids == seen.prompt_ids
     # after the second question the stock template drops what was sampled before it; the
     # training template keeps it, which is why its episode stays one sample
     assert "The user wants Paris." in (trained[2].prompt_text or "")
     assert "The user wants Paris." not in (served[2].prompt_text or "")
     assert len(trainer_samples(served, on_loss="ignore")) > 1
+
+
+def _around(ids: list[int], inner: list[int], tokenizer: Any) -> tuple[str, str]:
+    """The text of ``ids`` before and after the one place ``inner`` is in it."""
+    places = [at for at in range(len(ids) - len(inner) + 1) if ids[at : at + len(inner)] == inner]
+    assert places, (ids, inner)
+    at = places[0]
+    return tokenizer.decode(ids[:at]), tokenizer.decode(ids[at + len(inner) :])
 
 
 def test_gpt_oss_training_ends_every_final_answer_as_the_model_samples_it() -> None:
@@ -163,3 +189,29 @@ def test_glm_training_closes_each_answer_with_the_role_the_model_samples_after_i
     assert "<think>The user wants Paris. I call the tool.</think>" in whole
     assert "It is raining in Paris (12 C).<|user|>\nAnd in Rome?<|assistant|>" in whole
     assert whole.count("<|observation|>") == 2
+
+
+def test_deepseek_v3_training_writes_each_answer_after_the_prompt_it_was_sampled_after() -> None:
+    tokenizer = _with_markers_of("deepseek-v3")
+    losses: list[Loss] = []
+    turns = render_turns(
+        EPISODE,
+        source="openai-chat",
+        template="deepseek-v3-training",
+        tokenizer=tokenizer,
+        on_loss="ignore",
+        losses=losses,
+    )
+    # each prompt is the one the model sampled after: <think> opened, or the tool outputs closed
+    opened, closed = "<\uff5cAssistant\uff5c><think>\n", "<\uff5ctool\u2581outputs\u2581end\uff5c>"
+    assert [(turn.prompt_text or "").endswith(opened) for turn in turns] == [True, False, True, False]
+    assert [(turn.prompt_text or "").endswith(closed) for turn in turns] == [False, True, False, True]
+    # the second call opens its own calls block (the stock template writes it as the first's continuation)
+    assert (turns[2].completion_text or "").startswith(
+        "Now Rome. Same tool.</think><\uff5ctool\u2581calls\u2581begin\uff5c>"
+    )
+    # after tool outputs no <think> is open: the reasoning given there is not written, and says so
+    assert [loss.path for loss in losses if loss.path.endswith("reasoning_content")] == [
+        "$.messages[4].reasoning_content",
+        "$.messages[8].reasoning_content",
+    ]
