@@ -66,6 +66,8 @@ TRAINING_TEMPLATES = {
     "gpt-oss-training": "gpt-oss",
     "glm-4.5-training": "glm-4.5",
     "deepseek-v3-training": "deepseek-v3",
+    "nemotron-3-training": "nemotron-3",
+    "nemotron-3-super-training": "nemotron-3-super",
 }
 
 # GLM has no end-of-turn token: the model ends an answer by sampling the role of what comes

@@ -71,6 +71,8 @@ FAMILY_PARSERS: dict[str, FamilyParsers] = {
     "gpt-oss-training": _GPT_OSS,
     "nemotron-3": _NEMOTRON3,
     "nemotron-3-super": _NEMOTRON3,
+    "nemotron-3-training": _NEMOTRON3,
+    "nemotron-3-super-training": _NEMOTRON3,
     "kimi-k2": FamilyParsers("kimi_k2", "kimi_k2", "Kimi K2 deployment guide: --tool-call-parser kimi_k2"),
     "mistral": FamilyParsers("mistral", "mistral", "vLLM docs, Tool Calling: Mistral models with mistral"),
 }
