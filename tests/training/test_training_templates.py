@@ -217,3 +217,13 @@ def test_deepseek_v3_training_writes_each_answer_after_the_prompt_it_was_sampled
         "$.messages[4].reasoning_content",
         "$.messages[8].reasoning_content",
     ]
+
+
+@pytest.mark.parametrize("stock", ["llama3.1", "llama3.2"])
+def test_llama_needs_no_training_template_its_episode_is_one_sample(stock: str) -> None:
+    # no reasoning written and prefix-stable: the stock template already keeps what was sampled
+    profile = template_profile(stock)
+    assert (profile.prefix_stable, profile.reasoning_key) == (True, None)
+    turns = _turns(stock, _with_markers_of(stock))
+    [sample] = trainer_samples(turns, on_loss="ignore")
+    assert sample["prompt_ids"] + sample["response_ids"] == turns[-1].prompt_ids + turns[-1].completion_ids
