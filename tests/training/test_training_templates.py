@@ -227,3 +227,22 @@ def test_llama_needs_no_training_template_its_episode_is_one_sample(stock: str) 
     turns = _turns(stock, _with_markers_of(stock))
     [sample] = trainer_samples(turns, on_loss="ignore")
     assert sample["prompt_ids"] + sample["response_ids"] == turns[-1].prompt_ids + turns[-1].completion_ids
+
+
+@pytest.mark.parametrize(("training", "stock"), TRAINING_TEMPLATES.items())
+def test_one_rendering_trains_exactly_what_each_answer_sampled(training: str, stock: str) -> None:
+    # render's mask of the whole episode (the {% generation %} spans, cut to what the model
+    # sampled) against the turns' completions: no prompt text trained, no sampled token left out
+    tokenizer = _with_markers_of(stock)
+    rendering = chatcodec.render(
+        EPISODE,
+        source="openai-chat",
+        template=training,
+        tokenizer=tokenizer,
+        on_loss="ignore",
+        train_on="all_assistant_messages",
+    )
+    assert rendering.token_ids is not None
+    assert rendering.trainable is not None
+    trained = [token for token, kept in zip(rendering.token_ids, rendering.trainable, strict=True) if kept]
+    assert trained == [token for turn in _turns(training, tokenizer) for token in turn.completion_ids]
