@@ -39,6 +39,12 @@ _QWEN_VL = FamilyParsers(
     "and no reasoning (the Qwen2.5-VL template writes no tools)",
 )
 _LLAMA3 = FamilyParsers("llama3_json", None, "vLLM docs, Tool Calling: Llama 3.1 and 3.2 JSON calls with llama3_json")
+_DEEPSEEK_V3 = FamilyParsers(
+    "deepseek_v3",
+    "deepseek_r1",
+    "vLLM docs, Tool Calling: DeepSeek-V3 and R1 with deepseek_v3, reasoning deepseek_r1",
+)
+_GLM45 = FamilyParsers("glm45", "glm45", "GLM-4.5 model card: --tool-call-parser glm45 --reasoning-parser glm45")
 _GPT_OSS = FamilyParsers("openai", None, "vLLM's gpt-oss recipe: --tool-call-parser openai (harmony channels)")
 _NEMOTRON3 = FamilyParsers(
     "qwen3_coder",
@@ -57,16 +63,16 @@ FAMILY_PARSERS: dict[str, FamilyParsers] = {
     "qwen2.5-vl": _QWEN_VL,
     "llama3.1": _LLAMA3,
     "llama3.2": _LLAMA3,
-    "deepseek-v3": FamilyParsers(
-        "deepseek_v3",
-        "deepseek_r1",
-        "vLLM docs, Tool Calling: DeepSeek-V3 and R1 with deepseek_v3, reasoning deepseek_r1",
-    ),
-    "glm-4.5": FamilyParsers("glm45", "glm45", "GLM-4.5 model card: --tool-call-parser glm45 --reasoning-parser glm45"),
+    "deepseek-v3": _DEEPSEEK_V3,
+    "deepseek-v3-training": _DEEPSEEK_V3,
+    "glm-4.5": _GLM45,
+    "glm-4.5-training": _GLM45,
     "gpt-oss": _GPT_OSS,
     "gpt-oss-training": _GPT_OSS,
     "nemotron-3": _NEMOTRON3,
     "nemotron-3-super": _NEMOTRON3,
+    "nemotron-3-training": _NEMOTRON3,
+    "nemotron-3-super-training": _NEMOTRON3,
     "kimi-k2": FamilyParsers("kimi_k2", "kimi_k2", "Kimi K2 deployment guide: --tool-call-parser kimi_k2"),
     "mistral": FamilyParsers("mistral", "mistral", "vLLM docs, Tool Calling: Mistral models with mistral"),
 }
