@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict
-from chatcodec._row_dialects.session_lines import Bookkeeping, session_error, session_events
+from chatcodec._row_dialects.session_lines import Bookkeeping, harness_of, session_error, session_events
 
 HARNESS: Final = "Codex"
 _KINDS: Final = frozenset({"session_meta", "response_item", "compacted", "turn_context", "event_msg"})
@@ -107,6 +107,8 @@ def _line(event: dict[str, Any], index: int, path: str) -> tuple[str, dict[str, 
     if index == 0 and "type" not in event and "id" in event:
         return "session_meta", event, path
     if isinstance(kind, str) and kind not in _KINDS:
+        if harness_of(event, first=False) == "claude-code":  # a legacy item has no Claude Code fields
+            raise session_error("a Claude Code session line, not a Codex rollout's (--from claude-code reads it)", path)
         return "response_item", event, path
     raise session_error("expected a rollout line {timestamp, type, payload} or a response item", path)
 
