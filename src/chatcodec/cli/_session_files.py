@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from chatcodec._errors import ChatcodecError, PayloadError
 from chatcodec._payloads import parse_json
-from chatcodec._row_dialects.dialects import SESSION_DIALECTS
-from chatcodec._row_dialects.sessions import read_session
+from chatcodec._row_dialects.dialects import SESSION_DIALECTS, TRAINING_DIALECTS, WRITTEN_ONLY_DIALECTS
+from chatcodec._row_dialects.sessions import read_session, session_subagents
 from chatcodec.batch._json_dump import dump_json
 from chatcodec.cli._documents import Document, open_input
 
@@ -64,3 +64,17 @@ def session_messages(events: object, dialect: str, *, strict: bool) -> list[AnyM
 
     read = read_session(events, dialect)
     return list(decode_request(read.format, read.body, strict=strict).messages)
+
+
+def subagent_documents(whole: bytes, source: str, target: str) -> list[tuple[bytes, dict[str, str]]]:
+    """The subagents' conversations a session file holds beside its own (its lines ``whole``, a
+    JSON array), each as the document of its own lines and its ``parent`` link, for a ``target``
+    whose rows carry that link in a column (a training dialect's row, not ATIF's one trajectory
+    nor a provider's body); none for another target, whose row's loss names each subagent."""
+    if target not in TRAINING_DIALECTS or target in WRITTEN_ONLY_DIALECTS:
+        return []
+    try:
+        found = session_subagents(parse_json(whole), source)
+    except ChatcodecError:  # the session's own reading says what is wrong with it
+        return []
+    return [(dump_json(subagent["events"]), subagent["parent"]) for subagent in found]
