@@ -38,7 +38,7 @@ lint: $(VENV)/.installed-dev
 # The public API as pyright --verifytypes counts it (tools/public_symbols.py): lower it as
 # internals are underscored, raise it only for a name meant to be a promise. It must be the real
 # count (the check fails above it and below it), so any growth is caught.
-PUBLIC_SYMBOLS ?= 521
+PUBLIC_SYMBOLS ?= 522
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

@@ -46,8 +46,8 @@ PUBLIC_MODULES: dict[str, str] = {
         "available_formats convert_request convert_response convert_stream decode_request decode_response "
         "decode_stream dump_messages encode_request encode_response encode_stream error_body error_event "
         "format_sse get_codec json_schema parse_completion read_error register_codec registered_providers "
-        "render_conversation render render_message render_turns template_profile to_sse trainer_samples "
-        "unregister_codec validate_message "
+        "render_conversation render render_message render_turns session_subagents template_profile to_sse "
+        "trainer_samples unregister_codec validate_message "
         "validate_messages validate_model warm_up"
     ),
     "chatcodec.batch": "",

@@ -126,6 +126,7 @@ API_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "chatcodec._training.turn_prompt",
             "chatcodec._training.records",
             "chatcodec._training.episode_records",
+            "chatcodec._row_dialects.sessions",
         ),
     ),
     (

@@ -135,6 +135,7 @@ if _typing.TYPE_CHECKING:
         unregister_codec,
     )
     from chatcodec._rendering import render_conversation, render_message
+    from chatcodec._row_dialects.sessions import session_subagents
     from chatcodec._schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
     from chatcodec._training.completion.parse import parse_completion
     from chatcodec._training.episode_records import RecordedEpisode, read_episodes
@@ -303,6 +304,7 @@ __all__ = [
     "render_conversation",
     "render_message",
     "render_turns",
+    "session_subagents",
     "template_profile",
     "to_sse",
     "trainer_rows",
@@ -385,6 +387,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._training.records", "read_records"),
         ("chatcodec._rendering", "render_conversation render_message"),
         ("chatcodec._training.episodes", "render_turns"),
+        ("chatcodec._row_dialects.sessions", "session_subagents"),
         ("chatcodec._training.families", "template_profile"),
         ("chatcodec.streams._framing", "to_sse"),
         ("chatcodec._training.trainer_rows", "trainer_rows"),

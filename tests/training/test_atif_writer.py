@@ -113,7 +113,9 @@ def test_with_a_template_and_a_tokenizer_the_steps_hold_the_rendered_turns(
         code = main(["convert", str(SESSION), "--from", "claude-code", "--to", target, *rendered, "--out", str(out)])
         assert code == 0
     written = json.loads(atif.read_text(encoding="utf-8"))
-    row = json.loads(trajectory.read_text(encoding="utf-8"))
+    row, subagent = map(json.loads, trajectory.read_text(encoding="utf-8").splitlines())  # the session, its subagent
+    assert subagent["parent"]["agent"] == "a1b2c3d4"
+    assert len(subagent["turns"]) == 1  # its own answer, rendered as its own conversation
     agent_steps = [step for step in written["steps"] if step["source"] == "agent"]
     assert len(agent_steps) == len(row["turns"]) == 5
     assert [step["metrics"]["completion_token_ids"] for step in agent_steps] == [

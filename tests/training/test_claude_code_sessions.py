@@ -263,9 +263,49 @@ def test_the_command_line_reads_the_whole_file_as_one_conversation(tmp_path: Pat
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    rows = out.read_text(encoding="utf-8").splitlines()
-    assert len(rows) == 1
-    assert len(json.loads(rows[0])["messages"]) == 11
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [len(row["messages"]) for row in rows] == [11, 2]  # the session, then its subagent's
+    assert "parent" not in rows[0]
+    assert rows[1]["parent"] == {
+        "session": "7f3c2a91-5b4e-4d2a-9c1e-2f8b6d4e1a37",
+        "agent": "a1b2c3d4",
+        "tool_use_id": "toolu_03Task",
+    }
+    agent_file = [json.loads(line) for line in (SESSIONS / "claude-code-agent-a1b2c3d4.jsonl").read_text().splitlines()]
+    alone = convert_payload(agent_file, row_options("claude-code", "hf-chat")).converted
+    assert alone is not None
+    assert rows[1]["messages"] == alone["messages"]  # as its own agent-<id>.jsonl converts
+
+
+def test_session_subagents_gives_each_subagents_lines_to_render_alone() -> None:
+    events = _events("claude-code.jsonl")
+    found = chatcodec.session_subagents(events, "claude-code")
+    assert [subagent["parent"]["tool_use_id"] for subagent in found] == ["toolu_03Task"]
+    assert found[0]["events"] == _events("claude-code-agent-a1b2c3d4.jsonl")  # what its own file holds
+    turns = render_turns(
+        found[0]["events"], source="claude-code", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore"
+    )
+    assert [turn.message_index for turn in turns] == [1]
+    assert "Only test_calc.py calls add()." in qwen3_encoding().decode(list(turns[0].completion_ids))
+    assert trainer_samples(turns)
+    assert chatcodec.session_subagents(found[0]["events"], "claude-code") == []  # an agent's own file: none
+    assert chatcodec.session_subagents(_events("codex.jsonl"), "codex") == []  # a rollout holds one thread
+    with pytest.raises(ValueError, match="session dialect"):
+        chatcodec.session_subagents(events, "anthropic")
+
+
+def test_a_target_whose_row_has_no_parent_column_gets_the_session_alone(tmp_path: Path) -> None:
+    out = tmp_path / "chat.jsonl"
+    arguments = [str(SESSIONS / "claude-code.jsonl"), "--from", "claude-code", "--to", "openai-chat"]
+    result = subprocess.run(
+        [sys.executable, "-m", "chatcodec", "convert", *arguments, "--out", str(out), "--quiet"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC)},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 1  # a provider's body: the loss names the subagent
 
 
 def test_a_session_line_that_is_not_json_refuses_the_session_with_its_line(tmp_path: Path) -> None:

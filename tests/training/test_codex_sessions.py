@@ -150,3 +150,41 @@ def test_a_rollback_is_marked_where_it_happened() -> None:
     assert [(loss.path, loss.what, loss.kind) for loss in losses if loss.kind == "content"] == [
         ("$[4].payload", "rollback", "content")
     ]
+
+
+def _user(text: str) -> dict[str, Any]:
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
+def test_a_compaction_with_its_replacement_history_goes_on_from_those_items() -> None:
+    """Codex resumes a rollout with ``history.replace(replacement_history)`` at a compaction
+    (``codex-rs/core``): the conversation after it is those items, then the later ones."""
+    events = _events("codex.jsonl")
+    at = next(index for index, event in enumerate(events) if event["type"] == "compacted")
+    replacement = [
+        _user("The test for add() fails. Fix calc.py."),
+        {"type": "ghost_snapshot", "ghost_commit": {"id": "abc"}},  # Codex's own record, never sent
+        _user(events[at]["payload"]["message"]),  # the summary, as Codex hands it over
+    ]
+    events[at] = {**events[at], "payload": {**events[at]["payload"], "replacement_history": replacement}}
+    body, losses = read_codex(events)
+    later = [event["payload"] for event in events[at + 1 :] if event["type"] == "response_item"]
+    assert body["input"] == [replacement[0], replacement[2], *later]
+    before = sum(1 for event in events[:at] if event["type"] == "response_item") - 1  # less the ghost snapshot
+    compaction = next(loss for loss in losses if loss.what == "compaction")
+    assert compaction.path == f"$[{at}].payload"
+    assert compaction.kind == "content"
+    assert f"not the {before} item(s) before" in compaction.why
+    ghost = next(loss for loss in losses if loss.what == "ghost_snapshot item")
+    assert "on 2 line(s)" in ghost.why  # the file's and the replacement's: counted, never sent
+    decoded = decode_request("openai-responses", body)
+    assert [message.role for message in decoded.messages] == ["system", "user", "user", "user", "assistant"]
+
+
+def test_a_replacement_history_entry_that_is_no_item_is_refused_at_its_path() -> None:
+    events = _events("codex.jsonl")
+    at = next(index for index, event in enumerate(events) if event["type"] == "compacted")
+    events[at] = {**events[at], "payload": {"message": "x", "replacement_history": [_user("a"), "b"]}}
+    with pytest.raises(PayloadError) as raised:
+        read_codex(events)
+    assert raised.value.path == f"$[{at}].payload.replacement_history[1]"

@@ -263,3 +263,25 @@ def test_atif_steps_a_row_cannot_read_are_refused_or_reported_at_their_path() ->
     assert kept.converted is not None
     assert [turn["message_index"] for turn in kept.converted["turns"]] == [2]
     assert "$.steps[3].metrics.completion_token_ids" in {loss.path for loss in kept.losses}
+
+
+def test_row_options_takes_a_tokenizer_for_trajectory_rows_as_the_command_line_does(
+    tmp_path: Path, tokenizer_json: Path
+) -> None:
+    from chatcodec.batch._row_formats import row_options  # the library path: BatchConverter, datasets
+
+    options = row_options("anthropic", "trajectory", template="qwen3", tokenizer=str(tokenizer_json))
+    row = convert_payload(WEATHER_SESSION, options).converted
+    assert row is not None
+    source = write_rows(tmp_path, "session.jsonl", [WEATHER_SESSION])
+    rendering = ("--template", "qwen3", "--tokenizer", str(tokenizer_json))
+    out, _ = convert_file(tmp_path, source, "--from", "anthropic", "--to", "trajectory", *rendering)
+    assert row == read_rows(out)[0]  # the turns rendered, as the command line renders them
+    atif = row_options("anthropic", "atif", template="qwen3", tokenizer=str(tokenizer_json))
+    assert atif.tokenizer == str(tokenizer_json)
+    row_options("anthropic", "atif")  # ATIF is written without token metrics too
+    for target, given in (("trajectory", {"tokenizer": str(tokenizer_json)}), ("trajectory", {})):
+        with pytest.raises(ValueError, match="trajectory rows hold the tokens a chat template renders"):
+            row_options("anthropic", target, **given)
+    with pytest.raises(ValueError, match="not hf-chat rows"):
+        row_options("anthropic", "hf-chat", tokenizer=str(tokenizer_json))

@@ -82,7 +82,7 @@ def read_claude_code(value: object) -> tuple[dict[str, Any], list[Loss]]:
     for index in main:
         if index not in on_chain:
             _off_chain(reading, index)
-    reading.losses += _subagents(events, set(main))
+    reading.losses += _subagents(events)
     if not reading.messages:
         raise session_error("a Claude Code session with no user or assistant message", "$")
     return {"messages": reading.messages}, [*reading.losses, *reading.bookkeeping.losses()]
@@ -203,10 +203,32 @@ def _off_chain(reading: _Reading, index: int) -> None:
         reading.bookkeeping.note(f"{event.get('type')} line", path)
 
 
-def _subagents(events: list[dict[str, Any]], main: set[int]) -> list[Loss]:
-    """A loss per subagent whose lines are in this file, naming the call its work answered."""
+@dataclass(frozen=True, slots=True)
+class Subagent:
+    """A Task subagent's conversation held in its parent's session file: its lines (what its own
+    ``agent-<id>.jsonl`` holds, read alone as any session is) and the link to its parent."""
+
+    agent: str | None
+    first: int
+    """The index of its first line in the parent's file."""
+    events: list[dict[str, Any]]
+    parent: dict[str, str]
+    """``session`` (the parent's ``sessionId``), ``agent`` and ``tool_use_id`` (the Task call its
+    work answered), each where the file says it."""
+
+
+def subagents(value: object) -> list[Subagent]:
+    """The subagents whose lines (``isSidechain``) a Claude Code session file holds beside its
+    own conversation, in the order they start; none for a subagent's own file."""
+    events = session_events(value, HARNESS)
+    main = {index for index, event in enumerate(events) if event.get("isSidechain") is not True}
+    if not any(events[index].get("type") in _MESSAGE_LINES for index in main):
+        return []  # a subagent's own file: every line its own conversation
     calls: dict[object, object] = {}
-    for event in events:
+    session: object = None
+    for index in main:
+        event = events[index]
+        session = session or event.get("sessionId")
         result = as_dict(event.get("toolUseResult")) or {}
         blocks = as_list((as_dict(event.get("message")) or {}).get("content")) or []
         results = [
@@ -214,16 +236,31 @@ def _subagents(events: list[dict[str, Any]], main: set[int]) -> list[Loss]:
         ]
         if isinstance(result.get("agentId"), str) and results:
             calls[result["agentId"]] = results[0].get("tool_use_id")
-    firsts: dict[object, int] = {}
+    lines: dict[object, list[int]] = {}
     for index, event in enumerate(events):
-        if index not in main and event.get("type") in _MESSAGE_LINES:
-            firsts.setdefault(event.get("agentId"), index)
+        if index not in main:
+            lines.setdefault(event.get("agentId"), []).append(index)
+    found: list[Subagent] = []
+    for agent, indices in lines.items():
+        if not any(events[index].get("type") in _MESSAGE_LINES for index in indices):
+            continue
+        link = {"session": session, "agent": agent, "tool_use_id": calls.get(agent)}
+        parent = {key: value for key, value in link.items() if isinstance(value, str)}
+        named = agent if isinstance(agent, str) else None
+        found.append(Subagent(named, indices[0], [events[index] for index in indices], parent))
+    return found
+
+
+def _subagents(events: list[dict[str, Any]]) -> list[Loss]:
+    """A loss per subagent whose lines are in this file, naming the call its work answered."""
     losses: list[Loss] = []
-    for agent, index in firsts.items():
-        answered = f", answering the call {calls[agent]}" if calls.get(agent) else ""
+    for subagent in subagents(events):
+        call = subagent.parent.get("tool_use_id")
+        answered = f", answering the call {call}" if call else ""
         why = (
-            f"a subagent's conversation (agent {agent or 'without an id'}{answered}) is its own: read its lines "
-            "alone (its agent-<id>.jsonl file) with --from claude-code"
+            f"a subagent's conversation (agent {subagent.agent or 'without an id'}{answered}) is its own: "
+            "convert --from claude-code writes it as a row of its own (its parent in the row's parent column), "
+            "and chatcodec.session_subagents gives its lines to render alone"
         )
-        losses.append(Loss(f"$[{index}]", "subagent conversation", why, "content"))
+        losses.append(Loss(f"$[{subagent.first}]", "subagent conversation", why, "content"))
     return losses

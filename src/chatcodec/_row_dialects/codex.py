@@ -15,9 +15,12 @@ Each line is a ``RolloutLine`` (``openai/codex``, ``codex-rs/protocol/src/protoc
 * ``session_meta``: the session's record; ``base_instructions.text`` is the instructions the
   model was given (the request's ``instructions``); a subagent's ``source.subagent`` names the
   thread that spawned it (a ``metadata`` loss that says so: the link); the rest bookkeeping;
-* ``compacted``: Codex replaced the history by a summary (``message``) there: a ``content`` loss
-  saying the model's later prompts start from it; an ``event_msg`` ``thread_rolled_back`` (the
-  user took turns back) likewise;
+* ``compacted``: Codex replaced the history there. With its ``replacement_history`` (the items
+  Codex goes on from: ``history.replace`` in ``codex-rs/core``), the conversation goes on from
+  those items, as the model's later prompts did, the items before a ``content`` loss; without it
+  (older rollouts: Codex rebuilt the history from the user's messages and the summary,
+  ``message``), a ``content`` loss saying the model's later prompts start from that summary; an
+  ``event_msg`` ``thread_rolled_back`` (the user took turns back) a ``content`` loss likewise;
 * ``turn_context`` (each turn's model, effort, policies) and ``event_msg`` (the UI's events,
   which repeat the items) are bookkeeping: a loss per field and per event kind, at the first
   place (:class:`~.session_lines.Bookkeeping`).
@@ -32,7 +35,7 @@ from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict
-from chatcodec._row_dialects.session_lines import Bookkeeping, session_error, session_events
+from chatcodec._row_dialects.session_lines import Bookkeeping, harness_of, session_error, session_events
 
 HARNESS: Final = "Codex"
 _KINDS: Final = frozenset({"session_meta", "response_item", "compacted", "turn_context", "event_msg"})
@@ -59,11 +62,12 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
                 items.append(item)
         elif kind == "session_meta":
             _session_meta(payload, at, body, losses, bookkeeping)
+        elif kind == "compacted" and isinstance(payload.get("replacement_history"), list):
+            losses.append(_replaced(items, at))
+            replacement: list[Any] = payload["replacement_history"]
+            items = _replacement(replacement, f"{at}.replacement_history", losses, bookkeeping)
         elif kind == "turn_context":
-            for key, field in payload.items():
-                if field not in (None, "", [], {}):
-                    setting = key in _SETTINGS
-                    bookkeeping.note(f"turn_context.{key}", f"{at}.{key}", "setting" if setting else "metadata")
+            _turn_context(payload, at, bookkeeping)
         else:
             mark = _mark(kind, event, payload, at)
             if mark is None:
@@ -73,6 +77,38 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
     if not items:
         raise session_error("a Codex rollout with no response item", "$")
     return {**body, "input": items}, [*losses, *bookkeeping.losses()]
+
+
+def _turn_context(payload: dict[str, Any], at: str, bookkeeping: Bookkeeping) -> None:
+    """A turn context's fields: its request settings ``setting`` losses, the rest bookkeeping."""
+    for key, field in payload.items():
+        if field not in (None, "", [], {}):
+            setting = key in _SETTINGS
+            bookkeeping.note(f"turn_context.{key}", f"{at}.{key}", "setting" if setting else "metadata")
+
+
+def _replaced(items: list[Any], at: str) -> Loss:
+    """The loss a compaction with its ``replacement_history`` makes: the items before it leave
+    the conversation, as they left the model's later prompts."""
+    why = (
+        f"Codex replaced the history here by the compaction's replacement_history ({at}.replacement_history): "
+        f"the model's later prompts hold it, not the {len(items)} item(s) before"
+    )
+    return Loss(at, "compaction", why, "content")
+
+
+def _replacement(history: list[Any], at: str, losses: list[Loss], bookkeeping: Bookkeeping) -> list[Any]:
+    """A compaction's ``replacement_history``, the items the conversation goes on from (Codex's
+    ``history.replace(replacement_history)`` when it resumes a rollout)."""
+    items: list[Any] = []
+    for index, entry in enumerate(history):
+        item = as_dict(entry)
+        if item is None:
+            raise session_error("a replacement_history entry is a response item (an object)", f"{at}[{index}]")
+        kept = _item(item, f"{at}[{index}]", losses, bookkeeping)
+        if kept is not None:
+            items.append(kept)
+    return items
 
 
 def _mark(kind: str, event: dict[str, Any], payload: dict[str, Any], at: str) -> Loss | None:
@@ -107,6 +143,8 @@ def _line(event: dict[str, Any], index: int, path: str) -> tuple[str, dict[str, 
     if index == 0 and "type" not in event and "id" in event:
         return "session_meta", event, path
     if isinstance(kind, str) and kind not in _KINDS:
+        if harness_of(event, first=False) == "claude-code":  # a legacy item has no Claude Code fields
+            raise session_error("a Claude Code session line, not a Codex rollout's (--from claude-code reads it)", path)
         return "response_item", event, path
     raise session_error("expected a rollout line {timestamp, type, payload} or a response item", path)
 

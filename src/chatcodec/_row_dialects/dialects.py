@@ -119,6 +119,7 @@ __all__ = [
     "own_columns",
     "read_conversation",
     "read_format",
+    "token_options_problem",
     "unplaced_fields",
     "with_dialect_hint",
     "write_conversation",
@@ -528,6 +529,29 @@ a rollout's tokens and a trajectory's turns rendered by it, ATIF's steps' token 
 TOKEN_DIALECTS: Final = ("rollout", "trajectory", "atif")
 """The dialects whose rows hold tokens a template renders (``--template`` with ``--tokenizer``;
 an ATIF trajectory holds them where it is given both, and is written without them too)."""
+
+
+def token_options_problem(source: str, target: str, *, template: bool, tokenizer: bool) -> str | None:
+    """What is wrong with the template and tokenizer given for ``target``'s rows, or None:
+    ``"unused"``, a tokenizer for rows holding no tokens (only :data:`TOKEN_DIALECTS`' do);
+    ``"missing"``, token rows without both a template and a tokenizer (an ATIF trajectory is
+    written without token metrics too; a row converted to its own dialect keeps its tokens).
+    The one rule ``convert --tokenizer`` and ``row_options(tokenizer=...)`` ask, each wording
+    it in its own option names."""
+    if target not in TOKEN_DIALECTS:
+        return "unused" if tokenizer else None
+    optional = target == "atif" and not tokenizer  # ATIF without token metrics
+    if not optional and (not tokenizer or not template) and (source != target or tokenizer):
+        return "missing"
+    return None
+    optional = target == "atif" and not tokenizer  # ATIF without token metrics
+    if not optional and (not tokenizer or not template) and (source != target or tokenizer):
+        return (
+            f"{target} rows hold the tokens a chat template renders: give both a template (a family such as "
+            f"'qwen3', or a template's text) and a tokenizer (a tokenizer.json path or a model folder); a "
+            f"{target} converted to itself keeps its tokens without them"
+        )
+    return None
 
 
 def completion_start(messages: Sequence[Any]) -> int:

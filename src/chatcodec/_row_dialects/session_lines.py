@@ -66,3 +66,34 @@ class Bookkeeping:
             Loss(path, name, f"{self.harness}'s record, on {count} line(s): a conversation keeps the messages", kind)
             for name, (path, count, kind) in self.seen.items()
         ]
+
+
+_CODEX_LINES = frozenset({"session_meta", "response_item", "compacted", "turn_context", "event_msg"})
+"""The kinds of a Codex ``RolloutLine`` (``codex-rs/protocol/src/protocol.rs``, ``RolloutItem``)."""
+_CODEX_LEGACY_HEADER = frozenset({"id", "timestamp", "instructions", "git"})
+"""The fields of a rollout's first line before ``RolloutLine`` (2025's first releases)."""
+_CLAUDE_CODE_LINES = frozenset({"user", "assistant", "system", "summary", "file-history-snapshot"})
+_CLAUDE_CODE_MARKS = ("sessionId", "leafUuid", "messageId")
+"""A Claude Code line's own fields: every message line's ``sessionId``, a ``summary`` line's
+``leafUuid``, a ``file-history-snapshot`` line's ``messageId`` (no provider body holds them)."""
+
+
+def harness_of(line: dict[str, Any], *, first: bool = True) -> str | None:
+    """The session dialect a session file's line is a line of (``"claude-code"``, ``"codex"``),
+    by fields no provider body or dataset row holds at its top, or None. ``first``: the file's
+    first line, where a legacy Codex rollout's header (``id``, ``timestamp``, ``instructions``,
+    no ``model`` or ``input``) is told too."""
+    kind = line.get("type")
+    if kind in _CODEX_LINES and isinstance(line.get("payload"), dict) and "timestamp" in line:
+        return "codex"
+    if kind in _CLAUDE_CODE_LINES and any(isinstance(line.get(mark), str) for mark in _CLAUDE_CODE_MARKS):
+        return "claude-code"
+    if (
+        first
+        and "id" in line
+        and "timestamp" in line
+        and "instructions" in line
+        and line.keys() <= _CODEX_LEGACY_HEADER
+    ):
+        return "codex"
+    return None

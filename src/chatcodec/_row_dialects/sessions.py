@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from chatcodec._losses import Loss
-from chatcodec._row_dialects.claude_code import read_claude_code
+from chatcodec._row_dialects.claude_code import read_claude_code, subagents
 from chatcodec._row_dialects.codex import read_codex
 
 SESSION_FORMATS: Final[Mapping[str, str]] = {"claude-code": "anthropic", "codex": "openai-responses"}
@@ -45,3 +45,18 @@ def read_session(value: object, dialect: str) -> SessionRead:
     text)."""
     body, losses = _READERS[dialect](value)
     return SessionRead(body, SESSION_FORMATS[dialect], tuple(losses))
+
+
+def session_subagents(events: object, source: str = "claude-code") -> list[dict[str, Any]]:
+    """The subagents' conversations a session file holds beside its own: for each, ``events``
+    (its lines, which ``render_turns``, ``trainer_samples`` and ``convert`` read alone with the
+    same ``source``, as its own ``agent-<id>.jsonl``) and ``parent`` (the parent's
+    ``session`` id, the ``agent`` id and the ``tool_use_id`` of the Task call its work answered,
+    each where the file says it). A Claude Code file holds its Task subagents' lines
+    (``isSidechain``); a Codex rollout holds one thread (a subagent's rollout is its own file,
+    naming its parent thread in its ``session_meta``), so none."""
+    if source not in SESSION_FORMATS:
+        raise ValueError(f"source= names a session dialect ({', '.join(SESSION_DIALECTS)}), not {source!r}")
+    if source != "claude-code":
+        return []
+    return [{"parent": subagent.parent, "events": subagent.events} for subagent in subagents(events)]

@@ -182,24 +182,29 @@ def row_options(
 
 def _check_template(rows: RowFormats, template: str | None, tokenizer: str | None) -> None:
     """``ValueError`` for a template or tokenizer given where the rows use none, and for
-    rollout rows without both (a rollout converted to itself keeps its own tokens without
-    them); a template that is no family and no Jinja is a :class:`~chatcodec.TemplateError`."""
+    token rows (rollout, trajectory, ATIF with token metrics) without both
+    (:func:`~chatcodec._row_dialects.dialects.token_options_problem`); a template that is no
+    family and no Jinja is a :class:`~chatcodec.TemplateError`."""
     if template is not None:
         if rows.target not in training.TEMPLATE_DIALECTS:
             raise ValueError(f"template= writes {', '.join(training.TEMPLATE_DIALECTS)} rows, not {rows.target}")
         from chatcodec._training.families import resolve
 
         resolve(template)
-    if rows.target != "rollout":
-        if tokenizer is not None:
-            raise ValueError(f"tokenizer= renders rollout rows' tokens (target='rollout'), not {rows.target} rows")
-        return
-    if (tokenizer is None or template is None) and (rows.source != rows.target or tokenizer is not None):
+    problem = training.token_options_problem(
+        rows.source, rows.target, template=template is not None, tokenizer=tokenizer is not None
+    )
+    if problem == "unused":
         raise ValueError(
-            "rollout rows hold the tokens a chat template renders: pass both template= (a family such as "
-            "'qwen3', or a template's text) and tokenizer= (a tokenizer.json path, read once per worker); "
-            "or render a column of conversations to token columns with RenderConverter(template=..., "
-            "tokenizer=...). A rollout converted to itself keeps its tokens without them"
+            f"tokenizer= renders rollout rows' tokens and trajectory rows' turns (target='rollout', "
+            f"'trajectory' or 'atif'), not {rows.target} rows"
+        )
+    if problem == "missing":
+        raise ValueError(
+            f"{rows.target} rows hold the tokens a chat template renders: pass both template= (a family such as "
+            "'qwen3', or a template's text) and tokenizer= (a tokenizer.json path or a model folder, read once per "
+            "worker); or render a column of conversations to token columns with RenderConverter(template=..., "
+            f"tokenizer=...). A {rows.target} converted to itself keeps its tokens without them"
         )
 
 

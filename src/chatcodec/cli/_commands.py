@@ -27,10 +27,16 @@ from chatcodec._extras import MissingExtraError
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._public_label import shown_as
 from chatcodec._registry import FRAMEWORK_FORMATS
-from chatcodec._row_dialects.dialects import CONVERSATION_DIALECTS, WRITTEN_FROM, conversation_column_message
+from chatcodec._row_dialects.dialects import (
+    CONVERSATION_DIALECTS,
+    SESSION_DIALECTS,
+    WRITTEN_FROM,
+    conversation_column_message,
+)
 from chatcodec.batch._envelopes import ENVELOPE_NAMES
 from chatcodec.batch._fine_tuning import is_fine_tuning_row
 from chatcodec.cli import _exit_codes as exit_codes
+from chatcodec.cli import _session_files as session_files
 from chatcodec.cli import _trace_rows as trace_rows
 from chatcodec.cli._check_codec import add_check_codec_command
 from chatcodec.cli._check_render import add_check_render_command
@@ -197,11 +203,15 @@ def _validated_format(text: str) -> str:
     from chatcodec._registry import is_available
 
     try:
-        if text in ENVELOPE_NAMES or text in CONVERSATION_DIALECTS or is_available(text):
+        if text in ENVELOPE_NAMES or text in _VALIDATED_DIALECTS or is_available(text):
             return text
     except ProviderLookupError as error:  # two distributions declare the name
         raise argparse.ArgumentTypeError(str(error)) from None
-    raise argparse.ArgumentTypeError(unknown_format(text, CONVERSATION_DIALECTS))
+    raise argparse.ArgumentTypeError(unknown_format(text, _VALIDATED_DIALECTS))
+
+
+_VALIDATED_DIALECTS = (*CONVERSATION_DIALECTS, *SESSION_DIALECTS)
+"""The training dialects ``validate --format`` reads: a row's, and a session file's."""
 
 
 def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
@@ -214,6 +224,8 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     documents = iter_documents(
         path, parquet=is_parquet(path, arguments.in_format), one_list=arguments.format in FRAMEWORK_FORMATS
     )
+    if arguments.format in SESSION_DIALECTS:  # a harness's session: the whole file is one conversation
+        documents = iter([session_files.session_file_document(path)])
     one_format = FileFormat() if arguments.format is None else None  # --format: every row is read as it
     skipped = trace_rows.SkippedSpans()
     for document in _batch_rows(documents, arguments.format, skipped):
@@ -300,6 +312,8 @@ def _validate_document(
     says it holds (``written``), else in the format it shows; a training row's or a batch
     row's messages are its conversation's or its body's; ``storage``: a row is no API
     request, so one that names no model is not refused for it."""
+    if format_name in SESSION_DIALECTS:
+        return session_files.session_messages(data, format_name, strict=strict)
     if format_name in CONVERSATION_DIALECTS:  # a training row: its messages, in shapes the dialect reader takes
         return _training_row_messages(data, format_name, strict=strict)
     if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope

@@ -25,7 +25,7 @@ import os
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
@@ -226,7 +226,8 @@ def _convert_source(
         except PayloadError as error:
             print(f"{arguments.file}: {error}", file=sys.stderr)
             return 1
-        return _convert_document(arguments, options, whole or b"", out)
+        subagents = session_files.subagent_documents(whole or b"[]", options.source, options.target)
+        return _convert_document(arguments, options, whole or b"", out, subagents)
     if source.lines is not None:
         lines = source.lines if options.source != trace_rows.FORMAT else trace_rows.span_lines(source.lines, skipped)
         if source.indexed:  # a JSON array's items: numbered by index in every message
@@ -319,7 +320,15 @@ def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out
     return _convert_batches(arguments, options, itertools.chain(first, batches), convert_rows, size=size, out=out)
 
 
-def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, text: bytes, out: TextIO) -> int:
+def _convert_document(
+    arguments: argparse.Namespace,
+    options: ConvertOptions,
+    text: bytes,
+    out: TextIO,
+    subagents: Sequence[tuple[bytes, dict[str, str]]] = (),
+) -> int:
+    """One document converted and written; ``subagents``: a session's subagents' conversations,
+    each a row after it with its ``parent`` link (:func:`._session_files.subagent_documents`)."""
     path: Path = arguments.file
     outcome = convert_payload(text, options)
     if outcome.converted is None:
@@ -328,6 +337,14 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, te
     report_losses(path, outcome.losses, sys.stderr.write, quiet=arguments.quiet)
     one_line = b"\n" not in text.strip()  # a JSON line stays one (head -1 x.jsonl | convert - >> out.jsonl)
     body = dump_json(outcome.converted, None if arguments.compact or one_line else 2) + b"\n"
+    for events, parent in subagents:
+        row = convert_payload(events, options)
+        where = Path(f"{path} (subagent {parent.get('agent', '')})")
+        if row.converted is None:
+            print(f"{where}: {row.error}", file=sys.stderr)
+            return 1
+        report_losses(where, row.losses, sys.stderr.write, quiet=arguments.quiet)
+        body += dump_json({**row.converted, "parent": parent}) + b"\n"
     if arguments.out is not None:  # the input was read whole: writing over it is safe
         with PendingOutput(arguments.out) as pending:
             Path(pending.path or arguments.out).write_bytes(body)

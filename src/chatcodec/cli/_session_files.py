@@ -5,17 +5,25 @@ A session file looks like JSON lines, and every other JSON-lines input is a row 
 lines are one session (each a harness event), so they are gathered, in order, into the one list
 the session reader takes (:mod:`chatcodec._row_dialects.sessions`), and converted as a single
 document. A line that is not JSON refuses the session with its line number: a session read
-without one of its lines would be a different conversation.
+without one of its lines would be a different conversation. ``validate --format claude-code``
+(or ``codex``) reads the file the same way, as one conversation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chatcodec._errors import ChatcodecError, PayloadError
 from chatcodec._payloads import parse_json
-from chatcodec._row_dialects.dialects import SESSION_DIALECTS
+from chatcodec._row_dialects.dialects import SESSION_DIALECTS, TRAINING_DIALECTS, WRITTEN_ONLY_DIALECTS
+from chatcodec._row_dialects.sessions import read_session, session_subagents
 from chatcodec.batch._json_dump import dump_json
+from chatcodec.cli._documents import Document, open_input
+
+if TYPE_CHECKING:
+    from chatcodec._model.messages import AnyMessage
 
 
 def reads_session(source: str) -> bool:
@@ -35,3 +43,38 @@ def session_document(lines: Iterable[bytes]) -> bytes:
         except ChatcodecError as error:
             raise PayloadError(f"line {number} of the session is not JSON: {error}") from None
     return dump_json(events)
+
+
+def session_file_document(path: Path) -> Document:
+    """``validate --format claude-code``'s one document: the file's events, as a list (its
+    lines gathered as ``convert`` gathers them, or a JSON array of them); a line that is not
+    JSON is the document's error."""
+    try:
+        with open_input(path) as source:
+            whole = source.document if source.lines is None else session_document(source.lines)
+        return Document("", parse_json(whole or b"[]"))
+    except ChatcodecError as error:
+        return Document("", None, str(error))
+
+
+def session_messages(events: object, dialect: str, *, strict: bool) -> list[AnyMessage]:
+    """The conversation of a session's ``events``, as its harness's wire codec reads the
+    request the session reader makes of them (``strict``: that codec's strict reading)."""
+    from chatcodec._api import decode_request
+
+    read = read_session(events, dialect)
+    return list(decode_request(read.format, read.body, strict=strict).messages)
+
+
+def subagent_documents(whole: bytes, source: str, target: str) -> list[tuple[bytes, dict[str, str]]]:
+    """The subagents' conversations a session file holds beside its own (its lines ``whole``, a
+    JSON array), each as the document of its own lines and its ``parent`` link, for a ``target``
+    whose rows carry that link in a column (a training dialect's row, not ATIF's one trajectory
+    nor a provider's body); none for another target, whose row's loss names each subagent."""
+    if target not in TRAINING_DIALECTS or target in WRITTEN_ONLY_DIALECTS:
+        return []
+    try:
+        found = session_subagents(parse_json(whole), source)
+    except ChatcodecError:  # the session's own reading says what is wrong with it
+        return []
+    return [(dump_json(subagent["events"]), subagent["parent"]) for subagent in found]

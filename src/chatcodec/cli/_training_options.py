@@ -72,20 +72,19 @@ def template(
 
 
 def tokenizer(arguments: argparse.Namespace, source: str, target: str, parser: argparse.ArgumentParser) -> str | None:
-    """``--tokenizer``'s path, which rollout rows need with ``--template`` (their tokens are
-    rendered; a rollout converted to itself keeps its own without them), checked once here."""
-    from chatcodec._row_dialects.dialects import TOKEN_DIALECTS, WRITTEN_ONLY_DIALECTS
+    """``--tokenizer``'s path, which token rows (rollout, trajectory, ATIF's token metrics) need
+    with ``--template`` (a rollout converted to itself keeps its own tokens without them),
+    checked once here by the rule ``row_options`` asks too."""
+    from chatcodec._row_dialects.dialects import token_options_problem
 
     path: str | None = arguments.tokenizer
-    if target not in TOKEN_DIALECTS:
-        if path is not None:
-            parser.error(
-                f"--tokenizer renders rollout rows' tokens and trajectory rows' turns (--to rollout, --to "
-                f"trajectory, --to atif), not {target} rows"
-            )
-        return None
-    optional = target in WRITTEN_ONLY_DIALECTS and path is None  # ATIF without token metrics
-    if not optional and (path is None or arguments.template is None) and (source != target or path is not None):
+    problem = token_options_problem(source, target, template=arguments.template is not None, tokenizer=path is not None)
+    if problem == "unused":
+        parser.error(
+            f"--tokenizer renders rollout rows' tokens and trajectory rows' turns (--to rollout, --to "
+            f"trajectory, --to atif), not {target} rows"
+        )
+    if problem == "missing":
         parser.error(
             f"{target} rows hold the tokens a chat template renders: name both --template NAME and "
             f"--tokenizer tokenizer.json (a {target} converted to itself keeps its tokens without them)"

@@ -47,9 +47,11 @@ if TYPE_CHECKING:
 MOVED = "message between a tool call and its result"
 """What a loss names when a message is moved after the results of a call."""
 
-_ID_KEYS = ("id", "call_id")
+_ID_KEYS = ("call_id", "id")
 """Where a provider's call block keeps the id its result names (OpenAI Chat ``id``,
-Responses items ``call_id``)."""
+Responses items ``call_id``), ``call_id`` first: a Responses item's ``id`` is the item's own
+(``lsh_...``, ``fc_...``), which no result names, so a ``local_shell_call`` read by its ``id``
+left its ``function_call_output`` sent as an orphan result."""
 
 _ARGUMENT_KEYS = ("input", "args", "arguments")
 """Where a provider's call block keeps its arguments (Anthropic ``input``, LangChain and
