@@ -49,11 +49,13 @@ _PLAIN: dict[str, Any] = {
             "audio": None,
             "function_call": None,
             "name": None,
+            "provider_specific_fields": None,
         },
         {"role": "tool", "tool_call_id": "call_1", "content": "done", "name": None},
     ],
 }
-"""A body of every shape the walk admits (with the SDK dump's nulls)."""
+"""A body of every shape the walk admits (with the SDK dump's nulls, and litellm's
+``"provider_specific_fields": null``)."""
 
 _PARTS: dict[str, Any] = {
     "model": "m",
@@ -68,13 +70,14 @@ _PARTS: dict[str, Any] = {
                 {"id": "call_2", "type": "function", "function": {"name": "f", "arguments": "{}"}},
             ],
         },
-        {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "a"}], "name": None},
+        {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "a"}], "name": "f"},
         {"role": "tool", "tool_call_id": "call_2", "content": "b", "cache_control": {"type": "ephemeral"}},
         {"role": "user", "content": "go on", "name": None, "cache_control": {"type": "ephemeral"}},
     ],
 }
 """The parts and cache markers the walk admits: a system prompt, a user message and a tool
-result of text parts, a gateway's ``{"type": "ephemeral"}`` on a part, on a user message
+result of text parts (with the tool's name, as litellm's clients send it), a gateway's
+``{"type": "ephemeral"}`` on a part, on a user message
 (the last, with an SDK dump's ``"name": null``: an agent's rolling marker) and on a tool
 message."""
 
@@ -161,7 +164,11 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
             continue
         container = draw(st.sampled_from(found))
         keys = sorted(container)
-        key = draw(st.sampled_from([*keys, "x_unknown", "name", "detail", "refusal", "cache_control", "ttl"]))
+        key = draw(
+            st.sampled_from(
+                [*keys, "x_unknown", "name", "detail", "refusal", "cache_control", "ttl", "provider_specific_fields"]
+            )
+        )
         if draw(st.booleans()) and key in container:
             del container[key]
         else:

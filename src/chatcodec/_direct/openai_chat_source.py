@@ -7,8 +7,9 @@ canonical message read: this format's ``AdmittedOrigins``).
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
 leading system prompt of text or text parts, user text and images, assistant text, reasoning
 and function calls, litellm's signed ``thinking_blocks`` with the ``reasoning_content`` that
-copies them, tool results of text or text parts and images (a screenshot tool's), an SDK
-dump's ``null`` fields, the ``{"type": "ephemeral"}`` cache marker gateways document on a text
+copies them, tool results of text or text parts and images (a screenshot tool's) and the
+tool's ``name`` litellm's clients send, an SDK dump's ``null`` fields (litellm's
+``provider_specific_fields`` too), the ``{"type": "ephemeral"}`` cache marker gateways document on a text
 part, a user message or a tool message),
 so the walk that decides it has one home here; each pair's module holds only its own pass.
 """
@@ -179,10 +180,12 @@ def _system(message: Mapping[str, Any]) -> bool:
 def _result(message: Mapping[str, Any]) -> bool:
     """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
     text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
-    with an SDK dump's ``"name": null`` and a gateway's cache marker (:func:`_ephemeral`)."""
+    with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it: the
+    reader keeps it as data, :func:`named`) and a gateway's cache marker (:func:`_ephemeral`)."""
     size = len(message) - 3
     if "name" in message:
-        if message["name"] is not None:
+        name = message["name"]
+        if name is not None and type(name) is not str:
             return False
         size -= 1
     if "cache_control" in message:
@@ -191,6 +194,13 @@ def _result(message: Mapping[str, Any]) -> bool:
         size -= 1
     content = message["content"]
     return size == 0 and (_text(content) or (content.__class__ is list and _user_content(content)))
+
+
+def named(message: Mapping[str, Any]) -> bool:
+    """Whether an admitted tool message carries the tool's name (not an SDK dump's ``null``):
+    data the reader keeps on the result (``decode_tool_result``), so a pair writes such a
+    result by the reader's reading and the writer's rule for it (:func:`read_result`)."""
+    return message.get("name") is not None
 
 
 def _text(content: Any) -> bool:
@@ -284,15 +294,9 @@ def signed(message: Mapping[str, Any]) -> bool:
 
 
 def _nulls(message: Mapping[str, Any]) -> bool:
-    """Whether the SDK dump's fields of an assistant turn, when there, are ``null``."""
-    get = message.get
-    return (
-        get("refusal") is None
-        and get("function_call") is None
-        and get("annotations") is None
-        and get("audio") is None
-        and get("name") is None
-    )
+    """Whether the SDK dump's fields of an assistant turn (:data:`SPELLED_NULLS`), when there, are ``null``."""
+    get = message.get  # the SDK's, a null name, litellm's provider_specific_fields
+    return all(get(key) is None for key in SPELLED_NULLS)
 
 
 def _calls(calls: Any) -> bool:

@@ -31,7 +31,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, read_user, write_directly
+from chatcodec._direct.openai_chat_source import (
+    UnadmittedError,
+    admit,
+    named,
+    read_result,
+    read_user,
+    write_directly,
+)
 from chatcodec._providers.anthropic.messages import contribute_message, encode_system, plain_result
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
@@ -104,17 +111,19 @@ def write_turns(
                 results = []
                 turns.append({"role": "user", "content": results})
             output: Any = message["content"]  # a text, or text parts (the walk proved them)
-            if type(output) is str and "cache_control" not in message:  # a call id and a text
+            if "cache_control" in message or named(message):  # its place: in the canonical message of its run
+                results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))
+            elif type(output) is str:  # a call id and a text
                 tool_use_id = message["tool_call_id"]
                 sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": output})
-            elif "cache_control" not in message and plain_result(output):
+            elif plain_result(output):
                 # text parts the writer writes as they are: copies of them
                 tool_use_id = message["tool_call_id"]
                 sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
                 written = [dict(part) for part in message["content"]]  # (output: a type test does not narrow)
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": written})
-            else:  # its place: in the canonical message of its run
+            else:
                 results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))
             continue
         index += 1

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, read_result, read_user, write_directly
+from chatcodec._direct.openai_chat_source import admit, named, read_result, read_user, write_directly
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
@@ -101,7 +101,7 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
                 index += 1
                 results = True
                 position = 0
-            if type(content) is str and "cache_control" not in message:  # a call id and a text (a null name)
+            if type(content) is str and "cache_control" not in message and not named(message):  # (a null name)
                 items.append(plain_output(message["tool_call_id"], content, holds))
             else:
                 result = read_result(message, noted)

@@ -56,11 +56,12 @@ closed schema as ``null`` only, which the reader keeps as spelling whatever thei
 (:data:`~chatcodec._providers.kit.bags.NULLS_MARKER`, sorted), as after the full validation."""
 
 
-def _message(shape: type, required: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
+def _message(shape: type, required: dict[str, cs.CoreSchema], name: cs.CoreSchema | None = None) -> cs.CoreSchema:
     """A message of the common shapes: ``name`` may be ``null`` (a field of the shape, or
-    beyond it: a tool result's), a message-level cache marker (an extra key of the full
-    shapes, after their declared ones) an object."""
-    null_name = {"name": cs.none_schema()}
+    beyond it: a tool result's, which takes ``name``'s own schema: the tool's name litellm's
+    clients send), a message-level cache marker (an extra key of the full shapes, after their
+    declared ones) an object."""
+    null_name = {"name": cs.none_schema() if name is None else name}
     if "name" in shape_fields(shape):
         return closed_schema.closed_like(
             shape, required, null_name, beyond={"cache_control": closed_schema.json_object()}
@@ -100,6 +101,7 @@ def _messages() -> cs.CoreSchema:
         },
         beyond={
             **{key: cs.none_schema() for key in SDK_NULLS if key not in typed_nulls},
+            "provider_specific_fields": cs.none_schema(),  # litellm's Message.model_dump(), sent back: spelling
             "cache_control": closed_schema.json_object(),
         },
     )
@@ -116,6 +118,7 @@ def _messages() -> cs.CoreSchema:
                 "tool_call_id": closed_schema.text(),
                 "content": _content(("text", "image_url")),  # a screenshot tool's image, as the full shapes read it
             },
+            cs.nullable_schema(closed_schema.text()),  # the tool's name (litellm's clients), or an SDK dump's null
         ),
     }
     return cs.list_schema(closed_schema.tagged(choices, "role"), strict=True)
