@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
+from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
@@ -71,10 +72,23 @@ def write_directly(
     starts = admission[1]
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        recorder.trace(AdmittedOrigins(payload, starts).place)
+        recorder.trace(admitted_origins(payload, starts).place)
         return write_request_data(canonical, target, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
+
+
+def admitted_origins(payload: dict[str, Any], starts: list[int]) -> AdmittedOrigins:
+    """The loss places of an admitted body (its messages start at ``starts``): a turn a pair's
+    pass read by the reader's general reading placed from that reading (:func:`_general_reading`)."""
+    return AdmittedOrigins(payload, starts, _general_reading)
+
+
+def _general_reading(message: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The canonical message of an assistant turn a pair's pass read by the reader's
+    ``decode_assistant`` (:func:`general_turn`), read again to place a loss it names; None for
+    any other turn."""
+    return decode_assistant(message) if general_turn(message) else None
 
 
 def read_result(message: dict[str, Any], noted: Reading) -> dict[str, Any]:
@@ -152,7 +166,7 @@ def _starts(messages: list[Any]) -> list[int] | None:
         results = False
         start(position)
         if role == "assistant":
-            if not _plain_turn(message):
+            if not (_reasoned_turn(message) if general_turn(message) else _plain_turn(message)):
                 return None
             called = "tool_calls" in message
         elif role == "user":
@@ -270,6 +284,59 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     return content is not None
 
 
+_REASONED_KEYS = frozenset({"role", "content", "refusal", "reasoning", "reasoning_details", "tool_calls"})
+"""An assistant turn as OpenRouter answers it, sent back whole (:func:`_reasoned_turn`)."""
+_DETAIL_TEXTS = frozenset({"type", "text", "summary", "data", "signature", "format", "id"})
+"""The text fields of a ``reasoning_details`` entry (the wire's ``ReasoningDetail``, with its ``index``)."""
+
+
+def general_turn(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn holds what a pair's pass does not write itself: OpenRouter's
+    ``reasoning`` / ``reasoning_details``, an empty ``content`` beside calls, a call's ``index``.
+    Such a turn (:func:`_reasoned_turn` proved it) is read by the reader's own
+    ``decode_assistant`` and written by the writer's own rule for a canonical assistant
+    message: its reasoning details' fields, an empty text, an index are those rules'."""
+    if "reasoning_details" in message or "reasoning" in message or message.get("content") == "":
+        return True
+    calls = message.get("tool_calls")
+    return calls.__class__ is list and any(call.__class__ is dict and "index" in call for call in calls)
+
+
+def _reasoned_turn(message: Mapping[str, Any]) -> bool:
+    """A :func:`general_turn` of the shapes the full front takes as they are: text (or ``""``,
+    or ``null``) ``content``, ``"refusal": null``, ``reasoning`` text, ``reasoning_details``
+    entries of text fields and an ``index``, calls of :func:`_calls`' shape with an ``index``
+    or without, at least one of reasoning and calls (a lone text is a plain turn's)."""
+    if not message.keys() <= _REASONED_KEYS or message.get("refusal", None) is not None:
+        return False
+    content = message["content"]
+    if content is not None and (type(content) is not str or (content and content.isspace())):
+        return False
+    if "reasoning" in message and type(message["reasoning"]) is not str:
+        return False
+    if "reasoning_details" in message and not _details(message["reasoning_details"]):
+        return False
+    if "tool_calls" in message:
+        return _calls(message["tool_calls"], indexed=True)
+    return "reasoning" in message or "reasoning_details" in message
+
+
+def _details(details: Any) -> bool:
+    """OpenRouter's ``reasoning_details``: entries of text fields (:data:`_DETAIL_TEXTS`) and an ``index``."""
+    if details.__class__ is not list or not details:
+        return False
+    for detail in details:
+        if detail.__class__ is not dict or not detail:
+            return False
+        for key, value in detail.items():
+            if key == "index":
+                if type(value) is not int:
+                    return False
+            elif key not in _DETAIL_TEXTS or type(value) is not str:
+                return False
+    return True
+
+
 def signed(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn's ``thinking_blocks`` are litellm's signed thinking blocks
     (Claude's ``thinking`` block, its text and ``signature``), as the front takes them, beside
@@ -299,12 +366,15 @@ def _nulls(message: Mapping[str, Any]) -> bool:
     return all(get(key) is None for key in SPELLED_NULLS)
 
 
-def _calls(calls: Any) -> bool:
-    """Function calls of the closed front's one shape: an id, ``"function"``, a name and an argument text."""
+def _calls(calls: Any, *, indexed: bool = False) -> bool:
+    """Function calls of the closed front's one shape: an id, ``"function"``, a name and an
+    argument text (``indexed``: with the SDK's ``index`` beside them or without)."""
     if calls.__class__ is not list or not calls:
         return False
     for call in calls:
-        if call.__class__ is not dict or len(call) != 3:
+        if call.__class__ is not dict:
+            return False
+        if len(call) != 3 and not (indexed and len(call) == 4 and type(call.get("index")) is int):
             return False
         function = call["function"]
         if function.__class__ is not dict or len(function) != 2:

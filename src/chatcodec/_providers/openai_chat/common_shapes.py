@@ -76,7 +76,17 @@ def _messages() -> cs.CoreSchema:
         wire.FunctionCall, {"name": closed_schema.text(), "arguments": closed_schema.text()}
     )
     call = closed_schema.closed_like(
-        wire.ToolCall, {"id": closed_schema.text(), "type": closed_schema.literal("function"), "function": function}
+        wire.ToolCall,
+        {"id": closed_schema.text(), "type": closed_schema.literal("function"), "function": function},
+        beyond={"index": cs.int_schema(strict=True)},  # the SDK's accumulated index, as OpenRouter sends it back
+    )
+    detail = closed_schema.closed_like(  # OpenRouter's reasoning details, sent back
+        wire.ReasoningDetail,
+        {},
+        {
+            **{key: closed_schema.text() for key in ("type", "text", "summary", "data", "signature", "format", "id")},
+            "index": cs.int_schema(strict=True),
+        },
     )
     typed_nulls = [key for key in SDK_NULLS if key in shape_fields(wire.AssistantMessage)]
     signed = closed_schema.closed_like(
@@ -94,6 +104,8 @@ def _messages() -> cs.CoreSchema:
         {
             "content": cs.nullable_schema(closed_schema.text()),
             "reasoning_content": closed_schema.text(),
+            "reasoning": closed_schema.text(),
+            "reasoning_details": cs.list_schema(detail, strict=True, min_length=1),
             "thinking_blocks": cs.list_schema(blocks, strict=True, min_length=1),  # litellm's, sent back
             "tool_calls": cs.list_schema(call, strict=True, min_length=1),
             "name": cs.none_schema(),
