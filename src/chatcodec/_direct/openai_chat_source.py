@@ -299,7 +299,11 @@ def general_turn(message: Mapping[str, Any]) -> bool:
     if "reasoning_details" in message or "reasoning" in message or message.get("content") == "":
         return True
     calls = message.get("tool_calls")
-    return calls.__class__ is list and any(call.__class__ is dict and "index" in call for call in calls)
+    if calls.__class__ is list:  # a loop: a generator's frame per turn cost more than its few calls
+        for call in calls:
+            if call.__class__ is dict and "index" in call:
+                return True
+    return False
 
 
 def _reasoned_turn(message: Mapping[str, Any]) -> bool:
