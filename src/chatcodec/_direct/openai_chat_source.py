@@ -298,7 +298,7 @@ def general_turn(message: Mapping[str, Any]) -> bool:
     message: its reasoning details' fields, an empty text, an index are those rules'."""
     if "reasoning_details" in message or "reasoning" in message or message.get("content") == "":
         return True
-    calls = message.get("tool_calls")
+    calls: Any = message.get("tool_calls")
     if calls.__class__ is list:  # a loop: a generator's frame per turn cost more than its few calls
         for call in calls:
             if call.__class__ is dict and "index" in call:
