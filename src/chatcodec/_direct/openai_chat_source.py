@@ -166,8 +166,8 @@ def _starts(messages: list[Any]) -> list[int] | None:
         results = False
         start(position)
         if role == "assistant":
-            if not (_reasoned_turn(message) if general_turn(message) else _plain_turn(message)):
-                return None
+            if not (_plain_turn(message) or (general_turn(message) and _reasoned_turn(message))):
+                return None  # (a plain turn is never a general one: asked second)
             called = "tool_calls" in message
         elif role == "user":
             if not _user(message):
