@@ -49,11 +49,13 @@ _PLAIN: dict[str, Any] = {
             "audio": None,
             "function_call": None,
             "name": None,
+            "provider_specific_fields": None,
         },
         {"role": "tool", "tool_call_id": "call_1", "content": "done", "name": None},
     ],
 }
-"""A body of every shape the walk admits (with the SDK dump's nulls)."""
+"""A body of every shape the walk admits (with the SDK dump's nulls, and litellm's
+``"provider_specific_fields": null``)."""
 
 _PARTS: dict[str, Any] = {
     "model": "m",
@@ -68,20 +70,46 @@ _PARTS: dict[str, Any] = {
                 {"id": "call_2", "type": "function", "function": {"name": "f", "arguments": "{}"}},
             ],
         },
-        {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "a"}], "name": None},
+        {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "a"}], "name": "f"},
         {"role": "tool", "tool_call_id": "call_2", "content": "b", "cache_control": {"type": "ephemeral"}},
         {"role": "user", "content": "go on", "name": None, "cache_control": {"type": "ephemeral"}},
     ],
 }
 """The parts and cache markers the walk admits: a system prompt, a user message and a tool
-result of text parts, a gateway's ``{"type": "ephemeral"}`` on a part, on a user message
+result of text parts (with the tool's name, as litellm's clients send it), a gateway's
+``{"type": "ephemeral"}`` on a part, on a user message
 (the last, with an SDK dump's ``"name": null``: an agent's rolling marker) and on a tool
 message."""
 
 
+_REASONED: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {"role": "user", "content": "look"},
+        {
+            "role": "assistant",
+            "content": "",
+            "refusal": None,
+            "reasoning": "I will call it",
+            "reasoning_details": [
+                {"type": "reasoning.text", "text": "I will call it", "signature": "c2ln", "format": "f", "index": 0}
+            ],
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "index": 0, "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "done"},
+        {"role": "assistant", "content": "so", "reasoning": "done, then"},
+        {"role": "user", "content": "go on"},
+    ],
+}
+"""OpenRouter's answers sent back whole: ``reasoning`` and ``reasoning_details``, ``"content": ""``
+beside the calls, a call's ``index``; a turn of text and ``reasoning`` alone."""
+
+
 def _bases() -> list[dict[str, Any]]:
     with gzip.open(_SESSION, "rt") as session:
-        return [_PLAIN, _PARTS, json.load(session)]
+        return [_PLAIN, _PARTS, _REASONED, json.load(session)]
 
 
 _BASES = _bases()
@@ -119,10 +147,11 @@ _PLACES = (
     "image_url",
     "text_part",
     "cache",
+    "detail",
 )
 
 
-def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:  # noqa: C901, PLR0912 - a place a kind
     """Every object of the messages the front closes, named by what it is."""
     for message in messages:
         if not isinstance(message, dict):
@@ -130,6 +159,10 @@ def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         yield "message", message
         if isinstance(message.get("cache_control"), dict):
             yield "cache", message["cache_control"]
+        details = message.get("reasoning_details")
+        for detail in details if isinstance(details, list) else ():
+            if isinstance(detail, dict):
+                yield "detail", detail
         calls = message.get("tool_calls")
         for call in calls if isinstance(calls, list) else ():
             if not isinstance(call, dict):
@@ -161,7 +194,22 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
             continue
         container = draw(st.sampled_from(found))
         keys = sorted(container)
-        key = draw(st.sampled_from([*keys, "x_unknown", "name", "detail", "refusal", "cache_control", "ttl"]))
+        key = draw(
+            st.sampled_from(
+                [
+                    *keys,
+                    "x_unknown",
+                    "name",
+                    "detail",
+                    "refusal",
+                    "cache_control",
+                    "ttl",
+                    "provider_specific_fields",
+                    "index",
+                    "reasoning",
+                ]
+            )
+        )
         if draw(st.booleans()) and key in container:
             del container[key]
         else:

@@ -751,3 +751,22 @@ def test_agents_sdk_session_taken_and_equal(seed: int, closing: str) -> None:
     recorder = _taken_from_responses(body)
     assert len([loss for loss in recorder.losses if loss.kind == "metadata"]) == sum("id" in item for item in items)
     _equal_to_canonical(body, "openai-responses", "openai-chat")
+
+
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
+@pytest.mark.parametrize("kind", ["litellm client", "openrouter reasoning"])
+@pytest.mark.parametrize("steps", [3, 10])
+def test_direct_path_takes_the_held_out_sessions(source: str, target: str, kind: str, steps: int) -> None:
+    """``bench/held_out.py``'s OpenAI Chat agents (issue 107): litellm's own ``Message.model_dump()``
+    sent back (``"provider_specific_fields": null``, signed ``thinking_blocks``), tool messages
+    carrying the tool's ``name``; OpenRouter's answers sent back whole (``reasoning`` and
+    ``reasoning_details``, ``"content": ""`` beside the calls, a call's ``index``). Taken by the
+    direct path, written as the canonical path writes it (its losses at the same places)."""
+    _differential()  # the bench on the path
+    from bench import held_out
+
+    body = held_out.BUILDERS[kind](steps)
+    convert = direct_path(source, target)
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
+    _equal_to_canonical(body, source, target)

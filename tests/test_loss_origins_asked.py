@@ -208,9 +208,8 @@ def test_a_direct_paths_places_are_the_canonical_paths(name: str, payload: dict[
     # every place a loss could name in an admitted body (each message, its content, each part
     # and one past its last, a step inside a part, a field beside the content), by the direct
     # path's origins and by the canonical path's, which read the message first
-    from chatcodec._direct.openai_chat_source import admit
+    from chatcodec._direct.openai_chat_source import admit, admitted_origins
     from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
-    from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
     admission = admit(copy.deepcopy(payload))
     assert admission is not None, name
@@ -218,7 +217,7 @@ def test_a_direct_paths_places_are_the_canonical_paths(name: str, payload: dict[
     front = COMMON_MESSAGES.validate({"messages": given})  # the closed front's copy, as the reader reads it
     assert front is not None, name
     validated: list[dict[str, Any]] = front["messages"]
-    direct = AdmittedOrigins(payload, starts).place
+    direct = admitted_origins(payload, starts).place
     canonical, messages = _canonical_places(payload, starts, validated)
     assert direct(("model",)) == canonical(("model",)) == ("model",)
     for index in range(-1, len(starts) + 1):

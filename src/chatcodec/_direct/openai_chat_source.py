@@ -7,8 +7,9 @@ canonical message read: this format's ``AdmittedOrigins``).
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
 leading system prompt of text or text parts, user text and images, assistant text, reasoning
 and function calls, litellm's signed ``thinking_blocks`` with the ``reasoning_content`` that
-copies them, tool results of text or text parts and images (a screenshot tool's), an SDK
-dump's ``null`` fields, the ``{"type": "ephemeral"}`` cache marker gateways document on a text
+copies them, tool results of text or text parts and images (a screenshot tool's) and the
+tool's ``name`` litellm's clients send, an SDK dump's ``null`` fields (litellm's
+``provider_specific_fields`` too), the ``{"type": "ephemeral"}`` cache marker gateways document on a text
 part, a user message or a tool message),
 so the walk that decides it has one home here; each pair's module holds only its own pass.
 """
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
+from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
@@ -70,10 +72,23 @@ def write_directly(
     starts = admission[1]
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        recorder.trace(AdmittedOrigins(payload, starts).place)
+        recorder.trace(admitted_origins(payload, starts).place)
         return write_request_data(canonical, target, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
+
+
+def admitted_origins(payload: dict[str, Any], starts: list[int]) -> AdmittedOrigins:
+    """The loss places of an admitted body (its messages start at ``starts``): a turn a pair's
+    pass read by the reader's general reading placed from that reading (:func:`_general_reading`)."""
+    return AdmittedOrigins(payload, starts, _general_reading)
+
+
+def _general_reading(message: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The canonical message of an assistant turn a pair's pass read by the reader's
+    ``decode_assistant`` (:func:`general_turn`), read again to place a loss it names; None for
+    any other turn."""
+    return decode_assistant(message) if general_turn(message) else None
 
 
 def read_result(message: dict[str, Any], noted: Reading) -> dict[str, Any]:
@@ -151,8 +166,8 @@ def _starts(messages: list[Any]) -> list[int] | None:
         results = False
         start(position)
         if role == "assistant":
-            if not _plain_turn(message):
-                return None
+            if not (_plain_turn(message) or (general_turn(message) and _reasoned_turn(message))):
+                return None  # (a plain turn is never a general one: asked second)
             called = "tool_calls" in message
         elif role == "user":
             if not _user(message):
@@ -179,10 +194,12 @@ def _system(message: Mapping[str, Any]) -> bool:
 def _result(message: Mapping[str, Any]) -> bool:
     """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
     text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
-    with an SDK dump's ``"name": null`` and a gateway's cache marker (:func:`_ephemeral`)."""
+    with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it: the
+    reader keeps it as data, :func:`named`) and a gateway's cache marker (:func:`_ephemeral`)."""
     size = len(message) - 3
     if "name" in message:
-        if message["name"] is not None:
+        name = message["name"]
+        if name is not None and type(name) is not str:
             return False
         size -= 1
     if "cache_control" in message:
@@ -191,6 +208,13 @@ def _result(message: Mapping[str, Any]) -> bool:
         size -= 1
     content = message["content"]
     return size == 0 and (_text(content) or (content.__class__ is list and _user_content(content)))
+
+
+def named(message: Mapping[str, Any]) -> bool:
+    """Whether an admitted tool message carries the tool's name (not an SDK dump's ``null``):
+    data the reader keeps on the result (``decode_tool_result``), so a pair writes such a
+    result by the reader's reading and the writer's rule for it (:func:`read_result`)."""
+    return message.get("name") is not None
 
 
 def _text(content: Any) -> bool:
@@ -260,6 +284,63 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     return content is not None
 
 
+_REASONED_KEYS = frozenset({"role", "content", "refusal", "reasoning", "reasoning_details", "tool_calls"})
+"""An assistant turn as OpenRouter answers it, sent back whole (:func:`_reasoned_turn`)."""
+_DETAIL_TEXTS = frozenset({"type", "text", "summary", "data", "signature", "format", "id"})
+"""The text fields of a ``reasoning_details`` entry (the wire's ``ReasoningDetail``, with its ``index``)."""
+
+
+def general_turn(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn holds what a pair's pass does not write itself: OpenRouter's
+    ``reasoning`` / ``reasoning_details``, an empty ``content`` beside calls, a call's ``index``.
+    Such a turn (:func:`_reasoned_turn` proved it) is read by the reader's own
+    ``decode_assistant`` and written by the writer's own rule for a canonical assistant
+    message: its reasoning details' fields, an empty text, an index are those rules'."""
+    if "reasoning_details" in message or "reasoning" in message or message.get("content") == "":
+        return True
+    calls: Any = message.get("tool_calls")
+    if calls.__class__ is list:  # a loop: a generator's frame per turn cost more than its few calls
+        for call in calls:
+            if call.__class__ is dict and "index" in call:
+                return True
+    return False
+
+
+def _reasoned_turn(message: Mapping[str, Any]) -> bool:
+    """A :func:`general_turn` of the shapes the full front takes as they are: text (or ``""``,
+    or ``null``) ``content``, ``"refusal": null``, ``reasoning`` text, ``reasoning_details``
+    entries of text fields and an ``index``, calls of :func:`_calls`' shape with an ``index``
+    or without, at least one of reasoning and calls (a lone text is a plain turn's)."""
+    if not message.keys() <= _REASONED_KEYS or message.get("refusal", None) is not None:
+        return False
+    content = message["content"]
+    if content is not None and (type(content) is not str or (content and content.isspace())):
+        return False
+    if "reasoning" in message and type(message["reasoning"]) is not str:
+        return False
+    if "reasoning_details" in message and not _details(message["reasoning_details"]):
+        return False
+    if "tool_calls" in message:
+        return _calls(message["tool_calls"], indexed=True)
+    return "reasoning" in message or "reasoning_details" in message
+
+
+def _details(details: Any) -> bool:
+    """OpenRouter's ``reasoning_details``: entries of text fields (:data:`_DETAIL_TEXTS`) and an ``index``."""
+    if details.__class__ is not list or not details:
+        return False
+    for detail in details:
+        if detail.__class__ is not dict or not detail:
+            return False
+        for key, value in detail.items():
+            if key == "index":
+                if type(value) is not int:
+                    return False
+            elif key not in _DETAIL_TEXTS or type(value) is not str:
+                return False
+    return True
+
+
 def signed(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn's ``thinking_blocks`` are litellm's signed thinking blocks
     (Claude's ``thinking`` block, its text and ``signature``), as the front takes them, beside
@@ -284,23 +365,20 @@ def signed(message: Mapping[str, Any]) -> bool:
 
 
 def _nulls(message: Mapping[str, Any]) -> bool:
-    """Whether the SDK dump's fields of an assistant turn, when there, are ``null``."""
-    get = message.get
-    return (
-        get("refusal") is None
-        and get("function_call") is None
-        and get("annotations") is None
-        and get("audio") is None
-        and get("name") is None
-    )
+    """Whether the SDK dump's fields of an assistant turn (:data:`SPELLED_NULLS`), when there, are ``null``."""
+    get = message.get  # the SDK's, a null name, litellm's provider_specific_fields
+    return all(get(key) is None for key in SPELLED_NULLS)
 
 
-def _calls(calls: Any) -> bool:
-    """Function calls of the closed front's one shape: an id, ``"function"``, a name and an argument text."""
+def _calls(calls: Any, *, indexed: bool = False) -> bool:
+    """Function calls of the closed front's one shape: an id, ``"function"``, a name and an
+    argument text (``indexed``: with the SDK's ``index`` beside them or without)."""
     if calls.__class__ is not list or not calls:
         return False
     for call in calls:
-        if call.__class__ is not dict or len(call) != 3:
+        if call.__class__ is not dict:
+            return False
+        if len(call) != 3 and not (indexed and len(call) == 4 and type(call.get("index")) is int):
             return False
         function = call["function"]
         if function.__class__ is not dict or len(function) != 2:

@@ -31,12 +31,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import UnadmittedError, admit, read_result, read_user, write_directly
-from chatcodec._providers.anthropic.messages import contribute_message, encode_system, plain_result
+from chatcodec._direct.openai_chat_source import (
+    UnadmittedError,
+    admit,
+    general_turn,
+    named,
+    read_result,
+    read_user,
+    write_directly,
+)
+from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system, plain_result
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
 
@@ -94,8 +103,9 @@ def write_turns(
     turns: list[dict[str, Any]] = []
     results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
     index = start - 1  # the canonical index of the message being written
-    sanitize = MAPPING.sanitize
     proved: list[bool] = []  # the verdict on a signed turn's blocks, once proved (:func:`_signed_blocks`)
+    general: AssistantTurns | None = None  # the turns the writer's rules write whole (``general_turn``)
+    placed: list[int] = []  # where each sits in ``turns``
     for message in messages[start:]:
         role = message["role"]
         if role == "tool":
@@ -103,27 +113,47 @@ def write_turns(
                 index += 1
                 results = []
                 turns.append({"role": "user", "content": results})
-            output: Any = message["content"]  # a text, or text parts (the walk proved them)
-            if type(output) is str and "cache_control" not in message:  # a call id and a text
-                tool_use_id = message["tool_call_id"]
-                sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
-                results.append({"type": "tool_result", "tool_use_id": sent, "content": output})
-            elif "cache_control" not in message and plain_result(output):
-                # text parts the writer writes as they are: copies of them
-                tool_use_id = message["tool_call_id"]
-                sent = result_id(tool_use_id, context) or sanitize(tool_use_id)
-                written = [dict(part) for part in message["content"]]  # (output: a type test does not narrow)
-                results.append({"type": "tool_result", "tool_use_id": sent, "content": written})
-            else:  # its place: in the canonical message of its run
-                results.append(_result_block(message, noted, context, ("messages", index, "content", len(results))))
+            results.append(_tool_result(message, noted, context, ("messages", index, "content", len(results))))
             continue
         index += 1
-        if role == "assistant":
+        if role == "assistant" and general_turn(message):  # OpenRouter's reasoning details, an empty text, an index
+            if general is None:
+                general = AssistantTurns(context)
+            placed.append(len(turns))  # read by the reader's decode_assistant, written by the writer's rules
+            turns.append(general.write(decode_assistant(message), index))
+        elif role == "assistant":
             turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         else:
             _user_turn(message, turns, results, index, context=context, noted=noted)
         results = None
+    if general is not None:  # finished after every turn, as the writer finishes its turns
+        _finish(general, turns, placed)
     return system, turns
+
+
+def _finish(general: AssistantTurns, turns: list[dict[str, Any]], placed: list[int]) -> None:
+    """The turns the writer's rules wrote whole, finished in their places (``placed``) in ``turns``."""
+    finished = general.finish()
+    if finished is None:  # a turn left empty: the whole writer's
+        raise UnadmittedError
+    for position, turn in zip(placed, finished, strict=True):
+        turns[position] = turn
+
+
+def _tool_result(message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    """A tool message's result block (``at``: its place in the canonical message of its run):
+    a call id and a text, or text parts the writer writes as they are (copies of them), or
+    one beyond those (a cache marker, the tool's name, an image: :func:`_result_block`)."""
+    output: Any = message["content"]  # a text, or text parts (the walk proved them)
+    if "cache_control" in message or named(message) or not plain_result(output):
+        return _result_block(message, noted, context, at)
+    tool_use_id = message["tool_call_id"]
+    sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
+    return {
+        "type": "tool_result",
+        "tool_use_id": sent,
+        "content": output if type(output) is str else [dict(part) for part in output],
+    }
 
 
 def _user_turn(

@@ -33,11 +33,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, read_result, read_user, write_directly
+from chatcodec._direct.openai_chat_source import admit, general_turn, named, read_result, read_user, write_directly
 from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
-from chatcodec._providers.openai_responses.items import request_turn
+from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
     encode_parts,
@@ -101,7 +102,7 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
                 index += 1
                 results = True
                 position = 0
-            if type(content) is str and "cache_control" not in message:  # a call id and a text (a null name)
+            if type(content) is str and "cache_control" not in message and not named(message):  # (a null name)
                 items.append(plain_output(message["tool_call_id"], content, holds))
             else:
                 result = read_result(message, noted)
@@ -123,7 +124,11 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
 def _turn_items(message: dict[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """An assistant turn's items: its parts as the reader reads a closed copy's (its reasoning
     fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there), written
-    by the writer's ``request_turn``."""
+    by the writer's ``request_turn``; a turn of OpenRouter's reasoning details (an empty text, a
+    call's index: :func:`~.openai_chat_source.general_turn`) read by the reader's
+    ``decode_assistant`` and written by the writer's ``encode_assistant``."""
+    if general_turn(message):
+        return encode_assistant(decode_assistant(message), context.losses, at, holds=context.holds)
     thought, content = message.get("reasoning_content"), message["content"]
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
     if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (the blocks, a copy marked)

@@ -468,6 +468,50 @@ def test_a_call_without_its_result_stays_a_tool_call() -> None:
     assert kinds == ["text", "tool_use", "tool_use"]
 
 
+_LITELLM_DUMP = {  # litellm's Message.model_dump() of a Claude answer, sent back as it came
+    "content": None,
+    "role": "assistant",
+    "tool_calls": [{"id": "toolu_02", "type": "function", "function": {"name": "add", "arguments": "{}"}}],
+    "function_call": None,
+    "provider_specific_fields": None,
+}
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai-responses", "gemini"])
+def test_litellms_null_provider_specific_fields_is_spelling_on_both_paths(target: str) -> None:
+    """A ``null`` there carries nothing, as the SDK's nulls: no loss on the direct path nor
+    on its oracle, and the key given back as it came to OpenAI Chat."""
+    from chatcodec._direct.table import canonical_only
+
+    payload = {
+        **LITELLM_REQUEST,
+        "messages": [LITELLM_REQUEST["messages"][0], _LITELLM_DUMP, LITELLM_REQUEST["messages"][2]],
+    }
+    outcomes = []
+    for canonical in (False, True):
+        losses: list[chatcodec.Loss] = []
+        if canonical:
+            with canonical_only():
+                written = chatcodec.convert_request(
+                    payload, source=FORMAT, target=target, on_loss="ignore", losses=losses
+                )
+        else:
+            written = chatcodec.convert_request(payload, source=FORMAT, target=target, on_loss="ignore", losses=losses)
+        assert [loss for loss in losses if "provider_specific_fields" in repr(loss)] == []
+        outcomes.append(written)
+    assert outcomes[0] == outcomes[1]
+    request = chatcodec.decode_request(FORMAT, payload)
+    assert chatcodec.encode_request(FORMAT, request, on_loss="error") == payload
+
+
+def test_a_provider_specific_fields_value_is_still_data_lost_elsewhere() -> None:
+    turn = {**_LITELLM_DUMP, "provider_specific_fields": {"other": 1}}
+    payload = {**LITELLM_REQUEST, "messages": [LITELLM_REQUEST["messages"][0], turn, LITELLM_REQUEST["messages"][2]]}
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(payload, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses)
+    assert any("provider_specific_fields" in str(loss) for loss in losses)
+
+
 def test_a_server_tool_alone_keeps_the_string_content() -> None:
     turn = {**LITELLM_TURN, "tool_calls": LITELLM_TURN["tool_calls"][:1]}
     payload = {**LITELLM_REQUEST, "messages": [LITELLM_REQUEST["messages"][0], turn]}

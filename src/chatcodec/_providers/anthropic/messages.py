@@ -247,6 +247,33 @@ def contribute_message(turn: dict[str, Any], message: Message, index: int, conte
     return not writer.notes and not writer.dropped
 
 
+class AssistantTurns:
+    """Assistant turns written as :func:`encode_messages` writes each, finished together as it
+    finishes its turns (an empty text dropped, a loss, each after every turn's own): the OpenAI
+    Chat direct path's turns of reasoning details (``chatcodec._direct``)."""
+
+    __slots__ = ("_writer",)
+
+    def __init__(self, context: AnthropicContext) -> None:
+        self._writer = _Writer(context)
+
+    def write(self, message: Message, index: int) -> dict[str, Any]:
+        """The turn of ``message`` (the canonical message ``index``), finished by :meth:`finish`."""
+        writer = self._writer
+        rest = len(message) != 2 or "content" not in message
+        if rest and _foreign_bag_only(message, "assistant"):
+            KIT.report_foreign(writer.context.losses, message["provider_metadata"], ("messages", index))
+            rest = False
+        turn = writer.open("assistant", index)
+        writer.alone(turn, message, index, rest=rest)
+        return turn
+
+    def finish(self) -> list[dict[str, Any]] | None:
+        """The turns written, finished, in their order; None when one was left empty."""
+        finished = self._writer.finish()
+        return finished if len(finished) == len(self._writer.turns) else None
+
+
 def plain_result(content: Any) -> bool:
     """Whether a result's content is written as it is: a string, or text parts of a
     type and a non-empty text alone (what :func:`~.parts.encode_part` gives them too); also

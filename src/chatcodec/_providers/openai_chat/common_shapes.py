@@ -56,11 +56,12 @@ closed schema as ``null`` only, which the reader keeps as spelling whatever thei
 (:data:`~chatcodec._providers.kit.bags.NULLS_MARKER`, sorted), as after the full validation."""
 
 
-def _message(shape: type, required: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
+def _message(shape: type, required: dict[str, cs.CoreSchema], name: cs.CoreSchema | None = None) -> cs.CoreSchema:
     """A message of the common shapes: ``name`` may be ``null`` (a field of the shape, or
-    beyond it: a tool result's), a message-level cache marker (an extra key of the full
-    shapes, after their declared ones) an object."""
-    null_name = {"name": cs.none_schema()}
+    beyond it: a tool result's, which takes ``name``'s own schema: the tool's name litellm's
+    clients send), a message-level cache marker (an extra key of the full shapes, after their
+    declared ones) an object."""
+    null_name = {"name": cs.none_schema() if name is None else name}
     if "name" in shape_fields(shape):
         return closed_schema.closed_like(
             shape, required, null_name, beyond={"cache_control": closed_schema.json_object()}
@@ -75,7 +76,17 @@ def _messages() -> cs.CoreSchema:
         wire.FunctionCall, {"name": closed_schema.text(), "arguments": closed_schema.text()}
     )
     call = closed_schema.closed_like(
-        wire.ToolCall, {"id": closed_schema.text(), "type": closed_schema.literal("function"), "function": function}
+        wire.ToolCall,
+        {"id": closed_schema.text(), "type": closed_schema.literal("function"), "function": function},
+        beyond={"index": cs.int_schema(strict=True)},  # the SDK's accumulated index, as OpenRouter sends it back
+    )
+    detail = closed_schema.closed_like(  # OpenRouter's reasoning details, sent back
+        wire.ReasoningDetail,
+        {},
+        {
+            **{key: closed_schema.text() for key in ("type", "text", "summary", "data", "signature", "format", "id")},
+            "index": cs.int_schema(strict=True),
+        },
     )
     typed_nulls = [key for key in SDK_NULLS if key in shape_fields(wire.AssistantMessage)]
     signed = closed_schema.closed_like(
@@ -93,6 +104,8 @@ def _messages() -> cs.CoreSchema:
         {
             "content": cs.nullable_schema(closed_schema.text()),
             "reasoning_content": closed_schema.text(),
+            "reasoning": closed_schema.text(),
+            "reasoning_details": cs.list_schema(detail, strict=True, min_length=1),
             "thinking_blocks": cs.list_schema(blocks, strict=True, min_length=1),  # litellm's, sent back
             "tool_calls": cs.list_schema(call, strict=True, min_length=1),
             "name": cs.none_schema(),
@@ -100,6 +113,7 @@ def _messages() -> cs.CoreSchema:
         },
         beyond={
             **{key: cs.none_schema() for key in SDK_NULLS if key not in typed_nulls},
+            "provider_specific_fields": cs.none_schema(),  # litellm's Message.model_dump(), sent back: spelling
             "cache_control": closed_schema.json_object(),
         },
     )
@@ -116,6 +130,7 @@ def _messages() -> cs.CoreSchema:
                 "tool_call_id": closed_schema.text(),
                 "content": _content(("text", "image_url")),  # a screenshot tool's image, as the full shapes read it
             },
+            cs.nullable_schema(closed_schema.text()),  # the tool's name (litellm's clients), or an SDK dump's null
         ),
     }
     return cs.list_schema(closed_schema.tagged(choices, "role"), strict=True)

@@ -30,8 +30,10 @@ from chatcodec.codec_kit import NULLS_MARKER, as_list, sdk_fields, wire_fields
 
 EMPTY_MARKER = "_empty"
 """Marker: the documented fields of an answer's object that were ``[]``, in their order."""
-SPELLED_NULLS = frozenset({"refusal", "function_call", "annotations", "audio", "name"})
-"""The message keys whose ``null`` is spelling (the SDK dump's, and a ``null`` name)."""
+SPELLED_NULLS = frozenset({"refusal", "function_call", "annotations", "audio", "name", "provider_specific_fields"})
+"""The message keys whose ``null`` is spelling (the SDK dump's, a ``null`` name, and litellm's
+``Message.model_dump()``'s ``"provider_specific_fields": null``: a null carries nothing, as an
+answer's reading already holds it by litellm's extension row)."""
 
 
 def nulls_as_spelling(bag: dict[str, Any], *, answer: bool = False) -> dict[str, Any]:

@@ -169,12 +169,30 @@ class AdmittedOrigins:
     no canonical message is read, where :class:`~chatcodec._providers.kit.origins.Origins`
     reads the one a loss names first."""
 
-    __slots__ = ("_listed", "_payload", "_starts")
+    __slots__ = ("_general", "_listed", "_payload", "_read", "_starts")
 
-    def __init__(self, payload: Mapping[str, Any], starts: Sequence[int]) -> None:
+    def __init__(
+        self,
+        payload: Mapping[str, Any],
+        starts: Sequence[int],
+        read: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None,
+    ) -> None:
         self._payload = payload
         self._listed: list[Any] = payload["messages"]
         self._starts = starts
+        self._read = read
+        """The canonical message of an assistant turn the direct path read by the reader's
+        general reading (None for a plain turn): its parts placed by :func:`assistant_origin`."""
+        self._general: dict[int, Origin | None] = {}
+
+    def _general_origin(self, start: int, message: Mapping[str, Any]) -> Origin | None:
+        """The origin of a turn read generally (:attr:`_read`), once a turn; None for a plain turn."""
+        if start in self._general:
+            return self._general[start]
+        canonical = None if self._read is None else self._read(message)
+        found = None if canonical is None else assistant_origin(("messages", start), message, canonical)
+        self._general[start] = found
+        return found
 
     def place(self, path: Steps) -> Steps:
         """``path`` (``("messages", 2, "content", 0)``) as the input numbers it; any other path
@@ -194,7 +212,8 @@ class AdmittedOrigins:
                 message = self._listed[start]
                 role = message["role"]
                 if role == "assistant":
-                    part = plain_turn_part(start, message, position)
+                    general = self._general_origin(start, message) if self._read is not None else None
+                    part = plain_turn_part(start, message, position) if general is None else general.place(path[2:])
                     if part is not None:
                         return part
                 elif role in _RESULT_ROLES:
@@ -206,4 +225,11 @@ class AdmittedOrigins:
         index = path[1]
         if not 0 <= index < len(self._starts):
             return path
+        if self._read is not None:
+            start = self._starts[index]
+            message = self._listed[start]
+            if message["role"] == "assistant":
+                general = self._general_origin(start, message)
+                if general is not None:
+                    return general.place(path[2:])
         return origins_at_starts(self._payload, None, self._starts)[1](index).place(path[2:])

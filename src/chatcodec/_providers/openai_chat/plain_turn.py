@@ -35,8 +35,9 @@ def read_plain_turn(
     fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
     where a key may be left out): what the general reading below gives it. ``closed``:
     the closed front's copy, whose values have the plain types and every call is plain (an
-    ``id``, ``type: function`` and a function of exactly a ``name`` and argument text), so
-    none is looked at again. The nulls are marked in the bag, for this format's writer: in
+    ``id``, ``type: function`` and a function of exactly a ``name`` and argument text, or
+    those and the SDK's ``index``, which only the general reading keeps), so none is looked
+    at again. The nulls are marked in the bag, for this format's writer: in
     ``noted``'s :attr:`~chatcodec.contract.Reading.own` when a conversion's record is given
     (another writer passes them over)."""
     nulls: Sequence[str] | None = None
@@ -96,6 +97,8 @@ def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
     if closed:  # a loop: a comprehension's own frame cost more than its few calls
         parts: list[dict[str, Any]] = []
         for call in calls:
+            if len(call) != 3:  # the SDK's accumulated index beside them: the general reading keeps it
+                return None
             function = call["function"]
             name, arguments = function["name"], function["arguments"]
             parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
