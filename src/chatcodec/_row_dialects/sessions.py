@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from chatcodec._losses import Loss
+from chatcodec._public_label import shown_as
 from chatcodec._row_dialects.claude_code import read_claude_code, subagents
 from chatcodec._row_dialects.codex import read_codex
 
@@ -60,3 +61,6 @@ def session_subagents(events: object, source: str = "claude-code") -> list[dict[
     if source != "claude-code":
         return []
     return [{"parent": subagent.parent, "events": subagent.events} for subagent in subagents(events)]
+
+
+shown_as("chatcodec", session_subagents)
