@@ -28,8 +28,9 @@ import json
 import random
 import string
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from bench.feature_shapes import Shaped  # one session record for every generated set
 
 CLAUDE_CODE, LITELLM_CLIENT, OPENROUTER = "claude code", "litellm client", "openrouter reasoning"
 PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -486,19 +487,7 @@ def openrouter_reasoning(steps: int, seed: int = SEED) -> dict[str, Any]:
 BUILDERS = {CLAUDE_CODE: claude_code, LITELLM_CLIENT: litellm_client, OPENROUTER: openrouter_reasoning}
 
 
-@dataclass(frozen=True)
-class HeldOut:
-    """One held-out session: its pair, kind, size, body and the same kind from other seeds."""
-
-    source: str
-    target: str
-    shape: str
-    steps: int
-    body: dict[str, Any]
-    others: tuple[dict[str, Any], ...]
-
-
-def sessions(steps: Sequence[int], kinds: Sequence[str] = ()) -> Iterator[HeldOut]:
+def sessions(steps: Sequence[int], kinds: Sequence[str] = ()) -> Iterator[Shaped]:
     """Every held-out session of every size and pair (``kinds``: only those named)."""
     for kind, build in BUILDERS.items():
         if kinds and kind not in kinds:
@@ -506,4 +495,4 @@ def sessions(steps: Sequence[int], kinds: Sequence[str] = ()) -> Iterator[HeldOu
         for size in steps:
             for source, target in PAIRS[kind]:
                 others = tuple(build(size, seed) for seed in OTHER_SEEDS)
-                yield HeldOut(source, target, f"held out: {kind}", size, build(size), others)
+                yield Shaped(source, target, f"held out: {kind}", size, build(size), others)

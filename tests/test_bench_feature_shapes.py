@@ -5,23 +5,12 @@ The anchor libraries are not needed (nor imported) here."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import chatcodec
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bench(module: str) -> ModuleType:
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    return importlib.import_module(f"bench.{module}")
+from bench_modules import bench_module as _bench
 
 
 def _marks(body: dict[str, Any]) -> dict[str, object]:

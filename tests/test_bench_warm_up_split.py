@@ -4,18 +4,7 @@ The counts themselves need valgrind and are the bench's; the anchors are not imp
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
-from types import ModuleType
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bench(module: str) -> ModuleType:
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    return importlib.import_module(f"bench.{module}")
+from bench_modules import bench_module as _bench
 
 
 def test_warm_up_bodies_come_from_other_seeds_and_the_counted_one_last() -> None:
