@@ -22,7 +22,9 @@ refuses to bridge an unclosed turn; slime re-renders a history it did not write)
 
 A request whose conversation is one an earlier point saw (a retry, best-of-n, a subagent
 fork) reuses that point's prompt ids and names it as its parent; one that extends an
-earlier point that is not the last (a branch continued) extends that point.
+earlier point that is not the last (a branch continued) extends that point, never across an
+answer a later point sampled that the conversation holds otherwise (that is a divergence, and
+a break names it: extending the earlier point would encode the changed answer from its text).
 """
 
 from __future__ import annotations
@@ -249,15 +251,39 @@ def _prompt_after(
             rendered[at] = renderer.compared(messages[: at + 1], prompt=False)
         return rendered[at]
 
-    first: str | None = None
-    for point in ordered:  # the first candidate the answer sent back stands for
-        why = _unextendable(point, messages, renderer, rendered_through, where)
-        if why is None:
-            break
-        first = first or why
-    else:
-        return _fresh(renderer, messages, seen, first)
+    point, why = _chosen(ordered, messages, renderer, rendered_through, where)
+    if point is None:
+        return _fresh(renderer, messages, seen, why)
     return _extended(point, messages, renderer, seen, rendered_through=rendered_through, where=where)
+
+
+def _chosen(
+    ordered: Sequence[Point],
+    messages: Sequence[Mapping[str, Any]],
+    renderer: Renderer,
+    through: Callable[[int], str],
+    where: _Where,
+) -> tuple[Point | None, str | None]:
+    """The first of the ``ordered`` candidates the answer sent back stands for, or None and why.
+
+    An older candidate is tried only where the newer ones' answers are not in the conversation
+    at all (a harness leaving an answer out and going on). Where the conversation holds an
+    answer where a newer candidate sampled one, and it is none of the answers sampled there
+    (edited, cut, its reasoning dropped), the conversation diverged at that answer: an older
+    turn extended would encode it from its text inside the prompt, under no break."""
+    first: str | None = None
+    diverged: tuple[int, str] | None = None  # the latest answer the conversation holds otherwise than sampled
+    for point in ordered:
+        at = len(point.seen)
+        if diverged is not None and at < diverged[0]:
+            return None, diverged[1]
+        why = _unextendable(point, messages, renderer, through, where)
+        if why is None:
+            return point, None
+        first = first or why
+        if diverged is None and messages[at].get("role") == "assistant":
+            diverged = at, why
+    return None, diverged[1] if diverged else first
 
 
 def _extended(
@@ -418,9 +444,11 @@ def _unextendable(
     """Why the answer after ``point`` cannot stand for its sampled ids, or None; ``through(at)``
     is the template's text of the conversation through the answer at ``messages[at]``."""
     at = len(point.seen)
+    sampler = f"sampled at turn {sum(1 for message in messages[:at] if message.get('role') == 'assistant')}"
     if point.cut is not None:
         return (
-            f"the answer at {where('messages', at)} was sampled unclosed: {point.cut}; the prompt is a fresh rendering"
+            f"the answer at {where('messages', at)} was sampled unclosed: {point.cut}; "
+            f"the prompt is a fresh rendering; {sampler}"
         )
     sent = messages[at]
     if sent.get("role") != "assistant":
@@ -430,7 +458,7 @@ def _unextendable(
     if through(at) == renderer.compared([*before, sampled], prompt=False):
         return None
     why = changed(point.answer, sent, at, where)
-    return f"the answer sent back at {where('messages', at)} is not the one sampled: {why}"
+    return f"the answer sent back at {where('messages', at)} is not the one sampled: {why}; {sampler}"
 
 
 def _with_ids(sampled: dict[str, Any], sent: Mapping[str, Any]) -> dict[str, Any]:
@@ -454,7 +482,7 @@ def changed(sampled: Mapping[str, Any], sent: Mapping[str, Any], at: int, where:
     for kind, name in (("thinking", "reasoning"), ("text", "text")):
         was, now = old[kind], new[kind]
         if [text for _, text in was] != [text for _, text in now]:  # the words, wherever the part sits
-            verb = "dropped" if not now else "added" if not was else "changed"
+            verb = "dropped" if not now else "added" if not was else _how(was[0][1], now[0][1])
             place = where("messages", at) if not now else where("messages", at, "content", now[0][0])
             what.append(f"its {name} {verb} ({place})")
     was_calls, now_calls = old["tool_use"], new["tool_use"]
@@ -467,6 +495,12 @@ def changed(sampled: Mapping[str, Any], sent: Mapping[str, Any], at: int, where:
                 what.append(f"the arguments of {after['name']!r} changed ({path})")
                 break
     return "; ".join(what) or f"{where('messages', at)} renders otherwise than the sampled answer"
+
+
+def _how(sampled: str, sent: str) -> str:
+    """How a text sent back differs from the sampled one: ``cut`` (a harness truncating it keeps
+    its start) or ``changed``."""
+    return "cut" if sampled.startswith(sent) else "changed"
 
 
 def _pieces(message: Mapping[str, Any]) -> dict[str, list[tuple[int, Any]]]:
