@@ -314,16 +314,55 @@ def _extended(
         return _fresh(renderer, messages, seen, why)
     through += len(renderer.turn_end)
     if not text.startswith(answered[:through]):
-        why = (
-            "the template renders the earlier answer differently once newer messages follow it "
-            f"({where('messages', at)}; "
-            "stock Qwen3 drops an earlier answer's reasoning at a new question)"
-        )
-        return _fresh(renderer, messages, seen, why)
+        left_out = _left_out(answered[:through], text, len(point.prompt_text))
+        return _fresh(renderer, messages, seen, _respelled(point, left_out, where("messages", at)))
     tail = renderer.tail(messages, at + 1, text, through)
     if tail is None:
         return _fresh(renderer, messages, seen, _UNTOLD_IMAGE)
     return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point, seen, tuple(lost))
+
+
+def _left_out(answered: str, text: str, start: int) -> str | None:
+    """The one span of ``answered`` (the conversation through an answer that starts at
+    ``start``, rendered as the last message) that ``text`` (the same once newer messages follow)
+    leaves out of the answer, or None where the two differ otherwise."""
+    if not text.startswith(answered[:start]):
+        return None  # they part before the answer
+    at = start
+    while at < len(answered) and at < len(text) and answered[at] == text[at]:
+        at += 1
+    for end in range(at, min(len(answered), at + _SHOWN_SPAN) + 1):
+        if text.startswith(answered[end:], at):
+            return answered[at:end] or None
+    return None
+
+
+_SHOWN_SPAN = 400
+"""The longest text a break quotes as what the template leaves out of an earlier answer."""
+_MARKUP = re.compile(r"<[^<>]*>|\s")
+
+
+def _respelled(point: Point, left_out: str | None, answer: str) -> str:
+    """Why the template's rendering of the answer at ``answer`` (a path) once newer messages
+    follow it is not the rendering it was sampled after: what it leaves out, and whose it is."""
+    head = f"the template renders the earlier answer differently once newer messages follow it ({answer}"
+    if left_out is None:
+        return f"{head}; stock Qwen3 drops an earlier answer's reasoning at a new question)"
+    reasoning = "".join(
+        str(part.get("text") or "")
+        for part in (as_dict(item) or {} for item in as_list(point.answer.get("content")) or [])
+        if part.get("type") == "thinking"
+    ).strip()
+    if reasoning and reasoning in left_out:
+        whose = "the answer's reasoning: stock Qwen3 drops an earlier answer's reasoning at a new question"
+    elif not reasoning and not _MARKUP.sub("", left_out) and left_out in point.completion_text:
+        whose = (
+            "the answer's reasoning as sampled, empty: "
+            "the template writes an empty reasoning block only on the last message"
+        )
+    else:
+        whose = "text the model sampled" if left_out in point.completion_text else "text of the template's own"
+    return f"{head}: it leaves out {left_out!r}, {whose})"
 
 
 _UNTOLD_IMAGE = (
