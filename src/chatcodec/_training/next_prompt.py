@@ -251,10 +251,10 @@ def _prompt_after(
             rendered[at] = renderer.compared(messages[: at + 1], prompt=False)
         return rendered[at]
 
-    point, why = _chosen(ordered, messages, renderer, rendered_through, where)
-    if point is None:
+    chosen, why = _chosen(ordered, messages, renderer, rendered_through, where)
+    if chosen is None:
         return _fresh(renderer, messages, seen, why)
-    return _extended(point, messages, renderer, seen, rendered_through=rendered_through, where=where)
+    return _extended(chosen, messages, renderer, seen, rendered_through=rendered_through, where=where)
 
 
 def _chosen(

@@ -28,6 +28,7 @@ from starlette.responses import Response
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._registry import get_codec, get_edge
 from chatcodec._training.gateway import ids_fault, source_place, vocabulary_size
 from chatcodec.serve import _returned_ids as returned_ids
@@ -222,11 +223,12 @@ def _own_reasoning(message: dict[str, Any], front: str) -> dict[str, Any]:
     provider, is a loss."""
     offered = get_edge(front).front
     signature = None if offered is None else offered.own_reasoning_signature
-    content = message.get("content")
-    if signature is None or not isinstance(content, list):
+    content = as_list(message.get("content"))
+    if signature is None or content is None:
         return message
-    parts = [
-        {**part, "signature": signature} if part.get("type") == "thinking" and "signature" not in part else part
-        for part in content
-    ]
+    parts: list[Any] = []
+    for item in content:
+        part = as_dict(item)
+        unsigned = part is not None and part.get("type") == "thinking" and "signature" not in part
+        parts.append({**part, "signature": signature} if unsigned and part is not None else item)
     return {**message, "content": parts}
