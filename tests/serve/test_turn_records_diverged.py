@@ -160,6 +160,13 @@ def test_the_last_answer_sent_back_changed_is_a_named_break_not_an_older_turn_ex
     assert [sample["prompt_ids"] for sample in samples] == [first["prompt_ids"], sent]
     assert [loss.path for loss in losses] == ["$[2].prompt_break"]
     assert "is not the one sampled" in losses[0].why
+    rows = chatcodec.trainer_rows(
+        turns, layout="slime", options={"rollout_id": 0}, on_loss="ignore"
+    )  # a trainer's rows split there too
+    assert isinstance(rows, list)
+    assert [row["tokens"][: len(sample["prompt_ids"])] for row, sample in zip(rows, samples, strict=True)] == [
+        sample["prompt_ids"] for sample in samples
+    ]
 
 
 def test_the_last_answer_sampled_cut_is_a_named_break_not_an_older_turn_extended(
