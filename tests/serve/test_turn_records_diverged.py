@@ -110,6 +110,11 @@ EDITS: dict[str, tuple[Callable[[list[Any]], list[Any]], str]] = {
         _blocks("thinking", lambda block: {**block, "thinking": block["thinking"][:5]}),
         "its reasoning cut ($.messages[3].content[0])",
     ),
+    "the reasoning changed": (
+        _blocks("thinking", lambda block: {**block, "thinking": "Something else."}),
+        "its reasoning changed ($.messages[3].content[0])",
+    ),
+    "the call dropped": (_blocks("tool_use", lambda block: None), "its calls changed (1 sampled, 0 sent back)"),
     "an argument changed": (
         _blocks("tool_use", lambda block: {**block, "input": {"city": "Lyon"}}),
         "the arguments of 'get_weather' changed ($.messages[3].content[2].arguments)",
@@ -145,7 +150,8 @@ def test_the_last_answer_sent_back_changed_is_a_named_break_not_an_older_turn_ex
     change, said = EDITS[edit]
     with _serving(fake, recorded) as origin:
         messages, content = _two_turns(origin, fake, _call("Rome", "Now Rome, then done."))
-        history = [*messages, {"role": "assistant", "content": change(content)}, _result(content)]
+        follow = {"role": "user", "content": "Thanks."} if edit == "the call dropped" else _result(content)
+        history = [*messages, {"role": "assistant", "content": change(content)}, follow]
         sent = _third(origin, fake, history)
     assert sent == _rendered(history)  # what the harness sent rendered fresh: no older turn's ids extended
     first, second, third = _lines(recorded)
