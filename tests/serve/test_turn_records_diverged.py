@@ -207,3 +207,23 @@ def test_an_answer_left_out_continues_the_turn_before_it(fake: FakeUpstream, rec
         sent[: len(first["prompt_ids"]) + len(first["completion_ids"])] == first["prompt_ids"] + first["completion_ids"]
     )
     assert sent != _rendered(history, "qwen3-training")  # the first answer's sampled spelling kept
+
+
+def test_under_a_template_rendered_in_a_window_the_changed_last_answer_breaks_too(
+    fake: FakeUpstream, recorded: Path
+) -> None:
+    """Qwen3's training template renders a next prompt in the answer's window (the messages
+    before it proved by their digests): an edited last answer leaves the window, and the whole
+    conversation names the break, as under stock Qwen3."""
+    change, said = EDITS["the text edited"]
+    with _serving(fake, recorded, "qwen3-training") as origin:
+        messages, content = _two_turns(origin, fake, _call("Rome", "Now Rome, then done."))
+        history = [*messages, {"role": "assistant", "content": change(content)}, _result(content)]
+        sent = _third(origin, fake, history)
+    assert sent == _rendered(history, "qwen3-training")
+    third = _lines(recorded)[2]
+    assert (
+        third["prompt_break"]
+        == f"the answer sent back at $.messages[3] is not the one sampled: {said}; sampled at turn 1"
+    )
+    assert "parent_turn" not in third
