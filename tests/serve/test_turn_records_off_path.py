@@ -386,5 +386,6 @@ def test_a_chat_client_dropping_reasoning_content_is_named_as_the_cause(fake: Fa
         _posted(origin, "/v1/chat/completions", {**body, "messages": history})
     second = _lines(recorded)[1]
     assert second["prompt_break"] == (
-        "the answer sent back at $.messages[1] is not the one sampled: its reasoning dropped ($.messages[1])"
+        "the answer sent back at $.messages[1] is not the one sampled: its reasoning dropped ($.messages[1]); "
+        "sampled at turn 0"
     )

@@ -22,7 +22,9 @@ refuses to bridge an unclosed turn; slime re-renders a history it did not write)
 
 A request whose conversation is one an earlier point saw (a retry, best-of-n, a subagent
 fork) reuses that point's prompt ids and names it as its parent; one that extends an
-earlier point that is not the last (a branch continued) extends that point.
+earlier point that is not the last (a branch continued) extends that point, never across an
+answer a later point sampled that the conversation holds otherwise (that is a divergence, and
+a break names it: extending the earlier point would encode the changed answer from its text).
 """
 
 from __future__ import annotations
@@ -249,15 +251,39 @@ def _prompt_after(
             rendered[at] = renderer.compared(messages[: at + 1], prompt=False)
         return rendered[at]
 
+    chosen, why = _chosen(ordered, messages, renderer, rendered_through, where)
+    if chosen is None:
+        return _fresh(renderer, messages, seen, why)
+    return _extended(chosen, messages, renderer, seen, rendered_through=rendered_through, where=where)
+
+
+def _chosen(
+    ordered: Sequence[Point],
+    messages: Sequence[Mapping[str, Any]],
+    renderer: Renderer,
+    through: Callable[[int], str],
+    where: _Where,
+) -> tuple[Point | None, str | None]:
+    """The first of the ``ordered`` candidates the answer sent back stands for, or None and why.
+
+    An older candidate is tried only where the newer ones' answers are not in the conversation
+    at all (a harness leaving an answer out and going on). Where the conversation holds an
+    answer where a newer candidate sampled one, and it is none of the answers sampled there
+    (edited, cut, its reasoning dropped), the conversation diverged at that answer: an older
+    turn extended would encode it from its text inside the prompt, under no break."""
     first: str | None = None
-    for point in ordered:  # the first candidate the answer sent back stands for
-        why = _unextendable(point, messages, renderer, rendered_through, where)
+    diverged: tuple[int, str] | None = None  # the latest answer the conversation holds otherwise than sampled
+    for point in ordered:
+        at = len(point.seen)
+        if diverged is not None and at < diverged[0]:
+            return None, diverged[1]
+        why = _unextendable(point, messages, renderer, through, where)
         if why is None:
-            break
+            return point, None
         first = first or why
-    else:
-        return _fresh(renderer, messages, seen, first)
-    return _extended(point, messages, renderer, seen, rendered_through=rendered_through, where=where)
+        if diverged is None and messages[at].get("role") == "assistant":
+            diverged = at, why
+    return None, diverged[1] if diverged else first
 
 
 def _extended(
@@ -288,16 +314,55 @@ def _extended(
         return _fresh(renderer, messages, seen, why)
     through += len(renderer.turn_end)
     if not text.startswith(answered[:through]):
-        why = (
-            "the template renders the earlier answer differently once newer messages follow it "
-            f"({where('messages', at)}; "
-            "stock Qwen3 drops an earlier answer's reasoning at a new question)"
-        )
-        return _fresh(renderer, messages, seen, why)
+        left_out = _left_out(answered[:through], text, len(point.prompt_text))
+        return _fresh(renderer, messages, seen, _respelled(point, left_out, where("messages", at)))
     tail = renderer.tail(messages, at + 1, text, through)
     if tail is None:
         return _fresh(renderer, messages, seen, _UNTOLD_IMAGE)
     return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point, seen, tuple(lost))
+
+
+def _left_out(answered: str, text: str, start: int) -> str | None:
+    """The one span of ``answered`` (the conversation through an answer that starts at
+    ``start``, rendered as the last message) that ``text`` (the same once newer messages follow)
+    leaves out of the answer, or None where the two differ otherwise."""
+    if not text.startswith(answered[:start]):
+        return None  # they part before the answer
+    at = start
+    while at < len(answered) and at < len(text) and answered[at] == text[at]:
+        at += 1
+    for end in range(at, min(len(answered), at + _SHOWN_SPAN) + 1):
+        if text.startswith(answered[end:], at):
+            return answered[at:end] or None
+    return None
+
+
+_SHOWN_SPAN = 400
+"""The longest text a break quotes as what the template leaves out of an earlier answer."""
+_MARKUP = re.compile(r"<[^<>]*>|\s")
+
+
+def _respelled(point: Point, left_out: str | None, answer: str) -> str:
+    """Why the template's rendering of the answer at ``answer`` (a path) once newer messages
+    follow it is not the rendering it was sampled after: what it leaves out, and whose it is."""
+    head = f"the template renders the earlier answer differently once newer messages follow it ({answer}"
+    if left_out is None:
+        return f"{head}; stock Qwen3 drops an earlier answer's reasoning at a new question)"
+    reasoning = "".join(
+        str(part.get("text") or "")
+        for part in (as_dict(item) or {} for item in as_list(point.answer.get("content")) or [])
+        if part.get("type") == "thinking"
+    ).strip()
+    if reasoning and reasoning in left_out:
+        whose = "the answer's reasoning: stock Qwen3 drops an earlier answer's reasoning at a new question"
+    elif not reasoning and not _MARKUP.sub("", left_out) and left_out in point.completion_text:
+        whose = (
+            "the answer's reasoning as sampled, empty: "
+            "the template writes an empty reasoning block only on the last message"
+        )
+    else:
+        whose = "text the model sampled" if left_out in point.completion_text else "text of the template's own"
+    return f"{head}: it leaves out {left_out!r}, {whose})"
 
 
 _UNTOLD_IMAGE = (
@@ -418,9 +483,11 @@ def _unextendable(
     """Why the answer after ``point`` cannot stand for its sampled ids, or None; ``through(at)``
     is the template's text of the conversation through the answer at ``messages[at]``."""
     at = len(point.seen)
+    sampler = f"sampled at turn {sum(1 for message in messages[:at] if message.get('role') == 'assistant')}"
     if point.cut is not None:
         return (
-            f"the answer at {where('messages', at)} was sampled unclosed: {point.cut}; the prompt is a fresh rendering"
+            f"the answer at {where('messages', at)} was sampled unclosed: {point.cut}; "
+            f"the prompt is a fresh rendering; {sampler}"
         )
     sent = messages[at]
     if sent.get("role") != "assistant":
@@ -430,7 +497,7 @@ def _unextendable(
     if through(at) == renderer.compared([*before, sampled], prompt=False):
         return None
     why = changed(point.answer, sent, at, where)
-    return f"the answer sent back at {where('messages', at)} is not the one sampled: {why}"
+    return f"the answer sent back at {where('messages', at)} is not the one sampled: {why}; {sampler}"
 
 
 def _with_ids(sampled: dict[str, Any], sent: Mapping[str, Any]) -> dict[str, Any]:
@@ -454,7 +521,7 @@ def changed(sampled: Mapping[str, Any], sent: Mapping[str, Any], at: int, where:
     for kind, name in (("thinking", "reasoning"), ("text", "text")):
         was, now = old[kind], new[kind]
         if [text for _, text in was] != [text for _, text in now]:  # the words, wherever the part sits
-            verb = "dropped" if not now else "added" if not was else "changed"
+            verb = "dropped" if not now else "added" if not was else _how(was[0][1], now[0][1])
             place = where("messages", at) if not now else where("messages", at, "content", now[0][0])
             what.append(f"its {name} {verb} ({place})")
     was_calls, now_calls = old["tool_use"], new["tool_use"]
@@ -467,6 +534,12 @@ def changed(sampled: Mapping[str, Any], sent: Mapping[str, Any], at: int, where:
                 what.append(f"the arguments of {after['name']!r} changed ({path})")
                 break
     return "; ".join(what) or f"{where('messages', at)} renders otherwise than the sampled answer"
+
+
+def _how(sampled: str, sent: str) -> str:
+    """How a text sent back differs from the sampled one: ``cut`` (a harness truncating it keeps
+    its start) or ``changed``."""
+    return "cut" if sampled.startswith(sent) else "changed"
 
 
 def _pieces(message: Mapping[str, Any]) -> dict[str, list[tuple[int, Any]]]:

@@ -228,7 +228,7 @@ class Shaper:
         if part.redacted or (part.encrypted is not None and not part.text):
             self._lose(path, "redacted thinking", "only the provider can read it; a template renders text")
             return
-        if part.signature is not None or part.encrypted is not None:
+        if part.signature or part.encrypted is not None:  # an empty signature holds nothing to drop
             self._lose(path, "thinking signature", "a chat template renders the reasoning's text alone", "metadata")
         self._part_fields(part, path)
         reasoning.append(part.text)

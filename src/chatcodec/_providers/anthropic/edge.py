@@ -192,6 +192,7 @@ EDGE = Edge(
         caller_key=caller_key,
         models=ModelList(("/v1/models",), write_models),
         count_tokens=CountFront(("/v1/messages/count_tokens",), count_request, lambda tokens: {"input_tokens": tokens}),
+        own_reasoning_signature="",  # a thinking block requires one; a self-hosted model's is empty
     ),
     upstream=Upstream(
         upstream_url,

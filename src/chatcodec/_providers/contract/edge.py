@@ -337,6 +337,13 @@ class Front:
     """Request fields naming state only this API's provider keeps (the Responses API's
     ``conversation`` and ``prompt``): a server refuses them for another upstream, which
     cannot read them, rather than send the request with that state silently missing."""
+    own_reasoning_signature: str | None = None
+    """The signature a server of this API writes on reasoning its own model sampled (a
+    self-hosted model behind ``chatcodec serve``, whose prompts chatcodec renders): no one
+    signed it, and the server verifies nothing when its caller sends it back (the template
+    renders the reasoning's text), so writing it loses nothing. Anthropic's ``thinking``
+    block requires the field: ``""``. None: the API's reasoning has no signature to write
+    (a conversion outside the server reports a missing one as the API's writer does)."""
 
 
 # --- the upstream side (a client calling the API) ------------------------------------------
