@@ -92,6 +92,9 @@ class _Open:
     """Thinking from another provider: its signature is not sent."""
     reported: bool = False
     """Whether that was reported already (once per part)."""
+    signed: bool = False
+    """Thinking whose signature came, even an empty one (a replay's ``""``): a part that
+    never had one is reported at its end, as a non-streamed response reports it."""
     arguments: list[str] = field(default_factory=lambda: [])
     """A tool call's argument fragments, checked once the call ends."""
 
@@ -322,6 +325,7 @@ class StreamEncoder:
             yield from self._begin(index, kind, early.start)
             block = self.open[index]
             block.foreign_signature, block.reported = early.foreign_signature, early.reported
+            block.signed = early.signed
         if block is None or block.kind != kind:
             what = "was never started" if block is None else f"is a {block.kind} block"
             raise StreamError(f"a {kind} delta for part {index}, which {what}", "$.index", self.position)
@@ -420,6 +424,10 @@ class StreamEncoder:
                 if event.encrypted is not None:
                     self.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic has no such payload")
                 self._bag(event, at)
+                block = self.open.get(event.index) or self.ended_early.get(event.index)
+                if block is not None and not block.signed:
+                    why = "Anthropic thinking blocks require one; none was given, sent ''"
+                    self.losses.add((*at, "signature"), "thinking signature", why)
                 yield from self._stop(event.index, "thinking")
             case _:
                 assert_never(event)
@@ -462,15 +470,19 @@ class StreamEncoder:
     def _signature(self, event: ThinkingSignatureDeltaRecord, at: Steps) -> Iterator[dict[str, Any]]:
         """Only Anthropic's own signature goes out (as in a non-streamed response); the
         start block already says ``"signature": ""``, so empty deltas add nothing."""
-        if not event.delta:
-            return
         block = self.open.get(event.index)
+        if not event.delta:
+            if block is not None:
+                block.signed = True
+            return
         if block is None and event.index in self.ended_early:  # its block stopped when a later one began
             why = "it came after the next block began, and a stopped block takes no more"
             self.losses.add((*at, "signature"), "thinking signature", why)
+            self.ended_early[event.index].signed = True
             return
         delta = next(self._delta(event.index, "thinking", {"type": "signature_delta", "signature": event.delta}))
         block = self.open[event.index]
+        block.signed = True
         if not block.foreign_signature:
             yield delta
         elif not block.reported:
