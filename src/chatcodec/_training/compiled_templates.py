@@ -94,7 +94,7 @@ def _safe_cache_class() -> Any:
     reads the checksum it wrote with ``pickle`` and lets a file cut short there raise."""
     from jinja2.bccache import FileSystemBytecodeCache
 
-    class SafeFileCache(FileSystemBytecodeCache):  # type: ignore[misc]
+    class SafeFileCache(FileSystemBytecodeCache):
         def load_bytecode(self, bucket: Any) -> None:
             try:
                 super().load_bytecode(bucket)
