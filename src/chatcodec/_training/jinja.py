@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from chatcodec._extras import missing_extra
-from chatcodec._training import template_limits, template_sandbox
+from chatcodec._training import compiled_templates, template_limits, template_sandbox
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.template_limits import DEFAULT_LIMITS, TemplateLimits
 
@@ -97,10 +97,13 @@ def _environment() -> Any:
 
 @lru_cache(maxsize=64)
 def compiled(template: str) -> Any:
-    """``template`` compiled once (a profile's probes render it dozens of times)."""
+    """``template`` compiled once (a profile's probes render it dozens of times), its code kept on
+    disk for the next process (:mod:`.compiled_templates`); as ``from_string`` builds it."""
     jinja2 = _jinja()
     try:
-        return _environment().from_string(template)
+        environment = _environment()
+        code = compiled_templates.compiled_code(environment, template)
+        return environment.template_class.from_code(environment, code, environment.make_globals(None), None)
     except jinja2.TemplateSyntaxError as error:
         raise TemplateError(f"the chat template is not valid Jinja: {error.message} (line {error.lineno})") from error
     except (RecursionError, SyntaxError, MemoryError) as error:

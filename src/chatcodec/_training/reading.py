@@ -26,41 +26,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec import (
-    ChatcodecError,
-    ChatRequest,
-    PayloadError,
-    decode_request,
-    get_codec,
-    validate_messages,
-    validate_model,
-)
-from chatcodec._detect import fitting, markers, other_format
-from chatcodec._harness_roles import with_harness_roles_read
+from chatcodec._errors import ChatcodecError, PayloadError
+from chatcodec._losses import LossRecorder
+from chatcodec._model.request import ChatRequest
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._row_dialects.chat_template_calls import needs_call_ids, object_arguments, with_call_ids
-from chatcodec._row_dialects.dialects import CONVERSATION_DIALECTS, read_conversation, read_format
-from chatcodec._row_dialects.sessions import SESSION_DIALECTS, read_session
-from chatcodec._training.origins import trace_to_source
-from chatcodec.contract import LossRecorder
+from chatcodec._validation import validate_messages, validate_model
 
 if TYPE_CHECKING:
     from chatcodec._api import SdkPayload
-
-
-def holds_object_arguments(source: str) -> bool:
-    """Whether ``source``'s calls carry their arguments as a JSON object, not the model's text
-    (its codec's ``Capabilities.object_arguments``: Anthropic's ``input``, Gemini's ``args``...)."""
-    return bool(getattr(_capabilities(source), "object_arguments", False))
-
-
-def _capabilities(source: str) -> object:
-    try:
-        codec = get_codec(source)
-    except ChatcodecError:  # no such codec: neither trait
-        return None
-    capabilities: object = getattr(codec, "capabilities", None)  # a codec without the record: neither
-    return capabilities
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +52,33 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
     read (``render_turns`` renders each prefix of one) is taken as it is."""
     if isinstance(conversation, ReadConversation):
         return conversation
+    if source is not None:
+        return _read_from_source(conversation, source, recorder)
+    if isinstance(conversation, ChatRequest):
+        return ReadConversation(conversation, False)
+    fields = as_dict(conversation)
+    if fields is not None and "messages" in fields:  # a canonical request's dict, not a bare list
+        messages, objects = _with_call_ids(fields["messages"])
+        try:
+            return ReadConversation(validate_model(ChatRequest, {**fields, "messages": messages}), objects)
+        except ChatcodecError as error:
+            raise _read_as_another_format(fields, error) or error from None
+    messages, objects = _with_call_ids(conversation)
+    # The messages are validated here, and a request of messages alone has no other rule to check:
+    # built without a second validation, which would build the whole request's schema once more.
+    return ReadConversation(ChatRequest.model_construct(messages=validate_messages(messages)), objects)
+
+
+def _read_from_source(conversation: object, source: str, recorder: LossRecorder) -> ReadConversation:
+    """``conversation`` read by ``source``: a harness's session, a training dialect's row or a
+    wire body. Its readers are imported here, on first use: a render of canonical or
+    OpenAI-shaped messages loads none of them (nor the conversion path they decode with)."""
+    from chatcodec._api import decode_request
+    from chatcodec._harness_roles import with_harness_roles_read
+    from chatcodec._row_dialects.dialects import CONVERSATION_DIALECTS, read_conversation, read_format
+    from chatcodec._row_dialects.sessions import SESSION_DIALECTS, read_session
+    from chatcodec._training.origins import trace_to_source
+
     if source in SESSION_DIALECTS:  # a harness's session file, its lines as a list: read in its harness's wire
         session = read_session(conversation, source)
         for loss in session.losses:
@@ -93,28 +94,35 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
         request = decode_request(wire, cast("SdkPayload", read.body))
         trace_to_source(recorder, read.body, wire, request)
         return ReadConversation(request, read.object_arguments)
-    if source is not None:
-        conversation = with_harness_roles_read(conversation, source, recorder)
-        request = decode_request(source, cast("SdkPayload", conversation))
-        trace_to_source(recorder, conversation, source, request)
-        return ReadConversation(request, holds_object_arguments(source))
-    if isinstance(conversation, ChatRequest):
-        return ReadConversation(conversation, False)
-    fields = as_dict(conversation)
-    if fields is not None and "messages" in fields:  # a canonical request's dict, not a bare list
-        messages, objects = _with_call_ids(fields["messages"])
-        try:
-            return ReadConversation(validate_model(ChatRequest, {**fields, "messages": messages}), objects)
-        except ChatcodecError as error:
-            raise _read_as_another_format(fields, error) or error from None
-    messages, objects = _with_call_ids(conversation)
-    return ReadConversation(ChatRequest(messages=validate_messages(messages)), objects)
+    conversation = with_harness_roles_read(conversation, source, recorder)
+    request = decode_request(source, cast("SdkPayload", conversation))
+    trace_to_source(recorder, conversation, source, request)
+    return ReadConversation(request, holds_object_arguments(source))
+
+
+def holds_object_arguments(source: str) -> bool:
+    """Whether ``source``'s calls carry their arguments as a JSON object, not the model's text
+    (its codec's ``Capabilities.object_arguments``: Anthropic's ``input``, Gemini's ``args``...)."""
+    return bool(getattr(_capabilities(source), "object_arguments", False))
+
+
+def _capabilities(source: str) -> object:
+    from chatcodec._registry import get_codec
+
+    try:
+        codec = get_codec(source)
+    except ChatcodecError:  # no such codec: neither trait
+        return None
+    capabilities: object = getattr(codec, "capabilities", None)  # a codec without the record: neither
+    return capabilities
 
 
 def _read_as_another_format(fields: Mapping[str, Any], error: ChatcodecError) -> PayloadError | None:
     """``error`` (a request without ``source=`` refused as canonical) with what the request
     reads as, where its markers name a wire format (an Anthropic body's top-level ``thinking``):
     the fix is ``source=``, which the schema's rule alone does not say."""
+    from chatcodec._detect import fitting, markers, other_format
+
     other = other_format("canonical", fields)
     if other is None or other[1] is None:
         return None
