@@ -23,7 +23,10 @@ Each line is a ``RolloutLine`` (``openai/codex``, ``codex-rs/protocol/src/protoc
   ``event_msg`` ``thread_rolled_back`` (the user took turns back) a ``content`` loss likewise;
 * ``turn_context`` (each turn's model, effort, policies) and ``event_msg`` (the UI's events,
   which repeat the items) are bookkeeping: a loss per field and per event kind, at the first
-  place (:class:`~.session_lines.Bookkeeping`).
+  place (:class:`~.session_lines.Bookkeeping`). One event can be the only record of what the
+  model was shown: a ``user_message`` with no user message item since the one before it (a
+  rollout some writers keep without the user's items: ``tests/fixtures/harness_sessions/SOURCES.md``)
+  is the user's prompt, read from the event (:mod:`.codex_prompts`).
 
 A rollout written before ``RolloutLine`` (2025's first releases: a first line of session
 fields, then the items themselves, one a line) reads too.
@@ -35,6 +38,7 @@ from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict
+from chatcodec._row_dialects.codex_prompts import Prompts
 from chatcodec._row_dialects.session_lines import Bookkeeping, harness_of, session_error, session_events
 
 HARNESS: Final = "Codex"
@@ -51,6 +55,7 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
     items: list[Any] = []
     losses: list[Loss] = []
     bookkeeping = Bookkeeping(HARNESS)
+    prompts = Prompts()
     for index, event in enumerate(events):
         path = f"$[{index}]"
         kind, payload, at = _line(event, index, path)
@@ -60,6 +65,7 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
             item = _item(payload, at, losses, bookkeeping)
             if item is not None:
                 items.append(item)
+                prompts.note_item(item)
         elif kind == "session_meta":
             _session_meta(payload, at, body, losses, bookkeeping)
         elif kind == "compacted" and isinstance(payload.get("replacement_history"), list):
@@ -68,6 +74,12 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
             items = _replacement(replacement, f"{at}.replacement_history", losses, bookkeeping)
         elif kind == "turn_context":
             _turn_context(payload, at, bookkeeping)
+        elif kind == "event_msg" and payload.get("type") == "user_message":
+            prompt = prompts.from_event(payload, at, losses)
+            if prompt is None:
+                bookkeeping.note("event_msg user_message", at)
+            else:
+                items.append(prompt)
         else:
             mark = _mark(kind, event, payload, at)
             if mark is None:
