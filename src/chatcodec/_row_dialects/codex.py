@@ -34,6 +34,7 @@ fields, then the items themselves, one a line) reads too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from chatcodec._losses import Loss
@@ -55,7 +56,7 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
     items: list[Any] = []
     losses: list[Loss] = []
     bookkeeping = Bookkeeping(HARNESS)
-    prompts = Prompts()
+    prompts = Prompts(losses, bookkeeping)
     for index, event in enumerate(events):
         path = f"$[{index}]"
         kind, payload, at = _line(event, index, path)
@@ -64,31 +65,44 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
         if kind == "response_item":
             item = _item(payload, at, losses, bookkeeping)
             if item is not None:
-                items.append(item)
-                prompts.note_item(item)
+                items += [*prompts.before(item), item]
         elif kind == "session_meta":
             _session_meta(payload, at, body, losses, bookkeeping)
         elif kind == "compacted" and isinstance(payload.get("replacement_history"), list):
             losses.append(_replaced(items, at))
+            prompts.pending = None  # the replacement holds what the model went on from
             replacement: list[Any] = payload["replacement_history"]
             items = _replacement(replacement, f"{at}.replacement_history", losses, bookkeeping)
         elif kind == "turn_context":
             _turn_context(payload, at, bookkeeping)
-        elif kind == "event_msg" and payload.get("type") == "user_message":
-            prompt = prompts.from_event(payload, at, losses)
-            if prompt is None:
-                bookkeeping.note("event_msg user_message", at)
-            else:
-                items.append(prompt)
         else:
-            mark = _mark(kind, event, payload, at)
-            if mark is None:
-                bookkeeping.note(f"event_msg {payload.get('type')}", at)
-            else:
-                losses.append(mark)
+            items += _unsent(kind, event, payload, at, _Unsent(prompts, losses, bookkeeping))
+    items += prompts.before(None)
     if not items:
         raise session_error("a Codex rollout with no response item", "$")
     return {**body, "input": items}, [*losses, *bookkeeping.losses()]
+
+
+@dataclass(frozen=True, slots=True)
+class _Unsent:
+    """Where a line that is no item goes: a prompt read from its event, a loss, bookkeeping."""
+
+    prompts: Prompts
+    losses: list[Loss]
+    bookkeeping: Bookkeeping
+
+
+def _unsent(kind: str, event: dict[str, Any], payload: dict[str, Any], at: str, into: _Unsent) -> list[Any]:
+    """A line of no item: the prompt a ``user_message`` event is the only record of (as its
+    item), else the loss it makes (a compaction, a rollback, an unknown line) or bookkeeping."""
+    if kind == "event_msg" and payload.get("type") == "user_message":
+        return into.prompts.event(payload, at)
+    mark = _mark(kind, event, payload, at)
+    if mark is None:
+        into.bookkeeping.note(f"event_msg {payload.get('type')}", at)
+    else:
+        into.losses.append(mark)
+    return []
 
 
 def _turn_context(payload: dict[str, Any], at: str, bookkeeping: Bookkeeping) -> None:
