@@ -224,18 +224,8 @@ def subagents(value: object) -> list[Subagent]:
     main = {index for index, event in enumerate(events) if event.get("isSidechain") is not True}
     if not any(events[index].get("type") in _MESSAGE_LINES for index in main):
         return []  # a subagent's own file: every line its own conversation
-    calls: dict[object, object] = {}
-    session: object = None
-    for index in main:
-        event = events[index]
-        session = session or event.get("sessionId")
-        result = as_dict(event.get("toolUseResult")) or {}
-        blocks = as_list((as_dict(event.get("message")) or {}).get("content")) or []
-        results = [
-            fields for fields in map(as_dict, blocks) if fields is not None and fields.get("type") == "tool_result"
-        ]
-        if isinstance(result.get("agentId"), str) and results:
-            calls[result["agentId"]] = results[0].get("tool_use_id")
+    calls = task_calls([events[index] for index in main])
+    session = next((events[index].get("sessionId") for index in main if events[index].get("sessionId")), None)
     lines: dict[object, list[int]] = {}
     for index, event in enumerate(events):
         if index not in main:
@@ -249,6 +239,41 @@ def subagents(value: object) -> list[Subagent]:
         named = agent if isinstance(agent, str) else None
         found.append(Subagent(named, indices[0], [events[index] for index in indices], parent))
     return found
+
+
+def task_calls(lines: list[dict[str, Any]]) -> dict[object, object]:
+    """Each subagent a session's own lines name, with the Task call its work answered (the
+    result line's ``toolUseResult.agentId`` beside its ``tool_result``)."""
+    calls: dict[object, object] = {}
+    for event in lines:
+        result = as_dict(event.get("toolUseResult")) or {}
+        blocks = as_list((as_dict(event.get("message")) or {}).get("content")) or []
+        results = [
+            fields for fields in map(as_dict, blocks) if fields is not None and fields.get("type") == "tool_result"
+        ]
+        if isinstance(result.get("agentId"), str) and results:
+            calls[result["agentId"]] = results[0].get("tool_use_id")
+    return calls
+
+
+def agent_file_links(sessions: list[list[dict[str, Any]]]) -> list[dict[str, str] | None]:
+    """For each file of a session folder (its events), the link of a subagent's own file
+    (``agent-<id>.jsonl``, every line a sidechain) to its parent: ``session`` (its lines'
+    ``sessionId``), ``agent`` (``agentId``) and ``tool_use_id`` (the Task call, where a parent
+    file of the folder names it); None for a session's own file."""
+    calls: dict[object, object] = {}
+    for events in sessions:
+        calls.update(task_calls([event for event in events if event.get("isSidechain") is not True]))
+    links: list[dict[str, str] | None] = []
+    for events in sessions:
+        if not events or any(event.get("isSidechain") is not True for event in events):
+            links.append(None)
+            continue
+        agent = next((event.get("agentId") for event in events if event.get("agentId")), None)
+        session = next((event.get("sessionId") for event in events if event.get("sessionId")), None)
+        link = {"session": session, "agent": agent, "tool_use_id": calls.get(agent)}
+        links.append({key: value for key, value in link.items() if isinstance(value, str)})
+    return links
 
 
 def _subagents(events: list[dict[str, Any]]) -> list[Loss]:

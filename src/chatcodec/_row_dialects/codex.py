@@ -40,6 +40,7 @@ from typing import Any, Final
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict
 from chatcodec._row_dialects.codex_prompts import Prompts
+from chatcodec._row_dialects.codex_threads import parent_thread
 from chatcodec._row_dialects.session_lines import Bookkeeping, harness_of, session_error, session_events
 
 HARNESS: Final = "Codex"
@@ -198,7 +199,7 @@ def _session_meta(
         body["instructions"] = instructions["text"]
     spawned = as_dict((as_dict(payload.get("source")) or {}).get("subagent"))
     if spawned is not None:
-        parent = (as_dict(spawned.get("thread_spawn")) or {}).get("parent_thread_id")
+        parent = parent_thread(payload)
         why = f"a subagent's session: the thread {parent or 'that spawned it'} holds the call its work answers"
         losses.append(Loss(f"{at}.source.subagent", "parent session", why, "metadata"))
     kept = ("base_instructions",) if "instructions" in body else ()
