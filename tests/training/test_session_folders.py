@@ -120,3 +120,14 @@ def test_a_file_of_the_folder_that_is_not_a_session_is_refused_with_its_name(
     said = capsys.readouterr().err
     assert "notes.jsonl: " in said
     assert "line 1 of the session is not JSON" in said
+
+
+@pytest.mark.parametrize("source", [CODEX, SESSIONS / "codex.jsonl"])
+def test_a_session_is_not_written_as_tables(source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It wrote its JSON lines' text into the .parquet file."""
+    out = tmp_path / "rows.parquet"
+    with pytest.raises(SystemExit) as refused:
+        main(["convert", "--from", "codex", "--to", "hf-chat", str(source), "--out", str(out)])
+    assert refused.value.code == 64  # a usage error (EX_USAGE), as the parser's
+    assert "converts to JSON lines" in capsys.readouterr().err
+    assert not out.exists()

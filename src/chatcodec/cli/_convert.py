@@ -192,6 +192,8 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
         return exit_codes.UNAVAILABLE if isinstance(error, CodecNotAvailableError) else exit_codes.USAGE
     if is_parquet(arguments.out, arguments.out_format) and arguments.out is None:
         arguments.parser.error("Parquet output needs --out PATH")
+    if session_files.reads_session(options.source) and _tabular_output(arguments):  # was JSON text in a .parquet
+        arguments.parser.error(session_files.TABLES_REFUSED)
     clash = (
         layout_error(arguments)
         or envelope_column_clash(options)

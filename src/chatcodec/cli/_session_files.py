@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from chatcodec._model.messages import AnyMessage
     from chatcodec.batch._convert_records import ConvertOptions
 
+TABLES_REFUSED = (
+    "a session file (or a folder of them) converts to JSON lines, a row each (a subagent's with its parent "
+    "column): write --out FILE.jsonl, then convert that file to Parquet or --layout analyst"
+)
+"""Why a session is not written as tables: its rows are gathered whole, never through the table writer."""
 LinkedRow = tuple[Path, bytes, "dict[str, str] | None"]
 """A session's document, where its losses are reported, and its ``parent`` link (None: none)."""
 
