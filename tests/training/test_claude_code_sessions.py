@@ -424,3 +424,27 @@ def test_a_result_off_the_chain_for_a_call_the_chain_answered_stays_a_branch() -
     ]
     _, losses = read_claude_code(events)
     assert ("$[3]", "message off the active branch") in {(loss.path, loss.what) for loss in losses}
+
+
+def test_an_answer_still_streaming_past_a_calls_result_stays_one_answer() -> None:
+    """Claude Code runs a call while the answer streams: its result line comes between the
+    answer's lines. The answer's third line was read as a new assistant message, after the
+    results (marot/spotter's real subagent file)."""
+    events = [
+        _line("u1", None, "user", "Read three files."),
+        _line("a1", "u1", "assistant", _call("t1"), "msg_1"),
+        _line("r1", "a1", "user", _result("t1")),
+        _line("a2", "a1", "assistant", _call("t2"), "msg_1"),
+        _line("a3", "a2", "assistant", _call("t3"), "msg_1"),
+        _line("r3", "a3", "user", _result("t3")),
+        _line("r2", "a2", "user", _result("t2")),
+        _line("a4", "r2", "assistant", [{"type": "text", "text": "All three read."}], "msg_2"),
+    ]
+    body, losses = read_claude_code(events)
+    assert body["messages"] == [
+        {"role": "user", "content": "Read three files."},
+        {"role": "assistant", "content": [*_call("t1"), *_call("t2"), *_call("t3")]},
+        {"role": "user", "content": [*_result("t1"), *_result("t3"), *_result("t2")]},
+        {"role": "assistant", "content": [{"type": "text", "text": "All three read."}]},
+    ]
+    assert "message off the active branch" not in {loss.what for loss in losses}

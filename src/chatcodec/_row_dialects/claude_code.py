@@ -181,7 +181,6 @@ def _read_line(reading: _Reading, index: int) -> None:
     blocks = _blocks(content, f"{path}.message.content")
     if kind == "assistant":
         _answer(reading, blocks, message.get("id"))
-        reading.results_last = False
         return
     results = all((as_dict(block) or {}).get("type") == "tool_result" for block in blocks)
     if reading.messages and reading.messages[-1]["role"] == "user":
@@ -198,7 +197,9 @@ def _read_line(reading: _Reading, index: int) -> None:
 
 def _answer(reading: _Reading, blocks: list[Any], answer_id: object) -> None:
     """An assistant line's blocks: the answer it continues (the same ``message.id``, with only
-    its tool results after it) takes them, else a new assistant message."""
+    its tool results after it) takes them, else a new assistant message. Results of its calls
+    stay last when a later line of the answer goes before them (Claude Code runs a call while
+    the answer still streams, writing its result between the answer's lines)."""
     messages = reading.messages
     last = len(messages) - 1
     if reading.results_last:
@@ -208,6 +209,7 @@ def _answer(reading: _Reading, blocks: list[Any], answer_id: object) -> None:
         return
     messages.append({"role": "assistant", "content": blocks})
     reading.answer_ids.append(answer_id)
+    reading.results_last = False
 
 
 def _blocks(content: object, path: str) -> list[Any]:
