@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from chatcodec._row_dialects.codex_threads import thread_links
-from chatcodec._row_dialects.sessions import session_links
+from chatcodec._row_dialects.sessions import read_session, session_links
 from chatcodec.cli._commands import main
 
 SESSIONS = Path(__file__).parents[1] / "fixtures" / "harness_sessions"
@@ -131,3 +131,30 @@ def test_a_session_is_not_written_as_tables(source: Path, tmp_path: Path, capsys
     assert refused.value.code == 64  # a usage error (EX_USAGE), as the parser's
     assert "converts to JSON lines" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("meta", "parent"),
+    [
+        ({"id": "c", "parent_thread_id": "p", "thread_source": "subagent", "source": "vscode"}, "p"),
+        ({"id": "c", "source": {"subagent": "memory_consolidation"}}, None),  # a subagent no thread spawned
+        ({"id": "c", "source": {"subagent": {"other": "guardian"}}}, None),
+    ],
+)
+def test_a_rollouts_parent_thread_is_read_where_codex_writes_it(meta: dict[str, Any], parent: str | None) -> None:
+    links = thread_links([[{"timestamp": "t", "type": "session_meta", "payload": meta}]])
+    assert links == [None if parent is None else {"session": parent, "agent": "c"}]
+
+
+def test_a_parent_thread_written_at_the_metas_top_is_the_readers_parent_loss() -> None:
+    meta = {"id": "c", "parent_thread_id": "p", "thread_source": "subagent", "source": "vscode"}
+    user = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Go."}]}
+    events = [
+        {"timestamp": "t", "type": "session_meta", "payload": meta},
+        {"timestamp": "t", "type": "response_item", "payload": user},
+    ]
+    losses = read_session(events, "codex").losses
+    parent = next(loss for loss in losses if loss.what == "parent session")
+    assert (parent.path, parent.kind) == ("$[0].payload.parent_thread_id", "metadata")
+    assert "the thread p holds the call" in parent.why
+    assert "session_meta.parent_thread_id" not in {loss.what for loss in losses}

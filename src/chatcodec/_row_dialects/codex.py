@@ -198,9 +198,11 @@ def _session_meta(
     if instructions is not None and isinstance(instructions.get("text"), str):
         body["instructions"] = instructions["text"]
     spawned = as_dict((as_dict(payload.get("source")) or {}).get("subagent"))
-    if spawned is not None:
-        parent = parent_thread(payload)
+    parent = parent_thread(payload)
+    link = ("source",) if spawned is not None else ("parent_thread_id",) if parent is not None else ()
+    if link:
+        where = f"{at}.source.subagent" if spawned is not None else f"{at}.parent_thread_id"
         why = f"a subagent's session: the thread {parent or 'that spawned it'} holds the call its work answers"
-        losses.append(Loss(f"{at}.source.subagent", "parent session", why, "metadata"))
+        losses.append(Loss(where, "parent session", why, "metadata"))
     kept = ("base_instructions",) if "instructions" in body else ()
-    bookkeeping.note_fields(payload, (*kept, "source") if spawned is not None else kept, at, "session_meta.")
+    bookkeeping.note_fields(payload, (*kept, *link), at, "session_meta.")

@@ -29,9 +29,11 @@ def _meta(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def parent_thread(meta: dict[str, Any]) -> str | None:
     """The thread that spawned the thread a ``session_meta`` payload is of (None: a thread the
-    user started, or a subagent of another kind: a review's, a compaction's)."""
+    user started, or a subagent of another kind: a review's, a compaction's, named by a string).
+    Newer rollouts also write it at the payload's top (``parent_thread_id``, beside
+    ``thread_source: "subagent"``), read where the ``source`` does not say it."""
     spawn = as_dict((as_dict((as_dict(meta.get("source")) or {}).get("subagent")) or {}).get("thread_spawn"))
-    parent = (spawn or {}).get("parent_thread_id")
+    parent = (spawn or {}).get("parent_thread_id", meta.get("parent_thread_id"))
     return parent if isinstance(parent, str) else None
 
 
