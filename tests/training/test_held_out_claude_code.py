@@ -16,12 +16,16 @@ from typing import Any
 
 import pytest
 
-from chatcodec import render_turns
+from chatcodec import decode_request, render_turns
 from chatcodec._row_dialects.sessions import read_session
 from chatcodec.batch._convert import convert_payload
+from chatcodec.batch._convert_records import ConvertOptions
 from chatcodec.batch._row_formats import row_options
 from chatcodec.cli._commands import main
 from training.qwen3_tokenizer import qwen3_encoding
+from training.test_rollout_rows import tokenizer_json
+
+__all__ = ["tokenizer_json"]  # the fixture, shared with the rollout rows' tests
 
 HELD_OUT = Path(__file__).parents[1] / "fixtures" / "harness_sessions" / "held_out"
 SESSION_ID = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
@@ -162,3 +166,20 @@ def test_each_renders_a_turn_per_answer(name: str) -> None:
     turns = render_turns(events, source="claude-code", template="qwen3", tokenizer=qwen3_encoding(), on_loss="ignore")
     assert len(turns) == answers
     assert all(turn.completion_ids for turn in turns)
+
+
+@pytest.mark.parametrize("name", [SHORT, TOOLS])
+def test_each_converts_to_a_trajectory_whose_messages_are_the_conversation(name: str, tokenizer_json: Path) -> None:
+    options = ConvertOptions("claude-code", "trajectory", template="qwen3", tokenizer=str(tokenizer_json))
+    outcome = convert_payload(json.dumps(_events(name)), options)
+    assert outcome.converted is not None, outcome.error
+    row = outcome.converted
+    session = read_session(_events(name), "claude-code")
+    shown: list[str] = []  # the conversation's roles, a chat message per tool result
+    for message in decode_request(session.format, session.body).messages:
+        results = len(message.content) if message.role == "tool" and isinstance(message.content, list) else 1
+        shown += [{"developer": "system"}.get(message.role, message.role)] * results
+    assert [message["role"] for message in row["messages"]] == shown
+    answers = [index for index, message in enumerate(row["messages"]) if message["role"] == "assistant"]
+    assert [turn["message_index"] for turn in row["turns"]] == answers  # a turn per answer
+    assert all(turn["completion_ids"] for turn in row["turns"])

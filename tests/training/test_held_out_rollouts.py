@@ -17,8 +17,12 @@ import pytest
 from chatcodec import decode_request, render_turns
 from chatcodec._row_dialects.sessions import read_session
 from chatcodec.batch._convert import convert_payload
+from chatcodec.batch._convert_records import ConvertOptions
 from chatcodec.batch._row_formats import row_options
 from training.qwen3_tokenizer import qwen3_encoding
+from training.test_rollout_rows import tokenizer_json
+
+__all__ = ["tokenizer_json"]  # the fixture, shared with the rollout rows' tests
 
 HELD_OUT = Path(__file__).parents[1] / "fixtures" / "harness_sessions" / "held_out"
 TERMINAL = "codemie-code-rollout-2026-05-11T11-26-55-019e1625.jsonl.gz"
@@ -229,3 +233,20 @@ def test_each_renders_one_turn_per_answer(name: str) -> None:
     if name == EVENTS_ONLY:  # the first turn's prompt holds the prompt read from its event
         first = qwen3_encoding().decode(list(turns[0].prompt_ids))
         assert events[1]["payload"]["message"].strip()[:40] in first
+
+
+@pytest.mark.parametrize("name", [EVENTS_ONLY, REDACTED])
+def test_each_converts_to_a_trajectory_whose_messages_are_the_conversation(name: str, tokenizer_json: Path) -> None:
+    options = ConvertOptions("codex", "trajectory", template="qwen3", tokenizer=str(tokenizer_json))
+    outcome = convert_payload(json.dumps(_events(name)), options)
+    assert outcome.converted is not None, outcome.error
+    row = outcome.converted
+    session = read_session(_events(name), "codex")
+    shown: list[str] = []  # the conversation's roles, a chat message per tool result
+    for message in decode_request(session.format, session.body).messages:
+        results = len(message.content) if message.role == "tool" and isinstance(message.content, list) else 1
+        shown += [{"developer": "system"}.get(message.role, message.role)] * results
+    assert [message["role"] for message in row["messages"]] == shown
+    answers = [index for index, message in enumerate(row["messages"]) if message["role"] == "assistant"]
+    assert [turn["message_index"] for turn in row["turns"]] == answers  # a turn per answer
+    assert all(turn["completion_ids"] for turn in row["turns"])
