@@ -140,3 +140,17 @@ def test_a_codex_rollout_written_as_atif_keeps_a_custom_tools_text_under_input()
     assert "arguments text" in {loss.what for loss in losses if loss.kind == "spelling"}
     reasoning = next(step for step in written["steps"] if step.get("reasoning_content"))
     assert reasoning["reasoning_content"].startswith("**Inspecting calc.py**")
+
+
+def test_a_developer_message_is_a_system_step_and_said_so() -> None:
+    """A Responses API conversation's developer items (Codex's permissions and instructions)."""
+    losses: list[Loss] = []
+    row = {"messages": [{"role": "developer", "content": "Sandbox: read-only."}, {"role": "user", "content": "Hi"}]}
+    written = to_atif(row, [], losses)
+    assert [(step["source"], step["message"]) for step in written["steps"]] == [
+        ("system", "Sandbox: read-only."),
+        ("user", "Hi"),
+    ]
+    assert ("$.messages[0].role", "developer role", "spelling") in {
+        (loss.path, loss.what, loss.kind) for loss in losses
+    }

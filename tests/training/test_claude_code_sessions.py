@@ -374,3 +374,77 @@ def test_images_a_user_pasted_and_a_tool_returned_reach_the_target_as_images() -
     first = outcome.converted["messages"][0]["content"]
     assert [part["type"] for part in first] == ["text", "image_url"]
     assert first[1]["image_url"]["url"] == "data:image/png;base64,iVBORw0KGgo="
+
+
+def _line(uuid: str, parent: str | None, kind: str, content: object, answer: str | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": kind, "content": content}
+    if answer is not None:
+        message["id"] = answer
+    return {"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s", "message": message}
+
+
+def _call(call: str) -> list[dict[str, Any]]:
+    return [{"type": "tool_use", "id": call, "name": "Read", "input": {"file_path": call}}]
+
+
+def _result(call: str) -> list[dict[str, Any]]:
+    return [{"type": "tool_result", "tool_use_id": call, "content": f"read {call}"}]
+
+
+def test_an_answers_parallel_calls_and_their_results_off_the_chain_are_read_with_it() -> None:
+    """Claude Code writes each call a line and each result as the child of its own call's line:
+    the chain from the last message passes through the last call only (marot/spotter's real
+    sessions, tests/fixtures/harness_sessions/SOURCES.md); the other call and its result were
+    read as a rewind's branch, the answer's first call left without its result."""
+    events = [
+        _line("u1", None, "user", "Read both files."),
+        _line("a1", "u1", "assistant", _call("t1"), "msg_1"),
+        _line("a2", "a1", "assistant", _call("t2"), "msg_1"),
+        _line("r2", "a2", "user", _result("t2")),
+        _line("r1", "a1", "user", _result("t1")),  # the child of the first call's line
+        _line("a3", "r1", "assistant", [{"type": "text", "text": "Both read."}], "msg_2"),
+    ]
+    body, losses = read_claude_code(events)
+    assert body["messages"] == [
+        {"role": "user", "content": "Read both files."},
+        {"role": "assistant", "content": [*_call("t1"), *_call("t2")]},
+        {"role": "user", "content": [*_result("t2"), *_result("t1")]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Both read."}]},
+    ]
+    assert "message off the active branch" not in {loss.what for loss in losses}
+
+
+def test_a_result_off_the_chain_for_a_call_the_chain_answered_stays_a_branch() -> None:
+    events = [
+        _line("u1", None, "user", "Read it."),
+        _line("a1", "u1", "assistant", _call("t1"), "msg_1"),
+        _line("r1", "a1", "user", _result("t1")),
+        _line("x1", "a1", "user", _result("t1")),  # a second result of the same call: not the answer's
+        _line("a2", "r1", "assistant", [{"type": "text", "text": "Read."}], "msg_2"),
+    ]
+    _, losses = read_claude_code(events)
+    assert ("$[3]", "message off the active branch") in {(loss.path, loss.what) for loss in losses}
+
+
+def test_an_answer_still_streaming_past_a_calls_result_stays_one_answer() -> None:
+    """Claude Code runs a call while the answer streams: its result line comes between the
+    answer's lines. The answer's third line was read as a new assistant message, after the
+    results (marot/spotter's real subagent file)."""
+    events = [
+        _line("u1", None, "user", "Read three files."),
+        _line("a1", "u1", "assistant", _call("t1"), "msg_1"),
+        _line("r1", "a1", "user", _result("t1")),
+        _line("a2", "a1", "assistant", _call("t2"), "msg_1"),
+        _line("a3", "a2", "assistant", _call("t3"), "msg_1"),
+        _line("r3", "a3", "user", _result("t3")),
+        _line("r2", "a2", "user", _result("t2")),
+        _line("a4", "r2", "assistant", [{"type": "text", "text": "All three read."}], "msg_2"),
+    ]
+    body, losses = read_claude_code(events)
+    assert body["messages"] == [
+        {"role": "user", "content": "Read three files."},
+        {"role": "assistant", "content": [*_call("t1"), *_call("t2"), *_call("t3")]},
+        {"role": "user", "content": [*_result("t1"), *_result("t3"), *_result("t2")]},
+        {"role": "assistant", "content": [{"type": "text", "text": "All three read."}]},
+    ]
+    assert "message off the active branch" not in {loss.what for loss in losses}

@@ -188,3 +188,43 @@ def test_a_replacement_history_entry_that_is_no_item_is_refused_at_its_path() ->
     with pytest.raises(PayloadError) as raised:
         read_codex(events)
     assert raised.value.path == f"$[{at}].payload.replacement_history[1]"
+
+
+def _line(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    return {"timestamp": "2026-05-11T10:00:00.000Z", "type": kind, "payload": payload}
+
+
+def _prompt_event(text: str, **fields: Any) -> dict[str, Any]:
+    return _line("event_msg", {"type": "user_message", "message": text, **fields})
+
+
+_ANSWER = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]}
+
+
+@pytest.mark.parametrize("event_first", [False, True])
+def test_a_prompt_with_its_item_beside_its_event_is_read_once(event_first: bool) -> None:
+    """Codex writes the item, then the event; a viewer's file may write the event first."""
+    pair = [_line("response_item", _user("Fix it.")), _prompt_event("Fix it.")]
+    body, losses = read_codex([*(pair[::-1] if event_first else pair), _line("response_item", _ANSWER)])
+    assert body["input"] == [_user("Fix it."), _ANSWER]
+    assert "prompt from its event" not in {loss.what for loss in losses}
+    assert "event_msg user_message" in {loss.what for loss in losses}
+
+
+def test_a_prompt_held_only_by_its_event_is_read_there_with_its_images() -> None:
+    image = "data:image/png;base64,iVBORw0KGgo="
+    events = [
+        _prompt_event("What is this?", images=[image], local_images=["/tmp/shot.png"]),
+        _line("response_item", _ANSWER),
+        _prompt_event("And now?"),  # the file's last line: read at its end
+    ]
+    body, losses = read_codex(events)
+    asked = {"type": "input_text", "text": "What is this?"}
+    assert body["input"] == [
+        {"type": "message", "role": "user", "content": [asked, {"type": "input_image", "image_url": image}]},
+        _ANSWER,
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "And now?"}]},
+    ]
+    read = [(loss.path, loss.kind) for loss in losses if loss.what == "prompt from its event"]
+    assert read == [("$[0].payload", "spelling"), ("$[2].payload", "spelling")]
+    assert ("$[0].payload.local_images[0]", "content") in {(loss.path, loss.kind) for loss in losses}

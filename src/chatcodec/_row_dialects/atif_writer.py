@@ -12,7 +12,9 @@ object) and, in its ``observation.results``, the results of those calls (``sourc
 the output with ``--from trajectory`` gives that row back.
 
 What ATIF has no place for is a loss: a part that is not text (ATIF's messages are strings), a
-row's ``tools``, a tool result that follows no agent step. What ATIF requires and a row does not
+row's ``tools``, a tool result that follows no agent step. A ``developer`` message (a Responses
+API conversation's, Codex's permissions and instructions) is a ``system`` step, the step that
+holds instructions, its role a ``spelling`` loss. What ATIF requires and a row does not
 hold (``session_id``, the ``agent`` that ran) is written as chatcodec's and reported as a
 ``default`` loss, as a writer reports a required field it filled.
 """
@@ -46,6 +48,10 @@ def to_atif(row: Mapping[str, Any], turns: Sequence[Mapping[str, Any]], losses: 
         if role == "tool":
             _result(steps, message, path, losses)
             continue
+        if role == "developer":  # instructions at the developer's level: the step that holds instructions
+            why = "ATIF's steps are system, user or agent: a developer message is written as a system step"
+            losses.append(Loss(f"{path}.role", "developer role", why, "spelling"))
+            role = "system"
         if role not in ("system", "user", "assistant"):
             raise TrainingRowError(f"ATIF steps are system, user or agent: no place for role {role!r}", path, _RULE)
         step: dict[str, Any] = {"step_id": len(steps) + 1, "source": "agent" if role == "assistant" else role}

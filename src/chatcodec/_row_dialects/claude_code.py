@@ -12,7 +12,9 @@ signature, tool_use, tool_result with ``is_error``, images); lines link by ``uui
   assistant message again, its tool results (one user line each) one user message after it;
 * the conversation is the session's active branch: the chain from its last message back to
   its root. A rewind or a retry leaves the earlier branch in the file; each of its messages is
-  a ``content`` loss, never silently mixed in;
+  a ``content`` loss, never silently mixed in. An answer's parallel calls each have their result
+  line as the child of the call's own line, so the answer's other lines and results hang off
+  that chain: they are read with it, as the model wrote them and Claude Code sent them;
 * a compaction (a ``system`` line of subtype ``compact_boundary``, a new root whose
   ``logicalParentUuid`` names the last message before it) is followed across, so the
   conversation keeps the messages before it and the summary (``isCompactSummary``) the model
@@ -76,6 +78,7 @@ def read_claude_code(value: object) -> tuple[dict[str, Any], list[Loss]]:
     if not any(events[index].get("type") in _MESSAGE_LINES for index in main):
         main = list(range(len(events)))  # a subagent's own file: every line a sidechain
     chain = _active_chain(events, main, by_uuid, reading.losses)
+    chain = sorted([*chain, *_parallel_results(events, main, chain)])  # a child comes after its parent
     on_chain = set(chain)
     for index in chain:
         _read_line(reading, index)
@@ -115,6 +118,49 @@ def _active_chain(
     return chain[::-1]
 
 
+def _parallel_results(events: list[dict[str, Any]], lines: list[int], chain: list[int]) -> list[int]:
+    """The lines of the chain's answers that the chain does not hold: Claude Code writes an
+    answer a block a line, each line the child of the one before, and each parallel call's
+    result as the child of its own call's line, so the chain from the last message passes
+    through one call and its result; the answer's other lines (its ``message.id``) and the
+    other results hang off it, yet the model wrote them in one answer and was sent them
+    together. A result line joins when it holds only results of calls the answer made and the
+    chain did not see answered (a rewind's branch starts at a prompt, never at a result)."""
+    on_chain = set(chain)
+    answers = {_answer_id(events[index]) for index in chain} - {None}
+    found = [index for index in lines if index not in on_chain and _answer_id(events[index]) in answers]
+    uuids = {events[index].get("uuid") for index in [*chain, *found]}
+    called: set[object] = set()
+    answered: set[object] = set()
+    for index in [*chain, *found]:
+        for block in _line_blocks(events[index]):
+            if block.get("type") == "tool_use":
+                called.add(block.get("id"))
+            elif block.get("type") == "tool_result":
+                answered.add(block.get("tool_use_id"))
+    for index in lines:
+        event = events[index]
+        if index in on_chain or event.get("type") != "user" or event.get("parentUuid") not in uuids:
+            continue
+        blocks = _line_blocks(event)
+        ids = [block.get("tool_use_id") for block in blocks if block.get("type") == "tool_result"]
+        if ids and len(ids) == len(blocks) and all(call in called and call not in answered for call in ids):
+            found.append(index)
+            answered.update(ids)
+    return found
+
+
+def _answer_id(event: dict[str, Any]) -> object:
+    """An assistant line's ``message.id`` (the answer it is a block of), else None."""
+    return (as_dict(event.get("message")) or {}).get("id") if event.get("type") == "assistant" else None
+
+
+def _line_blocks(event: dict[str, Any]) -> list[dict[str, Any]]:
+    """A line's message content blocks (none for a string or a line of no message)."""
+    blocks = as_list((as_dict(event.get("message")) or {}).get("content")) or []
+    return [fields for fields in map(as_dict, blocks) if fields is not None]
+
+
 def _read_line(reading: _Reading, index: int) -> None:
     event = reading.events[index]
     path = f"$[{index}]"
@@ -135,7 +181,6 @@ def _read_line(reading: _Reading, index: int) -> None:
     blocks = _blocks(content, f"{path}.message.content")
     if kind == "assistant":
         _answer(reading, blocks, message.get("id"))
-        reading.results_last = False
         return
     results = all((as_dict(block) or {}).get("type") == "tool_result" for block in blocks)
     if reading.messages and reading.messages[-1]["role"] == "user":
@@ -152,7 +197,9 @@ def _read_line(reading: _Reading, index: int) -> None:
 
 def _answer(reading: _Reading, blocks: list[Any], answer_id: object) -> None:
     """An assistant line's blocks: the answer it continues (the same ``message.id``, with only
-    its tool results after it) takes them, else a new assistant message."""
+    its tool results after it) takes them, else a new assistant message. Results of its calls
+    stay last when a later line of the answer goes before them (Claude Code runs a call while
+    the answer still streams, writing its result between the answer's lines)."""
     messages = reading.messages
     last = len(messages) - 1
     if reading.results_last:
@@ -162,6 +209,7 @@ def _answer(reading: _Reading, blocks: list[Any], answer_id: object) -> None:
         return
     messages.append({"role": "assistant", "content": blocks})
     reading.answer_ids.append(answer_id)
+    reading.results_last = False
 
 
 def _blocks(content: object, path: str) -> list[Any]:
@@ -224,18 +272,8 @@ def subagents(value: object) -> list[Subagent]:
     main = {index for index, event in enumerate(events) if event.get("isSidechain") is not True}
     if not any(events[index].get("type") in _MESSAGE_LINES for index in main):
         return []  # a subagent's own file: every line its own conversation
-    calls: dict[object, object] = {}
-    session: object = None
-    for index in main:
-        event = events[index]
-        session = session or event.get("sessionId")
-        result = as_dict(event.get("toolUseResult")) or {}
-        blocks = as_list((as_dict(event.get("message")) or {}).get("content")) or []
-        results = [
-            fields for fields in map(as_dict, blocks) if fields is not None and fields.get("type") == "tool_result"
-        ]
-        if isinstance(result.get("agentId"), str) and results:
-            calls[result["agentId"]] = results[0].get("tool_use_id")
+    calls = task_calls([events[index] for index in main])
+    session = next((events[index].get("sessionId") for index in main if events[index].get("sessionId")), None)
     lines: dict[object, list[int]] = {}
     for index, event in enumerate(events):
         if index not in main:
@@ -249,6 +287,41 @@ def subagents(value: object) -> list[Subagent]:
         named = agent if isinstance(agent, str) else None
         found.append(Subagent(named, indices[0], [events[index] for index in indices], parent))
     return found
+
+
+def task_calls(lines: list[dict[str, Any]]) -> dict[object, object]:
+    """Each subagent a session's own lines name, with the Task call its work answered (the
+    result line's ``toolUseResult.agentId`` beside its ``tool_result``)."""
+    calls: dict[object, object] = {}
+    for event in lines:
+        result = as_dict(event.get("toolUseResult")) or {}
+        blocks = as_list((as_dict(event.get("message")) or {}).get("content")) or []
+        results = [
+            fields for fields in map(as_dict, blocks) if fields is not None and fields.get("type") == "tool_result"
+        ]
+        if isinstance(result.get("agentId"), str) and results:
+            calls[result["agentId"]] = results[0].get("tool_use_id")
+    return calls
+
+
+def agent_file_links(sessions: list[list[dict[str, Any]]]) -> list[dict[str, str] | None]:
+    """For each file of a session folder (its events), the link of a subagent's own file
+    (``agent-<id>.jsonl``, every line a sidechain) to its parent: ``session`` (its lines'
+    ``sessionId``), ``agent`` (``agentId``) and ``tool_use_id`` (the Task call, where a parent
+    file of the folder names it); None for a session's own file."""
+    calls: dict[object, object] = {}
+    for events in sessions:
+        calls.update(task_calls([event for event in events if event.get("isSidechain") is not True]))
+    links: list[dict[str, str] | None] = []
+    for events in sessions:
+        if not events or any(event.get("isSidechain") is not True for event in events):
+            links.append(None)
+            continue
+        agent = next((event.get("agentId") for event in events if event.get("agentId")), None)
+        session = next((event.get("sessionId") for event in events if event.get("sessionId")), None)
+        link = {"session": session, "agent": agent, "tool_use_id": calls.get(agent)}
+        links.append({key: value for key, value in link.items() if isinstance(value, str)})
+    return links
 
 
 def _subagents(events: list[dict[str, Any]]) -> list[Loss]:

@@ -23,7 +23,10 @@ Each line is a ``RolloutLine`` (``openai/codex``, ``codex-rs/protocol/src/protoc
   ``event_msg`` ``thread_rolled_back`` (the user took turns back) a ``content`` loss likewise;
 * ``turn_context`` (each turn's model, effort, policies) and ``event_msg`` (the UI's events,
   which repeat the items) are bookkeeping: a loss per field and per event kind, at the first
-  place (:class:`~.session_lines.Bookkeeping`).
+  place (:class:`~.session_lines.Bookkeeping`). One event can be the only record of what the
+  model was shown: a ``user_message`` with no user message item since the one before it (a
+  rollout some writers keep without the user's items: ``tests/fixtures/harness_sessions/SOURCES.md``)
+  is the user's prompt, read from the event (:mod:`.codex_prompts`).
 
 A rollout written before ``RolloutLine`` (2025's first releases: a first line of session
 fields, then the items themselves, one a line) reads too.
@@ -31,10 +34,13 @@ fields, then the items themselves, one a line) reads too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._narrow import as_dict
+from chatcodec._row_dialects.codex_prompts import Prompts
+from chatcodec._row_dialects.codex_threads import parent_thread
 from chatcodec._row_dialects.session_lines import Bookkeeping, harness_of, session_error, session_events
 
 HARNESS: Final = "Codex"
@@ -51,6 +57,7 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
     items: list[Any] = []
     losses: list[Loss] = []
     bookkeeping = Bookkeeping(HARNESS)
+    prompts = Prompts(losses, bookkeeping)
     for index, event in enumerate(events):
         path = f"$[{index}]"
         kind, payload, at = _line(event, index, path)
@@ -59,24 +66,44 @@ def read_codex(value: object) -> tuple[dict[str, Any], list[Loss]]:
         if kind == "response_item":
             item = _item(payload, at, losses, bookkeeping)
             if item is not None:
-                items.append(item)
+                items += [*prompts.before(item), item]
         elif kind == "session_meta":
             _session_meta(payload, at, body, losses, bookkeeping)
         elif kind == "compacted" and isinstance(payload.get("replacement_history"), list):
             losses.append(_replaced(items, at))
+            prompts.pending = None  # the replacement holds what the model went on from
             replacement: list[Any] = payload["replacement_history"]
             items = _replacement(replacement, f"{at}.replacement_history", losses, bookkeeping)
         elif kind == "turn_context":
             _turn_context(payload, at, bookkeeping)
         else:
-            mark = _mark(kind, event, payload, at)
-            if mark is None:
-                bookkeeping.note(f"event_msg {payload.get('type')}", at)
-            else:
-                losses.append(mark)
+            items += _unsent(kind, event, payload, at, _Unsent(prompts, losses, bookkeeping))
+    items += prompts.before(None)
     if not items:
         raise session_error("a Codex rollout with no response item", "$")
     return {**body, "input": items}, [*losses, *bookkeeping.losses()]
+
+
+@dataclass(frozen=True, slots=True)
+class _Unsent:
+    """Where a line that is no item goes: a prompt read from its event, a loss, bookkeeping."""
+
+    prompts: Prompts
+    losses: list[Loss]
+    bookkeeping: Bookkeeping
+
+
+def _unsent(kind: str, event: dict[str, Any], payload: dict[str, Any], at: str, into: _Unsent) -> list[Any]:
+    """A line of no item: the prompt a ``user_message`` event is the only record of (as its
+    item), else the loss it makes (a compaction, a rollback, an unknown line) or bookkeeping."""
+    if kind == "event_msg" and payload.get("type") == "user_message":
+        return into.prompts.event(payload, at)
+    mark = _mark(kind, event, payload, at)
+    if mark is None:
+        into.bookkeeping.note(f"event_msg {payload.get('type')}", at)
+    else:
+        into.losses.append(mark)
+    return []
 
 
 def _turn_context(payload: dict[str, Any], at: str, bookkeeping: Bookkeeping) -> None:
@@ -171,9 +198,11 @@ def _session_meta(
     if instructions is not None and isinstance(instructions.get("text"), str):
         body["instructions"] = instructions["text"]
     spawned = as_dict((as_dict(payload.get("source")) or {}).get("subagent"))
-    if spawned is not None:
-        parent = (as_dict(spawned.get("thread_spawn")) or {}).get("parent_thread_id")
+    parent = parent_thread(payload)
+    link = ("source",) if spawned is not None else ("parent_thread_id",) if parent is not None else ()
+    if link:
+        where = f"{at}.source.subagent" if spawned is not None else f"{at}.parent_thread_id"
         why = f"a subagent's session: the thread {parent or 'that spawned it'} holds the call its work answers"
-        losses.append(Loss(f"{at}.source.subagent", "parent session", why, "metadata"))
+        losses.append(Loss(where, "parent session", why, "metadata"))
     kept = ("base_instructions",) if "instructions" in body else ()
-    bookkeeping.note_fields(payload, (*kept, "source") if spawned is not None else kept, at, "session_meta.")
+    bookkeeping.note_fields(payload, (*kept, *link), at, "session_meta.")

@@ -17,7 +17,9 @@ call made it, ``tool_call_metadata`` (``openhands/events/tool.py``: ``function_n
 * else the history is read: the system action's prompt and tools, the user's messages, each
   model response once (the assistant message of the first action it made, its calls all
   there), each observation that answers a call as that call's tool message, an agent message
-  action as an answer. OpenHands' prompt decorates an observation (a command's exit code, its
+  action as an answer, an error observation that answers no call (a call OpenHands could not
+  run: a wrong parameter) as the user message OpenHands' prompt makes of it, its text and
+  OpenHands' note after it (a ``spelling`` loss). OpenHands' prompt decorates an observation (a command's exit code, its
   working directory) where the event holds the output: a ``content`` loss says so once. An
   action no model call made, or an observation that answers none, is a ``content`` loss; a
   state change a ``metadata`` loss per kind.
@@ -40,6 +42,9 @@ _STATE: Final = frozenset({"agent_state_changed", "null", "change_agent_state", 
 _ANSWER_KEYS: Final = ("role", "content", "tool_calls", "reasoning_content")
 """A model response's message fields a chat message keeps (litellm adds ``function_call``,
 ``provider_specific_fields``...)."""
+_ERROR_NOTE: Final = "[Error occurred in processing last action]"
+"""The line OpenHands' prompt adds after an error observation's text (``ConversationMemory``,
+``openhands/memory/conversation_memory.py``): the model reads the error as a user message."""
 _NULLABLE: Final = ("tool_calls", "function_call")
 """The fields litellm writes as ``null`` on an answer that has none."""
 
@@ -111,6 +116,10 @@ def _from_history(history: list[Any], notes: list[Loss]) -> dict[str, Any]:
             call = {"role": "tool", "tool_call_id": metadata.get("tool_call_id"), "name": metadata.get("function_name")}
             reading.messages.append({**call, "content": event.get("content") or ""})
             observed = True
+        elif kind == "error" and "observation" in event:  # a call OpenHands could not run: shown as the user's
+            reading.messages.append({"role": "user", "content": f"{event.get('content') or ''}\n{_ERROR_NOTE}"})
+            why = f"an error that answers no call, shown to the model as a user message ending {_ERROR_NOTE!r}"
+            notes.append(Loss(path, "error observation", why, "spelling"))
         elif "observation" in event:
             why = "an observation that answers no call: OpenHands' prompt may show it; raw_completions holds the prompt"
             notes.append(Loss(path, f"{kind} observation", why, "content"))

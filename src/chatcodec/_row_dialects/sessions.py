@@ -11,14 +11,16 @@ never written (a harness writes its own).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from chatcodec._losses import Loss
 from chatcodec._public_label import shown_as
-from chatcodec._row_dialects.claude_code import read_claude_code, subagents
+from chatcodec._row_dialects.claude_code import agent_file_links, read_claude_code, subagents
 from chatcodec._row_dialects.codex import read_codex
+from chatcodec._row_dialects.codex_threads import thread_links
+from chatcodec._row_dialects.session_lines import session_events
 
 SESSION_FORMATS: Final[Mapping[str, str]] = {"claude-code": "anthropic", "codex": "openai-responses"}
 """Each session dialect, with the wire format its conversation is read in."""
@@ -61,6 +63,17 @@ def session_subagents(events: object, source: str = "claude-code") -> list[dict[
     if source != "claude-code":
         return []
     return [{"parent": subagent.parent, "events": subagent.events} for subagent in subagents(events)]
+
+
+def session_links(sessions: Sequence[object], source: str) -> list[dict[str, str] | None]:
+    """For each session file of a folder (its lines), the ``parent`` link of a subagent's own
+    file to the session that spawned it (as :func:`session_subagents` gives a subagent held in
+    its parent's file), or None for a session the user started: a Claude Code ``agent-<id>.jsonl``
+    by its lines' ``sessionId`` and ``agentId``, a Codex subagent's rollout by the parent thread
+    its ``session_meta`` names (:mod:`.codex_threads`)."""
+    harness = "Claude Code" if source == "claude-code" else "Codex"
+    files = [session_events(events, harness) for events in sessions]
+    return agent_file_links(files) if source == "claude-code" else thread_links(files)
 
 
 shown_as("chatcodec", session_subagents)

@@ -41,6 +41,7 @@ from chatcodec.batch._json_dump import dump_json
 from chatcodec.cli import _exit_codes as exit_codes
 from chatcodec.cli import _presets as presets
 from chatcodec.cli import _session_files as session_files
+from chatcodec.cli import _session_folders as session_folders
 from chatcodec.cli import _trace_rows as trace_rows
 from chatcodec.cli import _training_options as training_options
 from chatcodec.cli._convert_arguments import EXIT_CODES_HELP, REJECTS_SUFFIX, add_convert_arguments
@@ -122,7 +123,7 @@ def _run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     if arguments.source is None:
         from chatcodec.cli._source_format import source_format
 
-        arguments.source = source_format(path)
+        arguments.source = source_format(session_folders.first_file(path) if path.is_dir() else path)
         if arguments.source is None:
             arguments.parser.error(
                 "--from FORMAT is needed: the input's format could not be told from its first document"
@@ -134,6 +135,8 @@ def _run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         return refused
     if is_parquet(path, arguments.in_format):
         return _convert_parquet(arguments, options, out)
+    if path.is_dir():  # a folder of session files, each a row, a subagent's linked to its parent
+        return session_folders.convert_folder(arguments, options, lambda body: _write_body(arguments, body, out))
     with ExitStack() as stack:
         try:
             source = stack.enter_context(open_input(path))
@@ -189,6 +192,8 @@ def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptio
         return exit_codes.UNAVAILABLE if isinstance(error, CodecNotAvailableError) else exit_codes.USAGE
     if is_parquet(arguments.out, arguments.out_format) and arguments.out is None:
         arguments.parser.error("Parquet output needs --out PATH")
+    if session_files.reads_session(options.source) and _tabular_output(arguments):  # was JSON text in a .parquet
+        arguments.parser.error(session_files.TABLES_REFUSED)
     clash = (
         layout_error(arguments)
         or envelope_column_clash(options)
@@ -337,14 +342,13 @@ def _convert_document(
     report_losses(path, outcome.losses, sys.stderr.write, quiet=arguments.quiet)
     one_line = b"\n" not in text.strip()  # a JSON line stays one (head -1 x.jsonl | convert - >> out.jsonl)
     body = dump_json(outcome.converted, None if arguments.compact or one_line else 2) + b"\n"
-    for events, parent in subagents:
-        row = convert_payload(events, options)
-        where = Path(f"{path} (subagent {parent.get('agent', '')})")
-        if row.converted is None:
-            print(f"{where}: {row.error}", file=sys.stderr)
-            return 1
-        report_losses(where, row.losses, sys.stderr.write, quiet=arguments.quiet)
-        body += dump_json({**row.converted, "parent": parent}) + b"\n"
+    agents = [(Path(f"{path} (subagent {link.get('agent', '')})"), events, link) for events, link in subagents]
+    rows = session_files.linked_rows(agents, options, quiet=arguments.quiet)
+    return 1 if rows is None else _write_body(arguments, body + rows, out)
+
+
+def _write_body(arguments: argparse.Namespace, body: bytes, out: TextIO) -> int:
+    """A conversion read whole, written to ``--out`` (or standard output)."""
     if arguments.out is not None:  # the input was read whole: writing over it is safe
         with PendingOutput(arguments.out) as pending:
             Path(pending.path or arguments.out).write_bytes(body)

@@ -11,7 +11,8 @@ without one of its lines would be a different conversation. ``validate --format 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,11 +20,22 @@ from chatcodec._errors import ChatcodecError, PayloadError
 from chatcodec._payloads import parse_json
 from chatcodec._row_dialects.dialects import SESSION_DIALECTS, TRAINING_DIALECTS, WRITTEN_ONLY_DIALECTS
 from chatcodec._row_dialects.sessions import read_session, session_subagents
+from chatcodec.batch._convert import convert_payload
 from chatcodec.batch._json_dump import dump_json
 from chatcodec.cli._documents import Document, open_input
+from chatcodec.cli._run_report import report_losses
 
 if TYPE_CHECKING:
     from chatcodec._model.messages import AnyMessage
+    from chatcodec.batch._convert_records import ConvertOptions
+
+TABLES_REFUSED = (
+    "a session file (or a folder of them) converts to JSON lines, a row each (a subagent's with its parent "
+    "column): write --out FILE.jsonl, then convert that file to Parquet or --layout analyst"
+)
+"""Why a session is not written as tables: its rows are gathered whole, never through the table writer."""
+LinkedRow = tuple[Path, bytes, "dict[str, str] | None"]
+"""A session's document, where its losses are reported, and its ``parent`` link (None: none)."""
 
 
 def reads_session(source: str) -> bool:
@@ -71,10 +83,31 @@ def subagent_documents(whole: bytes, source: str, target: str) -> list[tuple[byt
     JSON array), each as the document of its own lines and its ``parent`` link, for a ``target``
     whose rows carry that link in a column (a training dialect's row, not ATIF's one trajectory
     nor a provider's body); none for another target, whose row's loss names each subagent."""
-    if target not in TRAINING_DIALECTS or target in WRITTEN_ONLY_DIALECTS:
+    if not links_in_rows(target):
         return []
     try:
         found = session_subagents(parse_json(whole), source)
     except ChatcodecError:  # the session's own reading says what is wrong with it
         return []
     return [(dump_json(subagent["events"]), subagent["parent"]) for subagent in found]
+
+
+def links_in_rows(target: str) -> bool:
+    """Whether ``target``'s rows carry a subagent's ``parent`` link in a column (a training
+    dialect's row; not ATIF's one trajectory nor a provider's body, whose losses name it)."""
+    return target in TRAINING_DIALECTS and target not in WRITTEN_ONLY_DIALECTS
+
+
+def linked_rows(rows: Sequence[LinkedRow], options: ConvertOptions, *, quiet: bool) -> bytes | None:
+    """Each session document converted, one JSON line each, its losses reported under its
+    place and its ``parent`` link (where it has one) in the row's ``parent`` column; None
+    after printing the first that fails."""
+    body = b""
+    for where, document, parent in rows:
+        row = convert_payload(document, options)
+        if row.converted is None:
+            print(f"{where}: {row.error}", file=sys.stderr)
+            return None
+        report_losses(where, row.losses, sys.stderr.write, quiet=quiet)
+        body += dump_json(row.converted if parent is None else {**row.converted, "parent": parent}) + b"\n"
+    return body
