@@ -283,11 +283,12 @@ def convert_request(
     named = checked_options(target, options) if options else {}
     if not named and not strict and not extra_fields:
         direct = direct_path(source, target)  # the pair's one-pass path, for the shapes it admits
-        if direct is not None and type(payload) is not dict and isinstance(payload, _TEXTS):
-            payload = _parsed(payload, source)
-        if direct is not None and type(payload) is dict:  # a body given as SDK objects: the canonical path's
+        given: object = payload
+        if direct is not None and given.__class__ is not dict and isinstance(given, _TEXTS):
+            given = payload = _parsed(given, source)
+        if direct is not None and given.__class__ is dict:  # a body given as SDK objects: the canonical path's
             recorder = LossRecorder()
-            encoded = direct(cast("dict[str, Any]", payload), recorder, writer)
+            encoded = direct(cast("dict[str, Any]", given), recorder, writer)
             if encoded is not None:
                 recorder.settle(on_loss, losses)
                 return encoded

@@ -19,6 +19,11 @@ Part = Mapping[str, Any]
 default may be absent)."""
 
 
+def _no_ids() -> set[str]:
+    """An empty set of ids, typed (a generic alias called would cost every context its ``__orig_class__``)."""
+    return set()
+
+
 @dataclass
 class Breakpoint:
     """A ``cache_control`` written into the output, in prompt order."""
@@ -36,12 +41,12 @@ class AnthropicContext(EncodeContext):
     """The ``unsigned_thinking`` option, checked (anything but ``"text"`` is ``"drop"``)."""
     tool_names: Callable[[], dict[str, str]] = dict
     """Tool names by call id, asked for only when a result names its tool (rare)."""
-    breakpoints: list[Breakpoint] = field(default_factory=list)  # builtins: no Python call per context
-    signed: dict[str, str] = field(default_factory=dict)
+    breakpoints: list[Breakpoint] = field(default_factory=lambda: [])
+    signed: dict[str, str] = field(default_factory=lambda: {})
     """The ids written so far with a Gemini signature in them, by call id (``tool_ids.py``)."""
-    call_ids: set[str] = field(default_factory=set)
+    call_ids: set[str] = field(default_factory=_no_ids)
     """The ``tool_use`` ids written so far: Anthropic refuses a body holding one twice."""
-    renamed: dict[str, str] = field(default_factory=dict)
+    renamed: dict[str, str] = field(default_factory=lambda: {})
     """The id a call was sent with in place of one an earlier call had, by call id, for the
     results that follow it (``parts.unique_call_id``)."""
 
