@@ -336,10 +336,7 @@ class ProviderCodec:
         requests, rules, _ = self._request_side or self._requests_and_rules()
         context = DecodeContext(self.name)
         context.reading = noted
-        canonical = reading(requests.decode_request, payload, context)
-        outside = outside_own_ranges(rules, payload)
-        if outside:  # a sampling value outside the format's range: rarely, so no call otherwise
-            self._marked(canonical, outside)
+        canonical = self._marked(reading(requests.decode_request, payload, context), outside_own_ranges(rules, payload))
         if noted is not None:
             noted.read_by(self.name, canonical, context.cited is not False and "request" in self.capabilities.citations)
         if not context.closed and getattr(requests, "JSON_FRONT", None) is None:
