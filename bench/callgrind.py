@@ -88,10 +88,14 @@ _TRIGGER = re.compile(r"^desc: Trigger: Client Request: (.*)$", re.MULTILINE)
 _TOTALS = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 
-def read_dumps(directory: Path) -> list[Dump]:
-    """Every client-request dump in ``directory``: its label and its instruction count."""
+def read_dumps(directory: Path, *, in_order: bool = False) -> list[Dump]:
+    """Every client-request dump in ``directory``: its label and its instruction count
+    (``in_order``: in the order one process dumped them, its parts by number; else by file name)."""
     dumps: list[Dump] = []
-    for path in sorted(directory.glob("callgrind.out.*")):
+    paths = sorted(directory.glob("callgrind.out.*"))
+    if in_order:
+        paths.sort(key=lambda path: int(path.suffix[1:]) if path.suffix[1:].isdigit() else 0)
+    for path in paths:
         text = path.read_text(errors="replace")
         trigger = _TRIGGER.search(text)
         totals = _TOTALS.search(text)

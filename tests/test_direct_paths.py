@@ -330,6 +330,34 @@ def test_marked_user_messages_taken_and_equal(source: str, target: str, marked: 
         _equal_to_canonical(sent, source, target)
 
 
+_MARKED_SYSTEMS = (
+    [{"type": "text", "text": "be brief"}],
+    [{"type": "text", "text": "be brief", "cache_control": _MARKER}],
+    [{"type": "text", "text": "be brief"}, {"type": "text", "text": "cite files", "cache_control": _MARKER}],
+    [{"type": "text", "text": f"rule {n}", "cache_control": _MARKER} for n in range(5)],
+)
+"""System prompts of text parts, a gateway's cache marker on none, one or each (five: past
+Anthropic's four breakpoints, so the writer's limit drops the first)."""
+
+
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
+@pytest.mark.parametrize("parts", _MARKED_SYSTEMS)
+@pytest.mark.parametrize("on_message", [False, True])
+def test_system_parts_taken_and_equal(source: str, target: str, parts: list[dict[str, Any]], on_message: bool) -> None:
+    """A system prompt of text parts, marked on a part or on the message too, ahead of a marked
+    user message: taken by the direct path and written as the canonical path writes it (the
+    markers' spelling reported, the breakpoints counted in prompt order)."""
+    system: dict[str, Any] = {"role": "system", "content": copy.deepcopy(parts)}
+    if on_message:
+        system["cache_control"] = _MARKER
+    user = {"role": "user", "content": [{"type": "text", "text": "go", "cache_control": _MARKER}]}
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [system, user]}
+    convert = direct_path(source, target)
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
+    _equal_to_canonical(body, source, target)
+
+
 _IMAGE_URLS = (
     "data:image/png;base64,iVBORw0KGgo=",
     "data:image/png;base64,not base64!",

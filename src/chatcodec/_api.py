@@ -14,9 +14,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._codec_options import checked_options
-from chatcodec._codec_protocols import Codec, StreamDecoder, SupportsStreamDecoder
+from chatcodec._codec_protocols import StreamDecoder, SupportsStreamDecoder
 from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
-from chatcodec._direct.table import DirectPath, direct_path
+from chatcodec._direct.table import direct_path
 from chatcodec._errors import PayloadError
 from chatcodec._harness_roles import read_or_retry
 from chatcodec._losses import Loss, LossRecorder, OnLoss
@@ -283,12 +283,15 @@ def convert_request(
     named = checked_options(target, options) if options else {}
     if not named and not strict and not extra_fields:
         direct = direct_path(source, target)  # the pair's one-pass path, for the shapes it admits
-        if direct is not None and isinstance(payload, str | bytes | bytearray):
-            payload = _parsed(payload, source)
-        converted = None if direct is None else _converted_directly(direct, payload, writer)
-        if converted is not None:
-            converted[1].settle(on_loss, losses)
-            return converted[0]
+        given: object = payload
+        if direct is not None and given.__class__ is not dict and isinstance(given, _TEXTS):
+            given = payload = _parsed(given, source)
+        if direct is not None and given.__class__ is dict:  # a body given as SDK objects: the canonical path's
+            recorder = LossRecorder()
+            encoded = direct(cast("dict[str, Any]", given), recorder, writer)
+            if encoded is not None:
+                recorder.settle(on_loss, losses)
+                return encoded
     recorder = LossRecorder()
     readings: list[Reading] = []  # what the reader leaves the writer to reuse: a fresh record for each reading
 
@@ -304,6 +307,10 @@ def convert_request(
     return encoded
 
 
+_TEXTS = (str, bytes, bytearray)
+"""A body given as JSON text (a tuple: ``str | bytes | bytearray`` is a union made at each use)."""
+
+
 def _parsed(text: str | bytes | bytearray, source: str) -> dict[str, Any]:
     """JSON text as the dict a direct path takes: parsed and validated in one pass by the
     source's closed front when it takes it (the canonical path, should the direct one hand the
@@ -311,18 +318,6 @@ def _parsed(text: str | bytes | bytearray, source: str) -> dict[str, Any]:
     reader parses a body its front does not take (the same error for text that is no JSON)."""
     validated = common_json(text, source)
     return validated if validated is not None else load_object(text, f"{get_codec(source).name} request")
-
-
-def _converted_directly(
-    direct: DirectPath, payload: object, writer: Codec
-) -> tuple[dict[str, Any], LossRecorder] | None:
-    """A dict body converted by its pair's direct path, with its losses; None when the path
-    hands it back (another shape, or a body given as text or SDK objects)."""
-    if type(payload) is not dict:
-        return None
-    recorder = LossRecorder()
-    encoded = direct(cast("dict[str, Any]", payload), recorder, writer)
-    return None if encoded is None else (encoded, recorder)
 
 
 def convert_response(

@@ -29,7 +29,7 @@ whole, and says what it refuses.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import (
     UnadmittedError,
@@ -46,7 +46,9 @@ from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
-from chatcodec._providers.openai_chat.parts import decode_parts
+from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
+from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
+from chatcodec._providers.openai_chat.parts import decode_part
 from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
 
 if TYPE_CHECKING:
@@ -196,10 +198,15 @@ def _system(message: dict[str, Any], context: AnthropicContext, noted: Reading) 
     return content if type(content) is str else _system_blocks(content, context)
 
 
-def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
-    """A system prompt of text parts, read as the reader reads it (``decode_parts``: the message
-    of a role and its parts is the canonical one) and written by the writer's ``encode_system``."""
-    return encode_system([{"role": "system", "content": decode_parts(content)}], context)
+def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> list[dict[str, Any]]:
+    """A system prompt of text parts (none blank: the walk proved them), read as the reader reads
+    it (``decode_parts``) and written part by part by the writer's ``encode_part``
+    (:func:`_user_blocks`), as ``encode_system`` writes the blocks of a system message of parts
+    with nothing else on it (the canonical message of the role and its parts): a block each,
+    in order, at the message's place; the writer's turn machinery finishes nothing here."""
+    blocks: list[dict[str, Any]] = []
+    _user_blocks(content, blocks, 0, context)
+    return blocks
 
 
 def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps) -> dict[str, Any]:
@@ -281,15 +288,39 @@ def _as_came(block: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: AnthropicContext) -> None:
+    """The blocks of admitted user (or system) content: a text part alone as it is; one with a
+    gateway's cache marker (the walk proved it ``{"type": "ephemeral"}``: :func:`_marked_text`);
+    any other part read by the reader's ``decode_part`` and written by the writer's ``encode_part``."""
     if type(content) is str:
         into.append({"type": "text", "text": content})
         return
-    parts: list[dict[str, Any]] = cast("list[dict[str, Any]]", decode_parts(content))  # a list gives a list
-    for position, part in enumerate(parts):
-        if part["type"] == "text" and len(part) == 2:
-            into.append({"type": "text", "text": part["text"]})
+    for position, given in enumerate(content):
+        if given["type"] == "text" and len(given) == 2:
+            into.append({"type": "text", "text": given["text"]})
             continue
-        block = encode_part(part, context, ("messages", index, "content", position))
+        at = ("messages", index, "content", position)
+        block = _marked_text(given, context, at) if "cache_control" in given else None
+        if block is not None:
+            into.append(block)
+            continue
+        part: dict[str, Any] = decode_part(given)  # as ``decode_parts`` reads a part beyond a plain text
+        block = encode_part(part, context, at)
         if block is None or block["type"] not in _USER_BLOCKS:  # dropped, or another block: the canonical path's
             raise UnadmittedError
         into.append(block)
+
+
+def _marked_text(part: dict[str, Any], context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    """A text part with a gateway's cache marker beside its type and text alone (the walk proved
+    it ``{"type": "ephemeral"}``), read as the reader's ``decode_text_part`` reads it with nothing
+    else to keep (its ``cache_control.take``: the canonical marker, its spelling marker in the
+    part's bag, attached) and written by the writer's ``encode_part`` (the spelling reported, the
+    marker put on the block as a breakpoint); None for a part of any other shape."""
+    if part["type"] != "text" or len(part) != 3:
+        return None
+    canonical = {"type": "text", "text": part["text"]}
+    bag = {"cache_control": part["cache_control"]}
+    take_cache_control(bag, canonical)
+    if "cache_control" not in canonical:
+        return None
+    return encode_part(SOURCE_KIT.attach(canonical, bag), context, at)

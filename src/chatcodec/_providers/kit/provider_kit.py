@@ -151,7 +151,7 @@ class ProviderKit:
             value = bag[key]
             if value is None:
                 continue
-            spelled = f"={compact_json(value)}" if isinstance(value, str | int | bool) else ""
+            spelled = f"={compact_json(value)}" if isinstance(value, _SPELLED) else ""
             why = f"{self.name} has no field for it: {declared[key]}"
             losses.add(at, f"{name} spelling {key}{spelled}", why, "spelling")
 
@@ -240,6 +240,8 @@ def _plan(name: str, bag: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...
 
 
 _OPTIONS: Steps = ("provider_options",)
+_SPELLED = (str, int, bool)
+"""A marker's value a spelling loss quotes (a tuple: ``str | int | bool`` is a union made at each use)."""
 
 
 def _bag_kind(at: Steps) -> LossKind:
