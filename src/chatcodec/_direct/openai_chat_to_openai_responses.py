@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, general_turn, named, read_result, read_user, write_directly
+from chatcodec._direct.openai_chat_source import admit, read_result, read_user, write_directly
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
@@ -60,15 +60,16 @@ class DirectReading(Reading):
     """The conversion's record for the Responses writer, carrying the items this path writes
     (the writer takes its ``input`` from :attr:`direct_items`)."""
 
-    __slots__ = ("_messages",)
+    __slots__ = ("_general", "_messages")
 
-    def __init__(self, messages: list[dict[str, Any]]) -> None:
+    def __init__(self, messages: list[dict[str, Any]], general: set[int]) -> None:
         super().__init__()
         self._messages = messages
+        self._general = general
 
     def direct_items(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``input``, in the writer's place for it (:func:`write_items`)."""
-        return write_items(self._messages, context, self)
+        return write_items(self._messages, context, self, self._general)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -77,10 +78,13 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     admission = admit(payload)
     if admission is None:
         return None
-    return write_directly(payload, recorder, TARGET, writer, noted=DirectReading(admission[0]), admission=admission)
+    noted = DirectReading(admission[0], admission[2])
+    return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
 
 
-def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: Reading) -> list[dict[str, Any]]:
+def write_items(
+    messages: list[dict[str, Any]], context: EncodeContext, noted: Reading, general: set[int]
+) -> list[dict[str, Any]]:
     """The ``input`` items for admitted ``messages`` (:func:`~.openai_chat_source.admitted`),
     each loss at the place the canonical writer names (the canonical message's index: a run
     of tool messages is one). An assistant turn's parts are those the reader's
@@ -88,21 +92,24 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
     for its own writer only, pass by here as they pass by this writer). A tool result beyond
     a call id and a text (parts, a cache marker) is read as the reader reads it
     (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
-    written by the writer's ``encode_result``."""
+    written by the writer's ``encode_result``. ``general``: the positions of the messages the
+    admission walk found beyond a plain turn or a call id and a text
+    (:func:`~.openai_chat_source.admitted`), which only those are read so."""
     holds = context.holds
     items: list[dict[str, Any]] = []
     index = -1  # the canonical index of the message being written
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
-    for message in messages:
+    for at, message in enumerate(messages):
         role = message["role"]
         content = message["content"]
+        read = at in general if general else False  # beyond a plain turn, or a call id and a text (a null name)
         if role == "tool":
             if not results:
                 index += 1
                 results = True
                 position = 0
-            if type(content) is str and "cache_control" not in message and not named(message):  # (a null name)
+            if not read:
                 items.append(plain_output(message["tool_call_id"], content, holds))
             else:
                 result = read_result(message, noted)
@@ -114,6 +121,8 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
         index += 1
         if type(content) is str and (len(message) == 2 or (role != "assistant" and "cache_control" not in message)):
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
+        elif role == "assistant" and read:  # OpenRouter's reasoning details, an empty text, a call's index
+            items += encode_assistant(decode_assistant(message), context.losses, ("messages", index), holds=holds)
         elif role == "assistant":
             items += _turn_items(message, context, ("messages", index))
         else:
@@ -124,11 +133,9 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
 def _turn_items(message: dict[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """An assistant turn's items: its parts as the reader reads a closed copy's (its reasoning
     fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there), written
-    by the writer's ``request_turn``; a turn of OpenRouter's reasoning details (an empty text, a
-    call's index: :func:`~.openai_chat_source.general_turn`) read by the reader's
-    ``decode_assistant`` and written by the writer's ``encode_assistant``."""
-    if general_turn(message):
-        return encode_assistant(decode_assistant(message), context.losses, at, holds=context.holds)
+    by the writer's ``request_turn`` (a turn of OpenRouter's reasoning details, an empty text, a
+    call's index, :func:`~.openai_chat_source.general_turn`, is read by the reader's
+    ``decode_assistant`` and written by the writer's ``encode_assistant``: :func:`write_items`)."""
     thought, content = message.get("reasoning_content"), message["content"]
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
     if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (the blocks, a copy marked)
