@@ -28,9 +28,12 @@ from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from chatcodec._codec_protocols import Codec
-    from chatcodec._losses import LossRecorder
+    from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.contract.context import Reading
+    from chatcodec.contract import Steps
 
 SOURCE = "openai-chat"
 
@@ -216,8 +219,59 @@ def _result(message: Mapping[str, Any]) -> bool:
 def named(message: Mapping[str, Any]) -> bool:
     """Whether an admitted tool message carries the tool's name (not an SDK dump's ``null``):
     data the reader keeps on the result (``decode_tool_result``), so a pair writes such a
-    result by the reader's reading and the writer's rule for it (:func:`read_result`)."""
+    result by the reader's reading and the writer's rule for it (:func:`read_result`), or
+    as :class:`NamedResults` proved it writes the same."""
     return message.get("name") is not None
+
+
+_UNASKED: Any = object()
+
+
+class NamedResults:
+    """A request's tool results with the tool's name (litellm's clients send it), written as
+    the pair writes the result without it and the losses the name answered.
+
+    The reader keeps the name as data on the result part (``decode_tool_result``), which the
+    writer reports as the first thing it does with the part (its bag claimed); nothing else of
+    the result depends on it. So the first result of each name (with no cache marker) is
+    written both ways: as the result without its name (``nameless``; its losses taken
+    back) and by the reader's and writer's own rules (``general``). When the two write the
+    same block and the nameless one reported nothing, what the general one reported is the
+    name's answer, and a later result of that name is written as its nameless self after
+    those losses, repeated at its place; any other result is written by ``general``."""
+
+    __slots__ = ("_proved",)
+
+    def __init__(self) -> None:
+        self._proved: dict[str, list[tuple[Steps, str, str, LossKind]] | None] = {}
+
+    def write(
+        self,
+        message: dict[str, Any],
+        at: Steps,
+        losses: LossRecorder,
+        general: Callable[[dict[str, Any]], dict[str, Any]],
+        nameless: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The written result of ``message`` (a tool message :func:`named`, at ``at``)."""
+        name = message["name"]
+        if "cache_control" in message or type(name) is not str:
+            return general(message)
+        found = self._proved.get(name, _UNASKED)
+        if found is None:
+            return general(message)
+        without = dict(message)
+        del without["name"]
+        if found is not _UNASKED:
+            losses.repeat(found, at)
+            return nameless(without)
+        count = losses.count()
+        trial = nameless(without)
+        quiet = losses.count() == count
+        losses.take_back(count)
+        written = general(message)
+        self._proved[name] = losses.below(count, at) if quiet and written == trial else None
+        return written
 
 
 def _text(content: Any) -> bool:
@@ -307,6 +361,19 @@ def general_turn(message: Mapping[str, Any]) -> bool:
             if call.__class__ is dict and "index" in call:
                 return True
     return False
+
+
+def general_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What the writing of a :func:`general_turn` depends on beyond its parts: its fields (a
+    ``null`` refusal, which the reader keeps as spelling in the turn's bag) and whether all or
+    none of its calls carry the SDK's ``index`` (which it keeps in each call's bag). A pair
+    that proved its writer writes a turn of one shape as its parts writes later ones so."""
+    calls: Any = message.get("tool_calls") or ()
+    indexed = 0
+    for call in calls:  # a loop: a generator's frame per turn cost more than its few calls
+        if "index" in call:
+            indexed += 1
+    return (*message, indexed == len(calls), indexed == 0)
 
 
 def _reasoned_turn(message: Mapping[str, Any]) -> bool:

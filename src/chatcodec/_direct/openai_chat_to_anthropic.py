@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import (
+    NamedResults,
     UnadmittedError,
     admit,
     named,
@@ -87,7 +88,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
 
 
-def write_turns(
+def write_turns(  # noqa: PLR0915 - one loop
     messages: list[dict[str, Any]], context: AnthropicContext, noted: Reading, general: set[int]
 ) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
     """The body's ``system`` and ``messages`` for admitted ``messages``
@@ -109,6 +110,7 @@ def write_turns(
     proved: list[bool] = []  # the verdict on a signed turn's blocks, once proved (:func:`_signed_blocks`)
     written: AssistantTurns | None = None  # the turns the writer's rules write whole (``general_turn``)
     placed: list[int] = []  # where each sits in ``turns``
+    names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_tool_result`)
     for position, message in enumerate(messages[start:], start):
         role = message["role"]
         if role == "tool":
@@ -117,7 +119,10 @@ def write_turns(
                 results = []
                 turns.append({"role": "user", "content": results})
             if general and position in general:  # beyond a call id and a text: text parts, a name, a marker
-                results.append(_tool_result(message, noted, context, ("messages", index, "content", len(results))))
+                if names is None:
+                    names = NamedResults()
+                at = ("messages", index, "content", len(results))
+                results.append(_tool_result(message, noted, context, at, names))
             else:  # a call id and a text (an SDK dump's null name beside them)
                 tool_use_id = message["tool_call_id"]
                 sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
@@ -148,12 +153,24 @@ def _finish(general: AssistantTurns, turns: list[dict[str, Any]], placed: list[i
         turns[position] = turn
 
 
-def _tool_result(message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+def _tool_result(
+    message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps, names: NamedResults
+) -> dict[str, Any]:
     """The result block of a tool message beyond a call id and a text (``at``: its place in the
     canonical message of its run): text parts the writer writes as they are (copies of them),
-    or one beyond those (a cache marker, the tool's name, an image: :func:`_result_block`)."""
+    one with the tool's name as ``names`` proved the reader and writer write it (the result
+    without it, the name's losses), or one beyond those (a cache marker, an image:
+    :func:`_result_block`)."""
+    if named(message):
+        return names.write(
+            message,
+            at,
+            context.losses,
+            lambda given: _result_block(given, noted, context, at),
+            lambda given: _tool_result(given, noted, context, at, names),
+        )
     output: Any = message["content"]  # a text, or text parts (the walk proved them)
-    if "cache_control" in message or named(message) or not plain_result(output):
+    if "cache_control" in message or not plain_result(output):
         return _result_block(message, noted, context, at)
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, read_result, read_user, write_directly
+from chatcodec._direct.openai_chat_source import admit, general_shape, read_result, read_user, write_directly
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
@@ -100,6 +100,7 @@ def write_items(
     index = -1  # the canonical index of the message being written
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
+    proved: dict[tuple[Any, ...], bool] = {}  # the verdict on a general turn's shape (:func:`_general_items`)
     for at, message in enumerate(messages):
         role = message["role"]
         content = message["content"]
@@ -122,23 +123,55 @@ def write_items(
         if type(content) is str and (len(message) == 2 or (role != "assistant" and "cache_control" not in message)):
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
         elif role == "assistant" and read:  # OpenRouter's reasoning details, an empty text, a call's index
-            items += encode_assistant(decode_assistant(message), context.losses, ("messages", index), holds=holds)
+            items += _general_items(message, context, ("messages", index), proved)
         elif role == "assistant":
-            items += _turn_items(message, context, ("messages", index))
+            items += _turn_items(message, context, ("messages", index), holds)
         else:
             items.append(_message_item(message, context, noted, ("messages", index)))
     return items
 
 
-def _turn_items(message: dict[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+def _general_items(
+    message: dict[str, Any], context: EncodeContext, at: Steps, proved: dict[tuple[Any, ...], bool]
+) -> list[dict[str, Any]]:
+    """The items of a turn of OpenRouter's reasoning details (an empty text, a call's index:
+    :func:`~.openai_chat_source.general_turn`): read by the reader's ``decode_assistant`` and
+    written by the writer's ``encode_assistant``, or as its parts (:func:`_turn_items`).
+
+    The general reading differs from the parts only by its bags: the turn's (a ``null``
+    refusal: spelling) and each call's (the SDK's index), which depend on nothing of the turn
+    but its fields and which calls carry an index (its shape,
+    :func:`~.openai_chat_source.general_shape`). So the first turn of a shape is written both
+    ways (the parts' losses taken back, their call ids noted in a copy), and when the items,
+    the losses and the notes are the same, that verdict is the request's (``proved``): a later
+    turn of the shape is written as its parts, the writer's rules asked of each part."""
+    shape = general_shape(message)
+    verdict = proved.get(shape)
+    if verdict:
+        return _turn_items(message, context, at, context.holds, reading=True)
+    losses, holds = context.losses, context.holds
+    count = losses.count()
+    held = set(holds) if verdict is None and holds is not None else None  # the notes before, for the trial
+    items = encode_assistant(decode_assistant(message), losses, at, holds=holds)
+    if verdict is None:
+        found = losses.below(count, at)
+        middle = losses.count()
+        trial = _turn_items(message, context, at, held, reading=True)
+        proved[shape] = found is not None and trial == items and held == holds and losses.below(middle, at) == found
+        losses.take_back(middle)
+    return items
+
+
+def _turn_items(
+    message: dict[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None, *, reading: bool = False
+) -> list[dict[str, Any]]:
     """An assistant turn's items: its parts as the reader reads a closed copy's (its reasoning
-    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there), written
-    by the writer's ``request_turn`` (a turn of OpenRouter's reasoning details, an empty text, a
-    call's index, :func:`~.openai_chat_source.general_turn`, is read by the reader's
-    ``decode_assistant`` and written by the writer's ``encode_assistant``: :func:`write_items`)."""
+    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there, or
+    ``reading``: a general turn's, OpenRouter's ``reasoning_details``), written by the writer's
+    ``request_turn`` (its long call ids noted in ``holds``)."""
     thought, content = message.get("reasoning_content"), message["content"]
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
-    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (the blocks, a copy marked)
+    if reading or "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
         parts = [*decode_reasoning(message)[0]]
     if content is not None:
         parts.append({"type": "text", "text": content})
@@ -146,7 +179,7 @@ def _turn_items(message: dict[str, Any], context: EncodeContext, at: Steps) -> l
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
         parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
-    return request_turn(parts, context.losses, at, context.holds)
+    return request_turn(parts, context.losses, at, holds)
 
 
 def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
