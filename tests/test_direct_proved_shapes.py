@@ -21,7 +21,10 @@ from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_re
 from chatcodec._direct.table import canonical_only, direct_path
 from chatcodec._losses import LossRecorder
 
-_IMAGE = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+_IMAGE = (
+    "data:image/png;base64,"
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
 
 
 def _outcome(body: dict[str, Any], target: str, on_loss: str) -> str:
