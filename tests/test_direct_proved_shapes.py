@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import warnings
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -27,7 +27,7 @@ _IMAGE = (
 )
 
 
-def _outcome(body: dict[str, Any], target: str, on_loss: str) -> str:
+def _outcome(body: dict[str, Any], target: str, on_loss: Literal["ignore", "warn"]) -> str:
     losses: list[Any] = []
     with warnings.catch_warnings(record=True) as shown:
         warnings.simplefilter("always")
@@ -45,7 +45,8 @@ def _equal_to_canonical(body: dict[str, Any], target: str) -> None:
     convert = direct_path("openai-chat", target)
     assert convert is not None
     assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None  # taken
-    for on_loss in ("ignore", "warn"):
+    on_losses: tuple[Literal["ignore", "warn"], ...] = ("ignore", "warn")
+    for on_loss in on_losses:
         direct = _outcome(body, target, on_loss)
         with canonical_only():
             canonical = _outcome(body, target, on_loss)
@@ -116,7 +117,7 @@ def test_named_results_equal_to_canonical(case: str, target: str) -> None:
 def test_a_proved_name_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     # five results of one tool and two of another: the general reading runs once a name
     read: list[str] = []
-    general = openai_chat_to_anthropic._result_block
+    general = getattr(openai_chat_to_anthropic, "_result_block")  # noqa: B009 - the module's own, counted
 
     def counted(message: dict[str, Any], *rest: Any) -> dict[str, Any]:
         read.append(message["name"])
@@ -232,6 +233,7 @@ def test_losses_below_a_place_repeat_there() -> None:
     recorder.add(("messages", 1, "content", 0, "name"), "name", "none")
     found = recorder.below(count, ("messages", 1, "content", 0))
     assert found == [((), "data", "none", "metadata"), (("name",), "name", "none", "content")]
+    assert found is not None
     assert recorder.below(count, ("messages", 1, "content", 1)) is None  # one is not below it
     recorder.repeat(found, ("messages", 4, "content", 2))
     recorder.take_back(count + 2)  # the two below the first place stay, the repeated ones go
