@@ -33,7 +33,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, general_shape, read_result, read_user, write_directly
+from chatcodec._direct.openai_chat_source import (
+    NamedResults,
+    admit,
+    general_shape,
+    named,
+    read_result,
+    read_user,
+    write_directly,
+)
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
@@ -101,6 +109,7 @@ def write_items(
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
     proved: dict[tuple[Any, ...], bool] = {}  # the verdict on a general turn's shape (:func:`_general_items`)
+    names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_result_item`)
     for at, message in enumerate(messages):
         role = message["role"]
         content = message["content"]
@@ -113,9 +122,9 @@ def write_items(
             if not read:
                 items.append(plain_output(message["tool_call_id"], content, holds))
             else:
-                result = read_result(message, noted)
-                note_long_call_id(result["tool_use_id"], holds)  # the item's call_id is this id
-                items.append(encode_result(result, context, ("messages", index, "content", position)))
+                if names is None:
+                    names = NamedResults()
+                items.append(_result_item(message, context, noted, ("messages", index, "content", position), names))
             position += 1
             continue
         results = False
@@ -129,6 +138,41 @@ def write_items(
         else:
             items.append(_message_item(message, context, noted, ("messages", index)))
     return items
+
+
+def _result_item(
+    message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps, names: NamedResults
+) -> dict[str, Any]:
+    """The output item of a tool message beyond a call id and a text (``at``: its place in the
+    canonical message of its run): one of its call id and text parts alone by the writer's
+    ``plain_output`` of their ``encode_parts`` (the reader's ``decode_parts`` of them: such a
+    result has no bag), one with the tool's name as ``names`` proved the reader and writer
+    write it (the result without it, the name's losses), any other read as the reader reads
+    it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
+    written by the writer's ``encode_result``."""
+    if named(message):
+        return names.write(
+            message,
+            at,
+            context.losses,
+            lambda given: _read_item(given, context, noted, at),
+            lambda given: _result_item(given, context, noted, at, names),
+        )
+    content = message["content"]
+    if len(message) == 3 and type(content) is list:  # a call id and parts: no bag
+        read = cast("list[dict[str, Any]]", decode_parts(content))  # a list gives a list
+        return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
+    if len(message) == 3:  # a call id and a text: the name was all else there was
+        return plain_output(message["tool_call_id"], content, context.holds)
+    return _read_item(message, context, noted, at)
+
+
+def _read_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
+    """A tool message's output item as the canonical path writes it: the reader's reading
+    (:func:`~.openai_chat_source.read_result`), the writer's ``encode_result``."""
+    result = read_result(message, noted)
+    note_long_call_id(result["tool_use_id"], context.holds)  # the item's call_id is this id
+    return encode_result(result, context, at)
 
 
 def _general_items(
