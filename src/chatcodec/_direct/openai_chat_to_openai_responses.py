@@ -40,6 +40,7 @@ from chatcodec._direct.openai_chat_source import (
     named,
     read_result,
     read_user,
+    text_content,
     write_directly,
 )
 from chatcodec._providers.contract.context import Reading
@@ -150,7 +151,7 @@ def _result_item(
     write it (the result without it, the name's losses), any other read as the reader reads
     it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
     written by the writer's ``encode_result``."""
-    if named(message):
+    if named(message) and text_content(message["content"]):  # (an image's result read so: no proof twice)
         return names.write(
             message,
             at,
@@ -160,7 +161,7 @@ def _result_item(
         )
     content = message["content"]
     if len(message) == 3 and type(content) is list:  # a call id and parts: no bag
-        read = cast("list[dict[str, Any]]", decode_parts(content))  # a list gives a list
+        read = cast("list[dict[str, Any]]", decode_parts(message["content"]))  # a list gives a list
         return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
     if len(message) == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
