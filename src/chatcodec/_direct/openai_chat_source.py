@@ -185,7 +185,7 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
 
 def _system(message: Mapping[str, Any]) -> bool:
     """A system prompt's text (with an SDK dump's ``"name": null``: :func:`_bare`), or its
-    text parts alone (:func:`text_content`: the reader reads those as the message it is); or either,
+    text parts alone (:func:`_text`: the reader reads those as the message it is); or either,
     not blank, with a gateway's cache marker on the message (:func:`_ephemeral`), as a user
     message takes one (:func:`_user`)."""
     content = message["content"]
@@ -193,12 +193,12 @@ def _system(message: Mapping[str, Any]) -> bool:
         if not _ephemeral(message["cache_control"]) or (type(content) is str and _blank(content)):
             return False
         size = len(message) - 1
-        return (size == 2 or (size == 3 and message.get("name", 0) is None)) and text_content(content)
-    return _bare(message, 2) if type(content) is str else len(message) == 2 and text_content(content)
+        return (size == 2 or (size == 3 and message.get("name", 0) is None)) and _text(content)
+    return _bare(message, 2) if type(content) is str else len(message) == 2 and _text(content)
 
 
 def _result(message: Mapping[str, Any]) -> bool:
-    """A tool message beyond a call id and a text: its text, or text parts (:func:`text_content`), or
+    """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
     text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
     with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it: the
     reader keeps it as data, :func:`named`) and a gateway's cache marker (:func:`_ephemeral`)."""
@@ -213,7 +213,7 @@ def _result(message: Mapping[str, Any]) -> bool:
             return False
         size -= 1
     content = message["content"]
-    return size == 0 and (text_content(content) or (content.__class__ is list and _user_content(content)))
+    return size == 0 and (_text(content) or (content.__class__ is list and _user_content(content)))
 
 
 def named(message: Mapping[str, Any]) -> bool:
@@ -274,7 +274,7 @@ class NamedResults:
         return written
 
 
-def text_content(content: Any) -> bool:
+def _text(content: Any) -> bool:
     """A text, or a list of text parts (none blank), each with a gateway's cache marker or
     without (:func:`_ephemeral`): what a system prompt or a tool result sent as parts holds."""
     if type(content) is str:

@@ -158,12 +158,9 @@ def _tool_result(
 ) -> dict[str, Any]:
     """The result block of a tool message beyond a call id and a text (``at``: its place in the
     canonical message of its run): text parts the writer writes as they are (copies of them),
-    those with the tool's name as ``names`` proved the reader and writer write them (the
-    result without it, the name's losses), or one beyond those (a cache marker, an image:
-    :func:`_result_block`, whose proof would write it twice)."""
-    output: Any = message["content"]  # a text, or text parts (the walk proved them)
-    if "cache_control" in message or not plain_result(output):  # (a name beside them read so too)
-        return _result_block(message, noted, context, at)
+    one with the tool's name as ``names`` proved the reader and writer write it (the result
+    without it, the name's losses), or one beyond those (a cache marker, an image:
+    :func:`_result_block`)."""
     if named(message):
         return names.write(
             message,
@@ -172,6 +169,9 @@ def _tool_result(
             lambda given: _result_block(given, noted, context, at),
             lambda given: _tool_result(given, noted, context, at, names),
         )
+    output: Any = message["content"]  # a text, or text parts (the walk proved them)
+    if "cache_control" in message or not plain_result(output):
+        return _result_block(message, noted, context, at)
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
     return {

@@ -40,7 +40,6 @@ from chatcodec._direct.openai_chat_source import (
     named,
     read_result,
     read_user,
-    text_content,
     write_directly,
 )
 from chatcodec._providers.contract.context import Reading
@@ -151,7 +150,7 @@ def _result_item(
     write it (the result without it, the name's losses), any other read as the reader reads
     it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
     written by the writer's ``encode_result``."""
-    if named(message) and text_content(message["content"]):  # (an image's result read so: no proof twice)
+    if named(message):
         return names.write(
             message,
             at,
