@@ -213,11 +213,11 @@ def test_a_direct_paths_places_are_the_canonical_paths(name: str, payload: dict[
 
     admission = admit(copy.deepcopy(payload))
     assert admission is not None, name
-    given, starts = admission
+    given, starts, general = admission
     front = COMMON_MESSAGES.validate({"messages": given})  # the closed front's copy, as the reader reads it
     assert front is not None, name
     validated: list[dict[str, Any]] = front["messages"]
-    direct = admitted_origins(payload, starts).place
+    direct = admitted_origins(payload, starts, general).place
     canonical, messages = _canonical_places(payload, starts, validated)
     assert direct(("model",)) == canonical(("model",)) == ("model",)
     for index in range(-1, len(starts) + 1):

@@ -290,6 +290,33 @@ class LossRecorder:
         """How many losses were recorded so far (none rendered by asking)."""
         return len(self._pending) + len(self._rendered)
 
+    def below(self, count: int, at: Steps) -> list[tuple[Steps, str, str, LossKind]] | None:
+        """The losses recorded after the first ``count`` (:meth:`count`), each as the rest of
+        its place below ``at`` and its text: what one writing of a part at ``at`` answered,
+        for a direct path that proved a later part of its shape answers the same
+        (:meth:`repeat`). None when one is not below ``at`` (or was renumbered, or rendered since)."""
+        start = count - len(self._rendered)
+        if start < 0 or self._renumbering is not None:
+            return None
+        found: list[tuple[Steps, str, str, LossKind]] = []
+        size = len(at)
+        for path, what, why, kind, _ in self._pending[start:]:
+            if isinstance(path, str) or path[:size] != at:
+                return None
+            found.append((path[size:], what, why, kind))
+        return found
+
+    def take_back(self, count: int) -> None:
+        """Forget the losses recorded after the first ``count`` (:meth:`count`), none rendered
+        since: a direct path's trial writing of a part, which it then writes again as the
+        canonical path does."""
+        del self._pending[count - len(self._rendered) :]
+
+    def repeat(self, found: Sequence[tuple[Steps, str, str, LossKind]], at: Steps) -> None:
+        """Record ``found`` (:meth:`below`) again below ``at``: a later part of the shape they were proved on."""
+        for rest, what, why, kind in found:
+            self.add((*at, *rest), what, why, kind)
+
     def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
         """Record that ``what`` at ``path`` (a JSON path, or its :data:`Steps`) cannot be
         carried, because ``why``; ``kind`` says what it touches (:data:`LossKind`)."""

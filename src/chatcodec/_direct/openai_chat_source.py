@@ -28,9 +28,12 @@ from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from chatcodec._codec_protocols import Codec
-    from chatcodec._losses import LossRecorder
+    from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.contract.context import Reading
+    from chatcodec.contract import Steps
 
 SOURCE = "openai-chat"
 
@@ -43,17 +46,22 @@ class UnadmittedError(Exception):
     """A rule answered outside the shapes this path writes: the canonical path converts the body."""
 
 
-def admit(payload: dict[str, Any]) -> tuple[list[dict[str, Any]], list[int]] | None:
-    """``payload``'s messages as given and where each canonical message starts in them
-    (:func:`admitted`), or None for a body of any other shape. The walk proves every rule
-    the closed front holds these shapes to, so the messages are what the front's copy would
-    hold (the same values; its keys in the wire shapes' order): no copy is built to be
-    walked again."""
+Admission = tuple[list[dict[str, Any]], list[int], set[int]]
+"""An admitted body's messages as given, where each canonical message starts in them, and the
+positions of those the walk found beyond the shapes a pair's pass writes itself (:func:`admitted`)."""
+
+
+def admit(payload: dict[str, Any]) -> Admission | None:
+    """``payload``'s messages as given, where each canonical message starts in them and which
+    of them are read generally (:func:`admitted`), or None for a body of any other shape. The
+    walk proves every rule the closed front holds these shapes to, so the messages are what
+    the front's copy would hold (the same values; its keys in the wire shapes' order): no
+    copy is built to be walked again."""
     messages: Any = payload.get("messages")
-    starts = admitted(messages) if messages.__class__ is list else None
-    if starts is not None and COMMON_REQUEST.holds(payload):  # the copy the JSON front took (chatcodec convert's
+    found = admitted(messages) if messages.__class__ is list else None
+    if found is not None and COMMON_REQUEST.holds(payload):  # the copy the JSON front took (chatcodec convert's
         COMMON_REQUEST.release()  # lines): this is the read it was taken for, as the reader's own look releases it
-    return None if starts is None else (messages, starts)
+    return None if found is None else (messages, *found)
 
 
 def write_directly(
@@ -63,32 +71,25 @@ def write_directly(
     writer: Codec,
     *,
     noted: Reading,
-    admission: tuple[list[dict[str, Any]], list[int]],
+    admission: Admission,
 ) -> dict[str, Any] | None:
     """``payload`` written for ``target`` by its ``writer`` with the turns its direct path wrote (``noted``, the
     pair's reading, carries them), its losses in ``recorder``: the top level read and
     written by the canonical reader and writer, on the body without its messages; None
     when anything on the way refused or raised (the canonical path converts it then)."""
-    starts = admission[1]
     try:
         canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
-        recorder.trace(admitted_origins(payload, starts).place)
+        recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
         return write_request_data(canonical, target, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 
 
-def admitted_origins(payload: dict[str, Any], starts: list[int]) -> AdmittedOrigins:
-    """The loss places of an admitted body (its messages start at ``starts``): a turn a pair's
-    pass read by the reader's general reading placed from that reading (:func:`_general_reading`)."""
-    return AdmittedOrigins(payload, starts, _general_reading)
-
-
-def _general_reading(message: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The canonical message of an assistant turn a pair's pass read by the reader's
-    ``decode_assistant`` (:func:`general_turn`), read again to place a loss it names; None for
-    any other turn."""
-    return decode_assistant(message) if general_turn(message) else None
+def admitted_origins(payload: dict[str, Any], starts: list[int], general: set[int]) -> AdmittedOrigins:
+    """The loss places of an admitted body (its messages start at ``starts``): an assistant turn
+    the walk found general (its position in ``general``: :func:`general_turn`), which a pair's
+    pass reads by the reader's ``decode_assistant``, placed from that reading."""
+    return AdmittedOrigins(payload, starts, decode_assistant, general)
 
 
 def read_result(message: dict[str, Any], noted: Reading) -> dict[str, Any]:
@@ -115,12 +116,16 @@ def _copied(message: dict[str, Any]) -> dict[str, Any]:
     return message if type(content) is str else {**message, "content": [dict(part) for part in content]}
 
 
-def admitted(messages: list[Any]) -> list[int] | None:
+def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
     """Where each canonical message of ``messages`` starts (a run of tool messages is one),
     when they hold only the shapes a pair's pass writes and nothing the shared history
     rules act on (the reader's ``plain_history``): a leading system prompt of text (or text parts), then
     user, assistant and tool messages, each call's turn followed by results, no blank text,
     the last message not an assistant's (a prefill is trimmed). None for any other.
+    Beside the starts, the positions of the messages a pair's pass reads by the reader's own
+    reading, as the walk found them (so the pass and the loss places never ask again): an
+    assistant turn of :func:`general_turn`'s, a tool result beyond a call id and a text (with
+    an SDK dump's ``"name": null`` or without: :func:`_result`).
 
     Asked of the body as given, with no copy built: a body handed back costs this walk, not
     a validation the canonical path then does again. It proves each value the closed front
@@ -138,9 +143,10 @@ def admitted(messages: list[Any]) -> list[int] | None:
         return None
 
 
-def _starts(messages: list[Any]) -> list[int] | None:
+def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: C901, PLR0912 - one loop
     starts: list[int] = []
     start = starts.append
+    general: set[int] = set()
     called = results = False
     for position, message in enumerate(messages):
         if message.__class__ is not dict:
@@ -148,14 +154,12 @@ def _starts(messages: list[Any]) -> list[int] | None:
         role = message["role"]
         if role == "tool":  # most messages of an agent's history: a call id and a text, checked inline
             size = len(message)  # (with an SDK dump's ``"name": null`` too, as :func:`_result` takes it)
-            if type(message["tool_call_id"]) is not str or (
-                (
-                    type(message["content"]) is not str
-                    or (size != 3 and (size != 4 or message.get("name", 0) is not None))
-                )
-                and not _result(message)
-            ):
+            if type(message["tool_call_id"]) is not str:
                 return None
+            if type(message["content"]) is not str or (size != 3 and (size != 4 or message.get("name", 0) is not None)):
+                if not _result(message):
+                    return None
+                general.add(position)
             if not results:
                 start(position)
                 results = True
@@ -166,15 +170,17 @@ def _starts(messages: list[Any]) -> list[int] | None:
         results = False
         start(position)
         if role == "assistant":
-            if not (_plain_turn(message) or (general_turn(message) and _reasoned_turn(message))):
-                return None  # (a plain turn is never a general one: asked second)
+            if not _plain_turn(message):  # (a plain turn is never a general one: asked second)
+                if not (general_turn(message) and _reasoned_turn(message)):
+                    return None
+                general.add(position)
             called = "tool_calls" in message
         elif role == "user":
             if not _user(message):
                 return None
         elif role != "system" or position != 0 or not _system(message):
             return None
-    return starts
+    return starts, general
 
 
 def _system(message: Mapping[str, Any]) -> bool:
@@ -213,8 +219,59 @@ def _result(message: Mapping[str, Any]) -> bool:
 def named(message: Mapping[str, Any]) -> bool:
     """Whether an admitted tool message carries the tool's name (not an SDK dump's ``null``):
     data the reader keeps on the result (``decode_tool_result``), so a pair writes such a
-    result by the reader's reading and the writer's rule for it (:func:`read_result`)."""
+    result by the reader's reading and the writer's rule for it (:func:`read_result`), or
+    as :class:`NamedResults` proved it writes the same."""
     return message.get("name") is not None
+
+
+_UNASKED: Any = object()
+
+
+class NamedResults:
+    """A request's tool results with the tool's name (litellm's clients send it), written as
+    the pair writes the result without it and the losses the name answered.
+
+    The reader keeps the name as data on the result part (``decode_tool_result``), which the
+    writer reports as the first thing it does with the part (its bag claimed); nothing else of
+    the result depends on it. So the first result of each name (with no cache marker) is
+    written both ways: as the result without its name (``nameless``; its losses taken
+    back) and by the reader's and writer's own rules (``general``). When the two write the
+    same block and the nameless one reported nothing, what the general one reported is the
+    name's answer, and a later result of that name is written as its nameless self after
+    those losses, repeated at its place; any other result is written by ``general``."""
+
+    __slots__ = ("_proved",)
+
+    def __init__(self) -> None:
+        self._proved: dict[str, list[tuple[Steps, str, str, LossKind]] | None] = {}
+
+    def write(
+        self,
+        message: dict[str, Any],
+        at: Steps,
+        losses: LossRecorder,
+        general: Callable[[dict[str, Any]], dict[str, Any]],
+        nameless: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The written result of ``message`` (a tool message :func:`named`, at ``at``)."""
+        name = message["name"]
+        if "cache_control" in message or type(name) is not str:
+            return general(message)
+        found = self._proved.get(name, _UNASKED)
+        if found is None:
+            return general(message)
+        without = dict(message)
+        del without["name"]
+        if found is not _UNASKED:
+            losses.repeat(found, at)
+            return nameless(without)
+        count = losses.count()
+        trial = nameless(without)
+        quiet = losses.count() == count
+        losses.take_back(count)
+        written = general(message)
+        self._proved[name] = losses.below(count, at) if quiet and written == trial else None
+        return written
 
 
 def _text(content: Any) -> bool:
@@ -306,6 +363,19 @@ def general_turn(message: Mapping[str, Any]) -> bool:
     return False
 
 
+def general_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What the writing of a :func:`general_turn` depends on beyond its parts: its fields (a
+    ``null`` refusal, which the reader keeps as spelling in the turn's bag) and whether all or
+    none of its calls carry the SDK's ``index`` (which it keeps in each call's bag). A pair
+    that proved its writer writes a turn of one shape as its parts writes later ones so."""
+    calls: Any = message.get("tool_calls") or ()
+    indexed = 0
+    for call in calls:  # a loop: a generator's frame per turn cost more than its few calls
+        if "index" in call:
+            indexed += 1
+    return (*message, indexed == len(calls), indexed == 0)
+
+
 def _reasoned_turn(message: Mapping[str, Any]) -> bool:
     """A :func:`general_turn` of the shapes the full front takes as they are: text (or ``""``,
     or ``null``) ``content``, ``"refusal": null``, ``reasoning`` text, ``reasoning_details``
@@ -364,10 +434,17 @@ def signed(message: Mapping[str, Any]) -> bool:
     return copy == "".join([block["thinking"] for block in blocks])
 
 
+_NULL_KEYS = tuple(SPELLED_NULLS)
+"""The SDK dump's fields (:data:`SPELLED_NULLS`) as a tuple: a loop over it costs less than over the set."""
+
+
 def _nulls(message: Mapping[str, Any]) -> bool:
     """Whether the SDK dump's fields of an assistant turn (:data:`SPELLED_NULLS`), when there, are ``null``."""
     get = message.get  # the SDK's, a null name, litellm's provider_specific_fields
-    return all(get(key) is None for key in SPELLED_NULLS)
+    for key in _NULL_KEYS:  # noqa: SIM110 - a loop: a generator's frame per key cost more than the look
+        if get(key) is not None:
+            return False
+    return True
 
 
 def _calls(calls: Any, *, indexed: bool = False) -> bool:

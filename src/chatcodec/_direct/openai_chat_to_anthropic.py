@@ -32,9 +32,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import (
+    NamedResults,
     UnadmittedError,
     admit,
-    general_turn,
     named,
     read_result,
     read_user,
@@ -68,15 +68,16 @@ class DirectReading(Reading):
     """The conversion's record for the Anthropic writer, carrying the turns this path writes
     (the writer takes its ``system`` and ``messages`` from :attr:`direct_turns`)."""
 
-    __slots__ = ("_messages",)
+    __slots__ = ("_general", "_messages")
 
-    def __init__(self, messages: list[dict[str, Any]]) -> None:
+    def __init__(self, messages: list[dict[str, Any]], general: set[int]) -> None:
         super().__init__()
         self._messages = messages
+        self._general = general
 
     def direct_turns(self, context: AnthropicContext) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
         """The body's ``system`` and ``messages``, in the writer's place for them (:func:`write_turns`)."""
-        return write_turns(self._messages, context, self)
+        return write_turns(self._messages, context, self, self._general)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -85,11 +86,12 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     admission = admit(payload)
     if admission is None:
         return None
-    return write_directly(payload, recorder, TARGET, writer, noted=DirectReading(admission[0]), admission=admission)
+    noted = DirectReading(admission[0], admission[2])
+    return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
 
 
-def write_turns(
-    messages: list[dict[str, Any]], context: AnthropicContext, noted: Reading
+def write_turns(  # noqa: PLR0915 - one loop
+    messages: list[dict[str, Any]], context: AnthropicContext, noted: Reading, general: set[int]
 ) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
     """The body's ``system`` and ``messages`` for admitted ``messages``
     (:func:`~.openai_chat_source.admitted`), each loss at the place the canonical writer names (the canonical
@@ -97,7 +99,9 @@ def write_turns(
     result beyond a call id and a text (parts, a cache marker) are read as the reader reads
     them (``decode_parts``; :func:`~.openai_chat_source.read_result`, with the conversion's
     reading ``noted``) and written by the writer's own ``encode_system`` and ``encode_part``;
-    one of text parts alone the writer writes as they are (its ``plain_result``) is written so."""
+    one of text parts alone the writer writes as they are (its ``plain_result``) is written so.
+    ``general``: the positions of the messages the admission walk found beyond a plain turn or
+    a call id and a text (:func:`~.openai_chat_source.admitted`), which only those are asked about."""
     system: str | list[dict[str, Any]] | None = None
     start = 0
     if messages[0]["role"] == "system":
@@ -106,30 +110,39 @@ def write_turns(
     results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
     index = start - 1  # the canonical index of the message being written
     proved: list[bool] = []  # the verdict on a signed turn's blocks, once proved (:func:`_signed_blocks`)
-    general: AssistantTurns | None = None  # the turns the writer's rules write whole (``general_turn``)
+    written: AssistantTurns | None = None  # the turns the writer's rules write whole (``general_turn``)
     placed: list[int] = []  # where each sits in ``turns``
-    for message in messages[start:]:
+    names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_tool_result`)
+    for position, message in enumerate(messages[start:], start):
         role = message["role"]
         if role == "tool":
             if results is None:
                 index += 1
                 results = []
                 turns.append({"role": "user", "content": results})
-            results.append(_tool_result(message, noted, context, ("messages", index, "content", len(results))))
+            if general and position in general:  # beyond a call id and a text: text parts, a name, a marker
+                if names is None:
+                    names = NamedResults()
+                at = ("messages", index, "content", len(results))
+                results.append(_tool_result(message, noted, context, at, names))
+            else:  # a call id and a text (an SDK dump's null name beside them)
+                tool_use_id = message["tool_call_id"]
+                sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
+                results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
             continue
         index += 1
-        if role == "assistant" and general_turn(message):  # OpenRouter's reasoning details, an empty text, an index
-            if general is None:
-                general = AssistantTurns(context)
+        if role == "assistant" and general and position in general:  # OpenRouter's reasoning details, an index
+            if written is None:
+                written = AssistantTurns(context)
             placed.append(len(turns))  # read by the reader's decode_assistant, written by the writer's rules
-            turns.append(general.write(decode_assistant(message), index))
+            turns.append(written.write(decode_assistant(message), index))
         elif role == "assistant":
             turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         else:
             _user_turn(message, turns, results, index, context=context, noted=noted)
         results = None
-    if general is not None:  # finished after every turn, as the writer finishes its turns
-        _finish(general, turns, placed)
+    if written is not None:  # finished after every turn, as the writer finishes its turns
+        _finish(written, turns, placed)
     return system, turns
 
 
@@ -142,12 +155,24 @@ def _finish(general: AssistantTurns, turns: list[dict[str, Any]], placed: list[i
         turns[position] = turn
 
 
-def _tool_result(message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    """A tool message's result block (``at``: its place in the canonical message of its run):
-    a call id and a text, or text parts the writer writes as they are (copies of them), or
-    one beyond those (a cache marker, the tool's name, an image: :func:`_result_block`)."""
+def _tool_result(
+    message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps, names: NamedResults
+) -> dict[str, Any]:
+    """The result block of a tool message beyond a call id and a text (``at``: its place in the
+    canonical message of its run): text parts the writer writes as they are (copies of them),
+    one with the tool's name as ``names`` proved the reader and writer write it (the result
+    without it, the name's losses), or one beyond those (a cache marker, an image:
+    :func:`_result_block`)."""
+    if named(message):
+        return names.write(
+            message,
+            at,
+            context.losses,
+            lambda given: _result_block(given, noted, context, at),
+            lambda given: _tool_result(given, noted, context, at, names),
+        )
     output: Any = message["content"]  # a text, or text parts (the walk proved them)
-    if "cache_control" in message or named(message) or not plain_result(output):
+    if "cache_control" in message or not plain_result(output):
         return _result_block(message, noted, context, at)
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)

@@ -33,7 +33,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import admit, general_turn, named, read_result, read_user, write_directly
+from chatcodec._direct.openai_chat_source import (
+    NamedResults,
+    admit,
+    general_shape,
+    named,
+    read_result,
+    read_user,
+    write_directly,
+)
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
@@ -60,15 +68,16 @@ class DirectReading(Reading):
     """The conversion's record for the Responses writer, carrying the items this path writes
     (the writer takes its ``input`` from :attr:`direct_items`)."""
 
-    __slots__ = ("_messages",)
+    __slots__ = ("_general", "_messages")
 
-    def __init__(self, messages: list[dict[str, Any]]) -> None:
+    def __init__(self, messages: list[dict[str, Any]], general: set[int]) -> None:
         super().__init__()
         self._messages = messages
+        self._general = general
 
     def direct_items(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``input``, in the writer's place for it (:func:`write_items`)."""
-        return write_items(self._messages, context, self)
+        return write_items(self._messages, context, self, self._general)
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -77,10 +86,13 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     admission = admit(payload)
     if admission is None:
         return None
-    return write_directly(payload, recorder, TARGET, writer, noted=DirectReading(admission[0]), admission=admission)
+    noted = DirectReading(admission[0], admission[2])
+    return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
 
 
-def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: Reading) -> list[dict[str, Any]]:
+def write_items(
+    messages: list[dict[str, Any]], context: EncodeContext, noted: Reading, general: set[int]
+) -> list[dict[str, Any]]:
     """The ``input`` items for admitted ``messages`` (:func:`~.openai_chat_source.admitted`),
     each loss at the place the canonical writer names (the canonical message's index: a run
     of tool messages is one). An assistant turn's parts are those the reader's
@@ -88,50 +100,122 @@ def write_items(messages: list[dict[str, Any]], context: EncodeContext, noted: R
     for its own writer only, pass by here as they pass by this writer). A tool result beyond
     a call id and a text (parts, a cache marker) is read as the reader reads it
     (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
-    written by the writer's ``encode_result``."""
+    written by the writer's ``encode_result``. ``general``: the positions of the messages the
+    admission walk found beyond a plain turn or a call id and a text
+    (:func:`~.openai_chat_source.admitted`), which only those are read so."""
     holds = context.holds
     items: list[dict[str, Any]] = []
     index = -1  # the canonical index of the message being written
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
-    for message in messages:
+    proved: dict[tuple[Any, ...], bool] = {}  # the verdict on a general turn's shape (:func:`_general_items`)
+    names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_result_item`)
+    for at, message in enumerate(messages):
         role = message["role"]
         content = message["content"]
+        read = at in general if general else False  # beyond a plain turn, or a call id and a text (a null name)
         if role == "tool":
             if not results:
                 index += 1
                 results = True
                 position = 0
-            if type(content) is str and "cache_control" not in message and not named(message):  # (a null name)
+            if not read:
                 items.append(plain_output(message["tool_call_id"], content, holds))
             else:
-                result = read_result(message, noted)
-                note_long_call_id(result["tool_use_id"], holds)  # the item's call_id is this id
-                items.append(encode_result(result, context, ("messages", index, "content", position)))
+                if names is None:
+                    names = NamedResults()
+                items.append(_result_item(message, context, noted, ("messages", index, "content", position), names))
             position += 1
             continue
         results = False
         index += 1
         if type(content) is str and (len(message) == 2 or (role != "assistant" and "cache_control" not in message)):
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
+        elif role == "assistant" and read:  # OpenRouter's reasoning details, an empty text, a call's index
+            items += _general_items(message, context, ("messages", index), proved)
         elif role == "assistant":
-            items += _turn_items(message, context, ("messages", index))
+            items += _turn_items(message, context, ("messages", index), holds)
         else:
             items.append(_message_item(message, context, noted, ("messages", index)))
     return items
 
 
-def _turn_items(message: dict[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+def _result_item(
+    message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps, names: NamedResults
+) -> dict[str, Any]:
+    """The output item of a tool message beyond a call id and a text (``at``: its place in the
+    canonical message of its run): one of its call id and text parts alone by the writer's
+    ``plain_output`` of their ``encode_parts`` (the reader's ``decode_parts`` of them: such a
+    result has no bag), one with the tool's name as ``names`` proved the reader and writer
+    write it (the result without it, the name's losses), any other read as the reader reads
+    it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
+    written by the writer's ``encode_result``."""
+    if named(message):
+        return names.write(
+            message,
+            at,
+            context.losses,
+            lambda given: _read_item(given, context, noted, at),
+            lambda given: _result_item(given, context, noted, at, names),
+        )
+    content = message["content"]
+    if len(message) == 3 and type(content) is list:  # a call id and parts: no bag
+        read = cast("list[dict[str, Any]]", decode_parts(message["content"]))  # a list gives a list
+        return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
+    if len(message) == 3:  # a call id and a text: the name was all else there was
+        return plain_output(message["tool_call_id"], content, context.holds)
+    return _read_item(message, context, noted, at)
+
+
+def _read_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
+    """A tool message's output item as the canonical path writes it: the reader's reading
+    (:func:`~.openai_chat_source.read_result`), the writer's ``encode_result``."""
+    result = read_result(message, noted)
+    note_long_call_id(result["tool_use_id"], context.holds)  # the item's call_id is this id
+    return encode_result(result, context, at)
+
+
+def _general_items(
+    message: dict[str, Any], context: EncodeContext, at: Steps, proved: dict[tuple[Any, ...], bool]
+) -> list[dict[str, Any]]:
+    """The items of a turn of OpenRouter's reasoning details (an empty text, a call's index:
+    :func:`~.openai_chat_source.general_turn`): read by the reader's ``decode_assistant`` and
+    written by the writer's ``encode_assistant``, or as its parts (:func:`_turn_items`).
+
+    The general reading differs from the parts only by its bags: the turn's (a ``null``
+    refusal: spelling) and each call's (the SDK's index), which depend on nothing of the turn
+    but its fields and which calls carry an index (its shape,
+    :func:`~.openai_chat_source.general_shape`). So the first turn of a shape is written both
+    ways (the parts' losses taken back, their call ids noted in a copy), and when the items,
+    the losses and the notes are the same, that verdict is the request's (``proved``): a later
+    turn of the shape is written as its parts, the writer's rules asked of each part."""
+    shape = general_shape(message)
+    verdict = proved.get(shape)
+    if verdict:
+        return _turn_items(message, context, at, context.holds, reading=True)
+    losses, holds = context.losses, context.holds
+    count = losses.count()
+    held = set(holds) if verdict is None and holds is not None else None  # the notes before, for the trial
+    items = encode_assistant(decode_assistant(message), losses, at, holds=holds)
+    if verdict is None:
+        found = losses.below(count, at)
+        middle = losses.count()
+        trial = _turn_items(message, context, at, held, reading=True)
+        proved[shape] = found is not None and trial == items and held == holds and losses.below(middle, at) == found
+        losses.take_back(middle)
+    return items
+
+
+def _turn_items(
+    message: dict[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None, *, reading: bool = False
+) -> list[dict[str, Any]]:
     """An assistant turn's items: its parts as the reader reads a closed copy's (its reasoning
-    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there), written
-    by the writer's ``request_turn``; a turn of OpenRouter's reasoning details (an empty text, a
-    call's index: :func:`~.openai_chat_source.general_turn`) read by the reader's
-    ``decode_assistant`` and written by the writer's ``encode_assistant``."""
-    if general_turn(message):
-        return encode_assistant(decode_assistant(message), context.losses, at, holds=context.holds)
+    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there, or
+    ``reading``: a general turn's, OpenRouter's ``reasoning_details``), written by the writer's
+    ``request_turn`` (its long call ids noted in ``holds``)."""
     thought, content = message.get("reasoning_content"), message["content"]
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
-    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (the blocks, a copy marked)
+    if reading or "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
         parts = [*decode_reasoning(message)[0]]
     if content is not None:
         parts.append({"type": "text", "text": content})
@@ -139,7 +223,7 @@ def _turn_items(message: dict[str, Any], context: EncodeContext, at: Steps) -> l
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
         parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
-    return request_turn(parts, context.losses, at, context.holds)
+    return request_turn(parts, context.losses, at, holds)
 
 
 def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:

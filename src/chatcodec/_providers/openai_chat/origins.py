@@ -5,7 +5,7 @@ calls are parts after its content, each at its ``tool_calls`` entry."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
 from chatcodec.codec_kit import Origin, as_list, is_dict
@@ -169,29 +169,32 @@ class AdmittedOrigins:
     no canonical message is read, where :class:`~chatcodec._providers.kit.origins.Origins`
     reads the one a loss names first."""
 
-    __slots__ = ("_general", "_listed", "_payload", "_read", "_starts")
+    __slots__ = ("_general", "_listed", "_origins", "_payload", "_read", "_starts")
 
     def __init__(
         self,
         payload: Mapping[str, Any],
         starts: Sequence[int],
-        read: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None,
+        read: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+        general: Container[int] = (),
     ) -> None:
         self._payload = payload
         self._listed: list[Any] = payload["messages"]
         self._starts = starts
         self._read = read
-        """The canonical message of an assistant turn the direct path read by the reader's
-        general reading (None for a plain turn): its parts placed by :func:`assistant_origin`."""
-        self._general: dict[int, Origin | None] = {}
+        """The reader's general reading of an assistant turn (its canonical message), which the
+        direct path read the turns at ``general`` by: their parts placed by :func:`assistant_origin`."""
+        self._general = general
+        """The positions (in the messages) of the turns read generally, as the admission found them."""
+        self._origins: dict[int, Origin] = {}
 
     def _general_origin(self, start: int, message: Mapping[str, Any]) -> Origin | None:
         """The origin of a turn read generally (:attr:`_read`), once a turn; None for a plain turn."""
-        if start in self._general:
-            return self._general[start]
-        canonical = None if self._read is None else self._read(message)
-        found = None if canonical is None else assistant_origin(("messages", start), message, canonical)
-        self._general[start] = found
+        if self._read is None or start not in self._general:
+            return None
+        found = self._origins.get(start)
+        if found is None:
+            found = self._origins[start] = assistant_origin(("messages", start), message, self._read(message))
         return found
 
     def place(self, path: Steps) -> Steps:
@@ -212,7 +215,7 @@ class AdmittedOrigins:
                 message = self._listed[start]
                 role = message["role"]
                 if role == "assistant":
-                    general = self._general_origin(start, message) if self._read is not None else None
+                    general = self._general_origin(start, message)
                     part = plain_turn_part(start, message, position) if general is None else general.place(path[2:])
                     if part is not None:
                         return part
@@ -225,7 +228,7 @@ class AdmittedOrigins:
         index = path[1]
         if not 0 <= index < len(self._starts):
             return path
-        if self._read is not None:
+        if self._general:
             start = self._starts[index]
             message = self._listed[start]
             if message["role"] == "assistant":

@@ -336,11 +336,15 @@ def note_long_call_id(call_id: str, holds: set[str] | None) -> None:
         holds.add(LONG_CALL_ID)
 
 
-def plain_output(call_id: str, output: str, holds: set[str] | None, *, custom: bool = False) -> dict[str, Any]:
+def plain_output(
+    call_id: str, output: str | list[dict[str, Any]], holds: set[str] | None, *, custom: bool = False
+) -> dict[str, Any]:
     """The output item of a result of its call's id and a text alone (a ``custom_tool_call_output``
     answering a custom call), a ``call_id`` over 64 characters noted in ``holds``
     (:data:`~.rules.LONG_CALL_ID`): the request writer's, and a direct path's from OpenAI Chat
-    (:mod:`chatcodec._direct`), whose tool messages are this shape."""
+    (:mod:`chatcodec._direct`), whose tool messages are this shape; there also of its call's id
+    and parts alone (``output``: :func:`encode_parts`' input parts, not empty), as
+    :func:`encode_result` writes a result with no bag."""
     note_long_call_id(call_id, holds)
     return {
         "type": "custom_tool_call_output" if custom else "function_call_output",

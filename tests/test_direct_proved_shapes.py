@@ -1,0 +1,245 @@
+"""What the OpenAI Chat direct paths prove once a request and then repeat (issue 107): a tool
+result with the tool's name written as the result without it plus the name's losses
+(``NamedResults``, proved per name), a turn of OpenRouter's reasoning details written to
+Responses as its parts (``_general_items``, proved per shape). Each body mixes results and
+turns that repeat a proved shape with ones that differ from it (another content, an image, a
+cache marker, an empty text, a call without its index, a long call id, a tool name Responses
+renames), and each is written as the canonical path writes it: the output, the losses (kind,
+place, text, order) and the warnings; the later ones are counted to skip the general reading."""
+
+from __future__ import annotations
+
+import copy
+import json
+import warnings
+from typing import Any, Literal
+
+import pytest
+
+import chatcodec
+from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
+from chatcodec._direct.table import canonical_only, direct_path
+from chatcodec._losses import LossRecorder
+
+_IMAGE = (
+    "data:image/png;base64,"
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+def _outcome(body: dict[str, Any], target: str, on_loss: Literal["ignore", "warn"]) -> str:
+    losses: list[Any] = []
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        try:
+            output = chatcodec.convert_request(
+                copy.deepcopy(body), source="openai-chat", target=target, on_loss=on_loss, losses=losses
+            )
+        except Exception as error:  # an error is part of the outcome, whatever its type
+            return f"ERR {type(error).__name__}: {error}"
+    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
+    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
+
+
+def _equal_to_canonical(body: dict[str, Any], target: str) -> None:
+    convert = direct_path("openai-chat", target)
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None  # taken
+    on_losses: tuple[Literal["ignore", "warn"], ...] = ("ignore", "warn")
+    for on_loss in on_losses:
+        direct = _outcome(body, target, on_loss)
+        with canonical_only():
+            canonical = _outcome(body, target, on_loss)
+        assert direct == canonical, on_loss
+
+
+def _call(call_id: str, name: str, index: int | None = None) -> dict[str, Any]:
+    call: dict[str, Any] = {"id": call_id, "type": "function", "function": {"name": name, "arguments": '{"a": 1}'}}
+    if index is not None:
+        call["index"] = index
+    return call
+
+
+def _named_body(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One assistant turn calling each result's tool, then the results, then the user."""
+    calls = [_call(f"call_{position}", result["name"]) for position, result in enumerate(results)]
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "You fix bugs."},
+        {"role": "user", "content": "Look."},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+    ]
+    messages += [
+        {"role": "tool", "tool_call_id": f"call_{position}", **result} for position, result in enumerate(results)
+    ]
+    messages.append({"role": "user", "content": "Go on."})
+    return {"model": "claude-sonnet-4-5", "max_tokens": 1000, "messages": messages}
+
+
+_NAMED_RESULTS: dict[str, list[dict[str, Any]]] = {
+    "one name, texts and parts": [
+        {"name": "bash", "content": [{"type": "text", "text": "ok"}]},
+        {"name": "bash", "content": "done"},
+        {"name": "bash", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+    ],
+    "two names interleaved": [
+        {"name": "bash", "content": [{"type": "text", "text": "ok"}]},
+        {"name": "edit", "content": [{"type": "text", "text": "edited"}]},
+        {"name": "bash", "content": [{"type": "text", "text": "again"}]},
+        {"name": "edit", "content": "plain"},
+    ],
+    "a later result with an image": [
+        {"name": "browser", "content": [{"type": "text", "text": "page"}]},
+        {
+            "name": "browser",
+            "content": [{"type": "text", "text": "shot"}, {"type": "image_url", "image_url": {"url": _IMAGE}}],
+        },
+        {"name": "browser", "content": [{"type": "text", "text": "page again"}]},
+    ],
+    "a later result with a cache marker": [
+        {"name": "bash", "content": [{"type": "text", "text": "ok"}]},
+        {"name": "bash", "content": [{"type": "text", "text": "marked"}], "cache_control": {"type": "ephemeral"}},
+        {"name": "bash", "content": [{"type": "text", "text": "marked part", "cache_control": {"type": "ephemeral"}}]},
+    ],
+    "an image first": [
+        {"name": "browser", "content": [{"type": "image_url", "image_url": {"url": _IMAGE}}]},
+        {"name": "browser", "content": [{"type": "text", "text": "page"}]},
+        {"name": "browser", "content": "text"},
+    ],
+}
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai-responses"])
+@pytest.mark.parametrize("case", sorted(_NAMED_RESULTS))
+def test_named_results_equal_to_canonical(case: str, target: str) -> None:
+    _equal_to_canonical(_named_body(_NAMED_RESULTS[case]), target)
+
+
+def test_a_proved_name_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    # five results of one tool and two of another: the general reading runs once a name
+    read: list[str] = []
+    general = getattr(openai_chat_to_anthropic, "_result_block")  # noqa: B009 - the module's own, counted
+
+    def counted(message: dict[str, Any], *rest: Any) -> dict[str, Any]:
+        read.append(message["name"])
+        return general(message, *rest)
+
+    monkeypatch.setattr(openai_chat_to_anthropic, "_result_block", counted)
+    results = [{"name": name, "content": [{"type": "text", "text": f"out {name}"}]} for name in ["bash"] * 5]
+    results += [{"name": "edit", "content": "x"}, {"name": "edit", "content": "y"}]
+    body = _named_body(results)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("anthropic"))
+    assert written is not None
+    assert read == ["bash", "edit"]
+    named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
+    assert named == [f"$.messages[{position}]" for position in range(3, 10)]  # every name reported, in order
+
+
+def _turn(step: int, **fields: Any) -> dict[str, Any]:
+    """An assistant turn as OpenRouter answers it (its reasoning details signed), ``fields`` over it."""
+    text = f"I look at step {step}."
+    detail = {"type": "reasoning.text", "text": text, "signature": f"sig{step}", "format": "anthropic-claude-v1"}
+    turn: dict[str, Any] = {
+        "role": "assistant",
+        "content": "",
+        "refusal": None,
+        "reasoning": text,
+        "reasoning_details": [{**detail, "index": 0}],
+        "tool_calls": [_call(f"toolu_{step}", "bash", 0)],
+    }
+    turn.update(fields)
+    return {key: value for key, value in turn.items() if value is not _GONE}
+
+
+_GONE = object()
+"""A field :func:`_turn` leaves out."""
+
+
+def _reasoned_body(turns: list[dict[str, Any]]) -> dict[str, Any]:
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "You fix bugs."},
+        {"role": "user", "content": "Go."},
+    ]
+    for turn in turns:
+        messages.append(turn)
+        messages += [{"role": "tool", "tool_call_id": call["id"], "content": "ok"} for call in turn["tool_calls"]]
+    messages.append({"role": "user", "content": "Go on."})
+    return {"model": "anthropic/claude-sonnet-4.5", "messages": messages, "max_tokens": 1000}
+
+
+_LONG_ID = "toolu_" + "x" * 70
+_REASONED_TURNS: dict[str, list[dict[str, Any]]] = {
+    "one shape": [_turn(step) for step in range(4)],
+    "texts and empty texts": [_turn(0), _turn(1, content="Done."), _turn(2), _turn(3, content="More.")],
+    "a call without its index later": [_turn(0), _turn(1, tool_calls=[_call("toolu_1", "bash")]), _turn(2)],
+    "mixed indexes": [
+        _turn(0),
+        _turn(1, tool_calls=[_call("toolu_1a", "bash", 0), _call("toolu_1b", "bash")]),
+        _turn(2, tool_calls=[_call("toolu_2a", "bash", 0), _call("toolu_2b", "edit", 1)]),
+    ],
+    "no refusal field later": [_turn(0), _turn(1, refusal=_GONE), _turn(2)],
+    "reasoning not a copy": [_turn(0), _turn(1, reasoning="Another thought."), _turn(2, reasoning=_GONE)],
+    "a long call id later": [_turn(0), _turn(1, tool_calls=[_call(_LONG_ID, "bash", 0)]), _turn(2)],
+    "a tool name Responses renames": [_turn(0), _turn(1, tool_calls=[_call("toolu_1", "my.tool", 0)]), _turn(2)],
+    "two details": [
+        _turn(0),
+        _turn(
+            1,
+            reasoning=_GONE,
+            reasoning_details=[
+                {"type": "reasoning.text", "text": "a", "signature": "s", "format": "anthropic-claude-v1", "index": 0},
+                {"type": "reasoning.encrypted", "data": "opaque", "format": "anthropic-claude-v1", "index": 1},
+            ],
+        ),
+        _turn(2),
+    ],
+}
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai-responses"])
+@pytest.mark.parametrize("case", sorted(_REASONED_TURNS))
+def test_reasoned_turns_equal_to_canonical(case: str, target: str) -> None:
+    _equal_to_canonical(_reasoned_body(_REASONED_TURNS[case]), target)
+
+
+def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    # six turns of one shape (an empty text, an indexed call) and one of another: read twice
+    read: list[int] = []
+    general = openai_chat_to_openai_responses.decode_assistant
+
+    def counted(message: dict[str, Any], **options: Any) -> dict[str, Any]:
+        read.append(len(message["tool_calls"]))
+        return general(message, **options)
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "decode_assistant", counted)
+    turns = [_turn(step) for step in range(6)]
+    turns.insert(3, _turn(9, refusal=_GONE))
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(_reasoned_body(turns), recorder, chatcodec.get_codec("openai-responses")) is not None
+    assert len(read) == 2
+    dropped = [loss.path for loss in recorder.losses if loss.what == "reasoning from anthropic"]
+    assert len(dropped) == 7  # each turn's reasoning reported, proved or not
+
+
+def test_losses_below_a_place_repeat_there() -> None:
+    recorder = LossRecorder()
+    recorder.add(("model",), "model", "why")
+    count = recorder.count()
+    recorder.add(("messages", 1, "content", 0), "data", "none", "metadata")
+    recorder.add(("messages", 1, "content", 0, "name"), "name", "none")
+    found = recorder.below(count, ("messages", 1, "content", 0))
+    assert found == [((), "data", "none", "metadata"), (("name",), "name", "none", "content")]
+    assert found is not None
+    assert recorder.below(count, ("messages", 1, "content", 1)) is None  # one is not below it
+    recorder.repeat(found, ("messages", 4, "content", 2))
+    recorder.take_back(count + 2)  # the two below the first place stay, the repeated ones go
+    assert [loss.path for loss in recorder.losses] == [
+        "$.model",
+        "$.messages[1].content[0]",
+        "$.messages[1].content[0].name",
+    ]
+    assert recorder.below(0, ("model",)) is None  # rendered since
