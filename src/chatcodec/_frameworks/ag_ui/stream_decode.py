@@ -24,7 +24,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from chatcodec import StreamError
-from chatcodec._frameworks.ag_ui.markers import EVENTS, PARENT, PROVIDER
+from chatcodec._frameworks.ag_ui.markers import (
+    EVENTS,
+    MADE_UP_ANSWER,
+    MADE_UP_RUN,
+    PARENT,
+    PROVIDER,
+    USAGE_FIELDS,
+    made_up_reasoning_id,
+)
 from chatcodec.codec_kit import FeedByReading, as_dict, as_list, read_event
 from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, StreamBuilder
 
@@ -45,13 +53,7 @@ _MAPPED = {
 }
 """The fields of a part's events the part is built from (the others ride in its bag)."""
 
-_USAGE = {
-    "inputTokens": "input_tokens",
-    "outputTokens": "output_tokens",
-    "reasoningTokens": "reasoning_tokens",
-    "cachedInputTokens": "cache_read_tokens",
-    "cacheWriteInputTokens": "cache_write_tokens",
-}
+_USAGE = {wire: name for name, wire in USAGE_FIELDS.items()}
 """A ``TokenUsage`` entry's counts, by their canonical names (``totalTokens`` is their sum)."""
 
 
@@ -74,7 +76,6 @@ class StreamDecoder(FeedByReading):
         """Parts opened by chunk events: closed by the first event of another kind."""
         self.calls = 0
         self.kept: list[dict[str, Any]] = []
-        self.gave_id = False
         self.foreign: set[str] = set()
         """The ids of text messages of another role than the answer's."""
         self.finished = False
@@ -104,7 +105,7 @@ class StreamDecoder(FeedByReading):
         if self.chunks and not kind.endswith("_CHUNK"):
             self._close_chunks()
         if kind == "RUN_STARTED":
-            self._start(_bag(event, ("type",)))
+            self._start(_run_bag(event, ("type",)))
             return
         self._ensure_started()
         piece = _PIECES.get(kind)
@@ -148,9 +149,12 @@ class StreamDecoder(FeedByReading):
 
     def _message_of(self, message_id: str) -> str | None:
         """The id a text or call keeps of its assistant message: none for the answer's (the first
-        one a text or call came from, which the message keeps as its ``id``)."""
+        one a text or call came from, which the message keeps as its ``id``, given at once so a
+        writer of the run's events names the message by it; the one a writer made up is no data)."""
         if self.message_id is None:
             self.message_id = message_id
+            if message_id != MADE_UP_ANSWER:
+                self.builder.choice_data(0, message_metadata={PROVIDER: {"id": message_id}})
             return None
         return None if message_id == self.message_id else message_id
 
@@ -199,8 +203,10 @@ class StreamDecoder(FeedByReading):
             metadata = {PROVIDER: bag} if bag else None
             return self.builder.open_tool_call(0, self._next(), id=part_id, name=name, metadata=metadata)
         if kind == "thinking":  # a reasoning message of its own: its id is the thinking part's, as in a history
-            bag["id"] = part_id
-            return self.builder.open_thinking(0, self._next(), metadata={PROVIDER: bag})
+            index = self._next()
+            if part_id != made_up_reasoning_id(index):
+                bag["id"] = part_id
+            return self.builder.open_thinking(0, index, metadata={PROVIDER: bag} if bag else None)
         other = self._message_of(part_id)
         if other is not None:
             bag["messageId"] = other
@@ -238,7 +244,7 @@ class StreamDecoder(FeedByReading):
         self._ensure_started()
         self._close_all()
         usage, entries = _usage(event.get("usage"))
-        bag = _bag(event, ("type", "usage", "outcome"))
+        bag = _run_bag(event, ("type", "usage", "outcome"))
         if entries is not None:
             bag["usage"] = entries
         outcome = as_dict(event.get("outcome"))
@@ -257,9 +263,6 @@ class StreamDecoder(FeedByReading):
 
     def _give_kept(self) -> None:
         message: dict[str, Any] = {}
-        if self.message_id is not None and not self.gave_id:
-            message["id"] = self.message_id
-            self.gave_id = True
         if self.kept:
             message[EVENTS] = self.kept
             self.kept = []
@@ -293,6 +296,11 @@ def _metadata(bag: dict[str, Any]) -> dict[str, Any] | None:
 def _bag(event: dict[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
     """An event's fields beyond ``mapped`` (its timestamp, raw event, metadata...)."""
     return {key: value for key, value in event.items() if key not in mapped}
+
+
+def _run_bag(event: dict[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
+    """A run event's fields beyond ``mapped``, without the thread and run a writer made up."""
+    return {key: value for key, value in _bag(event, mapped).items() if MADE_UP_RUN.get(key) != value}
 
 
 def _string(event: dict[str, Any], key: str, position: int) -> str:
