@@ -72,6 +72,9 @@ class StreamDecoder(FeedByReading):
         """The parts still open, by kind (``text``, ``thinking``, ``call``) and their message's or call's id."""
         self.ending: dict[tuple[str, str], tuple[PartBuilder, dict[str, Any]]] = {}
         """Parts whose end came, closed at the next event (an encrypted value may follow the end)."""
+        self.waiting: dict[tuple[str, str], dict[str, Any]] = {}
+        """Text messages started with nothing but their ids: a part once their content comes (an
+        empty one names the answer's message, as a writer ends reasoning alone)."""
         self.chunks: list[tuple[str, str]] = []
         """Parts opened by chunk events: closed by the first event of another kind."""
         self.calls = 0
@@ -170,6 +173,15 @@ class StreamDecoder(FeedByReading):
             raise StreamError(f"{event['type']}: a {id_key} (a string)", f"$.{id_key}", self.position)
         key = (kind, part_id)
         extra = _bag(event, _MAPPED[kind])
+        if kind == "text" and step == "START" and not extra and key not in self.open:
+            self._message_of(part_id)  # the answer's message, named even if it says nothing
+            self.waiting[key] = event
+            return
+        waiting = self.waiting.pop(key, None)
+        if waiting is not None:
+            if step == "END" and not extra:
+                return  # a message started and ended with nothing in it: no part
+            self.open[key] = self._open(kind, part_id, waiting, {})
         if step in ("START", "CHUNK") and key not in self.open:
             self.open[key] = self._open(kind, part_id, event, extra if step == "START" else {})
             if step == "CHUNK":
@@ -285,7 +297,7 @@ class StreamDecoder(FeedByReading):
         self._close_ending()
         for part in self.open.values():
             self.builder.close(part)
-        self.open = {}
+        self.open, self.waiting = {}, {}
         self.chunks = []
 
 

@@ -86,6 +86,8 @@ class StreamEncoder:
         self.refusal: str | None = None
         """The text message a refusal is written as, while it streams."""
         self.calls = False
+        self.named = False
+        """Whether a text or call of the answer's message was written (its id with it)."""
         self.usage: dict[str, Any] = {}
         self.usage_at: Steps = ()
         self.finished: dict[str, Any] | None = None
@@ -98,11 +100,11 @@ class StreamEncoder:
         """The AG-UI events ``event`` completes."""
         at: Steps = ("events", self.position)
         self.position += 1
-        if self.ended or (self.finished is not None and not isinstance(event, UsageRecord | ChoiceMetadataRecord)):
-            self.losses.add(at, f"{event.type} event", f"an {DISPLAY} run says nothing after its end", "content")
-            return
         if getattr(event, "choice", 0) != 0:
             self.losses.add(at, "another choice", f"an {DISPLAY} run carries one answer", "content")
+            return
+        if self.ended or (self.finished is not None and not isinstance(event, UsageRecord | ChoiceMetadataRecord)):
+            self.losses.add(at, f"{event.type} event", f"an {DISPLAY} run says nothing after its end", "content")
             return
         if self.refusal is not None and not isinstance(event, RefusalDeltaRecord):
             yield self._end_refusal()
@@ -169,6 +171,7 @@ class StreamEncoder:
         if self.ended:
             return
         yield from self._close_all()
+        yield from self._name_the_answer()
         if self.finished is not None:
             finished = self.finished
             if "usage" not in finished and self.usage:
@@ -203,9 +206,20 @@ class StreamEncoder:
 
     def _answer(self) -> str:
         """The assistant message's id: its bag's, else the response's, else the made-up one."""
+        self.named = True
         if self.answer_id is None:
             self.answer_id = self.response_id if self.response_id is not None else MADE_UP_ANSWER
         return self.answer_id
+
+    def _name_the_answer(self) -> Iterator[dict[str, Any]]:
+        """An answer of no text and no call (reasoning alone, nothing) named all the same: an
+        empty text message of its id, which the reader reads as the id and no part."""
+        if self.named or self.run is None:
+            return
+        answer = self._answer()
+        if answer != MADE_UP_ANSWER:
+            yield {"type": "TEXT_MESSAGE_START", "messageId": answer, "role": "assistant"}
+            yield {"type": "TEXT_MESSAGE_END", "messageId": answer}
 
     def _choice_data(self, event: ChoiceMetadataRecord, at: Steps) -> Iterator[dict[str, Any]]:
         KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), _NO_FIELD)
@@ -353,6 +367,10 @@ class StreamEncoder:
             yield from self._delta(index, part.get("text") or "", at)
             yield from self._close(index, event.provider_metadata, at)
         elif kind == "thinking":
+            for key in ("signature", "provider", "model", "redacted"):
+                if part.get(key) not in (None, False, KIT.name):
+                    why = f"an {DISPLAY} reasoning message has no field for it"
+                    self.losses.add((*at, "part", key), f"thinking {key}", why, "metadata")
             start = self._open(index, "thinking", bag)
             yield {"type": "REASONING_START", "messageId": start["messageId"], **_fields(bag, "reasoningStart")}
             yield start
