@@ -280,9 +280,7 @@ class StreamEncoder:
     def _bag(self, metadata: dict[str, Any] | None, at: Steps) -> dict[str, Any]:
         return KIT.claim(self.losses, metadata, (*at, "provider_metadata"))
 
-    def _open(
-        self, index: int, kind: str, bag: dict[str, Any], call_id: str = "", name: str = ""
-    ) -> dict[str, Any]:
+    def _open(self, index: int, kind: str, bag: dict[str, Any], call_id: str = "", name: str = "") -> dict[str, Any]:
         place = self.parts
         self.parts += 1
         fields = {key: value for key, value in bag.items() if key not in ("end", "encrypted", "reasoningStart")}
@@ -388,7 +386,12 @@ class StreamEncoder:
             text = content if isinstance(content, str) else _text_of(content)
             self.parts += 1
             result_id = f"{part['tool_use_id']}-result"
-            yield {"type": "TOOL_CALL_RESULT", "messageId": result_id, "toolCallId": part["tool_use_id"], "content": text}
+            yield {
+                "type": "TOOL_CALL_RESULT",
+                "messageId": result_id,
+                "toolCallId": part["tool_use_id"],
+                "content": text,
+            }
         else:
             self.losses.add((*at, "part"), f"{kind} part", f"an {DISPLAY} answer streams text, reasoning and calls")
 
