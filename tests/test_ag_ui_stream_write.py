@@ -79,7 +79,8 @@ def test_a_hand_written_run_with_what_builds_no_part_is_written_back_the_same() 
     _checked(run)
     assert _written("ag-ui", run) == run
     answer = chatcodec.accumulate_stream("ag-ui", run)
-    assert answer.usage is not None and (answer.usage.input_tokens, answer.usage.reasoning_tokens) == (12, 3)
+    assert answer.usage is not None
+    assert (answer.usage.input_tokens, answer.usage.reasoning_tokens) == (12, 3)
 
 
 def test_a_run_error_is_written_back_as_it_came() -> None:
@@ -120,11 +121,13 @@ def test_a_recorded_provider_stream_becomes_a_run_that_reads_back_to_the_same_an
     original = chatcodec.accumulate_stream(source, raw)
     losses: list[chatcodec.Loss] = []
     run = _written(source, raw, losses)
-    assert run[0]["type"] == "RUN_STARTED" and run[-1]["type"] == "RUN_FINISHED"
+    assert run[0]["type"] == "RUN_STARTED"
+    assert run[-1]["type"] == "RUN_FINISHED"
     again = chatcodec.accumulate_stream("ag-ui", run)
     assert _comparable(again) == _comparable(original)
     choice, first = again.choices[0], original.choices[0]
-    assert choice.finish_reason is not None and first.finish_reason is not None
+    assert choice.finish_reason is not None
+    assert first.finish_reason is not None
     assert choice.finish_reason.unified == first.finish_reason.unified
     if original.usage is not None:
         assert again.usage is not None
@@ -146,7 +149,8 @@ def test_what_a_run_cannot_carry_is_reported_where_it_stands() -> None:
     raw = (FIXTURES / "openai-chat" / "stream" / "finish_length.sse").read_bytes()
     _written("openai-chat", raw, losses)
     finish = [loss for loss in losses if loss.what == "finish reason"]
-    assert len(finish) == 1 and "stop" in finish[0].why  # a run read back says stop
+    assert len(finish) == 1
+    assert "stop" in finish[0].why
     losses = []
     raw = (FIXTURES / "openai-chat" / "stream" / "refusal_deltas.sse").read_bytes()
     run = _written("openai-chat", raw, losses)
@@ -154,7 +158,8 @@ def test_what_a_run_cannot_carry_is_reported_where_it_stands() -> None:
     parts = chatcodec.accumulate_stream("openai-chat", raw).choices[0].message.parts
     refused = "".join(part.text for part in parts if isinstance(part, chatcodec.RefusalPart))
     written = "".join(event["delta"] for event in run if event["type"] == "TEXT_MESSAGE_CONTENT")
-    assert refused and refused in written  # written as text, said so
+    assert refused
+    assert refused in written
     losses = []
     raw = (FIXTURES / "openai-chat" / "stream" / "n3_choices_interleaved.sse").read_bytes()
     _written("openai-chat", raw, losses)
@@ -172,7 +177,8 @@ def test_a_stream_cut_before_its_finish_stays_a_cut_run() -> None:
     partial = chatcodec.accumulate_stream("ag-ui", converted, partial=True)
     assert partial.choices[0].finish_reason is None
     said = chatcodec.accumulate_stream("anthropic", cut, partial=True).choices[0].message.text
-    assert said and partial.choices[0].message.text == said
+    assert said
+    assert partial.choices[0].message.text == said
 
 
 def test_an_answer_without_ids_gets_made_up_ones_that_read_back_as_no_data() -> None:

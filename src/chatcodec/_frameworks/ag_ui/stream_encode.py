@@ -61,6 +61,35 @@ from chatcodec.contract import (
 )
 
 _NO_FIELD = f"an {DISPLAY} run's events have no field for it"
+_PartEvent = (
+    TextStartRecord
+    | TextDeltaRecord
+    | TextEndRecord
+    | ThinkingStartRecord
+    | ThinkingDeltaRecord
+    | ThinkingSignatureDeltaRecord
+    | ThinkingEndRecord
+    | ToolCallStartRecord
+    | ToolCallDeltaRecord
+    | ToolCallEndRecord
+    | RefusalDeltaRecord
+    | PartRecord
+)
+_PART_EVENTS = (
+    TextStartRecord,
+    TextDeltaRecord,
+    TextEndRecord,
+    ThinkingStartRecord,
+    ThinkingDeltaRecord,
+    ThinkingSignatureDeltaRecord,
+    ThinkingEndRecord,
+    ToolCallStartRecord,
+    ToolCallDeltaRecord,
+    ToolCallEndRecord,
+    RefusalDeltaRecord,
+    PartRecord,
+)
+"""The records of a part: written as the part's AG-UI events, the run started first."""
 _RUN_KEYS = ("threadId", "runId")
 
 
@@ -108,46 +137,17 @@ class StreamEncoder:
             return
         if self.refusal is not None and not isinstance(event, RefusalDeltaRecord):
             yield self._end_refusal()
+        if isinstance(event, _PART_EVENTS):
+            yield from self._part_event(event, at)
+        else:
+            yield from self._run_event(event, at)
+
+    def _run_event(
+        self, event: ResponseStartRecord | UsageRecord | ChoiceMetadataRecord | FinishRecord | ErrorRecord, at: Steps
+    ) -> Iterator[dict[str, Any]]:
         match event:
             case ResponseStartRecord():
                 yield from self._start(event, at)
-            case TextStartRecord():
-                yield from self._started()
-                yield self._open(event.index, "text", self._bag(event.provider_metadata, at))
-            case TextDeltaRecord():
-                yield from self._delta(event.index, event.delta, at)
-            case TextEndRecord():
-                yield from self._close(event.index, event.provider_metadata, at)
-            case ThinkingStartRecord():
-                yield from self._started()
-                if event.provider not in (None, KIT.name) or event.model is not None:
-                    why = f"an {DISPLAY} reasoning message does not say which model thought it"
-                    self.losses.add(at, "thinking provider", why, "metadata")
-                bag = self._bag(event.provider_metadata, at)
-                start = self._open(event.index, "thinking", bag)
-                yield {"type": "REASONING_START", "messageId": start["messageId"], **_fields(bag, "reasoningStart")}
-                yield start
-            case ThinkingDeltaRecord():
-                yield from self._delta(event.index, event.delta, at)
-            case ThinkingSignatureDeltaRecord():
-                why = f"an {DISPLAY} reasoning message has no signature (only encryptedValue)"
-                self.losses.add(at, "thinking signature", why, "metadata")
-            case ThinkingEndRecord():
-                yield from self._close(event.index, event.provider_metadata, at, event.encrypted)
-            case ToolCallStartRecord():
-                yield from self._started()
-                self.calls = True
-                bag = self._bag(event.provider_metadata, at)
-                yield self._open(event.index, "call", bag, event.id, event.name)
-            case ToolCallDeltaRecord():
-                yield from self._delta(event.index, event.delta, at)
-            case ToolCallEndRecord():
-                yield from self._close(event.index, event.provider_metadata, at)
-            case RefusalDeltaRecord():
-                yield from self._refusal(event.delta, at)
-            case PartRecord():
-                yield from self._started()
-                yield from self._whole(event, at)
             case UsageRecord():
                 KIT.claim(self.losses, event.provider_metadata, (*at, "provider_metadata"))
                 counts = dict(event.usage)
@@ -162,6 +162,43 @@ class StreamEncoder:
                 yield from self._error(event)
             case _:
                 assert_never(event)
+
+    def _part_event(self, event: _PartEvent, at: Steps) -> Iterator[dict[str, Any]]:
+        if not isinstance(event, ThinkingSignatureDeltaRecord):
+            yield from self._started()
+        match event:
+            case TextStartRecord():
+                yield self._open(event.index, "text", self._bag(event.provider_metadata, at))
+            case TextDeltaRecord() | ThinkingDeltaRecord() | ToolCallDeltaRecord():
+                yield from self._delta(event.index, event.delta, at)
+            case TextEndRecord() | ToolCallEndRecord():
+                yield from self._close(event.index, event.provider_metadata, at)
+            case ThinkingStartRecord():
+                yield from self._thinking_start(event, at)
+            case ThinkingSignatureDeltaRecord():
+                why = f"an {DISPLAY} reasoning message has no signature (only encryptedValue)"
+                self.losses.add(at, "thinking signature", why, "metadata")
+            case ThinkingEndRecord():
+                yield from self._close(event.index, event.provider_metadata, at, event.encrypted)
+            case ToolCallStartRecord():
+                self.calls = True
+                bag = self._bag(event.provider_metadata, at)
+                yield self._open(event.index, "call", bag, event.id, event.name)
+            case RefusalDeltaRecord():
+                yield from self._refusal(event.delta, at)
+            case PartRecord():
+                yield from self._whole(event, at)
+            case _:
+                assert_never(event)
+
+    def _thinking_start(self, event: ThinkingStartRecord, at: Steps) -> Iterator[dict[str, Any]]:
+        if event.provider not in (None, KIT.name) or event.model is not None:
+            why = f"an {DISPLAY} reasoning message does not say which model thought it"
+            self.losses.add(at, "thinking provider", why, "metadata")
+        bag = self._bag(event.provider_metadata, at)
+        start = self._open(event.index, "thinking", bag)
+        yield {"type": "REASONING_START", "messageId": start["messageId"], **_fields(bag, "reasoningStart")}
+        yield start
 
     def close(self) -> Iterator[dict[str, Any]]:
         """What is still open, closed, then ``RUN_FINISHED`` with the counts; none when no

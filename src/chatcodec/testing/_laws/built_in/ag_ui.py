@@ -75,14 +75,16 @@ def answer_named_by_its_message(response: chatcodec.ChatResponse) -> object:
     An answer's ``name`` and its content's spelling (an empty string, one string) have no
     canonical stream event (``streams/_replay.py``): compared as the parts they hold, an empty
     text part as none (a run's empty text message names the answer and holds nothing)."""
-    dumped = response.model_dump(mode="json")
-    message = dumped["choices"][0]["message"] if dumped["choices"] else {}
+    dumped: dict[str, Any] = response.model_dump(mode="json")
+    choices = as_list(dumped["choices"]) or []
+    message: dict[str, Any] = (as_dict(choices[0]) or {}).get("message", {}) if choices else {}
     message.pop("name", None)
-    if isinstance(message.get("content"), str):
-        text = message["content"]
-        message["content"] = [{"type": "text", "text": text}] if text else []
-    if isinstance(message.get("content"), list):  # an empty text message names its message, holds nothing
-        message["content"] = [part for part in message["content"] if part != {"type": "text", "text": ""}]
+    content: object = message.get("content")
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}] if content else []
+    listed = as_list(content)
+    if listed is not None:  # an empty text message names its message, holds nothing
+        message["content"] = [part for part in listed if part != {"type": "text", "text": ""}]
     bags = as_dict(message.get("provider_metadata")) or {}
     own = dict(as_dict(bags.get("ag-ui")) or {})
     if dumped.get("id") is None and isinstance(own.get("id"), str):
