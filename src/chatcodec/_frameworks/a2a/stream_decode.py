@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from chatcodec import StreamError
-from chatcodec._frameworks.a2a.markers import AGENT, PROVIDER
+from chatcodec._frameworks.a2a.markers import AGENT, MADE_UP_TASK, PROVIDER, made_up_artifact_id
 from chatcodec._frameworks.a2a.parts import decode_part
 from chatcodec._frameworks.a2a.wire import TASK_STATES, check_message, check_parts
 from chatcodec.codec_kit import FeedByReading, as_dict, as_list, leftovers, read_event
@@ -68,7 +68,7 @@ class StreamDecoder(FeedByReading):
         self.failed = False
         self.next_index = 0
         self.task: dict[str, Any] | None = None
-        self.texts: dict[str, PartBuilder] = {}
+        self.texts: dict[str, tuple[PartBuilder, int, dict[str, Any]]] = {}
         """Each artifact's open text part, by its ``artifactId``."""
         self.kept: list[dict[str, Any]] = []
 
@@ -166,12 +166,14 @@ class StreamDecoder(FeedByReading):
             return
         own = {key: value for key, value in task.items() if key not in ("history", "artifacts", "status")}
         own["status"] = {key: value for key, value in status.items() if key != "message"}
-        self.task = own
-        bag: dict[str, Any] = {TASK: own}
+        self.task = dict(own)
+        task_id = own.pop("id", None)  # the answer's id, as a message's messageId is
+        kept = {key: value for key, value in own.items() if MADE_UP_TASK.get(key) != value}
+        bag: dict[str, Any] = {TASK: kept} if kept else {}
         history = as_list(task.get("history"))
         if history:
             bag[HISTORY] = history
-        self._start(rpc, bag=bag)
+        self._start(rpc, task_id if task_id != MADE_UP_TASK["id"] else None, bag)
         said = as_dict(status.get("message"))
         if said is not None:
             self._said(said, "the task's status.message")
@@ -242,26 +244,35 @@ class StreamDecoder(FeedByReading):
         if not appending:
             self._close_text(artifact_id)
         for part in artifact["parts"]:
-            if isinstance(part.get("text"), str) and set(part) == {"text"}:
-                self._text(artifact_id, part["text"], fields if artifact_id not in self.texts else {})
+            if isinstance(part.get("text"), str):
+                self._text(artifact_id, part["text"], fields, leftovers(part, ("text",)))
             else:
                 self._close_text(artifact_id)
-                self._whole(decode_part(part, agent=True), {ARTIFACT: fields} if fields else {})
+                index = self._next()
+                kept = _without_made_up_id(fields, index)
+                canonical = decode_part(part, agent=True)
+                self.builder.whole(PartRecord(index=index, part=canonical, provider_metadata=_artifact_bag(kept)))
         if update.get("lastChunk") is True:
             self._close_text(artifact_id)
 
-    def _text(self, artifact_id: str, text: str, fields: dict[str, Any]) -> None:
-        part = self.texts.get(artifact_id)
-        if part is None:
-            metadata = {PROVIDER: {ARTIFACT: fields}} if fields else None
-            part = self.texts[artifact_id] = self.builder.open_text(0, self._next(), metadata)
-        if text:
-            self.builder.delta(part, text, None)
+    def _text(self, artifact_id: str, text: str, fields: dict[str, Any], extra: dict[str, Any]) -> None:
+        """A text chunk: a new text part of the artifact, or the next piece of its open one; the
+        artifact's fields and the part's own (``metadata``...) in the part's bag as they come."""
+        opened = self.texts.get(artifact_id)
+        if opened is None:
+            index = self._next()
+            metadata = _artifact_bag(_without_made_up_id(fields, index))
+            opened = self.texts[artifact_id] = (self.builder.open_text(0, index, metadata), index, fields)
+        elif fields != opened[2]:  # the artifact's name or description, sent with a later chunk
+            self.builder.delta(opened[0], "", _artifact_bag(_without_made_up_id(fields, opened[1])))
+            self.texts[artifact_id] = (*opened[:2], fields)
+        if text or extra:
+            self.builder.delta(opened[0], text, {PROVIDER: extra} if extra else None)
 
     def _close_text(self, artifact_id: str) -> None:
-        part = self.texts.pop(artifact_id, None)
-        if part is not None:
-            self.builder.close(part)
+        opened = self.texts.pop(artifact_id, None)
+        if opened is not None:
+            self.builder.close(opened[0])
 
     def _close_texts(self) -> None:
         for artifact_id in list(self.texts):
@@ -292,3 +303,14 @@ class StreamDecoder(FeedByReading):
         if self.kept and self.started:
             self.builder.choice_data(0, message_metadata={PROVIDER: {EVENTS: self.kept}})
             self.kept = []
+
+
+def _without_made_up_id(fields: dict[str, Any], index: int) -> dict[str, Any]:
+    """An artifact's fields, without the id a writer made up for the part at ``index``."""
+    if fields.get("artifactId") == made_up_artifact_id(index):
+        return {key: value for key, value in fields.items() if key != "artifactId"}
+    return fields
+
+
+def _artifact_bag(fields: dict[str, Any]) -> dict[str, Any] | None:
+    return {PROVIDER: {ARTIFACT: fields}} if fields else None
