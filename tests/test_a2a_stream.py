@@ -173,3 +173,73 @@ def test_a_recorded_stream_converts_to_another_providers_stream() -> None:
     )
     answer = chatcodec.accumulate_stream("anthropic", converted)
     assert answer.choices[0].message.text == "# Climate Change Report\n\n"
+
+
+def _written(source: str, wire: Any, losses: list[chatcodec.Loss] | None = None) -> list[dict[str, Any]]:
+    events = chatcodec.decode_stream(source, wire)
+    return _checked(list(chatcodec.encode_stream("a2a", events, on_loss="ignore", losses=losses)))
+
+
+def test_an_sdk_stream_read_and_written_is_the_same_answer_and_written_again_the_same_stream() -> None:
+    events = _sdk_stream()
+    written = _written("a2a", events)
+    assert _accumulated(written) == _accumulated(events)
+    assert _written("a2a", written) == written
+    kinds = [next(iter(event)) for event in written]
+    # the status message said again in a working status, then the state that ends the stream
+    assert kinds == ["task", "artifactUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate", "statusUpdate"]
+    chunks = [event["artifactUpdate"] for event in written if "artifactUpdate" in event]
+    assert [(chunk.get("append", False), chunk.get("lastChunk", False)) for chunk in chunks] == [
+        (False, False),
+        (True, False),
+        (True, True),
+    ]
+    assert {chunk["artifact"]["artifactId"] for chunk in chunks} == {"a1"}
+
+
+def test_a_json_rpc_stream_is_written_back_as_json_rpc() -> None:
+    events = _events("spec_streaming_task_jsonrpc.sse")
+    written = _written("a2a", events)
+    assert all((event["jsonrpc"], event["id"]) == ("2.0", 1) for event in written)
+    assert _accumulated(written) == _accumulated(events)
+
+
+@pytest.mark.parametrize(
+    ("source", "name"),
+    [
+        ("anthropic", "text_basic.sse"),
+        ("anthropic", "thinking_signature_delta.sse"),
+        ("openai-chat", "content_logprobs.sse"),
+        ("openai-chat", "parallel_tool_calls.sse"),
+    ],
+)
+def test_a_recorded_provider_stream_becomes_a_task_stream_that_reads_back_to_its_text(source: str, name: str) -> None:
+    raw = (Path(__file__).parent / "fixtures" / source / "stream" / name).read_bytes()
+    original = chatcodec.accumulate_stream(source, raw)
+    losses: list[chatcodec.Loss] = []
+    written = _written(source, raw, losses)
+    assert "task" in written[0]
+    assert written[-1]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    again = chatcodec.accumulate_stream("a2a", written)
+    texts = [part.text for part in original.choices[0].message.parts if isinstance(part, chatcodec.TextPart)]
+    assert [part.text for part in again.choices[0].message.parts] == [text for text in texts if text or len(texts) == 1]
+    assert again.id == original.id  # the task's id is the answer's
+    said = {loss.what for loss in losses}
+    if any(part.type == "thinking" for part in original.choices[0].message.parts):
+        assert "thinking" in said
+    if any(part.type == "tool_use" for part in original.choices[0].message.parts):
+        assert "tool call" in said
+        assert "finish reason" in said  # tool_calls: no task state says it, reported
+    converted = b"".join(chatcodec.convert_stream([raw], source=source, target="a2a", on_loss="ignore"))
+    assert chatcodec.accumulate_stream("a2a", converted) == again
+
+
+def test_a_stream_cut_before_its_finish_gets_no_last_status() -> None:
+    raw = (Path(__file__).parent / "fixtures" / "anthropic" / "stream" / "text_basic.sse").read_bytes()
+    cut = raw.rsplit(b"event: message_delta", 1)[0]
+    converted = b"".join(
+        chatcodec.convert_stream([cut], source="anthropic", target="a2a", on_loss="ignore", partial=True)
+    )
+    with pytest.raises(chatcodec.StreamError, match="terminal or interrupted state"):
+        chatcodec.accumulate_stream("a2a", converted)
+    assert chatcodec.accumulate_stream("a2a", converted, partial=True).choices[0].finish_reason is None

@@ -223,3 +223,19 @@ def test_an_answer_of_reasoning_alone_keeps_its_message_id() -> None:
     again = chatcodec.accumulate_stream("ag-ui", run)
     assert [part.type for part in again.choices[0].message.parts] == ["thinking"]
     assert (again.choices[0].message.provider_metadata or {})["ag-ui"]["id"] == "msg_7"
+
+
+def test_a_replayed_parts_bag_that_comes_with_its_end_is_reported_not_dropped() -> None:
+    """An answer read from AG-UI messages keeps a reasoning message's id on its thinking part;
+    replayed as events, the bag comes with the part's end, after its start was written."""
+    messages = [
+        {"id": "r_1", "role": "reasoning", "content": "Think."},
+        {"id": "a_1", "role": "assistant", "content": "Said."},
+    ]
+    answer = chatcodec.decode_response("ag-ui", {"messages": messages})
+    losses: list[chatcodec.Loss] = []
+    run = _checked(
+        list(chatcodec.encode_stream("ag-ui", events_from_response(answer), on_loss="ignore", losses=losses))
+    )
+    assert [loss.what for loss in losses] == ["ag-ui data ['id']"]
+    assert next(event for event in run if event["type"] == "TEXT_MESSAGE_START")["messageId"] == "a_1"

@@ -53,7 +53,9 @@ with the canonical finish it is."""
 KINDS = ("task", "message", "statusUpdate", "artifactUpdate")
 """``StreamResponse``'s payloads: one of them in each event."""
 
-EVENTS, HISTORY, TASK, ARTIFACT, RPC = "events", "history", "task", "artifact", "rpc"
+EVENTS, HISTORY, TASK, ARTIFACT, RPC, SAID = "events", "history", "task", "artifact", "rpc", "message"
+"""Bag keys: kept events and the task's history, fields and JSON-RPC envelope (the response's);
+an artifact's fields and a status message's (a part's)."""
 
 
 class StreamDecoder(FeedByReading):
@@ -216,7 +218,8 @@ class StreamDecoder(FeedByReading):
         check_message(message, where)
         if message["role"] != AGENT:
             raise ValueError(f"{where}: a status message in a stream is the agent's ({AGENT})")
-        self._wholes(message["parts"], {"message": leftovers(message, ("role", "parts"))})
+        fields = leftovers(message, ("role", "parts"))
+        self._wholes(message["parts"], {SAID: fields} if fields else {})
 
     def _wholes(self, parts: list[Any], bag: dict[str, Any]) -> None:
         for part in parts:
@@ -263,9 +266,10 @@ class StreamDecoder(FeedByReading):
             index = self._next()
             metadata = _artifact_bag(_without_made_up_id(fields, index))
             opened = self.texts[artifact_id] = (self.builder.open_text(0, index, metadata), index, fields)
-        elif fields != opened[2]:  # the artifact's name or description, sent with a later chunk
-            self.builder.delta(opened[0], "", _artifact_bag(_without_made_up_id(fields, opened[1])))
-            self.texts[artifact_id] = (*opened[:2], fields)
+        elif not fields.items() <= opened[2].items():  # the artifact's name or description, sent later
+            merged = {**opened[2], **fields}
+            self.builder.delta(opened[0], "", _artifact_bag(_without_made_up_id(merged, opened[1])))
+            self.texts[artifact_id] = (*opened[:2], merged)
         if text or extra:
             self.builder.delta(opened[0], text, {PROVIDER: extra} if extra else None)
 

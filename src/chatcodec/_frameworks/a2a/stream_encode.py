@@ -27,7 +27,7 @@ from typing import Any, ClassVar, assert_never
 
 from chatcodec._frameworks.a2a.markers import AGENT, DATA, DISPLAY, KIT, MADE_UP_TASK, made_up_artifact_id
 from chatcodec._frameworks.a2a.parts import encode_part
-from chatcodec._frameworks.a2a.stream_decode import ARTIFACT, FINISHES, HISTORY, RPC, TASK
+from chatcodec._frameworks.a2a.stream_decode import ARTIFACT, FINISHES, HISTORY, RPC, SAID, TASK
 from chatcodec.codec_kit import as_dict, as_list
 from chatcodec.contract import (
     AnyStreamRecord,
@@ -63,6 +63,7 @@ _STATES = {
 finish is written itself: ``AUTH_REQUIRED``)."""
 _NO_PLACE = f"an {DISPLAY} stream carries an agent's words and files, not its tool loop or reasoning"
 _NO_FIELD = f"an {DISPLAY} task's stream has no field for it"
+WORKING = "TASK_STATE_WORKING"
 
 
 class StreamEncoder:
@@ -78,10 +79,12 @@ class StreamEncoder:
         self.task: dict[str, Any] | None = None
         self.rpc: dict[str, Any] | None = None
         self.places = 0
-        self.texts: dict[int, tuple[str, str | None, bool]] = {}
-        """Open texts by canonical index: their artifact id, the delta held back (the last is
-        the ``lastChunk``) and whether a chunk of them was written."""
+        self.texts: dict[int, tuple[dict[str, Any], str | None, bool]] = {}
+        """Open texts by canonical index: their artifact's fields, the delta held back (the last
+        is the ``lastChunk``) and whether a chunk of them was written."""
         self.reported: set[str] = set()
+        self.last: dict[str, Any] | None = None
+        """The status update the finish is, written at :meth:`close` (the counts may follow it)."""
         self.ended = False
 
     # --- one record -------------------------------------------------------------------------------
@@ -90,18 +93,26 @@ class StreamEncoder:
         """The stream events ``event`` completes."""
         at: Steps = ("events", self.position)
         self.position += 1
-        if self.ended:
+        if not self._refused(event, at):
+            yield from self._event(event, at)
+
+    def _refused(self, event: AnyStreamRecord, at: Steps) -> bool:
+        """Whether ``event`` has no place in the stream at all: after its end, of another choice."""
+        if self.ended or (self.last is not None and not isinstance(event, UsageRecord | ChoiceMetadataRecord)):
             self.losses.add(at, f"{event.type} event", f"an {DISPLAY} stream says nothing after its end", "content")
-            return
+            return True
         if getattr(event, "choice", 0) != 0:
             self.losses.add(at, "another choice", f"an {DISPLAY} task answers once", "content")
-            return
+            return True
+        return False
+
+    def _event(self, event: AnyStreamRecord, at: Steps) -> Iterator[dict[str, Any]]:
         match event:
             case ResponseStartRecord():
                 yield from self._start(event, at)
             case TextStartRecord():
                 yield from self._started()
-                self._open(event.index)
+                self._open(event.index, event.provider_metadata, at)
             case TextDeltaRecord():
                 yield from self._delta(event.index, event.delta)
             case TextEndRecord():
@@ -121,13 +132,8 @@ class StreamEncoder:
                 | ToolCallEndRecord()
             ):
                 self._once(at, event.type.split("_")[0] if "tool" not in event.type else "tool call")
-            case UsageRecord():
-                if any(isinstance(count, int) and count for count in event.usage.values()):
-                    self.losses.add((*at, "usage"), "token counts", f"an {DISPLAY} task counts no tokens", "metadata")
-            case ChoiceMetadataRecord():
-                KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), _NO_FIELD)
-                KIT.report_unplaced(self.losses, event.choice_metadata, (*at, "choice_metadata"), _NO_FIELD)
-                KIT.report_unplaced(self.losses, event.message_metadata, (*at, "message_metadata"), _NO_FIELD)
+            case UsageRecord() | ChoiceMetadataRecord():
+                self._unplaced(event, at)
             case FinishRecord():
                 yield from self._finish(event, at)
             case ErrorRecord():
@@ -135,11 +141,25 @@ class StreamEncoder:
             case _:
                 assert_never(event)
 
+    def _unplaced(self, event: UsageRecord | ChoiceMetadataRecord, at: Steps) -> None:
+        """Counts and bags, which a task's stream has no place for: reported."""
+        if isinstance(event, UsageRecord):
+            if any(isinstance(count, int) and count for count in event.usage.values()):
+                self.losses.add((*at, "usage"), "token counts", f"an {DISPLAY} task counts no tokens", "metadata")
+            return
+        KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), _NO_FIELD)
+        KIT.report_unplaced(self.losses, event.choice_metadata, (*at, "choice_metadata"), _NO_FIELD)
+        KIT.report_unplaced(self.losses, event.message_metadata, (*at, "message_metadata"), _NO_FIELD)
+
     def close(self) -> Iterator[dict[str, Any]]:
         """What is still open, written; no last status when no finish came (a cut stream)."""
-        if not self.ended:
-            for index in list(self.texts):
-                yield from self._close(index, None, ("events", self.position))
+        if self.ended:
+            return
+        for index in list(self.texts):
+            yield from self._close(index, None, ("events", self.position))
+        if self.last is not None:
+            self.ended = True
+            yield self.last
 
     # --- the task ---------------------------------------------------------------------------------
 
@@ -188,26 +208,33 @@ class StreamEncoder:
         self.places += 1
         return place
 
-    def _open(self, index: int) -> None:
-        self.texts[index] = (made_up_artifact_id(self._place()), None, False)
+    def _open(self, index: int, metadata: dict[str, Any] | None = None, at: Steps = ()) -> None:
+        bag = KIT.claim(self.losses, metadata, (*at, "provider_metadata"))
+        artifact = {"artifactId": made_up_artifact_id(self._place()), **(as_dict(bag.pop(ARTIFACT, None)) or {})}
+        if bag:
+            KIT.report_unplaced(self.losses, {KIT.name: bag}, (*at, "provider_metadata"), _NO_FIELD)
+        self.texts[index] = (artifact, None, False)
 
     def _delta(self, index: int, delta: str) -> Iterator[dict[str, Any]]:
         opened = self.texts.get(index)
         if opened is None:
             return
-        artifact_id, held, written = opened
+        artifact, held, written = opened
+        if not delta:
+            return  # a chunk of nothing: the text goes on in the next
         if held is not None:  # the one before is no longer the last chunk
-            yield self._chunk({"artifactId": artifact_id}, [{"text": held}], written, last=False)
+            fields = {"artifactId": artifact["artifactId"]} if written else artifact
+            yield self._chunk(fields, [{"text": held}], written, last=False)
             written = True
-        self.texts[index] = (artifact_id, delta, written)
+        self.texts[index] = (artifact, delta, written)
 
     def _close(self, index: int, metadata: dict[str, Any] | None, at: Steps) -> Iterator[dict[str, Any]]:
         opened = self.texts.pop(index, None)
         if opened is None:
             return
-        artifact_id, held, written = opened
+        artifact, held, written = opened
         bag = KIT.claim(self.losses, metadata, (*at, "provider_metadata"))
-        artifact = {"artifactId": artifact_id, **(as_dict(bag.pop(ARTIFACT, None)) or {})}
+        artifact = {**artifact, **(as_dict(bag.pop(ARTIFACT, None)) or {})}
         if bag.pop(DATA, None):
             why = f"an {DISPLAY} data part streamed as its text (the text came before the mark)"
             self.losses.add((*at, "provider_metadata", KIT.name, DATA), "data part", why, "spelling")
@@ -217,8 +244,11 @@ class StreamEncoder:
     def _whole(self, event: PartRecord, at: Steps) -> Iterator[dict[str, Any]]:
         part = dict(event.part)
         bags = dict(as_dict(part.get("provider_metadata")) or {})
+        for name, bag in (event.provider_metadata or {}).items():  # the record's bag is the part's too
+            bags[name] = {**(as_dict(bags.get(name)) or {}), **bag}
         own = dict(as_dict(bags.get(KIT.name)) or {})
         artifact = as_dict(own.pop(ARTIFACT, None)) or {}
+        said = as_dict(own.pop(SAID, None))
         if own:
             bags[KIT.name] = own
         else:
@@ -236,6 +266,10 @@ class StreamEncoder:
         written = encode_part(part, self.context, (*at, "part"))
         place = self._place()
         if written is None:
+            return
+        if said is not None:  # a status message's part: said in a status again
+            message = {"role": AGENT, "parts": [written], **said}
+            yield self._wire({"statusUpdate": {**self._ids(), "status": {"state": WORKING, "message": message}}})
             return
         fields = {"artifactId": made_up_artifact_id(place), **artifact}
         yield self._chunk(fields, [written], append=False, last=True)
@@ -276,8 +310,7 @@ class StreamEncoder:
         KIT.report_unplaced(self.losses, event.choice_metadata, (*at, "choice_metadata"), _NO_FIELD)
         bag = KIT.claim(self.losses, event.provider_metadata, (*at, "provider_metadata"))
         status = {"state": state, **(as_dict(bag.pop("status", None)) or {})}
-        self.ended = True
-        yield self._wire({"statusUpdate": {**self._ids(), **bag, "status": status}})
+        self.last = self._wire({"statusUpdate": {**self._ids(), **bag, "status": status}})
 
     def _error(self, event: ErrorRecord) -> Iterator[dict[str, Any]]:
         self.ended = True

@@ -61,6 +61,8 @@ from chatcodec.contract import (
 )
 
 _NO_FIELD = f"an {DISPLAY} run's events have no field for it"
+_AT_THE_END = frozenset({"end", "encrypted", "reasoningEnd", "encryptedValue"})
+"""A part's bag keys written with its last events (its end's fields, its encrypted value)."""
 _PartEvent = (
     TextStartRecord
     | TextDeltaRecord
@@ -358,7 +360,12 @@ class StreamEncoder:
         if opened is None:
             return
         kind, part_id, bag = opened
-        bag = {**bag, **self._bag(metadata, at)}
+        ending = self._bag(metadata, at)
+        late = sorted(key for key in ending if key not in bag and key not in _AT_THE_END and not key.startswith("_"))
+        if late:  # a replayed answer's part brings its bag with its end: its start is written
+            why = f"it came with the part's end, after the {DISPLAY} event that holds it was written"
+            self.losses.add((*at, "provider_metadata"), f"{KIT.name} data {late}", why, "metadata")
+        bag = {**bag, **ending}
         end = _fields(bag, "end")
         if kind == "call":
             yield {"type": "TOOL_CALL_END", "toolCallId": part_id, **end}
