@@ -161,7 +161,7 @@ class StreamDecoder(FeedByReading):
     def _task(self, task: dict[str, Any], rpc: dict[str, Any]) -> None:
         status = as_dict(task.get("status")) or {}
         state = status.get("state")
-        if state not in TASK_STATES:
+        if not isinstance(state, str) or state not in TASK_STATES:
             raise ValueError("the task's status.state: a TaskState name (TASK_STATE_WORKING...)")
         if self.task is not None:  # a snapshot before the end: what it says came in its updates
             self.kept.append({"task": dict(task)})
@@ -187,7 +187,7 @@ class StreamDecoder(FeedByReading):
     def _status(self, update: dict[str, Any]) -> None:
         status = as_dict(update.get("status"))
         state = None if status is None else status.get("state")
-        if status is None or state not in TASK_STATES:
+        if status is None or not isinstance(state, str) or state not in TASK_STATES:
             raise ValueError("statusUpdate.status.state: a TaskState name (TASK_STATE_WORKING...)")
         said = as_dict(status.get("message"))
         if said is not None:
