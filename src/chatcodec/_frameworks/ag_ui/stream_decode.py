@@ -15,7 +15,12 @@ message's in its thinking part's, a text or call of another assistant message ke
 (a backend tool's ``TOOL_CALL_RESULT``, a ``MESSAGES_SNAPSHOT``, state, steps, activities, custom
 and raw events, a text message of another role) is kept whole, in order, in the message's bag
 (``events``), so nothing the run said is dropped. A run of several model turns (a backend tool's
-result between them) is read as one answer holding every turn's parts.
+result between them) is read as one answer holding every turn's parts. The answer's message id is
+given as soon as it is known (before its first part), so a writer names the message by it; a text
+message started and ended with nothing in it builds no part (it names the answer's message, as an
+empty assistant message closes reasoning in a list); the ids a writer made up for what had none
+(:data:`~.markers.MADE_UP_RUN`, :data:`~.markers.MADE_UP_ANSWER`,
+:func:`~.markers.made_up_reasoning_id`) are no data.
 """
 
 from __future__ import annotations
