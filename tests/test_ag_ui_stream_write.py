@@ -239,3 +239,23 @@ def test_a_replayed_parts_bag_that_comes_with_its_end_is_reported_not_dropped() 
     )
     assert [loss.what for loss in losses] == ["ag-ui data ['id']"]
     assert next(event for event in run if event["type"] == "TEXT_MESSAGE_START")["messageId"] == "a_1"
+
+
+def test_a_recorded_run_with_its_timestamps_is_written_as_a_valid_run_of_the_same_answer() -> None:
+    """The reasoning's brackets keep their fields on the thinking part, so the run written back
+    opens and closes each reasoning once, in place (a part's per-event timestamps are kept once)."""
+    run = _run("pydantic_ai_run_1.sse")
+    written = _written("ag-ui", run)
+    brackets = [
+        (event["type"], event.get("timestamp"))
+        for event in written
+        if event["type"] in ("REASONING_START", "REASONING_END")
+    ]
+    original = [
+        (event["type"], event.get("timestamp"))
+        for event in run
+        if event["type"] in ("REASONING_START", "REASONING_END")
+    ]
+    assert brackets == original
+    assert [event["type"] for event in written] == [event["type"] for event in run]
+    assert chatcodec.accumulate_stream("ag-ui", written) == chatcodec.accumulate_stream("ag-ui", run)

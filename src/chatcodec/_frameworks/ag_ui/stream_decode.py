@@ -77,6 +77,8 @@ class StreamDecoder(FeedByReading):
         """The parts still open, by kind (``text``, ``thinking``, ``call``) and their message's or call's id."""
         self.ending: dict[tuple[str, str], tuple[PartBuilder, dict[str, Any]]] = {}
         """Parts whose end came, closed at the next event (an encrypted value may follow the end)."""
+        self.brackets: dict[str, dict[str, Any]] = {}
+        """``REASONING_START``s awaiting their reasoning message: their fields beyond the id."""
         self.waiting: dict[tuple[str, str], dict[str, Any]] = {}
         """Text messages started with nothing but their ids: a part once their content comes (an
         empty one names the answer's message, as a writer ends reasoning alone)."""
@@ -108,6 +110,8 @@ class StreamDecoder(FeedByReading):
         kind = None if event is None else event.get("type")
         if event is None or not isinstance(kind, str):
             raise StreamError("an AG-UI event is an object with a type", "$.type", self.position)
+        if kind in ("REASONING_START", "REASONING_END") and self._bracket(kind, event):
+            return
         if kind != "REASONING_ENCRYPTED_VALUE":
             self._close_ending()
         if self.chunks and not kind.endswith("_CHUNK"):
@@ -125,9 +129,31 @@ class StreamDecoder(FeedByReading):
             self._finish(event)
         elif kind == "RUN_ERROR":
             self._error(event)
-        elif kind not in ("REASONING_START", "REASONING_END") or not set(event) <= {"type", "messageId"}:
+        elif kind != "REASONING_END" or not set(event) <= {"type", "messageId"}:
             self.kept.append(dict(event))  # builds no part (a user's text streamed, a result, a state...)
-        # else: the reasoning's brackets, which the thinking parts stand for
+        # else: a bare end of reasoning that ended already says nothing
+
+    def _bracket(self, kind: str, event: dict[str, Any]) -> bool:
+        """A ``REASONING_START`` or ``REASONING_END`` around a reasoning message: the thinking
+        part stands for it, its other fields (a timestamp) in the part's bag (``reasoningStart``,
+        ``reasoningEnd``); False for one the reader keeps as an event (no reasoning message of
+        its id came, or came already)."""
+        message_id = event.get("messageId")
+        if not isinstance(message_id, str):
+            return False
+        extra = _bag(event, ("type", "messageId"))
+        if kind == "REASONING_START":
+            if ("thinking", message_id) in self.open:
+                return False
+            self.brackets[message_id] = extra
+            return True
+        ending = self.ending.get(("thinking", message_id))
+        if ending is None:
+            return False
+        if extra:
+            ending[1]["reasoningEnd"] = extra
+        self._close_ending()
+        return True
 
     def _foreign(self, kind: str, event: dict[str, Any]) -> bool:
         """Whether a text event is of a message no answer holds (a user's or system's text
@@ -223,6 +249,9 @@ class StreamDecoder(FeedByReading):
             index = self._next()
             if part_id != made_up_reasoning_id(index):
                 bag["id"] = part_id
+            start = self.brackets.pop(part_id, None)
+            if start:
+                bag["reasoningStart"] = start
             return self.builder.open_thinking(0, index, metadata={PROVIDER: bag} if bag else None)
         other = self._message_of(part_id)
         if other is not None:
@@ -279,6 +308,9 @@ class StreamDecoder(FeedByReading):
         self.builder.end()
 
     def _give_kept(self) -> None:
+        for message_id, extra in self.brackets.items():  # reasoning started, its message never came
+            self.kept.append({"type": "REASONING_START", "messageId": message_id, **extra})
+        self.brackets = {}
         message: dict[str, Any] = {}
         if self.kept:
             message[EVENTS] = self.kept
