@@ -284,8 +284,10 @@ _RECORDED_STREAMS = _recorded_streams()
 
 def test_the_recorded_streams_are_in_the_repository() -> None:
     # the shared corpus's 22 SSE recordings (copied with their provenance), the Interactions API's
-    # and the AG-UI runs a pydantic-ai agent's endpoint sent (tests/ag_ui_run.py)
+    # the AG-UI runs a pydantic-ai agent's endpoint sent (tests/ag_ui_run.py), and the A2A
+    # specification's streaming example (tests/fixtures/a2a/PROVENANCE.md)
     assert {path.relative_to(_LOCAL_FIXTURES).parts[0] for path in _RECORDED_STREAMS} == {
+        "a2a",
         "ag_ui",
         "anthropic",
         "gemini",

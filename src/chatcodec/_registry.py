@@ -69,7 +69,7 @@ FRAMEWORK_FORMATS = frozenset(
 )
 """The built-in formats that are a framework's stored history (or an agent protocol's
 conversation: ``a2a``, ``ag-ui``), not a provider's wire (``_frameworks/``): converted to and from like
-any format, but with no HTTP edge, streams or batch rows, so left out of
+any format (the agent protocols' streams too), but with no HTTP edge or batch rows, so left out of
 :data:`PROVIDER_NAMES` and :func:`registered_providers`, which the server, detection and the
 provider laws iterate."""
 

@@ -7,7 +7,8 @@ printed document, a JSON array). A trace (an OTLP export of spans or of log even
 attributes with ``gen_ai.`` keys) is ``otel-genai``; a framework's history (a bare list, or ``{"messages": [...]}``) is
 the framework whose stored message its first item is (LangChain, pydantic-ai, the AI SDK's
 ``UIMessage``, Google ADK, the conventions' messages), as ``validate_messages`` tells them; an
-ADK ``Session`` dump is ``google-adk``; a harness's session file (a Claude Code line, a Codex
+ADK ``Session`` dump is ``google-adk``; a ``RunAgentInput`` or a message list only AG-UI writes
+(``toolCalls``, a ``reasoning`` role...) is ``ag-ui``; a harness's session file (a Claude Code line, a Codex
 rollout line) is ``claude-code`` or ``codex``; any other list of messages is ``canonical`` (which reads
 every stored shape ``validate`` reads); any other body is the provider format its markers name.
 None when nothing names one: ``--from`` is then asked for.
@@ -35,7 +36,11 @@ def source_format(path: Path) -> str | None:
 def document_format(document: object) -> str | None:
     """The format one parsed document is in, or None."""
     from chatcodec import _detect as detect
+    from chatcodec._frameworks.ag_ui.detection import is_ag_ui
     from chatcodec.cli import _trace_rows as trace_rows
+
+    if is_ag_ui(document):  # a RunAgentInput, or messages only AG-UI's wire spells so
+        return "ag-ui"
 
     fields = as_dict(document)
     if fields is not None:

@@ -58,3 +58,15 @@ USER, AGENT = "ROLE_USER", "ROLE_AGENT"
 
 OCTET_STREAM = "application/octet-stream"
 """The media type of bytes a file part gave none for."""
+
+
+MADE_UP_TASK = {"id": "task-1", "contextId": "context-1", "status": {"state": "TASK_STATE_WORKING"}}
+"""The task a stream is written as when the response names none (its id the response's when it
+has one; a task starts working): read back as no data, so a stream written and read again gains
+nothing."""
+
+
+def made_up_artifact_id(place: int) -> str:
+    """The ``artifactId`` of the artifact a part at ``place`` (the how-manieth part of the answer,
+    from 0) is written in when its bag kept none: read back as no data."""
+    return f"artifact-{place + 1}"

@@ -51,6 +51,31 @@ ERROR = "error"
 """A tool message's ``error`` in its result's bag, when it is not the result's own text."""
 
 
+MADE_UP_RUN = {"threadId": "thread-1", "runId": "run-1"}
+"""The thread and run a run's events are written with when the response's bag names none (AG-UI
+requires both): read back as no data, so a stream written and read again gains nothing."""
+
+MADE_UP_ANSWER = "answer-1"
+"""The id of the assistant message a run's events are written for when neither its bag nor the
+response names one: read back as no data."""
+
+USAGE_FIELDS = {
+    "input_tokens": "inputTokens",
+    "output_tokens": "outputTokens",
+    "reasoning_tokens": "reasoningTokens",
+    "cache_read_tokens": "cachedInputTokens",
+    "cache_write_tokens": "cacheWriteInputTokens",
+}
+"""The canonical counts an AG-UI ``TokenUsage`` holds, by its field names (``totalTokens`` is
+their sum): what a stream's ``RUN_FINISHED`` ``usage`` is read from and written as."""
+
+
+def made_up_reasoning_id(place: int) -> str:
+    """The id of the reasoning message a thinking part at ``place`` (the how-manieth part of the
+    answer, from 0) is written as when its bag kept none: read back as no data."""
+    return f"reasoning-{place}"
+
+
 def made_up_id(index: int) -> str:
     """The id the writer gives the AG-UI message at ``index`` of the list it writes (every
     message requires one) when the canonical message kept none: read back as no id, since

@@ -15,7 +15,12 @@ message's in its thinking part's, a text or call of another assistant message ke
 (a backend tool's ``TOOL_CALL_RESULT``, a ``MESSAGES_SNAPSHOT``, state, steps, activities, custom
 and raw events, a text message of another role) is kept whole, in order, in the message's bag
 (``events``), so nothing the run said is dropped. A run of several model turns (a backend tool's
-result between them) is read as one answer holding every turn's parts.
+result between them) is read as one answer holding every turn's parts. The answer's message id is
+given as soon as it is known (before its first part), so a writer names the message by it; a text
+message started and ended with nothing in it builds no part (it names the answer's message, as an
+empty assistant message closes reasoning in a list); the ids a writer made up for what had none
+(:data:`~.markers.MADE_UP_RUN`, :data:`~.markers.MADE_UP_ANSWER`,
+:func:`~.markers.made_up_reasoning_id`) are no data.
 """
 
 from __future__ import annotations
@@ -24,7 +29,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from chatcodec import StreamError
-from chatcodec._frameworks.ag_ui.markers import EVENTS, PARENT, PROVIDER
+from chatcodec._frameworks.ag_ui.markers import (
+    EVENTS,
+    MADE_UP_ANSWER,
+    MADE_UP_RUN,
+    PARENT,
+    PROVIDER,
+    USAGE_FIELDS,
+    made_up_reasoning_id,
+)
 from chatcodec.codec_kit import FeedByReading, as_dict, as_list, read_event
 from chatcodec.contract import AnyStreamRecord, DecodeContext, ErrorRecord, PartBuilder, StreamBuilder
 
@@ -45,13 +58,7 @@ _MAPPED = {
 }
 """The fields of a part's events the part is built from (the others ride in its bag)."""
 
-_USAGE = {
-    "inputTokens": "input_tokens",
-    "outputTokens": "output_tokens",
-    "reasoningTokens": "reasoning_tokens",
-    "cachedInputTokens": "cache_read_tokens",
-    "cacheWriteInputTokens": "cache_write_tokens",
-}
+_USAGE = {wire: name for name, wire in USAGE_FIELDS.items()}
 """A ``TokenUsage`` entry's counts, by their canonical names (``totalTokens`` is their sum)."""
 
 
@@ -70,11 +77,15 @@ class StreamDecoder(FeedByReading):
         """The parts still open, by kind (``text``, ``thinking``, ``call``) and their message's or call's id."""
         self.ending: dict[tuple[str, str], tuple[PartBuilder, dict[str, Any]]] = {}
         """Parts whose end came, closed at the next event (an encrypted value may follow the end)."""
+        self.brackets: dict[str, dict[str, Any]] = {}
+        """``REASONING_START``s awaiting their reasoning message: their fields beyond the id."""
+        self.waiting: dict[tuple[str, str], dict[str, Any]] = {}
+        """Text messages started with nothing but their ids: a part once their content comes (an
+        empty one names the answer's message, as a writer ends reasoning alone)."""
         self.chunks: list[tuple[str, str]] = []
         """Parts opened by chunk events: closed by the first event of another kind."""
         self.calls = 0
         self.kept: list[dict[str, Any]] = []
-        self.gave_id = False
         self.foreign: set[str] = set()
         """The ids of text messages of another role than the answer's."""
         self.finished = False
@@ -99,12 +110,14 @@ class StreamDecoder(FeedByReading):
         kind = None if event is None else event.get("type")
         if event is None or not isinstance(kind, str):
             raise StreamError("an AG-UI event is an object with a type", "$.type", self.position)
+        if kind in ("REASONING_START", "REASONING_END") and self._bracket(kind, event):
+            return
         if kind != "REASONING_ENCRYPTED_VALUE":
             self._close_ending()
         if self.chunks and not kind.endswith("_CHUNK"):
             self._close_chunks()
         if kind == "RUN_STARTED":
-            self._start(_bag(event, ("type",)))
+            self._start(_run_bag(event, ("type",)))
             return
         self._ensure_started()
         piece = _PIECES.get(kind)
@@ -116,9 +129,31 @@ class StreamDecoder(FeedByReading):
             self._finish(event)
         elif kind == "RUN_ERROR":
             self._error(event)
-        elif kind not in ("REASONING_START", "REASONING_END") or not set(event) <= {"type", "messageId"}:
+        elif kind != "REASONING_END" or not set(event) <= {"type", "messageId"}:
             self.kept.append(dict(event))  # builds no part (a user's text streamed, a result, a state...)
-        # else: the reasoning's brackets, which the thinking parts stand for
+        # else: a bare end of reasoning that ended already says nothing
+
+    def _bracket(self, kind: str, event: dict[str, Any]) -> bool:
+        """A ``REASONING_START`` or ``REASONING_END`` around a reasoning message: the thinking
+        part stands for it, its other fields (a timestamp) in the part's bag (``reasoningStart``,
+        ``reasoningEnd``); False for one the reader keeps as an event (no reasoning message of
+        its id came, or came already)."""
+        message_id = event.get("messageId")
+        if not isinstance(message_id, str):
+            return False
+        extra = _bag(event, ("type", "messageId"))
+        if kind == "REASONING_START":
+            if ("thinking", message_id) in self.open:
+                return False
+            self.brackets[message_id] = extra
+            return True
+        ending = self.ending.get(("thinking", message_id))
+        if ending is None:
+            return False
+        if extra:
+            ending[1]["reasoningEnd"] = extra
+        self._close_ending()
+        return True
 
     def _foreign(self, kind: str, event: dict[str, Any]) -> bool:
         """Whether a text event is of a message no answer holds (a user's or system's text
@@ -148,9 +183,12 @@ class StreamDecoder(FeedByReading):
 
     def _message_of(self, message_id: str) -> str | None:
         """The id a text or call keeps of its assistant message: none for the answer's (the first
-        one a text or call came from, which the message keeps as its ``id``)."""
+        one a text or call came from, which the message keeps as its ``id``, given at once so a
+        writer of the run's events names the message by it; the one a writer made up is no data)."""
         if self.message_id is None:
             self.message_id = message_id
+            if message_id != MADE_UP_ANSWER:
+                self.builder.choice_data(0, message_metadata={PROVIDER: {"id": message_id}})
             return None
         return None if message_id == self.message_id else message_id
 
@@ -166,6 +204,15 @@ class StreamDecoder(FeedByReading):
             raise StreamError(f"{event['type']}: a {id_key} (a string)", f"$.{id_key}", self.position)
         key = (kind, part_id)
         extra = _bag(event, _MAPPED[kind])
+        if kind == "text" and step == "START" and not extra and key not in self.open:
+            self._message_of(part_id)  # the answer's message, named even if it says nothing
+            self.waiting[key] = event
+            return
+        waiting = self.waiting.pop(key, None)
+        if waiting is not None:
+            if step == "END" and not extra:
+                return  # a message started and ended with nothing in it: no part
+            self.open[key] = self._open(kind, part_id, waiting, {})
         if step in ("START", "CHUNK") and key not in self.open:
             self.open[key] = self._open(kind, part_id, event, extra if step == "START" else {})
             if step == "CHUNK":
@@ -199,8 +246,13 @@ class StreamDecoder(FeedByReading):
             metadata = {PROVIDER: bag} if bag else None
             return self.builder.open_tool_call(0, self._next(), id=part_id, name=name, metadata=metadata)
         if kind == "thinking":  # a reasoning message of its own: its id is the thinking part's, as in a history
-            bag["id"] = part_id
-            return self.builder.open_thinking(0, self._next(), metadata={PROVIDER: bag})
+            index = self._next()
+            if part_id != made_up_reasoning_id(index):
+                bag["id"] = part_id
+            start = self.brackets.pop(part_id, None)
+            if start:
+                bag["reasoningStart"] = start
+            return self.builder.open_thinking(0, index, metadata={PROVIDER: bag} if bag else None)
         other = self._message_of(part_id)
         if other is not None:
             bag["messageId"] = other
@@ -238,7 +290,7 @@ class StreamDecoder(FeedByReading):
         self._ensure_started()
         self._close_all()
         usage, entries = _usage(event.get("usage"))
-        bag = _bag(event, ("type", "usage", "outcome"))
+        bag = _run_bag(event, ("type", "usage", "outcome"))
         if entries is not None:
             bag["usage"] = entries
         outcome = as_dict(event.get("outcome"))
@@ -256,10 +308,10 @@ class StreamDecoder(FeedByReading):
         self.builder.end()
 
     def _give_kept(self) -> None:
+        for message_id, extra in self.brackets.items():  # reasoning started, its message never came
+            self.kept.append({"type": "REASONING_START", "messageId": message_id, **extra})
+        self.brackets = {}
         message: dict[str, Any] = {}
-        if self.message_id is not None and not self.gave_id:
-            message["id"] = self.message_id
-            self.gave_id = True
         if self.kept:
             message[EVENTS] = self.kept
             self.kept = []
@@ -282,7 +334,7 @@ class StreamDecoder(FeedByReading):
         self._close_ending()
         for part in self.open.values():
             self.builder.close(part)
-        self.open = {}
+        self.open, self.waiting = {}, {}
         self.chunks = []
 
 
@@ -293,6 +345,11 @@ def _metadata(bag: dict[str, Any]) -> dict[str, Any] | None:
 def _bag(event: dict[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
     """An event's fields beyond ``mapped`` (its timestamp, raw event, metadata...)."""
     return {key: value for key, value in event.items() if key not in mapped}
+
+
+def _run_bag(event: dict[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
+    """A run event's fields beyond ``mapped``, without the thread and run a writer made up."""
+    return {key: value for key, value in _bag(event, mapped).items() if MADE_UP_RUN.get(key) != value}
 
 
 def _string(event: dict[str, Any], key: str, position: int) -> str:

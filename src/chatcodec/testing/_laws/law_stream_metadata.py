@@ -20,6 +20,7 @@ import chatcodec
 from chatcodec.testing._answers import chat_responses
 from chatcodec.testing._chunking import chunkings
 from chatcodec.testing._laws.entry import ProviderEntry
+from chatcodec.testing._laws.law_streamed import accumulated_as
 from chatcodec.testing._laws.normal_forms import without_provider_data
 from chatcodec.testing._laws.registry import law, raises
 from chatcodec.testing._laws.suite import Suite
@@ -105,7 +106,7 @@ def choice_and_message_bags_stream_as_they_encode(provider: ProviderEntry, data:
     events = events_from_response(response, data.draw(chunkings(), "split"))
     wire = list(chatcodec.encode_stream(name, events, on_loss="ignore", losses=stream_losses))
     provider.check_stream(wire)
-    streamed = chatcodec.accumulate_stream(name, wire)
+    streamed = accumulated_as(name, wire, response)
 
     if not _bag_losses(stream_losses, provider):  # carried: exactly as the non-streamed body carries them
         assert provider.same_result(streamed) == provider.same_result(whole)

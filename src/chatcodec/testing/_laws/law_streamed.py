@@ -6,10 +6,13 @@
 * Every recorded response, and every generated response as the codec carries it
   (``decode(encode_response(r))``), replayed as canonical events under any chunking, encoded
   as the codec's stream and accumulated, is that response again in the entry's
-  ``same_result`` normal form, with no loss and SDK-valid events.
+  ``same_result`` normal form, with no loss and SDK-valid events (a response with no finish,
+  as a format whose bodies carry none gives it, replays as a stream cut before its finish).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -48,7 +51,15 @@ def replayed(
     wire = list(chatcodec.encode_stream(provider.name, events, on_loss="ignore", losses=losses))
     assert losses == []
     provider.check_stream([provider.for_sdk(fixture, event) for event in wire])
-    return chatcodec.accumulate_stream(provider.name, wire)
+    return accumulated_as(provider.name, wire, response)
+
+
+def accumulated_as(name: str, wire: list[Any], response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    """The stream ``wire`` that replays ``response``, accumulated: read as a cut stream
+    (``partial=True``) when a choice of the response has no finish, since a stream whose format
+    ends on the finish (an AG-UI run's ``RUN_FINISHED``) then ends without its last event."""
+    unfinished = any(choice.finish_reason is None for choice in response.choices)
+    return chatcodec.accumulate_stream(name, wire, partial=unfinished)
 
 
 def _sevens(text: str) -> list[str]:

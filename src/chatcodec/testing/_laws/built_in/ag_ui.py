@@ -68,9 +68,38 @@ def _no_empty_descriptions(dumped: dict[str, Any]) -> dict[str, Any]:
     return {**dumped, "tools": tools}
 
 
+def answer_named_by_its_message(response: chatcodec.ChatResponse) -> object:
+    """A response as JSON, the answer's id in one place: a run's events name the answer by its
+    assistant message (read back as the message's ``id``), an AG-UI body read as a response gives
+    that message's id as the response's (``same_result``: a stream and a body of one answer).
+    An answer's ``name`` and its content's spelling (an empty string, one string) have no
+    canonical stream event (``streams/_replay.py``): compared as the parts they hold, an empty
+    text part as none (a run's empty text message names the answer and holds nothing)."""
+    dumped: dict[str, Any] = response.model_dump(mode="json")
+    choices = as_list(dumped["choices"]) or []
+    message: dict[str, Any] = (as_dict(choices[0]) or {}).get("message", {}) if choices else {}
+    message.pop("name", None)
+    content: object = message.get("content")
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}] if content else []
+    listed = as_list(content)
+    if listed is not None:  # an empty text message names its message, holds nothing
+        message["content"] = [part for part in listed if part != {"type": "text", "text": ""}]
+    bags = as_dict(message.get("provider_metadata")) or {}
+    own = dict(as_dict(bags.get("ag-ui")) or {})
+    if dumped.get("id") is None and isinstance(own.get("id"), str):
+        dumped["id"] = own.pop("id")
+        rest = {name: bag for name, bag in bags.items() if name != "ag-ui"} | ({"ag-ui": own} if own else {})
+        message.pop("provider_metadata", None)
+        if rest:
+            message["provider_metadata"] = rest
+    return dumped
+
+
 entry = partial(
     derived_entry,
     "ag-ui",
+    same_result=answer_named_by_its_message,
     names_in_prose=("AG-UI", "ag-ui", "ag_ui"),
     unplaced_response_fields=("created", "usage"),
     silent_rewrites=silent_rewrites,
