@@ -10,7 +10,9 @@ another, and one watched run of the longest of them (:mod:`.message_ends`) shows
 one's end where the next message starts:
 
 - the conversation is cut at each question; a segment whose answers carry no reasoning is
-  written alike by every longer render, so it is read from the next run; a segment with
+  written alike by every longer render, so it is read from the next run (on a template that
+  writes an empty reasoning block in every answer after the last question, Qwen3.5 and 3.6,
+  only a segment without answers is: the probe's ``"asked"``); a segment with
   reasoning takes one run of the conversation through it; the last segment is read from the
   whole rendering itself. One run, plus one per question whose answers' reasoning is dropped.
 - a prefix ending where a message is written differently as the conversation's last
@@ -18,11 +20,14 @@ one's end where the next message starts:
   followed by another closes the turn) is rendered alone, as is one whose next message's start
   the run does not show.
 - the prompt before an answer is that prefix and the generation prompt the first answer's
-  prompt shows; where the text does not hold it there, ``render`` renders that prompt.
+  prompt shows; where the text does not hold it there (Qwen3.5 writes an answer before the
+  last question without the prompt's ``<think>``), ``render`` reads the prompt's text from that
+  prefix's read render and the generation prompt (:meth:`SegmentEnds.prompt_text`), without a run.
 
-Where the rule cannot be held (a template that can refuse a conversation, a user message that
-might not count as a question to the template), this answers None and ``render`` renders every
-prefix: those renders are the tests' oracle. Only the families the tests hold to the rule take
+Where the rule cannot be held (a segment's run the template refuses, as Qwen3.5 refuses a
+conversation with no question yet; a user message that might not count as a question to the
+template, :mod:`.questions`), this answers None and ``render`` renders every prefix: those
+renders are the tests' oracle. Only the families the tests hold to the rule take
 this path (:func:`held_families`: their ``segment_ends`` entry in ``families.json``); given the
 caller's variables (the stored profile is read without them) one read prefix and one prompt
 are checked against their own renders first, as ``render`` checks the one-run ends of an
@@ -38,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from chatcodec._training import jinja
+from chatcodec._training import jinja, questions
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.template_limits import BOUND_RULES, TemplateLimits
@@ -57,7 +62,19 @@ class SegmentEnds:
     prompts: list[int | None]
     """For each message, where the prompt before it (the conversation before it and the
     generation prompt) ends in the whole rendering, where the rendering starts with that
-    prompt; None where this cannot say (``render`` then renders the prompt)."""
+    prompt; None where this cannot say (``render`` then asks :meth:`prompt_text`)."""
+    prefixes: list[_Prefix | None]
+    opener: str | None
+    """The generation prompt after any prefix (None: not known)."""
+
+    def prompt_text(self, index: int) -> tuple[str, str] | None:
+        """The conversation before message ``index`` rendered alone, and with the generation
+        prompt: what rendering the two would give, read (None where a render is needed)."""
+        before = self.prefixes[index - 1] if index > 0 else None
+        if self.opener is None or before is None or before is _UNENDED:
+            return None
+        head = before.string()
+        return head, head + self.opener
 
 
 class _Prefix(NamedTuple):
@@ -93,16 +110,7 @@ def applies(family: str | None, profile: TemplateProfile, template: str, shaped:
         return False
     if profile.earlier_reasoning != "after_last_user":
         return False
-    if "raise_exception" in template:
-        return False  # a template that refuses some conversations may refuse a shorter one
-    return all(_question(message) for message in shaped if message.get("role") == "user")
-
-
-def _question(message: dict[str, Any]) -> bool:
-    """Whether a user message is a question to any such template: a text not opening with a
-    tag (a tool result wrapped in ``<tool_response>`` is not one to Qwen3)."""
-    content = message.get("content")
-    return isinstance(content, str) and not content.lstrip().startswith("<")
+    return all(questions.is_question(message) for message in shaped if message.get("role") == "user")
 
 
 def segment_ends(
@@ -129,12 +137,17 @@ def segment_ends(
     served_from = 0
     for number, (_, end) in enumerate(segments):
         last = number == len(segments) - 1
-        if not last and not any(_may_reason(shaped[index], key) for index in range(served_from, end)):
+        if not last and not any(_may_differ(shaped[index], key, probed) for index in range(served_from, end)):
             continue  # written alike by the next run
         if last:
             whole, whole_starts = text, starts
         else:
-            whole, _, read = run.watched(shaped[:end], False)
+            try:
+                whole, _, read = run.watched(shaped[:end], False)
+            except TemplateError as error:
+                if error.rule in BOUND_RULES:
+                    raise
+                return None  # refused short (Qwen3.5: an answer before any question): the prefixes decide
             if read is None:
                 return None
             whole_starts = read
@@ -156,8 +169,8 @@ def segment_ends(
     if not add_generation_prompt and count:
         ends[-1] = len(text)
     opener = None if checked else profile.generation_prompt  # the stored profile's, read without variables
-    prompts = _prompts(run, shaped, text, prefixes, ends, opener=opener)
-    return SegmentEnds(ends, prompts)
+    prompts, opener = _prompts(run, shaped, text, prefixes, ends, opener=opener)
+    return SegmentEnds(ends, prompts, prefixes, opener)
 
 
 def _read_segment(
@@ -169,7 +182,7 @@ def _read_segment(
     *,
     whole_starts: list[int | None],
     key: str,
-    probed: tuple[frozenset[_LastKind], frozenset[_LastKind]],
+    probed: tuple[frozenset[_Kind], frozenset[_Kind]],
     open_end: bool,
 ) -> list[_Prefix | None]:
     """The renders of the prefixes ending in ``served`` (from, to), read from ``whole`` (the
@@ -193,16 +206,20 @@ def _read_segment(
     return prefixes
 
 
-def _may_reason(message: dict[str, Any], key: str) -> bool:
-    """Whether an answer may be written with reasoning (its key, or a reasoning block the
-    template would split from its text)."""
+def _may_differ(message: dict[str, Any], key: str, probed: tuple[frozenset[_Kind], frozenset[_Kind]]) -> bool:
+    """Whether an answer may be written otherwise once a question follows it: one with
+    reasoning (its key, or a reasoning block the template would split from its text), and on
+    a template that writes an empty reasoning block after the last question (Qwen3.5), any
+    answer (``"asked"`` not probed alike)."""
     if message["role"] != "assistant":
         return False
+    if "asked" not in probed[1]:
+        return True
     content = message.get("content")
     return bool(message.get(key)) or (isinstance(content, str) and "think>" in content)
 
 
-def _written_as_last(shaped: list[dict[str, Any]], index: int, key: str) -> _LastKind | None:
+def _written_as_last(shaped: list[dict[str, Any]], index: int, key: str) -> _Kind | None:
     """How the message may be written otherwise as the conversation's last: an answer not
     certain to carry reasoning (an empty reasoning block), a tool result before another (the
     turn closed after it); None where it is written alike."""
@@ -213,8 +230,9 @@ def _written_as_last(shaped: list[dict[str, Any]], index: int, key: str) -> _Las
     return "result" if message["role"] == "tool" and shaped[index + 1]["role"] == "tool" else None
 
 
-_LastKind = Literal["answer", "result"]
-"""A message a template may write otherwise as the conversation's last (:func:`_written_as_last`)."""
+_Kind = Literal["answer", "result", "asked"]
+"""A message a template may write otherwise as the conversation's last (:func:`_written_as_last`),
+or (``"asked"``) an answer without reasoning it may write otherwise once a question follows."""
 
 
 _ANSWERED: dict[str, Any] = {
@@ -234,12 +252,14 @@ _ANSWERED: dict[str, Any] = {
             }
             for index in range(2)
         ),
+        {"role": "user", "content": "Probe question k2m"},
     ]
 }
-"""A probe: an answer without reasoning after the question, then two results of its calls."""
+"""A probe: an answer without reasoning after the question, two results of its calls, and a
+second question."""
 
 
-def _last_differs(run: Runner, family: str) -> tuple[frozenset[_LastKind], frozenset[_LastKind]]:
+def _last_differs(run: Runner, family: str) -> tuple[frozenset[_Kind], frozenset[_Kind]]:
     """Which kinds of message the template writes otherwise as the conversation's last, and
     which alike, read by rendering the probe conversation and its prefixes through the
     family's template with the run's variables (a kind in neither: a probe the template
@@ -249,7 +269,7 @@ def _last_differs(run: Runner, family: str) -> tuple[frozenset[_LastKind], froze
 
 
 @functools.lru_cache(maxsize=16)
-def _probed(family: str, variables: str, limits: TemplateLimits) -> tuple[frozenset[_LastKind], frozenset[_LastKind]]:
+def _probed(family: str, variables: str, limits: TemplateLimits) -> tuple[frozenset[_Kind], frozenset[_Kind]]:
     from chatcodec._training import families, reading
     from chatcodec._training.shaping import Shaper
     from chatcodec.contract import LossRecorder
@@ -268,9 +288,9 @@ def _probed(family: str, variables: str, limits: TemplateLimits) -> tuple[frozen
             return None
 
     texts = [rendered(count) for count in range(1, len(shaped) + 1)]
-    differs: set[_LastKind] = set()
-    alike: set[_LastKind] = set()
-    kinds: tuple[tuple[_LastKind, int], ...] = (("answer", 2), ("result", 3))
+    differs: set[_Kind] = set()
+    alike: set[_Kind] = set()
+    kinds: tuple[tuple[_Kind, int], ...] = (("answer", 2), ("result", 3), ("asked", 4))
     for kind, count in kinds:
         shorter, longer = texts[count - 1], texts[count]
         if shorter is not None and longer is not None:
@@ -318,32 +338,30 @@ def _prompts(
     ends: list[int | None],
     *,
     opener: str | None,
-) -> list[int | None]:
+) -> tuple[list[int | None], str | None]:
     """Where each answer's prompt ends in ``text``: the conversation before it and the
     generation prompt (``opener``: the family's; None: read off the first answer's rendered
-    prompt, and checked on the middle answer's)."""
+    prompt, and checked on the middle answer's), and that generation prompt (None: not known)."""
     prompts: list[int | None] = [None] * len(shaped)
     answers = [index for index, message in enumerate(shaped) if message["role"] == "assistant" and index > 0]
-    if not answers:
-        return prompts
     answers = [index for index in answers if _rendered(prefixes[index - 1])]
     if not answers:
-        return prompts
+        return prompts, None
     checked = opener is None
     opener = opener or _opener(run, shaped, prefixes, answers[0])
     if not opener:
-        return prompts
+        return prompts, None
     if checked:
         middle = answers[len(answers) // 2]
         before = prefixes[middle - 1]
         assert before is not None
         if run.text_or_none(shaped[:middle], True) != before.string() + opener:
-            return prompts
+            return prompts, None
     for index in answers:
         before_end = ends[index - 1]
         if before_end is not None and text.startswith(opener, before_end):
             prompts[index] = before_end + len(opener)
-    return prompts
+    return prompts, opener
 
 
 def _rendered(prefix: _Prefix | None) -> bool:
