@@ -3,7 +3,7 @@
 ``render`` needs, for a template that is not prefix-stable, what rendering each prefix of the
 conversation alone gives (its length, and whether the whole rendering starts with it), and the
 prompt before each answer: one render per message, the square of the conversation. Stock Qwen3
-(and GLM-4.5, Nemotron, Qwen3.5) are not prefix-stable for one reason their profile states
+(and GLM-4.5, Nemotron 3, Qwen3.5 and 3.6) are not prefix-stable for one reason their profile states
 (``earlier_reasoning == "after_last_user"``): an answer's reasoning is written only while no
 question follows it. So renders of prefixes whose answers are written alike are prefixes of one
 another, and one watched run of the longest of them (:mod:`.message_ends`) shows every shorter
@@ -93,8 +93,7 @@ class _Prefix(NamedTuple):
 def held_families() -> frozenset[str]:
     """The families whose renders are held equal to their prefix renders on this path: those
     whose ``families.json`` entry names, under ``segment_ends``, the test that holds them.
-    Nemotron 3 shares the profile but not the rule (its prefix renders part from its runs); a
-    template chatcodec does not know renders its prefixes."""
+    A template chatcodec does not know renders its prefixes."""
     from chatcodec._training import families  # families reads profiles by rendering: it imports render
 
     return frozenset(name for name, entry in families.families().items() if "segment_ends" in entry)
@@ -241,7 +240,7 @@ _ANSWERED: dict[str, Any] = {
         {
             "role": "assistant",
             "content": [
-                {"type": "text", "text": "Probe answer a9z"},
+                {"type": "text", "text": " Probe answer a9z"},
                 *({"type": "tool_use", "id": f"call_{index}", "name": "probe_n4v", "input": {}} for index in range(2)),
             ],
         },
@@ -255,8 +254,9 @@ _ANSWERED: dict[str, Any] = {
         {"role": "user", "content": "Probe question k2m"},
     ]
 }
-"""A probe: an answer without reasoning after the question, two results of its calls, and a
-second question."""
+"""A probe: an answer without reasoning after the question (its text opens with a space, as
+Nemotron 3 strips it only from an answer before the last question), two results of its calls,
+and a second question."""
 
 
 def _last_differs(run: Runner, family: str) -> tuple[frozenset[_Kind], frozenset[_Kind]]:
