@@ -35,7 +35,7 @@ SEGMENTED = sorted(segment_ends.held_families())
 TOOLS = [{"type": "function", "function": {"name": "bash", "description": "Run a command.", "parameters": {}}}]
 
 
-OTHER_VOCABULARY = {"glm-4.5"}
+OTHER_VOCABULARY = {"glm-4.5", "gpt-oss"}
 """Families whose markers Qwen3's ids do not hold: compared on text, spans and losses alone."""
 
 
@@ -148,8 +148,31 @@ SHAPES: dict[str, list[dict[str, Any]]] = {
         {"role": "user", "content": "<tool_response>\nok\n</tool_response>"},
         {"role": "assistant", "content": "A2", "reasoning_content": "R2"},
     ],
+    "answers after answers": [
+        {"role": "user", "content": "Q"},
+        {"role": "assistant", "content": ""},
+        {"role": "assistant", "content": "A2", "reasoning_content": "R2"},
+        {"role": "assistant", "content": "A3"},
+    ],
+    "calls with reasoning or text alone, several final answers": [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "Q1"},
+        {"role": "assistant", "content": "", "reasoning_content": "Look first.", "tool_calls": [_call("c1")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "one"},
+        {"role": "assistant", "content": "Again.", "tool_calls": [_call("c2")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "two"},
+        {"role": "assistant", "content": "A1", "reasoning_content": "Both read."},
+        {"role": "assistant", "content": "", "reasoning_content": "Once more.", "tool_calls": [_call("c3")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "three"},
+        {"role": "assistant", "content": "A2"},
+        {"role": "user", "content": "Q2"},
+        {"role": "assistant", "content": "", "tool_calls": [_call("c4")]},
+        {"role": "tool", "tool_call_id": "c4", "content": "four"},
+        {"role": "assistant", "content": "A3", "reasoning_content": "Done."},
+    ],
 }
-"""Shapes the agent loops do not hold, each a way a template may write a message otherwise."""
+"""Shapes the agent loops do not hold, each a way a template may write a message otherwise (gpt-oss
+refuses a calling answer with both reasoning and text, so its loops need the last shape)."""
 
 
 def _canonical(body: dict[str, Any]) -> ChatRequest:
@@ -173,9 +196,11 @@ def cases() -> Iterator[tuple[str, object]]:
             yield family, _canonical({"messages": messages, "tools": TOOLS})
 
 
-def test_the_segment_path_is_taken_by_stock_qwen3_qwen35_qwen36_and_glm(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_segment_path_is_taken_by_every_family_that_rewrites_earlier_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # the differential below is only as wide as the conversations that take the path
-    assert {"qwen3", "qwen3.5", "qwen3.6", "glm-4.5"} <= set(SEGMENTED)
+    assert {"qwen3", "qwen3.5", "qwen3.6", "glm-4.5", "nemotron-3", "gpt-oss"} <= set(SEGMENTED)
     taken: list[bool] = []
     read = segment_ends.segment_ends
 
@@ -185,10 +210,11 @@ def test_the_segment_path_is_taken_by_stock_qwen3_qwen35_qwen36_and_glm(monkeypa
         return found
 
     monkeypatch.setattr(segment_ends, "segment_ends", noted)
-    for family in ("qwen3", "qwen3.5", "qwen3.6", "glm-4.5"):
+    for family in ("qwen3", "qwen3.5", "qwen3.6", "glm-4.5", "nemotron-3", "gpt-oss"):
         for request in (
             _canonical(agent_loop(4, 2, questions=2)),
             _canonical({"messages": SHAPES["images in the questions"]}),
+            _canonical({"messages": SHAPES["calls with reasoning or text alone, several final answers"]}),
         ):
             taken.clear()
             assert outcome(request, family)[0] != "error"
@@ -299,7 +325,7 @@ def test_segments_equal_the_prefix_renders_on_any_conversation(
 
 def turns_outcome(request: object, template: str, **options: Any) -> tuple[object, ...]:
     losses: list[Loss] = []
-    tokenizer = _glm_tokenizer() if template in OTHER_VOCABULARY else qwen3_encoding()
+    tokenizer = _marked_tokenizer(template) if template in OTHER_VOCABULARY else qwen3_encoding()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -311,10 +337,10 @@ def turns_outcome(request: object, template: str, **options: Any) -> tuple[objec
     return (turns, [(loss.path, loss.what, loss.why, loss.kind) for loss in losses])
 
 
-def _glm_tokenizer() -> object:
+def _marked_tokenizer(family: str) -> object:
     from training.test_episodes import _with_markers_of
 
-    return _with_markers_of("glm-4.5")
+    return _with_markers_of(family)
 
 
 def by_turn_renders(

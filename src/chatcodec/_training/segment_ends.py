@@ -24,6 +24,12 @@ one's end where the next message starts:
   last question without the prompt's ``<think>``), ``render`` reads the prompt's text from that
   prefix's read render and the generation prompt (:meth:`SegmentEnds.prompt_text`), without a run.
 
+gpt-oss (``earlier_reasoning == "dropped"``) rewrites earlier answers at another message: a
+calling answer's analysis is written only while no final answer (one without calls) follows, and
+a final answer is written otherwise as the last (its analysis and ``<|return|>``). So there the
+conversation is cut at each final answer (:func:`_cut`), the probe's cut is a final answer, and
+an answer without calls is probed as the last (``"final"``, ``"reasoned"``).
+
 Where the rule cannot be held (a segment's run the template refuses, as Qwen3.5 refuses a
 conversation with no question yet; a user message that might not count as a question to the
 template, :mod:`.questions`), this answers None and ``render`` renders every prefix: those
@@ -43,7 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from chatcodec._training import jinja, questions
+from chatcodec._training import jinja, prefix_ends, questions
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.template_limits import BOUND_RULES, TemplateLimits
@@ -63,14 +69,17 @@ class SegmentEnds:
     """For each message, where the prompt before it (the conversation before it and the
     generation prompt) ends in the whole rendering, where the rendering starts with that
     prompt; None where this cannot say (``render`` then asks :meth:`prompt_text`)."""
-    prefixes: list[_Prefix | None]
+    heads: list[_Prefix | None]
+    """Each prefix's read render where the generation prompt only adds to it: one ending with a
+    question or a result (an answer may close otherwise once a prompt follows: gpt-oss writes
+    ``<|end|>`` there, not ``<|return|>``); None elsewhere."""
     opener: str | None
     """The generation prompt after any prefix (None: not known)."""
 
     def prompt_text(self, index: int) -> tuple[str, str] | None:
         """The conversation before message ``index`` rendered alone, and with the generation
         prompt: what rendering the two would give, read (None where a render is needed)."""
-        before = self.prefixes[index - 1] if index > 0 else None
+        before = self.heads[index - 1] if index > 0 else None
         if self.opener is None or before is None or before is _UNENDED:
             return None
         head = before.string()
@@ -107,9 +116,20 @@ def applies(family: str | None, profile: TemplateProfile, template: str, shaped:
     """Whether the segment rule can be held for ``shaped`` under this template."""
     if family not in held_families() or profile.prefix_stable or profile.reasoning_key is None:
         return False
+    if profile.earlier_reasoning == "dropped":
+        return True  # gpt-oss: cut at its final answers, where no user message counts
     if profile.earlier_reasoning != "after_last_user":
         return False
     return all(questions.is_question(message) for message in shaped if message.get("role") == "user")
+
+
+def _cut(message: dict[str, Any], profile: TemplateProfile) -> bool:
+    """Whether ``message`` rewrites the answers before it: a question on a template that shows
+    reasoning only after the last one; on one that drops it (gpt-oss), a final answer (one
+    without calls: a calling answer's analysis is written only while none follows)."""
+    if profile.earlier_reasoning == "dropped":
+        return message["role"] == "assistant" and not message.get("tool_calls")
+    return bool(message["role"] == "user")
 
 
 def segment_ends(
@@ -129,7 +149,7 @@ def segment_ends(
     key = profile.reasoning_key
     assert key is not None
     count = len(shaped)
-    cuts = sorted({0, *(index for index, message in enumerate(shaped) if message["role"] == "user"), count})
+    cuts = sorted({0, *(index for index, message in enumerate(shaped) if _cut(message, profile)), count})
     segments = list(itertools.pairwise(cuts))
     prefixes: list[_Prefix | None] = [None] * count
     probed = _last_differs(run, family)
@@ -167,9 +187,14 @@ def segment_ends(
     ends = [prefix.length if prefix is not None and prefix.length <= prefix.shared else None for prefix in prefixes]
     if not add_generation_prompt and count:
         ends[-1] = len(text)
+    elif count and ends[-1] is None:
+        ends[-1] = prefix_ends.end_before_prompt(text, profile.generation_prompt)
     opener = None if checked else profile.generation_prompt  # the stored profile's, read without variables
     prompts, opener = _prompts(run, shaped, text, prefixes, ends, opener=opener)
-    return SegmentEnds(ends, prompts, prefixes, opener)
+    heads = [
+        prefix if message["role"] != "assistant" else None for prefix, message in zip(prefixes, shaped, strict=True)
+    ]
+    return SegmentEnds(ends, prompts, heads, opener)
 
 
 def _read_segment(
@@ -219,19 +244,23 @@ def _may_differ(message: dict[str, Any], key: str, probed: tuple[frozenset[_Kind
 
 
 def _written_as_last(shaped: list[dict[str, Any]], index: int, key: str) -> _Kind | None:
-    """How the message may be written otherwise as the conversation's last: an answer not
-    certain to carry reasoning (an empty reasoning block), a tool result before another (the
-    turn closed after it); None where it is written alike."""
+    """How the message may be written otherwise as the conversation's last: a calling answer
+    not certain to carry reasoning (an empty reasoning block), an answer without calls (gpt-oss
+    writes its analysis and ``<|return|>`` only there), a tool result before another (the turn
+    closed after it); None where it is written alike."""
     message = shaped[index]
     if message["role"] == "assistant":
         reasoning = message.get(key)
-        return None if isinstance(reasoning, str) and reasoning else "answer"
+        reasoned = isinstance(reasoning, str) and bool(reasoning)
+        if message.get("tool_calls"):
+            return None if reasoned else "answer"
+        return "reasoned" if reasoned else "final"
     return "result" if message["role"] == "tool" and shaped[index + 1]["role"] == "tool" else None
 
 
-_Kind = Literal["answer", "result", "asked"]
+_Kind = Literal["answer", "final", "reasoned", "result", "asked"]
 """A message a template may write otherwise as the conversation's last (:func:`_written_as_last`),
-or (``"asked"``) an answer without reasoning it may write otherwise once a question follows."""
+or (``"asked"``) an answer without reasoning it may write otherwise once a cut follows (:func:`_cut`)."""
 
 
 _ANSWERED: dict[str, Any] = {
@@ -251,12 +280,27 @@ _ANSWERED: dict[str, Any] = {
             }
             for index in range(2)
         ),
-        {"role": "user", "content": "Probe question k2m"},
     ]
 }
 """A probe: an answer without reasoning after the question (its text opens with a space, as
-Nemotron 3 strips it only from an answer before the last question), two results of its calls,
-and a second question."""
+Nemotron 3 strips it only from an answer before the last question), two results of its calls;
+then the family's cut (:data:`_CUTS`)."""
+
+_CUTS: dict[str, dict[str, Any]] = {
+    "after_last_user": {"role": "user", "content": "Probe question k2m"},
+    "dropped": {"role": "assistant", "content": "Probe final f5q"},
+}
+"""What follows :data:`_ANSWERED` in the probe: a message that rewrites the answers before it."""
+
+_FINALS: dict[str, dict[str, Any]] = {
+    "final": {"role": "assistant", "content": "Probe answer b8r"},
+    "reasoned": {
+        "role": "assistant",
+        "content": [{"type": "thinking", "text": "Probe reasoning r4e"}, {"type": "text", "text": "Probe answer b8r"}],
+    },
+}
+"""Answers without calls, each probed as the last of ``[question, answer]`` and then followed by
+another answer."""
 
 
 def _last_differs(run: Runner, family: str) -> tuple[frozenset[_Kind], frozenset[_Kind]]:
@@ -275,24 +319,41 @@ def _probed(family: str, variables: str, limits: TemplateLimits) -> tuple[frozen
     from chatcodec.contract import LossRecorder
 
     template, profile = families.template_text(family), families.stored_profile(family)
-    read = reading.read_input(_ANSWERED, None, LossRecorder())  # canonical data: no wire named
-    shaped, _ = Shaper(profile, LossRecorder()).messages(list(read.request.messages))
     given = json.loads(variables)
 
-    def rendered(count: int) -> str | None:
+    def texts(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str | None]]:
+        """The shaped messages (gpt-oss keeps one call of a turn) and each prefix's rendering."""
+        read = reading.read_input({"messages": messages}, None, LossRecorder())  # canonical data: no wire named
+        shaped, _ = Shaper(profile, LossRecorder()).messages(list(read.request.messages))
+        return shaped, [rendered(shaped[:count]) for count in range(1, len(shaped) + 1)]
+
+    def rendered(messages: list[dict[str, Any]]) -> str | None:
         try:
-            return jinja.run(template, shaped[:count], variables=given, limits=limits)[0]
+            return jinja.run(template, messages, variables=given, limits=limits)[0]
         except TemplateError as error:
             if error.rule in BOUND_RULES:
                 raise
             return None
 
-    texts = [rendered(count) for count in range(1, len(shaped) + 1)]
+    question = _ANSWERED["messages"][0]
+    shaped, answered = texts([*_ANSWERED["messages"], _CUTS[profile.earlier_reasoning]])
+    results = [index for index, message in enumerate(shaped) if message["role"] == "tool"]
+    answer_kind: _Kind = "answer"
+    asked: _Kind = "asked"
+    result: _Kind = "result"
+    counts: list[tuple[_Kind, int]] = [(answer_kind, 2), (asked, len(shaped) - 1)]
+    if results and results[0] + 1 in results:  # two results in a row
+        counts.append((result, results[0] + 1))
+    compared: list[tuple[_Kind, str | None, str | None]] = [
+        (kind, answered[count - 1], answered[count]) for kind, count in counts
+    ]
+    final_kinds: tuple[_Kind, ...] = ("final", "reasoned")
+    for kind in final_kinds:
+        finals = texts([question, _FINALS[kind], _FINALS["final"]])[1]
+        compared.append((kind, finals[1], finals[2]))
     differs: set[_Kind] = set()
     alike: set[_Kind] = set()
-    kinds: tuple[tuple[_Kind, int], ...] = (("answer", 2), ("result", 3), ("asked", 4))
-    for kind, count in kinds:
-        shorter, longer = texts[count - 1], texts[count]
+    for kind, shorter, longer in compared:
         if shorter is not None and longer is not None:
             (alike if longer.startswith(shorter) else differs).add(kind)
     return frozenset(differs), frozenset(alike)
