@@ -231,10 +231,10 @@ def _read_segment(
 
 
 def _may_differ(message: dict[str, Any], key: str, probed: tuple[frozenset[_Kind], frozenset[_Kind]]) -> bool:
-    """Whether an answer may be written otherwise once a question follows it: one with
-    reasoning (its key, or a reasoning block the template would split from its text), and on
-    a template that writes an empty reasoning block after the last question (Qwen3.5), any
-    answer (``"asked"`` not probed alike)."""
+    """Whether an answer may be written otherwise once a cut (:func:`_cut`) follows it: one
+    with reasoning (its key, or a reasoning block the template would split from its text), and
+    on a template that writes an empty reasoning block after the last question (Qwen3.5) or an
+    answer's text as its analysis (gpt-oss), any answer (``"asked"`` not probed alike)."""
     if message["role"] != "assistant":
         return False
     if "asked" not in probed[1]:
