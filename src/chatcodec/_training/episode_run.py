@@ -147,6 +147,8 @@ def _segment_groups(
     shaped, origins = Shaper(profile, LossRecorder(), object_arguments=read.object_arguments).messages(messages)
     if variables or key is None or not segment_ends.applies(chosen.family, profile, chosen.text, shaped):
         return None
+    if profile.earlier_reasoning != "after_last_user":
+        return None  # gpt-oss cuts at its final answers, not at questions: each turn rendered
     groups: dict[int, list[int]] = {}
     positions = {origin: position for position, origin in enumerate(origins)}
     users = [position for position, message in enumerate(shaped) if message["role"] == "user"]

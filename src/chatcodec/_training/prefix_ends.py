@@ -72,9 +72,16 @@ def message_ends(
             ends.append(len(text))
             continue
         end = prefix_end(run, shaped[:count], text)
-        if end is None and count == len(shaped) and generation_prompt and text.endswith(generation_prompt):
-            # the last message closes otherwise once a prompt follows (gpt-oss: ``<|end|>``, not
-            # ``<|return|>``): it ends where the template's generation prompt begins
-            end = len(text) - len(generation_prompt)
+        if end is None and count == len(shaped) and generation_prompt:
+            end = end_before_prompt(text, generation_prompt)
         ends.append(end)
     return ends
+
+
+def end_before_prompt(text: str, generation_prompt: str | None) -> int | None:
+    """Where the last message ends in ``text`` (ending with the generation prompt) when its own
+    render is no prefix of it: it closes otherwise once a prompt follows (gpt-oss: ``<|end|>``,
+    not ``<|return|>``), so it ends where the template's generation prompt begins."""
+    if generation_prompt and text.endswith(generation_prompt):
+        return len(text) - len(generation_prompt)
+    return None

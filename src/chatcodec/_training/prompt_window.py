@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._training import questions
 
 
 @functools.lru_cache(maxsize=1)
@@ -54,7 +54,7 @@ def window(messages: Sequence[Mapping[str, Any]], answer: int, family: str | Non
         head += 1
     roles = [message.get("role") for message in messages[:answer]]
     question = next((index for index in range(answer - 1, head - 1, -1) if roles[index] == "user"), None)
-    if question is None or not _question(messages[question]):
+    if question is None or not questions.is_question(messages[question]):
         return None  # no question a template counts as one: where the last one stands is not known
     previous = next((index for index in range(answer - 1, question, -1) if roles[index] == "assistant"), None)
     start = question if previous is None else previous
@@ -62,15 +62,3 @@ def window(messages: Sequence[Mapping[str, Any]], answer: int, family: str | Non
     if len(kept) >= answer:
         return None  # nothing left out: the whole rendering costs the same
     return Window(kept, head + 1)
-
-
-def _question(message: Mapping[str, Any]) -> bool:
-    """Whether a user message is a question to every held template: its text does not open
-    with a tag (Qwen3 counts a user text wrapped in ``<tool_response>`` as no question)."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return not content.lstrip().startswith("<")
-    parts = [as_dict(part) or {} for part in as_list(content) or []]
-    if not parts or any(part.get("type") != "text" for part in parts):
-        return False
-    return not "".join(str(part.get("text") or "") for part in parts).lstrip().startswith("<")

@@ -213,7 +213,7 @@ def render_shaped(
         profile=profile,
         one_run=starts is not None,
         recorder=recorder,
-        prompts=None if found is None else found.prompts,
+        segments=found,
     )
     looked_from = rendered_check.message_starts(len(messages), ends, origins)
     rendered_check.check_rendered(messages, text, recorder, shaper.lost, looked_from)
@@ -479,17 +479,18 @@ def _sampled_spans(
     profile: TemplateProfile,
     one_run: bool,
     recorder: LossRecorder,
-    prompts: list[int | None] | None = None,
+    segments: segment_ends.SegmentEnds | None = None,
 ) -> list[SampledSpan]:
     """Each assistant message's sampled text, where the rendering shows where it ends (a
     turn the template renders differently once more turns follow has no known end).
 
     Found in the one run (``one_run``: a prefix-stable template), a tag is looked up by
     bisection and the prompt before an answer is the conversation before it and the
-    template's generation prompt, where the text holds that prompt there."""
+    template's generation prompt, where the text holds that prompt there; read from the
+    segments' runs (``segments``), the prompt's text too where the text does not hold it."""
     tag_within = (
         generation_tags.TagIndex(tags).within
-        if one_run or prompts is not None
+        if one_run or segments is not None
         else functools.partial(generation_tags.tag_within, tags)
     )
     spans: list[SampledSpan] = []
@@ -503,12 +504,19 @@ def _sampled_spans(
             start, end = tag_span(text, tagged, before, profile.generation_prompt, profile.turn_end)
         elif known_end is not None:
             found = prompt_in_text(text, before, profile.generation_prompt) if one_run else None
-            if prompts is not None:
-                found = prompts[position]
+            if segments is not None:
+                found = segments.prompts[position]
             start = (
                 found
                 if found is not None
-                else _prompt_end(run, shaped[: position + 1], text, origins[position], recorder)
+                else _prompt_end(
+                    run,
+                    shaped[: position + 1],
+                    text,
+                    origins[position],
+                    recorder,
+                    read=None if segments is None else segments.prompt_text(position),
+                )
             )
             end = known_end
         else:
@@ -517,15 +525,25 @@ def _sampled_spans(
     return spans
 
 
-def _prompt_end(run: Runner, through: list[dict[str, Any]], text: str, message: int, recorder: LossRecorder) -> int:
-    """Where the generation prompt before the answer ``through[-1]`` ends in ``text``.
+def _prompt_end(
+    run: Runner,
+    through: list[dict[str, Any]],
+    text: str,
+    message: int,
+    recorder: LossRecorder,
+    *,
+    read: tuple[str, str] | None = None,
+) -> int:
+    """Where the generation prompt before the answer ``through[-1]`` ends in ``text``
+    (``read``: the conversation before it rendered without and with the generation prompt,
+    where the segments' runs tell them; else both are rendered).
 
     Where the prompt the model saw is not a prefix of the whole rendering (the template drops
     an earlier turn's reasoning once an answer follows), the answer's first rendered text is
     looked for after the part the two share, and the last generation prompt before it is the
     start; a loss says the turn is trained after other text than it was sampled after.
     """
-    prompt = run.text_or_none(through[:-1], True)
+    prompt = run.text_or_none(through[:-1], True) if read is None else read[1]
     if prompt is None:
         raise TemplateError(
             "the chat template refuses the conversation before this answer", path=f"$.messages[{message}]"
@@ -544,7 +562,7 @@ def _prompt_end(run: Runner, through: list[dict[str, Any]], text: str, message: 
         "or adds text there): the trained tokens follow other text than the prompt the model sampled after",
         "rule",
     )
-    asked = run.text_or_none(through[:-1], False) or ""
+    asked = (run.text_or_none(through[:-1], False) or "") if read is None else read[0]
     opener = prompt[len(asked) :] if prompt.startswith(asked) else ""
     anchor = _first_rendered(through[-1], text, shared)
     if opener and anchor is not None:
