@@ -44,6 +44,13 @@ def _temp_folders_allowed(tmp_path_factory: pytest.TempPathFactory) -> None:
     WATCH.allow(tmp_path_factory.getbasetemp())
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _templates_compiled_into_the_run(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Compiled templates go to the run's temp folder (and its child processes'), never the
+    user's cache: ``CHATCODEC_TEMPLATE_CACHE``, unless the caller set it."""
+    os.environ.setdefault("CHATCODEC_TEMPLATE_CACHE", str(tmp_path_factory.mktemp("compiled-templates")))
+
+
 @pytest.fixture(autouse=True)
 def _nothing_read_beside_the_checkout() -> Iterator[None]:
     yield

@@ -26,6 +26,7 @@ MESSAGES = [
 @pytest.fixture
 def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The user's cache directory in ``tmp_path``: where the compiled templates go."""
+    monkeypatch.delenv("CHATCODEC_TEMPLATE_CACHE", raising=False)  # the suite's own place (conftest)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     return tmp_path / "chatcodec" / "templates"
 
@@ -181,6 +182,7 @@ def test_without_a_writable_cache_the_template_is_compiled_in_memory(
 ) -> None:
     blocked = tmp_path / "a file"
     blocked.write_text("", encoding="utf-8")
+    monkeypatch.delenv("CHATCODEC_TEMPLATE_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # no directory can be made under a file
     environment = jinja._environment()
     template = families.template_text("qwen3")
@@ -209,3 +211,16 @@ def test_render_gives_the_same_rendering_with_a_cold_and_a_warm_cache(cache_home
     finally:
         jinja.compiled.cache_clear()
     assert (warm.text, warm.sampled, warm.losses) == (cold.text, cold.sampled, cold.losses)
+
+
+def test_the_variable_names_the_directory_or_turns_the_cache_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CHATCODEC_TEMPLATE_CACHE``: a directory used instead of the user's cache, ``off`` for none."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("CHATCODEC_TEMPLATE_CACHE", str(tmp_path / "chosen"))
+    assert compiled_templates.directory() == tmp_path / "chosen"
+    monkeypatch.setenv("CHATCODEC_TEMPLATE_CACHE", "off")
+    assert compiled_templates.directory() is None
+    monkeypatch.setenv("CHATCODEC_TEMPLATE_CACHE", "relative/place")  # ignored, as XDG ignores one
+    assert compiled_templates.directory() == tmp_path / "xdg" / "chatcodec" / "templates"

@@ -54,8 +54,19 @@ def compiled_code(environment: Any, template: str) -> Any:
     return bucket.code
 
 
+CACHE_VARIABLE: Final = "CHATCODEC_TEMPLATE_CACHE"
+"""The environment variable naming the directory instead (a read-only image, a test run), or
+``off`` for none: every template compiled in memory."""
+
+
 def directory() -> Path | None:
-    """Where compiled templates are kept: the user's cache directory, or None without a home."""
+    """Where compiled templates are kept: :data:`CACHE_VARIABLE`'s directory, else the user's
+    cache directory; None when it says ``off`` or there is no home."""
+    chosen = os.environ.get(CACHE_VARIABLE) or ""
+    if chosen == "off":
+        return None
+    if os.path.isabs(chosen):
+        return Path(chosen)
     root = os.environ.get("XDG_CACHE_HOME") or ""
     if not os.path.isabs(root):  # the XDG rule: a relative value is ignored
         home = os.path.expanduser("~")
