@@ -424,8 +424,8 @@ class StreamEncoder:
                 if event.encrypted is not None:
                     self.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic has no such payload")
                 self._bag(event, at)
-                block = self.open.get(event.index) or self.ended_early.get(event.index)
-                if block is not None and not block.signed:
+                ending = self.open.get(event.index) or self.ended_early.get(event.index)
+                if ending is not None and not ending.signed:
                     why = "Anthropic thinking blocks require one; none was given, sent ''"
                     self.losses.add((*at, "signature"), "thinking signature", why)
                 yield from self._stop(event.index, "thinking")
