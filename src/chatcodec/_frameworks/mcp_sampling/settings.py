@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY
+from chatcodec._frameworks.mcp_sampling.rules import DEFAULT_MAX_TOKENS
 from chatcodec.contract import DecodeContext, EncodeContext
-from chatcodec_mcp_sampling.markers import DISPLAY
-from chatcodec_mcp_sampling.rules import DEFAULT_MAX_TOKENS
 
 SETTINGS = {"maxTokens": "max_tokens", "temperature": "temperature", "stopSequences": "stop", "metadata": "metadata"}
 """Wire key -> canonical field."""

@@ -4,9 +4,9 @@ settings writer sends a request without one :data:`DEFAULT_MAX_TOKENS`, reported
 
 from __future__ import annotations
 
+from chatcodec._frameworks.mcp_sampling import SPEC_VERSION
+from chatcodec._frameworks.mcp_sampling.markers import PROVIDER
 from chatcodec.contract import ProviderRules, RequiredField
-from chatcodec_mcp_sampling import SPEC_VERSION
-from chatcodec_mcp_sampling.markers import PROVIDER
 
 _SOURCE = "https://modelcontextprotocol.io/specification/2025-11-25/schema#createmessagerequestparams"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 from chatcodec.codec_kit import arguments_object, as_dict, compact_json, leftovers, tool_name, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext, Steps
-from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 
 _MEDIA = ("image", "audio")
 

@@ -2,7 +2,8 @@
 
 ``systemPrompt`` is the canonical leading system message; the first model hint the
 canonical ``model`` (``model_hint``); ``modelPreferences``' other fields, ``includeContext``,
-``task`` and ``_meta`` have no canonical field and ride in ``provider_options["mcp-sampling"]``.
+``task`` and ``_meta`` have no canonical field and ride in ``provider_options["mcp-sampling"]``,
+as do the members of the JSON-RPC request around the params, when the body is one (:mod:`.json_rpc`).
 """
 
 from __future__ import annotations
@@ -10,21 +11,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.mcp_sampling import json_rpc
+from chatcodec._frameworks.mcp_sampling.capabilities import CAPABILITIES
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, PROVIDER
+from chatcodec._frameworks.mcp_sampling.messages import decode_messages, encode_messages
+from chatcodec._frameworks.mcp_sampling.model_hint import put_model, take_model
+from chatcodec._frameworks.mcp_sampling.settings import decode_settings, encode_settings
+from chatcodec._frameworks.mcp_sampling.tools import decode_tools, encode_tools
+from chatcodec._frameworks.mcp_sampling.wire import Message, Request
 from chatcodec.codec_kit import history_for, leftovers, shape_fields, validate_shape, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
-from chatcodec_mcp_sampling.capabilities import CAPABILITIES
-from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
-from chatcodec_mcp_sampling.messages import decode_messages, encode_messages
-from chatcodec_mcp_sampling.model_hint import put_model, take_model
-from chatcodec_mcp_sampling.settings import decode_settings, encode_settings
-from chatcodec_mcp_sampling.tools import decode_tools, encode_tools
-from chatcodec_mcp_sampling.wire import Message, Request
 
 _MAPPED = ("messages", "systemPrompt")
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
-    """Read request params as a canonical request dict."""
+    """Read request params, or the JSON-RPC request holding them, as a canonical request dict."""
+    key, params = json_rpc.request_body(payload)
+    canonical = json_rpc.read_inside(key, lambda: _decode_params(params, context), "MCP sampling request")
+    members = json_rpc.envelope(payload, key)
+    if members:
+        options = canonical.setdefault("provider_options", {PROVIDER: {}})
+        options[PROVIDER][json_rpc.ENVELOPE] = members
+    return canonical
+
+
+def _decode_params(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     request = validate_shape(Request, payload, "MCP sampling request")
     messages = decode_messages(request["messages"], context)
     if "systemPrompt" in request:
@@ -47,9 +59,12 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 
 
 def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
-    """Write a canonical request dict as request params; what the wire cannot carry is a loss."""
+    """Write a canonical request dict as request params (inside the JSON-RPC request it was
+    read from, if any); what the wire cannot carry is a loss."""
     losses = context.losses
-    wire = wire_fields(KIT.claim(losses, request.get("provider_options"), ("provider_options",)))
+    own = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
+    members = own.pop(json_rpc.ENVELOPE, None)
+    wire = wire_fields(own)
     messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES, reading=context.reading)
     start = 0
     while start < len(messages) and messages[start]["role"] in ("system", "developer"):
@@ -64,7 +79,8 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     for key in ("stream", "cache_control"):
         if request.get(key):
             losses.add((key,), key, f"{DISPLAY} requests have no {key}", "setting")
-    return {key: wire[key] for key in (*shape_fields(Request), *wire) if key in wire}  # the schema's order
+    params = {key: wire[key] for key in (*shape_fields(Request), *wire) if key in wire}  # the schema's order
+    return json_rpc.wrapped(members, "params", params)
 
 
 def _system_prompt(messages: list[Mapping[str, Any]], context: EncodeContext) -> str:

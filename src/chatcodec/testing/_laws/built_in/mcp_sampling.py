@@ -1,44 +1,22 @@
-"""The facts the provider laws need about this codec, only the spec gives them: the
-``chatcodec.laws`` entry point names :func:`entry`, so ``chatcodec check-codec
-mcp-sampling`` runs every law over the installed codec with the fixtures of the spec's
-examples (``fixtures/``, provenance in its ``MANIFEST.md``), the SDK's types as the oracle
-of every body the codec writes, the ``stopReason`` words, and the settings the wire has.
-Needs the ``testing`` extra (Hypothesis, mcp-types).
-"""
+"""MCP sampling's law facts (the params of a ``sampling/createMessage`` request and the
+``CreateMessageResult`` a client answers with, spec 2025-11-25): its ``stopReason`` words, what
+a request reads back as when nothing is lost, and what a result has no place for (an id, a
+clock, token counts). The spec's examples (``tests/fixtures/mcp-sampling/``) and the MCP SDK's
+types as the oracle of every written body are stated by ``tests/test_mcp_sampling_laws.py``,
+which passes them to :func:`entry` (the SDK is a test dependency, never chatcodec's)."""
 
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import chatcodec
+from chatcodec._frameworks.mcp_sampling.finish_reason import WORDS
+from chatcodec._frameworks.mcp_sampling.markers import PROVIDER
 from chatcodec.codec_kit import as_dict, as_list
-from chatcodec.testing import ProviderEntry, SingleHop, chat_requests, chat_responses
-from chatcodec_mcp_sampling.finish_reason import WORDS
-from chatcodec_mcp_sampling.markers import PROVIDER
-
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def _same_as_sdk(kind: Any, body: dict[str, Any]) -> None:
-    """``body`` passes the SDK's type and names no field the type does not have (the SDK's
-    models ignore unknown keys, so what they dump back is compared with the body)."""
-    model = kind.model_validate(body)
-    back = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    assert back == body, f"the SDK's {kind.__name__} reads {back}, not {body}"
-
-
-def check_request(body: dict[str, Any]) -> None:
-    from mcp_types import CreateMessageRequestParams
-
-    _same_as_sdk(CreateMessageRequestParams, body)
-
-
-def check_response(body: dict[str, Any]) -> None:
-    from mcp_types import CreateMessageResultWithTools
-
-    _same_as_sdk(CreateMessageResultWithTools, body)
+from chatcodec.testing._answers import chat_responses
+from chatcodec.testing._laws.entry import ProviderEntry, SingleHop
+from chatcodec.testing._strategies import chat_requests
 
 
 def check_stream(events: list[dict[str, Any]]) -> None:
@@ -93,8 +71,10 @@ def _no_deep_value(events: list[dict[str, Any]], value: object) -> tuple[list[di
     raise AssertionError("MCP sampling has no streams")
 
 
-def entry() -> ProviderEntry:
-    """The entry, built on first use (the strategies need Hypothesis)."""
+def entry(**stated: Any) -> ProviderEntry:
+    """The facts the codec's spec gives, for ``chatcodec check-codec mcp-sampling``; ``stated``
+    adds the test suite's (``fixtures``, ``check_request``, ``check_response``)."""
+    stated.setdefault("check_stream", check_stream)
     return ProviderEntry.minimal(
         PROVIDER,
         names_in_prose=("mcp", "model context protocol"),
@@ -106,9 +86,6 @@ def entry() -> ProviderEntry:
         single_hop=SingleHop(requests=lambda: chat_requests().map(_plain), original=reading, decoded=reading),
         tool_name_rule=None,
         deep_kept_value=_no_deep_value,
-        check_request=check_request,
-        check_response=check_response,
-        check_stream=check_stream,
         unplaced_response_fields=("id", "created", "usage"),
-        fixtures=FIXTURES,
+        **stated,
     )

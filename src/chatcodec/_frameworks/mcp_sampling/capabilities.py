@@ -4,8 +4,8 @@ text, image and audio content, tool use and tool results with ids, a top-level
 
 from __future__ import annotations
 
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY
 from chatcodec.contract import Capabilities
-from chatcodec_mcp_sampling.markers import DISPLAY
 
 CAPABILITIES = Capabilities(
     display_name=DISPLAY,

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, LIST
+from chatcodec._frameworks.mcp_sampling.parts import decode_block, encode_part
 from chatcodec.codec_kit import leftovers, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext, Steps
-from chatcodec_mcp_sampling.markers import DISPLAY, KIT, LIST
-from chatcodec_mcp_sampling.parts import decode_block, encode_part
 
 
 def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, Any]]:

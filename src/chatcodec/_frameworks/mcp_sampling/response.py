@@ -3,7 +3,9 @@
 A result is one message (``role``, ``content``), its ``model`` and its ``stopReason``; it
 has no id, no clock and no token counts, so a response converted here loses those,
 reported (``created`` excepted: the server's clock is nothing a user sent). A JSON-RPC
-error object (a client refusing to sample) is raised as a :class:`~chatcodec.ProviderAPIError`.
+error object (a client refusing to sample), bare or in a JSON-RPC response, is raised as a
+:class:`~chatcodec.ProviderAPIError`; a result inside a JSON-RPC response is written back
+inside it (:mod:`.json_rpc`).
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.mcp_sampling import json_rpc
+from chatcodec._frameworks.mcp_sampling.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, PROVIDER
+from chatcodec._frameworks.mcp_sampling.messages import decode_message, encode_message
+from chatcodec._frameworks.mcp_sampling.wire import ErrorBody, Response, is_error_body
 from chatcodec.codec_kit import leftovers, validate_shape, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
-from chatcodec_mcp_sampling.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec_mcp_sampling.markers import DISPLAY, KIT
-from chatcodec_mcp_sampling.messages import decode_message, encode_message
-from chatcodec_mcp_sampling.wire import ErrorBody, Response, is_error_body
 
 MAPPED = ("role", "content", "model", "stopReason")
 
@@ -29,7 +32,19 @@ def raise_if_error(payload: object) -> None:
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
-    """Read a result as a canonical response dict (one choice)."""
+    """Read a result, or the JSON-RPC response holding it, as a canonical response dict (one choice)."""
+    key, body = json_rpc.result_body(payload)
+    if key == "error":
+        raise_if_error(body)
+    canonical = json_rpc.read_inside(key, lambda: _decode_result(body, context), "MCP sampling result")
+    members = json_rpc.envelope(payload, key)
+    if members:
+        metadata = canonical.setdefault("provider_metadata", {PROVIDER: {}})
+        metadata[PROVIDER][json_rpc.ENVELOPE] = members
+    return canonical
+
+
+def _decode_result(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     raise_if_error(payload)
     response = validate_shape(Response, payload, "MCP sampling result")
     message = decode_message({"role": "assistant", "content": response["content"]}, context)
@@ -46,10 +61,9 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write a canonical response dict as a result: its first choice (another is a loss)."""
     losses = context.losses
-    wire: dict[str, Any] = {
-        "role": "assistant",
-        **wire_fields(KIT.claim(losses, response.get("provider_metadata"), ())),
-    }
+    own = KIT.claim(losses, response.get("provider_metadata"), ())
+    members = own.pop(json_rpc.ENVELOPE, None)
+    wire: dict[str, Any] = {"role": "assistant", **wire_fields(own)}
     choices = response["choices"]
     for index in range(1, len(choices)):
         losses.add(("choices", index), f"answer {index}", f"{DISPLAY} results hold one answer")
@@ -70,4 +84,4 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     usage: Mapping[str, Any] = response.get("usage") or {}
     if any(count for count in usage.values() if isinstance(count, int)):
         losses.add(("usage",), "token counts", f"{DISPLAY} results have no usage", "metadata")
-    return wire
+    return json_rpc.wrapped(members, "result", wire)

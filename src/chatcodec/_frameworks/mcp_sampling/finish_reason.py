@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec import UnifiedFinishReason
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY
 from chatcodec.contract import EncodeContext, Steps
-from chatcodec_mcp_sampling.markers import DISPLAY
 
 WORDS: Mapping[str, UnifiedFinishReason] = {
     "endTurn": "stop",

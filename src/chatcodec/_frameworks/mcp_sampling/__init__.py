@@ -1,13 +1,15 @@
-"""A chatcodec codec for the Model Context Protocol's sampling messages, written outside
-chatcodec: it imports only ``chatcodec``, ``chatcodec.contract`` and ``chatcodec.options``
-(and ``chatcodec.testing`` for its laws), as any third-party codec would.
+"""The ``mcp-sampling`` format: the Model Context Protocol's sampling messages, a built-in
+framework codec written on the public contract (``chatcodec``, ``chatcodec.contract``,
+``chatcodec.codec_kit``), as the other agent protocols' (``a2a``, ``ag-ui``) are.
 
 An MCP server asks its client to sample a model with ``sampling/createMessage``; the
 request's ``params`` (``CreateMessageRequestParams``) and the client's answer
-(``CreateMessageResult``) are this codec's request and response bodies. Installing the
-distribution registers the codec under the name ``mcp-sampling`` (its ``chatcodec.codecs``
-entry point), so ``chatcodec convert --from mcp-sampling --to anthropic`` hands a server's
-sampling request to a provider, and the provider's answer comes back as a result.
+(``CreateMessageResult``) are this codec's request and response bodies; the whole JSON-RPC
+message holding either (``{"jsonrpc": "2.0", "id": ..., "method": "sampling/createMessage",
+"params": ...}``, ``{"jsonrpc": "2.0", "id": ..., "result": ...}``) is read too and written
+back as it came (:mod:`.json_rpc`). ``chatcodec convert --from mcp-sampling --to anthropic``
+hands a server's sampling request to a provider, and the provider's answer comes back as a
+result.
 
 The 2026-07-28 revision deprecates sampling (SEP-2577; it stays in the specification for at
 least twelve months): a server then asks for a sample inside an ``InputRequiredResult``, whose
@@ -25,7 +27,6 @@ API documentation:
 
 Modules, one job each (the folder contract of a built-in provider):
 
-- ``codec``: the codec object the entry point names.
 - ``markers``: the codec's name, its kit, its options and its spelling markers.
 - ``capabilities``: what the wire can carry.
 - ``wire``: the wire's shapes, keys spelled as the schema spells them.
@@ -37,7 +38,11 @@ Modules, one job each (the folder contract of a built-in provider):
 - ``usage``: the wire has no token counts.
 - ``rules``: ``maxTokens`` is required.
 - ``edge``: the JSON-RPC error object a refused sampling request answers with.
-- ``laws``: the facts the provider laws need (``chatcodec check-codec mcp-sampling``).
+- ``json_rpc``: the JSON-RPC message around a body, read and kept.
+- ``model_hint``: the first model hint as the canonical ``model``.
+
+The law facts are ``chatcodec.testing._laws.built_in.mcp_sampling`` (``chatcodec check-codec
+mcp-sampling``).
 """
 
 SPEC_VERSION = "2025-11-25"

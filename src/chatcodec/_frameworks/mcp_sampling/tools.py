@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 from chatcodec.codec_kit import as_dict, leftovers, tool_name, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
-from chatcodec_mcp_sampling.markers import DISPLAY, KIT, PROVIDER
 
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object"}
 """The ``inputSchema`` of a tool that takes no parameters (the schema requires one)."""

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._frameworks.mcp_sampling.markers import PROVIDER
 from chatcodec.codec_kit import as_dict, as_list
 from chatcodec.contract import Call, Edge, ErrorShape, Front, StreamFraming
-from chatcodec_mcp_sampling.markers import PROVIDER
 
 _CODES = {"-1": 400, "-32600": 400, "-32602": 400, "-32603": 500}
 """The JSON-RPC codes this edge writes and reads, with the HTTP status they stand for:
