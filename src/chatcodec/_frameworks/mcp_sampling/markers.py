@@ -1,7 +1,8 @@
 """This codec's name, its kit, its encoder options, and the spelling markers it keeps.
 
 Pure spelling: ``_list`` (a message's content written as a list of one block rather than
-the block itself: the schema takes both, with one meaning).
+the block itself: the schema takes both, with one meaning); ``_no_content`` (a tool result
+that came without its ``content``, which the MCP SDK's ``ToolResultContent`` defaults to ``[]``).
 
 Carry meaning: none.
 
@@ -26,6 +27,9 @@ KIT = ProviderKit(PROVIDER)
 
 LIST = "_list"
 """Marker: a message's single block came as a list of one."""
+
+NO_CONTENT = "_no_content"
+"""Marker: a tool result came without ``content`` (read as none, written back without)."""
 
 OPTIONS = OptionTable.of(*RULE_OPTIONS)
 """This encoder's options: the target rules' only."""

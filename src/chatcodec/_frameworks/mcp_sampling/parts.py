@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, PROVIDER
+from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, NO_CONTENT, PROVIDER
 from chatcodec.codec_kit import arguments_object, as_dict, compact_json, leftovers, tool_name, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
@@ -38,13 +38,16 @@ def _decode_result(block: dict[str, Any], context: DecodeContext) -> dict[str, A
     part: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": block["toolUseId"],
-        "content": [_decode_result_block(inner, context) for inner in block["content"]],
+        "content": [_decode_result_block(inner, context) for inner in block.get("content", [])],
     }
     mapped: tuple[str, ...] = ("type", "toolUseId", "content")
     if block.get("isError") is True:
         part["is_error"] = True
         mapped = (*mapped, "isError")
-    return KIT.attach(part, leftovers(block, mapped))  # an ``isError: false`` is kept as it came
+    bag = leftovers(block, mapped)  # an ``isError: false`` is kept as it came
+    if "content" not in block:
+        bag[NO_CONTENT] = True
+    return KIT.attach(part, bag)
 
 
 def _decode_result_block(block: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -94,7 +97,9 @@ def _encode_result(part: Mapping[str, Any], block: dict[str, Any], context: Enco
             written = encode_part(item, context, (*at, "content", index))
             if written is not None:
                 inner.append(written)
-    block.update(type="tool_result", toolUseId=part["tool_use_id"], content=inner)
+    block.update(type="tool_result", toolUseId=part["tool_use_id"])
+    if inner or KIT.marker(part.get("provider_metadata"), NO_CONTENT) is not True:
+        block["content"] = inner
     if part.get("is_error"):
         block["isError"] = True
     if part.get("name") is not None:

@@ -1,12 +1,14 @@
-"""What a client accepts: ``maxTokens`` is required (``CreateMessageRequestParams``); the
-settings writer sends a request without one :data:`DEFAULT_MAX_TOKENS`, reported as a
-``default`` loss, and this table reports it missing after a rule removed it."""
+"""What a client accepts: the spec revision this codec writes. ``maxTokens`` is required
+(``CreateMessageRequestParams``), and the settings writer always writes it: a request without
+``max_tokens`` is sent :data:`DEFAULT_MAX_TOKENS`, reported as a ``default`` loss. No target
+rule removes it, so the table states no required field (the rules engine looks for one at the
+body's top, where a JSON-RPC request holds ``params``, not ``maxTokens``)."""
 
 from __future__ import annotations
 
 from chatcodec._frameworks.mcp_sampling import SPEC_VERSION
 from chatcodec._frameworks.mcp_sampling.markers import PROVIDER
-from chatcodec.contract import ProviderRules, RequiredField
+from chatcodec.contract import ProviderRules
 
 _SOURCE = "https://modelcontextprotocol.io/specification/2025-11-25/schema#createmessagerequestparams"
 
@@ -18,5 +20,4 @@ RULES = ProviderRules(
     api_versions=(SPEC_VERSION,),
     default_version=SPEC_VERSION,
     version_source=_SOURCE,
-    required=(RequiredField("maxTokens", _SOURCE, default=DEFAULT_MAX_TOKENS),),
 )

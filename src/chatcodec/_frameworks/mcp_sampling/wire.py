@@ -63,7 +63,9 @@ ResultBlock = Annotated[
 class ToolResultBlock(TypedDict):
     type: Literal["tool_result"]
     toolUseId: str
-    content: list[ResultBlock]
+    content: NotRequired[list[ResultBlock]]
+    """Required by the schema; the SDK's ``ToolResultContent`` defaults it to ``[]``, so a body
+    its model wrote with ``exclude_unset`` has none: read as no content (the ``_no_content`` marker)."""
     structuredContent: NotRequired[dict[str, Any]]
     isError: NotRequired[bool]
 
