@@ -152,7 +152,7 @@ def test_every_recorded_body_of_a_built_in_converts_to_a_body_the_sdk_takes() ->
                 body = json.loads(path.read_text(encoding="utf-8"))
                 try:
                     check(convert(body, source=provider, target="mcp-sampling", on_loss="ignore"))
-                except Exception as error:  # noqa: BLE001 - every failure listed at once
+                except Exception as error:
                     failed.append(f"{path.name}: {type(error).__name__}: {error}")
                 converted += 1
     assert failed == []

@@ -1,8 +1,9 @@
 """A framework's whole-state dump, which ``validate`` reads as the conversation it holds: an
 ADK ``Session`` (its history under ``events``), an A2A ``Task`` or a method's body holding a
-task or a message, an MCP ``sampling/createMessage`` request or its result. Detection knows the provider wires, which would read such a dump as an
-OpenAI Chat request missing its ``messages``, and a framework format's reader would read it
-as one answer, so the keys that say which it is are listed here once."""
+task or a message, an MCP ``sampling/createMessage`` request or its result. Detection knows
+the provider wires, which would read such a dump as an OpenAI Chat request missing its
+``messages``, and a framework format's reader would read it as one answer, so the keys that
+say which it is are listed here once."""
 
 from __future__ import annotations
 
