@@ -1,6 +1,7 @@
 """What the API says on HTTP (``EDGE``): a refused request's body is ``{"message": "..."}``
-and its HTTP status says the kind (https://docs.cohere.com/reference/errors); the error types
-here are this codec's names for those statuses, read in its own namespace.
+and its HTTP status says the kind (https://docs.cohere.com/reference/errors: 400, 401, 402,
+404, 422, 429, 499, 500...). The body names no type, so the edge states none by status: a
+refusal is read with its message and the status of the HTTP answer.
 
 The upstream side lets ``chatcodec serve`` call Cohere for a client of any front: ``POST
 {base URL}/v2/chat`` (the SDK's ``base_url`` is ``https://api.cohere.com``), the key from
@@ -15,18 +16,6 @@ from typing import Any
 from chatcodec.codec_kit import as_dict
 from chatcodec.contract import Edge, ErrorShape, StreamFraming, Upstream
 from chatcodec_cohere_chat.markers import PROVIDER
-
-_TYPES = {
-    400: "invalid_request",
-    401: "unauthorized",
-    402: "payment_required",
-    404: "not_found",
-    422: "unprocessable_entity",
-    429: "too_many_requests",
-    499: "request_cancelled",
-    500: "internal_server_error",
-}
-"""The status of each documented error, with this codec's name for it."""
 
 
 def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
@@ -60,6 +49,6 @@ EDGE = Edge(
     PROVIDER,
     response_name="a Cohere Chat response",
     framing=StreamFraming("jsonl"),
-    errors=ErrorShape(_TYPES, "internal_server_error", write_error, read_error, reads={}),
+    errors=ErrorShape({}, "internal_server_error", write_error, read_error, reads={"internal_server_error": 500}),
     upstream=UPSTREAM,
 )

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.codec_kit import as_dict, leftovers, wire_fields
+from chatcodec.codec_kit import as_dict, leftovers, tool_name, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext, Steps
-from chatcodec_cohere_chat.markers import DISPLAY, KIT, STRING
+from chatcodec_cohere_chat.markers import DISPLAY, KIT, PROVIDER, STRING
 from chatcodec_cohere_chat.parts import decode_block, encode_part
 
 CALL_FIELDS = "function"
@@ -94,6 +94,9 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
         return _encode_tool(message["content"], own, context, at)
     if role == "assistant":
         return [encode_assistant(message["content"], own, context, at)]
+    if role not in ("system", "developer", "user"):
+        losses.add(at, f"{role} message", f"{DISPLAY} has no {role} role")
+        return []
     wire = wire_fields(own)
     wire["role"] = "system" if role == "developer" else role
     wire["content"] = _blocks(message["content"], _HOLDS[wire["role"]], context, at)
@@ -120,13 +123,16 @@ def _blocks(content: Any, holds: tuple[str, ...], context: EncodeContext, at: St
 
 
 def encode_assistant(content: Any, own: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
-    """An assistant turn: its text and thinking as ``content``, its calls as ``tool_calls``."""
-    string = own.pop(STRING, None) is True
+    """An assistant turn: its text and thinking as ``content``, its calls as ``tool_calls``
+    (a response's content is always a list of blocks; a request's may be one string)."""
+    string = own.pop(STRING, None) is True and context.for_request
     wire = wire_fields(own)
     wire["role"] = "assistant"
     if isinstance(content, str):
-        wire["content"] = content
-        return _ordered(wire)
+        if context.for_request:
+            wire["content"] = content
+            return _ordered(wire)
+        content = [{"type": "text", "text": content}]
     blocks: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     for index, part in enumerate(content):
@@ -163,10 +169,9 @@ def _encode_call(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> 
         context.losses.add(at, f"{part.get('kind')} call", f"{DISPLAY} calls are function calls; sent as one")
     own = KIT.claim(context.losses, part.get("provider_metadata"), at)
     extra = as_dict(own.pop(CALL_FIELDS, None)) or {}
+    name = tool_name(part["name"], context.losses, at, PROVIDER) if context.for_request else part["name"]
     call = wire_fields(own)
-    call.update(
-        id=part["id"], type="function", function={"name": part["name"], "arguments": part["arguments"], **extra}
-    )
+    call.update(id=part["id"], type="function", function={"name": name, "arguments": part["arguments"], **extra})
     return call
 
 

@@ -26,7 +26,9 @@ _MAPPED = ("model", "messages", "stream")
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a chat request body as a canonical request dict."""
     request = validate_shape(Request, payload, f"{DISPLAY} request")
-    canonical: dict[str, Any] = {"model": request["model"], "messages": decode_messages(request["messages"], context)}
+    canonical: dict[str, Any] = {"messages": decode_messages(request["messages"], context)}
+    if "model" in request:
+        canonical["model"] = request["model"]
     if "stream" in request:
         canonical["stream"] = request["stream"]
     bag = leftovers(request, _MAPPED)
@@ -53,9 +55,10 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     encode_tools(request, wire, {}, context)
     encode_settings(request, wire, {}, context)
     if request.get("stream"):
-        losses.add(
-            ("stream",), "stream", f"this {DISPLAY} codec reads no streams; the request asks for the whole answer"
-        )
+        why = f"this {DISPLAY} codec reads no streams; the request asks for the whole answer"
+        losses.add(("stream",), "stream", why, "setting")
+    elif request.get("stream") is False:
+        wire["stream"] = False
     if request.get("cache_control"):
         losses.add(("cache_control",), "cache_control", f"{DISPLAY} requests have no cache_control", "setting")
     return {key: wire[key] for key in (*shape_fields(Request), *wire) if key in wire}  # the reference's order

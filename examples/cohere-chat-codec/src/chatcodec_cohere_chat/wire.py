@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from chatcodec.codec_kit import tagged, union_tag, wire_shape
+from chatcodec.codec_kit import constrained, tagged, union_tag, wire_shape
 
 
 @wire_shape
@@ -72,7 +72,7 @@ ToolBlock = Annotated[
 @wire_shape
 class CallFunction(TypedDict):
     name: str
-    arguments: NotRequired[str]
+    arguments: str
     """The arguments as JSON text, as the model wrote them."""
 
 
@@ -123,7 +123,7 @@ Message = Annotated[
 
 @wire_shape
 class ToolFunction(TypedDict):
-    name: str
+    name: Annotated[str, constrained(min_length=1)]
     description: NotRequired[str]
     parameters: dict[str, Any]
 
@@ -136,9 +136,10 @@ class Tool(TypedDict):
 
 @wire_shape
 class Request(TypedDict):
-    """The ``POST /v2/chat`` body, in the reference's order."""
+    """The ``POST /v2/chat`` body, in the reference's order (``model`` is required by the API,
+    not by the reader: a stored conversation names none; the writer reports it missing)."""
 
-    model: str
+    model: NotRequired[str]
     messages: list[Message]
     tools: NotRequired[list[Tool]]
     strict_tools: NotRequired[bool]
@@ -170,17 +171,21 @@ class ResponseMessage(TypedDict):
     citations: NotRequired[list[dict[str, Any]]]
 
 
+Count = Annotated[int, constrained(ge=0)]
+"""A token count (the SDK types it as a number; the API sends whole counts)."""
+
+
 @wire_shape
 class Tokens(TypedDict):
-    input_tokens: NotRequired[int | float]
-    output_tokens: NotRequired[int | float]
+    input_tokens: NotRequired[Count]
+    output_tokens: NotRequired[Count]
 
 
 @wire_shape
 class Usage(TypedDict):
     billed_units: NotRequired[dict[str, Any]]
     tokens: NotRequired[Tokens]
-    cached_tokens: NotRequired[int | float]
+    cached_tokens: NotRequired[Count]
 
 
 @wire_shape
