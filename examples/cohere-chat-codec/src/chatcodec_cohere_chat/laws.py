@@ -25,15 +25,19 @@ _REQUEST_KEYS = frozenset({"model", "messages", "stream", *SETTINGS})
 """The body's keys the SDK's ``chat`` takes as arguments, beyond those its types check below."""
 
 
-def _no_extra(model: Any, at: str) -> None:
+def _no_extra(model: object, at: str) -> None:
     """``model`` (the SDK's types allow extra keys) holds none, nested models neither."""
-    extra = getattr(model, "model_extra", None)
-    assert not extra, f"the SDK's {type(model).__name__} at {at} has no field {sorted(extra or {})}"
+    from pydantic import BaseModel
+
+    if not isinstance(model, BaseModel):
+        return
+    extra = model.model_extra or {}
+    assert not extra, f"the SDK's {type(model).__name__} at {at} has no field {sorted(extra)}"
     for name in type(model).model_fields:
-        value = getattr(model, name)
-        for index, item in enumerate(value if isinstance(value, list) else [value]):
-            if hasattr(item, "model_fields"):
-                _no_extra(item, f"{at}.{name}[{index}]")
+        value: object = getattr(model, name)
+        items: list[object] = as_list(value) or [value]
+        for index, item in enumerate(items):
+            _no_extra(item, f"{at}.{name}[{index}]")
 
 
 def _same_as_sdk(kind: Any, body: object, at: str) -> None:

@@ -41,7 +41,7 @@ def decode_message(message: dict[str, Any], context: DecodeContext) -> dict[str,
 def decode_assistant(message: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """An assistant turn (a request's, or a response's ``message``): content, then its calls."""
     bag = leftovers(message, ("role", "content", "tool_calls"))
-    content = message.get("content")
+    content: str | list[dict[str, Any]] | None = message.get("content")
     calls = [_decode_call(call) for call in message.get("tool_calls", [])]
     if isinstance(content, str):
         if not calls:
