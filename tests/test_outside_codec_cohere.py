@@ -209,7 +209,8 @@ sent = []
 
 
 def reply(request: httpx.Request) -> httpx.Response:
-    sent.append({"url": str(request.url), "auth": request.headers.get("authorization"), "body": json.loads(request.content)})
+    auth = request.headers.get("authorization")
+    sent.append({"url": str(request.url), "auth": auth, "body": json.loads(request.content)})
     return httpx.Response(200, json=answer)
 
 
