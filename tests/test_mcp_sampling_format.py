@@ -272,3 +272,14 @@ def test_mcp_names_the_built_in_format(capsys: pytest.CaptureFixture[str]) -> No
     assert "mcp-sampling" in capsys.readouterr().out
     assert "mcp-sampling" in chatcodec.available_formats()
     assert "mcp-sampling" not in chatcodec.registered_providers()  # an agent protocol, as a2a is
+
+
+def test_convert_without_from_reads_a_sampling_request_as_mcp_sampling(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "openai.json"
+    path = FIXTURES / "request" / "spec_jsonrpc_basic_text.json"
+    assert main(["convert", str(path), "--to", "openai-chat", "--option", "model=gpt-5", "--out", str(out)]) == 0
+    assert "read as mcp-sampling" in capsys.readouterr().err
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert written["messages"][0] == {"role": "system", "content": "You are a helpful assistant."}
