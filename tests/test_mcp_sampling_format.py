@@ -283,3 +283,18 @@ def test_convert_without_from_reads_a_sampling_request_as_mcp_sampling(
     assert "read as mcp-sampling" in capsys.readouterr().err
     written = json.loads(out.read_text(encoding="utf-8"))
     assert written["messages"][0] == {"role": "system", "content": "You are a helpful assistant."}
+
+
+def test_max_tokens_zero_is_refused_at_its_wire_path() -> None:
+    """Found by the fuzz run: ``maxTokens: 0`` passed the wire reader and the canonical model
+    refused it at ``$.max_tokens``, a path the body does not have."""
+    body = _load("request", "spec_basic_text.json")
+    body["maxTokens"] = 0
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.decode_request("mcp-sampling", body)
+    assert raised.value.paths == ["$.maxTokens"]
+    message = _load("request", "spec_jsonrpc_basic_text.json")
+    message["params"]["maxTokens"] = 0
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.decode_request("mcp-sampling", message)
+    assert raised.value.paths == ["$.params.maxTokens"]

@@ -117,7 +117,9 @@ class Request(TypedDict):
     systemPrompt: NotRequired[str]
     includeContext: NotRequired[Literal["none", "thisServer", "allServers"]]
     temperature: NotRequired[int | float]
-    maxTokens: Annotated[int, constrained(ge=0)]
+    maxTokens: Annotated[int, constrained(ge=1)]
+    """The schema's integer; a sample of no tokens is none (the canonical ``max_tokens`` is
+    positive), so a 0 is refused here, at its place in the body (found by the fuzz run)."""
     stopSequences: NotRequired[list[str]]
     metadata: NotRequired[dict[str, Any]]
     tools: NotRequired[list[Tool]]
