@@ -23,7 +23,7 @@ class TextBlock(TypedDict):
 
 @wire_shape
 class ImageUrl(TypedDict):
-    url: str
+    url: Annotated[str, constrained(min_length=1)]
     detail: NotRequired[Literal["auto", "low", "high"]]
 
 

@@ -30,7 +30,7 @@ class MediaBlock(TypedDict):
 
     type: Literal["image", "audio"]
     data: str
-    mimeType: str
+    mimeType: Annotated[str, constrained(min_length=1)]
 
 
 @wire_shape
@@ -91,7 +91,7 @@ class Message(TypedDict):
 
 @wire_shape
 class Tool(TypedDict):
-    name: str
+    name: Annotated[str, constrained(min_length=1)]
     description: NotRequired[str]
     inputSchema: dict[str, Any]
 
