@@ -110,16 +110,14 @@ def _plain(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
 
 def reading(request: chatcodec.ChatRequest) -> object:
-    """What a request reads back as when nothing is lost: a developer turn is a system turn,
-    an ``auto`` tool choice is no choice (the model chooses), and a tool message of several
-    results is one message per result."""
+    """What a request reads back as when nothing is lost: an ``auto`` tool choice is no choice
+    (the model chooses), and a tool message of several results is one message per result (a
+    developer turn sent as a system turn is reported, so it is no silent rewrite)."""
     data: dict[str, Any] = request.model_dump(mode="json", exclude_none=True)
     if data.get("tool_choice") == {"type": "auto"}:
         del data["tool_choice"]
     messages: list[dict[str, Any]] = []
     for message in data.get("messages", []):
-        if message["role"] == "developer":
-            message["role"] = "system"
         if message["role"] == "tool" and isinstance(message["content"], list):
             messages.extend({**message, "content": [part]} for part in message["content"])
             continue

@@ -1,7 +1,8 @@
 """This codec's name, its kit, its encoder options, and the spelling markers it keeps.
 
-Pure spelling: ``_string`` (a message's content written as one string rather than a list of
-text blocks: the API takes both, with one meaning).
+Pure spelling: ``_content`` on an assistant turn, where its content's spelling is not the one
+the writer would choose: ``"string"`` (one string beside calls, rather than a list of one text
+block), ``"absent"`` (no ``content`` and no calls), ``"empty"`` (an empty list beside calls).
 
 Carry meaning: ``_document`` on a text part: the text is a ``document`` block's ``data``
 (``"object"``: its compact JSON, written back as the object; ``"text"``: the text itself),
@@ -24,8 +25,8 @@ PROVIDER = "cohere-chat"
 DISPLAY = "Cohere Chat"
 """How loss texts name the format."""
 
-STRING = "_string"
-"""Marker: a message's content came as one string."""
+CONTENT = "_content"
+"""Marker: how an assistant turn's content was spelled, where the writer would spell it otherwise."""
 
 DOCUMENT = "_document"
 """Marker: a text part is a ``document`` block's data (``"object"`` or ``"text"``)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec.codec_kit import as_dict, leftovers, tool_name, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext, Steps
-from chatcodec_cohere_chat.markers import DISPLAY, KIT, PROVIDER, STRING
+from chatcodec_cohere_chat.markers import CONTENT, DISPLAY, KIT, PROVIDER
 from chatcodec_cohere_chat.parts import decode_block, encode_part
 
 CALL_FIELDS = "function"
@@ -47,9 +47,13 @@ def decode_assistant(message: dict[str, Any], context: DecodeContext) -> dict[st
         if not calls:
             return KIT.attach({"role": "assistant", "content": content}, bag)
         parts = [{"type": "text", "text": content}]
-        bag[STRING] = True
+        bag[CONTENT] = "string"
     else:
         parts = [decode_block(block, context) for block in content or []]
+        if content is None and not calls:
+            bag[CONTENT] = "absent"
+        elif content == [] and calls:
+            bag[CONTENT] = "empty"
     return KIT.attach({"role": "assistant", "content": [*parts, *calls]}, bag)
 
 
@@ -125,7 +129,7 @@ def _blocks(content: Any, holds: tuple[str, ...], context: EncodeContext, at: St
 def encode_assistant(content: Any, own: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """An assistant turn: its text and thinking as ``content``, its calls as ``tool_calls``
     (a response's content is always a list of blocks; a request's may be one string)."""
-    string = own.pop(STRING, None) is True and context.for_request
+    spelled = own.pop(CONTENT, None) if context.for_request else None
     wire = wire_fields(own)
     wire["role"] = "assistant"
     if isinstance(content, str):
@@ -148,9 +152,10 @@ def encode_assistant(content: Any, own: dict[str, Any], context: EncodeContext, 
         block = encode_part(part, context, where)
         if block is not None:
             blocks.append(block)
-    if string and len(blocks) == 1 and blocks[0].get("type") == "text" and set(blocks[0]) == {"type", "text"}:
+    one_text = len(blocks) == 1 and blocks[0].get("type") == "text" and set(blocks[0]) == {"type", "text"}
+    if spelled == "string" and one_text:
         wire["content"] = blocks[0]["text"]
-    elif blocks or not calls:
+    elif blocks or (not calls and spelled != "absent") or (calls and spelled == "empty"):
         wire["content"] = blocks
     if calls:
         wire["tool_calls"] = calls
