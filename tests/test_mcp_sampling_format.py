@@ -298,3 +298,31 @@ def test_max_tokens_zero_is_refused_at_its_wire_path() -> None:
     with pytest.raises(chatcodec.ValidationError) as raised:
         chatcodec.decode_request("mcp-sampling", message)
     assert raised.value.paths == ["$.params.maxTokens"]
+
+
+@pytest.mark.parametrize(
+    ("role", "content", "path", "rule"),
+    [
+        # python-sdk tests/server/test_validation.py: "tool_result mixed with other content"
+        (
+            "user",
+            [{"type": "tool_result", "toolUseId": "123"}, {"type": "text", "text": "also this"}],
+            "$.messages[0].content[0]",
+            "mixed_tool_results",
+        ),
+        ("user", {"type": "tool_use", "id": "tool-1", "name": "test", "input": {}}, "$.messages[0].content", None),
+        ("assistant", [{"type": "tool_result", "toolUseId": "tool-1"}], "$.messages[0].content[0]", None),
+    ],
+)
+def test_a_block_its_turn_cannot_hold_is_refused_at_its_place(
+    role: str, content: object, path: str, rule: str | None
+) -> None:
+    """The spec's turn rules (and the SDK's ``validate_tool_use_result_messages``): a call in a
+    user turn, a result in an assistant turn or beside other blocks is refused where it stands
+    in the body, not where the canonical model would put it (random law draws found a single
+    block refused at ``content[0]``, a path the body lacks)."""
+    body = {"messages": [{"role": role, "content": content}], "maxTokens": 100}
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.decode_request("mcp-sampling", body)
+    assert raised.value.paths[0] == path
+    assert raised.value.errors()[0]["type"] == (rule or "misplaced_block")

@@ -48,9 +48,11 @@ def result_body(payload: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
 
 
 def _object(payload: Mapping[str, Any], key: str, title: str) -> dict[str, Any]:
-    found = as_dict(payload.get(key))
+    if key not in payload:
+        raise problems_error(title, [Problem((key,), "missing", "Field required", dict(payload))])
+    found = as_dict(payload[key])
     if found is None:
-        raise problems_error(title, [Problem((key,), "dict_type", "an object", payload.get(key))])
+        raise problems_error(title, [Problem((key,), "dict_type", "an object", payload[key])])
     return found
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, LIST
 from chatcodec._frameworks.mcp_sampling.parts import decode_block, encode_part
-from chatcodec.codec_kit import leftovers, wire_fields
+from chatcodec.codec_kit import Problem, leftovers, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext, Steps
 
 
@@ -34,6 +34,24 @@ def decode_message(message: dict[str, Any], context: DecodeContext) -> dict[str,
     if isinstance(content, list) and len(content) == 1:
         bag[LIST] = True
     return KIT.attach({"role": role, "content": parts}, bag)
+
+
+def misplaced(role: str, content: dict[str, Any] | list[dict[str, Any]]) -> list[Problem]:
+    """The blocks a turn of ``role`` cannot hold, each a problem at its place in the message:
+    a call in a user turn, a result in an assistant turn, a result beside other blocks (the
+    spec: "a user message containing tool results MUST contain ONLY tool results"). Refused
+    here, at the wire's path, before the canonical model refuses the part at its own."""
+    blocks = content if isinstance(content, list) else [content]
+    results = [block["type"] == "tool_result" for block in blocks]
+    problems: list[Problem] = []
+    for index, block in enumerate(blocks):
+        at: tuple[str | int, ...] = ("content", index) if isinstance(content, list) else ("content",)
+        kind = block["type"]
+        if (role, kind) in (("user", "tool_use"), ("assistant", "tool_result")):
+            problems.append(Problem(at, "misplaced_block", f"a {kind} block is no {role} turn's", kind))
+        elif kind == "tool_result" and not all(results):
+            problems.append(Problem(at, "mixed_tool_results", "a turn of tool results holds only tool results", kind))
+    return problems
 
 
 def encode_messages(messages: list[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:

@@ -14,12 +14,20 @@ from typing import Any
 from chatcodec._frameworks.mcp_sampling import json_rpc
 from chatcodec._frameworks.mcp_sampling.capabilities import CAPABILITIES
 from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, PROVIDER
-from chatcodec._frameworks.mcp_sampling.messages import decode_messages, encode_messages
+from chatcodec._frameworks.mcp_sampling.messages import decode_messages, encode_messages, misplaced
 from chatcodec._frameworks.mcp_sampling.model_hint import put_model, take_model
 from chatcodec._frameworks.mcp_sampling.settings import decode_settings, encode_settings
 from chatcodec._frameworks.mcp_sampling.tools import decode_tools, encode_tools
 from chatcodec._frameworks.mcp_sampling.wire import Message, Request
-from chatcodec.codec_kit import history_for, leftovers, shape_fields, validate_shape, wire_fields
+from chatcodec.codec_kit import (
+    Problem,
+    history_for,
+    leftovers,
+    problems_error,
+    shape_fields,
+    validate_shape,
+    wire_fields,
+)
 from chatcodec.contract import DecodeContext, EncodeContext
 
 _MAPPED = ("messages", "systemPrompt")
@@ -38,6 +46,13 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
 
 def _decode_params(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     request = validate_shape(Request, payload, "MCP sampling request")
+    problems = [
+        Problem(("messages", index, *problem.location), problem.rule, problem.message, problem.value)
+        for index, message in enumerate(request["messages"])
+        for problem in misplaced(message["role"], message["content"])
+    ]
+    if problems:
+        raise problems_error("MCP sampling request", problems)
     messages = decode_messages(request["messages"], context)
     if "systemPrompt" in request:
         messages.insert(0, {"role": "system", "content": request["systemPrompt"]})

@@ -16,9 +16,9 @@ from typing import Any
 from chatcodec._frameworks.mcp_sampling import json_rpc
 from chatcodec._frameworks.mcp_sampling.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec._frameworks.mcp_sampling.markers import DISPLAY, KIT, PROVIDER
-from chatcodec._frameworks.mcp_sampling.messages import decode_message, encode_message
+from chatcodec._frameworks.mcp_sampling.messages import decode_message, encode_message, misplaced
 from chatcodec._frameworks.mcp_sampling.wire import ErrorBody, Response, is_error_body
-from chatcodec.codec_kit import leftovers, validate_shape, wire_fields
+from chatcodec.codec_kit import leftovers, problems_error, validate_shape, wire_fields
 from chatcodec.contract import DecodeContext, EncodeContext
 
 MAPPED = ("role", "content", "model", "stopReason")
@@ -47,6 +47,9 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
 def _decode_result(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     raise_if_error(payload)
     response = validate_shape(Response, payload, "MCP sampling result")
+    problems = misplaced("assistant", response["content"])  # a result is read as the model's turn
+    if problems:
+        raise problems_error("MCP sampling result", problems)
     message = decode_message({"role": "assistant", "content": response["content"]}, context)
     choice: dict[str, Any] = {"index": 0, "message": message}
     reason = decode_finish_reason(response.get("stopReason"), {})
