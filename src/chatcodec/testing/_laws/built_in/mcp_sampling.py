@@ -13,6 +13,7 @@ from typing import Any
 import chatcodec
 from chatcodec._frameworks.mcp_sampling.finish_reason import WORDS
 from chatcodec._frameworks.mcp_sampling.markers import PROVIDER
+from chatcodec._providers.kit.logprob_settings import NOTHING_ASKED
 from chatcodec.codec_kit import as_dict, as_list
 from chatcodec.testing._answers import chat_responses
 from chatcodec.testing._laws.entry import ProviderEntry, SingleHop
@@ -52,11 +53,15 @@ def _parts(content: Any) -> Any:
 
 def reading(request: chatcodec.ChatRequest) -> object:
     """What a request reads back as when nothing is lost: every turn's content a list of
-    parts (a text is one text block), the system turns one text."""
+    parts (a text is one text block), the system turns one text, and no setting that asks for
+    nothing (``stream: false``: sampling answers whole; ``logprobs: false``, ``top_logprobs: 0``:
+    the kit leaves them out unreported, ``NOTHING_ASKED``)."""
     data: dict[str, Any] = request.model_dump(mode="json", exclude_none=True)
+    for key, nothing in (("stream", False), *NOTHING_ASKED.items()):
+        if key in data and type(data[key]) is type(nothing) and data[key] == nothing:
+            del data[key]
     for message in data.get("messages", []):
-        if message["role"] in ("system", "developer"):
-            message["role"] = "system"
+        if message["role"] in ("system", "developer"):  # a developer turn sent as system is reported
             content = message["content"]
             message["content"] = content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
         else:
