@@ -46,8 +46,8 @@ typecheck: $(VENV)/.installed-dev
 	$(BIN)/python tools/public_symbols.py --expected $(PUBLIC_SYMBOLS)  # pyright --verifytypes: every exported symbol typed, and exactly PUBLIC_SYMBOLS of them
 	$(BIN)/mypy --strict --warn-unused-ignores tests/typing
 	$(BIN)/pyright --pythonversion 3.11 tests/typing
-	MYPYPATH=examples/mcp-sampling-codec/src $(BIN)/mypy --strict examples/mcp-sampling-codec/src/chatcodec_mcp_sampling  # the outside codec, as strict as chatcodec
-	$(BIN)/pyright -p examples/mcp-sampling-codec
+	MYPYPATH=examples/cohere-chat-codec/src $(BIN)/mypy --strict examples/cohere-chat-codec/src/chatcodec_cohere_chat  # the outside codec, as strict as chatcodec
+	$(BIN)/pyright -p examples/cohere-chat-codec
 
 schemas: $(VENV)/.installed
 	$(BIN)/chatcodec schema --out schemas
@@ -88,17 +88,17 @@ js: $(JS_INSTALLED)
 # 2,000 examples per law; chatcodec, the short random run); a failure prints its reproduce blob.
 RANDOM_PROFILE ?= chatcodec-long
 
-# The outside codec of examples/ (MCP sampling, its own distribution) built as a wheel and
+# The outside codec of examples/ (Cohere Chat v2, its own distribution) built as a wheel and
 # installed from it into build/examples/site, not into .venv: the suite's own tables list the
-# built-in codecs, and tests/test_outside_codec_mcp.py runs `chatcodec check-codec` and
+# built-in codecs, and tests/test_outside_codec_cohere.py runs `chatcodec check-codec` and
 # `chatcodec convert` over the installed wheel in fresh processes with that site on their path.
 EXAMPLE_WHEELS := build/examples/wheels
 EXAMPLE_SITE := build/examples/site
-EXAMPLE_SOURCES := $(shell find examples/mcp-sampling-codec -type f -not -path '*/__pycache__/*')
+EXAMPLE_SOURCES := $(shell find examples/cohere-chat-codec -type f -not -path '*/__pycache__/*')
 
 $(VENV)/.installed-examples: $(VENV)/.installed-dev $(EXAMPLE_SOURCES)
 	rm -rf $(EXAMPLE_WHEELS) $(EXAMPLE_SITE)
-	$(BIN)/python -m pip wheel --quiet --no-deps examples/mcp-sampling-codec -w $(EXAMPLE_WHEELS)
+	$(BIN)/python -m pip wheel --quiet --no-deps examples/cohere-chat-codec -w $(EXAMPLE_WHEELS)
 	$(BIN)/python -m pip install --quiet --no-deps --target $(EXAMPLE_SITE) $(EXAMPLE_WHEELS)/*.whl
 	touch $@
 

@@ -36,7 +36,8 @@ def test_registered_providers_are_known_and_load() -> None:
     formats = chatcodec.available_formats()
     assert formats[0] == "canonical"
     assert [name for name in formats if name in providers] == providers
-    frameworks = {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a", "ag-ui"}
+    frameworks = {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai"}
+    frameworks |= {"a2a", "ag-ui", "mcp-sampling"}
     assert set(formats) - {"canonical", *providers} == frameworks  # a framework's history: a format, no provider
     for name in formats[1:]:
         assert chatcodec.get_codec(name).name == name
@@ -62,6 +63,7 @@ def no_built_in_providers(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_empty_registry_says_so() -> None:
     assert chatcodec.registered_providers() == []
     frameworks = ["langchain", "ai-sdk-model", "ai-sdk-ui", "pydantic-ai", "google-adk", "otel-genai", "a2a", "ag-ui"]
+    frameworks.append("mcp-sampling")
     assert chatcodec.available_formats() == ["canonical", *frameworks]  # the framework formats are no providers
 
 

@@ -30,6 +30,7 @@ BUILT_IN = (
     "otel-genai",
     "a2a",
     "ag-ui",
+    "mcp-sampling",
 )
 
 _RUN = """

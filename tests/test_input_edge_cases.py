@@ -22,6 +22,18 @@ def test_deeply_nested_json_is_a_payload_error() -> None:
         chatcodec.validate_messages("[" * 100_000)
 
 
+def test_a_tool_input_nested_past_the_recursion_limit_is_a_payload_error() -> None:
+    """Found by the fuzz run over ``mcp-sampling``'s seeds: an Anthropic-shaped call in a
+    message list, its ``input`` a few thousand levels deep, raised a bare RecursionError."""
+    deep: object = 1
+    for _ in range(5000):
+        deep = {"a": deep}
+    call = {"type": "tool_use", "id": "c", "name": "f", "input": {"city": deep}}
+    with pytest.raises(chatcodec.PayloadError, match="nested 5005 levels deep") as refused:
+        chatcodec.validate_messages([{"role": "user", "content": "q"}, {"role": "assistant", "content": [call]}])
+    assert refused.value.path.startswith("$[1].content[0].input.city.a.a")
+
+
 def test_tool_input_that_is_not_json_is_a_validation_error() -> None:
     bad = [{"role": "assistant", "content": [{"type": "tool_use", "id": "c", "name": "f", "input": {"a": {1}}}]}]
     assert _paths_and_rules(bad) == [("$[0].content[0]", "tool_input_not_json")]

@@ -2,9 +2,9 @@
 nothing: a reader without a closed front (an outside codec's, the template's) may pass on a
 value the canonical model refuses, so the core asks the model before a writer sees it.
 
-Found by random draws of the refusal law over the MCP sampling example
-(``examples/mcp-sampling-codec``): its request with ``maxTokens: 0`` was refused by
-``decode_request`` and converted to OpenAI Chat."""
+Found by random draws of the refusal law over the MCP sampling example (then outside
+chatcodec, ``examples/mcp-sampling-codec``; built in since): its request with ``maxTokens: 0``
+was refused by ``decode_request`` and converted to OpenAI Chat."""
 
 from __future__ import annotations
 

@@ -28,7 +28,8 @@ FIRST_NAMES: Mapping[str, tuple[str, ...]] = {
     "vercel": ("ai-sdk-ui", "ai-sdk-model"),
     "ai-sdk": ("ai-sdk-ui", "ai-sdk-model"),
     "agent2agent": ("a2a",),
-    "mcp": ("mcp-sampling",),  # the outside codec of examples/mcp-sampling-codec, when installed
+    "mcp": ("mcp-sampling",),
+    "cohere": ("cohere-chat",),  # the outside codec of examples/cohere-chat-codec, when installed
     "agui": ("ag-ui",),
     "copilotkit": ("ag-ui",),
 }

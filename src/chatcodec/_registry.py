@@ -56,6 +56,7 @@ _BUILT_IN: dict[str, str] = {
     "otel-genai": "chatcodec._frameworks.otel_genai",
     "a2a": "chatcodec._frameworks.a2a",
     "ag-ui": "chatcodec._frameworks.ag_ui",
+    "mcp-sampling": "chatcodec._frameworks.mcp_sampling",
 }
 """Name -> each built-in codec, imported on first use: a provider folder's package, its codec
 built as :meth:`~chatcodec.contract.ProviderCodec.from_package` builds one from the modules it
@@ -65,13 +66,17 @@ has (each role imported when first read, so a stream imports no request role), o
 _BUILT_IN_NAMES = frozenset(_BUILT_IN)
 
 FRAMEWORK_FORMATS = frozenset(
-    {"langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai", "a2a", "ag-ui"}
+    {
+        *("langchain", "pydantic-ai", "ai-sdk-model", "ai-sdk-ui", "google-adk", "otel-genai"),
+        *("a2a", "ag-ui", "mcp-sampling"),
+    }
 )
 """The built-in formats that are a framework's stored history (or an agent protocol's
-conversation: ``a2a``, ``ag-ui``), not a provider's wire (``_frameworks/``): converted to and from like
-any format (the agent protocols' streams too), but with no HTTP edge or batch rows, so left out of
-:data:`PROVIDER_NAMES` and :func:`registered_providers`, which the server, detection and the
-provider laws iterate."""
+conversation: ``a2a``, ``ag-ui``, ``mcp-sampling``), not a provider's wire (``_frameworks/``):
+converted to and from like any format (the agent protocols' streams too), but with no batch rows
+and no upstream, so left out of :data:`PROVIDER_NAMES` and :func:`registered_providers`, which the
+server, detection and the provider laws iterate. ``mcp-sampling``'s edge has a front only
+(``chatcodec serve --api mcp-sampling``, taken by name: :func:`chatcodec.serve._config.check_side`)."""
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(
     name for name in _BUILT_IN if name != CANONICAL and name not in FRAMEWORK_FORMATS

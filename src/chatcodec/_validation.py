@@ -24,7 +24,7 @@ from chatcodec._model.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMess
 from chatcodec._model.request import ChatRequest
 from chatcodec._model.response import ChatResponse
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._payloads import parse_json
+from chatcodec._payloads import parse_json, too_deep
 from chatcodec._public_label import shown_as
 from chatcodec._sdk_objects import sdk_json_items
 
@@ -48,6 +48,8 @@ def _validated(validate: Callable[[object], ValueT], reader: Reader, root: objec
         canonical = reader(root)
     except DialectError as error:
         raise rule_error(title, error.location, error.rule, error.message, error.value) from None
+    except RecursionError:  # a reader spelling a value too deep for it (a call's input as text)
+        raise too_deep(root) from None
     try:
         return validate(canonical)
     except pydantic_core.ValidationError as error:

@@ -5,9 +5,9 @@ not written here: each registered provider ``<name>`` exports its own as ``ENTRY
 ``tests/providers/<name with underscores>/conformance.py`` (a :class:`ProviderEntry`), so a
 new codec gets the whole suite from its own folder (its fixtures in ``tests/fixtures/<name>/``
 with their provenance). A registered provider without an entry fails collection; a codec
-another distribution installs (a ``chatcodec.codecs`` entry point: ``examples/``' MCP sampling
+another distribution installs (a ``chatcodec.codecs`` entry point: ``examples/``' Cohere Chat
 codec, once ``make test`` installed its wheel) is checked by its own distribution's laws
-(``chatcodec check-codec NAME``, ``tests/test_outside_codec_mcp.py``), not here. The laws
+(``chatcodec check-codec NAME``, ``tests/test_outside_codec_cohere.py``), not here. The laws
 use only the public API (``chatcodec``, ``chatcodec.testing``, ``chatcodec.streams._replay``),
 so refactors of the codecs' internals cannot break them.
 """

@@ -202,6 +202,7 @@ FRAMEWORK_FOLDERS = {
     "otel-genai": "otel_genai",
     "a2a": "a2a",
     "ag-ui": "ag_ui",
+    "mcp-sampling": "mcp-sampling",
 }
 """Each framework history format's folder under ``tests/fixtures`` (both AI SDK formats share
 one: a history there is a format's seed when that format reads it)."""

@@ -8,7 +8,8 @@ attributes with ``gen_ai.`` keys) is ``otel-genai``; a framework's history (a ba
 the framework whose stored message its first item is (LangChain, pydantic-ai, the AI SDK's
 ``UIMessage``, Google ADK, the conventions' messages), as ``validate_messages`` tells them; an
 ADK ``Session`` dump is ``google-adk``; a ``RunAgentInput`` or a message list only AG-UI writes
-(``toolCalls``, a ``reasoning`` role...) is ``ag-ui``; a harness's session file (a Claude Code line, a Codex
+(``toolCalls``, a ``reasoning`` role...) is ``ag-ui``; an MCP sampling request or result is ``mcp-sampling``
+(:func:`~chatcodec.cli._whole_states.mcp_sampling_body`); a harness's session file (a Claude Code line, a Codex
 rollout line) is ``claude-code`` or ``codex``; any other list of messages is ``canonical`` (which reads
 every stored shape ``validate`` reads); any other body is the provider format its markers name.
 None when nothing names one: ``--from`` is then asked for.
@@ -21,6 +22,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._row_dialects.session_lines import harness_of
+from chatcodec.cli._whole_states import mcp_sampling_body
 
 _WHOLE_FILE_LIMIT = 64 * 1024 * 1024
 """The largest file read whole to find its first document (a pretty-printed one)."""
@@ -49,6 +51,8 @@ def document_format(document: object) -> str | None:
             return trace_rows.FORMAT
         if "messages" not in fields and isinstance(fields.get("events"), list):
             return "google-adk"
+        if mcp_sampling_body(fields):
+            return "mcp-sampling"
         harness = harness_of(fields)
         if harness is not None:  # a session file's first line: the whole file is one conversation
             return harness
