@@ -12,7 +12,7 @@ generator's own, counted; the cost of a dump (an empty region, counted first) is
 A wrapped call still adds its wrapper's frame (some hundreds of instructions) to its caller's own
 count, so the sum is a little over the conversion's unwrapped count.
 
-``python bench/call_regions.py --shape none --steps 3`` (``--pair``, ``--warm``, ``--at``).
+``python bench/call_regions.py --shape none --steps 3`` (``--pair``, ``--held-out``, ``--warm``, ``--at``).
 """
 
 from __future__ import annotations
@@ -184,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pair", default="openai-chat->anthropic")
     parser.add_argument("--shape", default="none", help="a feature shape's name (bench/feature_shapes.py)")
+    parser.add_argument("--held-out", default=None, help="a held-out session's kind (bench/held_out.py) instead")
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--warm", type=int, default=2, help="conversions before the counted one")
     parser.add_argument("--at", nargs="+", default=list(STEPS), help="module:function or module:Class.method")
@@ -194,10 +195,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bench import warm_up_split
 
     source, target = arguments.pair.split("->")
-    bodies = warm_up_split._bodies(source, target, arguments.shape, arguments.steps, warm=arguments.warm, held=None)
-    print(
-        f"| {arguments.pair}, {arguments.shape}, {arguments.steps} steps, after {arguments.warm} | calls | k | own, k |"
+    bodies = warm_up_split._bodies(
+        source, target, arguments.shape, arguments.steps, warm=arguments.warm, held=arguments.held_out
     )
+    shape = arguments.held_out or arguments.shape
+    print(f"| {arguments.pair}, {shape}, {arguments.steps} steps, after {arguments.warm} | calls | k | own, k |")
     print("| --- | --- | --- | --- |")
     for step in count(source, target, bodies, arguments.at):
         print(f"| {step.name} | {step.calls} | {step.inclusive / 1000:.1f} | {step.own / 1000:.1f} |")

@@ -137,6 +137,31 @@ def test_a_proved_name_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch
     assert named == [f"$.messages[{position}]" for position in range(3, 10)]  # every name reported, in order
 
 
+def test_a_first_result_read_generally_anyway_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a name's first result with an image is the general reading's with or without its name: it
+    # is read once (not tried nameless first, which proved nothing no later result of it uses)
+    read: list[str | None] = []
+    general = getattr(openai_chat_to_anthropic, "_result_block")  # noqa: B009 - the module's own, counted
+
+    def counted(message: dict[str, Any], *rest: Any) -> dict[str, Any]:
+        read.append(message.get("name"))
+        return general(message, *rest)
+
+    monkeypatch.setattr(openai_chat_to_anthropic, "_result_block", counted)
+    image = [{"type": "text", "text": "shot"}, {"type": "image_url", "image_url": {"url": _IMAGE}}]
+    results = [{"name": "browser", "content": image}, *({"name": "bash", "content": "ok"} for _ in range(3))]
+    body = _named_body(results)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("anthropic")) is not None
+    assert read == ["browser", "bash"]  # the image's result, then the proof of the other name
+    named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
+    assert named == [f"$.messages[{position}]" for position in range(3, 7)]
+    _equal_to_canonical(body, "anthropic")
+    _equal_to_canonical(_named_body([*results, {"name": "browser", "content": "page"}]), "anthropic")
+
+
 def _turn(step: int, **fields: Any) -> dict[str, Any]:
     """An assistant turn as OpenRouter answers it (its reasoning details signed), ``fields`` over it."""
     text = f"I look at step {step}."

@@ -238,7 +238,9 @@ class NamedResults:
     back) and by the reader's and writer's own rules (``general``). When the two write the
     same block and the nameless one reported nothing, what the general one reported is the
     name's answer, and a later result of that name is written as its nameless self after
-    those losses, repeated at its place; any other result is written by ``general``."""
+    those losses, repeated at its place; any other result is written by ``general``. A name's
+    first result whose nameless self the pair does not write by its own rule (``own``) is
+    written by ``general`` alone (its trial would be ``general`` again), the name left unproved."""
 
     __slots__ = ("_proved",)
 
@@ -252,8 +254,12 @@ class NamedResults:
         losses: LossRecorder,
         general: Callable[[dict[str, Any]], dict[str, Any]],
         nameless: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        own: Callable[[dict[str, Any]], bool] | None = None,
     ) -> dict[str, Any]:
-        """The written result of ``message`` (a tool message :func:`named`, at ``at``)."""
+        """The written result of ``message`` (a tool message :func:`named`, at ``at``); ``own``:
+        whether the pair writes a result by its own rule rather than the reader's and writer's
+        (asked of a name's first result only; None: always)."""
         name = message["name"]
         if "cache_control" in message or type(name) is not str:
             return general(message)
@@ -265,6 +271,8 @@ class NamedResults:
         if found is not _UNASKED:
             losses.repeat(found, at)
             return nameless(without)
+        if own is not None and not own(without):  # the trial would be ``general`` again
+            return general(message)
         count = losses.count()
         trial = nameless(without)
         quiet = losses.count() == count

@@ -170,10 +170,11 @@ def _tool_result(
             context.losses,
             lambda given: _result_block(given, noted, context, at),
             lambda given: _tool_result(given, noted, context, at, names),
+            own=_plain,
         )
-    output: Any = message["content"]  # a text, or text parts (the walk proved them)
-    if "cache_control" in message or not plain_result(output):
+    if not _plain(message):
         return _result_block(message, noted, context, at)
+    output: Any = message["content"]  # a text, or text parts (the walk proved them)
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
     return {
@@ -181,6 +182,12 @@ def _tool_result(
         "tool_use_id": sent,
         "content": output if type(output) is str else [dict(part) for part in output],
     }
+
+
+def _plain(message: dict[str, Any]) -> bool:
+    """Whether a tool message's result is written as it came (a text, or text parts the writer
+    writes as they are: its ``plain_result``), not by :func:`_result_block`."""
+    return "cache_control" not in message and plain_result(message["content"])
 
 
 def _user_turn(

@@ -160,7 +160,7 @@ def _result_item(
         )
     content = message["content"]
     if len(message) == 3 and type(content) is list:  # a call id and parts: no bag
-        read = cast("list[dict[str, Any]]", decode_parts(message["content"]))  # a list gives a list
+        read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
         return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
     if len(message) == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
