@@ -244,8 +244,10 @@ def test_exit_code_counts_rejects_up_to_63(tmp_path: Path, capsys: pytest.Captur
 def test_a_missing_input_exits_66(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out.jsonl"
     assert _convert(str(tmp_path / "missing.jsonl"), "--out", str(out)) == 66
-    assert _convert(str(tmp_path), "--out", str(out)) == 66  # a folder is not readable as a file
     assert "missing.jsonl" in capsys.readouterr().err
+    # a folder is read only as a harness's session files: without --from naming one, a usage error
+    assert _convert(str(tmp_path), "--out", str(out)) == 64
+    assert "--from claude-code or codex" in capsys.readouterr().err
     assert not out.exists()
 
 
