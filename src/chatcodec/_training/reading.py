@@ -84,7 +84,7 @@ asks each factory's signature again at every call, which costs more than a short
 def _request_of(messages: list[AnyMessage]) -> ChatRequest:
     """A request of ``messages`` alone, already validated, its other fields at their defaults."""
     made: dict[str, Any] = {name: cast("Callable[[], object]", factory)() for name, factory in _DEFAULT_FACTORIES}
-    return ChatRequest.model_construct(messages=messages, **made)
+    return ChatRequest.model_construct({"messages"}, messages=messages, **made)
 
 
 def _read_from_source(conversation: object, source: str, recorder: LossRecorder) -> ReadConversation:
