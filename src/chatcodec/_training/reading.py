@@ -34,7 +34,10 @@ from chatcodec._row_dialects.chat_template_calls import needs_call_ids, object_a
 from chatcodec._validation import validate_messages, validate_model
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from chatcodec._api import SdkPayload
+    from chatcodec._model.messages import AnyMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,22 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
     messages, objects = _with_call_ids(conversation)
     # The messages are validated here, and a request of messages alone has no other rule to check:
     # built without a second validation, which would build the whole request's schema once more.
-    return ReadConversation(ChatRequest.model_construct(messages=validate_messages(messages)), objects)
+    return ReadConversation(_request_of(validate_messages(messages)), objects)
+
+
+_DEFAULT_FACTORIES = tuple(
+    (name, field.default_factory)
+    for name, field in ChatRequest.model_fields.items()
+    if name != "messages" and field.default_factory is not None and not field.default_factory_takes_validated_data
+)
+"""The request's fields made by a factory (its lists), read from the model once: ``model_construct``
+asks each factory's signature again at every call, which costs more than a short conversation's reading."""
+
+
+def _request_of(messages: list[AnyMessage]) -> ChatRequest:
+    """A request of ``messages`` alone, already validated, its other fields at their defaults."""
+    made: dict[str, Any] = {name: cast("Callable[[], object]", factory)() for name, factory in _DEFAULT_FACTORIES}
+    return ChatRequest.model_construct({"messages"}, messages=messages, **made)
 
 
 def _read_from_source(conversation: object, source: str, recorder: LossRecorder) -> ReadConversation:

@@ -57,8 +57,7 @@ def checked_pieces(messages: Sequence[AnyMessage], reported: set[str]) -> Iterat
         content = message.content
         pieces = [(None, "text", content)] if isinstance(content, str) else _pieces(content)
         for position, what, value in pieces:
-            path = f"$.messages[{index}]" + ("" if position is None else f".content[{position}]")
-            if not _within(path, reported):
+            if not reported or not _within(_path(index, position), reported):
                 yield index, position, what, value
 
 
@@ -68,14 +67,21 @@ def lose(recorder: LossRecorder, index: int, position: int | None, what: str) ->
     recorder.add(steps, what, NOT_RENDERED)
 
 
-def _forms(value: str) -> tuple[str, ...]:
+def _forms(value: str) -> Iterator[str]:
     """The spellings a rendering may show ``value`` in: trimmed, or as a JSON string's inside
     (a template writing it with ``tojson``, as gpt-oss writes a tool result); none for a
-    blank text, which every rendering shows."""
+    blank text, which every rendering shows. Made one at a time: most texts are found in their
+    first spelling, and the JSON one costs an encoding of the whole text."""
     stripped = value.strip()
-    if not stripped:
-        return ()
-    return stripped, json.dumps(stripped, ensure_ascii=False)[1:-1]
+    if stripped:
+        yield stripped
+        escaped = json.dumps(stripped, ensure_ascii=False)[1:-1]
+        if escaped != stripped:
+            yield escaped
+
+
+def _path(index: int, position: int | None) -> str:
+    return f"$.messages[{index}]" + ("" if position is None else f".content[{position}]")
 
 
 def _within(path: str, reported: set[str]) -> bool:
@@ -90,12 +96,12 @@ def _pieces(content: Sequence[Any]) -> list[tuple[int | None, str, str]]:
 def shown(value: str, text: str, start: int = 0, end: int | None = None) -> bool:
     """Whether ``value`` is in ``text[:end]`` in one of its :func:`_forms`, looked for from
     ``start`` (where its message starts) first, then anywhere."""
-    forms = _forms(value)
-    return (
-        not forms
-        or any(text.find(form, start, end) >= 0 for form in forms)
-        or (start > 0 and any(text.find(form, 0, end) >= 0 for form in forms))
-    )
+    looked = False
+    for form in _forms(value):
+        if text.find(form, start, end) >= 0 or (start > 0 and text.find(form, 0, end) >= 0):
+            return True
+        looked = True
+    return not looked  # a blank text has no spelling to look for: every rendering shows it
 
 
 def _texts_of(part: Any) -> list[tuple[str, str]]:

@@ -162,7 +162,8 @@ class Shaper:
             value = getattr(part, field, None)
             if value is not None and not _spelling(value) and not _holds_only_name(value, name):
                 self._lose((*path, field), field, "a chat template reads no such field", "metadata")
-        if getattr(part, "citations", None):
+        # read from the model's fields: asking a model without the field costs pydantic an error raised and caught
+        if vars(part).get("citations"):
             self._lose((*path, "citations"), "citations", "a chat template renders no citations", "metadata")
 
     def _lost_part(self, part: Any, path: Steps) -> None:
