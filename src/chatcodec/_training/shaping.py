@@ -163,7 +163,8 @@ class Shaper:
             if value is not None and not _spelling(value) and not _holds_only_name(value, name):
                 self._lose((*path, field), field, "a chat template reads no such field", "metadata")
         # read from the model's fields: asking a model without the field costs pydantic an error raised and caught
-        if vars(part).get("citations"):
+        fields = cast("dict[str, Any]", vars(part))
+        if fields.get("citations"):
             self._lose((*path, "citations"), "citations", "a chat template renders no citations", "metadata")
 
     def _lost_part(self, part: Any, path: Steps) -> None:
