@@ -93,6 +93,41 @@ def test_a_runs_answer_is_written_as_the_messages_ag_ui_holds_for_it() -> None:
     assert [block["type"] for block in body["content"]] == ["thinking", "text", "tool_use"]
 
 
+def test_a_runs_event_fields_are_reported_not_written_into_its_messages() -> None:
+    """A message has no timestamp: the fields of the events a part was read from (the recorded
+    run's per-event timestamps) are reported where they stand, and each message written holds
+    only fields AG-UI's own message and call models declare (they allow any extra field, so
+    validating alone would not see one). Written back as a run, the same start and end events
+    keep their timestamps."""
+    core = pytest.importorskip("ag_ui.core")
+
+    first, _ = _runs()
+    assert all("timestamp" in event for event in first)
+    response = chatcodec.accumulate_stream("ag-ui", first)
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.encode_response("ag-ui", response, on_loss="ignore", losses=losses)["messages"]
+    reasoning, assistant = written
+    declared = {
+        name: {field.alias or key for key, field in model.model_fields.items()}
+        for name, model in (("reasoning", core.ReasoningMessage), ("assistant", core.AssistantMessage))
+    }
+    assert set(reasoning) <= declared["reasoning"], set(reasoning) - declared["reasoning"]
+    assert set(assistant) <= declared["assistant"], set(assistant) - declared["assistant"]
+    call_fields = {field.alias or key for key, field in core.ToolCall.model_fields.items()}
+    assert set(assistant["toolCalls"][0]) <= call_fields
+    reported = {loss.path: loss.what for loss in losses if loss.what.startswith("event fields")}
+    bags = "$.messages[0].content[{}].provider_metadata['ag-ui']"
+    assert reported == {
+        bags.format(0): "event fields ['start', 'end', 'reasoningStart', 'reasoningEnd']",
+        bags.format(2): "event fields ['start', 'end']",
+    }
+    again = list(chatcodec.encode_stream("ag-ui", chatcodec.decode_stream("ag-ui", first), on_loss="ignore"))
+    stamps = [(event["type"], event.get("timestamp")) for event in first if event["type"].endswith(("_START", "_END"))]
+    assert [
+        (event["type"], event.get("timestamp")) for event in again if event["type"].endswith(("_START", "_END"))
+    ] == stamps
+
+
 def test_a_run_streamed_as_server_sent_events_reads_the_same() -> None:
     encoder = pytest.importorskip("ag_ui.encoder")
     core = pytest.importorskip("ag_ui.core")

@@ -43,6 +43,9 @@ ALONE, HOLDER = "_alone", "_holder"
 EVENTS, PARENT = "events", "parentMessageId"
 """From a stream (:mod:`.stream_decode`): the run's events that build no part of the answer, in
 the message's bag; a call's assistant message when it is not the answer's, in the call's."""
+EVENT_FIELDS = ("start", "end", "reasoningStart", "reasoningEnd")
+"""From a stream: a part's events' other fields (a timestamp, a raw event), by the event they came
+with. A message list has no place for an event's fields: its writer reports them."""
 BEFORE, AFTER = "activities_before", "activities_after"
 CALL_DEFAULTS = {"type": "function"}
 """A call's ``type``: AG-UI's one kind, left out of the call's bag (its absence marked) and

@@ -234,7 +234,9 @@ class StreamDecoder(FeedByReading):
             self.builder.delta(part, delta, {PROVIDER: extra} if extra else None)
 
     def _open(self, kind: str, part_id: str, event: dict[str, Any], extra: dict[str, Any]) -> PartBuilder:
-        bag = dict(extra)
+        # the start event's other fields (a timestamp) under "start", as its end's are under "end":
+        # an event's fields, which a message list written from the answer reports, not writes
+        bag: dict[str, Any] = {"start": dict(extra)} if extra else {}
         if kind == "call":
             name = event.get("toolCallName")
             if not isinstance(name, str):

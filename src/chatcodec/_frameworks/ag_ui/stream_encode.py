@@ -63,6 +63,9 @@ from chatcodec.contract import (
 _NO_FIELD = f"an {DISPLAY} run's events have no field for it"
 _AT_THE_END = frozenset({"end", "encrypted", "reasoningEnd", "encryptedValue"})
 """A part's bag keys written with its last events (its end's fields, its encrypted value)."""
+_NOT_AT_THE_START = frozenset({"start", "end", "encrypted", "reasoningStart", "reasoningEnd"})
+"""A part's bag keys its start event is not written with as they stand (``start``'s fields are
+written in it; ``reasoningStart``'s in the ``REASONING_START`` before it)."""
 _PartEvent = (
     TextStartRecord
     | TextDeltaRecord
@@ -322,8 +325,8 @@ class StreamEncoder:
     def _open(self, index: int, kind: str, bag: dict[str, Any], call_id: str = "", name: str = "") -> dict[str, Any]:
         place = self.parts
         self.parts += 1
-        fields = {key: value for key, value in bag.items() if key not in ("end", "encrypted", "reasoningStart")}
-        fields.pop("reasoningEnd", None)
+        fields = {key: value for key, value in bag.items() if key not in _NOT_AT_THE_START}
+        fields.update(_fields(bag, "start"))
         if kind == "call":
             part_id = call_id
             fields.pop("encryptedValue", None)

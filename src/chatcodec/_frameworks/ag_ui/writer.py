@@ -24,6 +24,7 @@ from chatcodec._frameworks.ag_ui.markers import (
     CALL_DEFAULTS,
     DISPLAY,
     ERROR,
+    EVENT_FIELDS,
     EVENTS,
     HOLDER,
     KIT,
@@ -172,6 +173,7 @@ class _Writer:
         """A thinking part as a reasoning message: its text, its opaque payload ``encryptedValue``."""
         losses = self.context.losses
         bag = KIT.claim(losses, as_dict(part.get("provider_metadata")), (*at, "provider_metadata"))
+        self.event_fields(bag, at)
         wire = self.start(bag, "reasoning")
         wire["content"] = part.get("text", "")
         if part.get("encrypted") is not None:
@@ -184,6 +186,14 @@ class _Writer:
             losses.add((*at, "redacted"), "redacted thinking", why)
         if part.get("cache_control") is not None:
             losses.add((*at, "cache_control"), "cache_control", _NO_CACHE, "setting")
+
+    def event_fields(self, bag: dict[str, Any], at: Steps) -> None:
+        """Take out of a part's bag the fields its stream's events had (:data:`~.markers.EVENT_FIELDS`)
+        and report them: a message has no place for an event's timestamp."""
+        taken = [key for key in EVENT_FIELDS if bag.pop(key, None) is not None]
+        if taken:
+            why = f"an {DISPLAY} message has no place for the fields of the stream events it was read from"
+            self.context.losses.add((*at, "provider_metadata", KIT.name), f"event fields {taken}", why, "metadata")
 
     def results(self, message: Mapping[str, Any], bag: Mapping[str, Any], at: Steps) -> None:
         losses = self.context.losses
@@ -253,6 +263,7 @@ class _Turn:
     def call(self, part: Mapping[str, Any], at: Steps) -> dict[str, Any]:
         losses = self.writer.context.losses
         bag = KIT.claim(losses, as_dict(part.get("provider_metadata")), (*at, "provider_metadata"))
+        self.writer.event_fields(bag, at)
         if bag.pop(PARENT, None) is not None:
             why = f"a call streamed for another {DISPLAY} message: written in this one"
             losses.add((*at, "provider_metadata", KIT.name, PARENT), "call's message", why, "metadata")
