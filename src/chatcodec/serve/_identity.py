@@ -40,6 +40,7 @@ from chatcodec._model.stream_records import (
 )
 from chatcodec._narrow import as_dict
 from chatcodec._registry import get_codec
+from chatcodec.serve._own_reasoning import signed_response
 from chatcodec.serve._upstream import upstream_side
 
 
@@ -129,10 +130,12 @@ def convert_answer(
     losses: list[Loss],
     options: Mapping[str, Any] | None,
     identity: Identity,
+    own_signature: str | None = None,
 ) -> dict[str, Any]:
     """``convert_response`` with the answer's missing id and model filled in between the
-    reading and the writing (losses gathered into ``losses``, never raised)."""
-    canonical = identity.fill(get_codec(source).read_response(fields))
+    reading and the writing (losses gathered into ``losses``, never raised); the gateway's own
+    model's unsigned reasoning given ``own_signature`` (:mod:`chatcodec.serve._own_reasoning`)."""
+    canonical = signed_response(identity.fill(get_codec(source).read_response(fields)), own_signature)
     failure = failed_answer(source, canonical, fields) if target != source else None
     if failure is not None:
         raise failure

@@ -18,6 +18,7 @@ from chatcodec.serve._fronts import answering
 from chatcodec.serve._identity import convert_answer
 from chatcodec.serve._json_body import json_body
 from chatcodec.serve._limits import answer_object
+from chatcodec.serve._own_reasoning import own_signature, signed_response
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
 from chatcodec.serve._steps import keep
@@ -39,6 +40,7 @@ async def answered(server: Server, fitted: Fitted, sent: Sent, record: RequestRe
     record.status = 200
     if fitted.replay:  # a streamed call answered plain upstream (the ids recorded): the answer as its stream
         answer = decode_response(fitted.route.upstream, fields).model_dump(mode="json", exclude_none=True)
+        answer = signed_response(answer, _own_signature(server, fitted))
         return replayed(server, fitted, fitted.secrets.scrub_data(answer), sent.passed, record)
     headers = {**sent.passed, **losses_header(record.losses), **store_error_header(record.store_error)}
     return Response(rendered, 200, headers=headers, media_type="application/json")
@@ -61,6 +63,7 @@ def _converted(
             losses=record.losses,
             options=fitted.call.options,
             identity=sent.identity,
+            own_signature=_own_signature(server, fitted),
         )
     except ProviderAPIError as error:  # an answer that failed as a whole (a Responses status "failed")
         status = error.status_code or 500
@@ -77,3 +80,10 @@ def _converted(
         kept = server.answerer.to_keep(fitted.answer, converted, fitted.canonical, message)
     server.telemetry.answered(record, upstream, fields, sent.identity)
     return rendered, kept, message, fields
+
+
+def _own_signature(server: Server, fitted: Fitted) -> str | None:
+    """The signature the front gives reasoning when the answer is the gateway's own model's (a
+    turn recorded from a server that samples here): :mod:`chatcodec.serve._own_reasoning`."""
+    recording = fitted.recording
+    return own_signature(server.config.api) if recording is not None and recording.own_model else None

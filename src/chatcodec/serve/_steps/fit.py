@@ -27,6 +27,7 @@ from chatcodec.serve import _kept_thinking as kept_thinking
 from chatcodec.serve._auth import upstream_key
 from chatcodec.serve._config import Route as UpstreamRoute
 from chatcodec.serve._fronts import Call, answering
+from chatcodec.serve._own_reasoning import own_signature, unsigned_request
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import LOGGER, RequestRecord
 from chatcodec.serve._request_losses import LossRefusalError, refuse_unless_allowed, settled
@@ -34,7 +35,7 @@ from chatcodec.serve._response_store import StoreError, owner_of
 from chatcodec.serve._seals import check_unsealed
 from chatcodec.serve._secrets import Secrets, sent_secrets
 from chatcodec.serve._steps.authenticate import Admitted
-from chatcodec.serve._steps.record import TurnRecording, begun, replays
+from chatcodec.serve._steps.record import TurnRecording, begun, own_model, replays
 from chatcodec.serve._steps.shared import Server
 from chatcodec.serve._steps.validate import Validated
 from chatcodec.serve._upstream import UpstreamCall, sent_version, upstream_call, upstream_side
@@ -119,7 +120,10 @@ def _written(
     stream = call.stream and not replay
     try:
         refuse_unless_allowed(validated.losses, server.config.loss_policy, route.upstream)
-        body, losses, version = written(server, canonical, routed.model, route, stream=stream, version=routed.version)
+        sent = canonical
+        if server.turns is not None and own_model(server, route):  # the front's mark on its own model's reasoning
+            sent = unsigned_request(canonical, own_signature(server.config.api))
+        body, losses, version = written(server, sent, routed.model, route, stream=stream, version=routed.version)
     except LossRefusalError as refusal:
         record.losses = [*validated.losses, *(loss for loss in refusal.losses if loss not in validated.losses)]
         raise

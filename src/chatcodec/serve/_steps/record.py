@@ -85,6 +85,9 @@ class TurnRecording:
     """What the answer held in an id field that is no list of ids (its field named)."""
     parent: str | None = None
     """The session this one is a subagent of, as its caller named it (the line's ``parent``)."""
+    own_model: bool = False
+    """Whether the upstream is an inference server whose sampled ids the gateway records (the
+    gateway's own model, which signs no reasoning: :mod:`chatcodec.serve._own_reasoning`)."""
     _logprobs_missing: bool = False
 
     def asking(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -186,6 +189,12 @@ def reports(server: Server, route: UpstreamRoute, *, stream: bool) -> SampledIds
     return None if found is None or (stream and not found.streams) else found
 
 
+def own_model(server: Server, route: UpstreamRoute) -> bool:
+    """Whether ``route``'s upstream is an inference server whose sampled ids the gateway records:
+    the gateway's own model, which signs no reasoning (:mod:`chatcodec.serve._own_reasoning`)."""
+    return reports(server, route, stream=False) is not None
+
+
 def replays(server: Server, route: UpstreamRoute, api: str) -> bool:
     """Whether a streamed call to ``route`` asks for a plain answer, replayed as the ``api``
     front's stream (:mod:`.replay`): its server reports the ids only on a plain answer
@@ -228,6 +237,7 @@ def begun(
         reports=reports(server, route, stream=stream),
         unreported=_unreported(server, route, stream=stream),
         parent=parent_of(headers),
+        own_model=own_model(server, route),
     )
 
 

@@ -28,14 +28,14 @@ from starlette.responses import Response
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.response import ChatResponse
-from chatcodec._narrow import as_dict, as_list
-from chatcodec._registry import get_codec, get_edge
+from chatcodec._registry import get_codec
 from chatcodec._training.gateway import ids_fault, source_place, vocabulary_size
 from chatcodec.serve import _returned_ids as returned_ids
 from chatcodec.serve._bounded import bounded
 from chatcodec.serve._identity import Identity
 from chatcodec.serve._json_body import json_body
 from chatcodec.serve._limits import answer_object, json_or_text, passed_headers, read_answer
+from chatcodec.serve._own_reasoning import own_signature, signed_message
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header, store_error_header
 from chatcodec.serve._secrets import sent_secrets
@@ -205,30 +205,10 @@ def _answer(
     raw = taken.finish_reason
     finish = {"unified": unified or _FINISHES.get(raw or "stop", "other"), "raw": raw}
     usage = {"input_tokens": len(call.prompt.ids), "output_tokens": len(taken.completion_ids)}
-    written = _own_reasoning(message.model_dump(mode="json", exclude_none=True), server.config.api)
+    written = signed_message(message.model_dump(mode="json", exclude_none=True), own_signature(server.config.api))
     choice = {"index": 0, "message": written, "finish_reason": finish}
     made: dict[str, Any] = {"choices": [choice], "usage": usage}
     # the gateway made this answer: its id, model and creation time are the gateway's to give, as
     # for an upstream body without them (nothing for a writer to invent and report)
     answer = ChatResponse.model_validate(Identity(f"chatcodec-{record.request_id}", routed.model).fill(made))
     return answer, taken.completion_ids
-
-
-def _own_reasoning(message: dict[str, Any], front: str) -> dict[str, Any]:
-    """``message`` (canonical data) as the ``front`` writes the server's own answer: each
-    reasoning part given the signature the front's API writes on reasoning no one signed
-    (:attr:`~chatcodec.contract.Front.own_reasoning_signature`: Anthropic's ``""``). The
-    harness sends it back here, where nothing verifies it, so nothing is lost; the same
-    message converted outside the server, to a reader that may replay it to the API's
-    provider, is a loss."""
-    offered = get_edge(front).front
-    signature = None if offered is None else offered.own_reasoning_signature
-    content = as_list(message.get("content"))
-    if signature is None or content is None:
-        return message
-    parts: list[Any] = []
-    for item in content:
-        part = as_dict(item)
-        unsigned = part is not None and part.get("type") == "thinking" and "signature" not in part
-        parts.append({**part, "signature": signature} if unsigned and part is not None else item)
-    return {**message, "content": parts}

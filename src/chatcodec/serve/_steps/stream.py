@@ -26,12 +26,13 @@ from starlette.responses import Response
 
 from chatcodec._error_statuses import error_status
 from chatcodec._errors import ChatcodecError
-from chatcodec._model.stream_records import AnyStreamRecord, ErrorRecord
+from chatcodec._model.stream_records import AnyStreamRecord, ErrorRecord, ThinkingStartRecord
 from chatcodec.serve._config import ServeConfig
 from chatcodec.serve._deadlines import write_deadline_stream
 from chatcodec.serve._held_deltas import HeldDeltas
 from chatcodec.serve._identity import AS_THEY_ARE, Identity
 from chatcodec.serve._limits import EventSizeCheck
+from chatcodec.serve._own_reasoning import own_signature, signed_events
 from chatcodec.serve._refusal import RefusalError
 from chatcodec.serve._request_log import RequestRecord, losses_header
 from chatcodec.serve._secrets import NO_SECRETS, Secrets
@@ -217,6 +218,14 @@ class RecordingConverter(ObservedConverter):
     def __init__(self, *arguments: Any, recording: turn_record.TurnRecording, **settings: Any) -> None:
         super().__init__(*arguments, **settings)
         self._recording = recording
+        self._own_signature = own_signature(self._target) if recording.own_model else None
+        """What the front signs the gateway's own model's reasoning with (:mod:`chatcodec.serve._own_reasoning`)."""
+
+    def _encoded(self, event: AnyStreamRecord) -> list[bytes]:
+        signature = self._own_signature
+        if signature is None or type(event) is not ThinkingStartRecord:
+            return ObservedConverter._encoded(self, event)
+        return [data for signed in signed_events(event, signature) for data in ObservedConverter._encoded(self, signed)]
 
     def feed_events(self, wire_events: Iterable[Mapping[str, Any]]) -> bytes:
         events = wire_events if isinstance(wire_events, list) else list(wire_events)
