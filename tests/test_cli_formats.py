@@ -161,7 +161,6 @@ def test_testing_without_hypothesis_says_what_to_install(monkeypatch: pytest.Mon
 
 NOT_JSON = {
     "request.yaml": ("model: gpt-4o\nmessages:\n  - role: user\n    content: hi\n", "this is YAML"),
-    "stream.sse": ((FIXTURES / "anthropic" / "stream" / "text_basic.sse").read_text(), "server-sent event stream"),
 }
 
 

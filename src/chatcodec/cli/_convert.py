@@ -364,6 +364,10 @@ def _convert_lines(
 ) -> int:
     path: Path = arguments.file
     first, lines = _first_content(lines)
+    if first.strip().startswith(_SSE_FIELDS):  # a stream's events: written as the target's stream
+        from chatcodec.cli._convert_stream import convert_event_stream
+
+        return convert_event_stream(arguments, options, lines, _byte_writer(out))
     other = _text_format(first)
     if other is not None:  # every line would be a reject: say what the file is instead
         print(
@@ -528,13 +532,11 @@ _YAML_KEY = re.compile(rb"^(---\s*$|- |[A-Za-z_][\w.-]*:(\s|$))")
 
 
 def _text_format(line: bytes) -> str | None:
-    """What a first line that is not JSON shows the file to be: a server-sent event
-    stream (``event:`` / ``data:`` fields) or YAML (``key: value``, ``---``, ``- item``)."""
+    """What a first line that is not JSON shows the file to be: YAML (``key: value``, ``---``,
+    ``- item``); a server-sent event stream's is converted as a stream (:mod:`._convert_stream`)."""
     text = line.strip()
     if not text or text[:1] in (b"{", b"["):
         return None
-    if text.startswith(_SSE_FIELDS):
-        return "a server-sent event stream (accumulate it with chatcodec.accumulate_stream)"
     if _YAML_KEY.match(text):
         return "YAML"
     return None

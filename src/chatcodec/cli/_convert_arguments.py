@@ -41,7 +41,9 @@ def add_convert_arguments(convert: Any) -> None:
 def _add_payloads(convert: Any) -> None:
     """What is converted: the file, its wire formats and the payloads' kind."""
     convert.add_argument(
-        "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
+        "file",
+        type=Path,
+        help="a JSON payload, JSONL with one payload per line, or a stream's server-sent events ('-': standard input)",
     )
     convert.add_argument(
         "--from",
@@ -53,6 +55,11 @@ def _add_payloads(convert: Any) -> None:
     convert.add_argument("--to", dest="target", required=True, type=presets.row_format, metavar="FORMAT")
     convert.add_argument(
         "--kind", choices=("request", "response"), help="what the payloads are (default: request, or the envelope's)"
+    )
+    convert.add_argument(
+        "--partial",
+        action="store_true",
+        help="a stream cut before its last event: write what arrived, closed in the target's shape (else an error)",
     )
 
 
