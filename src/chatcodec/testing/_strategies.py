@@ -44,6 +44,7 @@ from chatcodec._model.content import (
 from chatcodec._model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec._model.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 from chatcodec._model.tools import ToolChoice, ToolDefinition
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._public_label import shown_as
 from chatcodec.testing._blocks import (
     BASE64_ALPHABET,
@@ -345,9 +346,36 @@ def response_formats() -> st.SearchStrategy[ResponseFormat]:
     )
 
 
+def chat_requests(*, bags: bool = True) -> st.SearchStrategy[ChatRequest]:
+    """Chat requests with every optional knob present or not. ``bags=False``: without any
+    codec's bags (``provider_metadata``, ``provider_options``) or opaque parts, what only a
+    decoder writes: the requests a single hop of an outside codec's laws starts from."""
+    return _chat_requests() if bags else _plain_chat_requests()
+
+
 @cache
-def chat_requests() -> st.SearchStrategy[ChatRequest]:
-    """Chat requests with every optional knob present or not."""
+def _plain_chat_requests() -> st.SearchStrategy[ChatRequest]:
+    return _chat_requests().map(lambda request: ChatRequest.model_validate(_bagless(request.model_dump(mode="json"))))
+
+
+def _bagless(value: object) -> object:
+    """``value`` (canonical data) without bags or opaque parts, at any depth."""
+    items: list[object] | None = as_list(value)
+    if items is not None:
+        return [_bagless(item) for item in items if _kind(item) != "opaque"]
+    fields: dict[str, object] | None = as_dict(value)
+    if fields is None:
+        return value
+    return {key: _bagless(item) for key, item in fields.items() if key not in ("provider_metadata", "provider_options")}
+
+
+def _kind(item: object) -> object:
+    fields: dict[str, object] = as_dict(item) or {}
+    return fields.get("type")
+
+
+@cache
+def _chat_requests() -> st.SearchStrategy[ChatRequest]:
     return st.builds(
         ChatRequest,
         model=optional(TEXTS),

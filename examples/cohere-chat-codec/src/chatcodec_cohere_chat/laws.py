@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
-from chatcodec.codec_kit import as_dict, as_list
+from chatcodec.codec_kit import as_list
 from chatcodec.testing import ProviderEntry, SingleHop, chat_requests, chat_responses
 from chatcodec_cohere_chat.finish_reason import WORDS
 from chatcodec_cohere_chat.markers import PROVIDER
@@ -92,23 +92,6 @@ def with_finish_reason(body: dict[str, Any], word: str) -> dict[str, Any]:
     return changed
 
 
-def _scrubbed(value: object) -> object:
-    """A generated value without any codec's bags or opaque parts: only a decoder writes them."""
-    items = as_list(value)
-    if items is not None:
-        return [_scrubbed(item) for item in items if (as_dict(item) or {}).get("type") != "opaque"]
-    fields = as_dict(value)
-    if fields is not None:
-        return {
-            key: _scrubbed(item) for key, item in fields.items() if key not in ("provider_metadata", "provider_options")
-        }
-    return value
-
-
-def _plain(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
-    return chatcodec.ChatRequest.model_validate(_scrubbed(request.model_dump(mode="json")))
-
-
 def reading(request: chatcodec.ChatRequest) -> object:
     """What a request reads back as when nothing is lost: an ``auto`` tool choice is no choice
     (the model chooses), and a tool message of several results is one message per result (a
@@ -141,7 +124,7 @@ def entry() -> ProviderEntry:
         finish_reason_fixture="docs_basic_response.json",
         streams=None,
         shaped_responses=lambda: chat_responses(finished=True),
-        single_hop=SingleHop(requests=lambda: chat_requests().map(_plain), original=reading, decoded=reading),
+        single_hop=SingleHop(requests=lambda: chat_requests(bags=False), original=reading, decoded=reading),
         tool_name_rule=None,
         deep_kept_value=_no_deep_value,
         check_request=check_request,

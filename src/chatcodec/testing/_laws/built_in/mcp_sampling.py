@@ -14,7 +14,6 @@ import chatcodec
 from chatcodec._frameworks.mcp_sampling.finish_reason import WORDS
 from chatcodec._frameworks.mcp_sampling.markers import PROVIDER
 from chatcodec._providers.kit.logprob_settings import NOTHING_ASKED
-from chatcodec.codec_kit import as_dict, as_list
 from chatcodec.testing._answers import chat_responses
 from chatcodec.testing._laws.entry import ProviderEntry, SingleHop
 from chatcodec.testing._strategies import chat_requests
@@ -28,23 +27,6 @@ def with_finish_reason(body: dict[str, Any], word: str) -> dict[str, Any]:
     changed = copy.deepcopy(body)
     changed["stopReason"] = word
     return changed
-
-
-def _scrubbed(value: object) -> object:
-    """A generated value without any codec's bags or opaque parts: only a decoder writes them."""
-    items = as_list(value)
-    if items is not None:
-        return [_scrubbed(item) for item in items if (as_dict(item) or {}).get("type") != "opaque"]
-    fields = as_dict(value)
-    if fields is not None:
-        return {
-            key: _scrubbed(item) for key, item in fields.items() if key not in ("provider_metadata", "provider_options")
-        }
-    return value
-
-
-def _plain(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
-    return chatcodec.ChatRequest.model_validate(_scrubbed(request.model_dump(mode="json")))
 
 
 def _parts(content: Any) -> Any:
@@ -91,7 +73,7 @@ def entry(**stated: Any) -> ProviderEntry:
         finish_reason_fixture="spec_text_end_turn.json" if recorded else "",
         streams=None,
         shaped_responses=lambda: chat_responses(finished=True),
-        single_hop=SingleHop(requests=lambda: chat_requests().map(_plain), original=reading, decoded=reading),
+        single_hop=SingleHop(requests=lambda: chat_requests(bags=False), original=reading, decoded=reading),
         tool_name_rule=None,
         deep_kept_value=_no_deep_value,
         unplaced_response_fields=("id", "created", "usage"),
