@@ -33,15 +33,20 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from chatcodec._training import jinja, prefix_ends
 from chatcodec._training.errors import TemplateError
 from chatcodec._training.profile import TemplateProfile
 from chatcodec._training.template_limits import BOUND_RULES, TemplateLimits
 
-if TYPE_CHECKING:
-    from chatcodec._training.render import Runner
+
+class Runner(prefix_ends.Runner, Protocol):
+    """A template run (:class:`chatcodec._training.render.Runner`), with what the probe reads of it."""
+
+    variables: dict[str, Any]
+    limits: TemplateLimits
+
 
 _Kind = str
 """A message's kind (:func:`_kind`): ``system``, ``user``, ``answer``, ``calling`` or ``tool``."""
