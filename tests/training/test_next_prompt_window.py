@@ -307,3 +307,36 @@ def test_a_retry_with_the_same_tools_reuses_its_turn_without_a_template_run() ->
     assert runs > 0
     assert rerun == 0
     assert (again.ids, again.text, again.prompt_break, again.parent_turn) == (first.ids, first.text, None, "r2")
+
+
+DEEPSEEK_CALL = (
+    "Part {turn} next.</think>"
+    "<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>function<\uff5ctool\u2581sep\uff5c>"
+    'read_file\n```json\n{{"path": "src/part_{turn}.py"}}\n```'
+    "<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c><\uff5cend\u2581of\u2581sentence\uff5c>"
+)
+"""A call as DeepSeek-V3 writes it after its generation prompt's ``<think>``."""
+
+
+def test_stock_deepseek_renders_each_prompt_afresh_and_says_why() -> None:
+    # its template writes a calling answer after results without its opener: the answer as sampled
+    # is never what the conversation renders once a result follows it, so each turn is a named break
+    # and the whole rendering (which render reads in one run, closing_ends.py)
+    assert prompt_window.window([{"role": "user", "content": "Q"}, {"role": "assistant"}], 1, "deepseek-v3") is None
+    encoding = _encoding("deepseek-v3")
+    prompts, oracle = TokenPrompts("deepseek-v3", encoding), TokenPrompts("deepseek-v3", encoding)
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "Read every part."}]
+    breaks: list[str | None] = []
+    for turn in range(4):
+        request = {"messages": list(messages), "tools": TOOLS}
+        prompt = prompts.prompt("agent", request, [])
+        assert prompt.text == oracle.renderer(request).compared(messages, prompt=True)
+        breaks.append(prompt.prompt_break)
+        ids = encoding.encode(DEEPSEEK_CALL.format(turn=turn), allowed_special="all")
+        parsed = prompts.parsed(ids, request, [], prompt.text)
+        assert [part.name for part in parsed.content if part.type == "tool_use"] == ["read_file"]
+        prompts.answered("agent", request, prompt, (ids, "stop", parsed), f"r{turn}")
+        answer = parsed.model_dump(exclude_none=True)
+        messages += [answer, *_results(answer, turn)]
+    assert breaks[0] is None
+    assert all(found and "otherwise than its prompt" in found for found in breaks[1:]), breaks
