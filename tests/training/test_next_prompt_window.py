@@ -319,8 +319,8 @@ DEEPSEEK_CALL = (
 
 
 def test_stock_deepseek_renders_each_prompt_afresh_and_says_why() -> None:
-    # its template writes a calling answer after results without its opener: the answer as sampled
-    # is never what the conversation renders once a result follows it, so each turn is a named break
+    # its template writes no answer as sampled (its prompt's <think>, a later calling answer's opener
+    # and text): the answer is never what the conversation renders after it, so each turn is a named break
     # and the whole rendering (which render reads in one run, closing_ends.py)
     assert prompt_window.window([{"role": "user", "content": "Q"}, {"role": "assistant"}], 1, "deepseek-v3") is None
     encoding = _encoding("deepseek-v3")
