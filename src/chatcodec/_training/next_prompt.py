@@ -307,8 +307,8 @@ def _extended(
             return _fresh(renderer, messages, seen, _UNTOLD_IMAGE)
         return NextPrompt([*point.prompt_ids, *point.completion_ids, *tail], text, None, point, seen, tuple(lost))
     answered = rendered_through(at)
-    through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
-    if through < 0 or not answered.startswith(point.prompt_text):
+    through = answered.rfind(renderer.turn_end, len(point.prompt_text)) if renderer.turn_end else -1
+    if through < 0 or not answered.startswith(point.prompt_text):  # no turn end of the answer's own (GLM-4.5)
         answer = where("messages", at)
         why = f"the template renders the conversation before the answer at {answer} otherwise than its prompt"
         return _fresh(renderer, messages, seen, why)
@@ -401,7 +401,7 @@ def _windowed(
     if text.startswith(prompt + point.completion_text):
         written, tail = point.completion_text, text[len(prompt) + len(point.completion_text) :]
     else:
-        through = answered.rfind(renderer.turn_end) if renderer.turn_end else -1
+        through = answered.rfind(renderer.turn_end, len(prompt)) if renderer.turn_end else -1
         if through < 0 or not answered.startswith(prompt):
             return None
         through += len(renderer.turn_end)

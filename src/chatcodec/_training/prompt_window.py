@@ -7,7 +7,8 @@ loop (the system prompt, the tools) and, on templates that drop an earlier answe
 where the last question stands. So once the messages before the sampled answer are proved the
 ones that turn saw (their digests, :mod:`.next_prompt`), what follows the answer is written
 alike in the window: the leading system messages, the last question, the previous answer with
-what followed it, the sampled answer and the new messages. This holds on the families the
+what followed it, the sampled answer and the new messages (from the answer before the previous
+one, where a template writes an answer by what comes before it). This holds on the families the
 tests hold to it (their ``next_prompt_window`` entry in ``families.json`` names the test, which
 compares every windowed next prompt with the whole rendering); a template chatcodec does not
 know renders the whole conversation.
@@ -39,8 +40,9 @@ class Window:
     """The messages before the sampled answer the window keeps, in order: the leading system
     messages, the last question, and the previous answer with the messages after it."""
     question: int
-    """How many of :attr:`before` are the system messages and the question (the part whose
-    rendering the prompt of the window starts with)."""
+    """How many of :attr:`before` are the system messages and the question, and on a window
+    from an earlier answer that answer (the part whose rendering the prompt of the window
+    starts with)."""
 
 
 def window(messages: Sequence[Mapping[str, Any]], answer: int, family: str | None) -> Window | None:
@@ -58,7 +60,30 @@ def window(messages: Sequence[Mapping[str, Any]], answer: int, family: str | Non
         return None  # no question a template counts as one: where the last one stands is not known
     previous = next((index for index in range(answer - 1, question, -1) if roles[index] == "assistant"), None)
     start = question if previous is None else previous
+    if previous is not None and family in _from_earlier_answer():
+        return _from_earlier(roles, answer, head=head, question=question, previous=previous)
     kept = (*range(head), *((question,) if start != question else ()), *range(start, answer))
     if len(kept) >= answer:
         return None  # nothing left out: the whole rendering costs the same
     return Window(kept, head + 1)
+
+
+@functools.lru_cache(maxsize=1)
+def _from_earlier_answer() -> frozenset[str]:
+    """The families whose window starts at the answer before the previous one (their entry's
+    ``window_from_earlier_answer`` says why)."""
+    from chatcodec._training import families
+
+    return frozenset(name for name, entry in families.families().items() if "window_from_earlier_answer" in entry)
+
+
+def _from_earlier(roles: list[Any], answer: int, *, head: int, question: int, previous: int) -> Window | None:
+    """The window of a template that writes an answer by what comes before it (DeepSeek-V3's
+    training template opens an answer after a question, not after a result): it starts at the
+    answer before the previous one (or at the question), so the previous answer and its results
+    follow what they follow in the whole conversation; the window's prompt is compared from there."""
+    earlier = next((index for index in range(previous - 1, question, -1) if roles[index] == "assistant"), question)
+    kept = (*range(head), *((question,) if earlier != question else ()), *range(earlier, answer))
+    if len(kept) >= answer:
+        return None
+    return Window(kept, len(kept) - (answer - earlier) + 1)

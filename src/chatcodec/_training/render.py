@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,6 +34,7 @@ from chatcodec import (
 )
 from chatcodec._public_label import shown_as
 from chatcodec._training import (
+    closing_ends,
     families,
     generation_tags,
     image_tokens,
@@ -150,6 +151,10 @@ def render(
     ).rendering
 
 
+_ReadEnds = segment_ends.SegmentEnds | closing_ends.ClosingEnds
+"""The prefix renders' ends and prompts, read from a template's runs."""
+
+
 @dataclass(frozen=True, slots=True)
 class ShapedRendering:
     """A rendering and what it rendered: the request read and the template's messages and tools
@@ -190,7 +195,7 @@ def render_shaped(
     run = Runner(chosen.text, written_tools, dict(profile.variables), template_limits)
     caller_variables = bool(template_variables)
     segmented_run = segmented(run, chosen, shaped, add_generation_prompt, caller_variables=caller_variables)
-    found: segment_ends.SegmentEnds | None = None
+    found: _ReadEnds | None = None
     if segmented_run is None:
         text, tags, starts = run_once(
             run, chosen, shaped, origins, add_generation_prompt, caller_variables=caller_variables
@@ -328,17 +333,21 @@ def run_once(
 
 def segmented(
     run: Runner, chosen: families.Template, shaped: list[dict[str, Any]], prompt: bool, *, caller_variables: bool
-) -> tuple[str, list[tuple[int, int]], segment_ends.SegmentEnds | None] | None:
+) -> tuple[str, list[tuple[int, int]], _ReadEnds | None] | None:
     """On a template that shows reasoning only after the last question (:mod:`.segment_ends`),
     its run over ``shaped``, watched, with the prefix renders' ends read from its segments'
     runs (None where they cannot be read); None for any other template."""
-    if not segment_ends.applies(chosen.family, chosen.profile, chosen.text, shaped):
+    if closing_ends.applies(chosen.family, chosen.profile, shaped):  # DeepSeek-V3: its last message closed otherwise
+        read: Callable[..., _ReadEnds | None] = closing_ends.closing_ends
+    elif segment_ends.applies(chosen.family, chosen.profile, chosen.text, shaped):
+        read = segment_ends.segment_ends
+    else:
         return None
     text, tags, starts = run.watched(shaped, prompt)
     if starts is None:
         return text, tags, None
     assert chosen.family is not None  # only a family chatcodec knows takes the path
-    found = segment_ends.segment_ends(
+    found = read(
         run,
         chosen.family,
         chosen.profile,
@@ -479,7 +488,7 @@ def _sampled_spans(
     profile: TemplateProfile,
     one_run: bool,
     recorder: LossRecorder,
-    segments: segment_ends.SegmentEnds | None = None,
+    segments: _ReadEnds | None = None,
 ) -> list[SampledSpan]:
     """Each assistant message's sampled text, where the rendering shows where it ends (a
     turn the template renders differently once more turns follow has no known end).
@@ -550,11 +559,7 @@ def _prompt_end(
         )
     if text.startswith(prompt):
         return len(prompt)
-    shared = 0
-    for prompt_char, text_char in zip(prompt, text, strict=False):
-        if prompt_char != text_char:
-            break
-        shared += 1
+    shared = segment_ends.shared_length(prompt, text)
     recorder.add(
         ("messages", message),
         "generation prompt",

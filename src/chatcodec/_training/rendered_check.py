@@ -85,8 +85,11 @@ def _path(index: int, position: int | None) -> str:
 
 
 def _within(path: str, reported: set[str]) -> bool:
-    """Whether a loss at ``path`` or around it (``$.messages[1].content``) is already reported."""
-    return any(path == place or path.startswith((f"{place}[", f"{place}.")) for place in reported)
+    """Whether a loss at ``path`` or around it (``$.messages[1].content``) is already reported:
+    the path or one of the paths it goes on from (before a ``[`` or a ``.``) looked up, so the
+    check costs the path's length, not the count of losses (one a message where a template
+    drops every answer's reasoning)."""
+    return path in reported or any(path[:at] in reported for at, char in enumerate(path) if char in "[.")
 
 
 def _pieces(content: Sequence[Any]) -> list[tuple[int | None, str, str]]:

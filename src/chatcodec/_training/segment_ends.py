@@ -213,7 +213,7 @@ def _read_segment(
     render through ``to``); ``open_end``: ``whole`` ends with the generation prompt."""
     served_from, end = served
     differs, alike = probed
-    shared = _shared_length(whole, text)
+    shared = shared_length(whole, text)
     prefixes: list[_Prefix | None] = []
     for index in range(served_from, end):
         following = whole_starts[index + 1] if index + 1 < end else None
@@ -366,7 +366,7 @@ def _own(run: Runner, shorter: list[dict[str, Any]], text: str) -> _Prefix | Non
     return _Prefix(rendered, len(rendered), len(rendered) if text.startswith(rendered) else 0)
 
 
-def _shared_length(one: str, other: str) -> int:
+def shared_length(one: str, other: str) -> int:
     """The length of the longest common prefix of two texts (bisected: each compare is C's)."""
     if other.startswith(one):
         return len(one)
