@@ -29,7 +29,8 @@ whole, and says what it refuses.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import (
     NamedResults,
@@ -41,14 +42,14 @@ from chatcodec._direct.openai_chat_source import (
     write_directly,
 )
 from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system, plain_result
-from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
+from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_content, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
-from chatcodec._providers.openai_chat.parts import decode_part
+from chatcodec._providers.openai_chat.parts import decode_part, decode_parts
 from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
 
 if TYPE_CHECKING:
@@ -160,9 +161,9 @@ def _tool_result(
 ) -> dict[str, Any]:
     """The result block of a tool message beyond a call id and a text (``at``: its place in the
     canonical message of its run): text parts the writer writes as they are (copies of them),
-    one with the tool's name as ``names`` proved the reader and writer write it (the result
-    without it, the name's losses), or one beyond those (a cache marker, an image:
-    :func:`_result_block`)."""
+    other parts with nothing else on the result (an image: :func:`_result_parts`), one with
+    the tool's name as ``names`` proved the reader and writer write it (the result without
+    it, the name's losses), or one with a cache marker on the message (:func:`_result_block`)."""
     if named(message):
         return names.write(
             message,
@@ -172,16 +173,27 @@ def _tool_result(
             lambda given: _tool_result(given, noted, context, at, names),
             own=_plain,
         )
-    if not _plain(message):
+    output: Any = message["content"]  # a text, or text and image parts (the walk proved them)
+    written: str | list[dict[str, Any]] | list[Mapping[str, Any]]
+    if _plain(message):
+        written = output if type(output) is str else [dict(part) for part in output]
+    elif "cache_control" in message:
         return _result_block(message, noted, context, at)
-    output: Any = message["content"]  # a text, or text parts (the walk proved them)
+    else:  # parts beyond plain text (a screenshot's image, a marked text) and nothing else on the result
+        written = _result_parts(output, context, at)
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
-    return {
-        "type": "tool_result",
-        "tool_use_id": sent,
-        "content": output if type(output) is str else [dict(part) for part in output],
-    }
+    return {"type": "tool_result", "tool_use_id": sent, "content": written}
+
+
+def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: Steps) -> list[Mapping[str, Any]]:
+    """The blocks of a tool result's parts when the result holds nothing else (no name, no
+    marker on the message: no bag, so the reader's ``decode_tool_result`` reads it as
+    ``decode_parts`` reads its parts, and the writer's ``_encode_tool_result`` writes it as
+    its ``result_content`` writes them): read and written by those two, from copies of the
+    parts (the reader takes a plain text part over)."""
+    parts = cast("list[Mapping[str, Any]]", decode_parts([dict(part) for part in content]))  # a list gives a list
+    return result_content(parts, context, at)
 
 
 def _plain(message: dict[str, Any]) -> bool:
@@ -294,8 +306,8 @@ def _signed_blocks(
     proves that verdict for the request (``proved``), and a later turn with every signature
     given is written so without asking the rules again; any other turn asks them."""
     blocks: list[dict[str, Any]] = message["thinking_blocks"]
-    if proved and all(block["signature"] for block in blocks):
-        into.extend([_as_came(block) for block in blocks])
+    if proved and all(map(_SIGNATURE, blocks)):  # maps: a generator's or comprehension's frame a turn cost more
+        into += map(_as_came, blocks)
         return len(blocks)
     losses = context.losses.count()
     thinking = decode_reasoning(message)[0]
@@ -312,6 +324,9 @@ def _signed_blocks(
     if came and not proved and context.losses.count() == losses:
         proved.append(True)
     return len(thinking)
+
+
+_SIGNATURE = itemgetter("signature")
 
 
 def _as_came(block: Mapping[str, Any]) -> dict[str, Any]:
