@@ -329,6 +329,13 @@ def _blank(text: str) -> bool:
 
 
 def _plain_turn(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn is one the reader reads as a plain turn: text (or none),
+    reasoning text, litellm's signed blocks (:func:`signed`), calls (:func:`_calls`), and an
+    SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Those are proved by a count:
+    its keys are its own fields and those, and its own are never ``null`` here but its
+    content, so as many ``null`` values as the fields beyond its own (one more for a ``null``
+    content) prove them all ``null``; one count over the values, inline, where a look-up per
+    field of the set (or a call) cost more a turn."""
     if not message.keys() <= _ASSISTANT_KEYS:
         return False
     content = message["content"]
@@ -343,10 +350,13 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
         if not signed(message):
             return False
         size -= 1
-    if "tool_calls" in message:
-        return (size == 3 or _nulls(message, size - 3)) and _calls(message["tool_calls"])
+    fields = 3 if "tool_calls" in message else 2  # its role, content and calls
+    if size != fields and [*message.values()].count(None) != size - fields + (content is None):
+        return False  # an SDK dump's field not null
+    if fields == 3:
+        return _calls(message["tool_calls"])
     if size != 2:  # an SDK dump's nulls: a turn of text alone is read otherwise
-        return content is not None and _nulls(message, size - 2) and "reasoning_content" in message
+        return content is not None and "reasoning_content" in message
     return content is not None
 
 
@@ -444,15 +454,6 @@ def signed(message: Mapping[str, Any]) -> bool:
 
 
 _THINKING = itemgetter("thinking")
-
-
-def _nulls(message: Mapping[str, Any], spelled: int) -> bool:
-    """Whether the SDK dump's fields of an assistant turn (:data:`SPELLED_NULLS`), when there,
-    are ``null``, for a turn whose keys :func:`_plain_turn` proved to be its own fields and
-    ``spelled`` of those (its own are never ``null`` there but its content): as many ``null``
-    values as those fields, and one more for a ``null`` content. Counted in one pass over the
-    values, where a look-up per field of the set ran a loop's bytecode a turn."""
-    return [*message.values()].count(None) == spelled + (message["content"] is None)
 
 
 def _calls(calls: Any, *, indexed: bool = False) -> bool:
