@@ -50,7 +50,7 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.parts import decode_part, decode_parts
-from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_blocks, reasoning_content_thinking
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -160,10 +160,10 @@ def _tool_result(
     message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps, names: NamedResults
 ) -> dict[str, Any]:
     """The result block of a tool message beyond a call id and a text (``at``: its place in the
-    canonical message of its run): text parts the writer writes as they are (copies of them),
-    other parts with nothing else on the result (an image: :func:`_result_parts`), one with
-    the tool's name as ``names`` proved the reader and writer write it (the result without
-    it, the name's losses), or one with a cache marker on the message (:func:`_result_block`)."""
+    canonical message of its run): parts with nothing else on the result (text parts as they
+    are, an image by the part rules: :func:`_result_parts`), one with the tool's name as
+    ``names`` proved the reader and writer write it (the result without it, the name's
+    losses), or one with a cache marker on the message (:func:`_result_block`)."""
     if named(message):
         return names.write(
             message,
@@ -174,13 +174,9 @@ def _tool_result(
             own=_plain,
         )
     output: Any = message["content"]  # a text, or text and image parts (the walk proved them)
-    written: str | list[dict[str, Any]] | list[Mapping[str, Any]]
-    if _plain(message):
-        written = output if type(output) is str else [dict(part) for part in output]
-    elif "cache_control" in message:
+    if "cache_control" in message:
         return _result_block(message, noted, context, at)
-    else:  # parts beyond plain text (a screenshot's image, a marked text) and nothing else on the result
-        written = _result_parts(output, context, at)
+    written = output if type(output) is str else _result_parts(output, context, at)  # nothing else on the result
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
     return {"type": "tool_result", "tool_use_id": sent, "content": written}
@@ -191,8 +187,8 @@ def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: 
     marker on the message: no bag, so the reader's ``decode_tool_result`` reads it as
     ``decode_parts`` reads its parts, and the writer's ``_encode_tool_result`` writes it as
     its ``result_content`` writes them): read and written by those two, from copies of the
-    parts (the reader takes a plain text part over)."""
-    parts = cast("list[Mapping[str, Any]]", decode_parts([dict(part) for part in content]))  # a list gives a list
+    parts (the reader takes a plain text part over, and the writer writes it as it is)."""
+    parts = cast("list[Mapping[str, Any]]", decode_parts([*map(dict, content)]))  # a list gives a list
     return result_content(parts, context, at)
 
 
@@ -294,9 +290,9 @@ def _signed_blocks(
     message: Mapping[str, Any], into: list[dict[str, Any]], index: int, context: AnthropicContext, proved: list[bool]
 ) -> int:
     """The thinking blocks of a turn with litellm's ``thinking_blocks``, into ``into``: its thinking
-    parts as the reader reads its reasoning fields (``decode_reasoning``: each block Claude's,
-    signed; a ``reasoning_content`` repeating their text marked as a copy, another its own
-    part), each written by the writer's ``encode_thinking`` at its canonical place; how many
+    parts as the reader reads its reasoning fields (``decode_reasoning``'s ``decode_blocks``:
+    each block Claude's, signed; the ``reasoning_content`` the walk proved repeats their text
+    marked as a copy), each written by the writer's ``encode_thinking`` at its canonical place; how many
     parts were read (the place of the turn's next part).
 
     What the two rules answer for such a block depends on nothing of it but whether its
@@ -310,7 +306,7 @@ def _signed_blocks(
         into += map(_as_came, blocks)
         return len(blocks)
     losses = context.losses.count()
-    thinking = decode_reasoning(message)[0]
+    thinking = decode_blocks(blocks, message["reasoning_content"])[0]  # decode_reasoning's of these two fields
     came = len(thinking) == len(blocks)
     for position, part in enumerate(thinking):
         written = encode_thinking(part, context, ("messages", index, "content", position))
