@@ -17,7 +17,7 @@ so the walk that decides it has one home here; each pair's module holds only its
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import itemgetter
+from operator import countOf, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
@@ -336,7 +336,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     content, so as many ``null`` values as the fields beyond its own (one more for a ``null``
     content) prove them all ``null``; one count over the values, inline, where a look-up per
     field of the set (or a call) cost more a turn."""
-    if not message.keys() <= _ASSISTANT_KEYS:
+    if not _ASSISTANT_KEYS.issuperset(message):  # its keys: a set method over a dict cost less than a view
         return False
     content = message["content"]
     if content is not None and (type(content) is not str or _blank(content)):
@@ -351,7 +351,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
             return False
         size -= 1
     fields = 3 if "tool_calls" in message else 2  # its role, content and calls
-    if size != fields and [*message.values()].count(None) != size - fields + (content is None):
+    if size != fields and countOf(message.values(), None) != size - fields + (content is None):
         return False  # an SDK dump's field not null
     if fields == 3:
         return _calls(message["tool_calls"])
