@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import (
     NamedResults,
@@ -42,14 +42,14 @@ from chatcodec._direct.openai_chat_source import (
     write_directly,
 )
 from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system, plain_result
-from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_content, result_id
+from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
-from chatcodec._providers.openai_chat.parts import decode_part, decode_parts
+from chatcodec._providers.openai_chat.parts import decode_part
 from chatcodec._providers.openai_chat.reasoning import decode_blocks, reasoning_content_thinking
 
 if TYPE_CHECKING:
@@ -97,11 +97,12 @@ def write_turns(  # noqa: PLR0915 - one loop
     """The body's ``system`` and ``messages`` for admitted ``messages``
     (:func:`~.openai_chat_source.admitted`), each loss at the place the canonical writer names (the canonical
     message's index: a run of tool messages is one). A system prompt of parts and a tool
-    result beyond a call id and a text (parts, a cache marker) are read as the reader reads
-    them (``decode_parts``; :func:`~.openai_chat_source.read_result`, with the conversion's
-    reading ``noted``) and written by the writer's own ``encode_system`` and ``encode_part``;
-    one of text parts alone the writer writes as they are (its ``plain_result``) is written so.
-    ``general``: the positions of the messages the admission walk found beyond a plain turn or
+    result of parts with nothing else on it are written as a user's parts are (a plain text
+    as it is, any other part by the reader's ``decode_part`` and the writer's ``encode_part``);
+    one with a cache marker on the message is read as the reader reads it
+    (:func:`~.openai_chat_source.read_user`, :func:`~.openai_chat_source.read_result`, with
+    the conversion's reading ``noted``) and written by the writer's own ``encode_system`` or
+    ``encode_part``. ``general``: the positions of the messages the admission walk found beyond a plain turn or
     a call id and a text (:func:`~.openai_chat_source.admitted`), which only those are asked about."""
     system: str | list[dict[str, Any]] | None = None
     start = 0
@@ -182,19 +183,23 @@ def _tool_result(
     return {"type": "tool_result", "tool_use_id": sent, "content": written}
 
 
-def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: Steps) -> list[Mapping[str, Any]]:
+def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
     """The blocks of a tool result's parts when the result holds nothing else (no name, no
-    marker on the message: no bag, so the reader's ``decode_tool_result`` reads it as
-    ``decode_parts`` reads its parts, and the writer's ``_encode_tool_result`` writes it as
-    its ``result_content`` writes them): read and written by those two, from copies of the
-    parts (the reader takes a plain text part over, and the writer writes it as it is)."""
-    parts = cast("list[Mapping[str, Any]]", decode_parts([*map(dict, content)]))  # a list gives a list
-    return result_content(parts, context, at)
+    marker on the message: no bag), written as a user's parts are (:func:`_user_blocks`): the
+    reader's ``decode_tool_result`` reads such a result's parts by ``decode_parts``, and the
+    writer's ``_encode_tool_result`` writes them by ``encode_part`` (a plain text as it is),
+    leaving out only an empty text, which the walk proved none is; a part it would drop hands
+    the conversion back, as a user's does."""
+    blocks: list[dict[str, Any]] = []
+    _user_blocks(content, blocks, (*at, "content"), context)
+    return blocks
 
 
 def _plain(message: dict[str, Any]) -> bool:
     """Whether a tool message's result is written as it came (a text, or text parts the writer
-    writes as they are: its ``plain_result``), not by :func:`_result_block`."""
+    writes as they are: its ``plain_result``): the nameless results on which a name is proved
+    (:class:`~.openai_chat_source.NamedResults`; a named screenshot's result is written by
+    :func:`_result_block` alone, its name left to the name's next plain result)."""
     return "cache_control" not in message and plain_result(message["content"])
 
 
@@ -218,12 +223,12 @@ def _user_turn(
         if not contribute_message(turns[-1], read_user(message, noted), index, context):
             raise UnadmittedError
     elif results is not None:  # joins their turn, behind them
-        _user_blocks(content, results, index, context)
+        _user_blocks(content, results, ("messages", index, "content"), context)
     elif type(content) is str:
         turns.append({"role": "user", "content": content})
     else:
         blocks: list[dict[str, Any]] = []
-        _user_blocks(content, blocks, index, context)
+        _user_blocks(content, blocks, ("messages", index, "content"), context)
         turns.append({"role": "user", "content": blocks})
 
 
@@ -245,7 +250,7 @@ def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> 
     with nothing else on it (the canonical message of the role and its parts): a block each,
     in order, at the message's place; the writer's turn machinery finishes nothing here."""
     blocks: list[dict[str, Any]] = []
-    _user_blocks(content, blocks, 0, context)
+    _user_blocks(content, blocks, ("messages", 0, "content"), context)
     return blocks
 
 
@@ -330,10 +335,11 @@ def _as_came(block: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "thinking", "thinking": block["thinking"], "signature": block["signature"]}
 
 
-def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: AnthropicContext) -> None:
-    """The blocks of admitted user (or system) content: a text part alone as it is; one with a
-    gateway's cache marker (the walk proved it ``{"type": "ephemeral"}``: :func:`_marked_text`);
-    any other part read by the reader's ``decode_part`` and written by the writer's ``encode_part``."""
+def _user_blocks(content: Any, into: list[dict[str, Any]], place: Steps, context: AnthropicContext) -> None:
+    """The blocks of admitted user (or system, or tool result) content at ``place``: a text part
+    alone as it is; one with a gateway's cache marker (the walk proved it ``{"type":
+    "ephemeral"}``: :func:`_marked_text`); any other part read by the reader's ``decode_part``
+    and written by the writer's ``encode_part``."""
     if type(content) is str:
         into.append({"type": "text", "text": content})
         return
@@ -341,7 +347,7 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: 
         if given["type"] == "text" and len(given) == 2:
             into.append({"type": "text", "text": given["text"]})
             continue
-        at = ("messages", index, "content", position)
+        at = (*place, position)
         block = _marked_text(given, context, at) if "cache_control" in given else None
         if block is not None:
             into.append(block)

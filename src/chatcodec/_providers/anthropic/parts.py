@@ -462,7 +462,7 @@ def _encode_tool_result(part: Part, context: AnthropicContext, at: Steps) -> dic
         if content or not bag.get("_no_content"):
             block["content"] = content
     else:
-        block["content"] = result_content(content, context, at)
+        block["content"] = _result_content(content, context, at)
     if part.get("is_error"):
         block["is_error"] = True
     elif "_is_error" in bag:
@@ -473,12 +473,10 @@ def _encode_tool_result(part: Part, context: AnthropicContext, at: Steps) -> dic
     return cached(block, part, context, at)
 
 
-def result_content(content: list[Part], context: AnthropicContext, at: Steps) -> list[Part]:
+def _result_content(content: list[Part], context: AnthropicContext, at: Steps) -> list[Part]:
     """A result's parts as blocks: plain text (its type and a text) written as it is, the
     rest by :func:`encode_part`; what cannot be carried, and empty text blocks, which
-    Anthropic rejects ("text content blocks must be non-empty"), left out and reported.
-    (Also a direct path's writing of a tool result of parts with nothing else on it:
-    :mod:`chatcodec._direct.openai_chat_to_anthropic`.)"""
+    Anthropic rejects ("text content blocks must be non-empty"), left out and reported."""
     blocks: list[Part] = []
     empty: list[int] = []
     for index, item in enumerate(content):
