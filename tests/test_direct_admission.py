@@ -227,6 +227,28 @@ def test_what_the_walk_admits_the_front_takes_as_it_is(messages: list[Any]) -> N
     assert validated["messages"] == messages
 
 
+_CALL = {"id": "call_1", "type": "function", "function": {"name": "run", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize("content", [None, "done"])
+@pytest.mark.parametrize("calls", [True, False])
+@pytest.mark.parametrize("field", ["refusal", "annotations", "audio", "function_call", "name"])
+def test_the_walk_admits_sdk_fields_only_null(content: str | None, calls: bool, field: str) -> None:
+    """The SDK dump's fields of an assistant turn, proved ``null`` by counting the turn's
+    ``null`` values: every one ``null`` admitted, any one of them set refused (the front
+    takes those fields as ``null`` only), a ``null`` content or a text one alike."""
+    turn: dict[str, Any] = {"role": "assistant", "content": content, "reasoning_content": "thought"}
+    if calls:
+        turn["tool_calls"] = [copy.deepcopy(_CALL)]
+    turn.update(dict.fromkeys(("refusal", "annotations", "audio", "function_call", "name")))
+    after = [{"role": "tool", "tool_call_id": "call_1", "content": "ok"}] if calls else []
+    messages = [{"role": "user", "content": "go"}, turn, *after, {"role": "user", "content": "and?"}]
+    assert (admitted(messages) is not None) is (calls or content is not None)
+    turn[field] = ""
+    assert admitted(messages) is None
+    assert COMMON_MESSAGES.validate({"messages": messages}) is None  # the closed front refuses it too
+
+
 @pytest.mark.parametrize("body", _BASES, ids=lambda body: str(len(body["messages"])))
 def test_the_walk_admits_its_bases(body: dict[str, Any]) -> None:
     assert admitted(body["messages"]) is not None

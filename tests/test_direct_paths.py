@@ -383,6 +383,34 @@ def test_image_urls_equal_to_canonical(source: str, target: str, url: str, detai
 
 
 @pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
+@pytest.mark.parametrize("url", _IMAGE_URLS)
+@pytest.mark.parametrize("extra", [{}, {"name": None}])
+def test_tool_result_images_taken_and_equal(source: str, target: str, url: str, extra: dict[str, Any]) -> None:
+    """A tool message of text and image parts (a screenshot tool's), with an SDK dump's null
+    name or without, a marked text among them or not: taken by the direct path (its parts
+    read and written by the reader's and writer's part rules) and written as the canonical
+    path writes it, every image URL's losses included."""
+    image = {"type": "image_url", "image_url": {"url": url}}
+    marked = {"type": "text", "text": "marked", "cache_control": _MARKER}
+    call = {"id": "call_1", "type": "function", "function": {"name": "screenshot", "arguments": "{}"}}
+    for content in ([{"type": "text", "text": "Screenshot:"}, image], [image, marked], [image, image]):
+        body = {
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 100,
+            "messages": [
+                {"role": "user", "content": "look"},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "call_1", "content": copy.deepcopy(content), **extra},
+                {"role": "user", "content": "and?"},
+            ],
+        }
+        convert = direct_path(source, target)
+        assert convert is not None
+        assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
+        _equal_to_canonical(body, source, target)
+
+
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[0] == "openai-chat"])
 def test_json_fronts_copy_equal_to_canonical(source: str, target: str) -> None:
     """``chatcodec convert`` reads each line with the request's JSON front (``common_json``) and
     converts that copy, whose messages the direct path takes as validated: every corpus body

@@ -17,6 +17,7 @@ so the walk that decides it has one home here; each pair's module holds only its
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import countOf, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
@@ -212,8 +213,8 @@ def _result(message: Mapping[str, Any]) -> bool:
         if not _ephemeral(message["cache_control"]):
             return False
         size -= 1
-    content = message["content"]
-    return size == 0 and (_text(content) or (content.__class__ is list and _user_content(content)))
+    content = message["content"]  # a text, or parts (:func:`_user_content` takes every list :func:`_text` takes)
+    return size == 0 and (type(content) is str or _user_content(content))
 
 
 def named(message: Mapping[str, Any]) -> bool:
@@ -328,7 +329,14 @@ def _blank(text: str) -> bool:
 
 
 def _plain_turn(message: Mapping[str, Any]) -> bool:
-    if not message.keys() <= _ASSISTANT_KEYS:
+    """Whether an assistant turn is one the reader reads as a plain turn: text (or none),
+    reasoning text, litellm's signed blocks (:func:`signed`), calls (:func:`_calls`), and an
+    SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Those are proved by a count:
+    its keys are its own fields and those, and its own are never ``null`` here but its
+    content, so as many ``null`` values as the fields beyond its own (one more for a ``null``
+    content) prove them all ``null``; one count over the values, inline, where a look-up per
+    field of the set (or a call) cost more a turn."""
+    if not _ASSISTANT_KEYS.issuperset(message):  # its keys: a set method over a dict cost less than a view
         return False
     content = message["content"]
     if content is not None and (type(content) is not str or _blank(content)):
@@ -342,10 +350,13 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
         if not signed(message):
             return False
         size -= 1
-    if "tool_calls" in message:
-        return (size == 3 or _nulls(message)) and _calls(message["tool_calls"])
+    fields = 3 if "tool_calls" in message else 2  # its role, content and calls
+    if size != fields and countOf(message.values(), None) != size - fields + (content is None):
+        return False  # an SDK dump's field not null
+    if fields == 3:
+        return _calls(message["tool_calls"])
     if size != 2:  # an SDK dump's nulls: a turn of text alone is read otherwise
-        return content is not None and _nulls(message) and "reasoning_content" in message
+        return content is not None and "reasoning_content" in message
     return content is not None
 
 
@@ -439,20 +450,10 @@ def signed(message: Mapping[str, Any]) -> bool:
         ):
             return False
     copy: str = message["reasoning_content"]
-    return copy == "".join([block["thinking"] for block in blocks])
+    return copy == "".join(map(_THINKING, blocks))  # a comprehension's frame a turn cost more than the map
 
 
-_NULL_KEYS = tuple(SPELLED_NULLS)
-"""The SDK dump's fields (:data:`SPELLED_NULLS`) as a tuple: a loop over it costs less than over the set."""
-
-
-def _nulls(message: Mapping[str, Any]) -> bool:
-    """Whether the SDK dump's fields of an assistant turn (:data:`SPELLED_NULLS`), when there, are ``null``."""
-    get = message.get  # the SDK's, a null name, litellm's provider_specific_fields
-    for key in _NULL_KEYS:  # noqa: SIM110 - a loop: a generator's frame per key cost more than the look
-        if get(key) is not None:
-            return False
-    return True
+_THINKING = itemgetter("thinking")
 
 
 def _calls(calls: Any, *, indexed: bool = False) -> bool:

@@ -29,6 +29,7 @@ whole, and says what it refuses.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import (
@@ -49,7 +50,7 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.parts import decode_part
-from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_blocks, reasoning_content_thinking
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -96,11 +97,12 @@ def write_turns(  # noqa: PLR0915 - one loop
     """The body's ``system`` and ``messages`` for admitted ``messages``
     (:func:`~.openai_chat_source.admitted`), each loss at the place the canonical writer names (the canonical
     message's index: a run of tool messages is one). A system prompt of parts and a tool
-    result beyond a call id and a text (parts, a cache marker) are read as the reader reads
-    them (``decode_parts``; :func:`~.openai_chat_source.read_result`, with the conversion's
-    reading ``noted``) and written by the writer's own ``encode_system`` and ``encode_part``;
-    one of text parts alone the writer writes as they are (its ``plain_result``) is written so.
-    ``general``: the positions of the messages the admission walk found beyond a plain turn or
+    result of parts with nothing else on it are written as a user's parts are (a plain text
+    as it is, any other part by the reader's ``decode_part`` and the writer's ``encode_part``);
+    one with a cache marker on the message is read as the reader reads it
+    (:func:`~.openai_chat_source.read_user`, :func:`~.openai_chat_source.read_result`, with
+    the conversion's reading ``noted``) and written by the writer's own ``encode_system`` or
+    ``encode_part``. ``general``: the positions of the messages the admission walk found beyond a plain turn or
     a call id and a text (:func:`~.openai_chat_source.admitted`), which only those are asked about."""
     system: str | list[dict[str, Any]] | None = None
     start = 0
@@ -159,10 +161,10 @@ def _tool_result(
     message: dict[str, Any], noted: Reading, context: AnthropicContext, at: Steps, names: NamedResults
 ) -> dict[str, Any]:
     """The result block of a tool message beyond a call id and a text (``at``: its place in the
-    canonical message of its run): text parts the writer writes as they are (copies of them),
-    one with the tool's name as ``names`` proved the reader and writer write it (the result
-    without it, the name's losses), or one beyond those (a cache marker, an image:
-    :func:`_result_block`)."""
+    canonical message of its run): parts with nothing else on the result (text parts as they
+    are, an image by the part rules: :func:`_result_parts`), one with the tool's name as
+    ``names`` proved the reader and writer write it (the result without it, the name's
+    losses), or one with a cache marker on the message (:func:`_result_block`)."""
     if named(message):
         return names.write(
             message,
@@ -172,21 +174,32 @@ def _tool_result(
             lambda given: _tool_result(given, noted, context, at, names),
             own=_plain,
         )
-    if not _plain(message):
+    output: Any = message["content"]  # a text, or text and image parts (the walk proved them)
+    if "cache_control" in message:
         return _result_block(message, noted, context, at)
-    output: Any = message["content"]  # a text, or text parts (the walk proved them)
+    written = output if type(output) is str else _result_parts(output, context, at)  # nothing else on the result
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
-    return {
-        "type": "tool_result",
-        "tool_use_id": sent,
-        "content": output if type(output) is str else [dict(part) for part in output],
-    }
+    return {"type": "tool_result", "tool_use_id": sent, "content": written}
+
+
+def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
+    """The blocks of a tool result's parts when the result holds nothing else (no name, no
+    marker on the message: no bag), written as a user's parts are (:func:`_user_blocks`): the
+    reader's ``decode_tool_result`` reads such a result's parts by ``decode_parts``, and the
+    writer's ``_encode_tool_result`` writes them by ``encode_part`` (a plain text as it is),
+    leaving out only an empty text, which the walk proved none is; a part it would drop hands
+    the conversion back, as a user's does."""
+    blocks: list[dict[str, Any]] = []
+    _user_blocks(content, blocks, (*at, "content"), context)
+    return blocks
 
 
 def _plain(message: dict[str, Any]) -> bool:
     """Whether a tool message's result is written as it came (a text, or text parts the writer
-    writes as they are: its ``plain_result``), not by :func:`_result_block`."""
+    writes as they are: its ``plain_result``): the nameless results on which a name is proved
+    (:class:`~.openai_chat_source.NamedResults`; a named screenshot's result is written by
+    :func:`_result_block` alone, its name left to the name's next plain result)."""
     return "cache_control" not in message and plain_result(message["content"])
 
 
@@ -210,12 +223,12 @@ def _user_turn(
         if not contribute_message(turns[-1], read_user(message, noted), index, context):
             raise UnadmittedError
     elif results is not None:  # joins their turn, behind them
-        _user_blocks(content, results, index, context)
+        _user_blocks(content, results, ("messages", index, "content"), context)
     elif type(content) is str:
         turns.append({"role": "user", "content": content})
     else:
         blocks: list[dict[str, Any]] = []
-        _user_blocks(content, blocks, index, context)
+        _user_blocks(content, blocks, ("messages", index, "content"), context)
         turns.append({"role": "user", "content": blocks})
 
 
@@ -237,7 +250,7 @@ def _system_blocks(content: list[dict[str, Any]], context: AnthropicContext) -> 
     with nothing else on it (the canonical message of the role and its parts): a block each,
     in order, at the message's place; the writer's turn machinery finishes nothing here."""
     blocks: list[dict[str, Any]] = []
-    _user_blocks(content, blocks, 0, context)
+    _user_blocks(content, blocks, ("messages", 0, "content"), context)
     return blocks
 
 
@@ -282,9 +295,9 @@ def _signed_blocks(
     message: Mapping[str, Any], into: list[dict[str, Any]], index: int, context: AnthropicContext, proved: list[bool]
 ) -> int:
     """The thinking blocks of a turn with litellm's ``thinking_blocks``, into ``into``: its thinking
-    parts as the reader reads its reasoning fields (``decode_reasoning``: each block Claude's,
-    signed; a ``reasoning_content`` repeating their text marked as a copy, another its own
-    part), each written by the writer's ``encode_thinking`` at its canonical place; how many
+    parts as the reader reads its reasoning fields (``decode_reasoning``'s ``decode_blocks``:
+    each block Claude's, signed; the ``reasoning_content`` the walk proved repeats their text
+    marked as a copy), each written by the writer's ``encode_thinking`` at its canonical place; how many
     parts were read (the place of the turn's next part).
 
     What the two rules answer for such a block depends on nothing of it but whether its
@@ -294,11 +307,11 @@ def _signed_blocks(
     proves that verdict for the request (``proved``), and a later turn with every signature
     given is written so without asking the rules again; any other turn asks them."""
     blocks: list[dict[str, Any]] = message["thinking_blocks"]
-    if proved and all(block["signature"] for block in blocks):
-        into.extend([_as_came(block) for block in blocks])
+    if proved and all(map(_SIGNATURE, blocks)):  # maps: a generator's or comprehension's frame a turn cost more
+        into += map(_as_came, blocks)
         return len(blocks)
     losses = context.losses.count()
-    thinking = decode_reasoning(message)[0]
+    thinking = decode_blocks(blocks, message["reasoning_content"])[0]  # decode_reasoning's of these two fields
     came = len(thinking) == len(blocks)
     for position, part in enumerate(thinking):
         written = encode_thinking(part, context, ("messages", index, "content", position))
@@ -314,15 +327,19 @@ def _signed_blocks(
     return len(thinking)
 
 
+_SIGNATURE = itemgetter("signature")
+
+
 def _as_came(block: Mapping[str, Any]) -> dict[str, Any]:
     """A signed block of litellm's ``thinking_blocks`` written back as Claude sent it."""
     return {"type": "thinking", "thinking": block["thinking"], "signature": block["signature"]}
 
 
-def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: AnthropicContext) -> None:
-    """The blocks of admitted user (or system) content: a text part alone as it is; one with a
-    gateway's cache marker (the walk proved it ``{"type": "ephemeral"}``: :func:`_marked_text`);
-    any other part read by the reader's ``decode_part`` and written by the writer's ``encode_part``."""
+def _user_blocks(content: Any, into: list[dict[str, Any]], place: Steps, context: AnthropicContext) -> None:
+    """The blocks of admitted user (or system, or tool result) content at ``place``: a text part
+    alone as it is; one with a gateway's cache marker (the walk proved it ``{"type":
+    "ephemeral"}``: :func:`_marked_text`); any other part read by the reader's ``decode_part``
+    and written by the writer's ``encode_part``."""
     if type(content) is str:
         into.append({"type": "text", "text": content})
         return
@@ -330,7 +347,7 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], index: int, context: 
         if given["type"] == "text" and len(given) == 2:
             into.append({"type": "text", "text": given["text"]})
             continue
-        at = ("messages", index, "content", position)
+        at = (*place, position)
         block = _marked_text(given, context, at) if "cache_control" in given else None
         if block is not None:
             into.append(block)

@@ -47,7 +47,7 @@ the same reasoning, an ``_also`` copy). A thinking part read from ``thinking_blo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec import PayloadError
@@ -120,12 +120,10 @@ def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], 
     details = message.get(DETAILS)
     parts: list[dict[str, Any]] = []
     mapped: list[str] = []
-    block_parts = [decode_block(block) for block in as_list(message.get(BLOCKS)) or ()]
+    block_parts, repeated = decode_blocks(as_list(message.get(BLOCKS)) or (), content)
     if isinstance(content, str):
         mapped.append("reasoning_content")
-        if block_parts and content == "".join(part["text"] for part in block_parts):
-            _mark_copy(block_parts, "reasoning_content")
-        else:
+        if not repeated:
             parts.append(thinking(content, {"field": "reasoning_content"}))
     detail_parts = [decode_detail(detail) for detail in as_list(details) or ()]
     if isinstance(reasoning, str):
@@ -141,6 +139,19 @@ def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], 
         parts.extend(block_parts)
         mapped.append(BLOCKS)
     return parts, mapped
+
+
+def decode_blocks(blocks: Iterable[Any], content: Any) -> tuple[list[dict[str, Any]], bool]:
+    """litellm's ``thinking_blocks`` as thinking parts (:func:`decode_block`), and whether the
+    ``reasoning_content`` beside them (``content``) repeats their text joined, which is then
+    marked on them (a copy, not a part of its own). :func:`decode_reasoning`'s reading of
+    them, and a direct path's of a turn with only those two fields
+    (:mod:`chatcodec._direct.openai_chat_to_anthropic`)."""
+    parts = [decode_block(block) for block in blocks]
+    copied = bool(parts) and isinstance(content, str) and content == "".join([part["text"] for part in parts])
+    if copied:
+        _mark_copy(parts, "reasoning_content")
+    return parts, copied
 
 
 def _mark_copy(parts: list[dict[str, Any]], field: str) -> None:
