@@ -230,7 +230,9 @@ def test_reasoned_turns_equal_to_canonical(case: str, target: str) -> None:
 
 
 def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
-    # six turns of one shape (an empty text, an indexed call) and one of another: read twice
+    # six turns of one shape (an empty text, an indexed call) and one of another: read twice,
+    # then not at all in the next request (the verdicts are the process's)
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {})
     read: list[int] = []
     general = openai_chat_to_openai_responses.decode_assistant
 
@@ -248,6 +250,19 @@ def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatc
     assert len(read) == 2
     dropped = [loss.path for loss in recorder.losses if loss.what == "reasoning from anthropic"]
     assert len(dropped) == 7  # each turn's reasoning reported, proved or not
+    again = LossRecorder()
+    assert convert(_reasoned_body(turns[::-1]), again, chatcodec.get_codec("openai-responses")) is not None
+    assert len(read) == 2
+    assert [loss.what for loss in again.losses].count("reasoning from anthropic") == 7
+
+
+def test_the_proved_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    full = {(str(number),): True for number in range(openai_chat_to_openai_responses._MAX_PROVED)}
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", full)
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    assert convert(_reasoned_body([_turn(0)]), LossRecorder(), chatcodec.get_codec("openai-responses")) is not None
+    assert len(full) == 1  # forgotten whole, then the request's one shape
 
 
 def test_losses_below_a_place_repeat_there() -> None:

@@ -108,7 +108,7 @@ def write_items(
     index = -1  # the canonical index of the message being written
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
-    proved: dict[tuple[Any, ...], bool] = {}  # the verdict on a general turn's shape (:func:`_general_items`)
+    proved = _proved()  # the verdict on a general turn's shape (:func:`_general_items`)
     names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_result_item`)
     for at, message in enumerate(messages):
         role = message["role"]
@@ -138,6 +138,24 @@ def write_items(
         else:
             items.append(_message_item(message, context, noted, ("messages", index)))
     return items
+
+
+_PROVED: dict[tuple[Any, ...], bool] = {}
+"""The verdict on each shape of general turn (:func:`~.openai_chat_source.general_shape`):
+whether its parts write what the reader's and writer's general rules write
+(:func:`_general_items`). It depends on the shape alone (the bags the general reading
+adds are named by the turn's fields and its calls' keys, the values of which no writer
+rule reads), so it is asked once per shape a process, not per request: a dataset's rows
+and a gateway's agents send the turns of a few shapes. Bounded: the admitted fields are
+a few (:data:`~.openai_chat_source._REASONED_KEYS`)."""
+_MAX_PROVED = 256
+
+
+def _proved() -> dict[tuple[Any, ...], bool]:
+    """:data:`_PROVED`, forgotten whole past its bound."""
+    if len(_PROVED) >= _MAX_PROVED:
+        _PROVED.clear()
+    return _PROVED
 
 
 def _result_item(
@@ -187,8 +205,9 @@ def _general_items(
     but its fields and which calls carry an index (its shape,
     :func:`~.openai_chat_source.general_shape`). So the first turn of a shape is written both
     ways (the parts' losses taken back, their call ids noted in a copy), and when the items,
-    the losses and the notes are the same, that verdict is the request's (``proved``): a later
-    turn of the shape is written as its parts, the writer's rules asked of each part."""
+    the losses and the notes are the same, that verdict is the shape's (``proved``, kept
+    across requests: :data:`_PROVED`): a later turn of the shape is written as its parts,
+    the writer's rules asked of each part."""
     shape = general_shape(message)
     verdict = proved.get(shape)
     if verdict:
