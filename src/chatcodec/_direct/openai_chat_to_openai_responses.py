@@ -45,7 +45,7 @@ from chatcodec._direct.openai_chat_source import (
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking, reasoning_shape
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
@@ -232,17 +232,75 @@ def _turn_items(
     fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there, or
     ``reading``: a general turn's, OpenRouter's ``reasoning_details``), written by the writer's
     ``request_turn`` (its long call ids noted in ``holds``)."""
-    thought, content = message.get("reasoning_content"), message["content"]
+    if reading:
+        return _reasoned_items(message, context, at, holds)
+    thought = message.get("reasoning_content")
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
-    if reading or "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
+    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
         parts = [*decode_reasoning(message)[0]]
-    if content is not None:
-        parts.append({"type": "text", "text": content})
+    return request_turn([*parts, *_said(message)], context.losses, at, holds)
+
+
+def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """An assistant turn's text and calls as the reader's parts (a closed copy's: no bags)."""
+    content = message["content"]
+    parts: list[Mapping[str, Any]] = [] if content is None else [{"type": "text", "text": content}]
     for call in message.get("tool_calls") or ():
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
         parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
-    return request_turn(parts, context.losses, at, holds)
+    return parts
+
+
+_STAND_INS: dict[tuple[Any, ...], list[dict[str, Any]] | None] = {}
+"""The thinking parts of one turn of each reasoning shape (``reasoning_shape``), which the
+Responses writer was proved not to write (:func:`_reasoned_items`), or None when it does;
+kept across requests, as :data:`_PROVED` is. Bounded: forgotten whole past
+:data:`_MAX_PROVED` shapes."""
+_UNSEEN: Any = object()
+"""A reasoning shape not met yet (:func:`_reasoned_items`)."""
+_TEXTS = ("text", "signature", "encrypted")
+"""The fields of a thinking part that stand for its texts (``reasoning_shape``'s)."""
+
+
+def _reasoned_items(
+    message: Mapping[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None
+) -> list[dict[str, Any]]:
+    """A turn's items with its reasoning fields read (OpenRouter's ``reasoning_details``).
+
+    The parts ``decode_reasoning`` reads from turns of one ``reasoning_shape`` differ in their
+    texts alone, and the writer drops another provider's reasoning whole, its texts unread
+    (one loss a part). So the first turn of a shape is written twice, with its parts and with
+    their texts changed (the trial's losses taken back, its call ids noted in a copy); when
+    the items, the losses and the notes are the same, its parts stand in for a later turn's
+    (:data:`_STAND_INS`): the writer's ``request_turn`` asks its rules of them, at their places,
+    and the turn's reasoning fields are not read again."""
+    shape = reasoning_shape(message)
+    if len(_STAND_INS) >= _MAX_PROVED:
+        _STAND_INS.clear()
+    known = _UNSEEN if shape is None else _STAND_INS.get(shape, _UNSEEN)
+    said = _said(message)
+    losses = context.losses
+    if known is not None and known is not _UNSEEN:
+        return request_turn([*known, *said], losses, at, holds)
+    read = decode_reasoning(message)[0]
+    held = set(holds) if holds is not None and shape is not None and known is _UNSEEN else None
+    count = losses.count()
+    items = request_turn([*read, *said], losses, at, holds)
+    if shape is not None and known is _UNSEEN:
+        found = losses.below(count, at)
+        middle = losses.count()
+        changed = [{**part, **{key: _other(part[key]) for key in _TEXTS if key in part}} for part in read]
+        trial = request_turn([*changed, *said], losses, at, held)
+        same = found is not None and trial == items and held == holds and losses.below(middle, at) == found
+        losses.take_back(middle)
+        _STAND_INS[shape] = read if same else None
+    return items
+
+
+def _other(text: object) -> object:
+    """Another text of the same emptiness (:func:`_reasoned_items`' trial)."""
+    return text if not text or type(text) is not str else f"\x00{text}"
 
 
 def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
