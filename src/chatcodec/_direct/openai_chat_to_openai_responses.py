@@ -211,7 +211,7 @@ def _general_items(
     shape = general_shape(message)
     verdict = proved.get(shape)
     if verdict:
-        return _turn_items(message, context, at, context.holds, reading=True)
+        return _reasoned_items(message, context, at, context.holds)
     losses, holds = context.losses, context.holds
     count = losses.count()
     held = set(holds) if verdict is None and holds is not None else None  # the notes before, for the trial
@@ -219,21 +219,19 @@ def _general_items(
     if verdict is None:
         found = losses.below(count, at)
         middle = losses.count()
-        trial = _turn_items(message, context, at, held, reading=True)
+        trial = _reasoned_items(message, context, at, held)
         proved[shape] = found is not None and trial == items and held == holds and losses.below(middle, at) == found
         losses.take_back(middle)
     return items
 
 
 def _turn_items(
-    message: dict[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None, *, reading: bool = False
+    message: dict[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None
 ) -> list[dict[str, Any]]:
     """An assistant turn's items: its parts as the reader reads a closed copy's (its reasoning
-    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there, or
-    ``reading``: a general turn's, OpenRouter's ``reasoning_details``), written by the writer's
-    ``request_turn`` (its long call ids noted in ``holds``)."""
-    if reading:
-        return _reasoned_items(message, context, at, holds)
+    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there; a
+    general turn's, OpenRouter's ``reasoning_details``, are :func:`_reasoned_items`'), written
+    by the writer's ``request_turn`` (its long call ids noted in ``holds``)."""
     thought = message.get("reasoning_content")
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
     if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
@@ -276,8 +274,6 @@ def _reasoned_items(
     (:data:`_STAND_INS`): the writer's ``request_turn`` asks its rules of them, at their places,
     and the turn's reasoning fields are not read again."""
     shape = reasoning_shape(message)
-    if len(_STAND_INS) >= _MAX_PROVED:
-        _STAND_INS.clear()
     known = _UNSEEN if shape is None else _STAND_INS.get(shape, _UNSEEN)
     said = _said(message)
     losses = context.losses
@@ -294,6 +290,8 @@ def _reasoned_items(
         trial = request_turn([*changed, *said], losses, at, held)
         same = found is not None and trial == items and held == holds and losses.below(middle, at) == found
         losses.take_back(middle)
+        if len(_STAND_INS) >= _MAX_PROVED:
+            _STAND_INS.clear()
         _STAND_INS[shape] = read if same else None
     return items
 

@@ -143,44 +143,39 @@ def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], 
     return parts, mapped
 
 
-_DETAIL_TEXTS = frozenset({"text", "summary", "data", "signature"})
-"""The fields of a ``reasoning_details`` entry a part takes as text (its text, its encrypted
-data, its signature): :func:`reasoning_shape` gives them as whether they are empty."""
-_SHAPE_VALUES = frozenset({str, int, bool})
-"""The classes of value a :func:`reasoning_shape` keeps (hashable, as a wire entry's other fields are)."""
+_ENTRY_FIELDS = frozenset({"type", "text", "summary", "data", "signature", "format", "id", "index"})
+"""The fields of a ``reasoning_details`` entry a :func:`reasoning_shape` is made of (the wire's
+``ReasoningDetail``, with the SDK's ``index``)."""
 
 
 def reasoning_shape(message: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """What the thinking parts :func:`decode_reasoning` reads from a turn's ``reasoning`` and
-    ``reasoning_details`` are, but for their texts: each entry's fields in order, its texts
-    (:data:`_DETAIL_TEXTS`) given as whether each is empty, the others as they are; and
-    whether ``reasoning`` is there, empty, and the entries' texts again (read as their copy,
-    no part of its own). Two turns of one shape read parts that differ in those texts alone
-    (a direct path that proved its writer does not write them reuses one turn's parts).
-    None for a turn with litellm's fields, or an entry of another kind of value."""
+    ``reasoning_details`` are, but for their texts: each entry's fields in order, its type,
+    format, index and id, and whether each of its texts (text, summary, data, signature) is
+    empty; whether ``reasoning`` is there, empty, and the entries' texts again (read as their
+    copy, no part of its own). Two turns of one shape read parts that differ in those texts
+    alone (a direct path that proved its writer does not write them reuses one turn's
+    parts). None for a turn with litellm's fields, or an entry of other fields (hashable
+    when the entries' values are texts and numbers, as the front takes them)."""
     if "reasoning_content" in message or BLOCKS in message:
         return None
     details = as_list(message.get(DETAILS)) or ()
     shape: list[Any] = []
     texts: list[str] = []
     for detail in details:
-        if detail.__class__ is not dict:
+        if detail.__class__ is not dict or not detail.keys() <= _ENTRY_FIELDS:
             return None
-        fields: list[object] = []
-        for field, value in detail.items():  # a loop: a comprehension's frame per entry cost more
-            if field in _DETAIL_TEXTS:
-                value = not value
-            elif value.__class__ not in _SHAPE_VALUES:
-                return None
-            fields += (field, value)
-        shape.append(tuple(fields))
-        key = text_key(detail.get("type"))
-        text = None if key is None else detail.get(key)
+        get = detail.get
+        kind = get("type")
+        fields = (tuple(detail), kind, get("format"), get("index"), get("id"))
+        shape.append((*fields, not get("text"), not get("summary"), not get("data"), not get("signature")))
+        key = text_key(kind)
+        text = None if key is None else get(key)
         texts.append(text if isinstance(text, str) else "")
     reasoning = message.get("reasoning")
     if not isinstance(reasoning, str):
         return (*shape, reasoning is None)
-    return (*shape, bool(reasoning), bool(details) and reasoning == "".join(texts))
+    return (*shape, not reasoning, bool(details) and reasoning == "".join(texts))
 
 
 def text_key(kind: object) -> str | None:
