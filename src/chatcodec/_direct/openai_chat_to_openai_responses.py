@@ -45,7 +45,12 @@ from chatcodec._direct.openai_chat_source import (
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking, reasoning_shape
+from chatcodec._providers.openai_chat.reasoning import (
+    decode_reasoning,
+    reasoning_content_thinking,
+    reasoning_shape,
+    whole_shape,
+)
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
@@ -274,7 +279,11 @@ def _reasoned_items(
     (:data:`_STAND_INS`): the writer's ``request_turn`` asks its rules of them, at their places,
     and the turn's reasoning fields are not read again."""
     shape = reasoning_shape(message)
-    known = _UNSEEN if shape is None else _STAND_INS.get(shape, _UNSEEN)
+    try:
+        known = _UNSEEN if shape is None else _STAND_INS.get(shape, _UNSEEN)
+    except TypeError:  # an entry's value of no hash (a list): read, and kept nowhere
+        shape = None
+        known = _UNSEEN
     said = _said(message)
     losses = context.losses
     if known is not None and known is not _UNSEEN:
@@ -292,7 +301,7 @@ def _reasoned_items(
         losses.take_back(middle)
         if len(_STAND_INS) >= _MAX_PROVED:
             _STAND_INS.clear()
-        _STAND_INS[shape] = read if same else None
+        _STAND_INS[shape] = read if same and whole_shape(shape) else None
     return items
 
 

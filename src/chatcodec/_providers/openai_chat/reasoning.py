@@ -143,39 +143,51 @@ def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], 
     return parts, mapped
 
 
-_ENTRY_FIELDS = frozenset({"type", "text", "summary", "data", "signature", "format", "id", "index"})
-"""The fields of a ``reasoning_details`` entry a :func:`reasoning_shape` is made of (the wire's
-``ReasoningDetail``, with the SDK's ``index``)."""
+_VALUED = ("type", "format", "index", "id")
+_TEXTED = ("text", "summary", "data", "signature")
+"""The fields of a ``reasoning_details`` entry (the wire's ``ReasoningDetail``, with the SDK's
+``index``) whose values a :func:`reasoning_shape` holds, and those it holds as whether they
+are empty (the texts a part takes: its text, encrypted data, signature)."""
+_ENTRY_FIELDS = frozenset((*_VALUED, *_TEXTED))
 
 
 def reasoning_shape(message: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """What the thinking parts :func:`decode_reasoning` reads from a turn's ``reasoning`` and
-    ``reasoning_details`` are, but for their texts: each entry's fields in order, its type,
-    format, index and id, and whether each of its texts (text, summary, data, signature) is
-    empty; whether ``reasoning`` is there, empty, and the entries' texts again (read as their
-    copy, no part of its own). Two turns of one shape read parts that differ in those texts
-    alone (a direct path that proved its writer does not write them reuses one turn's
-    parts). None for a turn with litellm's fields, or an entry of other fields (hashable
-    when the entries' values are texts and numbers, as the front takes them)."""
+    ``reasoning_details`` are, but for their texts: each entry's fields in order, the values
+    of :data:`_VALUED`, and whether each of :data:`_TEXTED` is empty; whether ``reasoning`` is
+    there, empty, and the entries' texts again (read as their copy, no part of its own). Two
+    turns of one :func:`whole_shape` read parts that differ in those texts alone (a direct
+    path that proved its writer does not write them reuses one turn's parts). None for a
+    turn with litellm's fields or an entry not an object; hashable when the entries' values
+    are texts and numbers, as the front takes them."""
     if "reasoning_content" in message or BLOCKS in message:
         return None
-    details = as_list(message.get(DETAILS)) or ()
+    details = message.get(DETAILS)
+    if not isinstance(details, list):
+        details = ()
     shape: list[Any] = []
     texts: list[str] = []
     for detail in details:
-        if detail.__class__ is not dict or not detail.keys() <= _ENTRY_FIELDS:
+        if detail.__class__ is not dict:
             return None
         get = detail.get
-        kind = get("type")
-        fields = (tuple(detail), kind, get("format"), get("index"), get("id"))
-        shape.append((*fields, not get("text"), not get("summary"), not get("data"), not get("signature")))
+        kind = get("type")  # the fields of _VALUED and _TEXTED, spelled out: a loop over them cost more
+        entry = (tuple(detail), kind, get("format"), get("index"), get("id"))
+        shape.append((*entry, not get("text"), not get("summary"), not get("data"), not get("signature")))
         key = text_key(kind)
         text = None if key is None else get(key)
         texts.append(text if isinstance(text, str) else "")
     reasoning = message.get("reasoning")
     if not isinstance(reasoning, str):
-        return (*shape, reasoning is None)
-    return (*shape, not reasoning, bool(details) and reasoning == "".join(texts))
+        return (tuple(shape), reasoning is None)
+    return (tuple(shape), not reasoning, bool(details) and reasoning == "".join(texts))
+
+
+def whole_shape(shape: tuple[Any, ...]) -> bool:
+    """Whether a :func:`reasoning_shape` names every value of its entries but their texts (each
+    entry's fields among :data:`_ENTRY_FIELDS`): a turn of the same shape has the same fields,
+    so this is asked of the first only."""
+    return all(_ENTRY_FIELDS.issuperset(entry[0]) for entry in shape[0])
 
 
 def text_key(kind: object) -> str | None:
