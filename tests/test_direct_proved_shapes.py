@@ -283,3 +283,107 @@ def test_losses_below_a_place_repeat_there() -> None:
         "$.messages[1].content[0].name",
     ]
     assert recorder.below(0, ("model",)) is None  # rendered since
+
+
+def test_a_reasoning_shape_stands_in_for_later_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reasoning fields of the first turn of a shape read (twice: its parts, its trial's
+    # copy), later turns of it not at all, in this request and the next; another shape read
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", {})
+    read: list[str] = []
+    reading = openai_chat_to_openai_responses.decode_reasoning
+
+    def counted(message: Any) -> Any:
+        read.append(message["reasoning"])
+        return reading(message)
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "decode_reasoning", counted)
+    turns = [_turn(step) for step in range(5)]
+    turns.insert(2, _turn(9, reasoning="Not the details' text."))
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    for body in (_reasoned_body(turns), _reasoned_body(turns[::-1])):
+        recorder = LossRecorder()
+        assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-responses")) is not None
+        assert [loss.what for loss in recorder.losses].count("reasoning from anthropic") == 6
+        _equal_to_canonical(body, "openai-responses")
+    assert read == ["I look at step 0.", "Not the details' text."]
+    assert len(openai_chat_to_openai_responses._STAND_INS) == 2
+
+
+def test_a_writer_that_writes_the_reasoning_gets_no_stand_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a writer writing the thinking texts (as one replaying them would) fails the trial: each
+    # turn's own parts are read and written
+    from chatcodec._direct.openai_chat_source import general_shape
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", {})
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {general_shape(_turn(0)): True})  # as its parts
+    writer = openai_chat_to_openai_responses.request_turn
+
+    def replaying(parts: list[Any], *rest: Any) -> list[dict[str, Any]]:
+        texts = [part["text"] for part in parts if part["type"] == "thinking"]
+        return [{"type": "reasoning", "summary": texts}, *writer(parts, *rest)]
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "request_turn", replaying)
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    written = convert(
+        _reasoned_body([_turn(step) for step in range(3)]), LossRecorder(), chatcodec.get_codec("openai-responses")
+    )
+    assert written is not None
+    summaries = [item["summary"] for item in written["input"] if item.get("type") == "reasoning"]
+    assert summaries == [[f"I look at step {step}."] for step in range(3)]
+    assert list(openai_chat_to_openai_responses._STAND_INS.values()) == [None]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"reasoning": "Another thought."},
+        {"reasoning": ""},
+        {"reasoning": _GONE},
+        {
+            "reasoning_details": [
+                {"type": "reasoning.text", "text": "x", "signature": "", "format": "anthropic-claude-v1", "index": 0}
+            ]
+        },
+        {
+            "reasoning_details": [
+                {"type": "reasoning.text", "text": "x", "signature": "s", "format": "openai-responses-v1", "index": 0}
+            ]
+        },
+        {
+            "reasoning_details": [
+                {"type": "reasoning.summary", "summary": "x", "format": "anthropic-claude-v1", "index": 0}
+            ]
+        },
+        {
+            "reasoning_details": [
+                {"type": "reasoning.text", "text": "x", "signature": "s", "format": "anthropic-claude-v1", "index": 1}
+            ]
+        },
+        {
+            "reasoning_details": [
+                {"text": "x", "type": "reasoning.text", "signature": "s", "format": "anthropic-claude-v1", "index": 0}
+            ]
+        },
+    ],
+)
+def test_a_reasoning_shape_changes_with_what_the_parts_hold(change: dict[str, Any]) -> None:
+    from chatcodec._providers.openai_chat.reasoning import reasoning_shape, whole_shape
+
+    first, later = _turn(0), _turn(1)
+    assert reasoning_shape(first) == reasoning_shape(later)  # the texts and signatures alone differ
+    changed = _turn(1, **change)
+    shape = reasoning_shape(changed)
+    assert shape is not None and shape != reasoning_shape(first)
+    assert whole_shape(shape)
+    _equal_to_canonical(_reasoned_body([first, changed, later]), "openai-responses")
+
+
+def test_a_reasoning_shape_of_other_fields_is_not_whole() -> None:
+    from chatcodec._providers.openai_chat.reasoning import reasoning_shape, whole_shape
+
+    detail = {"type": "reasoning.text", "text": "x", "format": "anthropic-claude-v1", "extra": "y"}
+    shape = reasoning_shape({"role": "assistant", "content": "", "reasoning_details": [detail]})
+    assert shape is not None and not whole_shape(shape)
+    assert reasoning_shape({"role": "assistant", "content": "", "reasoning_content": "x"}) is None
