@@ -307,7 +307,11 @@ def test_a_reasoning_shape_stands_in_for_later_turns(monkeypatch: pytest.MonkeyP
         assert [loss.what for loss in recorder.losses].count("reasoning from anthropic") == 6
         _equal_to_canonical(body, "openai-responses")
     assert read == ["I look at step 0.", "Not the details' text."]
-    assert len(openai_chat_to_openai_responses._STAND_INS) == 2
+    kept = list(openai_chat_to_openai_responses._STAND_INS.values())
+    assert len(kept) == 2
+    parts = [part for stand_ins in kept for part in stand_ins or ()]
+    assert {part["text"] for part in parts} == {"\x00"}  # none of the caller's texts kept
+    assert {part["signature"] for part in parts if "signature" in part} == {"\x00"}
 
 
 def test_a_writer_that_writes_the_reasoning_gets_no_stand_ins(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -256,10 +256,10 @@ def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 _STAND_INS: dict[tuple[Any, ...], list[dict[str, Any]] | None] = {}
-"""The thinking parts of one turn of each reasoning shape (``reasoning_shape``), which the
-Responses writer was proved not to write (:func:`_reasoned_items`), or None when it does;
-kept across requests, as :data:`_PROVED` is. Bounded: forgotten whole past
-:data:`_MAX_PROVED` shapes."""
+"""The thinking parts of one turn of each reasoning shape (``reasoning_shape``), their texts
+changed (none of the caller's kept), which the Responses writer was proved not to write
+(:func:`_reasoned_items`), or None when it does; kept across requests, as :data:`_PROVED` is.
+Bounded: forgotten whole past :data:`_MAX_PROVED` shapes."""
 _UNSEEN: Any = object()
 """A reasoning shape not met yet (:func:`_reasoned_items`)."""
 _TEXTS = ("text", "signature", "encrypted")
@@ -275,9 +275,9 @@ def _reasoned_items(
     texts alone, and the writer drops another provider's reasoning whole, its texts unread
     (one loss a part). So the first turn of a shape is written twice, with its parts and with
     their texts changed (the trial's losses taken back, its call ids noted in a copy); when
-    the items, the losses and the notes are the same, its parts stand in for a later turn's
-    (:data:`_STAND_INS`): the writer's ``request_turn`` asks its rules of them, at their places,
-    and the turn's reasoning fields are not read again."""
+    the items, the losses and the notes are the same, the changed parts stand in for a later
+    turn's (:data:`_STAND_INS`): the writer's ``request_turn`` asks its rules of them, at their
+    places, and the turn's reasoning fields are not read again."""
     shape = reasoning_shape(message)
     try:
         known = _UNSEEN if shape is None else _STAND_INS.get(shape, _UNSEEN)
@@ -301,13 +301,14 @@ def _reasoned_items(
         losses.take_back(middle)
         if len(_STAND_INS) >= _MAX_PROVED:
             _STAND_INS.clear()
-        _STAND_INS[shape] = read if same and whole_shape(shape) else None
+        _STAND_INS[shape] = changed if same and whole_shape(shape) else None
     return items
 
 
 def _other(text: object) -> object:
-    """Another text of the same emptiness (:func:`_reasoned_items`' trial)."""
-    return text if not text or type(text) is not str else f"\x00{text}"
+    """Another text of the same emptiness, none of the caller's (:func:`_reasoned_items`' trial,
+    and what the memory keeps)."""
+    return text if not text or type(text) is not str else "\x00"
 
 
 def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
