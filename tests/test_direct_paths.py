@@ -814,7 +814,7 @@ def test_direct_path_takes_the_claude_code_session(steps: int) -> None:
     _equal_to_canonical(body, "anthropic", "openai-chat")
 
 
-_CALLED = [
+_CALLED: list[dict[str, Any]] = [
     {"role": "user", "content": "Look."},
     {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "read", "input": {}}]},
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]},
@@ -833,7 +833,7 @@ _MARKED = {"type": "text", "text": "Go on.", "cache_control": {"type": "ephemera
     ],
 )
 def test_user_turns_after_results_equal_to_canonical(after: list[dict[str, Any]], taken: bool) -> None:
-    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [*_CALLED, *after]}
+    body: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [*_CALLED, *after]}
     convert = direct_path("anthropic", "openai-chat")
     assert convert is not None
     written = convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("openai-chat"))

@@ -257,7 +257,7 @@ def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatc
 
 
 def test_the_proved_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    full = {(str(number),): True for number in range(openai_chat_to_openai_responses._MAX_PROVED)}
+    full = {(str(number),): True for number in range(256)}  # the bound, _MAX_PROVED
     monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", full)
     convert = direct_path("openai-chat", "openai-responses")
     assert convert is not None
@@ -288,7 +288,8 @@ def test_losses_below_a_place_repeat_there() -> None:
 def test_a_reasoning_shape_stands_in_for_later_turns(monkeypatch: pytest.MonkeyPatch) -> None:
     # the reasoning fields of the first turn of a shape read (twice: its parts, its trial's
     # copy), later turns of it not at all, in this request and the next; another shape read
-    monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", {})
+    stand_ins: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", stand_ins)
     read: list[str] = []
     reading = openai_chat_to_openai_responses.decode_reasoning
 
@@ -307,7 +308,7 @@ def test_a_reasoning_shape_stands_in_for_later_turns(monkeypatch: pytest.MonkeyP
         assert [loss.what for loss in recorder.losses].count("reasoning from anthropic") == 6
         _equal_to_canonical(body, "openai-responses")
     assert read == ["I look at step 0.", "Not the details' text."]
-    kept = list(openai_chat_to_openai_responses._STAND_INS.values())
+    kept = list(stand_ins.values())
     assert len(kept) == 2
     parts = [part for stand_ins in kept for part in stand_ins or ()]
     assert {part["text"] for part in parts} == {"\x00"}  # none of the caller's texts kept
@@ -319,7 +320,8 @@ def test_a_writer_that_writes_the_reasoning_gets_no_stand_ins(monkeypatch: pytes
     # turn's own parts are read and written
     from chatcodec._direct.openai_chat_source import general_shape
 
-    monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", {})
+    stand_ins: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", stand_ins)
     monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {general_shape(_turn(0)): True})  # as its parts
     writer = openai_chat_to_openai_responses.request_turn
 
@@ -336,7 +338,7 @@ def test_a_writer_that_writes_the_reasoning_gets_no_stand_ins(monkeypatch: pytes
     assert written is not None
     summaries = [item["summary"] for item in written["input"] if item.get("type") == "reasoning"]
     assert summaries == [[f"I look at step {step}."] for step in range(3)]
-    assert list(openai_chat_to_openai_responses._STAND_INS.values()) == [None]
+    assert list(stand_ins.values()) == [None]
 
 
 @pytest.mark.parametrize(
@@ -379,7 +381,8 @@ def test_a_reasoning_shape_changes_with_what_the_parts_hold(change: dict[str, An
     assert reasoning_shape(first) == reasoning_shape(later)  # the texts and signatures alone differ
     changed = _turn(1, **change)
     shape = reasoning_shape(changed)
-    assert shape is not None and shape != reasoning_shape(first)
+    assert shape is not None
+    assert shape != reasoning_shape(first)
     assert whole_shape(shape)
     _equal_to_canonical(_reasoned_body([first, changed, later]), "openai-responses")
 
@@ -389,5 +392,6 @@ def test_a_reasoning_shape_of_other_fields_is_not_whole() -> None:
 
     detail = {"type": "reasoning.text", "text": "x", "format": "anthropic-claude-v1", "extra": "y"}
     shape = reasoning_shape({"role": "assistant", "content": "", "reasoning_details": [detail]})
-    assert shape is not None and not whole_shape(shape)
+    assert shape is not None
+    assert not whole_shape(shape)
     assert reasoning_shape({"role": "assistant", "content": "", "reasoning_content": "x"}) is None

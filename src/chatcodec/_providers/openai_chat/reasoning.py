@@ -48,7 +48,7 @@ the same reasoning, an ``_also`` copy). A thinking part read from ``thinking_blo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec import PayloadError
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
@@ -162,15 +162,14 @@ def reasoning_shape(message: Mapping[str, Any]) -> tuple[Any, ...] | None:
     are texts and numbers, as the front takes them."""
     if "reasoning_content" in message or BLOCKS in message:
         return None
-    details = message.get(DETAILS)
-    if not isinstance(details, list):
-        details = ()
+    given: object = message.get(DETAILS)
+    details: list[Any] = cast("list[Any]", given) if isinstance(given, list) else []
     shape: list[Any] = []
     texts: list[str] = []
     for detail in details:
         if detail.__class__ is not dict:
             return None
-        get = detail.get
+        get = cast("dict[str, Any]", detail).get
         kind = get("type")  # the fields of _VALUED and _TEXTED, spelled out: a loop over them cost more
         entry = (tuple(detail), kind, get("format"), get("index"), get("id"))
         shape.append((*entry, not get("text"), not get("summary"), not get("data"), not get("signature")))
