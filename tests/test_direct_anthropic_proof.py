@@ -101,6 +101,17 @@ _MUTATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
     "signature not text": ("thinking", lambda block: block.update(signature=1)),
     "text of another key order": ("text", lambda block: block.update({"type": block.pop("type")})),
     "text not text": ("text", lambda block: block.update(text=None)),
+    "text with a cache marker": ("text", lambda block: block.update(cache_control={"type": "ephemeral"})),
+    "text with a marker of a ttl": (
+        "text",
+        lambda block: block.update(cache_control={"type": "ephemeral", "ttl": "1h"}),
+    ),
+    "text with a null marker": ("text", lambda block: block.update(cache_control=None)),
+    "text with a marker of another type": ("text", lambda block: block.update(cache_control={"type": "persistent"})),
+    "text with a marker of a subclass": (
+        "text",
+        lambda block: block.update(cache_control={"type": _Text("ephemeral")}),
+    ),
     "text with citations": ("text", lambda block: block.update(citations=[])),
 }
 

@@ -826,3 +826,44 @@ def test_direct_path_takes_the_held_out_sessions(source: str, target: str, kind:
     assert convert is not None
     assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
     _equal_to_canonical(body, source, target)
+
+
+@pytest.mark.parametrize("steps", [3, 10])
+def test_direct_path_takes_the_claude_code_session(steps: int) -> None:
+    """``bench/held_out.py``'s Claude Code request (issue 107): a cache marker on the last text
+    block of the last user turn, which follows the results' turn without joining it (the
+    reader marks it apart). Taken by the direct path, written as the canonical path writes it."""
+    from bench import held_out
+
+    body = held_out.claude_code(steps)
+    convert = direct_path("anthropic", "openai-chat")
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("openai-chat")) is not None
+    _equal_to_canonical(body, "anthropic", "openai-chat")
+
+
+_CALLED: list[dict[str, Any]] = [
+    {"role": "user", "content": "Look."},
+    {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "read", "input": {}}]},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]},
+]
+_MARKED = {"type": "text", "text": "Go on.", "cache_control": {"type": "ephemeral"}}
+
+
+@pytest.mark.parametrize(
+    ("after", "taken"),
+    [
+        ([{"role": "user", "content": [_MARKED]}], True),
+        ([{"role": "user", "content": [{"type": "text", "text": "a"}, _MARKED]}], True),
+        ([{"role": "user", "content": [{"type": "text", "text": "a"}]}, {"role": "user", "content": [_MARKED]}], True),
+        ([{"role": "user", "content": "Go on."}], False),
+        ([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "again"}]}], False),
+    ],
+)
+def test_user_turns_after_results_equal_to_canonical(after: list[dict[str, Any]], taken: bool) -> None:
+    body: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [*_CALLED, *after]}
+    convert = direct_path("anthropic", "openai-chat")
+    assert convert is not None
+    written = convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("openai-chat"))
+    assert (written is not None) is taken
+    _equal_to_canonical(body, "anthropic", "openai-chat")

@@ -230,7 +230,9 @@ def test_reasoned_turns_equal_to_canonical(case: str, target: str) -> None:
 
 
 def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
-    # six turns of one shape (an empty text, an indexed call) and one of another: read twice
+    # six turns of one shape (an empty text, an indexed call) and one of another: read twice,
+    # then not at all in the next request (the verdicts are the process's)
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {})
     read: list[int] = []
     general = openai_chat_to_openai_responses.decode_assistant
 
@@ -248,6 +250,19 @@ def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatc
     assert len(read) == 2
     dropped = [loss.path for loss in recorder.losses if loss.what == "reasoning from anthropic"]
     assert len(dropped) == 7  # each turn's reasoning reported, proved or not
+    again = LossRecorder()
+    assert convert(_reasoned_body(turns[::-1]), again, chatcodec.get_codec("openai-responses")) is not None
+    assert len(read) == 2
+    assert [loss.what for loss in again.losses].count("reasoning from anthropic") == 7
+
+
+def test_the_proved_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    full = {(str(number),): True for number in range(256)}  # the bound, _MAX_PROVED
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", full)
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    assert convert(_reasoned_body([_turn(0)]), LossRecorder(), chatcodec.get_codec("openai-responses")) is not None
+    assert len(full) == 1  # forgotten whole, then the request's one shape
 
 
 def test_losses_below_a_place_repeat_there() -> None:
@@ -268,3 +283,115 @@ def test_losses_below_a_place_repeat_there() -> None:
         "$.messages[1].content[0].name",
     ]
     assert recorder.below(0, ("model",)) is None  # rendered since
+
+
+def test_a_reasoning_shape_stands_in_for_later_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reasoning fields of the first turn of a shape read (twice: its parts, its trial's
+    # copy), later turns of it not at all, in this request and the next; another shape read
+    stand_ins: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", stand_ins)
+    read: list[str] = []
+    reading = openai_chat_to_openai_responses.decode_reasoning
+
+    def counted(message: Any) -> Any:
+        read.append(message["reasoning"])
+        return reading(message)
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "decode_reasoning", counted)
+    turns = [_turn(step) for step in range(5)]
+    turns.insert(2, _turn(9, reasoning="Not the details' text."))
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    for body in (_reasoned_body(turns), _reasoned_body(turns[::-1])):
+        recorder = LossRecorder()
+        assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-responses")) is not None
+        assert [loss.what for loss in recorder.losses].count("reasoning from anthropic") == 6
+        _equal_to_canonical(body, "openai-responses")
+    assert read == ["I look at step 0.", "Not the details' text."]
+    kept = list(stand_ins.values())
+    assert len(kept) == 2
+    parts = [part for stand_ins in kept for part in stand_ins or ()]
+    assert {part["text"] for part in parts} == {"\x00"}  # none of the caller's texts kept
+    assert {part["signature"] for part in parts if "signature" in part} == {"\x00"}
+
+
+def test_a_writer_that_writes_the_reasoning_gets_no_stand_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a writer writing the thinking texts (as one replaying them would) fails the trial: each
+    # turn's own parts are read and written
+    from chatcodec._direct.openai_chat_source import general_shape
+
+    stand_ins: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", stand_ins)
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {general_shape(_turn(0)): True})  # as its parts
+    writer = openai_chat_to_openai_responses.request_turn
+
+    def replaying(parts: list[Any], *rest: Any) -> list[dict[str, Any]]:
+        texts = [part["text"] for part in parts if part["type"] == "thinking"]
+        return [{"type": "reasoning", "summary": texts}, *writer(parts, *rest)]
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "request_turn", replaying)
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    written = convert(
+        _reasoned_body([_turn(step) for step in range(3)]), LossRecorder(), chatcodec.get_codec("openai-responses")
+    )
+    assert written is not None
+    summaries = [item["summary"] for item in written["input"] if item.get("type") == "reasoning"]
+    assert summaries == [[f"I look at step {step}."] for step in range(3)]
+    assert list(stand_ins.values()) == [None]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"reasoning": "Another thought."},
+        {"reasoning": ""},
+        {"reasoning": _GONE},
+        {
+            "reasoning_details": [
+                {"type": "reasoning.text", "text": "x", "signature": "", "format": "anthropic-claude-v1", "index": 0}
+            ]
+        },
+        {
+            "reasoning_details": [
+                {"type": "reasoning.text", "text": "x", "signature": "s", "format": "openai-responses-v1", "index": 0}
+            ]
+        },
+        {
+            "reasoning_details": [
+                {"type": "reasoning.summary", "summary": "x", "format": "anthropic-claude-v1", "index": 0}
+            ]
+        },
+        {
+            "reasoning_details": [
+                {"type": "reasoning.text", "text": "x", "signature": "s", "format": "anthropic-claude-v1", "index": 1}
+            ]
+        },
+        {
+            "reasoning_details": [
+                {"text": "x", "type": "reasoning.text", "signature": "s", "format": "anthropic-claude-v1", "index": 0}
+            ]
+        },
+    ],
+)
+def test_a_reasoning_shape_changes_with_what_the_parts_hold(change: dict[str, Any]) -> None:
+    from chatcodec._providers.openai_chat.reasoning import reasoning_shape, whole_shape
+
+    first, later = _turn(0), _turn(1)
+    assert reasoning_shape(first) == reasoning_shape(later)  # the texts and signatures alone differ
+    changed = _turn(1, **change)
+    shape = reasoning_shape(changed)
+    assert shape is not None
+    assert shape != reasoning_shape(first)
+    assert whole_shape(shape)
+    _equal_to_canonical(_reasoned_body([first, changed, later]), "openai-responses")
+
+
+def test_a_reasoning_shape_of_other_fields_is_not_whole() -> None:
+    from chatcodec._providers.openai_chat.reasoning import reasoning_shape, whole_shape
+
+    detail = {"type": "reasoning.text", "text": "x", "format": "anthropic-claude-v1", "extra": "y"}
+    shape = reasoning_shape({"role": "assistant", "content": "", "reasoning_details": [detail]})
+    assert shape is not None
+    assert not whole_shape(shape)
+    assert reasoning_shape({"role": "assistant", "content": "", "reasoning_content": "x"}) is None

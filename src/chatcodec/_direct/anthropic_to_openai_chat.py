@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._providers.anthropic.markers import PROVIDER
-from chatcodec._providers.anthropic.messages import decode_user_turn
+from chatcodec._providers.anthropic.messages import SEPARATE, decode_user_turn
 from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, plain_call
 from chatcodec._providers.anthropic.wire import COMMON_INPUTS, COMMON_MESSAGES
 from chatcodec._providers.contract.context import Reading
@@ -114,8 +114,9 @@ class UnadmittedError(Exception):
 
 
 def admitted(messages: list[Any]) -> bool:
-    """Whether ``messages`` are user and assistant turns of their role and content alone,
-    with no user turn right after another (the reader marks it to keep it apart).
+    """Whether ``messages`` are user and assistant turns of their role and content alone
+    (a user turn right after another one of blocks: Claude Code's task after its results,
+    marked as the reader marks it, :meth:`_Writer.user`).
 
     Asked of the body as given, before the closed front validates it: a body handed back
     here costs this walk of roles, not a validation the canonical path then does again. The
@@ -129,7 +130,7 @@ def admitted(messages: list[Any]) -> bool:
             return False
         role = message.get("role")
         if role == "user":
-            if previous == "user":
+            if previous == "user" and message.get("content").__class__ is not list:
                 return False
         elif role != "assistant":
             return False
@@ -216,8 +217,19 @@ def _copied_blocks(
 
 
 def _text(block: dict[str, Any]) -> dict[str, Any] | None:
+    """A text block, with the cache marker Claude Code puts on a turn's last block or without."""
     text = block.get("text")
-    return {"type": "text", "text": text} if len(block) == 2 and type(text) is str else None
+    if type(text) is not str:
+        return None
+    if len(block) == 2:
+        return {"type": "text", "text": text}
+    marker: Any = block.get("cache_control")
+    if len(block) != 3 or marker.__class__ is not dict or len(marker) != 1:
+        return None
+    kind = marker.get("type")
+    if type(kind) is not str or kind != "ephemeral":
+        return None
+    return {"type": "text", "text": text, "cache_control": {"type": "ephemeral"}}
 
 
 def _thinking(block: dict[str, Any]) -> dict[str, Any] | None:
@@ -397,6 +409,10 @@ class _Writer:
         decode_user_turn(content, read.append)
         if called and read[0]["role"] != "tool":
             raise UnadmittedError  # moved after the results by history_for: the canonical path's
+        if self.canonical and self.canonical[-1]["role"] == "tool":  # a turn after results, not joining them
+            if read[0]["role"] == "tool":
+                raise UnadmittedError  # results after results: the canonical path's
+            read[0]["provider_metadata"] = {PROVIDER: {SEPARATE: True}}  # the reader's marker (decode_messages)
         for message in read:
             self.canonical.append(message)
             index = len(self.canonical) - 1

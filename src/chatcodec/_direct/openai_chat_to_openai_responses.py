@@ -45,7 +45,12 @@ from chatcodec._direct.openai_chat_source import (
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import (
+    decode_reasoning,
+    reasoning_content_thinking,
+    reasoning_shape,
+    whole_shape,
+)
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
@@ -108,7 +113,7 @@ def write_items(
     index = -1  # the canonical index of the message being written
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
-    proved: dict[tuple[Any, ...], bool] = {}  # the verdict on a general turn's shape (:func:`_general_items`)
+    proved = _proved()  # the verdict on a general turn's shape (:func:`_general_items`)
     names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_result_item`)
     for at, message in enumerate(messages):
         role = message["role"]
@@ -138,6 +143,24 @@ def write_items(
         else:
             items.append(_message_item(message, context, noted, ("messages", index)))
     return items
+
+
+_PROVED: dict[tuple[Any, ...], bool] = {}
+"""The verdict on each shape of general turn (:func:`~.openai_chat_source.general_shape`):
+whether its parts write what the reader's and writer's general rules write
+(:func:`_general_items`). It depends on the shape alone (the bags the general reading
+adds are named by the turn's fields and its calls' keys, the values of which no writer
+rule reads), so it is asked once per shape a process, not per request: a dataset's rows
+and a gateway's agents send the turns of a few shapes. Bounded: the admitted fields are
+a few (:data:`~.openai_chat_source._REASONED_KEYS`)."""
+_MAX_PROVED = 256
+
+
+def _proved() -> dict[tuple[Any, ...], bool]:
+    """:data:`_PROVED`, forgotten whole past its bound."""
+    if len(_PROVED) >= _MAX_PROVED:
+        _PROVED.clear()
+    return _PROVED
 
 
 def _result_item(
@@ -187,12 +210,13 @@ def _general_items(
     but its fields and which calls carry an index (its shape,
     :func:`~.openai_chat_source.general_shape`). So the first turn of a shape is written both
     ways (the parts' losses taken back, their call ids noted in a copy), and when the items,
-    the losses and the notes are the same, that verdict is the request's (``proved``): a later
-    turn of the shape is written as its parts, the writer's rules asked of each part."""
+    the losses and the notes are the same, that verdict is the shape's (``proved``, kept
+    across requests: :data:`_PROVED`): a later turn of the shape is written as its parts,
+    the writer's rules asked of each part."""
     shape = general_shape(message)
     verdict = proved.get(shape)
     if verdict:
-        return _turn_items(message, context, at, context.holds, reading=True)
+        return _reasoned_items(message, context, at, context.holds)
     losses, holds = context.losses, context.holds
     count = losses.count()
     held = set(holds) if verdict is None and holds is not None else None  # the notes before, for the trial
@@ -200,30 +224,91 @@ def _general_items(
     if verdict is None:
         found = losses.below(count, at)
         middle = losses.count()
-        trial = _turn_items(message, context, at, held, reading=True)
+        trial = _reasoned_items(message, context, at, held)
         proved[shape] = found is not None and trial == items and held == holds and losses.below(middle, at) == found
         losses.take_back(middle)
     return items
 
 
 def _turn_items(
-    message: dict[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None, *, reading: bool = False
+    message: dict[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None
 ) -> list[dict[str, Any]]:
     """An assistant turn's items: its parts as the reader reads a closed copy's (its reasoning
-    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there, or
-    ``reading``: a general turn's, OpenRouter's ``reasoning_details``), written by the writer's
-    ``request_turn`` (its long call ids noted in ``holds``)."""
-    thought, content = message.get("reasoning_content"), message["content"]
+    fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there; a
+    general turn's, OpenRouter's ``reasoning_details``, are :func:`_reasoned_items`'), written
+    by the writer's ``request_turn`` (its long call ids noted in ``holds``)."""
+    thought = message.get("reasoning_content")
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
-    if reading or "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
+    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
         parts = [*decode_reasoning(message)[0]]
-    if content is not None:
-        parts.append({"type": "text", "text": content})
+    return request_turn([*parts, *_said(message)], context.losses, at, holds)
+
+
+def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """An assistant turn's text and calls as the reader's parts (a closed copy's: no bags)."""
+    content = message["content"]
+    parts: list[Mapping[str, Any]] = [] if content is None else [{"type": "text", "text": content}]
     for call in message.get("tool_calls") or ():
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
         parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
-    return request_turn(parts, context.losses, at, holds)
+    return parts
+
+
+_STAND_INS: dict[tuple[Any, ...], list[dict[str, Any]] | None] = {}
+"""The thinking parts of one turn of each reasoning shape (``reasoning_shape``), their texts
+changed (none of the caller's kept), which the Responses writer was proved not to write
+(:func:`_reasoned_items`), or None when it does; kept across requests, as :data:`_PROVED` is.
+Bounded: forgotten whole past :data:`_MAX_PROVED` shapes."""
+_UNSEEN: Any = object()
+"""A reasoning shape not met yet (:func:`_reasoned_items`)."""
+_TEXTS = ("text", "signature", "encrypted")
+"""The fields of a thinking part that stand for its texts (``reasoning_shape``'s)."""
+
+
+def _reasoned_items(
+    message: Mapping[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None
+) -> list[dict[str, Any]]:
+    """A turn's items with its reasoning fields read (OpenRouter's ``reasoning_details``).
+
+    The parts ``decode_reasoning`` reads from turns of one ``reasoning_shape`` differ in their
+    texts alone, and the writer drops another provider's reasoning whole, its texts unread
+    (one loss a part). So the first turn of a shape is written twice, with its parts and with
+    their texts changed (the trial's losses taken back, its call ids noted in a copy); when
+    the items, the losses and the notes are the same, the changed parts stand in for a later
+    turn's (:data:`_STAND_INS`): the writer's ``request_turn`` asks its rules of them, at their
+    places, and the turn's reasoning fields are not read again."""
+    shape = reasoning_shape(message)
+    try:
+        known = _UNSEEN if shape is None else _STAND_INS.get(shape, _UNSEEN)
+    except TypeError:  # an entry's value of no hash (a list): read, and kept nowhere
+        shape = None
+        known = _UNSEEN
+    said = _said(message)
+    losses = context.losses
+    if known is not None and known is not _UNSEEN:
+        return request_turn([*known, *said], losses, at, holds)
+    read = decode_reasoning(message)[0]
+    held = set(holds) if holds is not None and shape is not None and known is _UNSEEN else None
+    count = losses.count()
+    items = request_turn([*read, *said], losses, at, holds)
+    if shape is not None and known is _UNSEEN:
+        found = losses.below(count, at)
+        middle = losses.count()
+        changed = [{**part, **{key: _other(part[key]) for key in _TEXTS if key in part}} for part in read]
+        trial = request_turn([*changed, *said], losses, at, held)
+        same = found is not None and trial == items and held == holds and losses.below(middle, at) == found
+        losses.take_back(middle)
+        if len(_STAND_INS) >= _MAX_PROVED:
+            _STAND_INS.clear()
+        _STAND_INS[shape] = changed if same and whole_shape(shape) else None
+    return items
+
+
+def _other(text: object) -> object:
+    """Another text of the same emptiness, none of the caller's (:func:`_reasoned_items`' trial,
+    and what the memory keeps)."""
+    return text if not text or type(text) is not str else "\x00"
 
 
 def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:

@@ -48,7 +48,7 @@ the same reasoning, an ``_also`` copy). A thinking part read from ``thinking_blo
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec import PayloadError
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
@@ -154,6 +154,60 @@ def decode_blocks(blocks: Iterable[Any], content: Any) -> tuple[list[dict[str, A
     return parts, copied
 
 
+_VALUED = ("type", "format", "index", "id")
+_TEXTED = ("text", "summary", "data", "signature")
+"""The fields of a ``reasoning_details`` entry (the wire's ``ReasoningDetail``, with the SDK's
+``index``) whose values a :func:`reasoning_shape` holds, and those it holds as whether they
+are empty (the texts a part takes: its text, encrypted data, signature)."""
+_ENTRY_FIELDS = frozenset((*_VALUED, *_TEXTED))
+
+
+def reasoning_shape(message: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """What the thinking parts :func:`decode_reasoning` reads from a turn's ``reasoning`` and
+    ``reasoning_details`` are, but for their texts: each entry's fields in order, the values
+    of :data:`_VALUED`, and whether each of :data:`_TEXTED` is empty; whether ``reasoning`` is
+    there, empty, and the entries' texts again (read as their copy, no part of its own). Two
+    turns of one :func:`whole_shape` read parts that differ in those texts alone (a direct
+    path that proved its writer does not write them reuses one turn's parts). None for a
+    turn with litellm's fields or an entry not an object; hashable when the entries' values
+    are texts and numbers, as the front takes them."""
+    if "reasoning_content" in message or BLOCKS in message:
+        return None
+    given: object = message.get(DETAILS)
+    details: list[Any] = cast("list[Any]", given) if isinstance(given, list) else []
+    shape: list[Any] = []
+    texts: list[str] = []
+    for detail in details:
+        if detail.__class__ is not dict:
+            return None
+        get = cast("dict[str, Any]", detail).get
+        kind = get("type")  # the fields of _VALUED and _TEXTED, spelled out: a loop over them cost more
+        entry = (tuple(detail), kind, get("format"), get("index"), get("id"))
+        shape.append((*entry, not get("text"), not get("summary"), not get("data"), not get("signature")))
+        key = text_key(kind)
+        text = None if key is None else get(key)
+        texts.append(text if isinstance(text, str) else "")
+    reasoning = message.get("reasoning")
+    if not isinstance(reasoning, str):
+        return (tuple(shape), reasoning is None)
+    return (tuple(shape), not reasoning, bool(details) and reasoning == "".join(texts))
+
+
+def whole_shape(shape: tuple[Any, ...]) -> bool:
+    """Whether a :func:`reasoning_shape` names every value of its entries but their texts (each
+    entry's fields among :data:`_ENTRY_FIELDS`): a turn of the same shape has the same fields,
+    so this is asked of the first only."""
+    return all(_ENTRY_FIELDS.issuperset(entry[0]) for entry in shape[0])
+
+
+def text_key(kind: object) -> str | None:
+    """The field of a ``reasoning_details`` entry of ``kind`` that holds its text (None: an
+    encrypted entry's, which has none)."""
+    if kind == "reasoning.encrypted":
+        return None
+    return "summary" if kind == "reasoning.summary" else "text"
+
+
 def _mark_copy(parts: list[dict[str, Any]], field: str) -> None:
     """Note on ``parts`` that ``field`` repeated their text (the ``_also`` marker)."""
     for part in parts:
@@ -238,7 +292,7 @@ def decode_detail(detail: Mapping[str, Any]) -> dict[str, Any]:
             canonical.update(encrypted=detail["data"], redacted=True)
             mapped.append("data")
     else:
-        key = "summary" if kind == "reasoning.summary" else "text"
+        key = text_key(kind) or "text"
         if isinstance(detail.get(key), str):
             canonical["text"] = detail[key]
             mapped.append(key)
