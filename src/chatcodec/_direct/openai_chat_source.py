@@ -23,7 +23,8 @@ from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
-from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result
+from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
+from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
@@ -220,32 +221,30 @@ def named(message: Mapping[str, Any]) -> bool:
     """Whether an admitted tool message carries the tool's name (not an SDK dump's ``null``):
     data the reader keeps on the result (``decode_tool_result``), so a pair writes such a
     result by the reader's reading and the writer's rule for it (:func:`read_result`), or
-    as :class:`NamedResults` proved it writes the same."""
+    as :class:`NamedResults` writes it: the name's report, then the result without it."""
     return message.get("name") is not None
 
 
-_UNASKED: Any = object()
-
-
 class NamedResults:
-    """A request's tool results with the tool's name (litellm's clients send it), written as
-    the pair writes the result without it and the losses the name answered.
+    """A request's tool results with the tool's name (litellm's clients send it), each written
+    as the name's report by the writer's own rule, then as the pair writes the result without it.
 
-    The reader keeps the name as data on the result part (``decode_tool_result``), which the
-    writer reports as the first thing it does with the part (its bag claimed); nothing else of
-    the result depends on it. So the first result of each name (with no cache marker) is
-    written both ways: as the result without its name (``nameless``; its losses taken
-    back) and by the reader's and writer's own rules (``general``). When the two write the
-    same block and the nameless one reported nothing, what the general one reported is the
-    name's answer, and a later result of that name is written as its nameless self after
-    those losses, repeated at its place; any other result is written by ``general``. A name's
-    first result whose nameless self the pair does not write by its own rule (``own``) is
-    written by ``general`` alone (its trial would be ``general`` again), the name left unproved."""
+    The reader keeps the name as data in the result part's bag (``decode_tool_result``'s
+    ``result_fields``), and a writer's first act on a result part is to claim that bag (its
+    kit's ``claim``: its own provider's fields kept, another provider's reported); nothing else
+    of the result depends on it (``tests/test_direct_proved_shapes.py`` holds the two writings
+    equal). So a named result is the reader's bag of it claimed by the writer's kit at the
+    result's place (``claim``), then the result without its name (``nameless``), with no
+    general reading: the report depends on that bag alone, so a name's is asked once a
+    request and repeated at each later result of the name. A result with a cache marker on the
+    message (which the reader takes out of the same bag) is written by the reader's and
+    writer's own rules (``general``)."""
 
-    __slots__ = ("_proved",)
+    __slots__ = ("_claim", "_reports")
 
-    def __init__(self) -> None:
-        self._proved: dict[str, list[tuple[Steps, str, str, LossKind]] | None] = {}
+    def __init__(self, claim: Callable[[LossRecorder, Mapping[str, Any] | None, Steps], object]) -> None:
+        self._claim = claim
+        self._reports: dict[str, list[tuple[Steps, str, str, LossKind]]] = {}
 
     def write(
         self,
@@ -254,32 +253,23 @@ class NamedResults:
         losses: LossRecorder,
         general: Callable[[dict[str, Any]], dict[str, Any]],
         nameless: Callable[[dict[str, Any]], dict[str, Any]],
-        *,
-        own: Callable[[dict[str, Any]], bool] | None = None,
     ) -> dict[str, Any]:
-        """The written result of ``message`` (a tool message :func:`named`, at ``at``); ``own``:
-        whether the pair writes a result by its own rule rather than the reader's and writer's
-        (asked of a name's first result only; None: always)."""
+        """The written result of ``message`` (a tool message :func:`named`, at ``at``)."""
         name = message["name"]
         if "cache_control" in message or type(name) is not str:
             return general(message)
-        found = self._proved.get(name, _UNASKED)
-        if found is None:
-            return general(message)
+        report = self._reports.get(name)
+        if report is None:
+            count = losses.count()
+            self._claim(losses, SOURCE_KIT.attach({}, result_fields(message)).get("provider_metadata"), at)
+            report = losses.below(count, at)
+            if report is not None:  # (a report is always below its place: kept unless a rule changes that)
+                self._reports[name] = report
+        else:
+            losses.repeat(report, at)
         without = dict(message)
         del without["name"]
-        if found is not _UNASKED:
-            losses.repeat(found, at)
-            return nameless(without)
-        if own is not None and not own(without):  # the trial would be ``general`` again
-            return general(message)
-        count = losses.count()
-        trial = nameless(without)
-        quiet = losses.count() == count
-        losses.take_back(count)
-        written = general(message)
-        self._proved[name] = losses.below(count, at) if quiet and written == trial else None
-        return written
+        return nameless(without)
 
 
 def _text(content: Any) -> bool:

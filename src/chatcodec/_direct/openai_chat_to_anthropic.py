@@ -40,6 +40,7 @@ from chatcodec._direct.openai_chat_source import (
     read_user,
     write_directly,
 )
+from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
 from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system, plain_result
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
@@ -112,7 +113,9 @@ def write_turns(  # noqa: PLR0915 - one loop
     proved: list[bool] = []  # the verdict on a signed turn's blocks, once proved (:func:`_signed_blocks`)
     written: AssistantTurns | None = None  # the turns the writer's rules write whole (``general_turn``)
     placed: list[int] = []  # where each sits in ``turns``
-    names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_tool_result`)
+    names: NamedResults | None = (
+        None  # the results with the tool's name, each name reported once (:func:`_tool_result`)
+    )
     for position, message in enumerate(messages[start:], start):
         role = message["role"]
         if role == "tool":
@@ -122,7 +125,7 @@ def write_turns(  # noqa: PLR0915 - one loop
                 turns.append({"role": "user", "content": results})
             if general and position in general:  # beyond a call id and a text: text parts, a name, a marker
                 if names is None:
-                    names = NamedResults()
+                    names = NamedResults(TARGET_KIT.claim)
                 at = ("messages", index, "content", len(results))
                 results.append(_tool_result(message, noted, context, at, names))
             else:  # a call id and a text (an SDK dump's null name beside them)
@@ -160,8 +163,8 @@ def _tool_result(
 ) -> dict[str, Any]:
     """The result block of a tool message beyond a call id and a text (``at``: its place in the
     canonical message of its run): text parts the writer writes as they are (copies of them),
-    one with the tool's name as ``names`` proved the reader and writer write it (the result
-    without it, the name's losses), or one beyond those (a cache marker, an image:
+    one with the tool's name as ``names`` writes it (the name's report by the writer's kit,
+    then the result without it), or one beyond those (a cache marker, an image:
     :func:`_result_block`)."""
     if named(message):
         return names.write(
@@ -170,7 +173,6 @@ def _tool_result(
             context.losses,
             lambda given: _result_block(given, noted, context, at),
             lambda given: _tool_result(given, noted, context, at, names),
-            own=_plain,
         )
     if not _plain(message):
         return _result_block(message, noted, context, at)

@@ -47,6 +47,7 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
+from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
     encode_parts,
@@ -109,7 +110,9 @@ def write_items(
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
     proved: dict[tuple[Any, ...], bool] = {}  # the verdict on a general turn's shape (:func:`_general_items`)
-    names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_result_item`)
+    names: NamedResults | None = (
+        None  # the results with the tool's name, each name reported once (:func:`_result_item`)
+    )
     for at, message in enumerate(messages):
         role = message["role"]
         content = message["content"]
@@ -123,7 +126,7 @@ def write_items(
                 items.append(plain_output(message["tool_call_id"], content, holds))
             else:
                 if names is None:
-                    names = NamedResults()
+                    names = NamedResults(TARGET_KIT.claim)
                 items.append(_result_item(message, context, noted, ("messages", index, "content", position), names))
             position += 1
             continue
@@ -146,8 +149,8 @@ def _result_item(
     """The output item of a tool message beyond a call id and a text (``at``: its place in the
     canonical message of its run): one of its call id and text parts alone by the writer's
     ``plain_output`` of their ``encode_parts`` (the reader's ``decode_parts`` of them: such a
-    result has no bag), one with the tool's name as ``names`` proved the reader and writer
-    write it (the result without it, the name's losses), any other read as the reader reads
+    result has no bag), one with the tool's name as ``names`` writes it (the name's report by
+    the writer's kit, then the result without it), any other read as the reader reads
     it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
     written by the writer's ``encode_result``."""
     if named(message):
