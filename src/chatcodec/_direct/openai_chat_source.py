@@ -226,19 +226,18 @@ def named(message: Mapping[str, Any]) -> bool:
 
 
 class NamedResults:
-    """A request's tool results with the tool's name (litellm's clients send it), each written
-    as the name's report by the writer's own rule, then as the pair writes the result without it.
+    """A request's tool results with the tool's name (litellm's clients send it), each reported
+    by the writer's own rule for the name and then written as the pair writes the result without it.
 
     The reader keeps the name as data in the result part's bag (``decode_tool_result``'s
     ``result_fields``), and a writer's first act on a result part is to claim that bag (its
     kit's ``claim``: its own provider's fields kept, another provider's reported); nothing else
     of the result depends on it (``tests/test_direct_proved_shapes.py`` holds the two writings
     equal). So a named result is the reader's bag of it claimed by the writer's kit at the
-    result's place (``claim``), then the result without its name (``nameless``), with no
-    general reading: the report depends on that bag alone, so a name's is asked once a
-    request and repeated at each later result of the name. A result with a cache marker on the
-    message (which the reader takes out of the same bag) is written by the reader's and
-    writer's own rules (``general``)."""
+    result's place (``claim``), then the result without its name, with no general reading: the
+    report depends on that bag alone, so a name's is asked once a request and repeated at each
+    later result of the name. A result with a cache marker on the message (which the reader
+    takes out of the same bag) is left to the reader's and writer's own rules."""
 
     __slots__ = ("_claim", "_reports")
 
@@ -246,18 +245,13 @@ class NamedResults:
         self._claim = claim
         self._reports: dict[str, list[tuple[Steps, str, str, LossKind]]] = {}
 
-    def write(
-        self,
-        message: dict[str, Any],
-        at: Steps,
-        losses: LossRecorder,
-        general: Callable[[dict[str, Any]], dict[str, Any]],
-        nameless: Callable[[dict[str, Any]], dict[str, Any]],
-    ) -> dict[str, Any]:
-        """The written result of ``message`` (a tool message :func:`named`, at ``at``)."""
+    def without_name(self, message: dict[str, Any], at: Steps, losses: LossRecorder) -> dict[str, Any] | None:
+        """``message`` (a tool message :func:`named`, its result at ``at``) without the tool's
+        name, the name reported in ``losses``; None for one the pair writes by the reader's and
+        writer's own rules (a cache marker on the message), nothing reported."""
         name = message["name"]
         if "cache_control" in message or type(name) is not str:
-            return general(message)
+            return None
         report = self._reports.get(name)
         if report is None:
             count = losses.count()
@@ -269,7 +263,7 @@ class NamedResults:
             losses.repeat(report, at)
         without = dict(message)
         del without["name"]
-        return nameless(without)
+        return without
 
 
 def _text(content: Any) -> bool:
@@ -279,11 +273,11 @@ def _text(content: Any) -> bool:
         return True
     if content.__class__ is not list or not content:
         return False
-    for part in content:
+    for part in content:  # the checks inline (_blank, _marked_or_bare's bare case): a call each cost more
         if part.__class__ is not dict or part.get("type") != "text" or type(part["type"]) is not str:
             return False
         text = part.get("text")
-        if type(text) is not str or _blank(text) or not _marked_or_bare(part):
+        if type(text) is not str or not text or text.isspace() or (len(part) != 2 and not _marked_or_bare(part)):
             return False
     return True
 
@@ -321,7 +315,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     if not message.keys() <= _ASSISTANT_KEYS:
         return False
     content = message["content"]
-    if content is not None and (type(content) is not str or _blank(content)):
+    if content is not None and (type(content) is not str or not content or content.isspace()):  # (_blank)
         return False
     size = len(message)
     if "reasoning_content" in message:

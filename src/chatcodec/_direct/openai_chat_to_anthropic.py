@@ -167,13 +167,10 @@ def _tool_result(
     then the result without it), or one beyond those (a cache marker, an image:
     :func:`_result_block`)."""
     if named(message):
-        return names.write(
-            message,
-            at,
-            context.losses,
-            lambda given: _result_block(given, noted, context, at),
-            lambda given: _tool_result(given, noted, context, at, names),
-        )
+        without = names.without_name(message, at, context.losses)
+        if without is None:
+            return _result_block(message, noted, context, at)
+        message = without
     if not _plain(message):
         return _result_block(message, noted, context, at)
     output: Any = message["content"]  # a text, or text parts (the walk proved them)

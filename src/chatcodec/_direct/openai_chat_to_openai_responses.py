@@ -154,13 +154,10 @@ def _result_item(
     it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
     written by the writer's ``encode_result``."""
     if named(message):
-        return names.write(
-            message,
-            at,
-            context.losses,
-            lambda given: _read_item(given, context, noted, at),
-            lambda given: _result_item(given, context, noted, at, names),
-        )
+        without = names.without_name(message, at, context.losses)
+        if without is None:
+            return _read_item(message, context, noted, at)
+        message = without
     content = message["content"]
     if len(message) == 3 and type(content) is list:  # a call id and parts: no bag
         read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
