@@ -101,6 +101,16 @@ _NAMED_RESULTS: dict[str, list[dict[str, Any]]] = {
         {"name": "bash", "content": [{"type": "text", "text": "marked"}], "cache_control": {"type": "ephemeral"}},
         {"name": "bash", "content": [{"type": "text", "text": "marked part", "cache_control": {"type": "ephemeral"}}]},
     ],
+    "names the report's text holds": [
+        {"name": "data", "content": [{"type": "text", "text": "one"}]},
+        {"name": "bash", "content": [{"type": "text", "text": "two"}]},
+        {"name": "name", "content": "three"},
+        {"name": "a", "content": [{"type": "text", "text": "four"}]},
+        {"name": "data", "content": "five"},
+    ],
+    "many names, one report": [
+        {"name": f"tool_{position}", "content": [{"type": "text", "text": f"out {position}"}]} for position in range(6)
+    ],
     "an image first": [
         {"name": "browser", "content": [{"type": "image_url", "image_url": {"url": _IMAGE}}]},
         {"name": "browser", "content": [{"type": "text", "text": "page"}]},
@@ -117,7 +127,7 @@ def test_named_results_equal_to_canonical(case: str, target: str) -> None:
 
 def test_a_named_result_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     # five results of one tool and two of another: no general reading, the name's report asked
-    # of the writer's kit once a name and repeated
+    # of the writer's kit once (its texts hold neither name) and repeated
     read: list[str] = []
     general = getattr(openai_chat_to_anthropic, "_result_block")  # noqa: B009 - the module's own, counted
 
@@ -127,7 +137,7 @@ def test_a_named_result_skips_the_general_reading(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(openai_chat_to_anthropic, "_result_block", counted)
     bags: list[dict[str, Any]] = []
-    fields = openai_chat_source.result_fields  # the reader's bag of a result, asked once a name
+    fields = openai_chat_source.result_fields  # the reader's bag of a result, asked for a report
 
     def counted_fields(message: dict[str, Any]) -> dict[str, Any]:
         bags.append(fields(message))
@@ -143,7 +153,7 @@ def test_a_named_result_skips_the_general_reading(monkeypatch: pytest.MonkeyPatc
     written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("anthropic"))
     assert written is not None
     assert read == []
-    assert bags == [{"name": "bash"}, {"name": "edit"}]
+    assert bags == [{"name": "bash"}]
     named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
     assert named == [f"$.messages[{position}]" for position in range(3, 10)]  # every name reported, in order
     _equal_to_canonical(body, "anthropic")
@@ -280,3 +290,27 @@ def test_losses_below_a_place_repeat_there() -> None:
         "$.messages[1].content[0].name",
     ]
     assert recorder.below(0, ("model",)) is None  # rendered since
+
+
+def test_a_name_the_report_holds_is_asked_for_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first report names its bag's key ("openai-chat data ['name']"): a tool named "data" or
+    # "name" is in its text, so that report is that name's alone and each other name is asked
+    bags: list[dict[str, Any]] = []
+    fields = openai_chat_source.result_fields
+
+    def counted_fields(message: dict[str, Any]) -> dict[str, Any]:
+        bags.append(fields(message))
+        return bags[-1]
+
+    monkeypatch.setattr(openai_chat_source, "result_fields", counted_fields)
+    results = [{"name": name, "content": "ok"} for name in ("data", "name", "data", "bash", "edit", "name")]
+    body = _named_body(results)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("anthropic")) is not None
+    assert bags == [{"name": "data"}, {"name": "name"}, {"name": "bash"}]  # then shared by "edit"
+    named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
+    assert named == [f"$.messages[{position}]" for position in range(3, 9)]
+    _equal_to_canonical(body, "anthropic")
+    _equal_to_canonical(body, "openai-responses")

@@ -234,31 +234,36 @@ class NamedResults:
     kit's ``claim``: its own provider's fields kept, another provider's reported); nothing else
     of the result depends on it (``tests/test_direct_proved_shapes.py`` holds the two writings
     equal). So a named result is the reader's bag of it claimed by the writer's kit at the
-    result's place (``claim``), then the result without its name, with no general reading: the
-    report depends on that bag alone, so a name's is asked once a request and repeated at each
-    later result of the name. A result with a cache marker on the message (which the reader
-    takes out of the same bag) is left to the reader's and writer's own rules."""
+    result's place (``claim``), then the result without its name, with no general reading.
 
-    __slots__ = ("_claim", "_reports")
+    The report depends on that bag alone, so it is asked once a request and repeated at each
+    later named result: for every name when no text of it holds the name it was asked for (the
+    value, which alone differs from name to name, is not in what it says), else for that name."""
+
+    __slots__ = ("_claim", "_reports", "_shared")
 
     def __init__(self, claim: Callable[[LossRecorder, Mapping[str, Any] | None, Steps], object]) -> None:
         self._claim = claim
         self._reports: dict[str, list[tuple[Steps, str, str, LossKind]]] = {}
+        self._shared: list[tuple[Steps, str, str, LossKind]] | None = None
 
     def without_name(self, message: dict[str, Any], at: Steps, losses: LossRecorder) -> dict[str, Any] | None:
         """``message`` (a tool message :func:`named`, its result at ``at``) without the tool's
         name, the name reported in ``losses``; None for one the pair writes by the reader's and
-        writer's own rules (a cache marker on the message), nothing reported."""
+        writer's own rules (a cache marker on the message, which the reader takes out of the
+        same bag), nothing reported."""
         name = message["name"]
         if "cache_control" in message or type(name) is not str:
             return None
-        report = self._reports.get(name)
+        report = self._shared or self._reports.get(name)
         if report is None:
             count = losses.count()
             self._claim(losses, SOURCE_KIT.attach({}, result_fields(message)).get("provider_metadata"), at)
             report = losses.below(count, at)
             if report is not None:  # (a report is always below its place: kept unless a rule changes that)
                 self._reports[name] = report
+                if not any(name in rest or name in what or name in why for rest, what, why, _ in report):
+                    self._shared = report
         else:
             losses.repeat(report, at)
         without = dict(message)
