@@ -417,18 +417,17 @@ def signed(message: Mapping[str, Any]) -> bool:
     blocks = message.get("thinking_blocks")
     if blocks.__class__ is not list or not blocks or type(message.get("reasoning_content")) is not str:
         return False
+    joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
     for block in blocks:
-        if (
-            block.__class__ is not dict
-            or len(block) != 3
-            or block.get("type") != "thinking"
-            or type(block["type"]) is not str
-            or type(block["thinking"]) is not str
-            or type(block["signature"]) is not str
-        ):
+        if block.__class__ is not dict or len(block) != 3:
             return False
-    copy: str = message["reasoning_content"]
-    return copy == "".join([block["thinking"] for block in blocks])
+        kind, thinking = block.get("type"), block.get("thinking")
+        if kind != "thinking" or type(kind) is not str or type(thinking) is not str:
+            return False
+        if type(block["signature"]) is not str:
+            return False
+        joined += thinking
+    return message["reasoning_content"] == joined
 
 
 _NULL_KEYS = tuple(SPELLED_NULLS)
