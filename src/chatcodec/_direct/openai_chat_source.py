@@ -247,14 +247,15 @@ class NamedResults:
         self._reports: dict[str, list[tuple[Steps, str, str, LossKind]]] = {}
         self._shared: list[tuple[Steps, str, str, LossKind]] | None = None
 
-    def without_name(self, message: dict[str, Any], at: Steps, losses: LossRecorder) -> dict[str, Any] | None:
-        """``message`` (a tool message :func:`named`, its result at ``at``) without the tool's
-        name, the name reported in ``losses``; None for one the pair writes by the reader's and
-        writer's own rules (a cache marker on the message, which the reader takes out of the
-        same bag), nothing reported."""
+    def reported(self, message: dict[str, Any], at: Steps, losses: LossRecorder) -> bool:
+        """Whether the tool's name on ``message`` (a tool message :func:`named`, its result at
+        ``at``) is reported in ``losses``, so that the pair writes the result as if it had none
+        (:func:`without_name`, when it reads the result); False for one it writes by the
+        reader's and writer's own rules, name and all (a cache marker on the message, which
+        the reader takes out of the same bag), nothing reported."""
         name = message["name"]
         if "cache_control" in message or type(name) is not str:
-            return None
+            return False
         report = self._shared or self._reports.get(name)
         if report is None:
             count = losses.count()
@@ -266,9 +267,15 @@ class NamedResults:
                     self._shared = report
         else:
             losses.repeat(report, at)
-        without = dict(message)
-        del without["name"]
-        return without
+        return True
+
+
+def without_name(message: dict[str, Any]) -> dict[str, Any]:
+    """A tool message whose name :class:`NamedResults` reported, without it: what the reader
+    reads when the pair reads the result (text parts and images, a cache marker on a part)."""
+    without = dict(message)
+    del without["name"]
+    return without
 
 
 def _text(content: Any) -> bool:

@@ -38,6 +38,7 @@ from chatcodec._direct.openai_chat_source import (
     named,
     read_result,
     read_user,
+    without_name,
     write_directly,
 )
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
@@ -113,9 +114,7 @@ def write_turns(  # noqa: PLR0915 - one loop
     proved: list[bool] = []  # the verdict on a signed turn's blocks, once proved (:func:`_signed_blocks`)
     written: AssistantTurns | None = None  # the turns the writer's rules write whole (``general_turn``)
     placed: list[int] = []  # where each sits in ``turns``
-    names: NamedResults | None = (
-        None  # the results with the tool's name, each name reported once (:func:`_tool_result`)
-    )
+    names: NamedResults | None = None  # the results with the tool's name, reported (:func:`_tool_result`)
     for position, message in enumerate(messages[start:], start):
         role = message["role"]
         if role == "tool":
@@ -166,13 +165,11 @@ def _tool_result(
     one with the tool's name as ``names`` writes it (the name's report by the writer's kit,
     then the result without it), or one beyond those (a cache marker, an image:
     :func:`_result_block`)."""
-    if named(message):
-        without = names.without_name(message, at, context.losses)
-        if without is None:
-            return _result_block(message, noted, context, at)
-        message = without
-    if not _plain(message):
+    name = named(message)
+    if name and not names.reported(message, at, context.losses):  # a cache marker on the message
         return _result_block(message, noted, context, at)
+    if not _plain(message):
+        return _result_block(without_name(message) if name else message, noted, context, at)
     output: Any = message["content"]  # a text, or text parts (the walk proved them)
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)

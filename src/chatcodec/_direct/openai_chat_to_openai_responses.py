@@ -40,6 +40,7 @@ from chatcodec._direct.openai_chat_source import (
     named,
     read_result,
     read_user,
+    without_name,
     write_directly,
 )
 from chatcodec._providers.contract.context import Reading
@@ -110,9 +111,7 @@ def write_items(
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
     proved: dict[tuple[Any, ...], bool] = {}  # the verdict on a general turn's shape (:func:`_general_items`)
-    names: NamedResults | None = (
-        None  # the results with the tool's name, each name reported once (:func:`_result_item`)
-    )
+    names: NamedResults | None = None  # the results with the tool's name, reported (:func:`_result_item`)
     for at, message in enumerate(messages):
         role = message["role"]
         content = message["content"]
@@ -153,18 +152,17 @@ def _result_item(
     the writer's kit, then the result without it), any other read as the reader reads
     it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
     written by the writer's ``encode_result``."""
-    if named(message):
-        without = names.without_name(message, at, context.losses)
-        if without is None:
-            return _read_item(message, context, noted, at)
-        message = without
+    name = named(message)
+    if name and not names.reported(message, at, context.losses):  # a cache marker on the message
+        return _read_item(message, context, noted, at)
     content = message["content"]
-    if len(message) == 3 and type(content) is list:  # a call id and parts: no bag
-        read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
+    size = len(message) - 1 if name else len(message)  # its fields beyond a name reported
+    if size == 3 and type(content) is list:  # a call id and parts: no bag
+        read = cast("list[dict[str, Any]]", decode_parts(content, split=False))  # a list gives a list
         return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
-    if len(message) == 3:  # a call id and a text: the name was all else there was
+    if size == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
-    return _read_item(message, context, noted, at)
+    return _read_item(without_name(message) if name else message, context, noted, at)
 
 
 def _read_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
