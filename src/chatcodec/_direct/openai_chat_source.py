@@ -324,7 +324,7 @@ def _blank(text: str) -> bool:
 
 
 def _plain_turn(message: Mapping[str, Any]) -> bool:
-    if not message.keys() <= _ASSISTANT_KEYS:
+    if not _ASSISTANT_KEYS.issuperset(message):  # (the keys looked up in C, no view made)
         return False
     content = message["content"]
     if content is not None and (type(content) is not str or not content or content.isspace()):  # (_blank)
