@@ -202,7 +202,7 @@ def _result(message: Mapping[str, Any]) -> bool:
     """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
     text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
     with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it: the
-    reader keeps it as data, :func:`named`) and a gateway's cache marker (:func:`_ephemeral`)."""
+    reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker (:func:`_ephemeral`)."""
     size = len(message) - 3
     if "name" in message:
         name = message["name"]
@@ -215,14 +215,6 @@ def _result(message: Mapping[str, Any]) -> bool:
         size -= 1
     content = message["content"]
     return size == 0 and (_text(content) or (content.__class__ is list and _user_content(content)))
-
-
-def named(message: Mapping[str, Any]) -> bool:
-    """Whether an admitted tool message carries the tool's name (not an SDK dump's ``null``):
-    data the reader keeps on the result (``decode_tool_result``), so a pair writes such a
-    result by the reader's reading and the writer's rule for it (:func:`read_result`), or
-    as :class:`NamedResults` writes it: the name's report, then the result without it."""
-    return message.get("name") is not None
 
 
 class NamedResults:
@@ -248,13 +240,14 @@ class NamedResults:
         self._shared: list[tuple[Steps, str, str, LossKind]] | None = None
 
     def reported(self, message: dict[str, Any], at: Steps, losses: LossRecorder) -> bool:
-        """Whether the tool's name on ``message`` (a tool message :func:`named`, its result at
-        ``at``) is reported in ``losses``, so that the pair writes the result as if it had none
-        (:func:`without_name`, when it reads the result); False for one it writes by the
-        reader's and writer's own rules, name and all (a cache marker on the message, which
-        the reader takes out of the same bag), nothing reported."""
-        name = message["name"]
-        if "cache_control" in message or type(name) is not str:
+        """Whether ``message`` (an admitted tool message, its result at ``at``) carries the
+        tool's name (not an SDK dump's ``null``) and it is reported in ``losses``, so that the
+        pair writes the result as if it had none (:func:`without_name`, when it reads the
+        result); False for one without, and for one the pair writes by the reader's and
+        writer's own rules, name and all (a cache marker on the message, which the reader
+        takes out of the same bag), nothing reported."""
+        name = message.get("name")
+        if name is None or "cache_control" in message or type(name) is not str:
             return False
         report = self._shared or self._reports.get(name)
         if report is None:

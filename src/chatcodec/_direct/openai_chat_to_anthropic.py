@@ -35,7 +35,6 @@ from chatcodec._direct.openai_chat_source import (
     NamedResults,
     UnadmittedError,
     admit,
-    named,
     read_result,
     read_user,
     without_name,
@@ -165,11 +164,11 @@ def _tool_result(
     one with the tool's name as ``names`` writes it (the name's report by the writer's kit,
     then the result without it), or one beyond those (a cache marker, an image:
     :func:`_result_block`)."""
-    name = named(message)
-    if name and not names.reported(message, at, context.losses):  # a cache marker on the message
+    if names.reported(message, at, context.losses):  # the tool's name, reported: written as without it
+        if not _plain(message):
+            return _result_block(without_name(message), noted, context, at)
+    elif not _plain(message):  # (one with a name and a cache marker on the message: read with both)
         return _result_block(message, noted, context, at)
-    if not _plain(message):
-        return _result_block(without_name(message) if name else message, noted, context, at)
     output: Any = message["content"]  # a text, or text parts (the walk proved them)
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)

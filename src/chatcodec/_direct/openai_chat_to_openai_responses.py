@@ -37,7 +37,6 @@ from chatcodec._direct.openai_chat_source import (
     NamedResults,
     admit,
     general_shape,
-    named,
     read_result,
     read_user,
     without_name,
@@ -152,17 +151,15 @@ def _result_item(
     the writer's kit, then the result without it), any other read as the reader reads
     it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
     written by the writer's ``encode_result``."""
-    name = named(message)
-    if name and not names.reported(message, at, context.losses):  # a cache marker on the message
-        return _read_item(message, context, noted, at)
+    reported = names.reported(message, at, context.losses)  # the tool's name (written as without it)
     content = message["content"]
-    size = len(message) - 1 if name else len(message)  # its fields beyond a name reported
+    size = len(message) - 1 if reported else len(message)  # its fields beyond a name reported
     if size == 3 and type(content) is list:  # a call id and parts: no bag
         read = cast("list[dict[str, Any]]", decode_parts(content, split=False))  # a list gives a list
         return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
     if size == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
-    return _read_item(without_name(message) if name else message, context, noted, at)
+    return _read_item(without_name(message) if reported else message, context, noted, at)
 
 
 def _read_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
