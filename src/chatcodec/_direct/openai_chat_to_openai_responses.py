@@ -155,7 +155,7 @@ def _result_item(
     content = message["content"]
     size = len(message) - 1 if reported else len(message)  # its fields beyond a name reported
     if size == 3 and type(content) is list:  # a call id and parts: no bag
-        read = cast("list[dict[str, Any]]", decode_parts(content, split=False))  # a list gives a list
+        read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
         return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
     if size == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
