@@ -427,7 +427,8 @@ def signed(message: Mapping[str, Any]) -> bool:
         if type(block["signature"]) is not str:
             return False
         joined += thinking
-    return message["reasoning_content"] == joined
+    copy: str = message["reasoning_content"]
+    return copy == joined
 
 
 _NULL_KEYS = tuple(SPELLED_NULLS)
